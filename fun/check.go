@@ -1,0 +1,550 @@
+package fun
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// CheckOptions configure the type checker.
+type CheckOptions struct {
+	Paper   bool              // refuse the extensions (inputs, scalar results)
+	Derive  bool              // build the typing derivation
+	Counter semantics.Counter // counts the rules applied, if non-nil
+}
+
+// Info is what the checker learns about a well-typed program.
+type Info struct {
+	// Results are the types of the program's results, in terms of the
+	// variables in scope at its final in (…).
+	Results []Type
+	// Derivation is the typing derivation, when asked for.
+	Derivation *semantics.Derivation
+}
+
+// ResultString renders the program's type, e.g. ([n][m], int).
+func (in *Info) ResultString() string {
+	parts := make([]string, len(in.Results))
+	for i, t := range in.Results {
+		parts[i] = t.String()
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// Check type checks a program by the rules of Fig 3. Its errors are
+// *semantics.Error values of kind TypeError naming the rule that failed.
+//
+// Besides the rules as printed, the checker insists that a program binds
+// each name at most once along any path of scopes (no shadowing). The rules
+// of Fig 3 assume it silently: with shadowing, a type [n] could come to refer
+// to a different n than the one its array was built with (see ERRATA.md).
+func Check(p *Program, opts *CheckOptions) (*Info, error) {
+	if opts == nil {
+		opts = &CheckOptions{}
+	}
+	c := &checker{opts: opts, env: map[string]*binding{}}
+	d, results, err := c.program(p)
+	if err != nil {
+		return nil, err
+	}
+	return &Info{Results: results, Derivation: d}, nil
+}
+
+type binding struct {
+	typ Type
+	pos Pos
+}
+
+type checker struct {
+	opts *CheckOptions
+	env  map[string]*binding // Γ; bodies undo their bindings on exit
+}
+
+func (c *checker) errorf(pos Pos, rule, format string, args ...any) error {
+	return semantics.Errorf(pos, semantics.TypeError, rule, format, args...)
+}
+
+// node records one rule application: it counts the rule and, when
+// derivations are asked for, builds the node.
+func (c *checker) node(rule, conclusion string, premises ...*semantics.Derivation) *semantics.Derivation {
+	c.opts.Counter.Hit(rule)
+	if !c.opts.Derive {
+		return nil
+	}
+	var ps []*semantics.Derivation
+	for _, p := range premises {
+		if p != nil {
+			ps = append(ps, p)
+		}
+	}
+	return &semantics.Derivation{Rule: rule, Conclusion: conclusion, Premises: ps}
+}
+
+// bind adds x : τ to Γ, refusing to shadow; it returns an undo function.
+func (c *checker) bind(rule string, x *Ident, t Type) (func(), error) {
+	if old, ok := c.env[x.Name]; ok {
+		return nil, c.errorf(x.NamePos, rule, "%s is already bound at %s (FUN binds each name once in a scope)", x.Name, old.pos)
+	}
+	c.env[x.Name] = &binding{typ: t, pos: x.NamePos}
+	return func() { delete(c.env, x.Name) }, nil
+}
+
+// lookupInt checks (x : int) ∈ Γ.
+func (c *checker) lookupInt(rule string, x *Ident, what string) error {
+	b, ok := c.env[x.Name]
+	if !ok {
+		return c.errorf(x.NamePos, rule, "%s %s is not in scope", what, x.Name)
+	}
+	if !b.typ.IsInt() {
+		return c.errorf(x.NamePos, rule, "%s %s has type %s, not int", what, x.Name, b.typ)
+	}
+	return nil
+}
+
+// lookupArray checks (x : [z1]…[zn]) ∈ Γ and returns the type.
+func (c *checker) lookupArray(rule string, x *Ident) (Type, error) {
+	b, ok := c.env[x.Name]
+	if !ok {
+		return Type{}, c.errorf(x.NamePos, rule, "array %s is not in scope", x.Name)
+	}
+	if b.typ.IsInt() {
+		return Type{}, c.errorf(x.NamePos, rule, "%s has type int, not an array type", x.Name)
+	}
+	return b.typ, nil
+}
+
+func sameType(a, b Type) bool {
+	if a.Rank() != b.Rank() {
+		return false
+	}
+	for i := range a.Dims {
+		if a.Dims[i].Name != b.Dims[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// singleBinding checks that a pattern is one binding, as every rule but
+// T-IF asks, and returns it.
+func (c *checker) singleBinding(rule string, s *Stm) (*Param, error) {
+	if len(s.Pat) != 1 {
+		return nil, c.errorf(s.Pat[1].Lparen, rule, "this expression gives one value, but the pattern binds %d", len(s.Pat))
+	}
+	return s.Pat[0], nil
+}
+
+// expectType checks a binding's declared type against the one the rule gives.
+func (c *checker) expectType(rule string, p *Param, want Type) error {
+	if !sameType(p.Type, want) {
+		return c.errorf(p.Lparen, rule, "%s is declared %s, but the expression has type %s", p.Name.Name, p.Type, want)
+	}
+	return nil
+}
+
+// sizesInScope checks that every size in a pattern's types is an int in Γ,
+// or (where the rule allows it, as T-IF does) bound as an int by the
+// pattern itself. It also refuses a name bound twice by one pattern.
+func (c *checker) sizesInScope(rule string, pat []*Param, patternMayBind bool) error {
+	local := map[string]*Param{}
+	for _, p := range pat {
+		if _, dup := local[p.Name.Name]; dup {
+			return c.errorf(p.Name.NamePos, rule, "%s is bound twice in this pattern", p.Name.Name)
+		}
+		local[p.Name.Name] = p
+	}
+	for _, p := range pat {
+		for _, d := range p.Type.Dims {
+			if q, ok := local[d.Name]; ok && patternMayBind {
+				if !q.Type.IsInt() {
+					return c.errorf(d.NamePos, rule, "size variable %s has type %s, not int", d.Name, q.Type)
+				}
+				continue
+			}
+			if err := c.lookupInt(rule, d, "size variable"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// program is T-PROG, extended with input declarations and results of any type.
+func (c *checker) program(p *Program) (*semantics.Derivation, []Type, error) {
+	const rule = "T-PROG"
+	if c.opts.Paper && len(p.Inputs) > 0 {
+		return nil, nil, c.errorf(p.Inputs[0].Lparen, rule, "input declarations are an extension (refused in paper mode)")
+	}
+	if err := c.sizesInScopeOfInputs(p.Inputs); err != nil {
+		return nil, nil, err
+	}
+	for _, in := range p.Inputs {
+		if _, err := c.bind(rule, in.Name, in.Type); err != nil {
+			return nil, nil, err
+		}
+	}
+	var prem []*semantics.Derivation
+	var undo []func()
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}()
+	for _, s := range p.Body.Stms {
+		d, u, err := c.stmBind(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		undo = append(undo, u)
+		prem = append(prem, d)
+	}
+	var results []Type
+	for _, x := range p.Body.Result {
+		b, ok := c.env[x.Name]
+		if !ok {
+			return nil, nil, c.errorf(x.NamePos, rule, "result %s is not in scope", x.Name)
+		}
+		if c.opts.Paper && b.typ.IsInt() {
+			return nil, nil, c.errorf(x.NamePos, rule, "result %s is a scalar; the paper's programs return arrays (refused in paper mode)", x.Name)
+		}
+		results = append(results, b.typ)
+	}
+	info := &Info{Results: results}
+	return c.node(rule, "⊢ "+bodyHead(p.Body, 0)+" : "+info.ResultString(), prem...), results, nil
+}
+
+// sizesInScopeOfInputs checks input declarations: every size of an array
+// input must be declared as an int input (anywhere among the inputs).
+func (c *checker) sizesInScopeOfInputs(inputs []*Param) error {
+	ints := map[string]bool{}
+	seen := map[string]bool{}
+	for _, in := range inputs {
+		if seen[in.Name.Name] {
+			return c.errorf(in.Name.NamePos, "T-PROG", "input %s is declared twice", in.Name.Name)
+		}
+		seen[in.Name.Name] = true
+		if in.Type.IsInt() {
+			ints[in.Name.Name] = true
+		}
+	}
+	for _, in := range inputs {
+		for _, d := range in.Type.Dims {
+			if !ints[d.Name] {
+				return c.errorf(d.NamePos, "T-PROG", "size variable %s of input %s is not an int input", d.Name, in.Name.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// stmBind is the statement half of T-STM: Γ ⊢ let p̄ = e, then Γ, p̄.
+func (c *checker) stmBind(s *Stm) (*semantics.Derivation, func(), error) {
+	d, err := c.stm(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	var undo []func()
+	all := func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	for _, p := range s.Pat {
+		u, err := c.bind("T-STM", p.Name, p.Type)
+		if err != nil {
+			all()
+			return nil, nil, err
+		}
+		undo = append(undo, u)
+	}
+	return d, all, nil
+}
+
+// stm is the judgement Γ ⊢ s.
+func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
+	concl := "Γ ⊢ " + stmHead(s)
+	switch e := s.Exp.(type) {
+	case *ScalarExp:
+		const rule = "T-SCALAR"
+		p, err := c.singleBinding(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		d, err := c.sexp(e.X)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.expectType(rule, p, Type{}); err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl, d), nil
+
+	case *IndexExp:
+		const rule = "T-INDEX"
+		p, err := c.singleBinding(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		t, err := c.lookupArray(rule, e.Arr)
+		if err != nil {
+			return nil, err
+		}
+		if len(e.Idx) != t.Rank() {
+			return nil, c.errorf(e.Arr.NamePos, rule, "%s has rank %d but is indexed with %d indices (FUN indexes every dimension)", e.Arr.Name, t.Rank(), len(e.Idx))
+		}
+		for _, y := range e.Idx {
+			if err := c.lookupInt(rule, y, "index"); err != nil {
+				return nil, err
+			}
+		}
+		if err := c.expectType(rule, p, Type{}); err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl), nil
+
+	case *IfExp:
+		const rule = "T-IF"
+		if err := c.lookupInt(rule, e.Cond, "condition"); err != nil {
+			return nil, err
+		}
+		if err := c.sizesInScope(rule, s.Pat, true); err != nil {
+			return nil, err
+		}
+		d1, err := c.body(s.Pat, e.Then)
+		if err != nil {
+			return nil, err
+		}
+		d2, err := c.body(s.Pat, e.Else)
+		if err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl, d1, d2), nil
+
+	case *TransposeExp:
+		const rule = "T-TRANSPOSE"
+		p, err := c.singleBinding(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		t, err := c.lookupArray(rule, e.Arr)
+		if err != nil {
+			return nil, err
+		}
+		if t.Rank() != 2 {
+			return nil, c.errorf(e.Arr.NamePos, rule, "transpose needs an array of rank 2, but %s has type %s", e.Arr.Name, t)
+		}
+		if err := c.expectType(rule, p, Type{Dims: []*Ident{t.Dims[1], t.Dims[0]}}); err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl), nil
+
+	case *SliceExp:
+		const rule = "T-SLICE"
+		p, err := c.singleBinding(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.sizesInScope(rule, s.Pat, false); err != nil {
+			return nil, err
+		}
+		t, err := c.lookupArray(rule, e.Arr)
+		if err != nil {
+			return nil, err
+		}
+		if len(e.Slices) != t.Rank() {
+			return nil, c.errorf(e.Arr.NamePos, rule, "%s has rank %d but is sliced in %d dimensions (FUN slices every dimension)", e.Arr.Name, t.Rank(), len(e.Slices))
+		}
+		var want Type
+		for _, sl := range e.Slices {
+			if err := c.lookupInt(rule, sl.Off, "slice offset"); err != nil {
+				return nil, err
+			}
+			if err := c.lookupInt(rule, sl.Size, "slice size"); err != nil {
+				return nil, err
+			}
+			want.Dims = append(want.Dims, sl.Size)
+		}
+		if err := c.expectType(rule, p, want); err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl), nil
+
+	case *KernelExp:
+		const rule = "T-KERNEL"
+		p, err := c.singleBinding(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.lookupInt(rule, e.Bound, "kernel bound"); err != nil {
+			return nil, err
+		}
+		if p.Type.IsInt() || p.Type.Dims[0].Name != e.Bound.Name {
+			return nil, c.errorf(p.Lparen, rule, "a kernel of bound %s gives an array of type [%s]…, but %s is declared %s", e.Bound.Name, e.Bound.Name, p.Name.Name, p.Type)
+		}
+		// ∀y' ∈ FV(τ). (y' : int) ∈ Γ: the element type may not mention the
+		// kernel's index or anything bound inside its body.
+		if err := c.sizesInScope(rule, s.Pat, false); err != nil {
+			return nil, err
+		}
+		undo, err := c.bind(rule, e.Var, Type{})
+		if err != nil {
+			return nil, err
+		}
+		defer undo()
+		elem := &Param{Lparen: p.Lparen, Name: p.Name, Type: Type{Dims: p.Type.Dims[1:]}}
+		d, err := c.body([]*Param{elem}, e.Body)
+		if err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl, d), nil
+
+	case *IotaExp:
+		// Derived: iota x ≡ kernel xi <= x do in (xi), typed by T-KERNEL.
+		const rule = "T-IOTA"
+		p, err := c.singleBinding(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.lookupInt(rule, e.N, "iota's argument"); err != nil {
+			return nil, err
+		}
+		if err := c.expectType(rule, p, Type{Dims: []*Ident{e.N}}); err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl), nil
+
+	case *CopyExp:
+		// Derived: copy x ≡ nested kernels over x's dimensions indexing x.
+		const rule = "T-COPY"
+		p, err := c.singleBinding(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		t, err := c.lookupArray(rule, e.Arr)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.expectType(rule, p, t); err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl), nil
+	}
+	return nil, c.errorf(s.Let, "T-STM", "unknown expression %T", s.Exp)
+}
+
+// body is the judgement Γ ⊢ p̄ ← b (T-STM and T-RESULT).
+func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, error) {
+	var undo []func()
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}()
+	var stmDerivs []*semantics.Derivation
+	for _, s := range b.Stms {
+		d, u, err := c.stmBind(s)
+		if err != nil {
+			return nil, err
+		}
+		undo = append(undo, u)
+		stmDerivs = append(stmDerivs, d)
+	}
+	d, err := c.result(pat, b)
+	if err != nil {
+		return nil, err
+	}
+	// Rebuild the T-STM chain: each statement's node has the rest of the body as its second premise.
+	for i := len(b.Stms) - 1; i >= 0; i-- {
+		d = c.node("T-STM", "Γ ⊢ "+PrintPattern(pat)+" ← "+bodyHead(b, i), stmDerivs[i], d)
+	}
+	return d, nil
+}
+
+// result is T-RESULT: with S = {y_i ↦ x_i}, each (x_i : S(τ_i)) ∈ Γ.
+func (c *checker) result(pat []*Param, b *Body) (*semantics.Derivation, error) {
+	const rule = "T-RESULT"
+	if len(b.Result) != len(pat) {
+		return nil, c.errorf(b.In, rule, "the body returns %d values, but the pattern %s binds %d", len(b.Result), PrintPattern(pat), len(pat))
+	}
+	subst := map[string]*Ident{}
+	for i, p := range pat {
+		subst[p.Name.Name] = b.Result[i]
+	}
+	for i, p := range pat {
+		x := b.Result[i]
+		have, ok := c.env[x.Name]
+		if !ok {
+			return nil, c.errorf(x.NamePos, rule, "result %s is not in scope", x.Name)
+		}
+		want := Type{}
+		for _, d := range p.Type.Dims {
+			if s, ok := subst[d.Name]; ok {
+				d = s
+			}
+			want.Dims = append(want.Dims, d)
+		}
+		if !sameType(have.typ, want) {
+			return nil, c.errorf(x.NamePos, rule, "result %s has type %s, but the binding %s needs %s", x.Name, have.typ, PrintParam(p), want)
+		}
+	}
+	return c.node(rule, "Γ ⊢ "+PrintPattern(pat)+" ← "+bodyHead(b, len(b.Stms))), nil
+}
+
+// sexp is Γ ⊢ se : int (T-CONST, T-VAR, T-OP).
+func (c *checker) sexp(e SExp) (*semantics.Derivation, error) {
+	switch e := e.(type) {
+	case *Const:
+		return c.node("T-CONST", fmt.Sprintf("Γ ⊢ %d : int", e.Value)), nil
+	case Var:
+		if err := c.lookupInt("T-VAR", e.Ident, "variable"); err != nil {
+			return nil, err
+		}
+		return c.node("T-VAR", "Γ ⊢ "+e.Name+" : int"), nil
+	case *BinOp:
+		d1, err := c.sexp(e.L)
+		if err != nil {
+			return nil, err
+		}
+		d2, err := c.sexp(e.R)
+		if err != nil {
+			return nil, err
+		}
+		return c.node("T-OP", "Γ ⊢ "+PrintSExp(e)+" : int", d1, d2), nil
+	case *UnOp:
+		// Unary minus is the operator 0 - se, typed by T-OP.
+		d, err := c.sexp(e.X)
+		if err != nil {
+			return nil, err
+		}
+		return c.node("T-OP", "Γ ⊢ "+PrintSExp(e)+" : int", d), nil
+	}
+	return nil, fmt.Errorf("unknown scalar expression %T", e)
+}
+
+// stmHead renders a statement on one line, eliding nested bodies.
+func stmHead(s *Stm) string {
+	head := "let " + PrintPattern(s.Pat) + " = "
+	switch e := s.Exp.(type) {
+	case *IfExp:
+		return head + "if " + e.Cond.Name + " then … else …"
+	case *KernelExp:
+		return head + "kernel " + e.Var.Name + " <= " + e.Bound.Name + " do …"
+	}
+	return head + PrintExp(s.Exp)
+}
+
+// bodyHead renders the body from statement i on, briefly.
+func bodyHead(b *Body, i int) string {
+	if i < len(b.Stms) {
+		if i == len(b.Stms)-1 {
+			return stmHead(b.Stms[i]) + " in (…)"
+		}
+		return stmHead(b.Stms[i]) + " …"
+	}
+	names := make([]string, len(b.Result))
+	for i, x := range b.Result {
+		names[i] = x.Name
+	}
+	return "in (" + strings.Join(names, ", ") + ")"
+}

@@ -1,0 +1,105 @@
+package fun
+
+import (
+	"fmt"
+)
+
+// ExpandDerived rewrites the derived forms of §2 into core FUN:
+//
+//	iota x ≡ kernel xi <= x do in (xi)
+//	copy x ≡ kernel y1 <= z1 do … kernel yn <= zn do in (x[y1, …, yn])
+//
+// where z1 … zn are the sizes of x's type. The paper's copy is not in
+// A-normal form (an index expression stands where in (…) wants variables);
+// the expansion binds each index and each inner kernel with let (see
+// ERRATA.md). The program must be well typed; fresh names avoid every name
+// the program uses.
+func ExpandDerived(p *Program) *Program {
+	x := &expander{used: map[string]bool{}, types: map[string]Type{}}
+	x.collect(p)
+	out := &Program{File: p.File, Inputs: p.Inputs}
+	for _, in := range p.Inputs {
+		x.types[in.Name.Name] = in.Type
+	}
+	out.Body = x.body(p.Body)
+	return out
+}
+
+type expander struct {
+	used  map[string]bool
+	types map[string]Type // names are bound once, so one flat map serves
+	n     int
+}
+
+func (x *expander) collect(p *Program) {
+	for _, in := range p.Inputs {
+		x.used[in.Name.Name] = true
+	}
+	var body func(b *Body)
+	body = func(b *Body) {
+		for _, s := range b.Stms {
+			for _, q := range s.Pat {
+				x.used[q.Name.Name] = true
+			}
+			switch e := s.Exp.(type) {
+			case *IfExp:
+				body(e.Then)
+				body(e.Else)
+			case *KernelExp:
+				x.used[e.Var.Name] = true
+				body(e.Body)
+			}
+		}
+	}
+	body(p.Body)
+}
+
+func (x *expander) fresh(base string) *Ident {
+	for {
+		x.n++
+		name := fmt.Sprintf("%s_%d", base, x.n)
+		if !x.used[name] && !IsKeyword(name) {
+			x.used[name] = true
+			return &Ident{Name: name}
+		}
+	}
+}
+
+func (x *expander) body(b *Body) *Body {
+	out := &Body{In: b.In, Result: b.Result}
+	for _, s := range b.Stms {
+		ns := &Stm{Let: s.Let, Pat: s.Pat, Exp: s.Exp}
+		switch e := s.Exp.(type) {
+		case *IfExp:
+			ns.Exp = &IfExp{If: e.If, Cond: e.Cond, Then: x.body(e.Then), Else: x.body(e.Else)}
+		case *KernelExp:
+			x.types[e.Var.Name] = Type{}
+			ns.Exp = &KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: x.body(e.Body)}
+		case *IotaExp:
+			xi := x.fresh("i")
+			ns.Exp = &KernelExp{Kernel: e.Keyword, Var: xi, Bound: e.N, Body: &Body{Result: []*Ident{xi}}}
+		case *CopyExp:
+			ns.Exp = x.copyKernel(e.Keyword, e.Arr, x.types[e.Arr.Name].Dims, nil)
+		}
+		for _, q := range s.Pat {
+			x.types[q.Name.Name] = q.Type
+		}
+		out.Stms = append(out.Stms, ns)
+	}
+	return out
+}
+
+// copyKernel builds kernel y <= z1 do … over the remaining dims, indexing
+// arr with the indices bound so far.
+func (x *expander) copyKernel(pos Pos, arr *Ident, dims []*Ident, idx []*Ident) *KernelExp {
+	y := x.fresh("j")
+	idx = append(append([]*Ident(nil), idx...), y)
+	t := x.fresh("t")
+	var inner *Stm
+	if len(dims) == 1 {
+		inner = &Stm{Pat: []*Param{{Name: t, Type: Type{}}}, Exp: &IndexExp{Arr: arr, Idx: idx}}
+	} else {
+		inner = &Stm{Pat: []*Param{{Name: t, Type: Type{Dims: dims[1:]}}}, Exp: x.copyKernel(pos, arr, dims[1:], idx)}
+	}
+	return &KernelExp{Kernel: pos, Var: y, Bound: dims[0], Body: &Body{Stms: []*Stm{inner}, Result: []*Ident{t}}}
+}

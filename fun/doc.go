@@ -1,0 +1,17 @@
+// Package fun implements FUN, the size-dependently typed first-order array
+// language of §2 of "Compiling a functional array language with non-semantic
+// memory information" (Munksgaard, Oancea, Henriksen; IFL 2022):
+//
+//   - syntax.go: the abstract syntax of Fig 1, with positions;
+//   - parse.go, print.go: the concrete syntax of DESIGN.md and a printer
+//     whose output parses back to the same tree;
+//   - check.go: the type rules of Fig 3 (T-CONST … T-PROG);
+//   - eval.go: the big-step semantics of Fig 4 with the auxiliary
+//     functions of Fig 5;
+//   - step.go: a small-step semantics faithful to Fig 4;
+//   - derived.go: the derived forms iota and copy of §2.
+//
+// Extensions beyond the paper, all refused by the checker's Paper mode:
+// input declarations (program parameters), scalar program results, and
+// program result sizes that are variables rather than constants.
+package fun

@@ -1,0 +1,359 @@
+package fun
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// EvalOptions configure an evaluation.
+type EvalOptions struct {
+	Derive  bool              // build the evaluation derivation (big-step)
+	Counter semantics.Counter // counts the rules applied, if non-nil
+}
+
+// Eval runs a program by the big-step semantics of Fig 4 in the environment
+// of its inputs, and returns its results (and the derivation, if asked).
+// A stuck state is a *semantics.Error of kind StuckError naming the rule.
+func Eval(p *Program, inputs *Env, opts *EvalOptions) ([]semantics.Array, *semantics.Derivation, error) {
+	if opts == nil {
+		opts = &EvalOptions{}
+	}
+	ev := &evaluator{opts: opts}
+	return ev.body(inputs, p.Body)
+}
+
+type evaluator struct{ opts *EvalOptions }
+
+func (ev *evaluator) node(rule, concl string, premises ...*semantics.Derivation) *semantics.Derivation {
+	ev.opts.Counter.Hit(rule)
+	if !ev.opts.Derive {
+		return nil
+	}
+	var ps []*semantics.Derivation
+	for _, p := range premises {
+		if p != nil {
+			ps = append(ps, p)
+		}
+	}
+	return &semantics.Derivation{Rule: rule, Conclusion: concl, Premises: ps}
+}
+
+// body is E ⊢ b ⇓ (v, …, v): E-LET for each statement, then E-IN.
+func (ev *evaluator) body(env *Env, b *Body) ([]semantics.Array, *semantics.Derivation, error) {
+	var stmDerivs []*semantics.Derivation
+	for _, s := range b.Stms {
+		vs, d, err := ev.exp(env, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		stmDerivs = append(stmDerivs, d)
+		if env, err = bindPattern(env, s, vs); err != nil {
+			return nil, nil, err
+		}
+	}
+	vs, err := evalIn(env, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := ev.node("E-IN", "E ⊢ "+bodyHead(b, len(b.Stms))+" ⇓ "+valuesString(vs))
+	if ev.opts.Derive {
+		for i := len(b.Stms) - 1; i >= 0; i-- {
+			d = ev.node("E-LET", "E ⊢ "+bodyHead(b, i)+" ⇓ "+valuesString(vs), stmDerivs[i], d)
+		}
+	} else {
+		for range b.Stms {
+			ev.node("E-LET", "")
+		}
+	}
+	return vs, d, nil
+}
+
+// exp is E ⊢ e ⇓ (v, …, v) for the expression of statement s.
+func (ev *evaluator) exp(env *Env, s *Stm) ([]semantics.Array, *semantics.Derivation, error) {
+	concl := func(vs []semantics.Array) string { return "E ⊢ " + expHead(s.Exp) + " ⇓ " + valuesString(vs) }
+	switch e := s.Exp.(type) {
+	case *IfExp:
+		rule, branch, err := chooseBranch(env, e)
+		if err != nil {
+			return nil, nil, err
+		}
+		vs, d, err := ev.body(env, branch)
+		if err != nil {
+			return nil, nil, err
+		}
+		return vs, ev.node(rule, concl(vs), d), nil
+	case *KernelExp:
+		m, cell, err := kernelStart(env, s, e)
+		if err != nil {
+			return nil, nil, err
+		}
+		items := make([]semantics.Array, 0, min(m, 1<<20))
+		var prem []*semantics.Derivation
+		for i := int64(1); i <= m; i++ {
+			vs, d, err := ev.body(env.Bind(e.Var.Name, semantics.Scalar(i)), e.Body)
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(vs) != 1 {
+				return nil, nil, semantics.Stuckf(e.Body.In, "E-KERNEL", "a kernel body returns one value, not %d", len(vs))
+			}
+			items = append(items, vs[0])
+			prem = append(prem, d)
+		}
+		v, err := kernelFinish(s, cell, items)
+		if err != nil {
+			return nil, nil, err
+		}
+		return v, ev.node("E-KERNEL", concl(v), prem...), nil
+	}
+	vs, rule, err := evalAtomic(env, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	return vs, ev.node(rule, concl(vs)), nil
+}
+
+// chooseBranch is the choice between E-IF-TRUE and E-IF-FALSE.
+func chooseBranch(env *Env, e *IfExp) (string, *Body, error) {
+	c, err := lookupInt(env, e.Cond, "E-IF")
+	if err != nil {
+		return "", nil, err
+	}
+	if c != 0 {
+		return "E-IF-TRUE", e.Then, nil
+	}
+	return "E-IF-FALSE", e.Else, nil
+}
+
+// kernelStart evaluates the bound m = E(y) of E-KERNEL and the shape of
+// the items, from the binding's declared type, so that a kernel of zero
+// iterations still has its full shape.
+func kernelStart(env *Env, s *Stm, e *KernelExp) (int64, []int64, error) {
+	const rule = "E-KERNEL"
+	m, err := lookupInt(env, e.Bound, rule)
+	if err != nil {
+		return 0, nil, err
+	}
+	if m < 0 {
+		return 0, nil, semantics.Stuckf(e.Bound.NamePos, rule, "kernel bound %s = %d is negative", e.Bound.Name, m)
+	}
+	if len(s.Pat) != 1 || s.Pat[0].Type.IsInt() {
+		return 0, nil, semantics.Stuckf(s.Let, rule, "a kernel binds one array")
+	}
+	var cell []int64
+	for _, d := range s.Pat[0].Type.Dims[1:] {
+		k, err := lookupInt(env, d, rule)
+		if err != nil {
+			return 0, nil, err
+		}
+		cell = append(cell, k)
+	}
+	if _, err := semantics.Count(append([]int64{m}, cell...)); err != nil {
+		return 0, nil, semantics.Stuckf(s.Pat[0].Lparen, rule, "%v", err)
+	}
+	return m, cell, nil
+}
+
+// kernelFinish builds E-KERNEL's [v1, …, vm].
+func kernelFinish(s *Stm, cell []int64, items []semantics.Array) ([]semantics.Array, error) {
+	v, err := semantics.Stack(cell, items)
+	if err != nil {
+		return nil, semantics.Stuckf(s.Pat[0].Lparen, "E-KERNEL", "%v", err)
+	}
+	return []semantics.Array{v}, nil
+}
+
+// evalAtomic evaluates a statement whose expression has no body: E-SCALAR,
+// E-INDEX, E-SLICE, E-TRANSPOSE and the derived E-IOTA and E-COPY. It
+// returns the values and the rule that gave them.
+func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
+	switch e := s.Exp.(type) {
+	case *ScalarExp:
+		k, err := EvalSExp(e.X, envLookup(env), "E-SCALAR")
+		if err != nil {
+			return nil, "", err
+		}
+		return []semantics.Array{semantics.Scalar(k)}, "E-SCALAR", nil
+	case *IndexExp:
+		const rule = "E-INDEX"
+		a, err := lookupArray(env, e.Arr, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		idx := make([]int64, len(e.Idx))
+		for i, y := range e.Idx {
+			if idx[i], err = lookupInt(env, y, rule); err != nil {
+				return nil, "", err
+			}
+		}
+		if len(idx) != a.Rank() {
+			return nil, "", semantics.Stuckf(e.Pos(), rule, "%s has rank %d but is indexed with %d indices", e.Arr.Name, a.Rank(), len(idx))
+		}
+		v, err := a.Index(idx)
+		if err != nil {
+			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v of %s", err, e.Arr.Name)
+		}
+		return []semantics.Array{v}, rule, nil
+	case *SliceExp:
+		const rule = "E-SLICE"
+		a, err := lookupArray(env, e.Arr, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		pairs := make([][2]int64, len(e.Slices))
+		for i, sl := range e.Slices {
+			if pairs[i][0], err = lookupInt(env, sl.Off, rule); err != nil {
+				return nil, "", err
+			}
+			if pairs[i][1], err = lookupInt(env, sl.Size, rule); err != nil {
+				return nil, "", err
+			}
+		}
+		v, err := a.Slice(pairs)
+		if err != nil {
+			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v of %s", err, e.Arr.Name)
+		}
+		return []semantics.Array{v}, rule, nil
+	case *TransposeExp:
+		const rule = "E-TRANSPOSE"
+		a, err := lookupArray(env, e.Arr, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		v, err := a.Transpose()
+		if err != nil {
+			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v", err)
+		}
+		return []semantics.Array{v}, rule, nil
+	case *IotaExp:
+		// iota x ≡ kernel xi <= x do in (xi): the value is [1, …, E(x)].
+		const rule = "E-IOTA"
+		n, err := lookupInt(env, e.N, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		if n < 0 {
+			return nil, "", semantics.Stuckf(e.N.NamePos, rule, "iota of %s = %d: a kernel bound is negative", e.N.Name, n)
+		}
+		v, err := semantics.Iota(n)
+		if err != nil {
+			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v", err)
+		}
+		return []semantics.Array{v}, rule, nil
+	case *CopyExp:
+		// copy x ≡ kernels indexing x everywhere: a fresh array equal to E(x).
+		const rule = "E-COPY"
+		a, err := lookupArray(env, e.Arr, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		v := semantics.Array{Shape: a.Shape, Data: append([]int64(nil), a.Data...)}
+		return []semantics.Array{v}, rule, nil
+	}
+	return nil, "", semantics.Stuckf(s.Let, "E-LET", "no rule evaluates %T", s.Exp)
+}
+
+// bindPattern is the binding part of E-LET: E, x1 ↦ v1, …, xn ↦ vn.
+func bindPattern(env *Env, s *Stm, vs []semantics.Array) (*Env, error) {
+	if len(vs) != len(s.Pat) {
+		return nil, semantics.Stuckf(s.Let, "E-LET", "the expression gives %d values, but the pattern binds %d", len(vs), len(s.Pat))
+	}
+	for i, p := range s.Pat {
+		env = env.Bind(p.Name.Name, vs[i])
+	}
+	return env, nil
+}
+
+// evalIn is E-IN: E(x_i) = v_i.
+func evalIn(env *Env, b *Body) ([]semantics.Array, error) {
+	vs := make([]semantics.Array, len(b.Result))
+	for i, x := range b.Result {
+		v, ok := env.Lookup(x.Name)
+		if !ok {
+			return nil, semantics.Stuckf(x.NamePos, "E-IN", "variable %s is unbound", x.Name)
+		}
+		vs[i] = v
+	}
+	return vs, nil
+}
+
+func envLookup(env *Env) func(*Ident, string) (int64, error) {
+	return func(x *Ident, rule string) (int64, error) { return lookupInt(env, x, rule) }
+}
+
+func lookupInt(env *Env, x *Ident, rule string) (int64, error) {
+	v, ok := env.Lookup(x.Name)
+	if !ok {
+		return 0, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+	}
+	if !v.IsScalar() {
+		return 0, semantics.Stuckf(x.NamePos, rule, "%s is an array of shape %s, not an integer", x.Name, semantics.ShapeString(v.Shape))
+	}
+	return v.Int(), nil
+}
+
+func lookupArray(env *Env, x *Ident, rule string) (semantics.Array, error) {
+	v, ok := env.Lookup(x.Name)
+	if !ok {
+		return semantics.Array{}, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+	}
+	if v.IsScalar() {
+		return semantics.Array{}, semantics.Stuckf(x.NamePos, rule, "%s is an integer, not an array", x.Name)
+	}
+	return v, nil
+}
+
+// EvalSExp evaluates a scalar expression ("conventional evaluation of se"
+// in E-SCALAR), left operand first. lookup reads a variable; a division by
+// zero is a stuck state of rule, at the operator.
+func EvalSExp(e SExp, lookup func(x *Ident, rule string) (int64, error), rule string) (int64, error) {
+	switch e := e.(type) {
+	case *Const:
+		return e.Value, nil
+	case Var:
+		return lookup(e.Ident, rule)
+	case *UnOp:
+		a, err := EvalSExp(e.X, lookup, rule)
+		if err != nil {
+			return 0, err
+		}
+		return semantics.Unary(e.Op, a), nil
+	case *BinOp:
+		a, err := EvalSExp(e.L, lookup, rule)
+		if err != nil {
+			return 0, err
+		}
+		b, err := EvalSExp(e.R, lookup, rule)
+		if err != nil {
+			return 0, err
+		}
+		v, err := semantics.Binary(e.Op, a, b)
+		if err != nil {
+			return 0, semantics.Stuckf(e.OpPos, rule, "%v in %s", err, PrintSExp(e))
+		}
+		return v, nil
+	}
+	return 0, fmt.Errorf("unknown scalar expression %T", e)
+}
+
+// expHead renders an expression briefly, eliding nested bodies.
+func expHead(e Exp) string {
+	switch e := e.(type) {
+	case *IfExp:
+		return "if " + e.Cond.Name + " then … else …"
+	case *KernelExp:
+		return "kernel " + e.Var.Name + " <= " + e.Bound.Name + " do …"
+	}
+	return PrintExp(e)
+}
+
+// valuesString renders a tuple of values (v1, …, vn), abbreviating arrays.
+func valuesString(vs []semantics.Array) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.Abbrev(8)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}

@@ -1,0 +1,92 @@
+package fun
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// BindInputs builds the environment of a program's inputs from --arg
+// values (name → literal). An int input that sizes an array input may be
+// left out: it is then read off the array's shape. Errors are of kind
+// InputError.
+func BindInputs(p *Program, args map[string]string) (*Env, error) {
+	declared := map[string]*Param{}
+	for _, in := range p.Inputs {
+		declared[in.Name.Name] = in
+	}
+	var unknown []string
+	for name := range args {
+		if declared[name] == nil {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, inputErr(p, nil, "--arg %s: the program declares no input of that name%s", strings.Join(unknown, ", "), declaredList(p))
+	}
+	vals := map[string]semantics.Array{}
+	for name, text := range args {
+		v, err := semantics.ParseValue(text)
+		if err != nil {
+			return nil, inputErr(p, declared[name], "--arg %s=%s: %v", name, text, err)
+		}
+		vals[name] = v
+	}
+	// Check ranks, and read sizes off arrays.
+	for _, in := range p.Inputs {
+		v, ok := vals[in.Name.Name]
+		if !ok || in.Type.IsInt() {
+			if ok && !v.IsScalar() {
+				return nil, inputErr(p, in, "input %s is an int, but --arg gives an array of shape %s", in.Name.Name, semantics.ShapeString(v.Shape))
+			}
+			continue
+		}
+		if v.Rank() != in.Type.Rank() {
+			return nil, inputErr(p, in, "input %s has type %s, but --arg gives %s", in.Name.Name, in.Type, describe(v))
+		}
+		for i, d := range in.Type.Dims {
+			size := semantics.Scalar(v.Shape[i])
+			if old, ok := vals[d.Name]; ok {
+				if !old.IsScalar() || old.Int() != v.Shape[i] {
+					return nil, inputErr(p, in, "input %s has %d elements in dimension %d, but its size %s is %s", in.Name.Name, v.Shape[i], i+1, d.Name, old)
+				}
+				continue
+			}
+			vals[d.Name] = size
+		}
+	}
+	var env *Env
+	for _, in := range p.Inputs {
+		v, ok := vals[in.Name.Name]
+		if !ok {
+			return nil, inputErr(p, in, "missing input %s : %s (give it with --arg %s=VALUE)", in.Name.Name, in.Type, in.Name.Name)
+		}
+		env = env.Bind(in.Name.Name, v)
+	}
+	return env, nil
+}
+
+func describe(v semantics.Array) string {
+	if v.IsScalar() {
+		return "an int"
+	}
+	return "an array of shape " + semantics.ShapeString(v.Shape)
+}
+
+func declaredList(p *Program) string {
+	if len(p.Inputs) == 0 {
+		return " (it has no inputs)"
+	}
+	return " (inputs: " + PrintPattern(p.Inputs) + ")"
+}
+
+func inputErr(p *Program, in *Param, format string, args ...any) error {
+	pos := semantics.Pos{File: p.File, Line: 1, Col: 1}
+	if in != nil {
+		pos = in.Lparen
+	}
+	return semantics.Errorf(pos, semantics.InputError, "", "%s", fmt.Sprintf(format, args...))
+}

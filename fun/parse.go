@@ -1,0 +1,381 @@
+package fun
+
+import (
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// keywords may not be used as variable names.
+var keywords = map[string]bool{
+	"let": true, "in": true, "if": true, "then": true, "else": true, "kernel": true, "do": true,
+	"transpose": true, "iota": true, "copy": true, "int": true, "input": true,
+}
+
+// IsKeyword reports whether name is a reserved word of FUN.
+func IsKeyword(name string) bool { return keywords[name] }
+
+// Ops are FUN's multi-character operators, for semantics.Scan.
+var Ops = []string{"<=", ">=", "==", "!=", "&&", "||"}
+
+// binOps maps operator spellings to scalar operators.
+var binOps = map[string]semantics.Op{
+	"+": semantics.Add, "-": semantics.Sub, "*": semantics.Mul, "/": semantics.Div, "%": semantics.Mod,
+	"==": semantics.Eq, "!=": semantics.Ne, "<": semantics.Lt, "<=": semantics.Le, ">": semantics.Gt,
+	">=": semantics.Ge, "&&": semantics.And, "||": semantics.Or,
+}
+
+// ParseFile parses a FUN program. Errors are *semantics.Error values of kind
+// SyntaxError, positioned file:line:col.
+func ParseFile(file, src string) (*Program, error) {
+	toks, err := semantics.Scan(file, src, Ops)
+	if err != nil {
+		return nil, err
+	}
+	p := &Parser{S: &semantics.TokenStream{Toks: toks}}
+	prog, err := p.Program(file)
+	if err != nil {
+		return nil, err
+	}
+	return prog, nil
+}
+
+// Parser is a recursive-descent parser for FUN. FUNMEM's parser embeds it
+// and overrides how types are read.
+type Parser struct {
+	S *semantics.TokenStream
+	// ParseType, when set, replaces the reading of a binding's type.
+	ParseType func() (Type, error)
+}
+
+// Program parses input declarations and a body up to the end of file.
+func (p *Parser) Program(file string) (*Program, error) {
+	prog := &Program{File: file}
+	for p.S.Accept("input") {
+		for p.S.Is("(") {
+			prm, err := p.Param()
+			if err != nil {
+				return nil, err
+			}
+			prog.Inputs = append(prog.Inputs, prm)
+		}
+		if len(prog.Inputs) == 0 {
+			return nil, p.S.Errorf("expected '(' after input, found %s", p.S.Peek())
+		}
+	}
+	body, err := p.Body()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.S.Peek(); t.Kind != semantics.EOF {
+		return nil, p.S.Errorf("unexpected %s after the program's result", t)
+	}
+	prog.Body = body
+	return prog, nil
+}
+
+// Body parses statements followed by in (x, …).
+func (p *Parser) Body() (*Body, error) {
+	if err := p.S.Enter(); err != nil {
+		return nil, err
+	}
+	defer p.S.Leave()
+	b := &Body{}
+	for p.S.Is("let") {
+		s, err := p.Stm()
+		if err != nil {
+			return nil, err
+		}
+		b.Stms = append(b.Stms, s)
+	}
+	if !p.S.Is("in") {
+		return nil, p.S.Errorf("expected 'let' or 'in', found %s", p.S.Peek())
+	}
+	b.In = p.S.Next().Pos
+	if _, err := p.S.Expect("("); err != nil {
+		return nil, err
+	}
+	for {
+		id, err := p.Ident("a result variable")
+		if err != nil {
+			return nil, err
+		}
+		b.Result = append(b.Result, id)
+		if !p.S.Accept(",") {
+			break
+		}
+	}
+	if _, err := p.S.Expect(")"); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Stm parses let p … p = e.
+func (p *Parser) Stm() (*Stm, error) {
+	s := &Stm{Let: p.S.Next().Pos}
+	for p.S.Is("(") {
+		prm, err := p.Param()
+		if err != nil {
+			return nil, err
+		}
+		s.Pat = append(s.Pat, prm)
+	}
+	if len(s.Pat) == 0 {
+		return nil, p.S.Errorf("expected a binding '(x : type)' after let, found %s", p.S.Peek())
+	}
+	if _, err := p.S.Expect("="); err != nil {
+		return nil, err
+	}
+	e, err := p.Exp()
+	if err != nil {
+		return nil, err
+	}
+	s.Exp = e
+	return s, nil
+}
+
+// Param parses (x : τ).
+func (p *Parser) Param() (*Param, error) {
+	lp, err := p.S.Expect("(")
+	if err != nil {
+		return nil, err
+	}
+	name, err := p.Ident("a variable")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.S.Expect(":"); err != nil {
+		return nil, err
+	}
+	var t Type
+	if p.ParseType != nil {
+		t, err = p.ParseType()
+	} else {
+		t, err = p.Type()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.S.Expect(")"); err != nil {
+		return nil, err
+	}
+	return &Param{Lparen: lp.Pos, Name: name, Type: t}, nil
+}
+
+// Type parses int or [x]…[x].
+func (p *Parser) Type() (Type, error) {
+	if p.S.Accept("int") {
+		return Type{}, nil
+	}
+	if !p.S.Is("[") {
+		return Type{}, p.S.Errorf("expected a type (int or [n]…), found %s", p.S.Peek())
+	}
+	var t Type
+	for p.S.Accept("[") {
+		if p.S.Peek().Kind == semantics.Int {
+			return Type{}, p.S.Errorf("array sizes in FUN types are variables, not constants: bind the size with let first")
+		}
+		id, err := p.Ident("a size variable")
+		if err != nil {
+			return Type{}, err
+		}
+		t.Dims = append(t.Dims, id)
+		if _, err := p.S.Expect("]"); err != nil {
+			return Type{}, err
+		}
+	}
+	return t, nil
+}
+
+// Ident parses a variable name; what describes it in the error.
+func (p *Parser) Ident(what string) (*Ident, error) {
+	t := p.S.Peek()
+	if t.Kind != semantics.Ident || keywords[t.Text] {
+		return nil, p.S.Errorf("expected %s, found %s", what, t)
+	}
+	p.S.Next()
+	return &Ident{NamePos: t.Pos, Name: t.Text}, nil
+}
+
+// Exp parses an expression.
+func (p *Parser) Exp() (Exp, error) {
+	t := p.S.Peek()
+	if t.Kind == semantics.Ident {
+		switch t.Text {
+		case "if":
+			p.S.Next()
+			c, err := p.Ident("a condition variable")
+			if err != nil {
+				return nil, err
+			}
+			if _, err := p.S.Expect("then"); err != nil {
+				return nil, err
+			}
+			b1, err := p.Body()
+			if err != nil {
+				return nil, err
+			}
+			if _, err := p.S.Expect("else"); err != nil {
+				return nil, err
+			}
+			b2, err := p.Body()
+			if err != nil {
+				return nil, err
+			}
+			return &IfExp{If: t.Pos, Cond: c, Then: b1, Else: b2}, nil
+		case "kernel":
+			p.S.Next()
+			x, err := p.Ident("the kernel's index variable")
+			if err != nil {
+				return nil, err
+			}
+			if _, err := p.S.Expect("<="); err != nil {
+				return nil, err
+			}
+			y, err := p.Ident("the kernel's bound (a variable)")
+			if err != nil {
+				return nil, err
+			}
+			if _, err := p.S.Expect("do"); err != nil {
+				return nil, err
+			}
+			b, err := p.Body()
+			if err != nil {
+				return nil, err
+			}
+			return &KernelExp{Kernel: t.Pos, Var: x, Bound: y, Body: b}, nil
+		case "transpose", "iota", "copy":
+			p.S.Next()
+			x, err := p.Ident("a variable (FUN is in A-normal form)")
+			if err != nil {
+				return nil, err
+			}
+			switch t.Text {
+			case "transpose":
+				return &TransposeExp{Keyword: t.Pos, Arr: x}, nil
+			case "iota":
+				return &IotaExp{Keyword: t.Pos, N: x}, nil
+			}
+			return &CopyExp{Keyword: t.Pos, Arr: x}, nil
+		}
+		if !keywords[t.Text] && p.S.PeekAt(1).Kind == semantics.Punct && p.S.PeekAt(1).Text == "[" {
+			return p.indexOrSlice()
+		}
+	}
+	se, err := p.SExp()
+	if err != nil {
+		return nil, err
+	}
+	return &ScalarExp{X: se}, nil
+}
+
+// indexOrSlice parses x[y, …] or x[o : s, …].
+func (p *Parser) indexOrSlice() (Exp, error) {
+	arr, _ := p.Ident("an array")
+	p.S.Next() // '['
+	const anf = "an index variable (FUN is in A-normal form: bind the index with let first)"
+	first, err := p.Ident(anf)
+	if err != nil {
+		return nil, err
+	}
+	if p.S.Accept(":") {
+		e := &SliceExp{Arr: arr}
+		off := first
+		for {
+			size, err := p.Ident("a slice size variable")
+			if err != nil {
+				return nil, err
+			}
+			e.Slices = append(e.Slices, Slice{Off: off, Size: size})
+			if !p.S.Accept(",") {
+				break
+			}
+			if off, err = p.Ident("a slice offset variable"); err != nil {
+				return nil, err
+			}
+			if _, err := p.S.Expect(":"); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := p.S.Expect("]"); err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	e := &IndexExp{Arr: arr, Idx: []*Ident{first}}
+	for p.S.Accept(",") {
+		id, err := p.Ident(anf)
+		if err != nil {
+			return nil, err
+		}
+		e.Idx = append(e.Idx, id)
+	}
+	if p.S.Is(":") {
+		return nil, p.S.Errorf("mixed indices and slices: slice every dimension (o : s) or index every one")
+	}
+	if _, err := p.S.Expect("]"); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// SExp parses a scalar expression by precedence climbing.
+func (p *Parser) SExp() (SExp, error) { return p.sexp(1) }
+
+func (p *Parser) sexp(minPrec int) (SExp, error) {
+	l, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.S.Peek()
+		op, ok := binOps[t.Text]
+		if t.Kind != semantics.Punct || !ok || op.Prec() < minPrec {
+			return l, nil
+		}
+		p.S.Next()
+		r, err := p.sexp(op.Prec() + 1)
+		if err != nil {
+			return nil, err
+		}
+		l = &BinOp{OpPos: t.Pos, Op: op, L: l, R: r}
+	}
+}
+
+func (p *Parser) unary() (SExp, error) {
+	if err := p.S.Enter(); err != nil {
+		return nil, err
+	}
+	defer p.S.Leave()
+	t := p.S.Peek()
+	switch {
+	case t.Kind == semantics.Int:
+		p.S.Next()
+		return &Const{ValuePos: t.Pos, Value: t.Val}, nil
+	case t.Kind == semantics.Punct && t.Text == "-":
+		p.S.Next()
+		if n := p.S.Peek(); n.Kind == semantics.Int {
+			// -k is the constant -k, so that negative constants print and parse back alike.
+			p.S.Next()
+			return &Const{ValuePos: t.Pos, Value: -n.Val}, nil
+		}
+		x, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		return &UnOp{OpPos: t.Pos, Op: semantics.Neg, X: x}, nil
+	case t.Kind == semantics.Punct && t.Text == "(":
+		p.S.Next()
+		x, err := p.sexp(1)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect(")"); err != nil {
+			return nil, err
+		}
+		return x, nil
+	case t.Kind == semantics.Ident && !keywords[t.Text]:
+		id, _ := p.Ident("")
+		return Var{id}, nil
+	}
+	return nil, p.S.Errorf("expected a scalar expression, found %s", t)
+}

@@ -1,0 +1,179 @@
+package fun
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Print renders a program in the concrete syntax of DESIGN.md, one
+// statement per line, nested bodies indented. The output parses back to the
+// same tree (positions aside).
+func Print(p *Program) string {
+	pr := &printer{}
+	pr.program(p)
+	return pr.String()
+}
+
+// PrintBody renders a body; compact puts it on one line (for step traces).
+func PrintBody(b *Body, compact bool) string {
+	pr := &printer{compact: compact}
+	pr.body(b, 0)
+	return strings.TrimSuffix(pr.String(), "\n")
+}
+
+// PrintStm renders one statement; compact puts it on one line.
+func PrintStm(s *Stm, compact bool) string {
+	pr := &printer{compact: compact}
+	pr.stm(s, 0)
+	return strings.TrimSuffix(pr.String(), "\n")
+}
+
+// PrintExp renders an expression on one line.
+func PrintExp(e Exp) string {
+	pr := &printer{compact: true}
+	pr.exp(e, 0)
+	return pr.String()
+}
+
+// PrintPattern renders a pattern: (x : int) (xs : [n]).
+func PrintPattern(ps []*Param) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = PrintParam(p)
+	}
+	return strings.Join(parts, " ")
+}
+
+// PrintParam renders (x : τ).
+func PrintParam(p *Param) string { return "(" + p.Name.Name + " : " + p.Type.String() + ")" }
+
+// String renders a type: int or [n][m].
+func (t Type) String() string {
+	if t.IsInt() {
+		return "int"
+	}
+	var b strings.Builder
+	for _, d := range t.Dims {
+		b.WriteString("[" + d.Name + "]")
+	}
+	return b.String()
+}
+
+type printer struct {
+	strings.Builder
+	compact bool
+}
+
+func (p *printer) line(depth int, s string) {
+	if p.compact {
+		if p.Len() > 0 {
+			p.WriteByte(' ')
+		}
+		p.WriteString(s)
+		return
+	}
+	p.WriteString(strings.Repeat("  ", depth))
+	p.WriteString(s)
+	p.WriteByte('\n')
+}
+
+func (p *printer) program(prog *Program) {
+	if len(prog.Inputs) > 0 {
+		p.line(0, "input "+PrintPattern(prog.Inputs))
+	}
+	p.body(prog.Body, 0)
+}
+
+func (p *printer) body(b *Body, depth int) {
+	for _, s := range b.Stms {
+		p.stm(s, depth)
+	}
+	names := make([]string, len(b.Result))
+	for i, x := range b.Result {
+		names[i] = x.Name
+	}
+	p.line(depth, "in ("+strings.Join(names, ", ")+")")
+}
+
+func (p *printer) stm(s *Stm, depth int) {
+	head := "let " + PrintPattern(s.Pat) + " ="
+	switch e := s.Exp.(type) {
+	case *IfExp:
+		p.line(depth, head)
+		p.line(depth+1, "if "+e.Cond.Name+" then")
+		p.body(e.Then, depth+2)
+		p.line(depth+1, "else")
+		p.body(e.Else, depth+2)
+	case *KernelExp:
+		p.line(depth, head)
+		p.line(depth+1, "kernel "+e.Var.Name+" <= "+e.Bound.Name+" do")
+		p.body(e.Body, depth+2)
+	default:
+		p.line(depth, head+" "+PrintExp(s.Exp))
+	}
+}
+
+func (p *printer) exp(e Exp, depth int) {
+	switch e := e.(type) {
+	case *ScalarExp:
+		p.WriteString(PrintSExp(e.X))
+	case *IndexExp:
+		names := make([]string, len(e.Idx))
+		for i, x := range e.Idx {
+			names[i] = x.Name
+		}
+		p.WriteString(e.Arr.Name + "[" + strings.Join(names, ", ") + "]")
+	case *SliceExp:
+		parts := make([]string, len(e.Slices))
+		for i, s := range e.Slices {
+			parts[i] = s.Off.Name + " : " + s.Size.Name
+		}
+		p.WriteString(e.Arr.Name + "[" + strings.Join(parts, ", ") + "]")
+	case *TransposeExp:
+		p.WriteString("transpose " + e.Arr.Name)
+	case *IotaExp:
+		p.WriteString("iota " + e.N.Name)
+	case *CopyExp:
+		p.WriteString("copy " + e.Arr.Name)
+	case *IfExp:
+		p.WriteString("if " + e.Cond.Name + " then " + PrintBody(e.Then, true) + " else " + PrintBody(e.Else, true))
+	case *KernelExp:
+		p.WriteString("kernel " + e.Var.Name + " <= " + e.Bound.Name + " do " + PrintBody(e.Body, true))
+	}
+}
+
+// PrintSExp renders a scalar expression with the fewest parentheses that
+// keep its tree (all binary operators associate to the left).
+func PrintSExp(e SExp) string {
+	switch e := e.(type) {
+	case *Const:
+		if e.Value == math.MinInt64 {
+			return "(-9223372036854775807 - 1)"
+		}
+		return strconv.FormatInt(e.Value, 10)
+	case Var:
+		return e.Name
+	case *UnOp:
+		x := PrintSExp(e.X)
+		switch a := e.X.(type) {
+		case *BinOp, *UnOp:
+			x = "(" + x + ")"
+		case *Const:
+			if a.Value < 0 {
+				x = "(" + x + ")"
+			}
+		}
+		return e.Op.String() + x
+	case *BinOp:
+		l, r := PrintSExp(e.L), PrintSExp(e.R)
+		if b, ok := e.L.(*BinOp); ok && b.Op.Prec() < e.Op.Prec() {
+			l = "(" + l + ")"
+		}
+		if b, ok := e.R.(*BinOp); ok && b.Op.Prec() <= e.Op.Prec() {
+			r = "(" + r + ")"
+		}
+		return l + " " + e.Op.String() + " " + r
+	}
+	return "?"
+}

@@ -1,0 +1,225 @@
+package fun
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The small-step semantics is an environment machine faithful to Fig 4. A
+// configuration is a stack of frames, one per body being evaluated: the
+// program's body, the branch an if chose, the iteration of a kernel. Each
+// frame holds its environment, the statements still to run, and what its
+// results are for (its continuation). The steps are:
+//
+//	E-SCALAR, E-INDEX, E-SLICE, E-TRANSPOSE, E-IOTA, E-COPY
+//	    the first statement has no body: evaluate it as the big-step rule
+//	    does and bind its pattern (E-LET), in one step;
+//	E-IF-TRUE, E-IF-FALSE
+//	    push a frame for the chosen branch;
+//	E-KERNEL
+//	    push a frame for iteration 1 (or bind [] at once when m = 0);
+//	E-IN
+//	    the frame's body is at in (x, …): pop it and hand its values to the
+//	    continuation, which binds an if's pattern, or records a kernel
+//	    iteration's value and pushes the next iteration (iterations run in
+//	    order 1..m), or, after the last, binds the kernel's array.
+//
+// Because the atomic rules are the big-step ones, the two semantics get
+// stuck in the same rule with the same message.
+type Config struct {
+	top     *frame
+	results []semantics.Array // set in the final configuration
+	// Bound describes what the last step bound, for display.
+	Bound string
+}
+
+type frame struct {
+	env  *Env
+	stms []*Stm // remaining statements; never mutated, only re-sliced
+	body *Body
+	k    kont
+	next *frame
+}
+
+// kont is what a frame's results are for.
+type kont interface{ isKont() }
+
+type kTop struct{}
+
+// kIf: the parent frame's first statement is the if; bind its pattern.
+type kIf struct{}
+
+// kKernel: the parent frame's first statement is the kernel; this frame is
+// iteration i of m, and done holds the values of the iterations before it.
+type kKernel struct {
+	i, m int64
+	cell []int64
+	done *valueList
+}
+
+// valueList is a persistent list of iteration values, newest first.
+type valueList struct {
+	v    semantics.Array
+	n    int64
+	next *valueList
+}
+
+func (kTop) isKont()    {}
+func (kIf) isKont()     {}
+func (kKernel) isKont() {}
+
+// Initial is the configuration that starts running p's body in env.
+func Initial(p *Program, env *Env) Config {
+	return Config{top: &frame{env: env, stms: p.Body.Stms, body: p.Body, k: kTop{}}}
+}
+
+// Results are the program's values in a final configuration.
+func (c Config) Results() []semantics.Array { return c.results }
+
+// Env is the environment of the innermost frame.
+func (c Config) Env() *Env {
+	if c.top == nil {
+		return nil
+	}
+	return c.top.env
+}
+
+// Machine is FUN's small-step semantics as a semantics.Machine.
+type Machine struct{}
+
+// Final reports whether the program's body has returned.
+func (Machine) Final(c Config) bool { return c.top == nil }
+
+// Step makes one transition.
+func (Machine) Step(c Config) (Config, string, error) {
+	f := c.top
+	if len(f.stms) == 0 {
+		return ret(f)
+	}
+	s := f.stms[0]
+	switch e := s.Exp.(type) {
+	case *IfExp:
+		rule, branch, err := chooseBranch(f.env, e)
+		if err != nil {
+			return c, "", err
+		}
+		return Config{top: &frame{env: f.env, stms: branch.Stms, body: branch, k: kIf{}, next: f}}, rule, nil
+	case *KernelExp:
+		m, cell, err := kernelStart(f.env, s, e)
+		if err != nil {
+			return c, "", err
+		}
+		if m == 0 {
+			vs, err := kernelFinish(s, cell, nil)
+			if err != nil {
+				return c, "", err
+			}
+			return advance(f, s, vs, "E-KERNEL")
+		}
+		return Config{top: iteration(f, e, kKernel{i: 1, m: m, cell: cell})}, "E-KERNEL", nil
+	}
+	vs, rule, err := evalAtomic(f.env, s)
+	if err != nil {
+		return c, "", err
+	}
+	return advance(f, s, vs, rule)
+}
+
+// iteration pushes the frame of kernel iteration k.i above f.
+func iteration(f *frame, e *KernelExp, k kKernel) *frame {
+	return &frame{env: f.env.Bind(e.Var.Name, semantics.Scalar(k.i)), stms: e.Body.Stms, body: e.Body, k: k, next: f}
+}
+
+// advance binds s's pattern to vs in f and moves f past s.
+func advance(f *frame, s *Stm, vs []semantics.Array, rule string) (Config, string, error) {
+	env, err := bindPattern(f.env, s, vs)
+	if err != nil {
+		return Config{top: f}, "", err
+	}
+	parts := make([]string, len(s.Pat))
+	for i, p := range s.Pat {
+		parts[i] = p.Name.Name + " = " + vs[i].Abbrev(8)
+	}
+	nf := *f
+	nf.env, nf.stms = env, f.stms[1:]
+	return Config{top: &nf, Bound: strings.Join(parts, ", ")}, rule, nil
+}
+
+// ret is E-IN: the frame f returns its values to its continuation.
+func ret(f *frame) (Config, string, error) {
+	const rule = "E-IN"
+	vs, err := evalIn(f.env, f.body)
+	if err != nil {
+		return Config{top: f}, "", err
+	}
+	switch k := f.k.(type) {
+	case kTop:
+		return Config{results: vs}, rule, nil
+	case kIf:
+		return advance(f.next, f.next.stms[0], vs, rule)
+	case kKernel:
+		if len(vs) != 1 {
+			return Config{top: f}, "", semantics.Stuckf(f.body.In, "E-KERNEL", "a kernel body returns one value, not %d", len(vs))
+		}
+		done := &valueList{v: vs[0], n: k.i, next: k.done}
+		parent := f.next
+		s := parent.stms[0]
+		e := s.Exp.(*KernelExp)
+		if k.i < k.m {
+			c := Config{top: iteration(parent, e, kKernel{i: k.i + 1, m: k.m, cell: k.cell, done: done})}
+			c.Bound = fmt.Sprintf("iteration %d of %d gave %s", k.i, k.m, vs[0].Abbrev(8))
+			return c, rule, nil
+		}
+		items := make([]semantics.Array, k.m)
+		for l := done; l != nil; l = l.next {
+			items[l.n-1] = l.v
+		}
+		out, err := kernelFinish(s, k.cell, items)
+		if err != nil {
+			return Config{top: f}, "", err
+		}
+		return advance(parent, s, out, rule)
+	}
+	return Config{top: f}, "", fmt.Errorf("unknown continuation %T", f.k)
+}
+
+// String renders a configuration on one line: the context of enclosing
+// frames (outermost first), then the rest of the innermost body.
+func (c Config) String() string {
+	if c.top == nil {
+		return "⟨done⟩ " + valuesString(c.results)
+	}
+	var frames []*frame
+	for f := c.top; f != nil; f = f.next {
+		frames = append(frames, f)
+	}
+	var b strings.Builder
+	for i := len(frames) - 1; i > 0; i-- {
+		f := frames[i]
+		s := f.stms[0]
+		switch k := frames[i-1].k.(type) {
+		case kIf:
+			fmt.Fprintf(&b, "[let %s = if …] ", PrintPattern(s.Pat))
+		case kKernel:
+			e := s.Exp.(*KernelExp)
+			fmt.Fprintf(&b, "[kernel %s = %d of %d] ", e.Var.Name, k.i, k.m)
+		}
+	}
+	rest := &Body{Stms: c.top.stms, In: c.top.body.In, Result: c.top.body.Result}
+	b.WriteString(PrintBody(rest, true))
+	return b.String()
+}
+
+// RunSmall runs p by the small-step semantics with the given fuel (0 for
+// the default) and returns its results and the number of steps.
+func RunSmall(p *Program, inputs *Env, fuel int, counter semantics.Counter, onStep func(rule string, c Config)) ([]semantics.Array, int, error) {
+	d := &semantics.Driver[Config]{Machine: Machine{}, Fuel: fuel, Counter: counter, OnStep: onStep,
+		Pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
+	c, n, err := d.Run(Initial(p, inputs))
+	if err != nil {
+		return nil, n, err
+	}
+	return c.Results(), n, nil
+}

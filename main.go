@@ -1,0 +1,363 @@
+// Command arraysem runs, checks and steps programs of the array languages
+// of the papers in ../shared/papers under their executable semantics.
+//
+// Usage:
+//
+//	arraysem run FILE [--arg NAME=VALUE]... [--semantics big|small] [--fuel N] [--derive]
+//	arraysem step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
+//	arraysem check FILE [--derive] [--paper]
+//	arraysem test DIR [-v]
+//	arraysem demo
+//
+// Exit status: 0 success; 1 the program went wrong (stuck, out of fuel,
+// race, disagreement); 2 bad input (usage, parse, type or input error).
+package main
+
+import (
+	_ "embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/semantics"
+	"github.com/mattn/go-runewidth"
+)
+
+func main() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
+
+const usage = `usage: arraysem COMMAND [ARGS]
+
+commands:
+  run FILE [--arg NAME=VALUE]... [--semantics big|small] [--fuel N] [--derive]
+        run a program and print each result on its own line
+  step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
+        print one line per small step: the rule, then the configuration
+  check FILE [--derive] [--paper]
+        type check a program and print its type
+  test DIR [-v]
+        run the golden tests (the -- == blocks) of every program under DIR
+  demo  run a built-in example (Fig 2 of the FUN paper) under every semantics
+
+The language follows the extension (.fun); --lang overrides it.
+Exit status: 0 ok, 1 the program went wrong, 2 bad input.
+`
+
+// Main runs the command with args and returns the exit status. Every error
+// is one line on stderr; nothing panics on bad input.
+func Main(args []string, stdout, stderr io.Writer) (status int) {
+	defer func() {
+		// A panic is a bug in arraysem, never the user's fault; say so in one
+		// line rather than dumping a stack on a user.
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "arraysem: internal error: %v (please report this with the input)\n", r)
+			status = 3
+		}
+	}()
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	var err error
+	switch cmd {
+	case "run":
+		err = cmdRun(rest, stdout)
+	case "step":
+		err = cmdStep(rest, stdout)
+	case "check":
+		err = cmdCheck(rest, stdout)
+	case "test":
+		err = cmdTest(rest, stdout)
+	case "demo":
+		err = cmdDemo(rest, stdout)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "arraysem: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
+	return exitStatus(err)
+}
+
+// usageError is a command-line mistake (exit 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return "arraysem: " + e.msg }
+
+// failed is an error already reported in full on stdout (exit 1).
+type failed struct{ msg string }
+
+func (e failed) Error() string { return e.msg }
+
+func exitStatus(err error) int {
+	var se *semantics.Error
+	if errors.As(err, &se) {
+		return se.Kind.ExitStatus()
+	}
+	var f failed
+	if errors.As(err, &f) {
+		return 1
+	}
+	return 2
+}
+
+// argList collects repeated --arg NAME=VALUE flags.
+type argList map[string]string
+
+func (a argList) String() string { return "" }
+func (a argList) Set(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want NAME=VALUE, got %q", s)
+	}
+	if _, dup := a[name]; dup {
+		return fmt.Errorf("%s given twice", name)
+	}
+	a[name] = val
+	return nil
+}
+
+// parse parses flags that may come before or after the positional
+// arguments (`arraysem run FILE --arg n=3`), and wants exactly npos of them.
+func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	if len(pos) != npos {
+		return nil, usageError{fmt.Sprintf("%s wants %s", fs.Name(), what)}
+	}
+	return pos, nil
+}
+
+func load(file, lang string, opts check.Options) (*check.Loaded, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	opts.Lang = lang
+	l, err := check.Load(file, string(src), opts)
+	if err != nil {
+		var se *semantics.Error
+		if errors.As(err, &se) {
+			return nil, err
+		}
+		return nil, usageError{err.Error()}
+	}
+	return l, nil
+}
+
+func cmdRun(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	vals := argList{}
+	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	sem := fs.String("semantics", "", "big or small")
+	fuel := fs.Int("fuel", 0, "small-step fuel")
+	lang := fs.String("lang", "", "language")
+	derive := fs.Bool("derive", false, "print the big-step derivation")
+	pos, err := parse(fs, args, 1, "one FILE")
+	if err != nil {
+		return err
+	}
+	l, err := load(pos[0], *lang, check.Options{})
+	if err != nil {
+		return err
+	}
+	r, err := l.Run(check.RunOptions{Semantics: *sem, Args: vals, Fuel: *fuel, Derive: *derive})
+	if err != nil {
+		return err
+	}
+	if *derive && r.Derivation != nil {
+		fmt.Fprint(stdout, r.Derivation)
+	}
+	for _, v := range r.Results {
+		fmt.Fprintln(stdout, v)
+	}
+	return nil
+}
+
+func cmdStep(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("step", flag.ContinueOnError)
+	vals := argList{}
+	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	n := fs.Int("n", 0, "print at most N steps (0: all)")
+	fuel := fs.Int("fuel", 0, "small-step fuel")
+	lang := fs.String("lang", "", "language")
+	pos, err := parse(fs, args, 1, "one FILE")
+	if err != nil {
+		return err
+	}
+	l, err := load(pos[0], *lang, check.Options{})
+	if err != nil {
+		return err
+	}
+	f := *fuel
+	if *n > 0 && (f == 0 || *n < f) {
+		f = *n
+	}
+	count := 0
+	_, err = l.Run(check.RunOptions{Semantics: "small", Args: vals, Fuel: f, OnStep: func(rule, config string) {
+		count++
+		fmt.Fprintf(stdout, "%-12s %s\n", rule, config)
+	}})
+	var se *semantics.Error
+	if *n > 0 && count == *n && errors.As(err, &se) && se.Kind == semantics.FuelError {
+		return nil // stopped where -n asked
+	}
+	return err
+}
+
+func cmdCheck(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	derive := fs.Bool("derive", false, "print the typing derivation")
+	paper := fs.Bool("paper", false, "accept only the paper's grammar")
+	lang := fs.String("lang", "", "language")
+	pos, err := parse(fs, args, 1, "one FILE")
+	if err != nil {
+		return err
+	}
+	l, err := load(pos[0], *lang, check.Options{Derive: *derive, Paper: *paper})
+	if err != nil {
+		return err
+	}
+	if *derive {
+		fmt.Fprint(stdout, l.Derivation())
+	}
+	fmt.Fprintln(stdout, l.TypeString())
+	return nil
+}
+
+func cmdTest(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	verbose := fs.Bool("v", false, "list passing files too")
+	pos, err := parse(fs, args, 1, "one DIR")
+	if err != nil {
+		return err
+	}
+	out, err := check.RunGolden(pos[0], stdout, *verbose)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if out.Failed > 0 {
+		return failed{fmt.Sprintf("arraysem test: %d of %d checks failed", out.Failed, out.Passed+out.Failed)}
+	}
+	if out.Passed == 0 {
+		return usageError{"test: no programs under " + pos[0]}
+	}
+	return nil
+}
+
+//go:embed examples/fun/fig2.fun
+var demoSource string
+
+func cmdDemo(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return usageError{"demo takes no arguments"}
+	}
+	const file = "examples/fun/fig2.fun"
+	l, err := check.Load(file, demoSource, check.Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s (Fig 2 of the FUN paper, made a whole program):\n\n%s\n", file, indent(demoSource))
+	fmt.Fprintf(stdout, "type: %s\n\n", l.TypeString())
+	inputs := []map[string]string{
+		{"xsize": "3", "ysize": "4", "zcond": "1"},
+		{"xsize": "3", "ysize": "4", "zcond": "0"},
+	}
+	var rows [][]string
+	rows = append(rows, []string{"inputs", "semantics", "results", "steps"})
+	agree := true
+	for _, args := range inputs {
+		var first string
+		for _, sem := range l.Semantics() {
+			r, err := l.Run(check.RunOptions{Semantics: sem, Args: args})
+			if err != nil {
+				return err
+			}
+			res := make([]string, len(r.Results))
+			for i, v := range r.Results {
+				res[i] = v.Abbrev(10)
+			}
+			got := strings.Join(res, "  ")
+			if first == "" {
+				first = got
+			} else if got != first {
+				agree = false
+			}
+			steps := "-"
+			if r.Steps > 0 {
+				steps = fmt.Sprint(r.Steps)
+			}
+			rows = append(rows, []string{argsString(args), "FUN " + sem + "-step", got, steps})
+		}
+	}
+	table(stdout, rows)
+	if !agree {
+		return failed{"demo: the semantics disagree"}
+	}
+	fmt.Fprintln(stdout, "\nverdict: every semantics agrees")
+	return nil
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "    " + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func argsString(args map[string]string) string {
+	var keys []string
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + args[k]
+	}
+	return strings.Join(parts, " ")
+}
+
+// table prints rows as aligned columns; widths count display cells, so
+// the papers' Unicode lines up.
+func table(w io.Writer, rows [][]string) {
+	widths := map[int]int{}
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], runewidth.StringWidth(c))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			if i < len(r)-1 {
+				b.WriteString(runewidth.FillRight(c, widths[i]+2))
+			} else {
+				b.WriteString(c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}

@@ -1,0 +1,51 @@
+package semantics
+
+import "strings"
+
+// Derivation is a node of a derivation tree: the rule applied, its
+// conclusion, and the derivations of its premises. Type checkers and
+// big-step evaluators build these only when asked, since a kernel of a
+// million iterations has a million premises.
+type Derivation struct {
+	Rule       string
+	Conclusion string
+	Premises   []*Derivation
+}
+
+// String renders the tree one judgement per line, premises indented under
+// their conclusion, the rule name in brackets after each judgement.
+func (d *Derivation) String() string {
+	var b strings.Builder
+	d.write(&b, 0)
+	return b.String()
+}
+
+func (d *Derivation) write(b *strings.Builder, depth int) {
+	b.WriteString(strings.Repeat("  ", depth))
+	b.WriteString(d.Conclusion)
+	if d.Rule != "" {
+		b.WriteString("   [" + d.Rule + "]")
+	}
+	b.WriteByte('\n')
+	for _, p := range d.Premises {
+		p.write(b, depth+1)
+	}
+}
+
+// Counter counts how often each rule fires; the rule-coverage report is
+// built from these. A nil *Counter counts nothing.
+type Counter map[string]int
+
+// Hit records one application of rule.
+func (c Counter) Hit(rule string) {
+	if c != nil {
+		c[rule]++
+	}
+}
+
+// Add adds the counts of d to c.
+func (c Counter) Add(d Counter) {
+	for k, v := range d {
+		c[k] += v
+	}
+}

@@ -1,0 +1,87 @@
+package semantics
+
+import "fmt"
+
+// Machine is a small-step semantics: a transition relation on
+// configurations of type C, each transition named by the rule that makes it.
+// Configurations must be persistent (a step returns a new one and leaves the
+// old one intact), so that the driver can keep a history to step back in.
+type Machine[C any] interface {
+	// Final reports whether c is a final configuration.
+	Final(c C) bool
+	// Step makes one transition from a non-final configuration. It returns
+	// the rule's name, or an error (normally a *Error of kind StuckError)
+	// when no rule applies.
+	Step(c C) (C, string, error)
+}
+
+// DefaultFuel is the number of steps a run may take when no --fuel is given.
+const DefaultFuel = 100_000_000
+
+// Step is one entry of a History: the rule that fired and the
+// configuration it led to.
+type Step[C any] struct {
+	Rule   string
+	Config C
+}
+
+// History records the configurations of a run, the initial one first, so a
+// user can step back. It is a plain slice: configurations share structure.
+type History[C any] struct {
+	Steps []Step[C]
+}
+
+// Back drops the last n steps (fewer when there are not that many) and
+// returns the configuration that is then current.
+func (h *History[C]) Back(n int) C {
+	keep := len(h.Steps) - n
+	if keep < 1 {
+		keep = 1
+	}
+	h.Steps = h.Steps[:keep]
+	return h.Steps[keep-1].Config
+}
+
+// Driver runs a Machine with fuel, optionally keeping a history and
+// calling a hook after every step (used by `arraysem step`).
+type Driver[C any] struct {
+	Machine Machine[C]
+	Fuel    int // steps allowed; 0 means DefaultFuel
+	History *History[C]
+	Counter Counter
+	OnStep  func(rule string, c C)
+	Pos     Pos // where to report running out of fuel
+}
+
+// Run steps from c until a final configuration, a stuck state or the end of
+// the fuel, and returns the last configuration and the number of steps.
+func (d *Driver[C]) Run(c C) (C, int, error) {
+	fuel := d.Fuel
+	if fuel <= 0 {
+		fuel = DefaultFuel
+	}
+	if d.History != nil && len(d.History.Steps) == 0 {
+		d.History.Steps = append(d.History.Steps, Step[C]{Config: c})
+	}
+	steps := 0
+	for !d.Machine.Final(c) {
+		if steps == fuel {
+			return c, steps, &Error{Pos: d.Pos, Kind: FuelError, Rule: "fuel",
+				Msg: fmt.Sprintf("out of fuel after %d steps (raise it with --fuel N)", steps)}
+		}
+		next, rule, err := d.Machine.Step(c)
+		if err != nil {
+			return c, steps, err
+		}
+		steps++
+		c = next
+		d.Counter.Hit(rule)
+		if d.History != nil {
+			d.History.Steps = append(d.History.Steps, Step[C]{Rule: rule, Config: c})
+		}
+		if d.OnStep != nil {
+			d.OnStep(rule, c)
+		}
+	}
+	return c, steps, nil
+}

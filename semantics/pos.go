@@ -1,0 +1,89 @@
+package semantics
+
+import "fmt"
+
+// Pos is a position in a source file. Lines and columns count from 1; the
+// column counts runes, so Unicode operators do not shift what follows.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+// IsValid reports whether p is a known position.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// String formats p as file:line:col, leaving out what is unknown.
+func (p Pos) String() string {
+	switch {
+	case !p.IsValid() && p.File == "":
+		return "-"
+	case !p.IsValid():
+		return p.File
+	case p.File == "":
+		return fmt.Sprintf("%d:%d", p.Line, p.Col)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Kind classifies an Error by who is to blame, which fixes the exit status
+// of the command (DESIGN.md: 2 for bad input, 1 when the program went wrong).
+type Kind int
+
+// The kinds of error.
+const (
+	SyntaxError   Kind = iota // the text does not parse
+	TypeError                 // the program is rejected by a type rule
+	InputError                // a program input (--arg) is missing or malformed
+	StuckError                // evaluation reached a state no rule applies to
+	FuelError                 // the small-step driver ran out of fuel
+	RaceError                 // kernel iterations touch the same location
+	MismatchError             // two semantics or levels disagree
+)
+
+var kindNames = [...]string{"syntax error", "type error", "input error", "stuck", "out of fuel", "race", "mismatch"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// ExitStatus is the command's exit status for an error of this kind.
+func (k Kind) ExitStatus() int {
+	switch k {
+	case SyntaxError, TypeError, InputError:
+		return 2
+	}
+	return 1
+}
+
+// Error is an error at a position, raised by a named rule. Stuck states,
+// type errors and parse errors are all of this type, so that big-step and
+// small-step runs can be compared error for error.
+type Error struct {
+	Pos  Pos
+	Kind Kind
+	Rule string // the paper's rule name, e.g. "T-SLICE" or "E-INDEX"; "" for syntax errors
+	Msg  string
+}
+
+// Error formats e as "file:line:col: RULE: message".
+func (e *Error) Error() string {
+	s := e.Pos.String() + ": "
+	if e.Rule != "" {
+		s += e.Rule + ": "
+	}
+	return s + e.Msg
+}
+
+// Errorf makes an *Error.
+func Errorf(pos Pos, kind Kind, rule, format string, args ...any) *Error {
+	return &Error{Pos: pos, Kind: kind, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Stuckf makes the error of a stuck state in rule at pos.
+func Stuckf(pos Pos, rule, format string, args ...any) *Error {
+	return Errorf(pos, StuckError, rule, format, args...)
+}

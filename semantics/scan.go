@@ -1,0 +1,203 @@
+package semantics
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// TokKind is the kind of a token of the ALGOL-like syntaxes (FUN, FUNMEM,
+// IMP). Keywords are scanned as identifiers; parsers tell them apart.
+type TokKind int
+
+// The token kinds.
+const (
+	EOF TokKind = iota
+	Ident
+	Int
+	Punct // operators and delimiters; Text is the ASCII spelling
+)
+
+// Token is a scanned token with its position.
+type Token struct {
+	Kind TokKind
+	Text string // the identifier, digits or ASCII operator spelling
+	Val  int64  // for Int
+	Pos  Pos
+}
+
+func (t Token) String() string {
+	switch t.Kind {
+	case EOF:
+		return "end of file"
+	case Ident:
+		return strconv.Quote(t.Text)
+	case Int:
+		return t.Text
+	}
+	return "'" + t.Text + "'"
+}
+
+// unicodeOps maps the Unicode spellings of the papers to ASCII ones. ⊕, the
+// papers' metavariable for any operator, is read as +.
+var unicodeOps = map[rune]string{
+	'≤': "<=", '≥': ">=", '≠': "!=", '←': "<-", '→': "->", '⊕': "+", '·': "*", '×': "*", '∧': "&&", '∨': "||",
+}
+
+// Scan splits src into tokens. ops lists the multi-character operators of
+// the language (e.g. "<=", "&&"); single characters of ()[]{},:;=+-*/%<>@!
+// are always operators. Comments run from "--" to the end of the line.
+func Scan(file, src string, ops []string) ([]Token, error) {
+	var toks []Token
+	line, col := 1, 1
+	i := 0
+	adv := func(n int) {
+		for k := 0; k < n; {
+			r, w := utf8.DecodeRuneInString(src[i:])
+			if r == '\n' {
+				line++
+				col = 1
+			} else {
+				col++
+			}
+			i += w
+			k += w
+		}
+	}
+	for i < len(src) {
+		r, w := utf8.DecodeRuneInString(src[i:])
+		pos := Pos{File: file, Line: line, Col: col}
+		switch {
+		case r == utf8.RuneError && w == 1:
+			return nil, Errorf(pos, SyntaxError, "", "invalid UTF-8 encoding")
+		case unicode.IsSpace(r):
+			adv(w)
+		case strings.HasPrefix(src[i:], "--"):
+			for i < len(src) && src[i] != '\n' {
+				adv(1)
+			}
+		case unicode.IsLetter(r) || r == '_':
+			j := i
+			for j < len(src) {
+				r2, w2 := utf8.DecodeRuneInString(src[j:])
+				if !(unicode.IsLetter(r2) || unicode.IsDigit(r2) || r2 == '_' || r2 == '\'') {
+					break
+				}
+				j += w2
+			}
+			toks = append(toks, Token{Kind: Ident, Text: src[i:j], Pos: pos})
+			adv(j - i)
+		case r >= '0' && r <= '9':
+			j := i
+			for j < len(src) && src[j] >= '0' && src[j] <= '9' {
+				j++
+			}
+			v, err := strconv.ParseInt(src[i:j], 10, 64)
+			if err != nil {
+				return nil, Errorf(pos, SyntaxError, "", "integer %s does not fit in 64 bits", src[i:j])
+			}
+			toks = append(toks, Token{Kind: Int, Text: src[i:j], Val: v, Pos: pos})
+			adv(j - i)
+		default:
+			if a, ok := unicodeOps[r]; ok {
+				toks = append(toks, Token{Kind: Punct, Text: a, Pos: pos})
+				adv(w)
+				continue
+			}
+			matched := ""
+			for _, op := range ops {
+				if len(op) > len(matched) && strings.HasPrefix(src[i:], op) {
+					matched = op
+				}
+			}
+			if matched == "" && strings.ContainsRune("()[]{},:;=+-*/%<>@!", r) {
+				matched = string(r)
+			}
+			if matched == "" {
+				return nil, Errorf(pos, SyntaxError, "", "unexpected character %q", r)
+			}
+			toks = append(toks, Token{Kind: Punct, Text: matched, Pos: pos})
+			adv(len(matched))
+		}
+	}
+	toks = append(toks, Token{Kind: EOF, Pos: Pos{File: file, Line: line, Col: col}})
+	return toks, nil
+}
+
+// TokenStream is a cursor over scanned tokens with the helpers every
+// recursive-descent parser here needs. It also bounds nesting depth, so that
+// no input can overflow the Go stack of a parser, checker or evaluator.
+type TokenStream struct {
+	Toks  []Token
+	I     int
+	depth int
+}
+
+// MaxDepth is the deepest nesting of bodies and parentheses a parser accepts.
+const MaxDepth = 1000
+
+// Peek is the current token.
+func (s *TokenStream) Peek() Token { return s.Toks[s.I] }
+
+// PeekAt is the token n ahead of the current one (EOF past the end).
+func (s *TokenStream) PeekAt(n int) Token {
+	if s.I+n < len(s.Toks) {
+		return s.Toks[s.I+n]
+	}
+	return s.Toks[len(s.Toks)-1]
+}
+
+// Next consumes and returns the current token.
+func (s *TokenStream) Next() Token {
+	t := s.Toks[s.I]
+	if t.Kind != EOF {
+		s.I++
+	}
+	return t
+}
+
+// Is reports whether the current token is the operator or keyword text.
+func (s *TokenStream) Is(text string) bool {
+	t := s.Peek()
+	return (t.Kind == Punct || t.Kind == Ident) && t.Text == text
+}
+
+// Accept consumes the current token if it is text.
+func (s *TokenStream) Accept(text string) bool {
+	if s.Is(text) {
+		s.I++
+		return true
+	}
+	return false
+}
+
+// Expect consumes the operator or keyword text, or fails.
+func (s *TokenStream) Expect(text string) (Token, error) {
+	if s.Is(text) {
+		return s.Next(), nil
+	}
+	return Token{}, s.Errorf("expected '%s', found %s", text, s.Peek())
+}
+
+// Errorf is a syntax error at the current token.
+func (s *TokenStream) Errorf(format string, args ...any) *Error {
+	return Errorf(s.Peek().Pos, SyntaxError, "", format, args...)
+}
+
+// Enter counts one level of nesting and fails past MaxDepth; Leave undoes it.
+func (s *TokenStream) Enter() error {
+	s.depth++
+	if s.depth > MaxDepth {
+		return s.Errorf("nesting deeper than %d levels", MaxDepth)
+	}
+	return nil
+}
+
+// Leave ends a level of nesting begun by Enter.
+func (s *TokenStream) Leave() { s.depth-- }
+
+// Describe names a token kind for messages.
+func (k TokKind) String() string {
+	return [...]string{"end of file", "identifier", "integer", "operator"}[k]
+}
