@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	status = Main(args, &out, &errb)
+	return out.String(), errb.String(), status
+}
+
+func writeFile(t *testing.T, name, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCommands(t *testing.T) {
+	fig2 := "examples/fun/fig2.fun"
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		stdout string // substring expected on stdout
+		stderr string // substring expected on stderr
+	}{
+		{"run", []string{"run", fig2, "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "3\n[1 2 3]\n", ""},
+		{"run flags first", []string{"run", "--semantics", "small", "--arg", "xsize=3", fig2, "--arg", "ysize=4", "--arg", "zcond=0"}, 0, "4\n[1 2 3 4]\n", ""},
+		{"run derive", []string{"run", fig2, "--derive", "--arg", "xsize=1", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "[E-IF-TRUE]", ""},
+		{"missing input", []string{"run", fig2, "--arg", "xsize=3"}, 2, "", "missing input ysize : int"},
+		{"bad semantics", []string{"run", fig2, "--semantics", "heap", "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"}, 2, "", `no "heap" semantics`},
+		{"step", []string{"step", fig2, "--arg", "xsize=2", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "E-IF-TRUE", ""},
+		{"step -n", []string{"step", "-n", "2", fig2, "--arg", "xsize=2", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "E-IOTA", ""},
+		{"check", []string{"check", fig2}, 0, "(int, [zsize])\n", ""},
+		{"check derive", []string{"check", "--derive", fig2}, 0, "[T-RESULT]", ""},
+		{"check paper", []string{"check", "--paper", fig2}, 2, "", "T-PROG: input declarations are an extension"},
+		{"demo", []string{"demo"}, 0, "verdict: every semantics agrees", ""},
+		{"no command", nil, 2, "", "usage"},
+		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
+		{"no file", []string{"run", "nope.fun"}, 2, "", "nope.fun"},
+		{"unknown extension", []string{"run", "README.md"}, 2, "", "cannot tell the language"},
+		{"two files", []string{"run", fig2, fig2}, 2, "", "run wants one FILE"},
+		{"bad flag", []string{"run", "--nope", fig2}, 2, "", "flag provided but not defined"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, status := run(t, tc.args...)
+			if status != tc.status || !strings.Contains(out, tc.stdout) || !strings.Contains(errs, tc.stderr) {
+				t.Errorf("arraysem %v: status %d\nstdout:\n%s\nstderr:\n%s", tc.args, status, out, errs)
+			}
+		})
+	}
+}
+
+// TestBadPrograms checks that parse, type and run-time errors are one
+// file:line:col line on stderr with the right exit status.
+func TestBadPrograms(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		cmd       []string
+		status    int
+		stderr    string
+	}{
+		{"parse", "let (x : int) = \nin (x)", []string{"run"}, 2, "prog.fun:2:1: expected a scalar expression, found \"in\"\n"},
+		{"type", "input (n : int) (a : [n]) (o : int)\nlet (z : [q]) = a[o : q]\nin (z)", []string{"check"}, 2,
+			"prog.fun:2:11: T-SLICE: size variable q is not in scope\n"},
+		{"stuck", "input (n : int) (a : [n]) (i : int)\nlet (x : int) = a[i]\nin (x)", []string{"run", "--arg", "a=[1 2]", "--arg", "i=3"}, 1,
+			"prog.fun:2:17: E-INDEX: index 3 out of bounds 1..2 in dimension 1 of a\n"},
+		{"stuck small", "input (n : int)\nlet (x : int) = 1 / n\nin (x)", []string{"run", "--semantics", "small", "--arg", "n=0"}, 1,
+			"prog.fun:2:19: E-SCALAR: division by zero (operator /) in 1 / n\n"},
+		{"fuel", "input (n : int)\nlet (a : [n]) = kernel i <= n do in (i)\nin (a)", []string{"run", "--semantics", "small", "--fuel", "5", "--arg", "n=100"}, 1,
+			"out of fuel after 5 steps"},
+		{"huge kernel", "input (n : int)\nlet (a : [n]) = iota n\nin (a)", []string{"run", "--arg", "n=1000000000000"}, 1,
+			"exceeds the interpreter's limit"},
+		{"huge nested kernel", "input (n : int)\nlet (a : [n][n]) = kernel i <= n do let (b : [n]) = iota n in (b)\nin (a)", []string{"run", "--arg", "n=100000000"}, 1,
+			"exceeds the interpreter's limit"},
+		{"bad arg", "input (n : int)\nin (n)", []string{"run", "--arg", "n=[1"}, 2, "missing ']'"},
+		{"binary junk", "\x00\x01\x02", []string{"run"}, 2, "prog.fun:1:1: unexpected character"},
+		{"empty", "", []string{"check"}, 2, "prog.fun:1:1: expected 'let' or 'in', found end of file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, "prog.fun", tc.src)
+			args := append([]string{tc.cmd[0], path}, tc.cmd[1:]...)
+			_, errs, status := run(t, args...)
+			errs = strings.ReplaceAll(errs, filepath.Dir(path)+string(filepath.Separator), "")
+			if status != tc.status || !strings.Contains(errs, tc.stderr) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("status %d, stderr %q; want %d, %q on one line", status, errs, tc.status, tc.stderr)
+			}
+		})
+	}
+}
+
+// TestDeepNesting checks that deeply nested input is refused with an error,
+// not a stack overflow, and that nesting within the limit runs.
+func TestDeepNesting(t *testing.T) {
+	deepParens := "let (x : int) = " + strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000) + "\nin (x)"
+	// a_d : [n]…[n] (depth-d times) = kernel i_d <= n do … in (a_{d+1})
+	// (typed=false keeps the file linear in depth: the parser refuses it first.)
+	deepKernels := func(depth int, typed bool) string {
+		var b strings.Builder
+		b.WriteString("input (n : int)\n")
+		for d := 0; d < depth; d++ {
+			ty := "[n]"
+			if typed {
+				ty = strings.Repeat("[n]", depth-d)
+			}
+			fmt.Fprintf(&b, "let (a%d : %s) = kernel i%d <= n do\n", d, ty, d)
+		}
+		b.WriteString("in (n)")
+		for d := depth - 1; d >= 0; d-- {
+			fmt.Fprintf(&b, " in (a%d)", d)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, src string
+		status    int
+		want      string
+	}{
+		{"parens", deepParens, 2, "nesting deeper than"},
+		{"kernels", deepKernels(5000, false), 2, "nesting deeper than"},
+		{"kernels within the limit", deepKernels(300, true), 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, "deep.fun", tc.src)
+			out, errs, status := run(t, "run", path, "--arg", "n=1")
+			if status != tc.status || !strings.Contains(errs, tc.want) {
+				t.Errorf("status %d, stdout %.100q, stderr %.200q", status, out, errs)
+			}
+		})
+	}
+}
+
+// TestExamples runs the golden tests of examples/, as `arraysem test
+// examples/` does.
+func TestExamples(t *testing.T) {
+	out, errs, status := run(t, "test", "examples")
+	if status != 0 {
+		t.Errorf("arraysem test examples: status %d\n%s%s", status, out, errs)
+	}
+}

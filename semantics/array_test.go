@@ -1,0 +1,185 @@
+package semantics
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func mustValue(t *testing.T, s string) Array {
+	t.Helper()
+	v, err := ParseValue(s)
+	if err != nil {
+		t.Fatalf("ParseValue(%q): %v", s, err)
+	}
+	return v
+}
+
+func TestParseAndFormatValues(t *testing.T) {
+	for _, tc := range []struct{ in, out, err string }{
+		{in: "42", out: "42"},
+		{in: "-3", out: "-3"},
+		{in: "[1 2 3]", out: "[1 2 3]"},
+		{in: "[1, 2, 3]", out: "[1 2 3]"},
+		{in: " [[1 2] [3 4]] ", out: "[[1 2] [3 4]]"},
+		{in: "[]", out: "[]"},
+		{in: "[[1 2] [3]]", err: "irregular"},
+		{in: "[1 2", err: "missing ']'"},
+		{in: "x", err: "expected an integer"},
+		{in: "99999999999999999999", err: "out of range"},
+		{in: "1 2", err: "unexpected"},
+		{in: strings.Repeat("[", 100) + strings.Repeat("]", 100), err: "nested more than"},
+	} {
+		v, err := ParseValue(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseValue(%q) = %v, %v; want error containing %q", tc.in, v, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || v.String() != tc.out {
+			t.Errorf("ParseValue(%q) = %v, %v; want %s", tc.in, v, err, tc.out)
+		}
+	}
+}
+
+func TestIndex(t *testing.T) {
+	m := mustValue(t, "[[1 2 3] [4 5 6]]")
+	for _, tc := range []struct {
+		idx  []int64
+		want string
+		err  string
+	}{
+		{idx: []int64{1, 1}, want: "1"},
+		{idx: []int64{2, 3}, want: "6"},
+		{idx: []int64{2}, want: "[4 5 6]"},
+		{idx: []int64{3, 1}, err: "index 3 out of bounds 1..2 in dimension 1"},
+		{idx: []int64{1, 0}, err: "index 0 out of bounds 1..3 in dimension 2"},
+		{idx: []int64{1, 1, 1}, err: "3 indices for an array of rank 2"},
+	} {
+		v, err := m.Index(tc.idx)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("Index(%v) = %v, %v; want error %q", tc.idx, v, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || v.String() != tc.want {
+			t.Errorf("Index(%v) = %v, %v; want %s", tc.idx, v, err, tc.want)
+		}
+	}
+}
+
+// TestSlice pins the corrected reading of Fig 5's slice (ERRATA.md): the
+// pair o : s selects s elements, o … o+s-1.
+func TestSlice(t *testing.T) {
+	v := mustValue(t, "[10 20 30 40 50]")
+	m := mustValue(t, "[[1 2 3] [4 5 6] [7 8 9]]")
+	for _, tc := range []struct {
+		a     Array
+		pairs [][2]int64
+		want  string
+		err   string
+	}{
+		{a: v, pairs: [][2]int64{{2, 3}}, want: "[20 30 40]"},
+		{a: v, pairs: [][2]int64{{1, 5}}, want: "[10 20 30 40 50]"},
+		{a: v, pairs: [][2]int64{{6, 0}}, want: "[]"},
+		{a: v, pairs: [][2]int64{{4, 3}}, err: "slice 4:3 (elements 4..6) out of bounds 1..5 in dimension 1"},
+		{a: v, pairs: [][2]int64{{0, 1}}, err: "out of bounds 1..5"},
+		{a: v, pairs: [][2]int64{{1, -1}}, err: "slice size -1 is negative"},
+		{a: v, pairs: [][2]int64{{math.MaxInt64, math.MaxInt64}}, err: "out of bounds"},
+		{a: m, pairs: [][2]int64{{2, 2}, {1, 2}}, want: "[[4 5] [7 8]]"},
+		{a: m, pairs: [][2]int64{{1, 3}, {3, 1}}, want: "[[3] [6] [9]]"},
+		{a: m, pairs: [][2]int64{{1, 0}, {1, 3}}, want: "[]"},
+	} {
+		got, err := tc.a.Slice(tc.pairs)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v.Slice(%v) = %v, %v; want error %q", tc.a, tc.pairs, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got.String() != tc.want {
+			t.Errorf("%v.Slice(%v) = %v, %v; want %s", tc.a, tc.pairs, got, err, tc.want)
+		}
+	}
+	// An empty slice keeps its full shape.
+	e, _ := m.Slice([][2]int64{{1, 0}, {1, 3}})
+	if !SameShape(e.Shape, []int64{0, 3}) {
+		t.Errorf("empty slice shape = %v, want [0 3]", e.Shape)
+	}
+}
+
+func TestTranspose(t *testing.T) {
+	m := mustValue(t, "[[1 2 3] [4 5 6]]")
+	tr, err := m.Transpose()
+	if err != nil || tr.String() != "[[1 4] [2 5] [3 6]]" {
+		t.Errorf("Transpose = %v, %v", tr, err)
+	}
+	if _, err := mustValue(t, "[1 2]").Transpose(); err == nil {
+		t.Error("Transpose of a rank-1 array succeeded")
+	}
+}
+
+// TestNest pins the corrected reading of Fig 5's nest (ERRATA.md),
+// including the paper's own example.
+func TestNest(t *testing.T) {
+	for _, tc := range []struct {
+		flat  []int64
+		shape []int64
+		want  string
+	}{
+		{[]int64{1, 2, 3, 4}, []int64{2, 2}, "[[1 2] [3 4]]"},
+		{[]int64{1, 2, 3, 4, 5, 6}, []int64{2, 3}, "[[1 2 3] [4 5 6]]"},
+		{[]int64{1, 2, 3, 4, 5, 6}, []int64{3, 2}, "[[1 2] [3 4] [5 6]]"},
+		{[]int64{7}, nil, "7"},
+	} {
+		v, err := Nest(tc.flat, tc.shape)
+		if err != nil || v.String() != tc.want {
+			t.Errorf("Nest(%v, %v) = %v, %v; want %s", tc.flat, tc.shape, v, err, tc.want)
+		}
+	}
+	if _, err := Nest([]int64{1, 2, 3}, []int64{2, 2}); err == nil {
+		t.Error("Nest of 3 elements as [2][2] succeeded")
+	}
+}
+
+func TestCountLimits(t *testing.T) {
+	if _, err := Count([]int64{1 << 20, 1 << 20}); err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Errorf("Count of 2^40 elements: %v", err)
+	}
+	if _, err := Count([]int64{3, -1}); err == nil {
+		t.Error("Count of a negative size succeeded")
+	}
+	if n, err := Count([]int64{0, 1 << 62}); err != nil || n != 0 {
+		t.Errorf("Count([0, 2^62]) = %d, %v", n, err)
+	}
+}
+
+func TestStackAndDifference(t *testing.T) {
+	a, b := mustValue(t, "[1 2]"), mustValue(t, "[3 4]")
+	s, err := Stack([]int64{2}, []Array{a, b})
+	if err != nil || s.String() != "[[1 2] [3 4]]" {
+		t.Errorf("Stack = %v, %v", s, err)
+	}
+	if _, err := Stack([]int64{2}, []Array{a, mustValue(t, "[1]")}); err == nil {
+		t.Error("Stack of irregular items succeeded")
+	}
+	empty, _ := Stack([]int64{3}, nil)
+	if !SameShape(empty.Shape, []int64{0, 3}) {
+		t.Errorf("empty stack shape %v", empty.Shape)
+	}
+	if d := FirstDifference(s, mustValue(t, "[[1 2] [3 5]]")); d != "element [2, 2] differs: 4 and 5" {
+		t.Errorf("FirstDifference = %q", d)
+	}
+	if d := FirstDifference(s, s); d != "" {
+		t.Errorf("FirstDifference of equal arrays = %q", d)
+	}
+}
+
+func TestAbbrev(t *testing.T) {
+	v, _ := Iota(100)
+	if got := v.Abbrev(3); got != "[1 2 3 … 100]" {
+		t.Errorf("Abbrev = %q", got)
+	}
+}
