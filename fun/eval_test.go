@@ -35,7 +35,7 @@ var evalCases = []evalCase{
 		args: map[string]string{"a": "[10 20 30 40 50]", "o": "2", "s": "3"}, want: "[20 30 40]"},
 	{rule: "E-SLICE", src: "input (n : int) (a : [n]) (o : int) (s : int)\nlet (b : [s]) = a[o : s]\nin (b)",
 		args: map[string]string{"a": "[10 20 30 40 50]", "o": "4", "s": "3"},
-		err: "t.fun:2:17: E-SLICE: slice 4:3 (elements 4..6) out of bounds 1..5 in dimension 1 of a"},
+		err:  "t.fun:2:17: E-SLICE: slice 4:3 (elements 4..6) out of bounds 1..5 in dimension 1 of a"},
 	{rule: "E-SLICE", src: "input (n : int) (m : int) (a : [n][m]) (o : int) (s : int) (p : int) (q : int)\nlet (b : [s][q]) = a[o : s, p : q]\nin (b)",
 		args: map[string]string{"a": "[[1 2 3] [4 5 6] [7 8 9]]", "o": "2", "s": "2", "p": "3", "q": "1"}, want: "[[6] [9]]"},
 	{rule: "E-TRANSPOSE", src: "input (n : int) (m : int) (a : [n][m])\nlet (b : [m][n]) = transpose a\nin (b)",
