@@ -72,7 +72,7 @@ func TestBadPrograms(t *testing.T) {
 	}{
 		{"parse", "let (x : int) = \nin (x)", []string{"run"}, 2, "prog.fun:2:1: expected a scalar expression, found \"in\"\n"},
 		{"type", "input (n : int) (a : [n]) (o : int)\nlet (z : [q]) = a[o : q]\nin (z)", []string{"check"}, 2,
-			"prog.fun:2:11: T-SLICE: size variable q is not in scope\n"},
+			"prog.fun:2:10: T-SLICE: size variable q is not in scope\n"},
 		{"stuck", "input (n : int) (a : [n]) (i : int)\nlet (x : int) = a[i]\nin (x)", []string{"run", "--arg", "a=[1 2]", "--arg", "i=3"}, 1,
 			"prog.fun:2:17: E-INDEX: index 3 out of bounds 1..2 in dimension 1 of a\n"},
 		{"stuck small", "input (n : int)\nlet (x : int) = 1 / n\nin (x)", []string{"run", "--semantics", "small", "--arg", "n=0"}, 1,

@@ -170,7 +170,8 @@ func (p *Parser) Type() (Type, error) {
 		return Type{}, p.S.Errorf("expected a type (int or [n]…), found %s", p.S.Peek())
 	}
 	var t Type
-	for p.S.Accept("[") {
+	for p.S.Is("[") {
+		lb := p.S.Next()
 		if p.S.Peek().Kind == semantics.Int {
 			return Type{}, p.S.Errorf("array sizes in FUN types are variables, not constants: bind the size with let first")
 		}
@@ -178,6 +179,7 @@ func (p *Parser) Type() (Type, error) {
 		if err != nil {
 			return Type{}, err
 		}
+		id.NamePos = lb.Pos // errors about a dimension point at its [x]
 		t.Dims = append(t.Dims, id)
 		if _, err := p.S.Expect("]"); err != nil {
 			return Type{}, err
