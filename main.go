@@ -92,11 +92,13 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 // usageError is a command-line mistake (exit 2).
 type usageError struct{ msg string }
 
+// Error formats the mistake for stderr.
 func (e usageError) Error() string { return "arraysem: " + e.msg }
 
 // failed is an error already reported in full on stdout (exit 1).
 type failed struct{ msg string }
 
+// Error is the summary line.
 func (e failed) Error() string { return e.msg }
 
 func exitStatus(err error) int {
@@ -114,7 +116,9 @@ func exitStatus(err error) int {
 // argList collects repeated --arg NAME=VALUE flags.
 type argList map[string]string
 
+// String is unused (flag.Value).
 func (a argList) String() string { return "" }
+// Set records one NAME=VALUE.
 func (a argList) Set(s string) error {
 	name, val, ok := strings.Cut(s, "=")
 	if !ok || name == "" {

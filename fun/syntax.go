@@ -157,7 +157,8 @@ type UnOp struct {
 	X     SExp
 }
 
-// Pos returns the position of the scalar expression's first token.
+// Pos returns the position of the scalar expression's first token (each
+// scalar expression form has one).
 func (e *Const) Pos() Pos { return e.ValuePos }
 func (e Var) Pos() Pos    { return e.NamePos }
 func (e *BinOp) Pos() Pos { return e.L.Pos() }

@@ -73,6 +73,7 @@ type ErrBounds struct {
 	Extent int64 // the dimension's length
 }
 
+// Error describes the offending index or slice and the bounds.
 func (e ErrBounds) Error() string {
 	if !e.Slice {
 		return fmt.Sprintf("index %d out of bounds 1..%d in dimension %d", e.Index, e.Extent, e.Dim)

@@ -43,6 +43,7 @@ const (
 
 var kindNames = [...]string{"syntax error", "type error", "input error", "stuck", "out of fuel", "race", "mismatch"}
 
+// String names the kind.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]

@@ -29,6 +29,7 @@ const (
 
 var opText = [...]string{"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "-"}
 
+// String is the operator as FUN writes it.
 func (op Op) String() string {
 	if int(op) < len(opText) {
 		return opText[op]
@@ -57,6 +58,7 @@ func (op Op) Prec() int {
 // ErrDivZero is returned by Binary for division or remainder by zero.
 type ErrDivZero struct{ Op Op }
 
+// Error names the operator.
 func (e ErrDivZero) Error() string { return fmt.Sprintf("division by zero (operator %s)", e.Op) }
 
 // Binary applies a binary operator. Its only error is ErrDivZero.

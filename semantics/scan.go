@@ -27,6 +27,7 @@ type Token struct {
 	Pos  Pos
 }
 
+// String describes the token for error messages.
 func (t Token) String() string {
 	switch t.Kind {
 	case EOF:
@@ -197,7 +198,7 @@ func (s *TokenStream) Enter() error {
 // Leave ends a level of nesting begun by Enter.
 func (s *TokenStream) Leave() { s.depth-- }
 
-// Describe names a token kind for messages.
+// String names a token kind for messages.
 func (k TokKind) String() string {
 	return [...]string{"end of file", "identifier", "integer", "operator"}[k]
 }
