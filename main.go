@@ -118,6 +118,7 @@ type argList map[string]string
 
 // String is unused (flag.Value).
 func (a argList) String() string { return "" }
+
 // Set records one NAME=VALUE.
 func (a argList) Set(s string) error {
 	name, val, ok := strings.Cut(s, "=")
