@@ -116,8 +116,8 @@ func (l *Loaded) Run(o RunOptions) (*Run, error) {
 		if o.OnStep != nil {
 			on = func(rule string, c fun.Config) {
 				s := c.String()
-				if c.Bound != "" {
-					s = "{" + c.Bound + "} " + s
+				if b := c.Bound(); b != "" {
+					s = "{" + b + "} " + s
 				}
 				o.OnStep(rule, s)
 			}

@@ -26,7 +26,9 @@ func Eval(p *Program, inputs *Env, opts *EvalOptions) ([]semantics.Array, *seman
 
 type evaluator struct{ opts *EvalOptions }
 
-func (ev *evaluator) node(rule, concl string, premises ...*semantics.Derivation) *semantics.Derivation {
+// node counts a rule and, when a derivation is asked for, builds its node;
+// the conclusion is rendered only then (it costs more than the rule).
+func (ev *evaluator) node(rule string, concl func() string, premises ...*semantics.Derivation) *semantics.Derivation {
 	ev.opts.Counter.Hit(rule)
 	if !ev.opts.Derive {
 		return nil
@@ -37,7 +39,7 @@ func (ev *evaluator) node(rule, concl string, premises ...*semantics.Derivation)
 			ps = append(ps, p)
 		}
 	}
-	return &semantics.Derivation{Rule: rule, Conclusion: concl, Premises: ps}
+	return &semantics.Derivation{Rule: rule, Conclusion: concl(), Premises: ps}
 }
 
 // body is E ⊢ b ⇓ (v, …, v): E-LET for each statement, then E-IN.
@@ -48,7 +50,9 @@ func (ev *evaluator) body(env *Env, b *Body) ([]semantics.Array, *semantics.Deri
 		if err != nil {
 			return nil, nil, err
 		}
-		stmDerivs = append(stmDerivs, d)
+		if ev.opts.Derive {
+			stmDerivs = append(stmDerivs, d)
+		}
 		if env, err = bindPattern(env, s, vs); err != nil {
 			return nil, nil, err
 		}
@@ -57,22 +61,22 @@ func (ev *evaluator) body(env *Env, b *Body) ([]semantics.Array, *semantics.Deri
 	if err != nil {
 		return nil, nil, err
 	}
-	d := ev.node("E-IN", "E ⊢ "+bodyHead(b, len(b.Stms))+" ⇓ "+valuesString(vs))
-	if ev.opts.Derive {
-		for i := len(b.Stms) - 1; i >= 0; i-- {
-			d = ev.node("E-LET", "E ⊢ "+bodyHead(b, i)+" ⇓ "+valuesString(vs), stmDerivs[i], d)
+	d := ev.node("E-IN", func() string { return "E ⊢ " + bodyHead(b, len(b.Stms)) + " ⇓ " + valuesString(vs) })
+	for i := len(b.Stms) - 1; i >= 0; i-- {
+		var prem *semantics.Derivation
+		if stmDerivs != nil {
+			prem = stmDerivs[i]
 		}
-	} else {
-		for range b.Stms {
-			ev.node("E-LET", "")
-		}
+		d = ev.node("E-LET", func() string { return "E ⊢ " + bodyHead(b, i) + " ⇓ " + valuesString(vs) }, prem, d)
 	}
 	return vs, d, nil
 }
 
 // exp is E ⊢ e ⇓ (v, …, v) for the expression of statement s.
 func (ev *evaluator) exp(env *Env, s *Stm) ([]semantics.Array, *semantics.Derivation, error) {
-	concl := func(vs []semantics.Array) string { return "E ⊢ " + expHead(s.Exp) + " ⇓ " + valuesString(vs) }
+	concl := func(vs []semantics.Array) func() string {
+		return func() string { return "E ⊢ " + expHead(s.Exp) + " ⇓ " + valuesString(vs) }
+	}
 	switch e := s.Exp.(type) {
 	case *IfExp:
 		rule, branch, err := chooseBranch(env, e)
@@ -100,7 +104,9 @@ func (ev *evaluator) exp(env *Env, s *Stm) ([]semantics.Array, *semantics.Deriva
 				return nil, nil, semantics.Stuckf(e.Body.In, "E-KERNEL", "a kernel body returns one value, not %d", len(vs))
 			}
 			items = append(items, vs[0])
-			prem = append(prem, d)
+			if ev.opts.Derive {
+				prem = append(prem, d)
+			}
 		}
 		v, err := kernelFinish(s, cell, items)
 		if err != nil {

@@ -31,8 +31,15 @@ import (
 type Config struct {
 	top     *frame
 	results []semantics.Array // set in the final configuration
-	// Bound describes what the last step bound, for display.
-	Bound string
+	note    func() string     // what the last step bound, rendered on demand
+}
+
+// Bound describes what the last step bound ("x = 4"), or "".
+func (c Config) Bound() string {
+	if c.note == nil {
+		return ""
+	}
+	return c.note()
 }
 
 type frame struct {
@@ -138,13 +145,16 @@ func advance(f *frame, s *Stm, vs []semantics.Array, rule string) (Config, strin
 	if err != nil {
 		return Config{top: f}, "", err
 	}
-	parts := make([]string, len(s.Pat))
-	for i, p := range s.Pat {
-		parts[i] = p.Name.Name + " = " + vs[i].Abbrev(8)
+	note := func() string {
+		parts := make([]string, len(s.Pat))
+		for i, p := range s.Pat {
+			parts[i] = p.Name.Name + " = " + vs[i].Abbrev(8)
+		}
+		return strings.Join(parts, ", ")
 	}
 	nf := *f
 	nf.env, nf.stms = env, f.stms[1:]
-	return Config{top: &nf, Bound: strings.Join(parts, ", ")}, rule, nil
+	return Config{top: &nf, note: note}, rule, nil
 }
 
 // ret is E-IN: the frame f returns its values to its continuation.
@@ -168,9 +178,8 @@ func ret(f *frame) (Config, string, error) {
 		s := parent.stms[0]
 		e := s.Exp.(*KernelExp)
 		if k.i < k.m {
-			c := Config{top: iteration(parent, e, kKernel{i: k.i + 1, m: k.m, cell: k.cell, done: done})}
-			c.Bound = fmt.Sprintf("iteration %d of %d gave %s", k.i, k.m, vs[0].Abbrev(8))
-			return c, rule, nil
+			note := func() string { return fmt.Sprintf("iteration %d of %d gave %s", k.i, k.m, vs[0].Abbrev(8)) }
+			return Config{top: iteration(parent, e, kKernel{i: k.i + 1, m: k.m, cell: k.cell, done: done}), note: note}, rule, nil
 		}
 		items := make([]semantics.Array, k.m)
 		for l := done; l != nil; l = l.next {
