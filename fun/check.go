@@ -184,34 +184,20 @@ func (c *checker) program(p *Program) (*semantics.Derivation, []Type, error) {
 			return nil, nil, err
 		}
 	}
-	var prem []*semantics.Derivation
-	var undo []func()
-	defer func() {
-		for i := len(undo) - 1; i >= 0; i-- {
-			undo[i]()
-		}
-	}()
-	for _, s := range p.Body.Stms {
-		d, u, err := c.stmBind(s)
-		if err != nil {
-			return nil, nil, err
-		}
-		undo = append(undo, u)
-		prem = append(prem, d)
+	d, results, err := c.body(nil, p.Body)
+	if err != nil {
+		return nil, nil, err
 	}
-	var results []Type
-	for _, x := range p.Body.Result {
-		b, ok := c.env[x.Name]
-		if !ok {
-			return nil, nil, c.errorf(x.NamePos, rule, "result %s is not in scope", x.Name)
+	if c.opts.Paper {
+		for i, t := range results {
+			if t.IsInt() {
+				x := p.Body.Result[i]
+				return nil, nil, c.errorf(x.NamePos, rule, "result %s is a scalar; the paper's programs return arrays (refused in paper mode)", x.Name)
+			}
 		}
-		if c.opts.Paper && b.typ.IsInt() {
-			return nil, nil, c.errorf(x.NamePos, rule, "result %s is a scalar; the paper's programs return arrays (refused in paper mode)", x.Name)
-		}
-		results = append(results, b.typ)
 	}
 	info := &Info{Results: results}
-	return c.node(rule, "⊢ "+bodyHead(p.Body, 0)+" : "+info.ResultString(), prem...), results, nil
+	return c.node(rule, "⊢ "+bodyHead(p.Body, 0)+" : "+info.ResultString(), d), results, nil
 }
 
 // sizesInScopeOfInputs checks input declarations: every size of an array
@@ -311,11 +297,11 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		if err := c.sizesInScope(rule, s.Pat, true); err != nil {
 			return nil, err
 		}
-		d1, err := c.body(s.Pat, e.Then)
+		d1, _, err := c.body(s.Pat, e.Then)
 		if err != nil {
 			return nil, err
 		}
-		d2, err := c.body(s.Pat, e.Else)
+		d2, _, err := c.body(s.Pat, e.Else)
 		if err != nil {
 			return nil, err
 		}
@@ -393,7 +379,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		}
 		defer undo()
 		elem := &Param{Lparen: p.Lparen, Name: p.Name, Type: Type{Dims: p.Type.Dims[1:]}}
-		d, err := c.body([]*Param{elem}, e.Body)
+		d, _, err := c.body([]*Param{elem}, e.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -433,8 +419,10 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 	return nil, c.errorf(s.Let, "T-STM", "unknown expression %T", s.Exp)
 }
 
-// body is the judgement Γ ⊢ p̄ ← b (T-STM and T-RESULT).
-func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, error) {
+// body is the judgement Γ ⊢ p̄ ← b (T-STM and T-RESULT). With a nil
+// pattern it infers one, as T-PROG needs: the results bound to their own
+// types (S is then the identity). It returns the types of the results.
+func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, []Type, error) {
 	var undo []func()
 	defer func() {
 		for i := len(undo) - 1; i >= 0; i-- {
@@ -445,20 +433,33 @@ func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, error) {
 	for _, s := range b.Stms {
 		d, u, err := c.stmBind(s)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		undo = append(undo, u)
 		stmDerivs = append(stmDerivs, d)
 	}
+	if pat == nil {
+		for _, x := range b.Result {
+			bd, ok := c.env[x.Name]
+			if !ok {
+				return nil, nil, c.errorf(x.NamePos, "T-RESULT", "result %s is not in scope", x.Name)
+			}
+			pat = append(pat, &Param{Lparen: x.NamePos, Name: x, Type: bd.typ})
+		}
+	}
 	d, err := c.result(pat, b)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// Rebuild the T-STM chain: each statement's node has the rest of the body as its second premise.
+	types := make([]Type, len(b.Result))
+	for i, x := range b.Result {
+		types[i] = c.env[x.Name].typ
+	}
+	// The T-STM chain: each statement's node has the rest of the body as its second premise.
 	for i := len(b.Stms) - 1; i >= 0; i-- {
 		d = c.node("T-STM", "Γ ⊢ "+PrintPattern(pat)+" ← "+bodyHead(b, i), stmDerivs[i], d)
 	}
-	return d, nil
+	return d, types, nil
 }
 
 // result is T-RESULT: with S = {y_i ↦ x_i}, each (x_i : S(τ_i)) ∈ Γ.

@@ -11,7 +11,8 @@
 //   - step.go: a small-step semantics faithful to Fig 4;
 //   - derived.go: the derived forms iota and copy of §2.
 //
-// Extensions beyond the paper, all refused by the checker's Paper mode:
-// input declarations (program parameters), scalar program results, and
-// program result sizes that are variables rather than constants.
+// Extensions beyond the paper, refused by the checker's Paper mode: input
+// declarations (program parameters) and scalar program results. Program
+// result sizes are variables in every mode: T-PROG as printed asks for
+// constants, which no FUN type can have (ERRATA.md, E4).
 package fun

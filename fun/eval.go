@@ -154,6 +154,11 @@ func kernelStart(env *Env, s *Stm, e *KernelExp) (int64, []int64, error) {
 		if err != nil {
 			return 0, nil, err
 		}
+		if k < 0 {
+			// Even with no iterations: flat arrays carry their item shape
+			// (ERRATA.md, E7), and no array has a negative size.
+			return 0, nil, semantics.Stuckf(d.NamePos, rule, "the items' size %s = %d is negative", d.Name, k)
+		}
 		cell = append(cell, k)
 	}
 	if _, err := semantics.Count(append([]int64{m}, cell...)); err != nil {

@@ -155,12 +155,19 @@ func PrintSExp(e SExp) string {
 	case Var:
 		return e.Name
 	case *UnOp:
+		// -x; - -x (a space, not parentheses, so that printing adds no
+		// nesting level and "--" never starts a comment); -(3), since -3
+		// reads back as the constant; -(a + b).
 		x := PrintSExp(e.X)
 		switch a := e.X.(type) {
-		case *BinOp, *UnOp:
+		case *BinOp:
 			x = "(" + x + ")"
+		case *UnOp:
+			x = " " + x
 		case *Const:
 			if a.Value < 0 {
+				x = " " + x
+			} else {
 				x = "(" + x + ")"
 			}
 		}
