@@ -162,6 +162,10 @@ func TestBindInputs(t *testing.T) {
 		{map[string]string{"a": "[[1]]", "k": "[1]"}, "input k is an int"},
 		{map[string]string{"a": "[[1]]", "k": "1", "zz": "1"}, "--arg zz: the program declares no input of that name"},
 		{map[string]string{"a": "[[1] [2 3]]", "k": "1"}, "irregular"},
+		{map[string]string{"a": "[]", "m": "3", "k": "1"}, "k=1 a=[] m=3 n=0"},
+		{map[string]string{"a": "[[] []]", "k": "1"}, "k=1 a=[[] []] m=0 n=2"},
+		{map[string]string{"a": "[]", "k": "1"}, "its size m in dimension 2 must be given"},
+		{map[string]string{"a": "[]", "n": "2", "m": "3", "k": "1"}, "input a has 0 elements in dimension 1, but its size n is 2"},
 	} {
 		env, err := BindInputs(p, tc.args)
 		var got string

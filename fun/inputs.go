@@ -35,13 +35,20 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 		}
 		vals[name] = v
 	}
-	// Check ranks, and read sizes off arrays.
+	// Check ranks, and read sizes off arrays. An empty literal ([] or
+	// [[] []]) has too few dimensions to say its inner sizes: those come
+	// from the other inputs, once they are known.
+	var empties []*Param
 	for _, in := range p.Inputs {
 		v, ok := vals[in.Name.Name]
 		if !ok || in.Type.IsInt() {
 			if ok && !v.IsScalar() {
 				return nil, inputErr(p, in, "input %s is an int, but --arg gives an array of shape %s", in.Name.Name, semantics.ShapeString(v.Shape))
 			}
+			continue
+		}
+		if v.Rank() < in.Type.Rank() && v.Rank() > 0 && len(v.Data) == 0 && v.Shape[v.Rank()-1] == 0 {
+			empties = append(empties, in)
 			continue
 		}
 		if v.Rank() != in.Type.Rank() {
@@ -57,6 +64,26 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 			}
 			vals[d.Name] = size
 		}
+	}
+	for _, in := range empties {
+		v := vals[in.Name.Name]
+		shape := append([]int64(nil), v.Shape...)
+		for i := v.Rank(); i < in.Type.Rank(); i++ {
+			d := in.Type.Dims[i]
+			size, ok := vals[d.Name]
+			if !ok {
+				return nil, inputErr(p, in, "input %s is empty, so its size %s in dimension %d must be given (--arg %s=N)", in.Name.Name, d.Name, i+1, d.Name)
+			}
+			shape = append(shape, size.Int())
+		}
+		for i := 0; i < v.Rank(); i++ {
+			d := in.Type.Dims[i]
+			if old, ok := vals[d.Name]; ok && old.Int() != shape[i] {
+				return nil, inputErr(p, in, "input %s has %d elements in dimension %d, but its size %s is %s", in.Name.Name, shape[i], i+1, d.Name, old)
+			}
+			vals[d.Name] = semantics.Scalar(shape[i])
+		}
+		vals[in.Name.Name] = semantics.Array{Shape: shape, Data: []int64{}}
 	}
 	var env *Env
 	for _, in := range p.Inputs {

@@ -351,12 +351,16 @@ func (p *Parser) unary() (SExp, error) {
 	t := p.S.Peek()
 	switch {
 	case t.Kind == semantics.Int:
+		if t.Big {
+			return nil, p.S.Errorf("integer %s does not fit in 64 bits", t.Text)
+		}
 		p.S.Next()
 		return &Const{ValuePos: t.Pos, Value: t.Val}, nil
 	case t.Kind == semantics.Punct && t.Text == "-":
 		p.S.Next()
 		if n := p.S.Peek(); n.Kind == semantics.Int {
-			// -k is the constant -k, so that negative constants print and parse back alike.
+			// -k is the constant -k, so that negative constants print and
+			// parse back alike (and -9223372036854775808 is a literal).
 			p.S.Next()
 			return &Const{ValuePos: t.Pos, Value: -n.Val}, nil
 		}

@@ -1,7 +1,6 @@
 package fun
 
 import (
-	"math"
 	"strconv"
 	"strings"
 )
@@ -148,9 +147,6 @@ func (p *printer) exp(e Exp, depth int) {
 func PrintSExp(e SExp) string {
 	switch e := e.(type) {
 	case *Const:
-		if e.Value == math.MinInt64 {
-			return "(-9223372036854775807 - 1)"
-		}
 		return strconv.FormatInt(e.Value, 10)
 	case Var:
 		return e.Name

@@ -69,7 +69,7 @@ func TestScanUnicodeAndPositions(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("tokens\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
-	for _, bad := range []string{"x $ y", "99999999999999999999", "\xff"} {
+	for _, bad := range []string{"x $ y", "99999999999999999999", "9223372036854775809", "\xff"} {
 		if _, err := Scan("f", bad, nil); err == nil {
 			t.Errorf("Scan(%q) succeeded", bad)
 		}

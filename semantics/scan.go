@@ -1,6 +1,7 @@
 package semantics
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -24,6 +25,7 @@ type Token struct {
 	Kind TokKind
 	Text string // the identifier, digits or ASCII operator spelling
 	Val  int64  // for Int
+	Big  bool   // an Int of 2^63, which only the literal -9223372036854775808 may use
 	Pos  Pos
 }
 
@@ -95,10 +97,15 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 				j++
 			}
 			v, err := strconv.ParseInt(src[i:j], 10, 64)
+			big := false
 			if err != nil {
-				return nil, Errorf(pos, SyntaxError, "", "integer %s does not fit in 64 bits", src[i:j])
+				// 2^63 fits only negated; the parser decides (Token.Big).
+				if u, uerr := strconv.ParseUint(src[i:j], 10, 64); uerr != nil || u != 1<<63 {
+					return nil, Errorf(pos, SyntaxError, "", "integer %s does not fit in 64 bits", src[i:j])
+				}
+				v, big = math.MinInt64, true
 			}
-			toks = append(toks, Token{Kind: Int, Text: src[i:j], Val: v, Pos: pos})
+			toks = append(toks, Token{Kind: Int, Text: src[i:j], Val: v, Big: big, Pos: pos})
 			adv(j - i)
 		default:
 			if a, ok := unicodeOps[r]; ok {

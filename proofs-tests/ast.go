@@ -1,0 +1,595 @@
+package proofstests
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// This file holds the tree utilities the generator, the shrinker and the
+// properties share: deep copies, a structural comparison that ignores
+// positions, a walk over all identifiers, a size measure, and the one
+// normalisation the printer is known to need (see NormalizeNegConsts).
+
+// CloneProgram returns a deep copy of p: no node of the copy is shared with p.
+func CloneProgram(p *fun.Program) *fun.Program {
+	return &fun.Program{File: p.File, Inputs: cloneParams(p.Inputs), Body: cloneBody(p.Body)}
+}
+
+func cloneIdent(x *fun.Ident) *fun.Ident {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
+func cloneIdents(xs []*fun.Ident) []*fun.Ident {
+	if xs == nil {
+		return nil
+	}
+	out := make([]*fun.Ident, len(xs))
+	for i, x := range xs {
+		out[i] = cloneIdent(x)
+	}
+	return out
+}
+
+func cloneParams(ps []*fun.Param) []*fun.Param {
+	if ps == nil {
+		return nil
+	}
+	out := make([]*fun.Param, len(ps))
+	for i, p := range ps {
+		out[i] = &fun.Param{Lparen: p.Lparen, Name: cloneIdent(p.Name), Type: fun.Type{Dims: cloneIdents(p.Type.Dims)}}
+	}
+	return out
+}
+
+func cloneBody(b *fun.Body) *fun.Body {
+	if b == nil {
+		return nil
+	}
+	out := &fun.Body{In: b.In, Result: cloneIdents(b.Result)}
+	for _, s := range b.Stms {
+		out.Stms = append(out.Stms, cloneStm(s))
+	}
+	return out
+}
+
+func cloneStm(s *fun.Stm) *fun.Stm {
+	return &fun.Stm{Let: s.Let, Pat: cloneParams(s.Pat), Exp: cloneExp(s.Exp)}
+}
+
+func cloneExp(e fun.Exp) fun.Exp {
+	switch e := e.(type) {
+	case *fun.ScalarExp:
+		return &fun.ScalarExp{X: cloneSExp(e.X)}
+	case *fun.IndexExp:
+		return &fun.IndexExp{Arr: cloneIdent(e.Arr), Idx: cloneIdents(e.Idx)}
+	case *fun.SliceExp:
+		out := &fun.SliceExp{Arr: cloneIdent(e.Arr)}
+		for _, sl := range e.Slices {
+			out.Slices = append(out.Slices, fun.Slice{Off: cloneIdent(sl.Off), Size: cloneIdent(sl.Size)})
+		}
+		return out
+	case *fun.TransposeExp:
+		return &fun.TransposeExp{Keyword: e.Keyword, Arr: cloneIdent(e.Arr)}
+	case *fun.IfExp:
+		return &fun.IfExp{If: e.If, Cond: cloneIdent(e.Cond), Then: cloneBody(e.Then), Else: cloneBody(e.Else)}
+	case *fun.KernelExp:
+		return &fun.KernelExp{Kernel: e.Kernel, Var: cloneIdent(e.Var), Bound: cloneIdent(e.Bound), Body: cloneBody(e.Body)}
+	case *fun.IotaExp:
+		return &fun.IotaExp{Keyword: e.Keyword, N: cloneIdent(e.N)}
+	case *fun.CopyExp:
+		return &fun.CopyExp{Keyword: e.Keyword, Arr: cloneIdent(e.Arr)}
+	}
+	panic(fmt.Sprintf("cloneExp: unknown expression %T", e))
+}
+
+func cloneSExp(e fun.SExp) fun.SExp {
+	switch e := e.(type) {
+	case *fun.Const:
+		c := *e
+		return &c
+	case fun.Var:
+		return fun.Var{Ident: cloneIdent(e.Ident)}
+	case *fun.BinOp:
+		return &fun.BinOp{OpPos: e.OpPos, Op: e.Op, L: cloneSExp(e.L), R: cloneSExp(e.R)}
+	case *fun.UnOp:
+		return &fun.UnOp{OpPos: e.OpPos, Op: e.Op, X: cloneSExp(e.X)}
+	}
+	panic(fmt.Sprintf("cloneSExp: unknown scalar expression %T", e))
+}
+
+// DiffPrograms compares two programs as trees, ignoring every position and
+// the file name. It returns "" when they are equal, or the path to the first
+// difference and what differs there.
+func DiffPrograms(a, b *fun.Program) string {
+	d := &differ{}
+	d.params("inputs", a.Inputs, b.Inputs)
+	d.body("body", a.Body, b.Body)
+	return d.first
+}
+
+type differ struct{ first string }
+
+func (d *differ) fail(path, format string, args ...any) {
+	if d.first == "" {
+		d.first = path + ": " + fmt.Sprintf(format, args...)
+	}
+}
+
+func (d *differ) ident(path string, a, b *fun.Ident) {
+	switch {
+	case a == nil && b == nil:
+	case a == nil || b == nil:
+		d.fail(path, "identifier %v against %v", a, b)
+	case a.Name != b.Name:
+		d.fail(path, "name %q against %q", a.Name, b.Name)
+	}
+}
+
+func (d *differ) idents(path string, a, b []*fun.Ident) {
+	if len(a) != len(b) {
+		d.fail(path, "%d identifiers against %d", len(a), len(b))
+		return
+	}
+	for i := range a {
+		d.ident(fmt.Sprintf("%s[%d]", path, i), a[i], b[i])
+	}
+}
+
+func (d *differ) params(path string, a, b []*fun.Param) {
+	if len(a) != len(b) {
+		d.fail(path, "%d bindings against %d", len(a), len(b))
+		return
+	}
+	for i := range a {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		d.ident(p+".name", a[i].Name, b[i].Name)
+		d.idents(p+".type", a[i].Type.Dims, b[i].Type.Dims)
+	}
+}
+
+func (d *differ) body(path string, a, b *fun.Body) {
+	if (a == nil) != (b == nil) {
+		d.fail(path, "body %v against %v", a != nil, b != nil)
+		return
+	}
+	if a == nil {
+		return
+	}
+	if len(a.Stms) != len(b.Stms) {
+		d.fail(path, "%d statements against %d", len(a.Stms), len(b.Stms))
+		return
+	}
+	for i := range a.Stms {
+		p := fmt.Sprintf("%s.stms[%d]", path, i)
+		d.params(p+".pat", a.Stms[i].Pat, b.Stms[i].Pat)
+		d.exp(p+".exp", a.Stms[i].Exp, b.Stms[i].Exp)
+	}
+	d.idents(path+".in", a.Result, b.Result)
+}
+
+func (d *differ) exp(path string, a, b fun.Exp) {
+	if fmt.Sprintf("%T", a) != fmt.Sprintf("%T", b) {
+		d.fail(path, "%T against %T", a, b)
+		return
+	}
+	switch a := a.(type) {
+	case *fun.ScalarExp:
+		d.sexp(path, a.X, b.(*fun.ScalarExp).X)
+	case *fun.IndexExp:
+		b := b.(*fun.IndexExp)
+		d.ident(path+".arr", a.Arr, b.Arr)
+		d.idents(path+".idx", a.Idx, b.Idx)
+	case *fun.SliceExp:
+		b := b.(*fun.SliceExp)
+		d.ident(path+".arr", a.Arr, b.Arr)
+		if len(a.Slices) != len(b.Slices) {
+			d.fail(path, "%d slice pairs against %d", len(a.Slices), len(b.Slices))
+			return
+		}
+		for i := range a.Slices {
+			d.ident(fmt.Sprintf("%s.off[%d]", path, i), a.Slices[i].Off, b.Slices[i].Off)
+			d.ident(fmt.Sprintf("%s.size[%d]", path, i), a.Slices[i].Size, b.Slices[i].Size)
+		}
+	case *fun.TransposeExp:
+		d.ident(path+".arr", a.Arr, b.(*fun.TransposeExp).Arr)
+	case *fun.IotaExp:
+		d.ident(path+".n", a.N, b.(*fun.IotaExp).N)
+	case *fun.CopyExp:
+		d.ident(path+".arr", a.Arr, b.(*fun.CopyExp).Arr)
+	case *fun.IfExp:
+		b := b.(*fun.IfExp)
+		d.ident(path+".cond", a.Cond, b.Cond)
+		d.body(path+".then", a.Then, b.Then)
+		d.body(path+".else", a.Else, b.Else)
+	case *fun.KernelExp:
+		b := b.(*fun.KernelExp)
+		d.ident(path+".var", a.Var, b.Var)
+		d.ident(path+".bound", a.Bound, b.Bound)
+		d.body(path+".body", a.Body, b.Body)
+	default:
+		d.fail(path, "unknown expression %T", a)
+	}
+}
+
+func (d *differ) sexp(path string, a, b fun.SExp) {
+	if fmt.Sprintf("%T", a) != fmt.Sprintf("%T", b) {
+		d.fail(path, "%T (%s) against %T (%s)", a, fun.PrintSExp(a), b, fun.PrintSExp(b))
+		return
+	}
+	switch a := a.(type) {
+	case *fun.Const:
+		if b := b.(*fun.Const); a.Value != b.Value {
+			d.fail(path, "constant %d against %d", a.Value, b.Value)
+		}
+	case fun.Var:
+		d.ident(path, a.Ident, b.(fun.Var).Ident)
+	case *fun.BinOp:
+		b := b.(*fun.BinOp)
+		if a.Op != b.Op {
+			d.fail(path, "operator %s against %s", a.Op, b.Op)
+			return
+		}
+		d.sexp(path+".l", a.L, b.L)
+		d.sexp(path+".r", a.R, b.R)
+	case *fun.UnOp:
+		b := b.(*fun.UnOp)
+		if a.Op != b.Op {
+			d.fail(path, "operator %s against %s", a.Op, b.Op)
+			return
+		}
+		d.sexp(path+".x", a.X, b.X)
+	default:
+		d.fail(path, "unknown scalar expression %T", a)
+	}
+}
+
+// WalkBodies calls f on b and then, in order, on every body nested in b
+// (if branches, then else; kernel bodies), depth first.
+func WalkBodies(b *fun.Body, f func(*fun.Body)) {
+	f(b)
+	for _, s := range b.Stms {
+		switch e := s.Exp.(type) {
+		case *fun.IfExp:
+			WalkBodies(e.Then, f)
+			WalkBodies(e.Else, f)
+		case *fun.KernelExp:
+			WalkBodies(e.Body, f)
+		}
+	}
+}
+
+// addNames adds to used every identifier occurring in the statements
+// (patterns, their types, expressions, nested bodies).
+func addNames(used map[string]bool, stms []*fun.Stm) {
+	for _, s := range stms {
+		for _, p := range s.Pat {
+			used[p.Name.Name] = true
+			for _, d := range p.Type.Dims {
+				used[d.Name] = true
+			}
+		}
+		switch e := s.Exp.(type) {
+		case *fun.ScalarExp:
+			for _, x := range fun.FreeVars(e.X, nil) {
+				used[x.Name] = true
+			}
+		case *fun.IndexExp:
+			used[e.Arr.Name] = true
+			for _, x := range e.Idx {
+				used[x.Name] = true
+			}
+		case *fun.SliceExp:
+			used[e.Arr.Name] = true
+			for _, sl := range e.Slices {
+				used[sl.Off.Name] = true
+				used[sl.Size.Name] = true
+			}
+		case *fun.TransposeExp:
+			used[e.Arr.Name] = true
+		case *fun.IotaExp:
+			used[e.N.Name] = true
+		case *fun.CopyExp:
+			used[e.Arr.Name] = true
+		case *fun.IfExp:
+			used[e.Cond.Name] = true
+			addBodyNames(used, e.Then)
+			addBodyNames(used, e.Else)
+		case *fun.KernelExp:
+			used[e.Var.Name] = true
+			used[e.Bound.Name] = true
+			addBodyNames(used, e.Body)
+		}
+	}
+}
+
+func addBodyNames(used map[string]bool, b *fun.Body) {
+	addNames(used, b.Stms)
+	for _, x := range b.Result {
+		used[x.Name] = true
+	}
+}
+
+// Measure is the size the shrinker decreases: first the number of tree
+// nodes, then the magnitude of the constants and input values (and the
+// number of input elements), then how late in the program's body the
+// variables its results name are bound. Every shrink step makes it strictly
+// smaller, so shrinking terminates.
+type Measure struct {
+	Nodes     int
+	Magnitude float64
+	Lateness  int
+}
+
+// Less orders measures lexicographically.
+func (m Measure) Less(o Measure) bool {
+	if m.Nodes != o.Nodes {
+		return m.Nodes < o.Nodes
+	}
+	if m.Magnitude != o.Magnitude {
+		return m.Magnitude < o.Magnitude
+	}
+	return m.Lateness < o.Lateness
+}
+
+// MeasureOf computes the measure of a case.
+func MeasureOf(c *Case) Measure {
+	m := Measure{}
+	for _, p := range c.Prog.Inputs {
+		m.Nodes += 1 + len(p.Type.Dims)
+	}
+	m.bodyNodes(c.Prog.Body)
+	boundAt := map[string]int{}
+	for j, s := range c.Prog.Body.Stms {
+		for _, p := range s.Pat {
+			boundAt[p.Name.Name] = j + 1
+		}
+	}
+	for _, x := range c.Prog.Body.Result {
+		m.Lateness += boundAt[x.Name]
+	}
+	for _, in := range c.Inputs {
+		m.Magnitude += float64(len(in.Value.Data))
+		for _, k := range in.Value.Data {
+			m.Magnitude += math.Abs(float64(k))
+		}
+	}
+	return m
+}
+
+func (m *Measure) bodyNodes(b *fun.Body) {
+	m.Nodes += 1 + len(b.Result)
+	for _, s := range b.Stms {
+		m.Nodes++
+		for _, p := range s.Pat {
+			m.Nodes += 1 + len(p.Type.Dims)
+		}
+		switch e := s.Exp.(type) {
+		case *fun.ScalarExp:
+			m.sexpNodes(e.X)
+		case *fun.IndexExp:
+			m.Nodes += 2 + len(e.Idx)
+		case *fun.SliceExp:
+			m.Nodes += 2 + 2*len(e.Slices)
+		case *fun.TransposeExp, *fun.IotaExp, *fun.CopyExp:
+			m.Nodes += 2
+		case *fun.IfExp:
+			m.Nodes += 2
+			m.bodyNodes(e.Then)
+			m.bodyNodes(e.Else)
+		case *fun.KernelExp:
+			m.Nodes += 3
+			m.bodyNodes(e.Body)
+		}
+	}
+}
+
+func (m *Measure) sexpNodes(e fun.SExp) {
+	m.Nodes++
+	switch e := e.(type) {
+	case *fun.Const:
+		m.Magnitude += math.Abs(float64(e.Value))
+	case *fun.BinOp:
+		m.sexpNodes(e.L)
+		m.sexpNodes(e.R)
+	case *fun.UnOp:
+		m.sexpNodes(e.X)
+	}
+}
+
+// Features lists the syntactic features of a program that the generator
+// is meant to produce, for the coverage report: each key is present when
+// the program has that feature.
+func Features(p *fun.Program) map[string]bool {
+	f := map[string]bool{}
+	if len(p.Inputs) > 0 {
+		f["input"] = true
+	}
+	var body func(b *fun.Body, inKernel bool, arrays []string)
+	var sexp func(e fun.SExp)
+	sexp = func(e fun.SExp) {
+		switch e := e.(type) {
+		case *fun.Const:
+			if e.Value < 0 {
+				f["negative constant"] = true
+			}
+		case *fun.BinOp:
+			f["op "+e.Op.String()] = true
+			if c, ok := e.R.(*fun.Const); ok && c.Value == 0 && (e.Op == semantics.Div || e.Op == semantics.Mod) {
+				f["literal zero divisor"] = true
+			}
+			sexp(e.L)
+			sexp(e.R)
+		case *fun.UnOp:
+			f["unary -"] = true
+			sexp(e.X)
+		}
+	}
+	var inputs []string // the array inputs
+	for _, in := range p.Inputs {
+		if !in.Type.IsInt() {
+			inputs = append(inputs, in.Name.Name)
+		}
+	}
+	// arrays are the arrays in scope; nested bodies get a copy.
+	body = func(b *fun.Body, inKernel bool, arrays []string) {
+		arrays = append([]string(nil), arrays...)
+		for _, s := range b.Stms {
+			switch e := s.Exp.(type) {
+			case *fun.ScalarExp:
+				sexp(e.X)
+			case *fun.IndexExp:
+				f[fmt.Sprintf("index rank %d", len(e.Idx))] = true
+			case *fun.SliceExp:
+				f[fmt.Sprintf("slice rank %d", len(e.Slices))] = true
+			case *fun.TransposeExp:
+				f["transpose"] = true
+			case *fun.IotaExp:
+				f["iota"] = true
+			case *fun.CopyExp:
+				f["copy"] = true
+			case *fun.IfExp:
+				f["if"] = true
+				if dependentPattern(s.Pat) {
+					f["if binding a size with its array"] = true
+				}
+				body(e.Then, inKernel, arrays)
+				body(e.Else, inKernel, arrays)
+			case *fun.KernelExp:
+				if inKernel {
+					f["nested kernel"] = true
+				}
+				inner := map[string]bool{}
+				addBodyNames(inner, e.Body)
+				if inner[e.Var.Name] {
+					f["kernel body uses its index"] = true
+				}
+				for _, a := range arrays {
+					if inner[a] {
+						f["kernel body uses an outer array"] = true
+					}
+				}
+				if len(s.Pat) == 1 && s.Pat[0].Type.Rank() == 1 {
+					f["kernel of ints"] = true
+				} else {
+					f["kernel of arrays"] = true
+				}
+				body(e.Body, true, arrays)
+			}
+			for _, q := range s.Pat {
+				if !q.Type.IsInt() {
+					arrays = append(arrays, q.Name.Name)
+				}
+			}
+		}
+	}
+	body(p.Body, false, inputs)
+	return f
+}
+
+// dependentPattern reports whether a pattern binds a size variable that
+// another of its bindings uses as a dimension (let (zs : int) (za : [zs])).
+func dependentPattern(pat []*fun.Param) bool {
+	local := map[string]bool{}
+	for _, p := range pat {
+		local[p.Name.Name] = true
+	}
+	for _, p := range pat {
+		for _, d := range p.Type.Dims {
+			if local[d.Name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FeatureNames are the features every CI run must produce at least once.
+var FeatureNames = func() []string {
+	names := []string{"input", "negative constant", "literal zero divisor", "unary -",
+		"index rank 1", "index rank 2", "slice rank 1", "slice rank 2", "transpose", "iota", "copy",
+		"if", "if binding a size with its array", "nested kernel", "kernel of ints", "kernel of arrays",
+		"kernel body uses its index", "kernel body uses an outer array"}
+	for _, op := range []string{"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||"} {
+		names = append(names, "op "+op)
+	}
+	return names
+}()
+
+// joinLines indents every line of s by prefix.
+func joinLines(prefix, s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return prefix + strings.Join(lines, "\n"+prefix)
+}
+
+// renameStms renames, by m, every identifier occurring in stms (bindings,
+// uses, types, nested bodies).
+func renameStms(stms []*fun.Stm, m map[string]string) {
+	for _, s := range stms {
+		for _, p := range s.Pat {
+			renameIdent(p.Name, m)
+			renameIdents(p.Type.Dims, m)
+		}
+		switch e := s.Exp.(type) {
+		case *fun.ScalarExp:
+			renameIdents(fun.FreeVars(e.X, nil), m)
+		case *fun.IndexExp:
+			renameIdent(e.Arr, m)
+			renameIdents(e.Idx, m)
+		case *fun.SliceExp:
+			renameIdent(e.Arr, m)
+			for _, sl := range e.Slices {
+				renameIdent(sl.Off, m)
+				renameIdent(sl.Size, m)
+			}
+		case *fun.TransposeExp:
+			renameIdent(e.Arr, m)
+		case *fun.IotaExp:
+			renameIdent(e.N, m)
+		case *fun.CopyExp:
+			renameIdent(e.Arr, m)
+		case *fun.IfExp:
+			renameIdent(e.Cond, m)
+			renameBody(e.Then, m)
+			renameBody(e.Else, m)
+		case *fun.KernelExp:
+			renameIdent(e.Var, m)
+			renameIdent(e.Bound, m)
+			renameBody(e.Body, m)
+		}
+	}
+}
+
+func renameBody(b *fun.Body, m map[string]string) {
+	renameStms(b.Stms, m)
+	renameIdents(b.Result, m)
+}
+
+func renameIdents(xs []*fun.Ident, m map[string]string) {
+	for _, x := range xs {
+		renameIdent(x, m)
+	}
+}
+
+func renameIdent(x *fun.Ident, m map[string]string) {
+	if n, ok := m[x.Name]; ok {
+		x.Name = n
+	}
+}
+
+// allNames is every identifier of a program.
+func allNames(p *fun.Program) map[string]bool {
+	used := map[string]bool{}
+	for _, in := range p.Inputs {
+		used[in.Name.Name] = true
+	}
+	addBodyNames(used, p.Body)
+	return used
+}

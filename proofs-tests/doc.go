@@ -1,0 +1,87 @@
+// Package proofstests is the property-based test suite of arraysem, built
+// on github.com/leanovate/gopter. This part covers FUN (§2 of the
+// funmem-imp-lmad paper, Figs 1-5).
+//
+// # The generator
+//
+// fungen.go has one generator, GenCase (and Generate, its deterministic
+// core), of random well-typed FUN programs with values for their input
+// declarations: scalar statements over every operator (+ - * / % == != <
+// <= > >= && || and unary minus, negative constants, now and then a zero
+// divisor), full indexing, slices of every dimension, transpose, iota,
+// copy, nested kernels that use their index and outer arrays and produce
+// ints or arrays, ifs with plain patterns, and ifs whose pattern binds a
+// size together with an array of that size, the branches returning arrays
+// of different sizes (Fig 2). It is type-directed: it keeps the variables
+// in scope with their FUN types and writes only expressions whose typing
+// rule's premises hold. It also tracks an interval for every int's value,
+// so it chooses in-bounds indices and slices, non-zero divisors and small
+// kernel bounds on purpose. Half the cases are safe (they cannot get
+// stuck); the others sometimes choose what may get stuck in E-INDEX,
+// E-SLICE, E-SCALAR (division by zero), E-IOTA or E-KERNEL (a negative
+// bound or item size). Sizes stay in 0..5 and ranks in 1..3.
+//
+// ShrinkCase is the generator's shrinker: edits that keep a program well
+// typed by construction. It drops unused statements, inputs and results,
+// hoists if branches and unwraps kernels into the enclosing body, simplifies
+// scalar expressions and moves input values towards 0. Each step strictly
+// decreases Measure. A counterexample is reported as its program
+// (fun.Print), its inputs (with an arraysem run line) and the seed and size
+// that regenerate it, next to the original before shrinking.
+//
+// ast.go has the tree utilities they share: deep copies, DiffPrograms (a
+// structural comparison that ignores positions), Measure and Features.
+//
+// # The properties (fun_test.go, refeval_test.go)
+//
+//   - (a) fun.Check accepts every generated program (and its printed and
+//     reparsed form).
+//   - (b) Big-step (fun.Eval) and small-step (fun.RunSmall) semantics agree:
+//     the same results, or the identical error (position, rule, message).
+//     Building derivations changes nothing, and every small-step
+//     configuration renders.
+//   - An independent reference evaluator (refeval_test.go, written from
+//     Figs 4 and 5 and sharing no code with fun or semantics) agrees with
+//     fun.Eval: the same results, or stuck in the same rule. It catches the
+//     mistakes (b) cannot see in the rules both semantics share.
+//   - Type soundness: a well-typed program runs to completion or gets stuck
+//     only in the states the type system cannot rule out, and safe cases
+//     never get stuck.
+//   - (c) print∘parse is the identity on trees, positions aside (DiffPrograms,
+//     a structural walk, and the printed texts), the constant
+//     math.MinInt64 included (it prints as -9223372036854775808).
+//   - (d) fun.ExpandDerived preserves meaning: the expansion has no derived
+//     forms, type checks, round-trips and evaluates as the original (a
+//     negative iota is stuck in E-KERNEL instead of E-IOTA).
+//   - The --arg lines of a report reproduce the inputs through
+//     fun.BindInputs, empty arrays of rank 2 or more included (their inner
+//     sizes come from the size inputs).
+//   - (e) Rule coverage: every rule of Figs 3 and 4 (T-CONST … T-PROG,
+//     E-IF-TRUE … E-IN, with T-IOTA, T-COPY, E-IOTA, E-COPY) fires, the stuck
+//     states of E-INDEX, E-SLICE and E-SCALAR occur, and every syntactic
+//     feature the generator promises appears; the counts are logged.
+//
+// Two more tests check the generator itself: it is deterministic, and its
+// shrinker turns deliberately failing cases into programs of a few
+// statements.
+//
+// # Running
+//
+// Every property runs with a fixed seed and a bounded count, so CI runs
+// are reproducible (-n 3000 by default: about 7 seconds):
+//
+//	go test ./proofs-tests/
+//
+// A long campaign raises the count (per property) and varies the seed. A
+// case costs about 2 ms per property, so -n 100000 takes about half an
+// hour on one core: lift go test's default 10-minute limit with -timeout,
+// and spread the work with -workers:
+//
+//	go test ./proofs-tests -timeout 0 -args -n 100000
+//	go test ./proofs-tests -timeout 0 -args -n 100000 -seed 42 -workers 4
+//	go test ./proofs-tests -v -run Coverage -args -n 20000   # the counts
+//
+// A failure prints the seed to rerun with (with one worker), and every
+// case prints the seed and size that regenerate it (Generate). The -n flag
+// also sets the number of programs of the coverage test.
+package proofstests
