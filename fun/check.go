@@ -83,6 +83,9 @@ func (c *checker) node(rule, conclusion string, premises ...*semantics.Derivatio
 
 // bind adds x : τ to Γ, refusing to shadow; it returns an undo function.
 func (c *checker) bind(rule string, x *Ident, t Type) (func(), error) {
+	if t.Ext != nil {
+		return nil, c.errorf(x.NamePos, rule, "%s : %s: memory annotations are FUNMEM, not FUN", x.Name, t)
+	}
 	if old, ok := c.env[x.Name]; ok {
 		return nil, c.errorf(x.NamePos, rule, "%s is already bound at %s (FUN binds each name once in a scope)", x.Name, old.pos)
 	}
@@ -416,7 +419,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		}
 		return c.node(rule, concl), nil
 	}
-	return nil, c.errorf(s.Let, "T-STM", "unknown expression %T", s.Exp)
+	return nil, c.errorf(s.Exp.Pos(), "T-STM", "%s is not a FUN expression", PrintExp(s.Exp))
 }
 
 // body is the judgement Γ ⊢ p̄ ← b (T-STM and T-RESULT). With a nil

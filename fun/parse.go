@@ -44,6 +44,18 @@ type Parser struct {
 	S *semantics.TokenStream
 	// ParseType, when set, replaces the reading of a binding's type.
 	ParseType func() (Type, error)
+	// ParseExp, when set, is tried first for an expression; it reports
+	// whether it read one (extensions add forms such as FUNMEM's alloc).
+	ParseExp func() (Exp, bool, error)
+	// Keywords, when set, replaces FUN's reserved words.
+	Keywords map[string]bool
+}
+
+func (p *Parser) keyword(name string) bool {
+	if p.Keywords != nil {
+		return p.Keywords[name]
+	}
+	return keywords[name]
 }
 
 // Program parses input declarations and a body up to the end of file.
@@ -191,7 +203,7 @@ func (p *Parser) Type() (Type, error) {
 // Ident parses a variable name; what describes it in the error.
 func (p *Parser) Ident(what string) (*Ident, error) {
 	t := p.S.Peek()
-	if t.Kind != semantics.Ident || keywords[t.Text] {
+	if t.Kind != semantics.Ident || p.keyword(t.Text) {
 		return nil, p.S.Errorf("expected %s, found %s", what, t)
 	}
 	p.S.Next()
@@ -200,6 +212,11 @@ func (p *Parser) Ident(what string) (*Ident, error) {
 
 // Exp parses an expression.
 func (p *Parser) Exp() (Exp, error) {
+	if p.ParseExp != nil {
+		if e, ok, err := p.ParseExp(); ok || err != nil {
+			return e, err
+		}
+	}
 	t := p.S.Peek()
 	if t.Kind == semantics.Ident {
 		switch t.Text {
@@ -259,7 +276,7 @@ func (p *Parser) Exp() (Exp, error) {
 			}
 			return &CopyExp{Keyword: t.Pos, Arr: x}, nil
 		}
-		if !keywords[t.Text] && p.S.PeekAt(1).Kind == semantics.Punct && p.S.PeekAt(1).Text == "[" {
+		if !p.keyword(t.Text) && p.S.PeekAt(1).Kind == semantics.Punct && p.S.PeekAt(1).Text == "[" {
 			return p.indexOrSlice()
 		}
 	}
@@ -379,7 +396,7 @@ func (p *Parser) unary() (SExp, error) {
 			return nil, err
 		}
 		return x, nil
-	case t.Kind == semantics.Ident && !keywords[t.Text]:
+	case t.Kind == semantics.Ident && !p.keyword(t.Text):
 		id, _ := p.Ident("")
 		return Var{id}, nil
 	}

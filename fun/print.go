@@ -1,6 +1,7 @@
 package fun
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -47,14 +48,17 @@ func PrintPattern(ps []*Param) string {
 // PrintParam renders (x : τ).
 func PrintParam(p *Param) string { return "(" + p.Name.Name + " : " + p.Type.String() + ")" }
 
-// String renders a type: int or [n][m].
+// String renders a type: int or [n][m] (or an extension's form of it).
 func (t Type) String() string {
-	if t.IsInt() {
-		return "int"
-	}
 	var b strings.Builder
 	for _, d := range t.Dims {
 		b.WriteString("[" + d.Name + "]")
+	}
+	if t.Ext != nil {
+		return t.Ext.Format(b.String())
+	}
+	if len(t.Dims) == 0 {
+		return "int"
 	}
 	return b.String()
 }
@@ -139,6 +143,8 @@ func (p *printer) exp(e Exp, depth int) {
 		p.WriteString("if " + e.Cond.Name + " then " + PrintBody(e.Then, true) + " else " + PrintBody(e.Else, true))
 	case *KernelExp:
 		p.WriteString("kernel " + e.Var.Name + " <= " + e.Bound.Name + " do " + PrintBody(e.Body, true))
+	case fmt.Stringer: // an extension's expression
+		p.WriteString(e.String())
 	}
 }
 

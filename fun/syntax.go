@@ -15,10 +15,21 @@ type Ident struct {
 // are variables of type int.
 type Type struct {
 	Dims []*Ident
+	// Ext is the annotation a language extending FUN adds to a type: in
+	// FUNMEM (§3), the type mem, or an array's memory block and index
+	// function. FUN's own types have none, and its checker refuses any.
+	Ext TypeExt
+}
+
+// TypeExt is an extension's annotation of a Type.
+type TypeExt interface {
+	// Format renders the whole type, given its dimensions as FUN writes
+	// them ("" for none).
+	Format(dims string) string
 }
 
 // IsInt reports whether t is int.
-func (t Type) IsInt() bool { return len(t.Dims) == 0 }
+func (t Type) IsInt() bool { return len(t.Dims) == 0 && t.Ext == nil }
 
 // Rank is the number of dimensions.
 func (t Type) Rank() int { return len(t.Dims) }
@@ -52,10 +63,12 @@ type Stm struct {
 	Exp Exp
 }
 
-// Exp is an expression e of Fig 1 (or a derived form of §2).
+// Exp is an expression e of Fig 1 (or a derived form of §2). Languages
+// extending FUN add expressions of their own (FUNMEM's alloc); FUN's
+// checker and evaluators refuse those.
 type Exp interface {
 	Pos() Pos
-	exp()
+	ExpNode()
 }
 
 // ScalarExp is a scalar expression used as an expression.
@@ -119,14 +132,15 @@ func (e *KernelExp) Pos() Pos    { return e.Kernel }
 func (e *IotaExp) Pos() Pos      { return e.Keyword }
 func (e *CopyExp) Pos() Pos      { return e.Keyword }
 
-func (*ScalarExp) exp()    {}
-func (*IndexExp) exp()     {}
-func (*SliceExp) exp()     {}
-func (*TransposeExp) exp() {}
-func (*IfExp) exp()        {}
-func (*KernelExp) exp()    {}
-func (*IotaExp) exp()      {}
-func (*CopyExp) exp()      {}
+// ExpNode marks the expression forms.
+func (*ScalarExp) ExpNode()    {}
+func (*IndexExp) ExpNode()     {}
+func (*SliceExp) ExpNode()     {}
+func (*TransposeExp) ExpNode() {}
+func (*IfExp) ExpNode()        {}
+func (*KernelExp) ExpNode()    {}
+func (*IotaExp) ExpNode()      {}
+func (*CopyExp) ExpNode()      {}
 
 // SExp is a scalar expression se: a constant, a variable or an operator.
 type SExp interface {
