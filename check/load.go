@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -42,8 +43,11 @@ type Options struct {
 type Loaded struct {
 	Lang string
 	File string
-	Fun  *fun.Program
-	Info *fun.Info
+	Fun  *fun.Program // the program, for FUN and FUNMEM (which shares FUN's syntax)
+
+	typ        string
+	derivation *semantics.Derivation
+	memResults []bool // FUNMEM: which results are memory blocks (not printed)
 }
 
 // Load parses and type checks src. Errors are *semantics.Error values (kind
@@ -59,24 +63,53 @@ func Load(file, src string, opts Options) (*Loaded, error) {
 		if err != nil {
 			return nil, err
 		}
-		info, err := fun.Check(p, &fun.CheckOptions{Paper: opts.Paper, Derive: opts.Derive, Counter: opts.Counter})
+		return LoadFun(p, opts)
+	case "funmem":
+		p, err := funmem.ParseFile(file, src)
 		if err != nil {
 			return nil, err
 		}
-		return &Loaded{Lang: lang, File: file, Fun: p, Info: info}, nil
+		return LoadFunmem(p, opts)
 	}
 	return nil, fmt.Errorf("%s: the %s language is not available in this version of arraysem", file, lang)
 }
 
+// LoadFun type checks a FUN program.
+func LoadFun(p *fun.Program, opts Options) (*Loaded, error) {
+	info, err := fun.Check(p, &fun.CheckOptions{Paper: opts.Paper, Derive: opts.Derive, Counter: opts.Counter})
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Lang: "fun", File: p.File, Fun: p, typ: info.ResultString(), derivation: info.Derivation}, nil
+}
+
+// LoadFunmem type checks a FUNMEM program (Fig 8).
+func LoadFunmem(p *fun.Program, opts Options) (*Loaded, error) {
+	info, err := funmem.Check(p, &funmem.CheckOptions{Paper: opts.Paper, Derive: opts.Derive, Counter: opts.Counter})
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Lang: "funmem", File: p.File, Fun: p, typ: info.ResultString(), derivation: info.Derivation}
+	for _, t := range info.Results {
+		l.memResults = append(l.memResults, funmem.IsMem(t))
+	}
+	return l, nil
+}
+
 // Semantics lists the semantics a loaded program can run under, the
 // default first.
-func (l *Loaded) Semantics() []string { return []string{"big", "small"} }
+func (l *Loaded) Semantics() []string {
+	if l.Lang == "funmem" {
+		return []string{"heap", "small", "value"}
+	}
+	return []string{"big", "small"}
+}
 
 // TypeString is the program's type, for `arraysem check`.
-func (l *Loaded) TypeString() string { return l.Info.ResultString() }
+func (l *Loaded) TypeString() string { return l.typ }
 
 // Derivation is the typing derivation, if one was built.
-func (l *Loaded) Derivation() *semantics.Derivation { return l.Info.Derivation }
+func (l *Loaded) Derivation() *semantics.Derivation { return l.derivation }
 
 // Run is one run's outcome.
 type Run struct {
@@ -94,6 +127,8 @@ type RunOptions struct {
 	Derive    bool              // build the evaluation derivation (big-step)
 	Counter   semantics.Counter
 	OnStep    func(rule, config string) // called after each small step
+	// Trace receives FUNMEM kernels' per-iteration read and write sets.
+	Trace func(kernel string, iters []semantics.IterAccess)
 }
 
 // Run runs the program under one semantics.
@@ -102,33 +137,116 @@ func (l *Loaded) Run(o RunOptions) (*Run, error) {
 	if sem == "" {
 		sem = l.Semantics()[0]
 	}
-	env, err := fun.BindInputs(l.Fun, o.Args)
-	if err != nil {
-		return nil, err
+	known := false
+	for _, s := range l.Semantics() {
+		known = known || s == sem
 	}
-	start := time.Now()
-	r := &Run{}
-	switch sem {
-	case "big":
-		r.Results, r.Derivation, err = fun.Eval(l.Fun, env, &fun.EvalOptions{Derive: o.Derive, Counter: o.Counter})
-	case "small":
-		var on func(string, fun.Config)
-		if o.OnStep != nil {
-			on = func(rule string, c fun.Config) {
-				s := c.String()
-				if b := c.Bound(); b != "" {
-					s = "{" + b + "} " + s
-				}
-				o.OnStep(rule, s)
-			}
-		}
-		r.Results, r.Steps, err = fun.RunSmall(l.Fun, env, o.Fuel, o.Counter, on)
-	default:
+	if !known {
 		return nil, fmt.Errorf("%s programs have no %q semantics (they have %s)", l.Lang, sem, strings.Join(l.Semantics(), ", "))
 	}
-	r.Time = time.Since(start)
+	start := time.Now()
+	var r *Run
+	var err error
+	if l.Lang == "funmem" {
+		r, err = l.runFunmem(sem, o)
+	} else {
+		r, err = runFun(l.Fun, sem, o)
+	}
 	if err != nil {
 		return nil, err
 	}
+	r.Time = time.Since(start)
 	return r, nil
+}
+
+func runFun(p *fun.Program, sem string, o RunOptions) (*Run, error) {
+	env, err := fun.BindInputs(p, o.Args)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{}
+	if sem == "big" {
+		r.Results, r.Derivation, err = fun.Eval(p, env, &fun.EvalOptions{Derive: o.Derive, Counter: o.Counter})
+		return r, err
+	}
+	var on func(string, fun.Config)
+	if o.OnStep != nil {
+		on = func(rule string, c fun.Config) {
+			s := c.String()
+			if b := c.Bound(); b != "" {
+				s = "{" + b + "} " + s
+			}
+			o.OnStep(rule, s)
+		}
+	}
+	r.Results, r.Steps, err = fun.RunSmall(p, env, o.Fuel, o.Counter, on)
+	return r, err
+}
+
+func (l *Loaded) runFunmem(sem string, o RunOptions) (*Run, error) {
+	if sem == "value" {
+		// The value-based semantics: unmem (Fig 9), then FUN's big-step,
+		// with the mem inputs read as 0.
+		args := map[string]string{}
+		for k, v := range o.Args {
+			args[k] = v
+		}
+		for _, m := range funmem.MemInputs(l.Fun) {
+			args[m] = "0"
+		}
+		r, err := runFun(funmem.Unmem(l.Fun), "big", RunOptions{Args: args, Derive: o.Derive, Counter: o.Counter})
+		if err != nil {
+			return nil, err
+		}
+		r.Results = l.dropBlocks(r.Results)
+		return r, nil
+	}
+	env, h, err := funmem.BindInputs(l.Fun, o.Args)
+	if err != nil {
+		return nil, err
+	}
+	opts := &funmem.HeapOptions{Counter: o.Counter}
+	if o.Trace != nil {
+		opts.Trace = func(s *fun.Stm, iters []semantics.IterAccess) {
+			o.Trace(s.Exp.Pos().String()+": "+strings.SplitN(fun.PrintStm(s, true), " do ", 2)[0], iters)
+		}
+	}
+	r := &Run{}
+	var vs []funmem.Value
+	if sem == "heap" {
+		vs, err = funmem.EvalHeap(l.Fun, env, h, opts)
+	} else {
+		var on func(string, *funmem.Config)
+		if o.OnStep != nil {
+			on = func(rule string, c *funmem.Config) { o.OnStep(rule, c.String()) }
+		}
+		vs, r.Steps, err = funmem.RunHeapSmall(l.Fun, env, h, o.Fuel, opts, on)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		if v.Kind == funmem.BlockVal {
+			continue
+		}
+		a, err := funmem.Read(h, v)
+		if err != nil {
+			return nil, semantics.Stuckf(l.Fun.Body.In, "E-MEM-PROG", "%v", err)
+		}
+		r.Results = append(r.Results, a)
+	}
+	return r, nil
+}
+
+// dropBlocks leaves out the results that are memory blocks (DESIGN.md:
+// every level prints the same lines).
+func (l *Loaded) dropBlocks(vs []semantics.Array) []semantics.Array {
+	var out []semantics.Array
+	for i, v := range vs {
+		if i < len(l.memResults) && l.memResults[i] {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
 }

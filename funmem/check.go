@@ -1,0 +1,723 @@
+package funmem
+
+import (
+	"strings"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// CheckOptions configure the checker.
+type CheckOptions struct {
+	Paper   bool // refuse the extensions (inputs, scalar results)
+	Derive  bool
+	Counter semantics.Counter
+}
+
+// Info is what the checker learns about a well-typed program.
+type Info struct {
+	Results    []fun.Type
+	Derivation *semantics.Derivation
+}
+
+// ResultString renders the program's type.
+func (in *Info) ResultString() string {
+	parts := make([]string, len(in.Results))
+	for i, t := range in.Results {
+		parts[i] = t.String()
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// Check type checks a FUNMEM program by the rules of Fig 8. As in FUN, no
+// name may be bound twice along a path of scopes.
+//
+// The rules as printed need three readings (ERRATA.md): T-MEM-SLICE's
+// result has the slice sizes [y2]…[y2n]; T-MEM-KERNEL checks the body's
+// result against the item type by shape only, since E-MEM-KERNEL copies it
+// into place whatever its memory; and LMADs are compared as polynomials,
+// so that 0 + {(n : 1)} is R(n).
+func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
+	if opts == nil {
+		opts = &CheckOptions{}
+	}
+	c := &checker{opts: opts, env: map[string]*binding{}}
+	d, results, err := c.program(p)
+	if err != nil {
+		return nil, err
+	}
+	return &Info{Results: results, Derivation: d}, nil
+}
+
+type binding struct {
+	typ fun.Type
+	pos fun.Pos
+}
+
+type checker struct {
+	opts *CheckOptions
+	env  map[string]*binding
+}
+
+func (c *checker) errorf(pos fun.Pos, rule, format string, args ...any) error {
+	return semantics.Errorf(pos, semantics.TypeError, rule, format, args...)
+}
+
+func (c *checker) node(rule, concl string, premises ...*semantics.Derivation) *semantics.Derivation {
+	c.opts.Counter.Hit(rule)
+	if !c.opts.Derive {
+		return nil
+	}
+	var ps []*semantics.Derivation
+	for _, p := range premises {
+		if p != nil {
+			ps = append(ps, p)
+		}
+	}
+	return &semantics.Derivation{Rule: rule, Conclusion: concl, Premises: ps}
+}
+
+func (c *checker) bind(rule string, x *fun.Ident, t fun.Type) (func(), error) {
+	if old, ok := c.env[x.Name]; ok {
+		return nil, c.errorf(x.NamePos, rule, "%s is already bound at %s (FUNMEM binds each name once in a scope)", x.Name, old.pos)
+	}
+	c.env[x.Name] = &binding{typ: t, pos: x.NamePos}
+	return func() { delete(c.env, x.Name) }, nil
+}
+
+func (c *checker) lookup(rule string, x *fun.Ident, what string) (fun.Type, error) {
+	b, ok := c.env[x.Name]
+	if !ok {
+		return fun.Type{}, c.errorf(x.NamePos, rule, "%s %s is not in scope", what, x.Name)
+	}
+	return b.typ, nil
+}
+
+func (c *checker) lookupInt(rule string, x *fun.Ident, what string) error {
+	t, err := c.lookup(rule, x, what)
+	if err != nil {
+		return err
+	}
+	if !t.IsInt() {
+		return c.errorf(x.NamePos, rule, "%s %s has type %s, not int", what, x.Name, t)
+	}
+	return nil
+}
+
+func (c *checker) lookupArray(rule string, x *fun.Ident) (fun.Type, *ArrayMem, error) {
+	t, err := c.lookup(rule, x, "array")
+	if err != nil {
+		return t, nil, err
+	}
+	a := ArrayOf(t)
+	if a == nil {
+		return t, nil, c.errorf(x.NamePos, rule, "%s has type %s, not an array type", x.Name, t)
+	}
+	return t, a, nil
+}
+
+// sexp is Γ ⊢ se : int, with FUN's rules (T-CONST, T-VAR, T-OP).
+func (c *checker) sexp(e fun.SExp) error {
+	for _, x := range fun.FreeVars(e, nil) {
+		if err := c.lookupInt("T-VAR", x, "variable"); err != nil {
+			return err
+		}
+	}
+	countSExp(c.opts.Counter, e)
+	return nil
+}
+
+func countSExp(counter semantics.Counter, e fun.SExp) {
+	switch e := e.(type) {
+	case *fun.Const:
+		counter.Hit("T-CONST")
+	case fun.Var:
+		counter.Hit("T-VAR")
+	case *fun.UnOp:
+		counter.Hit("T-OP")
+		countSExp(counter, e.X)
+	case *fun.BinOp:
+		counter.Hit("T-OP")
+		countSExp(counter, e.L)
+		countSExp(counter, e.R)
+	}
+}
+
+// wellFormed is Γ ⊢ τ (T-MEM-INT, T-MEM-ARRAY, T-MEM-LMAD), where the
+// pattern pat may bind sizes, blocks and LMAD variables (as T-MEM-IF's
+// Γ, p̄ ⊢ τ allows) when patternMayBind.
+func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patternMayBind bool) error {
+	t := p.Type
+	if t.IsInt() || IsMem(t) {
+		c.opts.Counter.Hit("T-MEM-INT")
+		return nil
+	}
+	a := ArrayOf(t)
+	if a == nil {
+		return c.errorf(p.Lparen, rule, "%s has type %s, which is not a FUNMEM type (arrays say where they live: @ m -> L)", p.Name.Name, t)
+	}
+	local := map[string]fun.Type{}
+	if patternMayBind {
+		for _, q := range pat {
+			local[q.Name.Name] = q.Type
+		}
+	}
+	typeOf := func(x *fun.Ident) (fun.Type, bool) {
+		if lt, ok := local[x.Name]; ok {
+			return lt, true
+		}
+		if b, ok := c.env[x.Name]; ok {
+			return b.typ, true
+		}
+		return fun.Type{}, false
+	}
+	needInt := func(x *fun.Ident, what string) error {
+		tt, ok := typeOf(x)
+		if !ok {
+			return c.errorf(x.NamePos, rule, "%s %s is not in scope", what, x.Name)
+		}
+		if !tt.IsInt() {
+			return c.errorf(x.NamePos, rule, "%s %s has type %s, not int", what, x.Name, tt)
+		}
+		return nil
+	}
+	for _, d := range t.Dims {
+		if err := needInt(d, "size variable"); err != nil {
+			return err
+		}
+	}
+	// T-MEM-ARRAY: (x_mem : mem) ∈ Γ.
+	bt, ok := typeOf(a.Block)
+	if !ok {
+		return c.errorf(a.Block.NamePos, "T-MEM-ARRAY", "memory block %s is not in scope", a.Block.Name)
+	}
+	if !IsMem(bt) {
+		return c.errorf(a.Block.NamePos, "T-MEM-ARRAY", "%s has type %s, not mem", a.Block.Name, bt)
+	}
+	// T-MEM-LMAD: L = se + {(x1 : y1) … (xn : yn)} with FV(L) ints in Γ.
+	off, dims := a.Index.LMAD()
+	if len(dims) != len(t.Dims) {
+		return c.errorf(a.Index.Pos, "T-MEM-LMAD", "the LMAD %s has %d dimensions, but the array has %d", a.Index, len(dims), len(t.Dims))
+	}
+	for i, d := range dims {
+		if !SameValue(d.Elems, fun.Var{Ident: t.Dims[i]}) {
+			return c.errorf(a.Index.Pos, "T-MEM-LMAD", "the LMAD %s gives dimension %d %s elements, but the array has %s", a.Index, i+1, fun.PrintSExp(d.Elems), t.Dims[i].Name)
+		}
+	}
+	exprs := []fun.SExp{off}
+	for _, d := range dims {
+		exprs = append(exprs, d.Elems, d.Stride)
+	}
+	if a.Index.IsRowMajor() {
+		exprs = append(exprs, a.Index.RowMajor...)
+	}
+	for _, e := range exprs {
+		for _, x := range fun.FreeVars(e, nil) {
+			if err := needInt(x, "LMAD variable"); err != nil {
+				return semantics.Errorf(x.NamePos, semantics.TypeError, "T-MEM-LMAD", "%s", err.(*semantics.Error).Msg)
+			}
+		}
+	}
+	c.opts.Counter.Hit("T-MEM-LMAD")
+	c.opts.Counter.Hit("T-MEM-ARRAY")
+	return nil
+}
+
+// sameType is type equality, LMADs compared as polynomials; subst renames
+// variables of want first (T-MEM-RESULT's S).
+func sameType(have, want fun.Type, subst map[string]string) bool {
+	ren := func(x *fun.Ident) string {
+		if s, ok := subst[x.Name]; ok {
+			return s
+		}
+		return x.Name
+	}
+	if have.IsInt() || want.IsInt() || IsMem(have) || IsMem(want) {
+		return have.IsInt() == want.IsInt() && IsMem(have) == IsMem(want)
+	}
+	ha, wa := ArrayOf(have), ArrayOf(want)
+	if ha == nil || wa == nil || len(have.Dims) != len(want.Dims) || ha.Block.Name != ren(wa.Block) {
+		return false
+	}
+	for i := range have.Dims {
+		if have.Dims[i].Name != ren(want.Dims[i]) {
+			return false
+		}
+	}
+	ho, hd := ha.Index.LMAD()
+	wo, wd := wa.Index.LMAD()
+	if len(hd) != len(wd) || !SameValue(ho, Rename(wo, subst)) {
+		return false
+	}
+	for i := range hd {
+		if !SameValue(hd[i].Elems, Rename(wd[i].Elems, subst)) || !SameValue(hd[i].Stride, Rename(wd[i].Stride, subst)) {
+			return false
+		}
+	}
+	return true
+}
+
+// Rename renames the variables of a scalar expression.
+func Rename(e fun.SExp, subst map[string]string) fun.SExp {
+	return Substitute(e, func(x *fun.Ident) fun.SExp {
+		if s, ok := subst[x.Name]; ok {
+			return fun.Var{Ident: &fun.Ident{NamePos: x.NamePos, Name: s}}
+		}
+		return nil
+	})
+}
+
+// Substitute replaces variables for which f returns an expression.
+func Substitute(e fun.SExp, f func(*fun.Ident) fun.SExp) fun.SExp {
+	switch e := e.(type) {
+	case fun.Var:
+		if r := f(e.Ident); r != nil {
+			return r
+		}
+		return e
+	case *fun.UnOp:
+		return &fun.UnOp{OpPos: e.OpPos, Op: e.Op, X: Substitute(e.X, f)}
+	case *fun.BinOp:
+		return &fun.BinOp{OpPos: e.OpPos, Op: e.Op, L: Substitute(e.L, f), R: Substitute(e.R, f)}
+	}
+	return e
+}
+
+func (c *checker) single(rule string, s *fun.Stm) (*fun.Param, error) {
+	if len(s.Pat) != 1 {
+		return nil, c.errorf(s.Pat[1].Lparen, rule, "this expression gives one value, but the pattern binds %d", len(s.Pat))
+	}
+	return s.Pat[0], nil
+}
+
+func (c *checker) expect(rule string, p *fun.Param, want fun.Type) error {
+	if !sameType(p.Type, want, nil) {
+		return c.errorf(p.Lparen, rule, "%s is declared %s, but the expression has type %s", p.Name.Name, p.Type, want)
+	}
+	return nil
+}
+
+func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, error) {
+	const rule = "T-MEM-PROG"
+	if c.opts.Paper && len(p.Inputs) > 0 {
+		return nil, nil, c.errorf(p.Inputs[0].Lparen, rule, "input declarations are an extension (refused in paper mode)")
+	}
+	for _, in := range p.Inputs {
+		if _, err := c.bind(rule, in.Name, in.Type); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, in := range p.Inputs {
+		if err := c.wellFormed(rule, in, p.Inputs, true); err != nil {
+			return nil, nil, err
+		}
+	}
+	d, results, err := c.body(nil, p.Body)
+	if err != nil {
+		return nil, nil, err
+	}
+	// T-MEM-PROG: the results come in pairs (x_mem : mem) (x : [k]… @ x_mem -> R(k…)),
+	// so that validity (Def 3.1) can read each block as a row-major array.
+	for i := 0; i < len(results); i++ {
+		x := p.Body.Result[i]
+		switch {
+		case IsMem(results[i]):
+			if i+1 == len(results) || ArrayOf(results[i+1]) == nil || ArrayOf(results[i+1]).Block.Name != x.Name {
+				return nil, nil, c.errorf(x.NamePos, rule, "result %s is a memory block not followed by an array in it", x.Name)
+			}
+		case ArrayOf(results[i]) != nil:
+			t := results[i]
+			a := ArrayOf(t)
+			if i == 0 || p.Body.Result[i-1].Name != a.Block.Name {
+				return nil, nil, c.errorf(x.NamePos, rule, "result %s must be preceded by its memory block %s", x.Name, a.Block.Name)
+			}
+			if !rowMajor(t) {
+				return nil, nil, c.errorf(x.NamePos, rule, "result %s has index function %s; a program's results are row-major with offset 0 (R(…))", x.Name, a.Index)
+			}
+		default:
+			if c.opts.Paper {
+				return nil, nil, c.errorf(x.NamePos, rule, "result %s is a scalar; the paper's programs return arrays (refused in paper mode)", x.Name)
+			}
+		}
+	}
+	info := &Info{Results: results}
+	return c.node(rule, "⊢ … : "+info.ResultString(), d), results, nil
+}
+
+// rowMajor reports whether an array type's LMAD is R of its dimensions.
+func rowMajor(t fun.Type) bool {
+	a := ArrayOf(t)
+	sizes := make([]fun.SExp, len(t.Dims))
+	for i, d := range t.Dims {
+		sizes[i] = fun.Var{Ident: d}
+	}
+	r := fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{RowMajor: sizes}}}
+	return sameType(t, r, nil)
+}
+
+func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, func(), error) {
+	d, err := c.stm(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	var undo []func()
+	all := func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	for _, p := range s.Pat {
+		u, err := c.bind("T-MEM-STM", p.Name, p.Type)
+		if err != nil {
+			all()
+			return nil, nil, err
+		}
+		undo = append(undo, u)
+	}
+	return d, all, nil
+}
+
+func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
+	concl := "Γ ⊢ " + strings.SplitN(fun.PrintStm(s, true), " do ", 2)[0]
+	switch e := s.Exp.(type) {
+	case *fun.ScalarExp:
+		const rule = "T-MEM-SCALAR"
+		p, err := c.single(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.sexp(e.X); err != nil {
+			return nil, err
+		}
+		if !p.Type.IsInt() {
+			return nil, c.errorf(p.Lparen, rule, "%s is declared %s, but a scalar expression has type int", p.Name.Name, p.Type)
+		}
+		return c.node(rule, concl), nil
+
+	case *AllocExp:
+		const rule = "T-MEM-ALLOC"
+		p, err := c.single(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.sexp(e.Size); err != nil {
+			return nil, err
+		}
+		if !IsMem(p.Type) {
+			return nil, c.errorf(p.Lparen, rule, "%s is declared %s, but alloc gives a block of type mem", p.Name.Name, p.Type)
+		}
+		return c.node(rule, concl), nil
+
+	case *fun.IndexExp:
+		const rule = "T-MEM-INDEX"
+		p, err := c.single(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		t, _, err := c.lookupArray(rule, e.Arr)
+		if err != nil {
+			return nil, err
+		}
+		if len(e.Idx) != len(t.Dims) {
+			return nil, c.errorf(e.Arr.NamePos, rule, "%s has rank %d but is indexed with %d indices", e.Arr.Name, len(t.Dims), len(e.Idx))
+		}
+		for _, y := range e.Idx {
+			if err := c.lookupInt(rule, y, "index"); err != nil {
+				return nil, err
+			}
+		}
+		if !p.Type.IsInt() {
+			return nil, c.errorf(p.Lparen, rule, "%s is declared %s, but indexing gives int", p.Name.Name, p.Type)
+		}
+		return c.node(rule, concl), nil
+
+	case *fun.IfExp:
+		const rule = "T-MEM-IF"
+		if err := c.lookupInt(rule, e.Cond, "condition"); err != nil {
+			return nil, err
+		}
+		if err := c.patternNames(rule, s.Pat); err != nil {
+			return nil, err
+		}
+		for _, p := range s.Pat {
+			if err := c.wellFormed(rule, p, s.Pat, true); err != nil {
+				return nil, err
+			}
+		}
+		d1, _, err := c.body(s.Pat, e.Then)
+		if err != nil {
+			return nil, err
+		}
+		d2, _, err := c.body(s.Pat, e.Else)
+		if err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl, d1, d2), nil
+
+	case *fun.TransposeExp:
+		const rule = "T-MEM-TRANSPOSE"
+		p, err := c.single(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		t, a, err := c.lookupArray(rule, e.Arr)
+		if err != nil {
+			return nil, err
+		}
+		if len(t.Dims) != 2 {
+			return nil, c.errorf(e.Arr.NamePos, rule, "transpose needs an array of rank 2, but %s has type %s", e.Arr.Name, t)
+		}
+		off, dims := a.Index.LMAD()
+		want := fun.Type{Dims: []*fun.Ident{t.Dims[1], t.Dims[0]},
+			Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{Offset: off, Dims: []LDim{dims[1], dims[0]}}}}
+		if err := c.expect(rule, p, want); err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl), nil
+
+	case *fun.SliceExp:
+		const rule = "T-MEM-SLICE"
+		p, err := c.single(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		t, a, err := c.lookupArray(rule, e.Arr)
+		if err != nil {
+			return nil, err
+		}
+		if len(e.Slices) != len(t.Dims) {
+			return nil, c.errorf(e.Arr.NamePos, rule, "%s has rank %d but is sliced in %d dimensions", e.Arr.Name, len(t.Dims), len(e.Slices))
+		}
+		var sizes []*fun.Ident
+		for _, sl := range e.Slices {
+			if err := c.lookupInt(rule, sl.Off, "slice offset"); err != nil {
+				return nil, err
+			}
+			if err := c.lookupInt(rule, sl.Size, "slice size"); err != nil {
+				return nil, err
+			}
+			sizes = append(sizes, sl.Size)
+		}
+		want := fun.Type{Dims: sizes, Ext: &ArrayMem{Block: a.Block, Index: SliceF(a.Index, e.Slices)}}
+		if err := c.expect(rule, p, want); err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl), nil
+
+	case *fun.KernelExp:
+		const rule = "T-MEM-KERNEL"
+		p, err := c.single(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.lookupInt(rule, e.Bound, "kernel bound"); err != nil {
+			return nil, err
+		}
+		if ArrayOf(p.Type) == nil || p.Type.Dims[0].Name != e.Bound.Name {
+			return nil, c.errorf(p.Lparen, rule, "a kernel of bound %s gives an array of type [%s]… @ m -> L, but %s is declared %s", e.Bound.Name, e.Bound.Name, p.Name.Name, p.Type)
+		}
+		if err := c.wellFormed(rule, p, nil, false); err != nil { // Γ ⊢ [y]τ
+			return nil, err
+		}
+		undo, err := c.bind(rule, e.Var, fun.Type{})
+		if err != nil {
+			return nil, err
+		}
+		defer undo()
+		d, err := c.kernelBody(p, e.Body)
+		if err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl, d), nil
+
+	case *fun.IotaExp:
+		const rule = "T-MEM-IOTA"
+		p, err := c.single(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.lookupInt(rule, e.N, "iota's argument"); err != nil {
+			return nil, err
+		}
+		if ArrayOf(p.Type) == nil || len(p.Type.Dims) != 1 || p.Type.Dims[0].Name != e.N.Name {
+			return nil, c.errorf(p.Lparen, rule, "iota %s gives [%s] @ m -> L, but %s is declared %s", e.N.Name, e.N.Name, p.Name.Name, p.Type)
+		}
+		if err := c.wellFormed(rule, p, nil, false); err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl), nil
+
+	case *fun.CopyExp:
+		const rule = "T-MEM-COPY"
+		p, err := c.single(rule, s)
+		if err != nil {
+			return nil, err
+		}
+		t, _, err := c.lookupArray(rule, e.Arr)
+		if err != nil {
+			return nil, err
+		}
+		if ArrayOf(p.Type) == nil || !sameDims(p.Type, t) {
+			return nil, c.errorf(p.Lparen, rule, "copy %s gives %s @ m -> L, but %s is declared %s", e.Arr.Name, fun.Type{Dims: t.Dims}, p.Name.Name, p.Type)
+		}
+		if err := c.wellFormed(rule, p, nil, false); err != nil {
+			return nil, err
+		}
+		return c.node(rule, concl), nil
+	}
+	return nil, c.errorf(s.Exp.Pos(), "T-MEM-STM", "unknown expression %T", s.Exp)
+}
+
+func sameDims(a, b fun.Type) bool {
+	if len(a.Dims) != len(b.Dims) {
+		return false
+	}
+	for i := range a.Dims {
+		if a.Dims[i].Name != b.Dims[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *checker) patternNames(rule string, pat []*fun.Param) error {
+	seen := map[string]bool{}
+	for _, p := range pat {
+		if seen[p.Name.Name] {
+			return c.errorf(p.Name.NamePos, rule, "%s is bound twice in this pattern", p.Name.Name)
+		}
+		seen[p.Name.Name] = true
+	}
+	return nil
+}
+
+// kernelBody checks Γ, (x : int) ⊢ (z : τ) ← b where τ is the item type
+// of the kernel's array: the body's result must have τ's shape (an int, or
+// an array of the item sizes) in any memory, since E-MEM-KERNEL copies it.
+func (c *checker) kernelBody(p *fun.Param, b *fun.Body) (*semantics.Derivation, error) {
+	var undo []func()
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}()
+	var ds []*semantics.Derivation
+	for _, s := range b.Stms {
+		d, u, err := c.stmBind(s)
+		if err != nil {
+			return nil, err
+		}
+		undo = append(undo, u)
+		ds = append(ds, d)
+	}
+	const rule = "T-MEM-RESULT"
+	if len(b.Result) != 1 {
+		return nil, c.errorf(b.In, rule, "a kernel body returns one value, not %d", len(b.Result))
+	}
+	x := b.Result[0]
+	have, err := c.lookup(rule, x, "result")
+	if err != nil {
+		return nil, err
+	}
+	item := p.Type.Dims[1:]
+	ok := (len(item) == 0 && have.IsInt()) || (len(item) > 0 && ArrayOf(have) != nil && sameDims(have, fun.Type{Dims: item}))
+	if !ok {
+		return nil, c.errorf(x.NamePos, rule, "the kernel body's result %s has type %s, but the items of %s have shape %s", x.Name, have, p.Name.Name, fun.Type{Dims: item})
+	}
+	d := c.node(rule, "Γ ⊢ (z : τ) ← in ("+x.Name+")")
+	for i := len(ds) - 1; i >= 0; i-- {
+		d = c.node("T-MEM-STM", "Γ ⊢ (z : τ) ← …", ds[i], d)
+	}
+	return d, nil
+}
+
+// body is Γ ⊢ p̄ ← b (T-MEM-STM, T-MEM-RESULT); with a nil pattern it
+// infers one, for T-MEM-PROG.
+func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []fun.Type, error) {
+	var undo []func()
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}()
+	var ds []*semantics.Derivation
+	for _, s := range b.Stms {
+		d, u, err := c.stmBind(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		undo = append(undo, u)
+		ds = append(ds, d)
+	}
+	const rule = "T-MEM-RESULT"
+	types := make([]fun.Type, len(b.Result))
+	for i, x := range b.Result {
+		t, err := c.lookup(rule, x, "result")
+		if err != nil {
+			return nil, nil, err
+		}
+		types[i] = t
+	}
+	if pat != nil {
+		if len(b.Result) != len(pat) {
+			return nil, nil, c.errorf(b.In, rule, "the body returns %d values, but the pattern binds %d", len(b.Result), len(pat))
+		}
+		subst := map[string]string{}
+		for i, p := range pat {
+			subst[p.Name.Name] = b.Result[i].Name
+		}
+		for i, p := range pat {
+			if !sameType(types[i], p.Type, subst) {
+				return nil, nil, c.errorf(b.Result[i].NamePos, rule, "result %s has type %s, but the binding %s needs %s",
+					b.Result[i].Name, types[i], fun.PrintParam(p), substType(p.Type, subst))
+			}
+		}
+	}
+	d := c.node(rule, "Γ ⊢ p̄ ← in (…)")
+	for i := len(ds) - 1; i >= 0; i-- {
+		d = c.node("T-MEM-STM", "Γ ⊢ p̄ ← …", ds[i], d)
+	}
+	return d, types, nil
+}
+
+// substType renames a type's variables (for messages and Support).
+func substType(t fun.Type, subst map[string]string) fun.Type {
+	ren := func(x *fun.Ident) *fun.Ident {
+		if s, ok := subst[x.Name]; ok {
+			return &fun.Ident{NamePos: x.NamePos, Name: s}
+		}
+		return x
+	}
+	out := fun.Type{Ext: t.Ext}
+	for _, d := range t.Dims {
+		out.Dims = append(out.Dims, ren(d))
+	}
+	if a := ArrayOf(t); a != nil {
+		l := &IndexFn{Pos: a.Index.Pos}
+		if a.Index.IsRowMajor() {
+			for _, x := range a.Index.RowMajor {
+				l.RowMajor = append(l.RowMajor, Rename(x, subst))
+			}
+		} else {
+			l.Offset = Rename(a.Index.Offset, subst)
+			for _, d := range a.Index.Dims {
+				l.Dims = append(l.Dims, LDim{Elems: Rename(d.Elems, subst), Stride: Rename(d.Stride, subst)})
+			}
+		}
+		out.Ext = &ArrayMem{Block: ren(a.Block), Index: l}
+	}
+	return out
+}
+
+// SliceF is slice_f of eq (2) on symbolic LMADs, with 1-based offsets:
+// the offset moves by Σ (o_i − 1)·s_i and the sizes become the slice's.
+func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
+	off, dims := l.LMAD()
+	out := &IndexFn{Pos: l.Pos}
+	for i, sl := range slices {
+		off = Add(off, Mul(Sub(fun.Var{Ident: sl.Off}, Int(1)), dims[i].Stride))
+		out.Dims = append(out.Dims, LDim{Elems: fun.Var{Ident: sl.Size}, Stride: dims[i].Stride})
+	}
+	out.Offset = off
+	return out
+}

@@ -1,0 +1,18 @@
+// Package funmem implements FUNMEM, FUN with non-semantic memory
+// information (§3 and §5 of "Compiling a functional array language with
+// non-semantic memory information", IFL 2022):
+//
+//   - syntax.go, parse.go: Fig 6. FUNMEM shares FUN's abstract syntax; its
+//     types carry a memory annotation (the type mem, or an array's block and
+//     LMAD), and it adds the expression alloc se;
+//   - poly.go: a normal form of scalar expressions, to decide when two
+//     LMADs written differently are equal;
+//   - check.go: the type rules of Fig 8 (T-MEM-SCALAR … T-MEM-PROG);
+//   - unmem.go: Fig 9, and with it the value-based semantics (FUN's);
+//   - heap.go: the heap-based big-step semantics of Fig 10, with the
+//     read/write traces and racefree side condition of eq (4);
+//   - step.go: a small-step heap semantics that agrees with it;
+//   - translate.go: TransformProgram, TransformStms, TransformStm, Support
+//     (FUN → FUNMEM), and simplify.go the simplifier the paper defers to;
+//   - expand.go: MemoryExpand (§5), in the CPU and GPU layouts.
+package funmem

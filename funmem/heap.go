@@ -1,0 +1,516 @@
+package funmem
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// HeapOptions configure the heap-based semantics.
+type HeapOptions struct {
+	Counter semantics.Counter
+	// Trace, when set, receives each kernel's per-iteration read and
+	// write sets (the boxed parts of Fig 10) when the kernel ends.
+	Trace func(kernel *fun.Stm, iters []semantics.IterAccess)
+}
+
+// BindInputs builds the environment and heap of a program's inputs: ints
+// as given; each mem input a fresh block just large enough for the array
+// inputs that live in it, which are written there through their LMADs.
+// Array sizes may be read off the arrays, as in FUN.
+func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, error) {
+	all := map[string]string{}
+	for k, v := range args {
+		all[k] = v
+	}
+	for _, m := range MemInputs(p) {
+		if _, ok := all[m]; ok {
+			return nil, nil, semantics.Errorf(p.Inputs[0].Lparen, semantics.InputError, "", "--arg %s: memory blocks are not given but made to hold the arrays in them", m)
+		}
+		all[m] = "0"
+	}
+	fenv, err := fun.BindInputs(Unmem(p), all)
+	if err != nil {
+		return nil, nil, err
+	}
+	vals := map[string]semantics.Array{}
+	for _, b := range fenv.Bindings() {
+		vals[b.Name] = b.Value
+	}
+	var env *Env
+	for _, in := range p.Inputs {
+		if in.Type.IsInt() {
+			env = env.Bind(in.Name.Name, Value{Kind: IntVal, K: vals[in.Name.Name].Int()})
+		}
+	}
+	// Each array's LMAD, evaluated over the int inputs; the blocks' sizes.
+	lmads := map[string]semantics.LMAD{}
+	size := map[string]int64{}
+	for _, in := range p.Inputs {
+		a := ArrayOf(in.Type)
+		if a == nil {
+			continue
+		}
+		l, err := evalIndexFn(env, a.Index, "E-MEM-PROG")
+		if err != nil {
+			return nil, nil, err
+		}
+		lmads[in.Name.Name] = l
+		if err := l.Image(func(off int64) error {
+			if off < 0 {
+				return fmt.Errorf("input %s's LMAD %v reaches offset %d", in.Name.Name, l, off)
+			}
+			size[a.Block.Name] = max(size[a.Block.Name], off+1)
+			return nil
+		}); err != nil {
+			return nil, nil, semantics.Errorf(in.Lparen, semantics.InputError, "", "%v", err)
+		}
+	}
+	h := &semantics.Heap{}
+	for _, in := range p.Inputs {
+		if IsMem(in.Type) {
+			l, err := h.Alloc(size[in.Name.Name])
+			if err != nil {
+				return nil, nil, semantics.Errorf(in.Lparen, semantics.InputError, "", "%v", err)
+			}
+			env = env.Bind(in.Name.Name, Value{Kind: BlockVal, Block: l})
+		}
+	}
+	for _, in := range p.Inputs {
+		a := ArrayOf(in.Type)
+		if a == nil {
+			continue
+		}
+		bv, _ := env.Lookup(a.Block.Name)
+		l, data, i := lmads[in.Name.Name], vals[in.Name.Name].Data, 0
+		if err := l.Image(func(off int64) error {
+			err := h.Write(semantics.Loc{Block: bv.Block, Offset: off}, data[i])
+			i++
+			return err
+		}); err != nil {
+			return nil, nil, semantics.Errorf(in.Lparen, semantics.InputError, "", "%v", err)
+		}
+		env = env.Bind(in.Name.Name, Value{Kind: ArrayVal, Block: bv.Block, L: l})
+	}
+	return env, h, nil
+}
+
+// EvalHeap runs a program by the heap-based big-step semantics of Fig 10
+// (E-MEM-PROG) and returns its result values and the final heap.
+func EvalHeap(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
+	if opts == nil {
+		opts = &HeapOptions{}
+	}
+	ev := &heapEval{opts: opts, h: h}
+	vs, err := ev.body(env, p.Body)
+	if err != nil {
+		return nil, err
+	}
+	opts.Counter.Hit("E-MEM-PROG")
+	return vs, nil
+}
+
+type heapEval struct {
+	opts *HeapOptions
+	h    *semantics.Heap
+}
+
+// body is E-STMS followed by the results.
+func (ev *heapEval) body(env *Env, b *fun.Body) ([]Value, error) {
+	for _, s := range b.Stms {
+		vs, err := ev.stm(env, s)
+		if err != nil {
+			return nil, err
+		}
+		if env, err = bindPattern(env, s, vs); err != nil {
+			return nil, err
+		}
+	}
+	ev.opts.Counter.Hit("E-STMS")
+	return results(env, b)
+}
+
+func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
+	switch e := s.Exp.(type) {
+	case *fun.IfExp:
+		rule, branch, err := chooseBranch(env, e)
+		if err != nil {
+			return nil, err
+		}
+		ev.opts.Counter.Hit(rule)
+		return ev.body(env, branch)
+	case *fun.KernelExp:
+		k, err := startKernel(env, ev.h, s, e, ev.opts.Trace != nil)
+		if err != nil {
+			return nil, err
+		}
+		for i := int64(1); i <= k.m; i++ {
+			k.t.Start(i)
+			vs, err := ev.body(env.Bind(e.Var.Name, Value{Kind: IntVal, K: i}), e.Body)
+			if err == nil {
+				err = k.store(ev.h, i, vs)
+			}
+			if err != nil {
+				ev.h.Pop()
+				return nil, k.race(err)
+			}
+		}
+		return k.finish(ev.h, ev.opts)
+	}
+	vs, rule, err := evalAtomic(env, ev.h, s, ev.opts)
+	if err != nil {
+		return nil, err
+	}
+	ev.opts.Counter.Hit(rule)
+	return vs, nil
+}
+
+// kernel is a kernel in progress: its destination (ℓ, L_z), its number of
+// iterations and its tracker of accesses.
+type kernel struct {
+	s    *fun.Stm
+	dest Value
+	m    int64
+	t    *semantics.Tracker
+}
+
+// startKernel begins E-MEM-KERNEL: E(y) = m, the destination is the
+// pattern's block and LMAD, and a tracker starts recording.
+func startKernel(env *Env, h *semantics.Heap, s *fun.Stm, e *fun.KernelExp, trace bool) (*kernel, error) {
+	const rule = "E-MEM-KERNEL"
+	m, err := lookupInt(env, e.Bound, rule)
+	if err != nil {
+		return nil, err
+	}
+	if m < 0 {
+		return nil, semantics.Stuckf(e.Bound.NamePos, rule, "kernel bound %s = %d is negative", e.Bound.Name, m)
+	}
+	dest, err := destination(env, s, rule)
+	if err != nil {
+		return nil, err
+	}
+	if dest.L.Rank() == 0 || dest.L.Dims[0].Elems != m {
+		return nil, semantics.Stuckf(s.Pat[0].Lparen, rule, "the destination %v does not have %d items", dest.L, m)
+	}
+	t := semantics.NewTracker(trace)
+	h.Push(t)
+	return &kernel{s: s, dest: dest, m: m, t: t}, nil
+}
+
+// store copies iteration i's result to its place, index_f(L_z, i) (memcpy,
+// eq 5); the copy's accesses count for iteration i.
+func (k *kernel) store(h *semantics.Heap, i int64, vs []Value) error {
+	const rule = "E-MEM-KERNEL"
+	pos := k.s.Pat[0].Lparen
+	if len(vs) != 1 {
+		return semantics.Stuckf(pos, rule, "a kernel body returns one value, not %d", len(vs))
+	}
+	dst, err := k.dest.L.Index(i)
+	if err != nil {
+		return semantics.Stuckf(pos, rule, "%v", err)
+	}
+	v := vs[0]
+	switch v.Kind {
+	case IntVal:
+		if dst.Rank() != 0 {
+			return semantics.Stuckf(pos, rule, "iteration %d gives an integer, but the items have shape %s", i, semantics.ShapeString(dst.Shape()))
+		}
+		err = h.Write(semantics.Loc{Block: k.dest.Block, Offset: dst.Offset}, v.K)
+	case ArrayVal:
+		err = h.Memcpy(v.Block, v.L, k.dest.Block, dst)
+	default:
+		return semantics.Stuckf(pos, rule, "iteration %d gives the memory block %v, not an item", i, v.Block)
+	}
+	if err != nil {
+		var race semantics.ErrRace
+		if errors.As(err, &race) {
+			return err
+		}
+		return semantics.Stuckf(pos, rule, "storing iteration %d: %v", i, err)
+	}
+	return nil
+}
+
+// race turns a race seen by this kernel's tracker into its error; other
+// errors pass through.
+func (k *kernel) race(err error) error {
+	var race semantics.ErrRace
+	if errors.As(err, &race) && race.Tracker == k.t {
+		e := semantics.Errorf(k.s.Exp.Pos(), semantics.RaceError, "E-MEM-KERNEL", "%v", race)
+		return e
+	}
+	return err
+}
+
+// finish ends the kernel: z ↦ (ℓ, L_z).
+func (k *kernel) finish(h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
+	h.Pop()
+	if opts.Trace != nil {
+		opts.Trace(k.s, k.t.Trace)
+	}
+	opts.Counter.Hit("E-MEM-KERNEL")
+	return []Value{k.dest}, nil
+}
+
+// destination evaluates the pattern (z : τ @ m -> L) of a statement that
+// makes a fresh array.
+func destination(env *Env, s *fun.Stm, rule string) (Value, error) {
+	if len(s.Pat) != 1 || ArrayOf(s.Pat[0].Type) == nil {
+		return Value{}, semantics.Stuckf(s.Let, rule, "a fresh array is bound to one array pattern")
+	}
+	a := ArrayOf(s.Pat[0].Type)
+	b, ok := env.Lookup(a.Block.Name)
+	if !ok || b.Kind != BlockVal {
+		return Value{}, semantics.Stuckf(a.Block.NamePos, rule, "%s is not a memory block", a.Block.Name)
+	}
+	l, err := evalIndexFn(env, a.Index, rule)
+	if err != nil {
+		return Value{}, err
+	}
+	return Value{Kind: ArrayVal, Block: b.Block, L: l}, nil
+}
+
+// evalAtomic evaluates statements without bodies: E-MEM-SCALAR (elided in
+// Fig 10 as conventional), E-MEM-ALLOC, E-MEM-INDEX, E-MEM-SLICE,
+// E-MEM-TRANSPOSE, and the fresh arrays of iota and copy, which are kernels
+// (§2) and so are traced and checked for races like one.
+func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]Value, string, error) {
+	one := func(v Value, rule string) ([]Value, string, error) { return []Value{v}, rule, nil }
+	switch e := s.Exp.(type) {
+	case *fun.ScalarExp:
+		k, err := fun.EvalSExp(e.X, envLookup(env), "E-MEM-SCALAR")
+		if err != nil {
+			return nil, "", err
+		}
+		return one(Value{Kind: IntVal, K: k}, "E-MEM-SCALAR")
+	case *AllocExp:
+		const rule = "E-MEM-ALLOC"
+		n, err := fun.EvalSExp(e.Size, envLookup(env), rule)
+		if err != nil {
+			return nil, "", err
+		}
+		l, err := h.Alloc(n)
+		if err != nil {
+			return nil, "", semantics.Stuckf(e.Alloc, rule, "%v", err)
+		}
+		return one(Value{Kind: BlockVal, Block: l}, rule)
+	case *fun.IndexExp:
+		const rule = "E-MEM-INDEX"
+		a, err := lookupArray(env, e.Arr, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		idx := make([]int64, len(e.Idx))
+		for i, y := range e.Idx {
+			if idx[i], err = lookupInt(env, y, rule); err != nil {
+				return nil, "", err
+			}
+		}
+		off, err := a.L.Apply(idx)
+		if err != nil {
+			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v of %s", err, e.Arr.Name)
+		}
+		k, err := h.Read(semantics.Loc{Block: a.Block, Offset: off})
+		if err != nil {
+			var race semantics.ErrRace
+			if errors.As(err, &race) {
+				return nil, "", err
+			}
+			return nil, "", semantics.Stuckf(e.Pos(), rule, "%s%v: %v", e.Arr.Name, idx, err)
+		}
+		return one(Value{Kind: IntVal, K: k}, rule)
+	case *fun.SliceExp:
+		const rule = "E-MEM-SLICE"
+		a, err := lookupArray(env, e.Arr, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		pairs := make([][2]int64, len(e.Slices))
+		for i, sl := range e.Slices {
+			if pairs[i][0], err = lookupInt(env, sl.Off, rule); err != nil {
+				return nil, "", err
+			}
+			if pairs[i][1], err = lookupInt(env, sl.Size, rule); err != nil {
+				return nil, "", err
+			}
+		}
+		l, err := a.L.Slice(pairs)
+		if err != nil {
+			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v of %s", err, e.Arr.Name)
+		}
+		return one(Value{Kind: ArrayVal, Block: a.Block, L: l}, rule)
+	case *fun.TransposeExp:
+		const rule = "E-MEM-TRANSPOSE"
+		a, err := lookupArray(env, e.Arr, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		l, err := a.L.Transpose()
+		if err != nil {
+			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v", err)
+		}
+		return one(Value{Kind: ArrayVal, Block: a.Block, L: l}, rule)
+	case *fun.IotaExp:
+		// iota n ≡ kernel i <= n do in (i): iteration i writes i at L_z(i).
+		const rule = "E-MEM-IOTA"
+		n, err := lookupInt(env, e.N, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		return freshArray(env, h, s, rule, n, opts, func(i int64, dst semantics.LMAD, k *kernel) error {
+			return h.Write(semantics.Loc{Block: k.dest.Block, Offset: dst.Offset}, i)
+		})
+	case *fun.CopyExp:
+		// copy x ≡ kernels over x's dimensions: iteration i copies item i.
+		const rule = "E-MEM-COPY"
+		a, err := lookupArray(env, e.Arr, rule)
+		if err != nil {
+			return nil, "", err
+		}
+		if a.L.Rank() == 0 {
+			return nil, "", semantics.Stuckf(e.Pos(), rule, "copy of a rank-0 array")
+		}
+		return freshArray(env, h, s, rule, a.L.Dims[0].Elems, opts, func(i int64, dst semantics.LMAD, k *kernel) error {
+			src, err := a.L.Index(i)
+			if err != nil {
+				return err
+			}
+			if dst.Rank() == 0 {
+				v, err := h.Read(semantics.Loc{Block: a.Block, Offset: src.Offset})
+				if err != nil {
+					return err
+				}
+				return h.Write(semantics.Loc{Block: k.dest.Block, Offset: dst.Offset}, v)
+			}
+			return h.Memcpy(a.Block, src, k.dest.Block, dst)
+		})
+	}
+	return nil, "", semantics.Stuckf(s.Let, "E-STMS", "no rule evaluates %s", fun.PrintExp(s.Exp))
+}
+
+// freshArray runs the kernel a derived form stands for: m iterations, each
+// writing its item through write, traced and checked for races.
+func freshArray(env *Env, h *semantics.Heap, s *fun.Stm, rule string, m int64, opts *HeapOptions,
+	write func(i int64, dst semantics.LMAD, k *kernel) error) ([]Value, string, error) {
+	if m < 0 {
+		return nil, "", semantics.Stuckf(s.Exp.Pos(), rule, "a kernel bound of %d is negative", m)
+	}
+	dest, err := destination(env, s, rule)
+	if err != nil {
+		return nil, "", err
+	}
+	if dest.L.Rank() == 0 || dest.L.Dims[0].Elems != m {
+		return nil, "", semantics.Stuckf(s.Pat[0].Lparen, rule, "the destination %v does not have %d items", dest.L, m)
+	}
+	t := semantics.NewTracker(opts.Trace != nil)
+	h.Push(t)
+	k := &kernel{s: s, dest: dest, m: m, t: t}
+	for i := int64(1); i <= m; i++ {
+		t.Start(i)
+		dst, err := dest.L.Index(i)
+		if err == nil {
+			err = write(i, dst, k)
+		}
+		if err != nil {
+			h.Pop()
+			if r := k.race(err); r != err {
+				r.(*semantics.Error).Rule = rule
+				return nil, "", r
+			}
+			var race semantics.ErrRace
+			if errors.As(err, &race) {
+				return nil, "", err
+			}
+			return nil, "", semantics.Stuckf(s.Exp.Pos(), rule, "%v", err)
+		}
+	}
+	h.Pop()
+	if opts.Trace != nil {
+		opts.Trace(s, t.Trace)
+	}
+	return []Value{dest}, rule, nil
+}
+
+func evalIndexFn(env *Env, l *IndexFn, rule string) (semantics.LMAD, error) {
+	off, dims := l.LMAD()
+	var out semantics.LMAD
+	var err error
+	if out.Offset, err = fun.EvalSExp(off, envLookup(env), rule); err != nil {
+		return out, err
+	}
+	for _, d := range dims {
+		var ld semantics.LDim
+		if ld.Elems, err = fun.EvalSExp(d.Elems, envLookup(env), rule); err != nil {
+			return out, err
+		}
+		if ld.Stride, err = fun.EvalSExp(d.Stride, envLookup(env), rule); err != nil {
+			return out, err
+		}
+		if ld.Elems < 0 {
+			return out, semantics.Stuckf(l.Pos, rule, "the LMAD %s has a negative size %d", l, ld.Elems)
+		}
+		out.Dims = append(out.Dims, ld)
+	}
+	return out, nil
+}
+
+func chooseBranch(env *Env, e *fun.IfExp) (string, *fun.Body, error) {
+	c, err := lookupInt(env, e.Cond, "E-MEM-IF-T")
+	if err != nil {
+		return "", nil, err
+	}
+	if c != 0 {
+		return "E-MEM-IF-T", e.Then, nil
+	}
+	return "E-MEM-IF-F", e.Else, nil
+}
+
+func bindPattern(env *Env, s *fun.Stm, vs []Value) (*Env, error) {
+	if len(vs) != len(s.Pat) {
+		return nil, semantics.Stuckf(s.Let, "E-STMS", "the expression gives %d values, but the pattern binds %d", len(vs), len(s.Pat))
+	}
+	for i, p := range s.Pat {
+		env = env.Bind(p.Name.Name, vs[i])
+	}
+	return env, nil
+}
+
+func results(env *Env, b *fun.Body) ([]Value, error) {
+	vs := make([]Value, len(b.Result))
+	for i, x := range b.Result {
+		v, ok := env.Lookup(x.Name)
+		if !ok {
+			return nil, semantics.Stuckf(x.NamePos, "E-STMS", "variable %s is unbound", x.Name)
+		}
+		vs[i] = v
+	}
+	return vs, nil
+}
+
+func envLookup(env *Env) func(*fun.Ident, string) (int64, error) {
+	return func(x *fun.Ident, rule string) (int64, error) { return lookupInt(env, x, rule) }
+}
+
+func lookupInt(env *Env, x *fun.Ident, rule string) (int64, error) {
+	v, ok := env.Lookup(x.Name)
+	if !ok {
+		return 0, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+	}
+	if v.Kind != IntVal {
+		return 0, semantics.Stuckf(x.NamePos, rule, "%s is %v, not an integer", x.Name, v)
+	}
+	return v.K, nil
+}
+
+func lookupArray(env *Env, x *fun.Ident, rule string) (Value, error) {
+	v, ok := env.Lookup(x.Name)
+	if !ok {
+		return Value{}, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+	}
+	if v.Kind != ArrayVal {
+		return Value{}, semantics.Stuckf(x.NamePos, rule, "%s is %v, not an array", x.Name, v)
+	}
+	return v, nil
+}

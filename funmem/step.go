@@ -1,0 +1,182 @@
+package funmem
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The small-step heap semantics is FUN's machine of frames (fun/step.go)
+// over a heap: a statement without a body steps by its Fig 10 rule; if and
+// kernel push a frame; E-STMS pops one and hands its values on. A kernel
+// iteration's end stores its value (memcpy) in the same step. The heap is
+// shared and updated in place, so configurations are not kept for stepping
+// back: a history is rebuilt by running again.
+type Config struct {
+	top     *frame
+	results []Value
+	h       *semantics.Heap
+	note    string
+}
+
+type frame struct {
+	env  *Env
+	stms []*fun.Stm
+	body *fun.Body
+	k    *kernel // non-nil for a kernel iteration
+	i    int64   // the iteration
+	next *frame
+}
+
+// InitialHeap is the configuration that starts p's body.
+func InitialHeap(p *fun.Program, env *Env, h *semantics.Heap) *Config {
+	return &Config{top: &frame{env: env, stms: p.Body.Stms, body: p.Body}, h: h}
+}
+
+// Results are the values of a final configuration.
+func (c *Config) Results() []Value { return c.results }
+
+// Heap is the configuration's heap.
+func (c *Config) Heap() *semantics.Heap { return c.h }
+
+// HeapMachine is the small-step heap semantics.
+type HeapMachine struct{ Opts *HeapOptions }
+
+// Final reports whether the program's body has returned.
+func (HeapMachine) Final(c *Config) bool { return c.top == nil }
+
+// Step makes one transition.
+func (m HeapMachine) Step(c *Config) (*Config, string, error) {
+	opts := m.Opts
+	if opts == nil {
+		opts = &HeapOptions{}
+	}
+	f := c.top
+	if len(f.stms) == 0 {
+		return m.ret(c, f, opts)
+	}
+	s := f.stms[0]
+	switch e := s.Exp.(type) {
+	case *fun.IfExp:
+		rule, branch, err := chooseBranch(f.env, e)
+		if err != nil {
+			return c, "", err
+		}
+		return &Config{top: &frame{env: f.env, stms: branch.Stms, body: branch, next: f}, h: c.h}, rule, nil
+	case *fun.KernelExp:
+		k, err := startKernel(f.env, c.h, s, e, opts.Trace != nil)
+		if err != nil {
+			return c, "", err
+		}
+		if k.m == 0 {
+			vs, _ := k.finish(c.h, opts)
+			return advance(c, f, s, vs, "E-MEM-KERNEL")
+		}
+		return &Config{top: iteration(f, k, 1), h: c.h}, "E-MEM-KERNEL", nil
+	}
+	vs, rule, err := evalAtomic(f.env, c.h, s, opts)
+	if err != nil {
+		return c, "", m.unwind(c, err)
+	}
+	return advance(c, f, s, vs, rule)
+}
+
+// unwind turns a race seen inside kernel frames into the error of the
+// kernel whose tracker saw it, popping the trackers of the frames left.
+func (HeapMachine) unwind(c *Config, err error) error {
+	for f := c.top; f != nil; f = f.next {
+		if f.k != nil {
+			c.h.Pop()
+			err = f.k.race(err)
+		}
+	}
+	return err
+}
+
+func iteration(parent *frame, k *kernel, i int64) *frame {
+	e := k.s.Exp.(*fun.KernelExp)
+	k.t.Start(i)
+	return &frame{env: parent.env.Bind(e.Var.Name, Value{Kind: IntVal, K: i}), stms: e.Body.Stms, body: e.Body, k: k, i: i, next: parent}
+}
+
+func advance(c *Config, f *frame, s *fun.Stm, vs []Value, rule string) (*Config, string, error) {
+	env, err := bindPattern(f.env, s, vs)
+	if err != nil {
+		return c, "", err
+	}
+	parts := make([]string, len(s.Pat))
+	for i, p := range s.Pat {
+		parts[i] = p.Name.Name + " = " + vs[i].String()
+	}
+	nf := *f
+	nf.env, nf.stms = env, f.stms[1:]
+	return &Config{top: &nf, h: c.h, note: strings.Join(parts, ", ")}, rule, nil
+}
+
+// ret: the frame f is at its in (…).
+func (m HeapMachine) ret(c *Config, f *frame, opts *HeapOptions) (*Config, string, error) {
+	const rule = "E-STMS"
+	vs, err := results(f.env, f.body)
+	if err != nil {
+		return c, "", err
+	}
+	switch {
+	case f.next == nil:
+		opts.Counter.Hit("E-MEM-PROG")
+		return &Config{results: vs, h: c.h}, "E-MEM-PROG", nil
+	case f.k == nil: // an if's branch
+		return advance(c, f.next, f.next.stms[0], vs, rule)
+	}
+	k := f.k
+	if err := k.store(c.h, f.i, vs); err != nil {
+		return c, "", m.unwind(c, err)
+	}
+	if f.i < k.m {
+		return &Config{top: iteration(f.next, k, f.i+1), h: c.h, note: fmt.Sprintf("iteration %d of %d stored", f.i, k.m)}, "E-MEM-KERNEL", nil
+	}
+	out, _ := k.finish(c.h, opts)
+	return advance(c, f.next, f.next.stms[0], out, "E-MEM-KERNEL")
+}
+
+// String renders the configuration on one line.
+func (c *Config) String() string {
+	if c.top == nil {
+		return "⟨done⟩ " + ValuesString(c.results)
+	}
+	var frames []*frame
+	for f := c.top; f != nil; f = f.next {
+		frames = append(frames, f)
+	}
+	var b strings.Builder
+	if c.note != "" {
+		b.WriteString("{" + c.note + "} ")
+	}
+	for i := len(frames) - 1; i > 0; i-- {
+		s := frames[i].stms[0]
+		if k := frames[i-1].k; k != nil {
+			e := s.Exp.(*fun.KernelExp)
+			fmt.Fprintf(&b, "[kernel %s = %d of %d] ", e.Var.Name, frames[i-1].i, k.m)
+		} else {
+			fmt.Fprintf(&b, "[let %s = if …] ", fun.PrintPattern(s.Pat))
+		}
+	}
+	rest := &fun.Body{Stms: c.top.stms, In: c.top.body.In, Result: c.top.body.Result}
+	b.WriteString(fun.PrintBody(rest, true))
+	return b.String()
+}
+
+// RunHeapSmall runs p by the small-step heap semantics.
+func RunHeapSmall(p *fun.Program, env *Env, h *semantics.Heap, fuel int, opts *HeapOptions, onStep func(rule string, c *Config)) ([]Value, int, error) {
+	if opts == nil {
+		opts = &HeapOptions{}
+	}
+	d := &semantics.Driver[*Config]{Machine: HeapMachine{Opts: opts}, Fuel: fuel, Counter: opts.Counter, OnStep: onStep,
+		Pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
+	c, n, err := d.Run(InitialHeap(p, env, h))
+	if err != nil {
+		return nil, n, err
+	}
+	return c.Results(), n, nil
+}

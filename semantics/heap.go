@@ -1,0 +1,125 @@
+package semantics
+
+import "fmt"
+
+// Label names a memory block of a Heap. Labels count from 1.
+type Label int
+
+// String renders a label as ℓ1, ℓ2, ….
+func (l Label) String() string { return fmt.Sprintf("ℓ%d", int(l)) }
+
+// Loc is a location: a block and an offset in it.
+type Loc struct {
+	Block  Label
+	Offset int64
+}
+
+// String renders a location as ℓ2[5].
+func (l Loc) String() string { return fmt.Sprintf("%v[%d]", l.Block, l.Offset) }
+
+// Heap maps labels to blocks of integers (§3.3). Blocks are allocated
+// zeroed (E-MEM-ALLOC) and never freed. Reads and writes are bounds
+// checked; every access is reported to the active race trackers.
+type Heap struct {
+	blocks   [][]int64
+	trackers []*Tracker
+	total    int64
+}
+
+// MaxHeap bounds the total number of integers a heap holds.
+const MaxHeap = 1 << 28
+
+// Alloc adds a zeroed block of n integers and returns its label.
+func (h *Heap) Alloc(n int64) (Label, error) {
+	if n < 0 {
+		return 0, fmt.Errorf("allocation of negative size %d", n)
+	}
+	if n > MaxHeap-h.total {
+		return 0, fmt.Errorf("allocation of %d integers exceeds the interpreter's heap limit of %d", n, int64(MaxHeap))
+	}
+	h.total += n
+	h.blocks = append(h.blocks, make([]int64, n))
+	return Label(len(h.blocks)), nil
+}
+
+// Block is the contents of block l (shared, not copied).
+func (h *Heap) Block(l Label) []int64 {
+	if l < 1 || int(l) > len(h.blocks) {
+		return nil
+	}
+	return h.blocks[l-1]
+}
+
+// Blocks is the number of blocks.
+func (h *Heap) Blocks() int { return len(h.blocks) }
+
+func (h *Heap) check(loc Loc) error {
+	b := h.Block(loc.Block)
+	if b == nil {
+		return fmt.Errorf("no block %v", loc.Block)
+	}
+	if loc.Offset < 0 || loc.Offset >= int64(len(b)) {
+		return fmt.Errorf("offset %d is outside block %v of size %d", loc.Offset, loc.Block, len(b))
+	}
+	return nil
+}
+
+// Read is H[ℓ, i]. A read outside the block is an error.
+func (h *Heap) Read(loc Loc) (int64, error) {
+	if err := h.check(loc); err != nil {
+		return 0, err
+	}
+	for _, t := range h.trackers {
+		if err := t.access(loc, false); err != nil {
+			return 0, err
+		}
+	}
+	return h.blocks[loc.Block-1][loc.Offset], nil
+}
+
+// Write is H[ℓ, i] ↦ k. A write outside the block is an error.
+func (h *Heap) Write(loc Loc, k int64) error {
+	if err := h.check(loc); err != nil {
+		return err
+	}
+	for _, t := range h.trackers {
+		if err := t.access(loc, true); err != nil {
+			return err
+		}
+	}
+	h.blocks[loc.Block-1][loc.Offset] = k
+	return nil
+}
+
+// Memcpy is eq (5) for arrays: it copies the elements of the source, taken
+// in row-major order of its domain, to the destination's, element for
+// element. The two LMADs must have the same shape.
+func (h *Heap) Memcpy(src Label, ls LMAD, dst Label, ld LMAD) error {
+	if !SameShape(ls.Shape(), ld.Shape()) {
+		return fmt.Errorf("memcpy from shape %s to shape %s", ShapeString(ls.Shape()), ShapeString(ld.Shape()))
+	}
+	// Read everything first: the source and destination may overlap, and
+	// eq (5) defines the result from the heap before the copy.
+	var vals []int64
+	if err := ls.Image(func(off int64) error {
+		v, err := h.Read(Loc{src, off})
+		vals = append(vals, v)
+		return err
+	}); err != nil {
+		return err
+	}
+	i := 0
+	return ld.Image(func(off int64) error {
+		err := h.Write(Loc{dst, off}, vals[i])
+		i++
+		return err
+	})
+}
+
+// Push starts tracking accesses for a kernel; Pop stops it. Trackers nest:
+// an access inside an inner kernel counts for every enclosing one, each
+// with its own iteration number.
+func (h *Heap) Push(t *Tracker) { h.trackers = append(h.trackers, t) }
+
+// Pop removes the innermost tracker.
+func (h *Heap) Pop() { h.trackers = h.trackers[:len(h.trackers)-1] }
