@@ -5,7 +5,8 @@
 //
 //	arraysem run FILE [--arg NAME=VALUE]... [--semantics big|small] [--fuel N] [--derive]
 //	arraysem step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
-//	arraysem check FILE [--derive] [--paper]
+//	arraysem check FILE [--derive] [--paper] [--arg NAME=VALUE]...
+//	arraysem compile FILE --to fun|funmem [--expand] [--layout gpu|cpu] [--raw] [--stages]
 //	arraysem test DIR [-v]
 //	arraysem demo
 //
@@ -24,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/semantics"
 	"github.com/mattn/go-runewidth"
 )
@@ -33,17 +35,22 @@ func main() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
 const usage = `usage: arraysem COMMAND [ARGS]
 
 commands:
-  run FILE [--arg NAME=VALUE]... [--semantics big|small] [--fuel N] [--derive]
-        run a program and print each result on its own line
+  run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace]
+        run a program and print each result on its own line; S is big or small
+        for FUN, heap, small or value for FUNMEM (--trace: kernels' read/write sets)
   step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
         print one line per small step: the rule, then the configuration
-  check FILE [--derive] [--paper]
-        type check a program and print its type
+  check FILE [--derive] [--paper] [--arg NAME=VALUE]...
+        type check a program and print its type; for FUNMEM, then check
+        validity (Def 3.1) and race freedom (eq 4) on the inputs given
+  compile FILE --to fun|funmem [--expand] [--layout gpu|cpu] [--raw] [--stages]
+        translate FUN to FUNMEM (TransformProgram, then the simplifier unless
+        --raw), optionally MemoryExpand; --stages prints every stage
   test DIR [-v]
         run the golden tests (the -- == blocks) of every program under DIR
   demo  run a built-in example (Fig 2 of the FUN paper) under every semantics
 
-The language follows the extension (.fun); --lang overrides it.
+The language follows the extension (.fun, .funmem); --lang overrides it.
 Exit status: 0 ok, 1 the program went wrong, 2 bad input.
 `
 
@@ -73,6 +80,8 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		err = cmdCheck(rest, stdout)
 	case "test":
 		err = cmdTest(rest, stdout)
+	case "compile":
+		err = cmdCompile(rest, stdout)
 	case "demo":
 		err = cmdDemo(rest, stdout)
 	case "help", "-h", "--help", "-help":
@@ -179,6 +188,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	fuel := fs.Int("fuel", 0, "small-step fuel")
 	lang := fs.String("lang", "", "language")
 	derive := fs.Bool("derive", false, "print the big-step derivation")
+	trace := fs.Bool("trace", false, "print FUNMEM kernels' read/write sets per iteration")
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
@@ -187,7 +197,19 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := l.Run(check.RunOptions{Semantics: *sem, Args: vals, Fuel: *fuel, Derive: *derive})
+	o := check.RunOptions{Semantics: *sem, Args: vals, Fuel: *fuel, Derive: *derive}
+	if *trace {
+		if l.Lang != "funmem" {
+			return usageError{"--trace: read/write sets are traced for FUNMEM programs"}
+		}
+		o.Trace = func(kernel string, iters []semantics.IterAccess) {
+			fmt.Fprintf(stdout, "trace %s\n", kernel)
+			for i, a := range iters {
+				fmt.Fprintf(stdout, "  iteration %d: %s\n", i+1, a.Sets())
+			}
+		}
+	}
+	r, err := l.Run(o)
 	if err != nil {
 		return err
 	}
@@ -236,6 +258,8 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	derive := fs.Bool("derive", false, "print the typing derivation")
 	paper := fs.Bool("paper", false, "accept only the paper's grammar")
 	lang := fs.String("lang", "", "language")
+	vals := argList{}
+	fs.Var(vals, "arg", "program input NAME=VALUE, for FUNMEM's validity check")
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
@@ -248,6 +272,57 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		fmt.Fprint(stdout, l.Derivation())
 	}
 	fmt.Fprintln(stdout, l.TypeString())
+	if l.Lang != "funmem" {
+		return nil
+	}
+	v, err := check.CheckValidity(l, vals)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "valid (Def 3.1): the value- and heap-based semantics agree on %d array results\n", v.Results)
+	fmt.Fprintf(stdout, "race free (eq 4): %d kernels, %d iterations traced\n", v.Kernels, v.Iterations)
+	return nil
+}
+
+func cmdCompile(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
+	to := fs.String("to", "", "target level: fun or funmem")
+	expand := fs.Bool("expand", false, "run MemoryExpand")
+	layout := fs.String("layout", "gpu", "MemoryExpand's layout: gpu (coalesced) or cpu (a row per thread)")
+	raw := fs.Bool("raw", false, "skip the simplifier")
+	stages := fs.Bool("stages", false, "print every stage")
+	lang := fs.String("lang", "", "language")
+	pos, err := parse(fs, args, 1, "one FILE")
+	if err != nil {
+		return err
+	}
+	if *to == "" {
+		return usageError{"compile: --to fun or --to funmem"}
+	}
+	lay, err := funmem.ParseLayout(*layout)
+	if err != nil {
+		return usageError{"compile: " + err.Error()}
+	}
+	l, err := load(pos[0], *lang, check.Options{})
+	if err != nil {
+		return err
+	}
+	st, err := check.Compile(l, check.CompileOptions{To: *to, Expand: *expand, Layout: lay, Raw: *raw})
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if !*stages {
+		st = st[len(st)-1:]
+	}
+	for i, s := range st {
+		if *stages {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "-- stage %d: %s (%s)\n", i, s.Name, s.Lang)
+		}
+		fmt.Fprint(stdout, funmem.Print(s.Program))
+	}
 	return nil
 }
 

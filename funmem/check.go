@@ -41,7 +41,7 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	c := &checker{opts: opts, env: map[string]*binding{}}
+	c := &checker{opts: opts, env: map[string]*binding{}, defs: map[string]fun.SExp{}}
 	d, results, err := c.program(p)
 	if err != nil {
 		return nil, err
@@ -57,7 +57,20 @@ type binding struct {
 type checker struct {
 	opts *CheckOptions
 	env  map[string]*binding
+	// defs holds the scalar let-bindings in scope, expanded: FUNMEM is in
+	// A-normal form, so an LMAD often names a variable bound to the
+	// expression another LMAD writes out (Support's offsets, sizes).
+	defs map[string]fun.SExp
 }
+
+// expand replaces let-bound scalar variables by their definitions.
+func (c *checker) expand(e fun.SExp) fun.SExp {
+	return Substitute(e, func(x *fun.Ident) fun.SExp { return c.defs[x.Name] })
+}
+
+// same is equality of scalar expressions as polynomials, modulo the
+// definitions in scope.
+func (c *checker) same(a, b fun.SExp) bool { return SameValue(c.expand(a), c.expand(b)) }
 
 func (c *checker) errorf(pos fun.Pos, rule, format string, args ...any) error {
 	return semantics.Errorf(pos, semantics.TypeError, rule, format, args...)
@@ -200,7 +213,7 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 		return c.errorf(a.Index.Pos, "T-MEM-LMAD", "the LMAD %s has %d dimensions, but the array has %d", a.Index, len(dims), len(t.Dims))
 	}
 	for i, d := range dims {
-		if !SameValue(d.Elems, fun.Var{Ident: t.Dims[i]}) {
+		if !c.same(d.Elems, fun.Var{Ident: t.Dims[i]}) {
 			return c.errorf(a.Index.Pos, "T-MEM-LMAD", "the LMAD %s gives dimension %d %s elements, but the array has %s", a.Index, i+1, fun.PrintSExp(d.Elems), t.Dims[i].Name)
 		}
 	}
@@ -223,9 +236,10 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 	return nil
 }
 
-// sameType is type equality, LMADs compared as polynomials; subst renames
-// variables of want first (T-MEM-RESULT's S).
-func sameType(have, want fun.Type, subst map[string]string) bool {
+// sameType is type equality, LMADs compared as polynomials modulo the
+// definitions in scope; subst renames variables of want first
+// (T-MEM-RESULT's S).
+func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 	ren := func(x *fun.Ident) string {
 		if s, ok := subst[x.Name]; ok {
 			return s
@@ -246,11 +260,11 @@ func sameType(have, want fun.Type, subst map[string]string) bool {
 	}
 	ho, hd := ha.Index.LMAD()
 	wo, wd := wa.Index.LMAD()
-	if len(hd) != len(wd) || !SameValue(ho, Rename(wo, subst)) {
+	if len(hd) != len(wd) || !c.same(ho, Rename(wo, subst)) {
 		return false
 	}
 	for i := range hd {
-		if !SameValue(hd[i].Elems, Rename(wd[i].Elems, subst)) || !SameValue(hd[i].Stride, Rename(wd[i].Stride, subst)) {
+		if !c.same(hd[i].Elems, Rename(wd[i].Elems, subst)) || !c.same(hd[i].Stride, Rename(wd[i].Stride, subst)) {
 			return false
 		}
 	}
@@ -291,7 +305,7 @@ func (c *checker) single(rule string, s *fun.Stm) (*fun.Param, error) {
 }
 
 func (c *checker) expect(rule string, p *fun.Param, want fun.Type) error {
-	if !sameType(p.Type, want, nil) {
+	if !c.sameType(p.Type, want, nil) {
 		return c.errorf(p.Lparen, rule, "%s is declared %s, but the expression has type %s", p.Name.Name, p.Type, want)
 	}
 	return nil
@@ -331,7 +345,7 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 			if i == 0 || p.Body.Result[i-1].Name != a.Block.Name {
 				return nil, nil, c.errorf(x.NamePos, rule, "result %s must be preceded by its memory block %s", x.Name, a.Block.Name)
 			}
-			if !rowMajor(t) {
+			if !c.rowMajor(t) {
 				return nil, nil, c.errorf(x.NamePos, rule, "result %s has index function %s; a program's results are row-major with offset 0 (R(…))", x.Name, a.Index)
 			}
 		default:
@@ -345,14 +359,14 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 }
 
 // rowMajor reports whether an array type's LMAD is R of its dimensions.
-func rowMajor(t fun.Type) bool {
+func (c *checker) rowMajor(t fun.Type) bool {
 	a := ArrayOf(t)
 	sizes := make([]fun.SExp, len(t.Dims))
 	for i, d := range t.Dims {
 		sizes[i] = fun.Var{Ident: d}
 	}
 	r := fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{RowMajor: sizes}}}
-	return sameType(t, r, nil)
+	return c.sameType(t, r, nil)
 }
 
 func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, func(), error) {
@@ -373,6 +387,11 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, func(), error) {
 			return nil, nil, err
 		}
 		undo = append(undo, u)
+	}
+	if e, ok := s.Exp.(*fun.ScalarExp); ok {
+		name := s.Pat[0].Name.Name
+		c.defs[name] = c.expand(e.X)
+		undo = append(undo, func() { delete(c.defs, name) })
 	}
 	return d, all, nil
 }
@@ -667,7 +686,7 @@ func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []
 			subst[p.Name.Name] = b.Result[i].Name
 		}
 		for i, p := range pat {
-			if !sameType(types[i], p.Type, subst) {
+			if !c.sameType(types[i], p.Type, subst) {
 				return nil, nil, c.errorf(b.Result[i].NamePos, rule, "result %s has type %s, but the binding %s needs %s",
 					b.Result[i].Name, types[i], fun.PrintParam(p), substType(p.Type, subst))
 			}

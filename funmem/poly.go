@@ -205,10 +205,10 @@ func (p Poly) Expr() fun.SExp {
 	return out
 }
 
-// Simplify rewrites e in normal form.
-func Simplify(e fun.SExp) fun.SExp { return Normalize(e).Expr() }
+// Canon rewrites e in normal form.
+func Canon(e fun.SExp) fun.SExp { return Normalize(e).Expr() }
 
 func binop(a, b fun.SExp, op byte) fun.SExp {
 	o := map[byte]semantics.Op{'+': semantics.Add, '-': semantics.Sub, '*': semantics.Mul}[op]
-	return Simplify(&fun.BinOp{Op: o, L: a, R: b})
+	return Canon(&fun.BinOp{Op: o, L: a, R: b})
 }

@@ -253,6 +253,20 @@ func FirstDifference(a, b Array) string {
 	return ""
 }
 
+// Compare is FirstDifference with the two sides named: "element [2]:
+// value-based 3, heap-based 0".
+func Compare(a, b Array, la, lb string) string {
+	if !SameShape(a.Shape, b.Shape) {
+		return fmt.Sprintf("shapes differ: %s %s, %s %s", la, ShapeString(a.Shape), lb, ShapeString(b.Shape))
+	}
+	for i := range a.Data {
+		if a.Data[i] != b.Data[i] {
+			return fmt.Sprintf("element %s: %s %d, %s %d", positionOf(a.Shape, int64(i)), la, a.Data[i], lb, b.Data[i])
+		}
+	}
+	return ""
+}
+
 func positionOf(shape []int64, flat int64) string {
 	if len(shape) == 0 {
 		return "(the scalar)"

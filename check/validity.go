@@ -1,0 +1,95 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Validity is the outcome of checking a FUNMEM program against Def 3.1.
+type Validity struct {
+	Kernels    int // kernels (and derived fresh arrays) the heap run made
+	Iterations int // their iterations, each traced for races
+	Results    int // array results compared
+}
+
+// CheckValidity decides Def 3.1 for a well-typed FUNMEM program on the
+// given inputs: it runs the value-based semantics (unmem, Fig 9, then
+// FUN's big-step) and the heap-based one (Fig 10, with racefree), and
+// compares each array result v_i with nest(H(ℓ_i), [k…]), the whole block
+// read row-major. A race is an error of kind RaceError; a difference is an
+// error of kind MismatchError naming the result and the first differing
+// element.
+func CheckValidity(l *Loaded, args map[string]string) (*Validity, error) {
+	if l.Lang != "funmem" {
+		return nil, fmt.Errorf("validity (Def 3.1) is a property of FUNMEM programs, not %s", l.Lang)
+	}
+	p := l.Fun
+	vargs := map[string]string{}
+	for k, v := range args {
+		vargs[k] = v
+	}
+	for _, m := range funmem.MemInputs(p) {
+		vargs[m] = "0"
+	}
+	b := funmem.Unmem(p)
+	fenv, err := fun.BindInputs(b, vargs)
+	if err != nil {
+		return nil, err
+	}
+	vals, _, verr := fun.Eval(b, fenv, nil)
+
+	env, h, err := funmem.BindInputs(p, args)
+	if err != nil {
+		return nil, err
+	}
+	v := &Validity{}
+	heapVals, herr := funmem.EvalHeap(p, env, h, &funmem.HeapOptions{Trace: func(_ *fun.Stm, iters []semantics.IterAccess) {
+		v.Kernels++
+		v.Iterations += len(iters)
+	}})
+	var race *semantics.Error
+	if errors.As(herr, &race) && race.Kind == semantics.RaceError {
+		return v, herr
+	}
+	switch {
+	case verr != nil && herr != nil:
+		if verr.Error() == herr.Error() {
+			return v, verr
+		}
+		return v, semantics.Errorf(p.Body.In, semantics.StuckError, "Def 3.1",
+			"both semantics are stuck: value-based: %v; heap-based: %v", verr, herr)
+	case verr != nil:
+		return v, semantics.Errorf(p.Body.In, semantics.MismatchError, "Def 3.1",
+			"invalid: the value-based semantics is stuck (%v), the heap-based one is not", verr)
+	case herr != nil:
+		return v, semantics.Errorf(p.Body.In, semantics.MismatchError, "Def 3.1",
+			"invalid: the heap-based semantics is stuck (%v), the value-based one is not", herr)
+	}
+	for i, x := range p.Body.Result {
+		hv := heapVals[i]
+		if hv.Kind != funmem.ArrayVal {
+			if hv.Kind == funmem.IntVal && hv.K != vals[i].Int() {
+				return v, mismatch(p, x, fmt.Sprintf("value-based %d, heap-based %d", vals[i].Int(), hv.K))
+			}
+			continue
+		}
+		v.Results++
+		block := h.Block(hv.Block)
+		nested, err := semantics.Nest(block, hv.L.Shape())
+		if err != nil {
+			return v, mismatch(p, x, fmt.Sprintf("its block %v: %v", hv.Block, err))
+		}
+		if d := semantics.Compare(vals[i], nested, "value-based", "heap-based"); d != "" {
+			return v, mismatch(p, x, d)
+		}
+	}
+	return v, nil
+}
+
+func mismatch(p *fun.Program, x *fun.Ident, what string) error {
+	return semantics.Errorf(x.NamePos, semantics.MismatchError, "Def 3.1", "invalid: result %s: %s", x.Name, what)
+}

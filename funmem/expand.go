@@ -1,0 +1,211 @@
+package funmem
+
+import (
+	"fmt"
+
+	"github.com/arraysem/arraysem/fun"
+)
+
+// Layout is where MemoryExpand puts each thread's part of an expanded
+// block.
+type Layout int
+
+const (
+	// GPU interleaves the threads' arrays: element j of thread x lives at
+	// (x − 1) + y·L(j), so consecutive threads touch consecutive words
+	// (coalesced access).
+	GPU Layout = iota
+	// CPU gives thread x the row (x − 1)·se … x·se − 1 of the block, so
+	// one thread's accesses stay together.
+	CPU
+)
+
+// ParseLayout reads "gpu" or "cpu".
+func ParseLayout(s string) (Layout, error) {
+	switch s {
+	case "gpu", "":
+		return GPU, nil
+	case "cpu":
+		return CPU, nil
+	}
+	return GPU, fmt.Errorf("unknown layout %q (gpu or cpu)", s)
+}
+
+// MemoryExpand hoists allocations out of kernels (§5). It first moves each
+// kernel-invariant allocation to the top of its kernel's body (the
+// procedure assumes this was done), then, while some kernel
+//
+//	let p̄ = kernel x <= y do let (z : mem) = alloc se  b
+//
+// has x ∉ FV(se) and z used only in types in b, allocates one block z' of
+// se·y before the kernel and rewrites every type [x1]…[xn] @ z -> L in b to
+// live in z' at thread x's part (see Layout). Kernel indices run from 1, so
+// thread x's part starts at (x − 1)·se, not the paper's x·se, which would
+// reach past the block (ERRATA.md). Nested kernels expand from the inside
+// out: an inner expansion's allocation becomes the outer kernel's.
+func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
+	x := &expander{names: newNames(p), layout: layout}
+	body := p.Body
+	for {
+		x.changed = false
+		body = x.body(hoistAllocs(body, nil))
+		if !x.changed {
+			break
+		}
+	}
+	return &fun.Program{File: p.File, Inputs: p.Inputs, Body: body}
+}
+
+type expander struct {
+	names   *names
+	layout  Layout
+	changed bool
+}
+
+// hoistAllocs moves, in every kernel body, the allocations whose sizes
+// use only variables bound outside that body to its top. local is the set
+// of names bound inside the innermost enclosing kernel body (nil outside).
+func hoistAllocs(b *fun.Body, local map[string]bool) *fun.Body {
+	var allocs, rest []*fun.Stm
+	bound := copySet(local)
+	for _, st := range b.Stms {
+		ns := st
+		switch e := st.Exp.(type) {
+		case *fun.KernelExp:
+			inner := hoistAllocs(e.Body, map[string]bool{e.Var.Name: true})
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
+		case *fun.IfExp:
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
+				Then: hoistAllocs(e.Then, copySet(bound)), Else: hoistAllocs(e.Else, copySet(bound))}}
+		case *AllocExp:
+			invariant := local != nil
+			for _, v := range fun.FreeVars(e.Size, nil) {
+				if bound[v.Name] {
+					invariant = false
+				}
+			}
+			if invariant {
+				allocs = append(allocs, st)
+				continue
+			}
+		}
+		rest = append(rest, ns)
+		for _, q := range st.Pat {
+			bound[q.Name.Name] = true
+		}
+	}
+	return &fun.Body{Stms: append(allocs, rest...), In: b.In, Result: b.Result}
+}
+
+func (x *expander) body(b *fun.Body) *fun.Body {
+	out := &fun.Body{In: b.In, Result: b.Result}
+	for _, st := range b.Stms {
+		switch e := st.Exp.(type) {
+		case *fun.IfExp:
+			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: x.body(e.Then), Else: x.body(e.Else)}})
+		case *fun.KernelExp:
+			inner := x.body(e.Body)
+			k := &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}
+			for x.expandable(k) {
+				var alloc *fun.Stm
+				alloc, k = x.expand(k)
+				out.Stms = append(out.Stms, alloc)
+				x.changed = true
+			}
+			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: k})
+		default:
+			out.Stms = append(out.Stms, st)
+		}
+	}
+	return out
+}
+
+// expandable: the body starts with let z = alloc se, x ∉ FV(se), and z is
+// only used in patterns (no body returns it).
+func (x *expander) expandable(k *fun.KernelExp) bool {
+	if len(k.Body.Stms) == 0 {
+		return false
+	}
+	first := k.Body.Stms[0]
+	a, ok := first.Exp.(*AllocExp)
+	if !ok {
+		return false
+	}
+	for _, v := range fun.FreeVars(a.Size, nil) {
+		if v.Name == k.Var.Name {
+			return false
+		}
+	}
+	z := first.Pat[0].Name.Name
+	returned := false
+	var visit func(b *fun.Body)
+	visit = func(b *fun.Body) {
+		for _, r := range b.Result {
+			returned = returned || r.Name == z
+		}
+		for _, s := range b.Stms {
+			switch e := s.Exp.(type) {
+			case *fun.IfExp:
+				visit(e.Then)
+				visit(e.Else)
+			case *fun.KernelExp:
+				visit(e.Body)
+			}
+		}
+	}
+	visit(&fun.Body{Stms: k.Body.Stms[1:], Result: k.Body.Result})
+	return !returned
+}
+
+// expand is one step of MemoryExpand: the allocation before the kernel,
+// and the kernel with its types moved into the expanded block.
+func (x *expander) expand(k *fun.KernelExp) (*fun.Stm, *fun.KernelExp) {
+	first := k.Body.Stms[0]
+	z := first.Pat[0]
+	se := first.Exp.(*AllocExp).Size
+	y := fun.Var{Ident: k.Bound}
+	thread := Sub(fun.Var{Ident: k.Var}, Int(1)) // x − 1
+	zx := x.names.fresh(z.Name.Name + "_exp")
+	alloc := &fun.Stm{Let: first.Let, Pat: []*fun.Param{{Lparen: z.Lparen, Name: zx, Type: Mem()}},
+		Exp: &AllocExp{Alloc: first.Exp.Pos(), Size: Mul(se, y)}}
+	retype := func(t fun.Type) fun.Type {
+		a := ArrayOf(t)
+		if a == nil || a.Block.Name != z.Name.Name {
+			return t
+		}
+		off, dims := a.Index.LMAD()
+		l := &IndexFn{Pos: a.Index.Pos}
+		switch x.layout {
+		case CPU: // (x − 1)·se + se' + {(x_i : s_i)}
+			l.Offset = Add(Mul(thread, se), off)
+			l.Dims = dims
+		default: // (x − 1) + se'·y + {(x_i : s_i·y)}
+			l.Offset = Add(thread, Mul(off, y))
+			for _, d := range dims {
+				l.Dims = append(l.Dims, LDim{Elems: d.Elems, Stride: Mul(d.Stride, y)})
+			}
+		}
+		return fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: zx.Name}, Index: l}}
+	}
+	body := retypeBody(&fun.Body{Stms: k.Body.Stms[1:], In: k.Body.In, Result: k.Body.Result}, retype)
+	return alloc, &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: body}
+}
+
+// retypeBody rewrites the types of every binding in b.
+func retypeBody(b *fun.Body, f func(fun.Type) fun.Type) *fun.Body {
+	out := &fun.Body{In: b.In, Result: b.Result}
+	for _, st := range b.Stms {
+		ns := &fun.Stm{Let: st.Let, Exp: st.Exp}
+		for _, p := range st.Pat {
+			ns.Pat = append(ns.Pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type)})
+		}
+		switch e := st.Exp.(type) {
+		case *fun.IfExp:
+			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: retypeBody(e.Then, f), Else: retypeBody(e.Else, f)}
+		case *fun.KernelExp:
+			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: retypeBody(e.Body, f)}
+		}
+		out.Stms = append(out.Stms, ns)
+	}
+	return out
+}

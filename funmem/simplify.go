@@ -1,0 +1,283 @@
+package funmem
+
+import (
+	"github.com/arraysem/arraysem/fun"
+)
+
+// Simplify is the simplifier §3.5 defers to: "removal of redundant return
+// values". Transform returns all the supporting information of an if's
+// arrays; much of it is the same in both branches. Repeatedly, for every
+// if:
+//
+//   - a value both branches return as the same variable from outside the
+//     if is that variable: the pattern's name for it is renamed to it;
+//   - an int both branches define by the same expression over variables
+//     from outside the if is bound by a let before the if instead;
+//   - two results that are pairwise the same variables (an int or a block)
+//     are one: the second is renamed to the first;
+//
+// and then statements binding ints or blocks nobody uses are dropped, and
+// LMADs equal to the row-major one of their array are written R(…). Each
+// rewrite keeps the program well typed and valid (Def 3.1); a property
+// test checks it.
+func Simplify(p *fun.Program) *fun.Program {
+	scope := map[string]bool{}
+	for _, in := range p.Inputs {
+		scope[in.Name.Name] = true
+	}
+	body := p.Body
+	for {
+		s := &simplifier{}
+		body = s.body(body, scope)
+		body = s.propagate(body, map[string]int64{})
+		if !s.changed {
+			break
+		}
+	}
+	body = rowMajorBody(body)
+	return &fun.Program{File: p.File, Inputs: p.Inputs, Body: body}
+}
+
+type simplifier struct{ changed bool }
+
+// body simplifies a body whose enclosing scope is scope.
+func (s *simplifier) body(b *fun.Body, scope map[string]bool) *fun.Body {
+	inner := copySet(scope)
+	var out []*fun.Stm
+	stms := b.Stms
+	result := b.Result
+	for i := 0; i < len(stms); i++ {
+		st := stms[i]
+		switch e := st.Exp.(type) {
+		case *fun.IfExp:
+			e = &fun.IfExp{If: e.If, Cond: e.Cond, Then: s.body(e.Then, inner), Else: s.body(e.Else, inner)}
+			before, nst, ren := s.ifResults(&fun.Stm{Let: st.Let, Pat: st.Pat, Exp: e}, inner)
+			out = append(out, before...)
+			for _, x := range before {
+				inner[x.Pat[0].Name.Name] = true
+			}
+			st = nst
+			if len(ren) > 0 {
+				f := renamer(ren)
+				rest := mapStms(stms[i+1:], f)
+				stms = append(append([]*fun.Stm(nil), stms[:i+1]...), rest...)
+				result = mapIdents(result, f)
+			}
+		case *fun.KernelExp:
+			k := copySet(inner)
+			k[e.Var.Name] = true
+			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.body(e.Body, k)}}
+		}
+		out = append(out, st)
+		for _, q := range st.Pat {
+			inner[q.Name.Name] = true
+		}
+	}
+	return s.deadCode(&fun.Body{Stms: out, In: b.In, Result: result})
+}
+
+// ifResults removes the redundant results of an if statement. It returns
+// the lets to put before it, the new statement, and the renaming to apply
+// after it.
+func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, *fun.Stm, map[string]string) {
+	e := st.Exp.(*fun.IfExp)
+	tdefs, edefs := defsOf(e.Then, scope), defsOf(e.Else, scope)
+	ren := map[string]string{}
+	var before []*fun.Stm
+	keep := make([]bool, len(st.Pat))
+	for j, p := range st.Pat {
+		keep[j] = true
+		tj, ej := e.Then.Result[j], e.Else.Result[j]
+		scalarOrMem := p.Type.IsInt() || IsMem(p.Type)
+		switch {
+		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
+			ren[p.Name.Name] = tj.Name
+			keep[j] = false
+		case p.Type.IsInt() && tdefs[tj.Name] != nil && edefs[ej.Name] != nil && SameValue(tdefs[tj.Name], edefs[ej.Name]):
+			before = append(before, &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs[tj.Name])}})
+			keep[j] = false
+		default:
+			for k := 0; k < j; k++ {
+				q := st.Pat[k]
+				if keep[k] && scalarOrMem && (q.Type.IsInt() == p.Type.IsInt()) &&
+					e.Then.Result[k].Name == tj.Name && e.Else.Result[k].Name == ej.Name {
+					ren[p.Name.Name] = q.Name.Name
+					keep[j] = false
+					break
+				}
+			}
+		}
+	}
+	var pat []*fun.Param
+	var tres, eres []*fun.Ident
+	f := renamer(ren)
+	for j, p := range st.Pat {
+		if keep[j] {
+			pat = append(pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: mapType(p.Type, f)})
+			tres = append(tres, e.Then.Result[j])
+			eres = append(eres, e.Else.Result[j])
+		}
+	}
+	if len(pat) == len(st.Pat) {
+		return nil, st, nil
+	}
+	s.changed = true
+	return before, &fun.Stm{Let: st.Let, Pat: pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
+		Then: &fun.Body{Stms: e.Then.Stms, In: e.Then.In, Result: tres},
+		Else: &fun.Body{Stms: e.Else.Stms, In: e.Else.In, Result: eres}}}, ren
+}
+
+// defsOf maps the int variables a branch can name in its results to
+// expressions over variables of scope only (constants, outer variables,
+// and lets of those), or nil when they depend on the branch.
+func defsOf(b *fun.Body, scope map[string]bool) map[string]fun.SExp {
+	defs := map[string]fun.SExp{}
+	for name := range scope {
+		defs[name] = Var(name) // outer names stand for themselves
+	}
+	for _, st := range b.Stms {
+		e, ok := st.Exp.(*fun.ScalarExp)
+		if !ok || len(st.Pat) != 1 {
+			continue
+		}
+		closed := true
+		d := Substitute(e.X, func(x *fun.Ident) fun.SExp {
+			if d, found := defs[x.Name]; found {
+				return d
+			}
+			closed = false
+			return nil
+		})
+		if closed {
+			defs[st.Pat[0].Name.Name] = d
+		}
+	}
+	return defs
+}
+
+// deadCode drops lets of ints and blocks (scalars, allocs) whose names are
+// used nowhere after them.
+func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
+	for {
+		used := uses(b.Stms, b.Result)
+		var out []*fun.Stm
+		dropped := false
+		for _, st := range b.Stms {
+			_, scalar := st.Exp.(*fun.ScalarExp)
+			_, alloc := st.Exp.(*AllocExp)
+			if (scalar || alloc) && len(st.Pat) == 1 && used[st.Pat[0].Name.Name] == 0 {
+				dropped = true
+				continue
+			}
+			out = append(out, st)
+		}
+		if !dropped {
+			return b
+		}
+		s.changed = true
+		b = &fun.Body{Stms: out, In: b.In, Result: b.Result}
+	}
+}
+
+// propagate substitutes variables let-bound to constants into LMADs
+// (types take expressions, so the let can then go).
+func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
+	consts = copyConsts(consts)
+	sub := func(e fun.SExp) fun.SExp {
+		return Substitute(e, func(x *fun.Ident) fun.SExp {
+			if k, ok := consts[x.Name]; ok {
+				s.changed = true
+				return Int(k)
+			}
+			return nil
+		})
+	}
+	out := &fun.Body{In: b.In, Result: b.Result}
+	for _, st := range b.Stms {
+		ns := &fun.Stm{Let: st.Let, Exp: st.Exp}
+		for _, p := range st.Pat {
+			t := p.Type
+			if a := ArrayOf(t); a != nil {
+				l := &IndexFn{Pos: a.Index.Pos}
+				if a.Index.IsRowMajor() {
+					for _, x := range a.Index.RowMajor {
+						l.RowMajor = append(l.RowMajor, sub(x))
+					}
+				} else {
+					l.Offset = sub(a.Index.Offset)
+					for _, d := range a.Index.Dims {
+						l.Dims = append(l.Dims, LDim{Elems: sub(d.Elems), Stride: sub(d.Stride)})
+					}
+				}
+				t = fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: a.Block, Index: l}}
+			}
+			ns.Pat = append(ns.Pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: t})
+		}
+		switch e := st.Exp.(type) {
+		case *fun.ScalarExp:
+			if c, ok := e.X.(*fun.Const); ok {
+				consts[st.Pat[0].Name.Name] = c.Value
+			}
+		case *fun.IfExp:
+			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: s.propagate(e.Then, consts), Else: s.propagate(e.Else, consts)}
+		case *fun.KernelExp:
+			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.propagate(e.Body, consts)}
+		}
+		out.Stms = append(out.Stms, ns)
+	}
+	return s.deadCode(out)
+}
+
+func copyConsts(m map[string]int64) map[string]int64 {
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// rowMajorBody writes every LMAD that is R of its array's sizes as R(…).
+func rowMajorBody(b *fun.Body) *fun.Body {
+	out := &fun.Body{In: b.In, Result: b.Result}
+	for _, st := range b.Stms {
+		ns := &fun.Stm{Let: st.Let, Exp: st.Exp}
+		for _, p := range st.Pat {
+			ns.Pat = append(ns.Pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: asRowMajor(p.Type)})
+		}
+		switch e := st.Exp.(type) {
+		case *fun.IfExp:
+			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: rowMajorBody(e.Then), Else: rowMajorBody(e.Else)}
+		case *fun.KernelExp:
+			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: rowMajorBody(e.Body)}
+		}
+		out.Stms = append(out.Stms, ns)
+	}
+	return out
+}
+
+func asRowMajor(t fun.Type) fun.Type {
+	a := ArrayOf(t)
+	if a == nil || a.Index.IsRowMajor() {
+		return t
+	}
+	r := rowMajorIn(fun.Type{Dims: t.Dims}, a.Block)
+	ro, rd := ArrayOf(r).Index.LMAD()
+	off, dims := a.Index.LMAD()
+	if !SameValue(off, ro) {
+		return t
+	}
+	for i := range dims {
+		if !SameValue(dims[i].Stride, rd[i].Stride) || !SameValue(dims[i].Elems, rd[i].Elems) {
+			return t
+		}
+	}
+	return r
+}
+
+func copySet(m map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,258 @@
+package funmem
+
+import (
+	"fmt"
+
+	"github.com/arraysem/arraysem/fun"
+)
+
+// Transform is TransformProgram: it translates a well-typed FUN program
+// into FUNMEM. Every array a kernel (or iota, copy) makes gets a fresh
+// block and a row-major LMAD; slices and transposes get derived LMADs in
+// the same block; an if returns the supporting information of its arrays;
+// and each array result is copied into a block of its own, row-major, and
+// returned with it. Array inputs (an extension) live row-major in blocks of
+// their own, which become mem inputs.
+//
+// Where the procedures need a reading (ERRATA.md): Support's block
+// variable is bound as mem, not int; each branch returns its value after
+// its support; strides that are not variables are bound by let as the
+// offset is; and a program returns each array with its block.
+func Transform(p *fun.Program) *fun.Program {
+	t := &transformer{names: newNames(p)}
+	out := &fun.Program{File: p.File}
+	gamma := map[string]fun.Type{}
+	for _, in := range p.Inputs {
+		if in.Type.IsInt() {
+			out.Inputs = append(out.Inputs, in)
+			gamma[in.Name.Name] = in.Type
+		}
+	}
+	for _, in := range p.Inputs {
+		if !in.Type.IsInt() {
+			m := t.names.fresh(in.Name.Name + "_mem")
+			mt := &fun.Param{Lparen: in.Lparen, Name: m, Type: Mem()}
+			at := &fun.Param{Lparen: in.Lparen, Name: in.Name, Type: rowMajorIn(in.Type, m)}
+			out.Inputs = append(out.Inputs, mt, at)
+			gamma[at.Name.Name] = at.Type
+		}
+	}
+	stms, gamma := t.stms(p.Body.Stms, gamma)
+	body := &fun.Body{Stms: stms, In: p.Body.In}
+	for _, x := range p.Body.Result {
+		tx := gamma[x.Name]
+		if ArrayOf(tx) == nil {
+			body.Result = append(body.Result, x)
+			continue
+		}
+		// s_alloc; s_lin: a row-major copy in a block of its own.
+		m := t.names.fresh(x.Name + "_res_mem")
+		y := t.names.fresh(x.Name + "_res")
+		body.Stms = append(body.Stms,
+			&fun.Stm{Pat: []*fun.Param{{Name: m, Type: Mem()}}, Exp: &AllocExp{Size: product(tx.Dims)}},
+			&fun.Stm{Pat: []*fun.Param{{Name: y, Type: rowMajorIn(fun.Type{Dims: tx.Dims}, m)}}, Exp: &fun.CopyExp{Arr: x}})
+		body.Result = append(body.Result, m, y)
+	}
+	out.Body = body
+	return out
+}
+
+type transformer struct{ names *names }
+
+// rowMajorIn is [z1]…[zn] @ m -> R(z1, …, zn).
+func rowMajorIn(t fun.Type, m *fun.Ident) fun.Type {
+	sizes := make([]fun.SExp, len(t.Dims))
+	for i, d := range t.Dims {
+		sizes[i] = fun.Var{Ident: d}
+	}
+	return fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: m, Index: &IndexFn{RowMajor: sizes}}}
+}
+
+// product is ∏ z_i.
+func product(dims []*fun.Ident) fun.SExp {
+	var p fun.SExp = Int(1)
+	for _, d := range dims {
+		p = Mul(p, fun.Var{Ident: d})
+	}
+	return p
+}
+
+// stms is TransformStms: each statement in turn, Γ growing as it goes.
+func (t *transformer) stms(ss []*fun.Stm, gamma map[string]fun.Type) ([]*fun.Stm, map[string]fun.Type) {
+	g := copyGamma(gamma)
+	var out []*fun.Stm
+	for _, s := range ss {
+		for _, ns := range t.stm(s, g) {
+			for _, p := range ns.Pat {
+				g[p.Name.Name] = p.Type
+			}
+			out = append(out, ns)
+		}
+	}
+	return out, g
+}
+
+func copyGamma(g map[string]fun.Type) map[string]fun.Type {
+	out := make(map[string]fun.Type, len(g))
+	for k, v := range g {
+		out[k] = v
+	}
+	return out
+}
+
+// stm is TransformStm.
+func (t *transformer) stm(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
+	with := func(p *fun.Param, typ fun.Type) *fun.Param {
+		return &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: typ}
+	}
+	switch e := s.Exp.(type) {
+	case *fun.ScalarExp, *fun.IndexExp:
+		return []*fun.Stm{s}
+
+	case *fun.SliceExp:
+		a := ArrayOf(gamma[e.Arr.Name])
+		typ := fun.Type{Dims: s.Pat[0].Type.Dims, Ext: &ArrayMem{Block: a.Block, Index: SliceF(a.Index, e.Slices)}}
+		return []*fun.Stm{{Let: s.Let, Pat: []*fun.Param{with(s.Pat[0], typ)}, Exp: e}}
+
+	case *fun.TransposeExp:
+		a := ArrayOf(gamma[e.Arr.Name])
+		off, dims := a.Index.LMAD()
+		typ := fun.Type{Dims: s.Pat[0].Type.Dims, Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{Offset: off, Dims: []LDim{dims[1], dims[0]}}}}
+		return []*fun.Stm{{Let: s.Let, Pat: []*fun.Param{with(s.Pat[0], typ)}, Exp: e}}
+
+	case *fun.KernelExp, *fun.IotaExp, *fun.CopyExp:
+		// A fresh array: s_alloc, then the statement with p' in a new block.
+		exp := s.Exp
+		if k, ok := e.(*fun.KernelExp); ok {
+			inner := copyGamma(gamma)
+			inner[k.Var.Name] = fun.Type{}
+			stms, _ := t.stms(k.Body.Stms, inner)
+			exp = &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: &fun.Body{Stms: stms, In: k.Body.In, Result: k.Body.Result}}
+		}
+		p := s.Pat[0]
+		m := t.names.fresh(p.Name.Name + "_mem")
+		alloc := &fun.Stm{Let: s.Let, Pat: []*fun.Param{{Lparen: p.Lparen, Name: m, Type: Mem()}}, Exp: &AllocExp{Alloc: s.Let, Size: product(p.Type.Dims)}}
+		return []*fun.Stm{alloc, {Let: s.Let, Pat: []*fun.Param{with(p, rowMajorIn(p.Type, m))}, Exp: exp}}
+
+	case *fun.IfExp:
+		thenStms, gThen := t.stms(e.Then.Stms, gamma)
+		elseStms, gElse := t.stms(e.Else.Stms, gamma)
+		var pat []*fun.Param
+		var xres, yres []*fun.Ident
+		for i, z := range s.Pat {
+			xi, yi := e.Then.Result[i], e.Else.Result[i]
+			sx, xsupp := t.support(gThen[xi.Name])
+			sy, ysupp := t.support(gElse[yi.Name])
+			thenStms = append(thenStms, sx...)
+			elseStms = append(elseStms, sy...)
+			// One pattern variable per supporting variable: the block
+			// (of type mem), the offset and the strides. The sizes are the
+			// FUN pattern's own (ERRATA.md).
+			var pi, supp []*fun.Param
+			for j, x := range xsupp {
+				r := t.names.fresh(z.Name.Name + "_" + x.role)
+				typ := fun.Type{}
+				if j == 0 {
+					typ = Mem()
+				}
+				supp = append(supp, &fun.Param{Lparen: z.Lparen, Name: r, Type: typ})
+				xres, yres = append(xres, x.id), append(yres, ysupp[j].id)
+			}
+			pi = append(pi, supp...)
+			typ := z.Type
+			if len(supp) > 0 {
+				typ = supportedType(z.Type.Dims, supp)
+			}
+			pat = append(pat, append(pi, with(z, typ))...)
+			xres, yres = append(xres, xi), append(yres, yi)
+		}
+		return []*fun.Stm{{Let: s.Let, Pat: pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
+			Then: &fun.Body{Stms: thenStms, In: e.Then.In, Result: xres},
+			Else: &fun.Body{Stms: elseStms, In: e.Else.In, Result: yres}}}}
+	}
+	panic(fmt.Sprintf("funmem.Transform: unexpected expression %T (is the program well typed?)", s.Exp))
+}
+
+// suppVar is one piece of supporting information and its role.
+type suppVar struct {
+	id   *fun.Ident
+	role string // "mem", "off", "stride1", …
+}
+
+// support is Support(τ): for an array [x1]…[xn] @ m -> se + {(x1 : s1) …},
+// statements binding the offset and the strides to fresh variables, and
+// the supporting variables m, offset, s1 … sn. (The sizes x1 … xn are
+// supported by the FUN pattern itself.) Binding every stride, variable or
+// not, keeps the substitution S of T-MEM-RESULT a function even when one
+// variable plays two roles, as k does in R(n, k) = 0 + {(n : k) (k : 1)}.
+func (t *transformer) support(typ fun.Type) ([]*fun.Stm, []suppVar) {
+	a := ArrayOf(typ)
+	if a == nil {
+		return nil, nil
+	}
+	off, dims := a.Index.LMAD()
+	var stms []*fun.Stm
+	bind := func(e fun.SExp, base string) *fun.Ident {
+		y := t.names.fresh(base)
+		stms = append(stms, &fun.Stm{Pat: []*fun.Param{{Name: y, Type: fun.Type{}}}, Exp: &fun.ScalarExp{X: e}})
+		return y
+	}
+	supp := []suppVar{{id: a.Block, role: "mem"}, {id: bind(off, a.Block.Name+"_off"), role: "off"}}
+	for i, d := range dims {
+		role := fmt.Sprintf("stride%d", i+1)
+		supp = append(supp, suppVar{id: bind(d.Stride, a.Block.Name+"_"+role), role: role})
+	}
+	return stms, supp
+}
+
+// supportedType is the if pattern's type of an array of the given sizes
+// in terms of its supporting variables: [x1]…[xn] @ m -> off + {(x1 : s1) …}.
+func supportedType(dims []*fun.Ident, supp []*fun.Param) fun.Type {
+	l := &IndexFn{Offset: fun.Var{Ident: supp[1].Name}}
+	for i, d := range dims {
+		l.Dims = append(l.Dims, LDim{Elems: fun.Var{Ident: d}, Stride: fun.Var{Ident: supp[2+i].Name}})
+	}
+	return fun.Type{Dims: dims, Ext: &ArrayMem{Block: supp[0].Name, Index: l}}
+}
+
+// names is a supply of fresh variable names.
+type names struct{ used map[string]bool }
+
+func newNames(p *fun.Program) *names {
+	n := &names{used: map[string]bool{}}
+	for _, in := range p.Inputs {
+		n.used[in.Name.Name] = true
+	}
+	WalkStms(p.Body, func(s *fun.Stm) {
+		for _, q := range s.Pat {
+			n.used[q.Name.Name] = true
+		}
+		if k, ok := s.Exp.(*fun.KernelExp); ok {
+			n.used[k.Var.Name] = true
+		}
+	})
+	return n
+}
+
+func (n *names) fresh(base string) *fun.Ident {
+	name := base
+	for i := 2; n.used[name] || keywords[name]; i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	n.used[name] = true
+	return &fun.Ident{Name: name}
+}
+
+// WalkStms calls f on every statement of b, nested bodies included.
+func WalkStms(b *fun.Body, f func(*fun.Stm)) {
+	for _, s := range b.Stms {
+		f(s)
+		switch e := s.Exp.(type) {
+		case *fun.IfExp:
+			WalkStms(e.Then, f)
+			WalkStms(e.Else, f)
+		case *fun.KernelExp:
+			WalkStms(e.Body, f)
+		}
+	}
+}
