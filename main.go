@@ -48,7 +48,8 @@ commands:
         --raw), optionally MemoryExpand; --stages prints every stage
   test DIR [-v]
         run the golden tests (the -- == blocks) of every program under DIR
-  demo  run a built-in example (Fig 2 of the FUN paper) under every semantics
+  demo  run a built-in example (Fig 2 of the FUN paper) through every level
+        and semantics
 
 The language follows the extension (.fun, .funmem); --lang overrides it.
 Exit status: 0 ok, 1 the program went wrong, 2 bad input.
@@ -360,42 +361,62 @@ func cmdDemo(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s (Fig 2 of the FUN paper, made a whole program):\n\n%s\n", file, indent(demoSource))
 	fmt.Fprintf(stdout, "type: %s\n\n", l.TypeString())
+	levels := []*check.Loaded{l}
+	names := []string{"FUN"}
+	for _, expand := range []bool{false, true} {
+		st, err := check.Compile(l, check.CompileOptions{To: "funmem", Expand: expand})
+		if err != nil {
+			return err
+		}
+		m, err := check.LoadFunmem(st[len(st)-1].Program, check.Options{})
+		if err != nil {
+			return err
+		}
+		levels = append(levels, m)
+		if expand {
+			names = append(names, "FUNMEM expanded")
+		} else {
+			names = append(names, "FUNMEM")
+			fmt.Fprintf(stdout, "in FUNMEM (arraysem compile %s --to funmem; cf. Fig 7):\n\n%s\n", file, indent(funmem.Print(m.Fun)))
+		}
+	}
 	inputs := []map[string]string{
 		{"xsize": "3", "ysize": "4", "zcond": "1"},
 		{"xsize": "3", "ysize": "4", "zcond": "0"},
 	}
-	var rows [][]string
-	rows = append(rows, []string{"inputs", "semantics", "results", "steps"})
+	rows := [][]string{{"inputs", "level", "semantics", "results", "steps"}}
 	agree := true
 	for _, args := range inputs {
 		var first string
-		for _, sem := range l.Semantics() {
-			r, err := l.Run(check.RunOptions{Semantics: sem, Args: args})
-			if err != nil {
-				return err
+		for i, lv := range levels {
+			for _, sem := range lv.Semantics() {
+				r, err := lv.Run(check.RunOptions{Semantics: sem, Args: args})
+				if err != nil {
+					return err
+				}
+				res := make([]string, len(r.Results))
+				for i, v := range r.Results {
+					res[i] = v.Abbrev(10)
+				}
+				got := strings.Join(res, "  ")
+				if first == "" {
+					first = got
+				} else if got != first {
+					agree = false
+				}
+				steps := "-"
+				if r.Steps > 0 {
+					steps = fmt.Sprint(r.Steps)
+				}
+				rows = append(rows, []string{argsString(args), names[i], sem, got, steps})
 			}
-			res := make([]string, len(r.Results))
-			for i, v := range r.Results {
-				res[i] = v.Abbrev(10)
-			}
-			got := strings.Join(res, "  ")
-			if first == "" {
-				first = got
-			} else if got != first {
-				agree = false
-			}
-			steps := "-"
-			if r.Steps > 0 {
-				steps = fmt.Sprint(r.Steps)
-			}
-			rows = append(rows, []string{argsString(args), "FUN " + sem + "-step", got, steps})
 		}
 	}
 	table(stdout, rows)
 	if !agree {
 		return failed{"demo: the semantics disagree"}
 	}
-	fmt.Fprintln(stdout, "\nverdict: every semantics agrees")
+	fmt.Fprintln(stdout, "\nverdict: every level and semantics agrees")
 	return nil
 }
 

@@ -44,7 +44,7 @@ func TestCommands(t *testing.T) {
 		{"check", []string{"check", fig2}, 0, "(int, [zsize])\n", ""},
 		{"check derive", []string{"check", "--derive", fig2}, 0, "[T-RESULT]", ""},
 		{"check paper", []string{"check", "--paper", fig2}, 2, "", "T-PROG: input declarations are an extension"},
-		{"demo", []string{"demo"}, 0, "verdict: every semantics agrees", ""},
+		{"demo", []string{"demo"}, 0, "verdict: every level and semantics agrees", ""},
 		{"no command", nil, 2, "", "usage"},
 		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{"no file", []string{"run", "nope.fun"}, 2, "", "nope.fun"},
@@ -94,6 +94,73 @@ func TestBadPrograms(t *testing.T) {
 			errs = strings.ReplaceAll(errs, filepath.Dir(path)+string(filepath.Separator), "")
 			if status != tc.status || !strings.Contains(errs, tc.stderr) || strings.Count(errs, "\n") != 1 {
 				t.Errorf("status %d, stderr %q; want %d, %q on one line", status, errs, tc.status, tc.stderr)
+			}
+		})
+	}
+}
+
+// TestFunmemCommands covers compile, check (validity, races), run with
+// each FUNMEM semantics, and --trace.
+func TestFunmemCommands(t *testing.T) {
+	racy := writeFile(t, "racy.funmem", `input (n : int)
+let (m : mem) = alloc 1
+let (xs : [n] @ m -> 0 + {(n : 0)}) = kernel i <= n do in (i)
+let (r : mem) = alloc n
+let (ys : [n] @ r -> R(n)) = copy xs
+in (r, ys)
+`)
+	// ys is built in the block of xs, which is still used after: each
+	// iteration reads and writes only its own cell, so there is no race,
+	// but the value of xs changes.
+	invalid := writeFile(t, "invalid.funmem", `input (n : int)
+let (m : mem) = alloc n
+let (xs : [n] @ m -> R(n)) = iota n
+let (ys : [n] @ m -> R(n)) = kernel i <= n do
+  let (v : int) = xs[i]
+  let (w : int) = v * 10
+  in (w)
+let (r : mem) = alloc n
+let (zs : [n] @ r -> R(n)) = copy xs
+in (r, zs)
+`)
+	compiled := filepath.Join(t.TempDir(), "fig2.funmem")
+	out, errs, status := run(t, "compile", "examples/fun/fig2.fun", "--to", "funmem")
+	if status != 0 || !strings.Contains(out, "(zarr : [zsize] @ zarr_mem -> R(zsize))") {
+		t.Fatalf("compile: %d %s %s", status, out, errs)
+	}
+	if err := os.WriteFile(compiled, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fig2 := []string{"--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=0"}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		stdout string
+		stderr string
+	}{
+		{"compile stages", []string{"compile", "examples/fun/kernel.fun", "--to", "funmem", "--expand", "--stages"}, 0, "-- stage 3: MemoryExpand (funmem)", ""},
+		{"compile raw", []string{"compile", "examples/fun/fig2.fun", "--to", "funmem", "--raw"}, 0, "zarr_stride1", ""},
+		{"compile cpu", []string{"compile", "examples/fun/kernel.fun", "--to", "funmem", "--expand", "--layout", "cpu"}, 0, "(i * m - m) + {(m : 1)}", ""},
+		{"compile bad layout", []string{"compile", "examples/fun/kernel.fun", "--to", "funmem", "--layout", "tpu"}, 2, "", "unknown layout"},
+		{"compile no target", []string{"compile", "examples/fun/kernel.fun"}, 2, "", "--to"},
+		{"run heap", append([]string{"run", compiled}, fig2...), 0, "3\n[1 2 3]\n", ""},
+		{"run small", append([]string{"run", compiled, "--semantics", "small"}, fig2...), 0, "3\n[1 2 3]\n", ""},
+		{"run value", append([]string{"run", compiled, "--semantics", "value"}, fig2...), 0, "3\n[1 2 3]\n", ""},
+		{"trace", append([]string{"run", compiled, "--trace"}, fig2...), 0, "iteration 3: R = {}  W = {ℓ1[2]}", ""},
+		{"check", append([]string{"check", compiled}, fig2...), 0, "valid (Def 3.1)", ""},
+		{"race", []string{"run", racy, "--arg", "n=3"}, 1, "", "E-MEM-KERNEL: race: iteration 1 writes ℓ1[0], which iteration 2 also uses"},
+		{"race small", []string{"run", racy, "--semantics", "small", "--arg", "n=3"}, 1, "", "E-MEM-KERNEL: race: iteration 1 writes ℓ1[0], which iteration 2 also uses"},
+		{"race value", []string{"run", racy, "--semantics", "value", "--arg", "n=3"}, 0, "[1 2 3]", ""},
+		{"race check", []string{"check", racy, "--arg", "n=3"}, 1, "", "race"},
+		{"invalid heap", []string{"run", invalid, "--arg", "n=3"}, 0, "[10 20 30]", ""},
+		{"invalid value", []string{"run", invalid, "--semantics", "value", "--arg", "n=3"}, 0, "[1 2 3]", ""},
+		{"invalid check", []string{"check", invalid, "--arg", "n=3"}, 1, "", "Def 3.1: invalid: result zs: element [1]: value-based 1, heap-based 10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, status := run(t, tc.args...)
+			if status != tc.status || !strings.Contains(out, tc.stdout) || !strings.Contains(errs, tc.stderr) {
+				t.Errorf("arraysem %v: status %d\nstdout:\n%s\nstderr:\n%s", tc.args, status, out, errs)
 			}
 		})
 	}
