@@ -68,17 +68,7 @@ func (c *checker) errorf(pos Pos, rule, format string, args ...any) error {
 // node records one rule application: it counts the rule and, when
 // derivations are asked for, builds the node.
 func (c *checker) node(rule, conclusion string, premises ...*semantics.Derivation) *semantics.Derivation {
-	c.opts.Counter.Hit(rule)
-	if !c.opts.Derive {
-		return nil
-	}
-	var ps []*semantics.Derivation
-	for _, p := range premises {
-		if p != nil {
-			ps = append(ps, p)
-		}
-	}
-	return &semantics.Derivation{Rule: rule, Conclusion: conclusion, Premises: ps}
+	return semantics.Deriver{Derive: c.opts.Derive, Counter: c.opts.Counter}.Node(rule, func() string { return conclusion }, premises...)
 }
 
 // bind adds x : τ to Γ, refusing to shadow; it returns an undo function.

@@ -29,17 +29,7 @@ type evaluator struct{ opts *EvalOptions }
 // node counts a rule and, when a derivation is asked for, builds its node;
 // the conclusion is rendered only then (it costs more than the rule).
 func (ev *evaluator) node(rule string, concl func() string, premises ...*semantics.Derivation) *semantics.Derivation {
-	ev.opts.Counter.Hit(rule)
-	if !ev.opts.Derive {
-		return nil
-	}
-	var ps []*semantics.Derivation
-	for _, p := range premises {
-		if p != nil {
-			ps = append(ps, p)
-		}
-	}
-	return &semantics.Derivation{Rule: rule, Conclusion: concl(), Premises: ps}
+	return semantics.Deriver{Derive: ev.opts.Derive, Counter: ev.opts.Counter}.Node(rule, concl, premises...)
 }
 
 // body is E ⊢ b ⇓ (v, …, v): E-LET for each statement, then E-IN.

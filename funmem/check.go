@@ -77,17 +77,7 @@ func (c *checker) errorf(pos fun.Pos, rule, format string, args ...any) error {
 }
 
 func (c *checker) node(rule, concl string, premises ...*semantics.Derivation) *semantics.Derivation {
-	c.opts.Counter.Hit(rule)
-	if !c.opts.Derive {
-		return nil
-	}
-	var ps []*semantics.Derivation
-	for _, p := range premises {
-		if p != nil {
-			ps = append(ps, p)
-		}
-	}
-	return &semantics.Derivation{Rule: rule, Conclusion: concl, Premises: ps}
+	return semantics.Deriver{Derive: c.opts.Derive, Counter: c.opts.Counter}.Node(rule, func() string { return concl }, premises...)
 }
 
 func (c *checker) bind(rule string, x *fun.Ident, t fun.Type) (func(), error) {
@@ -614,72 +604,30 @@ func (c *checker) patternNames(rule string, pat []*fun.Param) error {
 // of the kernel's array: the body's result must have τ's shape (an int, or
 // an array of the item sizes) in any memory, since E-MEM-KERNEL copies it.
 func (c *checker) kernelBody(p *fun.Param, b *fun.Body) (*semantics.Derivation, error) {
-	var undo []func()
-	defer func() {
-		for i := len(undo) - 1; i >= 0; i-- {
-			undo[i]()
+	d, _, err := c.stms(b, func(types []fun.Type) error {
+		if len(b.Result) != 1 {
+			return c.errorf(b.In, "T-MEM-RESULT", "a kernel body returns one value, not %d", len(b.Result))
 		}
-	}()
-	var ds []*semantics.Derivation
-	for _, s := range b.Stms {
-		d, u, err := c.stmBind(s)
-		if err != nil {
-			return nil, err
+		x := b.Result[0]
+		item := p.Type.Dims[1:]
+		have := types[0]
+		if (len(item) == 0 && have.IsInt()) || (len(item) > 0 && ArrayOf(have) != nil && sameDims(have, fun.Type{Dims: item})) {
+			return nil
 		}
-		undo = append(undo, u)
-		ds = append(ds, d)
-	}
-	const rule = "T-MEM-RESULT"
-	if len(b.Result) != 1 {
-		return nil, c.errorf(b.In, rule, "a kernel body returns one value, not %d", len(b.Result))
-	}
-	x := b.Result[0]
-	have, err := c.lookup(rule, x, "result")
-	if err != nil {
-		return nil, err
-	}
-	item := p.Type.Dims[1:]
-	ok := (len(item) == 0 && have.IsInt()) || (len(item) > 0 && ArrayOf(have) != nil && sameDims(have, fun.Type{Dims: item}))
-	if !ok {
-		return nil, c.errorf(x.NamePos, rule, "the kernel body's result %s has type %s, but the items of %s have shape %s", x.Name, have, p.Name.Name, fun.Type{Dims: item})
-	}
-	d := c.node(rule, "Γ ⊢ (z : τ) ← in ("+x.Name+")")
-	for i := len(ds) - 1; i >= 0; i-- {
-		d = c.node("T-MEM-STM", "Γ ⊢ (z : τ) ← …", ds[i], d)
-	}
-	return d, nil
+		return c.errorf(x.NamePos, "T-MEM-RESULT", "the kernel body's result %s has type %s, but the items of %s have shape %s", x.Name, have, p.Name.Name, fun.Type{Dims: item})
+	})
+	return d, err
 }
 
 // body is Γ ⊢ p̄ ← b (T-MEM-STM, T-MEM-RESULT); with a nil pattern it
 // infers one, for T-MEM-PROG.
 func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []fun.Type, error) {
-	var undo []func()
-	defer func() {
-		for i := len(undo) - 1; i >= 0; i-- {
-			undo[i]()
+	return c.stms(b, func(types []fun.Type) error {
+		if pat == nil {
+			return nil
 		}
-	}()
-	var ds []*semantics.Derivation
-	for _, s := range b.Stms {
-		d, u, err := c.stmBind(s)
-		if err != nil {
-			return nil, nil, err
-		}
-		undo = append(undo, u)
-		ds = append(ds, d)
-	}
-	const rule = "T-MEM-RESULT"
-	types := make([]fun.Type, len(b.Result))
-	for i, x := range b.Result {
-		t, err := c.lookup(rule, x, "result")
-		if err != nil {
-			return nil, nil, err
-		}
-		types[i] = t
-	}
-	if pat != nil {
 		if len(b.Result) != len(pat) {
-			return nil, nil, c.errorf(b.In, rule, "the body returns %d values, but the pattern binds %d", len(b.Result), len(pat))
+			return c.errorf(b.In, "T-MEM-RESULT", "the body returns %d values, but the pattern binds %d", len(b.Result), len(pat))
 		}
 		subst := map[string]string{}
 		for i, p := range pat {
@@ -687,46 +635,53 @@ func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []
 		}
 		for i, p := range pat {
 			if !c.sameType(types[i], p.Type, subst) {
-				return nil, nil, c.errorf(b.Result[i].NamePos, rule, "result %s has type %s, but the binding %s needs %s",
+				return c.errorf(b.Result[i].NamePos, "T-MEM-RESULT", "result %s has type %s, but the binding %s needs %s",
 					b.Result[i].Name, types[i], fun.PrintParam(p), substType(p.Type, subst))
 			}
 		}
+		return nil
+	})
+}
+
+// stms checks a body's statements (T-MEM-STM), then its results with
+// result (T-MEM-RESULT), in the scope the statements make; it returns the
+// results' types.
+func (c *checker) stms(b *fun.Body, result func([]fun.Type) error) (*semantics.Derivation, []fun.Type, error) {
+	var undo []func()
+	defer func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}()
+	var ds []*semantics.Derivation
+	for _, s := range b.Stms {
+		d, u, err := c.stmBind(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		undo = append(undo, u)
+		ds = append(ds, d)
 	}
-	d := c.node(rule, "Γ ⊢ p̄ ← in (…)")
+	types := make([]fun.Type, len(b.Result))
+	for i, x := range b.Result {
+		t, err := c.lookup("T-MEM-RESULT", x, "result")
+		if err != nil {
+			return nil, nil, err
+		}
+		types[i] = t
+	}
+	if err := result(types); err != nil {
+		return nil, nil, err
+	}
+	d := c.node("T-MEM-RESULT", "Γ ⊢ p̄ ← in (…)")
 	for i := len(ds) - 1; i >= 0; i-- {
 		d = c.node("T-MEM-STM", "Γ ⊢ p̄ ← …", ds[i], d)
 	}
 	return d, types, nil
 }
 
-// substType renames a type's variables (for messages and Support).
-func substType(t fun.Type, subst map[string]string) fun.Type {
-	ren := func(x *fun.Ident) *fun.Ident {
-		if s, ok := subst[x.Name]; ok {
-			return &fun.Ident{NamePos: x.NamePos, Name: s}
-		}
-		return x
-	}
-	out := fun.Type{Ext: t.Ext}
-	for _, d := range t.Dims {
-		out.Dims = append(out.Dims, ren(d))
-	}
-	if a := ArrayOf(t); a != nil {
-		l := &IndexFn{Pos: a.Index.Pos}
-		if a.Index.IsRowMajor() {
-			for _, x := range a.Index.RowMajor {
-				l.RowMajor = append(l.RowMajor, Rename(x, subst))
-			}
-		} else {
-			l.Offset = Rename(a.Index.Offset, subst)
-			for _, d := range a.Index.Dims {
-				l.Dims = append(l.Dims, LDim{Elems: Rename(d.Elems, subst), Stride: Rename(d.Stride, subst)})
-			}
-		}
-		out.Ext = &ArrayMem{Block: ren(a.Block), Index: l}
-	}
-	return out
-}
+// substType renames a type's variables (T-MEM-RESULT's S, for messages).
+func substType(t fun.Type, subst map[string]string) fun.Type { return mapType(t, renamer(subst)) }
 
 // SliceF is slice_f of eq (2) on symbolic LMADs, with 1-based offsets:
 // the offset moves by Σ (o_i − 1)·s_i and the sizes become the slice's.

@@ -237,23 +237,7 @@ func copyConsts(m map[string]int64) map[string]int64 {
 }
 
 // rowMajorBody writes every LMAD that is R of its array's sizes as R(…).
-func rowMajorBody(b *fun.Body) *fun.Body {
-	out := &fun.Body{In: b.In, Result: b.Result}
-	for _, st := range b.Stms {
-		ns := &fun.Stm{Let: st.Let, Exp: st.Exp}
-		for _, p := range st.Pat {
-			ns.Pat = append(ns.Pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: asRowMajor(p.Type)})
-		}
-		switch e := st.Exp.(type) {
-		case *fun.IfExp:
-			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: rowMajorBody(e.Then), Else: rowMajorBody(e.Else)}
-		case *fun.KernelExp:
-			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: rowMajorBody(e.Body)}
-		}
-		out.Stms = append(out.Stms, ns)
-	}
-	return out
-}
+func rowMajorBody(b *fun.Body) *fun.Body { return retypeBody(b, asRowMajor) }
 
 func asRowMajor(t fun.Type) fun.Type {
 	a := ArrayOf(t)

@@ -32,6 +32,30 @@ func (d *Derivation) write(b *strings.Builder, depth int) {
 	}
 }
 
+// Deriver records rule applications: it counts each (when Counter is
+// set) and builds its derivation node only when Derive is set, rendering
+// the conclusion only then.
+type Deriver struct {
+	Derive  bool
+	Counter Counter
+}
+
+// Node records one application of rule with the given premises (nil
+// premises are left out) and returns its node, or nil.
+func (d Deriver) Node(rule string, conclusion func() string, premises ...*Derivation) *Derivation {
+	d.Counter.Hit(rule)
+	if !d.Derive {
+		return nil
+	}
+	var ps []*Derivation
+	for _, p := range premises {
+		if p != nil {
+			ps = append(ps, p)
+		}
+	}
+	return &Derivation{Rule: rule, Conclusion: conclusion(), Premises: ps}
+}
+
 // Counter counts how often each rule fires; the rule-coverage report is
 // built from these. A nil *Counter counts nothing.
 type Counter map[string]int
