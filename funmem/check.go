@@ -316,33 +316,37 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 			return nil, nil, err
 		}
 	}
-	d, results, err := c.body(nil, p.Body)
-	if err != nil {
-		return nil, nil, err
-	}
 	// T-MEM-PROG: the results come in pairs (x_mem : mem) (x : [k]… @ x_mem -> R(k…)),
 	// so that validity (Def 3.1) can read each block as a row-major array.
-	for i := 0; i < len(results); i++ {
-		x := p.Body.Result[i]
-		switch {
-		case IsMem(results[i]):
-			if i+1 == len(results) || ArrayOf(results[i+1]) == nil || ArrayOf(results[i+1]).Block.Name != x.Name {
-				return nil, nil, c.errorf(x.NamePos, rule, "result %s is a memory block not followed by an array in it", x.Name)
-			}
-		case ArrayOf(results[i]) != nil:
-			t := results[i]
-			a := ArrayOf(t)
-			if i == 0 || p.Body.Result[i-1].Name != a.Block.Name {
-				return nil, nil, c.errorf(x.NamePos, rule, "result %s must be preceded by its memory block %s", x.Name, a.Block.Name)
-			}
-			if !c.rowMajor(t) {
-				return nil, nil, c.errorf(x.NamePos, rule, "result %s has index function %s; a program's results are row-major with offset 0 (R(…))", x.Name, a.Index)
-			}
-		default:
-			if c.opts.Paper {
-				return nil, nil, c.errorf(x.NamePos, rule, "result %s is a scalar; the paper's programs return arrays (refused in paper mode)", x.Name)
+	// They are checked where the body's statements are in scope, as the
+	// premise • ⊢ p̄ ← b has them.
+	d, results, err := c.stms(p.Body, func(results []fun.Type) error {
+		for i := 0; i < len(results); i++ {
+			x := p.Body.Result[i]
+			switch {
+			case IsMem(results[i]):
+				if i+1 == len(results) || ArrayOf(results[i+1]) == nil || ArrayOf(results[i+1]).Block.Name != x.Name {
+					return c.errorf(x.NamePos, rule, "result %s is a memory block not followed by an array in it", x.Name)
+				}
+			case ArrayOf(results[i]) != nil:
+				t := results[i]
+				a := ArrayOf(t)
+				if i == 0 || p.Body.Result[i-1].Name != a.Block.Name {
+					return c.errorf(x.NamePos, rule, "result %s must be preceded by its memory block %s", x.Name, a.Block.Name)
+				}
+				if !c.rowMajor(t) {
+					return c.errorf(x.NamePos, rule, "result %s has index function %s; a program's results are row-major with offset 0 (R(…))", x.Name, a.Index)
+				}
+			default:
+				if c.opts.Paper {
+					return c.errorf(x.NamePos, rule, "result %s is a scalar; the paper's programs return arrays (refused in paper mode)", x.Name)
+				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	info := &Info{Results: results}
 	return c.node(rule, "⊢ … : "+info.ResultString(), d), results, nil

@@ -19,6 +19,7 @@ import (
 // its support; strides that are not variables are bound by let as the
 // offset is; and a program returns each array with its block.
 func Transform(p *fun.Program) *fun.Program {
+	p = renameKeywords(p)
 	t := &transformer{names: newNames(p)}
 	out := &fun.Program{File: p.File}
 	gamma := map[string]fun.Type{}
@@ -213,6 +214,45 @@ func supportedType(dims []*fun.Ident, supp []*fun.Param) fun.Type {
 		l.Dims = append(l.Dims, LDim{Elems: fun.Var{Ident: d}, Stride: fun.Var{Ident: supp[2+i].Name}})
 	}
 	return fun.Type{Dims: dims, Ext: &ArrayMem{Block: supp[0].Name, Index: l}}
+}
+
+// renameKeywords renames the variables of a FUN program whose names are
+// FUNMEM's keywords (mem, alloc), so that the translation parses back.
+func renameKeywords(p *fun.Program) *fun.Program {
+	n := newNames(p)
+	ren := map[string]string{}
+	for name := range n.used {
+		if keywords[name] {
+			ren[name] = n.fresh(name + "_").Name
+		}
+	}
+	if len(ren) == 0 {
+		return p
+	}
+	f := renamer(ren)
+	binders := func(ps []*fun.Param) []*fun.Param {
+		out := make([]*fun.Param, len(ps))
+		for i, q := range ps {
+			out[i] = &fun.Param{Lparen: q.Lparen, Name: f(q.Name), Type: mapType(q.Type, f)}
+		}
+		return out
+	}
+	var body func(b *fun.Body) *fun.Body
+	body = func(b *fun.Body) *fun.Body {
+		out := &fun.Body{In: b.In, Result: mapIdents(b.Result, f)}
+		for _, s := range b.Stms {
+			ns := &fun.Stm{Let: s.Let, Pat: binders(s.Pat), Exp: mapExp(s.Exp, f)}
+			switch e := s.Exp.(type) {
+			case *fun.IfExp:
+				ns.Exp = &fun.IfExp{If: e.If, Cond: f(e.Cond), Then: body(e.Then), Else: body(e.Else)}
+			case *fun.KernelExp:
+				ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: f(e.Var), Bound: f(e.Bound), Body: body(e.Body)}
+			}
+			out.Stms = append(out.Stms, ns)
+		}
+		return out
+	}
+	return &fun.Program{File: p.File, Inputs: binders(p.Inputs), Body: body(p.Body)}
 }
 
 // names is a supply of fresh variable names.
