@@ -37,7 +37,8 @@ func ParseLayout(s string) (Layout, error) {
 //
 //	let p̄ = kernel x <= y do let (z : mem) = alloc se  b
 //
-// has x ∉ FV(se) and z used only in types in b, allocates one block z' of
+// (z among the allocations at the top of the body) has x ∉ FV(se) and z
+// used only in types in b, allocates one block z' of
 // se·y before the kernel and rewrites every type [x1]…[xn] @ z -> L in b to
 // live in z' at thread x's part (see Layout). Kernel indices run from 1, so
 // thread x's part starts at (x − 1)·se, not the paper's x·se, which would
@@ -106,9 +107,9 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 		case *fun.KernelExp:
 			inner := x.body(e.Body)
 			k := &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}
-			for x.expandable(k) {
+			for i := x.expandable(k); i >= 0; i = x.expandable(k) {
 				var alloc *fun.Stm
-				alloc, k = x.expand(k)
+				alloc, k = x.expand(k, i)
 				out.Stms = append(out.Stms, alloc)
 				x.changed = true
 			}
@@ -120,23 +121,30 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 	return out
 }
 
-// expandable: the body starts with let z = alloc se, x ∉ FV(se), and z is
-// only used in patterns (no body returns it).
-func (x *expander) expandable(k *fun.KernelExp) bool {
-	if len(k.Body.Stms) == 0 {
-		return false
+// expandable finds, among the allocations at the top of the kernel's body
+// (hoistAllocs puts the invariant ones there), one that MemoryExpand's
+// condition holds for: let z = alloc se with x ∉ FV(se), z only used in
+// patterns (no body returns it). It returns its index, or -1.
+func (x *expander) expandable(k *fun.KernelExp) int {
+	for i, st := range k.Body.Stms {
+		a, ok := st.Exp.(*AllocExp)
+		if !ok {
+			return -1
+		}
+		if x.canExpand(k, i, a) {
+			return i
+		}
 	}
-	first := k.Body.Stms[0]
-	a, ok := first.Exp.(*AllocExp)
-	if !ok {
-		return false
-	}
+	return -1
+}
+
+func (x *expander) canExpand(k *fun.KernelExp, i int, a *AllocExp) bool {
 	for _, v := range fun.FreeVars(a.Size, nil) {
 		if v.Name == k.Var.Name {
 			return false
 		}
 	}
-	z := first.Pat[0].Name.Name
+	z := k.Body.Stms[i].Pat[0].Name.Name
 	returned := false
 	var visit func(b *fun.Body)
 	visit = func(b *fun.Body) {
@@ -153,14 +161,15 @@ func (x *expander) expandable(k *fun.KernelExp) bool {
 			}
 		}
 	}
-	visit(&fun.Body{Stms: k.Body.Stms[1:], Result: k.Body.Result})
+	visit(k.Body)
 	return !returned
 }
 
-// expand is one step of MemoryExpand: the allocation before the kernel,
-// and the kernel with its types moved into the expanded block.
-func (x *expander) expand(k *fun.KernelExp) (*fun.Stm, *fun.KernelExp) {
-	first := k.Body.Stms[0]
+// expand is one step of MemoryExpand on the allocation at index i of the
+// kernel's body: the allocation before the kernel, and the kernel with its
+// types moved into the expanded block.
+func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
+	first := k.Body.Stms[i]
 	z := first.Pat[0]
 	se := first.Exp.(*AllocExp).Size
 	y := fun.Var{Ident: k.Bound}
@@ -187,7 +196,8 @@ func (x *expander) expand(k *fun.KernelExp) (*fun.Stm, *fun.KernelExp) {
 		}
 		return fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: zx.Name}, Index: l}}
 	}
-	body := retypeBody(&fun.Body{Stms: k.Body.Stms[1:], In: k.Body.In, Result: k.Body.Result}, retype)
+	rest := append(append([]*fun.Stm(nil), k.Body.Stms[:i]...), k.Body.Stms[i+1:]...)
+	body := retypeBody(&fun.Body{Stms: rest, In: k.Body.In, Result: k.Body.Result}, retype)
 	return alloc, &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: body}
 }
 

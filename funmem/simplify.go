@@ -2,6 +2,7 @@ package funmem
 
 import (
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // Simplify is the simplifier §3.5 defers to: "removal of redundant return
@@ -85,6 +86,19 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 	ren := map[string]string{}
 	var before []*fun.Stm
 	keep := make([]bool, len(st.Pat))
+	// A size of the pattern's arrays must stay a pattern variable to be
+	// hoisted: T-MEM-RESULT compares sizes by name. And a name a branch
+	// binds cannot be bound before the if.
+	sizes := map[string]bool{}
+	for _, p := range st.Pat {
+		for _, d := range p.Type.Dims {
+			sizes[d.Name] = true
+		}
+	}
+	inner := binders(e.Then)
+	for name := range binders(e.Else) {
+		inner[name] = true
+	}
 	for j, p := range st.Pat {
 		keep[j] = true
 		tj, ej := e.Then.Result[j], e.Else.Result[j]
@@ -93,7 +107,8 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
 			ren[p.Name.Name] = tj.Name
 			keep[j] = false
-		case p.Type.IsInt() && tdefs[tj.Name] != nil && edefs[ej.Name] != nil && SameValue(tdefs[tj.Name], edefs[ej.Name]):
+		case p.Type.IsInt() && !sizes[p.Name.Name] && !inner[p.Name.Name] &&
+			tdefs[tj.Name] != nil && edefs[ej.Name] != nil && SameValue(tdefs[tj.Name], edefs[ej.Name]):
 			before = append(before, &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs[tj.Name])}})
 			keep[j] = false
 		default:
@@ -107,6 +122,12 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 				}
 			}
 		}
+	}
+	if len(before) == 0 && len(ren) == len(st.Pat) {
+		// Keep one result: a pattern may not be empty. (The whole if cannot
+		// go: its branches may get stuck.)
+		delete(ren, st.Pat[0].Name.Name)
+		keep[0] = true
 	}
 	var pat []*fun.Param
 	var tres, eres []*fun.Ident
@@ -155,17 +176,18 @@ func defsOf(b *fun.Body, scope map[string]bool) map[string]fun.SExp {
 	return defs
 }
 
-// deadCode drops lets of ints and blocks (scalars, allocs) whose names are
-// used nowhere after them.
+// deadCode drops the lets of ints whose names are used nowhere after them
+// and whose expressions cannot get stuck (no division by a variable), so
+// that a program stuck before stays stuck. Allocations stay: one of a
+// negative size is stuck.
 func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	for {
 		used := uses(b.Stms, b.Result)
 		var out []*fun.Stm
 		dropped := false
 		for _, st := range b.Stms {
-			_, scalar := st.Exp.(*fun.ScalarExp)
-			_, alloc := st.Exp.(*AllocExp)
-			if (scalar || alloc) && len(st.Pat) == 1 && used[st.Pat[0].Name.Name] == 0 {
+			e, scalar := st.Exp.(*fun.ScalarExp)
+			if scalar && len(st.Pat) == 1 && used[st.Pat[0].Name.Name] == 0 && cannotFail(e.X) {
 				dropped = true
 				continue
 			}
@@ -256,6 +278,37 @@ func asRowMajor(t fun.Type) fun.Type {
 		}
 	}
 	return r
+}
+
+// cannotFail reports whether a scalar expression evaluates without getting
+// stuck: its only partial operators divide by non-zero constants.
+func cannotFail(e fun.SExp) bool {
+	switch e := e.(type) {
+	case *fun.UnOp:
+		return cannotFail(e.X)
+	case *fun.BinOp:
+		if e.Op == semantics.Div || e.Op == semantics.Mod {
+			if c, ok := e.R.(*fun.Const); !ok || c.Value == 0 {
+				return false
+			}
+		}
+		return cannotFail(e.L) && cannotFail(e.R)
+	}
+	return true
+}
+
+// binders is the set of names a body binds, nested bodies included.
+func binders(b *fun.Body) map[string]bool {
+	out := map[string]bool{}
+	WalkStms(b, func(s *fun.Stm) {
+		for _, p := range s.Pat {
+			out[p.Name.Name] = true
+		}
+		if k, ok := s.Exp.(*fun.KernelExp); ok {
+			out[k.Var.Name] = true
+		}
+	})
+	return out
 }
 
 func copySet(m map[string]bool) map[string]bool {
