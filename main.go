@@ -287,7 +287,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 
 func cmdCompile(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
-	to := fs.String("to", "", "target level: fun or funmem")
+	to := fs.String("to", "", "target level: fun, funmem or imp")
 	expand := fs.Bool("expand", false, "run MemoryExpand")
 	layout := fs.String("layout", "gpu", "MemoryExpand's layout: gpu (coalesced) or cpu (a row per thread)")
 	raw := fs.Bool("raw", false, "skip the simplifier")
@@ -298,7 +298,7 @@ func cmdCompile(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *to == "" {
-		return usageError{"compile: --to fun or --to funmem"}
+		return usageError{"compile: --to fun, funmem or imp"}
 	}
 	lay, err := funmem.ParseLayout(*layout)
 	if err != nil {
@@ -322,7 +322,7 @@ func cmdCompile(args []string, stdout io.Writer) error {
 			}
 			fmt.Fprintf(stdout, "-- stage %d: %s (%s)\n", i, s.Name, s.Lang)
 		}
-		fmt.Fprint(stdout, funmem.Print(s.Program))
+		fmt.Fprint(stdout, s.Text())
 	}
 	return nil
 }

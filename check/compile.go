@@ -5,11 +5,12 @@ import (
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/imp"
 )
 
 // CompileOptions configure the compile path.
 type CompileOptions struct {
-	To     string // "fun" or "funmem"
+	To     string // "fun", "funmem" or "imp"
 	Expand bool   // run MemoryExpand after the translation
 	Layout funmem.Layout
 	Raw    bool // skip the simplifier: the procedures' output as is
@@ -19,7 +20,16 @@ type CompileOptions struct {
 type Stage struct {
 	Name    string
 	Lang    string
-	Program *fun.Program
+	Program *fun.Program // FUN and FUNMEM stages
+	Imp     *imp.Program // the IMP stage
+}
+
+// Text renders the stage's program in its language's syntax.
+func (s Stage) Text() string {
+	if s.Imp != nil {
+		return imp.Print(s.Imp)
+	}
+	return funmem.Print(s.Program)
 }
 
 // Compile translates a loaded program down to the requested level and
@@ -31,9 +41,9 @@ func Compile(l *Loaded, o CompileOptions) ([]Stage, error) {
 	switch {
 	case o.To == l.Lang && !o.Expand:
 		return stages, nil
-	case l.Lang == "fun" && o.To == "funmem", l.Lang == "funmem" && o.To == "funmem":
+	case l.Lang == "fun" && (o.To == "funmem" || o.To == "imp"), l.Lang == "funmem" && (o.To == "funmem" || o.To == "imp"):
 	default:
-		return nil, fmt.Errorf("cannot compile %s to %s (from fun: to fun or funmem; from funmem: --expand)", l.Lang, o.To)
+		return nil, fmt.Errorf("cannot compile %s to %s (fun compiles to fun, funmem or imp; funmem to funmem (--expand) or imp)", l.Lang, o.To)
 	}
 	p := l.Fun
 	add := func(name string, q *fun.Program) error {
@@ -63,6 +73,16 @@ func Compile(l *Loaded, o CompileOptions) ([]Stage, error) {
 				return nil, err
 			}
 		}
+	}
+	if o.To == "imp" {
+		q, err := imp.FromFunmem(p)
+		if err != nil {
+			return nil, fmt.Errorf("FunMemToImp: %w", err)
+		}
+		if err := imp.Check(q, nil); err != nil {
+			return nil, fmt.Errorf("FunMemToImp produced a program IMP's checker rejects: %w\n%s", err, imp.Print(q))
+		}
+		stages = append(stages, Stage{Name: "FunMemToImp", Lang: "imp", Imp: q})
 	}
 	return stages, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -44,6 +45,7 @@ type Loaded struct {
 	Lang string
 	File string
 	Fun  *fun.Program // the program, for FUN and FUNMEM (which shares FUN's syntax)
+	Imp  *imp.Program // the program, for IMP
 
 	typ        string
 	derivation *semantics.Derivation
@@ -70,6 +72,12 @@ func Load(file, src string, opts Options) (*Loaded, error) {
 			return nil, err
 		}
 		return LoadFunmem(p, opts)
+	case "imp":
+		p, err := imp.ParseFile(file, src)
+		if err != nil {
+			return nil, err
+		}
+		return LoadImp(p, opts)
 	}
 	return nil, fmt.Errorf("%s: the %s language is not available in this version of arraysem", file, lang)
 }
@@ -94,6 +102,15 @@ func LoadFunmem(p *fun.Program, opts Options) (*Loaded, error) {
 		l.memResults = append(l.memResults, funmem.IsMem(t))
 	}
 	return l, nil
+}
+
+// LoadImp checks an IMP program (declarations before use, ints and
+// blocks kept apart).
+func LoadImp(p *imp.Program, opts Options) (*Loaded, error) {
+	if err := imp.Check(p, opts.Counter); err != nil {
+		return nil, err
+	}
+	return &Loaded{Lang: "imp", File: p.File, Imp: p, typ: imp.ResultString(p)}, nil
 }
 
 // Semantics lists the semantics a loaded program can run under, the
@@ -147,9 +164,12 @@ func (l *Loaded) Run(o RunOptions) (*Run, error) {
 	start := time.Now()
 	var r *Run
 	var err error
-	if l.Lang == "funmem" {
+	switch l.Lang {
+	case "funmem":
 		r, err = l.runFunmem(sem, o)
-	} else {
+	case "imp":
+		r, err = l.runImp(sem, o)
+	default:
 		r, err = runFun(l.Fun, sem, o)
 	}
 	if err != nil {
@@ -157,6 +177,30 @@ func (l *Loaded) Run(o RunOptions) (*Run, error) {
 	}
 	r.Time = time.Since(start)
 	return r, nil
+}
+
+func (l *Loaded) runImp(sem string, o RunOptions) (*Run, error) {
+	env, h, err := imp.BindInputs(l.Imp, o.Args)
+	if err != nil {
+		return nil, err
+	}
+	opts := &imp.Options{Counter: o.Counter}
+	if o.Trace != nil {
+		opts.Trace = func(k *imp.Kernel, iters []semantics.IterAccess) {
+			o.Trace(k.At.String()+": kernel "+k.X.Name+" <= "+fun.PrintSExp(k.Bound), iters)
+		}
+	}
+	r := &Run{}
+	if sem == "big" {
+		r.Results, err = imp.Eval(l.Imp, env, h, opts)
+		return r, err
+	}
+	var on func(string, *imp.Config)
+	if o.OnStep != nil {
+		on = func(rule string, c *imp.Config) { o.OnStep(rule, c.String()) }
+	}
+	r.Results, r.Steps, err = imp.RunSmall(l.Imp, env, h, o.Fuel, opts, on)
+	return r, err
 }
 
 func runFun(p *fun.Program, sem string, o RunOptions) (*Run, error) {

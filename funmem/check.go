@@ -699,3 +699,10 @@ func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 	out.Offset = off
 	return out
 }
+
+// IsRowMajor reports whether an array type's LMAD is R of its sizes (as
+// polynomials, without definitions).
+func IsRowMajor(t fun.Type) bool {
+	c := &checker{opts: &CheckOptions{}, env: map[string]*binding{}, defs: map[string]fun.SExp{}}
+	return ArrayOf(t) != nil && c.rowMajor(t)
+}

@@ -1,0 +1,15 @@
+// Package imp implements IMP, the small imperative language with a
+// parallel loop of §4 of "Compiling a functional array language with
+// non-semantic memory information" (IFL 2022):
+//
+//   - syntax.go, parse.go, print.go: Fig 11, with inputs and a final
+//     return naming the results (blocks with their row-major shapes), so
+//     that results print as FUN's do;
+//   - check.go: the "trivial and uninteresting" type rules the paper
+//     elides: variables declared before use, ints and blocks kept apart;
+//   - eval.go: the big-step semantics of Fig 12 (E-IMP-DEC-INT …
+//     E-IMP-KERNEL), with kernels' read/write sets checked for races as in
+//     FUNMEM;
+//   - step.go: a small-step semantics that agrees with it;
+//   - translate.go: FunMemToImp and COPY (FUNMEM → IMP).
+package imp

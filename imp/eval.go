@@ -1,0 +1,349 @@
+package imp
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Value is an IMP value: an integer, or a block's label (⊥ before a
+// block is assigned to a mem variable).
+type Value struct {
+	Mem     bool
+	Defined bool // for mem: not ⊥
+	K       int64
+	L       semantics.Label
+}
+
+func (v Value) String() string {
+	switch {
+	case !v.Mem:
+		return fmt.Sprint(v.K)
+	case !v.Defined:
+		return "⊥"
+	}
+	return v.L.String()
+}
+
+// Env is IMP's mutable environment E.
+type Env map[string]Value
+
+func (e Env) clone() Env {
+	out := make(Env, len(e)+1)
+	for k, v := range e {
+		out[k] = v
+	}
+	return out
+}
+
+// Options configure a run.
+type Options struct {
+	Counter semantics.Counter
+	// Trace receives each kernel's per-iteration read and write sets.
+	Trace func(k *Kernel, iters []semantics.IterAccess)
+}
+
+// BindInputs builds the environment and heap of the inputs: ints as given,
+// each array row-major in a fresh block of its own. Sizes that are input
+// variables may be read off the arrays, as in FUN.
+func BindInputs(p *Program, args map[string]string) (Env, *semantics.Heap, error) {
+	fp := &fun.Program{File: p.File}
+	for _, in := range p.Inputs {
+		t := fun.Type{}
+		for _, d := range in.Dims {
+			v, ok := d.(fun.Var)
+			if !ok {
+				return nil, nil, semantics.Errorf(in.Pos, semantics.InputError, "", "input %s: sizes of inputs are variables", in.Name.Name)
+			}
+			t.Dims = append(t.Dims, v.Ident)
+		}
+		fp.Inputs = append(fp.Inputs, &fun.Param{Lparen: in.Pos, Name: in.Name, Type: t})
+	}
+	fenv, err := fun.BindInputs(fp, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	env, h := Env{}, &semantics.Heap{}
+	for _, b := range fenv.Bindings() {
+		if b.Value.IsScalar() {
+			env[b.Name] = Value{K: b.Value.Int()}
+		}
+	}
+	for _, in := range p.Inputs {
+		if in.Dims == nil {
+			continue
+		}
+		v, _ := fenv.Lookup(in.Name.Name)
+		l, err := h.Alloc(int64(len(v.Data)))
+		if err != nil {
+			return nil, nil, semantics.Errorf(in.Pos, semantics.InputError, "", "%v", err)
+		}
+		copy(h.Block(l), v.Data)
+		env[in.Block.Name] = Value{Mem: true, Defined: true, L: l}
+	}
+	return env, h, nil
+}
+
+// Eval runs a program by the big-step semantics of Fig 12 and returns the
+// values of its results.
+func Eval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Array, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	ev := &evaluator{opts: opts, h: h}
+	if err := ev.stmts(env, p.Body); err != nil {
+		return nil, err
+	}
+	return Results(p, env, h)
+}
+
+type evaluator struct {
+	opts *Options
+	h    *semantics.Heap
+}
+
+// stmts is E-IMP-SEQ over a sequence.
+func (ev *evaluator) stmts(env Env, ss []Stmt) error {
+	for i, s := range ss {
+		if i > 0 {
+			ev.opts.Counter.Hit("E-IMP-SEQ")
+		}
+		if err := ev.stmt(env, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ev *evaluator) stmt(env Env, s Stmt) error {
+	switch s := s.(type) {
+	case *If:
+		rule, branch, err := choose(env, s)
+		if err != nil {
+			return err
+		}
+		ev.opts.Counter.Hit(rule)
+		return ev.stmts(env, branch)
+	case *Kernel:
+		k, err := startKernel(env, ev.h, s, ev.opts.Trace != nil)
+		if err != nil {
+			return err
+		}
+		for i := int64(1); i <= k.m; i++ {
+			k.t.Start(i)
+			inner := env.clone()
+			inner[s.X.Name] = Value{K: i}
+			if err := ev.stmts(inner, s.Body); err != nil {
+				ev.h.Pop()
+				return k.race(err)
+			}
+		}
+		k.finish(ev.h, ev.opts)
+		return nil
+	}
+	rule, err := exec(env, ev.h, s)
+	if err != nil {
+		return err
+	}
+	ev.opts.Counter.Hit(rule)
+	return nil
+}
+
+// exec runs a statement without a body and names its rule.
+func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
+	switch s := s.(type) {
+	case *Skip:
+		return "E-IMP-SKIP", nil
+	case *Decl:
+		if s.Type == Mem {
+			env[s.X.Name] = Value{Mem: true}
+			return "E-IMP-DEC-MEM", nil
+		}
+		env[s.X.Name] = Value{}
+		return "E-IMP-DEC-INT", nil
+	case *Assign:
+		if y, ok := s.SE.(fun.Var); ok {
+			if v, ok := env[y.Name]; ok && v.Mem {
+				env[s.X.Name] = v
+				return "E-IMP-ASSIGN-MEM", nil
+			}
+		}
+		k, err := fun.EvalSExp(s.SE, lookup(env), "E-IMP-ASSIGN-INT")
+		if err != nil {
+			return "", err
+		}
+		env[s.X.Name] = Value{K: k}
+		return "E-IMP-ASSIGN-INT", nil
+	case *Alloc:
+		const rule = "E-IMP-ALLOC"
+		n, err := fun.EvalSExp(s.Size, lookup(env), rule)
+		if err != nil {
+			return "", err
+		}
+		l, err := h.Alloc(n)
+		if err != nil {
+			return "", semantics.Stuckf(s.At, rule, "%v", err)
+		}
+		env[s.X.Name] = Value{Mem: true, Defined: true, L: l}
+		return rule, nil
+	case *Read:
+		const rule = "E-IMP-READ"
+		b, err := block(env, s.Y, rule)
+		if err != nil {
+			return "", err
+		}
+		off, err := fun.EvalSExp(s.Index, lookup(env), rule)
+		if err != nil {
+			return "", err
+		}
+		k, err := h.Read(semantics.Loc{Block: b, Offset: off})
+		if err != nil {
+			return "", heapErr(err, s.At, rule, s.Y.Name)
+		}
+		env[s.X.Name] = Value{K: k}
+		return rule, nil
+	case *Write:
+		const rule = "E-IMP-WRITE"
+		b, err := block(env, s.X, rule)
+		if err != nil {
+			return "", err
+		}
+		off, err := fun.EvalSExp(s.Index, lookup(env), rule)
+		if err != nil {
+			return "", err
+		}
+		k, err := fun.EvalSExp(s.Value, lookup(env), rule)
+		if err != nil {
+			return "", err
+		}
+		if err := h.Write(semantics.Loc{Block: b, Offset: off}, k); err != nil {
+			return "", heapErr(err, s.At, rule, s.X.Name)
+		}
+		return rule, nil
+	}
+	return "", semantics.Stuckf(s.Pos(), "E-IMP-SEQ", "no rule runs %s", PrintStmt(s))
+}
+
+// heapErr passes races on (the kernel reports them) and makes other heap
+// errors stuck states.
+func heapErr(err error, at fun.Pos, rule, name string) error {
+	var race semantics.ErrRace
+	if errors.As(err, &race) {
+		return err
+	}
+	return semantics.Stuckf(at, rule, "%s: %v", name, err)
+}
+
+func choose(env Env, s *If) (string, []Stmt, error) {
+	c, err := lookup(env)(s.Cond, "E-IMP-IF-TRUE")
+	if err != nil {
+		return "", nil, err
+	}
+	if c != 0 {
+		return "E-IMP-IF-TRUE", s.Then, nil
+	}
+	return "E-IMP-IF-FALSE", s.Else, nil
+}
+
+// kernel is a kernel in progress (E-IMP-KERNEL), with its race tracker.
+type kernel struct {
+	s *Kernel
+	m int64
+	t *semantics.Tracker
+}
+
+func startKernel(env Env, h *semantics.Heap, s *Kernel, trace bool) (*kernel, error) {
+	const rule = "E-IMP-KERNEL"
+	m, err := fun.EvalSExp(s.Bound, lookup(env), rule)
+	if err != nil {
+		return nil, err
+	}
+	if m < 0 {
+		return nil, semantics.Stuckf(s.At, rule, "kernel bound %s = %d is negative", fun.PrintSExp(s.Bound), m)
+	}
+	t := semantics.NewTracker(trace)
+	h.Push(t)
+	return &kernel{s: s, m: m, t: t}, nil
+}
+
+func (k *kernel) race(err error) error {
+	var race semantics.ErrRace
+	if errors.As(err, &race) && race.Tracker == k.t {
+		return semantics.Errorf(k.s.At, semantics.RaceError, "E-IMP-KERNEL", "%v", race)
+	}
+	return err
+}
+
+func (k *kernel) finish(h *semantics.Heap, opts *Options) {
+	h.Pop()
+	opts.Counter.Hit("E-IMP-KERNEL")
+	if opts.Trace != nil {
+		opts.Trace(k.s, k.t.Trace)
+	}
+}
+
+func lookup(env Env) func(*fun.Ident, string) (int64, error) {
+	return func(x *fun.Ident, rule string) (int64, error) {
+		v, ok := env[x.Name]
+		if !ok {
+			return 0, semantics.Stuckf(x.NamePos, rule, "variable %s is not declared", x.Name)
+		}
+		if v.Mem {
+			return 0, semantics.Stuckf(x.NamePos, rule, "%s is a memory block, not an integer", x.Name)
+		}
+		return v.K, nil
+	}
+}
+
+func block(env Env, x *fun.Ident, rule string) (semantics.Label, error) {
+	v, ok := env[x.Name]
+	switch {
+	case !ok:
+		return 0, semantics.Stuckf(x.NamePos, rule, "variable %s is not declared", x.Name)
+	case !v.Mem:
+		return 0, semantics.Stuckf(x.NamePos, rule, "%s is an integer, not a memory block", x.Name)
+	case !v.Defined:
+		return 0, semantics.Stuckf(x.NamePos, rule, "memory block %s is ⊥ (declared, never allocated or assigned)", x.Name)
+	}
+	return v.L, nil
+}
+
+// Results reads the values return names: integers, and blocks read as
+// row-major arrays of their shapes.
+func Results(p *Program, env Env, h *semantics.Heap) ([]semantics.Array, error) {
+	const rule = "return"
+	var out []semantics.Array
+	for _, r := range p.Return {
+		if r.Dims == nil {
+			k, err := lookup(env)(r.Name, rule)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, semantics.Scalar(k))
+			continue
+		}
+		b, err := block(env, r.Name, rule)
+		if err != nil {
+			return nil, err
+		}
+		shape := make([]int64, len(r.Dims))
+		for i, d := range r.Dims {
+			if shape[i], err = fun.EvalSExp(d, lookup(env), rule); err != nil {
+				return nil, err
+			}
+		}
+		n, err := semantics.Count(shape)
+		if err != nil {
+			return nil, semantics.Stuckf(r.Name.NamePos, rule, "%v", err)
+		}
+		data := h.Block(b)
+		if int64(len(data)) < n {
+			return nil, semantics.Stuckf(r.Name.NamePos, rule, "block %s holds %d integers, fewer than the %d of %s", r.Name.Name, len(data), n, semantics.ShapeString(shape))
+		}
+		a, _ := semantics.Nest(append([]int64(nil), data[:n]...), shape)
+		out = append(out, a)
+	}
+	return out, nil
+}

@@ -1,0 +1,274 @@
+package imp
+
+import (
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Ops are IMP's multi-character operators: FUN's and the assignment arrow.
+var Ops = append([]string{"<-"}, fun.Ops...)
+
+var keywords = map[string]bool{
+	"skip": true, "var": true, "int": true, "mem": true, "alloc": true, "if": true, "then": true, "else": true,
+	"fi": true, "kernel": true, "do": true, "done": true, "input": true, "return": true,
+}
+
+// ParseFile parses an IMP program:
+//
+//	input n : int; input xs : [n] @ xs_mem;
+//	var ys : mem; ys <- alloc n;
+//	kernel i <= n do var t : int; t <- xs_mem[i - 1]; ys[i - 1] <- t * 2 done;
+//	return ys : [n]
+//
+// A "<-" after a variable is an assignment; "x < -1" needs the space.
+func ParseFile(file, src string) (*Program, error) {
+	toks, err := semantics.Scan(file, src, Ops)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{fun.Parser{S: &semantics.TokenStream{Toks: toks}, Keywords: keywords}}
+	return p.program(file)
+}
+
+type parser struct{ fun.Parser }
+
+func (p *parser) program(file string) (*Program, error) {
+	prog := &Program{File: file}
+	for p.S.Is("input") {
+		in, err := p.input()
+		if err != nil {
+			return nil, err
+		}
+		prog.Inputs = append(prog.Inputs, in)
+		if _, err := p.S.Expect(";"); err != nil {
+			return nil, err
+		}
+	}
+	body, err := p.stmts("return")
+	if err != nil {
+		return nil, err
+	}
+	prog.Body = body
+	ret, err := p.S.Expect("return")
+	if err != nil {
+		return nil, p.S.Errorf("expected a statement or return, found %s", p.S.Peek())
+	}
+	prog.RetPos = ret.Pos
+	for {
+		x, err := p.Ident("a result variable")
+		if err != nil {
+			return nil, err
+		}
+		r := &Result{Name: x}
+		if p.S.Accept(":") {
+			if r.Dims, err = p.dims(); err != nil {
+				return nil, err
+			}
+		}
+		prog.Return = append(prog.Return, r)
+		if !p.S.Accept(",") {
+			break
+		}
+	}
+	p.S.Accept(";")
+	if t := p.S.Peek(); t.Kind != semantics.EOF {
+		return nil, p.S.Errorf("unexpected %s after return", t)
+	}
+	return prog, nil
+}
+
+func (p *parser) input() (*Input, error) {
+	at := p.S.Next().Pos
+	x, err := p.Ident("an input name")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.S.Expect(":"); err != nil {
+		return nil, err
+	}
+	in := &Input{Pos: at, Name: x}
+	if p.S.Accept("int") {
+		return in, nil
+	}
+	if !p.S.Is("[") {
+		return nil, p.S.Errorf("expected int or [n]… @ block, found %s", p.S.Peek())
+	}
+	if in.Dims, err = p.dims(); err != nil {
+		return nil, err
+	}
+	if _, err := p.S.Expect("@"); err != nil {
+		return nil, err
+	}
+	if in.Block, err = p.Ident("the block holding the input"); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// dims reads [se][se]….
+func (p *parser) dims() ([]fun.SExp, error) {
+	var ds []fun.SExp
+	for p.S.Accept("[") {
+		d, err := p.SExp()
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, d)
+		if _, err := p.S.Expect("]"); err != nil {
+			return nil, err
+		}
+	}
+	if ds == nil {
+		return nil, p.S.Errorf("expected a shape [n]…, found %s", p.S.Peek())
+	}
+	return ds, nil
+}
+
+// stmts reads s; s; … up to one of the closing keywords (an optional ';'
+// may end the sequence).
+func (p *parser) stmts(closers ...string) ([]Stmt, error) {
+	if err := p.S.Enter(); err != nil {
+		return nil, err
+	}
+	defer p.S.Leave()
+	closed := func() bool {
+		if p.S.Peek().Kind == semantics.EOF {
+			return true
+		}
+		for _, c := range closers {
+			if p.S.Is(c) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []Stmt
+	for !closed() {
+		s, err := p.stmt()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+		if !p.S.Accept(";") && !closed() {
+			return nil, p.S.Errorf("expected ';' between statements, found %s", p.S.Peek())
+		}
+	}
+	return out, nil
+}
+
+func (p *parser) stmt() (Stmt, error) {
+	t := p.S.Peek()
+	switch {
+	case p.S.Accept("skip"):
+		return &Skip{At: t.Pos}, nil
+	case p.S.Accept("var"):
+		x, err := p.Ident("a variable")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect(":"); err != nil {
+			return nil, err
+		}
+		switch {
+		case p.S.Accept("int"):
+			return &Decl{At: t.Pos, X: x, Type: Int}, nil
+		case p.S.Accept("mem"):
+			return &Decl{At: t.Pos, X: x, Type: Mem}, nil
+		}
+		return nil, p.S.Errorf("expected int or mem, found %s", p.S.Peek())
+	case p.S.Accept("if"):
+		c, err := p.Ident("a condition variable")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("then"); err != nil {
+			return nil, err
+		}
+		s1, err := p.stmts("else")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("else"); err != nil {
+			return nil, err
+		}
+		s2, err := p.stmts("fi")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("fi"); err != nil {
+			return nil, err
+		}
+		return &If{At: t.Pos, Cond: c, Then: s1, Else: s2}, nil
+	case p.S.Accept("kernel"):
+		x, err := p.Ident("the kernel's index variable")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("<="); err != nil {
+			return nil, err
+		}
+		bound, err := p.SExp()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("do"); err != nil {
+			return nil, err
+		}
+		body, err := p.stmts("done")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("done"); err != nil {
+			return nil, err
+		}
+		return &Kernel{At: t.Pos, X: x, Bound: bound, Body: body}, nil
+	}
+	x, err := p.Ident("a statement")
+	if err != nil {
+		return nil, err
+	}
+	if p.S.Accept("[") { // x[se] <- se
+		idx, err := p.SExp()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("]"); err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("<-"); err != nil {
+			return nil, err
+		}
+		v, err := p.SExp()
+		if err != nil {
+			return nil, err
+		}
+		return &Write{At: t.Pos, X: x, Index: idx, Value: v}, nil
+	}
+	if _, err := p.S.Expect("<-"); err != nil {
+		return nil, err
+	}
+	if p.S.Accept("alloc") {
+		n, err := p.SExp()
+		if err != nil {
+			return nil, err
+		}
+		return &Alloc{At: t.Pos, X: x, Size: n}, nil
+	}
+	if y := p.S.Peek(); y.Kind == semantics.Ident && !keywords[y.Text] && p.S.PeekAt(1).Text == "[" { // x <- y[se]
+		yid, _ := p.Ident("")
+		p.S.Next()
+		idx, err := p.SExp()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("]"); err != nil {
+			return nil, err
+		}
+		return &Read{At: t.Pos, X: x, Y: yid, Index: idx}, nil
+	}
+	se, err := p.SExp()
+	if err != nil {
+		return nil, err
+	}
+	return &Assign{At: t.Pos, X: x, SE: se}, nil
+}

@@ -1,0 +1,82 @@
+package imp
+
+import (
+	"strings"
+
+	"github.com/arraysem/arraysem/fun"
+)
+
+// Print renders a program one statement per line, bodies indented, in a
+// syntax that parses back.
+func Print(p *Program) string {
+	var b strings.Builder
+	for _, in := range p.Inputs {
+		b.WriteString("input " + in.Name.Name + " : ")
+		if in.Dims == nil {
+			b.WriteString("int;\n")
+		} else {
+			b.WriteString(dims(in.Dims) + " @ " + in.Block.Name + ";\n")
+		}
+	}
+	printStmts(&b, p.Body, 0, true)
+	parts := make([]string, len(p.Return))
+	for i, r := range p.Return {
+		parts[i] = r.Name.Name
+		if r.Dims != nil {
+			parts[i] += " : " + dims(r.Dims)
+		}
+	}
+	b.WriteString("return " + strings.Join(parts, ", ") + "\n")
+	return b.String()
+}
+
+func dims(ds []fun.SExp) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString("[" + fun.PrintSExp(d) + "]")
+	}
+	return b.String()
+}
+
+// PrintStmt renders one statement on one line (bodies included).
+func PrintStmt(s Stmt) string {
+	var b strings.Builder
+	printStmt(&b, s, 0, false)
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func printStmts(b *strings.Builder, ss []Stmt, depth int, lines bool) {
+	for _, s := range ss {
+		printStmt(b, s, depth, lines)
+		b.WriteString(";\n")
+	}
+}
+
+func printStmt(b *strings.Builder, s Stmt, depth int, lines bool) {
+	ind := strings.Repeat("  ", depth)
+	b.WriteString(ind)
+	switch s := s.(type) {
+	case *Skip:
+		b.WriteString("skip")
+	case *Decl:
+		b.WriteString("var " + s.X.Name + " : " + s.Type.String())
+	case *Assign:
+		b.WriteString(s.X.Name + " <- " + fun.PrintSExp(s.SE))
+	case *Alloc:
+		b.WriteString(s.X.Name + " <- alloc " + fun.PrintSExp(s.Size))
+	case *Read:
+		b.WriteString(s.X.Name + " <- " + s.Y.Name + "[" + fun.PrintSExp(s.Index) + "]")
+	case *Write:
+		b.WriteString(s.X.Name + "[" + fun.PrintSExp(s.Index) + "] <- " + fun.PrintSExp(s.Value))
+	case *If:
+		b.WriteString("if " + s.Cond.Name + " then\n")
+		printStmts(b, s.Then, depth+1, lines)
+		b.WriteString(ind + "else\n")
+		printStmts(b, s.Else, depth+1, lines)
+		b.WriteString(ind + "fi")
+	case *Kernel:
+		b.WriteString("kernel " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do\n")
+		printStmts(b, s.Body, depth+1, lines)
+		b.WriteString(ind + "done")
+	}
+}

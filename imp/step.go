@@ -1,0 +1,150 @@
+package imp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The small-step semantics runs statements one at a time on a stack of
+// frames: a sequence (the program, an if's branch, sharing its
+// environment, as E-IMP-IF does) or a kernel iteration (with its own copy
+// of the environment, E, x ↦ i, as E-IMP-KERNEL has). A statement without
+// a body steps by its Fig 12 rule; if and kernel push a frame; the end of
+// a branch is an E-IMP-SEQ step, the end of an iteration an E-IMP-KERNEL
+// step that starts the next one. The heap is updated in place.
+type Config struct {
+	top  *frame
+	h    *semantics.Heap
+	done bool
+}
+
+type frame struct {
+	stms []Stmt
+	env  Env
+	k    *kernel // for a kernel iteration
+	i    int64
+	next *frame
+}
+
+// Machine is IMP's small-step semantics.
+type Machine struct{ Opts *Options }
+
+// Initial is the configuration that starts p.
+func Initial(p *Program, env Env, h *semantics.Heap) *Config {
+	return &Config{top: &frame{stms: p.Body, env: env}, h: h}
+}
+
+// Final reports whether the program has run to its return.
+func (Machine) Final(c *Config) bool { return c.done }
+
+// Step makes one transition.
+func (m Machine) Step(c *Config) (*Config, string, error) {
+	opts := m.Opts
+	if opts == nil {
+		opts = &Options{}
+	}
+	f := c.top
+	if len(f.stms) == 0 {
+		switch {
+		case f.next == nil:
+			return &Config{h: c.h, done: true, top: f}, "E-IMP-SEQ", nil
+		case f.k == nil:
+			return &Config{top: f.next, h: c.h}, "E-IMP-SEQ", nil
+		}
+		k := f.k
+		if f.i < k.m {
+			return &Config{top: iteration(f.next, k, f.i+1), h: c.h}, "E-IMP-KERNEL", nil
+		}
+		k.finish(c.h, opts)
+		return &Config{top: advance(f.next), h: c.h}, "E-IMP-KERNEL", nil
+	}
+	s := f.stms[0]
+	switch s := s.(type) {
+	case *If:
+		rule, branch, err := choose(f.env, s)
+		if err != nil {
+			return c, "", err
+		}
+		return &Config{top: &frame{stms: branch, env: f.env, next: advance(f)}, h: c.h}, rule, nil
+	case *Kernel:
+		k, err := startKernel(f.env, c.h, s, opts.Trace != nil)
+		if err != nil {
+			return c, "", err
+		}
+		if k.m == 0 {
+			k.finish(c.h, opts)
+			return &Config{top: advance(f), h: c.h}, "E-IMP-KERNEL", nil
+		}
+		return &Config{top: iteration(f, k, 1), h: c.h}, "E-IMP-KERNEL", nil
+	}
+	rule, err := exec(f.env, c.h, s)
+	if err != nil {
+		// A race seen by an enclosing kernel's tracker is that kernel's error.
+		for g := f; g != nil; g = g.next {
+			if g.k != nil {
+				c.h.Pop()
+				err = g.k.race(err)
+			}
+		}
+		return c, "", err
+	}
+	return &Config{top: advance(f), h: c.h}, rule, nil
+}
+
+// advance is f past its first statement.
+func advance(f *frame) *frame {
+	nf := *f
+	nf.stms = f.stms[1:]
+	return &nf
+}
+
+// iteration pushes iteration i of k over the frame parent, whose first
+// statement is the kernel.
+func iteration(parent *frame, k *kernel, i int64) *frame {
+	k.t.Start(i)
+	env := parent.env.clone()
+	env[k.s.X.Name] = Value{K: i}
+	return &frame{stms: k.s.Body, env: env, k: k, i: i, next: parent}
+}
+
+// String renders the configuration on one line: the enclosing kernels,
+// then the statements left in the innermost frame.
+func (c *Config) String() string {
+	if c.done {
+		return "⟨done⟩"
+	}
+	var frames []*frame
+	for f := c.top; f != nil; f = f.next {
+		frames = append(frames, f)
+	}
+	var b strings.Builder
+	for i := len(frames) - 1; i >= 0; i-- {
+		if f := frames[i]; f.k != nil {
+			fmt.Fprintf(&b, "[kernel %s = %d of %d] ", f.k.s.X.Name, f.i, f.k.m)
+		}
+	}
+	parts := make([]string, len(c.top.stms))
+	for i, s := range c.top.stms {
+		parts[i] = PrintStmt(s)
+	}
+	b.WriteString(strings.Join(parts, "; "))
+	return b.String()
+}
+
+// RunSmall runs p by the small-step semantics and returns its results and
+// the number of steps.
+func RunSmall(p *Program, env Env, h *semantics.Heap, fuel int, opts *Options, onStep func(string, *Config)) ([]semantics.Array, int, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	d := &semantics.Driver[*Config]{Machine: Machine{Opts: opts}, Fuel: fuel, Counter: opts.Counter, OnStep: onStep,
+		Pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
+	c, n, err := d.Run(Initial(p, env, h))
+	if err != nil {
+		return nil, n, err
+	}
+	res, err := Results(p, c.top.env, h)
+	return res, n, err
+}
