@@ -7,6 +7,7 @@
 //	arraysem step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
 //	arraysem check FILE [--derive] [--paper] [--arg NAME=VALUE]...
 //	arraysem compile FILE --to fun|funmem [--expand] [--layout gpu|cpu] [--raw] [--stages]
+//	arraysem side-by-side FILE [--arg NAME=VALUE]...
 //	arraysem test DIR [-v]
 //	arraysem demo
 //
@@ -27,7 +28,6 @@ import (
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/semantics"
-	"github.com/mattn/go-runewidth"
 )
 
 func main() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -48,6 +48,9 @@ commands:
         --raw), optionally MemoryExpand; --stages prints every stage
   test DIR [-v]
         run the golden tests (the -- == blocks) of every program under DIR
+  side-by-side FILE [--arg NAME=VALUE]...
+        run every semantics at every level (FUN, FUNMEM plain and expanded,
+        IMP) on the same inputs, in one table, with a verdict
   demo  run a built-in example (Fig 2 of the FUN paper) through every level
         and semantics
 
@@ -83,6 +86,8 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		err = cmdTest(rest, stdout)
 	case "compile":
 		err = cmdCompile(rest, stdout)
+	case "side-by-side":
+		err = cmdSide(rest, stdout)
 	case "demo":
 		err = cmdDemo(rest, stdout)
 	case "help", "-h", "--help", "-help":
@@ -412,7 +417,7 @@ func cmdDemo(args []string, stdout io.Writer) error {
 			}
 		}
 	}
-	table(stdout, rows)
+	check.Table(stdout, rows)
 	if !agree {
 		return failed{"demo: the semantics disagree"}
 	}
@@ -441,24 +446,26 @@ func argsString(args map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-// table prints rows as aligned columns; widths count display cells, so
-// the papers' Unicode lines up.
-func table(w io.Writer, rows [][]string) {
-	widths := map[int]int{}
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], runewidth.StringWidth(c))
-		}
+func cmdSide(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("side-by-side", flag.ContinueOnError)
+	vals := argList{}
+	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	lang := fs.String("lang", "", "language")
+	pos, err := parse(fs, args, 1, "one FILE")
+	if err != nil {
+		return err
 	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			if i < len(r)-1 {
-				b.WriteString(runewidth.FillRight(c, widths[i]+2))
-			} else {
-				b.WriteString(c)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	l, err := load(pos[0], *lang, check.Options{})
+	if err != nil {
+		return err
 	}
+	rows, verdict := check.SideBySide(l, vals)
+	if rows == nil {
+		return verdict
+	}
+	check.PrintRows(stdout, rows, verdict)
+	if verdict != nil {
+		return failed{"arraysem side-by-side: " + verdict.Error()}
+	}
+	return nil
 }
