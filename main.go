@@ -366,62 +366,29 @@ func cmdDemo(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s (Fig 2 of the FUN paper, made a whole program):\n\n%s\n", file, indent(demoSource))
 	fmt.Fprintf(stdout, "type: %s\n\n", l.TypeString())
-	levels := []*check.Loaded{l}
-	names := []string{"FUN"}
-	for _, expand := range []bool{false, true} {
-		st, err := check.Compile(l, check.CompileOptions{To: "funmem", Expand: expand})
+	for _, to := range []string{"funmem", "imp"} {
+		st, err := check.Compile(l, check.CompileOptions{To: to})
 		if err != nil {
 			return err
 		}
-		m, err := check.LoadFunmem(st[len(st)-1].Program, check.Options{})
-		if err != nil {
-			return err
-		}
-		levels = append(levels, m)
-		if expand {
-			names = append(names, "FUNMEM expanded")
-		} else {
-			names = append(names, "FUNMEM")
-			fmt.Fprintf(stdout, "in FUNMEM (arraysem compile %s --to funmem; cf. Fig 7):\n\n%s\n", file, indent(funmem.Print(m.Fun)))
-		}
+		fig := map[string]string{"funmem": "Fig 7", "imp": "Fig 13"}[to]
+		fmt.Fprintf(stdout, "compiled to %s (arraysem compile %s --to %s; cf. %s):\n\n%s\n", strings.ToUpper(to), file, to, fig, indent(st[len(st)-1].Text()))
 	}
-	inputs := []map[string]string{
+	for _, args := range []map[string]string{
 		{"xsize": "3", "ysize": "4", "zcond": "1"},
 		{"xsize": "3", "ysize": "4", "zcond": "0"},
-	}
-	rows := [][]string{{"inputs", "level", "semantics", "results", "steps"}}
-	agree := true
-	for _, args := range inputs {
-		var first string
-		for i, lv := range levels {
-			for _, sem := range lv.Semantics() {
-				r, err := lv.Run(check.RunOptions{Semantics: sem, Args: args})
-				if err != nil {
-					return err
-				}
-				res := make([]string, len(r.Results))
-				for i, v := range r.Results {
-					res[i] = v.Abbrev(10)
-				}
-				got := strings.Join(res, "  ")
-				if first == "" {
-					first = got
-				} else if got != first {
-					agree = false
-				}
-				steps := "-"
-				if r.Steps > 0 {
-					steps = fmt.Sprint(r.Steps)
-				}
-				rows = append(rows, []string{argsString(args), names[i], sem, got, steps})
-			}
+	} {
+		fmt.Fprintf(stdout, "arraysem side-by-side %s %s\n\n", file, argsString(args))
+		rows, verdict := check.SideBySide(l, args)
+		if rows == nil {
+			return verdict
 		}
+		check.PrintRows(stdout, rows, verdict)
+		if verdict != nil {
+			return failed{"demo: " + verdict.Error()}
+		}
+		fmt.Fprintln(stdout)
 	}
-	check.Table(stdout, rows)
-	if !agree {
-		return failed{"demo: the semantics disagree"}
-	}
-	fmt.Fprintln(stdout, "\nverdict: every level and semantics agrees")
 	return nil
 }
 
@@ -441,7 +408,7 @@ func argsString(args map[string]string) string {
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = k + "=" + args[k]
+		parts[i] = "--arg " + k + "=" + args[k]
 	}
 	return strings.Join(parts, " ")
 }

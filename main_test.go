@@ -44,7 +44,7 @@ func TestCommands(t *testing.T) {
 		{"check", []string{"check", fig2}, 0, "(int, [zsize])\n", ""},
 		{"check derive", []string{"check", "--derive", fig2}, 0, "[T-RESULT]", ""},
 		{"check paper", []string{"check", "--paper", fig2}, 2, "", "T-PROG: input declarations are an extension"},
-		{"demo", []string{"demo"}, 0, "verdict: every level and semantics agrees", ""},
+		{"demo", []string{"demo"}, 0, "verdict: agree: 17 runs give the same results", ""},
 		{"no command", nil, 2, "", "usage"},
 		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{"no file", []string{"run", "nope.fun"}, 2, "", "nope.fun"},
@@ -156,6 +156,44 @@ in (r, zs)
 		{"invalid heap", []string{"run", invalid, "--arg", "n=3"}, 0, "[10 20 30]", ""},
 		{"invalid value", []string{"run", invalid, "--semantics", "value", "--arg", "n=3"}, 0, "[1 2 3]", ""},
 		{"invalid check", []string{"check", invalid, "--arg", "n=3"}, 1, "", "Def 3.1: invalid: result zs: element [1]: value-based 1, heap-based 10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, status := run(t, tc.args...)
+			if status != tc.status || !strings.Contains(out, tc.stdout) || !strings.Contains(errs, tc.stderr) {
+				t.Errorf("arraysem %v: status %d\nstdout:\n%s\nstderr:\n%s", tc.args, status, out, errs)
+			}
+		})
+	}
+}
+
+// TestImpAndSideBySide covers compile --to imp, running IMP, and the
+// side-by-side table and its verdicts.
+func TestImpAndSideBySide(t *testing.T) {
+	out, _, status := run(t, "compile", "examples/fun/fig2.fun", "--to", "imp")
+	if status != 0 || !strings.Contains(out, "zarr_mem <- x_mem;") || !strings.Contains(out, "return zsize, zarr_res_mem : [zsize]") {
+		t.Fatalf("compile --to imp: %d\n%s", status, out)
+	}
+	prog := filepath.Join(t.TempDir(), "fig2.imp")
+	if err := os.WriteFile(prog, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	slice := []string{"--arg", "xss=[[1 2 3 4] [5 6 7 8] [9 10 11 12]]", "--arg", "o1=5", "--arg", "s1=0", "--arg", "o2=1", "--arg", "s2=1"}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		stdout string
+		stderr string
+	}{
+		{"run imp", []string{"run", prog, "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1"}, 0, "2\n[1 2]\n", ""},
+		{"run imp small", []string{"run", prog, "--semantics", "small", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=0"}, 0, "3\n[1 2 3]\n", ""},
+		{"step imp", []string{"step", prog, "--arg", "xsize=1", "--arg", "ysize=3", "--arg", "zcond=1"}, 0, "E-IMP-ASSIGN-MEM", ""},
+		{"check imp", []string{"check", prog}, 0, "(int, [zsize])", ""},
+		{"compile imp expanded", []string{"compile", "examples/fun/kernel.fun", "--to", "imp", "--expand", "--stages"}, 0, "-- stage 5: FunMemToImp (imp)", ""},
+		{"side-by-side", []string{"side-by-side", "examples/fun/transpose.fun", "--arg", "xss=[[1 2 3] [4 5 6]]"}, 0, "verdict: agree: 17 runs", ""},
+		{"side-by-side imp", []string{"side-by-side", prog, "--arg", "xsize=1", "--arg", "ysize=3", "--arg", "zcond=1"}, 0, "verdict: agree: 2 runs", ""},
+		{"side-by-side stuck", []string{"side-by-side", "examples/fun/index.fun", "--arg", "xss=[[1 2] [3 4]]", "--arg", "i=3", "--arg", "j=1"}, 0, "every level and semantics goes wrong", ""},
+		{"side-by-side disagree", append([]string{"side-by-side", "examples/fun/slice.fun"}, slice...), 1, "verdict: DISAGREE", "IMP checks no bounds"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, status := run(t, tc.args...)
