@@ -84,7 +84,6 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 	e := st.Exp.(*fun.IfExp)
 	tdefs, edefs := defsOf(e.Then, scope), defsOf(e.Else, scope)
 	ren := map[string]string{}
-	var before []*fun.Stm
 	keep := make([]bool, len(st.Pat))
 	// A size of the pattern's arrays must stay a pattern variable to be
 	// hoisted: T-MEM-RESULT compares sizes by name. And a name a branch
@@ -99,6 +98,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 	for name := range binders(e.Else) {
 		inner[name] = true
 	}
+	hoisted := make([]*fun.Stm, len(st.Pat))
 	for j, p := range st.Pat {
 		keep[j] = true
 		tj, ej := e.Then.Result[j], e.Else.Result[j]
@@ -109,7 +109,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 			keep[j] = false
 		case p.Type.IsInt() && !sizes[p.Name.Name] && !inner[p.Name.Name] &&
 			tdefs[tj.Name] != nil && edefs[ej.Name] != nil && SameValue(tdefs[tj.Name], edefs[ej.Name]):
-			before = append(before, &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs[tj.Name])}})
+			hoisted[j] = &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs[tj.Name])}}
 			keep[j] = false
 		default:
 			for k := 0; k < j; k++ {
@@ -123,11 +123,22 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 			}
 		}
 	}
-	if len(before) == 0 && len(ren) == len(st.Pat) {
-		// Keep one result: a pattern may not be empty. (The whole if cannot
-		// go: its branches may get stuck.)
+	kept := false
+	for _, k := range keep {
+		kept = kept || k
+	}
+	if !kept {
+		// Keep the first result: a pattern may not be empty. (The whole if
+		// cannot go: its branches may get stuck.)
 		delete(ren, st.Pat[0].Name.Name)
+		hoisted[0] = nil
 		keep[0] = true
+	}
+	var before []*fun.Stm
+	for _, h := range hoisted {
+		if h != nil {
+			before = append(before, h)
+		}
 	}
 	var pat []*fun.Param
 	var tres, eres []*fun.Ident

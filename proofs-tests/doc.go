@@ -1,6 +1,7 @@
 // Package proofstests is the property-based test suite of arraysem, built
-// on github.com/leanovate/gopter. This part covers FUN (§2 of the
-// funmem-imp-lmad paper, Figs 1-5).
+// on github.com/leanovate/gopter. It covers FUN (§2 of the funmem-imp-lmad
+// paper, Figs 1-5) and FUNMEM (§3 and §5, Figs 6-10, Def 3.1; see FUNMEM
+// below).
 //
 // # The generator
 //
@@ -84,4 +85,29 @@
 // A failure prints the seed to rerun with (with one worker), and every
 // case prints the seed and size that regenerate it (Generate). The -n flag
 // also sets the number of programs of the coverage test.
+//
+// # FUNMEM (funmem_test.go, memgen.go)
+//
+// The FUNMEM properties reuse the FUN generator: each generated program p
+// is translated by TransformProgram, and Variants (memgen.go) adds
+// Simplify(q), MemoryExpand(q) in the GPU and CPU layouts, Simplify after
+// each, and the compile path Simplify, MemoryExpand, Simplify. For every
+// variant: Fig 8 accepts it; Def 3.1 holds (check.CheckValidity: valid,
+// race free) and its heap-based results are FUN's whenever FUN's
+// evaluation of p succeeds, and when FUN gets stuck the heap semantics gets
+// stuck in the corresponding E-MEM rule (a table of the pairs is logged);
+// heap big-step and small-step agree (values and final heaps, or the
+// identical error); the value-based semantics gives FUN's results; and
+// print∘parse gives the same text. TestMemoryExpandExpands counts the
+// allocations MemoryExpand moves out of kernels; TestFunmemMutations breaks
+// valid programs (Mutate: a stride of a fresh array's LMAD set to 0, two
+// fresh arrays in one block) and tabulates how each mutant is caught
+// (rejected by a T-MEM rule, race, invalid, stuck, or still valid);
+// TestFunmemRuleCoverage requires every rule of Figs 8 and 10 to fire.
+//
+// They run -n/6 cases each (500 by default). Open bugs they found in
+// funmem are listed in knownBugs, each with a reproducer test (TestBug…)
+// that skips with "BUG:" while it is there; the properties leave out what
+// a known bug breaks, count it, and skip with "BUG:" at the end. Bugs
+// fixed since keep regression tests (Test…Fixed).
 package proofstests

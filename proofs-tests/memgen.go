@@ -1,0 +1,415 @@
+package proofstests
+
+import (
+	"fmt"
+	"math/rand"
+	"runtime/debug"
+	"strings"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/funmem"
+)
+
+// This file holds what the FUNMEM properties (funmem_test.go) need besides
+// the FUN generator: the FUNMEM programs derived from a FUN program by the
+// translations of the paper (Variants), a generator of broken FUNMEM
+// programs derived from valid ones (Mutate), and a few measures of FUNMEM
+// programs (KernelAllocs).
+
+// Variant is a FUNMEM program derived from a FUN program, named after the
+// passes that made it.
+type Variant struct {
+	Name string
+	Prog *fun.Program
+}
+
+// PassPanic is the panic of a pass of Variants.
+type PassPanic struct {
+	Pass  string // e.g. "Simplify∘MemoryExpand GPU"
+	Value any
+	Stack string
+}
+
+func (e *PassPanic) Error() string { return fmt.Sprintf("%s panics: %v\n%s", e.Pass, e.Value, e.Stack) }
+
+// Variants are the FUNMEM programs the properties check for a well-typed
+// FUN program p: q = TransformProgram(p), Simplify(q), MemoryExpand(q) in
+// both layouts, Simplify after each MemoryExpand, and the compile path of
+// `arraysem compile --expand` (Simplify, MemoryExpand, Simplify) in both
+// layouts. A pass that panics gives no variant, nor do the passes after
+// it; its panic is among panics.
+func Variants(p *fun.Program) (vs []Variant, panics []*PassPanic) {
+	run := func(name string, in *fun.Program, f func(*fun.Program) *fun.Program) (out *fun.Program) {
+		if in == nil {
+			return nil
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				panics = append(panics, &PassPanic{Pass: name, Value: r, Stack: string(debug.Stack())})
+				out = nil
+			}
+		}()
+		out = f(in)
+		vs = append(vs, Variant{name, out})
+		return out
+	}
+	q := run("TransformProgram", p, funmem.Transform)
+	s := run("Simplify", q, funmem.Simplify)
+	for _, l := range []struct {
+		name   string
+		layout funmem.Layout
+	}{{"GPU", funmem.GPU}, {"CPU", funmem.CPU}} {
+		expand := func(p *fun.Program) *fun.Program { return funmem.MemoryExpand(p, l.layout) }
+		e := run("MemoryExpand "+l.name, q, expand)
+		run("Simplify∘MemoryExpand "+l.name, e, funmem.Simplify)
+		se := run("(MemoryExpand "+l.name+"∘Simplify)", s, expand)
+		run("Simplify∘MemoryExpand "+l.name+"∘Simplify", se, funmem.Simplify)
+	}
+	// The compile path's intermediate MemoryExpand(Simplify(q)) is not a
+	// variant of its own.
+	out := vs[:0]
+	for _, v := range vs {
+		if !strings.HasPrefix(v.Name, "(") {
+			out = append(out, v)
+		}
+	}
+	return out, panics
+}
+
+// KernelAllocs measures where a FUNMEM program allocates: allocs is the
+// number of alloc statements inside kernel bodies (at any depth), kernels
+// the number of kernels whose body (at any depth) allocates, and depth the
+// sum over all allocs of the number of kernels around them. Each step of
+// MemoryExpand moves one alloc out of one kernel, so depth(q) −
+// depth(MemoryExpand(q)) is the number of expansions (hoisting inside a
+// body does not change it).
+func KernelAllocs(p *fun.Program) (allocs, kernels, depth int) {
+	var walk func(b *fun.Body, d int) int
+	walk = func(b *fun.Body, d int) int {
+		n := 0
+		for _, s := range b.Stms {
+			switch e := s.Exp.(type) {
+			case *funmem.AllocExp:
+				n++
+				depth += d
+				if d > 0 {
+					allocs++
+				}
+			case *fun.IfExp:
+				n += walk(e.Then, d) + walk(e.Else, d)
+			case *fun.KernelExp:
+				k := walk(e.Body, d+1)
+				if k > 0 {
+					kernels++
+				}
+				n += k
+			}
+		}
+		return n
+	}
+	walk(p.Body, 0)
+	return allocs, kernels, depth
+}
+
+// Mutation kinds.
+const (
+	// MutStride sets one LMAD stride of a fresh array's destination (the
+	// pattern of a statement whose expression is a kernel, iota or copy)
+	// to 0.
+	MutStride = "stride 0"
+	// MutShare puts two fresh arrays in one block: a kernel, iota or copy
+	// pattern is made to use an earlier block of the same size (the sizes
+	// of the two allocs are equal as polynomials, modulo the scalar lets
+	// in scope) and its own alloc is dropped.
+	MutShare = "shared block"
+)
+
+// MutationKinds lists the kinds Mutate makes.
+var MutationKinds = []string{MutStride, MutShare}
+
+// Mutant is a broken FUNMEM program and what was changed.
+type Mutant struct {
+	Kind string
+	What string // e.g. "a5's LMAD stride 1 := 0"
+	Prog *fun.Program
+}
+
+// Mutate makes up to n mutants of a FUNMEM program q of the given kind,
+// at sites chosen with r. q itself is not changed: each mutant is a fresh
+// copy (printed and parsed back, so it has positions), or nil when q has
+// no site of that kind. The copies are parsed from funmem.Print(q), so q
+// must print and parse (property 5 checks it does).
+func Mutate(r *rand.Rand, q *fun.Program, kind string, n int) ([]Mutant, error) {
+	text := funmem.Print(q)
+	parse := func() (*fun.Program, error) { return funmem.ParseFile("mutant.funmem", text) }
+	base, err := parse()
+	if err != nil {
+		return nil, err
+	}
+	var sites int
+	switch kind {
+	case MutStride:
+		sites = len(strideSites(base))
+	case MutShare:
+		sites = len(shareSites(base))
+	default:
+		return nil, fmt.Errorf("unknown mutation %q", kind)
+	}
+	if sites == 0 {
+		return nil, nil
+	}
+	var out []Mutant
+	for _, k := range r.Perm(sites)[:min(n, sites)] {
+		m, err := parse()
+		if err != nil {
+			return nil, err
+		}
+		var what string
+		switch kind {
+		case MutStride:
+			s := strideSites(m)[k]
+			l := ArrayIndexFn(s.stm.Pat[0].Type)
+			j := r.Intn(len(l.Dims))
+			l.Dims[j].Stride = funmem.Int(0)
+			what = fmt.Sprintf("%s's LMAD stride %d := 0 (now %s)", s.stm.Pat[0].Name.Name, j+1, l)
+		case MutShare:
+			s := shareSites(m)[k]
+			other := s.cands[r.Intn(len(s.cands))]
+			renameBlock(m, s.block, other)
+			what = fmt.Sprintf("%s lives in %s (alloc %s) instead of %s (alloc %s), whose alloc is dropped",
+				s.array, other, fun.PrintSExp(s.sizes[other]), s.block, fun.PrintSExp(s.size))
+		}
+		out = append(out, Mutant{Kind: kind, What: what, Prog: m})
+	}
+	return out, nil
+}
+
+// ArrayIndexFn returns the LMAD of an array type written out as offset and
+// dimensions (R(…) is expanded in place), or nil for other types.
+func ArrayIndexFn(t fun.Type) *funmem.IndexFn {
+	a := funmem.ArrayOf(t)
+	if a == nil {
+		return nil
+	}
+	if a.Index.IsRowMajor() {
+		off, dims := a.Index.LMAD()
+		a.Index.Offset, a.Index.Dims, a.Index.RowMajor = off, append([]funmem.LDim(nil), dims...), nil
+	}
+	return a.Index
+}
+
+type strideSite struct{ stm *fun.Stm }
+
+// isFresh reports whether a statement makes a fresh array (kernel, iota,
+// copy) into a one-array pattern.
+func isFresh(s *fun.Stm) bool {
+	switch s.Exp.(type) {
+	case *fun.KernelExp, *fun.IotaExp, *fun.CopyExp:
+		return len(s.Pat) == 1 && funmem.ArrayOf(s.Pat[0].Type) != nil
+	}
+	return false
+}
+
+func strideSites(p *fun.Program) []strideSite {
+	var out []strideSite
+	funmem.WalkStms(p.Body, func(s *fun.Stm) {
+		if isFresh(s) && len(s.Pat[0].Type.Dims) > 0 {
+			out = append(out, strideSite{s})
+		}
+	})
+	return out
+}
+
+type shareSite struct {
+	array string              // the fresh array moved
+	block string              // its block, bound by an alloc (dropped)
+	size  fun.SExp            // that alloc's size
+	cands []string            // earlier blocks of the same size in scope at that alloc
+	sizes map[string]fun.SExp // their sizes
+}
+
+// shareSites finds, for each fresh array whose block is bound by an alloc,
+// the blocks bound by earlier allocs in scope at that alloc (in the same
+// body or an enclosing one) whose sizes are the same polynomial, the
+// scalar lets in scope expanded.
+func shareSites(p *fun.Program) []shareSite {
+	type blk struct {
+		name string
+		size fun.SExp
+	}
+	type allocInfo struct {
+		size  fun.SExp
+		cands []blk
+	}
+	allocs := map[string]*allocInfo{}
+	var walk func(b *fun.Body, scope []blk, defs map[string]fun.SExp)
+	walk = func(b *fun.Body, scope []blk, defs map[string]fun.SExp) {
+		scope = append([]blk(nil), scope...)
+		defs = copyDefs(defs)
+		expand := func(e fun.SExp) fun.SExp {
+			return funmem.Substitute(e, func(x *fun.Ident) fun.SExp { return defs[x.Name] })
+		}
+		for _, s := range b.Stms {
+			switch e := s.Exp.(type) {
+			case *fun.ScalarExp:
+				defs[s.Pat[0].Name.Name] = expand(e.X)
+			case *funmem.AllocExp:
+				size := expand(e.Size)
+				var cands []blk
+				for _, o := range scope {
+					if funmem.SameValue(o.size, size) {
+						cands = append(cands, o)
+					}
+				}
+				name := s.Pat[0].Name.Name
+				allocs[name] = &allocInfo{size: size, cands: cands}
+				scope = append(scope, blk{name, size})
+			case *fun.IfExp:
+				walk(e.Then, scope, defs)
+				walk(e.Else, scope, defs)
+			case *fun.KernelExp:
+				walk(e.Body, scope, defs)
+			}
+		}
+	}
+	walk(p.Body, nil, map[string]fun.SExp{})
+	var out []shareSite
+	funmem.WalkStms(p.Body, func(s *fun.Stm) {
+		if !isFresh(s) {
+			return
+		}
+		block := funmem.ArrayOf(s.Pat[0].Type).Block.Name
+		a := allocs[block]
+		if a == nil || len(a.cands) == 0 {
+			return
+		}
+		site := shareSite{array: s.Pat[0].Name.Name, block: block, size: a.size, sizes: map[string]fun.SExp{}}
+		for _, c := range a.cands {
+			site.cands = append(site.cands, c.name)
+			site.sizes[c.name] = c.size
+		}
+		out = append(out, site)
+	})
+	return out
+}
+
+func copyDefs(m map[string]fun.SExp) map[string]fun.SExp {
+	out := make(map[string]fun.SExp, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// renameBlock drops the alloc binding block and renames every other
+// occurrence of block (types, results) to other. Block names are made by
+// TransformProgram's and MemoryExpand's supply of fresh names, so they are
+// unique in the program, and other is in scope wherever block was.
+func renameBlock(p *fun.Program, block, other string) {
+	var drop func(b *fun.Body)
+	drop = func(b *fun.Body) {
+		var stms []*fun.Stm
+		for _, s := range b.Stms {
+			if _, ok := s.Exp.(*funmem.AllocExp); ok && s.Pat[0].Name.Name == block {
+				continue
+			}
+			switch e := s.Exp.(type) {
+			case *fun.IfExp:
+				drop(e.Then)
+				drop(e.Else)
+			case *fun.KernelExp:
+				drop(e.Body)
+			}
+			stms = append(stms, s)
+		}
+		b.Stms = stms
+	}
+	drop(p.Body)
+	WalkFunmemIdents(p, func(x *fun.Ident) {
+		if x.Name == block {
+			x.Name = other
+		}
+	})
+}
+
+// WalkFunmemIdents calls f on every identifier of a FUNMEM program:
+// binders and uses, in types (sizes, blocks, LMADs) and expressions.
+func WalkFunmemIdents(p *fun.Program, f func(*fun.Ident)) {
+	var sexp func(e fun.SExp)
+	sexp = func(e fun.SExp) {
+		switch e := e.(type) {
+		case fun.Var:
+			f(e.Ident)
+		case *fun.UnOp:
+			sexp(e.X)
+		case *fun.BinOp:
+			sexp(e.L)
+			sexp(e.R)
+		}
+	}
+	param := func(q *fun.Param) {
+		f(q.Name)
+		for _, d := range q.Type.Dims {
+			f(d)
+		}
+		if a := funmem.ArrayOf(q.Type); a != nil {
+			f(a.Block)
+			for _, x := range a.Index.RowMajor {
+				sexp(x)
+			}
+			if a.Index.Offset != nil {
+				sexp(a.Index.Offset)
+			}
+			for _, d := range a.Index.Dims {
+				sexp(d.Elems)
+				sexp(d.Stride)
+			}
+		}
+	}
+	var body func(b *fun.Body)
+	body = func(b *fun.Body) {
+		for _, s := range b.Stms {
+			for _, q := range s.Pat {
+				param(q)
+			}
+			switch e := s.Exp.(type) {
+			case *fun.ScalarExp:
+				sexp(e.X)
+			case *funmem.AllocExp:
+				sexp(e.Size)
+			case *fun.IndexExp:
+				f(e.Arr)
+				for _, x := range e.Idx {
+					f(x)
+				}
+			case *fun.SliceExp:
+				f(e.Arr)
+				for _, sl := range e.Slices {
+					f(sl.Off)
+					f(sl.Size)
+				}
+			case *fun.TransposeExp:
+				f(e.Arr)
+			case *fun.IotaExp:
+				f(e.N)
+			case *fun.CopyExp:
+				f(e.Arr)
+			case *fun.IfExp:
+				f(e.Cond)
+				body(e.Then)
+				body(e.Else)
+			case *fun.KernelExp:
+				f(e.Var)
+				f(e.Bound)
+				body(e.Body)
+			}
+		}
+		for _, x := range b.Result {
+			f(x)
+		}
+	}
+	for _, q := range p.Inputs {
+		param(q)
+	}
+	body(p.Body)
+}
