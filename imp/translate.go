@@ -8,8 +8,9 @@ import (
 )
 
 // FromFunmem is FunMemToImp over a whole well-typed FUNMEM program. Γ
-// holds every pattern of the program (FUNMEM binds each name once), and
-// array accesses apply their index functions symbolically: y[x1, …, xn]
+// holds the patterns in scope (the paper's Γ holds every pattern of the
+// program, which is ambiguous: a kernel's pattern may reuse a name its
+// body binds), and array accesses apply their index functions symbolically: y[x1, …, xn]
 // reads y_mem at L_y(x1, …, xn) = o + Σ (x_i − 1)·s_i (ERRATA M1). Slices
 // and transposes become skip: their arrays exist only in Γ.
 //
@@ -21,13 +22,15 @@ import (
 // program's inputs are ints and row-major arrays in blocks of their own,
 // and its results are named by return, each array by its block and shape.
 func FromFunmem(p *fun.Program) (*Program, error) {
-	t := &translator{gamma: map[string]fun.Type{}, used: map[string]bool{}}
+	t := &translator{used: map[string]bool{}}
+	gamma := map[string]fun.Type{}
 	for _, in := range p.Inputs {
-		t.bind(in)
+		gamma[in.Name.Name] = in.Type
+		t.used[in.Name.Name] = true
 	}
 	funmem.WalkStms(p.Body, func(s *fun.Stm) {
 		for _, q := range s.Pat {
-			t.bind(q)
+			t.used[q.Name.Name] = true
 		}
 		if k, ok := s.Exp.(*fun.KernelExp); ok {
 			t.used[k.Var.Name] = true
@@ -46,17 +49,17 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 			out.Inputs = append(out.Inputs, &Input{Pos: in.Lparen, Name: in.Name, Dims: vars(in.Type.Dims), Block: a.Block})
 		}
 	}
-	body, err := t.stms(p.Body.Stms)
+	body, gamma, err := t.stms(p.Body.Stms, gamma)
 	if err != nil {
 		return nil, err
 	}
 	out.Body = body
 	res := p.Body.Result
 	for i := 0; i < len(res); i++ {
-		typ := t.gamma[res[i].Name]
+		typ := gamma[res[i].Name]
 		switch {
-		case funmem.IsMem(typ) && i+1 < len(res) && funmem.ArrayOf(t.gamma[res[i+1].Name]) != nil:
-			arr := t.gamma[res[i+1].Name]
+		case funmem.IsMem(typ) && i+1 < len(res) && funmem.ArrayOf(gamma[res[i+1].Name]) != nil:
+			arr := gamma[res[i+1].Name]
 			out.Return = append(out.Return, &Result{Name: res[i], Dims: vars(arr.Dims)})
 			i++
 		case typ.IsInt():
@@ -69,14 +72,8 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 }
 
 type translator struct {
-	gamma map[string]fun.Type
-	used  map[string]bool
-	n     int
-}
-
-func (t *translator) bind(p *fun.Param) {
-	t.gamma[p.Name.Name] = p.Type
-	t.used[p.Name.Name] = true
+	used map[string]bool
+	n    int
 }
 
 func (t *translator) fresh(base string) *fun.Ident {
@@ -108,20 +105,29 @@ func apply(l *funmem.IndexFn, idx []fun.SExp) fun.SExp {
 	return off
 }
 
-func (t *translator) stms(ss []*fun.Stm) ([]Stmt, error) {
+// stms translates a sequence of statements in the scope gamma, and
+// returns the scope after them.
+func (t *translator) stms(ss []*fun.Stm, gamma map[string]fun.Type) ([]Stmt, map[string]fun.Type, error) {
+	g := make(map[string]fun.Type, len(gamma))
+	for k, v := range gamma {
+		g[k] = v
+	}
 	var out []Stmt
 	for _, s := range ss {
-		ts, err := t.stm(s)
+		ts, err := t.stm(s, g)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, ts...)
+		for _, p := range s.Pat {
+			g[p.Name.Name] = p.Type
+		}
 	}
-	return out, nil
+	return out, g, nil
 }
 
-// stm is FunMemToImp on one statement.
-func (t *translator) stm(s *fun.Stm) ([]Stmt, error) {
+// stm is FunMemToImp on one statement, in the scope gamma.
+func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) {
 	at := s.Let
 	switch e := s.Exp.(type) {
 	case *fun.SliceExp, *fun.TransposeExp:
@@ -134,10 +140,31 @@ func (t *translator) stm(s *fun.Stm) ([]Stmt, error) {
 		return []Stmt{&Decl{At: at, X: x, Type: Mem}, &Alloc{At: at, X: x, Size: e.Size}}, nil
 	case *fun.IndexExp:
 		x := s.Pat[0].Name
-		a := funmem.ArrayOf(t.gamma[e.Arr.Name])
+		a := funmem.ArrayOf(gamma[e.Arr.Name])
 		return []Stmt{&Decl{At: at, X: x, Type: Int}, &Read{At: at, X: x, Y: a.Block, Index: apply(a.Index, vars(e.Idx))}}, nil
 	case *fun.IfExp:
+		// FUN lets a branch bind a name of the if's own pattern; IMP's
+		// environment is flat, so the branch's results then go through
+		// fresh variables, lest one assignment clobber the next's source.
+		clash := false
+		bound := map[string]bool{}
+		funmem.WalkStms(&fun.Body{Stms: append(append([]*fun.Stm(nil), e.Then.Stms...), e.Else.Stms...)}, func(st *fun.Stm) {
+			for _, q := range st.Pat {
+				bound[q.Name.Name] = true
+			}
+		})
+		for _, p := range s.Pat {
+			clash = clash || bound[p.Name.Name]
+		}
 		var decls, tail1, tail2 []Stmt
+		assign := func(tail []Stmt, x *fun.Ident, y *fun.Ident, typ Type) []Stmt {
+			if !clash {
+				return append(tail, &Assign{At: at, X: x, SE: fun.Var{Ident: y}})
+			}
+			tmp := t.fresh(x.Name + "_")
+			return append([]Stmt{&Decl{At: at, X: tmp, Type: typ}, &Assign{At: at, X: tmp, SE: fun.Var{Ident: y}}},
+				append(tail, &Assign{At: at, X: x, SE: fun.Var{Ident: tmp}})...)
+		}
 		for i, p := range s.Pat {
 			var typ Type
 			switch {
@@ -149,25 +176,29 @@ func (t *translator) stm(s *fun.Stm) ([]Stmt, error) {
 				continue // an array: its block, offset and strides are in the pattern
 			}
 			decls = append(decls, &Decl{At: at, X: p.Name, Type: typ})
-			tail1 = append(tail1, &Assign{At: at, X: p.Name, SE: fun.Var{Ident: e.Then.Result[i]}})
-			tail2 = append(tail2, &Assign{At: at, X: p.Name, SE: fun.Var{Ident: e.Else.Result[i]}})
+			tail1 = assign(tail1, p.Name, e.Then.Result[i], typ)
+			tail2 = assign(tail2, p.Name, e.Else.Result[i], typ)
 		}
-		s1, err := t.stms(e.Then.Stms)
+		s1, _, err := t.stms(e.Then.Stms, gamma)
 		if err != nil {
 			return nil, err
 		}
-		s2, err := t.stms(e.Else.Stms)
+		s2, _, err := t.stms(e.Else.Stms, gamma)
 		if err != nil {
 			return nil, err
 		}
 		return append(decls, &If{At: at, Cond: e.Cond, Then: append(s1, tail1...), Else: append(s2, tail2...)}), nil
 	case *fun.KernelExp:
-		body, err := t.stms(e.Body.Stms)
+		inner := map[string]fun.Type{e.Var.Name: {}}
+		for k, v := range gamma {
+			inner[k] = v
+		}
+		body, inner, err := t.stms(e.Body.Stms, inner)
 		if err != nil {
 			return nil, err
 		}
 		x := e.Body.Result[0]
-		body = append(body, t.copy(s.Pat[0], fun.Var{Ident: e.Var}, x, t.gamma[x.Name])...)
+		body = append(body, t.copy(s.Pat[0], fun.Var{Ident: e.Var}, x, inner[x.Name])...)
 		return []Stmt{&Kernel{At: e.Kernel, X: e.Var, Bound: fun.Var{Ident: e.Bound}, Body: body}}, nil
 	case *fun.IotaExp:
 		// iota n ≡ kernel j <= n do in (j)
@@ -178,7 +209,7 @@ func (t *translator) stm(s *fun.Stm) ([]Stmt, error) {
 	case *fun.CopyExp:
 		// copy x ≡ kernel j1 <= z1 do … x[j1, …, jn]: one COPY per outer index.
 		j := t.fresh("j")
-		src := t.gamma[e.Arr.Name]
+		src := gamma[e.Arr.Name]
 		return []Stmt{&Kernel{At: e.Keyword, X: j, Bound: fun.Var{Ident: src.Dims[0]},
 			Body: t.copyFrom(s.Pat[0], fun.Var{Ident: j}, e.Arr, src)}}, nil
 	}
