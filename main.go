@@ -6,7 +6,7 @@
 //	arraysem run FILE [--arg NAME=VALUE]... [--semantics big|small] [--fuel N] [--derive]
 //	arraysem step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
 //	arraysem check FILE [--derive] [--paper] [--arg NAME=VALUE]...
-//	arraysem compile FILE --to fun|funmem [--expand] [--layout gpu|cpu] [--raw] [--stages]
+//	arraysem compile FILE --to fun|funmem|imp [--expand] [--layout gpu|cpu] [--raw] [--stages]
 //	arraysem side-by-side FILE [--arg NAME=VALUE]...
 //	arraysem test DIR [-v]
 //	arraysem demo
@@ -37,15 +37,17 @@ const usage = `usage: arraysem COMMAND [ARGS]
 commands:
   run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace]
         run a program and print each result on its own line; S is big or small
-        for FUN, heap, small or value for FUNMEM (--trace: kernels' read/write sets)
+        for FUN and IMP, heap, small or value for FUNMEM (--trace: FUNMEM and
+        IMP kernels' read/write sets per iteration)
   step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
         print one line per small step: the rule, then the configuration
   check FILE [--derive] [--paper] [--arg NAME=VALUE]...
         type check a program and print its type; for FUNMEM, then check
         validity (Def 3.1) and race freedom (eq 4) on the inputs given
-  compile FILE --to fun|funmem [--expand] [--layout gpu|cpu] [--raw] [--stages]
+  compile FILE --to fun|funmem|imp [--expand] [--layout gpu|cpu] [--raw] [--stages]
         translate FUN to FUNMEM (TransformProgram, then the simplifier unless
-        --raw), optionally MemoryExpand; --stages prints every stage
+        --raw), optionally MemoryExpand, and FUNMEM to IMP (FunMemToImp);
+        --stages prints every stage
   test DIR [-v]
         run the golden tests (the -- == blocks) of every program under DIR
   side-by-side FILE [--arg NAME=VALUE]...
@@ -54,7 +56,7 @@ commands:
   demo  run a built-in example (Fig 2 of the FUN paper) through every level
         and semantics
 
-The language follows the extension (.fun, .funmem); --lang overrides it.
+The language follows the extension (.fun, .funmem, .imp); --lang overrides it.
 Exit status: 0 ok, 1 the program went wrong, 2 bad input.
 `
 
@@ -205,8 +207,8 @@ func cmdRun(args []string, stdout io.Writer) error {
 	}
 	o := check.RunOptions{Semantics: *sem, Args: vals, Fuel: *fuel, Derive: *derive}
 	if *trace {
-		if l.Lang != "funmem" {
-			return usageError{"--trace: read/write sets are traced for FUNMEM programs"}
+		if l.Lang != "funmem" && l.Lang != "imp" {
+			return usageError{"--trace: read/write sets are traced for FUNMEM and IMP programs"}
 		}
 		o.Trace = func(kernel string, iters []semantics.IterAccess) {
 			fmt.Fprintf(stdout, "trace %s\n", kernel)

@@ -24,6 +24,10 @@ func Check(p *Program, counter semantics.Counter) error {
 				if err := c.ints(scope, d); err != nil {
 					return err
 				}
+				if _, ok := d.(fun.Var); !ok {
+					// --arg gives the array; its sizes are read off it.
+					return semantics.Errorf(in.Pos, semantics.TypeError, "IMP-TYPE", "input %s: the sizes of an input array are int inputs, not %s", in.Name.Name, fun.PrintSExp(d))
+				}
 			}
 			scope[in.Block.Name] = Mem
 		}

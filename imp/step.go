@@ -65,13 +65,13 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 	case *If:
 		rule, branch, err := choose(f.env, s)
 		if err != nil {
-			return c, "", err
+			return c, "", unwind(c, err)
 		}
 		return &Config{top: &frame{stms: branch, env: f.env, next: advance(f)}, h: c.h}, rule, nil
 	case *Kernel:
 		k, err := startKernel(f.env, c.h, s, opts.Trace != nil)
 		if err != nil {
-			return c, "", err
+			return c, "", unwind(c, err)
 		}
 		if k.m == 0 {
 			k.finish(c.h, opts)
@@ -81,16 +81,22 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 	}
 	rule, err := exec(f.env, c.h, s)
 	if err != nil {
-		// A race seen by an enclosing kernel's tracker is that kernel's error.
-		for g := f; g != nil; g = g.next {
-			if g.k != nil {
-				c.h.Pop()
-				err = g.k.race(err)
-			}
-		}
-		return c, "", err
+		return c, "", unwind(c, err)
 	}
 	return &Config{top: advance(f), h: c.h}, rule, nil
+}
+
+// unwind leaves the kernels of c on an error, as the big-step semantics
+// does: it pops their race trackers, and a race one of them saw becomes
+// that kernel's error.
+func unwind(c *Config, err error) error {
+	for g := c.top; g != nil; g = g.next {
+		if g.k != nil {
+			c.h.Pop()
+			err = g.k.race(err)
+		}
+	}
+	return err
 }
 
 // advance is f past its first statement.
