@@ -65,6 +65,7 @@ func ParseSpec(src string) (*Spec, error) {
 		if !in {
 			continue
 		}
+		start := i + 1 // the case's line, before a block spanning lines moves i
 		// Gather a brace block that spans lines.
 		for strings.Count(text, "{") > strings.Count(text, "}") && i+1 < len(lines) {
 			more, ok := commentText(lines[i+1])
@@ -87,7 +88,7 @@ func ParseSpec(src string) (*Spec, error) {
 			if err != nil {
 				return nil, fmt.Errorf("line %d: %v", i+1, err)
 			}
-			pending = &Case{Line: i + 1, Args: args, Semantics: sems}
+			pending = &Case{Line: start, Args: args, Semantics: sems}
 		case strings.HasPrefix(text, "output"):
 			body, err := braces(text, "output")
 			if err != nil {
@@ -99,7 +100,7 @@ func ParseSpec(src string) (*Spec, error) {
 			}
 			c := pending
 			if c == nil {
-				c = &Case{Line: i + 1, Args: map[string]string{}, Semantics: sems}
+				c = &Case{Line: start, Args: map[string]string{}, Semantics: sems}
 			}
 			c.Output = vals
 			spec.Cases = append(spec.Cases, c)
