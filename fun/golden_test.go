@@ -3,234 +3,33 @@ package fun
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"reflect"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/semantics/golden"
+
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// This file is the harness of the chunked golden files testdata/parse.txt
-// and testdata/check.txt. A chunked file holds FUN programs separated by
-// lines that are exactly "---". A marker, "###" and what follows it up to
-// the end of the line, is cut off the line before the chunk is parsed:
-//
-//	### "REGEX"        the chunk must fail with an error on this line whose
-//	                   message ("RULE: msg", or just msg for a syntax error)
-//	                   matches REGEX (taken literally between the first and
-//	                   the last double quote of the marker)
-//	### rules R1 R2    (check.txt) checking the chunk applies these rules
-//	### paper          (check.txt) check in paper mode (no extensions)
-//	### paren "TEXT"   (parse.txt) the scalar expression of the let on this
-//	                   line, printed with every operator parenthesised, is TEXT
-//	### BUG: TEXT      a known bug (reported, not yet fixed): the chunk
-//	                   states what the paper asks; while the tool disagrees
-//	                   the subtest is skipped with TEXT and the failure, and
-//	                   once it agrees the subtest fails, asking for the
-//	                   marker to be removed
-//
-// Markers on lines that are wholly comments are text, not markers. A chunk
-// of nothing but comments and blank lines is a note, not a test.
-// Each chunk is parsed as the file's base name, preceded by blank lines, so
-// the positions in its errors are positions in the chunked file; its last
-// line has no newline, so that an error at the end of file is on that line.
-
-// goldenChunk is one program of a chunked golden file.
-type goldenChunk struct {
-	file    string         // base name of the chunked file, the programs' file name
-	line    int            // line of the chunk's first line in the file
-	src     string         // the chunk, markers cut, after line-1 newlines
-	errLine int            // line of the expected error, 0 if none
-	errRe   *regexp.Regexp // the expected error's message
-	rules   []string       // rules the checker must apply
-	parens  map[int]string // line → fully parenthesised scalar expression
-	paper   bool           // check in paper mode
-	bug     string         // known bug, "" if none
-}
-
-// name is the subtest's name: the line of the chunk's first non-blank line.
-func (c *goldenChunk) name() string {
-	lines := strings.Split(c.src, "\n")
-	for i := c.line - 1; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != "" {
-			return fmt.Sprintf("line%d", i+1)
-		}
-	}
-	return fmt.Sprintf("line%d", c.line)
-}
-
-// readChunks reads a chunked golden file. A malformed marker fails the test.
-func readChunks(t *testing.T, path string) []*goldenChunk {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Base(path)
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	var chunks []*goldenChunk
-	start := 0
-	for i := 0; i <= len(lines); i++ {
-		if i < len(lines) && lines[i] != "---" {
-			continue
-		}
-		c, err := newChunk(file, start+1, lines[start:i])
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		if c != nil {
-			chunks = append(chunks, c)
-		}
-		start = i + 1
-	}
-	if len(chunks) == 0 {
-		t.Fatalf("%s: no chunks", path)
-	}
-	return chunks
-}
-
-// newChunk builds the chunk of the given lines, the first of which is line
-// first of the file; it returns nil for a chunk that is only a note.
-func newChunk(file string, first int, lines []string) (*goldenChunk, error) {
-	c := &goldenChunk{file: file, line: first, parens: map[int]string{}}
-	code := false
-	body := make([]string, len(lines))
-	for i, l := range lines {
-		n := first + i
-		if k := strings.Index(l, "###"); k >= 0 && !strings.HasPrefix(strings.TrimSpace(l), "--") {
-			if err := c.marker(n, strings.TrimSpace(l[k+3:])); err != nil {
-				return nil, fmt.Errorf("line %d: %v", n, err)
-			}
-			l = strings.TrimRight(l[:k], " \t")
-		}
-		body[i] = l
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
-			code = true
-		}
-	}
-	if !code {
-		if c.errRe != nil || c.rules != nil || len(c.parens) > 0 || c.bug != "" || c.paper {
-			return nil, fmt.Errorf("line %d: markers in a chunk without code", first)
-		}
-		return nil, nil
-	}
-	c.src = strings.Repeat("\n", first-1) + strings.Join(body, "\n")
-	return c, nil
-}
-
-// marker records the marker text m found on line n.
-func (c *goldenChunk) marker(n int, m string) error {
-	quoted := func(s string) (string, error) {
-		i, j := strings.Index(s, `"`), strings.LastIndex(s, `"`)
-		if i < 0 || j <= i {
-			return "", fmt.Errorf("marker %q: want a double-quoted text", m)
-		}
-		return s[i+1 : j], nil
-	}
-	switch {
-	case strings.HasPrefix(m, `"`):
-		if c.errRe != nil {
-			return fmt.Errorf("a second expected error in one chunk")
-		}
-		q, err := quoted(m)
-		if err != nil {
-			return err
-		}
-		re, err := regexp.Compile(q)
-		if err != nil {
-			return err
-		}
-		c.errLine, c.errRe = n, re
-	case strings.HasPrefix(m, "rules "):
-		c.rules = append(c.rules, strings.Fields(strings.TrimPrefix(m, "rules "))...)
-	case m == "paper":
-		c.paper = true
-	case strings.HasPrefix(m, "paren "):
-		q, err := quoted(m)
-		if err != nil {
-			return err
-		}
-		c.parens[n] = q
-	case strings.HasPrefix(m, "BUG:"):
-		c.bug = strings.TrimSpace(strings.TrimPrefix(m, "BUG:"))
-	default:
-		return fmt.Errorf("unknown marker %q", m)
-	}
-	return nil
-}
-
-// runChunks runs test on every chunk of path, one subtest per chunk. The
-// test returns what went wrong (nil if nothing did), so that known bugs
-// can be told apart from new failures.
-func runChunks(t *testing.T, path string, test func(c *goldenChunk) error) {
-	for _, c := range readChunks(t, path) {
-		t.Run(c.name(), func(t *testing.T) {
-			verdict(t, c.bug, fmt.Sprintf("%s:%d", c.file, c.line), test(c))
-		})
-	}
-}
-
-// verdict reports the outcome err of a test at where: an error fails the
-// test, unless the test pins a known bug (bug != ""), which skips it while
-// the bug is there and fails it once the bug is gone, so that its marker
-// is removed.
-func verdict(t *testing.T, bug, where string, err error) {
-	t.Helper()
-	switch {
-	case bug == "" && err != nil:
-		t.Errorf("%s: %v", where, err)
-	case bug != "" && err != nil:
-		t.Skipf("known bug: %s\n%s: %v", bug, where, err)
-	case bug != "":
-		t.Errorf("%s: marked as a known bug (%s) but passes: remove the marker", where, bug)
-	}
-}
-
-// expectError checks err against the chunk's expected error: a
-// *semantics.Error of the given kind, on the marker's line, whose "RULE:
-// msg" (or msg) matches the marker's expression.
-func (c *goldenChunk) expectError(err error, kind semantics.Kind) error {
-	if err == nil {
-		return fmt.Errorf("expected an error on line %d matching %q, got none", c.errLine, c.errRe)
-	}
-	var se *semantics.Error
-	if !errors.As(err, &se) {
-		return fmt.Errorf("expected a *semantics.Error, got %T: %v", err, err)
-	}
-	if se.Kind != kind {
-		return fmt.Errorf("expected a %s, got a %s: %v", kind, se.Kind, err)
-	}
-	if se.Pos.File != c.file || se.Pos.Line != c.errLine {
-		return fmt.Errorf("expected the error at %s:%d, got %v", c.file, c.errLine, err)
-	}
-	msg := se.Msg
-	if se.Rule != "" {
-		msg = se.Rule + ": " + se.Msg
-	}
-	if !c.errRe.MatchString(msg) {
-		return fmt.Errorf("expected an error matching %q, got %v", c.errRe, err)
-	}
-	return nil
-}
+// The chunked golden files testdata/parse.txt and testdata/check.txt are
+// read by package golden (semantics/golden), which documents their format.
 
 // TestParseGolden runs testdata/parse.txt: a chunk with an expected error
 // must fail to parse with it; any other must parse, print, and parse back
 // to the same printed text and the same tree.
 func TestParseGolden(t *testing.T) {
-	runChunks(t, filepath.Join("testdata", "parse.txt"), func(c *goldenChunk) error {
-		p, err := ParseFile(c.file, c.src)
-		if c.errRe != nil {
-			return c.expectError(err, semantics.SyntaxError)
+	golden.Run(t, filepath.Join("testdata", "parse.txt"), func(c *golden.Chunk) error {
+		p, err := ParseFile(c.File, c.Src)
+		if c.ErrRe != nil {
+			return c.ExpectError(err, semantics.SyntaxError)
 		}
 		if err != nil {
 			return fmt.Errorf("parse: %v", err)
 		}
-		for line, want := range c.parens {
+		for line, want := range c.Parens {
 			got, ok := scalarOnLine(p.Body, line)
 			if !ok {
 				return fmt.Errorf("line %d: no let of a scalar expression starts on this line", line)
@@ -239,7 +38,7 @@ func TestParseGolden(t *testing.T) {
 				return fmt.Errorf("line %d: parsed as %s, want %s", line, got, want)
 			}
 		}
-		return roundTrip(c.file, p)
+		return roundTrip(c.File, p)
 	})
 }
 
@@ -254,54 +53,10 @@ func roundTrip(file string, p *Program) error {
 	if again := Print(q); again != text {
 		return fmt.Errorf("printing is not stable:\n%s\nthen\n%s", text, again)
 	}
-	if a, b := treeString(p), treeString(q); a != b {
+	if a, b := golden.Tree(p), golden.Tree(q); a != b {
 		return fmt.Errorf("the printed program parses to another tree\nprinted:\n%sparsed:   %s\nreparsed: %s", text, a, b)
 	}
 	return nil
-}
-
-var posType = reflect.TypeOf(Pos{})
-
-// treeString renders a syntax tree with its types and field names, leaving
-// out positions, so that two trees are equal but for positions exactly when
-// their strings are.
-func treeString(x any) string {
-	var b strings.Builder
-	writeTree(&b, reflect.ValueOf(x))
-	return b.String()
-}
-
-func writeTree(b *strings.Builder, v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			b.WriteString("nil")
-			return
-		}
-		writeTree(b, v.Elem())
-	case reflect.Struct:
-		b.WriteString(v.Type().Name() + "{")
-		for i := 0; i < v.NumField(); i++ {
-			f := v.Type().Field(i)
-			if f.Type == posType {
-				continue
-			}
-			b.WriteString(" " + f.Name + ":")
-			writeTree(b, v.Field(i))
-		}
-		b.WriteString(" }")
-	case reflect.Slice:
-		b.WriteString("[")
-		for i := 0; i < v.Len(); i++ {
-			b.WriteString(" ")
-			writeTree(b, v.Index(i))
-		}
-		b.WriteString(" ]")
-	case reflect.String:
-		b.WriteString(strconv.Quote(v.String()))
-	default:
-		fmt.Fprintf(b, "%v", v.Interface())
-	}
 }
 
 // scalarOnLine finds the let statement starting on line whose expression
@@ -348,16 +103,16 @@ func parenSExp(e SExp) string {
 // with an expected error must fail type checking with it, any other must
 // pass and apply the rules its rules markers list.
 func TestCheckGolden(t *testing.T) {
-	runChunks(t, filepath.Join("testdata", "check.txt"), func(c *goldenChunk) error {
+	golden.Run(t, filepath.Join("testdata", "check.txt"), func(c *golden.Chunk) error {
 		_, counter, err := checkChunk(c)
-		if c.errRe != nil {
-			return c.expectError(err, semantics.TypeError)
+		if c.ErrRe != nil {
+			return c.ExpectError(err, semantics.TypeError)
 		}
 		if err != nil {
 			return err
 		}
 		var missing []string
-		for _, r := range c.rules {
+		for _, r := range c.Rules {
 			if counter[r] == 0 {
 				missing = append(missing, r)
 			}
@@ -372,13 +127,13 @@ func TestCheckGolden(t *testing.T) {
 // checkChunk parses and type checks a chunk, counting the rules applied.
 // A chunk that does not parse is an error of the test file, not of the
 // checker, and is reported as such.
-func checkChunk(c *goldenChunk) (*Info, semantics.Counter, error) {
-	p, err := ParseFile(c.file, c.src)
+func checkChunk(c *golden.Chunk) (*Info, semantics.Counter, error) {
+	p, err := ParseFile(c.File, c.Src)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the chunk does not parse: %v", err)
 	}
 	counter := semantics.Counter{}
-	info, err := Check(p, &CheckOptions{Paper: c.paper, Derive: true, Counter: counter})
+	info, err := Check(p, &CheckOptions{Paper: c.Paper, Derive: true, Counter: counter})
 	return info, counter, err
 }
 
@@ -401,16 +156,16 @@ var fig3Rules = []string{"T-CONST", "T-VAR", "T-OP", "T-SCALAR", "T-INDEX", "T-I
 func TestCheckGoldenCoverage(t *testing.T) {
 	passed := semantics.Counter{}
 	failed := map[string]bool{}
-	for _, c := range readChunks(t, filepath.Join("testdata", "check.txt")) {
-		if c.bug != "" {
+	for _, c := range golden.Read(t, filepath.Join("testdata", "check.txt")) {
+		if c.Bug != "" {
 			continue
 		}
 		_, counter, err := checkChunk(c)
 		var se *semantics.Error
 		switch {
-		case err == nil && c.errRe == nil:
+		case err == nil && c.ErrRe == nil:
 			passed.Add(counter)
-		case errors.As(err, &se) && c.errRe != nil:
+		case errors.As(err, &se) && c.ErrRe != nil:
 			failed[se.Rule] = true
 		}
 	}
