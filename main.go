@@ -8,6 +8,7 @@
 //	arraysem check FILE [--derive] [--paper] [--arg NAME=VALUE]...
 //	arraysem compile FILE --to fun|funmem|imp [--expand] [--layout gpu|cpu] [--raw] [--stages]
 //	arraysem side-by-side FILE [--arg NAME=VALUE]...
+//	arraysem cover [--n N] [--seed S]
 //	arraysem test DIR [-v]
 //	arraysem demo
 //
@@ -27,6 +28,7 @@ import (
 
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/funmem"
+	proofstests "github.com/arraysem/arraysem/proofs-tests"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -53,6 +55,9 @@ commands:
   side-by-side FILE [--arg NAME=VALUE]...
         run every semantics at every level (FUN, FUNMEM plain and expanded,
         IMP) on the same inputs, in one table, with a verdict
+  cover [--n N] [--seed S]
+        generate N random well-typed FUN programs, run each through every
+        level, and print how often each rule of Figs 3, 4, 8, 10, 12 applied
   demo  run a built-in example (Fig 2 of the FUN paper) through every level
         and semantics
 
@@ -90,6 +95,8 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		err = cmdCompile(rest, stdout)
 	case "side-by-side":
 		err = cmdSide(rest, stdout)
+	case "cover":
+		err = cmdCover(rest, stdout)
 	case "demo":
 		err = cmdDemo(rest, stdout)
 	case "help", "-h", "--help", "-help":
@@ -435,6 +442,36 @@ func cmdSide(args []string, stdout io.Writer) error {
 	check.PrintRows(stdout, rows, verdict)
 	if verdict != nil {
 		return failed{"arraysem side-by-side: " + verdict.Error()}
+	}
+	return nil
+}
+
+func cmdCover(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("cover", flag.ContinueOnError)
+	n := fs.Int("n", 300, "programs to generate")
+	seed := fs.Int64("seed", 1, "generator seed")
+	if _, err := parse(fs, args, 0, "no FILE"); err != nil {
+		return err
+	}
+	cov, err := proofstests.Cover(*n, *seed)
+	if err != nil {
+		return failed{"arraysem cover: " + err.Error()}
+	}
+	rows := [][]string{{"figure", "rule", "applied"}}
+	for _, f := range proofstests.Figures {
+		for _, r := range f.Rules {
+			hits := fmt.Sprint(cov[f.Name][r])
+			if cov[f.Name][r] == 0 {
+				hits = "0  ← never"
+			}
+			rows = append(rows, []string{f.Name, r, hits})
+		}
+	}
+	check.Table(stdout, rows)
+	zero := cov.Zero()
+	fmt.Fprintf(stdout, "\n%d programs (seed %d); %d rules never applied\n", *n, *seed, len(zero))
+	if len(zero) > 0 {
+		return failed{"arraysem cover: rules never applied: " + strings.Join(zero, ", ")}
 	}
 	return nil
 }
