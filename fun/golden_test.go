@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,25 +37,8 @@ func TestParseGolden(t *testing.T) {
 				return fmt.Errorf("line %d: parsed as %s, want %s", line, got, want)
 			}
 		}
-		return roundTrip(c.File, p)
+		return golden.RoundTrip(c.File, p, Print, ParseFile)
 	})
-}
-
-// roundTrip checks that p prints to a text that parses back to the same
-// tree (positions aside) and prints the same again.
-func roundTrip(file string, p *Program) error {
-	text := Print(p)
-	q, err := ParseFile(file, text)
-	if err != nil {
-		return fmt.Errorf("the printed program does not parse: %v\n%s", err, text)
-	}
-	if again := Print(q); again != text {
-		return fmt.Errorf("printing is not stable:\n%s\nthen\n%s", text, again)
-	}
-	if a, b := golden.Tree(p), golden.Tree(q); a != b {
-		return fmt.Errorf("the printed program parses to another tree\nprinted:\n%sparsed:   %s\nreparsed: %s", text, a, b)
-	}
-	return nil
 }
 
 // scalarOnLine finds the let statement starting on line whose expression
@@ -111,16 +93,7 @@ func TestCheckGolden(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		var missing []string
-		for _, r := range c.Rules {
-			if counter[r] == 0 {
-				missing = append(missing, r)
-			}
-		}
-		if len(missing) > 0 {
-			return fmt.Errorf("the checker did not apply %s (it applied %s)", strings.Join(missing, ", "), ruleList(counter))
-		}
-		return nil
+		return c.ExpectRules(counter)
 	})
 }
 
@@ -135,15 +108,6 @@ func checkChunk(c *golden.Chunk) (*Info, semantics.Counter, error) {
 	counter := semantics.Counter{}
 	info, err := Check(p, &CheckOptions{Paper: c.Paper, Derive: true, Counter: counter})
 	return info, counter, err
-}
-
-func ruleList(c semantics.Counter) string {
-	var rs []string
-	for r := range c {
-		rs = append(rs, r)
-	}
-	sort.Strings(rs)
-	return strings.Join(rs, " ")
 }
 
 // fig3Rules are the type rules of Fig 3 and the derived forms' rules.
@@ -226,7 +190,7 @@ func TestParseDeepNesting(t *testing.T) {
 			if err != nil {
 				t.Fatalf("200 levels: %v", err)
 			}
-			if err := roundTrip("deep.fun", p); err != nil {
+			if err := golden.RoundTrip("deep.fun", p, Print, ParseFile); err != nil {
 				t.Fatalf("200 levels: %v", err)
 			}
 			if _, err := Check(p, nil); err != nil {
@@ -260,7 +224,7 @@ func TestPrintDeepMinus(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%d minuses: %v", depth, err)
 			}
-			if err := roundTrip("minus.fun", p); err != nil {
+			if err := golden.RoundTrip("minus.fun", p, Print, ParseFile); err != nil {
 				t.Errorf("%d minuses: %v", depth, err)
 			}
 		})

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/semantics/golden"
+
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -206,7 +208,7 @@ func checkExpect(t *testing.T, sem string, c evalCase, r evalRun) {
 	}
 	for _, rule := range c.rules {
 		if r.counter[rule] == 0 {
-			t.Errorf("%s: rule %s not applied (applied: %s)", sem, rule, ruleList(r.counter))
+			t.Errorf("%s: rule %s not applied (applied: %s)", sem, rule, golden.RuleList(r.counter))
 		}
 	}
 	if c.trace != nil {
@@ -214,15 +216,6 @@ func checkExpect(t *testing.T, sem string, c evalCase, r evalRun) {
 			t.Errorf("%s: traces\n%s\nwant\n%s", sem, got, want)
 		}
 	}
-}
-
-func ruleList(c semantics.Counter) string {
-	var rs []string
-	for r := range c {
-		rs = append(rs, r)
-	}
-	sort.Strings(rs)
-	return strings.Join(rs, " ")
 }
 
 func args(kv ...string) map[string]string {
@@ -650,7 +643,7 @@ return x, m : [n]`, true)
 		}
 		for _, r := range fig12 {
 			if got[r] == 0 {
-				t.Errorf("%s: %s not applied (applied: %s)", sem, r, ruleList(got))
+				t.Errorf("%s: %s not applied (applied: %s)", sem, r, golden.RuleList(got))
 			}
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/semantics/golden"
@@ -28,25 +26,8 @@ func TestParseGolden(t *testing.T) {
 		if err != nil {
 			return fmt.Errorf("parse: %v", err)
 		}
-		return impRoundTrip(c.File, p)
+		return golden.RoundTrip(c.File, p, Print, ParseFile)
 	})
-}
-
-// impRoundTrip checks that p prints to a text that parses back to the same
-// tree (positions aside) and prints the same again.
-func impRoundTrip(file string, p *Program) error {
-	text := Print(p)
-	q, err := ParseFile(file, text)
-	if err != nil {
-		return fmt.Errorf("the printed program does not parse: %v\n%s", err, text)
-	}
-	if again := Print(q); again != text {
-		return fmt.Errorf("printing is not stable:\n%s\nthen\n%s", text, again)
-	}
-	if a, b := golden.Tree(p), golden.Tree(q); a != b {
-		return fmt.Errorf("the printed program parses to another tree\nprinted:\n%sparsed:   %s\nreparsed: %s", text, a, b)
-	}
-	return nil
 }
 
 // TestCheckGolden runs testdata/check.txt: every chunk must parse; a chunk
@@ -61,16 +42,7 @@ func TestCheckGolden(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		var missing []string
-		for _, r := range c.Rules {
-			if counter[r] == 0 {
-				missing = append(missing, r)
-			}
-		}
-		if len(missing) > 0 {
-			return fmt.Errorf("the checker did not apply %s (it applied %s)", strings.Join(missing, ", "), impRuleList(counter))
-		}
-		return nil
+		return c.ExpectRules(counter)
 	})
 }
 
@@ -83,15 +55,6 @@ func checkImpChunk(c *golden.Chunk) (semantics.Counter, error) {
 	}
 	counter := semantics.Counter{}
 	return counter, Check(p, counter)
-}
-
-func impRuleList(c semantics.Counter) string {
-	var rs []string
-	for r := range c {
-		rs = append(rs, r)
-	}
-	sort.Strings(rs)
-	return strings.Join(rs, " ")
 }
 
 // TestCheckGoldenCoverage checks that check.txt fails in both of the
@@ -132,7 +95,7 @@ func TestCheckGoldenParses(t *testing.T) {
 			t.Errorf("%s:%d: %v", c.File, c.Line, err)
 			continue
 		}
-		if err := impRoundTrip(c.File, p); err != nil {
+		if err := golden.RoundTrip(c.File, p, Print, ParseFile); err != nil {
 			t.Errorf("%s:%d: %v", c.File, c.Line, err)
 			continue
 		}

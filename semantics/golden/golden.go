@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -259,4 +260,46 @@ func writeTree(b *strings.Builder, v reflect.Value) {
 	default:
 		fmt.Fprintf(b, "%v", v.Interface())
 	}
+}
+
+// RoundTrip checks that p prints to a text that parses back to the same
+// tree (positions aside) and prints the same again.
+func RoundTrip[P any](file string, p P, print func(P) string, parse func(file, src string) (P, error)) error {
+	text := print(p)
+	q, err := parse(file, text)
+	if err != nil {
+		return fmt.Errorf("the printed program does not parse: %v\n%s", err, text)
+	}
+	if again := print(q); again != text {
+		return fmt.Errorf("printing is not stable:\n%s\nthen\n%s", text, again)
+	}
+	if a, b := Tree(p), Tree(q); a != b {
+		return fmt.Errorf("the printed program parses to another tree\nprinted:\n%sparsed:   %s\nreparsed: %s", text, a, b)
+	}
+	return nil
+}
+
+// ExpectRules checks that counter applied every rule of the chunk's
+// rules markers.
+func (c *Chunk) ExpectRules(counter semantics.Counter) error {
+	var missing []string
+	for _, r := range c.Rules {
+		if counter[r] == 0 {
+			missing = append(missing, r)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the checker did not apply %s (it applied %s)", strings.Join(missing, ", "), RuleList(counter))
+	}
+	return nil
+}
+
+// RuleList renders the rules a counter saw, sorted.
+func RuleList(c semantics.Counter) string {
+	var rs []string
+	for r := range c {
+		rs = append(rs, r)
+	}
+	sort.Strings(rs)
+	return strings.Join(rs, " ")
 }
