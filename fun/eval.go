@@ -183,11 +183,9 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		idx := make([]int64, len(e.Idx))
-		for i, y := range e.Idx {
-			if idx[i], err = lookupInt(env, y, rule); err != nil {
-				return nil, "", err
-			}
+		idx, err := EvalIndices(e.Idx, envLookup(env), rule)
+		if err != nil {
+			return nil, "", err
 		}
 		if len(idx) != a.Rank() {
 			return nil, "", semantics.Stuckf(e.Pos(), rule, "%s has rank %d but is indexed with %d indices", e.Arr.Name, a.Rank(), len(idx))
@@ -203,14 +201,9 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		pairs := make([][2]int64, len(e.Slices))
-		for i, sl := range e.Slices {
-			if pairs[i][0], err = lookupInt(env, sl.Off, rule); err != nil {
-				return nil, "", err
-			}
-			if pairs[i][1], err = lookupInt(env, sl.Size, rule); err != nil {
-				return nil, "", err
-			}
+		pairs, err := EvalSlices(e.Slices, envLookup(env), rule)
+		if err != nil {
+			return nil, "", err
 		}
 		v, err := a.Slice(pairs)
 		if err != nil {
@@ -304,6 +297,35 @@ func lookupArray(env *Env, x *Ident, rule string) (semantics.Array, error) {
 		return semantics.Array{}, semantics.Stuckf(x.NamePos, rule, "%s is an integer, not an array", x.Name)
 	}
 	return v, nil
+}
+
+// EvalIndices reads the index variables of x[y1, …, yn] (E-INDEX and the
+// rules of the languages below FUN that share FUN's syntax).
+func EvalIndices(ys []*Ident, lookup func(x *Ident, rule string) (int64, error), rule string) ([]int64, error) {
+	idx := make([]int64, len(ys))
+	for i, y := range ys {
+		var err error
+		if idx[i], err = lookup(y, rule); err != nil {
+			return nil, err
+		}
+	}
+	return idx, nil
+}
+
+// EvalSlices reads the offset:size pairs of x[o1 : s1, …] (E-SLICE and
+// the rules that share its syntax).
+func EvalSlices(slices []Slice, lookup func(x *Ident, rule string) (int64, error), rule string) ([][2]int64, error) {
+	pairs := make([][2]int64, len(slices))
+	for i, sl := range slices {
+		var err error
+		if pairs[i][0], err = lookup(sl.Off, rule); err != nil {
+			return nil, err
+		}
+		if pairs[i][1], err = lookup(sl.Size, rule); err != nil {
+			return nil, err
+		}
+	}
+	return pairs, nil
 }
 
 // EvalSExp evaluates a scalar expression ("conventional evaluation of se"

@@ -302,11 +302,9 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		if err != nil {
 			return nil, "", err
 		}
-		idx := make([]int64, len(e.Idx))
-		for i, y := range e.Idx {
-			if idx[i], err = lookupInt(env, y, rule); err != nil {
-				return nil, "", err
-			}
+		idx, err := fun.EvalIndices(e.Idx, envLookup(env), rule)
+		if err != nil {
+			return nil, "", err
 		}
 		off, err := a.L.Apply(idx)
 		if err != nil {
@@ -327,14 +325,9 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		if err != nil {
 			return nil, "", err
 		}
-		pairs := make([][2]int64, len(e.Slices))
-		for i, sl := range e.Slices {
-			if pairs[i][0], err = lookupInt(env, sl.Off, rule); err != nil {
-				return nil, "", err
-			}
-			if pairs[i][1], err = lookupInt(env, sl.Size, rule); err != nil {
-				return nil, "", err
-			}
+		pairs, err := fun.EvalSlices(e.Slices, envLookup(env), rule)
+		if err != nil {
+			return nil, "", err
 		}
 		l, err := a.L.Slice(pairs)
 		if err != nil {
