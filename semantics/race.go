@@ -14,7 +14,6 @@ import (
 type Tracker struct {
 	Iter  int64 // the iteration now running (from 1)
 	locs  map[Loc]*locInfo
-	order []Loc // locations in order of first access, for the trace
 
 	// Trace, when non-nil, receives the read and write sets of each
 	// iteration (for --trace): Trace[i-1] is iteration i's.
@@ -78,7 +77,6 @@ func (t *Tracker) access(loc Loc, write bool) error {
 	if info == nil {
 		info = &locInfo{acc1: it}
 		t.locs[loc] = info
-		t.order = append(t.order, loc)
 	} else if info.acc1 != it && info.acc2 == 0 {
 		info.acc2 = it
 	}
