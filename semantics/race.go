@@ -12,8 +12,8 @@ import (
 // distinct accessing iterations, so tracking costs time and memory
 // proportional to the accesses, however many iterations there are.
 type Tracker struct {
-	Iter  int64 // the iteration now running (from 1)
-	locs  map[Loc]*locInfo
+	Iter int64 // the iteration now running (from 1)
+	locs map[Loc]*locInfo
 
 	// Trace, when non-nil, receives the read and write sets of each
 	// iteration (for --trace): Trace[i-1] is iteration i's.
