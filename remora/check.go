@@ -1,0 +1,615 @@
+package remora
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// CheckOptions configure the type checker.
+type CheckOptions struct {
+	Derive  bool              // build the typing derivation
+	Counter semantics.Counter // count the rules applied
+}
+
+// Info is what checking a program found.
+type Info struct {
+	Types       []*Arr                  // each top-level expression's type
+	Derivations []*semantics.Derivation // one per expression, when asked for
+}
+
+// Check type checks a program by the rules of Figs 7–8 and elaborates it
+// into the annotated core the semantics run on: basis names become
+// primitives, lets become β-redexes, unbox and lift over a frame of boxes
+// become lifted λs, and every application, frame and λ gets its type. The
+// program is changed in place.
+func Check(p *Program, opts *CheckOptions) (*Info, error) {
+	if opts == nil {
+		opts = &CheckOptions{}
+	}
+	info := &Info{}
+	p.Types = nil
+	for i, e := range p.Exprs {
+		c := &checker{d: semantics.Deriver{Derive: opts.Derive, Counter: opts.Counter}}
+		ne, t, d, err := c.top(e)
+		if err != nil {
+			return nil, err
+		}
+		p.Exprs[i] = ne
+		p.Types = append(p.Types, t)
+		info.Types = append(info.Types, t)
+		if d != nil {
+			info.Derivations = append(info.Derivations, d)
+		}
+	}
+	return info, nil
+}
+
+// CheckExpr checks one closed expression.
+func CheckExpr(e Expr, opts *CheckOptions) (Expr, *Arr, *semantics.Derivation, error) {
+	if opts == nil {
+		opts = &CheckOptions{}
+	}
+	c := &checker{d: semantics.Deriver{Derive: opts.Derive, Counter: opts.Counter}}
+	return c.top(e)
+}
+
+type checker struct {
+	d     semantics.Deriver
+	fresh int
+}
+
+// scope is Γ; Δ; Θ of Fig 7: term variables with their (array) types, type
+// variables, and index variables (whose sort is in their name).
+type scope struct {
+	vars   map[string]*Arr
+	tvars  map[string]bool
+	ivars  map[string]bool
+	parent *scope
+}
+
+func (s *scope) lookup(x string) (*Arr, bool) {
+	for ; s != nil; s = s.parent {
+		if t, ok := s.vars[x]; ok {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+func (s *scope) hasT(x string) bool {
+	for ; s != nil; s = s.parent {
+		if s.tvars[x] {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *scope) hasI(x string) bool {
+	for ; s != nil; s = s.parent {
+		if s.ivars[x] {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *scope) with(vars map[string]*Arr, tvars, ivars []string) *scope {
+	n := &scope{vars: vars, parent: s}
+	if len(tvars) > 0 {
+		n.tvars = map[string]bool{}
+		for _, t := range tvars {
+			n.tvars[t] = true
+		}
+	}
+	if len(ivars) > 0 {
+		n.ivars = map[string]bool{}
+		for _, x := range ivars {
+			n.ivars[x] = true
+		}
+	}
+	return n
+}
+
+func (c *checker) top(e Expr) (ne Expr, t *Arr, d *semantics.Derivation, err error) {
+	defer catch(&err)
+	ne, t, d = c.expr(e, &scope{})
+	return ne, t, d, nil
+}
+
+func typeErr(pos semantics.Pos, rule, format string, args ...any) {
+	panic(semantics.Errorf(pos, semantics.TypeError, rule, format, args...))
+}
+
+// short prints a term for a derivation or an error, cut to a readable
+// length.
+func short(e Expr) string {
+	s := ExprString(e)
+	if r := []rune(s); len(r) > 70 {
+		s = string(r[:67]) + "..."
+	}
+	return s
+}
+
+func (c *checker) node(rule string, e Expr, t Type, premises ...*semantics.Derivation) *semantics.Derivation {
+	return c.d.Node(rule, func() string { return short(e) + " : " + TypeString(t) }, premises...)
+}
+
+func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	switch e := e.(type) {
+	case *Lit:
+		t := &Arr{Elem: litAtomType(e.V), Shape: Dims(e.V.Shape...)}
+		rule := "T-ARRAY"
+		if len(e.V.Shape) == 0 {
+			rule = map[Kind]string{KInt: "T-NUM", KFloat: "T-FLOAT", KBool: "T-BOOL", KChar: "T-CHAR"}[e.V.Kind]
+		}
+		return e, t, c.node(rule, e, t)
+	case *Var:
+		if t, ok := s.lookup(e.Name); ok {
+			return e, t, c.node("T-VAR", e, t)
+		}
+		if p, ok := Basis[e.Name]; ok {
+			ne := &Prim{Pos: e.Pos, Def: p}
+			t := &Arr{Elem: p.Type}
+			return ne, t, c.node("T-PRIM", ne, t)
+		}
+		typeErr(e.Pos, "T-VAR", "unbound variable %s", e.Name)
+	case *Prim:
+		t := &Arr{Elem: e.Def.Type}
+		return e, t, c.node("T-PRIM", e, t)
+	case *Frame:
+		return c.frame(e, s)
+	case *Lam:
+		return c.lam(e, s)
+	case *TLam:
+		for _, v := range e.Vars {
+			if !c.uniq(e.Vars, v) {
+				typeErr(e.Pos, "T-TABST", "type variable %s bound twice", v)
+			}
+		}
+		body, bt, bd := c.expr(e.Body, s.with(nil, e.Vars, nil))
+		ne := &TLam{Pos: e.Pos, Vars: e.Vars, Body: body}
+		t := &Arr{Elem: &Forall{Vars: e.Vars, Body: bt}}
+		return ne, t, c.node("T-TABST", ne, t, bd)
+	case *ILam:
+		for _, v := range e.Vars {
+			if !c.uniq(e.Vars, v) {
+				typeErr(e.Pos, "T-IABST", "index variable %s bound twice", v)
+			}
+		}
+		body, bt, bd := c.expr(e.Body, s.with(nil, nil, e.Vars))
+		ne := &ILam{Pos: e.Pos, Vars: e.Vars, Body: body}
+		t := &Arr{Elem: &Pi{Vars: e.Vars, Body: bt}}
+		return ne, t, c.node("T-IABST", ne, t, bd)
+	case *App:
+		return c.app(e, s)
+	case *TApp:
+		return c.tapp(e, s)
+	case *IApp:
+		return c.iapp(e, s)
+	case *Pack:
+		return c.pack(e, s)
+	case *Unpack:
+		return c.unpack(e, s)
+	case *Let:
+		// (let [x e] body) is ((λ [(x τ)] body) e), τ the type of e.
+		val, vt, _ := c.expr(e.Val, s)
+		pt := Type(vt)
+		if e.T != nil {
+			kd := c.kind(e.T, s, e.Pos)
+			_ = kd
+			if !Equal(e.T, vt) {
+				typeErr(e.Val.At(), "T-APP", "let %s is declared %s but its value has type %s", e.X, TypeString(e.T), TypeString(vt))
+			}
+			pt = e.T
+		}
+		app := &App{Pos: e.Pos, Fn: &Lam{Pos: e.Pos, Params: []Param{{Name: e.X, Type: pt}}, Body: e.Body}, Args: []Expr{val}}
+		return c.app(app, s)
+	case *LiftDim:
+		return c.liftDim(e, s)
+	case *Reify:
+		c.sortOf(e.Index, s, e.Pos)
+		t := &Arr{Elem: Int}
+		if e.Index.IsShape {
+			if _, hasVar := shapeRank(e.Index.S); hasVar {
+				typeErr(e.Pos, "T-REIFY", "reify-shape %s: the rank of a shape with a Shape variable is not known statically", e.Index)
+			}
+			t = ArrOf(Int, int64(len(e.Index.S)))
+		}
+		return e, t, c.node("T-REIFY", e, t)
+	case *Reshape:
+		ne, et, d := c.expr(e.E, s)
+		c.sortOf(ShapeIndex(e.Shape), s, e.Pos)
+		from, ok1 := et.Shape.Const()
+		to, ok2 := e.Shape.Const()
+		switch {
+		case ok1 && ok2:
+			if product(from) != product(to) {
+				typeErr(e.Pos, "T-RESHAPE", "cannot reshape %s (%d atoms) to %s (%d atoms)", et.Shape, product(from), e.Shape, product(to))
+			}
+		case !et.Shape.Equal(e.Shape):
+			typeErr(e.Pos, "T-RESHAPE", "cannot decide whether %s and %s have as many atoms (products of index variables are outside the decided fragment)", et.Shape, e.Shape)
+		}
+		t := &Arr{Elem: et.Elem, Shape: e.Shape}
+		r := &Reshape{Pos: e.Pos, Shape: e.Shape, E: ne, Type: t}
+		return r, t, c.node("T-RESHAPE", r, t, d)
+	}
+	typeErr(e.At(), "", "unexpected term %s", short(e))
+	return nil, nil, nil
+}
+
+func shapeRank(s Shape) (int, bool) {
+	for _, it := range s {
+		if it.Var != "" {
+			return 0, true
+		}
+	}
+	return len(s), false
+}
+
+func (c *checker) uniq(vs []string, v string) bool {
+	n := 0
+	for _, w := range vs {
+		if w == v {
+			n++
+		}
+	}
+	return n == 1
+}
+
+func litAtomType(v *Value) Type {
+	switch v.Kind {
+	case KFloat:
+		return Float
+	case KBool:
+		return Bool
+	case KChar:
+		return Char
+	}
+	return Int
+}
+
+// frame is T-ARRAY: every element has the same type A_ι τ, and the frame
+// [l …] with shape [n …] has type A_[n …](A_ι τ) ≅ A_[n … ι…] τ.
+func (c *checker) frame(e *Frame, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	ne := &Frame{Pos: e.Pos, Dims: e.Dims, Cell: e.Cell}
+	var cell *Arr
+	var ds []*semantics.Derivation
+	if e.Cell != nil {
+		ds = append(ds, c.kind(e.Cell, s, e.Pos))
+		cell = CanonArr(e.Cell)
+	}
+	for i, el := range e.Elems {
+		nel, t, d := c.expr(el, s)
+		ne.Elems = append(ne.Elems, nel)
+		ds = append(ds, d)
+		if cell == nil {
+			cell = t
+		} else if !Equal(cell, t) {
+			typeErr(el.At(), "T-ARRAY", "element %d has type %s, but the frame's elements before it have type %s", i+1, TypeString(t), TypeString(cell))
+		}
+	}
+	if cell == nil {
+		typeErr(e.Pos, "T-ARRAY", "an empty frame needs its cell type: (frame %s τ)", dimsString(e.Dims))
+	}
+	ne.Type = &Arr{Elem: cell.Elem, Shape: Dims(e.Dims...).Append(cell.Shape)}
+	return ne, ne.Type, c.node("T-ARRAY", ne, ne.Type, ds...)
+}
+
+// lam is T-ABST.
+func (c *checker) lam(e *Lam, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	vars := map[string]*Arr{}
+	var ds []*semantics.Derivation
+	params := make([]Param, len(e.Params))
+	for i, p := range e.Params {
+		if _, dup := vars[p.Name]; dup {
+			typeErr(e.Pos, "T-ABST", "parameter %s bound twice", p.Name)
+		}
+		ds = append(ds, c.kind(p.Type, s, e.Pos))
+		vars[p.Name] = CanonArr(p.Type)
+		params[i] = Param{Name: p.Name, Type: vars[p.Name]}
+	}
+	body, bt, bd := c.expr(e.Body, s.with(vars, nil, nil))
+	ne := &Lam{Pos: e.Pos, Params: params, Body: body, Ret: bt}
+	pts := make([]Type, len(params))
+	for i, p := range params {
+		pts[i] = p.Type
+	}
+	t := &Arr{Elem: &Fn{Params: pts, Ret: bt}}
+	return ne, t, c.node("T-ABST", ne, t, append(ds, bd)...)
+}
+
+// app is T-APP: the function has type A_Ff (τ … → σ), argument i has type
+// A_Fi τi (its cells are the parameter's type and its frame Fi), and the
+// application's frame is the largest of Ff, F1, …, of which every other is
+// a prefix; the result is A_F σ.
+func (c *checker) app(e *App, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	fn, ft, fd := c.expr(e.Fn, s)
+	ds := []*semantics.Derivation{fd}
+	f, ok := ft.Elem.(*Fn)
+	if !ok {
+		switch ft.Elem.(type) {
+		case *Forall:
+			typeErr(e.Pos, "T-APP", "%s has type %s: apply it to types first, (t-app f τ …) or f{τ … | }", short(fn), TypeString(ft))
+		case *Pi:
+			typeErr(e.Pos, "T-APP", "%s has type %s: apply it to indices first, (i-app f ι …) or f{ | ι …}", short(fn), TypeString(ft))
+		}
+		typeErr(e.Pos, "T-APP", "%s is not a function: it has type %s", short(fn), TypeString(ft))
+	}
+	if len(e.Args) != len(f.Params) {
+		typeErr(e.Pos, "T-APP", "%s takes %d arguments, got %d", short(fn), len(f.Params), len(e.Args))
+	}
+	ne := &App{Pos: e.Pos, Fn: fn}
+	frames := []Shape{ft.Shape}
+	for i, a := range e.Args {
+		na, at, ad := c.expr(a, s)
+		ne.Args = append(ne.Args, na)
+		ds = append(ds, ad)
+		want := f.Params[i].(*Arr)
+		if !equal(at.Elem, want.Elem, nil, nil) {
+			typeErr(a.At(), "T-APP", "argument %d has atoms of type %s, the function wants %s (cells of type %s)", i+1, TypeString(at.Elem), TypeString(want.Elem), TypeString(want))
+		}
+		frame, ok := at.Shape.CutSuffix(want.Shape)
+		if !ok {
+			typeErr(a.At(), "T-APP", "argument %d has type %s, which is not a frame of cells of type %s%s", i+1, TypeString(at), TypeString(want), undecided(at.Shape, want.Shape))
+		}
+		frames = append(frames, frame)
+	}
+	big := frames[0]
+	for _, fr := range frames[1:] {
+		if len(fr) > len(big) {
+			big = fr
+		}
+	}
+	for i, fr := range frames {
+		if !fr.IsPrefixOf(big) {
+			what := "the function's frame"
+			if i > 0 {
+				what = fmt.Sprintf("argument %d's frame", i)
+			}
+			typeErr(e.Pos, "T-APP", "frames %s and %s do not agree (%s is not a prefix of the largest frame)", fr, big, what)
+		}
+	}
+	ret := f.Ret.(*Arr)
+	ne.Type = &Arr{Elem: ret.Elem, Shape: big.Append(ret.Shape)}
+	return ne, ne.Type, c.node("T-APP", ne, ne.Type, ds...)
+}
+
+// undecided explains a failed suffix test that involves Shape variables the
+// decision procedure cannot see through.
+func undecided(s, cell Shape) string {
+	for _, it := range append(append(Shape{}, s...), cell...) {
+		if it.Var != "" {
+			return " (shapes with Shape variables are compared item by item: " + s.String() + " would have to end with " + cell.String() + ")"
+		}
+	}
+	return ""
+}
+
+// tapp is T-TAPP, restricted to atom type arguments.
+func (c *checker) tapp(e *TApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	fn, ft, fd := c.expr(e.Fn, s)
+	fa, ok := ft.Elem.(*Forall)
+	if !ok {
+		typeErr(e.Pos, "T-TAPP", "%s is not a type abstraction: it has type %s", short(fn), TypeString(ft))
+	}
+	if len(ft.Shape) != 0 {
+		typeErr(e.Pos, "T-TAPP", "type application needs one type abstraction, got a frame %s of them", ft.Shape)
+	}
+	if len(e.Args) != len(fa.Vars) {
+		typeErr(e.Pos, "T-TAPP", "%s takes %d type arguments (%s), got %d", short(fn), len(fa.Vars), strings.Join(fa.Vars, " "), len(e.Args))
+	}
+	ds := []*semantics.Derivation{fd}
+	sub := TypeSubst{Types: map[string]Type{}}
+	args := make([]Type, len(e.Args))
+	for i, a := range e.Args {
+		ds = append(ds, c.kind(a, s, e.Pos))
+		ca := Canon(a)
+		if !IsAtomType(ca) {
+			typeErr(e.Pos, "T-TAPP", "type arguments are atom types, not array types; %s is an array type", TypeString(a))
+		}
+		args[i] = ca
+		sub.Types[fa.Vars[i]] = ca
+	}
+	t := CanonArr(sub.Type(fa.Body))
+	ne := &TApp{Pos: e.Pos, Fn: fn, Args: args}
+	return ne, t, c.node("T-TAPP", ne, t, ds...)
+}
+
+// iapp is T-IAPP: the indices have the sorts the Π asks for.
+func (c *checker) iapp(e *IApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	fn, ft, fd := c.expr(e.Fn, s)
+	pi, ok := ft.Elem.(*Pi)
+	if !ok {
+		typeErr(e.Pos, "T-IAPP", "%s is not an index abstraction: it has type %s", short(fn), TypeString(ft))
+	}
+	if len(ft.Shape) != 0 {
+		typeErr(e.Pos, "T-IAPP", "index application needs one index abstraction, got a frame %s of them", ft.Shape)
+	}
+	if len(e.Args) != len(pi.Vars) {
+		typeErr(e.Pos, "T-IAPP", "%s takes %d indices (%s), got %d", short(fn), len(pi.Vars), strings.Join(pi.Vars, " "), len(e.Args))
+	}
+	ds := []*semantics.Derivation{fd}
+	sub := Subst{}
+	for i, a := range e.Args {
+		ds = append(ds, c.sortOf(a, s, e.Pos))
+		if a.IsShape != IsShapeVar(pi.Vars[i]) {
+			typeErr(e.Pos, "T-IAPP", "index %d (for %s) must be a %s, got the %s %s", i+1, pi.Vars[i], SortOf(pi.Vars[i]), sortName(a), a)
+		}
+		sub[pi.Vars[i]] = a
+	}
+	t := CanonArr(TypeSubst{Indices: sub}.Type(pi.Body))
+	ne := &IApp{Pos: e.Pos, Fn: fn, Args: e.Args}
+	return ne, t, c.node("T-IAPP", ne, t, ds...)
+}
+
+func sortName(ix Index) string {
+	if ix.IsShape {
+		return "Shape"
+	}
+	return "Nat"
+}
+
+// pack is T-PACK: the contents have the Σ's body type at the witnesses.
+func (c *checker) pack(e *Pack, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	kd := c.kind(e.Type, s, e.Pos)
+	sig := Canon(e.Type).(*Sigma)
+	if len(e.Indices) != len(sig.Vars) {
+		typeErr(e.Pos, "T-PACK", "%s hides %d indices, the box gives %d", TypeString(sig), len(sig.Vars), len(e.Indices))
+	}
+	ds := []*semantics.Derivation{kd}
+	sub := Subst{}
+	for i, ix := range e.Indices {
+		ds = append(ds, c.sortOf(ix, s, e.Pos))
+		if ix.IsShape != IsShapeVar(sig.Vars[i]) {
+			typeErr(e.Pos, "T-PACK", "witness %d (for %s) must be a %s, got the %s %s", i+1, sig.Vars[i], SortOf(sig.Vars[i]), sortName(ix), ix)
+		}
+		sub[sig.Vars[i]] = ix
+	}
+	body, bt, bd := c.expr(e.Body, s)
+	want := TypeSubst{Indices: sub}.Type(sig.Body)
+	if !Equal(bt, want) {
+		typeErr(e.Body.At(), "T-PACK", "the box's contents have type %s; with these witnesses %s wants %s", TypeString(bt), TypeString(sig), TypeString(want))
+	}
+	ne := &Pack{Pos: e.Pos, Indices: e.Indices, Body: body, Type: sig}
+	t := &Arr{Elem: sig}
+	return ne, t, c.node("T-PACK", ne, t, append(ds, bd)...)
+}
+
+// unpack is T-UNPACK: the contents are bound at the Σ's body type with the
+// hidden indices as fresh variables, and the result's type must not
+// mention them. Over a frame of boxes (the compiler paper's A.3) the unbox
+// is lifted: ((λ [(b Σ)] (unbox b …)) e).
+func (c *checker) unpack(e *Unpack, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	box, bt, bd := c.expr(e.Box, s)
+	sig, ok := bt.Elem.(*Sigma)
+	if !ok {
+		typeErr(e.Box.At(), "T-UNPACK", "unbox wants a box, got %s of type %s", short(box), TypeString(bt))
+	}
+	if len(bt.Shape) > 0 {
+		c.fresh++
+		b := fmt.Sprintf("box%%%d", c.fresh)
+		inner := &Unpack{Pos: e.Pos, IVars: e.IVars, X: e.X, Box: &Var{Pos: e.Box.At(), Name: b}, Body: e.Body}
+		return c.app(&App{Pos: e.Pos, Fn: &Lam{Pos: e.Pos, Params: []Param{{Name: b, Type: sig}}, Body: inner}, Args: []Expr{box}}, s)
+	}
+	if len(e.IVars) != len(sig.Vars) {
+		typeErr(e.Pos, "T-UNPACK", "%s hides %d indices, unbox binds %d", TypeString(sig), len(sig.Vars), len(e.IVars))
+	}
+	sub := Subst{}
+	for i, x := range e.IVars {
+		if IsShapeVar(x) != IsShapeVar(sig.Vars[i]) {
+			typeErr(e.Pos, "T-UNPACK", "%s stands for %s, a %s; name it with%s @", x, sig.Vars[i], SortOf(sig.Vars[i]), map[bool]string{true: "", false: "out"}[IsShapeVar(sig.Vars[i])])
+		}
+		if IsShapeVar(x) {
+			sub[sig.Vars[i]] = ShapeIndex(ShapeVar(x))
+		} else {
+			sub[sig.Vars[i]] = NatIndex(NatVar(x))
+		}
+	}
+	xt := CanonArr(TypeSubst{Indices: sub}.Type(sig.Body))
+	body, rt, rd := c.expr(e.Body, s.with(map[string]*Arr{e.X: xt}, nil, e.IVars))
+	free := map[string]bool{}
+	freeIndexVars(rt, free)
+	for _, x := range e.IVars {
+		if free[x] {
+			typeErr(e.Pos, "T-UNPACK", "the hidden index %s leaks into the result type %s (box the result again, or return something whose type does not depend on it)", x, TypeString(rt))
+		}
+	}
+	ne := &Unpack{Pos: e.Pos, IVars: e.IVars, X: e.X, Box: box, Body: body}
+	return ne, rt, c.node("T-UNPACK", ne, rt, bd, rd)
+}
+
+// liftDim types (lift [d e] body): e is an int, and the result is the box
+// Σ[d] τ of the body's type τ (lifted, like unbox, over a frame of ints).
+func (c *checker) liftDim(e *LiftDim, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	n, nt, nd := c.expr(e.N, s)
+	if !equal(nt.Elem, Int, nil, nil) {
+		typeErr(e.N.At(), "T-LIFT", "lift binds a dimension to an int, got %s", TypeString(nt))
+	}
+	if len(nt.Shape) > 0 {
+		c.fresh++
+		x := fmt.Sprintf("n%%%d", c.fresh)
+		inner := &LiftDim{Pos: e.Pos, D: e.D, N: &Var{Pos: e.N.At(), Name: x}, Body: e.Body}
+		return c.app(&App{Pos: e.Pos, Fn: &Lam{Pos: e.Pos, Params: []Param{{Name: x, Type: Int}}, Body: inner}, Args: []Expr{n}}, s)
+	}
+	body, bt, bd := c.expr(e.Body, s.with(nil, nil, []string{e.D}))
+	sig := &Sigma{Vars: []string{e.D}, Body: bt}
+	ne := &LiftDim{Pos: e.Pos, D: e.D, N: n, Body: body, Type: sig}
+	t := &Arr{Elem: sig}
+	return ne, t, c.node("T-LIFT", ne, t, nd, bd)
+}
+
+// kind checks Δ; Θ ⊢ τ (Fig 8): type variables bound, indices well sorted.
+func (c *checker) kind(t Type, s *scope, pos semantics.Pos) *semantics.Derivation {
+	conc := func() string { return TypeString(t) + " type" }
+	switch t := t.(type) {
+	case *Base:
+		return c.d.Node("K-BASE", conc)
+	case *TVar:
+		if !s.hasT(t.Name) {
+			typeErr(pos, "K-VAR", "unbound type variable %s", t.Name)
+		}
+		return c.d.Node("K-VAR", conc)
+	case *Arr:
+		ed := c.kind(t.Elem, s, pos)
+		return c.d.Node("K-ARRAY", conc, ed, c.sortOf(ShapeIndex(t.Shape), s, pos))
+	case *Fn:
+		var ds []*semantics.Derivation
+		for _, p := range t.Params {
+			ds = append(ds, c.kind(p, s, pos))
+		}
+		return c.d.Node("K-FUN", conc, append(ds, c.kind(t.Ret, s, pos))...)
+	case *Forall:
+		return c.d.Node("K-UNIV", conc, c.kind(t.Body, s.with(nil, t.Vars, nil), pos))
+	case *Pi:
+		return c.d.Node("K-DPROD", conc, c.kind(t.Body, s.with(nil, nil, t.Vars), pos))
+	case *Sigma:
+		return c.d.Node("K-DSUM", conc, c.kind(t.Body, s.with(nil, nil, t.Vars), pos))
+	}
+	return nil
+}
+
+// sortOf checks Θ ⊢ ι :: γ (Fig 8): every index variable is bound.
+func (c *checker) sortOf(ix Index, s *scope, pos semantics.Pos) *semantics.Derivation {
+	check := func(x string) *semantics.Derivation {
+		if !s.hasI(x) {
+			typeErr(pos, "S-VAR", "unbound index variable %s", x)
+		}
+		return c.d.Node("S-VAR", func() string { return x + " :: " + SortOf(x) })
+	}
+	nat := func(n Nat) *semantics.Derivation {
+		var ds []*semantics.Derivation
+		for _, v := range n.Vars {
+			ds = append(ds, check(v))
+		}
+		rule := "S-NAT"
+		if len(n.Vars) > 1 || len(n.Vars) == 1 && n.Const != 0 {
+			rule = "S-PLUS"
+		} else if len(n.Vars) == 1 {
+			return ds[0]
+		}
+		return c.d.Node(rule, func() string { return n.String() + " :: Nat" }, ds...)
+	}
+	if !ix.IsShape {
+		return nat(ix.N)
+	}
+	var ds []*semantics.Derivation
+	hasVar := false
+	for _, it := range ix.S {
+		if it.Var != "" {
+			hasVar = true
+			ds = append(ds, check(it.Var))
+		} else {
+			ds = append(ds, nat(it.Dim))
+		}
+	}
+	rule := "S-SHAPE"
+	if hasVar && len(ix.S) > 1 {
+		rule = "S-APPEND"
+	} else if hasVar {
+		return ds[0]
+	}
+	return c.d.Node(rule, func() string { return ix.S.String() + " :: Shape" }, ds...)
+}

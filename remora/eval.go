@@ -1,0 +1,699 @@
+package remora
+
+import (
+	"errors"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Env is the big-step evaluator's environment: term variables bound to
+// values, type variables to atom types, index variables to closed indices.
+// It is a persistent list, shared by the closures that capture it.
+type Env struct {
+	parent *Env
+	name   string
+	val    *Value
+	tval   Type
+	ival   *Index
+}
+
+func (env *Env) bind(x string, v *Value) *Env { return &Env{parent: env, name: x, val: v} }
+func (env *Env) bindType(x string, t Type) *Env {
+	return &Env{parent: env, name: x, tval: t}
+}
+func (env *Env) bindIndex(x string, ix Index) *Env {
+	return &Env{parent: env, name: x, ival: &ix}
+}
+
+func (env *Env) lookup(x string) (*Env, bool) {
+	for e := env; e != nil; e = e.parent {
+		if e.name == x {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+// subst is the substitution that closes a type or index under env.
+func (env *Env) subst(free map[string]bool, tfree map[string]bool) TypeSubst {
+	s := TypeSubst{}
+	for x := range free {
+		if b, ok := env.lookup(x); ok && b.ival != nil {
+			if s.Indices == nil {
+				s.Indices = Subst{}
+			}
+			s.Indices[x] = *b.ival
+		}
+	}
+	for x := range tfree {
+		if b, ok := env.lookup(x); ok && b.tval != nil {
+			if s.Types == nil {
+				s.Types = map[string]Type{}
+			}
+			s.Types[x] = b.tval
+		}
+	}
+	return s
+}
+
+// closeType closes t under env.
+func (env *Env) closeType(t Type) Type {
+	if env == nil {
+		return t
+	}
+	free, tfree := map[string]bool{}, map[string]bool{}
+	freeIndexVars(t, free)
+	freeTypeVars(t, tfree)
+	return env.subst(free, tfree).Type(t)
+}
+
+// closeIndex closes ix under env.
+func (env *Env) closeIndex(ix Index) Index {
+	if env == nil {
+		return ix
+	}
+	free := map[string]bool{}
+	ix.freeVars(free)
+	return env.subst(free, nil).Indices.Index(ix)
+}
+
+func freeTypeVars(t Type, set map[string]bool) {
+	switch t := t.(type) {
+	case *TVar:
+		set[t.Name] = true
+	case *Arr:
+		freeTypeVars(t.Elem, set)
+	case *Fn:
+		for _, p := range t.Params {
+			freeTypeVars(p, set)
+		}
+		freeTypeVars(t.Ret, set)
+	case *Forall:
+		inner := map[string]bool{}
+		freeTypeVars(t.Body, inner)
+		addUnbound(set, inner, t.Vars)
+	case *Pi:
+		freeTypeVars(t.Body, set)
+	case *Sigma:
+		freeTypeVars(t.Body, set)
+	}
+}
+
+// EvalOptions configure the big-step evaluator.
+type EvalOptions struct {
+	Counter semantics.Counter // counts the rules of Fig 6 the evaluation stands for
+}
+
+// Eval evaluates every expression of a checked program by the big-step
+// semantics over flat arrays: frames are computed from the values' shapes
+// and the functions' cell types, exactly as the small-step's lift and map
+// would, but cells are never built as terms, and the basis runs as native
+// loops.
+func Eval(p *Program, opts *EvalOptions) ([]*Value, error) {
+	if opts == nil {
+		opts = &EvalOptions{}
+	}
+	ev := &evaluator{counter: opts.Counter}
+	var out []*Value
+	for _, e := range p.Exprs {
+		v, err := ev.eval(e, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// EvalExpr evaluates one checked, closed expression.
+func EvalExpr(e Expr, opts *EvalOptions) (*Value, error) {
+	if opts == nil {
+		opts = &EvalOptions{}
+	}
+	return (&evaluator{counter: opts.Counter}).eval(e, nil)
+}
+
+type evaluator struct {
+	counter semantics.Counter
+}
+
+func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
+	switch e := e.(type) {
+	case *Lit:
+		return e.V, nil
+	case *Var:
+		b, ok := env.lookup(e.Name)
+		if !ok || b.val == nil {
+			return nil, semantics.Stuckf(e.Pos, "T-VAR", "unbound variable %s", e.Name)
+		}
+		return b.val, nil
+	case *Prim:
+		return AtomScalar(KFunc, &Func{Prim: e.Def}), nil
+	case *Lam, *TLam, *ILam:
+		return AtomScalar(KFunc, &Func{Term: e, Env: env}), nil
+	case *Frame:
+		cells := make([]*Value, len(e.Elems))
+		for i, el := range e.Elems {
+			v, err := ev.eval(el, env)
+			if err != nil {
+				return nil, err
+			}
+			cells[i] = v
+		}
+		return ev.collapse(e, cells, env)
+	case *App:
+		fv, err := ev.eval(e.Fn, env)
+		if err != nil {
+			return nil, err
+		}
+		args := make([]*Value, len(e.Args))
+		for i, a := range e.Args {
+			if args[i], err = ev.eval(a, env); err != nil {
+				return nil, err
+			}
+		}
+		return ev.apply(fv, args, env.closeType(e.Type).(*Arr), e.Pos)
+	case *TApp:
+		fv, err := ev.eval(e.Fn, env)
+		if err != nil {
+			return nil, err
+		}
+		ts := make([]Type, len(e.Args))
+		for i, t := range e.Args {
+			ts[i] = env.closeType(t)
+		}
+		return ev.tapp(fv.A[0].(*Func), ts, e.Pos)
+	case *IApp:
+		fv, err := ev.eval(e.Fn, env)
+		if err != nil {
+			return nil, err
+		}
+		is := make([]Index, len(e.Args))
+		for i, ix := range e.Args {
+			is[i] = env.closeIndex(ix)
+		}
+		return ev.iapp(fv.A[0].(*Func), is, e.Pos)
+	case *Pack:
+		v, err := ev.eval(e.Body, env)
+		if err != nil {
+			return nil, err
+		}
+		is := make([]Index, len(e.Indices))
+		for i, ix := range e.Indices {
+			is[i] = env.closeIndex(ix)
+		}
+		return AtomScalar(KBox, &Box{Indices: is, Val: v, Type: env.closeType(e.Type).(*Sigma)}), nil
+	case *Unpack:
+		bv, err := ev.eval(e.Box, env)
+		if err != nil {
+			return nil, err
+		}
+		ev.counter.Hit("proj")
+		b := bv.A[0].(*Box)
+		inner := env
+		for i, x := range e.IVars {
+			inner = inner.bindIndex(x, b.Indices[i])
+		}
+		return ev.eval(e.Body, inner.bind(e.X, b.Val))
+	case *LiftDim:
+		nv, err := ev.eval(e.N, env)
+		if err != nil {
+			return nil, err
+		}
+		n := nv.I[0]
+		if n < 0 {
+			return nil, semantics.Stuckf(e.Pos, "lift-dim", "a dimension cannot be negative, got %d", n)
+		}
+		ev.counter.Hit("lift-dim")
+		ix := NatIndex(NatConst(n))
+		inner := env.bindIndex(e.D, ix)
+		v, err := ev.eval(e.Body, inner)
+		if err != nil {
+			return nil, err
+		}
+		return AtomScalar(KBox, &Box{Indices: []Index{ix}, Val: v, Type: env.closeType(e.Type).(*Sigma)}), nil
+	case *Reify:
+		ev.counter.Hit("δ")
+		return reify(env.closeIndex(e.Index)), nil
+	case *Reshape:
+		v, err := ev.eval(e.E, env)
+		if err != nil {
+			return nil, err
+		}
+		ev.counter.Hit("δ")
+		ds, _ := env.closeType(e.Type).(*Arr).Shape.Const()
+		return v.Reshape(ds), nil
+	}
+	return nil, semantics.Stuckf(e.At(), "", "cannot evaluate %s", short(e))
+}
+
+// reify is an index as a term: a Nat is an int, a Shape a vector of ints.
+func reify(ix Index) *Value {
+	if !ix.IsShape {
+		return IntScalar(ix.N.Const)
+	}
+	ds, _ := ix.S.Const()
+	v := NewValue(KInt, []int64{int64(len(ds))}, len(ds))
+	copy(v.I, ds)
+	return v
+}
+
+// collapse is the collapse rule of Fig 6: a frame of arrays is one array
+// whose shape is the frame's followed by the cells'.
+func (ev *evaluator) collapse(f *Frame, cells []*Value, env *Env) (*Value, error) {
+	if len(cells) == 0 {
+		t := env.closeType(f.Type).(*Arr)
+		ds, _ := t.Shape.Const()
+		return NewValue(kindOf(t.Elem), ds, 0), nil
+	}
+	if len(cells[0].Shape) > 0 {
+		ev.counter.Hit("collapse")
+	}
+	for _, c := range cells[1:] {
+		if !semantics.SameShape(c.Shape, cells[0].Shape) {
+			return nil, semantics.Stuckf(f.Pos, "collapse", "the cells of a frame have shapes %s and %s", semantics.ShapeString(cells[0].Shape), semantics.ShapeString(c.Shape))
+		}
+	}
+	return Stack(f.Dims, cells[0].Shape, cells[0].Kind, cells), nil
+}
+
+// signature is a function atom's parameter cell types and result cell type,
+// closed.
+func signature(f *Func) ([]*Arr, *Arr) {
+	var fn *Fn
+	if f.Prim != nil {
+		fn, _ = instantiate(f.Prim.Type, f.Indices, f.Types).(*Fn)
+	} else if l, ok := f.Term.(*Lam); ok {
+		params := make([]*Arr, len(l.Params))
+		for i, p := range l.Params {
+			params[i] = f.Env.closeType(p.Type).(*Arr)
+		}
+		return params, f.Env.closeType(l.Ret).(*Arr)
+	}
+	if fn == nil {
+		return nil, nil
+	}
+	params := make([]*Arr, len(fn.Params))
+	for i, p := range fn.Params {
+		params[i] = p.(*Arr)
+	}
+	return params, fn.Ret.(*Arr)
+}
+
+// instantiate applies a primitive's type to its index and type arguments.
+func instantiate(t Type, is []Index, ts []Type) Type {
+	if len(is) > 0 {
+		pi := t.(*Pi)
+		sub := Subst{}
+		for i, v := range pi.Vars {
+			sub[v] = is[i]
+		}
+		t = Canon(TypeSubst{Indices: sub}.Type(pi.Body))
+		t = unscalar(t)
+	}
+	if len(ts) > 0 {
+		fa := t.(*Forall)
+		sub := map[string]Type{}
+		for i, v := range fa.Vars {
+			sub[v] = ts[i]
+		}
+		t = unscalar(Canon(TypeSubst{Types: sub}.Type(fa.Body)))
+	}
+	return t
+}
+
+// unscalar is the atom type of a scalar array type (the body of a Π or ∀
+// is an array type; the primitive inside is its atom).
+func unscalar(t Type) Type {
+	if a, ok := t.(*Arr); ok && len(a.Shape) == 0 {
+		return a.Elem
+	}
+	return t
+}
+
+// frames finds an application's frame: each argument's shape less its
+// cell shape, and the function array's shape; every frame must be a prefix
+// of the largest (Fig 6's lift and map, and T-APP's frame). It returns the
+// frame, and each argument's frame (the function's first).
+func frames(fv *Value, args []*Value, params []*Arr, pos semantics.Pos) ([]int64, [][]int64, error) {
+	fs := [][]int64{fv.Shape}
+	for i, a := range args {
+		cell, ok := params[i].Shape.Const()
+		r := len(a.Shape) - len(cell)
+		if !ok || r < 0 || !semantics.SameShape(a.Shape[r:], cell) {
+			return nil, nil, semantics.Stuckf(pos, "lift", "argument %d has shape %s, which does not end with the cell shape %s", i+1, semantics.ShapeString(a.Shape), params[i].Shape)
+		}
+		fs = append(fs, a.Shape[:r])
+	}
+	big := fs[0]
+	for _, f := range fs[1:] {
+		if len(f) > len(big) {
+			big = f
+		}
+	}
+	for _, f := range fs {
+		if !semantics.SameShape(f, big[:len(f)]) {
+			return nil, nil, semantics.Stuckf(pos, "lift", "frames %s and %s do not agree", semantics.ShapeString(f), semantics.ShapeString(big))
+		}
+	}
+	return big, fs, nil
+}
+
+// apply applies a function array to argument arrays (T-APP's frame, then
+// lift, map, β or δ, and collapse, done at once on flat arrays). res is the
+// application's closed type, used when there are no cells to run.
+func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos) (*Value, error) {
+	var f0 *Func
+	if fv.Len() > 0 {
+		f0 = fv.A[0].(*Func)
+	}
+	var params []*Arr
+	var ret *Arr
+	if f0 != nil {
+		params, ret = signature(f0)
+	}
+	if params == nil {
+		// No function to read the cell types off: the frame is empty and
+		// the result is the empty array of the application's type.
+		ev.counter.Hit("map")
+		ds, _ := res.Shape.Const()
+		return NewValue(kindOf(res.Elem), ds, 0), nil
+	}
+	frame, fs, err := frames(fv, args, params, pos)
+	if err != nil {
+		return nil, err
+	}
+	if len(frame) == 0 {
+		return ev.call(f0, args, pos)
+	}
+	for _, f := range fs {
+		if len(f) < len(frame) {
+			ev.counter.Hit("lift")
+			break
+		}
+	}
+	ev.counter.Hit("map")
+	n := product(frame)
+	retShape, _ := ret.Shape.Const()
+	if n == 0 {
+		ev.counter.Hit("collapse")
+		return NewValue(kindOf(ret.Elem), append(append([]int64{}, frame...), retShape...), 0), nil
+	}
+	if f0.Prim != nil && f0.Prim.Scalar != nil && allSame(fv) {
+		return ev.scalarLoop(f0, args, frame, fs[1:], kindOf(ret.Elem), pos)
+	}
+	// cell i of an array whose frame is the prefix fr of frame is at
+	// position p / (n / |fr|) of it: replication without copying.
+	div := make([]int, len(fs))
+	for i, f := range fs {
+		div[i] = n / product(f)
+	}
+	cellArgs := make([][]*Value, len(args))
+	for i, a := range args {
+		_, cellArgs[i] = a.Cells(len(fs[i+1]))
+	}
+	results := make([]*Value, n)
+	cur := make([]*Value, len(args))
+	for p := 0; p < n; p++ {
+		fa := fv.A[p/div[0]].(*Func)
+		for i := range args {
+			cur[i] = cellArgs[i][p/div[i+1]]
+		}
+		r, err := ev.call(fa, cur, pos)
+		if err != nil {
+			return nil, err
+		}
+		results[p] = r
+		if !semantics.SameShape(r.Shape, results[0].Shape) {
+			return nil, semantics.Stuckf(pos, "collapse", "result cells have shapes %s and %s", semantics.ShapeString(results[0].Shape), semantics.ShapeString(r.Shape))
+		}
+	}
+	ev.counter.Hit("collapse")
+	return Stack(frame, results[0].Shape, results[0].Kind, results), nil
+}
+
+// allSame reports whether every atom of a function array is the same
+// primitive with the same instantiation (then one native loop runs all
+// cells).
+func allSame(fv *Value) bool {
+	f0 := fv.A[0].(*Func)
+	for _, a := range fv.A[1:] {
+		f := a.(*Func)
+		if f.Prim != f0.Prim || len(f.Types) != len(f0.Types) {
+			return false
+		}
+		for i := range f.Types {
+			if !Equal(f.Types[i], f0.Types[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// scalarLoop runs a scalar primitive over a whole frame in one loop.
+func (ev *evaluator) scalarLoop(f *Func, args []*Value, frame []int64, fs [][]int64, kind Kind, pos semantics.Pos) (*Value, error) {
+	ev.counter.Hit("δ")
+	n := product(frame)
+	out := NewValue(kind, append([]int64{}, frame...), n)
+	div := make([]int, len(args))
+	for i, f := range fs {
+		div[i] = n / product(f)
+	}
+	in := make([]slot, len(args))
+	impl := f.Prim.Scalar
+	// The common case, two arguments of the whole frame, without division.
+	if len(args) == 2 && div[0] == 1 && div[1] == 1 && args[0].Kind == KInt && args[1].Kind == KInt && kind != KFloat {
+		a, b := args[0].I, args[1].I
+		for p := 0; p < n; p++ {
+			in[0].I, in[1].I = a[p], b[p]
+			r, err := impl(in)
+			if err != nil {
+				return nil, atPos(err, pos)
+			}
+			out.I[p] = r.I
+		}
+		return out, nil
+	}
+	for p := 0; p < n; p++ {
+		for i, a := range args {
+			j := p / div[i]
+			if a.Kind == KFloat {
+				in[i].F = a.F[j]
+			} else {
+				in[i].I = a.I[j]
+			}
+		}
+		r, err := impl(in)
+		if err != nil {
+			return nil, atPos(err, pos)
+		}
+		if kind == KFloat {
+			out.F[p] = r.F
+		} else {
+			out.I[p] = r.I
+		}
+	}
+	return out, nil
+}
+
+// atPos gives a δ-rule's error the application's position.
+func atPos(err error, pos semantics.Pos) error {
+	var se *semantics.Error
+	if errors.As(err, &se) && !se.Pos.IsValid() {
+		c := *se
+		c.Pos = pos
+		return &c
+	}
+	return err
+}
+
+// call applies one function atom to arguments that are exactly its cells:
+// β for a λ, δ for a primitive.
+func (ev *evaluator) call(f *Func, args []*Value, pos semantics.Pos) (*Value, error) {
+	if f.Prim == nil {
+		l := f.Term.(*Lam)
+		ev.counter.Hit("β")
+		env := f.Env
+		for i, p := range l.Params {
+			env = env.bind(p.Name, args[i])
+		}
+		return ev.eval(l.Body, env)
+	}
+	ev.counter.Hit("δ")
+	p := f.Prim
+	switch {
+	case p.Scalar != nil:
+		_, ret := signature(f)
+		return ev.scalarLoop(f, args, nil, make([][]int64, len(args)), kindOf(ret.Elem), pos)
+	case p.Fold != nil:
+		return ev.fold(f, args, pos)
+	}
+	v, err := p.Cells(&Call{Pos: pos, Indices: f.Indices, Types: f.Types}, args)
+	return v, atPos(err, pos)
+}
+
+// tapp is Tβ: a Tλ's body runs with the type variables bound; a
+// primitive records its type arguments.
+func (ev *evaluator) tapp(f *Func, ts []Type, pos semantics.Pos) (*Value, error) {
+	ev.counter.Hit("Tβ")
+	if f.Prim != nil {
+		g := &Func{Prim: f.Prim, Indices: f.Indices, Types: ts}
+		return ev.instantiated(g, pos)
+	}
+	l := f.Term.(*TLam)
+	env := f.Env
+	for i, x := range l.Vars {
+		env = env.bindType(x, ts[i])
+	}
+	return ev.eval(l.Body, env)
+}
+
+// iapp is Iβ.
+func (ev *evaluator) iapp(f *Func, is []Index, pos semantics.Pos) (*Value, error) {
+	ev.counter.Hit("Iβ")
+	if f.Prim != nil {
+		g := &Func{Prim: f.Prim, Indices: is, Types: f.Types}
+		return ev.instantiated(g, pos)
+	}
+	l := f.Term.(*ILam)
+	env := f.Env
+	for i, x := range l.Vars {
+		env = env.bindIndex(x, is[i])
+	}
+	return ev.eval(l.Body, env)
+}
+
+// instantiated is a primitive after an instantiation: still a function,
+// or, for one whose type is an array (iota{ | @s}), its value.
+func (ev *evaluator) instantiated(g *Func, pos semantics.Pos) (*Value, error) {
+	t := instantiate(g.Prim.Type, g.Indices, g.Types)
+	if a, ok := t.(*Arr); ok {
+		_ = a
+		ev.counter.Hit("δ")
+		v, err := g.Prim.Cells(&Call{Pos: pos, Indices: g.Indices, Types: g.Types}, nil)
+		return v, atPos(err, pos)
+	}
+	return AtomScalar(KFunc, g), nil
+}
+
+// fold runs the reduce and scan family as native loops.
+func (ev *evaluator) fold(f *Func, args []*Value, pos semantics.Pos) (*Value, error) {
+	plan := f.Prim.Fold
+	c := &Call{Pos: pos, Indices: f.Indices, Types: f.Types}
+	sh := f.Prim.foldShapes(c)
+	op := args[0]
+	arr := args[len(args)-1]
+	if v, ok, err := ev.fastFold(f, plan, op, args, sh, pos); ok {
+		return v, err
+	}
+	_, items := arr.Cells(1)
+	var init *Value
+	if plan.init {
+		init = args[1]
+	}
+	accShape := sh.acc
+	apply := func(g, a, b *Value) (*Value, error) {
+		return ev.apply(g, []*Value{a, b}, &Arr{Elem: sh.accElem, Shape: Dims(accShape...)}, pos)
+	}
+	rep := func(v *Value) *Value {
+		if len(sh.pad) == 0 {
+			return v
+		}
+		cells := make([]*Value, product(sh.pad))
+		for i := range cells {
+			cells[i] = v
+		}
+		return Stack(sh.pad, v.Shape, v.Kind, cells)
+	}
+	stack := func(vs []*Value) *Value {
+		return Stack([]int64{int64(len(vs))}, accShape, kindOf(sh.accElem), vs)
+	}
+	var ip *Value
+	if init != nil {
+		ip = init
+	}
+	var initPtr **Value
+	if ip != nil {
+		initPtr = &ip
+	}
+	return runFold(plan, f.Prim.Name, op, initPtr, items, apply, rep, stack, c)
+}
+
+// fastFold runs a reduce-family fold whose operator is a scalar primitive
+// on scalar cells as one loop over the flat buffer, lifting the operator
+// over @pad by hand: the 10^8-element reduction of the issue runs here.
+func (ev *evaluator) fastFold(f *Func, plan *foldPlan, op *Value, args []*Value, sh foldShapes, pos semantics.Pos) (*Value, bool, error) {
+	if plan.kind != foldReduce || plan.trace || len(op.Shape) != 0 {
+		return nil, false, nil
+	}
+	g := op.A[0].(*Func)
+	if g.Prim == nil || g.Prim.Scalar == nil || len(sh.item) != len(sh.pad) {
+		return nil, false, nil
+	}
+	arr := args[len(args)-1]
+	d := int(arr.Shape[0])
+	w := product(sh.pad)
+	kind := arr.Kind
+	acc := make([]slot, w)
+	start := 0
+	if plan.init {
+		for j := range acc {
+			if kind == KFloat {
+				acc[j].F = args[1].F[0]
+			} else {
+				acc[j].I = args[1].I[0]
+			}
+		}
+	} else {
+		if d == 0 {
+			return nil, true, semantics.Stuckf(pos, "δ", "%s: no items to reduce", f.Prim.Name)
+		}
+		for j := range acc {
+			if kind == KFloat {
+				acc[j].F = arr.F[j]
+			} else {
+				acc[j].I = arr.I[j]
+			}
+		}
+		start = 1
+	}
+	ev.counter.Hit("δ")
+	impl := g.Prim.Scalar
+	in := make([]slot, 2)
+	if kind == KFloat {
+		for i := start; i < d; i++ {
+			row := arr.F[i*w : (i+1)*w]
+			for j, x := range row {
+				in[0], in[1] = acc[j], slot{F: x}
+				r, err := impl(in)
+				if err != nil {
+					return nil, true, atPos(err, pos)
+				}
+				acc[j] = r
+			}
+		}
+	} else {
+		for i := start; i < d; i++ {
+			row := arr.I[i*w : (i+1)*w]
+			for j, x := range row {
+				in[0], in[1] = acc[j], slot{I: x}
+				r, err := impl(in)
+				if err != nil {
+					return nil, true, atPos(err, pos)
+				}
+				acc[j] = r
+			}
+		}
+	}
+	_, ret := signature(g)
+	out := NewValue(kindOf(ret.Elem), append([]int64{}, sh.pad...), w)
+	for j, s := range acc {
+		if out.Kind == KFloat {
+			out.F[j] = s.F
+		} else {
+			out.I[j] = s.I
+		}
+	}
+	return out, true, nil
+}

@@ -1,0 +1,190 @@
+package remora
+
+import (
+	"strings"
+)
+
+// ExprString prints a core term in the typed dialect's surface syntax, so
+// that `arraysem step` reads like the program the user wrote: frames as
+// [e …], applications of instantiated primitives in the f{τ … | ι …}
+// sugar, values as their literals. Lets the checker elaborated print as the
+// β-redexes they became.
+func ExprString(e Expr) string {
+	var b strings.Builder
+	writeExpr(&b, e)
+	return b.String()
+}
+
+func writeExpr(b *strings.Builder, e Expr) {
+	switch e := e.(type) {
+	case *Var:
+		b.WriteString(e.Name)
+	case *Prim:
+		b.WriteString(e.Def.Name)
+	case *Lit:
+		writeLit(b, e.V)
+	case *Frame:
+		if len(e.Elems) == 0 {
+			b.WriteString("(frame " + dimsString(e.Dims) + " " + TypeString(cellTypeOf(e)) + ")")
+			return
+		}
+		if len(e.Dims) != 1 {
+			b.WriteString("(frame " + dimsString(e.Dims) + " ")
+			writeList(b, e.Elems)
+			b.WriteByte(')')
+			return
+		}
+		b.WriteByte('[')
+		writeList(b, e.Elems)
+		b.WriteByte(']')
+	case *Lam:
+		b.WriteString("(fn (")
+		for i, p := range e.Params {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("[" + p.Name + " " + TypeString(p.Type) + "]")
+		}
+		b.WriteString(") ")
+		writeExpr(b, e.Body)
+		b.WriteByte(')')
+	case *TLam:
+		b.WriteString("(t-fn (" + strings.Join(e.Vars, " ") + ") ")
+		writeExpr(b, e.Body)
+		b.WriteByte(')')
+	case *ILam:
+		b.WriteString("(i-fn (" + strings.Join(e.Vars, " ") + ") ")
+		writeExpr(b, e.Body)
+		b.WriteByte(')')
+	case *App:
+		b.WriteByte('(')
+		writeExpr(b, e.Fn)
+		for _, a := range e.Args {
+			b.WriteByte(' ')
+			writeExpr(b, a)
+		}
+		b.WriteByte(')')
+	case *TApp:
+		if name, is, ok := sugarHead(e.Fn); ok {
+			b.WriteString(name + "{" + typesString(e.Args) + " | " + indicesString(is) + "}")
+			return
+		}
+		b.WriteString("(t-app ")
+		writeExpr(b, e.Fn)
+		b.WriteString(" " + typesString(e.Args) + ")")
+	case *IApp:
+		if name, is, ok := sugarHead(e); ok {
+			b.WriteString(name + "{ | " + indicesString(is) + "}")
+			return
+		}
+		b.WriteString("(i-app ")
+		writeExpr(b, e.Fn)
+		b.WriteString(" " + indicesString(e.Args) + ")")
+	case *Pack:
+		b.WriteString("(box (" + indicesString(e.Indices) + ") " + TypeString(e.Type) + " ")
+		writeExpr(b, e.Body)
+		b.WriteByte(')')
+	case *Unpack:
+		b.WriteString("(unbox ")
+		writeExpr(b, e.Box)
+		b.WriteString(" (" + strings.Join(append([]string{e.X}, e.IVars...), " ") + ") ")
+		writeExpr(b, e.Body)
+		b.WriteByte(')')
+	case *Let:
+		b.WriteString("(let [" + e.X + " ")
+		if e.T != nil {
+			b.WriteString(TypeString(e.T) + " ")
+		}
+		writeExpr(b, e.Val)
+		b.WriteString("] ")
+		writeExpr(b, e.Body)
+		b.WriteByte(')')
+	case *LiftDim:
+		b.WriteString("(lift [" + e.D + " ")
+		writeExpr(b, e.N)
+		b.WriteString("] ")
+		writeExpr(b, e.Body)
+		b.WriteByte(')')
+	case *Reify:
+		if e.Index.IsShape {
+			b.WriteString("(reify-shape " + e.Index.String() + ")")
+		} else {
+			b.WriteString("(reify-dimension " + e.Index.String() + ")")
+		}
+	case *Reshape:
+		b.WriteString("(reshape [" + strings.Join(e.Shape.Items(), " ") + "] ")
+		writeExpr(b, e.E)
+		b.WriteByte(')')
+	default:
+		b.WriteString("?")
+	}
+}
+
+// sugarHead recognises (I-APP x ι …) and x for a variable or primitive x,
+// which print as x{… | ι …}.
+func sugarHead(e Expr) (string, []Index, bool) {
+	switch e := e.(type) {
+	case *Var:
+		return e.Name, nil, true
+	case *Prim:
+		return e.Def.Name, nil, true
+	case *IApp:
+		switch f := e.Fn.(type) {
+		case *Var:
+			return f.Name, e.Args, true
+		case *Prim:
+			return f.Def.Name, e.Args, true
+		}
+	}
+	return "", nil, false
+}
+
+func writeList(b *strings.Builder, es []Expr) {
+	for i, x := range es {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		writeExpr(b, x)
+	}
+}
+
+// writeLit prints a value as a term: like Value.String, except that an
+// empty array says its shape and atom type so that it reads back.
+func writeLit(b *strings.Builder, v *Value) {
+	if v.Len() == 0 {
+		b.WriteString("(array " + dimsString(v.Shape) + " " + v.Kind.String() + ")")
+		return
+	}
+	b.WriteString(v.String())
+}
+
+func dimsString(ds []int64) string {
+	return Dims(ds...).String()
+}
+
+func typesString(ts []Type) string {
+	ss := make([]string, len(ts))
+	for i, t := range ts {
+		ss[i] = TypeString(t)
+	}
+	return strings.Join(ss, " ")
+}
+
+func indicesString(is []Index) string {
+	ss := make([]string, len(is))
+	for i, x := range is {
+		ss[i] = x.String()
+	}
+	return strings.Join(ss, " ")
+}
+
+// cellTypeOf is the cell type of a frame: written, or from its type.
+func cellTypeOf(f *Frame) Type {
+	if f.Cell != nil {
+		return f.Cell
+	}
+	if f.Type != nil {
+		return &Arr{Elem: f.Type.Elem, Shape: f.Type.Shape[len(f.Dims):]}
+	}
+	return Int
+}

@@ -1,0 +1,514 @@
+package remora
+
+import (
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The small-step semantics of Fig 6 on annotated core terms. A
+// configuration is a closed term; Step finds the redex through the
+// evaluation contexts E of Fig 5 (function, then arguments left to right;
+// frame elements left to right; under T-APP, I-APP, PACK and the box of an
+// UNPACK) and applies one rule:
+//
+//	lift      replicate the cells of the lower-ranked frames to the largest
+//	map       split an application over a non-empty frame into a frame of
+//	          applications to cells (an empty frame gives the empty array of
+//	          the application's type)
+//	β         apply a λ to its cells by substitution
+//	δ         apply a primitive to its cells; the reduce and scan family
+//	          unfold into the applications of their operator, in index order
+//	collapse  a frame of arrays becomes one array
+//	Tβ, Iβ    instantiate a type or index abstraction (or a primitive)
+//	proj      open a box
+//	lift-dim  bind (lift [d n] …)'s d to n (the typed dialect's extension)
+
+// Machine is the small-step semantics as a semantics.Machine on terms.
+type Machine struct{}
+
+// Final reports whether e is a value.
+func (Machine) Final(e Expr) bool { return isValue(e) }
+
+// Step makes one transition.
+func (Machine) Step(e Expr) (Expr, string, error) { return step(e) }
+
+// RunSmall runs a closed, checked expression to a value by the small-step
+// semantics, calling on after every step.
+func RunSmall(e Expr, fuel int, counter semantics.Counter, on func(rule string, e Expr)) (*Value, int, error) {
+	d := &semantics.Driver[Expr]{Machine: Machine{}, Fuel: fuel, Counter: counter, OnStep: on, Pos: e.At()}
+	v, n, err := d.Run(e)
+	if err != nil {
+		return nil, n, err
+	}
+	return toValue(v), n, nil
+}
+
+// isValue is Fig 5's v: literals, functions, primitives, boxes of values,
+// and frames of atoms (a frame of non-scalar arrays still has to collapse).
+func isValue(e Expr) bool {
+	switch e := e.(type) {
+	case *Lit, *Lam, *TLam, *ILam, *Prim:
+		return true
+	case *Pack:
+		return isValue(e.Body)
+	case *Frame:
+		if len(e.Elems) == 0 {
+			return false
+		}
+		for _, el := range e.Elems {
+			if !isValue(el) || !isScalar(el) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func isScalar(e Expr) bool {
+	if l, ok := e.(*Lit); ok {
+		return len(l.V.Shape) == 0
+	}
+	return true
+}
+
+// toValue reads a value term as a flat Value.
+func toValue(e Expr) *Value {
+	switch e := e.(type) {
+	case *Lit:
+		return e.V
+	case *Lam, *TLam, *ILam:
+		return AtomScalar(KFunc, &Func{Term: e})
+	case *Prim:
+		return AtomScalar(KFunc, &Func{Prim: e.Def})
+	case *Pack:
+		return AtomScalar(KBox, &Box{Indices: e.Indices, Val: toValue(e.Body), Type: e.Type})
+	case *Frame:
+		cells := make([]*Value, len(e.Elems))
+		for i, el := range e.Elems {
+			cells[i] = toValue(el)
+		}
+		return Stack(e.Dims, cells[0].Shape, cells[0].Kind, cells)
+	}
+	return nil
+}
+
+// lit is a value as a term at pos.
+func lit(pos semantics.Pos, v *Value) Expr { return &Lit{Pos: pos, V: v} }
+
+func step(e Expr) (Expr, string, error) {
+	switch e := e.(type) {
+	case *App:
+		if !isValue(e.Fn) {
+			fn, r, err := step(e.Fn)
+			if err != nil {
+				return nil, "", err
+			}
+			n := *e
+			n.Fn = fn
+			return &n, r, nil
+		}
+		for i, a := range e.Args {
+			if !isValue(a) {
+				na, r, err := step(a)
+				if err != nil {
+					return nil, "", err
+				}
+				n := *e
+				n.Args = append([]Expr{}, e.Args...)
+				n.Args[i] = na
+				return &n, r, nil
+			}
+		}
+		return stepApp(e)
+	case *Frame:
+		for i, el := range e.Elems {
+			if !isValue(el) {
+				ne, r, err := step(el)
+				if err != nil {
+					return nil, "", err
+				}
+				n := *e
+				n.Elems = append([]Expr{}, e.Elems...)
+				n.Elems[i] = ne
+				return &n, r, nil
+			}
+		}
+		if len(e.Elems) == 0 {
+			ds, _ := e.Type.Shape.Const()
+			return lit(e.Pos, NewValue(kindOf(e.Type.Elem), ds, 0)), "collapse", nil
+		}
+		cells := make([]*Value, len(e.Elems))
+		for i, el := range e.Elems {
+			cells[i] = toValue(el)
+			if !semantics.SameShape(cells[i].Shape, cells[0].Shape) {
+				return nil, "", semantics.Stuckf(e.Pos, "collapse", "the cells of a frame have shapes %s and %s", semantics.ShapeString(cells[0].Shape), semantics.ShapeString(cells[i].Shape))
+			}
+		}
+		return lit(e.Pos, Stack(e.Dims, cells[0].Shape, cells[0].Kind, cells)), "collapse", nil
+	case *TApp:
+		if !isValue(e.Fn) {
+			fn, r, err := step(e.Fn)
+			if err != nil {
+				return nil, "", err
+			}
+			return &TApp{Pos: e.Pos, Fn: fn, Args: e.Args}, r, nil
+		}
+		f := toValue(e.Fn).A[0].(*Func)
+		if f.Prim != nil {
+			return instantiateStep(e.Pos, &Func{Prim: f.Prim, Indices: f.Indices, Types: e.Args}, "Tβ")
+		}
+		l := f.Term.(*TLam)
+		sub := TypeSubst{Types: map[string]Type{}}
+		for i, x := range l.Vars {
+			sub.Types[x] = e.Args[i]
+		}
+		return substExpr(l.Body, nil, sub), "Tβ", nil
+	case *IApp:
+		if !isValue(e.Fn) {
+			fn, r, err := step(e.Fn)
+			if err != nil {
+				return nil, "", err
+			}
+			return &IApp{Pos: e.Pos, Fn: fn, Args: e.Args}, r, nil
+		}
+		f := toValue(e.Fn).A[0].(*Func)
+		if f.Prim != nil {
+			return instantiateStep(e.Pos, &Func{Prim: f.Prim, Indices: e.Args, Types: f.Types}, "Iβ")
+		}
+		l := f.Term.(*ILam)
+		sub := TypeSubst{Indices: Subst{}}
+		for i, x := range l.Vars {
+			sub.Indices[x] = e.Args[i]
+		}
+		return substExpr(l.Body, nil, sub), "Iβ", nil
+	case *Pack:
+		body, r, err := step(e.Body)
+		if err != nil {
+			return nil, "", err
+		}
+		return &Pack{Pos: e.Pos, Indices: e.Indices, Body: body, Type: e.Type}, r, nil
+	case *Unpack:
+		if !isValue(e.Box) {
+			box, r, err := step(e.Box)
+			if err != nil {
+				return nil, "", err
+			}
+			n := *e
+			n.Box = box
+			return &n, r, nil
+		}
+		b := toValue(e.Box).A[0].(*Box)
+		sub := TypeSubst{Indices: Subst{}}
+		for i, x := range e.IVars {
+			sub.Indices[x] = b.Indices[i]
+		}
+		return substExpr(e.Body, map[string]Expr{e.X: lit(e.Box.At(), b.Val)}, sub), "proj", nil
+	case *LiftDim:
+		if !isValue(e.N) {
+			n, r, err := step(e.N)
+			if err != nil {
+				return nil, "", err
+			}
+			c := *e
+			c.N = n
+			return &c, r, nil
+		}
+		n := toValue(e.N).I[0]
+		if n < 0 {
+			return nil, "", semantics.Stuckf(e.Pos, "lift-dim", "a dimension cannot be negative, got %d", n)
+		}
+		ix := NatIndex(NatConst(n))
+		body := substExpr(e.Body, nil, TypeSubst{Indices: Subst{e.D: ix}})
+		return &Pack{Pos: e.Pos, Indices: []Index{ix}, Body: body, Type: e.Type}, "lift-dim", nil
+	case *Reify:
+		return lit(e.Pos, reify(e.Index)), "δ", nil
+	case *Reshape:
+		if !isValue(e.E) {
+			x, r, err := step(e.E)
+			if err != nil {
+				return nil, "", err
+			}
+			c := *e
+			c.E = x
+			return &c, r, nil
+		}
+		ds, _ := e.Type.Shape.Const()
+		return lit(e.Pos, toValue(e.E).Reshape(ds)), "δ", nil
+	case *Var:
+		return nil, "", semantics.Stuckf(e.Pos, "T-VAR", "free variable %s", e.Name)
+	}
+	return nil, "", semantics.Stuckf(e.At(), "", "no rule applies to %s", short(e))
+}
+
+// instantiateStep is Tβ or Iβ on a primitive: the instantiated primitive,
+// or the array it denotes (iota{ | [3]}), computed by its δ-rule.
+func instantiateStep(pos semantics.Pos, g *Func, rule string) (Expr, string, error) {
+	if _, ok := instantiate(g.Prim.Type, g.Indices, g.Types).(*Arr); ok {
+		v, err := g.Prim.Cells(&Call{Pos: pos, Indices: g.Indices, Types: g.Types}, nil)
+		if err != nil {
+			return nil, "", atPos(err, pos)
+		}
+		return lit(pos, v), "δ", nil
+	}
+	return lit(pos, AtomScalar(KFunc, g)), rule, nil
+}
+
+// stepApp applies lift, map, β or δ to an application of values.
+func stepApp(e *App) (Expr, string, error) {
+	fv := toValue(e.Fn)
+	args := make([]*Value, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = toValue(a)
+	}
+	if fv.Len() == 0 {
+		ds, _ := e.Type.Shape.Const()
+		return lit(e.Pos, NewValue(kindOf(e.Type.Elem), ds, 0)), "map", nil
+	}
+	f0 := fv.A[0].(*Func)
+	params, ret := signature(f0)
+	frame, fs, err := frames(fv, args, params, e.Pos)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(frame) == 0 {
+		return stepCall(e, f0, args)
+	}
+	lifted := false
+	for _, f := range fs {
+		lifted = lifted || len(f) < len(frame)
+	}
+	if lifted {
+		// lift: replicate each lower-ranked array's cells along the axes
+		// its frame lacks, so that every frame is the largest.
+		n := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), replicateTo(fv, fs[0], frame)), Type: e.Type}
+		for i, a := range args {
+			n.Args = append(n.Args, lit(e.Args[i].At(), replicateTo(a, fs[i+1], frame)))
+		}
+		return n, "lift", nil
+	}
+	// map: a frame of applications to cells.
+	count := product(frame)
+	if count == 0 {
+		ds, _ := e.Type.Shape.Const()
+		return lit(e.Pos, NewValue(kindOf(e.Type.Elem), ds, 0)), "map", nil
+	}
+	_, fcells := fv.Cells(len(frame))
+	argCells := make([][]*Value, len(args))
+	for i, a := range args {
+		_, argCells[i] = a.Cells(len(frame))
+	}
+	out := &Frame{Pos: e.Pos, Dims: frame, Type: e.Type}
+	for p := 0; p < count; p++ {
+		app := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), fcells[p]), Type: ret}
+		for i := range args {
+			app.Args = append(app.Args, lit(e.Args[i].At(), argCells[i][p]))
+		}
+		out.Elems = append(out.Elems, app)
+	}
+	return out, "map", nil
+}
+
+// replicateTo replicates the cells of v, whose frame is the prefix fr of
+// frame, so that its frame is frame: each cell is copied once per position
+// of the axes frame has beyond fr (Fig 1's underlined copies).
+func replicateTo(v *Value, fr, frame []int64) *Value {
+	if len(fr) == len(frame) {
+		return v
+	}
+	_, cells := v.Cells(len(fr))
+	cell := v.Shape[len(fr):]
+	extra := product(frame[len(fr):])
+	out := make([]*Value, 0, len(cells)*extra)
+	for _, c := range cells {
+		for k := 0; k < extra; k++ {
+			out = append(out, c)
+		}
+	}
+	return Stack(frame, cell, v.Kind, out)
+}
+
+// stepCall is β or δ on a single function and its cells.
+func stepCall(e *App, f *Func, args []*Value) (Expr, string, error) {
+	if f.Prim == nil {
+		l := f.Term.(*Lam)
+		vals := map[string]Expr{}
+		for i, p := range l.Params {
+			vals[p.Name] = lit(e.Args[i].At(), args[i])
+		}
+		return substExpr(l.Body, vals, TypeSubst{}), "β", nil
+	}
+	p := f.Prim
+	c := &Call{Pos: e.Pos, Indices: f.Indices, Types: f.Types}
+	switch {
+	case p.Fold != nil:
+		x, err := unfold(e, f, c, args)
+		return x, "δ", err
+	case p.Scalar != nil:
+		in := make([]slot, len(args))
+		for i, a := range args {
+			if a.Kind == KFloat {
+				in[i].F = a.F[0]
+			} else {
+				in[i].I = a.I[0]
+			}
+		}
+		r, err := p.Scalar(in)
+		if err != nil {
+			return nil, "", atPos(err, e.Pos)
+		}
+		_, ret := signature(f)
+		v := NewValue(kindOf(ret.Elem), nil, 1)
+		if v.Kind == KFloat {
+			v.F[0] = r.F
+		} else {
+			v.I[0] = r.I
+		}
+		return lit(e.Pos, v), "δ", nil
+	}
+	v, err := p.Cells(c, args)
+	if err != nil {
+		return nil, "", atPos(err, e.Pos)
+	}
+	return lit(e.Pos, v), "δ", nil
+}
+
+// unfold is δ for the reduce and scan family: the term of the operator's
+// applications, in index order, which later steps reduce.
+func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
+	sh := f.Prim.foldShapes(c)
+	accType := &Arr{Elem: sh.accElem, Shape: Dims(sh.acc...)}
+	op := e.Args[0]
+	_, cells := args[len(args)-1].Cells(1)
+	items := make([]Expr, len(cells))
+	for i, x := range cells {
+		items[i] = lit(e.Pos, x)
+	}
+	var init *Expr
+	if f.Prim.Fold.init {
+		x := e.Args[1]
+		init = &x
+	}
+	apply := func(g, a, b Expr) (Expr, error) {
+		return &App{Pos: e.Pos, Fn: g, Args: []Expr{a, b}, Type: accType}, nil
+	}
+	rep := func(x Expr) Expr {
+		if len(sh.pad) == 0 {
+			return x
+		}
+		cell := Dims(sh.acc[len(sh.pad):]...)
+		r := &IApp{Pos: e.Pos, Fn: &Prim{Pos: e.Pos, Def: Basis["replicate"]}, Args: []Index{ShapeIndex(Dims(sh.pad...)), ShapeIndex(cell)}}
+		return &App{Pos: e.Pos, Fn: &TApp{Pos: e.Pos, Fn: r, Args: []Type{sh.accElem}}, Args: []Expr{x}, Type: accType}
+	}
+	stack := func(xs []Expr) Expr {
+		t := &Arr{Elem: sh.accElem, Shape: Dims(int64(len(xs))).Append(accType.Shape)}
+		return &Frame{Pos: e.Pos, Dims: []int64{int64(len(xs))}, Elems: xs, Cell: accType, Type: t}
+	}
+	return runFold(f.Prim.Fold, f.Prim.Name, op, init, items, apply, rep, stack, c)
+}
+
+// substExpr substitutes values for term variables and closed types and
+// indices for type and index variables, in terms and in their type
+// annotations (Fig 6 keeps the annotations; Tβ and Iβ substitute in both).
+// What is substituted is closed, so no capture can happen; binders shadow.
+func substExpr(e Expr, vals map[string]Expr, ts TypeSubst) Expr {
+	if len(vals) == 0 && len(ts.Types) == 0 && len(ts.Indices) == 0 {
+		return e
+	}
+	ty := func(t Type) Type {
+		if t == nil {
+			return nil
+		}
+		return ts.Type(t)
+	}
+	arr := func(t *Arr) *Arr {
+		if t == nil {
+			return nil
+		}
+		return ts.Type(t).(*Arr)
+	}
+	switch e := e.(type) {
+	case *Var:
+		if v, ok := vals[e.Name]; ok {
+			return v
+		}
+		return e
+	case *Lit, *Prim, *Reify:
+		if r, ok := e.(*Reify); ok {
+			return &Reify{Pos: r.Pos, Index: ts.Indices.Index(r.Index)}
+		}
+		return e
+	case *Frame:
+		n := &Frame{Pos: e.Pos, Dims: e.Dims, Cell: ty(e.Cell), Type: arr(e.Type)}
+		for _, el := range e.Elems {
+			n.Elems = append(n.Elems, substExpr(el, vals, ts))
+		}
+		return n
+	case *Lam:
+		inner := vals
+		n := &Lam{Pos: e.Pos, Ret: arr(e.Ret)}
+		for _, p := range e.Params {
+			if _, ok := inner[p.Name]; ok {
+				inner = without(inner, p.Name)
+			}
+			n.Params = append(n.Params, Param{Name: p.Name, Type: ty(p.Type)})
+		}
+		n.Body = substExpr(e.Body, inner, ts)
+		return n
+	case *TLam:
+		return &TLam{Pos: e.Pos, Vars: e.Vars, Body: substExpr(e.Body, vals, TypeSubst{Types: withoutTypes(ts.Types, e.Vars), Indices: ts.Indices})}
+	case *ILam:
+		return &ILam{Pos: e.Pos, Vars: e.Vars, Body: substExpr(e.Body, vals, TypeSubst{Types: ts.Types, Indices: ts.Indices.Without(e.Vars)})}
+	case *App:
+		n := &App{Pos: e.Pos, Fn: substExpr(e.Fn, vals, ts), Type: arr(e.Type)}
+		for _, a := range e.Args {
+			n.Args = append(n.Args, substExpr(a, vals, ts))
+		}
+		return n
+	case *TApp:
+		n := &TApp{Pos: e.Pos, Fn: substExpr(e.Fn, vals, ts)}
+		for _, t := range e.Args {
+			n.Args = append(n.Args, ty(t))
+		}
+		return n
+	case *IApp:
+		n := &IApp{Pos: e.Pos, Fn: substExpr(e.Fn, vals, ts)}
+		for _, ix := range e.Args {
+			n.Args = append(n.Args, ts.Indices.Index(ix))
+		}
+		return n
+	case *Pack:
+		n := &Pack{Pos: e.Pos, Body: substExpr(e.Body, vals, ts), Type: ty(e.Type).(*Sigma)}
+		for _, ix := range e.Indices {
+			n.Indices = append(n.Indices, ts.Indices.Index(ix))
+		}
+		return n
+	case *Unpack:
+		inner := TypeSubst{Types: ts.Types, Indices: ts.Indices.Without(e.IVars)}
+		return &Unpack{Pos: e.Pos, IVars: e.IVars, X: e.X, Box: substExpr(e.Box, vals, ts), Body: substExpr(e.Body, without(vals, e.X), inner)}
+	case *Let:
+		return &Let{Pos: e.Pos, X: e.X, T: ty(e.T), Val: substExpr(e.Val, vals, ts), Body: substExpr(e.Body, without(vals, e.X), ts)}
+	case *LiftDim:
+		inner := TypeSubst{Types: ts.Types, Indices: ts.Indices.Without([]string{e.D})}
+		var sig *Sigma
+		if e.Type != nil {
+			sig = ty(e.Type).(*Sigma)
+		}
+		return &LiftDim{Pos: e.Pos, D: e.D, N: substExpr(e.N, vals, ts), Body: substExpr(e.Body, vals, inner), Type: sig}
+	case *Reshape:
+		return &Reshape{Pos: e.Pos, Shape: ts.Indices.Shape(e.Shape), E: substExpr(e.E, vals, ts), Type: arr(e.Type)}
+	}
+	return e
+}
+
+func without(m map[string]Expr, x string) map[string]Expr {
+	if _, ok := m[x]; !ok {
+		return m
+	}
+	out := map[string]Expr{}
+	for k, v := range m {
+		if k != x {
+			out[k] = v
+		}
+	}
+	return out
+}

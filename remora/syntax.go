@@ -1,0 +1,202 @@
+package remora
+
+import "github.com/arraysem/arraysem/semantics"
+
+// Expr is a term of the typed core (Fig 5). Every Expr denotes an array:
+// following §4.2 of the compiler paper, an atom in expression position (a
+// number, a λ, a Tλ, an Iλ, a PACK) stands for the scalar array holding it,
+// so Fig 5's split between expressions e and array elements l is carried by
+// types (an atom's type is the scalar array type of its atom type) rather
+// than by two syntactic classes.
+//
+// The checker fills in the annotations the semantics needs (Fig 6 keeps
+// every term's type): App.Type, Frame.Type, Lam.Ret, Pack.Type.
+type Expr interface {
+	At() semantics.Pos
+	exprNode()
+}
+
+// Var is a variable x; variables are bound to arrays.
+type Var struct {
+	Pos  semantics.Pos
+	Name string
+}
+
+// Prim is a primitive operator π of the basis.
+type Prim struct {
+	Pos semantics.Pos
+	Def *PrimDef
+}
+
+// Lit is a value: a literal (1, 2.5, #t, #\c, "str", [1 2 3]) or the result
+// of a reduction, in the flat representation of Value.
+type Lit struct {
+	Pos semantics.Pos
+	V   *Value
+}
+
+// Frame is the array literal [l …]^ι of Fig 5, written [e …],
+// (frame [dims] e …) or (array [dims] e …): a frame of shape Dims whose
+// cells are the elements. Type is the type of the whole frame, filled in by
+// the checker (an empty frame needs it for its cell shape and atom type).
+type Frame struct {
+	Pos   semantics.Pos
+	Dims  []int64
+	Elems []Expr
+	Cell  Type // the cells' type, written for an empty frame; else from the checker
+	Type  *Arr
+}
+
+// Param is a term parameter with its cell type.
+type Param struct {
+	Name string
+	Type Type
+}
+
+// Lam is the function (λ [(x τ) …] e), written (fn ([x τ] …) e). Ret, the
+// result cell type, is filled in by the checker.
+type Lam struct {
+	Pos    semantics.Pos
+	Params []Param
+	Body   Expr
+	Ret    *Arr
+}
+
+// TLam is the type abstraction (Tλ [x …] e), written (t-fn (x …) e).
+type TLam struct {
+	Pos  semantics.Pos
+	Vars []string
+	Body Expr
+}
+
+// ILam is the index abstraction (Iλ [(x γ) …] e), written (i-fn (x …) e),
+// where a name starting with @ is of sort Shape.
+type ILam struct {
+	Pos  semantics.Pos
+	Vars []string
+	Body Expr
+}
+
+// App is the application (e e′ …). Type is its type (from the checker).
+type App struct {
+	Pos  semantics.Pos
+	Fn   Expr
+	Args []Expr
+	Type *Arr
+}
+
+// TApp is the type application (T-APP e τ …), written (t-app e τ …) or
+// e{τ … | }.
+type TApp struct {
+	Pos  semantics.Pos
+	Fn   Expr
+	Args []Type
+}
+
+// IApp is the index application (I-APP e ι …), written (i-app e ι …) or
+// e{ | ι …}.
+type IApp struct {
+	Pos  semantics.Pos
+	Fn   Expr
+	Args []Index
+}
+
+// Pack is the dependent sum (PACK ι … e)^τ, written (box (ι …) τ e) with τ
+// a Sigma type.
+type Pack struct {
+	Pos     semantics.Pos
+	Indices []Index
+	Body    Expr
+	Type    *Sigma
+}
+
+// Unpack is (UNPACK (⟨x … | y⟩ = e) e′), written (unbox e (y x …) e′): it
+// binds the index variables x … to the box's witnesses and y to its
+// contents.
+type Unpack struct {
+	Pos   semantics.Pos
+	IVars []string
+	X     string
+	Box   Expr
+	Body  Expr
+}
+
+// Let is (let [x e] body), which the checker elaborates to the β-redex
+// ((λ [(x τ)] body) e) where τ is e's type; T is an optional annotation.
+type Let struct {
+	Pos  semantics.Pos
+	X    string
+	T    Type
+	Val  Expr
+	Body Expr
+}
+
+// LiftDim is (lift [d e] body) of the typed dialect (REMORA.md): e is an
+// int, d is bound to its value as a Nat index in body, and the result is
+// the box (PACK d body) of type Σ[d] τ where τ is body's type. It is how a
+// run-time integer becomes a shape (iota with a run-time size).
+type LiftDim struct {
+	Pos  semantics.Pos
+	D    string
+	N    Expr
+	Body Expr
+	Type *Sigma // filled in by the checker
+}
+
+// Reify is (reify-dimension ι) or (reify-shape ι): an index as a term.
+type Reify struct {
+	Pos   semantics.Pos
+	Index Index
+}
+
+// Reshape is (reshape [ι …] e): e's atoms in row-major order seen at a new
+// shape with as many atoms.
+type Reshape struct {
+	Pos   semantics.Pos
+	Shape Shape
+	E     Expr
+	Type  *Arr // filled in by the checker
+}
+
+func (e *Var) At() semantics.Pos     { return e.Pos }
+func (e *Prim) At() semantics.Pos    { return e.Pos }
+func (e *Lit) At() semantics.Pos     { return e.Pos }
+func (e *Frame) At() semantics.Pos   { return e.Pos }
+func (e *Lam) At() semantics.Pos     { return e.Pos }
+func (e *TLam) At() semantics.Pos    { return e.Pos }
+func (e *ILam) At() semantics.Pos    { return e.Pos }
+func (e *App) At() semantics.Pos     { return e.Pos }
+func (e *TApp) At() semantics.Pos    { return e.Pos }
+func (e *IApp) At() semantics.Pos    { return e.Pos }
+func (e *Pack) At() semantics.Pos    { return e.Pos }
+func (e *Unpack) At() semantics.Pos  { return e.Pos }
+func (e *Let) At() semantics.Pos     { return e.Pos }
+func (e *LiftDim) At() semantics.Pos { return e.Pos }
+func (e *Reify) At() semantics.Pos   { return e.Pos }
+func (e *Reshape) At() semantics.Pos { return e.Pos }
+
+func (*Var) exprNode()     {}
+func (*Prim) exprNode()    {}
+func (*Lit) exprNode()     {}
+func (*Frame) exprNode()   {}
+func (*Lam) exprNode()     {}
+func (*TLam) exprNode()    {}
+func (*ILam) exprNode()    {}
+func (*App) exprNode()     {}
+func (*TApp) exprNode()    {}
+func (*IApp) exprNode()    {}
+func (*Pack) exprNode()    {}
+func (*Unpack) exprNode()  {}
+func (*Let) exprNode()     {}
+func (*LiftDim) exprNode() {}
+func (*Reify) exprNode()   {}
+func (*Reshape) exprNode() {}
+
+// Program is a file of the typed dialect: its top-level definitions
+// (already nested as lets around each expression) and the expressions
+// whose values it prints, in order.
+type Program struct {
+	File  string
+	Exprs []Expr
+	Types []*Arr // the expressions' types, from the checker
+}

@@ -1,0 +1,351 @@
+package remora
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+)
+
+// Type is a type of Fig 5: B | x | A_ι τ | τ … → σ | ∀[x …]τ | Π[(x γ) …]τ
+// | Σ[(x γ) …]τ. Index variables carry their sort in their name (@s is a
+// Shape), so Π and Σ list names only.
+type Type interface{ typeNode() }
+
+// Base is an atom type: int, float, bool or char.
+type Base struct{ Name string }
+
+// TVar is a type variable; T-TAPP instantiates it with atom types only.
+type TVar struct{ Name string }
+
+// Arr is the array type A_ι τ, written [τ ι …] or (Arr τ ι).
+type Arr struct {
+	Elem  Type
+	Shape Shape
+}
+
+// Fn is the function type (-> (τ …) σ): argument cell types and result
+// cell type.
+type Fn struct {
+	Params []Type
+	Ret    Type
+}
+
+// Forall is ∀[x …]τ.
+type Forall struct {
+	Vars []string
+	Body Type
+}
+
+// Pi is the dependent product Π[(x γ) …]τ.
+type Pi struct {
+	Vars []string
+	Body Type
+}
+
+// Sigma is the dependent sum Σ[(x γ) …]τ.
+type Sigma struct {
+	Vars []string
+	Body Type
+}
+
+func (*Base) typeNode()   {}
+func (*TVar) typeNode()   {}
+func (*Arr) typeNode()    {}
+func (*Fn) typeNode()     {}
+func (*Forall) typeNode() {}
+func (*Pi) typeNode()     {}
+func (*Sigma) typeNode()  {}
+
+// The base types.
+var (
+	Int   = &Base{"int"}
+	Float = &Base{"float"}
+	Bool  = &Base{"bool"}
+	Char  = &Base{"char"}
+)
+
+// ArrOf is the array type of elem with constant dimensions ds.
+func ArrOf(elem Type, ds ...int64) *Arr { return &Arr{Elem: elem, Shape: Dims(ds...)} }
+
+// Canon is the canonical form of t under the type equivalence ≅: nested
+// array types collapse (A_[m…](A_[n…]τ) ≅ A_[m…n…]τ), and an atom type
+// where an array type is expected is the scalar array of it (§4.2 of the
+// compiler paper). The result of Canon on an array position is always an
+// *Arr whose element is an atom type.
+func Canon(t Type) Type {
+	switch t := t.(type) {
+	case *Arr:
+		e := Canon(t.Elem)
+		if in, ok := e.(*Arr); ok {
+			return &Arr{Elem: in.Elem, Shape: t.Shape.Append(in.Shape)}
+		}
+		return &Arr{Elem: e, Shape: t.Shape}
+	case *Fn:
+		ps := make([]Type, len(t.Params))
+		for i, p := range t.Params {
+			ps[i] = CanonArr(p)
+		}
+		return &Fn{Params: ps, Ret: CanonArr(t.Ret)}
+	case *Forall:
+		return &Forall{Vars: t.Vars, Body: CanonArr(t.Body)}
+	case *Pi:
+		return &Pi{Vars: t.Vars, Body: CanonArr(t.Body)}
+	case *Sigma:
+		return &Sigma{Vars: t.Vars, Body: CanonArr(t.Body)}
+	}
+	return t
+}
+
+// CanonArr is Canon of t in an array position: an atom type becomes its
+// scalar array type.
+func CanonArr(t Type) *Arr {
+	c := Canon(t)
+	if a, ok := c.(*Arr); ok {
+		return a
+	}
+	return &Arr{Elem: c}
+}
+
+// IsAtomType reports whether t is not an array type.
+func IsAtomType(t Type) bool {
+	_, ok := t.(*Arr)
+	return !ok
+}
+
+// Equal decides τ ≅ σ: the canonical forms are equal up to the names of
+// bound variables, with indices compared in canonical form.
+func Equal(a, b Type) bool { return equal(Canon(a), Canon(b), nil, nil) }
+
+// equal compares canonical types; ra and rb rename bound variables of a and
+// b to common fresh names.
+func equal(a, b Type, ra, rb map[string]string) bool {
+	switch a := a.(type) {
+	case *Base:
+		b, ok := b.(*Base)
+		return ok && a.Name == b.Name
+	case *TVar:
+		b, ok := b.(*TVar)
+		return ok && rename(ra, a.Name) == rename(rb, b.Name)
+	case *Arr:
+		b, ok := b.(*Arr)
+		return ok && equal(a.Elem, b.Elem, ra, rb) && renameShape(ra, a.Shape).Equal(renameShape(rb, b.Shape))
+	case *Fn:
+		b, ok := b.(*Fn)
+		if !ok || len(a.Params) != len(b.Params) || !equal(a.Ret, b.Ret, ra, rb) {
+			return false
+		}
+		for i := range a.Params {
+			if !equal(a.Params[i], b.Params[i], ra, rb) {
+				return false
+			}
+		}
+		return true
+	case *Forall:
+		b, ok := b.(*Forall)
+		if !ok {
+			return false
+		}
+		na, nb, ok := bindCommon(a.Vars, b.Vars, ra, rb)
+		return ok && equal(a.Body, b.Body, na, nb)
+	case *Pi:
+		b, ok := b.(*Pi)
+		if !ok {
+			return false
+		}
+		na, nb, ok := bindCommon(a.Vars, b.Vars, ra, rb)
+		return ok && equal(a.Body, b.Body, na, nb)
+	case *Sigma:
+		b, ok := b.(*Sigma)
+		if !ok {
+			return false
+		}
+		na, nb, ok := bindCommon(a.Vars, b.Vars, ra, rb)
+		return ok && equal(a.Body, b.Body, na, nb)
+	}
+	return false
+}
+
+// freshBinder numbers the names bindCommon invents; they contain % so they
+// cannot clash with a user's names.
+var freshBinder atomic.Int64
+
+// bindCommon renames the binders xs of one type and ys of the other to the
+// same fresh names, keeping their sorts (the @ prefix).
+func bindCommon(xs, ys []string, ra, rb map[string]string) (map[string]string, map[string]string, bool) {
+	if len(xs) != len(ys) {
+		return nil, nil, false
+	}
+	na, nb := copyMap(ra), copyMap(rb)
+	for i := range xs {
+		if IsShapeVar(xs[i]) != IsShapeVar(ys[i]) {
+			return nil, nil, false
+		}
+		f := fmt.Sprintf("%%%d", freshBinder.Add(1))
+		if IsShapeVar(xs[i]) {
+			f = "@" + f
+		}
+		na[xs[i]], nb[ys[i]] = f, f
+	}
+	return na, nb, true
+}
+
+func copyMap(m map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func rename(m map[string]string, x string) string {
+	if y, ok := m[x]; ok {
+		return y
+	}
+	return x
+}
+
+func renameShape(m map[string]string, s Shape) Shape {
+	if len(m) == 0 {
+		return s
+	}
+	sub := Subst{}
+	for k, v := range m {
+		if IsShapeVar(k) {
+			sub[k] = ShapeIndex(ShapeVar(v))
+		} else {
+			sub[k] = NatIndex(NatVar(v))
+		}
+	}
+	return sub.Shape(s)
+}
+
+// TypeSubst substitutes types for type variables and indices for index
+// variables in a type. Bound variables shadow; substituted types and
+// indices are closed in every use the semantics makes (Tβ and Iβ fire on
+// closed terms) and in the checker's instantiations, whose arguments
+// mention only variables in scope, which the binders of the type it
+// instantiates have been renamed away from.
+type TypeSubst struct {
+	Types   map[string]Type
+	Indices Subst
+}
+
+// Type substitutes into t.
+func (s TypeSubst) Type(t Type) Type {
+	if len(s.Types) == 0 && len(s.Indices) == 0 {
+		return t
+	}
+	switch t := t.(type) {
+	case *TVar:
+		if u, ok := s.Types[t.Name]; ok {
+			return u
+		}
+		return t
+	case *Arr:
+		return &Arr{Elem: s.Type(t.Elem), Shape: s.Indices.Shape(t.Shape)}
+	case *Fn:
+		ps := make([]Type, len(t.Params))
+		for i, p := range t.Params {
+			ps[i] = s.Type(p)
+		}
+		return &Fn{Params: ps, Ret: s.Type(t.Ret)}
+	case *Forall:
+		inner := TypeSubst{Types: withoutTypes(s.Types, t.Vars), Indices: s.Indices}
+		return &Forall{Vars: t.Vars, Body: inner.Type(t.Body)}
+	case *Pi:
+		inner := TypeSubst{Types: s.Types, Indices: s.Indices.Without(t.Vars)}
+		return &Pi{Vars: t.Vars, Body: inner.Type(t.Body)}
+	case *Sigma:
+		inner := TypeSubst{Types: s.Types, Indices: s.Indices.Without(t.Vars)}
+		return &Sigma{Vars: t.Vars, Body: inner.Type(t.Body)}
+	}
+	return t
+}
+
+func withoutTypes(m map[string]Type, vs []string) map[string]Type {
+	drop := false
+	for _, v := range vs {
+		if _, ok := m[v]; ok {
+			drop = true
+		}
+	}
+	if !drop {
+		return m
+	}
+	out := map[string]Type{}
+	for k, v := range m {
+		out[k] = v
+	}
+	for _, v := range vs {
+		delete(out, v)
+	}
+	return out
+}
+
+// freeIndexVars adds the free index variables of t to set.
+func freeIndexVars(t Type, set map[string]bool) {
+	switch t := t.(type) {
+	case *Arr:
+		freeIndexVars(t.Elem, set)
+		ShapeIndex(t.Shape).freeVars(set)
+	case *Fn:
+		for _, p := range t.Params {
+			freeIndexVars(p, set)
+		}
+		freeIndexVars(t.Ret, set)
+	case *Forall:
+		freeIndexVars(t.Body, set)
+	case *Pi:
+		inner := map[string]bool{}
+		freeIndexVars(t.Body, inner)
+		addUnbound(set, inner, t.Vars)
+	case *Sigma:
+		inner := map[string]bool{}
+		freeIndexVars(t.Body, inner)
+		addUnbound(set, inner, t.Vars)
+	}
+}
+
+func addUnbound(set, inner map[string]bool, bound []string) {
+	for k := range inner {
+		set[k] = true
+	}
+	for _, b := range bound {
+		if inner[b] {
+			delete(set, b)
+		}
+	}
+}
+
+// TypeString prints t in the typed dialect's syntax: int, [int 3 4],
+// (-> ([int 3]) int), (Forall (t) …), (Pi (d @s) …), (Sigma (d) …).
+// Scalar array types print as their atom type.
+func TypeString(t Type) string {
+	switch t := t.(type) {
+	case *Base:
+		return t.Name
+	case *TVar:
+		return t.Name
+	case *Arr:
+		if in, ok := t.Elem.(*Arr); ok {
+			return fmt.Sprintf("(Arr %s %s)", TypeString(in), t.Shape)
+		}
+		if len(t.Shape) == 0 {
+			return TypeString(t.Elem)
+		}
+		return "[" + TypeString(t.Elem) + " " + strings.Join(t.Shape.Items(), " ") + "]"
+	case *Fn:
+		ps := make([]string, len(t.Params))
+		for i, p := range t.Params {
+			ps[i] = TypeString(p)
+		}
+		return "(-> (" + strings.Join(ps, " ") + ") " + TypeString(t.Ret) + ")"
+	case *Forall:
+		return "(Forall (" + strings.Join(t.Vars, " ") + ") " + TypeString(t.Body) + ")"
+	case *Pi:
+		return "(Pi (" + strings.Join(t.Vars, " ") + ") " + TypeString(t.Body) + ")"
+	case *Sigma:
+		return "(Sigma (" + strings.Join(t.Vars, " ") + ") " + TypeString(t.Body) + ")"
+	}
+	return fmt.Sprintf("%T", t)
+}

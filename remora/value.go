@@ -1,0 +1,371 @@
+package remora
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Kind is the kind of the atoms of a Value.
+type Kind uint8
+
+// The atom kinds. Ints, booleans (0/1) and characters (code points) share
+// the int64 buffer; floats have their own; functions and boxes are Atoms.
+const (
+	KInt Kind = iota
+	KFloat
+	KBool
+	KChar
+	KFunc
+	KBox
+)
+
+var kindNames = [...]string{"int", "float", "bool", "char", "function", "box"}
+
+// String names the kind.
+func (k Kind) String() string { return kindNames[k] }
+
+// Value is a fully reduced array: a shape and a flat row-major buffer of
+// atoms (DESIGN.md's "flat data"). A scalar has the empty shape and one
+// atom. Values are never mutated once built, so they are shared freely.
+type Value struct {
+	Shape []int64
+	Kind  Kind
+	I     []int64   // KInt, KBool, KChar
+	F     []float64 // KFloat
+	A     []Atom    // KFunc, KBox
+}
+
+// Atom is a non-base atom: a *Func or a *Box.
+type Atom interface{ atomNode() }
+
+// Func is a function atom: a λ, Tλ or Iλ term, or a primitive with the
+// index and type arguments given to it so far.
+type Func struct {
+	Term    Expr     // *Lam, *TLam or *ILam; nil for a primitive
+	Prim    *PrimDef // the primitive
+	Indices []Index  // a primitive's index arguments (I-APP)
+	Types   []Type   // a primitive's type arguments (T-APP)
+	Env     *Env     // the big-step closure's environment; nil in the small-step, whose terms are closed
+}
+
+// Box is a dependent-sum value (PACK ι … v): the witnesses of the hidden
+// indices, and the contents.
+type Box struct {
+	Indices []Index
+	Val     *Value
+	Type    *Sigma // the box's type, with which empty contents are typed
+}
+
+func (*Func) atomNode() {}
+func (*Box) atomNode()  {}
+
+// Len is the number of atoms.
+func (v *Value) Len() int {
+	switch v.Kind {
+	case KFloat:
+		return len(v.F)
+	case KFunc, KBox:
+		return len(v.A)
+	}
+	return len(v.I)
+}
+
+// NewValue makes a value of kind k and the given shape with room for n
+// atoms (n must be the product of the shape).
+func NewValue(k Kind, shape []int64, n int) *Value {
+	v := &Value{Shape: shape, Kind: k}
+	switch k {
+	case KFloat:
+		v.F = make([]float64, n)
+	case KFunc, KBox:
+		v.A = make([]Atom, n)
+	default:
+		v.I = make([]int64, n)
+	}
+	return v
+}
+
+// Scalars of each base kind.
+func IntScalar(n int64) *Value     { return &Value{Kind: KInt, I: []int64{n}} }
+func FloatScalar(f float64) *Value { return &Value{Kind: KFloat, F: []float64{f}} }
+func BoolScalar(b bool) *Value     { return &Value{Kind: KBool, I: []int64{b2i(b)}} }
+func CharScalar(r rune) *Value     { return &Value{Kind: KChar, I: []int64{int64(r)}} }
+func AtomScalar(k Kind, a Atom) *Value {
+	return &Value{Kind: k, A: []Atom{a}}
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// StringValue is the character vector of s.
+func StringValue(s string) *Value {
+	rs := []rune(s)
+	v := NewValue(KChar, []int64{int64(len(rs))}, len(rs))
+	for i, r := range rs {
+		v.I[i] = int64(r)
+	}
+	return v
+}
+
+// copyAtoms copies n atoms of src from so to dst at do; the kinds agree.
+func copyAtoms(dst *Value, do int, src *Value, so, n int) {
+	switch dst.Kind {
+	case KFloat:
+		copy(dst.F[do:do+n], src.F[so:so+n])
+	case KFunc, KBox:
+		copy(dst.A[do:do+n], src.A[so:so+n])
+	default:
+		copy(dst.I[do:do+n], src.I[so:so+n])
+	}
+}
+
+// slice is the atoms [lo, hi) of v as a value of the given shape, sharing
+// v's buffer.
+func (v *Value) slice(shape []int64, lo, hi int) *Value {
+	out := &Value{Shape: shape, Kind: v.Kind}
+	switch v.Kind {
+	case KFloat:
+		out.F = v.F[lo:hi:hi]
+	case KFunc, KBox:
+		out.A = v.A[lo:hi:hi]
+	default:
+		out.I = v.I[lo:hi:hi]
+	}
+	return out
+}
+
+// Cells splits v into the cells of its frame of rank r: the frame shape
+// and the cells in row-major order, sharing v's buffer.
+func (v *Value) Cells(r int) ([]int64, []*Value) {
+	frame, cell := v.Shape[:r], v.Shape[r:]
+	n, size := product(frame), product(cell)
+	cells := make([]*Value, n)
+	for i := range cells {
+		cells[i] = v.slice(cell, i*size, (i+1)*size)
+	}
+	return frame, cells
+}
+
+// Item is the i-th cell of v's major axis.
+func (v *Value) Item(i int) *Value {
+	size := product(v.Shape[1:])
+	return v.slice(v.Shape[1:], i*size, (i+1)*size)
+}
+
+func product(ds []int64) int {
+	n := 1
+	for _, d := range ds {
+		n *= int(d)
+	}
+	return n
+}
+
+// checkedProduct is the number of atoms of an array of this shape, or an
+// error when it is beyond what arraysem will allocate.
+func checkedProduct(shape []int64) (int, error) {
+	n, err := semantics.Count(shape)
+	if err != nil {
+		return 0, err
+	}
+	return int(n), nil
+}
+
+// Stack builds the value of frame shape frame whose cells are cells (all
+// of the shape cell and of one kind; kind gives the kind when there are no
+// cells): the collapse of Fig 6.
+func Stack(frame, cell []int64, kind Kind, cells []*Value) *Value {
+	shape := append(append([]int64{}, frame...), cell...)
+	size := product(cell)
+	if len(cells) > 0 {
+		kind = cells[0].Kind
+	}
+	out := NewValue(kind, shape, size*len(cells))
+	for i, c := range cells {
+		copyAtoms(out, i*size, c, 0, size)
+	}
+	return out
+}
+
+// Reshape is v with the same atoms seen at another shape.
+func (v *Value) Reshape(shape []int64) *Value {
+	out := *v
+	out.Shape = shape
+	return &out
+}
+
+// Equal reports whether two values are the same array. Functions compare
+// by identity of their term, boxes by witnesses and contents; floats by
+// value, with NaN equal to NaN so that a result can be compared with itself.
+func (v *Value) Equal(w *Value) bool {
+	if !semantics.SameShape(v.Shape, w.Shape) {
+		return false
+	}
+	if v.Len() == 0 && w.Len() == 0 {
+		return true
+	}
+	if v.Kind != w.Kind {
+		return false
+	}
+	switch v.Kind {
+	case KFloat:
+		for i, f := range v.F {
+			g := w.F[i]
+			if f != g && !(math.IsNaN(f) && math.IsNaN(g)) {
+				return false
+			}
+		}
+	case KFunc:
+		for i, a := range v.A {
+			if AtomString(a) != AtomString(w.A[i]) {
+				return false
+			}
+		}
+	case KBox:
+		for i, a := range v.A {
+			b, c := a.(*Box), w.A[i].(*Box)
+			if len(b.Indices) != len(c.Indices) || !b.Val.Equal(c.Val) {
+				return false
+			}
+			for j := range b.Indices {
+				if b.Indices[j].String() != c.Indices[j].String() {
+					return false
+				}
+			}
+		}
+	default:
+		for i, x := range v.I {
+			if x != w.I[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// String prints v: 42, 1.5, #t, #\h, "hey", [1 2 3], [[1 2] [3 4]]. A
+// vector of characters prints as a string; an empty array prints its
+// shape's brackets, [] or [[] []]; a box prints as (box (ι …) v).
+func (v *Value) String() string {
+	var b strings.Builder
+	v.write(&b, v.Shape, 0)
+	return b.String()
+}
+
+func (v *Value) write(b *strings.Builder, shape []int64, off int) {
+	if len(shape) == 0 {
+		b.WriteString(v.atomString(off))
+		return
+	}
+	if len(shape) == 1 && v.Kind == KChar && shape[0] > 0 {
+		rs := make([]rune, shape[0])
+		for i := range rs {
+			rs[i] = rune(v.I[off+i])
+		}
+		b.WriteString(semantics.QuoteString(string(rs)))
+		return
+	}
+	size := product(shape[1:])
+	b.WriteByte('[')
+	for i := int64(0); i < shape[0]; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		v.write(b, shape[1:], off+int(i)*size)
+	}
+	b.WriteByte(']')
+}
+
+func (v *Value) atomString(i int) string {
+	switch v.Kind {
+	case KInt:
+		return strconv.FormatInt(v.I[i], 10)
+	case KFloat:
+		return FormatFloat(v.F[i])
+	case KBool:
+		if v.I[i] != 0 {
+			return "#t"
+		}
+		return "#f"
+	case KChar:
+		return semantics.QuoteChar(rune(v.I[i]))
+	}
+	return AtomString(v.A[i])
+}
+
+// FormatFloat prints f in Go's shortest form (DESIGN.md), with +inf.0,
+// -inf.0 and +nan.0 as Racket spells them.
+func FormatFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "+inf.0"
+	case math.IsInf(f, -1):
+		return "-inf.0"
+	case math.IsNaN(f):
+		return "+nan.0"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// AtomString prints a function or box atom.
+func AtomString(a Atom) string {
+	switch a := a.(type) {
+	case *Func:
+		return a.String()
+	case *Box:
+		ws := make([]string, len(a.Indices))
+		for i, w := range a.Indices {
+			ws[i] = w.String()
+		}
+		return fmt.Sprintf("(box (%s) %s)", strings.Join(ws, " "), a.Val)
+	}
+	return "?"
+}
+
+// String prints a function: its term, or the primitive with its
+// instantiation in the f{τ … | ι …} sugar.
+func (f *Func) String() string {
+	if f.Prim == nil {
+		return ExprString(f.Term)
+	}
+	if len(f.Types) == 0 && len(f.Indices) == 0 {
+		return f.Prim.Name
+	}
+	ts := make([]string, len(f.Types))
+	for i, t := range f.Types {
+		ts[i] = TypeString(t)
+	}
+	is := make([]string, len(f.Indices))
+	for i, x := range f.Indices {
+		is[i] = x.String()
+	}
+	return f.Prim.Name + "{" + strings.Join(ts, " ") + " | " + strings.Join(is, " ") + "}"
+}
+
+// kindOf is the atom kind of the canonical atom type t.
+func kindOf(t Type) Kind {
+	switch t := t.(type) {
+	case *Base:
+		switch t.Name {
+		case "float":
+			return KFloat
+		case "bool":
+			return KBool
+		case "char":
+			return KChar
+		}
+		return KInt
+	case *Sigma:
+		return KBox
+	case *Fn, *Forall, *Pi:
+		return KFunc
+	}
+	return KInt // a type variable: only empty arrays are built from a type alone
+}
