@@ -231,7 +231,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if *derive && r.Derivation != nil {
 		fmt.Fprint(stdout, r.Derivation)
 	}
-	for _, v := range r.Results {
+	for _, v := range r.Strings() {
 		fmt.Fprintln(stdout, v)
 	}
 	return nil

@@ -291,7 +291,7 @@ func RunGoldenFile(file string) (fails []string, checks int) {
 func compare(c *Case, r *Run, err error) string {
 	if c.Error != nil {
 		if err == nil {
-			return fmt.Sprintf("expected an error matching %q, got %s", c.Error, joinValues(r.Results))
+			return fmt.Sprintf("expected an error matching %q, got { %s }", c.Error, strings.Join(r.Strings(), " "))
 		}
 		if !c.Error.MatchString(err.Error()) {
 			return fmt.Sprintf("expected an error matching %q, got %v", c.Error, err)
@@ -301,20 +301,9 @@ func compare(c *Case, r *Run, err error) string {
 	if err != nil {
 		return "unexpected error: " + err.Error()
 	}
-	got := make([]string, len(r.Results))
-	for i, v := range r.Results {
-		got[i] = v.String()
-	}
+	got := r.Strings()
 	if strings.Join(got, " ") != strings.Join(c.Output, " ") {
 		return fmt.Sprintf("expected output { %s }, got { %s }", strings.Join(c.Output, " "), strings.Join(got, " "))
 	}
 	return ""
-}
-
-func joinValues(vs []semantics.Array) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = v.String()
-	}
-	return "{ " + strings.Join(parts, " ") + " }"
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -46,6 +47,8 @@ type Loaded struct {
 	File string
 	Fun  *fun.Program // the program, for FUN and FUNMEM (which shares FUN's syntax)
 	Imp  *imp.Program // the program, for IMP
+	// Remora is the checked and elaborated program, for Remora.
+	Remora *remora.Program
 
 	typ        string
 	derivation *semantics.Derivation
@@ -78,8 +81,40 @@ func Load(file, src string, opts Options) (*Loaded, error) {
 			return nil, err
 		}
 		return LoadImp(p, opts)
+	case "remora":
+		p, dialect, err := remora.ParseFile(file, src)
+		if err != nil {
+			return nil, err
+		}
+		if dialect != "" && dialect != "remora" && dialect != "remora/typed" {
+			return nil, fmt.Errorf("%s: #lang %s: this version of arraysem reads the explicitly typed dialect (#lang remora, or no #lang line)", file, dialect)
+		}
+		return LoadRemora(p, opts)
 	}
 	return nil, fmt.Errorf("%s: the %s language is not available in this version of arraysem", file, lang)
+}
+
+// LoadRemora type checks a Remora program (Figs 7–8) and elaborates it
+// into the annotated core.
+func LoadRemora(p *remora.Program, opts Options) (*Loaded, error) {
+	info, err := remora.Check(p, &remora.CheckOptions{Derive: opts.Derive, Counter: opts.Counter})
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Lang: "remora", File: p.File, Remora: p}
+	ts := make([]string, len(info.Types))
+	for i, t := range info.Types {
+		ts[i] = remora.TypeString(t)
+	}
+	l.typ = strings.Join(ts, "\n")
+	switch len(info.Derivations) {
+	case 0:
+	case 1:
+		l.derivation = info.Derivations[0]
+	default:
+		l.derivation = &semantics.Derivation{Conclusion: "the program's " + fmt.Sprint(len(info.Derivations)) + " expressions", Premises: info.Derivations}
+	}
+	return l, nil
 }
 
 // LoadFun type checks a FUN program.
@@ -131,7 +166,8 @@ func (l *Loaded) Derivation() *semantics.Derivation { return l.derivation }
 // Run is one run's outcome.
 type Run struct {
 	Results    []semantics.Array
-	Steps      int // small-step transitions taken (0 for big-step)
+	Lines      []string // the results as printed, for languages whose values are not int arrays (Remora)
+	Steps      int      // small-step transitions taken (0 for big-step)
 	Time       time.Duration
 	Derivation *semantics.Derivation
 }
@@ -169,6 +205,8 @@ func (l *Loaded) Run(o RunOptions) (*Run, error) {
 		r, err = l.runFunmem(sem, o)
 	case "imp":
 		r, err = l.runImp(sem, o)
+	case "remora":
+		r, err = l.runRemora(sem, o)
 	default:
 		r, err = runFun(l.Fun, sem, o)
 	}
@@ -176,6 +214,48 @@ func (l *Loaded) Run(o RunOptions) (*Run, error) {
 		return nil, err
 	}
 	r.Time = time.Since(start)
+	return r, nil
+}
+
+// Strings are the results as `arraysem run` prints them, one per line.
+func (r *Run) Strings() []string {
+	if r.Lines != nil {
+		return r.Lines
+	}
+	out := make([]string, len(r.Results))
+	for i, v := range r.Results {
+		out[i] = v.String()
+	}
+	return out
+}
+
+func (l *Loaded) runRemora(sem string, o RunOptions) (*Run, error) {
+	if len(o.Args) > 0 {
+		return nil, semantics.Errorf(semantics.Pos{File: l.File}, semantics.InputError, "", "Remora programs take no --arg inputs (define them in the program)")
+	}
+	r := &Run{Lines: []string{}}
+	if sem == "big" {
+		vs, err := remora.Eval(l.Remora, &remora.EvalOptions{Counter: o.Counter})
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			r.Lines = append(r.Lines, v.String())
+		}
+		return r, nil
+	}
+	var on func(string, remora.Expr)
+	if o.OnStep != nil {
+		on = func(rule string, e remora.Expr) { o.OnStep(rule, remora.ExprString(e)) }
+	}
+	for _, e := range l.Remora.Exprs {
+		v, n, err := remora.RunSmall(e, o.Fuel, o.Counter, on)
+		r.Steps += n
+		if err != nil {
+			return nil, err
+		}
+		r.Lines = append(r.Lines, v.String())
+	}
 	return r, nil
 }
 

@@ -23,8 +23,8 @@ type Level struct {
 // IMP, itself.
 func Levels(l *Loaded) ([]Level, error) {
 	levels := []Level{{Name: strings.ToUpper(l.Lang), Program: l}}
-	if l.Lang == "imp" {
-		return levels, nil
+	if l.Lang == "imp" || l.Lang == "remora" {
+		return levels, nil // Remora's compile path is not built yet
 	}
 	type variant struct {
 		name   string
@@ -61,6 +61,7 @@ func Levels(l *Loaded) ([]Level, error) {
 type Row struct {
 	Level, Semantics string
 	Results          []semantics.Array
+	Lines            []string // Remora's printed results
 	Err              error
 	Steps            int
 	Time             time.Duration
@@ -70,6 +71,16 @@ type Row struct {
 func (r Row) Outcome() string {
 	if r.Err != nil {
 		return "error: " + r.Err.Error()
+	}
+	if r.Lines != nil {
+		parts := make([]string, len(r.Lines))
+		for i, v := range r.Lines {
+			if rs := []rune(v); len(rs) > 60 {
+				v = string(rs[:57]) + "..."
+			}
+			parts[i] = v
+		}
+		return strings.Join(parts, "  ")
 	}
 	parts := make([]string, len(r.Results))
 	for i, v := range r.Results {
@@ -93,7 +104,7 @@ func SideBySide(l *Loaded, args map[string]string) ([]Row, error) {
 			r, err := lv.Program.Run(RunOptions{Semantics: sem, Args: args})
 			row := Row{Level: lv.Name, Semantics: sem, Err: err}
 			if err == nil {
-				row.Results, row.Steps, row.Time = r.Results, r.Steps, r.Time
+				row.Results, row.Lines, row.Steps, row.Time = r.Results, r.Lines, r.Steps, r.Time
 			} else if _, bad := err.(*semantics.Error); !bad {
 				return nil, err
 			} else if se := err.(*semantics.Error); se.Kind == semantics.InputError {
@@ -121,6 +132,13 @@ func agree(rows []Row) error {
 		case first.Err != nil:
 			if first.Err.(*semantics.Error).Kind != r.Err.(*semantics.Error).Kind {
 				what = fmt.Sprintf("%s %s and %s %s go wrong differently: %v; %v", first.Level, first.Semantics, r.Level, r.Semantics, first.Err, r.Err)
+			}
+		case first.Lines != nil:
+			for i := range first.Lines {
+				if i >= len(r.Lines) || first.Lines[i] != r.Lines[i] {
+					what = fmt.Sprintf("result %d: %s %s gives %s, %s %s gives %s", i+1, first.Level, first.Semantics, first.Outcome(), r.Level, r.Semantics, r.Outcome())
+					break
+				}
 			}
 		case len(first.Results) != len(r.Results):
 			what = fmt.Sprintf("%s %s gives %d results, %s %s %d", first.Level, first.Semantics, len(first.Results), r.Level, r.Semantics, len(r.Results))

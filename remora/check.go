@@ -140,7 +140,7 @@ func (c *checker) node(rule string, e Expr, t Type, premises ...*semantics.Deriv
 func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	switch e := e.(type) {
 	case *Lit:
-		t := &Arr{Elem: litAtomType(e.V), Shape: Dims(e.V.Shape...)}
+		t := &Arr{Elem: c.litAtomType(e), Shape: Dims(e.V.Shape...)}
 		rule := "T-ARRAY"
 		if len(e.V.Shape) == 0 {
 			rule = map[Kind]string{KInt: "T-NUM", KFloat: "T-FLOAT", KBool: "T-BOOL", KChar: "T-CHAR"}[e.V.Kind]
@@ -257,6 +257,41 @@ func (c *checker) uniq(vs []string, v string) bool {
 		}
 	}
 	return n == 1
+}
+
+// litAtomType is the atom type of a value's atoms. Values of functions and
+// boxes arise during reduction; checking them lets a test check that every
+// step keeps the type (Theorem 1's preservation).
+func (c *checker) litAtomType(e *Lit) Type {
+	v := e.V
+	switch v.Kind {
+	case KFunc, KBox:
+		var t Type
+		for i, a := range v.A {
+			var at Type
+			switch a := a.(type) {
+			case *Box:
+				at = a.Type
+			case *Func:
+				if a.Prim != nil {
+					at = instantiate(a.Prim.Type, a.Indices, a.Types)
+				} else {
+					_, ft, _ := c.expr(a.Term, &scope{})
+					at = ft.Elem
+				}
+			}
+			if t == nil {
+				t = at
+			} else if !equal(Canon(t), Canon(at), nil, nil) {
+				typeErr(e.Pos, "T-ARRAY", "atom %d has type %s, the atoms before it %s", i+1, TypeString(at), TypeString(t))
+			}
+		}
+		if t == nil {
+			typeErr(e.Pos, "T-ARRAY", "an empty array of %ss has no type to check", v.Kind)
+		}
+		return Canon(t)
+	}
+	return litAtomType(v)
 }
 
 func litAtomType(v *Value) Type {

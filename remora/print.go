@@ -28,15 +28,10 @@ func writeExpr(b *strings.Builder, e Expr) {
 			b.WriteString("(frame " + dimsString(e.Dims) + " " + TypeString(cellTypeOf(e)) + ")")
 			return
 		}
-		if len(e.Dims) != 1 {
-			b.WriteString("(frame " + dimsString(e.Dims) + " ")
-			writeList(b, e.Elems)
-			b.WriteByte(')')
-			return
-		}
-		b.WriteByte('[')
-		writeList(b, e.Elems)
-		b.WriteByte(']')
+		// A frame of several axes prints nested, as the papers draw it
+		// ([[(+ 1 3) (+ 1 4)] …]); it reads back as the same frame, since
+		// nesting collapses.
+		writeNested(b, e.Dims, e.Elems)
 	case *Lam:
 		b.WriteString("(fn (")
 		for i, p := range e.Params {
@@ -155,7 +150,23 @@ func writeLit(b *strings.Builder, v *Value) {
 		b.WriteString("(array " + dimsString(v.Shape) + " " + v.Kind.String() + ")")
 		return
 	}
-	b.WriteString(v.String())
+	b.WriteString(v.TermString())
+}
+
+func writeNested(b *strings.Builder, dims []int64, es []Expr) {
+	if len(dims) == 0 {
+		writeExpr(b, es[0])
+		return
+	}
+	size := len(es) / int(dims[0])
+	b.WriteByte('[')
+	for i := 0; i < int(dims[0]); i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		writeNested(b, dims[1:], es[i*size:(i+1)*size])
+	}
+	b.WriteByte(']')
 }
 
 func dimsString(ds []int64) string {

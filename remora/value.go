@@ -255,13 +255,28 @@ func (v *Value) Equal(w *Value) bool {
 // shape's brackets, [] or [[] []]; a box prints as (box (ι …) v).
 func (v *Value) String() string {
 	var b strings.Builder
-	v.write(&b, v.Shape, 0)
+	v.write(&b, v.Shape, 0, false)
 	return b.String()
 }
 
-func (v *Value) write(b *strings.Builder, shape []int64, off int) {
+// TermString prints v as a term that reads back as the same value: like
+// String, but a float always has a point or an exponent (1. not 1).
+func (v *Value) TermString() string {
+	var b strings.Builder
+	v.write(&b, v.Shape, 0, true)
+	return b.String()
+}
+
+func (v *Value) write(b *strings.Builder, shape []int64, off int, term bool) {
 	if len(shape) == 0 {
-		b.WriteString(v.atomString(off))
+		s := v.atomString(off)
+		if box, ok := v.atom(off).(*Box); ok && term && box.Type != nil {
+			s = "(box (" + indicesString(box.Indices) + ") " + TypeString(box.Type) + " " + box.Val.TermString() + ")"
+		}
+		if term && v.Kind == KFloat && !strings.ContainsAny(s, ".en") {
+			s += "."
+		}
+		b.WriteString(s)
 		return
 	}
 	if len(shape) == 1 && v.Kind == KChar && shape[0] > 0 {
@@ -278,9 +293,16 @@ func (v *Value) write(b *strings.Builder, shape []int64, off int) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		v.write(b, shape[1:], off+int(i)*size)
+		v.write(b, shape[1:], off+int(i)*size, term)
 	}
 	b.WriteByte(']')
+}
+
+func (v *Value) atom(i int) Atom {
+	if v.Kind >= KFunc {
+		return v.A[i]
+	}
+	return nil
 }
 
 func (v *Value) atomString(i int) string {
