@@ -39,7 +39,7 @@ const usage = `usage: arraysem COMMAND [ARGS]
 commands:
   run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace]
         run a program and print each result on its own line; S is big or small
-        for FUN and IMP, heap, small or value for FUNMEM (--trace: FUNMEM and
+        for FUN, IMP and Remora, heap, small or value for FUNMEM (--trace: FUNMEM and
         IMP kernels' read/write sets per iteration)
   step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
         print one line per small step: the rule, then the configuration
@@ -61,7 +61,8 @@ commands:
   demo  run a built-in example (Fig 2 of the FUN paper) through every level
         and semantics
 
-The language follows the extension (.fun, .funmem, .imp); --lang overrides it.
+The language follows the extension (.fun, .funmem, .imp, .remora); --lang
+overrides it. Remora files are the explicitly typed dialect (REMORA.md §1).
 Exit status: 0 ok, 1 the program went wrong, 2 bad input.
 `
 

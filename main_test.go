@@ -255,3 +255,44 @@ func TestExamples(t *testing.T) {
 		t.Errorf("arraysem test examples: status %d\n%s%s", status, out, errs)
 	}
 }
+
+// TestRemoraCommands runs the commands of the Remora issue on the typed
+// dialect: run under both semantics, step naming Fig 6's rules, check
+// printing the type or the failing rule, and the derivation tree.
+func TestRemoraCommands(t *testing.T) {
+	add := writeFile(t, "add.remora", "; A.2 of the compiler paper\n(+ [1 2] [[3 4 5] [6 7 8]])\n")
+	bad := writeFile(t, "bad.remora", "(+ [1 2]\n   [1 2 3])\n")
+	div := writeFile(t, "div.remora", "(/ [1 2] [1 0])\n")
+	words := writeFile(t, "words.remora", `(define words (boxes (len) [char len] [2] ((3) "hey") ((2) "hi")))
+(unbox words (word len) (= 3 (length{char | len []} word)))
+`)
+	dyn := writeFile(t, "dyn.remora", "#lang remora/dynamic\n(+ 1 2)\n")
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		stdout string
+		stderr string
+	}{
+		{"run", []string{"run", add}, 0, "[[4 5 6] [8 9 10]]\n", ""},
+		{"run small", []string{"run", add, "--semantics", "small"}, 0, "[[4 5 6] [8 9 10]]\n", ""},
+		{"step", []string{"step", add}, 0, "lift         ([[+ + +] [+ + +]] [[1 1 1] [2 2 2]] [[3 4 5] [6 7 8]])\nmap          [[(+ 1 3) (+ 1 4) (+ 1 5)] [(+ 2 6) (+ 2 7) (+ 2 8)]]\nδ", ""},
+		{"check", []string{"check", add}, 0, "[int 2 3]\n", ""},
+		{"check derive", []string{"check", "--derive", add}, 0, "(+ [1 2] [[3 4 5] [6 7 8]]) : [int 2 3]   [T-APP]\n  + : (-> (int int) int)   [T-PRIM]", ""},
+		{"frames disagree", []string{"check", bad}, 2, "", "bad.remora:1:1: T-APP: frames [2] and [3] do not agree"},
+		{"division by zero", []string{"run", div}, 1, "", "div.remora:1:1: δ: division by zero"},
+		{"division by zero small", []string{"run", div, "--semantics", "small"}, 1, "", "div.remora:1:1: δ: division by zero"},
+		{"boxes", []string{"run", words}, 0, "[#t #f]\n", ""},
+		{"boxes type", []string{"check", words}, 0, "[bool 2]\n", ""},
+		{"side-by-side", []string{"side-by-side", words}, 0, "verdict: agree: 2 runs give the same results", ""},
+		{"no args", []string{"run", add, "--arg", "n=1"}, 2, "", "take no --arg"},
+		{"other dialect", []string{"run", dyn}, 2, "", "#lang remora/dynamic"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, status := run(t, tc.args...)
+			if status != tc.status || !strings.Contains(out, tc.stdout) || !strings.Contains(errs, tc.stderr) {
+				t.Errorf("arraysem %v: status %d\nstdout:\n%s\nstderr:\n%s", tc.args, status, out, errs)
+			}
+		})
+	}
+}

@@ -392,19 +392,23 @@ func (c *checker) app(e *App, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		}
 		frames = append(frames, frame)
 	}
-	big := frames[0]
-	for _, fr := range frames[1:] {
-		if len(fr) > len(big) {
-			big = fr
+	bigAt := 0
+	for i, fr := range frames {
+		if len(fr) > len(frames[bigAt]) {
+			bigAt = i
 		}
+	}
+	big := frames[bigAt]
+	what := func(i int) string {
+		if i == 0 {
+			return "the function's frame"
+		}
+		return fmt.Sprintf("argument %d's frame", i)
 	}
 	for i, fr := range frames {
 		if !fr.IsPrefixOf(big) {
-			what := "the function's frame"
-			if i > 0 {
-				what = fmt.Sprintf("argument %d's frame", i)
-			}
-			typeErr(e.Pos, "T-APP", "frames %s and %s do not agree (%s is not a prefix of the largest frame)", fr, big, what)
+			a, b := min(i, bigAt), max(i, bigAt)
+			typeErr(e.Pos, "T-APP", "frames %s and %s do not agree (%s and %s: neither is a prefix of the other)", frames[a], frames[b], what(a), what(b))
 		}
 	}
 	ret := f.Ret.(*Arr)

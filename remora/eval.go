@@ -475,13 +475,20 @@ func (ev *evaluator) scalarLoop(f *Func, args []*Value, frame []int64, fs [][]in
 		}
 		return out, nil
 	}
+	// j[i] is argument i's atom for position p: it advances every div[i]
+	// positions (replication without division in the loop).
+	j := make([]int, len(args))
+	cnt := make([]int, len(args))
 	for p := 0; p < n; p++ {
 		for i, a := range args {
-			j := p / div[i]
 			if a.Kind == KFloat {
-				in[i].F = a.F[j]
+				in[i].F = a.F[j[i]]
 			} else {
-				in[i].I = a.I[j]
+				in[i].I = a.I[j[i]]
+			}
+			if cnt[i]++; cnt[i] == div[i] {
+				cnt[i] = 0
+				j[i]++
 			}
 		}
 		r, err := impl(in)
