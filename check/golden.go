@@ -149,22 +149,55 @@ func braces(text, kw string) (string, error) {
 func splitValues(s string) ([]string, error) {
 	var out []string
 	depth, start := 0, -1
-	for i, r := range s + " " {
+	inStr := false
+	emit := func(tok string) error {
+		// An int array literal is normalised ([1  2] is [1 2]); any other
+		// value (Remora's booleans, chars, strings, floats, boxes) is
+		// compared as printed.
+		v, err := semantics.ParseValue(tok)
 		switch {
-		case r == '[':
+		case err == nil:
+			tok = v.String()
+		case strings.Trim(tok, "0123456789-[] ") == "":
+			return err // an int array, but a malformed one ([1 [2]])
+		}
+		out = append(out, tok)
+		return nil
+	}
+	rs := []rune(s + " ")
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if inStr {
+			if r == '\\' {
+				i++
+			} else if r == '"' {
+				inStr = false
+			}
+			continue
+		}
+		switch {
+		case r == '"':
+			if start < 0 {
+				start = i
+			}
+			inStr = true
+		case r == '#' && i+1 < len(rs) && rs[i+1] == '\\':
+			if start < 0 {
+				start = i
+			}
+			i += 2
+		case r == '[' || r == '(':
 			if depth == 0 && start < 0 {
 				start = i
 			}
 			depth++
-		case r == ']':
+		case r == ']' || r == ')':
 			depth--
 		case r == ' ' || r == '\t':
 			if depth == 0 && start >= 0 {
-				v, err := semantics.ParseValue(s[start:i])
-				if err != nil {
+				if err := emit(string(rs[start:i])); err != nil {
 					return nil, err
 				}
-				out = append(out, v.String())
 				start = -1
 			}
 		default:

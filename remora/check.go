@@ -198,9 +198,8 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		val, vt, _ := c.expr(e.Val, s)
 		pt := Type(vt)
 		if e.T != nil {
-			kd := c.kind(e.T, s, e.Pos)
-			_ = kd
-			if !Equal(e.T, vt) {
+			c.kind(e.T, s, e.Pos)
+			if !Equal(CanonArr(e.T), vt) {
 				typeErr(e.Val.At(), "T-APP", "let %s is declared %s but its value has type %s", e.X, TypeString(e.T), TypeString(vt))
 			}
 			pt = e.T

@@ -33,6 +33,12 @@ func ParseSExps(file string, sexps []*semantics.SExp) (p *Program, err error) {
 		}
 		p.Exprs = append(p.Exprs, parseBody(s.Pos, append(append([]*semantics.SExp{}, defs...), s)))
 	}
+	if len(p.Exprs) > 0 && len(defs) > 0 && isDefine(sexps[len(sexps)-1]) {
+		// Every expression is checked with the definitions before it; one
+		// after the last would never be checked, nor used.
+		last := sexps[len(sexps)-1]
+		fail(last.Pos, "a definition after the last expression is never used (definitions scope over the expressions after them)")
+	}
 	if len(p.Exprs) == 0 {
 		pos := semantics.Pos{File: file, Line: 1, Col: 1}
 		if len(sexps) > 0 {

@@ -355,7 +355,7 @@ func AtomString(a Atom) string {
 // instantiation in the f{τ … | ι …} sugar.
 func (f *Func) String() string {
 	if f.Prim == nil {
-		return ExprString(f.Term)
+		return ExprString(f.closed())
 	}
 	if len(f.Types) == 0 && len(f.Indices) == 0 {
 		return f.Prim.Name
@@ -390,4 +390,32 @@ func kindOf(t Type) Kind {
 		return KFunc
 	}
 	return KInt // a type variable: only empty arrays are built from a type alone
+}
+
+// closed is a closure's term with its environment substituted in, so that
+// the big-step prints a function as the small-step (which substitutes as
+// it goes) would: (fn ([y int]) (+ 1 y)), not (fn ([y int]) (+ x y)).
+func (f *Func) closed() Expr {
+	if f.Env == nil {
+		return f.Term
+	}
+	vals := map[string]Expr{}
+	ts := TypeSubst{Types: map[string]Type{}, Indices: Subst{}}
+	for e := f.Env; e != nil; e = e.parent {
+		switch {
+		case e.val != nil:
+			if _, seen := vals[e.name]; !seen {
+				vals[e.name] = &Lit{V: e.val}
+			}
+		case e.tval != nil:
+			if _, seen := ts.Types[e.name]; !seen {
+				ts.Types[e.name] = e.tval
+			}
+		case e.ival != nil:
+			if _, seen := ts.Indices[e.name]; !seen {
+				ts.Indices[e.name] = *e.ival
+			}
+		}
+	}
+	return substExpr(f.Term, vals, ts)
 }
