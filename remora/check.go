@@ -169,9 +169,10 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 				typeErr(e.Pos, "T-TABST", "type variable %s bound twice", v)
 			}
 		}
-		body, bt, bd := c.expr(e.Body, s.with(nil, e.Vars, nil))
-		ne := &TLam{Pos: e.Pos, Vars: e.Vars, Body: body}
-		t := &Arr{Elem: &Forall{Vars: e.Vars, Body: bt}}
+		vars, body0 := renameShadowed(e.Vars, e.Body, s, false)
+		body, bt, bd := c.expr(body0, s.with(nil, vars, nil))
+		ne := &TLam{Pos: e.Pos, Vars: vars, Body: body}
+		t := &Arr{Elem: &Forall{Vars: vars, Body: bt}}
 		return ne, t, c.node("T-TABST", ne, t, bd)
 	case *ILam:
 		for _, v := range e.Vars {
@@ -179,9 +180,10 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 				typeErr(e.Pos, "T-IABST", "index variable %s bound twice", v)
 			}
 		}
-		body, bt, bd := c.expr(e.Body, s.with(nil, nil, e.Vars))
-		ne := &ILam{Pos: e.Pos, Vars: e.Vars, Body: body}
-		t := &Arr{Elem: &Pi{Vars: e.Vars, Body: bt}}
+		vars, body0 := renameShadowed(e.Vars, e.Body, s, true)
+		body, bt, bd := c.expr(body0, s.with(nil, nil, vars))
+		ne := &ILam{Pos: e.Pos, Vars: vars, Body: body}
+		t := &Arr{Elem: &Pi{Vars: vars, Body: bt}}
 		return ne, t, c.node("T-IABST", ne, t, bd)
 	case *App:
 		return c.app(e, s)
@@ -446,7 +448,7 @@ func (c *checker) tapp(e *TApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		ds = append(ds, c.kind(a, s, e.Pos))
 		ca := Canon(a)
 		if !IsAtomType(ca) {
-			typeErr(e.Pos, "T-TAPP", "type arguments are atom types, not array types; %s is an array type", TypeString(a))
+			typeErr(e.Pos, "T-TAPP", "type arguments are atom types, not array types; %s is an array type", arrayTypeString(ca))
 		}
 		args[i] = ca
 		sub.Types[fa.Vars[i]] = ca
@@ -535,6 +537,8 @@ func (c *checker) unpack(e *Unpack, s *scope) (Expr, *Arr, *semantics.Derivation
 	if len(e.IVars) != len(sig.Vars) {
 		typeErr(e.Pos, "T-UNPACK", "%s hides %d indices, unbox binds %d", TypeString(sig), len(sig.Vars), len(e.IVars))
 	}
+	ivars, ebody := renameShadowed(e.IVars, e.Body, s, true)
+	e = &Unpack{Pos: e.Pos, IVars: ivars, X: e.X, Box: e.Box, Body: ebody}
 	sub := Subst{}
 	for i, x := range e.IVars {
 		if IsShapeVar(x) != IsShapeVar(sig.Vars[i]) {
@@ -572,9 +576,10 @@ func (c *checker) liftDim(e *LiftDim, s *scope) (Expr, *Arr, *semantics.Derivati
 		inner := &LiftDim{Pos: e.Pos, D: e.D, N: &Var{Pos: e.N.At(), Name: x}, Body: e.Body}
 		return c.app(&App{Pos: e.Pos, Fn: &Lam{Pos: e.Pos, Params: []Param{{Name: x, Type: Int}}, Body: inner}, Args: []Expr{n}}, s)
 	}
-	body, bt, bd := c.expr(e.Body, s.with(nil, nil, []string{e.D}))
-	sig := &Sigma{Vars: []string{e.D}, Body: bt}
-	ne := &LiftDim{Pos: e.Pos, D: e.D, N: n, Body: body, Type: sig}
+	ds, ebody := renameShadowed([]string{e.D}, e.Body, s, true)
+	body, bt, bd := c.expr(ebody, s.with(nil, nil, ds))
+	sig := &Sigma{Vars: ds, Body: bt}
+	ne := &LiftDim{Pos: e.Pos, D: ds[0], N: n, Body: body, Type: sig}
 	t := &Arr{Elem: sig}
 	return ne, t, c.node("T-LIFT", ne, t, nd, bd)
 }
@@ -650,4 +655,46 @@ func (c *checker) sortOf(ix Index, s *scope, pos semantics.Pos) *semantics.Deriv
 		return ds[0]
 	}
 	return c.d.Node(rule, func() string { return ix.S.String() + " :: Shape" }, ds...)
+}
+
+// renameShadowed renames the binders vars of body that shadow a type
+// variable (index variable, when index is set) already in scope. Types in
+// Γ may mention the outer variable; a binder of the same name would
+// otherwise capture it when T-TAPP, T-IAPP or proj substitutes for the
+// inner one (Fig 7 assumes the Barendregt convention).
+func renameShadowed(vars []string, body Expr, s *scope, index bool) ([]string, Expr) {
+	var ren TypeSubst
+	out := vars
+	for i, v := range vars {
+		if index && !s.hasI(v) || !index && !s.hasT(v) {
+			continue
+		}
+		if ren.Types == nil && ren.Indices == nil {
+			out = append([]string{}, vars...)
+			ren.Types, ren.Indices = map[string]Type{}, Subst{}
+		}
+		f := Fresh(v)
+		out[i] = f
+		switch {
+		case !index:
+			ren.Types[v] = &TVar{Name: f}
+		case IsShapeVar(v):
+			ren.Indices[v] = ShapeIndex(ShapeVar(f))
+		default:
+			ren.Indices[v] = NatIndex(NatVar(f))
+		}
+	}
+	if ren.Types == nil {
+		return vars, body
+	}
+	return out, substExpr(body, nil, ren)
+}
+
+// arrayTypeString prints an array type so that a scalar array type is not
+// mistaken for its atom type: (Arr int []), not int.
+func arrayTypeString(t Type) string {
+	if a, ok := t.(*Arr); ok && len(a.Shape) == 0 {
+		return "(Arr " + TypeString(a.Elem) + " [])"
+	}
+	return TypeString(t)
 }

@@ -60,7 +60,7 @@ func writeExpr(b *strings.Builder, e Expr) {
 		}
 		b.WriteByte(')')
 	case *TApp:
-		if name, is, ok := sugarHead(e.Fn); ok {
+		if name, is, ok := sugarHead(e.Fn); ok && len(e.Args) > 0 {
 			b.WriteString(name + "{" + typesString(e.Args) + " | " + indicesString(is) + "}")
 			return
 		}
@@ -68,7 +68,7 @@ func writeExpr(b *strings.Builder, e Expr) {
 		writeExpr(b, e.Fn)
 		b.WriteString(" " + typesString(e.Args) + ")")
 	case *IApp:
-		if name, is, ok := sugarHead(e); ok {
+		if name, is, ok := sugarHead(e); ok && len(e.Args) > 0 {
 			b.WriteString(name + "{ | " + indicesString(is) + "}")
 			return
 		}
@@ -146,10 +146,6 @@ func writeList(b *strings.Builder, es []Expr) {
 // writeLit prints a value as a term: like Value.String, except that an
 // empty array says its shape and atom type so that it reads back.
 func writeLit(b *strings.Builder, v *Value) {
-	if v.Len() == 0 {
-		b.WriteString("(array " + dimsString(v.Shape) + " " + v.Kind.String() + ")")
-		return
-	}
 	b.WriteString(v.TermString())
 }
 

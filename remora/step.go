@@ -51,9 +51,8 @@ func isValue(e Expr) bool {
 	case *Pack:
 		return isValue(e.Body)
 	case *Frame:
-		if len(e.Elems) == 0 {
-			return false
-		}
+		// An empty frame is the empty array of its type (a frame of
+		// functions or boxes keeps its atom type this way).
 		for _, el := range e.Elems {
 			if !isValue(el) || !isScalar(el) {
 				return false
@@ -83,6 +82,10 @@ func toValue(e Expr) *Value {
 	case *Pack:
 		return AtomScalar(KBox, &Box{Indices: e.Indices, Val: toValue(e.Body), Type: e.Type})
 	case *Frame:
+		if len(e.Elems) == 0 {
+			ds, _ := e.Type.Shape.Const()
+			return NewValue(kindOf(e.Type.Elem), ds, 0)
+		}
 		cells := make([]*Value, len(e.Elems))
 		for i, el := range e.Elems {
 			cells[i] = toValue(el)
@@ -90,6 +93,23 @@ func toValue(e Expr) *Value {
 		return Stack(e.Dims, cells[0].Shape, cells[0].Kind, cells)
 	}
 	return nil
+}
+
+// valueTerm is a value as a term; atom is the type of its atoms. An empty
+// array of functions or boxes is written as an empty frame of that atom
+// type, since the flat value has no atom to read its type off.
+func valueTerm(pos semantics.Pos, v *Value, atom Type) Expr {
+	if v.Len() == 0 && v.Kind >= KFunc {
+		t := &Arr{Elem: atom, Shape: Dims(v.Shape...)}
+		return &Frame{Pos: pos, Dims: v.Shape, Cell: &Arr{Elem: atom}, Type: t}
+	}
+	return lit(pos, v)
+}
+
+// emptyOf is the empty array of type t (closed).
+func emptyOf(pos semantics.Pos, t *Arr) Expr {
+	ds, _ := t.Shape.Const()
+	return valueTerm(pos, NewValue(kindOf(t.Elem), ds, 0), t.Elem)
 }
 
 // lit is a value as a term at pos.
@@ -132,10 +152,6 @@ func step(e Expr) (Expr, string, error) {
 				n.Elems[i] = ne
 				return &n, r, nil
 			}
-		}
-		if len(e.Elems) == 0 {
-			ds, _ := e.Type.Shape.Const()
-			return lit(e.Pos, NewValue(kindOf(e.Type.Elem), ds, 0)), "collapse", nil
 		}
 		cells := make([]*Value, len(e.Elems))
 		for i, el := range e.Elems {
@@ -261,8 +277,7 @@ func stepApp(e *App) (Expr, string, error) {
 		args[i] = toValue(a)
 	}
 	if fv.Len() == 0 {
-		ds, _ := e.Type.Shape.Const()
-		return lit(e.Pos, NewValue(kindOf(e.Type.Elem), ds, 0)), "map", nil
+		return emptyOf(e.Pos, e.Type), "map", nil
 	}
 	f0 := fv.A[0].(*Func)
 	params, ret := signature(f0)
@@ -280,17 +295,20 @@ func stepApp(e *App) (Expr, string, error) {
 	if lifted {
 		// lift: replicate each lower-ranked array's cells along the axes
 		// its frame lacks, so that every frame is the largest.
-		n := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), replicateTo(fv, fs[0], frame)), Type: e.Type}
+		fnAtom := &Fn{Params: make([]Type, len(params)), Ret: ret}
+		for i, p := range params {
+			fnAtom.Params[i] = p
+		}
+		n := &App{Pos: e.Pos, Fn: valueTerm(e.Fn.At(), replicateTo(fv, fs[0], frame), fnAtom), Type: e.Type}
 		for i, a := range args {
-			n.Args = append(n.Args, lit(e.Args[i].At(), replicateTo(a, fs[i+1], frame)))
+			n.Args = append(n.Args, valueTerm(e.Args[i].At(), replicateTo(a, fs[i+1], frame), params[i].Elem))
 		}
 		return n, "lift", nil
 	}
 	// map: a frame of applications to cells.
 	count := product(frame)
 	if count == 0 {
-		ds, _ := e.Type.Shape.Const()
-		return lit(e.Pos, NewValue(kindOf(e.Type.Elem), ds, 0)), "map", nil
+		return emptyOf(e.Pos, e.Type), "map", nil
 	}
 	_, fcells := fv.Cells(len(frame))
 	argCells := make([][]*Value, len(args))

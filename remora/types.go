@@ -250,16 +250,77 @@ func (s TypeSubst) Type(t Type) Type {
 		}
 		return &Fn{Params: ps, Ret: s.Type(t.Ret)}
 	case *Forall:
-		inner := TypeSubst{Types: withoutTypes(s.Types, t.Vars), Indices: s.Indices}
-		return &Forall{Vars: t.Vars, Body: inner.Type(t.Body)}
+		vars, body := s.avoid(t.Vars, t.Body, false)
+		inner := TypeSubst{Types: withoutTypes(s.Types, vars), Indices: s.Indices}
+		return &Forall{Vars: vars, Body: inner.Type(body)}
 	case *Pi:
-		inner := TypeSubst{Types: s.Types, Indices: s.Indices.Without(t.Vars)}
-		return &Pi{Vars: t.Vars, Body: inner.Type(t.Body)}
+		vars, body := s.avoid(t.Vars, t.Body, true)
+		inner := TypeSubst{Types: s.Types, Indices: s.Indices.Without(vars)}
+		return &Pi{Vars: vars, Body: inner.Type(body)}
 	case *Sigma:
-		inner := TypeSubst{Types: s.Types, Indices: s.Indices.Without(t.Vars)}
-		return &Sigma{Vars: t.Vars, Body: inner.Type(t.Body)}
+		vars, body := s.avoid(t.Vars, t.Body, true)
+		inner := TypeSubst{Types: s.Types, Indices: s.Indices.Without(vars)}
+		return &Sigma{Vars: vars, Body: inner.Type(body)}
 	}
 	return t
+}
+
+// avoid renames the binders vars of body (index binders when index is
+// set, else type binders) that occur free in what s substitutes, so that
+// the substitution cannot capture them: (Forall (a) (Forall (b) …))
+// instantiated with a := b must not make the outer b the inner one's.
+func (s TypeSubst) avoid(vars []string, body Type, index bool) ([]string, Type) {
+	free := map[string]bool{}
+	if index {
+		for _, ix := range s.Indices {
+			ix.freeVars(free)
+		}
+		for _, t := range s.Types {
+			freeIndexVars(t, free)
+		}
+	} else {
+		for _, t := range s.Types {
+			freeTypeVars(t, free)
+		}
+	}
+	var ren TypeSubst
+	out := vars
+	for i, v := range vars {
+		if !free[v] {
+			continue
+		}
+		if ren.Types == nil && ren.Indices == nil {
+			out = append([]string{}, vars...)
+		}
+		f := Fresh(v)
+		out[i] = f
+		if index {
+			if ren.Indices == nil {
+				ren.Indices = Subst{}
+			}
+			if IsShapeVar(v) {
+				ren.Indices[v] = ShapeIndex(ShapeVar(f))
+			} else {
+				ren.Indices[v] = NatIndex(NatVar(f))
+			}
+		} else {
+			if ren.Types == nil {
+				ren.Types = map[string]Type{}
+			}
+			ren.Types[v] = &TVar{Name: f}
+		}
+	}
+	if ren.Types == nil && ren.Indices == nil {
+		return vars, body
+	}
+	return out, ren.Type(body)
+}
+
+// Fresh is a new name for the variable x: x with a number after a %,
+// which no program can write, keeping the @ of a Shape variable.
+func Fresh(x string) string {
+	base, _, _ := strings.Cut(x, "%")
+	return fmt.Sprintf("%s%%%d", base, freshBinder.Add(1))
 }
 
 func withoutTypes(m map[string]Type, vs []string) map[string]Type {

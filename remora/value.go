@@ -262,6 +262,10 @@ func (v *Value) String() string {
 // TermString prints v as a term that reads back as the same value: like
 // String, but a float always has a point or an exponent (1. not 1).
 func (v *Value) TermString() string {
+	if v.Len() == 0 {
+		// [] would read back as a frame with no cell type.
+		return "(frame " + dimsString(v.Shape) + " " + v.Kind.String() + ")"
+	}
 	var b strings.Builder
 	v.write(&b, v.Shape, 0, true)
 	return b.String()

@@ -115,10 +115,13 @@ func QuoteString(s string) string {
 		case '\r':
 			b.WriteString(`\r`)
 		default:
-			if !unicode.IsGraphic(r) {
-				fmt.Fprintf(&b, `\u%04X`, r)
-			} else {
+			switch {
+			case unicode.IsGraphic(r):
 				b.WriteRune(r)
+			case r > 0xFFFF:
+				fmt.Fprintf(&b, `\U%08X`, r)
+			default:
+				fmt.Fprintf(&b, `\u%04X`, r)
 			}
 		}
 	}
@@ -341,9 +344,15 @@ func (r *sreader) readString(p Pos) string {
 				b.WriteRune('\r')
 			case '"', '\\':
 				b.WriteRune(e)
-			case 'u':
+			case 'u', 'U':
+				// \uXXXX or \UXXXXXXXX, a fixed number of digits as in Go,
+				// so that a digit after the escape stays a character.
+				n := 4
+				if e == 'U' {
+					n = 8
+				}
 				r.advance(1)
-				b.WriteRune(r.readHex(p))
+				b.WriteRune(r.readHex(p, n))
 				continue
 			default:
 				r.fail(r.pos(), "unknown escape \\%c in string", e)
@@ -356,10 +365,13 @@ func (r *sreader) readString(p Pos) string {
 	}
 }
 
-func (r *sreader) readHex(p Pos) rune {
+func (r *sreader) readHex(p Pos, n int) rune {
 	start := r.i
-	for k := 0; k < 6 && strings.ContainsRune("0123456789abcdefABCDEF", r.peek()) && r.peek() >= 0; k++ {
+	for k := 0; k < n && strings.ContainsRune("0123456789abcdefABCDEF", r.peek()) && r.peek() >= 0; k++ {
 		r.advance(1)
+	}
+	if r.i-start != n {
+		r.fail(p, "a \\u escape wants 4 hex digits, \\U 8; got %q", r.src[start:r.i])
 	}
 	var v rune
 	if _, err := fmt.Sscanf(r.src[start:r.i], "%x", &v); err != nil || !utf8.ValidRune(v) {
