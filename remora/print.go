@@ -134,15 +134,6 @@ func sugarHead(e Expr) (string, []Index, bool) {
 	return "", nil, false
 }
 
-func writeList(b *strings.Builder, es []Expr) {
-	for i, x := range es {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		writeExpr(b, x)
-	}
-}
-
 // writeLit prints a value as a term: like Value.String, except that an
 // empty array says its shape and atom type so that it reads back.
 func writeLit(b *strings.Builder, v *Value) {

@@ -9,17 +9,6 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// knownBug reports the outcome of a test that pins a known bug: while the
-// bug is there (err != nil) the test is skipped with bug, which starts
-// "BUG: "; once it is gone the test fails, asking for the pin to go.
-func knownBug(t *testing.T, bug string, err error) {
-	t.Helper()
-	if err != nil {
-		t.Skipf("%s\n%v", bug, err)
-	}
-	t.Errorf("marked as a known bug but passes, remove the pin: %s", bug)
-}
-
 // checkedExprs parses and checks a program and returns its expressions,
 // elaborated, with their types.
 func checkedExprs(t *testing.T, src string) ([]Expr, []*Arr) {
