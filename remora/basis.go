@@ -161,6 +161,13 @@ func init() {
 		}
 		return a[2], nil
 	})
+	// if chooses between functions or boxes too, which have no slot.
+	Basis["if"].Cells = func(c *Call, a []*Value) (*Value, error) {
+		if a[0].I[0] != 0 {
+			return a[1], nil
+		}
+		return a[2], nil
+	}
 
 	def("iota", "(Pi (@s) [int @s])").Cells = func(c *Call, _ []*Value) (*Value, error) {
 		shape := c.shape(0)

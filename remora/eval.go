@@ -322,6 +322,17 @@ func instantiate(t Type, is []Index, ts []Type) Type {
 	return t
 }
 
+// isAbstraction reports whether a primitive's instantiated type is still a
+// function or an abstraction; otherwise it denotes an array (iota{ | @s},
+// which at the empty shape is the scalar 0 of type int).
+func isAbstraction(t Type) bool {
+	switch t.(type) {
+	case *Fn, *Forall, *Pi:
+		return true
+	}
+	return false
+}
+
 // unscalar is the atom type of a scalar array type (the body of a Π or ∀
 // is an array type; the primitive inside is its atom).
 func unscalar(t Type) Type {
@@ -399,7 +410,7 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 		ev.counter.Hit("collapse")
 		return NewValue(kindOf(ret.Elem), append(append([]int64{}, frame...), retShape...), 0), nil
 	}
-	if f0.Prim != nil && f0.Prim.Scalar != nil && allSame(fv) {
+	if f0.Prim != nil && f0.Prim.Scalar != nil && allSame(fv) && baseKinds(args) {
 		return ev.scalarLoop(f0, args, frame, fs[1:], kindOf(ret.Elem), pos)
 	}
 	// cell i of an array whose frame is the prefix fr of frame is at
@@ -430,6 +441,17 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 	}
 	ev.counter.Hit("collapse")
 	return Stack(frame, results[0].Shape, results[0].Kind, results), nil
+}
+
+// baseKinds reports whether every argument holds base atoms, which the
+// scalar δ-rules work on (if{t | } may choose between functions or boxes).
+func baseKinds(args []*Value) bool {
+	for _, a := range args {
+		if a.Kind >= KFunc {
+			return false
+		}
+	}
+	return true
 }
 
 // allSame reports whether every atom of a function array is the same
@@ -530,7 +552,7 @@ func (ev *evaluator) call(f *Func, args []*Value, pos semantics.Pos) (*Value, er
 	ev.counter.Hit("δ")
 	p := f.Prim
 	switch {
-	case p.Scalar != nil:
+	case p.Scalar != nil && baseKinds(args):
 		_, ret := signature(f)
 		return ev.scalarLoop(f, args, nil, make([][]int64, len(args)), kindOf(ret.Elem), pos)
 	case p.Fold != nil:
@@ -574,9 +596,7 @@ func (ev *evaluator) iapp(f *Func, is []Index, pos semantics.Pos) (*Value, error
 // instantiated is a primitive after an instantiation: still a function,
 // or, for one whose type is an array (iota{ | @s}), its value.
 func (ev *evaluator) instantiated(g *Func, pos semantics.Pos) (*Value, error) {
-	t := instantiate(g.Prim.Type, g.Indices, g.Types)
-	if a, ok := t.(*Arr); ok {
-		_ = a
+	if !isAbstraction(instantiate(g.Prim.Type, g.Indices, g.Types)) {
 		ev.counter.Hit("δ")
 		v, err := g.Prim.Cells(&Call{Pos: pos, Indices: g.Indices, Types: g.Types}, nil)
 		return v, atPos(err, pos)

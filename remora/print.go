@@ -28,6 +28,11 @@ func writeExpr(b *strings.Builder, e Expr) {
 			b.WriteString("(frame " + dimsString(e.Dims) + " " + TypeString(cellTypeOf(e)) + ")")
 			return
 		}
+		if allBaseLits(e.Elems) {
+			// [#\a #\c] is the value "ac": print it as the parser reads it.
+			b.WriteString(toValue(e).TermString())
+			return
+		}
 		// A frame of several axes prints nested, as the papers draw it
 		// ([[(+ 1 3) (+ 1 4)] …]); it reads back as the same frame, since
 		// nesting collapses.
@@ -185,4 +190,17 @@ func cellTypeOf(f *Frame) Type {
 		return &Arr{Elem: f.Type.Elem, Shape: f.Type.Shape[len(f.Dims):]}
 	}
 	return Int
+}
+
+// allBaseLits reports whether es are scalar literals of one base kind.
+func allBaseLits(es []Expr) bool {
+	var k Kind
+	for i, e := range es {
+		l, ok := e.(*Lit)
+		if !ok || len(l.V.Shape) != 0 || l.V.Kind >= KFunc || i > 0 && l.V.Kind != k {
+			return false
+		}
+		k = l.V.Kind
+	}
+	return true
 }

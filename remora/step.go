@@ -218,7 +218,7 @@ func step(e Expr) (Expr, string, error) {
 		for i, x := range e.IVars {
 			sub.Indices[x] = b.Indices[i]
 		}
-		return substExpr(e.Body, map[string]Expr{e.X: lit(e.Box.At(), b.Val)}, sub), "proj", nil
+		return substExpr(e.Body, map[string]Expr{e.X: valueTerm(e.Box.At(), b.Val, b.Type.Body.(*Arr).Elem)}, sub), "proj", nil
 	case *LiftDim:
 		if !isValue(e.N) {
 			n, r, err := step(e.N)
@@ -259,7 +259,7 @@ func step(e Expr) (Expr, string, error) {
 // instantiateStep is Tβ or Iβ on a primitive: the instantiated primitive,
 // or the array it denotes (iota{ | [3]}), computed by its δ-rule.
 func instantiateStep(pos semantics.Pos, g *Func, rule string) (Expr, string, error) {
-	if _, ok := instantiate(g.Prim.Type, g.Indices, g.Types).(*Arr); ok {
+	if !isAbstraction(instantiate(g.Prim.Type, g.Indices, g.Types)) {
 		v, err := g.Prim.Cells(&Call{Pos: pos, Indices: g.Indices, Types: g.Types}, nil)
 		if err != nil {
 			return nil, "", atPos(err, pos)
@@ -319,7 +319,7 @@ func stepApp(e *App) (Expr, string, error) {
 	for p := 0; p < count; p++ {
 		app := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), fcells[p]), Type: ret}
 		for i := range args {
-			app.Args = append(app.Args, lit(e.Args[i].At(), argCells[i][p]))
+			app.Args = append(app.Args, valueTerm(e.Args[i].At(), argCells[i][p], params[i].Elem))
 		}
 		out.Elems = append(out.Elems, app)
 	}
@@ -351,7 +351,7 @@ func stepCall(e *App, f *Func, args []*Value) (Expr, string, error) {
 		l := f.Term.(*Lam)
 		vals := map[string]Expr{}
 		for i, p := range l.Params {
-			vals[p.Name] = lit(e.Args[i].At(), args[i])
+			vals[p.Name] = valueTerm(e.Args[i].At(), args[i], p.Type.(*Arr).Elem)
 		}
 		return substExpr(l.Body, vals, TypeSubst{}), "β", nil
 	}
@@ -361,7 +361,7 @@ func stepCall(e *App, f *Func, args []*Value) (Expr, string, error) {
 	case p.Fold != nil:
 		x, err := unfold(e, f, c, args)
 		return x, "δ", err
-	case p.Scalar != nil:
+	case p.Scalar != nil && baseKinds(args):
 		in := make([]slot, len(args))
 		for i, a := range args {
 			if a.Kind == KFloat {
@@ -387,7 +387,7 @@ func stepCall(e *App, f *Func, args []*Value) (Expr, string, error) {
 	if err != nil {
 		return nil, "", atPos(err, e.Pos)
 	}
-	return lit(e.Pos, v), "δ", nil
+	return valueTerm(e.Pos, v, e.Type.Elem), "δ", nil
 }
 
 // unfold is δ for the reduce and scan family: the term of the operator's
