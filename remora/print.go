@@ -150,6 +150,11 @@ func writeNested(b *strings.Builder, dims []int64, es []Expr) {
 		writeExpr(b, es[0])
 		return
 	}
+	if len(dims) == 1 && allBaseLits(es) {
+		// A row of scalar literals is the value the reader makes of it.
+		b.WriteString(toValue(&Frame{Dims: dims, Elems: es}).TermString())
+		return
+	}
 	size := len(es) / int(dims[0])
 	b.WriteByte('[')
 	for i := 0; i < int(dims[0]); i++ {

@@ -249,7 +249,7 @@ func step(e Expr) (Expr, string, error) {
 			return &c, r, nil
 		}
 		ds, _ := e.Type.Shape.Const()
-		return lit(e.Pos, toValue(e.E).Reshape(ds)), "δ", nil
+		return valueTerm(e.Pos, toValue(e.E).Reshape(ds), e.Type.Elem), "δ", nil
 	case *Var:
 		return nil, "", semantics.Stuckf(e.Pos, "T-VAR", "free variable %s", e.Name)
 	}
@@ -399,7 +399,7 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 	_, cells := args[len(args)-1].Cells(1)
 	items := make([]Expr, len(cells))
 	for i, x := range cells {
-		items[i] = lit(e.Pos, x)
+		items[i] = valueTerm(e.Pos, x, c.Types[0])
 	}
 	var init *Expr
 	if f.Prim.Fold.init {
