@@ -30,7 +30,8 @@ const remoraDivisor = 10
 // far fewer steps, so running out of it is a failure.
 const remoraFuel = 50_000
 
-// avoidBugEmptyAtomArrays: BUG (remora): two δ-rules still write an empty
+// avoidBugEmptyAtomArrays: BUG (remora, fixed in 8d6cc89, so false: the
+// properties cover the construct again): two δ-rules wrote an empty
 // array of functions or of boxes as a literal, which has lost its atom
 // type: the unfolding of the reduce and fold families, which applies the
 // operator to the items of the array, each a literal (empty when the items
@@ -56,8 +57,8 @@ const avoidBugEmptyAtomArrays = false
 // print back identically.
 const normalizePartialPrimPrint = true
 
-// normalizeCharFramePrint: a frame of several axes whose rows are
-// character literals, as (frame [2 2] #\a #\b (if{char | } #t #\c #\d) #\e)
+// normalizeCharFramePrint (fixed in 8d6cc89, so false): a frame of
+// several axes whose rows are character literals, as (frame [2 2] #\a #\b (if{char | } #t #\c #\d) #\e)
 // parses, prints as nested brackets, [[#\a #\b] [(if{char | } #t #\c #\d)
 // #\e]], which reads back with its first row folded into the string "ab":
 // ["ab" [(if{char | } #t #\c #\d) #\e]]. (Since commit 69e7a34 a frame of

@@ -50,7 +50,8 @@ import (
 // variable; an i-fn, a t-fn, an unbox or a lift rebinds an index or type
 // variable (what mentions the outer one is then out of reach, rScope.hide).
 
-// avoidBugScalarIota: BUG (remora): iota at the empty shape, iota{ | []}
+// avoidBugScalarIota: BUG (remora, fixed in 69e7a34, so false): iota at
+// the empty shape, iota{ | []}
 // (also iota{ | [@s]} with @s instantiated to []), has type int but
 // evaluates to the primitive itself, not to 0: instantiate's unscalar makes
 // the scalar array type [int] the atom type int, so the big-step's
@@ -60,7 +61,8 @@ import (
 // set the generator writes iota only at shapes with a dimension.
 const avoidBugScalarIota = false
 
-// avoidBugIfOnAtoms: BUG (remora): if is a scalar primitive (its δ-rule
+// avoidBugIfOnAtoms: BUG (remora, fixed in 69e7a34, so false): if was a
+// scalar primitive (its δ-rule
 // works on int/float slots), but its type (Forall (t) (-> (bool t t) t))
 // lets t be a function or a box type; ((if{(-> (int) int) | } #t f g) 5)
 // type-checks and then panics in both evaluators (index out of range in
@@ -1247,10 +1249,11 @@ func (g *remoraGen) pIf(sc *rScope, t rType, depth int) (string, bool) {
 		}
 		at := rType{t.Elem, F[:ls[1]]}
 		bt := rType{t.Elem, F[:ls[2]]}
-		if !g.generatable(sc, at) || !g.generatable(sc, bt) {
+		ct := rType{"bool", F[:ls[0]]}
+		if !g.generatable(sc, at) || !g.generatable(sc, bt) || !g.generatable(sc, ct) {
 			continue
 		}
-		c := g.gen(sc, rType{"bool", F[:ls[0]]}, depth-1)
+		c := g.gen(sc, ct, depth-1)
 		return fmt.Sprintf("(if{%s | } %s %s %s)", t.Elem, c, g.gen(sc, at, depth-1), g.gen(sc, bt, depth-1)), true
 	}
 	return "", false
@@ -1714,6 +1717,9 @@ func (g *remoraGen) pCall(sc *rScope, t rType, depth int) (string, bool) {
 	for _, v := range f.TVars {
 		if _, ok := tsub[v]; !ok {
 			tsub[v] = g.baseElem()
+			if !avoidBugIfOnAtoms {
+				tsub[v] = g.anyElem()
+			}
 		}
 		ts = append(ts, tsub[v])
 	}
