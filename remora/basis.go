@@ -3,7 +3,6 @@ package remora
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -52,16 +51,6 @@ func (c *Call) stuck(name, format string, args ...any) error {
 
 // Basis maps names to primitives.
 var Basis = map[string]*PrimDef{}
-
-// BasisNames lists the primitives' names, sorted.
-func BasisNames() []string {
-	var out []string
-	for n := range Basis {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
 
 func def(name, typ string) *PrimDef {
 	t, err := ParseType("basis", typ)
@@ -347,18 +336,19 @@ func foldPrim(name, typ string, plan foldPlan) {
 
 // runFold runs a fold plan over items, generically in what a value is: the
 // big-step runs it on *Value with the application done at once, the
-// small-step on Expr, building the applications for later steps. rep
-// replicates an initial [t @c] cell over @pad; stack builds the trace.
-func runFold[T any](plan *foldPlan, name string, op T, init *T, items []T,
+// small-step on Expr, building the applications for later steps. init is
+// used when the plan takes one; rep replicates an initial [t @c] cell over
+// @pad; stack builds the trace.
+func runFold[T any](plan *foldPlan, name string, op T, init T, items []T,
 	apply func(f, a, b T) (T, error), rep func(T) T, stack func([]T) T, c *Call) (T, error) {
 	var zero T
 	var acc T
 	rest := items
 	switch {
 	case plan.init && plan.kind == foldReduce:
-		acc = rep(*init)
+		acc = rep(init)
 	case plan.init:
-		acc = *init
+		acc = init
 	case len(items) == 0:
 		return zero, c.stuck(name, "no items to reduce")
 	default:

@@ -619,32 +619,15 @@ func (ev *evaluator) fold(f *Func, args []*Value, pos semantics.Pos) (*Value, er
 	if plan.init {
 		init = args[1]
 	}
-	accShape := sh.acc
+	accType := &Arr{Elem: sh.accElem, Shape: Dims(sh.acc...)}
 	apply := func(g, a, b *Value) (*Value, error) {
-		return ev.apply(g, []*Value{a, b}, &Arr{Elem: sh.accElem, Shape: Dims(accShape...)}, pos)
+		return ev.apply(g, []*Value{a, b}, accType, pos)
 	}
-	rep := func(v *Value) *Value {
-		if len(sh.pad) == 0 {
-			return v
-		}
-		cells := make([]*Value, product(sh.pad))
-		for i := range cells {
-			cells[i] = v
-		}
-		return Stack(sh.pad, v.Shape, v.Kind, cells)
-	}
+	rep := func(v *Value) *Value { return replicateTo(v, nil, sh.pad) }
 	stack := func(vs []*Value) *Value {
-		return Stack([]int64{int64(len(vs))}, accShape, kindOf(sh.accElem), vs)
+		return Stack([]int64{int64(len(vs))}, sh.acc, kindOf(sh.accElem), vs)
 	}
-	var ip *Value
-	if init != nil {
-		ip = init
-	}
-	var initPtr **Value
-	if ip != nil {
-		initPtr = &ip
-	}
-	return runFold(plan, f.Prim.Name, op, initPtr, items, apply, rep, stack, c)
+	return runFold(plan, f.Prim.Name, op, init, items, apply, rep, stack, c)
 }
 
 // fastFold runs a reduce-family fold whose operator is a scalar primitive

@@ -161,7 +161,7 @@ func name(s *semantics.SExp) string {
 	if keywords[s.Text] {
 		fail(s.Pos, "%s is a keyword, not a name", s.Text)
 	}
-	if _, ok := parseNumber(s.Text); ok || s.Text[0] == '#' {
+	if _, ok := parseNumber(s.Text); ok || s.Text[0] == '#' || isDigits(s.Text) {
 		fail(s.Pos, "want a name, got the literal %s", s.Text)
 	}
 	return s.Text
@@ -596,6 +596,9 @@ func parseIndex(s *semantics.SExp) Index {
 				fail(s.Pos, "an index is a natural number, got %s", s.Text)
 			}
 			return NatIndex(NatConst(n.i))
+		}
+		if isDigits(s.Text) {
+			fail(s.Pos, "index %s does not fit in 64 bits", s.Text)
 		}
 		x := name(s)
 		if IsShapeVar(x) {

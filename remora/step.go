@@ -401,10 +401,9 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 	for i, x := range cells {
 		items[i] = valueTerm(e.Pos, x, c.Types[0])
 	}
-	var init *Expr
+	var init Expr
 	if f.Prim.Fold.init {
-		x := e.Args[1]
-		init = &x
+		init = e.Args[1]
 	}
 	apply := func(g, a, b Expr) (Expr, error) {
 		return &App{Pos: e.Pos, Fn: g, Args: []Expr{a, b}, Type: accType}, nil

@@ -140,27 +140,14 @@ func equal(a, b Type, ra, rb map[string]string) bool {
 			}
 		}
 		return true
-	case *Forall:
-		b, ok := b.(*Forall)
-		if !ok {
+	case *Forall, *Pi, *Sigma:
+		ka, va, ba := binder(a)
+		kb, vb, bb := binder(b)
+		if ka != kb {
 			return false
 		}
-		na, nb, ok := bindCommon(a.Vars, b.Vars, ra, rb)
-		return ok && equal(a.Body, b.Body, na, nb)
-	case *Pi:
-		b, ok := b.(*Pi)
-		if !ok {
-			return false
-		}
-		na, nb, ok := bindCommon(a.Vars, b.Vars, ra, rb)
-		return ok && equal(a.Body, b.Body, na, nb)
-	case *Sigma:
-		b, ok := b.(*Sigma)
-		if !ok {
-			return false
-		}
-		na, nb, ok := bindCommon(a.Vars, b.Vars, ra, rb)
-		return ok && equal(a.Body, b.Body, na, nb)
+		na, nb, ok := bindCommon(va, vb, ra, rb)
+		return ok && equal(ba, bb, na, nb)
 	}
 	return false
 }
@@ -356,14 +343,11 @@ func freeIndexVars(t Type, set map[string]bool) {
 		freeIndexVars(t.Ret, set)
 	case *Forall:
 		freeIndexVars(t.Body, set)
-	case *Pi:
+	case *Pi, *Sigma:
+		_, vs, body := binder(t)
 		inner := map[string]bool{}
-		freeIndexVars(t.Body, inner)
-		addUnbound(set, inner, t.Vars)
-	case *Sigma:
-		inner := map[string]bool{}
-		freeIndexVars(t.Body, inner)
-		addUnbound(set, inner, t.Vars)
+		freeIndexVars(body, inner)
+		addUnbound(set, inner, vs)
 	}
 }
 
@@ -401,12 +385,23 @@ func TypeString(t Type) string {
 			ps[i] = TypeString(p)
 		}
 		return "(-> (" + strings.Join(ps, " ") + ") " + TypeString(t.Ret) + ")"
-	case *Forall:
-		return "(Forall (" + strings.Join(t.Vars, " ") + ") " + TypeString(t.Body) + ")"
-	case *Pi:
-		return "(Pi (" + strings.Join(t.Vars, " ") + ") " + TypeString(t.Body) + ")"
-	case *Sigma:
-		return "(Sigma (" + strings.Join(t.Vars, " ") + ") " + TypeString(t.Body) + ")"
+	case *Forall, *Pi, *Sigma:
+		k, vs, body := binder(t)
+		return "(" + k + " (" + strings.Join(vs, " ") + ") " + TypeString(body) + ")"
 	}
 	return fmt.Sprintf("%T", t)
+}
+
+// binder takes a binding type apart: its keyword (Forall, Pi, Sigma), its
+// bound variables and its body; the keyword is "" for other types.
+func binder(t Type) (string, []string, Type) {
+	switch t := t.(type) {
+	case *Forall:
+		return "Forall", t.Vars, t.Body
+	case *Pi:
+		return "Pi", t.Vars, t.Body
+	case *Sigma:
+		return "Sigma", t.Vars, t.Body
+	}
+	return "", nil, nil
 }
