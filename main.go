@@ -43,9 +43,10 @@ commands:
         IMP kernels' read/write sets per iteration)
   step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
         print one line per small step: the rule, then the configuration
-  check FILE [--derive] [--paper] [--arg NAME=VALUE]...
+  check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...
         type check a program and print its type; for FUNMEM, then check
-        validity (Def 3.1) and race freedom (eq 4) on the inputs given
+        validity (Def 3.1) and race freedom (eq 4) on the inputs given; for
+        Remora's dynamic dialect, --infer elaborates into the typed core
   compile FILE --to fun|funmem|imp [--expand] [--layout gpu|cpu] [--raw] [--stages]
         translate FUN to FUNMEM (TransformProgram, then the simplifier unless
         --raw), optionally MemoryExpand, and FUNMEM to IMP (FunMemToImp);
@@ -62,7 +63,9 @@ commands:
         and semantics
 
 The language follows the extension (.fun, .funmem, .imp, .remora); --lang
-overrides it. Remora files are the explicitly typed dialect (REMORA.md §1).
+overrides it. Remora files are the explicitly typed dialect (REMORA.md §1),
+or the rank-annotated untyped dialect of §2 when the first line is
+#lang remora/dynamic; --dialect typed|dynamic overrides the #lang line.
 Exit status: 0 ok, 1 the program went wrong, 2 bad input.
 `
 
@@ -179,6 +182,22 @@ func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, er
 	return pos, nil
 }
 
+// langFlags are the flags that pick a file's language: --lang, and for
+// Remora --dialect.
+type langFlags struct{ lang, dialect *string }
+
+func addLangFlags(fs *flag.FlagSet) langFlags {
+	return langFlags{
+		lang:    fs.String("lang", "", "language"),
+		dialect: fs.String("dialect", "", "Remora dialect: typed or dynamic (default: the file's #lang line)"),
+	}
+}
+
+func (lf langFlags) load(file string, opts check.Options) (*check.Loaded, error) {
+	opts.Dialect = *lf.dialect
+	return load(file, *lf.lang, opts)
+}
+
 func load(file, lang string, opts check.Options) (*check.Loaded, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -202,14 +221,14 @@ func cmdRun(args []string, stdout io.Writer) error {
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	sem := fs.String("semantics", "", "big or small")
 	fuel := fs.Int("fuel", 0, "small-step fuel")
-	lang := fs.String("lang", "", "language")
+	lf := addLangFlags(fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
 	trace := fs.Bool("trace", false, "print FUNMEM kernels' read/write sets per iteration")
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
 	}
-	l, err := load(pos[0], *lang, check.Options{})
+	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {
 		return err
 	}
@@ -244,12 +263,12 @@ func cmdStep(args []string, stdout io.Writer) error {
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	n := fs.Int("n", 0, "print at most N steps (0: all)")
 	fuel := fs.Int("fuel", 0, "small-step fuel")
-	lang := fs.String("lang", "", "language")
+	lf := addLangFlags(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
 	}
-	l, err := load(pos[0], *lang, check.Options{})
+	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {
 		return err
 	}
@@ -273,16 +292,20 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	derive := fs.Bool("derive", false, "print the typing derivation")
 	paper := fs.Bool("paper", false, "accept only the paper's grammar")
-	lang := fs.String("lang", "", "language")
+	infer := fs.Bool("infer", false, "Remora's dynamic dialect: elaborate into the typed core and report its types")
+	lf := addLangFlags(fs)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE, for FUNMEM's validity check")
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
 	}
-	l, err := load(pos[0], *lang, check.Options{Derive: *derive, Paper: *paper})
+	l, err := lf.load(pos[0], check.Options{Derive: *derive, Paper: *paper, Infer: *infer})
 	if err != nil {
 		return err
+	}
+	if *infer && l.Dynamic == nil {
+		return usageError{"check --infer elaborates Remora's dynamic dialect (#lang remora/dynamic, or --dialect dynamic)"}
 	}
 	if *derive {
 		fmt.Fprint(stdout, l.Derivation())
@@ -427,12 +450,12 @@ func cmdSide(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("side-by-side", flag.ContinueOnError)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
-	lang := fs.String("lang", "", "language")
+	lf := addLangFlags(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
 	}
-	l, err := load(pos[0], *lang, check.Options{})
+	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {
 		return err
 	}

@@ -266,7 +266,9 @@ func TestRemoraCommands(t *testing.T) {
 	words := writeFile(t, "words.remora", `(define words (boxes (len) [char len] [2] ((3) "hey") ((2) "hi")))
 (unbox words (word len) (= 3 (length{char | len []} word)))
 `)
-	dyn := writeFile(t, "dyn.remora", "#lang remora/dynamic\n(+ 1 2)\n")
+	dyn := writeFile(t, "dyn.remora", "#lang remora/dynamic\n(define (dot (x 1) (y 1)) (reduce + 0 (* x y)))\n(dot [1 2] [[3 4] [5 6]])\n")
+	dynBad := writeFile(t, "dynbad.remora", "#lang remora/dynamic\n(+ [1 2] [1 2 3])\n")
+	other := writeFile(t, "other.remora", "#lang remora/other\n(+ 1 2)\n")
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -286,7 +288,16 @@ func TestRemoraCommands(t *testing.T) {
 		{"boxes type", []string{"check", words}, 0, "[bool 2]\n", ""},
 		{"side-by-side", []string{"side-by-side", words}, 0, "verdict: agree: 2 runs give the same results", ""},
 		{"no args", []string{"run", add, "--arg", "n=1"}, 2, "", "take no --arg"},
-		{"other dialect", []string{"run", dyn}, 2, "", "#lang remora/dynamic"},
+		{"dynamic dialect", []string{"run", dyn}, 0, "[11 17]\n", ""},
+		{"dynamic small-step", []string{"run", "--semantics", "small", dyn}, 0, "[11 17]\n", ""},
+		{"dynamic step", []string{"step", dyn}, 0, "lift ", ""},
+		{"dynamic frames", []string{"run", dynBad}, 1, "", "lift: frames [2] (argument 1) and [3] (argument 2) do not agree"},
+		{"dynamic check", []string{"check", dyn}, 0, "untyped", ""},
+		{"dynamic infer", []string{"check", "--infer", dyn}, 0, "[int 2]\n    elaborates to ((fn ([x [int 2]] [y [int 2]])", ""},
+		{"dialect flag", []string{"run", "--dialect", "dynamic", add}, 0, "[[4 5 6] [8 9 10]]\n", ""},
+		{"typed dialect flag", []string{"check", "--dialect", "typed", dyn}, 2, "", "1"},
+		{"infer typed", []string{"check", "--infer", add}, 2, "", "--infer elaborates"},
+		{"other dialect", []string{"run", other}, 2, "", "#lang remora/dynamic"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, status := run(t, tc.args...)

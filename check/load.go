@@ -10,6 +10,7 @@ import (
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/remora/dynamic"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -39,6 +40,11 @@ type Options struct {
 	Paper   bool   // refuse extensions to the papers' grammars
 	Derive  bool   // build typing derivations
 	Counter semantics.Counter
+	// Dialect picks Remora's surface: "typed" (REMORA.md §1) or "dynamic"
+	// (the rank-annotated untyped dialect of §2); "" follows the file's
+	// #lang line, typed when there is none.
+	Dialect string
+	Infer   bool // Remora's dynamic dialect: elaborate into the typed core (check --infer)
 }
 
 // Loaded is a parsed and type-checked program.
@@ -47,8 +53,10 @@ type Loaded struct {
 	File string
 	Fun  *fun.Program // the program, for FUN and FUNMEM (which shares FUN's syntax)
 	Imp  *imp.Program // the program, for IMP
-	// Remora is the checked and elaborated program, for Remora.
-	Remora *remora.Program
+	// Remora is the checked and elaborated program, for Remora's typed
+	// dialect; Dynamic the program of the dynamic dialect.
+	Remora  *remora.Program
+	Dynamic *dynamic.Program
 
 	typ        string
 	derivation *semantics.Derivation
@@ -61,6 +69,9 @@ func Load(file, src string, opts Options) (*Loaded, error) {
 	lang, err := LangOf(file, opts.Lang)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Dialect != "" && lang != "remora" {
+		return nil, fmt.Errorf("%s: --dialect picks one of Remora's dialects; this is a %s program", file, lang)
 	}
 	switch lang {
 	case "fun":
@@ -82,16 +93,77 @@ func Load(file, src string, opts Options) (*Loaded, error) {
 		}
 		return LoadImp(p, opts)
 	case "remora":
-		p, dialect, err := remora.ParseFile(file, src)
+		sexps, line, err := semantics.ReadSExps(file, src)
 		if err != nil {
 			return nil, err
 		}
-		if dialect != "" && dialect != "remora" && dialect != "remora/typed" {
-			return nil, fmt.Errorf("%s: #lang %s: this version of arraysem reads the explicitly typed dialect (#lang remora, or no #lang line)", file, dialect)
+		dialect, err := RemoraDialect(file, line, opts.Dialect)
+		if err != nil {
+			return nil, err
+		}
+		if dialect == "dynamic" {
+			p, err := dynamic.ParseSExps(file, sexps)
+			if err != nil {
+				return nil, err
+			}
+			return LoadDynamic(p, opts)
+		}
+		p, err := remora.ParseSExps(file, sexps)
+		if err != nil {
+			return nil, err
 		}
 		return LoadRemora(p, opts)
 	}
 	return nil, fmt.Errorf("%s: the %s language is not available in this version of arraysem", file, lang)
+}
+
+// RemoraDialect picks a Remora file's dialect, "typed" or "dynamic": the
+// one asked for (--dialect), else the one its #lang line names (as in the
+// dialects' Racket implementation: #lang remora/dynamic), else typed.
+func RemoraDialect(file, line, asked string) (string, error) {
+	switch asked {
+	case "typed", "dynamic":
+		return asked, nil
+	case "":
+	default:
+		return "", fmt.Errorf("unknown Remora dialect %q (typed or dynamic)", asked)
+	}
+	switch line {
+	case "", "remora", "remora/typed":
+		return "typed", nil
+	case "remora/dynamic":
+		return "dynamic", nil
+	}
+	return "", fmt.Errorf("%s: #lang %s: arraysem reads #lang remora (the explicitly typed dialect, also with no #lang line) and #lang remora/dynamic (the rank-annotated untyped dialect)", file, line)
+}
+
+// LoadDynamic loads a program of Remora's dynamic dialect. It has no types
+// to check (its scopes were checked by the parser); with opts.Infer it is
+// elaborated into the typed core as far as that goes, and the types are
+// what check prints.
+func LoadDynamic(p *dynamic.Program, opts Options) (*Loaded, error) {
+	l := &Loaded{Lang: "remora", File: p.File, Dynamic: p}
+	if !opts.Infer {
+		l.typ = fmt.Sprintf("untyped: %d expression%s of #lang remora/dynamic, whose frames are checked as they run (check --infer elaborates into the typed core)", len(p.Exprs), plural(len(p.Exprs)))
+		return l, nil
+	}
+	infs, err := dynamic.InferProgram(p)
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]string, len(infs))
+	for i, inf := range infs {
+		lines[i] = remora.TypeString(inf.Type) + "\n    elaborates to " + inf.Term
+	}
+	l.typ = strings.Join(lines, "\n")
+	return l, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // LoadRemora type checks a Remora program (Figs 7–8) and elaborates it
@@ -233,6 +305,9 @@ func (l *Loaded) runRemora(sem string, o RunOptions) (*Run, error) {
 	if len(o.Args) > 0 {
 		return nil, semantics.Errorf(semantics.Pos{File: l.File}, semantics.InputError, "", "Remora programs take no --arg inputs (define them in the program)")
 	}
+	if l.Dynamic != nil {
+		return l.runDynamic(sem, o)
+	}
 	r := &Run{Lines: []string{}}
 	if sem == "big" {
 		vs, err := remora.Eval(l.Remora, &remora.EvalOptions{Counter: o.Counter})
@@ -250,6 +325,33 @@ func (l *Loaded) runRemora(sem string, o RunOptions) (*Run, error) {
 	}
 	for _, e := range l.Remora.Exprs {
 		v, n, err := remora.RunSmall(e, o.Fuel, o.Counter, on)
+		r.Steps += n
+		if err != nil {
+			return nil, err
+		}
+		r.Lines = append(r.Lines, v.String())
+	}
+	return r, nil
+}
+
+func (l *Loaded) runDynamic(sem string, o RunOptions) (*Run, error) {
+	r := &Run{Lines: []string{}}
+	if sem == "big" {
+		vs, err := dynamic.Eval(l.Dynamic, &dynamic.EvalOptions{Counter: o.Counter})
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			r.Lines = append(r.Lines, v.String())
+		}
+		return r, nil
+	}
+	var on func(string, dynamic.Expr)
+	if o.OnStep != nil {
+		on = func(rule string, e dynamic.Expr) { o.OnStep(rule, dynamic.ExprString(e)) }
+	}
+	for _, e := range l.Dynamic.Exprs {
+		v, n, err := dynamic.RunSmall(e, o.Fuel, o.Counter, on)
 		r.Steps += n
 		if err != nil {
 			return nil, err

@@ -19,7 +19,7 @@ type PrimDef struct {
 	Type   Type // canonical
 	Scalar func(a []slot) (slot, error)
 	Cells  func(c *Call, args []*Value) (*Value, error)
-	Fold   *foldPlan
+	Fold   *FoldPlan
 }
 
 // slot is one scalar atom: ints, booleans and characters in I, floats in F.
@@ -227,10 +227,10 @@ func init() {
 		}
 		out := NewValue(kind, shape, x.Len()+y.Len())
 		if x.Len() > 0 {
-			copyAtoms(out, 0, x, 0, x.Len())
+			CopyAtoms(out, 0, x, 0, x.Len())
 		}
 		if y.Len() > 0 {
-			copyAtoms(out, x.Len(), y, 0, y.Len())
+			CopyAtoms(out, x.Len(), y, 0, y.Len())
 		}
 		return out, nil
 	}
@@ -254,7 +254,7 @@ func init() {
 			if p < 0 || p >= dout {
 				return nil, c.stuck("scatter", "item %d goes to position %d, outside 0..%d", i, p, dout-1)
 			}
-			copyAtoms(out, int(p)*size, a[0], i*size, size)
+			CopyAtoms(out, int(p)*size, a[0], i*size, size)
 		}
 		return out, nil
 	}
@@ -271,15 +271,15 @@ func init() {
 		return AtomScalar(KBox, &Box{Indices: []Index{NatIndex(NatConst(int64(len(keep))))}, Val: v, Type: t}), nil
 	}
 
-	foldPrim("reduce", "(Pi (d-1 @pad @c) (Forall (t) (-> ((-> ([t @c] [t @c]) [t @c]) [t (+ d-1 1) @pad @c]) [t @pad @c])))", foldPlan{kind: foldReduce})
-	foldPrim("reduce-init", "(Pi (d @pad @c) (Forall (t) (-> ((-> ([t @c] [t @c]) [t @c]) [t @c] [t d @pad @c]) [t @pad @c])))", foldPlan{kind: foldReduce, init: true})
-	foldPrim("iscan", "(Pi (d-1 @pad @c) (Forall (t) (-> ((-> ([t @c] [t @c]) [t @c]) [t (+ d-1 1) @pad @c]) [t (+ d-1 1) @pad @c])))", foldPlan{kind: foldReduce, trace: true})
-	foldPrim("scan-init", "(Pi (d @pad @c) (Forall (t) (-> ((-> ([t @c] [t @c]) [t @c]) [t @c] [t d @pad @c]) [t (+ d 1) @pad @c])))", foldPlan{kind: foldReduce, init: true, trace: true, withInit: true})
-	foldPrim("iscan-init", "(Pi (d @pad @c) (Forall (t) (-> ((-> ([t @c] [t @c]) [t @c]) [t @c] [t d @pad @c]) [t d @pad @c])))", foldPlan{kind: foldReduce, init: true, trace: true})
-	foldPrim("fold", "(Pi (d @item @acc) (Forall (t u) (-> ((-> ([u @acc] [t @item]) [u @acc]) [u @acc] [t d @item]) [u @acc])))", foldPlan{kind: foldLeft, init: true})
-	foldPrim("fold-right", "(Pi (d @item @acc) (Forall (t u) (-> ((-> ([t @item] [u @acc]) [u @acc]) [u @acc] [t d @item]) [u @acc])))", foldPlan{kind: foldRight, init: true})
-	foldPrim("trace", "(Pi (d @item @acc) (Forall (t u) (-> ((-> ([u @acc] [t @item]) [u @acc]) [u @acc] [t d @item]) [u (+ d 1) @acc])))", foldPlan{kind: foldLeft, init: true, trace: true, withInit: true})
-	foldPrim("trace-right", "(Pi (d @item @acc) (Forall (t u) (-> ((-> ([t @item] [u @acc]) [u @acc]) [u @acc] [t d @item]) [u (+ d 1) @acc])))", foldPlan{kind: foldRight, init: true, trace: true, withInit: true})
+	foldPrim("reduce", "(Pi (d-1 @pad @c) (Forall (t) (-> ((-> ([t @c] [t @c]) [t @c]) [t (+ d-1 1) @pad @c]) [t @pad @c])))", FoldPlan{kind: foldReduce})
+	foldPrim("reduce-init", "(Pi (d @pad @c) (Forall (t) (-> ((-> ([t @c] [t @c]) [t @c]) [t @c] [t d @pad @c]) [t @pad @c])))", FoldPlan{kind: foldReduce, init: true})
+	foldPrim("iscan", "(Pi (d-1 @pad @c) (Forall (t) (-> ((-> ([t @c] [t @c]) [t @c]) [t (+ d-1 1) @pad @c]) [t (+ d-1 1) @pad @c])))", FoldPlan{kind: foldReduce, trace: true})
+	foldPrim("scan-init", "(Pi (d @pad @c) (Forall (t) (-> ((-> ([t @c] [t @c]) [t @c]) [t @c] [t d @pad @c]) [t (+ d 1) @pad @c])))", FoldPlan{kind: foldReduce, init: true, trace: true, withInit: true})
+	foldPrim("iscan-init", "(Pi (d @pad @c) (Forall (t) (-> ((-> ([t @c] [t @c]) [t @c]) [t @c] [t d @pad @c]) [t d @pad @c])))", FoldPlan{kind: foldReduce, init: true, trace: true})
+	foldPrim("fold", "(Pi (d @item @acc) (Forall (t u) (-> ((-> ([u @acc] [t @item]) [u @acc]) [u @acc] [t d @item]) [u @acc])))", FoldPlan{kind: foldLeft, init: true})
+	foldPrim("fold-right", "(Pi (d @item @acc) (Forall (t u) (-> ((-> ([t @item] [u @acc]) [u @acc]) [u @acc] [t d @item]) [u @acc])))", FoldPlan{kind: foldRight, init: true})
+	foldPrim("trace", "(Pi (d @item @acc) (Forall (t u) (-> ((-> ([u @acc] [t @item]) [u @acc]) [u @acc] [t d @item]) [u (+ d 1) @acc])))", FoldPlan{kind: foldLeft, init: true, trace: true, withInit: true})
+	foldPrim("trace-right", "(Pi (d @item @acc) (Forall (t u) (-> ((-> ([t @item] [u @acc]) [u @acc]) [u @acc] [t d @item]) [u (+ d 1) @acc])))", FoldPlan{kind: foldRight, init: true, trace: true, withInit: true})
 }
 
 // resultSigma is the Sigma type a filter's box carries; its body is typed
@@ -306,7 +306,7 @@ func permuteItems(v *Value, src func(i, n int) int) *Value {
 	size := product(v.Shape[1:])
 	out := NewValue(v.Kind, v.Shape, v.Len())
 	for i := 0; i < n; i++ {
-		copyAtoms(out, i*size, v, src(i, n)*size, size)
+		CopyAtoms(out, i*size, v, src(i, n)*size, size)
 	}
 	return out
 }
@@ -322,24 +322,78 @@ const (
 	foldRight                  // acc := op(item, acc), from the last item
 )
 
-type foldPlan struct {
+// FoldPlan is how a primitive of the reduce and scan family folds: which
+// way, whether it takes an initial accumulator, and what it returns.
+type FoldPlan struct {
 	kind     foldKind
 	init     bool // takes an initial accumulator
 	trace    bool // returns every accumulator, not only the last
 	withInit bool // the trace starts (fold-right: ends) with the initial one
 }
 
-func foldPrim(name, typ string, plan foldPlan) {
+// TakesInit reports whether the fold takes an initial accumulator (an
+// argument between the operator and the array).
+func (p *FoldPlan) TakesInit() bool { return p.init }
+
+// ReplicatesInit reports whether the fold is of the reduce family, whose
+// initial accumulator (a [t @c] cell) is replicated over the items' @pad.
+func (p *FoldPlan) ReplicatesInit() bool { return p.kind == foldReduce }
+
+// ParamKinds are the atom kinds of a scalar primitive's parameters (a type
+// variable, as in if, says KInt).
+func (p *PrimDef) ParamKinds() []Kind {
+	var ks []Kind
+	if fn, ok := p.fn(); ok {
+		for _, t := range fn.Params {
+			ks = append(ks, kindOf(CanonArr(t).Elem))
+		}
+	}
+	return ks
+}
+
+// fn is the function type under p's quantifiers.
+func (p *PrimDef) fn() (*Fn, bool) {
+	t := p.Type
+	for {
+		switch u := t.(type) {
+		case *Fn:
+			return u, true
+		case *Forall:
+			t = u.Body
+		case *Pi:
+			t = u.Body
+		case *Arr:
+			if len(u.Shape) != 0 {
+				return nil, false
+			}
+			t = u.Elem
+		default:
+			return nil, false
+		}
+	}
+}
+
+// ResultKind is the atom kind of a scalar primitive's result (if, whose
+// result is its branches', says KInt).
+func (p *PrimDef) ResultKind() Kind {
+	if fn, ok := p.fn(); ok {
+		return kindOf(CanonArr(fn.Ret).Elem)
+	}
+	return KInt
+}
+
+func foldPrim(name, typ string, plan FoldPlan) {
 	p := def(name, typ)
 	p.Fold = &plan
 }
 
-// runFold runs a fold plan over items, generically in what a value is: the
+// RunFold runs a fold plan over items, generically in what a value is: the
 // big-step runs it on *Value with the application done at once, the
 // small-step on Expr, building the applications for later steps. init is
 // used when the plan takes one; rep replicates an initial [t @c] cell over
-// @pad; stack builds the trace.
-func runFold[T any](plan *foldPlan, name string, op T, init T, items []T,
+// @pad; stack builds the trace. c's position goes on the errors. (The
+// untyped dialect, remora/dynamic, runs it too, on its own values.)
+func RunFold[T any](plan *FoldPlan, name string, op T, init T, items []T,
 	apply func(f, a, b T) (T, error), rep func(T) T, stack func([]T) T, c *Call) (T, error) {
 	var zero T
 	var acc T

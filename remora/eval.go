@@ -271,7 +271,7 @@ func (ev *evaluator) collapse(f *Frame, cells []*Value, env *Env) (*Value, error
 	}
 	for _, c := range cells[1:] {
 		if !semantics.SameShape(c.Shape, cells[0].Shape) {
-			return nil, semantics.Stuckf(f.Pos, "collapse", "the cells of a frame have shapes %s and %s", semantics.ShapeString(cells[0].Shape), semantics.ShapeString(c.Shape))
+			return nil, semantics.Stuckf(f.Pos, "collapse", "the cells of a frame have shapes %s and %s", dimsString(cells[0].Shape), dimsString(c.Shape))
 		}
 	}
 	return Stack(f.Dims, cells[0].Shape, cells[0].Kind, cells), nil
@@ -352,7 +352,7 @@ func frames(fv *Value, args []*Value, params []*Arr, pos semantics.Pos) ([]int64
 		cell, ok := params[i].Shape.Const()
 		r := len(a.Shape) - len(cell)
 		if !ok || r < 0 || !semantics.SameShape(a.Shape[r:], cell) {
-			return nil, nil, semantics.Stuckf(pos, "lift", "argument %d has shape %s, which does not end with the cell shape %s", i+1, semantics.ShapeString(a.Shape), params[i].Shape)
+			return nil, nil, semantics.Stuckf(pos, "lift", "argument %d has shape %s, which does not end with the cell shape %s", i+1, dimsString(a.Shape), params[i].Shape)
 		}
 		fs = append(fs, a.Shape[:r])
 	}
@@ -364,7 +364,7 @@ func frames(fv *Value, args []*Value, params []*Arr, pos semantics.Pos) ([]int64
 	}
 	for _, f := range fs {
 		if !semantics.SameShape(f, big[:len(f)]) {
-			return nil, nil, semantics.Stuckf(pos, "lift", "frames %s and %s do not agree", semantics.ShapeString(f), semantics.ShapeString(big))
+			return nil, nil, semantics.Stuckf(pos, "lift", "frames %s and %s do not agree", dimsString(f), dimsString(big))
 		}
 	}
 	return big, fs, nil
@@ -436,7 +436,7 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 		}
 		results[p] = r
 		if !semantics.SameShape(r.Shape, results[0].Shape) {
-			return nil, semantics.Stuckf(pos, "collapse", "result cells have shapes %s and %s", semantics.ShapeString(results[0].Shape), semantics.ShapeString(r.Shape))
+			return nil, semantics.Stuckf(pos, "collapse", "result cells have shapes %s and %s", dimsString(results[0].Shape), dimsString(r.Shape))
 		}
 	}
 	ev.counter.Hit("collapse")
@@ -476,6 +476,15 @@ func allSame(fv *Value) bool {
 // scalarLoop runs a scalar primitive over a whole frame in one loop.
 func (ev *evaluator) scalarLoop(f *Func, args []*Value, frame []int64, fs [][]int64, kind Kind, pos semantics.Pos) (*Value, error) {
 	ev.counter.Hit("δ")
+	return ScalarLoop(f.Prim, args, frame, fs, kind, pos)
+}
+
+// ScalarLoop runs the scalar primitive p over the frame frame in one loop:
+// fs[i] is argument i's frame, a prefix of frame, whose atoms are
+// replicated over the rest (Fig 6's lift, map, δ and collapse at once, on
+// flat buffers). kind is the result's atom kind; the arguments hold base
+// atoms of the kinds p takes.
+func ScalarLoop(p *PrimDef, args []*Value, frame []int64, fs [][]int64, kind Kind, pos semantics.Pos) (*Value, error) {
 	n := product(frame)
 	out := NewValue(kind, append([]int64{}, frame...), n)
 	div := make([]int, len(args))
@@ -483,7 +492,7 @@ func (ev *evaluator) scalarLoop(f *Func, args []*Value, frame []int64, fs [][]in
 		div[i] = n / product(f)
 	}
 	in := make([]slot, len(args))
-	impl := f.Prim.Scalar
+	impl := p.Scalar
 	// The common case, two arguments of the whole frame, without division.
 	if len(args) == 2 && div[0] == 1 && div[1] == 1 && args[0].Kind == KInt && args[1].Kind == KInt && kind != KFloat {
 		a, b := args[0].I, args[1].I
@@ -623,17 +632,17 @@ func (ev *evaluator) fold(f *Func, args []*Value, pos semantics.Pos) (*Value, er
 	apply := func(g, a, b *Value) (*Value, error) {
 		return ev.apply(g, []*Value{a, b}, accType, pos)
 	}
-	rep := func(v *Value) *Value { return replicateTo(v, nil, sh.pad) }
+	rep := func(v *Value) *Value { return ReplicateTo(v, nil, sh.pad) }
 	stack := func(vs []*Value) *Value {
 		return Stack([]int64{int64(len(vs))}, sh.acc, kindOf(sh.accElem), vs)
 	}
-	return runFold(plan, f.Prim.Name, op, init, items, apply, rep, stack, c)
+	return RunFold(plan, f.Prim.Name, op, init, items, apply, rep, stack, c)
 }
 
 // fastFold runs a reduce-family fold whose operator is a scalar primitive
 // on scalar cells as one loop over the flat buffer, lifting the operator
 // over @pad by hand: the 10^8-element reduction of the issue runs here.
-func (ev *evaluator) fastFold(f *Func, plan *foldPlan, op *Value, args []*Value, sh foldShapes, pos semantics.Pos) (*Value, bool, error) {
+func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value, sh foldShapes, pos semantics.Pos) (*Value, bool, error) {
 	if plan.kind != foldReduce || plan.trace || len(op.Shape) != 0 {
 		return nil, false, nil
 	}

@@ -222,6 +222,15 @@ func parseNumber(s string) (number, bool) {
 	return number{}, false
 }
 
+// AtomLiteral reads s as a literal: a number, a boolean, a character, or
+// a string (a character vector), shared by both dialects. ok is false when
+// s is no literal; err says when it is one out of range.
+func AtomLiteral(s *semantics.SExp) (v *Value, ok bool, err error) {
+	defer catch(&err)
+	v, ok = parseAtomLit(s)
+	return v, ok, nil
+}
+
 func parseAtomLit(s *semantics.SExp) (*Value, bool) {
 	switch s.Kind {
 	case semantics.String:

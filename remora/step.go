@@ -157,7 +157,7 @@ func step(e Expr) (Expr, string, error) {
 		for i, el := range e.Elems {
 			cells[i] = toValue(el)
 			if !semantics.SameShape(cells[i].Shape, cells[0].Shape) {
-				return nil, "", semantics.Stuckf(e.Pos, "collapse", "the cells of a frame have shapes %s and %s", semantics.ShapeString(cells[0].Shape), semantics.ShapeString(cells[i].Shape))
+				return nil, "", semantics.Stuckf(e.Pos, "collapse", "the cells of a frame have shapes %s and %s", dimsString(cells[0].Shape), dimsString(cells[i].Shape))
 			}
 		}
 		return lit(e.Pos, Stack(e.Dims, cells[0].Shape, cells[0].Kind, cells)), "collapse", nil
@@ -299,9 +299,9 @@ func stepApp(e *App) (Expr, string, error) {
 		for i, p := range params {
 			fnAtom.Params[i] = p
 		}
-		n := &App{Pos: e.Pos, Fn: valueTerm(e.Fn.At(), replicateTo(fv, fs[0], frame), fnAtom), Type: e.Type}
+		n := &App{Pos: e.Pos, Fn: valueTerm(e.Fn.At(), ReplicateTo(fv, fs[0], frame), fnAtom), Type: e.Type}
 		for i, a := range args {
-			n.Args = append(n.Args, valueTerm(e.Args[i].At(), replicateTo(a, fs[i+1], frame), params[i].Elem))
+			n.Args = append(n.Args, valueTerm(e.Args[i].At(), ReplicateTo(a, fs[i+1], frame), params[i].Elem))
 		}
 		return n, "lift", nil
 	}
@@ -326,10 +326,10 @@ func stepApp(e *App) (Expr, string, error) {
 	return out, "map", nil
 }
 
-// replicateTo replicates the cells of v, whose frame is the prefix fr of
+// ReplicateTo replicates the cells of v, whose frame is the prefix fr of
 // frame, so that its frame is frame: each cell is copied once per position
 // of the axes frame has beyond fr (Fig 1's underlined copies).
-func replicateTo(v *Value, fr, frame []int64) *Value {
+func ReplicateTo(v *Value, fr, frame []int64) *Value {
 	if len(fr) == len(frame) {
 		return v
 	}
@@ -420,7 +420,7 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 		t := &Arr{Elem: sh.accElem, Shape: Dims(int64(len(xs))).Append(accType.Shape)}
 		return &Frame{Pos: e.Pos, Dims: []int64{int64(len(xs))}, Elems: xs, Cell: accType, Type: t}
 	}
-	return runFold(f.Prim.Fold, f.Prim.Name, op, init, items, apply, rep, stack, c)
+	return RunFold(f.Prim.Fold, f.Prim.Name, op, init, items, apply, rep, stack, c)
 }
 
 // substExpr substitutes values for term variables and closed types and

@@ -39,8 +39,10 @@ type Value struct {
 	A     []Atom    // KFunc, KBox
 }
 
-// Atom is a non-base atom: a *Func or a *Box.
-type Atom interface{ atomNode() }
+// Atom is a non-base atom: a *Func or a *Box of the typed core, or a
+// function of another dialect built on these values (remora/dynamic's
+// closures). An atom prints itself.
+type Atom interface{ String() string }
 
 // Func is a function atom: a λ, Tλ or Iλ term, or a primitive with the
 // index and type arguments given to it so far.
@@ -59,9 +61,6 @@ type Box struct {
 	Val     *Value
 	Type    *Sigma // the box's type, with which empty contents are typed
 }
-
-func (*Func) atomNode() {}
-func (*Box) atomNode()  {}
 
 // Len is the number of atoms.
 func (v *Value) Len() int {
@@ -115,8 +114,8 @@ func StringValue(s string) *Value {
 	return v
 }
 
-// copyAtoms copies n atoms of src from so to dst at do; the kinds agree.
-func copyAtoms(dst *Value, do int, src *Value, so, n int) {
+// CopyAtoms copies n atoms of src from so to dst at do; the kinds agree.
+func CopyAtoms(dst *Value, do int, src *Value, so, n int) {
 	switch dst.Kind {
 	case KFloat:
 		copy(dst.F[do:do+n], src.F[so:so+n])
@@ -189,7 +188,7 @@ func Stack(frame, cell []int64, kind Kind, cells []*Value) *Value {
 	}
 	out := NewValue(kind, shape, size*len(cells))
 	for i, c := range cells {
-		copyAtoms(out, i*size, c, 0, size)
+		CopyAtoms(out, i*size, c, 0, size)
 	}
 	return out
 }
@@ -224,7 +223,7 @@ func (v *Value) Equal(w *Value) bool {
 		}
 	case KFunc:
 		for i, a := range v.A {
-			if AtomString(a) != AtomString(w.A[i]) {
+			if a.String() != w.A[i].String() {
 				return false
 			}
 		}
@@ -323,7 +322,7 @@ func (v *Value) atomString(i int) string {
 	case KChar:
 		return semantics.QuoteChar(rune(v.I[i]))
 	}
-	return AtomString(v.A[i])
+	return v.A[i].String()
 }
 
 // FormatFloat prints f in Go's shortest form (DESIGN.md), with +inf.0,
@@ -340,19 +339,17 @@ func FormatFloat(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// AtomString prints a function or box atom.
-func AtomString(a Atom) string {
-	switch a := a.(type) {
-	case *Func:
-		return a.String()
-	case *Box:
-		ws := make([]string, len(a.Indices))
-		for i, w := range a.Indices {
-			ws[i] = w.String()
-		}
-		return fmt.Sprintf("(box (%s) %s)", strings.Join(ws, " "), a.Val)
+// String prints a box: (box (ι …) v), or (box v) for a box of the
+// untyped dialect, which has no witnesses.
+func (a *Box) String() string {
+	if a.Type == nil && len(a.Indices) == 0 {
+		return "(box " + a.Val.String() + ")"
 	}
-	return "?"
+	ws := make([]string, len(a.Indices))
+	for i, w := range a.Indices {
+		ws[i] = w.String()
+	}
+	return fmt.Sprintf("(box (%s) %s)", strings.Join(ws, " "), a.Val)
 }
 
 // String prints a function: its term, or the primitive with its

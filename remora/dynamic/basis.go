@@ -1,0 +1,372 @@
+package dynamic
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// PrimDef is a primitive of the dialect: its name, the cell rank of each
+// argument, and its δ-rule. The rules are the typed basis's (remora.Basis)
+// behind a run-time check of what the types would have guaranteed.
+//
+//   - Scalar primitives (+, sqrt, <, and, …) take scalar cells, so they
+//     lift over any frame. Arithmetic is overloaded as in the Racket
+//     implementation: Scalar lists the typed primitives that can run it,
+//     ints first; an int argument where a float is wanted is converted, so
+//     (- 1 0.2) is 0.8.
+//   - The major-axis operators take cells of rank all (a scalar frame);
+//     Cells checks its arguments and runs the typed rule at the shapes it
+//     finds.
+//   - The reduce and scan family has a Fold plan, run by the evaluators,
+//     which apply the operator with lifting.
+type PrimDef struct {
+	Name   string
+	Ranks  []int
+	Scalar []*remora.PrimDef
+	Cells  func(c *remora.Call, args []*remora.Value) (*remora.Value, error)
+	Fold   *remora.FoldPlan
+	Typed  string // the typed primitive whose plan Fold is, for messages
+}
+
+// Basis maps names to primitives.
+var Basis = map[string]*PrimDef{}
+
+// BasisNames lists the basis, sorted (for the REPL's completion and docs).
+func BasisNames() []string {
+	names := make([]string, 0, len(Basis))
+	for n := range Basis {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func define(name string, ranks ...int) *PrimDef {
+	p := &PrimDef{Name: name, Ranks: ranks}
+	Basis[name] = p
+	return p
+}
+
+// typed is the typed basis's primitive name; the basis is built from it.
+func typed(name string) *remora.PrimDef {
+	p := remora.Basis[name]
+	if p == nil {
+		panic("dynamic basis: no typed primitive " + name)
+	}
+	return p
+}
+
+func scalarPrim(name string, impls ...string) {
+	ps := make([]*remora.PrimDef, len(impls))
+	for i, n := range impls {
+		ps[i] = typed(n)
+	}
+	p := define(name, make([]int, len(ps[0].ParamKinds()))...)
+	p.Scalar = ps
+}
+
+func cellsPrim(name string, ranks []int, f func(c *remora.Call, a []*remora.Value) (*remora.Value, error)) {
+	define(name, ranks...).Cells = f
+}
+
+func foldPrim(name, typedName string) {
+	plan := typed(typedName).Fold
+	ranks := []int{0, All}
+	if plan.TakesInit() {
+		ranks = []int{0, All, All}
+	}
+	p := define(name, ranks...)
+	p.Fold, p.Typed = plan, typedName
+}
+
+func init() {
+	// Arithmetic and comparisons on ints, with their float twins.
+	for _, n := range []string{"+", "-", "*", "/", "max", "min", "abs", "<", "<=", ">", ">="} {
+		scalarPrim(n, n, n+".")
+		scalarPrim(n+".", n+".")
+	}
+	for _, n := range []string{"%", "=", "!=", "and", "or", "not", "int->float", "float->int", "int->bool", "bool->int",
+		"expt", "sqrt", "exp", "log", "sin", "cos", "tan", "arcsin", "arccos", "arctan"} {
+		scalarPrim(n, n)
+	}
+	define("if", 0, 0, 0)
+
+	cellsPrim("iota", []int{1}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		ds, err := dims(c, "iota", a[0])
+		if err != nil {
+			return nil, err
+		}
+		c.Indices = []remora.Index{remora.ShapeIndex(remora.Dims(ds...))}
+		return typed("iota").Cells(c, nil)
+	})
+	cellsPrim("length", []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		if err := major(c, "length", a[0]); err != nil {
+			return nil, err
+		}
+		return remora.IntScalar(a[0].Shape[0]), nil
+	})
+	cellsPrim("shape-of", []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		out := remora.NewValue(remora.KInt, []int64{int64(len(a[0].Shape))}, len(a[0].Shape))
+		copy(out.I, a[0].Shape)
+		return out, nil
+	})
+	cellsPrim("append", []int{All, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		for _, x := range a {
+			if err := major(c, "append", x); err != nil {
+				return nil, err
+			}
+		}
+		if !semantics.SameShape(a[0].Shape[1:], a[1].Shape[1:]) {
+			return nil, stuck(c, "append", "items of shapes %s and %s cannot be joined", shapeString(a[0].Shape[1:]), shapeString(a[1].Shape[1:]))
+		}
+		xs, err := sameKind(c, "append", a[0], a[1])
+		if err != nil {
+			return nil, err
+		}
+		return typed("append").Cells(c, xs)
+	})
+	majorOp("reverse", "reverse", []int{All})
+	cellsPrim("rotate", []int{All, 0}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		if err := major(c, "rotate", a[0]); err != nil {
+			return nil, err
+		}
+		if err := intScalar(c, "rotate", "its shift", a[1]); err != nil {
+			return nil, err
+		}
+		if a[0].Shape[0] == 0 {
+			return a[0], nil
+		}
+		return typed("rotate").Cells(c, a)
+	})
+	majorOp("head", "head", []int{All})
+	majorOp("tail", "tail", []int{All})
+	cellsPrim("itemize", []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		return a[0].Reshape(append([]int64{1}, a[0].Shape...)), nil
+	})
+	cellsPrim("reshape", []int{1, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		ds, err := dims(c, "reshape", a[0])
+		if err != nil {
+			return nil, err
+		}
+		if n := product(ds); n != a[1].Len() {
+			return nil, stuck(c, "reshape", "the shape %s has %d atoms, the array %d", shapeString(ds), n, a[1].Len())
+		}
+		return a[1].Reshape(ds), nil
+	})
+	cellsPrim("replicate", []int{1, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		ds, err := dims(c, "replicate", a[0])
+		if err != nil {
+			return nil, err
+		}
+		c.Indices = []remora.Index{remora.ShapeIndex(remora.Dims(ds...))}
+		return typed("replicate").Cells(c, a[1:])
+	})
+	cellsPrim("index", []int{All, 1}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		pos, err := ints(c, "index", "a position", a[1])
+		if err != nil {
+			return nil, err
+		}
+		if len(pos) > len(a[0].Shape) {
+			return nil, stuck(c, "index", "a position of %d numbers into an array of rank %d", len(pos), len(a[0].Shape))
+		}
+		c.Indices = []remora.Index{remora.ShapeIndex(remora.Dims(a[0].Shape[:len(pos)]...))}
+		return typed("index").Cells(c, a)
+	})
+	cellsPrim("subvector", []int{All, 0, 0}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		if err := major(c, "subvector", a[0]); err != nil {
+			return nil, err
+		}
+		for _, x := range a[1:] {
+			if err := intScalar(c, "subvector", "an offset and a length", x); err != nil {
+				return nil, err
+			}
+		}
+		if a[2].I[0] < 0 {
+			return nil, stuck(c, "subvector", "a length cannot be negative, got %d", a[2].I[0])
+		}
+		c.Indices = []remora.Index{remora.NatIndex(remora.NatConst(a[0].Shape[0])), remora.NatIndex(remora.NatConst(a[2].I[0]))}
+		return typed("subvector").Cells(c, a[:2])
+	})
+	cellsPrim("scatter", []int{All, 1, 0}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		if err := major(c, "scatter", a[0]); err != nil {
+			return nil, err
+		}
+		pos, err := ints(c, "scatter", "positions", a[1])
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(pos)) != a[0].Shape[0] {
+			return nil, stuck(c, "scatter", "%d positions for %d items", len(pos), a[0].Shape[0])
+		}
+		if err := intScalar(c, "scatter", "a length", a[2]); err != nil {
+			return nil, err
+		}
+		if a[2].I[0] < 0 {
+			return nil, stuck(c, "scatter", "a length cannot be negative, got %d", a[2].I[0])
+		}
+		c.Indices = []remora.Index{remora.NatIndex(remora.NatConst(a[0].Shape[0])), remora.NatIndex(remora.NatConst(a[2].I[0]))}
+		return typed("scatter").Cells(c, a[:2])
+	})
+	cellsPrim("filter", []int{All, 1}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		if err := major(c, "filter", a[0]); err != nil {
+			return nil, err
+		}
+		if a[1].Kind != remora.KBool || a[1].Len() != int(a[0].Shape[0]) {
+			return nil, stuck(c, "filter", "wants %d booleans, one per item, got %s", a[0].Shape[0], describe(a[1]))
+		}
+		var keep []*remora.Value
+		for i, b := range a[1].I {
+			if b != 0 {
+				keep = append(keep, a[0].Item(i))
+			}
+		}
+		return remora.Stack([]int64{int64(len(keep))}, a[0].Shape[1:], a[0].Kind, keep), nil
+	})
+	cellsPrim("box", []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		return boxValue(a[0]), nil
+	})
+
+	foldPrim("reduce", "reduce-init")
+	foldPrim("scan", "scan-init")
+	foldPrim("iscan", "iscan")
+	foldPrim("iscan-init", "iscan-init")
+	foldPrim("fold", "fold")
+	foldPrim("fold-right", "fold-right")
+	foldPrim("trace", "trace")
+	foldPrim("trace-right", "trace-right")
+}
+
+// majorOp is a typed primitive on the major axis of a non-empty array.
+func majorOp(name, typedName string, ranks []int) {
+	cellsPrim(name, ranks, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		if err := major(c, name, a[0]); err != nil {
+			return nil, err
+		}
+		if (name == "head" || name == "tail") && a[0].Shape[0] == 0 {
+			return nil, stuck(c, name, "the array has no items")
+		}
+		return typed(typedName).Cells(c, a)
+	})
+}
+
+func stuck(c *remora.Call, name, format string, args ...any) error {
+	return semantics.Stuckf(c.Pos, "δ", "%s: %s", name, fmt.Sprintf(format, args...))
+}
+
+// major checks that a has a major axis.
+func major(c *remora.Call, name string, a *remora.Value) error {
+	if len(a.Shape) == 0 {
+		return stuck(c, name, "wants an array with a major axis, got the scalar %s", a)
+	}
+	return nil
+}
+
+func intScalar(c *remora.Call, name, what string, a *remora.Value) error {
+	if a.Kind != remora.KInt || len(a.Shape) != 0 {
+		return stuck(c, name, "%s is an int, got %s", what, describe(a))
+	}
+	return nil
+}
+
+// ints reads a vector of ints.
+func ints(c *remora.Call, name, what string, a *remora.Value) ([]int64, error) {
+	if len(a.Shape) != 1 || a.Kind != remora.KInt && a.Len() > 0 {
+		return nil, stuck(c, name, "%s is a vector of ints, got %s", what, describe(a))
+	}
+	return a.I, nil
+}
+
+// dims reads a shape: a vector of naturals.
+func dims(c *remora.Call, name string, a *remora.Value) ([]int64, error) {
+	ds, err := ints(c, name, "a shape", a)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range ds {
+		if d < 0 {
+			return nil, stuck(c, name, "a shape's dimensions are naturals, got %s", a)
+		}
+	}
+	if _, err := semantics.Count(ds); err != nil {
+		return nil, stuck(c, name, "%v", err)
+	}
+	return append([]int64{}, ds...), nil
+}
+
+// sameKind brings two arrays to one atom kind, converting ints to floats
+// where the other holds floats; an empty array takes the other's kind.
+func sameKind(c *remora.Call, name string, a, b *remora.Value) ([]*remora.Value, error) {
+	switch {
+	case a.Kind == b.Kind || a.Len() == 0 || b.Len() == 0:
+		return []*remora.Value{a, b}, nil
+	case a.Kind == remora.KInt && b.Kind == remora.KFloat:
+		return []*remora.Value{toFloat(a), b}, nil
+	case a.Kind == remora.KFloat && b.Kind == remora.KInt:
+		return []*remora.Value{a, toFloat(b)}, nil
+	}
+	return nil, stuck(c, name, "cannot join %s atoms with %s atoms", a.Kind, b.Kind)
+}
+
+// toFloat is an int array's atoms as floats.
+func toFloat(v *remora.Value) *remora.Value {
+	out := remora.NewValue(remora.KFloat, v.Shape, v.Len())
+	for i, x := range v.I {
+		out.F[i] = float64(x)
+	}
+	return out
+}
+
+// describe names a value for a message: the value if it is short, else
+// its kind and shape.
+func describe(v *remora.Value) string {
+	if v.Len() <= 8 && len(v.Shape) <= 2 {
+		return v.String()
+	}
+	return fmt.Sprintf("an array of %s atoms of shape %s", v.Kind, shapeString(v.Shape))
+}
+
+// kindsString lists the atom kinds of arguments: "int and bool".
+func kindsString(args []*remora.Value) string {
+	ks := make([]string, len(args))
+	for i, a := range args {
+		ks[i] = a.Kind.String()
+	}
+	return strings.Join(ks, " and ")
+}
+
+// resolve picks the typed primitive that runs a scalar δ-rule on
+// arguments of these kinds: the first that takes them as they are, else
+// the first that takes them with ints converted to floats.
+func (p *PrimDef) resolve(c *remora.Call, args []*remora.Value) (*remora.PrimDef, []*remora.Value, error) {
+	for _, convert := range []bool{false, true} {
+	next:
+		for _, impl := range p.Scalar {
+			ks := impl.ParamKinds()
+			out := append([]*remora.Value{}, args...)
+			for i, a := range args {
+				switch {
+				case a.Kind == ks[i]:
+				case convert && a.Kind == remora.KInt && ks[i] == remora.KFloat:
+					out[i] = toFloat(a)
+				default:
+					continue next
+				}
+			}
+			return impl, out, nil
+		}
+	}
+	want := make([]string, len(p.Scalar))
+	for i, impl := range p.Scalar {
+		ks := impl.ParamKinds()
+		ss := make([]string, len(ks))
+		for j, k := range ks {
+			ss[j] = k.String()
+		}
+		want[i] = "(" + strings.Join(ss, " ") + ")"
+	}
+	return nil, nil, stuck(c, p.Name, "takes %s, got %s", strings.Join(want, " or "), kindsString(args))
+}

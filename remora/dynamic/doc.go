@@ -1,0 +1,33 @@
+// Package dynamic is Remora's rank-annotated untyped dialect: the
+// programming model of §2 of "Static Semantics and Rank Polymorphism"
+// (papers/remora-rank-polymorphism.txt), as the paper writes its examples
+// and as the dialect's Racket implementation reads them (#lang
+// remora/dynamic).
+//
+// Every value is an array of atoms (numbers, booleans, characters,
+// functions, boxes). A λ gives each parameter a cell rank, a natural
+// number or all:
+//
+//	(define (fact (n 0)) (reduce * 1 (+ 1 (iota [n]))))
+//	(fact [3 4 5])                                   ; [6 24 120]
+//
+// Application splits each argument into a frame of cells of the rank the
+// function expects, brings the frames into agreement by replicating cells
+// (every frame must be a prefix of the largest), applies the function to
+// each cell and collapses the results (Figs 1–4). The function position is
+// an array too: an array of functions applies cellwise (Fig 2), and every
+// function in it must expect the same ranks. The major-axis operators
+// (reduce, fold, scan, append, rotate, …) have cell rank all, so their
+// frame is always scalar.
+//
+// There are no types, so what the typed core rules out statically is a
+// run-time error here, with the rule it arose in: frames that do not agree
+// (lift, naming both frames), result cells of different shapes (collapse),
+// a primitive outside its domain (δ).
+//
+// Files follow the concern: syntax.go (terms), parse.go, print.go,
+// value.go (function atoms), basis.go (primitives with their ranks),
+// eval.go (big-step), step.go (small-step: lift, map, β, δ, collapse, the
+// rules Fig 6 refines with types), infer.go (best-effort elaboration into
+// the typed core, for check --infer).
+package dynamic

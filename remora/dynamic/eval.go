@@ -1,0 +1,491 @@
+package dynamic
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// EvalOptions configures the big-step evaluator.
+type EvalOptions struct {
+	Counter semantics.Counter // counts the rules applied (nil: none)
+}
+
+// Eval runs every expression of p by the big-step semantics.
+func Eval(p *Program, opts *EvalOptions) ([]*remora.Value, error) {
+	var out []*remora.Value
+	for _, e := range p.Exprs {
+		v, err := EvalExpr(e, opts)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// EvalExpr runs one closed expression by the big-step semantics.
+func EvalExpr(e Expr, opts *EvalOptions) (*remora.Value, error) {
+	ev := &evaluator{}
+	if opts != nil && opts.Counter != nil {
+		ev.counter = opts.Counter
+	}
+	return ev.eval(e, nil)
+}
+
+type evaluator struct{ counter semantics.Counter }
+
+func (ev *evaluator) hit(rule string) {
+	if ev.counter != nil {
+		ev.counter.Hit(rule)
+	}
+}
+
+func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
+	switch e := e.(type) {
+	case *Lit:
+		return e.V, nil
+	case *Var:
+		if v, ok := env.lookup(e.Name); ok {
+			return v, nil
+		}
+		return nil, semantics.Stuckf(e.Pos, "β", "free variable %s", e.Name)
+	case *Prim:
+		return funcValue(&Func{Prim: e.Def}), nil
+	case *Lam:
+		return funcValue(&Func{Lam: e, Env: env}), nil
+	case *Frame:
+		cells := make([]*remora.Value, len(e.Elems))
+		for i, el := range e.Elems {
+			v, err := ev.eval(el, env)
+			if err != nil {
+				return nil, err
+			}
+			cells[i] = v
+		}
+		ev.hit("collapse")
+		return collapse(e.Pos, e.Dims, cells)
+	case *App:
+		fv, err := ev.eval(e.Fn, env)
+		if err != nil {
+			return nil, err
+		}
+		args := make([]*remora.Value, len(e.Args))
+		for i, a := range e.Args {
+			if args[i], err = ev.eval(a, env); err != nil {
+				return nil, err
+			}
+		}
+		return ev.apply(fv, args, e.Pos)
+	case *Let:
+		v, err := ev.eval(e.Val, env)
+		if err != nil {
+			return nil, err
+		}
+		ev.hit("β")
+		return ev.eval(e.Body, env.bind(e.X, v))
+	case *Unbox:
+		bv, err := ev.eval(e.Box, env)
+		if err != nil {
+			return nil, err
+		}
+		if err := boxes(e.Pos, bv); err != nil {
+			return nil, err
+		}
+		if len(bv.Shape) > 0 {
+			ev.hit("map")
+		}
+		if bv.Len() == 0 {
+			return emptyResult(bv.Shape), nil
+		}
+		cells := make([]*remora.Value, len(bv.A))
+		for i, a := range bv.A {
+			ev.hit("unbox")
+			if cells[i], err = ev.eval(e.Body, env.bind(e.X, a.(*remora.Box).Val)); err != nil {
+				return nil, err
+			}
+		}
+		if len(bv.Shape) > 0 {
+			ev.hit("collapse")
+		}
+		return collapse(e.Pos, bv.Shape, cells)
+	}
+	return nil, semantics.Stuckf(e.At(), "", "no rule evaluates %T", e)
+}
+
+// boxes checks that unbox is given boxes.
+func boxes(pos semantics.Pos, v *remora.Value) error {
+	if v.Kind != remora.KBox && v.Len() > 0 {
+		return semantics.Stuckf(pos, "unbox", "unbox wants boxes, got %s", describe(v))
+	}
+	return nil
+}
+
+// emptyResult is the result of mapping over an empty frame. Nothing tells
+// the shape of the cells that were never computed (the "hole" §4 points
+// out, which the typed core fills from the type), so they count as
+// scalars: the result has the frame's shape (ERRATA R10).
+func emptyResult(frame []int64) *remora.Value {
+	return remora.NewValue(remora.KInt, append([]int64{}, frame...), 0)
+}
+
+// collapse assembles result cells into the array of frame shape frame:
+// Fig 6's collapse, with the checks the types would have made. Cells of
+// different shapes make no array; int and float cells join as floats.
+func collapse(pos semantics.Pos, frame []int64, cells []*remora.Value) (*remora.Value, error) {
+	if len(cells) == 0 {
+		return emptyResult(frame), nil
+	}
+	kind := remora.Kind(255)
+	mixed := false
+	for i, c := range cells {
+		if !semantics.SameShape(c.Shape, cells[0].Shape) {
+			return nil, semantics.Stuckf(pos, "collapse", "result cells have shapes %s and %s: the array would not be rectangular (box the cells to keep them)", shapeString(cells[0].Shape), shapeString(c.Shape))
+		}
+		if c.Len() == 0 {
+			continue
+		}
+		switch {
+		case kind == 255:
+			kind = c.Kind
+		case c.Kind == kind:
+		case isNum(c.Kind) && isNum(kind):
+			mixed = true
+		default:
+			return nil, semantics.Stuckf(pos, "collapse", "cell %d holds %s atoms, cell 1 %s atoms", i+1, c.Kind, cells[0].Kind)
+		}
+	}
+	if kind == 255 {
+		kind = cells[0].Kind
+	}
+	if mixed {
+		kind = remora.KFloat
+		cells = append([]*remora.Value{}, cells...)
+		for i, c := range cells {
+			if c.Kind == remora.KInt {
+				cells[i] = toFloat(c)
+			}
+		}
+	}
+	for i, c := range cells {
+		if c.Len() == 0 && c.Kind != kind {
+			cells[i] = remora.NewValue(kind, c.Shape, 0)
+		}
+	}
+	return remora.Stack(frame, cells[0].Shape, kind, cells), nil
+}
+
+func isNum(k remora.Kind) bool { return k == remora.KInt || k == remora.KFloat }
+
+// An application's frames (§2.1): each argument is split into a frame of
+// cells of the rank its function expects (an argument of lower rank, or a
+// parameter of rank all, is one whole cell); the function array's frame is
+// its whole shape (function application expects a scalar cell in function
+// position, Fig 2). Every frame must be a prefix of the largest, which is
+// the application's frame.
+type frames struct {
+	f0    *Func     // the first function, whose ranks every other shares
+	frame []int64   // the application's frame
+	fs    [][]int64 // the function array's frame, then each argument's
+}
+
+func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*frames, error) {
+	if fv.Kind != remora.KFunc && fv.Len() > 0 {
+		return nil, semantics.Stuckf(pos, "β", "cannot apply %s: it is not a function", describe(fv))
+	}
+	out := &frames{fs: [][]int64{fv.Shape}}
+	if fv.Len() == 0 {
+		// An empty array of functions: no function tells the ranks, and
+		// nothing is applied.
+		out.frame = fv.Shape
+		return out, nil
+	}
+	out.f0 = fv.A[0].(*Func)
+	ranks := out.f0.Ranks()
+	for _, a := range fv.A[1:] {
+		if rs := a.(*Func).Ranks(); !sameRanks(rs, ranks) {
+			return nil, semantics.Stuckf(pos, "lift", "the functions in the array take cells of ranks %s and %s: they must agree exactly", ranksString(ranks), ranksString(rs))
+		}
+	}
+	if len(args) != len(ranks) {
+		return nil, semantics.Stuckf(pos, "β", "%s takes %d argument%s, got %d", short(out.f0), len(ranks), plural(len(ranks)), len(args))
+	}
+	for i, a := range args {
+		r := len(a.Shape) - ranks[i]
+		if ranks[i] == All || r < 0 {
+			r = 0
+		}
+		out.fs = append(out.fs, a.Shape[:r])
+	}
+	bi := 0
+	for i, f := range out.fs {
+		if len(f) > len(out.fs[bi]) {
+			bi = i
+		}
+	}
+	big := out.fs[bi]
+	for i, f := range out.fs {
+		if !semantics.SameShape(f, big[:len(f)]) {
+			return nil, semantics.Stuckf(pos, "lift", "frames %s (%s) and %s (%s) do not agree: neither is a prefix of the other", shapeString(big), frameOwner(bi), shapeString(f), frameOwner(i))
+		}
+	}
+	out.frame = big
+	return out, nil
+}
+
+// frameOwner names the i-th frame of an application.
+func frameOwner(i int) string {
+	if i == 0 {
+		return "the function array"
+	}
+	return fmt.Sprintf("argument %d", i)
+}
+
+// lifted reports whether some frame is smaller than the application's.
+func (fr *frames) lifted() bool {
+	for _, f := range fr.fs {
+		if len(f) < len(fr.frame) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameRanks(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func rankString(r int) string {
+	if r == All {
+		return "all"
+	}
+	return fmt.Sprint(r)
+}
+
+func ranksString(rs []int) string {
+	ss := make([]string, len(rs))
+	for i, r := range rs {
+		ss[i] = rankString(r)
+	}
+	return "(" + strings.Join(ss, " ") + ")"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// short names a function for a message.
+func short(f *Func) string {
+	if f.Prim != nil {
+		return f.Prim.Name
+	}
+	s := ExprString(f.Lam)
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
+}
+
+// apply applies a function array to argument arrays: lift, map, β or δ
+// and collapse, done at once on flat arrays, replicating by index
+// arithmetic rather than copying.
+func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
+	fr, err := appFrames(fv, args, pos)
+	if err != nil {
+		return nil, err
+	}
+	if fr.f0 == nil {
+		ev.hit("map")
+		return emptyResult(fr.frame), nil
+	}
+	if len(fr.frame) == 0 {
+		return ev.call(fr.f0, args, pos)
+	}
+	if fr.lifted() {
+		ev.hit("lift")
+	}
+	ev.hit("map")
+	n := product(fr.frame)
+	if n == 0 {
+		return emptyResult(fr.frame), nil
+	}
+	if p := fr.f0.Prim; p != nil && p.Scalar != nil && allSame(fv) && baseKinds(args) {
+		ev.hit("δ")
+		c := &remora.Call{Pos: pos}
+		impl, conv, err := p.resolve(c, args)
+		if err != nil {
+			return nil, err
+		}
+		return remora.ScalarLoop(impl, conv, fr.frame, fr.fs[1:], impl.ResultKind(), pos)
+	}
+	div := make([]int, len(fr.fs))
+	for i, f := range fr.fs {
+		div[i] = n / product(f)
+	}
+	cellArgs := make([][]*remora.Value, len(args))
+	for i, a := range args {
+		_, cellArgs[i] = a.Cells(len(fr.fs[i+1]))
+	}
+	results := make([]*remora.Value, n)
+	cur := make([]*remora.Value, len(args))
+	for p := 0; p < n; p++ {
+		fa := fv.A[p/div[0]].(*Func)
+		for i := range args {
+			cur[i] = cellArgs[i][p/div[i+1]]
+		}
+		if results[p], err = ev.call(fa, cur, pos); err != nil {
+			return nil, err
+		}
+	}
+	ev.hit("collapse")
+	return collapse(pos, fr.frame, results)
+}
+
+// baseKinds reports whether every argument holds base atoms.
+func baseKinds(args []*remora.Value) bool {
+	for _, a := range args {
+		if a.Kind >= remora.KFunc && a.Len() > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// allSame reports whether every atom of a function array is the same
+// primitive.
+func allSame(fv *remora.Value) bool {
+	f0 := fv.A[0].(*Func)
+	for _, a := range fv.A[1:] {
+		if a.(*Func).Prim != f0.Prim {
+			return false
+		}
+	}
+	return true
+}
+
+// call applies one function to arguments that are its cells: β for a λ,
+// δ for a primitive.
+func (ev *evaluator) call(f *Func, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
+	if f.Lam != nil {
+		ev.hit("β")
+		env := f.Env
+		for i, p := range f.Lam.Params {
+			env = env.bind(p.Name, args[i])
+		}
+		return ev.eval(f.Lam.Body, env)
+	}
+	ev.hit("δ")
+	p := f.Prim
+	if p.Fold != nil {
+		return ev.fold(p, args, pos)
+	}
+	return delta(p, args, pos)
+}
+
+// delta is the δ-rule of a primitive other than the fold family, on its
+// cells.
+func delta(p *PrimDef, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
+	c := &remora.Call{Pos: pos}
+	switch {
+	case p.Scalar != nil:
+		if !baseKinds(args) {
+			return nil, stuck(c, p.Name, "takes numbers or booleans, got %s", kindsString(args))
+		}
+		impl, conv, err := p.resolve(c, args)
+		if err != nil {
+			return nil, err
+		}
+		return remora.ScalarLoop(impl, conv, nil, make([][]int64, len(conv)), impl.ResultKind(), pos)
+	case p.Name == "if":
+		if args[0].Kind != remora.KBool {
+			return nil, stuck(c, "if", "the condition is a bool, got %s", describe(args[0]))
+		}
+		if args[0].I[0] != 0 {
+			return args[1], nil
+		}
+		return args[2], nil
+	}
+	v, err := p.Cells(c, args)
+	return v, atPos(err, pos)
+}
+
+// atPos gives a typed δ-rule's error the application's position.
+func atPos(err error, pos semantics.Pos) error {
+	var se *semantics.Error
+	if errors.As(err, &se) && !se.Pos.IsValid() {
+		c := *se
+		c.Pos = pos
+		return &c
+	}
+	return err
+}
+
+// foldArgs splits a fold's arguments into operator, initial accumulator
+// (nil when the plan takes none) and items, checking the array has a
+// major axis.
+func foldArgs(p *PrimDef, args []*remora.Value, pos semantics.Pos) (op, init *remora.Value, items []*remora.Value, err error) {
+	arr := args[len(args)-1]
+	if err := major(&remora.Call{Pos: pos}, p.Name, arr); err != nil {
+		return nil, nil, nil, err
+	}
+	_, items = arr.Cells(1)
+	if p.Fold.TakesInit() {
+		init = args[1]
+		if p.Fold.ReplicatesInit() {
+			init = padInit(init, arr.Shape[1:])
+		}
+	}
+	return args[0], init, items, nil
+}
+
+// padInit replicates the reduce family's initial accumulator over the
+// leading axes its items have beyond it (the typed basis's @pad): (scan +
+// 0 m) starts from a row of zeros. An initial value that is no suffix of
+// the items' shape is left as it is.
+func padInit(init *remora.Value, item []int64) *remora.Value {
+	pad := len(item) - len(init.Shape)
+	if pad <= 0 || !semantics.SameShape(item[pad:], init.Shape) {
+		return init
+	}
+	return remora.ReplicateTo(init, nil, item[:pad])
+}
+
+// fold is δ for the reduce and scan family: the operator applied, with
+// lifting, in index order.
+func (ev *evaluator) fold(p *PrimDef, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
+	op, init, items, err := foldArgs(p, args, pos)
+	if err != nil {
+		return nil, err
+	}
+	var stackErr error
+	apply := func(f, a, b *remora.Value) (*remora.Value, error) {
+		return ev.apply(f, []*remora.Value{a, b}, pos)
+	}
+	stack := func(xs []*remora.Value) *remora.Value {
+		v, err := collapse(pos, []int64{int64(len(xs))}, xs)
+		if err != nil {
+			stackErr = err
+		}
+		return v
+	}
+	same := func(x *remora.Value) *remora.Value { return x }
+	v, err := remora.RunFold(p.Fold, p.Name, op, init, items, apply, same, stack, &remora.Call{Pos: pos})
+	if err == nil {
+		err = stackErr
+	}
+	return v, err
+}

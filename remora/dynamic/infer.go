@@ -1,0 +1,778 @@
+package dynamic
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Elaboration into the typed core (check --infer), best effort in the
+// spirit of §5.1: the dialect's programs carry ranks, the typed core's
+// carry types, and where the shapes of a program are fixed by its literals
+// the one determines the other.
+//
+// The elaborator specialises. An array expression elaborates to a typed
+// term and its type, a type whose shape is constant; a function (a λ, a
+// primitive, a frame of them) stays static until it is applied, and is
+// then elaborated at the cell types its arguments give it: the ranks cut
+// each argument's shape into frame and cell, exactly as the run-time lift
+// does. A λ applied at two shapes becomes two typed λs. Function
+// arguments are bound statically (the typed term has no parameter for
+// them), and so is what is known of a scalar argument's value, so
+// (fact 5) elaborates with iota{ | [5]}. The major-axis primitives get the
+// index arguments their arguments' shapes imply; the reduce and scan
+// family's operator is η-expanded at the item type.
+//
+// What it cannot do, it says: a shape that depends on a run-time value
+// ((iota [n]) with n different in each cell of a frame, filter), a
+// function that escapes before it is applied (returned by an application,
+// stored with an unknown argument type), boxes. The typed core would need
+// a dependent sum there (§4): the typed dialect's lift and box.
+//
+// The elaborated term is then type checked by the typed checker (Figs
+// 7–8), so what --infer reports is the typed core's own verdict.
+
+// Inferred is one expression's elaboration.
+type Inferred struct {
+	Term string      // the typed-core term, in the typed dialect's syntax
+	Type *remora.Arr // its type, by the typed checker
+}
+
+// InferProgram elaborates every expression of p; the error says why the
+// first one that cannot be elaborated cannot.
+func InferProgram(p *Program) ([]*Inferred, error) {
+	var out []*Inferred
+	for _, e := range p.Exprs {
+		inf, err := Infer(e)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, inf)
+	}
+	return out, nil
+}
+
+// Infer elaborates one closed expression into the typed core and type
+// checks the result.
+func Infer(e Expr) (inf *Inferred, err error) {
+	el := &elaborator{used: map[string]int{}}
+	defer func() {
+		if r := recover(); r != nil {
+			ie, ok := r.(*inferError)
+			if !ok {
+				panic(r)
+			}
+			inf, err = nil, semantics.Errorf(ie.pos, semantics.TypeError, "infer", "%s", ie.msg)
+		}
+	}()
+	v := el.elab(e, nil)
+	if v.funs != nil {
+		el.fail(e.At(), "the result is a function, whose argument types nothing here fixes (the typed core writes them on every λ)")
+	}
+	term, perr := remora.ParseExpr("infer", v.term)
+	if perr != nil {
+		return nil, semantics.Errorf(e.At(), semantics.TypeError, "infer", "internal: the elaboration does not parse: %v\n%s", perr, v.term)
+	}
+	_, t, _, cerr := remora.CheckExpr(term, nil)
+	if cerr != nil {
+		return nil, semantics.Errorf(e.At(), semantics.TypeError, "infer", "the elaboration does not type check: %v\n%s", cerr, v.term)
+	}
+	return &Inferred{Term: v.term, Type: t}, nil
+}
+
+type inferError struct {
+	pos semantics.Pos
+	msg string
+}
+
+// ity is the type of an elaborated array: a base atom type and a
+// constant shape.
+type ity struct {
+	elem  remora.Kind // KInt, KFloat, KBool or KChar
+	shape []int64
+}
+
+func (t ity) String() string {
+	if len(t.shape) == 0 {
+		return t.elem.String()
+	}
+	ds := make([]string, len(t.shape))
+	for i, d := range t.shape {
+		ds[i] = strconv.FormatInt(d, 10)
+	}
+	return "[" + t.elem.String() + " " + strings.Join(ds, " ") + "]"
+}
+
+func (t ity) equal(u ity) bool { return t.elem == u.elem && semantics.SameShape(t.shape, u.shape) }
+
+// aval is what an expression elaborates to: a typed array (term, its
+// type, and its value when the elaborator knows it), or a static array of
+// functions not yet elaborated.
+type aval struct {
+	term  string
+	typ   ity
+	known *remora.Value // the array's value, when it is known statically (small ones)
+	funs  []*closure    // a static function array, of shape fshape
+	shape []int64
+}
+
+type closure struct {
+	lam  *Lam
+	prim *PrimDef
+	env  *ienv
+}
+
+func (c *closure) ranks() []int {
+	if c.prim != nil {
+		return c.prim.Ranks
+	}
+	return (&Func{Lam: c.lam}).Ranks()
+}
+
+type ienv struct {
+	parent *ienv
+	name   string
+	val    *aval
+}
+
+func (e *ienv) lookup(x string) *aval {
+	for ; e != nil; e = e.parent {
+		if e.name == x {
+			return e.val
+		}
+	}
+	return nil
+}
+
+type elaborator struct {
+	used map[string]int // typed names given so far, to keep every binder distinct
+}
+
+func (el *elaborator) fail(pos semantics.Pos, format string, args ...any) {
+	panic(&inferError{pos: pos, msg: fmt.Sprintf(format, args...)})
+}
+
+// fresh is a typed binder for x, distinct from every other binder of the
+// elaboration (so that inlining a λ at its call site captures nothing).
+func (el *elaborator) fresh(x string) string {
+	n := el.used[x]
+	el.used[x] = n + 1
+	if n == 0 && !typedKeyword[x] {
+		return x
+	}
+	return fmt.Sprintf("%s%%%d", x, n+1)
+}
+
+// typedKeyword are the typed dialect's special forms, which the dynamic
+// dialect lets name variables.
+var typedKeyword = map[string]bool{
+	"fn": true, "t-fn": true, "i-fn": true, "t-app": true, "i-app": true, "frame": true,
+	"box": true, "boxes": true, "lift": true, "reify-dimension": true, "reify-shape": true, "reshape": true,
+}
+
+const knownLimit = 64 // atoms of a value the elaborator keeps track of
+
+func typedArray(term string, t ity, known *remora.Value) *aval {
+	if known != nil && known.Len() > knownLimit {
+		known = nil
+	}
+	return &aval{term: term, typ: t, known: known}
+}
+
+func (el *elaborator) elab(e Expr, env *ienv) *aval {
+	switch e := e.(type) {
+	case *Lit:
+		if e.V.Kind >= remora.KFunc {
+			el.fail(e.Pos, "a literal array of functions or boxes (only arises while stepping)")
+		}
+		return typedArray(typedLiteral(e.V), ity{e.V.Kind, e.V.Shape}, e.V)
+	case *Var:
+		v := env.lookup(e.Name)
+		if v == nil {
+			el.fail(e.Pos, "%s is not bound", e.Name)
+		}
+		return v
+	case *Prim:
+		return &aval{funs: []*closure{{prim: e.Def}}}
+	case *Lam:
+		return &aval{funs: []*closure{{lam: e, env: env}}}
+	case *Frame:
+		return el.frame(e, env)
+	case *App:
+		fn := el.elab(e.Fn, env)
+		args := make([]*aval, len(e.Args))
+		for i, a := range e.Args {
+			args[i] = el.elab(a, env)
+		}
+		return el.apply(e.Pos, fn, args)
+	case *Let:
+		v := el.elab(e.Val, env)
+		if v.funs != nil {
+			return el.elab(e.Body, &ienv{parent: env, name: e.X, val: v})
+		}
+		x := el.fresh(e.X)
+		body := el.elab(e.Body, &ienv{parent: env, name: e.X, val: typedArray(x, v.typ, v.known)})
+		if body.funs != nil {
+			el.fail(e.Pos, "the let's body is a function, whose argument types nothing here fixes")
+		}
+		return typedArray("(let ["+x+" "+v.term+"] "+body.term+")", body.typ, body.known)
+	case *Unbox:
+		el.fail(e.Pos, "unbox: a box hides its contents' shape, which the typed core gives by a dependent sum (write it in the typed dialect with unbox and Sigma)")
+	}
+	el.fail(e.At(), "cannot elaborate %s", ExprString(e))
+	return nil
+}
+
+// typedLiteral writes a value in the typed dialect's syntax.
+func typedLiteral(v *remora.Value) string { return v.TermString() }
+
+// frame elaborates [e …]: a static array of functions, or a typed frame
+// whose cells agree in shape (ints joining floats as floats).
+func (el *elaborator) frame(e *Frame, env *ienv) *aval {
+	vs := make([]*aval, len(e.Elems))
+	nfun := 0
+	for i, x := range e.Elems {
+		vs[i] = el.elab(x, env)
+		if vs[i].funs != nil {
+			nfun++
+		}
+	}
+	if nfun == len(vs) {
+		out := &aval{shape: e.Dims}
+		for _, v := range vs {
+			if len(v.shape) > 0 {
+				el.fail(e.Pos, "a frame of function arrays (only scalar functions are elaborated in frames)")
+			}
+			out.funs = append(out.funs, v.funs[0])
+		}
+		return out
+	}
+	if nfun > 0 {
+		el.fail(e.Pos, "a frame mixes functions and arrays: it would stop in collapse")
+	}
+	elem := vs[0].typ.elem
+	for _, v := range vs {
+		if !semantics.SameShape(v.typ.shape, vs[0].typ.shape) {
+			el.fail(e.Pos, "the frame's cells have shapes %s and %s: it would stop in collapse", shapeString(vs[0].typ.shape), shapeString(v.typ.shape))
+		}
+		if v.typ.elem != elem {
+			if isNum(v.typ.elem) && isNum(elem) {
+				elem = remora.KFloat
+			} else {
+				el.fail(e.Pos, "the frame mixes %s and %s atoms", elem, v.typ.elem)
+			}
+		}
+	}
+	terms := make([]string, len(vs))
+	cells := make([]*remora.Value, len(vs))
+	for i, v := range vs {
+		terms[i] = convertTo(v, elem)
+		cells[i] = v.known
+	}
+	var known *remora.Value
+	if allKnown(cells) {
+		known, _ = collapse(e.Pos, e.Dims, cells)
+	}
+	return typedArray(nest(e.Dims, terms), ity{elem, append(append([]int64{}, e.Dims...), vs[0].typ.shape...)}, known)
+}
+
+func allKnown(vs []*remora.Value) bool {
+	for _, v := range vs {
+		if v == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// nest writes the cells of a frame of shape dims as nested brackets.
+func nest(dims []int64, terms []string) string {
+	if len(dims) == 0 {
+		return terms[0]
+	}
+	if dims[0] == 0 {
+		return "(frame " + shapeString(dims) + " int)"
+	}
+	size := len(terms) / int(dims[0])
+	parts := make([]string, dims[0])
+	for i := range parts {
+		parts[i] = nest(dims[1:], terms[i*size:(i+1)*size])
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// convertTo is v's term with its atoms as elem (an int array as floats).
+func convertTo(v *aval, elem remora.Kind) string {
+	if v.typ.elem == remora.KInt && elem == remora.KFloat {
+		return "(int->float " + v.term + ")"
+	}
+	return v.term
+}
+
+// split cuts an argument's shape by a cell rank, as the run-time lift does.
+func split(shape []int64, rank int) (frame, cell []int64) {
+	r := len(shape) - rank
+	if rank == All || r < 0 {
+		r = 0
+	}
+	return shape[:r], shape[r:]
+}
+
+// apply elaborates an application: the frames as the run-time lift finds
+// them, then each function at its cell types.
+func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
+	if fn.funs == nil {
+		el.fail(pos, "cannot apply an array of %s atoms", fn.typ.elem)
+	}
+	c0 := fn.funs[0]
+	ranks := c0.ranks()
+	for _, c := range fn.funs[1:] {
+		if !sameRanks(c.ranks(), ranks) {
+			el.fail(pos, "the functions in the array take cells of ranks %s and %s: it would stop in lift", ranksString(ranks), ranksString(c.ranks()))
+		}
+	}
+	if len(args) != len(ranks) {
+		el.fail(pos, "the function takes %d arguments, got %d: it would stop in β", len(ranks), len(args))
+	}
+	frames := [][]int64{fn.shape}
+	cells := make([]ity, len(args))
+	for i, a := range args {
+		if a.funs != nil {
+			frames = append(frames, nil)
+			continue
+		}
+		f, c := split(a.typ.shape, ranks[i])
+		frames = append(frames, f)
+		cells[i] = ity{a.typ.elem, c}
+	}
+	big := frames[0]
+	for _, f := range frames {
+		if len(f) > len(big) {
+			big = f
+		}
+	}
+	for _, f := range frames {
+		if !semantics.SameShape(f, big[:len(f)]) {
+			el.fail(pos, "frames %s and %s do not agree: it would stop in lift", shapeString(f), shapeString(big))
+		}
+	}
+	scalarFrame := len(big) == 0
+	if c0.prim != nil {
+		if len(fn.funs) > 1 {
+			for _, c := range fn.funs {
+				if c.prim == nil || c.prim.Scalar == nil {
+					el.fail(pos, "an array of functions mixing λs and primitives, or of non-scalar primitives")
+				}
+			}
+		}
+		if c0.prim.Scalar != nil || scalarFrame {
+			return el.prim(pos, fn, args, big)
+		}
+		// A primitive with a rank-0 parameter (rotate's shift, the fold
+		// family's operator) lifted over a frame: the typed core lifts it
+		// through a λ taking the cells.
+		var params, as []string
+		inner := make([]*aval, len(args))
+		for i, a := range args {
+			if a.funs != nil {
+				inner[i] = a
+				continue
+			}
+			x := el.fresh("x")
+			inner[i] = typedArray(x, cells[i], nil)
+			params = append(params, "["+x+" "+cells[i].String()+"]")
+			as = append(as, a.term)
+		}
+		body := el.prim(pos, fn, inner, nil)
+		term := "((fn (" + strings.Join(params, " ") + ") " + body.term + ") " + strings.Join(as, " ") + ")"
+		return typedArray(term, ity{body.typ.elem, append(append([]int64{}, big...), body.typ.shape...)}, nil)
+	}
+	// λs: each elaborated at the cell types, to the same result type.
+	var fterms []string
+	var ret ity
+	var known *remora.Value
+	for k, c := range fn.funs {
+		if c.lam == nil {
+			el.fail(pos, "an array of functions mixing λs and primitives")
+		}
+		term, r, kn := el.lambda(pos, c, args, cells, scalarFrame)
+		if k > 0 && !r.equal(ret) {
+			el.fail(pos, "the functions in the array return %s and %s", ret, r)
+		}
+		ret, known = r, kn
+		fterms = append(fterms, term)
+	}
+	if len(fn.funs) > 1 || !scalarFrame {
+		known = nil
+	}
+	var as []string
+	for _, a := range args {
+		if a.funs == nil {
+			as = append(as, a.term)
+		}
+	}
+	call := "(" + nest(fn.shape, fterms)
+	if len(as) > 0 {
+		call += " " + strings.Join(as, " ")
+	}
+	call += ")"
+	return typedArray(call, ity{ret.elem, append(append([]int64{}, big...), ret.shape...)}, known)
+}
+
+// lambda elaborates a λ at its parameters' cell types: a function
+// argument is bound statically, and so is the value of an argument known
+// to the elaborator when the application's frame is scalar.
+func (el *elaborator) lambda(pos semantics.Pos, c *closure, args []*aval, cells []ity, scalarFrame bool) (string, ity, *remora.Value) {
+	env := c.env
+	var params []string
+	for i, p := range c.lam.Params {
+		a := args[i]
+		if a.funs != nil {
+			env = &ienv{parent: env, name: p.Name, val: a}
+			continue
+		}
+		x := el.fresh(p.Name)
+		var known *remora.Value
+		if scalarFrame {
+			known = a.known
+		}
+		env = &ienv{parent: env, name: p.Name, val: typedArray(x, cells[i], known)}
+		params = append(params, "["+x+" "+cells[i].String()+"]")
+	}
+	body := el.elab(c.lam.Body, env)
+	if body.funs != nil {
+		el.fail(pos, "the λ returns a function, whose argument types nothing here fixes (a curried function is elaborated only where it is applied at once)")
+	}
+	return "(fn (" + strings.Join(params, " ") + ") " + body.term + ")", body.typ, body.known
+}
+
+// prim elaborates the application of a primitive (or a frame of scalar
+// primitives) whose frames agree and are big.
+func (el *elaborator) prim(pos semantics.Pos, fn *aval, args []*aval, big []int64) *aval {
+	p := fn.funs[0].prim
+	for _, a := range args {
+		if a.funs != nil && p.Fold == nil {
+			el.fail(pos, "%s takes arrays, not functions", p.Name)
+		}
+	}
+	if p.Scalar != nil {
+		return el.scalar(pos, fn, args, big)
+	}
+	if len(fn.funs) > 1 || len(fn.shape) > 0 {
+		el.fail(pos, "an array of %s primitives", p.Name)
+	}
+	if p.Name == "if" {
+		c, a, b := args[0], args[1], args[2]
+		if c.typ.elem != remora.KBool {
+			el.fail(pos, "if's condition holds %s atoms, not bool", c.typ.elem)
+		}
+		elem := a.typ.elem
+		if a.typ.elem != b.typ.elem {
+			if !isNum(a.typ.elem) || !isNum(b.typ.elem) {
+				el.fail(pos, "if's branches hold %s and %s atoms", a.typ.elem, b.typ.elem)
+			}
+			elem = remora.KFloat
+		}
+		term := "(if{" + elem.String() + " | } " + c.term + " " + convertTo(a, elem) + " " + convertTo(b, elem) + ")"
+		return typedArray(term, ity{elem, big}, nil)
+	}
+	// The rest have cell rank all: a scalar frame, the whole arguments.
+	if p.Fold != nil {
+		return el.fold(pos, p, args)
+	}
+	return el.major(pos, p, args)
+}
+
+// scalar elaborates a scalar primitive: the typed primitive that takes
+// the arguments' atom kinds, ints converted where floats are wanted.
+func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []int64) *aval {
+	vals := make([]*remora.Value, len(args))
+	for i, a := range args {
+		vals[i] = remora.NewValue(a.typ.elem, nil, 1) // kinds only
+	}
+	var impls []*remora.PrimDef
+	for _, c := range fn.funs {
+		impl, _, err := c.prim.resolve(&remora.Call{Pos: pos}, vals)
+		if err != nil {
+			msg := err.Error()
+			var se *semantics.Error
+			if errors.As(err, &se) {
+				msg = se.Msg
+			}
+			el.fail(pos, "%s: it would stop in δ", msg)
+		}
+		impls = append(impls, impl)
+	}
+	ks := impls[0].ParamKinds()
+	for _, impl := range impls[1:] {
+		if !sameKinds(impl.ParamKinds(), ks) || impl.ResultKind() != impls[0].ResultKind() {
+			el.fail(pos, "the primitives in the array take or give different atom types")
+		}
+	}
+	names := make([]string, len(impls))
+	for i, impl := range impls {
+		names[i] = impl.Name
+	}
+	terms := []string{nest(fn.shape, names)}
+	knowns := make([]*remora.Value, len(args))
+	for i, a := range args {
+		terms = append(terms, convertTo(a, ks[i]))
+		knowns[i] = a.known
+	}
+	var known *remora.Value
+	if len(fn.shape) == 0 && allKnown(knowns) {
+		conv := make([]*remora.Value, len(knowns))
+		for i, k := range knowns {
+			conv[i] = k
+			if k.Kind == remora.KInt && ks[i] == remora.KFloat {
+				conv[i] = toFloat(k)
+			}
+		}
+		frames := make([][]int64, len(args))
+		for i, a := range args {
+			frames[i], _ = split(a.typ.shape, 0)
+		}
+		known, _ = remora.ScalarLoop(impls[0], conv, big, frames, impls[0].ResultKind(), pos)
+	}
+	return typedArray("("+strings.Join(terms, " ")+")", ity{impls[0].ResultKind(), big}, known)
+}
+
+func sameKinds(a, b []remora.Kind) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// instantiation writes f{τ | ι …}.
+func instantiation(name string, elems []remora.Kind, ixs ...string) string {
+	ts := make([]string, len(elems))
+	for i, k := range elems {
+		ts[i] = k.String()
+	}
+	return name + "{" + strings.Join(ts, " ") + " | " + strings.Join(ixs, " ") + "}"
+}
+
+// dimsIndex writes a constant shape index [d …].
+func dimsIndex(ds []int64) string { return shapeString(ds) }
+
+func (el *elaborator) needMajor(pos semantics.Pos, name string, a *aval) {
+	if len(a.typ.shape) == 0 {
+		el.fail(pos, "%s wants an array with a major axis, got a scalar: it would stop in δ", name)
+	}
+}
+
+// knownInts is the statically known vector of ints a shape or count
+// argument must be for the typed core to take it as an index.
+func (el *elaborator) knownInts(pos semantics.Pos, name, what string, a *aval, rank int) []int64 {
+	if a.known == nil || a.known.Kind != remora.KInt || len(a.known.Shape) != rank {
+		el.fail(pos, "%s's %s %s is not known before the program runs; the typed core takes it as an index, which a run-time value can only become through a dependent sum (the typed dialect's lift and box, §4)", name, what, a.term)
+	}
+	for _, d := range a.known.I {
+		if d < 0 {
+			el.fail(pos, "%s's %s has the negative %d: it would stop in δ", name, what, d)
+		}
+	}
+	return a.known.I
+}
+
+// major elaborates a major-axis primitive, instantiated at the shapes of
+// its arguments.
+func (el *elaborator) major(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
+	a := args[0]
+	t := a.typ
+	item := func() []int64 { return t.shape[1:] }
+	d := func() string { return strconv.FormatInt(t.shape[0], 10) }
+	call := func(head string, as ...*aval) string {
+		parts := []string{head}
+		for _, x := range as {
+			parts = append(parts, x.term)
+		}
+		return "(" + strings.Join(parts, " ") + ")"
+	}
+	elems := []remora.Kind{t.elem}
+	switch p.Name {
+	case "iota":
+		ds := el.knownInts(pos, "iota", "shape", a, 1)
+		known := remora.NewValue(remora.KInt, append([]int64{}, ds...), product(ds))
+		for i := range known.I {
+			known.I[i] = int64(i)
+		}
+		return typedArray("iota{ | "+dimsIndex(ds)+"}", ity{remora.KInt, ds}, known)
+	case "length":
+		el.needMajor(pos, "length", a)
+		return typedArray(call(instantiation("length", elems, d(), dimsIndex(item())), a), ity{remora.KInt, nil}, remora.IntScalar(t.shape[0]))
+	case "shape-of":
+		v := remora.NewValue(remora.KInt, []int64{int64(len(t.shape))}, len(t.shape))
+		copy(v.I, t.shape)
+		return typedArray("(reify-shape "+dimsIndex(t.shape)+")", ity{remora.KInt, v.Shape}, v)
+	case "append":
+		b := args[1]
+		el.needMajor(pos, "append", a)
+		el.needMajor(pos, "append", b)
+		if !semantics.SameShape(item(), b.typ.shape[1:]) {
+			el.fail(pos, "append's items have shapes %s and %s: it would stop in δ", shapeString(item()), shapeString(b.typ.shape[1:]))
+		}
+		elem := t.elem
+		if b.typ.elem != elem {
+			if !isNum(elem) || !isNum(b.typ.elem) {
+				el.fail(pos, "append joins %s and %s atoms", elem, b.typ.elem)
+			}
+			elem = remora.KFloat
+		}
+		head := instantiation("append", []remora.Kind{elem}, d(), strconv.FormatInt(b.typ.shape[0], 10), dimsIndex(item()))
+		shape := append([]int64{t.shape[0] + b.typ.shape[0]}, item()...)
+		return typedArray("("+head+" "+convertTo(a, elem)+" "+convertTo(b, elem)+")", ity{elem, shape}, nil)
+	case "reverse", "rotate":
+		el.needMajor(pos, p.Name, a)
+		if p.Name == "rotate" && (args[1].typ.elem != remora.KInt || len(args[1].typ.shape) != 0) {
+			el.fail(pos, "rotate's shift is an int, got %s", args[1].typ)
+		}
+		return typedArray(call(instantiation(p.Name, elems, d(), dimsIndex(item())), args...), t, nil)
+	case "head", "tail":
+		el.needMajor(pos, p.Name, a)
+		if t.shape[0] == 0 {
+			el.fail(pos, "%s of an array with no items: it would stop in δ", p.Name)
+		}
+		rt := ity{t.elem, item()}
+		if p.Name == "tail" {
+			rt.shape = append([]int64{t.shape[0] - 1}, item()...)
+		}
+		return typedArray(call(instantiation(p.Name, elems, strconv.FormatInt(t.shape[0]-1, 10), dimsIndex(item())), a), rt, nil)
+	case "itemize":
+		shape := append([]int64{1}, t.shape...)
+		return typedArray("(reshape "+dimsIndex(shape)+" "+a.term+")", ity{t.elem, shape}, nil)
+	case "reshape":
+		ds := el.knownInts(pos, "reshape", "shape", a, 1)
+		x := args[1]
+		if product(ds) != product(x.typ.shape) {
+			el.fail(pos, "reshape: the shape %s has %d atoms, the array %d: it would stop in δ", shapeString(ds), product(ds), product(x.typ.shape))
+		}
+		return typedArray("(reshape "+dimsIndex(ds)+" "+x.term+")", ity{x.typ.elem, append([]int64{}, ds...)}, nil)
+	case "replicate":
+		ds := el.knownInts(pos, "replicate", "shape", a, 1)
+		x := args[1]
+		head := instantiation("replicate", []remora.Kind{x.typ.elem}, dimsIndex(ds), dimsIndex(x.typ.shape))
+		return typedArray("("+head+" "+x.term+")", ity{x.typ.elem, append(append([]int64{}, ds...), x.typ.shape...)}, nil)
+	case "index":
+		pos1 := args[1]
+		if pos1.typ.elem != remora.KInt || len(pos1.typ.shape) != 1 || int(pos1.typ.shape[0]) > len(t.shape) {
+			el.fail(pos, "index's position is a vector of at most %d ints, got %s", len(t.shape), pos1.typ)
+		}
+		l := int(pos1.typ.shape[0])
+		head := instantiation("index", elems, dimsIndex(t.shape[:l]), dimsIndex(t.shape[l:]), strconv.Itoa(l))
+		return typedArray(call(head, a, pos1), ity{t.elem, t.shape[l:]}, nil)
+	case "subvector", "scatter":
+		el.needMajor(pos, p.Name, a)
+		n := el.knownInts(pos, p.Name, "length", args[2], 0)[0]
+		head := instantiation(p.Name, elems, d(), strconv.FormatInt(n, 10), dimsIndex(item()))
+		return typedArray(call(head, a, args[1]), ity{t.elem, append([]int64{n}, item()...)}, nil)
+	case "filter":
+		el.fail(pos, "filter's result length depends on the booleans, not on shapes: the typed core returns a dependent sum (a box)")
+	case "box":
+		el.fail(pos, "box: a box hides its contents' shape, which the typed core gives by a dependent sum (write it in the typed dialect with box and Sigma)")
+	}
+	el.fail(pos, "%s is not elaborated", p.Name)
+	return nil
+}
+
+// fold elaborates the reduce and scan family: the operator η-expanded at
+// the item type, the instantiation read off the array's shape. The reduce
+// family folds [t item] cells (its @pad is empty here), so an initial
+// value of a shorter shape is replicated first, as the run time does.
+func (el *elaborator) fold(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
+	op := args[0]
+	if op.funs == nil || len(op.shape) > 0 {
+		el.fail(pos, "%s's operator must be a function known here (a λ or a primitive)", p.Name)
+	}
+	arr := args[len(args)-1]
+	el.needMajor(pos, p.Name, arr)
+	t := arr.typ
+	d := t.shape[0]
+	item := ity{t.elem, t.shape[1:]}
+	typedName := p.Typed
+	var init *aval
+	if p.Fold.TakesInit() {
+		init = args[1]
+		if init.funs != nil {
+			el.fail(pos, "%s's initial value is a function", p.Name)
+		}
+	}
+	opTerm := func(a, b ity) (string, ity) {
+		x, y := el.fresh("a"), el.fresh("b")
+		body := el.apply(pos, op, []*aval{typedArray(x, a, nil), typedArray(y, b, nil)})
+		return "(fn ([" + x + " " + a.String() + "] [" + y + " " + b.String() + "]) " + body.term + ")", body.typ
+	}
+	if p.Fold.ReplicatesInit() {
+		// reduce, scan, iscan, iscan-init: one type for accumulator and items.
+		if init != nil {
+			if init.typ.elem != item.elem {
+				if !isNum(init.typ.elem) || !isNum(item.elem) {
+					el.fail(pos, "%s's initial value holds %s atoms, the items %s", p.Name, init.typ.elem, item.elem)
+				}
+				item.elem = remora.KFloat
+			}
+			pad := len(item.shape) - len(init.typ.shape)
+			if pad < 0 || !semantics.SameShape(item.shape[pad:], init.typ.shape) {
+				el.fail(pos, "%s's initial value has shape %s, the items %s", p.Name, shapeString(init.typ.shape), shapeString(item.shape))
+			}
+		}
+		ot, ret := opTerm(item, item)
+		if !ret.equal(item) {
+			el.fail(pos, "%s's operator gives %s for items of type %s: the typed core folds one type", p.Name, ret, item)
+		}
+		var parts []string
+		n := d
+		if init == nil {
+			if d == 0 {
+				el.fail(pos, "%s of an array with no items: it would stop in δ", p.Name)
+			}
+			n = d - 1
+		}
+		parts = append(parts, instantiation(typedName, []remora.Kind{item.elem}, strconv.FormatInt(n, 10), "[]", dimsIndex(item.shape)), ot)
+		if init != nil {
+			it := convertTo(init, item.elem)
+			if pad := len(item.shape) - len(init.typ.shape); pad > 0 {
+				it = "(" + instantiation("replicate", []remora.Kind{item.elem}, dimsIndex(item.shape[:pad]), dimsIndex(init.typ.shape)) + " " + it + ")"
+			}
+			parts = append(parts, it)
+		}
+		parts = append(parts, convertTo(arr, item.elem))
+		rt := ity{item.elem, item.shape}
+		switch typedName {
+		case "scan-init":
+			rt.shape = append([]int64{d + 1}, item.shape...)
+		case "iscan", "iscan-init":
+			rt.shape = append([]int64{d}, item.shape...)
+		}
+		return typedArray("("+strings.Join(parts, " ")+")", rt, nil)
+	}
+	// fold, fold-right, trace, trace-right: an accumulator of its own type.
+	acc := init.typ
+	right := typedName == "fold-right" || typedName == "trace-right"
+	var ot string
+	var ret ity
+	if right {
+		ot, ret = opTerm(item, acc)
+	} else {
+		ot, ret = opTerm(acc, item)
+	}
+	if !ret.equal(acc) {
+		el.fail(pos, "%s's operator gives %s for an accumulator of type %s: the typed core keeps one accumulator type", p.Name, ret, acc)
+	}
+	head := instantiation(typedName, []remora.Kind{item.elem, acc.elem}, strconv.FormatInt(d, 10), dimsIndex(item.shape), dimsIndex(acc.shape))
+	rt := acc
+	if typedName == "trace" || typedName == "trace-right" {
+		rt = ity{acc.elem, append([]int64{d + 1}, acc.shape...)}
+	}
+	return typedArray("("+head+" "+ot+" "+init.term+" "+arr.term+")", rt, nil)
+}

@@ -1,0 +1,124 @@
+package dynamic
+
+import (
+	"strings"
+
+	"github.com/arraysem/arraysem/remora"
+)
+
+// ExprString prints a term in the dialect's syntax; it reads back as the
+// same term (values print as literals: 1. for a float, a λ as its term).
+func ExprString(e Expr) string {
+	var b strings.Builder
+	write(&b, e)
+	return b.String()
+}
+
+func write(b *strings.Builder, e Expr) {
+	switch e := e.(type) {
+	case *Var:
+		b.WriteString(e.Name)
+	case *Prim:
+		b.WriteString(e.Def.Name)
+	case *Lit:
+		writeValue(b, e.V)
+	case *Frame:
+		writeFrame(b, e.Dims, e.Elems)
+	case *Lam:
+		b.WriteString("(λ (")
+		for i, p := range e.Params {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("(" + p.Name + " " + rankString(p.Rank) + ")")
+		}
+		b.WriteString(") ")
+		write(b, e.Body)
+		b.WriteByte(')')
+	case *App:
+		b.WriteByte('(')
+		write(b, e.Fn)
+		for _, a := range e.Args {
+			b.WriteByte(' ')
+			write(b, a)
+		}
+		b.WriteByte(')')
+	case *Let:
+		b.WriteString("(let ((" + e.X + " ")
+		write(b, e.Val)
+		b.WriteString(")) ")
+		write(b, e.Body)
+		b.WriteByte(')')
+	case *Unbox:
+		b.WriteString("(unbox " + e.X + " ")
+		write(b, e.Box)
+		b.WriteByte(' ')
+		write(b, e.Body)
+		b.WriteByte(')')
+	}
+}
+
+// writeFrame prints the elements of a frame of shape dims, nested.
+func writeFrame(b *strings.Builder, dims []int64, elems []Expr) {
+	if len(dims) == 0 {
+		write(b, elems[0])
+		return
+	}
+	size := product(dims[1:])
+	b.WriteByte('[')
+	for i := 0; i < int(dims[0]); i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		writeFrame(b, dims[1:], elems[i*size:(i+1)*size])
+	}
+	b.WriteByte(']')
+}
+
+// writeValue prints a value as a literal term. An empty array prints as
+// (array [dims]); a float always has a point or an exponent.
+func writeValue(b *strings.Builder, v *remora.Value) {
+	if v.Len() == 0 {
+		b.WriteString("(array " + shapeString(v.Shape) + ")")
+		return
+	}
+	if v.Kind < remora.KFunc {
+		b.WriteString(v.TermString())
+		return
+	}
+	// Functions and boxes print as terms, atom by atom.
+	writeAtoms(b, v, v.Shape, 0)
+}
+
+func writeAtoms(b *strings.Builder, v *remora.Value, shape []int64, off int) {
+	if len(shape) == 0 {
+		switch a := v.A[off].(type) {
+		case *Func:
+			if a.Lam == nil {
+				b.WriteString(a.Prim.Name)
+			} else {
+				write(b, a.closed())
+			}
+		case *remora.Box:
+			b.WriteString("(box ")
+			writeValue(b, a.Val)
+			b.WriteByte(')')
+		default:
+			b.WriteString(a.String())
+		}
+		return
+	}
+	size := product(shape[1:])
+	b.WriteByte('[')
+	for i := 0; i < int(shape[0]); i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		writeAtoms(b, v, shape[1:], off+i*size)
+	}
+	b.WriteByte(']')
+}
+
+// shapeString prints a shape as Remora writes one: [2 3], or [] for a
+// scalar's.
+func shapeString(ds []int64) string { return remora.Dims(ds...).String() }

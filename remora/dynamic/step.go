@@ -1,0 +1,349 @@
+package dynamic
+
+import (
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The small-step semantics on untyped terms: the rules of §2 that Fig 6
+// refines with types. A configuration is a closed term; Step finds the
+// redex through the evaluation contexts (function, then arguments left to
+// right; frame elements left to right; the value of a let; the box of an
+// unbox) and applies one rule:
+//
+//	lift      replicate the cells of the lower-ranked frames so that every
+//	          frame is the largest (Fig 1's underlined copies)
+//	map       split an application over a non-empty frame into a frame of
+//	          applications to cells (an empty frame gives an empty array)
+//	β         apply a λ to its cells by substitution (a let binds likewise)
+//	δ         apply a primitive to its cells; the reduce and scan family
+//	          unfold into the applications of their operator, in index order
+//	collapse  a frame of arrays becomes one array
+//	unbox     open a box (on an array of boxes, map first)
+
+// Machine is the small-step semantics as a semantics.Machine on terms.
+type Machine struct{}
+
+// Final reports whether e is a value.
+func (Machine) Final(e Expr) bool { return isValue(e) }
+
+// Step makes one transition.
+func (Machine) Step(e Expr) (Expr, string, error) { return step(e) }
+
+// RunSmall runs a closed expression to a value by the small-step
+// semantics, calling on after every step.
+func RunSmall(e Expr, fuel int, counter semantics.Counter, on func(rule string, e Expr)) (*remora.Value, int, error) {
+	d := &semantics.Driver[Expr]{Machine: Machine{}, Fuel: fuel, Counter: counter, OnStep: on, Pos: e.At()}
+	v, n, err := d.Run(e)
+	if err != nil {
+		return nil, n, err
+	}
+	return toValue(v), n, nil
+}
+
+// isValue: literal arrays, functions, primitives, and frames of scalar
+// values of one atom kind (a frame of functions, as in Fig 2, is a value).
+func isValue(e Expr) bool {
+	switch e := e.(type) {
+	case *Lit, *Lam, *Prim:
+		return true
+	case *Frame:
+		var kind remora.Kind
+		for i, el := range e.Elems {
+			if !isValue(el) || !isScalar(el) {
+				return false
+			}
+			k := kindOf(el)
+			if i > 0 && k != kind {
+				return false
+			}
+			kind = k
+		}
+		return true
+	}
+	return false
+}
+
+func isScalar(e Expr) bool {
+	switch e := e.(type) {
+	case *Lit:
+		return len(e.V.Shape) == 0
+	case *Frame:
+		return len(e.Dims) == 0
+	}
+	return true
+}
+
+// kindOf is the atom kind of a scalar value term.
+func kindOf(e Expr) remora.Kind {
+	if l, ok := e.(*Lit); ok {
+		return l.V.Kind
+	}
+	return remora.KFunc
+}
+
+// toValue reads a value term as a flat array.
+func toValue(e Expr) *remora.Value {
+	switch e := e.(type) {
+	case *Lit:
+		return e.V
+	case *Lam:
+		return funcValue(&Func{Lam: e})
+	case *Prim:
+		return funcValue(&Func{Prim: e.Def})
+	case *Frame:
+		cells := make([]*remora.Value, len(e.Elems))
+		for i, el := range e.Elems {
+			cells[i] = toValue(el)
+		}
+		v, _ := collapse(e.Pos, e.Dims, cells) // a value frame's cells are scalars of one kind
+		return v
+	}
+	return nil
+}
+
+// lit is a value as a term at pos.
+func lit(pos semantics.Pos, v *remora.Value) Expr { return &Lit{Pos: pos, V: v} }
+
+func step(e Expr) (Expr, string, error) {
+	switch e := e.(type) {
+	case *App:
+		if !isValue(e.Fn) {
+			fn, r, err := step(e.Fn)
+			if err != nil {
+				return nil, "", err
+			}
+			n := *e
+			n.Fn = fn
+			return &n, r, nil
+		}
+		for i, a := range e.Args {
+			if !isValue(a) {
+				na, r, err := step(a)
+				if err != nil {
+					return nil, "", err
+				}
+				n := *e
+				n.Args = append([]Expr{}, e.Args...)
+				n.Args[i] = na
+				return &n, r, nil
+			}
+		}
+		return stepApp(e)
+	case *Frame:
+		for i, el := range e.Elems {
+			if !isValue(el) {
+				ne, r, err := step(el)
+				if err != nil {
+					return nil, "", err
+				}
+				n := *e
+				n.Elems = append([]Expr{}, e.Elems...)
+				n.Elems[i] = ne
+				return &n, r, nil
+			}
+		}
+		cells := make([]*remora.Value, len(e.Elems))
+		for i, el := range e.Elems {
+			cells[i] = toValue(el)
+		}
+		v, err := collapse(e.Pos, e.Dims, cells)
+		if err != nil {
+			return nil, "", err
+		}
+		return lit(e.Pos, v), "collapse", nil
+	case *Let:
+		if !isValue(e.Val) {
+			v, r, err := step(e.Val)
+			if err != nil {
+				return nil, "", err
+			}
+			n := *e
+			n.Val = v
+			return &n, r, nil
+		}
+		return subst(e.Body, map[string]Expr{e.X: valueTerm(e.Val)}), "β", nil
+	case *Unbox:
+		if !isValue(e.Box) {
+			b, r, err := step(e.Box)
+			if err != nil {
+				return nil, "", err
+			}
+			n := *e
+			n.Box = b
+			return &n, r, nil
+		}
+		bv := toValue(e.Box)
+		if err := boxes(e.Pos, bv); err != nil {
+			return nil, "", err
+		}
+		if len(bv.Shape) == 0 {
+			contents := bv.A[0].(*remora.Box).Val
+			return subst(e.Body, map[string]Expr{e.X: lit(e.Box.At(), contents)}), "unbox", nil
+		}
+		if bv.Len() == 0 {
+			return lit(e.Pos, emptyResult(bv.Shape)), "map", nil
+		}
+		_, cells := bv.Cells(len(bv.Shape))
+		out := &Frame{Pos: e.Pos, Dims: bv.Shape}
+		for _, c := range cells {
+			out.Elems = append(out.Elems, &Unbox{Pos: e.Pos, X: e.X, Box: lit(e.Box.At(), c), Body: e.Body})
+		}
+		return out, "map", nil
+	case *Var:
+		return nil, "", semantics.Stuckf(e.Pos, "β", "free variable %s", e.Name)
+	}
+	return nil, "", semantics.Stuckf(e.At(), "", "no rule applies to %s", ExprString(e))
+}
+
+// valueTerm is a value term as the term substituted for a variable: a
+// frame value becomes one literal array.
+func valueTerm(e Expr) Expr {
+	if f, ok := e.(*Frame); ok {
+		return lit(f.Pos, toValue(f))
+	}
+	return e
+}
+
+// stepApp applies lift, map, β or δ to an application of values.
+func stepApp(e *App) (Expr, string, error) {
+	fv := toValue(e.Fn)
+	args := make([]*remora.Value, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = toValue(a)
+	}
+	fr, err := appFrames(fv, args, e.Pos)
+	if err != nil {
+		return nil, "", err
+	}
+	if fr.f0 == nil {
+		return lit(e.Pos, emptyResult(fr.frame)), "map", nil
+	}
+	if len(fr.frame) == 0 {
+		return stepCall(e, fr.f0, args)
+	}
+	if fr.lifted() {
+		n := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), remora.ReplicateTo(fv, fr.fs[0], fr.frame))}
+		for i, a := range args {
+			n.Args = append(n.Args, lit(e.Args[i].At(), remora.ReplicateTo(a, fr.fs[i+1], fr.frame)))
+		}
+		return n, "lift", nil
+	}
+	count := product(fr.frame)
+	if count == 0 {
+		return lit(e.Pos, emptyResult(fr.frame)), "map", nil
+	}
+	_, fcells := fv.Cells(len(fr.frame))
+	argCells := make([][]*remora.Value, len(args))
+	for i, a := range args {
+		_, argCells[i] = a.Cells(len(fr.frame))
+	}
+	out := &Frame{Pos: e.Pos, Dims: fr.frame}
+	for p := 0; p < count; p++ {
+		app := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), fcells[p])}
+		for i := range args {
+			app.Args = append(app.Args, lit(e.Args[i].At(), argCells[i][p]))
+		}
+		out.Elems = append(out.Elems, app)
+	}
+	return out, "map", nil
+}
+
+// stepCall is β or δ on a single function and its cells.
+func stepCall(e *App, f *Func, args []*remora.Value) (Expr, string, error) {
+	if f.Lam != nil {
+		vals := map[string]Expr{}
+		for i, p := range f.Lam.Params {
+			vals[p.Name] = lit(e.Args[i].At(), args[i])
+		}
+		return subst(f.Lam.Body, vals), "β", nil
+	}
+	if f.Prim.Fold != nil {
+		x, err := unfold(e, f.Prim, args)
+		return x, "δ", err
+	}
+	v, err := delta(f.Prim, args, e.Pos)
+	if err != nil {
+		return nil, "", err
+	}
+	return lit(e.Pos, v), "δ", nil
+}
+
+// unfold is δ for the reduce and scan family: the term of the operator's
+// applications, in index order, which later steps reduce.
+func unfold(e *App, p *PrimDef, args []*remora.Value) (Expr, error) {
+	op, init, items, err := foldArgs(p, args, e.Pos)
+	if err != nil {
+		return nil, err
+	}
+	terms := make([]Expr, len(items))
+	for i, x := range items {
+		terms[i] = lit(e.Pos, x)
+	}
+	var initTerm Expr
+	if init != nil {
+		initTerm = lit(e.Args[1].At(), init)
+	}
+	apply := func(g, a, b Expr) (Expr, error) {
+		return &App{Pos: e.Pos, Fn: g, Args: []Expr{a, b}}, nil
+	}
+	same := func(x Expr) Expr { return x }
+	stack := func(xs []Expr) Expr {
+		return &Frame{Pos: e.Pos, Dims: []int64{int64(len(xs))}, Elems: xs}
+	}
+	return remora.RunFold(p.Fold, p.Name, lit(e.Args[0].At(), op), initTerm, terms, apply, same, stack, &remora.Call{Pos: e.Pos})
+}
+
+// subst substitutes closed values for free variables; binders shadow.
+// What is substituted is closed, so no capture can happen.
+func subst(e Expr, vals map[string]Expr) Expr {
+	if len(vals) == 0 {
+		return e
+	}
+	switch e := e.(type) {
+	case *Var:
+		if v, ok := vals[e.Name]; ok {
+			return v
+		}
+		return e
+	case *Lit, *Prim:
+		return e
+	case *Frame:
+		n := &Frame{Pos: e.Pos, Dims: e.Dims, Elems: make([]Expr, len(e.Elems))}
+		for i, el := range e.Elems {
+			n.Elems[i] = subst(el, vals)
+		}
+		return n
+	case *Lam:
+		inner := vals
+		for _, p := range e.Params {
+			inner = without(inner, p.Name)
+		}
+		return &Lam{Pos: e.Pos, Params: e.Params, Body: subst(e.Body, inner)}
+	case *App:
+		n := &App{Pos: e.Pos, Fn: subst(e.Fn, vals), Args: make([]Expr, len(e.Args))}
+		for i, a := range e.Args {
+			n.Args[i] = subst(a, vals)
+		}
+		return n
+	case *Let:
+		return &Let{Pos: e.Pos, X: e.X, Val: subst(e.Val, vals), Body: subst(e.Body, without(vals, e.X))}
+	case *Unbox:
+		return &Unbox{Pos: e.Pos, X: e.X, Box: subst(e.Box, vals), Body: subst(e.Body, without(vals, e.X))}
+	}
+	return e
+}
+
+// without is vals less x (a copy when x is in it).
+func without(vals map[string]Expr, x string) map[string]Expr {
+	if _, ok := vals[x]; !ok {
+		return vals
+	}
+	out := make(map[string]Expr, len(vals))
+	for k, v := range vals {
+		if k != x {
+			out[k] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+package dynamic
+
+import (
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// All is the cell rank "all": the whole argument is one cell, so the
+// argument's frame is always scalar.
+const All = -1
+
+// Expr is a term of the dialect.
+type Expr interface {
+	At() semantics.Pos
+	exprNode()
+}
+
+// Var is a variable.
+type Var struct {
+	Pos  semantics.Pos
+	Name string
+}
+
+// Prim is a primitive of the basis named in the program.
+type Prim struct {
+	Pos semantics.Pos
+	Def *PrimDef
+}
+
+// Lit is an array value: a literal, or a value the small-step substituted
+// or computed. Its atoms may be functions (*Func) and boxes.
+type Lit struct {
+	Pos semantics.Pos
+	V   *remora.Value
+}
+
+// Frame is [e …] with the given dimensions: the elements are the cells, in
+// row-major order, of an array of shape Dims ++ (their shape).
+type Frame struct {
+	Pos   semantics.Pos
+	Dims  []int64
+	Elems []Expr
+}
+
+// Param is a λ parameter and the rank of the cells it takes (All for any).
+type Param struct {
+	Name string
+	Rank int
+}
+
+// Lam is (λ ((x r) …) e).
+type Lam struct {
+	Pos    semantics.Pos
+	Params []Param
+	Body   Expr
+}
+
+// App is (e e …): application, lifted over the frames of the function
+// array and of the arguments.
+type App struct {
+	Pos  semantics.Pos
+	Fn   Expr
+	Args []Expr
+}
+
+// Let is (let ((x e)) body), and what define elaborates to: the value is
+// bound whole, as (λ ((x all)) body) applied to it would.
+type Let struct {
+	Pos  semantics.Pos
+	X    string
+	Val  Expr
+	Body Expr
+}
+
+// Unbox is (unbox x e body): body with x bound to the contents of the box
+// e. On an array of boxes it lifts, as a function of a scalar cell would.
+type Unbox struct {
+	Pos  semantics.Pos
+	X    string
+	Box  Expr
+	Body Expr
+}
+
+// At is where the term starts.
+func (e *Var) At() semantics.Pos   { return e.Pos }
+func (e *Prim) At() semantics.Pos  { return e.Pos }
+func (e *Lit) At() semantics.Pos   { return e.Pos }
+func (e *Frame) At() semantics.Pos { return e.Pos }
+func (e *Lam) At() semantics.Pos   { return e.Pos }
+func (e *App) At() semantics.Pos   { return e.Pos }
+func (e *Let) At() semantics.Pos   { return e.Pos }
+func (e *Unbox) At() semantics.Pos { return e.Pos }
+
+func (*Var) exprNode()   {}
+func (*Prim) exprNode()  {}
+func (*Lit) exprNode()   {}
+func (*Frame) exprNode() {}
+func (*Lam) exprNode()   {}
+func (*App) exprNode()   {}
+func (*Let) exprNode()   {}
+func (*Unbox) exprNode() {}
+
+// Program is a file of the dialect: each expression is one result, with
+// the top-level definitions before it bound around it.
+type Program struct {
+	File  string
+	Exprs []Expr
+}
