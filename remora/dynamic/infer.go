@@ -357,7 +357,7 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 	}
 	for _, f := range frames {
 		if !semantics.SameShape(f, big[:len(f)]) {
-			el.fail(pos, "frames %s and %s do not agree: it would stop in lift", shapeString(f), shapeString(big))
+			el.fail(pos, "frames %s and %s do not agree: it would stop in lift", shapeString(big), shapeString(f))
 		}
 	}
 	scalarFrame := len(big) == 0

@@ -1,0 +1,83 @@
+package dynamic
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/semantics"
+	"github.com/arraysem/arraysem/semantics/golden"
+)
+
+// TestInferGolden runs testdata/infer.txt: each chunk is a program of the
+// dialect; a comment line "; ⊢ τ" gives the typed-core type of the
+// program's next result, in order; an error marker says why elaboration
+// must fail. Where it succeeds, the elaborated term must also run, under
+// the typed core's big-step, to what the dynamic big-step gives.
+func TestInferGolden(t *testing.T) {
+	golden.Run(t, filepath.Join("testdata", "infer.txt"), func(c *golden.Chunk) error {
+		if isComments(c.Src) {
+			return nil
+		}
+		p, _, err := ParseFile(c.File, c.Src)
+		if err != nil {
+			return fmt.Errorf("parse: %v", err)
+		}
+		infs, err := InferProgram(p)
+		if c.ErrRe != nil {
+			return c.ExpectError(err, semantics.TypeError)
+		}
+		if err != nil {
+			return err
+		}
+		want := expectedTypes(c.Src)
+		if len(want) != len(infs) {
+			return fmt.Errorf("%d results, %d ⊢ lines", len(infs), len(want))
+		}
+		for i, inf := range infs {
+			if got := remora.TypeString(inf.Type); got != want[i] {
+				return fmt.Errorf("result %d: type %s, want %s\n%s", i+1, got, want[i], inf.Term)
+			}
+			term, err := remora.ParseExpr("infer", inf.Term)
+			if err != nil {
+				return err
+			}
+			ce, _, _, err := remora.CheckExpr(term, nil)
+			if err != nil {
+				return err
+			}
+			tv, terr := remora.EvalExpr(ce, nil)
+			dv, derr := EvalExpr(p.Exprs[i], nil)
+			if terr != nil || derr != nil {
+				return fmt.Errorf("result %d: typed %v, dynamic %v", i+1, terr, derr)
+			}
+			if tv.String() != dv.String() {
+				return fmt.Errorf("result %d: the elaboration gives %s, the program %s\n%s", i+1, tv, dv, inf.Term)
+			}
+		}
+		return nil
+	})
+}
+
+// isComments reports whether a chunk is only comments and blank lines.
+func isComments(src string) bool {
+	for _, l := range strings.Split(src, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, ";") {
+			return false
+		}
+	}
+	return true
+}
+
+// expectedTypes reads the "; ⊢ τ" lines of a chunk.
+func expectedTypes(src string) []string {
+	var out []string
+	for _, l := range strings.Split(src, "\n") {
+		if t, ok := strings.CutPrefix(strings.TrimSpace(l), "; ⊢ "); ok {
+			out = append(out, strings.TrimSpace(t))
+		}
+	}
+	return out
+}
