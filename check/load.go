@@ -252,6 +252,16 @@ type RunOptions struct {
 	Derive    bool              // build the evaluation derivation (big-step)
 	Counter   semantics.Counter
 	OnStep    func(rule, config string) // called after each small step
+	// OnState is called after each small step too, with the configuration
+	// itself (fun.Config, *funmem.Config, *imp.Config, remora.Expr or
+	// dynamic.Expr), for a caller that inspects it (the REPL's :env, :heap).
+	OnState func(rule, config string, state any)
+	// Schedule orders FUNMEM's and IMP's kernel iterations in the
+	// small-step (nil: in order).
+	Schedule semantics.Schedule
+	// RecordHeap makes FUNMEM's and IMP's heaps collect their reads and
+	// writes (semantics.Heap.TakeAccesses) for OnState's caller.
+	RecordHeap bool
 	// Trace receives FUNMEM kernels' per-iteration read and write sets.
 	Trace func(kernel string, iters []semantics.IterAccess)
 }
@@ -319,10 +329,7 @@ func (l *Loaded) runRemora(sem string, o RunOptions) (*Run, error) {
 		}
 		return r, nil
 	}
-	var on func(string, remora.Expr)
-	if o.OnStep != nil {
-		on = func(rule string, e remora.Expr) { o.OnStep(rule, remora.ExprString(e)) }
-	}
+	on := stepHook(o, remora.ExprString)
 	for _, e := range l.Remora.Exprs {
 		v, n, err := remora.RunSmall(e, o.Fuel, o.Counter, on)
 		r.Steps += n
@@ -346,10 +353,7 @@ func (l *Loaded) runDynamic(sem string, o RunOptions) (*Run, error) {
 		}
 		return r, nil
 	}
-	var on func(string, dynamic.Expr)
-	if o.OnStep != nil {
-		on = func(rule string, e dynamic.Expr) { o.OnStep(rule, dynamic.ExprString(e)) }
-	}
+	on := stepHook(o, dynamic.ExprString)
 	for _, e := range l.Dynamic.Exprs {
 		v, n, err := dynamic.RunSmall(e, o.Fuel, o.Counter, on)
 		r.Steps += n
@@ -361,12 +365,31 @@ func (l *Loaded) runDynamic(sem string, o RunOptions) (*Run, error) {
 	return r, nil
 }
 
+// stepHook is what a language's small-step runner calls after each step:
+// it hands the printed configuration to OnStep and the configuration
+// itself to OnState (nil when neither is set).
+func stepHook[C any](o RunOptions, print func(C) string) func(string, C) {
+	if o.OnStep == nil && o.OnState == nil {
+		return nil
+	}
+	return func(rule string, c C) {
+		s := print(c)
+		if o.OnStep != nil {
+			o.OnStep(rule, s)
+		}
+		if o.OnState != nil {
+			o.OnState(rule, s, c)
+		}
+	}
+}
+
 func (l *Loaded) runImp(sem string, o RunOptions) (*Run, error) {
 	env, h, err := imp.BindInputs(l.Imp, o.Args)
 	if err != nil {
 		return nil, err
 	}
-	opts := &imp.Options{Counter: o.Counter}
+	h.Record(o.RecordHeap)
+	opts := &imp.Options{Counter: o.Counter, Schedule: o.Schedule}
 	if o.Trace != nil {
 		opts.Trace = func(k *imp.Kernel, iters []semantics.IterAccess) {
 			o.Trace(k.At.String()+": kernel "+k.X.Name+" <= "+fun.PrintSExp(k.Bound), iters)
@@ -377,10 +400,7 @@ func (l *Loaded) runImp(sem string, o RunOptions) (*Run, error) {
 		r.Results, err = imp.Eval(l.Imp, env, h, opts)
 		return r, err
 	}
-	var on func(string, *imp.Config)
-	if o.OnStep != nil {
-		on = func(rule string, c *imp.Config) { o.OnStep(rule, c.String()) }
-	}
+	on := stepHook(o, (*imp.Config).String)
 	r.Results, r.Steps, err = imp.RunSmall(l.Imp, env, h, o.Fuel, opts, on)
 	return r, err
 }
@@ -395,16 +415,13 @@ func runFun(p *fun.Program, sem string, o RunOptions) (*Run, error) {
 		r.Results, r.Derivation, err = fun.Eval(p, env, &fun.EvalOptions{Derive: o.Derive, Counter: o.Counter})
 		return r, err
 	}
-	var on func(string, fun.Config)
-	if o.OnStep != nil {
-		on = func(rule string, c fun.Config) {
-			s := c.String()
-			if b := c.Bound(); b != "" {
-				s = "{" + b + "} " + s
-			}
-			o.OnStep(rule, s)
+	on := stepHook(o, func(c fun.Config) string {
+		s := c.String()
+		if b := c.Bound(); b != "" {
+			s = "{" + b + "} " + s
 		}
-	}
+		return s
+	})
 	r.Results, r.Steps, err = fun.RunSmall(p, env, o.Fuel, o.Counter, on)
 	return r, err
 }
@@ -431,7 +448,8 @@ func (l *Loaded) runFunmem(sem string, o RunOptions) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := &funmem.HeapOptions{Counter: o.Counter}
+	h.Record(o.RecordHeap)
+	opts := &funmem.HeapOptions{Counter: o.Counter, Schedule: o.Schedule}
 	if o.Trace != nil {
 		opts.Trace = func(s *fun.Stm, iters []semantics.IterAccess) {
 			o.Trace(s.Exp.Pos().String()+": "+strings.SplitN(fun.PrintStm(s, true), " do ", 2)[0], iters)
@@ -442,10 +460,7 @@ func (l *Loaded) runFunmem(sem string, o RunOptions) (*Run, error) {
 	if sem == "heap" {
 		vs, err = funmem.EvalHeap(l.Fun, env, h, opts)
 	} else {
-		var on func(string, *funmem.Config)
-		if o.OnStep != nil {
-			on = func(rule string, c *funmem.Config) { o.OnStep(rule, c.String()) }
-		}
+		on := stepHook(o, (*funmem.Config).String)
 		vs, r.Steps, err = funmem.RunHeapSmall(l.Fun, env, h, o.Fuel, opts, on)
 	}
 	if err != nil {

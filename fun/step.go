@@ -232,3 +232,12 @@ func RunSmall(p *Program, inputs *Env, fuel int, counter semantics.Counter, onSt
 	}
 	return c.Results(), n, nil
 }
+
+// Bindings lists the innermost frame's environment, innermost first.
+func (c Config) Bindings() []semantics.Binding {
+	var out []semantics.Binding
+	for _, b := range c.Env().Bindings() {
+		out = append(out, semantics.Binding{Name: b.Name, Value: b.Value.String()})
+	}
+	return out
+}

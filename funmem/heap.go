@@ -14,6 +14,8 @@ type HeapOptions struct {
 	// Trace, when set, receives each kernel's per-iteration read and
 	// write sets (the boxed parts of Fig 10) when the kernel ends.
 	Trace func(kernel *fun.Stm, iters []semantics.IterAccess)
+	// Schedule orders the small-step's kernel iterations (nil: in order).
+	Schedule semantics.Schedule
 }
 
 // BindInputs builds the environment and heap of a program's inputs: ints
@@ -170,10 +172,11 @@ func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
 // kernel is a kernel in progress: its destination (ℓ, L_z), its number of
 // iterations and its tracker of accesses.
 type kernel struct {
-	s    *fun.Stm
-	dest Value
-	m    int64
-	t    *semantics.Tracker
+	s     *fun.Stm
+	dest  Value
+	m     int64
+	t     *semantics.Tracker
+	order []int64 // the small-step's schedule of the iterations (nil: in order)
 }
 
 // startKernel begins E-MEM-KERNEL: E(y) = m, the destination is the

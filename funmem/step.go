@@ -27,6 +27,7 @@ type frame struct {
 	body *fun.Body
 	k    *kernel // non-nil for a kernel iteration
 	i    int64   // the iteration
+	pos  int64   // its position in the kernel's schedule
 	next *frame
 }
 
@@ -74,6 +75,9 @@ func (m HeapMachine) Step(c *Config) (*Config, string, error) {
 			vs, _ := k.finish(c.h, opts)
 			return advance(c, f, s, vs, "E-MEM-KERNEL")
 		}
+		if opts.Schedule != nil {
+			k.order = opts.Schedule(k.m)
+		}
 		return &Config{top: iteration(f, k, 1), h: c.h}, "E-MEM-KERNEL", nil
 	}
 	vs, rule, err := evalAtomic(f.env, c.h, s, opts)
@@ -95,10 +99,12 @@ func (HeapMachine) unwind(c *Config, err error) error {
 	return err
 }
 
-func iteration(parent *frame, k *kernel, i int64) *frame {
+// iteration pushes the iteration at position pos of k's schedule.
+func iteration(parent *frame, k *kernel, pos int64) *frame {
 	e := k.s.Exp.(*fun.KernelExp)
+	i := semantics.Order(k.order, pos)
 	k.t.Start(i)
-	return &frame{env: parent.env.Bind(e.Var.Name, Value{Kind: IntVal, K: i}), stms: e.Body.Stms, body: e.Body, k: k, i: i, next: parent}
+	return &frame{env: parent.env.Bind(e.Var.Name, Value{Kind: IntVal, K: i}), stms: e.Body.Stms, body: e.Body, k: k, i: i, pos: pos, next: parent}
 }
 
 func advance(c *Config, f *frame, s *fun.Stm, vs []Value, rule string) (*Config, string, error) {
@@ -133,8 +139,8 @@ func (m HeapMachine) ret(c *Config, f *frame, opts *HeapOptions) (*Config, strin
 	if err := k.store(c.h, f.i, vs); err != nil {
 		return c, "", m.unwind(c, err)
 	}
-	if f.i < k.m {
-		return &Config{top: iteration(f.next, k, f.i+1), h: c.h, note: fmt.Sprintf("iteration %d of %d stored", f.i, k.m)}, "E-MEM-KERNEL", nil
+	if f.pos < k.m {
+		return &Config{top: iteration(f.next, k, f.pos+1), h: c.h, note: fmt.Sprintf("iteration %d of %d stored", f.i, k.m)}, "E-MEM-KERNEL", nil
 	}
 	out, _ := k.finish(c.h, opts)
 	return advance(c, f.next, f.next.stms[0], out, "E-MEM-KERNEL")
@@ -179,4 +185,20 @@ func RunHeapSmall(p *fun.Program, env *Env, h *semantics.Heap, fuel int, opts *H
 		return nil, n, err
 	}
 	return c.Results(), n, nil
+}
+
+// Bindings lists the innermost frame's environment, innermost first.
+func (c *Config) Bindings() []semantics.Binding {
+	if c.top == nil {
+		return nil
+	}
+	var out []semantics.Binding
+	seen := map[string]bool{}
+	for e := c.top.env; e != nil; e = e.next {
+		if !seen[e.name] {
+			seen[e.name] = true
+			out = append(out, semantics.Binding{Name: e.name, Value: e.val.String()})
+		}
+	}
+	return out
 }

@@ -43,6 +43,8 @@ type Options struct {
 	Counter semantics.Counter
 	// Trace receives each kernel's per-iteration read and write sets.
 	Trace func(k *Kernel, iters []semantics.IterAccess)
+	// Schedule orders the small-step's kernel iterations (nil: in order).
+	Schedule semantics.Schedule
 }
 
 // BindInputs builds the environment and heap of the inputs: ints as given,
@@ -249,9 +251,10 @@ func choose(env Env, s *If) (string, []Stmt, error) {
 
 // kernel is a kernel in progress (E-IMP-KERNEL), with its race tracker.
 type kernel struct {
-	s *Kernel
-	m int64
-	t *semantics.Tracker
+	s     *Kernel
+	m     int64
+	t     *semantics.Tracker
+	order []int64 // the small-step's schedule of the iterations (nil: in order)
 }
 
 func startKernel(env Env, h *semantics.Heap, s *Kernel, trace bool) (*kernel, error) {

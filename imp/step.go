@@ -2,6 +2,7 @@ package imp
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/arraysem/arraysem/semantics"
@@ -25,6 +26,7 @@ type frame struct {
 	env  Env
 	k    *kernel // for a kernel iteration
 	i    int64
+	pos  int64 // i's position in the kernel's schedule
 	next *frame
 }
 
@@ -54,8 +56,8 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			return &Config{top: f.next, h: c.h}, "E-IMP-SEQ", nil
 		}
 		k := f.k
-		if f.i < k.m {
-			return &Config{top: iteration(f.next, k, f.i+1), h: c.h}, "E-IMP-KERNEL", nil
+		if f.pos < k.m {
+			return &Config{top: iteration(f.next, k, f.pos+1), h: c.h}, "E-IMP-KERNEL", nil
 		}
 		k.finish(c.h, opts)
 		return &Config{top: advance(f.next), h: c.h}, "E-IMP-KERNEL", nil
@@ -76,6 +78,9 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if k.m == 0 {
 			k.finish(c.h, opts)
 			return &Config{top: advance(f), h: c.h}, "E-IMP-KERNEL", nil
+		}
+		if opts.Schedule != nil {
+			k.order = opts.Schedule(k.m)
 		}
 		return &Config{top: iteration(f, k, 1), h: c.h}, "E-IMP-KERNEL", nil
 	}
@@ -106,13 +111,14 @@ func advance(f *frame) *frame {
 	return &nf
 }
 
-// iteration pushes iteration i of k over the frame parent, whose first
-// statement is the kernel.
-func iteration(parent *frame, k *kernel, i int64) *frame {
+// iteration pushes the iteration at position pos of k's schedule over the
+// frame parent, whose first statement is the kernel.
+func iteration(parent *frame, k *kernel, pos int64) *frame {
+	i := semantics.Order(k.order, pos)
 	k.t.Start(i)
 	env := parent.env.clone()
 	env[k.s.X.Name] = Value{K: i}
-	return &frame{stms: k.s.Body, env: env, k: k, i: i, next: parent}
+	return &frame{stms: k.s.Body, env: env, k: k, i: i, pos: pos, next: parent}
 }
 
 // String renders the configuration on one line: the enclosing kernels,
@@ -153,4 +159,20 @@ func RunSmall(p *Program, env Env, h *semantics.Heap, fuel int, opts *Options, o
 	}
 	res, err := Results(p, c.top.env, h)
 	return res, n, err
+}
+
+// Heap is the configuration's heap.
+func (c *Config) Heap() *semantics.Heap { return c.h }
+
+// Bindings lists the innermost frame's environment, by name.
+func (c *Config) Bindings() []semantics.Binding {
+	if c.top == nil {
+		return nil
+	}
+	var out []semantics.Binding
+	for x, v := range c.top.env {
+		out = append(out, semantics.Binding{Name: x, Value: v.String()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }

@@ -21,9 +21,28 @@ func (l Loc) String() string { return fmt.Sprintf("%v[%d]", l.Block, l.Offset) }
 // zeroed (E-MEM-ALLOC) and never freed. Reads and writes are bounds
 // checked; every access is reported to the active race trackers.
 type Heap struct {
-	blocks   [][]int64
-	trackers []*Tracker
-	total    int64
+	blocks    [][]int64
+	trackers  []*Tracker
+	total     int64
+	recording bool
+	accesses  []Access
+}
+
+// Access is one read or write of a heap cell, as Record collects them.
+type Access struct {
+	Loc   Loc
+	Write bool
+}
+
+// Record starts (or stops) collecting the heap's reads and writes, which
+// TakeAccesses hands over: the REPL marks the cells a step touched.
+func (h *Heap) Record(on bool) { h.recording, h.accesses = on, nil }
+
+// TakeAccesses returns the accesses collected since the last call.
+func (h *Heap) TakeAccesses() []Access {
+	a := h.accesses
+	h.accesses = nil
+	return a
 }
 
 // MaxHeap bounds the total number of integers a heap holds.
@@ -74,6 +93,9 @@ func (h *Heap) Read(loc Loc) (int64, error) {
 			return 0, err
 		}
 	}
+	if h.recording {
+		h.accesses = append(h.accesses, Access{Loc: loc})
+	}
 	return h.blocks[loc.Block-1][loc.Offset], nil
 }
 
@@ -86,6 +108,9 @@ func (h *Heap) Write(loc Loc, k int64) error {
 		if err := t.access(loc, true); err != nil {
 			return err
 		}
+	}
+	if h.recording {
+		h.accesses = append(h.accesses, Access{Loc: loc, Write: true})
 	}
 	h.blocks[loc.Block-1][loc.Offset] = k
 	return nil
