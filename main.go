@@ -17,6 +17,8 @@
 package main
 
 import (
+	"github.com/chzyer/readline"
+
 	_ "embed"
 	"errors"
 	"flag"
@@ -29,6 +31,7 @@ import (
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/funmem"
 	proofstests "github.com/arraysem/arraysem/proofs-tests"
+	"github.com/arraysem/arraysem/repl"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -59,6 +62,11 @@ commands:
   cover [--n N] [--seed S]
         generate N random well-typed FUN programs, run each through every
         level, and print how often each rule of Figs 3, 4, 8, 10, 12 applied
+  repl [FILE] [--arg NAME=VALUE]... [--fuel N]
+        an interactive session: load or type programs of any language, step
+        them forwards and back, inspect environments, heaps and kernels'
+        read/write sets, types, derivations, translations (:help lists the
+        commands); piped input runs a script without prompts
   demo  run a built-in example (Fig 2 of the FUN paper) through every level
         and semantics
 
@@ -101,6 +109,8 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		err = cmdSide(rest, stdout)
 	case "cover":
 		err = cmdCover(rest, stdout)
+	case "repl":
+		err = cmdRepl(args[1:], stdout)
 	case "demo":
 		err = cmdDemo(rest, stdout)
 	case "help", "-h", "--help", "-help":
@@ -387,6 +397,32 @@ func cmdTest(args []string, stdout io.Writer) error {
 
 //go:embed examples/fun/fig2.fun
 var demoSource string
+
+// stdin is what repl reads (a variable for the tests).
+var stdin io.Reader = os.Stdin
+
+func cmdRepl(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
+	vals := argList{}
+	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	fuel := fs.Int("fuel", 0, "small-step fuel")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	pos := fs.Args()
+	if len(pos) > 1 {
+		return usageError{"repl takes at most one FILE"}
+	}
+	file := ""
+	if len(pos) == 1 {
+		file = pos[0]
+	}
+	terminal := false
+	if f, ok := stdin.(*os.File); ok {
+		terminal = readline.IsTerminal(int(f.Fd())) && stdout == os.Stdout && readline.IsTerminal(int(os.Stdout.Fd()))
+	}
+	return repl.Run(stdin, stdout, repl.Options{Args: vals, Fuel: *fuel}, file, terminal)
+}
 
 func cmdDemo(args []string, stdout io.Writer) error {
 	if len(args) > 0 {

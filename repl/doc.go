@@ -1,0 +1,16 @@
+// Package repl is arraysem's interactive stepping REPL (arraysem repl): a
+// session loads a program of any of the four languages (typed at the
+// prompt or :load FILE), steps its small-step semantics forwards and back,
+// showing the rule each step fired and the configuration with the redex
+// marked, and inspects what a step works on: the environment, FUNMEM's and
+// IMP's heap (the cells the step read and wrote marked) and kernels'
+// read/write sets, types and derivations, the validity and race checks,
+// the side-by-side table and the compile path, whose output the session
+// can switch to and step in turn. A kernel's iterations can be scheduled
+// in order, in reverse or at random, so that a racy program shows another
+// result.
+//
+// Session.Exec runs one line, so a session is scripted by feeding it
+// lines: Run does so for piped input (no prompts, no escape codes), and
+// the tests replay the transcripts of testdata/.
+package repl

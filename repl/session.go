@@ -1,0 +1,805 @@
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/kr/pretty"
+
+	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Options configure a session.
+type Options struct {
+	Args     map[string]string // program inputs (--arg)
+	Terminal bool              // marks with ANSI underline rather than ⟦ ⟧
+	Fuel     int               // small-step fuel (0: the default)
+}
+
+// Session is one REPL session: a loaded program, its stepper, and the
+// settings. Exec runs one line of input; the session never ends on a bad
+// command or program, it prints the error and goes on.
+type Session struct {
+	out       io.Writer
+	opts      Options
+	lang      string // the language of inline input: fun, funmem, imp, remora, remora/dynamic
+	loaded    *check.Loaded
+	source    string // the loaded program's text
+	file      string // its file name (inline input: "input.EXT")
+	defs      []string
+	st        *stepper
+	fuel      int
+	schedule  string
+	seed      int64
+	pending   []string // lines of an incomplete inline input
+	compiled  *check.Stage
+	interrupt atomic.Bool // set by Ctrl-C; checked between steps
+}
+
+// NewSession starts a session writing to out.
+func NewSession(out io.Writer, opts Options) *Session {
+	if opts.Args == nil {
+		opts.Args = map[string]string{}
+	}
+	return &Session{out: out, opts: opts, lang: "fun", fuel: opts.Fuel, schedule: "in-order", seed: 1}
+}
+
+// Interrupt asks a running :run or :step N to stop at the next step.
+func (s *Session) Interrupt() { s.interrupt.Store(true) }
+
+// Pending reports whether the session waits for more lines of an inline
+// program (the prompt then says so).
+func (s *Session) Pending() bool { return len(s.pending) > 0 }
+
+// Lang is the language of inline input, for the prompt.
+func (s *Session) Lang() string { return s.lang }
+
+func (s *Session) printf(format string, args ...any) { fmt.Fprintf(s.out, format, args...) }
+
+// Exec runs one line: a command (":step 3") or a line of program text. It
+// reports whether the session should end.
+func (s *Session) Exec(line string) (quit bool) {
+	s.interrupt.Store(false)
+	trimmed := strings.TrimSpace(line)
+	if len(s.pending) == 0 && strings.HasPrefix(trimmed, ":") {
+		return s.command(trimmed)
+	}
+	if len(s.pending) == 0 && trimmed == "" {
+		return false
+	}
+	if len(s.pending) > 0 && trimmed == "" {
+		// A blank line ends an incomplete input: report what is wrong.
+		src := strings.Join(s.pending, "\n")
+		s.pending = nil
+		s.inline(src, true)
+		return false
+	}
+	s.pending = append(s.pending, line)
+	src := strings.Join(s.pending, "\n")
+	if s.inline(src, false) {
+		s.pending = nil
+	}
+	return false
+}
+
+// inline loads program text typed at the prompt. It reports false when
+// the text is incomplete and force is not set (more lines may follow).
+func (s *Session) inline(src string, force bool) bool {
+	if strings.HasPrefix(s.lang, "remora") {
+		if !force && openBrackets(src) > 0 {
+			return false
+		}
+		return s.remoraInput(src)
+	}
+	err := s.load("input"+extension(s.lang), src)
+	if err != nil && !force && strings.Contains(err.Error(), "end of file") {
+		return false
+	}
+	s.report(err)
+	return true
+}
+
+// remoraInput handles Remora text: definitions are kept for the inputs
+// that follow (as at Racket's prompt); an expression is loaded with them.
+func (s *Session) remoraInput(src string) bool {
+	sexps, _, err := semantics.ReadSExps("input.remora", src)
+	if err != nil {
+		s.report(err)
+		return true
+	}
+	var defs, exprs []string
+	for _, x := range sexps {
+		if x.IsList('(') && len(x.List) > 0 && x.List[0].IsAtom("define") {
+			defs = append(defs, x.String())
+		} else {
+			exprs = append(exprs, x.String())
+		}
+	}
+	prog := s.remoraProgram(append(append(append([]string{}, s.defs...), defs...), exprs...))
+	if len(exprs) == 0 {
+		// Check the definitions by loading them with a trivial expression.
+		if err := s.tryLoad(prog + "\n0\n"); err != nil {
+			s.report(err)
+			return true
+		}
+		s.defs = append(s.defs, defs...)
+		s.printf("defined %s\n", strings.Join(defNames(sexps), ", "))
+		return true
+	}
+	if err := s.load("input.remora", prog); err != nil {
+		s.report(err)
+		return true
+	}
+	s.defs = append(s.defs, defs...)
+	return true
+}
+
+func (s *Session) remoraProgram(forms []string) string {
+	head := ""
+	if s.lang == "remora/dynamic" {
+		head = "#lang remora/dynamic\n"
+	}
+	return head + strings.Join(forms, "\n") + "\n"
+}
+
+func defNames(sexps []*semantics.SExp) []string {
+	var out []string
+	for _, x := range sexps {
+		if x.IsList('(') && len(x.List) > 1 {
+			h := x.List[1]
+			if h.Kind == semantics.List && len(h.List) > 0 {
+				h = h.List[0]
+			}
+			if h.Kind == semantics.Curly {
+				h = h.Head
+			}
+			out = append(out, h.String())
+		}
+	}
+	return out
+}
+
+// openBrackets counts the brackets not yet closed, outside strings,
+// characters and comments.
+func openBrackets(src string) int {
+	n := 0
+	inStr, esc := false, false
+	rs := []rune(src)
+	for i := 0; i < len(rs); i++ {
+		c := rs[i]
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == ';':
+			for i < len(rs) && rs[i] != '\n' {
+				i++
+			}
+		case c == '#' && i+1 < len(rs) && rs[i+1] == '\\':
+			i += 2
+		case c == '(' || c == '[' || c == '{':
+			n++
+		case c == ')' || c == ']' || c == '}':
+			n--
+		}
+	}
+	return n
+}
+
+func extension(lang string) string {
+	if strings.HasPrefix(lang, "remora") {
+		return ".remora"
+	}
+	return "." + lang
+}
+
+// tryLoad checks Remora text without making it the session's program.
+func (s *Session) tryLoad(src string) error {
+	_, err := check.Load("input.remora", src, check.Options{Lang: "remora", Dialect: s.dialect()})
+	return err
+}
+
+func (s *Session) dialect() string {
+	if s.lang == "remora/dynamic" {
+		return "dynamic"
+	}
+	if s.lang == "remora" {
+		return "typed"
+	}
+	return ""
+}
+
+// load makes src the session's program and starts stepping it from the
+// beginning.
+func (s *Session) load(file, src string) error {
+	lang := strings.TrimSuffix(s.lang, "/dynamic")
+	if strings.HasSuffix(file, ".remora") || strings.HasPrefix(s.lang, "remora") {
+		lang = "remora"
+	}
+	opts := check.Options{Lang: lang}
+	if lang == "remora" && !strings.Contains(src, "#lang") {
+		opts.Dialect = s.dialect()
+	}
+	l, err := check.Load(file, src, opts)
+	if err != nil {
+		return err
+	}
+	s.stopStepper()
+	s.loaded, s.source, s.file = l, src, file
+	s.compiled = nil
+	s.st = nil
+	what := l.Lang
+	if l.Dynamic != nil {
+		what = "remora/dynamic"
+	}
+	s.printf("loaded %s (%s): %s\n", filepath.Base(file), what, firstLine(l.TypeString()))
+	return nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+func (s *Session) stopStepper() {
+	if s.st != nil {
+		s.st.stop()
+	}
+}
+
+// stepper is the session's stepper, started on first use.
+func (s *Session) stepper() *stepper {
+	if s.st == nil {
+		sched, _ := semantics.ParseSchedule(s.schedule, s.seed)
+		s.st = newStepper(s.loaded, check.RunOptions{Args: s.opts.Args, Fuel: s.fuel, Schedule: sched})
+	}
+	return s.st
+}
+
+// report prints an error in the one-line form arraysem's commands use.
+func (s *Session) report(err error) {
+	if err == nil {
+		return
+	}
+	s.printf("error: %v\n", err)
+}
+
+// command runs a :command.
+func (s *Session) command(line string) bool {
+	fields := strings.Fields(line)
+	name, args := fields[0], fields[1:]
+	c, ok := commands[name]
+	if !ok {
+		s.printf("error: unknown command %s (:help lists them)\n", name)
+		return false
+	}
+	if c.needsProgram && s.loaded == nil {
+		s.printf("error: %s: no program loaded (type one, or :load FILE)\n", name)
+		return false
+	}
+	if err := c.run(s, args); err != nil {
+		if errors.Is(err, errQuit) {
+			s.stopStepper()
+			return true
+		}
+		s.report(err)
+	}
+	return false
+}
+
+var errQuit = errors.New("quit")
+
+type command struct {
+	args, help   string
+	needsProgram bool
+	run          func(s *Session, args []string) error
+}
+
+// commands is the command table; :help prints it.
+var commands map[string]*command
+
+func init() {
+	commands = map[string]*command{
+		":load":    {"FILE", "load a program (the language follows the extension)", false, (*Session).cmdLoad},
+		":lang":    {"fun|funmem|imp|remora|remora/dynamic", "the language of programs typed at the prompt", false, (*Session).cmdLang},
+		":step":    {"[N]", "take N small steps (default 1): the rule, then the configuration with the contractum marked", true, (*Session).cmdStep},
+		":back":    {"[N]", "undo N steps (default 1)", true, (*Session).cmdBack},
+		":run":     {"", "run to the end and print the results (Ctrl-C stops)", true, (*Session).cmdRun},
+		":reset":   {"", "go back to the start", true, (*Session).cmdReset},
+		":rules":   {"", "the rules fired so far, with counts", true, (*Session).cmdRules},
+		":env":     {"", "the environment of the current configuration", true, (*Session).cmdEnv},
+		":heap":    {"", "the heap's blocks; cells the last step read (r) or wrote (w) marked", true, (*Session).cmdHeap},
+		":trace":   {"", "the read and write sets, per iteration, of the kernels finished so far", true, (*Session).cmdTrace},
+		":races":   {"", "check the program for races (FUNMEM: validity and eq 4; IMP: the kernels' traces)", true, (*Session).cmdRaces},
+		":type":    {"", "the program's type", true, (*Session).cmdType},
+		":derive":  {"[eval]", "the typing derivation (eval: FUN's big-step derivation)", true, (*Session).cmdDerive},
+		":check":   {"", "types, and for FUNMEM validity and race freedom", true, (*Session).cmdCheck},
+		":side":    {"", "the side-by-side table of every semantics and level", true, (*Session).cmdSide},
+		":compile": {"fun|funmem|imp|cuda [--expand] [--switch]", "translate the program; --switch steps the translation from now on", true, (*Session).cmdCompile},
+		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE", "settings", false, (*Session).cmdSet},
+		":show":    {"", "the current configuration again", true, (*Session).cmdShow},
+		":dump":    {"", "a debug dump of the current configuration's Go value", true, (*Session).cmdDump},
+		":help":    {"", "this list", false, (*Session).cmdHelp},
+		":quit":    {"", "end the session", false, func(*Session, []string) error { return errQuit }},
+	}
+}
+
+// CommandNames lists the commands, for completion.
+func CommandNames() []string {
+	var out []string
+	for n := range commands {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (s *Session) cmdHelp([]string) error {
+	rows := [][]string{{"command", "arguments", "what"}}
+	for _, n := range CommandNames() {
+		c := commands[n]
+		rows = append(rows, []string{n, c.args, c.help})
+	}
+	check.Table(s.out, rows)
+	s.printf("Anything else is program text in the current language (%s); an incomplete\nprogram continues on the next line, a blank line ends it.\n", s.lang)
+	return nil
+}
+
+func (s *Session) cmdLoad(args []string) error {
+	if len(args) != 1 {
+		return errors.New(":load FILE")
+	}
+	src, err := os.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	ext := strings.ToLower(filepath.Ext(args[0]))
+	if lang, ok := check.Languages[ext]; ok {
+		s.lang = lang
+		if lang == "remora" && strings.HasPrefix(string(src), "#lang remora/dynamic") {
+			s.lang = "remora/dynamic"
+		}
+	}
+	s.defs = nil
+	return s.load(args[0], string(src))
+}
+
+func (s *Session) cmdLang(args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf(":lang fun|funmem|imp|remora|remora/dynamic (now %s)", s.lang)
+	}
+	switch args[0] {
+	case "fun", "funmem", "imp", "remora", "remora/dynamic":
+	default:
+		return fmt.Errorf("unknown language %s (fun, funmem, imp, remora, remora/dynamic)", args[0])
+	}
+	if args[0] != s.lang {
+		s.defs = nil
+	}
+	s.lang = args[0]
+	s.printf("language %s\n", s.lang)
+	return nil
+}
+
+func count(args []string) (int, error) {
+	if len(args) == 0 {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 1 || len(args) > 1 {
+		return 0, fmt.Errorf("want a positive count, got %s", strings.Join(args, " "))
+	}
+	return n, nil
+}
+
+func (s *Session) cmdStep(args []string) error {
+	n, err := count(args)
+	if err != nil {
+		return err
+	}
+	st := s.stepper()
+	for i := 0; i < n; i++ {
+		if s.interrupt.Load() {
+			s.printf("interrupted after %d steps\n", len(st.recs))
+			return nil
+		}
+		prev := s.previousConfig()
+		if !st.next() {
+			return s.finished()
+		}
+		s.showStep(prev, st.current())
+	}
+	return nil
+}
+
+// previousConfig is the configuration before the next step ("" at the
+// start, where the configuration is the program).
+func (s *Session) previousConfig() string {
+	if c := s.st.current(); c != nil {
+		return c.config
+	}
+	return ""
+}
+
+// finished reports a run that has ended: its results, or its error.
+func (s *Session) finished() error {
+	st := s.st
+	if st.err != nil {
+		var se *semantics.Error
+		if errors.As(st.err, &se) && se.Kind == semantics.FuelError {
+			return fmt.Errorf("%v (after %d steps; :set fuel N gives more)", st.err, len(st.recs))
+		}
+		return fmt.Errorf("%v (after %d steps)", st.err, len(st.recs))
+	}
+	s.printf("⟨done⟩ after %d steps\n", len(st.recs))
+	for _, line := range st.run.Strings() {
+		s.printf("%s\n", line)
+	}
+	return nil
+}
+
+func (s *Session) cmdBack(args []string) error {
+	n, err := count(args)
+	if err != nil {
+		return err
+	}
+	target := 0
+	if s.st != nil {
+		target = max(0, len(s.st.recs)-n)
+	}
+	s.goTo(target)
+	return s.cmdShow(nil)
+}
+
+// goTo runs again from the start to step k.
+func (s *Session) goTo(k int) {
+	s.stopStepper()
+	s.st = nil
+	st := s.stepper()
+	for len(st.recs) < k && st.next() {
+	}
+}
+
+func (s *Session) cmdReset([]string) error {
+	s.goTo(0)
+	return s.cmdShow(nil)
+}
+
+func (s *Session) cmdRun([]string) error {
+	st := s.stepper()
+	for {
+		if s.interrupt.Load() {
+			s.printf("interrupted after %d steps (:step goes on, :run too)\n", len(st.recs))
+			return nil
+		}
+		if !st.next() {
+			return s.finished()
+		}
+	}
+}
+
+func (s *Session) cmdShow([]string) error {
+	if s.st == nil || s.st.current() == nil {
+		s.printf("step 0: the program\n%s", withNewline(s.source))
+		return nil
+	}
+	c := s.st.current()
+	s.printf("step %d: %s\n", len(s.st.recs), c.config)
+	return nil
+}
+
+func withNewline(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+func (s *Session) cmdRules([]string) error {
+	counts := map[string]int{}
+	var order []string
+	if s.st != nil {
+		for _, r := range s.st.recs {
+			if counts[r.rule] == 0 {
+				order = append(order, r.rule)
+			}
+			counts[r.rule]++
+		}
+	}
+	if len(order) == 0 {
+		s.printf("no steps taken\n")
+		return nil
+	}
+	rows := [][]string{{"rule", "fired"}}
+	for _, r := range order {
+		rows = append(rows, []string{r, strconv.Itoa(counts[r])})
+	}
+	check.Table(s.out, rows)
+	return nil
+}
+
+func (s *Session) state() any {
+	if s.st == nil || s.st.current() == nil {
+		return nil
+	}
+	return s.st.current().state
+}
+
+func (s *Session) cmdEnv([]string) error {
+	if s.loaded.Lang == "remora" {
+		s.printf("Remora's small-step substitutes values for variables: the configuration is the whole state\n")
+		if len(s.defs) > 0 {
+			s.printf("definitions: %s\n", strings.Join(s.defs, "\n             "))
+		}
+		return nil
+	}
+	st, ok := s.state().(interface{ Bindings() []semantics.Binding })
+	if !ok {
+		s.printf("no environment yet (:step first)\n")
+		return nil
+	}
+	bs := st.Bindings()
+	if len(bs) == 0 {
+		s.printf("the environment is empty\n")
+		return nil
+	}
+	rows := [][]string{{"variable", "value"}}
+	for _, b := range bs {
+		rows = append(rows, []string{b.Name, b.Value})
+	}
+	check.Table(s.out, rows)
+	return nil
+}
+
+func (s *Session) cmdHeap([]string) error {
+	if s.loaded.Lang != "funmem" && s.loaded.Lang != "imp" {
+		s.printf("%s has no heap (FUNMEM and IMP do)\n", s.loaded.Lang)
+		return nil
+	}
+	st, ok := s.state().(interface{ Heap() *semantics.Heap })
+	if !ok {
+		s.printf("no heap yet (:step first)\n")
+		return nil
+	}
+	showHeap(s.out, st.Heap(), s.st.current().accesses)
+	return nil
+}
+
+func (s *Session) cmdTrace([]string) error {
+	if s.loaded.Lang != "funmem" && s.loaded.Lang != "imp" {
+		s.printf("%s has no kernels to trace (FUNMEM and IMP do)\n", s.loaded.Lang)
+		return nil
+	}
+	var last []kernelTrace
+	if s.st != nil {
+		for _, r := range s.st.recs {
+			last = append(last, r.traces...)
+		}
+	}
+	if len(last) == 0 {
+		s.printf("no kernel has finished yet\n")
+		return nil
+	}
+	for _, k := range last {
+		s.printf("kernel %s\n", k.kernel)
+		for i, a := range k.iters {
+			s.printf("  iteration %d: %s\n", i+1, a.Sets())
+		}
+	}
+	return nil
+}
+
+func (s *Session) cmdRaces([]string) error {
+	switch s.loaded.Lang {
+	case "funmem":
+		v, err := check.CheckValidity(s.loaded, s.opts.Args)
+		if err != nil {
+			return err
+		}
+		s.printf("valid (Def 3.1): the value- and heap-based semantics agree on %d array results\n", v.Results)
+		s.printf("race free (eq 4): %d kernels, %d iterations traced\n", v.Kernels, v.Iterations)
+	case "imp":
+		kernels := 0
+		_, err := s.loaded.Run(check.RunOptions{Args: s.opts.Args, Trace: func(string, []semantics.IterAccess) { kernels++ }})
+		if err != nil {
+			return err
+		}
+		s.printf("race free (eq 4): %d kernels traced\n", kernels)
+	default:
+		s.printf("%s has no heap, so no races (FUNMEM and IMP do)\n", s.loaded.Lang)
+	}
+	return nil
+}
+
+func (s *Session) cmdType([]string) error {
+	s.printf("%s\n", s.loaded.TypeString())
+	return nil
+}
+
+// reload loads the session's program again with other options.
+func (s *Session) reload(opts check.Options) (*check.Loaded, error) {
+	opts.Lang = s.loaded.Lang
+	if s.loaded.Dynamic != nil {
+		opts.Dialect = "dynamic"
+	}
+	return check.Load(s.file, s.source, opts)
+}
+
+func (s *Session) cmdDerive(args []string) error {
+	if len(args) == 1 && args[0] == "eval" {
+		if s.loaded.Lang != "fun" {
+			return fmt.Errorf("evaluation derivations are built by FUN's big-step; this is %s", s.loaded.Lang)
+		}
+		r, err := s.loaded.Run(check.RunOptions{Semantics: "big", Args: s.opts.Args, Derive: true})
+		if err != nil {
+			return err
+		}
+		s.printf("%s", r.Derivation)
+		return nil
+	}
+	if len(args) > 0 {
+		return errors.New(":derive [eval]")
+	}
+	if s.loaded.Dynamic != nil {
+		return errors.New("the dynamic dialect has no typing derivation (:check shows what --infer elaborates)")
+	}
+	l, err := s.reload(check.Options{Derive: true})
+	if err != nil {
+		return err
+	}
+	if d := l.Derivation(); d != nil {
+		s.printf("%s", d)
+	} else {
+		s.printf("%s builds no typing derivation\n", l.Lang)
+	}
+	return nil
+}
+
+func (s *Session) cmdCheck([]string) error {
+	if s.loaded.Dynamic != nil {
+		l, err := s.reload(check.Options{Infer: true})
+		if err != nil {
+			return err
+		}
+		s.printf("%s\n", l.TypeString())
+		return nil
+	}
+	s.printf("%s\n", s.loaded.TypeString())
+	if s.loaded.Lang == "funmem" {
+		return s.cmdRaces(nil)
+	}
+	return nil
+}
+
+func (s *Session) cmdSide([]string) error {
+	rows, verdict := check.SideBySide(s.loaded, s.opts.Args)
+	if rows == nil {
+		return verdict
+	}
+	check.PrintRows(s.out, rows, verdict)
+	return nil
+}
+
+func (s *Session) cmdCompile(args []string) error {
+	var to string
+	var expand, switchTo bool
+	for _, a := range args {
+		switch a {
+		case "--expand":
+			expand = true
+		case "--switch":
+			switchTo = true
+		default:
+			if to != "" {
+				return errors.New(":compile fun|funmem|imp|cuda [--expand] [--switch]")
+			}
+			to = a
+		}
+	}
+	if to == "cuda" {
+		return errors.New("the CUDA backend is not in this version of arraysem (fun, funmem and imp are)")
+	}
+	if to == "" {
+		return errors.New(":compile fun|funmem|imp|cuda [--expand] [--switch]")
+	}
+	stages, err := check.Compile(s.loaded, check.CompileOptions{To: to, Expand: expand})
+	if err != nil {
+		return err
+	}
+	last := stages[len(stages)-1]
+	text := last.Text()
+	s.printf("%s", withNewline(text))
+	if !switchTo {
+		return nil
+	}
+	s.lang = last.Lang
+	if last.Imp != nil {
+		s.lang = "imp"
+	}
+	return s.load("compiled"+extension(s.lang), text)
+}
+
+func (s *Session) cmdSet(args []string) error {
+	if len(args) < 2 {
+		return errors.New(":set fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE")
+	}
+	switch args[0] {
+	case "fuel":
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 1 || len(args) != 2 {
+			return fmt.Errorf("fuel is a positive number of steps, got %s", strings.Join(args[1:], " "))
+		}
+		s.fuel = n
+		s.printf("fuel %d\n", n)
+	case "schedule":
+		seed := s.seed
+		if len(args) == 3 {
+			n, err := strconv.ParseInt(args[2], 10, 64)
+			if err != nil {
+				return fmt.Errorf("a seed is a number, got %s", args[2])
+			}
+			seed = n
+		}
+		if _, err := semantics.ParseSchedule(args[1], seed); err != nil {
+			return err
+		}
+		s.schedule, s.seed = args[1], seed
+		s.printf("schedule %s (kernel iterations in the small-step)\n", args[1])
+	case "arg":
+		for _, a := range args[1:] {
+			k, v, ok := strings.Cut(a, "=")
+			if !ok || k == "" {
+				return fmt.Errorf("an input is NAME=VALUE, got %s", a)
+			}
+			s.opts.Args[k] = v
+		}
+		s.printf("inputs %s\n", argsString(s.opts.Args))
+	default:
+		return fmt.Errorf("unknown setting %s (fuel, schedule, arg)", args[0])
+	}
+	// Settings apply from the start of the program.
+	if s.loaded != nil {
+		s.stopStepper()
+		s.st = nil
+	}
+	return nil
+}
+
+func argsString(args map[string]string) string {
+	var ks []string
+	for k := range args {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	for i, k := range ks {
+		ks[i] = k + "=" + args[k]
+	}
+	return strings.Join(ks, " ")
+}
+
+func (s *Session) cmdDump([]string) error {
+	if st := s.state(); st != nil {
+		s.printf("%# v\n", pretty.Formatter(st))
+		return nil
+	}
+	s.printf("%# v\n", pretty.Formatter(s.loaded))
+	return nil
+}
