@@ -64,8 +64,13 @@ func isValue(e Expr) bool {
 }
 
 func isScalar(e Expr) bool {
-	if l, ok := e.(*Lit); ok {
-		return len(l.V.Shape) == 0
+	switch e := e.(type) {
+	case *Lit:
+		return len(e.V.Shape) == 0
+	case *Frame:
+		// A frame of cells is an array of rank at least one: a frame of
+		// frames collapses.
+		return len(e.Dims) == 0
 	}
 	return true
 }
