@@ -165,7 +165,12 @@ func step(e Expr) (Expr, string, error) {
 				return nil, "", semantics.Stuckf(e.Pos, "collapse", "the cells of a frame have shapes %s and %s", dimsString(cells[0].Shape), dimsString(cells[i].Shape))
 			}
 		}
-		return lit(e.Pos, Stack(e.Dims, cells[0].Shape, cells[0].Kind, cells)), "collapse", nil
+		v := Stack(e.Dims, cells[0].Shape, cells[0].Kind, cells)
+		if e.Type != nil {
+			// An empty array of functions or boxes keeps its atom type.
+			return valueTerm(e.Pos, v, e.Type.Elem), "collapse", nil
+		}
+		return lit(e.Pos, v), "collapse", nil
 	case *TApp:
 		if !isValue(e.Fn) {
 			fn, r, err := step(e.Fn)

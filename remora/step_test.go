@@ -376,3 +376,25 @@ func TestBigSmallAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestSmallStepCollapsesFrames checks that a frame whose cells are frames
+// (a λ with vector results mapped over a frame) ends with collapse, and
+// that collapsing empty arrays of functions keeps their type.
+func TestSmallStepCollapsesFrames(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"((fn ([x [int 2]]) (+ x 1)) [[1 2] [3 4]])", "[[2 3] [4 5]]"},
+		{"((fn ([x [int 2]]) (frame [0] (-> (int) int))) [[1 2] [3 4]])", "[[] []]"},
+	} {
+		e, typ := checkedExpr(t, tc.src)
+		last := ""
+		v, _, err := RunSmall(e, 1000, nil, func(rule string, c Expr) {
+			last = rule
+			if _, nt, _, err := CheckExpr(c, nil); err != nil || !Equal(nt, typ) {
+				t.Errorf("%s: after %s the configuration %s does not keep the type %s: %v", tc.src, rule, ExprString(c), TypeString(typ), err)
+			}
+		})
+		if err != nil || v.String() != tc.want || last != "collapse" {
+			t.Errorf("%s: %v %v, last rule %s; want %s after collapse", tc.src, v, err, last, tc.want)
+		}
+	}
+}
