@@ -190,6 +190,7 @@ type frames struct {
 	f0    *Func     // the first function, whose ranks every other shares
 	frame []int64   // the application's frame
 	fs    [][]int64 // the function array's frame, then each argument's
+	whole []bool    // argument i is one whole cell (rank all, or above its rank)
 }
 
 func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*frames, error) {
@@ -211,12 +212,18 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 		}
 	}
 	if len(args) != len(ranks) {
-		return nil, semantics.Stuckf(pos, "β", "%s takes %d argument%s, got %d", short(out.f0), len(ranks), plural(len(ranks)), len(args))
+		rule := "β"
+		if out.f0.Prim != nil {
+			rule = "δ"
+		}
+		return nil, semantics.Stuckf(pos, rule, "%s takes %d argument%s, got %d", short(out.f0), len(ranks), plural(len(ranks)), len(args))
 	}
+	out.whole = make([]bool, len(args))
 	for i, a := range args {
 		r := len(a.Shape) - ranks[i]
 		if ranks[i] == All || r < 0 {
 			r = 0
+			out.whole[i] = true
 		}
 		out.fs = append(out.fs, a.Shape[:r])
 	}
@@ -244,10 +251,13 @@ func frameOwner(i int) string {
 	return fmt.Sprintf("argument %d", i)
 }
 
-// lifted reports whether some frame is smaller than the application's.
+// lifted reports whether some frame is smaller than the application's,
+// so that lift replicates cells. An argument that is one whole cell is not
+// replicated by lift, whose copies it would take for one bigger cell: map
+// hands the whole argument to every cell of the frame.
 func (fr *frames) lifted() bool {
-	for _, f := range fr.fs {
-		if len(f) < len(fr.frame) {
+	for i, f := range fr.fs {
+		if len(f) < len(fr.frame) && (i == 0 || !fr.whole[i-1]) {
 			return true
 		}
 	}

@@ -35,6 +35,11 @@ func ParseSExps(file string, sexps []*semantics.SExp) (p *Program, err error) {
 		last := sexps[len(sexps)-1]
 		fail(last.Pos, "a definition after the last expression is never used (definitions scope over the expressions after them)")
 	}
+	if len(defs) > 0 && (len(p.Exprs) == 0 || isDefine(sexps[len(sexps)-1])) {
+		// Definitions no expression follows: their own errors come first.
+		last := defs[len(defs)-1]
+		parseBody(last.Pos, append(append([]*semantics.SExp{}, defs...), &semantics.SExp{Pos: last.Pos, Kind: semantics.Atom, Text: "0"}), nil)
+	}
 	if len(p.Exprs) == 0 {
 		pos := semantics.Pos{File: file, Line: 1, Col: 1}
 		if len(sexps) > 0 {
@@ -335,7 +340,7 @@ func parseArray(s *semantics.SExp, args []*semantics.SExp) Expr {
 		}
 		elems[i] = &Lit{Pos: a.Pos, V: v}
 	}
-	l, ok := literal(s.Pos, ds, elems)
+	l, ok := literal(s.Pos, ds, elems, true)
 	if !ok {
 		fail(s.Pos, "an array's atoms are of one kind (ints and floats may mix)")
 	}
@@ -350,7 +355,7 @@ func frame(pos semantics.Pos, es []Expr) Expr {
 	if len(es) == 0 {
 		return &Lit{Pos: pos, V: emptyResult(dims)}
 	}
-	if l, ok := literal(pos, dims, es); ok {
+	if l, ok := literal(pos, dims, es, false); ok {
 		return l
 	}
 	// A frame of frames of the same dimensions is one frame.
@@ -371,15 +376,25 @@ func frame(pos semantics.Pos, es []Expr) Expr {
 	return &Frame{Pos: pos, Dims: dims, Elems: es}
 }
 
+// cells0Kind is the atom kind of the first element, a literal.
+func cells0Kind(es []Expr) remora.Kind {
+	if l, ok := es[0].(*Lit); ok {
+		return l.V.Kind
+	}
+	return remora.KFunc
+}
+
 func sameDims(a, b []int64) bool { return shapeString(a) == shapeString(b) }
 
 // literal folds elements that are literal arrays of base atoms, of one
-// shape and one kind (ints joining floats as floats), into one literal.
-func literal(pos semantics.Pos, dims []int64, es []Expr) (Expr, bool) {
+// shape and one kind, into one literal. With mix, ints join floats as
+// floats ((array [2] 1 2.5)); a frame [1 2.5] stays a frame, which
+// collapses when it runs, so that it prints back as it was written.
+func literal(pos semantics.Pos, dims []int64, es []Expr, mix bool) (Expr, bool) {
 	cells := make([]*remora.Value, len(es))
 	for i, e := range es {
 		l, ok := e.(*Lit)
-		if !ok || l.V.Kind >= remora.KFunc || l.V.Len() == 0 {
+		if !ok || l.V.Kind >= remora.KFunc || l.V.Len() == 0 || !mix && l.V.Kind != cells0Kind(es) {
 			return nil, false
 		}
 		cells[i] = l.V

@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/arraysem/arraysem/remora"
@@ -25,6 +26,7 @@ func write(b *strings.Builder, e Expr) {
 	case *Frame:
 		writeFrame(b, e.Dims, e.Elems)
 	case *Lam:
+		e = unshadow(e)
 		b.WriteString("(λ (")
 		for i, p := range e.Params {
 			if i > 0 {
@@ -122,3 +124,80 @@ func writeAtoms(b *strings.Builder, v *remora.Value, shape []int64, off int) {
 // shapeString prints a shape as Remora writes one: [2 3], or [] for a
 // scalar's.
 func shapeString(ds []int64) string { return remora.Dims(ds...).String() }
+
+// unshadow renames the parameters of a λ that would capture a primitive of
+// their name in its body: a primitive substituted under a binder that
+// shadows its name ((λ ((+ 0)) (g + 1)) with g the primitive +) must not
+// read back as the parameter.
+func unshadow(l *Lam) *Lam {
+	var ren map[string]Expr
+	params := l.Params
+	for i, p := range l.Params {
+		if Basis[p.Name] == nil || !usesPrim(l.Body, p.Name) {
+			continue
+		}
+		if ren == nil {
+			ren = map[string]Expr{}
+			params = append([]Param{}, l.Params...)
+		}
+		fresh := p.Name + "%"
+		for n := 1; bindsOrUses(l.Body, fresh); n++ {
+			fresh = fmt.Sprintf("%s%%%d", p.Name, n)
+		}
+		params[i].Name = fresh
+		ren[p.Name] = &Var{Pos: l.Pos, Name: fresh}
+	}
+	if ren == nil {
+		return l
+	}
+	return &Lam{Pos: l.Pos, Params: params, Body: subst(l.Body, ren)}
+}
+
+// usesPrim reports whether the primitive named x occurs in e.
+func usesPrim(e Expr, x string) bool {
+	found := false
+	walk(e, func(e Expr) {
+		switch e := e.(type) {
+		case *Prim:
+			found = found || e.Def.Name == x
+		case *Lit:
+			if e.V.Kind == remora.KFunc {
+				for _, a := range e.V.A {
+					if f, ok := a.(*Func); ok && (f.Prim != nil && f.Prim.Name == x || f.Lam != nil && usesPrim(f.Lam, x)) {
+						found = true
+					}
+				}
+			}
+		}
+	})
+	return found
+}
+
+// bindsOrUses reports whether the name x occurs in e at all.
+func bindsOrUses(e Expr, x string) bool {
+	return strings.Contains(ExprString(e), x)
+}
+
+// walk calls f on e and every term inside it.
+func walk(e Expr, f func(Expr)) {
+	f(e)
+	switch e := e.(type) {
+	case *Frame:
+		for _, x := range e.Elems {
+			walk(x, f)
+		}
+	case *Lam:
+		walk(e.Body, f)
+	case *App:
+		walk(e.Fn, f)
+		for _, a := range e.Args {
+			walk(a, f)
+		}
+	case *Let:
+		walk(e.Val, f)
+		walk(e.Body, f)
+	case *Unbox:
+		walk(e.Box, f)
+		walk(e.Body, f)
+	}
+}

@@ -225,6 +225,10 @@ func stepApp(e *App) (Expr, string, error) {
 	if fr.lifted() {
 		n := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), remora.ReplicateTo(fv, fr.fs[0], fr.frame))}
 		for i, a := range args {
+			if fr.whole[i] {
+				n.Args = append(n.Args, e.Args[i])
+				continue
+			}
 			n.Args = append(n.Args, lit(e.Args[i].At(), remora.ReplicateTo(a, fr.fs[i+1], fr.frame)))
 		}
 		return n, "lift", nil
@@ -236,12 +240,18 @@ func stepApp(e *App) (Expr, string, error) {
 	_, fcells := fv.Cells(len(fr.frame))
 	argCells := make([][]*remora.Value, len(args))
 	for i, a := range args {
-		_, argCells[i] = a.Cells(len(fr.frame))
+		if !fr.whole[i] {
+			_, argCells[i] = a.Cells(len(fr.frame))
+		}
 	}
 	out := &Frame{Pos: e.Pos, Dims: fr.frame}
 	for p := 0; p < count; p++ {
 		app := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), fcells[p])}
 		for i := range args {
+			if fr.whole[i] {
+				app.Args = append(app.Args, lit(e.Args[i].At(), args[i]))
+				continue
+			}
 			app.Args = append(app.Args, lit(e.Args[i].At(), argCells[i][p]))
 		}
 		out.Elems = append(out.Elems, app)
