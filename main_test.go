@@ -307,3 +307,35 @@ func TestRemoraCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestReplPiped runs a scripted repl session on piped input (stdin not a
+// terminal): no prompts, no banner, no escape codes, and nothing after
+// :quit is run.
+func TestReplPiped(t *testing.T) {
+	saved := stdin
+	defer func() { stdin = saved }()
+	stdin = strings.NewReader(":load examples/remora/rp_fig4_outer_product.remora\n:step 2\n:run\n:quit\n:help\n")
+	var out, errOut bytes.Buffer
+	if status := Main([]string{"repl"}, &out, &errOut); status != 0 || errOut.Len() > 0 {
+		t.Fatalf("arraysem repl: status %d\nstdout:\n%s\nstderr:\n%s", status, out.String(), errOut.String())
+	}
+	got := out.String()
+	for _, want := range []string{
+		"loaded rp_fig4_outer_product.remora (remora): [int 3 4]\n",
+		"\nlift         ([(fn ([n int] [m [int 4]]) (* n m)) ",
+		"\nmap          [((fn ([n int] [m [int 4]]) (* n m)) 1 [1 2 3 4]) ",
+		"\n⟨done⟩ after 24 steps\n[[1 2 3 4] [10 20 30 40] [100 200 300 400]]\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	for _, bad := range []string{"\x1b", "fun> ", "remora> ", "… ", "arraysem repl:", ":help lists", "command   arguments"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("output has %q (a prompt, banner, escape code, or a command after :quit):\n%s", bad, got)
+		}
+	}
+	if n := strings.Count(got, "\n"); n != 5 {
+		t.Errorf("%d lines of output, want 5:\n%s", n, got)
+	}
+}

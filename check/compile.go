@@ -37,6 +37,9 @@ func (s Stage) Text() string {
 // type checked at its level, so a translation bug shows as the rule that
 // rejects its output.
 func Compile(l *Loaded, o CompileOptions) ([]Stage, error) {
+	if l.Fun == nil {
+		return nil, fmt.Errorf("the compile path starts from FUN or FUNMEM, not %s", l.Lang)
+	}
 	stages := []Stage{{Name: "source", Lang: l.Lang, Program: l.Fun}}
 	switch {
 	case o.To == l.Lang && !o.Expand:

@@ -39,8 +39,7 @@ type Session struct {
 	fuel      int
 	schedule  string
 	seed      int64
-	pending   []string // lines of an incomplete inline input
-	compiled  *check.Stage
+	pending   []string    // lines of an incomplete inline input
 	interrupt atomic.Bool // set by Ctrl-C; checked between steps
 }
 
@@ -69,7 +68,13 @@ func (s *Session) printf(format string, args ...any) { fmt.Fprintf(s.out, format
 func (s *Session) Exec(line string) (quit bool) {
 	s.interrupt.Store(false)
 	trimmed := strings.TrimSpace(line)
-	if len(s.pending) == 0 && strings.HasPrefix(trimmed, ":") {
+	if strings.HasPrefix(trimmed, ":") {
+		// No language's program has a line starting with ':', so a
+		// command ends an incomplete input, which is dropped.
+		if len(s.pending) > 0 {
+			s.pending = nil
+			s.printf("(the incomplete input is dropped)\n")
+		}
 		return s.command(trimmed)
 	}
 	if len(s.pending) == 0 && trimmed == "" {
@@ -122,6 +127,9 @@ func (s *Session) remoraInput(src string) bool {
 		} else {
 			exprs = append(exprs, x.String())
 		}
+	}
+	if len(defs) == 0 && len(exprs) == 0 {
+		return true // only comments
 	}
 	prog := s.remoraProgram(append(append(append([]string{}, s.defs...), defs...), exprs...))
 	if len(exprs) == 0 {
@@ -242,7 +250,6 @@ func (s *Session) load(file, src string) error {
 	}
 	s.stopStepper()
 	s.loaded, s.source, s.file = l, src, file
-	s.compiled = nil
 	s.st = nil
 	what := l.Lang
 	if l.Dynamic != nil {
@@ -269,17 +276,46 @@ func (s *Session) stopStepper() {
 func (s *Session) stepper() *stepper {
 	if s.st == nil {
 		sched, _ := semantics.ParseSchedule(s.schedule, s.seed)
-		s.st = newStepper(s.loaded, check.RunOptions{Args: s.opts.Args, Fuel: s.fuel, Schedule: sched})
+		s.st = newStepper(s.loaded, check.RunOptions{Args: s.args(), Fuel: s.fuel, Schedule: sched})
 	}
 	return s.st
 }
 
-// report prints an error in the one-line form arraysem's commands use.
+// args are the session's inputs (:set arg) that the loaded program
+// declares: inputs set for one program do not trouble the next.
+func (s *Session) args() map[string]string {
+	declared := map[string]bool{}
+	if p := s.loaded.Fun; p != nil {
+		for _, in := range p.Inputs {
+			declared[in.Name.Name] = true
+		}
+	}
+	if p := s.loaded.Imp; p != nil {
+		for _, in := range p.Inputs {
+			declared[in.Name.Name] = true
+		}
+	}
+	out := map[string]string{}
+	for k, v := range s.opts.Args {
+		if declared[k] {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// report prints an error in the one-line form arraysem's commands use,
+// naming the session's settings where the message names the command
+// line's flags.
 func (s *Session) report(err error) {
 	if err == nil {
 		return
 	}
-	s.printf("error: %v\n", err)
+	msg := err.Error()
+	msg = strings.ReplaceAll(msg, "raise it with --fuel N", "raise it with :set fuel N")
+	msg = strings.ReplaceAll(msg, "give it with --arg", "give it with :set arg")
+	msg = strings.ReplaceAll(msg, "check --infer", ":check")
+	s.printf("error: %s\n", msg)
 }
 
 // command runs a :command.
@@ -295,6 +331,11 @@ func (s *Session) command(line string) bool {
 		s.printf("error: %s: no program loaded (type one, or :load FILE)\n", name)
 		return false
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.printf("internal error: %v (please report this with the input; the session goes on)\n", r)
+		}
+	}()
 	if err := c.run(s, args); err != nil {
 		if errors.Is(err, errQuit) {
 			s.stopStepper()
@@ -334,7 +375,7 @@ func init() {
 		":check":   {"", "types, and for FUNMEM validity and race freedom", true, (*Session).cmdCheck},
 		":side":    {"", "the side-by-side table of every semantics and level", true, (*Session).cmdSide},
 		":compile": {"fun|funmem|imp|cuda [--expand] [--switch]", "translate the program; --switch steps the translation from now on", true, (*Session).cmdCompile},
-		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE", "settings", false, (*Session).cmdSet},
+		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE …", "settings (fuel 0: the default; NAME= unsets an input)", false, (*Session).cmdSet},
 		":show":    {"", "the current configuration again", true, (*Session).cmdShow},
 		":dump":    {"", "a debug dump of the current configuration's Go value", true, (*Session).cmdDump},
 		":help":    {"", "this list", false, (*Session).cmdHelp},
@@ -371,15 +412,21 @@ func (s *Session) cmdLoad(args []string) error {
 	if err != nil {
 		return err
 	}
-	ext := strings.ToLower(filepath.Ext(args[0]))
-	if lang, ok := check.Languages[ext]; ok {
-		s.lang = lang
-		if lang == "remora" && strings.HasPrefix(string(src), "#lang remora/dynamic") {
-			s.lang = "remora/dynamic"
-		}
+	lang, ok := check.Languages[strings.ToLower(filepath.Ext(args[0]))]
+	if !ok {
+		return fmt.Errorf("%s: cannot tell the language from the extension (.fun, .funmem, .imp, .remora)", args[0])
+	}
+	if lang == "remora" && strings.HasPrefix(string(src), "#lang remora/dynamic") {
+		lang = "remora/dynamic"
+	}
+	old := s.lang
+	s.lang = lang
+	if err := s.load(args[0], string(src)); err != nil {
+		s.lang = old
+		return err
 	}
 	s.defs = nil
-	return s.load(args[0], string(src))
+	return nil
 }
 
 func (s *Session) cmdLang(args []string) error {
@@ -418,7 +465,7 @@ func (s *Session) cmdStep(args []string) error {
 	st := s.stepper()
 	for i := 0; i < n; i++ {
 		if s.interrupt.Load() {
-			s.printf("interrupted after %d steps\n", len(st.recs))
+			s.printf("interrupted after %s\n", plural(len(st.recs), "step"))
 			return nil
 		}
 		prev := s.previousConfig()
@@ -445,11 +492,11 @@ func (s *Session) finished() error {
 	if st.err != nil {
 		var se *semantics.Error
 		if errors.As(st.err, &se) && se.Kind == semantics.FuelError {
-			return fmt.Errorf("%v (after %d steps; :set fuel N gives more)", st.err, len(st.recs))
+			return st.err
 		}
-		return fmt.Errorf("%v (after %d steps)", st.err, len(st.recs))
+		return fmt.Errorf("%v (after %s)", st.err, plural(len(st.recs), "step"))
 	}
-	s.printf("⟨done⟩ after %d steps\n", len(st.recs))
+	s.printf("⟨done⟩ after %s\n", plural(len(st.recs), "step"))
 	for _, line := range st.run.Strings() {
 		s.printf("%s\n", line)
 	}
@@ -487,7 +534,7 @@ func (s *Session) cmdRun([]string) error {
 	st := s.stepper()
 	for {
 		if s.interrupt.Load() {
-			s.printf("interrupted after %d steps (:step goes on, :run too)\n", len(st.recs))
+			s.printf("interrupted after %s (:step goes on, :run too)\n", plural(len(st.recs), "step"))
 			return nil
 		}
 		if !st.next() {
@@ -504,6 +551,14 @@ func (s *Session) cmdShow([]string) error {
 	c := s.st.current()
 	s.printf("step %d: %s\n", len(s.st.recs), c.config)
 	return nil
+}
+
+// plural is "1 step", "2 steps".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func withNewline(s string) string {
@@ -610,7 +665,7 @@ func (s *Session) cmdTrace([]string) error {
 func (s *Session) cmdRaces([]string) error {
 	switch s.loaded.Lang {
 	case "funmem":
-		v, err := check.CheckValidity(s.loaded, s.opts.Args)
+		v, err := check.CheckValidity(s.loaded, s.args())
 		if err != nil {
 			return err
 		}
@@ -618,11 +673,11 @@ func (s *Session) cmdRaces([]string) error {
 		s.printf("race free (eq 4): %d kernels, %d iterations traced\n", v.Kernels, v.Iterations)
 	case "imp":
 		kernels := 0
-		_, err := s.loaded.Run(check.RunOptions{Args: s.opts.Args, Trace: func(string, []semantics.IterAccess) { kernels++ }})
+		_, err := s.loaded.Run(check.RunOptions{Args: s.args(), Trace: func(string, []semantics.IterAccess) { kernels++ }})
 		if err != nil {
 			return err
 		}
-		s.printf("race free (eq 4): %d kernels traced\n", kernels)
+		s.printf("race free (eq 4): %s traced\n", plural(kernels, "kernel"))
 	default:
 		s.printf("%s has no heap, so no races (FUNMEM and IMP do)\n", s.loaded.Lang)
 	}
@@ -648,7 +703,7 @@ func (s *Session) cmdDerive(args []string) error {
 		if s.loaded.Lang != "fun" {
 			return fmt.Errorf("evaluation derivations are built by FUN's big-step; this is %s", s.loaded.Lang)
 		}
-		r, err := s.loaded.Run(check.RunOptions{Semantics: "big", Args: s.opts.Args, Derive: true})
+		r, err := s.loaded.Run(check.RunOptions{Semantics: "big", Args: s.args(), Derive: true})
 		if err != nil {
 			return err
 		}
@@ -690,7 +745,7 @@ func (s *Session) cmdCheck([]string) error {
 }
 
 func (s *Session) cmdSide([]string) error {
-	rows, verdict := check.SideBySide(s.loaded, s.opts.Args)
+	rows, verdict := check.SideBySide(s.loaded, s.args())
 	if rows == nil {
 		return verdict
 	}
@@ -739,16 +794,20 @@ func (s *Session) cmdCompile(args []string) error {
 
 func (s *Session) cmdSet(args []string) error {
 	if len(args) < 2 {
-		return errors.New(":set fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE")
+		return errors.New(":set fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE … (NAME= unsets)")
 	}
 	switch args[0] {
 	case "fuel":
 		n, err := strconv.Atoi(args[1])
-		if err != nil || n < 1 || len(args) != 2 {
-			return fmt.Errorf("fuel is a positive number of steps, got %s", strings.Join(args[1:], " "))
+		if err != nil || n < 0 || len(args) != 2 {
+			return fmt.Errorf("fuel is a number of steps (0: the default), got %s", strings.Join(args[1:], " "))
 		}
 		s.fuel = n
-		s.printf("fuel %d\n", n)
+		if n == 0 {
+			s.printf("fuel: the default\n")
+		} else {
+			s.printf("fuel %d\n", n)
+		}
 	case "schedule":
 		seed := s.seed
 		if len(args) == 3 {
@@ -762,14 +821,22 @@ func (s *Session) cmdSet(args []string) error {
 			return err
 		}
 		s.schedule, s.seed = args[1], seed
-		s.printf("schedule %s (kernel iterations in the small-step)\n", args[1])
+		what := args[1]
+		if args[1] == "random" {
+			what = fmt.Sprintf("random, seed %d", seed)
+		}
+		s.printf("schedule %s (the order FUNMEM's and IMP's small-step runs kernel iterations in)\n", what)
 	case "arg":
-		for _, a := range args[1:] {
-			k, v, ok := strings.Cut(a, "=")
-			if !ok || k == "" {
-				return fmt.Errorf("an input is NAME=VALUE, got %s", a)
+		pairs, err := argPairs(strings.Join(args[1:], " "))
+		if err != nil {
+			return err
+		}
+		for _, p := range pairs {
+			if p[1] == "" {
+				delete(s.opts.Args, p[0])
+			} else {
+				s.opts.Args[p[0]] = p[1]
 			}
-			s.opts.Args[k] = v
 		}
 		s.printf("inputs %s\n", argsString(s.opts.Args))
 	default:
@@ -783,7 +850,39 @@ func (s *Session) cmdSet(args []string) error {
 	return nil
 }
 
+// argPairs reads NAME=VALUE … where a value may hold blanks inside
+// brackets ([[1 2] [3 4]]); NAME= (no value) unsets NAME.
+func argPairs(text string) ([][2]string, error) {
+	var out [][2]string
+	rs := []rune(strings.TrimSpace(text))
+	for i := 0; i < len(rs); {
+		for i < len(rs) && rs[i] == ' ' {
+			i++
+		}
+		start, depth := i, 0
+		for i < len(rs) && (rs[i] != ' ' || depth > 0) {
+			switch rs[i] {
+			case '[':
+				depth++
+			case ']':
+				depth--
+			}
+			i++
+		}
+		item := string(rs[start:i])
+		k, v, ok := strings.Cut(item, "=")
+		if !ok || k == "" || depth != 0 {
+			return nil, fmt.Errorf("an input is NAME=VALUE (NAME= unsets it), got %s", item)
+		}
+		out = append(out, [2]string{k, v})
+	}
+	return out, nil
+}
+
 func argsString(args map[string]string) string {
+	if len(args) == 0 {
+		return "(none)"
+	}
 	var ks []string
 	for k := range args {
 		ks = append(ks, k)

@@ -63,14 +63,15 @@ func changed(old, new []rune) (lo, hiOld, hiNew int) {
 	for lo < len(old) && lo < len(new) && old[lo] == new[lo] {
 		lo++
 	}
+	// Widen to whole tokens where a boundary splits one: the start first,
+	// so that the common suffix is taken from a token's start.
+	for lo > 0 && (splits(old, lo) || splits(new, lo)) {
+		lo--
+	}
 	so, sn := len(old), len(new)
 	for so > lo && sn > lo && old[so-1] == new[sn-1] {
 		so--
 		sn--
-	}
-	// Widen to whole tokens where a boundary splits one.
-	for lo > 0 && (splits(old, lo) || splits(new, lo)) {
-		lo--
 	}
 	for so < len(old) && sn < len(new) && (splits(old, so) || splits(new, sn)) {
 		so++

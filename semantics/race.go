@@ -55,18 +55,21 @@ func (e ErrRace) Error() string {
 	return fmt.Sprintf("race: iteration %d writes %v, which iteration %d also uses (racefree, eq 4)", e.Writer, e.Loc, other)
 }
 
-// Start begins iteration i.
+// Start begins iteration i. Iterations may start in any order (a
+// schedule of the small-step); Trace[i-1] is still iteration i's.
 func (t *Tracker) Start(i int64) {
 	t.Iter = i
 	if t.Trace != nil {
-		t.Trace = append(t.Trace, IterAccess{})
+		for int64(len(t.Trace)) < i {
+			t.Trace = append(t.Trace, IterAccess{})
+		}
 	}
 }
 
 func (t *Tracker) access(loc Loc, write bool) error {
 	it := t.Iter
-	if t.Trace != nil {
-		a := &t.Trace[len(t.Trace)-1]
+	if t.Trace != nil && it >= 1 && it <= int64(len(t.Trace)) {
+		a := &t.Trace[it-1]
 		if write {
 			a.Writes = append(a.Writes, loc)
 		} else {
