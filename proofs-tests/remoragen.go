@@ -1824,8 +1824,8 @@ func (g *remoraGen) pFold(sc *rScope, t rType, depth int) (string, bool) {
 		}
 		i := ax[g.intn(len(ax))]
 		F, k := t.Sh[:i], t.Sh[i]
-		P, C, _ := g.split3(t.Sh[i+1:])
-		C = t.Sh[i+1+len(P):]
+		P, _, _ := g.split3(t.Sh[i+1:])
+		C := t.Sh[i+1+len(P):]
 		if !g.foldItemsOK(E, cat(P, C)) {
 			return "", false
 		}
