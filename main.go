@@ -60,8 +60,9 @@ commands:
         run every semantics at every level (FUN, FUNMEM plain and expanded,
         IMP) on the same inputs, in one table, with a verdict
   cover [--n N] [--seed S]
-        generate N random well-typed FUN programs, run each through every
-        level, and print how often each rule of Figs 3, 4, 8, 10, 12 applied
+        generate N random well-typed FUN programs (and N/3 Remora ones), run
+        each through every level, and print how often each rule of Figs 3, 4,
+        8, 10, 12 (FUN, FUNMEM, IMP) and of Remora's Figs 6-8 applied
   repl [FILE] [--arg NAME=VALUE]... [--fuel N]
         an interactive session: load or type programs of any language, step
         them forwards and back, inspect environments, heaps and kernels'

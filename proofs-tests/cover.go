@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math/rand"
 	"runtime/debug"
+	"strings"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -33,7 +35,17 @@ var Figures = []Figure{
 	{"IMP, Fig 12 (big- and small-step)", []string{"E-IMP-DEC-INT", "E-IMP-DEC-MEM", "E-IMP-ASSIGN-INT",
 		"E-IMP-ASSIGN-MEM", "E-IMP-READ", "E-IMP-WRITE", "E-IMP-ALLOC", "E-IMP-SEQ", "E-IMP-IF-TRUE",
 		"E-IMP-IF-FALSE", "E-IMP-SKIP", "E-IMP-KERNEL"}},
+	{"Remora, Fig 6 (small-step, and the big-step's counts)", []string{"lift", "map", "β", "δ", "collapse",
+		"Tβ", "Iβ", "proj", "lift-dim"}},
+	{"Remora, Fig 7 (types)", []string{"T-NUM", "T-FLOAT", "T-BOOL", "T-CHAR", "T-PRIM", "T-VAR", "T-ARRAY",
+		"T-ABST", "T-APP", "T-TABST", "T-TAPP", "T-IABST", "T-IAPP", "T-PACK", "T-UNPACK", "T-LIFT", "T-REIFY",
+		"T-RESHAPE"}},
+	{"Remora, Fig 8 (kinds and sorts)", []string{"K-BASE", "K-VAR", "K-ARRAY", "K-FUN", "K-UNIV", "K-DPROD",
+		"K-DSUM", "S-NAT", "S-VAR", "S-SHAPE", "S-PLUS", "S-APPEND"}},
 }
+
+// remoraFigures are the indices in Figures of Remora's figures.
+const remoraFig6, remoraFig7, remoraFig8 = 5, 6, 7
 
 // Coverage counts, per figure, how often each of its rules was applied.
 type Coverage map[string]semantics.Counter
@@ -55,8 +67,10 @@ func (c Coverage) Zero() []string {
 // tests do) and runs each through every level: FUN's checker and both
 // semantics; FUNMEM's checker and heap semantics on each translation
 // (TransformProgram, Simplify, MemoryExpand in both layouts); IMP's
-// semantics on FunMemToImp of each. It counts the rules each applies. A
-// panic anywhere is an error naming the program.
+// semantics on FunMemToImp of each. It also generates n/3 well-typed
+// Remora programs and runs the typed checker and both semantics on each.
+// It counts the rules each applies. A panic anywhere is an error naming
+// the program.
 func Cover(n int, seed int64) (cov Coverage, err error) {
 	cov = Coverage{}
 	for _, f := range Figures {
@@ -79,7 +93,47 @@ func Cover(n int, seed int64) (cov Coverage, err error) {
 			return cov, err
 		}
 	}
+	rr := rand.New(rand.NewSource(seed))
+	m := max(1, n/3)
+	for i := 0; i < m; i++ {
+		src := GenerateRemora(rr, i*MaxGenSize/m, DefaultRemoraGenConfig)
+		func() {
+			defer func() {
+				if x := recover(); x != nil {
+					err = fmt.Errorf("panic on Remora program %d: %v\n%s\n%s", i, x, src, debug.Stack())
+				}
+			}()
+			coverRemora(src, cov[Figures[remoraFig6].Name], cov[Figures[remoraFig7].Name], cov[Figures[remoraFig8].Name])
+		}()
+		if err != nil {
+			return cov, err
+		}
+	}
 	return cov, nil
+}
+
+// coverRemora checks and runs one Remora program, counting Fig 7's and
+// Fig 8's rules (split by their prefix) and Fig 6's.
+func coverRemora(src string, steps, types, kinds semantics.Counter) {
+	p, _, err := remora.ParseFile("gen.remora", src)
+	if err != nil {
+		return
+	}
+	c := semantics.Counter{}
+	if _, err := remora.Check(p, &remora.CheckOptions{Counter: c}); err != nil {
+		return
+	}
+	for r, k := range c {
+		if strings.HasPrefix(r, "T-") {
+			types[r] += k
+		} else {
+			kinds[r] += k
+		}
+	}
+	remora.Eval(p, &remora.EvalOptions{Counter: steps})
+	for _, e := range p.Exprs {
+		remora.RunSmall(e, 100000, steps, nil)
+	}
 }
 
 func coverOne(c *Case, funT, funE, memT, memE, impE semantics.Counter) {

@@ -6,7 +6,8 @@ import (
 )
 
 // TestCoverNoZeroRows: over the CI budget's programs, every rule of Figs
-// 3, 4, 8, 10 and 12 is applied (arraysem cover prints the same table).
+// 3, 4, 8, 10 and 12 (FUN, FUNMEM, IMP) and of Remora's Figs 6-8 is
+// applied (arraysem cover prints the same table).
 func TestCoverNoZeroRows(t *testing.T) {
 	cov, err := Cover(max(1, *flagN/10), *flagSeed)
 	if err != nil {
