@@ -17,6 +17,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/chzyer/readline"
 
 	_ "embed"
@@ -59,6 +61,11 @@ commands:
   side-by-side FILE [--arg NAME=VALUE]...
         run every semantics at every level (FUN, FUNMEM plain and expanded,
         IMP) on the same inputs, in one table, with a verdict
+  prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--json FILE]
+  prove --merge FILE...    prove --list
+        run the theorems' properties (proofs-tests/THEOREMS.md) over N generated
+        cases each; --shard splits the cases among machines, --json writes the
+        shard's report and --merge joins the reports into one
   cover [--n N] [--seed S]
         generate N random well-typed FUN programs (and N/3 Remora ones), run
         each through every level, and print how often each rule of Figs 3, 4,
@@ -110,6 +117,8 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		err = cmdSide(rest, stdout)
 	case "cover":
 		err = cmdCover(rest, stdout)
+	case "prove":
+		err = cmdProve(args[1:], stdout)
 	case "repl":
 		err = cmdRepl(args[1:], stdout)
 	case "demo":
@@ -398,6 +407,91 @@ func cmdTest(args []string, stdout io.Writer) error {
 
 //go:embed examples/fun/fig2.fun
 var demoSource string
+
+func cmdProve(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("prove", flag.ContinueOnError)
+	property := fs.String("property", "", "run only this property (--list names them)")
+	n := fs.Int("n", 1000, "cases per property, over all shards")
+	seed := fs.Int64("seed", 1, "campaign seed")
+	shard := fs.String("shard", "1/1", "run shard i of n (1-based): cases k with k mod n = i-1")
+	jsonOut := fs.String("json", "", "write the shard's report to FILE (for --merge)")
+	merge := fs.Bool("merge", false, "merge the shard reports given as arguments into one")
+	list := fs.Bool("list", false, "list the properties and the theorems they check")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if *list {
+		rows := [][]string{{"property", "theorem", "source"}}
+		for _, t := range proofstests.Theorems {
+			rows = append(rows, []string{t.Name, t.Statement, t.Source})
+		}
+		check.Table(stdout, rows)
+		return nil
+	}
+	var results []proofstests.ProveResult
+	if *merge {
+		var reports [][]proofstests.ProveResult
+		for _, f := range fs.Args() {
+			file, err := os.Open(f)
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			rep, err := proofstests.ReadReport(file)
+			file.Close()
+			if err != nil {
+				return usageError{fmt.Sprintf("%s: %v", f, err)}
+			}
+			reports = append(reports, rep)
+		}
+		merged, err := proofstests.MergeReports(reports)
+		if err != nil {
+			return usageError{"prove --merge: " + err.Error()}
+		}
+		results = merged
+	} else {
+		if len(fs.Args()) > 0 {
+			return usageError{"prove takes no FILE (--merge does)"}
+		}
+		var i, k int
+		if _, err := fmt.Sscanf(*shard, "%d/%d", &i, &k); err != nil || i < 1 || i > k {
+			return usageError{"--shard i/n with 1 ≤ i ≤ n, got " + *shard}
+		}
+		rs, err := proofstests.Prove(proofstests.ProveOptions{Property: *property, N: *n, Seed: *seed, Shard: i - 1, Shards: k, Progress: os.Stderr})
+		if err != nil {
+			return usageError{"prove: " + err.Error()}
+		}
+		results = rs
+		if *jsonOut != "" {
+			f, err := os.Create(*jsonOut)
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			if err := proofstests.WriteReport(f, rs); err != nil {
+				f.Close()
+				return err
+			}
+			if err := f.Close(); err != nil {
+				return err
+			}
+		}
+	}
+	rows := [][]string{{"property", "cases", "failed", "time"}}
+	failures := 0
+	for _, r := range results {
+		rows = append(rows, []string{r.Property, fmt.Sprint(r.Cases), fmt.Sprint(len(r.Failures)), r.Elapsed.Round(time.Millisecond).String()})
+		failures += len(r.Failures)
+	}
+	check.Table(stdout, rows)
+	for _, r := range results {
+		for _, f := range r.Failures {
+			fmt.Fprintf(stdout, "\n%s: case %d (seed %d, size %d) fails:\n%s\n%s\n", r.Property, f.Case, f.Seed, f.Size, f.Message, f.Program)
+		}
+	}
+	if failures > 0 {
+		return failed{fmt.Sprintf("arraysem prove: %d counterexamples", failures)}
+	}
+	return nil
+}
 
 // stdin is what repl reads (a variable for the tests).
 var stdin io.Reader = os.Stdin

@@ -1,14 +1,10 @@
 package proofstests
 
 import (
-	"errors"
 	"fmt"
 	"math/rand"
-	"reflect"
-	"runtime/debug"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	arraycheck "github.com/arraysem/arraysem/check"
@@ -16,40 +12,6 @@ import (
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/semantics"
 )
-
-// The FUNMEM properties (§3 and §5 of the funmem-imp-lmad paper, Figs 6-10,
-// Def 3.1). Every random well-typed FUN program p of the FUN generator
-// (fungen.go), with its inputs, is translated by TransformProgram and the
-// passes after it (Variants in memgen.go: q, Simplify(q), MemoryExpand(q)
-// in the GPU and CPU layouts, Simplify after those, and the compile path
-// Simplify, MemoryExpand, Simplify), and:
-//
-//  1. q is well typed by Fig 8, and valid and race free (Def 3.1,
-//     check.CheckValidity) whenever FUN's big-step evaluation of p
-//     succeeds; when it gets stuck, the heap semantics gets stuck too;
-//  2. the same for the other variants, whose heap-based results
-//     (check.Loaded.Run, "heap") are FUN's results of p;
-//  3. heap big-step (funmem.EvalHeap) and heap small-step
-//     (funmem.RunHeapSmall) agree: the same values and final heaps, or the
-//     identical error;
-//  4. the value-based semantics (Run, "value": unmem, then FUN) gives FUN's
-//     results of p, or gets stuck in the same rule;
-//  5. print∘parse: funmem.ParseFile(funmem.Print(q)) type checks and prints
-//     to the same text;
-//  6. MemoryExpand expands: over the run, allocations leave kernels;
-//  7. mutants (memgen.go: a stride of a fresh array's LMAD set to 0, two
-//     fresh arrays in one block) are rejected by a T-MEM rule, or found
-//     racy, invalid or stuck by CheckValidity, or stay valid; never a panic;
-//  8. every rule of Figs 8 and 10 fires.
-//
-// Failure reports show the FUN program with its inputs (Case.String), the
-// FUNMEM program (with an arraysem run line) and what went wrong. The
-// counts follow -n: the gopter properties run -n/memDivisor cases each
-// (the FUNMEM variants cost about 8 FUN runs per case), the loops of 6-8
-// as many.
-
-// memDivisor scales -n down for the FUNMEM properties.
-const memDivisor = 6
 
 func memN() int { return max(1, *flagN/memDivisor) }
 
@@ -60,87 +22,6 @@ func memCheck(t *testing.T, offset int64, name string, property func(c *Case) st
 	*flagN = memN()
 	defer func() { *flagN = saved }()
 	check(t, offset, name, property)
-}
-
-// memCase is a generated case with what the FUNMEM properties need: the
-// FUN program parsed back (with positions), its --arg values, FUN's
-// big-step outcome, and the FUNMEM variants (with funmem.Check's verdict
-// on each, computed when first asked for).
-type memCase struct {
-	c    *Case
-	p    *fun.Program
-	args map[string]string
-	want outcome
-	vs   []Variant
-	errs map[string]*error
-}
-
-// newMemCase builds the case's variants: all of them, or (transformOnly)
-// only TransformProgram's. A pass that panics is a failure, unless the
-// panic is a known bug (logged in bugs; the variants it would have made
-// are left out).
-func newMemCase(c *Case, transformOnly bool, bugs *bugLog) (*memCase, string) {
-	p, err := c.Parsed()
-	if err != nil {
-		return nil, "the printed FUN program does not parse: " + err.Error()
-	}
-	m := &memCase{c: c, p: p, args: caseArgs(c), want: big(p, c.Env(), nil), errs: map[string]*error{}}
-	if transformOnly {
-		err = safely("TransformProgram", func() error { m.vs = []Variant{{"TransformProgram", funmem.Transform(p)}}; return nil })
-		if err != nil {
-			return nil, err.Error()
-		}
-		return m, ""
-	}
-	vs, panics := Variants(p)
-	for _, pp := range panics {
-		id := panicBug(pp)
-		if id == "" {
-			return nil, pp.Error()
-		}
-		bugs.hit(id)
-	}
-	m.vs = vs
-	return m, ""
-}
-
-// checkErr is funmem.Check's verdict on a variant (a panic as an error).
-func (m *memCase) checkErr(v Variant) error {
-	if e := m.errs[v.Name]; e != nil {
-		return *e
-	}
-	err := safely("funmem.Check", func() error { _, err := funmem.Check(v.Prog, nil); return err })
-	m.errs[v.Name] = &err
-	return err
-}
-
-// Known bugs. The properties found them in funmem (which this package does
-// not change); each has a reproducer test (TestBug…) that skips with
-// "BUG:" while the bug is there and passes once it is fixed. The
-// properties leave out what a known bug breaks, count it, and skip at the
-// end with the counts (a test that also failed otherwise stays failed).
-// The bugs found earlier and fixed since have regression tests
-// (Test…Fixed) at the end of this file.
-// (None is open now.)
-var knownBugs = map[string]string{}
-
-// panicBug names the known bug a pass's panic is, or "": every panic is a
-// failure unless a known bug explains it.
-func panicBug(pp *PassPanic) string { return "" }
-
-// bugLog counts the cases of known bugs a test left out.
-type bugLog struct {
-	mu   sync.Mutex
-	hits map[string]int
-}
-
-func (b *bugLog) hit(id string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.hits == nil {
-		b.hits = map[string]int{}
-	}
-	b.hits[id]++
 }
 
 // log logs the known bugs left out, for tests whose checks still hold.
@@ -174,83 +55,6 @@ func (b *bugLog) skip(t *testing.T) {
 	t.Skip("BUG: " + strings.Join(parts, "; BUG: "))
 }
 
-// caseArgs are the case's inputs as --arg values. A FUNMEM program has the
-// same inputs, with a mem input for each array input's block, which is not
-// given (funmem.BindInputs makes it).
-func caseArgs(c *Case) map[string]string {
-	args := map[string]string{}
-	for _, in := range c.Inputs {
-		args[in.Name] = in.Value.String()
-	}
-	return args
-}
-
-// showMem renders a FUNMEM program for a failure report.
-func showMem(name string, p *fun.Program, c *Case) string {
-	run := "-- arraysem run q.funmem"
-	if len(c.Inputs) > 0 {
-		run += " " + c.ArgList()
-	}
-	return fmt.Sprintf("\nFUNMEM program (%s):\n%s\n%s", name, joinLines("| ", funmem.Print(p)), run)
-}
-
-// panicError is a panic recovered by safely.
-type panicError struct {
-	what  string
-	val   any
-	stack string
-}
-
-func (e *panicError) Error() string { return fmt.Sprintf("%s panics: %v\n%s", e.what, e.val, e.stack) }
-
-// safely runs f, turning a panic into a *panicError.
-func safely(what string, f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &panicError{what: what, val: r, stack: string(debug.Stack())}
-		}
-	}()
-	return f()
-}
-
-func isPanic(err error) bool {
-	var pe *panicError
-	return errors.As(err, &pe)
-}
-
-// semErr is err as a *semantics.Error, or nil.
-func semErr(err error) *semantics.Error {
-	var se *semantics.Error
-	if errors.As(err, &se) {
-		return se
-	}
-	return nil
-}
-
-// memRule is the heap-based rule of Fig 10 for a FUN rule of Fig 4:
-// E-INDEX → E-MEM-INDEX, and so on (E-MEM-IOTA and E-MEM-SCALAR for the
-// derived form and the elided scalar rule).
-func memRule(rule string) string { return "E-MEM-" + strings.TrimPrefix(rule, "E-") }
-
-// stuckTable counts, per variant, how the heap semantics gets stuck when
-// FUN's big-step does: "E-INDEX → E-MEM-INDEX (same position)" and so on.
-type stuckTable struct {
-	mu sync.Mutex
-	m  map[string]map[string]int
-}
-
-func (s *stuckTable) add(variant, row string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[string]map[string]int{}
-	}
-	if s.m[variant] == nil {
-		s.m[variant] = map[string]int{}
-	}
-	s.m[variant][row]++
-}
-
 func (s *stuckTable) log(t *testing.T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -262,109 +66,6 @@ func (s *stuckTable) log(t *testing.T) {
 	for _, n := range names {
 		t.Logf("stuck in FUN → stuck in the heap semantics of %s:%s", n, lines(s.m[n]))
 	}
-}
-
-// allowedStuckRules: when FUN's E-RULE gets stuck, the heap semantics is
-// stuck in E-MEM-RULE; or, for a kernel or iota of a negative size, in the
-// E-MEM-ALLOC of the block TransformProgram allocates just before it
-// (alloc ∏ sizes, a negative size when an odd number of them is). After
-// MemoryExpand, any FUN rule may turn into an E-MEM-ALLOC of a negative
-// size: it hoists a kernel body's allocations to its top and out of the
-// kernel, before the statement FUN gets stuck in first (e.g. a slice of a
-// negative size, then iota of that size: -seed 11 -n 18000 finds one).
-func allowedStuckRules(variant, funRule string, heap *semantics.Error) bool {
-	if heap.Rule == memRule(funRule) {
-		return true
-	}
-	negAlloc := heap.Rule == "E-MEM-ALLOC" && strings.Contains(heap.Msg, "negative")
-	return negAlloc && (funRule == "E-KERNEL" || funRule == "E-IOTA" || strings.Contains(variant, "MemoryExpand"))
-}
-
-// propValid is property 1 (transform: TransformProgram's output) or 2
-// (the other variants), leaving out variants that show a known bug: each
-// is accepted by funmem.Check and check.LoadFunmem; if FUN's evaluation of
-// p succeeds, CheckValidity succeeds (valid, race free) and the heap-based
-// results are FUN's; if it gets stuck, CheckValidity reports both
-// semantics stuck and the heap-based run is stuck in a corresponding rule
-// (recorded in table).
-func propValid(transform bool, table *stuckTable, bugs *bugLog) func(c *Case) string {
-	return func(c *Case) string {
-		m, msg := newMemCase(c, transform, bugs)
-		if msg != "" {
-			return msg
-		}
-		for _, v := range m.vs {
-			if (v.Name == "TransformProgram") != transform {
-				continue
-			}
-			if msg := m.valid(v, table); msg != "" {
-				return v.Name + ": " + msg + showMem(v.Name, v.Prog, c)
-			}
-		}
-		return ""
-	}
-}
-
-func (m *memCase) valid(v Variant, table *stuckTable) string {
-	if err := m.checkErr(v); err != nil {
-		return "Fig 8 rejects the program: " + err.Error()
-	}
-	var l *arraycheck.Loaded
-	if err := safely("check.LoadFunmem", func() (err error) { l, err = arraycheck.LoadFunmem(v.Prog, arraycheck.Options{}); return err }); err != nil {
-		return "check.LoadFunmem rejects the program: " + err.Error()
-	}
-	verr := safely("check.CheckValidity", func() error { _, err := arraycheck.CheckValidity(l, m.args); return err })
-	var got outcome
-	herr := safely("check.Loaded.Run heap", func() error {
-		r, err := l.Run(arraycheck.RunOptions{Semantics: "heap", Args: m.args})
-		if err == nil {
-			got.vals = r.Results
-		}
-		return err
-	})
-	got.err = herr
-	if isPanic(verr) {
-		return verr.Error()
-	}
-	if isPanic(herr) {
-		return herr.Error()
-	}
-	if m.want.err == nil {
-		if verr != nil {
-			return "FUN's evaluation of p succeeds, but Def 3.1 fails: " + verr.Error()
-		}
-		if herr != nil {
-			return "FUN's evaluation of p succeeds, but the heap-based run fails: " + herr.Error()
-		}
-		return sameOutcome("FUN big-step of p", m.want, "heap-based run", got)
-	}
-	fe := semErr(m.want.err)
-	if fe == nil || fe.Kind != semantics.StuckError {
-		return "FUN's evaluation fails with something other than a stuck state: " + m.want.err.Error()
-	}
-	if ve := semErr(verr); ve == nil || ve.Kind != semantics.StuckError {
-		return fmt.Sprintf("FUN's evaluation of p is stuck (%v), but CheckValidity gives %v (want both semantics stuck)", m.want.err, verr)
-	}
-	he := semErr(herr)
-	if he == nil || he.Kind != semantics.StuckError {
-		return fmt.Sprintf("FUN's evaluation of p is stuck (%v), but the heap-based run gives %v", m.want.err, got)
-	}
-	row := fe.Rule + " → " + he.Rule
-	switch {
-	case fe.Pos == he.Pos:
-		row += " (same position)"
-	case !he.Pos.IsValid():
-		row += " (no position)"
-	case fe.Pos.Line == he.Pos.Line:
-		row += " (same line, other column)"
-	default:
-		row += " (other line)"
-	}
-	if !allowedStuckRules(v.Name, fe.Rule, he) {
-		return fmt.Sprintf("FUN's evaluation of p is stuck in %v\nthe heap-based run in %v", m.want.err, herr)
-	}
-	table.add(v.Name, row)
-	return ""
 }
 
 // 1. TransformProgram's output is well typed, valid and race free.
@@ -382,69 +83,6 @@ func TestFunmemPassesValid(t *testing.T) {
 	memCheck(t, 21, "Simplify, MemoryExpand: well typed, valid, race free, FUN's results", propValid(false, table, bugs))
 	table.log(t)
 	bugs.skip(t)
-}
-
-// heapOutcome is the outcome of a heap-based run: the values and the final
-// heap, or an error.
-type heapOutcome struct {
-	vals []funmem.Value
-	heap [][]int64
-	err  error
-}
-
-func (o heapOutcome) String() string {
-	if o.err != nil {
-		return "error " + o.err.Error()
-	}
-	return fmt.Sprintf("%s with heap %v", funmem.ValuesString(o.vals), o.heap)
-}
-
-// runHeap runs a FUNMEM program on args by the big-step or (small) the
-// small-step heap semantics, counting rules in counter. Every small-step
-// configuration is rendered (as arraysem step prints it).
-func runHeap(p *fun.Program, args map[string]string, small bool, counter semantics.Counter) heapOutcome {
-	var o heapOutcome
-	err := safely("the heap semantics", func() error {
-		env, h, err := funmem.BindInputs(p, args)
-		if err != nil {
-			return err
-		}
-		opts := &funmem.HeapOptions{Counter: counter}
-		if small {
-			o.vals, _, err = funmem.RunHeapSmall(p, env, h, 0, opts, func(_ string, c *funmem.Config) { _ = c.String() })
-		} else {
-			o.vals, err = funmem.EvalHeap(p, env, h, opts)
-		}
-		for l := 1; l <= h.Blocks(); l++ {
-			o.heap = append(o.heap, append([]int64(nil), h.Block(semantics.Label(l))...))
-		}
-		return err
-	})
-	o.err = err
-	return o
-}
-
-// sameHeapOutcome compares big- and small-step heap runs: the same values
-// and heap contents, or the identical error (kind, position, rule and
-// message).
-func sameHeapOutcome(big, small heapOutcome) string {
-	if isPanic(big.err) {
-		return big.err.Error()
-	}
-	if isPanic(small.err) {
-		return small.err.Error()
-	}
-	if big.err != nil || small.err != nil {
-		be, se := semErr(big.err), semErr(small.err)
-		if big.err == nil || small.err == nil || big.err.Error() != small.err.Error() || (be == nil) != (se == nil) || (be != nil && be.Kind != se.Kind) {
-			return fmt.Sprintf("heap big-step gives %v\nheap small-step gives %v", big, small)
-		}
-		return ""
-	}
-	if !reflect.DeepEqual(big.vals, small.vals) || !reflect.DeepEqual(big.heap, small.heap) {
-		return fmt.Sprintf("heap big-step gives %v\nheap small-step gives %v", big, small)
-	}
-	return ""
 }
 
 // 3. Heap big-step and small-step agree on every variant.
@@ -522,32 +160,6 @@ func TestFunmemPrintParse(t *testing.T) {
 	})
 }
 
-// sameStuckRenamed reports whether, for a variant Simplify made, two stuck
-// states are the same up to the names of variables in the message: the
-// same position, kind and rule, and messages equal once names and numbers
-// are blanked ("x10 % 0" and "n1 % 0" where Simplify renamed x10 to n1).
-func sameStuckRenamed(v Variant, a, b error) bool {
-	ea, eb := semErr(a), semErr(b)
-	return strings.Contains(v.Name, "Simplify") && ea != nil && eb != nil && ea.Kind == semantics.StuckError &&
-		ea.Pos == eb.Pos && ea.Kind == eb.Kind && ea.Rule == eb.Rule &&
-		numbers.ReplaceAllString(ea.Msg, "#") == numbers.ReplaceAllString(eb.Msg, "#")
-}
-
-func printParse(p *fun.Program) string {
-	text := funmem.Print(p)
-	var q *fun.Program
-	if err := safely("funmem.ParseFile", func() (err error) { q, err = funmem.ParseFile("q.funmem", text); return err }); err != nil {
-		return "funmem.Print's output does not parse: " + err.Error()
-	}
-	if err := safely("funmem.Check", func() error { _, err := funmem.Check(q, nil); return err }); err != nil {
-		return "the printed and parsed program does not type check: " + err.Error()
-	}
-	if text2 := funmem.Print(q); text2 != text {
-		return "printing the parsed program gives other text:\n" + joinLines("| ", text2)
-	}
-	return ""
-}
-
 // memCases are the cases of the loop tests (6-8): memN cases from the
 // given seed offset, sizes ramping up as in TestRuleCoverage.
 func memCases(t *testing.T, offset int64, bugs *bugLog, f func(m *memCase)) {
@@ -623,121 +235,6 @@ func TestMemoryExpandExpands(t *testing.T) {
 			t.Errorf("%s expanded no allocation in %d programs (kernels allocating inside before: %d)", name, tl.programs, tl.kernelsBefore)
 		}
 	}
-}
-
-// invariantAllocsLeft lists the allocations at the top level of a kernel
-// body whose size uses only variables bound outside the kernel and whose
-// block no nested body returns: MemoryExpand should have expanded them.
-func invariantAllocsLeft(p *fun.Program) []string {
-	var bad []string
-	funmem.WalkStms(p.Body, func(s *fun.Stm) {
-		k, ok := s.Exp.(*fun.KernelExp)
-		if !ok {
-			return
-		}
-		local := map[string]bool{k.Var.Name: true}
-		returned := map[string]bool{}
-		for _, st := range k.Body.Stms {
-			for _, q := range st.Pat {
-				local[q.Name.Name] = true
-			}
-			switch e := st.Exp.(type) {
-			case *fun.IfExp:
-				markResults(e.Then, returned)
-				markResults(e.Else, returned)
-			case *fun.KernelExp:
-				markResults(e.Body, returned)
-			}
-		}
-	next:
-		for _, st := range k.Body.Stms {
-			a, ok := st.Exp.(*funmem.AllocExp)
-			if !ok || returned[st.Pat[0].Name.Name] {
-				continue
-			}
-			for _, x := range fun.FreeVars(a.Size, nil) {
-				if local[x.Name] {
-					continue next
-				}
-			}
-			bad = append(bad, fmt.Sprintf("let %s = alloc %s in kernel %s <= %s", st.Pat[0].Name.Name, fun.PrintSExp(a.Size), k.Var.Name, k.Bound.Name))
-		}
-	})
-	return bad
-}
-
-func markResults(b *fun.Body, m map[string]bool) {
-	for _, x := range b.Result {
-		m[x.Name] = true
-	}
-	for _, s := range b.Stms {
-		switch e := s.Exp.(type) {
-		case *fun.IfExp:
-			markResults(e.Then, m)
-			markResults(e.Else, m)
-		case *fun.KernelExp:
-			markResults(e.Body, m)
-		}
-	}
-}
-
-// Outcomes of a mutant.
-const (
-	outRejected = "rejected (T-MEM)"
-	outRace     = "race"
-	outInvalid  = "invalid"
-	outStuck    = "stuck"
-	outValid    = "valid"
-)
-
-var mutationOutcomes = []string{outRejected, outRace, outInvalid, outStuck, outValid}
-
-// classifyMutant checks one mutant: funmem.Check accepts it or rejects it
-// by a T-MEM rule; if it accepts, CheckValidity returns nil or an error of
-// kind RaceError, MismatchError or StuckError naming an E-MEM rule or
-// Def 3.1; and heap big-step and small-step agree on it. It returns the
-// outcome, and what went wrong ("" when nothing did).
-func classifyMutant(mu Mutant, args map[string]string) (string, string) {
-	err := safely("funmem.Check", func() error { _, err := funmem.Check(mu.Prog, nil); return err })
-	if isPanic(err) {
-		return "", err.Error()
-	}
-	if err != nil {
-		if se := semErr(err); se == nil || se.Kind != semantics.TypeError || !strings.HasPrefix(se.Rule, "T-MEM-") {
-			return "", "funmem.Check rejects the mutant with an error that names no T-MEM rule: " + err.Error()
-		}
-		return outRejected, ""
-	}
-	var l *arraycheck.Loaded
-	if err := safely("check.LoadFunmem", func() (err error) { l, err = arraycheck.LoadFunmem(mu.Prog, arraycheck.Options{}); return err }); err != nil {
-		return "", "funmem.Check accepts the mutant, check.LoadFunmem does not: " + err.Error()
-	}
-	verr := safely("check.CheckValidity", func() error { _, err := arraycheck.CheckValidity(l, args); return err })
-	if isPanic(verr) {
-		return "", verr.Error()
-	}
-	if d := sameHeapOutcome(runHeap(mu.Prog, args, false, nil), runHeap(mu.Prog, args, true, nil)); d != "" {
-		return "", d
-	}
-	if verr == nil {
-		return outValid, ""
-	}
-	se := semErr(verr)
-	if se == nil {
-		return "", "CheckValidity fails with an error that is not a *semantics.Error: " + verr.Error()
-	}
-	if !strings.HasPrefix(se.Rule, "E-MEM-") && se.Rule != "Def 3.1" {
-		return "", "CheckValidity's error names no E-MEM rule nor Def 3.1: " + verr.Error()
-	}
-	switch se.Kind {
-	case semantics.RaceError:
-		return outRace, ""
-	case semantics.MismatchError:
-		return outInvalid, ""
-	case semantics.StuckError:
-		return outStuck, ""
-	}
-	return "", fmt.Sprintf("CheckValidity fails with an error of kind %v: %v", se.Kind, verr)
 }
 
 // 7. Mutants of valid programs: each is rejected by a T-MEM rule, or
@@ -820,14 +317,6 @@ func TestFunmemMutations(t *testing.T) {
 	bugs.log(t)
 }
 
-// The rules of Figs 8 and 10 that property 8 requires.
-var (
-	memTypeRules = []string{"T-MEM-SCALAR", "T-MEM-ALLOC", "T-MEM-INDEX", "T-MEM-IF", "T-MEM-TRANSPOSE", "T-MEM-SLICE",
-		"T-MEM-KERNEL", "T-MEM-RESULT", "T-MEM-STM", "T-MEM-LMAD", "T-MEM-ARRAY", "T-MEM-PROG"}
-	memEvalRules = []string{"E-MEM-ALLOC", "E-MEM-SLICE", "E-MEM-INDEX", "E-MEM-TRANSPOSE", "E-MEM-KERNEL",
-		"E-MEM-IF-T", "E-MEM-IF-F", "E-STMS", "E-MEM-PROG"}
-)
-
 // 8. Rule coverage: over the run, funmem.Check (CheckOptions.Counter) and
 // the heap semantics, big- and small-step (HeapOptions.Counter), apply
 // every rule of Figs 8 and 10.
@@ -862,9 +351,6 @@ func TestFunmemRuleCoverage(t *testing.T) {
 	bugs.log(t)
 }
 
-// The reproducers of knownBugs: each skips with "BUG:" while the bug is
-// there, and passes once it is fixed.
-
 // TestIfPanicFixed: Simplify kept one result when renaming would empty an
 // if's pattern, but not when hoisting did, and then indexed the empty
 // pattern (an internal error of arraysem compile).
@@ -891,8 +377,6 @@ in (n1)
 		t.Errorf("%s%s", msg, showMem("Simplify", s, &Case{Prog: p}))
 	}
 }
-
-// The bugs found and fixed since (242410c, 99d7038): regression tests.
 
 // compileSimplified is funmem.Simplify(funmem.Transform(p)) for a FUN
 // source text.

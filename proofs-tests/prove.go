@@ -1,0 +1,215 @@
+package proofstests
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand"
+	"runtime/debug"
+	"sort"
+	"time"
+)
+
+// A campaign (arraysem prove) runs the theorems' properties over many
+// generated cases. Case k of a property (0 ≤ k < N) is generated from its
+// own seed, derived from the campaign seed, the property and k, at size
+// k mod (MaxGenSize+1), so a case is the same whichever machine runs it:
+// shard i of n runs the cases with k mod n = i, and the shards' reports
+// merge into the report of one run. A FUN counterexample is shrunk
+// (ShrinkCase) before it is reported; every one carries the seed and size
+// that regenerate it.
+
+// ProveOptions configure a campaign or one shard of it.
+type ProveOptions struct {
+	Property string // one theorem's name; "" for all
+	N        int    // cases per property, over all shards
+	Seed     int64
+	Shard    int // this shard, 0 ≤ Shard < Shards
+	Shards   int
+	Progress io.Writer // a line per property as it finishes (nil: none)
+}
+
+// ProveResult is one property's outcome on one shard.
+type ProveResult struct {
+	Property string        `json:"property"`
+	Shard    int           `json:"shard"`
+	Shards   int           `json:"shards"`
+	Seed     int64         `json:"seed"`
+	N        int           `json:"n"`
+	Cases    int           `json:"cases"`
+	Failures []ProveFailed `json:"failures,omitempty"`
+	Elapsed  time.Duration `json:"elapsed_ns"`
+}
+
+// ProveFailed is a counterexample.
+type ProveFailed struct {
+	Case    int    `json:"case"`
+	Seed    int64  `json:"seed"`
+	Size    int    `json:"size"`
+	Message string `json:"message"`
+	Program string `json:"program"` // shrunk, for FUN
+}
+
+// caseSeed is the seed of case k of property p: a SplitMix64 step over
+// the three, so that neighbouring cases are unrelated.
+func caseSeed(seed int64, p string, k int) int64 {
+	h := uint64(seed) ^ 0x9e3779b97f4a7c15
+	for _, c := range []byte(p) {
+		h = (h ^ uint64(c)) * 0x100000001b3
+	}
+	z := h + uint64(k)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return int64(z ^ (z >> 31))
+}
+
+// Prove runs the campaign's share of opts.Shard.
+func Prove(opts ProveOptions) ([]ProveResult, error) {
+	if opts.Shards < 1 || opts.Shard < 0 || opts.Shard >= opts.Shards {
+		return nil, fmt.Errorf("shard %d/%d: want 0 ≤ i < n", opts.Shard, opts.Shards)
+	}
+	ths := Theorems
+	if opts.Property != "" {
+		t, ok := TheoremNamed(opts.Property)
+		if !ok {
+			return nil, fmt.Errorf("no property %q (arraysem prove --list names them)", opts.Property)
+		}
+		ths = []Theorem{t}
+	}
+	var out []ProveResult
+	for _, th := range ths {
+		start := time.Now()
+		r := ProveResult{Property: th.Name, Shard: opts.Shard, Shards: opts.Shards, Seed: opts.Seed, N: opts.N}
+		for k := opts.Shard; k < opts.N; k += opts.Shards {
+			r.Cases++
+			if f := proveCase(th, opts.Seed, k); f != nil {
+				r.Failures = append(r.Failures, *f)
+			}
+		}
+		r.Elapsed = time.Since(start)
+		if opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, "%-26s %6d cases  %d failed  %v\n", th.Name, r.Cases, len(r.Failures), r.Elapsed.Round(time.Millisecond))
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// proveCase generates and checks case k of a theorem.
+func proveCase(th Theorem, seed int64, k int) *ProveFailed {
+	cs := caseSeed(seed, th.Name, k)
+	size := k % (MaxGenSize + 1)
+	if th.Remora != nil {
+		cfg := DefaultRemoraGenConfig
+		if th.RemoraCfg != nil {
+			cfg = th.RemoraCfg()
+		}
+		c := &RemoraCase{Seed: cs, Size: size, Src: GenerateRemora(rand.New(rand.NewSource(cs)), size, cfg)}
+		if msg := guarded(func() string { return th.Remora(c) }); msg != "" {
+			return &ProveFailed{Case: k, Seed: cs, Size: size, Message: msg, Program: c.Src}
+		}
+		return nil
+	}
+	c := Generate(rand.New(rand.NewSource(cs)), size, DefaultGenConfig)
+	prop := func(c *Case) string { return guarded(func() string { return th.Fun(c) }) }
+	msg := prop(c)
+	if msg == "" {
+		return nil
+	}
+	small, smsg := shrinkFun(c, msg, prop)
+	return &ProveFailed{Case: k, Seed: cs, Size: size, Message: smsg, Program: small.String()}
+}
+
+// guarded runs a property, turning a panic into its failure message.
+func guarded(f func() string) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return f()
+}
+
+// shrinkFun shrinks a failing FUN case with ShrinkCase: it takes the first
+// smaller case that still fails, and again, until none does.
+func shrinkFun(c *Case, msg string, prop func(*Case) string) (*Case, string) {
+	for steps := 0; steps < 400; steps++ {
+		next := ShrinkCase(c)
+		found := false
+		for {
+			v, ok := next()
+			if !ok {
+				break
+			}
+			cand := v.(*Case)
+			if m := prop(cand); m != "" {
+				c, msg, found = cand, m, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return c, msg
+}
+
+// MergeReports merges shard reports (each a JSON list of ProveResult)
+// into one result per property, checking that every shard of each is
+// there once.
+func MergeReports(reports [][]ProveResult) ([]ProveResult, error) {
+	byProp := map[string]*ProveResult{}
+	seen := map[string]map[int]bool{}
+	var order []string
+	for _, rep := range reports {
+		for _, r := range rep {
+			m := byProp[r.Property]
+			if m == nil {
+				m = &ProveResult{Property: r.Property, Shards: r.Shards, Seed: r.Seed, N: r.N, Shard: -1}
+				byProp[r.Property] = m
+				seen[r.Property] = map[int]bool{}
+				order = append(order, r.Property)
+			}
+			if r.Shards != m.Shards || r.Seed != m.Seed || r.N != m.N {
+				return nil, fmt.Errorf("%s: shards of different campaigns (seed %d/%d, n %d/%d, %d/%d shards)", r.Property, r.Seed, m.Seed, r.N, m.N, r.Shards, m.Shards)
+			}
+			if seen[r.Property][r.Shard] {
+				return nil, fmt.Errorf("%s: shard %d/%d appears twice", r.Property, r.Shard, r.Shards)
+			}
+			seen[r.Property][r.Shard] = true
+			m.Cases += r.Cases
+			m.Failures = append(m.Failures, r.Failures...)
+			m.Elapsed += r.Elapsed
+		}
+	}
+	var out []ProveResult
+	for _, p := range order {
+		m := byProp[p]
+		var missing []int
+		for i := 0; i < m.Shards; i++ {
+			if !seen[p][i] {
+				missing = append(missing, i)
+			}
+		}
+		if len(missing) > 0 {
+			return nil, fmt.Errorf("%s: shards %v of %d are missing", p, missing, m.Shards)
+		}
+		sort.Slice(m.Failures, func(i, j int) bool { return m.Failures[i].Case < m.Failures[j].Case })
+		out = append(out, *m)
+	}
+	return out, nil
+}
+
+// WriteReport writes results as JSON, for MergeReports.
+func WriteReport(w io.Writer, rs []ProveResult) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rs)
+}
+
+// ReadReport reads a report WriteReport wrote.
+func ReadReport(r io.Reader) ([]ProveResult, error) {
+	var rs []ProveResult
+	err := json.NewDecoder(r).Decode(&rs)
+	return rs, err
+}

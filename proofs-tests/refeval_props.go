@@ -1,0 +1,301 @@
+package proofstests
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// refVal is a value: rank 0 (a scalar) or an array, row-major.
+type refVal struct {
+	shape []int64
+	data  []int64
+}
+
+func refScalar(k int64) refVal { return refVal{data: []int64{k}} }
+
+// refStuck is a stuck state of the reference evaluator.
+type refStuck struct{ rule, msg string }
+
+func (e *refStuck) Error() string { return e.rule + ": " + e.msg }
+
+func stuckf(rule, format string, args ...any) error {
+	return &refStuck{rule, fmt.Sprintf(format, args...)}
+}
+
+// refEnv is an environment: a list, innermost binding first.
+type refEnv struct {
+	name string
+	val  refVal
+	next *refEnv
+}
+
+func (e *refEnv) bind(x string, v refVal) *refEnv { return &refEnv{x, v, e} }
+
+func (e *refEnv) get(x string) refVal {
+	for ; e != nil; e = e.next {
+		if e.name == x {
+			return e.val
+		}
+	}
+	panic("reference evaluator: unbound " + x) // the program is well typed
+}
+
+func (e *refEnv) int(x *fun.Ident) int64 { return e.get(x.Name).data[0] }
+
+func refRun(c *Case, p *fun.Program) ([]refVal, error) {
+	var env *refEnv
+	vals := map[string]semantics.Array{}
+	for _, in := range c.Inputs {
+		vals[in.Name] = in.Value
+	}
+	for _, in := range p.Inputs {
+		v := vals[in.Name.Name]
+		env = env.bind(in.Name.Name, refVal{shape: append([]int64(nil), v.Shape...), data: append([]int64(nil), v.Data...)})
+	}
+	return refBody(env, p.Body)
+}
+
+// refBody is E-LET for each statement, then E-IN.
+func refBody(env *refEnv, b *fun.Body) ([]refVal, error) {
+	for _, s := range b.Stms {
+		vs, err := refExp(env, s)
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range s.Pat {
+			env = env.bind(p.Name.Name, vs[i])
+		}
+	}
+	out := make([]refVal, len(b.Result))
+	for i, x := range b.Result {
+		out[i] = env.get(x.Name)
+	}
+	return out, nil
+}
+
+func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
+	one := func(v refVal, err error) ([]refVal, error) {
+		if err != nil {
+			return nil, err
+		}
+		return []refVal{v}, nil
+	}
+	switch e := s.Exp.(type) {
+	case *fun.ScalarExp:
+		k, err := refSExp(env, e.X)
+		return one(refScalar(k), err)
+	case *fun.IndexExp:
+		a := env.get(e.Arr.Name)
+		off := int64(0)
+		for d, y := range e.Idx {
+			k := env.int(y)
+			if k < 1 || k > a.shape[d] {
+				return nil, stuckf("E-INDEX", "index %d not in 1..%d", k, a.shape[d])
+			}
+			off = off*a.shape[d] + k - 1
+		}
+		return one(refScalar(a.data[off]), nil)
+	case *fun.SliceExp:
+		a := env.get(e.Arr.Name)
+		var off, size []int64
+		for d, sl := range e.Slices {
+			o, n := env.int(sl.Off), env.int(sl.Size)
+			if n < 0 || o < 1 || o-1+n > a.shape[d] {
+				return nil, stuckf("E-SLICE", "slice %d : %d not within 1..%d", o, n, a.shape[d])
+			}
+			off, size = append(off, o-1), append(size, n)
+		}
+		return one(refTabulate(size, func(idx []int64) int64 {
+			flat := int64(0)
+			for d := range idx {
+				flat = flat*a.shape[d] + off[d] + idx[d]
+			}
+			return a.data[flat]
+		}), nil)
+	case *fun.TransposeExp:
+		a := env.get(e.Arr.Name)
+		return one(refTabulate([]int64{a.shape[1], a.shape[0]}, func(idx []int64) int64 {
+			return a.data[idx[1]*a.shape[1]+idx[0]]
+		}), nil)
+	case *fun.IotaExp:
+		n := env.int(e.N)
+		if n < 0 {
+			return nil, stuckf("E-IOTA", "iota of %d", n)
+		}
+		return one(refTabulate([]int64{n}, func(idx []int64) int64 { return idx[0] + 1 }), nil)
+	case *fun.CopyExp:
+		return one(env.get(e.Arr.Name), nil)
+	case *fun.IfExp:
+		if env.int(e.Cond) != 0 {
+			return refBody(env, e.Then)
+		}
+		return refBody(env, e.Else)
+	case *fun.KernelExp:
+		m := env.int(e.Bound)
+		if m < 0 {
+			return nil, stuckf("E-KERNEL", "bound %d", m)
+		}
+		shape := []int64{m}
+		for _, d := range s.Pat[0].Type.Dims[1:] {
+			k := env.int(d)
+			if k < 0 {
+				return nil, stuckf("E-KERNEL", "item size %d", k)
+			}
+			shape = append(shape, k)
+		}
+		out := refVal{shape: shape, data: []int64{}}
+		for i := int64(1); i <= m; i++ {
+			vs, err := refBody(env.bind(e.Var.Name, refScalar(i)), e.Body)
+			if err != nil {
+				return nil, err
+			}
+			if !sameShape(vs[0].shape, shape[1:]) {
+				return nil, fmt.Errorf("kernel iteration %d gives an item of shape %v, not %v", i, vs[0].shape, shape[1:])
+			}
+			out.data = append(out.data, vs[0].data...)
+		}
+		return one(out, nil)
+	}
+	panic(fmt.Sprintf("reference evaluator: unknown expression %T", s.Exp))
+}
+
+// refTabulate builds the array of the shape whose element at the 0-based
+// position idx is f(idx).
+func refTabulate(shape []int64, f func(idx []int64) int64) refVal {
+	out := refVal{shape: shape, data: []int64{}}
+	idx := make([]int64, len(shape))
+	var walk func(d int)
+	walk = func(d int) {
+		if d == len(shape) {
+			out.data = append(out.data, f(idx))
+			return
+		}
+		for idx[d] = 0; idx[d] < shape[d]; idx[d]++ {
+			walk(d + 1)
+		}
+	}
+	walk(0)
+	return out
+}
+
+func sameShape(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func refBool(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// refSExp evaluates a scalar expression, left operand first.
+func refSExp(env *refEnv, e fun.SExp) (int64, error) {
+	switch e := e.(type) {
+	case *fun.Const:
+		return e.Value, nil
+	case fun.Var:
+		return env.int(e.Ident), nil
+	case *fun.UnOp:
+		x, err := refSExp(env, e.X)
+		return -x, err
+	case *fun.BinOp:
+		a, err := refSExp(env, e.L)
+		if err != nil {
+			return 0, err
+		}
+		b, err := refSExp(env, e.R)
+		if err != nil {
+			return 0, err
+		}
+		switch e.Op.String() {
+		case "+":
+			return a + b, nil
+		case "-":
+			return a - b, nil
+		case "*":
+			return a * b, nil
+		case "/", "%":
+			if b == 0 {
+				return 0, stuckf("E-SCALAR", "division by zero")
+			}
+			if e.Op.String() == "/" {
+				return a / b, nil
+			}
+			return a % b, nil
+		case "==":
+			return refBool(a == b), nil
+		case "!=":
+			return refBool(a != b), nil
+		case "<":
+			return refBool(a < b), nil
+		case "<=":
+			return refBool(a <= b), nil
+		case ">":
+			return refBool(a > b), nil
+		case ">=":
+			return refBool(a >= b), nil
+		case "&&":
+			return refBool(a != 0 && b != 0), nil
+		case "||":
+			return refBool(a != 0 || b != 0), nil
+		}
+	}
+	panic(fmt.Sprintf("reference evaluator: unknown scalar expression %s", fun.PrintSExp(e)))
+}
+
+// propReference: fun.Eval and the reference evaluator give the same
+// results, or both get stuck in the same rule.
+func propReference(c *Case) string {
+	p, err := c.Parsed()
+	if err != nil {
+		return "the printed program does not parse: " + err.Error()
+	}
+	o := big(p, c.Env(), nil)
+	want, rerr := refRun(c, p)
+	var rs *refStuck
+	var se *semantics.Error
+	switch {
+	case rerr != nil && !errors.As(rerr, &rs):
+		return "the reference evaluator goes wrong: " + rerr.Error()
+	case rerr != nil && o.err != nil:
+		if !errors.As(o.err, &se) || se.Rule != rs.rule {
+			return fmt.Sprintf("fun.Eval: %v\nthe reference evaluator is stuck in %v", o.err, rerr)
+		}
+	case rerr != nil || o.err != nil:
+		return fmt.Sprintf("fun.Eval gives %s\nthe reference evaluator gives %v", o, refOutcome(want, rerr))
+	default:
+		for i, v := range want {
+			got := o.vals[i]
+			if !semantics.Equal(got, semantics.Array{Shape: v.shape, Data: v.data}) {
+				return fmt.Sprintf("result %d: fun.Eval gives %s\nthe reference evaluator gives %v", i+1, o, refOutcome(want, nil))
+			}
+		}
+	}
+	return ""
+}
+
+func refOutcome(vs []refVal, err error) string {
+	if err != nil {
+		return "stuck " + err.Error()
+	}
+	s := "("
+	for i, v := range vs {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%v %v", semantics.ShapeString(v.shape), v.data)
+	}
+	return s + ")"
+}

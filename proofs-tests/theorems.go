@@ -1,0 +1,53 @@
+package proofstests
+
+// Theorem is a property of the papers, stated as a theorem, with where it
+// comes from, the test that checks it in CI, and the property itself over
+// generated cases (a FUN case or a Remora one). THEOREMS.md lists the same
+// entries for readers; arraysem prove runs them as a campaign.
+type Theorem struct {
+	Name      string // --property NAME
+	Statement string
+	Source    string
+	Test      string // the go test that checks it on the CI budget
+	Fun       func(c *Case) string
+	Remora    func(c *RemoraCase) string
+	RemoraCfg func() RemoraGenConfig // the Remora generator's configuration (nil: the default)
+}
+
+// Theorems are the properties arraysem prove runs, in THEOREMS.md's order.
+var Theorems = []Theorem{
+	{Name: "fun-check", Statement: "every generated FUN program is well typed (Fig 3), and so is its printed and reparsed form",
+		Source: "funmem-imp-lmad §2, Fig 3", Test: "TestCheckerAcceptsGenerated", Fun: propChecks},
+	{Name: "fun-big-small", Statement: "FUN's big-step and small-step semantics agree: the same results, or the same stuck rule at the same position",
+		Source: "funmem-imp-lmad §2, Fig 4", Test: "TestBigStepSmallStepAgree", Fun: propBigSmall},
+	{Name: "fun-soundness", Statement: "a well-typed FUN program runs to completion or gets stuck only where Fig 3 cannot rule it out (bounds, division, sizes); a safe one never gets stuck",
+		Source: "funmem-imp-lmad §2, Figs 3–4", Test: "TestWellTypedProgramsGoRightOrStuckAllowed", Fun: propProgress},
+	{Name: "fun-reference", Statement: "FUN's evaluator agrees with an independent reference evaluator written from Figs 4–5",
+		Source: "funmem-imp-lmad §2, Figs 4–5", Test: "TestReferenceEvaluatorAgrees", Fun: propReference},
+	{Name: "fun-derived", Statement: "expanding FUN's derived forms (iota, copy) preserves meaning",
+		Source: "funmem-imp-lmad §2, Fig 5", Test: "TestExpandDerivedPreservesMeaning", Fun: propExpand},
+	{Name: "transform-valid", Statement: "TransformProgram preserves validity: its output is well typed (Fig 8), valid (Def 3.1) and race free (eq 4), with FUN's results",
+		Source: "funmem-imp-lmad §3.4, Def 3.1, eq 4", Test: "TestFunmemTransformValid", Fun: propValid(true, &stuckTable{}, &bugLog{})},
+	{Name: "passes-valid", Statement: "Simplify and MemoryExpand (both layouts) preserve validity and race freedom, and FUN's results",
+		Source: "funmem-imp-lmad §3.4, §5, Def 3.1, eq 4", Test: "TestFunmemPassesValid", Fun: propValid(false, &stuckTable{}, &bugLog{})},
+	{Name: "fun-funmem-imp", Statement: "FunMemToImp preserves results: FUN = FUNMEM (heap) = IMP, plain and memory-expanded, big- and small-step",
+		Source: "funmem-imp-lmad §4, Figs 11–13", Test: "TestFunFunmemImpAgree", Fun: propImp},
+	{Name: "remora-soundness", Statement: "Remora type soundness (Theorem 1): a well-typed term is a value or steps, and every step preserves its type",
+		Source: "remora-rank-polymorphism §4, Theorem 1, Figs 6–8", Test: "TestRemoraTypeSoundness", Remora: propRemoraSoundness, RemoraCfg: remoraConfigForConfigurations},
+	{Name: "remora-big-small", Statement: "Remora's big-step (flat arrays) and small-step (Fig 6) semantics agree",
+		Source: "remora-rank-polymorphism §4, Fig 6", Test: "TestRemoraBigStepSmallStepAgree", Remora: propRemoraBigSmall},
+	{Name: "remora-print-parse", Statement: "printing a Remora program and parsing it back gives the same typed term",
+		Source: "remora-compiler-to-cuda §4.1 (the typed dialect)", Test: "TestRemoraPrintParse", Remora: propRemoraPrintParse},
+	{Name: "remora-print-parse-steps", Statement: "every configuration of Remora's small-step prints to a term that reads back and checks at the same type",
+		Source: "remora-rank-polymorphism Fig 6", Test: "TestRemoraPrintParseSteps", Remora: propRemoraPrintParseSteps, RemoraCfg: remoraConfigForConfigurations},
+}
+
+// TheoremNamed finds a theorem by its --property name.
+func TheoremNamed(name string) (Theorem, bool) {
+	for _, t := range Theorems {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Theorem{}, false
+}
