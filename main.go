@@ -61,11 +61,12 @@ commands:
   side-by-side FILE [--arg NAME=VALUE]...
         run every semantics at every level (FUN, FUNMEM plain and expanded,
         IMP) on the same inputs, in one table, with a verdict
-  prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--json FILE]
+  prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE]
   prove --merge FILE...    prove --list
         run the theorems' properties (proofs-tests/THEOREMS.md) over N generated
         cases each; --shard splits the cases among machines, --json writes the
-        shard's report and --merge joins the reports into one
+        shard's report and --merge joins the reports into one; --for 1h runs
+        rounds of N with seeds S, S+1, … for that long
   cover [--n N] [--seed S]
         generate N random well-typed FUN programs (and N/3 Remora ones), run
         each through every level, and print how often each rule of Figs 3, 4,
@@ -417,6 +418,7 @@ func cmdProve(args []string, stdout io.Writer) error {
 	jsonOut := fs.String("json", "", "write the shard's report to FILE (for --merge)")
 	merge := fs.Bool("merge", false, "merge the shard reports given as arguments into one")
 	list := fs.Bool("list", false, "list the properties and the theorems they check")
+	forTime := fs.Duration("for", 0, "run rounds of N cases per property, seeds S, S+1, …, until this time has passed (e.g. 1h)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
@@ -456,7 +458,16 @@ func cmdProve(args []string, stdout io.Writer) error {
 		if _, err := fmt.Sscanf(*shard, "%d/%d", &i, &k); err != nil || i < 1 || i > k {
 			return usageError{"--shard i/n with 1 ≤ i ≤ n, got " + *shard}
 		}
-		rs, err := proofstests.Prove(proofstests.ProveOptions{Property: *property, N: *n, Seed: *seed, Shard: i - 1, Shards: k, Progress: os.Stderr})
+		opts := proofstests.ProveOptions{Property: *property, N: *n, Seed: *seed, Shard: i - 1, Shards: k, Progress: os.Stderr}
+		var rs []proofstests.ProveResult
+		var err error
+		if *forTime > 0 {
+			var rounds int
+			rs, rounds, err = proofstests.ProveFor(opts, *forTime)
+			fmt.Fprintf(stdout, "%d rounds of %d cases per property (seeds %d…%d)\n", rounds, *n, *seed, *seed+int64(rounds)-1)
+		} else {
+			rs, err = proofstests.Prove(opts)
+		}
 		if err != nil {
 			return usageError{"prove: " + err.Error()}
 		}

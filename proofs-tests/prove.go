@@ -154,6 +154,34 @@ func shrinkFun(c *Case, msg string, prop func(*Case) string) (*Case, string) {
 	return c, msg
 }
 
+// ProveFor runs rounds of the campaign opts describes, each with the next
+// seed (opts.Seed, opts.Seed+1, …), until d has passed, and sums them: a
+// campaign bounded by time rather than by count (arraysem prove --for 1h).
+func ProveFor(opts ProveOptions, d time.Duration) ([]ProveResult, int, error) {
+	start := time.Now()
+	var total []ProveResult
+	rounds := 0
+	for time.Since(start) < d {
+		o := opts
+		o.Seed = opts.Seed + int64(rounds)
+		rs, err := Prove(o)
+		if err != nil {
+			return nil, rounds, err
+		}
+		rounds++
+		if total == nil {
+			total = rs
+			continue
+		}
+		for i, r := range rs {
+			total[i].Cases += r.Cases
+			total[i].Failures = append(total[i].Failures, r.Failures...)
+			total[i].Elapsed += r.Elapsed
+		}
+	}
+	return total, rounds, nil
+}
+
 // MergeReports merges shard reports (each a JSON list of ProveResult)
 // into one result per property, checking that every shard of each is
 // there once.
