@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -204,6 +205,11 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 		pairs, err := EvalSlices(e.Slices, envLookup(env), rule)
 		if err != nil {
 			return nil, "", err
+		}
+		if mutant.On("slice-off-by-one") { // mutant: every slice starts one element later
+			for i := range pairs {
+				pairs[i][0]++
+			}
 		}
 		v, err := a.Slice(pairs)
 		if err != nil {

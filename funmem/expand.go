@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/mutant"
 )
 
 // Layout is where MemoryExpand puts each thread's part of an expanded
@@ -192,6 +193,9 @@ func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
 			l.Offset = Add(thread, Mul(off, y))
 			for _, d := range dims {
 				l.Dims = append(l.Dims, LDim{Elems: d.Elems, Stride: Mul(d.Stride, y)})
+			}
+			if mutant.On("expand-stride") { // mutant: the strides are not scaled by y (threads' arrays overlap)
+				l.Dims = dims
 			}
 		}
 		return fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: zx.Name}, Index: l}}

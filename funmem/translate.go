@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/mutant"
 )
 
 // Transform is TransformProgram: it translates a well-typed FUN program
@@ -197,6 +198,9 @@ func (t *transformer) support(typ fun.Type) ([]*fun.Stm, []suppVar) {
 		y := t.names.fresh(base)
 		stms = append(stms, &fun.Stm{Pat: []*fun.Param{{Name: y, Type: fun.Type{}}}, Exp: &fun.ScalarExp{X: e}})
 		return y
+	}
+	if mutant.On("if-support") { // mutant: Support leaves out the offset (the if's pattern gets offset 0)
+		off = Int(0)
 	}
 	supp := []suppVar{{id: a.Block, role: "mem"}, {id: bind(off, a.Block.Name+"_off"), role: "off"}}
 	for i, d := range dims {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/internal/mutant"
 )
 
 // FromFunmem is FunMemToImp over a whole well-typed FUNMEM program. Γ
@@ -245,6 +246,10 @@ func (t *translator) elementwise(px *fun.Param, dstIdx []fun.SExp, src *funmem.A
 	}
 	j := t.fresh("j")
 	jv := fun.Var{Ident: j}
-	body := t.elementwise(px, append(append([]fun.SExp(nil), dstIdx...), jv), src, append(append([]fun.SExp(nil), srcIdx...), jv), dims[1:])
+	srcJ := fun.SExp(jv)
+	if mutant.On("imp-copy-order") { // mutant: copies the items in reverse order, dst[…, j] ← src[…, z+1−j]
+		srcJ = funmem.Sub(funmem.Add(fun.Var{Ident: dims[0]}, funmem.Int(1)), jv)
+	}
+	body := t.elementwise(px, append(append([]fun.SExp(nil), dstIdx...), jv), src, append(append([]fun.SExp(nil), srcIdx...), srcJ), dims[1:])
 	return []Stmt{&Kernel{At: px.Lparen, X: j, Bound: fun.Var{Ident: dims[0]}, Body: body}}
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
@@ -148,5 +149,25 @@ func TestRemoraKnownBugs(t *testing.T) {
 		case b.set:
 			t.Errorf("%s: no longer reproduces on %s: set the constant to false so that the properties cover the construct again", b.constant, b.src)
 		}
+	}
+}
+
+// TestRemoraGeneratorNestedLambdasEnd: a λ atom whose body needs λ atoms
+// of its own once made the generator recurse without end (seed
+// 7922141060818431379, size 29: lambda → atomOf → leaf → lambda …, each at
+// depth 1). It must now finish, as must a run of sizes around it.
+func TestRemoraGeneratorNestedLambdasEnd(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		GenerateRemora(rand.New(rand.NewSource(7922141060818431379)), 29, DefaultRemoraGenConfig)
+		for s := int64(0); s < 200; s++ {
+			GenerateRemora(rand.New(rand.NewSource(7922141060818431379+s)), int(s)%(MaxGenSize+1), DefaultRemoraGenConfig)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the Remora generator does not finish")
 	}
 }

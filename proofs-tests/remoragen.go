@@ -499,6 +499,7 @@ type remoraGen struct {
 	r     *rand.Rand
 	cfg   RemoraGenConfig
 	fresh int
+	atoms int // λ atoms being written inside one another (atomOf)
 }
 
 func (g *remoraGen) name(prefix string) string {
@@ -975,7 +976,16 @@ func (g *remoraGen) leaf(sc *rScope, t rType) string {
 // a box of a literal.
 func (g *remoraGen) atomOf(sc *rScope, elem string) string {
 	if f, ok := fnOf(elem); ok {
-		l, ok := g.lambda(sc, f.params, f.ret, 1)
+		// A λ atom's body may need another λ atom (a leaf of a function
+		// type), whose body may need another: past the first, bodies are
+		// leaves, so the nesting ends with the types' nesting.
+		g.atoms++
+		defer func() { g.atoms-- }()
+		depth := 1
+		if g.atoms > 1 {
+			depth = 0
+		}
+		l, ok := g.lambda(sc, f.params, f.ret, depth)
 		if !ok {
 			panic("remora generator: a λ of base types is always generatable")
 		}

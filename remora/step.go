@@ -1,6 +1,7 @@
 package remora
 
 import (
+	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -347,6 +348,12 @@ func ReplicateTo(v *Value, fr, frame []int64) *Value {
 	cell := v.Shape[len(fr):]
 	extra := product(frame[len(fr):])
 	out := make([]*Value, 0, len(cells)*extra)
+	if mutant.On("remora-lift-order") { // mutant: tiles the whole array instead of repeating each cell
+		for k := 0; k < extra; k++ {
+			out = append(out, cells...)
+		}
+		return Stack(frame, cell, v.Kind, out)
+	}
 	for _, c := range cells {
 		for k := 0; k < extra; k++ {
 			out = append(out, c)

@@ -3,6 +3,8 @@ package semantics
 import (
 	"fmt"
 	"strings"
+
+	"github.com/arraysem/arraysem/internal/mutant"
 )
 
 // LMAD is an LMAD value (§3.1): an offset and, per dimension, the number
@@ -96,6 +98,9 @@ func (l LMAD) Index(k int64) (LMAD, error) {
 func (l LMAD) Transpose() (LMAD, error) {
 	if len(l.Dims) != 2 {
 		return LMAD{}, fmt.Errorf("transpose needs an LMAD of rank 2, not %d", len(l.Dims))
+	}
+	if mutant.On("transpose-swap") { // mutant: swaps the sizes but keeps the strides in place
+		return LMAD{Offset: l.Offset, Dims: []LDim{{Elems: l.Dims[1].Elems, Stride: l.Dims[0].Stride}, {Elems: l.Dims[0].Elems, Stride: l.Dims[1].Stride}}}, nil
 	}
 	return LMAD{Offset: l.Offset, Dims: []LDim{l.Dims[1], l.Dims[0]}}, nil
 }

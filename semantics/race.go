@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/arraysem/arraysem/internal/mutant"
 )
 
 // Tracker records the accesses of a kernel's iterations and decides
@@ -87,6 +89,9 @@ func (t *Tracker) access(loc Loc, write bool) error {
 		info.writer = it
 	}
 	if info.writer != 0 && info.acc2 != 0 {
+		if mutant.On("no-race-check") { // mutant: racefree (eq 4) always holds
+			return nil
+		}
 		other := info.acc1
 		if other == info.writer {
 			other = info.acc2

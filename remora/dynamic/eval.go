@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -220,6 +221,10 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 	}
 	out.whole = make([]bool, len(args))
 	for i, a := range args {
+		if ranks[i] == All && mutant.On("dynamic-whole-cell") { // mutant: a rank-all argument is cut into scalar cells, its shape a frame
+			out.fs = append(out.fs, a.Shape)
+			continue
+		}
 		r := len(a.Shape) - ranks[i]
 		if ranks[i] == All || r < 0 {
 			r = 0
