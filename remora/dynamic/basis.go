@@ -215,7 +215,9 @@ func init() {
 		if err := major(c, "filter", a[0]); err != nil {
 			return nil, err
 		}
-		if a[1].Kind != remora.KBool || a[1].Len() != int(a[0].Shape[0]) {
+		// An empty mask may have any kind: the dialect's empty arrays
+		// carry no atom kind (ERRATA R10).
+		if a[1].Len() != int(a[0].Shape[0]) || a[1].Kind != remora.KBool && a[1].Len() > 0 || len(a[1].Shape) != 1 {
 			return nil, stuck(c, "filter", "wants %d booleans, one per item, got %s", a[0].Shape[0], describe(a[1]))
 		}
 		var keep []*remora.Value
