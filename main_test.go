@@ -44,7 +44,7 @@ func TestCommands(t *testing.T) {
 		{"check", []string{"check", fig2}, 0, "(int, [zsize])\n", ""},
 		{"check derive", []string{"check", "--derive", fig2}, 0, "[T-RESULT]", ""},
 		{"check paper", []string{"check", "--paper", fig2}, 2, "", "T-PROG: input declarations are an extension"},
-		{"cover", []string{"cover", "--n", "150"}, 0, "150 programs (seed 1); 0 rules never applied", ""},
+		{"cover", []string{"cover", "--n", "300"}, 0, "300 programs (seed 1); 0 rules never applied", ""},
 		{"cover args", []string{"cover", "extra"}, 2, "", "cover wants no FILE"},
 		{"demo", []string{"demo"}, 0, "verdict: agree: 17 runs give the same results", ""},
 		{"no command", nil, 2, "", "usage"},

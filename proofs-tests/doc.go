@@ -110,4 +110,98 @@
 // that skips with "BUG:" while it is there; the properties leave out what
 // a known bug breaks, count it, and skip with "BUG:" at the end. Bugs
 // fixed since keep regression tests (Test…Fixed).
+//
+// # Bounded-exhaustive checking (enum.go, enum_test.go)
+//
+// Beside random sampling, the small-scope hypothesis: EnumeratePrograms
+// lists every well-typed FUN program up to a size over a small vocabulary,
+// and TestExhaustive runs each, with n = 0, 1 and 2 (xs the first n of
+// 2, -1), through the per-case properties above: fun.Check, print∘parse,
+// big-step = small-step, type soundness, the reference evaluator,
+// ExpandDerived, FUNMEM validity of every variant (propValid's check) and
+// FUN ≡ FUNMEM ≡ IMP (propImp). The programs have the inputs (n : int)
+// (xs : [n]); a statement is a constant 0, 1 or 2, an operator + - * / <
+// on in-scope ints and those constants, an index or a slice with in-scope
+// ints, transpose, iota, copy, a kernel over an in-scope bound whose body
+// has at most one statement, an if returning one value, or Fig 2's if
+// returning a size with an array of that size; the results are one or two
+// variables in scope, and no statement is dead. The size is the number of
+// statements (nested ones included) plus the number of operators. Names
+// follow a counter, so each program comes once; every one type checks
+// (TestEnumerateWellTyped), and the count for size 1 is derived by hand
+// (TestEnumerateSize1: 43, and 3 of size 0).
+//
+// The CI bound is size 2: 1575 programs × 3 inputs = 4725 cases, about 15
+// seconds on two cores. A campaign raises it (size 3: 100154 programs,
+// 300462 cases, about 35 minutes on two busy cores), and -exhaustive-inner
+// the statements a kernel's or a branch's body may have (2: 4367 more
+// programs of size 3):
+//
+//	go test ./proofs-tests -run Exhaustive -v -timeout 0 -args -exhaustive-size 3
+//
+// A counterexample is the first failing case in enumeration order (the
+// smallest size first), printed with its program and inputs; open bugs it
+// finds go in enumKnownBugs, whose cases are left out and counted.
+//
+// # Mutants (mutants_test.go, internal/mutant)
+//
+// Mutation testing checks the checks: a mutant is a deliberately broken
+// variant of a translation or a semantics, one small change at a mutation
+// point marked by mutant.On(name) in the implementation and registered by
+// mutant.Register in its package (arraysem never switches one on; with
+// none on, every point takes its correct branch). TestMutants switches
+// each on in turn (mutant.Set) and runs the properties that should notice
+// it, in order, each over a bounded number of cases (400 FUN, 200 FUNMEM
+// and IMP, 500 Remora; case k generated from its own seed, as in a
+// campaign), until one fails: that property kills the mutant. The same
+// properties on the same cases, with no mutant on, all hold (the control
+// row). The mutants:
+//
+//   - expand-stride (funmem/expand.go): MemoryExpand's GPU layout keeps the
+//     strides instead of multiplying them by the kernel's bound, so
+//     threads' arrays overlap: passes-valid (a race, Def 3.1);
+//   - slice-off-by-one (fun/eval.go): FUN's slices start one element late;
+//     big- and small-step share the rule (evalAtomic) and agree, so
+//     fun-big-small survives it: fun-reference, the independent evaluator;
+//   - if-support (funmem/translate.go): Support drops an if's array offset:
+//     transform-valid (T-MEM-RESULT rejects the translation);
+//   - no-race-check (semantics/race.go): the tracker never reports a race.
+//     The validity properties only see race-free programs and survive it;
+//     race-oracle kills it: it decides eq 4 again from the traces of
+//     the kernels that finish in the memgen.go mutants of TransformProgram's
+//     output (a stride set to 0, shared blocks), about one in seven racy;
+//   - transpose-swap (semantics/lmad.go): E-MEM-TRANSPOSE swaps the sizes
+//     but not the strides: transform-valid (Def 3.1 mismatch);
+//   - imp-copy-order (imp/translate.go): FunMemToImp's element-wise copy
+//     reads the source in reverse: fun-funmem-imp;
+//   - remora-lift-order (remora/step.go): lift tiles the whole array
+//     instead of repeating each cell: remora-big-small;
+//   - dynamic-whole-cell (remora/dynamic/eval.go): an argument of a rank-all
+//     parameter is cut into scalar cells. The generated programs are typed
+//     Remora (remora-big-small survives it), and the dialect's big- and
+//     small-step share appFrames: remora-examples kills it, every example
+//     of examples/remora and examples/remora-dynamic giving its golden
+//     output under each semantics (check.RunGoldenFile).
+//
+// (The paper's "fused don't-fuse case" needs a fusion pass, which arraysem
+// does not have.) The table of mutants, their killers and the cases it
+// took is printed by
+//
+//	go test ./proofs-tests -v -run Mutants
+//
+// and the test fails if a mutant survives (about 15 seconds, the control
+// row most of it). A new mutant without an entry in TestMutants' plan
+// faces every property.
+//
+// # Theorems and campaigns (theorems.go, prove.go, THEOREMS.md)
+//
+// The properties live in package code (*_props.go) so that the command
+// can run them: Theorems lists each with its statement, its source in the
+// papers and its CI test, and arraysem prove runs them as a campaign
+// (Prove, ProveFor): case k of a property is generated from its own seed
+// (caseSeed of the campaign seed, the property and k), so --shard i/n runs
+// the cases with k mod n = i-1 on any machine and MergeReports joins the
+// shards' JSON reports into the report of one run; FUN counterexamples are
+// shrunk with ShrinkCase. THEOREMS.md states every theorem with its test
+// and the counts of the last campaign.
 package proofstests
