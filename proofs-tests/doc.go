@@ -131,11 +131,11 @@
 // (TestEnumerateWellTyped), and the count for size 1 is derived by hand
 // (TestEnumerateSize1: 43, and 3 of size 0).
 //
-// The CI bound is size 2: 1575 programs × 3 inputs = 4725 cases, about 15
-// seconds on two cores. A campaign raises it (size 3: 100154 programs,
-// 300462 cases, about 35 minutes on two busy cores), and -exhaustive-inner
-// the statements a kernel's or a branch's body may have (2: 4367 more
-// programs of size 3):
+// The CI bound is size 2: 1575 programs × 3 inputs = 4725 cases, 8 seconds
+// on two idle cores (15 on busy ones). A campaign raises it (size 3:
+// 100154 programs, 300462 cases, about 35 minutes on two busy cores), and
+// -exhaustive-inner the statements a kernel's or a branch's body may have
+// (2: 4367 more programs of size 3):
 //
 //	go test ./proofs-tests -run Exhaustive -v -timeout 0 -args -exhaustive-size 3
 //
