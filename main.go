@@ -432,6 +432,9 @@ func cmdProve(args []string, stdout io.Writer) error {
 	}
 	var results []proofstests.ProveResult
 	if *merge {
+		if len(fs.Args()) == 0 {
+			return usageError{"prove --merge wants the shards' report files"}
+		}
 		var reports [][]proofstests.ProveResult
 		for _, f := range fs.Args() {
 			file, err := os.Open(f)

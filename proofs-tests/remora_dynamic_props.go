@@ -374,8 +374,8 @@ func (s *dialectStats) report() string {
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "%d dynamic small-step runs out of fuel (%d steps; not compared with the big-step)\n", s.fuelOut, remoraDialectFuel)
-	fmt.Fprintf(&b, "dynamic rules, big-step: %s\n", counterString(s.big))
-	fmt.Fprintf(&b, "dynamic rules, small-step: %s", counterString(s.small))
+	fmt.Fprintf(&b, "dynamic rules, big-step: %s\n", counts(s.big))
+	fmt.Fprintf(&b, "dynamic rules, small-step: %s", counts(s.small))
 	return b.String()
 }
 
@@ -396,17 +396,4 @@ func countLines(m map[string]int) string {
 		fmt.Fprintf(&b, "  %5d  %s\n", m[k], k)
 	}
 	return b.String()
-}
-
-func counterString(c semantics.Counter) string {
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, c[k])
-	}
-	return strings.Join(parts, ", ")
 }

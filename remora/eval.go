@@ -500,7 +500,7 @@ func ScalarLoop(p *PrimDef, args []*Value, frame []int64, fs [][]int64, kind Kin
 			in[0].I, in[1].I = a[p], b[p]
 			r, err := impl(in)
 			if err != nil {
-				return nil, atPos(err, pos)
+				return nil, AtPos(err, pos)
 			}
 			out.I[p] = r.I
 		}
@@ -524,7 +524,7 @@ func ScalarLoop(p *PrimDef, args []*Value, frame []int64, fs [][]int64, kind Kin
 		}
 		r, err := impl(in)
 		if err != nil {
-			return nil, atPos(err, pos)
+			return nil, AtPos(err, pos)
 		}
 		if kind == KFloat {
 			out.F[p] = r.F
@@ -535,8 +535,9 @@ func ScalarLoop(p *PrimDef, args []*Value, frame []int64, fs [][]int64, kind Kin
 	return out, nil
 }
 
-// atPos gives a δ-rule's error the application's position.
-func atPos(err error, pos semantics.Pos) error {
+// AtPos gives a δ-rule's error, which has no position of its own, the
+// application's (remora/dynamic runs the same δ-rules).
+func AtPos(err error, pos semantics.Pos) error {
 	var se *semantics.Error
 	if errors.As(err, &se) && !se.Pos.IsValid() {
 		c := *se
@@ -568,7 +569,7 @@ func (ev *evaluator) call(f *Func, args []*Value, pos semantics.Pos) (*Value, er
 		return ev.fold(f, args, pos)
 	}
 	v, err := p.Cells(&Call{Pos: pos, Indices: f.Indices, Types: f.Types}, args)
-	return v, atPos(err, pos)
+	return v, AtPos(err, pos)
 }
 
 // tapp is Tβ: a Tλ's body runs with the type variables bound; a
@@ -608,7 +609,7 @@ func (ev *evaluator) instantiated(g *Func, pos semantics.Pos) (*Value, error) {
 	if !isAbstraction(instantiate(g.Prim.Type, g.Indices, g.Types)) {
 		ev.counter.Hit("δ")
 		v, err := g.Prim.Cells(&Call{Pos: pos, Indices: g.Indices, Types: g.Types}, nil)
-		return v, atPos(err, pos)
+		return v, AtPos(err, pos)
 	}
 	return AtomScalar(KFunc, g), nil
 }
@@ -687,7 +688,7 @@ func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value,
 				in[0], in[1] = acc[j], slot{F: x}
 				r, err := impl(in)
 				if err != nil {
-					return nil, true, atPos(err, pos)
+					return nil, true, AtPos(err, pos)
 				}
 				acc[j] = r
 			}
@@ -699,7 +700,7 @@ func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value,
 				in[0], in[1] = acc[j], slot{I: x}
 				r, err := impl(in)
 				if err != nil {
-					return nil, true, atPos(err, pos)
+					return nil, true, AtPos(err, pos)
 				}
 				acc[j] = r
 			}

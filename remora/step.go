@@ -273,7 +273,7 @@ func instantiateStep(pos semantics.Pos, g *Func, rule string) (Expr, string, err
 	if !isAbstraction(instantiate(g.Prim.Type, g.Indices, g.Types)) {
 		v, err := g.Prim.Cells(&Call{Pos: pos, Indices: g.Indices, Types: g.Types}, nil)
 		if err != nil {
-			return nil, "", atPos(err, pos)
+			return nil, "", AtPos(err, pos)
 		}
 		return lit(pos, v), "δ", nil
 	}
@@ -389,7 +389,7 @@ func stepCall(e *App, f *Func, args []*Value) (Expr, string, error) {
 		}
 		r, err := p.Scalar(in)
 		if err != nil {
-			return nil, "", atPos(err, e.Pos)
+			return nil, "", AtPos(err, e.Pos)
 		}
 		_, ret := signature(f)
 		v := NewValue(kindOf(ret.Elem), nil, 1)
@@ -402,7 +402,7 @@ func stepCall(e *App, f *Func, args []*Value) (Expr, string, error) {
 	}
 	v, err := p.Cells(c, args)
 	if err != nil {
-		return nil, "", atPos(err, e.Pos)
+		return nil, "", AtPos(err, e.Pos)
 	}
 	return valueTerm(e.Pos, v, e.Type.Elem), "δ", nil
 }

@@ -1,8 +1,8 @@
 package dynamic
 
 import (
-	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -208,7 +208,7 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 	out.f0 = fv.A[0].(*Func)
 	ranks := out.f0.Ranks()
 	for _, a := range fv.A[1:] {
-		if rs := a.(*Func).Ranks(); !sameRanks(rs, ranks) {
+		if rs := a.(*Func).Ranks(); !slices.Equal(rs, ranks) {
 			return nil, semantics.Stuckf(pos, "lift", "the functions in the array take cells of ranks %s and %s: they must agree exactly", ranksString(ranks), ranksString(rs))
 		}
 	}
@@ -267,18 +267,6 @@ func (fr *frames) lifted() bool {
 		}
 	}
 	return false
-}
-
-func sameRanks(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func rankString(r int) string {
@@ -435,18 +423,7 @@ func delta(p *PrimDef, args []*remora.Value, pos semantics.Pos) (*remora.Value, 
 		return args[2], nil
 	}
 	v, err := p.Cells(c, args)
-	return v, atPos(err, pos)
-}
-
-// atPos gives a typed δ-rule's error the application's position.
-func atPos(err error, pos semantics.Pos) error {
-	var se *semantics.Error
-	if errors.As(err, &se) && !se.Pos.IsValid() {
-		c := *se
-		c.Pos = pos
-		return &c
-	}
-	return err
+	return v, remora.AtPos(err, pos)
 }
 
 // foldArgs splits a fold's arguments into operator, initial accumulator

@@ -3,6 +3,7 @@ package dynamic
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -297,12 +298,9 @@ func nest(dims []int64, terms []string) string {
 	if dims[0] == 0 {
 		return "(frame " + shapeString(dims) + " int)"
 	}
-	size := len(terms) / int(dims[0])
-	parts := make([]string, dims[0])
-	for i := range parts {
-		parts[i] = nest(dims[1:], terms[i*size:(i+1)*size])
-	}
-	return "[" + strings.Join(parts, " ") + "]"
+	var b strings.Builder
+	writeNested(&b, dims, 0, func(i int) { b.WriteString(terms[i]) })
+	return b.String()
 }
 
 // convertTo is v's term with its atoms as elem (an int array as floats).
@@ -331,7 +329,7 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 	c0 := fn.funs[0]
 	ranks := c0.ranks()
 	for _, c := range fn.funs[1:] {
-		if !sameRanks(c.ranks(), ranks) {
+		if !slices.Equal(c.ranks(), ranks) {
 			el.fail(pos, "the functions in the array take cells of ranks %s and %s: it would stop in lift", ranksString(ranks), ranksString(c.ranks()))
 		}
 	}
@@ -509,7 +507,7 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 	}
 	ks := impls[0].ParamKinds()
 	for _, impl := range impls[1:] {
-		if !sameKinds(impl.ParamKinds(), ks) || impl.ResultKind() != impls[0].ResultKind() {
+		if !slices.Equal(impl.ParamKinds(), ks) || impl.ResultKind() != impls[0].ResultKind() {
 			el.fail(pos, "the primitives in the array take or give different atom types")
 		}
 	}
@@ -539,18 +537,6 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 		known, _ = remora.ScalarLoop(impls[0], conv, big, frames, impls[0].ResultKind(), pos)
 	}
 	return typedArray("("+strings.Join(terms, " ")+")", ity{impls[0].ResultKind(), big}, known)
-}
-
-func sameKinds(a, b []remora.Kind) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // instantiation writes f{τ | ι …}.

@@ -119,23 +119,24 @@ func parseBody(pos semantics.Pos, forms []*semantics.SExp, sc *scope) Expr {
 	if isDefine(last) {
 		fail(last.Pos, "a body must end with an expression, not a definition")
 	}
-	type def struct {
-		pos semantics.Pos
-		x   string
-		val Expr
-	}
-	var defs []def
+	var defs []*Let
 	for _, d := range forms[:len(forms)-1] {
 		if !isDefine(d) {
 			fail(d.Pos, "only definitions may come before a body's expression")
 		}
 		x, val := parseDefine(d, sc)
-		defs = append(defs, def{d.Pos, x, val})
+		defs = append(defs, &Let{Pos: d.Pos, X: x, Val: val})
 		sc = sc.with(x)
 	}
-	body := parseExpr(last, sc)
-	for i := len(defs) - 1; i >= 0; i-- {
-		body = &Let{Pos: defs[i].pos, X: defs[i].x, Val: defs[i].val, Body: body}
+	return nestLets(defs, parseExpr(last, sc))
+}
+
+// nestLets makes body the body of the last let, that let the body of the
+// one before, and so on: the first let is outermost.
+func nestLets(lets []*Let, body Expr) Expr {
+	for i := len(lets) - 1; i >= 0; i-- {
+		lets[i].Body = body
+		body = lets[i]
 	}
 	return body
 }
@@ -271,25 +272,16 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) 
 		if len(args) < 2 || args[0].Kind != semantics.List {
 			fail(s.Pos, "let is (let ((x e) …) body)")
 		}
-		type bind struct {
-			pos semantics.Pos
-			x   string
-			val Expr
-		}
-		var binds []bind
+		var binds []*Let
 		for _, b := range args[0].List {
 			if b.Kind != semantics.List || len(b.List) != 2 {
 				fail(b.Pos, "a let binding is (x e), got %s", b)
 			}
 			x := name(b.List[0])
-			binds = append(binds, bind{b.Pos, x, parseExpr(b.List[1], sc)})
+			binds = append(binds, &Let{Pos: b.Pos, X: x, Val: parseExpr(b.List[1], sc)})
 			sc = sc.with(x)
 		}
-		body := parseBody(s.Pos, args[1:], sc)
-		for i := len(binds) - 1; i >= 0; i-- {
-			body = &Let{Pos: binds[i].pos, X: binds[i].x, Val: binds[i].val, Body: body}
-		}
-		return body
+		return nestLets(binds, parseBody(s.Pos, args[1:], sc))
 	case "unbox":
 		if len(args) < 3 {
 			fail(s.Pos, "unbox is (unbox x e body)")

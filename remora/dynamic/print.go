@@ -62,8 +62,14 @@ func write(b *strings.Builder, e Expr) {
 
 // writeFrame prints the elements of a frame of shape dims, nested.
 func writeFrame(b *strings.Builder, dims []int64, elems []Expr) {
+	writeNested(b, dims, 0, func(i int) { write(b, elems[i]) })
+}
+
+// writeNested prints the cells off, off+1, … of an array of shape dims
+// in nested brackets, each by cell.
+func writeNested(b *strings.Builder, dims []int64, off int, cell func(i int)) {
 	if len(dims) == 0 {
-		write(b, elems[0])
+		cell(off)
 		return
 	}
 	size := product(dims[1:])
@@ -72,7 +78,7 @@ func writeFrame(b *strings.Builder, dims []int64, elems []Expr) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		writeFrame(b, dims[1:], elems[i*size:(i+1)*size])
+		writeNested(b, dims[1:], off+i*size, cell)
 	}
 	b.WriteByte(']')
 }
@@ -89,36 +95,24 @@ func writeValue(b *strings.Builder, v *remora.Value) {
 		return
 	}
 	// Functions and boxes print as terms, atom by atom.
-	writeAtoms(b, v, v.Shape, 0)
+	writeNested(b, v.Shape, 0, func(i int) { writeAtom(b, v.A[i]) })
 }
 
-func writeAtoms(b *strings.Builder, v *remora.Value, shape []int64, off int) {
-	if len(shape) == 0 {
-		switch a := v.A[off].(type) {
-		case *Func:
-			if a.Lam == nil {
-				b.WriteString(a.Prim.Name)
-			} else {
-				write(b, a.closed())
-			}
-		case *remora.Box:
-			b.WriteString("(box ")
-			writeValue(b, a.Val)
-			b.WriteByte(')')
-		default:
-			b.WriteString(a.String())
+func writeAtom(b *strings.Builder, a remora.Atom) {
+	switch a := a.(type) {
+	case *Func:
+		if a.Lam == nil {
+			b.WriteString(a.Prim.Name)
+		} else {
+			write(b, a.closed())
 		}
-		return
+	case *remora.Box:
+		b.WriteString("(box ")
+		writeValue(b, a.Val)
+		b.WriteByte(')')
+	default:
+		b.WriteString(a.String())
 	}
-	size := product(shape[1:])
-	b.WriteByte('[')
-	for i := 0; i < int(shape[0]); i++ {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		writeAtoms(b, v, shape[1:], off+i*size)
-	}
-	b.WriteByte(']')
 }
 
 // shapeString prints a shape as Remora writes one: [2 3], or [] for a
