@@ -32,6 +32,8 @@ import (
 
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/internal/table"
+	"github.com/arraysem/arraysem/lang"
 	proofstests "github.com/arraysem/arraysem/proofs-tests"
 	"github.com/arraysem/arraysem/repl"
 	"github.com/arraysem/arraysem/semantics"
@@ -203,6 +205,26 @@ func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, er
 	return pos, nil
 }
 
+// parseUpTo is parse for commands that take at most npos positional
+// arguments.
+func parseUpTo(fs *flag.FlagSet, args []string, npos int, what string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
+		}
+		if args = fs.Args(); len(args) == 0 {
+			break
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+	if len(pos) > npos {
+		return nil, usageError{fmt.Sprintf("%s takes %s", fs.Name(), what)}
+	}
+	return pos, nil
+}
+
 // langFlags are the flags that pick a file's language: --lang, and for
 // Remora --dialect.
 type langFlags struct{ lang, dialect *string }
@@ -214,17 +236,12 @@ func addLangFlags(fs *flag.FlagSet) langFlags {
 	}
 }
 
-func (lf langFlags) load(file string, opts check.Options) (*check.Loaded, error) {
-	opts.Dialect = *lf.dialect
-	return load(file, *lf.lang, opts)
-}
-
-func load(file, lang string, opts check.Options) (*check.Loaded, error) {
+func (lf langFlags) load(file string, opts check.Options) (lang.Program, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
-	opts.Lang = lang
+	opts.Lang, opts.Dialect = *lf.lang, *lf.dialect
 	l, err := check.Load(file, string(src), opts)
 	if err != nil {
 		var se *semantics.Error
@@ -253,10 +270,11 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := check.RunOptions{Semantics: *sem, Args: vals, Fuel: *fuel, Derive: *derive}
+	o := lang.RunOptions{Semantics: *sem, Args: vals}
+	o.Fuel, o.Derive = *fuel, *derive
 	if *trace {
-		if l.Lang != "funmem" && l.Lang != "imp" {
-			return usageError{"--trace: read/write sets are traced for FUNMEM and IMP programs"}
+		if _, heap := l.(lang.RaceChecker); !heap {
+			return usageError{"--trace: read/write sets are traced for programs with a heap (FUNMEM and IMP); this is " + l.Language().Title()}
 		}
 		o.Trace = func(kernel string, iters []semantics.IterAccess) {
 			fmt.Fprintf(stdout, "trace %s\n", kernel)
@@ -272,7 +290,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	if *derive && r.Derivation != nil {
 		fmt.Fprint(stdout, r.Derivation)
 	}
-	for _, v := range r.Strings() {
+	for _, v := range r.Lines {
 		fmt.Fprintln(stdout, v)
 	}
 	return nil
@@ -293,20 +311,20 @@ func cmdStep(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f := *fuel
-	if *n > 0 && (f == 0 || *n < f) {
-		f = *n
+	o := lang.RunOptions{Args: vals}
+	o.Fuel = *fuel
+	st, err := l.Start(o)
+	if err != nil {
+		return err
 	}
-	count := 0
-	_, err = l.Run(check.RunOptions{Semantics: "small", Args: vals, Fuel: f, OnStep: func(rule, config string) {
-		count++
-		fmt.Fprintf(stdout, "%-12s %s\n", rule, config)
-	}})
-	var se *semantics.Error
-	if *n > 0 && count == *n && errors.As(err, &se) && se.Kind == semantics.FuelError {
-		return nil // stopped where -n asked
+	for i := 0; *n <= 0 || i < *n; i++ {
+		rule, done, err := st.Step()
+		if err != nil || done {
+			return err
+		}
+		fmt.Fprintf(stdout, "%-12s %s\n", rule, st.String())
 	}
-	return err
+	return nil // stopped where -n asked
 }
 
 func cmdCheck(args []string, stdout io.Writer) error {
@@ -325,22 +343,24 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *infer && l.Dynamic == nil {
+	if _, ok := l.Language().(lang.Elaborator); *infer && !ok {
 		return usageError{"check --infer elaborates Remora's dynamic dialect (#lang remora/dynamic, or --dialect dynamic)"}
 	}
 	if *derive {
 		fmt.Fprint(stdout, l.Derivation())
 	}
-	fmt.Fprintln(stdout, l.TypeString())
-	if l.Lang != "funmem" {
+	fmt.Fprintln(stdout, l.Type())
+	ic, ok := l.(lang.InputChecker)
+	if !ok {
 		return nil
 	}
-	v, err := check.CheckValidity(l, vals)
+	lines, err := ic.CheckInputs(vals)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "valid (Def 3.1): the value- and heap-based semantics agree on %d array results\n", v.Results)
-	fmt.Fprintf(stdout, "race free (eq 4): %d kernels, %d iterations traced\n", v.Kernels, v.Iterations)
+	for _, line := range lines {
+		fmt.Fprintln(stdout, line)
+	}
 	return nil
 }
 
@@ -351,23 +371,22 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	layout := fs.String("layout", "gpu", "MemoryExpand's layout: gpu (coalesced) or cpu (a row per thread)")
 	raw := fs.Bool("raw", false, "skip the simplifier")
 	stages := fs.Bool("stages", false, "print every stage")
-	lang := fs.String("lang", "", "language")
+	lf := addLangFlags(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
 	}
 	if *to == "" {
-		return usageError{"compile: --to fun, funmem or imp"}
+		return usageError{"compile: --to LEVEL (" + strings.Join(check.Registry.Names(), ", ") + ")"}
 	}
-	lay, err := funmem.ParseLayout(*layout)
-	if err != nil {
+	if _, err := funmem.ParseLayout(*layout); err != nil {
 		return usageError{"compile: " + err.Error()}
 	}
-	l, err := load(pos[0], *lang, check.Options{})
+	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {
 		return err
 	}
-	st, err := check.Compile(l, check.CompileOptions{To: *to, Expand: *expand, Layout: lay, Raw: *raw})
+	st, err := check.Compile(l, *to, lang.CompileOptions{Expand: *expand, Layout: *layout, Raw: *raw})
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -379,7 +398,7 @@ func cmdCompile(args []string, stdout io.Writer) error {
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
-			fmt.Fprintf(stdout, "-- stage %d: %s (%s)\n", i, s.Name, s.Lang)
+			fmt.Fprintf(stdout, "-- stage %d: %s (%s)\n", i, s.Name(), s.Program.Language().Name())
 		}
 		fmt.Fprint(stdout, s.Text())
 	}
@@ -427,7 +446,7 @@ func cmdProve(args []string, stdout io.Writer) error {
 		for _, t := range proofstests.Theorems {
 			rows = append(rows, []string{t.Name, t.Statement, t.Source})
 		}
-		check.Table(stdout, rows)
+		table.Print(stdout, rows)
 		return nil
 	}
 	var results []proofstests.ProveResult
@@ -495,7 +514,7 @@ func cmdProve(args []string, stdout io.Writer) error {
 		rows = append(rows, []string{r.Property, fmt.Sprint(r.Cases), fmt.Sprint(len(r.Failures)), r.Elapsed.Round(time.Millisecond).String()})
 		failures += len(r.Failures)
 	}
-	check.Table(stdout, rows)
+	table.Print(stdout, rows)
 	for _, r := range results {
 		for _, f := range r.Failures {
 			fmt.Fprintf(stdout, "\n%s: case %d (seed %d, size %d) fails:\n%s\n%s\n", r.Property, f.Case, f.Seed, f.Size, f.Message, f.Program)
@@ -515,12 +534,9 @@ func cmdRepl(args []string, stdout io.Writer) error {
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	fuel := fs.Int("fuel", 0, "small-step fuel")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	pos := fs.Args()
-	if len(pos) > 1 {
-		return usageError{"repl takes at most one FILE"}
+	pos, err := parseUpTo(fs, args, 1, "at most one FILE")
+	if err != nil {
+		return err
 	}
 	file := ""
 	if len(pos) == 1 {
@@ -543,9 +559,9 @@ func cmdDemo(args []string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s (Fig 2 of the FUN paper, made a whole program):\n\n%s\n", file, indent(demoSource))
-	fmt.Fprintf(stdout, "type: %s\n\n", l.TypeString())
+	fmt.Fprintf(stdout, "type: %s\n\n", l.Type())
 	for _, to := range []string{"funmem", "imp"} {
-		st, err := check.Compile(l, check.CompileOptions{To: to})
+		st, err := check.Compile(l, to, lang.CompileOptions{})
 		if err != nil {
 			return err
 		}
@@ -636,7 +652,7 @@ func cmdCover(args []string, stdout io.Writer) error {
 			rows = append(rows, []string{f.Name, r, hits})
 		}
 	}
-	check.Table(stdout, rows)
+	table.Print(stdout, rows)
 	zero := cov.Zero()
 	fmt.Fprintf(stdout, "\n%d programs (seed %d); %d rules never applied\n", *n, *seed, len(zero))
 	if len(zero) > 0 {

@@ -1,6 +1,8 @@
-// Package check runs programs across languages, semantics and levels: it
-// loads a file by its language, runs it under each semantics that applies,
-// and runs the golden tests of examples/ (`arraysem test`). The validity
-// checker and the side-by-side runner grow here as the levels below FUN
-// arrive.
+// Package check is the driver: it holds the Registry of languages and
+// passes (registry.go), loads a file by its language (load.go), runs a
+// program at every level the registry reaches it and compares the results
+// (side.go), and runs the golden tests of examples/ (`arraysem test`,
+// golden.go). It is the one place that imports every language; the
+// languages and passes themselves are values (package lang), so nothing
+// here switches on a language's name.
 package check

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -251,7 +253,7 @@ func RunGolden(dir string, w io.Writer, verbose bool) (Outcome, error) {
 			return err
 		}
 		if !d.IsDir() {
-			if _, ok := Languages[strings.ToLower(filepath.Ext(path))]; ok {
+			if slices.Contains(Registry.Extensions(), strings.ToLower(filepath.Ext(path))) {
 				files = append(files, path)
 			}
 		}
@@ -312,7 +314,7 @@ func RunGoldenFile(file string) (fails []string, checks int) {
 		for _, sem := range sems {
 			checks++
 			where := fmt.Sprintf("%s:%d (%s)", file, c.Line, sem)
-			r, err := l.Run(RunOptions{Semantics: sem, Args: c.Args})
+			r, err := l.Run(lang.RunOptions{Semantics: sem, Args: c.Args})
 			if msg := compare(c, r, err); msg != "" {
 				fails = append(fails, where+": "+msg)
 			}
@@ -321,10 +323,10 @@ func RunGoldenFile(file string) (fails []string, checks int) {
 	return fails, checks
 }
 
-func compare(c *Case, r *Run, err error) string {
+func compare(c *Case, r *lang.Result, err error) string {
 	if c.Error != nil {
 		if err == nil {
-			return fmt.Sprintf("expected an error matching %q, got { %s }", c.Error, strings.Join(r.Strings(), " "))
+			return fmt.Sprintf("expected an error matching %q, got { %s }", c.Error, strings.Join(r.Lines, " "))
 		}
 		if !c.Error.MatchString(err.Error()) {
 			return fmt.Sprintf("expected an error matching %q, got %v", c.Error, err)
@@ -334,7 +336,7 @@ func compare(c *Case, r *Run, err error) string {
 	if err != nil {
 		return "unexpected error: " + err.Error()
 	}
-	got := r.Strings()
+	got := r.Lines
 	if strings.Join(got, " ") != strings.Join(c.Output, " ") {
 		return fmt.Sprintf("expected output { %s }, got { %s }", strings.Join(c.Output, " "), strings.Join(got, " "))
 	}

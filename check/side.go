@@ -1,70 +1,23 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
-	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/internal/table"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
-	"github.com/mattn/go-runewidth"
 )
-
-// Level is a program at one level of the compile path.
-type Level struct {
-	Name    string // "FUN", "FUNMEM", "FUNMEM expanded (gpu)", "IMP", …
-	Program *Loaded
-}
-
-// Levels lists the levels a program can be run at: for FUN, itself, its
-// FUNMEM translation plain and memory-expanded in both layouts, and the
-// IMP translations of those; for FUNMEM, the same from FUNMEM down; for
-// IMP, itself.
-func Levels(l *Loaded) ([]Level, error) {
-	levels := []Level{{Name: strings.ToUpper(l.Lang), Program: l}}
-	if l.Lang == "imp" || l.Lang == "remora" {
-		return levels, nil // Remora's compile path is not built yet
-	}
-	type variant struct {
-		name   string
-		expand bool
-		layout funmem.Layout
-	}
-	variants := []variant{{"", false, funmem.GPU}, {" expanded (gpu)", true, funmem.GPU}, {" expanded (cpu)", true, funmem.CPU}}
-	for _, v := range variants {
-		for _, to := range []string{"funmem", "imp"} {
-			if l.Lang == "funmem" && to == "funmem" && !v.expand {
-				continue // the program itself
-			}
-			st, err := Compile(l, CompileOptions{To: to, Expand: v.expand, Layout: v.layout})
-			if err != nil {
-				return nil, err
-			}
-			last := st[len(st)-1]
-			var m *Loaded
-			if last.Imp != nil {
-				m, err = LoadImp(last.Imp, Options{})
-			} else {
-				m, err = LoadFunmem(last.Program, Options{})
-			}
-			if err != nil {
-				return nil, err
-			}
-			levels = append(levels, Level{Name: strings.ToUpper(to) + v.name, Program: m})
-		}
-	}
-	return levels, nil
-}
 
 // Row is one run of the side-by-side table.
 type Row struct {
 	Level, Semantics string
-	Results          []semantics.Array
-	Lines            []string // Remora's printed results
+	Result           *lang.Result // nil when the run went wrong
 	Err              error
-	Steps            int
-	Time             time.Duration
+	Stages           []lang.Stage // the walk that made the level
 }
 
 // Outcome renders a row's results (abbreviated) or its error.
@@ -72,134 +25,154 @@ func (r Row) Outcome() string {
 	if r.Err != nil {
 		return "error: " + r.Err.Error()
 	}
-	if r.Lines != nil {
-		parts := make([]string, len(r.Lines))
-		for i, v := range r.Lines {
-			if rs := []rune(v); len(rs) > 60 {
-				v = string(rs[:57]) + "..."
-			}
-			parts[i] = v
+	if r.Result.Values != nil || len(r.Result.Lines) == 0 {
+		parts := make([]string, len(r.Result.Values))
+		for i, v := range r.Result.Values {
+			parts[i] = v.Abbrev(8)
 		}
 		return strings.Join(parts, "  ")
 	}
-	parts := make([]string, len(r.Results))
-	for i, v := range r.Results {
-		parts[i] = v.Abbrev(8)
+	parts := make([]string, len(r.Result.Lines))
+	for i, v := range r.Result.Lines {
+		if rs := []rune(v); len(rs) > 60 {
+			v = string(rs[:57]) + "..."
+		}
+		parts[i] = v
 	}
 	return strings.Join(parts, "  ")
 }
 
-// SideBySide runs every semantics of every level on the same inputs. It
-// returns the rows and, when two disagree, an error of kind MismatchError
-// naming the first row that differs from the first and the first
-// differing element.
-func SideBySide(l *Loaded, args map[string]string) ([]Row, error) {
-	levels, err := Levels(l)
+// SideBySide runs every semantics of every level the Registry reaches p at
+// on the same inputs. It returns the rows and, when two disagree, an error
+// of kind MismatchError naming the first row that differs from the first,
+// the first differing element, and the pass that broke the program.
+func SideBySide(p lang.Program, args map[string]string) ([]Row, error) {
+	levels, err := Registry.Levels(p)
 	if err != nil {
 		return nil, err
 	}
 	var rows []Row
 	for _, lv := range levels {
-		for _, sem := range lv.Program.Semantics() {
-			r, err := lv.Program.Run(RunOptions{Semantics: sem, Args: args})
-			row := Row{Level: lv.Name, Semantics: sem, Err: err}
-			if err == nil {
-				row.Results, row.Lines, row.Steps, row.Time = r.Results, r.Lines, r.Steps, r.Time
-			} else if _, bad := err.(*semantics.Error); !bad {
-				return nil, err
-			} else if se := err.(*semantics.Error); se.Kind == semantics.InputError {
-				return nil, err
+		for _, sem := range lv.Program().Semantics() {
+			row := run(lv.Program(), sem, args)
+			row.Level, row.Stages = lv.Name, lv.Stages
+			var se *semantics.Error
+			if row.Err != nil && (!errors.As(row.Err, &se) || se.Kind == semantics.InputError) {
+				return nil, row.Err
 			}
 			rows = append(rows, row)
 		}
 	}
-	return rows, agree(rows)
+	return rows, agree(rows, args)
+}
+
+func run(p lang.Program, sem string, args map[string]string) Row {
+	r, err := p.Run(lang.RunOptions{Semantics: sem, Args: args})
+	return Row{Semantics: sem, Result: r, Err: err}
 }
 
 // agree compares every row with the first: the same results, or both
 // going wrong (errors differ in position from level to level, so only
 // their kinds are compared).
-func agree(rows []Row) error {
+func agree(rows []Row, args map[string]string) error {
 	first := rows[0]
 	for _, r := range rows[1:] {
-		what := ""
-		switch {
-		case (first.Err == nil) != (r.Err == nil):
-			what = fmt.Sprintf("%s %s: %s, but %s %s: %s", first.Level, first.Semantics, first.Outcome(), r.Level, r.Semantics, r.Outcome())
-			if first.Err != nil && strings.HasPrefix(r.Level, "IMP") {
-				what += " (IMP checks no bounds: FunMemToImp makes slices skip and indexing a read at the computed offset; ERRATA I2)"
+		if what := differ(first, r); what != "" {
+			if pass := blame(first, r, args); pass != "" {
+				what += "; " + pass
 			}
-		case first.Err != nil:
-			if first.Err.(*semantics.Error).Kind != r.Err.(*semantics.Error).Kind {
-				what = fmt.Sprintf("%s %s and %s %s go wrong differently: %v; %v", first.Level, first.Semantics, r.Level, r.Semantics, first.Err, r.Err)
-			}
-		case first.Lines != nil:
-			for i := range first.Lines {
-				if i >= len(r.Lines) || first.Lines[i] != r.Lines[i] {
-					what = fmt.Sprintf("result %d: %s %s gives %s, %s %s gives %s", i+1, first.Level, first.Semantics, first.Outcome(), r.Level, r.Semantics, r.Outcome())
-					break
-				}
-			}
-		case len(first.Results) != len(r.Results):
-			what = fmt.Sprintf("%s %s gives %d results, %s %s %d", first.Level, first.Semantics, len(first.Results), r.Level, r.Semantics, len(r.Results))
-		default:
-			for i := range first.Results {
-				if d := semantics.Compare(first.Results[i], r.Results[i], first.Level+" "+first.Semantics, r.Level+" "+r.Semantics); d != "" {
-					what = fmt.Sprintf("result %d, %s", i+1, d)
-					break
-				}
-			}
-		}
-		if what != "" {
 			return &semantics.Error{Kind: semantics.MismatchError, Rule: "side-by-side", Msg: "disagreement: " + what}
 		}
 	}
 	return nil
 }
 
-// PrintRows prints the side-by-side table and its verdict line.
-func PrintRows(w io.Writer, rows []Row, verdict error) {
-	table := [][]string{{"level", "semantics", "result", "steps", "time"}}
-	for _, r := range rows {
-		steps := "-"
-		if r.Steps > 0 {
-			steps = fmt.Sprint(r.Steps)
-		}
-		t := "-"
-		if r.Err == nil {
-			t = r.Time.Round(time.Microsecond).String()
-		}
-		table = append(table, []string{r.Level, r.Semantics, r.Outcome(), steps, t})
-	}
-	Table(w, table)
+// differ says how r differs from first, or "".
+func differ(first, r Row) string {
 	switch {
-	case verdict != nil:
-		fmt.Fprintf(w, "\nverdict: DISAGREE (%s)\n", verdict.(*semantics.Error).Msg)
-	case rows[0].Err != nil:
-		fmt.Fprintf(w, "\nverdict: agree: every level and semantics goes wrong (%v)\n", rows[0].Err.(*semantics.Error).Kind)
-	default:
-		fmt.Fprintf(w, "\nverdict: agree: %d runs give the same results\n", len(rows))
-	}
-}
-
-// Table prints rows as aligned columns; widths count display cells, so the
-// papers' Unicode (ℓ, ⟨⟩, …) lines up.
-func Table(w io.Writer, rows [][]string) {
-	widths := map[int]int{}
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], runewidth.StringWidth(c))
+	case (first.Err == nil) != (r.Err == nil):
+		what := fmt.Sprintf("%s %s: %s, but %s %s: %s", first.Level, first.Semantics, first.Outcome(), r.Level, r.Semantics, r.Outcome())
+		if c, ok := r.program().(lang.Caveat); ok && first.Err != nil {
+			what += " (" + c.Caveat() + ")"
 		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			if i < len(r)-1 {
-				b.WriteString(runewidth.FillRight(c, widths[i]+2))
-			} else {
-				b.WriteString(c)
+		return what
+	case first.Err != nil:
+		if kind(first.Err) != kind(r.Err) {
+			return fmt.Sprintf("%s %s and %s %s go wrong differently: %v; %v", first.Level, first.Semantics, r.Level, r.Semantics, first.Err, r.Err)
+		}
+	case first.Result.Values != nil && r.Result.Values != nil:
+		if len(first.Result.Values) != len(r.Result.Values) {
+			return fmt.Sprintf("%s %s gives %d results, %s %s %d", first.Level, first.Semantics, len(first.Result.Values), r.Level, r.Semantics, len(r.Result.Values))
+		}
+		for i := range first.Result.Values {
+			if d := semantics.Compare(first.Result.Values[i], r.Result.Values[i], first.Level+" "+first.Semantics, r.Level+" "+r.Semantics); d != "" {
+				return fmt.Sprintf("result %d, %s", i+1, d)
 			}
 		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	default:
+		a, b := first.Result.Lines, r.Result.Lines
+		for i := range max(len(a), len(b)) {
+			if i >= len(a) || i >= len(b) || a[i] != b[i] {
+				return fmt.Sprintf("result %d: %s %s gives %s, %s %s gives %s", i+1, first.Level, first.Semantics, first.Outcome(), r.Level, r.Semantics, r.Outcome())
+			}
+		}
+	}
+	return ""
+}
+
+func (r Row) program() lang.Program {
+	if len(r.Stages) == 0 {
+		return nil
+	}
+	return r.Stages[len(r.Stages)-1].Program
+}
+
+func kind(err error) semantics.Kind {
+	var se *semantics.Error
+	if errors.As(err, &se) {
+		return se.Kind
+	}
+	return -1
+}
+
+// blame finds the pass that broke a program: the first stage of r's walk
+// whose program, run by its default semantics, differs from first.
+func blame(first, r Row, args map[string]string) string {
+	for _, st := range r.Stages[min(1, len(r.Stages)):] {
+		got := run(st.Program, "", args)
+		got.Level, got.Semantics = st.Program.Language().Title()+" after "+st.Name(), st.Program.Semantics()[0]
+		if differ(first, got) != "" {
+			return fmt.Sprintf("the first stage that differs is the output of %s (%s → %s)", st.Pass.Name, st.Pass.From, st.Pass.To)
+		}
+	}
+	return ""
+}
+
+// PrintRows prints the side-by-side table and its verdict line.
+func PrintRows(w io.Writer, rows []Row, verdict error) {
+	t := [][]string{{"level", "semantics", "result", "steps", "time"}}
+	for _, r := range rows {
+		steps, tm := "-", "-"
+		if r.Err == nil {
+			if r.Result.Steps > 0 {
+				steps = fmt.Sprint(r.Result.Steps)
+			}
+			tm = r.Result.Time.Round(time.Microsecond).String()
+		}
+		t = append(t, []string{r.Level, r.Semantics, r.Outcome(), steps, tm})
+	}
+	table.Print(w, t)
+	switch {
+	case verdict != nil:
+		msg := verdict.Error()
+		var se *semantics.Error
+		if errors.As(verdict, &se) {
+			msg = se.Msg
+		}
+		fmt.Fprintf(w, "\nverdict: DISAGREE (%s)\n", msg)
+	case rows[0].Err != nil:
+		fmt.Fprintf(w, "\nverdict: agree: every level and semantics goes wrong (%v)\n", kind(rows[0].Err))
+	default:
+		fmt.Fprintf(w, "\nverdict: agree: %d runs give the same results\n", len(rows))
 	}
 }

@@ -29,7 +29,7 @@ func benchKernel(b *testing.B, small bool) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if small {
-			_, _, err = RunSmall(p, env, 0, nil, nil)
+			_, _, err = RunSmall(p, env, nil)
 		} else {
 			_, _, err = Eval(p, env, nil)
 		}

@@ -88,7 +88,7 @@ func runBoth(t *testing.T, src string, args map[string]string, counter semantics
 	}
 	vs, _, err := Eval(p, env, &EvalOptions{Counter: counter})
 	big = show(vs, err)
-	vs, _, err = RunSmall(p, env, 0, counter, nil)
+	vs, _, err = RunSmall(p, env, &semantics.RunOptions{Counter: counter})
 	small = show(vs, err)
 	return big, small
 }
@@ -195,10 +195,11 @@ func TestSmallStepTrace(t *testing.T) {
 	}
 	var rules []string
 	var last string
-	vs, steps, err := RunSmall(p, env, 0, nil, func(rule string, c Config) {
+	vs, steps, err := RunSmall(p, env, &semantics.RunOptions{OnStep: func(rule string, state any) {
+		c := state.(Config)
 		rules = append(rules, rule)
 		last = c.String()
-	})
+	}})
 	if err != nil || vs[0].String() != "[1 4]" {
 		t.Fatalf("results %v, %v", vs, err)
 	}
@@ -210,7 +211,7 @@ func TestSmallStepTrace(t *testing.T) {
 		t.Errorf("final configuration %q", last)
 	}
 	// Fuel: running out is an error, not a hang.
-	_, n, err := RunSmall(p, env, 3, nil, nil)
+	_, n, err := RunSmall(p, env, &semantics.RunOptions{Fuel: 3})
 	if e, ok := err.(*semantics.Error); !ok || e.Kind != semantics.FuelError || n != 3 {
 		t.Errorf("fuel 3: %v after %d steps", err, n)
 	}

@@ -60,7 +60,7 @@ func FuzzPipeline(f *testing.F) {
 			return valuesString(vs)
 		}
 		big, _, berr := Eval(p, env, &EvalOptions{Derive: true})
-		small, _, serr := RunSmall(p, env, 1_000_000, nil, nil)
+		small, _, serr := RunSmall(p, env, &semantics.RunOptions{Fuel: 1_000_000})
 		if e, ok := serr.(*semantics.Error); ok && e.Kind == semantics.FuelError {
 			return
 		}

@@ -204,7 +204,7 @@ func TestParseDeepNesting(t *testing.T) {
 			if err != nil {
 				t.Fatalf("200 levels, big-step: %v", err)
 			}
-			small, _, err := RunSmall(p, env, 0, nil, nil)
+			small, _, err := RunSmall(p, env, nil)
 			if err != nil {
 				t.Fatalf("200 levels, small-step: %v", err)
 			}

@@ -221,10 +221,14 @@ func (c Config) String() string {
 	return b.String()
 }
 
-// RunSmall runs p by the small-step semantics with the given fuel (0 for
-// the default) and returns its results and the number of steps.
-func RunSmall(p *Program, inputs *Env, fuel int, counter semantics.Counter, onStep func(rule string, c Config)) ([]semantics.Array, int, error) {
-	d := &semantics.Driver[Config]{Machine: Machine{}, Fuel: fuel, Counter: counter, OnStep: onStep,
+// RunSmall runs p by the small-step semantics (o's fuel, counter and step
+// hook; nil o for the defaults) and returns its results and the number of
+// steps.
+func RunSmall(p *Program, inputs *Env, o *semantics.RunOptions) ([]semantics.Array, int, error) {
+	if o == nil {
+		o = &semantics.RunOptions{}
+	}
+	d := &semantics.Driver[Config]{Machine: Machine{}, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[Config](o),
 		Pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
 	c, n, err := d.Run(Initial(p, inputs))
 	if err != nil {

@@ -21,6 +21,14 @@ const (
 	CPU
 )
 
+// String is the layout's name, as ParseLayout reads it.
+func (l Layout) String() string {
+	if l == CPU {
+		return "cpu"
+	}
+	return "gpu"
+}
+
 // ParseLayout reads "gpu" or "cpu".
 func ParseLayout(s string) (Layout, error) {
 	switch s {

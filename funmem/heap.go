@@ -3,6 +3,7 @@ package funmem
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -16,6 +17,23 @@ type HeapOptions struct {
 	Trace func(kernel *fun.Stm, iters []semantics.IterAccess)
 	// Schedule orders the small-step's kernel iterations (nil: in order).
 	Schedule semantics.Schedule
+}
+
+// HeapOptionsOf are the heap semantics' options taken from a run's: the
+// counter, the schedule, and the trace, whose kernels are named by their
+// position and their statement up to "do".
+func HeapOptionsOf(o *semantics.RunOptions) *HeapOptions {
+	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule}
+	if o.Trace != nil {
+		opts.Trace = func(s *fun.Stm, iters []semantics.IterAccess) { o.Trace(KernelName(s), iters) }
+	}
+	return opts
+}
+
+// KernelName names a kernel statement in traces: its position and the
+// statement up to "do".
+func KernelName(s *fun.Stm) string {
+	return s.Exp.Pos().String() + ": " + strings.SplitN(fun.PrintStm(s, true), " do ", 2)[0]
 }
 
 // BindInputs builds the environment and heap of a program's inputs: ints

@@ -88,7 +88,7 @@ func runHeapBoth(t *testing.T, p *fun.Program, c heapCase) (big, small heapRun) 
 			r.traces = append(r.traces, k.Pat[0].Name.Name+" {"+strings.Join(parts, "; ")+"}")
 		}}
 		if useSmall {
-			r.vals, _, r.err = RunHeapSmall(p, env, h, 0, opts, nil)
+			r.vals, _, r.err = runHeapSmall(p, env, h, &semantics.RunOptions{}, opts)
 		} else {
 			r.vals, r.err = EvalHeap(p, env, h, opts)
 		}
@@ -559,7 +559,7 @@ func TestHeapSmallSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rules []string
-	vs, steps, err := RunHeapSmall(p, env, h, 0, nil, func(rule string, c *Config) { rules = append(rules, rule) })
+	vs, steps, err := RunHeapSmall(p, env, h, &semantics.RunOptions{OnStep: func(rule string, _ any) { rules = append(rules, rule) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -572,7 +572,7 @@ func TestHeapSmallSteps(t *testing.T) {
 	}
 	// Out of fuel part way: a FuelError, not a wrong result.
 	env, h, _ = BindInputs(p, args("n", "2"))
-	_, _, err = RunHeapSmall(p, env, h, 3, nil, nil)
+	_, _, err = RunHeapSmall(p, env, h, &semantics.RunOptions{Fuel: 3})
 	var se *semantics.Error
 	if !errors.As(err, &se) || se.Kind != semantics.FuelError {
 		t.Errorf("with fuel 3: want a FuelError, got %v", err)

@@ -173,12 +173,20 @@ func (c *Config) String() string {
 	return b.String()
 }
 
-// RunHeapSmall runs p by the small-step heap semantics.
-func RunHeapSmall(p *fun.Program, env *Env, h *semantics.Heap, fuel int, opts *HeapOptions, onStep func(rule string, c *Config)) ([]Value, int, error) {
-	if opts == nil {
-		opts = &HeapOptions{}
+// RunHeapSmall runs p by the small-step heap semantics (nil o for the
+// defaults).
+func RunHeapSmall(p *fun.Program, env *Env, h *semantics.Heap, o *semantics.RunOptions) ([]Value, int, error) {
+	if o == nil {
+		o = &semantics.RunOptions{}
 	}
-	d := &semantics.Driver[*Config]{Machine: HeapMachine{Opts: opts}, Fuel: fuel, Counter: opts.Counter, OnStep: onStep,
+	return runHeapSmall(p, env, h, o, HeapOptionsOf(o))
+}
+
+// runHeapSmall is RunHeapSmall with the heap semantics' own options (a
+// trace that is given the kernel's statement).
+func runHeapSmall(p *fun.Program, env *Env, h *semantics.Heap, o *semantics.RunOptions, opts *HeapOptions) ([]Value, int, error) {
+	h.Record(o.RecordHeap)
+	d := &semantics.Driver[*Config]{Machine: HeapMachine{Opts: opts}, Fuel: o.Fuel, Counter: opts.Counter, OnStep: semantics.Hook[*Config](o),
 		Pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
 	c, n, err := d.Run(InitialHeap(p, env, h))
 	if err != nil {

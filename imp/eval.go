@@ -47,6 +47,21 @@ type Options struct {
 	Schedule semantics.Schedule
 }
 
+// OptionsOf are IMP's options taken from a run's: the counter, the
+// schedule, and the trace, whose kernels are named by position and bound.
+func OptionsOf(o *semantics.RunOptions) *Options {
+	opts := &Options{Counter: o.Counter, Schedule: o.Schedule}
+	if o.Trace != nil {
+		opts.Trace = func(k *Kernel, iters []semantics.IterAccess) { o.Trace(KernelName(k), iters) }
+	}
+	return opts
+}
+
+// KernelName names a kernel in traces: its position and its bound.
+func KernelName(k *Kernel) string {
+	return k.At.String() + ": kernel " + k.X.Name + " <= " + fun.PrintSExp(k.Bound)
+}
+
 // BindInputs builds the environment and heap of the inputs: ints as given,
 // each array row-major in a fresh block of its own. Sizes that are input
 // variables may be read off the arrays, as in FUN.

@@ -118,7 +118,7 @@ func runBoth(t *testing.T, p *Program, args map[string]string) (big, small evalR
 			r.traces = append(r.traces, traceString(k, iters))
 		}}
 		if useSmall {
-			r.res, _, r.err = RunSmall(p, env, h, 0, opts, nil)
+			r.res, _, r.err = runSmall(p, env, h, &semantics.RunOptions{}, opts)
 		} else {
 			r.res, r.err = Eval(p, env, h, opts)
 		}
@@ -635,7 +635,7 @@ return x, m : [n]`, true)
 			if sem == "big" {
 				_, err = Eval(p, env, h, opts)
 			} else {
-				_, _, err = RunSmall(p, env, h, 0, opts, nil)
+				_, _, err = runSmall(p, env, h, &semantics.RunOptions{}, opts)
 			}
 			if err != nil {
 				t.Fatalf("%s: %v", sem, err)
@@ -661,7 +661,7 @@ kernel i <= 2 do m[i - 1] <- i done; x <- m[1]; return x`, true)
 		t.Fatal(err)
 	}
 	var rules []string
-	res, n, err := RunSmall(p, env, h, 0, nil, func(rule string, _ *Config) { rules = append(rules, rule) })
+	res, n, err := RunSmall(p, env, h, &semantics.RunOptions{OnStep: func(rule string, _ any) { rules = append(rules, rule) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -679,7 +679,7 @@ kernel i <= 2 do m[i - 1] <- i done; x <- m[1]; return x`, true)
 func TestSmallStepFuel(t *testing.T) {
 	p := mustParse(t, `var m : mem; m <- alloc 100; kernel i <= 100 do m[i - 1] <- i done; return m : [100]`, true)
 	env, h, _ := BindInputs(p, nil)
-	_, n, err := RunSmall(p, env, h, 10, nil, nil)
+	_, n, err := RunSmall(p, env, h, &semantics.RunOptions{Fuel: 10})
 	var se *semantics.Error
 	if !errors.As(err, &se) || se.Kind != semantics.FuelError || n != 10 {
 		t.Errorf("after %d steps: %v", n, err)
@@ -713,7 +713,7 @@ done; return m : [1]`, true)
 		if sem == "big" {
 			_, err = Eval(p, env, h, nil)
 		} else {
-			_, _, err = RunSmall(p, env, h, 0, nil, nil)
+			_, _, err = RunSmall(p, env, h, nil)
 		}
 		if err == nil || !strings.Contains(err.Error(), "E-IMP-KERNEL: kernel bound 1 - d * i = -1 is negative") {
 			t.Fatalf("%s: expected the inner kernel's bound to be stuck, got %v", sem, err)

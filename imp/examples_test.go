@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -86,7 +87,9 @@ func TestExamplesRules(t *testing.T) {
 		for _, sem := range []string{"big", "small"} {
 			counter := semantics.Counter{}
 			for _, c := range spec.Cases {
-				_, err := l.Run(check.RunOptions{Semantics: sem, Args: c.Args, Counter: counter})
+				o := lang.RunOptions{Semantics: sem, Args: c.Args}
+				o.Counter = counter
+				_, err := l.Run(o)
 				var se *semantics.Error
 				if errors.As(err, &se) {
 					applied[sem][se.Rule] = true

@@ -65,7 +65,7 @@ func FuzzPipeline(f *testing.F) {
 			}
 			var res []semantics.Array
 			if small {
-				res, _, err = RunSmall(p, env, h, 100_000, nil, nil)
+				res, _, err = RunSmall(p, env, h, &semantics.RunOptions{Fuel: 100_000})
 				var se *semantics.Error
 				if errors.As(err, &se) && se.Kind == semantics.FuelError {
 					return "", "", false

@@ -147,11 +147,19 @@ func (c *Config) String() string {
 
 // RunSmall runs p by the small-step semantics and returns its results and
 // the number of steps.
-func RunSmall(p *Program, env Env, h *semantics.Heap, fuel int, opts *Options, onStep func(string, *Config)) ([]semantics.Array, int, error) {
-	if opts == nil {
-		opts = &Options{}
+// (nil o for the defaults).
+func RunSmall(p *Program, env Env, h *semantics.Heap, o *semantics.RunOptions) ([]semantics.Array, int, error) {
+	if o == nil {
+		o = &semantics.RunOptions{}
 	}
-	d := &semantics.Driver[*Config]{Machine: Machine{Opts: opts}, Fuel: fuel, Counter: opts.Counter, OnStep: onStep,
+	return runSmall(p, env, h, o, OptionsOf(o))
+}
+
+// runSmall is RunSmall with IMP's own options (a trace that is given the
+// kernel).
+func runSmall(p *Program, env Env, h *semantics.Heap, o *semantics.RunOptions, opts *Options) ([]semantics.Array, int, error) {
+	h.Record(o.RecordHeap)
+	d := &semantics.Driver[*Config]{Machine: Machine{Opts: opts}, Fuel: o.Fuel, Counter: opts.Counter, OnStep: semantics.Hook[*Config](o),
 		Pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
 	c, n, err := d.Run(Initial(p, env, h))
 	if err != nil {
@@ -176,3 +184,6 @@ func (c *Config) Bindings() []semantics.Binding {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
+
+// Results are the program's values in a final configuration.
+func (c *Config) Results(p *Program) ([]semantics.Array, error) { return Results(p, c.top.env, c.h) }

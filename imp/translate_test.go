@@ -13,6 +13,7 @@ import (
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -66,24 +67,21 @@ func TestTranslateExamples(t *testing.T) {
 		base := strings.TrimSuffix(filepath.Base(file), ".fun")
 		for _, mode := range compileModes {
 			t.Run(base+"/"+mode.name, func(t *testing.T) {
-				stages, err := check.Compile(l, check.CompileOptions{To: "imp", Expand: mode.expand, Layout: mode.layout})
+				stages, err := check.Compile(l, "imp", lang.CompileOptions{Expand: mode.expand, Layout: mode.layout.String()})
 				if err != nil {
 					t.Fatalf("compile: %v", err)
 				}
-				q := stages[len(stages)-1].Imp
-				if q == nil {
-					t.Fatalf("the last stage, %s, is not IMP", stages[len(stages)-1].Name)
-				}
-				li, err := check.LoadImp(q, check.Options{})
-				if err != nil {
-					t.Fatalf("the IMP program does not check: %v\n%s", err, imp.Print(q))
+				li := stages[len(stages)-1].Program
+				q, ok := li.Syntax().(*imp.Program)
+				if !ok {
+					t.Fatalf("the last stage, %s, is not IMP", stages[len(stages)-1].Name())
 				}
 				tally["translations"]++
 				for _, c := range spec.Cases {
 					where := fmt.Sprintf("%s:%d", filepath.Base(file), c.Line)
-					fr, ferr := l.Run(check.RunOptions{Semantics: "big", Args: c.Args})
-					big, berr := li.Run(check.RunOptions{Semantics: "big", Args: c.Args})
-					small, serr := li.Run(check.RunOptions{Semantics: "small", Args: c.Args})
+					fr, ferr := l.Run(lang.RunOptions{Semantics: "big", Args: c.Args})
+					big, berr := li.Run(lang.RunOptions{Semantics: "big", Args: c.Args})
+					small, serr := li.Run(lang.RunOptions{Semantics: "small", Args: c.Args})
 					if a, b := outcome(big, berr), outcome(small, serr); a != b {
 						t.Errorf("%s: IMP's semantics disagree:\n  big:   %s\n  small: %s", where, a, b)
 					}
@@ -129,15 +127,11 @@ func TestTranslateExamples(t *testing.T) {
 }
 
 // outcome renders a run's results, or its error.
-func outcome(r *check.Run, err error) string {
+func outcome(r *lang.Result, err error) string {
 	if err != nil {
 		return "error: " + err.Error()
 	}
-	parts := make([]string, len(r.Results))
-	for i, v := range r.Results {
-		parts[i] = v.String()
-	}
-	return "{ " + strings.Join(parts, " ") + " }"
+	return "{ " + strings.Join(r.Lines, " ") + " }"
 }
 
 func ruleOf(err error) string {
@@ -160,11 +154,12 @@ func compileImp(t *testing.T, src string) (*fun.Program, *imp.Program, error) {
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	stages, err := check.Compile(l, check.CompileOptions{To: "imp"})
+	p := l.Syntax().(*fun.Program)
+	stages, err := check.Compile(l, "imp", lang.CompileOptions{})
 	if err != nil {
-		return l.Fun, nil, err
+		return p, nil, err
 	}
-	return l.Fun, stages[len(stages)-1].Imp, nil
+	return p, stages[len(stages)-1].Program.Syntax().(*imp.Program), nil
 }
 
 // TestFromFunmemSiblingNames: FUN lets sibling scopes (an if's branches,

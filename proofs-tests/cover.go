@@ -132,7 +132,7 @@ func coverRemora(src string, steps, types, kinds semantics.Counter) {
 	}
 	remora.Eval(p, &remora.EvalOptions{Counter: steps})
 	for _, e := range p.Exprs {
-		remora.RunSmall(e, 100000, steps, nil)
+		remora.RunSmall(e, &semantics.RunOptions{Fuel: 100000, Counter: steps})
 	}
 }
 
@@ -142,7 +142,7 @@ func coverOne(c *Case, funT, funE, memT, memE, impE semantics.Counter) {
 	}
 	env := c.Env()
 	fun.Eval(c.Prog, env, &fun.EvalOptions{Counter: funE})
-	fun.RunSmall(c.Prog, env, 0, funE, nil)
+	fun.RunSmall(c.Prog, env, &semantics.RunOptions{Counter: funE})
 	args := map[string]string{}
 	for _, in := range c.Inputs {
 		args[in.Name] = in.Value.String()
@@ -156,7 +156,7 @@ func coverOne(c *Case, funT, funE, memT, memE, impE semantics.Counter) {
 			if henv, h, err := funmem.BindInputs(v, args); err == nil {
 				opts := &funmem.HeapOptions{Counter: memE}
 				if small {
-					funmem.RunHeapSmall(v, henv, h, 0, opts, nil)
+					funmem.RunHeapSmall(v, henv, h, &semantics.RunOptions{Counter: memE})
 				} else {
 					funmem.EvalHeap(v, henv, h, opts)
 				}
@@ -170,7 +170,7 @@ func coverOne(c *Case, funT, funE, memT, memE, impE semantics.Counter) {
 			if ienv, h, err := imp.BindInputs(ip, args); err == nil {
 				opts := &imp.Options{Counter: impE}
 				if small {
-					imp.RunSmall(ip, ienv, h, 0, opts, nil)
+					imp.RunSmall(ip, ienv, h, &semantics.RunOptions{Counter: opts.Counter})
 				} else {
 					imp.Eval(ip, ienv, h, opts)
 				}

@@ -54,7 +54,7 @@ func big(p *fun.Program, env *fun.Env, counter semantics.Counter) outcome {
 }
 
 func small(p *fun.Program, env *fun.Env, counter semantics.Counter) outcome {
-	vs, _, err := fun.RunSmall(p, env, 0, counter, nil)
+	vs, _, err := fun.RunSmall(p, env, &semantics.RunOptions{Counter: counter})
 	return outcome{vs, err}
 }
 
@@ -85,10 +85,11 @@ func propBigSmall(c *Case) string {
 	env := c.Env()
 	b := big(p, env, nil)
 	steps := 0
-	vs, n, err := fun.RunSmall(p, env, 0, nil, func(rule string, cfg fun.Config) {
+	vs, n, err := fun.RunSmall(p, env, &semantics.RunOptions{OnStep: func(rule string, state any) {
+		cfg := state.(fun.Config)
 		steps++
 		_ = cfg.String()
-	})
+	}})
 	if d := sameOutcome("big-step fun.Eval", b, "small-step fun.RunSmall", outcome{vs, err}); d != "" {
 		return d
 	}

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	arraycheck "github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -194,7 +194,7 @@ func allowedStuckRules(variant, funRule string, heap *semantics.Error) bool {
 
 // propValid is property 1 (transform: TransformProgram's output) or 2
 // (the other variants), leaving out variants that show a known bug: each
-// is accepted by funmem.Check and check.LoadFunmem; if FUN's evaluation of
+// is accepted by funmem.Check and funmem.Language.Adopt; if FUN's evaluation of
 // p succeeds, CheckValidity succeeds (valid, race free) and the heap-based
 // results are FUN's; if it gets stuck, CheckValidity reports both
 // semantics stuck and the heap-based run is stuck in a corresponding rule
@@ -221,16 +221,19 @@ func (m *memCase) valid(v Variant, table *stuckTable) string {
 	if err := m.checkErr(v); err != nil {
 		return "Fig 8 rejects the program: " + err.Error()
 	}
-	var l *arraycheck.Loaded
-	if err := safely("check.LoadFunmem", func() (err error) { l, err = arraycheck.LoadFunmem(v.Prog, arraycheck.Options{}); return err }); err != nil {
-		return "check.LoadFunmem rejects the program: " + err.Error()
+	var l lang.Program
+	if err := safely("funmem.Language.Adopt", func() (err error) {
+		l, err = funmem.Language.Adopt(v.Prog.File, v.Prog, lang.LoadOptions{})
+		return err
+	}); err != nil {
+		return "funmem.Language.Adopt rejects the program: " + err.Error()
 	}
-	verr := safely("check.CheckValidity", func() error { _, err := arraycheck.CheckValidity(l, m.args); return err })
+	verr := safely("funmem.CheckValidity", func() error { _, err := funmem.CheckValidity(v.Prog, m.args); return err })
 	var got outcome
-	herr := safely("check.Loaded.Run heap", func() error {
-		r, err := l.Run(arraycheck.RunOptions{Semantics: "heap", Args: m.args})
+	herr := safely("the heap semantics (lang.Program.Run)", func() error {
+		r, err := l.Run(lang.RunOptions{Semantics: "heap", Args: m.args})
 		if err == nil {
-			got.vals = r.Results
+			got.vals = r.Values
 		}
 		return err
 	})
@@ -306,7 +309,7 @@ func runHeap(p *fun.Program, args map[string]string, small bool, counter semanti
 		}
 		opts := &funmem.HeapOptions{Counter: counter}
 		if small {
-			o.vals, _, err = funmem.RunHeapSmall(p, env, h, 0, opts, func(_ string, c *funmem.Config) { _ = c.String() })
+			o.vals, _, err = funmem.RunHeapSmall(p, env, h, &semantics.RunOptions{Counter: counter, OnStep: func(_ string, c any) { _ = c.(*funmem.Config).String() }})
 		} else {
 			o.vals, err = funmem.EvalHeap(p, env, h, opts)
 		}
@@ -451,11 +454,13 @@ func classifyMutant(mu Mutant, args map[string]string) (string, string) {
 		}
 		return outRejected, ""
 	}
-	var l *arraycheck.Loaded
-	if err := safely("check.LoadFunmem", func() (err error) { l, err = arraycheck.LoadFunmem(mu.Prog, arraycheck.Options{}); return err }); err != nil {
-		return "", "funmem.Check accepts the mutant, check.LoadFunmem does not: " + err.Error()
+	if err := safely("funmem.Language.Adopt", func() (err error) {
+		_, err = funmem.Language.Adopt(mu.Prog.File, mu.Prog, lang.LoadOptions{})
+		return err
+	}); err != nil {
+		return "", "funmem.Check accepts the mutant, funmem.Language.Adopt does not: " + err.Error()
 	}
-	verr := safely("check.CheckValidity", func() error { _, err := arraycheck.CheckValidity(l, args); return err })
+	verr := safely("funmem.CheckValidity", func() error { _, err := funmem.CheckValidity(mu.Prog, args); return err })
 	if isPanic(verr) {
 		return "", verr.Error()
 	}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	arraycheck "github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -120,18 +120,18 @@ func TestFunmemValueSemantics(t *testing.T) {
 			return msg
 		}
 		for _, v := range m.vs {
-			var r *arraycheck.Run
+			var r *lang.Result
 			err := safely("the value-based semantics", func() error {
-				l, err := arraycheck.LoadFunmem(v.Prog, arraycheck.Options{})
+				l, err := funmem.Language.Adopt(v.Prog.File, v.Prog, lang.LoadOptions{})
 				if err != nil {
 					return err
 				}
-				r, err = l.Run(arraycheck.RunOptions{Semantics: "value", Args: m.args})
+				r, err = l.Run(lang.RunOptions{Semantics: "value", Args: m.args})
 				return err
 			})
 			got := outcome{err: err}
 			if err == nil {
-				got.vals = r.Results
+				got.vals = r.Values
 			}
 			if d := sameOutcome("FUN big-step of p", m.want, "the value-based semantics", got); d != "" && !sameStuckRenamed(v, m.want.err, err) {
 				return v.Name + ": " + d + showMem(v.Name, v.Prog, c)
@@ -481,15 +481,15 @@ in (a)
 func TestDeadStuckFixed(t *testing.T) {
 	p, q := compileSimplified(t, "input (n : int)\nlet (x : int) = 1 / n\nlet (a : [n]) = iota n\nin (a)\n")
 	args := map[string]string{"n": "0"}
-	l, err := arraycheck.LoadFunmem(q, arraycheck.Options{})
+	l, err := funmem.Language.Adopt(q.File, q, lang.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := l.Run(arraycheck.RunOptions{Semantics: "heap", Args: args})
+	r, err := l.Run(lang.RunOptions{Semantics: "heap", Args: args})
 	if se := semErr(err); se == nil || se.Rule != "E-MEM-SCALAR" {
 		got := outcome{err: err}
 		if err == nil {
-			got.vals = r.Results
+			got.vals = r.Values
 		}
 		t.Errorf("FUN is stuck in E-SCALAR (division by zero), the heap-based run of Simplify(Transform(p)) gives %v%s", got,
 			showMem("Simplify", q, &Case{Prog: p, Inputs: []Input{{"n", semantics.Scalar(0)}}}))

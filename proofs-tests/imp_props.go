@@ -26,7 +26,7 @@ func impOutcome(q *imp.Program, args map[string]string, small bool, counter sema
 	err = safely("IMP", func() error {
 		var err error
 		if small {
-			vals, _, err = imp.RunSmall(q, env, h, 0, opts, nil)
+			vals, _, err = imp.RunSmall(q, env, h, &semantics.RunOptions{Counter: counter})
 		} else {
 			vals, err = imp.Eval(q, env, h, opts)
 		}

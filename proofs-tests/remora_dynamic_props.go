@@ -70,7 +70,7 @@ func knownBug(runs ...*dynamicRun) string {
 
 // runSmall runs the dynamic small-step.
 func runSmall(e dynamic.Expr, counter semantics.Counter) (*remora.Value, error) {
-	v, _, err := dynamic.RunSmall(e, remoraDialectFuel, counter, nil)
+	v, _, err := dynamic.RunSmall(e, &semantics.RunOptions{Fuel: remoraDialectFuel, Counter: counter})
 	return v, err
 }
 

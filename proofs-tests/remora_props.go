@@ -145,7 +145,7 @@ func propRemoraBigSmall(c *RemoraCase) string {
 		return msg
 	}
 	bv, berr := remora.EvalExpr(e, nil)
-	sv, _, serr := remora.RunSmall(e, remoraFuel, nil, nil)
+	sv, _, serr := remora.RunSmall(e, &semantics.RunOptions{Fuel: remoraFuel})
 	switch {
 	case berr != nil || serr != nil:
 		if berr == nil || serr == nil || ruleOf(berr) != ruleOf(serr) {
@@ -209,7 +209,8 @@ func propRemoraPrintParseSteps(c *RemoraCase) string {
 	}
 	var fail string
 	n := 0
-	_, _, err := remora.RunSmall(e, remoraFuel, nil, func(rule string, cur remora.Expr) {
+	_, _, err := remora.RunSmall(e, &semantics.RunOptions{Fuel: remoraFuel, OnStep: func(rule string, state any) {
+		cur := state.(remora.Expr)
 		n++
 		if fail != "" {
 			return
@@ -236,7 +237,7 @@ func propRemoraPrintParseSteps(c *RemoraCase) string {
 		if !remora.Equal(typ, t2) {
 			fail = fmt.Sprintf("after step %d (%s) the printed configuration has type %s, the program %s\nprint: %s", n, rule, remora.TypeString(t2), remora.TypeString(typ), s)
 		}
-	})
+	}})
 	if fail != "" {
 		return fail
 	}
@@ -466,7 +467,7 @@ func remoraPanicSymptom(e remora.Expr, _ *remora.Arr) (out string) {
 	}
 	out += run("remora.EvalExpr", func() (*remora.Value, error) { return remora.EvalExpr(e, nil) })
 	out += run("remora.RunSmall", func() (*remora.Value, error) {
-		v, _, err := remora.RunSmall(e, remoraFuel, nil, nil)
+		v, _, err := remora.RunSmall(e, &semantics.RunOptions{Fuel: remoraFuel})
 		return v, err
 	})
 	return out
@@ -476,12 +477,13 @@ func remoraPanicSymptom(e remora.Expr, _ *remora.Arr) (out string) {
 // read back to the same print.
 func remoraPrintSymptom(e remora.Expr, _ *remora.Arr) string {
 	var out string
-	remora.RunSmall(e, remoraFuel, nil, func(rule string, cur remora.Expr) {
+	remora.RunSmall(e, &semantics.RunOptions{Fuel: remoraFuel, OnStep: func(rule string, state any) {
+		cur := state.(remora.Expr)
 		s := remora.ExprString(cur)
 		back, err := remora.ParseExpr("step.remora", s)
 		if out == "" && (err != nil || remora.ExprString(back) != s) {
 			out = fmt.Sprintf("after %s, %s reads back as %s", rule, s, remora.ExprString(back))
 		}
-	})
+	}})
 	return out
 }

@@ -79,7 +79,7 @@ func TestRemoraGeneratorDiversity(t *testing.T) {
 			t.Fatalf("%s\nprogram:%s", msg, c)
 		}
 		cnt := semantics.Counter{}
-		if _, _, err := remora.RunSmall(e, remoraFuel, cnt, nil); err != nil {
+		if _, _, err := remora.RunSmall(e, &semantics.RunOptions{Fuel: remoraFuel, Counter: cnt}); err != nil {
 			stuck++
 		}
 		for rule, k := range cnt {

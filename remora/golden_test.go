@@ -372,7 +372,7 @@ func TestParseDeepNesting(t *testing.T) {
 	if err != nil {
 		t.Fatalf("200 levels, big-step: %v", err)
 	}
-	small, _, err := RunSmall(p.Exprs[0], 0, nil, nil)
+	small, _, err := RunSmall(p.Exprs[0], nil)
 	if err != nil {
 		t.Fatalf("200 levels, small-step: %v", err)
 	}

@@ -38,7 +38,7 @@ func checkedExpr(t *testing.T, src string) (Expr, *Arr) {
 // big-step semantics.
 func runBoth(e Expr) (small *Value, rules semantics.Counter, serr error, big *Value, berr error) {
 	rules = semantics.Counter{}
-	small, _, serr = RunSmall(e, 0, rules, nil)
+	small, _, serr = RunSmall(e, &semantics.RunOptions{Counter: rules})
 	big, berr = EvalExpr(e, nil)
 	return
 }
@@ -191,12 +191,12 @@ func TestStepStuck(t *testing.T) {
 // TestStepFuel checks that the small-step stops when its fuel runs out.
 func TestStepFuel(t *testing.T) {
 	e, _ := checkedExpr(t, "(+ [1 2 3] [4 5 6])")
-	_, n, err := RunSmall(e, 2, nil, nil)
+	_, n, err := RunSmall(e, &semantics.RunOptions{Fuel: 2})
 	var se *semantics.Error
 	if !errors.As(err, &se) || se.Kind != semantics.FuelError {
 		t.Fatalf("want out of fuel, got %v after %d steps", err, n)
 	}
-	v, n, err := RunSmall(e, 100, nil, nil)
+	v, n, err := RunSmall(e, &semantics.RunOptions{Fuel: 100})
 	if err != nil || v.String() != "[5 7 9]" || n != 5 {
 		t.Fatalf("want [5 7 9] in 5 steps (lift, map, δ, δ, δ), got %v in %d: %v", v, n, err)
 	}
@@ -206,10 +206,11 @@ func TestStepFuel(t *testing.T) {
 func trace(e Expr) ([]string, []Expr, *Value, error) {
 	var rules []string
 	var terms []Expr
-	v, _, err := RunSmall(e, 0, nil, func(rule string, x Expr) {
+	v, _, err := RunSmall(e, &semantics.RunOptions{OnStep: func(rule string, state any) {
+		x := state.(Expr)
 		rules = append(rules, rule)
 		terms = append(terms, x)
-	})
+	}})
 	return rules, terms, v, err
 }
 
@@ -387,12 +388,13 @@ func TestSmallStepCollapsesFrames(t *testing.T) {
 	} {
 		e, typ := checkedExpr(t, tc.src)
 		last := ""
-		v, _, err := RunSmall(e, 1000, nil, func(rule string, c Expr) {
+		v, _, err := RunSmall(e, &semantics.RunOptions{Fuel: 1000, OnStep: func(rule string, state any) {
+			c := state.(Expr)
 			last = rule
 			if _, nt, _, err := CheckExpr(c, nil); err != nil || !Equal(nt, typ) {
 				t.Errorf("%s: after %s the configuration %s does not keep the type %s: %v", tc.src, rule, ExprString(c), TypeString(typ), err)
 			}
-		})
+		}})
 		if err != nil || v.String() != tc.want || last != "collapse" {
 			t.Errorf("%s: %v %v, last rule %s; want %s after collapse", tc.src, v, err, last, tc.want)
 		}

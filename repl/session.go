@@ -14,6 +14,8 @@ import (
 	"github.com/kr/pretty"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/internal/table"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -31,7 +33,7 @@ type Session struct {
 	out       io.Writer
 	opts      Options
 	lang      string // the language of inline input: fun, funmem, imp, remora, remora/dynamic
-	loaded    *check.Loaded
+	loaded    lang.Program
 	source    string // the loaded program's text
 	file      string // its file name (inline input: "input.EXT")
 	defs      []string
@@ -98,11 +100,11 @@ func (s *Session) Exec(line string) (quit bool) {
 // inline loads program text typed at the prompt. It reports false when
 // the text is incomplete and force is not set (more lines may follow).
 func (s *Session) inline(src string, force bool) bool {
-	if strings.HasPrefix(s.lang, "remora") {
-		if !force && openBrackets(src) > 0 {
+	if in, ok := s.language().(lang.Interactive); ok {
+		if !force && in.Incomplete(src) {
 			return false
 		}
-		return s.remoraInput(src)
+		return s.interactiveInput(in, src)
 	}
 	err := s.load("input"+extension(s.lang), src)
 	if err != nil && !force && strings.Contains(err.Error(), "end of file") {
@@ -112,37 +114,38 @@ func (s *Session) inline(src string, force bool) bool {
 	return true
 }
 
-// remoraInput handles Remora text: definitions are kept for the inputs
-// that follow (as at Racket's prompt); an expression is loaded with them.
-func (s *Session) remoraInput(src string) bool {
-	sexps, _, err := semantics.ReadSExps("input.remora", src)
+// language is the language of inline input.
+func (s *Session) language() lang.Language {
+	l, _ := check.Registry.Language(s.lang)
+	return l
+}
+
+// interactiveInput handles text of a language whose prompt keeps
+// definitions (Remora's): definitions are kept for the inputs that follow
+// (as at Racket's prompt); an expression is loaded with them.
+func (s *Session) interactiveInput(in lang.Interactive, src string) bool {
+	file := "input" + extension(s.lang)
+	defs, exprs, names, err := in.Split(file, src)
 	if err != nil {
 		s.report(err)
 		return true
 	}
-	var defs, exprs []string
-	for _, x := range sexps {
-		if x.IsList('(') && len(x.List) > 0 && x.List[0].IsAtom("define") {
-			defs = append(defs, x.String())
-		} else {
-			exprs = append(exprs, x.String())
-		}
-	}
 	if len(defs) == 0 && len(exprs) == 0 {
 		return true // only comments
 	}
-	prog := s.remoraProgram(append(append(append([]string{}, s.defs...), defs...), exprs...))
+	forms := append(append(append([]string{}, s.defs...), defs...), exprs...)
+	prog := in.Assemble(forms)
 	if len(exprs) == 0 {
 		// Check the definitions by loading them with a trivial expression.
-		if err := s.tryLoad(prog + "\n0\n"); err != nil {
+		if _, err := check.Load(file, in.Assemble(append(forms, "0")), check.Options{Lang: s.lang}); err != nil {
 			s.report(err)
 			return true
 		}
 		s.defs = append(s.defs, defs...)
-		s.printf("defined %s\n", strings.Join(defNames(sexps), ", "))
+		s.printf("defined %s\n", strings.Join(names, ", "))
 		return true
 	}
-	if err := s.load("input.remora", prog); err != nil {
+	if err := s.load(file, prog); err != nil {
 		s.report(err)
 		return true
 	}
@@ -150,112 +153,29 @@ func (s *Session) remoraInput(src string) bool {
 	return true
 }
 
-func (s *Session) remoraProgram(forms []string) string {
-	head := ""
-	if s.lang == "remora/dynamic" {
-		head = "#lang remora/dynamic\n"
+// extension is the file extension of a language's programs.
+func extension(name string) string {
+	if l, ok := check.Registry.Language(name); ok && len(l.Extensions()) > 0 {
+		return l.Extensions()[0]
 	}
-	return head + strings.Join(forms, "\n") + "\n"
-}
-
-func defNames(sexps []*semantics.SExp) []string {
-	var out []string
-	for _, x := range sexps {
-		if x.IsList('(') && len(x.List) > 1 {
-			h := x.List[1]
-			if h.Kind == semantics.List && len(h.List) > 0 {
-				h = h.List[0]
-			}
-			if h.Kind == semantics.Curly {
-				h = h.Head
-			}
-			out = append(out, h.String())
-		}
-	}
-	return out
-}
-
-// openBrackets counts the brackets not yet closed, outside strings,
-// characters and comments.
-func openBrackets(src string) int {
-	n := 0
-	inStr, esc := false, false
-	rs := []rune(src)
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
-		switch {
-		case inStr:
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == ';':
-			for i < len(rs) && rs[i] != '\n' {
-				i++
-			}
-		case c == '#' && i+1 < len(rs) && rs[i+1] == '\\':
-			i += 2
-		case c == '(' || c == '[' || c == '{':
-			n++
-		case c == ')' || c == ']' || c == '}':
-			n--
-		}
-	}
-	return n
-}
-
-func extension(lang string) string {
-	if strings.HasPrefix(lang, "remora") {
-		return ".remora"
-	}
-	return "." + lang
-}
-
-// tryLoad checks Remora text without making it the session's program.
-func (s *Session) tryLoad(src string) error {
-	_, err := check.Load("input.remora", src, check.Options{Lang: "remora", Dialect: s.dialect()})
-	return err
-}
-
-func (s *Session) dialect() string {
-	if s.lang == "remora/dynamic" {
-		return "dynamic"
-	}
-	if s.lang == "remora" {
-		return "typed"
-	}
-	return ""
+	return "." + name
 }
 
 // load makes src the session's program and starts stepping it from the
-// beginning.
+// beginning. Its language is the session's, unless the text names its own
+// with a #lang line.
 func (s *Session) load(file, src string) error {
-	lang := strings.TrimSuffix(s.lang, "/dynamic")
-	if strings.HasSuffix(file, ".remora") || strings.HasPrefix(s.lang, "remora") {
-		lang = "remora"
-	}
-	opts := check.Options{Lang: lang}
-	if lang == "remora" && !strings.Contains(src, "#lang") {
-		opts.Dialect = s.dialect()
+	opts := check.Options{Lang: s.lang}
+	if lang.HashLangLine(src) != "" {
+		opts.Lang = ""
 	}
 	l, err := check.Load(file, src, opts)
 	if err != nil {
 		return err
 	}
-	s.stopStepper()
 	s.loaded, s.source, s.file = l, src, file
 	s.st = nil
-	what := l.Lang
-	if l.Dynamic != nil {
-		what = "remora/dynamic"
-	}
-	s.printf("loaded %s (%s): %s\n", filepath.Base(file), what, firstLine(l.TypeString()))
+	s.printf("loaded %s (%s): %s\n", filepath.Base(file), l.Language().Name(), firstLine(l.Type()))
 	return nil
 }
 
@@ -266,17 +186,16 @@ func firstLine(s string) string {
 	return s
 }
 
-func (s *Session) stopStepper() {
-	if s.st != nil {
-		s.st.stop()
-	}
-}
+// stopStepper drops the session's stepper (the next step starts again).
+func (s *Session) stopStepper() { s.st = nil }
 
 // stepper is the session's stepper, started on first use.
 func (s *Session) stepper() *stepper {
 	if s.st == nil {
 		sched, _ := semantics.ParseSchedule(s.schedule, s.seed)
-		s.st = newStepper(s.loaded, check.RunOptions{Args: s.args(), Fuel: s.fuel, Schedule: sched})
+		o := lang.RunOptions{Args: s.args()}
+		o.Fuel, o.Schedule = s.fuel, sched
+		s.st = newStepper(s.loaded, o)
 	}
 	return s.st
 }
@@ -285,15 +204,8 @@ func (s *Session) stepper() *stepper {
 // declares: inputs set for one program do not trouble the next.
 func (s *Session) args() map[string]string {
 	declared := map[string]bool{}
-	if p := s.loaded.Fun; p != nil {
-		for _, in := range p.Inputs {
-			declared[in.Name.Name] = true
-		}
-	}
-	if p := s.loaded.Imp; p != nil {
-		for _, in := range p.Inputs {
-			declared[in.Name.Name] = true
-		}
+	for _, in := range s.loaded.Inputs() {
+		declared[in] = true
 	}
 	out := map[string]string{}
 	for k, v := range s.opts.Args {
@@ -399,7 +311,7 @@ func (s *Session) cmdHelp([]string) error {
 		c := commands[n]
 		rows = append(rows, []string{n, c.args, c.help})
 	}
-	check.Table(s.out, rows)
+	table.Print(s.out, rows)
 	s.printf("Anything else is program text in the current language (%s); an incomplete\nprogram continues on the next line, a blank line ends it.\n", s.lang)
 	return nil
 }
@@ -412,15 +324,12 @@ func (s *Session) cmdLoad(args []string) error {
 	if err != nil {
 		return err
 	}
-	lang, ok := check.Languages[strings.ToLower(filepath.Ext(args[0]))]
-	if !ok {
-		return fmt.Errorf("%s: cannot tell the language from the extension (.fun, .funmem, .imp, .remora)", args[0])
-	}
-	if lang == "remora" && strings.HasPrefix(string(src), "#lang remora/dynamic") {
-		lang = "remora/dynamic"
+	l, err := check.Registry.Pick(args[0], string(src), "", "")
+	if err != nil {
+		return err
 	}
 	old := s.lang
-	s.lang = lang
+	s.lang = l.Name()
 	if err := s.load(args[0], string(src)); err != nil {
 		s.lang = old
 		return err
@@ -430,13 +339,12 @@ func (s *Session) cmdLoad(args []string) error {
 }
 
 func (s *Session) cmdLang(args []string) error {
+	names := strings.Join(check.Registry.Names(), "|")
 	if len(args) != 1 {
-		return fmt.Errorf(":lang fun|funmem|imp|remora|remora/dynamic (now %s)", s.lang)
+		return fmt.Errorf(":lang %s (now %s)", names, s.lang)
 	}
-	switch args[0] {
-	case "fun", "funmem", "imp", "remora", "remora/dynamic":
-	default:
-		return fmt.Errorf("unknown language %s (fun, funmem, imp, remora, remora/dynamic)", args[0])
+	if _, ok := check.Registry.Language(args[0]); !ok {
+		return fmt.Errorf("unknown language %s (%s)", args[0], strings.ReplaceAll(names, "|", ", "))
 	}
 	if args[0] != s.lang {
 		s.defs = nil
@@ -497,7 +405,7 @@ func (s *Session) finished() error {
 		return fmt.Errorf("%v (after %s)", st.err, plural(len(st.recs), "step"))
 	}
 	s.printf("⟨done⟩ after %s\n", plural(len(st.recs), "step"))
-	for _, line := range st.run.Strings() {
+	for _, line := range st.res.Lines {
 		s.printf("%s\n", line)
 	}
 	return nil
@@ -518,7 +426,6 @@ func (s *Session) cmdBack(args []string) error {
 
 // goTo runs again from the start to step k.
 func (s *Session) goTo(k int) {
-	s.stopStepper()
 	s.st = nil
 	st := s.stepper()
 	for len(st.recs) < k && st.next() {
@@ -587,7 +494,7 @@ func (s *Session) cmdRules([]string) error {
 	for _, r := range order {
 		rows = append(rows, []string{r, strconv.Itoa(counts[r])})
 	}
-	check.Table(s.out, rows)
+	table.Print(s.out, rows)
 	return nil
 }
 
@@ -599,14 +506,15 @@ func (s *Session) state() any {
 }
 
 func (s *Session) cmdEnv([]string) error {
-	if s.loaded.Lang == "remora" {
-		s.printf("Remora's small-step substitutes values for variables: the configuration is the whole state\n")
+	state := s.state()
+	st, ok := state.(lang.Environmental)
+	if state != nil && !ok || state == nil && len(s.defs) > 0 {
+		s.printf("%s's small-step substitutes values for variables: the configuration is the whole state\n", s.loaded.Language().Title())
 		if len(s.defs) > 0 {
 			s.printf("definitions: %s\n", strings.Join(s.defs, "\n             "))
 		}
 		return nil
 	}
-	st, ok := s.state().(interface{ Bindings() []semantics.Binding })
 	if !ok {
 		s.printf("no environment yet (:step first)\n")
 		return nil
@@ -620,16 +528,16 @@ func (s *Session) cmdEnv([]string) error {
 	for _, b := range bs {
 		rows = append(rows, []string{b.Name, b.Value})
 	}
-	check.Table(s.out, rows)
+	table.Print(s.out, rows)
 	return nil
 }
 
 func (s *Session) cmdHeap([]string) error {
-	if s.loaded.Lang != "funmem" && s.loaded.Lang != "imp" {
-		s.printf("%s has no heap (FUNMEM and IMP do)\n", s.loaded.Lang)
+	if _, ok := s.loaded.(lang.RaceChecker); !ok {
+		s.printf("%s has no heap (FUNMEM and IMP do)\n", s.loaded.Language().Name())
 		return nil
 	}
-	st, ok := s.state().(interface{ Heap() *semantics.Heap })
+	st, ok := s.state().(lang.Heaped)
 	if !ok {
 		s.printf("no heap yet (:step first)\n")
 		return nil
@@ -639,8 +547,8 @@ func (s *Session) cmdHeap([]string) error {
 }
 
 func (s *Session) cmdTrace([]string) error {
-	if s.loaded.Lang != "funmem" && s.loaded.Lang != "imp" {
-		s.printf("%s has no kernels to trace (FUNMEM and IMP do)\n", s.loaded.Lang)
+	if _, ok := s.loaded.(lang.RaceChecker); !ok {
+		s.printf("%s has no kernels to trace (FUNMEM and IMP do)\n", s.loaded.Language().Name())
 		return nil
 	}
 	var last []kernelTrace
@@ -663,47 +571,40 @@ func (s *Session) cmdTrace([]string) error {
 }
 
 func (s *Session) cmdRaces([]string) error {
-	switch s.loaded.Lang {
-	case "funmem":
-		v, err := check.CheckValidity(s.loaded, s.args())
-		if err != nil {
-			return err
-		}
-		s.printf("valid (Def 3.1): the value- and heap-based semantics agree on %d array results\n", v.Results)
-		s.printf("race free (eq 4): %d kernels, %d iterations traced\n", v.Kernels, v.Iterations)
-	case "imp":
-		kernels := 0
-		_, err := s.loaded.Run(check.RunOptions{Args: s.args(), Trace: func(string, []semantics.IterAccess) { kernels++ }})
-		if err != nil {
-			return err
-		}
-		s.printf("race free (eq 4): %s traced\n", plural(kernels, "kernel"))
-	default:
-		s.printf("%s has no heap, so no races (FUNMEM and IMP do)\n", s.loaded.Lang)
+	rc, ok := s.loaded.(lang.RaceChecker)
+	if !ok {
+		s.printf("%s has no heap, so no races (FUNMEM and IMP do)\n", s.loaded.Language().Name())
+		return nil
+	}
+	lines, err := rc.Races(s.args())
+	if err != nil {
+		return err
+	}
+	for _, line := range lines {
+		s.printf("%s\n", line)
 	}
 	return nil
 }
 
 func (s *Session) cmdType([]string) error {
-	s.printf("%s\n", s.loaded.TypeString())
+	s.printf("%s\n", s.loaded.Type())
 	return nil
 }
 
 // reload loads the session's program again with other options.
-func (s *Session) reload(opts check.Options) (*check.Loaded, error) {
-	opts.Lang = s.loaded.Lang
-	if s.loaded.Dynamic != nil {
-		opts.Dialect = "dynamic"
-	}
+func (s *Session) reload(opts check.Options) (lang.Program, error) {
+	opts.Lang = s.loaded.Language().Name()
 	return check.Load(s.file, s.source, opts)
 }
 
 func (s *Session) cmdDerive(args []string) error {
 	if len(args) == 1 && args[0] == "eval" {
-		if s.loaded.Lang != "fun" {
-			return fmt.Errorf("evaluation derivations are built by FUN's big-step; this is %s", s.loaded.Lang)
+		o := lang.RunOptions{Semantics: "big", Args: s.args()}
+		o.Derive = true
+		if _, ok := s.loaded.(lang.EvalDeriver); !ok {
+			return fmt.Errorf("evaluation derivations are built by FUN's big-step; this is %s", s.loaded.Language().Name())
 		}
-		r, err := s.loaded.Run(check.RunOptions{Semantics: "big", Args: s.args(), Derive: true})
+		r, err := s.loaded.Run(o)
 		if err != nil {
 			return err
 		}
@@ -713,7 +614,7 @@ func (s *Session) cmdDerive(args []string) error {
 	if len(args) > 0 {
 		return errors.New(":derive [eval]")
 	}
-	if s.loaded.Dynamic != nil {
+	if _, ok := s.loaded.Language().(lang.Elaborator); ok {
 		return errors.New("the dynamic dialect has no typing derivation (:check shows what --infer elaborates)")
 	}
 	l, err := s.reload(check.Options{Derive: true})
@@ -723,23 +624,29 @@ func (s *Session) cmdDerive(args []string) error {
 	if d := l.Derivation(); d != nil {
 		s.printf("%s", d)
 	} else {
-		s.printf("%s builds no typing derivation\n", l.Lang)
+		s.printf("%s builds no typing derivation\n", l.Language().Name())
 	}
 	return nil
 }
 
 func (s *Session) cmdCheck([]string) error {
-	if s.loaded.Dynamic != nil {
+	if _, ok := s.loaded.Language().(lang.Elaborator); ok {
 		l, err := s.reload(check.Options{Infer: true})
 		if err != nil {
 			return err
 		}
-		s.printf("%s\n", l.TypeString())
+		s.printf("%s\n", l.Type())
 		return nil
 	}
-	s.printf("%s\n", s.loaded.TypeString())
-	if s.loaded.Lang == "funmem" {
-		return s.cmdRaces(nil)
+	s.printf("%s\n", s.loaded.Type())
+	if ic, ok := s.loaded.(lang.InputChecker); ok {
+		lines, err := ic.CheckInputs(s.args())
+		if err != nil {
+			return err
+		}
+		for _, line := range lines {
+			s.printf("%s\n", line)
+		}
 	}
 	return nil
 }
@@ -769,13 +676,10 @@ func (s *Session) cmdCompile(args []string) error {
 			to = a
 		}
 	}
-	if to == "cuda" {
-		return errors.New("the CUDA backend is not in this version of arraysem (fun, funmem and imp are)")
-	}
 	if to == "" {
 		return errors.New(":compile fun|funmem|imp|cuda [--expand] [--switch]")
 	}
-	stages, err := check.Compile(s.loaded, check.CompileOptions{To: to, Expand: expand})
+	stages, err := check.Compile(s.loaded, to, lang.CompileOptions{Expand: expand})
 	if err != nil {
 		return err
 	}
@@ -785,10 +689,7 @@ func (s *Session) cmdCompile(args []string) error {
 	if !switchTo {
 		return nil
 	}
-	s.lang = last.Lang
-	if last.Imp != nil {
-		s.lang = "imp"
-	}
+	s.lang = last.Program.Language().Name()
 	return s.load("compiled"+extension(s.lang), text)
 }
 

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/internal/table"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -210,7 +210,7 @@ func showHeap(w io.Writer, h *semantics.Heap, acc []semantics.Access) {
 		}
 		rows = append(rows, []string{semantics.Label(l).String(), fmt.Sprint(len(b)), strings.Join(cells, " ")})
 	}
-	check.Table(w, rows)
+	table.Print(w, rows)
 	if len(acc) > 0 {
 		fmt.Fprintf(w, "the last step read or wrote %d cells\n", len(acc))
 	}

@@ -1,28 +1,21 @@
 package repl
 
 import (
-	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// A stepper runs a loaded program's small-step semantics one step at a
-// time, on demand: the run goes on in a goroutine that stops after every
-// step until the session asks for the next. The languages' machines keep
-// no history (FUNMEM's and IMP's heaps are updated in place), so going
-// back is running again from the start to the earlier step, which is
-// deterministic (a random schedule is seeded).
+// A stepper steps a loaded program's small-step machine (lang.Stepper)
+// on demand and records each step for :back, :rules, :heap and :trace.
+// Going back is stepping again from the start to the earlier step, which
+// is deterministic (a random schedule is seeded).
 type stepper struct {
-	recs     []stepRec     // the steps taken, in order
-	done     bool          // the run has ended
-	run      *check.Run    // its outcome, when done
-	err      error         // its error, when done
-	steps    chan stepRec  // the goroutine's steps
-	resume   chan bool     // true: take the next step; false: stop
-	finished chan struct{} // closed when the goroutine ends
-	waiting  bool          // the goroutine is waiting for resume
-	started  bool
-	opts     check.RunOptions
-	l        *check.Loaded
+	recs    []stepRec // the steps taken, in order
+	done    bool      // the run has ended
+	res     *lang.Result
+	err     error // the run's error, when done
+	st      *lang.Stepper
+	pending []kernelTrace // kernels finished in the step being taken
 }
 
 // stepRec is one step: the rule, the configuration after it (printed, and
@@ -41,87 +34,39 @@ type kernelTrace struct {
 	iters  []semantics.IterAccess
 }
 
-// stopRun is what the step callback panics with to abandon a run.
-type stopRun struct{}
-
-func newStepper(l *check.Loaded, opts check.RunOptions) *stepper {
-	return &stepper{l: l, opts: opts}
-}
-
-func (s *stepper) start() {
-	s.started = true
-	s.steps = make(chan stepRec)
-	s.resume = make(chan bool)
-	s.finished = make(chan struct{})
-	var pending []kernelTrace
-	o := s.opts
+func newStepper(p lang.Program, o lang.RunOptions) *stepper {
+	s := &stepper{}
 	o.Semantics = "small"
 	o.RecordHeap = true
 	o.Trace = func(kernel string, iters []semantics.IterAccess) {
-		pending = append(pending, kernelTrace{kernel, iters})
+		s.pending = append(s.pending, kernelTrace{kernel, iters})
 	}
-	o.OnState = func(rule, config string, state any) {
-		rec := stepRec{rule: rule, config: config, state: state, traces: pending}
-		pending = nil
-		if h, ok := state.(interface{ Heap() *semantics.Heap }); ok {
-			rec.accesses = h.Heap().TakeAccesses()
-		}
-		s.steps <- rec
-		if !<-s.resume {
-			panic(stopRun{})
-		}
-	}
-	go func() {
-		defer close(s.finished)
-		defer func() {
-			if r := recover(); r != nil {
-				if _, ok := r.(stopRun); !ok {
-					panic(r)
-				}
-				s.err = errStopped
-			}
-		}()
-		s.run, s.err = s.l.Run(o)
-	}()
+	s.st, s.err = p.Start(o)
+	s.done = s.err != nil
+	return s
 }
 
-// errStopped marks a run abandoned by the session.
-var errStopped = &semantics.Error{Kind: semantics.FuelError, Msg: "stopped"}
-
 // next takes one more step; it reports false when the run has ended (its
-// outcome is then in run and err).
+// outcome is then in res and err).
 func (s *stepper) next() bool {
 	if s.done {
 		return false
 	}
-	if !s.started {
-		s.start()
-	} else if s.waiting {
-		s.waiting = false
-		s.resume <- true
-	}
-	select {
-	case rec := <-s.steps:
-		s.recs = append(s.recs, rec)
-		s.waiting = true
-		return true
-	case <-s.finished:
-		s.done = true
+	rule, done, err := s.st.Step()
+	if err != nil || done {
+		s.done, s.err = true, err
+		if done {
+			s.res, s.err = s.st.Result()
+		}
 		return false
 	}
-}
-
-// stop abandons the run (if it is still going) and waits for its end.
-func (s *stepper) stop() {
-	if !s.started || s.done {
-		return
+	rec := stepRec{rule: rule, config: s.st.String(), state: s.st.Config(), traces: s.pending}
+	s.pending = nil
+	if h, ok := rec.state.(lang.Heaped); ok {
+		rec.accesses = h.Heap().TakeAccesses()
 	}
-	if s.waiting {
-		s.waiting = false
-		s.resume <- false
-	}
-	<-s.finished
-	s.done = true
+	s.recs = append(s.recs, rec)
+	return true
 }
 
 // current is the last step taken, or nil before the first.

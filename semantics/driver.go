@@ -66,8 +66,7 @@ func (d *Driver[C]) Run(c C) (C, int, error) {
 	steps := 0
 	for !d.Machine.Final(c) {
 		if steps == fuel {
-			return c, steps, &Error{Pos: d.Pos, Kind: FuelError, Rule: "fuel",
-				Msg: fmt.Sprintf("out of fuel after %d steps (raise it with --fuel N)", steps)}
+			return c, steps, OutOfFuel(d.Pos, steps)
 		}
 		next, rule, err := d.Machine.Step(c)
 		if err != nil {
@@ -84,4 +83,11 @@ func (d *Driver[C]) Run(c C) (C, int, error) {
 		}
 	}
 	return c, steps, nil
+}
+
+// OutOfFuel is the error of a run that has taken all the steps its fuel
+// allows.
+func OutOfFuel(pos Pos, steps int) *Error {
+	return &Error{Pos: pos, Kind: FuelError, Rule: "fuel",
+		Msg: fmt.Sprintf("out of fuel after %d steps (raise it with --fuel N)", steps)}
 }

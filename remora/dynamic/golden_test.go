@@ -87,7 +87,8 @@ func runSmall(e Expr, fuel int, counter semantics.Counter) (v *remora.Value, run
 			v, err = nil, fmt.Errorf("lift applied twice in a row (the rank-all re-lift regression); the term grew to %.200s", rl.term)
 		}
 	}()
-	on := func(rule string, e Expr) {
+	on := func(rule string, state any) {
+		e := state.(Expr)
 		text := ExprString(e)
 		if rule == "lift" && len(run.rules) > 0 && run.rules[len(run.rules)-1] == "lift" {
 			panic(relift{text})
@@ -100,7 +101,7 @@ func runSmall(e Expr, fuel int, counter semantics.Counter) (v *remora.Value, run
 			}
 		}
 	}
-	v, _, err = RunSmall(e, fuel, counter, on)
+	v, _, err = RunSmall(e, &semantics.RunOptions{Fuel: fuel, Counter: counter, OnStep: on})
 	return v, run, err
 }
 

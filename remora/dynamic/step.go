@@ -32,8 +32,11 @@ func (Machine) Step(e Expr) (Expr, string, error) { return step(e) }
 
 // RunSmall runs a closed expression to a value by the small-step
 // semantics, calling on after every step.
-func RunSmall(e Expr, fuel int, counter semantics.Counter, on func(rule string, e Expr)) (*remora.Value, int, error) {
-	d := &semantics.Driver[Expr]{Machine: Machine{}, Fuel: fuel, Counter: counter, OnStep: on, Pos: e.At()}
+func RunSmall(e Expr, o *semantics.RunOptions) (*remora.Value, int, error) {
+	if o == nil {
+		o = &semantics.RunOptions{}
+	}
+	d := &semantics.Driver[Expr]{Machine: Machine{}, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[Expr](o), Pos: e.At()}
 	v, n, err := d.Run(e)
 	if err != nil {
 		return nil, n, err

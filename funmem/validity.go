@@ -1,11 +1,10 @@
-package check
+package funmem
 
 import (
 	"errors"
 	"fmt"
 
 	"github.com/arraysem/arraysem/fun"
-	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -23,31 +22,27 @@ type Validity struct {
 // read row-major. A race is an error of kind RaceError; a difference is an
 // error of kind MismatchError naming the result and the first differing
 // element.
-func CheckValidity(l *Loaded, args map[string]string) (*Validity, error) {
-	if l.Lang != "funmem" {
-		return nil, fmt.Errorf("validity (Def 3.1) is a property of FUNMEM programs, not %s", l.Lang)
-	}
-	p := l.Fun
+func CheckValidity(p *fun.Program, args map[string]string) (*Validity, error) {
 	vargs := map[string]string{}
 	for k, v := range args {
 		vargs[k] = v
 	}
-	for _, m := range funmem.MemInputs(p) {
+	for _, m := range MemInputs(p) {
 		vargs[m] = "0"
 	}
-	b := funmem.Unmem(p)
+	b := Unmem(p)
 	fenv, err := fun.BindInputs(b, vargs)
 	if err != nil {
 		return nil, err
 	}
 	vals, _, verr := fun.Eval(b, fenv, nil)
 
-	env, h, err := funmem.BindInputs(p, args)
+	env, h, err := BindInputs(p, args)
 	if err != nil {
 		return nil, err
 	}
 	v := &Validity{}
-	heapVals, herr := funmem.EvalHeap(p, env, h, &funmem.HeapOptions{Trace: func(_ *fun.Stm, iters []semantics.IterAccess) {
+	heapVals, herr := EvalHeap(p, env, h, &HeapOptions{Trace: func(_ *fun.Stm, iters []semantics.IterAccess) {
 		v.Kernels++
 		v.Iterations += len(iters)
 	}})
@@ -71,8 +66,8 @@ func CheckValidity(l *Loaded, args map[string]string) (*Validity, error) {
 	}
 	for i, x := range p.Body.Result {
 		hv := heapVals[i]
-		if hv.Kind != funmem.ArrayVal {
-			if hv.Kind == funmem.IntVal && hv.K != vals[i].Int() {
+		if hv.Kind != ArrayVal {
+			if hv.Kind == IntVal && hv.K != vals[i].Int() {
 				return v, mismatch(p, x, fmt.Sprintf("value-based %d, heap-based %d", vals[i].Int(), hv.K))
 			}
 			continue

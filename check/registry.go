@@ -1,0 +1,66 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/remora/dynamic"
+)
+
+// Registry is the arraysem command's graph of languages and passes. Every
+// command (run, step, check, compile, side-by-side, test) and the REPL
+// find languages and paths here; adding a level is adding to it.
+var Registry = &lang.Registry{}
+
+func init() {
+	Registry.AddLanguage(fun.Language, funmem.Language, imp.Language, remora.Language, dynamic.Language)
+	Registry.AddPass(
+		lang.Pass{Name: "TransformProgram", From: "fun", To: "funmem",
+			Doc: "FUN → FUNMEM: TransformProgram, TransformStms, TransformStm and Support (§3.5)",
+			Run: func(p any, _ lang.CompileOptions) (any, error) { return funmem.Transform(p.(*fun.Program)), nil }},
+		lang.Pass{Name: "Simplify", From: "funmem", To: "funmem",
+			Doc:  "the simplifier, after a translation into FUNMEM (unless --raw)",
+			When: func(w lang.Walk) bool { return w.Arrived && !w.Options.Raw && len(w.Ran) == 0 },
+			Run:  func(p any, _ lang.CompileOptions) (any, error) { return funmem.Simplify(p.(*fun.Program)), nil }},
+		lang.Pass{Name: "MemoryExpand", From: "funmem", To: "funmem",
+			Doc:   "MemoryExpand (§5): kernel allocations hoisted out, in the GPU (coalesced) or CPU layout (--expand, --layout)",
+			When:  func(w lang.Walk) bool { return w.Options.Expand },
+			Label: func(o lang.CompileOptions) string { return "expanded (" + layoutName(o) + ")" },
+			Run: func(p any, o lang.CompileOptions) (any, error) {
+				l, err := funmem.ParseLayout(layoutName(o))
+				if err != nil {
+					return nil, err
+				}
+				return funmem.MemoryExpand(p.(*fun.Program), l), nil
+			}},
+		lang.Pass{Name: "Simplify", From: "funmem", To: "funmem",
+			Doc:  "the simplifier, after MemoryExpand (unless --raw)",
+			When: func(w lang.Walk) bool { return w.Options.Expand && !w.Options.Raw },
+			Run:  func(p any, _ lang.CompileOptions) (any, error) { return funmem.Simplify(p.(*fun.Program)), nil }},
+		lang.Pass{Name: "FunMemToImp", From: "funmem", To: "imp",
+			Doc: "FUNMEM → IMP: FunMemToImp and COPY (§4)",
+			Run: func(p any, _ lang.CompileOptions) (any, error) {
+				q, err := imp.FromFunmem(p.(*fun.Program))
+				if err != nil {
+					return nil, fmt.Errorf("FunMemToImp: %w", err)
+				}
+				return q, nil
+			}},
+	)
+	Registry.AddVariant(
+		lang.Variant{Options: lang.CompileOptions{Expand: true, Layout: "gpu"}},
+		lang.Variant{Options: lang.CompileOptions{Expand: true, Layout: "cpu"}},
+	)
+}
+
+// layoutName is MemoryExpand's layout, gpu by default.
+func layoutName(o lang.CompileOptions) string {
+	if o.Layout == "" {
+		return "gpu"
+	}
+	return o.Layout
+}

@@ -1,0 +1,103 @@
+package fun
+
+import (
+	"fmt"
+
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Language is FUN as a lang.Language: .fun files, Fig 3's checker, the
+// big-step of Fig 4 and its small-step machine.
+var Language lang.Language = language{}
+
+type language struct{}
+
+func (language) Name() string              { return "fun" }
+func (language) Title() string             { return "FUN" }
+func (language) Extensions() []string      { return []string{".fun"} }
+func (language) HashLang() []string        { return nil }
+func (language) Dialect() (string, string) { return "", "" }
+func (language) Print(syntax any) string   { return Print(syntax.(*Program)) }
+func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
+	p, err := ParseFile(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return l.Adopt(file, p, o)
+}
+
+func (language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
+	p, ok := syntax.(*Program)
+	if !ok {
+		return nil, fmt.Errorf("FUN's checker was given a %T, not a FUN program", syntax)
+	}
+	info, err := Check(p, &CheckOptions{Paper: o.Paper, Derive: o.Derive, Counter: o.Counter})
+	if err != nil {
+		return nil, err
+	}
+	return &program{p: p, typ: info.ResultString(), derivation: info.Derivation}, nil
+}
+
+// program is a checked FUN program.
+type program struct {
+	p          *Program
+	typ        string
+	derivation *semantics.Derivation
+}
+
+func (p *program) Language() lang.Language           { return Language }
+func (p *program) File() string                      { return p.p.File }
+func (p *program) Syntax() any                       { return p.p }
+func (p *program) Type() string                      { return p.typ }
+func (p *program) Derivation() *semantics.Derivation { return p.derivation }
+func (p *program) Semantics() []string               { return []string{"big", "small"} }
+func (p *program) Inputs() []string                  { return InputNames(p.p) }
+
+func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
+	return lang.Run(p, o, func(string) (*lang.Result, error) {
+		env, err := BindInputs(p.p, o.Args)
+		if err != nil {
+			return nil, err
+		}
+		vs, d, err := Eval(p.p, env, &EvalOptions{Derive: o.Derive, Counter: o.Counter})
+		if err != nil {
+			return nil, err
+		}
+		return &lang.Result{Values: vs, Lines: lang.ArrayLines(vs), Derivation: d}, nil
+	})
+}
+
+func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
+	env, err := BindInputs(p.p, o.Args)
+	if err != nil {
+		return nil, err
+	}
+	return lang.NewStepper[Config](Machine{}, []Config{Initial(p.p, env)}, &o.RunOptions,
+		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, Config.Shown,
+		func(cs []Config) (*lang.Result, error) {
+			vs := cs[0].Results()
+			return &lang.Result{Values: vs, Lines: lang.ArrayLines(vs)}, nil
+		}), nil
+}
+
+// Shown renders a configuration as `arraysem step` shows it: what the
+// last step bound, in braces, then the configuration.
+func (c Config) Shown() string {
+	if b := c.Bound(); b != "" {
+		return "{" + b + "} " + c.String()
+	}
+	return c.String()
+}
+
+// InputNames lists the names of a program's inputs.
+func InputNames(p *Program) []string {
+	out := make([]string, len(p.Inputs))
+	for i, in := range p.Inputs {
+		out[i] = in.Name.Name
+	}
+	return out
+}
+
+// DerivesEvaluation marks FUN's big-step as building derivations.
+func (p *program) DerivesEvaluation() {}

@@ -1,0 +1,156 @@
+package funmem
+
+import (
+	"fmt"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Language is FUNMEM as a lang.Language: .funmem files, Fig 8's checker,
+// the heap-based semantics of Fig 10 (big- and small-step) and the
+// value-based one (unmem, Fig 9, then FUN's big-step).
+var Language lang.Language = language{}
+
+type language struct{}
+
+func (language) Name() string              { return "funmem" }
+func (language) Title() string             { return "FUNMEM" }
+func (language) Extensions() []string      { return []string{".funmem"} }
+func (language) HashLang() []string        { return nil }
+func (language) Dialect() (string, string) { return "", "" }
+func (language) Print(syntax any) string   { return Print(syntax.(*fun.Program)) }
+
+func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
+	p, err := ParseFile(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return l.Adopt(file, p, o)
+}
+
+func (language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
+	p, ok := syntax.(*fun.Program)
+	if !ok {
+		return nil, fmt.Errorf("FUNMEM's checker was given a %T, not a FUNMEM program", syntax)
+	}
+	info, err := Check(p, &CheckOptions{Paper: o.Paper, Derive: o.Derive, Counter: o.Counter})
+	if err != nil {
+		return nil, err
+	}
+	q := &program{p: p, typ: info.ResultString(), derivation: info.Derivation}
+	for _, t := range info.Results {
+		q.memResults = append(q.memResults, IsMem(t))
+	}
+	return q, nil
+}
+
+// program is a checked FUNMEM program.
+type program struct {
+	p          *fun.Program
+	typ        string
+	derivation *semantics.Derivation
+	memResults []bool // which results are memory blocks (not printed)
+}
+
+func (p *program) Language() lang.Language           { return Language }
+func (p *program) File() string                      { return p.p.File }
+func (p *program) Syntax() any                       { return p.p }
+func (p *program) Type() string                      { return p.typ }
+func (p *program) Derivation() *semantics.Derivation { return p.derivation }
+func (p *program) Semantics() []string               { return []string{"heap", "small", "value"} }
+func (p *program) Inputs() []string                  { return fun.InputNames(p.p) }
+
+func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
+	return lang.Run(p, o, func(sem string) (*lang.Result, error) {
+		if sem == "value" {
+			return p.runValue(o)
+		}
+		env, h, err := BindInputs(p.p, o.Args)
+		if err != nil {
+			return nil, err
+		}
+		h.Record(o.RecordHeap)
+		vs, err := EvalHeap(p.p, env, h, HeapOptionsOf(&o.RunOptions))
+		if err != nil {
+			return nil, err
+		}
+		return p.result(h, vs)
+	})
+}
+
+// runValue is the value-based semantics: unmem (Fig 9), then FUN's
+// big-step, with the mem inputs read as 0.
+func (p *program) runValue(o lang.RunOptions) (*lang.Result, error) {
+	args := map[string]string{}
+	for k, v := range o.Args {
+		args[k] = v
+	}
+	for _, m := range MemInputs(p.p) {
+		args[m] = "0"
+	}
+	b := Unmem(p.p)
+	env, err := fun.BindInputs(b, args)
+	if err != nil {
+		return nil, err
+	}
+	vs, d, err := fun.Eval(b, env, &fun.EvalOptions{Derive: o.Derive, Counter: o.Counter})
+	if err != nil {
+		return nil, err
+	}
+	var out []semantics.Array
+	for i, v := range vs {
+		if i < len(p.memResults) && p.memResults[i] {
+			continue // every level prints the same lines: blocks are not printed
+		}
+		out = append(out, v)
+	}
+	return &lang.Result{Values: out, Lines: lang.ArrayLines(out), Derivation: d}, nil
+}
+
+// result reads the array and scalar results off the heap, leaving out the
+// blocks.
+func (p *program) result(h *semantics.Heap, vs []Value) (*lang.Result, error) {
+	r := &lang.Result{}
+	for _, v := range vs {
+		if v.Kind == BlockVal {
+			continue
+		}
+		a, err := Read(h, v)
+		if err != nil {
+			return nil, semantics.Stuckf(p.p.Body.In, "E-MEM-PROG", "%v", err)
+		}
+		r.Values = append(r.Values, a)
+	}
+	r.Lines = lang.ArrayLines(r.Values)
+	return r, nil
+}
+
+func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
+	env, h, err := BindInputs(p.p, o.Args)
+	if err != nil {
+		return nil, err
+	}
+	h.Record(o.RecordHeap)
+	m := HeapMachine{Opts: HeapOptionsOf(&o.RunOptions)}
+	return lang.NewStepper[*Config](m, []*Config{InitialHeap(p.p, env, h)}, &o.RunOptions,
+		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, (*Config).String,
+		func(cs []*Config) (*lang.Result, error) { return p.result(h, cs[0].Results()) }), nil
+}
+
+// CheckInputs decides validity (Def 3.1) and race freedom (eq 4) on the
+// inputs: what `arraysem check` does after Fig 8.
+func (p *program) CheckInputs(args map[string]string) ([]string, error) {
+	v, err := CheckValidity(p.p, args)
+	if err != nil {
+		return nil, err
+	}
+	return []string{
+		fmt.Sprintf("valid (Def 3.1): the value- and heap-based semantics agree on %d array results", v.Results),
+		fmt.Sprintf("race free (eq 4): %d kernels, %d iterations traced", v.Kernels, v.Iterations),
+	}, nil
+}
+
+// Races is CheckInputs: validity's heap run traces every kernel.
+func (p *program) Races(args map[string]string) ([]string, error) { return p.CheckInputs(args) }

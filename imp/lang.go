@@ -1,0 +1,108 @@
+package imp
+
+import (
+	"fmt"
+
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Language is IMP as a lang.Language: .imp files, its checker, the
+// big-step of Fig 12 and its small-step machine.
+var Language lang.Language = language{}
+
+type language struct{}
+
+func (language) Name() string              { return "imp" }
+func (language) Title() string             { return "IMP" }
+func (language) Extensions() []string      { return []string{".imp"} }
+func (language) HashLang() []string        { return nil }
+func (language) Dialect() (string, string) { return "", "" }
+func (language) Print(syntax any) string   { return Print(syntax.(*Program)) }
+
+func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
+	p, err := ParseFile(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return l.Adopt(file, p, o)
+}
+
+func (language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
+	p, ok := syntax.(*Program)
+	if !ok {
+		return nil, fmt.Errorf("IMP's checker was given a %T, not an IMP program", syntax)
+	}
+	if err := Check(p, o.Counter); err != nil {
+		return nil, err
+	}
+	return &program{p: p}, nil
+}
+
+// program is a checked IMP program.
+type program struct{ p *Program }
+
+func (p *program) Language() lang.Language           { return Language }
+func (p *program) File() string                      { return p.p.File }
+func (p *program) Syntax() any                       { return p.p }
+func (p *program) Type() string                      { return ResultString(p.p) }
+func (p *program) Derivation() *semantics.Derivation { return nil }
+func (p *program) Semantics() []string               { return []string{"big", "small"} }
+
+func (p *program) Inputs() []string {
+	out := make([]string, len(p.p.Inputs))
+	for i, in := range p.p.Inputs {
+		out[i] = in.Name.Name
+	}
+	return out
+}
+
+func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
+	return lang.Run(p, o, func(string) (*lang.Result, error) {
+		env, h, err := BindInputs(p.p, o.Args)
+		if err != nil {
+			return nil, err
+		}
+		h.Record(o.RecordHeap)
+		vs, err := Eval(p.p, env, h, OptionsOf(&o.RunOptions))
+		if err != nil {
+			return nil, err
+		}
+		return &lang.Result{Values: vs, Lines: lang.ArrayLines(vs)}, nil
+	})
+}
+
+func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
+	env, h, err := BindInputs(p.p, o.Args)
+	if err != nil {
+		return nil, err
+	}
+	h.Record(o.RecordHeap)
+	m := Machine{Opts: OptionsOf(&o.RunOptions)}
+	return lang.NewStepper[*Config](m, []*Config{Initial(p.p, env, h)}, &o.RunOptions,
+		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, (*Config).String,
+		func(cs []*Config) (*lang.Result, error) {
+			vs, err := cs[0].Results(p.p)
+			if err != nil {
+				return nil, err
+			}
+			return &lang.Result{Values: vs, Lines: lang.ArrayLines(vs)}, nil
+		}), nil
+}
+
+// Races runs the program with every kernel traced: eq 4 is decided for
+// each kernel as it ends.
+func (p *program) Races(args map[string]string) ([]string, error) {
+	kernels := 0
+	o := lang.RunOptions{Args: args}
+	o.Trace = func(string, []semantics.IterAccess) { kernels++ }
+	if _, err := p.Run(o); err != nil {
+		return nil, err
+	}
+	return []string{fmt.Sprintf("race free (eq 4): %s traced", semantics.Plural(kernels, "kernel"))}, nil
+}
+
+// Caveat: IMP checks no bounds (ERRATA I2).
+func (p *program) Caveat() string {
+	return "IMP checks no bounds: FunMemToImp makes slices skip and indexing a read at the computed offset; ERRATA I2"
+}

@@ -1,0 +1,204 @@
+package lang
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Language is one language of the workbench, as a value: its names, the
+// files it reads, how it loads (parses and checks) a program, and how it
+// checks and prints a syntax tree that a pass produced. Each language
+// package provides one (fun.Language, funmem.Language, imp.Language,
+// remora.Language, dynamic.Language); the driver's Registry holds them.
+type Language interface {
+	// Name is the language's name on the command line (--lang, :lang,
+	// compile --to): "fun", "remora/dynamic".
+	Name() string
+	// Title is its name in tables and messages: "FUN".
+	Title() string
+	// Extensions are the file extensions it reads, with the dot.
+	Extensions() []string
+	// HashLang lists the #lang lines that pick this language among those
+	// sharing an extension; "" stands for a file with no #lang line.
+	// Languages that read no #lang line return nil.
+	HashLang() []string
+	// Dialect names the language's family and its dialect within it
+	// (("remora", "typed")), or ("", "") for a language with no dialects;
+	// --dialect D picks the language of the same family whose dialect is D.
+	Dialect() (family, dialect string)
+	// Load parses and checks a program. Errors are *semantics.Error values
+	// (syntax or type errors) or plain errors for usage problems.
+	Load(file, src string, o LoadOptions) (Program, error)
+	// Adopt checks a syntax tree of this language that a pass produced,
+	// as Load checks a parsed one.
+	Adopt(file string, syntax any, o LoadOptions) (Program, error)
+	// Print renders a syntax tree of this language in text that Load
+	// reads back.
+	Print(syntax any) string
+}
+
+// LoadOptions configure loading.
+type LoadOptions struct {
+	Paper   bool              // refuse extensions to the papers' grammars
+	Derive  bool              // build typing derivations
+	Infer   bool              // Remora's dynamic dialect: elaborate into the typed core
+	Counter semantics.Counter // counts the typing rules applied
+}
+
+// Program is a loaded (parsed and checked) program of some language.
+type Program interface {
+	Language() Language
+	File() string
+	// Syntax is the checked syntax tree (*fun.Program, *imp.Program,
+	// *remora.Program, …), what passes take and give.
+	Syntax() any
+	// Type is what `arraysem check` prints: the program's type.
+	Type() string
+	// Derivation is the typing derivation, when Load was asked for one.
+	Derivation() *semantics.Derivation
+	// Semantics lists the semantics the program runs under, the default
+	// first ("big", "small"; FUNMEM: "heap", "small", "value").
+	Semantics() []string
+	// Inputs are the names of the program's inputs (--arg).
+	Inputs() []string
+	// Run runs the program under one semantics.
+	Run(o RunOptions) (*Result, error)
+	// Start makes the small-step machine ready to step the program.
+	Start(o RunOptions) (*Stepper, error)
+}
+
+// RunOptions configure a run: which semantics, the inputs, and the
+// options every language's runners share.
+type RunOptions struct {
+	Semantics string            // "" for the default
+	Args      map[string]string // --arg values
+	semantics.RunOptions
+}
+
+// Result is one run's outcome.
+type Result struct {
+	// Values are the results as arrays, for the languages whose values
+	// are arrays of scalars (FUN, FUNMEM, IMP); nil otherwise.
+	Values []semantics.Array
+	// Lines are the results as `arraysem run` prints them, one per line.
+	Lines      []string
+	Steps      int // small-step transitions taken (0 for a big-step)
+	Time       time.Duration
+	Derivation *semantics.Derivation // the big-step's, when asked for
+}
+
+// ArrayLines prints arrays as `arraysem run` does, one per line.
+func ArrayLines(vs []semantics.Array) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return out
+}
+
+// InputChecker is implemented by programs whose check goes on to run them
+// on inputs: FUNMEM's validity (Def 3.1) and race freedom (eq 4). The
+// lines say what was checked.
+type InputChecker interface {
+	CheckInputs(args map[string]string) ([]string, error)
+}
+
+// RaceChecker is implemented by programs with a heap, whose kernels can
+// race: Races runs the program and reports race freedom (eq 4) or the
+// first race.
+type RaceChecker interface {
+	Races(args map[string]string) ([]string, error)
+}
+
+// Heaped is implemented by the configurations of languages with a heap.
+type Heaped interface {
+	Heap() *semantics.Heap
+}
+
+// Environmental is implemented by configurations that have an
+// environment to show (:env).
+type Environmental interface {
+	Bindings() []semantics.Binding
+}
+
+// Timed runs f and records its wall time in the result.
+func Timed(f func() (*Result, error)) (*Result, error) {
+	start := time.Now()
+	r, err := f()
+	if r != nil {
+		r.Time = time.Since(start)
+	}
+	return r, err
+}
+
+// PickSemantics is the semantics a run asks for: the program's default
+// when sem is empty, else sem if the program has it.
+func PickSemantics(p Program, sem string) (string, error) {
+	all := p.Semantics()
+	if sem == "" {
+		return all[0], nil
+	}
+	if !slices.Contains(all, sem) {
+		return "", fmt.Errorf("%s programs have no %q semantics (they have %s)", p.Language().Name(), sem, strings.Join(all, ", "))
+	}
+	return sem, nil
+}
+
+// Run runs p by its semantics (see PickSemantics): small-step runs go
+// through its Stepper; big-step runs through big, given the semantics'
+// name. The result carries its time.
+func Run(p Program, o RunOptions, big func(sem string) (*Result, error)) (*Result, error) {
+	sem, err := PickSemantics(p, o.Semantics)
+	if err != nil {
+		return nil, err
+	}
+	return Timed(func() (*Result, error) {
+		if sem != "small" {
+			return big(sem)
+		}
+		s, err := p.Start(o)
+		if err != nil {
+			return nil, err
+		}
+		return s.Run()
+	})
+}
+
+// Caveat is implemented by programs whose level is known to differ from
+// the levels above it in a documented way; side-by-side adds the caveat
+// to a disagreement in which this level runs where the first one went
+// wrong.
+type Caveat interface {
+	Caveat() string
+}
+
+// Elaborator is implemented by languages whose loader can elaborate a
+// program into another language's core and report its types
+// (LoadOptions.Infer; `check --infer`).
+type Elaborator interface {
+	Elaborates()
+}
+
+// Interactive is implemented by languages whose prompt keeps definitions,
+// as Racket's does: text typed at the prompt is split into definitions,
+// kept for the inputs that follow, and expressions, loaded with them.
+type Interactive interface {
+	// Split reads text typed at the prompt into its definitions and its
+	// expressions (each as text), and the names the definitions define.
+	Split(file, src string) (defs, exprs, names []string, err error)
+	// Assemble makes one program's text of definitions and expressions.
+	Assemble(forms []string) string
+	// Incomplete reports whether the text lacks closing brackets, so that
+	// more lines may complete it.
+	Incomplete(src string) bool
+}
+
+// EvalDeriver is implemented by programs whose big-step builds an
+// evaluation derivation (RunOptions.Derive): FUN's.
+type EvalDeriver interface {
+	DerivesEvaluation()
+}

@@ -1,0 +1,67 @@
+package lang
+
+// Pass is a translation from one language to another (From ≠ To), or a
+// transformation within one (From = To: a simplifier, memory expansion,
+// fusion), as a value. The driver finds a path of translations between two
+// levels, runs the enabled transformations at each level it reaches, and
+// re-checks every pass's output with the target language's checker.
+type Pass struct {
+	Name     string // as the paper names it: "TransformProgram", "MemoryExpand"
+	From, To string // language names
+	Doc      string // one line: what it does, and where the paper gives it
+	// When decides whether a transformation runs on a walk (nil: always).
+	// Transformations of a level run in the order they were registered.
+	When func(w Walk) bool
+	// Label names the variant of a level the pass makes, for the rows of
+	// side-by-side ("expanded (gpu)"); nil or "" for none.
+	Label func(o CompileOptions) string
+	// Run transforms a syntax tree of From into one of To.
+	Run func(syntax any, o CompileOptions) (any, error)
+}
+
+// Translation reports whether the pass changes the language.
+func (p *Pass) Translation() bool { return p.From != p.To }
+
+// CompileOptions are the switches of the compile path, shared by every
+// pass (each reads the ones it cares for).
+type CompileOptions struct {
+	Expand bool   // run MemoryExpand
+	Layout string // MemoryExpand's layout: "gpu" (coalesced, the default) or "cpu"
+	Raw    bool   // skip the simplifiers
+}
+
+// Walk is what a transformation's When is told about the walk so far.
+type Walk struct {
+	Options CompileOptions
+	// Arrived reports that the level was reached by a translation (it is
+	// not the source program's own level).
+	Arrived bool
+	// Ran lists the transformations already run at this level.
+	Ran []string
+}
+
+// Variant is one set of compile options side-by-side runs every level
+// with; its rows are named by the labels of the passes that ran.
+type Variant struct {
+	Options CompileOptions
+}
+
+// Stage is one step of a walk: the pass that ran (Pass is nil for the
+// source program) and the checked program it produced.
+type Stage struct {
+	Pass    *Pass
+	Program Program
+}
+
+// Name is the pass's name, or "source".
+func (s Stage) Name() string {
+	if s.Pass == nil {
+		return "source"
+	}
+	return s.Pass.Name
+}
+
+// Text renders the stage's program in its language's syntax.
+func (s Stage) Text() string {
+	return s.Program.Language().Print(s.Program.Syntax())
+}

@@ -1,0 +1,130 @@
+package dynamic
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Language is Remora's rank-annotated untyped dialect as a
+// lang.Language: .remora files whose first line is #lang remora/dynamic,
+// run by the big- and small-step of §2 (Figs 1–4).
+var Language lang.Language = language{}
+
+type language struct{}
+
+func (language) Name() string              { return "remora/dynamic" }
+func (language) Title() string             { return "Remora" }
+func (language) Extensions() []string      { return []string{".remora"} }
+func (language) HashLang() []string        { return []string{"remora/dynamic"} }
+func (language) Dialect() (string, string) { return "remora", "dynamic" }
+
+// Print renders a program: the #lang line, then its expressions.
+func (language) Print(syntax any) string {
+	p := syntax.(*Program)
+	var b strings.Builder
+	b.WriteString("#lang remora/dynamic\n")
+	for _, e := range p.Exprs {
+		b.WriteString(ExprString(e) + "\n")
+	}
+	return b.String()
+}
+
+func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
+	p, _, err := ParseFile(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return l.Adopt(file, p, o)
+}
+
+// Adopt takes a parsed program: it has no types to check (its scopes
+// were checked by the parser); with o.Infer it is elaborated into the
+// typed core as far as that goes, and the types are what check prints.
+func (language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
+	p, ok := syntax.(*Program)
+	if !ok {
+		return nil, fmt.Errorf("the dynamic dialect was given a %T, not one of its programs", syntax)
+	}
+	q := &program{p: p}
+	if !o.Infer {
+		q.typ = fmt.Sprintf("untyped: %s of #lang remora/dynamic, whose frames are checked as they run (check --infer elaborates into the typed core)", semantics.Plural(len(p.Exprs), "expression"))
+		return q, nil
+	}
+	infs, err := InferProgram(p)
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]string, len(infs))
+	for i, inf := range infs {
+		lines[i] = remora.TypeString(inf.Type) + "\n    elaborates to " + inf.Term
+	}
+	q.typ = strings.Join(lines, "\n")
+	return q, nil
+}
+
+// program is a parsed program of the dynamic dialect.
+type program struct {
+	p   *Program
+	typ string
+}
+
+func (p *program) Language() lang.Language           { return Language }
+func (p *program) File() string                      { return p.p.File }
+func (p *program) Syntax() any                       { return p.p }
+func (p *program) Type() string                      { return p.typ }
+func (p *program) Derivation() *semantics.Derivation { return nil }
+func (p *program) Semantics() []string               { return []string{"big", "small"} }
+func (p *program) Inputs() []string                  { return nil }
+
+func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
+	if err := remora.NoArgs(p.p.File, o.Args); err != nil {
+		return nil, err
+	}
+	return lang.Run(p, o, func(string) (*lang.Result, error) {
+		vs, err := Eval(p.p, &EvalOptions{Counter: o.Counter})
+		if err != nil {
+			return nil, err
+		}
+		return &lang.Result{Lines: remora.ValueLines(vs)}, nil
+	})
+}
+
+func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
+	if err := remora.NoArgs(p.p.File, o.Args); err != nil {
+		return nil, err
+	}
+	pos := semantics.Pos{File: p.p.File, Line: 1, Col: 1}
+	if len(p.p.Exprs) > 0 {
+		pos = p.p.Exprs[0].At()
+	}
+	return lang.NewStepper[Expr](Machine{}, p.p.Exprs, &o.RunOptions, pos, ExprString,
+		func(es []Expr) (*lang.Result, error) {
+			vs := make([]*remora.Value, len(es))
+			for i, e := range es {
+				vs[i] = toValue(e)
+			}
+			return &lang.Result{Lines: remora.ValueLines(vs)}, nil
+		}), nil
+}
+
+// Elaborates marks the dialect as one that check --infer elaborates into
+// the typed core.
+func (language) Elaborates() {}
+
+// Split reads text typed at a prompt into definitions and expressions
+// (lang.Interactive), as the typed dialect does.
+func (language) Split(file, src string) (defs, exprs, names []string, err error) {
+	return remora.SplitDefinitions(file, src)
+}
+
+// Assemble makes a program of the dialect: its #lang line, then the forms.
+func (language) Assemble(forms []string) string {
+	return "#lang remora/dynamic\n" + strings.Join(forms, "\n") + "\n"
+}
+
+// Incomplete reports whether brackets are left open.
+func (language) Incomplete(src string) bool { return remora.OpenBrackets(src) > 0 }

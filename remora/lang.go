@@ -1,0 +1,128 @@
+package remora
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Language is Remora's explicitly typed dialect as a lang.Language:
+// .remora files with no #lang line (or #lang remora), Figs 7–8's checker,
+// the big-step over flat arrays and the small-step of Fig 6.
+var Language lang.Language = language{}
+
+type language struct{}
+
+func (language) Name() string              { return "remora" }
+func (language) Title() string             { return "Remora" }
+func (language) Extensions() []string      { return []string{".remora"} }
+func (language) HashLang() []string        { return []string{"", "remora", "remora/typed"} }
+func (language) Dialect() (string, string) { return "remora", "typed" }
+
+// Print renders a program's expressions, one per line.
+func (language) Print(syntax any) string {
+	p := syntax.(*Program)
+	var b strings.Builder
+	for _, e := range p.Exprs {
+		b.WriteString(ExprString(e) + "\n")
+	}
+	return b.String()
+}
+
+func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
+	p, _, err := ParseFile(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return l.Adopt(file, p, o)
+}
+
+func (language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
+	p, ok := syntax.(*Program)
+	if !ok {
+		return nil, fmt.Errorf("Remora's checker was given a %T, not a Remora program", syntax)
+	}
+	info, err := Check(p, &CheckOptions{Derive: o.Derive, Counter: o.Counter})
+	if err != nil {
+		return nil, err
+	}
+	q := &program{p: p}
+	ts := make([]string, len(info.Types))
+	for i, t := range info.Types {
+		ts[i] = TypeString(t)
+	}
+	q.typ = strings.Join(ts, "\n")
+	switch len(info.Derivations) {
+	case 0:
+	case 1:
+		q.derivation = info.Derivations[0]
+	default:
+		q.derivation = &semantics.Derivation{Conclusion: fmt.Sprintf("the program's %d expressions", len(info.Derivations)), Premises: info.Derivations}
+	}
+	return q, nil
+}
+
+// program is a checked and elaborated Remora program.
+type program struct {
+	p          *Program
+	typ        string
+	derivation *semantics.Derivation
+}
+
+func (p *program) Language() lang.Language           { return Language }
+func (p *program) File() string                      { return p.p.File }
+func (p *program) Syntax() any                       { return p.p }
+func (p *program) Type() string                      { return p.typ }
+func (p *program) Derivation() *semantics.Derivation { return p.derivation }
+func (p *program) Semantics() []string               { return []string{"big", "small"} }
+func (p *program) Inputs() []string                  { return nil }
+
+func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
+	if err := NoArgs(p.p.File, o.Args); err != nil {
+		return nil, err
+	}
+	return lang.Run(p, o, func(string) (*lang.Result, error) {
+		vs, err := Eval(p.p, &EvalOptions{Counter: o.Counter})
+		if err != nil {
+			return nil, err
+		}
+		return &lang.Result{Lines: ValueLines(vs)}, nil
+	})
+}
+
+func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
+	if err := NoArgs(p.p.File, o.Args); err != nil {
+		return nil, err
+	}
+	pos := semantics.Pos{File: p.p.File, Line: 1, Col: 1}
+	if len(p.p.Exprs) > 0 {
+		pos = p.p.Exprs[0].At()
+	}
+	return lang.NewStepper[Expr](Machine{}, p.p.Exprs, &o.RunOptions, pos, ExprString,
+		func(es []Expr) (*lang.Result, error) {
+			vs := make([]*Value, len(es))
+			for i, e := range es {
+				vs[i] = toValue(e)
+			}
+			return &lang.Result{Lines: ValueLines(vs)}, nil
+		}), nil
+}
+
+// ValueLines prints values as `arraysem run` does, one per line.
+func ValueLines(vs []*Value) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return out
+}
+
+// NoArgs refuses --arg inputs: Remora programs define what they use.
+func NoArgs(file string, args map[string]string) error {
+	if len(args) > 0 {
+		return semantics.Errorf(semantics.Pos{File: file}, semantics.InputError, "", "Remora programs take no --arg inputs (define them in the program)")
+	}
+	return nil
+}

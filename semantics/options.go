@@ -1,0 +1,34 @@
+package semantics
+
+// RunOptions configure a run of any language's semantics. Every
+// language's small-step runner (fun.RunSmall, funmem.RunHeapSmall,
+// imp.RunSmall, remora.RunSmall, dynamic.RunSmall) takes this one struct,
+// and the big-steps read the fields that apply to them, so the driver and
+// the REPL set an option once for every language.
+type RunOptions struct {
+	Fuel    int     // small-step fuel; 0 for DefaultFuel
+	Counter Counter // counts the rules applied, if non-nil
+	Derive  bool    // build the big-step's evaluation derivation, where there is one
+	// Schedule orders kernel iterations in the small-steps that have
+	// kernels (FUNMEM's and IMP's); nil runs them in order.
+	Schedule Schedule
+	// Trace receives each kernel's per-iteration read and write sets when
+	// the kernel ends (FUNMEM's heap semantics and IMP); kernel describes
+	// the kernel in the program's own syntax, with its position.
+	Trace func(kernel string, iters []IterAccess)
+	// RecordHeap makes a heap collect its reads and writes
+	// (Heap.TakeAccesses), for a caller that shows them after each step.
+	RecordHeap bool
+	// OnStep is called after each small step with the rule and the
+	// configuration reached (fun.Config, *funmem.Config, *imp.Config,
+	// remora.Expr, dynamic.Expr).
+	OnStep func(rule string, config any)
+}
+
+// Hook adapts o.OnStep to a driver's typed step hook (nil when unset).
+func Hook[C any](o *RunOptions) func(string, C) {
+	if o == nil || o.OnStep == nil {
+		return nil
+	}
+	return func(rule string, c C) { o.OnStep(rule, c) }
+}
