@@ -338,3 +338,9 @@ func IsInputError(err error) bool {
 	var se *semantics.Error
 	return errors.As(err, &se) && se.Kind == semantics.InputError
 }
+
+// Clone is a copy of the registry that can be added to without changing
+// r (tests register passes in a clone).
+func (r *Registry) Clone() *Registry {
+	return &Registry{langs: slices.Clone(r.langs), passes: slices.Clone(r.passes), variants: slices.Clone(r.variants)}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/arraysem/arraysem/check"
 	"io"
 	"os"
 	"os/signal"
@@ -118,11 +119,11 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 	case len(fields) > 0 && fields[0] == ":load":
 		cands = files(word)
 	case len(fields) > 0 && fields[0] == ":lang":
-		cands = []string{"fun", "funmem", "imp", "remora", "remora/dynamic"}
+		cands = check.Registry.Names()
 	case len(fields) > 0 && fields[0] == ":set":
 		cands = []string{"fuel", "schedule", "arg", "in-order", "reverse", "random"}
 	case len(fields) > 0 && fields[0] == ":compile":
-		cands = []string{"fun", "funmem", "imp", "cuda", "--expand", "--switch"}
+		cands = append(check.Registry.Names(), "--expand", "--switch")
 	default:
 		seen := map[string]bool{}
 		for _, w := range wordRe.FindAllString(c.s.source+" "+strings.Join(c.s.defs, " "), -1) {

@@ -272,7 +272,7 @@ var commands map[string]*command
 func init() {
 	commands = map[string]*command{
 		":load":    {"FILE", "load a program (the language follows the extension)", false, (*Session).cmdLoad},
-		":lang":    {"fun|funmem|imp|remora|remora/dynamic", "the language of programs typed at the prompt", false, (*Session).cmdLang},
+		":lang":    {"LANGUAGE", "the language of programs typed at the prompt", false, (*Session).cmdLang},
 		":step":    {"[N]", "take N small steps (default 1): the rule, then the configuration with the contractum marked", true, (*Session).cmdStep},
 		":back":    {"[N]", "undo N steps (default 1)", true, (*Session).cmdBack},
 		":run":     {"", "run to the end and print the results (Ctrl-C stops)", true, (*Session).cmdRun},
@@ -286,7 +286,7 @@ func init() {
 		":derive":  {"[eval]", "the typing derivation (eval: FUN's big-step derivation)", true, (*Session).cmdDerive},
 		":check":   {"", "types, and for FUNMEM validity and race freedom", true, (*Session).cmdCheck},
 		":side":    {"", "the side-by-side table of every semantics and level", true, (*Session).cmdSide},
-		":compile": {"fun|funmem|imp|cuda [--expand] [--switch]", "translate the program; --switch steps the translation from now on", true, (*Session).cmdCompile},
+		":compile": {"LEVEL [--expand] [--switch]", "translate the program to LEVEL (:help lists the levels); --switch steps the translation from now on", true, (*Session).cmdCompile},
 		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE …", "settings (fuel 0: the default; NAME= unsets an input)", false, (*Session).cmdSet},
 		":show":    {"", "the current configuration again", true, (*Session).cmdShow},
 		":dump":    {"", "a debug dump of the current configuration's Go value", true, (*Session).cmdDump},
@@ -312,6 +312,7 @@ func (s *Session) cmdHelp([]string) error {
 		rows = append(rows, []string{n, c.args, c.help})
 	}
 	table.Print(s.out, rows)
+	s.printf("Languages and levels: %s.\n", strings.Join(check.Registry.Names(), ", "))
 	s.printf("Anything else is program text in the current language (%s); an incomplete\nprogram continues on the next line, a blank line ends it.\n", s.lang)
 	return nil
 }
@@ -671,13 +672,13 @@ func (s *Session) cmdCompile(args []string) error {
 			switchTo = true
 		default:
 			if to != "" {
-				return errors.New(":compile fun|funmem|imp|cuda [--expand] [--switch]")
+				return errors.New(":compile LEVEL [--expand] [--switch]")
 			}
 			to = a
 		}
 	}
 	if to == "" {
-		return errors.New(":compile fun|funmem|imp|cuda [--expand] [--switch]")
+		return errors.New(":compile LEVEL [--expand] [--switch]")
 	}
 	stages, err := check.Compile(s.loaded, to, lang.CompileOptions{Expand: expand})
 	if err != nil {

@@ -1,0 +1,176 @@
+package check
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/lang"
+)
+
+// withPass runs f with p registered in a clone of the Registry.
+func withPass(t *testing.T, p lang.Pass, f func()) {
+	t.Helper()
+	saved := Registry
+	Registry = saved.Clone()
+	defer func() { Registry = saved }()
+	Registry.AddPass(p)
+	f()
+}
+
+func loadFile(t *testing.T, file string) lang.Program {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(file, string(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestIdentityPassIsOneRegistration: a pass registered, and nothing else
+// edited, shows in the compile path's stages and as a level of
+// side-by-side (the issue's acceptance test for the registry).
+func TestIdentityPassIsOneRegistration(t *testing.T) {
+	identity := lang.Pass{Name: "Identity", From: "fun", To: "fun", Doc: "changes nothing",
+		Label: func(lang.CompileOptions) string { return "identity" },
+		Run:   func(p any, _ lang.CompileOptions) (any, error) { return p, nil }}
+	withPass(t, identity, func() {
+		p := loadFile(t, "../examples/fun/fig2.fun")
+		st, err := Compile(p, "imp", lang.CompileOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range st {
+			names = append(names, s.Name())
+		}
+		if got, want := strings.Join(names, " "), "source Identity TransformProgram Simplify FunMemToImp"; got != want {
+			t.Errorf("stages %s, want %s", got, want)
+		}
+		rows, err := SideBySide(p, map[string]string{"xsize": "2", "ysize": "3", "zcond": "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var levels []string
+		for _, r := range rows {
+			if len(levels) == 0 || levels[len(levels)-1] != r.Level {
+				levels = append(levels, r.Level)
+			}
+		}
+		if got := strings.Join(levels, ", "); !strings.Contains(got, "FUN identity") {
+			t.Errorf("side-by-side levels %s: no FUN identity", got)
+		}
+	})
+}
+
+// TestBrokenPassIsNamed: a pass that changes a program's meaning makes
+// side-by-side disagree, and the verdict names the pass.
+func TestBrokenPassIsNamed(t *testing.T) {
+	broken := lang.Pass{Name: "OffByOne", From: "fun", To: "fun", Doc: "adds one, wrongly",
+		Label: func(lang.CompileOptions) string { return "off by one" },
+		Run: func(any, lang.CompileOptions) (any, error) {
+			return fun.ParseFile("t.fun", "input (n : int)\nlet (m : int) = n + 2\nin (m)\n")
+		}}
+	withPass(t, broken, func() {
+		p, err := Load("t.fun", "input (n : int)\nlet (m : int) = n + 1\nin (m)\n", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, verdict := SideBySide(p, map[string]string{"n": "1"})
+		if verdict == nil || !strings.Contains(verdict.Error(), "OffByOne (fun → fun)") {
+			t.Errorf("verdict %v: does not name the pass", verdict)
+		}
+	})
+}
+
+// TestPassRejectedByChecker: a pass whose output the target's checker
+// refuses is named, with the rejected program.
+func TestPassRejectedByChecker(t *testing.T) {
+	bad := lang.Pass{Name: "Unscoped", From: "fun", To: "fun",
+		Run: func(any, lang.CompileOptions) (any, error) {
+			return fun.ParseFile("t.fun", "let (m : int) = q + 1\nin (m)\n")
+		}}
+	withPass(t, bad, func() {
+		p, err := Load("t.fun", "let (m : int) = 1\nin (m)\n", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Compile(p, "imp", lang.CompileOptions{})
+		if err == nil || !strings.HasPrefix(err.Error(), "Unscoped produced a fun program that its checker rejects") {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+// TestPaths: shortest paths, where a level compiles to, and the levels'
+// names in side-by-side's order.
+func TestPaths(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{"fun", "imp", "TransformProgram FunMemToImp"},
+		{"funmem", "imp", "FunMemToImp"},
+		{"fun", "fun", ""},
+		{"imp", "fun", "error: cannot compile imp to fun (imp compiles to imp)"},
+		{"fun", "bogus", `error: unknown level "bogus"`},
+	} {
+		path, err := Registry.Path(tc.from, tc.to)
+		var got string
+		if err != nil {
+			got = "error: " + err.Error()
+		} else {
+			var names []string
+			for _, p := range path {
+				names = append(names, p.Name)
+			}
+			got = strings.Join(names, " ")
+		}
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s → %s: %s, want %s", tc.from, tc.to, got, tc.want)
+		}
+	}
+	levels, err := Registry.Levels(loadFile(t, "../examples/fun/fig2.fun"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, l := range levels {
+		names = append(names, l.Name)
+	}
+	want := "FUN, FUNMEM, IMP, FUNMEM expanded (gpu), IMP expanded (gpu), FUNMEM expanded (cpu), IMP expanded (cpu)"
+	if got := strings.Join(names, ", "); got != want {
+		t.Errorf("levels %s, want %s", got, want)
+	}
+}
+
+// TestPick: the language of a file, by extension, #lang line, --lang and
+// --dialect.
+func TestPick(t *testing.T) {
+	for _, tc := range []struct{ file, src, lang, dialect, want string }{
+		{"a.fun", "", "", "", "fun"},
+		{"a.remora", "(+ 1 2)", "", "", "remora"},
+		{"a.remora", "#lang remora/dynamic\n(+ 1 2)", "", "", "remora/dynamic"},
+		{"a.remora", ";; a comment\n#lang remora/dynamic\n", "", "", "remora/dynamic"},
+		{"a.remora", "#lang remora/dynamic\n", "", "typed", "remora"},
+		{"a.remora", "", "", "dynamic", "remora/dynamic"},
+		{"a.txt", "", "imp", "", "imp"},
+		{"a.remora", "#lang racket\n", "", "", "error: a.remora: #lang racket: arraysem reads #lang remora (Remora)"},
+		{"a.txt", "", "", "", "error: a.txt: cannot tell the language"},
+		{"a.fun", "", "", "dynamic", "error: a.fun: --dialect picks a dialect"},
+		{"a.remora", "", "", "lazy", `error: unknown remora dialect "lazy" (typed or dynamic)`},
+	} {
+		l, err := Registry.Pick(tc.file, tc.src, tc.lang, tc.dialect)
+		got := ""
+		if err != nil {
+			got = "error: " + err.Error()
+		} else {
+			got = l.Name()
+		}
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("Pick(%q, %q, %q, %q) = %s, want %s", tc.file, tc.src, tc.lang, tc.dialect, got, tc.want)
+		}
+	}
+}
