@@ -9,7 +9,13 @@
 //   - eval.go: the big-step semantics of Fig 4 with the auxiliary
 //     functions of Fig 5;
 //   - step.go: a small-step semantics faithful to Fig 4;
-//   - derived.go: the derived forms iota and copy of §2.
+//   - derived.go: the derived forms iota and copy of §2;
+//   - lang.go: FUN as a lang.Language, for the driver's registry.
+//
+// Passes live in the package of the language they produce, or in a
+// package of their own, and import the language they read (package lang
+// states the convention): FUN imports no other language, and passes into
+// FUN (Remora's lowering, fusion) live outside this package.
 //
 // Extensions beyond the paper, refused by the checker's Paper mode: input
 // declarations (program parameters) and scalar program results. Program

@@ -14,5 +14,12 @@
 //   - step.go: a small-step heap semantics that agrees with it;
 //   - translate.go: TransformProgram, TransformStms, TransformStm, Support
 //     (FUN → FUNMEM), and simplify.go the simplifier the paper defers to;
-//   - expand.go: MemoryExpand (§5), in the CPU and GPU layouts.
+//   - expand.go: MemoryExpand (§5), in the CPU and GPU layouts;
+//   - validity.go: Def 3.1, decided on inputs;
+//   - lang.go: FUNMEM as a lang.Language, for the driver's registry.
+//
+// TransformProgram (FUN → FUNMEM) lives here, in the package of the
+// language it produces, and imports FUN, which FUNMEM extends: the import
+// graph points from lower levels to higher ones (package lang states the
+// convention), so FUN never imports FUNMEM.
 package funmem

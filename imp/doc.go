@@ -11,5 +11,11 @@
 //     E-IMP-KERNEL), with kernels' read/write sets checked for races as in
 //     FUNMEM;
 //   - step.go: a small-step semantics that agrees with it;
-//   - translate.go: FunMemToImp and COPY (FUNMEM → IMP).
+//   - translate.go: FunMemToImp and COPY (FUNMEM → IMP);
+//   - lang.go: IMP as a lang.Language, for the driver's registry.
+//
+// FunMemToImp lives here, in the package of the language it produces, and
+// imports FUNMEM: the import graph points from lower levels to higher ones
+// (package lang states the convention). Passes out of IMP (the CUDA
+// emitter) live in packages of their own.
 package imp

@@ -17,4 +17,8 @@
 // Indices (index.go) and types (types.go) are kept in canonical form, so
 // that the type equivalence of §4 (nested and flat array types) and the
 // frame-prefix relation of T-APP are decided by comparing canonical forms.
+// lang.go makes the typed dialect a lang.Language, and interactive.go
+// gives the REPL its definitions. Passes out of Remora (its lowering to
+// FUN) live in packages of their own that import remora and fun (package
+// lang states the convention).
 package remora

@@ -29,5 +29,6 @@
 // value.go (function atoms), basis.go (primitives with their ranks),
 // eval.go (big-step), step.go (small-step: lift, map, β, δ, collapse, the
 // rules Fig 6 refines with types), infer.go (best-effort elaboration into
-// the typed core, for check --infer).
+// the typed core, for check --infer), lang.go (the dialect as a
+// lang.Language).
 package dynamic
