@@ -18,6 +18,20 @@ type Stepper struct {
 	counter semantics.Counter
 	steps   int
 	done    bool
+
+	// With KeepHistory: save returns how to restore the stepper's state
+	// now, history[k] restores the state after k steps, and heap is the
+	// journaled heap of a language with one.
+	save    func() func()
+	history []snapshot
+	heap    *semantics.Heap
+}
+
+// snapshot is the stepper after some step: how to restore its
+// (persistent) configuration, and its heap's journal mark.
+type snapshot struct {
+	restore func()
+	mark    int
 }
 
 // NewStepper makes a Stepper over machine m for runs starting at inits:
@@ -67,7 +81,47 @@ func NewStepper[C any](m semantics.Machine[C], inits []C, o *semantics.RunOption
 	s.config = func() any { return c }
 	s.print = func() string { return print(c) }
 	s.finish = func() (*Result, error) { return finish(finals) }
+	s.save = func() func() {
+		c0, cur0, n := c, cur, len(finals)
+		return func() { c, cur, finals = c0, cur0, finals[:n] }
+	}
 	return s
+}
+
+// KeepHistory makes the stepper keep every configuration it reaches (they
+// are persistent, so this costs only what they do not share) and journal
+// its heap, if the language has one, so that Back is a restore rather
+// than a run from the start. Call it before the first step.
+func (s *Stepper) KeepHistory() {
+	if h, ok := s.config().(Heaped); ok {
+		s.heap = h.Heap()
+		s.heap.Journal(true)
+	}
+	s.history = []snapshot{{restore: s.save(), mark: s.mark()}}
+}
+
+func (s *Stepper) mark() int {
+	if s.heap == nil {
+		return 0
+	}
+	return s.heap.Mark()
+}
+
+// Back goes back n steps (to the start if there are fewer) and returns the
+// number of steps then taken. It needs KeepHistory.
+func (s *Stepper) Back(n int) int {
+	if s.history == nil {
+		return s.steps
+	}
+	k := max(0, s.steps-n)
+	snap := s.history[k]
+	snap.restore()
+	if s.heap != nil {
+		s.heap.Undo(snap.mark)
+	}
+	s.history = s.history[:k+1]
+	s.steps, s.done = k, false
+	return k
 }
 
 // Step takes one transition and returns its rule; done reports that the
@@ -89,6 +143,9 @@ func (s *Stepper) Step() (rule string, done bool, err error) {
 	}
 	s.steps++
 	s.counter.Hit(rule)
+	if s.history != nil {
+		s.history = append(s.history, snapshot{restore: s.save(), mark: s.mark()})
+	}
 	return rule, false, nil
 }
 

@@ -425,12 +425,9 @@ func (s *Session) cmdBack(args []string) error {
 	return s.cmdShow(nil)
 }
 
-// goTo runs again from the start to step k.
+// goTo goes back to step k.
 func (s *Session) goTo(k int) {
-	s.st = nil
-	st := s.stepper()
-	for len(st.recs) < k && st.next() {
-	}
+	s.stepper().back(k)
 }
 
 func (s *Session) cmdReset([]string) error {

@@ -7,8 +7,9 @@ import (
 
 // A stepper steps a loaded program's small-step machine (lang.Stepper)
 // on demand and records each step for :back, :rules, :heap and :trace.
-// Going back is stepping again from the start to the earlier step, which
-// is deterministic (a random schedule is seeded).
+// The machine keeps its history (persistent configurations, and an undo
+// journal for a heap), so going back restores an earlier step rather than
+// running again.
 type stepper struct {
 	recs    []stepRec // the steps taken, in order
 	done    bool      // the run has ended
@@ -43,7 +44,20 @@ func newStepper(p lang.Program, o lang.RunOptions) *stepper {
 	}
 	s.st, s.err = p.Start(o)
 	s.done = s.err != nil
+	if s.st != nil {
+		s.st.KeepHistory()
+	}
 	return s
+}
+
+// back goes back to step k (0: the start).
+func (s *stepper) back(k int) {
+	if s.st == nil {
+		return
+	}
+	k = s.st.Back(s.st.Steps() - k)
+	s.recs = s.recs[:k]
+	s.done, s.res, s.err, s.pending = false, nil, nil, nil
 }
 
 // next takes one more step; it reports false when the run has ended (its

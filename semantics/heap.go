@@ -26,6 +26,7 @@ type Heap struct {
 	total     int64
 	recording bool
 	accesses  []Access
+	journal   *[]func() // the undo journal, when on (journal.go)
 }
 
 // Access is one read or write of a heap cell, as Record collects them.
@@ -58,6 +59,7 @@ func (h *Heap) Alloc(n int64) (Label, error) {
 	}
 	h.total += n
 	h.blocks = append(h.blocks, make([]int64, n))
+	h.log(func() { h.blocks, h.total = h.blocks[:len(h.blocks)-1], h.total-n })
 	return Label(len(h.blocks)), nil
 }
 
@@ -112,6 +114,10 @@ func (h *Heap) Write(loc Loc, k int64) error {
 	if h.recording {
 		h.accesses = append(h.accesses, Access{Loc: loc, Write: true})
 	}
+	if h.journal != nil {
+		old := h.blocks[loc.Block-1][loc.Offset]
+		h.log(func() { h.blocks[loc.Block-1][loc.Offset] = old })
+	}
 	h.blocks[loc.Block-1][loc.Offset] = k
 	return nil
 }
@@ -144,7 +150,15 @@ func (h *Heap) Memcpy(src Label, ls LMAD, dst Label, ld LMAD) error {
 // Push starts tracking accesses for a kernel; Pop stops it. Trackers nest:
 // an access inside an inner kernel counts for every enclosing one, each
 // with its own iteration number.
-func (h *Heap) Push(t *Tracker) { h.trackers = append(h.trackers, t) }
+func (h *Heap) Push(t *Tracker) {
+	t.journal = h.journal
+	h.trackers = append(h.trackers, t)
+	h.log(func() { h.trackers = h.trackers[:len(h.trackers)-1] })
+}
 
 // Pop removes the innermost tracker.
-func (h *Heap) Pop() { h.trackers = h.trackers[:len(h.trackers)-1] }
+func (h *Heap) Pop() {
+	t := h.trackers[len(h.trackers)-1]
+	h.trackers = h.trackers[:len(h.trackers)-1]
+	h.log(func() { h.trackers = append(h.trackers, t) })
+}

@@ -20,6 +20,8 @@ type Tracker struct {
 	// Trace, when non-nil, receives the read and write sets of each
 	// iteration (for --trace): Trace[i-1] is iteration i's.
 	Trace []IterAccess
+
+	journal *[]func() // its heap's undo journal, when on (journal.go)
 }
 
 // IterAccess is one iteration's read set and write set.
@@ -60,6 +62,15 @@ func (e ErrRace) Error() string {
 // Start begins iteration i. Iterations may start in any order (a
 // schedule of the small-step); Trace[i-1] is still iteration i's.
 func (t *Tracker) Start(i int64) {
+	if t.journal != nil {
+		prev, n := t.Iter, len(t.Trace)
+		*t.journal = append(*t.journal, func() {
+			t.Iter = prev
+			if t.Trace != nil {
+				t.Trace = t.Trace[:n]
+			}
+		})
+	}
 	t.Iter = i
 	if t.Trace != nil {
 		for int64(len(t.Trace)) < i {
@@ -70,6 +81,9 @@ func (t *Tracker) Start(i int64) {
 
 func (t *Tracker) access(loc Loc, write bool) error {
 	it := t.Iter
+	if t.journal != nil {
+		t.remember(loc, it)
+	}
 	if t.Trace != nil && it >= 1 && it <= int64(len(t.Trace)) {
 		a := &t.Trace[it-1]
 		if write {

@@ -1,0 +1,89 @@
+package check
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// snapshotOf renders a stepper's configuration and, for a language with a
+// heap, the heap's blocks.
+func snapshotOf(st *lang.Stepper) string {
+	s := st.String()
+	if h, ok := st.Config().(lang.Heaped); ok {
+		for l := 1; l <= h.Heap().Blocks(); l++ {
+			s += fmt.Sprintf(" ℓ%d=%v", l, h.Heap().Block(semantics.Label(l)))
+		}
+	}
+	return s
+}
+
+// TestStepperBack: going back k steps with the history (persistent
+// configurations, the heap's undo journal) gives what a fresh run of k
+// steps gives, at every k, and stepping on from there ends as a fresh run
+// does: for every language, FUNMEM and IMP kernels and a racy kernel
+// included.
+func TestStepperBack(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		args map[string]string
+	}{
+		{"../examples/fun/fig2.fun", map[string]string{"xsize": "2", "ysize": "3", "zcond": "1"}},
+		{"../examples/funmem/fig7.funmem", map[string]string{"xsize": "2", "ysize": "3", "zcond": "0"}},
+		{"../examples/funmem/race_expand.funmem", map[string]string{"n": "3", "m": "4"}},
+		{"../examples/imp/fig13.imp", map[string]string{"xsize": "2", "ysize": "3", "zcond": "1"}},
+		{"../examples/imp/race.imp", map[string]string{"n": "3"}},
+		{"../examples/imp/matmul_expand_gpu.imp", map[string]string{"a": "[[1 2] [3 4]]", "b": "[[5 6] [7 8]]"}},
+		{"../examples/remora/rp_fig4_outer_product.remora", nil},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			p := loadFile(t, tc.file)
+			o := lang.RunOptions{Args: tc.args}
+			fresh := func(k int) (string, string) {
+				st, err := p.Start(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var last error
+				for i := 0; i < k; i++ {
+					if _, _, err := st.Step(); err != nil {
+						last = err
+						break
+					}
+				}
+				return snapshotOf(st), fmt.Sprint(last)
+			}
+			st, err := p.Start(o)
+			if err != nil {
+				t.Fatalf("inputs: %v", err)
+			}
+			st.KeepHistory()
+			n := 0
+			for {
+				_, done, err := st.Step()
+				if done || err != nil {
+					break
+				}
+				n++
+			}
+			end := snapshotOf(st)
+			for k := n; k >= 0; k-- {
+				st.Back(st.Steps() - k)
+				if got, _ := fresh(k); snapshotOf(st) != got {
+					t.Fatalf("back to step %d:\n got %s\nwant %s", k, snapshotOf(st), got)
+				}
+			}
+			for {
+				_, done, err := st.Step()
+				if done || err != nil {
+					break
+				}
+			}
+			if got := snapshotOf(st); got != end {
+				t.Errorf("stepping on after going back ends at\n%s\nnot\n%s", got, end)
+			}
+		})
+	}
+}
