@@ -1,15 +1,18 @@
-// Command arraysem runs, checks and steps programs of the array languages
-// of the papers in ../shared/papers under their executable semantics.
+// Command arraysem runs, checks, steps and compiles programs of the array
+// languages FUN, FUNMEM, IMP and Remora under their executable semantics.
 //
-// Usage:
+// Usage (the same commands as `arraysem help` prints):
 //
-//	arraysem run FILE [--arg NAME=VALUE]... [--semantics big|small] [--fuel N] [--derive]
+//	arraysem run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace]
 //	arraysem step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
-//	arraysem check FILE [--derive] [--paper] [--arg NAME=VALUE]...
-//	arraysem compile FILE --to fun|funmem|imp [--expand] [--layout gpu|cpu] [--raw] [--stages]
-//	arraysem side-by-side FILE [--arg NAME=VALUE]...
-//	arraysem cover [--n N] [--seed S]
+//	arraysem check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...
+//	arraysem compile FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages]
 //	arraysem test DIR [-v]
+//	arraysem side-by-side FILE [--arg NAME=VALUE]...
+//	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE]
+//	arraysem prove --merge FILE...    arraysem prove --list
+//	arraysem cover [--n N] [--seed S]
+//	arraysem repl [FILE] [--arg NAME=VALUE]... [--fuel N]
 //	arraysem demo
 //
 // Exit status: 0 success; 1 the program went wrong (stuck, out of fuel,
@@ -54,10 +57,11 @@ commands:
         type check a program and print its type; for FUNMEM, then check
         validity (Def 3.1) and race freedom (eq 4) on the inputs given; for
         Remora's dynamic dialect, --infer elaborates into the typed core
-  compile FILE --to fun|funmem|imp [--expand] [--layout gpu|cpu] [--raw] [--stages]
-        translate FUN to FUNMEM (TransformProgram, then the simplifier unless
-        --raw), optionally MemoryExpand, and FUNMEM to IMP (FunMemToImp);
-        --stages prints every stage
+  compile FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages]
+        translate a program down to LEVEL (fun, funmem, imp): FUN to FUNMEM
+        (TransformProgram, then the simplifier unless --raw), optionally
+        MemoryExpand, and FUNMEM to IMP (FunMemToImp); --stages prints every
+        stage
   test DIR [-v]
         run the golden tests (the -- == blocks) of every program under DIR
   side-by-side FILE [--arg NAME=VALUE]...

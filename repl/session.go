@@ -374,7 +374,7 @@ func (s *Session) cmdStep(args []string) error {
 	st := s.stepper()
 	for i := 0; i < n; i++ {
 		if s.interrupt.Load() {
-			s.printf("interrupted after %s\n", plural(len(st.recs), "step"))
+			s.printf("interrupted after %s\n", semantics.Plural(len(st.recs), "step"))
 			return nil
 		}
 		prev := s.previousConfig()
@@ -403,9 +403,9 @@ func (s *Session) finished() error {
 		if errors.As(st.err, &se) && se.Kind == semantics.FuelError {
 			return st.err
 		}
-		return fmt.Errorf("%v (after %s)", st.err, plural(len(st.recs), "step"))
+		return fmt.Errorf("%v (after %s)", st.err, semantics.Plural(len(st.recs), "step"))
 	}
-	s.printf("⟨done⟩ after %s\n", plural(len(st.recs), "step"))
+	s.printf("⟨done⟩ after %s\n", semantics.Plural(len(st.recs), "step"))
 	for _, line := range st.res.Lines {
 		s.printf("%s\n", line)
 	}
@@ -439,7 +439,7 @@ func (s *Session) cmdRun([]string) error {
 	st := s.stepper()
 	for {
 		if s.interrupt.Load() {
-			s.printf("interrupted after %s (:step goes on, :run too)\n", plural(len(st.recs), "step"))
+			s.printf("interrupted after %s (:step goes on, :run too)\n", semantics.Plural(len(st.recs), "step"))
 			return nil
 		}
 		if !st.next() {
@@ -456,14 +456,6 @@ func (s *Session) cmdShow([]string) error {
 	c := s.st.current()
 	s.printf("step %d: %s\n", len(s.st.recs), c.config)
 	return nil
-}
-
-// plural is "1 step", "2 steps".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func withNewline(s string) string {
