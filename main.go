@@ -44,53 +44,6 @@ import (
 
 func main() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
 
-const usage = `usage: arraysem COMMAND [ARGS]
-
-commands:
-  run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace]
-        run a program and print each result on its own line; S is big or small
-        for FUN, IMP and Remora, heap, small or value for FUNMEM (--trace: FUNMEM and
-        IMP kernels' read/write sets per iteration)
-  step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
-        print one line per small step: the rule, then the configuration
-  check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...
-        type check a program and print its type; for FUNMEM, then check
-        validity (Def 3.1) and race freedom (eq 4) on the inputs given; for
-        Remora's dynamic dialect, --infer elaborates into the typed core
-  compile FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages]
-        translate a program down to LEVEL (fun, funmem, imp): FUN to FUNMEM
-        (TransformProgram, then the simplifier unless --raw), optionally
-        MemoryExpand, and FUNMEM to IMP (FunMemToImp); --stages prints every
-        stage
-  test DIR [-v]
-        run the golden tests (the -- == blocks) of every program under DIR
-  side-by-side FILE [--arg NAME=VALUE]...
-        run every semantics at every level (FUN, FUNMEM plain and expanded,
-        IMP) on the same inputs, in one table, with a verdict
-  prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE]
-  prove --merge FILE...    prove --list
-        run the theorems' properties (proofs-tests/THEOREMS.md) over N generated
-        cases each; --shard splits the cases among machines, --json writes the
-        shard's report and --merge joins the reports into one; --for 1h runs
-        rounds of N with seeds S, S+1, … for that long
-  cover [--n N] [--seed S]
-        generate N random well-typed FUN programs (and N/3 Remora ones), run
-        each through every level, and print how often each rule of Figs 3, 4,
-        8, 10, 12 (FUN, FUNMEM, IMP) and of Remora's Figs 6-8 applied
-  repl [FILE] [--arg NAME=VALUE]... [--fuel N]
-        an interactive session: load or type programs of any language, step
-        them forwards and back, inspect environments, heaps and kernels'
-        read/write sets, types, derivations, translations (:help lists the
-        commands); piped input runs a script without prompts
-  demo  run a built-in example (Fig 2 of the FUN paper) through every level
-        and semantics
-
-The language follows the extension (.fun, .funmem, .imp, .remora); --lang
-overrides it. Remora files are the explicitly typed dialect (REMORA.md §1),
-or the rank-annotated untyped dialect of §2 when the first line is
-#lang remora/dynamic; --dialect typed|dynamic overrides the #lang line.
-Exit status: 0 ok, 1 the program went wrong, 2 bad input.
-`
 
 // Main runs the command with args and returns the exit status. Every error
 // is one line on stderr; nothing panics on bad input.
@@ -104,38 +57,35 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		}
 	}()
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
 	cmd, rest := args[0], args[1:]
-	var err error
 	switch cmd {
-	case "run":
-		err = cmdRun(rest, stdout)
-	case "step":
-		err = cmdStep(rest, stdout)
-	case "check":
-		err = cmdCheck(rest, stdout)
-	case "test":
-		err = cmdTest(rest, stdout)
-	case "compile":
-		err = cmdCompile(rest, stdout)
-	case "side-by-side":
-		err = cmdSide(rest, stdout)
-	case "cover":
-		err = cmdCover(rest, stdout)
-	case "prove":
-		err = cmdProve(args[1:], stdout)
-	case "repl":
-		err = cmdRepl(args[1:], stdout)
-	case "demo":
-		err = cmdDemo(rest, stdout)
 	case "help", "-h", "--help", "-help":
-		fmt.Fprint(stdout, usage)
+		if len(rest) == 0 {
+			fmt.Fprint(stdout, usage())
+			return 0
+		}
+		if len(rest) > 1 || lookup(rest[0]) == nil {
+			fmt.Fprintf(stderr, "arraysem: help COMMAND (one of %s)\n", strings.Join(commandNames(), ", "))
+			return 2
+		}
+		cmd, rest = rest[0], []string{"--help"}
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, version())
 		return 0
-	default:
-		fmt.Fprintf(stderr, "arraysem: unknown command %q\n\n%s", cmd, usage)
+	}
+	c := lookup(cmd)
+	if c == nil {
+		fmt.Fprintf(stderr, "arraysem: unknown command %q\n\n%s", cmd, usage())
 		return 2
+	}
+	err := c.run(rest, stdout)
+	var help helpRequest
+	if errors.As(err, &help) {
+		c.printHelp(stdout, help.fs)
+		return 0
 	}
 	if err == nil {
 		return 0
@@ -194,7 +144,7 @@ func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, er
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
+			return nil, flagError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -216,7 +166,7 @@ func parseUpTo(fs *flag.FlagSet, args []string, npos int, what string) ([]string
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
+			return nil, flagError(fs, err)
 		}
 		if args = fs.Args(); len(args) == 0 {
 			break
@@ -235,7 +185,7 @@ type langFlags struct{ lang, dialect *string }
 
 func addLangFlags(fs *flag.FlagSet) langFlags {
 	return langFlags{
-		lang:    fs.String("lang", "", "language"),
+		lang:    fs.String("lang", "", "the file's language ("+strings.Join(check.Registry.Names(), ", ")+"), instead of the one its extension says"),
 		dialect: fs.String("dialect", "", "Remora dialect: typed or dynamic (default: the file's #lang line)"),
 	}
 }
@@ -261,11 +211,11 @@ func cmdRun(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
-	sem := fs.String("semantics", "", "big or small")
-	fuel := fs.Int("fuel", 0, "small-step fuel")
+	sem := fs.String("semantics", "", "the semantics: big or small (FUNMEM: heap, small or value); default the first")
+	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8)")
 	lf := addLangFlags(fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
-	trace := fs.Bool("trace", false, "print FUNMEM kernels' read/write sets per iteration")
+	trace := fs.Bool("trace", false, "print each kernel's read/write sets per iteration (FUNMEM and IMP)")
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
@@ -305,7 +255,7 @@ func cmdStep(args []string, stdout io.Writer) error {
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	n := fs.Int("n", 0, "print at most N steps (0: all)")
-	fuel := fs.Int("fuel", 0, "small-step fuel")
+	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8)")
 	lf := addLangFlags(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
@@ -370,7 +320,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 
 func cmdCompile(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
-	to := fs.String("to", "", "target level: fun, funmem or imp")
+	to := fs.String("to", "", "the level to compile to ("+strings.Join(check.Registry.Names(), ", ")+")")
 	expand := fs.Bool("expand", false, "run MemoryExpand")
 	layout := fs.String("layout", "gpu", "MemoryExpand's layout: gpu (coalesced) or cpu (a row per thread)")
 	raw := fs.Bool("raw", false, "skip the simplifier")
@@ -442,8 +392,9 @@ func cmdProve(args []string, stdout io.Writer) error {
 	merge := fs.Bool("merge", false, "merge the shard reports given as arguments into one")
 	list := fs.Bool("list", false, "list the properties and the theorems they check")
 	forTime := fs.Duration("for", 0, "run rounds of N cases per property, seeds S, S+1, …, until this time has passed (e.g. 1h)")
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+		return flagError(fs, err)
 	}
 	if *list {
 		rows := [][]string{{"property", "theorem", "source"}}
@@ -537,7 +488,7 @@ func cmdRepl(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
-	fuel := fs.Int("fuel", 0, "small-step fuel")
+	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8)")
 	pos, err := parseUpTo(fs, args, 1, "at most one FILE")
 	if err != nil {
 		return err
@@ -554,8 +505,9 @@ func cmdRepl(args []string, stdout io.Writer) error {
 }
 
 func cmdDemo(args []string, stdout io.Writer) error {
-	if len(args) > 0 {
-		return usageError{"demo takes no arguments"}
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	if _, err := parse(fs, args, 0, "no arguments"); err != nil {
+		return err
 	}
 	const file = "examples/fun/fig2.fun"
 	l, err := check.Load(file, demoSource, check.Options{})

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/arraysem/arraysem/check"
+)
+
+// command is one of arraysem's commands: its arguments, what it does, an
+// example that runs as written (from the repository's root, after
+// `go build -o arraysem .`), and the function that runs it.
+type command struct {
+	name, args, doc, example string
+	run                      func(args []string, stdout io.Writer) error
+}
+
+// commands lists the commands in the order usage shows them.
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{"run", "FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace]",
+			"run a program and print each result on its own line; S is big or small for FUN, IMP and Remora, heap, small or value for FUNMEM (--trace: FUNMEM and IMP kernels' read/write sets per iteration)",
+			"./arraysem run examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=1", cmdRun},
+		{"step", "FILE [--arg NAME=VALUE]... [-n N] [--fuel N]",
+			"print one line per small step: the rule, then the configuration",
+			"./arraysem step examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=0", cmdStep},
+		{"check", "FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...",
+			"type check a program and print its type; for FUNMEM, then check validity (Def 3.1) and race freedom (eq 4) on the inputs given; for Remora's dynamic dialect, --infer elaborates into the typed core",
+			"./arraysem check examples/funmem/fig7.funmem --arg xsize=2 --arg ysize=3 --arg zcond=1", cmdCheck},
+		{"compile", "FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages]",
+			"translate a program down to LEVEL (" + strings.Join(check.Registry.Names(), ", ") + "): FUN to FUNMEM (TransformProgram, then the simplifier unless --raw), optionally MemoryExpand, and FUNMEM to IMP (FunMemToImp); --stages prints every stage",
+			"./arraysem compile examples/fun/fig2.fun --to imp --stages", cmdCompile},
+		{"test", "DIR [-v]",
+			"run the golden tests (the -- == blocks) of every program under DIR",
+			"./arraysem test examples/", cmdTest},
+		{"side-by-side", "FILE [--arg NAME=VALUE]...",
+			"run every semantics at every level the program compiles to (FUN, FUNMEM plain and memory-expanded, IMP) on the same inputs, in one table, with a verdict",
+			"./arraysem side-by-side examples/fun/matmul.fun --arg n=2 --arg m=2 --arg p=2 --arg 'a=[[1 2] [3 4]]' --arg 'b=[[5 6] [7 8]]'", cmdSide},
+		{"prove", "[--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list",
+			"run the theorems' properties (proofs-tests/THEOREMS.md) over N generated cases each; --shard splits the cases among machines, --json writes the shard's report and --merge joins the reports into one; --for 1h runs rounds of N with seeds S, S+1, … for that long",
+			"./arraysem prove --property fun-big-small --n 200", cmdProve},
+		{"cover", "[--n N] [--seed S]",
+			"generate N random well-typed FUN programs (and N/3 Remora ones), run each through every level, and print how often each rule of Figs 3, 4, 8, 10, 12 (FUN, FUNMEM, IMP) and of Remora's Figs 6-8 applied",
+			"./arraysem cover --n 300", cmdCover},
+		{"repl", "[FILE] [--arg NAME=VALUE]... [--fuel N]",
+			"an interactive session: load or type programs of any language, step them forwards and back, inspect environments, heaps and kernels' read/write sets, types, derivations, translations (:help lists the commands); piped input runs a script without prompts",
+			"./arraysem repl examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=1", cmdRepl},
+		{"demo", "",
+			"run a built-in example (Fig 2 of the FUN paper) through every level and semantics",
+			"./arraysem demo", cmdDemo},
+	}
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func commandNames() []string {
+	out := make([]string, len(commands))
+	for i, c := range commands {
+		out[i] = c.name
+	}
+	return out
+}
+
+// usage is what `arraysem help` prints.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage: arraysem COMMAND [ARGS]\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %s %s\n", c.name, c.args)
+		b.WriteString(wrap(c.doc, "        ", 78))
+	}
+	b.WriteString(`
+arraysem help COMMAND (or arraysem COMMAND --help) shows a command's flags
+and an example; arraysem --version the version.
+The language follows the extension (.fun, .funmem, .imp, .remora); --lang
+overrides it. Remora files are the explicitly typed dialect, or the
+rank-annotated untyped dialect of §2 of "The semantics of rank
+polymorphism" when the first line is #lang remora/dynamic; --dialect
+typed|dynamic overrides the #lang line.
+Exit status: 0 ok, 1 the program went wrong, 2 bad input.
+`)
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width columns, each indented.
+func wrap(text, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += w
+	}
+	if len(line) > len(indent) {
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// helpRequest is a command asked for its help (-h, --help).
+type helpRequest struct{ fs *flag.FlagSet }
+
+// Error is never shown: Main prints the command's help instead.
+func (helpRequest) Error() string { return "help requested" }
+
+// flagError is a flag set's parse error as arraysem reports it: a help
+// request, or a usage error (exit 2).
+func flagError(fs *flag.FlagSet, err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return helpRequest{fs}
+	}
+	return usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
+}
+
+// printHelp prints a command's usage, what it does, its flags and its
+// example.
+func (c *command) printHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: arraysem %s %s\n\n%s", c.name, c.args, wrap(c.doc, "", 78))
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprintln(w, "\nflags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	fmt.Fprintf(w, "\nexample:\n  %s\n", c.example)
+}
+
+// version is the module's version and VCS revision, from the build
+// information Go records.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "arraysem (no build information)"
+	}
+	v := bi.Main.Version
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = " (modified)"
+			}
+		}
+	}
+	out := "arraysem " + v
+	if rev != "" {
+		out += " " + rev[:min(12, len(rev))] + modified
+	}
+	return out + " " + bi.GoVersion
+}

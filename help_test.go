@@ -1,0 +1,69 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHelp: help COMMAND and COMMAND --help print the command's usage,
+// flags and example and exit 0; every example runs as written.
+func TestHelp(t *testing.T) {
+	for _, c := range commands {
+		for _, args := range [][]string{{"help", c.name}, {c.name, "--help"}, {c.name, "-h"}} {
+			out, errs, status := run(t, args...)
+			if status != 0 || !strings.HasPrefix(out, "usage: arraysem "+c.name) || !strings.Contains(out, "\nexample:\n  ./arraysem "+c.name) || errs != "" {
+				t.Errorf("arraysem %v: status %d\n%s%s", args, status, out, errs)
+			}
+		}
+		if c.name == "prove" || c.name == "cover" {
+			continue // campaigns: run by their own tests
+		}
+		t.Run("example "+c.name, func(t *testing.T) {
+			words := shellWords(c.example)
+			if words[0] != "./arraysem" {
+				t.Fatalf("the example does not start with ./arraysem: %s", c.example)
+			}
+			saved := stdin
+			stdin = strings.NewReader(":quit\n")
+			defer func() { stdin = saved }()
+			out, errs, status := run(t, words[1:]...)
+			if status != 0 {
+				t.Errorf("%s: status %d\n%s%s", c.example, status, out, errs)
+			}
+		})
+	}
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		if out, _, status := run(t, args...); status != 0 || !strings.HasPrefix(out, "arraysem ") {
+			t.Errorf("arraysem %v: status %d, %q", args, status, out)
+		}
+	}
+	if _, errs, status := run(t, "help", "bogus"); status != 2 || !strings.Contains(errs, "help COMMAND") {
+		t.Errorf("help bogus: status %d, %q", status, errs)
+	}
+}
+
+// shellWords splits a command line at blanks outside single quotes.
+func shellWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, have := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted, have = !quoted, true
+		case r == ' ' && !quoted:
+			if have {
+				out = append(out, cur.String())
+				cur.Reset()
+				have = false
+			}
+		default:
+			cur.WriteRune(r)
+			have = true
+		}
+	}
+	if have {
+		out = append(out, cur.String())
+	}
+	return out
+}
