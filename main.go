@@ -76,6 +76,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		fmt.Fprintln(stdout, version())
 		return 0
 	}
+	notices = stderr
 	c := lookup(cmd)
 	if c == nil {
 		fmt.Fprintf(stderr, "arraysem: unknown command %q\n\n%s", cmd, usage())
@@ -92,6 +93,19 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 	}
 	fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
 	return exitStatus(err)
+}
+
+// notices receives one-line notices about flags that have no effect.
+var notices io.Writer = os.Stderr
+
+// notice prints a one-line notice on stderr.
+func notice(msg string) { fmt.Fprintln(notices, "arraysem: notice: "+msg) }
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // usageError is a command-line mistake (exit 2).
@@ -237,12 +251,24 @@ func cmdRun(args []string, stdout io.Writer) error {
 			}
 		}
 	}
+	traced := 0
+	if o.Trace != nil {
+		show := o.Trace
+		o.Trace = func(kernel string, iters []semantics.IterAccess) { traced++; show(kernel, iters) }
+	}
 	r, err := l.Run(o)
+	if *trace && traced == 0 && err != nil {
+		notice("run --trace: no kernel finished before the run stopped, so there is no read/write set to show")
+	}
 	if err != nil {
 		return err
 	}
-	if *derive && r.Derivation != nil {
-		fmt.Fprint(stdout, r.Derivation)
+	if *derive {
+		if r.Derivation == nil {
+			notice("run --derive: this semantics builds no evaluation derivation (FUN's big-step, and FUNMEM's value semantics, do)")
+		} else {
+			fmt.Fprint(stdout, r.Derivation)
+		}
 	}
 	for _, v := range r.Lines {
 		fmt.Fprintln(stdout, v)
@@ -301,11 +327,19 @@ func cmdCheck(args []string, stdout io.Writer) error {
 		return usageError{"check --infer elaborates Remora's dynamic dialect (#lang remora/dynamic, or --dialect dynamic)"}
 	}
 	if *derive {
-		fmt.Fprint(stdout, l.Derivation())
+		if d := l.Derivation(); d != nil {
+			fmt.Fprint(stdout, d)
+		} else {
+			notice("check --derive: " + l.Language().Name() + " builds no typing derivation")
+		}
 	}
 	fmt.Fprintln(stdout, l.Type())
 	ic, ok := l.(lang.InputChecker)
 	if !ok {
+		return nil
+	}
+	if len(vals) == 0 && len(l.Inputs()) > 0 {
+		fmt.Fprintf(stdout, "validity (Def 3.1) and race freedom (eq 4) are decided on inputs: give them with --arg (%s)\n", strings.Join(l.Inputs(), ", "))
 		return nil
 	}
 	lines, err := ic.CheckInputs(vals)
@@ -335,6 +369,9 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	}
 	if _, err := funmem.ParseLayout(*layout); err != nil {
 		return usageError{"compile: " + err.Error()}
+	}
+	if !*expand && flagSet(fs, "layout") {
+		notice("compile --layout: the layout is MemoryExpand's, which runs with --expand only")
 	}
 	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {

@@ -28,6 +28,7 @@ type frame struct {
 	i    int64
 	pos  int64 // i's position in the kernel's schedule
 	next *frame
+	prog *Program // the program, in the outermost frame (for the final results)
 }
 
 // Machine is IMP's small-step semantics.
@@ -35,7 +36,7 @@ type Machine struct{ Opts *Options }
 
 // Initial is the configuration that starts p.
 func Initial(p *Program, env Env, h *semantics.Heap) *Config {
-	return &Config{top: &frame{stms: p.Body, env: env}, h: h}
+	return &Config{top: &frame{stms: p.Body, env: env, prog: p}, h: h}
 }
 
 // Final reports whether the program has run to its return.
@@ -125,6 +126,15 @@ func iteration(parent *frame, k *kernel, pos int64) *frame {
 // then the statements left in the innermost frame.
 func (c *Config) String() string {
 	if c.done {
+		if p := c.top.prog; p != nil {
+			if vs, err := Results(p, c.top.env, c.h); err == nil {
+				parts := make([]string, len(vs))
+				for i, v := range vs {
+					parts[i] = v.Abbrev(8)
+				}
+				return "⟨done⟩ (" + strings.Join(parts, ", ") + ")"
+			}
+		}
 		return "⟨done⟩"
 	}
 	var frames []*frame
