@@ -44,7 +44,6 @@ import (
 
 func main() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
 
-
 // Main runs the command with args and returns the exit status. Every error
 // is one line on stderr; nothing panics on bad input.
 func Main(args []string, stdout, stderr io.Writer) (status int) {
@@ -533,12 +532,20 @@ func cmdRepl(args []string, stdout io.Writer) error {
 	file := ""
 	if len(pos) == 1 {
 		file = pos[0]
+		if _, err := os.Stat(file); err != nil {
+			return usageError{err.Error()}
+		}
 	}
 	terminal := false
 	if f, ok := stdin.(*os.File); ok {
 		terminal = readline.IsTerminal(int(f.Fd())) && stdout == os.Stdout && readline.IsTerminal(int(os.Stdout.Fd()))
 	}
-	return repl.Run(stdin, stdout, repl.Options{Args: vals, Fuel: *fuel}, file, terminal)
+	err = repl.Run(stdin, stdout, repl.Options{Args: vals, Fuel: *fuel}, file, terminal)
+	var se *repl.SessionErrors
+	if errors.As(err, &se) {
+		return failed{se.Error()}
+	}
+	return err
 }
 
 func cmdDemo(args []string, stdout io.Writer) error {

@@ -341,7 +341,35 @@ func TestReplPiped(t *testing.T) {
 			t.Errorf("output has %q (a prompt, banner, escape code, or a command after :quit):\n%s", bad, got)
 		}
 	}
-	if n := strings.Count(got, "\n"); n != 5 {
-		t.Errorf("%d lines of output, want 5:\n%s", n, got)
+	if n := strings.Count(got, "\n"); n != 6 {
+		t.Errorf("%d lines of output, want 6:\n%s", n, got)
+	}
+}
+
+// TestReplStatus: a piped session that reported errors ends with status
+// 1; a file that does not exist is bad input (2), as for run; flags may
+// follow the file.
+func TestReplStatus(t *testing.T) {
+	saved := stdin
+	defer func() { stdin = saved }()
+	for _, tc := range []struct {
+		args   []string
+		input  string
+		status int
+		stderr string
+	}{
+		{[]string{"repl"}, "let (x : int) = 2 in (x)\n", 0, ""},
+		{[]string{"repl"}, ":lang remora\n(+ 1 #t)\n(+ 1 2)\n", 1, "the session reported 1 error"},
+		{[]string{"repl"}, ":bogus\n", 1, "reported 1 error"},
+		{[]string{"repl", "nosuch.fun"}, "", 2, "nosuch.fun"},
+		{[]string{"repl", "examples/fun/fig2.fun", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1", "--fuel", "10"}, ":run\n", 0, ""},
+		{[]string{"repl", "examples/fun/fig2.fun", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1", "--fuel", "2"}, ":run\n", 1, "reported 1 error"},
+	} {
+		stdin = strings.NewReader(tc.input)
+		var out, errOut bytes.Buffer
+		status := Main(tc.args, &out, &errOut)
+		if status != tc.status || !strings.Contains(errOut.String(), tc.stderr) {
+			t.Errorf("arraysem %v <<< %q: status %d\nstdout:\n%s\nstderr:\n%s", tc.args, tc.input, status, out.String(), errOut.String())
+		}
 	}
 }

@@ -190,8 +190,10 @@ type Interactive interface {
 	// Split reads text typed at the prompt into its definitions and its
 	// expressions (each as text), and the names the definitions define.
 	Split(file, src string) (defs, exprs, names []string, err error)
-	// Assemble makes one program's text of definitions and expressions.
-	Assemble(forms []string) string
+	// Assemble makes one program's text of the definitions kept so far
+	// and text typed at the prompt, and says on which line (from 0) the
+	// text starts, so that errors can be given at the text's own lines.
+	Assemble(defs []string, text string) (src string, offset int)
 	// Incomplete reports whether the text lacks closing brackets, so that
 	// more lines may complete it.
 	Incomplete(src string) bool

@@ -12,8 +12,20 @@ func (language) Split(file, src string) (defs, exprs, names []string, err error)
 	return SplitDefinitions(file, src)
 }
 
-// Assemble makes a typed program of definitions and expressions.
-func (language) Assemble(forms []string) string { return strings.Join(forms, "\n") + "\n" }
+// Assemble makes a typed program of definitions, one a line, and text.
+func (language) Assemble(defs []string, text string) (string, int) {
+	return AssembleDefinitions("", defs, text)
+}
+
+// AssembleDefinitions makes a program's text of a header, definitions (one
+// a line) and text, and the line the text starts on.
+func AssembleDefinitions(header string, defs []string, text string) (string, int) {
+	prefix := header
+	for _, d := range defs {
+		prefix += d + "\n"
+	}
+	return prefix + text + "\n", strings.Count(prefix, "\n")
+}
 
 // Incomplete reports whether brackets are left open.
 func (language) Incomplete(src string) bool { return OpenBrackets(src) > 0 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/semantics"
 	"io"
 	"os"
 	"os/signal"
@@ -28,9 +29,24 @@ func Run(in io.Reader, out io.Writer, opts Options, file string, terminal bool) 
 		s.Exec(":load " + file)
 	}
 	if !terminal {
-		return runPiped(s, in)
+		if err := runPiped(s, in); err != nil {
+			return err
+		}
+		if s.Errors() > 0 {
+			return &SessionErrors{N: s.Errors()}
+		}
+		return nil
 	}
 	return runTerminal(s)
+}
+
+// SessionErrors ends a piped session that reported errors, so that a
+// script's caller sees that it went wrong.
+type SessionErrors struct{ N int }
+
+// Error counts the errors.
+func (e *SessionErrors) Error() string {
+	return fmt.Sprintf("arraysem repl: the session reported %s", semantics.Plural(e.N, "error"))
 }
 
 func runPiped(s *Session, in io.Reader) error {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/kr/pretty"
 
@@ -37,6 +38,8 @@ type Session struct {
 	source    string // the loaded program's text
 	file      string // its file name (inline input: "input.EXT")
 	defs      []string
+	offset    int // the line the typed text starts on in source (after kept definitions)
+	errors    int // errors reported, for a piped session's exit status
 	st        *stepper
 	fuel      int
 	schedule  string
@@ -106,13 +109,19 @@ func (s *Session) inline(src string, force bool) bool {
 		}
 		return s.interactiveInput(in, src)
 	}
-	err := s.load("input"+extension(s.lang), src)
+	err := s.load(stdinFile, src, false, 0)
 	if err != nil && !force && strings.Contains(err.Error(), "end of file") {
 		return false
 	}
 	s.report(err)
+	if err == nil {
+		s.evaluate()
+	}
 	return true
 }
+
+// stdinFile names text typed at the prompt in positions.
+const stdinFile = "<stdin>"
 
 // language is the language of inline input.
 func (s *Session) language() lang.Language {
@@ -124,8 +133,7 @@ func (s *Session) language() lang.Language {
 // definitions (Remora's): definitions are kept for the inputs that follow
 // (as at Racket's prompt); an expression is loaded with them.
 func (s *Session) interactiveInput(in lang.Interactive, src string) bool {
-	file := "input" + extension(s.lang)
-	defs, exprs, names, err := in.Split(file, src)
+	defs, exprs, names, err := in.Split(stdinFile, src)
 	if err != nil {
 		s.report(err)
 		return true
@@ -133,24 +141,37 @@ func (s *Session) interactiveInput(in lang.Interactive, src string) bool {
 	if len(defs) == 0 && len(exprs) == 0 {
 		return true // only comments
 	}
-	forms := append(append(append([]string{}, s.defs...), defs...), exprs...)
-	prog := in.Assemble(forms)
 	if len(exprs) == 0 {
 		// Check the definitions by loading them with a trivial expression.
-		if _, err := check.Load(file, in.Assemble(append(forms, "0")), check.Options{Lang: s.lang}); err != nil {
-			s.report(err)
+		prog, offset := in.Assemble(s.defs, src+"\n0")
+		if _, err := check.Load(stdinFile, prog, check.Options{Lang: s.lang}); err != nil {
+			s.report(atLine(err, offset))
 			return true
 		}
 		s.defs = append(s.defs, defs...)
 		s.printf("defined %s\n", strings.Join(names, ", "))
 		return true
 	}
-	if err := s.load(file, prog); err != nil {
+	prog, offset := in.Assemble(s.defs, src)
+	if err := s.load(stdinFile, prog, false, offset); err != nil {
 		s.report(err)
 		return true
 	}
 	s.defs = append(s.defs, defs...)
+	s.evaluate()
 	return true
+}
+
+// atLine moves an error's position in an assembled program back by offset
+// lines, to the line of the text the user typed.
+func atLine(err error, offset int) error {
+	var se *semantics.Error
+	if offset > 0 && errors.As(err, &se) && se.Pos.File == stdinFile && se.Pos.Line > offset {
+		moved := *se
+		moved.Pos.Line -= offset
+		return &moved
+	}
+	return err
 }
 
 // extension is the file extension of a language's programs.
@@ -162,22 +183,97 @@ func extension(name string) string {
 }
 
 // load makes src the session's program and starts stepping it from the
-// beginning. Its language is the session's, unless the text names its own
-// with a #lang line.
-func (s *Session) load(file, src string) error {
+// beginning. Its language is the session's, or (pick) the one its file
+// name and #lang line say. Text typed at the prompt after kept
+// definitions starts at line offset of src: errors are moved back to its
+// own lines. Inputs set for an earlier program that this one does not
+// declare are dropped.
+func (s *Session) load(file, src string, pick bool, offset int) error {
 	opts := check.Options{Lang: s.lang}
-	if lang.HashLangLine(src) != "" {
+	if pick {
 		opts.Lang = ""
 	}
 	l, err := check.Load(file, src, opts)
 	if err != nil {
-		return err
+		return atLine(err, offset)
 	}
-	s.loaded, s.source, s.file = l, src, file
+	s.loaded, s.source, s.file, s.offset = l, src, file, offset
 	s.st = nil
-	s.printf("loaded %s (%s): %s\n", filepath.Base(file), l.Language().Name(), firstLine(l.Type()))
+	declared := map[string]bool{}
+	for _, in := range l.Inputs() {
+		declared[in] = true
+	}
+	for k := range s.opts.Args {
+		if !declared[k] {
+			delete(s.opts.Args, k)
+		}
+	}
+	if _, typed := l.Language().(lang.Interactive); !typed || file != stdinFile {
+		s.printf("loaded %s (%s): %s\n", filepath.Base(file), l.Language().Name(), firstLine(l.Type()))
+	}
 	return nil
 }
+
+// evaluate runs the loaded program by its default semantics and prints
+// its results, or says which inputs it still needs. Ctrl-C abandons it.
+func (s *Session) evaluate() {
+	var r *lang.Result
+	err := s.interruptible(func() (err error) {
+		r, err = s.loaded.Run(lang.RunOptions{Args: s.args()})
+		return err
+	})
+	var se *semantics.Error
+	switch {
+	case errors.As(err, &se) && se.Kind == semantics.InputError && strings.Contains(se.Msg, "missing input"):
+		s.printf("inputs needed: %s (set them with :set arg NAME=VALUE …, then :run or :step)\n", strings.Join(s.missing(), ", "))
+	case err != nil:
+		s.report(err)
+	default:
+		for _, line := range r.Lines {
+			s.printf("%s\n", line)
+		}
+	}
+}
+
+// missing lists the loaded program's inputs not set.
+func (s *Session) missing() []string {
+	var out []string
+	for _, in := range s.loaded.Inputs() {
+		if _, ok := s.opts.Args[in]; !ok {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// interruptible runs f, which must not change the session, and returns its
+// error; Ctrl-C (Interrupt) abandons it: it runs on in the background and
+// what it finds is dropped.
+func (s *Session) interruptible(f func() error) error {
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("internal error: %v (please report this with the input)", r)
+			}
+		}()
+		done <- f()
+	}()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			if s.interrupt.Load() {
+				return errInterrupted
+			}
+		}
+	}
+}
+
+var errInterrupted = errors.New("interrupted")
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -223,6 +319,7 @@ func (s *Session) report(err error) {
 	if err == nil {
 		return
 	}
+	s.errors++
 	msg := err.Error()
 	msg = strings.ReplaceAll(msg, "raise it with --fuel N", "raise it with :set fuel N")
 	msg = strings.ReplaceAll(msg, "give it with --arg", "give it with :set arg")
@@ -236,10 +333,12 @@ func (s *Session) command(line string) bool {
 	name, args := fields[0], fields[1:]
 	c, ok := commands[name]
 	if !ok {
+		s.errors++
 		s.printf("error: unknown command %s (:help lists them)\n", name)
 		return false
 	}
 	if c.needsProgram && s.loaded == nil {
+		s.errors++
 		s.printf("error: %s: no program loaded (type one, or :load FILE)\n", name)
 		return false
 	}
@@ -331,11 +430,18 @@ func (s *Session) cmdLoad(args []string) error {
 	}
 	old := s.lang
 	s.lang = l.Name()
-	if err := s.load(args[0], string(src)); err != nil {
+	if err := s.load(args[0], string(src), true, 0); err != nil {
 		s.lang = old
 		return err
 	}
 	s.defs = nil
+	if in, ok := l.(lang.Interactive); ok {
+		// The file's definitions are in scope at the prompt.
+		if defs, _, _, err := in.Split(args[0], string(src)); err == nil {
+			s.defs = defs
+		}
+	}
+	s.evaluate()
 	return nil
 }
 
@@ -450,13 +556,31 @@ func (s *Session) cmdRun([]string) error {
 
 func (s *Session) cmdShow([]string) error {
 	if s.st == nil || s.st.current() == nil {
-		s.printf("step 0: the program\n%s", withNewline(s.source))
+		s.printf("step 0: the program\n%s", withNewline(withoutHeader(s.source)))
 		return nil
 	}
 	c := s.st.current()
 	s.printf("step %d: %s\n", len(s.st.recs), c.config)
 	return nil
 }
+
+// withoutHeader is a program's text without its leading comment lines
+// (the header of an example file, which :load showed once).
+func withoutHeader(src string) string {
+	lines := strings.Split(src, "\n")
+	i := 0
+	for i < len(lines) {
+		t := strings.TrimSpace(lines[i])
+		if t != "" && !strings.HasPrefix(t, "--") && !strings.HasPrefix(t, ";") {
+			break
+		}
+		i++
+	}
+	return strings.Join(lines[i:], "\n")
+}
+
+// Errors is the number of errors the session reported.
+func (s *Session) Errors() int { return s.errors }
 
 func withNewline(s string) string {
 	if strings.HasSuffix(s, "\n") {
@@ -566,8 +690,11 @@ func (s *Session) cmdRaces([]string) error {
 		s.printf("%s has no heap, so no races (FUNMEM and IMP do)\n", s.loaded.Language().Name())
 		return nil
 	}
-	lines, err := rc.Races(s.args())
-	if err != nil {
+	var lines []string
+	if err := s.interruptible(func() (err error) {
+		lines, err = rc.Races(s.args())
+		return err
+	}); err != nil {
 		return err
 	}
 	for _, line := range lines {
@@ -630,8 +757,11 @@ func (s *Session) cmdCheck([]string) error {
 	}
 	s.printf("%s\n", s.loaded.Type())
 	if ic, ok := s.loaded.(lang.InputChecker); ok {
-		lines, err := ic.CheckInputs(s.args())
-		if err != nil {
+		var lines []string
+		if err := s.interruptible(func() (err error) {
+			lines, err = ic.CheckInputs(s.args())
+			return err
+		}); err != nil {
 			return err
 		}
 		for _, line := range lines {
@@ -642,7 +772,14 @@ func (s *Session) cmdCheck([]string) error {
 }
 
 func (s *Session) cmdSide([]string) error {
-	rows, verdict := check.SideBySide(s.loaded, s.args())
+	var rows []check.Row
+	var verdict error
+	if err := s.interruptible(func() error {
+		rows, verdict = check.SideBySide(s.loaded, s.args())
+		return nil
+	}); err != nil {
+		return err
+	}
 	if rows == nil {
 		return verdict
 	}
@@ -680,7 +817,7 @@ func (s *Session) cmdCompile(args []string) error {
 		return nil
 	}
 	s.lang = last.Program.Language().Name()
-	return s.load("compiled"+extension(s.lang), text)
+	return s.load("compiled"+extension(s.lang), text, false, 0)
 }
 
 func (s *Session) cmdSet(args []string) error {

@@ -121,9 +121,10 @@ func (language) Split(file, src string) (defs, exprs, names []string, err error)
 	return remora.SplitDefinitions(file, src)
 }
 
-// Assemble makes a program of the dialect: its #lang line, then the forms.
-func (language) Assemble(forms []string) string {
-	return "#lang remora/dynamic\n" + strings.Join(forms, "\n") + "\n"
+// Assemble makes a program of the dialect: its #lang line, the
+// definitions, then the text.
+func (language) Assemble(defs []string, text string) (string, int) {
+	return remora.AssembleDefinitions("#lang remora/dynamic\n", defs, text)
 }
 
 // Incomplete reports whether brackets are left open.
