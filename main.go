@@ -42,7 +42,10 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-func main() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	go watchMemory(os.Stderr)
+	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // Main runs the command with args and returns the exit status. Every error
 // is one line on stderr; nothing panics on bad input.
@@ -169,7 +172,15 @@ func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, er
 	if len(pos) != npos {
 		return nil, usageError{fmt.Sprintf("%s wants %s", fs.Name(), what)}
 	}
-	return pos, nil
+	return pos, applyMemory(fs)
+}
+
+// applyMemory applies a parsed --max-memory flag, if the command has one.
+func applyMemory(fs *flag.FlagSet) error {
+	if f := fs.Lookup("max-memory"); f != nil {
+		return setMemory(f.Value.String())
+	}
+	return nil
 }
 
 // parseUpTo is parse for commands that take at most npos positional
@@ -189,7 +200,7 @@ func parseUpTo(fs *flag.FlagSet, args []string, npos int, what string) ([]string
 	if len(pos) > npos {
 		return nil, usageError{fmt.Sprintf("%s takes %s", fs.Name(), what)}
 	}
-	return pos, nil
+	return pos, applyMemory(fs)
 }
 
 // langFlags are the flags that pick a file's language: --lang, and for
@@ -222,6 +233,7 @@ func (lf langFlags) load(file string, opts check.Options) (lang.Program, error) 
 
 func cmdRun(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	memoryFlag(fs)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	sem := fs.String("semantics", "", "the semantics: big or small (FUNMEM: heap, small or value); default the first")
@@ -277,6 +289,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 
 func cmdStep(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("step", flag.ContinueOnError)
+	memoryFlag(fs)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	n := fs.Int("n", 0, "print at most N steps (0: all)")
@@ -308,6 +321,7 @@ func cmdStep(args []string, stdout io.Writer) error {
 
 func cmdCheck(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	memoryFlag(fs)
 	derive := fs.Bool("derive", false, "print the typing derivation")
 	paper := fs.Bool("paper", false, "accept only the paper's grammar")
 	infer := fs.Bool("infer", false, "Remora's dynamic dialect: elaborate into the typed core and report its types")
@@ -397,6 +411,7 @@ func cmdCompile(args []string, stdout io.Writer) error {
 
 func cmdTest(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	memoryFlag(fs)
 	verbose := fs.Bool("v", false, "list passing files too")
 	pos, err := parse(fs, args, 1, "one DIR")
 	if err != nil {
@@ -522,6 +537,7 @@ var stdin io.Reader = os.Stdin
 
 func cmdRepl(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
+	memoryFlag(fs)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8)")
@@ -550,6 +566,7 @@ func cmdRepl(args []string, stdout io.Writer) error {
 
 func cmdDemo(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	memoryFlag(fs)
 	if _, err := parse(fs, args, 0, "no arguments"); err != nil {
 		return err
 	}
@@ -609,6 +626,7 @@ func argsString(args map[string]string) string {
 
 func cmdSide(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("side-by-side", flag.ContinueOnError)
+	memoryFlag(fs)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	lf := addLangFlags(fs)

@@ -18,11 +18,6 @@ type Array struct {
 	Data  []int64
 }
 
-// MaxElems bounds the number of elements of one array the interpreters will
-// build. Past it they get stuck with a clear message rather than exhaust
-// memory (which Go cannot recover from).
-const MaxElems = 1 << 28
-
 // Scalar is the rank-0 array holding k.
 func Scalar(k int64) Array { return Array{Data: []int64{k}} }
 
@@ -44,7 +39,10 @@ func Count(shape []int64) (int64, error) {
 			return 0, fmt.Errorf("size %d is negative", d)
 		}
 		if d != 0 && n > MaxElems/d {
-			return 0, fmt.Errorf("an array of shape %s exceeds the interpreter's limit of %d elements", ShapeString(shape), int64(MaxElems))
+			if n > (1<<62)/d {
+				return 0, fmt.Errorf("an array of shape %s exceeds --max-memory %s (raise it with --max-memory)", ShapeString(shape), Bytes(maxMemory))
+			}
+			return 0, tooBig("an array of shape "+ShapeString(shape), n*d)
 		}
 		n *= d
 	}

@@ -144,9 +144,30 @@ func TestNest(t *testing.T) {
 	}
 }
 
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]int64{"4GiB": 4 << 30, "512MB": 512e6, "1000000": 1e6, "2 g": 2 << 30, "1.5KiB": 1536} {
+		if got, err := ParseBytes(in); err != nil || got != want {
+			t.Errorf("ParseBytes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "GiB", "-1GB", "4 parsecs", "0"} {
+		if _, err := ParseBytes(in); err == nil {
+			t.Errorf("ParseBytes(%q) succeeded", in)
+		}
+	}
+}
+
 func TestCountLimits(t *testing.T) {
-	if _, err := Count([]int64{1 << 20, 1 << 20}); err == nil || !strings.Contains(err.Error(), "limit") {
+	if _, err := Count([]int64{1 << 20, 1 << 20}); err == nil || !strings.Contains(err.Error(), "exceeds --max-memory 4.0 GiB") {
 		t.Errorf("Count of 2^40 elements: %v", err)
+	}
+	defer SetMaxMemory(MaxMemory())
+	SetMaxMemory(1 << 20)
+	if _, err := Count([]int64{1 << 10, 1 << 10}); err == nil || err.Error() != "an array of shape [1024][1024] of 1048576 elements (8.0 MiB) exceeds --max-memory 1.0 MiB (raise it with --max-memory)" {
+		t.Errorf("Count of 2^20 elements under 1 MiB: %v", err)
+	}
+	if _, err := Count([]int64{1 << 10, 1 << 7}); err != nil {
+		t.Errorf("Count of 2^17 elements under 1 MiB: %v", err)
 	}
 	if _, err := Count([]int64{3, -1}); err == nil {
 		t.Error("Count of a negative size succeeded")

@@ -46,16 +46,16 @@ func (h *Heap) TakeAccesses() []Access {
 	return a
 }
 
-// MaxHeap bounds the total number of integers a heap holds.
-const MaxHeap = 1 << 28
-
 // Alloc adds a zeroed block of n integers and returns its label.
 func (h *Heap) Alloc(n int64) (Label, error) {
 	if n < 0 {
 		return 0, fmt.Errorf("allocation of negative size %d", n)
 	}
 	if n > MaxHeap-h.total {
-		return 0, fmt.Errorf("allocation of %d integers exceeds the interpreter's heap limit of %d", n, int64(MaxHeap))
+		if h.total == 0 {
+			return 0, tooBig("allocation", n)
+		}
+		return 0, tooBig(fmt.Sprintf("allocation (after the %d the heap holds)", h.total), n)
 	}
 	h.total += n
 	h.blocks = append(h.blocks, make([]int64, n))

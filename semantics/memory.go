@@ -1,0 +1,75 @@
+package semantics
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The interpreters bound the memory a run may take, so that a program too
+// large for the machine stops with a message naming what it tried to
+// allocate (exit 1) instead of being killed by the operating system. Every
+// element of every language is one 8-byte word.
+
+// DefaultMaxMemory is --max-memory's default: 4 GiB, well below the
+// machines arraysem is run on (the project's have 24 GiB).
+const DefaultMaxMemory = 4 << 30
+
+// maxMemory is the limit in force, in bytes; SetMaxMemory changes it.
+var maxMemory int64 = DefaultMaxMemory
+
+// MaxMemory is the limit in force, in bytes.
+func MaxMemory() int64 { return maxMemory }
+
+// SetMaxMemory sets the limit: one array, and one heap, may hold at most
+// bytes/8 elements (MaxElems, MaxHeap).
+func SetMaxMemory(bytes int64) {
+	maxMemory = bytes
+	MaxElems = max(bytes/8, 1)
+	MaxHeap = max(bytes/8, 1)
+}
+
+// MaxElems bounds the number of elements of one array the interpreters will
+// build. Past it they get stuck with a clear message rather than exhaust
+// memory (which Go cannot recover from).
+var MaxElems int64 = DefaultMaxMemory / 8
+
+// MaxHeap bounds the total number of integers a heap holds.
+var MaxHeap int64 = DefaultMaxMemory / 8
+
+// Bytes renders a size in bytes for messages: 512 B, 3.0 MiB, 4.0 GiB.
+func Bytes(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}
+
+// ParseBytes reads a size: a number of bytes with an optional unit (B,
+// KB, MB, GB, TB in powers of 1000; KiB, MiB, GiB, TiB in powers of 1024).
+func ParseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := len(t)
+	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
+		i--
+	}
+	num, unit := t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
+	mult := map[string]float64{"": 1, "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+		"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[unit]
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || mult == 0 || f <= 0 {
+		return 0, fmt.Errorf("want a size such as 4GiB, 512MB or 1000000 (bytes), got %q", s)
+	}
+	return int64(f * mult), nil
+}
+
+// tooBig is the error of an allocation of n elements past the limit.
+func tooBig(what string, n int64) error {
+	return fmt.Errorf("%s of %d elements (%s) exceeds --max-memory %s (raise it with --max-memory)", what, n, Bytes(8*n), Bytes(maxMemory))
+}
