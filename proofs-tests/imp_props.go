@@ -89,5 +89,5 @@ func propImp(c *Case) string {
 }
 
 // fig12Rules are the rules of Fig 12.
-var fig12Rules = []string{"E-IMP-DEC-INT", "E-IMP-DEC-MEM", "E-IMP-ASSIGN-INT", "E-IMP-ASSIGN-MEM", "E-IMP-READ",
-	"E-IMP-WRITE", "E-IMP-ALLOC", "E-IMP-SEQ", "E-IMP-IF-TRUE", "E-IMP-IF-FALSE", "E-IMP-SKIP", "E-IMP-KERNEL"}
+var fig12Rules = ruleNames(imp.EImpDecInt, imp.EImpDecMem, imp.EImpAssignInt, imp.EImpAssignMem, imp.EImpRead,
+	imp.EImpWrite, imp.EImpAlloc, imp.EImpSeq, imp.EImpIfTrue, imp.EImpIfFalse, imp.EImpSkip, imp.EImpKernel)

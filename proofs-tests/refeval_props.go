@@ -93,7 +93,7 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 		for d, y := range e.Idx {
 			k := env.int(y)
 			if k < 1 || k > a.shape[d] {
-				return nil, stuckf("E-INDEX", "index %d not in 1..%d", k, a.shape[d])
+				return nil, stuckf(fun.EIndex.Name, "index %d not in 1..%d", k, a.shape[d])
 			}
 			off = off*a.shape[d] + k - 1
 		}
@@ -104,7 +104,7 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 		for d, sl := range e.Slices {
 			o, n := env.int(sl.Off), env.int(sl.Size)
 			if n < 0 || o < 1 || o-1+n > a.shape[d] {
-				return nil, stuckf("E-SLICE", "slice %d : %d not within 1..%d", o, n, a.shape[d])
+				return nil, stuckf(fun.ESlice.Name, "slice %d : %d not within 1..%d", o, n, a.shape[d])
 			}
 			off, size = append(off, o-1), append(size, n)
 		}
@@ -123,7 +123,7 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 	case *fun.IotaExp:
 		n := env.int(e.N)
 		if n < 0 {
-			return nil, stuckf("E-IOTA", "iota of %d", n)
+			return nil, stuckf(fun.EIota.Name, "iota of %d", n)
 		}
 		return one(refTabulate([]int64{n}, func(idx []int64) int64 { return idx[0] + 1 }), nil)
 	case *fun.CopyExp:
@@ -136,13 +136,13 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 	case *fun.KernelExp:
 		m := env.int(e.Bound)
 		if m < 0 {
-			return nil, stuckf("E-KERNEL", "bound %d", m)
+			return nil, stuckf(fun.EKernel.Name, "bound %d", m)
 		}
 		shape := []int64{m}
 		for _, d := range s.Pat[0].Type.Dims[1:] {
 			k := env.int(d)
 			if k < 0 {
-				return nil, stuckf("E-KERNEL", "item size %d", k)
+				return nil, stuckf(fun.EKernel.Name, "item size %d", k)
 			}
 			shape = append(shape, k)
 		}
@@ -228,7 +228,7 @@ func refSExp(env *refEnv, e fun.SExp) (int64, error) {
 			return a * b, nil
 		case "/", "%":
 			if b == 0 {
-				return 0, stuckf("E-SCALAR", "division by zero")
+				return 0, stuckf(fun.EScalar.Name, "division by zero")
 			}
 			if e.Op.String() == "/" {
 				return a / b, nil

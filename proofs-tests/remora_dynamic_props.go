@@ -24,7 +24,7 @@ const remoraDialectMinErasable = 0.25
 
 // remoraDialectRules are the dynamic dialect's rules the erased programs
 // must exercise, in both of its semantics.
-var remoraDialectRules = []string{"lift", "map", "β", "δ", "collapse"}
+var remoraDialectRules = ruleNames(remora.RuleLift, remora.RuleMap, remora.RuleBeta, remora.RuleDelta, remora.RuleCollapse)
 
 var dynamicKnownBugs = []struct {
 	constant string
@@ -126,9 +126,9 @@ func (r *dynamicRun) typedAgrees(tv *remora.Value, terr error) string {
 		if why := typedDynamicAgree(tv, r.bv); why != "" {
 			return "the typed and the dynamic big-step give different arrays: " + why
 		}
-	case ruleOf(terr) == "lift-dim":
+	case ruleOf(terr) == remora.RuleLiftDim.Name:
 		// the erasure of lift checks the dimension with a reshape
-		if ruleOf(r.berr) != "δ" {
+		if ruleOf(r.berr) != remora.RuleDelta.Name {
 			return "the typed big-step fails in lift-dim, the dynamic one not in δ"
 		}
 	case errorMsg(terr) != errorMsg(r.berr):

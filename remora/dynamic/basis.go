@@ -256,7 +256,7 @@ func majorOp(name, typedName string, ranks []int) {
 }
 
 func stuck(c *remora.Call, name, format string, args ...any) error {
-	return semantics.Stuckf(c.Pos, "δ", "%s: %s", name, fmt.Sprintf(format, args...))
+	return semantics.Stuckf(c.Pos, remora.RuleDelta.Name, "%s: %s", name, fmt.Sprintf(format, args...))
 }
 
 // major checks that a has a major axis.
