@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arraysem/arraysem/semantics"
 	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // The chunked golden files testdata/parse.txt and testdata/check.txt are

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/internal/golden"
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
-	"github.com/arraysem/arraysem/internal/golden"
 )
 
 // The chunked golden files testdata/parse.txt and testdata/run.txt are read
