@@ -60,7 +60,7 @@ type checker struct {
 
 // expand replaces let-bound scalar variables by their definitions.
 func (c *checker) expand(e fun.SExp) fun.SExp {
-	return Substitute(e, func(x *fun.Ident) fun.SExp { return c.defs[x.Name] })
+	return fun.Substitute(e, func(x *fun.Ident) fun.SExp { return c.defs[x.Name] })
 }
 
 // same is equality of scalar expressions as polynomials, modulo the
@@ -227,41 +227,15 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 	}
 	ho, hd := ha.Index.LMAD()
 	wo, wd := wa.Index.LMAD()
-	if len(hd) != len(wd) || !c.same(ho, Rename(wo, subst)) {
+	if len(hd) != len(wd) || !c.same(ho, fun.RenameSExp(wo, subst)) {
 		return false
 	}
 	for i := range hd {
-		if !c.same(hd[i].Elems, Rename(wd[i].Elems, subst)) || !c.same(hd[i].Stride, Rename(wd[i].Stride, subst)) {
+		if !c.same(hd[i].Elems, fun.RenameSExp(wd[i].Elems, subst)) || !c.same(hd[i].Stride, fun.RenameSExp(wd[i].Stride, subst)) {
 			return false
 		}
 	}
 	return true
-}
-
-// Rename renames the variables of a scalar expression.
-func Rename(e fun.SExp, subst map[string]string) fun.SExp {
-	return Substitute(e, func(x *fun.Ident) fun.SExp {
-		if s, ok := subst[x.Name]; ok {
-			return fun.Var{Ident: &fun.Ident{NamePos: x.NamePos, Name: s}}
-		}
-		return nil
-	})
-}
-
-// Substitute replaces variables for which f returns an expression.
-func Substitute(e fun.SExp, f func(*fun.Ident) fun.SExp) fun.SExp {
-	switch e := e.(type) {
-	case fun.Var:
-		if r := f(e.Ident); r != nil {
-			return r
-		}
-		return e
-	case *fun.UnOp:
-		return &fun.UnOp{OpPos: e.OpPos, Op: e.Op, X: Substitute(e.X, f)}
-	case *fun.BinOp:
-		return &fun.BinOp{OpPos: e.OpPos, Op: e.Op, L: Substitute(e.L, f), R: Substitute(e.R, f)}
-	}
-	return e
 }
 
 func (c *checker) single(rule string, s *fun.Stm) (*fun.Param, error) {
@@ -662,7 +636,9 @@ func (c *checker) stms(b *fun.Body, result func([]fun.Type) error) (*semantics.D
 }
 
 // substType renames a type's variables (T-MEM-RESULT's S, for messages).
-func substType(t fun.Type, subst map[string]string) fun.Type { return mapType(t, renamer(subst)) }
+func substType(t fun.Type, subst map[string]string) fun.Type {
+	return fun.MapType(t, fun.Uses(fun.Renaming(subst)))
+}
 
 // SliceF is slice_f of eq (2) on symbolic LMADs, with 1-based offsets:
 // the offset moves by Σ (o_i − 1)·s_i and the sizes become the slice's.
@@ -670,7 +646,7 @@ func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 	off, dims := l.LMAD()
 	out := &IndexFn{Pos: l.Pos}
 	for i, sl := range slices {
-		off = Add(off, Mul(Sub(fun.Var{Ident: sl.Off}, Int(1)), dims[i].Stride))
+		off = Add(off, Mul(Sub(fun.Var{Ident: sl.Off}, fun.Int(1)), dims[i].Stride))
 		out.Dims = append(out.Dims, LDim{Elems: fun.Var{Ident: sl.Size}, Stride: dims[i].Stride})
 	}
 	out.Offset = off

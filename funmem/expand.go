@@ -174,7 +174,7 @@ func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
 	z := first.Pat[0]
 	se := first.Exp.(*AllocExp).Size
 	y := fun.Var{Ident: k.Bound}
-	thread := Sub(fun.Var{Ident: k.Var}, Int(1)) // x − 1
+	thread := Sub(fun.Var{Ident: k.Var}, fun.Int(1)) // x − 1
 	zx := x.names.fresh(z.Name.Name + "_exp")
 	alloc := &fun.Stm{Let: first.Let, Pat: []*fun.Param{{Lparen: z.Lparen, Name: zx, Type: Mem()}},
 		Exp: &AllocExp{Alloc: first.Exp.Pos(), Size: Mul(se, y)}}

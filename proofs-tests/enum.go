@@ -100,7 +100,7 @@ func EnumeratePrograms(cfg EnumConfig, yield func(p *fun.Program, size int) bool
 				}
 				p := &fun.Program{Inputs: []*fun.Param{param("n", nil), param("xs", []string{"n"})}, Body: body}
 				count++
-				return yield(CloneProgram(p), size)
+				return yield(fun.CloneProgram(p), size)
 			})
 		})
 		if !ok {
@@ -327,7 +327,7 @@ func (e *enumerator) stm(sc escope, budget int, k stmK) bool {
 				if budget < 2 {
 					continue
 				}
-				exp := &fun.ScalarExp{X: &fun.BinOp{Op: op, L: cloneSExp(l), R: cloneSExp(r)}}
+				exp := &fun.ScalarExp{X: &fun.BinOp{Op: op, L: fun.CloneSExp(l), R: fun.CloneSExp(r)}}
 				if !single(sc, nil, exp, 2, k) {
 					return false
 				}

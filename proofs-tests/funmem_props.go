@@ -384,7 +384,7 @@ func printParse(p *fun.Program) string {
 // block no nested body returns: MemoryExpand should have expanded them.
 func invariantAllocsLeft(p *fun.Program) []string {
 	var bad []string
-	funmem.WalkStms(p.Body, func(s *fun.Stm) {
+	fun.Stms(p.Body, func(s *fun.Stm) {
 		k, ok := s.Exp.(*fun.KernelExp)
 		if !ok {
 			return
