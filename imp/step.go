@@ -2,7 +2,7 @@ package imp
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/semantics"
@@ -173,6 +173,6 @@ func (c *Config) Bindings() []semantics.Binding {
 	for x, v := range c.top.env {
 		out = append(out, semantics.Binding{Name: x, Value: v.String()})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	slices.SortFunc(out, func(a, b semantics.Binding) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }

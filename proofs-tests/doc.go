@@ -148,8 +148,10 @@
 // Mutation testing checks the checks: a mutant is a deliberately broken
 // variant of a translation or a semantics, one small change at a mutation
 // point marked by mutant.On(name) in the implementation and registered by
-// mutant.Register in its package (arraysem never switches one on; with
-// none on, every point takes its correct branch). TestMutants switches
+// mutant.Register in its package (the switch exists only in builds with
+// the tag mutants, so arraysem cannot turn one on; with none on, every
+// point takes its correct branch). TestMutants (go test -tags mutants
+// -run Mutants; not parallel, so no other test sees a mutant) switches
 // each on in turn (mutant.Set) and runs the properties that should notice
 // it, in order, each over a bounded number of cases (400 FUN, 200 FUNMEM
 // and IMP, 500 Remora; case k generated from its own seed, as in a

@@ -3,8 +3,9 @@ package proofstests
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/fun"
@@ -266,11 +267,7 @@ var (
 var numbers = regexp.MustCompile(`[a-z_]*-?[0-9]+`)
 
 func counts[M ~map[string]int](m M) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s=%d", k, m[k])
@@ -280,11 +277,7 @@ func counts[M ~map[string]int](m M) string {
 
 // lines renders counts one per line, for the stuck messages.
 func lines(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	var b strings.Builder
 	for _, k := range keys {
 		fmt.Fprintf(&b, "\n%8d  %s", m[k], k)

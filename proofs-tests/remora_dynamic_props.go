@@ -1,10 +1,12 @@
 package proofstests
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -381,16 +383,8 @@ func (s *dialectStats) report() string {
 
 // countLines lists a count per key, most first.
 func countLines(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(m[b], m[a]), strings.Compare(a, b)) })
 	var b strings.Builder
 	for _, k := range keys {
 		fmt.Fprintf(&b, "  %5d  %s\n", m[k], k)

@@ -91,6 +91,7 @@ func anyTableHas(name string) bool {
 // TestGoldenRuleNames: every rule a golden file's markers name is in its
 // language's table.
 func TestGoldenRuleNames(t *testing.T) {
+	t.Parallel()
 	for _, l := range ruleLanguages {
 		for _, path := range l.goldens {
 			for _, c := range golden.Read(t, filepath.Join("..", path), l.comment) {
@@ -112,6 +113,7 @@ func TestGoldenRuleNames(t *testing.T) {
 // (headers, Rules: paragraphs, expected errors) is in the tables of the
 // example's language, and every expected error's leading rule too.
 func TestExampleRuleNames(t *testing.T) {
+	t.Parallel()
 	for _, l := range ruleLanguages {
 		files, err := filepath.Glob(filepath.Join("..", l.examples, "*"))
 		if err != nil || len(files) == 0 {
@@ -145,6 +147,7 @@ func TestExampleRuleNames(t *testing.T) {
 // TestCoverRuleNames: the coverage report's figures list rules of the
 // tables, each once.
 func TestCoverRuleNames(t *testing.T) {
+	t.Parallel()
 	tables := []semantics.RuleTable{fun.Rules, funmem.Rules, imp.Rules, remora.Rules}
 	seen := map[string]bool{}
 	for _, f := range Figures {
@@ -163,6 +166,7 @@ func TestCoverRuleNames(t *testing.T) {
 // TestRuleTables: each table names each rule once, with a figure and a
 // line of doc.
 func TestRuleTables(t *testing.T) {
+	t.Parallel()
 	for _, l := range ruleLanguages {
 		names := map[string]bool{}
 		for _, r := range l.tables[0] {

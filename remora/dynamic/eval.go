@@ -217,7 +217,7 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 		if out.f0.Prim != nil {
 			rule = remora.RuleDelta.Name
 		}
-		return nil, semantics.Stuckf(pos, rule, "%s takes %d argument%s, got %d", short(out.f0), len(ranks), plural(len(ranks)), len(args))
+		return nil, semantics.Stuckf(pos, rule, "%s takes %s, got %d", short(out.f0), semantics.Plural(len(ranks), "argument"), len(args))
 	}
 	out.whole = make([]bool, len(args))
 	for i, a := range args {
@@ -282,13 +282,6 @@ func ranksString(rs []int) string {
 		ss[i] = rankString(r)
 	}
 	return "(" + strings.Join(ss, " ") + ")"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // short names a function for a message.
