@@ -1,6 +1,7 @@
 package fun
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -285,8 +286,11 @@ func TestScope(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.run(NewScope("TEST"))
 			got := ""
-			if err != nil {
-				got = err.(*semantics.Error).Rule + ": " + err.(*semantics.Error).Msg
+			var se *semantics.Error
+			if errors.As(err, &se) {
+				got = se.Rule + ": " + se.Msg
+			} else if err != nil {
+				t.Fatalf("%v is no *semantics.Error", err)
 			}
 			if got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)

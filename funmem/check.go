@@ -1,6 +1,7 @@
 package funmem
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/arraysem/arraysem/fun"
@@ -194,7 +195,11 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 	for _, e := range exprs {
 		for _, x := range fun.FreeVars(e, nil) {
 			if err := needInt(x, "LMAD variable"); err != nil {
-				return semantics.Errorf(x.NamePos, semantics.TypeError, TMemLMAD.Name, "%s", err.(*semantics.Error).Msg)
+				var se *semantics.Error
+				if errors.As(err, &se) { // reported by T-MEM-LMAD, not by the rule needInt names
+					return semantics.Errorf(x.NamePos, semantics.TypeError, TMemLMAD.Name, "%s", se.Msg)
+				}
+				return err
 			}
 		}
 	}

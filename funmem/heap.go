@@ -238,11 +238,13 @@ func (k *kernel) store(h *semantics.Heap, i int64, vs []Value) error {
 
 // race turns a race seen by this kernel's tracker into its error; other
 // errors pass through.
-func (k *kernel) race(err error) error {
+func (k *kernel) race(err error) error { return k.raceAs(err, EMemKernel.Name) }
+
+// raceAs is race, reporting the race as one of rule.
+func (k *kernel) raceAs(err error, rule string) error {
 	var race semantics.ErrRace
 	if errors.As(err, &race) && race.Tracker == k.t {
-		e := semantics.Errorf(k.s.Exp.Pos(), semantics.RaceError, EMemKernel.Name, "%v", race)
-		return e
+		return semantics.Errorf(k.s.Exp.Pos(), semantics.RaceError, rule, "%v", race)
 	}
 	return err
 }
@@ -411,8 +413,7 @@ func freshArray(env *Env, h *semantics.Heap, s *fun.Stm, rule string, m int64, o
 		}
 		if err != nil {
 			h.Pop()
-			if r := k.race(err); r != err {
-				r.(*semantics.Error).Rule = rule
+			if r := k.raceAs(err, rule); r != err {
 				return nil, "", r
 			}
 			var race semantics.ErrRace
