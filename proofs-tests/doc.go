@@ -30,8 +30,22 @@
 // (fun.Print), its inputs (with an arraysem run line) and the seed and size
 // that regenerate it, next to the original before shrinking.
 //
-// ast.go has the tree utilities they share: deep copies, DiffPrograms (a
-// structural comparison that ignores positions), Measure and Features.
+// ast.go has the tree utilities they share beyond package fun's (walk.go:
+// copies, walks, renaming): DiffPrograms (a structural comparison that
+// ignores positions), Measure and Features.
+//
+// # Running them
+//
+// go test ./proofs-tests runs the CI counts (-n 3000 programs per FUN
+// property, fewer for FUNMEM and Remora, TestExhaustive to size 2);
+// go test -short runs a tenth of them (300 programs unless -n is given,
+// TestExhaustive to size 1), keeping the counts of the tests that need
+// them to see rare events (the coverage report, the invalid mutant).
+// Independent properties run in parallel (t.Parallel), each with its own
+// statistics. TestMutants runs only with -tags mutants (see Mutants).
+// rules_test.go checks every rule name written in text (golden markers,
+// the examples' comments, the coverage figures) against the languages'
+// rule tables.
 //
 // # The properties (fun_test.go, refeval_test.go)
 //
