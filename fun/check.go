@@ -91,18 +91,6 @@ func (c *checker) lookupArray(rule string, x *Ident) (Type, error) {
 	return t, nil
 }
 
-func sameType(a, b Type) bool {
-	if a.Rank() != b.Rank() {
-		return false
-	}
-	for i := range a.Dims {
-		if a.Dims[i].Name != b.Dims[i].Name {
-			return false
-		}
-	}
-	return true
-}
-
 // singleBinding checks that a pattern is one binding, as every rule but
 // T-IF asks, and returns it.
 func (c *checker) singleBinding(rule string, s *Stm) (*Param, error) {
@@ -114,7 +102,7 @@ func (c *checker) singleBinding(rule string, s *Stm) (*Param, error) {
 
 // expectType checks a binding's declared type against the one the rule gives.
 func (c *checker) expectType(rule string, p *Param, want Type) error {
-	if !sameType(p.Type, want) {
+	if !p.Type.SameDims(want) {
 		return c.errorf(p.Lparen, rule, "%s is declared %s, but the expression has type %s", p.Name.Name, p.Type, want)
 	}
 	return nil
@@ -462,7 +450,7 @@ func (c *checker) result(pat []*Param, b *Body) (*semantics.Derivation, error) {
 			}
 			want.Dims = append(want.Dims, d)
 		}
-		if !sameType(have, want) {
+		if !have.SameDims(want) {
 			return nil, c.errorf(x.NamePos, rule, "result %s has type %s, but the binding %s needs %s", x.Name, have, PrintParam(p), want)
 		}
 	}

@@ -526,7 +526,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ArrayOf(p.Type) == nil || !sameDims(p.Type, t) {
+		if ArrayOf(p.Type) == nil || !p.Type.SameDims(t) {
 			return nil, c.errorf(p.Lparen, rule, "copy %s gives %s @ m -> L, but %s is declared %s", e.Arr.Name, fun.Type{Dims: t.Dims}, p.Name.Name, p.Type)
 		}
 		if err := c.wellFormed(rule, p, nil, false); err != nil {
@@ -535,18 +535,6 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl), nil
 	}
 	return nil, c.errorf(s.Exp.Pos(), TMemStm.Name, "unknown expression %T", s.Exp)
-}
-
-func sameDims(a, b fun.Type) bool {
-	if len(a.Dims) != len(b.Dims) {
-		return false
-	}
-	for i := range a.Dims {
-		if a.Dims[i].Name != b.Dims[i].Name {
-			return false
-		}
-	}
-	return true
 }
 
 func (c *checker) patternNames(rule string, pat []*fun.Param) error {
@@ -571,7 +559,7 @@ func (c *checker) kernelBody(p *fun.Param, b *fun.Body) (*semantics.Derivation, 
 		x := b.Result[0]
 		item := p.Type.Dims[1:]
 		have := types[0]
-		if (len(item) == 0 && have.IsInt()) || (len(item) > 0 && ArrayOf(have) != nil && sameDims(have, fun.Type{Dims: item})) {
+		if (len(item) == 0 && have.IsInt()) || (len(item) > 0 && ArrayOf(have) != nil && have.SameDims(fun.Type{Dims: item})) {
 			return nil
 		}
 		return c.errorf(x.NamePos, TMemResult.Name, "the kernel body's result %s has type %s, but the items of %s have shape %s", x.Name, have, p.Name.Name, fun.Type{Dims: item})

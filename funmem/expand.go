@@ -147,22 +147,11 @@ func (x *expander) canExpand(k *fun.KernelExp, i int, a *AllocExp) bool {
 	}
 	z := k.Body.Stms[i].Pat[0].Name.Name
 	returned := false
-	var visit func(b *fun.Body)
-	visit = func(b *fun.Body) {
+	fun.Bodies(k.Body, func(b *fun.Body) {
 		for _, r := range b.Result {
 			returned = returned || r.Name == z
 		}
-		for _, s := range b.Stms {
-			switch e := s.Exp.(type) {
-			case *fun.IfExp:
-				visit(e.Then)
-				visit(e.Else)
-			case *fun.KernelExp:
-				visit(e.Body)
-			}
-		}
-	}
-	visit(k.Body)
+	})
 	return !returned
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -312,18 +313,6 @@ func typ(dims []string) fun.Type {
 
 func param(name string, dims []string) *fun.Param { return &fun.Param{Name: id(name), Type: typ(dims)} }
 
-func sameDims(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // block is a body under construction: the variables in scope (outer ones
 // first) and the statements so far.
 type block struct {
@@ -390,7 +379,7 @@ func (b *block) arrays() []*gvar {
 func (b *block) arraysOf(dims []string) []*gvar {
 	var out []*gvar
 	for _, v := range b.arrays() {
-		if sameDims(v.dims, dims) {
+		if slices.Equal(v.dims, dims) {
 			out = append(out, v)
 		}
 	}

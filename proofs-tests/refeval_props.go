@@ -3,6 +3,7 @@ package proofstests
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -152,7 +153,7 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !sameShape(vs[0].shape, shape[1:]) {
+			if !slices.Equal(vs[0].shape, shape[1:]) {
 				return nil, fmt.Errorf("kernel iteration %d gives an item of shape %v, not %v", i, vs[0].shape, shape[1:])
 			}
 			out.data = append(out.data, vs[0].data...)
@@ -179,18 +180,6 @@ func refTabulate(shape []int64, f func(idx []int64) int64) refVal {
 	}
 	walk(0)
 	return out
-}
-
-func sameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func refBool(b bool) int64 {
