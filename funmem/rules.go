@@ -36,6 +36,10 @@ var (
 	EMemScalar    = semantics.Rule{Name: "E-MEM-SCALAR", Figure: "Fig 10", Doc: "a scalar expression evaluates to an int"}
 	EMemIota      = semantics.Rule{Name: "E-MEM-IOTA", Figure: "§3", Doc: "iota x writes 0, …, x-1 through the pattern's LMAD"}
 	EMemCopy      = semantics.Rule{Name: "E-MEM-COPY", Figure: "§3", Doc: "copy x writes x's elements through the pattern's LMAD (memcpy, eq 5)"}
+
+	// Validity is Def 3.1: a FUNMEM program is valid when its heap-based
+	// results are its value-based ones (check.CheckValidity decides it).
+	Validity = semantics.Rule{Name: "Def 3.1", Figure: "Def 3.1", Doc: "the heap-based semantics gives the value-based semantics' results"}
 )
 
 // Rules is FUNMEM's rule table.
@@ -43,5 +47,5 @@ var Rules = semantics.RuleTable{
 	TMemScalar, TMemAlloc, TMemIndex, TMemIf, TMemTranspose, TMemSlice, TMemKernel, TMemResult, TMemStm,
 	TMemLMAD, TMemInt, TMemArray, TMemProg, TMemIota, TMemCopy,
 	EMemAlloc, EMemSlice, EMemIndex, EMemTranspose, EMemKernel, EMemIfT, EMemIfF, EStms, EMemProg,
-	EMemScalar, EMemIota, EMemCopy,
+	EMemScalar, EMemIota, EMemCopy, Validity,
 }

@@ -480,7 +480,7 @@ func classifyMutant(mu Mutant, args map[string]string) (string, string) {
 	if se == nil {
 		return "", "CheckValidity fails with an error that is not a *semantics.Error: " + verr.Error()
 	}
-	if !strings.HasPrefix(se.Rule, "E-MEM-") && se.Rule != "Def 3.1" {
+	if !strings.HasPrefix(se.Rule, "E-MEM-") && se.Rule != funmem.Validity.Name {
 		return "", "CheckValidity's error names no E-MEM rule nor Def 3.1: " + verr.Error()
 	}
 	switch se.Kind {

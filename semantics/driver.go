@@ -66,7 +66,7 @@ func (d *Driver[C]) Run(c C) (C, int, error) {
 	steps := 0
 	for !d.Machine.Final(c) {
 		if steps == fuel {
-			return c, steps, &Error{Pos: d.Pos, Kind: FuelError, Rule: "fuel",
+			return c, steps, &Error{Pos: d.Pos, Kind: FuelError, Rule: Fuel.Name,
 				Msg: fmt.Sprintf("out of fuel after %d steps (raise it with --fuel N)", steps)}
 		}
 		next, rule, err := d.Machine.Step(c)

@@ -17,6 +17,10 @@ type Rule struct {
 // String is the rule's name.
 func (r Rule) String() string { return r.Name }
 
+// Fuel is the driver's own rule: a small-step run that uses up its fuel
+// stops with a FuelError of this rule, whatever the language.
+var Fuel = Rule{Name: "fuel", Figure: "—", Doc: "the small-step driver ran out of fuel"}
+
 // RuleTable is a language's rules, in the order its figures give them.
 type RuleTable []Rule
 
