@@ -17,7 +17,7 @@ import (
 // Languages extending FUN put nodes of their own into FUN's trees (FUNMEM's
 // alloc and memory annotations). The tools reach inside such a node when
 // it implements Extension (for Inspect) and ExpMapper or TypeMapper (for
-// MapIdents and the copies); a node that does not is a leaf, shared by
+// MapProgram and the copies); a node that does not is a leaf, shared by
 // copies.
 
 // Node is a node of a FUN tree: *Program, *Body, *Stm, *Param, *Ident, an

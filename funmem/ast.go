@@ -7,6 +7,15 @@ import "github.com/arraysem/arraysem/fun"
 // tree tools (Inspect, MapProgram, the copies) reach inside them:
 // occurrences in types count (sizes, blocks and the variables of LMADs).
 // FUNMEM binds each name once, so renaming needs no care for capture.
+//
+// A node that missed a method would be a leaf to the tools, silently: the
+// assertions below make that a compile error.
+var (
+	_ fun.Extension  = (*AllocExp)(nil)
+	_ fun.ExpMapper  = (*AllocExp)(nil)
+	_ fun.Extension  = (*ArrayMem)(nil)
+	_ fun.TypeMapper = (*ArrayMem)(nil)
+)
 
 // Children is the size of the block.
 func (e *AllocExp) Children() []fun.Node { return []fun.Node{e.Size} }
