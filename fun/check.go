@@ -43,7 +43,7 @@ func Check(p *Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	c := &checker{opts: opts, env: map[string]*binding{}}
+	c := &checker{opts: opts, env: NewScope("FUN")}
 	d, results, err := c.program(p)
 	if err != nil {
 		return nil, err
@@ -51,14 +51,9 @@ func Check(p *Program, opts *CheckOptions) (*Info, error) {
 	return &Info{Results: results, Derivation: d}, nil
 }
 
-type binding struct {
-	typ Type
-	pos Pos
-}
-
 type checker struct {
 	opts *CheckOptions
-	env  map[string]*binding // Γ; bodies undo their bindings on exit
+	env  *Scope // Γ; bodies undo their bindings on exit
 }
 
 func (c *checker) errorf(pos Pos, rule, format string, args ...any) error {
@@ -76,47 +71,24 @@ func (c *checker) bind(rule string, x *Ident, t Type) (func(), error) {
 	if t.Ext != nil {
 		return nil, c.errorf(x.NamePos, rule, "%s : %s: memory annotations are FUNMEM, not FUN", x.Name, t)
 	}
-	if old, ok := c.env[x.Name]; ok {
-		return nil, c.errorf(x.NamePos, rule, "%s is already bound at %s (FUN binds each name once in a scope)", x.Name, old.pos)
-	}
-	c.env[x.Name] = &binding{typ: t, pos: x.NamePos}
-	return func() { delete(c.env, x.Name) }, nil
+	return c.env.Bind(rule, x, t)
 }
 
 // lookupInt checks (x : int) ∈ Γ.
 func (c *checker) lookupInt(rule string, x *Ident, what string) error {
-	b, ok := c.env[x.Name]
-	if !ok {
-		return c.errorf(x.NamePos, rule, "%s %s is not in scope", what, x.Name)
-	}
-	if !b.typ.IsInt() {
-		return c.errorf(x.NamePos, rule, "%s %s has type %s, not int", what, x.Name, b.typ)
-	}
-	return nil
+	return c.env.LookupInt(rule, x, what)
 }
 
 // lookupArray checks (x : [z1]…[zn]) ∈ Γ and returns the type.
 func (c *checker) lookupArray(rule string, x *Ident) (Type, error) {
-	b, ok := c.env[x.Name]
-	if !ok {
-		return Type{}, c.errorf(x.NamePos, rule, "array %s is not in scope", x.Name)
+	t, err := c.env.Lookup(rule, x, "array")
+	if err != nil {
+		return Type{}, err
 	}
-	if b.typ.IsInt() {
+	if t.IsInt() {
 		return Type{}, c.errorf(x.NamePos, rule, "%s has type int, not an array type", x.Name)
 	}
-	return b.typ, nil
-}
-
-func sameType(a, b Type) bool {
-	if a.Rank() != b.Rank() {
-		return false
-	}
-	for i := range a.Dims {
-		if a.Dims[i].Name != b.Dims[i].Name {
-			return false
-		}
-	}
-	return true
+	return t, nil
 }
 
 // singleBinding checks that a pattern is one binding, as every rule but
@@ -130,7 +102,7 @@ func (c *checker) singleBinding(rule string, s *Stm) (*Param, error) {
 
 // expectType checks a binding's declared type against the one the rule gives.
 func (c *checker) expectType(rule string, p *Param, want Type) error {
-	if !sameType(p.Type, want) {
+	if !p.Type.SameDims(want) {
 		return c.errorf(p.Lparen, rule, "%s is declared %s, but the expression has type %s", p.Name.Name, p.Type, want)
 	}
 	return nil
@@ -165,7 +137,7 @@ func (c *checker) sizesInScope(rule string, pat []*Param, patternMayBind bool) e
 
 // program is T-PROG, extended with input declarations and results of any type.
 func (c *checker) program(p *Program) (*semantics.Derivation, []Type, error) {
-	const rule = "T-PROG"
+	rule := TProg.Name
 	if c.opts.Paper && len(p.Inputs) > 0 {
 		return nil, nil, c.errorf(p.Inputs[0].Lparen, rule, "input declarations are an extension (refused in paper mode)")
 	}
@@ -200,7 +172,7 @@ func (c *checker) sizesInScopeOfInputs(inputs []*Param) error {
 	seen := map[string]bool{}
 	for _, in := range inputs {
 		if seen[in.Name.Name] {
-			return c.errorf(in.Name.NamePos, "T-PROG", "input %s is declared twice", in.Name.Name)
+			return c.errorf(in.Name.NamePos, TProg.Name, "input %s is declared twice", in.Name.Name)
 		}
 		seen[in.Name.Name] = true
 		if in.Type.IsInt() {
@@ -210,7 +182,7 @@ func (c *checker) sizesInScopeOfInputs(inputs []*Param) error {
 	for _, in := range inputs {
 		for _, d := range in.Type.Dims {
 			if !ints[d.Name] {
-				return c.errorf(d.NamePos, "T-PROG", "size variable %s of input %s is not an int input", d.Name, in.Name.Name)
+				return c.errorf(d.NamePos, TProg.Name, "size variable %s of input %s is not an int input", d.Name, in.Name.Name)
 			}
 		}
 	}
@@ -230,7 +202,7 @@ func (c *checker) stmBind(s *Stm) (*semantics.Derivation, func(), error) {
 		}
 	}
 	for _, p := range s.Pat {
-		u, err := c.bind("T-STM", p.Name, p.Type)
+		u, err := c.bind(TStm.Name, p.Name, p.Type)
 		if err != nil {
 			all()
 			return nil, nil, err
@@ -245,7 +217,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 	concl := "Γ ⊢ " + stmHead(s)
 	switch e := s.Exp.(type) {
 	case *ScalarExp:
-		const rule = "T-SCALAR"
+		rule := TScalar.Name
 		p, err := c.singleBinding(rule, s)
 		if err != nil {
 			return nil, err
@@ -260,7 +232,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl, d), nil
 
 	case *IndexExp:
-		const rule = "T-INDEX"
+		rule := TIndex.Name
 		p, err := c.singleBinding(rule, s)
 		if err != nil {
 			return nil, err
@@ -283,7 +255,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl), nil
 
 	case *IfExp:
-		const rule = "T-IF"
+		rule := TIf.Name
 		if err := c.lookupInt(rule, e.Cond, "condition"); err != nil {
 			return nil, err
 		}
@@ -301,7 +273,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl, d1, d2), nil
 
 	case *TransposeExp:
-		const rule = "T-TRANSPOSE"
+		rule := TTranspose.Name
 		p, err := c.singleBinding(rule, s)
 		if err != nil {
 			return nil, err
@@ -319,7 +291,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl), nil
 
 	case *SliceExp:
-		const rule = "T-SLICE"
+		rule := TSlice.Name
 		p, err := c.singleBinding(rule, s)
 		if err != nil {
 			return nil, err
@@ -350,7 +322,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl), nil
 
 	case *KernelExp:
-		const rule = "T-KERNEL"
+		rule := TKernel.Name
 		p, err := c.singleBinding(rule, s)
 		if err != nil {
 			return nil, err
@@ -380,7 +352,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 
 	case *IotaExp:
 		// Derived: iota x ≡ kernel xi <= x do in (xi), typed by T-KERNEL.
-		const rule = "T-IOTA"
+		rule := TIota.Name
 		p, err := c.singleBinding(rule, s)
 		if err != nil {
 			return nil, err
@@ -395,7 +367,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 
 	case *CopyExp:
 		// Derived: copy x ≡ nested kernels over x's dimensions indexing x.
-		const rule = "T-COPY"
+		rule := TCopy.Name
 		p, err := c.singleBinding(rule, s)
 		if err != nil {
 			return nil, err
@@ -409,7 +381,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		}
 		return c.node(rule, concl), nil
 	}
-	return nil, c.errorf(s.Exp.Pos(), "T-STM", "%s is not a FUN expression", PrintExp(s.Exp))
+	return nil, c.errorf(s.Exp.Pos(), TStm.Name, "%s is not a FUN expression", PrintExp(s.Exp))
 }
 
 // body is the judgement Γ ⊢ p̄ ← b (T-STM and T-RESULT). With a nil
@@ -433,11 +405,11 @@ func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, []Type, er
 	}
 	if pat == nil {
 		for _, x := range b.Result {
-			bd, ok := c.env[x.Name]
-			if !ok {
-				return nil, nil, c.errorf(x.NamePos, "T-RESULT", "result %s is not in scope", x.Name)
+			t, err := c.env.Lookup(TResult.Name, x, "result")
+			if err != nil {
+				return nil, nil, err
 			}
-			pat = append(pat, &Param{Lparen: x.NamePos, Name: x, Type: bd.typ})
+			pat = append(pat, &Param{Lparen: x.NamePos, Name: x, Type: t})
 		}
 	}
 	d, err := c.result(pat, b)
@@ -446,18 +418,18 @@ func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, []Type, er
 	}
 	types := make([]Type, len(b.Result))
 	for i, x := range b.Result {
-		types[i] = c.env[x.Name].typ
+		types[i], _ = c.env.TypeOf(x) // in scope: result checked it
 	}
 	// The T-STM chain: each statement's node has the rest of the body as its second premise.
 	for i := len(b.Stms) - 1; i >= 0; i-- {
-		d = c.node("T-STM", "Γ ⊢ "+PrintPattern(pat)+" ← "+bodyHead(b, i), stmDerivs[i], d)
+		d = c.node(TStm.Name, "Γ ⊢ "+PrintPattern(pat)+" ← "+bodyHead(b, i), stmDerivs[i], d)
 	}
 	return d, types, nil
 }
 
 // result is T-RESULT: with S = {y_i ↦ x_i}, each (x_i : S(τ_i)) ∈ Γ.
 func (c *checker) result(pat []*Param, b *Body) (*semantics.Derivation, error) {
-	const rule = "T-RESULT"
+	rule := TResult.Name
 	if len(b.Result) != len(pat) {
 		return nil, c.errorf(b.In, rule, "the body returns %d values, but the pattern %s binds %d", len(b.Result), PrintPattern(pat), len(pat))
 	}
@@ -467,9 +439,9 @@ func (c *checker) result(pat []*Param, b *Body) (*semantics.Derivation, error) {
 	}
 	for i, p := range pat {
 		x := b.Result[i]
-		have, ok := c.env[x.Name]
-		if !ok {
-			return nil, c.errorf(x.NamePos, rule, "result %s is not in scope", x.Name)
+		have, err := c.env.Lookup(rule, x, "result")
+		if err != nil {
+			return nil, err
 		}
 		want := Type{}
 		for _, d := range p.Type.Dims {
@@ -478,8 +450,8 @@ func (c *checker) result(pat []*Param, b *Body) (*semantics.Derivation, error) {
 			}
 			want.Dims = append(want.Dims, d)
 		}
-		if !sameType(have.typ, want) {
-			return nil, c.errorf(x.NamePos, rule, "result %s has type %s, but the binding %s needs %s", x.Name, have.typ, PrintParam(p), want)
+		if !have.SameDims(want) {
+			return nil, c.errorf(x.NamePos, rule, "result %s has type %s, but the binding %s needs %s", x.Name, have, PrintParam(p), want)
 		}
 	}
 	return c.node(rule, "Γ ⊢ "+PrintPattern(pat)+" ← "+bodyHead(b, len(b.Stms))), nil
@@ -489,12 +461,12 @@ func (c *checker) result(pat []*Param, b *Body) (*semantics.Derivation, error) {
 func (c *checker) sexp(e SExp) (*semantics.Derivation, error) {
 	switch e := e.(type) {
 	case *Const:
-		return c.node("T-CONST", fmt.Sprintf("Γ ⊢ %d : int", e.Value)), nil
+		return c.node(TConst.Name, fmt.Sprintf("Γ ⊢ %d : int", e.Value)), nil
 	case Var:
-		if err := c.lookupInt("T-VAR", e.Ident, "variable"); err != nil {
+		if err := c.lookupInt(TVar.Name, e.Ident, "variable"); err != nil {
 			return nil, err
 		}
-		return c.node("T-VAR", "Γ ⊢ "+e.Name+" : int"), nil
+		return c.node(TVar.Name, "Γ ⊢ "+e.Name+" : int"), nil
 	case *BinOp:
 		d1, err := c.sexp(e.L)
 		if err != nil {
@@ -504,14 +476,14 @@ func (c *checker) sexp(e SExp) (*semantics.Derivation, error) {
 		if err != nil {
 			return nil, err
 		}
-		return c.node("T-OP", "Γ ⊢ "+PrintSExp(e)+" : int", d1, d2), nil
+		return c.node(TOp.Name, "Γ ⊢ "+PrintSExp(e)+" : int", d1, d2), nil
 	case *UnOp:
 		// Unary minus is the operator 0 - se, typed by T-OP.
 		d, err := c.sexp(e.X)
 		if err != nil {
 			return nil, err
 		}
-		return c.node("T-OP", "Γ ⊢ "+PrintSExp(e)+" : int", d), nil
+		return c.node(TOp.Name, "Γ ⊢ "+PrintSExp(e)+" : int", d), nil
 	}
 	return nil, fmt.Errorf("unknown scalar expression %T", e)
 }

@@ -32,26 +32,16 @@ type expander struct {
 }
 
 func (x *expander) collect(p *Program) {
-	for _, in := range p.Inputs {
-		x.used[in.Name.Name] = true
-	}
-	var body func(b *Body)
-	body = func(b *Body) {
-		for _, s := range b.Stms {
-			for _, q := range s.Pat {
-				x.used[q.Name.Name] = true
-			}
-			switch e := s.Exp.(type) {
-			case *IfExp:
-				body(e.Then)
-				body(e.Else)
-			case *KernelExp:
-				x.used[e.Var.Name] = true
-				body(e.Body)
-			}
+	// The binders: inputs, patterns, kernel indices.
+	Inspect(p, func(n Node) bool {
+		switch n := n.(type) {
+		case *Param:
+			x.used[n.Name.Name] = true
+		case *KernelExp:
+			x.used[n.Var.Name] = true
 		}
-	}
-	body(p.Body)
+		return true
+	})
 }
 
 func (x *expander) fresh(base string) *Ident {

@@ -5,11 +5,18 @@
 //   - syntax.go: the abstract syntax of Fig 1, with positions;
 //   - parse.go, print.go: the concrete syntax of DESIGN.md and a printer
 //     whose output parses back to the same tree;
-//   - check.go: the type rules of Fig 3 (T-CONST … T-PROG);
+//   - rules.go: the table of FUN's rules (Figs 3 and 4), whose values the
+//     code names rules by;
+//   - check.go: the type rules of Fig 3 (T-CONST … T-PROG), with the
+//     typing environment Γ it shares with FUNMEM's checker (scope.go);
 //   - eval.go: the big-step semantics of Fig 4 with the auxiliary
 //     functions of Fig 5;
 //   - step.go: a small-step semantics faithful to Fig 4;
 //   - derived.go: the derived forms iota and copy of §2;
+//   - walk.go: the tree tools of every pass over FUN trees (Inspect,
+//     Rewrite, MapProgram and the copies, Substitute, constructors), which
+//     reach into the nodes of extending languages (FUNMEM) through
+//     Extension, ExpMapper and TypeMapper;
 //   - lang.go: FUN as a lang.Language, for the driver's registry.
 //
 // Passes live in the package of the language they produce, or in a

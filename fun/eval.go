@@ -52,13 +52,13 @@ func (ev *evaluator) body(env *Env, b *Body) ([]semantics.Array, *semantics.Deri
 	if err != nil {
 		return nil, nil, err
 	}
-	d := ev.node("E-IN", func() string { return "E ⊢ " + bodyHead(b, len(b.Stms)) + " ⇓ " + valuesString(vs) })
+	d := ev.node(EIn.Name, func() string { return "E ⊢ " + bodyHead(b, len(b.Stms)) + " ⇓ " + valuesString(vs) })
 	for i := len(b.Stms) - 1; i >= 0; i-- {
 		var prem *semantics.Derivation
 		if stmDerivs != nil {
 			prem = stmDerivs[i]
 		}
-		d = ev.node("E-LET", func() string { return "E ⊢ " + bodyHead(b, i) + " ⇓ " + valuesString(vs) }, prem, d)
+		d = ev.node(ELet.Name, func() string { return "E ⊢ " + bodyHead(b, i) + " ⇓ " + valuesString(vs) }, prem, d)
 	}
 	return vs, d, nil
 }
@@ -92,7 +92,7 @@ func (ev *evaluator) exp(env *Env, s *Stm) ([]semantics.Array, *semantics.Deriva
 				return nil, nil, err
 			}
 			if len(vs) != 1 {
-				return nil, nil, semantics.Stuckf(e.Body.In, "E-KERNEL", "a kernel body returns one value, not %d", len(vs))
+				return nil, nil, semantics.Stuckf(e.Body.In, EKernel.Name, "a kernel body returns one value, not %d", len(vs))
 			}
 			items = append(items, vs[0])
 			if ev.opts.Derive {
@@ -103,7 +103,7 @@ func (ev *evaluator) exp(env *Env, s *Stm) ([]semantics.Array, *semantics.Deriva
 		if err != nil {
 			return nil, nil, err
 		}
-		return v, ev.node("E-KERNEL", concl(v), prem...), nil
+		return v, ev.node(EKernel.Name, concl(v), prem...), nil
 	}
 	vs, rule, err := evalAtomic(env, s)
 	if err != nil {
@@ -114,21 +114,21 @@ func (ev *evaluator) exp(env *Env, s *Stm) ([]semantics.Array, *semantics.Deriva
 
 // chooseBranch is the choice between E-IF-TRUE and E-IF-FALSE.
 func chooseBranch(env *Env, e *IfExp) (string, *Body, error) {
-	c, err := lookupInt(env, e.Cond, "E-IF")
+	c, err := lookupInt(env, e.Cond, EIf.Name)
 	if err != nil {
 		return "", nil, err
 	}
 	if c != 0 {
-		return "E-IF-TRUE", e.Then, nil
+		return EIfTrue.Name, e.Then, nil
 	}
-	return "E-IF-FALSE", e.Else, nil
+	return EIfFalse.Name, e.Else, nil
 }
 
 // kernelStart evaluates the bound m = E(y) of E-KERNEL and the shape of
 // the items, from the binding's declared type, so that a kernel of zero
 // iterations still has its full shape.
 func kernelStart(env *Env, s *Stm, e *KernelExp) (int64, []int64, error) {
-	const rule = "E-KERNEL"
+	rule := EKernel.Name
 	m, err := lookupInt(env, e.Bound, rule)
 	if err != nil {
 		return 0, nil, err
@@ -162,7 +162,7 @@ func kernelStart(env *Env, s *Stm, e *KernelExp) (int64, []int64, error) {
 func kernelFinish(s *Stm, cell []int64, items []semantics.Array) ([]semantics.Array, error) {
 	v, err := semantics.Stack(cell, items)
 	if err != nil {
-		return nil, semantics.Stuckf(s.Pat[0].Lparen, "E-KERNEL", "%v", err)
+		return nil, semantics.Stuckf(s.Pat[0].Lparen, EKernel.Name, "%v", err)
 	}
 	return []semantics.Array{v}, nil
 }
@@ -173,13 +173,13 @@ func kernelFinish(s *Stm, cell []int64, items []semantics.Array) ([]semantics.Ar
 func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 	switch e := s.Exp.(type) {
 	case *ScalarExp:
-		k, err := EvalSExp(e.X, envLookup(env), "E-SCALAR")
+		k, err := EvalSExp(e.X, envLookup(env), EScalar.Name)
 		if err != nil {
 			return nil, "", err
 		}
-		return []semantics.Array{semantics.Scalar(k)}, "E-SCALAR", nil
+		return []semantics.Array{semantics.Scalar(k)}, EScalar.Name, nil
 	case *IndexExp:
-		const rule = "E-INDEX"
+		rule := EIndex.Name
 		a, err := lookupArray(env, e.Arr, rule)
 		if err != nil {
 			return nil, "", err
@@ -197,7 +197,7 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 		}
 		return []semantics.Array{v}, rule, nil
 	case *SliceExp:
-		const rule = "E-SLICE"
+		rule := ESlice.Name
 		a, err := lookupArray(env, e.Arr, rule)
 		if err != nil {
 			return nil, "", err
@@ -217,7 +217,7 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 		}
 		return []semantics.Array{v}, rule, nil
 	case *TransposeExp:
-		const rule = "E-TRANSPOSE"
+		rule := ETranspose.Name
 		a, err := lookupArray(env, e.Arr, rule)
 		if err != nil {
 			return nil, "", err
@@ -229,7 +229,7 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 		return []semantics.Array{v}, rule, nil
 	case *IotaExp:
 		// iota x ≡ kernel xi <= x do in (xi): the value is [1, …, E(x)].
-		const rule = "E-IOTA"
+		rule := EIota.Name
 		n, err := lookupInt(env, e.N, rule)
 		if err != nil {
 			return nil, "", err
@@ -244,7 +244,7 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 		return []semantics.Array{v}, rule, nil
 	case *CopyExp:
 		// copy x ≡ kernels indexing x everywhere: a fresh array equal to E(x).
-		const rule = "E-COPY"
+		rule := ECopy.Name
 		a, err := lookupArray(env, e.Arr, rule)
 		if err != nil {
 			return nil, "", err
@@ -252,13 +252,13 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 		v := semantics.Array{Shape: a.Shape, Data: append([]int64(nil), a.Data...)}
 		return []semantics.Array{v}, rule, nil
 	}
-	return nil, "", semantics.Stuckf(s.Let, "E-LET", "no rule evaluates %T", s.Exp)
+	return nil, "", semantics.Stuckf(s.Let, ELet.Name, "no rule evaluates %T", s.Exp)
 }
 
 // bindPattern is the binding part of E-LET: E, x1 ↦ v1, …, xn ↦ vn.
 func bindPattern(env *Env, s *Stm, vs []semantics.Array) (*Env, error) {
 	if len(vs) != len(s.Pat) {
-		return nil, semantics.Stuckf(s.Let, "E-LET", "the expression gives %d values, but the pattern binds %d", len(vs), len(s.Pat))
+		return nil, semantics.Stuckf(s.Let, ELet.Name, "the expression gives %d values, but the pattern binds %d", len(vs), len(s.Pat))
 	}
 	for i, p := range s.Pat {
 		env = env.Bind(p.Name.Name, vs[i])
@@ -272,7 +272,7 @@ func evalIn(env *Env, b *Body) ([]semantics.Array, error) {
 	for i, x := range b.Result {
 		v, ok := env.Lookup(x.Name)
 		if !ok {
-			return nil, semantics.Stuckf(x.NamePos, "E-IN", "variable %s is unbound", x.Name)
+			return nil, semantics.Stuckf(x.NamePos, EIn.Name, "variable %s is unbound", x.Name)
 		}
 		vs[i] = v
 	}

@@ -8,19 +8,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arraysem/arraysem/semantics/golden"
+	"github.com/arraysem/arraysem/internal/golden"
 
 	"github.com/arraysem/arraysem/semantics"
 )
 
 // The chunked golden files testdata/parse.txt and testdata/check.txt are
-// read by package golden (semantics/golden), which documents their format.
+// read by package golden (internal/golden), which documents their format.
 
 // TestParseGolden runs testdata/parse.txt: a chunk with an expected error
 // must fail to parse with it; any other must parse, print, and parse back
 // to the same printed text and the same tree.
 func TestParseGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "parse.txt"), func(c *golden.Chunk) error {
+	golden.Run(t, filepath.Join("testdata", "parse.txt"), "--", func(c *golden.Chunk) error {
 		p, err := ParseFile(c.File, c.Src)
 		if c.ErrRe != nil {
 			return c.ExpectError(err, semantics.SyntaxError)
@@ -85,7 +85,7 @@ func parenSExp(e SExp) string {
 // with an expected error must fail type checking with it, any other must
 // pass and apply the rules its rules markers list.
 func TestCheckGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "check.txt"), func(c *golden.Chunk) error {
+	golden.Run(t, filepath.Join("testdata", "check.txt"), "--", func(c *golden.Chunk) error {
 		_, counter, err := checkChunk(c)
 		if c.ErrRe != nil {
 			return c.ExpectError(err, semantics.TypeError)
@@ -120,7 +120,7 @@ var fig3Rules = []string{"T-CONST", "T-VAR", "T-OP", "T-SCALAR", "T-INDEX", "T-I
 func TestCheckGoldenCoverage(t *testing.T) {
 	passed := semantics.Counter{}
 	failed := map[string]bool{}
-	for _, c := range golden.Read(t, filepath.Join("testdata", "check.txt")) {
+	for _, c := range golden.Read(t, filepath.Join("testdata", "check.txt"), "--") {
 		if c.Bug != "" {
 			continue
 		}

@@ -123,9 +123,9 @@ func (Machine) Step(c Config) (Config, string, error) {
 			if err != nil {
 				return c, "", err
 			}
-			return advance(f, s, vs, "E-KERNEL")
+			return advance(f, s, vs, EKernel.Name)
 		}
-		return Config{top: iteration(f, e, kKernel{i: 1, m: m, cell: cell})}, "E-KERNEL", nil
+		return Config{top: iteration(f, e, kKernel{i: 1, m: m, cell: cell})}, EKernel.Name, nil
 	}
 	vs, rule, err := evalAtomic(f.env, s)
 	if err != nil {
@@ -159,7 +159,7 @@ func advance(f *frame, s *Stm, vs []semantics.Array, rule string) (Config, strin
 
 // ret is E-IN: the frame f returns its values to its continuation.
 func ret(f *frame) (Config, string, error) {
-	const rule = "E-IN"
+	rule := EIn.Name
 	vs, err := evalIn(f.env, f.body)
 	if err != nil {
 		return Config{top: f}, "", err
@@ -171,7 +171,7 @@ func ret(f *frame) (Config, string, error) {
 		return advance(f.next, f.next.stms[0], vs, rule)
 	case kKernel:
 		if len(vs) != 1 {
-			return Config{top: f}, "", semantics.Stuckf(f.body.In, "E-KERNEL", "a kernel body returns one value, not %d", len(vs))
+			return Config{top: f}, "", semantics.Stuckf(f.body.In, EKernel.Name, "a kernel body returns one value, not %d", len(vs))
 		}
 		done := &valueList{v: vs[0], n: k.i, next: k.done}
 		parent := f.next

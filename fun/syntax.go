@@ -1,6 +1,10 @@
 package fun
 
-import "github.com/arraysem/arraysem/semantics"
+import (
+	"slices"
+
+	"github.com/arraysem/arraysem/semantics"
+)
 
 // Pos is a source position.
 type Pos = semantics.Pos
@@ -33,6 +37,12 @@ func (t Type) IsInt() bool { return len(t.Dims) == 0 && t.Ext == nil }
 
 // Rank is the number of dimensions.
 func (t Type) Rank() int { return len(t.Dims) }
+
+// SameDims reports whether t and u have the same sizes, by name (their
+// annotations aside): FUN's type equality.
+func (t Type) SameDims(u Type) bool {
+	return slices.EqualFunc(t.Dims, u.Dims, func(x, y *Ident) bool { return x.Name == y.Name })
+}
 
 // Param is a binding (x : τ) of a pattern or an input declaration.
 type Param struct {

@@ -2,119 +2,72 @@ package funmem
 
 import "github.com/arraysem/arraysem/fun"
 
-// The rewriting helpers below copy a tree, passing every occurrence of a
-// variable (not its binders: pattern names and kernel indices) through f.
-// Occurrences in types count: sizes, blocks and the variables of LMADs.
+// FUNMEM's nodes in FUN's trees, alloc expressions and memory
+// annotations, implement fun.Extension and fun's mappers, so that fun's
+// tree tools (Inspect, MapProgram, the copies) reach inside them:
+// occurrences in types count (sizes, blocks and the variables of LMADs).
 // FUNMEM binds each name once, so renaming needs no care for capture.
+//
+// A node that missed a method would be a leaf to the tools, silently: the
+// assertions below make that a compile error.
+var (
+	_ fun.Extension  = (*AllocExp)(nil)
+	_ fun.ExpMapper  = (*AllocExp)(nil)
+	_ fun.Extension  = (*ArrayMem)(nil)
+	_ fun.TypeMapper = (*ArrayMem)(nil)
+)
 
-type identMap func(*fun.Ident) *fun.Ident
+// Children is the size of the block.
+func (e *AllocExp) Children() []fun.Node { return []fun.Node{e.Size} }
 
-func mapSExp(e fun.SExp, f identMap) fun.SExp {
-	return Substitute(e, func(x *fun.Ident) fun.SExp {
-		if y := f(x); y != x {
-			return fun.Var{Ident: y}
-		}
-		return nil
-	})
+// MapIdents copies alloc se, passing the variables of se through f.
+func (e *AllocExp) MapIdents(f fun.IdentFunc) fun.Exp {
+	return &AllocExp{Alloc: e.Alloc, Size: fun.MapSExp(e.Size, f)}
 }
 
-func mapType(t fun.Type, f identMap) fun.Type {
-	out := fun.Type{Ext: t.Ext}
-	for _, d := range t.Dims {
-		out.Dims = append(out.Dims, f(d))
+// Children are the block and the scalar expressions of the LMAD, as
+// written.
+func (a *ArrayMem) Children() []fun.Node {
+	out := []fun.Node{a.Block}
+	for _, x := range a.Index.RowMajor {
+		out = append(out, x)
 	}
-	if a := ArrayOf(t); a != nil {
-		l := &IndexFn{Pos: a.Index.Pos}
-		if a.Index.IsRowMajor() {
-			for _, x := range a.Index.RowMajor {
-				l.RowMajor = append(l.RowMajor, mapSExp(x, f))
-			}
-		} else {
-			l.Offset = mapSExp(a.Index.Offset, f)
-			for _, d := range a.Index.Dims {
-				l.Dims = append(l.Dims, LDim{Elems: mapSExp(d.Elems, f), Stride: mapSExp(d.Stride, f)})
-			}
-		}
-		out.Ext = &ArrayMem{Block: f(a.Block), Index: l}
+	if a.Index.Offset != nil {
+		out = append(out, a.Index.Offset)
 	}
-	return out
-}
-
-func mapParams(ps []*fun.Param, f identMap) []*fun.Param {
-	out := make([]*fun.Param, len(ps))
-	for i, p := range ps {
-		out[i] = &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: mapType(p.Type, f)}
+	for _, d := range a.Index.Dims {
+		out = append(out, d.Elems, d.Stride)
 	}
 	return out
 }
 
-func mapIdents(xs []*fun.Ident, f identMap) []*fun.Ident {
-	out := make([]*fun.Ident, len(xs))
-	for i, x := range xs {
-		out[i] = f(x)
-	}
-	return out
-}
-
-func mapExp(e fun.Exp, f identMap) fun.Exp {
-	switch e := e.(type) {
-	case *fun.ScalarExp:
-		return &fun.ScalarExp{X: mapSExp(e.X, f)}
-	case *AllocExp:
-		return &AllocExp{Alloc: e.Alloc, Size: mapSExp(e.Size, f)}
-	case *fun.IndexExp:
-		return &fun.IndexExp{Arr: f(e.Arr), Idx: mapIdents(e.Idx, f)}
-	case *fun.SliceExp:
-		out := &fun.SliceExp{Arr: f(e.Arr)}
-		for _, s := range e.Slices {
-			out.Slices = append(out.Slices, fun.Slice{Off: f(s.Off), Size: f(s.Size)})
+// MapIdents copies the annotation, passing the block and the variables
+// of the LMAD through f.
+func (a *ArrayMem) MapIdents(f fun.IdentFunc) fun.TypeExt {
+	l := &IndexFn{Pos: a.Index.Pos}
+	if a.Index.IsRowMajor() {
+		for _, x := range a.Index.RowMajor {
+			l.RowMajor = append(l.RowMajor, fun.MapSExp(x, f))
 		}
-		return out
-	case *fun.TransposeExp:
-		return &fun.TransposeExp{Keyword: e.Keyword, Arr: f(e.Arr)}
-	case *fun.IotaExp:
-		return &fun.IotaExp{Keyword: e.Keyword, N: f(e.N)}
-	case *fun.CopyExp:
-		return &fun.CopyExp{Keyword: e.Keyword, Arr: f(e.Arr)}
-	case *fun.IfExp:
-		return &fun.IfExp{If: e.If, Cond: f(e.Cond), Then: mapBody(e.Then, f), Else: mapBody(e.Else, f)}
-	case *fun.KernelExp:
-		return &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: f(e.Bound), Body: mapBody(e.Body, f)}
-	}
-	return e
-}
-
-func mapStm(s *fun.Stm, f identMap) *fun.Stm {
-	return &fun.Stm{Let: s.Let, Pat: mapParams(s.Pat, f), Exp: mapExp(s.Exp, f)}
-}
-
-func mapStms(ss []*fun.Stm, f identMap) []*fun.Stm {
-	out := make([]*fun.Stm, len(ss))
-	for i, s := range ss {
-		out[i] = mapStm(s, f)
-	}
-	return out
-}
-
-func mapBody(b *fun.Body, f identMap) *fun.Body {
-	return &fun.Body{Stms: mapStms(b.Stms, f), In: b.In, Result: mapIdents(b.Result, f)}
-}
-
-// renamer maps the names in m to fresh identifiers of the new names.
-func renamer(m map[string]string) identMap {
-	return func(x *fun.Ident) *fun.Ident {
-		if y, ok := m[x.Name]; ok {
-			return &fun.Ident{NamePos: x.NamePos, Name: y}
+	} else {
+		l.Offset = fun.MapSExp(a.Index.Offset, f)
+		for _, d := range a.Index.Dims {
+			l.Dims = append(l.Dims, LDim{Elems: fun.MapSExp(d.Elems, f), Stride: fun.MapSExp(d.Stride, f)})
 		}
-		return x
 	}
+	return &ArrayMem{Block: f(a.Block, false), Index: l}
 }
 
-// uses counts the occurrences of variables in statements and results.
+// uses counts the occurrences of variables (not binders) in statements
+// and results.
 func uses(ss []*fun.Stm, result []*fun.Ident) map[string]int {
 	n := map[string]int{}
-	count := func(x *fun.Ident) *fun.Ident { n[x.Name]++; return x }
-	mapStms(ss, count)
-	mapIdents(result, count)
+	count := fun.Uses(func(x *fun.Ident) *fun.Ident { n[x.Name]++; return x })
+	for _, s := range ss {
+		fun.MapStm(s, count)
+	}
+	for _, x := range result {
+		count(x, false)
+	}
 	return n
 }

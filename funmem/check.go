@@ -1,6 +1,7 @@
 package funmem
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/arraysem/arraysem/fun"
@@ -41,7 +42,7 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	c := &checker{opts: opts, env: map[string]*binding{}, defs: map[string]fun.SExp{}}
+	c := &checker{opts: opts, env: fun.NewScope("FUNMEM"), defs: map[string]fun.SExp{}}
 	d, results, err := c.program(p)
 	if err != nil {
 		return nil, err
@@ -49,14 +50,9 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	return &Info{Results: results, Derivation: d}, nil
 }
 
-type binding struct {
-	typ fun.Type
-	pos fun.Pos
-}
-
 type checker struct {
 	opts *CheckOptions
-	env  map[string]*binding
+	env  *fun.Scope // Γ, shared with FUN's checker: no name bound twice
 	// defs holds the scalar let-bindings in scope, expanded: FUNMEM is in
 	// A-normal form, so an LMAD often names a variable bound to the
 	// expression another LMAD writes out (Support's offsets, sizes).
@@ -65,7 +61,7 @@ type checker struct {
 
 // expand replaces let-bound scalar variables by their definitions.
 func (c *checker) expand(e fun.SExp) fun.SExp {
-	return Substitute(e, func(x *fun.Ident) fun.SExp { return c.defs[x.Name] })
+	return fun.Substitute(e, func(x *fun.Ident) fun.SExp { return c.defs[x.Name] })
 }
 
 // same is equality of scalar expressions as polynomials, modulo the
@@ -81,30 +77,15 @@ func (c *checker) node(rule, concl string, premises ...*semantics.Derivation) *s
 }
 
 func (c *checker) bind(rule string, x *fun.Ident, t fun.Type) (func(), error) {
-	if old, ok := c.env[x.Name]; ok {
-		return nil, c.errorf(x.NamePos, rule, "%s is already bound at %s (FUNMEM binds each name once in a scope)", x.Name, old.pos)
-	}
-	c.env[x.Name] = &binding{typ: t, pos: x.NamePos}
-	return func() { delete(c.env, x.Name) }, nil
+	return c.env.Bind(rule, x, t)
 }
 
 func (c *checker) lookup(rule string, x *fun.Ident, what string) (fun.Type, error) {
-	b, ok := c.env[x.Name]
-	if !ok {
-		return fun.Type{}, c.errorf(x.NamePos, rule, "%s %s is not in scope", what, x.Name)
-	}
-	return b.typ, nil
+	return c.env.Lookup(rule, x, what)
 }
 
 func (c *checker) lookupInt(rule string, x *fun.Ident, what string) error {
-	t, err := c.lookup(rule, x, what)
-	if err != nil {
-		return err
-	}
-	if !t.IsInt() {
-		return c.errorf(x.NamePos, rule, "%s %s has type %s, not int", what, x.Name, t)
-	}
-	return nil
+	return c.env.LookupInt(rule, x, what)
 }
 
 func (c *checker) lookupArray(rule string, x *fun.Ident) (fun.Type, *ArrayMem, error) {
@@ -122,7 +103,7 @@ func (c *checker) lookupArray(rule string, x *fun.Ident) (fun.Type, *ArrayMem, e
 // sexp is Γ ⊢ se : int, with FUN's rules (T-CONST, T-VAR, T-OP).
 func (c *checker) sexp(e fun.SExp) error {
 	for _, x := range fun.FreeVars(e, nil) {
-		if err := c.lookupInt("T-VAR", x, "variable"); err != nil {
+		if err := c.lookupInt(fun.TVar.Name, x, "variable"); err != nil {
 			return err
 		}
 	}
@@ -133,14 +114,14 @@ func (c *checker) sexp(e fun.SExp) error {
 func countSExp(counter semantics.Counter, e fun.SExp) {
 	switch e := e.(type) {
 	case *fun.Const:
-		counter.Hit("T-CONST")
+		counter.Hit(fun.TConst.Name)
 	case fun.Var:
-		counter.Hit("T-VAR")
+		counter.Hit(fun.TVar.Name)
 	case *fun.UnOp:
-		counter.Hit("T-OP")
+		counter.Hit(fun.TOp.Name)
 		countSExp(counter, e.X)
 	case *fun.BinOp:
-		counter.Hit("T-OP")
+		counter.Hit(fun.TOp.Name)
 		countSExp(counter, e.L)
 		countSExp(counter, e.R)
 	}
@@ -152,7 +133,7 @@ func countSExp(counter semantics.Counter, e fun.SExp) {
 func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patternMayBind bool) error {
 	t := p.Type
 	if t.IsInt() || IsMem(t) {
-		c.opts.Counter.Hit("T-MEM-INT")
+		c.opts.Counter.Hit(TMemInt.Name)
 		return nil
 	}
 	a := ArrayOf(t)
@@ -169,10 +150,7 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 		if lt, ok := local[x.Name]; ok {
 			return lt, true
 		}
-		if b, ok := c.env[x.Name]; ok {
-			return b.typ, true
-		}
-		return fun.Type{}, false
+		return c.env.TypeOf(x)
 	}
 	needInt := func(x *fun.Ident, what string) error {
 		tt, ok := typeOf(x)
@@ -192,19 +170,19 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 	// T-MEM-ARRAY: (x_mem : mem) ∈ Γ.
 	bt, ok := typeOf(a.Block)
 	if !ok {
-		return c.errorf(a.Block.NamePos, "T-MEM-ARRAY", "memory block %s is not in scope", a.Block.Name)
+		return c.errorf(a.Block.NamePos, TMemArray.Name, "memory block %s is not in scope", a.Block.Name)
 	}
 	if !IsMem(bt) {
-		return c.errorf(a.Block.NamePos, "T-MEM-ARRAY", "%s has type %s, not mem", a.Block.Name, bt)
+		return c.errorf(a.Block.NamePos, TMemArray.Name, "%s has type %s, not mem", a.Block.Name, bt)
 	}
 	// T-MEM-LMAD: L = se + {(x1 : y1) … (xn : yn)} with FV(L) ints in Γ.
 	off, dims := a.Index.LMAD()
 	if len(dims) != len(t.Dims) {
-		return c.errorf(a.Index.Pos, "T-MEM-LMAD", "the LMAD %s has %d dimensions, but the array has %d", a.Index, len(dims), len(t.Dims))
+		return c.errorf(a.Index.Pos, TMemLMAD.Name, "the LMAD %s has %d dimensions, but the array has %d", a.Index, len(dims), len(t.Dims))
 	}
 	for i, d := range dims {
 		if !c.same(d.Elems, fun.Var{Ident: t.Dims[i]}) {
-			return c.errorf(a.Index.Pos, "T-MEM-LMAD", "the LMAD %s gives dimension %d %s elements, but the array has %s", a.Index, i+1, fun.PrintSExp(d.Elems), t.Dims[i].Name)
+			return c.errorf(a.Index.Pos, TMemLMAD.Name, "the LMAD %s gives dimension %d %s elements, but the array has %s", a.Index, i+1, fun.PrintSExp(d.Elems), t.Dims[i].Name)
 		}
 	}
 	exprs := []fun.SExp{off}
@@ -217,12 +195,16 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 	for _, e := range exprs {
 		for _, x := range fun.FreeVars(e, nil) {
 			if err := needInt(x, "LMAD variable"); err != nil {
-				return semantics.Errorf(x.NamePos, semantics.TypeError, "T-MEM-LMAD", "%s", err.(*semantics.Error).Msg)
+				var se *semantics.Error
+				if errors.As(err, &se) { // reported by T-MEM-LMAD, not by the rule needInt names
+					return semantics.Errorf(x.NamePos, semantics.TypeError, TMemLMAD.Name, "%s", se.Msg)
+				}
+				return err
 			}
 		}
 	}
-	c.opts.Counter.Hit("T-MEM-LMAD")
-	c.opts.Counter.Hit("T-MEM-ARRAY")
+	c.opts.Counter.Hit(TMemLMAD.Name)
+	c.opts.Counter.Hit(TMemArray.Name)
 	return nil
 }
 
@@ -250,41 +232,15 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 	}
 	ho, hd := ha.Index.LMAD()
 	wo, wd := wa.Index.LMAD()
-	if len(hd) != len(wd) || !c.same(ho, Rename(wo, subst)) {
+	if len(hd) != len(wd) || !c.same(ho, fun.RenameSExp(wo, subst)) {
 		return false
 	}
 	for i := range hd {
-		if !c.same(hd[i].Elems, Rename(wd[i].Elems, subst)) || !c.same(hd[i].Stride, Rename(wd[i].Stride, subst)) {
+		if !c.same(hd[i].Elems, fun.RenameSExp(wd[i].Elems, subst)) || !c.same(hd[i].Stride, fun.RenameSExp(wd[i].Stride, subst)) {
 			return false
 		}
 	}
 	return true
-}
-
-// Rename renames the variables of a scalar expression.
-func Rename(e fun.SExp, subst map[string]string) fun.SExp {
-	return Substitute(e, func(x *fun.Ident) fun.SExp {
-		if s, ok := subst[x.Name]; ok {
-			return fun.Var{Ident: &fun.Ident{NamePos: x.NamePos, Name: s}}
-		}
-		return nil
-	})
-}
-
-// Substitute replaces variables for which f returns an expression.
-func Substitute(e fun.SExp, f func(*fun.Ident) fun.SExp) fun.SExp {
-	switch e := e.(type) {
-	case fun.Var:
-		if r := f(e.Ident); r != nil {
-			return r
-		}
-		return e
-	case *fun.UnOp:
-		return &fun.UnOp{OpPos: e.OpPos, Op: e.Op, X: Substitute(e.X, f)}
-	case *fun.BinOp:
-		return &fun.BinOp{OpPos: e.OpPos, Op: e.Op, L: Substitute(e.L, f), R: Substitute(e.R, f)}
-	}
-	return e
 }
 
 func (c *checker) single(rule string, s *fun.Stm) (*fun.Param, error) {
@@ -302,7 +258,7 @@ func (c *checker) expect(rule string, p *fun.Param, want fun.Type) error {
 }
 
 func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, error) {
-	const rule = "T-MEM-PROG"
+	rule := TMemProg.Name
 	if c.opts.Paper && len(p.Inputs) > 0 {
 		return nil, nil, c.errorf(p.Inputs[0].Lparen, rule, "input declarations are an extension (refused in paper mode)")
 	}
@@ -375,7 +331,7 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, func(), error) {
 		}
 	}
 	for _, p := range s.Pat {
-		u, err := c.bind("T-MEM-STM", p.Name, p.Type)
+		u, err := c.bind(TMemStm.Name, p.Name, p.Type)
 		if err != nil {
 			all()
 			return nil, nil, err
@@ -394,7 +350,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 	concl := "Γ ⊢ " + strings.SplitN(fun.PrintStm(s, true), " do ", 2)[0]
 	switch e := s.Exp.(type) {
 	case *fun.ScalarExp:
-		const rule = "T-MEM-SCALAR"
+		rule := TMemScalar.Name
 		p, err := c.single(rule, s)
 		if err != nil {
 			return nil, err
@@ -408,7 +364,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl), nil
 
 	case *AllocExp:
-		const rule = "T-MEM-ALLOC"
+		rule := TMemAlloc.Name
 		p, err := c.single(rule, s)
 		if err != nil {
 			return nil, err
@@ -422,7 +378,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl), nil
 
 	case *fun.IndexExp:
-		const rule = "T-MEM-INDEX"
+		rule := TMemIndex.Name
 		p, err := c.single(rule, s)
 		if err != nil {
 			return nil, err
@@ -445,7 +401,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl), nil
 
 	case *fun.IfExp:
-		const rule = "T-MEM-IF"
+		rule := TMemIf.Name
 		if err := c.lookupInt(rule, e.Cond, "condition"); err != nil {
 			return nil, err
 		}
@@ -468,7 +424,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl, d1, d2), nil
 
 	case *fun.TransposeExp:
-		const rule = "T-MEM-TRANSPOSE"
+		rule := TMemTranspose.Name
 		p, err := c.single(rule, s)
 		if err != nil {
 			return nil, err
@@ -489,7 +445,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl), nil
 
 	case *fun.SliceExp:
-		const rule = "T-MEM-SLICE"
+		rule := TMemSlice.Name
 		p, err := c.single(rule, s)
 		if err != nil {
 			return nil, err
@@ -518,7 +474,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl), nil
 
 	case *fun.KernelExp:
-		const rule = "T-MEM-KERNEL"
+		rule := TMemKernel.Name
 		p, err := c.single(rule, s)
 		if err != nil {
 			return nil, err
@@ -544,7 +500,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl, d), nil
 
 	case *fun.IotaExp:
-		const rule = "T-MEM-IOTA"
+		rule := TMemIota.Name
 		p, err := c.single(rule, s)
 		if err != nil {
 			return nil, err
@@ -561,7 +517,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		return c.node(rule, concl), nil
 
 	case *fun.CopyExp:
-		const rule = "T-MEM-COPY"
+		rule := TMemCopy.Name
 		p, err := c.single(rule, s)
 		if err != nil {
 			return nil, err
@@ -570,7 +526,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ArrayOf(p.Type) == nil || !sameDims(p.Type, t) {
+		if ArrayOf(p.Type) == nil || !p.Type.SameDims(t) {
 			return nil, c.errorf(p.Lparen, rule, "copy %s gives %s @ m -> L, but %s is declared %s", e.Arr.Name, fun.Type{Dims: t.Dims}, p.Name.Name, p.Type)
 		}
 		if err := c.wellFormed(rule, p, nil, false); err != nil {
@@ -578,19 +534,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		}
 		return c.node(rule, concl), nil
 	}
-	return nil, c.errorf(s.Exp.Pos(), "T-MEM-STM", "unknown expression %T", s.Exp)
-}
-
-func sameDims(a, b fun.Type) bool {
-	if len(a.Dims) != len(b.Dims) {
-		return false
-	}
-	for i := range a.Dims {
-		if a.Dims[i].Name != b.Dims[i].Name {
-			return false
-		}
-	}
-	return true
+	return nil, c.errorf(s.Exp.Pos(), TMemStm.Name, "unknown expression %T", s.Exp)
 }
 
 func (c *checker) patternNames(rule string, pat []*fun.Param) error {
@@ -610,15 +554,15 @@ func (c *checker) patternNames(rule string, pat []*fun.Param) error {
 func (c *checker) kernelBody(p *fun.Param, b *fun.Body) (*semantics.Derivation, error) {
 	d, _, err := c.stms(b, func(types []fun.Type) error {
 		if len(b.Result) != 1 {
-			return c.errorf(b.In, "T-MEM-RESULT", "a kernel body returns one value, not %d", len(b.Result))
+			return c.errorf(b.In, TMemResult.Name, "a kernel body returns one value, not %d", len(b.Result))
 		}
 		x := b.Result[0]
 		item := p.Type.Dims[1:]
 		have := types[0]
-		if (len(item) == 0 && have.IsInt()) || (len(item) > 0 && ArrayOf(have) != nil && sameDims(have, fun.Type{Dims: item})) {
+		if (len(item) == 0 && have.IsInt()) || (len(item) > 0 && ArrayOf(have) != nil && have.SameDims(fun.Type{Dims: item})) {
 			return nil
 		}
-		return c.errorf(x.NamePos, "T-MEM-RESULT", "the kernel body's result %s has type %s, but the items of %s have shape %s", x.Name, have, p.Name.Name, fun.Type{Dims: item})
+		return c.errorf(x.NamePos, TMemResult.Name, "the kernel body's result %s has type %s, but the items of %s have shape %s", x.Name, have, p.Name.Name, fun.Type{Dims: item})
 	})
 	return d, err
 }
@@ -631,7 +575,7 @@ func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []
 			return nil
 		}
 		if len(b.Result) != len(pat) {
-			return c.errorf(b.In, "T-MEM-RESULT", "the body returns %d values, but the pattern binds %d", len(b.Result), len(pat))
+			return c.errorf(b.In, TMemResult.Name, "the body returns %d values, but the pattern binds %d", len(b.Result), len(pat))
 		}
 		subst := map[string]string{}
 		for i, p := range pat {
@@ -639,7 +583,7 @@ func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []
 		}
 		for i, p := range pat {
 			if !c.sameType(types[i], p.Type, subst) {
-				return c.errorf(b.Result[i].NamePos, "T-MEM-RESULT", "result %s has type %s, but the binding %s needs %s",
+				return c.errorf(b.Result[i].NamePos, TMemResult.Name, "result %s has type %s, but the binding %s needs %s",
 					b.Result[i].Name, types[i], fun.PrintParam(p), substType(p.Type, subst))
 			}
 		}
@@ -668,7 +612,7 @@ func (c *checker) stms(b *fun.Body, result func([]fun.Type) error) (*semantics.D
 	}
 	types := make([]fun.Type, len(b.Result))
 	for i, x := range b.Result {
-		t, err := c.lookup("T-MEM-RESULT", x, "result")
+		t, err := c.lookup(TMemResult.Name, x, "result")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -677,15 +621,17 @@ func (c *checker) stms(b *fun.Body, result func([]fun.Type) error) (*semantics.D
 	if err := result(types); err != nil {
 		return nil, nil, err
 	}
-	d := c.node("T-MEM-RESULT", "Γ ⊢ p̄ ← in (…)")
+	d := c.node(TMemResult.Name, "Γ ⊢ p̄ ← in (…)")
 	for i := len(ds) - 1; i >= 0; i-- {
-		d = c.node("T-MEM-STM", "Γ ⊢ p̄ ← …", ds[i], d)
+		d = c.node(TMemStm.Name, "Γ ⊢ p̄ ← …", ds[i], d)
 	}
 	return d, types, nil
 }
 
 // substType renames a type's variables (T-MEM-RESULT's S, for messages).
-func substType(t fun.Type, subst map[string]string) fun.Type { return mapType(t, renamer(subst)) }
+func substType(t fun.Type, subst map[string]string) fun.Type {
+	return fun.MapType(t, fun.Uses(fun.Renaming(subst)))
+}
 
 // SliceF is slice_f of eq (2) on symbolic LMADs, with 1-based offsets:
 // the offset moves by Σ (o_i − 1)·s_i and the sizes become the slice's.
@@ -693,7 +639,7 @@ func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 	off, dims := l.LMAD()
 	out := &IndexFn{Pos: l.Pos}
 	for i, sl := range slices {
-		off = Add(off, Mul(Sub(fun.Var{Ident: sl.Off}, Int(1)), dims[i].Stride))
+		off = Add(off, Mul(Sub(fun.Var{Ident: sl.Off}, fun.Int(1)), dims[i].Stride))
 		out.Dims = append(out.Dims, LDim{Elems: fun.Var{Ident: sl.Size}, Stride: dims[i].Stride})
 	}
 	out.Offset = off
@@ -703,6 +649,6 @@ func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 // IsRowMajor reports whether an array type's LMAD is R of its sizes (as
 // polynomials, without definitions).
 func IsRowMajor(t fun.Type) bool {
-	c := &checker{opts: &CheckOptions{}, env: map[string]*binding{}, defs: map[string]fun.SExp{}}
+	c := &checker{opts: &CheckOptions{}, env: fun.NewScope("FUNMEM"), defs: map[string]fun.SExp{}}
 	return ArrayOf(t) != nil && c.rowMajor(t)
 }

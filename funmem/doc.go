@@ -5,6 +5,9 @@
 //   - syntax.go, parse.go: Fig 6. FUNMEM shares FUN's abstract syntax; its
 //     types carry a memory annotation (the type mem, or an array's block and
 //     LMAD), and it adds the expression alloc se;
+//   - ast.go: alloc and the memory annotations as nodes fun's tree tools
+//     reach into (fun.Extension and its mappers);
+//   - rules.go: the table of FUNMEM's rules (Figs 8 and 10);
 //   - poly.go: a normal form of scalar expressions, to decide when two
 //     LMADs written differently are equal;
 //   - check.go: the type rules of Fig 8 (T-MEM-SCALAR … T-MEM-PROG);

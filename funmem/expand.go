@@ -155,22 +155,11 @@ func (x *expander) canExpand(k *fun.KernelExp, i int, a *AllocExp) bool {
 	}
 	z := k.Body.Stms[i].Pat[0].Name.Name
 	returned := false
-	var visit func(b *fun.Body)
-	visit = func(b *fun.Body) {
+	fun.Bodies(k.Body, func(b *fun.Body) {
 		for _, r := range b.Result {
 			returned = returned || r.Name == z
 		}
-		for _, s := range b.Stms {
-			switch e := s.Exp.(type) {
-			case *fun.IfExp:
-				visit(e.Then)
-				visit(e.Else)
-			case *fun.KernelExp:
-				visit(e.Body)
-			}
-		}
-	}
-	visit(k.Body)
+	})
 	return !returned
 }
 
@@ -182,7 +171,7 @@ func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
 	z := first.Pat[0]
 	se := first.Exp.(*AllocExp).Size
 	y := fun.Var{Ident: k.Bound}
-	thread := Sub(fun.Var{Ident: k.Var}, Int(1)) // x − 1
+	thread := Sub(fun.Var{Ident: k.Var}, fun.Int(1)) // x − 1
 	zx := x.names.fresh(z.Name.Name + "_exp")
 	alloc := &fun.Stm{Let: first.Let, Pat: []*fun.Param{{Lparen: z.Lparen, Name: zx, Type: Mem()}},
 		Exp: &AllocExp{Alloc: first.Exp.Pos(), Size: Mul(se, y)}}

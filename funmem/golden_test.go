@@ -6,19 +6,19 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/arraysem/arraysem/semantics/golden"
+	"github.com/arraysem/arraysem/internal/golden"
 
 	"github.com/arraysem/arraysem/semantics"
 )
 
 // The chunked golden files testdata/parse.txt and testdata/check.txt are
-// read by package golden (semantics/golden), which documents their format.
+// read by package golden (internal/golden), which documents their format.
 
 // TestParseGolden runs testdata/parse.txt: a chunk with an expected error
 // must fail to parse with it; any other must parse, print, and parse back
 // to the same printed text and the same tree.
 func TestParseGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "parse.txt"), func(c *golden.Chunk) error {
+	golden.Run(t, filepath.Join("testdata", "parse.txt"), "--", func(c *golden.Chunk) error {
 		p, err := ParseFile(c.File, c.Src)
 		if c.ErrRe != nil {
 			return c.ExpectError(err, semantics.SyntaxError)
@@ -34,7 +34,7 @@ func TestParseGolden(t *testing.T) {
 // with an expected error must fail type checking with it, any other must
 // pass and apply the rules its rules markers list.
 func TestCheckGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "check.txt"), func(c *golden.Chunk) error {
+	golden.Run(t, filepath.Join("testdata", "check.txt"), "--", func(c *golden.Chunk) error {
 		_, counter, err := checkMemChunk(c)
 		if c.ErrRe != nil {
 			return c.ExpectError(err, semantics.TypeError)
@@ -76,7 +76,7 @@ var axiomRules = map[string]bool{"T-MEM-INT": true, "T-CONST": true, "T-OP": tru
 func TestCheckGoldenCoverage(t *testing.T) {
 	passed := semantics.Counter{}
 	failed := map[string]bool{}
-	for _, c := range golden.Read(t, filepath.Join("testdata", "check.txt")) {
+	for _, c := range golden.Read(t, filepath.Join("testdata", "check.txt"), "--") {
 		if c.Bug != "" {
 			continue
 		}
@@ -102,7 +102,7 @@ func TestCheckGoldenCoverage(t *testing.T) {
 // TestCheckGoldenParses checks that every chunk of check.txt parses and
 // prints back (check.txt is parser input too).
 func TestCheckGoldenParses(t *testing.T) {
-	for _, c := range golden.Read(t, filepath.Join("testdata", "check.txt")) {
+	for _, c := range golden.Read(t, filepath.Join("testdata", "check.txt"), "--") {
 		p, err := ParseFile(c.File, c.Src)
 		if err != nil {
 			t.Errorf("%s:%d: %v", c.File, c.Line, err)

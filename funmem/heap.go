@@ -73,7 +73,7 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 		if a == nil {
 			continue
 		}
-		l, err := evalIndexFn(env, a.Index, "E-MEM-PROG")
+		l, err := evalIndexFn(env, a.Index, EMemProg.Name)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -128,7 +128,7 @@ func EvalHeap(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([
 	if err != nil {
 		return nil, err
 	}
-	opts.Counter.Hit("E-MEM-PROG")
+	opts.Counter.Hit(EMemProg.Name)
 	return vs, nil
 }
 
@@ -148,7 +148,7 @@ func (ev *heapEval) body(env *Env, b *fun.Body) ([]Value, error) {
 			return nil, err
 		}
 	}
-	ev.opts.Counter.Hit("E-STMS")
+	ev.opts.Counter.Hit(EStms.Name)
 	return results(env, b)
 }
 
@@ -200,7 +200,7 @@ type kernel struct {
 // startKernel begins E-MEM-KERNEL: E(y) = m, the destination is the
 // pattern's block and LMAD, and a tracker starts recording.
 func startKernel(env *Env, h *semantics.Heap, s *fun.Stm, e *fun.KernelExp, trace bool) (*kernel, error) {
-	const rule = "E-MEM-KERNEL"
+	rule := EMemKernel.Name
 	m, err := lookupInt(env, e.Bound, rule)
 	if err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ func startKernel(env *Env, h *semantics.Heap, s *fun.Stm, e *fun.KernelExp, trac
 // store copies iteration i's result to its place, index_f(L_z, i) (memcpy,
 // eq 5); the copy's accesses count for iteration i.
 func (k *kernel) store(h *semantics.Heap, i int64, vs []Value) error {
-	const rule = "E-MEM-KERNEL"
+	rule := EMemKernel.Name
 	pos := k.s.Pat[0].Lparen
 	if len(vs) != 1 {
 		return semantics.Stuckf(pos, rule, "a kernel body returns one value, not %d", len(vs))
@@ -256,11 +256,13 @@ func (k *kernel) store(h *semantics.Heap, i int64, vs []Value) error {
 
 // race turns a race seen by this kernel's tracker into its error; other
 // errors pass through.
-func (k *kernel) race(err error) error {
+func (k *kernel) race(err error) error { return k.raceAs(err, EMemKernel.Name) }
+
+// raceAs is race, reporting the race as one of rule.
+func (k *kernel) raceAs(err error, rule string) error {
 	var race semantics.ErrRace
 	if errors.As(err, &race) && race.Tracker == k.t {
-		e := semantics.Errorf(k.s.Exp.Pos(), semantics.RaceError, "E-MEM-KERNEL", "%v", race)
-		return e
+		return semantics.Errorf(k.s.Exp.Pos(), semantics.RaceError, rule, "%v", race)
 	}
 	return err
 }
@@ -271,7 +273,7 @@ func (k *kernel) finish(h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
 	if opts.Trace != nil {
 		opts.Trace(k.s, k.t.Trace)
 	}
-	opts.Counter.Hit("E-MEM-KERNEL")
+	opts.Counter.Hit(EMemKernel.Name)
 	return []Value{k.dest}, nil
 }
 
@@ -301,13 +303,13 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 	one := func(v Value, rule string) ([]Value, string, error) { return []Value{v}, rule, nil }
 	switch e := s.Exp.(type) {
 	case *fun.ScalarExp:
-		k, err := fun.EvalSExp(e.X, envLookup(env), "E-MEM-SCALAR")
+		k, err := fun.EvalSExp(e.X, envLookup(env), EMemScalar.Name)
 		if err != nil {
 			return nil, "", err
 		}
-		return one(Value{Kind: IntVal, K: k}, "E-MEM-SCALAR")
+		return one(Value{Kind: IntVal, K: k}, EMemScalar.Name)
 	case *AllocExp:
-		const rule = "E-MEM-ALLOC"
+		rule := EMemAlloc.Name
 		n, err := fun.EvalSExp(e.Size, envLookup(env), rule)
 		if err != nil {
 			return nil, "", err
@@ -318,7 +320,7 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		}
 		return one(Value{Kind: BlockVal, Block: l}, rule)
 	case *fun.IndexExp:
-		const rule = "E-MEM-INDEX"
+		rule := EMemIndex.Name
 		a, err := lookupArray(env, e.Arr, rule)
 		if err != nil {
 			return nil, "", err
@@ -341,7 +343,7 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		}
 		return one(Value{Kind: IntVal, K: k}, rule)
 	case *fun.SliceExp:
-		const rule = "E-MEM-SLICE"
+		rule := EMemSlice.Name
 		a, err := lookupArray(env, e.Arr, rule)
 		if err != nil {
 			return nil, "", err
@@ -356,7 +358,7 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		}
 		return one(Value{Kind: ArrayVal, Block: a.Block, L: l}, rule)
 	case *fun.TransposeExp:
-		const rule = "E-MEM-TRANSPOSE"
+		rule := EMemTranspose.Name
 		a, err := lookupArray(env, e.Arr, rule)
 		if err != nil {
 			return nil, "", err
@@ -368,7 +370,7 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		return one(Value{Kind: ArrayVal, Block: a.Block, L: l}, rule)
 	case *fun.IotaExp:
 		// iota n ≡ kernel i <= n do in (i): iteration i writes i at L_z(i).
-		const rule = "E-MEM-IOTA"
+		rule := EMemIota.Name
 		n, err := lookupInt(env, e.N, rule)
 		if err != nil {
 			return nil, "", err
@@ -378,7 +380,7 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		})
 	case *fun.CopyExp:
 		// copy x ≡ kernels over x's dimensions: iteration i copies item i.
-		const rule = "E-MEM-COPY"
+		rule := EMemCopy.Name
 		a, err := lookupArray(env, e.Arr, rule)
 		if err != nil {
 			return nil, "", err
@@ -401,7 +403,7 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 			return h.Memcpy(a.Block, src, k.dest.Block, dst)
 		})
 	}
-	return nil, "", semantics.Stuckf(s.Let, "E-STMS", "no rule evaluates %s", fun.PrintExp(s.Exp))
+	return nil, "", semantics.Stuckf(s.Let, EStms.Name, "no rule evaluates %s", fun.PrintExp(s.Exp))
 }
 
 // freshArray runs the kernel a derived form stands for: m iterations, each
@@ -429,8 +431,7 @@ func freshArray(env *Env, h *semantics.Heap, s *fun.Stm, rule string, m int64, o
 		}
 		if err != nil {
 			h.Pop()
-			if r := k.race(err); r != err {
-				r.(*semantics.Error).Rule = rule
+			if r := k.raceAs(err, rule); r != err {
 				return nil, "", r
 			}
 			var race semantics.ErrRace
@@ -471,19 +472,19 @@ func evalIndexFn(env *Env, l *IndexFn, rule string) (semantics.LMAD, error) {
 }
 
 func chooseBranch(env *Env, e *fun.IfExp) (string, *fun.Body, error) {
-	c, err := lookupInt(env, e.Cond, "E-MEM-IF-T")
+	c, err := lookupInt(env, e.Cond, EMemIfT.Name)
 	if err != nil {
 		return "", nil, err
 	}
 	if c != 0 {
-		return "E-MEM-IF-T", e.Then, nil
+		return EMemIfT.Name, e.Then, nil
 	}
-	return "E-MEM-IF-F", e.Else, nil
+	return EMemIfF.Name, e.Else, nil
 }
 
 func bindPattern(env *Env, s *fun.Stm, vs []Value) (*Env, error) {
 	if len(vs) != len(s.Pat) {
-		return nil, semantics.Stuckf(s.Let, "E-STMS", "the expression gives %d values, but the pattern binds %d", len(vs), len(s.Pat))
+		return nil, semantics.Stuckf(s.Let, EStms.Name, "the expression gives %d values, but the pattern binds %d", len(vs), len(s.Pat))
 	}
 	for i, p := range s.Pat {
 		env = env.Bind(p.Name.Name, vs[i])
@@ -496,7 +497,7 @@ func results(env *Env, b *fun.Body) ([]Value, error) {
 	for i, x := range b.Result {
 		v, ok := env.Lookup(x.Name)
 		if !ok {
-			return nil, semantics.Stuckf(x.NamePos, "E-STMS", "variable %s is unbound", x.Name)
+			return nil, semantics.Stuckf(x.NamePos, EStms.Name, "variable %s is unbound", x.Name)
 		}
 		vs[i] = v
 	}

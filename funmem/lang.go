@@ -119,7 +119,7 @@ func (p *program) result(h *semantics.Heap, vs []Value) (*lang.Result, error) {
 		}
 		a, err := Read(h, v)
 		if err != nil {
-			return nil, semantics.Stuckf(p.p.Body.In, "E-MEM-PROG", "%v", err)
+			return nil, semantics.Stuckf(p.p.Body.In, EMemProg.Name, "%v", err)
 		}
 		r.Values = append(r.Values, a)
 	}

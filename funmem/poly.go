@@ -1,6 +1,9 @@
 package funmem
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -158,16 +161,9 @@ func SameValue(a, b fun.SExp) bool { return Normalize(a).Equal(Normalize(b)) }
 // Expr turns a normal form back into a scalar expression: monomials of
 // higher degree first, then by their factors, the constant last.
 func (p Poly) Expr() fun.SExp {
-	monos := make([]string, 0, len(p.terms))
-	for m := range p.terms {
-		monos = append(monos, m)
-	}
-	sort.Slice(monos, func(i, j int) bool {
-		fi, fj := factors(monos[i]), factors(monos[j])
-		if len(fi) != len(fj) {
-			return len(fi) > len(fj)
-		}
-		return monos[i] < monos[j]
+	// Higher degrees first, then by name.
+	monos := slices.SortedFunc(maps.Keys(p.terms), func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(factors(b)), len(factors(a))), strings.Compare(a, b))
 	})
 	var out fun.SExp
 	for _, m := range monos {

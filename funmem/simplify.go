@@ -1,6 +1,8 @@
 package funmem
 
 import (
+	"slices"
+
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -59,10 +61,13 @@ func (s *simplifier) body(b *fun.Body, scope map[string]bool) *fun.Body {
 			}
 			st = nst
 			if len(ren) > 0 {
-				f := renamer(ren)
-				rest := mapStms(stms[i+1:], f)
-				stms = append(append([]*fun.Stm(nil), stms[:i+1]...), rest...)
-				result = mapIdents(result, f)
+				f := fun.Uses(fun.Renaming(ren))
+				rest := stms[i+1:]
+				stms = slices.Clone(stms[:i+1])
+				for _, r := range rest {
+					stms = append(stms, fun.MapStm(r, f))
+				}
+				result = fun.MapIdentList(result, f)
 			}
 		case *fun.KernelExp:
 			k := copySet(inner)
@@ -142,10 +147,10 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 	}
 	var pat []*fun.Param
 	var tres, eres []*fun.Ident
-	f := renamer(ren)
+	f := fun.Uses(fun.Renaming(ren))
 	for j, p := range st.Pat {
 		if keep[j] {
-			pat = append(pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: mapType(p.Type, f)})
+			pat = append(pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: fun.MapType(p.Type, f)})
 			tres = append(tres, e.Then.Result[j])
 			eres = append(eres, e.Else.Result[j])
 		}
@@ -165,7 +170,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 func defsOf(b *fun.Body, scope map[string]bool) map[string]fun.SExp {
 	defs := map[string]fun.SExp{}
 	for name := range scope {
-		defs[name] = Var(name) // outer names stand for themselves
+		defs[name] = fun.Named(name) // outer names stand for themselves
 	}
 	for _, st := range b.Stms {
 		e, ok := st.Exp.(*fun.ScalarExp)
@@ -173,7 +178,7 @@ func defsOf(b *fun.Body, scope map[string]bool) map[string]fun.SExp {
 			continue
 		}
 		closed := true
-		d := Substitute(e.X, func(x *fun.Ident) fun.SExp {
+		d := fun.Substitute(e.X, func(x *fun.Ident) fun.SExp {
 			if d, found := defs[x.Name]; found {
 				return d
 			}
@@ -217,10 +222,10 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 	consts = copyConsts(consts)
 	sub := func(e fun.SExp) fun.SExp {
-		return Substitute(e, func(x *fun.Ident) fun.SExp {
+		return fun.Substitute(e, func(x *fun.Ident) fun.SExp {
 			if k, ok := consts[x.Name]; ok {
 				s.changed = true
-				return Int(k)
+				return fun.Int(k)
 			}
 			return nil
 		})
@@ -311,7 +316,7 @@ func cannotFail(e fun.SExp) bool {
 // binders is the set of names a body binds, nested bodies included.
 func binders(b *fun.Body) map[string]bool {
 	out := map[string]bool{}
-	WalkStms(b, func(s *fun.Stm) {
+	fun.Stms(b, func(s *fun.Stm) {
 		for _, p := range s.Pat {
 			out[p.Name.Name] = true
 		}

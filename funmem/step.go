@@ -73,12 +73,12 @@ func (m HeapMachine) Step(c *Config) (*Config, string, error) {
 		}
 		if k.m == 0 {
 			vs, _ := k.finish(c.h, opts)
-			return advance(c, f, s, vs, "E-MEM-KERNEL")
+			return advance(c, f, s, vs, EMemKernel.Name)
 		}
 		if opts.Schedule != nil {
 			k.order = opts.Schedule(k.m)
 		}
-		return &Config{top: iteration(f, k, 1), h: c.h}, "E-MEM-KERNEL", nil
+		return &Config{top: iteration(f, k, 1), h: c.h}, EMemKernel.Name, nil
 	}
 	vs, rule, err := evalAtomic(f.env, c.h, s, opts)
 	if err != nil {
@@ -123,15 +123,15 @@ func advance(c *Config, f *frame, s *fun.Stm, vs []Value, rule string) (*Config,
 
 // ret: the frame f is at its in (…).
 func (m HeapMachine) ret(c *Config, f *frame, opts *HeapOptions) (*Config, string, error) {
-	const rule = "E-STMS"
+	rule := EStms.Name
 	vs, err := results(f.env, f.body)
 	if err != nil {
 		return c, "", err
 	}
 	switch {
 	case f.next == nil:
-		opts.Counter.Hit("E-MEM-PROG")
-		return &Config{results: vs, h: c.h}, "E-MEM-PROG", nil
+		opts.Counter.Hit(EMemProg.Name)
+		return &Config{results: vs, h: c.h}, EMemProg.Name, nil
 	case f.k == nil: // an if's branch
 		return advance(c, f.next, f.next.stms[0], vs, rule)
 	}
@@ -140,10 +140,10 @@ func (m HeapMachine) ret(c *Config, f *frame, opts *HeapOptions) (*Config, strin
 		return c, "", m.unwind(c, err)
 	}
 	if f.pos < k.m {
-		return &Config{top: iteration(f.next, k, f.pos+1), h: c.h, note: fmt.Sprintf("iteration %d of %d stored", f.i, k.m)}, "E-MEM-KERNEL", nil
+		return &Config{top: iteration(f.next, k, f.pos+1), h: c.h, note: fmt.Sprintf("iteration %d of %d stored", f.i, k.m)}, EMemKernel.Name, nil
 	}
 	out, _ := k.finish(c.h, opts)
-	return advance(c, f.next, f.next.stms[0], out, "E-MEM-KERNEL")
+	return advance(c, f.next, f.next.stms[0], out, EMemKernel.Name)
 }
 
 // String renders the configuration on one line.

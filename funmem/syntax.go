@@ -109,8 +109,10 @@ func IsMem(t fun.Type) bool { _, ok := t.Ext.(MemType); return ok }
 // ArrayOf returns an array type's memory annotation, or nil.
 func ArrayOf(t fun.Type) *ArrayMem { a, _ := t.Ext.(*ArrayMem); return a }
 
-// Scalar expression builders, folding constants so that generated LMADs
-// stay readable.
+// Scalar expression builders that keep their result in canonical
+// polynomial form (Canon), folding constants so that generated LMADs stay
+// readable. FUN's plain constructors (fun.Int, fun.Named, fun.Binary)
+// build what they are given.
 
 // Add is a + b.
 func Add(a, b fun.SExp) fun.SExp { return binop(a, b, '+') }
@@ -120,9 +122,3 @@ func Mul(a, b fun.SExp) fun.SExp { return binop(a, b, '*') }
 
 // Sub is a − b.
 func Sub(a, b fun.SExp) fun.SExp { return binop(a, b, '-') }
-
-// Int is the constant k.
-func Int(k int64) fun.SExp { return &fun.Const{Value: k} }
-
-// Var is the variable x.
-func Var(x string) fun.SExp { return fun.Var{Ident: &fun.Ident{Name: x}} }

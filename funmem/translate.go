@@ -72,7 +72,7 @@ func rowMajorIn(t fun.Type, m *fun.Ident) fun.Type {
 
 // product is ∏ z_i.
 func product(dims []*fun.Ident) fun.SExp {
-	var p fun.SExp = Int(1)
+	var p fun.SExp = fun.Int(1)
 	for _, d := range dims {
 		p = Mul(p, fun.Var{Ident: d})
 	}
@@ -200,7 +200,7 @@ func (t *transformer) support(typ fun.Type) ([]*fun.Stm, []suppVar) {
 		return y
 	}
 	if mutant.On("if-support") { // mutant: Support leaves out the offset (the if's pattern gets offset 0)
-		off = Int(0)
+		off = fun.Int(0)
 	}
 	supp := []suppVar{{id: a.Block, role: "mem"}, {id: bind(off, a.Block.Name+"_off"), role: "off"}}
 	for i, d := range dims {
@@ -233,30 +233,7 @@ func renameKeywords(p *fun.Program) *fun.Program {
 	if len(ren) == 0 {
 		return p
 	}
-	f := renamer(ren)
-	binders := func(ps []*fun.Param) []*fun.Param {
-		out := make([]*fun.Param, len(ps))
-		for i, q := range ps {
-			out[i] = &fun.Param{Lparen: q.Lparen, Name: f(q.Name), Type: mapType(q.Type, f)}
-		}
-		return out
-	}
-	var body func(b *fun.Body) *fun.Body
-	body = func(b *fun.Body) *fun.Body {
-		out := &fun.Body{In: b.In, Result: mapIdents(b.Result, f)}
-		for _, s := range b.Stms {
-			ns := &fun.Stm{Let: s.Let, Pat: binders(s.Pat), Exp: mapExp(s.Exp, f)}
-			switch e := s.Exp.(type) {
-			case *fun.IfExp:
-				ns.Exp = &fun.IfExp{If: e.If, Cond: f(e.Cond), Then: body(e.Then), Else: body(e.Else)}
-			case *fun.KernelExp:
-				ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: f(e.Var), Bound: f(e.Bound), Body: body(e.Body)}
-			}
-			out.Stms = append(out.Stms, ns)
-		}
-		return out
-	}
-	return &fun.Program{File: p.File, Inputs: binders(p.Inputs), Body: body(p.Body)}
+	return fun.MapProgram(p, fun.All(fun.Renaming(ren)))
 }
 
 // names is a supply of fresh variable names.
@@ -267,7 +244,7 @@ func newNames(p *fun.Program) *names {
 	for _, in := range p.Inputs {
 		n.used[in.Name.Name] = true
 	}
-	WalkStms(p.Body, func(s *fun.Stm) {
+	fun.Stms(p.Body, func(s *fun.Stm) {
 		for _, q := range s.Pat {
 			n.used[q.Name.Name] = true
 		}
@@ -285,18 +262,4 @@ func (n *names) fresh(base string) *fun.Ident {
 	}
 	n.used[name] = true
 	return &fun.Ident{Name: name}
-}
-
-// WalkStms calls f on every statement of b, nested bodies included.
-func WalkStms(b *fun.Body, f func(*fun.Stm)) {
-	for _, s := range b.Stms {
-		f(s)
-		switch e := s.Exp.(type) {
-		case *fun.IfExp:
-			WalkStms(e.Then, f)
-			WalkStms(e.Else, f)
-		case *fun.KernelExp:
-			WalkStms(e.Body, f)
-		}
-	}
 }

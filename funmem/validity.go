@@ -8,8 +8,8 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// Validity is the outcome of checking a FUNMEM program against Def 3.1.
-type Validity struct {
+// ValidityReport is the outcome of checking a FUNMEM program against Def 3.1.
+type ValidityReport struct {
 	Kernels    int // kernels (and derived fresh arrays) the heap run made
 	Iterations int // their iterations, each traced for races
 	Results    int // array results compared
@@ -22,7 +22,7 @@ type Validity struct {
 // read row-major. A race is an error of kind RaceError; a difference is an
 // error of kind MismatchError naming the result and the first differing
 // element.
-func CheckValidity(p *fun.Program, args map[string]string) (*Validity, error) {
+func CheckValidity(p *fun.Program, args map[string]string) (*ValidityReport, error) {
 	vargs := map[string]string{}
 	for k, v := range args {
 		vargs[k] = v
@@ -41,7 +41,7 @@ func CheckValidity(p *fun.Program, args map[string]string) (*Validity, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Validity{}
+	v := &ValidityReport{}
 	heapVals, herr := EvalHeap(p, env, h, &HeapOptions{Trace: func(_ *fun.Stm, iters []semantics.IterAccess) {
 		v.Kernels++
 		v.Iterations += len(iters)
@@ -55,13 +55,13 @@ func CheckValidity(p *fun.Program, args map[string]string) (*Validity, error) {
 		if verr.Error() == herr.Error() {
 			return v, verr
 		}
-		return v, semantics.Errorf(p.Body.In, semantics.StuckError, "Def 3.1",
+		return v, semantics.Errorf(p.Body.In, semantics.StuckError, Validity.Name,
 			"both semantics are stuck: value-based: %v; heap-based: %v", verr, herr)
 	case verr != nil:
-		return v, semantics.Errorf(p.Body.In, semantics.MismatchError, "Def 3.1",
+		return v, semantics.Errorf(p.Body.In, semantics.MismatchError, Validity.Name,
 			"invalid: the value-based semantics is stuck (%v), the heap-based one is not", verr)
 	case herr != nil:
-		return v, semantics.Errorf(p.Body.In, semantics.MismatchError, "Def 3.1",
+		return v, semantics.Errorf(p.Body.In, semantics.MismatchError, Validity.Name,
 			"invalid: the heap-based semantics is stuck (%v), the value-based one is not", herr)
 	}
 	for i, x := range p.Body.Result {
@@ -86,5 +86,5 @@ func CheckValidity(p *fun.Program, args map[string]string) (*Validity, error) {
 }
 
 func mismatch(p *fun.Program, x *fun.Ident, what string) error {
-	return semantics.Errorf(x.NamePos, semantics.MismatchError, "Def 3.1", "invalid: result %s: %s", x.Name, what)
+	return semantics.Errorf(x.NamePos, semantics.MismatchError, Validity.Name, "invalid: result %s: %s", x.Name, what)
 }

@@ -26,7 +26,7 @@ func Check(p *Program, counter semantics.Counter) error {
 				}
 				if _, ok := d.(fun.Var); !ok {
 					// --arg gives the array; its sizes are read off it.
-					return semantics.Errorf(in.Pos, semantics.TypeError, "IMP-TYPE", "input %s: the sizes of an input array are int inputs, not %s", in.Name.Name, fun.PrintSExp(d))
+					return semantics.Errorf(in.Pos, semantics.TypeError, ImpType.Name, "input %s: the sizes of an input array are int inputs, not %s", in.Name.Name, fun.PrintSExp(d))
 				}
 			}
 			scope[in.Block.Name] = Mem
@@ -57,12 +57,12 @@ type checker struct{ counter semantics.Counter }
 func (c *checker) use(scope map[string]Type, x *fun.Ident, want Type) error {
 	t, ok := scope[x.Name]
 	if !ok {
-		return semantics.Errorf(x.NamePos, semantics.TypeError, "IMP-SCOPE", "%s is not declared", x.Name)
+		return semantics.Errorf(x.NamePos, semantics.TypeError, ImpScope.Name, "%s is not declared", x.Name)
 	}
 	if t != want {
-		return semantics.Errorf(x.NamePos, semantics.TypeError, "IMP-TYPE", "%s is %s, not %s", x.Name, t, want)
+		return semantics.Errorf(x.NamePos, semantics.TypeError, ImpType.Name, "%s is %s, not %s", x.Name, t, want)
 	}
-	c.counter.Hit("IMP-SCOPE")
+	c.counter.Hit(ImpScope.Name)
 	return nil
 }
 

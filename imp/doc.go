@@ -5,6 +5,8 @@
 //   - syntax.go, parse.go, print.go: Fig 11, with inputs and a final
 //     return naming the results (blocks with their row-major shapes), so
 //     that results print as FUN's do;
+//   - rules.go: the table of IMP's rules (Fig 12, and the two of the
+//     checker);
 //   - check.go: the "trivial and uninteresting" type rules the paper
 //     elides: variables declared before use, ints and blocks kept apart;
 //   - eval.go: the big-step semantics of Fig 12 (E-IMP-DEC-INT …

@@ -125,7 +125,7 @@ type evaluator struct {
 func (ev *evaluator) stmts(env Env, ss []Stmt) error {
 	for i, s := range ss {
 		if i > 0 {
-			ev.opts.Counter.Hit("E-IMP-SEQ")
+			ev.opts.Counter.Hit(EImpSeq.Name)
 		}
 		if err := ev.stmt(env, s); err != nil {
 			return err
@@ -172,29 +172,29 @@ func (ev *evaluator) stmt(env Env, s Stmt) error {
 func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
 	switch s := s.(type) {
 	case *Skip:
-		return "E-IMP-SKIP", nil
+		return EImpSkip.Name, nil
 	case *Decl:
 		if s.Type == Mem {
 			env[s.X.Name] = Value{Mem: true}
-			return "E-IMP-DEC-MEM", nil
+			return EImpDecMem.Name, nil
 		}
 		env[s.X.Name] = Value{}
-		return "E-IMP-DEC-INT", nil
+		return EImpDecInt.Name, nil
 	case *Assign:
 		if y, ok := s.SE.(fun.Var); ok {
 			if v, ok := env[y.Name]; ok && v.Mem {
 				env[s.X.Name] = v
-				return "E-IMP-ASSIGN-MEM", nil
+				return EImpAssignMem.Name, nil
 			}
 		}
-		k, err := fun.EvalSExp(s.SE, lookup(env), "E-IMP-ASSIGN-INT")
+		k, err := fun.EvalSExp(s.SE, lookup(env), EImpAssignInt.Name)
 		if err != nil {
 			return "", err
 		}
 		env[s.X.Name] = Value{K: k}
-		return "E-IMP-ASSIGN-INT", nil
+		return EImpAssignInt.Name, nil
 	case *Alloc:
-		const rule = "E-IMP-ALLOC"
+		rule := EImpAlloc.Name
 		n, err := fun.EvalSExp(s.Size, lookup(env), rule)
 		if err != nil {
 			return "", err
@@ -206,7 +206,7 @@ func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
 		env[s.X.Name] = Value{Mem: true, Defined: true, L: l}
 		return rule, nil
 	case *Read:
-		const rule = "E-IMP-READ"
+		rule := EImpRead.Name
 		b, err := block(env, s.Y, rule)
 		if err != nil {
 			return "", err
@@ -222,7 +222,7 @@ func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
 		env[s.X.Name] = Value{K: k}
 		return rule, nil
 	case *Write:
-		const rule = "E-IMP-WRITE"
+		rule := EImpWrite.Name
 		b, err := block(env, s.X, rule)
 		if err != nil {
 			return "", err
@@ -240,7 +240,7 @@ func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
 		}
 		return rule, nil
 	}
-	return "", semantics.Stuckf(s.Pos(), "E-IMP-SEQ", "no rule runs %s", PrintStmt(s))
+	return "", semantics.Stuckf(s.Pos(), EImpSeq.Name, "no rule runs %s", PrintStmt(s))
 }
 
 // heapErr passes races on (the kernel reports them) and makes other heap
@@ -254,14 +254,14 @@ func heapErr(err error, at fun.Pos, rule, name string) error {
 }
 
 func choose(env Env, s *If) (string, []Stmt, error) {
-	c, err := lookup(env)(s.Cond, "E-IMP-IF-TRUE")
+	c, err := lookup(env)(s.Cond, EImpIfTrue.Name)
 	if err != nil {
 		return "", nil, err
 	}
 	if c != 0 {
-		return "E-IMP-IF-TRUE", s.Then, nil
+		return EImpIfTrue.Name, s.Then, nil
 	}
-	return "E-IMP-IF-FALSE", s.Else, nil
+	return EImpIfFalse.Name, s.Else, nil
 }
 
 // kernel is a kernel in progress (E-IMP-KERNEL), with its race tracker.
@@ -273,7 +273,7 @@ type kernel struct {
 }
 
 func startKernel(env Env, h *semantics.Heap, s *Kernel, trace bool) (*kernel, error) {
-	const rule = "E-IMP-KERNEL"
+	rule := EImpKernel.Name
 	m, err := fun.EvalSExp(s.Bound, lookup(env), rule)
 	if err != nil {
 		return nil, err
@@ -289,14 +289,14 @@ func startKernel(env Env, h *semantics.Heap, s *Kernel, trace bool) (*kernel, er
 func (k *kernel) race(err error) error {
 	var race semantics.ErrRace
 	if errors.As(err, &race) && race.Tracker == k.t {
-		return semantics.Errorf(k.s.At, semantics.RaceError, "E-IMP-KERNEL", "%v", race)
+		return semantics.Errorf(k.s.At, semantics.RaceError, EImpKernel.Name, "%v", race)
 	}
 	return err
 }
 
 func (k *kernel) finish(h *semantics.Heap, opts *Options) {
 	h.Pop()
-	opts.Counter.Hit("E-IMP-KERNEL")
+	opts.Counter.Hit(EImpKernel.Name)
 	if opts.Trace != nil {
 		opts.Trace(k.s, k.t.Trace)
 	}

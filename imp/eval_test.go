@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arraysem/arraysem/semantics/golden"
+	"github.com/arraysem/arraysem/internal/golden"
 
 	"github.com/arraysem/arraysem/semantics"
 )

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -23,8 +24,7 @@ import (
 // case's error, and every rule of Fig 12 the cases apply is named; and
 // together the examples exercise every rule of Fig 12.
 
-var fig12Rules = []string{"E-IMP-DEC-INT", "E-IMP-DEC-MEM", "E-IMP-ASSIGN-INT", "E-IMP-ASSIGN-MEM", "E-IMP-READ",
-	"E-IMP-WRITE", "E-IMP-ALLOC", "E-IMP-SEQ", "E-IMP-IF-TRUE", "E-IMP-IF-FALSE", "E-IMP-SKIP", "E-IMP-KERNEL"}
+var fig12Rules = imp.Rules.Names("Fig 12")
 
 var ruleName = regexp.MustCompile(`\bE-IMP-[A-Z]+(?:-[A-Z]+)*\b|\bIMP-(?:SCOPE|TYPE)\b`)
 

@@ -2,7 +2,7 @@ package imp
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/semantics"
@@ -52,16 +52,16 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 	if len(f.stms) == 0 {
 		switch {
 		case f.next == nil:
-			return &Config{h: c.h, done: true, top: f}, "E-IMP-SEQ", nil
+			return &Config{h: c.h, done: true, top: f}, EImpSeq.Name, nil
 		case f.k == nil:
-			return &Config{top: f.next, h: c.h}, "E-IMP-SEQ", nil
+			return &Config{top: f.next, h: c.h}, EImpSeq.Name, nil
 		}
 		k := f.k
 		if f.pos < k.m {
-			return &Config{top: iteration(f.next, k, f.pos+1), h: c.h}, "E-IMP-KERNEL", nil
+			return &Config{top: iteration(f.next, k, f.pos+1), h: c.h}, EImpKernel.Name, nil
 		}
 		k.finish(c.h, opts)
-		return &Config{top: advance(f.next), h: c.h}, "E-IMP-KERNEL", nil
+		return &Config{top: advance(f.next), h: c.h}, EImpKernel.Name, nil
 	}
 	s := f.stms[0]
 	switch s := s.(type) {
@@ -78,12 +78,12 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		}
 		if k.m == 0 {
 			k.finish(c.h, opts)
-			return &Config{top: advance(f), h: c.h}, "E-IMP-KERNEL", nil
+			return &Config{top: advance(f), h: c.h}, EImpKernel.Name, nil
 		}
 		if opts.Schedule != nil {
 			k.order = opts.Schedule(k.m)
 		}
-		return &Config{top: iteration(f, k, 1), h: c.h}, "E-IMP-KERNEL", nil
+		return &Config{top: iteration(f, k, 1), h: c.h}, EImpKernel.Name, nil
 	}
 	rule, err := exec(f.env, c.h, s)
 	if err != nil {
@@ -191,7 +191,7 @@ func (c *Config) Bindings() []semantics.Binding {
 	for x, v := range c.top.env {
 		out = append(out, semantics.Binding{Name: x, Value: v.String()})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	slices.SortFunc(out, func(a, b semantics.Binding) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

@@ -29,7 +29,7 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 		gamma[in.Name.Name] = in.Type
 		t.used[in.Name.Name] = true
 	}
-	funmem.WalkStms(p.Body, func(s *fun.Stm) {
+	fun.Stms(p.Body, func(s *fun.Stm) {
 		for _, q := range s.Pat {
 			t.used[q.Name.Name] = true
 		}
@@ -101,7 +101,7 @@ func vars(ids []*fun.Ident) []fun.SExp {
 func apply(l *funmem.IndexFn, idx []fun.SExp) fun.SExp {
 	off, dims := l.LMAD()
 	for i, y := range idx {
-		off = funmem.Add(off, funmem.Mul(funmem.Sub(y, funmem.Int(1)), dims[i].Stride))
+		off = funmem.Add(off, funmem.Mul(funmem.Sub(y, fun.Int(1)), dims[i].Stride))
 	}
 	return off
 }
@@ -149,7 +149,7 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 		// fresh variables, lest one assignment clobber the next's source.
 		clash := false
 		bound := map[string]bool{}
-		funmem.WalkStms(&fun.Body{Stms: append(append([]*fun.Stm(nil), e.Then.Stms...), e.Else.Stms...)}, func(st *fun.Stm) {
+		fun.Stms(&fun.Body{Stms: append(append([]*fun.Stm(nil), e.Then.Stms...), e.Else.Stms...)}, func(st *fun.Stm) {
 			for _, q := range st.Pat {
 				bound[q.Name.Name] = true
 			}
@@ -248,7 +248,7 @@ func (t *translator) elementwise(px *fun.Param, dstIdx []fun.SExp, src *funmem.A
 	jv := fun.Var{Ident: j}
 	srcJ := fun.SExp(jv)
 	if mutant.On("imp-copy-order") { // mutant: copies the items in reverse order, dst[…, j] ← src[…, z+1−j]
-		srcJ = funmem.Sub(funmem.Add(fun.Var{Ident: dims[0]}, funmem.Int(1)), jv)
+		srcJ = funmem.Sub(funmem.Add(fun.Var{Ident: dims[0]}, fun.Int(1)), jv)
 	}
 	body := t.elementwise(px, append(append([]fun.SExp(nil), dstIdx...), jv), src, append(append([]fun.SExp(nil), srcIdx...), srcJ), dims[1:])
 	return []Stmt{&Kernel{At: px.Lparen, X: j, Bound: fun.Var{Ident: dims[0]}, Body: body}}

@@ -14,97 +14,6 @@ import (
 // positions, a walk over all identifiers, a size measure, and the one
 // normalisation the printer is known to need (see NormalizeNegConsts).
 
-// CloneProgram returns a deep copy of p: no node of the copy is shared with p.
-func CloneProgram(p *fun.Program) *fun.Program {
-	return &fun.Program{File: p.File, Inputs: cloneParams(p.Inputs), Body: cloneBody(p.Body)}
-}
-
-func cloneIdent(x *fun.Ident) *fun.Ident {
-	if x == nil {
-		return nil
-	}
-	c := *x
-	return &c
-}
-
-func cloneIdents(xs []*fun.Ident) []*fun.Ident {
-	if xs == nil {
-		return nil
-	}
-	out := make([]*fun.Ident, len(xs))
-	for i, x := range xs {
-		out[i] = cloneIdent(x)
-	}
-	return out
-}
-
-func cloneParams(ps []*fun.Param) []*fun.Param {
-	if ps == nil {
-		return nil
-	}
-	out := make([]*fun.Param, len(ps))
-	for i, p := range ps {
-		out[i] = &fun.Param{Lparen: p.Lparen, Name: cloneIdent(p.Name), Type: fun.Type{Dims: cloneIdents(p.Type.Dims)}}
-	}
-	return out
-}
-
-func cloneBody(b *fun.Body) *fun.Body {
-	if b == nil {
-		return nil
-	}
-	out := &fun.Body{In: b.In, Result: cloneIdents(b.Result)}
-	for _, s := range b.Stms {
-		out.Stms = append(out.Stms, cloneStm(s))
-	}
-	return out
-}
-
-func cloneStm(s *fun.Stm) *fun.Stm {
-	return &fun.Stm{Let: s.Let, Pat: cloneParams(s.Pat), Exp: cloneExp(s.Exp)}
-}
-
-func cloneExp(e fun.Exp) fun.Exp {
-	switch e := e.(type) {
-	case *fun.ScalarExp:
-		return &fun.ScalarExp{X: cloneSExp(e.X)}
-	case *fun.IndexExp:
-		return &fun.IndexExp{Arr: cloneIdent(e.Arr), Idx: cloneIdents(e.Idx)}
-	case *fun.SliceExp:
-		out := &fun.SliceExp{Arr: cloneIdent(e.Arr)}
-		for _, sl := range e.Slices {
-			out.Slices = append(out.Slices, fun.Slice{Off: cloneIdent(sl.Off), Size: cloneIdent(sl.Size)})
-		}
-		return out
-	case *fun.TransposeExp:
-		return &fun.TransposeExp{Keyword: e.Keyword, Arr: cloneIdent(e.Arr)}
-	case *fun.IfExp:
-		return &fun.IfExp{If: e.If, Cond: cloneIdent(e.Cond), Then: cloneBody(e.Then), Else: cloneBody(e.Else)}
-	case *fun.KernelExp:
-		return &fun.KernelExp{Kernel: e.Kernel, Var: cloneIdent(e.Var), Bound: cloneIdent(e.Bound), Body: cloneBody(e.Body)}
-	case *fun.IotaExp:
-		return &fun.IotaExp{Keyword: e.Keyword, N: cloneIdent(e.N)}
-	case *fun.CopyExp:
-		return &fun.CopyExp{Keyword: e.Keyword, Arr: cloneIdent(e.Arr)}
-	}
-	panic(fmt.Sprintf("cloneExp: unknown expression %T", e))
-}
-
-func cloneSExp(e fun.SExp) fun.SExp {
-	switch e := e.(type) {
-	case *fun.Const:
-		c := *e
-		return &c
-	case fun.Var:
-		return fun.Var{Ident: cloneIdent(e.Ident)}
-	case *fun.BinOp:
-		return &fun.BinOp{OpPos: e.OpPos, Op: e.Op, L: cloneSExp(e.L), R: cloneSExp(e.R)}
-	case *fun.UnOp:
-		return &fun.UnOp{OpPos: e.OpPos, Op: e.Op, X: cloneSExp(e.X)}
-	}
-	panic(fmt.Sprintf("cloneSExp: unknown scalar expression %T", e))
-}
-
 // DiffPrograms compares two programs as trees, ignoring every position and
 // the file name. It returns "" when they are equal, or the path to the first
 // difference and what differs there.
@@ -251,69 +160,30 @@ func (d *differ) sexp(path string, a, b fun.SExp) {
 	}
 }
 
-// WalkBodies calls f on b and then, in order, on every body nested in b
-// (if branches, then else; kernel bodies), depth first.
-func WalkBodies(b *fun.Body, f func(*fun.Body)) {
-	f(b)
-	for _, s := range b.Stms {
-		switch e := s.Exp.(type) {
-		case *fun.IfExp:
-			WalkBodies(e.Then, f)
-			WalkBodies(e.Else, f)
-		case *fun.KernelExp:
-			WalkBodies(e.Body, f)
-		}
+// namesIn adds to used every identifier of the trees ns (binders, uses,
+// types, nested bodies).
+func namesIn[N fun.Node](used map[string]bool, ns ...N) {
+	for _, n := range ns {
+		fun.Idents(n, func(x *fun.Ident) { used[x.Name] = true })
 	}
 }
 
-// addNames adds to used every identifier occurring in the statements
-// (patterns, their types, expressions, nested bodies).
-func addNames(used map[string]bool, stms []*fun.Stm) {
-	for _, s := range stms {
-		for _, p := range s.Pat {
-			used[p.Name.Name] = true
-			for _, d := range p.Type.Dims {
-				used[d.Name] = true
-			}
-		}
-		switch e := s.Exp.(type) {
-		case *fun.ScalarExp:
-			for _, x := range fun.FreeVars(e.X, nil) {
-				used[x.Name] = true
-			}
-		case *fun.IndexExp:
-			used[e.Arr.Name] = true
-			for _, x := range e.Idx {
-				used[x.Name] = true
-			}
-		case *fun.SliceExp:
-			used[e.Arr.Name] = true
-			for _, sl := range e.Slices {
-				used[sl.Off.Name] = true
-				used[sl.Size.Name] = true
-			}
-		case *fun.TransposeExp:
-			used[e.Arr.Name] = true
-		case *fun.IotaExp:
-			used[e.N.Name] = true
-		case *fun.CopyExp:
-			used[e.Arr.Name] = true
-		case *fun.IfExp:
-			used[e.Cond.Name] = true
-			addBodyNames(used, e.Then)
-			addBodyNames(used, e.Else)
-		case *fun.KernelExp:
-			used[e.Var.Name] = true
-			used[e.Bound.Name] = true
-			addBodyNames(used, e.Body)
-		}
-	}
+// allNames is every identifier of a program.
+func allNames(p *fun.Program) map[string]bool {
+	used := map[string]bool{}
+	namesIn(used, p)
+	return used
 }
 
-func addBodyNames(used map[string]bool, b *fun.Body) {
-	addNames(used, b.Stms)
-	for _, x := range b.Result {
-		used[x.Name] = true
+// renameIn renames, by m and in place, every identifier of the trees ns
+// (binders, uses, types, nested bodies).
+func renameIn[N fun.Node](m map[string]string, ns ...N) {
+	for _, n := range ns {
+		fun.Idents(n, func(x *fun.Ident) {
+			if y, ok := m[x.Name]; ok {
+				x.Name = y
+			}
+		})
 	}
 }
 
@@ -467,7 +337,7 @@ func Features(p *fun.Program) map[string]bool {
 					f["nested kernel"] = true
 				}
 				inner := map[string]bool{}
-				addBodyNames(inner, e.Body)
+				namesIn(inner, e.Body)
 				if inner[e.Var.Name] {
 					f["kernel body uses its index"] = true
 				}
@@ -527,69 +397,4 @@ var FeatureNames = func() []string {
 func joinLines(prefix, s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return prefix + strings.Join(lines, "\n"+prefix)
-}
-
-// renameStms renames, by m, every identifier occurring in stms (bindings,
-// uses, types, nested bodies).
-func renameStms(stms []*fun.Stm, m map[string]string) {
-	for _, s := range stms {
-		for _, p := range s.Pat {
-			renameIdent(p.Name, m)
-			renameIdents(p.Type.Dims, m)
-		}
-		switch e := s.Exp.(type) {
-		case *fun.ScalarExp:
-			renameIdents(fun.FreeVars(e.X, nil), m)
-		case *fun.IndexExp:
-			renameIdent(e.Arr, m)
-			renameIdents(e.Idx, m)
-		case *fun.SliceExp:
-			renameIdent(e.Arr, m)
-			for _, sl := range e.Slices {
-				renameIdent(sl.Off, m)
-				renameIdent(sl.Size, m)
-			}
-		case *fun.TransposeExp:
-			renameIdent(e.Arr, m)
-		case *fun.IotaExp:
-			renameIdent(e.N, m)
-		case *fun.CopyExp:
-			renameIdent(e.Arr, m)
-		case *fun.IfExp:
-			renameIdent(e.Cond, m)
-			renameBody(e.Then, m)
-			renameBody(e.Else, m)
-		case *fun.KernelExp:
-			renameIdent(e.Var, m)
-			renameIdent(e.Bound, m)
-			renameBody(e.Body, m)
-		}
-	}
-}
-
-func renameBody(b *fun.Body, m map[string]string) {
-	renameStms(b.Stms, m)
-	renameIdents(b.Result, m)
-}
-
-func renameIdents(xs []*fun.Ident, m map[string]string) {
-	for _, x := range xs {
-		renameIdent(x, m)
-	}
-}
-
-func renameIdent(x *fun.Ident, m map[string]string) {
-	if n, ok := m[x.Name]; ok {
-		x.Name = n
-	}
-}
-
-// allNames is every identifier of a program.
-func allNames(p *fun.Program) map[string]bool {
-	used := map[string]bool{}
-	for _, in := range p.Inputs {
-		used[in.Name.Name] = true
-	}
-	addBodyNames(used, p.Body)
-	return used
 }

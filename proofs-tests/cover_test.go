@@ -9,6 +9,9 @@ import (
 // 3, 4, 8, 10 and 12 (FUN, FUNMEM, IMP) and of Remora's Figs 6-8 is
 // applied (arraysem cover prints the same table).
 func TestCoverNoZeroRows(t *testing.T) {
+	t.Parallel()
+	// Not caseCount: Remora's rarer rules (T-RESHAPE, T-REIFY) need the CI
+	// count's 300 programs, -short or not.
 	cov, err := Cover(max(1, *flagN/10), *flagSeed)
 	if err != nil {
 		t.Fatal(err)

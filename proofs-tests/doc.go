@@ -30,8 +30,22 @@
 // (fun.Print), its inputs (with an arraysem run line) and the seed and size
 // that regenerate it, next to the original before shrinking.
 //
-// ast.go has the tree utilities they share: deep copies, DiffPrograms (a
-// structural comparison that ignores positions), Measure and Features.
+// ast.go has the tree utilities they share beyond package fun's (walk.go:
+// copies, walks, renaming): DiffPrograms (a structural comparison that
+// ignores positions), Measure and Features.
+//
+// # Running them
+//
+// go test ./proofs-tests runs the CI counts (-n 3000 programs per FUN
+// property, fewer for FUNMEM and Remora, TestExhaustive to size 2);
+// go test -short runs a tenth of them (300 programs unless -n is given,
+// TestExhaustive to size 1), keeping the counts of the tests that need
+// them to see rare events (the coverage report, the invalid mutant).
+// Independent properties run in parallel (t.Parallel), each with its own
+// statistics. TestMutants runs only with -tags mutants (see Mutants).
+// rules_test.go checks every rule name written in text (golden markers,
+// the examples' comments, the coverage figures) against the languages'
+// rule tables.
 //
 // # The properties (fun_test.go, refeval_test.go)
 //
@@ -148,8 +162,10 @@
 // Mutation testing checks the checks: a mutant is a deliberately broken
 // variant of a translation or a semantics, one small change at a mutation
 // point marked by mutant.On(name) in the implementation and registered by
-// mutant.Register in its package (arraysem never switches one on; with
-// none on, every point takes its correct branch). TestMutants switches
+// mutant.Register in its package (the switch exists only in builds with
+// the tag mutants, so arraysem cannot turn one on; with none on, every
+// point takes its correct branch). TestMutants (go test -tags mutants
+// -run Mutants; not parallel, so no other test sees a mutant) switches
 // each on in turn (mutant.Set) and runs the properties that should notice
 // it, in order, each over a bounded number of cases (400 FUN, 200 FUNMEM
 // and IMP, 500 Remora; case k generated from its own seed, as in a

@@ -2,6 +2,7 @@ package proofstests
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/arraysem/arraysem/fun"
@@ -100,7 +101,7 @@ func EnumeratePrograms(cfg EnumConfig, yield func(p *fun.Program, size int) bool
 				}
 				p := &fun.Program{Inputs: []*fun.Param{param("n", nil), param("xs", []string{"n"})}, Body: body}
 				count++
-				return yield(CloneProgram(p), size)
+				return yield(fun.CloneProgram(p), size)
 			})
 		})
 		if !ok {
@@ -327,7 +328,7 @@ func (e *enumerator) stm(sc escope, budget int, k stmK) bool {
 				if budget < 2 {
 					continue
 				}
-				exp := &fun.ScalarExp{X: &fun.BinOp{Op: op, L: cloneSExp(l), R: cloneSExp(r)}}
+				exp := &fun.ScalarExp{X: &fun.BinOp{Op: op, L: fun.CloneSExp(l), R: fun.CloneSExp(r)}}
 				if !single(sc, nil, exp, 2, k) {
 					return false
 				}
@@ -406,7 +407,7 @@ func (e *enumerator) stm(sc escope, budget int, k stmK) bool {
 	for _, c := range ints {
 		inner := sc.extend(1)
 		ok := e.branches(inner, budget-1, func(r evar) bool { return sc.over(r.dims) },
-			func(r1, r2 evar) bool { return sameDims(r1.dims, r2.dims) },
+			func(r1, r2 evar) bool { return slices.Equal(r1.dims, r2.dims) },
 			func(r evar) []string { return []string{r.name} },
 			func(b1, b2 *fun.Body, r1 evar, size int) bool {
 				prefix := "a"
@@ -424,7 +425,7 @@ func (e *enumerator) stm(sc escope, budget int, k stmK) bool {
 	for _, c := range ints {
 		inner := sc.extend(2)
 		ok := e.branches(inner, budget-1, func(r evar) bool { return !r.isInt() && sc.over(r.dims[1:]) },
-			func(r1, r2 evar) bool { return len(r2.dims) == len(r1.dims) && sameDims(r1.dims[1:], r2.dims[1:]) },
+			func(r1, r2 evar) bool { return len(r2.dims) == len(r1.dims) && slices.Equal(r1.dims[1:], r2.dims[1:]) },
 			func(r evar) []string { return []string{r.dims[0], r.name} },
 			func(b1, b2 *fun.Body, r1 evar, size int) bool {
 				m, a := sc.name("x", 1), sc.name("a", 2)

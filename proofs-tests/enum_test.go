@@ -85,16 +85,20 @@ type exhaustiveFailure struct {
 
 // TestExhaustive checks every case of the enumeration up to
 // -exhaustive-size, with bodies of at most -exhaustive-inner statements
-// (DefaultEnumConfig otherwise), on GOMAXPROCS workers. It
+// (DefaultEnumConfig otherwise; size 1 in a -short run that does not give
+// -exhaustive-size), on GOMAXPROCS workers. It
 // fails with the first counterexample in enumeration order (smallest
 // sizes first), its program and inputs printed, and logs the counts: the
 // programs per size, the cases, how FUN's evaluation ends, and the
 // features the programs have.
 func TestExhaustive(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultEnumConfig
 	cfg.MaxSize, cfg.MaxInner = *flagExhaustiveSize, *flagExhaustiveInner
+	if testing.Short() && !flagGiven("exhaustive-size") {
+		cfg.MaxSize = min(cfg.MaxSize, 1) // the programs of size 2 take half a minute
+	}
 	start := time.Now()
-	defer keepImpStats()()
 
 	type job struct {
 		index int
@@ -193,23 +197,6 @@ func TestExhaustive(t *testing.T) {
 	exhaustiveBugs.skip(t)
 }
 
-// keepImpStats saves the counts propImp keeps for TestFunFunmemImpAgree's
-// report and returns the function that restores them, so that they count
-// its own cases only.
-func keepImpStats() (restore func()) {
-	impStats.Lock()
-	programs, variants, ranOn, stuckToo := impStats.programs, impStats.variants, impStats.ranOn, impStats.stuckToo
-	rules := semantics.Counter{}
-	rules.Add(impStats.rules)
-	impStats.Unlock()
-	return func() {
-		impStats.Lock()
-		defer impStats.Unlock()
-		impStats.programs, impStats.variants, impStats.ranOn, impStats.stuckToo = programs, variants, ranOn, stuckToo
-		impStats.rules = rules
-	}
-}
-
 // enumFeatures are the features (Features) of the vocabulary, which the
 // programs up to size 2 all have between them.
 var enumFeatures = []string{"input", "literal zero divisor", "index rank 1", "index rank 2", "slice rank 1",
@@ -269,6 +256,7 @@ func funOutcome(c *Case) string {
 // one variable v, (v), (n, v), (xs, v): 36; for the if binding m and a, the
 // 7 sets of one or two of n, xs, m, a with m or a in them. 36 + 7 = 43.
 func TestEnumerateSize1(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultEnumConfig
 	cfg.MaxSize = 1
 	perSize := map[int]int{}
@@ -294,6 +282,7 @@ func TestEnumerateSize1(t *testing.T) {
 // (a rejected one is an enumerator bug), no two are the same, and
 // Enumerate pairs each with every input.
 func TestEnumerateWellTyped(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultEnumConfig
 	seen := map[string]int{}
 	n := EnumeratePrograms(cfg, func(p *fun.Program, size int) bool {

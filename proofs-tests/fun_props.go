@@ -3,8 +3,9 @@ package proofstests
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/fun"
@@ -113,11 +114,11 @@ func propBigSmall(c *Case) string {
 // type system does not track values): an index or slice out of bounds, a
 // division by zero, and a negative kernel bound (directly or through iota).
 var allowedStuck = map[string]string{
-	"E-INDEX":  "out of bounds",
-	"E-SLICE":  "out of bounds|is negative",
-	"E-SCALAR": "division by zero",
-	"E-IOTA":   "negative",
-	"E-KERNEL": "negative",
+	fun.EIndex.Name:  "out of bounds",
+	fun.ESlice.Name:  "out of bounds|is negative",
+	fun.EScalar.Name: "division by zero",
+	fun.EIota.Name:   "negative",
+	fun.EKernel.Name: "negative",
 }
 
 // Type soundness: a well-typed program runs to completion or gets stuck
@@ -240,8 +241,8 @@ func propExpand(c *Case) string {
 		return d + shown
 	}
 	var eo, ee *semantics.Error
-	if errors.As(orig.err, &eo) && errors.As(exp.err, &ee) && eo.Rule == "E-IOTA" {
-		if ee.Rule != "E-KERNEL" || ee.Pos != eo.Pos || ee.Kind != eo.Kind {
+	if errors.As(orig.err, &eo) && errors.As(exp.err, &ee) && eo.Rule == fun.EIota.Name {
+		if ee.Rule != fun.EKernel.Name || ee.Pos != eo.Pos || ee.Kind != eo.Kind {
 			return fmt.Sprintf("the original is stuck in %v\nthe expansion in %v%s", orig.err, exp.err, shown)
 		}
 		return ""
@@ -257,9 +258,9 @@ func propExpand(c *Case) string {
 // and E-SCALAR occur, and every syntactic feature the generator promises
 // appears. Counts are logged.
 var (
-	evalRules  = []string{"E-IF-TRUE", "E-IF-FALSE", "E-SCALAR", "E-INDEX", "E-SLICE", "E-TRANSPOSE", "E-KERNEL", "E-LET", "E-IN", "E-IOTA", "E-COPY"}
-	typeRules  = []string{"T-CONST", "T-VAR", "T-OP", "T-SCALAR", "T-INDEX", "T-IF", "T-TRANSPOSE", "T-SLICE", "T-KERNEL", "T-RESULT", "T-STM", "T-PROG", "T-IOTA", "T-COPY"}
-	stuckRules = []string{"E-INDEX", "E-SLICE", "E-SCALAR"}
+	evalRules  = ruleNames(fun.EIfTrue, fun.EIfFalse, fun.EScalar, fun.EIndex, fun.ESlice, fun.ETranspose, fun.EKernel, fun.ELet, fun.EIn, fun.EIota, fun.ECopy)
+	typeRules  = ruleNames(fun.TConst, fun.TVar, fun.TOp, fun.TScalar, fun.TIndex, fun.TIf, fun.TTranspose, fun.TSlice, fun.TKernel, fun.TResult, fun.TStm, fun.TProg, fun.TIota, fun.TCopy)
+	stuckRules = ruleNames(fun.EIndex, fun.ESlice, fun.EScalar)
 )
 
 // numbers matches the variable names and numbers of a message, so that
@@ -267,11 +268,7 @@ var (
 var numbers = regexp.MustCompile(`[a-z_]*-?[0-9]+`)
 
 func counts[M ~map[string]int](m M) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s=%d", k, m[k])
@@ -281,11 +278,7 @@ func counts[M ~map[string]int](m M) string {
 
 // lines renders counts one per line, for the stuck messages.
 func lines(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	var b strings.Builder
 	for _, k := range keys {
 		fmt.Fprintf(&b, "\n%8d  %s", m[k], k)

@@ -20,25 +20,52 @@ var (
 	flagWorkers = flag.Int("workers", 1, "gopter workers per property (more than 1: faster campaigns, runs no longer reproducible by -seed; each case still prints its own seed)")
 )
 
+// shortN is the number of generated programs per property of a -short
+// run that does not give -n: a tenth of the CI count, so that go test
+// -short ./... stays well under a minute on two cores.
+const shortN = 300
+
+// caseCount is the number of generated programs per property: -n, or
+// shortN in a -short run that does not give -n.
+func caseCount() int {
+	if testing.Short() && !flagGiven("n") {
+		return min(*flagN, shortN)
+	}
+	return *flagN
+}
+
+// flagGiven reports whether the flag name was set on the command line.
+func flagGiven(name string) bool {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
 // params are the gopter parameters of a property: a fixed seed (the
-// -seed flag plus the property's offset), -n tests, sizes ramping from 0
+// -seed flag plus the property's offset), n tests, sizes ramping from 0
 // to MaxGenSize, -workers workers (1 by default, so runs are reproducible).
-func params(offset int64) *gopter.TestParameters {
+func params(offset int64, n int) *gopter.TestParameters {
 	p := gopter.DefaultTestParametersWithSeed(*flagSeed + offset)
-	p.MinSuccessfulTests = *flagN
+	p.MinSuccessfulTests = n
 	p.MinSize, p.MaxSize = 0, MaxGenSize
 	p.MaxShrinkCount = 400
 	p.Workers = max(1, *flagWorkers)
 	return p
 }
 
-// check runs one property over generated cases. The property returns ""
-// when it holds, or what went wrong; gopter then shrinks the case and the
-// report shows the message, the shrunk case and the original one (each a
-// program with its inputs, see Case.String).
+// check runs one property over caseCount() generated cases. The property
+// returns "" when it holds, or what went wrong; gopter then shrinks the
+// case and the report shows the message, the shrunk case and the original
+// one (each a program with its inputs, see Case.String).
 func check(t *testing.T, offset int64, name string, property func(c *Case) string) {
 	t.Helper()
-	props := gopter.NewProperties(params(offset))
+	checkN(t, offset, name, caseCount(), property)
+}
+
+// checkN is check over n cases.
+func checkN(t *testing.T, offset int64, name string, n int, property func(c *Case) string) {
+	t.Helper()
+	props := gopter.NewProperties(params(offset, n))
 	props.Property(name, prop.ForAll(property, GenCase(DefaultGenConfig)))
 	var out bytes.Buffer
 	if !props.Run(gopter.NewFormatedReporter(true, 1<<20, &out)) {
@@ -48,15 +75,23 @@ func check(t *testing.T, offset int64, name string, property func(c *Case) strin
 	t.Log(strings.TrimSpace(out.String()))
 }
 
-func TestCheckerAcceptsGenerated(t *testing.T) { check(t, 0, "fun.Check accepts", propChecks) }
+func TestCheckerAcceptsGenerated(t *testing.T) {
+	t.Parallel()
+	check(t, 0, "fun.Check accepts", propChecks)
+}
 
-func TestBigStepSmallStepAgree(t *testing.T) { check(t, 1, "big-step = small-step", propBigSmall) }
+func TestBigStepSmallStepAgree(t *testing.T) {
+	t.Parallel()
+	check(t, 1, "big-step = small-step", propBigSmall)
+}
 
 func TestWellTypedProgramsGoRightOrStuckAllowed(t *testing.T) {
+	t.Parallel()
 	check(t, 2, "well-typed programs do not go wrong", propProgress)
 }
 
 func TestBindInputsReproduces(t *testing.T) {
+	t.Parallel()
 	check(t, 7, "--arg values bind the inputs", bindInputs(false))
 }
 
@@ -67,24 +102,28 @@ func TestBindInputsReproduces(t *testing.T) {
 // a program cannot be run from the command line at all (likewise [[]] for
 // an input of type [n][m][k] with n = 1, m = 0).
 func TestBindInputsEmptyRank2(t *testing.T) {
+	t.Parallel()
 	check(t, 7, "--arg values bind the inputs, empty rank-2 arrays included", bindInputs(true))
 }
 
 func TestPrintParseRoundTrip(t *testing.T) {
+	t.Parallel()
 	check(t, 3, "print∘parse = id", roundTrip)
 }
 
 func TestExpandDerivedPreservesMeaning(t *testing.T) {
+	t.Parallel()
 	check(t, 4, "ExpandDerived preserves meaning", propExpand)
 }
 
 func TestRuleCoverage(t *testing.T) {
+	t.Parallel()
 	typing, bigc, smallc := semantics.Counter{}, semantics.Counter{}, semantics.Counter{}
 	stuck, reasons, features := map[string]int{}, map[string]int{}, map[string]int{}
 	r := rand.New(rand.NewSource(*flagSeed + 5))
-	ok, safe := 0, 0
-	for i := range *flagN {
-		c := Generate(rand.New(rand.NewSource(r.Int63())), i*MaxGenSize / *flagN, DefaultGenConfig)
+	ok, safe, n := 0, 0, caseCount()
+	for i := range n {
+		c := Generate(rand.New(rand.NewSource(r.Int63())), i*MaxGenSize/n, DefaultGenConfig)
 		p, err := c.Parsed()
 		if err != nil {
 			t.Fatalf("the printed program does not parse: %v%v", err, c)
@@ -116,7 +155,7 @@ func TestRuleCoverage(t *testing.T) {
 	eval := semantics.Counter{}
 	eval.Add(bigc)
 	eval.Add(smallc)
-	t.Logf("%d programs (%d safe): %d ran to completion, %d got stuck", *flagN, safe, ok, *flagN-ok)
+	t.Logf("%d programs (%d safe): %d ran to completion, %d got stuck", n, safe, ok, n-ok)
 	t.Logf("type rules: %s", counts(typing))
 	t.Logf("big-step rules: %s", counts(bigc))
 	t.Logf("small-step rules: %s", counts(smallc))
@@ -124,25 +163,27 @@ func TestRuleCoverage(t *testing.T) {
 	t.Logf("stuck states by message:%s", lines(reasons))
 	t.Logf("programs with each feature: %s", counts(features))
 	missing := func(what string, names []string, have map[string]int) {
-		for _, n := range names {
-			if have[n] == 0 {
-				t.Errorf("%s %s never occurred in %d programs", what, n, *flagN)
+		for _, name := range names {
+			if have[name] == 0 {
+				t.Errorf("%s %s never occurred in %d programs", what, name, n)
 			}
 		}
 	}
 	missing("evaluation rule", evalRules, eval)
-	missing("small-step rule", []string{"E-IF-TRUE", "E-IF-FALSE", "E-SCALAR", "E-INDEX", "E-SLICE", "E-TRANSPOSE", "E-KERNEL", "E-IN", "E-IOTA", "E-COPY"}, smallc)
+	missing("small-step rule", ruleNames(fun.EIfTrue, fun.EIfFalse, fun.EScalar, fun.EIndex, fun.ESlice, fun.ETranspose,
+		fun.EKernel, fun.EIn, fun.EIota, fun.ECopy), smallc)
 	missing("type rule", typeRules, typing)
 	missing("stuck state of", stuckRules, stuck)
 	missing("feature", FeatureNames, features)
-	if ok < *flagN/3 {
-		t.Errorf("only %d of %d programs ran to completion: the generator makes too many risky choices", ok, *flagN)
+	if ok < n/3 {
+		t.Errorf("only %d of %d programs ran to completion: the generator makes too many risky choices", ok, n)
 	}
 }
 
 // The generator is deterministic: the same seed and size give the same
 // case, so a seed printed with a counterexample regenerates it.
 func TestGeneratorDeterministic(t *testing.T) {
+	t.Parallel()
 	for seed := int64(0); seed < 20; seed++ {
 		a := Generate(rand.New(rand.NewSource(seed)), MaxGenSize, DefaultGenConfig)
 		b := Generate(rand.New(rand.NewSource(seed)), MaxGenSize, DefaultGenConfig)
@@ -158,6 +199,7 @@ func TestGeneratorDeterministic(t *testing.T) {
 // 30; the originals have 80 to 300). The shrunk programs are logged. The
 // seed is fixed (not -seed): the bound is about this seed's cases.
 func TestShrinkerShrinks(t *testing.T) {
+	t.Parallel()
 	stuckIn := func(rule string) func(c *Case) bool {
 		return func(c *Case) bool {
 			p, err := c.Parsed()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -312,18 +313,6 @@ func typ(dims []string) fun.Type {
 
 func param(name string, dims []string) *fun.Param { return &fun.Param{Name: id(name), Type: typ(dims)} }
 
-func sameDims(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // block is a body under construction: the variables in scope (outer ones
 // first) and the statements so far.
 type block struct {
@@ -390,7 +379,7 @@ func (b *block) arrays() []*gvar {
 func (b *block) arraysOf(dims []string) []*gvar {
 	var out []*gvar
 	for _, v := range b.arrays() {
-		if sameDims(v.dims, dims) {
+		if slices.Equal(v.dims, dims) {
 			out = append(out, v)
 		}
 	}
@@ -1214,7 +1203,7 @@ func dropResult(c *Case, n int) (*Case, bool) {
 	if len(c.Prog.Body.Result) < 2 || n >= len(c.Prog.Body.Result) {
 		return nil, false
 	}
-	p := CloneProgram(c.Prog)
+	p := fun.CloneProgram(c.Prog)
 	p.Body.Result = append(p.Body.Result[:n], p.Body.Result[n+1:]...)
 	return withProg(c, p), true
 }
@@ -1222,7 +1211,7 @@ func dropResult(c *Case, n int) (*Case, bool) {
 // unusedAfter reports whether no name statement j of b binds occurs after it.
 func unusedAfter(b *fun.Body, j int) bool {
 	used := map[string]bool{}
-	addNames(used, b.Stms[j+1:])
+	namesIn(used, b.Stms[j+1:]...)
 	for _, x := range b.Result {
 		used[x.Name] = true
 	}
@@ -1234,12 +1223,12 @@ func unusedAfter(b *fun.Body, j int) bool {
 	return true
 }
 
-// editStms applies f to the n-th statement (in WalkBodies order) for which
+// editStms applies f to the n-th statement (in fun.Bodies order) for which
 // ok holds, in a copy of c.
 func editStms(c *Case, n int, ok func(b *fun.Body, j int) bool, f func(b *fun.Body, j int)) (*Case, bool) {
-	p := CloneProgram(c.Prog)
+	p := fun.CloneProgram(c.Prog)
 	seen, done := 0, false
-	WalkBodies(p.Body, func(b *fun.Body) {
+	fun.Bodies(p.Body, func(b *fun.Body) {
 		for j := 0; j < len(b.Stms) && !done; j++ {
 			if ok(b, j) {
 				if seen == n {
@@ -1294,7 +1283,7 @@ func retargetResults(c *Case, n int) (*Case, bool) {
 			seen++
 			continue
 		}
-		p := CloneProgram(c.Prog)
+		p := fun.CloneProgram(c.Prog)
 		for _, x := range p.Body.Result {
 			if names[x.Name] {
 				x.Name = earlier
@@ -1333,14 +1322,14 @@ func hoistBranch(c *Case, n int) (*Case, bool) {
 				ren[p.Name.Name] = fresh()
 			}
 		}
-		renameBody(br, ren)
+		renameIn(ren, br)
 		sub := map[string]string{}
 		for i, p := range s.Pat {
 			sub[p.Name.Name] = br.Result[i].Name
 		}
 		rest := b.Stms[j+1:]
-		renameStms(rest, sub)
-		renameIdents(b.Result, sub)
+		renameIn(sub, rest...)
+		renameIn(sub, b.Result...)
 		b.Stms = append(append(b.Stms[:j:j], br.Stms...), rest...)
 	})
 }
@@ -1374,11 +1363,11 @@ func unwrapKernel(c *Case, n int) (*Case, bool) {
 		}
 		var first fun.SExp = &fun.Const{Value: 1}
 		if n%2 == 1 {
-			first = fun.Var{Ident: cloneIdent(e.Bound)}
+			first = fun.Var{Ident: fun.CloneIdent(e.Bound)}
 		}
-		iter := &fun.Stm{Pat: []*fun.Param{{Name: cloneIdent(e.Var)}}, Exp: &fun.ScalarExp{X: first}}
+		iter := &fun.Stm{Pat: []*fun.Param{{Name: fun.CloneIdent(e.Var)}}, Exp: &fun.ScalarExp{X: first}}
 		stms := append([]*fun.Stm{iter}, e.Body.Stms...)
-		renameStms(stms, ren)
+		renameIn(ren, stms...)
 		rest := b.Stms[j+1:]
 		b.Stms = append(append(b.Stms[:j:j], stms...), rest...)
 	})
@@ -1386,7 +1375,7 @@ func unwrapKernel(c *Case, n int) (*Case, bool) {
 
 func dropInput(c *Case, n int) (*Case, bool) {
 	used := map[string]bool{}
-	addBodyNames(used, c.Prog.Body)
+	namesIn(used, c.Prog.Body)
 	for _, p := range c.Prog.Inputs {
 		for _, d := range p.Type.Dims {
 			used[d.Name] = true
@@ -1398,7 +1387,7 @@ func dropInput(c *Case, n int) (*Case, bool) {
 			continue
 		}
 		if seen == n {
-			q := CloneProgram(c.Prog)
+			q := fun.CloneProgram(c.Prog)
 			q.Inputs = append(q.Inputs[:i], q.Inputs[i+1:]...)
 			out := withProg(c, q)
 			out.Inputs = nil
@@ -1419,9 +1408,9 @@ func swapBranch(c *Case, n int) (*Case, bool) {
 	return editStms(c, n/2, isIf, func(b *fun.Body, j int) {
 		e := b.Stms[j].Exp.(*fun.IfExp)
 		if n%2 == 0 {
-			e.Then = cloneBody(e.Else)
+			e.Then = fun.CloneBody(e.Else)
 		} else {
-			e.Else = cloneBody(e.Then)
+			e.Else = fun.CloneBody(e.Then)
 		}
 	})
 }
@@ -1449,14 +1438,14 @@ func expToIota(c *Case, n int) (*Case, bool) {
 		return len(s.Pat) == 1 && s.Pat[0].Type.Rank() == 1 && !isIota
 	}
 	return editStms(c, n, ok, func(b *fun.Body, j int) {
-		b.Stms[j].Exp = &fun.IotaExp{N: cloneIdent(b.Stms[j].Pat[0].Type.Dims[0])}
+		b.Stms[j].Exp = &fun.IotaExp{N: fun.CloneIdent(b.Stms[j].Pat[0].Type.Dims[0])}
 	})
 }
 
 // shrinkSExp rewrites the n-th site of all scalar expressions: an operator
 // node by an operand, a constant by 0 or by half of it.
 func shrinkSExp(c *Case, n int) (*Case, bool) {
-	p := CloneProgram(c.Prog)
+	p := fun.CloneProgram(c.Prog)
 	seen, done := 0, false
 	var rewrite func(e fun.SExp) fun.SExp
 	try := func() bool {
@@ -1496,7 +1485,7 @@ func shrinkSExp(c *Case, n int) (*Case, bool) {
 		}
 		return e
 	}
-	WalkBodies(p.Body, func(b *fun.Body) {
+	fun.Bodies(p.Body, func(b *fun.Body) {
 		for _, s := range b.Stms {
 			if e, ok := s.Exp.(*fun.ScalarExp); ok && !done {
 				e.X = rewrite(e.X)

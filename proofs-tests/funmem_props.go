@@ -153,9 +153,20 @@ func semErr(err error) *semantics.Error {
 }
 
 // memRule is the heap-based rule of Fig 10 for a FUN rule of Fig 4:
-// E-INDEX → E-MEM-INDEX, and so on (E-MEM-IOTA and E-MEM-SCALAR for the
-// derived form and the elided scalar rule).
-func memRule(rule string) string { return "E-MEM-" + strings.TrimPrefix(rule, "E-") }
+// E-INDEX → E-MEM-INDEX, and so on (E-MEM-IOTA, E-MEM-COPY and
+// E-MEM-SCALAR for the derived forms and the elided scalar rule). FUN's
+// other rules have no counterpart of their own ("").
+func memRule(rule string) string { return memRules[rule] }
+
+var memRules = map[string]string{
+	fun.EIndex.Name:     funmem.EMemIndex.Name,
+	fun.ESlice.Name:     funmem.EMemSlice.Name,
+	fun.ETranspose.Name: funmem.EMemTranspose.Name,
+	fun.EKernel.Name:    funmem.EMemKernel.Name,
+	fun.EScalar.Name:    funmem.EMemScalar.Name,
+	fun.EIota.Name:      funmem.EMemIota.Name,
+	fun.ECopy.Name:      funmem.EMemCopy.Name,
+}
 
 // stuckTable counts, per variant, how the heap semantics gets stuck when
 // FUN's big-step does: "E-INDEX → E-MEM-INDEX (same position)" and so on.
@@ -185,11 +196,11 @@ func (s *stuckTable) add(variant, row string) {
 // kernel, before the statement FUN gets stuck in first (e.g. a slice of a
 // negative size, then iota of that size: -seed 11 -n 18000 finds one).
 func allowedStuckRules(variant, funRule string, heap *semantics.Error) bool {
-	if heap.Rule == memRule(funRule) {
+	if r := memRule(funRule); r != "" && heap.Rule == r {
 		return true
 	}
-	negAlloc := heap.Rule == "E-MEM-ALLOC" && strings.Contains(heap.Msg, "negative")
-	return negAlloc && (funRule == "E-KERNEL" || funRule == "E-IOTA" || strings.Contains(variant, "MemoryExpand"))
+	negAlloc := heap.Rule == funmem.EMemAlloc.Name && strings.Contains(heap.Msg, "negative")
+	return negAlloc && (funRule == fun.EKernel.Name || funRule == fun.EIota.Name || strings.Contains(variant, "MemoryExpand"))
 }
 
 // propValid is property 1 (transform: TransformProgram's output) or 2
@@ -376,7 +387,7 @@ func printParse(p *fun.Program) string {
 // block no nested body returns: MemoryExpand should have expanded them.
 func invariantAllocsLeft(p *fun.Program) []string {
 	var bad []string
-	funmem.WalkStms(p.Body, func(s *fun.Stm) {
+	fun.Stms(p.Body, func(s *fun.Stm) {
 		k, ok := s.Exp.(*fun.KernelExp)
 		if !ok {
 			return
@@ -474,7 +485,7 @@ func classifyMutant(mu Mutant, args map[string]string) (string, string) {
 	if se == nil {
 		return "", "CheckValidity fails with an error that is not a *semantics.Error: " + verr.Error()
 	}
-	if !strings.HasPrefix(se.Rule, "E-MEM-") && se.Rule != "Def 3.1" {
+	if !strings.HasPrefix(se.Rule, "E-MEM-") && se.Rule != funmem.Validity.Name {
 		return "", "CheckValidity's error names no E-MEM rule nor Def 3.1: " + verr.Error()
 	}
 	switch se.Kind {
@@ -490,10 +501,10 @@ func classifyMutant(mu Mutant, args map[string]string) (string, string) {
 
 // The rules of Figs 8 and 10 that property 8 requires.
 var (
-	memTypeRules = []string{"T-MEM-SCALAR", "T-MEM-ALLOC", "T-MEM-INDEX", "T-MEM-IF", "T-MEM-TRANSPOSE", "T-MEM-SLICE",
-		"T-MEM-KERNEL", "T-MEM-RESULT", "T-MEM-STM", "T-MEM-LMAD", "T-MEM-ARRAY", "T-MEM-PROG"}
-	memEvalRules = []string{"E-MEM-ALLOC", "E-MEM-SLICE", "E-MEM-INDEX", "E-MEM-TRANSPOSE", "E-MEM-KERNEL",
-		"E-MEM-IF-T", "E-MEM-IF-F", "E-STMS", "E-MEM-PROG"}
+	memTypeRules = ruleNames(funmem.TMemScalar, funmem.TMemAlloc, funmem.TMemIndex, funmem.TMemIf, funmem.TMemTranspose, funmem.TMemSlice,
+		funmem.TMemKernel, funmem.TMemResult, funmem.TMemStm, funmem.TMemLMAD, funmem.TMemArray, funmem.TMemProg)
+	memEvalRules = ruleNames(funmem.EMemAlloc, funmem.EMemSlice, funmem.EMemIndex, funmem.EMemTranspose, funmem.EMemKernel,
+		funmem.EMemIfT, funmem.EMemIfF, funmem.EStms, funmem.EMemProg)
 )
 
 // propRaceOracle: the race tracker lets no racy kernel finish. For the

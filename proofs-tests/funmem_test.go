@@ -2,7 +2,9 @@ package proofstests
 
 import (
 	"fmt"
+	"maps"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -13,15 +15,13 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-func memN() int { return max(1, *flagN/memDivisor) }
+// memN is the FUNMEM properties' count of cases.
+func memN() int { return max(1, caseCount()/memDivisor) }
 
 // memCheck is check with the FUNMEM count.
 func memCheck(t *testing.T, offset int64, name string, property func(c *Case) string) {
 	t.Helper()
-	saved := *flagN
-	*flagN = memN()
-	defer func() { *flagN = saved }()
-	check(t, offset, name, property)
+	checkN(t, offset, name, memN(), property)
 }
 
 // log logs the known bugs left out, for tests whose checks still hold.
@@ -70,6 +70,7 @@ func (s *stuckTable) log(t *testing.T) {
 
 // 1. TransformProgram's output is well typed, valid and race free.
 func TestFunmemTransformValid(t *testing.T) {
+	t.Parallel()
 	table, bugs := &stuckTable{}, &bugLog{}
 	memCheck(t, 20, "TransformProgram: well typed, valid, race free", propValid(true, table, bugs))
 	table.log(t)
@@ -79,6 +80,7 @@ func TestFunmemTransformValid(t *testing.T) {
 // 2. So are the outputs of Simplify and MemoryExpand, and their heap-based
 // results are FUN's.
 func TestFunmemPassesValid(t *testing.T) {
+	t.Parallel()
 	table, bugs := &stuckTable{}, &bugLog{}
 	memCheck(t, 21, "Simplify, MemoryExpand: well typed, valid, race free, FUN's results", propValid(false, table, bugs))
 	table.log(t)
@@ -87,6 +89,7 @@ func TestFunmemPassesValid(t *testing.T) {
 
 // 3. Heap big-step and small-step agree on every variant.
 func TestFunmemHeapBigSmallAgree(t *testing.T) {
+	t.Parallel()
 	bugs := &bugLog{}
 	defer bugs.skip(t)
 	memCheck(t, 22, "heap big-step = heap small-step", func(c *Case) string {
@@ -112,6 +115,7 @@ func TestFunmemHeapBigSmallAgree(t *testing.T) {
 // renames variables, so after it the message may name others
 // (sameStuckRenamed).
 func TestFunmemValueSemantics(t *testing.T) {
+	t.Parallel()
 	bugs := &bugLog{}
 	defer bugs.skip(t)
 	memCheck(t, 23, "value-based semantics = FUN", func(c *Case) string {
@@ -144,6 +148,7 @@ func TestFunmemValueSemantics(t *testing.T) {
 // 5. print∘parse: the printed FUNMEM program parses, type checks, and
 // prints to the same text.
 func TestFunmemPrintParse(t *testing.T) {
+	t.Parallel()
 	bugs := &bugLog{}
 	defer bugs.skip(t)
 	memCheck(t, 24, "FUNMEM print∘parse", func(c *Case) string {
@@ -160,12 +165,11 @@ func TestFunmemPrintParse(t *testing.T) {
 	})
 }
 
-// memCases are the cases of the loop tests (6-8): memN cases from the
+// memCases are the cases of the loop tests (6-8): n cases from the
 // given seed offset, sizes ramping up as in TestRuleCoverage.
-func memCases(t *testing.T, offset int64, bugs *bugLog, f func(m *memCase)) {
+func memCases(t *testing.T, offset int64, n int, bugs *bugLog, f func(m *memCase)) {
 	t.Helper()
 	r := rand.New(rand.NewSource(*flagSeed + offset))
-	n := memN()
 	for i := range n {
 		seed := r.Int63()
 		c := Generate(rand.New(rand.NewSource(seed)), i*MaxGenSize/n, DefaultGenConfig)
@@ -184,12 +188,13 @@ func memCases(t *testing.T, offset int64, bugs *bugLog, f func(m *memCase)) {
 // MemoryExpand must leave: one whose size depends on the kernel (its index
 // or a variable bound in its body), or whose block a nested body returns.
 func TestMemoryExpandExpands(t *testing.T) {
+	t.Parallel()
 	type tally struct{ programs, kernelsBefore, kernelsAfter, allocsBefore, allocsAfter, expansions int }
 	tallies := map[string]*tally{}
 	var order []string
 	bugs := &bugLog{}
 	defer bugs.skip(t)
-	memCases(t, 25, bugs, func(m *memCase) {
+	memCases(t, 25, memN(), bugs, func(m *memCase) {
 		byName := map[string]*fun.Program{}
 		for _, v := range m.vs {
 			byName[v.Name] = v.Prog
@@ -242,6 +247,7 @@ func TestMemoryExpandExpands(t *testing.T) {
 // valid; none panics. The table of outcomes is logged; races and invalid
 // programs must each occur.
 func TestFunmemMutations(t *testing.T) {
+	t.Parallel()
 	table := map[string]map[string]int{}
 	examples := map[string]string{}
 	r := rand.New(rand.NewSource(*flagSeed + 26))
@@ -249,8 +255,10 @@ func TestFunmemMutations(t *testing.T) {
 		table[k] = map[string]int{}
 	}
 	bugs := &bugLog{}
-	programs, variants := 0, 0
-	memCases(t, 27, bugs, func(m *memCase) {
+	// A -short run's count is too few for a mutant to be caught as
+	// invalid; 150 programs are enough.
+	programs, variants, n := 0, 0, max(memN(), 150)
+	memCases(t, 27, n, bugs, func(m *memCase) {
 		if m.want.err != nil {
 			return // FUN is stuck: so is every mutant, the value-based semantics being unchanged
 		}
@@ -299,13 +307,8 @@ func TestFunmemMutations(t *testing.T) {
 		fmt.Fprintf(&b, " %8d", total)
 	}
 	t.Logf("mutants of %d FUNMEM programs (TransformProgram's and one other variant of each of the %d of %d programs FUN runs to completion):\n%s",
-		variants, programs, memN(), b.String())
-	keys := make([]string, 0, len(examples))
-	for k := range examples {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+		variants, programs, n, b.String())
+	for _, k := range slices.Sorted(maps.Keys(examples)) {
 		t.Logf("example: %s", examples[k])
 	}
 	if sum[outRace] == 0 {
@@ -321,9 +324,10 @@ func TestFunmemMutations(t *testing.T) {
 // the heap semantics, big- and small-step (HeapOptions.Counter), apply
 // every rule of Figs 8 and 10.
 func TestFunmemRuleCoverage(t *testing.T) {
+	t.Parallel()
 	typing, bigc, smallc := semantics.Counter{}, semantics.Counter{}, semantics.Counter{}
 	bugs := &bugLog{}
-	memCases(t, 28, bugs, func(m *memCase) {
+	memCases(t, 28, memN(), bugs, func(m *memCase) {
 		for _, v := range m.vs {
 			runHeap(v.Prog, m.args, false, bigc)
 			runHeap(v.Prog, m.args, true, smallc)
@@ -355,6 +359,7 @@ func TestFunmemRuleCoverage(t *testing.T) {
 // if's pattern, but not when hoisting did, and then indexed the empty
 // pattern (an internal error of arraysem compile).
 func TestIfPanicFixed(t *testing.T) {
+	t.Parallel()
 	src := `input (n1 : int) (x3 : int)
 let (x5 : int) =
   if x3 then
@@ -412,6 +417,7 @@ func checks(t *testing.T, p, q *fun.Program) {
 // row-major only given them, as Simplify makes by propagating constants
 // (R(x5) with x5 = 0 became R(0)). Fixed in 242410c.
 func TestProgScopeFixed(t *testing.T) {
+	t.Parallel()
 	p, q := compileSimplified(t, "let (x5 : int) = 0\nlet (a6 : [x5]) = iota x5\nin (a6)\n")
 	checks(t, p, q)
 	text := "let (x5 : int) = 0\nlet (m : mem) = alloc x5\nlet (a6 : [x5] @ m -> R(0)) = iota x5\nin (m, a6)\n"
@@ -429,6 +435,7 @@ func TestProgScopeFixed(t *testing.T) {
 // funmem.Print printed and funmem.ParseFile could not parse. Fixed in
 // 99d7038 (for renamed results; TestIfPanicFixed is the hoisted case).
 func TestEmptyPatternFixed(t *testing.T) {
+	t.Parallel()
 	p, q := compileSimplified(t, "input (n : int)\nlet (x : int) = if n then in (n) else in (n)\nin (x)\n")
 	checks(t, p, q)
 }
@@ -438,6 +445,7 @@ func TestEmptyPatternFixed(t *testing.T) {
 // branches' arrays kept their own size variables, so T-MEM-RESULT (sizes
 // compared by name) rejected the output. Fixed in 99d7038.
 func TestHoistedSizeFixed(t *testing.T) {
+	t.Parallel()
 	p, q := compileSimplified(t, `input (n : int)
 let (k : int) (a : [k]) =
   if n then
@@ -459,6 +467,7 @@ in (a)
 // when the constant was then propagated into a nested if's pattern that
 // binds x). Fixed in 99d7038.
 func TestCaptureFixed(t *testing.T) {
+	t.Parallel()
 	p, q := compileSimplified(t, `input (n : int)
 let (x : int) (a : [x]) =
   if n then
@@ -479,6 +488,7 @@ in (a)
 // TransformProgram(p) are stuck in E-SCALAR / E-MEM-SCALAR. Fixed in
 // 99d7038.
 func TestDeadStuckFixed(t *testing.T) {
+	t.Parallel()
 	p, q := compileSimplified(t, "input (n : int)\nlet (x : int) = 1 / n\nlet (a : [n]) = iota n\nin (a)\n")
 	args := map[string]string{"n": "0"}
 	l, err := funmem.Language.Adopt(q.File, q, lang.LoadOptions{})
@@ -501,6 +511,7 @@ func TestDeadStuckFixed(t *testing.T) {
 // not expand (here b_mem, returned by the if) stayed in the kernel. Fixed
 // in 99d7038.
 func TestExpandFirstOnlyFixed(t *testing.T) {
+	t.Parallel()
 	src := `input (n : int) (c : int)
 let (a : [n][n]) =
   kernel i <= n do

@@ -9,12 +9,14 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// impStats counts what the IMP properties saw.
-var impStats = struct {
+// impStats counts what the IMP property saw, for TestFunFunmemImpAgree's
+// report: each test keeps its own, so that tests running in parallel do
+// not count each other's cases.
+type impStats struct {
 	sync.Mutex
 	programs, variants, ranOn, stuckToo int
 	rules                               semantics.Counter
-}{rules: semantics.Counter{}}
+}
 
 func impOutcome(q *imp.Program, args map[string]string, small bool, counter semantics.Counter) outcome {
 	env, h, err := imp.BindInputs(q, args)
@@ -35,7 +37,15 @@ func impOutcome(q *imp.Program, args map[string]string, small bool, counter sema
 	return outcome{vals: vals, err: err}
 }
 
-func propImp(c *Case) string {
+// propImp is FUN ≡ FUNMEM ≡ IMP on every variant of a case.
+func propImp(c *Case) string { return impProp(nil)(c) }
+
+// impProp is propImp, counting what it sees in stats (unless nil).
+func impProp(stats *impStats) func(c *Case) string {
+	return func(c *Case) string { return propImpStats(c, stats) }
+}
+
+func propImpStats(c *Case, stats *impStats) string {
 	m, msg := newMemCase(c, false, &bugLog{})
 	if msg != "" {
 		return msg
@@ -78,16 +88,18 @@ func propImp(c *Case) string {
 			stuckToo++
 		}
 	}
-	impStats.Lock()
-	defer impStats.Unlock()
-	impStats.programs++
-	impStats.variants += len(m.vs)
-	impStats.ranOn += ranOn
-	impStats.stuckToo += stuckToo
-	impStats.rules.Add(counter)
+	if stats != nil {
+		stats.Lock()
+		defer stats.Unlock()
+		stats.programs++
+		stats.variants += len(m.vs)
+		stats.ranOn += ranOn
+		stats.stuckToo += stuckToo
+		stats.rules.Add(counter)
+	}
 	return ""
 }
 
 // fig12Rules are the rules of Fig 12.
-var fig12Rules = []string{"E-IMP-DEC-INT", "E-IMP-DEC-MEM", "E-IMP-ASSIGN-INT", "E-IMP-ASSIGN-MEM", "E-IMP-READ",
-	"E-IMP-WRITE", "E-IMP-ALLOC", "E-IMP-SEQ", "E-IMP-IF-TRUE", "E-IMP-IF-FALSE", "E-IMP-SKIP", "E-IMP-KERNEL"}
+var fig12Rules = ruleNames(imp.EImpDecInt, imp.EImpDecMem, imp.EImpAssignInt, imp.EImpAssignMem, imp.EImpRead,
+	imp.EImpWrite, imp.EImpAlloc, imp.EImpSeq, imp.EImpIfTrue, imp.EImpIfFalse, imp.EImpSkip, imp.EImpKernel)

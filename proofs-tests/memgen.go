@@ -2,6 +2,7 @@ package proofstests
 
 import (
 	"fmt"
+	"maps"
 	"math/rand"
 	"runtime/debug"
 	"strings"
@@ -170,7 +171,7 @@ func Mutate(r *rand.Rand, q *fun.Program, kind string, n int) ([]Mutant, error) 
 			s := strideSites(m)[k]
 			l := ArrayIndexFn(s.stm.Pat[0].Type)
 			j := r.Intn(len(l.Dims))
-			l.Dims[j].Stride = funmem.Int(0)
+			l.Dims[j].Stride = fun.Int(0)
 			what = fmt.Sprintf("%s's LMAD stride %d := 0 (now %s)", s.stm.Pat[0].Name.Name, j+1, l)
 		case MutShare:
 			s := shareSites(m)[k]
@@ -212,7 +213,7 @@ func isFresh(s *fun.Stm) bool {
 
 func strideSites(p *fun.Program) []strideSite {
 	var out []strideSite
-	funmem.WalkStms(p.Body, func(s *fun.Stm) {
+	fun.Stms(p.Body, func(s *fun.Stm) {
 		if isFresh(s) && len(s.Pat[0].Type.Dims) > 0 {
 			out = append(out, strideSite{s})
 		}
@@ -245,9 +246,9 @@ func shareSites(p *fun.Program) []shareSite {
 	var walk func(b *fun.Body, scope []blk, defs map[string]fun.SExp)
 	walk = func(b *fun.Body, scope []blk, defs map[string]fun.SExp) {
 		scope = append([]blk(nil), scope...)
-		defs = copyDefs(defs)
+		defs = maps.Clone(defs)
 		expand := func(e fun.SExp) fun.SExp {
-			return funmem.Substitute(e, func(x *fun.Ident) fun.SExp { return defs[x.Name] })
+			return fun.Substitute(e, func(x *fun.Ident) fun.SExp { return defs[x.Name] })
 		}
 		for _, s := range b.Stms {
 			switch e := s.Exp.(type) {
@@ -274,7 +275,7 @@ func shareSites(p *fun.Program) []shareSite {
 	}
 	walk(p.Body, nil, map[string]fun.SExp{})
 	var out []shareSite
-	funmem.WalkStms(p.Body, func(s *fun.Stm) {
+	fun.Stms(p.Body, func(s *fun.Stm) {
 		if !isFresh(s) {
 			return
 		}
@@ -293,123 +294,20 @@ func shareSites(p *fun.Program) []shareSite {
 	return out
 }
 
-func copyDefs(m map[string]fun.SExp) map[string]fun.SExp {
-	out := make(map[string]fun.SExp, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
 // renameBlock drops the alloc binding block and renames every other
 // occurrence of block (types, results) to other. Block names are made by
 // TransformProgram's and MemoryExpand's supply of fresh names, so they are
 // unique in the program, and other is in scope wherever block was.
 func renameBlock(p *fun.Program, block, other string) {
-	var drop func(b *fun.Body)
-	drop = func(b *fun.Body) {
-		var stms []*fun.Stm
-		for _, s := range b.Stms {
-			if _, ok := s.Exp.(*funmem.AllocExp); ok && s.Pat[0].Name.Name == block {
-				continue
-			}
-			switch e := s.Exp.(type) {
-			case *fun.IfExp:
-				drop(e.Then)
-				drop(e.Else)
-			case *fun.KernelExp:
-				drop(e.Body)
-			}
-			stms = append(stms, s)
+	fun.Rewrite(p.Body, func(s *fun.Stm) []*fun.Stm {
+		if _, ok := s.Exp.(*funmem.AllocExp); ok && s.Pat[0].Name.Name == block {
+			return nil
 		}
-		b.Stms = stms
-	}
-	drop(p.Body)
-	WalkFunmemIdents(p, func(x *fun.Ident) {
+		return []*fun.Stm{s}
+	})
+	fun.Idents(p, func(x *fun.Ident) {
 		if x.Name == block {
 			x.Name = other
 		}
 	})
-}
-
-// WalkFunmemIdents calls f on every identifier of a FUNMEM program:
-// binders and uses, in types (sizes, blocks, LMADs) and expressions.
-func WalkFunmemIdents(p *fun.Program, f func(*fun.Ident)) {
-	var sexp func(e fun.SExp)
-	sexp = func(e fun.SExp) {
-		switch e := e.(type) {
-		case fun.Var:
-			f(e.Ident)
-		case *fun.UnOp:
-			sexp(e.X)
-		case *fun.BinOp:
-			sexp(e.L)
-			sexp(e.R)
-		}
-	}
-	param := func(q *fun.Param) {
-		f(q.Name)
-		for _, d := range q.Type.Dims {
-			f(d)
-		}
-		if a := funmem.ArrayOf(q.Type); a != nil {
-			f(a.Block)
-			for _, x := range a.Index.RowMajor {
-				sexp(x)
-			}
-			if a.Index.Offset != nil {
-				sexp(a.Index.Offset)
-			}
-			for _, d := range a.Index.Dims {
-				sexp(d.Elems)
-				sexp(d.Stride)
-			}
-		}
-	}
-	var body func(b *fun.Body)
-	body = func(b *fun.Body) {
-		for _, s := range b.Stms {
-			for _, q := range s.Pat {
-				param(q)
-			}
-			switch e := s.Exp.(type) {
-			case *fun.ScalarExp:
-				sexp(e.X)
-			case *funmem.AllocExp:
-				sexp(e.Size)
-			case *fun.IndexExp:
-				f(e.Arr)
-				for _, x := range e.Idx {
-					f(x)
-				}
-			case *fun.SliceExp:
-				f(e.Arr)
-				for _, sl := range e.Slices {
-					f(sl.Off)
-					f(sl.Size)
-				}
-			case *fun.TransposeExp:
-				f(e.Arr)
-			case *fun.IotaExp:
-				f(e.N)
-			case *fun.CopyExp:
-				f(e.Arr)
-			case *fun.IfExp:
-				f(e.Cond)
-				body(e.Then)
-				body(e.Else)
-			case *fun.KernelExp:
-				f(e.Var)
-				f(e.Bound)
-				body(e.Body)
-			}
-		}
-		for _, x := range b.Result {
-			f(x)
-		}
-	}
-	for _, q := range p.Inputs {
-		param(q)
-	}
-	body(p.Body)
 }

@@ -1,3 +1,5 @@
+//go:build mutants
+
 package proofstests
 
 import (
@@ -137,7 +139,9 @@ func runKillers(ks []killer) mutRun {
 
 // TestMutants runs, for every registered mutant, the properties that should
 // kill it, and prints the table of mutants and their killers (go test -v
-// -run Mutants). It fails if a mutant survives, or if a property fails with
+// -tags mutants -run Mutants: the switch exists only under the tag, see
+// internal/mutant). It is not parallel, so that no other test runs while
+// a mutant is on. It fails if a mutant survives, or if a property fails with
 // no mutant on.
 func TestMutants(t *testing.T) {
 	if len(mutant.All) == 0 {

@@ -12,6 +12,7 @@ import (
 // TestProveShardsMerge: the shards of a campaign cover its cases once,
 // and their merged report is the one-shard report.
 func TestProveShardsMerge(t *testing.T) {
+	t.Parallel()
 	const n = 20
 	one, err := Prove(ProveOptions{Property: "fun-big-small", N: n, Seed: 3, Shards: 1})
 	if err != nil {
@@ -52,6 +53,7 @@ func TestProveShardsMerge(t *testing.T) {
 // TestProveFindsAndShrinks: a property that fails on programs with a
 // kernel is reported with a case that regenerates it, shrunk.
 func TestProveFindsAndShrinks(t *testing.T) {
+	t.Parallel()
 	th := Theorem{Name: "no-kernels", Fun: func(c *Case) string {
 		if strings.Contains(fun.Print(c.Prog), "kernel") {
 			return "has a kernel"

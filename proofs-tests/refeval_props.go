@@ -3,6 +3,7 @@ package proofstests
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -93,7 +94,7 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 		for d, y := range e.Idx {
 			k := env.int(y)
 			if k < 1 || k > a.shape[d] {
-				return nil, stuckf("E-INDEX", "index %d not in 1..%d", k, a.shape[d])
+				return nil, stuckf(fun.EIndex.Name, "index %d not in 1..%d", k, a.shape[d])
 			}
 			off = off*a.shape[d] + k - 1
 		}
@@ -104,7 +105,7 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 		for d, sl := range e.Slices {
 			o, n := env.int(sl.Off), env.int(sl.Size)
 			if n < 0 || o < 1 || o-1+n > a.shape[d] {
-				return nil, stuckf("E-SLICE", "slice %d : %d not within 1..%d", o, n, a.shape[d])
+				return nil, stuckf(fun.ESlice.Name, "slice %d : %d not within 1..%d", o, n, a.shape[d])
 			}
 			off, size = append(off, o-1), append(size, n)
 		}
@@ -123,7 +124,7 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 	case *fun.IotaExp:
 		n := env.int(e.N)
 		if n < 0 {
-			return nil, stuckf("E-IOTA", "iota of %d", n)
+			return nil, stuckf(fun.EIota.Name, "iota of %d", n)
 		}
 		return one(refTabulate([]int64{n}, func(idx []int64) int64 { return idx[0] + 1 }), nil)
 	case *fun.CopyExp:
@@ -136,13 +137,13 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 	case *fun.KernelExp:
 		m := env.int(e.Bound)
 		if m < 0 {
-			return nil, stuckf("E-KERNEL", "bound %d", m)
+			return nil, stuckf(fun.EKernel.Name, "bound %d", m)
 		}
 		shape := []int64{m}
 		for _, d := range s.Pat[0].Type.Dims[1:] {
 			k := env.int(d)
 			if k < 0 {
-				return nil, stuckf("E-KERNEL", "item size %d", k)
+				return nil, stuckf(fun.EKernel.Name, "item size %d", k)
 			}
 			shape = append(shape, k)
 		}
@@ -152,7 +153,7 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !sameShape(vs[0].shape, shape[1:]) {
+			if !slices.Equal(vs[0].shape, shape[1:]) {
 				return nil, fmt.Errorf("kernel iteration %d gives an item of shape %v, not %v", i, vs[0].shape, shape[1:])
 			}
 			out.data = append(out.data, vs[0].data...)
@@ -179,18 +180,6 @@ func refTabulate(shape []int64, f func(idx []int64) int64) refVal {
 	}
 	walk(0)
 	return out
-}
-
-func sameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func refBool(b bool) int64 {
@@ -228,7 +217,7 @@ func refSExp(env *refEnv, e fun.SExp) (int64, error) {
 			return a * b, nil
 		case "/", "%":
 			if b == 0 {
-				return 0, stuckf("E-SCALAR", "division by zero")
+				return 0, stuckf(fun.EScalar.Name, "division by zero")
 			}
 			if e.Op.String() == "/" {
 				return a / b, nil

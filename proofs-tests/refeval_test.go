@@ -5,5 +5,6 @@ import (
 )
 
 func TestReferenceEvaluatorAgrees(t *testing.T) {
+	t.Parallel()
 	check(t, 8, "fun.Eval = reference evaluator", propReference)
 }

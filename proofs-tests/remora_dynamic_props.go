@@ -1,10 +1,12 @@
 package proofstests
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -24,7 +26,7 @@ const remoraDialectMinErasable = 0.25
 
 // remoraDialectRules are the dynamic dialect's rules the erased programs
 // must exercise, in both of its semantics.
-var remoraDialectRules = []string{"lift", "map", "β", "δ", "collapse"}
+var remoraDialectRules = ruleNames(remora.RuleLift, remora.RuleMap, remora.RuleBeta, remora.RuleDelta, remora.RuleCollapse)
 
 var dynamicKnownBugs = []struct {
 	constant string
@@ -126,9 +128,9 @@ func (r *dynamicRun) typedAgrees(tv *remora.Value, terr error) string {
 		if why := typedDynamicAgree(tv, r.bv); why != "" {
 			return "the typed and the dynamic big-step give different arrays: " + why
 		}
-	case ruleOf(terr) == "lift-dim":
+	case ruleOf(terr) == remora.RuleLiftDim.Name:
 		// the erasure of lift checks the dimension with a reshape
-		if ruleOf(r.berr) != "δ" {
+		if ruleOf(r.berr) != remora.RuleDelta.Name {
 			return "the typed big-step fails in lift-dim, the dynamic one not in δ"
 		}
 	case errorMsg(terr) != errorMsg(r.berr):
@@ -381,16 +383,8 @@ func (s *dialectStats) report() string {
 
 // countLines lists a count per key, most first.
 func countLines(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if m[keys[i]] != m[keys[j]] {
-			return m[keys[i]] > m[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(m[b], m[a]), strings.Compare(a, b)) })
 	var b strings.Builder
 	for _, k := range keys {
 		fmt.Fprintf(&b, "  %5d  %s\n", m[k], k)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestRemoraDynamicKnownBugs(t *testing.T) {
+	t.Parallel()
 	for _, b := range dynamicKnownBugs {
 		e, err := dynamic.ParseExpr("bug.remora", b.src, nil)
 		if err != nil {
@@ -26,6 +27,7 @@ func TestRemoraDynamicKnownBugs(t *testing.T) {
 }
 
 func TestRemoraDialectsAgree(t *testing.T) {
+	t.Parallel()
 	st := newDialectStats()
 	checkRemora(t, 105, "Remora typed = dynamic on erased programs", DefaultRemoraGenConfig, func(c *RemoraCase) string {
 		return propDialectsAgree(c, st)
@@ -48,6 +50,7 @@ func TestRemoraDialectsAgree(t *testing.T) {
 }
 
 func TestRemoraErasure(t *testing.T) {
+	t.Parallel()
 	for _, x := range remoraErasures {
 		c := &RemoraCase{Src: x.typed}
 		_, e, _, msg := remoraProgram(c)

@@ -120,7 +120,7 @@ func propRemoraSoundness(c *RemoraCase) string {
 		}
 		next, rule, err := m.Step(cur)
 		if err != nil {
-			if r := ruleOf(err); r == "δ" {
+			if r := ruleOf(err); r == remora.RuleDelta.Name {
 				return ""
 			}
 			return fmt.Sprintf("progress: step %d is stuck outside δ (rule %q): %v\nconfiguration: %s", n, ruleOf(err), err, shortTerm(cur))
@@ -151,7 +151,7 @@ func propRemoraBigSmall(c *RemoraCase) string {
 		if berr == nil || serr == nil || ruleOf(berr) != ruleOf(serr) {
 			return fmt.Sprintf("big-step gives %s, small-step gives %s", outcomeString(bv, berr), outcomeString(sv, serr))
 		}
-		if ruleOf(berr) != "δ" {
+		if ruleOf(berr) != remora.RuleDelta.Name {
 			return fmt.Sprintf("both semantics fail outside δ: big-step %v, small-step %v", berr, serr)
 		}
 	case bv.String() != sv.String():
@@ -241,7 +241,7 @@ func propRemoraPrintParseSteps(c *RemoraCase) string {
 	if fail != "" {
 		return fail
 	}
-	if err != nil && ruleOf(err) != "δ" {
+	if err != nil && ruleOf(err) != remora.RuleDelta.Name {
 		return "the small-step fails outside δ: " + err.Error()
 	}
 	return ""
@@ -385,7 +385,7 @@ func mapRemoraExpr(e remora.Expr, f func(remora.Expr) remora.Expr) remora.Expr {
 }
 
 // remoraRules are the rules of Fig 6 the generated programs must exercise.
-var remoraRules = []string{"lift", "map", "β", "δ", "collapse", "Tβ", "Iβ", "proj"}
+var remoraRules = ruleNames(remora.RuleLift, remora.RuleMap, remora.RuleBeta, remora.RuleDelta, remora.RuleCollapse, remora.RuleTBeta, remora.RuleIBeta, remora.RuleProj)
 
 // remoraKnownBugs are minimal reproductions of the interpreter bugs the
 // properties found, with the constant that keeps the generator (or the

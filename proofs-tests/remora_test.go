@@ -16,13 +16,13 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
-func remoraCount() int { return max(1, *flagN/remoraDivisor) }
+// remoraCount is the Remora properties' count of cases.
+func remoraCount() int { return max(1, caseCount()/remoraDivisor) }
 
 // checkRemora runs a property over generated Remora programs.
 func checkRemora(t *testing.T, offset int64, name string, cfg RemoraGenConfig, property func(c *RemoraCase) string) {
 	t.Helper()
-	ps := params(offset)
-	ps.MinSuccessfulTests = remoraCount()
+	ps := params(offset, remoraCount())
 	props := gopter.NewProperties(ps)
 	props.Property(name, prop.ForAll(func(c *RemoraCase) (msg string) {
 		defer func() {
@@ -41,18 +41,22 @@ func checkRemora(t *testing.T, offset int64, name string, cfg RemoraGenConfig, p
 }
 
 func TestRemoraTypeSoundness(t *testing.T) {
+	t.Parallel()
 	checkRemora(t, 100, "Remora Theorem 1: progress and preservation at every step", remoraConfigForConfigurations(), propRemoraSoundness)
 }
 
 func TestRemoraBigStepSmallStepAgree(t *testing.T) {
+	t.Parallel()
 	checkRemora(t, 101, "Remora big-step = small-step", DefaultRemoraGenConfig, propRemoraBigSmall)
 }
 
 func TestRemoraPrintParse(t *testing.T) {
+	t.Parallel()
 	checkRemora(t, 102, "Remora print∘parse = id", DefaultRemoraGenConfig, propRemoraPrintParse)
 }
 
 func TestRemoraPrintParseSteps(t *testing.T) {
+	t.Parallel()
 	checkRemora(t, 103, "Remora print∘parse = id on every configuration", remoraConfigForConfigurations(), propRemoraPrintParseSteps)
 }
 
@@ -61,6 +65,7 @@ func TestRemoraPrintParseSteps(t *testing.T) {
 // small-step applies each rule of Fig 6 in at least one program. The log
 // shows in how many programs each rule and each construct occurs.
 func TestRemoraGeneratorDiversity(t *testing.T) {
+	t.Parallel()
 	n := remoraCount()
 	r := rand.New(rand.NewSource(*flagSeed + 104))
 	progs := map[string]int{}
@@ -119,6 +124,7 @@ func TestRemoraGeneratorDiversity(t *testing.T) {
 // The generator is deterministic in its seed and size (a printed seed
 // regenerates a case).
 func TestRemoraGeneratorDeterministic(t *testing.T) {
+	t.Parallel()
 	for seed := int64(0); seed < 20; seed++ {
 		a := GenerateRemora(rand.New(rand.NewSource(seed)), MaxGenSize, DefaultRemoraGenConfig)
 		b := GenerateRemora(rand.New(rand.NewSource(seed)), MaxGenSize, DefaultRemoraGenConfig)
@@ -129,6 +135,7 @@ func TestRemoraGeneratorDeterministic(t *testing.T) {
 }
 
 func TestRemoraKnownBugs(t *testing.T) {
+	t.Parallel()
 	for _, b := range remoraKnownBugs {
 		e, err := remora.ParseExpr("bug.remora", b.src)
 		if err != nil {
@@ -150,6 +157,7 @@ func TestRemoraKnownBugs(t *testing.T) {
 // 7922141060818431379, size 29: lambda → atomOf → leaf → lambda …, each at
 // depth 1). It must now finish, as must a run of sizes around it.
 func TestRemoraGeneratorNestedLambdasEnd(t *testing.T) {
+	t.Parallel()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

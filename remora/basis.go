@@ -46,7 +46,7 @@ func (c *Call) shape(i int) []int64 {
 // stuck is the error of a partial primitive applied outside its domain:
 // the one way Theorem 1 lets a well-typed program go wrong.
 func (c *Call) stuck(name, format string, args ...any) error {
-	return semantics.Stuckf(c.Pos, "δ", "%s: %s", name, fmt.Sprintf(format, args...))
+	return semantics.Stuckf(c.Pos, RuleDelta.Name, "%s: %s", name, fmt.Sprintf(format, args...))
 }
 
 // Basis maps names to primitives.
@@ -68,7 +68,7 @@ func intOp(name string, op semantics.Op) {
 	scalar(name, "(-> (int int) int)", func(a []slot) (slot, error) {
 		r, err := semantics.Binary(op, a[0].I, a[1].I)
 		if err != nil {
-			return slot{}, semantics.Stuckf(semantics.Pos{}, "δ", "%v", err)
+			return slot{}, semantics.Stuckf(semantics.Pos{}, RuleDelta.Name, "%v", err)
 		}
 		return slot{I: r}, nil
 	})
@@ -138,7 +138,7 @@ func init() {
 	scalar("float->int", "(-> (float) int)", func(a []slot) (slot, error) {
 		f := math.Trunc(a[0].F)
 		if math.IsNaN(f) || f >= 0x1p63 || f < -0x1p63 {
-			return slot{}, semantics.Stuckf(semantics.Pos{}, "δ", "float->int: %s is not in the range of int", FormatFloat(a[0].F))
+			return slot{}, semantics.Stuckf(semantics.Pos{}, RuleDelta.Name, "float->int: %s is not in the range of int", FormatFloat(a[0].F))
 		}
 		return slot{I: int64(f)}, nil
 	})

@@ -141,24 +141,24 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	switch e := e.(type) {
 	case *Lit:
 		t := &Arr{Elem: c.litAtomType(e), Shape: Dims(e.V.Shape...)}
-		rule := "T-ARRAY"
+		rule := RuleTArray.Name
 		if len(e.V.Shape) == 0 {
-			rule = map[Kind]string{KInt: "T-NUM", KFloat: "T-FLOAT", KBool: "T-BOOL", KChar: "T-CHAR"}[e.V.Kind]
+			rule = map[Kind]string{KInt: RuleTNum.Name, KFloat: RuleTFloat.Name, KBool: RuleTBool.Name, KChar: RuleTChar.Name}[e.V.Kind]
 		}
 		return e, t, c.node(rule, e, t)
 	case *Var:
 		if t, ok := s.lookup(e.Name); ok {
-			return e, t, c.node("T-VAR", e, t)
+			return e, t, c.node(RuleTVar.Name, e, t)
 		}
 		if p, ok := Basis[e.Name]; ok {
 			ne := &Prim{Pos: e.Pos, Def: p}
 			t := &Arr{Elem: p.Type}
-			return ne, t, c.node("T-PRIM", ne, t)
+			return ne, t, c.node(RuleTPrim.Name, ne, t)
 		}
-		typeErr(e.Pos, "T-VAR", "unbound variable %s", e.Name)
+		typeErr(e.Pos, RuleTVar.Name, "unbound variable %s", e.Name)
 	case *Prim:
 		t := &Arr{Elem: e.Def.Type}
-		return e, t, c.node("T-PRIM", e, t)
+		return e, t, c.node(RuleTPrim.Name, e, t)
 	case *Frame:
 		return c.frame(e, s)
 	case *Lam:
@@ -166,25 +166,25 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	case *TLam:
 		for _, v := range e.Vars {
 			if !c.uniq(e.Vars, v) {
-				typeErr(e.Pos, "T-TABST", "type variable %s bound twice", v)
+				typeErr(e.Pos, RuleTTAbst.Name, "type variable %s bound twice", v)
 			}
 		}
 		vars, body0 := renameShadowed(e.Vars, e.Body, s, false)
 		body, bt, bd := c.expr(body0, s.with(nil, vars, nil))
 		ne := &TLam{Pos: e.Pos, Vars: vars, Body: body}
 		t := &Arr{Elem: &Forall{Vars: vars, Body: bt}}
-		return ne, t, c.node("T-TABST", ne, t, bd)
+		return ne, t, c.node(RuleTTAbst.Name, ne, t, bd)
 	case *ILam:
 		for _, v := range e.Vars {
 			if !c.uniq(e.Vars, v) {
-				typeErr(e.Pos, "T-IABST", "index variable %s bound twice", v)
+				typeErr(e.Pos, RuleTIAbst.Name, "index variable %s bound twice", v)
 			}
 		}
 		vars, body0 := renameShadowed(e.Vars, e.Body, s, true)
 		body, bt, bd := c.expr(body0, s.with(nil, nil, vars))
 		ne := &ILam{Pos: e.Pos, Vars: vars, Body: body}
 		t := &Arr{Elem: &Pi{Vars: vars, Body: bt}}
-		return ne, t, c.node("T-IABST", ne, t, bd)
+		return ne, t, c.node(RuleTIAbst.Name, ne, t, bd)
 	case *App:
 		return c.app(e, s)
 	case *TApp:
@@ -202,7 +202,7 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		if e.T != nil {
 			c.kind(e.T, s, e.Pos)
 			if !Equal(CanonArr(e.T), vt) {
-				typeErr(e.Val.At(), "T-APP", "let %s is declared %s but its value has type %s", e.X, TypeString(e.T), TypeString(vt))
+				typeErr(e.Val.At(), RuleTApp.Name, "let %s is declared %s but its value has type %s", e.X, TypeString(e.T), TypeString(vt))
 			}
 			pt = e.T
 		}
@@ -215,11 +215,11 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		t := &Arr{Elem: Int}
 		if e.Index.IsShape {
 			if _, hasVar := shapeRank(e.Index.S); hasVar {
-				typeErr(e.Pos, "T-REIFY", "reify-shape %s: the rank of a shape with a Shape variable is not known statically", e.Index)
+				typeErr(e.Pos, RuleTReify.Name, "reify-shape %s: the rank of a shape with a Shape variable is not known statically", e.Index)
 			}
 			t = ArrOf(Int, int64(len(e.Index.S)))
 		}
-		return e, t, c.node("T-REIFY", e, t)
+		return e, t, c.node(RuleTReify.Name, e, t)
 	case *Reshape:
 		ne, et, d := c.expr(e.E, s)
 		c.sortOf(ShapeIndex(e.Shape), s, e.Pos)
@@ -228,14 +228,14 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		switch {
 		case ok1 && ok2:
 			if product(from) != product(to) {
-				typeErr(e.Pos, "T-RESHAPE", "cannot reshape %s (%d atoms) to %s (%d atoms)", et.Shape, product(from), e.Shape, product(to))
+				typeErr(e.Pos, RuleTReshape.Name, "cannot reshape %s (%d atoms) to %s (%d atoms)", et.Shape, product(from), e.Shape, product(to))
 			}
 		case !et.Shape.Equal(e.Shape):
-			typeErr(e.Pos, "T-RESHAPE", "cannot decide whether %s and %s have as many atoms (products of index variables are outside the decided fragment)", et.Shape, e.Shape)
+			typeErr(e.Pos, RuleTReshape.Name, "cannot decide whether %s and %s have as many atoms (products of index variables are outside the decided fragment)", et.Shape, e.Shape)
 		}
 		t := &Arr{Elem: et.Elem, Shape: e.Shape}
 		r := &Reshape{Pos: e.Pos, Shape: e.Shape, E: ne, Type: t}
-		return r, t, c.node("T-RESHAPE", r, t, d)
+		return r, t, c.node(RuleTReshape.Name, r, t, d)
 	}
 	typeErr(e.At(), "", "unexpected term %s", short(e))
 	return nil, nil, nil
@@ -284,11 +284,11 @@ func (c *checker) litAtomType(e *Lit) Type {
 			if t == nil {
 				t = at
 			} else if !equal(Canon(t), Canon(at), nil, nil) {
-				typeErr(e.Pos, "T-ARRAY", "atom %d has type %s, the atoms before it %s", i+1, TypeString(at), TypeString(t))
+				typeErr(e.Pos, RuleTArray.Name, "atom %d has type %s, the atoms before it %s", i+1, TypeString(at), TypeString(t))
 			}
 		}
 		if t == nil {
-			typeErr(e.Pos, "T-ARRAY", "an empty array of %ss has no type to check", v.Kind)
+			typeErr(e.Pos, RuleTArray.Name, "an empty array of %ss has no type to check", v.Kind)
 		}
 		return Canon(t)
 	}
@@ -324,14 +324,14 @@ func (c *checker) frame(e *Frame, s *scope) (Expr, *Arr, *semantics.Derivation) 
 		if cell == nil {
 			cell = t
 		} else if !Equal(cell, t) {
-			typeErr(el.At(), "T-ARRAY", "element %d has type %s, but the frame's elements before it have type %s", i+1, TypeString(t), TypeString(cell))
+			typeErr(el.At(), RuleTArray.Name, "element %d has type %s, but the frame's elements before it have type %s", i+1, TypeString(t), TypeString(cell))
 		}
 	}
 	if cell == nil {
-		typeErr(e.Pos, "T-ARRAY", "an empty frame needs its cell type: (frame %s τ)", dimsString(e.Dims))
+		typeErr(e.Pos, RuleTArray.Name, "an empty frame needs its cell type: (frame %s τ)", dimsString(e.Dims))
 	}
 	ne.Type = &Arr{Elem: cell.Elem, Shape: Dims(e.Dims...).Append(cell.Shape)}
-	return ne, ne.Type, c.node("T-ARRAY", ne, ne.Type, ds...)
+	return ne, ne.Type, c.node(RuleTArray.Name, ne, ne.Type, ds...)
 }
 
 // lam is T-ABST.
@@ -341,7 +341,7 @@ func (c *checker) lam(e *Lam, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	params := make([]Param, len(e.Params))
 	for i, p := range e.Params {
 		if _, dup := vars[p.Name]; dup {
-			typeErr(e.Pos, "T-ABST", "parameter %s bound twice", p.Name)
+			typeErr(e.Pos, RuleTAbst.Name, "parameter %s bound twice", p.Name)
 		}
 		ds = append(ds, c.kind(p.Type, s, e.Pos))
 		vars[p.Name] = CanonArr(p.Type)
@@ -354,7 +354,7 @@ func (c *checker) lam(e *Lam, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		pts[i] = p.Type
 	}
 	t := &Arr{Elem: &Fn{Params: pts, Ret: bt}}
-	return ne, t, c.node("T-ABST", ne, t, append(ds, bd)...)
+	return ne, t, c.node(RuleTAbst.Name, ne, t, append(ds, bd)...)
 }
 
 // app is T-APP: the function has type A_Ff (τ … → σ), argument i has type
@@ -368,14 +368,14 @@ func (c *checker) app(e *App, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	if !ok {
 		switch ft.Elem.(type) {
 		case *Forall:
-			typeErr(e.Pos, "T-APP", "%s has type %s: apply it to types first, (t-app f τ …) or f{τ … | }", short(fn), TypeString(ft))
+			typeErr(e.Pos, RuleTApp.Name, "%s has type %s: apply it to types first, (t-app f τ …) or f{τ … | }", short(fn), TypeString(ft))
 		case *Pi:
-			typeErr(e.Pos, "T-APP", "%s has type %s: apply it to indices first, (i-app f ι …) or f{ | ι …}", short(fn), TypeString(ft))
+			typeErr(e.Pos, RuleTApp.Name, "%s has type %s: apply it to indices first, (i-app f ι …) or f{ | ι …}", short(fn), TypeString(ft))
 		}
-		typeErr(e.Pos, "T-APP", "%s is not a function: it has type %s", short(fn), TypeString(ft))
+		typeErr(e.Pos, RuleTApp.Name, "%s is not a function: it has type %s", short(fn), TypeString(ft))
 	}
 	if len(e.Args) != len(f.Params) {
-		typeErr(e.Pos, "T-APP", "%s takes %d arguments, got %d", short(fn), len(f.Params), len(e.Args))
+		typeErr(e.Pos, RuleTApp.Name, "%s takes %d arguments, got %d", short(fn), len(f.Params), len(e.Args))
 	}
 	ne := &App{Pos: e.Pos, Fn: fn}
 	frames := []Shape{ft.Shape}
@@ -385,11 +385,11 @@ func (c *checker) app(e *App, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		ds = append(ds, ad)
 		want := f.Params[i].(*Arr)
 		if !equal(at.Elem, want.Elem, nil, nil) {
-			typeErr(a.At(), "T-APP", "argument %d has atoms of type %s, the function wants %s (cells of type %s)", i+1, TypeString(at.Elem), TypeString(want.Elem), TypeString(want))
+			typeErr(a.At(), RuleTApp.Name, "argument %d has atoms of type %s, the function wants %s (cells of type %s)", i+1, TypeString(at.Elem), TypeString(want.Elem), TypeString(want))
 		}
 		frame, ok := at.Shape.CutSuffix(want.Shape)
 		if !ok {
-			typeErr(a.At(), "T-APP", "argument %d has type %s, which is not a frame of cells of type %s%s", i+1, TypeString(at), TypeString(want), undecided(at.Shape, want.Shape))
+			typeErr(a.At(), RuleTApp.Name, "argument %d has type %s, which is not a frame of cells of type %s%s", i+1, TypeString(at), TypeString(want), undecided(at.Shape, want.Shape))
 		}
 		frames = append(frames, frame)
 	}
@@ -409,12 +409,12 @@ func (c *checker) app(e *App, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	for i, fr := range frames {
 		if !fr.IsPrefixOf(big) {
 			a, b := min(i, bigAt), max(i, bigAt)
-			typeErr(e.Pos, "T-APP", "frames %s and %s do not agree (%s and %s: neither is a prefix of the other)", frames[a], frames[b], what(a), what(b))
+			typeErr(e.Pos, RuleTApp.Name, "frames %s and %s do not agree (%s and %s: neither is a prefix of the other)", frames[a], frames[b], what(a), what(b))
 		}
 	}
 	ret := f.Ret.(*Arr)
 	ne.Type = &Arr{Elem: ret.Elem, Shape: big.Append(ret.Shape)}
-	return ne, ne.Type, c.node("T-APP", ne, ne.Type, ds...)
+	return ne, ne.Type, c.node(RuleTApp.Name, ne, ne.Type, ds...)
 }
 
 // undecided explains a failed suffix test that involves Shape variables the
@@ -433,13 +433,13 @@ func (c *checker) tapp(e *TApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	fn, ft, fd := c.expr(e.Fn, s)
 	fa, ok := ft.Elem.(*Forall)
 	if !ok {
-		typeErr(e.Pos, "T-TAPP", "%s is not a type abstraction: it has type %s", short(fn), TypeString(ft))
+		typeErr(e.Pos, RuleTTApp.Name, "%s is not a type abstraction: it has type %s", short(fn), TypeString(ft))
 	}
 	if len(ft.Shape) != 0 {
-		typeErr(e.Pos, "T-TAPP", "type application needs one type abstraction, got a frame %s of them", ft.Shape)
+		typeErr(e.Pos, RuleTTApp.Name, "type application needs one type abstraction, got a frame %s of them", ft.Shape)
 	}
 	if len(e.Args) != len(fa.Vars) {
-		typeErr(e.Pos, "T-TAPP", "%s takes %d type arguments (%s), got %d", short(fn), len(fa.Vars), strings.Join(fa.Vars, " "), len(e.Args))
+		typeErr(e.Pos, RuleTTApp.Name, "%s takes %d type arguments (%s), got %d", short(fn), len(fa.Vars), strings.Join(fa.Vars, " "), len(e.Args))
 	}
 	ds := []*semantics.Derivation{fd}
 	sub := TypeSubst{Types: map[string]Type{}}
@@ -448,14 +448,14 @@ func (c *checker) tapp(e *TApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		ds = append(ds, c.kind(a, s, e.Pos))
 		ca := Canon(a)
 		if !IsAtomType(ca) {
-			typeErr(e.Pos, "T-TAPP", "type arguments are atom types, not array types; %s is an array type", arrayTypeString(ca))
+			typeErr(e.Pos, RuleTTApp.Name, "type arguments are atom types, not array types; %s is an array type", arrayTypeString(ca))
 		}
 		args[i] = ca
 		sub.Types[fa.Vars[i]] = ca
 	}
 	t := CanonArr(sub.Type(fa.Body))
 	ne := &TApp{Pos: e.Pos, Fn: fn, Args: args}
-	return ne, t, c.node("T-TAPP", ne, t, ds...)
+	return ne, t, c.node(RuleTTApp.Name, ne, t, ds...)
 }
 
 // iapp is T-IAPP: the indices have the sorts the Π asks for.
@@ -463,26 +463,26 @@ func (c *checker) iapp(e *IApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	fn, ft, fd := c.expr(e.Fn, s)
 	pi, ok := ft.Elem.(*Pi)
 	if !ok {
-		typeErr(e.Pos, "T-IAPP", "%s is not an index abstraction: it has type %s", short(fn), TypeString(ft))
+		typeErr(e.Pos, RuleTIApp.Name, "%s is not an index abstraction: it has type %s", short(fn), TypeString(ft))
 	}
 	if len(ft.Shape) != 0 {
-		typeErr(e.Pos, "T-IAPP", "index application needs one index abstraction, got a frame %s of them", ft.Shape)
+		typeErr(e.Pos, RuleTIApp.Name, "index application needs one index abstraction, got a frame %s of them", ft.Shape)
 	}
 	if len(e.Args) != len(pi.Vars) {
-		typeErr(e.Pos, "T-IAPP", "%s takes %d indices (%s), got %d", short(fn), len(pi.Vars), strings.Join(pi.Vars, " "), len(e.Args))
+		typeErr(e.Pos, RuleTIApp.Name, "%s takes %d indices (%s), got %d", short(fn), len(pi.Vars), strings.Join(pi.Vars, " "), len(e.Args))
 	}
 	ds := []*semantics.Derivation{fd}
 	sub := Subst{}
 	for i, a := range e.Args {
 		ds = append(ds, c.sortOf(a, s, e.Pos))
 		if a.IsShape != IsShapeVar(pi.Vars[i]) {
-			typeErr(e.Pos, "T-IAPP", "index %d (for %s) must be a %s, got the %s %s", i+1, pi.Vars[i], SortOf(pi.Vars[i]), sortName(a), a)
+			typeErr(e.Pos, RuleTIApp.Name, "index %d (for %s) must be a %s, got the %s %s", i+1, pi.Vars[i], SortOf(pi.Vars[i]), sortName(a), a)
 		}
 		sub[pi.Vars[i]] = a
 	}
 	t := CanonArr(TypeSubst{Indices: sub}.Type(pi.Body))
 	ne := &IApp{Pos: e.Pos, Fn: fn, Args: e.Args}
-	return ne, t, c.node("T-IAPP", ne, t, ds...)
+	return ne, t, c.node(RuleTIApp.Name, ne, t, ds...)
 }
 
 func sortName(ix Index) string {
@@ -497,25 +497,25 @@ func (c *checker) pack(e *Pack, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	kd := c.kind(e.Type, s, e.Pos)
 	sig := Canon(e.Type).(*Sigma)
 	if len(e.Indices) != len(sig.Vars) {
-		typeErr(e.Pos, "T-PACK", "%s hides %d indices, the box gives %d", TypeString(sig), len(sig.Vars), len(e.Indices))
+		typeErr(e.Pos, RuleTPack.Name, "%s hides %d indices, the box gives %d", TypeString(sig), len(sig.Vars), len(e.Indices))
 	}
 	ds := []*semantics.Derivation{kd}
 	sub := Subst{}
 	for i, ix := range e.Indices {
 		ds = append(ds, c.sortOf(ix, s, e.Pos))
 		if ix.IsShape != IsShapeVar(sig.Vars[i]) {
-			typeErr(e.Pos, "T-PACK", "witness %d (for %s) must be a %s, got the %s %s", i+1, sig.Vars[i], SortOf(sig.Vars[i]), sortName(ix), ix)
+			typeErr(e.Pos, RuleTPack.Name, "witness %d (for %s) must be a %s, got the %s %s", i+1, sig.Vars[i], SortOf(sig.Vars[i]), sortName(ix), ix)
 		}
 		sub[sig.Vars[i]] = ix
 	}
 	body, bt, bd := c.expr(e.Body, s)
 	want := TypeSubst{Indices: sub}.Type(sig.Body)
 	if !Equal(bt, want) {
-		typeErr(e.Body.At(), "T-PACK", "the box's contents have type %s; with these witnesses %s wants %s", TypeString(bt), TypeString(sig), TypeString(want))
+		typeErr(e.Body.At(), RuleTPack.Name, "the box's contents have type %s; with these witnesses %s wants %s", TypeString(bt), TypeString(sig), TypeString(want))
 	}
 	ne := &Pack{Pos: e.Pos, Indices: e.Indices, Body: body, Type: sig}
 	t := &Arr{Elem: sig}
-	return ne, t, c.node("T-PACK", ne, t, append(ds, bd)...)
+	return ne, t, c.node(RuleTPack.Name, ne, t, append(ds, bd)...)
 }
 
 // unpack is T-UNPACK: the contents are bound at the Σ's body type with the
@@ -526,7 +526,7 @@ func (c *checker) unpack(e *Unpack, s *scope) (Expr, *Arr, *semantics.Derivation
 	box, bt, bd := c.expr(e.Box, s)
 	sig, ok := bt.Elem.(*Sigma)
 	if !ok {
-		typeErr(e.Box.At(), "T-UNPACK", "unbox wants a box, got %s of type %s", short(box), TypeString(bt))
+		typeErr(e.Box.At(), RuleTUnpack.Name, "unbox wants a box, got %s of type %s", short(box), TypeString(bt))
 	}
 	if len(bt.Shape) > 0 {
 		c.fresh++
@@ -535,14 +535,14 @@ func (c *checker) unpack(e *Unpack, s *scope) (Expr, *Arr, *semantics.Derivation
 		return c.app(&App{Pos: e.Pos, Fn: &Lam{Pos: e.Pos, Params: []Param{{Name: b, Type: sig}}, Body: inner}, Args: []Expr{box}}, s)
 	}
 	if len(e.IVars) != len(sig.Vars) {
-		typeErr(e.Pos, "T-UNPACK", "%s hides %d indices, unbox binds %d", TypeString(sig), len(sig.Vars), len(e.IVars))
+		typeErr(e.Pos, RuleTUnpack.Name, "%s hides %d indices, unbox binds %d", TypeString(sig), len(sig.Vars), len(e.IVars))
 	}
 	ivars, ebody := renameShadowed(e.IVars, e.Body, s, true)
 	e = &Unpack{Pos: e.Pos, IVars: ivars, X: e.X, Box: e.Box, Body: ebody}
 	sub := Subst{}
 	for i, x := range e.IVars {
 		if IsShapeVar(x) != IsShapeVar(sig.Vars[i]) {
-			typeErr(e.Pos, "T-UNPACK", "%s stands for %s, a %s; name it with%s @", x, sig.Vars[i], SortOf(sig.Vars[i]), map[bool]string{true: "", false: "out"}[IsShapeVar(sig.Vars[i])])
+			typeErr(e.Pos, RuleTUnpack.Name, "%s stands for %s, a %s; name it with%s @", x, sig.Vars[i], SortOf(sig.Vars[i]), map[bool]string{true: "", false: "out"}[IsShapeVar(sig.Vars[i])])
 		}
 		if IsShapeVar(x) {
 			sub[sig.Vars[i]] = ShapeIndex(ShapeVar(x))
@@ -556,11 +556,11 @@ func (c *checker) unpack(e *Unpack, s *scope) (Expr, *Arr, *semantics.Derivation
 	freeIndexVars(rt, free)
 	for _, x := range e.IVars {
 		if free[x] {
-			typeErr(e.Pos, "T-UNPACK", "the hidden index %s leaks into the result type %s (box the result again, or return something whose type does not depend on it)", x, TypeString(rt))
+			typeErr(e.Pos, RuleTUnpack.Name, "the hidden index %s leaks into the result type %s (box the result again, or return something whose type does not depend on it)", x, TypeString(rt))
 		}
 	}
 	ne := &Unpack{Pos: e.Pos, IVars: e.IVars, X: e.X, Box: box, Body: body}
-	return ne, rt, c.node("T-UNPACK", ne, rt, bd, rd)
+	return ne, rt, c.node(RuleTUnpack.Name, ne, rt, bd, rd)
 }
 
 // liftDim types (lift [d e] body): e is an int, and the result is the box
@@ -568,7 +568,7 @@ func (c *checker) unpack(e *Unpack, s *scope) (Expr, *Arr, *semantics.Derivation
 func (c *checker) liftDim(e *LiftDim, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	n, nt, nd := c.expr(e.N, s)
 	if !equal(nt.Elem, Int, nil, nil) {
-		typeErr(e.N.At(), "T-LIFT", "lift binds a dimension to an int, got %s", TypeString(nt))
+		typeErr(e.N.At(), RuleTLift.Name, "lift binds a dimension to an int, got %s", TypeString(nt))
 	}
 	if len(nt.Shape) > 0 {
 		c.fresh++
@@ -581,7 +581,7 @@ func (c *checker) liftDim(e *LiftDim, s *scope) (Expr, *Arr, *semantics.Derivati
 	sig := &Sigma{Vars: ds, Body: bt}
 	ne := &LiftDim{Pos: e.Pos, D: ds[0], N: n, Body: body, Type: sig}
 	t := &Arr{Elem: sig}
-	return ne, t, c.node("T-LIFT", ne, t, nd, bd)
+	return ne, t, c.node(RuleTLift.Name, ne, t, nd, bd)
 }
 
 // kind checks Δ; Θ ⊢ τ (Fig 8): type variables bound, indices well sorted.
@@ -589,27 +589,27 @@ func (c *checker) kind(t Type, s *scope, pos semantics.Pos) *semantics.Derivatio
 	conc := func() string { return TypeString(t) + " type" }
 	switch t := t.(type) {
 	case *Base:
-		return c.d.Node("K-BASE", conc)
+		return c.d.Node(RuleKBase.Name, conc)
 	case *TVar:
 		if !s.hasT(t.Name) {
-			typeErr(pos, "K-VAR", "unbound type variable %s", t.Name)
+			typeErr(pos, RuleKVar.Name, "unbound type variable %s", t.Name)
 		}
-		return c.d.Node("K-VAR", conc)
+		return c.d.Node(RuleKVar.Name, conc)
 	case *Arr:
 		ed := c.kind(t.Elem, s, pos)
-		return c.d.Node("K-ARRAY", conc, ed, c.sortOf(ShapeIndex(t.Shape), s, pos))
+		return c.d.Node(RuleKArray.Name, conc, ed, c.sortOf(ShapeIndex(t.Shape), s, pos))
 	case *Fn:
 		var ds []*semantics.Derivation
 		for _, p := range t.Params {
 			ds = append(ds, c.kind(p, s, pos))
 		}
-		return c.d.Node("K-FUN", conc, append(ds, c.kind(t.Ret, s, pos))...)
+		return c.d.Node(RuleKFun.Name, conc, append(ds, c.kind(t.Ret, s, pos))...)
 	case *Forall:
-		return c.d.Node("K-UNIV", conc, c.kind(t.Body, s.with(nil, t.Vars, nil), pos))
+		return c.d.Node(RuleKUniv.Name, conc, c.kind(t.Body, s.with(nil, t.Vars, nil), pos))
 	case *Pi:
-		return c.d.Node("K-DPROD", conc, c.kind(t.Body, s.with(nil, nil, t.Vars), pos))
+		return c.d.Node(RuleKDProd.Name, conc, c.kind(t.Body, s.with(nil, nil, t.Vars), pos))
 	case *Sigma:
-		return c.d.Node("K-DSUM", conc, c.kind(t.Body, s.with(nil, nil, t.Vars), pos))
+		return c.d.Node(RuleKDSum.Name, conc, c.kind(t.Body, s.with(nil, nil, t.Vars), pos))
 	}
 	return nil
 }
@@ -618,18 +618,18 @@ func (c *checker) kind(t Type, s *scope, pos semantics.Pos) *semantics.Derivatio
 func (c *checker) sortOf(ix Index, s *scope, pos semantics.Pos) *semantics.Derivation {
 	check := func(x string) *semantics.Derivation {
 		if !s.hasI(x) {
-			typeErr(pos, "S-VAR", "unbound index variable %s", x)
+			typeErr(pos, RuleSVar.Name, "unbound index variable %s", x)
 		}
-		return c.d.Node("S-VAR", func() string { return x + " :: " + SortOf(x) })
+		return c.d.Node(RuleSVar.Name, func() string { return x + " :: " + SortOf(x) })
 	}
 	nat := func(n Nat) *semantics.Derivation {
 		var ds []*semantics.Derivation
 		for _, v := range n.Vars {
 			ds = append(ds, check(v))
 		}
-		rule := "S-NAT"
+		rule := RuleSNat.Name
 		if len(n.Vars) > 1 || len(n.Vars) == 1 && n.Const != 0 {
-			rule = "S-PLUS"
+			rule = RuleSPlus.Name
 		} else if len(n.Vars) == 1 {
 			return ds[0]
 		}
@@ -648,9 +648,9 @@ func (c *checker) sortOf(ix Index, s *scope, pos semantics.Pos) *semantics.Deriv
 			ds = append(ds, nat(it.Dim))
 		}
 	}
-	rule := "S-SHAPE"
+	rule := RuleSShape.Name
 	if hasVar && len(ix.S) > 1 {
-		rule = "S-APPEND"
+		rule = RuleSAppend.Name
 	} else if hasVar {
 		return ds[0]
 	}

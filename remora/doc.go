@@ -14,7 +14,8 @@
 //     computes frames and replicates cells by index arithmetic instead of
 //     building terms, and runs the basis (basis.go) as native loops.
 //
-// Indices (index.go) and types (types.go) are kept in canonical form, so
+// rules.go is the table of the rules of Figs 6–8, whose values the code
+// names rules by. Indices (index.go) and types (types.go) are kept in canonical form, so
 // that the type equivalence of §4 (nested and flat array types) and the
 // frame-prefix relation of T-APP are decided by comparing canonical forms.
 // lang.go makes the typed dialect a lang.Language, and interactive.go

@@ -144,7 +144,7 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 	case *Var:
 		b, ok := env.lookup(e.Name)
 		if !ok || b.val == nil {
-			return nil, semantics.Stuckf(e.Pos, "T-VAR", "unbound variable %s", e.Name)
+			return nil, semantics.Stuckf(e.Pos, RuleTVar.Name, "unbound variable %s", e.Name)
 		}
 		return b.val, nil
 	case *Prim:
@@ -208,7 +208,7 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		ev.counter.Hit("proj")
+		ev.counter.Hit(RuleProj.Name)
 		b := bv.A[0].(*Box)
 		inner := env
 		for i, x := range e.IVars {
@@ -222,9 +222,9 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 		}
 		n := nv.I[0]
 		if n < 0 {
-			return nil, semantics.Stuckf(e.Pos, "lift-dim", "a dimension cannot be negative, got %d", n)
+			return nil, semantics.Stuckf(e.Pos, RuleLiftDim.Name, "a dimension cannot be negative, got %d", n)
 		}
-		ev.counter.Hit("lift-dim")
+		ev.counter.Hit(RuleLiftDim.Name)
 		ix := NatIndex(NatConst(n))
 		inner := env.bindIndex(e.D, ix)
 		v, err := ev.eval(e.Body, inner)
@@ -233,14 +233,14 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 		}
 		return AtomScalar(KBox, &Box{Indices: []Index{ix}, Val: v, Type: env.closeType(e.Type).(*Sigma)}), nil
 	case *Reify:
-		ev.counter.Hit("δ")
+		ev.counter.Hit(RuleDelta.Name)
 		return reify(env.closeIndex(e.Index)), nil
 	case *Reshape:
 		v, err := ev.eval(e.E, env)
 		if err != nil {
 			return nil, err
 		}
-		ev.counter.Hit("δ")
+		ev.counter.Hit(RuleDelta.Name)
 		ds, _ := env.closeType(e.Type).(*Arr).Shape.Const()
 		return v.Reshape(ds), nil
 	}
@@ -267,11 +267,11 @@ func (ev *evaluator) collapse(f *Frame, cells []*Value, env *Env) (*Value, error
 		return NewValue(kindOf(t.Elem), ds, 0), nil
 	}
 	if len(cells[0].Shape) > 0 {
-		ev.counter.Hit("collapse")
+		ev.counter.Hit(RuleCollapse.Name)
 	}
 	for _, c := range cells[1:] {
 		if !semantics.SameShape(c.Shape, cells[0].Shape) {
-			return nil, semantics.Stuckf(f.Pos, "collapse", "the cells of a frame have shapes %s and %s", dimsString(cells[0].Shape), dimsString(c.Shape))
+			return nil, semantics.Stuckf(f.Pos, RuleCollapse.Name, "the cells of a frame have shapes %s and %s", dimsString(cells[0].Shape), dimsString(c.Shape))
 		}
 	}
 	return Stack(f.Dims, cells[0].Shape, cells[0].Kind, cells), nil
@@ -352,7 +352,7 @@ func frames(fv *Value, args []*Value, params []*Arr, pos semantics.Pos) ([]int64
 		cell, ok := params[i].Shape.Const()
 		r := len(a.Shape) - len(cell)
 		if !ok || r < 0 || !semantics.SameShape(a.Shape[r:], cell) {
-			return nil, nil, semantics.Stuckf(pos, "lift", "argument %d has shape %s, which does not end with the cell shape %s", i+1, dimsString(a.Shape), params[i].Shape)
+			return nil, nil, semantics.Stuckf(pos, RuleLift.Name, "argument %d has shape %s, which does not end with the cell shape %s", i+1, dimsString(a.Shape), params[i].Shape)
 		}
 		fs = append(fs, a.Shape[:r])
 	}
@@ -364,7 +364,7 @@ func frames(fv *Value, args []*Value, params []*Arr, pos semantics.Pos) ([]int64
 	}
 	for _, f := range fs {
 		if !semantics.SameShape(f, big[:len(f)]) {
-			return nil, nil, semantics.Stuckf(pos, "lift", "frames %s and %s do not agree", dimsString(f), dimsString(big))
+			return nil, nil, semantics.Stuckf(pos, RuleLift.Name, "frames %s and %s do not agree", dimsString(f), dimsString(big))
 		}
 	}
 	return big, fs, nil
@@ -386,7 +386,7 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 	if params == nil {
 		// No function to read the cell types off: the frame is empty and
 		// the result is the empty array of the application's type.
-		ev.counter.Hit("map")
+		ev.counter.Hit(RuleMap.Name)
 		ds, _ := res.Shape.Const()
 		return NewValue(kindOf(res.Elem), ds, 0), nil
 	}
@@ -399,15 +399,15 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 	}
 	for _, f := range fs {
 		if len(f) < len(frame) {
-			ev.counter.Hit("lift")
+			ev.counter.Hit(RuleLift.Name)
 			break
 		}
 	}
-	ev.counter.Hit("map")
+	ev.counter.Hit(RuleMap.Name)
 	n := product(frame)
 	retShape, _ := ret.Shape.Const()
 	if n == 0 {
-		ev.counter.Hit("collapse")
+		ev.counter.Hit(RuleCollapse.Name)
 		return NewValue(kindOf(ret.Elem), append(append([]int64{}, frame...), retShape...), 0), nil
 	}
 	if f0.Prim != nil && f0.Prim.Scalar != nil && allSame(fv) && baseKinds(args) {
@@ -436,10 +436,10 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 		}
 		results[p] = r
 		if !semantics.SameShape(r.Shape, results[0].Shape) {
-			return nil, semantics.Stuckf(pos, "collapse", "result cells have shapes %s and %s", dimsString(results[0].Shape), dimsString(r.Shape))
+			return nil, semantics.Stuckf(pos, RuleCollapse.Name, "result cells have shapes %s and %s", dimsString(results[0].Shape), dimsString(r.Shape))
 		}
 	}
-	ev.counter.Hit("collapse")
+	ev.counter.Hit(RuleCollapse.Name)
 	return Stack(frame, results[0].Shape, results[0].Kind, results), nil
 }
 
@@ -475,7 +475,7 @@ func allSame(fv *Value) bool {
 
 // scalarLoop runs a scalar primitive over a whole frame in one loop.
 func (ev *evaluator) scalarLoop(f *Func, args []*Value, frame []int64, fs [][]int64, kind Kind, pos semantics.Pos) (*Value, error) {
-	ev.counter.Hit("δ")
+	ev.counter.Hit(RuleDelta.Name)
 	return ScalarLoop(f.Prim, args, frame, fs, kind, pos)
 }
 
@@ -552,14 +552,14 @@ func AtPos(err error, pos semantics.Pos) error {
 func (ev *evaluator) call(f *Func, args []*Value, pos semantics.Pos) (*Value, error) {
 	if f.Prim == nil {
 		l := f.Term.(*Lam)
-		ev.counter.Hit("β")
+		ev.counter.Hit(RuleBeta.Name)
 		env := f.Env
 		for i, p := range l.Params {
 			env = env.bind(p.Name, args[i])
 		}
 		return ev.eval(l.Body, env)
 	}
-	ev.counter.Hit("δ")
+	ev.counter.Hit(RuleDelta.Name)
 	p := f.Prim
 	switch {
 	case p.Scalar != nil && baseKinds(args):
@@ -575,7 +575,7 @@ func (ev *evaluator) call(f *Func, args []*Value, pos semantics.Pos) (*Value, er
 // tapp is Tβ: a Tλ's body runs with the type variables bound; a
 // primitive records its type arguments.
 func (ev *evaluator) tapp(f *Func, ts []Type, pos semantics.Pos) (*Value, error) {
-	ev.counter.Hit("Tβ")
+	ev.counter.Hit(RuleTBeta.Name)
 	if f.Prim != nil {
 		g := &Func{Prim: f.Prim, Indices: f.Indices, Types: ts}
 		return ev.instantiated(g, pos)
@@ -590,7 +590,7 @@ func (ev *evaluator) tapp(f *Func, ts []Type, pos semantics.Pos) (*Value, error)
 
 // iapp is Iβ.
 func (ev *evaluator) iapp(f *Func, is []Index, pos semantics.Pos) (*Value, error) {
-	ev.counter.Hit("Iβ")
+	ev.counter.Hit(RuleIBeta.Name)
 	if f.Prim != nil {
 		g := &Func{Prim: f.Prim, Indices: is, Types: f.Types}
 		return ev.instantiated(g, pos)
@@ -607,7 +607,7 @@ func (ev *evaluator) iapp(f *Func, is []Index, pos semantics.Pos) (*Value, error
 // or, for one whose type is an array (iota{ | @s}), its value.
 func (ev *evaluator) instantiated(g *Func, pos semantics.Pos) (*Value, error) {
 	if !isAbstraction(instantiate(g.Prim.Type, g.Indices, g.Types)) {
-		ev.counter.Hit("δ")
+		ev.counter.Hit(RuleDelta.Name)
 		v, err := g.Prim.Cells(&Call{Pos: pos, Indices: g.Indices, Types: g.Types}, nil)
 		return v, AtPos(err, pos)
 	}
@@ -667,7 +667,7 @@ func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value,
 		}
 	} else {
 		if d == 0 {
-			return nil, true, semantics.Stuckf(pos, "δ", "%s: no items to reduce", f.Prim.Name)
+			return nil, true, semantics.Stuckf(pos, RuleDelta.Name, "%s: no items to reduce", f.Prim.Name)
 		}
 		for j := range acc {
 			if kind == KFloat {
@@ -678,7 +678,7 @@ func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value,
 		}
 		start = 1
 	}
-	ev.counter.Hit("δ")
+	ev.counter.Hit(RuleDelta.Name)
 	impl := g.Prim.Scalar
 	in := make([]slot, 2)
 	if kind == KFloat {

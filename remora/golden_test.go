@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/internal/golden"
 	"github.com/arraysem/arraysem/semantics"
-	"github.com/arraysem/arraysem/semantics/golden"
 )
 
 // The chunked golden files testdata/parse.txt and testdata/check.txt are
-// read by package golden (semantics/golden), which documents their format.
+// read by package golden (internal/golden), which documents their format.
 // Package golden knows FUN's "--" comments only: a chunk of Remora's ";"
 // comments alone is a note here (isNote), and no comment may hold a
 // marker's three #.
@@ -46,7 +46,7 @@ func reprint(e Expr) error {
 // expressions must print to a text that parses back to a term printing
 // the same.
 func TestParseGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "parse.txt"), func(c *golden.Chunk) error {
+	golden.Run(t, filepath.Join("testdata", "parse.txt"), ";", func(c *golden.Chunk) error {
 		if isNote(c) {
 			return nil
 		}
@@ -201,7 +201,7 @@ func TestTypeEquivalence(t *testing.T) {
 // with an expected error must fail type checking with it, any other must
 // pass and apply the rules its rules markers list.
 func TestCheckGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "check.txt"), func(c *golden.Chunk) error {
+	golden.Run(t, filepath.Join("testdata", "check.txt"), ";", func(c *golden.Chunk) error {
 		if isNote(c) {
 			return nil
 		}
@@ -304,7 +304,7 @@ var cannotFail = map[string]bool{
 func TestCheckGoldenCoverage(t *testing.T) {
 	passed := semantics.Counter{}
 	failed := map[string]bool{}
-	for _, c := range golden.Read(t, filepath.Join("testdata", "check.txt")) {
+	for _, c := range golden.Read(t, filepath.Join("testdata", "check.txt"), ";") {
 		if c.Bug != "" || isNote(c) {
 			continue
 		}

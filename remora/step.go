@@ -166,15 +166,15 @@ func step(e Expr) (Expr, string, error) {
 		for i, el := range e.Elems {
 			cells[i] = toValue(el)
 			if !semantics.SameShape(cells[i].Shape, cells[0].Shape) {
-				return nil, "", semantics.Stuckf(e.Pos, "collapse", "the cells of a frame have shapes %s and %s", dimsString(cells[0].Shape), dimsString(cells[i].Shape))
+				return nil, "", semantics.Stuckf(e.Pos, RuleCollapse.Name, "the cells of a frame have shapes %s and %s", dimsString(cells[0].Shape), dimsString(cells[i].Shape))
 			}
 		}
 		v := Stack(e.Dims, cells[0].Shape, cells[0].Kind, cells)
 		if e.Type != nil {
 			// An empty array of functions or boxes keeps its atom type.
-			return valueTerm(e.Pos, v, e.Type.Elem), "collapse", nil
+			return valueTerm(e.Pos, v, e.Type.Elem), RuleCollapse.Name, nil
 		}
-		return lit(e.Pos, v), "collapse", nil
+		return lit(e.Pos, v), RuleCollapse.Name, nil
 	case *TApp:
 		if !isValue(e.Fn) {
 			fn, r, err := step(e.Fn)
@@ -185,14 +185,14 @@ func step(e Expr) (Expr, string, error) {
 		}
 		f := toValue(e.Fn).A[0].(*Func)
 		if f.Prim != nil {
-			return instantiateStep(e.Pos, &Func{Prim: f.Prim, Indices: f.Indices, Types: e.Args}, "Tβ")
+			return instantiateStep(e.Pos, &Func{Prim: f.Prim, Indices: f.Indices, Types: e.Args}, RuleTBeta.Name)
 		}
 		l := f.Term.(*TLam)
 		sub := TypeSubst{Types: map[string]Type{}}
 		for i, x := range l.Vars {
 			sub.Types[x] = e.Args[i]
 		}
-		return substExpr(l.Body, nil, sub), "Tβ", nil
+		return substExpr(l.Body, nil, sub), RuleTBeta.Name, nil
 	case *IApp:
 		if !isValue(e.Fn) {
 			fn, r, err := step(e.Fn)
@@ -203,14 +203,14 @@ func step(e Expr) (Expr, string, error) {
 		}
 		f := toValue(e.Fn).A[0].(*Func)
 		if f.Prim != nil {
-			return instantiateStep(e.Pos, &Func{Prim: f.Prim, Indices: e.Args, Types: f.Types}, "Iβ")
+			return instantiateStep(e.Pos, &Func{Prim: f.Prim, Indices: e.Args, Types: f.Types}, RuleIBeta.Name)
 		}
 		l := f.Term.(*ILam)
 		sub := TypeSubst{Indices: Subst{}}
 		for i, x := range l.Vars {
 			sub.Indices[x] = e.Args[i]
 		}
-		return substExpr(l.Body, nil, sub), "Iβ", nil
+		return substExpr(l.Body, nil, sub), RuleIBeta.Name, nil
 	case *Pack:
 		body, r, err := step(e.Body)
 		if err != nil {
@@ -232,7 +232,7 @@ func step(e Expr) (Expr, string, error) {
 		for i, x := range e.IVars {
 			sub.Indices[x] = b.Indices[i]
 		}
-		return substExpr(e.Body, map[string]Expr{e.X: valueTerm(e.Box.At(), b.Val, b.Type.Body.(*Arr).Elem)}, sub), "proj", nil
+		return substExpr(e.Body, map[string]Expr{e.X: valueTerm(e.Box.At(), b.Val, b.Type.Body.(*Arr).Elem)}, sub), RuleProj.Name, nil
 	case *LiftDim:
 		if !isValue(e.N) {
 			n, r, err := step(e.N)
@@ -245,13 +245,13 @@ func step(e Expr) (Expr, string, error) {
 		}
 		n := toValue(e.N).I[0]
 		if n < 0 {
-			return nil, "", semantics.Stuckf(e.Pos, "lift-dim", "a dimension cannot be negative, got %d", n)
+			return nil, "", semantics.Stuckf(e.Pos, RuleLiftDim.Name, "a dimension cannot be negative, got %d", n)
 		}
 		ix := NatIndex(NatConst(n))
 		body := substExpr(e.Body, nil, TypeSubst{Indices: Subst{e.D: ix}})
-		return &Pack{Pos: e.Pos, Indices: []Index{ix}, Body: body, Type: e.Type}, "lift-dim", nil
+		return &Pack{Pos: e.Pos, Indices: []Index{ix}, Body: body, Type: e.Type}, RuleLiftDim.Name, nil
 	case *Reify:
-		return lit(e.Pos, reify(e.Index)), "δ", nil
+		return lit(e.Pos, reify(e.Index)), RuleDelta.Name, nil
 	case *Reshape:
 		if !isValue(e.E) {
 			x, r, err := step(e.E)
@@ -263,9 +263,9 @@ func step(e Expr) (Expr, string, error) {
 			return &c, r, nil
 		}
 		ds, _ := e.Type.Shape.Const()
-		return valueTerm(e.Pos, toValue(e.E).Reshape(ds), e.Type.Elem), "δ", nil
+		return valueTerm(e.Pos, toValue(e.E).Reshape(ds), e.Type.Elem), RuleDelta.Name, nil
 	case *Var:
-		return nil, "", semantics.Stuckf(e.Pos, "T-VAR", "free variable %s", e.Name)
+		return nil, "", semantics.Stuckf(e.Pos, RuleTVar.Name, "free variable %s", e.Name)
 	}
 	return nil, "", semantics.Stuckf(e.At(), "", "no rule applies to %s", short(e))
 }
@@ -278,7 +278,7 @@ func instantiateStep(pos semantics.Pos, g *Func, rule string) (Expr, string, err
 		if err != nil {
 			return nil, "", AtPos(err, pos)
 		}
-		return lit(pos, v), "δ", nil
+		return lit(pos, v), RuleDelta.Name, nil
 	}
 	return lit(pos, AtomScalar(KFunc, g)), rule, nil
 }
@@ -291,7 +291,7 @@ func stepApp(e *App) (Expr, string, error) {
 		args[i] = toValue(a)
 	}
 	if fv.Len() == 0 {
-		return emptyOf(e.Pos, e.Type), "map", nil
+		return emptyOf(e.Pos, e.Type), RuleMap.Name, nil
 	}
 	f0 := fv.A[0].(*Func)
 	params, ret := signature(f0)
@@ -317,12 +317,12 @@ func stepApp(e *App) (Expr, string, error) {
 		for i, a := range args {
 			n.Args = append(n.Args, valueTerm(e.Args[i].At(), ReplicateTo(a, fs[i+1], frame), params[i].Elem))
 		}
-		return n, "lift", nil
+		return n, RuleLift.Name, nil
 	}
 	// map: a frame of applications to cells.
 	count := product(frame)
 	if count == 0 {
-		return emptyOf(e.Pos, e.Type), "map", nil
+		return emptyOf(e.Pos, e.Type), RuleMap.Name, nil
 	}
 	_, fcells := fv.Cells(len(frame))
 	argCells := make([][]*Value, len(args))
@@ -337,7 +337,7 @@ func stepApp(e *App) (Expr, string, error) {
 		}
 		out.Elems = append(out.Elems, app)
 	}
-	return out, "map", nil
+	return out, RuleMap.Name, nil
 }
 
 // ReplicateTo replicates the cells of v, whose frame is the prefix fr of
@@ -373,14 +373,14 @@ func stepCall(e *App, f *Func, args []*Value) (Expr, string, error) {
 		for i, p := range l.Params {
 			vals[p.Name] = valueTerm(e.Args[i].At(), args[i], p.Type.(*Arr).Elem)
 		}
-		return substExpr(l.Body, vals, TypeSubst{}), "β", nil
+		return substExpr(l.Body, vals, TypeSubst{}), RuleBeta.Name, nil
 	}
 	p := f.Prim
 	c := &Call{Pos: e.Pos, Indices: f.Indices, Types: f.Types}
 	switch {
 	case p.Fold != nil:
 		x, err := unfold(e, f, c, args)
-		return x, "δ", err
+		return x, RuleDelta.Name, err
 	case p.Scalar != nil && baseKinds(args):
 		in := make([]slot, len(args))
 		for i, a := range args {
@@ -401,13 +401,13 @@ func stepCall(e *App, f *Func, args []*Value) (Expr, string, error) {
 		} else {
 			v.I[0] = r.I
 		}
-		return lit(e.Pos, v), "δ", nil
+		return lit(e.Pos, v), RuleDelta.Name, nil
 	}
 	v, err := p.Cells(c, args)
 	if err != nil {
 		return nil, "", AtPos(err, e.Pos)
 	}
-	return valueTerm(e.Pos, v, e.Type.Elem), "δ", nil
+	return valueTerm(e.Pos, v, e.Type.Elem), RuleDelta.Name, nil
 }
 
 // unfold is δ for the reduce and scan family: the term of the operator's

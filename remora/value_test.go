@@ -3,6 +3,7 @@ package remora
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -227,22 +228,10 @@ func TestExprStringLiterals(t *testing.T) {
 			continue
 		}
 		w, err := EvalExpr(ce, nil)
-		if err != nil || !w.Equal(tc.v) || !sameShape(w.Shape, tc.v.Shape) || (tc.v.Len() > 0 && w.Kind != tc.v.Kind) {
+		if err != nil || !w.Equal(tc.v) || !slices.Equal(w.Shape, tc.v.Shape) || (tc.v.Len() > 0 && w.Kind != tc.v.Kind) {
 			t.Errorf("%s evaluates to %v (%v), want %s", got, w, err, tc.v)
 		}
 	}
-}
-
-func sameShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestValueEqual checks Value.Equal: shapes and atoms, NaN equal to

@@ -1,6 +1,7 @@
 package semantics
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -364,7 +365,10 @@ func (p *valueParser) value(depth int) (Array, error) {
 			if j == p.i || (j == p.i+1 && (p.s[p.i] == '-' || p.s[p.i] == '+')) {
 				return Array{}, fmt.Errorf("expected an integer or '[' at %q", p.s[p.i:])
 			}
-			return Array{}, fmt.Errorf("bad integer %q: %v", p.s[p.i:j], err.(*strconv.NumError).Err)
+			if ne := (*strconv.NumError)(nil); errors.As(err, &ne) {
+				err = ne.Err // "value out of range", without ParseInt's restatement of the input
+			}
+			return Array{}, fmt.Errorf("bad integer %q: %v", p.s[p.i:j], err)
 		}
 		p.i = j
 		return Scalar(k), nil

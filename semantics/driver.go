@@ -88,6 +88,6 @@ func (d *Driver[C]) Run(c C) (C, int, error) {
 // OutOfFuel is the error of a run that has taken all the steps its fuel
 // allows.
 func OutOfFuel(pos Pos, steps int) *Error {
-	return &Error{Pos: pos, Kind: FuelError, Rule: "fuel",
+	return &Error{Pos: pos, Kind: FuelError, Rule: Fuel.Name,
 		Msg: fmt.Sprintf("out of fuel after %d steps (raise it with --fuel N)", steps)}
 }

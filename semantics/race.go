@@ -1,8 +1,9 @@
 package semantics
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -130,12 +131,7 @@ func locSet(ls []Loc) string {
 			u = append(u, l)
 		}
 	}
-	sort.Slice(u, func(i, j int) bool {
-		if u[i].Block != u[j].Block {
-			return u[i].Block < u[j].Block
-		}
-		return u[i].Offset < u[j].Offset
-	})
+	slices.SortFunc(u, func(a, b Loc) int { return cmp.Or(cmp.Compare(a.Block, b.Block), cmp.Compare(a.Offset, b.Offset)) })
 	parts := make([]string, len(u))
 	for i, l := range u {
 		parts[i] = l.String()

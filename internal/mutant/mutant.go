@@ -1,28 +1,19 @@
 // Package mutant switches on deliberately broken variants of the
 // translations and semantics (mutation testing, proofs-tests'
 // TestMutants): each mutant is one named, one-line change at a mutation
-// point in the code, which asks On(name). Only the tests switch a mutant
-// on; arraysem never does, and with none on every point takes its
-// correct branch. A mutant that no property kills shows a theorem the
-// tests do not really check.
+// point in the code, which asks On(name). With none on, every point takes
+// its correct branch.
+//
+// The switch exists only in builds with the tag mutants (on.go): without
+// it (off.go) On is the constant false, so arraysem cannot switch a mutant
+// on and the compiler drops the broken branches. Under the tag there is
+// one switch for the whole test binary, which is safe because the one test
+// that sets it, TestMutants, is not parallel: Go runs a package's parallel
+// tests only after its sequential ones, so no test can see another's
+// mutant. Set refuses a second mutant while one is on.
+//
+//	go test -tags mutants -run TestMutants ./proofs-tests/
 package mutant
-
-import "sync/atomic"
-
-var active atomic.Pointer[string]
-
-// On reports whether the mutant name is switched on.
-func On(name string) bool {
-	p := active.Load()
-	return p != nil && *p == name
-}
-
-// Set switches the mutant name on (at most one at a time) and returns the
-// function that switches it off again. For tests only.
-func Set(name string) (undo func()) {
-	active.Store(&name)
-	return func() { active.Store(nil) }
-}
 
 // Mutant is a mutant: its name, the mutation point, and what it breaks.
 type Mutant struct {

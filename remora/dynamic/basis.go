@@ -2,7 +2,8 @@ package dynamic
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/remora"
@@ -37,12 +38,7 @@ var Basis = map[string]*PrimDef{}
 
 // BasisNames lists the basis, sorted (for the REPL's completion and docs).
 func BasisNames() []string {
-	names := make([]string, 0, len(Basis))
-	for n := range Basis {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(Basis))
 }
 
 func define(name string, ranks ...int) *PrimDef {
@@ -256,7 +252,7 @@ func majorOp(name, typedName string, ranks []int) {
 }
 
 func stuck(c *remora.Call, name, format string, args ...any) error {
-	return semantics.Stuckf(c.Pos, "δ", "%s: %s", name, fmt.Sprintf(format, args...))
+	return semantics.Stuckf(c.Pos, remora.RuleDelta.Name, "%s: %s", name, fmt.Sprintf(format, args...))
 }
 
 // major checks that a has a major axis.

@@ -53,7 +53,7 @@ func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
 		if v, ok := env.lookup(e.Name); ok {
 			return v, nil
 		}
-		return nil, semantics.Stuckf(e.Pos, "β", "free variable %s", e.Name)
+		return nil, semantics.Stuckf(e.Pos, remora.RuleBeta.Name, "free variable %s", e.Name)
 	case *Prim:
 		return funcValue(&Func{Prim: e.Def}), nil
 	case *Lam:
@@ -67,7 +67,7 @@ func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
 			}
 			cells[i] = v
 		}
-		ev.hit("collapse")
+		ev.hit(remora.RuleCollapse.Name)
 		return collapse(e.Pos, e.Dims, cells)
 	case *App:
 		fv, err := ev.eval(e.Fn, env)
@@ -86,7 +86,7 @@ func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		ev.hit("β")
+		ev.hit(remora.RuleBeta.Name)
 		return ev.eval(e.Body, env.bind(e.X, v))
 	case *Unbox:
 		bv, err := ev.eval(e.Box, env)
@@ -97,20 +97,20 @@ func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
 			return nil, err
 		}
 		if len(bv.Shape) > 0 {
-			ev.hit("map")
+			ev.hit(remora.RuleMap.Name)
 		}
 		if bv.Len() == 0 {
 			return emptyResult(bv.Shape), nil
 		}
 		cells := make([]*remora.Value, len(bv.A))
 		for i, a := range bv.A {
-			ev.hit("unbox")
+			ev.hit(RuleUnbox.Name)
 			if cells[i], err = ev.eval(e.Body, env.bind(e.X, a.(*remora.Box).Val)); err != nil {
 				return nil, err
 			}
 		}
 		if len(bv.Shape) > 0 {
-			ev.hit("collapse")
+			ev.hit(remora.RuleCollapse.Name)
 		}
 		return collapse(e.Pos, bv.Shape, cells)
 	}
@@ -120,7 +120,7 @@ func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
 // boxes checks that unbox is given boxes.
 func boxes(pos semantics.Pos, v *remora.Value) error {
 	if v.Kind != remora.KBox && v.Len() > 0 {
-		return semantics.Stuckf(pos, "unbox", "unbox wants boxes, got %s", describe(v))
+		return semantics.Stuckf(pos, RuleUnbox.Name, "unbox wants boxes, got %s", describe(v))
 	}
 	return nil
 }
@@ -144,7 +144,7 @@ func collapse(pos semantics.Pos, frame []int64, cells []*remora.Value) (*remora.
 	mixed := false
 	for i, c := range cells {
 		if !semantics.SameShape(c.Shape, cells[0].Shape) {
-			return nil, semantics.Stuckf(pos, "collapse", "result cells have shapes %s and %s: the array would not be rectangular (box the cells to keep them)", shapeString(cells[0].Shape), shapeString(c.Shape))
+			return nil, semantics.Stuckf(pos, remora.RuleCollapse.Name, "result cells have shapes %s and %s: the array would not be rectangular (box the cells to keep them)", shapeString(cells[0].Shape), shapeString(c.Shape))
 		}
 		if c.Len() == 0 {
 			continue
@@ -156,7 +156,7 @@ func collapse(pos semantics.Pos, frame []int64, cells []*remora.Value) (*remora.
 		case isNum(c.Kind) && isNum(kind):
 			mixed = true
 		default:
-			return nil, semantics.Stuckf(pos, "collapse", "cell %d holds %s atoms, cell 1 %s atoms", i+1, c.Kind, cells[0].Kind)
+			return nil, semantics.Stuckf(pos, remora.RuleCollapse.Name, "cell %d holds %s atoms, cell 1 %s atoms", i+1, c.Kind, cells[0].Kind)
 		}
 	}
 	if kind == 255 {
@@ -196,7 +196,7 @@ type frames struct {
 
 func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*frames, error) {
 	if fv.Kind != remora.KFunc && fv.Len() > 0 {
-		return nil, semantics.Stuckf(pos, "β", "cannot apply %s: it is not a function", describe(fv))
+		return nil, semantics.Stuckf(pos, remora.RuleBeta.Name, "cannot apply %s: it is not a function", describe(fv))
 	}
 	out := &frames{fs: [][]int64{fv.Shape}}
 	if fv.Len() == 0 {
@@ -209,15 +209,15 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 	ranks := out.f0.Ranks()
 	for _, a := range fv.A[1:] {
 		if rs := a.(*Func).Ranks(); !slices.Equal(rs, ranks) {
-			return nil, semantics.Stuckf(pos, "lift", "the functions in the array take cells of ranks %s and %s: they must agree exactly", ranksString(ranks), ranksString(rs))
+			return nil, semantics.Stuckf(pos, remora.RuleLift.Name, "the functions in the array take cells of ranks %s and %s: they must agree exactly", ranksString(ranks), ranksString(rs))
 		}
 	}
 	if len(args) != len(ranks) {
-		rule := "β"
+		rule := remora.RuleBeta.Name
 		if out.f0.Prim != nil {
-			rule = "δ"
+			rule = remora.RuleDelta.Name
 		}
-		return nil, semantics.Stuckf(pos, rule, "%s takes %d argument%s, got %d", short(out.f0), len(ranks), plural(len(ranks)), len(args))
+		return nil, semantics.Stuckf(pos, rule, "%s takes %s, got %d", short(out.f0), semantics.Plural(len(ranks), "argument"), len(args))
 	}
 	out.whole = make([]bool, len(args))
 	for i, a := range args {
@@ -241,7 +241,7 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 	big := out.fs[bi]
 	for i, f := range out.fs {
 		if !semantics.SameShape(f, big[:len(f)]) {
-			return nil, semantics.Stuckf(pos, "lift", "frames %s (%s) and %s (%s) do not agree: neither is a prefix of the other", shapeString(big), frameOwner(bi), shapeString(f), frameOwner(i))
+			return nil, semantics.Stuckf(pos, remora.RuleLift.Name, "frames %s (%s) and %s (%s) do not agree: neither is a prefix of the other", shapeString(big), frameOwner(bi), shapeString(f), frameOwner(i))
 		}
 	}
 	out.frame = big
@@ -284,13 +284,6 @@ func ranksString(rs []int) string {
 	return "(" + strings.Join(ss, " ") + ")"
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 // short names a function for a message.
 func short(f *Func) string {
 	if f.Prim != nil {
@@ -312,22 +305,22 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 		return nil, err
 	}
 	if fr.f0 == nil {
-		ev.hit("map")
+		ev.hit(remora.RuleMap.Name)
 		return emptyResult(fr.frame), nil
 	}
 	if len(fr.frame) == 0 {
 		return ev.call(fr.f0, args, pos)
 	}
 	if fr.lifted() {
-		ev.hit("lift")
+		ev.hit(remora.RuleLift.Name)
 	}
-	ev.hit("map")
+	ev.hit(remora.RuleMap.Name)
 	n := product(fr.frame)
 	if n == 0 {
 		return emptyResult(fr.frame), nil
 	}
 	if p := fr.f0.Prim; p != nil && p.Scalar != nil && allSame(fv) && baseKinds(args) {
-		ev.hit("δ")
+		ev.hit(remora.RuleDelta.Name)
 		c := &remora.Call{Pos: pos}
 		impl, conv, err := p.resolve(c, args)
 		if err != nil {
@@ -354,7 +347,7 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 			return nil, err
 		}
 	}
-	ev.hit("collapse")
+	ev.hit(remora.RuleCollapse.Name)
 	return collapse(pos, fr.frame, results)
 }
 
@@ -384,14 +377,14 @@ func allSame(fv *remora.Value) bool {
 // δ for a primitive.
 func (ev *evaluator) call(f *Func, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
 	if f.Lam != nil {
-		ev.hit("β")
+		ev.hit(remora.RuleBeta.Name)
 		env := f.Env
 		for i, p := range f.Lam.Params {
 			env = env.bind(p.Name, args[i])
 		}
 		return ev.eval(f.Lam.Body, env)
 	}
-	ev.hit("δ")
+	ev.hit(remora.RuleDelta.Name)
 	p := f.Prim
 	if p.Fold != nil {
 		return ev.fold(p, args, pos)

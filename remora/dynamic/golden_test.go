@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/internal/golden"
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
-	"github.com/arraysem/arraysem/semantics/golden"
 )
 
 // The chunked golden files testdata/parse.txt and testdata/run.txt are read
-// by package golden (semantics/golden), which documents their markers; the
+// by package golden (internal/golden), which documents their markers; the
 // head of each file documents what its chunks state. Package golden knows
 // FUN's "--" comments only: a chunk of Remora's ";" comments alone is a
 // note here (isNote), and no comment may hold a marker's three #.
@@ -187,7 +187,7 @@ func runChunk(c *golden.Chunk) (small semantics.Counter, runErr error, err error
 // expressions must print to a text that parses back to a term printing
 // the same.
 func TestParseGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "parse.txt"), func(c *golden.Chunk) error {
+	golden.Run(t, filepath.Join("testdata", "parse.txt"), ";", func(c *golden.Chunk) error {
 		if isNote(c) {
 			return nil
 		}
@@ -219,7 +219,7 @@ func TestParseGolden(t *testing.T) {
 
 // TestRunGolden runs testdata/run.txt (its head documents the chunks).
 func TestRunGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "run.txt"), func(c *golden.Chunk) error {
+	golden.Run(t, filepath.Join("testdata", "run.txt"), ";", func(c *golden.Chunk) error {
 		if isNote(c) {
 			return nil
 		}
@@ -241,7 +241,7 @@ func TestRunGoldenCoverage(t *testing.T) {
 	passed := semantics.Counter{}
 	failed := map[string]bool{}
 	used := map[string]bool{}
-	for _, c := range golden.Read(t, filepath.Join("testdata", "run.txt")) {
+	for _, c := range golden.Read(t, filepath.Join("testdata", "run.txt"), ";") {
 		if c.Bug != "" || isNote(c) {
 			continue
 		}

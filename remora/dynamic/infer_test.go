@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/internal/golden"
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
-	"github.com/arraysem/arraysem/semantics/golden"
 )
 
 // TestInferGolden runs testdata/infer.txt: each chunk is a program of the
@@ -17,7 +17,7 @@ import (
 // must fail. Where it succeeds, the elaborated term must also run, under
 // the typed core's big-step, to what the dynamic big-step gives.
 func TestInferGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "infer.txt"), func(c *golden.Chunk) error {
+	golden.Run(t, filepath.Join("testdata", "infer.txt"), ";", func(c *golden.Chunk) error {
 		if isNote(c) {
 			return nil
 		}

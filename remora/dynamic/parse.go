@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/arraysem/arraysem/remora"
@@ -355,7 +356,7 @@ func frame(pos semantics.Pos, es []Expr) Expr {
 		var elems []Expr
 		for _, e := range es {
 			f, ok := e.(*Frame)
-			if !ok || !sameDims(f.Dims, inner.Dims) {
+			if !ok || !slices.Equal(f.Dims, inner.Dims) {
 				elems = nil
 				break
 			}
@@ -375,8 +376,6 @@ func cells0Kind(es []Expr) remora.Kind {
 	}
 	return remora.KFunc
 }
-
-func sameDims(a, b []int64) bool { return shapeString(a) == shapeString(b) }
 
 // literal folds elements that are literal arrays of base atoms, of one
 // shape and one kind, into one literal. With mix, ints join floats as

@@ -154,7 +154,7 @@ func step(e Expr) (Expr, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		return lit(e.Pos, v), "collapse", nil
+		return lit(e.Pos, v), remora.RuleCollapse.Name, nil
 	case *Let:
 		if !isValue(e.Val) {
 			v, r, err := step(e.Val)
@@ -165,7 +165,7 @@ func step(e Expr) (Expr, string, error) {
 			n.Val = v
 			return &n, r, nil
 		}
-		return subst(e.Body, map[string]Expr{e.X: valueTerm(e.Val)}), "β", nil
+		return subst(e.Body, map[string]Expr{e.X: valueTerm(e.Val)}), remora.RuleBeta.Name, nil
 	case *Unbox:
 		if !isValue(e.Box) {
 			b, r, err := step(e.Box)
@@ -182,19 +182,19 @@ func step(e Expr) (Expr, string, error) {
 		}
 		if len(bv.Shape) == 0 {
 			contents := bv.A[0].(*remora.Box).Val
-			return subst(e.Body, map[string]Expr{e.X: lit(e.Box.At(), contents)}), "unbox", nil
+			return subst(e.Body, map[string]Expr{e.X: lit(e.Box.At(), contents)}), RuleUnbox.Name, nil
 		}
 		if bv.Len() == 0 {
-			return lit(e.Pos, emptyResult(bv.Shape)), "map", nil
+			return lit(e.Pos, emptyResult(bv.Shape)), remora.RuleMap.Name, nil
 		}
 		_, cells := bv.Cells(len(bv.Shape))
 		out := &Frame{Pos: e.Pos, Dims: bv.Shape}
 		for _, c := range cells {
 			out.Elems = append(out.Elems, &Unbox{Pos: e.Pos, X: e.X, Box: lit(e.Box.At(), c), Body: e.Body})
 		}
-		return out, "map", nil
+		return out, remora.RuleMap.Name, nil
 	case *Var:
-		return nil, "", semantics.Stuckf(e.Pos, "β", "free variable %s", e.Name)
+		return nil, "", semantics.Stuckf(e.Pos, remora.RuleBeta.Name, "free variable %s", e.Name)
 	}
 	return nil, "", semantics.Stuckf(e.At(), "", "no rule applies to %s", ExprString(e))
 }
@@ -220,7 +220,7 @@ func stepApp(e *App) (Expr, string, error) {
 		return nil, "", err
 	}
 	if fr.f0 == nil {
-		return lit(e.Pos, emptyResult(fr.frame)), "map", nil
+		return lit(e.Pos, emptyResult(fr.frame)), remora.RuleMap.Name, nil
 	}
 	if len(fr.frame) == 0 {
 		return stepCall(e, fr.f0, args)
@@ -234,11 +234,11 @@ func stepApp(e *App) (Expr, string, error) {
 			}
 			n.Args = append(n.Args, lit(e.Args[i].At(), remora.ReplicateTo(a, fr.fs[i+1], fr.frame)))
 		}
-		return n, "lift", nil
+		return n, remora.RuleLift.Name, nil
 	}
 	count := product(fr.frame)
 	if count == 0 {
-		return lit(e.Pos, emptyResult(fr.frame)), "map", nil
+		return lit(e.Pos, emptyResult(fr.frame)), remora.RuleMap.Name, nil
 	}
 	_, fcells := fv.Cells(len(fr.frame))
 	argCells := make([][]*remora.Value, len(args))
@@ -259,7 +259,7 @@ func stepApp(e *App) (Expr, string, error) {
 		}
 		out.Elems = append(out.Elems, app)
 	}
-	return out, "map", nil
+	return out, remora.RuleMap.Name, nil
 }
 
 // stepCall is β or δ on a single function and its cells.
@@ -269,17 +269,17 @@ func stepCall(e *App, f *Func, args []*remora.Value) (Expr, string, error) {
 		for i, p := range f.Lam.Params {
 			vals[p.Name] = lit(e.Args[i].At(), args[i])
 		}
-		return subst(f.Lam.Body, vals), "β", nil
+		return subst(f.Lam.Body, vals), remora.RuleBeta.Name, nil
 	}
 	if f.Prim.Fold != nil {
 		x, err := unfold(e, f.Prim, args)
-		return x, "δ", err
+		return x, remora.RuleDelta.Name, err
 	}
 	v, err := delta(f.Prim, args, e.Pos)
 	if err != nil {
 		return nil, "", err
 	}
-	return lit(e.Pos, v), "δ", nil
+	return lit(e.Pos, v), remora.RuleDelta.Name, nil
 }
 
 // unfold is δ for the reduce and scan family: the term of the operator's

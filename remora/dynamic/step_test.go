@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arraysem/arraysem/semantics/golden"
+	"github.com/arraysem/arraysem/internal/golden"
 )
 
 // stepRun parses a program of one result and runs it by the small-step

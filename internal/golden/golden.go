@@ -18,7 +18,8 @@
 //	                   marker to be removed
 //
 // Markers on lines that are wholly comments (starting with the
-// language's comment prefix, "--") are text, not markers. A chunk
+// language's comment prefix, which the caller passes: "--" for FUN, FUNMEM
+// and IMP, ";" for Remora) are text, not markers. A chunk
 // of nothing but comments and blank lines is a note, not a test.
 // Each chunk is parsed as the file's base name, preceded by blank lines, so
 // the positions in its errors are positions in the chunked file; its last
@@ -28,11 +29,12 @@ package golden
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -51,21 +53,23 @@ type Chunk struct {
 	Parens  map[int]string // line → fully parenthesised scalar expression
 	Paper   bool           // check in paper mode
 	Bug     string         // known bug, "" if none
+	Comment string         // the language's line-comment prefix
 }
 
 // Name is the subtest's name: the line of the chunk's first code line.
 func (c *Chunk) Name() string {
 	lines := strings.Split(c.Src, "\n")
 	for i := c.Line - 1; i < len(lines); i++ {
-		if t := strings.TrimSpace(lines[i]); t != "" && !strings.HasPrefix(t, "--") {
+		if t := strings.TrimSpace(lines[i]); t != "" && !strings.HasPrefix(t, c.Comment) {
 			return fmt.Sprintf("line%d", i+1)
 		}
 	}
 	return fmt.Sprintf("line%d", c.Line)
 }
 
-// Read reads a chunked golden file. A malformed marker fails the test.
-func Read(t *testing.T, path string) []*Chunk {
+// Read reads a chunked golden file of a language whose line comments
+// start with comment. A malformed marker fails the test.
+func Read(t *testing.T, path, comment string) []*Chunk {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -79,7 +83,7 @@ func Read(t *testing.T, path string) []*Chunk {
 		if i < len(lines) && lines[i] != "---" {
 			continue
 		}
-		c, err := newChunk(file, start+1, lines[start:i])
+		c, err := newChunk(file, comment, start+1, lines[start:i])
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -96,20 +100,20 @@ func Read(t *testing.T, path string) []*Chunk {
 
 // newChunk builds the chunk of the given lines, the first of which is line
 // first of the file; it returns nil for a chunk that is only a note.
-func newChunk(file string, first int, lines []string) (*Chunk, error) {
-	c := &Chunk{File: file, Line: first, Parens: map[int]string{}}
+func newChunk(file, comment string, first int, lines []string) (*Chunk, error) {
+	c := &Chunk{File: file, Line: first, Parens: map[int]string{}, Comment: comment}
 	code := false
 	body := make([]string, len(lines))
 	for i, l := range lines {
 		n := first + i
-		if k := strings.Index(l, "###"); k >= 0 && !strings.HasPrefix(strings.TrimSpace(l), "--") {
+		if k := strings.Index(l, "###"); k >= 0 && !strings.HasPrefix(strings.TrimSpace(l), comment) {
 			if err := c.marker(n, strings.TrimSpace(l[k+3:])); err != nil {
 				return nil, fmt.Errorf("line %d: %v", n, err)
 			}
 			l = strings.TrimRight(l[:k], " \t")
 		}
 		body[i] = l
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, comment) {
 			code = true
 		}
 	}
@@ -164,11 +168,12 @@ func (c *Chunk) marker(n int, m string) error {
 	return nil
 }
 
-// Run runs test on every chunk of path, one subtest per chunk. The
+// Run runs test on every chunk of path (a file of a language whose line
+// comments start with comment), one subtest per chunk. The
 // test returns what went wrong (nil if nothing did), so that known bugs
 // can be told apart from new failures.
-func Run(t *testing.T, path string, test func(c *Chunk) error) {
-	for _, c := range Read(t, path) {
+func Run(t *testing.T, path, comment string, test func(c *Chunk) error) {
+	for _, c := range Read(t, path, comment) {
 		t.Run(c.Name(), func(t *testing.T) {
 			Verdict(t, c.Bug, fmt.Sprintf("%s:%d", c.File, c.Line), test(c))
 		})
@@ -296,10 +301,5 @@ func (c *Chunk) ExpectRules(counter semantics.Counter) error {
 
 // RuleList renders the rules a counter saw, sorted.
 func RuleList(c semantics.Counter) string {
-	var rs []string
-	for r := range c {
-		rs = append(rs, r)
-	}
-	sort.Strings(rs)
-	return strings.Join(rs, " ")
+	return strings.Join(slices.Sorted(maps.Keys(c)), " ")
 }

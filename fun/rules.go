@@ -1,0 +1,44 @@
+package fun
+
+import "github.com/arraysem/arraysem/semantics"
+
+// The rules of FUN: the typing rules of Fig 3 and the big- and small-step
+// rules of Fig 4, plus those of the derived forms iota and copy (§2),
+// which the code applies as rules of their own. The code names a rule by
+// these values (a rule's Name where an API wants a string), never by a
+// string literal; Rules lists them all.
+var (
+	TConst     = semantics.Rule{Name: "T-CONST", Figure: "Fig 3", Doc: "a constant k has type int"}
+	TVar       = semantics.Rule{Name: "T-VAR", Figure: "Fig 3", Doc: "a variable of a scalar expression is an int in Γ"}
+	TOp        = semantics.Rule{Name: "T-OP", Figure: "Fig 3", Doc: "an operator applied to ints is an int"}
+	TScalar    = semantics.Rule{Name: "T-SCALAR", Figure: "Fig 3", Doc: "a scalar expression used as an expression binds one int"}
+	TIndex     = semantics.Rule{Name: "T-INDEX", Figure: "Fig 3", Doc: "x[y1, …, yn] with one int index per dimension is an int"}
+	TIf        = semantics.Rule{Name: "T-IF", Figure: "Fig 3", Doc: "both branches of an if on an int give the pattern's types"}
+	TTranspose = semantics.Rule{Name: "T-TRANSPOSE", Figure: "Fig 3", Doc: "transpose x swaps the two dimensions of a 2-D array"}
+	TSlice     = semantics.Rule{Name: "T-SLICE", Figure: "Fig 3", Doc: "x[o : s, …] has the sizes s, one offset and size per dimension"}
+	TKernel    = semantics.Rule{Name: "T-KERNEL", Figure: "Fig 3", Doc: "kernel x <= y do b adds the outer dimension y to each result of b"}
+	TResult    = semantics.Rule{Name: "T-RESULT", Figure: "Fig 3", Doc: "in (x, …) gives the types of the result variables"}
+	TStm       = semantics.Rule{Name: "T-STM", Figure: "Fig 3", Doc: "let p = e; b: the pattern declares the types of e, in scope in b"}
+	TProg      = semantics.Rule{Name: "T-PROG", Figure: "Fig 3", Doc: "a program's body checks with its inputs in Γ"}
+	TIota      = semantics.Rule{Name: "T-IOTA", Figure: "§2", Doc: "iota x, derived from a kernel, is a 1-D array of size x"}
+	TCopy      = semantics.Rule{Name: "T-COPY", Figure: "§2", Doc: "copy x, derived from nested kernels, has the type of x"}
+
+	EIfTrue    = semantics.Rule{Name: "E-IF-TRUE", Figure: "Fig 4", Doc: "an if whose condition is not 0 runs its then branch"}
+	EIfFalse   = semantics.Rule{Name: "E-IF-FALSE", Figure: "Fig 4", Doc: "an if whose condition is 0 runs its else branch"}
+	EIf        = semantics.Rule{Name: "E-IF", Figure: "Fig 4", Doc: "an if whose condition is not an int is stuck (neither E-IF-TRUE nor E-IF-FALSE)"}
+	EScalar    = semantics.Rule{Name: "E-SCALAR", Figure: "Fig 4", Doc: "a scalar expression evaluates to an int"}
+	EIndex     = semantics.Rule{Name: "E-INDEX", Figure: "Fig 4", Doc: "x[y, …] reads the element at in-bounds indices"}
+	ESlice     = semantics.Rule{Name: "E-SLICE", Figure: "Fig 4", Doc: "x[o : s, …] is the in-bounds subarray"}
+	ETranspose = semantics.Rule{Name: "E-TRANSPOSE", Figure: "Fig 4", Doc: "transpose x swaps the two dimensions of the array value"}
+	EKernel    = semantics.Rule{Name: "E-KERNEL", Figure: "Fig 4", Doc: "kernel x <= y do b stacks the results of b for x = 0 … y-1"}
+	ELet       = semantics.Rule{Name: "E-LET", Figure: "Fig 4", Doc: "let p = e; b binds the values of e to p and evaluates b"}
+	EIn        = semantics.Rule{Name: "E-IN", Figure: "Fig 4", Doc: "in (x, …) gives the values of the result variables"}
+	EIota      = semantics.Rule{Name: "E-IOTA", Figure: "§2", Doc: "iota x is [0, …, x-1]"}
+	ECopy      = semantics.Rule{Name: "E-COPY", Figure: "§2", Doc: "copy x is a fresh array of the elements of x"}
+)
+
+// Rules is FUN's rule table.
+var Rules = semantics.RuleTable{
+	TConst, TVar, TOp, TScalar, TIndex, TIf, TTranspose, TSlice, TKernel, TResult, TStm, TProg, TIota, TCopy,
+	EIfTrue, EIfFalse, EIf, EScalar, EIndex, ESlice, ETranspose, EKernel, ELet, EIn, EIota, ECopy,
+}

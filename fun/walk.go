@@ -1,0 +1,379 @@
+package fun
+
+import (
+	"fmt"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The tree tools every pass over FUN trees shares (FUNMEM's translation
+// and simplifier, IMP's translation, the generators and shrinkers of
+// proofs-tests, and the lowerings to come): a walk in the manner of
+// go/ast.Inspect, a copy that passes every identifier through a function
+// (of which deep copy and renaming are instances), a statement rewrite,
+// substitution of scalar expressions for variables, and constructors of
+// scalar expressions.
+//
+// Languages extending FUN put nodes of their own into FUN's trees (FUNMEM's
+// alloc and memory annotations). The tools reach inside such a node when
+// it implements Extension (for Inspect) and ExpMapper or TypeMapper (for
+// MapProgram and the copies); a node that does not is a leaf, shared by
+// copies.
+
+// Node is a node of a FUN tree: *Program, *Body, *Stm, *Param, *Ident, an
+// Exp, an SExp, or a non-nil TypeExt.
+type Node any
+
+// Extension is implemented by the expressions and type annotations a
+// language extending FUN adds, so that Inspect visits what they hold.
+type Extension interface {
+	// Children are the node's children, in source order.
+	Children() []Node
+}
+
+// IdentFunc maps an identifier of a tree. binder is true for the
+// identifiers that bind (pattern and input names, kernel indices) and
+// false for uses, types included (sizes, blocks, the variables of LMADs).
+type IdentFunc func(x *Ident, binder bool) *Ident
+
+// ExpMapper is implemented by an extension's expressions: MapIdents
+// returns a deep copy with every identifier passed through f.
+type ExpMapper interface {
+	Exp
+	MapIdents(f IdentFunc) Exp
+}
+
+// TypeMapper is implemented by an extension's type annotations:
+// MapIdents returns a deep copy with every identifier passed through f.
+type TypeMapper interface {
+	TypeExt
+	MapIdents(f IdentFunc) TypeExt
+}
+
+// Inspect traverses the tree of n depth first, in source order: it calls
+// f(n), and when that returns true, inspects each child of n.
+func Inspect(n Node, f func(Node) bool) {
+	if n == nil || !f(n) {
+		return
+	}
+	for _, c := range children(n) {
+		Inspect(c, f)
+	}
+}
+
+// children are the children of n, in source order.
+func children(n Node) []Node {
+	var out []Node
+	idents := func(xs []*Ident) {
+		for _, x := range xs {
+			out = append(out, x)
+		}
+	}
+	switch n := n.(type) {
+	case *Program:
+		for _, p := range n.Inputs {
+			out = append(out, p)
+		}
+		out = append(out, n.Body)
+	case *Body:
+		for _, s := range n.Stms {
+			out = append(out, s)
+		}
+		idents(n.Result)
+	case *Stm:
+		for _, p := range n.Pat {
+			out = append(out, p)
+		}
+		out = append(out, n.Exp)
+	case *Param:
+		out = append(out, n.Name)
+		idents(n.Type.Dims)
+		if n.Type.Ext != nil {
+			out = append(out, n.Type.Ext)
+		}
+	case *ScalarExp:
+		out = append(out, n.X)
+	case *IndexExp:
+		out = append(out, n.Arr)
+		idents(n.Idx)
+	case *SliceExp:
+		out = append(out, n.Arr)
+		for _, s := range n.Slices {
+			out = append(out, s.Off, s.Size)
+		}
+	case *TransposeExp:
+		out = append(out, n.Arr)
+	case *IotaExp:
+		out = append(out, n.N)
+	case *CopyExp:
+		out = append(out, n.Arr)
+	case *IfExp:
+		out = append(out, n.Cond, n.Then, n.Else)
+	case *KernelExp:
+		out = append(out, n.Var, n.Bound, n.Body)
+	case Var:
+		out = append(out, n.Ident)
+	case *BinOp:
+		out = append(out, n.L, n.R)
+	case *UnOp:
+		out = append(out, n.X)
+	case Extension:
+		out = n.Children()
+	}
+	return out
+}
+
+// Idents calls f on every identifier of the tree of n, binders and uses,
+// in source order. It is how a pass renames in place or collects names.
+func Idents(n Node, f func(*Ident)) {
+	Inspect(n, func(m Node) bool {
+		if x, ok := m.(*Ident); ok {
+			f(x)
+		}
+		return true
+	})
+}
+
+// Stms calls f on every statement of b, nested bodies included, in
+// source order (a statement before the statements of its bodies).
+func Stms(b *Body, f func(*Stm)) {
+	Inspect(b, func(n Node) bool {
+		if s, ok := n.(*Stm); ok {
+			f(s)
+		}
+		return true
+	})
+}
+
+// Bodies calls f on b and then on every body nested in it (an if's then
+// and else, a kernel's body), depth first, in source order.
+func Bodies(b *Body, f func(*Body)) {
+	Inspect(b, func(n Node) bool {
+		if c, ok := n.(*Body); ok {
+			f(c)
+		}
+		return true
+	})
+}
+
+// Rewrite replaces, in place, each statement s of b and of the bodies
+// nested in it by the statements f(s) (none to drop s, s itself to keep
+// it). The bodies of a statement are rewritten before f sees it.
+func Rewrite(b *Body, f func(*Stm) []*Stm) {
+	var out []*Stm
+	for _, s := range b.Stms {
+		switch e := s.Exp.(type) {
+		case *IfExp:
+			Rewrite(e.Then, f)
+			Rewrite(e.Else, f)
+		case *KernelExp:
+			Rewrite(e.Body, f)
+		}
+		out = append(out, f(s)...)
+	}
+	b.Stms = out
+}
+
+// MapProgram returns a copy of p in which every identifier x is f(x,
+// binder); every node of the tree is new, but for the identifiers f
+// returns unchanged and the leaves of extensions that are no mappers.
+func MapProgram(p *Program, f IdentFunc) *Program {
+	return &Program{File: p.File, Inputs: MapParams(p.Inputs, f, true), Body: MapBody(p.Body, f)}
+}
+
+// MapBody is MapProgram for a body.
+func MapBody(b *Body, f IdentFunc) *Body {
+	if b == nil {
+		return nil
+	}
+	out := &Body{In: b.In, Result: MapIdentList(b.Result, f)}
+	if b.Stms != nil {
+		out.Stms = make([]*Stm, len(b.Stms))
+		for i, s := range b.Stms {
+			out.Stms[i] = MapStm(s, f)
+		}
+	}
+	return out
+}
+
+// MapStm is MapProgram for a statement.
+func MapStm(s *Stm, f IdentFunc) *Stm {
+	return &Stm{Let: s.Let, Pat: MapParams(s.Pat, f, true), Exp: MapExp(s.Exp, f)}
+}
+
+// MapParams is MapProgram for a pattern or input declarations; binder
+// says whether their names bind (they do in patterns and inputs).
+func MapParams(ps []*Param, f IdentFunc, binder bool) []*Param {
+	if ps == nil {
+		return nil
+	}
+	out := make([]*Param, len(ps))
+	for i, p := range ps {
+		out[i] = &Param{Lparen: p.Lparen, Name: f(p.Name, binder), Type: MapType(p.Type, f)}
+	}
+	return out
+}
+
+// MapType is MapProgram for a type: its sizes and, through TypeMapper,
+// its extension's annotation.
+func MapType(t Type, f IdentFunc) Type {
+	out := Type{Dims: MapIdentList(t.Dims, f), Ext: t.Ext}
+	if m, ok := t.Ext.(TypeMapper); ok {
+		out.Ext = m.MapIdents(f)
+	}
+	return out
+}
+
+// MapExp is MapProgram for an expression. An extension's expression that
+// is no ExpMapper is returned as it is.
+func MapExp(e Exp, f IdentFunc) Exp {
+	use := func(x *Ident) *Ident { return f(x, false) }
+	switch e := e.(type) {
+	case *ScalarExp:
+		return &ScalarExp{X: MapSExp(e.X, f)}
+	case *IndexExp:
+		return &IndexExp{Arr: use(e.Arr), Idx: MapIdentList(e.Idx, f)}
+	case *SliceExp:
+		out := &SliceExp{Arr: use(e.Arr)}
+		for _, s := range e.Slices {
+			out.Slices = append(out.Slices, Slice{Off: use(s.Off), Size: use(s.Size)})
+		}
+		return out
+	case *TransposeExp:
+		return &TransposeExp{Keyword: e.Keyword, Arr: use(e.Arr)}
+	case *IotaExp:
+		return &IotaExp{Keyword: e.Keyword, N: use(e.N)}
+	case *CopyExp:
+		return &CopyExp{Keyword: e.Keyword, Arr: use(e.Arr)}
+	case *IfExp:
+		return &IfExp{If: e.If, Cond: use(e.Cond), Then: MapBody(e.Then, f), Else: MapBody(e.Else, f)}
+	case *KernelExp:
+		return &KernelExp{Kernel: e.Kernel, Var: f(e.Var, true), Bound: use(e.Bound), Body: MapBody(e.Body, f)}
+	case ExpMapper:
+		return e.MapIdents(f)
+	}
+	return e
+}
+
+// MapSExp is MapProgram for a scalar expression (whose identifiers are
+// all uses).
+func MapSExp(e SExp, f IdentFunc) SExp {
+	switch e := e.(type) {
+	case *Const:
+		c := *e
+		return &c
+	case Var:
+		return Var{Ident: f(e.Ident, false)}
+	case *BinOp:
+		return &BinOp{OpPos: e.OpPos, Op: e.Op, L: MapSExp(e.L, f), R: MapSExp(e.R, f)}
+	case *UnOp:
+		return &UnOp{OpPos: e.OpPos, Op: e.Op, X: MapSExp(e.X, f)}
+	}
+	panic(fmt.Sprintf("fun.MapSExp: unknown scalar expression %T", e))
+}
+
+// MapIdentList is MapProgram for a list of identifiers that are uses (a
+// body's results, a type's sizes).
+func MapIdentList(xs []*Ident, f IdentFunc) []*Ident {
+	if xs == nil {
+		return nil
+	}
+	out := make([]*Ident, len(xs))
+	for i, x := range xs {
+		out[i] = f(x, false)
+	}
+	return out
+}
+
+// CloneIdent returns a new identifier, equal to x.
+func CloneIdent(x *Ident) *Ident {
+	c := *x
+	return &c
+}
+
+// CloneProgram returns a deep copy of p: no node of the copy is shared with
+// p (but the leaves of extensions that are no mappers).
+func CloneProgram(p *Program) *Program { return MapProgram(p, All(CloneIdent)) }
+
+// CloneBody returns a deep copy of b.
+func CloneBody(b *Body) *Body { return MapBody(b, All(CloneIdent)) }
+
+// CloneStm returns a deep copy of s.
+func CloneStm(s *Stm) *Stm { return MapStm(s, All(CloneIdent)) }
+
+// CloneExp returns a deep copy of e.
+func CloneExp(e Exp) Exp { return MapExp(e, All(CloneIdent)) }
+
+// CloneSExp returns a deep copy of e.
+func CloneSExp(e SExp) SExp { return MapSExp(e, All(CloneIdent)) }
+
+// Renaming renames by m: it gives an identifier whose name m maps a new
+// identifier of the new name at the same position, and keeps the others.
+func Renaming(m map[string]string) func(*Ident) *Ident {
+	return func(x *Ident) *Ident {
+		if y, ok := m[x.Name]; ok {
+			return &Ident{NamePos: x.NamePos, Name: y}
+		}
+		return x
+	}
+}
+
+// All is the IdentFunc that passes every identifier, binders and uses,
+// through f.
+func All(f func(*Ident) *Ident) IdentFunc {
+	return func(x *Ident, _ bool) *Ident { return f(x) }
+}
+
+// Uses is the IdentFunc that passes the uses of variables through f and
+// keeps the binders, for substitutions that must not touch patterns.
+func Uses(f func(*Ident) *Ident) IdentFunc {
+	return func(x *Ident, binder bool) *Ident {
+		if binder {
+			return x
+		}
+		return f(x)
+	}
+}
+
+// Substitute returns e with each variable x for which f returns an
+// expression replaced by it; the rest of e is copied, but for the
+// variables kept and the constants, which are shared.
+func Substitute(e SExp, f func(*Ident) SExp) SExp {
+	switch e := e.(type) {
+	case Var:
+		if r := f(e.Ident); r != nil {
+			return r
+		}
+		return e
+	case *UnOp:
+		return &UnOp{OpPos: e.OpPos, Op: e.Op, X: Substitute(e.X, f)}
+	case *BinOp:
+		return &BinOp{OpPos: e.OpPos, Op: e.Op, L: Substitute(e.L, f), R: Substitute(e.R, f)}
+	}
+	return e
+}
+
+// RenameSExp renames the variables of a scalar expression by m.
+func RenameSExp(e SExp, m map[string]string) SExp {
+	return Substitute(e, func(x *Ident) SExp {
+		if y, ok := m[x.Name]; ok {
+			return Var{Ident: &Ident{NamePos: x.NamePos, Name: y}}
+		}
+		return nil
+	})
+}
+
+// Scalar expression constructors, for passes that build trees (positions
+// are zero: built nodes have no source).
+
+// Int is the constant k.
+func Int(k int64) SExp { return &Const{Value: k} }
+
+// Named is the variable named x.
+func Named(x string) SExp { return Var{Ident: &Ident{Name: x}} }
+
+// Binary is l op r.
+func Binary(op semantics.Op, l, r SExp) SExp { return &BinOp{Op: op, L: l, R: r} }
+
+// Neg is −x.
+func Neg(x SExp) SExp { return &UnOp{Op: semantics.Neg, X: x} }

@@ -1,0 +1,51 @@
+package funmem
+
+import "github.com/arraysem/arraysem/semantics"
+
+// The rules of FUNMEM: the typing rules of Fig 8 and the heap semantics
+// of Fig 10, plus those of the derived forms iota and copy. Scalar
+// expressions are typed by FUN's T-CONST, T-VAR and T-OP (fun.Rules). The
+// code names a rule by these values, never by a string literal; Rules
+// lists them all.
+var (
+	TMemScalar    = semantics.Rule{Name: "T-MEM-SCALAR", Figure: "Fig 8", Doc: "a scalar expression binds one int"}
+	TMemAlloc     = semantics.Rule{Name: "T-MEM-ALLOC", Figure: "Fig 8", Doc: "alloc se, with se an int, binds one mem"}
+	TMemIndex     = semantics.Rule{Name: "T-MEM-INDEX", Figure: "Fig 8", Doc: "x[y, …] with one int index per dimension is an int"}
+	TMemIf        = semantics.Rule{Name: "T-MEM-IF", Figure: "Fig 8", Doc: "both branches give the pattern's types, memory annotations included"}
+	TMemTranspose = semantics.Rule{Name: "T-MEM-TRANSPOSE", Figure: "Fig 8", Doc: "transpose x is in x's block, with x's LMAD transposed"}
+	TMemSlice     = semantics.Rule{Name: "T-MEM-SLICE", Figure: "Fig 8", Doc: "a slice is in x's block, with x's LMAD sliced"}
+	TMemKernel    = semantics.Rule{Name: "T-MEM-KERNEL", Figure: "Fig 8", Doc: "a kernel's results are written in place into the pattern's blocks"}
+	TMemResult    = semantics.Rule{Name: "T-MEM-RESULT", Figure: "Fig 8", Doc: "in (x, …) gives results of the types the pattern binds"}
+	TMemStm       = semantics.Rule{Name: "T-MEM-STM", Figure: "Fig 8", Doc: "let p = e; b: the pattern declares the types of e, in scope in b"}
+	TMemLMAD      = semantics.Rule{Name: "T-MEM-LMAD", Figure: "Fig 8", Doc: "an LMAD has one (elements : stride) per dimension, of int variables in scope"}
+	TMemInt       = semantics.Rule{Name: "T-MEM-INT", Figure: "Fig 8", Doc: "int is a well-formed type"}
+	TMemArray     = semantics.Rule{Name: "T-MEM-ARRAY", Figure: "Fig 8", Doc: "[x]… @ m -> L is well formed: m is a mem, L an LMAD of its rank"}
+	TMemProg      = semantics.Rule{Name: "T-MEM-PROG", Figure: "Fig 8", Doc: "a program's body checks with its inputs in Γ"}
+	TMemIota      = semantics.Rule{Name: "T-MEM-IOTA", Figure: "§3", Doc: "iota x is a fresh 1-D array in the pattern's block"}
+	TMemCopy      = semantics.Rule{Name: "T-MEM-COPY", Figure: "§3", Doc: "copy x is a fresh array of x's type in the pattern's block"}
+
+	EMemAlloc     = semantics.Rule{Name: "E-MEM-ALLOC", Figure: "Fig 10", Doc: "alloc n adds a fresh block of n zeros to the heap"}
+	EMemSlice     = semantics.Rule{Name: "E-MEM-SLICE", Figure: "Fig 10", Doc: "a slice binds its block and LMAD; no memory is touched"}
+	EMemIndex     = semantics.Rule{Name: "E-MEM-INDEX", Figure: "Fig 10", Doc: "x[y, …] reads the heap through x's LMAD"}
+	EMemTranspose = semantics.Rule{Name: "E-MEM-TRANSPOSE", Figure: "Fig 10", Doc: "transpose binds its block and transposed LMAD; no memory is touched"}
+	EMemKernel    = semantics.Rule{Name: "E-MEM-KERNEL", Figure: "Fig 10", Doc: "a kernel's threads write their results in place, racefree (eq 4)"}
+	EMemIfT       = semantics.Rule{Name: "E-MEM-IF-T", Figure: "Fig 10", Doc: "an if whose condition is not 0 runs its then branch"}
+	EMemIfF       = semantics.Rule{Name: "E-MEM-IF-F", Figure: "Fig 10", Doc: "an if whose condition is 0 runs its else branch"}
+	EStms         = semantics.Rule{Name: "E-STMS", Figure: "Fig 10", Doc: "statements run in order, each binding its pattern"}
+	EMemProg      = semantics.Rule{Name: "E-MEM-PROG", Figure: "Fig 10", Doc: "a program runs on a heap holding its inputs"}
+	EMemScalar    = semantics.Rule{Name: "E-MEM-SCALAR", Figure: "Fig 10", Doc: "a scalar expression evaluates to an int"}
+	EMemIota      = semantics.Rule{Name: "E-MEM-IOTA", Figure: "§3", Doc: "iota x writes 0, …, x-1 through the pattern's LMAD"}
+	EMemCopy      = semantics.Rule{Name: "E-MEM-COPY", Figure: "§3", Doc: "copy x writes x's elements through the pattern's LMAD (memcpy, eq 5)"}
+
+	// Validity is Def 3.1: a FUNMEM program is valid when its heap-based
+	// results are its value-based ones (CheckValidity decides it).
+	Validity = semantics.Rule{Name: "Def 3.1", Figure: "Def 3.1", Doc: "the heap-based semantics gives the value-based semantics' results"}
+)
+
+// Rules is FUNMEM's rule table.
+var Rules = semantics.RuleTable{
+	TMemScalar, TMemAlloc, TMemIndex, TMemIf, TMemTranspose, TMemSlice, TMemKernel, TMemResult, TMemStm,
+	TMemLMAD, TMemInt, TMemArray, TMemProg, TMemIota, TMemCopy,
+	EMemAlloc, EMemSlice, EMemIndex, EMemTranspose, EMemKernel, EMemIfT, EMemIfF, EStms, EMemProg,
+	EMemScalar, EMemIota, EMemCopy, Validity,
+}
