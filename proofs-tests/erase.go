@@ -355,10 +355,14 @@ func (er *eraser) expr(e remora.Expr, sc *scope) string {
 		if _, ok := e.Def.Type.(*remora.Fn); !ok {
 			refuse("polymorphic primitive used bare", "%s : %s", e.Def.Name, remora.TypeString(e.Def.Type))
 		}
-		if dynamic.Basis[e.Def.Name] == nil {
+		name := e.Def.Name
+		if n, ok := dynamicRename[name]; ok {
+			name = n
+		}
+		if dynamic.Basis[name] == nil {
 			refuse("primitive missing from the dynamic basis", "%s", e.Def.Name)
 		}
-		return e.Def.Name
+		return name
 	case *remora.Frame:
 		return er.frame(e, sc)
 	case *remora.Lam:
@@ -757,6 +761,12 @@ func (er *eraser) instantiated(p *remora.PrimDef, is []remora.Index, ts []remora
 	}
 	return "(λ (" + strings.Join(ps, " ") + ") " + er.primBody(p, is, ts, as, sc) + ")"
 }
+
+// dynamicRename renames the typed primitives whose dynamic namesake means
+// something else: the dynamic dialect's / is Racket's exact division and
+// its log is base 10 (ERRATA R15, R16), so the typed integer division is
+// quotient there and the typed natural log is ln.
+var dynamicRename = map[string]string{"/": "quotient", "log": "ln"}
 
 // primBody is the dynamic call of the primitive π on the wrapper's
 // parameters as.

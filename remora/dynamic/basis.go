@@ -24,12 +24,17 @@ import (
 //   - The reduce and scan family has a Fold plan, run by the evaluators,
 //     which apply the operator with lifting.
 type PrimDef struct {
-	Name   string
-	Ranks  []int
-	Scalar []*remora.PrimDef
-	Cells  func(c *remora.Call, args []*remora.Value) (*remora.Value, error)
-	Fold   *remora.FoldPlan
-	Typed  string // the typed primitive whose plan Fold is, for messages
+	Name  string
+	Ranks []int
+	// Scalar primitives (scalar.go): the δ-rule on atoms, the arity, and
+	// the typed primitives that elaborate it (check --infer only).
+	Op               scalarOp
+	MinArgs, MaxArgs int
+	IntFast          func(a, b int64) (int64, bool) // the int64 path of +, -, *; false on overflow
+	Scalar           []*remora.PrimDef
+	Cells            func(c *remora.Call, args []*remora.Value) (*remora.Value, error)
+	Fold             *remora.FoldPlan
+	Typed            string // the typed primitive whose plan Fold is, for messages
 }
 
 // Basis maps names to primitives.
@@ -60,15 +65,6 @@ func typed(name string) *remora.PrimDef {
 	return p
 }
 
-func scalarPrim(name string, impls ...string) {
-	ps := make([]*remora.PrimDef, len(impls))
-	for i, n := range impls {
-		ps[i] = typed(n)
-	}
-	p := define(name, make([]int, len(ps[0].ParamKinds()))...)
-	p.Scalar = ps
-}
-
 func cellsPrim(name string, ranks []int, f func(c *remora.Call, a []*remora.Value) (*remora.Value, error)) {
 	define(name, ranks...).Cells = f
 }
@@ -84,15 +80,6 @@ func foldPrim(name, typedName string) {
 }
 
 func init() {
-	// Arithmetic and comparisons on ints, with their float twins.
-	for _, n := range []string{"+", "-", "*", "/", "max", "min", "abs", "<", "<=", ">", ">="} {
-		scalarPrim(n, n, n+".")
-		scalarPrim(n+".", n+".")
-	}
-	for _, n := range []string{"%", "=", "!=", "and", "or", "not", "int->float", "float->int", "int->bool", "bool->int",
-		"expt", "sqrt", "exp", "log", "sin", "cos", "tan", "arcsin", "arccos", "arctan"} {
-		scalarPrim(n, n)
-	}
 	define("if", 0, 0, 0)
 
 	cellsPrim("iota", []int{1}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
@@ -338,6 +325,12 @@ func kindsString(args []*remora.Value) string {
 		ks[i] = a.Kind.String()
 	}
 	return strings.Join(ks, " and ")
+}
+
+// typedAt reports whether a scalar primitive applied to n arguments has
+// typed primitives that can run it.
+func (p *PrimDef) typedAt(n int) bool {
+	return len(p.Scalar) > 0 && len(p.Scalar[0].ParamKinds()) == n
 }
 
 // resolve picks the typed primitive that runs a scalar δ-rule on

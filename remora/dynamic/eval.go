@@ -163,12 +163,14 @@ func collapse(pos semantics.Pos, frame []int64, cells []*remora.Value) (*remora.
 		kind = cells[0].Kind
 	}
 	if mixed {
-		kind = remora.KFloat
+		for _, c := range cells {
+			if c.Len() > 0 {
+				kind = joinKinds(kind, c.Kind)
+			}
+		}
 		cells = append([]*remora.Value{}, cells...)
 		for i, c := range cells {
-			if c.Kind == remora.KInt {
-				cells[i] = toFloat(c)
-			}
+			cells[i] = toKind(c, kind)
 		}
 	}
 	for i, c := range cells {
@@ -178,8 +180,6 @@ func collapse(pos semantics.Pos, frame []int64, cells []*remora.Value) (*remora.
 	}
 	return remora.Stack(frame, cells[0].Shape, kind, cells), nil
 }
-
-func isNum(k remora.Kind) bool { return k == remora.KInt || k == remora.KFloat }
 
 // An application's frames (§2.1): each argument is split into a frame of
 // cells of the rank its function expects (an argument of lower rank, or a
@@ -206,9 +206,9 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 		return out, nil
 	}
 	out.f0 = fv.A[0].(*Func)
-	ranks := out.f0.Ranks()
+	ranks := out.f0.RanksFor(len(args))
 	for _, a := range fv.A[1:] {
-		if rs := a.(*Func).Ranks(); !slices.Equal(rs, ranks) {
+		if rs := a.(*Func).RanksFor(len(args)); !slices.Equal(rs, ranks) {
 			return nil, semantics.Stuckf(pos, "lift", "the functions in the array take cells of ranks %s and %s: they must agree exactly", ranksString(ranks), ranksString(rs))
 		}
 	}
@@ -217,7 +217,7 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 		if out.f0.Prim != nil {
 			rule = "δ"
 		}
-		return nil, semantics.Stuckf(pos, rule, "%s takes %d argument%s, got %d", short(out.f0), len(ranks), plural(len(ranks)), len(args))
+		return nil, semantics.Stuckf(pos, rule, "%s takes %s, got %d", short(out.f0), out.f0.arity(), len(args))
 	}
 	out.whole = make([]bool, len(args))
 	for i, a := range args {
@@ -326,14 +326,9 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 	if n == 0 {
 		return emptyResult(fr.frame), nil
 	}
-	if p := fr.f0.Prim; p != nil && p.Scalar != nil && allSame(fv) && baseKinds(args) {
+	if p := fr.f0.Prim; p != nil && p.Op != nil && allSame(fv) && baseKinds(args) {
 		ev.hit("δ")
-		c := &remora.Call{Pos: pos}
-		impl, conv, err := p.resolve(c, args)
-		if err != nil {
-			return nil, err
-		}
-		return remora.ScalarLoop(impl, conv, fr.frame, fr.fs[1:], impl.ResultKind(), pos)
+		return scalarLoop(p, args, fr.frame, fr.fs[1:], pos)
 	}
 	div := make([]int, len(fr.fs))
 	for i, f := range fr.fs {
@@ -361,7 +356,7 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 // baseKinds reports whether every argument holds base atoms.
 func baseKinds(args []*remora.Value) bool {
 	for _, a := range args {
-		if a.Kind >= remora.KFunc && a.Len() > 0 {
+		if !isBase(a.Kind) && a.Len() > 0 {
 			return false
 		}
 	}
@@ -404,15 +399,11 @@ func (ev *evaluator) call(f *Func, args []*remora.Value, pos semantics.Pos) (*re
 func delta(p *PrimDef, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
 	c := &remora.Call{Pos: pos}
 	switch {
-	case p.Scalar != nil:
+	case p.Op != nil:
 		if !baseKinds(args) {
 			return nil, stuck(c, p.Name, "takes numbers or booleans, got %s", kindsString(args))
 		}
-		impl, conv, err := p.resolve(c, args)
-		if err != nil {
-			return nil, err
-		}
-		return remora.ScalarLoop(impl, conv, nil, make([][]int64, len(conv)), impl.ResultKind(), pos)
+		return scalarLoop(p, args, nil, make([][]int64, len(args)), pos)
 	case p.Name == "if":
 		if args[0].Kind != remora.KBool {
 			return nil, stuck(c, "if", "the condition is a bool, got %s", describe(args[0]))

@@ -127,9 +127,9 @@ type closure struct {
 	env  *ienv
 }
 
-func (c *closure) ranks() []int {
+func (c *closure) ranks(n int) []int {
 	if c.prim != nil {
-		return c.prim.Ranks
+		return c.prim.RanksFor(n)
 	}
 	return (&Func{Lam: c.lam}).Ranks()
 }
@@ -327,10 +327,10 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 		el.fail(pos, "cannot apply an array of %s atoms", fn.typ.elem)
 	}
 	c0 := fn.funs[0]
-	ranks := c0.ranks()
+	ranks := c0.ranks(len(args))
 	for _, c := range fn.funs[1:] {
-		if !slices.Equal(c.ranks(), ranks) {
-			el.fail(pos, "the functions in the array take cells of ranks %s and %s: it would stop in lift", ranksString(ranks), ranksString(c.ranks()))
+		if !slices.Equal(c.ranks(len(args)), ranks) {
+			el.fail(pos, "the functions in the array take cells of ranks %s and %s: it would stop in lift", ranksString(ranks), ranksString(c.ranks(len(args))))
 		}
 	}
 	if len(args) != len(ranks) {
@@ -362,12 +362,12 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 	if c0.prim != nil {
 		if len(fn.funs) > 1 {
 			for _, c := range fn.funs {
-				if c.prim == nil || c.prim.Scalar == nil {
+				if c.prim == nil || c.prim.Op == nil {
 					el.fail(pos, "an array of functions mixing λs and primitives, or of non-scalar primitives")
 				}
 			}
 		}
-		if c0.prim.Scalar != nil || scalarFrame {
+		if c0.prim.Op != nil || scalarFrame {
 			return el.prim(pos, fn, args, big)
 		}
 		// A primitive with a rank-0 parameter (rotate's shift, the fold
@@ -457,7 +457,7 @@ func (el *elaborator) prim(pos semantics.Pos, fn *aval, args []*aval, big []int6
 			el.fail(pos, "%s takes arrays, not functions", p.Name)
 		}
 	}
-	if p.Scalar != nil {
+	if p.Op != nil {
 		return el.scalar(pos, fn, args, big)
 	}
 	if len(fn.funs) > 1 || len(fn.shape) > 0 {
@@ -494,6 +494,9 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 	}
 	var impls []*remora.PrimDef
 	for _, c := range fn.funs {
+		if !c.prim.typedAt(len(args)) {
+			el.fail(pos, "%s on %d arguments has no typed counterpart (Racket's numbers and arities are the dialect's own)", c.prim.Name, len(args))
+		}
 		impl, _, err := c.prim.resolve(&remora.Call{Pos: pos}, vals)
 		if err != nil {
 			msg := err.Error()

@@ -176,7 +176,7 @@ func name(s *semantics.SExp) string {
 	if keywords[s.Text] {
 		fail(s.Pos, "%s is a keyword, not a name", s.Text)
 	}
-	if _, ok, _ := remora.AtomLiteral(s); ok || s.Text[0] == '#' {
+	if _, ok, _ := atomLiteral(s); ok || s.Text[0] == '#' {
 		fail(s.Pos, "want a name, got the literal %s", s.Text)
 	}
 	return s.Text
@@ -210,8 +210,19 @@ func parseParams(ss []*semantics.SExp) []Param {
 	return ps
 }
 
+// atomLiteral reads a literal atom: Racket's exact numbers beyond int64
+// (big integers, fractions 3/5), then the typed core's literals.
+func atomLiteral(s *semantics.SExp) (*remora.Value, bool, error) {
+	if s.Kind == semantics.Atom {
+		if x, ok := parseNumber(s.Text); ok {
+			return numScalar(x), true, nil
+		}
+	}
+	return remora.AtomLiteral(s)
+}
+
 func parseExpr(s *semantics.SExp, sc *scope) Expr {
-	v, ok, err := remora.AtomLiteral(s)
+	v, ok, err := atomLiteral(s)
 	if err != nil {
 		panic(err)
 	}
@@ -323,7 +334,7 @@ func parseArray(s *semantics.SExp, args []*semantics.SExp) Expr {
 	}
 	elems := make([]Expr, len(atoms))
 	for i, a := range atoms {
-		v, ok, err := remora.AtomLiteral(a)
+		v, ok, err := atomLiteral(a)
 		if err != nil {
 			panic(err)
 		}
@@ -386,7 +397,7 @@ func literal(pos semantics.Pos, dims []int64, es []Expr, mix bool) (Expr, bool) 
 	cells := make([]*remora.Value, len(es))
 	for i, e := range es {
 		l, ok := e.(*Lit)
-		if !ok || l.V.Kind >= remora.KFunc || l.V.Len() == 0 || !mix && l.V.Kind != cells0Kind(es) {
+		if !ok || !isBase(l.V.Kind) || l.V.Len() == 0 || !mix && l.V.Kind != cells0Kind(es) {
 			return nil, false
 		}
 		cells[i] = l.V
