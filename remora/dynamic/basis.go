@@ -69,11 +69,16 @@ func cellsPrim(name string, ranks []int, f func(c *remora.Call, a []*remora.Valu
 	define(name, ranks...).Cells = f
 }
 
+// foldPrim defines a member of the reduce and scan family. Every argument,
+// the operator included, has cell rank all: "reduce always uses a scalar
+// frame" (the library's docs), so an array of operators is applied as an
+// array, cellwise, at each step of one fold ((reduce [+ *] … [1 2 3 4])
+// is [10 24]) rather than lifting the fold over the operators.
 func foldPrim(name, typedName string) {
 	plan := typed(typedName).Fold
-	ranks := []int{0, All}
+	ranks := []int{All, All}
 	if plan.TakesInit() {
-		ranks = []int{0, All, All}
+		ranks = []int{All, All, All}
 	}
 	p := define(name, ranks...)
 	p.Fold, p.Typed = plan, typedName
