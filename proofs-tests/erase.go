@@ -779,18 +779,25 @@ func (er *eraser) primBody(p *remora.PrimDef, is []remora.Index, ts []remora.Typ
 		return er.natTerm(p.Name, is[i].N, sc)
 	}
 	switch p.Name {
-	case "length", "reverse", "head", "tail", "append", "rotate",
+	case "length", "reverse", "head", "append", "rotate",
 		"fold", "fold-right", "trace", "trace-right":
 		return call(p.Name, as...)
+	case "tail":
+		// The dynamic tail is the last item; the typed tail is behead.
+		return call("behead", as...)
 	case "reduce-init", "scan-init", "reduce", "iscan", "iscan-init":
 		op := er.reduceOp(p, is, ts, as[0], sc)
+		// The dynamic reduce is a tree that uses its base only for no
+		// items; the typed reduce family folds left in index order, which
+		// is the last accumulator of the dynamic scan (or iscan).
+		last := func(x string) string { return call("head", call("reverse", x)) }
 		switch p.Name {
 		case "reduce-init":
-			return call("reduce", op, as[1], as[2])
+			return last(call("scan", op, as[1], as[2]))
 		case "scan-init":
 			return call("scan", op, as[1], as[2])
 		case "reduce":
-			return call("reduce", op, call("head", as[1]), call("tail", as[1]))
+			return last(call("iscan", op, as[1]))
 		}
 		return call(p.Name, append([]string{op}, as[1:]...)...)
 	case "subvector", "scatter":
@@ -811,7 +818,7 @@ func (er *eraser) primBody(p *remora.PrimDef, is []remora.Index, ts []remora.Typ
 		}
 		return call("replicate", er.shapeTerm("replicate", is[0].S, sc), as[0])
 	case "filter":
-		return call("box", call("filter", as...))
+		return call("box", call("filter", as[1], as[0]))
 	}
 	refuse("primitive without an erasure", "%s", p.Name)
 	return ""

@@ -35,6 +35,7 @@ type PrimDef struct {
 	Cells            func(c *remora.Call, args []*remora.Value) (*remora.Value, error)
 	Fold             *remora.FoldPlan
 	Typed            string // the typed primitive whose plan Fold is, for messages
+	Tree             bool   // reduce: the base only for no items, else treeReduce
 }
 
 // Basis maps names to primitives.
@@ -134,20 +135,26 @@ func init() {
 		}
 		return typed("rotate").Cells(c, a)
 	})
+	// The library's names (library docs): head and tail are the first and
+	// last items, behead and curtail drop them. The typed dialect's tail
+	// is behead (ERRATA R16).
 	majorOp("head", "head", []int{All})
-	majorOp("tail", "tail", []int{All})
+	itemOp("tail", func(v *remora.Value) *remora.Value { return v.Item(int(v.Shape[0]) - 1) })
+	itemOp("behead", func(v *remora.Value) *remora.Value { return typedCells("tail", v) })
+	itemOp("curtail", func(v *remora.Value) *remora.Value { return subItems(v, 0, int(v.Shape[0])-1) })
 	cellsPrim("itemize", []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		return a[0].Reshape(append([]int64{1}, a[0].Shape...)), nil
 	})
+	// reshape fills the new shape with the array's atoms in row-major
+	// order, cycling through them if there are too few and dropping the
+	// rest if there are too many (library docs; the typed core's reshape
+	// wants the counts equal, ERRATA R16).
 	cellsPrim("reshape", []int{1, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		ds, err := dims(c, "reshape", a[0])
 		if err != nil {
 			return nil, err
 		}
-		if n := product(ds); n != a[1].Len() {
-			return nil, stuck(c, "reshape", "the shape %s has %d atoms, the array %d", shapeString(ds), n, a[1].Len())
-		}
-		return a[1].Reshape(ds), nil
+		return cycle(c, "reshape", ds, a[1])
 	})
 	cellsPrim("replicate", []int{1, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		ds, err := dims(c, "replicate", a[0])
@@ -203,28 +210,17 @@ func init() {
 		c.Indices = []remora.Index{remora.NatIndex(remora.NatConst(a[0].Shape[0])), remora.NatIndex(remora.NatConst(a[2].I[0]))}
 		return typed("scatter").Cells(c, a[:2])
 	})
-	cellsPrim("filter", []int{All, 1}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
-		if err := major(c, "filter", a[0]); err != nil {
-			return nil, err
-		}
-		// An empty mask may have any kind: the dialect's empty arrays
-		// carry no atom kind (ERRATA R10).
-		if a[1].Len() != int(a[0].Shape[0]) || a[1].Kind != remora.KBool && a[1].Len() > 0 || len(a[1].Shape) != 1 {
-			return nil, stuck(c, "filter", "wants %d booleans, one per item, got %s", a[0].Shape[0], describe(a[1]))
-		}
-		var keep []*remora.Value
-		for i, b := range a[1].I {
-			if b != 0 {
-				keep = append(keep, a[0].Item(i))
-			}
-		}
-		return remora.Stack([]int64{int64(len(keep))}, a[0].Shape[1:], a[0].Kind, keep), nil
+	// (filter bools items), in the library's order (the typed filter
+	// takes the items first, ERRATA R16).
+	cellsPrim("filter", []int{1, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		return filter(c, "filter", a[0], a[1])
 	})
 	cellsPrim("box", []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		return boxValue(a[0]), nil
 	})
 
 	foldPrim("reduce", "reduce-init")
+	Basis["reduce"].Tree = true
 	foldPrim("scan", "scan-init")
 	foldPrim("iscan", "iscan")
 	foldPrim("iscan-init", "iscan-init")
@@ -234,13 +230,101 @@ func init() {
 	foldPrim("trace-right", "trace-right")
 }
 
+// itemOp is a function of a non-empty array's items.
+func itemOp(name string, f func(v *remora.Value) *remora.Value) {
+	cellsPrim(name, []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		if err := major(c, name, a[0]); err != nil {
+			return nil, err
+		}
+		if a[0].Shape[0] == 0 {
+			return nil, stuck(c, name, "the array has no items")
+		}
+		return f(a[0]), nil
+	})
+}
+
+// typedCells runs a typed primitive that needs no index arguments.
+func typedCells(name string, args ...*remora.Value) *remora.Value {
+	v, _ := typed(name).Cells(&remora.Call{}, args)
+	return v
+}
+
+// subItems is the n items of v from item off.
+func subItems(v *remora.Value, off, n int) *remora.Value {
+	size := product(v.Shape[1:])
+	out := remora.NewValue(v.Kind, append([]int64{int64(n)}, v.Shape[1:]...), n*size)
+	if n*size > 0 {
+		remora.CopyAtoms(out, 0, v, off*size, n*size)
+	}
+	return out
+}
+
+// cycle is an array of shape ds filled with v's atoms in row-major
+// order, repeated as often as needed.
+func cycle(c *remora.Call, name string, ds []int64, v *remora.Value) (*remora.Value, error) {
+	n := product(ds)
+	if n > 0 && v.Len() == 0 {
+		return nil, stuck(c, name, "cannot fill the shape %s from an empty array", shapeString(ds))
+	}
+	out := remora.NewValue(v.Kind, ds, n)
+	for i := 0; i < n; i += v.Len() {
+		remora.CopyAtoms(out, i, v, 0, min(v.Len(), n-i))
+	}
+	return out, nil
+}
+
+// filter keeps the items of items whose boolean in bools is true.
+func filter(c *remora.Call, name string, bools, items *remora.Value) (*remora.Value, error) {
+	if err := major(c, name, items); err != nil {
+		return nil, err
+	}
+	// An empty mask may have any kind: the dialect's empty arrays carry no
+	// atom kind (ERRATA R10).
+	if bools.Len() != int(items.Shape[0]) || bools.Kind != remora.KBool && bools.Len() > 0 || len(bools.Shape) != 1 {
+		return nil, stuck(c, name, "wants %d booleans, one per item, got %s", items.Shape[0], describe(bools))
+	}
+	var keep []*remora.Value
+	for i, b := range bools.I {
+		if b != 0 {
+			keep = append(keep, items.Item(i))
+		}
+	}
+	return remora.Stack([]int64{int64(len(keep))}, items.Shape[1:], items.Kind, keep), nil
+}
+
+// treeReduce is the library's reduce of a non-empty array's items: a
+// tree, not a left fold (library docs: the base is used only when the
+// array is empty, and the operator is assumed associative). Adjacent items
+// are combined pairwise, level by level, an odd item out carried to the
+// next level: [a b c d e] is ((a·b)·(c·d))·e. For an associative operator
+// this is the left fold's value; for one that is not, it is this shape's
+// (ERRATA R16).
+func treeReduce[T any](op T, items []T, apply func(f, a, b T) (T, error)) (T, error) {
+	for len(items) > 1 {
+		next := make([]T, 0, (len(items)+1)/2)
+		for i := 0; i+1 < len(items); i += 2 {
+			v, err := apply(op, items[i], items[i+1])
+			if err != nil {
+				var zero T
+				return zero, err
+			}
+			next = append(next, v)
+		}
+		if len(items)%2 == 1 {
+			next = append(next, items[len(items)-1])
+		}
+		items = next
+	}
+	return items[0], nil
+}
+
 // majorOp is a typed primitive on the major axis of a non-empty array.
 func majorOp(name, typedName string, ranks []int) {
 	cellsPrim(name, ranks, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		if err := major(c, name, a[0]); err != nil {
 			return nil, err
 		}
-		if (name == "head" || name == "tail") && a[0].Shape[0] == 0 {
+		if name == "head" && a[0].Shape[0] == 0 {
 			return nil, stuck(c, name, "the array has no items")
 		}
 		return typed(typedName).Cells(c, a)

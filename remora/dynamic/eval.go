@@ -465,6 +465,12 @@ func (ev *evaluator) fold(p *PrimDef, args []*remora.Value, pos semantics.Pos) (
 		}
 		return v
 	}
+	if p.Tree {
+		if len(items) == 0 {
+			return init, nil
+		}
+		return treeReduce(op, items, apply)
+	}
 	same := func(x *remora.Value) *remora.Value { return x }
 	v, err := remora.RunFold(p.Fold, p.Name, op, init, items, apply, same, stack, &remora.Call{Pos: pos})
 	if err == nil {

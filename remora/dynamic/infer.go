@@ -3,6 +3,7 @@ package dynamic
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -627,16 +628,19 @@ func (el *elaborator) major(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 			el.fail(pos, "rotate's shift is an int, got %s", args[1].typ)
 		}
 		return typedArray(call(instantiation(p.Name, elems, d(), dimsIndex(item())), args...), t, nil)
-	case "head", "tail":
+	case "head", "behead":
+		// The dialect's behead is the typed tail (ERRATA R16).
 		el.needMajor(pos, p.Name, a)
 		if t.shape[0] == 0 {
 			el.fail(pos, "%s of an array with no items: it would stop in δ", p.Name)
 		}
 		rt := ity{t.elem, item()}
-		if p.Name == "tail" {
+		name := "head"
+		if p.Name == "behead" {
+			name = "tail"
 			rt.shape = append([]int64{t.shape[0] - 1}, item()...)
 		}
-		return typedArray(call(instantiation(p.Name, elems, strconv.FormatInt(t.shape[0]-1, 10), dimsIndex(item())), a), rt, nil)
+		return typedArray(call(instantiation(name, elems, strconv.FormatInt(t.shape[0]-1, 10), dimsIndex(item())), a), rt, nil)
 	case "itemize":
 		shape := append([]int64{1}, t.shape...)
 		return typedArray("(reshape "+dimsIndex(shape)+" "+a.term+")", ity{t.elem, shape}, nil)
@@ -644,7 +648,7 @@ func (el *elaborator) major(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 		ds := el.knownInts(pos, "reshape", "shape", a, 1)
 		x := args[1]
 		if product(ds) != product(x.typ.shape) {
-			el.fail(pos, "reshape: the shape %s has %d atoms, the array %d: it would stop in δ", shapeString(ds), product(ds), product(x.typ.shape))
+			el.fail(pos, "reshape: the shape %s has %d atoms, the array %d: the dialect cycles or truncates them, the typed reshape does not", shapeString(ds), product(ds), product(x.typ.shape))
 		}
 		return typedArray("(reshape "+dimsIndex(ds)+" "+x.term+")", ity{x.typ.elem, append([]int64{}, ds...)}, nil)
 	case "replicate":
@@ -674,6 +678,10 @@ func (el *elaborator) major(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 	return nil
 }
 
+// associative are the primitive operators a tree-shaped reduce may be
+// elaborated as a left fold with.
+var associative = map[string]bool{"+": true, "*": true, "max": true, "min": true, "and": true, "or": true}
+
 // fold elaborates the reduce and scan family: the operator η-expanded at
 // the item type, the instantiation read off the array's shape. The reduce
 // family folds [t item] cells (its @pad is empty here), so an initial
@@ -700,6 +708,20 @@ func (el *elaborator) fold(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 		x, y := el.fresh("a"), el.fresh("b")
 		body := el.apply(pos, op, []*aval{typedArray(x, a, nil), typedArray(y, b, nil)})
 		return "(fn ([" + x + " " + a.String() + "] [" + y + " " + b.String() + "]) " + body.term + ")", body.typ
+	}
+	if p.Tree {
+		// The dialect's reduce is a tree over the items, its base used
+		// only when there are none: the typed reduce (a left fold with no
+		// initial value) has its value when the operator is associative.
+		if d == 0 {
+			el.fail(pos, "reduce of an array with no items is its base (not elaborated)")
+		}
+		for _, f := range op.funs {
+			if f.prim == nil || !associative[f.prim.Name] {
+				el.fail(pos, "reduce reduces tree-shaped: only an associative primitive operator (%s) elaborates to the typed left fold", strings.Join(slices.Sorted(maps.Keys(associative)), " "))
+			}
+		}
+		init, typedName = nil, "reduce"
 	}
 	if p.Fold.ReplicatesInit() {
 		// reduce, scan, iscan, iscan-init: one type for accumulator and items.

@@ -297,6 +297,12 @@ func unfold(e *App, p *PrimDef, args []*remora.Value) (Expr, error) {
 	apply := func(g, a, b Expr) (Expr, error) {
 		return &App{Pos: e.Pos, Fn: g, Args: []Expr{a, b}}, nil
 	}
+	if p.Tree {
+		if len(items) == 0 {
+			return initTerm, nil
+		}
+		return treeReduce(lit(e.Args[0].At(), op), terms, apply)
+	}
 	same := func(x Expr) Expr { return x }
 	stack := func(xs []Expr) Expr {
 		return &Frame{Pos: e.Pos, Dims: []int64{int64(len(xs))}, Elems: xs}
