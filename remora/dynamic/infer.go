@@ -161,6 +161,9 @@ func (el *elaborator) fail(pos semantics.Pos, format string, args ...any) {
 // fresh is a typed binder for x, distinct from every other binder of the
 // elaboration (so that inlining a λ at its call site captures nothing).
 func (el *elaborator) fresh(x string) string {
+	if x == "" { // a body's dropped value (begin)
+		x = "_"
+	}
 	n := el.used[x]
 	el.used[x] = n + 1
 	if n == 0 && !typedKeyword[x] {

@@ -106,11 +106,13 @@ func isDefine(s *semantics.SExp) bool {
 
 // keywords are the special forms; they cannot name variables.
 var keywords = map[string]bool{
-	"define": true, "λ": true, "lambda": true, "let": true, "unbox": true, "array": true,
+	"define": true, "λ": true, "lambda": true, "let": true, "unbox": true, "array": true, "begin": true,
 }
 
-// parseBody parses definitions followed by one expression into nested
-// lets; each definition scopes over what follows it.
+// parseBody parses a body: definitions and expressions, the last an
+// expression, whose value is the body's (Racket's bodies; library docs
+// write λ bodies as sequences). Each definition scopes over what follows
+// it; an expression before the last is computed and its value dropped.
 func parseBody(pos semantics.Pos, forms []*semantics.SExp, sc *scope) Expr {
 	if len(forms) == 0 {
 		fail(pos, "a body needs an expression")
@@ -122,7 +124,8 @@ func parseBody(pos semantics.Pos, forms []*semantics.SExp, sc *scope) Expr {
 	var defs []*Let
 	for _, d := range forms[:len(forms)-1] {
 		if !isDefine(d) {
-			fail(d.Pos, "only definitions may come before a body's expression")
+			defs = append(defs, &Let{Pos: d.Pos, Val: parseExpr(d, sc)})
+			continue
 		}
 		x, val := parseDefine(d, sc)
 		defs = append(defs, &Let{Pos: d.Pos, X: x, Val: val})
@@ -301,6 +304,8 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) 
 		return &Unbox{Pos: s.Pos, X: x, Box: parseExpr(args[1], sc), Body: parseBody(s.Pos, args[2:], sc.with(x))}
 	case "array":
 		return parseArray(s, args)
+	case "begin":
+		return parseBody(s.Pos, args, sc)
 	}
 	fail(s.Pos, "unknown form %s", kw)
 	return nil

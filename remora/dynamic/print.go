@@ -46,6 +46,14 @@ func write(b *strings.Builder, e Expr) {
 		}
 		b.WriteByte(')')
 	case *Let:
+		if e.X == "" { // a sequence: the value is computed and dropped
+			b.WriteString("(begin ")
+			write(b, e.Val)
+			b.WriteByte(' ')
+			write(b, e.Body)
+			b.WriteByte(')')
+			return
+		}
 		b.WriteString("(let ((" + e.X + " ")
 		write(b, e.Val)
 		b.WriteString(")) ")

@@ -64,7 +64,9 @@ type App struct {
 }
 
 // Let is (let ((x e)) body), and what define elaborates to: the value is
-// bound whole, as (λ ((x all)) body) applied to it would.
+// bound whole, as (λ ((x all)) body) applied to it would. With X empty it
+// is (begin e body), a body's sequence: e is computed (its errors are
+// the program's) and its value dropped, as Racket's bodies do.
 type Let struct {
 	Pos  semantics.Pos
 	X    string
