@@ -340,3 +340,85 @@ func init() {
 		return a[0].A[0].(*remora.Box).Val, nil
 	})
 }
+
+// Pair is a pair of arrays, the library's (pair a b). A pair is an atom,
+// so arrays of pairs are association tables for lookup.
+type Pair struct{ Fst, Snd *remora.Value }
+
+// String prints the pair as the application that makes it.
+func (p *Pair) String() string { return "(pair " + p.Fst.String() + " " + p.Snd.String() + ")" }
+
+// pairs checks that a is a vector of pairs (an empty vector of any kind
+// is an empty table).
+func pairs(c *remora.Call, name string, a *remora.Value) ([]*Pair, error) {
+	if len(a.Shape) != 1 || a.Kind != remora.KPair && a.Len() > 0 {
+		return nil, stuck(c, name, "wants a vector of pairs, got %s", describe(a))
+	}
+	ps := make([]*Pair, len(a.A))
+	for i, x := range a.A {
+		ps[i] = x.(*Pair)
+	}
+	return ps, nil
+}
+
+// matches is the second components of the pairs whose first is key.
+func matches(key *remora.Value, ps []*Pair) []*remora.Value {
+	var out []*remora.Value
+	for _, p := range ps {
+		if p.Fst.Equal(key) {
+			out = append(out, p.Snd)
+		}
+	}
+	return out
+}
+
+func init() {
+	cellsPrim("pair", []int{All, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		return remora.AtomScalar(remora.KPair, &Pair{Fst: a[0], Snd: a[1]}), nil
+	})
+	component := func(name string, f func(p *Pair) *remora.Value) {
+		cellsPrim(name, []int{0}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+			if a[0].Kind != remora.KPair {
+				return nil, stuck(c, name, "wants a pair, got %s", describe(a[0]))
+			}
+			return f(a[0].A[0].(*Pair)), nil
+		})
+	}
+	component("fst", func(p *Pair) *remora.Value { return p.Fst })
+	component("snd", func(p *Pair) *remora.Value { return p.Snd })
+
+	// (lookup key table): the second component of the first pair whose
+	// first is key (equal); none is an error. (lookup+ key table
+	// default) gives default instead; (lookup* key table) gives every
+	// match's second component, as an array of them. Our reading of the
+	// library docs' association tables: key and table have rank all, so
+	// a frame of keys needs a λ of a scalar key.
+	cellsPrim("lookup", []int{All, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		ps, err := pairs(c, "lookup", a[1])
+		if err != nil {
+			return nil, err
+		}
+		if m := matches(a[0], ps); len(m) > 0 {
+			return m[0], nil
+		}
+		return nil, stuck(c, "lookup", "no pair has the key %s", describe(a[0]))
+	})
+	cellsPrim("lookup+", []int{All, All, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		ps, err := pairs(c, "lookup+", a[1])
+		if err != nil {
+			return nil, err
+		}
+		if m := matches(a[0], ps); len(m) > 0 {
+			return m[0], nil
+		}
+		return a[2], nil
+	})
+	cellsPrim("lookup*", []int{All, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		ps, err := pairs(c, "lookup*", a[1])
+		if err != nil {
+			return nil, err
+		}
+		m := matches(a[0], ps)
+		return collapse(c.Pos, []int64{int64(len(m))}, m)
+	})
+}

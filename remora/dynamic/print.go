@@ -118,6 +118,12 @@ func writeAtom(b *strings.Builder, a remora.Atom) {
 		b.WriteString("(box ")
 		writeValue(b, a.Val)
 		b.WriteByte(')')
+	case *Pair:
+		b.WriteString("(pair ")
+		writeValue(b, a.Fst)
+		b.WriteByte(' ')
+		writeValue(b, a.Snd)
+		b.WriteByte(')')
 	default:
 		b.WriteString(a.String())
 	}
