@@ -70,6 +70,13 @@ func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
 		ev.hit("collapse")
 		return collapse(e.Pos, e.Dims, cells)
 	case *App:
+		var shape *remora.Value
+		if e.Shape != nil {
+			var err error
+			if shape, err = ev.eval(e.Shape, env); err != nil {
+				return nil, err
+			}
+		}
 		fv, err := ev.eval(e.Fn, env)
 		if err != nil {
 			return nil, err
@@ -78,6 +85,16 @@ func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
 		for i, a := range e.Args {
 			if args[i], err = ev.eval(a, env); err != nil {
 				return nil, err
+			}
+		}
+		if shape != nil {
+			fr, err := appFrames(fv, args, e.Pos)
+			if err != nil {
+				return nil, err
+			}
+			if fr.empty() {
+				ev.hit("map")
+				return emptyApp(e.Pos, fr.frame, shape)
 			}
 		}
 		return ev.apply(fv, args, e.Pos)
@@ -246,6 +263,28 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 	}
 	out.frame = big
 	return out, nil
+}
+
+// empty reports whether the application maps over no cells: its frame
+// has a 0, or its function array is empty.
+func (fr *frames) empty() bool { return fr.f0 == nil || product(fr.frame) == 0 }
+
+// emptyApp is the result of an application whose frame is empty: of the
+// frame's shape (ERRATA R10), or of the shape apply/shape gives, which
+// must itself have no atoms (it is a frame with a 0, then the cells').
+func emptyApp(pos semantics.Pos, frame []int64, shape *remora.Value) (*remora.Value, error) {
+	if shape == nil {
+		return emptyResult(frame), nil
+	}
+	c := &remora.Call{Pos: pos}
+	ds, err := dims(c, "apply/shape", shape)
+	if err != nil {
+		return nil, err
+	}
+	if product(ds) != 0 {
+		return nil, semantics.Stuckf(pos, "map", "apply/shape: the frame %s is empty, so the result's shape cannot be %s (it has atoms)", shapeString(frame), shapeString(ds))
+	}
+	return emptyResult(ds), nil
 }
 
 // frameOwner names the i-th frame of an application.

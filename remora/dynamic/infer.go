@@ -208,6 +208,9 @@ func (el *elaborator) elab(e Expr, env *ienv) *aval {
 	case *Frame:
 		return el.frame(e, env)
 	case *App:
+		if e.Shape != nil {
+			el.fail(e.Pos, "apply/shape is not elaborated (the typed core's applications know their result types)")
+		}
 		fn := el.elab(e.Fn, env)
 		args := make([]*aval, len(e.Args))
 		for i, a := range e.Args {

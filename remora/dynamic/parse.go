@@ -101,12 +101,16 @@ func (s *scope) has(x string) bool {
 }
 
 func isDefine(s *semantics.SExp) bool {
-	return s.IsList('(') && len(s.List) > 0 && s.List[0].IsAtom("define")
+	return s.IsList('(') && len(s.List) > 0 && (s.List[0].IsAtom("define") || s.List[0].IsAtom("def"))
 }
 
 // keywords are the special forms; they cannot name variables.
 var keywords = map[string]bool{
 	"define": true, "λ": true, "lambda": true, "let": true, "unbox": true, "array": true, "begin": true,
+	// The Racket implementation's other spellings: def and fn for define
+	// and λ, alit (what #A(d …)(atom …) reads as) for array, vec for a
+	// frame, rerank (#r(r …)f) and apply/shape.
+	"def": true, "fn": true, "alit": true, "vec": true, "rerank": true, "apply/shape": true,
 }
 
 // parseBody parses a body: definitions and expressions, the last an
@@ -199,18 +203,21 @@ func parseParams(ss []*semantics.SExp) []Param {
 			fail(s.Pos, "parameter %s appears twice", ps[i].Name)
 		}
 		seen[ps[i].Name] = true
-		r := s.List[1]
-		if r.IsAtom("all") {
-			ps[i].Rank = All
-			continue
-		}
-		n, err := strconv.ParseInt(r.Text, 10, 32)
-		if r.Kind != semantics.Atom || err != nil || n < 0 || r.Text[0] == '+' {
-			fail(r.Pos, "a cell rank is a natural number or all, got %s", r)
-		}
-		ps[i].Rank = int(n)
+		ps[i].Rank = parseRank(s.List[1])
 	}
 	return ps
+}
+
+// parseRank reads a cell rank: a natural number or all.
+func parseRank(r *semantics.SExp) int {
+	if r.IsAtom("all") {
+		return All
+	}
+	n, err := strconv.ParseInt(r.Text, 10, 32)
+	if r.Kind != semantics.Atom || err != nil || n < 0 || r.Text[0] == '+' {
+		fail(r.Pos, "a cell rank is a natural number or all, got %s", r)
+	}
+	return int(n)
 }
 
 // atomLiteral reads a literal atom: Racket's exact numbers beyond int64
@@ -273,9 +280,9 @@ func parseExprs(ss []*semantics.SExp, sc *scope) []Expr {
 
 func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) Expr {
 	switch kw {
-	case "define":
-		fail(s.Pos, "define is allowed only at the top level or at the start of a body")
-	case "λ", "lambda":
+	case "define", "def":
+		fail(s.Pos, "%s is allowed only at the top level or in a body", kw)
+	case "λ", "lambda", "fn":
 		if len(args) < 2 || !args[0].IsList('(') {
 			fail(s.Pos, "λ is (λ ((x rank) …) body)")
 		}
@@ -302,8 +309,20 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) 
 		}
 		x := name(args[0])
 		return &Unbox{Pos: s.Pos, X: x, Box: parseExpr(args[1], sc), Body: parseBody(s.Pos, args[2:], sc.with(x))}
-	case "array":
+	case "array", "alit":
 		return parseArray(s, args)
+	case "vec":
+		// (vec e …) is the frame [e …].
+		return frame(s.Pos, parseExprs(args, sc))
+	case "rerank":
+		return parseRerank(s, args, sc)
+	case "apply/shape":
+		// (apply/shape S f a …): f applied to a …, with S the result's
+		// shape should the frame be empty.
+		if len(args) < 2 {
+			fail(s.Pos, "apply/shape is (apply/shape shape f arg …)")
+		}
+		return &App{Pos: s.Pos, Shape: parseExpr(args[0], sc), Fn: parseExpr(args[1], sc), Args: parseExprs(args[2:], sc)}
 	case "begin":
 		return parseBody(s.Pos, args, sc)
 	}
@@ -311,12 +330,30 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) 
 	return nil
 }
 
+// parseRerank reads (rerank (r …) f), which #r(r …)f abbreviates: f with
+// its cells' ranks replaced, the λ ((x1 r) …) (f x1 …). Its parameters'
+// names have a % that no program's names have, so f cannot capture them.
+func parseRerank(s *semantics.SExp, args []*semantics.SExp, sc *scope) Expr {
+	if len(args) != 2 || args[0].Kind != semantics.List {
+		fail(s.Pos, "rerank is (rerank (rank …) f), or #r(rank …)f")
+	}
+	var params []Param
+	call := &App{Pos: s.Pos, Fn: parseExpr(args[1], sc)}
+	for i, r := range args[0].List {
+		p := Param{Name: "x%" + strconv.Itoa(i+1), Rank: parseRank(r)}
+		params = append(params, p)
+		call.Args = append(call.Args, &Var{Pos: s.Pos, Name: p.Name})
+	}
+	return &Lam{Pos: s.Pos, Params: params, Body: call}
+}
+
 // parseArray reads (array [d …] atom …), the literal array of those
 // dimensions whose atoms are given in row-major order; with no atoms it
-// is the empty array of that shape.
+// is the empty array of that shape. (alit (d …) atom …) and #A(d …)(atom
+// …) are the Racket implementation's spellings of it.
 func parseArray(s *semantics.SExp, args []*semantics.SExp) Expr {
-	if len(args) == 0 || !args[0].IsList('[') {
-		fail(s.Pos, "array is (array [d …] atom …)")
+	if len(args) == 0 || args[0].Kind != semantics.List {
+		fail(s.Pos, "array is (array [d …] atom …), or (alit (d …) atom …)")
 	}
 	ds := make([]int64, len(args[0].List))
 	for i, d := range args[0].List {

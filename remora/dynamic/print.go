@@ -39,6 +39,11 @@ func write(b *strings.Builder, e Expr) {
 		b.WriteByte(')')
 	case *App:
 		b.WriteByte('(')
+		if e.Shape != nil {
+			b.WriteString("apply/shape ")
+			write(b, e.Shape)
+			b.WriteByte(' ')
+		}
 		write(b, e.Fn)
 		for _, a := range e.Args {
 			b.WriteByte(' ')
@@ -197,6 +202,9 @@ func walk(e Expr, f func(Expr)) {
 	case *Lam:
 		walk(e.Body, f)
 	case *App:
+		if e.Shape != nil {
+			walk(e.Shape, f)
+		}
 		walk(e.Fn, f)
 		for _, a := range e.Args {
 			walk(a, f)

@@ -61,6 +61,10 @@ type App struct {
 	Pos  semantics.Pos
 	Fn   Expr
 	Args []Expr
+	// Shape is (apply/shape S f a …)'s S: the shape of the result when
+	// the application's frame is empty, which nothing computed could
+	// tell (ERRATA R10); nil for a plain application.
+	Shape Expr
 }
 
 // Let is (let ((x e)) body), and what define elaborates to: the value is
