@@ -208,6 +208,27 @@ func init() {
 			return nil, stuck(c, "scatter", "a length cannot be negative, got %d", a[2].I[0])
 		}
 		c.Indices = []remora.Index{remora.NatIndex(remora.NatConst(a[0].Shape[0])), remora.NatIndex(remora.NatConst(a[2].I[0]))}
+		if a[0].Kind == remora.KNum {
+			// Exact numbers are atoms the typed rule cannot fill holes of:
+			// scatter their positions among the ints, then read them back,
+			// the holes 0.
+			idx := remora.NewValue(remora.KInt, a[0].Shape, a[0].Len())
+			for i := range idx.I {
+				idx.I[i] = int64(i) + 1
+			}
+			where, err := typed("scatter").Cells(c, []*remora.Value{idx, a[1]})
+			if err != nil {
+				return nil, err
+			}
+			out := remora.NewValue(remora.KNum, where.Shape, where.Len())
+			for i, w := range where.I {
+				out.A[i] = &Num{R: intNum(0).rat()}
+				if w > 0 {
+					out.A[i] = a[0].A[w-1]
+				}
+			}
+			return out, nil
+		}
 		return typed("scatter").Cells(c, a[:2])
 	})
 	// (filter bools items), in the library's order (the typed filter
@@ -375,16 +396,16 @@ func dims(c *remora.Call, name string, a *remora.Value) ([]int64, error) {
 	return append([]int64{}, ds...), nil
 }
 
-// sameKind brings two arrays to one atom kind, converting ints to floats
-// where the other holds floats; an empty array takes the other's kind.
+// sameKind brings two arrays to one atom kind, joining numbers as a
+// collapse does (ints with exact numbers as exact, exact with floats as
+// floats); an empty array takes the other's kind.
 func sameKind(c *remora.Call, name string, a, b *remora.Value) ([]*remora.Value, error) {
 	switch {
 	case a.Kind == b.Kind || a.Len() == 0 || b.Len() == 0:
 		return []*remora.Value{a, b}, nil
-	case a.Kind == remora.KInt && b.Kind == remora.KFloat:
-		return []*remora.Value{toFloat(a), b}, nil
-	case a.Kind == remora.KFloat && b.Kind == remora.KInt:
-		return []*remora.Value{a, toFloat(b)}, nil
+	case isNum(a.Kind) && isNum(b.Kind):
+		k := joinKinds(a.Kind, b.Kind)
+		return []*remora.Value{toKind(a, k), toKind(b, k)}, nil
 	}
 	return nil, stuck(c, name, "cannot join %s atoms with %s atoms", a.Kind, b.Kind)
 }

@@ -191,8 +191,11 @@ func typedArray(term string, t ity, known *remora.Value) *aval {
 func (el *elaborator) elab(e Expr, env *ienv) *aval {
 	switch e := e.(type) {
 	case *Lit:
+		if e.V.Kind == remora.KNum {
+			el.fail(e.Pos, "an exact number beyond int64 (%s): the typed core's ints are 64 bits", describe(e.V))
+		}
 		if e.V.Kind >= remora.KFunc {
-			el.fail(e.Pos, "a literal array of functions or boxes (only arises while stepping)")
+			el.fail(e.Pos, "a literal array of functions, boxes or pairs (only arises while stepping)")
 		}
 		return typedArray(typedLiteral(e.V), ity{e.V.Kind, e.V.Shape}, e.V)
 	case *Var:
