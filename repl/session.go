@@ -122,7 +122,7 @@ func (s *Session) remoraInput(src string) bool {
 	}
 	var defs, exprs []string
 	for _, x := range sexps {
-		if x.IsList('(') && len(x.List) > 0 && x.List[0].IsAtom("define") {
+		if x.IsList('(') && len(x.List) > 0 && (x.List[0].IsAtom("define") || s.lang == "remora/dynamic" && x.List[0].IsAtom("def")) {
 			defs = append(defs, x.String())
 		} else {
 			exprs = append(exprs, x.String())
