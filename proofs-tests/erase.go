@@ -66,18 +66,23 @@ import (
 //     applied, it is that λ applied to the erased arguments, so the
 //     arguments lift over the typed frame as they did in the typed core.
 //     The body per primitive (ι′ is the index ι as a term):
-//     length, reverse, head, tail, append, rotate, iscan, iscan-init, fold,
-//     fold-right, trace, trace-right: (π a1 …);
-//     reduce-init: (reduce a1 a2 a3); scan-init: (scan a1 a2 a3);
-//     reduce (no initial value): (reduce a1 (head a2) (tail a2));
+//     length, reverse, head, append, rotate, iscan, iscan-init, fold,
+//     fold-right, trace, trace-right: (π a1 …); tail: (behead a1) (the
+//     dynamic tail is the last item, ERRATA R16);
+//     reduce-init: (head (reverse (scan a1 a2 a3))), the last accumulator
+//     of the left scan (the dynamic reduce is a tree that ignores its base
+//     when there are items, R16); scan-init: (scan a1 a2 a3);
+//     reduce (no initial value): (head (reverse (iscan a1 a2)));
 //     subvector{t | d-in d-out @c}: (subvector a1 a2 d-out′);
 //     scatter{t | d-in d-out @c}: (scatter a1 a2 d-out′);
 //     index{t | @s @c l}: (index a1 a2), with l = rank @s constant (a
 //     typed index with another l is stuck whenever it runs, the dynamic one
 //     is not);
 //     replicate{t | @s @c}: (replicate @s′ a1);
-//     filter: (box (filter a1 a2)) (the typed filter returns a box, the
-//     dynamic one the array).
+//     filter: (box (filter a2 a1)) (the typed filter takes the items first
+//     and returns a box, the dynamic one the booleans first and returns
+//     the array).
+//     The typed / and log are the dynamic quotient and ln (R15, R16).
 //     Two are not λs: iota{ | @s} is the array (iota @s′), and if{τ | }
 //     is if, whose dynamic cells are scalars as the typed ones.
 //   - (reify-dimension ι) and (reify-shape ι) are ι′; (reshape @s e) is
@@ -131,7 +136,7 @@ type EraseOptions struct {
 	// and an empty array's kind shows in the holes of a scatter. With
 	// RestoreEmpty,
 	//   - an empty literal or frame of shape S and base atoms z is
-	//     (reshape S′ (tail [z])), an empty array of kind z;
+	//     (reshape S′ (behead [z])), an empty array of kind z;
 	//   - an application app of typed result [τ S], where S may have a 0
 	//     (a constant S with a 0, or an S with index variables that have
 	//     terms), is
@@ -514,11 +519,11 @@ func (er *eraser) frame(f *remora.Frame, sc *scope) string {
 // emptyIn is the empty array of type t, whose shape may have index
 // variables of the scope: the literal (array [ds…]) for a constant shape,
 // else (reshape S′ (array [0])); with RestoreEmpty and base atoms z,
-// (reshape S′ (tail [z])).
+// (reshape S′ (behead [z])).
 func (er *eraser) emptyIn(t *remora.Arr, sc *scope) string {
 	st := er.shapeTerm("an empty array's shape", t.Shape, sc)
 	if z, ok := zeroAtom(t.Elem); ok && er.opts.RestoreEmpty {
-		return "(reshape " + st + " (tail [" + z + "]))"
+		return "(reshape " + st + " (behead [" + z + "]))"
 	}
 	if ds, ok := t.Shape.Const(); ok {
 		return dynamic.ExprString(&dynamic.Lit{V: remora.NewValue(remora.KInt, ds, 0)})
@@ -854,7 +859,7 @@ func (er *eraser) restore(t *remora.Arr, app string, sc *scope) string {
 	v := er.freshName("v")
 	e := "(reshape " + st + " " + v + ")"
 	if z, ok := zeroAtom(t.Elem); ok {
-		e = "(reshape " + st + " (tail [" + z + "]))"
+		e = "(reshape " + st + " (behead [" + z + "]))"
 	}
 	// if evaluates both branches: choose between functions, and apply
 	// the one chosen
