@@ -19,6 +19,13 @@ import (
 //	dynamic-big   every sum overflows: every atom is a big integer
 //	dynamic-float + on an int array and a float scalar (the general path
 //	              with conversion)
+//
+// On the 2-core machine this was written on, shared with other work (go
+// test -bench ScalarAdd -benchtime 30x -count 2), per 10^6 adds:
+// typed-int64 5.8–9.4 ms, dynamic-int64 3.0–4.5 ms (no slower: the
+// overflow check costs less than the typed loop's call per atom),
+// dynamic-mixed 270 ms, dynamic-big 1.2 s, dynamic-float 35–40 ms. The
+// exact path is paid only by programs whose numbers leave int64.
 func BenchmarkScalarAdd(b *testing.B) {
 	const n = 1_000_000
 	xs := remora.NewValue(remora.KInt, []int64{n}, n)
