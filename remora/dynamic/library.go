@@ -171,13 +171,14 @@ func init() {
 		if len(a[0].Shape) != 1 || len(a[1].Shape) != 1 || a[0].Shape[0] != a[1].Shape[0] {
 			return nil, stuck(c, "base", "wants as many digits as radices, got %s and %s", describe(a[1]), describe(a[0]))
 		}
+		for _, x := range a {
+			if x.Len() > 0 && !isNum(x.Kind) {
+				return nil, stuck(c, "base", "takes vectors of numbers, got %s", describe(x))
+			}
+		}
 		acc := intNum(0)
 		for i := 0; i < a[0].Len(); i++ {
-			r, d := numAt(a[0], i), numAt(a[1], i)
-			if !r.numeric() || !d.numeric() {
-				return nil, stuck(c, "base", "takes numbers")
-			}
-			acc = addNum(mulNum(acc, r), d)
+			acc = addNum(mulNum(acc, numAt(a[0], i)), numAt(a[1], i))
 		}
 		return numScalar(acc), nil
 	})
