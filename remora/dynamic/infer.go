@@ -504,6 +504,13 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 	}
 	var impls []*remora.PrimDef
 	for _, c := range fn.funs {
+		if exactOnInts[c.prim.Name] {
+			for _, a := range args {
+				if a.typ.elem == remora.KInt {
+					el.fail(pos, "%s of exact numbers is exact here ((expt 2 -3) is 1/8) and a float in the typed core", c.prim.Name)
+				}
+			}
+		}
 		if !c.prim.typedAt(len(args)) {
 			el.fail(pos, "%s on %d arguments has no typed counterpart (Racket's numbers and arities are the dialect's own)", c.prim.Name, len(args))
 		}
@@ -535,7 +542,7 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 		knowns[i] = a.known
 	}
 	var known *remora.Value
-	if len(fn.shape) == 0 && allKnown(knowns) {
+	if len(fn.shape) == 0 && allKnown(knowns) && product(big) > 0 { // an empty frame: nothing to compute (and remora.ScalarLoop wants cells)
 		conv := make([]*remora.Value, len(knowns))
 		for i, k := range knowns {
 			conv[i] = k
@@ -686,6 +693,10 @@ func (el *elaborator) major(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 	el.fail(pos, "%s is not elaborated", p.Name)
 	return nil
 }
+
+// exactOnInts are the scalar primitives whose typed twin takes ints as
+// floats where the dialect computes exactly.
+var exactOnInts = map[string]bool{"expt": true}
 
 // associative are the primitive operators a tree-shaped reduce may be
 // elaborated as a left fold with.
