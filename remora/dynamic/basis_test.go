@@ -25,8 +25,8 @@ var thirds = map[string]bool{"2": true, "[1 2 3]": true, "2.5": true, "(box [1 2
 // arguments), under both semantics: neither may panic, and both must give
 // the same value or fail with the same rule and message; where check
 // --infer elaborates the application, the typed core must give the same
-// value (it may be defined where the program fails). It stands in for a generator of the dialect's
-// programs over the whole basis.
+// value (it may be defined where the program fails). It stands in for a
+// generator of the dialect's programs over the whole basis.
 func TestBasisTotal(t *testing.T) {
 	n := 0
 	for _, name := range BasisNames() {
