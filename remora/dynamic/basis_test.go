@@ -32,7 +32,7 @@ func TestBasisTotal(t *testing.T) {
 	for _, name := range BasisNames() {
 		p := Basis[name]
 		arities := []int{len(p.Ranks)}
-		if p.Op != nil && p.MinArgs != p.MaxArgs {
+		if p.variadic() {
 			arities = []int{1, 2, 3}
 		}
 		for _, k := range arities {

@@ -307,31 +307,39 @@ func init() {
 	cellsPrim("show", []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		return remora.StringValue(a[0].String()), nil
 	})
-	// (compose f g) is the function that applies g, then f to its
-	// result (Racket's compose, of two functions): a λ of g's cell ranks,
-	// so it lifts as g does. Both arguments have cell rank 0, so arrays
-	// of functions compose pointwise.
-	cellsPrim("compose", []int{0, 0}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+	// (compose f … g) is the function that applies g, then each function
+	// before it to the result, right to left (Racket's compose; (compose
+	// f) is f): a λ of g's cell ranks, so it lifts as g does. Every
+	// argument has cell rank 0, so arrays of functions compose pointwise.
+	cellsPrim("compose", []int{0}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		for _, f := range a {
 			if f.Kind != remora.KFunc {
 				return nil, stuck(c, "compose", "composes functions, got %s", describe(f))
 			}
 		}
-		g := a[1].A[0].(*Func)
+		if len(a) == 1 {
+			return a[0], nil
+		}
+		last := a[len(a)-1]
+		g := last.A[0].(*Func)
 		ranks := g.Ranks()
 		if g.Prim != nil && g.Prim.Op != nil && len(ranks) < 2 && (g.Prim.MaxArgs < 0 || g.Prim.MaxArgs >= 2) {
 			ranks = []int{0, 0} // a variadic scalar primitive composes at two arguments
 		}
 		lam := &Lam{Pos: c.Pos}
-		inner := &App{Pos: c.Pos, Fn: &Lit{Pos: c.Pos, V: a[1]}}
+		var body Expr = &App{Pos: c.Pos, Fn: &Lit{Pos: c.Pos, V: last}}
 		for i, r := range ranks {
 			x := "x" + itoa(i+1)
 			lam.Params = append(lam.Params, Param{Name: x, Rank: r})
-			inner.Args = append(inner.Args, &Var{Pos: c.Pos, Name: x})
+			body.(*App).Args = append(body.(*App).Args, &Var{Pos: c.Pos, Name: x})
 		}
-		lam.Body = &App{Pos: c.Pos, Fn: &Lit{Pos: c.Pos, V: a[0]}, Args: []Expr{inner}}
+		for i := len(a) - 2; i >= 0; i-- {
+			body = &App{Pos: c.Pos, Fn: &Lit{Pos: c.Pos, V: a[i]}, Args: []Expr{body}}
+		}
+		lam.Body = body
 		return funcValue(&Func{Lam: lam}), nil
 	})
+	Basis["compose"].MinArgs, Basis["compose"].MaxArgs = 1, -1
 	// unsafe-unbox opens a box without binding its contents' shape: on a
 	// frame of boxes the contents must be of one shape, or collapse fails.
 	cellsPrim("unsafe-unbox", []int{0}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {

@@ -30,19 +30,24 @@ func scalarPrim(name string, min, max int, op scalarOp, twins ...string) *PrimDe
 }
 
 // RanksFor are the cell ranks the primitive takes when applied to n
-// arguments: a scalar primitive of variable arity takes n scalars; with
-// an n outside its arity, its least arity (so that the arity check fails).
+// arguments: a primitive of variable arity (scalar ones, compose) takes n
+// scalars; with an n outside its arity, its least arity's ranks (so that
+// the arity check fails).
 func (p *PrimDef) RanksFor(n int) []int {
-	if p.Op != nil && n >= p.MinArgs && (p.MaxArgs < 0 || n <= p.MaxArgs) {
+	if p.variadic() && n >= p.MinArgs && (p.MaxArgs < 0 || n <= p.MaxArgs) {
 		return make([]int, n)
 	}
 	return p.Ranks
 }
 
+// variadic reports whether the primitive takes a number of arguments
+// between MinArgs and MaxArgs (MaxArgs < 0: any), each a scalar cell.
+func (p *PrimDef) variadic() bool { return p.MinArgs != p.MaxArgs }
+
 // arity describes how many arguments the primitive takes.
 func (p *PrimDef) arity() string {
 	switch {
-	case p.Op == nil || p.MinArgs == p.MaxArgs:
+	case !p.variadic():
 		n := len(p.Ranks)
 		return itoa(n) + " argument" + plural(n)
 	case p.MaxArgs < 0:
