@@ -66,18 +66,23 @@ import (
 //     applied, it is that λ applied to the erased arguments, so the
 //     arguments lift over the typed frame as they did in the typed core.
 //     The body per primitive (ι′ is the index ι as a term):
-//     length, reverse, head, tail, append, rotate, iscan, iscan-init, fold,
-//     fold-right, trace, trace-right: (π a1 …);
-//     reduce-init: (reduce a1 a2 a3); scan-init: (scan a1 a2 a3);
-//     reduce (no initial value): (reduce a1 (head a2) (tail a2));
+//     length, reverse, head, append, rotate, iscan, iscan-init, fold,
+//     fold-right, trace, trace-right: (π a1 …); tail: (behead a1) (the
+//     dynamic tail is the last item, ERRATA R16);
+//     reduce-init: (head (reverse (scan a1 a2 a3))), the last accumulator
+//     of the left scan (the dynamic reduce is a tree that ignores its base
+//     when there are items, R16); scan-init: (scan a1 a2 a3);
+//     reduce (no initial value): (head (reverse (iscan a1 a2)));
 //     subvector{t | d-in d-out @c}: (subvector a1 a2 d-out′);
 //     scatter{t | d-in d-out @c}: (scatter a1 a2 d-out′);
 //     index{t | @s @c l}: (index a1 a2), with l = rank @s constant (a
 //     typed index with another l is stuck whenever it runs, the dynamic one
 //     is not);
 //     replicate{t | @s @c}: (replicate @s′ a1);
-//     filter: (box (filter a1 a2)) (the typed filter returns a box, the
-//     dynamic one the array).
+//     filter: (box (filter a2 a1)) (the typed filter takes the items first
+//     and returns a box, the dynamic one the booleans first and returns
+//     the array).
+//     The typed / and log are the dynamic quotient and ln (R15, R16).
 //     Two are not λs: iota{ | @s} is the array (iota @s′), and if{τ | }
 //     is if, whose dynamic cells are scalars as the typed ones.
 //   - (reify-dimension ι) and (reify-shape ι) are ι′; (reshape @s e) is
@@ -131,7 +136,7 @@ type EraseOptions struct {
 	// and an empty array's kind shows in the holes of a scatter. With
 	// RestoreEmpty,
 	//   - an empty literal or frame of shape S and base atoms z is
-	//     (reshape S′ (tail [z])), an empty array of kind z;
+	//     (reshape S′ (behead [z])), an empty array of kind z;
 	//   - an application app of typed result [τ S], where S may have a 0
 	//     (a constant S with a 0, or an S with index variables that have
 	//     terms), is
@@ -355,10 +360,14 @@ func (er *eraser) expr(e remora.Expr, sc *scope) string {
 		if _, ok := e.Def.Type.(*remora.Fn); !ok {
 			refuse("polymorphic primitive used bare", "%s : %s", e.Def.Name, remora.TypeString(e.Def.Type))
 		}
-		if dynamic.Basis[e.Def.Name] == nil {
+		name := e.Def.Name
+		if n, ok := dynamicRename[name]; ok {
+			name = n
+		}
+		if dynamic.Basis[name] == nil {
 			refuse("primitive missing from the dynamic basis", "%s", e.Def.Name)
 		}
-		return e.Def.Name
+		return name
 	case *remora.Frame:
 		return er.frame(e, sc)
 	case *remora.Lam:
@@ -510,11 +519,11 @@ func (er *eraser) frame(f *remora.Frame, sc *scope) string {
 // emptyIn is the empty array of type t, whose shape may have index
 // variables of the scope: the literal (array [ds…]) for a constant shape,
 // else (reshape S′ (array [0])); with RestoreEmpty and base atoms z,
-// (reshape S′ (tail [z])).
+// (reshape S′ (behead [z])).
 func (er *eraser) emptyIn(t *remora.Arr, sc *scope) string {
 	st := er.shapeTerm("an empty array's shape", t.Shape, sc)
 	if z, ok := zeroAtom(t.Elem); ok && er.opts.RestoreEmpty {
-		return "(reshape " + st + " (tail [" + z + "]))"
+		return "(reshape " + st + " (behead [" + z + "]))"
 	}
 	if ds, ok := t.Shape.Const(); ok {
 		return dynamic.ExprString(&dynamic.Lit{V: remora.NewValue(remora.KInt, ds, 0)})
@@ -758,6 +767,12 @@ func (er *eraser) instantiated(p *remora.PrimDef, is []remora.Index, ts []remora
 	return "(λ (" + strings.Join(ps, " ") + ") " + er.primBody(p, is, ts, as, sc) + ")"
 }
 
+// dynamicRename renames the typed primitives whose dynamic namesake means
+// something else: the dynamic dialect's / is Racket's exact division and
+// its log is base 10 (ERRATA R15, R16), so the typed integer division is
+// quotient there and the typed natural log is ln.
+var dynamicRename = map[string]string{"/": "quotient", "log": "ln"}
+
 // primBody is the dynamic call of the primitive π on the wrapper's
 // parameters as.
 func (er *eraser) primBody(p *remora.PrimDef, is []remora.Index, ts []remora.Type, as []string, sc *scope) string {
@@ -769,18 +784,25 @@ func (er *eraser) primBody(p *remora.PrimDef, is []remora.Index, ts []remora.Typ
 		return er.natTerm(p.Name, is[i].N, sc)
 	}
 	switch p.Name {
-	case "length", "reverse", "head", "tail", "append", "rotate",
+	case "length", "reverse", "head", "append", "rotate",
 		"fold", "fold-right", "trace", "trace-right":
 		return call(p.Name, as...)
+	case "tail":
+		// The dynamic tail is the last item; the typed tail is behead.
+		return call("behead", as...)
 	case "reduce-init", "scan-init", "reduce", "iscan", "iscan-init":
 		op := er.reduceOp(p, is, ts, as[0], sc)
+		// The dynamic reduce is a tree that uses its base only for no
+		// items; the typed reduce family folds left in index order, which
+		// is the last accumulator of the dynamic scan (or iscan).
+		last := func(x string) string { return call("head", call("reverse", x)) }
 		switch p.Name {
 		case "reduce-init":
-			return call("reduce", op, as[1], as[2])
+			return last(call("scan", op, as[1], as[2]))
 		case "scan-init":
 			return call("scan", op, as[1], as[2])
 		case "reduce":
-			return call("reduce", op, call("head", as[1]), call("tail", as[1]))
+			return last(call("iscan", op, as[1]))
 		}
 		return call(p.Name, append([]string{op}, as[1:]...)...)
 	case "subvector", "scatter":
@@ -801,7 +823,7 @@ func (er *eraser) primBody(p *remora.PrimDef, is []remora.Index, ts []remora.Typ
 		}
 		return call("replicate", er.shapeTerm("replicate", is[0].S, sc), as[0])
 	case "filter":
-		return call("box", call("filter", as...))
+		return call("box", call("filter", as[1], as[0]))
 	}
 	refuse("primitive without an erasure", "%s", p.Name)
 	return ""
@@ -837,7 +859,7 @@ func (er *eraser) restore(t *remora.Arr, app string, sc *scope) string {
 	v := er.freshName("v")
 	e := "(reshape " + st + " " + v + ")"
 	if z, ok := zeroAtom(t.Elem); ok {
-		e = "(reshape " + st + " (tail [" + z + "]))"
+		e = "(reshape " + st + " (behead [" + z + "]))"
 	}
 	// if evaluates both branches: choose between functions, and apply
 	// the one chosen

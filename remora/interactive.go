@@ -1,6 +1,7 @@
 package remora
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/semantics"
@@ -9,7 +10,7 @@ import (
 // Split reads text typed at a prompt into its top-level definitions and
 // expressions, and the names the definitions define (lang.Interactive).
 func (language) Split(file, src string) (defs, exprs, names []string, err error) {
-	return SplitDefinitions(file, src)
+	return SplitDefinitions(file, src, "define")
 }
 
 // Assemble makes a typed program of definitions, one a line, and text.
@@ -31,14 +32,15 @@ func AssembleDefinitions(header string, defs []string, text string) (string, int
 func (language) Incomplete(src string) bool { return OpenBrackets(src) > 0 }
 
 // SplitDefinitions splits Remora text (either dialect's) into its
-// definitions and expressions, as text, with the defined names.
-func SplitDefinitions(file, src string) (defs, exprs, names []string, err error) {
+// definitions (forms headed by one of keywords) and expressions, as text,
+// with the defined names.
+func SplitDefinitions(file, src string, keywords ...string) (defs, exprs, names []string, err error) {
 	sexps, _, err := semantics.ReadSExps(file, src)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	for _, x := range sexps {
-		if x.IsList('(') && len(x.List) > 0 && x.List[0].IsAtom("define") {
+		if x.IsList('(') && len(x.List) > 0 && slices.ContainsFunc(keywords, x.List[0].IsAtom) {
 			defs = append(defs, x.String())
 			if len(x.List) > 1 {
 				names = append(names, definedName(x.List[1]))

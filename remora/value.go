@@ -21,9 +21,16 @@ const (
 	KChar
 	KFunc
 	KBox
+	// KNum is an exact number that an int64 cannot hold: a big integer or
+	// a rational, an Atom of the untyped dialect's Racket numbers
+	// (remora/dynamic). The typed core never makes one.
+	KNum
+	// KPair is a pair of arrays, an Atom of the untyped dialect's basis
+	// (pair, fst, snd, lookup). The typed core never makes one.
+	KPair
 )
 
-var kindNames = [...]string{"int", "float", "bool", "char", "function", "box"}
+var kindNames = [...]string{"int", "float", "bool", "char", "function", "box", "number", "pair"}
 
 // String names the kind.
 func (k Kind) String() string { return kindNames[k] }
@@ -36,7 +43,7 @@ type Value struct {
 	Kind  Kind
 	I     []int64   // KInt, KBool, KChar
 	F     []float64 // KFloat
-	A     []Atom    // KFunc, KBox
+	A     []Atom    // KFunc, KBox, KNum, KPair
 }
 
 // Atom is a non-base atom: a *Func or a *Box of the typed core, or a
@@ -67,7 +74,7 @@ func (v *Value) Len() int {
 	switch v.Kind {
 	case KFloat:
 		return len(v.F)
-	case KFunc, KBox:
+	case KFunc, KBox, KNum, KPair:
 		return len(v.A)
 	}
 	return len(v.I)
@@ -80,7 +87,7 @@ func NewValue(k Kind, shape []int64, n int) *Value {
 	switch k {
 	case KFloat:
 		v.F = make([]float64, n)
-	case KFunc, KBox:
+	case KFunc, KBox, KNum, KPair:
 		v.A = make([]Atom, n)
 	default:
 		v.I = make([]int64, n)
@@ -119,7 +126,7 @@ func CopyAtoms(dst *Value, do int, src *Value, so, n int) {
 	switch dst.Kind {
 	case KFloat:
 		copy(dst.F[do:do+n], src.F[so:so+n])
-	case KFunc, KBox:
+	case KFunc, KBox, KNum, KPair:
 		copy(dst.A[do:do+n], src.A[so:so+n])
 	default:
 		copy(dst.I[do:do+n], src.I[so:so+n])
@@ -133,7 +140,7 @@ func (v *Value) slice(shape []int64, lo, hi int) *Value {
 	switch v.Kind {
 	case KFloat:
 		out.F = v.F[lo:hi:hi]
-	case KFunc, KBox:
+	case KFunc, KBox, KNum, KPair:
 		out.A = v.A[lo:hi:hi]
 	default:
 		out.I = v.I[lo:hi:hi]
@@ -221,7 +228,7 @@ func (v *Value) Equal(w *Value) bool {
 				return false
 			}
 		}
-	case KFunc:
+	case KFunc, KNum, KPair:
 		for i, a := range v.A {
 			if a.String() != w.A[i].String() {
 				return false

@@ -274,6 +274,8 @@ func (r *sreader) read(depth int) *SExp {
 		s = &SExp{Pos: p, Kind: String, Text: r.readString(p)}
 	case strings.HasPrefix(r.src[r.i:], `#\`):
 		s = &SExp{Pos: p, Kind: Char, Text: string(r.readChar(p))}
+	case strings.HasPrefix(r.src[r.i:], "#A(") || strings.HasPrefix(r.src[r.i:], "#r("):
+		s = r.readHashForm(p, depth)
 	default:
 		start := r.i
 		for !delimiter(r.peek()) {
@@ -285,6 +287,27 @@ func (r *sreader) read(depth int) *SExp {
 		s = r.readCurly(s, depth)
 	}
 	return s
+}
+
+// readHashForm reads the array-literal and reranking notations of
+// Remora's Racket implementation, as the forms they abbreviate:
+// #A(d …)(atom …) is (alit (d …) atom …), and #r(r …)e is
+// (rerank (r …) e). No other dialect gives them a meaning.
+func (r *sreader) readHashForm(p Pos, depth int) *SExp {
+	tag := r.src[r.i+1]
+	r.advance(2)
+	head := r.read(depth + 1)
+	if tag == 'A' {
+		if !strings.HasPrefix(r.src[r.i:], "(") {
+			r.fail(r.pos(), "#A(dims …) wants its atoms in parentheses right after it: #A(2 2)(0 1 2 3)")
+		}
+		atoms := r.read(depth + 1)
+		return &SExp{Pos: p, Kind: List, Bracket: '(', List: append([]*SExp{{Pos: p, Kind: Atom, Text: "alit"}, head}, atoms.List...)}
+	}
+	if delimiter(r.peek()) && r.peek() != '(' && r.peek() != '[' {
+		r.fail(r.pos(), "#r(ranks …) wants the function right after it: #r(1 1)+")
+	}
+	return &SExp{Pos: p, Kind: List, Bracket: '(', List: []*SExp{{Pos: p, Kind: Atom, Text: "rerank"}, head, r.read(depth + 1)}}
 }
 
 func (r *sreader) readCurly(head *SExp, depth int) *SExp {

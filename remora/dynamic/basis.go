@@ -25,12 +25,18 @@ import (
 //   - The reduce and scan family has a Fold plan, run by the evaluators,
 //     which apply the operator with lifting.
 type PrimDef struct {
-	Name   string
-	Ranks  []int
-	Scalar []*remora.PrimDef
-	Cells  func(c *remora.Call, args []*remora.Value) (*remora.Value, error)
-	Fold   *remora.FoldPlan
-	Typed  string // the typed primitive whose plan Fold is, for messages
+	Name  string
+	Ranks []int
+	// Scalar primitives (scalar.go): the δ-rule on atoms, the arity, and
+	// the typed primitives that elaborate it (check --infer only).
+	Op               scalarOp
+	MinArgs, MaxArgs int
+	IntFast          func(a, b int64) (int64, bool) // the int64 path of +, -, *; false on overflow
+	Scalar           []*remora.PrimDef
+	Cells            func(c *remora.Call, args []*remora.Value) (*remora.Value, error)
+	Fold             *remora.FoldPlan
+	Typed            string // the typed primitive whose plan Fold is, for messages
+	Tree             bool   // reduce: the base only for no items, else treeReduce
 }
 
 // Basis maps names to primitives.
@@ -56,39 +62,26 @@ func typed(name string) *remora.PrimDef {
 	return p
 }
 
-func scalarPrim(name string, impls ...string) {
-	ps := make([]*remora.PrimDef, len(impls))
-	for i, n := range impls {
-		ps[i] = typed(n)
-	}
-	p := define(name, make([]int, len(ps[0].ParamKinds()))...)
-	p.Scalar = ps
-}
-
 func cellsPrim(name string, ranks []int, f func(c *remora.Call, a []*remora.Value) (*remora.Value, error)) {
 	define(name, ranks...).Cells = f
 }
 
+// foldPrim defines a member of the reduce and scan family. Every argument,
+// the operator included, has cell rank all: "reduce always uses a scalar
+// frame" (the library's docs), so an array of operators is applied as an
+// array, cellwise, at each step of one fold ((reduce [+ *] … [1 2 3 4])
+// is [10 24]) rather than lifting the fold over the operators.
 func foldPrim(name, typedName string) {
 	plan := typed(typedName).Fold
-	ranks := []int{0, All}
+	ranks := []int{All, All}
 	if plan.TakesInit() {
-		ranks = []int{0, All, All}
+		ranks = []int{All, All, All}
 	}
 	p := define(name, ranks...)
 	p.Fold, p.Typed = plan, typedName
 }
 
 func init() {
-	// Arithmetic and comparisons on ints, with their float twins.
-	for _, n := range []string{"+", "-", "*", "/", "max", "min", "abs", "<", "<=", ">", ">="} {
-		scalarPrim(n, n, n+".")
-		scalarPrim(n+".", n+".")
-	}
-	for _, n := range []string{"%", "=", "!=", "and", "or", "not", "int->float", "float->int", "int->bool", "bool->int",
-		"expt", "sqrt", "exp", "log", "sin", "cos", "tan", "arcsin", "arccos", "arctan"} {
-		scalarPrim(n, n)
-	}
 	define("if", 0, 0, 0)
 
 	cellsPrim("iota", []int{1}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
@@ -138,20 +131,26 @@ func init() {
 		}
 		return typed("rotate").Cells(c, a)
 	})
+	// The library's names (library docs): head and tail are the first and
+	// last items, behead and curtail drop them. The typed dialect's tail
+	// is behead (ERRATA R16).
 	majorOp("head", "head", []int{All})
-	majorOp("tail", "tail", []int{All})
+	itemOp("tail", func(v *remora.Value) *remora.Value { return v.Item(int(v.Shape[0]) - 1) })
+	itemOp("behead", func(v *remora.Value) *remora.Value { return typedCells("tail", v) })
+	itemOp("curtail", func(v *remora.Value) *remora.Value { return subItems(v, 0, int(v.Shape[0])-1) })
 	cellsPrim("itemize", []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		return a[0].Reshape(append([]int64{1}, a[0].Shape...)), nil
 	})
+	// reshape fills the new shape with the array's atoms in row-major
+	// order, cycling through them if there are too few and dropping the
+	// rest if there are too many (library docs; the typed core's reshape
+	// wants the counts equal, ERRATA R16).
 	cellsPrim("reshape", []int{1, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		ds, err := dims(c, "reshape", a[0])
 		if err != nil {
 			return nil, err
 		}
-		if n := product(ds); n != a[1].Len() {
-			return nil, stuck(c, "reshape", "the shape %s has %d atoms, the array %d", shapeString(ds), n, a[1].Len())
-		}
-		return a[1].Reshape(ds), nil
+		return cycle(c, "reshape", ds, a[1])
 	})
 	cellsPrim("replicate", []int{1, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		ds, err := dims(c, "replicate", a[0])
@@ -205,30 +204,40 @@ func init() {
 			return nil, stuck(c, "scatter", "a length cannot be negative, got %d", a[2].I[0])
 		}
 		c.Indices = []remora.Index{remora.NatIndex(remora.NatConst(a[0].Shape[0])), remora.NatIndex(remora.NatConst(a[2].I[0]))}
+		if a[0].Kind == remora.KNum {
+			// Exact numbers are atoms the typed rule cannot fill holes of:
+			// scatter their positions among the ints, then read them back,
+			// the holes 0.
+			idx := remora.NewValue(remora.KInt, a[0].Shape, a[0].Len())
+			for i := range idx.I {
+				idx.I[i] = int64(i) + 1
+			}
+			where, err := typed("scatter").Cells(c, []*remora.Value{idx, a[1]})
+			if err != nil {
+				return nil, err
+			}
+			out := remora.NewValue(remora.KNum, where.Shape, where.Len())
+			for i, w := range where.I {
+				out.A[i] = &Num{R: intNum(0).rat()}
+				if w > 0 {
+					out.A[i] = a[0].A[w-1]
+				}
+			}
+			return out, nil
+		}
 		return typed("scatter").Cells(c, a[:2])
 	})
-	cellsPrim("filter", []int{All, 1}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
-		if err := major(c, "filter", a[0]); err != nil {
-			return nil, err
-		}
-		// An empty mask may have any kind: the dialect's empty arrays
-		// carry no atom kind (ERRATA R10).
-		if a[1].Len() != int(a[0].Shape[0]) || a[1].Kind != remora.KBool && a[1].Len() > 0 || len(a[1].Shape) != 1 {
-			return nil, stuck(c, "filter", "wants %d booleans, one per item, got %s", a[0].Shape[0], describe(a[1]))
-		}
-		var keep []*remora.Value
-		for i, b := range a[1].I {
-			if b != 0 {
-				keep = append(keep, a[0].Item(i))
-			}
-		}
-		return remora.Stack([]int64{int64(len(keep))}, a[0].Shape[1:], a[0].Kind, keep), nil
+	// (filter bools items), in the library's order (the typed filter
+	// takes the items first, ERRATA R16).
+	cellsPrim("filter", []int{1, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		return filter(c, "filter", a[0], a[1])
 	})
 	cellsPrim("box", []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		return boxValue(a[0]), nil
 	})
 
 	foldPrim("reduce", "reduce-init")
+	Basis["reduce"].Tree = true
 	foldPrim("scan", "scan-init")
 	foldPrim("iscan", "iscan")
 	foldPrim("iscan-init", "iscan-init")
@@ -238,13 +247,101 @@ func init() {
 	foldPrim("trace-right", "trace-right")
 }
 
+// itemOp is a function of a non-empty array's items.
+func itemOp(name string, f func(v *remora.Value) *remora.Value) {
+	cellsPrim(name, []int{All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
+		if err := major(c, name, a[0]); err != nil {
+			return nil, err
+		}
+		if a[0].Shape[0] == 0 {
+			return nil, stuck(c, name, "the array has no items")
+		}
+		return f(a[0]), nil
+	})
+}
+
+// typedCells runs a typed primitive that needs no index arguments.
+func typedCells(name string, args ...*remora.Value) *remora.Value {
+	v, _ := typed(name).Cells(&remora.Call{}, args)
+	return v
+}
+
+// subItems is the n items of v from item off.
+func subItems(v *remora.Value, off, n int) *remora.Value {
+	size := product(v.Shape[1:])
+	out := remora.NewValue(v.Kind, append([]int64{int64(n)}, v.Shape[1:]...), n*size)
+	if n*size > 0 {
+		remora.CopyAtoms(out, 0, v, off*size, n*size)
+	}
+	return out
+}
+
+// cycle is an array of shape ds filled with v's atoms in row-major
+// order, repeated as often as needed.
+func cycle(c *remora.Call, name string, ds []int64, v *remora.Value) (*remora.Value, error) {
+	n := product(ds)
+	if n > 0 && v.Len() == 0 {
+		return nil, stuck(c, name, "cannot fill the shape %s from an empty array", shapeString(ds))
+	}
+	out := remora.NewValue(v.Kind, ds, n)
+	for i := 0; i < n; i += v.Len() {
+		remora.CopyAtoms(out, i, v, 0, min(v.Len(), n-i))
+	}
+	return out, nil
+}
+
+// filter keeps the items of items whose boolean in bools is true.
+func filter(c *remora.Call, name string, bools, items *remora.Value) (*remora.Value, error) {
+	if err := major(c, name, items); err != nil {
+		return nil, err
+	}
+	// An empty mask may have any kind: the dialect's empty arrays carry no
+	// atom kind (ERRATA R10).
+	if bools.Len() != int(items.Shape[0]) || bools.Kind != remora.KBool && bools.Len() > 0 || len(bools.Shape) != 1 {
+		return nil, stuck(c, name, "wants %d booleans, one per item, got %s", items.Shape[0], describe(bools))
+	}
+	var keep []*remora.Value
+	for i, b := range bools.I {
+		if b != 0 {
+			keep = append(keep, items.Item(i))
+		}
+	}
+	return remora.Stack([]int64{int64(len(keep))}, items.Shape[1:], items.Kind, keep), nil
+}
+
+// treeReduce is the library's reduce of a non-empty array's items: a
+// tree, not a left fold (library docs: the base is used only when the
+// array is empty, and the operator is assumed associative). Adjacent items
+// are combined pairwise, level by level, an odd item out carried to the
+// next level: [a b c d e] is ((a·b)·(c·d))·e. For an associative operator
+// this is the left fold's value; for one that is not, it is this shape's
+// (ERRATA R16).
+func treeReduce[T any](op T, items []T, apply func(f, a, b T) (T, error)) (T, error) {
+	for len(items) > 1 {
+		next := make([]T, 0, (len(items)+1)/2)
+		for i := 0; i+1 < len(items); i += 2 {
+			v, err := apply(op, items[i], items[i+1])
+			if err != nil {
+				var zero T
+				return zero, err
+			}
+			next = append(next, v)
+		}
+		if len(items)%2 == 1 {
+			next = append(next, items[len(items)-1])
+		}
+		items = next
+	}
+	return items[0], nil
+}
+
 // majorOp is a typed primitive on the major axis of a non-empty array.
 func majorOp(name, typedName string, ranks []int) {
 	cellsPrim(name, ranks, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		if err := major(c, name, a[0]); err != nil {
 			return nil, err
 		}
-		if (name == "head" || name == "tail") && a[0].Shape[0] == 0 {
+		if name == "head" && a[0].Shape[0] == 0 {
 			return nil, stuck(c, name, "the array has no items")
 		}
 		return typed(typedName).Cells(c, a)
@@ -295,16 +392,16 @@ func dims(c *remora.Call, name string, a *remora.Value) ([]int64, error) {
 	return append([]int64{}, ds...), nil
 }
 
-// sameKind brings two arrays to one atom kind, converting ints to floats
-// where the other holds floats; an empty array takes the other's kind.
+// sameKind brings two arrays to one atom kind, joining numbers as a
+// collapse does (ints with exact numbers as exact, exact with floats as
+// floats); an empty array takes the other's kind.
 func sameKind(c *remora.Call, name string, a, b *remora.Value) ([]*remora.Value, error) {
 	switch {
 	case a.Kind == b.Kind || a.Len() == 0 || b.Len() == 0:
 		return []*remora.Value{a, b}, nil
-	case a.Kind == remora.KInt && b.Kind == remora.KFloat:
-		return []*remora.Value{toFloat(a), b}, nil
-	case a.Kind == remora.KFloat && b.Kind == remora.KInt:
-		return []*remora.Value{a, toFloat(b)}, nil
+	case isNum(a.Kind) && isNum(b.Kind):
+		k := joinKinds(a.Kind, b.Kind)
+		return []*remora.Value{toKind(a, k), toKind(b, k)}, nil
 	}
 	return nil, stuck(c, name, "cannot join %s atoms with %s atoms", a.Kind, b.Kind)
 }
@@ -334,6 +431,12 @@ func kindsString(args []*remora.Value) string {
 		ks[i] = a.Kind.String()
 	}
 	return strings.Join(ks, " and ")
+}
+
+// typedAt reports whether a scalar primitive applied to n arguments has
+// typed primitives that can run it.
+func (p *PrimDef) typedAt(n int) bool {
+	return len(p.Scalar) > 0 && len(p.Scalar[0].ParamKinds()) == n
 }
 
 // resolve picks the typed primitive that runs a scalar δ-rule on

@@ -25,10 +25,20 @@
 // (lift, naming both frames), result cells of different shapes (collapse),
 // a primitive outside its domain (δ).
 //
+// A file runs as the dialect's Racket implementation runs it: its basis
+// library with the cell ranks it declares, its reader forms (#A, #r, alit,
+// vec, rerank, apply/shape) and Racket's numbers (exact integers of any
+// size, exact rationals, floats). docs/remora-dynamic.md is the users'
+// reference; ERRATA R15–R17 say where the dialect and the typed core part.
+//
 // Files follow the concern: syntax.go (terms), parse.go, print.go,
-// value.go (function atoms), basis.go (primitives with their ranks),
-// eval.go (big-step), step.go (small-step: lift, map, β, δ, collapse, the
-// rules Fig 6 refines with types), infer.go (best-effort elaboration into
-// the typed core, for check --infer), lang.go (the dialect as a
-// lang.Language).
+// value.go (function atoms), number.go (Racket's numeric tower on flat
+// arrays), scalar.go (the scalar primitives, their arities and δ-loop),
+// basis.go (the major-axis primitives and folds with their ranks),
+// library.go (the rest of the library's basis: take, window, nub, base,
+// pairs, lookup, compose, …), eval.go (big-step), step.go (small-step:
+// lift, map, β, δ, collapse, the rules Fig 6 refines with types),
+// infer.go (best-effort elaboration into the typed core, for check
+// --infer), lang.go (the dialect as a lang.Language, with the REPL's
+// definitions).
 package dynamic

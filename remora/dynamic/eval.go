@@ -70,6 +70,13 @@ func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
 		ev.hit(remora.RuleCollapse.Name)
 		return collapse(e.Pos, e.Dims, cells)
 	case *App:
+		var shape *remora.Value
+		if e.Shape != nil {
+			var err error
+			if shape, err = ev.eval(e.Shape, env); err != nil {
+				return nil, err
+			}
+		}
 		fv, err := ev.eval(e.Fn, env)
 		if err != nil {
 			return nil, err
@@ -78,6 +85,16 @@ func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
 		for i, a := range e.Args {
 			if args[i], err = ev.eval(a, env); err != nil {
 				return nil, err
+			}
+		}
+		if shape != nil {
+			fr, err := appFrames(fv, args, e.Pos)
+			if err != nil {
+				return nil, err
+			}
+			if fr.empty() {
+				ev.hit(remora.RuleMap.Name)
+				return emptyApp(e.Pos, fr.frame, shape)
 			}
 		}
 		return ev.apply(fv, args, e.Pos)
@@ -163,12 +180,14 @@ func collapse(pos semantics.Pos, frame []int64, cells []*remora.Value) (*remora.
 		kind = cells[0].Kind
 	}
 	if mixed {
-		kind = remora.KFloat
+		for _, c := range cells {
+			if c.Len() > 0 {
+				kind = joinKinds(kind, c.Kind)
+			}
+		}
 		cells = append([]*remora.Value{}, cells...)
 		for i, c := range cells {
-			if c.Kind == remora.KInt {
-				cells[i] = toFloat(c)
-			}
+			cells[i] = toKind(c, kind)
 		}
 	}
 	for i, c := range cells {
@@ -178,8 +197,6 @@ func collapse(pos semantics.Pos, frame []int64, cells []*remora.Value) (*remora.
 	}
 	return remora.Stack(frame, cells[0].Shape, kind, cells), nil
 }
-
-func isNum(k remora.Kind) bool { return k == remora.KInt || k == remora.KFloat }
 
 // An application's frames (§2.1): each argument is split into a frame of
 // cells of the rank its function expects (an argument of lower rank, or a
@@ -206,9 +223,9 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 		return out, nil
 	}
 	out.f0 = fv.A[0].(*Func)
-	ranks := out.f0.Ranks()
+	ranks := out.f0.RanksFor(len(args))
 	for _, a := range fv.A[1:] {
-		if rs := a.(*Func).Ranks(); !slices.Equal(rs, ranks) {
+		if rs := a.(*Func).RanksFor(len(args)); !slices.Equal(rs, ranks) {
 			return nil, semantics.Stuckf(pos, remora.RuleLift.Name, "the functions in the array take cells of ranks %s and %s: they must agree exactly", ranksString(ranks), ranksString(rs))
 		}
 	}
@@ -217,7 +234,7 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 		if out.f0.Prim != nil {
 			rule = remora.RuleDelta.Name
 		}
-		return nil, semantics.Stuckf(pos, rule, "%s takes %s, got %d", short(out.f0), semantics.Plural(len(ranks), "argument"), len(args))
+		return nil, semantics.Stuckf(pos, rule, "%s takes %s, got %d", short(out.f0), out.f0.arity(), len(args))
 	}
 	out.whole = make([]bool, len(args))
 	for i, a := range args {
@@ -246,6 +263,28 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 	}
 	out.frame = big
 	return out, nil
+}
+
+// empty reports whether the application maps over no cells: its frame
+// has a 0, or its function array is empty.
+func (fr *frames) empty() bool { return fr.f0 == nil || product(fr.frame) == 0 }
+
+// emptyApp is the result of an application whose frame is empty: of the
+// frame's shape (ERRATA R10), or of the shape apply/shape gives, which
+// must itself have no atoms (it is a frame with a 0, then the cells').
+func emptyApp(pos semantics.Pos, frame []int64, shape *remora.Value) (*remora.Value, error) {
+	if shape == nil {
+		return emptyResult(frame), nil
+	}
+	c := &remora.Call{Pos: pos}
+	ds, err := dims(c, "apply/shape", shape)
+	if err != nil {
+		return nil, err
+	}
+	if product(ds) != 0 {
+		return nil, semantics.Stuckf(pos, remora.RuleMap.Name, "apply/shape: the frame %s is empty, so the result's shape cannot be %s (it has atoms)", shapeString(frame), shapeString(ds))
+	}
+	return emptyResult(ds), nil
 }
 
 // frameOwner names the i-th frame of an application.
@@ -319,14 +358,9 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 	if n == 0 {
 		return emptyResult(fr.frame), nil
 	}
-	if p := fr.f0.Prim; p != nil && p.Scalar != nil && allSame(fv) && baseKinds(args) {
+	if p := fr.f0.Prim; p != nil && p.Op != nil && allSame(fv) && baseKinds(args) {
 		ev.hit(remora.RuleDelta.Name)
-		c := &remora.Call{Pos: pos}
-		impl, conv, err := p.resolve(c, args)
-		if err != nil {
-			return nil, err
-		}
-		return remora.ScalarLoop(impl, conv, fr.frame, fr.fs[1:], impl.ResultKind(), pos)
+		return scalarLoop(p, args, fr.frame, fr.fs[1:], pos)
 	}
 	div := make([]int, len(fr.fs))
 	for i, f := range fr.fs {
@@ -354,7 +388,7 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 // baseKinds reports whether every argument holds base atoms.
 func baseKinds(args []*remora.Value) bool {
 	for _, a := range args {
-		if a.Kind >= remora.KFunc && a.Len() > 0 {
+		if !isBase(a.Kind) && a.Len() > 0 {
 			return false
 		}
 	}
@@ -397,15 +431,11 @@ func (ev *evaluator) call(f *Func, args []*remora.Value, pos semantics.Pos) (*re
 func delta(p *PrimDef, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
 	c := &remora.Call{Pos: pos}
 	switch {
-	case p.Scalar != nil:
+	case p.Op != nil:
 		if !baseKinds(args) {
 			return nil, stuck(c, p.Name, "takes numbers or booleans, got %s", kindsString(args))
 		}
-		impl, conv, err := p.resolve(c, args)
-		if err != nil {
-			return nil, err
-		}
-		return remora.ScalarLoop(impl, conv, nil, make([][]int64, len(conv)), impl.ResultKind(), pos)
+		return scalarLoop(p, args, nil, make([][]int64, len(args)), pos)
 	case p.Name == "if":
 		if args[0].Kind != remora.KBool {
 			return nil, stuck(c, "if", "the condition is a bool, got %s", describe(args[0]))
@@ -466,6 +496,12 @@ func (ev *evaluator) fold(p *PrimDef, args []*remora.Value, pos semantics.Pos) (
 			stackErr = err
 		}
 		return v
+	}
+	if p.Tree {
+		if len(items) == 0 {
+			return init, nil
+		}
+		return treeReduce(op, items, apply)
 	}
 	same := func(x *remora.Value) *remora.Value { return x }
 	v, err := remora.RunFold(p.Fold, p.Name, op, init, items, apply, same, stack, &remora.Call{Pos: pos})

@@ -3,6 +3,7 @@ package dynamic
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,9 +128,9 @@ type closure struct {
 	env  *ienv
 }
 
-func (c *closure) ranks() []int {
+func (c *closure) ranks(n int) []int {
 	if c.prim != nil {
-		return c.prim.Ranks
+		return c.prim.RanksFor(n)
 	}
 	return (&Func{Lam: c.lam}).Ranks()
 }
@@ -160,6 +161,9 @@ func (el *elaborator) fail(pos semantics.Pos, format string, args ...any) {
 // fresh is a typed binder for x, distinct from every other binder of the
 // elaboration (so that inlining a λ at its call site captures nothing).
 func (el *elaborator) fresh(x string) string {
+	if x == "" { // a body's dropped value (begin)
+		x = "_"
+	}
 	n := el.used[x]
 	el.used[x] = n + 1
 	if n == 0 && !typedKeyword[x] {
@@ -187,8 +191,11 @@ func typedArray(term string, t ity, known *remora.Value) *aval {
 func (el *elaborator) elab(e Expr, env *ienv) *aval {
 	switch e := e.(type) {
 	case *Lit:
+		if e.V.Kind == remora.KNum {
+			el.fail(e.Pos, "an exact number beyond int64 (%s): the typed core's ints are 64 bits", describe(e.V))
+		}
 		if e.V.Kind >= remora.KFunc {
-			el.fail(e.Pos, "a literal array of functions or boxes (only arises while stepping)")
+			el.fail(e.Pos, "a literal array of functions, boxes or pairs (only arises while stepping)")
 		}
 		return typedArray(typedLiteral(e.V), ity{e.V.Kind, e.V.Shape}, e.V)
 	case *Var:
@@ -204,6 +211,9 @@ func (el *elaborator) elab(e Expr, env *ienv) *aval {
 	case *Frame:
 		return el.frame(e, env)
 	case *App:
+		if e.Shape != nil {
+			el.fail(e.Pos, "apply/shape is not elaborated (the typed core's applications know their result types)")
+		}
 		fn := el.elab(e.Fn, env)
 		args := make([]*aval, len(e.Args))
 		for i, a := range e.Args {
@@ -327,10 +337,10 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 		el.fail(pos, "cannot apply an array of %s atoms", fn.typ.elem)
 	}
 	c0 := fn.funs[0]
-	ranks := c0.ranks()
+	ranks := c0.ranks(len(args))
 	for _, c := range fn.funs[1:] {
-		if !slices.Equal(c.ranks(), ranks) {
-			el.fail(pos, "the functions in the array take cells of ranks %s and %s: it would stop in lift", ranksString(ranks), ranksString(c.ranks()))
+		if !slices.Equal(c.ranks(len(args)), ranks) {
+			el.fail(pos, "the functions in the array take cells of ranks %s and %s: it would stop in lift", ranksString(ranks), ranksString(c.ranks(len(args))))
 		}
 	}
 	if len(args) != len(ranks) {
@@ -362,12 +372,12 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 	if c0.prim != nil {
 		if len(fn.funs) > 1 {
 			for _, c := range fn.funs {
-				if c.prim == nil || c.prim.Scalar == nil {
+				if c.prim == nil || c.prim.Op == nil {
 					el.fail(pos, "an array of functions mixing λs and primitives, or of non-scalar primitives")
 				}
 			}
 		}
-		if c0.prim.Scalar != nil || scalarFrame {
+		if c0.prim.Op != nil || scalarFrame {
 			return el.prim(pos, fn, args, big)
 		}
 		// A primitive with a rank-0 parameter (rotate's shift, the fold
@@ -457,7 +467,7 @@ func (el *elaborator) prim(pos semantics.Pos, fn *aval, args []*aval, big []int6
 			el.fail(pos, "%s takes arrays, not functions", p.Name)
 		}
 	}
-	if p.Scalar != nil {
+	if p.Op != nil {
 		return el.scalar(pos, fn, args, big)
 	}
 	if len(fn.funs) > 1 || len(fn.shape) > 0 {
@@ -494,6 +504,16 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 	}
 	var impls []*remora.PrimDef
 	for _, c := range fn.funs {
+		if exactOnInts[c.prim.Name] {
+			for _, a := range args {
+				if a.typ.elem == remora.KInt {
+					el.fail(pos, "%s of exact numbers is exact here ((expt 2 -3) is 1/8) and a float in the typed core", c.prim.Name)
+				}
+			}
+		}
+		if !c.prim.typedAt(len(args)) {
+			el.fail(pos, "%s on %d arguments has no typed counterpart (Racket's numbers and arities are the dialect's own)", c.prim.Name, len(args))
+		}
 		impl, _, err := c.prim.resolve(&remora.Call{Pos: pos}, vals)
 		if err != nil {
 			msg := err.Error()
@@ -522,7 +542,7 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 		knowns[i] = a.known
 	}
 	var known *remora.Value
-	if len(fn.shape) == 0 && allKnown(knowns) {
+	if len(fn.shape) == 0 && allKnown(knowns) && product(big) > 0 { // an empty frame: nothing to compute (and remora.ScalarLoop wants cells)
 		conv := make([]*remora.Value, len(knowns))
 		for i, k := range knowns {
 			conv[i] = k
@@ -624,16 +644,19 @@ func (el *elaborator) major(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 			el.fail(pos, "rotate's shift is an int, got %s", args[1].typ)
 		}
 		return typedArray(call(instantiation(p.Name, elems, d(), dimsIndex(item())), args...), t, nil)
-	case "head", "tail":
+	case "head", "behead":
+		// The dialect's behead is the typed tail (ERRATA R16).
 		el.needMajor(pos, p.Name, a)
 		if t.shape[0] == 0 {
 			el.fail(pos, "%s of an array with no items: it would stop in δ", p.Name)
 		}
 		rt := ity{t.elem, item()}
-		if p.Name == "tail" {
+		name := "head"
+		if p.Name == "behead" {
+			name = "tail"
 			rt.shape = append([]int64{t.shape[0] - 1}, item()...)
 		}
-		return typedArray(call(instantiation(p.Name, elems, strconv.FormatInt(t.shape[0]-1, 10), dimsIndex(item())), a), rt, nil)
+		return typedArray(call(instantiation(name, elems, strconv.FormatInt(t.shape[0]-1, 10), dimsIndex(item())), a), rt, nil)
 	case "itemize":
 		shape := append([]int64{1}, t.shape...)
 		return typedArray("(reshape "+dimsIndex(shape)+" "+a.term+")", ity{t.elem, shape}, nil)
@@ -641,7 +664,7 @@ func (el *elaborator) major(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 		ds := el.knownInts(pos, "reshape", "shape", a, 1)
 		x := args[1]
 		if product(ds) != product(x.typ.shape) {
-			el.fail(pos, "reshape: the shape %s has %d atoms, the array %d: it would stop in δ", shapeString(ds), product(ds), product(x.typ.shape))
+			el.fail(pos, "reshape: the shape %s has %d atoms, the array %d: the dialect cycles or truncates them, the typed reshape does not", shapeString(ds), product(ds), product(x.typ.shape))
 		}
 		return typedArray("(reshape "+dimsIndex(ds)+" "+x.term+")", ity{x.typ.elem, append([]int64{}, ds...)}, nil)
 	case "replicate":
@@ -671,6 +694,14 @@ func (el *elaborator) major(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 	return nil
 }
 
+// exactOnInts are the scalar primitives whose typed twin takes ints as
+// floats where the dialect computes exactly.
+var exactOnInts = map[string]bool{"expt": true}
+
+// associative are the primitive operators a tree-shaped reduce may be
+// elaborated as a left fold with.
+var associative = map[string]bool{"+": true, "*": true, "max": true, "min": true, "and": true, "or": true}
+
 // fold elaborates the reduce and scan family: the operator η-expanded at
 // the item type, the instantiation read off the array's shape. The reduce
 // family folds [t item] cells (its @pad is empty here), so an initial
@@ -697,6 +728,20 @@ func (el *elaborator) fold(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 		x, y := el.fresh("a"), el.fresh("b")
 		body := el.apply(pos, op, []*aval{typedArray(x, a, nil), typedArray(y, b, nil)})
 		return "(fn ([" + x + " " + a.String() + "] [" + y + " " + b.String() + "]) " + body.term + ")", body.typ
+	}
+	if p.Tree {
+		// The dialect's reduce is a tree over the items, its base used
+		// only when there are none: the typed reduce (a left fold with no
+		// initial value) has its value when the operator is associative.
+		if d == 0 {
+			el.fail(pos, "reduce of an array with no items is its base (not elaborated)")
+		}
+		for _, f := range op.funs {
+			if f.prim == nil || !associative[f.prim.Name] {
+				el.fail(pos, "reduce reduces tree-shaped: only an associative primitive operator (%s) elaborates to the typed left fold", strings.Join(slices.Sorted(maps.Keys(associative)), " "))
+			}
+		}
+		init, typedName = nil, "reduce"
 	}
 	if p.Fold.ReplicatesInit() {
 		// reduce, scan, iscan, iscan-init: one type for accumulator and items.

@@ -118,7 +118,7 @@ func (language) Elaborates() {}
 // Split reads text typed at a prompt into definitions and expressions
 // (lang.Interactive), as the typed dialect does.
 func (language) Split(file, src string) (defs, exprs, names []string, err error) {
-	return remora.SplitDefinitions(file, src)
+	return remora.SplitDefinitions(file, src, "define", "def")
 }
 
 // Assemble makes a program of the dialect: its #lang line, the

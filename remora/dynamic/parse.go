@@ -102,16 +102,22 @@ func (s *scope) has(x string) bool {
 }
 
 func isDefine(s *semantics.SExp) bool {
-	return s.IsList('(') && len(s.List) > 0 && s.List[0].IsAtom("define")
+	return s.IsList('(') && len(s.List) > 0 && (s.List[0].IsAtom("define") || s.List[0].IsAtom("def"))
 }
 
 // keywords are the special forms; they cannot name variables.
 var keywords = map[string]bool{
-	"define": true, "λ": true, "lambda": true, "let": true, "unbox": true, "array": true,
+	"define": true, "λ": true, "lambda": true, "let": true, "unbox": true, "array": true, "begin": true,
+	// The Racket implementation's other spellings: def and fn for define
+	// and λ, alit (what #A(d …)(atom …) reads as) for array, vec for a
+	// frame, rerank (#r(r …)f) and apply/shape.
+	"def": true, "fn": true, "alit": true, "vec": true, "rerank": true, "apply/shape": true,
 }
 
-// parseBody parses definitions followed by one expression into nested
-// lets; each definition scopes over what follows it.
+// parseBody parses a body: definitions and expressions, the last an
+// expression, whose value is the body's (Racket's bodies; library docs
+// write λ bodies as sequences). Each definition scopes over what follows
+// it; an expression before the last is computed and its value dropped.
 func parseBody(pos semantics.Pos, forms []*semantics.SExp, sc *scope) Expr {
 	if len(forms) == 0 {
 		fail(pos, "a body needs an expression")
@@ -123,7 +129,8 @@ func parseBody(pos semantics.Pos, forms []*semantics.SExp, sc *scope) Expr {
 	var defs []*Let
 	for _, d := range forms[:len(forms)-1] {
 		if !isDefine(d) {
-			fail(d.Pos, "only definitions may come before a body's expression")
+			defs = append(defs, &Let{Pos: d.Pos, Val: parseExpr(d, sc)})
+			continue
 		}
 		x, val := parseDefine(d, sc)
 		defs = append(defs, &Let{Pos: d.Pos, X: x, Val: val})
@@ -177,7 +184,7 @@ func name(s *semantics.SExp) string {
 	if keywords[s.Text] {
 		fail(s.Pos, "%s is a keyword, not a name", s.Text)
 	}
-	if _, ok, _ := remora.AtomLiteral(s); ok || s.Text[0] == '#' {
+	if _, ok, _ := atomLiteral(s); ok || s.Text[0] == '#' {
 		fail(s.Pos, "want a name, got the literal %s", s.Text)
 	}
 	return s.Text
@@ -197,22 +204,36 @@ func parseParams(ss []*semantics.SExp) []Param {
 			fail(s.Pos, "parameter %s appears twice", ps[i].Name)
 		}
 		seen[ps[i].Name] = true
-		r := s.List[1]
-		if r.IsAtom("all") {
-			ps[i].Rank = All
-			continue
-		}
-		n, err := strconv.ParseInt(r.Text, 10, 32)
-		if r.Kind != semantics.Atom || err != nil || n < 0 || r.Text[0] == '+' {
-			fail(r.Pos, "a cell rank is a natural number or all, got %s", r)
-		}
-		ps[i].Rank = int(n)
+		ps[i].Rank = parseRank(s.List[1])
 	}
 	return ps
 }
 
+// parseRank reads a cell rank: a natural number or all.
+func parseRank(r *semantics.SExp) int {
+	if r.IsAtom("all") {
+		return All
+	}
+	n, err := strconv.ParseInt(r.Text, 10, 32)
+	if r.Kind != semantics.Atom || err != nil || n < 0 || r.Text[0] == '+' {
+		fail(r.Pos, "a cell rank is a natural number or all, got %s", r)
+	}
+	return int(n)
+}
+
+// atomLiteral reads a literal atom: Racket's exact numbers beyond int64
+// (big integers, fractions 3/5), then the typed core's literals.
+func atomLiteral(s *semantics.SExp) (*remora.Value, bool, error) {
+	if s.Kind == semantics.Atom {
+		if x, ok := parseNumber(s.Text); ok {
+			return numScalar(x), true, nil
+		}
+	}
+	return remora.AtomLiteral(s)
+}
+
 func parseExpr(s *semantics.SExp, sc *scope) Expr {
-	v, ok, err := remora.AtomLiteral(s)
+	v, ok, err := atomLiteral(s)
 	if err != nil {
 		panic(err)
 	}
@@ -260,9 +281,9 @@ func parseExprs(ss []*semantics.SExp, sc *scope) []Expr {
 
 func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) Expr {
 	switch kw {
-	case "define":
-		fail(s.Pos, "define is allowed only at the top level or at the start of a body")
-	case "λ", "lambda":
+	case "define", "def":
+		fail(s.Pos, "%s is allowed only at the top level or in a body", kw)
+	case "λ", "lambda", "fn":
 		if len(args) < 2 || !args[0].IsList('(') {
 			fail(s.Pos, "λ is (λ ((x rank) …) body)")
 		}
@@ -289,19 +310,51 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) 
 		}
 		x := name(args[0])
 		return &Unbox{Pos: s.Pos, X: x, Box: parseExpr(args[1], sc), Body: parseBody(s.Pos, args[2:], sc.with(x))}
-	case "array":
+	case "array", "alit":
 		return parseArray(s, args)
+	case "vec":
+		// (vec e …) is the frame [e …].
+		return frame(s.Pos, parseExprs(args, sc))
+	case "rerank":
+		return parseRerank(s, args, sc)
+	case "apply/shape":
+		// (apply/shape S f a …): f applied to a …, with S the result's
+		// shape should the frame be empty.
+		if len(args) < 2 {
+			fail(s.Pos, "apply/shape is (apply/shape shape f arg …)")
+		}
+		return &App{Pos: s.Pos, Shape: parseExpr(args[0], sc), Fn: parseExpr(args[1], sc), Args: parseExprs(args[2:], sc)}
+	case "begin":
+		return parseBody(s.Pos, args, sc)
 	}
 	fail(s.Pos, "unknown form %s", kw)
 	return nil
 }
 
+// parseRerank reads (rerank (r …) f), which #r(r …)f abbreviates: f with
+// its cells' ranks replaced, the λ ((x1 r) …) (f x1 …). Its parameters'
+// names have a % that no program's names have, so f cannot capture them.
+func parseRerank(s *semantics.SExp, args []*semantics.SExp, sc *scope) Expr {
+	if len(args) != 2 || args[0].Kind != semantics.List {
+		fail(s.Pos, "rerank is (rerank (rank …) f), or #r(rank …)f")
+	}
+	var params []Param
+	call := &App{Pos: s.Pos, Fn: parseExpr(args[1], sc)}
+	for i, r := range args[0].List {
+		p := Param{Name: "x%" + strconv.Itoa(i+1), Rank: parseRank(r)}
+		params = append(params, p)
+		call.Args = append(call.Args, &Var{Pos: s.Pos, Name: p.Name})
+	}
+	return &Lam{Pos: s.Pos, Params: params, Body: call}
+}
+
 // parseArray reads (array [d …] atom …), the literal array of those
 // dimensions whose atoms are given in row-major order; with no atoms it
-// is the empty array of that shape.
+// is the empty array of that shape. (alit (d …) atom …) and #A(d …)(atom
+// …) are the Racket implementation's spellings of it.
 func parseArray(s *semantics.SExp, args []*semantics.SExp) Expr {
-	if len(args) == 0 || !args[0].IsList('[') {
-		fail(s.Pos, "array is (array [d …] atom …)")
+	if len(args) == 0 || args[0].Kind != semantics.List {
+		fail(s.Pos, "array is (array [d …] atom …), or (alit (d …) atom …)")
 	}
 	ds := make([]int64, len(args[0].List))
 	for i, d := range args[0].List {
@@ -324,7 +377,7 @@ func parseArray(s *semantics.SExp, args []*semantics.SExp) Expr {
 	}
 	elems := make([]Expr, len(atoms))
 	for i, a := range atoms {
-		v, ok, err := remora.AtomLiteral(a)
+		v, ok, err := atomLiteral(a)
 		if err != nil {
 			panic(err)
 		}
@@ -385,7 +438,7 @@ func literal(pos semantics.Pos, dims []int64, es []Expr, mix bool) (Expr, bool) 
 	cells := make([]*remora.Value, len(es))
 	for i, e := range es {
 		l, ok := e.(*Lit)
-		if !ok || l.V.Kind >= remora.KFunc || l.V.Len() == 0 || !mix && l.V.Kind != cells0Kind(es) {
+		if !ok || !isBase(l.V.Kind) || l.V.Len() == 0 || !mix && l.V.Kind != cells0Kind(es) {
 			return nil, false
 		}
 		cells[i] = l.V

@@ -39,6 +39,11 @@ func write(b *strings.Builder, e Expr) {
 		b.WriteByte(')')
 	case *App:
 		b.WriteByte('(')
+		if e.Shape != nil {
+			b.WriteString("apply/shape ")
+			write(b, e.Shape)
+			b.WriteByte(' ')
+		}
 		write(b, e.Fn)
 		for _, a := range e.Args {
 			b.WriteByte(' ')
@@ -46,6 +51,14 @@ func write(b *strings.Builder, e Expr) {
 		}
 		b.WriteByte(')')
 	case *Let:
+		if e.X == "" { // a sequence: the value is computed and dropped
+			b.WriteString("(begin ")
+			write(b, e.Val)
+			b.WriteByte(' ')
+			write(b, e.Body)
+			b.WriteByte(')')
+			return
+		}
 		b.WriteString("(let ((" + e.X + " ")
 		write(b, e.Val)
 		b.WriteString(")) ")
@@ -109,6 +122,12 @@ func writeAtom(b *strings.Builder, a remora.Atom) {
 	case *remora.Box:
 		b.WriteString("(box ")
 		writeValue(b, a.Val)
+		b.WriteByte(')')
+	case *Pair:
+		b.WriteString("(pair ")
+		writeValue(b, a.Fst)
+		b.WriteByte(' ')
+		writeValue(b, a.Snd)
 		b.WriteByte(')')
 	default:
 		b.WriteString(a.String())
@@ -183,6 +202,9 @@ func walk(e Expr, f func(Expr)) {
 	case *Lam:
 		walk(e.Body, f)
 	case *App:
+		if e.Shape != nil {
+			walk(e.Shape, f)
+		}
 		walk(e.Fn, f)
 		for _, a := range e.Args {
 			walk(a, f)

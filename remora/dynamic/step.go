@@ -111,6 +111,15 @@ func lit(pos semantics.Pos, v *remora.Value) Expr { return &Lit{Pos: pos, V: v} 
 func step(e Expr) (Expr, string, error) {
 	switch e := e.(type) {
 	case *App:
+		if e.Shape != nil && !isValue(e.Shape) {
+			sh, r, err := step(e.Shape)
+			if err != nil {
+				return nil, "", err
+			}
+			n := *e
+			n.Shape = sh
+			return &n, r, nil
+		}
 		if !isValue(e.Fn) {
 			fn, r, err := step(e.Fn)
 			if err != nil {
@@ -219,14 +228,19 @@ func stepApp(e *App) (Expr, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	var shape *remora.Value
+	if e.Shape != nil {
+		shape = toValue(e.Shape)
+	}
 	if fr.f0 == nil {
-		return lit(e.Pos, emptyResult(fr.frame)), remora.RuleMap.Name, nil
+		v, err := emptyApp(e.Pos, fr.frame, shape)
+		return lit(e.Pos, v), remora.RuleMap.Name, err
 	}
 	if len(fr.frame) == 0 {
 		return stepCall(e, fr.f0, args)
 	}
 	if fr.lifted() {
-		n := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), remora.ReplicateTo(fv, fr.fs[0], fr.frame))}
+		n := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), remora.ReplicateTo(fv, fr.fs[0], fr.frame)), Shape: e.Shape}
 		for i, a := range args {
 			if fr.whole[i] {
 				n.Args = append(n.Args, e.Args[i])
@@ -238,7 +252,8 @@ func stepApp(e *App) (Expr, string, error) {
 	}
 	count := product(fr.frame)
 	if count == 0 {
-		return lit(e.Pos, emptyResult(fr.frame)), remora.RuleMap.Name, nil
+		v, err := emptyApp(e.Pos, fr.frame, shape)
+		return lit(e.Pos, v), remora.RuleMap.Name, err
 	}
 	_, fcells := fv.Cells(len(fr.frame))
 	argCells := make([][]*remora.Value, len(args))
@@ -300,6 +315,12 @@ func unfold(e *App, p *PrimDef, args []*remora.Value) (Expr, error) {
 	apply := func(g, a, b Expr) (Expr, error) {
 		return &App{Pos: e.Pos, Fn: g, Args: []Expr{a, b}}, nil
 	}
+	if p.Tree {
+		if len(items) == 0 {
+			return initTerm, nil
+		}
+		return treeReduce(lit(e.Args[0].At(), op), terms, apply)
+	}
 	same := func(x Expr) Expr { return x }
 	stack := func(xs []Expr) Expr {
 		return &Frame{Pos: e.Pos, Dims: []int64{int64(len(xs))}, Elems: xs}
@@ -335,6 +356,9 @@ func subst(e Expr, vals map[string]Expr) Expr {
 		return &Lam{Pos: e.Pos, Params: e.Params, Body: subst(e.Body, inner)}
 	case *App:
 		n := &App{Pos: e.Pos, Fn: subst(e.Fn, vals), Args: make([]Expr, len(e.Args))}
+		if e.Shape != nil {
+			n.Shape = subst(e.Shape, vals)
+		}
 		for i, a := range e.Args {
 			n.Args[i] = subst(a, vals)
 		}

@@ -45,15 +45,15 @@ func TestStepRules(t *testing.T) {
 		{"fig1 column", "(+ [10 20 30] [[1 2] [3 4] [5 6]])", "lift map δ δ δ δ δ δ", "[[11 12] [23 24] [35 36]]"},
 		{"fig1 dot", "(define (dot (xs 1) (ys 1)) (reduce + 0 (* xs ys)))\n(dot [10 20 30] [[1 2 3] [4 5 6]])",
 			"β lift map " + // bind dot; replicate the vector; two applications
-				"β lift map δ δ δ δ δ δ δ " + // first row: * lifted, reduce unfolded and summed
-				"β lift map δ δ δ δ δ δ δ", // second row
+				"β lift map δ δ δ δ δ δ " + // first row: * lifted, reduce unfolded into a tree and summed
+				"β lift map δ δ δ δ δ δ", // second row
 			"[140 320]"},
 		// Fig 2: the function-producing application is lifted (two β make
 		// the two closures), then the function array maps pointwise.
 		{"fig2 curry-add", "(define (curry-add (x 0)) (λ ((y 0)) (+ x y)))\n((curry-add [1 2]) [20 30])",
 			"β lift map β β map β δ β δ", "[21 32]"},
 		{"fig2 sum and length", "(define (sum (v 1)) (reduce + 0 v))\n(define (len (v 1)) (length v))\n([sum len] [8 9 6])",
-			"β β lift map β δ δ δ δ β δ", "[23 3]"},
+			"β β lift map β δ δ δ β δ", "[23 3]"},
 		// Fig 3: the reranked + takes vector cells; each row's sum is a
 		// vector, so the frame of rows collapses.
 		{"fig3 rerank", "((λ ((n 1) (m 1)) (+ n m)) [10 20] [[1 2] [3 4] [5 6]])",
@@ -71,10 +71,13 @@ func TestStepRules(t *testing.T) {
 		// boxes, map, then unbox each box and apply length.
 		{"unbox over a frame", "(unbox v [(box [1 2]) (box [3 4 5])] (length v))", "δ δ map unbox δ unbox δ", "[2 3]"},
 		{"unbox one box", "(unbox v (box [1 2]) (reverse v))", "δ unbox δ", "[2 1]"},
-		// reduce unfolds in one δ into (+ (+ (+ 0 1) 2) 3), left to right.
-		{"reduce unfolding", "(reduce + 0 [1 2 3])", "δ δ δ δ", "6"},
-		// The base 0 is padded to [0 0]; each + on rows is lifted.
-		{"reduce rows", "(reduce + 0 [[1 2] [3 4]])", "δ lift map δ δ lift map δ δ", "[4 6]"},
+		// reduce unfolds in one δ into the tree (+ (+ 1 2) 3); the base
+		// is not used, the array having items.
+		{"reduce unfolding", "(reduce + 0 [1 2 3])", "δ δ δ", "6"},
+		{"reduce tree", "(reduce + 0 [1 2 3 4 5])", "δ δ δ δ δ", "15"},
+		{"reduce empty", "(reduce + 7 (array [0]))", "δ", "7"},
+		// The rows are added, the + lifted.
+		{"reduce rows", "(reduce + 0 [[1 2] [3 4]])", "δ lift map δ δ", "[4 6]"},
 		// scan unfolds into the frame of its accumulators [0 (+ 0 1)
 		// (+ (+ 0 1) 2)]; each is computed from the base.
 		{"scan unfolding", "(scan + 0 [1 2])", "δ δ δ δ", "[0 1 3]"},
@@ -135,7 +138,10 @@ func TestStepFigureTerms(t *testing.T) {
 			4: "[([* * * *] [1 1 1 1] [1 2 3 4]) ((λ ((n 0) (m 1)) (* n m)) 10 [1 2 3 4]) ((λ ((n 0) (m 1)) (* n m)) 100 [1 2 3 4])]",
 		}},
 		{"reduce unfolding", "(reduce + 0 [1 2 3])", map[int]string{
-			1: "(+ (+ (+ 0 1) 2) 3)",
+			1: "(+ (+ 1 2) 3)",
+		}},
+		{"reduce tree", "(reduce - 0 [1 2 3 4 5])", map[int]string{
+			1: "(- (- (- 1 2) (- 3 4)) 5)",
 		}},
 		{"unbox over a frame", "(unbox v [(box [1 2]) (box [3 4 5])] (length v))", map[int]string{
 			3: "[(unbox v (box [1 2]) (length v)) (unbox v (box [3 4 5]) (length v))]",

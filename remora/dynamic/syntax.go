@@ -61,10 +61,16 @@ type App struct {
 	Pos  semantics.Pos
 	Fn   Expr
 	Args []Expr
+	// Shape is (apply/shape S f a …)'s S: the shape of the result when
+	// the application's frame is empty, which nothing computed could
+	// tell (ERRATA R10); nil for a plain application.
+	Shape Expr
 }
 
 // Let is (let ((x e)) body), and what define elaborates to: the value is
-// bound whole, as (λ ((x all)) body) applied to it would.
+// bound whole, as (λ ((x all)) body) applied to it would. With X empty it
+// is (begin e body), a body's sequence: e is computed (its errors are
+// the program's) and its value dropped, as Racket's bodies do.
 type Let struct {
 	Pos  semantics.Pos
 	X    string

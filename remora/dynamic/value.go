@@ -2,6 +2,7 @@ package dynamic
 
 import (
 	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // Values are the typed core's flat arrays (remora.Value): a shape and a
@@ -15,7 +16,8 @@ type Func struct {
 	Env  *env     // the big-step closure's environment; nil in the small-step, whose terms are closed
 }
 
-// Ranks are the cell ranks the function takes (All for any rank).
+// Ranks are the cell ranks the function takes (All for any rank); a
+// scalar primitive of variable arity gives its least arity's.
 func (f *Func) Ranks() []int {
 	if f.Lam == nil {
 		return f.Prim.Ranks
@@ -25,6 +27,15 @@ func (f *Func) Ranks() []int {
 		rs[i] = p.Rank
 	}
 	return rs
+}
+
+// RanksFor are the cell ranks the function takes when applied to n
+// arguments: a scalar primitive of variable arity takes n scalar cells.
+func (f *Func) RanksFor(n int) []int {
+	if f.Lam == nil {
+		return f.Prim.RanksFor(n)
+	}
+	return f.Ranks()
 }
 
 // String prints the function as a term: the primitive's name, or the λ
@@ -84,4 +95,13 @@ func product(ds []int64) int {
 		n *= int(d)
 	}
 	return n
+}
+
+// arity describes how many arguments the function takes.
+func (f *Func) arity() string {
+	if f.Lam == nil {
+		return f.Prim.arity()
+	}
+	n := len(f.Lam.Params)
+	return semantics.Plural(n, "argument")
 }
