@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
