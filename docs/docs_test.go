@@ -13,6 +13,10 @@ package docs
 //	                            text contains what follows "error:"
 //	-- semantics: big           run only under these semantics (default: all
 //	                            the program has, e.g. big and small)
+//	-- mode: check              compare what `arraysem check` prints instead:
+//	                            the program's type (one line per Remora
+//	                            expression), then, for FUNMEM given args,
+//	                            validity (Def 3.1) and race freedom (eq 4)
 //
 // An example is loaded with check.Load (its language from the info string)
 // and run under each semantics; its lines must equal the ⇒ lines. Blocks
@@ -43,6 +47,7 @@ type example struct {
 	want   []string
 	err    string
 	sems   []string
+	check  bool // mode: check
 	tagged bool // has ⇒ or error:
 }
 
@@ -89,7 +94,7 @@ func examples(t *testing.T, file string) []example {
 }
 
 var (
-	comment = regexp.MustCompile(`(?:--|;+)\s*(args:|⇒|error:|semantics:)(.*)$`)
+	comment = regexp.MustCompile(`(?:--|;+)\s*(args:|⇒|error:|semantics:|mode:)(.*)$`)
 	argRE   = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_']*)=(\[[^=]*\]|\S+)`)
 )
 
@@ -113,6 +118,11 @@ func parseDirectives(t *testing.T, e *example, body []string) {
 			e.tagged = true
 		case "semantics:":
 			e.sems = strings.Fields(rest)
+		case "mode:":
+			if rest != "check" && rest != "run" {
+				t.Fatalf("%s:%d: unknown mode %q (run or check)", e.file, e.line, rest)
+			}
+			e.check = rest == "check"
 		}
 	}
 }
@@ -151,6 +161,10 @@ func runExample(t *testing.T, e example) {
 		}
 		t.Fatalf("%s:%d: load: %v\n%s", e.file, e.line, err, e.src)
 	}
+	if e.check {
+		checkExample(t, e, p)
+		return
+	}
 	sems := e.sems
 	if len(sems) == 0 {
 		sems = p.Semantics()
@@ -173,6 +187,28 @@ func runExample(t *testing.T, e example) {
 			t.Errorf("%s:%d: %s semantics gives\n\t%s\nwant\n\t%s", e.file, e.line, sem,
 				strings.Join(r.Lines, "\n\t"), strings.Join(e.want, "\n\t"))
 		}
+	}
+}
+
+// checkExample compares what `arraysem check` prints.
+func checkExample(t *testing.T, e example, p lang.Program) {
+	lines := strings.Split(p.Type(), "\n")
+	var err error
+	if ic, ok := p.(lang.InputChecker); ok && len(e.args) > 0 {
+		var more []string
+		more, err = ic.CheckInputs(e.args)
+		lines = append(lines, more...)
+	}
+	switch {
+	case e.err != "" && err == nil:
+		t.Errorf("%s:%d: check gives %q, want an error containing %q", e.file, e.line, lines, e.err)
+	case e.err != "" && !strings.Contains(err.Error(), e.err):
+		t.Errorf("%s:%d: check: error %q, want one containing %q", e.file, e.line, err, e.err)
+	case e.err == "" && err != nil:
+		t.Errorf("%s:%d: check: %v", e.file, e.line, err)
+	case e.err == "" && !slices.Equal(lines, e.want):
+		t.Errorf("%s:%d: check gives\n\t%s\nwant\n\t%s", e.file, e.line,
+			strings.Join(lines, "\n\t"), strings.Join(e.want, "\n\t"))
 	}
 }
 
