@@ -18,10 +18,12 @@ package docs
 //	                            expression), then, for FUNMEM given args,
 //	                            validity (Def 3.1) and race freedom (eq 4)
 //
-// An example is loaded with check.Load (its language from the info string)
-// and run under each semantics; its lines must equal the ⇒ lines. Blocks
-// without ⇒ or error: are fragments and are not run. Every name of the
-// Remora basis (remora.Basis) must appear in remora.md as `name`.
+// An example is loaded with check.Load under a file name whose extension
+// is the info string (a remora block whose first line is
+// "#lang remora/dynamic" is in that dialect) and run under each semantics;
+// its lines must equal the ⇒ lines. Blocks without ⇒ or error: are
+// fragments and are not run. This holds for every docs/*.md. Every name of
+// the Remora basis (remora.Basis) must appear in remora.md as `name`.
 
 import (
 	"fmt"
