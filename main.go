@@ -345,6 +345,9 @@ func cmdCheck(args []string, stdout io.Writer) error {
 }
 
 func cmdCompile(args []string, stdout io.Writer) error {
+	if toCuda(args) {
+		return cmdCompileCuda(args, stdout) // gpu.go
+	}
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
 	to := fs.String("to", "", "target level: fun, funmem or imp")
 	expand := fs.Bool("expand", false, "run MemoryExpand")

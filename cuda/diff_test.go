@@ -1,0 +1,152 @@
+package cuda_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arraysem/arraysem/cuda"
+	"github.com/arraysem/arraysem/cuda/harness"
+)
+
+// needClang skips a test when clang-14 is not installed, except in CI (the
+// CI variable set), where the toolchain is part of the contract.
+func needClang(t *testing.T) {
+	t.Helper()
+	for _, c := range []string{"clang-14", "clang++-14"} {
+		if _, err := exec.LookPath(c); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is not on PATH, and CI is set (.ci/run installs it)", c)
+			}
+			t.Skipf("%s is not on PATH", c)
+		}
+	}
+}
+
+func examples(t *testing.T) []*harness.Program {
+	t.Helper()
+	var files []string
+	for _, d := range []string{"imp", "fun", "funmem"} {
+		fs, err := filepath.Glob(filepath.Join("..", "examples", d, "*."+d))
+		if err != nil || len(fs) == 0 {
+			t.Fatalf("no examples in %s: %v", d, err)
+		}
+		files = append(files, fs...)
+	}
+	ps, err := harness.Programs(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// TestExamplesOnClang: every example that reaches IMP emits CUDA whose
+// device code compiles to PTX, and whose host build, under the address
+// and undefined-behaviour sanitizers, prints what the interpreter prints
+// on every input of the example's test block, or exits as it goes wrong
+// (status 1 stuck, 2 bad input). Races are left to gpu-sim. To keep CI
+// short the distinct files are compiled as one bundle (harness.Bundle) by
+// each of the two commands, in parallel; TestStandalone builds single
+// files exactly as a user does.
+func TestExamplesOnClang(t *testing.T) {
+	needClang(t)
+	start := time.Now()
+	ps := examples(t)
+	var distinct []*harness.Program
+	index := map[string]int{}
+	for _, p := range ps {
+		if _, ok := index[p.CUDA]; !ok {
+			index[p.CUDA] = len(distinct)
+			distinct = append(distinct, p)
+		}
+	}
+	dir := t.TempDir()
+	src := harness.Bundle(distinct)
+	var bin string
+	var errs [2]error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); _, errs[0] = cuda.Build(cuda.PTXCommand, src, dir, "bundle_ptx", ".ptx") }()
+	go func() { defer wg.Done(); bin, errs[1] = cuda.Build(cuda.HostCommand, src, dir, "bundle", "") }()
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	built := time.Since(start)
+	type job struct {
+		p    *harness.Program
+		args map[string]string
+	}
+	jobs := make(chan job)
+	var mu sync.Mutex
+	cases := 0
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				want := harness.Interpret(j.p.Imp, j.args)
+				if want.Race {
+					continue
+				}
+				args := append([]string{strconv.Itoa(index[j.p.CUDA])}, harness.Args(j.args)...)
+				got := cuda.Exec(bin, args, time.Minute)
+				if v, d := harness.Compare(want, got); v != "ok" {
+					t.Errorf("%s %v: %s", j.p.Name, harness.Args(j.args), d)
+				}
+				mu.Lock()
+				cases++
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, p := range ps {
+		for _, args := range p.Cases {
+			jobs <- job{p, args}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	t.Logf("%d programs (%d distinct files), %d inputs; built in %v, all in %v", len(ps), len(distinct), cases,
+		built.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+}
+
+// TestStandalone builds two emitted files one by one with exactly the
+// commands a user runs, and runs them: a matrix product, and a program
+// stuck on a division by zero.
+func TestStandalone(t *testing.T) {
+	needClang(t)
+	ps := examples(t)
+	dir := t.TempDir()
+	want := map[string]bool{"matmul_expand_gpu.imp": true, "stuck_div.imp": true}
+	n := 0
+	for i, p := range ps {
+		if !want[filepath.Base(p.Name)] {
+			continue
+		}
+		n++
+		name := "standalone" + strconv.Itoa(i)
+		if _, err := cuda.Build(cuda.PTXCommand, p.CUDA, dir, name, ".ptx"); err != nil {
+			t.Fatal(err)
+		}
+		bin, err := cuda.Build(cuda.HostCommand, p.CUDA, dir, name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range p.Cases {
+			got := cuda.Exec(bin, harness.Args(args), time.Minute)
+			if v, d := harness.Compare(harness.Interpret(p.Imp, args), got); v != "ok" {
+				t.Errorf("%s %v: %s", p.Name, harness.Args(args), d)
+			}
+		}
+	}
+	if n != len(want) {
+		t.Fatalf("found %d of the %d examples", n, len(want))
+	}
+}
