@@ -114,6 +114,10 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		err = cmdTest(rest, stdout)
 	case "compile":
 		err = cmdCompile(rest, stdout)
+	case "gpu-sim":
+		err = cmdGpuSim(rest, stdout) // gpu.go
+	case "gpu-check":
+		err = cmdGpuCheck(rest, stdout) // gpu.go
 	case "side-by-side":
 		err = cmdSide(rest, stdout)
 	case "cover":

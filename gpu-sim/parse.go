@@ -462,6 +462,10 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		s.Grid, s.Block, s.Args = args[0], args[1], args[2:]
 		return s, p.expect(";")
 	}
+	switch t.text {
+	case "while", "do", "switch", "goto", "break", "continue", "case", "default", "struct", "typedef", "static", "const", "__shared__", "__device__", "unsigned", "long", "auto":
+		return nil, p.unsupported(t)
+	}
 	if typ, ok := p.typ(); ok {
 		if !knownType(typ) {
 			return nil, p.errAt(t.pos, "unsupported construct: type %s", typ)

@@ -202,7 +202,9 @@ func (t *thread) runBlock(s *cuda.Launch, b int, order []int, mk func(b, i int) 
 				return m.err
 			}
 			if m.done {
-				finished = m.t
+				if finished == nil {
+					finished = m.t
+				}
 				continue
 			}
 			if at != nil && m.at != at {
