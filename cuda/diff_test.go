@@ -1,6 +1,8 @@
 package cuda_test
 
 import (
+	"fmt"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,8 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
+	"github.com/arraysem/arraysem/funmem"
+	proofstests "github.com/arraysem/arraysem/proofs-tests"
 )
 
 // needClang skips a test when clang-14 is not installed, except in CI (the
@@ -44,18 +49,50 @@ func examples(t *testing.T) []*harness.Program {
 	return ps
 }
 
+// generated is n programs of the FUN generator of proofs-tests (seeds 1 to
+// n, sizes growing), each compiled to IMP in both layouts, with the inputs
+// they were generated with.
+func generated(t *testing.T, n int) []*harness.Program {
+	t.Helper()
+	var out []*harness.Program
+	for seed := int64(1); seed <= int64(n); seed++ {
+		c := proofstests.Generate(rand.New(rand.NewSource(seed)), int(seed)%proofstests.MaxGenSize, proofstests.DefaultGenConfig)
+		l, err := check.Load("gen.fun", c.Source(), check.Options{})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		args := map[string]string{}
+		for _, in := range c.Inputs {
+			args[in.Name] = in.Value.String()
+		}
+		for i, lay := range []funmem.Layout{funmem.GPU, funmem.CPU} {
+			st, err := check.Compile(l, check.CompileOptions{To: "imp", Expand: true, Layout: lay})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			f, err := cuda.Emit(st[len(st)-1].Imp, cuda.Options{})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			out = append(out, &harness.Program{Name: fmt.Sprintf("generated seed %d (--layout %s)", seed, []string{"gpu", "cpu"}[i]),
+				Imp: st[len(st)-1].Imp, CUDA: f.String(), Cases: []map[string]string{args}})
+		}
+	}
+	return out
+}
+
 // TestExamplesOnClang: every example that reaches IMP emits CUDA whose
 // device code compiles to PTX, and whose host build, under the address
 // and undefined-behaviour sanitizers, prints what the interpreter prints
 // on every input of the example's test block, or exits as it goes wrong
-// (status 1 stuck, 2 bad input). Races are left to gpu-sim. To keep CI
+// (status 1 stuck, 2 bad input); so do the programs of testdata/emit.txt and 24 of the FUN generator. Races are left to gpu-sim. To keep CI
 // short the distinct files are compiled as one bundle (harness.Bundle) by
 // each of the two commands, in parallel; TestStandalone builds single
 // files exactly as a user does.
 func TestExamplesOnClang(t *testing.T) {
 	needClang(t)
 	start := time.Now()
-	ps := examples(t)
+	ps := append(append(examples(t), goldenPrograms(t)...), generated(t, 24)...)
 	var distinct []*harness.Program
 	index := map[string]int{}
 	for _, p := range ps {

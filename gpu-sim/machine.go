@@ -18,6 +18,11 @@ type Options struct {
 	Block    int      // threads per block (0: 256, the emitted default)
 	Schedule Schedule // the order a launch's threads run in
 	Stats    bool     // collect Stats
+	// Fuel bounds the statements a run executes, over all threads (0: no
+	// bound); MaxElems bounds one allocation (0: 2^28 int64s, the
+	// interpreter's heap limit).
+	Fuel     int64
+	MaxElems int64
 }
 
 // Schedule is the order in which a launch's blocks, and a block's threads,
@@ -135,6 +140,7 @@ type machine struct {
 	rnd     *rand.Rand
 	launch  *launchState
 	stats   *Stats
+	steps   int64
 }
 
 // Run runs a parsed program with NAME=VALUE arguments and returns what it
@@ -196,7 +202,19 @@ func (t *thread) stmts(ss []cuda.Stmt) {
 	}
 }
 
+// tick spends one unit of fuel: a statement, a loop iteration, a thread.
+func (t *thread) tick(pos cuda.Pos) { t.spend(pos, 1) }
+
+// spend spends k units of fuel (an allocation or a copy spends one per
+// element).
+func (t *thread) spend(pos cuda.Pos, k int64) {
+	if t.m.steps += k; t.m.opts.Fuel > 0 && t.m.steps > t.m.opts.Fuel {
+		t.fail(pos, "fuel", "the run exceeds its fuel of %d steps", t.m.opts.Fuel)
+	}
+}
+
 func (t *thread) stmt(s cuda.Stmt) {
+	t.tick(cuda.StmtPos(s))
 	switch s := s.(type) {
 	case *cuda.Comment:
 	case *cuda.Decl:
@@ -232,6 +250,7 @@ func (t *thread) stmt(s cuda.Stmt) {
 		v := &value{k: kInt, i: from}
 		t.vars[s.Var] = v
 		for v.i <= t.asInt(s.Bound, t.eval(s.Bound)) {
+			t.tick(s.Pos)
 			t.stmts(s.Body)
 			v.i++
 		}
@@ -242,6 +261,9 @@ func (t *thread) stmt(s cuda.Stmt) {
 		}
 		panic(retSignal{v})
 	case *cuda.Launch:
+		if t.gtid >= 0 {
+			t.fail(s.Pos, "unsupported", "unsupported construct: a launch inside a kernel")
+		}
 		t.launchKernel(s)
 	default:
 		t.fail(cuda.StmtPos(s), "unsupported", "unsupported construct: statement %T", s)
@@ -475,7 +497,17 @@ func (t *thread) addr(e *cuda.Unary) value {
 	return value{}
 }
 
-func (m *machine) alloc(n int64, host bool, what string) *region {
+func (t *thread) alloc(pos cuda.Pos, n int64, host bool, what string) *region {
+	m := t.m
+	// No file makes the simulator allocate without bound.
+	max := m.opts.MaxElems
+	if max <= 0 {
+		max = 1 << 28
+	}
+	if n < 0 || n > max {
+		t.fail(pos, "cuda", "%s: an allocation of %d int64s (the simulator allows 0 to %d)", what, n, max)
+	}
+	t.spend(pos, n)
 	r := &region{id: len(m.regions) + 1, host: host, base: m.next, data: make([]int64, n), init: make([]bool, n), what: what}
 	m.next += uint64(n*8+255) &^ 255
 	if n == 0 {
@@ -609,7 +641,14 @@ func (t *thread) call(c *cuda.Call) value {
 		return value{k: kInt, i: -n(0)}
 	case "arraysem_start":
 		want(5)
-		t.m.start(t, c, strings.Split(t.vars[t.fn.Params[1].Name].s, "\x00"))
+		var argv *value
+		if len(t.fn.Params) == 2 {
+			argv = t.vars[t.fn.Params[1].Name]
+		}
+		if argv == nil || argv.k != kStr {
+			t.fail(c.Pos, "unsupported", "unsupported construct: arraysem_start outside main(int argc, char **argv)")
+		}
+		t.m.start(t, c, strings.Split(argv.s, "\x00"))
 		return zero
 	case "arraysem_cuda":
 		want(2)
@@ -627,7 +666,7 @@ func (t *thread) call(c *cuda.Call) value {
 		if size < 0 || size%8 != 0 {
 			t.fail(c.Pos, "cuda", "cudaMalloc of %d bytes: not a whole number of int64s", size)
 		}
-		r := t.m.alloc(size/8, false, fmt.Sprintf("cudaMalloc at line %d", c.Pos.Line))
+		r := t.alloc(c.Pos, size/8, false, fmt.Sprintf("cudaMalloc at line %d", c.Pos.Line))
 		p := ptr{r: r}
 		if ref.off == -1 {
 			ref.v.p = p
@@ -640,6 +679,7 @@ func (t *thread) call(c *cuda.Call) value {
 		p := t.asPtr(c.Args[0], args[0])
 		k := t.elems(c.Args[2], n(2))
 		t.span(c.Args[0], p, k, false)
+		t.spend(c.Pos, k)
 		for i := int64(0); i < k; i++ {
 			p.set(i, 0)
 		}
@@ -654,6 +694,7 @@ func (t *thread) call(c *cuda.Call) value {
 		toDevice := n(3) == 1
 		t.span(c.Args[0], dst, k, !toDevice)
 		t.span(c.Args[1], src, k, toDevice)
+		t.spend(c.Pos, k)
 		for i := int64(0); i < k; i++ {
 			v, ok := src.get(i)
 			if !ok {
@@ -724,7 +765,7 @@ func (t *thread) call(c *cuda.Call) value {
 		case "arraysem_input_len":
 			return value{k: kInt, i: int64(len(v.Data))}
 		}
-		r := t.m.alloc(int64(len(v.Data)), true, "input "+args[0].s)
+		r := t.alloc(c.Pos, int64(len(v.Data)), true, "input "+args[0].s)
 		copy(r.data, v.Data)
 		for i := range r.init {
 			r.init[i] = true
@@ -748,7 +789,7 @@ func (t *thread) call(c *cuda.Call) value {
 		return value{k: kInt, i: k}
 	case "arraysem_host_buffer":
 		want(1)
-		return value{k: kPtr, p: ptr{r: t.m.alloc(n(0), true, "result buffer")}}
+		return value{k: kPtr, p: ptr{r: t.alloc(c.Pos, n(0), true, "result buffer")}}
 	case "arraysem_print_int":
 		want(1)
 		fmt.Fprintln(&t.m.out, n(0))
@@ -767,6 +808,7 @@ func (t *thread) call(c *cuda.Call) value {
 			t.fail(c.Pos, "cuda", "%v", err)
 		}
 		t.span(c.Args[0], p, count, true)
+		t.spend(c.Pos, count)
 		data := make([]int64, count)
 		for i := range data {
 			v, ok := p.get(int64(i))

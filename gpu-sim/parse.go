@@ -10,11 +10,9 @@ import (
 
 // Program is a parsed .cu file: the emitter's AST, read back.
 type Program struct {
-	Name string
-	File *cuda.File
-	// Lines is the number of lines before the program's own text (header
-	// comment and prelude), for positions.
-	funcs map[string]*cuda.Func
+	Name  string                // the file's name, for messages
+	File  *cuda.File            // its tables and functions
+	funcs map[string]*cuda.Func // the functions by name
 }
 
 // Error is an error of gpu-sim at a position of the .cu file: an
@@ -22,7 +20,7 @@ type Program struct {
 type Error struct {
 	File string
 	Pos  cuda.Pos
-	Kind string // "unsupported", "stuck", "race", "out-of-bounds", "uninitialised", "divergence", "input", "cuda"
+	Kind string // "unsupported", "stuck", "race", "out-of-bounds", "uninitialised", "divergence", "input", "cuda", "fuel"
 	Msg  string
 }
 

@@ -130,6 +130,7 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 		t.fail(s.Pos, "unsupported", "unsupported construct: %s waits at __syncthreads, so its launch must be ARRAYSEM_LAUNCH_SYNC", s.Kernel)
 	}
 	mk := func(b, i int) *thread {
+		t.tick(s.Pos)
 		th := &thread{m: t.m, fn: fn, vars: map[string]*value{}, block: b, tid: i, gtid: b*int(block) + i, counts: map[cuda.Expr]int{}}
 		for k, p := range fn.Params {
 			v := args[k]
@@ -279,7 +280,7 @@ func (t *thread) deviceCall(c *cuda.Call) value {
 		return value{k: kInt}
 	case "arraysem_device_alloc":
 		want(1)
-		r := t.m.alloc(n(0), false, fmt.Sprintf("arraysem_device_alloc by %s at line %d", t.who(), c.Pos.Line))
+		r := t.alloc(c.Pos, n(0), false, fmt.Sprintf("arraysem_device_alloc by %s at line %d", t.who(), c.Pos.Line))
 		for i := range r.init {
 			r.init[i] = true
 		}
