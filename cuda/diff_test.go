@@ -187,3 +187,32 @@ func TestStandalone(t *testing.T) {
 		t.Fatalf("found %d of the %d examples", n, len(want))
 	}
 }
+
+// TestHostBarrier builds gpu-sim's planted barrier.cu (every thread of a
+// kernel waits at one __syncthreads) to PTX and for the host, where a block's
+// threads are OS threads meeting at a barrier: with blocks of 2 threads
+// all of them reach it; with 256, the threads past the kernel's bound
+// return first and no longer count, so the others pass.
+func TestHostBarrier(t *testing.T) {
+	needClang(t)
+	src, err := os.ReadFile(filepath.Join("..", "gpu-sim", "testdata", "barrier.cu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := cuda.Build(cuda.PTXCommand, string(src), dir, "barrier", ".ptx"); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := cuda.Build(cuda.HostCommand, string(src), dir, "barrier", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[1 4 9 16]\n[[1 2] [2 4] [3 6] [4 8]]\n[7 7]\n"
+	for _, block := range []string{"2", "256"} {
+		t.Setenv("ARRAYSEM_BLOCK", block)
+		got := cuda.Exec(bin, []string{"n=4", "m=2"}, time.Minute)
+		if got.Status != 0 || got.Stdout != want || got.Stderr != "" {
+			t.Errorf("blocks of %s: status %d, %q, %s", block, got.Status, got.Stdout, got.Stderr)
+		}
+	}
+}

@@ -101,6 +101,13 @@ static void arraysem_launch(unsigned grid, unsigned block, bool sync, F f) {
         gridDim = {grid, 1, 1}, blockDim = {block, 1, 1}, blockIdx = {g, 0, 0}, threadIdx = {t, 0, 0};
         arraysem_current_barrier = &b;
         f();
+        // A thread that has returned no longer counts at the barrier.
+        std::lock_guard<std::mutex> l(b.m);
+        if (--b.n > 0 && b.waiting == b.n) {
+          b.waiting = 0;
+          b.phase++;
+          b.cv.notify_all();
+        }
       });
     for (auto &t : ts) t.join();
   }
