@@ -10,7 +10,12 @@
 // The file is built from a small CUDA AST (syntax.go), which Emit fills
 // (emit.go) and String prints (print.go) after a fixed prelude
 // (prelude.go, prelude.cu). The simulator in gpu-sim parses printed files
-// back into the same AST.
+// back into the same AST. toolchain.go holds the compiler commands that
+// check an emitted file (clang-14 to PTX, clang++-14 for the host under
+// the sanitizers, nvcc for a GPU); package harness runs emitted programs
+// against the IMP interpreter.
+//
+// To emit: f, err := cuda.Emit(p, cuda.Options{}); text := f.String().
 //
 // The emitted program reproduces IMP's big-step semantics (Fig 12): int64
 // arithmetic wraps, division truncates, blocks are allocated zeroed, a

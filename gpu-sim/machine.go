@@ -3,7 +3,6 @@ package gpusim
 import (
 	"fmt"
 	"math/rand"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -909,5 +908,4 @@ func (m *machine) start(t *thread, c *cuda.Call, argv []string) {
 		}
 		m.inputs[in.Name.Name] = semantics.Array{Data: heap.Block(env[in.Block.Name].L)}
 	}
-	_ = sort.Strings
 }

@@ -24,6 +24,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error formats the error as file:line:col: message.
 func (e *Error) Error() string {
 	if e.Pos.Line == 0 {
 		return fmt.Sprintf("%s: %s", e.File, e.Msg)
