@@ -372,6 +372,8 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	layout := fs.String("layout", "gpu", "MemoryExpand's layout: gpu (coalesced) or cpu (a row per thread)")
 	raw := fs.Bool("raw", false, "skip the simplifier")
 	stages := fs.Bool("stages", false, "print every stage")
+	vals := argList{}
+	fs.Var(vals, "arg", "an input's value NAME=VALUE compiled in as a default, where the level can hold one (CUDA; repeatable)")
 	lf := addLangFlags(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
@@ -390,7 +392,7 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	st, err := check.Compile(l, *to, lang.CompileOptions{Expand: *expand, Layout: *layout, Raw: *raw})
+	st, err := check.Compile(l, *to, lang.CompileOptions{Expand: *expand, Layout: *layout, Raw: *raw, Defaults: vals})
 	if err != nil {
 		return usageError{err.Error()}
 	}

@@ -241,8 +241,9 @@ func parseArgs(s string) (map[string]string, error) {
 	return args, nil
 }
 
-// Outcome counts a golden run.
-type Outcome struct{ Passed, Failed int }
+// Outcome counts a golden run: checks passed and failed, and files with
+// no test block (nothing to check; said, not failed).
+type Outcome struct{ Passed, Failed, Untested int }
 
 // RunGolden runs every golden test under dir (files in a language arraysem
 // knows), reporting each failure and a summary line to w.
@@ -265,6 +266,13 @@ func RunGolden(dir string, w io.Writer, verbose bool) (Outcome, error) {
 	sort.Strings(files)
 	var out Outcome
 	for _, f := range files {
+		if src, err := os.ReadFile(f); err == nil {
+			if spec, err := ParseSpec(string(src)); err == nil && len(spec.Cases) == 0 && spec.LoadError == nil {
+				fmt.Fprintf(w, "note %s: no test block (a -- == or ;; == header with input/output lines), nothing to check\n", f)
+				out.Untested++
+				continue
+			}
+		}
 		fails, n := RunGoldenFile(f)
 		for _, msg := range fails {
 			fmt.Fprintf(w, "FAIL %s\n", msg)
@@ -274,6 +282,9 @@ func RunGolden(dir string, w io.Writer, verbose bool) (Outcome, error) {
 		if verbose && len(fails) == 0 {
 			fmt.Fprintf(w, "ok   %s (%d checks)\n", f, n)
 		}
+	}
+	if out.Untested > 0 {
+		fmt.Fprintf(w, "%s without a test block\n", semantics.Plural(out.Untested, "file"))
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", out.Passed, out.Failed)
 	return out, nil

@@ -3,8 +3,10 @@ package check
 import (
 	"fmt"
 
+	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
+	gpusim "github.com/arraysem/arraysem/gpu-sim"
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/remora"
@@ -17,7 +19,7 @@ import (
 var Registry = &lang.Registry{}
 
 func init() {
-	Registry.AddLanguage(fun.Language, funmem.Language, imp.Language, remora.Language, dynamic.Language)
+	Registry.AddLanguage(fun.Language, funmem.Language, imp.Language, gpusim.Language, remora.Language, dynamic.Language)
 	Registry.AddPass(
 		lang.Pass{Name: "TransformProgram", From: "fun", To: "funmem",
 			Doc: "FUN → FUNMEM: TransformProgram, TransformStms, TransformStm and Support (§3.5)",
@@ -49,6 +51,11 @@ func init() {
 					return nil, fmt.Errorf("FunMemToImp: %w", err)
 				}
 				return q, nil
+			}},
+		lang.Pass{Name: "EmitCUDA", From: "imp", To: "cuda",
+			Doc: "IMP → CUDA: a __global__ function per top-level kernel, one thread per iteration; host code that allocates, launches, checks and prints (package cuda)",
+			Run: func(p any, o lang.CompileOptions) (any, error) {
+				return cuda.Emit(p.(*imp.Program), cuda.Options{Defaults: o.Defaults})
 			}},
 	)
 	Registry.AddVariant(

@@ -114,7 +114,8 @@ func TestPaths(t *testing.T) {
 		{"fun", "imp", "TransformProgram FunMemToImp"},
 		{"funmem", "imp", "FunMemToImp"},
 		{"fun", "fun", ""},
-		{"imp", "fun", "error: cannot compile imp to fun (imp compiles to imp)"},
+		{"imp", "fun", "error: cannot compile imp to fun (imp compiles to imp, cuda)"},
+		{"fun", "cuda", "TransformProgram FunMemToImp EmitCUDA"},
 		{"fun", "bogus", `error: unknown level "bogus"`},
 	} {
 		path, err := Registry.Path(tc.from, tc.to)
@@ -140,7 +141,7 @@ func TestPaths(t *testing.T) {
 	for _, l := range levels {
 		names = append(names, l.Name)
 	}
-	want := "FUN, FUNMEM, IMP, FUNMEM expanded (gpu), IMP expanded (gpu), FUNMEM expanded (cpu), IMP expanded (cpu)"
+	want := "FUN, FUNMEM, IMP, CUDA, FUNMEM expanded (gpu), IMP expanded (gpu), CUDA expanded (gpu), FUNMEM expanded (cpu), IMP expanded (cpu), CUDA expanded (cpu)"
 	if got := strings.Join(names, ", "); got != want {
 		t.Errorf("levels %s, want %s", got, want)
 	}

@@ -28,6 +28,10 @@ type CompileOptions struct {
 	Expand bool   // run MemoryExpand
 	Layout string // MemoryExpand's layout: "gpu" (coalesced, the default) or "cpu"
 	Raw    bool   // skip the simplifiers
+	// Defaults are input values (NAME → VALUE, as --arg takes them)
+	// compiled into a level that can hold them (CUDA's command line
+	// overrides them).
+	Defaults map[string]string
 }
 
 // Walk is what a transformation's When is told about the walk so far.

@@ -1,0 +1,27 @@
+// Package cuda is the last step of the compile path: it translates an IMP
+// program (after memory expansion, in the paper "Compiling a functional
+// array language with non-semantic memory information" §4–5) into one
+// self-contained CUDA C++ file, following "convert to CUDA" of "A Rank-
+// Polymorphic Compiler to CUDA" (§5): each top-level kernel becomes a
+// __global__ function with one thread per iteration, kernels nested inside
+// a kernel become loops of the thread, and the host code allocates,
+// launches and copies back.
+//
+// The file is built from a small CUDA AST (syntax.go), which Emit fills
+// (emit.go) and String prints (print.go) after a fixed prelude
+// (prelude.go, prelude.cu). The simulator in gpu-sim parses printed files
+// back into the same AST. toolchain.go holds the compiler commands that
+// check an emitted file (clang-14 to PTX, clang++-14 for the host under
+// the sanitizers, nvcc for a GPU); package harness runs emitted programs
+// against the IMP interpreter.
+//
+// To emit: f, err := cuda.Emit(p, cuda.Options{}); text := f.String().
+//
+// The emitted program reproduces IMP's big-step semantics (Fig 12): int64
+// arithmetic wraps, division truncates, blocks are allocated zeroed, a
+// kernel's iterations each start from the environment before the kernel,
+// and every stuck state the interpreter reports (division by zero,
+// reads and writes outside a block, a ⊥ block, negative sizes) makes the
+// program print a message on stderr and exit with status 1. Races are the
+// one thing it does not check: gpu-sim does.
+package cuda

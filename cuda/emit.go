@@ -1,0 +1,670 @@
+package cuda
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Options configure Emit.
+type Options struct {
+	// Defaults are input values compiled into the program (NAME → VALUE,
+	// as `arraysem run --arg` takes them); the command line overrides them.
+	Defaults map[string]string
+}
+
+// Emit translates a checked IMP program to CUDA. Its errors are of kind
+// InputError, at the construct the emitter cannot translate: a name
+// declared both as an int and as a block (C++ gives a variable one type).
+func Emit(p *imp.Program, opts Options) (*File, error) {
+	e := &emitter{p: p, types: map[string]imp.Type{}, names: map[string]bool{}, out: &File{Source: filepath.Base(p.File)}}
+	if err := e.collectTypes(); err != nil {
+		return nil, err
+	}
+	for _, in := range p.Inputs {
+		d := in.Name.Name
+		for _, x := range in.Dims {
+			d += "[" + fun.PrintSExp(x) + "]"
+		}
+		e.out.Inputs = append(e.out.Inputs, d)
+	}
+	for name, v := range opts.Defaults {
+		e.out.Defaults = append(e.out.Defaults, name+"="+v)
+	}
+	sort.Strings(e.out.Defaults)
+	e.main()
+	return e.out, nil
+}
+
+type emitter struct {
+	p       *imp.Program
+	types   map[string]imp.Type // every IMP name's one type
+	names   map[string]bool     // every IMP name, reserved in every function
+	out     *File
+	kernels []*Func
+}
+
+// collectTypes gives every name its type: IMP's checker lets an if's
+// branches or a kernel's body declare a name anew with another type, which
+// a C++ variable cannot follow.
+func (e *emitter) collectTypes() error {
+	set := func(x *fun.Ident, t imp.Type) error {
+		e.names[x.Name] = true
+		if old, ok := e.types[x.Name]; ok && old != t {
+			return semantics.Errorf(x.NamePos, semantics.InputError, "", "cuda: %s is declared both as int and as mem; the CUDA emitter gives a name one C++ type", x.Name)
+		}
+		e.types[x.Name] = t
+		return nil
+	}
+	for _, in := range e.p.Inputs {
+		if in.Dims == nil {
+			if err := set(in.Name, imp.Int); err != nil {
+				return err
+			}
+		} else if err := set(in.Block, imp.Mem); err != nil {
+			return err
+		}
+	}
+	var walk func(ss []imp.Stmt) error
+	walk = func(ss []imp.Stmt) error {
+		for _, s := range ss {
+			var err error
+			switch s := s.(type) {
+			case *imp.Decl:
+				err = set(s.X, s.Type)
+			case *imp.Kernel:
+				if err = set(s.X, imp.Int); err == nil {
+					err = walk(s.Body)
+				}
+			case *imp.If:
+				if err = walk(s.Then); err == nil {
+					err = walk(s.Else)
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(e.p.Body)
+}
+
+// fn is a C++ function being emitted, with the C++ names it has used.
+type fn struct {
+	used   map[string]bool
+	bound  map[string]bool // IMP names already given a C++ variable
+	device bool
+	err    string // the error record (device) or "" (host)
+}
+
+// cppReserved are names an IMP variable must not take in C++: keywords,
+// and what the prelude and CUDA define.
+var cppReserved = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`alignas alignof and and_eq asm auto bitand bitor bool break case catch char
+	char16_t char32_t char8_t class compl concept const consteval constexpr constinit const_cast continue
+	co_await co_return co_yield decltype default delete do double dynamic_cast else enum explicit export
+	extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr
+	operator or or_eq private protected public register reinterpret_cast requires return short signed
+	sizeof static static_assert static_cast struct switch template this thread_local throw true try typedef
+	typeid typename union unsigned using virtual void volatile wchar_t while xor xor_eq main malloc free
+	printf errno threadIdx blockIdx blockDim gridDim dim3 int64_t uint64_t size_t INT64_MIN`) {
+		cppReserved[w] = true
+	}
+}
+
+func (e *emitter) newFn(device bool) *fn {
+	f := &fn{used: map[string]bool{}, bound: map[string]bool{}, device: device}
+	for n := range e.names {
+		f.used[n] = true
+	}
+	for n := range cppReserved {
+		f.used[n] = true
+	}
+	return f
+}
+
+// fresh is a C++ name based on base that the function has not used.
+func (f *fn) fresh(base string) string {
+	name := base
+	for i := 1; f.used[name]; i++ {
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	f.used[name] = true
+	return name
+}
+
+// cname is the C++ name of a new binding of an IMP name in a function: the
+// name itself the first time, when C++ allows it; otherwise a fresh one
+// (fresh never returns an IMP name, as they are all reserved).
+func (f *fn) cname(x string) string {
+	ok := !cppReserved[x] && !strings.HasPrefix(x, "arraysem") && !strings.HasPrefix(x, "i64_") &&
+		!strings.HasPrefix(x, "cuda") && !strings.HasPrefix(x, "_")
+	var b strings.Builder
+	for _, r := range x {
+		switch {
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'):
+			b.WriteRune(r)
+		case r == '\'':
+			b.WriteString("_prime")
+			ok = false
+		default:
+			fmt.Fprintf(&b, "_u%04x", r)
+			ok = false
+		}
+	}
+	if ok && !f.bound[x] {
+		f.bound[x] = true
+		return x
+	}
+	return f.fresh(b.String() + "_")
+}
+
+// frame is a scope of IMP's environment that C++ must copy: the host
+// program, a thread (a top-level kernel's iteration), or a loop iteration
+// (a nested kernel's). Names a frame writes are its own variables, set
+// from the enclosing frame's at its start, as E-IMP-KERNEL starts every
+// iteration from the environment before the kernel.
+type frame struct {
+	parent *frame
+	vars   map[string]string // IMP name → C++ name
+	owned  []string          // pointers of the blocks allocated in the frame, freed at its end
+}
+
+func (fr *frame) lookup(x string) (string, bool) {
+	for ; fr != nil; fr = fr.parent {
+		if c, ok := fr.vars[x]; ok {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// written is the set of names a body binds at its own level (not inside
+// nested kernels), in order of first appearance.
+func written(ss []imp.Stmt, acc []string, seen map[string]bool) []string {
+	add := func(x *fun.Ident) {
+		if !seen[x.Name] {
+			seen[x.Name] = true
+			acc = append(acc, x.Name)
+		}
+	}
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *imp.Decl:
+			add(s.X)
+		case *imp.Assign:
+			add(s.X)
+		case *imp.Alloc:
+			add(s.X)
+		case *imp.Read:
+			add(s.X)
+		case *imp.If:
+			acc = written(s.Then, acc, seen)
+			acc = written(s.Else, acc, seen)
+		}
+	}
+	return acc
+}
+
+// referenced is the set of names a body mentions anywhere, in order.
+func referenced(ss []imp.Stmt, acc []string, seen map[string]bool) []string {
+	add := func(x *fun.Ident) {
+		if !seen[x.Name] {
+			seen[x.Name] = true
+			acc = append(acc, x.Name)
+		}
+	}
+	addE := func(se fun.SExp) {
+		for _, x := range fun.FreeVars(se, nil) {
+			add(x)
+		}
+	}
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *imp.Decl:
+			add(s.X)
+		case *imp.Assign:
+			add(s.X)
+			addE(s.SE)
+		case *imp.Alloc:
+			add(s.X)
+			addE(s.Size)
+		case *imp.Read:
+			add(s.X)
+			add(s.Y)
+			addE(s.Index)
+		case *imp.Write:
+			add(s.X)
+			addE(s.Index)
+			addE(s.Value)
+		case *imp.If:
+			add(s.Cond)
+			acc = referenced(s.Then, acc, seen)
+			acc = referenced(s.Else, acc, seen)
+		case *imp.Kernel:
+			addE(s.Bound)
+			acc = referenced(s.Body, acc, seen)
+		}
+	}
+	return acc
+}
+
+func (e *emitter) ctype(x string) string {
+	if e.types[x] == imp.Mem {
+		return "arraysem_block"
+	}
+	return "int64_t"
+}
+
+func zero(t string) Expr {
+	if t == "arraysem_block" {
+		return &InitList{Elems: []Expr{id("nullptr"), &Int{V: 0}}}
+	}
+	return &Int{V: 0}
+}
+
+func id(name string) *Ident             { return &Ident{Name: name} }
+func call(f string, args ...Expr) *Call { return &Call{Fun: f, Args: args} }
+func field(x string, f string) *Field   { return &Field{X: id(x), Name: f} }
+func num(k int64) *Int                  { return &Int{V: k} }
+func bin(op string, l, r Expr) *Binary  { return &Binary{Op: op, L: l, R: r} }
+func str(s string) *Str                 { return &Str{S: s} }
+func do(x Expr) Stmt                    { return &ExprStmt{X: x} }
+func set(l, r Expr) Stmt                { return &Assign{LHS: l, RHS: r} }
+
+// site adds a message (a printf format of two long longs) and returns its
+// index; pos and rule make it read as the interpreter's stuck states do.
+func (e *emitter) site(pos fun.Pos, rule, format string) int {
+	msg := strings.ReplaceAll(pos.String()+": "+rule+": ", "%", "%%") + format
+	e.out.Sites = append(e.out.Sites, msg)
+	return len(e.out.Sites) - 1
+}
+
+// pct escapes text for a site's format.
+func pct(s string) string { return strings.ReplaceAll(s, "%", "%%") }
+
+// fail is a stuck state: on the host the program stops; a thread records
+// it and returns.
+func (f *fn) fail(site int, a, b Expr) []Stmt {
+	if a == nil {
+		a = num(0)
+	}
+	if b == nil {
+		b = num(0)
+	}
+	if f.device {
+		return []Stmt{do(call("arraysem_trap", id(f.err), num(int64(site)), a, b)), &Return{}}
+	}
+	return []Stmt{do(call("arraysem_fail", num(int64(site)), a, b))}
+}
+
+func cudaCall(what string, c *Call) Stmt { return do(call("arraysem_cuda", c, str(what))) }
+
+// sexp translates a scalar expression: +, -, * and unary - wrap through
+// the prelude's i64_ functions, / and % through total versions whose
+// divisors divChecks has checked.
+func (e *emitter) sexp(fr *frame, se fun.SExp) Expr {
+	switch se := se.(type) {
+	case *fun.Const:
+		return num(se.Value)
+	case fun.Var:
+		c, _ := fr.lookup(se.Name)
+		return id(c)
+	case *fun.UnOp:
+		return call("i64_neg", e.sexp(fr, se.X))
+	case *fun.BinOp:
+		l, r := e.sexp(fr, se.L), e.sexp(fr, se.R)
+		switch se.Op {
+		case semantics.Add:
+			return call("i64_add", l, r)
+		case semantics.Sub:
+			return call("i64_sub", l, r)
+		case semantics.Mul:
+			return call("i64_mul", l, r)
+		case semantics.Div:
+			return call("i64_div", l, r)
+		case semantics.Mod:
+			return call("i64_mod", l, r)
+		}
+		return bin(se.Op.String(), l, r)
+	}
+	return num(0)
+}
+
+// divChecks are the division-by-zero checks of an expression, in the
+// interpreter's order of evaluation (left operand first, operands before
+// the operator), with its message.
+func (e *emitter) divChecks(f *fn, fr *frame, se fun.SExp, rule string) []Stmt {
+	switch se := se.(type) {
+	case *fun.UnOp:
+		return e.divChecks(f, fr, se.X, rule)
+	case *fun.BinOp:
+		out := append(e.divChecks(f, fr, se.L, rule), e.divChecks(f, fr, se.R, rule)...)
+		if se.Op == semantics.Div || se.Op == semantics.Mod {
+			site := e.site(se.OpPos, rule, pct(fmt.Sprintf("%v in %s", semantics.ErrDivZero{Op: se.Op}, fun.PrintSExp(se))))
+			out = append(out, &If{Cond: bin("==", e.sexp(fr, se.R), num(0)), Then: f.fail(site, nil, nil)})
+		}
+		return out
+	}
+	return nil
+}
+
+// value evaluates an expression into a fresh temporary after its checks.
+func (e *emitter) value(f *fn, fr *frame, se fun.SExp, rule, base string) ([]Stmt, string) {
+	out := e.divChecks(f, fr, se, rule)
+	t := f.fresh(base)
+	return append(out, &Decl{Type: "int64_t", Name: t, Init: e.sexp(fr, se)}), t
+}
+
+// block is the ⊥ check of a block variable (E-IMP-READ, E-IMP-WRITE and
+// return are stuck on ⊥).
+func (e *emitter) block(f *fn, fr *frame, x *fun.Ident, rule string) ([]Stmt, string) {
+	c, _ := fr.lookup(x.Name)
+	site := e.site(x.NamePos, rule, pct(fmt.Sprintf("memory block %s is ⊥ (declared, never allocated or assigned)", x.Name)))
+	return []Stmt{&If{Cond: bin("==", field(c, "p"), id("nullptr")), Then: f.fail(site, nil, nil)}}, c
+}
+
+func (e *emitter) stmts(f *fn, fr *frame, ss []imp.Stmt) []Stmt {
+	var out []Stmt
+	for _, s := range ss {
+		out = append(out, &Comment{Text: strings.ReplaceAll(firstLine(s), "\n", " ")})
+		out = append(out, e.stmt(f, fr, s)...)
+	}
+	return out
+}
+
+func firstLine(s imp.Stmt) string {
+	switch s := s.(type) {
+	case *imp.If:
+		return "if " + s.Cond.Name + " then … else … fi (" + s.At.String() + ")"
+	case *imp.Kernel:
+		return "kernel " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do … done (" + s.At.String() + ")"
+	}
+	return imp.PrintStmt(s)
+}
+
+func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
+	switch s := s.(type) {
+	case *imp.Skip:
+		return nil
+	case *imp.Decl:
+		c, _ := fr.lookup(s.X.Name)
+		if s.Type == imp.Mem {
+			return []Stmt{set(field(c, "p"), id("nullptr")), set(field(c, "n"), num(0))}
+		}
+		return []Stmt{set(id(c), num(0))}
+	case *imp.Assign:
+		c, _ := fr.lookup(s.X.Name)
+		if y, ok := s.SE.(fun.Var); ok && e.types[y.Name] == imp.Mem {
+			cy, _ := fr.lookup(y.Name)
+			return []Stmt{set(id(c), id(cy))}
+		}
+		return append(e.divChecks(f, fr, s.SE, "E-IMP-ASSIGN-INT"), set(id(c), e.sexp(fr, s.SE)))
+	case *imp.Alloc:
+		return e.alloc(f, fr, s)
+	case *imp.Read:
+		const rule = "E-IMP-READ"
+		out, cy := e.block(f, fr, s.Y, rule)
+		more, off := e.value(f, fr, s.Index, rule, "offset")
+		out = append(out, more...)
+		out = append(out, e.bounds(f, s.At, rule, s.Y.Name, cy, off)...)
+		cx, _ := fr.lookup(s.X.Name)
+		at := &Binary{Op: "+", L: field(cy, "p"), R: id(off)}
+		if f.device {
+			return append(out, set(id(cx), &Index{X: field(cy, "p"), I: id(off)}))
+		}
+		return append(out, cudaCall("cudaMemcpy", call("cudaMemcpy", &Unary{Op: "&", X: id(cx)}, at, &Sizeof{Type: "int64_t"}, id("cudaMemcpyDeviceToHost"))))
+	case *imp.Write:
+		const rule = "E-IMP-WRITE"
+		out, cx := e.block(f, fr, s.X, rule)
+		more, off := e.value(f, fr, s.Index, rule, "offset")
+		out = append(out, more...)
+		more, v := e.value(f, fr, s.Value, rule, "value")
+		out = append(out, more...)
+		out = append(out, e.bounds(f, s.At, rule, s.X.Name, cx, off)...)
+		if f.device {
+			return append(out, set(&Index{X: field(cx, "p"), I: id(off)}, id(v)))
+		}
+		at := &Binary{Op: "+", L: field(cx, "p"), R: id(off)}
+		return append(out, cudaCall("cudaMemcpy", call("cudaMemcpy", at, &Unary{Op: "&", X: id(v)}, &Sizeof{Type: "int64_t"}, id("cudaMemcpyHostToDevice"))))
+	case *imp.If:
+		c, _ := fr.lookup(s.Cond.Name)
+		return []Stmt{&If{Cond: bin("!=", id(c), num(0)), Then: e.stmts(f, fr, s.Then), Else: e.stmts(f, fr, s.Else)}}
+	case *imp.Kernel:
+		if f.device {
+			return e.loop(f, fr, s)
+		}
+		return e.launch(f, fr, s)
+	}
+	return nil
+}
+
+// bounds is the heap's check of an offset against its block.
+func (e *emitter) bounds(f *fn, at fun.Pos, rule, name, block, off string) []Stmt {
+	site := e.site(at, rule, pct(name)+": offset %lld is outside its block of size %lld")
+	cond := bin("||", bin("<", id(off), num(0)), bin(">=", id(off), field(block, "n")))
+	return []Stmt{&If{Cond: cond, Then: f.fail(site, id(off), field(block, "n"))}}
+}
+
+// alloc is E-IMP-ALLOC: a zeroed block. The host allocates device memory
+// and sets it to zero; a thread allocates from the device heap and frees
+// the block at the end of its frame, since nothing a kernel iteration
+// binds outlives it.
+func (e *emitter) alloc(f *fn, fr *frame, s *imp.Alloc) []Stmt {
+	const rule = "E-IMP-ALLOC"
+	out, n := e.value(f, fr, s.Size, rule, "size")
+	neg := e.site(s.At, rule, "allocation of negative size %lld")
+	limit := e.site(s.At, rule, "allocation of %lld integers exceeds the interpreter's heap limit of %lld")
+	owned := f.fresh("block")
+	fr.owned = append(fr.owned, owned)
+	c, _ := fr.lookup(s.X.Name)
+	if f.device {
+		oom := e.site(s.At, rule, "the device heap has no room for %lld integers")
+		out = append(out,
+			&If{Cond: bin("<", id(n), num(0)), Then: f.fail(neg, id(n), nil)},
+			&If{Cond: bin(">", id(n), id("arraysem_max_block")), Then: f.fail(limit, id(n), id("arraysem_max_block"))},
+			set(id(owned), call("arraysem_device_alloc", id(n))),
+			&If{Cond: bin("==", id(owned), id("nullptr")), Then: f.fail(oom, id(n), nil)})
+	} else {
+		bytes := call("arraysem_alloc_bytes", id(n))
+		out = append(out,
+			do(call("arraysem_reserve", id(n), num(int64(neg)), num(int64(limit)))),
+			cudaCall("cudaMalloc", call("cudaMalloc", &Cast{Type: "void **", X: &Unary{Op: "&", X: id(owned)}}, bytes)),
+			cudaCall("cudaMemset", call("cudaMemset", id(owned), num(0), bytes)))
+	}
+	return append(out, set(field(c, "p"), id(owned)), set(field(c, "n"), id(n)))
+}
+
+// newFrame declares a frame's variables: the names its body writes, as
+// copies of the enclosing frame's (or zero, ⊥ for blocks), and the kernel
+// variable.
+func (e *emitter) newFrame(f *fn, parent *frame, k *imp.Kernel, kvar string) (*frame, []Stmt) {
+	fr := &frame{parent: parent, vars: map[string]string{k.X.Name: kvar}}
+	var out []Stmt
+	for _, x := range written(k.Body, nil, map[string]bool{k.X.Name: true}) {
+		c := f.cname(x)
+		init := zero(e.ctype(x))
+		if outer, ok := parent.lookup(x); ok {
+			init = id(outer)
+		}
+		fr.vars[x] = c
+		out = append(out, &Decl{Type: e.ctype(x), Name: c, Init: init})
+	}
+	return fr, out
+}
+
+// body emits a frame's statements, with its allocations' pointers declared
+// first and freed last.
+func (e *emitter) body(f *fn, fr *frame, decls []Stmt, ss []imp.Stmt) []Stmt {
+	code := e.stmts(f, fr, ss)
+	out := decls
+	for _, o := range fr.owned {
+		out = append(out, &Decl{Type: "int64_t *", Name: o, Init: id("nullptr")})
+	}
+	out = append(out, code...)
+	for _, o := range fr.owned {
+		out = append(out, do(call("arraysem_device_free", id(o))))
+	}
+	return out
+}
+
+// bound evaluates a kernel's bound and checks it is not negative.
+func (e *emitter) bound(f *fn, fr *frame, k *imp.Kernel) ([]Stmt, string) {
+	const rule = "E-IMP-KERNEL"
+	out, n := e.value(f, fr, k.Bound, rule, "bound")
+	neg := e.site(k.At, rule, pct(fmt.Sprintf("kernel bound %s", fun.PrintSExp(k.Bound)))+" = %lld is negative")
+	return append(out, &If{Cond: bin("<", id(n), num(0)), Then: f.fail(neg, id(n), nil)}), n
+}
+
+// loop is a kernel inside a thread: the thread runs its iterations.
+func (e *emitter) loop(f *fn, fr *frame, k *imp.Kernel) []Stmt {
+	out, n := e.bound(f, fr, k)
+	v := f.cname(k.X.Name)
+	inner, decls := e.newFrame(f, fr, k, v)
+	return append(out, &For{Var: v, From: num(1), Bound: id(n), Body: e.body(f, inner, decls, k.Body)})
+}
+
+// launch is a top-level kernel: a __global__ function of one thread per
+// iteration, launched with enough blocks, then checked.
+func (e *emitter) launch(host *fn, fr *frame, k *imp.Kernel) []Stmt {
+	out, n := e.bound(host, fr, k)
+	g := e.newFn(true)
+	g.err = g.fresh("err")
+	bnd := g.fresh("bound")
+	name := fmt.Sprintf("arraysem_kernel_%d", len(e.kernels)+1)
+	kf := &Func{Global: true, Result: "void", Name: name,
+		Params: []Param{{Type: "arraysem_error *", Name: g.err}, {Type: "int64_t", Name: bnd}}}
+	args := []Expr{id(host.err), id(n)}
+	// The thread's parameters: the enclosing names its body mentions,
+	// passed by value, so the thread's writes stay its own.
+	params := &frame{vars: map[string]string{}}
+	for _, x := range referenced(k.Body, nil, map[string]bool{k.X.Name: true}) {
+		if outer, ok := fr.lookup(x); ok {
+			c := g.cname(x)
+			params.vars[x] = c
+			kf.Params = append(kf.Params, Param{Type: e.ctype(x), Name: c})
+			args = append(args, id(outer))
+		}
+	}
+	v := g.cname(k.X.Name)
+	// Thread i of the launch runs iteration i + 1: IMP's kernels count
+	// from 1.
+	index := call("i64_add", call("i64_add", call("i64_mul", &Cast{Type: "int64_t", X: &Field{X: id("blockIdx"), Name: "x"}},
+		&Cast{Type: "int64_t", X: &Field{X: id("blockDim"), Name: "x"}}), &Cast{Type: "int64_t", X: &Field{X: id("threadIdx"), Name: "x"}}), num(1))
+	inner := &frame{parent: params, vars: map[string]string{k.X.Name: v}}
+	var decls []Stmt
+	for _, x := range written(k.Body, nil, map[string]bool{k.X.Name: true}) {
+		if _, ok := params.vars[x]; ok {
+			continue
+		}
+		c := g.cname(x)
+		inner.vars[x] = c
+		decls = append(decls, &Decl{Type: e.ctype(x), Name: c, Init: zero(e.ctype(x))})
+	}
+	kf.Body = append([]Stmt{
+		&Decl{Type: "int64_t", Name: v, Init: index},
+		&If{Cond: bin(">", id(v), id(bnd)), Then: []Stmt{&Return{}}},
+	}, e.body(g, inner, decls, k.Body)...)
+	e.kernels = append(e.kernels, kf)
+	where := k.At.String() + ": kernel " + k.X.Name
+	out = append(out, &If{Cond: bin(">", id(n), num(0)), Then: []Stmt{
+		&Launch{Kernel: name, Grid: call("arraysem_grid", id(n)), Block: id("arraysem_threads_per_block"), Args: args},
+		do(call("arraysem_sync", id(host.err), str(where))),
+	}})
+	return out
+}
+
+// main is the host program: inputs, the statements outside kernels,
+// results, and the frees.
+func (e *emitter) main() {
+	h := e.newFn(false)
+	argc, argv := h.fresh("argc"), h.fresh("argv")
+	h.err = h.fresh("err")
+	fr := &frame{vars: map[string]string{}}
+	var decls, body []Stmt
+	declare := func(x string) string {
+		if c, ok := fr.vars[x]; ok {
+			return c
+		}
+		c := h.cname(x)
+		fr.vars[x] = c
+		decls = append(decls, &Decl{Type: e.ctype(x), Name: c, Init: zero(e.ctype(x))})
+		return c
+	}
+	var frees []Stmt
+	for _, in := range e.p.Inputs {
+		if in.Dims == nil {
+			c := declare(in.Name.Name)
+			body = append(body, set(id(c), call("arraysem_input_int", str(in.Name.Name))))
+			continue
+		}
+		c := declare(in.Block.Name)
+		o := h.fresh("input")
+		decls = append(decls, &Decl{Type: "int64_t *", Name: o, Init: id("nullptr")})
+		body = append(body,
+			set(field(c, "n"), call("arraysem_input_len", str(in.Name.Name))),
+			cudaCall("cudaMalloc", call("cudaMalloc", &Cast{Type: "void **", X: &Unary{Op: "&", X: id(o)}}, call("arraysem_alloc_bytes", field(c, "n")))),
+			cudaCall("cudaMemcpy", call("cudaMemcpy", id(o), call("arraysem_input_data", str(in.Name.Name)), call("arraysem_copy_bytes", field(c, "n")), id("cudaMemcpyHostToDevice"))),
+			set(field(c, "p"), id(o)))
+		frees = append(frees, cudaCall("cudaFree", call("cudaFree", id(o))))
+	}
+	for _, x := range written(e.p.Body, nil, map[string]bool{}) {
+		declare(x)
+	}
+	body = append(body, e.stmts(h, fr, e.p.Body)...)
+	body = append(body, &Comment{Text: "return: every result is checked before any is printed"})
+	var prints []Stmt
+	for _, r := range e.p.Return {
+		c, _ := fr.lookup(r.Name.Name)
+		if r.Dims == nil {
+			prints = append(prints, do(call("arraysem_print_int", id(c))))
+			continue
+		}
+		const rule = "return"
+		out, _ := e.block(h, fr, r.Name, rule)
+		dims := []Expr{}
+		for _, d := range r.Dims {
+			more, t := e.value(h, fr, d, rule, "dim")
+			out = append(out, more...)
+			dims = append(dims, id(t))
+		}
+		neg := e.site(r.Name.NamePos, rule, "size %lld is negative")
+		big := e.site(r.Name.NamePos, rule, "an array of more than %lld elements exceeds the interpreter's limit")
+		count := h.fresh("count")
+		out = append(out, &Decl{Type: "int64_t", Name: count, Init: call("arraysem_count", append([]Expr{num(int64(neg)), num(int64(big)), num(int64(len(dims)))}, dims...)...)})
+		small := e.site(r.Name.NamePos, rule, pct(fmt.Sprintf("block %s", r.Name.Name))+" holds %lld integers, fewer than the %lld of its shape")
+		out = append(out, &If{Cond: bin("<", field(c, "n"), id(count)), Then: h.fail(small, field(c, "n"), id(count))})
+		buf := h.fresh("result")
+		out = append(out,
+			&Decl{Type: "int64_t *", Name: buf, Init: call("arraysem_host_buffer", id(count))},
+			cudaCall("cudaMemcpy", call("cudaMemcpy", id(buf), field(c, "p"), call("arraysem_copy_bytes", id(count)), id("cudaMemcpyDeviceToHost"))))
+		body = append(body, out...)
+		prints = append(prints, do(call("arraysem_print_array", append([]Expr{id(buf), num(int64(len(dims)))}, dims...)...)))
+	}
+	body = append(body, prints...)
+	for _, o := range fr.owned {
+		decls = append(decls, &Decl{Type: "int64_t *", Name: o, Init: id("nullptr")})
+		frees = append(frees, cudaCall("cudaFree", call("cudaFree", id(o))))
+	}
+	start := []Stmt{
+		do(call("arraysem_start", id(argc), id(argv), id("arraysem_inputs"), id("arraysem_defaults"), id("arraysem_sites"))),
+		&Decl{Type: "arraysem_error *", Name: h.err, Init: id("nullptr")},
+		cudaCall("cudaMalloc", call("cudaMalloc", &Cast{Type: "void **", X: &Unary{Op: "&", X: id(h.err)}}, &Sizeof{Type: "arraysem_error"})),
+		cudaCall("cudaMemset", call("cudaMemset", id(h.err), num(0), &Sizeof{Type: "arraysem_error"})),
+	}
+	all := append(start, decls...)
+	all = append(all, body...)
+	all = append(all, frees...)
+	all = append(all, cudaCall("cudaFree", call("cudaFree", id(h.err))), do(call("arraysem_finish")), &Return{Value: num(0)})
+	m := &Func{Result: "int", Name: "main", Params: []Param{{Type: "int", Name: argc}, {Type: "char **", Name: argv}}, Body: all}
+	e.out.Funcs = append(append(e.out.Funcs, e.kernels...), m)
+}

@@ -1,0 +1,23 @@
+// Package gpusim is a SIMT simulator for the CUDA files arraysem's
+// emitter (package cuda) prints: gpu-sim, in the terms of "A Rank-
+// Polymorphic Compiler to CUDA" §2's model of a GPU. It parses exactly
+// the subset the emitter produces (parse.go; anything else is "file:line:
+// col: unsupported construct …"), checks that the prelude is this
+// version's verbatim and implements the prelude's functions natively
+// (machine.go), and runs the host code, cudaMalloc, cudaMemset,
+// cudaMemcpy, cudaFree and launches with their grid and block sizes.
+//
+// A launch's threads run one at a time in a permutable schedule (in
+// order, reversed, or shuffled by a seed), in warps of 32; a kernel that
+// waits at __syncthreads runs its block's threads as coroutines meeting
+// at the barrier. While it runs, the machine checks (race.go) that no two
+// threads of a launch access one address, one of them writing, without a
+// barrier between them (a data race, named with both threads and the
+// address); that every access is inside a live allocation; that no thread
+// reads memory nothing has written (cudaMalloc's memory is uninitialised;
+// the emitter's cudaMemset, cudaMemcpy and stores initialise it); and that
+// the threads of a block reach the same barriers. Its statistics
+// (stats.go) count per kernel the launches, threads, global load and store
+// requests (one per warp per access instruction executed) and the 32-byte
+// sectors they touch, the measure of coalescing.
+package gpusim

@@ -1,0 +1,911 @@
+package gpusim
+
+import (
+	"fmt"
+	"math/rand"
+	"strconv"
+	"strings"
+
+	"github.com/arraysem/arraysem/cuda"
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Options configure a run.
+type Options struct {
+	Block    int      // threads per block (0: 256, the emitted default)
+	Schedule Schedule // the order a launch's threads run in
+	Stats    bool     // collect Stats
+	// Fuel bounds the statements a run executes, over all threads (0: no
+	// bound); MaxElems bounds one allocation (0: 2^28 int64s, the
+	// interpreter's heap limit).
+	Fuel     int64
+	MaxElems int64
+}
+
+// Schedule is the order in which a launch's blocks, and a block's threads,
+// run: "in-order", "reverse", or "random" with a seed.
+type Schedule struct {
+	Kind string
+	Seed int64
+}
+
+// ParseSchedule reads in-order, reverse, random or random:SEED.
+func ParseSchedule(s string) (Schedule, error) {
+	switch {
+	case s == "" || s == "in-order":
+		return Schedule{Kind: "in-order"}, nil
+	case s == "reverse":
+		return Schedule{Kind: "reverse"}, nil
+	case s == "random":
+		return Schedule{Kind: "random", Seed: 1}, nil
+	case strings.HasPrefix(s, "random:"):
+		n, err := strconv.ParseInt(s[len("random:"):], 10, 64)
+		if err != nil {
+			return Schedule{}, fmt.Errorf("schedule %q: the seed is not an integer", s)
+		}
+		return Schedule{Kind: "random", Seed: n}, nil
+	}
+	return Schedule{}, fmt.Errorf("schedule %q: want in-order, reverse or random[:SEED]", s)
+}
+
+func (s Schedule) order(n int, r *rand.Rand) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+		if s.Kind == "reverse" {
+			out[i] = n - 1 - i
+		}
+	}
+	if s.Kind == "random" {
+		r.Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] })
+	}
+	return out
+}
+
+// region is an allocation: device memory (cudaMalloc, or a thread's
+// arraysem_device_alloc) or host memory (inputs, result buffers).
+type region struct {
+	id    int
+	host  bool
+	base  uint64 // its address, 256-byte aligned, for sectors and messages
+	data  []int64
+	init  []bool
+	freed bool
+	what  string // how it was allocated, for messages
+}
+
+// ptr is a pointer: into a region, to a host variable (&x), or null.
+type ptr struct {
+	r   *region
+	off int64 // in elements
+	v   *value
+}
+
+type kind int
+
+const (
+	kInt kind = iota
+	kPtr
+	kBlock
+	kStr
+)
+
+// value is a value of the subset: an int, a pointer, a block {p, n} or a
+// string.
+type value struct {
+	k kind
+	i int64
+	p ptr
+	s string
+}
+
+// thread is where code runs: the host (tid < 0) or a thread of a launch.
+type thread struct {
+	m       *machine
+	fn      *cuda.Func
+	vars    map[string]*value
+	block   int
+	tid     int // thread index in the block
+	gtid    int // global thread index in the launch, -1 on the host
+	epoch   int // barriers passed
+	counts  map[cuda.Expr]int
+	barrier chan<- barrierMsg // non-nil when the kernel has barriers
+	resume  <-chan bool
+}
+
+type barrierMsg struct {
+	t    *thread
+	at   *cuda.Call // nil when the thread finished
+	err  error
+	done bool
+}
+
+// stop unwinds a thread's interpretation with an error.
+type stop struct{ err error }
+
+// retSignal unwinds a function on return.
+type retSignal struct{ v value }
+
+type machine struct {
+	prog    *Program
+	opts    Options
+	out     strings.Builder
+	regions []*region
+	next    uint64
+	inputs  map[string]semantics.Array
+	heap    int64
+	rnd     *rand.Rand
+	launch  *launchState
+	stats   *Stats
+	steps   int64
+}
+
+// Run runs a parsed program with NAME=VALUE arguments and returns what it
+// printed; the error is an *Error (a stuck state of the program, or what
+// the simulator caught).
+func Run(prog *Program, args []string, opts Options) (string, *Stats, error) {
+	if opts.Block <= 0 {
+		opts.Block = 256
+	}
+	if opts.Schedule.Kind == "" {
+		opts.Schedule.Kind = "in-order"
+	}
+	m := &machine{prog: prog, opts: opts, next: 1 << 20, rnd: rand.New(rand.NewSource(opts.Schedule.Seed)), stats: newStats()}
+	main := prog.funcs["main"]
+	h := &thread{m: m, fn: main, vars: map[string]*value{}, gtid: -1}
+	if len(main.Params) == 2 {
+		h.vars[main.Params[0].Name] = &value{k: kInt, i: int64(len(args) + 1)}
+		h.vars[main.Params[1].Name] = &value{k: kStr, s: strings.Join(append([]string{prog.Name}, args...), "\x00")}
+	}
+	err := h.run(main.Body)
+	if opts.Stats {
+		return m.out.String(), m.stats, err
+	}
+	return m.out.String(), nil, err
+}
+
+func (t *thread) fail(pos cuda.Pos, kind, format string, args ...any) {
+	panic(stop{&Error{File: t.m.prog.Name, Pos: pos, Kind: kind, Msg: fmt.Sprintf(format, args...)}})
+}
+
+func (t *thread) who() string {
+	if t.gtid < 0 {
+		return "the host"
+	}
+	return fmt.Sprintf("thread %d (block %d, thread %d)", t.gtid, t.block, t.tid)
+}
+
+// run interprets a function body, turning the unwinding of a stop into
+// an error.
+func (t *thread) run(body []cuda.Stmt) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			switch r := r.(type) {
+			case stop:
+				err = r.err
+			case retSignal:
+			default:
+				panic(r)
+			}
+		}
+	}()
+	t.stmts(body)
+	return nil
+}
+
+func (t *thread) stmts(ss []cuda.Stmt) {
+	for _, s := range ss {
+		t.stmt(s)
+	}
+}
+
+// tick spends one unit of fuel: a statement, a loop iteration, a thread.
+func (t *thread) tick(pos cuda.Pos) { t.spend(pos, 1) }
+
+// spend spends k units of fuel (an allocation or a copy spends one per
+// element).
+func (t *thread) spend(pos cuda.Pos, k int64) {
+	if t.m.steps += k; t.m.opts.Fuel > 0 && t.m.steps > t.m.opts.Fuel {
+		t.fail(pos, "fuel", "the run exceeds its fuel of %d steps", t.m.opts.Fuel)
+	}
+}
+
+func (t *thread) stmt(s cuda.Stmt) {
+	t.tick(cuda.StmtPos(s))
+	switch s := s.(type) {
+	case *cuda.Comment:
+	case *cuda.Decl:
+		v := &value{k: kInt}
+		switch s.Type {
+		case "int64_t *", "arraysem_error *":
+			v.k = kPtr
+		case "arraysem_block":
+			v.k = kBlock
+		}
+		if l, ok := s.Init.(*cuda.InitList); ok {
+			if s.Type != "arraysem_block" || len(l.Elems) != 2 {
+				t.fail(s.Pos, "unsupported", "unsupported construct: initialiser list of %s", s.Type)
+			}
+			p, n := t.eval(l.Elems[0]), t.eval(l.Elems[1])
+			*v = value{k: kBlock, p: t.asPtr(l.Elems[0], p), i: t.asInt(l.Elems[1], n)}
+		} else if s.Init != nil {
+			*v = t.convert(s.Pos, s.Type, t.eval(s.Init))
+		}
+		t.vars[s.Name] = v
+	case *cuda.Assign:
+		t.assign(s)
+	case *cuda.ExprStmt:
+		t.eval(s.X)
+	case *cuda.If:
+		if t.truth(s.Cond) {
+			t.stmts(s.Then)
+		} else {
+			t.stmts(s.Else)
+		}
+	case *cuda.For:
+		from := t.asInt(s.From, t.eval(s.From))
+		v := &value{k: kInt, i: from}
+		t.vars[s.Var] = v
+		for v.i <= t.asInt(s.Bound, t.eval(s.Bound)) {
+			t.tick(s.Pos)
+			t.stmts(s.Body)
+			v.i++
+		}
+	case *cuda.Return:
+		var v value
+		if s.Value != nil {
+			v = t.eval(s.Value)
+		}
+		panic(retSignal{v})
+	case *cuda.Launch:
+		if t.gtid >= 0 {
+			t.fail(s.Pos, "unsupported", "unsupported construct: a launch inside a kernel")
+		}
+		t.launchKernel(s)
+	default:
+		t.fail(cuda.StmtPos(s), "unsupported", "unsupported construct: statement %T", s)
+	}
+}
+
+func (t *thread) convert(pos cuda.Pos, typ string, v value) value {
+	switch typ {
+	case "int64_t", "int":
+		if v.k != kInt {
+			t.fail(pos, "unsupported", "unsupported construct: a non-integer value for %s", typ)
+		}
+	case "arraysem_block":
+		if v.k != kBlock {
+			t.fail(pos, "unsupported", "unsupported construct: a non-block value for a block")
+		}
+	default:
+		if v.k != kPtr {
+			t.fail(pos, "unsupported", "unsupported construct: a non-pointer value for %s", typ)
+		}
+	}
+	return v
+}
+
+func (t *thread) lookup(x *cuda.Ident) *value {
+	v, ok := t.vars[x.Name]
+	if !ok {
+		t.fail(x.Pos, "unsupported", "unsupported construct: %s is not declared", x.Name)
+	}
+	return v
+}
+
+func (t *thread) assign(s *cuda.Assign) {
+	r := t.eval(s.RHS)
+	switch l := s.LHS.(type) {
+	case *cuda.Ident:
+		v := t.lookup(l)
+		nv := r
+		if v.k == kInt {
+			nv = value{k: kInt, i: t.asInt(s.RHS, r)}
+		} else if v.k != r.k {
+			t.fail(s.Pos, "unsupported", "unsupported construct: assignment of another kind of value to %s", l.Name)
+		}
+		*v = nv
+	case *cuda.Field:
+		x, ok := l.X.(*cuda.Ident)
+		if !ok {
+			t.fail(s.Pos, "unsupported", "unsupported construct: assignment to %s", cuda.ExprString(l))
+		}
+		v := t.lookup(x)
+		if v.k != kBlock {
+			t.fail(s.Pos, "unsupported", "unsupported construct: %s is not a block", x.Name)
+		}
+		switch l.Name {
+		case "p":
+			v.p = t.asPtr(s.RHS, r)
+		case "n":
+			v.i = t.asInt(s.RHS, r)
+		default:
+			t.fail(s.Pos, "unsupported", "unsupported construct: field %s", l.Name)
+		}
+	case *cuda.Index:
+		p := t.asPtr(l.X, t.eval(l.X))
+		i := t.asInt(l.I, t.eval(l.I))
+		t.store(l, p, i, t.asInt(s.RHS, r))
+	}
+}
+
+func (t *thread) asInt(e cuda.Expr, v value) int64 {
+	if v.k != kInt {
+		t.fail(cuda.ExprPos(e), "unsupported", "unsupported construct: %s is not an integer", cuda.ExprString(e))
+	}
+	return v.i
+}
+
+func (t *thread) asPtr(e cuda.Expr, v value) ptr {
+	if v.k != kPtr {
+		t.fail(cuda.ExprPos(e), "unsupported", "unsupported construct: %s is not a pointer", cuda.ExprString(e))
+	}
+	return v.p
+}
+
+func (t *thread) truth(e cuda.Expr) bool { return t.asInt(e, t.eval(e)) != 0 }
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (t *thread) eval(e cuda.Expr) value {
+	switch e := e.(type) {
+	case *cuda.Int:
+		return value{k: kInt, i: e.V}
+	case *cuda.Str:
+		return value{k: kStr, s: e.S}
+	case *cuda.Ident:
+		switch e.Name {
+		case "nullptr":
+			return value{k: kPtr}
+		case "INT64_MIN":
+			return value{k: kInt, i: -1 << 63}
+		case "cudaSuccess":
+			return value{k: kInt}
+		case "cudaMemcpyHostToDevice":
+			return value{k: kInt, i: 1}
+		case "cudaMemcpyDeviceToHost":
+			return value{k: kInt, i: 2}
+		case "arraysem_max_block":
+			return value{k: kInt, i: 1 << 28}
+		case "arraysem_threads_per_block":
+			return value{k: kInt, i: int64(t.m.opts.Block)}
+		case "arraysem_inputs", "arraysem_defaults", "arraysem_sites":
+			return value{k: kStr, s: e.Name}
+		}
+		return *t.lookup(e)
+	case *cuda.Field:
+		if x, ok := e.X.(*cuda.Ident); ok && e.Name == "x" {
+			if k, ok := t.builtinVar(x.Name); ok {
+				return value{k: kInt, i: k}
+			}
+		}
+		v := t.eval(e.X)
+		if v.k != kBlock {
+			t.fail(e.Pos, "unsupported", "unsupported construct: field %s of a non-block", e.Name)
+		}
+		switch e.Name {
+		case "p":
+			return value{k: kPtr, p: v.p}
+		case "n":
+			return value{k: kInt, i: v.i}
+		}
+		t.fail(e.Pos, "unsupported", "unsupported construct: field %s", e.Name)
+	case *cuda.Index:
+		p := t.asPtr(e.X, t.eval(e.X))
+		i := t.asInt(e.I, t.eval(e.I))
+		return value{k: kInt, i: t.load(e, p, i)}
+	case *cuda.Call:
+		return t.call(e)
+	case *cuda.Binary:
+		l := t.eval(e.L)
+		if e.Op == "+" {
+			p := t.asPtr(e.L, l)
+			p.off += t.asInt(e.R, t.eval(e.R))
+			return value{k: kPtr, p: p}
+		}
+		r := t.eval(e.R)
+		if l.k == kPtr && r.k == kPtr && (e.Op == "==" || e.Op == "!=") {
+			eq := l.p == r.p
+			return value{k: kInt, i: b2i(eq == (e.Op == "=="))}
+		}
+		a, b := t.asInt(e.L, l), t.asInt(e.R, r)
+		var k bool
+		switch e.Op {
+		case "==":
+			k = a == b
+		case "!=":
+			k = a != b
+		case "<":
+			k = a < b
+		case "<=":
+			k = a <= b
+		case ">":
+			k = a > b
+		case ">=":
+			k = a >= b
+		case "&&":
+			k = a != 0 && b != 0
+		case "||":
+			k = a != 0 || b != 0
+		}
+		return value{k: kInt, i: b2i(k)}
+	case *cuda.Unary:
+		switch e.Op {
+		case "&":
+			return t.addr(e)
+		case "-":
+			return value{k: kInt, i: -t.asInt(e.X, t.eval(e.X))}
+		case "!":
+			return value{k: kInt, i: b2i(t.asInt(e.X, t.eval(e.X)) == 0)}
+		}
+	case *cuda.Cast:
+		v := t.eval(e.X)
+		if e.Type == "int64_t" {
+			return value{k: kInt, i: t.asInt(e.X, v)}
+		}
+		return v
+	case *cuda.Sizeof:
+		if e.Type == "arraysem_error" {
+			return value{k: kInt, i: 24}
+		}
+		return value{k: kInt, i: 8}
+	}
+	t.fail(cuda.ExprPos(e), "unsupported", "unsupported construct: %s", cuda.ExprString(e))
+	return value{}
+}
+
+func (t *thread) builtinVar(name string) (int64, bool) {
+	l := t.m.launch
+	if t.gtid < 0 || l == nil {
+		return 0, false
+	}
+	switch name {
+	case "threadIdx":
+		return int64(t.tid), true
+	case "blockIdx":
+		return int64(t.block), true
+	case "blockDim":
+		return int64(l.block), true
+	case "gridDim":
+		return int64(l.grid), true
+	}
+	return 0, false
+}
+
+// addr is &x (a host variable, a ptr to it) or &x.p (a reference to the
+// block's pointer, for cudaMalloc), both for the host's calls only.
+func (t *thread) addr(e *cuda.Unary) value {
+	switch x := e.X.(type) {
+	case *cuda.Ident:
+		v := t.lookup(x)
+		return value{k: kPtr, p: ptr{v: v}}
+	case *cuda.Field:
+		if id, ok := x.X.(*cuda.Ident); ok && x.Name == "p" {
+			v := t.lookup(id)
+			return value{k: kPtr, p: ptr{v: v, off: -1}} // off -1: the p field of a block
+		}
+	}
+	t.fail(e.Pos, "unsupported", "unsupported construct: &%s", cuda.ExprString(e.X))
+	return value{}
+}
+
+func (t *thread) alloc(pos cuda.Pos, n int64, host bool, what string) *region {
+	m := t.m
+	// No file makes the simulator allocate without bound.
+	max := m.opts.MaxElems
+	if max <= 0 {
+		max = 1 << 28
+	}
+	if n < 0 || n > max {
+		t.fail(pos, "cuda", "%s: an allocation of %d int64s (the simulator allows 0 to %d)", what, n, max)
+	}
+	t.spend(pos, n)
+	r := &region{id: len(m.regions) + 1, host: host, base: m.next, data: make([]int64, n), init: make([]bool, n), what: what}
+	m.next += uint64(n*8+255) &^ 255
+	if n == 0 {
+		m.next += 256
+	}
+	m.regions = append(m.regions, r)
+	return r
+}
+
+func (r *region) describe() string {
+	return fmt.Sprintf("allocation #%d (%s, %d bytes at 0x%x)", r.id, r.what, len(r.data)*8, r.base)
+}
+
+// access checks one element access of a thread or the host.
+func (t *thread) access(e cuda.Expr, p ptr, i int64, write bool) *region {
+	verb := "reads"
+	if write {
+		verb = "writes"
+	}
+	pos := cuda.ExprPos(e)
+	if p.v != nil {
+		t.fail(pos, "unsupported", "unsupported construct: indexing a pointer to a variable")
+	}
+	if p.r == nil {
+		t.fail(pos, "out-of-bounds", "%s %s through a null pointer", t.who(), verb)
+	}
+	off := p.off + i
+	addr := p.r.base + uint64(off*8)
+	if p.r.freed {
+		t.fail(pos, "out-of-bounds", "%s %s address 0x%x of %s, which was freed", t.who(), verb, addr, p.r.describe())
+	}
+	if off < 0 || off >= int64(len(p.r.data)) {
+		t.fail(pos, "out-of-bounds", "out-of-bounds access: %s %s address 0x%x, element %d of %s, which has %d elements", t.who(), verb, addr, off, p.r.describe(), len(p.r.data))
+	}
+	if p.r.host != (t.gtid < 0) {
+		t.fail(pos, "out-of-bounds", "%s %s %s memory at 0x%x", t.who(), verb, map[bool]string{true: "host", false: "device"}[p.r.host], addr)
+	}
+	if !write && !p.r.init[off] {
+		t.fail(pos, "uninitialised", "%s reads address 0x%x (element %d of %s), which nothing has written", t.who(), addr, off, p.r.describe())
+	}
+	if t.gtid >= 0 {
+		t.m.launch.record(t, e, addr, write)
+	}
+	return p.r
+}
+
+func (t *thread) load(e cuda.Expr, p ptr, i int64) int64 {
+	r := t.access(e, p, i, false)
+	return r.data[p.off+i]
+}
+
+func (t *thread) store(e cuda.Expr, p ptr, i int64, k int64) {
+	r := t.access(e, p, i, true)
+	r.data[p.off+i] = k
+	r.init[p.off+i] = true
+}
+
+// bytes checks a byte count is whole int64s.
+func (t *thread) elems(e cuda.Expr, n int64) int64 {
+	if n < 0 || n%8 != 0 {
+		t.fail(cuda.ExprPos(e), "cuda", "a size of %d bytes is not a whole number of int64s", n)
+	}
+	return n / 8
+}
+
+// span checks that n elements from p are inside a live allocation of the
+// wanted side (host or device), or a host variable (one element).
+func (t *thread) span(e cuda.Expr, p ptr, n int64, host bool) {
+	pos := cuda.ExprPos(e)
+	if p.v != nil {
+		if !host || n > 1 {
+			t.fail(pos, "out-of-bounds", "cudaMemcpy: %d elements to or from a host variable of one", n)
+		}
+		return
+	}
+	if p.r == nil {
+		if n == 0 {
+			return
+		}
+		t.fail(pos, "out-of-bounds", "cudaMemcpy: null pointer")
+	}
+	if p.r.freed {
+		t.fail(pos, "out-of-bounds", "cudaMemcpy: %s was freed", p.r.describe())
+	}
+	if p.r.host != host {
+		t.fail(pos, "cuda", "cudaMemcpy: the pointer is %s memory, the copy's kind says otherwise", map[bool]string{true: "host", false: "device"}[p.r.host])
+	}
+	if p.off < 0 || p.off+n > int64(len(p.r.data)) {
+		t.fail(pos, "out-of-bounds", "out-of-bounds access: cudaMemcpy of %d elements at element %d of %s, which has %d elements", n, p.off, p.r.describe(), len(p.r.data))
+	}
+}
+
+func (p ptr) get(i int64) (int64, bool) {
+	if p.v != nil {
+		return p.v.i, true
+	}
+	return p.r.data[p.off+i], p.r.init[p.off+i]
+}
+
+func (p ptr) set(i, k int64) {
+	if p.v != nil {
+		*p.v = value{k: kInt, i: k}
+		return
+	}
+	p.r.data[p.off+i] = k
+	p.r.init[p.off+i] = true
+}
+
+// call runs the prelude's functions and the CUDA API natively.
+func (t *thread) call(c *cuda.Call) value {
+	if t.gtid >= 0 {
+		return t.deviceCall(c)
+	}
+	args := make([]value, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = t.eval(a)
+	}
+	n := func(i int) int64 { return t.asInt(c.Args[i], args[i]) }
+	want := func(k int) {
+		if len(args) != k {
+			t.fail(c.Pos, "unsupported", "unsupported construct: %s with %d arguments", c.Fun, len(args))
+		}
+	}
+	zero := value{k: kInt}
+	switch c.Fun {
+	case "i64_add", "i64_sub", "i64_mul", "i64_div", "i64_mod":
+		want(2)
+		return value{k: kInt, i: arith(c.Fun, n(0), n(1))}
+	case "i64_neg":
+		want(1)
+		return value{k: kInt, i: -n(0)}
+	case "arraysem_start":
+		want(5)
+		var argv *value
+		if len(t.fn.Params) == 2 {
+			argv = t.vars[t.fn.Params[1].Name]
+		}
+		if argv == nil || argv.k != kStr {
+			t.fail(c.Pos, "unsupported", "unsupported construct: arraysem_start outside main(int argc, char **argv)")
+		}
+		t.m.start(t, c, strings.Split(argv.s, "\x00"))
+		return zero
+	case "arraysem_cuda":
+		want(2)
+		if n(0) != 0 {
+			t.fail(c.Pos, "cuda", "%s: error %d", args[1].s, n(0))
+		}
+		return zero
+	case "cudaMalloc":
+		want(2)
+		ref := t.asPtr(c.Args[0], args[0])
+		if ref.v == nil {
+			t.fail(c.Pos, "unsupported", "unsupported construct: cudaMalloc wants the address of a pointer")
+		}
+		size := n(1)
+		if size < 0 || size%8 != 0 {
+			t.fail(c.Pos, "cuda", "cudaMalloc of %d bytes: not a whole number of int64s", size)
+		}
+		r := t.alloc(c.Pos, size/8, false, fmt.Sprintf("cudaMalloc at line %d", c.Pos.Line))
+		p := ptr{r: r}
+		if ref.off == -1 {
+			ref.v.p = p
+		} else {
+			*ref.v = value{k: kPtr, p: p}
+		}
+		return zero
+	case "cudaMemset":
+		want(3)
+		p := t.asPtr(c.Args[0], args[0])
+		k := t.elems(c.Args[2], n(2))
+		t.span(c.Args[0], p, k, false)
+		t.spend(c.Pos, k)
+		for i := int64(0); i < k; i++ {
+			p.set(i, 0)
+		}
+		if n(1) != 0 {
+			t.fail(c.Pos, "unsupported", "unsupported construct: cudaMemset to a value other than 0")
+		}
+		return zero
+	case "cudaMemcpy":
+		want(4)
+		dst, src := t.asPtr(c.Args[0], args[0]), t.asPtr(c.Args[1], args[1])
+		k := t.elems(c.Args[2], n(2))
+		toDevice := n(3) == 1
+		t.span(c.Args[0], dst, k, !toDevice)
+		t.span(c.Args[1], src, k, toDevice)
+		t.spend(c.Pos, k)
+		for i := int64(0); i < k; i++ {
+			v, ok := src.get(i)
+			if !ok {
+				t.fail(cuda.ExprPos(c.Args[1]), "uninitialised", "cudaMemcpy copies element %d of %s, which nothing has written", src.off+i, src.r.describe())
+			}
+			dst.set(i, v)
+		}
+		return zero
+	case "cudaFree":
+		want(1)
+		p := t.asPtr(c.Args[0], args[0])
+		if p.r != nil {
+			if p.r.freed || p.off != 0 || p.r.host {
+				t.fail(c.Pos, "cuda", "cudaFree of a pointer cudaMalloc did not return, or twice")
+			}
+			p.r.freed = true
+		}
+		return zero
+	case "arraysem_alloc_bytes":
+		want(1)
+		if n(0) > 0 {
+			return value{k: kInt, i: n(0) * 8}
+		}
+		return value{k: kInt, i: 8}
+	case "arraysem_copy_bytes":
+		want(1)
+		return value{k: kInt, i: n(0) * 8}
+	case "arraysem_reserve":
+		want(3)
+		if n(0) < 0 {
+			t.stuck(int(n(1)), n(0), 0)
+		}
+		if n(0) > 1<<28-t.m.heap {
+			t.stuck(int(n(2)), n(0), 1<<28)
+		}
+		t.m.heap += n(0)
+		return zero
+	case "arraysem_fail":
+		want(3)
+		t.stuck(int(n(0)), n(1), n(2))
+	case "arraysem_grid":
+		want(1)
+		b := int64(t.m.opts.Block)
+		g := (n(0) + b - 1) / b
+		if g > 1<<31-1 {
+			t.fail(c.Pos, "cuda", "a kernel of %d iterations needs more than 2^31-1 blocks", n(0))
+		}
+		return value{k: kInt, i: g}
+	case "arraysem_sync":
+		want(2)
+		p := t.asPtr(c.Args[0], args[0])
+		t.span(c.Args[0], p, 3, false)
+		if site, _ := p.get(0); site != 0 {
+			a, _ := p.get(1)
+			b, _ := p.get(2)
+			t.stuck(int(site-1), a, b)
+		}
+		return zero
+	case "arraysem_input_int", "arraysem_input_len", "arraysem_input_data":
+		want(1)
+		v, ok := t.m.inputs[args[0].s]
+		if !ok {
+			t.fail(c.Pos, "unsupported", "unsupported construct: no input %q", args[0].s)
+		}
+		switch c.Fun {
+		case "arraysem_input_int":
+			return value{k: kInt, i: v.Int()}
+		case "arraysem_input_len":
+			return value{k: kInt, i: int64(len(v.Data))}
+		}
+		r := t.alloc(c.Pos, int64(len(v.Data)), true, "input "+args[0].s)
+		copy(r.data, v.Data)
+		for i := range r.init {
+			r.init[i] = true
+		}
+		return value{k: kPtr, p: ptr{r: r}}
+	case "arraysem_count":
+		if len(args) < 3 || int64(len(args)-3) != n(2) {
+			t.fail(c.Pos, "unsupported", "unsupported construct: arraysem_count's rank and dimensions disagree")
+		}
+		k := int64(1)
+		for i := 3; i < len(args); i++ {
+			d := n(i)
+			if d < 0 {
+				t.stuck(int(n(0)), d, 0)
+			}
+			if d != 0 && k > (1<<28)/d {
+				t.stuck(int(n(1)), 1<<28, 0)
+			}
+			k *= d
+		}
+		return value{k: kInt, i: k}
+	case "arraysem_host_buffer":
+		want(1)
+		return value{k: kPtr, p: ptr{r: t.alloc(c.Pos, n(0), true, "result buffer")}}
+	case "arraysem_print_int":
+		want(1)
+		fmt.Fprintln(&t.m.out, n(0))
+		return zero
+	case "arraysem_print_array":
+		if len(args) < 2 || int64(len(args)-2) != n(1) {
+			t.fail(c.Pos, "unsupported", "unsupported construct: arraysem_print_array's rank and dimensions disagree")
+		}
+		p := t.asPtr(c.Args[0], args[0])
+		shape := make([]int64, 0, len(args)-2)
+		for i := 2; i < len(args); i++ {
+			shape = append(shape, n(i))
+		}
+		count, err := semantics.Count(shape)
+		if err != nil {
+			t.fail(c.Pos, "cuda", "%v", err)
+		}
+		t.span(c.Args[0], p, count, true)
+		t.spend(c.Pos, count)
+		data := make([]int64, count)
+		for i := range data {
+			v, ok := p.get(int64(i))
+			if !ok {
+				t.fail(c.Pos, "uninitialised", "printing element %d of %s, which nothing has written", i, p.r.describe())
+			}
+			data[i] = v
+		}
+		a, _ := semantics.Nest(data, shape)
+		fmt.Fprintln(&t.m.out, a.String())
+		return zero
+	case "arraysem_finish":
+		return zero
+	}
+	t.fail(c.Pos, "unsupported", "unsupported construct: host call of %s", c.Fun)
+	return zero
+}
+
+// arith is the prelude's i64_ functions: wrapping, truncating, total.
+func arith(f string, a, b int64) int64 {
+	switch f {
+	case "i64_add":
+		return a + b
+	case "i64_sub":
+		return a - b
+	case "i64_mul":
+		return a * b
+	case "i64_div":
+		if b == 0 {
+			return 0
+		}
+		return a / b // Go wraps MinInt64 / -1 as the prelude does
+	case "i64_mod":
+		if b == 0 {
+			return 0
+		}
+		return a % b
+	}
+	return 0
+}
+
+// stuck is arraysem_fail: the site's message, as the compiled program
+// prints it.
+func (t *thread) stuck(site int, a, b int64) {
+	sites := t.m.prog.File.Sites
+	if site < 0 || site >= len(sites) {
+		t.fail(cuda.Pos{}, "stuck", "stuck at unknown site %d", site)
+	}
+	msg := strings.ReplaceAll(sites[site], "%%", "\x00")
+	for _, k := range []int64{a, b} {
+		msg = strings.Replace(msg, "%lld", strconv.FormatInt(k, 10), 1)
+	}
+	panic(stop{&Error{File: t.m.prog.Name, Kind: "stuck", Msg: "the program is stuck: " + strings.ReplaceAll(msg, "\x00", "%")}})
+}
+
+// start is arraysem_start: the inputs bound as the interpreter binds
+// them (imp.BindInputs), defaults first, the arguments overriding.
+func (m *machine) start(t *thread, c *cuda.Call, argv []string) {
+	args := map[string]string{}
+	var list []string
+	list = append(list, m.prog.File.Defaults...)
+	for i := 1; i < len(argv); i++ {
+		if argv[i] == "--arg" && i+1 < len(argv) {
+			continue
+		}
+		if argv[i] != "" {
+			list = append(list, argv[i])
+		}
+	}
+	for _, a := range list {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok {
+			t.fail(c.Pos, "input", "input %q: want NAME=VALUE", a)
+		}
+		args[k] = v
+	}
+	p := &imp.Program{File: m.prog.Name}
+	for _, d := range m.prog.File.Inputs {
+		name, rest, _ := strings.Cut(d, "[")
+		in := &imp.Input{Name: &fun.Ident{Name: name}}
+		if rest != "" {
+			in.Block = &fun.Ident{Name: name + "\x00block"}
+			for _, dim := range strings.Split(strings.TrimSuffix(rest, "]"), "][") {
+				in.Dims = append(in.Dims, fun.Var{Ident: &fun.Ident{Name: dim}})
+			}
+		}
+		p.Inputs = append(p.Inputs, in)
+	}
+	env, heap, err := imp.BindInputs(p, args)
+	if err != nil {
+		t.fail(c.Pos, "input", "%v", err)
+	}
+	m.inputs = map[string]semantics.Array{}
+	for _, in := range p.Inputs {
+		if in.Dims == nil {
+			m.inputs[in.Name.Name] = semantics.Scalar(env[in.Name.Name].K)
+			continue
+		}
+		m.inputs[in.Name.Name] = semantics.Array{Data: heap.Block(env[in.Block.Name].L)}
+	}
+}

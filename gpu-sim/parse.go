@@ -1,0 +1,686 @@
+package gpusim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/arraysem/arraysem/cuda"
+)
+
+// Program is a parsed .cu file: the emitter's AST, read back.
+type Program struct {
+	Name  string                // the file's name, for messages
+	File  *cuda.File            // its tables and functions
+	Text  string                // the file's text, as read
+	funcs map[string]*cuda.Func // the functions by name
+}
+
+// Error is an error of gpu-sim at a position of the .cu file: an
+// unsupported construct when parsing, or what the simulated program did.
+type Error struct {
+	File string
+	Pos  cuda.Pos
+	Kind string // "unsupported", "stuck", "race", "out-of-bounds", "uninitialised", "divergence", "input", "cuda", "fuel"
+	Msg  string
+}
+
+// Error formats the error as file:line:col: message.
+func (e *Error) Error() string {
+	if e.Pos.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// ExitStatus is the exit status of a command that stops with this error:
+// 2 for a file gpu-sim cannot read or bad input, 1 for a program that went
+// wrong.
+func (e *Error) ExitStatus() int {
+	if e.Kind == "unsupported" || e.Kind == "input" {
+		return 2
+	}
+	return 1
+}
+
+type token struct {
+	kind string // "id", "int", "str", or the punctuation itself; "" at the end
+	text string
+	pos  cuda.Pos
+}
+
+type parser struct {
+	name string
+	toks []token
+	i    int
+}
+
+// Parse reads a file the emitter printed: the fixed prelude, verbatim,
+// then the tables and functions of the subset the emitter produces.
+// Anything else is an error "file:line:col: unsupported construct …".
+func Parse(name, src string) (*Program, error) {
+	at := strings.Index(src, cuda.Prelude)
+	if at < 0 {
+		return nil, &Error{File: name, Pos: cuda.Pos{Line: 1, Col: 1}, Kind: "unsupported",
+			Msg: "unsupported construct: the file does not contain arraysem's CUDA prelude (this version's, verbatim)"}
+	}
+	head := src[:at]
+	for i, l := range strings.Split(head, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "//") {
+			return nil, &Error{File: name, Pos: cuda.Pos{Line: i + 1, Col: 1}, Kind: "unsupported", Msg: "unsupported construct: text before the prelude"}
+		}
+	}
+	line := strings.Count(src[:at+len(cuda.Prelude)], "\n") + 1
+	toks, err := lex(name, src[at+len(cuda.Prelude):], line)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{name: name, toks: toks}
+	f := &cuda.File{Source: name}
+	prog := &Program{Name: name, File: f, Text: src, funcs: map[string]*cuda.Func{}}
+	for p.peek().kind != "" {
+		if p.peek().text == "static" {
+			if err := p.table(f); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		fn, err := p.function()
+		if err != nil {
+			return nil, err
+		}
+		if prog.funcs[fn.Name] != nil {
+			return nil, p.errAt(fn.Pos, "unsupported construct: %s is defined twice", fn.Name)
+		}
+		prog.funcs[fn.Name] = fn
+		f.Funcs = append(f.Funcs, fn)
+	}
+	if m := prog.funcs["main"]; m == nil || m.Global {
+		return nil, &Error{File: name, Kind: "unsupported", Msg: "unsupported construct: no host function main"}
+	}
+	return prog, nil
+}
+
+func lex(name, src string, line int) ([]token, error) {
+	var toks []token
+	col := 1
+	i := 0
+	adv := func(n int) {
+		for k := 0; k < n; k++ {
+			if src[i] == '\n' {
+				line++
+				col = 1
+			} else {
+				col++
+			}
+			i++
+		}
+	}
+	for i < len(src) {
+		c := src[i]
+		pos := cuda.Pos{Line: line, Col: col}
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			adv(1)
+		case strings.HasPrefix(src[i:], "//"):
+			for i < len(src) && src[i] != '\n' {
+				adv(1)
+			}
+		case strings.HasPrefix(src[i:], "/*"):
+			end := strings.Index(src[i+2:], "*/")
+			if end < 0 {
+				return nil, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated comment"}
+			}
+			adv(end + 4)
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(src) && (src[j] == '_' || src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] >= '0' && src[j] <= '9') {
+				j++
+			}
+			toks = append(toks, token{"id", src[i:j], pos})
+			adv(j - i)
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(src) && src[j] >= '0' && src[j] <= '9' {
+				j++
+			}
+			text := src[i:j]
+			if strings.HasPrefix(src[j:], "LL") {
+				j += 2
+			}
+			toks = append(toks, token{"int", text, pos})
+			adv(j - i)
+		case c == '"':
+			var b strings.Builder
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\n' {
+					break
+				}
+				if src[j] == '\\' && j+1 < len(src) {
+					j++
+					switch {
+					case src[j] == 'n':
+						b.WriteByte('\n')
+					case src[j] >= '0' && src[j] <= '7' && j+2 < len(src):
+						k, _ := strconv.ParseUint(src[j:j+3], 8, 8)
+						b.WriteByte(byte(k))
+						j += 2
+					default:
+						b.WriteByte(src[j])
+					}
+					j++
+					continue
+				}
+				b.WriteByte(src[j])
+				j++
+			}
+			if j >= len(src) || src[j] != '"' {
+				return nil, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated string"}
+			}
+			toks = append(toks, token{"str", b.String(), pos})
+			adv(j + 1 - i)
+		default:
+			op := ""
+			for _, o := range []string{"==", "!=", "<=", ">=", "&&", "||", "++", "(", ")", "{", "}", "[", "]", ";", ",", ".", "=", "<", ">", "!", "-", "+", "*", "&"} {
+				if strings.HasPrefix(src[i:], o) {
+					op = o
+					break
+				}
+			}
+			if op == "" {
+				return nil, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: fmt.Sprintf("unsupported construct: character %q", c)}
+			}
+			toks = append(toks, token{op, op, pos})
+			adv(len(op))
+		}
+	}
+	return append(toks, token{pos: cuda.Pos{Line: line, Col: col}}), nil
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+func (p *parser) peekAt(k int) token {
+	if p.i+k < len(p.toks) {
+		return p.toks[p.i+k]
+	}
+	return p.toks[len(p.toks)-1]
+}
+func (p *parser) next() token {
+	t := p.toks[p.i]
+	if t.kind != "" {
+		p.i++
+	}
+	return t
+}
+
+func (p *parser) errAt(pos cuda.Pos, format string, args ...any) *Error {
+	return &Error{File: p.name, Pos: pos, Kind: "unsupported", Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) unsupported(t token) *Error {
+	what := t.text
+	if t.kind == "" {
+		what = "end of file"
+	}
+	return p.errAt(t.pos, "unsupported construct %q", what)
+}
+
+func (p *parser) expect(texts ...string) error {
+	for _, s := range texts {
+		if t := p.next(); t.text != s || t.kind == "str" {
+			return p.unsupported(t)
+		}
+	}
+	return nil
+}
+
+func (p *parser) ident() (token, error) {
+	t := p.next()
+	if t.kind != "id" {
+		return t, p.unsupported(t)
+	}
+	return t, nil
+}
+
+// table is static const char *const NAME[] = {"…", …, nullptr};
+func (p *parser) table(f *cuda.File) error {
+	if err := p.expect("static", "const", "char", "*", "const"); err != nil {
+		return err
+	}
+	name, err := p.ident()
+	if err != nil {
+		return err
+	}
+	if err := p.expect("[", "]", "=", "{"); err != nil {
+		return err
+	}
+	var items []string
+	for {
+		t := p.next()
+		if t.kind == "id" && t.text == "nullptr" {
+			break
+		}
+		if t.kind != "str" {
+			return p.unsupported(t)
+		}
+		items = append(items, t.text)
+		if err := p.expect(","); err != nil {
+			return err
+		}
+	}
+	if p.peek().text == "," {
+		p.next()
+	}
+	if err := p.expect("}", ";"); err != nil {
+		return err
+	}
+	switch name.text {
+	case "arraysem_sites":
+		f.Sites = items
+	case "arraysem_inputs":
+		f.Inputs = items
+	case "arraysem_defaults":
+		f.Defaults = items
+	default:
+		return p.errAt(name.pos, "unsupported construct: table %s", name.text)
+	}
+	return nil
+}
+
+// typ reads one of the subset's types.
+func (p *parser) typ() (string, bool) {
+	t := p.peek()
+	switch t.text {
+	case "int64_t", "arraysem_error", "arraysem_block", "int", "char", "void":
+	default:
+		return "", false
+	}
+	p.next()
+	typ := t.text
+	for p.peek().text == "*" {
+		p.next()
+		if strings.HasSuffix(typ, "*") {
+			typ += "*"
+		} else {
+			typ += " *"
+		}
+	}
+	return typ, true
+}
+
+func knownType(t string) bool {
+	for _, k := range cuda.Types {
+		if k == t {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) function() (*cuda.Func, error) {
+	start := p.peek()
+	fn := &cuda.Func{Pos: start.pos}
+	if start.text == "__global__" {
+		p.next()
+		fn.Global = true
+	}
+	res, ok := p.typ()
+	if !ok || (res != "void" && res != "int") {
+		return nil, p.unsupported(p.peek())
+	}
+	fn.Result = res
+	name, err := p.ident()
+	if err != nil {
+		return nil, err
+	}
+	fn.Name = name.text
+	if err := p.expect("("); err != nil {
+		return nil, err
+	}
+	for p.peek().text != ")" {
+		if len(fn.Params) > 0 {
+			if err := p.expect(","); err != nil {
+				return nil, err
+			}
+		}
+		t, ok := p.typ()
+		if !ok || !knownType(t) {
+			return nil, p.unsupported(p.peek())
+		}
+		n, err := p.ident()
+		if err != nil {
+			return nil, err
+		}
+		fn.Params = append(fn.Params, cuda.Param{Type: t, Name: n.text})
+	}
+	p.next()
+	fn.Body, err = p.block()
+	return fn, err
+}
+
+func (p *parser) block() ([]cuda.Stmt, error) {
+	if err := p.expect("{"); err != nil {
+		return nil, err
+	}
+	var out []cuda.Stmt
+	for p.peek().text != "}" {
+		if p.peek().kind == "" {
+			return nil, p.unsupported(p.peek())
+		}
+		s, err := p.stmt()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	p.next()
+	return out, nil
+}
+
+func (p *parser) stmt() (cuda.Stmt, error) {
+	t := p.peek()
+	switch t.text {
+	case "if":
+		p.next()
+		if err := p.expect("("); err != nil {
+			return nil, err
+		}
+		cond, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(")"); err != nil {
+			return nil, err
+		}
+		s := &cuda.If{Pos: t.pos, Cond: cond}
+		if s.Then, err = p.block(); err != nil {
+			return nil, err
+		}
+		if p.peek().text == "else" {
+			p.next()
+			if s.Else, err = p.block(); err != nil {
+				return nil, err
+			}
+		}
+		return s, nil
+	case "for":
+		p.next()
+		if err := p.expect("(", "int64_t"); err != nil {
+			return nil, err
+		}
+		v, err := p.ident()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect("="); err != nil {
+			return nil, err
+		}
+		s := &cuda.For{Pos: t.pos, Var: v.text}
+		if s.From, err = p.expr(); err != nil {
+			return nil, err
+		}
+		if err := p.expect(";", v.text, "<="); err != nil {
+			return nil, err
+		}
+		if s.Bound, err = p.expr(); err != nil {
+			return nil, err
+		}
+		if err := p.expect(";", v.text, "++", ")"); err != nil {
+			return nil, err
+		}
+		s.Body, err = p.block()
+		return s, err
+	case "return":
+		p.next()
+		s := &cuda.Return{Pos: t.pos}
+		if p.peek().text != ";" {
+			v, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			s.Value = v
+		}
+		return s, p.expect(";")
+	case "ARRAYSEM_LAUNCH", "ARRAYSEM_LAUNCH_SYNC":
+		p.next()
+		s := &cuda.Launch{Pos: t.pos, Sync: t.text == "ARRAYSEM_LAUNCH_SYNC"}
+		if err := p.expect("("); err != nil {
+			return nil, err
+		}
+		k, err := p.ident()
+		if err != nil {
+			return nil, err
+		}
+		s.Kernel = k.text
+		args, err := p.args()
+		if err != nil {
+			return nil, err
+		}
+		if len(args) < 2 {
+			return nil, p.errAt(t.pos, "unsupported construct: a launch wants a grid and a block size")
+		}
+		s.Grid, s.Block, s.Args = args[0], args[1], args[2:]
+		return s, p.expect(";")
+	}
+	switch t.text {
+	case "while", "do", "switch", "goto", "break", "continue", "case", "default", "struct", "typedef", "static", "const", "__shared__", "__device__", "unsigned", "long", "auto":
+		return nil, p.unsupported(t)
+	}
+	if typ, ok := p.typ(); ok {
+		if !knownType(typ) {
+			return nil, p.errAt(t.pos, "unsupported construct: type %s", typ)
+		}
+		n, err := p.ident()
+		if err != nil {
+			return nil, err
+		}
+		s := &cuda.Decl{Pos: t.pos, Type: typ, Name: n.text}
+		if p.peek().text == "=" {
+			p.next()
+			if p.peek().text == "{" {
+				lb := p.next()
+				l := &cuda.InitList{Pos: lb.pos}
+				for p.peek().text != "}" {
+					if len(l.Elems) > 0 {
+						if err := p.expect(","); err != nil {
+							return nil, err
+						}
+					}
+					e, err := p.expr()
+					if err != nil {
+						return nil, err
+					}
+					l.Elems = append(l.Elems, e)
+				}
+				p.next()
+				s.Init = l
+			} else if s.Init, err = p.expr(); err != nil {
+				return nil, err
+			}
+		}
+		return s, p.expect(";")
+	}
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if p.peek().text == "=" {
+		p.next()
+		switch x.(type) {
+		case *cuda.Ident, *cuda.Field, *cuda.Index:
+		default:
+			return nil, p.errAt(t.pos, "unsupported construct: assignment to %s", cuda.ExprString(x))
+		}
+		r, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		return &cuda.Assign{Pos: t.pos, LHS: x, RHS: r}, p.expect(";")
+	}
+	if _, ok := x.(*cuda.Call); !ok {
+		return nil, p.errAt(t.pos, "unsupported construct: expression statement %s", cuda.ExprString(x))
+	}
+	return &cuda.ExprStmt{Pos: t.pos, X: x}, p.expect(";")
+}
+
+// args reads ", a, b)" after a launch's kernel or "(a, b)" after a call's
+// name (the opening parenthesis already read for calls).
+func (p *parser) args() ([]cuda.Expr, error) {
+	var out []cuda.Expr
+	for p.peek().text == "," {
+		p.next()
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, p.expect(")")
+}
+
+var precs = map[string]int{"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5}
+
+func (p *parser) expr() (cuda.Expr, error) { return p.binary(1) }
+
+func (p *parser) binary(min int) (cuda.Expr, error) {
+	l, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.peek()
+		prec, ok := precs[t.text]
+		if !ok || t.kind == "str" || prec < min {
+			return l, nil
+		}
+		p.next()
+		r, err := p.binary(prec + 1)
+		if err != nil {
+			return nil, err
+		}
+		l = &cuda.Binary{Pos: t.pos, Op: t.text, L: l, R: r}
+	}
+}
+
+func (p *parser) unary() (cuda.Expr, error) {
+	t := p.peek()
+	switch t.text {
+	case "-", "!", "&":
+		p.next()
+		x, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		return &cuda.Unary{Pos: t.pos, Op: t.text, X: x}, nil
+	case "(":
+		// A cast: (int64_t)x or (void **)x.
+		if n := p.peekAt(1); n.text == "int64_t" || n.text == "void" {
+			p.next()
+			p.next()
+			typ := n.text
+			for p.peek().text == "*" {
+				p.next()
+				if strings.HasSuffix(typ, "*") {
+					typ += "*"
+				} else {
+					typ += " *"
+				}
+			}
+			if typ != "int64_t" && typ != "void **" {
+				return nil, p.errAt(n.pos, "unsupported construct: cast to %s", typ)
+			}
+			if err := p.expect(")"); err != nil {
+				return nil, err
+			}
+			x, err := p.unary()
+			if err != nil {
+				return nil, err
+			}
+			return &cuda.Cast{Pos: t.pos, Type: typ, X: x}, nil
+		}
+	}
+	return p.postfix()
+}
+
+func (p *parser) postfix() (cuda.Expr, error) {
+	x, err := p.primary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.peek()
+		switch t.text {
+		case ".":
+			p.next()
+			n, err := p.ident()
+			if err != nil {
+				return nil, err
+			}
+			x = &cuda.Field{Pos: t.pos, X: x, Name: n.text}
+		case "[":
+			p.next()
+			i, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expect("]"); err != nil {
+				return nil, err
+			}
+			x = &cuda.Index{Pos: t.pos, X: x, I: i}
+		default:
+			return x, nil
+		}
+	}
+}
+
+func (p *parser) primary() (cuda.Expr, error) {
+	t := p.next()
+	switch t.kind {
+	case "int":
+		v, err := strconv.ParseInt(t.text, 10, 64)
+		if err != nil {
+			return nil, p.errAt(t.pos, "unsupported construct: integer %s", t.text)
+		}
+		return &cuda.Int{Pos: t.pos, V: v}, nil
+	case "str":
+		return &cuda.Str{Pos: t.pos, S: t.text}, nil
+	case "id":
+		if t.text == "sizeof" {
+			if err := p.expect("("); err != nil {
+				return nil, err
+			}
+			typ, ok := p.typ()
+			if !ok || (typ != "int64_t" && typ != "arraysem_error") {
+				return nil, p.unsupported(p.peek())
+			}
+			return &cuda.Sizeof{Pos: t.pos, Type: typ}, p.expect(")")
+		}
+		if p.peek().text == "(" {
+			p.next()
+			c := &cuda.Call{Pos: t.pos, Fun: t.text}
+			for p.peek().text != ")" {
+				if len(c.Args) > 0 {
+					if err := p.expect(","); err != nil {
+						return nil, err
+					}
+				}
+				e, err := p.expr()
+				if err != nil {
+					return nil, err
+				}
+				c.Args = append(c.Args, e)
+			}
+			p.next()
+			return c, nil
+		}
+		return &cuda.Ident{Pos: t.pos, Name: t.text}, nil
+	}
+	if t.text == "(" {
+		x, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		return x, p.expect(")")
+	}
+	return nil, p.unsupported(t)
+}

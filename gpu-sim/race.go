@@ -1,0 +1,297 @@
+package gpusim
+
+import (
+	"fmt"
+
+	"github.com/arraysem/arraysem/cuda"
+)
+
+// launchState is a launch in progress: its shape, the accesses of its
+// threads (for races), and the warps' access instructions (for stats).
+type launchState struct {
+	kernel      string
+	grid, block int
+	shadow      map[uint64]*cell
+	reqs        map[reqKey]map[uint64]bool // a warp's execution of an access → its sectors
+}
+
+// access is one thread's access to an address, with the barrier epoch it
+// happened in.
+type access struct {
+	t     *thread
+	epoch int
+	write bool
+}
+
+// cell is the shadow of one address: its last write and the reads since.
+type cell struct {
+	w     *access
+	reads []access
+}
+
+// reqKey is one execution of an access instruction by a warp: the lanes
+// of warp w running expression e for the k-th time issue one request.
+type reqKey struct {
+	warp  int
+	e     cuda.Expr
+	k     int
+	store bool
+}
+
+// conflict: two accesses to one address race when they come from
+// different threads, one writes, and no barrier orders them (threads of
+// different blocks are never ordered; a block's are, across epochs).
+func conflict(a access, t *thread, write bool) bool {
+	if a.t == t || !(a.write || write) {
+		return false
+	}
+	return a.t.block != t.block || a.epoch == t.epoch
+}
+
+func (l *launchState) record(t *thread, e cuda.Expr, addr uint64, write bool) {
+	c := l.shadow[addr]
+	if c == nil {
+		c = &cell{}
+		l.shadow[addr] = c
+	}
+	verb := map[bool]string{true: "writes", false: "reads"}
+	if c.w != nil && conflict(*c.w, t, write) {
+		t.fail(cuda.ExprPos(e), "race", "data race in %s: %s %s address 0x%x, which %s wrote", l.kernel, t.who(), verb[write], addr, c.w.t.who())
+	}
+	if write {
+		for _, r := range c.reads {
+			if conflict(r, t, true) {
+				t.fail(cuda.ExprPos(e), "race", "data race in %s: %s writes address 0x%x, which %s read", l.kernel, t.who(), addr, r.t.who())
+			}
+		}
+		c.w, c.reads = &access{t: t, epoch: t.epoch, write: true}, nil
+	} else if n := len(c.reads); n == 0 || c.reads[n-1].t != t || c.reads[n-1].epoch != t.epoch {
+		c.reads = append(c.reads, access{t: t, epoch: t.epoch})
+	}
+	// Stats: the warp's k-th execution of this access.
+	t.counts[e]++
+	warp := t.block*((l.block+31)/32) + t.tid/32
+	key := reqKey{warp: warp, e: e, k: t.counts[e], store: write}
+	s := l.reqs[key]
+	if s == nil {
+		s = map[uint64]bool{}
+		l.reqs[key] = s
+	}
+	s[addr/32] = true
+}
+
+// hasBarrier tells whether a kernel waits at __syncthreads.
+func hasBarrier(ss []cuda.Stmt) bool {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *cuda.ExprStmt:
+			if c, ok := s.X.(*cuda.Call); ok && c.Fun == "__syncthreads" {
+				return true
+			}
+		case *cuda.If:
+			if hasBarrier(s.Then) || hasBarrier(s.Else) {
+				return true
+			}
+		case *cuda.For:
+			if hasBarrier(s.Body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// launchKernel runs ARRAYSEM_LAUNCH(k, grid, block, args…).
+func (t *thread) launchKernel(s *cuda.Launch) {
+	fn := t.m.prog.funcs[s.Kernel]
+	if fn == nil || !fn.Global {
+		t.fail(s.Pos, "unsupported", "unsupported construct: %s is not a __global__ function of the file", s.Kernel)
+	}
+	grid := t.asInt(s.Grid, t.eval(s.Grid))
+	block := t.asInt(s.Block, t.eval(s.Block))
+	if grid < 1 || grid > 1<<31-1 || block < 1 || block > 1024 {
+		t.fail(s.Pos, "cuda", "launch of %s with grid %d and block %d: invalid configuration", s.Kernel, grid, block)
+	}
+	if len(s.Args) != len(fn.Params) {
+		t.fail(s.Pos, "unsupported", "unsupported construct: %s takes %d arguments, the launch gives %d", s.Kernel, len(fn.Params), len(s.Args))
+	}
+	args := make([]value, len(s.Args))
+	for i, a := range s.Args {
+		args[i] = t.convert(cuda.ExprPos(a), fn.Params[i].Type, t.eval(a))
+		if args[i].k == kPtr && args[i].p.v != nil {
+			t.fail(cuda.ExprPos(a), "cuda", "a kernel argument points to a host variable")
+		}
+	}
+	l := &launchState{kernel: s.Kernel, grid: int(grid), block: int(block), shadow: map[uint64]*cell{}, reqs: map[reqKey]map[uint64]bool{}}
+	t.m.launch = l
+	defer func() { t.m.launch = nil }()
+	sync := hasBarrier(fn.Body)
+	if s.Sync != sync && sync {
+		t.fail(s.Pos, "unsupported", "unsupported construct: %s waits at __syncthreads, so its launch must be ARRAYSEM_LAUNCH_SYNC", s.Kernel)
+	}
+	mk := func(b, i int) *thread {
+		t.tick(s.Pos)
+		th := &thread{m: t.m, fn: fn, vars: map[string]*value{}, block: b, tid: i, gtid: b*int(block) + i, counts: map[cuda.Expr]int{}}
+		for k, p := range fn.Params {
+			v := args[k]
+			th.vars[p.Name] = &v
+		}
+		return th
+	}
+	for _, b := range t.m.opts.Schedule.order(int(grid), t.m.rnd) {
+		order := t.m.opts.Schedule.order(int(block), t.m.rnd)
+		if !sync {
+			for _, i := range order {
+				if err := mk(b, i).run(fn.Body); err != nil {
+					panic(stop{err})
+				}
+			}
+			continue
+		}
+		if err := t.runBlock(s, b, order, mk); err != nil {
+			panic(stop{err})
+		}
+	}
+	t.m.stats.add(l)
+}
+
+// runBlock runs a block whose threads meet at barriers: each thread is a
+// goroutine, resumed one at a time in the schedule's order until it
+// finishes or waits at a barrier; when all wait at the same barrier they
+// pass it together; anything else is barrier divergence.
+func (t *thread) runBlock(s *cuda.Launch, b int, order []int, mk func(b, i int) *thread) error {
+	msgs := make(chan barrierMsg)
+	type live struct {
+		th     *thread
+		resume chan bool
+	}
+	var threads []live
+	for _, i := range order {
+		r := make(chan bool)
+		th := mk(b, i)
+		th.barrier, th.resume = msgs, r
+		threads = append(threads, live{th, r})
+		go func() {
+			if !<-r {
+				return
+			}
+			err := th.run(th.fn.Body)
+			if _, aborted := err.(abortErr); aborted {
+				return
+			}
+			msgs <- barrierMsg{t: th, err: err, done: true}
+		}()
+	}
+	abort := func(from int, parked []live) {
+		for _, l := range parked {
+			l.resume <- false
+		}
+		for _, l := range threads[from:] {
+			l.resume <- false
+		}
+	}
+	running := threads
+	for len(running) > 0 {
+		var parked []live
+		var at *cuda.Call
+		var finished *thread
+		for k, l := range running {
+			l.resume <- true
+			m := <-msgs
+			if m.err != nil {
+				abort(len(threads), append(parked, running[k+1:]...))
+				return m.err
+			}
+			if m.done {
+				if finished == nil {
+					finished = m.t
+				}
+				continue
+			}
+			if at != nil && m.at != at {
+				abort(len(threads), append(append(parked, l), running[k+1:]...))
+				return &Error{File: t.m.prog.Name, Pos: m.at.Pos, Kind: "divergence",
+					Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, %s at the one of line %d", s.Kernel, b, m.t.who(), parked[0].th.who(), at.Pos.Line)}
+			}
+			at = m.at
+			parked = append(parked, l)
+		}
+		if at != nil && finished != nil {
+			abort(len(threads), parked)
+			return &Error{File: t.m.prog.Name, Pos: at.Pos, Kind: "divergence",
+				Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, which %s never reaches (it returned)", s.Kernel, b, parked[0].th.who(), finished.who())}
+		}
+		for _, l := range parked {
+			l.th.epoch++
+		}
+		running = parked
+	}
+	return nil
+}
+
+type abortErr struct{}
+
+func (abortErr) Error() string { return "aborted" }
+
+// syncthreads parks a thread at a barrier until the block passes it.
+func (t *thread) syncthreads(c *cuda.Call) {
+	if t.barrier == nil {
+		t.fail(c.Pos, "unsupported", "unsupported construct: __syncthreads in a kernel launched without ARRAYSEM_LAUNCH_SYNC")
+	}
+	t.barrier <- barrierMsg{t: t, at: c}
+	if !<-t.resume {
+		panic(stop{abortErr{}})
+	}
+}
+
+// deviceCall runs the functions a thread may call.
+func (t *thread) deviceCall(c *cuda.Call) value {
+	if c.Fun == "__syncthreads" {
+		t.syncthreads(c)
+		return value{k: kInt}
+	}
+	args := make([]value, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = t.eval(a)
+	}
+	n := func(i int) int64 { return t.asInt(c.Args[i], args[i]) }
+	want := func(k int) {
+		if len(args) != k {
+			t.fail(c.Pos, "unsupported", "unsupported construct: %s with %d arguments", c.Fun, len(args))
+		}
+	}
+	switch c.Fun {
+	case "i64_add", "i64_sub", "i64_mul", "i64_div", "i64_mod":
+		want(2)
+		return value{k: kInt, i: arith(c.Fun, n(0), n(1))}
+	case "i64_neg":
+		want(1)
+		return value{k: kInt, i: -n(0)}
+	case "arraysem_trap":
+		// An atomic compare-and-swap on the record: never a race.
+		want(4)
+		p := t.asPtr(c.Args[0], args[0])
+		if p.r == nil || p.r.host || p.off != 0 || len(p.r.data) < 3 {
+			t.fail(c.Pos, "out-of-bounds", "arraysem_trap: not an error record")
+		}
+		if p.r.data[0] == 0 {
+			p.r.data[0], p.r.data[1], p.r.data[2] = n(1)+1, n(2), n(3)
+		}
+		return value{k: kInt}
+	case "arraysem_device_alloc":
+		want(1)
+		r := t.alloc(c.Pos, n(0), false, fmt.Sprintf("arraysem_device_alloc by %s at line %d", t.who(), c.Pos.Line))
+		for i := range r.init {
+			r.init[i] = true
+		}
+		return value{k: kPtr, p: ptr{r: r}}
+	case "arraysem_device_free":
+		want(1)
+		if p := t.asPtr(c.Args[0], args[0]); p.r != nil {
+			p.r.freed = true
+		}
+		return value{k: kInt}
+	}
+	t.fail(c.Pos, "unsupported", "unsupported construct: device call of %s", c.Fun)
+	return value{}
+}

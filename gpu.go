@@ -1,0 +1,208 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/arraysem/arraysem/cuda"
+	"github.com/arraysem/arraysem/cuda/harness"
+	gpusim "github.com/arraysem/arraysem/gpu-sim"
+)
+
+// The CUDA backend's commands: gpu-sim and gpu-check (compile --to cuda
+// is a walk of the registry, whose last pass is cuda.Emit).
+
+// cmdGpuSim is gpu-sim FILE.cu [--stats] [--block N] [--schedule S]
+// [NAME=VALUE]...: the file run in the simulator, printing what the
+// compiled program prints; --stats adds the per-kernel table after the results.
+func cmdGpuSim(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("gpu-sim", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	stats := fs.Bool("stats", false, "print per-kernel launches, threads, requests and sectors")
+	block := fs.Int("block", 256, "threads per block")
+	sched := fs.String("schedule", "in-order", "in-order, reverse or random[:SEED]")
+	vals := argList{}
+	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return flagError(fs, err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+	if len(pos) == 0 {
+		return usageError{"gpu-sim wants FILE.cu [NAME=VALUE]..."}
+	}
+	if *block < 1 || *block > 1024 {
+		return usageError{"gpu-sim: --block wants 1 to 1024 threads"}
+	}
+	s, err := gpusim.ParseSchedule(*sched)
+	if err != nil {
+		return usageError{"gpu-sim: " + err.Error()}
+	}
+	src, err := os.ReadFile(pos[0])
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	prog, err := gpusim.Parse(pos[0], string(src))
+	if err != nil {
+		return simErr(err)
+	}
+	inputs := pos[1:]
+	for k, v := range vals {
+		inputs = append(inputs, k+"="+v)
+	}
+	out, st, err := gpusim.Run(prog, inputs, gpusim.Options{Block: *block, Schedule: s, Stats: *stats})
+	fmt.Fprint(stdout, out)
+	if err != nil {
+		return simErr(err)
+	}
+	if st != nil {
+		st.Print(stdout)
+	}
+	return nil
+}
+
+// simErr gives gpu-sim's errors their exit status: 2 for a file it cannot
+// read or bad input, 1 for a program that went wrong.
+func simErr(err error) error {
+	var se *gpusim.Error
+	if errors.As(err, &se) && se.ExitStatus() == 2 {
+		return usageError{err.Error()}
+	}
+	return failed{err.Error()}
+}
+
+// cmdGpuCheck is gpu-check DIR [--sim|--host|--nvcc]: every program of
+// DIR (and its subdirectories) that reaches IMP, on every input of its
+// test block, run by a backend and compared with the IMP interpreter,
+// in a table.
+func cmdGpuCheck(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("gpu-check", flag.ContinueOnError)
+	sim := fs.Bool("sim", false, "run in gpu-sim (the default)")
+	host := fs.Bool("host", false, "build with clang++-14 for the host, with the sanitizers, and run")
+	nvcc := fs.Bool("nvcc", false, "build with nvcc -std=c++17 -O2 and run on the GPU")
+	pos, err := parse(fs, args, 1, "one DIR")
+	if err != nil {
+		return err
+	}
+	backend := "sim"
+	switch {
+	case *host && !*nvcc && !*sim:
+		backend = "host"
+	case *nvcc && !*host && !*sim:
+		backend = "nvcc"
+	case *host || *nvcc:
+		return usageError{"gpu-check: one of --sim, --host, --nvcc"}
+	}
+	var files []string
+	err = filepath.WalkDir(pos[0], func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	sort.Strings(files)
+	ps, err := harness.Programs(files)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if backend == "nvcc" {
+		if _, err := exec.LookPath("nvcc"); err != nil {
+			return usageError{"gpu-check --nvcc: nvcc is not on PATH"}
+		}
+		info, _ := exec.Command("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader").Output()
+		fmt.Fprintf(stdout, "device: %s\n", strings.TrimSpace(string(info)))
+	}
+	dir, err := os.MkdirTemp("", "arraysem-gpu-check")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "file\tinput\tbackend\tverdict\ttime\tdetail")
+	bad, total := 0, 0
+	for i, p := range ps {
+		var bin string
+		var prog *gpusim.Program
+		var buildErr error
+		start := time.Now()
+		switch backend {
+		case "sim":
+			prog, buildErr = gpusim.Parse(p.Name+".cu", p.CUDA)
+		case "host":
+			if _, buildErr = cuda.Build(cuda.PTXCommand, p.CUDA, dir, fmt.Sprint("p", i), ".ptx"); buildErr == nil {
+				bin, buildErr = cuda.Build(cuda.HostCommand, p.CUDA, dir, fmt.Sprint("p", i), "")
+			}
+		case "nvcc":
+			bin, buildErr = cuda.Build(cuda.NvccCommand, p.CUDA, dir, fmt.Sprint("p", i), "")
+		}
+		if buildErr != nil {
+			bad++
+			total++
+			fmt.Fprintf(tw, "%s\t\t%s\tBUILD FAILED\t%v\t%s\n", p.Name, backend, time.Since(start).Round(time.Millisecond), firstLine(buildErr.Error()))
+			continue
+		}
+		for _, a := range p.Cases {
+			total++
+			args := harness.Args(a)
+			want := harness.Interpret(p.Imp, a)
+			verdict, detail := "ok", ""
+			start := time.Now()
+			switch {
+			case backend == "sim":
+				out, _, err := gpusim.Run(prog, args, gpusim.Options{})
+				var se *gpusim.Error
+				switch {
+				case want.Race:
+					if !errors.As(err, &se) || se.Kind != "race" {
+						verdict, detail = "DISAGREE", fmt.Sprintf("the interpreter finds a race; gpu-sim: %v", err)
+					} else {
+						detail = "race found"
+					}
+				case want.Status != 0:
+					if !errors.As(err, &se) || se.ExitStatus() != want.Status {
+						verdict, detail = "DISAGREE", fmt.Sprintf("the interpreter: %s; gpu-sim: %q %v", want.Err, out, err)
+					}
+				case err != nil || out != strings.Join(want.Lines, "\n")+"\n":
+					verdict, detail = "DISAGREE", fmt.Sprintf("the interpreter: %q; gpu-sim: %q %v", want.Lines, out, err)
+				}
+			case want.Race:
+				verdict, detail = "skip", "a race: only gpu-sim checks races"
+			default:
+				verdict, detail = harness.Compare(want, cuda.Exec(bin, args, 5*time.Minute))
+			}
+			if verdict == "DISAGREE" {
+				bad++
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", p.Name, strings.Join(args, " "), backend, verdict, time.Since(start).Round(time.Millisecond), detail)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "%d programs, %d runs, %d disagree\n", len(ps), total, bad)
+	if bad > 0 {
+		return failed{fmt.Sprintf("gpu-check: %d of %d runs disagree with the interpreter", bad, total)}
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The commands of gpu.go, end to end: compile --to cuda, gpu-sim and
+// gpu-check, with their exit statuses.
+
+func writeCU(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errs, status := run(t, append([]string{"compile"}, args...)...)
+	if status != 0 {
+		t.Fatalf("compile %v: status %d: %s", args, status, errs)
+	}
+	f := filepath.Join(t.TempDir(), "prog.cu")
+	if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestGpuSimCommand(t *testing.T) {
+	cu := writeCU(t, "examples/imp/kernel.imp", "--to", "cuda")
+	for _, c := range []struct {
+		args   []string
+		status int
+		out    string // a regular expression for stdout, stderr for a failure
+	}{
+		{[]string{cu, "n=4", "m=2"}, 0, `^\[1 4 9 16\]\n\[\[1 2\] \[2 4\] \[3 6\] \[4 8\]\]\n\[7 7\]\n$`},
+		{[]string{cu, "--arg", "n=2", "--arg", "m=1", "--schedule", "random:3", "--block", "1"}, 0, `^\[1 4\]\n\[\[1\] \[2\]\]\n\[7\]\n$`},
+		{[]string{cu, "n=4"}, 2, `missing input m`},
+		{[]string{cu, "n=4", "m=2", "--schedule", "sideways"}, 2, `want in-order, reverse or random`},
+		{[]string{"gpu-sim/testdata/race.cu", "n=4", "m=2"}, 1, `data race in arraysem_kernel_1: thread 2 .* thread 1 `},
+		{[]string{"gpu-sim/testdata/unsupported.cu", "n=4", "m=2"}, 2, `unsupported\.cu:\d+:5: unsupported construct "while"`},
+		{[]string{"examples/imp/kernel.imp"}, 2, `does not contain arraysem's CUDA prelude`},
+	} {
+		out, errs, status := run(t, append([]string{"gpu-sim"}, c.args...)...)
+		text := out
+		if c.status != 0 {
+			text = errs
+		}
+		if status != c.status || !regexp.MustCompile(c.out).MatchString(text) {
+			t.Errorf("gpu-sim %v: status %d, stdout %q, stderr %q; want status %d and %s", c.args, status, out, errs, c.status, c.out)
+		}
+	}
+}
+
+// TestCompileCudaDefaults: --arg values are compiled in, and the command
+// line of the built program overrides them.
+func TestCompileCudaDefaults(t *testing.T) {
+	cu := writeCU(t, "examples/imp/kernel.imp", "--to", "cuda", "--arg", "n=2", "--arg", "m=1")
+	if out, errs, status := run(t, "gpu-sim", cu); status != 0 || out != "[1 4]\n[[1] [2]]\n[7]\n" {
+		t.Errorf("defaults: status %d, %q, %s", status, out, errs)
+	}
+	if out, errs, status := run(t, "gpu-sim", cu, "n=1"); status != 0 || out != "[1]\n[[1]]\n[7]\n" {
+		t.Errorf("override: status %d, %q, %s", status, out, errs)
+	}
+}
+
+// sectorsPerLoad reads the total row's load sectors per request of a
+// --stats table.
+func sectorsPerLoad(t *testing.T, table string) float64 {
+	t.Helper()
+	for _, l := range strings.Split(table, "\n") {
+		f := strings.Fields(l)
+		if len(f) == 9 && f[0] == "total" {
+			v, err := strconv.ParseFloat(f[5], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+	}
+	t.Fatalf("no total row in\n%s", table)
+	return 0
+}
+
+// TestStatsLayouts: on the matrix product, memory expansion's GPU layout
+// (threads' arrays interleaved) touches fewer sectors per load request
+// than the CPU layout (a row per thread), as "Compiling a functional array
+// language with non-semantic memory information" §5 argues it should.
+func TestStatsLayouts(t *testing.T) {
+	a := "a=[[1 2 3 4] [5 6 7 8] [1 1 1 1] [2 2 2 2] [3 3 3 3] [4 4 4 4] [5 5 5 5] [6 6 6 6]]"
+	b := "b=[[1 2 3 4 5 6 7 8] [1 1 1 1 1 1 1 1] [2 2 2 2 2 2 2 2] [3 3 3 3 3 3 3 3]]"
+	per := map[string]float64{}
+	var results []string
+	for _, lay := range []string{"gpu", "cpu"} {
+		cu := writeCU(t, "examples/fun/matmul.fun", "--to", "cuda", "--expand", "--layout", lay)
+		out, errs, status := run(t, "gpu-sim", cu, "--stats", a, b)
+		if status != 0 {
+			t.Fatalf("%s: status %d: %s", lay, status, errs)
+		}
+		result, table, _ := strings.Cut(out, "\nkernel")
+		results = append(results, result)
+		per[lay] = sectorsPerLoad(t, "kernel"+table)
+	}
+	if results[0] != results[1] {
+		t.Errorf("the layouts compute different products: %q, %q", results[0], results[1])
+	}
+	if !(per["gpu"] < per["cpu"]) {
+		t.Errorf("load sectors per request: gpu layout %.2f, cpu layout %.2f; want the gpu layout's fewer", per["gpu"], per["cpu"])
+	}
+	t.Logf("load sectors per request: gpu layout %.2f, cpu layout %.2f", per["gpu"], per["cpu"])
+}
+
+func TestGpuCheckCommand(t *testing.T) {
+	out, errs, status := run(t, "gpu-check", "examples/imp")
+	if status != 0 || !regexp.MustCompile(`\d+ programs, \d+ runs, 0 disagree\n$`).MatchString(out) {
+		t.Errorf("gpu-check examples/imp: status %d, %s\n%s", status, errs, out)
+	}
+	if !strings.Contains(out, "race.imp") || !strings.Contains(out, "race found") {
+		t.Errorf("gpu-check does not show the race of race.imp:\n%s", out)
+	}
+	if _, _, status := run(t, "gpu-check", "examples/imp", "--host", "--nvcc"); status != 2 {
+		t.Errorf("two backends: status %d, want 2", status)
+	}
+}
+
+// TestCudaExamplesCurrent: the CUDA files in examples/cuda are what the
+// emitter makes of their sources today (they are the help's and README's
+// gpu-sim examples, and gpu-sim reads only the current prelude).
+func TestCudaExamplesCurrent(t *testing.T) {
+	for cu, src := range map[string]string{"examples/cuda/kernel.cu": "examples/imp/kernel.imp"} {
+		want, err := os.ReadFile(cu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, errs, status := run(t, "compile", src, "--to", "cuda")
+		if status != 0 || out != string(want) {
+			t.Errorf("%s is not what compile %s --to cuda prints now (regenerate it): status %d %s", cu, src, status, errs)
+		}
+	}
+}
