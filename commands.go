@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/docs"
 )
 
 // command is one of arraysem's commands: its arguments, what it does, an
@@ -90,7 +91,9 @@ func usage() string {
 	}
 	b.WriteString(`
 arraysem help COMMAND (or arraysem COMMAND --help) shows a command's flags
-and an example; arraysem --version the version.
+and an example; arraysem help syntax LANG a language's reference (fun,
+funmem, imp, remora, remora/dynamic, and papers, the bibliography);
+arraysem --version the version.
 The language follows the extension (.fun, .funmem, .imp, .remora); --lang
 overrides it. Remora files are the explicitly typed dialect, or the
 rank-annotated untyped dialect of §2 of "The semantics of rank
@@ -119,6 +122,22 @@ func wrap(text, indent string, width int) string {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+// helpSyntax is `arraysem help syntax LANG`: the language's reference
+// (docs/LANG.md, embedded), or the list of references.
+func helpSyntax(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "arraysem: help syntax LANG (one of %s)\n", strings.Join(docs.Languages(), ", "))
+		return 2
+	}
+	text, ok := docs.Syntax(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "arraysem: help syntax: no reference for %q (one of %s)\n", args[0], strings.Join(docs.Languages(), ", "))
+		return 2
+	}
+	fmt.Fprint(stdout, text)
+	return 0
 }
 
 // helpRequest is a command asked for its help (-h, --help).

@@ -69,6 +69,9 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 			fmt.Fprint(stdout, usage())
 			return 0
 		}
+		if rest[0] == "syntax" {
+			return helpSyntax(rest[1:], stdout, stderr)
+		}
 		if len(rest) > 1 || lookup(rest[0]) == nil {
 			fmt.Fprintf(stderr, "arraysem: help COMMAND (one of %s)\n", strings.Join(commandNames(), ", "))
 			return 2
