@@ -31,6 +31,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/arraysem/arraysem/check"
@@ -82,6 +83,10 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 		return 0
 	}
 	notices = stderr
+	progressOut = nil
+	if f, ok := stderr.(*os.File); ok && readline.IsTerminal(int(f.Fd())) {
+		progressOut = stderr
+	}
 	c := lookup(cmd)
 	if c == nil {
 		fmt.Fprintf(stderr, "arraysem: unknown command %q\n\n%s", cmd, usage())
@@ -98,6 +103,45 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 	}
 	fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
 	return exitStatus(err)
+}
+
+// progressOut receives progress lines (rewritten in place), when stderr is
+// a terminal; nil otherwise.
+var progressOut io.Writer
+
+// parseShard reads i/n with 1 ≤ i ≤ n.
+func parseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("want i/n with 1 ≤ i ≤ n, got %q", s)
+	}
+	return i, n, nil
+}
+
+// slurmShard is the shard of a task of a Slurm job array
+// (sbatch --array=A-B): task SLURM_ARRAY_TASK_ID of the array's
+// SLURM_ARRAY_TASK_MIN…SLURM_ARRAY_TASK_MAX (or SLURM_ARRAY_TASK_COUNT
+// tasks), as i/n counted from 1.
+func slurmShard(getenv func(string) string) (string, bool) {
+	id, err := strconv.Atoi(getenv("SLURM_ARRAY_TASK_ID"))
+	if err != nil {
+		return "", false
+	}
+	lo, err := strconv.Atoi(getenv("SLURM_ARRAY_TASK_MIN"))
+	if err != nil {
+		lo = 0
+	}
+	n, err := strconv.Atoi(getenv("SLURM_ARRAY_TASK_COUNT"))
+	if err != nil {
+		hi, err := strconv.Atoi(getenv("SLURM_ARRAY_TASK_MAX"))
+		if err != nil {
+			return "", false
+		}
+		n = hi - lo + 1
+	}
+	return fmt.Sprintf("%d/%d", id-lo+1, n), true
 }
 
 // notices receives one-line notices about flags that have no effect.
@@ -443,7 +487,7 @@ func cmdProve(args []string, stdout io.Writer) error {
 	property := fs.String("property", "", "run only this property (--list names them)")
 	n := fs.Int("n", 1000, "cases per property, over all shards")
 	seed := fs.Int64("seed", 1, "campaign seed")
-	shard := fs.String("shard", "1/1", "run shard i of n (1-based): cases k with k mod n = i-1")
+	shard := fs.String("shard", "1/1", "run shard i of n (1-based): cases k with k mod n = i-1 (default: from a Slurm job array's SLURM_ARRAY_TASK_ID, else 1/1)")
 	jsonOut := fs.String("json", "", "write the shard's report to FILE (for --merge)")
 	merge := fs.Bool("merge", false, "merge the shard reports given as arguments into one")
 	list := fs.Bool("list", false, "list the properties and the theorems they check")
@@ -487,13 +531,27 @@ func cmdProve(args []string, stdout io.Writer) error {
 		if len(fs.Args()) > 0 {
 			return usageError{"prove takes no FILE (--merge does)"}
 		}
-		var i, k int
-		if _, err := fmt.Sscanf(*shard, "%d/%d", &i, &k); err != nil || i < 1 || i > k {
-			return usageError{"--shard i/n with 1 ≤ i ≤ n, got " + *shard}
+		if *n < 0 {
+			return usageError{fmt.Sprintf("prove: --n %d: want a count of cases ≥ 0", *n)}
 		}
-		opts := proofstests.ProveOptions{Property: *property, N: *n, Seed: *seed, Shard: i - 1, Shards: k, Progress: os.Stderr}
+		spec, from := *shard, "--shard"
+		if !flagSet(fs, "shard") {
+			if env, ok := slurmShard(os.Getenv); ok {
+				spec, from = env, "the Slurm job array (SLURM_ARRAY_TASK_ID)"
+			}
+		}
+		i, k, err := parseShard(spec)
+		if err != nil {
+			return usageError{fmt.Sprintf("prove: shard from %s: %v", from, err)}
+		}
+		opts := proofstests.ProveOptions{Property: *property, N: *n, Seed: *seed, Shard: i, Shards: k}
+		if progressOut != nil {
+			opts.Progress = func(p proofstests.Progress) {
+				fmt.Fprintf(progressOut, "\r\x1b[K%s", p)
+			}
+			defer fmt.Fprint(progressOut, "\r\x1b[K")
+		}
 		var rs []proofstests.ProveResult
-		var err error
 		if *forTime > 0 {
 			var rounds int
 			rs, rounds, err = proofstests.ProveFor(opts, *forTime)

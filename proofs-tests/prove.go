@@ -14,8 +14,9 @@ import (
 // generated cases. Case k of a property (0 ≤ k < N) is generated from its
 // own seed, derived from the campaign seed, the property and k, at size
 // k mod (MaxGenSize+1), so a case is the same whichever machine runs it:
-// shard i of n runs the cases with k mod n = i, and the shards' reports
-// merge into the report of one run. A FUN counterexample is shrunk
+// shard i of n (counted from 1, as --shard i/n, the JSON reports and the
+// merge's messages write it) runs the cases with k mod n = i − 1, and the
+// shards' reports merge into the report of one run. A FUN counterexample is shrunk
 // (ShrinkCase) before it is reported; every one carries the seed and size
 // that regenerate it.
 
@@ -24,9 +25,30 @@ type ProveOptions struct {
 	Property string // one theorem's name; "" for all
 	N        int    // cases per property, over all shards
 	Seed     int64
-	Shard    int // this shard, 0 ≤ Shard < Shards
+	Shard    int // this shard, 1 ≤ Shard ≤ Shards
 	Shards   int
-	Progress io.Writer // a line per property as it finishes (nil: none)
+	// Progress, when set, is told how far the campaign is after every
+	// case (the command shows it on a terminal, one line rewritten).
+	Progress func(Progress)
+}
+
+// Progress is how far a campaign has come: in the property now running,
+// and over the properties.
+type Progress struct {
+	Property    string
+	Done, Total int // cases of this shard, over all its properties
+	Failed      int
+	Elapsed     time.Duration
+}
+
+// String is a progress line: count, rate and the estimated time left.
+func (p Progress) String() string {
+	rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-9)
+	eta := "?"
+	if p.Done > 0 {
+		eta = (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second).String()
+	}
+	return fmt.Sprintf("%s: %d/%d cases, %d failed, %.0f cases/s, about %s left", p.Property, p.Done, p.Total, p.Failed, rate, eta)
 }
 
 // ProveResult is one property's outcome on one shard.
@@ -65,8 +87,11 @@ func caseSeed(seed int64, p string, k int) int64 {
 
 // Prove runs the campaign's share of opts.Shard.
 func Prove(opts ProveOptions) ([]ProveResult, error) {
-	if opts.Shards < 1 || opts.Shard < 0 || opts.Shard >= opts.Shards {
-		return nil, fmt.Errorf("shard %d/%d: want 0 ≤ i < n", opts.Shard, opts.Shards)
+	if opts.Shards < 1 || opts.Shard < 1 || opts.Shard > opts.Shards {
+		return nil, fmt.Errorf("shard %d/%d: want 1 ≤ i ≤ n", opts.Shard, opts.Shards)
+	}
+	if opts.N < 0 {
+		return nil, fmt.Errorf("%d cases: want a count ≥ 0", opts.N)
 	}
 	ths := Theorems
 	if opts.Property != "" {
@@ -77,19 +102,28 @@ func Prove(opts ProveOptions) ([]ProveResult, error) {
 		ths = []Theorem{t}
 	}
 	var out []ProveResult
+	campaign := time.Now()
+	per := 0
+	for k := opts.Shard - 1; k < opts.N; k += opts.Shards {
+		per++
+	}
+	pr := Progress{Total: per * len(ths)}
 	for _, th := range ths {
 		start := time.Now()
 		r := ProveResult{Property: th.Name, Shard: opts.Shard, Shards: opts.Shards, Seed: opts.Seed, N: opts.N}
-		for k := opts.Shard; k < opts.N; k += opts.Shards {
+		for k := opts.Shard - 1; k < opts.N; k += opts.Shards {
 			r.Cases++
 			if f := proveCase(th, opts.Seed, k); f != nil {
 				r.Failures = append(r.Failures, *f)
+				pr.Failed++
+			}
+			if opts.Progress != nil {
+				pr.Property, pr.Elapsed = th.Name, time.Since(campaign)
+				pr.Done++
+				opts.Progress(pr)
 			}
 		}
 		r.Elapsed = time.Since(start)
-		if opts.Progress != nil {
-			fmt.Fprintf(opts.Progress, "%-26s %6d cases  %d failed  %v\n", th.Name, r.Cases, len(r.Failures), r.Elapsed.Round(time.Millisecond))
-		}
 		out = append(out, r)
 	}
 	return out, nil
@@ -193,13 +227,16 @@ func MergeReports(reports [][]ProveResult) ([]ProveResult, error) {
 		for _, r := range rep {
 			m := byProp[r.Property]
 			if m == nil {
-				m = &ProveResult{Property: r.Property, Shards: r.Shards, Seed: r.Seed, N: r.N, Shard: -1}
+				m = &ProveResult{Property: r.Property, Shards: r.Shards, Seed: r.Seed, N: r.N}
 				byProp[r.Property] = m
 				seen[r.Property] = map[int]bool{}
 				order = append(order, r.Property)
 			}
 			if r.Shards != m.Shards || r.Seed != m.Seed || r.N != m.N {
 				return nil, fmt.Errorf("%s: shards of different campaigns (seed %d/%d, n %d/%d, %d/%d shards)", r.Property, r.Seed, m.Seed, r.N, m.N, r.Shards, m.Shards)
+			}
+			if r.Shard < 1 || r.Shard > r.Shards {
+				return nil, fmt.Errorf("%s: shard %d/%d: want 1 ≤ i ≤ n", r.Property, r.Shard, r.Shards)
 			}
 			if seen[r.Property][r.Shard] {
 				return nil, fmt.Errorf("%s: shard %d/%d appears twice", r.Property, r.Shard, r.Shards)
@@ -214,7 +251,7 @@ func MergeReports(reports [][]ProveResult) ([]ProveResult, error) {
 	for _, p := range order {
 		m := byProp[p]
 		var missing []int
-		for i := 0; i < m.Shards; i++ {
+		for i := 1; i <= m.Shards; i++ {
 			if !seen[p][i] {
 				missing = append(missing, i)
 			}

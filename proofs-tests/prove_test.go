@@ -14,12 +14,12 @@ import (
 func TestProveShardsMerge(t *testing.T) {
 	t.Parallel()
 	const n = 20
-	one, err := Prove(ProveOptions{Property: "fun-big-small", N: n, Seed: 3, Shards: 1})
+	one, err := Prove(ProveOptions{Property: "fun-big-small", N: n, Seed: 3, Shard: 1, Shards: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var parts [][]ProveResult
-	for i := 0; i < 3; i++ {
+	for i := 1; i <= 3; i++ {
 		rs, err := Prove(ProveOptions{Property: "fun-big-small", N: n, Seed: 3, Shard: i, Shards: 3})
 		if err != nil {
 			t.Fatal(err)
@@ -39,13 +39,25 @@ func TestProveShardsMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i, p := range parts {
+		if p[0].Shard != i+1 {
+			t.Errorf("shard %d's report says shard %d", i+1, p[0].Shard)
+		}
+	}
+	if _, err := Prove(ProveOptions{N: -1, Shard: 1, Shards: 1}); err == nil {
+		t.Error("a negative count is accepted")
+	}
+	var last Progress
+	if _, err := Prove(ProveOptions{Property: "fun-big-small", N: 6, Seed: 3, Shard: 1, Shards: 2, Progress: func(p Progress) { last = p }}); err != nil || last.Done != 3 || last.Total != 3 {
+		t.Errorf("progress %+v, %v", last, err)
+	}
 	if len(merged) != 1 || merged[0].Cases != n || one[0].Cases != n || len(merged[0].Failures) != len(one[0].Failures) {
 		t.Errorf("merged %+v, one shard %+v", merged, one)
 	}
-	if _, err := MergeReports(parts[:2]); err == nil || !strings.Contains(err.Error(), "missing") {
+	if _, err := MergeReports(parts[:2]); err == nil || !strings.Contains(err.Error(), "shards [3] of 3 are missing") {
 		t.Errorf("a missing shard is not reported: %v", err)
 	}
-	if _, err := MergeReports(append(parts, parts[0])); err == nil || !strings.Contains(err.Error(), "twice") {
+	if _, err := MergeReports(append(parts, parts[0])); err == nil || !strings.Contains(err.Error(), "shard 1/3 appears twice") {
 		t.Errorf("a shard given twice is not reported: %v", err)
 	}
 }
