@@ -83,7 +83,7 @@ var remoraErasures = []struct {
 	restore                bool // erase with RestoreEmpty
 }{
 	{typed: "(+ [1 2 3] 10)", erased: "(+ [1 2 3] 10)"},
-	{typed: "(let [x [1. 2.]] (*. x x))", erased: "(let ((x [1. 2.])) (*. x x))"},
+	{typed: "(let [x [1. 2.]] (*. x x))", erased: "(let ((x [1.0 2.0])) (*. x x))"},
 	{typed: "((fn ([v [int 3]]) (reduce{int | 2 [] []} + v)) [[1 2 3] [4 5 6]])",
 		erased: "((λ ((v 1)) ((λ ((a1 0) (a2 1)) (head (reverse (iscan a1 a2)))) + v)) [[1 2 3] [4 5 6]])"},
 	{typed: "(append{int | 2 1 [2]} [[1 2] [3 4]] [[5 6]])",

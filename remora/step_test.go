@@ -78,7 +78,7 @@ func TestStepRules(t *testing.T) {
 		{"δ", "(reify-shape [2 3])", "[2 3]"},
 		{"δ", "(reshape [3 2] [[1 2 3] [4 5 6]])", "[[1 2] [3 4] [5 6]]"},
 		{"δ", "(append{char | 2 3 []} \"ab\" \"cde\")", `"abcde"`},
-		{"δ", "(if{float | } (< [1 2 3] 2) [1.5 2. 3.] 0.)", "[1.5 0 0]"},
+		{"δ", "(if{float | } (< [1 2 3] 2) [1.5 2. 3.] 0.)", "[1.5 0.0 0.0]"},
 		// collapse: a frame of arrays becomes one array.
 		{"collapse", "[[1 2] (+ [1 2] 1)]", "[[1 2] [2 3]]"},
 		{"collapse", "(frame [2 2] [1 2] [3 4] [5 6] (+ [7 8] 0))", "[[[1 2] [3 4]] [[5 6] [7 8]]]"},

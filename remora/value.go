@@ -332,7 +332,8 @@ func (v *Value) atomString(i int) string {
 	return v.A[i].String()
 }
 
-// FormatFloat prints f in Go's shortest form (DESIGN.md), with +inf.0,
+// FormatFloat prints f in Go's shortest form, always as a float (3.0,
+// 0.5, 1e+21: never like an int, as Racket prints them too), with +inf.0,
 // -inf.0 and +nan.0 as Racket spells them.
 func FormatFloat(f float64) string {
 	switch {
@@ -343,7 +344,11 @@ func FormatFloat(f float64) string {
 	case math.IsNaN(f):
 		return "+nan.0"
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
 }
 
 // String prints a box: (box (ι …) v), or (box v) for a box of the
