@@ -471,7 +471,7 @@ func cmdTest(args []string, stdout io.Writer) error {
 		return usageError{err.Error()}
 	}
 	if out.Failed > 0 {
-		return failed{fmt.Sprintf("arraysem test: %d of %d checks failed", out.Failed, out.Passed+out.Failed)}
+		return failed{fmt.Sprintf("arraysem test: %d of %s failed", out.Failed, semantics.Plural(out.Passed+out.Failed, "check"))}
 	}
 	if out.Passed == 0 {
 		return usageError{"test: no programs under " + pos[0]}

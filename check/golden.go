@@ -280,7 +280,7 @@ func RunGolden(dir string, w io.Writer, verbose bool) (Outcome, error) {
 		out.Failed += len(fails)
 		out.Passed += n - len(fails)
 		if verbose && len(fails) == 0 {
-			fmt.Fprintf(w, "ok   %s (%d checks)\n", f, n)
+			fmt.Fprintf(w, "ok   %s (%s)\n", f, semantics.Plural(n, "check"))
 		}
 	}
 	if out.Untested > 0 {

@@ -148,7 +148,7 @@ func (p *program) CheckInputs(args map[string]string) ([]string, error) {
 	}
 	return []string{
 		fmt.Sprintf("valid (Def 3.1): the value- and heap-based semantics agree on %d array results", v.Results),
-		fmt.Sprintf("race free (eq 4): %d kernels, %d iterations traced", v.Kernels, v.Iterations),
+		fmt.Sprintf("race free (eq 4): %s, %s traced", semantics.Plural(v.Kernels, "kernel"), semantics.Plural(v.Iterations, "iteration")),
 	}, nil
 }
 

@@ -375,7 +375,7 @@ func (c *checker) app(e *App, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		typeErr(e.Pos, RuleTApp.Name, "%s is not a function: it has type %s", short(fn), TypeString(ft))
 	}
 	if len(e.Args) != len(f.Params) {
-		typeErr(e.Pos, RuleTApp.Name, "%s takes %d arguments, got %d", short(fn), len(f.Params), len(e.Args))
+		typeErr(e.Pos, RuleTApp.Name, "%s takes %s, got %d", short(fn), semantics.Plural(len(f.Params), "argument"), len(e.Args))
 	}
 	ne := &App{Pos: e.Pos, Fn: fn}
 	frames := []Shape{ft.Shape}
@@ -439,7 +439,7 @@ func (c *checker) tapp(e *TApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		typeErr(e.Pos, RuleTTApp.Name, "type application needs one type abstraction, got a frame %s of them", ft.Shape)
 	}
 	if len(e.Args) != len(fa.Vars) {
-		typeErr(e.Pos, RuleTTApp.Name, "%s takes %d type arguments (%s), got %d", short(fn), len(fa.Vars), strings.Join(fa.Vars, " "), len(e.Args))
+		typeErr(e.Pos, RuleTTApp.Name, "%s takes %s (%s), got %d", short(fn), semantics.Plural(len(fa.Vars), "type argument"), strings.Join(fa.Vars, " "), len(e.Args))
 	}
 	ds := []*semantics.Derivation{fd}
 	sub := TypeSubst{Types: map[string]Type{}}
@@ -469,7 +469,7 @@ func (c *checker) iapp(e *IApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		typeErr(e.Pos, RuleTIApp.Name, "index application needs one index abstraction, got a frame %s of them", ft.Shape)
 	}
 	if len(e.Args) != len(pi.Vars) {
-		typeErr(e.Pos, RuleTIApp.Name, "%s takes %d indices (%s), got %d", short(fn), len(pi.Vars), strings.Join(pi.Vars, " "), len(e.Args))
+		typeErr(e.Pos, RuleTIApp.Name, "%s takes %s (%s), got %d", short(fn), indicesCount(len(pi.Vars)), strings.Join(pi.Vars, " "), len(e.Args))
 	}
 	ds := []*semantics.Derivation{fd}
 	sub := Subst{}
@@ -697,4 +697,12 @@ func arrayTypeString(t Type) string {
 		return "(Arr " + TypeString(a.Elem) + " [])"
 	}
 	return TypeString(t)
+}
+
+// indicesCount is "1 index", "2 indices".
+func indicesCount(n int) string {
+	if n == 1 {
+		return "1 index"
+	}
+	return fmt.Sprintf("%d indices", n)
 }

@@ -176,7 +176,8 @@ func openerBefore(rs []rune, lo int) int {
 const heapCells = 48
 
 // showHeap prints the heap's blocks as a table: the label, the size and
-// the cells, those the last step read or wrote marked r, w or rw.
+// the cells as offset:value, those the last step read or wrote marked r,
+// w or rw.
 func showHeap(w io.Writer, h *semantics.Heap, acc []semantics.Access) {
 	if h.Blocks() == 0 {
 		fmt.Fprintln(w, "the heap is empty")
@@ -202,7 +203,7 @@ func showHeap(w io.Writer, h *semantics.Heap, acc []semantics.Access) {
 				cells = append(cells, fmt.Sprintf("… %d more", len(b)-heapCells))
 				break
 			}
-			c := fmt.Sprint(v)
+			c := fmt.Sprintf("%d:%d", off, v)
 			if m := marks[semantics.Loc{Block: semantics.Label(l), Offset: int64(off)}]; m != "" {
 				c += "(" + m + ")"
 			}
@@ -212,6 +213,6 @@ func showHeap(w io.Writer, h *semantics.Heap, acc []semantics.Access) {
 	}
 	table.Print(w, rows)
 	if len(acc) > 0 {
-		fmt.Fprintf(w, "the last step read or wrote %d cells\n", len(acc))
+		fmt.Fprintf(w, "the last step read or wrote %s\n", semantics.Plural(len(acc), "cell"))
 	}
 }

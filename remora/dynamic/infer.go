@@ -344,7 +344,7 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 		}
 	}
 	if len(args) != len(ranks) {
-		el.fail(pos, "the function takes %d arguments, got %d: it would stop in β", len(ranks), len(args))
+		el.fail(pos, "the function takes %s, got %d: it would stop in β", semantics.Plural(len(ranks), "argument"), len(args))
 	}
 	frames := [][]int64{fn.shape}
 	cells := make([]ity, len(args))
