@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -74,4 +75,23 @@ func shellWords(s string) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// TestBinaryLinksNoTesting: the arraysem command links neither the testing
+// package nor gopter (campaigns run through proofs-tests' Prove, whose
+// gopter adapters are test files).
+func TestBinaryLinksNoTesting(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(gobin, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "testing" || strings.HasPrefix(dep, "github.com/leanovate/gopter") {
+			t.Errorf("the arraysem command links %s", dep)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -77,11 +78,23 @@ func TestRandomFunPrograms(t *testing.T) {
 	params.MinSuccessfulTests = *flagN
 	params.MinSize, params.MaxSize = 0, proofstests.MaxGenSize
 	props := gopter.NewProperties(params)
-	props.Property("FUN → IMP → CUDA → gpu-sim = IMP interpreter", prop.ForAll(propSim, proofstests.GenCase(proofstests.DefaultGenConfig)))
+	props.Property("FUN → IMP → CUDA → gpu-sim = IMP interpreter", prop.ForAll(propSim, genCase))
 	var out bytes.Buffer
 	if !props.Run(gopter.NewFormatedReporter(true, 1<<20, &out)) {
 		t.Errorf("property failed (seed %d):\n%s", *flagSeed, out.String())
 		return
 	}
 	t.Log(strings.TrimSpace(out.String()))
+}
+
+// genCase draws a random well-typed FUN program (proofstests.Generate)
+// from gopter's source and size, shrinking with proofstests.Shrinks.
+func genCase(params *gopter.GenParameters) *gopter.GenResult {
+	seed := params.Rng.Int63()
+	c := proofstests.Generate(rand.New(rand.NewSource(seed)), params.MaxSize, proofstests.DefaultGenConfig)
+	c.Seed = seed
+	return gopter.NewGenResult(c, func(v interface{}) gopter.Shrink {
+		next := proofstests.Shrinks(v.(*proofstests.Case))
+		return func() (interface{}, bool) { return next() }
+	})
 }

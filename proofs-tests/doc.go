@@ -5,8 +5,9 @@
 //
 // # The generator
 //
-// fungen.go has one generator, GenCase (and Generate, its deterministic
-// core), of random well-typed FUN programs with values for their input
+// fungen.go has one generator, Generate (wrapped for gopter as GenCase in
+// gopter_test.go, so that the arraysem command, which runs campaigns, links
+// neither gopter nor testing), of random well-typed FUN programs with values for their input
 // declarations: scalar statements over every operator (+ - * / % == != <
 // <= > >= && || and unary minus, negative constants, now and then a zero
 // divisor), full indexing, slices of every dimension, transpose, iota,
@@ -22,7 +23,7 @@
 // E-SLICE, E-SCALAR (division by zero), E-IOTA or E-KERNEL (a negative
 // bound or item size). Sizes stay in 0..5 and ranks in 1..3.
 //
-// ShrinkCase is the generator's shrinker: edits that keep a program well
+// Shrinks (gopter's ShrinkCase) is the generator's shrinker: edits that keep a program well
 // typed by construction. It drops unused statements, inputs and results,
 // hoists if branches and unwraps kernels into the enclosing body, simplifies
 // scalar expressions and moves input values towards 0. Each step strictly
@@ -218,6 +219,6 @@
 // (caseSeed of the campaign seed, the property and k), so --shard i/n runs
 // the cases with k mod n = i-1 on any machine and MergeReports joins the
 // shards' JSON reports into the report of one run; FUN counterexamples are
-// shrunk with ShrinkCase. THEOREMS.md states every theorem with its test
+// shrunk with Shrinks. THEOREMS.md states every theorem with its test
 // and the counts of the last campaign.
 package proofstests

@@ -11,7 +11,6 @@ import (
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
-	"github.com/leanovate/gopter"
 )
 
 // The generator builds well-typed FUN programs "type-directed": it keeps the
@@ -134,18 +133,6 @@ func (c *Case) String() string {
 	}
 	b.WriteString(c.Source())
 	return b.String()
-}
-
-// GenCase is the gopter generator of cases. Each case is built from a seed
-// drawn from gopter's random source and from gopter's size parameter; its
-// shrinker is ShrinkCase.
-func GenCase(cfg GenConfig) gopter.Gen {
-	return func(params *gopter.GenParameters) *gopter.GenResult {
-		seed := params.Rng.Int63()
-		c := Generate(rand.New(rand.NewSource(seed)), params.MaxSize, cfg)
-		c.Seed = seed
-		return gopter.NewGenResult(c, ShrinkCase)
-	}
 }
 
 // Generate builds one case deterministically from r. The size (0 to
@@ -1165,12 +1152,13 @@ func (b *block) branching(c *gvar, types [][]string, nSizes int, elem ...string)
 // Edits are enumerated lazily: edit kind k at site n is applied to a fresh
 // copy of the case when the stream reaches it.
 
-// ShrinkCase is the gopter.Shrinker of *Case.
-func ShrinkCase(v interface{}) gopter.Shrink {
-	c := v.(*Case)
+// Shrinks streams the smaller cases of c, one edit each, in order; the
+// stream ends with ok = false. ShrinkCase (gopter_test.go) makes it
+// gopter's shrinker; campaigns (prove.go) use it as it is.
+func Shrinks(c *Case) func() (*Case, bool) {
 	m0 := MeasureOf(c)
 	kind, site := 0, 0
-	return func() (interface{}, bool) {
+	return func() (*Case, bool) {
 		for kind < len(edits) {
 			cand, ok := edits[kind](c, site)
 			if !ok {

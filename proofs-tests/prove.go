@@ -17,7 +17,7 @@ import (
 // shard i of n (counted from 1, as --shard i/n, the JSON reports and the
 // merge's messages write it) runs the cases with k mod n = i − 1, and the
 // shards' reports merge into the report of one run. A FUN counterexample is shrunk
-// (ShrinkCase) before it is reported; every one carries the seed and size
+// (Shrinks) before it is reported; every one carries the seed and size
 // that regenerate it.
 
 // ProveOptions configure a campaign or one shard of it.
@@ -164,18 +164,17 @@ func guarded(f func() string) (msg string) {
 	return f()
 }
 
-// shrinkFun shrinks a failing FUN case with ShrinkCase: it takes the first
+// shrinkFun shrinks a failing FUN case with Shrinks: it takes the first
 // smaller case that still fails, and again, until none does.
 func shrinkFun(c *Case, msg string, prop func(*Case) string) (*Case, string) {
 	for steps := 0; steps < 400; steps++ {
-		next := ShrinkCase(c)
+		next := Shrinks(c)
 		found := false
 		for {
-			v, ok := next()
+			cand, ok := next()
 			if !ok {
 				break
 			}
-			cand := v.(*Case)
 			if m := prop(cand); m != "" {
 				c, msg, found = cand, m, true
 				break

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/leanovate/gopter"
 )
 
 // The Remora generator writes random well-typed programs of the explicitly
@@ -121,17 +119,6 @@ type RemoraCase struct {
 
 func (c *RemoraCase) String() string {
 	return fmt.Sprintf("\n%s\n-- remora seed %d, size %d", c.Src, c.Seed, c.Size)
-}
-
-// GenRemoraCase is the gopter generator: a seed from gopter's source and
-// gopter's size drive GenerateRemora. Cases do not shrink (the seed and
-// size printed with a case regenerate it).
-func GenRemoraCase(cfg RemoraGenConfig) gopter.Gen {
-	return func(params *gopter.GenParameters) *gopter.GenResult {
-		seed := params.Rng.Int63()
-		src := GenerateRemora(rand.New(rand.NewSource(seed)), params.MaxSize, cfg)
-		return gopter.NewGenResult(&RemoraCase{Seed: seed, Size: params.MaxSize, Src: src}, gopter.NoShrinker)
-	}
 }
 
 // GenerateRemora writes a program: up to cfg.MaxDefs top-level function
