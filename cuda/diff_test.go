@@ -92,6 +92,9 @@ func generated(t *testing.T, n int) []*harness.Program {
 // each of the two commands, in parallel; TestStandalone builds single
 // files exactly as a user does.
 func TestExamplesOnClang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("building every example with clang takes a minute; go test without -short runs it")
+	}
 	needClang(t)
 	start := time.Now()
 	ps := append(append(examples(t), goldenPrograms(t)...), generated(t, 24)...)
@@ -160,6 +163,9 @@ func TestExamplesOnClang(t *testing.T) {
 // commands a user runs, and runs them: a matrix product, and a program
 // stuck on a division by zero.
 func TestStandalone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("clang builds; go test without -short runs them")
+	}
 	needClang(t)
 	ps := examples(t)
 	dir := t.TempDir()

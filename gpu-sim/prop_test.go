@@ -76,6 +76,9 @@ func propSim(c *proofstests.Case) string {
 func TestRandomFunPrograms(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(*flagSeed)
 	params.MinSuccessfulTests = *flagN
+	if testing.Short() && !flagSet("n") {
+		params.MinSuccessfulTests = *flagN / 4
+	}
 	params.MinSize, params.MaxSize = 0, proofstests.MaxGenSize
 	props := gopter.NewProperties(params)
 	props.Property("FUN → IMP → CUDA → gpu-sim = IMP interpreter", prop.ForAll(propSim, genCase))
@@ -97,4 +100,11 @@ func genCase(params *gopter.GenParameters) *gopter.GenResult {
 		next := proofstests.Shrinks(v.(*proofstests.Case))
 		return func() (interface{}, bool) { return next() }
 	})
+}
+
+// flagSet reports whether a test flag was given on the command line.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
