@@ -160,6 +160,17 @@ func (v *Value) Cells(r int) ([]int64, []*Value) {
 	return frame, cells
 }
 
+// Strided is the array of v's items start, start+step, … (count of them),
+// copied into a buffer of its own.
+func (v *Value) Strided(start, step, count int) *Value {
+	size := product(v.Shape[1:])
+	out := NewValue(v.Kind, append([]int64{int64(count)}, v.Shape[1:]...), count*size)
+	for i := range count {
+		CopyAtoms(out, i*size, v, (start+i*step)*size, size)
+	}
+	return out
+}
+
 // Item is the i-th cell of v's major axis.
 func (v *Value) Item(i int) *Value {
 	size := product(v.Shape[1:])

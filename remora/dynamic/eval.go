@@ -479,9 +479,60 @@ func padInit(init *remora.Value, item []int64) *remora.Value {
 	return remora.ReplicateTo(init, nil, item[:pad])
 }
 
+// liftedTreeReduce computes treeReduce's tree over the items of arr a
+// level at a time: the items at even and at odd positions are two arrays,
+// and one application of op, lifted over their frame, combines every pair
+// of the level, so a reduction of n scalars is log n vectorised δ-loops
+// over flat buffers, in memory proportional to the array, rather than n
+// applications on n item values. Lifting over the frame of pairs is
+// pairwise application exactly when op is one function whose cells are no
+// larger than an item; otherwise, or when the lifted application goes
+// wrong (the per-pair tree then reports the error where it meets it), it
+// reports false.
+func (ev *evaluator) liftedTreeReduce(op, arr *remora.Value, pos semantics.Pos) (*remora.Value, bool) {
+	if len(op.Shape) != 0 || op.Kind != remora.KFunc || len(arr.Shape) == 0 || arr.Shape[0] < 2 {
+		return nil, false
+	}
+	f, ok := op.A[0].(*Func)
+	if !ok {
+		return nil, false
+	}
+	ranks := f.RanksFor(2)
+	if len(ranks) != 2 {
+		return nil, false
+	}
+	for _, k := range ranks {
+		if k == All || k > len(arr.Shape)-1 {
+			return nil, false
+		}
+	}
+	cur := arr
+	for cur.Shape[0] > 1 {
+		n := int(cur.Shape[0])
+		m := n / 2
+		res, err := ev.apply(op, []*remora.Value{cur.Strided(0, 2, m), cur.Strided(1, 2, m)}, pos)
+		if err != nil || len(res.Shape) == 0 || res.Shape[0] != int64(m) {
+			return nil, false
+		}
+		if n%2 == 1 {
+			_, cells := res.Cells(1)
+			if res, err = collapse(pos, []int64{int64(m + 1)}, append(cells, cur.Item(n-1))); err != nil {
+				return nil, false
+			}
+		}
+		cur = res
+	}
+	return cur.Item(0), true
+}
+
 // fold is δ for the reduce and scan family: the operator applied, with
 // lifting, in index order.
 func (ev *evaluator) fold(p *PrimDef, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
+	if p.Tree {
+		if v, ok := ev.liftedTreeReduce(args[0], args[len(args)-1], pos); ok {
+			return v, nil
+		}
+	}
 	op, init, items, err := foldArgs(p, args, pos)
 	if err != nil {
 		return nil, err
