@@ -298,6 +298,9 @@ func cmdRun(args []string, stdout io.Writer) error {
 	}
 	o := lang.RunOptions{Semantics: *sem, Args: vals}
 	o.Fuel, o.Derive = *fuel, *derive
+	if s, err := lang.PickSemantics(l, *sem); err == nil && s != "small" && flagSet(fs, "fuel") {
+		notice("run --fuel: fuel bounds the small-step semantics; this run is " + s + " (--semantics small)")
+	}
 	if *trace {
 		if _, heap := l.(lang.RaceChecker); !heap {
 			return usageError{"--trace: read/write sets are traced for programs with a heap (FUNMEM and IMP); this is " + l.Language().Title()}
@@ -356,12 +359,13 @@ func cmdStep(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	width := lang.RuleWidth(l.Language())
 	for i := 0; *n <= 0 || i < *n; i++ {
 		rule, done, err := st.Step()
 		if err != nil || done {
 			return err
 		}
-		fmt.Fprintf(stdout, "%-12s %s\n", rule, st.String())
+		fmt.Fprintf(stdout, "%-*s %s\n", width, rule, st.String())
 	}
 	return nil // stopped where -n asked
 }
@@ -718,6 +722,9 @@ func cmdCover(args []string, stdout io.Writer) error {
 	seed := fs.Int64("seed", 1, "generator seed")
 	if _, err := parse(fs, args, 0, "no FILE"); err != nil {
 		return err
+	}
+	if *n < 1 {
+		return usageError{fmt.Sprintf("cover: --n %d: want a number of programs ≥ 1", *n)}
 	}
 	cov, err := proofstests.Cover(*n, *seed)
 	if err != nil {

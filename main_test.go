@@ -53,6 +53,8 @@ func TestCommands(t *testing.T) {
 		{"layout without expand", []string{"compile", fig2, "--to", "imp", "--layout", "cpu"}, 0, "return", "notice: compile --layout"},
 		{"trace before any kernel", []string{"run", "examples/imp/race.imp", "--arg", "n=2", "--trace"}, 1, "", "notice: run --trace: no kernel finished"},
 		{"step imp ends with results", []string{"step", "examples/imp/fig13.imp", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1"}, 0, "⟨done⟩ (2, [1 2])\n", ""},
+		{"fuel on a big-step run", []string{"run", fig2, "--fuel", "5", "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "3\n", "notice: run --fuel"},
+		{"cover negative", []string{"cover", "--n", "-3"}, 2, "", "want a number of programs"},
 		{"no command", nil, 2, "", "usage"},
 		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{"no file", []string{"run", "nope.fun"}, 2, "", "nope.fun"},

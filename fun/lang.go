@@ -101,3 +101,6 @@ func InputNames(p *Program) []string {
 
 // DerivesEvaluation marks FUN's big-step as building derivations.
 func (p *program) DerivesEvaluation() {}
+
+// Rules is the language's rule table.
+func (language) Rules() semantics.RuleTable { return Rules }

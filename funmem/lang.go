@@ -154,3 +154,6 @@ func (p *program) CheckInputs(args map[string]string) ([]string, error) {
 
 // Races is CheckInputs: validity's heap run traces every kernel.
 func (p *program) Races(args map[string]string) ([]string, error) { return p.CheckInputs(args) }
+
+// Rules is the language's rule table.
+func (language) Rules() semantics.RuleTable { return Rules }

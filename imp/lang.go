@@ -106,3 +106,6 @@ func (p *program) Races(args map[string]string) ([]string, error) {
 func (p *program) Caveat() string {
 	return "IMP checks no bounds: FunMemToImp makes slices skip and indexing a read at the computed offset; ERRATA I2"
 }
+
+// Rules is the language's rule table.
+func (language) Rules() semantics.RuleTable { return Rules }

@@ -204,3 +204,21 @@ type Interactive interface {
 type EvalDeriver interface {
 	DerivesEvaluation()
 }
+
+// RuleLister is implemented by languages that have a table of their
+// rules, by which step output aligns its rule column.
+type RuleLister interface {
+	Rules() semantics.RuleTable
+}
+
+// RuleWidth is the width of a language's longest rule name (at least 12),
+// for aligning the rule column of step output.
+func RuleWidth(l Language) int {
+	w := 12
+	if rl, ok := l.(RuleLister); ok {
+		for _, r := range rl.Rules() {
+			w = max(w, len([]rune(r.Name)))
+		}
+	}
+	return w
+}

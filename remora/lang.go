@@ -126,3 +126,6 @@ func NoArgs(file string, args map[string]string) error {
 	}
 	return nil
 }
+
+// Rules is the language's rule table.
+func (language) Rules() semantics.RuleTable { return Rules }

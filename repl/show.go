@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/arraysem/arraysem/internal/table"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -27,9 +28,10 @@ func (s *Session) showStep(prev string, rec *stepRec) {
 			redex = string(old[lo:hiOld])
 		}
 	}
-	fmt.Fprintf(s.out, "%-12s %s\n", rec.rule, config)
+	width := lang.RuleWidth(s.loaded.Language())
+	fmt.Fprintf(s.out, "%-*s %s\n", width, rec.rule, config)
 	if redex != "" {
-		fmt.Fprintf(s.out, "%-12s redex: %s\n", "", redex)
+		fmt.Fprintf(s.out, "%-*s redex: %s\n", width, "", redex)
 	}
 }
 

@@ -129,3 +129,6 @@ func (language) Assemble(defs []string, text string) (string, int) {
 
 // Incomplete reports whether brackets are left open.
 func (language) Incomplete(src string) bool { return remora.OpenBrackets(src) > 0 }
+
+// Rules is the dialect's rule table.
+func (language) Rules() semantics.RuleTable { return Rules }
