@@ -87,3 +87,49 @@ func TestStepperBack(t *testing.T) {
 		})
 	}
 }
+
+// TestStepperFocus: every language's machine says where each step reduced
+// (lang.Focus): the contractum's span lies within the printed
+// configuration, which is what the stepper prints, and a redex is named;
+// on Fig 4's outer product the third step (β) is marked as in the paper.
+func TestStepperFocus(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		args map[string]string
+	}{
+		{"../examples/fun/fig2.fun", map[string]string{"xsize": "2", "ysize": "3", "zcond": "1"}},
+		{"../examples/funmem/fig7.funmem", map[string]string{"xsize": "2", "ysize": "3", "zcond": "0"}},
+		{"../examples/imp/fig13.imp", map[string]string{"xsize": "2", "ysize": "3", "zcond": "1"}},
+		{"../examples/remora/rp_fig4_outer_product.remora", nil},
+		{"../examples/remora-dynamic/rp_fig4_outer_product.remora", nil},
+	} {
+		p := loadFile(t, tc.file)
+		st, err := p.Start(lang.RunOptions{Args: tc.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 1; ; k++ {
+			_, done, err := st.Step()
+			if done || err != nil {
+				break
+			}
+			f, ok := st.Focus()
+			n := len([]rune(f.Text))
+			switch {
+			case !ok:
+				t.Fatalf("%s step %d: no focus", tc.file, k)
+			case f.Text != st.String():
+				t.Fatalf("%s step %d: focus text %q, stepper prints %q", tc.file, k, f.Text, st.String())
+			case f.Lo >= 0 && (f.Lo >= f.Hi || f.Hi > n):
+				t.Fatalf("%s step %d: span [%d, %d) of %d runes", tc.file, k, f.Lo, f.Hi, n)
+			case f.Redex == "":
+				t.Fatalf("%s step %d: no redex", tc.file, k)
+			}
+			if k == 3 && tc.file == "../examples/remora/rp_fig4_outer_product.remora" {
+				if got := string([]rune(f.Text)[f.Lo:f.Hi]); got != "(* 1 [1 2 3 4])" || f.Redex != "((fn ([n int] [m [int 4]]) (* n m)) 1 [1 2 3 4])" {
+					t.Errorf("β: contractum %q, redex %q", got, f.Redex)
+				}
+			}
+		}
+	}
+}

@@ -73,12 +73,12 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lang.NewStepper[Config](Machine{}, []Config{Initial(p.p, env)}, &o.RunOptions,
+	return lang.WithFocus(lang.NewStepper[Config](Machine{}, []Config{Initial(p.p, env)}, &o.RunOptions,
 		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, Config.Shown,
 		func(cs []Config) (*lang.Result, error) {
 			vs := cs[0].Results()
 			return &lang.Result{Values: vs, Lines: lang.ArrayLines(vs)}, nil
-		}), nil
+		}), Focus), nil
 }
 
 // Shown renders a configuration as `arraysem step` shows it: what the

@@ -134,9 +134,9 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	}
 	h.Record(o.RecordHeap)
 	m := HeapMachine{Opts: HeapOptionsOf(&o.RunOptions)}
-	return lang.NewStepper[*Config](m, []*Config{InitialHeap(p.p, env, h)}, &o.RunOptions,
+	return lang.WithFocus(lang.NewStepper[*Config](m, []*Config{InitialHeap(p.p, env, h)}, &o.RunOptions,
 		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, (*Config).String,
-		func(cs []*Config) (*lang.Result, error) { return p.result(h, cs[0].Results()) }), nil
+		func(cs []*Config) (*lang.Result, error) { return p.result(h, cs[0].Results()) }), Focus), nil
 }
 
 // CheckInputs decides validity (Def 3.1) and race freedom (eq 4) on the

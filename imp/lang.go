@@ -79,7 +79,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	}
 	h.Record(o.RecordHeap)
 	m := Machine{Opts: OptionsOf(&o.RunOptions)}
-	return lang.NewStepper[*Config](m, []*Config{Initial(p.p, env, h)}, &o.RunOptions,
+	return lang.WithFocus(lang.NewStepper[*Config](m, []*Config{Initial(p.p, env, h)}, &o.RunOptions,
 		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, (*Config).String,
 		func(cs []*Config) (*lang.Result, error) {
 			vs, err := cs[0].Results(p.p)
@@ -87,7 +87,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 				return nil, err
 			}
 			return &lang.Result{Values: vs, Lines: lang.ArrayLines(vs)}, nil
-		}), nil
+		}), Focus), nil
 }
 
 // Races runs the program with every kernel traced: eq 4 is decided for

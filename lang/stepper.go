@@ -25,7 +25,26 @@ type Stepper struct {
 	save    func() func()
 	history []snapshot
 	heap    *semantics.Heap
+
+	focus      func(prev, next any) Focus // the language's focuser, if any
+	prev, next any                        // the last step's configurations
+	stepped    bool
 }
+
+// Focus is what a step did, as the printed configuration after it shows
+// it: the span of the contractum (runes [Lo, Hi) of the text; Lo < 0 when
+// the step left nothing to see, as an assignment in IMP) and the redex it
+// replaced, printed. The language's machine says where it reduced, so the
+// REPL marks the step without comparing printed configurations.
+type Focus struct {
+	Text   string // the configuration after the step, printed
+	Lo, Hi int    // the contractum's span in Text, in runes; Lo < 0: none
+	Redex  string // the redex, printed ("" when there is none to show)
+}
+
+// Focuser finds the focus of a step of a machine from configuration prev
+// to next; a language provides one to NewStepper (WithFocus).
+type Focuser[C any] func(prev, next C) Focus
 
 // snapshot is the stepper after some step: how to restore its
 // (persistent) configuration, and its heap's journal mark.
@@ -58,6 +77,9 @@ func NewStepper[C any](m semantics.Machine[C], inits []C, o *semantics.RunOption
 		next, rule, err := m.Step(c)
 		if err != nil {
 			return "", err
+		}
+		if s.focus != nil {
+			s.prev, s.next, s.stepped = c, next, true
 		}
 		c = next
 		if o.OnStep != nil {
@@ -120,7 +142,7 @@ func (s *Stepper) Back(n int) int {
 		s.heap.Undo(snap.mark)
 	}
 	s.history = s.history[:k+1]
-	s.steps, s.done = k, false
+	s.steps, s.done, s.stepped = k, false, false
 	return k
 }
 
@@ -179,4 +201,21 @@ func (s *Stepper) Result() (*Result, error) {
 		r.Steps = s.steps
 	}
 	return r, err
+}
+
+// WithFocus gives a stepper the language's focuser, so that Focus can say
+// where each step reduced; it returns s.
+func WithFocus[C any](s *Stepper, f Focuser[C]) *Stepper {
+	s.focus = func(prev, next any) Focus { return f(prev.(C), next.(C)) }
+	return s
+}
+
+// Focus is the last step's focus, computed when asked (printing a large
+// configuration costs); ok is false before the first step, after Back,
+// or when the language has no focuser.
+func (s *Stepper) Focus() (f Focus, ok bool) {
+	if s.focus == nil || !s.stepped {
+		return Focus{}, false
+	}
+	return s.focus(s.prev, s.next), true
 }

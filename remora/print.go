@@ -2,6 +2,7 @@ package remora
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // ExprString prints a core term in the typed dialect's surface syntax, so
@@ -10,12 +11,31 @@ import (
 // sugar, values as their literals. Lets the checker elaborated print as the
 // β-redexes they became.
 func ExprString(e Expr) string {
-	var b strings.Builder
+	var b printer
 	writeExpr(&b, e)
 	return b.String()
 }
 
-func writeExpr(b *strings.Builder, e Expr) {
+// ExprStringMarked prints e and says where in the text its subterm target
+// (the same node, not an equal one) is: runes [lo, hi), or -1, -1.
+func ExprStringMarked(e, target Expr) (text string, lo, hi int) {
+	b := printer{target: target, lo: -1, hi: -1}
+	writeExpr(&b, e)
+	return b.String(), b.lo, b.hi
+}
+
+// printer is a builder that notes where it wrote one subterm.
+type printer struct {
+	strings.Builder
+	target Expr
+	lo, hi int
+}
+
+func writeExpr(b *printer, e Expr) {
+	if b.target != nil && e == b.target {
+		b.lo = utf8.RuneCountInString(b.String())
+		defer func() { b.hi = utf8.RuneCountInString(b.String()) }()
+	}
 	switch e := e.(type) {
 	case *Var:
 		b.WriteString(e.Name)
@@ -141,11 +161,11 @@ func sugarHead(e Expr) (string, []Index, bool) {
 
 // writeLit prints a value as a term: like Value.String, except that an
 // empty array says its shape and atom type so that it reads back.
-func writeLit(b *strings.Builder, v *Value) {
+func writeLit(b *printer, v *Value) {
 	b.WriteString(v.TermString())
 }
 
-func writeNested(b *strings.Builder, dims []int64, es []Expr) {
+func writeNested(b *printer, dims []int64, es []Expr) {
 	if len(dims) == 0 {
 		writeExpr(b, es[0])
 		return

@@ -483,22 +483,12 @@ func (s *Session) cmdStep(args []string) error {
 			s.printf("interrupted after %s\n", semantics.Plural(len(st.recs), "step"))
 			return nil
 		}
-		prev := s.previousConfig()
 		if !st.next() {
 			return s.finished()
 		}
-		s.showStep(prev, st.current())
+		s.showStep(st.current())
 	}
 	return nil
-}
-
-// previousConfig is the configuration before the next step ("" at the
-// start, where the configuration is the program).
-func (s *Session) previousConfig() string {
-	if c := s.st.current(); c != nil {
-		return c.config
-	}
-	return ""
 }
 
 // finished reports a run that has ended: its results, or its error.

@@ -27,6 +27,7 @@ type stepRec struct {
 	state        any
 	accesses     []semantics.Access
 	traces       []kernelTrace
+	focus        *lang.Focus // where the step reduced, when the language says
 }
 
 // kernelTrace is a finished kernel's per-iteration read and write sets.
@@ -75,6 +76,9 @@ func (s *stepper) next() bool {
 		return false
 	}
 	rec := stepRec{rule: rule, config: s.st.String(), state: s.st.Config(), traces: s.pending}
+	if f, ok := s.st.Focus(); ok {
+		rec.focus = &f
+	}
 	s.pending = nil
 	if h, ok := rec.state.(lang.Heaped); ok {
 		rec.accesses = h.Heap().TakeAccesses()

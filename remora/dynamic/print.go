@@ -3,6 +3,7 @@ package dynamic
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/remora"
 )
@@ -10,12 +11,31 @@ import (
 // ExprString prints a term in the dialect's syntax; it reads back as the
 // same term (values print as literals: 1. for a float, a λ as its term).
 func ExprString(e Expr) string {
-	var b strings.Builder
+	var b printer
 	write(&b, e)
 	return b.String()
 }
 
-func write(b *strings.Builder, e Expr) {
+// ExprStringMarked prints e and says where in the text its subterm target
+// (the same node) is: runes [lo, hi), or -1, -1.
+func ExprStringMarked(e, target Expr) (text string, lo, hi int) {
+	b := printer{target: target, lo: -1, hi: -1}
+	write(&b, e)
+	return b.String(), b.lo, b.hi
+}
+
+// printer is a builder that notes where it wrote one subterm.
+type printer struct {
+	strings.Builder
+	target Expr
+	lo, hi int
+}
+
+func write(b *printer, e Expr) {
+	if b.target != nil && e == b.target {
+		b.lo = utf8.RuneCountInString(b.String())
+		defer func() { b.hi = utf8.RuneCountInString(b.String()) }()
+	}
 	switch e := e.(type) {
 	case *Var:
 		b.WriteString(e.Name)
@@ -74,8 +94,8 @@ func write(b *strings.Builder, e Expr) {
 }
 
 // writeFrame prints the elements of a frame of shape dims, nested.
-func writeFrame(b *strings.Builder, dims []int64, elems []Expr) {
-	writeNested(b, dims, 0, func(i int) { write(b, elems[i]) })
+func writeFrame(b *printer, dims []int64, elems []Expr) {
+	writeNested(&b.Builder, dims, 0, func(i int) { write(b, elems[i]) })
 }
 
 // writeNested prints the cells off, off+1, … of an array of shape dims
@@ -98,7 +118,7 @@ func writeNested(b *strings.Builder, dims []int64, off int, cell func(i int)) {
 
 // writeValue prints a value as a literal term. An empty array prints as
 // (array [dims]); a float always has a point or an exponent.
-func writeValue(b *strings.Builder, v *remora.Value) {
+func writeValue(b *printer, v *remora.Value) {
 	if v.Len() == 0 {
 		b.WriteString("(array " + shapeString(v.Shape) + ")")
 		return
@@ -108,10 +128,10 @@ func writeValue(b *strings.Builder, v *remora.Value) {
 		return
 	}
 	// Functions and boxes print as terms, atom by atom.
-	writeNested(b, v.Shape, 0, func(i int) { writeAtom(b, v.A[i]) })
+	writeNested(&b.Builder, v.Shape, 0, func(i int) { writeAtom(b, v.A[i]) })
 }
 
-func writeAtom(b *strings.Builder, a remora.Atom) {
+func writeAtom(b *printer, a remora.Atom) {
 	switch a := a.(type) {
 	case *Func:
 		if a.Lam == nil {

@@ -1,0 +1,25 @@
+package funmem
+
+import (
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/lang"
+)
+
+// Focus is the focus of a step of the heap machine from prev to next
+// (lang.Focus), as FUN's: the redex is the statement the step ran (or the
+// in (…) that returned), the contractum what it bound or the body it
+// entered.
+func Focus(prev, next *Config) lang.Focus {
+	f := lang.Focus{Text: next.String(), Lo: -1, Hi: -1}
+	if pf := prev.top; pf != nil {
+		if len(pf.stms) > 0 {
+			f.Redex = fun.PrintStm(pf.stms[0], true)
+		} else {
+			f.Redex = fun.PrintBody(&fun.Body{In: pf.body.In, Result: pf.body.Result}, true)
+		}
+	}
+	f.Lo, f.Hi = fun.ContractumSpan(f.Text, next.note, next.top != nil && next.note == "", func() string {
+		return fun.PrintBody(&fun.Body{Stms: next.top.stms, In: next.top.body.In, Result: next.top.body.Result}, true)
+	})
+	return f
+}

@@ -1,0 +1,38 @@
+package imp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/lang"
+)
+
+// Focus is the focus of a step of IMP's machine from prev to next
+// (lang.Focus): the redex is the statement the step ran; the contractum is
+// the body the step entered (an if's branch, a kernel iteration), and
+// nothing when the step only changed the environment or the heap.
+func Focus(prev, next *Config) lang.Focus {
+	f := lang.Focus{Text: next.String(), Lo: -1, Hi: -1}
+	if pf := prev.top; pf != nil {
+		switch {
+		case len(pf.stms) > 0:
+			f.Redex = PrintStmt(pf.stms[0])
+		case pf.k != nil:
+			f.Redex = fmt.Sprintf("the end of iteration %d of kernel %s <= %d", pf.i, pf.k.s.X.Name, pf.k.m)
+		case pf.next != nil:
+			f.Redex = "the end of the branch"
+		default:
+			f.Redex = "the end of the program"
+		}
+	}
+	entered := !next.done && next.top != nil && prev.top != nil && next.top.next == prev.top
+	f.Lo, f.Hi = fun.ContractumSpan(f.Text, "", entered, func() string {
+		parts := make([]string, len(next.top.stms))
+		for i, s := range next.top.stms {
+			parts[i] = PrintStmt(s)
+		}
+		return strings.Join(parts, "; ")
+	})
+	return f
+}

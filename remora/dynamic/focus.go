@@ -1,0 +1,95 @@
+package dynamic
+
+import "github.com/arraysem/arraysem/lang"
+
+// The focus of a step (lang.Focus), as in the typed core: step descends an
+// evaluation context to the redex and rebuilds the term along that path
+// only, so the subterm at the same path after the step is the contractum.
+
+// nextChild is the child of e that step descends into (numbered as at
+// numbers them), or -1 when e is itself the redex.
+func nextChild(e Expr) int {
+	switch e := e.(type) {
+	case *App:
+		if e.Shape != nil && !isValue(e.Shape) {
+			return 0
+		}
+		if !isValue(e.Fn) {
+			return 1
+		}
+		for i, a := range e.Args {
+			if !isValue(a) {
+				return i + 2
+			}
+		}
+	case *Frame:
+		for i, el := range e.Elems {
+			if !isValue(el) {
+				return i
+			}
+		}
+	case *Let:
+		if !isValue(e.Val) {
+			return 0
+		}
+	case *Unbox:
+		if !isValue(e.Box) {
+			return 0
+		}
+	}
+	return -1
+}
+
+// at is the subterm of e at path (nil if there is none).
+func at(e Expr, path []int) Expr {
+	for _, i := range path {
+		switch x := e.(type) {
+		case *App:
+			switch {
+			case i == 0:
+				e = x.Shape
+			case i == 1:
+				e = x.Fn
+			case i-2 < len(x.Args):
+				e = x.Args[i-2]
+			default:
+				return nil
+			}
+		case *Frame:
+			if i >= len(x.Elems) {
+				return nil
+			}
+			e = x.Elems[i]
+		case *Let:
+			e = x.Val
+		case *Unbox:
+			e = x.Box
+		default:
+			return nil
+		}
+		if e == nil {
+			return nil
+		}
+	}
+	return e
+}
+
+// Focus is the focus of a step from prev to next: the contractum's span in
+// next as printed, and the redex of prev.
+func Focus(prev, next Expr) lang.Focus {
+	var path []int
+	for e := prev; ; {
+		i := nextChild(e)
+		if i < 0 {
+			break
+		}
+		path = append(path, i)
+		e = at(e, []int{i})
+	}
+	f := lang.Focus{Lo: -1, Hi: -1}
+	if r := at(prev, path); r != nil {
+		f.Redex = ExprString(r)
+	}
+	f.Text, f.Lo, f.Hi = ExprStringMarked(next, at(next, path))
+	return f
+}
