@@ -35,15 +35,7 @@ func needClang(t *testing.T) {
 
 func examples(t *testing.T) []*harness.Program {
 	t.Helper()
-	var files []string
-	for _, d := range []string{"imp", "fun", "funmem"} {
-		fs, err := filepath.Glob(filepath.Join("..", "examples", d, "*."+d))
-		if err != nil || len(fs) == 0 {
-			t.Fatalf("no examples in %s: %v", d, err)
-		}
-		files = append(files, fs...)
-	}
-	ps, err := harness.Programs(files)
+	ps, err := harness.Examples("..")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,16 +9,11 @@ import (
 
 // Language is FUN as a lang.Language: .fun files, Fig 3's checker, the
 // big-step of Fig 4 and its small-step machine.
-var Language lang.Language = language{}
+var Language lang.Language = language{lang.Info{LangName: "fun", LangTitle: "FUN", Exts: []string{".fun"}}}
 
-type language struct{}
+type language struct{ lang.Info }
 
-func (language) Name() string              { return "fun" }
-func (language) Title() string             { return "FUN" }
-func (language) Extensions() []string      { return []string{".fun"} }
-func (language) HashLang() []string        { return nil }
-func (language) Dialect() (string, string) { return "", "" }
-func (language) Print(syntax any) string   { return Print(syntax.(*Program)) }
+func (language) Print(syntax any) string { return Print(syntax.(*Program)) }
 func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
 	p, err := ParseFile(file, src)
 	if err != nil {

@@ -11,16 +11,11 @@ import (
 // Language is FUNMEM as a lang.Language: .funmem files, Fig 8's checker,
 // the heap-based semantics of Fig 10 (big- and small-step) and the
 // value-based one (unmem, Fig 9, then FUN's big-step).
-var Language lang.Language = language{}
+var Language lang.Language = language{lang.Info{LangName: "funmem", LangTitle: "FUNMEM", Exts: []string{".funmem"}}}
 
-type language struct{}
+type language struct{ lang.Info }
 
-func (language) Name() string              { return "funmem" }
-func (language) Title() string             { return "FUNMEM" }
-func (language) Extensions() []string      { return []string{".funmem"} }
-func (language) HashLang() []string        { return nil }
-func (language) Dialect() (string, string) { return "", "" }
-func (language) Print(syntax any) string   { return Print(syntax.(*fun.Program)) }
+func (language) Print(syntax any) string { return Print(syntax.(*fun.Program)) }
 
 func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
 	p, err := ParseFile(file, src)

@@ -16,15 +16,9 @@ import (
 // simulator (semantics "sim"). It is the level the IMP → CUDA pass
 // (cuda.Emit) produces, so compile --to cuda and side-by-side reach it
 // through the driver's registry.
-var Language lang.Language = language{}
+var Language lang.Language = language{lang.Info{LangName: "cuda", LangTitle: "CUDA", Exts: []string{".cu"}}}
 
-type language struct{}
-
-func (language) Name() string              { return "cuda" }
-func (language) Title() string             { return "CUDA" }
-func (language) Extensions() []string      { return []string{".cu"} }
-func (language) HashLang() []string        { return nil }
-func (language) Dialect() (string, string) { return "", "" }
+type language struct{ lang.Info }
 
 // Print renders an emitted file (a *cuda.File) or a parsed one.
 func (language) Print(syntax any) string {

@@ -2,7 +2,6 @@ package gpusim_test
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,15 +11,7 @@ import (
 
 func examples(t *testing.T) []*harness.Program {
 	t.Helper()
-	var files []string
-	for _, d := range []string{"imp", "fun", "funmem"} {
-		fs, err := filepath.Glob(filepath.Join("..", "examples", d, "*."+d))
-		if err != nil || len(fs) == 0 {
-			t.Fatalf("no examples in %s: %v", d, err)
-		}
-		files = append(files, fs...)
-	}
-	ps, err := harness.Programs(files)
+	ps, err := harness.Examples("..")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,16 +9,11 @@ import (
 
 // Language is IMP as a lang.Language: .imp files, its checker, the
 // big-step of Fig 12 and its small-step machine.
-var Language lang.Language = language{}
+var Language lang.Language = language{lang.Info{LangName: "imp", LangTitle: "IMP", Exts: []string{".imp"}}}
 
-type language struct{}
+type language struct{ lang.Info }
 
-func (language) Name() string              { return "imp" }
-func (language) Title() string             { return "IMP" }
-func (language) Extensions() []string      { return []string{".imp"} }
-func (language) HashLang() []string        { return nil }
-func (language) Dialect() (string, string) { return "", "" }
-func (language) Print(syntax any) string   { return Print(syntax.(*Program)) }
+func (language) Print(syntax any) string { return Print(syntax.(*Program)) }
 
 func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
 	p, err := ParseFile(file, src)

@@ -222,3 +222,27 @@ func RuleWidth(l Language) int {
 	}
 	return w
 }
+
+// Info is what names a language, as a value a language's type embeds to
+// have Name, Title, Extensions, HashLang and Dialect.
+type Info struct {
+	LangName, LangTitle string
+	Exts                []string
+	HashLines           []string // nil: the language reads no #lang line
+	Family, DialectName string   // "", "" for a language without dialects
+}
+
+// Name is the language's name on the command line.
+func (i Info) Name() string { return i.LangName }
+
+// Title is the language's name in tables and messages.
+func (i Info) Title() string { return i.LangTitle }
+
+// Extensions are the file extensions the language reads.
+func (i Info) Extensions() []string { return i.Exts }
+
+// HashLang lists the #lang lines that pick the language.
+func (i Info) HashLang() []string { return i.HashLines }
+
+// Dialect is the language's family and dialect.
+func (i Info) Dialect() (string, string) { return i.Family, i.DialectName }

@@ -4,22 +4,8 @@ import "github.com/arraysem/arraysem/lang"
 
 // The focus of a step (lang.Focus): step descends an evaluation context to
 // the redex and rebuilds the term along that path only, so the subterm at
-// the same path in the term after the step is the contractum. redexPath
-// follows step's descent; at finds a subterm by path.
-
-// redexPath is the path (child indices, as at numbers them) from e to the
-// subterm step reduces.
-func redexPath(e Expr) []int {
-	var path []int
-	for {
-		i := nextChild(e)
-		if i < 0 {
-			return path
-		}
-		path = append(path, i)
-		e = at(e, []int{i})
-	}
-}
+// the same path in the term after the step is the contractum. nextChild
+// follows step's descent; child finds a subterm; lang.PathFocus walks.
 
 // nextChild is the child of e that step descends into, or -1 when e is
 // itself the redex.
@@ -66,50 +52,42 @@ func nextChild(e Expr) int {
 	return -1
 }
 
-// at is the subterm of e at path (nil if there is none).
-func at(e Expr, path []int) Expr {
-	for _, i := range path {
-		switch x := e.(type) {
-		case *App:
-			if i == 0 {
-				e = x.Fn
-			} else if i-1 < len(x.Args) {
-				e = x.Args[i-1]
-			} else {
-				return nil
-			}
-		case *Frame:
-			if i >= len(x.Elems) {
-				return nil
-			}
-			e = x.Elems[i]
-		case *TApp:
+// child is e's i-th child, as nextChild numbers them.
+func child(e Expr, i int) (Expr, bool) {
+	switch x := e.(type) {
+	case *App:
+		if i == 0 {
 			e = x.Fn
-		case *IApp:
-			e = x.Fn
-		case *Pack:
-			e = x.Body
-		case *Unpack:
-			e = x.Box
-		case *LiftDim:
-			e = x.N
-		case *Reshape:
-			e = x.E
-		default:
-			return nil
+		} else if i-1 < len(x.Args) {
+			e = x.Args[i-1]
+		} else {
+			return nil, false
 		}
+	case *Frame:
+		if i >= len(x.Elems) {
+			return nil, false
+		}
+		e = x.Elems[i]
+	case *TApp:
+		e = x.Fn
+	case *IApp:
+		e = x.Fn
+	case *Pack:
+		e = x.Body
+	case *Unpack:
+		e = x.Box
+	case *LiftDim:
+		e = x.N
+	case *Reshape:
+		e = x.E
+	default:
+		return nil, false
 	}
-	return e
+	return e, e != nil
 }
 
 // Focus is the focus of a step of Fig 6 from prev to next: the
 // contractum's span in next as printed, and the redex of prev.
 func Focus(prev, next Expr) lang.Focus {
-	path := redexPath(prev)
-	f := lang.Focus{Lo: -1, Hi: -1}
-	if r := at(prev, path); r != nil {
-		f.Redex = ExprString(r)
-	}
-	f.Text, f.Lo, f.Hi = ExprStringMarked(next, at(next, path))
-	return f
+	return lang.PathFocus(prev, next, nextChild, child, ExprString, ExprStringMarked)
 }

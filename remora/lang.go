@@ -11,15 +11,9 @@ import (
 // Language is Remora's explicitly typed dialect as a lang.Language:
 // .remora files with no #lang line (or #lang remora), Figs 7–8's checker,
 // the big-step over flat arrays and the small-step of Fig 6.
-var Language lang.Language = language{}
+var Language lang.Language = language{lang.Info{LangName: "remora", LangTitle: "Remora", Exts: []string{".remora"}, HashLines: []string{"", "remora", "remora/typed"}, Family: "remora", DialectName: "typed"}}
 
-type language struct{}
-
-func (language) Name() string              { return "remora" }
-func (language) Title() string             { return "Remora" }
-func (language) Extensions() []string      { return []string{".remora"} }
-func (language) HashLang() []string        { return []string{"", "remora", "remora/typed"} }
-func (language) Dialect() (string, string) { return "remora", "typed" }
+type language struct{ lang.Info }
 
 // Print renders a program's expressions, one per line.
 func (language) Print(syntax any) string {

@@ -2,7 +2,8 @@ package remora
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/arraysem/arraysem/lang"
 )
 
 // ExprString prints a core term in the typed dialect's surface syntax, so
@@ -19,23 +20,16 @@ func ExprString(e Expr) string {
 // ExprStringMarked prints e and says where in the text its subterm target
 // (the same node, not an equal one) is: runes [lo, hi), or -1, -1.
 func ExprStringMarked(e, target Expr) (text string, lo, hi int) {
-	b := printer{target: target, lo: -1, hi: -1}
-	writeExpr(&b, e)
-	return b.String(), b.lo, b.hi
+	b := lang.NewMarker(target)
+	writeExpr(b, e)
+	return b.String(), b.Lo, b.Hi
 }
 
 // printer is a builder that notes where it wrote one subterm.
-type printer struct {
-	strings.Builder
-	target Expr
-	lo, hi int
-}
+type printer = lang.Marker[Expr]
 
 func writeExpr(b *printer, e Expr) {
-	if b.target != nil && e == b.target {
-		b.lo = utf8.RuneCountInString(b.String())
-		defer func() { b.hi = utf8.RuneCountInString(b.String()) }()
-	}
+	defer b.Enter(e)()
 	switch e := e.(type) {
 	case *Var:
 		b.WriteString(e.Name)

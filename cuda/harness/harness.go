@@ -85,6 +85,20 @@ func Programs(files []string) ([]*Program, error) {
 	return out, nil
 }
 
+// Examples are the programs of the repository's examples that reach IMP
+// (examples/imp, examples/fun, examples/funmem under root).
+func Examples(root string) ([]*Program, error) {
+	var files []string
+	for _, d := range []string{"imp", "fun", "funmem"} {
+		fs, err := filepath.Glob(filepath.Join(root, "examples", d, "*."+d))
+		if err != nil || len(fs) == 0 {
+			return nil, fmt.Errorf("no examples in %s: %v", d, err)
+		}
+		files = append(files, fs...)
+	}
+	return Programs(files)
+}
+
 // Expect is the interpreter's verdict on one input: the lines `arraysem
 // run` prints, or the exit status of its error (1 stuck, 2 bad input);
 // Race marks a race, which only gpu-sim can see.

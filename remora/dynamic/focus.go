@@ -40,56 +40,37 @@ func nextChild(e Expr) int {
 	return -1
 }
 
-// at is the subterm of e at path (nil if there is none).
-func at(e Expr, path []int) Expr {
-	for _, i := range path {
-		switch x := e.(type) {
-		case *App:
-			switch {
-			case i == 0:
-				e = x.Shape
-			case i == 1:
-				e = x.Fn
-			case i-2 < len(x.Args):
-				e = x.Args[i-2]
-			default:
-				return nil
-			}
-		case *Frame:
-			if i >= len(x.Elems) {
-				return nil
-			}
-			e = x.Elems[i]
-		case *Let:
-			e = x.Val
-		case *Unbox:
-			e = x.Box
+// child is e's i-th child, as nextChild numbers them.
+func child(e Expr, i int) (Expr, bool) {
+	switch x := e.(type) {
+	case *App:
+		switch {
+		case i == 0:
+			e = x.Shape
+		case i == 1:
+			e = x.Fn
+		case i-2 < len(x.Args):
+			e = x.Args[i-2]
 		default:
-			return nil
+			return nil, false
 		}
-		if e == nil {
-			return nil
+	case *Frame:
+		if i >= len(x.Elems) {
+			return nil, false
 		}
+		e = x.Elems[i]
+	case *Let:
+		e = x.Val
+	case *Unbox:
+		e = x.Box
+	default:
+		return nil, false
 	}
-	return e
+	return e, e != nil
 }
 
 // Focus is the focus of a step from prev to next: the contractum's span in
 // next as printed, and the redex of prev.
 func Focus(prev, next Expr) lang.Focus {
-	var path []int
-	for e := prev; ; {
-		i := nextChild(e)
-		if i < 0 {
-			break
-		}
-		path = append(path, i)
-		e = at(e, []int{i})
-	}
-	f := lang.Focus{Lo: -1, Hi: -1}
-	if r := at(prev, path); r != nil {
-		f.Redex = ExprString(r)
-	}
-	f.Text, f.Lo, f.Hi = ExprStringMarked(next, at(next, path))
-	return f
+	return lang.PathFocus(prev, next, nextChild, child, ExprString, ExprStringMarked)
 }

@@ -12,15 +12,9 @@ import (
 // Language is Remora's rank-annotated untyped dialect as a
 // lang.Language: .remora files whose first line is #lang remora/dynamic,
 // run by the big- and small-step of §2 (Figs 1–4).
-var Language lang.Language = language{}
+var Language lang.Language = language{lang.Info{LangName: "remora/dynamic", LangTitle: "Remora", Exts: []string{".remora"}, HashLines: []string{"remora/dynamic"}, Family: "remora", DialectName: "dynamic"}}
 
-type language struct{}
-
-func (language) Name() string              { return "remora/dynamic" }
-func (language) Title() string             { return "Remora" }
-func (language) Extensions() []string      { return []string{".remora"} }
-func (language) HashLang() []string        { return []string{"remora/dynamic"} }
-func (language) Dialect() (string, string) { return "remora", "dynamic" }
+type language struct{ lang.Info }
 
 // Print renders a program: the #lang line, then its expressions.
 func (language) Print(syntax any) string {

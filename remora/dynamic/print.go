@@ -3,8 +3,8 @@ package dynamic
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/remora"
 )
 
@@ -19,23 +19,16 @@ func ExprString(e Expr) string {
 // ExprStringMarked prints e and says where in the text its subterm target
 // (the same node) is: runes [lo, hi), or -1, -1.
 func ExprStringMarked(e, target Expr) (text string, lo, hi int) {
-	b := printer{target: target, lo: -1, hi: -1}
-	write(&b, e)
-	return b.String(), b.lo, b.hi
+	b := lang.NewMarker(target)
+	write(b, e)
+	return b.String(), b.Lo, b.Hi
 }
 
 // printer is a builder that notes where it wrote one subterm.
-type printer struct {
-	strings.Builder
-	target Expr
-	lo, hi int
-}
+type printer = lang.Marker[Expr]
 
 func write(b *printer, e Expr) {
-	if b.target != nil && e == b.target {
-		b.lo = utf8.RuneCountInString(b.String())
-		defer func() { b.hi = utf8.RuneCountInString(b.String()) }()
-	}
+	defer b.Enter(e)()
 	switch e := e.(type) {
 	case *Var:
 		b.WriteString(e.Name)
