@@ -107,7 +107,7 @@
 // is translated by TransformProgram, and Variants (memgen.go) adds
 // Simplify(q), MemoryExpand(q) in the GPU and CPU layouts, Simplify after
 // each, and the compile path Simplify, MemoryExpand, Simplify. For every
-// variant: Fig 8 accepts it; Def 3.1 holds (check.CheckValidity: valid,
+// variant: Fig 8 accepts it; Def 3.1 holds (funmem.CheckValidity: valid,
 // race free) and its heap-based results are FUN's whenever FUN's
 // evaluation of p succeeds, and when FUN gets stuck the heap semantics gets
 // stuck in the corresponding E-MEM rule (a table of the pairs is logged);

@@ -1,8 +1,10 @@
-// Package repl is arraysem's interactive stepping REPL (arraysem repl): a
-// session loads a program of any of the four languages (typed at the
-// prompt or :load FILE), steps its small-step semantics forwards and back,
-// showing the rule each step fired and the configuration with the redex
-// marked, and inspects what a step works on: the environment, FUNMEM's and
+// Package repl is arraysem's interactive REPL (arraysem repl): a session
+// evaluates what is typed at the prompt or loaded (:load FILE) in any
+// language of the registry, keeps a Remora file's definitions in scope,
+// steps the small-step machine forwards and back (lang.Stepper, with its
+// history and heap journal), showing the rule each step fired and the
+// configuration with the contractum marked where the machine says it
+// reduced (lang.Focus), and inspects what a step works on: the environment, FUNMEM's and
 // IMP's heap (the cells the step read and wrote marked) and kernels'
 // read/write sets, types and derivations, the validity and race checks,
 // the side-by-side table and the compile path, whose output the session
