@@ -35,7 +35,7 @@ func init() {
 			"type check a program and print its type; for FUNMEM, then check validity (Def 3.1) and race freedom (eq 4) on the inputs given; for Remora's dynamic dialect, --infer elaborates into the typed core",
 			"./arraysem check examples/funmem/fig7.funmem --arg xsize=2 --arg ysize=3 --arg zcond=1", cmdCheck},
 		{"compile", "FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages]",
-			"translate a program down to LEVEL (" + strings.Join(check.Registry.Names(), ", ") + "): FUN to FUNMEM (TransformProgram, then the simplifier unless --raw), optionally MemoryExpand, and FUNMEM to IMP (FunMemToImp); --stages prints every stage",
+			"translate a program down to LEVEL (" + strings.Join(check.Registry.Names(), ", ") + ") along the registry's passes: FUN to FUNMEM (TransformProgram, then the simplifier unless --raw), optionally MemoryExpand, FUNMEM to IMP (FunMemToImp), IMP to CUDA (EmitCUDA; --arg values are compiled in as defaults); --stages prints every stage",
 			"./arraysem compile examples/fun/fig2.fun --to imp --stages", cmdCompile},
 		{"gpu-sim", "FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [NAME=VALUE]...",
 			"run a CUDA file that compile --to cuda emitted in the SIMT simulator and print what the built program prints; it reports races between threads, out-of-bounds accesses, reads of unwritten memory and divergent barriers; --stats prints each kernel's launches, threads, global load/store requests and the 32-byte sectors they touch",
