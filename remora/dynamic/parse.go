@@ -350,7 +350,7 @@ func parseRerank(s *semantics.SExp, args []*semantics.SExp, sc *scope) Expr {
 
 // parseArray reads (array [d …] atom …), the literal array of those
 // dimensions whose atoms are given in row-major order; with no atoms it
-// is the empty array of that shape. (alit (d …) atom …) and #A(d …)(atom
+// is the empty array of that shape, which must have a 0 dimension. (alit (d …) atom …) and #A(d …)(atom
 // …) are the Racket implementation's spellings of it.
 func parseArray(s *semantics.SExp, args []*semantics.SExp) Expr {
 	if len(args) == 0 || args[0].Kind != semantics.List {
@@ -369,7 +369,7 @@ func parseArray(s *semantics.SExp, args []*semantics.SExp) Expr {
 		fail(args[0].Pos, "%v", err)
 	}
 	atoms := args[1:]
-	if len(atoms) == 0 {
+	if len(atoms) == 0 && total == 0 {
 		return &Lit{Pos: s.Pos, V: emptyResult(ds)}
 	}
 	if int64(len(atoms)) != total {
