@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -387,6 +388,18 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if _, ok := l.Language().(lang.PaperChecker); *paper && !ok {
+		var have []string
+		for _, o := range check.Registry.Languages() {
+			if pc, ok := o.(lang.PaperChecker); ok {
+				have = append(have, o.Title()+"'s refuses "+pc.PaperMode())
+			}
+		}
+		notice("check --paper: " + l.Language().Title() + "'s checker has no paper mode (" + strings.Join(have, "; ") + "); its extensions are listed in arraysem help syntax " + l.Language().Name())
+	}
+	if _, ok := l.(lang.InputChecker); len(vals) > 0 && !ok {
+		notice("check --arg: inputs are used by FUNMEM's validity and race checks; " + l.Language().Title() + " is type checked without them")
+	}
 	if _, ok := l.Language().(lang.Elaborator); *infer && !ok {
 		return usageError{"check --infer elaborates Remora's dynamic dialect (#lang remora/dynamic, or --dialect dynamic)"}
 	}
@@ -436,16 +449,21 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	if _, err := funmem.ParseLayout(*layout); err != nil {
 		return usageError{"compile: " + err.Error()}
 	}
-	if !*expand && flagSet(fs, "layout") {
-		notice("compile --layout: the layout is MemoryExpand's, which runs with --expand only")
-	}
 	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {
 		return err
 	}
-	st, err := check.Compile(l, *to, lang.CompileOptions{Expand: *expand, Layout: *layout, Raw: *raw, Defaults: vals})
+	o := lang.CompileOptions{Expand: *expand, Raw: *raw, Defaults: vals}
+	if flagSet(fs, "layout") {
+		o.Layout = *layout
+	}
+	st, err := check.Compile(l, *to, o)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	// An option no pass on this walk reads would change nothing: say so.
+	for _, name := range check.Registry.Unread(l, *to, o, st) {
+		notice(fmt.Sprintf("compile --%s: no pass from %s to %s reads it (%s)", name, l.Language().Name(), *to, optionReader(name)))
 	}
 	if !*stages {
 		st = st[len(st)-1:]
@@ -460,6 +478,21 @@ func cmdCompile(args []string, stdout io.Writer) error {
 		fmt.Fprint(stdout, s.Text())
 	}
 	return nil
+}
+
+// optionReader says which passes read a compile option, from the
+// registry's declarations, for the notice about an unread one.
+func optionReader(name string) string {
+	var by []string
+	for _, p := range check.Registry.Passes() {
+		if slices.Contains(p.Reads, name) && !slices.Contains(by, p.Name) {
+			by = append(by, p.Name)
+		}
+	}
+	if len(by) == 0 {
+		return "no registered pass reads it"
+	}
+	return "read by " + strings.Join(by, " and ")
 }
 
 func cmdTest(args []string, stdout io.Writer) error {

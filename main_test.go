@@ -53,6 +53,11 @@ func TestCommands(t *testing.T) {
 		{"layout without expand", []string{"compile", fig2, "--to", "imp", "--layout", "cpu"}, 0, "return", "notice: compile --layout"},
 		{"trace before any kernel", []string{"run", "examples/imp/race.imp", "--arg", "n=2", "--trace"}, 1, "", "notice: run --trace: no kernel finished"},
 		{"step imp ends with results", []string{"step", "examples/imp/fig13.imp", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1"}, 0, "⟨done⟩ (2, [1 2])\n", ""},
+		{"check arg without input checks", []string{"check", fig2, "--arg", "xsize=3"}, 0, "(int, [zsize])", "notice: check --arg: inputs are used by FUNMEM's validity"},
+		{"check paper without paper mode", []string{"check", "--paper", "examples/imp/fig13.imp"}, 0, "(int, [zsize])", "notice: check --paper: IMP's checker has no paper mode (FUN's refuses"},
+		{"expand on a path without MemoryExpand", []string{"compile", fig2, "--to", "fun", "--expand"}, 0, "in (", "notice: compile --expand: no pass from fun to fun reads it (read by MemoryExpand)"},
+		{"arg on a level that holds no defaults", []string{"compile", fig2, "--to", "funmem", "--arg", "xsize=3"}, 0, "alloc", "notice: compile --arg: no pass from fun to funmem reads it (read by EmitCUDA)"},
+		{"raw on a path without a simplifier", []string{"compile", "examples/imp/fig13.imp", "--to", "cuda", "--raw"}, 0, "__global__", "notice: compile --raw: no pass from imp to cuda reads it (read by Simplify)"},
 		{"fuel on a big-step run", []string{"run", fig2, "--fuel", "5", "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "3\n", "notice: run --fuel"},
 		{"cover negative", []string{"cover", "--n", "-3"}, 2, "", "want a number of programs"},
 		{"no command", nil, 2, "", "usage"},
@@ -372,6 +377,22 @@ func TestReplStatus(t *testing.T) {
 		status := Main(tc.args, &out, &errOut)
 		if status != tc.status || !strings.Contains(errOut.String(), tc.stderr) {
 			t.Errorf("arraysem %v <<< %q: status %d\nstdout:\n%s\nstderr:\n%s", tc.args, tc.input, status, out.String(), errOut.String())
+		}
+	}
+}
+
+// TestReadOptionsNoNotice: an option some pass on the walk reads draws no
+// notice (the converse of the notices TestCommands checks).
+func TestReadOptionsNoNotice(t *testing.T) {
+	for _, args := range [][]string{
+		{"compile", "examples/fun/fig2.fun", "--to", "imp", "--expand", "--layout", "cpu", "--raw"},
+		{"compile", "examples/fun/fig2.fun", "--to", "cuda", "--arg", "xsize=3"},
+		{"compile", "examples/fun/fig2.fun", "--to", "funmem", "--raw"},
+		{"check", "examples/funmem/fig7.funmem", "--paper", "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"},
+	} {
+		_, errs, _ := run(t, args...)
+		if strings.Contains(errs, "notice") {
+			t.Errorf("%v: %s", args, errs)
 		}
 	}
 }

@@ -25,13 +25,15 @@ func init() {
 			Doc: "FUN → FUNMEM: TransformProgram, TransformStms, TransformStm and Support (§3.5)",
 			Run: func(p any, _ lang.CompileOptions) (any, error) { return funmem.Transform(p.(*fun.Program)), nil }},
 		lang.Pass{Name: "Simplify", From: "funmem", To: "funmem",
-			Doc:  "the simplifier, after a translation into FUNMEM (unless --raw)",
-			When: func(w lang.Walk) bool { return w.Arrived && !w.Options.Raw && len(w.Ran) == 0 },
-			Run:  func(p any, _ lang.CompileOptions) (any, error) { return funmem.Simplify(p.(*fun.Program)), nil }},
+			Doc:   "the simplifier, after a translation into FUNMEM (unless --raw)",
+			When:  func(w lang.Walk) bool { return w.Arrived && !w.Options.Raw && len(w.Ran) == 0 },
+			Run:   func(p any, _ lang.CompileOptions) (any, error) { return funmem.Simplify(p.(*fun.Program)), nil },
+			Reads: []string{lang.OptRaw}},
 		lang.Pass{Name: "MemoryExpand", From: "funmem", To: "funmem",
 			Doc:   "MemoryExpand (§5): kernel allocations hoisted out, in the GPU (coalesced) or CPU layout (--expand, --layout)",
 			When:  func(w lang.Walk) bool { return w.Options.Expand },
 			Label: func(o lang.CompileOptions) string { return "expanded (" + layoutName(o) + ")" },
+			Reads: []string{lang.OptExpand, lang.OptLayout},
 			Run: func(p any, o lang.CompileOptions) (any, error) {
 				l, err := funmem.ParseLayout(layoutName(o))
 				if err != nil {
@@ -40,9 +42,10 @@ func init() {
 				return funmem.MemoryExpand(p.(*fun.Program), l), nil
 			}},
 		lang.Pass{Name: "Simplify", From: "funmem", To: "funmem",
-			Doc:  "the simplifier, after MemoryExpand (unless --raw)",
-			When: func(w lang.Walk) bool { return w.Options.Expand && !w.Options.Raw },
-			Run:  func(p any, _ lang.CompileOptions) (any, error) { return funmem.Simplify(p.(*fun.Program)), nil }},
+			Doc:   "the simplifier, after MemoryExpand (unless --raw)",
+			When:  func(w lang.Walk) bool { return w.Options.Expand && !w.Options.Raw },
+			Run:   func(p any, _ lang.CompileOptions) (any, error) { return funmem.Simplify(p.(*fun.Program)), nil },
+			Reads: []string{lang.OptRaw}},
 		lang.Pass{Name: "FunMemToImp", From: "funmem", To: "imp",
 			Doc: "FUNMEM → IMP: FunMemToImp and COPY (§4)",
 			Run: func(p any, _ lang.CompileOptions) (any, error) {
@@ -56,7 +59,8 @@ func init() {
 			Doc: "IMP → CUDA: a __global__ function per top-level kernel, one thread per iteration; host code that allocates, launches, checks and prints (package cuda)",
 			Run: func(p any, o lang.CompileOptions) (any, error) {
 				return cuda.Emit(p.(*imp.Program), cuda.Options{Defaults: o.Defaults})
-			}},
+			},
+			Reads: []string{lang.OptDefaults}},
 	)
 	Registry.AddVariant(
 		lang.Variant{Options: lang.CompileOptions{Expand: true, Layout: "gpu"}},

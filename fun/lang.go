@@ -99,3 +99,8 @@ func (p *program) DerivesEvaluation() {}
 
 // Rules is the language's rule table.
 func (language) Rules() semantics.RuleTable { return Rules }
+
+// PaperMode says what check --paper refuses (lang.PaperChecker).
+func (language) PaperMode() string {
+	return "program inputs and scalar results (T-PROG)"
+}

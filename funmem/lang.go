@@ -142,7 +142,7 @@ func (p *program) CheckInputs(args map[string]string) ([]string, error) {
 		return nil, err
 	}
 	return []string{
-		fmt.Sprintf("valid (Def 3.1): the value- and heap-based semantics agree on %d array results", v.Results),
+		fmt.Sprintf("valid (Def 3.1): the value- and heap-based semantics agree on %s", semantics.Plural(v.Results, "array result")),
 		fmt.Sprintf("race free (eq 4): %s, %s traced", semantics.Plural(v.Kernels, "kernel"), semantics.Plural(v.Iterations, "iteration")),
 	}, nil
 }
@@ -152,3 +152,8 @@ func (p *program) Races(args map[string]string) ([]string, error) { return p.Che
 
 // Rules is the language's rule table.
 func (language) Rules() semantics.RuleTable { return Rules }
+
+// PaperMode says what check --paper refuses (lang.PaperChecker).
+func (language) PaperMode() string {
+	return "program inputs and scalar results (T-MEM-PROG)"
+}

@@ -107,6 +107,13 @@ type InputChecker interface {
 	CheckInputs(args map[string]string) ([]string, error)
 }
 
+// PaperChecker is implemented by languages whose checker has a paper
+// mode (LoadOptions.Paper, check --paper): PaperMode says what it refuses.
+// For the others --paper would change nothing, and the driver says so.
+type PaperChecker interface {
+	PaperMode() string
+}
+
 // RaceChecker is implemented by programs with a heap, whose kernels can
 // race: Races runs the program and reports race freedom (eq 4) or the
 // first race.

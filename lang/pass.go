@@ -1,5 +1,7 @@
 package lang
 
+import "slices"
+
 // Pass is a translation from one language to another (From ≠ To), or a
 // transformation within one (From = To: a simplifier, memory expansion,
 // fusion), as a value. The driver finds a path of translations between two
@@ -17,6 +19,66 @@ type Pass struct {
 	Label func(o CompileOptions) string
 	// Run transforms a syntax tree of From into one of To.
 	Run func(syntax any, o CompileOptions) (any, error)
+	// Reads names the compile options the pass reads, in When or Run
+	// (OptExpand, OptLayout, …), so the driver can tell a user that an
+	// option given has no pass on the walk to read it.
+	Reads []string
+}
+
+// The compile options by name, as Pass.Reads lists them; each is also
+// the command-line flag that sets it.
+const (
+	OptExpand   = "expand"
+	OptLayout   = "layout"
+	OptRaw      = "raw"
+	OptDefaults = "arg"
+)
+
+// Set lists the options o sets (not at their zero value), by name.
+func (o CompileOptions) Set() []string {
+	var out []string
+	if o.Expand {
+		out = append(out, OptExpand)
+	}
+	if o.Layout != "" {
+		out = append(out, OptLayout)
+	}
+	if o.Raw {
+		out = append(out, OptRaw)
+	}
+	if len(o.Defaults) > 0 {
+		out = append(out, OptDefaults)
+	}
+	return out
+}
+
+// Unread lists the options o sets that none of the passes able to run on
+// a walk from p's level to level to reads: they would change nothing.
+// A pass counts when it ran in stages (the walk under o) or, for an
+// option that switches passes off (--raw), when it runs on the walk
+// without that option.
+func (r *Registry) Unread(p Program, to string, o CompileOptions, stages []Stage) []string {
+	read := func(name string, st []Stage) bool {
+		for _, s := range st {
+			if s.Pass != nil && slices.Contains(s.Pass.Reads, name) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for _, name := range o.Set() {
+		st := stages
+		if name == OptRaw {
+			plain := o
+			plain.Raw = false
+			st, _ = r.Compile(p, to, plain)
+		}
+		if !read(name, st) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // Translation reports whether the pass changes the language.
