@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// The commands DESIGN.md fixes for checking an emitted file without a GPU,
+// The commands the project fixes (docs/cuda.md) for checking an emitted file without a GPU,
 // and nvcc's for a GPU. Each takes the .cu file and the output path last.
 var (
 	// PTXCommand compiles the device code to PTX with clang, without the SDK.

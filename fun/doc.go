@@ -3,7 +3,7 @@
 // memory information" (Munksgaard, Oancea, Henriksen; IFL 2022):
 //
 //   - syntax.go: the abstract syntax of Fig 1, with positions;
-//   - parse.go, print.go: the concrete syntax of DESIGN.md and a printer
+//   - parse.go, print.go: the concrete syntax of docs/fun.md and a printer
 //     whose output parses back to the same tree;
 //   - rules.go: the table of FUN's rules (Figs 3 and 4), whose values the
 //     code names rules by;

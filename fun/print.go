@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Print renders a program in the concrete syntax of DESIGN.md, one
+// Print renders a program in the concrete syntax of docs/fun.md, one
 // statement per line, nested bodies indented. The output parses back to the
 // same tree (positions aside).
 func Print(p *Program) string {

@@ -50,7 +50,7 @@ func TestProgLayoutInBodyScope(t *testing.T) {
 	})
 }
 
-// DESIGN.md: `arraysem compile … --to funmem` prints the program "in a
+// The fixed conventions: `arraysem compile … --to funmem` prints the program "in a
 // syntax that parses back". FUN allows mem and alloc as names, which are
 // FUNMEM keywords; TransformProgram used to keep them, so `input (mem :
 // int) let (xs : [mem]) = iota mem in (xs)` compiled to a FUNMEM program

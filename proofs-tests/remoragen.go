@@ -9,7 +9,7 @@ import (
 )
 
 // The Remora generator writes random well-typed programs of the explicitly
-// typed dialect (REMORA.md §1, remora/parse.go) as source text, so that the
+// typed dialect (docs/remora.md, remora/parse.go) as source text, so that the
 // properties also exercise the reader and the parser. It is type-directed
 // and top-down: gen(scope, τ, depth) writes an expression of type τ, and
 // every production first computes the types of its parts from τ by the

@@ -7,7 +7,7 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// PrimDef is a primitive operator π of the basis (REMORA.md): its name, its
+// PrimDef is a primitive operator π of the basis (docs/remora.md): its name, its
 // type, and its δ-rule. A primitive whose cells are all scalars has a
 // Scalar rule, which the evaluators run as one native loop over a whole
 // frame; the others have a Cells rule on argument cells. Higher-order
@@ -312,7 +312,7 @@ func permuteItems(v *Value, src func(i, n int) int) *Value {
 }
 
 // The reduce and scan family, as left or right folds in index order: the
-// operator need not be associative or commutative (REMORA.md), so the
+// operator need not be associative or commutative (docs/remora.md), so the
 // order is part of the semantics.
 type foldKind int
 

@@ -1,6 +1,6 @@
 // Package remora is the typed core of Remora (§4 of "The semantics of rank
 // polymorphism", Figs 5–8) with the explicitly typed surface dialect of the
-// compiler paper (§4.1–4.2) and the basis library of REMORA.md.
+// compiler paper (§4.1–4.2) and the basis library of docs/remora.md.
 //
 // A file is read by the s-expression reader of package semantics, parsed
 // into core terms (parse.go), checked by the type, kind and sort rules of

@@ -20,7 +20,7 @@ import (
 // variables, appends of dimensions and shape variables). What it cannot
 // decide, e.g. whether @s ++ [3] equals [n] ++ @t, is reported as such.
 //
-// A variable's sort is written in its name, as REMORA.md fixes: @s is a
+// A variable's sort is written in its name, as docs/remora.md fixes: @s is a
 // Shape, d a Nat.
 
 // Nat is a canonical Nat index: Const + Vars[0] + Vars[1] + …, Vars sorted.

@@ -8,7 +8,7 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// ParseFile parses a file of the typed dialect (REMORA.md §1). Top-level
+// ParseFile parses a file of the typed dialect (docs/remora.md). Top-level
 // definitions scope over everything after them; every top-level expression
 // is one result of the program. A first line "#lang NAME" is returned as
 // lang for the caller to choose the dialect by.
@@ -479,7 +479,7 @@ func constDims(s *semantics.SExp) []int64 {
 }
 
 // frame builds a frame, folding one whose elements are all literals of one
-// kind and shape into a single literal: nesting collapses, as REMORA.md
+// kind and shape into a single literal: nesting collapses, as docs/remora.md
 // says ([[1 2] [3 4]] has shape [2 2]), and big literal arrays stay flat.
 func frame(pos semantics.Pos, dims []int64, es []Expr, cell Type) Expr {
 	if len(es) > 0 {

@@ -131,7 +131,7 @@ type Let struct {
 	Body Expr
 }
 
-// LiftDim is (lift [d e] body) of the typed dialect (REMORA.md): e is an
+// LiftDim is (lift [d e] body) of the typed dialect (docs/remora.md): e is an
 // int, d is bound to its value as a Nat index in body, and the result is
 // the box (PACK d body) of type Σ[d] τ where τ is body's type. It is how a
 // run-time integer becomes a shape (iota with a run-time size).

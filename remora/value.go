@@ -36,7 +36,7 @@ var kindNames = [...]string{"int", "float", "bool", "char", "function", "box", "
 func (k Kind) String() string { return kindNames[k] }
 
 // Value is a fully reduced array: a shape and a flat row-major buffer of
-// atoms (DESIGN.md's "flat data"). A scalar has the empty shape and one
+// atoms (flat data: a shape and one buffer). A scalar has the empty shape and one
 // atom. Values are never mutated once built, so they are shared freely.
 type Value struct {
 	Shape []int64

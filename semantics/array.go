@@ -278,7 +278,7 @@ func positionOf(shape []int64, flat int64) string {
 	return "[" + strings.Join(idx, ", ") + "]"
 }
 
-// String formats a as DESIGN.md fixes: 42, [1 2 3], [[1 2] [3 4]].
+// String formats a as the value format fixes (README): 42, [1 2 3], [[1 2] [3 4]].
 func (a Array) String() string {
 	var b strings.Builder
 	a.format(&b, 0, 0, -1)

@@ -27,7 +27,7 @@ func (p Pos) String() string {
 }
 
 // Kind classifies an Error by who is to blame, which fixes the exit status
-// of the command (DESIGN.md: 2 for bad input, 1 when the program went wrong).
+// of the command (the fixed exit statuses: 2 for bad input, 1 when the program went wrong).
 type Kind int
 
 // The kinds of error.

@@ -1,4 +1,4 @@
--- Slicing: E-SLICE with Fig 5's slice, read as DESIGN.md fixes it (the
+-- Slicing: E-SLICE with Fig 5's slice, read as docs/fun.md fixes it (the
 -- figure's slice has an off-by-one, see ERRATA.md): x[o : s] is the s
 -- elements at positions o, …, o+s-1, in every dimension at once. Typed by
 -- T-SLICE: offsets and sizes are int variables, the result's type is

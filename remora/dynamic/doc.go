@@ -1,6 +1,6 @@
 // Package dynamic is Remora's rank-annotated untyped dialect: the
-// programming model of §2 of "Static Semantics and Rank Polymorphism"
-// (papers/remora-rank-polymorphism.txt), as the paper writes its examples
+// programming model of §2 of "The semantics of rank polymorphism"
+// (docs/papers.md), as the paper writes its examples
 // and as the dialect's Racket implementation reads them (#lang
 // remora/dynamic).
 //
