@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -141,4 +142,38 @@ func matchLines(want, got []string) bool {
 		return false
 	}
 	return len(got) > 0 && norm(want[0]) == norm(got[0]) && matchLines(want[1:], got[1:])
+}
+
+// TestNoOutsideReferences: users have only the repository, so no file in
+// it (docs, examples, usage text, comments) may send them to the design
+// notes or paper texts the developers keep beside it.
+func TestNoOutsideReferences(t *testing.T) {
+	outside := regexp.MustCompile(`\.\./shared|shared/papers|\bDESIGN\.md|\bREMORA\.md|papers/[a-z0-9-]+\.txt`)
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == ".git" || (name == "fuzz" && filepath.Base(filepath.Dir(path)) == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if path == "readme_test.go" { // the pattern above names them
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if m := outside.FindString(line); m != "" {
+				t.Errorf("%s:%d: refers to %q, outside the repository", path, i+1, m)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
