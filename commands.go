@@ -34,7 +34,7 @@ func init() {
 		{"check", "FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...",
 			"type check a program and print its type; for FUNMEM, then check validity (Def 3.1) and race freedom (eq 4) on the inputs given; for Remora's dynamic dialect, --infer elaborates into the typed core",
 			"./arraysem check examples/funmem/fig7.funmem --arg xsize=2 --arg ysize=3 --arg zcond=1", cmdCheck},
-		{"compile", "FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages]",
+		{"compile", "FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages] [--arg NAME=VALUE]...",
 			"translate a program down to LEVEL (" + strings.Join(check.Registry.Names(), ", ") + ") along the registry's passes: FUN to FUNMEM (TransformProgram, then the simplifier unless --raw), optionally MemoryExpand, FUNMEM to IMP (FunMemToImp), IMP to CUDA (EmitCUDA; --arg values are compiled in as defaults); --stages prints every stage",
 			"./arraysem compile examples/fun/fig2.fun --to imp --stages", cmdCompile},
 		{"gpu-sim", "FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [NAME=VALUE]...",
@@ -89,18 +89,17 @@ func usage() string {
 		fmt.Fprintf(&b, "  %s %s\n", c.name, c.args)
 		b.WriteString(wrap(c.doc, "        ", 78))
 	}
-	b.WriteString(`
-arraysem help COMMAND (or arraysem COMMAND --help) shows a command's flags
-and an example; arraysem help syntax LANG a language's reference (fun,
-funmem, imp, remora, remora/dynamic, and papers, the bibliography);
-arraysem --version the version.
-The language follows the extension (.fun, .funmem, .imp, .remora); --lang
-overrides it. Remora files are the explicitly typed dialect, or the
-rank-annotated untyped dialect of §2 of "The semantics of rank
-polymorphism" when the first line is #lang remora/dynamic; --dialect
-typed|dynamic overrides the #lang line.
-Exit status: 0 ok, 1 the program went wrong, 2 bad input.
-`)
+	// The languages, their extensions and references come from the
+	// registry and docs/, so this paragraph follows what is registered.
+	b.WriteString("\n")
+	b.WriteString(wrap(fmt.Sprintf("arraysem help COMMAND (or arraysem COMMAND --help) shows a command's flags "+
+		"and an example; arraysem help syntax LANG a language's reference (%s; papers is the bibliography); "+
+		"arraysem --version the version.", strings.Join(docs.Languages(), ", ")), "", 78))
+	b.WriteString(wrap(fmt.Sprintf("The language follows the extension (%s); --lang overrides it, on every "+
+		"command that takes a FILE. Remora files are the explicitly typed dialect, or the rank-annotated "+
+		"untyped dialect of §2 of \"The semantics of rank polymorphism\" when the first line is "+
+		"#lang remora/dynamic; --dialect typed|dynamic overrides the #lang line.", strings.Join(check.Registry.Extensions(), ", ")), "", 78))
+	b.WriteString("Exit status: 0 ok, 1 the program went wrong, 2 bad input.\n")
 	return b.String()
 }
 

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/docs"
 )
 
 // TestHelp: help COMMAND and COMMAND --help print the command's usage,
@@ -93,5 +98,37 @@ func TestBinaryLinksNoTesting(t *testing.T) {
 		if dep == "testing" || strings.HasPrefix(dep, "github.com/leanovate/gopter") {
 			t.Errorf("the arraysem command links %s", dep)
 		}
+	}
+}
+
+// TestEveryLanguageHasAReference: help syntax LANG works for every
+// registered language, so a new level comes with its reference.
+func TestEveryLanguageHasAReference(t *testing.T) {
+	for _, l := range check.Registry.Languages() {
+		if _, ok := docs.Syntax(l.Name()); !ok {
+			t.Errorf("help syntax %s: no reference in docs/", l.Name())
+		}
+	}
+}
+
+// TestPackageDocListsCommands: the command's package doc lists exactly the
+// commands, with their arguments, that `arraysem help` does.
+func TestPackageDocListsCommands(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if rest, ok := strings.CutPrefix(line, "//\tarraysem "); ok {
+			doc = append(doc, rest)
+		}
+	}
+	var want []string
+	for _, c := range commands {
+		want = append(want, strings.TrimSpace(c.name+" "+c.args))
+	}
+	if !slices.Equal(doc, want) {
+		t.Errorf("main.go's package doc lists\n%s\nbut help lists\n%s", strings.Join(doc, "\n"), strings.Join(want, "\n"))
 	}
 }

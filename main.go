@@ -1,16 +1,17 @@
 // Command arraysem runs, checks, steps and compiles programs of the array
 // languages FUN, FUNMEM, IMP and Remora under their executable semantics.
 //
-// Usage (the same commands as `arraysem help` prints):
+// Usage (the commands `arraysem help` lists; a test keeps the two equal):
 //
 //	arraysem run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace]
 //	arraysem step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
 //	arraysem check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...
-//	arraysem compile FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages]
+//	arraysem compile FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages] [--arg NAME=VALUE]...
+//	arraysem gpu-sim FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [NAME=VALUE]...
+//	arraysem gpu-check DIR [--sim|--host|--nvcc]
 //	arraysem test DIR [-v]
 //	arraysem side-by-side FILE [--arg NAME=VALUE]...
-//	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE]
-//	arraysem prove --merge FILE...    arraysem prove --list
+//	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list
 //	arraysem cover [--n N] [--seed S]
 //	arraysem repl [FILE] [--arg NAME=VALUE]... [--fuel N]
 //	arraysem demo

@@ -239,7 +239,7 @@ func TestBasisDocumented(t *testing.T) {
 
 // TestSyntax checks the embedded references.
 func TestSyntax(t *testing.T) {
-	for _, l := range []string{"fun", "funmem", "imp", "remora", "papers"} {
+	for _, l := range []string{"fun", "funmem", "imp", "remora", "cuda", "papers"} {
 		s, ok := Syntax(l)
 		if !ok || !strings.HasPrefix(s, "# ") {
 			t.Errorf("Syntax(%q) = %.20q, %v; want a Markdown document", l, s, ok)

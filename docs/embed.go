@@ -21,11 +21,13 @@ var syntaxFiles = map[string]string{
 	"remora":         "remora.md",
 	"remora/typed":   "remora.md",
 	"remora/dynamic": "remora-dynamic.md",
+	"cuda":           "cuda.md",
 	"papers":         "papers.md",
 }
 
 // Syntax returns the reference of a language ("fun", "funmem", "imp",
-// "remora", "remora/dynamic"; also "papers", the bibliography) and
+// "remora", "remora/dynamic", "cuda": the emitted subset and its
+// toolchain; also "papers", the bibliography) and
 // whether there is one.
 func Syntax(lang string) (string, bool) {
 	name, ok := syntaxFiles[strings.ToLower(strings.TrimSpace(lang))]
@@ -43,7 +45,7 @@ func Syntax(lang string) (string, bool) {
 // this build, sorted.
 func Languages() []string {
 	var out []string
-	for _, l := range []string{"fun", "funmem", "imp", "papers", "remora", "remora/dynamic"} {
+	for _, l := range []string{"cuda", "fun", "funmem", "imp", "papers", "remora", "remora/dynamic"} {
 		if _, ok := Syntax(l); ok {
 			out = append(out, l)
 		}
