@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/check"
 )
 
 func run(t *testing.T, args ...string) (stdout, stderr string, status int) {
@@ -395,4 +397,33 @@ func TestReadOptionsNoNotice(t *testing.T) {
 			t.Errorf("%v: %s", args, errs)
 		}
 	}
+}
+
+// TestNoNilInOutput: check --derive on every example, in every language
+// and dialect, never prints Go's "<nil>" (IMP's and the dynamic dialect's
+// missing derivations did).
+func TestNoNilInOutput(t *testing.T) {
+	files, err := filepath.Glob("examples/*/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := check.Registry.Pick(f, string(src), "", ""); err != nil {
+			continue
+		}
+		n++
+		out, errs, _ := run(t, "check", "--derive", f)
+		if strings.Contains(out+errs, "<nil>") {
+			t.Errorf("check --derive %s prints <nil>:\n%s%s", f, out, errs)
+		}
+	}
+	if n < 100 {
+		t.Errorf("checked %d examples; the glob or the registry is wrong", n)
+	}
+	t.Logf("%d examples checked", n)
 }
