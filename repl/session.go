@@ -711,8 +711,11 @@ func (s *Session) cmdDerive(args []string) error {
 		if _, ok := s.loaded.(lang.EvalDeriver); !ok {
 			return fmt.Errorf("evaluation derivations are built by FUN's big-step; this is %s", s.loaded.Language().Name())
 		}
-		r, err := s.loaded.Run(o)
-		if err != nil {
+		var r *lang.Result
+		if err := s.interruptible(func() (err error) {
+			r, err = s.loaded.Run(o)
+			return err
+		}); err != nil {
 			return err
 		}
 		s.printf("%s", r.Derivation)
@@ -796,8 +799,11 @@ func (s *Session) cmdCompile(args []string) error {
 	if to == "" {
 		return errors.New(":compile LEVEL [--expand] [--switch]")
 	}
-	stages, err := check.Compile(s.loaded, to, lang.CompileOptions{Expand: expand})
-	if err != nil {
+	var stages []lang.Stage
+	if err := s.interruptible(func() (err error) {
+		stages, err = check.Compile(s.loaded, to, lang.CompileOptions{Expand: expand})
+		return err
+	}); err != nil {
 		return err
 	}
 	last := stages[len(stages)-1]
