@@ -45,7 +45,11 @@ func watchMemory(stderr io.Writer) {
 	for range time.Tick(50 * time.Millisecond) {
 		metrics.Read(sample)
 		if live := int64(sample[0].Value.Uint64()); live > semantics.MaxMemory()+slack(semantics.MaxMemory()) {
-			fmt.Fprintf(stderr, "arraysem: the run holds %s of live data, past --max-memory %s: stopped (raise it with --max-memory)\n", semantics.Bytes(live), semantics.Bytes(semantics.MaxMemory()))
+			what := ""
+			if a := semantics.LargestAllocation(); a != "" {
+				what = "; its largest allocation is " + a
+			}
+			fmt.Fprintf(stderr, "arraysem: the run holds %s of live data, past --max-memory %s%s: stopped (raise it with --max-memory)\n", semantics.Bytes(live), semantics.Bytes(semantics.MaxMemory()), what)
 			os.Exit(1)
 		}
 	}

@@ -44,7 +44,7 @@ func TestMemoryWatchdog(t *testing.T) {
 	cmd.Env = append(os.Environ(), "ARRAYSEM_AS_COMMAND=1")
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "past --max-memory 64.0 MiB: stopped") {
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "past --max-memory 64.0 MiB; its largest allocation is an array of shape [1048576] (8.0 MiB): stopped") {
 		t.Errorf("err %v, output:\n%s", err, out)
 	}
 }

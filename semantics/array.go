@@ -47,6 +47,9 @@ func Count(shape []int64) (int64, error) {
 		}
 		n *= d
 	}
+	if n > largest.elems.Load() { // rare: no closure on the common path
+		noteAlloc(func() string { return "an array of shape " + ShapeString(shape) }, n)
+	}
 	return n, nil
 }
 

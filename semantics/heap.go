@@ -58,6 +58,9 @@ func (h *Heap) Alloc(n int64) (Label, error) {
 		return 0, tooBig(fmt.Sprintf("allocation (after the %d the heap holds)", h.total), n)
 	}
 	h.total += n
+	if n > largest.elems.Load() {
+		noteAlloc(func() string { return fmt.Sprintf("heap block ℓ%d of %d integers", len(h.blocks)+1, n) }, n)
+	}
 	h.blocks = append(h.blocks, make([]int64, n))
 	h.log(func() { h.blocks, h.total = h.blocks[:len(h.blocks)-1], h.total-n })
 	return Label(len(h.blocks)), nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // The interpreters bound the memory a run may take, so that a program too
@@ -67,6 +69,41 @@ func ParseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("want a size such as 4GiB, 512MB or 1000000 (bytes), got %q", s)
 	}
 	return int64(f * mult), nil
+}
+
+// largest records the largest single allocation the interpreters have
+// counted, so that the watchdog that stops a run whose arrays add up past
+// --max-memory can say what allocated. The hot path is one atomic load:
+// the record changes only when an allocation beats it.
+var largest struct {
+	elems atomic.Int64
+	mu    sync.Mutex
+	what  string
+}
+
+// noteAlloc records an allocation of n elements, described by what, if it
+// is the largest so far.
+func noteAlloc(what func() string, n int64) {
+	if n <= largest.elems.Load() {
+		return
+	}
+	largest.mu.Lock()
+	defer largest.mu.Unlock()
+	if n > largest.elems.Load() {
+		largest.elems.Store(n)
+		largest.what = what()
+	}
+}
+
+// LargestAllocation describes the largest single allocation so far ("an
+// array of shape [1048576] (8.0 MiB)"), or "" when none was counted.
+func LargestAllocation() string {
+	largest.mu.Lock()
+	defer largest.mu.Unlock()
+	if largest.what == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s (%s)", largest.what, Bytes(8*largest.elems.Load()))
 }
 
 // tooBig is the error of an allocation of n elements past the limit.
