@@ -32,7 +32,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -717,7 +716,7 @@ func argsString(args map[string]string) string {
 	for k := range args {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = "--arg " + k + "=" + args[k]

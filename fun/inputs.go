@@ -2,7 +2,7 @@ package fun
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/semantics"
@@ -24,7 +24,7 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		sort.Strings(unknown)
+		slices.Sort(unknown)
 		return nil, inputErr(p, nil, "--arg %s: the program declares no input of that name%s", strings.Join(unknown, ", "), declaredList(p))
 	}
 	vals := map[string]semantics.Array{}

@@ -2,6 +2,7 @@ package funmem
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/semantics"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -77,7 +78,7 @@ type expander struct {
 // of names bound inside the innermost enclosing kernel body (nil outside).
 func hoistAllocs(b *fun.Body, local map[string]bool) *fun.Body {
 	var allocs, rest []*fun.Stm
-	bound := copySet(local)
+	bound := semantics.CloneMap(local)
 	for _, st := range b.Stms {
 		ns := st
 		switch e := st.Exp.(type) {
@@ -86,7 +87,7 @@ func hoistAllocs(b *fun.Body, local map[string]bool) *fun.Body {
 			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
 		case *fun.IfExp:
 			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
-				Then: hoistAllocs(e.Then, copySet(bound)), Else: hoistAllocs(e.Else, copySet(bound))}}
+				Then: hoistAllocs(e.Then, semantics.CloneMap(bound)), Else: hoistAllocs(e.Else, semantics.CloneMap(bound))}}
 		case *AllocExp:
 			invariant := local != nil
 			for _, v := range fun.FreeVars(e.Size, nil) {

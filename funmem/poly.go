@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/arraysem/arraysem/fun"
@@ -137,7 +136,7 @@ func factors(m string) []string {
 
 func mulMono(a, b string) string {
 	fs := append(factors(a), factors(b)...)
-	sort.Strings(fs)
+	slices.Sort(fs)
 	return strings.Join(fs, "·")
 }
 

@@ -45,7 +45,7 @@ type simplifier struct{ changed bool }
 
 // body simplifies a body whose enclosing scope is scope.
 func (s *simplifier) body(b *fun.Body, scope map[string]bool) *fun.Body {
-	inner := copySet(scope)
+	inner := semantics.CloneMap(scope)
 	var out []*fun.Stm
 	stms := b.Stms
 	result := b.Result
@@ -70,7 +70,7 @@ func (s *simplifier) body(b *fun.Body, scope map[string]bool) *fun.Body {
 				result = fun.MapIdentList(result, f)
 			}
 		case *fun.KernelExp:
-			k := copySet(inner)
+			k := semantics.CloneMap(inner)
 			k[e.Var.Name] = true
 			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.body(e.Body, k)}}
 		}
@@ -220,7 +220,7 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 // propagate substitutes variables let-bound to constants into LMADs
 // (types take expressions, so the let can then go).
 func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
-	consts = copyConsts(consts)
+	consts = semantics.CloneMap(consts)
 	sub := func(e fun.SExp) fun.SExp {
 		return fun.Substitute(e, func(x *fun.Ident) fun.SExp {
 			if k, ok := consts[x.Name]; ok {
@@ -264,14 +264,6 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 		out.Stms = append(out.Stms, ns)
 	}
 	return s.deadCode(out)
-}
-
-func copyConsts(m map[string]int64) map[string]int64 {
-	out := make(map[string]int64, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // rowMajorBody writes every LMAD that is R of its array's sizes as R(…).
@@ -324,13 +316,5 @@ func binders(b *fun.Body) map[string]bool {
 			out[k.Var.Name] = true
 		}
 	})
-	return out
-}
-
-func copySet(m map[string]bool) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
 	return out
 }

@@ -2,6 +2,7 @@ package funmem
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/semantics"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -81,7 +82,7 @@ func product(dims []*fun.Ident) fun.SExp {
 
 // stms is TransformStms: each statement in turn, Γ growing as it goes.
 func (t *transformer) stms(ss []*fun.Stm, gamma map[string]fun.Type) ([]*fun.Stm, map[string]fun.Type) {
-	g := copyGamma(gamma)
+	g := semantics.CloneMap(gamma)
 	var out []*fun.Stm
 	for _, s := range ss {
 		for _, ns := range t.stm(s, g) {
@@ -92,14 +93,6 @@ func (t *transformer) stms(ss []*fun.Stm, gamma map[string]fun.Type) ([]*fun.Stm
 		}
 	}
 	return out, g
-}
-
-func copyGamma(g map[string]fun.Type) map[string]fun.Type {
-	out := make(map[string]fun.Type, len(g))
-	for k, v := range g {
-		out[k] = v
-	}
-	return out
 }
 
 // stm is TransformStm.
@@ -126,7 +119,7 @@ func (t *transformer) stm(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
 		// A fresh array: s_alloc, then the statement with p' in a new block.
 		exp := s.Exp
 		if k, ok := e.(*fun.KernelExp); ok {
-			inner := copyGamma(gamma)
+			inner := semantics.CloneMap(gamma)
 			inner[k.Var.Name] = fun.Type{}
 			stms, _ := t.stms(k.Body.Stms, inner)
 			exp = &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: &fun.Body{Stms: stms, In: k.Body.In, Result: k.Body.Result}}

@@ -75,14 +75,6 @@ func (c *checker) ints(scope map[string]Type, e fun.SExp) error {
 	return nil
 }
 
-func copyScope(s map[string]Type) map[string]Type {
-	out := make(map[string]Type, len(s))
-	for k, v := range s {
-		out[k] = v
-	}
-	return out
-}
-
 func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 	for _, s := range ss {
 		var err error
@@ -117,13 +109,13 @@ func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 			}
 		case *If:
 			if err = c.use(scope, s.Cond, Int); err == nil {
-				if err = c.stmts(copyScope(scope), s.Then); err == nil {
-					err = c.stmts(copyScope(scope), s.Else)
+				if err = c.stmts(semantics.CloneMap(scope), s.Then); err == nil {
+					err = c.stmts(semantics.CloneMap(scope), s.Else)
 				}
 			}
 		case *Kernel:
 			if err = c.ints(scope, s.Bound); err == nil {
-				inner := copyScope(scope)
+				inner := semantics.CloneMap(scope)
 				inner[s.X.Name] = Int
 				err = c.stmts(inner, s.Body)
 			}

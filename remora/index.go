@@ -2,7 +2,7 @@ package remora
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -66,7 +66,7 @@ func NatVar(x string) Nat { return Nat{Vars: []string{x}} }
 // Plus is a + b in canonical form.
 func (a Nat) Plus(b Nat) Nat {
 	vs := append(append([]string{}, a.Vars...), b.Vars...)
-	sort.Strings(vs)
+	slices.Sort(vs)
 	return Nat{Const: a.Const + b.Const, Vars: vs}
 }
 

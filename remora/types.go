@@ -2,6 +2,7 @@ package remora
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/semantics"
 	"strings"
 	"sync/atomic"
 )
@@ -162,7 +163,7 @@ func bindCommon(xs, ys []string, ra, rb map[string]string) (map[string]string, m
 	if len(xs) != len(ys) {
 		return nil, nil, false
 	}
-	na, nb := copyMap(ra), copyMap(rb)
+	na, nb := semantics.CloneMap(ra), semantics.CloneMap(rb)
 	for i := range xs {
 		if IsShapeVar(xs[i]) != IsShapeVar(ys[i]) {
 			return nil, nil, false
@@ -174,14 +175,6 @@ func bindCommon(xs, ys []string, ra, rb map[string]string) (map[string]string, m
 		na[xs[i]], nb[ys[i]] = f, f
 	}
 	return na, nb, true
-}
-
-func copyMap(m map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 func rename(m map[string]string, x string) string {

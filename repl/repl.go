@@ -11,7 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/chzyer/readline"
@@ -148,7 +148,7 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 				cands = append(cands, w)
 			}
 		}
-		sort.Strings(cands)
+		slices.Sort(cands)
 	}
 	var out [][]rune
 	for _, cand := range cands {

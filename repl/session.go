@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -400,7 +400,7 @@ func CommandNames() []string {
 	for n := range commands {
 		out = append(out, n)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -911,7 +911,7 @@ func argsString(args map[string]string) string {
 	for k := range args {
 		ks = append(ks, k)
 	}
-	sort.Strings(ks)
+	slices.Sort(ks)
 	for i, k := range ks {
 		ks[i] = k + "=" + args[k]
 	}
