@@ -5,4 +5,9 @@
 // golden.go). It is the one place that imports every language; the
 // languages and passes themselves are values (package lang), so nothing
 // here switches on a language's name.
+//
+// Where passes live (package lang states the convention): here are only
+// their registrations (registry.go), which name each pass and wrap the
+// function its own package provides (funmem.Transform, imp.FromFunmem,
+// cuda.Emit); no translation is written in this package.
 package check

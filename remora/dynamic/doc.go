@@ -41,4 +41,11 @@
 // infer.go (best-effort elaboration into the typed core, for check
 // --infer), lang.go (the dialect as a lang.Language, with the REPL's
 // definitions).
+//
+// Where passes live (package lang states the convention): the two
+// dialects are one level. This one imports the typed core (package
+// remora), whose flat values and δ-rules it shares, and keeps beside it
+// its elaboration into the typed core (infer.go); the typed core never
+// imports this package, so the import graph points one way. A pass from
+// this dialect down to FUN would live in a package of its own.
 package dynamic
