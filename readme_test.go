@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,7 +122,23 @@ func runReadmeLine(t *testing.T, line int, cmd string, compared bool, want []str
 	if !matchLines(want, got) {
 		t.Errorf("README.md:%d: %s: status %d; README shows\n%s\nbut it prints\n%s", line, cmd, status, strings.Join(want, "\n"), strings.Join(got, "\n"))
 	}
+	// What README shows implies the exit status: non-zero exactly when
+	// it shows an error.
+	if shown := slices.ContainsFunc(want, errorLine); shown != (status != 0) {
+		t.Errorf("README.md:%d: %s: exits %d, but README shows %s", line, cmd, status, map[bool]string{true: "an error", false: "no error"}[shown])
+	}
 }
+
+// errorLine reports whether a line of shown output is an error: a
+// file:line:col message, the command's own error, or the REPL's.
+func errorLine(l string) bool {
+	l = strings.TrimSpace(l)
+	return positionRe.MatchString(l) ||
+		strings.HasPrefix(l, "arraysem: ") && !strings.HasPrefix(l, "arraysem: notice:") ||
+		strings.HasPrefix(l, "error: ") || strings.HasPrefix(l, "verdict: disagree")
+}
+
+var positionRe = regexp.MustCompile(`^\S+:\d+:\d+: `)
 
 // matchLines compares shown output with printed output: "…" skips any
 // lines, durations and runs of blanks are normalised.
