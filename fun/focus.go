@@ -11,14 +11,17 @@ import (
 // (lang.Focus): the redex is the statement the step ran (or the in (…)
 // that returned), the contractum what it bound (the {x = …} the printed
 // configuration starts with) or, when the step entered a body (an if's
-// branch, a kernel iteration), that body.
+// branch, a kernel iteration), that body. The redex's source span is the
+// statement's, or the in (…)'s.
 func Focus(prev, next Config) lang.Focus {
 	f := lang.Focus{Text: next.Shown(), Lo: -1, Hi: -1}
 	if pf := prev.top; pf != nil {
 		if len(pf.stms) > 0 {
 			f.Redex = PrintStm(pf.stms[0], true)
+			f.SetSource(pf.stms[0].Pos(), pf.stms[0].End())
 		} else {
 			f.Redex = PrintBody(&Body{In: pf.body.In, Result: pf.body.Result}, true)
+			f.SetSource(pf.body.In, pf.body.End())
 		}
 	}
 	f.Lo, f.Hi = ContractumSpan(f.Text, next.Bound(), next.top != nil && len(next.Bound()) == 0, func() string {

@@ -1,6 +1,8 @@
 package fun
 
 import (
+	"unicode/utf8"
+
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -115,9 +117,11 @@ func (p *Parser) Body() (*Body, error) {
 			break
 		}
 	}
-	if _, err := p.S.Expect(")"); err != nil {
+	rp, err := p.S.Expect(")")
+	if err != nil {
 		return nil, err
 	}
+	b.Rparen = rp.Pos
 	return b, nil
 }
 
@@ -167,10 +171,11 @@ func (p *Parser) Param() (*Param, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.S.Expect(")"); err != nil {
+	rp, err := p.S.Expect(")")
+	if err != nil {
 		return nil, err
 	}
-	return &Param{Lparen: lp.Pos, Name: name, Type: t}, nil
+	return &Param{Lparen: lp.Pos, Name: name, Type: t, Rparen: rp.Pos}, nil
 }
 
 // Type parses int or [x]…[x].
@@ -280,11 +285,11 @@ func (p *Parser) Exp() (Exp, error) {
 			return p.indexOrSlice()
 		}
 	}
-	se, err := p.SExp()
+	se, lp, rp, err := p.ParenSExp()
 	if err != nil {
 		return nil, err
 	}
-	return &ScalarExp{X: se}, nil
+	return &ScalarExp{X: se, Lparen: lp, Rparen: rp}, nil
 }
 
 // indexOrSlice parses x[y, …] or x[o : s, …].
@@ -315,9 +320,11 @@ func (p *Parser) indexOrSlice() (Exp, error) {
 				return nil, err
 			}
 		}
-		if _, err := p.S.Expect("]"); err != nil {
+		rb, err := p.S.Expect("]")
+		if err != nil {
 			return nil, err
 		}
+		e.Rbrack = rb.Pos
 		return e, nil
 	}
 	e := &IndexExp{Arr: arr, Idx: []*Ident{first}}
@@ -331,74 +338,114 @@ func (p *Parser) indexOrSlice() (Exp, error) {
 	if p.S.Is(":") {
 		return nil, p.S.Errorf("mixed indices and slices: slice every dimension (o : s) or index every one")
 	}
-	if _, err := p.S.Expect("]"); err != nil {
+	rb, err := p.S.Expect("]")
+	if err != nil {
 		return nil, err
 	}
+	e.Rbrack = rb.Pos
 	return e, nil
 }
 
 // SExp parses a scalar expression by precedence climbing.
-func (p *Parser) SExp() (SExp, error) { return p.sexp(1) }
+func (p *Parser) SExp() (SExp, error) {
+	se, _, _, err := p.sexp(1)
+	return se, err
+}
 
-func (p *Parser) sexp(minPrec int) (SExp, error) {
-	l, err := p.unary()
+// ParenSExp parses a scalar expression, as SExp does, and also returns
+// the outermost parentheses around the whole of it, if it is written in
+// parentheses (else invalid positions): its span leaves them out, so a
+// node that ends in a scalar expression records them to know its own end.
+func (p *Parser) ParenSExp() (se SExp, lparen, rparen Pos, err error) {
+	se, from, to, err := p.sexp(1)
 	if err != nil {
-		return nil, err
+		return nil, Pos{}, Pos{}, err
+	}
+	return se, parenBefore(se, from), parenAfter(se, to), nil
+}
+
+// LastEnd is the position just after the last token consumed: exact
+// after an identifier, an integer or a one-character delimiter.
+func (p *Parser) LastEnd() Pos {
+	if p.S.I == 0 {
+		return p.S.Peek().Pos
+	}
+	return TokenEnd(p.S.Toks[p.S.I-1])
+}
+
+// TokenEnd is the position just after token t: exact for identifiers,
+// integers and one-character delimiters (an operator's ASCII spelling may
+// stand for a one-rune Unicode one).
+func TokenEnd(t semantics.Token) Pos { return shift(t.Pos, utf8.RuneCountInString(t.Text)) }
+
+// sexp parses a scalar expression of operators of precedence minPrec or
+// more; [from, to) is its outer span, the parentheses around the whole of
+// it included.
+func (p *Parser) sexp(minPrec int) (e SExp, from, to Pos, err error) {
+	l, from, to, err := p.unary()
+	if err != nil {
+		return nil, from, to, err
 	}
 	for {
 		t := p.S.Peek()
 		op, ok := binOps[t.Text]
 		if t.Kind != semantics.Punct || !ok || op.Prec() < minPrec {
-			return l, nil
+			return l, from, to, nil
 		}
 		p.S.Next()
-		r, err := p.sexp(op.Prec() + 1)
+		r, _, rto, err := p.sexp(op.Prec() + 1)
 		if err != nil {
-			return nil, err
+			return nil, from, to, err
 		}
-		l = &BinOp{OpPos: t.Pos, Op: op, L: l, R: r}
+		l = &BinOp{OpPos: t.Pos, Op: op, L: l, R: r, Lparen: parenBefore(l, from), Rparen: parenAfter(r, rto)}
+		to = rto
 	}
 }
 
-func (p *Parser) unary() (SExp, error) {
+// unary parses a constant, a variable, a negation or a parenthesized
+// scalar expression; [from, to) is its outer span.
+func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 	if err := p.S.Enter(); err != nil {
-		return nil, err
+		return nil, from, to, err
 	}
 	defer p.S.Leave()
 	t := p.S.Peek()
 	switch {
 	case t.Kind == semantics.Int:
 		if t.Big {
-			return nil, p.S.Errorf("integer %s does not fit in 64 bits", t.Text)
+			return nil, from, to, p.S.Errorf("integer %s does not fit in 64 bits", t.Text)
 		}
 		p.S.Next()
-		return &Const{ValuePos: t.Pos, Value: t.Val}, nil
+		c := &Const{ValuePos: t.Pos, Value: t.Val, ValueEnd: TokenEnd(t)}
+		return c, c.ValuePos, c.ValueEnd, nil
 	case t.Kind == semantics.Punct && t.Text == "-":
 		p.S.Next()
 		if n := p.S.Peek(); n.Kind == semantics.Int {
 			// -k is the constant -k, so that negative constants print and
 			// parse back alike (and -9223372036854775808 is a literal).
 			p.S.Next()
-			return &Const{ValuePos: t.Pos, Value: -n.Val}, nil
+			c := &Const{ValuePos: t.Pos, Value: -n.Val, ValueEnd: TokenEnd(n)}
+			return c, c.ValuePos, c.ValueEnd, nil
 		}
-		x, err := p.unary()
+		x, _, xto, err := p.unary()
 		if err != nil {
-			return nil, err
+			return nil, from, to, err
 		}
-		return &UnOp{OpPos: t.Pos, Op: semantics.Neg, X: x}, nil
+		return &UnOp{OpPos: t.Pos, Op: semantics.Neg, X: x, Rparen: parenAfter(x, xto)}, t.Pos, xto, nil
 	case t.Kind == semantics.Punct && t.Text == "(":
 		p.S.Next()
-		x, err := p.sexp(1)
+		x, _, _, err := p.sexp(1)
 		if err != nil {
-			return nil, err
+			return nil, from, to, err
 		}
-		if _, err := p.S.Expect(")"); err != nil {
-			return nil, err
+		rp, err := p.S.Expect(")")
+		if err != nil {
+			return nil, from, to, err
 		}
-		return x, nil
+		return x, t.Pos, TokenEnd(rp), nil
 	case t.Kind == semantics.Ident && !p.keyword(t.Text):
 		id, _ := p.Ident("")
-		return Var{id}, nil
+		return Var{id}, id.NamePos, id.End(), nil
 	}
-	return nil, p.S.Errorf("expected a scalar expression, found %s", t)
+	return nil, from, to, p.S.Errorf("expected a scalar expression, found %s", t)
 }

@@ -2,6 +2,8 @@ package fun
 
 import (
 	"slices"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -13,6 +15,52 @@ type Pos = semantics.Pos
 type Ident struct {
 	NamePos Pos
 	Name    string
+}
+
+// Pos is the position of the name.
+func (x *Ident) Pos() Pos { return x.NamePos }
+
+// End is the position just after the name. (The parser places a type's
+// size variable at its '[', so that errors point at the [x]; End is then
+// that of a name written there.)
+func (x *Ident) End() Pos { return shift(x.NamePos, utf8.RuneCountInString(x.Name)) }
+
+// shift is p moved n columns to the right; an unknown position stays
+// unknown.
+func shift(p Pos, n int) Pos {
+	if !p.IsValid() {
+		return p
+	}
+	p.Col += n
+	return p
+}
+
+// parenBefore is the position of the '(' that opens the parentheses
+// around x, when its outer span (parentheses included) starts at from
+// and not at x; else none.
+func parenBefore(x SExp, from Pos) Pos {
+	if from == x.Pos() {
+		return Pos{}
+	}
+	return from
+}
+
+// parenAfter is the position of the ')' that closes the parentheses
+// around x, when its outer span ends at to and not at x's end; else none.
+func parenAfter(x SExp, to Pos) Pos {
+	if to == x.End() {
+		return Pos{}
+	}
+	return shift(to, -1)
+}
+
+// after is the end of a node that ends in a one-character token at p
+// when p is known, else end().
+func after(p Pos, end func() Pos) Pos {
+	if p.IsValid() {
+		return shift(p, 1)
+	}
+	return end()
 }
 
 // Type is τ of Fig 1: int (no dimensions) or an array [x1]…[xn] whose sizes
@@ -49,7 +97,14 @@ type Param struct {
 	Lparen Pos // position of '('
 	Name   *Ident
 	Type   Type
+	Rparen Pos // position of ')'
 }
+
+// Pos is the position of '('.
+func (p *Param) Pos() Pos { return p.Lparen }
+
+// End is the position just after ')'.
+func (p *Param) End() Pos { return shift(p.Rparen, 1) }
 
 // Program is a FUN program: optional input declarations (an extension,
 // set with --arg) and a body.
@@ -64,7 +119,20 @@ type Body struct {
 	Stms   []*Stm
 	In     Pos // position of 'in'
 	Result []*Ident
+	Rparen Pos // position of the ')' that closes the results
 }
+
+// Pos is the position of the body's first token: its first statement's
+// let, or in.
+func (b *Body) Pos() Pos {
+	if len(b.Stms) > 0 {
+		return b.Stms[0].Pos()
+	}
+	return b.In
+}
+
+// End is the position just after the ')' of in (…).
+func (b *Body) End() Pos { return shift(b.Rparen, 1) }
 
 // Stm is a statement let p … p = e.
 type Stm struct {
@@ -73,27 +141,45 @@ type Stm struct {
 	Exp Exp
 }
 
+// Pos is the position of let.
+func (s *Stm) Pos() Pos { return s.Let }
+
+// End is the position just after the statement's expression.
+func (s *Stm) End() Pos { return s.Exp.End() }
+
 // Exp is an expression e of Fig 1 (or a derived form of §2). Languages
 // extending FUN add expressions of their own (FUNMEM's alloc); FUN's
 // checker and evaluators refuse those.
+//
+// Pos is the position of the expression's first token, End the position
+// just after its last (go/ast's convention); [Pos, End) is the
+// expression's source.
 type Exp interface {
 	Pos() Pos
+	End() Pos
 	ExpNode()
 }
 
 // ScalarExp is a scalar expression used as an expression.
-type ScalarExp struct{ X SExp }
+type ScalarExp struct {
+	X SExp
+	// Lparen and Rparen are the outermost parentheses around the whole of
+	// X, if it is written in parentheses (X's own span leaves them out).
+	Lparen, Rparen Pos
+}
 
 // IndexExp is x[y1, …, yn].
 type IndexExp struct {
-	Arr *Ident
-	Idx []*Ident
+	Arr    *Ident
+	Idx    []*Ident
+	Rbrack Pos // position of ']'
 }
 
 // SliceExp is x[o1 : s1, …, on : sn].
 type SliceExp struct {
 	Arr    *Ident
 	Slices []Slice
+	Rbrack Pos // position of ']'
 }
 
 // Slice is one offset:size pair of a SliceExp.
@@ -133,7 +219,12 @@ type CopyExp struct {
 }
 
 // Pos returns the position of the expression's first token.
-func (e *ScalarExp) Pos() Pos    { return e.X.Pos() }
+func (e *ScalarExp) Pos() Pos {
+	if e.Lparen.IsValid() {
+		return e.Lparen
+	}
+	return e.X.Pos()
+}
 func (e *IndexExp) Pos() Pos     { return e.Arr.NamePos }
 func (e *SliceExp) Pos() Pos     { return e.Arr.NamePos }
 func (e *TransposeExp) Pos() Pos { return e.Keyword }
@@ -141,6 +232,32 @@ func (e *IfExp) Pos() Pos        { return e.If }
 func (e *KernelExp) Pos() Pos    { return e.Kernel }
 func (e *IotaExp) Pos() Pos      { return e.Keyword }
 func (e *CopyExp) Pos() Pos      { return e.Keyword }
+
+// End returns the position just after the expression's last token.
+func (e *ScalarExp) End() Pos    { return after(e.Rparen, e.X.End) }
+func (e *IndexExp) End() Pos     { return after(e.Rbrack, e.lastIdent) }
+func (e *SliceExp) End() Pos     { return after(e.Rbrack, e.lastIdent) }
+func (e *TransposeExp) End() Pos { return e.Arr.End() }
+func (e *IfExp) End() Pos        { return e.Else.End() }
+func (e *KernelExp) End() Pos    { return e.Body.End() }
+func (e *IotaExp) End() Pos      { return e.N.End() }
+func (e *CopyExp) End() Pos      { return e.Arr.End() }
+
+// lastIdent is the end of an index expression the parser did not make
+// (no ']' known): its last identifier's.
+func (e *IndexExp) lastIdent() Pos {
+	if len(e.Idx) == 0 {
+		return e.Arr.End()
+	}
+	return e.Idx[len(e.Idx)-1].End()
+}
+
+func (e *SliceExp) lastIdent() Pos {
+	if len(e.Slices) == 0 {
+		return e.Arr.End()
+	}
+	return e.Slices[len(e.Slices)-1].Size.End()
+}
 
 // ExpNode marks the expression forms.
 func (*ScalarExp) ExpNode()    {}
@@ -153,15 +270,19 @@ func (*IotaExp) ExpNode()      {}
 func (*CopyExp) ExpNode()      {}
 
 // SExp is a scalar expression se: a constant, a variable or an operator.
+// [Pos, End) is its source, without the parentheses around the whole of it
+// (an operator's span includes those around its operands).
 type SExp interface {
 	Pos() Pos
+	End() Pos
 	sexp()
 }
 
 // Const is an integer constant k.
 type Const struct {
-	ValuePos Pos
+	ValuePos Pos // position of the first digit, or of the '-' of -k
 	Value    int64
+	ValueEnd Pos // position just after the last digit
 }
 
 // Var is a variable used in a scalar expression.
@@ -172,21 +293,42 @@ type BinOp struct {
 	OpPos Pos
 	Op    semantics.Op
 	L, R  SExp
+	// Lparen is the outermost '(' around L and Rparen the outermost ')'
+	// around R, when they are written in parentheses.
+	Lparen, Rparen Pos
 }
 
 // UnOp is a unary operator applied to se (only negation).
 type UnOp struct {
-	OpPos Pos
-	Op    semantics.Op
-	X     SExp
+	OpPos  Pos
+	Op     semantics.Op
+	X      SExp
+	Rparen Pos // the outermost ')' around X, when it is in parentheses
 }
 
 // Pos returns the position of the scalar expression's first token (each
 // scalar expression form has one).
 func (e *Const) Pos() Pos { return e.ValuePos }
 func (e Var) Pos() Pos    { return e.NamePos }
-func (e *BinOp) Pos() Pos { return e.L.Pos() }
-func (e *UnOp) Pos() Pos  { return e.OpPos }
+func (e *BinOp) Pos() Pos {
+	if e.Lparen.IsValid() {
+		return e.Lparen
+	}
+	return e.L.Pos()
+}
+func (e *UnOp) Pos() Pos { return e.OpPos }
+
+// End returns the position just after the scalar expression's last token.
+// A constant the parser did not make ends where its digits, printed,
+// would.
+func (e *Const) End() Pos {
+	if e.ValueEnd.IsValid() {
+		return e.ValueEnd
+	}
+	return shift(e.ValuePos, len(strconv.FormatInt(e.Value, 10)))
+}
+func (e *BinOp) End() Pos { return after(e.Rparen, e.R.End) }
+func (e *UnOp) End() Pos  { return after(e.Rparen, e.X.End) }
 
 func (*Const) sexp() {}
 func (Var) sexp()    {}

@@ -186,7 +186,7 @@ func MapBody(b *Body, f IdentFunc) *Body {
 	if b == nil {
 		return nil
 	}
-	out := &Body{In: b.In, Result: MapIdentList(b.Result, f)}
+	out := &Body{In: b.In, Result: MapIdentList(b.Result, f), Rparen: b.Rparen}
 	if b.Stms != nil {
 		out.Stms = make([]*Stm, len(b.Stms))
 		for i, s := range b.Stms {
@@ -209,7 +209,7 @@ func MapParams(ps []*Param, f IdentFunc, binder bool) []*Param {
 	}
 	out := make([]*Param, len(ps))
 	for i, p := range ps {
-		out[i] = &Param{Lparen: p.Lparen, Name: f(p.Name, binder), Type: MapType(p.Type, f)}
+		out[i] = &Param{Lparen: p.Lparen, Name: f(p.Name, binder), Type: MapType(p.Type, f), Rparen: p.Rparen}
 	}
 	return out
 }
@@ -230,11 +230,11 @@ func MapExp(e Exp, f IdentFunc) Exp {
 	use := func(x *Ident) *Ident { return f(x, false) }
 	switch e := e.(type) {
 	case *ScalarExp:
-		return &ScalarExp{X: MapSExp(e.X, f)}
+		return &ScalarExp{X: MapSExp(e.X, f), Lparen: e.Lparen, Rparen: e.Rparen}
 	case *IndexExp:
-		return &IndexExp{Arr: use(e.Arr), Idx: MapIdentList(e.Idx, f)}
+		return &IndexExp{Arr: use(e.Arr), Idx: MapIdentList(e.Idx, f), Rbrack: e.Rbrack}
 	case *SliceExp:
-		out := &SliceExp{Arr: use(e.Arr)}
+		out := &SliceExp{Arr: use(e.Arr), Rbrack: e.Rbrack}
 		for _, s := range e.Slices {
 			out.Slices = append(out.Slices, Slice{Off: use(s.Off), Size: use(s.Size)})
 		}
@@ -265,9 +265,9 @@ func MapSExp(e SExp, f IdentFunc) SExp {
 	case Var:
 		return Var{Ident: f(e.Ident, false)}
 	case *BinOp:
-		return &BinOp{OpPos: e.OpPos, Op: e.Op, L: MapSExp(e.L, f), R: MapSExp(e.R, f)}
+		return &BinOp{OpPos: e.OpPos, Op: e.Op, L: MapSExp(e.L, f), R: MapSExp(e.R, f), Lparen: e.Lparen, Rparen: e.Rparen}
 	case *UnOp:
-		return &UnOp{OpPos: e.OpPos, Op: e.Op, X: MapSExp(e.X, f)}
+		return &UnOp{OpPos: e.OpPos, Op: e.Op, X: MapSExp(e.X, f), Rparen: e.Rparen}
 	}
 	panic(fmt.Sprintf("fun.MapSExp: unknown scalar expression %T", e))
 }

@@ -22,7 +22,7 @@ func (e *AllocExp) Children() []fun.Node { return []fun.Node{e.Size} }
 
 // MapIdents copies alloc se, passing the variables of se through f.
 func (e *AllocExp) MapIdents(f fun.IdentFunc) fun.Exp {
-	return &AllocExp{Alloc: e.Alloc, Size: fun.MapSExp(e.Size, f)}
+	return &AllocExp{Alloc: e.Alloc, Size: fun.MapSExp(e.Size, f), Rparen: e.Rparen}
 }
 
 // Children are the block and the scalar expressions of the LMAD, as

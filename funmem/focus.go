@@ -8,14 +8,16 @@ import (
 // Focus is the focus of a step of the heap machine from prev to next
 // (lang.Focus), as FUN's: the redex is the statement the step ran (or the
 // in (…) that returned), the contractum what it bound or the body it
-// entered.
+// entered; the redex's source span is the statement's, or the in (…)'s.
 func Focus(prev, next *Config) lang.Focus {
 	f := lang.Focus{Text: next.String(), Lo: -1, Hi: -1}
 	if pf := prev.top; pf != nil {
 		if len(pf.stms) > 0 {
 			f.Redex = fun.PrintStm(pf.stms[0], true)
+			f.SetSource(pf.stms[0].Pos(), pf.stms[0].End())
 		} else {
 			f.Redex = fun.PrintBody(&fun.Body{In: pf.body.In, Result: pf.body.Result}, true)
+			f.SetSource(pf.body.In, pf.body.End())
 		}
 	}
 	f.Lo, f.Hi = fun.ContractumSpan(f.Text, next.note, next.top != nil && next.note == "", func() string {

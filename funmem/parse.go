@@ -35,11 +35,11 @@ func newParser(toks []semantics.Token) *fun.Parser {
 			return nil, false, nil
 		}
 		pos := p.S.Next().Pos
-		se, err := p.SExp()
+		se, _, rp, err := p.ParenSExp()
 		if err != nil {
 			return nil, true, err
 		}
-		return &AllocExp{Alloc: pos, Size: se}, true, nil
+		return &AllocExp{Alloc: pos, Size: se, Rparen: rp}, true, nil
 	}
 	return p
 }

@@ -87,12 +87,21 @@ func (l *IndexFn) String() string {
 
 // AllocExp is alloc se: a fresh, zeroed memory block of se integers.
 type AllocExp struct {
-	Alloc fun.Pos
-	Size  fun.SExp
+	Alloc  fun.Pos
+	Size   fun.SExp
+	Rparen fun.Pos // the outermost ')' around Size, when it is in parentheses
 }
 
 // Pos is the position of alloc.
 func (e *AllocExp) Pos() fun.Pos { return e.Alloc }
+
+// End is the position just after the size.
+func (e *AllocExp) End() fun.Pos {
+	if e.Rparen.IsValid() {
+		return fun.Pos{File: e.Rparen.File, Line: e.Rparen.Line, Col: e.Rparen.Col + 1}
+	}
+	return e.Size.End()
+}
 
 // ExpNode marks AllocExp as an expression.
 func (*AllocExp) ExpNode() {}

@@ -11,19 +11,27 @@ import (
 // Focus is the focus of a step of IMP's machine from prev to next
 // (lang.Focus): the redex is the statement the step ran; the contractum is
 // the body the step entered (an if's branch, a kernel iteration), and
-// nothing when the step only changed the environment or the heap.
+// nothing when the step only changed the environment or the heap. The
+// redex's source span is the statement's; at the end of a kernel
+// iteration, the kernel's done; at the end of the program, its return;
+// none at the end of an if's branch (the frame does not keep the if).
 func Focus(prev, next *Config) lang.Focus {
 	f := lang.Focus{Text: next.String(), Lo: -1, Hi: -1}
 	if pf := prev.top; pf != nil {
 		switch {
 		case len(pf.stms) > 0:
 			f.Redex = PrintStmt(pf.stms[0])
+			f.SetSource(pf.stms[0].Pos(), pf.stms[0].End())
 		case pf.k != nil:
 			f.Redex = fmt.Sprintf("the end of iteration %d of kernel %s <= %d", pf.i, pf.k.s.X.Name, pf.k.m)
+			f.SetSource(pf.k.s.Done, pf.k.s.End())
 		case pf.next != nil:
 			f.Redex = "the end of the branch"
 		default:
 			f.Redex = "the end of the program"
+			if pf.prog != nil {
+				f.SetSource(pf.prog.RetPos, shift(pf.prog.RetPos, len("return")))
+			}
 		}
 	}
 	entered := !next.done && next.top != nil && prev.top != nil && next.top.next == prev.top

@@ -169,11 +169,12 @@ func (p *parser) stmt() (Stmt, error) {
 		if _, err := p.S.Expect(":"); err != nil {
 			return nil, err
 		}
+		tp := p.S.Peek().Pos
 		switch {
 		case p.S.Accept("int"):
-			return &Decl{At: t.Pos, X: x, Type: Int}, nil
+			return &Decl{At: t.Pos, X: x, Type: Int, TypePos: tp}, nil
 		case p.S.Accept("mem"):
-			return &Decl{At: t.Pos, X: x, Type: Mem}, nil
+			return &Decl{At: t.Pos, X: x, Type: Mem, TypePos: tp}, nil
 		}
 		return nil, p.S.Errorf("expected int or mem, found %s", p.S.Peek())
 	case p.S.Accept("if"):
@@ -195,10 +196,11 @@ func (p *parser) stmt() (Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := p.S.Expect("fi"); err != nil {
+		fi, err := p.S.Expect("fi")
+		if err != nil {
 			return nil, err
 		}
-		return &If{At: t.Pos, Cond: c, Then: s1, Else: s2}, nil
+		return &If{At: t.Pos, Cond: c, Then: s1, Else: s2, Fi: fi.Pos}, nil
 	case p.S.Accept("kernel"):
 		x, err := p.Ident("the kernel's index variable")
 		if err != nil {
@@ -218,10 +220,11 @@ func (p *parser) stmt() (Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := p.S.Expect("done"); err != nil {
+		done, err := p.S.Expect("done")
+		if err != nil {
 			return nil, err
 		}
-		return &Kernel{At: t.Pos, X: x, Bound: bound, Body: body}, nil
+		return &Kernel{At: t.Pos, X: x, Bound: bound, Body: body, Done: done.Pos}, nil
 	}
 	x, err := p.Ident("a statement")
 	if err != nil {
@@ -238,21 +241,21 @@ func (p *parser) stmt() (Stmt, error) {
 		if _, err := p.S.Expect("<-"); err != nil {
 			return nil, err
 		}
-		v, err := p.SExp()
+		v, _, rp, err := p.ParenSExp()
 		if err != nil {
 			return nil, err
 		}
-		return &Write{At: t.Pos, X: x, Index: idx, Value: v}, nil
+		return &Write{At: t.Pos, X: x, Index: idx, Value: v, Rparen: rp}, nil
 	}
 	if _, err := p.S.Expect("<-"); err != nil {
 		return nil, err
 	}
 	if p.S.Accept("alloc") {
-		n, err := p.SExp()
+		n, _, rp, err := p.ParenSExp()
 		if err != nil {
 			return nil, err
 		}
-		return &Alloc{At: t.Pos, X: x, Size: n}, nil
+		return &Alloc{At: t.Pos, X: x, Size: n, Rparen: rp}, nil
 	}
 	if y := p.S.Peek(); y.Kind == semantics.Ident && !keywords[y.Text] && p.S.PeekAt(1).Text == "[" { // x <- y[se]
 		yid, _ := p.Ident("")
@@ -261,14 +264,15 @@ func (p *parser) stmt() (Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := p.S.Expect("]"); err != nil {
+		rb, err := p.S.Expect("]")
+		if err != nil {
 			return nil, err
 		}
-		return &Read{At: t.Pos, X: x, Y: yid, Index: idx}, nil
+		return &Read{At: t.Pos, X: x, Y: yid, Index: idx, Rbrack: rb.Pos}, nil
 	}
-	se, err := p.SExp()
+	se, _, rp, err := p.ParenSExp()
 	if err != nil {
 		return nil, err
 	}
-	return &Assign{At: t.Pos, X: x, SE: se}, nil
+	return &Assign{At: t.Pos, X: x, SE: se, Rparen: rp}, nil
 }

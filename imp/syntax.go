@@ -47,9 +47,12 @@ type Result struct {
 }
 
 // Stmt is a statement s of Fig 11. Sequences s; s are slices of
-// statements.
+// statements. Pos is the position of the statement's first token, End the
+// position just after its last (go/ast's convention): [Pos, End) is the
+// statement's source, without the ';' that follows it.
 type Stmt interface {
 	Pos() fun.Pos
+	End() fun.Pos
 	stmt()
 }
 
@@ -58,39 +61,44 @@ type Skip struct{ At fun.Pos }
 
 // Decl is var x : τ.
 type Decl struct {
-	At   fun.Pos
-	X    *fun.Ident
-	Type Type
+	At      fun.Pos
+	X       *fun.Ident
+	Type    Type
+	TypePos fun.Pos // position of int or mem
 }
 
 // Assign is x <- se (E-IMP-ASSIGN-INT, or E-IMP-ASSIGN-MEM when se is a
 // block variable).
 type Assign struct {
-	At fun.Pos
-	X  *fun.Ident
-	SE fun.SExp
+	At     fun.Pos
+	X      *fun.Ident
+	SE     fun.SExp
+	Rparen fun.Pos // the outermost ')' around SE, when it is in parentheses
 }
 
 // Alloc is x <- alloc se.
 type Alloc struct {
-	At   fun.Pos
-	X    *fun.Ident
-	Size fun.SExp
+	At     fun.Pos
+	X      *fun.Ident
+	Size   fun.SExp
+	Rparen fun.Pos // the outermost ')' around Size, when it is in parentheses
 }
 
 // Read is x <- y[se].
 type Read struct {
-	At    fun.Pos
-	X, Y  *fun.Ident
-	Index fun.SExp
+	At     fun.Pos
+	X, Y   *fun.Ident
+	Index  fun.SExp
+	Rbrack fun.Pos // position of ']'
 }
 
 // Write is x[se] <- se.
 type Write struct {
-	At    fun.Pos
-	X     *fun.Ident
-	Index fun.SExp
-	Value fun.SExp
+	At     fun.Pos
+	X      *fun.Ident
+	Index  fun.SExp
+	Value  fun.SExp
+	Rparen fun.Pos // the outermost ')' around Value, when it is in parentheses
 }
 
 // If is if x then s else s fi.
@@ -98,6 +106,7 @@ type If struct {
 	At         fun.Pos
 	Cond       *fun.Ident
 	Then, Else []Stmt
+	Fi         fun.Pos // position of fi
 }
 
 // Kernel is kernel x <= se do s done.
@@ -106,6 +115,7 @@ type Kernel struct {
 	X     *fun.Ident
 	Bound fun.SExp
 	Body  []Stmt
+	Done  fun.Pos // position of done
 }
 
 // Pos is the position of the statement's first token.
@@ -117,6 +127,36 @@ func (s *Read) Pos() fun.Pos   { return s.At }
 func (s *Write) Pos() fun.Pos  { return s.At }
 func (s *If) Pos() fun.Pos     { return s.At }
 func (s *Kernel) Pos() fun.Pos { return s.At }
+
+// End is the position just after the statement's last token. (Statements
+// a pass built, with no positions, have none.)
+func (s *Skip) End() fun.Pos   { return shift(s.At, len("skip")) }
+func (s *Decl) End() fun.Pos   { return shift(s.TypePos, len(s.Type.String())) }
+func (s *Assign) End() fun.Pos { return after(s.Rparen, s.SE.End) }
+func (s *Alloc) End() fun.Pos  { return after(s.Rparen, s.Size.End) }
+func (s *Read) End() fun.Pos   { return shift(s.Rbrack, 1) }
+func (s *Write) End() fun.Pos  { return after(s.Rparen, s.Value.End) }
+func (s *If) End() fun.Pos     { return shift(s.Fi, len("fi")) }
+func (s *Kernel) End() fun.Pos { return shift(s.Done, len("done")) }
+
+// shift is p moved n columns to the right; an unknown position stays
+// unknown.
+func shift(p fun.Pos, n int) fun.Pos {
+	if !p.IsValid() {
+		return p
+	}
+	p.Col += n
+	return p
+}
+
+// after is the end of a statement that ends in a ')' at p, when there is
+// one, else end().
+func after(p fun.Pos, end func() fun.Pos) fun.Pos {
+	if p.IsValid() {
+		return shift(p, 1)
+	}
+	return end()
+}
 
 func (*Skip) stmt()   {}
 func (*Decl) stmt()   {}

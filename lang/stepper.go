@@ -35,11 +35,31 @@ type Stepper struct {
 // it: the span of the contractum (runes [Lo, Hi) of the text; Lo < 0 when
 // the step left nothing to see, as an assignment in IMP) and the redex it
 // replaced, printed. The language's machine says where it reduced, so the
-// REPL marks the step without comparing printed configurations.
+// REPL marks the step without comparing printed configurations. From and
+// To say where the redex is in the program's source, so that a front end
+// can point at the file.
 type Focus struct {
 	Text   string // the configuration after the step, printed
 	Lo, Hi int    // the contractum's span in Text, in runes; Lo < 0: none
 	Redex  string // the redex, printed ("" when there is none to show)
+	// From and To are the redex's span in the source, [From, To) (go/ast's
+	// convention: To is just after its last character): the statement the
+	// step ran, or the result (in (…)) it returned. Both are zero (not
+	// IsValid) when the language does not say, as Remora's focuser does
+	// not, or when the redex has no source (a node a pass built).
+	From, To semantics.Pos
+}
+
+// SetSource sets the redex's span in the source, [from, to), when both
+// are known and in order (a node a pass built may carry positions of
+// other nodes, or none); otherwise it leaves From and To zero.
+func (f *Focus) SetSource(from, to semantics.Pos) {
+	if !from.IsValid() || !to.IsValid() || from.File != to.File ||
+		to.Line < from.Line || to.Line == from.Line && to.Col < from.Col {
+		f.From, f.To = semantics.Pos{}, semantics.Pos{}
+		return
+	}
+	f.From, f.To = from, to
 }
 
 // Focuser finds the focus of a step of a machine from configuration prev

@@ -1,0 +1,87 @@
+package fun_test
+
+import (
+	"testing"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/spantest"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// TestSpans checks, for every example that parses (and every program of
+// the parse and check golden files), that the span [Pos, End) of each
+// statement, body, binding, expression and scalar expression is exactly
+// its source, and that children lie within their parents.
+func TestSpans(t *testing.T) {
+	total := 0
+	for _, f := range spantest.Sources(t, "fun", "--") {
+		prog, err := fun.ParseFile(f.Name, f.Src)
+		if err != nil {
+			continue
+		}
+		problems, n := spantest.FUN(f.Src, prog, newParser)
+		total += n
+		for _, p := range problems {
+			t.Errorf("%s: %s", f.Name, p)
+		}
+	}
+	t.Logf("%d nodes checked", total)
+	if total == 0 {
+		t.Fatal("no nodes checked")
+	}
+}
+
+// TestSpansParens checks spans where parentheses, negative constants and
+// Unicode operators make a node's text differ from its children's.
+func TestSpansParens(t *testing.T) {
+	src := `input (n : int)
+let (a : int) = ((n + 1)) * (2 - n)
+let (b : int) = -(a) + - 5 - -a
+let (c : int) = (((a)))
+let (d : int) = a ≤ (b·c) ∧ (0 ≠ 1)
+let (e : int) = - (a * (b))
+let (z : [n]) = kernel i <= n do let (y : int) = (i * (a + 007)) in (y)
+in ( z , e )
+`
+	prog, err := fun.ParseFile("t.fun", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, n := spantest.FUN(src, prog, newParser)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if n < 40 {
+		t.Errorf("only %d nodes checked", n)
+	}
+	s := prog.Body.Stms[0]
+	if got, _ := spantest.Text(src, s.Exp.Pos(), s.Exp.End()); got != "((n + 1)) * (2 - n)" {
+		t.Errorf("the first expression spans %q", got)
+	}
+}
+
+func newParser(text string) (*fun.Parser, error) {
+	toks, err := semantics.Scan("snippet", text, fun.Ops)
+	if err != nil {
+		return nil, err
+	}
+	return &fun.Parser{S: &semantics.TokenStream{Toks: toks}}, nil
+}
+
+// TestFocusSource checks that every step's focus gives the redex's source
+// span: the text there parses back to the redex the focus prints (a
+// statement, or the in (…) of a body that returned).
+func TestFocusSource(t *testing.T) {
+	src := `input (n : int)
+let (a : int) = (n + 1) * 2
+let (c : int) = a > 3
+let (b : [n]) =
+  if c then
+    let (z : [n]) = kernel i <= n do let (y : int) = i * a in ( y )
+    in (z)
+  else let (z : [n]) = iota n in (z)
+in (a, b)
+`
+	fs := spantest.Focuses(t, fun.Language, "t.fun", src, map[string]string{"n": "2"})
+	spantest.FUNFocuses(t, src, fs, newParser, 10)
+}

@@ -1,0 +1,293 @@
+// Package spantest checks, in tests, the source spans of the syntax trees
+// of FUN, FUNMEM and IMP: that [Pos, End) of a node is exactly its source
+// (it parses back, alone, to a node that prints the same), that Pos <= End,
+// and that every node lies within the nodes it is part of.
+package spantest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Source is a program text to check, and where it comes from.
+type Source struct{ Name, Src string }
+
+// Sources are the programs of language lang (its directory name under
+// examples/) to check, for a test run in the language's package: the
+// examples, and the chunks of the package's testdata/parse.txt and
+// testdata/check.txt (comment is the language's line comment).
+func Sources(t *testing.T, lang, comment string) []Source {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("..", "examples", lang, "*."+lang))
+	if len(files) == 0 {
+		t.Fatalf("no examples in examples/%s", lang)
+	}
+	var out []Source
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, Source{file, string(src)})
+	}
+	for _, g := range []string{"parse.txt", "check.txt"} {
+		path := filepath.Join("testdata", g)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		for _, c := range golden.Read(t, path, comment) {
+			out = append(out, Source{fmt.Sprintf("%s:%d", path, c.Line), c.Src})
+		}
+	}
+	return out
+}
+
+// Node is a syntax node with a span.
+type Node interface {
+	Pos() semantics.Pos
+	End() semantics.Pos
+}
+
+// Text is the text of src in [from, to): lines and columns count from 1,
+// columns in runes, as semantics.Scan counts them.
+func Text(src string, from, to semantics.Pos) (string, error) {
+	a, err := offset(src, from)
+	if err != nil {
+		return "", err
+	}
+	b, err := offset(src, to)
+	if err != nil {
+		return "", err
+	}
+	if a > b {
+		return "", fmt.Errorf("span %v-%v is backwards", from, to)
+	}
+	return src[a:b], nil
+}
+
+// offset is the byte offset of p in src (p may be just past the end of a
+// line or of src).
+func offset(src string, p semantics.Pos) (int, error) {
+	if !p.IsValid() {
+		return 0, fmt.Errorf("unknown position %v", p)
+	}
+	i := 0
+	for line := 1; line < p.Line; line++ {
+		j := strings.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return 0, fmt.Errorf("position %v: the source has %d lines", p, line)
+		}
+		i += j + 1
+	}
+	for col := 1; col < p.Col; col++ {
+		if i >= len(src) || src[i] == '\n' {
+			return 0, fmt.Errorf("position %v is past the end of its line", p)
+		}
+		_, w := utf8.DecodeRuneInString(src[i:])
+		i += w
+	}
+	return i, nil
+}
+
+// LessEq reports whether a comes at or before b.
+func LessEq(a, b semantics.Pos) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Col <= b.Col
+}
+
+// Within reports whether the span of inner lies within that of outer.
+func Within(inner, outer Node) bool {
+	return LessEq(outer.Pos(), inner.Pos()) && LessEq(inner.End(), outer.End())
+}
+
+// FUN checks the spans of a FUN or FUNMEM program parsed from src (Tree
+// on its inputs and body). It returns the problems found and the number
+// of nodes checked.
+func FUN(src string, prog *fun.Program, newParser func(text string) (*fun.Parser, error)) (problems []string, checked int) {
+	for _, in := range prog.Inputs {
+		p, n := Tree(src, in, newParser)
+		problems, checked = append(problems, p...), checked+n
+	}
+	p, n := Tree(src, prog.Body, newParser)
+	return append(problems, p...), checked + n
+}
+
+// Tree checks the spans of the nodes of a FUN tree (of a FUN, FUNMEM or
+// IMP program parsed from src) rooted at root: every statement, body,
+// binding, expression and scalar expression parses back from its text, by
+// the parser newParser returns for a text, to a node that prints the
+// same; Pos <= End; and each node of the tree (names included) lies
+// within every node it is part of. It returns the problems found and the
+// number of nodes checked.
+func Tree(src string, root fun.Node, newParser func(text string) (*fun.Parser, error)) (problems []string, checked int) {
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	fun.Inspect(root, func(n fun.Node) bool {
+		sn, ok := n.(Node)
+		if !ok {
+			return true
+		}
+		checked++
+		if !sn.Pos().IsValid() || !sn.End().IsValid() {
+			bad("%T at %v: span %v-%v is not known", n, sn.Pos(), sn.Pos(), sn.End())
+			return true
+		}
+		if !LessEq(sn.Pos(), sn.End()) {
+			bad("%T: Pos %v is after End %v", n, sn.Pos(), sn.End())
+		}
+		fun.Inspect(n, func(m fun.Node) bool {
+			if sm, ok := m.(Node); ok && m != n && !Within(sm, sn) {
+				bad("%T at %v-%v is not within its %T at %v-%v", m, sm.Pos(), sm.End(), n, sn.Pos(), sn.End())
+			}
+			return true
+		})
+		text, err := Text(src, sn.Pos(), sn.End())
+		if err != nil {
+			bad("%T at %v: %v", n, sn.Pos(), err)
+			return true
+		}
+		if err := reparse(n, text, newParser); err != nil {
+			bad("%T at %v-%v, %q: %v", n, sn.Pos(), sn.End(), text, err)
+		}
+		return true
+	})
+	return problems, checked
+}
+
+// reparse parses text as a node of n's kind and compares the prints.
+func reparse(n fun.Node, text string, newParser func(string) (*fun.Parser, error)) error {
+	p, err := newParser(text)
+	if err != nil {
+		return err
+	}
+	var got, want string
+	switch n := n.(type) {
+	case *fun.Ident:
+		// A type's size is placed at its '[' (for errors): only names
+		// written where they stand are compared.
+		r := []rune(n.Name)
+		if text != n.Name && text != "["+string(r[:len(r)-1]) {
+			return fmt.Errorf("the name %s spans other text", n.Name)
+		}
+		return nil
+	case *fun.Stm:
+		if !p.S.Is("let") {
+			return fmt.Errorf("does not start with let")
+		}
+		s, err := p.Stm()
+		if err != nil {
+			return err
+		}
+		got, want = fun.PrintStm(s, true), fun.PrintStm(n, true)
+	case *fun.Body:
+		b, err := p.Body()
+		if err != nil {
+			return err
+		}
+		got, want = fun.PrintBody(b, true), fun.PrintBody(n, true)
+	case *fun.Param:
+		q, err := p.Param()
+		if err != nil {
+			return err
+		}
+		got, want = fun.PrintParam(q), fun.PrintParam(n)
+	case fun.Exp:
+		e, err := p.Exp()
+		if err != nil {
+			return err
+		}
+		got, want = fun.PrintExp(e), fun.PrintExp(n)
+	case fun.SExp:
+		e, err := p.SExp()
+		if err != nil {
+			return err
+		}
+		got, want = fun.PrintSExp(e), fun.PrintSExp(n)
+	default:
+		return fmt.Errorf("no parser for a %T", n)
+	}
+	if t := p.S.Peek(); t.Kind != semantics.EOF {
+		return fmt.Errorf("text is left after the node: %s", t)
+	}
+	if got != want {
+		return fmt.Errorf("parses back to %q, not %q", got, want)
+	}
+	return nil
+}
+
+// Focuses loads program src of language l, runs it to the end by its
+// stepper with inputs args, and returns the focus of every step.
+func Focuses(t *testing.T, l lang.Language, file, src string, args map[string]string) []lang.Focus {
+	t.Helper()
+	p, err := l.Load(file, src, lang.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Start(lang.RunOptions{Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []lang.Focus
+	for {
+		_, done, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			return out
+		}
+		f, ok := s.Focus()
+		if !ok {
+			t.Fatalf("step %d has no focus", s.Steps())
+		}
+		out = append(out, f)
+	}
+}
+
+// FUNFocuses checks the focuses of the steps of a FUN or FUNMEM program
+// parsed from src: each one's source span holds its redex (the text there
+// parses back, by the parser newParser returns, to a statement or a body
+// that prints as the redex); and there were want steps.
+func FUNFocuses(t *testing.T, src string, fs []lang.Focus, newParser func(string) (*fun.Parser, error), want int) {
+	t.Helper()
+	if len(fs) != want {
+		t.Errorf("%d steps, want %d", len(fs), want)
+	}
+	for i, f := range fs {
+		text, err := Text(src, f.From, f.To)
+		if err != nil {
+			t.Errorf("step %d (%s): %v", i+1, f.Redex, err)
+			continue
+		}
+		p, err := newParser(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if p.S.Is("let") {
+			s, err := p.Stm()
+			if err != nil {
+				t.Errorf("step %d: %q: %v", i+1, text, err)
+				continue
+			}
+			got = fun.PrintStm(s, true)
+		} else {
+			b, err := p.Body()
+			if err != nil {
+				t.Errorf("step %d: %q: %v", i+1, text, err)
+				continue
+			}
+			got = fun.PrintBody(b, true)
+		}
+		if got != f.Redex {
+			t.Errorf("step %d: the source span %v-%v holds %q, but the redex is %q", i+1, f.From, f.To, got, f.Redex)
+		}
+	}
+}
