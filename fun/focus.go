@@ -1,7 +1,6 @@
 package fun
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/lang"
@@ -14,7 +13,12 @@ import (
 // branch, a kernel iteration), that body. The redex's source span is the
 // statement's, or the in (…)'s.
 func Focus(prev, next Config) lang.Focus {
-	f := lang.Focus{Text: next.Shown(), Lo: -1, Hi: -1}
+	text, rest := next.layout()
+	note := next.Bound()
+	if note != "" {
+		text = "{" + note + "} " + text // as Shown prints it
+	}
+	f := lang.Focus{Text: text, Lo: -1, Hi: -1}
 	if pf := prev.top; pf != nil {
 		if len(pf.stms) > 0 {
 			f.Redex = PrintStm(pf.stms[0], true)
@@ -24,27 +28,21 @@ func Focus(prev, next Config) lang.Focus {
 			f.SetSource(pf.body.In, pf.body.End())
 		}
 	}
-	f.Lo, f.Hi = ContractumSpan(f.Text, next.Bound(), next.top != nil && len(next.Bound()) == 0, func() string {
-		return PrintBody(&Body{Stms: next.top.stms, In: next.top.body.In, Result: next.top.body.Result}, true)
-	})
+	f.Lo, f.Hi = ContractumSpan(text, note, rest)
 	return f
 }
 
 // ContractumSpan is the span of a contractum in a printed configuration
 // text: the {note} it starts with, when the step bound something; else,
-// when body is true, the innermost body, which ends the text (rest prints
-// it); else none.
-func ContractumSpan(text, note string, body bool, rest func() string) (int, int) {
+// when the step entered a body, that body, which the configuration's
+// printer wrote from rune rest to the end of the text (rest < 0 when the
+// step entered none); else none.
+func ContractumSpan(text, note string, rest int) (int, int) {
 	switch {
 	case note != "":
 		return 0, utf8.RuneCountInString("{" + note + "}")
-	case body:
-		r := rest()
-		if !strings.HasSuffix(text, r) {
-			return -1, -1
-		}
-		n := utf8.RuneCountInString(text)
-		return n - utf8.RuneCountInString(r), n
+	case rest >= 0:
+		return rest, utf8.RuneCountInString(text)
 	}
 	return -1, -1
 }

@@ -364,19 +364,10 @@ func (p *Parser) ParenSExp() (se SExp, lparen, rparen Pos, err error) {
 	return se, parenBefore(se, from), parenAfter(se, to), nil
 }
 
-// LastEnd is the position just after the last token consumed: exact
-// after an identifier, an integer or a one-character delimiter.
-func (p *Parser) LastEnd() Pos {
-	if p.S.I == 0 {
-		return p.S.Peek().Pos
-	}
-	return TokenEnd(p.S.Toks[p.S.I-1])
-}
-
-// TokenEnd is the position just after token t: exact for identifiers,
+// tokenEnd is the position just after token t: exact for identifiers,
 // integers and one-character delimiters (an operator's ASCII spelling may
 // stand for a one-rune Unicode one).
-func TokenEnd(t semantics.Token) Pos { return shift(t.Pos, utf8.RuneCountInString(t.Text)) }
+func tokenEnd(t semantics.Token) Pos { return shift(t.Pos, utf8.RuneCountInString(t.Text)) }
 
 // sexp parses a scalar expression of operators of precedence minPrec or
 // more; [from, to) is its outer span, the parentheses around the whole of
@@ -416,7 +407,7 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 			return nil, from, to, p.S.Errorf("integer %s does not fit in 64 bits", t.Text)
 		}
 		p.S.Next()
-		c := &Const{ValuePos: t.Pos, Value: t.Val, ValueEnd: TokenEnd(t)}
+		c := &Const{ValuePos: t.Pos, Value: t.Val, ValueEnd: tokenEnd(t)}
 		return c, c.ValuePos, c.ValueEnd, nil
 	case t.Kind == semantics.Punct && t.Text == "-":
 		p.S.Next()
@@ -424,7 +415,7 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 			// -k is the constant -k, so that negative constants print and
 			// parse back alike (and -9223372036854775808 is a literal).
 			p.S.Next()
-			c := &Const{ValuePos: t.Pos, Value: -n.Val, ValueEnd: TokenEnd(n)}
+			c := &Const{ValuePos: t.Pos, Value: -n.Val, ValueEnd: tokenEnd(n)}
 			return c, c.ValuePos, c.ValueEnd, nil
 		}
 		x, _, xto, err := p.unary()
@@ -442,7 +433,7 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 		if err != nil {
 			return nil, from, to, err
 		}
-		return x, t.Pos, TokenEnd(rp), nil
+		return x, t.Pos, tokenEnd(rp), nil
 	case t.Kind == semantics.Ident && !p.keyword(t.Text):
 		id, _ := p.Ident("")
 		return Var{id}, id.NamePos, id.End(), nil

@@ -3,6 +3,7 @@ package fun
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -197,8 +198,15 @@ func ret(f *frame) (Config, string, error) {
 // String renders a configuration on one line: the context of enclosing
 // frames (outermost first), then the rest of the innermost body.
 func (c Config) String() string {
+	s, _ := c.layout()
+	return s
+}
+
+// layout is String, and where the rest of the innermost body starts in
+// it, in runes (-1 in a final configuration).
+func (c Config) layout() (string, int) {
 	if c.top == nil {
-		return "⟨done⟩ " + valuesString(c.results)
+		return "⟨done⟩ " + valuesString(c.results), -1
 	}
 	var frames []*frame
 	for f := c.top; f != nil; f = f.next {
@@ -216,9 +224,10 @@ func (c Config) String() string {
 			fmt.Fprintf(&b, "[kernel %s = %d of %d] ", e.Var.Name, k.i, k.m)
 		}
 	}
+	at := utf8.RuneCountInString(b.String())
 	rest := &Body{Stms: c.top.stms, In: c.top.body.In, Result: c.top.body.Result}
 	b.WriteString(PrintBody(rest, true))
-	return b.String()
+	return b.String(), at
 }
 
 // RunSmall runs p by the small-step semantics (o's fuel, counter and step

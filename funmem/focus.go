@@ -10,7 +10,8 @@ import (
 // in (…) that returned), the contractum what it bound or the body it
 // entered; the redex's source span is the statement's, or the in (…)'s.
 func Focus(prev, next *Config) lang.Focus {
-	f := lang.Focus{Text: next.String(), Lo: -1, Hi: -1}
+	text, rest := next.layout()
+	f := lang.Focus{Text: text, Lo: -1, Hi: -1}
 	if pf := prev.top; pf != nil {
 		if len(pf.stms) > 0 {
 			f.Redex = fun.PrintStm(pf.stms[0], true)
@@ -20,8 +21,6 @@ func Focus(prev, next *Config) lang.Focus {
 			f.SetSource(pf.body.In, pf.body.End())
 		}
 	}
-	f.Lo, f.Hi = fun.ContractumSpan(f.Text, next.note, next.top != nil && next.note == "", func() string {
-		return fun.PrintBody(&fun.Body{Stms: next.top.stms, In: next.top.body.In, Result: next.top.body.Result}, true)
-	})
+	f.Lo, f.Hi = fun.ContractumSpan(text, next.note, rest)
 	return f
 }

@@ -3,6 +3,7 @@ package funmem
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -148,8 +149,15 @@ func (m HeapMachine) ret(c *Config, f *frame, opts *HeapOptions) (*Config, strin
 
 // String renders the configuration on one line.
 func (c *Config) String() string {
+	s, _ := c.layout()
+	return s
+}
+
+// layout is String, and where the rest of the innermost body starts in
+// it, in runes (-1 in a final configuration).
+func (c *Config) layout() (string, int) {
 	if c.top == nil {
-		return "⟨done⟩ " + ValuesString(c.results)
+		return "⟨done⟩ " + ValuesString(c.results), -1
 	}
 	var frames []*frame
 	for f := c.top; f != nil; f = f.next {
@@ -168,9 +176,10 @@ func (c *Config) String() string {
 			fmt.Fprintf(&b, "[let %s = if …] ", fun.PrintPattern(s.Pat))
 		}
 	}
+	at := utf8.RuneCountInString(b.String())
 	rest := &fun.Body{Stms: c.top.stms, In: c.top.body.In, Result: c.top.body.Result}
 	b.WriteString(fun.PrintBody(rest, true))
-	return b.String()
+	return b.String(), at
 }
 
 // RunHeapSmall runs p by the small-step heap semantics (nil o for the

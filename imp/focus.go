@@ -2,7 +2,6 @@ package imp
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/lang"
@@ -16,7 +15,8 @@ import (
 // iteration, the kernel's done; at the end of the program, its return;
 // none at the end of an if's branch (the frame does not keep the if).
 func Focus(prev, next *Config) lang.Focus {
-	f := lang.Focus{Text: next.String(), Lo: -1, Hi: -1}
+	text, rest := next.layout()
+	f := lang.Focus{Text: text, Lo: -1, Hi: -1}
 	if pf := prev.top; pf != nil {
 		switch {
 		case len(pf.stms) > 0:
@@ -35,12 +35,9 @@ func Focus(prev, next *Config) lang.Focus {
 		}
 	}
 	entered := !next.done && next.top != nil && prev.top != nil && next.top.next == prev.top
-	f.Lo, f.Hi = fun.ContractumSpan(f.Text, "", entered, func() string {
-		parts := make([]string, len(next.top.stms))
-		for i, s := range next.top.stms {
-			parts[i] = PrintStmt(s)
-		}
-		return strings.Join(parts, "; ")
-	})
+	if !entered {
+		rest = -1
+	}
+	f.Lo, f.Hi = fun.ContractumSpan(text, "", rest)
 	return f
 }

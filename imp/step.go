@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -125,6 +126,13 @@ func iteration(parent *frame, k *kernel, pos int64) *frame {
 // String renders the configuration on one line: the enclosing kernels,
 // then the statements left in the innermost frame.
 func (c *Config) String() string {
+	s, _ := c.layout()
+	return s
+}
+
+// layout is String, and where the statements left in the innermost frame
+// start in it, in runes (-1 in a final configuration).
+func (c *Config) layout() (string, int) {
 	if c.done {
 		if p := c.top.prog; p != nil {
 			if vs, err := Results(p, c.top.env, c.h); err == nil {
@@ -132,10 +140,10 @@ func (c *Config) String() string {
 				for i, v := range vs {
 					parts[i] = v.Abbrev(8)
 				}
-				return "⟨done⟩ (" + strings.Join(parts, ", ") + ")"
+				return "⟨done⟩ (" + strings.Join(parts, ", ") + ")", -1
 			}
 		}
-		return "⟨done⟩"
+		return "⟨done⟩", -1
 	}
 	var frames []*frame
 	for f := c.top; f != nil; f = f.next {
@@ -147,12 +155,13 @@ func (c *Config) String() string {
 			fmt.Fprintf(&b, "[kernel %s = %d of %d] ", f.k.s.X.Name, f.i, f.k.m)
 		}
 	}
+	at := utf8.RuneCountInString(b.String())
 	parts := make([]string, len(c.top.stms))
 	for i, s := range c.top.stms {
 		parts[i] = PrintStmt(s)
 	}
 	b.WriteString(strings.Join(parts, "; "))
-	return b.String()
+	return b.String(), at
 }
 
 // RunSmall runs p by the small-step semantics and returns its results and

@@ -254,13 +254,26 @@ func Focuses(t *testing.T, l lang.Language, file, src string, args map[string]st
 // FUNFocuses checks the focuses of the steps of a FUN or FUNMEM program
 // parsed from src: each one's source span holds its redex (the text there
 // parses back, by the parser newParser returns, to a statement or a body
-// that prints as the redex); and there were want steps.
+// that prints as the redex); the contractum is a {note} or a body, printed
+// whole; and there were want steps.
 func FUNFocuses(t *testing.T, src string, fs []lang.Focus, newParser func(string) (*fun.Parser, error), want int) {
 	t.Helper()
 	if len(fs) != want {
 		t.Errorf("%d steps, want %d", len(fs), want)
 	}
 	for i, f := range fs {
+		if rs := []rune(f.Text); f.Lo >= 0 {
+			// The contractum: what the step bound, {…}, or the body it
+			// entered, printed whole.
+			m := string(rs[f.Lo:f.Hi])
+			if !strings.HasPrefix(m, "{") || !strings.HasSuffix(m, "}") {
+				if p, err := newParser(m); err != nil {
+					t.Errorf("step %d: contractum %q: %v", i+1, m, err)
+				} else if b, err := p.Body(); err != nil || fun.PrintBody(b, true) != m || p.S.Peek().Kind != semantics.EOF {
+					t.Errorf("step %d: the contractum %q of %q is not a body", i+1, m, f.Text)
+				}
+			}
+		}
 		text, err := Text(src, f.From, f.To)
 		if err != nil {
 			t.Errorf("step %d (%s): %v", i+1, f.Redex, err)
