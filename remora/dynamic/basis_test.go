@@ -117,11 +117,17 @@ func agree(src string) (msg string) {
 	return ""
 }
 
-// asFloats prints the integers of a printed value as floats print.
+// asFloats prints the integers of a printed value as floats print, and
+// -0.0 as 0.0: an exact 0 has no sign, and the float the typed core
+// computes in its place may have one ((* 0 -2.) is exact 0, the typed
+// (*. 0. -2.) is -0.0).
 func asFloats(s string) string {
 	return atomRe.ReplaceAllStringFunc(s, func(a string) string {
-		if intRe.MatchString(a) {
+		switch {
+		case intRe.MatchString(a):
 			return a + ".0"
+		case a == "-0.0":
+			return "0.0"
 		}
 		return a
 	})

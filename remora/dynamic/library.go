@@ -309,13 +309,19 @@ func init() {
 	})
 	// (compose f … g) is the function that applies g, then each function
 	// before it to the result, right to left (Racket's compose; (compose
-	// f) is f): a λ of g's cell ranks, so it lifts as g does. Every
-	// argument has cell rank 0, so arrays of functions compose pointwise.
+	// f) is f, and (compose) the identity, as Racket's is values): a λ
+	// of g's cell ranks, so it lifts as g does. Every argument has cell
+	// rank 0, so arrays of functions compose pointwise.
 	cellsPrim("compose", []int{0}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		for _, f := range a {
 			if f.Kind != remora.KFunc {
 				return nil, stuck(c, "compose", "composes functions, got %s", describe(f))
 			}
+		}
+		if len(a) == 0 {
+			// The identity on whole arrays (rank all), as values is.
+			x := &Var{Pos: c.Pos, Name: "x"}
+			return funcValue(&Func{Lam: &Lam{Pos: c.Pos, Params: []Param{{Name: "x", Rank: All}}, Body: x}}), nil
 		}
 		if len(a) == 1 {
 			return a[0], nil
@@ -339,7 +345,7 @@ func init() {
 		lam.Body = body
 		return funcValue(&Func{Lam: lam}), nil
 	})
-	Basis["compose"].MinArgs, Basis["compose"].MaxArgs = 1, -1
+	Basis["compose"].MinArgs, Basis["compose"].MaxArgs = 0, -1
 	// unsafe-unbox opens a box without binding its contents' shape: on a
 	// frame of boxes the contents must be of one shape, or collapse fails.
 	cellsPrim("unsafe-unbox", []int{0}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {

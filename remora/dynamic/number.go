@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"strconv"
@@ -202,43 +203,164 @@ func toKind(v *remora.Value, k remora.Kind) *remora.Value {
 	return out
 }
 
-// parseNumber reads Racket's exact numbers that an int64 literal cannot
-// be: integers beyond 64 bits, and fractions n/d (3/5, -7/2). It reports
-// false for anything else, which the typed core's literal reader handles.
+// parseNumber reads the literals of Racket's numbers that the typed
+// core's literal reader does not: integers beyond 64 bits, fractions n/d
+// (3/5, -7/2), and numbers with Racket's prefixes (Racket reference,
+// §1.3.3 Reading Numbers): #e (exact: #e1.5 is 3/2), #i (inexact: #i3 is
+// 3.0), and the radices #x, #o, #b and #d (#x10 is 16, #b101 is 5), in
+// either order (#x#e1.8 is 3/2). It reports false for anything else,
+// which the typed core's literal reader handles.
 func parseNumber(text string) (num, bool) {
-	if text == "" || strings.ContainsAny(text, ".eE#") {
+	if strings.HasPrefix(text, "#") {
+		return parsePrefixed(text)
+	}
+	if text == "" || strings.ContainsAny(text, ".eE") {
 		return num{}, false
 	}
-	body := strings.TrimPrefix(strings.TrimPrefix(text, "-"), "+")
-	if body == "" || body[0] < '0' || body[0] > '9' {
+	r, inexact, ok := parseReal(text, 10)
+	if !ok || inexact {
 		return num{}, false
 	}
-	if n, d, ok := strings.Cut(body, "/"); ok {
-		if !digits(n) || !digits(d) {
-			return num{}, false
-		}
-	} else if !digits(body) {
-		return num{}, false
-	} else if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+	if _, err := strconv.ParseInt(text, 10, 64); err == nil {
 		return num{}, false // an int literal: the typed core's reader takes it
-	}
-	r, ok := new(big.Rat).SetString(strings.TrimPrefix(text, "+"))
-	if !ok {
-		return num{}, false
 	}
 	return ratNum(r), true
 }
 
-func digits(s string) bool {
-	if s == "" {
-		return false
+// parsePrefixed reads a number written with Racket's prefixes: at most
+// one exactness (#e, #i) and one radix (#x, #o, #b, #d), then the digits.
+func parsePrefixed(text string) (num, bool) {
+	radix, exactness := 0, byte(0)
+	for strings.HasPrefix(text, "#") && len(text) >= 2 {
+		switch c := text[1] | 0x20; c { // Racket reads #X as #x
+		case 'e', 'i':
+			if exactness != 0 {
+				return num{}, false
+			}
+			exactness = c
+		case 'x', 'o', 'b', 'd':
+			if radix != 0 {
+				return num{}, false
+			}
+			radix = map[byte]int{'x': 16, 'o': 8, 'b': 2, 'd': 10}[c]
+		default:
+			return num{}, false
+		}
+		text = text[2:]
 	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
+	if radix == 0 {
+		radix = 10
+	}
+	if text == "" || text[0] == '#' {
+		return num{}, false
+	}
+	if f, ok := specialFloat(text); ok {
+		if exactness == 'e' {
+			return num{}, false // #e+inf.0 has no exact value: Racket refuses to read it
+		}
+		return floatNum(f), true
+	}
+	r, inexact, ok := parseReal(text, radix)
+	switch {
+	case !ok:
+		return num{}, false
+	case exactness == 'e' || exactness == 0 && !inexact:
+		return ratNum(r), true
+	case radix == 10 && !strings.Contains(text, "/"):
+		// A decimal is read as the float nearest to it, as Racket's
+		// reader does, not through the exact value's rounding twice.
+		// Out of range is an infinity or a zero, as Racket reads it.
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return num{}, false
+		}
+		return floatNum(f), true
+	}
+	f, _ := r.Float64()
+	if f == 0 && strings.HasPrefix(text, "-") {
+		f = math.Copysign(0, -1) // #i-0 is -0.0
+	}
+	return floatNum(f), true
+}
+
+// specialFloat reads Racket's infinities and NaN.
+func specialFloat(text string) (float64, bool) {
+	switch text {
+	case "+inf.0":
+		return math.Inf(1), true
+	case "-inf.0":
+		return math.Inf(-1), true
+	case "+nan.0", "-nan.0":
+		return math.NaN(), true
+	}
+	return 0, false
+}
+
+// parseReal reads a signed number in the radix: an integer, a fraction
+// n/d, or a decimal with a point (and, in radix 10, an exponent). It
+// gives the exact value, and whether the literal is a decimal (which
+// Racket reads as a float unless #e says otherwise).
+func parseReal(text string, radix int) (r *big.Rat, inexact, ok bool) {
+	neg := strings.HasPrefix(text, "-")
+	body := strings.TrimPrefix(strings.TrimPrefix(text, "-"), "+")
+	if body == "" || len(body) < len(text)-1 {
+		return nil, false, false
+	}
+	if n, d, isFrac := strings.Cut(body, "/"); isFrac {
+		// big.Rat.SetString would read 010/3 as octal; Racket reads 10/3.
+		nn, ok1 := integer(n, radix)
+		dd, ok2 := integer(d, radix)
+		if !ok1 || !ok2 || dd.Sign() == 0 {
+			return nil, false, false
+		}
+		r = new(big.Rat).SetFrac(nn, dd)
+	} else {
+		mant, exp, hasExp := body, "", false
+		if radix == 10 {
+			if i := strings.IndexAny(body, "eE"); i >= 0 {
+				mant, exp, hasExp = body[:i], body[i+1:], true
+			}
+		}
+		whole, frac, point := strings.Cut(mant, ".")
+		if whole == "" && frac == "" || strings.Contains(frac, ".") {
+			return nil, false, false
+		}
+		ds, ok := integer(whole+frac, radix)
+		if !ok {
+			return nil, false, false
+		}
+		scale := new(big.Int).Exp(big.NewInt(int64(radix)), big.NewInt(int64(len(frac))), nil)
+		r = new(big.Rat).SetFrac(ds, scale)
+		if hasExp {
+			// The bound keeps #e1e999999999 from computing a power of
+			// ten of a gigabyte; a float overflows long before it.
+			e, err := strconv.ParseInt(exp, 10, 32)
+			if err != nil || e > 10000 || e < -10000 {
+				return nil, false, false
+			}
+			r.Mul(r, powRat(big.NewRat(10, 1), e))
+		}
+		inexact = point || hasExp
+	}
+	if neg {
+		r.Neg(r)
+	}
+	return r, inexact, true
+}
+
+// integer reads unsigned digits in the radix (none of Go's prefixes or
+// underscores).
+func integer(s string, radix int) (*big.Int, bool) {
+	for _, c := range strings.ToLower(s) {
+		d := strings.IndexRune("0123456789abcdef", c)
+		if d < 0 || d >= radix {
+			return nil, false
 		}
 	}
-	return true
+	if s == "" {
+		return nil, false
+	}
+	return new(big.Int).SetString(s, radix)
 }
 
 // numScalar is the scalar array of one number.
@@ -248,7 +370,21 @@ func numScalar(x num) *remora.Value { return numsValue(nil, []num{x}) }
 // when both arguments are ints and the result fits, else exact rationals
 // when both are exact, else floats.
 
+// zero reports whether x is an exact zero. Racket gives exact zero the
+// laws it has in the exact rationals even beside a float: it is the
+// identity of + ((+ 0 -0.0) is -0.0) and absorbs * ((* 0 +inf.0) is 0)
+// and / ((/ 0 2.0) is 0), and dividing by it is an error ((/ 1.0 0)),
+// where a float zero gives an infinity (Racket reference, §4.3 Numbers,
+// "Arithmetic").
+func (x num) zero() bool { return x.exact() && x.sign() == 0 }
+
 func addNum(a, b num) num {
+	switch {
+	case a.zero():
+		return b
+	case b.zero():
+		return a
+	}
 	if a.k == remora.KInt && b.k == remora.KInt {
 		if s, ok := addInt(a.i, b.i); ok {
 			return intNum(s)
@@ -261,6 +397,12 @@ func addNum(a, b num) num {
 }
 
 func subNum(a, b num) num {
+	switch {
+	case b.zero():
+		return a
+	case a.zero():
+		return negNum(b) // (- 0 0.0) is -0.0
+	}
 	if a.k == remora.KInt && b.k == remora.KInt {
 		if s, ok := subInt(a.i, b.i); ok {
 			return intNum(s)
@@ -273,6 +415,9 @@ func subNum(a, b num) num {
 }
 
 func mulNum(a, b num) num {
+	if a.zero() || b.zero() {
+		return intNum(0) // (* 0 1.5) and (* 0 +nan.0) are exact 0
+	}
 	if a.k == remora.KInt && b.k == remora.KInt {
 		if p, ok := mulInt(a.i, b.i); ok {
 			return intNum(p)
@@ -285,12 +430,17 @@ func mulNum(a, b num) num {
 }
 
 // divNum is Racket's /: exact division gives a rational, and an exact
-// zero divisor is an error (a float one gives an infinity or NaN).
+// zero divisor is an error even beside a float ((/ 1.0 0) fails, where
+// (/ 1.0 0.) is +inf.0); an exact zero dividend gives exact 0 ((/ 0 2.0)
+// is 0).
 func divNum(a, b num) (num, bool) {
+	switch {
+	case b.zero():
+		return num{}, false
+	case a.zero():
+		return intNum(0), true
+	}
 	if a.exact() && b.exact() {
-		if b.sign() == 0 {
-			return num{}, false
-		}
 		if a.k == remora.KInt && b.k == remora.KInt && b.i != -1 && a.i%b.i == 0 {
 			return intNum(a.i / b.i), true
 		}
@@ -341,7 +491,16 @@ func exactOf(x num) *big.Rat {
 	return x.rat()
 }
 
-func negNum(a num) num { return subNum(intNum(0), a) }
+// negNum is (- a): a float's sign flips even at zero ((- 0.0) is -0.0).
+func negNum(a num) num {
+	switch {
+	case a.k == remora.KFloat:
+		return floatNum(-a.f)
+	case a.k == remora.KInt && a.i != math.MinInt64:
+		return intNum(-a.i)
+	}
+	return ratNum(new(big.Rat).Neg(a.rat()))
+}
 
 func addInt(a, b int64) (int64, bool) {
 	s := a + b

@@ -226,15 +226,7 @@ func init() {
 	for _, n := range []string{"+", "-", "*", "/", "max", "min"} {
 		scalarPrim(n+".", 2, 2, floatTwin(n+".", Basis[n].Op), n+".")
 	}
-	absf := unary("abs", func(c *remora.Call, x num) (num, error) {
-		if x.sign() < 0 {
-			return negNum(x), nil
-		}
-		if x.k == remora.KFloat {
-			return floatNum(math.Abs(x.f)), nil
-		}
-		return x, nil
-	})
+	absf := unary("abs", func(c *remora.Call, x num) (num, error) { return absNum(x), nil })
 	scalarPrim("abs", 1, 1, absf, "abs", "abs.")
 	scalarPrim("abs.", 1, 1, floatTwin("abs.", absf), "abs.")
 
@@ -288,38 +280,26 @@ func init() {
 		}
 		return r
 	}))
-	gcdOf := func(name string, lcm bool) scalarOp {
+	// gcd and lcm take rational numbers, as Racket's do (Racket
+	// reference, §4.3 Numbers, "Number Theory"): (gcd 1/2 1/3) is 1/6, a
+	// float argument makes the result a float ((gcd 1.5 2) is 0.5).
+	gcdOf := func(name string, unit num, pair func(a, b num) num) scalarOp {
 		return func(c *remora.Call, xs []num) (num, error) {
-			if err := integers(c, name, xs); err != nil {
+			if err := rationals(c, name, xs); err != nil {
 				return num{}, err
 			}
-			acc := big.NewInt(0)
-			if lcm {
-				acc = big.NewInt(1)
+			if len(xs) == 0 {
+				return unit, nil
 			}
-			inexact := false
-			for _, x := range xs {
-				inexact = inexact || x.k == remora.KFloat
-				n := new(big.Int).Abs(intOf(x))
-				switch {
-				case !lcm:
-					acc.GCD(nil, nil, acc, n)
-				case n.Sign() == 0 || acc.Sign() == 0:
-					acc.SetInt64(0)
-				default:
-					g := new(big.Int).GCD(nil, nil, acc, n)
-					acc.Mul(acc, n.Quo(n, g))
-				}
+			acc := absNum(xs[0]) // (lcm -1/2) is 1/2, not (lcm 1 -1/2)
+			for _, x := range xs[1:] {
+				acc = pair(acc, x)
 			}
-			out := ratNum(new(big.Rat).SetInt(acc))
-			if inexact {
-				return floatNum(out.float()), nil
-			}
-			return out, nil
+			return acc, nil
 		}
 	}
-	scalarPrim("gcd", 0, -1, gcdOf("gcd", false))
-	scalarPrim("lcm", 0, -1, gcdOf("lcm", true))
+	scalarPrim("gcd", 0, -1, gcdOf("gcd", zero, gcdNum))
+	scalarPrim("lcm", 0, -1, gcdOf("lcm", one, lcmNum))
 
 	scalarPrim("neg", 1, 1, unary("neg", func(c *remora.Call, x num) (num, error) { return negNum(x), nil }))
 	scalarPrim("inv", 1, 1, unary("inv", func(c *remora.Call, x num) (num, error) {
@@ -390,42 +370,10 @@ func init() {
 		return ratNum(new(big.Rat).SetFloat64(x.f)), nil
 	}))
 
-	scalarPrim("expt", 2, 2, func(c *remora.Call, xs []num) (num, error) {
-		if err := numbers(c, "expt", xs); err != nil {
-			return num{}, err
-		}
-		b, e := xs[0], xs[1]
-		if b.exact() && e.isInt() {
-			n := intOf(e)
-			if n.BitLen() > 20 && !(b.sign() == 0 || b.isInt() && new(big.Int).Abs(intOf(b)).Cmp(big.NewInt(1)) == 0) {
-				return num{}, stuck(c, "expt", "the exponent %s is too large for an exact result", n)
-			}
-			if b.sign() == 0 && n.Sign() < 0 {
-				return num{}, stuck(c, "expt", "division by zero")
-			}
-			r := powRat(b.rat(), n.Int64())
-			return ratNum(r), nil
-		}
-		if b.float() < 0 && e.float() != math.Trunc(e.float()) {
-			return num{}, stuck(c, "expt", "(expt %s %s) has no real result (complex numbers are not supported)", numString(b), numString(e))
-		}
-		return floatNum(math.Pow(b.float(), e.float())), nil
-	}, "expt")
-	scalarPrim("sqrt", 1, 1, unary("sqrt", func(c *remora.Call, x num) (num, error) {
-		if x.sign() < 0 {
-			return num{}, stuck(c, "sqrt", "%s has no real square root (complex numbers are not supported)", numString(x))
-		}
-		if x.exact() {
-			// Racket's sqrt of an exact square is exact: (sqrt 16) is 4,
-			// (sqrt 1/4) is 1/2.
-			r := x.rat()
-			n, d := new(big.Int).Sqrt(r.Num()), new(big.Int).Sqrt(r.Denom())
-			if new(big.Int).Mul(n, n).Cmp(r.Num()) == 0 && new(big.Int).Mul(d, d).Cmp(r.Denom()) == 0 {
-				return ratNum(new(big.Rat).SetFrac(n, d)), nil
-			}
-		}
-		return floatNum(math.Sqrt(x.float())), nil
-	}), "sqrt")
+	scalarPrim("expt", 2, 2, expt, "expt")
+	scalarPrim("sqrt", 1, 1, unary("sqrt", func(c *remora.Call, x num) (num, error) { return sqrtNum(c, "sqrt", x) }), "sqrt")
+	// sqr is racket/math's (* x x): exact for an exact argument.
+	scalarPrim("sqr", 1, 1, unary("sqr", func(c *remora.Call, x num) (num, error) { return mulNum(x, x), nil }))
 	positive := func(f float64) bool { return f > 0 || math.IsNaN(f) || f == 0 }
 	scalarPrim("exp", 1, 1, inexact("exp", math.Exp, &zero, one, nil), "exp")
 	scalarPrim("ln", 1, 1, inexact("ln", math.Log, &one, zero, positive), "log")
@@ -453,6 +401,28 @@ func init() {
 	scalarPrim("arcsin", 1, 1, inexact("arcsin", math.Asin, &zero, zero, unit), "arcsin")
 	scalarPrim("arccos", 1, 1, inexact("arccos", math.Acos, &one, zero, unit), "arccos")
 	scalarPrim("arctan", 1, 1, inexact("arctan", math.Atan, &zero, zero, nil), "arctan")
+	// Racket's own names for them; atan also takes Racket's two
+	// arguments (atan y x), the angle of the point (x, y).
+	scalarPrim("asin", 1, 1, inexact("asin", math.Asin, &zero, zero, unit), "arcsin")
+	scalarPrim("acos", 1, 1, inexact("acos", math.Acos, &one, zero, unit), "arccos")
+	atan1 := inexact("atan", math.Atan, &zero, zero, nil)
+	scalarPrim("atan", 1, 2, func(c *remora.Call, xs []num) (num, error) {
+		if len(xs) == 1 {
+			return atan1(c, xs)
+		}
+		if err := numbers(c, "atan", xs); err != nil {
+			return num{}, err
+		}
+		y, x := xs[0], xs[1]
+		if y.zero() && x.zero() {
+			return num{}, stuck(c, "atan", "division by zero: (atan 0 0) has no angle")
+		}
+		r := math.Atan2(y.float(), x.float())
+		if y.zero() && r == 0 {
+			return zero, nil // (atan 0 x) is exact 0 for x positive, even a float
+		}
+		return floatNum(r), nil
+	}, "arctan")
 
 	scalarPrim("int->float", 1, 1, unary("int->float", func(c *remora.Call, x num) (num, error) { return floatNum(x.float()), nil }), "int->float")
 	scalarPrim("float->int", 1, 1, unary("float->int", func(c *remora.Call, x num) (num, error) {
@@ -486,6 +456,124 @@ func init() {
 	scalarPrim("and", 0, -1, boolOp("and", true, func(a, b bool) bool { return a && b }), "and")
 	scalarPrim("or", 0, -1, boolOp("or", false, func(a, b bool) bool { return a || b }), "or")
 	scalarPrim("not", 1, 1, boolOp("not", false, func(_, b bool) bool { return !b }), "not")
+}
+
+// expt is Racket's expt (Racket reference, §4.3 Numbers, "Powers and
+// Roots"): exact for an exact base and an exact integer exponent, and at
+// these points whatever the other argument: an exact 0 exponent or an
+// exact 1 base gives 1 ((expt 2.0 0) is 1), an exact 0 base gives 0 for
+// a positive exponent ((expt 0 1.5) is 0), and the exponent 1/2 is sqrt
+// ((expt 9 1/2) is 3). Other rational exponents give floats: Racket's
+// (expt 8 1/3) is 2.0, not 2.
+func expt(c *remora.Call, xs []num) (num, error) {
+	if err := numbers(c, "expt", xs); err != nil {
+		return num{}, err
+	}
+	b, e := xs[0], xs[1]
+	switch {
+	case e.zero(), b.k == remora.KInt && b.i == 1:
+		return intNum(1), nil
+	case b.zero():
+		switch {
+		case e.k == remora.KFloat && math.IsNaN(e.f):
+			return e, nil
+		case e.sign() < 0:
+			return num{}, stuck(c, "expt", "division by zero: 0 to the negative power %s", numString(e))
+		case e.k == remora.KFloat && e.f == 0:
+			return floatNum(1), nil
+		}
+		return intNum(0), nil
+	case b.exact() && e.isInt():
+		n := intOf(e)
+		if n.BitLen() > 20 && !(b.isInt() && new(big.Int).Abs(intOf(b)).Cmp(big.NewInt(1)) == 0) {
+			return num{}, stuck(c, "expt", "the exponent %s is too large for an exact result", n)
+		}
+		return ratNum(powRat(b.rat(), n.Int64())), nil
+	case e.k == remora.KNum && e.r.Cmp(big.NewRat(1, 2)) == 0:
+		return sqrtNum(c, "expt", b)
+	}
+	if b.float() < 0 && e.float() != math.Trunc(e.float()) {
+		return num{}, stuck(c, "expt", "(expt %s %s) has no real result (complex numbers are not supported)", numString(b), numString(e))
+	}
+	return floatNum(math.Pow(b.float(), e.float())), nil
+}
+
+// sqrtNum is Racket's sqrt: exact for an exact square ((sqrt 16) is 4,
+// (sqrt 1/4) is 1/2), a float otherwise; a negative argument's root is
+// complex, which the dialect does not have (README).
+func sqrtNum(c *remora.Call, name string, x num) (num, error) {
+	if x.sign() < 0 {
+		return num{}, stuck(c, name, "%s has no real square root (complex numbers are not supported)", numString(x))
+	}
+	if x.exact() {
+		r := x.rat()
+		n, d := new(big.Int).Sqrt(r.Num()), new(big.Int).Sqrt(r.Denom())
+		if new(big.Int).Mul(n, n).Cmp(r.Num()) == 0 && new(big.Int).Mul(d, d).Cmp(r.Denom()) == 0 {
+			return ratNum(new(big.Rat).SetFrac(n, d)), nil
+		}
+	}
+	return floatNum(math.Sqrt(x.float())), nil
+}
+
+// rationals checks that every argument is a rational number: exact, or
+// a finite float (Racket's rational?).
+func rationals(c *remora.Call, name string, xs []num) error {
+	for _, x := range xs {
+		if !x.exact() && !(x.k == remora.KFloat && !math.IsInf(x.f, 0) && !math.IsNaN(x.f)) {
+			return stuck(c, name, "takes rational numbers, got %s", numString(x))
+		}
+	}
+	return nil
+}
+
+// integral reports whether x is an integer, exact or a float.
+func (x num) integral() bool { return x.isInt() || x.k == remora.KFloat && x.f == math.Trunc(x.f) }
+
+// absNum is (abs x).
+func absNum(x num) num {
+	if x.k == remora.KFloat {
+		return floatNum(math.Abs(x.f))
+	}
+	if x.sign() < 0 {
+		return negNum(x)
+	}
+	return x
+}
+
+// inexactIf is x as a float when either argument was one.
+func inexactIf(x, a, b num) num {
+	if a.k == remora.KFloat || b.k == remora.KFloat {
+		return floatNum(x.float())
+	}
+	return x
+}
+
+// gcdNum is the gcd of two rationals: the gcd of the numerators over the
+// lcm of the denominators (Racket reference, gcd), a float if either is.
+func gcdNum(a, b num) num {
+	ra, rb := exactOf(a), exactOf(b)
+	n := new(big.Int).GCD(nil, nil, new(big.Int).Abs(ra.Num()), new(big.Int).Abs(rb.Num()))
+	da, db := ra.Denom(), rb.Denom()
+	g := new(big.Int).GCD(nil, nil, da, db)
+	d := new(big.Int).Mul(da, new(big.Int).Quo(db, g))
+	return inexactIf(ratNum(new(big.Rat).SetFrac(n, d)), a, b)
+}
+
+// lcmNum is the lcm of two rationals: of integers, the integer lcm (a
+// float if either is); else |a b| / (gcd a b), computed in the tower, so
+// that an exact 0 gives exact 0 ((lcm 0 2.5) is 0, as Racket's).
+func lcmNum(a, b num) num {
+	if a.integral() && b.integral() {
+		ia, ib := new(big.Int).Abs(intOf(a)), new(big.Int).Abs(intOf(b))
+		l := new(big.Int)
+		if ia.Sign() != 0 && ib.Sign() != 0 {
+			g := new(big.Int).GCD(nil, nil, ia, ib)
+			l.Mul(ia, new(big.Int).Quo(ib, g))
+		}
+		return inexactIf(ratNum(new(big.Rat).SetInt(l)), a, b)
+	}
+	q, _ := divNum(absNum(mulNum(a, b)), gcdNum(a, b)) // the gcd of non-integers is not 0
+	return q
 }
 
 // intOf is an integer (exact, or a float with no fraction) as a big.Int.
