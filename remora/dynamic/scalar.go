@@ -261,6 +261,9 @@ func init() {
 			if b.Sign() == 0 {
 				return num{}, stuck(c, name, "division by zero")
 			}
+			if xs[0].zero() {
+				return intNum(0), nil // (quotient 0 2.0) is exact 0, as (/ 0 2.0) is
+			}
 			q, r := new(big.Int).QuoRem(a, b, new(big.Int))
 			out := ratNum(new(big.Rat).SetInt(f(q, r, a, b)))
 			if inexact {
