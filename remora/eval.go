@@ -624,6 +624,9 @@ func (ev *evaluator) fold(f *Func, args []*Value, pos semantics.Pos) (*Value, er
 	if v, ok, err := ev.fastFold(f, plan, op, args, sh, pos); ok {
 		return v, err
 	}
+	if v, ok, err := ev.scalarFold(plan, op, args, sh, pos); ok {
+		return v, err
+	}
 	_, items := arr.Cells(1)
 	var init *Value
 	if plan.init {

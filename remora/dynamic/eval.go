@@ -515,14 +515,30 @@ func (ev *evaluator) liftedTreeReduce(op, arr *remora.Value, pos semantics.Pos) 
 			return nil, false
 		}
 		if n%2 == 1 {
-			_, cells := res.Cells(1)
-			if res, err = collapse(pos, []int64{int64(m + 1)}, append(cells, cur.Item(n-1))); err != nil {
+			if res, err = appendItem(pos, res, cur.Item(n-1)); err != nil {
 				return nil, false
 			}
 		}
 		cur = res
 	}
 	return cur.Item(0), true
+}
+
+// appendItem is the array of arr's items, then item: the collapse of
+// them, but copied as two flat buffers when item is of arr's cell shape
+// and kind (the collapse then only copies), rather than cut into one
+// Value per item first, which at an odd level of 10^6 items would cost
+// more than the reduction.
+func appendItem(pos semantics.Pos, arr, item *remora.Value) (*remora.Value, error) {
+	if item.Kind != arr.Kind || !semantics.SameShape(arr.Shape[1:], item.Shape) {
+		_, cells := arr.Cells(1)
+		return collapse(pos, []int64{arr.Shape[0] + 1}, append(cells, item))
+	}
+	shape := append([]int64{arr.Shape[0] + 1}, item.Shape...)
+	out := remora.NewValue(arr.Kind, shape, arr.Len()+item.Len())
+	remora.CopyAtoms(out, 0, arr, 0, arr.Len())
+	remora.CopyAtoms(out, arr.Len(), item, 0, item.Len())
+	return out, nil
 }
 
 // fold is δ for the reduce and scan family: the operator applied, with
@@ -532,6 +548,9 @@ func (ev *evaluator) fold(p *PrimDef, args []*remora.Value, pos semantics.Pos) (
 		if v, ok := ev.liftedTreeReduce(args[0], args[len(args)-1], pos); ok {
 			return v, nil
 		}
+	}
+	if v, ok, err := ev.scalarFold(p, args, pos); ok {
+		return v, err
 	}
 	op, init, items, err := foldArgs(p, args, pos)
 	if err != nil {
