@@ -1,0 +1,393 @@
+package bench
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/lang"
+	proofstests "github.com/arraysem/arraysem/proofs-tests"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Row is one workload of the issue "Performance": the program, the sizes
+// it is measured at, its floor (a plain Go loop over the same data, or the
+// run it is compared with), and its target.
+type Row struct {
+	Name     string // what --row takes
+	Workload string // the table's description
+	Target   string // the target as the table prints it
+	// Unit is the unit of the row's figure, as its Go benchmark reports
+	// it: "steps/s", "ns/iteration", "ratio", "programs/s".
+	Unit string
+
+	sizes, quick        []int // the ladder of sizes, smallest first
+	budget, quickBudget time.Duration
+	square              bool   // sizes are n×n (the work grows as n², which growth counts)
+	floorName           string // what the floor is: "Go loop", "value", …
+	growth              bool   // whether the growth exponent is shown and judged
+	wall                bool   // measured on the wall clock whatever --clock says (parallel speed-ups)
+	needsJobs           bool   // needs run --jobs, which the command may not have
+	unitName            string // "steps", "iter", "programs": what the rate counts
+	targetRate          float64
+	targetTime          float64 // seconds at targetN
+	targetN             int
+	targetRatio         float64 // measured/floor at most this
+	targetSpeedup       float64 // floor/measured at least this
+	targetPeak          uint64  // bytes at targetN
+	maxGrowth           float64
+	setup               func(o *Options, n int) (*work, error)
+}
+
+// work is a row at one size, ready to run: run is measured, floor (nil
+// when the row has none) is what it is compared with.
+type work struct {
+	run   func() (int, error) // returns the steps or items done
+	floor func() error
+	note  func() string // what the runs found that the table should say ("" for nothing)
+}
+
+// Work makes the named row ready to run at size n, for a benchmark: run
+// returns the steps or items one run did, floor (nil when the row has
+// none) is what the row compares it with.
+func Work(row string, o *Options, n int) (run func() (int, error), floor func() error, err error) {
+	r, ok := RowNamed(row)
+	if !ok {
+		return nil, nil, fmt.Errorf("no row %q", row)
+	}
+	if r.needsJobs && o.Jobs == nil {
+		return nil, nil, fmt.Errorf("row %s: not built (run has no --jobs flag)", row)
+	}
+	w, err := r.setup(o, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	return w.run, w.floor, nil
+}
+
+// sink keeps the Go loops' results alive, so that the compiler cannot drop
+// the loops.
+var sink int64
+
+// growthLimit is the exponent up to which a row counts as linear: the fit
+// over a few sizes on a busy machine wobbles by a tenth or two.
+const growthLimit = 1.2
+
+// Rows are the issue's workloads, in its order. Sizes are chosen so that
+// the first size of every ladder takes well under a second with today's
+// code, and a row stops climbing when the next size would overrun its
+// budget (the scan rows are cubic today).
+var Rows = []*Row{
+	{Name: "small-map", Workload: "Remora small-step map (typed)", Unit: "steps/s", unitName: "steps",
+		Target: "≥ 1 M steps/s, n^1", targetRate: 1e6, maxGrowth: growthLimit, growth: true,
+		sizes: []int{1000, 2000, 4000, 10000, 20000, 50000, 100000}, quick: []int{250, 500, 1000},
+		budget: 12 * time.Second, quickBudget: time.Second,
+		setup: remoraSmall("(+ 1 iota{ | [%[1]d]})")},
+	{Name: "small-reduce", Workload: "Remora small-step reduce (typed)", Unit: "steps/s", unitName: "steps",
+		Target: "≥ 1 M steps/s, n^1", targetRate: 1e6, maxGrowth: growthLimit, growth: true,
+		sizes: []int{1000, 2000, 4000, 10000, 20000, 50000, 100000}, quick: []int{250, 500, 1000},
+		budget: 12 * time.Second, quickBudget: time.Second,
+		setup: remoraSmall("(reduce{int | %[2]d [] []} + iota{ | [%[1]d]})")},
+	{Name: "small-scan", Workload: "Remora small-step scan (typed)", Unit: "steps/s", unitName: "steps",
+		Target: "10^4 in < 1 s, n^1", targetTime: 1, targetN: 10000, maxGrowth: growthLimit, growth: true,
+		sizes: []int{60, 125, 250, 500, 1000, 2000, 5000, 10000}, quick: []int{30, 60, 125},
+		budget: 12 * time.Second, quickBudget: time.Second,
+		setup: remoraSmall("(iscan{int | %[2]d [] []} + iota{ | [%[1]d]})")},
+	{Name: "small-scan-dynamic", Workload: "Remora small-step scan (rank-annotated)", Unit: "steps/s", unitName: "steps",
+		Target: "10^4 in < 1 s, n^1", targetTime: 1, targetN: 10000, maxGrowth: growthLimit, growth: true,
+		sizes: []int{60, 125, 250, 500, 1000, 2000, 5000, 10000}, quick: []int{30, 60, 125},
+		budget: 12 * time.Second, quickBudget: time.Second,
+		setup: remoraSmall("#lang remora/dynamic\n(iscan + (iota [%[1]d]))")},
+	{Name: "fun-kernel", Workload: "FUN big-step flat kernel", Unit: "ns/iteration", unitName: "iter",
+		Target: "≤ 0.2 s at 10^6", targetTime: 0.2, targetN: 1_000_000, growth: true, floorName: "Go loop",
+		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000, 100_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: funRun(flatFun, "fun", "big", false, flatLoop)},
+	{Name: "funmem-heap-flat", Workload: "FUNMEM heap / value, flat kernel", Unit: "ratio",
+		Target: "≤ 2×", targetRatio: 2, floorName: "value", growth: true,
+		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: compare(flatFun, "funmem", "heap", "funmem", "value", false)},
+	{Name: "funmem-heap-nested", Workload: "FUNMEM heap / value, nested n×n", Unit: "ratio",
+		Target: "≤ 2×", targetRatio: 2, floorName: "value", growth: true, square: true,
+		sizes: []int{30, 100, 300, 1000}, quick: []int{10, 30, 100},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: compare(nestedFun, "funmem", "heap", "funmem", "value", false)},
+	{Name: "imp-flat", Workload: "IMP big / FUN big, flat kernel", Unit: "ratio",
+		Target: "≤ 2×", targetRatio: 2, floorName: "FUN big", growth: true,
+		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: compare(flatFun, "imp", "big", "fun", "big", false)},
+	{Name: "imp-nested", Workload: "IMP big / FUN big, nested n×n", Unit: "ratio",
+		Target: "≤ 2×", targetRatio: 2, floorName: "FUN big", growth: true, square: true,
+		sizes: []int{30, 100, 300, 1000}, quick: []int{10, 30, 100},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: compare(nestedFun, "imp", "big", "fun", "big", false)},
+	{Name: "trace-funmem", Workload: "--trace overhead, FUNMEM heap", Unit: "ratio",
+		Target: "≤ 2×", targetRatio: 2, floorName: "untraced", growth: true,
+		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: compare(flatFun, "funmem", "heap", "funmem", "heap", true)},
+	{Name: "trace-imp", Workload: "--trace overhead, IMP big-step", Unit: "ratio",
+		Target: "≤ 2×", targetRatio: 2, floorName: "untraced", growth: true,
+		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: compare(flatFun, "imp", "big", "imp", "big", true)},
+	{Name: "reduce-1e8", Workload: "Remora reduce-init of (+ 1 iota) (typed)", Unit: "ratio",
+		Target: "≤ 3× Go loop, ≤ 64 MB at 10^8", targetRatio: 3, targetPeak: 64 << 20, targetN: 100_000_000,
+		floorName: "Go loop", growth: true,
+		sizes: []int{1_000_000, 10_000_000, 100_000_000}, quick: []int{100_000, 1_000_000},
+		budget: 12 * time.Second, quickBudget: time.Second,
+		setup: remoraBig("(reduce-init{int | %[1]d [] []} + 0 (+ 1 iota{ | [%[1]d]}))", "", sumLoop)},
+	{Name: "dynamic-reduce", Workload: "rank-annotated / typed reduce", Unit: "ratio",
+		Target: "≤ 2× at 10^6", targetRatio: 2, floorName: "typed", growth: true,
+		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: remoraBig("#lang remora/dynamic\n(reduce + 0 (iota [%[1]d]))", "(reduce-init{int | %[1]d [] []} + 0 iota{ | [%[1]d]})", nil)},
+	{Name: "lambda-map", Workload: "Remora user λ over n cells (typed)", Unit: "ns/iteration", unitName: "cell",
+		Target: "≤ 0.05 s at 10^5", targetTime: 0.05, targetN: 100_000, floorName: "Go loop", growth: true,
+		sizes: []int{1000, 10_000, 100_000}, quick: []int{1000, 10_000},
+		budget: 5 * time.Second, quickBudget: time.Second,
+		setup: remoraBig("((fn ([x int]) (+ (* x x) 1)) iota{ | [%[1]d]})", "", squareLoop)},
+	{Name: "jobs", Workload: "FUN kernel, run --jobs 2 vs --jobs 1", Unit: "ratio",
+		Target: "≥ 1.6× speed-up", targetSpeedup: 1.6, floorName: "--jobs 1", wall: true, needsJobs: true,
+		sizes: []int{100_000, 1_000_000}, quick: []int{10_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: jobsRun},
+	{Name: "prove-fun-funmem-imp", Workload: "campaign fun-funmem-imp", Unit: "programs/s", unitName: "programs",
+		Target: "≥ 1000 programs/s per core", targetRate: 1000,
+		sizes: []int{100, 200}, quick: []int{10},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: campaign("fun-funmem-imp")},
+	{Name: "prove-passes-valid", Workload: "campaign passes-valid", Unit: "programs/s", unitName: "programs",
+		Target: "≥ 1000 programs/s per core", targetRate: 1000,
+		sizes: []int{100, 200}, quick: []int{10},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: campaign("passes-valid")},
+}
+
+// RowNamed finds a row by its --row name.
+func RowNamed(name string) (*Row, bool) {
+	for _, r := range Rows {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// RowNames lists the rows' names, in the table's order.
+func RowNames() []string {
+	var out []string
+	for _, r := range Rows {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+// flatFun is the flat kernel: n iterations, each reading one element,
+// computing, and writing one.
+const flatFun = `input (n : int)
+let (xs : [n]) = iota n
+let (ys : [n]) = kernel i <= n do
+  let (x : int) = xs[i]
+  let (y : int) = x * 2 + i
+  in (y)
+in (ys)
+`
+
+// nestedFun is the nested kernel: n×n iterations of the same body.
+const nestedFun = `input (n : int)
+let (xs : [n]) = iota n
+let (b : [n][n]) = kernel i <= n do
+  let (r : [n]) = kernel j <= n do
+    let (x : int) = xs[j]
+    let (y : int) = x * i + j
+    in (y)
+  in (r)
+in (b)
+`
+
+// flatLoop is flatFun as a plain Go loop: both arrays allocated, as the
+// program allocates them.
+func flatLoop(n int) {
+	xs := make([]int64, n)
+	for i := range xs {
+		xs[i] = int64(i + 1)
+	}
+	ys := make([]int64, n)
+	for i := range ys {
+		ys[i] = xs[i]*2 + int64(i+1)
+	}
+	sink += ys[n-1]
+}
+
+// sumLoop is (reduce-init + 0 (+ 1 iota n)) as a Go loop: nothing
+// materialised, which is the point of the row's memory target.
+func sumLoop(n int) {
+	var s int64
+	for i := 0; i < n; i++ {
+		s += 1 + int64(i)
+	}
+	sink += s
+}
+
+// squareLoop is the λ (+ (* x x) 1) mapped over iota n as a Go loop.
+func squareLoop(n int) {
+	ys := make([]int64, n)
+	for i := range ys {
+		x := int64(i)
+		ys[i] = x*x + 1
+	}
+	sink += ys[n-1]
+}
+
+// load loads source text as a file of the given extension through the
+// registry, as `arraysem run` does.
+func load(ext, src string) (lang.Program, error) {
+	return check.Load("bench"+ext, src, check.Options{})
+}
+
+// at compiles p down to level through the registry (check.Compile); the
+// program itself when it is at that level.
+func at(p lang.Program, level string) (lang.Program, error) {
+	if p.Language().Name() == level {
+		return p, nil
+	}
+	st, err := check.Compile(p, level, lang.CompileOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return st[len(st)-1].Program, nil
+}
+
+func runner(p lang.Program, sem string, args map[string]string, trace bool) func() (int, error) {
+	o := lang.RunOptions{Semantics: sem, Args: args}
+	if trace {
+		// A consumer that keeps nothing: the row measures what tracing
+		// costs the interpreter, not what printing the sets costs.
+		o.Trace = func(string, []semantics.IterAccess) {}
+	}
+	return func() (int, error) {
+		r, err := p.Run(o)
+		if err != nil {
+			return 0, err
+		}
+		return r.Steps, nil
+	}
+}
+
+// remoraSmall is a Remora row under the small-step semantics; the format
+// gets n and n-1.
+func remoraSmall(format string) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		p, err := load(".remora", fmt.Sprintf(format, n, n-1))
+		if err != nil {
+			return nil, err
+		}
+		return &work{run: runner(p, "small", nil, false)}, nil
+	}
+}
+
+// remoraBig is a Remora row under the big-step semantics, with a floor
+// that is either a Go loop or another Remora program (floorFormat).
+func remoraBig(format, floorFormat string, loop func(int)) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		p, err := load(".remora", fmt.Sprintf(format, n))
+		if err != nil {
+			return nil, err
+		}
+		run := runner(p, "big", nil, false)
+		w := &work{run: func() (int, error) { _, err := run(); return n, err }}
+		switch {
+		case floorFormat != "":
+			q, err := load(".remora", fmt.Sprintf(floorFormat, n))
+			if err != nil {
+				return nil, err
+			}
+			fr := runner(q, "big", nil, false)
+			w.floor = func() error { _, err := fr(); return err }
+		case loop != nil:
+			w.floor = func() error { loop(n); return nil }
+		}
+		return w, nil
+	}
+}
+
+// funRun is a FUN program at one level and semantics with a Go loop as
+// its floor.
+func funRun(src, level, sem string, trace bool, loop func(int)) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		p, err := load(".fun", src)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = at(p, level); err != nil {
+			return nil, err
+		}
+		run := runner(p, sem, map[string]string{"n": strconv.Itoa(n)}, trace)
+		return &work{
+			run:   func() (int, error) { _, err := run(); return n, err },
+			floor: func() error { loop(n); return nil },
+		}, nil
+	}
+}
+
+// compare is a FUN program run at one level and semantics (traced, or
+// not), against the same program at another (never traced) as the floor.
+func compare(src, level, sem, floorLevel, floorSem string, trace bool) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		p, err := load(".fun", src)
+		if err != nil {
+			return nil, err
+		}
+		a, err := at(p, level)
+		if err != nil {
+			return nil, err
+		}
+		b, err := at(p, floorLevel)
+		if err != nil {
+			return nil, err
+		}
+		args := map[string]string{"n": strconv.Itoa(n)}
+		run, fr := runner(a, sem, args, trace), runner(b, floorSem, args, false)
+		return &work{
+			run:   func() (int, error) { _, err := run(); return n, err },
+			floor: func() error { _, err := fr(); return err },
+		}, nil
+	}
+}
+
+// jobsRun is the flat kernel through `arraysem run --jobs 2`, against
+// --jobs 1, by the command's own hook (Options.Jobs).
+func jobsRun(o *Options, n int) (*work, error) {
+	args := map[string]string{"n": strconv.Itoa(n)}
+	return &work{
+		run:   func() (int, error) { return n, o.Jobs(".fun", flatFun, args, 2) },
+		floor: func() error { return o.Jobs(".fun", flatFun, args, 1) },
+	}, nil
+}
+
+// campaign is a property of arraysem prove over n generated programs.
+func campaign(property string) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		var failed string
+		return &work{run: func() (int, error) {
+			rs, err := proofstests.Prove(proofstests.ProveOptions{Property: property, N: n, Seed: 1, Shard: 1, Shards: 1})
+			if err != nil {
+				return 0, err
+			}
+			for _, r := range rs {
+				if len(r.Failures) > 0 {
+					// A counterexample is the campaign's business, not
+					// the table's: the n programs still ran, and the
+					// table notes it.
+					failed = fmt.Sprintf("%d of %d cases failed (arraysem prove --property %s --n %d): %s", len(r.Failures), r.Cases, property, n, strings.SplitN(r.Failures[0].Message, "\n", 2)[0])
+				}
+			}
+			return n, nil
+		}, note: func() string { return failed }}, nil
+	}
+}

@@ -1,0 +1,121 @@
+package bench
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// One Go benchmark per row of the issue "Performance", on the workloads
+// that `arraysem bench` measures (the same Row.setup), at the first sizes
+// of the row's ladder, one sub-benchmark per size, so that a growth
+// exponent can be read off (benchstat, or log time against log n). Each
+// reports the row's unit:
+//
+//	steps/s       Remora small-steps (the number of transitions per second)
+//	ns/iteration  FUN kernel iterations, λ cells, reduced items
+//	ratio         the run's time over its floor's (a Go loop, or the run it
+//	              is compared with), both timed in the same iterations;
+//	              for the jobs row (in the arraysem package, which has
+//	              the command) the speed-up, --jobs 1 over --jobs 2
+//	programs/s    a campaign's generated programs per second
+//
+// go test -run '^$' -bench . ./internal/bench/ runs them all (minutes:
+// the scan rows are cubic today); -bench 'Row/SmallMap' one. They time
+// wall-clock, as go test does; on a shared machine prefer the bench
+// command's CPU time, or -count and benchstat.
+//
+// Related benchmarks that already existed: remora's BenchmarkLambdaLifted
+// (the lambda-map row at 10^5, in elems/s), BenchmarkReduceIota
+// (reduce-init of iota without the + 1), fun's BenchmarkKernelBig (a
+// nested 300×300 kernel), semantics' BenchmarkRaceTracking (the tracker
+// alone, accesses/s).
+
+func BenchmarkRowSmallMap(b *testing.B)          { benchRow(b, "small-map") }
+func BenchmarkRowSmallReduce(b *testing.B)       { benchRow(b, "small-reduce") }
+func BenchmarkRowSmallScan(b *testing.B)         { benchRow(b, "small-scan") }
+func BenchmarkRowSmallScanDynamic(b *testing.B)  { benchRow(b, "small-scan-dynamic") }
+func BenchmarkRowFunKernel(b *testing.B)         { benchRow(b, "fun-kernel") }
+func BenchmarkRowFunmemHeapFlat(b *testing.B)    { benchRow(b, "funmem-heap-flat") }
+func BenchmarkRowFunmemHeapNested(b *testing.B)  { benchRow(b, "funmem-heap-nested") }
+func BenchmarkRowImpFlat(b *testing.B)           { benchRow(b, "imp-flat") }
+func BenchmarkRowImpNested(b *testing.B)         { benchRow(b, "imp-nested") }
+func BenchmarkRowTraceFunmem(b *testing.B)       { benchRow(b, "trace-funmem") }
+func BenchmarkRowTraceImp(b *testing.B)          { benchRow(b, "trace-imp") }
+func BenchmarkRowReduce1e8(b *testing.B)         { benchRow(b, "reduce-1e8") }
+func BenchmarkRowDynamicReduce(b *testing.B)     { benchRow(b, "dynamic-reduce") }
+func BenchmarkRowLambdaMap(b *testing.B)         { benchRow(b, "lambda-map") }
+func BenchmarkRowProveFunFunmemImp(b *testing.B) { benchRow(b, "prove-fun-funmem-imp") }
+func BenchmarkRowProvePassesValid(b *testing.B)  { benchRow(b, "prove-passes-valid") }
+
+// TestEveryRowHasABenchmark keeps the list above in step with Rows (the
+// jobs row's benchmark is BenchmarkRowJobs in the arraysem package).
+func TestEveryRowHasABenchmark(t *testing.T) {
+	have := map[string]bool{"jobs": true}
+	for _, name := range []string{"small-map", "small-reduce", "small-scan", "small-scan-dynamic", "fun-kernel",
+		"funmem-heap-flat", "funmem-heap-nested", "imp-flat", "imp-nested", "trace-funmem", "trace-imp",
+		"reduce-1e8", "dynamic-reduce", "lambda-map", "prove-fun-funmem-imp", "prove-passes-valid"} {
+		have[name] = true
+	}
+	for _, r := range Rows {
+		if !have[r.Name] {
+			t.Errorf("row %s has no Go benchmark", r.Name)
+		}
+	}
+}
+
+func benchRow(b *testing.B, name string) {
+	r, ok := RowNamed(name)
+	if !ok {
+		b.Fatalf("no row %s", name)
+	}
+	benchSizes(b, r, &Options{})
+}
+
+// benchSizes runs a row's benchmark: a sub-benchmark per size, the first
+// three of its ladder.
+func benchSizes(b *testing.B, r *Row, o *Options) {
+	sizes := r.sizes[:min(3, len(r.sizes))]
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%s", r.sizeCell(n)), func(b *testing.B) {
+			run, floor, err := Work(r.Name, o, n)
+			if err != nil {
+				b.Skip(err)
+			}
+			b.ReportAllocs()
+			var ran, floored time.Duration
+			steps := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				k, err := run()
+				ran += time.Since(t0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				steps += k
+				if floor != nil {
+					b.StopTimer()
+					t1 := time.Now()
+					if err := floor(); err != nil {
+						b.Fatal(err)
+					}
+					floored += time.Since(t1)
+					b.StartTimer()
+				}
+			}
+			switch r.Unit {
+			case "steps/s", "programs/s":
+				b.ReportMetric(float64(steps)/ran.Seconds(), r.Unit)
+			case "ns/iteration":
+				b.ReportMetric(float64(ran.Nanoseconds())/float64(b.N)/r.workOf(n), r.Unit)
+			case "ratio":
+				ratio := ran.Seconds() / floored.Seconds()
+				if r.targetSpeedup > 0 {
+					ratio = 1 / ratio
+				}
+				b.ReportMetric(ratio, r.Unit)
+			}
+		})
+	}
+}
