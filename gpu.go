@@ -127,8 +127,8 @@ func cmdGpuCheck(args []string, stdout io.Writer) error {
 		if _, err := exec.LookPath("nvcc"); err != nil {
 			return usageError{"gpu-check --nvcc: nvcc is not on PATH"}
 		}
-		info, _ := exec.Command("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader").Output()
-		fmt.Fprintf(stdout, "device: %s\n", strings.TrimSpace(string(info)))
+		fmt.Fprintf(stdout, "device: %s\n", toolInfo("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"))
+		fmt.Fprintf(stdout, "nvcc: %s\n", toolInfo("nvcc", "--version"))
 	}
 	dir, err := os.MkdirTemp("", "arraysem-gpu-check")
 	if err != nil {
@@ -137,6 +137,13 @@ func cmdGpuCheck(args []string, stdout io.Writer) error {
 	defer os.RemoveAll(dir)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "file\tinput\tbackend\tverdict\ttime\tdetail")
+	// The repository's examples that do not reach IMP are said, with
+	// their reason, rather than left out in silence.
+	for _, f := range files {
+		if why := harness.Exclusion(f); why != "" {
+			fmt.Fprintf(tw, "%s\t\t%s\texcluded\t\t%s\n", f, backend, why)
+		}
+	}
 	bad, total := 0, 0
 	for i, p := range ps {
 		var bin string
@@ -200,6 +207,22 @@ func cmdGpuCheck(args []string, stdout io.Writer) error {
 		return failed{fmt.Sprintf("gpu-check: %d of %d runs disagree with the interpreter", bad, total)}
 	}
 	return nil
+}
+
+// toolInfo is the last line a tool prints about itself (the device and
+// driver from nvidia-smi, the release from nvcc --version), or "unknown"
+// and why, so that a report never leaves the line blank.
+func toolInfo(name string, args ...string) string {
+	out, err := exec.Command(name, args...).Output()
+	text := strings.TrimSpace(string(out))
+	if err != nil || text == "" {
+		if err == nil {
+			err = errors.New("no output")
+		}
+		return fmt.Sprintf("unknown (%s: %v)", name, err)
+	}
+	lines := strings.Split(text, "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 func firstLine(s string) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -135,5 +136,88 @@ func TestCudaExamplesCurrent(t *testing.T) {
 		if status != 0 || out != string(want) {
 			t.Errorf("%s is not what compile %s --to cuda prints now (regenerate it): status %d %s", cu, src, status, errs)
 		}
+	}
+}
+
+// fakeNvcc is an nvcc for machines without the CUDA toolkit: it builds
+// its input for the host with clang++-14 (the prelude's ARRAYSEM_HOST
+// mapping), taking nvcc's -o and ignoring its other options, and says
+// what it is to --version.
+const fakeNvcc = `#!/bin/sh
+out=""
+in=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --version) echo "fake nvcc: clang++-14 -DARRAYSEM_HOST"; exit 0 ;;
+    -o) out="$2"; shift 2 ;;
+    -*) shift ;;
+    *) in="$1"; shift ;;
+  esac
+done
+exec clang++-14 -x c++ -std=c++17 -DARRAYSEM_HOST -pthread -o "$out" "$in"
+`
+
+// TestGpuCheckNvcc runs gpu-check --nvcc end to end with a fake nvcc on
+// PATH (no GPU has been lent to this project; see docs/gpu-results.md):
+// the lookup of nvcc, the report's device and nvcc lines (unknown without
+// nvidia-smi), the build with cuda.NvccCommand's arguments, and the runs
+// compared with the interpreter, a stuck state and a race included.
+func TestGpuCheckNvcc(t *testing.T) {
+	if _, err := exec.LookPath("clang++-14"); err != nil {
+		t.Skip("clang++-14 is not on PATH")
+	}
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "nvcc"), []byte(fakeNvcc), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	dir := t.TempDir()
+	for _, f := range []string{"kernel.imp", "stuck_div.imp", "race.imp"} {
+		src, err := os.ReadFile(filepath.Join("examples", "imp", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errs, status := run(t, "gpu-check", dir, "--nvcc")
+	for _, re := range []string{
+		`(?m)^device: \S`,
+		`(?m)^nvcc: fake nvcc: clang\+\+-14 -DARRAYSEM_HOST$`,
+		`kernel\.imp\s+m=2 n=3\s+nvcc\s+ok`,
+		`stuck_div\.imp\s+.*nvcc\s+ok`,
+		`race\.imp\s+.*nvcc\s+skip\s+.*only gpu-sim checks races`,
+		`(?m)^3 programs, \d+ runs, 0 disagree$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("gpu-check --nvcc: no match for %s; status %d, stderr %s\n%s", re, status, errs, out)
+		}
+	}
+	if status != 0 {
+		t.Errorf("gpu-check --nvcc: status %d, stderr %s", status, errs)
+	}
+}
+
+// TestGpuResultsMap: the map program docs/gpu-results.md gives for timing
+// runs, and prints what the page says, in the interpreter and, compiled,
+// in gpu-sim.
+func TestGpuResultsMap(t *testing.T) {
+	page, err := os.ReadFile("docs/gpu-results.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)cat > map\.fun <<'EOF'\n(.*?)\nEOF\n`).FindSubmatch(page)
+	want := regexp.MustCompile(`arraysem run map\.fun --arg n=1000 --arg k=3 +# (\[.*\])`).FindSubmatch(page)
+	if m == nil || want == nil {
+		t.Fatal("docs/gpu-results.md: no map.fun, or no expected output of its run")
+	}
+	f := writeFile(t, "map.fun", string(m[1])+"\n")
+	if out, errs, status := run(t, "run", f, "--arg", "n=1000", "--arg", "k=3"); status != 0 || out != string(want[1])+"\n" {
+		t.Errorf("run map.fun: status %d, %q, %s; the page says %s", status, out, errs, want[1])
+	}
+	cu := writeCU(t, f, "--to", "cuda")
+	if out, errs, status := run(t, "gpu-sim", cu, "n=1000", "k=3"); status != 0 || out != string(want[1])+"\n" {
+		t.Errorf("gpu-sim map.cu: status %d, %q, %s; the page says %s", status, out, errs, want[1])
 	}
 }

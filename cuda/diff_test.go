@@ -2,7 +2,6 @@ package cuda_test
 
 import (
 	"fmt"
-	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,12 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
-	"github.com/arraysem/arraysem/imp"
-	"github.com/arraysem/arraysem/lang"
-	proofstests "github.com/arraysem/arraysem/proofs-tests"
 )
 
 // needClang skips a test when clang-14 is not installed, except in CI (the
@@ -42,70 +37,74 @@ func examples(t *testing.T) []*harness.Program {
 	return ps
 }
 
-// generated is n programs of the FUN generator of proofs-tests (seeds 1 to
-// n, sizes growing), each compiled to IMP in both layouts, with the inputs
-// they were generated with.
+// generatedSeeds is how many programs of the FUN generator (seeds 1 to
+// generatedSeeds, each in both layouts) TestExamplesOnClang adds to the
+// examples: as many as keep the package's tests near a minute on two
+// cores, the host build of the bundle being most of it (about a quarter
+// of a second of clang++ per distinct program under the sanitizers).
+// gpu-sim's property runs more programs, but only in the simulator.
+const generatedSeeds = 100
+
 func generated(t *testing.T, n int) []*harness.Program {
 	t.Helper()
-	var out []*harness.Program
-	for seed := int64(1); seed <= int64(n); seed++ {
-		c := proofstests.Generate(rand.New(rand.NewSource(seed)), int(seed)%proofstests.MaxGenSize, proofstests.DefaultGenConfig)
-		l, err := check.Load("gen.fun", c.Source(), check.Options{})
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		args := map[string]string{}
-		for _, in := range c.Inputs {
-			args[in.Name] = in.Value.String()
-		}
-		for _, lay := range []string{"gpu", "cpu"} {
-			st, err := check.Compile(l, "imp", lang.CompileOptions{Expand: true, Layout: lay})
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			p := st[len(st)-1].Program.Syntax().(*imp.Program)
-			f, err := cuda.Emit(p, cuda.Options{})
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			out = append(out, &harness.Program{Name: fmt.Sprintf("generated seed %d (--layout %s)", seed, lay),
-				Imp: p, CUDA: f.String(), Cases: []map[string]string{args}})
-		}
+	ps, err := harness.Generated(1, int64(n))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return ps
 }
 
 // TestExamplesOnClang: every example that reaches IMP emits CUDA whose
 // device code compiles to PTX, and whose host build, under the address
 // and undefined-behaviour sanitizers, prints what the interpreter prints
 // on every input of the example's test block, or exits as it goes wrong
-// (status 1 stuck, 2 bad input); so do the programs of testdata/emit.txt and 24 of the FUN generator. Races are left to gpu-sim. To keep CI
-// short the distinct files are compiled as one bundle (harness.Bundle) by
-// each of the two commands, in parallel; TestStandalone builds single
-// files exactly as a user does.
+// (status 1 stuck, 2 bad input); so do the programs of testdata/emit.txt
+// and generatedSeeds programs of the FUN generator. Races are left to
+// gpu-sim. To keep CI short the distinct files are compiled as bundles
+// (harness.Bundle): all of them to PTX, and in two halves for the host
+// (the sanitized host build is the slow one), the three compilations in
+// parallel; TestStandalone builds single files exactly as a user does.
 func TestExamplesOnClang(t *testing.T) {
 	if testing.Short() {
 		t.Skip("building every example with clang takes a minute; go test without -short runs it")
 	}
 	needClang(t)
 	start := time.Now()
-	ps := append(append(examples(t), goldenPrograms(t)...), generated(t, 24)...)
-	var distinct []*harness.Program
-	index := map[string]int{}
+	ps := append(append(examples(t), goldenPrograms(t)...), generated(t, generatedSeeds)...)
+	// Each distinct file goes to the half of the host build with fewer
+	// bytes so far; bins[half] runs program index[file].
+	var halves [2][]*harness.Program
+	var all []*harness.Program
+	var size [2]int
+	half, index := map[string]int{}, map[string]int{}
 	for _, p := range ps {
-		if _, ok := index[p.CUDA]; !ok {
-			index[p.CUDA] = len(distinct)
-			distinct = append(distinct, p)
+		if _, ok := index[p.CUDA]; ok {
+			continue
 		}
+		h := 0
+		if size[1] < size[0] {
+			h = 1
+		}
+		half[p.CUDA], index[p.CUDA] = h, len(halves[h])
+		halves[h] = append(halves[h], p)
+		size[h] += len(p.CUDA)
+		all = append(all, p)
 	}
 	dir := t.TempDir()
-	src := harness.Bundle(distinct)
-	var bin string
-	var errs [2]error
+	var bins [2]string
+	var errs [3]error
 	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); _, errs[0] = cuda.Build(cuda.PTXCommand, src, dir, "bundle_ptx", ".ptx") }()
-	go func() { defer wg.Done(); bin, errs[1] = cuda.Build(cuda.HostCommand, src, dir, "bundle", "") }()
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		_, errs[2] = cuda.Build(cuda.PTXCommand, harness.Bundle(all), dir, "bundle_ptx", ".ptx")
+	}()
+	for h := range bins {
+		go func(h int) {
+			defer wg.Done()
+			bins[h], errs[h] = cuda.Build(cuda.HostCommand, harness.Bundle(halves[h]), dir, fmt.Sprint("bundle", h), "")
+		}(h)
+	}
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
@@ -130,7 +129,7 @@ func TestExamplesOnClang(t *testing.T) {
 					continue
 				}
 				args := append([]string{strconv.Itoa(index[j.p.CUDA])}, harness.Args(j.args)...)
-				got := cuda.Exec(bin, args, time.Minute)
+				got := cuda.Exec(bins[half[j.p.CUDA]], args, time.Minute)
 				if v, d := harness.Compare(want, got); v != "ok" {
 					t.Errorf("%s %v: %s", j.p.Name, harness.Args(j.args), d)
 				}
@@ -147,7 +146,7 @@ func TestExamplesOnClang(t *testing.T) {
 	}
 	close(jobs)
 	wg.Wait()
-	t.Logf("%d programs (%d distinct files), %d inputs; built in %v, all in %v", len(ps), len(distinct), cases,
+	t.Logf("%d programs (%d distinct files), %d inputs; built in %v, all in %v", len(ps), len(all), cases,
 		built.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 }
 

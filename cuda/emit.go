@@ -620,6 +620,7 @@ func (e *emitter) main() {
 	for _, x := range written(e.p.Body, nil, map[string]bool{}) {
 		declare(x)
 	}
+	body = append(body, e.heap(fr)...)
 	body = append(body, e.stmts(h, fr, e.p.Body)...)
 	body = append(body, &Comment{Text: "return: every result is checked before any is printed"})
 	var prints []Stmt
@@ -667,4 +668,124 @@ func (e *emitter) main() {
 	all = append(all, cudaCall("cudaFree", call("cudaFree", id(h.err))), do(call("arraysem_finish")), &Return{Value: num(0)})
 	m := &Func{Result: "int", Name: "main", Params: []Param{{Type: "int", Name: argc}, {Type: "char **", Name: argv}}, Body: all}
 	e.out.Funcs = append(append(e.out.Funcs, e.kernels...), m)
+}
+
+// heap raises the device heap before the first launch when a kernel
+// allocates inside its threads. In-kernel malloc draws on a heap of 8 MiB
+// by default, which CUDA lets a program raise only before it launches a
+// kernel that allocates, so the whole program's need is computed here,
+// after the inputs are bound: the most that the threads of one launch can
+// hold at once (launches run one after another, and a thread frees its
+// blocks before it ends), each thread holding at most one block per alloc
+// statement of its body. A kernel whose bound or sizes the emitter cannot
+// evaluate here (they depend on anything but int inputs nothing assigns,
+// or on the thread's own names) counts as arraysem_heap_default, the
+// interpreter's whole heap.
+func (e *emitter) heap(fr *frame) []Stmt {
+	fixed := map[string]bool{}
+	for _, in := range e.p.Inputs {
+		if in.Dims == nil {
+			fixed[in.Name.Name] = true
+		}
+	}
+	for _, x := range written(e.p.Body, nil, map[string]bool{}) {
+		delete(fixed, x)
+	}
+	var kernels []*imp.Kernel
+	var find func(ss []imp.Stmt)
+	find = func(ss []imp.Stmt) {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *imp.Kernel:
+				kernels = append(kernels, s)
+			case *imp.If:
+				find(s.Then)
+				find(s.Else)
+			}
+		}
+	}
+	find(e.p.Body)
+	var need Expr = num(0)
+	var known, unknown []string
+	for _, k := range kernels {
+		sizes := allocSizes(k.Body, nil)
+		if len(sizes) == 0 {
+			continue
+		}
+		bound := map[string]bool{k.X.Name: true}
+		boundAnywhere(k.Body, bound)
+		ok := func(se fun.SExp) bool {
+			for _, x := range fun.FreeVars(se, nil) {
+				if !fixed[x.Name] || bound[x.Name] {
+					return false
+				}
+			}
+			return true
+		}
+		all := ok(k.Bound)
+		var per Expr = num(0)
+		for _, se := range sizes {
+			all = all && ok(se)
+			per = call("arraysem_heap_thread", per, e.sexp(fr, se))
+		}
+		where := k.X.Name + " (" + k.At.String() + ")"
+		if all {
+			need = call("arraysem_heap_kernel", need, e.sexp(fr, k.Bound), per)
+			known = append(known, where)
+		} else {
+			need = call("arraysem_heap_kernel", need, num(1), id("arraysem_heap_default"))
+			unknown = append(unknown, where)
+		}
+	}
+	if len(known)+len(unknown) == 0 {
+		return nil
+	}
+	var out []Stmt
+	if len(known) > 0 {
+		out = append(out, &Comment{Text: "the device heap: the blocks the threads of kernel " + strings.Join(known, ", ") + " allocate, from their bound and sizes"})
+	}
+	if len(unknown) > 0 {
+		out = append(out, &Comment{Text: "the device heap: kernel " + strings.Join(unknown, ", ") + " allocates blocks whose sizes are known only in its threads: arraysem_heap_default"})
+	}
+	return append(out, do(call("arraysem_heap_limit", need)))
+}
+
+// allocSizes are the sizes of the alloc statements of a kernel's body, at
+// any depth.
+func allocSizes(ss []imp.Stmt, acc []fun.SExp) []fun.SExp {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *imp.Alloc:
+			acc = append(acc, s.Size)
+		case *imp.If:
+			acc = allocSizes(s.Else, allocSizes(s.Then, acc))
+		case *imp.Kernel:
+			acc = allocSizes(s.Body, acc)
+		}
+	}
+	return acc
+}
+
+// boundAnywhere adds every name a body binds at any depth (declarations,
+// assignments, reads, allocations, nested kernels' variables): a size
+// that mentions one may differ in a thread from its value on the host.
+func boundAnywhere(ss []imp.Stmt, acc map[string]bool) {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *imp.Decl:
+			acc[s.X.Name] = true
+		case *imp.Assign:
+			acc[s.X.Name] = true
+		case *imp.Alloc:
+			acc[s.X.Name] = true
+		case *imp.Read:
+			acc[s.X.Name] = true
+		case *imp.If:
+			boundAnywhere(s.Then, acc)
+			boundAnywhere(s.Else, acc)
+		case *imp.Kernel:
+			acc[s.X.Name] = true
+			boundAnywhere(s.Body, acc)
+		}
+	}
 }

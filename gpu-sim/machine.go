@@ -2,6 +2,7 @@ package gpusim
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"strconv"
 	"strings"
@@ -374,6 +375,8 @@ func (t *thread) eval(e cuda.Expr) value {
 			return value{k: kInt, i: 2}
 		case "arraysem_max_block":
 			return value{k: kInt, i: 1 << 28}
+		case "arraysem_heap_default":
+			return value{k: kInt, i: 1 << 31}
 		case "arraysem_threads_per_block":
 			return value{k: kInt, i: int64(t.m.opts.Block)}
 		case "arraysem_inputs", "arraysem_defaults", "arraysem_sites":
@@ -821,9 +824,36 @@ func (t *thread) call(c *cuda.Call) value {
 		return zero
 	case "arraysem_finish":
 		return zero
+	case "arraysem_heap_thread":
+		want(2)
+		size := min(max(n(1), 1), 1<<28)
+		return value{k: kInt, i: satAdd(n(0), (size*8+15)/16*16)}
+	case "arraysem_heap_kernel":
+		want(3)
+		all := int64(0)
+		if threads, per := max(n(1), 0), n(2); per != 0 && threads > math.MaxInt64/per {
+			all = math.MaxInt64
+		} else {
+			all = threads * per
+		}
+		return value{k: kInt, i: max(all, n(0))}
+	case "arraysem_heap_limit":
+		// The simulator's threads allocate without a heap limit; the
+		// call's argument is only evaluated.
+		want(1)
+		return zero
 	}
 	t.fail(c.Pos, "unsupported", "unsupported construct: host call of %s", c.Fun)
 	return zero
+}
+
+// satAdd is a + b for non-negative a and b, saturating as the prelude's
+// arraysem_heap_thread does.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // arith is the prelude's i64_ functions: wrapping, truncating, total.

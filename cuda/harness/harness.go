@@ -9,8 +9,10 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/lang"
+	proofstests "github.com/arraysem/arraysem/proofs-tests"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -29,9 +32,34 @@ type Program struct {
 	Cases []map[string]string // the inputs of the test block (one empty case if none)
 }
 
+// Excluded are the examples that pass the checker but do not reach IMP,
+// by their path from the repository root, with the reason: Programs
+// skips them, and fails on any other file that stops short of IMP, so an
+// example that stops compiling cannot drop out of the differential runs
+// unnoticed.
+var Excluded = map[string]string{
+	// FunMemToImp binds an IMP input to a row-major block; the file is
+	// about FUNMEM's input layouts and declares b column-major.
+	"examples/funmem/inputs.funmem": "input b is not row-major",
+}
+
+// Exclusion is the reason a file is in Excluded (matched on the end of its
+// path, so that any directory may hold the repository's examples), or "".
+func Exclusion(file string) string {
+	slash := filepath.ToSlash(filepath.Clean(file))
+	for f, why := range Excluded {
+		if slash == f || strings.HasSuffix(slash, "/"+f) {
+			return why
+		}
+	}
+	return ""
+}
+
 // Programs loads the files (.imp, .fun, .funmem; others are ignored) and
 // returns the programs that reach IMP. Files the checker refuses (the
-// examples of type errors) are skipped; other failures are errors.
+// examples of type errors) and the files of Excluded are skipped; other
+// failures, a FUN or FUNMEM file that does not compile to IMP included,
+// are errors.
 func Programs(files []string) ([]*Program, error) {
 	var out []*Program
 	for _, file := range files {
@@ -39,47 +67,59 @@ func Programs(files []string) ([]*Program, error) {
 		if ext != ".imp" && ext != ".fun" && ext != ".funmem" {
 			continue
 		}
+		if Exclusion(file) != "" {
+			continue
+		}
 		src, err := os.ReadFile(file)
 		if err != nil {
 			return nil, err
 		}
-		spec, err := check.ParseSpec(string(src))
+		ps, err := load(file, file, string(src))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", file, err)
+			return nil, err
 		}
-		l, err := check.Load(file, string(src), check.Options{})
+		out = append(out, ps...)
+	}
+	return out, nil
+}
+
+// load is the programs of one file: none for a file the checker refuses,
+// one for IMP, one per layout for FUN and FUNMEM.
+func load(name, file, src string) ([]*Program, error) {
+	spec, err := check.ParseSpec(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	l, err := check.Load(file, src, check.Options{})
+	if err != nil {
+		return nil, nil // a checker example
+	}
+	var cases []map[string]string
+	for _, c := range spec.Cases {
+		cases = append(cases, c.Args)
+	}
+	if len(cases) == 0 {
+		cases = []map[string]string{{}}
+	}
+	var out []*Program
+	add := func(name string, p *imp.Program) error {
+		f, err := cuda.Emit(p, cuda.Options{})
 		if err != nil {
-			continue // a checker example
+			return fmt.Errorf("%s: %v", name, err)
 		}
-		var cases []map[string]string
-		for _, c := range spec.Cases {
-			cases = append(cases, c.Args)
+		out = append(out, &Program{Name: name, Imp: p, CUDA: f.String(), Cases: cases})
+		return nil
+	}
+	if p, ok := l.Syntax().(*imp.Program); ok {
+		return out, add(name, p)
+	}
+	for _, lay := range []string{"gpu", "cpu"} {
+		st, err := check.Compile(l, "imp", lang.CompileOptions{Expand: true, Layout: lay})
+		if err != nil {
+			return nil, fmt.Errorf("%s (--expand --layout %s) does not compile to IMP: %v", name, lay, err)
 		}
-		if len(cases) == 0 {
-			cases = []map[string]string{{}}
-		}
-		add := func(name string, p *imp.Program) error {
-			f, err := cuda.Emit(p, cuda.Options{})
-			if err != nil {
-				return fmt.Errorf("%s: %v", name, err)
-			}
-			out = append(out, &Program{Name: name, Imp: p, CUDA: f.String(), Cases: cases})
-			return nil
-		}
-		if p, ok := l.Syntax().(*imp.Program); ok {
-			if err := add(file, p); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		for _, lay := range []string{"gpu", "cpu"} {
-			st, err := check.Compile(l, "imp", lang.CompileOptions{Expand: true, Layout: lay})
-			if err != nil {
-				break // FUNMEM programs that are not valid do not compile
-			}
-			if err := add(fmt.Sprintf("%s (--expand --layout %s)", file, lay), st[len(st)-1].Program.Syntax().(*imp.Program)); err != nil {
-				return nil, err
-			}
+		if err := add(fmt.Sprintf("%s (--expand --layout %s)", name, lay), st[len(st)-1].Program.Syntax().(*imp.Program)); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -185,4 +225,56 @@ func Bundle(ps []*Program) string {
 	}
 	b.WriteString("    }\n    return 2;\n}\n")
 	return b.String()
+}
+
+// GenerateFUN is program seed of the FUN generator of proofs-tests (of
+// size seed mod MaxGenSize, as the tests draw them), as the text of a FUN
+// file named name: the program, after a test block with the inputs it was
+// generated with and the FUN interpreter's verdict (its lines, or its
+// error's message without the position), so that `arraysem test` and
+// gpu-check read it as they read an example.
+func GenerateFUN(seed int64, name string) (string, error) {
+	c := proofstests.Generate(rand.New(rand.NewSource(seed)), int(seed%proofstests.MaxGenSize), proofstests.DefaultGenConfig)
+	src := c.Source()
+	l, err := check.Load(name, src, check.Options{})
+	if err != nil {
+		return "", fmt.Errorf("generated seed %d: %v", seed, err)
+	}
+	args := map[string]string{}
+	for _, in := range c.Inputs {
+		args[in.Name] = in.Value.String()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "-- Program %d of the FUN generator of proofs-tests (arraysem gpu-check --generate).\n-- ==\n", seed)
+	fmt.Fprintf(&b, "-- input { %s }\n", strings.Join(Args(args), " "))
+	r, err := l.Run(lang.RunOptions{Args: args})
+	if err != nil {
+		msg := firstLine(err.Error())
+		if i := strings.LastIndex(msg, ": E-"); i >= 0 {
+			msg = msg[i+2:]
+		}
+		fmt.Fprintf(&b, "-- error: %s\n", regexp.QuoteMeta(msg))
+	} else {
+		fmt.Fprintf(&b, "-- output { %s }\n", strings.Join(r.Lines, " "))
+	}
+	return b.String() + src, nil
+}
+
+// Generated are programs first to last of the FUN generator (GenerateFUN),
+// each compiled to IMP in both layouts, with the inputs they were
+// generated with.
+func Generated(first, last int64) ([]*Program, error) {
+	var out []*Program
+	for seed := first; seed <= last; seed++ {
+		src, err := GenerateFUN(seed, "gen.fun")
+		if err != nil {
+			return nil, err
+		}
+		ps, err := load(fmt.Sprintf("generated seed %d", seed), "gen.fun", src)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
 }

@@ -56,6 +56,22 @@ static cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) 
 static cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 static cudaError_t cudaGetLastError() { return cudaSuccess; }
 static const char *cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "out of memory"; }
+// The device heap's limit is recorded (8 MiB, CUDA's default, until it is
+// raised); a thread's blocks come from malloc, which it does not bound.
+enum cudaLimit { cudaLimitMallocHeapSize = 2 };
+static size_t arraysem_host_heap_limit = (size_t)8 << 20;
+static cudaError_t cudaDeviceSetLimit(cudaLimit, size_t v) {
+  arraysem_host_heap_limit = v;
+  return cudaSuccess;
+}
+static cudaError_t cudaDeviceGetLimit(size_t *v, cudaLimit) {
+  *v = arraysem_host_heap_limit;
+  return cudaSuccess;
+}
+static cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+  *free_bytes = *total_bytes = (size_t)1 << 40;
+  return cudaSuccess;
+}
 static std::mutex arraysem_atomic_mutex;
 static unsigned long long arraysem_cas(unsigned long long *a, unsigned long long cmp, unsigned long long v) {
   std::lock_guard<std::mutex> g(arraysem_atomic_mutex);
@@ -132,6 +148,7 @@ struct dim3 {
 typedef struct CUstream_st *cudaStream_t;
 typedef int cudaError_t;
 enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
+enum cudaLimit { cudaLimitMallocHeapSize = 2 };
 static const cudaError_t cudaSuccess = 0;
 extern "C" {
 cudaError_t cudaMalloc(void **p, size_t n);
@@ -141,6 +158,9 @@ cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind k);
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaGetLastError();
 const char *cudaGetErrorString(cudaError_t e);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t s = 0);
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, void *s = 0);
 __device__ void *malloc(size_t n);
@@ -254,6 +274,39 @@ static unsigned arraysem_grid(int64_t threads) {
   }
   return (unsigned)g;
 }
+// The device heap, from which threads allocate (in-kernel malloc): 8 MiB
+// by default, and CUDA lets a program raise it only before it launches a
+// kernel that allocates, so main raises it once, before the first launch,
+// to twice the most that the threads of one launch can hold at once (the
+// allocator's bookkeeping and fragmentation, which CUDA does not specify,
+// get as much again). A kernel whose sizes only its threads know counts as
+// arraysem_heap_default, the interpreter's whole heap (2^28 integers). The
+// limit is never lowered and takes at most half the free device memory,
+// leaving cudaMalloc room; a thread whose malloc still fails is stuck
+// ("the device heap has no room"), never wrong.
+static const int64_t arraysem_heap_default = arraysem_max_block * (int64_t)sizeof(int64_t);
+// The bytes a thread holds after one more block of n integers (a block is
+// at least one integer, as arraysem_alloc_bytes makes it, in 16-byte units).
+static int64_t arraysem_heap_thread(int64_t acc, int64_t n) {
+  int64_t bytes = ((n < 1 ? 1 : n > arraysem_max_block ? arraysem_max_block : n) * 8 + 15) / 16 * 16;
+  return acc > INT64_MAX - bytes ? INT64_MAX : acc + bytes;
+}
+// The larger of acc and what a launch of threads threads, each holding
+// per_thread bytes, holds at once.
+static int64_t arraysem_heap_kernel(int64_t acc, int64_t threads, int64_t per_thread) {
+  if (threads < 0) threads = 0;
+  int64_t all = per_thread != 0 && threads > INT64_MAX / per_thread ? INT64_MAX : threads * per_thread;
+  return all > acc ? all : acc;
+}
+static void arraysem_heap_limit(int64_t need) {
+  size_t want = need > INT64_MAX / 2 ? (size_t)INT64_MAX : (size_t)need * 2;
+  size_t limit = 0, free_bytes = 0, total_bytes = 0;
+  arraysem_cuda(cudaDeviceGetLimit(&limit, cudaLimitMallocHeapSize), "cudaDeviceGetLimit");
+  arraysem_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  if (want > free_bytes / 2) want = free_bytes / 2;
+  if (want > limit) arraysem_cuda(cudaDeviceSetLimit(cudaLimitMallocHeapSize, want), "cudaDeviceSetLimit");
+}
+
 // A host-level alloc: E-IMP-ALLOC's checks against the interpreter's heap.
 static void arraysem_reserve(int64_t n, int neg_site, int limit_site) {
   if (n < 0) arraysem_fail(neg_site, n, 0);
@@ -788,6 +841,8 @@ int main(int argc, char **argv) {
     int64_t *block_5 = nullptr;
     n = arraysem_input_int("n");
     m = arraysem_input_int("m");
+    // the device heap: the blocks the threads of kernel i (examples/imp/kernel.imp:39:1) allocate, from their bound and sizes
+    arraysem_heap_limit(arraysem_heap_kernel(0, n, arraysem_heap_thread(0, m)));
     // var sq_mem : mem
     sq_mem.p = nullptr;
     sq_mem.n = 0;

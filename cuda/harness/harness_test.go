@@ -1,0 +1,209 @@
+package harness_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/cuda/harness"
+	"github.com/arraysem/arraysem/lang"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/examples.txt with the programs of today's examples")
+
+const root = "../.."
+
+// names are the programs' names from the repository root.
+func names(t *testing.T) []string {
+	t.Helper()
+	ps, err := harness.Examples(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range ps {
+		out = append(out, strings.TrimPrefix(filepath.ToSlash(p.Name), root+"/"))
+	}
+	return out
+}
+
+// TestExamplesListed: every program of testdata/examples.txt (an example,
+// and for FUN and FUNMEM its layout) is still among those the differential
+// runs test (gpu-sim's TestExamples, cuda's TestExamplesOnClang,
+// gpu-check). A new example may be missing from the list (go test
+// -update adds it); one that disappears, or stops reaching IMP, fails.
+func TestExamplesListed(t *testing.T) {
+	got := names(t)
+	file := filepath.Join("testdata", "examples.txt")
+	if *update {
+		text := "# The programs of the examples that the differential runs test; go test -update rewrites it.\n" + strings.Join(got, "\n") + "\n"
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, n := range got {
+		have[n] = true
+	}
+	listed := 0
+	for _, l := range strings.Split(string(data), "\n") {
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		listed++
+		if !have[l] {
+			t.Errorf("%s is no longer tested against the interpreter", l)
+		}
+	}
+	if listed < 80 {
+		t.Errorf("testdata/examples.txt lists %d programs; it should list every example's", listed)
+	}
+	t.Logf("%d programs listed, %d tested", listed, len(got))
+}
+
+// TestEveryExampleAccounted: each example file is a checker example (its
+// name starts with err_, and the checker refuses it), a file of
+// harness.Excluded that indeed does not compile to IMP, or a program of
+// Examples (in both layouts for FUN and FUNMEM).
+func TestEveryExampleAccounted(t *testing.T) {
+	have := map[string]bool{}
+	for _, n := range names(t) {
+		have[n] = true
+	}
+	excluded := 0
+	for _, d := range []string{"imp", "fun", "funmem"} {
+		files, err := filepath.Glob(filepath.Join(root, "examples", d, "*."+d))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no examples in %s: %v", d, err)
+		}
+		for _, f := range files {
+			rel := strings.TrimPrefix(filepath.ToSlash(f), root+"/")
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := check.Load(f, string(src), check.Options{})
+			if strings.HasPrefix(filepath.Base(f), "err_") {
+				if err == nil {
+					t.Errorf("%s: named err_ but the checker accepts it", rel)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: the checker refuses it, so no backend tests it: %v", rel, err)
+				continue
+			}
+			if why := harness.Exclusion(f); why != "" {
+				excluded++
+				if _, err := check.Compile(l, "imp", lang.CompileOptions{Expand: true, Layout: "gpu"}); err == nil || !strings.Contains(err.Error(), why) {
+					t.Errorf("%s is excluded (%s), but compiling it to IMP gives %v; remove it from harness.Excluded", rel, why, err)
+				}
+				continue
+			}
+			want := []string{rel}
+			if d != "imp" {
+				want = []string{rel + " (--expand --layout gpu)", rel + " (--expand --layout cpu)"}
+			}
+			for _, w := range want {
+				if !have[w] {
+					t.Errorf("%s is not among the programs tested", w)
+				}
+			}
+		}
+	}
+	if excluded != len(harness.Excluded) {
+		t.Errorf("%d of the %d files of harness.Excluded were found", excluded, len(harness.Excluded))
+	}
+}
+
+// TestCompileFailureIsAnError: a FUN file that passes the checker but does
+// not reach IMP makes Programs fail, unless it is excluded.
+func TestCompileFailureIsAnError(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(root, "examples", "funmem", "inputs.funmem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "copy.funmem")
+	if err := os.WriteFile(f, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := harness.Programs([]string{f}); err == nil || !strings.Contains(err.Error(), "does not compile to IMP") {
+		t.Errorf("a copy of inputs.funmem: got %v; want an error", err)
+	}
+	ps, err := harness.Programs([]string{filepath.Join(root, "examples", "funmem", "inputs.funmem")})
+	if err != nil || len(ps) != 0 {
+		t.Errorf("the excluded inputs.funmem: got %d programs, %v; want none and no error", len(ps), err)
+	}
+}
+
+var (
+	corpus  = flag.String("corpus", "", "write programs of the FUN generator (GenerateFUN) into this directory, for gpu-check DIR --nvcc on a GPU")
+	corpusN = flag.Int("corpus-n", 200, "how many programs -corpus writes (seeds 1 to N)")
+)
+
+// TestWriteCorpus writes the generated corpus when -corpus is given:
+//
+//	go test ./cuda/harness -run TestWriteCorpus -corpus /tmp/gen -corpus-n 1000
+//	./arraysem gpu-check /tmp/gen --nvcc
+func TestWriteCorpus(t *testing.T) {
+	if *corpus == "" {
+		t.Skip("-corpus DIR writes the generated programs")
+	}
+	if err := os.MkdirAll(*corpus, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for seed := int64(1); seed <= int64(*corpusN); seed++ {
+		path := filepath.Join(*corpus, fmt.Sprintf("gen_%d.fun", seed))
+		src, err := harness.GenerateFUN(seed, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d programs in %s", *corpusN, *corpus)
+}
+
+// TestGenerateFUN: a generated file reads as an example does: one input,
+// the FUN interpreter's verdict, two programs, and the IMP interpreter
+// agrees with the verdict on both.
+func TestGenerateFUN(t *testing.T) {
+	dir := t.TempDir()
+	for seed := int64(1); seed <= 8; seed++ {
+		path := filepath.Join(dir, fmt.Sprintf("gen_%d.fun", seed))
+		src, err := harness.GenerateFUN(seed, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		spec, err := check.ParseSpec(src)
+		if err != nil || len(spec.Cases) != 1 {
+			t.Fatalf("seed %d: %v, %d cases\n%s", seed, err, len(spec.Cases), src)
+		}
+		c := spec.Cases[0]
+		ps, err := harness.Programs([]string{path})
+		if err != nil || len(ps) != 2 {
+			t.Fatalf("seed %d: %d programs, %v", seed, len(ps), err)
+		}
+		for _, p := range ps {
+			got := harness.Interpret(p.Imp, c.Args)
+			switch {
+			case c.Error != nil && got.Status == 0:
+				t.Errorf("%s: FUN is stuck (%s), IMP prints %q", p.Name, c.Error, got.Lines)
+			case c.Error == nil && strings.Join(got.Lines, " ") != strings.Join(c.Output, " "):
+				t.Errorf("%s: FUN prints %q, IMP %q (%s)", p.Name, c.Output, got.Lines, got.Err)
+			}
+		}
+	}
+}

@@ -1,0 +1,1006 @@
+// PLANTED: sq_mem's cudaMemset is gone and kernel 1 is launched one thread short: kernel 4's last thread reads an element nothing has written
+// kernel.imp in CUDA, emitted by arraysem from IMP (one thread per iteration of a
+// top-level kernel; nested kernels are loops of the thread). Inputs are
+// NAME=VALUE arguments, as `arraysem run --arg` takes them; the results print
+// as `arraysem run` prints them; a stuck state exits with status 1.
+// ==== arraysem prelude: begin (fixed text; gpu-sim checks it is unchanged) ====
+// Three ways to build this file:
+//   nvcc -std=c++17 -O2 -o prog prog.cu                      (a GPU)
+//   clang-14 -x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_80
+//            -DARRAYSEM_NO_CUDA_SDK -S -o prog.ptx prog.cu   (device code to PTX, no SDK)
+//   clang++-14 -x c++ -std=c++17 -DARRAYSEM_HOST -fsanitize=address,undefined
+//            -pthread -o prog prog.cu                         (every thread on the CPU)
+#include <cerrno>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#if defined(ARRAYSEM_HOST)
+// CUDA on the CPU: a launch runs its blocks one after another and, within
+// a block, its threads one after another, unless the kernel waits at
+// __syncthreads, when the block's threads are OS threads meeting at a
+// barrier. Device memory is host memory, so the sanitizers see every access.
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+#define __global__ static
+#define __device__
+#define __host__
+struct dim3 {
+  unsigned x, y, z;
+};
+static thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+typedef int cudaError_t;
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
+static const cudaError_t cudaSuccess = 0;
+static cudaError_t cudaMalloc(void **p, size_t n) {
+  *p = malloc(n);
+  return *p ? cudaSuccess : 2;
+}
+static cudaError_t cudaFree(void *p) {
+  free(p);
+  return cudaSuccess;
+}
+static cudaError_t cudaMemset(void *p, int v, size_t n) {
+  memset(p, v, n);
+  return cudaSuccess;
+}
+static cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) {
+  if (n > 0) memcpy(d, s, n);
+  return cudaSuccess;
+}
+static cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+static cudaError_t cudaGetLastError() { return cudaSuccess; }
+static const char *cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "out of memory"; }
+// The device heap's limit is recorded (8 MiB, CUDA's default, until it is
+// raised); a thread's blocks come from malloc, which it does not bound.
+enum cudaLimit { cudaLimitMallocHeapSize = 2 };
+static size_t arraysem_host_heap_limit = (size_t)8 << 20;
+static cudaError_t cudaDeviceSetLimit(cudaLimit, size_t v) {
+  arraysem_host_heap_limit = v;
+  return cudaSuccess;
+}
+static cudaError_t cudaDeviceGetLimit(size_t *v, cudaLimit) {
+  *v = arraysem_host_heap_limit;
+  return cudaSuccess;
+}
+static cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+  *free_bytes = *total_bytes = (size_t)1 << 40;
+  return cudaSuccess;
+}
+static std::mutex arraysem_atomic_mutex;
+static unsigned long long arraysem_cas(unsigned long long *a, unsigned long long cmp, unsigned long long v) {
+  std::lock_guard<std::mutex> g(arraysem_atomic_mutex);
+  unsigned long long old = *a;
+  if (old == cmp) *a = v;
+  return old;
+}
+// A reusable barrier for one block's OS threads.
+struct arraysem_barrier {
+  std::mutex m;
+  std::condition_variable cv;
+  unsigned n = 0, waiting = 0, phase = 0;
+};
+static thread_local arraysem_barrier *arraysem_current_barrier;
+static void __syncthreads() {
+  arraysem_barrier *b = arraysem_current_barrier;
+  if (b == nullptr) return;
+  std::unique_lock<std::mutex> l(b->m);
+  unsigned phase = b->phase;
+  if (++b->waiting == b->n) {
+    b->waiting = 0;
+    b->phase++;
+    b->cv.notify_all();
+    return;
+  }
+  b->cv.wait(l, [&] { return b->phase != phase; });
+}
+template <class F>
+static void arraysem_launch(unsigned grid, unsigned block, bool sync, F f) {
+  for (unsigned g = 0; g < grid; g++) {
+    if (!sync) {
+      for (unsigned t = 0; t < block; t++) {
+        gridDim = {grid, 1, 1}, blockDim = {block, 1, 1}, blockIdx = {g, 0, 0}, threadIdx = {t, 0, 0};
+        f();
+      }
+      continue;
+    }
+    arraysem_barrier b;
+    b.n = block;
+    std::vector<std::thread> ts;
+    for (unsigned t = 0; t < block; t++)
+      ts.emplace_back([&, t] {
+        gridDim = {grid, 1, 1}, blockDim = {block, 1, 1}, blockIdx = {g, 0, 0}, threadIdx = {t, 0, 0};
+        arraysem_current_barrier = &b;
+        f();
+        // A thread that has returned no longer counts at the barrier.
+        std::lock_guard<std::mutex> l(b.m);
+        if (--b.n > 0 && b.waiting == b.n) {
+          b.waiting = 0;
+          b.phase++;
+          b.cv.notify_all();
+        }
+      });
+    for (auto &t : ts) t.join();
+  }
+}
+#define ARRAYSEM_LAUNCH(k, grid, block, ...) arraysem_launch((grid), (block), false, [&] { k(__VA_ARGS__); })
+#define ARRAYSEM_LAUNCH_SYNC(k, grid, block, ...) arraysem_launch((grid), (block), true, [&] { k(__VA_ARGS__); })
+static int64_t *arraysem_device_malloc(size_t n) { return (int64_t *)malloc(n); }
+static void arraysem_device_free(int64_t *p) { free(p); }
+
+#elif defined(ARRAYSEM_NO_CUDA_SDK)
+// Without the CUDA SDK: what its headers would declare, for clang's
+// device-only compilation to PTX (-nocudainc -nocudalib).
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#include "__clang_cuda_builtin_vars.h"
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}
+};
+typedef struct CUstream_st *cudaStream_t;
+typedef int cudaError_t;
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
+enum cudaLimit { cudaLimitMallocHeapSize = 2 };
+static const cudaError_t cudaSuccess = 0;
+extern "C" {
+cudaError_t cudaMalloc(void **p, size_t n);
+cudaError_t cudaFree(void *p);
+cudaError_t cudaMemset(void *p, int v, size_t n);
+cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind k);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaGetLastError();
+const char *cudaGetErrorString(cudaError_t e);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t s = 0);
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, void *s = 0);
+__device__ void *malloc(size_t n);
+__device__ void free(void *p);
+}
+__device__ static unsigned long long arraysem_cas(unsigned long long *a, unsigned long long cmp, unsigned long long v) {
+  return (unsigned long long)__nvvm_atom_cas_gen_ll((long long *)a, (long long)cmp, (long long)v);
+}
+#define ARRAYSEM_LAUNCH(k, grid, block, ...) k<<<(grid), (block)>>>(__VA_ARGS__)
+#define ARRAYSEM_LAUNCH_SYNC(k, grid, block, ...) k<<<(grid), (block)>>>(__VA_ARGS__)
+__device__ static int64_t *arraysem_device_malloc(size_t n) { return (int64_t *)malloc(n); }
+__device__ static void arraysem_device_free(int64_t *p) { free(p); }
+
+#else
+// The CUDA SDK, for nvcc.
+#include <cuda_runtime.h>
+__device__ static unsigned long long arraysem_cas(unsigned long long *a, unsigned long long cmp, unsigned long long v) {
+  return atomicCAS(a, cmp, v);
+}
+#define ARRAYSEM_LAUNCH(k, grid, block, ...) k<<<(grid), (block)>>>(__VA_ARGS__)
+#define ARRAYSEM_LAUNCH_SYNC(k, grid, block, ...) k<<<(grid), (block)>>>(__VA_ARGS__)
+__device__ static int64_t *arraysem_device_malloc(size_t n) { return (int64_t *)malloc(n); }
+__device__ static void arraysem_device_free(int64_t *p) { free(p); }
+#endif
+
+// IMP's values: an int is an int64_t; a memory block is a pointer to its
+// integers and their count (p == nullptr is ⊥, a block variable before
+// alloc or assignment gives it a block).
+struct arraysem_block {
+  int64_t *p;
+  int64_t n;
+};
+
+// IMP's arithmetic is int64 wrapping; C++ leaves signed overflow undefined,
+// so it is done on uint64_t and converted back (modular since C++20, and
+// in every compiler before). Division truncates, as Go's does; x / 0 and
+// x % 0 are checked before these run, and MinInt64 / -1 wraps to MinInt64
+// (remainder 0) instead of trapping.
+__host__ __device__ static inline int64_t i64_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+__host__ __device__ static inline int64_t i64_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+__host__ __device__ static inline int64_t i64_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+__host__ __device__ static inline int64_t i64_neg(int64_t a) { return (int64_t)(0 - (uint64_t)a); }
+__host__ __device__ static inline int64_t i64_div(int64_t a, int64_t b) {
+  if (b == 0) return 0;
+  if (b == -1) return i64_neg(a);
+  return a / b;
+}
+__host__ __device__ static inline int64_t i64_mod(int64_t a, int64_t b) {
+  if (b == 0 || b == -1) return 0;
+  return a % b;
+}
+
+// A stuck state found by a thread: the first thread to get stuck records
+// its site (an index into arraysem_sites, plus one) and two numbers for
+// the message; the host reads the record after every launch.
+struct arraysem_error {
+  unsigned long long site;
+  int64_t a, b;
+};
+__device__ static void arraysem_trap(arraysem_error *e, int site, int64_t a, int64_t b) {
+  if (arraysem_cas(&e->site, 0, (unsigned long long)site + 1) == 0) e->a = a, e->b = b;
+}
+
+// The interpreter's limit on a block (semantics.MaxHeap integers).
+static const int64_t arraysem_max_block = (int64_t)1 << 28;
+__host__ __device__ static inline size_t arraysem_alloc_bytes(int64_t n) { return (size_t)(n > 0 ? n : 1) * sizeof(int64_t); }
+__host__ __device__ static inline size_t arraysem_copy_bytes(int64_t n) { return (size_t)n * sizeof(int64_t); }
+
+// A block allocated by a thread: zeroed, as E-IMP-ALLOC's blocks are.
+__device__ static int64_t *arraysem_device_alloc(int64_t n) {
+  int64_t *p = arraysem_device_malloc(arraysem_alloc_bytes(n));
+  if (p != nullptr)
+    for (int64_t i = 0; i < n; i++) p[i] = 0;
+  return p;
+}
+
+// ---- host runtime: messages, inputs, results ----
+static const char *const *arraysem_site_text;
+static int arraysem_threads_per_block = 256;
+static int64_t arraysem_heap_total;
+
+// A stuck state: the message of the site, exit status 1. _Exit skips the
+// leak check of the sanitizers, which has nothing to say about a program
+// stopped half-way.
+static void arraysem_fail(int site, int64_t a, int64_t b) {
+  fflush(stdout);
+  fprintf(stderr, arraysem_site_text[site], (long long)a, (long long)b);
+  fputc('\n', stderr);
+  fflush(stderr);
+  _Exit(1);
+}
+static void arraysem_cuda(cudaError_t e, const char *what) {
+  if (e == cudaSuccess) return;
+  fflush(stdout);
+  fprintf(stderr, "arraysem: %s: %s\n", what, cudaGetErrorString(e));
+  _Exit(1);
+}
+// After a launch: the launch itself, the kernel's run, and its stuck states.
+static void arraysem_sync(arraysem_error *err, const char *what) {
+  arraysem_cuda(cudaGetLastError(), what);
+  arraysem_cuda(cudaDeviceSynchronize(), what);
+  arraysem_error h;
+  arraysem_cuda(cudaMemcpy(&h, err, sizeof h, cudaMemcpyDeviceToHost), what);
+  if (h.site != 0) arraysem_fail((int)(h.site - 1), h.a, h.b);
+}
+static unsigned arraysem_grid(int64_t threads) {
+  int64_t g = (threads + arraysem_threads_per_block - 1) / arraysem_threads_per_block;
+  if (g > 2147483647) {
+    fprintf(stderr, "arraysem: a kernel of %lld iterations needs more than 2^31-1 blocks\n", (long long)threads);
+    _Exit(1);
+  }
+  return (unsigned)g;
+}
+// The device heap, from which threads allocate (in-kernel malloc): 8 MiB
+// by default, and CUDA lets a program raise it only before it launches a
+// kernel that allocates, so main raises it once, before the first launch,
+// to twice the most that the threads of one launch can hold at once (the
+// allocator's bookkeeping and fragmentation, which CUDA does not specify,
+// get as much again). A kernel whose sizes only its threads know counts as
+// arraysem_heap_default, the interpreter's whole heap (2^28 integers). The
+// limit is never lowered and takes at most half the free device memory,
+// leaving cudaMalloc room; a thread whose malloc still fails is stuck
+// ("the device heap has no room"), never wrong.
+static const int64_t arraysem_heap_default = arraysem_max_block * (int64_t)sizeof(int64_t);
+// The bytes a thread holds after one more block of n integers (a block is
+// at least one integer, as arraysem_alloc_bytes makes it, in 16-byte units).
+static int64_t arraysem_heap_thread(int64_t acc, int64_t n) {
+  int64_t bytes = ((n < 1 ? 1 : n > arraysem_max_block ? arraysem_max_block : n) * 8 + 15) / 16 * 16;
+  return acc > INT64_MAX - bytes ? INT64_MAX : acc + bytes;
+}
+// The larger of acc and what a launch of threads threads, each holding
+// per_thread bytes, holds at once.
+static int64_t arraysem_heap_kernel(int64_t acc, int64_t threads, int64_t per_thread) {
+  if (threads < 0) threads = 0;
+  int64_t all = per_thread != 0 && threads > INT64_MAX / per_thread ? INT64_MAX : threads * per_thread;
+  return all > acc ? all : acc;
+}
+static void arraysem_heap_limit(int64_t need) {
+  size_t want = need > INT64_MAX / 2 ? (size_t)INT64_MAX : (size_t)need * 2;
+  size_t limit = 0, free_bytes = 0, total_bytes = 0;
+  arraysem_cuda(cudaDeviceGetLimit(&limit, cudaLimitMallocHeapSize), "cudaDeviceGetLimit");
+  arraysem_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  if (want > free_bytes / 2) want = free_bytes / 2;
+  if (want > limit) arraysem_cuda(cudaDeviceSetLimit(cudaLimitMallocHeapSize, want), "cudaDeviceSetLimit");
+}
+
+// A host-level alloc: E-IMP-ALLOC's checks against the interpreter's heap.
+static void arraysem_reserve(int64_t n, int neg_site, int limit_site) {
+  if (n < 0) arraysem_fail(neg_site, n, 0);
+  if (n > arraysem_max_block - arraysem_heap_total) arraysem_fail(limit_site, n, arraysem_max_block);
+  arraysem_heap_total += n;
+}
+
+// Inputs, given as NAME=VALUE arguments in the syntax of `arraysem run
+// --arg` (defaults compiled in come first, the command line overrides).
+// Each declaration is "NAME" (an int) or "NAME[D1][D2]..." (an array
+// whose sizes D are int inputs, read off the array when not given), and
+// binding follows the interpreter's: ranks must match, sizes must agree,
+// and an empty literal takes its inner sizes from the other inputs.
+struct arraysem_value {
+  char name[64];
+  int ndims;                // declared rank (0: an int)
+  char dims[16][64];        // the sizes' names
+  int rank;                 // the literal's rank
+  int64_t shape[16];
+  int64_t *data;
+  int64_t len;
+  bool given;
+};
+static arraysem_value arraysem_values[64];
+static int arraysem_nvalues;
+static void arraysem_bad_input(const char *fmt, const char *a, const char *b) {
+  fflush(stdout);
+  fprintf(stderr, "arraysem: input: ");
+  fprintf(stderr, fmt, a, b);
+  fputc('\n', stderr);
+  _Exit(2);
+}
+static void arraysem_skip(const char **s) {
+  while (**s == ' ' || **s == '\t' || **s == '\n' || **s == ',') (*s)++;
+}
+// One value literal: an integer or a regular bracketed array.
+static bool arraysem_parse(const char **s, arraysem_value *v, int depth, int64_t *cap) {
+  arraysem_skip(s);
+  if (**s != '[') {
+    char *end;
+    errno = 0;
+    long long k = strtoll(*s, &end, 10);
+    if (end == *s || errno != 0) return false;
+    *s = end;
+    if (v->rank >= 0 && depth != v->rank) return false;
+    v->rank = depth;
+    if (v->len == *cap) {
+      *cap = *cap * 2 + 8;
+      v->data = (int64_t *)realloc(v->data, (size_t)*cap * sizeof(int64_t));
+    }
+    v->data[v->len++] = k;
+    return true;
+  }
+  if (depth >= 16) return false;
+  (*s)++;
+  int64_t count = 0;
+  for (;;) {
+    arraysem_skip(s);
+    if (**s == ']') break;
+    if (**s == 0 || !arraysem_parse(s, v, depth + 1, cap)) return false;
+    count++;
+  }
+  (*s)++;
+  if (count == 0) {
+    if (v->rank >= 0 && v->rank != depth + 1) return false;
+    v->rank = depth + 1;
+  }
+  if (v->shape[depth] >= 0 && v->shape[depth] != count) return false;
+  v->shape[depth] = count;
+  return true;
+}
+static arraysem_value *arraysem_find(const char *name, size_t n) {
+  for (int i = 0; i < arraysem_nvalues; i++)
+    if (strlen(arraysem_values[i].name) == n && strncmp(arraysem_values[i].name, name, n) == 0) return &arraysem_values[i];
+  return nullptr;
+}
+static void arraysem_set(const char *arg) {
+  const char *eq = strchr(arg, '=');
+  if (eq == nullptr) arraysem_bad_input("%s: want NAME=VALUE%s", arg, "");
+  arraysem_value *v = arraysem_find(arg, (size_t)(eq - arg));
+  if (v == nullptr) arraysem_bad_input("%s: the program declares no input of that name%s", arg, "");
+  free(v->data);
+  v->data = nullptr, v->len = 0, v->rank = -1, v->given = true;
+  for (int i = 0; i < 16; i++) v->shape[i] = -1;
+  int64_t cap = 0;
+  const char *s = eq + 1;
+  if (!arraysem_parse(&s, v, 0, &cap)) arraysem_bad_input("%s: not an integer or a regular array literal%s", arg, "");
+  arraysem_skip(&s);
+  if (*s != 0) arraysem_bad_input("%s: text after the value%s", arg, "");
+}
+static void arraysem_set_size(arraysem_value *array, int i, int64_t k) {
+  arraysem_value *d = arraysem_find(array->dims[i], strlen(array->dims[i]));
+  if (d == nullptr) arraysem_bad_input("%s: size %s is not an input", array->name, array->dims[i]);
+  if (d->given) {
+    if (d->rank != 0 || d->data[0] != k) arraysem_bad_input("input %s: its size %s disagrees with its elements", array->name, d->name);
+    return;
+  }
+  d->data = (int64_t *)malloc(sizeof(int64_t));
+  d->data[0] = k, d->len = 1, d->rank = 0, d->given = true;
+}
+static void arraysem_start(int argc, char **argv, const char *const *decls, const char *const *defaults, const char *const *sites) {
+  arraysem_site_text = sites;
+  if (const char *b = getenv("ARRAYSEM_BLOCK")) arraysem_threads_per_block = atoi(b) > 0 ? atoi(b) : 256;
+  for (int i = 0; decls[i] != nullptr; i++) {
+    arraysem_value *v = &arraysem_values[arraysem_nvalues++];
+    memset(v, 0, sizeof *v);
+    const char *s = decls[i];
+    size_t n = strcspn(s, "[");
+    memcpy(v->name, s, n < 63 ? n : 63);
+    for (s += n; *s == '[' && v->ndims < 16; v->ndims++) {
+      size_t m = strcspn(++s, "]");
+      memcpy(v->dims[v->ndims], s, m < 63 ? m : 63);
+      s += m + 1;
+    }
+  }
+  for (int i = 0; defaults[i] != nullptr; i++) arraysem_set(defaults[i]);
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--arg") == 0 && i + 1 < argc) i++;
+    arraysem_set(argv[i]);
+  }
+  arraysem_value *empties[64];
+  int nempty = 0;
+  for (int i = 0; i < arraysem_nvalues; i++) {
+    arraysem_value *v = &arraysem_values[i];
+    if (!v->given) continue;
+    if (v->ndims == 0) {
+      if (v->rank != 0) arraysem_bad_input("input %s is an int, but the argument is an array%s", v->name, "");
+      continue;
+    }
+    if (v->rank < v->ndims && v->rank > 0 && v->len == 0 && v->shape[v->rank - 1] == 0) {
+      empties[nempty++] = v;
+      continue;
+    }
+    if (v->rank != v->ndims) arraysem_bad_input("input %s: the argument's rank is not the declared one%s", v->name, "");
+    for (int d = 0; d < v->ndims; d++) arraysem_set_size(v, d, v->shape[d]);
+  }
+  for (int e = 0; e < nempty; e++) {
+    arraysem_value *v = empties[e];
+    for (int d = v->rank; d < v->ndims; d++) {
+      arraysem_value *s = arraysem_find(v->dims[d], strlen(v->dims[d]));
+      if (s == nullptr || !s->given) arraysem_bad_input("input %s is empty, so its size %s must be given", v->name, v->dims[d]);
+      v->shape[d] = s->data[0];
+    }
+    for (int d = 0; d < v->rank; d++) arraysem_set_size(v, d, v->shape[d]);
+    v->rank = v->ndims;
+  }
+  for (int i = 0; i < arraysem_nvalues; i++)
+    if (!arraysem_values[i].given) arraysem_bad_input("missing input %s (give it as %s=VALUE)", arraysem_values[i].name, arraysem_values[i].name);
+}
+static int64_t arraysem_input_int(const char *name) { return arraysem_find(name, strlen(name))->data[0]; }
+static int64_t arraysem_input_len(const char *name) { return arraysem_find(name, strlen(name))->len; }
+static const int64_t *arraysem_input_data(const char *name) { return arraysem_find(name, strlen(name))->data; }
+
+// Results, printed as `arraysem run` prints them.
+static int64_t *arraysem_buffers[256];
+static int arraysem_nbuffers;
+static int64_t *arraysem_host_buffer(int64_t n) {
+  if (arraysem_nbuffers == 256) {
+    fprintf(stderr, "arraysem: more than 256 results\n");
+    _Exit(1);
+  }
+  return arraysem_buffers[arraysem_nbuffers++] = (int64_t *)malloc(arraysem_alloc_bytes(n));
+}
+// The number of elements of a result's shape, with semantics.Count's checks.
+static int64_t arraysem_count(int neg_site, int big_site, int rank, ...) {
+  va_list ap;
+  va_start(ap, rank);
+  int64_t n = 1;
+  for (int i = 0; i < rank; i++) {
+    int64_t d = va_arg(ap, int64_t);
+    if (d < 0) arraysem_fail(neg_site, d, 0);
+    if (d != 0 && n > arraysem_max_block / d) arraysem_fail(big_site, arraysem_max_block, 0);
+    n *= d;
+  }
+  va_end(ap);
+  return n;
+}
+static void arraysem_print_int(int64_t k) { printf("%lld\n", (long long)k); }
+static void arraysem_print_rec(const int64_t *data, int rank, const int64_t *shape, int dim, int64_t off) {
+  if (dim == rank) {
+    printf("%lld", (long long)data[off]);
+    return;
+  }
+  int64_t stride = 1;
+  for (int i = dim + 1; i < rank; i++) stride *= shape[i];
+  putchar('[');
+  for (int64_t i = 0; i < shape[dim]; i++) {
+    if (i > 0) putchar(' ');
+    arraysem_print_rec(data, rank, shape, dim + 1, off + i * stride);
+  }
+  putchar(']');
+}
+static void arraysem_print_array(const int64_t *data, int rank, ...) {
+  int64_t shape[64];
+  va_list ap;
+  va_start(ap, rank);
+  for (int i = 0; i < rank && i < 64; i++) shape[i] = va_arg(ap, int64_t);
+  va_end(ap);
+  arraysem_print_rec(data, rank, shape, 0, 0);
+  putchar('\n');
+}
+static void arraysem_finish() {
+  for (int i = 0; i < arraysem_nvalues; i++) free(arraysem_values[i].data);
+  for (int i = 0; i < arraysem_nbuffers; i++) free(arraysem_buffers[i]);
+  fflush(stdout);
+}
+// ==== arraysem prelude: end ====
+
+static const char *const arraysem_sites[] = {
+    /* 0 */ "examples/imp/kernel.imp:31:1: E-IMP-ALLOC: allocation of negative size %lld",
+    /* 1 */ "examples/imp/kernel.imp:31:1: E-IMP-ALLOC: allocation of %lld integers exceeds the interpreter's heap limit of %lld",
+    /* 2 */ "examples/imp/kernel.imp:32:1: E-IMP-KERNEL: kernel bound n = %lld is negative",
+    /* 3 */ "examples/imp/kernel.imp:35:3: E-IMP-WRITE: memory block sq_mem is ⊥ (declared, never allocated or assigned)",
+    /* 4 */ "examples/imp/kernel.imp:35:3: E-IMP-WRITE: sq_mem: offset %lld is outside its block of size %lld",
+    /* 5 */ "examples/imp/kernel.imp:38:1: E-IMP-ALLOC: allocation of negative size %lld",
+    /* 6 */ "examples/imp/kernel.imp:38:1: E-IMP-ALLOC: allocation of %lld integers exceeds the interpreter's heap limit of %lld",
+    /* 7 */ "examples/imp/kernel.imp:39:1: E-IMP-KERNEL: kernel bound n = %lld is negative",
+    /* 8 */ "examples/imp/kernel.imp:41:3: E-IMP-ALLOC: allocation of negative size %lld",
+    /* 9 */ "examples/imp/kernel.imp:41:3: E-IMP-ALLOC: allocation of %lld integers exceeds the interpreter's heap limit of %lld",
+    /* 10 */ "examples/imp/kernel.imp:41:3: E-IMP-ALLOC: the device heap has no room for %lld integers",
+    /* 11 */ "examples/imp/kernel.imp:42:3: E-IMP-KERNEL: kernel bound m = %lld is negative",
+    /* 12 */ "examples/imp/kernel.imp:45:5: E-IMP-WRITE: memory block row_mem is ⊥ (declared, never allocated or assigned)",
+    /* 13 */ "examples/imp/kernel.imp:45:5: E-IMP-WRITE: row_mem: offset %lld is outside its block of size %lld",
+    /* 14 */ "examples/imp/kernel.imp:47:3: E-IMP-KERNEL: kernel bound m = %lld is negative",
+    /* 15 */ "examples/imp/kernel.imp:49:11: E-IMP-READ: memory block row_mem is ⊥ (declared, never allocated or assigned)",
+    /* 16 */ "examples/imp/kernel.imp:49:5: E-IMP-READ: row_mem: offset %lld is outside its block of size %lld",
+    /* 17 */ "examples/imp/kernel.imp:50:5: E-IMP-WRITE: memory block tab_mem is ⊥ (declared, never allocated or assigned)",
+    /* 18 */ "examples/imp/kernel.imp:50:5: E-IMP-WRITE: tab_mem: offset %lld is outside its block of size %lld",
+    /* 19 */ "examples/imp/kernel.imp:56:1: E-IMP-ALLOC: allocation of negative size %lld",
+    /* 20 */ "examples/imp/kernel.imp:56:1: E-IMP-ALLOC: allocation of %lld integers exceeds the interpreter's heap limit of %lld",
+    /* 21 */ "examples/imp/kernel.imp:57:1: E-IMP-KERNEL: kernel bound m = %lld is negative",
+    /* 22 */ "examples/imp/kernel.imp:58:3: E-IMP-WRITE: memory block sevens_mem is ⊥ (declared, never allocated or assigned)",
+    /* 23 */ "examples/imp/kernel.imp:58:3: E-IMP-WRITE: sevens_mem: offset %lld is outside its block of size %lld",
+    /* 24 */ "examples/imp/kernel.imp:61:1: E-IMP-ALLOC: allocation of negative size %lld",
+    /* 25 */ "examples/imp/kernel.imp:61:1: E-IMP-ALLOC: allocation of %lld integers exceeds the interpreter's heap limit of %lld",
+    /* 26 */ "examples/imp/kernel.imp:62:1: E-IMP-KERNEL: kernel bound n = %lld is negative",
+    /* 27 */ "examples/imp/kernel.imp:64:9: E-IMP-READ: memory block sq_mem is ⊥ (declared, never allocated or assigned)",
+    /* 28 */ "examples/imp/kernel.imp:64:3: E-IMP-READ: sq_mem: offset %lld is outside its block of size %lld",
+    /* 29 */ "examples/imp/kernel.imp:65:3: E-IMP-WRITE: memory block sq_res_mem is ⊥ (declared, never allocated or assigned)",
+    /* 30 */ "examples/imp/kernel.imp:65:3: E-IMP-WRITE: sq_res_mem: offset %lld is outside its block of size %lld",
+    /* 31 */ "examples/imp/kernel.imp:68:1: E-IMP-ALLOC: allocation of negative size %lld",
+    /* 32 */ "examples/imp/kernel.imp:68:1: E-IMP-ALLOC: allocation of %lld integers exceeds the interpreter's heap limit of %lld",
+    /* 33 */ "examples/imp/kernel.imp:69:1: E-IMP-KERNEL: kernel bound n = %lld is negative",
+    /* 34 */ "examples/imp/kernel.imp:70:3: E-IMP-KERNEL: kernel bound m = %lld is negative",
+    /* 35 */ "examples/imp/kernel.imp:72:11: E-IMP-READ: memory block tab_mem is ⊥ (declared, never allocated or assigned)",
+    /* 36 */ "examples/imp/kernel.imp:72:5: E-IMP-READ: tab_mem: offset %lld is outside its block of size %lld",
+    /* 37 */ "examples/imp/kernel.imp:73:5: E-IMP-WRITE: memory block tab_res_mem is ⊥ (declared, never allocated or assigned)",
+    /* 38 */ "examples/imp/kernel.imp:73:5: E-IMP-WRITE: tab_res_mem: offset %lld is outside its block of size %lld",
+    /* 39 */ "examples/imp/kernel.imp:77:1: E-IMP-ALLOC: allocation of negative size %lld",
+    /* 40 */ "examples/imp/kernel.imp:77:1: E-IMP-ALLOC: allocation of %lld integers exceeds the interpreter's heap limit of %lld",
+    /* 41 */ "examples/imp/kernel.imp:78:1: E-IMP-KERNEL: kernel bound m = %lld is negative",
+    /* 42 */ "examples/imp/kernel.imp:80:9: E-IMP-READ: memory block sevens_mem is ⊥ (declared, never allocated or assigned)",
+    /* 43 */ "examples/imp/kernel.imp:80:3: E-IMP-READ: sevens_mem: offset %lld is outside its block of size %lld",
+    /* 44 */ "examples/imp/kernel.imp:81:3: E-IMP-WRITE: memory block sevens_res_mem is ⊥ (declared, never allocated or assigned)",
+    /* 45 */ "examples/imp/kernel.imp:81:3: E-IMP-WRITE: sevens_res_mem: offset %lld is outside its block of size %lld",
+    /* 46 */ "examples/imp/kernel.imp:83:8: return: memory block sq_res_mem is ⊥ (declared, never allocated or assigned)",
+    /* 47 */ "examples/imp/kernel.imp:83:8: return: size %lld is negative",
+    /* 48 */ "examples/imp/kernel.imp:83:8: return: an array of more than %lld elements exceeds the interpreter's limit",
+    /* 49 */ "examples/imp/kernel.imp:83:8: return: block sq_res_mem holds %lld integers, fewer than the %lld of its shape",
+    /* 50 */ "examples/imp/kernel.imp:83:26: return: memory block tab_res_mem is ⊥ (declared, never allocated or assigned)",
+    /* 51 */ "examples/imp/kernel.imp:83:26: return: size %lld is negative",
+    /* 52 */ "examples/imp/kernel.imp:83:26: return: an array of more than %lld elements exceeds the interpreter's limit",
+    /* 53 */ "examples/imp/kernel.imp:83:26: return: block tab_res_mem holds %lld integers, fewer than the %lld of its shape",
+    /* 54 */ "examples/imp/kernel.imp:83:48: return: memory block sevens_res_mem is ⊥ (declared, never allocated or assigned)",
+    /* 55 */ "examples/imp/kernel.imp:83:48: return: size %lld is negative",
+    /* 56 */ "examples/imp/kernel.imp:83:48: return: an array of more than %lld elements exceeds the interpreter's limit",
+    /* 57 */ "examples/imp/kernel.imp:83:48: return: block sevens_res_mem holds %lld integers, fewer than the %lld of its shape",
+    nullptr,
+};
+static const char *const arraysem_inputs[] = {"n", "m", nullptr};
+static const char *const arraysem_defaults[] = {nullptr};
+
+__global__ void arraysem_kernel_1(arraysem_error *err, int64_t bound, arraysem_block sq_mem) {
+    int64_t i = i64_add(i64_add(i64_mul((int64_t)blockIdx.x, (int64_t)blockDim.x), (int64_t)threadIdx.x), 1);
+    if (i > bound) {
+        return;
+    }
+    int64_t s = 0;
+    // var s : int
+    s = 0;
+    // s <- i * i
+    s = i64_mul(i, i);
+    // sq_mem[i - 1] <- s
+    if (sq_mem.p == nullptr) {
+        arraysem_trap(err, 3, 0, 0);
+        return;
+    }
+    int64_t offset = i64_sub(i, 1);
+    int64_t value = s;
+    if ((offset < 0) || (offset >= sq_mem.n)) {
+        arraysem_trap(err, 4, offset, sq_mem.n);
+        return;
+    }
+    sq_mem.p[offset] = value;
+}
+
+__global__ void arraysem_kernel_2(arraysem_error *err, int64_t bound, int64_t m, arraysem_block tab_mem) {
+    int64_t i = i64_add(i64_add(i64_mul((int64_t)blockIdx.x, (int64_t)blockDim.x), (int64_t)threadIdx.x), 1);
+    if (i > bound) {
+        return;
+    }
+    arraysem_block row_mem = {nullptr, 0};
+    int64_t *block = nullptr;
+    // var row_mem : mem
+    row_mem.p = nullptr;
+    row_mem.n = 0;
+    // row_mem <- alloc m
+    int64_t size = m;
+    if (size < 0) {
+        arraysem_trap(err, 8, size, 0);
+        return;
+    }
+    if (size > arraysem_max_block) {
+        arraysem_trap(err, 9, size, arraysem_max_block);
+        return;
+    }
+    block = arraysem_device_alloc(size);
+    if (block == nullptr) {
+        arraysem_trap(err, 10, size, 0);
+        return;
+    }
+    row_mem.p = block;
+    row_mem.n = size;
+    // kernel j <= m do … done (examples/imp/kernel.imp:42:3)
+    int64_t bound_1 = m;
+    if (bound_1 < 0) {
+        arraysem_trap(err, 11, bound_1, 0);
+        return;
+    }
+    for (int64_t j = 1; j <= bound_1; j++) {
+        int64_t p = 0;
+        // var p : int
+        p = 0;
+        // p <- i * j
+        p = i64_mul(i, j);
+        // row_mem[j - 1] <- p
+        if (row_mem.p == nullptr) {
+            arraysem_trap(err, 12, 0, 0);
+            return;
+        }
+        int64_t offset = i64_sub(j, 1);
+        int64_t value = p;
+        if ((offset < 0) || (offset >= row_mem.n)) {
+            arraysem_trap(err, 13, offset, row_mem.n);
+            return;
+        }
+        row_mem.p[offset] = value;
+    }
+    // kernel j1 <= m do … done (examples/imp/kernel.imp:47:3)
+    int64_t bound_2 = m;
+    if (bound_2 < 0) {
+        arraysem_trap(err, 14, bound_2, 0);
+        return;
+    }
+    for (int64_t j1 = 1; j1 <= bound_2; j1++) {
+        int64_t t2 = 0;
+        // var t2 : int
+        t2 = 0;
+        // t2 <- row_mem[j1 - 1]
+        if (row_mem.p == nullptr) {
+            arraysem_trap(err, 15, 0, 0);
+            return;
+        }
+        int64_t offset_1 = i64_sub(j1, 1);
+        if ((offset_1 < 0) || (offset_1 >= row_mem.n)) {
+            arraysem_trap(err, 16, offset_1, row_mem.n);
+            return;
+        }
+        t2 = row_mem.p[offset_1];
+        // tab_mem[i * m + j1 - m - 1] <- t2
+        if (tab_mem.p == nullptr) {
+            arraysem_trap(err, 17, 0, 0);
+            return;
+        }
+        int64_t offset_2 = i64_sub(i64_sub(i64_add(i64_mul(i, m), j1), m), 1);
+        int64_t value_1 = t2;
+        if ((offset_2 < 0) || (offset_2 >= tab_mem.n)) {
+            arraysem_trap(err, 18, offset_2, tab_mem.n);
+            return;
+        }
+        tab_mem.p[offset_2] = value_1;
+    }
+    arraysem_device_free(block);
+}
+
+__global__ void arraysem_kernel_3(arraysem_error *err, int64_t bound, arraysem_block sevens_mem, int64_t k) {
+    int64_t j = i64_add(i64_add(i64_mul((int64_t)blockIdx.x, (int64_t)blockDim.x), (int64_t)threadIdx.x), 1);
+    if (j > bound) {
+        return;
+    }
+    // sevens_mem[j - 1] <- k
+    if (sevens_mem.p == nullptr) {
+        arraysem_trap(err, 22, 0, 0);
+        return;
+    }
+    int64_t offset = i64_sub(j, 1);
+    int64_t value = k;
+    if ((offset < 0) || (offset >= sevens_mem.n)) {
+        arraysem_trap(err, 23, offset, sevens_mem.n);
+        return;
+    }
+    sevens_mem.p[offset] = value;
+}
+
+__global__ void arraysem_kernel_4(arraysem_error *err, int64_t bound, arraysem_block sq_mem, arraysem_block sq_res_mem) {
+    int64_t j3 = i64_add(i64_add(i64_mul((int64_t)blockIdx.x, (int64_t)blockDim.x), (int64_t)threadIdx.x), 1);
+    if (j3 > bound) {
+        return;
+    }
+    int64_t t4 = 0;
+    // var t4 : int
+    t4 = 0;
+    // t4 <- sq_mem[j3 - 1]
+    if (sq_mem.p == nullptr) {
+        arraysem_trap(err, 27, 0, 0);
+        return;
+    }
+    int64_t offset = i64_sub(j3, 1);
+    if ((offset < 0) || (offset >= sq_mem.n)) {
+        arraysem_trap(err, 28, offset, sq_mem.n);
+        return;
+    }
+    t4 = sq_mem.p[offset];
+    // sq_res_mem[j3 - 1] <- t4
+    if (sq_res_mem.p == nullptr) {
+        arraysem_trap(err, 29, 0, 0);
+        return;
+    }
+    int64_t offset_1 = i64_sub(j3, 1);
+    int64_t value = t4;
+    if ((offset_1 < 0) || (offset_1 >= sq_res_mem.n)) {
+        arraysem_trap(err, 30, offset_1, sq_res_mem.n);
+        return;
+    }
+    sq_res_mem.p[offset_1] = value;
+}
+
+__global__ void arraysem_kernel_5(arraysem_error *err, int64_t bound, int64_t m, arraysem_block tab_mem, arraysem_block tab_res_mem) {
+    int64_t j5 = i64_add(i64_add(i64_mul((int64_t)blockIdx.x, (int64_t)blockDim.x), (int64_t)threadIdx.x), 1);
+    if (j5 > bound) {
+        return;
+    }
+    // kernel j6 <= m do … done (examples/imp/kernel.imp:70:3)
+    int64_t bound_1 = m;
+    if (bound_1 < 0) {
+        arraysem_trap(err, 34, bound_1, 0);
+        return;
+    }
+    for (int64_t j6 = 1; j6 <= bound_1; j6++) {
+        int64_t t7 = 0;
+        // var t7 : int
+        t7 = 0;
+        // t7 <- tab_mem[j5 * m + j6 - m - 1]
+        if (tab_mem.p == nullptr) {
+            arraysem_trap(err, 35, 0, 0);
+            return;
+        }
+        int64_t offset = i64_sub(i64_sub(i64_add(i64_mul(j5, m), j6), m), 1);
+        if ((offset < 0) || (offset >= tab_mem.n)) {
+            arraysem_trap(err, 36, offset, tab_mem.n);
+            return;
+        }
+        t7 = tab_mem.p[offset];
+        // tab_res_mem[j5 * m + j6 - m - 1] <- t7
+        if (tab_res_mem.p == nullptr) {
+            arraysem_trap(err, 37, 0, 0);
+            return;
+        }
+        int64_t offset_1 = i64_sub(i64_sub(i64_add(i64_mul(j5, m), j6), m), 1);
+        int64_t value = t7;
+        if ((offset_1 < 0) || (offset_1 >= tab_res_mem.n)) {
+            arraysem_trap(err, 38, offset_1, tab_res_mem.n);
+            return;
+        }
+        tab_res_mem.p[offset_1] = value;
+    }
+}
+
+__global__ void arraysem_kernel_6(arraysem_error *err, int64_t bound, arraysem_block sevens_mem, arraysem_block sevens_res_mem) {
+    int64_t j8 = i64_add(i64_add(i64_mul((int64_t)blockIdx.x, (int64_t)blockDim.x), (int64_t)threadIdx.x), 1);
+    if (j8 > bound) {
+        return;
+    }
+    int64_t t9 = 0;
+    // var t9 : int
+    t9 = 0;
+    // t9 <- sevens_mem[j8 - 1]
+    if (sevens_mem.p == nullptr) {
+        arraysem_trap(err, 42, 0, 0);
+        return;
+    }
+    int64_t offset = i64_sub(j8, 1);
+    if ((offset < 0) || (offset >= sevens_mem.n)) {
+        arraysem_trap(err, 43, offset, sevens_mem.n);
+        return;
+    }
+    t9 = sevens_mem.p[offset];
+    // sevens_res_mem[j8 - 1] <- t9
+    if (sevens_res_mem.p == nullptr) {
+        arraysem_trap(err, 44, 0, 0);
+        return;
+    }
+    int64_t offset_1 = i64_sub(j8, 1);
+    int64_t value = t9;
+    if ((offset_1 < 0) || (offset_1 >= sevens_res_mem.n)) {
+        arraysem_trap(err, 45, offset_1, sevens_res_mem.n);
+        return;
+    }
+    sevens_res_mem.p[offset_1] = value;
+}
+
+int main(int argc, char **argv) {
+    arraysem_start(argc, argv, arraysem_inputs, arraysem_defaults, arraysem_sites);
+    arraysem_error *err = nullptr;
+    arraysem_cuda(cudaMalloc((void **)&err, sizeof(arraysem_error)), "cudaMalloc");
+    arraysem_cuda(cudaMemset(err, 0, sizeof(arraysem_error)), "cudaMemset");
+    int64_t n = 0;
+    int64_t m = 0;
+    arraysem_block sq_mem = {nullptr, 0};
+    arraysem_block tab_mem = {nullptr, 0};
+    int64_t k = 0;
+    arraysem_block sevens_mem = {nullptr, 0};
+    arraysem_block sq_res_mem = {nullptr, 0};
+    arraysem_block tab_res_mem = {nullptr, 0};
+    arraysem_block sevens_res_mem = {nullptr, 0};
+    int64_t *block = nullptr;
+    int64_t *block_1 = nullptr;
+    int64_t *block_2 = nullptr;
+    int64_t *block_3 = nullptr;
+    int64_t *block_4 = nullptr;
+    int64_t *block_5 = nullptr;
+    n = arraysem_input_int("n");
+    m = arraysem_input_int("m");
+    // the device heap: the blocks the threads of kernel i (examples/imp/kernel.imp:39:1) allocate, from their bound and sizes
+    arraysem_heap_limit(arraysem_heap_kernel(0, n, arraysem_heap_thread(0, m)));
+    // var sq_mem : mem
+    sq_mem.p = nullptr;
+    sq_mem.n = 0;
+    // sq_mem <- alloc n
+    int64_t size = n;
+    arraysem_reserve(size, 0, 1);
+    arraysem_cuda(cudaMalloc((void **)&block, arraysem_alloc_bytes(size)), "cudaMalloc");
+    sq_mem.p = block;
+    sq_mem.n = size;
+    // kernel i <= n do … done (examples/imp/kernel.imp:32:1)
+    int64_t bound = n;
+    if (bound < 0) {
+        arraysem_fail(2, bound, 0);
+    }
+    if (bound > 0) {
+        ARRAYSEM_LAUNCH(arraysem_kernel_1, arraysem_grid(bound), arraysem_threads_per_block, err, i64_sub(bound, 1), sq_mem);
+        arraysem_sync(err, "examples/imp/kernel.imp:32:1: kernel i");
+    }
+    // var tab_mem : mem
+    tab_mem.p = nullptr;
+    tab_mem.n = 0;
+    // tab_mem <- alloc m * n
+    int64_t size_1 = i64_mul(m, n);
+    arraysem_reserve(size_1, 5, 6);
+    arraysem_cuda(cudaMalloc((void **)&block_1, arraysem_alloc_bytes(size_1)), "cudaMalloc");
+    arraysem_cuda(cudaMemset(block_1, 0, arraysem_alloc_bytes(size_1)), "cudaMemset");
+    tab_mem.p = block_1;
+    tab_mem.n = size_1;
+    // kernel i <= n do … done (examples/imp/kernel.imp:39:1)
+    int64_t bound_1 = n;
+    if (bound_1 < 0) {
+        arraysem_fail(7, bound_1, 0);
+    }
+    if (bound_1 > 0) {
+        ARRAYSEM_LAUNCH(arraysem_kernel_2, arraysem_grid(bound_1), arraysem_threads_per_block, err, bound_1, m, tab_mem);
+        arraysem_sync(err, "examples/imp/kernel.imp:39:1: kernel i");
+    }
+    // var k : int
+    k = 0;
+    // k <- 7
+    k = 7;
+    // var sevens_mem : mem
+    sevens_mem.p = nullptr;
+    sevens_mem.n = 0;
+    // sevens_mem <- alloc m
+    int64_t size_2 = m;
+    arraysem_reserve(size_2, 19, 20);
+    arraysem_cuda(cudaMalloc((void **)&block_2, arraysem_alloc_bytes(size_2)), "cudaMalloc");
+    arraysem_cuda(cudaMemset(block_2, 0, arraysem_alloc_bytes(size_2)), "cudaMemset");
+    sevens_mem.p = block_2;
+    sevens_mem.n = size_2;
+    // kernel j <= m do … done (examples/imp/kernel.imp:57:1)
+    int64_t bound_2 = m;
+    if (bound_2 < 0) {
+        arraysem_fail(21, bound_2, 0);
+    }
+    if (bound_2 > 0) {
+        ARRAYSEM_LAUNCH(arraysem_kernel_3, arraysem_grid(bound_2), arraysem_threads_per_block, err, bound_2, sevens_mem, k);
+        arraysem_sync(err, "examples/imp/kernel.imp:57:1: kernel j");
+    }
+    // var sq_res_mem : mem
+    sq_res_mem.p = nullptr;
+    sq_res_mem.n = 0;
+    // sq_res_mem <- alloc n
+    int64_t size_3 = n;
+    arraysem_reserve(size_3, 24, 25);
+    arraysem_cuda(cudaMalloc((void **)&block_3, arraysem_alloc_bytes(size_3)), "cudaMalloc");
+    arraysem_cuda(cudaMemset(block_3, 0, arraysem_alloc_bytes(size_3)), "cudaMemset");
+    sq_res_mem.p = block_3;
+    sq_res_mem.n = size_3;
+    // kernel j3 <= n do … done (examples/imp/kernel.imp:62:1)
+    int64_t bound_3 = n;
+    if (bound_3 < 0) {
+        arraysem_fail(26, bound_3, 0);
+    }
+    if (bound_3 > 0) {
+        ARRAYSEM_LAUNCH(arraysem_kernel_4, arraysem_grid(bound_3), arraysem_threads_per_block, err, bound_3, sq_mem, sq_res_mem);
+        arraysem_sync(err, "examples/imp/kernel.imp:62:1: kernel j3");
+    }
+    // var tab_res_mem : mem
+    tab_res_mem.p = nullptr;
+    tab_res_mem.n = 0;
+    // tab_res_mem <- alloc m * n
+    int64_t size_4 = i64_mul(m, n);
+    arraysem_reserve(size_4, 31, 32);
+    arraysem_cuda(cudaMalloc((void **)&block_4, arraysem_alloc_bytes(size_4)), "cudaMalloc");
+    arraysem_cuda(cudaMemset(block_4, 0, arraysem_alloc_bytes(size_4)), "cudaMemset");
+    tab_res_mem.p = block_4;
+    tab_res_mem.n = size_4;
+    // kernel j5 <= n do … done (examples/imp/kernel.imp:69:1)
+    int64_t bound_4 = n;
+    if (bound_4 < 0) {
+        arraysem_fail(33, bound_4, 0);
+    }
+    if (bound_4 > 0) {
+        ARRAYSEM_LAUNCH(arraysem_kernel_5, arraysem_grid(bound_4), arraysem_threads_per_block, err, bound_4, m, tab_mem, tab_res_mem);
+        arraysem_sync(err, "examples/imp/kernel.imp:69:1: kernel j5");
+    }
+    // var sevens_res_mem : mem
+    sevens_res_mem.p = nullptr;
+    sevens_res_mem.n = 0;
+    // sevens_res_mem <- alloc m
+    int64_t size_5 = m;
+    arraysem_reserve(size_5, 39, 40);
+    arraysem_cuda(cudaMalloc((void **)&block_5, arraysem_alloc_bytes(size_5)), "cudaMalloc");
+    arraysem_cuda(cudaMemset(block_5, 0, arraysem_alloc_bytes(size_5)), "cudaMemset");
+    sevens_res_mem.p = block_5;
+    sevens_res_mem.n = size_5;
+    // kernel j8 <= m do … done (examples/imp/kernel.imp:78:1)
+    int64_t bound_5 = m;
+    if (bound_5 < 0) {
+        arraysem_fail(41, bound_5, 0);
+    }
+    if (bound_5 > 0) {
+        ARRAYSEM_LAUNCH(arraysem_kernel_6, arraysem_grid(bound_5), arraysem_threads_per_block, err, bound_5, sevens_mem, sevens_res_mem);
+        arraysem_sync(err, "examples/imp/kernel.imp:78:1: kernel j8");
+    }
+    // return: every result is checked before any is printed
+    if (sq_res_mem.p == nullptr) {
+        arraysem_fail(46, 0, 0);
+    }
+    int64_t dim = n;
+    int64_t count = arraysem_count(47, 48, 1, dim);
+    if (sq_res_mem.n < count) {
+        arraysem_fail(49, sq_res_mem.n, count);
+    }
+    int64_t *result = arraysem_host_buffer(count);
+    arraysem_cuda(cudaMemcpy(result, sq_res_mem.p, arraysem_copy_bytes(count), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    if (tab_res_mem.p == nullptr) {
+        arraysem_fail(50, 0, 0);
+    }
+    int64_t dim_1 = n;
+    int64_t dim_2 = m;
+    int64_t count_1 = arraysem_count(51, 52, 2, dim_1, dim_2);
+    if (tab_res_mem.n < count_1) {
+        arraysem_fail(53, tab_res_mem.n, count_1);
+    }
+    int64_t *result_1 = arraysem_host_buffer(count_1);
+    arraysem_cuda(cudaMemcpy(result_1, tab_res_mem.p, arraysem_copy_bytes(count_1), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    if (sevens_res_mem.p == nullptr) {
+        arraysem_fail(54, 0, 0);
+    }
+    int64_t dim_3 = m;
+    int64_t count_2 = arraysem_count(55, 56, 1, dim_3);
+    if (sevens_res_mem.n < count_2) {
+        arraysem_fail(57, sevens_res_mem.n, count_2);
+    }
+    int64_t *result_2 = arraysem_host_buffer(count_2);
+    arraysem_cuda(cudaMemcpy(result_2, sevens_res_mem.p, arraysem_copy_bytes(count_2), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    arraysem_print_array(result, 1, dim);
+    arraysem_print_array(result_1, 2, dim_1, dim_2);
+    arraysem_print_array(result_2, 1, dim_3);
+    arraysem_cuda(cudaFree(block), "cudaFree");
+    arraysem_cuda(cudaFree(block_1), "cudaFree");
+    arraysem_cuda(cudaFree(block_2), "cudaFree");
+    arraysem_cuda(cudaFree(block_3), "cudaFree");
+    arraysem_cuda(cudaFree(block_4), "cudaFree");
+    arraysem_cuda(cudaFree(block_5), "cudaFree");
+    arraysem_cuda(cudaFree(err), "cudaFree");
+    arraysem_finish();
+    return 0;
+}
