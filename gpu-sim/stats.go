@@ -11,7 +11,7 @@ import (
 // active lanes together); its sectors are the distinct 32-byte segments
 // the lanes touch. Sectors per request is 1 for a warp of int64 accesses
 // that fall in one sector and up to 32 for accesses that do not share
-// any: the coalescing of "A Rank-Polymorphic Compiler to CUDA" §2.
+// any: the coalescing of "Remora Compiler — A Master's Project" §2.
 type KernelStats struct {
 	Name                        string
 	Launches, Threads           int64
