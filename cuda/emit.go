@@ -408,11 +408,11 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 			cy, _ := fr.lookup(y.Name)
 			return []Stmt{set(id(c), id(cy))}
 		}
-		return append(e.divChecks(f, fr, s.SE, "E-IMP-ASSIGN-INT"), set(id(c), e.sexp(fr, s.SE)))
+		return append(e.divChecks(f, fr, s.SE, imp.EImpAssignInt.Name), set(id(c), e.sexp(fr, s.SE)))
 	case *imp.Alloc:
 		return e.alloc(f, fr, s)
 	case *imp.Read:
-		const rule = "E-IMP-READ"
+		rule := imp.EImpRead.Name
 		out, cy := e.block(f, fr, s.Y, rule)
 		more, off := e.value(f, fr, s.Index, rule, "offset")
 		out = append(out, more...)
@@ -424,7 +424,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		}
 		return append(out, cudaCall("cudaMemcpy", call("cudaMemcpy", &Unary{Op: "&", X: id(cx)}, at, &Sizeof{Type: "int64_t"}, id("cudaMemcpyDeviceToHost"))))
 	case *imp.Write:
-		const rule = "E-IMP-WRITE"
+		rule := imp.EImpWrite.Name
 		out, cx := e.block(f, fr, s.X, rule)
 		more, off := e.value(f, fr, s.Index, rule, "offset")
 		out = append(out, more...)
@@ -460,7 +460,7 @@ func (e *emitter) bounds(f *fn, at fun.Pos, rule, name, block, off string) []Stm
 // the block at the end of its frame, since nothing a kernel iteration
 // binds outlives it.
 func (e *emitter) alloc(f *fn, fr *frame, s *imp.Alloc) []Stmt {
-	const rule = "E-IMP-ALLOC"
+	rule := imp.EImpAlloc.Name
 	out, n := e.value(f, fr, s.Size, rule, "size")
 	neg := e.site(s.At, rule, "allocation of negative size %lld")
 	limit := e.site(s.At, rule, "allocation of %lld integers exceeds the interpreter's heap limit of %lld")
@@ -519,7 +519,7 @@ func (e *emitter) body(f *fn, fr *frame, decls []Stmt, ss []imp.Stmt) []Stmt {
 
 // bound evaluates a kernel's bound and checks it is not negative.
 func (e *emitter) bound(f *fn, fr *frame, k *imp.Kernel) ([]Stmt, string) {
-	const rule = "E-IMP-KERNEL"
+	rule := imp.EImpKernel.Name
 	out, n := e.value(f, fr, k.Bound, rule, "bound")
 	neg := e.site(k.At, rule, pct(fmt.Sprintf("kernel bound %s", fun.PrintSExp(k.Bound)))+" = %lld is negative")
 	return append(out, &If{Cond: bin("<", id(n), num(0)), Then: f.fail(neg, id(n), nil)}), n
