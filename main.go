@@ -14,6 +14,7 @@
 //	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list
 //	arraysem cover [--n N] [--seed S]
 //	arraysem repl [FILE] [--arg NAME=VALUE]... [--fuel N]
+//	arraysem bench [--row NAME]... [--quick] [--json FILE] [--clock cpu|wall]
 //	arraysem demo
 //
 // Exit status: 0 success; 1 the program went wrong (stuck, out of fuel,
