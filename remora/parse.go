@@ -117,7 +117,7 @@ func parseBody(pos semantics.Pos, forms []*semantics.SExp) Expr {
 			fail(d.Pos, "only definitions may come before a body's expression")
 		}
 		x, val := parseDefine(d)
-		body = &Let{Pos: d.Pos, X: x, Val: val, Body: body}
+		body = &Let{Pos: d.Pos, EndPos: d.End, X: x, Val: val, Body: body}
 	}
 	return body
 }
@@ -144,12 +144,12 @@ func parseDefine(d *semantics.SExp) (string, Expr) {
 		fhead = fhead.Head
 	}
 	f := name(fhead)
-	var e Expr = &Lam{Pos: d.Pos, Params: parseParams(head.List[1:]), Body: parseBody(d.Pos, d.List[2:])}
+	var e Expr = &Lam{Pos: d.Pos, EndPos: d.End, Params: parseParams(head.List[1:]), Body: parseBody(d.Pos, d.List[2:])}
 	if len(tvars) > 0 {
-		e = &TLam{Pos: d.Pos, Vars: typeVars(tvars), Body: e}
+		e = &TLam{Pos: d.Pos, EndPos: d.End, Vars: typeVars(tvars), Body: e}
 	}
 	if len(ivars) > 0 {
-		e = &ILam{Pos: d.Pos, Vars: indexVars(ivars), Body: e}
+		e = &ILam{Pos: d.Pos, EndPos: d.End, Vars: indexVars(ivars), Body: e}
 	}
 	return f, e
 }
@@ -278,26 +278,26 @@ func isDigits(s string) bool {
 
 func parseExpr(s *semantics.SExp) Expr {
 	if v, ok := parseAtomLit(s); ok {
-		return &Lit{Pos: s.Pos, V: v}
+		return &Lit{Pos: s.Pos, EndPos: s.End, V: v}
 	}
 	switch s.Kind {
 	case semantics.Atom:
 		if strings.HasPrefix(s.Text, "#") {
 			fail(s.Pos, "unknown literal %s", s.Text)
 		}
-		return &Var{Pos: s.Pos, Name: name(s)}
+		return &Var{Pos: s.Pos, EndPos: s.End, Name: name(s)}
 	case semantics.Curly:
 		var e Expr = parseExpr(s.Head)
 		if len(s.Right) > 0 {
-			e = &IApp{Pos: s.Pos, Fn: e, Args: parseIndices(s.Right)}
+			e = &IApp{Pos: s.Pos, EndPos: s.End, Fn: e, Args: parseIndices(s.Right)}
 		}
 		if len(s.Left) > 0 {
-			e = &TApp{Pos: s.Pos, Fn: e, Args: parseTypes(s.Left)}
+			e = &TApp{Pos: s.Pos, EndPos: s.End, Fn: e, Args: parseTypes(s.Left)}
 		}
 		return e
 	}
 	if s.Bracket == '[' {
-		return frame(s.Pos, []int64{int64(len(s.List))}, parseExprs(s.List), nil)
+		return frame(s.Pos, s.End, []int64{int64(len(s.List))}, parseExprs(s.List), nil)
 	}
 	if len(s.List) == 0 {
 		fail(s.Pos, "() is not an expression")
@@ -306,7 +306,7 @@ func parseExpr(s *semantics.SExp) Expr {
 	if head.Kind == semantics.Atom && keywords[head.Text] {
 		return parseForm(s, head.Text, args)
 	}
-	return &App{Pos: s.Pos, Fn: parseExpr(head), Args: parseExprs(args)}
+	return &App{Pos: s.Pos, EndPos: s.End, Fn: parseExpr(head), Args: parseExprs(args)}
 }
 
 func parseExprs(ss []*semantics.SExp) []Expr {
@@ -332,25 +332,25 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 		if !args[0].IsList('(') {
 			fail(args[0].Pos, "fn wants its parameters in parentheses: (fn ([x τ] …) body)")
 		}
-		return &Lam{Pos: s.Pos, Params: parseParams(args[0].List), Body: parseBody(s.Pos, args[1:])}
+		return &Lam{Pos: s.Pos, EndPos: s.End, Params: parseParams(args[0].List), Body: parseBody(s.Pos, args[1:])}
 	case "t-fn":
 		want(s, args, 2, "(t …) body")
 		if args[0].Kind != semantics.List {
 			fail(args[0].Pos, "t-fn wants its type variables in a list")
 		}
-		return &TLam{Pos: s.Pos, Vars: typeVars(args[0].List), Body: parseBody(s.Pos, args[1:])}
+		return &TLam{Pos: s.Pos, EndPos: s.End, Vars: typeVars(args[0].List), Body: parseBody(s.Pos, args[1:])}
 	case "i-fn":
 		want(s, args, 2, "(d @s …) body")
 		if args[0].Kind != semantics.List {
 			fail(args[0].Pos, "i-fn wants its index variables in a list")
 		}
-		return &ILam{Pos: s.Pos, Vars: indexVars(args[0].List), Body: parseBody(s.Pos, args[1:])}
+		return &ILam{Pos: s.Pos, EndPos: s.End, Vars: indexVars(args[0].List), Body: parseBody(s.Pos, args[1:])}
 	case "t-app":
 		want(s, args, 1, "a function and types")
-		return &TApp{Pos: s.Pos, Fn: parseExpr(args[0]), Args: parseTypes(args[1:])}
+		return &TApp{Pos: s.Pos, EndPos: s.End, Fn: parseExpr(args[0]), Args: parseTypes(args[1:])}
 	case "i-app":
 		want(s, args, 1, "a function and indices")
-		return &IApp{Pos: s.Pos, Fn: parseExpr(args[0]), Args: parseIndices(args[1:])}
+		return &IApp{Pos: s.Pos, EndPos: s.End, Fn: parseExpr(args[0]), Args: parseIndices(args[1:])}
 	case "let":
 		want(s, args, 2, "[x e] body")
 		var binds []*semantics.SExp
@@ -365,7 +365,7 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 			if b.Kind != semantics.List || len(b.List) < 2 || len(b.List) > 3 {
 				fail(b.Pos, "a let binding is [x e] or [x τ e], got %s", b)
 			}
-			l := &Let{Pos: b.Pos, X: name(b.List[0]), Val: parseExpr(b.List[len(b.List)-1]), Body: body}
+			l := &Let{Pos: b.Pos, EndPos: b.End, X: name(b.List[0]), Val: parseExpr(b.List[len(b.List)-1]), Body: body}
 			if len(b.List) == 3 {
 				l.T = parseType(b.List[1])
 			}
@@ -380,13 +380,13 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 			if len(args) != 2 {
 				fail(s.Pos, "an empty %s is (%s %s τ): it has no elements, only its cell type", kw, kw, args[0])
 			}
-			return frame(s.Pos, dims, nil, parseType(args[1]))
+			return frame(s.Pos, s.End, dims, nil, parseType(args[1]))
 		}
 		if len(args)-1 != n {
 			fail(s.Pos, "%s %s wants %d elements, got %d", kw, args[0], n, len(args)-1)
 		}
 		es := parseExprs(args[1:])
-		return frame(s.Pos, dims, es, nil)
+		return frame(s.Pos, s.End, dims, es, nil)
 	case "box":
 		want(s, args, 3, "(ι …) (Sigma (x …) τ) e")
 		if len(args) != 3 || args[0].Kind != semantics.List {
@@ -396,7 +396,7 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 		if !ok {
 			fail(args[1].Pos, "box wants a Sigma type, got %s", args[1])
 		}
-		return &Pack{Pos: s.Pos, Indices: parseIndices(args[0].List), Type: sig, Body: parseExpr(args[2])}
+		return &Pack{Pos: s.Pos, EndPos: s.End, Indices: parseIndices(args[0].List), Type: sig, Body: parseExpr(args[2])}
 	case "boxes":
 		want(s, args, 3, "(x …) τ [dims] ((ι …) e) …")
 		if args[0].Kind != semantics.List {
@@ -412,20 +412,20 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 			if !b.IsList('(') || len(b.List) != 2 || b.List[0].Kind != semantics.List {
 				fail(b.Pos, "a box of boxes is ((ι …) e), got %s", b)
 			}
-			es = append(es, &Pack{Pos: b.Pos, Indices: parseIndices(b.List[0].List), Type: sig, Body: parseExpr(b.List[1])})
+			es = append(es, &Pack{Pos: b.Pos, EndPos: b.End, Indices: parseIndices(b.List[0].List), Type: sig, Body: parseExpr(b.List[1])})
 		}
 		var cell Type
 		if len(es) == 0 {
 			cell = sig
 		}
-		return frame(s.Pos, dims, es, cell)
+		return frame(s.Pos, s.End, dims, es, cell)
 	case "unbox":
 		want(s, args, 3, "e (x d …) body")
 		if !args[1].IsList('(') || len(args[1].List) == 0 {
 			fail(args[1].Pos, "unbox binds (x d …): the contents, then the hidden indices")
 		}
 		vars := args[1].List
-		return &Unpack{Pos: s.Pos, Box: parseExpr(args[0]), X: name(vars[0]), IVars: indexVars(vars[1:]), Body: parseBody(s.Pos, args[2:])}
+		return &Unpack{Pos: s.Pos, EndPos: s.End, Box: parseExpr(args[0]), X: name(vars[0]), IVars: indexVars(vars[1:]), Body: parseBody(s.Pos, args[2:])}
 	case "lift":
 		want(s, args, 2, "[d e] body")
 		b := args[0]
@@ -436,7 +436,7 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 		if IsShapeVar(d) {
 			fail(b.Pos, "lift binds a Nat (a dimension); %s is a Shape variable", d)
 		}
-		return &LiftDim{Pos: s.Pos, D: d, N: parseExpr(b.List[1]), Body: parseBody(s.Pos, args[1:])}
+		return &LiftDim{Pos: s.Pos, EndPos: s.End, D: d, N: parseExpr(b.List[1]), Body: parseBody(s.Pos, args[1:])}
 	case "reify-dimension", "reify-shape":
 		if len(args) != 1 {
 			fail(s.Pos, "%s wants one index", kw)
@@ -445,7 +445,7 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 		if ix.IsShape != (kw == "reify-shape") {
 			fail(args[0].Pos, "%s wants a %s, got %s", kw, map[bool]string{true: "Shape", false: "Nat"}[kw == "reify-shape"], args[0])
 		}
-		return &Reify{Pos: s.Pos, Index: ix}
+		return &Reify{Pos: s.Pos, EndPos: s.End, Index: ix}
 	case "reshape":
 		if len(args) != 2 {
 			fail(s.Pos, "reshape is (reshape [ι …] e)")
@@ -454,7 +454,7 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 		if !ix.IsShape {
 			fail(args[0].Pos, "reshape wants a shape, got %s", args[0])
 		}
-		return &Reshape{Pos: s.Pos, Shape: ix.S, E: parseExpr(args[1])}
+		return &Reshape{Pos: s.Pos, EndPos: s.End, Shape: ix.S, E: parseExpr(args[1])}
 	}
 	fail(s.Pos, "unknown form %s", kw)
 	return nil
@@ -481,7 +481,8 @@ func constDims(s *semantics.SExp) []int64 {
 // frame builds a frame, folding one whose elements are all literals of one
 // kind and shape into a single literal: nesting collapses, as docs/remora.md
 // says ([[1 2] [3 4]] has shape [2 2]), and big literal arrays stay flat.
-func frame(pos semantics.Pos, dims []int64, es []Expr, cell Type) Expr {
+// Either spans [pos, end), the frame's form.
+func frame(pos, end semantics.Pos, dims []int64, es []Expr, cell Type) Expr {
 	if len(es) > 0 {
 		first, ok := es[0].(*Lit)
 		if ok && first.V.Kind <= KChar {
@@ -495,11 +496,11 @@ func frame(pos semantics.Pos, dims []int64, es []Expr, cell Type) Expr {
 				vals[i] = l.V
 			}
 			if vals != nil {
-				return &Lit{Pos: pos, V: Stack(dims, first.V.Shape, first.V.Kind, vals)}
+				return &Lit{Pos: pos, EndPos: end, V: Stack(dims, first.V.Shape, first.V.Kind, vals)}
 			}
 		}
 	}
-	return &Frame{Pos: pos, Dims: dims, Elems: es, Cell: cell}
+	return &Frame{Pos: pos, EndPos: end, Dims: dims, Elems: es, Cell: cell}
 }
 
 func parseTypes(ss []*semantics.SExp) []Type {

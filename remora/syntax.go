@@ -11,28 +11,47 @@ import "github.com/arraysem/arraysem/semantics"
 //
 // The checker fills in the annotations the semantics needs (Fig 6 keeps
 // every term's type): App.Type, Frame.Type, Lam.Ret, Pack.Type.
+//
+// A term parsed from source spans [At(), End()), go/ast's convention (End
+// is the position just after its last character): the s-expression it
+// was elaborated from (the Pos and End of semantics.SExp), so the text
+// there reads as that one s-expression. Sugar that makes several terms of
+// one form gives each made term the span of the form it came from:
+// f{τ … | ι …} is a TApp around an IApp, both spanning f{…}; (define
+// (f{t … | i …} [x τ] …) body …) is a Let whose value is an ILam around a
+// TLam around a Lam, all spanning the define; a frame of literals folded
+// into one Lit spans the frame. A Let is the exception to children lying
+// within their parents: it spans its binding, [x e] or [x τ e] of a let
+// form or the (define …) of a body or file, where its errors are
+// reported, and its Body is what follows that binding, outside the span.
+// Terms built after parsing (by the checker's elaboration, or a reduction)
+// keep a Pos but may have no End (the zero Pos, not IsValid).
 type Expr interface {
 	At() semantics.Pos
+	End() semantics.Pos
 	exprNode()
 }
 
 // Var is a variable x; variables are bound to arrays.
 type Var struct {
-	Pos  semantics.Pos
-	Name string
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Name   string
 }
 
 // Prim is a primitive operator π of the basis.
 type Prim struct {
-	Pos semantics.Pos
-	Def *PrimDef
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Def    *PrimDef
 }
 
 // Lit is a value: a literal (1, 2.5, #t, #\c, "str", [1 2 3]) or the result
 // of a reduction, in the flat representation of Value.
 type Lit struct {
-	Pos semantics.Pos
-	V   *Value
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	V      *Value
 }
 
 // Frame is the array literal [l …]^ι of Fig 5, written [e …],
@@ -40,11 +59,12 @@ type Lit struct {
 // cells are the elements. Type is the type of the whole frame, filled in by
 // the checker (an empty frame needs it for its cell shape and atom type).
 type Frame struct {
-	Pos   semantics.Pos
-	Dims  []int64
-	Elems []Expr
-	Cell  Type // the cells' type, written for an empty frame; else from the checker
-	Type  *Arr
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Dims   []int64
+	Elems  []Expr
+	Cell   Type // the cells' type, written for an empty frame; else from the checker
+	Type   *Arr
 }
 
 // Param is a term parameter with its cell type.
@@ -57,6 +77,7 @@ type Param struct {
 // result cell type, is filled in by the checker.
 type Lam struct {
 	Pos    semantics.Pos
+	EndPos semantics.Pos
 	Params []Param
 	Body   Expr
 	Ret    *Arr
@@ -64,47 +85,53 @@ type Lam struct {
 
 // TLam is the type abstraction (Tλ [x …] e), written (t-fn (x …) e).
 type TLam struct {
-	Pos  semantics.Pos
-	Vars []string
-	Body Expr
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Vars   []string
+	Body   Expr
 }
 
 // ILam is the index abstraction (Iλ [(x γ) …] e), written (i-fn (x …) e),
 // where a name starting with @ is of sort Shape.
 type ILam struct {
-	Pos  semantics.Pos
-	Vars []string
-	Body Expr
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Vars   []string
+	Body   Expr
 }
 
 // App is the application (e e′ …). Type is its type (from the checker).
 type App struct {
-	Pos  semantics.Pos
-	Fn   Expr
-	Args []Expr
-	Type *Arr
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Fn     Expr
+	Args   []Expr
+	Type   *Arr
 }
 
 // TApp is the type application (T-APP e τ …), written (t-app e τ …) or
 // e{τ … | }.
 type TApp struct {
-	Pos  semantics.Pos
-	Fn   Expr
-	Args []Type
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Fn     Expr
+	Args   []Type
 }
 
 // IApp is the index application (I-APP e ι …), written (i-app e ι …) or
 // e{ | ι …}.
 type IApp struct {
-	Pos  semantics.Pos
-	Fn   Expr
-	Args []Index
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Fn     Expr
+	Args   []Index
 }
 
 // Pack is the dependent sum (PACK ι … e)^τ, written (box (ι …) τ e) with τ
 // a Sigma type.
 type Pack struct {
 	Pos     semantics.Pos
+	EndPos  semantics.Pos
 	Indices []Index
 	Body    Expr
 	Type    *Sigma
@@ -114,21 +141,23 @@ type Pack struct {
 // binds the index variables x … to the box's witnesses and y to its
 // contents.
 type Unpack struct {
-	Pos   semantics.Pos
-	IVars []string
-	X     string
-	Box   Expr
-	Body  Expr
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	IVars  []string
+	X      string
+	Box    Expr
+	Body   Expr
 }
 
 // Let is (let [x e] body), which the checker elaborates to the β-redex
 // ((λ [(x τ)] body) e) where τ is e's type; T is an optional annotation.
 type Let struct {
-	Pos  semantics.Pos
-	X    string
-	T    Type
-	Val  Expr
-	Body Expr
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	X      string
+	T      Type
+	Val    Expr
+	Body   Expr
 }
 
 // LiftDim is (lift [d e] body) of the typed dialect (docs/remora.md): e is an
@@ -136,28 +165,32 @@ type Let struct {
 // the box (PACK d body) of type Σ[d] τ where τ is body's type. It is how a
 // run-time integer becomes a shape (iota with a run-time size).
 type LiftDim struct {
-	Pos  semantics.Pos
-	D    string
-	N    Expr
-	Body Expr
-	Type *Sigma // filled in by the checker
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	D      string
+	N      Expr
+	Body   Expr
+	Type   *Sigma // filled in by the checker
 }
 
 // Reify is (reify-dimension ι) or (reify-shape ι): an index as a term.
 type Reify struct {
-	Pos   semantics.Pos
-	Index Index
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Index  Index
 }
 
 // Reshape is (reshape [ι …] e): e's atoms in row-major order seen at a new
 // shape with as many atoms.
 type Reshape struct {
-	Pos   semantics.Pos
-	Shape Shape
-	E     Expr
-	Type  *Arr // filled in by the checker
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Shape  Shape
+	E      Expr
+	Type   *Arr // filled in by the checker
 }
 
+// At is where the term starts: its Pos.
 func (e *Var) At() semantics.Pos     { return e.Pos }
 func (e *Prim) At() semantics.Pos    { return e.Pos }
 func (e *Lit) At() semantics.Pos     { return e.Pos }
@@ -174,6 +207,25 @@ func (e *Let) At() semantics.Pos     { return e.Pos }
 func (e *LiftDim) At() semantics.Pos { return e.Pos }
 func (e *Reify) At() semantics.Pos   { return e.Pos }
 func (e *Reshape) At() semantics.Pos { return e.Pos }
+
+// End is the position just after the term's source (see Expr), or the
+// zero Pos when the term has none.
+func (e *Var) End() semantics.Pos     { return e.EndPos }
+func (e *Prim) End() semantics.Pos    { return e.EndPos }
+func (e *Lit) End() semantics.Pos     { return e.EndPos }
+func (e *Frame) End() semantics.Pos   { return e.EndPos }
+func (e *Lam) End() semantics.Pos     { return e.EndPos }
+func (e *TLam) End() semantics.Pos    { return e.EndPos }
+func (e *ILam) End() semantics.Pos    { return e.EndPos }
+func (e *App) End() semantics.Pos     { return e.EndPos }
+func (e *TApp) End() semantics.Pos    { return e.EndPos }
+func (e *IApp) End() semantics.Pos    { return e.EndPos }
+func (e *Pack) End() semantics.Pos    { return e.EndPos }
+func (e *Unpack) End() semantics.Pos  { return e.EndPos }
+func (e *Let) End() semantics.Pos     { return e.EndPos }
+func (e *LiftDim) End() semantics.Pos { return e.EndPos }
+func (e *Reify) End() semantics.Pos   { return e.EndPos }
+func (e *Reshape) End() semantics.Pos { return e.EndPos }
 
 func (*Var) exprNode()     {}
 func (*Prim) exprNode()    {}

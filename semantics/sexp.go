@@ -21,9 +21,14 @@ const (
 	Curly               // Head{Left … | Right …}
 )
 
-// SExp is an s-expression with its position.
+// SExp is an s-expression with its span in the source, [Pos, End) as in
+// go/ast: End is the position just after its last character (the closing
+// bracket or brace, or the end of the atom, string or character token).
+// The atoms a #A or #r form reads as (alit, rerank) were not written:
+// they span the whole form, as the list they head does.
 type SExp struct {
 	Pos     Pos
+	End     Pos
 	Kind    SKind
 	Text    string // Atom, String, Char
 	Bracket byte   // List: '(' or '['
@@ -283,6 +288,9 @@ func (r *sreader) read(depth int) *SExp {
 		}
 		s = &SExp{Pos: p, Kind: Atom, Text: r.src[start:r.i]}
 	}
+	if !s.End.IsValid() {
+		s.End = r.pos()
+	}
 	if r.peek() == '{' {
 		s = r.readCurly(s, depth)
 	}
@@ -302,12 +310,15 @@ func (r *sreader) readHashForm(p Pos, depth int) *SExp {
 			r.fail(r.pos(), "#A(dims …) wants its atoms in parentheses right after it: #A(2 2)(0 1 2 3)")
 		}
 		atoms := r.read(depth + 1)
-		return &SExp{Pos: p, Kind: List, Bracket: '(', List: append([]*SExp{{Pos: p, Kind: Atom, Text: "alit"}, head}, atoms.List...)}
+		end := r.pos()
+		return &SExp{Pos: p, End: end, Kind: List, Bracket: '(', List: append([]*SExp{{Pos: p, End: end, Kind: Atom, Text: "alit"}, head}, atoms.List...)}
 	}
 	if delimiter(r.peek()) && r.peek() != '(' && r.peek() != '[' {
 		r.fail(r.pos(), "#r(ranks …) wants the function right after it: #r(1 1)+")
 	}
-	return &SExp{Pos: p, Kind: List, Bracket: '(', List: []*SExp{{Pos: p, Kind: Atom, Text: "rerank"}, head, r.read(depth + 1)}}
+	f := r.read(depth + 1)
+	end := r.pos()
+	return &SExp{Pos: p, End: end, Kind: List, Bracket: '(', List: []*SExp{{Pos: p, End: end, Kind: Atom, Text: "rerank"}, head, f}}
 }
 
 func (r *sreader) readCurly(head *SExp, depth int) *SExp {
@@ -332,6 +343,7 @@ func (r *sreader) readCurly(head *SExp, depth int) *SExp {
 				r.fail(r.pos(), "braces need a | between types and indices, even when one side is empty: f{t | } or f{ | i}")
 			}
 			r.advance(1)
+			s.End = r.pos()
 			return s
 		default:
 			x := r.read(depth + 1)

@@ -1,7 +1,10 @@
 // Package spantest checks, in tests, the source spans of the syntax trees
 // of FUN, FUNMEM and IMP: that [Pos, End) of a node is exactly its source
 // (it parses back, alone, to a node that prints the same), that Pos <= End,
-// and that every node lies within the nodes it is part of.
+// and that every node lies within the nodes it is part of. For the
+// s-expression dialects (Remora's), SExps checks the reader's spans and
+// OneSExp that a span is exactly one s-expression, which is what a term
+// elaborated from s-expressions spans.
 package spantest
 
 import (
@@ -303,4 +306,104 @@ func FUNFocuses(t *testing.T, src string, fs []lang.Focus, newParser func(string
 			t.Errorf("step %d: the source span %v-%v holds %q, but the redex is %q", i+1, f.From, f.To, got, f.Redex)
 		}
 	}
+}
+
+// SourcesOf are the programs of a language to check, for a test run in
+// the language's package: the files matching the glob examples (relative
+// to the package's directory), and the chunks of the golden files goldens
+// (comment is the language's line comment). A golden file that does not
+// exist is skipped; a glob that matches nothing fails the test.
+func SourcesOf(t *testing.T, examples string, goldens []string, comment string) []Source {
+	t.Helper()
+	files, _ := filepath.Glob(examples)
+	if len(files) == 0 {
+		t.Fatalf("no examples match %s", examples)
+	}
+	var out []Source
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, Source{file, string(src)})
+	}
+	for _, path := range goldens {
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		for _, c := range golden.Read(t, path, comment) {
+			out = append(out, Source{fmt.Sprintf("%s:%d", path, c.Line), c.Src})
+		}
+	}
+	return out
+}
+
+// Span is a source span [From, To).
+type Span struct{ From, To semantics.Pos }
+
+// SExps checks the spans of the s-expressions sexps that semantics.ReadSExps
+// read from src, nested ones included: each is known, Pos <= End, lies
+// within the s-expression it is part of, and its text [Pos, End) reads
+// back, alone, as one s-expression that prints the same and ends exactly
+// at the end of the text (OneSExp). An s-expression spanning exactly what
+// its parent spans was not written (the alit and rerank atoms that #A and
+// #r forms read as): it is not read back alone. It returns the spans of
+// all the s-expressions, the problems found and the number checked.
+func SExps(src string, sexps []*semantics.SExp) (spans map[Span]bool, problems []string, checked int) {
+	spans = map[Span]bool{}
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	var walk func(s, parent *semantics.SExp)
+	walk = func(s, parent *semantics.SExp) {
+		checked++
+		spans[Span{s.Pos, s.End}] = true
+		switch {
+		case !s.Pos.IsValid() || !s.End.IsValid():
+			bad("%s at %v: span %v-%v is not known", s, s.Pos, s.Pos, s.End)
+		case !LessEq(s.Pos, s.End):
+			bad("%s: Pos %v is after End %v", s, s.Pos, s.End)
+		case parent != nil && !(LessEq(parent.Pos, s.Pos) && LessEq(s.End, parent.End)):
+			bad("%s at %v-%v is not within %s at %v-%v", s, s.Pos, s.End, parent, parent.Pos, parent.End)
+		case parent != nil && s.Pos == parent.Pos && s.End == parent.End:
+			// Made by the reader, not written.
+		default:
+			if got, err := OneSExp(src, s.Pos, s.End); err != nil {
+				bad("%s at %v-%v: %v", s, s.Pos, s.End, err)
+			} else if got.String() != s.String() {
+				bad("%s at %v-%v reads back as %s", s, s.Pos, s.End, got)
+			}
+		}
+		for _, xs := range [][]*semantics.SExp{s.List, s.Left, s.Right} {
+			for _, x := range xs {
+				walk(x, s)
+			}
+		}
+		if s.Head != nil {
+			walk(s.Head, s)
+		}
+	}
+	for _, s := range sexps {
+		walk(s, nil)
+	}
+	return spans, problems, checked
+}
+
+// OneSExp reads the text of src in [from, to) as s-expressions: it must be
+// exactly one, ending at the end of the text, which it returns.
+func OneSExp(src string, from, to semantics.Pos) (*semantics.SExp, error) {
+	text, err := Text(src, from, to)
+	if err != nil {
+		return nil, err
+	}
+	ss, _, err := semantics.ReadSExps("", text)
+	if err != nil {
+		return nil, fmt.Errorf("%q does not read: %v", text, err)
+	}
+	if len(ss) != 1 {
+		return nil, fmt.Errorf("%q reads as %d s-expressions, not one", text, len(ss))
+	}
+	end := semantics.Pos{Line: 1 + strings.Count(text, "\n"), Col: 1 + utf8.RuneCountInString(text[strings.LastIndexByte(text, '\n')+1:])}
+	if ss[0].Pos != (semantics.Pos{Line: 1, Col: 1}) || ss[0].End != end {
+		return nil, fmt.Errorf("%q reads as %s, spanning %v-%v of it, not all of it", text, ss[0], ss[0].Pos, ss[0].End)
+	}
+	return ss[0], nil
 }

@@ -70,7 +70,29 @@ func child(e Expr, i int) (Expr, bool) {
 }
 
 // Focus is the focus of a step from prev to next: the contractum's span in
-// next as printed, and the redex of prev.
+// next as printed, and the redex of prev, with its source span (From, To)
+// when it has one: a parsed term, or one a step copied from it; a term a
+// reduction built (a substituted body's) has none.
 func Focus(prev, next Expr) lang.Focus {
-	return lang.PathFocus(prev, next, nextChild, child, ExprString, ExprStringMarked)
+	f := lang.PathFocus(prev, next, nextChild, child, ExprString, ExprStringMarked)
+	if r := redex(prev); r != nil {
+		f.SetSource(r.At(), r.End())
+	}
+	return f
+}
+
+// redex is the subterm of e that step reduces, as PathFocus finds it, or
+// nil when there is none.
+func redex(e Expr) Expr {
+	for {
+		i := nextChild(e)
+		if i < 0 {
+			return e
+		}
+		c, ok := child(e, i)
+		if !ok {
+			return nil
+		}
+		e = c
+	}
 }

@@ -39,7 +39,7 @@ func ParseSExps(file string, sexps []*semantics.SExp) (p *Program, err error) {
 	if len(defs) > 0 && (len(p.Exprs) == 0 || isDefine(sexps[len(sexps)-1])) {
 		// Definitions no expression follows: their own errors come first.
 		last := defs[len(defs)-1]
-		parseBody(last.Pos, append(append([]*semantics.SExp{}, defs...), &semantics.SExp{Pos: last.Pos, Kind: semantics.Atom, Text: "0"}), nil)
+		parseBody(last.Pos, append(append([]*semantics.SExp{}, defs...), &semantics.SExp{Pos: last.Pos, End: last.End, Kind: semantics.Atom, Text: "0"}), nil)
 	}
 	if len(p.Exprs) == 0 {
 		pos := semantics.Pos{File: file, Line: 1, Col: 1}
@@ -129,11 +129,11 @@ func parseBody(pos semantics.Pos, forms []*semantics.SExp, sc *scope) Expr {
 	var defs []*Let
 	for _, d := range forms[:len(forms)-1] {
 		if !isDefine(d) {
-			defs = append(defs, &Let{Pos: d.Pos, Val: parseExpr(d, sc)})
+			defs = append(defs, &Let{Pos: d.Pos, EndPos: d.End, Val: parseExpr(d, sc)})
 			continue
 		}
 		x, val := parseDefine(d, sc)
-		defs = append(defs, &Let{Pos: d.Pos, X: x, Val: val})
+		defs = append(defs, &Let{Pos: d.Pos, EndPos: d.End, X: x, Val: val})
 		sc = sc.with(x)
 	}
 	return nestLets(defs, parseExpr(last, sc))
@@ -167,7 +167,7 @@ func parseDefine(d *semantics.SExp, sc *scope) (string, Expr) {
 	}
 	f := name(head.List[0])
 	params := parseParams(head.List[1:])
-	return f, &Lam{Pos: d.Pos, Params: params, Body: parseBody(d.Pos, d.List[2:], bindParams(sc, params))}
+	return f, &Lam{Pos: d.Pos, EndPos: d.End, Params: params, Body: parseBody(d.Pos, d.List[2:], bindParams(sc, params))}
 }
 
 func bindParams(sc *scope, ps []Param) *scope {
@@ -238,7 +238,7 @@ func parseExpr(s *semantics.SExp, sc *scope) Expr {
 		panic(err)
 	}
 	if ok {
-		return &Lit{Pos: s.Pos, V: v}
+		return &Lit{Pos: s.Pos, EndPos: s.End, V: v}
 	}
 	switch s.Kind {
 	case semantics.Atom:
@@ -249,17 +249,17 @@ func parseExpr(s *semantics.SExp, sc *scope) Expr {
 			fail(s.Pos, "%s is a keyword, not an expression", s.Text)
 		}
 		if sc.has(s.Text) {
-			return &Var{Pos: s.Pos, Name: s.Text}
+			return &Var{Pos: s.Pos, EndPos: s.End, Name: s.Text}
 		}
 		if p := Basis[s.Text]; p != nil {
-			return &Prim{Pos: s.Pos, Def: p}
+			return &Prim{Pos: s.Pos, EndPos: s.End, Def: p}
 		}
 		fail(s.Pos, "%s is not bound (and is not in the basis)", s.Text)
 	case semantics.Curly:
 		fail(s.Pos, "%s: type and index applications f{τ | ι} belong to the typed dialect (#lang remora)", s)
 	}
 	if s.Bracket == '[' {
-		return frame(s.Pos, parseExprs(s.List, sc))
+		return frame(s.Pos, s.End, parseExprs(s.List, sc))
 	}
 	if len(s.List) == 0 {
 		fail(s.Pos, "() is not an expression")
@@ -268,7 +268,7 @@ func parseExpr(s *semantics.SExp, sc *scope) Expr {
 	if head.Kind == semantics.Atom && keywords[head.Text] && !sc.has(head.Text) {
 		return parseForm(s, head.Text, args, sc)
 	}
-	return &App{Pos: s.Pos, Fn: parseExpr(head, sc), Args: parseExprs(args, sc)}
+	return &App{Pos: s.Pos, EndPos: s.End, Fn: parseExpr(head, sc), Args: parseExprs(args, sc)}
 }
 
 func parseExprs(ss []*semantics.SExp, sc *scope) []Expr {
@@ -288,7 +288,7 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) 
 			fail(s.Pos, "λ is (λ ((x rank) …) body)")
 		}
 		params := parseParams(args[0].List)
-		return &Lam{Pos: s.Pos, Params: params, Body: parseBody(s.Pos, args[1:], bindParams(sc, params))}
+		return &Lam{Pos: s.Pos, EndPos: s.End, Params: params, Body: parseBody(s.Pos, args[1:], bindParams(sc, params))}
 	case "let":
 		// (let ((x e) …) body …) binds in order, as let* does.
 		if len(args) < 2 || args[0].Kind != semantics.List {
@@ -300,7 +300,7 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) 
 				fail(b.Pos, "a let binding is (x e), got %s", b)
 			}
 			x := name(b.List[0])
-			binds = append(binds, &Let{Pos: b.Pos, X: x, Val: parseExpr(b.List[1], sc)})
+			binds = append(binds, &Let{Pos: b.Pos, EndPos: b.End, X: x, Val: parseExpr(b.List[1], sc)})
 			sc = sc.with(x)
 		}
 		return nestLets(binds, parseBody(s.Pos, args[1:], sc))
@@ -309,12 +309,12 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) 
 			fail(s.Pos, "unbox is (unbox x e body)")
 		}
 		x := name(args[0])
-		return &Unbox{Pos: s.Pos, X: x, Box: parseExpr(args[1], sc), Body: parseBody(s.Pos, args[2:], sc.with(x))}
+		return &Unbox{Pos: s.Pos, EndPos: s.End, X: x, Box: parseExpr(args[1], sc), Body: parseBody(s.Pos, args[2:], sc.with(x))}
 	case "array", "alit":
 		return parseArray(s, args)
 	case "vec":
 		// (vec e …) is the frame [e …].
-		return frame(s.Pos, parseExprs(args, sc))
+		return frame(s.Pos, s.End, parseExprs(args, sc))
 	case "rerank":
 		return parseRerank(s, args, sc)
 	case "apply/shape":
@@ -323,7 +323,7 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp, sc *scope) 
 		if len(args) < 2 {
 			fail(s.Pos, "apply/shape is (apply/shape shape f arg …)")
 		}
-		return &App{Pos: s.Pos, Shape: parseExpr(args[0], sc), Fn: parseExpr(args[1], sc), Args: parseExprs(args[2:], sc)}
+		return &App{Pos: s.Pos, EndPos: s.End, Shape: parseExpr(args[0], sc), Fn: parseExpr(args[1], sc), Args: parseExprs(args[2:], sc)}
 	case "begin":
 		return parseBody(s.Pos, args, sc)
 	}
@@ -339,13 +339,13 @@ func parseRerank(s *semantics.SExp, args []*semantics.SExp, sc *scope) Expr {
 		fail(s.Pos, "rerank is (rerank (rank …) f), or #r(rank …)f")
 	}
 	var params []Param
-	call := &App{Pos: s.Pos, Fn: parseExpr(args[1], sc)}
+	call := &App{Pos: s.Pos, EndPos: s.End, Fn: parseExpr(args[1], sc)}
 	for i, r := range args[0].List {
 		p := Param{Name: "x%" + strconv.Itoa(i+1), Rank: parseRank(r)}
 		params = append(params, p)
-		call.Args = append(call.Args, &Var{Pos: s.Pos, Name: p.Name})
+		call.Args = append(call.Args, &Var{Pos: s.Pos, EndPos: s.End, Name: p.Name})
 	}
-	return &Lam{Pos: s.Pos, Params: params, Body: call}
+	return &Lam{Pos: s.Pos, EndPos: s.End, Params: params, Body: call}
 }
 
 // parseArray reads (array [d …] atom …), the literal array of those
@@ -370,7 +370,7 @@ func parseArray(s *semantics.SExp, args []*semantics.SExp) Expr {
 	}
 	atoms := args[1:]
 	if len(atoms) == 0 && total == 0 {
-		return &Lit{Pos: s.Pos, V: emptyResult(ds)}
+		return &Lit{Pos: s.Pos, EndPos: s.End, V: emptyResult(ds)}
 	}
 	if int64(len(atoms)) != total {
 		fail(s.Pos, "an array of shape %s has %d atoms, got %d", shapeString(ds), total, len(atoms))
@@ -384,9 +384,9 @@ func parseArray(s *semantics.SExp, args []*semantics.SExp) Expr {
 		if !ok || len(v.Shape) != 0 {
 			fail(a.Pos, "an array's atoms are literal numbers, booleans or characters, got %s", a)
 		}
-		elems[i] = &Lit{Pos: a.Pos, V: v}
+		elems[i] = &Lit{Pos: a.Pos, EndPos: a.End, V: v}
 	}
-	l, ok := literal(s.Pos, ds, elems, true)
+	l, ok := literal(s.Pos, s.End, ds, elems, true)
 	if !ok {
 		fail(s.Pos, "an array's atoms are of one kind (ints and floats may mix)")
 	}
@@ -395,13 +395,14 @@ func parseArray(s *semantics.SExp, args []*semantics.SExp) Expr {
 
 // frame builds [e …], folding one whose elements are literal arrays of
 // one shape into a single literal: nesting collapses ([[1 2] [3 4]] has
-// shape [2 2]), and big literal arrays stay flat.
-func frame(pos semantics.Pos, es []Expr) Expr {
+// shape [2 2]), and big literal arrays stay flat. What it builds spans
+// [pos, end), the frame's form.
+func frame(pos, end semantics.Pos, es []Expr) Expr {
 	dims := []int64{int64(len(es))}
 	if len(es) == 0 {
-		return &Lit{Pos: pos, V: emptyResult(dims)}
+		return &Lit{Pos: pos, EndPos: end, V: emptyResult(dims)}
 	}
-	if l, ok := literal(pos, dims, es, false); ok {
+	if l, ok := literal(pos, end, dims, es, false); ok {
 		return l
 	}
 	// A frame of frames of the same dimensions is one frame.
@@ -416,10 +417,10 @@ func frame(pos semantics.Pos, es []Expr) Expr {
 			elems = append(elems, f.Elems...)
 		}
 		if elems != nil {
-			return &Frame{Pos: pos, Dims: append(dims, inner.Dims...), Elems: elems}
+			return &Frame{Pos: pos, EndPos: end, Dims: append(dims, inner.Dims...), Elems: elems}
 		}
 	}
-	return &Frame{Pos: pos, Dims: dims, Elems: es}
+	return &Frame{Pos: pos, EndPos: end, Dims: dims, Elems: es}
 }
 
 // cells0Kind is the atom kind of the first element, a literal.
@@ -434,7 +435,7 @@ func cells0Kind(es []Expr) remora.Kind {
 // shape and one kind, into one literal. With mix, ints join floats as
 // floats ((array [2] 1 2.5)); a frame [1 2.5] stays a frame, which
 // collapses when it runs, so that it prints back as it was written.
-func literal(pos semantics.Pos, dims []int64, es []Expr, mix bool) (Expr, bool) {
+func literal(pos, end semantics.Pos, dims []int64, es []Expr, mix bool) (Expr, bool) {
 	cells := make([]*remora.Value, len(es))
 	for i, e := range es {
 		l, ok := e.(*Lit)
@@ -447,5 +448,5 @@ func literal(pos semantics.Pos, dims []int64, es []Expr, mix bool) (Expr, bool) 
 	if err != nil {
 		return nil, false
 	}
-	return &Lit{Pos: pos, V: v}, true
+	return &Lit{Pos: pos, EndPos: end, V: v}, true
 }

@@ -1,0 +1,51 @@
+package dynamic
+
+import (
+	"testing"
+
+	"github.com/arraysem/arraysem/internal/spantest"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// TestFocusSource checks the source spans the focuses of a run's steps
+// give: each is one s-expression of the program, and a redex that is
+// still the term parsed there prints as that term (one whose arguments a
+// step reduced keeps its span: (+ [6 8] 9) spans (+ (* 2 [3 4]) (- 10 1))).
+// A substitution rebuilds the terms of a body without their End, so the
+// redexes in a λ's or a let's body after it have no span: a definition's
+// let has one (its (define …)), the steps in the expression it scopes
+// over none.
+func TestFocusSource(t *testing.T) {
+	for _, c := range []struct {
+		src           string
+		spanned, same int
+	}{
+		{"(+ (* 2 [3 4]) (- 10 1))\n(unbox b (box (- 3 1)) (+ b 1))\n", 6, 3},
+		{"(define (f (x 0)) (+ x 1))\n(f (* 2 [3 4]))\n", 1, 0},
+	} {
+		sexps, _, err := semantics.ReadSExps("t.remora", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spans, _, _ := spantest.SExps(c.src, sexps)
+		fs := spantest.Focuses(t, Language, "t.remora", c.src, nil)
+		spanned, same := 0, 0
+		for i, f := range fs {
+			if !f.From.IsValid() {
+				continue
+			}
+			spanned++
+			if !spans[spantest.Span{From: f.From, To: f.To}] {
+				t.Errorf("step %d: the source span %v-%v of %s is no s-expression's", i+1, f.From, f.To, f.Redex)
+				continue
+			}
+			text, _ := spantest.Text(c.src, f.From, f.To)
+			if e, err := ParseExpr("t.remora", text, nil); err == nil && ExprString(e) == f.Redex {
+				same++
+			}
+		}
+		if spanned < c.spanned || same < c.same {
+			t.Errorf("%q: of %d steps, %d have a source span (want %d), %d of them the redex's text (want %d)", c.src, len(fs), spanned, c.spanned, same, c.same)
+		}
+	}
+}

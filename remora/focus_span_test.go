@@ -1,0 +1,42 @@
+package remora
+
+import (
+	"testing"
+
+	"github.com/arraysem/arraysem/internal/spantest"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// TestFocusSource checks the source spans the focuses of a run's steps
+// give: each that has one is one s-expression of the program. The
+// checker's elaboration rebuilds terms with a Pos but no End, so today a
+// checked program's steps have none; Focus gives the span of a redex that
+// has one, as a parsed term's, which the second half checks.
+func TestFocusSource(t *testing.T) {
+	src := "(+ (* 2 [3 4]) (- 10 1))\n(unbox (box (3) (Sigma (n) [int n]) [1 2 3]) (b n) (length{int | n []} b))\n"
+	sexps, _, err := semantics.ReadSExps("t.remora", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spans, _, _ := spantest.SExps(src, sexps)
+	for i, f := range spantest.Focuses(t, Language, "t.remora", src, nil) {
+		if f.From.IsValid() && !spans[spantest.Span{From: f.From, To: f.To}] {
+			t.Errorf("step %d: the source span %v-%v of %s is no s-expression's", i+1, f.From, f.To, f.Redex)
+		}
+	}
+
+	// In a parsed term a primitive is still a variable, not a value.
+	src = "(+ (* 2 [3 4]) (- 10 1))\n[((fn ([x int]) x) 5) 1]\n"
+	p, _, err := ParseFile("t.remora", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"+", "((fn ([x int]) x) 5)"} {
+		e := p.Exprs[i]
+		f := Focus(e, e)
+		text, err := spantest.Text(src, f.From, f.To)
+		if err != nil || text != want || f.Redex != want {
+			t.Errorf("the redex of %s is %s, spanning %v-%v, %q (%v); want %s", ExprString(e), f.Redex, f.From, f.To, text, err, want)
+		}
+	}
+}
