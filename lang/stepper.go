@@ -44,9 +44,10 @@ type Focus struct {
 	Redex  string // the redex, printed ("" when there is none to show)
 	// From and To are the redex's span in the source, [From, To) (go/ast's
 	// convention: To is just after its last character): the statement the
-	// step ran, or the result (in (…)) it returned. Both are zero (not
-	// IsValid) when the language does not say, as Remora's focuser does
-	// not, or when the redex has no source (a node a pass built).
+	// step ran, or the result (in (…)) it returned (FUN, FUNMEM, IMP), or
+	// the redex term's s-expression (Remora). Both are zero (not IsValid)
+	// when the redex has no source: a node a pass built, or a term that
+	// substitution made.
 	From, To semantics.Pos
 }
 

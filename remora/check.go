@@ -151,7 +151,7 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 			return e, t, c.node(RuleTVar.Name, e, t)
 		}
 		if p, ok := Basis[e.Name]; ok {
-			ne := &Prim{Pos: e.Pos, Def: p}
+			ne := &Prim{Pos: e.Pos, EndPos: e.EndPos, Def: p}
 			t := &Arr{Elem: p.Type}
 			return ne, t, c.node(RuleTPrim.Name, ne, t)
 		}
@@ -171,7 +171,7 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		}
 		vars, body0 := renameShadowed(e.Vars, e.Body, s, false)
 		body, bt, bd := c.expr(body0, s.with(nil, vars, nil))
-		ne := &TLam{Pos: e.Pos, Vars: vars, Body: body}
+		ne := &TLam{Pos: e.Pos, EndPos: e.EndPos, Vars: vars, Body: body}
 		t := &Arr{Elem: &Forall{Vars: vars, Body: bt}}
 		return ne, t, c.node(RuleTTAbst.Name, ne, t, bd)
 	case *ILam:
@@ -182,7 +182,7 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		}
 		vars, body0 := renameShadowed(e.Vars, e.Body, s, true)
 		body, bt, bd := c.expr(body0, s.with(nil, nil, vars))
-		ne := &ILam{Pos: e.Pos, Vars: vars, Body: body}
+		ne := &ILam{Pos: e.Pos, EndPos: e.EndPos, Vars: vars, Body: body}
 		t := &Arr{Elem: &Pi{Vars: vars, Body: bt}}
 		return ne, t, c.node(RuleTIAbst.Name, ne, t, bd)
 	case *App:
@@ -206,7 +206,7 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 			}
 			pt = e.T
 		}
-		app := &App{Pos: e.Pos, Fn: &Lam{Pos: e.Pos, Params: []Param{{Name: e.X, Type: pt}}, Body: e.Body}, Args: []Expr{val}}
+		app := &App{Pos: e.Pos, EndPos: e.EndPos, Fn: &Lam{Pos: e.Pos, EndPos: e.EndPos, Params: []Param{{Name: e.X, Type: pt}}, Body: e.Body}, Args: []Expr{val}}
 		return c.app(app, s)
 	case *LiftDim:
 		return c.liftDim(e, s)
@@ -234,7 +234,7 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 			typeErr(e.Pos, RuleTReshape.Name, "cannot decide whether %s and %s have as many atoms (products of index variables are outside the decided fragment)", et.Shape, e.Shape)
 		}
 		t := &Arr{Elem: et.Elem, Shape: e.Shape}
-		r := &Reshape{Pos: e.Pos, Shape: e.Shape, E: ne, Type: t}
+		r := &Reshape{Pos: e.Pos, EndPos: e.EndPos, Shape: e.Shape, E: ne, Type: t}
 		return r, t, c.node(RuleTReshape.Name, r, t, d)
 	}
 	typeErr(e.At(), "", "unexpected term %s", short(e))
@@ -310,7 +310,7 @@ func litAtomType(v *Value) Type {
 // frame is T-ARRAY: every element has the same type A_ι τ, and the frame
 // [l …] with shape [n …] has type A_[n …](A_ι τ) ≅ A_[n … ι…] τ.
 func (c *checker) frame(e *Frame, s *scope) (Expr, *Arr, *semantics.Derivation) {
-	ne := &Frame{Pos: e.Pos, Dims: e.Dims, Cell: e.Cell}
+	ne := &Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: e.Dims, Cell: e.Cell}
 	var cell *Arr
 	var ds []*semantics.Derivation
 	if e.Cell != nil {
@@ -348,7 +348,7 @@ func (c *checker) lam(e *Lam, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		params[i] = Param{Name: p.Name, Type: vars[p.Name]}
 	}
 	body, bt, bd := c.expr(e.Body, s.with(vars, nil, nil))
-	ne := &Lam{Pos: e.Pos, Params: params, Body: body, Ret: bt}
+	ne := &Lam{Pos: e.Pos, EndPos: e.EndPos, Params: params, Body: body, Ret: bt}
 	pts := make([]Type, len(params))
 	for i, p := range params {
 		pts[i] = p.Type
@@ -377,7 +377,7 @@ func (c *checker) app(e *App, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	if len(e.Args) != len(f.Params) {
 		typeErr(e.Pos, RuleTApp.Name, "%s takes %s, got %d", short(fn), semantics.Plural(len(f.Params), "argument"), len(e.Args))
 	}
-	ne := &App{Pos: e.Pos, Fn: fn}
+	ne := &App{Pos: e.Pos, EndPos: e.EndPos, Fn: fn}
 	frames := []Shape{ft.Shape}
 	for i, a := range e.Args {
 		na, at, ad := c.expr(a, s)
@@ -454,7 +454,7 @@ func (c *checker) tapp(e *TApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		sub.Types[fa.Vars[i]] = ca
 	}
 	t := CanonArr(sub.Type(fa.Body))
-	ne := &TApp{Pos: e.Pos, Fn: fn, Args: args}
+	ne := &TApp{Pos: e.Pos, EndPos: e.EndPos, Fn: fn, Args: args}
 	return ne, t, c.node(RuleTTApp.Name, ne, t, ds...)
 }
 
@@ -481,7 +481,7 @@ func (c *checker) iapp(e *IApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		sub[pi.Vars[i]] = a
 	}
 	t := CanonArr(TypeSubst{Indices: sub}.Type(pi.Body))
-	ne := &IApp{Pos: e.Pos, Fn: fn, Args: e.Args}
+	ne := &IApp{Pos: e.Pos, EndPos: e.EndPos, Fn: fn, Args: e.Args}
 	return ne, t, c.node(RuleTIApp.Name, ne, t, ds...)
 }
 
@@ -513,7 +513,7 @@ func (c *checker) pack(e *Pack, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	if !Equal(bt, want) {
 		typeErr(e.Body.At(), RuleTPack.Name, "the box's contents have type %s; with these witnesses %s wants %s", TypeString(bt), TypeString(sig), TypeString(want))
 	}
-	ne := &Pack{Pos: e.Pos, Indices: e.Indices, Body: body, Type: sig}
+	ne := &Pack{Pos: e.Pos, EndPos: e.EndPos, Indices: e.Indices, Body: body, Type: sig}
 	t := &Arr{Elem: sig}
 	return ne, t, c.node(RuleTPack.Name, ne, t, append(ds, bd)...)
 }
@@ -531,14 +531,14 @@ func (c *checker) unpack(e *Unpack, s *scope) (Expr, *Arr, *semantics.Derivation
 	if len(bt.Shape) > 0 {
 		c.fresh++
 		b := fmt.Sprintf("box%%%d", c.fresh)
-		inner := &Unpack{Pos: e.Pos, IVars: e.IVars, X: e.X, Box: &Var{Pos: e.Box.At(), Name: b}, Body: e.Body}
-		return c.app(&App{Pos: e.Pos, Fn: &Lam{Pos: e.Pos, Params: []Param{{Name: b, Type: sig}}, Body: inner}, Args: []Expr{box}}, s)
+		inner := &Unpack{Pos: e.Pos, EndPos: e.EndPos, IVars: e.IVars, X: e.X, Box: &Var{Pos: e.Box.At(), Name: b}, Body: e.Body}
+		return c.app(&App{Pos: e.Pos, EndPos: e.EndPos, Fn: &Lam{Pos: e.Pos, EndPos: e.EndPos, Params: []Param{{Name: b, Type: sig}}, Body: inner}, Args: []Expr{box}}, s)
 	}
 	if len(e.IVars) != len(sig.Vars) {
 		typeErr(e.Pos, RuleTUnpack.Name, "%s hides %d indices, unbox binds %d", TypeString(sig), len(sig.Vars), len(e.IVars))
 	}
 	ivars, ebody := renameShadowed(e.IVars, e.Body, s, true)
-	e = &Unpack{Pos: e.Pos, IVars: ivars, X: e.X, Box: e.Box, Body: ebody}
+	e = &Unpack{Pos: e.Pos, EndPos: e.EndPos, IVars: ivars, X: e.X, Box: e.Box, Body: ebody}
 	sub := Subst{}
 	for i, x := range e.IVars {
 		if IsShapeVar(x) != IsShapeVar(sig.Vars[i]) {
@@ -559,7 +559,7 @@ func (c *checker) unpack(e *Unpack, s *scope) (Expr, *Arr, *semantics.Derivation
 			typeErr(e.Pos, RuleTUnpack.Name, "the hidden index %s leaks into the result type %s (box the result again, or return something whose type does not depend on it)", x, TypeString(rt))
 		}
 	}
-	ne := &Unpack{Pos: e.Pos, IVars: e.IVars, X: e.X, Box: box, Body: body}
+	ne := &Unpack{Pos: e.Pos, EndPos: e.EndPos, IVars: e.IVars, X: e.X, Box: box, Body: body}
 	return ne, rt, c.node(RuleTUnpack.Name, ne, rt, bd, rd)
 }
 
@@ -573,13 +573,13 @@ func (c *checker) liftDim(e *LiftDim, s *scope) (Expr, *Arr, *semantics.Derivati
 	if len(nt.Shape) > 0 {
 		c.fresh++
 		x := fmt.Sprintf("n%%%d", c.fresh)
-		inner := &LiftDim{Pos: e.Pos, D: e.D, N: &Var{Pos: e.N.At(), Name: x}, Body: e.Body}
-		return c.app(&App{Pos: e.Pos, Fn: &Lam{Pos: e.Pos, Params: []Param{{Name: x, Type: Int}}, Body: inner}, Args: []Expr{n}}, s)
+		inner := &LiftDim{Pos: e.Pos, EndPos: e.EndPos, D: e.D, N: &Var{Pos: e.N.At(), Name: x}, Body: e.Body}
+		return c.app(&App{Pos: e.Pos, EndPos: e.EndPos, Fn: &Lam{Pos: e.Pos, EndPos: e.EndPos, Params: []Param{{Name: x, Type: Int}}, Body: inner}, Args: []Expr{n}}, s)
 	}
 	ds, ebody := renameShadowed([]string{e.D}, e.Body, s, true)
 	body, bt, bd := c.expr(ebody, s.with(nil, nil, ds))
 	sig := &Sigma{Vars: ds, Body: bt}
-	ne := &LiftDim{Pos: e.Pos, D: ds[0], N: n, Body: body, Type: sig}
+	ne := &LiftDim{Pos: e.Pos, EndPos: e.EndPos, D: ds[0], N: n, Body: body, Type: sig}
 	t := &Arr{Elem: sig}
 	return ne, t, c.node(RuleTLift.Name, ne, t, nd, bd)
 }

@@ -343,7 +343,7 @@ func subst(e Expr, vals map[string]Expr) Expr {
 	case *Lit, *Prim:
 		return e
 	case *Frame:
-		n := &Frame{Pos: e.Pos, Dims: e.Dims, Elems: make([]Expr, len(e.Elems))}
+		n := &Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: e.Dims, Elems: make([]Expr, len(e.Elems))}
 		for i, el := range e.Elems {
 			n.Elems[i] = subst(el, vals)
 		}
@@ -353,9 +353,9 @@ func subst(e Expr, vals map[string]Expr) Expr {
 		for _, p := range e.Params {
 			inner = without(inner, p.Name)
 		}
-		return &Lam{Pos: e.Pos, Params: e.Params, Body: subst(e.Body, inner)}
+		return &Lam{Pos: e.Pos, EndPos: e.EndPos, Params: e.Params, Body: subst(e.Body, inner)}
 	case *App:
-		n := &App{Pos: e.Pos, Fn: subst(e.Fn, vals), Args: make([]Expr, len(e.Args))}
+		n := &App{Pos: e.Pos, EndPos: e.EndPos, Fn: subst(e.Fn, vals), Args: make([]Expr, len(e.Args))}
 		if e.Shape != nil {
 			n.Shape = subst(e.Shape, vals)
 		}
@@ -364,9 +364,9 @@ func subst(e Expr, vals map[string]Expr) Expr {
 		}
 		return n
 	case *Let:
-		return &Let{Pos: e.Pos, X: e.X, Val: subst(e.Val, vals), Body: subst(e.Body, without(vals, e.X))}
+		return &Let{Pos: e.Pos, EndPos: e.EndPos, X: e.X, Val: subst(e.Val, vals), Body: subst(e.Body, without(vals, e.X))}
 	case *Unbox:
-		return &Unbox{Pos: e.Pos, X: e.X, Box: subst(e.Box, vals), Body: subst(e.Body, without(vals, e.X))}
+		return &Unbox{Pos: e.Pos, EndPos: e.EndPos, X: e.X, Box: subst(e.Box, vals), Body: subst(e.Body, without(vals, e.X))}
 	}
 	return e
 }
