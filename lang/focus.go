@@ -3,6 +3,8 @@ package lang
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // PathFocus is the focus of a step of a substitution machine (Remora's
@@ -10,9 +12,10 @@ import (
 // next(e) of each term e until next(e) < 0 at the redex, and rebuilds the
 // term along that path only, so the subterm at the same path after the
 // step is the contractum. child(e, i) is e's i-th child; marked prints a
-// term and the span of one of its subterms (a Marker's).
+// term and the span of one of its subterms (a Marker's); source gives a
+// term's span in the source (Focus.SetSource), for the redex.
 func PathFocus[E comparable](prev, next E, enter func(E) int, child func(E, int) (E, bool),
-	print func(E) string, marked func(e, target E) (string, int, int)) Focus {
+	print func(E) string, marked func(e, target E) (string, int, int), source func(E) (from, to semantics.Pos)) Focus {
 	var path []int
 	for e := prev; ; {
 		i := enter(e)
@@ -34,8 +37,9 @@ func PathFocus[E comparable](prev, next E, enter func(E) int, child func(E, int)
 		return e, true
 	}
 	f := Focus{Lo: -1, Hi: -1}
-	if r, ok := at(prev); ok {
+	if r, ok := at(prev); ok && r != *new(E) {
 		f.Redex = print(r)
+		f.SetSource(source(r))
 	}
 	target, _ := at(next)
 	f.Text, f.Lo, f.Hi = marked(next, target)

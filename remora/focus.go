@@ -1,6 +1,9 @@
 package remora
 
-import "github.com/arraysem/arraysem/lang"
+import (
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
 
 // The focus of a step (lang.Focus): step descends an evaluation context to
 // the redex and rebuilds the term along that path only, so the subterm at
@@ -88,28 +91,9 @@ func child(e Expr, i int) (Expr, bool) {
 
 // Focus is the focus of a step of Fig 6 from prev to next: the
 // contractum's span in next as printed, and the redex of prev, with its
-// source span (From, To) when it has one. The checker's elaboration
-// rebuilds terms with no End, so a checked program's redexes have none.
+// source span (From, To) when it has one: a parsed term, kept by the
+// checker's elaboration; a term substitution built has none.
 func Focus(prev, next Expr) lang.Focus {
-	f := lang.PathFocus(prev, next, nextChild, child, ExprString, ExprStringMarked)
-	if r := redex(prev); r != nil {
-		f.SetSource(r.At(), r.End())
-	}
-	return f
-}
-
-// redex is the subterm of e that step reduces, as PathFocus finds it, or
-// nil when there is none.
-func redex(e Expr) Expr {
-	for {
-		i := nextChild(e)
-		if i < 0 {
-			return e
-		}
-		c, ok := child(e, i)
-		if !ok {
-			return nil
-		}
-		e = c
-	}
+	return lang.PathFocus(prev, next, nextChild, child, ExprString, ExprStringMarked,
+		func(r Expr) (semantics.Pos, semantics.Pos) { return r.At(), r.End() })
 }

@@ -1,6 +1,9 @@
 package dynamic
 
-import "github.com/arraysem/arraysem/lang"
+import (
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
 
 // The focus of a step (lang.Focus), as in the typed core: step descends an
 // evaluation context to the redex and rebuilds the term along that path
@@ -74,25 +77,6 @@ func child(e Expr, i int) (Expr, bool) {
 // when it has one: a parsed term, or one a step copied from it; a term a
 // reduction built (a substituted body's) has none.
 func Focus(prev, next Expr) lang.Focus {
-	f := lang.PathFocus(prev, next, nextChild, child, ExprString, ExprStringMarked)
-	if r := redex(prev); r != nil {
-		f.SetSource(r.At(), r.End())
-	}
-	return f
-}
-
-// redex is the subterm of e that step reduces, as PathFocus finds it, or
-// nil when there is none.
-func redex(e Expr) Expr {
-	for {
-		i := nextChild(e)
-		if i < 0 {
-			return e
-		}
-		c, ok := child(e, i)
-		if !ok {
-			return nil
-		}
-		e = c
-	}
+	return lang.PathFocus(prev, next, nextChild, child, ExprString, ExprStringMarked,
+		func(r Expr) (semantics.Pos, semantics.Pos) { return r.At(), r.End() })
 }
