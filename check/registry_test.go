@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/lang"
 )
 
@@ -102,6 +103,25 @@ func TestPassRejectedByChecker(t *testing.T) {
 		}
 		_, err = Compile(p, "imp", lang.CompileOptions{})
 		if err == nil || !strings.HasPrefix(err.Error(), "Unscoped produced a fun program that its checker rejects") {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+// TestPassWrongTree: a pass that hands a language another language's
+// tree (registered with the wrong target) is named, and so are both types.
+func TestPassWrongTree(t *testing.T) {
+	bad := lang.Pass{Name: "Mislabelled", From: "fun", To: "fun",
+		Run: func(any, lang.CompileOptions) (any, error) {
+			return imp.ParseFile("t.imp", "var x : int;\nx <- 1;\nreturn x\n")
+		}}
+	withPass(t, bad, func() {
+		p, err := Load("t.fun", "let (m : int) = 1\nin (m)\n", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Compile(p, "imp", lang.CompileOptions{})
+		if err == nil || !strings.Contains(err.Error(), "Mislabelled") || !strings.Contains(err.Error(), "FUN was given a *imp.Program, not one of its syntax trees (*fun.Program)") {
 			t.Errorf("got %v", err)
 		}
 	})

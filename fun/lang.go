@@ -1,8 +1,6 @@
 package fun
 
 import (
-	"fmt"
-
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -15,17 +13,13 @@ type language struct{ lang.Info }
 
 func (language) Print(syntax any) string { return Print(syntax.(*Program)) }
 func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
-	p, err := ParseFile(file, src)
-	if err != nil {
-		return nil, err
-	}
-	return l.Adopt(file, p, o)
+	return lang.LoadParsed(l, ParseFile, file, src, o)
 }
 
-func (language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
-	p, ok := syntax.(*Program)
-	if !ok {
-		return nil, fmt.Errorf("FUN's checker was given a %T, not a FUN program", syntax)
+func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
+	p, err := lang.Tree[*Program](l, syntax)
+	if err != nil {
+		return nil, err
 	}
 	info, err := Check(p, &CheckOptions{Paper: o.Paper, Derive: o.Derive, Counter: o.Counter})
 	if err != nil {

@@ -18,17 +18,13 @@ type language struct{ lang.Info }
 func (language) Print(syntax any) string { return Print(syntax.(*fun.Program)) }
 
 func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
-	p, err := ParseFile(file, src)
-	if err != nil {
-		return nil, err
-	}
-	return l.Adopt(file, p, o)
+	return lang.LoadParsed(l, ParseFile, file, src, o)
 }
 
-func (language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
-	p, ok := syntax.(*fun.Program)
-	if !ok {
-		return nil, fmt.Errorf("FUNMEM's checker was given a %T, not a FUNMEM program", syntax)
+func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
+	p, err := lang.Tree[*fun.Program](l, syntax)
+	if err != nil {
+		return nil, err
 	}
 	info, err := Check(p, &CheckOptions{Paper: o.Paper, Derive: o.Derive, Counter: o.Counter})
 	if err != nil {

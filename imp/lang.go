@@ -16,17 +16,13 @@ type language struct{ lang.Info }
 func (language) Print(syntax any) string { return Print(syntax.(*Program)) }
 
 func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
-	p, err := ParseFile(file, src)
-	if err != nil {
-		return nil, err
-	}
-	return l.Adopt(file, p, o)
+	return lang.LoadParsed(l, ParseFile, file, src, o)
 }
 
-func (language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
-	p, ok := syntax.(*Program)
-	if !ok {
-		return nil, fmt.Errorf("IMP's checker was given a %T, not an IMP program", syntax)
+func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
+	p, err := lang.Tree[*Program](l, syntax)
+	if err != nil {
+		return nil, err
 	}
 	if err := Check(p, o.Counter); err != nil {
 		return nil, err

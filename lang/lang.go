@@ -41,6 +41,38 @@ type Language interface {
 	Print(syntax any) string
 }
 
+// LoadParsed is Load as the languages write it: parse the text, then
+// check the tree as Adopt checks a pass's.
+func LoadParsed[P any](l Language, parse func(file, src string) (P, error), file, src string, o LoadOptions) (Program, error) {
+	p, err := parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return l.Adopt(file, p, o)
+}
+
+// Tree is a syntax tree given to l's Adopt, as l's tree type P; a tree of
+// another type (a pass registered with the wrong target) is a
+// *WrongTreeError.
+func Tree[P any](l Language, syntax any) (P, error) {
+	p, ok := syntax.(P)
+	if !ok {
+		return p, &WrongTreeError{Lang: l.Title(), Got: fmt.Sprintf("%T", syntax), Want: fmt.Sprintf("%T", p)}
+	}
+	return p, nil
+}
+
+// WrongTreeError is a language given a syntax tree of another type: its
+// printer cannot show it, so the driver reports the types.
+type WrongTreeError struct {
+	Lang      string // the language's title
+	Got, Want string // the tree's type, and the language's
+}
+
+func (e *WrongTreeError) Error() string {
+	return fmt.Sprintf("%s was given a %s, not one of its syntax trees (%s)", e.Lang, e.Got, e.Want)
+}
+
 // LoadOptions configure loading.
 type LoadOptions struct {
 	Paper   bool              // refuse extensions to the papers' grammars

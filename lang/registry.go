@@ -253,6 +253,10 @@ func (r *Registry) Compile(p Program, to string, o CompileOptions) ([]Stage, err
 			return &PassError{Pass: q, Err: fmt.Errorf("its target %q is not a registered language", q.To)}
 		}
 		next, err := target.Adopt(cur.File(), out, LoadOptions{})
+		var wrong *WrongTreeError
+		if errors.As(err, &wrong) {
+			return &PassError{Pass: q, Err: err} // its printer cannot show the tree
+		}
 		if err != nil {
 			return &PassError{Pass: q, Err: err, Text: target.Print(out)}
 		}

@@ -26,17 +26,16 @@ func (language) Print(syntax any) string {
 }
 
 func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
-	p, _, err := ParseFile(file, src)
-	if err != nil {
-		return nil, err
-	}
-	return l.Adopt(file, p, o)
+	return lang.LoadParsed(l, func(file, src string) (*Program, error) {
+		p, _, err := ParseFile(file, src)
+		return p, err
+	}, file, src, o)
 }
 
-func (language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
-	p, ok := syntax.(*Program)
-	if !ok {
-		return nil, fmt.Errorf("Remora's checker was given a %T, not a Remora program", syntax)
+func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
+	p, err := lang.Tree[*Program](l, syntax)
+	if err != nil {
+		return nil, err
 	}
 	info, err := Check(p, &CheckOptions{Derive: o.Derive, Counter: o.Counter})
 	if err != nil {

@@ -28,20 +28,19 @@ func (language) Print(syntax any) string {
 }
 
 func (l language) Load(file, src string, o lang.LoadOptions) (lang.Program, error) {
-	p, _, err := ParseFile(file, src)
-	if err != nil {
-		return nil, err
-	}
-	return l.Adopt(file, p, o)
+	return lang.LoadParsed(l, func(file, src string) (*Program, error) {
+		p, _, err := ParseFile(file, src)
+		return p, err
+	}, file, src, o)
 }
 
 // Adopt takes a parsed program: it has no types to check (its scopes
 // were checked by the parser); with o.Infer it is elaborated into the
 // typed core as far as that goes, and the types are what check prints.
-func (language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
-	p, ok := syntax.(*Program)
-	if !ok {
-		return nil, fmt.Errorf("the dynamic dialect was given a %T, not one of its programs", syntax)
+func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program, error) {
+	p, err := lang.Tree[*Program](l, syntax)
+	if err != nil {
+		return nil, err
 	}
 	q := &program{p: p}
 	if !o.Infer {
