@@ -479,21 +479,11 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 			p.next()
 			if p.peek().text == "{" {
 				lb := p.next()
-				l := &cuda.InitList{Pos: lb.pos}
-				for p.peek().text != "}" {
-					if len(l.Elems) > 0 {
-						if err := p.expect(","); err != nil {
-							return nil, err
-						}
-					}
-					e, err := p.expr()
-					if err != nil {
-						return nil, err
-					}
-					l.Elems = append(l.Elems, e)
+				elems, err := p.exprList("}")
+				if err != nil {
+					return nil, err
 				}
-				p.next()
-				s.Init = l
+				s.Init = &cuda.InitList{Pos: lb.pos, Elems: elems}
 			} else if s.Init, err = p.expr(); err != nil {
 				return nil, err
 			}
@@ -657,21 +647,11 @@ func (p *parser) primary() (cuda.Expr, error) {
 		}
 		if p.peek().text == "(" {
 			p.next()
-			c := &cuda.Call{Pos: t.pos, Fun: t.text}
-			for p.peek().text != ")" {
-				if len(c.Args) > 0 {
-					if err := p.expect(","); err != nil {
-						return nil, err
-					}
-				}
-				e, err := p.expr()
-				if err != nil {
-					return nil, err
-				}
-				c.Args = append(c.Args, e)
+			args, err := p.exprList(")")
+			if err != nil {
+				return nil, err
 			}
-			p.next()
-			return c, nil
+			return &cuda.Call{Pos: t.pos, Fun: t.text, Args: args}, nil
 		}
 		return &cuda.Ident{Pos: t.pos, Name: t.text}, nil
 	}
@@ -683,4 +663,24 @@ func (p *parser) primary() (cuda.Expr, error) {
 		return x, p.expect(")")
 	}
 	return nil, p.unsupported(t)
+}
+
+// exprList reads expressions separated by commas up to the closing token
+// close, which it consumes: an initializer list's, or a call's arguments.
+func (p *parser) exprList(close string) ([]cuda.Expr, error) {
+	var out []cuda.Expr
+	for p.peek().text != close {
+		if len(out) > 0 {
+			if err := p.expect(","); err != nil {
+				return nil, err
+			}
+		}
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	p.next()
+	return out, nil
 }
