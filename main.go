@@ -86,7 +86,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 	}
 	notices = stderr
 	progressOut = nil
-	if f, ok := stderr.(*os.File); ok && readline.IsTerminal(int(f.Fd())) {
+	if isTerminal(stderr) {
 		progressOut = stderr
 	}
 	c := lookup(cmd)
@@ -110,6 +110,13 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 // progressOut receives progress lines (rewritten in place), when stderr is
 // a terminal; nil otherwise.
 var progressOut io.Writer
+
+// isTerminal reports whether w is a terminal (a variable, so that tests
+// can stand in for one).
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && readline.IsTerminal(int(f.Fd()))
+}
 
 // parseShard reads i/n with 1 ≤ i ≤ n.
 func parseShard(s string) (int, int, error) {
@@ -583,12 +590,9 @@ func cmdProve(args []string, stdout io.Writer) error {
 			return usageError{fmt.Sprintf("prove: shard from %s: %v", from, err)}
 		}
 		opts := proofstests.ProveOptions{Property: *property, N: *n, Seed: *seed, Shard: i, Shards: k}
-		if progressOut != nil {
-			opts.Progress = func(p proofstests.Progress) {
-				fmt.Fprintf(progressOut, "\r\x1b[K%s", p)
-			}
-			defer fmt.Fprint(progressOut, "\r\x1b[K")
-		}
+		var done func()
+		opts.Progress, done = progressLine()
+		defer done()
 		var rs []proofstests.ProveResult
 		if *forTime > 0 {
 			var rounds int
@@ -750,6 +754,23 @@ func cmdSide(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// progressLine is a campaign's progress line on a terminal (progressOut):
+// count, rate and time left, rewritten in place at most ten times a
+// second; done erases it. Elsewhere it is nil and done does nothing.
+func progressLine() (show func(proofstests.Progress), done func()) {
+	if progressOut == nil {
+		return nil, func() {}
+	}
+	var last time.Time
+	show = func(p proofstests.Progress) {
+		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.Done == p.Total {
+			last = now
+			fmt.Fprintf(progressOut, "\r\x1b[K%s", p)
+		}
+	}
+	return show, func() { fmt.Fprint(progressOut, "\r\x1b[K") }
+}
+
 func cmdCover(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("cover", flag.ContinueOnError)
 	n := fs.Int("n", 300, "programs to generate")
@@ -760,7 +781,9 @@ func cmdCover(args []string, stdout io.Writer) error {
 	if *n < 1 {
 		return usageError{fmt.Sprintf("cover: --n %d: want a number of programs ≥ 1", *n)}
 	}
-	cov, err := proofstests.Cover(*n, *seed)
+	progress, done := progressLine()
+	cov, err := proofstests.Cover(*n, *seed, progress)
+	done()
 	if err != nil {
 		return failed{"arraysem cover: " + err.Error()}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,5 +46,32 @@ func TestProveCommand(t *testing.T) {
 	}
 	if _, ok := slurmShard(func(string) string { return "" }); ok {
 		t.Error("a shard without Slurm")
+	}
+}
+
+// TestProgressLine: on a terminal, prove and cover keep one progress line
+// (count, rate, time left) rewritten in place and erased at the end; off a
+// terminal they print none.
+func TestProgressLine(t *testing.T) {
+	saved := isTerminal
+	defer func() { isTerminal = saved }()
+	for _, args := range [][]string{
+		{"cover", "--n", "30"},
+		{"prove", "--property", "fun-check", "--n", "30"},
+	} {
+		isTerminal = func(io.Writer) bool { return true }
+		// A small cover run may end in "rules never applied": the
+		// progress is what comes before the line is erased for good.
+		_, errs, _ := run(t, args...)
+		end := strings.LastIndex(errs, "\r\x1b[K")
+		progress := errs[:max(end, 0)]
+		if !strings.HasPrefix(progress, "\r\x1b[K") || !strings.Contains(progress, "/40 cases") && !strings.Contains(progress, "/30 cases") ||
+			!strings.Contains(progress, "cases/s, about") || strings.Contains(progress, "\n") {
+			t.Errorf("%v on a terminal: the progress line is not one line rewritten in place and erased: %q", args, errs)
+		}
+		isTerminal = func(io.Writer) bool { return false }
+		if _, errs, _ := run(t, args...); strings.Contains(errs, "\r") {
+			t.Errorf("%v off a terminal prints a progress line: %q", args, errs)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
@@ -84,8 +85,14 @@ func (c Coverage) Zero() []string {
 // semantics on FunMemToImp of each. It also generates n/3 well-typed
 // Remora programs and runs the typed checker and both semantics on each.
 // It counts the rules each applies. A panic anywhere is an error naming
-// the program.
-func Cover(n int, seed int64) (cov Coverage, err error) {
+// the program. progress, if not nil, is told after every program.
+func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error) {
+	start, total := time.Now(), n+max(1, n/3)
+	tell := func(what string, done int) {
+		if progress != nil {
+			progress(Progress{Property: "cover: " + what, Done: done, Total: total, Elapsed: time.Since(start)})
+		}
+	}
 	cov = Coverage{}
 	for _, f := range Figures {
 		cov[f.Name] = semantics.Counter{}
@@ -106,6 +113,7 @@ func Cover(n int, seed int64) (cov Coverage, err error) {
 		if err != nil {
 			return cov, err
 		}
+		tell("FUN, FUNMEM, IMP", i+1)
 	}
 	rr := rand.New(rand.NewSource(seed))
 	m := max(1, n/3)
@@ -122,6 +130,7 @@ func Cover(n int, seed int64) (cov Coverage, err error) {
 		if err != nil {
 			return cov, err
 		}
+		tell("Remora", n+i+1)
 	}
 	return cov, nil
 }

@@ -12,7 +12,7 @@ func TestCoverNoZeroRows(t *testing.T) {
 	t.Parallel()
 	// Not caseCount: Remora's rarer rules (T-RESHAPE, T-REIFY) need the CI
 	// count's 300 programs, -short or not.
-	cov, err := Cover(max(1, *flagN/10), *flagSeed)
+	cov, err := Cover(max(1, *flagN/10), *flagSeed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
