@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +27,80 @@ func writeCU(t *testing.T, args ...string) string {
 	return f
 }
 
+// plantedCU writes gpu-sim's planted program name (the CUDA of
+// examples/imp/kernel.imp, compiled now, with the edits of
+// gpu-sim/testdata/planted/name.txt, which say why they plant the bug) to
+// name.cu in a temporary directory, and returns its path.
+func plantedCU(t *testing.T, name string) string {
+	t.Helper()
+	kernel, errs, status := run(t, "compile", "examples/imp/kernel.imp", "--to", "cuda")
+	if status != 0 {
+		t.Fatalf("compile examples/imp/kernel.imp: status %d: %s", status, errs)
+	}
+	path := filepath.Join("gpu-sim", "testdata", "planted", name+".txt")
+	edits, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := plant(path, kernel, string(edits))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), name+".cu")
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// plant applies the edit file edits (named file, for its errors) to src:
+// a copy of gpu-sim/planted_test.go's plant, whose comments describe the
+// format (test files of two packages cannot share code).
+func plant(file, src, edits string) (string, error) {
+	type hunk struct {
+		line     int
+		old, new []string
+	}
+	var hunks []*hunk
+	for i, l := range strings.Split(edits, "\n") {
+		switch {
+		case l == "" || strings.HasPrefix(l, "#"):
+		case l == "@@":
+			hunks = append(hunks, &hunk{line: i + 1})
+		case len(hunks) > 0 && strings.Contains(" -+", l[:1]):
+			h := hunks[len(hunks)-1]
+			if l[0] != '+' {
+				h.old = append(h.old, l[1:])
+			}
+			if l[0] != '-' {
+				h.new = append(h.new, l[1:])
+			}
+		default:
+			return "", fmt.Errorf("%s:%d: want @@, a comment, or in a hunk a line starting with ' ', '-' or '+'", file, i+1)
+		}
+	}
+	if len(hunks) == 0 {
+		return "", fmt.Errorf("%s: no hunk", file)
+	}
+	for _, h := range hunks {
+		if len(h.old) == 0 {
+			return "", fmt.Errorf("%s:%d: a hunk without ' ' or '-' lines has no place to go", file, h.line)
+		}
+		// The newlines around the text make it match whole lines only.
+		old := "\n" + strings.Join(h.old, "\n") + "\n"
+		text := "\n" + src
+		if n := strings.Count(text, old); n != 1 {
+			return "", fmt.Errorf("%s:%d: the hunk's old text is found %d times in the emitted kernel.imp, not once: has the emitter changed? carry the edit over", file, h.line, n)
+		}
+		new := "\n"
+		for _, l := range h.new {
+			new += l + "\n"
+		}
+		src = strings.Replace(text, old, new, 1)[1:]
+	}
+	return src, nil
+}
+
 func TestGpuSimCommand(t *testing.T) {
 	cu := writeCU(t, "examples/imp/kernel.imp", "--to", "cuda")
 	for _, c := range []struct {
@@ -37,8 +112,8 @@ func TestGpuSimCommand(t *testing.T) {
 		{[]string{cu, "--arg", "n=2", "--arg", "m=1", "--schedule", "random:3", "--block", "1"}, 0, `^\[1 4\]\n\[\[1\] \[2\]\]\n\[7\]\n$`},
 		{[]string{cu, "n=4"}, 2, `missing input m`},
 		{[]string{cu, "n=4", "m=2", "--schedule", "sideways"}, 2, `want in-order, reverse or random`},
-		{[]string{"gpu-sim/testdata/race.cu", "n=4", "m=2"}, 1, `data race in arraysem_kernel_1: thread 2 .* thread 1 `},
-		{[]string{"gpu-sim/testdata/unsupported.cu", "n=4", "m=2"}, 2, `unsupported\.cu:\d+:5: unsupported construct "while"`},
+		{[]string{plantedCU(t, "race"), "n=4", "m=2"}, 1, `data race in arraysem_kernel_1: thread 2 .* thread 1 `},
+		{[]string{plantedCU(t, "unsupported"), "n=4", "m=2"}, 2, `unsupported\.cu:\d+:5: unsupported construct "while"`},
 		{[]string{"examples/imp/kernel.imp"}, 2, `does not contain arraysem's CUDA prelude`},
 	} {
 		out, errs, status := run(t, append([]string{"gpu-sim"}, c.args...)...)

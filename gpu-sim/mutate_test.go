@@ -2,23 +2,27 @@ package gpusim_test
 
 import (
 	"math/rand"
-	"os"
-	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
 )
 
-// TestMutatedFiles: 500 random mutations of the planted files (a byte
+// TestMutatedFiles: 500 random mutations of the planted programs (a byte
 // deleted, replaced by a token character or copied from elsewhere, near
 // the program's end) neither panic gpu-sim nor run for long under fuel.
 func TestMutatedFiles(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.cu"))
+	planted := plantedAll(t)
+	var names []string
+	for n := range planted {
+		names = append(names, n)
+	}
+	// Sorted, so that the seeded choices pick the same programs each run.
+	slices.Sort(names)
 	r := rand.New(rand.NewSource(1))
 	for k := 0; k < 500; k++ {
-		b, _ := os.ReadFile(files[r.Intn(len(files))])
-		src := []byte(string(b))
+		src := []byte(planted[names[r.Intn(len(names))]])
 		for m := 0; m < 1+r.Intn(3); m++ {
 			i := len(src) - 1 - r.Intn(3000)
 			switch r.Intn(3) {

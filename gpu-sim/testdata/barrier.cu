@@ -1,4 +1,3 @@
-// PLANTED: every thread waits at one barrier: fine when no thread of a block is guarded out
 // kernel.imp in CUDA, emitted by arraysem from IMP (one thread per iteration of a
 // top-level kernel; nested kernels are loops of the thread). Inputs are
 // NAME=VALUE arguments, as `arraysem run --arg` takes them; the results print
