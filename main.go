@@ -507,11 +507,12 @@ func cmdTest(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	memoryFlag(fs)
 	verbose := fs.Bool("v", false, "list passing files too")
+	levels := fs.Bool("levels", false, "also run each case at every level its file compiles to (as side-by-side does), expecting the same output or the same kind of error")
 	pos, err := parse(fs, args, 1, "one DIR")
 	if err != nil {
 		return err
 	}
-	out, err := check.RunGolden(pos[0], stdout, *verbose)
+	out, err := check.RunGolden(pos[0], stdout, check.GoldenOptions{Verbose: *verbose, Levels: *levels})
 	if err != nil {
 		return usageError{err.Error()}
 	}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arraysem/arraysem/internal/table"
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -242,12 +244,65 @@ func parseArgs(s string) (map[string]string, error) {
 }
 
 // Outcome counts a golden run: checks passed and failed, and files with
-// no test block (nothing to check; said, not failed).
-type Outcome struct{ Passed, Failed, Untested int }
+// no test block (nothing to check; said, not failed). With
+// GoldenOptions.Levels, the checks at other levels are among them, and
+// Levels breaks them down by level.
+type Outcome struct {
+	Passed, Failed, Untested int
+	// Caveats counts the runs at other levels that went on where the
+	// source goes wrong, at a level whose program documents that it may
+	// (lang.Caveat: IMP and CUDA check no bounds, ERRATA I2): neither
+	// passed nor failed.
+	Caveats int
+	Levels  []LevelOutcome // in the order the levels were first met
+}
+
+// LevelOutcome counts the checks made at one level (named as side-by-side
+// names it: "IMP expanded (gpu)").
+type LevelOutcome struct {
+	Level                   string
+	Passed, Failed, Caveats int
+}
+
+// GoldenOptions configure a golden run.
+type GoldenOptions struct {
+	Verbose bool // list passing files too
+	// Levels also runs every case at every level the file's language
+	// compiles to (the walks of side-by-side, Registry.Levels), under
+	// each of that level's semantics, expecting the case's output, or
+	// an error of the same kind as the source's (errors differ in
+	// position and rule from level to level). Only the cases that run
+	// under the source's default semantics are checked there: a case
+	// restricted to another one (FUNMEM's value semantics, which has no
+	// memory and so no races) describes that semantics alone.
+	Levels bool
+}
+
+// FileOutcome is one file's golden run.
+type FileOutcome struct {
+	Fails  []string
+	Checks int            // checks made, the failed ones included
+	Levels []LevelOutcome // with GoldenOptions.Levels
+	Notes  []string       // the caveat runs, for -v
+	// Declined says why the file was not run at other levels: a pass
+	// on the way declined it.
+	Declined []string
+}
+
+// level finds (or adds) the count of a level.
+func level(ls *[]LevelOutcome, name string) *LevelOutcome {
+	for i := range *ls {
+		if (*ls)[i].Level == name {
+			return &(*ls)[i]
+		}
+	}
+	*ls = append(*ls, LevelOutcome{Level: name})
+	return &(*ls)[len(*ls)-1]
+}
 
 // RunGolden runs every golden test under dir (files in a language arraysem
 // knows), reporting each failure and a summary line to w.
-func RunGolden(dir string, w io.Writer, verbose bool) (Outcome, error) {
+func RunGolden(dir string, w io.Writer, o GoldenOptions) (Outcome, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -273,49 +328,115 @@ func RunGolden(dir string, w io.Writer, verbose bool) (Outcome, error) {
 				continue
 			}
 		}
-		fails, n := RunGoldenFile(f)
-		for _, msg := range fails {
+		r := runGoldenFile(f, o.Levels)
+		for _, msg := range r.Fails {
 			fmt.Fprintf(w, "FAIL %s\n", msg)
 		}
-		out.Failed += len(fails)
-		out.Passed += n - len(fails)
-		if verbose && len(fails) == 0 {
-			fmt.Fprintf(w, "ok   %s (%s)\n", f, semantics.Plural(n, "check"))
+		for _, msg := range r.Declined {
+			fmt.Fprintf(w, "note %s\n", msg)
+		}
+		out.Failed += len(r.Fails)
+		out.Passed += r.Checks - len(r.Fails)
+		for _, lv := range r.Levels {
+			sum := level(&out.Levels, lv.Level)
+			sum.Passed += lv.Passed
+			sum.Failed += lv.Failed
+			sum.Caveats += lv.Caveats
+			out.Caveats += lv.Caveats
+		}
+		if o.Verbose && len(r.Fails) == 0 {
+			fmt.Fprintf(w, "ok   %s (%s)\n", f, semantics.Plural(r.Checks, "check"))
+		}
+		if o.Verbose {
+			for _, n := range r.Notes {
+				fmt.Fprintf(w, "note %s\n", n)
+			}
 		}
 	}
 	if out.Untested > 0 {
 		fmt.Fprintf(w, "%s without a test block\n", semantics.Plural(out.Untested, "file"))
 	}
+	if o.Levels {
+		printLevels(w, out)
+	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", out.Passed, out.Failed)
 	return out, nil
+}
+
+// printLevels prints the checks made at other levels, one line a level.
+func printLevels(w io.Writer, out Outcome) {
+	if len(out.Levels) == 0 {
+		fmt.Fprintln(w, "levels: no file's language compiles to another level")
+		return
+	}
+	fmt.Fprintln(w, "at the levels the files compile to (counted in the total below):")
+	rows := [][]string{{"level", "passed", "failed", "ran on"}}
+	for _, lv := range out.Levels {
+		rows = append(rows, []string{lv.Level, fmt.Sprint(lv.Passed), fmt.Sprint(lv.Failed), fmt.Sprint(lv.Caveats)})
+	}
+	table.Print(w, rows)
+	if out.Caveats > 0 {
+		fmt.Fprintf(w, "(ran on: %s where the source goes wrong, at levels whose caveat allows it; -v lists them with the caveat)\n",
+			semantics.Plural(out.Caveats, "run"))
+	}
 }
 
 // RunGoldenFile runs one file's cases under every semantics that applies;
 // it returns the failures and the number of checks made.
 func RunGoldenFile(file string) (fails []string, checks int) {
+	r := runGoldenFile(file, false)
+	return r.Fails, r.Checks
+}
+
+// runGoldenFile runs one file's cases, and with levels each case again
+// at every level the file compiles to.
+func runGoldenFile(file string, levels bool) (out FileOutcome) {
+	fail := func(msg string) FileOutcome {
+		out.Fails = append(out.Fails, msg)
+		out.Checks++
+		return out
+	}
 	src, err := os.ReadFile(file)
 	if err != nil {
-		return []string{err.Error()}, 1
+		return fail(err.Error())
 	}
 	spec, err := ParseSpec(string(src))
 	if err != nil {
-		return []string{file + ": test block: " + err.Error()}, 1
+		return fail(file + ": test block: " + err.Error())
 	}
 	l, err := Load(file, string(src), Options{})
 	if spec.LoadError != nil || err != nil {
-		checks++
 		switch {
 		case err == nil:
-			return []string{fmt.Sprintf("%s: expected the error %q, but it loads", file, spec.LoadError)}, checks
+			return fail(fmt.Sprintf("%s: expected the error %q, but it loads", file, spec.LoadError))
 		case spec.LoadError == nil:
-			return []string{fmt.Sprintf("%s: %v", file, err)}, checks
+			return fail(fmt.Sprintf("%s: %v", file, err))
 		case !spec.LoadError.MatchString(err.Error()):
-			return []string{fmt.Sprintf("%s: expected an error matching %q, got %v", file, spec.LoadError, err)}, checks
+			return fail(fmt.Sprintf("%s: expected an error matching %q, got %v", file, spec.LoadError, err))
 		}
-		return nil, checks
+		out.Checks++
+		return out
 	}
 	if len(spec.Cases) == 0 {
-		return []string{file + ": no test block (-- == followed by input/output lines)"}, 1
+		return fail(file + ": no test block (-- == followed by input/output lines)")
+	}
+	var lvs []lang.Level
+	if levels {
+		if lvs, err = Registry.Levels(l); err != nil {
+			// A pass whose output its checker rejects is a broken pass;
+			// one that declines the program says what it does not
+			// translate (FunMemToImp: inputs that are not row-major), a
+			// limit of the level rather than a failure of the case. Either
+			// way no level is reached (Levels walks all or none).
+			var pe *lang.PassError
+			if errors.As(err, &pe) && pe.Text == "" {
+				out.Declined = append(out.Declined, fmt.Sprintf("%s: not run at other levels: %v", file, err))
+			} else {
+				fail(fmt.Sprintf("%s: compiling to the levels it reaches: %v", file, err))
+			}
+			lvs = nil
+		}
+		lvs = lvs[min(1, len(lvs)):] // the first is the source itself
 	}
 	for _, c := range spec.Cases {
 		sems := c.Semantics
@@ -323,15 +444,72 @@ func RunGoldenFile(file string) (fails []string, checks int) {
 			sems = l.Semantics()
 		}
 		for _, sem := range sems {
-			checks++
+			out.Checks++
 			where := fmt.Sprintf("%s:%d (%s)", file, c.Line, sem)
 			r, err := l.Run(lang.RunOptions{Semantics: sem, Args: c.Args})
 			if msg := compare(c, r, err); msg != "" {
-				fails = append(fails, where+": "+msg)
+				out.Fails = append(out.Fails, where+": "+msg)
 			}
 		}
+		if len(lvs) > 0 && slices.Contains(sems, l.Semantics()[0]) {
+			out.atLevels(file, c, l, sems, lvs)
+		}
 	}
-	return fails, checks
+	return out
+}
+
+// atLevels runs a case at each of the levels, under each of their
+// semantics, against the case's expectation. The source's run under its
+// default semantics is what they are compared with, as side-by-side
+// compares every row with its first: for the kind of an expected error,
+// and to find the pass that broke the program. At a level of the
+// source's own language only the case's semantics (sems) run: a
+// semantics: line left the others out because they differ there by
+// design (FUNMEM's value semantics on a program that Def 3.1 finds
+// invalid).
+func (out *FileOutcome) atLevels(file string, c *Case, src lang.Program, sems []string, lvs []lang.Level) {
+	first := run(src, src.Semantics()[0], c.Args)
+	first.Level, first.Stages = src.Language().Title(), []lang.Stage{{Program: src}}
+	if compare(c, first.Result, first.Err) != "" {
+		// The source fails its own case (reported above): there is
+		// nothing the levels could be held to.
+		return
+	}
+	for _, lv := range lvs {
+		count := level(&out.Levels, lv.Name)
+		for _, sem := range lv.Program().Semantics() {
+			if lv.Program().Language().Name() == src.Language().Name() && !slices.Contains(sems, sem) {
+				continue
+			}
+			row := run(lv.Program(), sem, c.Args)
+			row.Level, row.Stages = lv.Name, lv.Stages
+			where := fmt.Sprintf("%s:%d (%s %s)", file, c.Line, lv.Name, sem)
+			msg := ""
+			switch {
+			case c.Error == nil:
+				msg = compare(c, row.Result, row.Err)
+			case row.Err == nil:
+				if cv, ok := lv.Program().(lang.Caveat); ok {
+					count.Caveats++
+					out.Notes = append(out.Notes, fmt.Sprintf("%s: runs on where %s %s goes wrong (%v): %s", where, first.Level, first.Semantics, first.Err, cv.Caveat()))
+					continue
+				}
+				msg = fmt.Sprintf("expected an error like %s %s's (%v), got { %s }", first.Level, first.Semantics, first.Err, strings.Join(row.Result.Lines, " "))
+			case kind(row.Err) != kind(first.Err):
+				msg = fmt.Sprintf("expected an error of the kind of %s %s's (%v), got %v", first.Level, first.Semantics, first.Err, row.Err)
+			}
+			out.Checks++
+			if msg == "" {
+				count.Passed++
+				continue
+			}
+			count.Failed++
+			if pass := blame(first, row, c.Args); pass != "" {
+				msg += "; " + pass
+			}
+			out.Fails = append(out.Fails, where+": "+msg)
+		}
+	}
 }
 
 func compare(c *Case, r *lang.Result, err error) string {

@@ -130,21 +130,21 @@
 //
 // Beside random sampling, the small-scope hypothesis: EnumeratePrograms
 // lists every well-typed FUN program up to a size over a small vocabulary,
-// and TestExhaustive runs each, with n = 0, 1 and 2 (xs the first n of
-// 2, -1), through the per-case properties above: fun.Check, print∘parse,
+// and TestExhaustive runs each, with n = 0, 1 and 2 (xs the first n of 2,
+// -1), through the per-case properties above: fun.Check, print∘parse,
 // big-step = small-step, type soundness, the reference evaluator,
 // ExpandDerived, FUNMEM validity of every variant (propValid's check) and
-// FUN ≡ FUNMEM ≡ IMP (propImp). The programs have the inputs (n : int)
-// (xs : [n]); a statement is a constant 0, 1 or 2, an operator + - * / <
-// on in-scope ints and those constants, an index or a slice with in-scope
-// ints, transpose, iota, copy, a kernel over an in-scope bound whose body
-// has at most one statement, an if returning one value, or Fig 2's if
-// returning a size with an array of that size; the results are one or two
-// variables in scope, and no statement is dead. The size is the number of
-// statements (nested ones included) plus the number of operators. Names
-// follow a counter, so each program comes once; every one type checks
-// (TestEnumerateWellTyped), and the count for size 1 is derived by hand
-// (TestEnumerateSize1: 43, and 3 of size 0).
+// FUN ≡ FUNMEM ≡ IMP at every registered level (propImp). The programs
+// have the inputs (n : int) (xs : [n]); a statement is a constant 0, 1 or
+// 2, an operator + - * / < on in-scope ints and those constants, an index
+// or a slice with in-scope ints, transpose, iota, copy, a kernel over an
+// in-scope bound whose body has at most one statement, an if returning one
+// value, or Fig 2's if returning a size with an array of that size; the
+// results are one or two variables in scope, and no statement is dead. The
+// size is the number of statements (nested ones included) plus the number
+// of operators. Names follow a counter, so each program comes once; every
+// one type checks (TestEnumerateWellTyped), and the count for size 1 is
+// derived by hand (TestEnumerateSize1: 43, and 3 of size 0).
 //
 // The CI bound is size 2: 1575 programs × 3 inputs = 4725 cases, 8 seconds
 // on two idle cores (15 on busy ones). A campaign raises it (size 3:

@@ -37,7 +37,8 @@ func enumCaseKey(c *Case) string { return c.Source() + "\n" + c.ArgList() }
 // order: FUN's (checker, print∘parse, big-step = small-step, type
 // soundness, the reference evaluator, ExpandDerived), FUNMEM validity of
 // every variant (Def 3.1, heap-based results = FUN's: propValid's check)
-// and FUN ≡ FUNMEM ≡ IMP on every variant (propImp).
+// and FUN ≡ FUNMEM ≡ IMP on every variant and at every level the registry
+// reaches (propImp).
 var exhaustiveChecks = []struct {
 	name string
 	prop func(c *Case) string

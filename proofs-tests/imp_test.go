@@ -6,17 +6,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arraysem/arraysem/semantics"
+	arraycheck "github.com/arraysem/arraysem/check"
 )
 
 func TestFunFunmemImpAgree(t *testing.T) {
 	t.Parallel()
-	stats := &impStats{rules: semantics.Counter{}}
-	memCheck(t, 40, "FUN ≡ FUNMEM ≡ IMP (big and small step), translations race free", impProp(stats))
+	stats := newLevelStats()
+	memCheck(t, 40, "FUN ≡ FUNMEM ≡ IMP (big and small step), translations race free", levelsProp(arraycheck.Registry, stats))
 	stats.Lock()
 	defer stats.Unlock()
-	t.Logf("%d programs, %d IMP translations; where FUN is stuck, IMP ran on %d times (no bounds checks, ERRATA I2) and went wrong %d times",
-		stats.programs, stats.variants, stats.ranOn, stats.stuckToo)
+	t.Logf("%d programs; where FUN is stuck, runs at the levels went on %d times (IMP checks no bounds, ERRATA I2) and went wrong %d times",
+		stats.programs, stats.ranOn, stats.stuckToo)
+	t.Logf("runs: %v", stats.runs)
+	t.Logf("programs reached by language: %v", stats.reached)
+	for l, why := range unrunLevels {
+		t.Logf("%s: compiled and read back, not run (%s)", l, why)
+	}
 	var missing, hits []string
 	for _, r := range fig12Rules {
 		if stats.rules[r] == 0 {

@@ -32,7 +32,7 @@ var Theorems = []Theorem{
 		Source: "funmem-imp-lmad §3.4, §5, Def 3.1, eq 4", Test: "TestFunmemPassesValid", Fun: propValid(false, &stuckTable{}, &bugLog{})},
 	{Name: "race-oracle", Statement: "the race tracker is right: racefree (eq 4), decided again from the read and write sets of every kernel that finishes, holds for TransformProgram's output and for its mutants (a stride set to 0, two arrays in one block) whenever the heap semantics lets them run",
 		Source: "funmem-imp-lmad §3.3, eq 4", Test: "TestMutants (its race-oracle row)", Fun: propRaceOracle},
-	{Name: "fun-funmem-imp", Statement: "FunMemToImp preserves results: FUN = FUNMEM (heap) = IMP, plain and memory-expanded, big- and small-step",
+	{Name: "fun-funmem-imp", Statement: "FunMemToImp preserves results: FUN = FUNMEM (heap) = IMP, plain and memory-expanded, big- and small-step, at every level the registered passes reach (CUDA compiled, not run)",
 		Source: "funmem-imp-lmad §4, Figs 11–13", Test: "TestFunFunmemImpAgree", Fun: propImp},
 	{Name: "remora-soundness", Statement: "Remora type soundness (Theorem 1): a well-typed term is a value or steps, and every step preserves its type",
 		Source: "remora-rank-polymorphism §4, Theorem 1, Figs 6–8", Test: "TestRemoraTypeSoundness", Remora: propRemoraSoundness, RemoraCfg: remoraConfigForConfigurations},

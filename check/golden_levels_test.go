@@ -1,0 +1,114 @@
+package check
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/lang"
+)
+
+// copyExamples copies example files into a fresh directory.
+func copyExamples(t *testing.T, files ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range files {
+		src, err := os.ReadFile(filepath.Join("..", "examples", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// levelCounts are an outcome's counts by level.
+func levelCounts(out Outcome) map[string]LevelOutcome {
+	m := map[string]LevelOutcome{}
+	for _, lv := range out.Levels {
+		m[lv.Level] = lv
+	}
+	return m
+}
+
+// TestGoldenLevels: with Levels, each case also runs at every level its
+// file compiles to and passes there; a case FUN gets stuck in runs on in
+// IMP and CUDA (no bounds checks), counted apart; without it, nothing
+// changes.
+func TestGoldenLevels(t *testing.T) {
+	// fig2 has outputs only; slice.fun has a case stuck in E-SLICE, where
+	// IMP and CUDA run on; fig7.funmem has a semantics: line for the value
+	// semantics, which its FUNMEM levels must respect.
+	dir := copyExamples(t, "fun/fig2.fun", "fun/slice.fun", "funmem/fig7.funmem")
+	var plain bytes.Buffer
+	base, err := RunGolden(dir, &plain, GoldenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Failed > 0 || len(base.Levels) > 0 || strings.Contains(plain.String(), "level") {
+		t.Fatalf("without Levels: %+v\n%s", base, plain.String())
+	}
+	var w bytes.Buffer
+	out, err := RunGolden(dir, &w, GoldenOptions{Levels: true, Verbose: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Failed > 0 {
+		t.Fatalf("failures at the levels:\n%s", w.String())
+	}
+	counts := levelCounts(out)
+	for _, name := range []string{"FUNMEM", "IMP", "CUDA", "FUNMEM expanded (gpu)", "IMP expanded (cpu)", "CUDA expanded (gpu)"} {
+		if counts[name].Passed == 0 {
+			t.Errorf("no check passed at %s:\n%s", name, w.String())
+		}
+	}
+	if out.Caveats == 0 || counts["FUNMEM"].Caveats > 0 {
+		t.Errorf("expected IMP and CUDA, and not FUNMEM, to run on where FUN is stuck: %+v", out.Levels)
+	}
+	if out.Passed <= base.Passed {
+		t.Errorf("%d checks with Levels, %d without", out.Passed, base.Passed)
+	}
+	for _, want := range []string{"IMP expanded (gpu)", "passed  failed  ran on", "(IMP big): runs on where FUN big goes wrong", "checks no bounds"} {
+		if !strings.Contains(w.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, w.String())
+		}
+	}
+}
+
+// TestGoldenLevelsBrokenPass: a registered pass that changes a program's
+// meaning fails its cases at the levels it makes, naming the level and
+// the pass.
+func TestGoldenLevelsBrokenPass(t *testing.T) {
+	dir := t.TempDir()
+	src := "-- ==\n-- input { n=1 }\n-- output { 2 }\ninput (n : int)\nlet (m : int) = n + 1\nin (m)\n"
+	if err := os.WriteFile(filepath.Join(dir, "inc.fun"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken := lang.Pass{Name: "OffByOne", From: "funmem", To: "funmem", Doc: "adds one, wrongly",
+		Label: func(lang.CompileOptions) string { return "off by one" },
+		Run: func(any, lang.CompileOptions) (any, error) {
+			return funmem.ParseFile("t.funmem", "input (n : int)\nlet (m : int) = n + 2\nin (m)\n")
+		}}
+	withPass(t, broken, func() {
+		var w bytes.Buffer
+		out, err := RunGolden(dir, &w, GoldenOptions{Levels: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		report := w.String()
+		if out.Failed == 0 || levelCounts(out)["FUNMEM off by one"].Failed == 0 {
+			t.Fatalf("no failure at the broken level: %+v\n%s", out, report)
+		}
+		for _, want := range []string{"FAIL ", "inc.fun:2 (FUNMEM off by one heap): expected output { 2 }, got { 3 }",
+			"the first stage that differs is the output of OffByOne (funmem → funmem)"} {
+			if !strings.Contains(report, want) {
+				t.Errorf("report lacks %q:\n%s", want, report)
+			}
+		}
+	})
+}

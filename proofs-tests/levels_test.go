@@ -1,0 +1,63 @@
+package proofstests
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	arraycheck "github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/lang"
+)
+
+// TestLevelsPropertyRunsRegisteredPass: the level-agreement property
+// (fun-funmem-imp) walks the registry, so a pass registered there (in a
+// clone) is covered with no edit to the property: an identity pass on
+// FUN makes levels the property runs, and passes; a pass that breaks
+// programs fails it, naming the pass.
+func TestLevelsPropertyRunsRegisteredPass(t *testing.T) {
+	t.Parallel()
+	reg := arraycheck.Registry.Clone()
+	reg.AddPass(lang.Pass{Name: "Identity", From: "fun", To: "fun", Doc: "changes nothing",
+		Label: func(lang.CompileOptions) string { return "identity" },
+		Run:   func(p any, _ lang.CompileOptions) (any, error) { return p, nil }})
+	stats := newLevelStats()
+	checkN(t, 90, "levels with an identity pass", 20, levelsProp(reg, stats))
+	stats.Lock()
+	for _, run := range []string{"FUN identity big", "FUN identity small", "FUNMEM identity heap", "FUNMEM identity value", "IMP identity small"} {
+		if stats.runs[run] != stats.programs || stats.programs == 0 {
+			t.Errorf("%d runs at %s, for %d programs; runs: %v", stats.runs[run], run, stats.programs, stats.runs)
+		}
+	}
+	if stats.reached["CUDA"] != stats.programs || stats.runs["IMP from MemoryExpand GPU big"] == 0 {
+		t.Errorf("CUDA reached %d times, for %d programs; runs: %v", stats.reached["CUDA"], stats.programs, stats.runs)
+	}
+	stats.Unlock()
+
+	// DupResult returns the first result twice.
+	broken := arraycheck.Registry.Clone()
+	broken.AddPass(lang.Pass{Name: "DupResult", From: "fun", To: "fun", Doc: "returns a result twice, wrongly",
+		Run: func(p any, _ lang.CompileOptions) (any, error) {
+			q := *p.(*fun.Program)
+			body := *q.Body
+			body.Result = append(body.Result[:len(body.Result):len(body.Result)], body.Result[0])
+			q.Body = &body
+			return &q, nil
+		}})
+	prop := levelsProp(broken, nil)
+	failed := 0
+	for seed := int64(1); seed <= 10; seed++ {
+		c := Generate(rand.New(rand.NewSource(seed)), 20, DefaultGenConfig)
+		msg := prop(c)
+		if msg == "" {
+			continue // FUN goes wrong, and so may the levels
+		}
+		failed++
+		if !strings.Contains(msg, "the first stage that differs is the output of DupResult (fun → fun)") {
+			t.Errorf("seed %d: the failure does not name the pass:\n%s", seed, msg)
+		}
+	}
+	if failed == 0 {
+		t.Error("a pass that returns a result twice fails no case")
+	}
+}
