@@ -166,6 +166,9 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
+		if v, ok, err := ev.streamed(e, fv, env); ok {
+			return v, err
+		}
 		args := make([]*Value, len(e.Args))
 		for i, a := range e.Args {
 			if args[i], err = ev.eval(a, env); err != nil {
@@ -621,10 +624,11 @@ func (ev *evaluator) fold(f *Func, args []*Value, pos semantics.Pos) (*Value, er
 	sh := f.Prim.foldShapes(c)
 	op := args[0]
 	arr := args[len(args)-1]
-	if v, ok, err := ev.fastFold(f, plan, op, args, sh, pos); ok {
+	src := valueSource(arr)
+	if v, ok, err := ev.fastFold(f, plan, op, args, src, sh, pos); ok {
 		return v, err
 	}
-	if v, ok, err := ev.scalarFold(plan, op, args, sh, pos); ok {
+	if v, ok, err := ev.scalarFold(plan, op, args, src, sh, pos); ok {
 		return v, err
 	}
 	_, items := arr.Cells(1)
@@ -646,7 +650,11 @@ func (ev *evaluator) fold(f *Func, args []*Value, pos semantics.Pos) (*Value, er
 // fastFold runs a reduce-family fold whose operator is a scalar primitive
 // on scalar cells as one loop over the flat buffer, lifting the operator
 // over @pad by hand: the 10^8-element reduction of the issue runs here.
-func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value, sh foldShapes, pos semantics.Pos) (*Value, bool, error) {
+// src is the array argument: the materialised array (one chunk), or a
+// producer streamed a chunk at a time (stream.go). The operators with a
+// native loop (opcodeOf) run it where there is one accumulator; it is
+// the δ-rule's Go operation, so the atoms and the order are the same.
+func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value, src *source, sh foldShapes, pos semantics.Pos) (*Value, bool, error) {
 	if plan.kind != foldReduce || plan.trace || len(op.Shape) != 0 {
 		return nil, false, nil
 	}
@@ -654,10 +662,9 @@ func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value,
 	if g.Prim == nil || g.Prim.Scalar == nil || len(sh.item) != len(sh.pad) {
 		return nil, false, nil
 	}
-	arr := args[len(args)-1]
-	d := int(arr.Shape[0])
+	d := int(src.shape[0])
 	w := product(sh.pad)
-	kind := arr.Kind
+	kind := src.kind
 	acc := make([]slot, w)
 	start := 0
 	if plan.init {
@@ -673,39 +680,67 @@ func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value,
 			return nil, true, semantics.Stuckf(pos, RuleDelta.Name, "%s: no items to reduce", f.Prim.Name)
 		}
 		for j := range acc {
-			if kind == KFloat {
-				acc[j].F = arr.F[j]
-			} else {
-				acc[j].I = arr.I[j]
+			x, err := src.at(j)
+			if err != nil {
+				return nil, true, err
 			}
+			acc[j] = x
 		}
 		start = 1
 	}
 	ev.counter.Hit(RuleDelta.Name)
 	impl := g.Prim.Scalar
+	code := opNone
+	if w == 1 {
+		code = opcodeOf(g.Prim)
+		if (code >= opAddF) != (kind == KFloat) {
+			code = opNone
+		}
+	}
 	in := make([]slot, 2)
-	if kind == KFloat {
-		for i := start; i < d; i++ {
-			row := arr.F[i*w : (i+1)*w]
-			for j, x := range row {
+	j := 0 // the accumulator of the atom at lo: items start at a multiple of w
+	total := d * w
+	for lo := start * w; lo < total; lo += src.chunk() {
+		cnt := min(src.chunk(), total-lo)
+		if kind == KFloat {
+			xs, err := src.floats(lo, cnt)
+			if err != nil {
+				return nil, true, err
+			}
+			if code != opNone {
+				acc[0].F = foldFloats(code, acc[0].F, xs)
+				continue
+			}
+			for _, x := range xs {
 				in[0], in[1] = acc[j], slot{F: x}
 				r, err := impl(in)
 				if err != nil {
 					return nil, true, AtPos(err, pos)
 				}
 				acc[j] = r
+				if j++; j == w {
+					j = 0
+				}
 			}
-		}
-	} else {
-		for i := start; i < d; i++ {
-			row := arr.I[i*w : (i+1)*w]
-			for j, x := range row {
+		} else {
+			xs, err := src.ints(lo, cnt)
+			if err != nil {
+				return nil, true, err
+			}
+			if code != opNone {
+				acc[0].I = foldInts(code, acc[0].I, xs)
+				continue
+			}
+			for _, x := range xs {
 				in[0], in[1] = acc[j], slot{I: x}
 				r, err := impl(in)
 				if err != nil {
 					return nil, true, AtPos(err, pos)
 				}
 				acc[j] = r
+				if j++; j == w {
+					j = 0
+				}
 			}
 		}
 	}
@@ -719,4 +754,54 @@ func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value,
 		}
 	}
 	return out, true, nil
+}
+
+// foldInts is the left fold of a native int operator over xs from acc.
+func foldInts(code opcode, acc int64, xs []int64) int64 {
+	switch code {
+	case opAddI:
+		for _, x := range xs {
+			acc += x
+		}
+	case opSubI:
+		for _, x := range xs {
+			acc -= x
+		}
+	case opMulI:
+		for _, x := range xs {
+			acc *= x
+		}
+	case opMaxI:
+		for _, x := range xs {
+			acc = max(acc, x)
+		}
+	case opMinI:
+		for _, x := range xs {
+			acc = min(acc, x)
+		}
+	}
+	return acc
+}
+
+// foldFloats is the left fold of a native float operator over xs from acc.
+func foldFloats(code opcode, acc float64, xs []float64) float64 {
+	switch code {
+	case opAddF:
+		for _, x := range xs {
+			acc += x
+		}
+	case opSubF:
+		for _, x := range xs {
+			acc -= x
+		}
+	case opMulF:
+		for _, x := range xs {
+			acc *= x
+		}
+	case opDivF:
+		for _, x := range xs {
+			acc /= x
+		}
+	}
+	return acc
 }

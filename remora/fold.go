@@ -19,11 +19,11 @@ var scalarFolds = true
 // the operator or the shapes are anything else, when there are no items
 // (the general path's errors and results then need no loop), or when the
 // kinds would not make one uniform buffer (which a typed program does not
-// produce).
-func (ev *evaluator) scalarFold(plan *FoldPlan, op *Value, args []*Value, sh foldShapes, pos semantics.Pos) (*Value, bool, error) {
-	arr := args[len(args)-1]
+// produce). src is the array argument, materialised or streamed
+// (stream.go); an error reading it is a streamed producer's.
+func (ev *evaluator) scalarFold(plan *FoldPlan, op *Value, args []*Value, src *source, sh foldShapes, pos semantics.Pos) (*Value, bool, error) {
 	if !scalarFolds || len(op.Shape) != 0 || op.Kind != KFunc || len(sh.item) != 0 || len(sh.acc) != 0 ||
-		len(arr.Shape) != 1 || arr.Shape[0] == 0 || arr.Kind >= KFunc || (plan.kind == foldRight && !plan.init) {
+		len(src.shape) != 1 || src.shape[0] == 0 || src.kind >= KFunc || (plan.kind == foldRight && !plan.init) {
 		return nil, false, nil
 	}
 	g, ok := op.A[0].(*Func)
@@ -35,7 +35,7 @@ func (ev *evaluator) scalarFold(plan *FoldPlan, op *Value, args []*Value, sh fol
 		return nil, false, nil
 	}
 	kind := kindOf(ret.Elem)
-	items := arr.Len()
+	items := src.n
 	var acc slot
 	rest := 0 // the first item the loop applies the operator to
 	if plan.init {
@@ -45,10 +45,14 @@ func (ev *evaluator) scalarFold(plan *FoldPlan, op *Value, args []*Value, sh fol
 		}
 		acc = slotAt(init, 0)
 	} else {
-		if arr.Kind != kind {
+		if src.kind != kind {
 			return nil, false, nil
 		}
-		acc, rest = slotAt(arr, 0), 1
+		first, err := src.at(0)
+		if err != nil {
+			return nil, true, err
+		}
+		acc, rest = first, 1
 	}
 	var trace *Value
 	n := items - rest // applications
@@ -76,7 +80,10 @@ func (ev *evaluator) scalarFold(plan *FoldPlan, op *Value, args []*Value, sh fol
 		}
 	}()
 	step := func(i, at int) error {
-		x := slotAt(arr, i)
+		x, err := src.at(i)
+		if err != nil {
+			return err
+		}
 		if plan.kind == foldRight {
 			in[0], in[1] = x, acc
 		} else {
