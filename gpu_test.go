@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/internal/planted"
 )
 
 // The commands of gpu.go, end to end: compile --to cuda, gpu-sim and
@@ -28,21 +29,12 @@ func writeCU(t *testing.T, args ...string) string {
 }
 
 // plantedCU writes gpu-sim's planted program name (the CUDA of
-// examples/imp/kernel.imp, compiled now, with the edits of
+// examples/imp/kernel.imp, emitted now, with the edits of
 // gpu-sim/testdata/planted/name.txt, which say why they plant the bug) to
 // name.cu in a temporary directory, and returns its path.
 func plantedCU(t *testing.T, name string) string {
 	t.Helper()
-	kernel, errs, status := run(t, "compile", "examples/imp/kernel.imp", "--to", "cuda")
-	if status != 0 {
-		t.Fatalf("compile examples/imp/kernel.imp: status %d: %s", status, errs)
-	}
-	path := filepath.Join("gpu-sim", "testdata", "planted", name+".txt")
-	edits, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := plant(path, kernel, string(edits))
+	src, err := planted.Program(".", name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,54 +43,6 @@ func plantedCU(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return f
-}
-
-// plant applies the edit file edits (named file, for its errors) to src:
-// a copy of gpu-sim/planted_test.go's plant, whose comments describe the
-// format (test files of two packages cannot share code).
-func plant(file, src, edits string) (string, error) {
-	type hunk struct {
-		line     int
-		old, new []string
-	}
-	var hunks []*hunk
-	for i, l := range strings.Split(edits, "\n") {
-		switch {
-		case l == "" || strings.HasPrefix(l, "#"):
-		case l == "@@":
-			hunks = append(hunks, &hunk{line: i + 1})
-		case len(hunks) > 0 && strings.Contains(" -+", l[:1]):
-			h := hunks[len(hunks)-1]
-			if l[0] != '+' {
-				h.old = append(h.old, l[1:])
-			}
-			if l[0] != '-' {
-				h.new = append(h.new, l[1:])
-			}
-		default:
-			return "", fmt.Errorf("%s:%d: want @@, a comment, or in a hunk a line starting with ' ', '-' or '+'", file, i+1)
-		}
-	}
-	if len(hunks) == 0 {
-		return "", fmt.Errorf("%s: no hunk", file)
-	}
-	for _, h := range hunks {
-		if len(h.old) == 0 {
-			return "", fmt.Errorf("%s:%d: a hunk without ' ' or '-' lines has no place to go", file, h.line)
-		}
-		// The newlines around the text make it match whole lines only.
-		old := "\n" + strings.Join(h.old, "\n") + "\n"
-		text := "\n" + src
-		if n := strings.Count(text, old); n != 1 {
-			return "", fmt.Errorf("%s:%d: the hunk's old text is found %d times in the emitted kernel.imp, not once: has the emitter changed? carry the edit over", file, h.line, n)
-		}
-		new := "\n"
-		for _, l := range h.new {
-			new += l + "\n"
-		}
-		src = strings.Replace(text, old, new, 1)[1:]
-	}
-	return src, nil
 }
 
 func TestGpuSimCommand(t *testing.T) {

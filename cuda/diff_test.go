@@ -12,6 +12,7 @@ import (
 
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
+	"github.com/arraysem/arraysem/internal/planted"
 )
 
 // needClang skips a test when clang-14 is not installed, except in CI (the
@@ -187,14 +188,14 @@ func TestStandalone(t *testing.T) {
 	}
 }
 
-// TestHostBarrier builds gpu-sim's planted barrier.cu (every thread of a
+// TestHostBarrier builds gpu-sim's planted barrier program (every thread of a
 // kernel waits at one __syncthreads) to PTX and for the host, where a block's
 // threads are OS threads meeting at a barrier: with blocks of 2 threads
 // all of them reach it; with 256, the threads past the kernel's bound
 // return first and no longer count, so the others pass.
 func TestHostBarrier(t *testing.T) {
 	needClang(t)
-	src, err := os.ReadFile(filepath.Join("..", "gpu-sim", "testdata", "barrier.cu"))
+	src, err := planted.Program("..", "barrier")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,128 +2,34 @@ package gpusim_test
 
 import (
 	"errors"
-	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/arraysem/arraysem/cuda"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
-	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/internal/planted"
 )
 
-// The planted bugs are edits of the CUDA emitted for
-// examples/imp/kernel.imp, one file each in testdata/planted: NAME.txt
-// plants bug NAME. Keeping the edits, not edited copies of the emitted
-// file (with its 40 KB prelude), means an emitter change reaches the
-// planted programs by itself; an edit it invalidates (its old text no
-// longer found exactly once) fails the tests, to be carried over by hand.
-//
-// An edit file is a list of hunks, each opened by a line "@@", applied in
-// order. A hunk's lines start with ' ' (context, kept), '-' (removed) or
-// '+' (added), as in a unified diff without line numbers: the ' ' and '-'
-// lines, whole lines, must be found exactly once in the file, and become
-// the ' ' and '+' lines. Lines starting with '#' (the explanation of the
-// edit: why it plants the bug) and blank lines are skipped anywhere.
-//
-// gpu_test.go in the arraysem package plants race.txt and unsupported.txt
-// the same way, with a copy of plant (test files of two packages cannot
-// share code).
-
-// plant applies the edit file edits (named file, for its errors) to src.
-func plant(file, src, edits string) (string, error) {
-	type hunk struct {
-		line     int
-		old, new []string
-	}
-	var hunks []*hunk
-	for i, l := range strings.Split(edits, "\n") {
-		switch {
-		case l == "" || strings.HasPrefix(l, "#"):
-		case l == "@@":
-			hunks = append(hunks, &hunk{line: i + 1})
-		case len(hunks) > 0 && strings.Contains(" -+", l[:1]):
-			h := hunks[len(hunks)-1]
-			if l[0] != '+' {
-				h.old = append(h.old, l[1:])
-			}
-			if l[0] != '-' {
-				h.new = append(h.new, l[1:])
-			}
-		default:
-			return "", fmt.Errorf("%s:%d: want @@, a comment, or in a hunk a line starting with ' ', '-' or '+'", file, i+1)
-		}
-	}
-	if len(hunks) == 0 {
-		return "", fmt.Errorf("%s: no hunk", file)
-	}
-	for _, h := range hunks {
-		if len(h.old) == 0 {
-			return "", fmt.Errorf("%s:%d: a hunk without ' ' or '-' lines has no place to go", file, h.line)
-		}
-		// The newlines around the text make it match whole lines only.
-		old := "\n" + strings.Join(h.old, "\n") + "\n"
-		text := "\n" + src
-		if n := strings.Count(text, old); n != 1 {
-			return "", fmt.Errorf("%s:%d: the hunk's old text is found %d times in the emitted kernel.imp, not once: has the emitter changed? carry the edit over", file, h.line, n)
-		}
-		new := "\n"
-		for _, l := range h.new {
-			new += l + "\n"
-		}
-		src = strings.Replace(text, old, new, 1)[1:]
-	}
-	return src, nil
-}
-
-// emitKernel is the CUDA of examples/imp/kernel.imp, emitted now, as
-// `arraysem compile examples/imp/kernel.imp --to cuda` prints it (and
-// examples/cuda/kernel.cu holds it).
-func emitKernel(t *testing.T) string {
-	t.Helper()
-	const name = "examples/imp/kernel.imp" // the name its error sites print
-	src, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(name)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := imp.ParseFile(name, string(src))
-	if err == nil {
-		err = imp.Check(p, nil)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := cuda.Emit(p, cuda.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f.String()
-}
+// The planted bugs: package planted applies the edits of
+// testdata/planted/NAME.txt (its doc describes the format) to the CUDA of
+// examples/imp/kernel.imp, emitted now.
 
 // plantedAll is every planted program, by name (race for
 // testdata/planted/race.txt).
 func plantedAll(t *testing.T) map[string]string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("testdata", "planted", "*.txt"))
-	if len(files) == 0 {
-		t.Fatal("no testdata/planted/*.txt")
+	names, err := planted.Names("..")
+	if err != nil {
+		t.Fatal(err)
 	}
-	kernel := emitKernel(t)
 	out := map[string]string{}
-	for _, f := range files {
-		edits, err := os.ReadFile(f)
+	for _, name := range names {
+		src, err := planted.Program("..", name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := plant(f, kernel, string(edits))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[strings.TrimSuffix(filepath.Base(f), ".txt")] = src
+		out[name] = src
 	}
 	return out
 }
@@ -181,30 +87,7 @@ func TestPlanted(t *testing.T) {
 	}
 }
 
-var flagUpdateBarrier = flag.Bool("update-barrier", false, "rewrite testdata/barrier.cu: the planted barrier program")
-
-// TestPlantedBarrierFile: testdata/barrier.cu is the planted barrier
-// program, exactly, for cuda's TestHostBarrier, which builds it with
-// clang and reads it from here; it is the last copy left, to go when that
-// test plants testdata/planted/barrier.txt itself.
-func TestPlantedBarrierFile(t *testing.T) {
-	path := filepath.Join("testdata", "barrier.cu")
-	want := plantedAll(t)["barrier"]
-	if *flagUpdateBarrier {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Errorf("%s is not the CUDA of kernel.imp with testdata/planted/barrier.txt applied (go test ./gpu-sim -run TestPlantedBarrierFile -update-barrier rewrites it)", path)
-	}
-}
-
-// TestPlantEdits: plant applies hunks in order, whole lines only, and
+// TestPlantEdits: planted.Apply applies hunks in order, whole lines only, and
 // refuses an edit whose old text is not found exactly once.
 func TestPlantEdits(t *testing.T) {
 	src := "a\nbb\nb\nc\n"
@@ -217,7 +100,7 @@ func TestPlantEdits(t *testing.T) {
 		{"-a\n", "", "want @@"},
 		{"# nothing\n", "", "no hunk"},
 	} {
-		got, err := plant("e.txt", src, c.edits)
+		got, err := planted.Apply("e.txt", src, c.edits)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%q: got %q, %v; want an error saying %q", c.edits, got, err, c.err)
