@@ -1,8 +1,6 @@
 package check
 
 import (
-	"fmt"
-
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
@@ -49,11 +47,7 @@ func init() {
 		lang.Pass{Name: "FunMemToImp", From: "funmem", To: "imp",
 			Doc: "FUNMEM → IMP: FunMemToImp and COPY (§4)",
 			Run: func(p any, _ lang.CompileOptions) (any, error) {
-				q, err := imp.FromFunmem(p.(*fun.Program))
-				if err != nil {
-					return nil, fmt.Errorf("FunMemToImp: %w", err)
-				}
-				return q, nil
+				return imp.FromFunmem(p.(*fun.Program))
 			}},
 		lang.Pass{Name: "EmitCUDA", From: "imp", To: "cuda",
 			Doc: "IMP → CUDA: a __global__ function per top-level kernel, one thread per iteration; host code that allocates, launches, checks and prints (package cuda)",

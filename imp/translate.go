@@ -45,7 +45,7 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 		case funmem.ArrayOf(in.Type) != nil:
 			a := funmem.ArrayOf(in.Type)
 			if !funmem.IsRowMajor(in.Type) {
-				return nil, fmt.Errorf("%s: input %s is not row-major (%s); IMP's inputs are", in.Lparen, in.Name.Name, a.Index)
+				return nil, fmt.Errorf("%s: input %s is not row-major (%s); an input must be laid out row-major from offset 0, R(…)", in.Lparen, in.Name.Name, a.Index)
 			}
 			out.Inputs = append(out.Inputs, &Input{Pos: in.Lparen, Name: in.Name, Dims: vars(in.Type.Dims), Block: a.Block})
 		}
