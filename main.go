@@ -519,7 +519,9 @@ func cmdTest(args []string, stdout io.Writer) error {
 	if out.Failed > 0 {
 		return failed{fmt.Sprintf("arraysem test: %d of %s failed", out.Failed, semantics.Plural(out.Passed+out.Failed, "check"))}
 	}
-	if out.Passed == 0 {
+	// Programs without a test block have been noted; only a directory
+	// with no program at all is a mistake in the command.
+	if out.Passed == 0 && out.Untested == 0 {
 		return usageError{"test: no programs under " + pos[0]}
 	}
 	return nil

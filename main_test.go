@@ -427,3 +427,18 @@ func TestNoNilInOutput(t *testing.T) {
 	}
 	t.Logf("%d examples checked", n)
 }
+
+// TestTestWithoutBlocks: test on a program without a test block says so
+// and succeeds (there is nothing to fail); on a directory with no program
+// at all it is a usage error.
+func TestTestWithoutBlocks(t *testing.T) {
+	file := writeFile(t, "plain.fun", "let (x : int) = 1\nin (x)\n")
+	out, errs, status := run(t, "test", file)
+	if status != 0 || !strings.Contains(out, "no test block") || !strings.Contains(out, "1 file without a test block") || errs != "" {
+		t.Errorf("test on a file without a block: status %d\n%s%s", status, out, errs)
+	}
+	_, errs, status = run(t, "test", t.TempDir())
+	if status != 2 || !strings.Contains(errs, "no programs under") {
+		t.Errorf("test on an empty directory: status %d, %s", status, errs)
+	}
+}
