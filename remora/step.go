@@ -411,7 +411,12 @@ func stepCall(e *App, f *Func, args []*Value) (Expr, string, error) {
 }
 
 // unfold is δ for the reduce and scan family: the term of the operator's
-// applications, in index order, which later steps reduce.
+// applications, in index order, which later steps reduce. The folds that
+// return one accumulator (reduce, reduce-init, fold, fold-right) unfold
+// into the nested applications (op (op a x1) x2) …, which take one step
+// per application already; the traces unfold into a chain of links
+// (unfoldChain), so that each accumulator is computed once, from the
+// previous one.
 func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 	sh := f.Prim.foldShapes(c)
 	accType := &Arr{Elem: sh.accElem, Shape: Dims(sh.acc...)}
@@ -425,9 +430,6 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 	if f.Prim.Fold.init {
 		init = e.Args[1]
 	}
-	apply := func(g, a, b Expr) (Expr, error) {
-		return &App{Pos: e.Pos, Fn: g, Args: []Expr{a, b}, Type: accType}, nil
-	}
 	rep := func(x Expr) Expr {
 		if len(sh.pad) == 0 {
 			return x
@@ -436,12 +438,132 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 		r := &IApp{Pos: e.Pos, Fn: &Prim{Pos: e.Pos, Def: Basis["replicate"]}, Args: []Index{ShapeIndex(Dims(sh.pad...)), ShapeIndex(cell)}}
 		return &App{Pos: e.Pos, Fn: &TApp{Pos: e.Pos, Fn: r, Args: []Type{sh.accElem}}, Args: []Expr{x}, Type: accType}
 	}
+	if x, ok := unfoldChain(e, f.Prim.Fold, accType, op, init, items, rep); ok {
+		return x, nil
+	}
+	apply := func(g, a, b Expr) (Expr, error) {
+		return &App{Pos: e.Pos, Fn: g, Args: []Expr{a, b}, Type: accType}, nil
+	}
 	stack := func(xs []Expr) Expr {
 		t := &Arr{Elem: sh.accElem, Shape: Dims(int64(len(xs))).Append(accType.Shape)}
 		return &Frame{Pos: e.Pos, Dims: []int64{int64(len(xs))}, Elems: xs, Cell: accType, Type: t}
 	}
 	return RunFold(f.Prim.Fold, f.Prim.Name, op, init, items, apply, rep, stack, c)
 }
+
+// unfoldChain unfolds a trace (iscan, iscan-init, scan-init, trace,
+// trace-right) over at least one application into a chain of links, one
+// per application, each a β-redex that binds the new accumulator and the
+// accumulators before it:
+//
+//	((fn ([acc A] [accs [E k @acc]]) LINK-or-RESULT) (op acc x) (append accs [acc]))
+//
+// The arguments evaluate left to right in the enclosing link's scope, so
+// the operator meets the previous accumulator (a value by then) and the
+// trace so far grows by that accumulator; the innermost body is
+// (append accs [acc]), the whole trace. (trace-right runs from the last
+// item, (op x acc), and prepends: (append [acc] accs).) Every link rebinds
+// acc and accs, so β substitutes into the next link's arguments only: the
+// rest of the chain is under binders that shadow both, so a step does not
+// grow with n, and a scan takes a fixed number of steps per item, where a
+// frame of nested applications (one per prefix) took n²/2. The operator is
+// applied in the big-step's order (RunFold), so the values and the first
+// stuck δ are the same. It reports false for the other folds and for a
+// trace with no application, which unfold leaves to RunFold.
+func unfoldChain(e *App, plan *FoldPlan, accType *Arr, op, init Expr, items []Expr, rep func(Expr) Expr) (Expr, bool) {
+	if !plan.trace {
+		return nil, false
+	}
+	var a0 Expr
+	inTrace := plan.withInit // whether a0 is the trace's first (trace-right: last) accumulator
+	switch {
+	case plan.init && plan.kind == foldReduce:
+		a0 = rep(init)
+	case plan.init:
+		a0 = init
+	case len(items) > 0:
+		a0, items, inTrace = items[0], items[1:], true
+	}
+	if len(items) == 0 {
+		return nil, false
+	}
+	pos := e.Pos
+	right := plan.kind == foldRight
+	if right {
+		rev := make([]Expr, len(items))
+		for i, x := range items {
+			rev[len(items)-1-i] = x
+		}
+		items = rev
+	}
+	traceType := func(k int) *Arr {
+		return &Arr{Elem: accType.Elem, Shape: Dims(int64(k)).Append(accType.Shape)}
+	}
+	one := func(x Expr) Expr { // [x]
+		return &Frame{Pos: pos, Dims: []int64{1}, Elems: []Expr{x}, Cell: accType, Type: traceType(1)}
+	}
+	// grow is the trace accs (k accumulators) with acc joined on.
+	grow := func(accs, acc Expr, k int) Expr {
+		if k == 0 {
+			return one(acc)
+		}
+		a, b, da, db := accs, one(acc), k, 1
+		if right {
+			a, b, da, db = b, a, db, da
+		}
+		g := &Func{Prim: Basis["append"], Types: []Type{accType.Elem},
+			Indices: []Index{NatIndex(NatConst(int64(da))), NatIndex(NatConst(int64(db))), ShapeIndex(accType.Shape)}}
+		return &App{Pos: pos, Fn: lit(pos, AtomScalar(KFunc, g)), Args: []Expr{a, b}, Type: traceType(k + 1)}
+	}
+	apply := func(acc, x Expr) Expr {
+		if right {
+			acc, x = x, acc
+		}
+		return &App{Pos: pos, Fn: op, Args: []Expr{acc, x}, Type: accType}
+	}
+	accVar := &Var{Pos: pos, Name: chainAcc}
+	accsVar := &Var{Pos: pos, Name: chainAccs}
+	// before is the number of accumulators in the trace before the one
+	// bound by link j (1-based): a0 when it is in the trace, and the j-1
+	// the links before it made.
+	before := func(j int) int {
+		if inTrace {
+			return j
+		}
+		return j - 1
+	}
+	n := len(items)
+	total := traceType(before(n) + 1)
+	var body Expr = grow(accsVar, accVar, before(n))
+	for j := n; j >= 1; j-- {
+		// Link j's arguments are in link j-1's scope; link 1's in the
+		// top's, where the accumulator is a0 (bound by an outer link when
+		// it is a term still to reduce, replicate's) and no trace is bound.
+		accE := Expr(accVar)
+		if j == 1 && isValue(a0) {
+			accE = a0
+		}
+		lam := &Lam{Pos: pos, Params: []Param{{Name: chainAcc, Type: accType}}, Body: body, Ret: total}
+		link := &App{Pos: pos, Fn: lam, Args: []Expr{apply(accE, items[j-1])}, Type: total}
+		if k := before(j); k > 0 {
+			lam.Params = append(lam.Params, Param{Name: chainAccs, Type: traceType(k)})
+			link.Args = append(link.Args, grow(accsVar, accE, k-1))
+		}
+		body = link
+	}
+	if !isValue(a0) {
+		lam := &Lam{Pos: pos, Params: []Param{{Name: chainAcc, Type: accType}}, Body: body, Ret: total}
+		body = &App{Pos: pos, Fn: lam, Args: []Expr{a0}, Type: total}
+	}
+	return body, true
+}
+
+// The names a chain's links bind. They need not avoid the program's names:
+// what the chain substitutes into (the operator, the items, a0) is closed.
+const (
+	chainAcc  = "acc"
+	chainAccs = "accs"
+)
 
 // substExpr substitutes values for term variables and closed types and
 // indices for type and index variables, in terms and in their type

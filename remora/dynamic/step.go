@@ -298,7 +298,11 @@ func stepCall(e *App, f *Func, args []*remora.Value) (Expr, string, error) {
 }
 
 // unfold is δ for the reduce and scan family: the term of the operator's
-// applications, in index order, which later steps reduce.
+// applications, in index order, which later steps reduce. The folds that
+// return one accumulator unfold into nested applications (reduce into a
+// balanced tree), which take one step per application already; the
+// traces unfold into a chain of links (unfoldChain), so that each
+// accumulator is computed once, from the previous one.
 func unfold(e *App, p *PrimDef, args []*remora.Value) (Expr, error) {
 	op, init, items, err := foldArgs(p, args, e.Pos)
 	if err != nil {
@@ -312,6 +316,10 @@ func unfold(e *App, p *PrimDef, args []*remora.Value) (Expr, error) {
 	if init != nil {
 		initTerm = lit(e.Args[1].At(), init)
 	}
+	opTerm := lit(e.Args[0].At(), op)
+	if x, ok := unfoldChain(e.Pos, p.Fold, opTerm, initTerm, terms); ok {
+		return x, nil
+	}
 	apply := func(g, a, b Expr) (Expr, error) {
 		return &App{Pos: e.Pos, Fn: g, Args: []Expr{a, b}}, nil
 	}
@@ -319,14 +327,114 @@ func unfold(e *App, p *PrimDef, args []*remora.Value) (Expr, error) {
 		if len(items) == 0 {
 			return initTerm, nil
 		}
-		return treeReduce(lit(e.Args[0].At(), op), terms, apply)
+		return treeReduce(opTerm, terms, apply)
 	}
 	same := func(x Expr) Expr { return x }
 	stack := func(xs []Expr) Expr {
 		return &Frame{Pos: e.Pos, Dims: []int64{int64(len(xs))}, Elems: xs}
 	}
-	return remora.RunFold(p.Fold, p.Name, lit(e.Args[0].At(), op), initTerm, terms, apply, same, stack, &remora.Call{Pos: e.Pos})
+	return remora.RunFold(p.Fold, p.Name, opTerm, initTerm, terms, apply, same, stack, &remora.Call{Pos: e.Pos})
 }
+
+// unfoldChain unfolds a trace (iscan, iscan-init, scan-init, trace,
+// trace-right) over at least one application into a chain of links, one
+// per application, each a β-redex that binds the new accumulator and the
+// accumulators before it, as the typed dialect's does:
+//
+//	((λ ((acc all) (accs all)) LINK-or-RESULT) (op acc x) (append accs [acc]))
+//
+// The arguments evaluate left to right in the enclosing link's scope, so
+// the operator meets the previous accumulator and the trace so far grows
+// by it; the innermost body is (append accs [acc]), the whole trace.
+// (trace-right runs from the last item, (op x acc), and prepends.) Every
+// link rebinds acc and accs, so β substitutes into the next link's
+// arguments only, and a scan takes a fixed number of steps per item, each
+// of a cost that does not grow with n, where a frame of nested
+// applications (one per prefix) took n²/2 applications. The operator is
+// applied in the big-step's order (remora.RunFold). It reports false for
+// the other folds and for a trace with no application, which unfold
+// leaves to RunFold.
+func unfoldChain(pos semantics.Pos, plan *remora.FoldPlan, op, init Expr, items []Expr) (Expr, bool) {
+	if !plan.Traces() {
+		return nil, false
+	}
+	// inTrace: a0 is the trace's first (trace-right: last) accumulator.
+	a0, inTrace := init, plan.TracesFirst()
+	if !plan.TakesInit() && len(items) > 0 {
+		a0, items = items[0], items[1:]
+	}
+	if len(items) == 0 {
+		return nil, false
+	}
+	right := plan.Right()
+	if right {
+		rev := make([]Expr, len(items))
+		for i, x := range items {
+			rev[len(items)-1-i] = x
+		}
+		items = rev
+	}
+	// The trace so far is an array of boxes, one per accumulator: boxes
+	// are scalars of one kind, so joining them cannot fail, and the
+	// accumulators' shapes and kinds meet only at the end, when the
+	// opened boxes collapse as the big-step's trace does (same error,
+	// after every application).
+	one := func(x Expr) Expr {
+		return &Frame{Pos: pos, Dims: []int64{1}, Elems: []Expr{&App{Pos: pos, Fn: &Prim{Pos: pos, Def: Basis["box"]}, Args: []Expr{x}}}}
+	}
+	// grow is the trace accs (k boxes) with acc's box joined on.
+	grow := func(accs, acc Expr, k int) Expr {
+		if k == 0 {
+			return one(acc)
+		}
+		a, b := accs, one(acc)
+		if right {
+			a, b = b, a
+		}
+		return &App{Pos: pos, Fn: &Prim{Pos: pos, Def: Basis["append"]}, Args: []Expr{a, b}}
+	}
+	apply := func(acc, x Expr) Expr {
+		if right {
+			acc, x = x, acc
+		}
+		return &App{Pos: pos, Fn: op, Args: []Expr{acc, x}}
+	}
+	accVar := &Var{Pos: pos, Name: chainAcc}
+	accsVar := &Var{Pos: pos, Name: chainAccs}
+	// before is the number of accumulators in the trace before the one
+	// bound by link j (1-based).
+	before := func(j int) int {
+		if inTrace {
+			return j
+		}
+		return j - 1
+	}
+	n := len(items)
+	var body Expr = &Unbox{Pos: pos, X: chainAcc, Box: grow(accsVar, accVar, before(n)), Body: accVar}
+	for j := n; j >= 1; j-- {
+		// Link j's arguments are in link j-1's scope; link 1's in the
+		// top's, where the accumulator is a0 and no trace is bound.
+		accE := Expr(accVar)
+		if j == 1 {
+			accE = a0
+		}
+		lam := &Lam{Pos: pos, Params: []Param{{Name: chainAcc, Rank: All}}, Body: body}
+		link := &App{Pos: pos, Fn: lam, Args: []Expr{apply(accE, items[j-1])}}
+		if k := before(j); k > 0 {
+			lam.Params = append(lam.Params, Param{Name: chainAccs, Rank: All})
+			link.Args = append(link.Args, grow(accsVar, accE, k-1))
+		}
+		body = link
+	}
+	return body, true
+}
+
+// The names a chain's links bind. They need not avoid the program's names:
+// what the chain substitutes into (the operator, the items, a0) is closed.
+const (
+	chainAcc  = "acc"
+	chainAccs = "accs"
+)
 
 // subst substitutes closed values for free variables; binders shadow.
 // What is substituted is closed, so no capture can happen.

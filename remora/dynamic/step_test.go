@@ -78,9 +78,11 @@ func TestStepRules(t *testing.T) {
 		{"reduce empty", "(reduce + 7 (array [0]))", "δ", "7"},
 		// The rows are added, the + lifted.
 		{"reduce rows", "(reduce + 0 [[1 2] [3 4]])", "δ lift map δ δ", "[4 6]"},
-		// scan unfolds into the frame of its accumulators [0 (+ 0 1)
-		// (+ (+ 0 1) 2)]; each is computed from the base.
-		{"scan unfolding", "(scan + 0 [1 2])", "δ δ δ δ", "[0 1 3]"},
+		// scan unfolds into a chain of links, one per application, each
+		// computing its accumulator from the previous one (δ op, δ box, δ
+		// append, β); the boxes of the trace open at the end (map, unbox
+		// per accumulator).
+		{"scan unfolding", "(scan + 0 [1 2])", "δ δ δ β δ δ δ β δ δ map unbox unbox unbox", "[0 1 3]"},
 		{"fold with a λ", "(fold (λ ((a 0) (x 0)) (- a x)) 0 [1 2])", "δ β δ β δ", "-3"},
 		{"frame collapse", "[(iota [2]) (iota [2])]", "δ δ collapse", "[[0 1] [0 1]]"},
 		{"empty frame", "(+ (array [0]) 1)", "lift map", "[]"},
