@@ -18,6 +18,7 @@ import (
 //	β         apply a λ to its cells by substitution
 //	δ         apply a primitive to its cells; the reduce and scan family
 //	          unfold into the applications of their operator, in index order
+//	          (a trace into a chain of links, one per application: unfoldChain)
 //	collapse  a frame of arrays becomes one array
 //	Tβ, Iβ    instantiate a type or index abstraction (or a primitive)
 //	proj      open a box

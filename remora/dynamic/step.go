@@ -18,6 +18,7 @@ import (
 //	β         apply a λ to its cells by substitution (a let binds likewise)
 //	δ         apply a primitive to its cells; the reduce and scan family
 //	          unfold into the applications of their operator, in index order
+//	          (a trace into a chain of links, one per application: unfoldChain)
 //	collapse  a frame of arrays becomes one array
 //	unbox     open a box (on an array of boxes, map first)
 
