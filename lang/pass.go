@@ -1,7 +1,5 @@
 package lang
 
-import "slices"
-
 // Pass is a translation from one language to another (From ≠ To), or a
 // transformation within one (From = To: a simplifier, memory expansion,
 // fusion), as a value. The driver finds a path of translations between two
@@ -48,35 +46,6 @@ func (o CompileOptions) Set() []string {
 	}
 	if len(o.Defaults) > 0 {
 		out = append(out, OptDefaults)
-	}
-	return out
-}
-
-// Unread lists the options o sets that none of the passes able to run on
-// a walk from p's level to level to reads: they would change nothing.
-// A pass counts when it ran in stages (the walk under o) or, for an
-// option that switches passes off (--raw), when it runs on the walk
-// without that option.
-func (r *Registry) Unread(p Program, to string, o CompileOptions, stages []Stage) []string {
-	read := func(name string, st []Stage) bool {
-		for _, s := range st {
-			if s.Pass != nil && slices.Contains(s.Pass.Reads, name) {
-				return true
-			}
-		}
-		return false
-	}
-	var out []string
-	for _, name := range o.Set() {
-		st := stages
-		if name == OptRaw {
-			plain := o
-			plain.Raw = false
-			st, _ = r.Compile(p, to, plain)
-		}
-		if !read(name, st) {
-			out = append(out, name)
-		}
 	}
 	return out
 }

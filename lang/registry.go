@@ -348,3 +348,31 @@ func IsInputError(err error) bool {
 func (r *Registry) Clone() *Registry {
 	return &Registry{langs: slices.Clone(r.langs), passes: slices.Clone(r.passes), variants: slices.Clone(r.variants)}
 }
+
+// Unread lists the options o sets that no pass of the walk from p's
+// level to level to reads (Pass.Reads): they would change nothing. stages
+// is that walk under o; for --raw, which switches passes off, the passes
+// that count are those of the walk without it.
+func (r *Registry) Unread(p Program, to string, o CompileOptions, stages []Stage) []string {
+	read := func(name string, st []Stage) bool {
+		for _, s := range st {
+			if s.Pass != nil && slices.Contains(s.Pass.Reads, name) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for _, name := range o.Set() {
+		st := stages
+		if name == OptRaw {
+			plain := o
+			plain.Raw = false
+			st, _ = r.Compile(p, to, plain)
+		}
+		if !read(name, st) {
+			out = append(out, name)
+		}
+	}
+	return out
+}

@@ -82,11 +82,9 @@ var largest struct {
 }
 
 // noteAlloc records an allocation of n elements, described by what, if it
-// is the largest so far.
+// is the largest so far. Callers check largest.elems first, so that the
+// common case takes no lock and builds no description.
 func noteAlloc(what func() string, n int64) {
-	if n <= largest.elems.Load() {
-		return
-	}
 	largest.mu.Lock()
 	defer largest.mu.Unlock()
 	if n > largest.elems.Load() {
