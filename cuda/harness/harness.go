@@ -245,7 +245,7 @@ func GenerateFUN(seed int64, name string) (string, error) {
 		args[in.Name] = in.Value.String()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "-- Program %d of the FUN generator of proofs-tests (arraysem gpu-check --generate).\n-- ==\n", seed)
+	fmt.Fprintf(&b, "-- Program %d of the FUN generator of proofs-tests (go test ./cuda/harness -run TestWriteCorpus -corpus DIR).\n-- ==\n", seed)
 	fmt.Fprintf(&b, "-- input { %s }\n", strings.Join(Args(args), " "))
 	r, err := l.Run(lang.RunOptions{Args: args})
 	if err != nil {
