@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -117,5 +118,28 @@ func benchSizes(b *testing.B, r *Row, o *Options) {
 				b.ReportMetric(ratio, r.Unit)
 			}
 		})
+	}
+}
+
+// TestPeakExtrapolation: a peak that did not grow between the sizes
+// measured is not scaled up to the target's size; one that grew linearly
+// is, and fails a target it would pass unscaled.
+func TestPeakExtrapolation(t *testing.T) {
+	r := &Row{Name: "r", Unit: "ratio", targetPeak: 64 << 20, targetN: 100_000_000, floorName: "Go loop"}
+	for _, c := range []struct {
+		peaks []uint64
+		met   string
+	}{
+		{[]uint64{1 << 20, 1 << 20}, "yes (est.)"},
+		{[]uint64{1 << 20, 10 << 20}, "no (est.)"},
+	} {
+		res := Result{Samples: []sample{
+			{N: 100_000, CPU: 1, FloorCPU: 1, Peak: c.peaks[0]},
+			{N: 1_000_000, CPU: 1, FloorCPU: 1, Peak: c.peaks[1]},
+		}}
+		r.judge(&Options{Clock: "cpu"}, &res)
+		if res.Met != c.met {
+			t.Errorf("peaks %v: met %q, want %q (notes %s)", c.peaks, res.Met, c.met, strings.Join(res.Notes, "; "))
+		}
 	}
 }

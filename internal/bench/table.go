@@ -326,10 +326,17 @@ func (r *Row) judge(o *Options, res *Result) {
 	if r.targetPeak > 0 {
 		peak := float64(last.Peak)
 		if last.N != r.targetN {
-			// Memory is extrapolated linearly: what the row's target
-			// forbids is memory that grows with n at all.
-			peak, est = peak*r.workOf(r.targetN)/r.workOf(last.N), true
-			res.Notes = append(res.Notes, fmt.Sprintf("peak at n=%s: about %s (extrapolated linearly)", r.sizeCell(r.targetN), bytesCell(uint64(peak))))
+			// Memory is extrapolated with its own growth over the sizes
+			// measured, clamped to [0, 1]: memory that grows with n (what
+			// the row's target forbids) linearly, memory that did not (a
+			// streamed reduction's buffers) as it is. One size: linearly.
+			peaks := make([]float64, len(res.Samples))
+			for i, s := range res.Samples {
+				peaks[i] = float64(s.Peak)
+			}
+			gm := min(max(growthOr1(Growth(r.work(res.Samples), peaks)), 0), 1)
+			peak, est = peak*math.Pow(r.workOf(r.targetN)/r.workOf(last.N), gm), true
+			res.Notes = append(res.Notes, fmt.Sprintf("peak at n=%s: about %s (extrapolated with n^%.2f, the peak's growth)", r.sizeCell(r.targetN), bytesCell(uint64(peak)), gm))
 		}
 		met = met && peak <= float64(r.targetPeak)
 	}
