@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/arraysem/arraysem/internal/table"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // Options configure a run of the table.
@@ -295,7 +296,7 @@ func (r *Row) judge(o *Options, res *Result) {
 		res.Measured = secs(t)
 	}
 	if r.targetPeak > 0 || last.Peak > 64<<20 {
-		res.Measured += ", peak " + bytesCell(last.Peak)
+		res.Measured += ", peak " + semantics.Bytes(int64(last.Peak))
 	}
 	if last.FloorWall > 0 || last.FloorCPU > 0 {
 		res.Floor = r.floorName + " " + secs(ft)
@@ -336,7 +337,7 @@ func (r *Row) judge(o *Options, res *Result) {
 			}
 			gm := min(max(growthOr1(Growth(r.work(res.Samples), peaks)), 0), 1)
 			peak, est = peak*math.Pow(r.workOf(r.targetN)/r.workOf(last.N), gm), true
-			res.Notes = append(res.Notes, fmt.Sprintf("peak at n=%s: about %s (extrapolated with n^%.2f, the peak's growth)", r.sizeCell(r.targetN), bytesCell(uint64(peak)), gm))
+			res.Notes = append(res.Notes, fmt.Sprintf("peak at n=%s: about %s (extrapolated with n^%.2f, the peak's growth)", r.sizeCell(r.targetN), semantics.Bytes(int64(peak)), gm))
 		}
 		met = met && peak <= float64(r.targetPeak)
 	}
@@ -408,17 +409,6 @@ func si(x float64) string {
 		return fmt.Sprintf("%.3g k", x/1e3)
 	default:
 		return fmt.Sprintf("%.3g", x)
-	}
-}
-
-func bytesCell(b uint64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.2f GB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
-	default:
-		return fmt.Sprintf("%.0f kB", float64(b)/(1<<10))
 	}
 }
 
