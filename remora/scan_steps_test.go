@@ -40,7 +40,14 @@ func TestScanStepsLinear(t *testing.T) {
 	for _, form := range traceForms {
 		var steps []int
 		for _, n := range []int{100, 200, 400} {
-			_, s := smallSteps(t, fmt.Sprintf(form, n, n-1, 2*n))
+			src := fmt.Sprintf(form, n, n-1, 2*n)
+			small, s := smallSteps(t, src)
+			e, _ := checkedExpr(t, src)
+			bv, err := EvalExpr(e, nil)
+			if err != nil || small != bv.String() {
+				// A run stuck early would take few steps and pass as linear.
+				t.Errorf("%s: small-step %s, big-step %v (%v)", src, small, bv, err)
+			}
 			steps = append(steps, s)
 		}
 		for i := 1; i < len(steps); i++ {

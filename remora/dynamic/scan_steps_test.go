@@ -2,6 +2,7 @@ package dynamic
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/semantics"
@@ -40,7 +41,12 @@ func TestScanStepsLinear(t *testing.T) {
 	} {
 		var steps []int
 		for _, n := range []int{100, 200, 400} {
-			_, s := scanRun(t, fmt.Sprintf(form, n), false)
+			src := fmt.Sprintf(form, n)
+			small, s := scanRun(t, src, false)
+			// A run stuck early would take few steps and pass as linear.
+			if big, _ := scanRun(t, src, true); small != big || strings.HasPrefix(small, "error") {
+				t.Errorf("%s: small-step %s, big-step %s", src, small, big)
+			}
 			steps = append(steps, s)
 		}
 		for i := 1; i < len(steps); i++ {
