@@ -623,24 +623,12 @@ func (t *thread) call(c *cuda.Call) value {
 	if t.gtid >= 0 {
 		return t.deviceCall(c)
 	}
-	args := make([]value, len(c.Args))
-	for i, a := range c.Args {
-		args[i] = t.eval(a)
-	}
-	n := func(i int) int64 { return t.asInt(c.Args[i], args[i]) }
-	want := func(k int) {
-		if len(args) != k {
-			t.fail(c.Pos, "unsupported", "unsupported construct: %s with %d arguments", c.Fun, len(args))
-		}
+	args, n, want := t.callArgs(c)
+	if v, ok := i64(c.Fun, n, want); ok {
+		return v
 	}
 	zero := value{k: kInt}
 	switch c.Fun {
-	case "i64_add", "i64_sub", "i64_mul", "i64_div", "i64_mod":
-		want(2)
-		return value{k: kInt, i: arith(c.Fun, n(0), n(1))}
-	case "i64_neg":
-		want(1)
-		return value{k: kInt, i: -n(0)}
 	case "arraysem_start":
 		want(5)
 		var argv *value
@@ -856,7 +844,40 @@ func satAdd(a, b int64) int64 {
 	return a + b
 }
 
-// arith is the prelude's i64_ functions: wrapping, truncating, total.
+// callArgs evaluates a call's arguments; n is argument i as an integer,
+// and want fails the run unless the call has k arguments.
+func (t *thread) callArgs(c *cuda.Call) (args []value, n func(i int) int64, want func(k int)) {
+	args = make([]value, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = t.eval(a)
+	}
+	n = func(i int) int64 { return t.asInt(c.Args[i], args[i]) }
+	want = func(k int) {
+		if len(args) != k {
+			t.fail(c.Pos, "unsupported", "unsupported construct: %s with %d arguments", c.Fun, len(args))
+		}
+	}
+	return args, n, want
+}
+
+// i64 is the prelude's i64_ functions, for host and device calls alike:
+// wrapping, truncating, total. ok is false when f is not one of them.
+func i64(f string, n func(int) int64, want func(int)) (value, bool) {
+	var r int64
+	switch f {
+	case "i64_neg":
+		want(1)
+		r = -n(0)
+	case "i64_add", "i64_sub", "i64_mul", "i64_div", "i64_mod":
+		want(2)
+		r = arith(f, n(0), n(1))
+	default:
+		return value{}, false
+	}
+	return value{k: kInt, i: r}, true
+}
+
+// arith is the binary i64_ functions: wrapping, truncating, total.
 func arith(f string, a, b int64) int64 {
 	switch f {
 	case "i64_add":

@@ -250,23 +250,11 @@ func (t *thread) deviceCall(c *cuda.Call) value {
 		t.syncthreads(c)
 		return value{k: kInt}
 	}
-	args := make([]value, len(c.Args))
-	for i, a := range c.Args {
-		args[i] = t.eval(a)
-	}
-	n := func(i int) int64 { return t.asInt(c.Args[i], args[i]) }
-	want := func(k int) {
-		if len(args) != k {
-			t.fail(c.Pos, "unsupported", "unsupported construct: %s with %d arguments", c.Fun, len(args))
-		}
+	args, n, want := t.callArgs(c)
+	if v, ok := i64(c.Fun, n, want); ok {
+		return v
 	}
 	switch c.Fun {
-	case "i64_add", "i64_sub", "i64_mul", "i64_div", "i64_mod":
-		want(2)
-		return value{k: kInt, i: arith(c.Fun, n(0), n(1))}
-	case "i64_neg":
-		want(1)
-		return value{k: kInt, i: -n(0)}
 	case "arraysem_trap":
 		// An atomic compare-and-swap on the record: never a race.
 		want(4)
