@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,6 +35,18 @@ func cmdBench(args []string, stdout io.Writer) error {
 	if *clock != "cpu" && *clock != "wall" {
 		return usageError{fmt.Sprintf("bench: --clock %q: want cpu or wall", *clock)}
 	}
+	// The JSON file is created before the rows are measured, so that a
+	// path that cannot be written is a usage error at once, not after
+	// minutes of measuring.
+	var jsonFile *os.File
+	if *jsonOut != "" {
+		f, err := os.Create(*jsonOut)
+		if err != nil {
+			return usageError{"bench: --json: " + err.Error()}
+		}
+		defer f.Close()
+		jsonFile = f
+	}
 	opts := bench.Options{Rows: rows, Quick: *quick, Clock: *clock}
 	if progressOut != nil {
 		opts.Progress = func(row string, i, n int) {
@@ -51,14 +62,11 @@ func cmdBench(args []string, stdout io.Writer) error {
 		return usageError{"bench: " + err.Error()}
 	}
 	bench.Print(stdout, rep)
-	if *jsonOut != "" {
-		var b bytes.Buffer
-		if err := bench.WriteJSON(&b, rep); err != nil {
+	if jsonFile != nil {
+		if err := bench.WriteJSON(jsonFile, rep); err != nil {
 			return err
 		}
-		if err := os.WriteFile(*jsonOut, b.Bytes(), 0o644); err != nil {
-			return usageError{"bench: " + err.Error()}
-		}
+		return jsonFile.Close()
 	}
 	return nil
 }

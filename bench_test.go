@@ -77,7 +77,7 @@ func TestBenchTable(t *testing.T) {
 }
 
 // TestBenchNotBuilt: a row whose feature does not exist says so, without
-// a number; an unknown row is a usage error.
+// a number.
 func TestBenchNotBuilt(t *testing.T) {
 	if runHasJobs() {
 		t.Skip("run has --jobs: the jobs row measures it")
@@ -86,8 +86,24 @@ func TestBenchNotBuilt(t *testing.T) {
 	if status != 0 || !strings.Contains(out, "not built") || errs != "" {
 		t.Errorf("bench --row jobs: status %d\n%s%s", status, out, errs)
 	}
-	if _, errs, status := run(t, "bench", "--row", "bogus"); status != 2 || !strings.Contains(errs, "no row") {
-		t.Errorf("bench --row bogus: status %d, %q", status, errs)
+}
+
+// TestBenchBadFlags: an unknown row, an unknown clock and a --json file
+// that cannot be written are one-line usage errors (exit 2), before any
+// row is measured (nothing on stdout).
+func TestBenchBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--row", "bogus"}, "no row"},
+		{[]string{"--clock", "x"}, "want cpu or wall"},
+		{[]string{"--row", "small-map", "--json", filepath.Join(t.TempDir(), "no", "dir", "f.json")}, "--json"},
+	} {
+		out, errs, status := run(t, append([]string{"bench"}, c.args...)...)
+		if status != 2 || !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") > 1 || out != "" {
+			t.Errorf("bench %s: status %d, stdout %q, stderr %q; want exit 2 and a usage error naming %q", strings.Join(c.args, " "), status, out, errs, c.want)
+		}
 	}
 }
 
