@@ -284,10 +284,10 @@ static unsigned arraysem_grid(int64_t threads) {
 // leaving cudaMalloc room; a thread whose malloc still fails is stuck
 // ("the device heap has no room"), never wrong.
 static const int64_t arraysem_heap_default = arraysem_max_block * (int64_t)sizeof(int64_t);
-// The bytes a thread holds after one more block of n integers (a block is
-// at least one integer, as arraysem_alloc_bytes makes it, in 16-byte units).
+// The bytes a thread holds after one more block of n integers (its
+// arraysem_alloc_bytes, at most arraysem_max_block integers, in 16-byte units).
 static int64_t arraysem_heap_thread(int64_t acc, int64_t n) {
-  int64_t bytes = ((n < 1 ? 1 : n > arraysem_max_block ? arraysem_max_block : n) * 8 + 15) / 16 * 16;
+  int64_t bytes = ((int64_t)arraysem_alloc_bytes(n < arraysem_max_block ? n : arraysem_max_block) + 15) / 16 * 16;
   return acc > INT64_MAX - bytes ? INT64_MAX : acc + bytes;
 }
 // The larger of acc and what a launch of threads threads, each holding
