@@ -423,13 +423,15 @@ func runGoldenFile(file string, levels bool) (out FileOutcome) {
 	var lvs []lang.Level
 	if levels {
 		if lvs, err = Registry.Levels(l); err != nil {
-			// A pass whose output its checker rejects is a broken pass;
-			// one that declines the program says what it does not
-			// translate (FunMemToImp: inputs that are not row-major), a
-			// limit of the level rather than a failure of the case. Either
-			// way no level is reached (Levels walks all or none).
+			// A pass whose output its checker rejects, or that hands the
+			// target another language's tree, is a broken pass; one that
+			// declines the program says what it does not translate
+			// (FunMemToImp: inputs that are not row-major), a limit of the
+			// level rather than a failure of the case. Either way no level
+			// is reached (Levels walks all or none).
 			var pe *lang.PassError
-			if errors.As(err, &pe) && pe.Text == "" {
+			var wrong *lang.WrongTreeError
+			if errors.As(err, &pe) && pe.Text == "" && !errors.As(err, &wrong) {
 				out.Declined = append(out.Declined, fmt.Sprintf("%s: not run at other levels: %v", file, err))
 			} else {
 				fail(fmt.Sprintf("%s: compiling to the levels it reaches: %v", file, err))

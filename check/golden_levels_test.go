@@ -112,3 +112,28 @@ func TestGoldenLevelsBrokenPass(t *testing.T) {
 		}
 	})
 }
+
+// TestGoldenLevelsWrongTree: a pass that hands its target another
+// language's tree is a broken pass, not one declining the program: the
+// file fails (it was noted, and the run passed).
+func TestGoldenLevelsWrongTree(t *testing.T) {
+	dir := t.TempDir()
+	src := "-- ==\n-- input { n=1 }\n-- output { 2 }\ninput (n : int)\nlet (m : int) = n + 1\nin (m)\n"
+	if err := os.WriteFile(filepath.Join(dir, "inc.fun"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wrong := lang.Pass{Name: "WrongTree", From: "imp", To: "imp", Doc: "returns a FUNMEM tree, wrongly",
+		Run: func(any, lang.CompileOptions) (any, error) {
+			return funmem.ParseFile("t.funmem", "input (n : int)\nin (n)\n")
+		}}
+	withPass(t, wrong, func() {
+		var w bytes.Buffer
+		out, err := RunGolden(dir, &w, GoldenOptions{Levels: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Failed == 0 || !strings.Contains(w.String(), "FAIL ") || !strings.Contains(w.String(), "WrongTree") {
+			t.Errorf("a pass handing IMP a FUNMEM tree fails nothing: %+v\n%s", out, w.String())
+		}
+	})
+}
