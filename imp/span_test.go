@@ -15,22 +15,13 @@ import (
 // statement and scalar expression is exactly its source, and that the
 // parts of a statement lie within it.
 func TestSpans(t *testing.T) {
-	total := 0
-	for _, f := range spantest.Sources(t, "imp", "--") {
-		prog, err := ParseFile(f.Name, f.Src)
+	spantest.Check(t, spantest.Sources(t, "imp", "--"), func(s spantest.Source) ([]string, int) {
+		prog, err := ParseFile(s.Name, s.Src)
 		if err != nil {
-			continue
+			return nil, 0
 		}
-		problems, n := checkStmts(f.Src, prog.Body)
-		total += n
-		for _, p := range problems {
-			t.Errorf("%s: %s", f.Name, p)
-		}
-	}
-	t.Logf("%d nodes checked", total)
-	if total == 0 {
-		t.Fatal("no nodes checked")
-	}
+		return checkStmts(s.Src, prog.Body)
+	})
 }
 
 // TestSpansEnds checks the end of each form of statement, parentheses and
@@ -57,6 +48,9 @@ return a
 	}
 	want := []string{"var a : int", "var m : mem", "m <- alloc (n)", "a <- ((n) + 1) · (2)", "m[(a)] <- (a ≤ 3)",
 		"a <- m[a - 1]", "skip", "if a then skip else a <- -(a) fi", "kernel i ≤ (n) do a <- i done"}
+	if len(prog.Body) != len(want) {
+		t.Errorf("%d statements, want %d", len(prog.Body), len(want))
+	}
 	for i, s := range prog.Body {
 		if got, _ := spantest.Text(src, s.Pos(), s.End()); i >= len(want) || got != want[i] {
 			t.Errorf("statement %d spans %q", i, got)

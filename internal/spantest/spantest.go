@@ -30,28 +30,39 @@ type Source struct{ Name, Src string }
 // testdata/check.txt (comment is the language's line comment).
 func Sources(t *testing.T, lang, comment string) []Source {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "examples", lang, "*."+lang))
-	if len(files) == 0 {
-		t.Fatalf("no examples in examples/%s", lang)
+	return SourcesOf(t, filepath.Join("..", "examples", lang, "*."+lang),
+		[]string{filepath.Join("testdata", "parse.txt"), filepath.Join("testdata", "check.txt")}, comment)
+}
+
+// Check runs check on each of srcs, reports the problems it finds as
+// errors, and fails the test if it checked no node at all.
+func Check(t *testing.T, srcs []Source, check func(s Source) (problems []string, checked int)) {
+	t.Helper()
+	total := 0
+	for _, s := range srcs {
+		problems, n := check(s)
+		total += n
+		for _, p := range problems {
+			t.Errorf("%s: %s", s.Name, p)
+		}
 	}
-	var out []Source
-	for _, file := range files {
-		src, err := os.ReadFile(file)
+	t.Logf("%d nodes checked", total)
+	if total == 0 {
+		t.Fatal("no nodes checked")
+	}
+}
+
+// FUNFiles checks (FUN) the spans of the programs of language lang
+// (Sources) that parse, a FUN or FUNMEM, parse parsing one.
+func FUNFiles(t *testing.T, lang string, parse func(file, src string) (*fun.Program, error), newParser func(text string) (*fun.Parser, error)) {
+	t.Helper()
+	Check(t, Sources(t, lang, "--"), func(s Source) ([]string, int) {
+		prog, err := parse(s.Name, s.Src)
 		if err != nil {
-			t.Fatal(err)
+			return nil, 0
 		}
-		out = append(out, Source{file, string(src)})
-	}
-	for _, g := range []string{"parse.txt", "check.txt"} {
-		path := filepath.Join("testdata", g)
-		if _, err := os.Stat(path); err != nil {
-			continue
-		}
-		for _, c := range golden.Read(t, path, comment) {
-			out = append(out, Source{fmt.Sprintf("%s:%d", path, c.Line), c.Src})
-		}
-	}
-	return out
+		return FUN(s.Src, prog, newParser)
+	})
 }
 
 // Node is a syntax node with a span.
@@ -406,4 +417,114 @@ func OneSExp(src string, from, to semantics.Pos) (*semantics.SExp, error) {
 		return nil, fmt.Errorf("%q reads as %s, spanning %v-%v of it, not all of it", text, ss[0], ss[0].Pos, ss[0].End)
 	}
 	return ss[0], nil
+}
+
+// Term is a term of a Remora dialect, elaborated from s-expressions.
+type Term interface {
+	At() semantics.Pos
+	End() semantics.Pos
+}
+
+// Dialect is what Terms needs to know of a Remora dialect whose terms
+// are E.
+type Dialect[E Term] struct {
+	// Parse elaborates a program's s-expressions into its terms.
+	Parse func(file string, sexps []*semantics.SExp) ([]E, error)
+	// Children are e's subterms, and whether each must lie within e's
+	// span (a Let's Body follows its binding, outside the Let's span).
+	Children func(e E) (kids []E, within []bool)
+	// WrittenAs reports whether s, the s-expression e spans, is a form
+	// e can be elaborated from.
+	WrittenAs func(e E, s *semantics.SExp) bool
+	// String prints e for the problems found.
+	String func(e E) string
+}
+
+// Terms checks the spans of the s-expressions (SExps) and of the terms of
+// each of srcs that reads and parses: every term's span is known, in
+// order, exactly one s-expression of the file (so its text reads as one
+// s-expression spanning all of it) of a form the term can come from, and
+// lies within its parent's where Children says it must. It reports at
+// most 10 problems a source, and fails if fewer than 50 programs or 1000
+// terms were checked.
+func Terms[E Term](t *testing.T, srcs []Source, d Dialect[E]) {
+	t.Helper()
+	files, terms := 0, 0
+	for _, s := range srcs {
+		sexps, _, err := semantics.ReadSExps(s.Name, s.Src)
+		if err != nil {
+			continue
+		}
+		spans, problems, _ := SExps(s.Src, sexps)
+		if es, err := d.Parse(s.Name, sexps); err == nil {
+			files++
+			for _, e := range es {
+				d.check(s.Src, spans, e, &problems, &terms)
+			}
+		}
+		for i, pr := range problems {
+			if i == 10 {
+				t.Errorf("%s: … %d more", s.Name, len(problems)-i)
+				break
+			}
+			t.Errorf("%s: %s", s.Name, pr)
+		}
+	}
+	if files < 50 || terms < 1000 {
+		t.Errorf("checked %d terms of %d programs: too few", terms, files)
+	}
+	t.Logf("checked %d terms of %d programs", terms, files)
+}
+
+// check checks the span of e, a term of a program read from src whose
+// s-expressions span spans, and those of its subterms.
+func (d Dialect[E]) check(src string, spans map[Span]bool, e E, problems *[]string, checked *int) {
+	bad := func(format string, args ...any) { *problems = append(*problems, fmt.Sprintf(format, args...)) }
+	*checked++
+	from, to := e.At(), e.End()
+	switch {
+	case !from.IsValid() || !to.IsValid():
+		bad("%T %s at %v: span %v-%v is not known", e, d.String(e), from, from, to)
+	case !LessEq(from, to):
+		bad("%T %s: Pos %v is after End %v", e, d.String(e), from, to)
+	case !spans[Span{From: from, To: to}]:
+		bad("%T %s: span %v-%v is no s-expression's", e, d.String(e), from, to)
+	default:
+		if s, err := OneSExp(src, from, to); err != nil {
+			bad("%T %s at %v-%v: %v", e, d.String(e), from, to, err)
+		} else if !d.WrittenAs(e, s) {
+			bad("%T %s at %v-%v is written %s, no form of its kind", e, d.String(e), from, to, s)
+		}
+	}
+	cs, within := d.Children(e)
+	for i, c := range cs {
+		if within[i] && !(LessEq(from, c.At()) && LessEq(c.End(), to)) {
+			bad("%T %s at %v-%v is not within its %T at %v-%v", c, d.String(c), c.At(), c.End(), e, from, to)
+		}
+		d.check(src, spans, c, problems, checked)
+	}
+}
+
+// SExpFocuses runs program src of a Remora dialect l to the end
+// (Focuses) and checks that the source span of each step that has one is
+// one s-expression of src. It returns the focuses and how many have a
+// span.
+func SExpFocuses(t *testing.T, l lang.Language, file, src string) (fs []lang.Focus, spanned int) {
+	t.Helper()
+	sexps, _, err := semantics.ReadSExps(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spans, _, _ := SExps(src, sexps)
+	fs = Focuses(t, l, file, src, nil)
+	for i, f := range fs {
+		if !f.From.IsValid() {
+			continue
+		}
+		spanned++
+		if !spans[Span{From: f.From, To: f.To}] {
+			t.Errorf("step %d: the source span %v-%v of %s is no s-expression's", i+1, f.From, f.To, f.Redex)
+		}
+	}
+	return fs, spanned
 }
