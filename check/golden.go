@@ -366,7 +366,9 @@ func RunGolden(dir string, w io.Writer, o GoldenOptions) (Outcome, error) {
 // printLevels prints the checks made at other levels, one line a level.
 func printLevels(w io.Writer, out Outcome) {
 	if len(out.Levels) == 0 {
-		fmt.Fprintln(w, "levels: no file's language compiles to another level")
+		// No language compiling further, cases failing at the source,
+		// cases restricted to another semantics, or declined walks.
+		fmt.Fprintln(w, "levels: no case ran at another level")
 		return
 	}
 	fmt.Fprintln(w, "at the levels the files compile to (counted in the total below):")

@@ -137,3 +137,22 @@ func TestGoldenLevelsWrongTree(t *testing.T) {
 		}
 	})
 }
+
+// TestGoldenLevelsNoneRan: where no case runs at another level because
+// the source fails its case, the report says so, and does not say that
+// FUN compiles to no other level.
+func TestGoldenLevelsNoneRan(t *testing.T) {
+	dir := t.TempDir()
+	src := "-- ==\n-- input { n=1 }\n-- output { 3 }\ninput (n : int)\nlet (m : int) = n + 1\nin (m)\n"
+	if err := os.WriteFile(filepath.Join(dir, "inc.fun"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var w bytes.Buffer
+	out, err := RunGolden(dir, &w, GoldenOptions{Levels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Failed != 2 || len(out.Levels) != 0 || !strings.Contains(w.String(), "levels: no case ran at another level\n") {
+		t.Errorf("%+v\n%s", out, w.String())
+	}
+}
