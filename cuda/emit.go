@@ -691,23 +691,9 @@ func (e *emitter) heap(fr *frame) []Stmt {
 	for _, x := range written(e.p.Body, nil, map[string]bool{}) {
 		delete(fixed, x)
 	}
-	var kernels []*imp.Kernel
-	var find func(ss []imp.Stmt)
-	find = func(ss []imp.Stmt) {
-		for _, s := range ss {
-			switch s := s.(type) {
-			case *imp.Kernel:
-				kernels = append(kernels, s)
-			case *imp.If:
-				find(s.Then)
-				find(s.Else)
-			}
-		}
-	}
-	find(e.p.Body)
 	var need Expr = num(0)
 	var known, unknown []string
-	for _, k := range kernels {
+	for _, k := range kernelsIn(e.p.Body, nil) {
 		sizes := allocSizes(k.Body, nil)
 		if len(sizes) == 0 {
 			continue
@@ -766,26 +752,27 @@ func allocSizes(ss []imp.Stmt, acc []fun.SExp) []fun.SExp {
 	return acc
 }
 
-// boundAnywhere adds every name a body binds at any depth (declarations,
-// assignments, reads, allocations, nested kernels' variables): a size
-// that mentions one may differ in a thread from its value on the host.
-func boundAnywhere(ss []imp.Stmt, acc map[string]bool) {
+// kernelsIn are the kernels of a body at its own level (inside ifs, not
+// inside other kernels).
+func kernelsIn(ss []imp.Stmt, acc []*imp.Kernel) []*imp.Kernel {
 	for _, s := range ss {
 		switch s := s.(type) {
-		case *imp.Decl:
-			acc[s.X.Name] = true
-		case *imp.Assign:
-			acc[s.X.Name] = true
-		case *imp.Alloc:
-			acc[s.X.Name] = true
-		case *imp.Read:
-			acc[s.X.Name] = true
-		case *imp.If:
-			boundAnywhere(s.Then, acc)
-			boundAnywhere(s.Else, acc)
 		case *imp.Kernel:
-			acc[s.X.Name] = true
-			boundAnywhere(s.Body, acc)
+			acc = append(acc, s)
+		case *imp.If:
+			acc = kernelsIn(s.Else, kernelsIn(s.Then, acc))
 		}
+	}
+	return acc
+}
+
+// boundAnywhere adds every name a body binds at any depth (what written
+// finds at each level, and nested kernels' variables): a size that
+// mentions one may differ in a thread from its value on the host.
+func boundAnywhere(ss []imp.Stmt, acc map[string]bool) {
+	written(ss, nil, acc)
+	for _, k := range kernelsIn(ss, nil) {
+		acc[k.X.Name] = true
+		boundAnywhere(k.Body, acc)
 	}
 }
