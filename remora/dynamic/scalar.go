@@ -495,7 +495,10 @@ func expt(c *remora.Call, xs []num) (num, error) {
 	case e.k == remora.KNum && e.r.Cmp(big.NewRat(1, 2)) == 0:
 		return sqrtNum(c, "expt", b)
 	}
-	if b.float() < 0 && e.float() != math.Trunc(e.float()) {
+	// A negative base to a non-integer, an infinite or a NaN exponent is
+	// complex in Racket ((expt -2 +inf.0) is +nan.0+nan.0i), where Go's
+	// Pow gives a real.
+	if b.float() < 0 && (e.float() != math.Trunc(e.float()) || math.IsInf(e.float(), 0)) {
 		return num{}, stuck(c, "expt", "(expt %s %s) has no real result (complex numbers are not supported)", numString(b), numString(e))
 	}
 	return floatNum(math.Pow(b.float(), e.float())), nil
