@@ -23,8 +23,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/arraysem/arraysem/cuda"
-	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/lang"
 )
 
 // Dir is the directory of the edit files, relative to the repository.
@@ -77,26 +77,23 @@ func Apply(file, src, edits string) (string, error) {
 }
 
 // Kernel is the CUDA of examples/imp/kernel.imp under the repository at
-// root, emitted now, as `arraysem compile examples/imp/kernel.imp --to
-// cuda` prints it (and examples/cuda/kernel.cu holds it).
+// root, emitted now by the registry's walk that `arraysem compile
+// examples/imp/kernel.imp --to cuda` prints (and examples/cuda/kernel.cu holds it).
 func Kernel(root string) (string, error) {
 	const name = "examples/imp/kernel.imp" // the name its error sites print
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
 	if err != nil {
 		return "", err
 	}
-	p, err := imp.ParseFile(name, string(src))
-	if err == nil {
-		err = imp.Check(p, nil)
-	}
+	l, err := check.Load(name, string(src), check.Options{})
 	if err != nil {
 		return "", err
 	}
-	f, err := cuda.Emit(p, cuda.Options{})
+	st, err := check.Compile(l, "cuda", lang.CompileOptions{})
 	if err != nil {
 		return "", err
 	}
-	return f.String(), nil
+	return st[len(st)-1].Text(), nil
 }
 
 // Names lists the planted bugs under root (race for race.txt), sorted.
