@@ -615,35 +615,38 @@ func (ev *evaluator) streamed(e *App, fv *Value, env *Env) (*Value, bool, error)
 	// The reduction must be one call: no frame around it (apply's frames).
 	params, _ := signature(f)
 	args[last] = &Value{Shape: p.shape, Kind: p.kind}
-	if params == nil {
-		return materialised()
+	var frame []int64
+	var ferr error
+	if params != nil {
+		frame, _, ferr = frames(fv, args, params, e.Pos)
 	}
-	frame, _, err := frames(fv, args, params, e.Pos)
-	if err != nil || len(frame) != 0 {
-		return materialised()
-	}
-	plan := f.Prim.Fold
-	c := &Call{Pos: e.Pos, Indices: f.Indices, Types: f.Types}
-	sh := f.Prim.foldShapes(c)
-	src := &source{shape: p.shape, kind: p.kind, n: p.n, p: p}
-	v, ok, err := ev.fastFold(f, plan, args[0], args, src, sh, e.Pos)
-	if !ok {
-		src = &source{shape: p.shape, kind: p.kind, n: p.n, p: p}
-		v, ok, err = ev.scalarFold(plan, args[0], args, src, sh, e.Pos)
-	}
-	if ok && err == nil {
-		streamRuns.Add(1)
-		return v, true, nil
-	}
-	if !ok {
-		// A fold the flat loops do not take: build the array from the
-		// producer (the same atoms) and run the general path.
-		arr, err := p.materialise()
-		if err == nil {
-			args[last] = arr
-			v, err := ev.apply(fv, args, res, e.Pos)
-			return v, true, err
+	if params != nil && ferr == nil && len(frame) == 0 {
+		plan := f.Prim.Fold
+		c := &Call{Pos: e.Pos, Indices: f.Indices, Types: f.Types}
+		sh := f.Prim.foldShapes(c)
+		src := &source{shape: p.shape, kind: p.kind, n: p.n, p: p}
+		v, ok, err := ev.fastFold(f, plan, args[0], args, src, sh, e.Pos)
+		if !ok {
+			src = &source{shape: p.shape, kind: p.kind, n: p.n, p: p}
+			v, ok, err = ev.scalarFold(plan, args[0], args, src, sh, e.Pos)
+		}
+		if ok && err == nil {
+			streamRuns.Add(1)
+			return v, true, nil
+		}
+		if ok {
+			return materialised()
 		}
 	}
-	return materialised()
+	// A reduction with a frame, or a fold the flat loops do not take:
+	// build the array from the producer (the same atoms) and run the
+	// general path, rather than evaluate the leaves again, which for
+	// reductions nested in leaves would double the time at each level.
+	arr, err := p.materialise()
+	if err != nil {
+		return materialised()
+	}
+	args[last] = arr
+	v, err := ev.apply(fv, args, res, e.Pos)
+	return v, true, err
 }

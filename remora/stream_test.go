@@ -169,3 +169,29 @@ func TestStreamMemoryBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamFramedAgrees checks reductions of producers under a frame
+// (which do not stream: the array is built from the producer) against the
+// materialising path, and that a chain of them nested in leaves is
+// evaluated once per level, not twice (which took 2^depth time).
+func TestStreamFramedAgrees(t *testing.T) {
+	for _, src := range []string{
+		"(reduce{int | 2 [] []} + (+ 1 iota{ | [4 3]}))",
+		"(reduce{int | 2 [] []} / (- iota{ | [4 3]} 4))",
+		"(reduce{int | 2 [] []} [+ *] (+ 1 iota{ | [2 3]}))",
+		"(fold{int int | 2 [] []} - [1 2] (+ 1 iota{ | [2 2]}))",
+	} {
+		e, _ := checkedExpr(t, src)
+		if s, m := runStreamed(e, true), runStreamed(e, false); s != m {
+			t.Errorf("%s: streamed %s, materialised %s", src, s, m)
+		}
+	}
+	s := "1"
+	for range 40 {
+		s = fmt.Sprintf("(reduce-init{int | 2 [] []} + 0 (reduce{int | 2 [] []} + (+ %s iota{ | [2 3]})))", s)
+	}
+	e, _ := checkedExpr(t, s)
+	if got := runStreamed(e, true); strings.HasPrefix(got, "error") {
+		t.Fatal(got)
+	}
+}
