@@ -1,10 +1,13 @@
 // Package spantest checks, in tests, the source spans of the syntax trees
 // of FUN, FUNMEM and IMP: that [Pos, End) of a node is exactly its source
 // (it parses back, alone, to a node that prints the same), that Pos <= End,
-// and that every node lies within the nodes it is part of. For the
-// s-expression dialects (Remora's), SExps checks the reader's spans and
-// OneSExp that a span is exactly one s-expression, which is what a term
-// elaborated from s-expressions spans.
+// and that every node lies within the nodes it is part of (Tree, FUN;
+// FUNFiles and Check run them over a language's examples and goldens).
+// For the s-expression dialects (Remora's), SExps checks the reader's
+// spans and OneSExp that a span is exactly one s-expression, which is what
+// a term elaborated from s-expressions spans (Terms checks a dialect's
+// terms so). Focuses, FUNFocuses and SExpFocuses check the source spans
+// of a run's steps.
 package spantest
 
 import (
