@@ -56,10 +56,11 @@ func Exclusion(file string) string {
 }
 
 // Programs loads the files (.imp, .fun, .funmem; others are ignored) and
-// returns the programs that reach IMP. Files the checker refuses (the
-// examples of type errors) and the files of Excluded are skipped; other
-// failures, a FUN or FUNMEM file that does not compile to IMP included,
-// are errors.
+// returns the programs that reach IMP. Files the checker refuses as their
+// test block expects (the examples of parse and type errors) and the files
+// of Excluded are skipped; other failures, a file the checker refuses
+// unexpectedly or a FUN or FUNMEM file that does not compile to IMP
+// included, are errors.
 func Programs(files []string) ([]*Program, error) {
 	var out []*Program
 	for _, file := range files {
@@ -92,7 +93,14 @@ func load(name, file, src string) ([]*Program, error) {
 	}
 	l, err := check.Load(file, src, check.Options{})
 	if err != nil {
-		return nil, nil // a checker example
+		if spec.LoadError != nil {
+			return nil, nil // a checker example, whose test block expects the error
+		}
+		msg := firstLine(err.Error())
+		if !strings.HasPrefix(msg, file) {
+			msg = name + ": " + msg
+		}
+		return nil, errors.New(msg)
 	}
 	var cases []map[string]string
 	for _, c := range spec.Cases {

@@ -207,3 +207,27 @@ func TestGenerateFUN(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedFile: a file the checker refuses is skipped only when its
+// test block expects the error (the err_ examples); otherwise Programs
+// says why, so gpu-check does not pass over a broken file in silence.
+func TestRefusedFile(t *testing.T) {
+	dir := t.TempDir()
+	broken := "input n : int; kernel i <= n do"
+	for _, c := range []struct{ name, src, err string }{
+		{"broken.imp", broken, "broken.imp:1:"},
+		{"expected.imp", "-- ==\n-- error: expected 'done'\n" + broken, ""},
+	} {
+		f := filepath.Join(dir, c.name)
+		if err := os.WriteFile(f, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ps, err := harness.Programs([]string{f})
+		switch {
+		case c.err == "" && (err != nil || len(ps) != 0):
+			t.Errorf("%s: got %d programs, %v; want it skipped", c.name, len(ps), err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%s: got %v; want one line with %q", c.name, err, c.err)
+		}
+	}
+}
