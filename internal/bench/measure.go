@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"slices"
-	"sync"
 	"time"
 )
 
@@ -60,8 +59,8 @@ func measureOnce(f func() (int, error)) (one, error) {
 	runtime.ReadMemStats(&ms)
 	alloc0 := ms.TotalAlloc
 	base := heapObjects()
+	// peak is the sampler's alone until it stops (<-stopped).
 	var peak uint64
-	var mu sync.Mutex
 	done := make(chan struct{})
 	stopped := make(chan struct{})
 	go func() {
@@ -74,9 +73,7 @@ func measureOnce(f func() (int, error)) (one, error) {
 				return
 			case <-t.C:
 				if h := heapObjects(); h > base {
-					mu.Lock()
 					peak = max(peak, h-base)
-					mu.Unlock()
 				}
 			}
 		}
