@@ -14,8 +14,8 @@ import (
 func TestFocusSource(t *testing.T) {
 	src := "(+ (* 2 [3 4]) (- 10 1))\n(unbox (box (3) (Sigma (n) [int n]) [1 2 3]) (b n) (length{int | n []} b))\n"
 	_, spanned := spantest.SExpFocuses(t, Language, "t.remora", src)
-	if spanned == 0 {
-		t.Error("no step of the checked program has a source span: the checker's elaboration dropped them")
+	if spanned < 4 { // as many as a run had when this was written
+		t.Errorf("%d steps of the checked program have a source span, want 4: the checker's elaboration dropped some", spanned)
 	}
 
 	// In a parsed term a primitive is still a variable, not a value.
