@@ -465,9 +465,11 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 // (append accs [acc]), the whole trace. (trace-right runs from the last
 // item, (op x acc), and prepends: (append [acc] accs).) Every link rebinds
 // acc and accs, so β substitutes into the next link's arguments only: the
-// rest of the chain is under binders that shadow both, so a step does not
-// grow with n, and a scan takes a fixed number of steps per item, where a
-// frame of nested applications (one per prefix) took n²/2. The operator is
+// rest of the chain is under binders that shadow both, so a step's descent
+// and substitution do not grow with n, and a scan takes a fixed number of
+// steps per item, where a frame of nested applications (one per prefix)
+// took n²/2. (The append δ still copies the trace so far, O(k) at the k-th
+// item: docs/performance.md, "Linear small-step scans".) The operator is
 // applied in the big-step's order (RunFold), so the values and the first
 // stuck δ are the same. It reports false for the other folds and for a
 // trace with no application, which unfold leaves to RunFold.

@@ -349,9 +349,11 @@ func unfold(e *App, p *PrimDef, args []*remora.Value) (Expr, error) {
 // by it; the innermost body is (append accs [acc]), the whole trace.
 // (trace-right runs from the last item, (op x acc), and prepends.) Every
 // link rebinds acc and accs, so β substitutes into the next link's
-// arguments only, and a scan takes a fixed number of steps per item, each
-// of a cost that does not grow with n, where a frame of nested
-// applications (one per prefix) took n²/2 applications. The operator is
+// arguments only, and a scan takes a fixed number of steps per item, whose
+// descent and substitution do not grow with n, where a frame of nested
+// applications (one per prefix) took n²/2 applications. (The append δ
+// still copies the boxes so far, and the final unbox maps over all n:
+// docs/performance.md, "Linear small-step scans".) The operator is
 // applied in the big-step's order (remora.RunFold). It reports false for
 // the other folds and for a trace with no application, which unfold
 // leaves to RunFold.
