@@ -59,10 +59,12 @@ func TestScanStepsLinear(t *testing.T) {
 	}
 }
 
-// TestScanAllocsLinear checks that a step of a scan does not cost more as
-// the scan grows: the run's allocations, like its steps, at most double
-// when n doubles (substituting into the whole rest of the chain, or
-// copying it, would make them grow as n²).
+// TestScanAllocsLinear checks that a step of a scan does not allocate
+// more often as the scan grows: the run's allocations, like its steps, at
+// most double when n doubles (substituting into the whole rest of the
+// chain, or copying it, would make them grow as n²). It counts
+// allocations, not bytes: each append copies the trace so far, so the
+// bytes do grow as n² (docs/performance.md, "Linear small-step scans").
 func TestScanAllocsLinear(t *testing.T) {
 	e1, _ := checkedExpr(t, "(iscan{int | 199 [] []} + iota{ | [200]})")
 	e2, _ := checkedExpr(t, "(iscan{int | 399 [] []} + iota{ | [400]})")
