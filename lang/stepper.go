@@ -36,8 +36,8 @@ type Stepper struct {
 // the step left nothing to see, as an assignment in IMP) and the redex it
 // replaced, printed. The language's machine says where it reduced, so the
 // REPL marks the step without comparing printed configurations. From and
-// To say where the redex is in the program's source, so that a front end
-// can point at the file.
+// To say where the redex is in the program's source; the REPL prints the
+// line and column beside the redex.
 type Focus struct {
 	Text   string // the configuration after the step, printed
 	Lo, Hi int    // the contractum's span in Text, in runes; Lo < 0: none

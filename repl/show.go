@@ -11,8 +11,9 @@ import (
 )
 
 // showStep prints a step: the rule, the configuration after it with the
-// contractum marked, and the redex it replaced, as the language's machine
-// reports them (lang.Focus): no comparing of printed configurations.
+// contractum marked, and the redex it replaced with where it stands in the
+// program's text, as the language's machine reports them (lang.Focus): no
+// comparing of printed configurations.
 func (s *Session) showStep(rec *stepRec) {
 	config := rec.config
 	width := lang.RuleWidth(s.loaded.Language())
@@ -27,7 +28,11 @@ func (s *Session) showStep(rec *stepRec) {
 	}
 	fmt.Fprintf(s.out, "%-*s %s\n", width, rec.rule, config)
 	if f != nil && f.Redex != "" && !whole {
-		fmt.Fprintf(s.out, "%-*s redex: %s\n", width, "", f.Redex)
+		at := ""
+		if f.From.IsValid() { // where the redex stands in the program's text
+			at = fmt.Sprintf("   (line %d:%d)", f.From.Line, f.From.Col)
+		}
+		fmt.Fprintf(s.out, "%-*s redex: %s%s\n", width, "", f.Redex, at)
 	}
 }
 
