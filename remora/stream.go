@@ -410,7 +410,7 @@ func streamCount(shape []int64) (int, bool) {
 // leaves (the arguments that are not producer expressions) in the order
 // the materialising path evaluates them. It reports false where the
 // expression does not make a producer after all (a leaf of a function or
-// box kind, frames that do not agree, an empty array, a size beyond
+// box kind, frames that do not agree, a size beyond
 // --max-memory): the caller then evaluates the expression as usual. An
 // error is a leaf's.
 func (ev *evaluator) produce(e Expr, env *Env) (*pnode, bool, error) {
@@ -422,7 +422,7 @@ func (ev *evaluator) produce(e Expr, env *Env) (*pnode, bool, error) {
 			return nil, false, nil
 		}
 		n, ok := streamCount(ds)
-		if !ok || n == 0 {
+		if !ok {
 			return nil, false, nil
 		}
 		return newNode(nodeIota, KInt, ds, n), true, nil
@@ -452,12 +452,12 @@ func (ev *evaluator) produceReplicate(e *App, env *Env) (*pnode, bool, error) {
 	}
 	s, ok1 := f.Indices[0].S.Const()
 	c, ok2 := f.Indices[1].S.Const()
-	if !ok1 || !ok2 || !semantics.SameShape(x.Shape, c) || x.Kind >= KFunc || x.Len() == 0 {
+	if !ok1 || !ok2 || !semantics.SameShape(x.Shape, c) || x.Kind >= KFunc {
 		return nil, false, nil
 	}
 	shape := append(append([]int64{}, s...), c...)
 	n, ok := streamCount(shape)
-	if !ok || n == 0 {
+	if !ok {
 		return nil, false, nil
 	}
 	return leafNode(x, shape, n, 1), true, nil
@@ -529,7 +529,7 @@ func (ev *evaluator) producePrim(e *App, env *Env) (*pnode, bool, error) {
 		if kids[i] != nil {
 			shapes[i] = kids[i].shape
 		} else {
-			if vals[i].Kind >= KFunc || vals[i].Len() == 0 {
+			if vals[i].Kind >= KFunc {
 				return nil, false, nil
 			}
 			shapes[i] = vals[i].Shape
@@ -544,13 +544,13 @@ func (ev *evaluator) producePrim(e *App, env *Env) (*pnode, bool, error) {
 		}
 	}
 	n := product(frame)
-	if n == 0 {
-		return nil, false, nil
-	}
 	p := newNode(nodePrim, kindOf(ret.Elem), append([]int64{}, frame...), n)
 	p.prim, p.in = f.Prim, make([]slot, len(e.Args))
 	for i := range e.Args {
-		div := n / product(shapes[i])
+		div := 1 // an empty producer reads no atoms
+		if n > 0 {
+			div = n / product(shapes[i])
+		}
 		switch {
 		case kids[i] == nil:
 			// A leaf reads its atoms at the positions of this frame.

@@ -171,15 +171,19 @@ func TestStreamMemoryBounded(t *testing.T) {
 }
 
 // TestStreamFramedAgrees checks reductions of producers under a frame
-// (which do not stream: the array is built from the producer) against the
-// materialising path, and that a chain of them nested in leaves is
-// evaluated once per level, not twice (which took 2^depth time).
+// (which do not stream: the array is built from the producer), and of
+// empty producers, against the materialising path, and that a chain of
+// them nested in leaves is evaluated once per level, not twice (which
+// took 2^depth time).
 func TestStreamFramedAgrees(t *testing.T) {
 	for _, src := range []string{
 		"(reduce{int | 2 [] []} + (+ 1 iota{ | [4 3]}))",
 		"(reduce{int | 2 [] []} / (- iota{ | [4 3]} 4))",
 		"(reduce{int | 2 [] []} [+ *] (+ 1 iota{ | [2 3]}))",
 		"(fold{int int | 2 [] []} - [1 2] (+ 1 iota{ | [2 2]}))",
+		"(reduce-init{int | 0 [] []} + 5 (+ (frame [0] int) iota{ | [0]}))",
+		"(reduce{int | 2 [0] []} + (+ 1 iota{ | [3 0]}))",
+		"(reduce-init{int | 4 [0] []} + 0 (replicate{int | [4] [0]} (frame [0] int)))",
 	} {
 		e, _ := checkedExpr(t, src)
 		if s, m := runStreamed(e, true), runStreamed(e, false); s != m {
@@ -192,6 +196,16 @@ func TestStreamFramedAgrees(t *testing.T) {
 	}
 	e, _ := checkedExpr(t, s)
 	if got := runStreamed(e, true); strings.HasPrefix(got, "error") {
+		t.Fatal(got)
+	}
+	// The same for an empty producer, which once gave up after
+	// evaluating its leaves.
+	s = "1"
+	for range 40 {
+		s = fmt.Sprintf("(reduce-init{int | 0 [] []} + 1 (+ %s iota{ | [0]}))", s)
+	}
+	e, _ = checkedExpr(t, s)
+	if got := runStreamed(e, true); got != "1 (int [])" {
 		t.Fatal(got)
 	}
 }
