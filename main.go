@@ -514,7 +514,7 @@ func cmdTest(args []string, stdout io.Writer) error {
 	}
 	out, err := check.RunGolden(pos[0], stdout, check.GoldenOptions{Verbose: *verbose, Levels: *levels})
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{"test: " + err.Error()}
 	}
 	if out.Failed > 0 {
 		return failed{fmt.Sprintf("arraysem test: %d of %s failed", out.Failed, semantics.Plural(out.Passed+out.Failed, "check"))}
