@@ -262,7 +262,7 @@ func parsePrefixed(text string) (num, bool) {
 	}
 	r, inexact, ok := parseReal(text, radix)
 	switch {
-	case !ok:
+	case !ok, r == nil && exactness == 'e':
 		return num{}, false
 	case exactness == 'e' || exactness == 0 && !inexact:
 		return ratNum(r), true
@@ -298,8 +298,9 @@ func specialFloat(text string) (float64, bool) {
 
 // parseReal reads a signed number in the radix: an integer, a fraction
 // n/d, or a decimal with a point (and, in radix 10, an exponent). It
-// gives the exact value, and whether the literal is a decimal (which
-// Racket reads as a float unless #e says otherwise).
+// gives the exact value (nil past an exponent of ±10000), and whether the
+// literal is a decimal (which Racket reads as a float unless #e says
+// otherwise).
 func parseReal(text string, radix int) (r *big.Rat, inexact, ok bool) {
 	neg := strings.HasPrefix(text, "-")
 	body := strings.TrimPrefix(strings.TrimPrefix(text, "-"), "+")
@@ -333,10 +334,16 @@ func parseReal(text string, radix int) (r *big.Rat, inexact, ok bool) {
 		r = new(big.Rat).SetFrac(ds, scale)
 		if hasExp {
 			// The bound keeps #e1e999999999 from computing a power of
-			// ten of a gigabyte; a float overflows long before it.
+			// ten of a gigabyte; a float overflows long before it, so
+			// past it the literal is well formed with no exact value
+			// (nil), which only a float reading takes (#i1e20000 is
+			// +inf.0, as Racket reads it).
 			e, err := strconv.ParseInt(exp, 10, 32)
-			if err != nil || e > 10000 || e < -10000 {
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
 				return nil, false, false
+			}
+			if err != nil || e > 10000 || e < -10000 {
+				return nil, true, true
 			}
 			r.Mul(r, powRat(big.NewRat(10, 1), e))
 		}
