@@ -209,9 +209,11 @@ func cmdGpuCheck(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// toolInfo is the last line a tool prints about itself (the device and
-// driver from nvidia-smi, the release from nvcc --version), or "unknown"
-// and why, so that a report never leaves the line blank.
+// toolInfo is the line a tool prints about itself: nvcc --version's
+// release line ("Cuda compilation tools, release …"; its last line is
+// only the build), else the last line (the device and driver from
+// nvidia-smi), or "unknown" and why, so that a report never leaves the
+// line blank.
 func toolInfo(name string, args ...string) string {
 	out, err := exec.Command(name, args...).Output()
 	text := strings.TrimSpace(string(out))
@@ -222,6 +224,11 @@ func toolInfo(name string, args ...string) string {
 		return fmt.Sprintf("unknown (%s: %v)", name, err)
 	}
 	lines := strings.Split(text, "\n")
+	for _, l := range lines {
+		if strings.Contains(l, ", release ") {
+			return strings.TrimSpace(l)
+		}
+	}
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 

@@ -161,13 +161,14 @@ func TestCudaExamplesCurrent(t *testing.T) {
 // fakeNvcc is an nvcc for machines without the CUDA toolkit: it builds
 // its input for the host with clang++-14 (the prelude's ARRAYSEM_HOST
 // mapping), taking nvcc's -o and ignoring its other options, and says
-// what it is to --version.
+// what it is to --version as nvcc does: the release line, then a build
+// line last.
 const fakeNvcc = `#!/bin/sh
 out=""
 in=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --version) echo "fake nvcc: clang++-14 -DARRAYSEM_HOST"; exit 0 ;;
+    --version) printf 'nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 0.0 (fake nvcc: clang++-14 -DARRAYSEM_HOST)\nBuild fake\n'; exit 0 ;;
     -o) out="$2"; shift 2 ;;
     -*) shift ;;
     *) in="$1"; shift ;;
@@ -203,7 +204,7 @@ func TestGpuCheckNvcc(t *testing.T) {
 	out, errs, status := run(t, "gpu-check", dir, "--nvcc")
 	for _, re := range []string{
 		`(?m)^device: \S`,
-		`(?m)^nvcc: fake nvcc: clang\+\+-14 -DARRAYSEM_HOST$`,
+		`(?m)^nvcc: Cuda compilation tools, release 0\.0 \(fake nvcc: clang\+\+-14 -DARRAYSEM_HOST\)$`,
 		`kernel\.imp\s+m=2 n=3\s+nvcc\s+ok`,
 		`stuck_div\.imp\s+.*nvcc\s+ok`,
 		`race\.imp\s+.*nvcc\s+skip\s+.*only gpu-sim checks races`,
