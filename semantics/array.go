@@ -3,24 +3,37 @@ package semantics
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
 
-// Array is an integer array value: a shape and the elements in row-major
-// order. A scalar is the array of rank 0 with one element. Values are not
-// nested Go slices: indexing, slicing and transposition work on the flat
-// buffer, so paper-sized examples run instantly and large kernels are cheap.
+// Array is an array value: an element type, a shape and the elements in
+// row-major order. A scalar is the array of rank 0 with one element. Values
+// are not nested Go slices: indexing, slicing and transposition work on the
+// flat buffer, so paper-sized examples run instantly and large kernels are
+// cheap.
+//
+// Elements are int64 words whatever the element type: a float element is
+// stored as its math.Float64bits (see FloatBits), so a heap word is a word
+// and heaps, LMADs and every function here that moves elements work on
+// float arrays unchanged. The zero Elem is IntElem, so an Array built
+// without naming its element type is an int array, as before floats.
 //
 // Arrays are immutable once built: functions here never write to the Data
 // of an argument, and may share it with their result.
 type Array struct {
+	Elem  Elem
 	Shape []int64
 	Data  []int64
 }
 
-// Scalar is the rank-0 array holding k.
+// Scalar is the rank-0 int array holding k.
 func Scalar(k int64) Array { return Array{Data: []int64{k}} }
+
+// FloatScalar is the rank-0 float array holding f (a NaN is stored as the
+// canonical NaN, see FloatBits).
+func FloatScalar(f float64) Array { return Array{Elem: FloatElem, Data: []int64{FloatBits(f)}} }
 
 // Rank is the number of dimensions (0 for a scalar).
 func (a Array) Rank() int { return len(a.Shape) }
@@ -28,8 +41,18 @@ func (a Array) Rank() int { return len(a.Shape) }
 // IsScalar reports whether a has rank 0.
 func (a Array) IsScalar() bool { return len(a.Shape) == 0 }
 
-// Int is the element of a scalar.
+// Int is the element of a scalar. For a float scalar it is the element's
+// bits; use Float.
 func (a Array) Int() int64 { return a.Data[0] }
+
+// Float is the element of a float scalar.
+func (a Array) Float() float64 { return math.Float64frombits(uint64(a.Data[0])) }
+
+// Num is the element of a scalar as a typed scalar.
+func (a Array) Num() Num { return Num{Elem: a.Elem, Bits: a.Data[0]} }
+
+// At is the i-th element (0-based) of the flat buffer as a typed scalar.
+func (a Array) At(i int64) Num { return Num{Elem: a.Elem, Bits: a.Data[i]} }
 
 // Count is the number of elements a shape holds, or an error when a size is
 // negative or the count exceeds MaxElems.
@@ -53,7 +76,8 @@ func Count(shape []int64) (int64, error) {
 	return n, nil
 }
 
-// ShapeString formats a shape the way FUN writes array types: [2][3].
+// ShapeString formats a shape the way FUN writes int array types: [2][3]
+// (and "int" for a scalar). TypeString adds the element type.
 func ShapeString(shape []int64) string {
 	if len(shape) == 0 {
 		return "int"
@@ -63,6 +87,19 @@ func ShapeString(shape []int64) string {
 		fmt.Fprintf(&b, "[%d]", d)
 	}
 	return b.String()
+}
+
+// TypeString formats an element type and a shape the way FUN writes
+// array types: [2][3] for int elements, [2][3]float for floats, and int or
+// float for a scalar.
+func TypeString(e Elem, shape []int64) string {
+	if e == IntElem {
+		return ShapeString(shape)
+	}
+	if len(shape) == 0 {
+		return e.String()
+	}
+	return ShapeString(shape) + e.String()
 }
 
 // ErrBounds is the error of an index or slice outside an array. Positions
@@ -115,7 +152,7 @@ func (a Array) Index(idx []int64) (Array, error) {
 	}
 	rest := a.Shape[len(idx):]
 	n, _ := Count(rest)
-	return Array{Shape: rest, Data: a.Data[off : off+n]}, nil
+	return Array{Elem: a.Elem, Shape: rest, Data: a.Data[off : off+n]}, nil
 }
 
 // Slice is Fig 5's slice(v, k1, k2, …) with the off-by-one corrected (see
@@ -135,7 +172,7 @@ func (a Array) Slice(pairs [][2]int64) (Array, error) {
 		shape[i] = s
 	}
 	total, _ := Count(shape)
-	out := Array{Shape: shape, Data: make([]int64, 0, total)}
+	out := Array{Elem: a.Elem, Shape: shape, Data: make([]int64, 0, total)}
 	if total == 0 {
 		return out, nil
 	}
@@ -161,7 +198,7 @@ func (a Array) Transpose() (Array, error) {
 		return Array{}, fmt.Errorf("transpose needs an array of rank 2, not %d", len(a.Shape))
 	}
 	m, n := a.Shape[0], a.Shape[1]
-	out := Array{Shape: []int64{n, m}, Data: make([]int64, len(a.Data))}
+	out := Array{Elem: a.Elem, Shape: []int64{n, m}, Data: make([]int64, len(a.Data))}
 	for i := int64(0); i < m; i++ {
 		for j := int64(0); j < n; j++ {
 			out.Data[j*m+i] = a.Data[i*n+j]
@@ -173,7 +210,12 @@ func (a Array) Transpose() (Array, error) {
 // Nest is Fig 5's nest(v, [k1]…[kn]) with its off-by-one and dimension
 // order corrected (see ERRATA.md): it reads a flat buffer as a row-major
 // array of the given shape. The buffer must hold exactly that many elements.
-func Nest(flat []int64, shape []int64) (Array, error) {
+// The result is an int array; NestOf names the element type.
+func Nest(flat []int64, shape []int64) (Array, error) { return NestOf(IntElem, flat, shape) }
+
+// NestOf is Nest for elements of type e (for float elements, flat holds
+// their bits, as Array.Data does).
+func NestOf(e Elem, flat []int64, shape []int64) (Array, error) {
 	n, err := Count(shape)
 	if err != nil {
 		return Array{}, err
@@ -181,7 +223,7 @@ func Nest(flat []int64, shape []int64) (Array, error) {
 	if int64(len(flat)) != n {
 		return Array{}, fmt.Errorf("cannot nest %d elements as %s (%d elements)", len(flat), ShapeString(shape), n)
 	}
-	return Array{Shape: append([]int64(nil), shape...), Data: flat}, nil
+	return Array{Elem: e, Shape: append([]int64(nil), shape...), Data: flat}, nil
 }
 
 // Iota is [1 .. n], the value of FUN's derived form iota.
@@ -198,17 +240,32 @@ func Iota(n int64) (Array, error) {
 
 // Stack builds the array whose items are cells, each of shape cellShape
 // (E-KERNEL's [v1, …, vm]). The cell shape is given so that an empty stack
-// still has its full shape.
+// still has its full shape. The element type is the first cell's (int for
+// no cells; StackOf names it, so that an empty float stack is a float
+// array); all cells must have it.
 func Stack(cellShape []int64, cells []Array) (Array, error) {
+	e := IntElem
+	if len(cells) > 0 {
+		e = cells[0].Elem
+	}
+	return StackOf(e, cellShape, cells)
+}
+
+// StackOf is Stack with the element type given: every cell must have
+// element type e, and the result has it even when there are no cells.
+func StackOf(e Elem, cellShape []int64, cells []Array) (Array, error) {
 	shape := append([]int64{int64(len(cells))}, cellShape...)
 	n, err := Count(shape)
 	if err != nil {
 		return Array{}, err
 	}
-	out := Array{Shape: shape, Data: make([]int64, 0, n)}
+	out := Array{Elem: e, Shape: shape, Data: make([]int64, 0, n)}
 	for i, c := range cells {
 		if !SameShape(c.Shape, cellShape) {
 			return Array{}, fmt.Errorf("item %d has shape %s, expected %s", i+1, ShapeString(c.Shape), ShapeString(cellShape))
+		}
+		if c.Elem != e {
+			return Array{}, fmt.Errorf("item %d has %s elements, expected %s", i+1, c.Elem, e)
 		}
 		out.Data = append(out.Data, c.Data...)
 	}
@@ -228,28 +285,44 @@ func SameShape(a, b []int64) bool {
 	return true
 }
 
-// Equal reports whether two arrays have the same shape and elements.
+// Equal reports whether two arrays have the same element type, shape and
+// elements. An int array never equals a float array, not even an empty one.
+// Float elements compare by their bits, not by ==, so that the answer is
+// deterministic and an equivalence: NaN equals NaN (any NaN any other, as
+// a NaN's payload is not part of a value) and 0.0 does not equal -0.0.
 func Equal(a, b Array) bool {
-	if !SameShape(a.Shape, b.Shape) || len(a.Data) != len(b.Data) {
+	if a.Elem != b.Elem || !SameShape(a.Shape, b.Shape) || len(a.Data) != len(b.Data) {
 		return false
 	}
 	for i := range a.Data {
-		if a.Data[i] != b.Data[i] {
+		if !sameElem(a.Elem, a.Data[i], b.Data[i]) {
 			return false
 		}
 	}
 	return true
 }
 
+// sameElem is Equal on one element: equal bits, or two NaNs.
+func sameElem(e Elem, x, y int64) bool {
+	if x == y {
+		return true
+	}
+	return e == FloatElem && isNaNBits(x) && isNaNBits(y)
+}
+
 // FirstDifference describes the first position at which a and b differ, or
-// returns "" when they are equal. Positions are 1-based, as in FUN.
+// returns "" when they are equal (in Equal's sense). Positions are 1-based,
+// as in FUN.
 func FirstDifference(a, b Array) string {
+	if a.Elem != b.Elem {
+		return fmt.Sprintf("element types differ: %s and %s", a.Elem, b.Elem)
+	}
 	if !SameShape(a.Shape, b.Shape) {
 		return fmt.Sprintf("shapes differ: %s and %s", ShapeString(a.Shape), ShapeString(b.Shape))
 	}
 	for i := range a.Data {
-		if a.Data[i] != b.Data[i] {
-			return fmt.Sprintf("element %s differs: %d and %d", positionOf(a.Shape, int64(i)), a.Data[i], b.Data[i])
+		if !sameElem(a.Elem, a.Data[i], b.Data[i]) {
+			return fmt.Sprintf("element %s differs: %s and %s", positionOf(a.Shape, int64(i)), a.At(int64(i)), b.At(int64(i)))
 		}
 	}
 	return ""
@@ -258,12 +331,15 @@ func FirstDifference(a, b Array) string {
 // Compare is FirstDifference with the two sides named: "element [2]:
 // value-based 3, heap-based 0".
 func Compare(a, b Array, la, lb string) string {
+	if a.Elem != b.Elem {
+		return fmt.Sprintf("element types differ: %s %s, %s %s", la, a.Elem, lb, b.Elem)
+	}
 	if !SameShape(a.Shape, b.Shape) {
 		return fmt.Sprintf("shapes differ: %s %s, %s %s", la, ShapeString(a.Shape), lb, ShapeString(b.Shape))
 	}
 	for i := range a.Data {
-		if a.Data[i] != b.Data[i] {
-			return fmt.Sprintf("element %s: %s %d, %s %d", positionOf(a.Shape, int64(i)), la, a.Data[i], lb, b.Data[i])
+		if !sameElem(a.Elem, a.Data[i], b.Data[i]) {
+			return fmt.Sprintf("element %s: %s %s, %s %s", positionOf(a.Shape, int64(i)), la, a.At(int64(i)), lb, b.At(int64(i)))
 		}
 	}
 	return ""
@@ -281,7 +357,9 @@ func positionOf(shape []int64, flat int64) string {
 	return "[" + strings.Join(idx, ", ") + "]"
 }
 
-// String formats a as the value format fixes (README): 42, [1 2 3], [[1 2] [3 4]].
+// String formats a as the value format fixes (README): 42, [1 2 3],
+// [[1 2] [3 4]]; float elements as FormatFloat does (3.0, 0.5, 1e+21,
+// -0.0, +Inf, NaN). An empty array prints as [] whatever its element type.
 func (a Array) String() string {
 	var b strings.Builder
 	a.format(&b, 0, 0, -1)
@@ -298,7 +376,11 @@ func (a Array) Abbrev(max int) string {
 
 func (a Array) format(b *strings.Builder, dim int, off int64, max int) {
 	if dim == len(a.Shape) {
-		b.WriteString(strconv.FormatInt(a.Data[off], 10))
+		if a.Elem == FloatElem {
+			b.WriteString(FormatFloat(math.Float64frombits(uint64(a.Data[off]))))
+		} else {
+			b.WriteString(strconv.FormatInt(a.Data[off], 10))
+		}
 		return
 	}
 	st := int64(1)
@@ -320,9 +402,13 @@ func (a Array) format(b *strings.Builder, dim int, off int64, max int) {
 	b.WriteByte(']')
 }
 
-// ParseValue reads a value literal as given to --arg: an integer (42, -3) or
-// a regular array literal ([1 2 3], [[1 2] [3 4]]); commas between items are
-// allowed. An empty literal [] has shape [0].
+// ParseValue reads a value literal as given to --arg: an integer (42, -3), a
+// float (1.5, 3.0, 1e3, -2.5e-3, NaN, +Inf, -Inf; see ScanNumber), or a
+// regular array literal ([1 2 3], [[1 2] [3 4]], [1.5 2.0]); commas between
+// items are allowed. An array is a float array when its literals are floats;
+// mixing int and float literals is an error. An empty literal [] has shape
+// [0] and int elements (so an empty float array, which prints as [], reads
+// back as an int array: the one value whose printed form loses its type).
 func ParseValue(s string) (Array, error) {
 	p := valueParser{s: s}
 	p.skip()
@@ -356,25 +442,7 @@ func (p *valueParser) value(depth int) (Array, error) {
 		return Array{}, fmt.Errorf("missing value")
 	}
 	if p.s[p.i] != '[' {
-		j := p.i
-		if p.s[j] == '-' || p.s[j] == '+' {
-			j++
-		}
-		for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
-			j++
-		}
-		k, err := strconv.ParseInt(p.s[p.i:j], 10, 64)
-		if err != nil {
-			if j == p.i || (j == p.i+1 && (p.s[p.i] == '-' || p.s[p.i] == '+')) {
-				return Array{}, fmt.Errorf("expected an integer or '[' at %q", p.s[p.i:])
-			}
-			if ne := (*strconv.NumError)(nil); errors.As(err, &ne) {
-				err = ne.Err // "value out of range", without ParseInt's restatement of the input
-			}
-			return Array{}, fmt.Errorf("bad integer %q: %v", p.s[p.i:j], err)
-		}
-		p.i = j
-		return Scalar(k), nil
+		return p.number()
 	}
 	p.i++
 	var items []Array
@@ -396,9 +464,53 @@ func (p *valueParser) value(depth int) (Array, error) {
 	if len(items) == 0 {
 		return Array{Shape: []int64{0}}, nil
 	}
+	for _, it := range items[1:] {
+		if it.Elem != items[0].Elem {
+			return Array{}, fmt.Errorf("array literal mixes int and float elements")
+		}
+	}
 	out, err := Stack(items[0].Shape, items)
 	if err != nil {
 		return Array{}, fmt.Errorf("irregular array literal: %v", err)
 	}
 	return out, nil
+}
+
+// number reads a scalar: an optional sign and a literal as ScanNumber
+// delimits it, or one of the non-finite floats as FormatFloat prints them
+// (NaN, +Inf, -Inf; Inf too).
+func (p *valueParser) number() (Array, error) {
+	j := p.i
+	if p.s[j] == '-' || p.s[j] == '+' {
+		j++
+	}
+	for _, w := range [...]string{"NaN", "Inf"} {
+		if strings.HasPrefix(p.s[j:], w) && (w == "Inf" || j == p.i) {
+			f, _ := strconv.ParseFloat(p.s[p.i:j+len(w)], 64)
+			p.i = j + len(w)
+			return FloatScalar(f), nil
+		}
+	}
+	n, isFloat := ScanNumber(p.s[j:])
+	if n == 0 {
+		return Array{}, fmt.Errorf("expected a number or '[' at %q", p.s[p.i:])
+	}
+	text := p.s[p.i : j+n]
+	if isFloat {
+		f, err := ParseFloatLiteral(text)
+		if err != nil {
+			return Array{}, err
+		}
+		p.i = j + n
+		return FloatScalar(f), nil
+	}
+	k, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		if ne := (*strconv.NumError)(nil); errors.As(err, &ne) {
+			err = ne.Err // "value out of range", without ParseInt's restatement of the input
+		}
+		return Array{}, fmt.Errorf("bad integer %q: %v", text, err)
+	}
+	p.i = j + n
+	return Scalar(k), nil
 }
