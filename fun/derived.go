@@ -39,6 +39,8 @@ func (x *expander) collect(p *Program) {
 			x.used[n.Name.Name] = true
 		case *KernelExp:
 			x.used[n.Var.Name] = true
+		case *LoopExp:
+			x.used[n.Var.Name] = true
 		}
 		return true
 	})
@@ -65,6 +67,27 @@ func (x *expander) body(b *Body) *Body {
 		case *KernelExp:
 			x.types[e.Var.Name] = Type{}
 			ns.Exp = &KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: x.body(e.Body)}
+		case *LoopExp:
+			x.params(e.Params)
+			x.types[e.Var.Name] = Type{}
+			c := *e
+			c.Body = x.body(e.Body)
+			ns.Exp = &c
+		case *ReduceExp:
+			x.params(e.Params)
+			c := *e
+			c.Body = x.body(e.Body)
+			ns.Exp = &c
+		case *ScanExp:
+			x.params(e.Params)
+			c := *e
+			c.Body = x.body(e.Body)
+			ns.Exp = &c
+		case *FilterExp:
+			x.params(e.Params)
+			c := *e
+			c.Body = x.body(e.Body)
+			ns.Exp = &c
 		case *IotaExp:
 			xi := x.fresh("i")
 			ns.Exp = &KernelExp{Kernel: e.Keyword, Var: xi, Bound: e.N, Body: &Body{Result: []*Ident{xi}}}
@@ -77,6 +100,14 @@ func (x *expander) body(b *Body) *Body {
 		out.Stms = append(out.Stms, ns)
 	}
 	return out
+}
+
+// params records the types of the parameters of a loop, reduce, scan or
+// filter, in scope in its body (where a copy may index them).
+func (x *expander) params(ps []*Param) {
+	for _, q := range ps {
+		x.types[q.Name.Name] = q.Type
+	}
 }
 
 // copyKernel builds kernel y <= z1 do … over the remaining dims, indexing

@@ -42,19 +42,24 @@ func TestParseGolden(t *testing.T) {
 }
 
 // scalarOnLine finds the let statement starting on line whose expression
-// is a scalar expression, anywhere in b, and renders it fully
-// parenthesised.
+// is a scalar expression (or an assert's condition), anywhere in b, and
+// renders it fully parenthesised.
 func scalarOnLine(b *Body, line int) (string, bool) {
 	for _, s := range b.Stms {
 		if se, ok := s.Exp.(*ScalarExp); ok && s.Let.Line == line {
 			return parenSExp(se.X), true
 		}
+		if a, ok := s.Exp.(*AssertExp); ok && s.Let.Line == line {
+			return parenSExp(a.Cond), true
+		}
 		var inner []*Body
 		switch e := s.Exp.(type) {
 		case *IfExp:
 			inner = []*Body{e.Then, e.Else}
-		case *KernelExp:
-			inner = []*Body{e.Body}
+		default:
+			if b := ExpBody(e); b != nil {
+				inner = []*Body{b}
+			}
 		}
 		for _, ib := range inner {
 			if got, ok := scalarOnLine(ib, line); ok {

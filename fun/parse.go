@@ -28,7 +28,7 @@ var binOps = map[string]semantics.Op{
 // ParseFile parses a FUN program. Errors are *semantics.Error values of kind
 // SyntaxError, positioned file:line:col.
 func ParseFile(file, src string) (*Program, error) {
-	toks, err := semantics.Scan(file, src, Ops)
+	toks, err := Scan(file, src, Ops)
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +223,9 @@ func (p *Parser) Exp() (Exp, error) {
 		}
 	}
 	t := p.S.Peek()
+	if e, ok, err := p.extension(); ok || err != nil {
+		return e, err
+	}
 	if t.Kind == semantics.Ident {
 		switch t.Text {
 		case "if":

@@ -112,6 +112,11 @@ func (p *printer) stm(s *Stm, depth int) {
 		p.line(depth, head)
 		p.line(depth+1, "kernel "+e.Var.Name+" <= "+e.Bound.Name+" do")
 		p.body(e.Body, depth+2)
+	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp:
+		h, b := extHead(e)
+		p.line(depth, head)
+		p.line(depth+1, h+" do")
+		p.body(b, depth+2)
 	default:
 		p.line(depth, head+" "+PrintExp(s.Exp))
 	}
@@ -143,9 +148,45 @@ func (p *printer) exp(e Exp, depth int) {
 		p.WriteString("if " + e.Cond.Name + " then " + PrintBody(e.Then, true) + " else " + PrintBody(e.Else, true))
 	case *KernelExp:
 		p.WriteString("kernel " + e.Var.Name + " <= " + e.Bound.Name + " do " + PrintBody(e.Body, true))
+	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp:
+		h, b := extHead(e)
+		p.WriteString(h + " do " + PrintBody(b, true))
+	case *AssertExp:
+		// assert - x would read as the variable assert minus x.
+		c := PrintSExp(e.Cond)
+		if strings.HasPrefix(c, "-") {
+			c = "(" + c + ")"
+		}
+		p.WriteString("assert " + c)
+		if e.HasMsg {
+			p.WriteString(" " + QuoteString(e.Msg))
+		}
 	case fmt.Stringer: // an extension's expression
 		p.WriteString(e.String())
 	}
+}
+
+// extHead renders the head of a loop, reduce, scan or filter, up to
+// (without) its do, and returns its body.
+func extHead(e Exp) (string, *Body) {
+	names := func(xs []*Ident) string {
+		parts := make([]string, len(xs))
+		for i, x := range xs {
+			parts[i] = x.Name
+		}
+		return strings.Join(parts, ", ")
+	}
+	switch e := e.(type) {
+	case *LoopExp:
+		return "loop " + PrintPattern(e.Params) + " = (" + names(e.Init) + ") for " + e.Var.Name + " <= " + e.Bound.Name, e.Body
+	case *ReduceExp:
+		return "reduce " + PrintPattern(e.Params) + " = " + e.Ne.Name + " over " + e.Arr.Name, e.Body
+	case *ScanExp:
+		return "scan " + PrintPattern(e.Params) + " = " + e.Ne.Name + " over " + e.Arr.Name, e.Body
+	case *FilterExp:
+		return "filter " + PrintPattern(e.Params) + " over " + e.Arr.Name, e.Body
+	}
+	return "", nil
 }
 
 // PrintSExp renders a scalar expression with the fewest parentheses that

@@ -347,3 +347,99 @@ func FreeVars(e SExp, acc []*Ident) []*Ident {
 	}
 	return acc
 }
+
+// The extension forms (docs/fun.md, "Extensions"): a sequential loop with
+// loop-carried parameters, reduce and scan (left folds), filter and
+// assert. They are not in the paper's Fig 1; the checker's Paper mode
+// refuses them. Their parameters are bindings (*Param) like a pattern's,
+// so that FUNMEM can annotate their types with memory as it does
+// patterns'.
+
+// LoopExp is loop (y1 : τ1) … (yn : τn) = (x1, …, xn) for i <= t do b: the
+// sequential loop of size-slicing's Fig 2. The parameters start as the
+// initial values x1 … xn; iteration i = 1 … E(t) runs b with them bound,
+// and b's results are their next values. A parameter's type may name an
+// int parameter as its size (an existential size, as T-IF's pattern may).
+type LoopExp struct {
+	Loop   Pos      // position of loop
+	Params []*Param // the loop-carried parameters y1 … yn
+	Lparen Pos      // position of the '(' before the initial values
+	Init   []*Ident // the initial values x1 … xn
+	Rparen Pos      // position of the ')' after them
+	Var    *Ident   // the index i
+	Bound  *Ident   // the bound t
+	Body   *Body
+}
+
+// ReduceExp is reduce (a : τ) (b : τ) = z over xs do body: the left fold
+// ((z ⊕ x1) ⊕ x2) … ⊕ xn of the rows of xs, where body computes a ⊕ b.
+type ReduceExp struct {
+	Keyword Pos      // position of reduce
+	Params  []*Param // the operator's operands a and b (two)
+	Ne      *Ident   // z, the start (a neutral element of ⊕)
+	Arr     *Ident   // xs
+	Body    *Body
+}
+
+// ScanExp is scan (a : τ) (b : τ) = z over xs do body: the inclusive
+// scan, whose row i is z ⊕ x1 ⊕ … ⊕ xi, folded left to right.
+type ScanExp struct {
+	Keyword Pos      // position of scan
+	Params  []*Param // the operator's operands a and b (two)
+	Ne      *Ident   // z
+	Arr     *Ident   // xs
+	Body    *Body
+}
+
+// FilterExp is filter (x : τ) over xs do body: the rows x of xs for which
+// body's one int result is not 0, in order, with their number (the size,
+// known only at run time, that the pattern binds first).
+type FilterExp struct {
+	Keyword Pos      // position of filter
+	Params  []*Param // the row x (one)
+	Arr     *Ident   // xs
+	Body    *Body
+}
+
+// AssertExp is assert se "message": 1 when se is not 0, else the program
+// is stuck (E-ASSERT) with the message. The message is optional.
+type AssertExp struct {
+	Keyword Pos // position of assert
+	Cond    SExp
+	// Lparen and Rparen are the outermost parentheses around the whole of
+	// Cond, if it is written in parentheses (Cond's own span leaves them
+	// out).
+	Lparen, Rparen Pos
+	HasMsg         bool   // whether a message is written
+	Msg            string // the message, unquoted
+	MsgPos, MsgEnd Pos    // the span of the message's literal, quotes included
+}
+
+// Pos returns the position of the extension form's keyword.
+func (e *LoopExp) Pos() Pos   { return e.Loop }
+func (e *ReduceExp) Pos() Pos { return e.Keyword }
+func (e *ScanExp) Pos() Pos   { return e.Keyword }
+func (e *FilterExp) Pos() Pos { return e.Keyword }
+func (e *AssertExp) Pos() Pos { return e.Keyword }
+
+// End returns the position just after the form's body.
+func (e *LoopExp) End() Pos   { return e.Body.End() }
+func (e *ReduceExp) End() Pos { return e.Body.End() }
+func (e *ScanExp) End() Pos   { return e.Body.End() }
+func (e *FilterExp) End() Pos { return e.Body.End() }
+
+// End is the position just after the message, or after the condition
+// when there is none (or the message's literal has no known position).
+func (e *AssertExp) End() Pos {
+	if e.HasMsg && e.MsgEnd.IsValid() {
+		return e.MsgEnd
+	}
+	return after(e.Rparen, e.Cond.End)
+}
+
+// ExpNode marks the extension forms as expressions.
+func (*LoopExp) ExpNode()   {}
+func (*ReduceExp) ExpNode() {}
+func (*ScanExp) ExpNode()   {}
+func (*FilterExp) ExpNode() {}
+func (*AssertExp) ExpNode() {}

@@ -32,7 +32,8 @@ type Extension interface {
 }
 
 // IdentFunc maps an identifier of a tree. binder is true for the
-// identifiers that bind (pattern and input names, kernel indices) and
+// identifiers that bind (pattern and input names, kernel and loop
+// indices, the parameters of loop, reduce, scan and filter) and
 // false for uses, types included (sizes, blocks, the variables of LMADs).
 type IdentFunc func(x *Ident, binder bool) *Ident
 
@@ -69,11 +70,14 @@ func children(n Node) []Node {
 			out = append(out, x)
 		}
 	}
-	switch n := n.(type) {
-	case *Program:
-		for _, p := range n.Inputs {
+	params := func(ps []*Param) {
+		for _, p := range ps {
 			out = append(out, p)
 		}
+	}
+	switch n := n.(type) {
+	case *Program:
+		params(n.Inputs)
 		out = append(out, n.Body)
 	case *Body:
 		for _, s := range n.Stms {
@@ -81,9 +85,7 @@ func children(n Node) []Node {
 		}
 		idents(n.Result)
 	case *Stm:
-		for _, p := range n.Pat {
-			out = append(out, p)
-		}
+		params(n.Pat)
 		out = append(out, n.Exp)
 	case *Param:
 		out = append(out, n.Name)
@@ -111,6 +113,21 @@ func children(n Node) []Node {
 		out = append(out, n.Cond, n.Then, n.Else)
 	case *KernelExp:
 		out = append(out, n.Var, n.Bound, n.Body)
+	case *LoopExp:
+		params(n.Params)
+		idents(n.Init)
+		out = append(out, n.Var, n.Bound, n.Body)
+	case *ReduceExp:
+		params(n.Params)
+		out = append(out, n.Ne, n.Arr, n.Body)
+	case *ScanExp:
+		params(n.Params)
+		out = append(out, n.Ne, n.Arr, n.Body)
+	case *FilterExp:
+		params(n.Params)
+		out = append(out, n.Arr, n.Body)
+	case *AssertExp:
+		out = append(out, n.Cond)
 	case Var:
 		out = append(out, n.Ident)
 	case *BinOp:
@@ -146,7 +163,8 @@ func Stms(b *Body, f func(*Stm)) {
 }
 
 // Bodies calls f on b and then on every body nested in it (an if's then
-// and else, a kernel's body), depth first, in source order.
+// and else, the body of a kernel, loop, reduce, scan or filter), depth
+// first, in source order.
 func Bodies(b *Body, f func(*Body)) {
 	Inspect(b, func(n Node) bool {
 		if c, ok := n.(*Body); ok {
@@ -166,8 +184,10 @@ func Rewrite(b *Body, f func(*Stm) []*Stm) {
 		case *IfExp:
 			Rewrite(e.Then, f)
 			Rewrite(e.Else, f)
-		case *KernelExp:
-			Rewrite(e.Body, f)
+		default:
+			if b := ExpBody(e); b != nil {
+				Rewrite(b, f)
+			}
 		}
 		out = append(out, f(s)...)
 	}
@@ -249,10 +269,58 @@ func MapExp(e Exp, f IdentFunc) Exp {
 		return &IfExp{If: e.If, Cond: use(e.Cond), Then: MapBody(e.Then, f), Else: MapBody(e.Else, f)}
 	case *KernelExp:
 		return &KernelExp{Kernel: e.Kernel, Var: f(e.Var, true), Bound: use(e.Bound), Body: MapBody(e.Body, f)}
+	case *LoopExp:
+		return &LoopExp{Loop: e.Loop, Params: MapParams(e.Params, f, true), Lparen: e.Lparen, Init: MapIdentList(e.Init, f),
+			Rparen: e.Rparen, Var: f(e.Var, true), Bound: use(e.Bound), Body: MapBody(e.Body, f)}
+	case *ReduceExp:
+		return &ReduceExp{Keyword: e.Keyword, Params: MapParams(e.Params, f, true), Ne: use(e.Ne), Arr: use(e.Arr), Body: MapBody(e.Body, f)}
+	case *ScanExp:
+		return &ScanExp{Keyword: e.Keyword, Params: MapParams(e.Params, f, true), Ne: use(e.Ne), Arr: use(e.Arr), Body: MapBody(e.Body, f)}
+	case *FilterExp:
+		return &FilterExp{Keyword: e.Keyword, Params: MapParams(e.Params, f, true), Arr: use(e.Arr), Body: MapBody(e.Body, f)}
+	case *AssertExp:
+		out := *e
+		out.Cond = MapSExp(e.Cond, f)
+		return &out
 	case ExpMapper:
 		return e.MapIdents(f)
 	}
 	return e
+}
+
+// ExpBody is the one body of a kernel, loop, reduce, scan or filter, or
+// nil for an expression without one or with two (an if).
+func ExpBody(e Exp) *Body {
+	switch e := e.(type) {
+	case *KernelExp:
+		return e.Body
+	case *LoopExp:
+		return e.Body
+	case *ReduceExp:
+		return e.Body
+	case *ScanExp:
+		return e.Body
+	case *FilterExp:
+		return e.Body
+	}
+	return nil
+}
+
+// ExpParams are the parameters an expression binds for its body (a
+// loop's, reduce's, scan's or filter's; nil for the other forms): the
+// bindings a language extending FUN annotates as it does patterns.
+func ExpParams(e Exp) []*Param {
+	switch e := e.(type) {
+	case *LoopExp:
+		return e.Params
+	case *ReduceExp:
+		return e.Params
+	case *ScanExp:
+		return e.Params
+	case *FilterExp:
+		return e.Params
+	}
+	return nil
 }
 
 // MapSExp is MapProgram for a scalar expression (whose identifiers are
