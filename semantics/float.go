@@ -182,7 +182,15 @@ type ErrElem struct {
 
 // Error names the operator or function and the two types.
 func (e ErrElem) Error() string {
-	return fmt.Sprintf("%s needs a %s operand, not a %s", e.What, e.Want, e.Got)
+	return fmt.Sprintf("%s needs %s operand, not %s", e.What, e.Want.withArticle(), e.Got.withArticle())
+}
+
+// withArticle is "an int" or "a float", for messages.
+func (e Elem) withArticle() string {
+	if e == IntElem {
+		return "an int"
+	}
+	return "a " + e.String()
 }
 
 // BinaryFloat applies a binary operator to two floats, as IEEE 754 double
