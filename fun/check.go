@@ -9,7 +9,7 @@ import (
 
 // CheckOptions configure the type checker.
 type CheckOptions struct {
-	Paper   bool              // refuse the extensions (inputs, scalar results)
+	Paper   bool              // refuse the extensions (inputs, scalar results, loop, reduce, scan, filter, assert)
 	Derive  bool              // build the typing derivation
 	Counter semantics.Counter // counts the rules applied, if non-nil
 }
@@ -380,6 +380,17 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 			return nil, err
 		}
 		return c.node(rule, concl), nil
+
+	case *LoopExp:
+		return c.loop(s, e, concl)
+	case *ReduceExp:
+		return c.fold(TReduce.Name, "reduce", s, e.Params, e.Ne, e.Arr, e.Body, false, concl)
+	case *ScanExp:
+		return c.fold(TScan.Name, "scan", s, e.Params, e.Ne, e.Arr, e.Body, true, concl)
+	case *FilterExp:
+		return c.filter(s, e, concl)
+	case *AssertExp:
+		return c.assert(s, e, concl)
 	}
 	return nil, c.errorf(s.Exp.Pos(), TStm.Name, "%s is not a FUN expression", PrintExp(s.Exp))
 }
@@ -433,28 +444,44 @@ func (c *checker) result(pat []*Param, b *Body) (*semantics.Derivation, error) {
 	if len(b.Result) != len(pat) {
 		return nil, c.errorf(b.In, rule, "the body returns %d values, but the pattern %s binds %d", len(b.Result), PrintPattern(pat), len(pat))
 	}
-	subst := map[string]*Ident{}
-	for i, p := range pat {
-		subst[p.Name.Name] = b.Result[i]
-	}
-	for i, p := range pat {
-		x := b.Result[i]
-		have, err := c.env.Lookup(rule, x, "result")
-		if err != nil {
-			return nil, err
-		}
-		want := Type{}
-		for _, d := range p.Type.Dims {
-			if s, ok := subst[d.Name]; ok {
-				d = s
-			}
-			want.Dims = append(want.Dims, d)
-		}
-		if !have.SameDims(want) {
-			return nil, c.errorf(x.NamePos, rule, "result %s has type %s, but the binding %s needs %s", x.Name, have, PrintParam(p), want)
-		}
+	if err := c.substituted(rule, "result", pat, b.Result); err != nil {
+		return nil, err
 	}
 	return c.node(rule, "Γ ⊢ "+PrintPattern(pat)+" ← "+bodyHead(b, len(b.Stms))), nil
+}
+
+// substituted is T-RESULT's premise, which T-LOOP shares for a loop's
+// initial values: with S = {y_i ↦ x_i} for the pattern's names y_i, each
+// (x_i : S(τ_i)) ∈ Γ. what names the x_i in errors ("result").
+func (c *checker) substituted(rule, what string, pat []*Param, xs []*Ident) error {
+	subst := map[string]*Ident{}
+	for i, p := range pat {
+		subst[p.Name.Name] = xs[i]
+	}
+	for i, p := range pat {
+		x := xs[i]
+		have, err := c.env.Lookup(rule, x, what)
+		if err != nil {
+			return err
+		}
+		want := substType(p.Type, subst)
+		if !have.SameDims(want) {
+			return c.errorf(x.NamePos, rule, "%s %s has type %s, but the binding %s needs %s", what, x.Name, have, PrintParam(p), want)
+		}
+	}
+	return nil
+}
+
+// substType is S(τ): τ with each size that S maps replaced.
+func substType(t Type, subst map[string]*Ident) Type {
+	want := Type{}
+	for _, d := range t.Dims {
+		if s, ok := subst[d.Name]; ok {
+			d = s
+		}
+		want.Dims = append(want.Dims, d)
+	}
+	return want
 }
 
 // sexp is Γ ⊢ se : int (T-CONST, T-VAR, T-OP).
@@ -496,6 +523,9 @@ func stmHead(s *Stm) string {
 		return head + "if " + e.Cond.Name + " then … else …"
 	case *KernelExp:
 		return head + "kernel " + e.Var.Name + " <= " + e.Bound.Name + " do …"
+	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp:
+		h, _ := extHead(e)
+		return head + h + " do …"
 	}
 	return head + PrintExp(s.Exp)
 }

@@ -115,12 +115,14 @@ func checkChunk(c *golden.Chunk) (*Info, semantics.Counter, error) {
 	return info, counter, err
 }
 
-// fig3Rules are the type rules of Fig 3 and the derived forms' rules.
+// fig3Rules are the type rules of Fig 3, the derived forms' rules and
+// the extension forms'.
 var fig3Rules = []string{"T-CONST", "T-VAR", "T-OP", "T-SCALAR", "T-INDEX", "T-IF", "T-TRANSPOSE",
-	"T-SLICE", "T-KERNEL", "T-RESULT", "T-STM", "T-PROG", "T-IOTA", "T-COPY"}
+	"T-SLICE", "T-KERNEL", "T-RESULT", "T-STM", "T-PROG", "T-IOTA", "T-COPY",
+	TLoop.Name, TReduce.Name, TScan.Name, TFilter.Name, TAssert.Name}
 
 // TestCheckGoldenCoverage checks that check.txt exercises every rule of
-// Fig 3 in a passing chunk, and every rule that can fail (all but T-CONST
+// Fig 3 and of the extensions in a passing chunk, and every rule that can fail (all but T-CONST
 // and T-OP, whose premises fail instead) in a failing one.
 func TestCheckGoldenCoverage(t *testing.T) {
 	passed := semantics.Counter{}

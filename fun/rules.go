@@ -3,7 +3,8 @@ package fun
 import "github.com/arraysem/arraysem/semantics"
 
 // The rules of FUN: the typing rules of Fig 3 and the big- and small-step
-// rules of Fig 4, plus those of the derived forms iota and copy (§2),
+// rules of Fig 4, plus those of the derived forms iota and copy (§2) and
+// of the extension forms (Figure "extension"),
 // which the code applies as rules of their own. The code names a rule by
 // these values (a rule's Name where an API wants a string), never by a
 // string literal; Rules lists them all.
@@ -37,8 +38,26 @@ var (
 	ECopy      = semantics.Rule{Name: "E-COPY", Figure: "§2", Doc: "copy x is a fresh array of the elements of x"}
 )
 
+// The rules of the extension forms (docs/fun.md, "Extensions"), which the
+// checker's Paper mode refuses.
+var (
+	TLoop   = semantics.Rule{Name: "T-LOOP", Figure: "extension", Doc: "loop (y : τ) … = (x, …) for i <= t do b: the initial values and b's results have the parameters' types under S, and the pattern their types renamed"}
+	TReduce = semantics.Rule{Name: "T-REDUCE", Figure: "extension", Doc: "reduce (a : τ) (b : τ) = z over xs do b, with xs : [n]τ, z : τ and b giving a τ, is a τ"}
+	TScan   = semantics.Rule{Name: "T-SCAN", Figure: "extension", Doc: "scan (a : τ) (b : τ) = z over xs do b, with xs : [n]τ, z : τ and b giving a τ, is an [n]τ"}
+	TFilter = semantics.Rule{Name: "T-FILTER", Figure: "extension", Doc: "filter (x : τ) over xs do b, with xs : [n]τ and b giving an int, binds a size k and an array [k]τ"}
+	TAssert = semantics.Rule{Name: "T-ASSERT", Figure: "extension", Doc: "assert se \"message\" with se : int is an int"}
+
+	ELoop   = semantics.Rule{Name: "E-LOOP", Figure: "extension", Doc: "loop runs its body for i = 1 … E(t) in order, each iteration's results the next values of the parameters; zero iterations give the initial values, a negative bound is stuck"}
+	EReduce = semantics.Rule{Name: "E-REDUCE", Figure: "extension", Doc: "reduce is the left fold ((z ⊕ x1) ⊕ x2) … ⊕ xn of the rows of xs, z for no rows"}
+	EScan   = semantics.Rule{Name: "E-SCAN", Figure: "extension", Doc: "scan is the inclusive left scan: row i is z ⊕ x1 ⊕ … ⊕ xi"}
+	EFilter = semantics.Rule{Name: "E-FILTER", Figure: "extension", Doc: "filter keeps, in order, the rows of xs for which the body gives an int other than 0, and their number"}
+	EAssert = semantics.Rule{Name: "E-ASSERT", Figure: "extension", Doc: "assert se is 1 when se is not 0, and stuck with its message when it is 0"}
+)
+
 // Rules is FUN's rule table.
 var Rules = semantics.RuleTable{
 	TConst, TVar, TOp, TScalar, TIndex, TIf, TTranspose, TSlice, TKernel, TResult, TStm, TProg, TIota, TCopy,
 	EIfTrue, EIfFalse, EIf, EScalar, EIndex, ESlice, ETranspose, EKernel, ELet, EIn, EIota, ECopy,
+	TLoop, TReduce, TScan, TFilter, TAssert,
+	ELoop, EReduce, EScan, EFilter, EAssert,
 }
