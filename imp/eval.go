@@ -41,8 +41,11 @@ func (e Env) clone() Env {
 // Options configure a run.
 type Options struct {
 	Counter semantics.Counter
-	// Trace receives each kernel's per-iteration read and write sets.
-	Trace func(k *Kernel, iters []semantics.IterAccess)
+	// Trace receives each kernel's per-iteration read and write sets, and
+	// each reduce's and scan's: s is the *Kernel, *Reduce or *Scan. A fold
+	// over n elements has 2n iterations: element i is iteration i (a scan's
+	// write after it included), the combine after element i is n + i.
+	Trace func(s Stmt, iters []semantics.IterAccess)
 	// Schedule orders the small-step's kernel iterations (nil: in order).
 	Schedule semantics.Schedule
 }
@@ -52,9 +55,23 @@ type Options struct {
 func OptionsOf(o *semantics.RunOptions) *Options {
 	opts := &Options{Counter: o.Counter, Schedule: o.Schedule}
 	if o.Trace != nil {
-		opts.Trace = func(k *Kernel, iters []semantics.IterAccess) { o.Trace(KernelName(k), iters) }
+		opts.Trace = func(s Stmt, iters []semantics.IterAccess) { o.Trace(TraceName(s), iters) }
 	}
 	return opts
+}
+
+// TraceName names a traced statement: a kernel as KernelName does, a
+// reduce or a scan by its position, target and bound.
+func TraceName(s Stmt) string {
+	switch s := s.(type) {
+	case *Kernel:
+		return KernelName(s)
+	case *Reduce:
+		return s.At.String() + ": reduce " + s.Target.Name + " for " + s.X.Name + " <= " + fun.PrintSExp(s.Bound)
+	case *Scan:
+		return s.At.String() + ": scan " + s.Block.Name + "[" + fun.PrintSExp(s.Addr) + "] for " + s.X.Name + " <= " + fun.PrintSExp(s.Bound)
+	}
+	return s.Pos().String() + ": " + PrintStmt(s)
 }
 
 // KernelName names a kernel in traces: its position and its bound.
@@ -159,6 +176,22 @@ func (ev *evaluator) stmt(env Env, s Stmt) error {
 		}
 		k.finish(ev.h, ev.opts)
 		return nil
+	case *For:
+		n, err := forBound(env, s)
+		if err != nil {
+			return err
+		}
+		for i := int64(1); i <= n; i++ {
+			inner := forIteration(env, s, i)
+			if err := ev.stmts(inner, s.Body); err != nil {
+				return err
+			}
+			forBack(env, inner, s)
+		}
+		ev.opts.Counter.Hit(IFor.Name)
+		return nil
+	case *Reduce, *Scan:
+		return ev.fold(env, s)
 	}
 	rule, err := exec(env, ev.h, s)
 	if err != nil {
@@ -220,6 +253,19 @@ func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
 			return "", heapErr(err, s.At, rule, s.Y.Name)
 		}
 		env[s.X.Name] = Value{K: k}
+		return rule, nil
+	case *Assert:
+		rule := IAssert.Name
+		k, err := fun.EvalSExp(s.Cond, lookup(env), rule)
+		if err != nil {
+			return "", err
+		}
+		if k == 0 {
+			if s.Msg != "" {
+				return "", semantics.Stuckf(s.At, rule, "%s (assertion %s is 0)", s.Msg, fun.PrintSExp(s.Cond))
+			}
+			return "", semantics.Stuckf(s.At, rule, "assertion %s is 0", fun.PrintSExp(s.Cond))
+		}
 		return rule, nil
 	case *Write:
 		rule := EImpWrite.Name

@@ -81,12 +81,21 @@ func envDump(e Env) string {
 	return strings.Join(parts, " ")
 }
 
-func traceString(k *Kernel, iters []semantics.IterAccess) string {
+func traceString(s Stmt, iters []semantics.IterAccess) string {
 	parts := make([]string, len(iters))
 	for i, a := range iters {
 		parts[i] = fmt.Sprintf("%d: %s", i+1, a.Sets())
 	}
-	return "kernel " + k.X.Name + " {" + strings.Join(parts, "; ") + "}"
+	head := ""
+	switch s := s.(type) {
+	case *Kernel:
+		head = "kernel " + s.X.Name
+	case *Reduce:
+		head = "reduce " + s.Target.Name
+	case *Scan:
+		head = "scan " + s.Block.Name
+	}
+	return head + " {" + strings.Join(parts, "; ") + "}"
 }
 
 func mustParse(t *testing.T, src string, check bool) *Program {
@@ -114,7 +123,7 @@ func runBoth(t *testing.T, p *Program, args map[string]string) (big, small evalR
 			t.Fatalf("inputs: %v", err)
 		}
 		r := evalRun{env: env, h: h, counter: semantics.Counter{}}
-		opts := &Options{Counter: r.counter, Trace: func(k *Kernel, iters []semantics.IterAccess) {
+		opts := &Options{Counter: r.counter, Trace: func(k Stmt, iters []semantics.IterAccess) {
 			r.traces = append(r.traces, traceString(k, iters))
 		}}
 		if useSmall {

@@ -11,8 +11,9 @@ import (
 // (lang.Focus): the redex is the statement the step ran; the contractum is
 // the body the step entered (an if's branch, a kernel iteration), and
 // nothing when the step only changed the environment or the heap. The
-// redex's source span is the statement's; at the end of a kernel
-// iteration, the kernel's done; at the end of the program, its return;
+// redex's source span is the statement's; at the end of a kernel or for
+// iteration, its done; at the end of a fold's part, the variable it
+// yields; at the end of the program, its return;
 // none at the end of an if's branch (the frame does not keep the if).
 func Focus(prev, next *Config) lang.Focus {
 	text, rest := next.layout()
@@ -25,6 +26,15 @@ func Focus(prev, next *Config) lang.Focus {
 		case pf.k != nil:
 			f.Redex = fmt.Sprintf("the end of iteration %d of kernel %s <= %d", pf.i, pf.k.s.X.Name, pf.k.m)
 			f.SetSource(pf.k.s.Done, pf.k.s.End())
+		case pf.loop != nil:
+			f.Redex = fmt.Sprintf("the end of iteration %d of for %s <= %d", pf.i, pf.loop.s.X.Name, pf.loop.n)
+			f.SetSource(pf.loop.s.Done, pf.loop.s.End())
+		case pf.fold != nil && !pf.comb:
+			f.Redex = fmt.Sprintf("yield %s of element %d of %s", pf.fold.f.Yield.Name, pf.i, keywordOf(pf.fold.s))
+			f.SetSource(pf.fold.f.Yield.Pos(), pf.fold.f.Yield.End())
+		case pf.fold != nil:
+			f.Redex = fmt.Sprintf("yield %s of the combine after element %d of %s", pf.fold.f.Result.Name, pf.i, keywordOf(pf.fold.s))
+			f.SetSource(pf.fold.f.Result.Pos(), pf.fold.f.Result.End())
 		case pf.next != nil:
 			f.Redex = "the end of the branch"
 		default:

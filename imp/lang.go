@@ -1,7 +1,7 @@
 package imp
 
 import (
-	"fmt"
+	"strings"
 
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
@@ -24,7 +24,7 @@ func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program,
 	if err != nil {
 		return nil, err
 	}
-	if err := Check(p, o.Counter); err != nil {
+	if err := CheckWith(p, CheckOptions{Paper: o.Paper, Counter: o.Counter}); err != nil {
 		return nil, err
 	}
 	return &program{p: p}, nil
@@ -84,18 +84,33 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 // Races runs the program with every kernel traced: eq 4 is decided for
 // each kernel as it ends.
 func (p *program) Races(args map[string]string) ([]string, error) {
-	kernels := 0
+	kernels, folds := 0, 0
 	o := lang.RunOptions{Args: args}
-	o.Trace = func(string, []semantics.IterAccess) { kernels++ }
+	o.Trace = func(name string, _ []semantics.IterAccess) {
+		if strings.Contains(name, ": kernel ") {
+			kernels++
+		} else {
+			folds++
+		}
+	}
 	if _, err := p.Run(o); err != nil {
 		return nil, err
 	}
-	return []string{fmt.Sprintf("race free (eq 4): %s traced", semantics.Plural(kernels, "kernel"))}, nil
+	line := "race free (eq 4): " + semantics.Plural(kernels, "kernel")
+	if folds > 0 {
+		line += " and " + semantics.Plural(folds, "fold") + " (reduce, scan)"
+	}
+	return []string{line + " traced"}, nil
 }
 
 // Caveat: IMP checks no bounds (ERRATA I2).
 func (p *program) Caveat() string {
 	return "IMP checks no bounds: FunMemToImp makes slices skip and indexing a read at the computed offset; ERRATA I2"
+}
+
+// PaperMode says what check --paper refuses (lang.PaperChecker).
+func (language) PaperMode() string {
+	return "the statements for, assert, reduce and scan (extensions of Fig 11)"
 }
 
 // Rules is the language's rule table.

@@ -1,6 +1,9 @@
 package imp
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -13,6 +16,22 @@ var keywords = map[string]bool{
 	"fi": true, "kernel": true, "do": true, "done": true, "input": true, "return": true,
 }
 
+// formWords are the words of the extensions' statements. They are not
+// reserved, as programs translated from FUN name variables assert: a
+// statement that starts with one of them followed by "<-" or "[" assigns,
+// reads into or writes a variable of that name (see isForm).
+var formWords = map[string]bool{"for": true, "assert": true, "reduce": true, "scan": true, "yield": true, "combine": true}
+
+// isForm reports whether the current token is the form word w, not a
+// variable of that name being assigned or written.
+func (p *parser) isForm(w string) bool {
+	if !p.S.Is(w) {
+		return false
+	}
+	next := p.S.PeekAt(1)
+	return !(next.Kind == semantics.Punct && (next.Text == "<-" || next.Text == "["))
+}
+
 // ParseFile parses an IMP program:
 //
 //	input n : int; input xs : [n] @ xs_mem;
@@ -22,7 +41,7 @@ var keywords = map[string]bool{
 //
 // A "<-" after a variable is an assignment; "x < -1" needs the space.
 func ParseFile(file, src string) (*Program, error) {
-	toks, err := semantics.Scan(file, src, Ops)
+	toks, err := scanTokens(file, src)
 	if err != nil {
 		return nil, err
 	}
@@ -31,6 +50,104 @@ func ParseFile(file, src string) (*Program, error) {
 }
 
 type parser struct{ fun.Parser }
+
+// scanTokens is semantics.Scan with IMP's string literals (assert's
+// message), which the shared scanner does not know: each literal, "…"
+// with the escapes \" and \\ and no newline, becomes one Punct token whose
+// Text is the literal as written, quotes included. The literals are
+// blanked out before the shared scanner runs (by '@'s, one per rune, so
+// that the other tokens keep their positions) and put back after.
+func scanTokens(file, src string) ([]semantics.Token, error) {
+	var b strings.Builder
+	lits := map[semantics.Pos]string{}
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		r, w := utf8.DecodeRuneInString(src[i:])
+		switch {
+		case strings.HasPrefix(src[i:], "--"): // a comment: its quotes are text
+			j := strings.IndexByte(src[i:], '\n')
+			if j < 0 {
+				j = len(src) - i
+			}
+			b.WriteString(src[i : i+j])
+			col += utf8.RuneCountInString(src[i : i+j])
+			i += j
+		case r == '"':
+			at := semantics.Pos{File: file, Line: line, Col: col}
+			j := i + 1
+			for {
+				if j >= len(src) || src[j] == '\n' {
+					return nil, semantics.Errorf(at, semantics.SyntaxError, "", "unterminated string (a message ends with \" on its line)")
+				}
+				if src[j] == '\\' {
+					if j+1 >= len(src) || (src[j+1] != '"' && src[j+1] != '\\') {
+						return nil, semantics.Errorf(at, semantics.SyntaxError, "", "unknown escape in a string: only \\\" and \\\\ are escapes")
+					}
+					j += 2
+					continue
+				}
+				if r2, w2 := utf8.DecodeRuneInString(src[j:]); r2 == utf8.RuneError && w2 == 1 {
+					return nil, semantics.Errorf(at, semantics.SyntaxError, "", "invalid UTF-8 encoding in a string")
+				}
+				if src[j] == '"' {
+					break
+				}
+				j++
+			}
+			lit := src[i : j+1]
+			n := utf8.RuneCountInString(lit)
+			lits[at] = lit
+			b.WriteString(strings.Repeat("@", n))
+			col += n
+			i = j + 1
+		default:
+			b.WriteString(src[i : i+w])
+			if r == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+			i += w
+		}
+	}
+	toks, err := semantics.Scan(file, b.String(), Ops)
+	if err != nil || len(lits) == 0 {
+		return toks, err
+	}
+	out := toks[:0]
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		if lit, ok := lits[t.Pos]; ok && t.Text == "@" {
+			out = append(out, semantics.Token{Kind: semantics.Punct, Text: lit, Pos: t.Pos})
+			k += utf8.RuneCountInString(lit) - 1 // its other '@'s
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// isString reports whether t is a string literal (scanTokens).
+func isString(t semantics.Token) bool {
+	return t.Kind == semantics.Punct && strings.HasPrefix(t.Text, `"`)
+}
+
+// unquote is the text of a string literal: its escapes \" and \\ undone.
+func unquote(lit string) string {
+	var b strings.Builder
+	for i := 1; i < len(lit)-1; i++ {
+		if lit[i] == '\\' {
+			i++
+		}
+		b.WriteByte(lit[i])
+	}
+	return b.String()
+}
+
+// quote writes a message as a string literal that unquote reads back.
+func quote(msg string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(msg) + `"`
+}
 
 func (p *parser) program(file string) (*Program, error) {
 	prog := &Program{File: file}
@@ -136,7 +253,7 @@ func (p *parser) stmts(closers ...string) ([]Stmt, error) {
 			return true
 		}
 		for _, c := range closers {
-			if p.S.Is(c) {
+			if p.S.Is(c) && (!formWords[c] || p.isForm(c)) {
 				return true
 			}
 		}
@@ -225,6 +342,60 @@ func (p *parser) stmt() (Stmt, error) {
 			return nil, err
 		}
 		return &Kernel{At: t.Pos, X: x, Bound: bound, Body: body, Done: done.Pos}, nil
+	case p.isForm("for") && p.S.Accept("for"):
+		x, bound, body, done, err := p.loop("the loop's index variable")
+		if err != nil {
+			return nil, err
+		}
+		return &For{At: t.Pos, X: x, Bound: bound, Body: body, Done: done}, nil
+	case p.isForm("assert") && p.S.Accept("assert"):
+		cond, _, rp, err := p.ParenSExp()
+		if err != nil {
+			return nil, err
+		}
+		a := &Assert{At: t.Pos, Cond: cond, Rparen: rp}
+		if m := p.S.Peek(); isString(m) {
+			p.S.Next()
+			a.Msg = unquote(m.Text)
+			a.MsgEnd = shift(m.Pos, utf8.RuneCountInString(m.Text))
+		}
+		return a, nil
+	case p.isForm("reduce") && p.S.Accept("reduce"):
+		x, err := p.Ident("the reduction's target variable")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("<-"); err != nil {
+			return nil, err
+		}
+		f, err := p.fold()
+		if err != nil {
+			return nil, err
+		}
+		return &Reduce{At: t.Pos, Target: x, Fold: *f}, nil
+	case p.isForm("scan") && p.S.Accept("scan"):
+		m, err := p.Ident("the scan's target block")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("["); err != nil {
+			return nil, err
+		}
+		addr, err := p.SExp()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("]"); err != nil {
+			return nil, err
+		}
+		if _, err := p.S.Expect("<-"); err != nil {
+			return nil, err
+		}
+		f, err := p.fold()
+		if err != nil {
+			return nil, err
+		}
+		return &Scan{At: t.Pos, Block: m, Addr: addr, Fold: *f}, nil
 	}
 	x, err := p.Ident("a statement")
 	if err != nil {
@@ -275,4 +446,100 @@ func (p *parser) stmt() (Stmt, error) {
 		return nil, err
 	}
 	return &Assign{At: t.Pos, X: x, SE: se, Rparen: rp}, nil
+}
+
+// loop reads x <= se do s done, after kernel, for or a fold's for.
+func (p *parser) loop(what string) (*fun.Ident, fun.SExp, []Stmt, fun.Pos, error) {
+	x, bound, err := p.header(what)
+	if err != nil {
+		return nil, nil, nil, fun.Pos{}, err
+	}
+	body, err := p.stmts("done")
+	if err != nil {
+		return nil, nil, nil, fun.Pos{}, err
+	}
+	done, err := p.S.Expect("done")
+	if err != nil {
+		return nil, nil, nil, fun.Pos{}, err
+	}
+	return x, bound, body, done.Pos, nil
+}
+
+// header reads x <= se do.
+func (p *parser) header(what string) (*fun.Ident, fun.SExp, error) {
+	x, err := p.Ident(what)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := p.S.Expect("<="); err != nil {
+		return nil, nil, err
+	}
+	bound, err := p.SExp()
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := p.S.Expect("do"); err != nil {
+		return nil, nil, err
+	}
+	return x, bound, nil
+}
+
+// fold reads what follows reduce x <- and scan m[se] <-:
+//
+//	ne for i <= se do s1 yield y combine a, b do s2 yield c done
+func (p *parser) fold() (*Fold, error) {
+	ne, err := p.SExp()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.S.Expect("for"); err != nil {
+		return nil, err
+	}
+	f := &Fold{Neutral: ne}
+	if f.X, f.Bound, err = p.header("the element index variable"); err != nil {
+		return nil, err
+	}
+	if f.Body, f.Yield, err = p.part("the element part's result"); err != nil {
+		return nil, err
+	}
+	if _, err := p.S.Expect("combine"); err != nil {
+		return nil, err
+	}
+	if f.A, err = p.Ident("the accumulator variable"); err != nil {
+		return nil, err
+	}
+	if _, err := p.S.Expect(","); err != nil {
+		return nil, err
+	}
+	if f.B, err = p.Ident("the element variable"); err != nil {
+		return nil, err
+	}
+	if _, err := p.S.Expect("do"); err != nil {
+		return nil, err
+	}
+	if f.Combine, f.Result, err = p.part("the combine part's result"); err != nil {
+		return nil, err
+	}
+	done, err := p.S.Expect("done")
+	if err != nil {
+		return nil, err
+	}
+	f.Done = done.Pos
+	return f, nil
+}
+
+// part reads s yield x, the element or combine part of a fold.
+func (p *parser) part(what string) ([]Stmt, *fun.Ident, error) {
+	body, err := p.stmts("yield")
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := p.S.Expect("yield"); err != nil {
+		return nil, nil, err
+	}
+	y, err := p.Ident(what)
+	if err != nil {
+		return nil, nil, err
+	}
+	return body, y, nil
 }

@@ -78,5 +78,41 @@ func printStmt(b *strings.Builder, s Stmt, depth int, lines bool) {
 		b.WriteString("kernel " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do\n")
 		printStmts(b, s.Body, depth+1, lines)
 		b.WriteString(ind + "done")
+	case *For:
+		b.WriteString("for " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do\n")
+		printStmts(b, s.Body, depth+1, lines)
+		b.WriteString(ind + "done")
+	case *Assert:
+		b.WriteString("assert " + fun.PrintSExp(s.Cond))
+		if s.Msg != "" {
+			b.WriteString(" " + quote(s.Msg))
+		}
+	case *Reduce:
+		b.WriteString("reduce " + s.Target.Name + " <- ")
+		printFold(b, &s.Fold, depth, lines)
+	case *Scan:
+		b.WriteString("scan " + s.Block.Name + "[" + fun.PrintSExp(s.Addr) + "] <- ")
+		printFold(b, &s.Fold, depth, lines)
 	}
+}
+
+// printFold prints a fold's parts as a kernel's body, each part's yield
+// indented with it and combine level with reduce or scan:
+//
+//	reduce s <- 0 for i <= n do
+//	  …;
+//	  yield y
+//	combine a, b do
+//	  …;
+//	  yield c
+//	done
+func printFold(b *strings.Builder, f *Fold, depth int, lines bool) {
+	ind := strings.Repeat("  ", depth)
+	b.WriteString(fun.PrintSExp(f.Neutral) + " for " + f.X.Name + " <= " + fun.PrintSExp(f.Bound) + " do\n")
+	printStmts(b, f.Body, depth+1, lines)
+	b.WriteString(ind + "  yield " + f.Yield.Name + "\n")
+	b.WriteString(ind + "combine " + f.A.Name + ", " + f.B.Name + " do\n")
+	printStmts(b, f.Combine, depth+1, lines)
+	b.WriteString(ind + "  yield " + f.Result.Name + "\n")
+	b.WriteString(ind + "done")
 }

@@ -2,9 +2,10 @@ package imp
 
 import "github.com/arraysem/arraysem/semantics"
 
-// The rules of IMP: the big- and small-step rules of Fig 12, and the two
+// The rules of IMP: the big- and small-step rules of Fig 12, the two
 // rules of the type checking that §4 calls "trivial and uninteresting"
-// and elides (named here, as the paper names none). The code names a rule
+// and elides (named here, as the paper names none), and the rules of the
+// extensions (Figure "extension"). The code names a rule
 // by these values, never by a string literal; Rules lists them all.
 var (
 	EImpDecInt    = semantics.Rule{Name: "E-IMP-DEC-INT", Figure: "Fig 12", Doc: "var x : int declares x, initially 0"}
@@ -20,6 +21,19 @@ var (
 	EImpSkip      = semantics.Rule{Name: "E-IMP-SKIP", Figure: "Fig 12", Doc: "skip does nothing"}
 	EImpKernel    = semantics.Rule{Name: "E-IMP-KERNEL", Figure: "Fig 12", Doc: "a kernel's threads run on one heap, racefree (eq 4)"}
 
+	// The extensions (issue 14): a sequential loop, an assertion, and a
+	// reduction and a scan whose elements are independent, as a kernel's
+	// iterations, and whose combine is associative.
+	IFor    = semantics.Rule{Name: "I-FOR", Figure: "extension", Doc: "for i <= se do s done runs s for i = 1 … E(se) in turn; the body's declarations and i end at done"}
+	IAssert = semantics.Rule{Name: "I-ASSERT", Figure: "extension", Doc: "assert se \"msg\" does nothing when se is not 0, and is stuck with msg when it is"}
+	IReduce = semantics.Rule{Name: "I-REDUCE", Figure: "extension", Doc: "reduce x <- ne … sets x to the left fold ((ne ⊕ y1) ⊕ y2) … ⊕ yn of the elements, racefree among elements and combines"}
+	IScan   = semantics.Rule{Name: "I-SCAN", Figure: "extension", Doc: "scan m[se] <- ne … writes ne ⊕ y1 ⊕ … ⊕ yi at m[se] after element i, racefree among elements and combines"}
+
+	ImpFor    = semantics.Rule{Name: "IMP-FOR", Figure: "extension", Doc: "a for's bound is an int; its body is a scope with the index"}
+	ImpAssert = semantics.Rule{Name: "IMP-ASSERT", Figure: "extension", Doc: "an assert's condition is an int"}
+	ImpReduce = semantics.Rule{Name: "IMP-REDUCE", Figure: "extension", Doc: "a reduce's target is a declared int; each part yields an int of its own"}
+	ImpScan   = semantics.Rule{Name: "IMP-SCAN", Figure: "extension", Doc: "a scan's target is a block, its offset an int with the index; each part yields an int of its own"}
+
 	ImpScope = semantics.Rule{Name: "IMP-SCOPE", Figure: "§4", Doc: "a variable is declared before its use, in a scope still open"}
 	ImpType  = semantics.Rule{Name: "IMP-TYPE", Figure: "§4", Doc: "ints and blocks are not mixed"}
 )
@@ -28,4 +42,5 @@ var (
 var Rules = semantics.RuleTable{
 	EImpDecInt, EImpDecMem, EImpAssignInt, EImpAssignMem, EImpRead, EImpWrite, EImpAlloc, EImpSeq,
 	EImpIfTrue, EImpIfFalse, EImpSkip, EImpKernel, ImpScope, ImpType,
+	IFor, IAssert, IReduce, IScan, ImpFor, ImpAssert, ImpReduce, ImpScan,
 }

@@ -11,11 +11,15 @@ import (
 
 // The small-step semantics runs statements one at a time on a stack of
 // frames: a sequence (the program, an if's branch, sharing its
-// environment, as E-IMP-IF does) or a kernel iteration (with its own copy
-// of the environment, E, x ↦ i, as E-IMP-KERNEL has). A statement without
-// a body steps by its Fig 12 rule; if and kernel push a frame; the end of
-// a branch is an E-IMP-SEQ step, the end of an iteration an E-IMP-KERNEL
-// step that starts the next one. The heap is updated in place.
+// environment, as E-IMP-IF does), a kernel iteration (with its own copy
+// of the environment, E, x ↦ i, as E-IMP-KERNEL has), a for iteration (a
+// copy too, whose values go back to E at its end, I-FOR), or a fold's
+// element or combine part (copies, I-REDUCE and I-SCAN). A statement
+// without a body steps by its rule; if, kernel, for, reduce and scan push
+// a frame; the end of a branch is an E-IMP-SEQ step, the end of an
+// iteration or part a step of its statement's rule that starts the next
+// one (or, for a fold's element, its combine). The heap is updated in
+// place.
 type Config struct {
 	top  *frame
 	h    *semantics.Heap
@@ -25,7 +29,10 @@ type Config struct {
 type frame struct {
 	stms []Stmt
 	env  Env
-	k    *kernel // for a kernel iteration
+	k    *kernel  // for a kernel iteration
+	loop *forRun  // for a for iteration
+	fold *foldRun // for a fold's element or combine part
+	comb bool     // a fold's combine part (else its element part)
 	i    int64
 	pos  int64 // i's position in the kernel's schedule
 	next *frame
@@ -54,6 +61,29 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		switch {
 		case f.next == nil:
 			return &Config{h: c.h, done: true, top: f}, EImpSeq.Name, nil
+		case f.loop != nil:
+			forBack(f.next.env, f.env, f.loop.s)
+			if f.i < f.loop.n {
+				return &Config{top: f.loop.iteration(f.next, f.i+1), h: c.h}, IFor.Name, nil
+			}
+			opts.Counter.Hit(IFor.Name)
+			return &Config{top: advance(f.next), h: c.h}, IFor.Name, nil
+		case f.fold != nil && !f.comb:
+			comb, err := f.fold.combine(f.next.env, f.env, f.i)
+			if err != nil {
+				return c, "", unwind(c, err)
+			}
+			return &Config{top: &frame{stms: f.fold.f.Combine, env: comb, fold: f.fold, comb: true, i: f.i, next: f.next}, h: c.h}, f.fold.rule, nil
+		case f.fold != nil:
+			r := f.fold
+			if err := r.combined(f.next.env, f.env, c.h, f.i); err != nil {
+				return c, "", unwind(c, err)
+			}
+			if f.i < r.n {
+				return &Config{top: elementFrame(f.next, r, f.i+1), h: c.h}, r.rule, nil
+			}
+			r.finish(f.next.env, c.h, opts)
+			return &Config{top: advance(f.next), h: c.h}, r.rule, nil
 		case f.k == nil:
 			return &Config{top: f.next, h: c.h}, EImpSeq.Name, nil
 		}
@@ -85,6 +115,26 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			k.order = opts.Schedule(k.m)
 		}
 		return &Config{top: iteration(f, k, 1), h: c.h}, EImpKernel.Name, nil
+	case *For:
+		n, err := forBound(f.env, s)
+		if err != nil {
+			return c, "", unwind(c, err)
+		}
+		if n == 0 {
+			opts.Counter.Hit(IFor.Name)
+			return &Config{top: advance(f), h: c.h}, IFor.Name, nil
+		}
+		return &Config{top: (&forRun{s: s, n: n}).iteration(f, 1), h: c.h}, IFor.Name, nil
+	case *Reduce, *Scan:
+		r, err := startFold(f.env, c.h, s, opts.Trace != nil)
+		if err != nil {
+			return c, "", unwind(c, err)
+		}
+		if r.n == 0 {
+			r.finish(f.env, c.h, opts)
+			return &Config{top: advance(f), h: c.h}, r.rule, nil
+		}
+		return &Config{top: elementFrame(f, r, 1), h: c.h}, r.rule, nil
 	}
 	rule, err := exec(f.env, c.h, s)
 	if err != nil {
@@ -101,6 +151,10 @@ func unwind(c *Config, err error) error {
 		if g.k != nil {
 			c.h.Pop()
 			err = g.k.race(err)
+		}
+		if g.fold != nil {
+			c.h.Pop()
+			err = g.fold.race(err)
 		}
 	}
 	return err
@@ -121,6 +175,24 @@ func iteration(parent *frame, k *kernel, pos int64) *frame {
 	env := parent.env.clone()
 	env[k.s.X.Name] = Value{K: i}
 	return &frame{stms: k.s.Body, env: env, k: k, i: i, pos: pos, next: parent}
+}
+
+// forRun is a for in progress: its bound, read once.
+type forRun struct {
+	s *For
+	n int64
+}
+
+// iteration pushes iteration i of the for over the frame parent, whose
+// first statement is the for.
+func (l *forRun) iteration(parent *frame, i int64) *frame {
+	return &frame{stms: l.s.Body, env: forIteration(parent.env, l.s, i), loop: l, i: i, next: parent}
+}
+
+// elementFrame pushes the element part of element i of the fold r over
+// the frame parent, whose first statement is the fold.
+func elementFrame(parent *frame, r *foldRun, i int64) *frame {
+	return &frame{stms: r.f.Body, env: r.element(parent.env, i), fold: r, i: i, next: parent}
 }
 
 // String renders the configuration on one line: the enclosing kernels,
@@ -151,8 +223,16 @@ func (c *Config) layout() (string, int) {
 	}
 	var b strings.Builder
 	for i := len(frames) - 1; i >= 0; i-- {
-		if f := frames[i]; f.k != nil {
+		switch f := frames[i]; {
+		case f.k != nil:
 			fmt.Fprintf(&b, "[kernel %s = %d of %d] ", f.k.s.X.Name, f.i, f.k.m)
+		case f.loop != nil:
+			fmt.Fprintf(&b, "[for %s = %d of %d] ", f.loop.s.X.Name, f.i, f.loop.n)
+		case f.fold != nil && f.comb:
+			fmt.Fprintf(&b, "[%s combine %d of %d: %s = %v, %s = %v] ", keywordOf(f.fold.s), f.i, f.fold.n,
+				f.fold.f.A.Name, f.env[f.fold.f.A.Name], f.fold.f.B.Name, f.env[f.fold.f.B.Name])
+		case f.fold != nil:
+			fmt.Fprintf(&b, "[%s %s = %d of %d, acc = %d] ", keywordOf(f.fold.s), f.fold.f.X.Name, f.i, f.fold.n, f.fold.acc)
 		}
 	}
 	at := utf8.RuneCountInString(b.String())

@@ -166,3 +166,99 @@ func (*Read) stmt()   {}
 func (*Write) stmt()  {}
 func (*If) stmt()     {}
 func (*Kernel) stmt() {}
+
+// The statements below are extensions of Fig 11 (issue 14): a sequential
+// loop, an assertion, and a reduction and a scan whose element parts are
+// independent iterations, as a kernel's are, and whose combine part is an
+// associative operator, so that a parallel implementation may run it as a
+// tree. Their rules are I-FOR, I-ASSERT, I-REDUCE and I-SCAN (Figure
+// "extension"), and check --paper refuses them.
+
+// For is for x <= se do s done: s runs for x = 1 … E(se), one iteration
+// after the other, in the environment of the loop (I-FOR).
+type For struct {
+	At    fun.Pos
+	X     *fun.Ident
+	Bound fun.SExp
+	Body  []Stmt
+	Done  fun.Pos // position of done
+}
+
+// Assert is assert se "message": stuck in I-ASSERT, with the message,
+// when se is 0. The message is optional.
+type Assert struct {
+	At     fun.Pos
+	Cond   fun.SExp
+	Rparen fun.Pos // the outermost ')' around Cond, when it is in parentheses
+	Msg    string  // the message, unquoted ("" when there is none)
+	MsgEnd fun.Pos // just after the message's closing quote (invalid without a message)
+}
+
+// Fold is what reduce and scan share:
+//
+//	<- ne for x <= se do s1 yield y combine a, b do s2 yield c done
+//
+// The accumulator starts at ne; for x = 1 … E(se), the element part s1
+// yields y, then the combine part s2, with a the accumulator and b the
+// element, yields c, the next accumulator.
+type Fold struct {
+	Neutral fun.SExp
+	X       *fun.Ident // the element index, bound to 1 … E(Bound) in Body
+	Bound   fun.SExp
+	Body    []Stmt     // the element part s1
+	Yield   *fun.Ident // y, an int variable of the element part
+	A, B    *fun.Ident // the accumulator and the element, in Combine
+	Combine []Stmt     // the combine part s2
+	Result  *fun.Ident // c, an int variable of the combine part
+	Done    fun.Pos    // position of done
+}
+
+// Reduce is reduce x <- ne for i <= se do s1 yield y combine a, b do s2
+// yield c done: x, an int declared before, gets the left fold of the
+// elements (I-REDUCE).
+type Reduce struct {
+	At     fun.Pos
+	Target *fun.Ident
+	Fold
+}
+
+// Scan is scan m[se] <- ne for i <= se do s1 yield y combine a, b do s2
+// yield c done: the inclusive scan, which after element i writes the
+// accumulator to block m at offset se (which may mention i) (I-SCAN).
+type Scan struct {
+	At    fun.Pos
+	Block *fun.Ident
+	Addr  fun.SExp
+	Fold
+}
+
+func (s *For) Pos() fun.Pos    { return s.At }
+func (s *Assert) Pos() fun.Pos { return s.At }
+func (s *Reduce) Pos() fun.Pos { return s.At }
+func (s *Scan) Pos() fun.Pos   { return s.At }
+
+func (s *For) End() fun.Pos { return shift(s.Done, len("done")) }
+func (s *Assert) End() fun.Pos {
+	if s.MsgEnd.IsValid() {
+		return s.MsgEnd
+	}
+	return after(s.Rparen, s.Cond.End)
+}
+func (s *Reduce) End() fun.Pos { return shift(s.Done, len("done")) }
+func (s *Scan) End() fun.Pos   { return shift(s.Done, len("done")) }
+
+func (*For) stmt()    {}
+func (*Assert) stmt() {}
+func (*Reduce) stmt() {}
+func (*Scan) stmt()   {}
+
+// folds gives the fold of a reduce or a scan.
+func folds(s Stmt) (*Fold, bool) {
+	switch s := s.(type) {
+	case *Reduce:
+		return &s.Fold, true
+	case *Scan:
+		return &s.Fold, true
+	}
+	return nil, false
+}

@@ -1,0 +1,223 @@
+package imp
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The extensions' loops, shared by the big-step (eval.go) and the
+// small-step (step.go) semantics, so that the two run the same heap
+// accesses in the same order and get stuck in the same rule.
+//
+// I-FOR: n = E(se) ≥ 0; for i = 1 … n the body runs in E, i ↦ k, and the
+// variables of E (i aside) take the values the body left them; the body's
+// declarations and i end with the iteration. As in an if's branch, a var
+// in the body of a name of E declares that variable anew (E-IMP-DEC-INT),
+// which the checker allows. Iterations are sequential: no race between
+// them is possible, and none is tracked.
+//
+// I-REDUCE and I-SCAN: ne and n = E(se) ≥ 0 are evaluated in E (in that
+// order), the accumulator starts at ne, and for i = 1 … n: the element
+// part runs in E, i ↦ k (a copy, as a kernel's iteration: nothing it
+// assigns survives) and yields y; the combine part runs in E, a ↦ acc,
+// b ↦ y (a copy too) and yields c, the new accumulator; a scan then writes
+// it at m[E, i ↦ k (se)]. A reduce sets x to the last accumulator (ne when
+// n = 0). The element parts and the combines are the iterations of one
+// race tracker, as a kernel's threads are: a parallel implementation runs
+// the elements at once and the combines as a tree, so no element or
+// combine may write a location another one uses (racefree, eq 4). Element
+// i is iteration i, and a scan's write after it counts as element i's;
+// the combine after element i is iteration n + i. The combines' order is
+// the left fold's; that they are associative, with ne neutral, is assumed,
+// not checked.
+
+// forBound is a for's bound, stuck in I-FOR when negative.
+func forBound(env Env, s *For) (int64, error) {
+	rule := IFor.Name
+	n, err := fun.EvalSExp(s.Bound, lookup(env), rule)
+	if err != nil {
+		return 0, err
+	}
+	if n < 0 {
+		return 0, semantics.Stuckf(s.At, rule, "for bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
+	}
+	return n, nil
+}
+
+// forIteration is the environment of iteration i of a for: E, x ↦ i.
+func forIteration(env Env, s *For, i int64) Env {
+	inner := env.clone()
+	inner[s.X.Name] = Value{K: i}
+	return inner
+}
+
+// forBack ends an iteration of a for: the variables of env, but the
+// index, take their values in the iteration's environment inner.
+func forBack(env, inner Env, s *For) {
+	for x := range env {
+		if x != s.X.Name {
+			env[x] = inner[x]
+		}
+	}
+}
+
+// foldRun is a reduce or a scan in progress, with its race tracker.
+type foldRun struct {
+	s    Stmt // the *Reduce or *Scan
+	f    *Fold
+	rule string
+	n    int64
+	acc  int64
+	t    *semantics.Tracker
+}
+
+// startFold evaluates a fold's neutral element and bound and starts its
+// race tracker.
+func startFold(env Env, h *semantics.Heap, s Stmt, trace bool) (*foldRun, error) {
+	f, _ := folds(s)
+	r := &foldRun{s: s, f: f, rule: IReduce.Name}
+	if _, ok := s.(*Scan); ok {
+		r.rule = IScan.Name
+	}
+	ne, err := fun.EvalSExp(f.Neutral, lookup(env), r.rule)
+	if err != nil {
+		return nil, err
+	}
+	n, err := fun.EvalSExp(f.Bound, lookup(env), r.rule)
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, semantics.Stuckf(s.Pos(), r.rule, "%s bound %s = %d is negative", keywordOf(s), fun.PrintSExp(f.Bound), n)
+	}
+	r.n, r.acc = n, ne
+	r.t = semantics.NewTracker(trace)
+	h.Push(r.t)
+	return r, nil
+}
+
+func keywordOf(s Stmt) string {
+	if _, ok := s.(*Scan); ok {
+		return "scan"
+	}
+	return "reduce"
+}
+
+// element is the environment of element i: E, x ↦ i.
+func (r *foldRun) element(env Env, i int64) Env {
+	r.t.Start(i)
+	inner := env.clone()
+	inner[r.f.X.Name] = Value{K: i}
+	return inner
+}
+
+// combine ends element i, whose environment is inner, and gives the
+// environment of its combine: E, a ↦ acc, b ↦ y.
+func (r *foldRun) combine(env, inner Env, i int64) (Env, error) {
+	y, err := lookup(inner)(r.f.Yield, r.rule)
+	if err != nil {
+		return nil, err
+	}
+	r.t.Start(r.n + i)
+	comb := env.clone()
+	comb[r.f.A.Name] = Value{K: r.acc}
+	comb[r.f.B.Name] = Value{K: y}
+	return comb, nil
+}
+
+// combined ends the combine after element i, whose environment is comb:
+// the accumulator takes its result, and a scan writes it.
+func (r *foldRun) combined(env, comb Env, h *semantics.Heap, i int64) error {
+	c, err := lookup(comb)(r.f.Result, r.rule)
+	if err != nil {
+		return err
+	}
+	r.acc = c
+	sc, ok := r.s.(*Scan)
+	if !ok {
+		return nil
+	}
+	r.t.Start(i)
+	b, err := block(env, sc.Block, r.rule)
+	if err != nil {
+		return err
+	}
+	at := env.clone()
+	at[r.f.X.Name] = Value{K: i}
+	off, err := fun.EvalSExp(sc.Addr, lookup(at), r.rule)
+	if err != nil {
+		return err
+	}
+	if err := h.Write(semantics.Loc{Block: b, Offset: off}, c); err != nil {
+		return heapErr(err, sc.At, r.rule, sc.Block.Name)
+	}
+	return nil
+}
+
+// finish ends the fold: its tracker stops, and a reduce sets its target.
+func (r *foldRun) finish(env Env, h *semantics.Heap, opts *Options) {
+	h.Pop()
+	if red, ok := r.s.(*Reduce); ok {
+		env[red.Target.Name] = Value{K: r.acc}
+	}
+	opts.Counter.Hit(r.rule)
+	if opts.Trace != nil {
+		opts.Trace(r.s, r.t.Trace)
+	}
+}
+
+// race makes a race this fold's tracker saw the fold's error, naming the
+// elements and combines (the iterations n + i) involved.
+func (r *foldRun) race(err error) error {
+	var race semantics.ErrRace
+	if !errors.As(err, &race) || race.Tracker != r.t {
+		return err
+	}
+	other := race.I
+	if other == race.Writer {
+		other = race.J
+	}
+	return semantics.Errorf(r.s.Pos(), semantics.RaceError, r.rule, "race: %s writes %v, which %s also uses (elements and combines run as a kernel's iterations: racefree, eq 4)",
+		r.part(race.Writer), race.Loc, r.part(other))
+}
+
+// part names iteration it of the fold's tracker.
+func (r *foldRun) part(it int64) string {
+	if it > r.n {
+		return fmt.Sprintf("the combine after element %d", it-r.n)
+	}
+	return fmt.Sprintf("element %d", it)
+}
+
+// fold is I-REDUCE and I-SCAN in the big-step semantics.
+func (ev *evaluator) fold(env Env, s Stmt) error {
+	r, err := startFold(env, ev.h, s, ev.opts.Trace != nil)
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error {
+		ev.h.Pop()
+		return r.race(err)
+	}
+	for i := int64(1); i <= r.n; i++ {
+		inner := r.element(env, i)
+		if err := ev.stmts(inner, r.f.Body); err != nil {
+			return fail(err)
+		}
+		comb, err := r.combine(env, inner, i)
+		if err != nil {
+			return fail(err)
+		}
+		if err := ev.stmts(comb, r.f.Combine); err != nil {
+			return fail(err)
+		}
+		if err := r.combined(env, comb, ev.h, i); err != nil {
+			return fail(err)
+		}
+	}
+	r.finish(env, ev.h, ev.opts)
+	return nil
+}
