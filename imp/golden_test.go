@@ -54,11 +54,12 @@ func checkImpChunk(c *golden.Chunk) (semantics.Counter, error) {
 		return nil, fmt.Errorf("the chunk does not parse: %v", err)
 	}
 	counter := semantics.Counter{}
-	return counter, Check(p, counter)
+	return counter, CheckWith(p, CheckOptions{Paper: c.Paper, Counter: counter})
 }
 
-// TestCheckGoldenCoverage checks that check.txt fails in both of the
-// checker's rules, IMP-SCOPE and IMP-TYPE, and has passing chunks.
+// TestCheckGoldenCoverage checks that check.txt fails in each of the
+// checker's rules, IMP-SCOPE, IMP-TYPE and the extensions' (which refuse
+// their forms in paper mode), and has passing chunks.
 func TestCheckGoldenCoverage(t *testing.T) {
 	failed := map[string]bool{}
 	passed := 0
@@ -75,7 +76,7 @@ func TestCheckGoldenCoverage(t *testing.T) {
 			failed[se.Rule] = true
 		}
 	}
-	for _, r := range []string{"IMP-SCOPE", "IMP-TYPE"} {
+	for _, r := range []string{ImpScope.Name, ImpType.Name, ImpFor.Name, ImpAssert.Name, ImpReduce.Name, ImpScan.Name} {
 		if !failed[r] {
 			t.Errorf("no failing chunk of check.txt fails in %s", r)
 		}

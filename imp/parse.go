@@ -86,13 +86,14 @@ func scanTokens(file, src string) ([]semantics.Token, error) {
 					j += 2
 					continue
 				}
-				if r2, w2 := utf8.DecodeRuneInString(src[j:]); r2 == utf8.RuneError && w2 == 1 {
-					return nil, semantics.Errorf(at, semantics.SyntaxError, "", "invalid UTF-8 encoding in a string")
-				}
 				if src[j] == '"' {
 					break
 				}
-				j++
+				r2, w2 := utf8.DecodeRuneInString(src[j:])
+				if r2 == utf8.RuneError && w2 == 1 {
+					return nil, semantics.Errorf(at, semantics.SyntaxError, "", "invalid UTF-8 encoding in a string")
+				}
+				j += w2
 			}
 			lit := src[i : j+1]
 			n := utf8.RuneCountInString(lit)

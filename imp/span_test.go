@@ -35,7 +35,12 @@ m[(a)] <- (a ≤ 3);
 a <- m[a - 1];
 skip;
 if a then skip else a <- -(a) fi;
-kernel i ≤ (n) do a <- i done
+kernel i ≤ (n) do a <- i done;
+for i ≤ n do a <- a + i done;
+assert (a);
+assert a > 0 "a \"is\" positive ≥ 1";
+reduce a <- 0 for i <= n do var v : int; v <- i yield v combine x, y do var c : int; c <- x + y; yield c done;
+scan m[i - 1] <- (1) for i <= n do yield i combine x, y do yield y done
 return a
 `
 	prog, err := ParseFile("t.imp", src)
@@ -47,7 +52,10 @@ return a
 		t.Error(p)
 	}
 	want := []string{"var a : int", "var m : mem", "m <- alloc (n)", "a <- ((n) + 1) · (2)", "m[(a)] <- (a ≤ 3)",
-		"a <- m[a - 1]", "skip", "if a then skip else a <- -(a) fi", "kernel i ≤ (n) do a <- i done"}
+		"a <- m[a - 1]", "skip", "if a then skip else a <- -(a) fi", "kernel i ≤ (n) do a <- i done",
+		"for i ≤ n do a <- a + i done", "assert (a)", `assert a > 0 "a \"is\" positive ≥ 1"`,
+		"reduce a <- 0 for i <= n do var v : int; v <- i yield v combine x, y do var c : int; c <- x + y; yield c done",
+		"scan m[i - 1] <- (1) for i <= n do yield i combine x, y do yield y done"}
 	if len(prog.Body) != len(want) {
 		t.Errorf("%d statements, want %d", len(prog.Body), len(want))
 	}
@@ -95,6 +103,19 @@ func checkStmts(src string, ss []Stmt) (problems []string, checked int) {
 		case *Kernel:
 			parts = append(parts, s.X, s.Bound)
 			nested = s.Body
+		case *For:
+			parts = append(parts, s.X, s.Bound)
+			nested = s.Body
+		case *Assert:
+			parts = append(parts, s.Cond)
+		case *Reduce:
+			parts = append(parts, s.Target)
+		case *Scan:
+			parts = append(parts, s.Block, s.Addr)
+		}
+		if f, ok := folds(s); ok {
+			parts = append(parts, f.Neutral, f.X, f.Bound, f.Yield, f.A, f.B, f.Result)
+			nested = append(append(nested, f.Body...), f.Combine...)
 		}
 		for _, n := range nested {
 			parts = append(parts, n)
@@ -135,7 +156,7 @@ func reparseStmt(s Stmt, text string) error {
 }
 
 func snippetParser(text string) (*fun.Parser, error) {
-	toks, err := semantics.Scan("snippet", text, Ops)
+	toks, err := scanTokens("snippet", text)
 	if err != nil {
 		return nil, err
 	}
