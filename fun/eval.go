@@ -105,6 +105,9 @@ func (ev *evaluator) exp(env *Env, s *Stm) ([]semantics.Array, *semantics.Deriva
 		}
 		return v, ev.node(EKernel.Name, concl(v), prem...), nil
 	}
+	if vs, d, ok, err := ev.ext(env, s, concl); ok {
+		return vs, d, err
+	}
 	vs, rule, err := evalAtomic(env, s)
 	if err != nil {
 		return nil, nil, err
@@ -168,7 +171,8 @@ func kernelFinish(s *Stm, cell []int64, items []semantics.Array) ([]semantics.Ar
 }
 
 // evalAtomic evaluates a statement whose expression has no body: E-SCALAR,
-// E-INDEX, E-SLICE, E-TRANSPOSE and the derived E-IOTA and E-COPY. It
+// E-INDEX, E-SLICE, E-TRANSPOSE, the derived E-IOTA and E-COPY, and the
+// extension E-ASSERT. It
 // returns the values and the rule that gave them.
 func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 	switch e := s.Exp.(type) {
@@ -242,6 +246,12 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v", err)
 		}
 		return []semantics.Array{v}, rule, nil
+	case *AssertExp:
+		vs, err := evalAssert(env, e)
+		if err != nil {
+			return nil, "", err
+		}
+		return vs, EAssert.Name, nil
 	case *CopyExp:
 		// copy x ≡ kernels indexing x everywhere: a fresh array equal to E(x).
 		rule := ECopy.Name
@@ -374,6 +384,9 @@ func expHead(e Exp) string {
 		return "if " + e.Cond.Name + " then … else …"
 	case *KernelExp:
 		return "kernel " + e.Var.Name + " <= " + e.Bound.Name + " do …"
+	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp:
+		h, _ := extHead(e)
+		return h + " do …"
 	}
 	return PrintExp(e)
 }

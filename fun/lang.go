@@ -96,5 +96,5 @@ func (language) Rules() semantics.RuleTable { return Rules }
 
 // PaperMode says what check --paper refuses (lang.PaperChecker).
 func (language) PaperMode() string {
-	return "program inputs and scalar results (T-PROG)"
+	return "program inputs and scalar results (T-PROG), and the extension forms loop, reduce, scan, filter and assert"
 }

@@ -21,11 +21,15 @@ import (
 //	    push a frame for the chosen branch;
 //	E-KERNEL
 //	    push a frame for iteration 1 (or bind [] at once when m = 0);
+//	E-LOOP, E-REDUCE, E-SCAN, E-FILTER (extensions, step_ext.go)
+//	    as E-KERNEL: push a frame for the first iteration (or bind the
+//	    value at once when there is none); E-ASSERT is atomic;
 //	E-IN
 //	    the frame's body is at in (x, …): pop it and hand its values to the
 //	    continuation, which binds an if's pattern, or records a kernel
 //	    iteration's value and pushes the next iteration (iterations run in
-//	    order 1..m), or, after the last, binds the kernel's array.
+//	    order 1..m), or, after the last, binds the kernel's array (and so
+//	    for the iterations of the extension forms).
 //
 // Because the atomic rules are the big-step ones, the two semantics get
 // stuck in the same rule with the same message.
@@ -128,6 +132,9 @@ func (Machine) Step(c Config) (Config, string, error) {
 		}
 		return Config{top: iteration(f, e, kKernel{i: 1, m: m, cell: cell})}, EKernel.Name, nil
 	}
+	if next, rule, ok, err := stepExt(f, s); ok {
+		return next, rule, err
+	}
 	vs, rule, err := evalAtomic(f.env, s)
 	if err != nil {
 		return c, "", err
@@ -192,6 +199,9 @@ func ret(f *frame) (Config, string, error) {
 		}
 		return advance(parent, s, out, rule)
 	}
+	if c, r, ok, err := retExt(f, vs); ok {
+		return c, r, err
+	}
 	return Config{top: f}, "", fmt.Errorf("unknown continuation %T", f.k)
 }
 
@@ -222,6 +232,8 @@ func (c Config) layout() (string, int) {
 		case kKernel:
 			e := s.Exp.(*KernelExp)
 			fmt.Fprintf(&b, "[kernel %s = %d of %d] ", e.Var.Name, k.i, k.m)
+		default:
+			b.WriteString(contextExt(s, k))
 		}
 	}
 	at := utf8.RuneCountInString(b.String())
