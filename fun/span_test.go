@@ -70,3 +70,51 @@ in (a, b)
 	fs := spantest.Focuses(t, fun.Language, "t.fun", src, map[string]string{"n": "2"})
 	spantest.FUNFocuses(t, src, fs, newParser, 10)
 }
+
+// TestSpansExt checks the spans of the extension forms, their parameters
+// and bodies, and of an assert's condition and message, among others.
+func TestSpansExt(t *testing.T) {
+	src := `input (n : int) (xs : [n]) (t : int)
+let (k2 : int) (zs : [k2]) = loop ( k : int ) (ys : [k]) = ( n , xs ) for i <= t do in ( k , ys )
+let (s : int) = reduce (a : int) (b : int) = t over xs do let (c : int) = a + b in (c)
+let (ps : [n]) = scan (a2 : int) (b2 : int) = t over xs do in (b2)
+let (m : int) (fs : [m]) = filter (x : int) over xs do let (keep : int) = (x > 0) in (keep)
+let (ok : int) = assert ((n + 1)) "a \"message\" -- with \\ escapes"
+let (ok2 : int) = assert (n)
+in (zs, s, ps, fs, ok, ok2)
+`
+	prog, err := fun.ParseFile("t.fun", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, n := spantest.FUN(src, prog, newParser)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if n < 60 {
+		t.Errorf("only %d nodes checked", n)
+	}
+	for i, want := range map[int]string{
+		4: `assert ((n + 1)) "a \"message\" -- with \\ escapes"`,
+		5: "assert (n)",
+	} {
+		e := prog.Body.Stms[i].Exp
+		if got, _ := spantest.Text(src, e.Pos(), e.End()); got != want {
+			t.Errorf("statement %d's expression spans %q", i+1, got)
+		}
+	}
+}
+
+// TestFocusSourceExt checks the steps' focuses in the iterations of the
+// extension forms.
+func TestFocusSourceExt(t *testing.T) {
+	src := `input (n : int) (xs : [n])
+let (s : int) = loop (acc : int) = (n) for i <= n do let (y : int) = acc + i in (y)
+let (r : int) = reduce (a : int) (b : int) = s over xs do let (c : int) = a + b in (c)
+let (k : int) (ys : [k]) = filter (x : int) over xs do let (keep : int) = x > 1 in (keep)
+let (ok : int) = assert k "k"
+in (s, r, ys)
+`
+	fs := spantest.Focuses(t, fun.Language, "t.fun", src, map[string]string{"xs": "[1 2]"})
+	spantest.FUNFocuses(t, src, fs, newParser, 17)
+}
