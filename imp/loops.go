@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -50,6 +51,9 @@ func forBound(env Env, s *For) (int64, error) {
 // forIteration is the environment of iteration i of a for: E, x ↦ i.
 func forIteration(env Env, s *For, i int64) Env {
 	inner := env.clone()
+	if mutant.On("imp-for-off-by-one") { // mutant: the index runs 0 … n-1
+		i--
+	}
 	inner[s.X.Name] = Value{K: i}
 	return inner
 }
@@ -71,6 +75,7 @@ type foldRun struct {
 	rule string
 	n    int64
 	acc  int64
+	y    int64 // the element now being combined
 	t    *semantics.Tracker
 }
 
@@ -121,6 +126,7 @@ func (r *foldRun) combine(env, inner Env, i int64) (Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.y = y
 	r.t.Start(r.n + i)
 	comb := env.clone()
 	comb[r.f.A.Name] = Value{K: r.acc}
@@ -135,10 +141,17 @@ func (r *foldRun) combined(env, comb Env, h *semantics.Heap, i int64) error {
 	if err != nil {
 		return err
 	}
+	prev := r.acc
+	if _, ok := r.s.(*Reduce); ok && i == 1 && mutant.On("imp-reduce-skips-neutral") { // mutant: the fold starts from y1
+		c = r.y
+	}
 	r.acc = c
 	sc, ok := r.s.(*Scan)
 	if !ok {
 		return nil
+	}
+	if mutant.On("imp-scan-exclusive") { // mutant: writes the accumulator before element i's combine
+		c = prev
 	}
 	r.t.Start(i)
 	b, err := block(env, sc.Block, r.rule)
