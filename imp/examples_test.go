@@ -18,15 +18,20 @@ import (
 // The examples of examples/imp are golden tests (`arraysem test`, run by
 // main_test.go). Each starts with a comment saying what it shows and,
 // for the programs that run, a "Rules:" paragraph naming the rules of
-// Fig 12 it exercises ("stuck in R" for the rule it gets stuck in). This
-// test keeps those comments honest: every rule a header names is applied
-// by some case of the file under both semantics, or is the rule of some
-// case's error, and every rule of Fig 12 the cases apply is named; and
-// together the examples exercise every rule of Fig 12.
+// Fig 12 and of the extensions it exercises ("stuck in R" for the rule it
+// gets stuck in). This test keeps those comments honest: every rule a
+// header names is applied by some case of the file under both semantics,
+// or is the rule of some case's error, and every rule of Fig 12 or of the
+// extensions the cases apply is named; and together the examples
+// exercise every rule of Fig 12 and every extension's.
 
 var fig12Rules = imp.Rules.Names("Fig 12")
 
-var ruleName = regexp.MustCompile(`\bE-IMP-[A-Z]+(?:-[A-Z]+)*\b|\bIMP-(?:SCOPE|TYPE)\b`)
+var ruleName = regexp.MustCompile(`\bE-IMP-[A-Z]+(?:-[A-Z]+)*\b|\bIMP-(?:SCOPE|TYPE|FOR|ASSERT|REDUCE|SCAN)\b|\bI-(?:FOR|ASSERT|REDUCE|SCAN)\b`)
+
+// extensionRules are the evaluation rules of the extensions, which the
+// examples' headers name as they name Fig 12's.
+var extensionRules = []string{imp.IFor.Name, imp.IAssert.Name, imp.IReduce.Name, imp.IScan.Name}
 
 // headerRules is the set of rule names in a file's "Rules:" paragraph:
 // the comment lines from the one starting "-- Rules:" up to "-- ==".
@@ -112,12 +117,12 @@ func TestExamplesRules(t *testing.T) {
 		}
 		for r := range applied["big"] {
 			total[r] = true
-			if strings.HasPrefix(r, "E-IMP-") && !named[r] {
+			if (strings.HasPrefix(r, "E-IMP-") || strings.HasPrefix(r, "I-")) && !named[r] {
 				t.Errorf("%s: the cases apply %s, which the header's Rules: paragraph does not name", name, r)
 			}
 		}
 	}
-	for _, r := range fig12Rules {
+	for _, r := range append(fig12Rules, extensionRules...) {
 		if !total[r] {
 			t.Errorf("no example of examples/imp applies %s", r)
 		}
