@@ -21,7 +21,8 @@ type Options struct {
 
 // Emit translates a checked IMP program to CUDA. Its errors are of kind
 // InputError, at the construct the emitter cannot translate: a name
-// declared both as an int and as a block (C++ gives a variable one type).
+// declared both as an int and as a block (C++ gives a variable one type),
+// or a statement of IMP's extensions (for, assert, reduce, scan).
 func Emit(p *imp.Program, opts Options) (*File, error) {
 	e := &emitter{p: p, types: map[string]imp.Type{}, names: map[string]bool{}, out: &File{Source: filepath.Base(p.File)}}
 	if err := e.collectTypes(); err != nil {
@@ -86,6 +87,11 @@ func (e *emitter) collectTypes() error {
 				if err = walk(s.Then); err == nil {
 					err = walk(s.Else)
 				}
+			case *imp.Skip, *imp.Assign, *imp.Alloc, *imp.Read, *imp.Write:
+			default:
+				// for, assert, reduce and scan (IMP's extensions) are not
+				// emitted yet: refuse them rather than drop them.
+				err = semantics.Errorf(s.Pos(), semantics.InputError, "", "cuda: the CUDA emitter does not translate IMP's %s statement (an extension of Fig 11) yet", strings.Fields(imp.PrintStmt(s))[0])
 			}
 			if err != nil {
 				return err
