@@ -9,12 +9,26 @@
 //     checker);
 //   - check.go: the "trivial and uninteresting" type rules the paper
 //     elides: variables declared before use, ints and blocks kept apart;
+//     and the extensions' (IMP-FOR …), which paper mode refuses;
 //   - eval.go: the big-step semantics of Fig 12 (E-IMP-DEC-INT …
 //     E-IMP-KERNEL), with kernels' read/write sets checked for races as in
 //     FUNMEM;
 //   - step.go: a small-step semantics that agrees with it;
+//   - loops.go: the extensions' loops (I-FOR, I-REDUCE, I-SCAN), which
+//     both semantics share; syntax.go has their statements, For, Assert,
+//     Reduce and Scan (issue 14);
 //   - translate.go: FunMemToImp and COPY (FUNMEM → IMP);
 //   - lang.go: IMP as a lang.Language, for the driver's registry.
+//
+// Races. A kernel's iterations run on one heap and must be racefree
+// (eq 4). A for's iterations are sequential: no race between them is
+// possible, and none is tracked. A reduce's or scan's element parts are
+// independent iterations, as a kernel's threads, and its combines may run
+// in any order a tree gives, so the elements and the combines are the
+// iterations of one race tracker (a scan's write after element i is
+// element i's): none may write a location another reads or writes. That
+// the combine is associative, with the neutral element neutral, is
+// assumed, not checked.
 //
 // FunMemToImp lives here, in the package of the language it produces, and
 // imports FUNMEM: the import graph points from lower levels to higher ones
