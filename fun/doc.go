@@ -2,16 +2,22 @@
 // language of §2 of "Compiling a functional array language with non-semantic
 // memory information" (Munksgaard, Oancea, Henriksen; IFL 2022):
 //
-//   - syntax.go: the abstract syntax of Fig 1, with positions;
-//   - parse.go, print.go: the concrete syntax of docs/fun.md and a printer
-//     whose output parses back to the same tree;
+//   - syntax.go: the abstract syntax of Fig 1, with positions, and the
+//     extension forms' nodes (LoopExp, ReduceExp, ScanExp, FilterExp,
+//     AssertExp);
+//   - scan.go, parse.go, parse_ext.go, print.go: the concrete syntax of
+//     docs/fun.md (Scan adds assert's string literals to semantics.Scan)
+//     and a printer whose output parses back to the same tree;
 //   - rules.go: the table of FUN's rules (Figs 3 and 4), whose values the
 //     code names rules by;
 //   - check.go: the type rules of Fig 3 (T-CONST … T-PROG), with the
 //     typing environment Γ it shares with FUNMEM's checker (scope.go);
+//     check_ext.go: the extension forms' (T-LOOP … T-ASSERT);
 //   - eval.go: the big-step semantics of Fig 4 with the auxiliary
-//     functions of Fig 5;
-//   - step.go: a small-step semantics faithful to Fig 4;
+//     functions of Fig 5; eval_ext.go: the extension forms' (E-LOOP …
+//     E-ASSERT), with the helpers the small-step shares;
+//   - step.go: a small-step semantics faithful to Fig 4; step_ext.go: the
+//     extension forms' iterations as frames;
 //   - derived.go: the derived forms iota and copy of §2;
 //   - walk.go: the tree tools of every pass over FUN trees (Inspect,
 //     Rewrite, MapProgram and the copies, Substitute, constructors), which
@@ -25,7 +31,8 @@
 // FUN (Remora's lowering, fusion) live outside this package.
 //
 // Extensions beyond the paper, refused by the checker's Paper mode: input
-// declarations (program parameters) and scalar program results. Program
+// declarations (program parameters), scalar program results, and the
+// forms loop, reduce, scan, filter and assert (docs/fun.md). Program
 // result sizes are variables in every mode: T-PROG as printed asks for
 // constants, which no FUN type can have (ERRATA.md, E4).
 package fun
