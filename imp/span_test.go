@@ -213,3 +213,31 @@ return a
 		t.Errorf("the steps' source spans are\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestFocusSourceExtensions: a for iteration's end spans its done, a fold
+// part's end the variable it yields, and every other step its statement.
+func TestFocusSourceExtensions(t *testing.T) {
+	src := `input n : int;
+var s : int;
+for i <= n do s <- s + i done;
+assert s "s";
+reduce s <- 0 for i <= n do yield i combine a, b do var c : int; c <- a + b; yield c done;
+return s
+`
+	fs := spantest.Focuses(t, Language, "t.imp", src, map[string]string{"n": "1"})
+	var got []string
+	for i, f := range fs {
+		text, err := spantest.Text(src, f.From, f.To)
+		if err != nil {
+			t.Errorf("step %d (%s): %v", i+1, f.Redex, err)
+			continue
+		}
+		got = append(got, text)
+	}
+	want := []string{"var s : int", "for i <= n do s <- s + i done", "s <- s + i", "done", `assert s "s"`,
+		"reduce s <- 0 for i <= n do yield i combine a, b do var c : int; c <- a + b; yield c done",
+		"i", "var c : int", "c <- a + b", "c", "return"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Errorf("the steps' source spans are\n%q\nwant\n%q", got, want)
+	}
+}
