@@ -52,7 +52,7 @@ func (c *checker) loop(s *Stm, e *LoopExp, concl string) (*semantics.Derivation,
 		return nil, c.errorf(e.Lparen, rule, "the loop has %d parameters, but %d initial values", len(e.Params), len(e.Init))
 	}
 	if len(s.Pat) != len(e.Params) {
-		return nil, c.errorf(s.Pat[0].Lparen, rule, "the loop gives %d values, but the pattern binds %d", len(e.Params), len(s.Pat))
+		return nil, c.errorf(patPos(s), rule, "the loop gives %d values, but the pattern binds %d", len(e.Params), len(s.Pat))
 	}
 	if err := c.lookupInt(rule, e.Bound, "loop bound"); err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func (c *checker) filter(s *Stm, e *FilterExp, concl string) (*semantics.Derivat
 		return nil, err
 	}
 	if len(s.Pat) != 2 || !s.Pat[0].Type.IsInt() || s.Pat[1].Type.Rank() == 0 || s.Pat[1].Type.Dims[0].Name != s.Pat[0].Name.Name {
-		return nil, c.errorf(s.Pat[0].Lparen, rule, "a filter gives its size and an array of that size: bind them size first, as (k : int) (ys : [k]…), not %s", PrintPattern(s.Pat))
+		return nil, c.errorf(patPos(s), rule, "a filter gives its size and an array of that size: bind them size first, as (k : int) (ys : [k]…), not %s", PrintPattern(s.Pat))
 	}
 	if err := c.sizesInScope(rule, s.Pat, true); err != nil {
 		return nil, err
@@ -215,4 +215,13 @@ func (c *checker) assert(s *Stm, e *AssertExp, concl string) (*semantics.Derivat
 		return nil, err
 	}
 	return c.node(rule, concl, d), nil
+}
+
+// patPos is where a statement's pattern starts (its let, for a tree built
+// with none).
+func patPos(s *Stm) Pos {
+	if len(s.Pat) > 0 {
+		return s.Pat[0].Lparen
+	}
+	return s.Let
 }

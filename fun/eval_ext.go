@@ -110,7 +110,7 @@ func scanItem(before, after semantics.Array) semantics.Array {
 func stackRows(s *Stm, rule string, xs semantics.Array, items []semantics.Array) (semantics.Array, error) {
 	v, err := semantics.Stack(xs.Shape[1:], items)
 	if err != nil {
-		return semantics.Array{}, semantics.Stuckf(s.Pat[0].Lparen, rule, "%v", err)
+		return semantics.Array{}, semantics.Stuckf(patPos(s), rule, "%v", err)
 	}
 	return v, nil
 }
