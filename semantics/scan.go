@@ -18,14 +18,16 @@ const (
 	Ident
 	Int
 	Punct // operators and delimiters; Text is the ASCII spelling
+	Float // a float literal (an extension): digits with a fraction or an exponent, as ScanNumber delimits it
 )
 
 // Token is a scanned token with its position.
 type Token struct {
 	Kind TokKind
-	Text string // the identifier, digits or ASCII operator spelling
-	Val  int64  // for Int
-	Big  bool   // an Int of 2^63, which only the literal -9223372036854775808 may use
+	Text string  // the identifier, digits or ASCII operator spelling
+	Val  int64   // for Int
+	F    float64 // for Float: the literal's value, rounded to nearest
+	Big  bool    // an Int of 2^63, which only the literal -9223372036854775808 may use
 	Pos  Pos
 }
 
@@ -36,7 +38,7 @@ func (t Token) String() string {
 		return "end of file"
 	case Ident:
 		return strconv.Quote(t.Text)
-	case Int:
+	case Int, Float:
 		return t.Text
 	}
 	return "'" + t.Text + "'"
@@ -92,10 +94,20 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 			toks = append(toks, Token{Kind: Ident, Text: src[i:j], Pos: pos})
 			adv(j - i)
 		case r >= '0' && r <= '9':
-			j := i
-			for j < len(src) && src[j] >= '0' && src[j] <= '9' {
-				j++
+			// ScanNumber delimits the literal as --arg values are read, so
+			// a literal means the same in a program and on the command line.
+			// Digits alone are an Int, exactly as before floats.
+			n, isFloat := ScanNumber(src[i:])
+			if isFloat {
+				f, err := ParseFloatLiteral(src[i : i+n])
+				if err != nil {
+					return nil, Errorf(pos, SyntaxError, "", "%v", err)
+				}
+				toks = append(toks, Token{Kind: Float, Text: src[i : i+n], F: f, Pos: pos})
+				adv(n)
+				continue
 			}
+			j := i + n
 			v, err := strconv.ParseInt(src[i:j], 10, 64)
 			big := false
 			if err != nil {
@@ -207,5 +219,5 @@ func (s *TokenStream) Leave() { s.depth-- }
 
 // String names a token kind for messages.
 func (k TokKind) String() string {
-	return [...]string{"end of file", "identifier", "integer", "operator"}[k]
+	return [...]string{"end of file", "identifier", "integer", "operator", "float"}[k]
 }
