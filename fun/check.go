@@ -67,9 +67,13 @@ func (c *checker) node(rule, conclusion string, premises ...*semantics.Derivatio
 }
 
 // bind adds x : τ to Γ, refusing to shadow; it returns an undo function.
+// Paper mode refuses a float type (floats are an extension).
 func (c *checker) bind(rule string, x *Ident, t Type) (func(), error) {
 	if t.Ext != nil {
 		return nil, c.errorf(x.NamePos, rule, "%s : %s: memory annotations are FUNMEM, not FUN", x.Name, t)
+	}
+	if c.opts.Paper && t.Elem == semantics.FloatElem {
+		return nil, c.errorf(x.NamePos, rule, "%s : %s: floats are an extension (refused in paper mode)", x.Name, t)
 	}
 	return c.env.Bind(rule, x, t)
 }
@@ -85,8 +89,8 @@ func (c *checker) lookupArray(rule string, x *Ident) (Type, error) {
 	if err != nil {
 		return Type{}, err
 	}
-	if t.IsInt() {
-		return Type{}, c.errorf(x.NamePos, rule, "%s has type int, not an array type", x.Name)
+	if t.Rank() == 0 {
+		return Type{}, c.errorf(x.NamePos, rule, "%s has type %s, not an array type", x.Name, t)
 	}
 	return t, nil
 }
@@ -102,7 +106,7 @@ func (c *checker) singleBinding(rule string, s *Stm) (*Param, error) {
 
 // expectType checks a binding's declared type against the one the rule gives.
 func (c *checker) expectType(rule string, p *Param, want Type) error {
-	if !p.Type.SameDims(want) {
+	if !p.Type.Same(want) {
 		return c.errorf(p.Lparen, rule, "%s is declared %s, but the expression has type %s", p.Name.Name, p.Type, want)
 	}
 	return nil
@@ -155,7 +159,7 @@ func (c *checker) program(p *Program) (*semantics.Derivation, []Type, error) {
 	}
 	if c.opts.Paper {
 		for i, t := range results {
-			if t.IsInt() {
+			if t.IsScalar() {
 				x := p.Body.Result[i]
 				return nil, nil, c.errorf(x.NamePos, rule, "result %s is a scalar; the paper's programs return arrays (refused in paper mode)", x.Name)
 			}
@@ -222,11 +226,11 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		if err != nil {
 			return nil, err
 		}
-		d, err := c.sexp(e.X)
+		d, el, err := c.sexp(e.X)
 		if err != nil {
 			return nil, err
 		}
-		if err := c.expectType(rule, p, Type{}); err != nil {
+		if err := c.expectType(rule, p, Type{Elem: el}); err != nil {
 			return nil, err
 		}
 		return c.node(rule, concl, d), nil
@@ -249,7 +253,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 				return nil, err
 			}
 		}
-		if err := c.expectType(rule, p, Type{}); err != nil {
+		if err := c.expectType(rule, p, Type{Elem: t.Elem}); err != nil {
 			return nil, err
 		}
 		return c.node(rule, concl), nil
@@ -285,7 +289,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		if t.Rank() != 2 {
 			return nil, c.errorf(e.Arr.NamePos, rule, "transpose needs an array of rank 2, but %s has type %s", e.Arr.Name, t)
 		}
-		if err := c.expectType(rule, p, Type{Dims: []*Ident{t.Dims[1], t.Dims[0]}}); err != nil {
+		if err := c.expectType(rule, p, Type{Dims: []*Ident{t.Dims[1], t.Dims[0]}, Elem: t.Elem}); err != nil {
 			return nil, err
 		}
 		return c.node(rule, concl), nil
@@ -306,7 +310,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		if len(e.Slices) != t.Rank() {
 			return nil, c.errorf(e.Arr.NamePos, rule, "%s has rank %d but is sliced in %d dimensions (FUN slices every dimension)", e.Arr.Name, t.Rank(), len(e.Slices))
 		}
-		var want Type
+		want := Type{Elem: t.Elem}
 		for _, sl := range e.Slices {
 			if err := c.lookupInt(rule, sl.Off, "slice offset"); err != nil {
 				return nil, err
@@ -330,7 +334,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		if err := c.lookupInt(rule, e.Bound, "kernel bound"); err != nil {
 			return nil, err
 		}
-		if p.Type.IsInt() || p.Type.Dims[0].Name != e.Bound.Name {
+		if p.Type.Rank() == 0 || p.Type.Dims[0].Name != e.Bound.Name {
 			return nil, c.errorf(p.Lparen, rule, "a kernel of bound %s gives an array of type [%s]…, but %s is declared %s", e.Bound.Name, e.Bound.Name, p.Name.Name, p.Type)
 		}
 		// ∀y' ∈ FV(τ). (y' : int) ∈ Γ: the element type may not mention the
@@ -343,7 +347,7 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 			return nil, err
 		}
 		defer undo()
-		elem := &Param{Lparen: p.Lparen, Name: p.Name, Type: Type{Dims: p.Type.Dims[1:]}}
+		elem := &Param{Lparen: p.Lparen, Name: p.Name, Type: p.Type.Row()}
 		d, _, err := c.body([]*Param{elem}, e.Body)
 		if err != nil {
 			return nil, err
@@ -465,7 +469,7 @@ func (c *checker) substituted(rule, what string, pat []*Param, xs []*Ident) erro
 			return err
 		}
 		want := substType(p.Type, subst)
-		if !have.SameDims(want) {
+		if !have.Same(want) {
 			return c.errorf(x.NamePos, rule, "%s %s has type %s, but the binding %s needs %s", what, x.Name, have, PrintParam(p), want)
 		}
 	}
@@ -474,7 +478,7 @@ func (c *checker) substituted(rule, what string, pat []*Param, xs []*Ident) erro
 
 // substType is S(τ): τ with each size that S maps replaced.
 func substType(t Type, subst map[string]*Ident) Type {
-	want := Type{}
+	want := Type{Elem: t.Elem}
 	for _, d := range t.Dims {
 		if s, ok := subst[d.Name]; ok {
 			d = s
@@ -484,35 +488,79 @@ func substType(t Type, subst map[string]*Ident) Type {
 	return want
 }
 
-// sexp is Γ ⊢ se : int (T-CONST, T-VAR, T-OP).
-func (c *checker) sexp(e SExp) (*semantics.Derivation, error) {
+// sexp is Γ ⊢ se : τ for a scalar type τ, int or float (T-CONST, T-VAR,
+// T-OP, and the floats' T-FLOAT and T-CALL); it returns τ. There are no
+// implicit conversions: an operator's operands have one type.
+func (c *checker) sexp(e SExp) (*semantics.Derivation, semantics.Elem, error) {
+	is := func(el semantics.Elem) string { return " : " + el.String() }
 	switch e := e.(type) {
 	case *Const:
-		return c.node(TConst.Name, fmt.Sprintf("Γ ⊢ %d : int", e.Value)), nil
+		return c.node(TConst.Name, fmt.Sprintf("Γ ⊢ %d : int", e.Value)), semantics.IntElem, nil
+	case *FloatConst:
+		if c.opts.Paper {
+			return nil, 0, c.errorf(e.ValuePos, TFloat.Name, "float constant %s: floats are an extension (refused in paper mode)", PrintSExp(e))
+		}
+		return c.node(TFloat.Name, "Γ ⊢ "+PrintSExp(e)+" : float"), semantics.FloatElem, nil
 	case Var:
-		if err := c.lookupInt(TVar.Name, e.Ident, "variable"); err != nil {
-			return nil, err
+		t, err := c.env.Lookup(TVar.Name, e.Ident, "variable")
+		if err != nil {
+			return nil, 0, err
 		}
-		return c.node(TVar.Name, "Γ ⊢ "+e.Name+" : int"), nil
+		if !t.IsScalar() {
+			return nil, 0, c.errorf(e.NamePos, TVar.Name, "variable %s has type %s, not int or float", e.Name, t)
+		}
+		return c.node(TVar.Name, "Γ ⊢ "+e.Name+is(t.Elem)), t.Elem, nil
 	case *BinOp:
-		d1, err := c.sexp(e.L)
+		d1, l, err := c.sexp(e.L)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		d2, err := c.sexp(e.R)
+		d2, r, err := c.sexp(e.R)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return c.node(TOp.Name, "Γ ⊢ "+PrintSExp(e)+" : int", d1, d2), nil
+		if l != r {
+			return nil, 0, c.errorf(e.OpPos, TOp.Name, "operator %s applied to %s and %s in %s (no implicit conversions: use float(se) or int(se))", e.Op, l, r, PrintSExp(e))
+		}
+		res := l
+		switch e.Op {
+		case semantics.Mod, semantics.And, semantics.Or:
+			if l == semantics.FloatElem {
+				return nil, 0, c.errorf(e.OpPos, TOp.Name, "operator %s takes ints, not floats, in %s", e.Op, PrintSExp(e))
+			}
+		case semantics.Eq, semantics.Ne, semantics.Lt, semantics.Le, semantics.Gt, semantics.Ge:
+			res = semantics.IntElem // a comparison gives 1 or 0
+		}
+		return c.node(TOp.Name, "Γ ⊢ "+PrintSExp(e)+is(res), d1, d2), res, nil
 	case *UnOp:
 		// Unary minus is the operator 0 - se, typed by T-OP.
-		d, err := c.sexp(e.X)
+		d, el, err := c.sexp(e.X)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return c.node(TOp.Name, "Γ ⊢ "+PrintSExp(e)+" : int", d), nil
+		return c.node(TOp.Name, "Γ ⊢ "+PrintSExp(e)+is(el), d), el, nil
+	case *Call:
+		if c.opts.Paper {
+			return nil, 0, c.errorf(e.NamePos, TCall.Name, "%s(…): the built-in functions are an extension (refused in paper mode)", e.Func)
+		}
+		d, el, err := c.sexp(e.Arg)
+		if err != nil {
+			return nil, 0, err
+		}
+		if el != e.Func.Arg() {
+			return nil, 0, c.errorf(e.NamePos, TCall.Name, "%s takes %s, but its argument %s is %s", e.Func, article(e.Func.Arg()), PrintSExp(e.Arg), article(el))
+		}
+		return c.node(TCall.Name, "Γ ⊢ "+PrintSExp(e)+is(e.Func.Result()), d), e.Func.Result(), nil
 	}
-	return nil, fmt.Errorf("unknown scalar expression %T", e)
+	return nil, 0, fmt.Errorf("unknown scalar expression %T", e)
+}
+
+// article is "an int" or "a float", for messages.
+func article(el semantics.Elem) string {
+	if el == semantics.IntElem {
+		return "an int"
+	}
+	return "a float"
 }
 
 // stmHead renders a statement on one line, eliding nested bodies.

@@ -72,7 +72,7 @@ func (c *checker) loop(s *Stm, e *LoopExp, concl string) (*semantics.Derivation,
 	}
 	for j, y := range e.Params {
 		p := s.Pat[j]
-		if want := substType(y.Type, rename); !p.Type.SameDims(want) {
+		if want := substType(y.Type, rename); !p.Type.Same(want) {
 			return nil, c.errorf(p.Lparen, rule, "%s is declared %s, but the loop's parameter %s gives %s", p.Name.Name, p.Type, PrintParam(y), want)
 		}
 	}
@@ -113,12 +113,12 @@ func (c *checker) fold(rule, form string, s *Stm, ps []*Param, ne, arr *Ident, b
 	if err != nil {
 		return nil, err
 	}
-	if !zt.SameDims(row) {
+	if !zt.Same(row) {
 		return nil, c.errorf(ne.NamePos, rule, "start value %s has type %s, but the rows of %s have type %s", ne.Name, zt, arr.Name, row)
 	}
 	want := row
 	if scan {
-		want = Type{Dims: append([]*Ident{c.outer(arr)}, row.Dims...)}
+		want = Type{Dims: append([]*Ident{c.outer(arr)}, row.Dims...), Elem: row.Elem}
 	}
 	if err := c.expectType(rule, p, want); err != nil {
 		return nil, err
@@ -143,12 +143,12 @@ func (c *checker) rows(rule string, ps []*Param, arr *Ident) (Type, error) {
 	if err != nil {
 		return Type{}, err
 	}
-	row := Type{Dims: t.Dims[1:]}
+	row := t.Row()
 	if err := c.sizesInScope(rule, ps, false); err != nil {
 		return Type{}, err
 	}
 	for _, q := range ps {
-		if !q.Type.SameDims(row) {
+		if !q.Type.Same(row) {
 			return Type{}, c.errorf(q.Lparen, rule, "%s is declared %s, but the rows of %s have type %s", q.Name.Name, q.Type, arr.Name, row)
 		}
 	}
@@ -181,7 +181,7 @@ func (c *checker) filter(s *Stm, e *FilterExp, concl string) (*semantics.Derivat
 		return nil, err
 	}
 	ys := s.Pat[1]
-	if got := (Type{Dims: ys.Type.Dims[1:]}); !got.SameDims(row) {
+	if got := ys.Type.Row(); !got.Same(row) {
 		return nil, c.errorf(ys.Lparen, rule, "%s is declared %s, but the rows of %s have type %s", ys.Name.Name, ys.Type, e.Arr.Name, row)
 	}
 	undo, err := c.bindParams(rule, e.Params)
@@ -207,9 +207,12 @@ func (c *checker) assert(s *Stm, e *AssertExp, concl string) (*semantics.Derivat
 	if err != nil {
 		return nil, err
 	}
-	d, err := c.sexp(e.Cond)
+	d, el, err := c.sexp(e.Cond)
 	if err != nil {
 		return nil, err
+	}
+	if el != semantics.IntElem {
+		return nil, c.errorf(e.Cond.Pos(), rule, "the condition %s is a float, not an int (compare it: x > 0.0)", PrintSExp(e.Cond))
 	}
 	if err := c.expectType(rule, p, Type{}); err != nil {
 		return nil, err

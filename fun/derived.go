@@ -2,6 +2,8 @@ package fun
 
 import (
 	"fmt"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // ExpandDerived rewrites the derived forms of §2 into core FUN:
@@ -92,7 +94,8 @@ func (x *expander) body(b *Body) *Body {
 			xi := x.fresh("i")
 			ns.Exp = &KernelExp{Kernel: e.Keyword, Var: xi, Bound: e.N, Body: &Body{Result: []*Ident{xi}}}
 		case *CopyExp:
-			ns.Exp = x.copyKernel(e.Keyword, e.Arr, x.types[e.Arr.Name].Dims, nil)
+			t := x.types[e.Arr.Name]
+			ns.Exp = x.copyKernel(e.Keyword, e.Arr, t.Dims, t.Elem, nil)
 		}
 		for _, q := range s.Pat {
 			x.types[q.Name.Name] = q.Type
@@ -112,15 +115,15 @@ func (x *expander) params(ps []*Param) {
 
 // copyKernel builds kernel y <= z1 do … over the remaining dims, indexing
 // arr with the indices bound so far.
-func (x *expander) copyKernel(pos Pos, arr *Ident, dims []*Ident, idx []*Ident) *KernelExp {
+func (x *expander) copyKernel(pos Pos, arr *Ident, dims []*Ident, elem semantics.Elem, idx []*Ident) *KernelExp {
 	y := x.fresh("j")
 	idx = append(append([]*Ident(nil), idx...), y)
 	t := x.fresh("t")
 	var inner *Stm
 	if len(dims) == 1 {
-		inner = &Stm{Pat: []*Param{{Name: t, Type: Type{}}}, Exp: &IndexExp{Arr: arr, Idx: idx}}
+		inner = &Stm{Pat: []*Param{{Name: t, Type: Type{Elem: elem}}}, Exp: &IndexExp{Arr: arr, Idx: idx}}
 	} else {
-		inner = &Stm{Pat: []*Param{{Name: t, Type: Type{Dims: dims[1:]}}}, Exp: x.copyKernel(pos, arr, dims[1:], idx)}
+		inner = &Stm{Pat: []*Param{{Name: t, Type: Type{Dims: dims[1:], Elem: elem}}}, Exp: x.copyKernel(pos, arr, dims[1:], elem, idx)}
 	}
 	return &KernelExp{Kernel: pos, Var: y, Bound: dims[0], Body: &Body{Stms: []*Stm{inner}, Result: []*Ident{t}}}
 }

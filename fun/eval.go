@@ -139,7 +139,7 @@ func kernelStart(env *Env, s *Stm, e *KernelExp) (int64, []int64, error) {
 	if m < 0 {
 		return 0, nil, semantics.Stuckf(e.Bound.NamePos, rule, "kernel bound %s = %d is negative", e.Bound.Name, m)
 	}
-	if len(s.Pat) != 1 || s.Pat[0].Type.IsInt() {
+	if len(s.Pat) != 1 || s.Pat[0].Type.Rank() == 0 {
 		return 0, nil, semantics.Stuckf(s.Let, rule, "a kernel binds one array")
 	}
 	var cell []int64
@@ -161,9 +161,11 @@ func kernelStart(env *Env, s *Stm, e *KernelExp) (int64, []int64, error) {
 	return m, cell, nil
 }
 
-// kernelFinish builds E-KERNEL's [v1, …, vm].
+// kernelFinish builds E-KERNEL's [v1, …, vm], of the element type the
+// binding declares (so that a kernel of no iterations that would give
+// floats gives an empty float array).
 func kernelFinish(s *Stm, cell []int64, items []semantics.Array) ([]semantics.Array, error) {
-	v, err := semantics.Stack(cell, items)
+	v, err := semantics.StackOf(s.Pat[0].Type.Elem, cell, items)
 	if err != nil {
 		return nil, semantics.Stuckf(s.Pat[0].Lparen, EKernel.Name, "%v", err)
 	}
@@ -177,11 +179,11 @@ func kernelFinish(s *Stm, cell []int64, items []semantics.Array) ([]semantics.Ar
 func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 	switch e := s.Exp.(type) {
 	case *ScalarExp:
-		k, err := EvalSExp(e.X, envLookup(env), EScalar.Name)
+		k, err := EvalNum(e.X, numLookup(env), EScalar.Name)
 		if err != nil {
 			return nil, "", err
 		}
-		return []semantics.Array{semantics.Scalar(k)}, EScalar.Name, nil
+		return []semantics.Array{k.Array()}, EScalar.Name, nil
 	case *IndexExp:
 		rule := EIndex.Name
 		a, err := lookupArray(env, e.Arr, rule)
@@ -259,7 +261,7 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		v := semantics.Array{Shape: a.Shape, Data: append([]int64(nil), a.Data...)}
+		v := semantics.Array{Elem: a.Elem, Shape: a.Shape, Data: append([]int64(nil), a.Data...)}
 		return []semantics.Array{v}, rule, nil
 	}
 	return nil, "", semantics.Stuckf(s.Let, ELet.Name, "no rule evaluates %T", s.Exp)
@@ -293,6 +295,20 @@ func envLookup(env *Env) func(*Ident, string) (int64, error) {
 	return func(x *Ident, rule string) (int64, error) { return lookupInt(env, x, rule) }
 }
 
+// numLookup reads a scalar variable, int or float, for EvalNum.
+func numLookup(env *Env) func(*Ident, string) (semantics.Num, error) {
+	return func(x *Ident, rule string) (semantics.Num, error) {
+		v, ok := env.Lookup(x.Name)
+		if !ok {
+			return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+		}
+		if !v.IsScalar() {
+			return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "%s is an array of shape %s, not a scalar", x.Name, semantics.ShapeString(v.Shape))
+		}
+		return v.Num(), nil
+	}
+}
+
 func lookupInt(env *Env, x *Ident, rule string) (int64, error) {
 	v, ok := env.Lookup(x.Name)
 	if !ok {
@@ -300,6 +316,9 @@ func lookupInt(env *Env, x *Ident, rule string) (int64, error) {
 	}
 	if !v.IsScalar() {
 		return 0, semantics.Stuckf(x.NamePos, rule, "%s is an array of shape %s, not an integer", x.Name, semantics.ShapeString(v.Shape))
+	}
+	if v.Elem != semantics.IntElem {
+		return 0, semantics.Stuckf(x.NamePos, rule, "%s is the float %s, not an integer", x.Name, v)
 	}
 	return v.Int(), nil
 }
@@ -310,7 +329,7 @@ func lookupArray(env *Env, x *Ident, rule string) (semantics.Array, error) {
 		return semantics.Array{}, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
 	}
 	if v.IsScalar() {
-		return semantics.Array{}, semantics.Stuckf(x.NamePos, rule, "%s is an integer, not an array", x.Name)
+		return semantics.Array{}, semantics.Stuckf(x.NamePos, rule, "%s is the scalar %s, not an array", x.Name, v)
 	}
 	return v, nil
 }
@@ -344,37 +363,72 @@ func EvalSlices(slices []Slice, lookup func(x *Ident, rule string) (int64, error
 	return pairs, nil
 }
 
-// EvalSExp evaluates a scalar expression ("conventional evaluation of se"
-// in E-SCALAR), left operand first. lookup reads a variable; a division by
-// zero is a stuck state of rule, at the operator.
+// EvalSExp evaluates a scalar expression of ints ("conventional
+// evaluation of se" in E-SCALAR), left operand first. lookup reads a
+// variable; a division by zero is a stuck state of rule, at the operator.
+// It is EvalNum for the languages and places that have only ints (sizes,
+// indices, offsets): an expression whose value is a float is stuck.
 func EvalSExp(e SExp, lookup func(x *Ident, rule string) (int64, error), rule string) (int64, error) {
+	v, err := EvalNum(e, func(x *Ident, rule string) (semantics.Num, error) {
+		k, err := lookup(x, rule)
+		return semantics.IntNum(k), err
+	}, rule)
+	if err != nil {
+		return 0, err
+	}
+	if v.Elem != semantics.IntElem {
+		return 0, semantics.Stuckf(e.Pos(), rule, "%s is the float %s, not an integer", PrintSExp(e), v)
+	}
+	return v.Int(), nil
+}
+
+// EvalNum evaluates a scalar expression of ints and floats ("conventional
+// evaluation of se" in E-SCALAR), left operand first: ints as
+// semantics.Binary defines them, floats as IEEE float64 (a division by
+// zero is ±Inf or NaN, no error), the built-in functions as
+// semantics.ApplyFunc. A division of ints by zero, and int(se) of a NaN or
+// of a value outside int64, are stuck states of rule, at the operator or
+// the call; so is an ill-typed operand (which the checker refuses).
+func EvalNum(e SExp, lookup func(x *Ident, rule string) (semantics.Num, error), rule string) (semantics.Num, error) {
 	switch e := e.(type) {
 	case *Const:
-		return e.Value, nil
+		return semantics.IntNum(e.Value), nil
+	case *FloatConst:
+		return semantics.FloatNum(e.Value), nil
 	case Var:
 		return lookup(e.Ident, rule)
 	case *UnOp:
-		a, err := EvalSExp(e.X, lookup, rule)
+		a, err := EvalNum(e.X, lookup, rule)
 		if err != nil {
-			return 0, err
+			return semantics.Num{}, err
 		}
-		return semantics.Unary(e.Op, a), nil
+		return semantics.UnaryNum(e.Op, a), nil
 	case *BinOp:
-		a, err := EvalSExp(e.L, lookup, rule)
+		a, err := EvalNum(e.L, lookup, rule)
 		if err != nil {
-			return 0, err
+			return semantics.Num{}, err
 		}
-		b, err := EvalSExp(e.R, lookup, rule)
+		b, err := EvalNum(e.R, lookup, rule)
 		if err != nil {
-			return 0, err
+			return semantics.Num{}, err
 		}
-		v, err := semantics.Binary(e.Op, a, b)
+		v, err := semantics.BinaryNum(e.Op, a, b)
 		if err != nil {
-			return 0, semantics.Stuckf(e.OpPos, rule, "%v in %s", err, PrintSExp(e))
+			return semantics.Num{}, semantics.Stuckf(e.OpPos, rule, "%v in %s", err, PrintSExp(e))
+		}
+		return v, nil
+	case *Call:
+		a, err := EvalNum(e.Arg, lookup, rule)
+		if err != nil {
+			return semantics.Num{}, err
+		}
+		v, err := semantics.ApplyFunc(e.Func, a)
+		if err != nil {
+			return semantics.Num{}, semantics.Stuckf(e.NamePos, rule, "%v in %s", err, PrintSExp(e))
 		}
 		return v, nil
 	}
-	return 0, fmt.Errorf("unknown scalar expression %T", e)
+	return semantics.Num{}, fmt.Errorf("unknown scalar expression %T", e)
 }
 
 // expHead renders an expression briefly, eliding nested bodies.

@@ -108,7 +108,7 @@ func scanItem(before, after semantics.Array) semantics.Array {
 // stackRows stacks the rows a scan or filter gives, each of the shape of
 // xs's rows (so that none still has that shape).
 func stackRows(s *Stm, rule string, xs semantics.Array, items []semantics.Array) (semantics.Array, error) {
-	v, err := semantics.Stack(xs.Shape[1:], items)
+	v, err := semantics.StackOf(xs.Elem, xs.Shape[1:], items)
 	if err != nil {
 		return semantics.Array{}, semantics.Stuckf(patPos(s), rule, "%v", err)
 	}
@@ -128,7 +128,7 @@ func filterEnv(env *Env, e *FilterExp, x semantics.Array) *Env {
 // keepRow reads a filter body's result: whether to keep the row.
 func keepRow(e *FilterExp, vs []semantics.Array) (bool, error) {
 	rule := EFilter.Name
-	if len(vs) != 1 || !vs[0].IsScalar() {
+	if len(vs) != 1 || !vs[0].IsScalar() || vs[0].Elem != semantics.IntElem {
 		return false, semantics.Stuckf(e.Body.In, rule, "a filter body returns one int, not %s", valuesString(vs))
 	}
 	if mutant.On("filter-keeps-rejected") { // mutant: every row is kept
@@ -150,11 +150,14 @@ func filterFinish(s *Stm, xs semantics.Array, kept []semantics.Array) ([]semanti
 // message.
 func evalAssert(env *Env, e *AssertExp) ([]semantics.Array, error) {
 	rule := EAssert.Name
-	k, err := EvalSExp(e.Cond, envLookup(env), rule)
+	v, err := EvalNum(e.Cond, numLookup(env), rule)
 	if err != nil {
 		return nil, err
 	}
-	if k == 0 {
+	if v.Elem != semantics.IntElem {
+		return nil, semantics.Stuckf(e.Cond.Pos(), rule, "the condition %s is the float %s, not an int", PrintSExp(e.Cond), v)
+	}
+	if v.Int() == 0 {
 		if e.HasMsg {
 			return nil, semantics.Stuckf(e.Keyword, rule, "assertion %s failed: %s", PrintSExp(e.Cond), e.Msg)
 		}

@@ -33,6 +33,13 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 		if err != nil {
 			return nil, inputErr(p, declared[name], "--arg %s=%s: %v", name, text, err)
 		}
+		in := declared[name]
+		if len(v.Data) == 0 && !v.IsScalar() {
+			v.Elem = in.Type.Elem // an empty literal has no element type of its own
+		}
+		if v.Elem != in.Type.Elem {
+			return nil, inputErr(p, in, "input %s has type %s, but --arg gives %s (no implicit conversions: write %s)", name, in.Type, describe(v), exampleOf(in.Type.Elem))
+		}
 		vals[name] = v
 	}
 	// Check ranks, and read sizes off arrays. An empty literal ([] or
@@ -41,9 +48,9 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 	var empties []*Param
 	for _, in := range p.Inputs {
 		v, ok := vals[in.Name.Name]
-		if !ok || in.Type.IsInt() {
+		if !ok || in.Type.IsScalar() {
 			if ok && !v.IsScalar() {
-				return nil, inputErr(p, in, "input %s is an int, but --arg gives an array of shape %s", in.Name.Name, semantics.ShapeString(v.Shape))
+				return nil, inputErr(p, in, "input %s is %s, but --arg gives an array of shape %s", in.Name.Name, article(in.Type.Elem), semantics.ShapeString(v.Shape))
 			}
 			continue
 		}
@@ -83,7 +90,7 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 			}
 			vals[d.Name] = semantics.Scalar(shape[i])
 		}
-		vals[in.Name.Name] = semantics.Array{Shape: shape, Data: []int64{}}
+		vals[in.Name.Name] = semantics.Array{Elem: in.Type.Elem, Shape: shape, Data: []int64{}}
 	}
 	var env *Env
 	for _, in := range p.Inputs {
@@ -98,9 +105,20 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 
 func describe(v semantics.Array) string {
 	if v.IsScalar() {
-		return "an int"
+		return article(v.Elem) + " " + v.String()
+	}
+	if v.Elem == semantics.FloatElem {
+		return "a float array of shape " + semantics.ShapeString(v.Shape)
 	}
 	return "an array of shape " + semantics.ShapeString(v.Shape)
+}
+
+// exampleOf shows how a literal of element type el is written.
+func exampleOf(el semantics.Elem) string {
+	if el == semantics.FloatElem {
+		return "floats with a '.' or an exponent, e.g. 2.0"
+	}
+	return "ints without a '.', e.g. 2"
 }
 
 func declaredList(p *Program) string {

@@ -178,18 +178,22 @@ func (p *Parser) Param() (*Param, error) {
 	return &Param{Lparen: lp.Pos, Name: name, Type: t, Rparen: rp.Pos}, nil
 }
 
-// Type parses int or [x]…[x].
+// Type parses int or [x]…[x], and with floats (an extension) float or
+// [x]…[x]float.
 func (p *Parser) Type() (Type, error) {
 	if p.S.Accept("int") {
 		return Type{}, nil
 	}
+	if p.S.Accept("float") {
+		return Type{Elem: semantics.FloatElem}, nil
+	}
 	if !p.S.Is("[") {
-		return Type{}, p.S.Errorf("expected a type (int or [n]…), found %s", p.S.Peek())
+		return Type{}, p.S.Errorf("expected a type (int, float, [n]… or [n]…float), found %s", p.S.Peek())
 	}
 	var t Type
 	for p.S.Is("[") {
 		lb := p.S.Next()
-		if p.S.Peek().Kind == semantics.Int {
+		if k := p.S.Peek().Kind; k == semantics.Int || k == semantics.Float {
 			return Type{}, p.S.Errorf("array sizes in FUN types are variables, not constants: bind the size with let first")
 		}
 		id, err := p.Ident("a size variable")
@@ -201,6 +205,9 @@ func (p *Parser) Type() (Type, error) {
 		if _, err := p.S.Expect("]"); err != nil {
 			return Type{}, err
 		}
+	}
+	if p.S.Accept("float") {
+		t.Elem = semantics.FloatElem
 	}
 	return t, nil
 }
@@ -412,6 +419,10 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 		p.S.Next()
 		c := &Const{ValuePos: t.Pos, Value: t.Val, ValueEnd: tokenEnd(t)}
 		return c, c.ValuePos, c.ValueEnd, nil
+	case t.Kind == semantics.Float:
+		p.S.Next()
+		c := &FloatConst{ValuePos: t.Pos, Value: t.F, ValueEnd: tokenEnd(t)}
+		return c, c.ValuePos, c.ValueEnd, nil
 	case t.Kind == semantics.Punct && t.Text == "-":
 		p.S.Next()
 		if n := p.S.Peek(); n.Kind == semantics.Int {
@@ -419,6 +430,12 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 			// parse back alike (and -9223372036854775808 is a literal).
 			p.S.Next()
 			c := &Const{ValuePos: t.Pos, Value: -n.Val, ValueEnd: tokenEnd(n)}
+			return c, c.ValuePos, c.ValueEnd, nil
+		}
+		if n := p.S.Peek(); n.Kind == semantics.Float {
+			// -f is the constant -f, as -k is.
+			p.S.Next()
+			c := &FloatConst{ValuePos: t.Pos, Value: -n.F, ValueEnd: tokenEnd(n)}
 			return c, c.ValuePos, c.ValueEnd, nil
 		}
 		x, _, xto, err := p.unary()
@@ -437,9 +454,36 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 			return nil, from, to, err
 		}
 		return x, t.Pos, tokenEnd(rp), nil
+	case t.Kind == semantics.Ident && p.isCall():
+		return p.call()
 	case t.Kind == semantics.Ident && !p.keyword(t.Text):
 		id, _ := p.Ident("")
 		return Var{id}, id.NamePos, id.End(), nil
 	}
 	return nil, from, to, p.S.Errorf("expected a scalar expression, found %s", t)
+}
+
+// isCall reports whether the current token starts a call f(se) of a
+// built-in function. The functions' names are not reserved (int is, as a
+// type): a name followed by '(' is a call, as no variable is.
+func (p *Parser) isCall() bool {
+	_, ok := semantics.LookupFunc(p.S.Peek().Text)
+	next := p.S.PeekAt(1)
+	return ok && next.Kind == semantics.Punct && next.Text == "("
+}
+
+// call parses f(se); its span runs from the name to the ')'.
+func (p *Parser) call() (e SExp, from, to Pos, err error) {
+	name := p.S.Next()
+	f, _ := semantics.LookupFunc(name.Text)
+	p.S.Next() // '('
+	arg, _, _, err := p.sexp(1)
+	if err != nil {
+		return nil, from, to, err
+	}
+	rp, err := p.S.Expect(")")
+	if err != nil {
+		return nil, from, to, err
+	}
+	return &Call{NamePos: name.Pos, Func: f, Arg: arg, Rparen: rp.Pos}, name.Pos, tokenEnd(rp), nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // Print renders a program in the concrete syntax of docs/fun.md, one
@@ -54,10 +56,13 @@ func (t Type) String() string {
 	for _, d := range t.Dims {
 		b.WriteString("[" + d.Name + "]")
 	}
+	if t.Elem == semantics.FloatElem {
+		b.WriteString("float")
+	}
 	if t.Ext != nil {
 		return t.Ext.Format(b.String())
 	}
-	if len(t.Dims) == 0 {
+	if b.Len() == 0 {
 		return "int"
 	}
 	return b.String()
@@ -195,6 +200,10 @@ func PrintSExp(e SExp) string {
 	switch e := e.(type) {
 	case *Const:
 		return strconv.FormatInt(e.Value, 10)
+	case *FloatConst:
+		return semantics.FormatFloat(e.Value)
+	case *Call:
+		return e.Func.String() + "(" + PrintSExp(e.Arg) + ")"
 	case Var:
 		return e.Name
 	case *UnOp:
@@ -209,6 +218,12 @@ func PrintSExp(e SExp) string {
 			x = " " + x
 		case *Const:
 			if a.Value < 0 {
+				x = " " + x
+			} else {
+				x = "(" + x + ")"
+			}
+		case *FloatConst:
+			if strings.HasPrefix(x, "-") {
 				x = " " + x
 			} else {
 				x = "(" + x + ")"

@@ -11,7 +11,7 @@ import "github.com/arraysem/arraysem/semantics"
 var (
 	TConst     = semantics.Rule{Name: "T-CONST", Figure: "Fig 3", Doc: "a constant k has type int"}
 	TVar       = semantics.Rule{Name: "T-VAR", Figure: "Fig 3", Doc: "a variable of a scalar expression is an int in Γ"}
-	TOp        = semantics.Rule{Name: "T-OP", Figure: "Fig 3", Doc: "an operator applied to ints is an int"}
+	TOp        = semantics.Rule{Name: "T-OP", Figure: "Fig 3", Doc: "an operator applied to ints is an int; with floats, + - * / on two floats a float, a comparison of two floats an int, and % && || take ints only"}
 	TScalar    = semantics.Rule{Name: "T-SCALAR", Figure: "Fig 3", Doc: "a scalar expression used as an expression binds one int"}
 	TIndex     = semantics.Rule{Name: "T-INDEX", Figure: "Fig 3", Doc: "x[y1, …, yn] with one int index per dimension is an int"}
 	TIf        = semantics.Rule{Name: "T-IF", Figure: "Fig 3", Doc: "both branches of an if on an int give the pattern's types"}
@@ -54,10 +54,20 @@ var (
 	EAssert = semantics.Rule{Name: "E-ASSERT", Figure: "extension", Doc: "assert se is 1 when se is not 0, and stuck with its message when it is 0"}
 )
 
+// The rules of the floats extension (docs/fun.md, "Floats"): the typing
+// of float constants and of the built-in functions. Their evaluation is
+// E-SCALAR's conventional evaluation (IEEE float64; int(se) of a NaN or
+// of a value outside int64 is stuck in E-SCALAR).
+var (
+	TFloat = semantics.Rule{Name: "T-FLOAT", Figure: "extension", Doc: "a float constant (1.5, 3.0, 1e3) has type float"}
+	TCall  = semantics.Rule{Name: "T-CALL", Figure: "extension", Doc: "f(se) has f's result type when se has its argument type: sqrt exp log sin cos float → float, float: int → float, int: float → int"}
+)
+
 // Rules is FUN's rule table.
 var Rules = semantics.RuleTable{
 	TConst, TVar, TOp, TScalar, TIndex, TIf, TTranspose, TSlice, TKernel, TResult, TStm, TProg, TIota, TCopy,
 	EIfTrue, EIfFalse, EIf, EScalar, EIndex, ESlice, ETranspose, EKernel, ELet, EIn, EIota, ECopy,
 	TLoop, TReduce, TScan, TFilter, TAssert,
 	ELoop, EReduce, EScan, EFilter, EAssert,
+	TFloat, TCall,
 }

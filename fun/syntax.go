@@ -64,9 +64,14 @@ func after(p Pos, end func() Pos) Pos {
 }
 
 // Type is τ of Fig 1: int (no dimensions) or an array [x1]…[xn] whose sizes
-// are variables of type int.
+// are variables of type int; with floats (an extension), float or
+// [x1]…[xn]float.
 type Type struct {
 	Dims []*Ident
+	// Elem is the scalar's or the elements' type: IntElem (the zero value,
+	// so Type{} is int and Type{Dims: ds} an int array, as in the paper)
+	// or FloatElem.
+	Elem semantics.Elem
 	// Ext is the annotation a language extending FUN adds to a type: in
 	// FUNMEM (§3), the type mem, or an array's memory block and index
 	// function. FUN's own types have none, and its checker refuses any.
@@ -80,8 +85,20 @@ type TypeExt interface {
 	Format(dims string) string
 }
 
-// IsInt reports whether t is int.
-func (t Type) IsInt() bool { return len(t.Dims) == 0 && t.Ext == nil }
+// IsInt reports whether t is int (the int scalar type).
+func (t Type) IsInt() bool { return len(t.Dims) == 0 && t.Ext == nil && t.Elem == semantics.IntElem }
+
+// IsScalar reports whether t is a scalar type, int or float.
+func (t Type) IsScalar() bool { return len(t.Dims) == 0 && t.Ext == nil }
+
+// Row is the type of t's rows: t without its outer dimension, with its
+// element type (t must be an array type).
+func (t Type) Row() Type { return Type{Dims: t.Dims[1:], Elem: t.Elem} }
+
+// Same reports whether t and u have the same element type and the same
+// sizes, by name (their annotations aside): FUN's type equality with
+// floats.
+func (t Type) Same(u Type) bool { return t.Elem == u.Elem && t.SameDims(u) }
 
 // Rank is the number of dimensions.
 func (t Type) Rank() int { return len(t.Dims) }
@@ -344,6 +361,8 @@ func FreeVars(e SExp, acc []*Ident) []*Ident {
 		return FreeVars(e.R, FreeVars(e.L, acc))
 	case *UnOp:
 		return FreeVars(e.X, acc)
+	case *Call:
+		return FreeVars(e.Arg, acc)
 	}
 	return acc
 }

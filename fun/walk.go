@@ -134,6 +134,8 @@ func children(n Node) []Node {
 		out = append(out, n.L, n.R)
 	case *UnOp:
 		out = append(out, n.X)
+	case *Call:
+		out = append(out, n.Arg)
 	case Extension:
 		out = n.Children()
 	}
@@ -237,7 +239,7 @@ func MapParams(ps []*Param, f IdentFunc, binder bool) []*Param {
 // MapType is MapProgram for a type: its sizes and, through TypeMapper,
 // its extension's annotation.
 func MapType(t Type, f IdentFunc) Type {
-	out := Type{Dims: MapIdentList(t.Dims, f), Ext: t.Ext}
+	out := Type{Dims: MapIdentList(t.Dims, f), Elem: t.Elem, Ext: t.Ext}
 	if m, ok := t.Ext.(TypeMapper); ok {
 		out.Ext = m.MapIdents(f)
 	}
@@ -330,6 +332,11 @@ func MapSExp(e SExp, f IdentFunc) SExp {
 	case *Const:
 		c := *e
 		return &c
+	case *FloatConst:
+		c := *e
+		return &c
+	case *Call:
+		return &Call{NamePos: e.NamePos, Func: e.Func, Arg: MapSExp(e.Arg, f), Rparen: e.Rparen}
 	case Var:
 		return Var{Ident: f(e.Ident, false)}
 	case *BinOp:
@@ -415,6 +422,8 @@ func Substitute(e SExp, f func(*Ident) SExp) SExp {
 		return e
 	case *UnOp:
 		return &UnOp{OpPos: e.OpPos, Op: e.Op, X: Substitute(e.X, f)}
+	case *Call:
+		return &Call{NamePos: e.NamePos, Func: e.Func, Arg: Substitute(e.Arg, f)}
 	case *BinOp:
 		return &BinOp{OpPos: e.OpPos, Op: e.Op, L: Substitute(e.L, f), R: Substitute(e.R, f)}
 	}
