@@ -76,6 +76,10 @@ func parenSExp(e SExp) string {
 	switch e := e.(type) {
 	case *Const:
 		return strconv.FormatInt(e.Value, 10)
+	case *FloatConst:
+		return semantics.FormatFloat(e.Value)
+	case *Call:
+		return e.Func.String() + "(" + parenSExp(e.Arg) + ")"
 	case Var:
 		return e.Name
 	case *UnOp:
@@ -119,7 +123,7 @@ func checkChunk(c *golden.Chunk) (*Info, semantics.Counter, error) {
 // the extension forms'.
 var fig3Rules = []string{"T-CONST", "T-VAR", "T-OP", "T-SCALAR", "T-INDEX", "T-IF", "T-TRANSPOSE",
 	"T-SLICE", "T-KERNEL", "T-RESULT", "T-STM", "T-PROG", "T-IOTA", "T-COPY",
-	TLoop.Name, TReduce.Name, TScan.Name, TFilter.Name, TAssert.Name}
+	TLoop.Name, TReduce.Name, TScan.Name, TFilter.Name, TAssert.Name, TFloat.Name, TCall.Name}
 
 // TestCheckGoldenCoverage checks that check.txt exercises every rule of
 // Fig 3 and of the extensions in a passing chunk, and every rule that can fail (all but T-CONST
