@@ -49,6 +49,7 @@ type emitter struct {
 	names   map[string]bool     // every IMP name, reserved in every function
 	out     *File
 	kernels []*Func
+	folds   int // parallel reduces and scans emitted so far, for their functions' names
 }
 
 // collectTypes gives every name its type: IMP's checker lets an if's
@@ -87,11 +88,14 @@ func (e *emitter) collectTypes() error {
 				if err = walk(s.Then); err == nil {
 					err = walk(s.Else)
 				}
-			case *imp.Skip, *imp.Assign, *imp.Alloc, *imp.Read, *imp.Write:
-			default:
-				// for, assert, reduce and scan (IMP's extensions) are not
-				// emitted yet: refuse them rather than drop them.
-				err = semantics.Errorf(s.Pos(), semantics.InputError, "", "cuda: the CUDA emitter does not translate IMP's %s statement (an extension of Fig 11) yet", strings.Fields(imp.PrintStmt(s))[0])
+			case *imp.For:
+				if err = set(s.X, imp.Int); err == nil {
+					err = walk(s.Body)
+				}
+			case *imp.Reduce:
+				err = foldTypes(&s.Fold, set, walk)
+			case *imp.Scan:
+				err = foldTypes(&s.Fold, set, walk)
 			}
 			if err != nil {
 				return err
@@ -108,6 +112,12 @@ type fn struct {
 	bound  map[string]bool // IMP names already given a C++ variable
 	device bool
 	err    string // the error record (device) or "" (host)
+	// A __device__ function (a part of a parallel reduce or scan) returns
+	// ret when stuck, after clearing *ok, its thread's flag, so that the
+	// kernel skips the rest of the thread's work but still meets the
+	// block's barriers.
+	ok  string
+	ret Expr
 }
 
 // cppReserved are names an IMP variable must not take in C++: keywords,
@@ -183,6 +193,23 @@ type frame struct {
 	parent *frame
 	vars   map[string]string // IMP name → C++ name
 	owned  []string          // pointers of the blocks allocated in the frame, freed at its end
+	// A for loop's body is a frame of its own (its index) that owns no
+	// blocks: a block it allocates may outlive the iteration, so on the
+	// host it is kept to the end (arraysem_keep) and in a thread it joins
+	// the chain of its owner, freed when the owner ends.
+	loop  bool
+	chain string // the owner's chain of blocks allocated in its loops ("" while none)
+}
+
+// owner is the frame that owns the blocks fr allocates, and whether fr is
+// inside a for loop of it.
+func (fr *frame) owner() (*frame, bool) {
+	inLoop := false
+	for fr.loop && fr.parent != nil {
+		inLoop = true
+		fr = fr.parent
+	}
+	return fr, inLoop
 }
 
 func (fr *frame) lookup(x string) (string, bool) {
@@ -216,6 +243,15 @@ func written(ss []imp.Stmt, acc []string, seen map[string]bool) []string {
 		case *imp.If:
 			acc = written(s.Then, acc, seen)
 			acc = written(s.Else, acc, seen)
+		case *imp.For:
+			// What the body binds persists after the loop (I-FOR); its
+			// index is the C++ loop's.
+			had := seen[s.X.Name]
+			seen[s.X.Name] = true
+			acc = written(s.Body, acc, seen)
+			seen[s.X.Name] = had
+		case *imp.Reduce:
+			add(s.Target)
 		}
 	}
 	return acc
@@ -259,8 +295,31 @@ func referenced(ss []imp.Stmt, acc []string, seen map[string]bool) []string {
 		case *imp.Kernel:
 			addE(s.Bound)
 			acc = referenced(s.Body, acc, seen)
+		case *imp.For:
+			addE(s.Bound)
+			acc = referenced(s.Body, acc, seen)
+		case *imp.Assert:
+			addE(s.Cond)
+		case *imp.Reduce:
+			add(s.Target)
+			acc = referencedFold(&s.Fold, acc, seen, add, addE)
+		case *imp.Scan:
+			add(s.Block)
+			addE(s.Addr)
+			acc = referencedFold(&s.Fold, acc, seen, add, addE)
 		}
 	}
+	return acc
+}
+
+// referencedFold adds what a reduce's or a scan's fold mentions.
+func referencedFold(f *imp.Fold, acc []string, seen map[string]bool, add func(*fun.Ident), addE func(fun.SExp)) []string {
+	addE(f.Neutral)
+	addE(f.Bound)
+	acc = referenced(f.Body, acc, seen)
+	add(f.Yield)
+	acc = referenced(f.Combine, acc, seen)
+	add(f.Result)
 	return acc
 }
 
@@ -308,7 +367,11 @@ func (f *fn) fail(site int, a, b Expr) []Stmt {
 		b = num(0)
 	}
 	if f.device {
-		return []Stmt{do(call("arraysem_trap", id(f.err), num(int64(site)), a, b)), &Return{}}
+		trap := []Stmt{do(call("arraysem_trap", id(f.err), num(int64(site)), a, b)), &Return{Value: f.ret}}
+		if f.ok != "" {
+			trap = append([]Stmt{set(&Index{X: id(f.ok), I: num(0)}, num(0))}, trap...)
+		}
+		return trap
 	}
 	return []Stmt{do(call("arraysem_fail", num(int64(site)), a, b))}
 }
@@ -394,6 +457,12 @@ func firstLine(s imp.Stmt) string {
 		return "if " + s.Cond.Name + " then … else … fi (" + s.At.String() + ")"
 	case *imp.Kernel:
 		return "kernel " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do … done (" + s.At.String() + ")"
+	case *imp.For:
+		return "for " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do … done (" + s.At.String() + ")"
+	case *imp.Reduce:
+		return "reduce " + s.Target.Name + " <- " + fun.PrintSExp(s.Neutral) + " for " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do … done (" + s.At.String() + ")"
+	case *imp.Scan:
+		return "scan " + s.Block.Name + "[" + fun.PrintSExp(s.Addr) + "] <- " + fun.PrintSExp(s.Neutral) + " for " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do … done (" + s.At.String() + ")"
 	}
 	return imp.PrintStmt(s)
 }
@@ -450,8 +519,22 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 			return e.loop(f, fr, s)
 		}
 		return e.launch(f, fr, s)
+	case *imp.For:
+		return e.forLoop(f, fr, s)
+	case *imp.Assert:
+		return e.assert(f, fr, s)
+	case *imp.Reduce:
+		if f.device {
+			return e.seqFold(f, fr, s, &s.Fold)
+		}
+		return e.parFold(f, fr, s, &s.Fold)
+	case *imp.Scan:
+		if f.device {
+			return e.seqFold(f, fr, s, &s.Fold)
+		}
+		return e.parFold(f, fr, s, &s.Fold)
 	}
-	return nil
+	panic(fmt.Sprintf("cuda: no translation of IMP statement %T", s))
 }
 
 // bounds is the heap's check of an offset against its block.
@@ -470,9 +553,13 @@ func (e *emitter) alloc(f *fn, fr *frame, s *imp.Alloc) []Stmt {
 	out, n := e.value(f, fr, s.Size, rule, "size")
 	neg := e.site(s.At, rule, "allocation of negative size %lld")
 	limit := e.site(s.At, rule, "allocation of %lld integers exceeds the interpreter's heap limit of %lld")
-	owned := f.fresh("block")
-	fr.owned = append(fr.owned, owned)
 	c, _ := fr.lookup(s.X.Name)
+	owner, inLoop := fr.owner()
+	if inLoop {
+		return append(out, e.loopAlloc(f, owner, s, c, n, neg, limit)...)
+	}
+	owned := f.fresh("block")
+	owner.owned = append(owner.owned, owned)
 	if f.device {
 		oom := e.site(s.At, rule, "the device heap has no room for %lld integers")
 		out = append(out,
@@ -516,9 +603,15 @@ func (e *emitter) body(f *fn, fr *frame, decls []Stmt, ss []imp.Stmt) []Stmt {
 	for _, o := range fr.owned {
 		out = append(out, &Decl{Type: "int64_t *", Name: o, Init: id("nullptr")})
 	}
+	if fr.chain != "" {
+		out = append(out, &Decl{Type: "int64_t *", Name: fr.chain, Init: id("nullptr")})
+	}
 	out = append(out, code...)
 	for _, o := range fr.owned {
 		out = append(out, do(call("arraysem_device_free", id(o))))
+	}
+	if fr.chain != "" {
+		out = append(out, do(call("arraysem_device_free_chain", id(fr.chain))))
 	}
 	return out
 }
@@ -697,15 +790,27 @@ func (e *emitter) heap(fr *frame) []Stmt {
 	for _, x := range written(e.p.Body, nil, map[string]bool{}) {
 		delete(fixed, x)
 	}
+	for _, x := range hostForVars(e.p.Body, nil) {
+		delete(fixed, x)
+	}
 	var need Expr = num(0)
 	var known, unknown []string
-	for _, k := range kernelsIn(e.p.Body, nil) {
-		sizes := allocSizes(k.Body, nil)
+	for _, k := range parsIn(e.p.Body, nil) {
+		loopy := false
+		var sizes []fun.SExp
+		for _, b := range k.bodies {
+			sizes = allocSizes(b, sizes, false, &loopy)
+		}
 		if len(sizes) == 0 {
 			continue
 		}
-		bound := map[string]bool{k.X.Name: true}
-		boundAnywhere(k.Body, bound)
+		bound := map[string]bool{}
+		for _, x := range k.binds {
+			bound[x] = true
+		}
+		for _, b := range k.bodies {
+			boundAnywhere(b, bound)
+		}
 		ok := func(se fun.SExp) bool {
 			for _, x := range fun.FreeVars(se, nil) {
 				if !fixed[x.Name] || bound[x.Name] {
@@ -714,15 +819,17 @@ func (e *emitter) heap(fr *frame) []Stmt {
 			}
 			return true
 		}
-		all := ok(k.Bound)
+		// A block allocated in a for loop of a thread lives until the
+		// thread's frame ends: how many there are, only the thread knows.
+		all := ok(k.bound) && !loopy
 		var per Expr = num(0)
 		for _, se := range sizes {
 			all = all && ok(se)
 			per = call("arraysem_heap_thread", per, e.sexp(fr, se))
 		}
-		where := k.X.Name + " (" + k.At.String() + ")"
+		where := k.name + " (" + k.at.String() + ")"
 		if all {
-			need = call("arraysem_heap_kernel", need, e.sexp(fr, k.Bound), per)
+			need = call("arraysem_heap_kernel", need, e.sexp(fr, k.bound), per)
 			known = append(known, where)
 		} else {
 			need = call("arraysem_heap_kernel", need, num(1), id("arraysem_heap_default"))
@@ -740,45 +847,4 @@ func (e *emitter) heap(fr *frame) []Stmt {
 		out = append(out, &Comment{Text: "the device heap: kernel " + strings.Join(unknown, ", ") + " allocates blocks whose sizes are known only in its threads: arraysem_heap_default"})
 	}
 	return append(out, do(call("arraysem_heap_limit", need)))
-}
-
-// allocSizes are the sizes of the alloc statements of a kernel's body, at
-// any depth.
-func allocSizes(ss []imp.Stmt, acc []fun.SExp) []fun.SExp {
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *imp.Alloc:
-			acc = append(acc, s.Size)
-		case *imp.If:
-			acc = allocSizes(s.Else, allocSizes(s.Then, acc))
-		case *imp.Kernel:
-			acc = allocSizes(s.Body, acc)
-		}
-	}
-	return acc
-}
-
-// kernelsIn are the kernels of a body at its own level (inside ifs, not
-// inside other kernels).
-func kernelsIn(ss []imp.Stmt, acc []*imp.Kernel) []*imp.Kernel {
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *imp.Kernel:
-			acc = append(acc, s)
-		case *imp.If:
-			acc = kernelsIn(s.Else, kernelsIn(s.Then, acc))
-		}
-	}
-	return acc
-}
-
-// boundAnywhere adds every name a body binds at any depth (what written
-// finds at each level, and nested kernels' variables): a size that
-// mentions one may differ in a thread from its value on the host.
-func boundAnywhere(ss []imp.Stmt, acc map[string]bool) {
-	written(ss, nil, acc)
-	for _, k := range kernelsIn(ss, nil) {
-		acc[k.X.Name] = true
-		boundAnywhere(k.Body, acc)
-	}
 }

@@ -64,6 +64,9 @@ func printFunc(b *strings.Builder, fn *Func) {
 	if fn.Global {
 		b.WriteString("__global__ ")
 	}
+	if fn.Device {
+		b.WriteString("__device__ static ")
+	}
 	b.WriteString(fn.Result + " " + fn.Name + "(")
 	for i, p := range fn.Params {
 		if i > 0 {
@@ -116,6 +119,8 @@ func printStmt(b *strings.Builder, s Stmt, depth int) {
 		fmt.Fprintf(b, "for (int64_t %s = %s; %s <= %s; %s++) {\n", s.Var, ExprString(s.From), s.Var, ExprString(s.Bound), s.Var)
 		printStmts(b, s.Body, depth+1)
 		b.WriteString(ind + "}\n")
+	case *Shared:
+		fmt.Fprintf(b, "__shared__ int64_t %s[%d];\n", s.Name, s.Size)
 	case *Return:
 		if s.Value == nil {
 			b.WriteString("return;\n")

@@ -15,11 +15,14 @@ type File struct {
 	Funcs    []*Func
 }
 
-// Func is a __global__ kernel or a host function (main).
+// Func is a __global__ kernel, a __device__ function (a part of a
+// reduce or a scan, returning its yield: Device, Result "int64_t") or a
+// host function (main).
 type Func struct {
 	Pos    Pos
 	Global bool
-	Result string // "void" or "int"
+	Device bool   // __device__ static
+	Result string // "void", "int" or "int64_t"
 	Name   string
 	Params []Param
 	Body   []Stmt
@@ -65,12 +68,21 @@ type If struct {
 }
 
 // For is for (int64_t VAR = FROM; VAR <= BOUND; VAR++) { BODY }: an IMP
-// kernel nested in a thread, iterations 1..bound.
+// kernel nested in a thread, an IMP for, a sequential reduce or scan
+// (iterations 1..bound), or a thread's share of a parallel one.
 type For struct {
 	Pos         Pos
 	Var         string
 	From, Bound Expr
 	Body        []Stmt
+}
+
+// Shared is __shared__ int64_t NAME[SIZE];: an array in the shared
+// memory of the thread's block (one per block, uninitialised).
+type Shared struct {
+	Pos  Pos
+	Name string
+	Size int64
 }
 
 // Return is return; or return VALUE;.
@@ -101,6 +113,7 @@ func (s *ExprStmt) stmtPos() Pos { return s.Pos }
 func (s *If) stmtPos() Pos       { return s.Pos }
 func (s *For) stmtPos() Pos      { return s.Pos }
 func (s *Return) stmtPos() Pos   { return s.Pos }
+func (s *Shared) stmtPos() Pos   { return s.Pos }
 func (s *Launch) stmtPos() Pos   { return s.Pos }
 func (s *Comment) stmtPos() Pos  { return s.Pos }
 

@@ -68,13 +68,14 @@ func (s Schedule) order(n int, r *rand.Rand) []int {
 // region is an allocation: device memory (cudaMalloc, or a thread's
 // arraysem_device_alloc) or host memory (inputs, result buffers).
 type region struct {
-	id    int
-	host  bool
-	base  uint64 // its address, 256-byte aligned, for sectors and messages
-	data  []int64
-	init  []bool
-	freed bool
-	what  string // how it was allocated, for messages
+	id     int
+	host   bool
+	base   uint64 // its address, 256-byte aligned, for sectors and messages
+	data   []int64
+	init   []bool
+	freed  bool
+	shared bool   // a block's __shared__ array (no global requests)
+	what   string // how it was allocated, for messages
 }
 
 // ptr is a pointer: into a region, to a host variable (&x), or null.
@@ -141,6 +142,7 @@ type machine struct {
 	launch  *launchState
 	stats   *Stats
 	steps   int64
+	chain   map[*region]ptr // a block a thread allocated in a loop → the one before it in its chain
 }
 
 // Run runs a parsed program with NAME=VALUE arguments and returns what it
@@ -153,7 +155,7 @@ func Run(prog *Program, args []string, opts Options) (string, *Stats, error) {
 	if opts.Schedule.Kind == "" {
 		opts.Schedule.Kind = "in-order"
 	}
-	m := &machine{prog: prog, opts: opts, next: 1 << 20, rnd: rand.New(rand.NewSource(opts.Schedule.Seed)), stats: newStats()}
+	m := &machine{prog: prog, opts: opts, next: 1 << 20, rnd: rand.New(rand.NewSource(opts.Schedule.Seed)), stats: newStats(), chain: map[*region]ptr{}}
 	main := prog.funcs["main"]
 	h := &thread{m: m, fn: main, vars: map[string]*value{}, gtid: -1}
 	if len(main.Params) == 2 {
@@ -254,6 +256,8 @@ func (t *thread) stmt(s cuda.Stmt) {
 			t.stmts(s.Body)
 			v.i++
 		}
+	case *cuda.Shared:
+		t.shared(s)
 	case *cuda.Return:
 		var v value
 		if s.Value != nil {
@@ -551,7 +555,7 @@ func (t *thread) access(e cuda.Expr, p ptr, i int64, write bool) *region {
 		t.fail(pos, "uninitialised", "%s reads address 0x%x (element %d of %s), which nothing has written", t.who(), addr, off, p.r.describe())
 	}
 	if t.gtid >= 0 {
-		t.m.launch.record(t, e, addr, write)
+		t.m.launch.record(t, e, addr, write, p.r.shared)
 	}
 	return p.r
 }
@@ -830,6 +834,20 @@ func (t *thread) call(c *cuda.Call) value {
 		// call's argument is only evaluated.
 		want(1)
 		return zero
+	case "arraysem_fold_chunk":
+		want(1)
+		b := int64(t.m.opts.Block)
+		if b > 1024 {
+			t.fail(c.Pos, "cuda", "a reduce or scan runs blocks of at most 1024 threads, not %d", b)
+		}
+		return value{k: kInt, i: ceilDiv(n(0), b*b)}
+	case "arraysem_keep":
+		// Blocks the host allocates in a loop live to the end of the run.
+		want(1)
+		return zero
+	}
+	if v, ok := t.common(c.Fun, n, want); ok {
+		return v
 	}
 	t.fail(c.Pos, "unsupported", "unsupported construct: host call of %s", c.Fun)
 	return zero

@@ -320,12 +320,20 @@ func knownType(t string) bool {
 func (p *parser) function() (*cuda.Func, error) {
 	start := p.peek()
 	fn := &cuda.Func{Pos: start.pos}
-	if start.text == "__global__" {
+	switch start.text {
+	case "__global__":
 		p.next()
 		fn.Global = true
+	case "__device__":
+		// A part of a parallel reduce or scan: __device__ static int64_t.
+		p.next()
+		if err := p.expect("static"); err != nil {
+			return nil, err
+		}
+		fn.Device = true
 	}
 	res, ok := p.typ()
-	if !ok || (res != "void" && res != "int") {
+	if !ok || (res != "void" && res != "int" && !(fn.Device && res == "int64_t")) || (fn.Device != (res == "int64_t")) {
 		return nil, p.unsupported(p.peek())
 	}
 	fn.Result = res
@@ -441,6 +449,25 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 			s.Value = v
 		}
 		return s, p.expect(";")
+	case "__shared__":
+		// __shared__ int64_t NAME[SIZE];
+		p.next()
+		if err := p.expect("int64_t"); err != nil {
+			return nil, err
+		}
+		n, err := p.ident()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect("["); err != nil {
+			return nil, err
+		}
+		size := p.next()
+		k, err := strconv.ParseInt(size.text, 10, 64)
+		if size.kind != "int" || err != nil || k < 1 || k > 1<<16 {
+			return nil, p.errAt(size.pos, "unsupported construct: a shared array of %s elements", size.text)
+		}
+		return &cuda.Shared{Pos: t.pos, Name: n.text, Size: k}, p.expect("]", ";")
 	case "ARRAYSEM_LAUNCH", "ARRAYSEM_LAUNCH_SYNC":
 		p.next()
 		s := &cuda.Launch{Pos: t.pos, Sync: t.text == "ARRAYSEM_LAUNCH_SYNC"}
@@ -463,7 +490,7 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		return s, p.expect(";")
 	}
 	switch t.text {
-	case "while", "do", "switch", "goto", "break", "continue", "case", "default", "struct", "typedef", "static", "const", "__shared__", "__device__", "unsigned", "long", "auto":
+	case "while", "do", "switch", "goto", "break", "continue", "case", "default", "struct", "typedef", "static", "const", "__device__", "unsigned", "long", "auto":
 		return nil, p.unsupported(t)
 	}
 	if typ, ok := p.typ(); ok {

@@ -13,6 +13,7 @@ type launchState struct {
 	grid, block int
 	shadow      map[uint64]*cell
 	reqs        map[reqKey]map[uint64]bool // a warp's execution of an access → its sectors
+	shared      map[sharedKey]*region      // the blocks' __shared__ arrays
 }
 
 // access is one thread's access to an address, with the barrier epoch it
@@ -48,7 +49,7 @@ func conflict(a access, t *thread, write bool) bool {
 	return a.t.block != t.block || a.epoch == t.epoch
 }
 
-func (l *launchState) record(t *thread, e cuda.Expr, addr uint64, write bool) {
+func (l *launchState) record(t *thread, e cuda.Expr, addr uint64, write, shared bool) {
 	c := l.shadow[addr]
 	if c == nil {
 		c = &cell{}
@@ -68,7 +69,10 @@ func (l *launchState) record(t *thread, e cuda.Expr, addr uint64, write bool) {
 	} else if n := len(c.reads); n == 0 || c.reads[n-1].t != t || c.reads[n-1].epoch != t.epoch {
 		c.reads = append(c.reads, access{t: t, epoch: t.epoch})
 	}
-	// Stats: the warp's k-th execution of this access.
+	// Stats: the warp's k-th execution of this access of global memory.
+	if shared {
+		return
+	}
 	t.counts[e]++
 	warp := t.block*((l.block+31)/32) + t.tid/32
 	key := reqKey{warp: warp, e: e, k: t.counts[e], store: write}
@@ -122,9 +126,14 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 			t.fail(cuda.ExprPos(a), "cuda", "a kernel argument points to a host variable")
 		}
 	}
-	l := &launchState{kernel: s.Kernel, grid: int(grid), block: int(block), shadow: map[uint64]*cell{}, reqs: map[reqKey]map[uint64]bool{}}
+	l := &launchState{kernel: s.Kernel, grid: int(grid), block: int(block), shadow: map[uint64]*cell{}, reqs: map[reqKey]map[uint64]bool{}, shared: map[sharedKey]*region{}}
 	t.m.launch = l
-	defer func() { t.m.launch = nil }()
+	defer func() {
+		for _, r := range l.shared {
+			r.freed = true
+		}
+		t.m.launch = nil
+	}()
 	sync := hasBarrier(fn.Body)
 	if s.Sync != sync && sync {
 		t.fail(s.Pos, "unsupported", "unsupported construct: %s waits at __syncthreads, so its launch must be ARRAYSEM_LAUNCH_SYNC", s.Kernel)
@@ -250,11 +259,36 @@ func (t *thread) deviceCall(c *cuda.Call) value {
 		t.syncthreads(c)
 		return value{k: kInt}
 	}
+	if fn := t.m.prog.funcs[c.Fun]; fn != nil && fn.Device {
+		return t.callDevice(c, fn)
+	}
 	args, n, want := t.callArgs(c)
 	if v, ok := i64(c.Fun, n, want); ok {
 		return v
 	}
+	if v, ok := t.common(c.Fun, n, want); ok {
+		return v
+	}
 	switch c.Fun {
+	case "arraysem_device_alloc_chain":
+		want(2)
+		prev := t.asPtr(c.Args[1], args[1])
+		r := t.alloc(c.Pos, n(0), false, fmt.Sprintf("arraysem_device_alloc_chain by %s at line %d", t.who(), c.Pos.Line))
+		for i := range r.init {
+			r.init[i] = true
+		}
+		t.m.chain[r] = prev
+		return value{k: kPtr, p: ptr{r: r}}
+	case "arraysem_device_free_chain":
+		want(1)
+		for p := t.asPtr(c.Args[0], args[0]); p.r != nil; {
+			if p.r.freed || p.off != 0 {
+				t.fail(c.Pos, "cuda", "arraysem_device_free_chain: not a chain of arraysem_device_alloc_chain")
+			}
+			p.r.freed = true
+			p = t.m.chain[p.r]
+		}
+		return value{k: kInt}
 	case "arraysem_trap":
 		// An atomic compare-and-swap on the record: never a race.
 		want(4)

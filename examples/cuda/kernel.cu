@@ -29,6 +29,9 @@
 #define __global__ static
 #define __device__
 #define __host__
+// A block's shared memory: one array for all its threads (blocks run one
+// after another).
+#define __shared__ static
 struct dim3 {
   unsigned x, y, z;
 };
@@ -236,6 +239,34 @@ __device__ static int64_t *arraysem_device_alloc(int64_t n) {
   return p;
 }
 
+// A block allocated by a thread inside a for loop, which may outlive the
+// iteration: the blocks of a frame are chained (the word before the
+// block holds the previous one) and freed together when the frame ends.
+__device__ static int64_t *arraysem_device_alloc_chain(int64_t n, int64_t *prev) {
+  int64_t *raw = arraysem_device_malloc(arraysem_alloc_bytes(n) + 2 * sizeof(int64_t));
+  if (raw == nullptr) return nullptr;
+  raw[0] = (int64_t)(intptr_t)prev;
+  int64_t *p = raw + 2;
+  for (int64_t i = 0; i < n; i++) p[i] = 0;
+  return p;
+}
+__device__ static void arraysem_device_free_chain(int64_t *p) {
+  while (p != nullptr) {
+    int64_t *raw = p - 2, *next = (int64_t *)(intptr_t)raw[0];
+    arraysem_device_free(raw);
+    p = next;
+  }
+}
+
+// Parallel reduce and scan: levels of a tree over n threads (the least L
+// with 2^L >= n), and a / b rounded up (a >= 0, b > 0).
+__host__ __device__ static inline int64_t arraysem_tree_levels(int64_t n) {
+  int64_t l = 0;
+  for (int64_t w = 1; w < n; w *= 2) l++;
+  return l;
+}
+__host__ __device__ static inline int64_t arraysem_ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
 // ---- host runtime: messages, inputs, results ----
 static const char *const *arraysem_site_text;
 static int arraysem_threads_per_block = 256;
@@ -304,6 +335,30 @@ static void arraysem_heap_limit(int64_t need) {
   arraysem_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
   if (want > free_bytes / 2) want = free_bytes / 2;
   if (want > limit) arraysem_cuda(cudaDeviceSetLimit(cudaLimitMallocHeapSize, want), "cudaDeviceSetLimit");
+}
+
+// Parallel reduce and scan: the elements a thread folds in order, so that
+// at most threads_per_block^2 threads, in at most threads_per_block
+// blocks, have elements (the final combine is one block). A block's
+// partials live in a __shared__ array of 1024, the most threads a block
+// can have.
+static int64_t arraysem_fold_chunk(int64_t n) {
+  int64_t b = arraysem_threads_per_block;
+  if (b > 1024) {
+    fprintf(stderr, "arraysem: a reduce or scan runs blocks of at most 1024 threads, not %lld\n", (long long)b);
+    _Exit(1);
+  }
+  return arraysem_ceil_div(n, b * b);
+}
+// Blocks allocated on the host inside a for loop: kept until the end.
+static int64_t **arraysem_kept;
+static int64_t arraysem_nkept, arraysem_kept_cap;
+static void arraysem_keep(int64_t *p) {
+  if (arraysem_nkept == arraysem_kept_cap) {
+    arraysem_kept_cap = arraysem_kept_cap * 2 + 16;
+    arraysem_kept = (int64_t **)realloc(arraysem_kept, (size_t)arraysem_kept_cap * sizeof(int64_t *));
+  }
+  arraysem_kept[arraysem_nkept++] = p;
 }
 
 // A host-level alloc: E-IMP-ALLOC's checks against the interpreter's heap.
@@ -510,6 +565,8 @@ static void arraysem_print_array(const int64_t *data, int rank, ...) {
 static void arraysem_finish() {
   for (int i = 0; i < arraysem_nvalues; i++) free(arraysem_values[i].data);
   for (int i = 0; i < arraysem_nbuffers; i++) free(arraysem_buffers[i]);
+  for (int64_t i = 0; i < arraysem_nkept; i++) arraysem_cuda(cudaFree(arraysem_kept[i]), "cudaFree");
+  free(arraysem_kept);
   fflush(stdout);
 }
 // ==== arraysem prelude: end ====
