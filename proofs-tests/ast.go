@@ -123,6 +123,36 @@ func (d *differ) exp(path string, a, b fun.Exp) {
 		d.ident(path+".var", a.Var, b.Var)
 		d.ident(path+".bound", a.Bound, b.Bound)
 		d.body(path+".body", a.Body, b.Body)
+	case *fun.LoopExp:
+		b := b.(*fun.LoopExp)
+		d.params(path+".params", a.Params, b.Params)
+		d.idents(path+".init", a.Init, b.Init)
+		d.ident(path+".var", a.Var, b.Var)
+		d.ident(path+".bound", a.Bound, b.Bound)
+		d.body(path+".body", a.Body, b.Body)
+	case *fun.ReduceExp:
+		b := b.(*fun.ReduceExp)
+		d.params(path+".params", a.Params, b.Params)
+		d.ident(path+".ne", a.Ne, b.Ne)
+		d.ident(path+".arr", a.Arr, b.Arr)
+		d.body(path+".body", a.Body, b.Body)
+	case *fun.ScanExp:
+		b := b.(*fun.ScanExp)
+		d.params(path+".params", a.Params, b.Params)
+		d.ident(path+".ne", a.Ne, b.Ne)
+		d.ident(path+".arr", a.Arr, b.Arr)
+		d.body(path+".body", a.Body, b.Body)
+	case *fun.FilterExp:
+		b := b.(*fun.FilterExp)
+		d.params(path+".params", a.Params, b.Params)
+		d.ident(path+".arr", a.Arr, b.Arr)
+		d.body(path+".body", a.Body, b.Body)
+	case *fun.AssertExp:
+		b := b.(*fun.AssertExp)
+		d.sexp(path+".cond", a.Cond, b.Cond)
+		if a.HasMsg != b.HasMsg || a.Msg != b.Msg {
+			d.fail(path, "message %v %q against %v %q", a.HasMsg, a.Msg, b.HasMsg, b.Msg)
+		}
 	default:
 		d.fail(path, "unknown expression %T", a)
 	}
@@ -257,6 +287,24 @@ func (m *Measure) bodyNodes(b *fun.Body) {
 		case *fun.KernelExp:
 			m.Nodes += 3
 			m.bodyNodes(e.Body)
+		case *fun.LoopExp:
+			m.Nodes += 3 + len(e.Init)
+			for _, p := range e.Params {
+				m.Nodes += 1 + len(p.Type.Dims)
+			}
+			m.bodyNodes(e.Body)
+		case *fun.ReduceExp:
+			m.Nodes += 3 + 2*(1+len(e.Params[0].Type.Dims))
+			m.bodyNodes(e.Body)
+		case *fun.ScanExp:
+			m.Nodes += 3 + 2*(1+len(e.Params[0].Type.Dims))
+			m.bodyNodes(e.Body)
+		case *fun.FilterExp:
+			m.Nodes += 2 + 1 + len(e.Params[0].Type.Dims)
+			m.bodyNodes(e.Body)
+		case *fun.AssertExp:
+			m.Nodes++
+			m.sexpNodes(e.Cond)
 		}
 	}
 }
@@ -352,6 +400,24 @@ func Features(p *fun.Program) map[string]bool {
 					f["kernel of arrays"] = true
 				}
 				body(e.Body, true, arrays)
+			case *fun.LoopExp:
+				f["loop"] = true
+				if dependentPattern(s.Pat) {
+					f["loop with an existential size"] = true
+				}
+				body(e.Body, inKernel, arrays)
+			case *fun.ReduceExp:
+				f[foldFeature("reduce", e.Params)] = true
+				body(e.Body, inKernel, arrays)
+			case *fun.ScanExp:
+				f[foldFeature("scan", e.Params)] = true
+				body(e.Body, inKernel, arrays)
+			case *fun.FilterExp:
+				f["filter"] = true
+				body(e.Body, inKernel, arrays)
+			case *fun.AssertExp:
+				f["assert"] = true
+				sexp(e.Cond)
 			}
 			for _, q := range s.Pat {
 				if !q.Type.IsInt() {
@@ -392,6 +458,19 @@ var FeatureNames = func() []string {
 	}
 	return names
 }()
+
+// ExtFeatureNames are the features of the extension forms every CI run
+// of a property with GenConfig.Extensions must produce at least once.
+var ExtFeatureNames = []string{"loop", "loop with an existential size", "reduce of ints", "reduce of arrays",
+	"scan of ints", "scan of arrays", "filter", "assert"}
+
+// foldFeature names a reduce's or a scan's feature by its operands' type.
+func foldFeature(form string, ps []*fun.Param) string {
+	if ps[0].Type.IsInt() {
+		return form + " of ints"
+	}
+	return form + " of arrays"
+}
 
 // joinLines indents every line of s by prefix.
 func joinLines(prefix, s string) string {

@@ -119,6 +119,10 @@ var allowedStuck = map[string]string{
 	fun.EScalar.Name: "division by zero",
 	fun.EIota.Name:   "negative",
 	fun.EKernel.Name: "negative",
+	// The extensions: a loop's negative bound, as a kernel's; an assertion
+	// that fails, or whose condition divides by zero.
+	fun.ELoop.Name:   "negative",
+	fun.EAssert.Name: "failed|division by zero",
 }
 
 // Type soundness: a well-typed program runs to completion or gets stuck
@@ -253,14 +257,19 @@ func propExpand(c *Case) string {
 	return ""
 }
 
-// (e) Coverage: over -n generated cases, every rule of Figs 3 and 4 (and
-// the derived forms' rules) fires, the stuck states of E-INDEX, E-SLICE
+// (e) Coverage: over -n generated cases (with the extension forms), every
+// rule of Figs 3 and 4 (and the derived forms' and the extension forms'
+// rules) fires, the stuck states of E-INDEX, E-SLICE
 // and E-SCALAR occur, and every syntactic feature the generator promises
 // appears. Counts are logged.
 var (
 	evalRules  = ruleNames(fun.EIfTrue, fun.EIfFalse, fun.EScalar, fun.EIndex, fun.ESlice, fun.ETranspose, fun.EKernel, fun.ELet, fun.EIn, fun.EIota, fun.ECopy)
 	typeRules  = ruleNames(fun.TConst, fun.TVar, fun.TOp, fun.TScalar, fun.TIndex, fun.TIf, fun.TTranspose, fun.TSlice, fun.TKernel, fun.TResult, fun.TStm, fun.TProg, fun.TIota, fun.TCopy)
 	stuckRules = ruleNames(fun.EIndex, fun.ESlice, fun.EScalar)
+	// The extension forms' rules (Figure "extension"), which the
+	// generator makes with GenConfig.Extensions.
+	extEvalRules = ruleNames(fun.ELoop, fun.EReduce, fun.EScan, fun.EFilter, fun.EAssert)
+	extTypeRules = ruleNames(fun.TLoop, fun.TReduce, fun.TScan, fun.TFilter, fun.TAssert)
 )
 
 // numbers matches the variable names and numbers of a message, so that

@@ -62,11 +62,24 @@ func check(t *testing.T, offset int64, name string, property func(c *Case) strin
 	checkN(t, offset, name, caseCount(), property)
 }
 
+// checkExt is check over cases of ExtGenConfig: the extension forms
+// (loop, reduce, scan, filter, assert) among the paper's.
+func checkExt(t *testing.T, offset int64, name string, property func(c *Case) string) {
+	t.Helper()
+	checkWith(t, ExtGenConfig, offset, name, caseCount(), property)
+}
+
 // checkN is check over n cases.
 func checkN(t *testing.T, offset int64, name string, n int, property func(c *Case) string) {
 	t.Helper()
+	checkWith(t, DefaultGenConfig, offset, name, n, property)
+}
+
+// checkWith is check over n cases the generator makes with cfg.
+func checkWith(t *testing.T, cfg GenConfig, offset int64, name string, n int, property func(c *Case) string) {
+	t.Helper()
 	props := gopter.NewProperties(params(offset, n))
-	props.Property(name, prop.ForAll(property, GenCase(DefaultGenConfig)))
+	props.Property(name, prop.ForAll(property, GenCase(cfg)))
 	var out bytes.Buffer
 	if !props.Run(gopter.NewFormatedReporter(true, 1<<20, &out)) {
 		t.Errorf("property %q failed (seed %d, rerun with -args -seed %d):\n%s", name, *flagSeed+offset, *flagSeed, out.String())
@@ -77,22 +90,22 @@ func checkN(t *testing.T, offset int64, name string, n int, property func(c *Cas
 
 func TestCheckerAcceptsGenerated(t *testing.T) {
 	t.Parallel()
-	check(t, 0, "fun.Check accepts", propChecks)
+	checkExt(t, 0, "fun.Check accepts", propChecks)
 }
 
 func TestBigStepSmallStepAgree(t *testing.T) {
 	t.Parallel()
-	check(t, 1, "big-step = small-step", propBigSmall)
+	checkExt(t, 1, "big-step = small-step", propBigSmall)
 }
 
 func TestWellTypedProgramsGoRightOrStuckAllowed(t *testing.T) {
 	t.Parallel()
-	check(t, 2, "well-typed programs do not go wrong", propProgress)
+	checkExt(t, 2, "well-typed programs do not go wrong", propProgress)
 }
 
 func TestBindInputsReproduces(t *testing.T) {
 	t.Parallel()
-	check(t, 7, "--arg values bind the inputs", bindInputs(false))
+	checkExt(t, 7, "--arg values bind the inputs", bindInputs(false))
 }
 
 // TestBindInputsEmptyRank2 is the inputs property including the empty
@@ -103,17 +116,17 @@ func TestBindInputsReproduces(t *testing.T) {
 // an input of type [n][m][k] with n = 1, m = 0).
 func TestBindInputsEmptyRank2(t *testing.T) {
 	t.Parallel()
-	check(t, 7, "--arg values bind the inputs, empty rank-2 arrays included", bindInputs(true))
+	checkExt(t, 7, "--arg values bind the inputs, empty rank-2 arrays included", bindInputs(true))
 }
 
 func TestPrintParseRoundTrip(t *testing.T) {
 	t.Parallel()
-	check(t, 3, "print∘parse = id", roundTrip)
+	checkExt(t, 3, "print∘parse = id", roundTrip)
 }
 
 func TestExpandDerivedPreservesMeaning(t *testing.T) {
 	t.Parallel()
-	check(t, 4, "ExpandDerived preserves meaning", propExpand)
+	checkExt(t, 4, "ExpandDerived preserves meaning", propExpand)
 }
 
 func TestRuleCoverage(t *testing.T) {
@@ -123,7 +136,7 @@ func TestRuleCoverage(t *testing.T) {
 	r := rand.New(rand.NewSource(*flagSeed + 5))
 	ok, safe, n := 0, 0, caseCount()
 	for i := range n {
-		c := Generate(rand.New(rand.NewSource(r.Int63())), i*MaxGenSize/n, DefaultGenConfig)
+		c := Generate(rand.New(rand.NewSource(r.Int63())), i*MaxGenSize/n, ExtGenConfig)
 		p, err := c.Parsed()
 		if err != nil {
 			t.Fatalf("the printed program does not parse: %v%v", err, c)
@@ -169,12 +182,12 @@ func TestRuleCoverage(t *testing.T) {
 			}
 		}
 	}
-	missing("evaluation rule", evalRules, eval)
-	missing("small-step rule", ruleNames(fun.EIfTrue, fun.EIfFalse, fun.EScalar, fun.EIndex, fun.ESlice, fun.ETranspose,
-		fun.EKernel, fun.EIn, fun.EIota, fun.ECopy), smallc)
-	missing("type rule", typeRules, typing)
+	missing("evaluation rule", append(evalRules, extEvalRules...), eval)
+	missing("small-step rule", append(ruleNames(fun.EIfTrue, fun.EIfFalse, fun.EScalar, fun.EIndex, fun.ESlice, fun.ETranspose,
+		fun.EKernel, fun.EIn, fun.EIota, fun.ECopy), extEvalRules...), smallc)
+	missing("type rule", append(typeRules, extTypeRules...), typing)
 	missing("stuck state of", stuckRules, stuck)
-	missing("feature", FeatureNames, features)
+	missing("feature", append(FeatureNames, ExtFeatureNames...), features)
 	if ok < n/3 {
 		t.Errorf("only %d of %d programs ran to completion: the generator makes too many risky choices", ok, n)
 	}
@@ -185,10 +198,12 @@ func TestRuleCoverage(t *testing.T) {
 func TestGeneratorDeterministic(t *testing.T) {
 	t.Parallel()
 	for seed := int64(0); seed < 20; seed++ {
-		a := Generate(rand.New(rand.NewSource(seed)), MaxGenSize, DefaultGenConfig)
-		b := Generate(rand.New(rand.NewSource(seed)), MaxGenSize, DefaultGenConfig)
-		if a.String() != b.String() {
-			t.Fatalf("seed %d gives two cases:%v\n%v", seed, a, b)
+		for _, cfg := range []GenConfig{DefaultGenConfig, ExtGenConfig} {
+			a := Generate(rand.New(rand.NewSource(seed)), MaxGenSize, cfg)
+			b := Generate(rand.New(rand.NewSource(seed)), MaxGenSize, cfg)
+			if a.String() != b.String() {
+				t.Fatalf("seed %d gives two cases:%v\n%v", seed, a, b)
+			}
 		}
 	}
 }

@@ -48,6 +48,10 @@ type GenConfig struct {
 	RiskyCases   float64 // fraction of the cases allowed risky choices
 	Risk         float64 // in a risky case, the probability of each risky choice
 	MaxIter      int64   // bound on the product of the bounds of nested random kernels
+	// Extensions lets the generator make the extension forms loop, reduce,
+	// scan, filter and assert (fungen_ext.go). Off, it draws exactly the
+	// programs it drew before they existed, seed for seed.
+	Extensions bool
 }
 
 // DefaultGenConfig is the configuration the properties use: arrays of at
@@ -63,6 +67,14 @@ var DefaultGenConfig = GenConfig{
 	Risk:         0.12,
 	MaxIter:      60,
 }
+
+// ExtGenConfig is DefaultGenConfig with the extension forms on: the
+// configuration of the properties that opt in to them.
+var ExtGenConfig = func() GenConfig {
+	c := DefaultGenConfig
+	c.Extensions = true
+	return c
+}()
 
 // MaxGenSize is the largest gopter size parameter the generator scales by;
 // larger sizes count as MaxGenSize.
@@ -600,14 +612,17 @@ func (b *block) condVar() *gvar {
 // ---------------------------------------------------------------------------
 // Statements.
 
+// stmKind is an entry of randomStm's table: a weight and the function
+// that adds the statement (false when it cannot here).
+type stmKind struct {
+	w int
+	f func() bool
+}
+
 // randomStm adds one random statement (and whatever helper lets it needs).
 func (b *block) randomStm() {
 	g := b.g
-	type kind struct {
-		w int
-		f func() bool
-	}
-	kinds := []kind{
+	kinds := []stmKind{
 		{4, func() bool { b.genScalar(); return true }},
 		{4, b.genIndex},
 		{3, b.genSlice},
@@ -618,6 +633,7 @@ func (b *block) randomStm() {
 		{2, b.genIf},
 		{2, b.genDepIf},
 	}
+	kinds = append(kinds, b.extensionKinds()...)
 	total := 0
 	for _, k := range kinds {
 		total += k.w

@@ -41,19 +41,20 @@ const (
 	mutRemoraCases = 500
 )
 
-// mutCase is case k of a property: generated from its own seed (as a
-// campaign's case k is, prove.go), at sizes cycling through 0..MaxGenSize.
-func mutCase(name string, k int) *Case {
+// mutCase is case k of a property: generated with cfg from its own seed
+// (as a campaign's case k is, prove.go), at sizes cycling through
+// 0..MaxGenSize.
+func mutCase(cfg GenConfig, name string, k int) *Case {
 	seed, size := caseSeed(*flagSeed, name, k), k%(MaxGenSize+1)
-	c := Generate(rand.New(rand.NewSource(seed)), size, DefaultGenConfig)
+	c := Generate(rand.New(rand.NewSource(seed)), size, cfg)
 	c.Seed, c.Size = seed, size
 	return c
 }
 
-// funKiller is a property of generated FUN cases.
-func funKiller(name string, n int, prop func(*Case) string) killer {
+// funKiller is a property of FUN cases generated with cfg.
+func funKiller(cfg GenConfig, name string, n int, prop func(*Case) string) killer {
 	return killer{name: name, n: n, check: func(k int) string {
-		c := mutCase(name, k)
+		c := mutCase(cfg, name, k)
 		if msg := guarded(func() string { return prop(c) }); msg != "" {
 			return fmt.Sprintf("%s\n(case seed %d, size %d)%v", msg, c.Seed, c.Size, c)
 		}
@@ -68,7 +69,7 @@ func theoremKiller(t *testing.T, name string, n int) killer {
 		t.Fatalf("no theorem %q", name)
 	}
 	if th.Fun != nil {
-		return funKiller(name, n, th.Fun)
+		return funKiller(th.FunConfig(), name, n, th.Fun)
 	}
 	return killer{name: name, n: n, check: func(k int) string {
 		seed, size := caseSeed(*flagSeed, name, k), k%(MaxGenSize+1)
@@ -84,22 +85,24 @@ func theoremKiller(t *testing.T, name string, n int) killer {
 	}}
 }
 
-// examplesKiller: every Remora example (examples/remora and
-// examples/remora-dynamic, one file a case) gives its golden output under
-// each of its semantics (check.RunGoldenFile), so big-step = small-step on
-// them and both are right. It sees what the two semantics share, as the
-// dynamic dialect's frames (appFrames) are.
-func examplesKiller(t *testing.T) killer {
+// examplesKiller: every example of the directories (one file a case)
+// gives its golden output under each of its semantics
+// (check.RunGoldenFile), so big-step = small-step on them and both are
+// right. It sees what the two semantics share: the Remora dynamic
+// dialect's frames (appFrames, remora-examples), the helpers FUN's and
+// IMP's extension forms share (fun/eval_ext.go, imp/loops.go;
+// fun-examples, imp-examples).
+func examplesKiller(t *testing.T, name, ext string, dirs ...string) killer {
 	var files []string
-	for _, dir := range []string{"../examples/remora-dynamic", "../examples/remora"} {
-		fs, err := filepath.Glob(filepath.Join(dir, "*.remora"))
+	for _, dir := range dirs {
+		fs, err := filepath.Glob(filepath.Join(dir, "*"+ext))
 		if err != nil || len(fs) == 0 {
 			t.Fatalf("no examples in %s: %v", dir, err)
 		}
 		files = append(files, fs...)
 	}
 	sort.Strings(files)
-	return killer{name: "remora-examples", n: len(files), check: func(k int) string {
+	return killer{name: name, n: len(files), check: func(k int) string {
 		return guarded(func() string {
 			if fails, _ := arraycheck.RunGoldenFile(files[k]); len(fails) > 0 {
 				return strings.Join(fails, "\n")
@@ -155,9 +158,11 @@ func TestMutants(t *testing.T) {
 		fk("transform-valid", mutMemCases),
 		fk("passes-valid", mutMemCases),
 		fk("fun-funmem-imp", mutMemCases),
-		funKiller("race-oracle", mutMemCases, propRaceOracle),
+		funKiller(DefaultGenConfig, "race-oracle", mutMemCases, propRaceOracle),
 		fk("remora-big-small", mutRemoraCases),
-		examplesKiller(t),
+		examplesKiller(t, "remora-examples", ".remora", "../examples/remora-dynamic", "../examples/remora"),
+		examplesKiller(t, "fun-examples", ".fun", "../examples/fun"),
+		examplesKiller(t, "imp-examples", ".imp", "../examples/imp"),
 	} {
 		all[k.name] = k
 	}
@@ -173,9 +178,23 @@ func TestMutants(t *testing.T) {
 		"imp-copy-order":     {"fun-funmem-imp"},
 		"remora-lift-order":  {"remora-big-small", "remora-examples"},
 		"dynamic-whole-cell": {"remora-big-small", "remora-examples"},
+		// FUN's extension forms: big- and small-step share the helpers
+		// of fun/eval_ext.go, so fun-big-small survives each; the
+		// reference evaluator (on cases with the extension forms) kills
+		// them, the examples' golden outputs too.
+		"reduce-skips-neutral":  {"fun-big-small", "fun-reference", "fun-examples"},
+		"scan-exclusive":        {"fun-big-small", "fun-reference", "fun-examples"},
+		"loop-one-short":        {"fun-big-small", "fun-reference", "fun-examples"},
+		"filter-keeps-rejected": {"fun-big-small", "fun-reference", "fun-examples"},
+		// IMP's extension statements (imp/loops.go, shared by IMP's two
+		// semantics): the examples of examples/imp, whose golden outputs
+		// pin for, reduce and scan.
+		"imp-for-off-by-one":       {"imp-examples"},
+		"imp-reduce-skips-neutral": {"imp-examples"},
+		"imp-scan-exclusive":       {"imp-examples"},
 	}
 	order := []string{"fun-big-small", "fun-reference", "transform-valid", "passes-valid", "fun-funmem-imp",
-		"race-oracle", "remora-big-small", "remora-examples"}
+		"race-oracle", "remora-big-small", "remora-examples", "fun-examples", "imp-examples"}
 	killers := func(names []string) []killer {
 		out := make([]killer, len(names))
 		for i, n := range names {
@@ -203,7 +222,7 @@ func TestMutants(t *testing.T) {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-18s | %-60s | %-20s | %-8s | %-8s | %s\n", "mutant", "where", "killed by", "cases", "time", "survived before (cases)")
+	fmt.Fprintf(&b, "%-24s | %-60s | %-20s | %-8s | %-8s | %s\n", "mutant", "where", "killed by", "cases", "time", "survived before (cases)")
 	fmt.Fprintf(&b, "%s\n", strings.Repeat("-", 150))
 	for i, mu := range mutant.All {
 		r := runs[i]
@@ -211,14 +230,14 @@ func TestMutants(t *testing.T) {
 		if killed == "" {
 			killed, cases = "SURVIVES", "-"
 		}
-		fmt.Fprintf(&b, "%-18s | %-60s | %-20s | %-8s | %-8v | %s\n", mu.Name, mu.Where, killed, cases,
+		fmt.Fprintf(&b, "%-24s | %-60s | %-20s | %-8s | %-8v | %s\n", mu.Name, mu.Where, killed, cases,
 			r.elapsed.Round(time.Millisecond), strings.Join(r.survived, ", "))
 	}
 	held := "every property holds"
 	if control.killedBy != "" {
 		held = "FAILS: " + control.killedBy
 	}
-	fmt.Fprintf(&b, "%-18s | %-60s | %-20s | %-8s | %-8v | %s", "(none: control)", "", held, fmt.Sprint(control.total),
+	fmt.Fprintf(&b, "%-24s | %-60s | %-20s | %-8s | %-8v | %s", "(none: control)", "", held, fmt.Sprint(control.total),
 		control.elapsed.Round(time.Millisecond), strings.Join(control.survived, ", "))
 	t.Logf("mutants (-seed %d):\n%s", *flagSeed, b.String())
 	for i, mu := range mutant.All {

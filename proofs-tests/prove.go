@@ -144,7 +144,7 @@ func proveCase(th Theorem, seed int64, k int) *ProveFailed {
 		}
 		return nil
 	}
-	c := Generate(rand.New(rand.NewSource(cs)), size, DefaultGenConfig)
+	c := Generate(rand.New(rand.NewSource(cs)), size, th.FunConfig())
 	prop := func(c *Case) string { return guarded(func() string { return th.Fun(c) }) }
 	msg := prop(c)
 	if msg == "" {

@@ -159,8 +159,107 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 			out.data = append(out.data, vs[0].data...)
 		}
 		return one(out, nil)
+	case *fun.LoopExp:
+		return refLoop(env, e)
+	case *fun.ReduceExp:
+		return one(refFold(env, e.Params, e.Ne, e.Arr, e.Body, false))
+	case *fun.ScanExp:
+		return one(refFold(env, e.Params, e.Ne, e.Arr, e.Body, true))
+	case *fun.FilterExp:
+		return refFilter(env, e)
+	case *fun.AssertExp:
+		k, err := refSExp(env, e.Cond)
+		var rs *refStuck
+		if errors.As(err, &rs) {
+			// A division by zero in the condition is the assert's own
+			// stuck state: E-ASSERT evaluates se.
+			return nil, stuckf(fun.EAssert.Name, "%s", rs.msg)
+		}
+		if k == 0 {
+			return nil, stuckf(fun.EAssert.Name, "assertion failed")
+		}
+		return one(refScalar(1), nil)
 	}
 	panic(fmt.Sprintf("reference evaluator: unknown expression %T", s.Exp))
+}
+
+// The extension forms, from docs/fun.md's prose (not from fun/eval_ext.go).
+
+// refLoop: the parameters start as the initial values; iteration i = 1 …
+// m binds them and i and takes the body's results as the next values; a
+// negative m is stuck.
+func refLoop(env *refEnv, e *fun.LoopExp) ([]refVal, error) {
+	m := env.int(e.Bound)
+	if m < 0 {
+		return nil, stuckf(fun.ELoop.Name, "bound %d", m)
+	}
+	cur := make([]refVal, len(e.Init))
+	for j, x := range e.Init {
+		cur[j] = env.get(x.Name)
+	}
+	for i := int64(1); i <= m; i++ {
+		inner := env
+		for j, p := range e.Params {
+			inner = inner.bind(p.Name.Name, cur[j])
+		}
+		next, err := refBody(inner.bind(e.Var.Name, refScalar(i)), e.Body)
+		if err != nil {
+			return nil, err
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+// refRow is row i (0-based) of an array: a scalar for a rank-1 array.
+func refRow(a refVal, i int64) refVal {
+	size := int64(1)
+	for _, k := range a.shape[1:] {
+		size *= k
+	}
+	return refVal{shape: a.shape[1:], data: a.data[i*size : (i+1)*size : (i+1)*size]}
+}
+
+// refFold: acc = z, then acc = acc ⊕ x_i for i = 1 … n in order (the body
+// with a ↦ acc, b ↦ x_i); reduce gives the last acc, scan every acc after
+// a row, stacked.
+func refFold(env *refEnv, ps []*fun.Param, ne, arr *fun.Ident, body *fun.Body, scan bool) (refVal, error) {
+	xs := env.get(arr.Name)
+	acc := env.get(ne.Name)
+	out := refVal{shape: append([]int64(nil), xs.shape...), data: []int64{}}
+	for i := int64(0); i < xs.shape[0]; i++ {
+		vs, err := refBody(env.bind(ps[0].Name.Name, acc).bind(ps[1].Name.Name, refRow(xs, i)), body)
+		if err != nil {
+			return refVal{}, err
+		}
+		acc = vs[0]
+		out.data = append(out.data, acc.data...)
+	}
+	if scan {
+		return out, nil
+	}
+	return acc, nil
+}
+
+// refFilter: the rows whose body gives other than 0, in order, and their
+// number.
+func refFilter(env *refEnv, e *fun.FilterExp) ([]refVal, error) {
+	xs := env.get(e.Arr.Name)
+	kept := refVal{shape: append([]int64(nil), xs.shape...), data: []int64{}}
+	k := int64(0)
+	for i := int64(0); i < xs.shape[0]; i++ {
+		x := refRow(xs, i)
+		vs, err := refBody(env.bind(e.Params[0].Name.Name, x), e.Body)
+		if err != nil {
+			return nil, err
+		}
+		if vs[0].data[0] != 0 {
+			k++
+			kept.data = append(kept.data, x.data...)
+		}
+	}
+	kept.shape[0] = k
+	return []refVal{refScalar(k), kept}, nil
 }
 
 // refTabulate builds the array of the shape whose element at the 0-based

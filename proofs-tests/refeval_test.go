@@ -6,5 +6,5 @@ import (
 
 func TestReferenceEvaluatorAgrees(t *testing.T) {
 	t.Parallel()
-	check(t, 8, "fun.Eval = reference evaluator", propReference)
+	checkExt(t, 8, "fun.Eval = reference evaluator", propReference)
 }
