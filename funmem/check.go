@@ -534,6 +534,9 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		}
 		return c.node(rule, concl), nil
 	}
+	if d, ok, err := c.stmExt(s, concl); ok {
+		return d, err
+	}
 	return nil, c.errorf(s.Exp.Pos(), TMemStm.Name, "unknown expression %T", s.Exp)
 }
 

@@ -179,6 +179,27 @@ func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
 		}
 		return k.finish(ev.h, ev.opts)
 	}
+	x, err := startExt(env, ev.h, s, ev.opts.Trace != nil)
+	if err != nil {
+		return nil, err
+	}
+	if x != nil {
+		for !x.done() {
+			env, b, err := x.enter(ev.h)
+			var vs []Value
+			if err == nil {
+				vs, err = ev.body(env, b)
+			}
+			if err == nil {
+				err = x.leave(ev.h, vs)
+			}
+			if err != nil {
+				x.abort(ev.h)
+				return nil, x.raceOf(err)
+			}
+		}
+		return x.finish(ev.h, ev.opts)
+	}
 	vs, rule, err := evalAtomic(env, ev.h, s, ev.opts)
 	if err != nil {
 		return nil, err
@@ -302,6 +323,8 @@ func destination(env *Env, s *fun.Stm, rule string) (Value, error) {
 func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]Value, string, error) {
 	one := func(v Value, rule string) ([]Value, string, error) { return []Value{v}, rule, nil }
 	switch e := s.Exp.(type) {
+	case *fun.AssertExp:
+		return evalAssert(env, e)
 	case *fun.ScalarExp:
 		k, err := fun.EvalSExp(e.X, envLookup(env), EMemScalar.Name)
 		if err != nil {

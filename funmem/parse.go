@@ -19,7 +19,7 @@ var keywords = func() map[string]bool {
 // ParseFile parses a FUNMEM program: FUN's syntax, with the types of Fig 6
 // (int, mem, [x]…[x] @ m -> L) and the expression alloc se.
 func ParseFile(file, src string) (*fun.Program, error) {
-	toks, err := semantics.Scan(file, src, Ops)
+	toks, err := fun.Scan(file, src, Ops)
 	if err != nil {
 		return nil, err
 	}
@@ -31,6 +31,9 @@ func newParser(toks []semantics.Token) *fun.Parser {
 	p := &fun.Parser{S: &semantics.TokenStream{Toks: toks}, Keywords: keywords}
 	p.ParseType = func() (fun.Type, error) { return parseType(p) }
 	p.ParseExp = func() (fun.Exp, bool, error) {
+		if e, ok, err := parseFold(p); ok || err != nil {
+			return e, ok, err
+		}
 		if !p.S.Is("alloc") {
 			return nil, false, nil
 		}
@@ -149,6 +152,57 @@ func parseIndexFn(p *fun.Parser) (*IndexFn, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// parseFold parses reduce, scan and filter as FUN does, but with any
+// number of parameters: FUNMEM binds an array operand with its support
+// group (groups.go), and the checker counts the operands.
+func parseFold(p *fun.Parser) (fun.Exp, bool, error) {
+	t := p.S.Peek()
+	if t.Kind != semantics.Ident || keywords[t.Text] || p.S.PeekAt(1).Text != "(" ||
+		(t.Text != "reduce" && t.Text != "scan" && t.Text != "filter") {
+		return nil, false, nil
+	}
+	kw := p.S.Next()
+	var ps []*fun.Param
+	for p.S.Is("(") {
+		prm, err := p.Param()
+		if err != nil {
+			return nil, true, err
+		}
+		ps = append(ps, prm)
+	}
+	var ne *fun.Ident
+	if kw.Text != "filter" {
+		if _, err := p.S.Expect("="); err != nil {
+			return nil, true, err
+		}
+		var err error
+		if ne, err = p.Ident("the start value z (a variable)"); err != nil {
+			return nil, true, err
+		}
+	}
+	if _, err := p.S.Expect("over"); err != nil {
+		return nil, true, err
+	}
+	arr, err := p.Ident("an array (a variable)")
+	if err != nil {
+		return nil, true, err
+	}
+	if _, err := p.S.Expect("do"); err != nil {
+		return nil, true, err
+	}
+	b, err := p.Body()
+	if err != nil {
+		return nil, true, err
+	}
+	switch kw.Text {
+	case "reduce":
+		return &fun.ReduceExp{Keyword: kw.Pos, Params: ps, Ne: ne, Arr: arr, Body: b}, true, nil
+	case "scan":
+		return &fun.ScanExp{Keyword: kw.Pos, Params: ps, Ne: ne, Arr: arr, Body: b}, true, nil
+	}
+	return &fun.FilterExp{Keyword: kw.Pos, Params: ps, Arr: arr, Body: b}, true, nil
 }
 
 // Print renders a FUNMEM program (FUN's printer renders the annotations).

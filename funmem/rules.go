@@ -3,7 +3,8 @@ package funmem
 import "github.com/arraysem/arraysem/semantics"
 
 // The rules of FUNMEM: the typing rules of Fig 8 and the heap semantics
-// of Fig 10, plus those of the derived forms iota and copy. Scalar
+// of Fig 10, plus those of the derived forms iota and copy and of the
+// extension forms (Figure "extension"). Scalar
 // expressions are typed by FUN's T-CONST, T-VAR and T-OP (fun.Rules). The
 // code names a rule by these values, never by a string literal; Rules
 // lists them all.
@@ -37,6 +38,20 @@ var (
 	EMemIota      = semantics.Rule{Name: "E-MEM-IOTA", Figure: "§3", Doc: "iota x writes 0, …, x-1 through the pattern's LMAD"}
 	EMemCopy      = semantics.Rule{Name: "E-MEM-COPY", Figure: "§3", Doc: "copy x writes x's elements through the pattern's LMAD (memcpy, eq 5)"}
 
+	// The extension forms (docs/funmem.md, "Extensions"): not in the
+	// paper; check --paper refuses them.
+	TMemLoop   = semantics.Rule{Name: "T-MEM-LOOP", Figure: "extension", Doc: "a loop's initial values, its body's results and its pattern have its parameters' types, supporting information included (T-MEM-RESULT's S)"}
+	TMemReduce = semantics.Rule{Name: "T-MEM-REDUCE", Figure: "extension", Doc: "reduce's operands, start and result have the type of xs's rows; array operands are support groups"}
+	TMemScan   = semantics.Rule{Name: "T-MEM-SCAN", Figure: "extension", Doc: "scan gives a fresh [n]τ in the pattern's block, written row by row"}
+	TMemFilter = semantics.Rule{Name: "T-MEM-FILTER", Figure: "extension", Doc: "filter binds its size and a fresh array of that size in the pattern's block"}
+	TMemAssert = semantics.Rule{Name: "T-MEM-ASSERT", Figure: "extension", Doc: "assert se, with se an int, binds one int"}
+
+	EMemLoop   = semantics.Rule{Name: "E-MEM-LOOP", Figure: "extension", Doc: "a loop runs its body for i = 1 … E(t) in order, carrying arrays by reference with their support"}
+	EMemReduce = semantics.Rule{Name: "E-MEM-REDUCE", Figure: "extension", Doc: "reduce is the left fold of xs's rows, read as a kernel's threads would; a combine writes only blocks it allocates"}
+	EMemScan   = semantics.Rule{Name: "E-MEM-SCAN", Figure: "extension", Doc: "scan folds as reduce and writes row i through the pattern's LMAD after step i (traced as element i's)"}
+	EMemFilter = semantics.Rule{Name: "E-MEM-FILTER", Figure: "extension", Doc: "filter runs its body per row as a kernel's iterations and writes the kept rows compactly through the pattern's LMAD"}
+	EMemAssert = semantics.Rule{Name: "E-MEM-ASSERT", Figure: "extension", Doc: "assert se binds 1 when E(se) is not 0, else is stuck with its message"}
+
 	// Validity is Def 3.1: a FUNMEM program is valid when its heap-based
 	// results are its value-based ones (CheckValidity decides it).
 	Validity = semantics.Rule{Name: "Def 3.1", Figure: "Def 3.1", Doc: "the heap-based semantics gives the value-based semantics' results"}
@@ -48,4 +63,6 @@ var Rules = semantics.RuleTable{
 	TMemLMAD, TMemInt, TMemArray, TMemProg, TMemIota, TMemCopy,
 	EMemAlloc, EMemSlice, EMemIndex, EMemTranspose, EMemKernel, EMemIfT, EMemIfF, EStms, EMemProg,
 	EMemScalar, EMemIota, EMemCopy, Validity,
+	TMemLoop, TMemReduce, TMemScan, TMemFilter, TMemAssert,
+	EMemLoop, EMemReduce, EMemScan, EMemFilter, EMemAssert,
 }

@@ -27,6 +27,7 @@ type frame struct {
 	stms []*fun.Stm
 	body *fun.Body
 	k    *kernel // non-nil for a kernel iteration
+	x    *ext    // non-nil for an iteration of a loop, reduce, scan or filter
 	i    int64   // the iteration
 	pos  int64   // its position in the kernel's schedule
 	next *frame
@@ -81,6 +82,13 @@ func (m HeapMachine) Step(c *Config) (*Config, string, error) {
 		}
 		return &Config{top: iteration(f, k, 1), h: c.h}, EMemKernel.Name, nil
 	}
+	x, err := startExt(f.env, c.h, s, opts.Trace != nil)
+	if err != nil {
+		return c, "", m.unwind(c, err)
+	}
+	if x != nil {
+		return m.nextExt(c, f, x, opts)
+	}
 	vs, rule, err := evalAtomic(f.env, c.h, s, opts)
 	if err != nil {
 		return c, "", m.unwind(c, err)
@@ -95,6 +103,10 @@ func (HeapMachine) unwind(c *Config, err error) error {
 		if f.k != nil {
 			c.h.Pop()
 			err = f.k.race(err)
+		}
+		if f.x != nil {
+			f.x.abort(c.h)
+			err = f.x.raceOf(err)
 		}
 	}
 	return err
@@ -133,6 +145,11 @@ func (m HeapMachine) ret(c *Config, f *frame, opts *HeapOptions) (*Config, strin
 	case f.next == nil:
 		opts.Counter.Hit(EMemProg.Name)
 		return &Config{results: vs, h: c.h}, EMemProg.Name, nil
+	case f.x != nil: // an iteration of a loop, reduce, scan or filter
+		if err := f.x.leave(c.h, vs); err != nil {
+			return c, "", m.unwind(c, err)
+		}
+		return m.nextExt(c, f.next, f.x, opts)
 	case f.k == nil: // an if's branch
 		return advance(c, f.next, f.next.stms[0], vs, rule)
 	}
@@ -145,6 +162,24 @@ func (m HeapMachine) ret(c *Config, f *frame, opts *HeapOptions) (*Config, strin
 	}
 	out, _ := k.finish(c.h, opts)
 	return advance(c, f.next, f.next.stms[0], out, EMemKernel.Name)
+}
+
+// nextExt pushes the next iteration of x, whose statement is the first
+// of f, or, after the last, binds its values in f.
+func (m HeapMachine) nextExt(c *Config, f *frame, x *ext, opts *HeapOptions) (*Config, string, error) {
+	if x.done() {
+		vs, err := x.finish(c.h, opts)
+		if err != nil {
+			return c, "", m.unwind(&Config{top: f, h: c.h}, err)
+		}
+		return advance(c, f, f.stms[0], vs, x.rule)
+	}
+	env, b, err := x.enter(c.h)
+	if err != nil {
+		x.abort(c.h)
+		return c, "", m.unwind(&Config{top: f, h: c.h}, x.raceOf(err))
+	}
+	return &Config{top: &frame{env: env, stms: b.Stms, body: b, x: x, i: x.i, next: f}, h: c.h}, x.rule, nil
 }
 
 // String renders the configuration on one line.
@@ -172,6 +207,8 @@ func (c *Config) layout() (string, int) {
 		if k := frames[i-1].k; k != nil {
 			e := s.Exp.(*fun.KernelExp)
 			fmt.Fprintf(&b, "[kernel %s = %d of %d] ", e.Var.Name, frames[i-1].i, k.m)
+		} else if x := frames[i-1].x; x != nil {
+			fmt.Fprintf(&b, "[%s %d of %d] ", extWord(s.Exp), frames[i-1].i, x.n)
 		} else {
 			fmt.Fprintf(&b, "[let %s = if …] ", fun.PrintPattern(s.Pat))
 		}
@@ -180,6 +217,20 @@ func (c *Config) layout() (string, int) {
 	rest := &fun.Body{Stms: c.top.stms, In: c.top.body.In, Result: c.top.body.Result}
 	b.WriteString(fun.PrintBody(rest, true))
 	return b.String(), at
+}
+
+// extWord names an extension form in configurations: loop i = …, or
+// the form's word.
+func extWord(e fun.Exp) string {
+	switch e := e.(type) {
+	case *fun.LoopExp:
+		return "loop " + e.Var.Name + " ="
+	case *fun.ReduceExp:
+		return "reduce step"
+	case *fun.ScanExp:
+		return "scan step"
+	}
+	return "filter row"
 }
 
 // RunHeapSmall runs p by the small-step heap semantics (nil o for the

@@ -165,6 +165,9 @@ func (t *transformer) stm(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
 			Then: &fun.Body{Stms: thenStms, In: e.Then.In, Result: xres},
 			Else: &fun.Body{Stms: elseStms, In: e.Else.In, Result: yres}}}}
 	}
+	if out := t.stmExt(s, gamma); out != nil {
+		return out
+	}
 	panic(fmt.Sprintf("funmem.Transform: unexpected expression %T (is the program well typed?)", s.Exp))
 }
 
@@ -243,6 +246,12 @@ func newNames(p *fun.Program) *names {
 		}
 		if k, ok := s.Exp.(*fun.KernelExp); ok {
 			n.used[k.Var.Name] = true
+		}
+		if l, ok := s.Exp.(*fun.LoopExp); ok {
+			n.used[l.Var.Name] = true
+		}
+		for _, q := range fun.ExpParams(s.Exp) {
+			n.used[q.Name.Name] = true
 		}
 	})
 	return n

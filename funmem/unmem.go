@@ -4,7 +4,8 @@ import "github.com/arraysem/arraysem/fun"
 
 // Unmem is Fig 9: it turns a FUNMEM program into FUN by reading mem as
 // int, dropping the memory annotations of array types, and reading
-// alloc se as 0. The value-based semantics of FUNMEM is FUN's semantics of
+// alloc se as 0, and dropping the supporting variables the extension
+// forms bind at run time (binding them to 0). The value-based semantics of FUNMEM is FUN's semantics of
 // the result (§3.3).
 func Unmem(p *fun.Program) *fun.Program {
 	out := &fun.Program{File: p.File, Body: unmemBody(p.Body)}
@@ -19,12 +20,13 @@ func unmemParam(p *fun.Param) *fun.Param {
 }
 
 func unmemBody(b *fun.Body) *fun.Body {
-	out := &fun.Body{In: b.In, Result: b.Result}
+	out := &fun.Body{In: b.In, Result: b.Result, Rparen: b.Rparen}
 	for _, s := range b.Stms {
 		ns := &fun.Stm{Let: s.Let, Exp: s.Exp}
 		for _, p := range s.Pat {
 			ns.Pat = append(ns.Pat, unmemParam(p))
 		}
+		var after []*fun.Stm
 		switch e := s.Exp.(type) {
 		case *AllocExp:
 			ns.Exp = &fun.ScalarExp{X: &fun.Const{ValuePos: e.Alloc, Value: 0}} // alloc se ⇒ 0
@@ -32,10 +34,61 @@ func unmemBody(b *fun.Body) *fun.Body {
 			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: unmemBody(e.Then), Else: unmemBody(e.Else)}
 		case *fun.KernelExp:
 			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: unmemBody(e.Body)}
+		case *fun.LoopExp:
+			// The supporting parameters are ordinary ints (mem ⇒ int): the
+			// initial values and results list them.
+			ns.Exp = &fun.LoopExp{Loop: e.Loop, Params: unmemParams(e.Params), Lparen: e.Lparen, Init: e.Init, Rparen: e.Rparen,
+				Var: e.Var, Bound: e.Bound, Body: unmemBody(e.Body)}
+		case *fun.ReduceExp:
+			ps, b := unmemOperands(e.Params, e.Body)
+			ns.Exp = &fun.ReduceExp{Keyword: e.Keyword, Params: ps, Ne: e.Ne, Arr: e.Arr, Body: b}
+			ns.Pat, after = unmemGroups(s.Pat)
+		case *fun.ScanExp:
+			ps, b := unmemOperands(e.Params, e.Body)
+			ns.Exp = &fun.ScanExp{Keyword: e.Keyword, Params: ps, Ne: e.Ne, Arr: e.Arr, Body: b}
+		case *fun.FilterExp:
+			ps, b := unmemOperands(e.Params, e.Body)
+			ns.Exp = &fun.FilterExp{Keyword: e.Keyword, Params: ps, Arr: e.Arr, Body: b}
 		}
-		out.Stms = append(out.Stms, ns)
+		out.Stms = append(append(out.Stms, ns), after...)
 	}
 	return out
+}
+
+func unmemParams(ps []*fun.Param) []*fun.Param {
+	out := make([]*fun.Param, len(ps))
+	for i, p := range ps {
+		out[i] = unmemParam(p)
+	}
+	return out
+}
+
+// unmemGroups drops the supporting variables of support groups
+// (groups.go), which FUN's forms do not bind, and binds them to 0 after
+// (as a block is 0): they only describe memory, so that no value depends
+// on them, but a Support may copy them into other ints.
+func unmemGroups(ps []*fun.Param) ([]*fun.Param, []*fun.Stm) {
+	supp := supportNames(Groups(ps))
+	var keep []*fun.Param
+	var zeros []*fun.Stm
+	for _, p := range ps {
+		if supp[p.Name.Name] {
+			zeros = append(zeros, &fun.Stm{Let: p.Lparen, Pat: []*fun.Param{{Lparen: p.Lparen, Name: p.Name, Type: fun.Type{}, Rparen: p.Rparen}},
+				Exp: &fun.ScalarExp{X: &fun.Const{ValuePos: p.Lparen, Value: 0}}})
+			continue
+		}
+		keep = append(keep, unmemParam(p))
+	}
+	return keep, zeros
+}
+
+// unmemOperands is unmemGroups for the operands of a reduce, scan or
+// filter: the zeros go at the top of the body.
+func unmemOperands(ps []*fun.Param, b *fun.Body) ([]*fun.Param, *fun.Body) {
+	keep, zeros := unmemGroups(ps)
+	nb := unmemBody(b)
+	nb.Stms = append(zeros, nb.Stms...)
+	return keep, nb
 }
 
 // MemInputs lists the names of a program's mem inputs: the value-based
