@@ -13,7 +13,9 @@ import (
 // if's branches and a kernel's body are scopes of their own); ints and
 // blocks are not mixed. Errors are of kind TypeError, with rule IMP-SCOPE
 // or IMP-TYPE, or the rule of an extension (IMP-FOR, IMP-ASSERT,
-// IMP-REDUCE, IMP-SCAN) for what only that form asks.
+// IMP-REDUCE, IMP-SCAN) for what only that form asks. With floats (an
+// extension), ints and floats are not mixed either: a scalar expression
+// has one type (IMP-TYPE), and paper mode refuses floats (IMP-FLOAT).
 func Check(p *Program, counter semantics.Counter) error {
 	return CheckWith(p, CheckOptions{Counter: counter})
 }
@@ -32,7 +34,12 @@ func CheckWith(p *Program, o CheckOptions) error {
 	c := &checker{counter: o.Counter, paper: o.Paper}
 	scope := map[string]Type{}
 	for _, in := range p.Inputs {
-		scope[in.Name.Name] = Int
+		if in.Elem == semantics.FloatElem {
+			if err := c.float(in.Pos, "float input "+in.Name.Name); err != nil {
+				return err
+			}
+		}
+		scope[in.Name.Name] = TypeOf(in.Elem)
 		if in.Dims != nil {
 			delete(scope, in.Name.Name)
 			for _, d := range in.Dims {
@@ -51,20 +58,111 @@ func CheckWith(p *Program, o CheckOptions) error {
 		return err
 	}
 	for _, r := range p.Return {
-		want := Int
-		if r.Dims != nil {
-			want = Mem
-			for _, d := range r.Dims {
-				if err := c.ints(scope, d); err != nil {
-					return err
-				}
+		if r.Dims == nil {
+			if _, err := c.scalar(scope, r.Name); err != nil {
+				return err
+			}
+			continue
+		}
+		if r.Elem == semantics.FloatElem {
+			if err := c.float(r.Name.NamePos, "float result "+r.Name.Name); err != nil {
+				return err
 			}
 		}
-		if err := c.use(scope, r.Name, want); err != nil {
+		for _, d := range r.Dims {
+			if err := c.ints(scope, d); err != nil {
+				return err
+			}
+		}
+		if err := c.use(scope, r.Name, Mem); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// float refuses what of the floats extension at pos in paper mode, and
+// counts IMP-FLOAT otherwise.
+func (c *checker) float(pos fun.Pos, what string) error {
+	if c.paper {
+		return semantics.Errorf(pos, semantics.TypeError, ImpFloat.Name, "%s: floats are an extension of Fig 11 (refused in paper mode)", what)
+	}
+	c.counter.Hit(ImpFloat.Name)
+	return nil
+}
+
+// scalar checks that x is a declared int or float and returns its type.
+func (c *checker) scalar(scope map[string]Type, x *fun.Ident) (Type, error) {
+	t, ok := scope[x.Name]
+	if !ok {
+		return 0, semantics.Errorf(x.NamePos, semantics.TypeError, ImpScope.Name, "%s is not declared", x.Name)
+	}
+	if t == Mem {
+		return 0, semantics.Errorf(x.NamePos, semantics.TypeError, ImpType.Name, "%s is mem, not int or float", x.Name)
+	}
+	c.counter.Hit(ImpScope.Name)
+	return t, nil
+}
+
+// sexp is the type of a scalar expression, Int or Float: its variables
+// are declared scalars, and there are no implicit conversions, so an
+// operator's operands have one type (a comparison gives an int, and % &&
+// || take ints), and a function's argument has the function's argument
+// type (rule IMP-TYPE; IMP-FLOAT for a float constant or a function in
+// paper mode).
+func (c *checker) sexp(scope map[string]Type, e fun.SExp) (Type, error) {
+	switch e := e.(type) {
+	case *fun.Const:
+		return Int, nil
+	case *fun.FloatConst:
+		return Float, c.float(e.ValuePos, "float constant "+fun.PrintSExp(e))
+	case fun.Var:
+		t, ok := scope[e.Name]
+		if ok && t == Mem {
+			return 0, semantics.Errorf(e.NamePos, semantics.TypeError, ImpType.Name, "%s is mem, not int", e.Name)
+		}
+		if !ok {
+			return 0, semantics.Errorf(e.NamePos, semantics.TypeError, ImpScope.Name, "%s is not declared", e.Name)
+		}
+		c.counter.Hit(ImpScope.Name)
+		return t, nil
+	case *fun.UnOp:
+		return c.sexp(scope, e.X)
+	case *fun.BinOp:
+		l, err := c.sexp(scope, e.L)
+		if err != nil {
+			return 0, err
+		}
+		r, err := c.sexp(scope, e.R)
+		if err != nil {
+			return 0, err
+		}
+		if l != r {
+			return 0, semantics.Errorf(e.OpPos, semantics.TypeError, ImpType.Name, "operator %s applied to %s and %s in %s (no implicit conversions: use float(se) or int(se))", e.Op, l, r, fun.PrintSExp(e))
+		}
+		switch e.Op {
+		case semantics.Mod, semantics.And, semantics.Or:
+			if l == Float {
+				return 0, semantics.Errorf(e.OpPos, semantics.TypeError, ImpType.Name, "operator %s takes ints, not floats, in %s", e.Op, fun.PrintSExp(e))
+			}
+		case semantics.Eq, semantics.Ne, semantics.Lt, semantics.Le, semantics.Gt, semantics.Ge:
+			return Int, nil
+		}
+		return l, nil
+	case *fun.Call:
+		if err := c.float(e.NamePos, e.Func.String()+"(…), a built-in function,"); err != nil {
+			return 0, err
+		}
+		a, err := c.sexp(scope, e.Arg)
+		if err != nil {
+			return 0, err
+		}
+		if want := TypeOf(e.Func.Arg()); a != want {
+			return 0, semantics.Errorf(e.NamePos, semantics.TypeError, ImpType.Name, "%s takes %s, but its argument %s is %s", e.Func, want, fun.PrintSExp(e.Arg), a)
+		}
+		return TypeOf(e.Func.Result()), nil
+	}
+	return 0, semantics.Errorf(e.Pos(), semantics.TypeError, ImpType.Name, "unknown scalar expression %T", e)
 }
 
 type checker struct {
@@ -94,11 +192,15 @@ func (c *checker) use(scope map[string]Type, x *fun.Ident, want Type) error {
 	return nil
 }
 
+// ints checks that e is an int expression (sizes, indices, bounds,
+// conditions).
 func (c *checker) ints(scope map[string]Type, e fun.SExp) error {
-	for _, x := range fun.FreeVars(e, nil) {
-		if err := c.use(scope, x, Int); err != nil {
-			return err
-		}
+	t, err := c.sexp(scope, e)
+	if err != nil {
+		return err
+	}
+	if t != Int {
+		return semantics.Errorf(e.Pos(), semantics.TypeError, ImpType.Name, "%s is %s, not int", fun.PrintSExp(e), t)
 	}
 	return nil
 }
@@ -108,6 +210,9 @@ func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 		var err error
 		switch s := s.(type) {
 		case *Decl:
+			if s.Type == Float {
+				err = c.float(s.At, "var "+s.X.Name+" : float")
+			}
 			scope[s.X.Name] = s.Type
 		case *Assign:
 			if y, ok := s.SE.(fun.Var); ok && scope[y.Name] == Mem {
@@ -116,8 +221,9 @@ func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 				}
 				break
 			}
-			if err = c.ints(scope, s.SE); err == nil {
-				err = c.use(scope, s.X, Int)
+			var t Type
+			if t, err = c.sexp(scope, s.SE); err == nil {
+				err = c.use(scope, s.X, t)
 			}
 		case *Alloc:
 			if err = c.ints(scope, s.Size); err == nil {
@@ -126,13 +232,13 @@ func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 		case *Read:
 			if err = c.use(scope, s.Y, Mem); err == nil {
 				if err = c.ints(scope, s.Index); err == nil {
-					err = c.use(scope, s.X, Int)
+					_, err = c.scalar(scope, s.X) // the word is read as x is declared
 				}
 			}
 		case *Write:
 			if err = c.use(scope, s.X, Mem); err == nil {
 				if err = c.ints(scope, s.Index); err == nil {
-					err = c.ints(scope, s.Value)
+					_, err = c.sexp(scope, s.Value) // an int or a float's bits
 				}
 			}
 		case *If:
@@ -161,8 +267,9 @@ func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 			}
 		case *Reduce:
 			if err = c.extension(s, ImpReduce, "reduce"); err == nil {
-				if err = c.use(scope, s.Target, Int); err == nil {
-					err = c.fold(scope, &s.Fold, ImpReduce)
+				var t Type
+				if t, err = c.scalar(scope, s.Target); err == nil {
+					err = c.fold(scope, &s.Fold, ImpReduce, t)
 				}
 			}
 		case *Scan:
@@ -171,7 +278,10 @@ func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 					inner := semantics.CloneMap(scope)
 					inner[s.X.Name] = Int
 					if err = c.ints(inner, s.Addr); err == nil {
-						err = c.fold(scope, &s.Fold, ImpScan)
+						var t Type
+						if t, err = c.sexp(scope, s.Neutral); err == nil {
+							err = c.fold(scope, &s.Fold, ImpScan, t)
+						}
 					}
 				}
 			}
@@ -183,16 +293,22 @@ func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 	return nil
 }
 
-// fold checks the parts of a reduce or a scan. The neutral element and the
-// bound are ints of the enclosing scope. The element part is a scope of
+// fold checks the parts of a reduce or a scan whose accumulator has type t
+// (Int or Float: a reduce's target's, a scan's neutral element's). The
+// neutral element is a t and the bound an int of the enclosing scope. The element part is a scope of
 // its own with the index, as a kernel's body; the combine part one with a
 // and b, without the index (a parallel combine is not at an element). Each
 // part yields one of its own int variables (its index, a or b, or one it
 // declares at its top level), so that the part, not the enclosing scope,
-// makes the value (rule: IMP-REDUCE or IMP-SCAN).
-func (c *checker) fold(scope map[string]Type, f *Fold, rule semantics.Rule) error {
-	if err := c.ints(scope, f.Neutral); err != nil {
+// makes the value (rule: IMP-REDUCE or IMP-SCAN). The accumulator a, the
+// element b and the yielded values are ts.
+func (c *checker) fold(scope map[string]Type, f *Fold, rule semantics.Rule, t Type) error {
+	ne, err := c.sexp(scope, f.Neutral)
+	if err != nil {
 		return err
+	}
+	if ne != t {
+		return semantics.Errorf(f.Neutral.Pos(), semantics.TypeError, rule.Name, "the neutral element %s is %s, but the accumulator is %s", fun.PrintSExp(f.Neutral), ne, t)
 	}
 	if err := c.ints(scope, f.Bound); err != nil {
 		return err
@@ -202,24 +318,24 @@ func (c *checker) fold(scope map[string]Type, f *Fold, rule semantics.Rule) erro
 	if err := c.stmts(elem, f.Body); err != nil {
 		return err
 	}
-	if err := c.yield(elem, f.Body, f.Yield, rule, "element", f.X); err != nil {
+	if err := c.yield(elem, f.Body, f.Yield, rule, t, "element", f.X); err != nil {
 		return err
 	}
 	if f.A.Name == f.B.Name {
 		return semantics.Errorf(f.B.NamePos, semantics.TypeError, rule.Name, "combine %s, %s: the accumulator and the element need two names", f.A.Name, f.B.Name)
 	}
 	comb := semantics.CloneMap(scope)
-	comb[f.A.Name], comb[f.B.Name] = Int, Int
+	comb[f.A.Name], comb[f.B.Name] = t, t
 	if err := c.stmts(comb, f.Combine); err != nil {
 		return err
 	}
-	return c.yield(comb, f.Combine, f.Result, rule, "combine", f.A, f.B)
+	return c.yield(comb, f.Combine, f.Result, rule, t, "combine", f.A, f.B)
 }
 
-// yield checks the yielded y of a part: an int of the part's scope,
+// yield checks the yielded y of a part: a t of the part's scope,
 // declared by the part itself (own: the variables the form binds for it).
-func (c *checker) yield(scope map[string]Type, body []Stmt, y *fun.Ident, rule semantics.Rule, part string, own ...*fun.Ident) error {
-	if err := c.use(scope, y, Int); err != nil {
+func (c *checker) yield(scope map[string]Type, body []Stmt, y *fun.Ident, rule semantics.Rule, t Type, part string, own ...*fun.Ident) error {
+	if err := c.use(scope, y, t); err != nil {
 		return err
 	}
 	for _, x := range own {
@@ -235,14 +351,25 @@ func (c *checker) yield(scope map[string]Type, body []Stmt, y *fun.Ident, rule s
 	return semantics.Errorf(y.NamePos, semantics.TypeError, rule.Name, "yield %s: the %s part yields one of its own variables, and %s is declared outside it", y.Name, part, y.Name)
 }
 
-// ResultString describes a program's results: (int, [zsize]).
+// ResultString describes a program's results: (int, [zsize]), with
+// floats (float, [zsize]float). A scalar result's type is its variable's
+// as the inputs and the program's top-level statements declare it.
 func ResultString(p *Program) string {
+	declared := map[string]Type{}
+	for _, in := range p.Inputs {
+		declared[in.Name.Name] = TypeOf(in.Elem)
+	}
+	for _, s := range p.Body {
+		if d, ok := s.(*Decl); ok {
+			declared[d.X.Name] = d.Type
+		}
+	}
 	parts := make([]string, len(p.Return))
 	for i, r := range p.Return {
 		if r.Dims == nil {
-			parts[i] = "int"
+			parts[i] = declared[r.Name.Name].String()
 		} else {
-			parts[i] = dims(r.Dims)
+			parts[i] = dims(r.Dims) + elemSuffix(r.Elem)
 		}
 	}
 	return "(" + strings.Join(parts, ", ") + ")"

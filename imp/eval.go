@@ -2,25 +2,33 @@ package imp
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// Value is an IMP value: an integer, or a block's label (⊥ before a
-// block is assigned to a mem variable).
+// Value is an IMP value: an integer or (an extension) a float, or a
+// block's label (⊥ before a block is assigned to a mem variable).
 type Value struct {
 	Mem     bool
 	Defined bool // for mem: not ⊥
-	K       int64
-	L       semantics.Label
+	// Elem is a scalar's type; K is the int, or the float's bits
+	// (semantics.FloatBits), the word a heap stores either way.
+	Elem semantics.Elem
+	K    int64
+	L    semantics.Label
 }
+
+// NumValue is the scalar value n.
+func NumValue(n semantics.Num) Value { return Value{Elem: n.Elem, K: n.Bits} }
+
+// Num is a scalar value as a typed scalar.
+func (v Value) Num() semantics.Num { return semantics.Num{Elem: v.Elem, Bits: v.K} }
 
 func (v Value) String() string {
 	switch {
 	case !v.Mem:
-		return fmt.Sprint(v.K)
+		return v.Num().String()
 	case !v.Defined:
 		return "⊥"
 	}
@@ -85,7 +93,7 @@ func KernelName(k *Kernel) string {
 func BindInputs(p *Program, args map[string]string) (Env, *semantics.Heap, error) {
 	fp := &fun.Program{File: p.File}
 	for _, in := range p.Inputs {
-		t := fun.Type{}
+		t := fun.Type{Elem: in.Elem}
 		for _, d := range in.Dims {
 			v, ok := d.(fun.Var)
 			if !ok {
@@ -102,7 +110,7 @@ func BindInputs(p *Program, args map[string]string) (Env, *semantics.Heap, error
 	env, h := Env{}, &semantics.Heap{}
 	for _, b := range fenv.Bindings() {
 		if b.Value.IsScalar() {
-			env[b.Name] = Value{K: b.Value.Int()}
+			env[b.Name] = NumValue(b.Value.Num())
 		}
 	}
 	for _, in := range p.Inputs {
@@ -211,6 +219,10 @@ func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
 			env[s.X.Name] = Value{Mem: true}
 			return EImpDecMem.Name, nil
 		}
+		if s.Type == Float {
+			env[s.X.Name] = NumValue(semantics.FloatNum(0))
+			return EImpDecFloat.Name, nil
+		}
 		env[s.X.Name] = Value{}
 		return EImpDecInt.Name, nil
 	case *Assign:
@@ -220,11 +232,11 @@ func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
 				return EImpAssignMem.Name, nil
 			}
 		}
-		k, err := fun.EvalSExp(s.SE, lookup(env), EImpAssignInt.Name)
+		v, err := fun.EvalNum(s.SE, numLookup(env), EImpAssignInt.Name)
 		if err != nil {
 			return "", err
 		}
-		env[s.X.Name] = Value{K: k}
+		env[s.X.Name] = NumValue(v)
 		return EImpAssignInt.Name, nil
 	case *Alloc:
 		rule := EImpAlloc.Name
@@ -252,11 +264,12 @@ func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
 		if err != nil {
 			return "", heapErr(err, s.At, rule, s.Y.Name)
 		}
-		env[s.X.Name] = Value{K: k}
+		// The word is read as x is declared: a heap word is a word.
+		env[s.X.Name] = Value{Elem: env[s.X.Name].Elem, K: k}
 		return rule, nil
 	case *Assert:
 		rule := IAssert.Name
-		k, err := fun.EvalSExp(s.Cond, lookup(env), rule)
+		k, err := intValue(s.Cond, env, rule)
 		if err != nil {
 			return "", err
 		}
@@ -277,11 +290,11 @@ func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		k, err := fun.EvalSExp(s.Value, lookup(env), rule)
+		v, err := fun.EvalNum(s.Value, numLookup(env), rule)
 		if err != nil {
 			return "", err
 		}
-		if err := h.Write(semantics.Loc{Block: b, Offset: off}, k); err != nil {
+		if err := h.Write(semantics.Loc{Block: b, Offset: off}, v.Bits); err != nil {
 			return "", heapErr(err, s.At, rule, s.X.Name)
 		}
 		return rule, nil
@@ -357,8 +370,38 @@ func lookup(env Env) func(*fun.Ident, string) (int64, error) {
 		if v.Mem {
 			return 0, semantics.Stuckf(x.NamePos, rule, "%s is a memory block, not an integer", x.Name)
 		}
+		if v.Elem != semantics.IntElem {
+			return 0, semantics.Stuckf(x.NamePos, rule, "%s is the float %s, not an integer", x.Name, v)
+		}
 		return v.K, nil
 	}
+}
+
+// numLookup reads a scalar variable, int or float, for fun.EvalNum.
+func numLookup(env Env) func(*fun.Ident, string) (semantics.Num, error) {
+	return func(x *fun.Ident, rule string) (semantics.Num, error) {
+		v, ok := env[x.Name]
+		if !ok {
+			return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "variable %s is not declared", x.Name)
+		}
+		if v.Mem {
+			return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "%s is a memory block, not an integer or a float", x.Name)
+		}
+		return v.Num(), nil
+	}
+}
+
+// intValue evaluates a condition: a scalar expression, which may compare
+// floats, whose value is an int.
+func intValue(e fun.SExp, env Env, rule string) (int64, error) {
+	v, err := fun.EvalNum(e, numLookup(env), rule)
+	if err != nil {
+		return 0, err
+	}
+	if v.Elem != semantics.IntElem {
+		return 0, semantics.Stuckf(e.Pos(), rule, "%s is the float %s, not an int", fun.PrintSExp(e), v)
+	}
+	return v.Int(), nil
 }
 
 func block(env Env, x *fun.Ident, rule string) (semantics.Label, error) {
@@ -381,11 +424,11 @@ func Results(p *Program, env Env, h *semantics.Heap) ([]semantics.Array, error) 
 	var out []semantics.Array
 	for _, r := range p.Return {
 		if r.Dims == nil {
-			k, err := lookup(env)(r.Name, rule)
+			v, err := numLookup(env)(r.Name, rule)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, semantics.Scalar(k))
+			out = append(out, v.Array())
 			continue
 		}
 		b, err := block(env, r.Name, rule)
@@ -406,7 +449,7 @@ func Results(p *Program, env Env, h *semantics.Heap) ([]semantics.Array, error) 
 		if int64(len(data)) < n {
 			return nil, semantics.Stuckf(r.Name.NamePos, rule, "block %s holds %d integers, fewer than the %d of %s", r.Name.Name, len(data), n, semantics.ShapeString(shape))
 		}
-		a, _ := semantics.Nest(append([]int64(nil), data[:n]...), shape)
+		a, _ := semantics.NestOf(r.Elem, append([]int64(nil), data[:n]...), shape)
 		out = append(out, a)
 	}
 	return out, nil

@@ -74,8 +74,8 @@ type foldRun struct {
 	f    *Fold
 	rule string
 	n    int64
-	acc  int64
-	y    int64 // the element now being combined
+	acc  semantics.Num // an int or (an extension) a float
+	y    semantics.Num // the element now being combined
 	t    *semantics.Tracker
 }
 
@@ -87,7 +87,7 @@ func startFold(env Env, h *semantics.Heap, s Stmt, trace bool) (*foldRun, error)
 	if _, ok := s.(*Scan); ok {
 		r.rule = IScan.Name
 	}
-	ne, err := fun.EvalSExp(f.Neutral, lookup(env), r.rule)
+	ne, err := fun.EvalNum(f.Neutral, numLookup(env), r.rule)
 	if err != nil {
 		return nil, err
 	}
@@ -122,22 +122,22 @@ func (r *foldRun) element(env Env, i int64) Env {
 // combine ends element i, whose environment is inner, and gives the
 // environment of its combine: E, a ↦ acc, b ↦ y.
 func (r *foldRun) combine(env, inner Env, i int64) (Env, error) {
-	y, err := lookup(inner)(r.f.Yield, r.rule)
+	y, err := numLookup(inner)(r.f.Yield, r.rule)
 	if err != nil {
 		return nil, err
 	}
 	r.y = y
 	r.t.Start(r.n + i)
 	comb := env.clone()
-	comb[r.f.A.Name] = Value{K: r.acc}
-	comb[r.f.B.Name] = Value{K: y}
+	comb[r.f.A.Name] = NumValue(r.acc)
+	comb[r.f.B.Name] = NumValue(y)
 	return comb, nil
 }
 
 // combined ends the combine after element i, whose environment is comb:
 // the accumulator takes its result, and a scan writes it.
 func (r *foldRun) combined(env, comb Env, h *semantics.Heap, i int64) error {
-	c, err := lookup(comb)(r.f.Result, r.rule)
+	c, err := numLookup(comb)(r.f.Result, r.rule)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func (r *foldRun) combined(env, comb Env, h *semantics.Heap, i int64) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Write(semantics.Loc{Block: b, Offset: off}, c); err != nil {
+	if err := h.Write(semantics.Loc{Block: b, Offset: off}, c.Bits); err != nil {
 		return heapErr(err, sc.At, r.rule, sc.Block.Name)
 	}
 	return nil
@@ -174,7 +174,7 @@ func (r *foldRun) combined(env, comb Env, h *semantics.Heap, i int64) error {
 func (r *foldRun) finish(env Env, h *semantics.Heap, opts *Options) {
 	h.Pop()
 	if red, ok := r.s.(*Reduce); ok {
-		env[red.Target.Name] = Value{K: r.acc}
+		env[red.Target.Name] = NumValue(r.acc)
 	}
 	opts.Counter.Hit(r.rule)
 	if opts.Trace != nil {

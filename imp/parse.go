@@ -182,6 +182,7 @@ func (p *parser) program(file string) (*Program, error) {
 			if r.Dims, err = p.dims(); err != nil {
 				return nil, err
 			}
+			r.Elem = p.elem()
 		}
 		prog.Return = append(prog.Return, r)
 		if !p.S.Accept(",") {
@@ -208,12 +209,17 @@ func (p *parser) input() (*Input, error) {
 	if p.S.Accept("int") {
 		return in, nil
 	}
+	if p.S.Accept("float") {
+		in.Elem = semantics.FloatElem
+		return in, nil
+	}
 	if !p.S.Is("[") {
-		return nil, p.S.Errorf("expected int or [n]… @ block, found %s", p.S.Peek())
+		return nil, p.S.Errorf("expected int, float or [n]… @ block, found %s", p.S.Peek())
 	}
 	if in.Dims, err = p.dims(); err != nil {
 		return nil, err
 	}
+	in.Elem = p.elem()
 	if _, err := p.S.Expect("@"); err != nil {
 		return nil, err
 	}
@@ -221,6 +227,15 @@ func (p *parser) input() (*Input, error) {
 		return nil, err
 	}
 	return in, nil
+}
+
+// elem reads the element type after an array's shape: float, or nothing
+// for int.
+func (p *parser) elem() semantics.Elem {
+	if p.S.Accept("float") {
+		return semantics.FloatElem
+	}
+	return semantics.IntElem
 }
 
 // dims reads [se][se]….
@@ -293,8 +308,10 @@ func (p *parser) stmt() (Stmt, error) {
 			return &Decl{At: t.Pos, X: x, Type: Int, TypePos: tp}, nil
 		case p.S.Accept("mem"):
 			return &Decl{At: t.Pos, X: x, Type: Mem, TypePos: tp}, nil
+		case p.S.Accept("float"):
+			return &Decl{At: t.Pos, X: x, Type: Float, TypePos: tp}, nil
 		}
-		return nil, p.S.Errorf("expected int or mem, found %s", p.S.Peek())
+		return nil, p.S.Errorf("expected int, float or mem, found %s", p.S.Peek())
 	case p.S.Accept("if"):
 		c, err := p.Ident("a condition variable")
 		if err != nil {

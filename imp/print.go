@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // Print renders a program one statement per line, bodies indented, in a
@@ -13,9 +14,9 @@ func Print(p *Program) string {
 	for _, in := range p.Inputs {
 		b.WriteString("input " + in.Name.Name + " : ")
 		if in.Dims == nil {
-			b.WriteString("int;\n")
+			b.WriteString(TypeOf(in.Elem).String() + ";\n")
 		} else {
-			b.WriteString(dims(in.Dims) + " @ " + in.Block.Name + ";\n")
+			b.WriteString(dims(in.Dims) + elemSuffix(in.Elem) + " @ " + in.Block.Name + ";\n")
 		}
 	}
 	printStmts(&b, p.Body, 0, true)
@@ -23,11 +24,20 @@ func Print(p *Program) string {
 	for i, r := range p.Return {
 		parts[i] = r.Name.Name
 		if r.Dims != nil {
-			parts[i] += " : " + dims(r.Dims)
+			parts[i] += " : " + dims(r.Dims) + elemSuffix(r.Elem)
 		}
 	}
 	b.WriteString("return " + strings.Join(parts, ", ") + "\n")
 	return b.String()
+}
+
+// elemSuffix is what follows an array's shape for its element type:
+// "float", or nothing for int.
+func elemSuffix(e semantics.Elem) string {
+	if e == semantics.FloatElem {
+		return "float"
+	}
+	return ""
 }
 
 func dims(ds []fun.SExp) string {

@@ -35,7 +35,13 @@ var (
 	ImpScan   = semantics.Rule{Name: "IMP-SCAN", Figure: "extension", Doc: "a scan's target is a block, its offset an int with the index; each part yields an int of its own"}
 
 	ImpScope = semantics.Rule{Name: "IMP-SCOPE", Figure: "§4", Doc: "a variable is declared before its use, in a scope still open"}
-	ImpType  = semantics.Rule{Name: "IMP-TYPE", Figure: "§4", Doc: "ints and blocks are not mixed"}
+	ImpType  = semantics.Rule{Name: "IMP-TYPE", Figure: "§4", Doc: "ints and blocks are not mixed (nor, with floats, ints and floats)"}
+
+	// Floats (an extension, docs/imp.md "Floats"): float variables and
+	// inputs, float constants and functions; blocks hold words, read and
+	// written as the variable or value is typed.
+	EImpDecFloat = semantics.Rule{Name: "E-IMP-DEC-FLOAT", Figure: "extension", Doc: "var x : float declares x, initially 0.0"}
+	ImpFloat     = semantics.Rule{Name: "IMP-FLOAT", Figure: "extension", Doc: "float declarations, inputs, results, constants and functions are an extension: an operator's operands have one type, and % && || take ints"}
 )
 
 // Rules is IMP's rule table.
@@ -43,4 +49,5 @@ var Rules = semantics.RuleTable{
 	EImpDecInt, EImpDecMem, EImpAssignInt, EImpAssignMem, EImpRead, EImpWrite, EImpAlloc, EImpSeq,
 	EImpIfTrue, EImpIfFalse, EImpSkip, EImpKernel, ImpScope, ImpType,
 	IFor, IAssert, IReduce, IScan, ImpFor, ImpAssert, ImpReduce, ImpScan,
+	EImpDecFloat, ImpFloat,
 }

@@ -232,7 +232,7 @@ func (c *Config) layout() (string, int) {
 			fmt.Fprintf(&b, "[%s combine %d of %d: %s = %v, %s = %v] ", keywordOf(f.fold.s), f.i, f.fold.n,
 				f.fold.f.A.Name, f.env[f.fold.f.A.Name], f.fold.f.B.Name, f.env[f.fold.f.B.Name])
 		case f.fold != nil:
-			fmt.Fprintf(&b, "[%s %s = %d of %d, acc = %d] ", keywordOf(f.fold.s), f.fold.f.X.Name, f.i, f.fold.n, f.fold.acc)
+			fmt.Fprintf(&b, "[%s %s = %d of %d, acc = %s] ", keywordOf(f.fold.s), f.fold.f.X.Name, f.i, f.fold.n, f.fold.acc)
 		}
 	}
 	at := utf8.RuneCountInString(b.String())

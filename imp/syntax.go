@@ -1,21 +1,45 @@
 package imp
 
-import "github.com/arraysem/arraysem/fun"
+import (
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
 
-// Type is an IMP type: int or mem.
+// Type is an IMP type: int or mem, and float (an extension).
 type Type int
 
-// The two types of Fig 11.
+// The two types of Fig 11, and float (docs/imp.md, "Floats").
 const (
 	Int Type = iota
 	Mem
+	Float
 )
 
+// String is the type as programs write it.
 func (t Type) String() string {
-	if t == Mem {
+	switch t {
+	case Mem:
 		return "mem"
+	case Float:
+		return "float"
 	}
 	return "int"
+}
+
+// TypeOf is the scalar type of an element type: Int or Float.
+func TypeOf(e semantics.Elem) Type {
+	if e == semantics.FloatElem {
+		return Float
+	}
+	return Int
+}
+
+// Elem is the element type of a scalar type (IntElem for Int, and for Mem).
+func (t Type) Elem() semantics.Elem {
+	if t == Float {
+		return semantics.FloatElem
+	}
+	return semantics.IntElem
 }
 
 // Program is an IMP program: inputs, statements, and the results.
@@ -27,23 +51,29 @@ type Program struct {
 	RetPos fun.Pos
 }
 
-// Input declares a program input (an extension): an int, or an array
-// given by --arg placed row-major in a block of its own:
+// Input declares a program input (an extension): an int or a float, or
+// an array given by --arg placed row-major in a block of its own (a float
+// array's elements as their bits, a heap word being a word):
 //
 //	input n : int;
+//	input x : float;
 //	input xs : [n] @ xs_mem;
+//	input ys : [n]float @ ys_mem;
 type Input struct {
 	Pos   fun.Pos
 	Name  *fun.Ident
-	Dims  []fun.SExp // nil for an int
-	Block *fun.Ident // the block holding the array
+	Dims  []fun.SExp     // nil for a scalar
+	Elem  semantics.Elem // the scalar's or the elements' type
+	Block *fun.Ident     // the block holding the array
 }
 
 // Result is one result of return: a variable, or a block read as a
-// row-major array of the given shape (zmem : [zsize]).
+// row-major array of the given shape and element type (zmem : [zsize],
+// zmem : [zsize]float).
 type Result struct {
 	Name *fun.Ident
-	Dims []fun.SExp // nil for an int
+	Dims []fun.SExp     // nil for a scalar (its type is the variable's)
+	Elem semantics.Elem // for an array: the elements' type
 }
 
 // Stmt is a statement s of Fig 11. Sequences s; s are slices of
@@ -84,7 +114,8 @@ type Alloc struct {
 	Rparen fun.Pos // the outermost ')' around Size, when it is in parentheses
 }
 
-// Read is x <- y[se].
+// Read is x <- y[se]. The word read is an int or a float as x is
+// declared (a heap word is a word).
 type Read struct {
 	At     fun.Pos
 	X, Y   *fun.Ident
