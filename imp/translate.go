@@ -36,6 +36,12 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 		if k, ok := s.Exp.(*fun.KernelExp); ok {
 			t.used[k.Var.Name] = true
 		}
+		if l, ok := s.Exp.(*fun.LoopExp); ok {
+			t.used[l.Var.Name] = true
+		}
+		for _, q := range fun.ExpParams(s.Exp) {
+			t.used[q.Name.Name] = true
+		}
 	})
 	out := &Program{File: p.File, RetPos: p.Body.In}
 	for _, in := range p.Inputs {
@@ -214,6 +220,9 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 		return []Stmt{&Kernel{At: e.Keyword, X: j, Bound: fun.Var{Ident: src.Dims[0]},
 			Body: t.copyFrom(s.Pat[0], fun.Var{Ident: j}, e.Arr, src)}}, nil
 	}
+	if out, ok, err := t.stmExt(s, gamma); ok {
+		return out, err
+	}
 	return nil, fmt.Errorf("%s: FunMemToImp: no case for %s", s.Let, fun.PrintExp(s.Exp))
 }
 
@@ -252,4 +261,271 @@ func (t *translator) elementwise(px *fun.Param, dstIdx []fun.SExp, src *funmem.A
 	}
 	body := t.elementwise(px, append(append([]fun.SExp(nil), dstIdx...), jv), src, append(append([]fun.SExp(nil), srcIdx...), srcJ), dims[1:])
 	return []Stmt{&Kernel{At: px.Lparen, X: j, Bound: fun.Var{Ident: dims[0]}, Body: body}}
+}
+
+// stmExt is FunMemToImp on an extension form, reporting whether s is one.
+func (t *translator) stmExt(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, bool, error) {
+	at := s.Let
+	switch e := s.Exp.(type) {
+	case *fun.AssertExp:
+		x := s.Pat[0].Name
+		return []Stmt{&Assert{At: e.Keyword, Cond: e.Cond, Msg: e.Msg},
+			&Decl{At: at, X: x, Type: Int}, &Assign{At: at, X: x, SE: fun.Int(1)}}, true, nil
+	case *fun.LoopExp:
+		out, err := t.loop(s, e, gamma)
+		return out, true, err
+	case *fun.ReduceExp:
+		out, err := t.fold(s, e.Params, e.Ne, e.Arr, e.Body, false, gamma)
+		return out, true, err
+	case *fun.ScanExp:
+		out, err := t.fold(s, e.Params, e.Ne, e.Arr, e.Body, true, gamma)
+		return out, true, err
+	case *fun.FilterExp:
+		out, err := t.filter(s, e, gamma)
+		return out, true, err
+	}
+	return nil, false, nil
+}
+
+// impType is the IMP type of a FUNMEM int or mem binding; ok is false
+// for an array, which lives in Γ only.
+func impType(typ fun.Type) (Type, bool) {
+	switch {
+	case typ.IsInt():
+		return Int, true
+	case funmem.IsMem(typ):
+		return Mem, true
+	}
+	return Int, false
+}
+
+// declare is var x : τ; x <- se.
+func declare(at fun.Pos, x *fun.Ident, typ Type, se fun.SExp) []Stmt {
+	return []Stmt{&Decl{At: at, X: x, Type: typ}, &Assign{At: at, X: x, SE: se}}
+}
+
+// with is gamma extended by the bindings ps.
+func with(gamma map[string]fun.Type, ps ...*fun.Param) map[string]fun.Type {
+	g := make(map[string]fun.Type, len(gamma)+len(ps))
+	for k, v := range gamma {
+		g[k] = v
+	}
+	for _, p := range ps {
+		g[p.Name.Name] = p.Type
+	}
+	return g
+}
+
+// loop: the loop-carried ints and blocks are variables declared before
+// the for and assigned the initial values; each iteration computes the
+// results into temporaries, then assigns them (a swap (a, b) -> (b, a)
+// must not read a variable it overwrote); the pattern's variables take
+// the final values after done.
+func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type) ([]Stmt, error) {
+	at := s.Let
+	var out, tmps, assigns, after []Stmt
+	for j, y := range e.Params {
+		typ, ok := impType(y.Type)
+		if !ok {
+			continue // an array: its support is among the parameters
+		}
+		out = append(out, declare(at, y.Name, typ, fun.Var{Ident: e.Init[j]})...)
+		tmp := t.fresh(y.Name.Name + "_next")
+		tmps = append(tmps, declare(at, tmp, typ, fun.Var{Ident: e.Body.Result[j]})...)
+		assigns = append(assigns, &Assign{At: at, X: y.Name, SE: fun.Var{Ident: tmp}})
+		if p := s.Pat[j]; p.Name.Name != y.Name.Name {
+			after = append(after, declare(at, p.Name, typ, fun.Var{Ident: y.Name})...)
+		}
+	}
+	inner := with(gamma, e.Params...)
+	inner[e.Var.Name] = fun.Type{}
+	body, _, err := t.stms(e.Body.Stms, inner)
+	if err != nil {
+		return nil, err
+	}
+	body = append(append(body, tmps...), assigns...)
+	out = append(out, &For{At: e.Loop, X: e.Var, Bound: fun.Var{Ident: e.Bound}, Body: body})
+	return append(out, after...), nil
+}
+
+// rowOf is the index function of row i of an array of index function l:
+// the offset L(i) and the remaining dimensions.
+func rowOf(l *funmem.IndexFn, i fun.SExp) (fun.SExp, []funmem.LDim) {
+	_, dims := l.LMAD()
+	return apply(l, []fun.SExp{i}), dims[1:]
+}
+
+// bindOperand binds an operand of a reduce, scan or filter (its group g
+// among ps) to an array of block m, offset off and dimensions dims: for
+// an int, a read of the element at off; for an array, its supporting
+// variables.
+func bindOperand(at fun.Pos, ps []*fun.Param, g funmem.Group, m *fun.Ident, off fun.SExp, dims []funmem.LDim) []Stmt {
+	p := ps[g.Operand]
+	if !g.IsArray() {
+		return []Stmt{&Decl{At: at, X: p.Name, Type: Int}, &Read{At: at, X: p.Name, Y: m, Index: off}}
+	}
+	out := declare(at, &fun.Ident{Name: g.Block}, Mem, fun.Var{Ident: m})
+	out = append(out, declare(at, &fun.Ident{Name: g.Off}, Int, off)...)
+	for j, st := range g.Strides {
+		out = append(out, declare(at, &fun.Ident{Name: st}, Int, dims[j].Stride)...)
+	}
+	return out
+}
+
+// own is the variable a fold's combine part yields for the body's result
+// y: y itself when it is a or b or declared at the part's top level, else
+// a fresh copy (IMP's checker asks for one of the part's own variables).
+func (t *translator) own(at fun.Pos, body []Stmt, y *fun.Ident, own ...*fun.Ident) ([]Stmt, *fun.Ident) {
+	for _, x := range own {
+		if x.Name == y.Name {
+			return body, y
+		}
+	}
+	for _, st := range body {
+		if d, ok := st.(*Decl); ok && d.X.Name == y.Name {
+			return body, y
+		}
+	}
+	c := t.fresh(y.Name + "_")
+	return append(body, declare(at, c, Int, fun.Var{Ident: y})...), c
+}
+
+// fold is reduce (scan false) and scan. Over ints: IMP's reduce or scan.
+// Over arrays: a for that carries the accumulator's block, offset and
+// strides, binds the operands' support, runs the operator body and takes
+// its result's support as the next accumulator; a scan copies it into row
+// i of its result, a reduce's pattern gets it after done.
+func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body *fun.Body, scan bool, gamma map[string]fun.Type) ([]Stmt, error) {
+	at := s.Let
+	xt := gamma[arr.Name]
+	xa := funmem.ArrayOf(xt)
+	gs := funmem.Groups(ps)
+	if xa == nil || len(gs) != 2 || len(body.Result) != 1 {
+		return nil, fmt.Errorf("%s: FunMemToImp: a fold over an array with two operands and one result, not %s", at, fun.PrintExp(s.Exp))
+	}
+	n := fun.Var{Ident: xt.Dims[0]}
+	i := t.fresh("i")
+	roff, rdims := rowOf(xa.Index, fun.Var{Ident: i})
+	inner := with(gamma, ps...)
+	comb, g, err := t.stms(body.Stms, inner)
+	if err != nil {
+		return nil, err
+	}
+	c := body.Result[0]
+	if !gs[0].IsArray() {
+		a, b := ps[gs[0].Operand].Name, ps[gs[1].Operand].Name
+		v := t.fresh("v")
+		elem := []Stmt{&Decl{At: at, X: v, Type: Int}, &Read{At: at, X: v, Y: xa.Block, Index: roff}}
+		comb, y := t.own(at, comb, c, a, b)
+		f := Fold{Neutral: fun.Var{Ident: ne}, X: i, Bound: n, Body: elem, Yield: v, A: a, B: b, Combine: comb, Result: y}
+		if scan {
+			d := funmem.ArrayOf(s.Pat[0].Type)
+			return []Stmt{&Scan{At: s.Exp.Pos(), Block: d.Block, Addr: apply(d.Index, []fun.SExp{fun.Var{Ident: i}}), Fold: f}}, nil
+		}
+		x := s.Pat[0].Name
+		return []Stmt{&Decl{At: at, X: x, Type: Int}, &Reduce{At: s.Exp.Pos(), Target: x, Fold: f}}, nil
+	}
+	// Over arrays: the accumulator's support, from z, then from each result.
+	za, ca := funmem.ArrayOf(gamma[ne.Name]), funmem.ArrayOf(g[c.Name])
+	if za == nil || ca == nil {
+		return nil, fmt.Errorf("%s: FunMemToImp: the start and the result of %s are arrays", at, fun.PrintExp(s.Exp))
+	}
+	accm, acco := t.fresh("acc_mem"), t.fresh("acc_off")
+	var accs []*fun.Ident
+	for range gs[0].Strides {
+		accs = append(accs, t.fresh("acc_stride"))
+	}
+	set := func(l *funmem.ArrayMem, decl bool) []Stmt {
+		off, dims := l.Index.LMAD()
+		var out []Stmt
+		put := func(x *fun.Ident, typ Type, se fun.SExp) {
+			if decl {
+				out = append(out, &Decl{At: at, X: x, Type: typ})
+			}
+			out = append(out, &Assign{At: at, X: x, SE: se})
+		}
+		put(accm, Mem, fun.Var{Ident: l.Block})
+		put(acco, Int, off)
+		for j, st := range accs {
+			put(st, Int, dims[j].Stride)
+		}
+		return out
+	}
+	out := set(za, true)
+	acc := &funmem.IndexFn{Offset: fun.Var{Ident: acco}}
+	for j, d := range xt.Dims[1:] {
+		acc.Dims = append(acc.Dims, funmem.LDim{Elems: fun.Var{Ident: d}, Stride: fun.Var{Ident: accs[j]}})
+	}
+	accDims := make([]funmem.LDim, len(accs))
+	for j, st := range accs {
+		accDims[j] = funmem.LDim{Stride: fun.Var{Ident: st}}
+	}
+	loop := bindOperand(at, ps, gs[0], accm, fun.Var{Ident: acco}, accDims)
+	loop = append(loop, bindOperand(at, ps, gs[1], xa.Block, roff, rdims)...)
+	loop = append(append(loop, comb...), set(ca, false)...)
+	if scan {
+		loop = append(loop, t.elementwise(s.Pat[0], []fun.SExp{fun.Var{Ident: i}}, &funmem.ArrayMem{Block: accm, Index: acc}, nil, xt.Dims[1:])...)
+	}
+	out = append(out, &For{At: s.Exp.Pos(), X: i, Bound: n, Body: loop})
+	if scan {
+		return out, nil
+	}
+	// The reduce's pattern: the accumulator and its support.
+	pg := funmem.Groups(s.Pat)
+	if len(pg) != 1 || !pg[0].IsArray() {
+		return nil, fmt.Errorf("%s: FunMemToImp: an array reduce binds its result with its support", at)
+	}
+	out = append(out, declare(at, &fun.Ident{Name: pg[0].Block}, Mem, fun.Var{Ident: accm})...)
+	out = append(out, declare(at, &fun.Ident{Name: pg[0].Off}, Int, fun.Var{Ident: acco})...)
+	for j, st := range pg[0].Strides {
+		out = append(out, declare(at, &fun.Ident{Name: st}, Int, fun.Var{Ident: accs[j]})...)
+	}
+	return out, nil
+}
+
+// filter: a for over the rows with a counter, the pattern's k, and an
+// if that copies each kept row to row k of the result. The result's LMAD
+// is applied to k as it counts, so it may not depend on k but through its
+// sizes (a row-major one does not).
+func (t *translator) filter(s *fun.Stm, e *fun.FilterExp, gamma map[string]fun.Type) ([]Stmt, error) {
+	at := s.Let
+	xt := gamma[e.Arr.Name]
+	xa := funmem.ArrayOf(xt)
+	gs := funmem.Groups(e.Params)
+	if xa == nil || len(gs) != 1 || len(s.Pat) != 2 || len(e.Body.Result) != 1 {
+		return nil, fmt.Errorf("%s: FunMemToImp: a filter over an array with one operand and one result, not %s", at, fun.PrintExp(s.Exp))
+	}
+	k, ys := s.Pat[0].Name, s.Pat[1]
+	d := funmem.ArrayOf(ys.Type)
+	off, dims := d.Index.LMAD()
+	exprs := []fun.SExp{off}
+	for _, dd := range dims {
+		exprs = append(exprs, dd.Stride)
+	}
+	for _, x := range exprs {
+		for _, v := range fun.FreeVars(x, nil) {
+			if v.Name == k.Name {
+				return nil, fmt.Errorf("%s: FunMemToImp: the LMAD %s of the filter's result depends on its size %s, known only after the rows are kept", ys.Lparen, d.Index, k.Name)
+			}
+		}
+	}
+	i := t.fresh("i")
+	roff, rdims := rowOf(xa.Index, fun.Var{Ident: i})
+	op := e.Params[gs[0].Operand]
+	loop := bindOperand(at, e.Params, gs[0], xa.Block, roff, rdims)
+	body, _, err := t.stms(e.Body.Stms, with(gamma, e.Params...))
+	if err != nil {
+		return nil, err
+	}
+	loop = append(loop, body...)
+	kv := fun.Var{Ident: k}
+	keep := []Stmt{&Assign{At: at, X: k, SE: funmem.Add(kv, fun.Int(1))}}
+	if !gs[0].IsArray() {
+		keep = append(keep, &Write{At: at, X: d.Block, Index: apply(d.Index, []fun.SExp{kv}), Value: fun.Var{Ident: op.Name}})
+	} else {
+		keep = append(keep, t.elementwise(ys, []fun.SExp{kv}, funmem.ArrayOf(op.Type), nil, xt.Dims[1:])...)
+	}
+	loop = append(loop, &If{At: at, Cond: e.Body.Result[0], Then: keep, Else: []Stmt{&Skip{At: at}}})
+	out := declare(at, k, Int, fun.Int(0))
+	return append(out, &For{At: e.Keyword, X: i, Bound: fun.Var{Ident: xt.Dims[0]}, Body: loop}), nil
 }
