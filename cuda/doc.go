@@ -5,7 +5,12 @@
 // Polymorphic Compiler to CUDA" (§5): each top-level kernel becomes a
 // __global__ function with one thread per iteration, kernels nested inside
 // a kernel become loops of the thread, and the host code allocates,
-// launches and copies back.
+// launches and copies back. IMP's extensions (fold.go): for is a C++ loop,
+// assert a stuck state; reduce and scan are loops inside a thread and
+// parallel on the host (per-thread chunks, a shared-memory tree or scan
+// per block between barriers, one block over the blocks' partials), in
+// the elements' order, so that only the associativity of the operator is
+// assumed.
 //
 // The file is built from a small CUDA AST (syntax.go), which Emit fills
 // (emit.go) and String prints (print.go) after a fixed prelude

@@ -10,7 +10,9 @@
 // A launch's threads run one at a time in a permutable schedule (in
 // order, reversed, or shuffled by a seed), in warps of 32; a kernel that
 // waits at __syncthreads runs its block's threads as coroutines meeting
-// at the barrier. While it runs, the machine checks (race.go) that no two
+// at the barrier; each block has its own instance of a __shared__ array,
+// and __device__ functions (the parts of the emitter's parallel reduce
+// and scan, fold.go) run in a scope of their own. While it runs, the machine checks (race.go) that no two
 // threads of a launch access one address, one of them writing, without a
 // barrier between them (a data race, named with both threads and the
 // address); that every access is inside a live allocation; that no thread

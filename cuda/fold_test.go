@@ -1,0 +1,252 @@
+package cuda_test
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arraysem/arraysem/cuda"
+	"github.com/arraysem/arraysem/cuda/harness"
+	gpusim "github.com/arraysem/arraysem/gpu-sim"
+	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/internal/golden"
+)
+
+// foldPrograms are IMP programs with IMP's extensions (for, assert,
+// reduce, scan) and inputs, each with the inputs to run it on: empty
+// folds, sizes that are not multiples of any block size tried, operators
+// that are associative but not commutative, and stuck states in elements,
+// combines, scans' writes and asserts.
+var foldPrograms = []struct {
+	name, src string
+	cases     []map[string]string
+}{
+	{"sums", `input n : int;
+var s : int;
+reduce s <- 0 for i <= n do var v : int; v <- i * i % 1000; yield v combine a, b do var c : int; c <- a + b; yield c done;
+var last : int;
+reduce last <- 0 - 1 for i <= n do var v : int; v <- 3 * i; yield v combine a, b do yield b done;
+var first : int;
+reduce first <- 0 for i <= n do yield i combine a, b do var c : int; if a then c <- a else c <- b fi; yield c done;
+var ps : mem; ps <- alloc n;
+scan ps[i - 1] <- 0 for i <= n do var v : int; v <- i % 5 - 2; yield v combine a, b do var c : int; c <- a + b; yield c done;
+var ls : mem; ls <- alloc n;
+scan ls[n - i] <- 7 for i <= n do var v : int; v <- i % 4 * i; yield v combine a, b do var c : int; if b then c <- b else c <- a fi; yield c done;
+return s, last, first, ps : [n], ls : [n]`, sizes("0", "1", "2", "5", "31", "100", "257", "1000")},
+	{"array", `input n : int;
+input xs : [n] @ xs_mem;
+assert n < 5000 "at most 5000 numbers";
+var mx : int;
+reduce mx <- -9223372036854775808 for i <= n do var v : int; v <- xs_mem[i - 1]; yield v
+combine a, b do var bigger : int; bigger <- a >= b; var c : int; if bigger then c <- a else c <- b fi; yield c done;
+var run : mem; run <- alloc n;
+scan run[i - 1] <- 0 for i <= n do var v : int; v <- xs_mem[i - 1]; yield v combine a, b do var c : int; c <- a + b; yield c done;
+var sorted : int; sorted <- 1;
+for i <= n - 1 do
+  var x : int; x <- xs_mem[i - 1]; var y : int; y <- xs_mem[i];
+  var ok : int; ok <- x <= y;
+  if ok then skip else sorted <- 0 fi
+done;
+return mx, run : [n], sorted`, []map[string]string{{"xs": "[]"}, {"xs": "[5]"}, {"xs": "[3 1 4 1 5 9 2 6 5 3 5]"}, {"xs": "[1 2 2 8 9 10 11]"}, {"xs": ints(300)}}},
+	{"stuck", `input n : int;
+input bad : int;
+var s : int;
+reduce s <- 0 for i <= n do var v : int; v <- 100 / (i - bad); yield v combine a, b do var c : int; c <- a + b; yield c done;
+var m : mem; m <- alloc n - 1;
+scan m[i - 1] <- 0 for i <= n do yield i combine a, b do var c : int; c <- a + b; yield c done;
+return s`, []map[string]string{{"n": "0", "bad": "0"}, {"n": "300", "bad": "0"}, {"n": "300", "bad": "123"}, {"n": "300", "bad": "300"}, {"n": "-1", "bad": "0"}}},
+	{"assert", `input n : int;
+var s : int;
+reduce s <- 0 for i <= n do assert i != 77 "not 77"; yield i combine a, b do var c : int; c <- a + b; yield c done;
+var t : int;
+reduce t <- 0 for i <= n do var v : int; v <- i % 2; yield v combine a, b do assert a + b < 30 "the sum stays small"; var c : int; c <- a + b; yield c done;
+assert s >= t;
+return s, t`, sizes("0", "10", "58", "59", "76", "77", "200")},
+	{"nested", `input n : int;
+var tot : int; tot <- 0;
+for r <= n do
+  var part : int;
+  reduce part <- 0 for i <= r do var p : int;
+    reduce p <- 1 for j <= i % 4 + 1 do yield j combine a, b do var c : int; c <- a * b; yield c done;
+    yield p
+  combine a, b do var c : int; c <- a + b; yield c done;
+  tot <- tot + part
+done;
+var rows : mem; rows <- alloc 3 * n;
+kernel i <= n do
+  scan rows[3 * i + j - 4] <- i for j <= 3 do yield j combine a, b do var c : int; c <- a + b; yield c done
+done;
+return tot, rows : [n][3]`, sizes("0", "1", "6", "40")},
+}
+
+func sizes(ns ...string) []map[string]string {
+	out := make([]map[string]string, len(ns))
+	for i, n := range ns {
+		out[i] = map[string]string{"n": n}
+	}
+	return out
+}
+
+// ints is an array literal of k numbers, unsorted.
+func ints(k int) string {
+	parts := make([]string, k)
+	for i := range parts {
+		parts[i] = strconv.Itoa((i*7919)%1009 - 500)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func foldProgram(t *testing.T, name, src string) *harness.Program {
+	t.Helper()
+	p, err := imp.ParseFile(name+".imp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := imp.Check(p, nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err := cuda.Emit(p, cuda.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness.Program{Name: name, Imp: p, CUDA: f.String()}
+}
+
+// simAgrees runs an emitted program in gpu-sim and compares with the
+// interpreter's verdict: the same lines, or the same exit status.
+func simAgrees(prog *gpusim.Program, want harness.Expect, args map[string]string, opts gpusim.Options) error {
+	out, _, err := gpusim.Run(prog, harness.Args(args), opts)
+	var se *gpusim.Error
+	switch {
+	case want.Status != 0:
+		if !errors.As(err, &se) || se.ExitStatus() != want.Status {
+			return fmt.Errorf("the interpreter: %s; gpu-sim: %q, %v", want.Err, out, err)
+		}
+	case err != nil || out != strings.Join(want.Lines, "\n")+"\n":
+		return fmt.Errorf("the interpreter: %q; gpu-sim: %q, %v", want.Lines, out, err)
+	}
+	return nil
+}
+
+// TestFoldsInSim: the fold programs in gpu-sim, with blocks of 1, 2, 3, 32
+// and 256 threads (so that threads fold chunks of several elements, blocks
+// are partial, and the final combine has several blocks' partials) and
+// three schedules, print what the interpreter prints, or get stuck as it
+// does; gpu-sim finds no race in the trees and scans.
+func TestFoldsInSim(t *testing.T) {
+	schedules := []gpusim.Schedule{{Kind: "in-order"}, {Kind: "reverse"}, {Kind: "random", Seed: 7}}
+	for _, fp := range foldPrograms {
+		p := foldProgram(t, fp.name, fp.src)
+		prog, err := gpusim.Parse(fp.name+".cu", p.CUDA)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range fp.cases {
+			want := harness.Interpret(p.Imp, args)
+			for k, block := range []int{1, 2, 3, 32, 256} {
+				if err := simAgrees(prog, want, args, gpusim.Options{Block: block, Schedule: schedules[k%len(schedules)]}); err != nil {
+					t.Errorf("%s %v, blocks of %d: %v", fp.name, harness.Args(args), block, err)
+				}
+			}
+		}
+	}
+}
+
+// TestFoldsAssertMessage: a failing assert prints its message, in gpu-sim
+// as the interpreter does (the host build's stderr is checked by
+// TestFoldsOnClang).
+func TestFoldsAssertMessage(t *testing.T) {
+	p := foldProgram(t, "assert", foldPrograms[3].src)
+	prog, err := gpusim.Parse("assert.cu", p.CUDA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, msg := range map[string]string{"77": "I-ASSERT: not 77 (assertion i != 77 is 0)", "59": "I-ASSERT: the sum stays small (assertion a + b < 30 is 0)"} {
+		want := harness.Interpret(p.Imp, map[string]string{"n": n})
+		if !strings.Contains(want.Err, msg) {
+			t.Fatalf("n=%s: the interpreter says %s", n, want.Err)
+		}
+		_, _, err := gpusim.Run(prog, []string{"n=" + n}, gpusim.Options{})
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("n=%s: gpu-sim says %v, want %q", n, err, msg)
+		}
+	}
+}
+
+// TestFoldLarge: a parallel reduce and scan of 10^5 elements in gpu-sim
+// (threads fold chunks of two elements with blocks of 256) agree with the
+// interpreter. gpu-sim interprets every statement of every thread, so this
+// takes seconds; -short skips it.
+func TestFoldLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10^5 elements in gpu-sim take seconds")
+	}
+	p := foldProgram(t, "large", `input n : int;
+var s : int;
+reduce s <- 0 for i <= n do var v : int; v <- i * i % 1000; yield v combine a, b do var c : int; c <- a + b; yield c done;
+var last : int;
+reduce last <- 7 for i <= n do yield i combine a, b do yield b done;
+return s, last`)
+	prog, err := gpusim.Parse("large.cu", p.CUDA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]string{"n": "100000"}
+	if err := simAgrees(prog, harness.Interpret(p.Imp, args), args, gpusim.Options{}); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestFoldsOnClang: the fold programs and the golden chunks with IMP's
+// extensions compile to PTX and, under the sanitizers, on the host print
+// what the interpreter prints (or fail with its status, a failing assert
+// with its message) with blocks of 2, 3 and 256 threads.
+func TestFoldsOnClang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("clang builds; go test without -short runs them")
+	}
+	needClang(t)
+	var ps []*harness.Program
+	for _, fp := range foldPrograms {
+		p := foldProgram(t, fp.name, fp.src)
+		p.Cases = fp.cases
+		ps = append(ps, p)
+	}
+	for _, c := range golden.Read(t, filepath.Join("testdata", "emit.txt"), "--") {
+		if c.ErrRe == nil && (strings.Contains(c.Src, "reduce ") || strings.Contains(c.Src, "scan ") || strings.Contains(c.Src, "for ") || strings.Contains(c.Src, "assert ")) {
+			p := foldProgram(t, fmt.Sprintf("%s:%d", c.File, c.Line), c.Src)
+			p.Cases = []map[string]string{{}}
+			ps = append(ps, p)
+		}
+	}
+	dir := t.TempDir()
+	if _, err := cuda.Build(cuda.PTXCommand, harness.Bundle(ps), dir, "folds", ".ptx"); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := cuda.Build(cuda.HostCommand, harness.Bundle(ps), dir, "folds", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, block := range []string{"2", "3", "256"} {
+		t.Setenv("ARRAYSEM_BLOCK", block)
+		for i, p := range ps {
+			for _, args := range p.Cases {
+				want := harness.Interpret(p.Imp, args)
+				if want.Race {
+					continue // races are gpu-sim's to find
+				}
+				got := cuda.Exec(bin, append([]string{strconv.Itoa(i)}, harness.Args(args)...), time.Minute)
+				if v, d := harness.Compare(want, got); v != "ok" {
+					t.Errorf("%s %v, blocks of %s: %s", p.Name, harness.Args(args), block, d)
+				}
+				if strings.Contains(want.Err, "I-ASSERT") && !strings.Contains(got.Stderr, want.Err[strings.Index(want.Err, "I-ASSERT"):]) {
+					t.Errorf("%s %v: the interpreter says %s; the program %q", p.Name, harness.Args(args), want.Err, got.Stderr)
+				}
+			}
+		}
+	}
+}
