@@ -23,6 +23,22 @@
 // E-SLICE, E-SCALAR (division by zero), E-IOTA or E-KERNEL (a negative
 // bound or item size). Sizes stay in 0..5 and ranks in 1..3.
 //
+// With GenConfig.Extensions (ExtGenConfig; fungen_ext.go) it also makes
+// the extension forms of docs/fun.md: loops carrying ints, arrays of a
+// fixed type and sizes with arrays of that size (an existential size that
+// changes per iteration, kept in 0..5; bounds 0..4), reduce and scan with
+// +, *, max or min on ints or element-wise over array rows (a kernel over
+// the row: vector addition) or with a random operator body, from a start
+// that is seldom neutral; filter by a comparison of the row or of one of
+// its elements, the pattern binding the size; and assert, true in a safe
+// choice, perhaps false (E-ASSERT) in a risky one, with messages that
+// need quoting. A carried value's interval is ivTop (the generator does
+// not follow it through the iterations); a fold's is the join of its
+// accumulators'. Off, the generator draws exactly the programs it drew
+// before the extensions, seed for seed. The FUN properties and the
+// coverage report use ExtGenConfig; the FUNMEM and IMP properties use
+// DefaultGenConfig until FUNMEM→IMP translates the extension forms.
+//
 // Shrinks (gopter's ShrinkCase) is the generator's shrinker: edits that keep a program well
 // typed by construction. It drops unused statements, inputs and results,
 // hoists if branches and unwraps kernels into the enclosing body, simplifies
@@ -73,9 +89,18 @@
 //     fun.BindInputs, empty arrays of rank 2 or more included (their inner
 //     sizes come from the size inputs).
 //   - (e) Rule coverage: every rule of Figs 3 and 4 (T-CONST … T-PROG,
-//     E-IF-TRUE … E-IN, with T-IOTA, T-COPY, E-IOTA, E-COPY) fires, the stuck
-//     states of E-INDEX, E-SLICE and E-SCALAR occur, and every syntactic
-//     feature the generator promises appears; the counts are logged.
+//     E-IF-TRUE … E-IN, with T-IOTA, T-COPY, E-IOTA, E-COPY) and of the
+//     extension forms (T-LOOP … T-ASSERT, E-LOOP … E-ASSERT) fires, the
+//     stuck states of E-INDEX, E-SLICE and E-SCALAR occur, and every
+//     syntactic feature the generator promises appears (FeatureNames,
+//     ExtFeatureNames); the counts are logged.
+//
+// These FUN properties run on ExtGenConfig's cases; the reference
+// evaluator runs loop, reduce, scan, filter and assert from docs/fun.md's
+// prose (refLoop, refFold, refFilter), sharing nothing with
+// fun/eval_ext.go. Type soundness allows E-LOOP (a negative bound) and
+// E-ASSERT (a failed assertion, or a division by zero in its condition)
+// besides the paper's stuck states.
 //
 // Two more tests check the generator itself: it is deterministic, and its
 // shrinker turns deliberately failing cases into programs of a few
@@ -199,6 +224,17 @@
 //     small-step share appFrames: remora-examples kills it, every example
 //     of examples/remora and examples/remora-dynamic giving its golden
 //     output under each semantics (check.RunGoldenFile).
+//   - reduce-skips-neutral, scan-exclusive, loop-one-short and
+//     filter-keeps-rejected (fun/eval_ext.go): FUN's reduce folds from the
+//     first row instead of z ⊕ x1, its scan is exclusive, its loop runs one
+//     iteration too few, its filter keeps every row. Big- and small-step
+//     share the helpers (fun-big-small survives them): fun-reference, on
+//     ExtGenConfig's cases, kills them; fun-examples (the golden outputs of
+//     examples/fun) would too;
+//   - imp-for-off-by-one, imp-reduce-skips-neutral and imp-scan-exclusive
+//     (imp/loops.go, shared by IMP's two semantics): imp-examples, the
+//     golden outputs of examples/imp (until FUNMEM→IMP translates the
+//     extension forms, no generated program reaches them).
 //
 // (The paper's "fused don't-fuse case" needs a fusion pass, which arraysem
 // does not have.) The table of mutants, their killers and the cases it

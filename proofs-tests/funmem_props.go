@@ -166,6 +166,12 @@ var memRules = map[string]string{
 	fun.EScalar.Name:    funmem.EMemScalar.Name,
 	fun.EIota.Name:      funmem.EMemIota.Name,
 	fun.ECopy.Name:      funmem.EMemCopy.Name,
+	// The extension forms.
+	fun.ELoop.Name:   funmem.EMemLoop.Name,
+	fun.EReduce.Name: funmem.EMemReduce.Name,
+	fun.EScan.Name:   funmem.EMemScan.Name,
+	fun.EFilter.Name: funmem.EMemFilter.Name,
+	fun.EAssert.Name: funmem.EMemAssert.Name,
 }
 
 // stuckTable counts, per variant, how the heap semantics gets stuck when
@@ -398,13 +404,7 @@ func invariantAllocsLeft(p *fun.Program) []string {
 			for _, q := range st.Pat {
 				local[q.Name.Name] = true
 			}
-			switch e := st.Exp.(type) {
-			case *fun.IfExp:
-				markResults(e.Then, returned)
-				markResults(e.Else, returned)
-			case *fun.KernelExp:
-				markResults(e.Body, returned)
-			}
+			markNested(st.Exp, returned)
 		}
 	next:
 		for _, st := range k.Body.Stms {
@@ -428,13 +428,32 @@ func markResults(b *fun.Body, m map[string]bool) {
 		m[x.Name] = true
 	}
 	for _, s := range b.Stms {
-		switch e := s.Exp.(type) {
-		case *fun.IfExp:
-			markResults(e.Then, m)
-			markResults(e.Else, m)
-		case *fun.KernelExp:
-			markResults(e.Body, m)
+		markNested(s.Exp, m)
+	}
+}
+
+// markNested marks what the bodies nested in e return. A loop also
+// returns its initial values (after no iteration), and a reduce its start,
+// so those count as returned too.
+func markNested(e fun.Exp, m map[string]bool) {
+	switch e := e.(type) {
+	case *fun.IfExp:
+		markResults(e.Then, m)
+		markResults(e.Else, m)
+	case *fun.KernelExp:
+		markResults(e.Body, m)
+	case *fun.LoopExp:
+		for _, x := range e.Init {
+			m[x.Name] = true
 		}
+		markResults(e.Body, m)
+	case *fun.ReduceExp:
+		m[e.Ne.Name] = true
+		markResults(e.Body, m)
+	case *fun.ScanExp:
+		markResults(e.Body, m)
+	case *fun.FilterExp:
+		markResults(e.Body, m)
 	}
 }
 

@@ -18,10 +18,10 @@ import (
 // memN is the FUNMEM properties' count of cases.
 func memN() int { return max(1, caseCount()/memDivisor) }
 
-// memCheck is check with the FUNMEM count.
+// memCheck is check with the FUNMEM count, on MemGenConfig's cases.
 func memCheck(t *testing.T, offset int64, name string, property func(c *Case) string) {
 	t.Helper()
-	checkN(t, offset, name, memN(), property)
+	checkWith(t, MemGenConfig(), offset, name, memN(), property)
 }
 
 // log logs the known bugs left out, for tests whose checks still hold.
@@ -172,7 +172,7 @@ func memCases(t *testing.T, offset int64, n int, bugs *bugLog, f func(m *memCase
 	r := rand.New(rand.NewSource(*flagSeed + offset))
 	for i := range n {
 		seed := r.Int63()
-		c := Generate(rand.New(rand.NewSource(seed)), i*MaxGenSize/n, DefaultGenConfig)
+		c := Generate(rand.New(rand.NewSource(seed)), i*MaxGenSize/n, MemGenConfig())
 		c.Seed = seed
 		m, msg := newMemCase(c, false, bugs)
 		if msg != "" {

@@ -158,13 +158,17 @@ func TestMutants(t *testing.T) {
 		fk("transform-valid", mutMemCases),
 		fk("passes-valid", mutMemCases),
 		fk("fun-funmem-imp", mutMemCases),
-		funKiller(DefaultGenConfig, "race-oracle", mutMemCases, propRaceOracle),
+		funKiller(MemGenConfig(), "race-oracle", mutMemCases, propRaceOracle),
 		fk("remora-big-small", mutRemoraCases),
 		examplesKiller(t, "remora-examples", ".remora", "../examples/remora-dynamic", "../examples/remora"),
 		examplesKiller(t, "fun-examples", ".fun", "../examples/fun"),
 		examplesKiller(t, "imp-examples", ".imp", "../examples/imp"),
 	} {
 		all[k.name] = k
+	}
+	impExt := []string{"imp-examples"}
+	if LevelsExtensions {
+		impExt = []string{"fun-funmem-imp", "imp-examples"}
 	}
 	// The properties that should kill each mutant, in the order they run.
 	// Some come first although they cannot kill it, to show it: big- and
@@ -187,11 +191,12 @@ func TestMutants(t *testing.T) {
 		"loop-one-short":        {"fun-big-small", "fun-reference", "fun-examples"},
 		"filter-keeps-rejected": {"fun-big-small", "fun-reference", "fun-examples"},
 		// IMP's extension statements (imp/loops.go, shared by IMP's two
-		// semantics): the examples of examples/imp, whose golden outputs
-		// pin for, reduce and scan.
-		"imp-for-off-by-one":       {"imp-examples"},
-		"imp-reduce-skips-neutral": {"imp-examples"},
-		"imp-scan-exclusive":       {"imp-examples"},
+		// semantics): the level agreement, once its cases have the
+		// extension forms, and the examples of examples/imp, whose golden
+		// outputs pin for, reduce and scan.
+		"imp-for-off-by-one":       impExt,
+		"imp-reduce-skips-neutral": impExt,
+		"imp-scan-exclusive":       impExt,
 	}
 	order := []string{"fun-big-small", "fun-reference", "transform-valid", "passes-valid", "fun-funmem-imp",
 		"race-oracle", "remora-big-small", "remora-examples", "fun-examples", "imp-examples"}
