@@ -76,7 +76,7 @@ func TestCheckGoldenCoverage(t *testing.T) {
 			failed[se.Rule] = true
 		}
 	}
-	for _, r := range []string{ImpScope.Name, ImpType.Name, ImpFor.Name, ImpAssert.Name, ImpReduce.Name, ImpScan.Name} {
+	for _, r := range []string{ImpScope.Name, ImpType.Name, ImpFor.Name, ImpAssert.Name, ImpReduce.Name, ImpScan.Name, ImpFloat.Name} {
 		if !failed[r] {
 			t.Errorf("no failing chunk of check.txt fails in %s", r)
 		}
