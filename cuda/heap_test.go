@@ -29,6 +29,14 @@ func TestHeapLimit(t *testing.T) {
 			"arraysem_heap_limit(arraysem_heap_kernel(0, 1, arraysem_heap_default));"},
 		{"a nested kernel's size", "input n : int; kernel i <= 4 do kernel j <= n do var b : mem; b <- alloc n done done; return n",
 			"arraysem_heap_limit(arraysem_heap_kernel(0, 4, arraysem_heap_thread(0, n)));"},
+		{"a parallel reduce's parts", "input n : int; input k : int; var s : int; reduce s <- 0 for i <= n do var b : mem; b <- alloc k; yield i combine x, y do var c : mem; c <- alloc 2; yield y done; return s",
+			"arraysem_heap_limit(arraysem_heap_kernel(0, n, arraysem_heap_thread(arraysem_heap_thread(0, k), 2)));"},
+		{"a kernel in a host for loop", "input n : int; for r <= 3 do kernel i <= n do var b : mem; b <- alloc 5 done done; return n",
+			"arraysem_heap_limit(arraysem_heap_kernel(0, n, arraysem_heap_thread(0, 5)));"},
+		{"a bound from a host for loop's index", "input n : int; for n <= 3 do kernel i <= n do var b : mem; b <- alloc 5 done done; return n",
+			"arraysem_heap_limit(arraysem_heap_kernel(0, 1, arraysem_heap_default));"},
+		{"an allocation in a thread's for loop", "input n : int; kernel i <= n do for j <= 2 do var b : mem; b <- alloc 3 done done; return n",
+			"arraysem_heap_limit(arraysem_heap_kernel(0, 1, arraysem_heap_default));"},
 	} {
 		p, err := imp.ParseFile("heap.imp", c.src)
 		if err != nil {
@@ -48,7 +56,7 @@ func TestHeapLimit(t *testing.T) {
 			t.Errorf("%s: a heap limit with no allocation in a kernel", c.name)
 		case c.want != "" && !strings.Contains(text, c.want):
 			t.Errorf("%s: no %s in\n%s", c.name, c.want, text)
-		case c.want != "" && at > strings.Index(text, "ARRAYSEM_LAUNCH("):
+		case c.want != "" && at > strings.Index(text, "ARRAYSEM_LAUNCH"):
 			t.Errorf("%s: the heap limit comes after the first launch", c.name)
 		}
 	}

@@ -236,8 +236,9 @@ __device__ static int64_t *arraysem_device_alloc(int64_t n) {
 }
 
 // A block allocated by a thread inside a for loop, which may outlive the
-// iteration: the blocks of a frame are chained (the word before the
-// block holds the previous one) and freed together when the frame ends.
+// iteration: the blocks of a frame are chained (two hidden words before
+// each block, the first the previous block) and freed together when the
+// frame ends.
 __device__ static int64_t *arraysem_device_alloc_chain(int64_t n, int64_t *prev) {
   int64_t *raw = arraysem_device_malloc(arraysem_alloc_bytes(n) + 2 * sizeof(int64_t));
   if (raw == nullptr) return nullptr;
