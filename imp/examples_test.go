@@ -31,7 +31,7 @@ var ruleName = regexp.MustCompile(`\bE-IMP-[A-Z]+(?:-[A-Z]+)*\b|\bIMP-(?:SCOPE|T
 
 // extensionRules are the evaluation rules of the extensions, which the
 // examples' headers name as they name Fig 12's.
-var extensionRules = []string{imp.IFor.Name, imp.IAssert.Name, imp.IReduce.Name, imp.IScan.Name}
+var extensionRules = []string{imp.IFor.Name, imp.IAssert.Name, imp.IReduce.Name, imp.IScan.Name, imp.EImpDecFloat.Name}
 
 // headerRules is the set of rule names in a file's "Rules:" paragraph:
 // the comment lines from the one starting "-- Rules:" up to "-- ==".
