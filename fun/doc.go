@@ -18,6 +18,10 @@
 //     E-ASSERT), with the helpers the small-step shares;
 //   - step.go: a small-step semantics faithful to Fig 4; step_ext.go: the
 //     extension forms' iterations as frames;
+//   - float.go: the floats extension's scalar expressions, FloatConst and
+//     Call (sqrt exp log sin cos float int); Type.Elem makes float and
+//     [n]…float; EvalNum (eval.go) evaluates int and float expressions
+//     over semantics.Num, and EvalSExp is its int-only form;
 //   - derived.go: the derived forms iota and copy of §2;
 //   - walk.go: the tree tools of every pass over FUN trees (Inspect,
 //     Rewrite, MapProgram and the copies, Substitute, constructors), which
@@ -31,8 +35,8 @@
 // FUN (Remora's lowering, fusion) live outside this package.
 //
 // Extensions beyond the paper, refused by the checker's Paper mode: input
-// declarations (program parameters), scalar program results, and the
-// forms loop, reduce, scan, filter and assert (docs/fun.md). Program
+// declarations (program parameters), scalar program results, the
+// forms loop, reduce, scan, filter and assert, and floats (docs/fun.md). Program
 // result sizes are variables in every mode: T-PROG as printed asks for
 // constants, which no FUN type can have (ERRATA.md, E4).
 package fun

@@ -17,6 +17,11 @@
 //   - loops.go: the extensions' loops (I-FOR, I-REDUCE, I-SCAN), which
 //     both semantics share; syntax.go has their statements, For, Assert,
 //     Reduce and Scan (issue 14);
+//   - floats (an extension): the type float of variables, inputs and
+//     results ([n]float for a block read back as floats), FUN's float
+//     expressions (fun.EvalNum); blocks hold untyped words, and a read
+//     takes the word as its target is declared (E-IMP-DEC-FLOAT,
+//     IMP-FLOAT);
 //   - translate.go: FunMemToImp and COPY (FUNMEM → IMP);
 //   - lang.go: IMP as a lang.Language, for the driver's registry.
 //
