@@ -88,6 +88,11 @@ func hoistAllocs(b *fun.Body, local map[string]bool) *fun.Body {
 		case *fun.IfExp:
 			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
 				Then: hoistAllocs(e.Then, semantics.CloneMap(bound)), Else: hoistAllocs(e.Else, semantics.CloneMap(bound))}}
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			// Their bodies run once per iteration, in order: allocations
+			// stay there (each iteration's arrays live in blocks of their
+			// own), but the kernels inside expand as any.
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: WithBody(e, hoistAllocs(fun.ExpBody(e), nil))}
 		case *AllocExp:
 			invariant := local != nil
 			for _, v := range fun.FreeVars(e.Size, nil) {
@@ -124,6 +129,8 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 				x.changed = true
 			}
 			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: k})
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: WithBody(e, x.body(fun.ExpBody(e)))})
 		default:
 			out.Stms = append(out.Stms, st)
 		}
@@ -159,6 +166,14 @@ func (x *expander) canExpand(k *fun.KernelExp, i int, a *AllocExp) bool {
 	fun.Bodies(k.Body, func(b *fun.Body) {
 		for _, r := range b.Result {
 			returned = returned || r.Name == z
+		}
+	})
+	// A loop's initial values name blocks too (an array's support).
+	fun.Stms(k.Body, func(s *fun.Stm) {
+		if l, ok := s.Exp.(*fun.LoopExp); ok {
+			for _, y := range l.Init {
+				returned = returned || y.Name == z
+			}
 		}
 	})
 	return !returned
@@ -216,8 +231,64 @@ func retypeBody(b *fun.Body, f func(fun.Type) fun.Type) *fun.Body {
 			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: retypeBody(e.Then, f), Else: retypeBody(e.Else, f)}
 		case *fun.KernelExp:
 			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: retypeBody(e.Body, f)}
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			ns.Exp = WithParams(WithBody(e, retypeBody(fun.ExpBody(e), f)), retypeParams(fun.ExpParams(e), f))
 		}
 		out.Stms = append(out.Stms, ns)
 	}
 	return out
+}
+
+func retypeParams(ps []*fun.Param, f func(fun.Type) fun.Type) []*fun.Param {
+	out := make([]*fun.Param, len(ps))
+	for i, p := range ps {
+		out[i] = &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type), Rparen: p.Rparen}
+	}
+	return out
+}
+
+// WithBody is a copy of a loop, reduce, scan or filter with body b.
+func WithBody(e fun.Exp, b *fun.Body) fun.Exp {
+	switch e := e.(type) {
+	case *fun.LoopExp:
+		c := *e
+		c.Body = b
+		return &c
+	case *fun.ReduceExp:
+		c := *e
+		c.Body = b
+		return &c
+	case *fun.ScanExp:
+		c := *e
+		c.Body = b
+		return &c
+	case *fun.FilterExp:
+		c := *e
+		c.Body = b
+		return &c
+	}
+	return e
+}
+
+// WithParams is a copy of a loop, reduce, scan or filter with parameters ps.
+func WithParams(e fun.Exp, ps []*fun.Param) fun.Exp {
+	switch e := e.(type) {
+	case *fun.LoopExp:
+		c := *e
+		c.Params = ps
+		return &c
+	case *fun.ReduceExp:
+		c := *e
+		c.Params = ps
+		return &c
+	case *fun.ScanExp:
+		c := *e
+		c.Params = ps
+		return &c
+	case *fun.FilterExp:
+		c := *e
+		c.Params = ps
+		return &c
+	}
+	return e
 }

@@ -73,6 +73,17 @@ func (s *simplifier) body(b *fun.Body, scope map[string]bool) *fun.Body {
 			k := semantics.CloneMap(inner)
 			k[e.Var.Name] = true
 			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.body(e.Body, k)}}
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			// The body is simplified in the scope of the parameters; the
+			// form's own results (a loop's supporting ones) stay.
+			k := semantics.CloneMap(inner)
+			for _, q := range fun.ExpParams(e) {
+				k[q.Name.Name] = true
+			}
+			if l, ok := e.(*fun.LoopExp); ok {
+				k[l.Var.Name] = true
+			}
+			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: WithBody(e, s.body(fun.ExpBody(e), k))}
 		}
 		out = append(out, st)
 		for _, q := range st.Pat {
@@ -260,6 +271,8 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: s.propagate(e.Then, consts), Else: s.propagate(e.Else, consts)}
 		case *fun.KernelExp:
 			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.propagate(e.Body, consts)}
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			ns.Exp = WithBody(e, s.propagate(fun.ExpBody(e), consts))
 		}
 		out.Stms = append(out.Stms, ns)
 	}
@@ -314,6 +327,12 @@ func binders(b *fun.Body) map[string]bool {
 		}
 		if k, ok := s.Exp.(*fun.KernelExp); ok {
 			out[k.Var.Name] = true
+		}
+		if l, ok := s.Exp.(*fun.LoopExp); ok {
+			out[l.Var.Name] = true
+		}
+		for _, q := range fun.ExpParams(s.Exp) {
+			out[q.Name.Name] = true
 		}
 	})
 	return out

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -105,6 +106,7 @@ func (t *transformer) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type
 	var before []*fun.Stm
 	var params, pat []*fun.Param
 	var init []*fun.Ident
+	var groups [][]*fun.Param
 	inner := semantics.CloneMap(gamma)
 	for j, y := range e.Params {
 		x := e.Init[j]
@@ -117,6 +119,7 @@ func (t *transformer) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type
 		init = append(init, x)
 		params = append(params, gy...)
 		pat = append(pat, gp...)
+		groups = append(groups, gy)
 	}
 	for _, q := range params {
 		inner[q.Name.Name] = q.Type
@@ -124,9 +127,12 @@ func (t *transformer) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type
 	inner[e.Var.Name] = fun.Type{}
 	stms, g := t.stms(e.Body.Stms, inner)
 	var res []*fun.Ident
-	for _, r := range e.Body.Result {
+	for j, r := range e.Body.Result {
 		sr, rsupp := t.support(g[r.Name])
 		stms = append(stms, sr...)
+		if len(rsupp) > 0 && len(groups[j]) > 1 && mutant.On("funmem-loop-stale-support") {
+			rsupp[0].id = groups[j][0].Name // mutant: the result's support names the parameter's block
+		}
 		for _, v := range rsupp {
 			res = append(res, v.id)
 		}
