@@ -96,6 +96,11 @@ func (e *emitter) collectTypes() error {
 				err = foldTypes(&s.Fold, set, walk)
 			case *imp.Scan:
 				err = foldTypes(&s.Fold, set, walk)
+			case *imp.Skip, *imp.Assign, *imp.Alloc, *imp.Read, *imp.Write, *imp.Assert:
+			default:
+				// A statement IMP gains later: refused here, so that stmt
+				// never meets one it cannot translate.
+				err = semantics.Errorf(s.Pos(), semantics.InputError, "", "cuda: the CUDA emitter does not translate IMP's %s statement yet", strings.Fields(imp.PrintStmt(s))[0])
 			}
 			if err != nil {
 				return err
@@ -534,7 +539,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		}
 		return e.parFold(f, fr, s, &s.Fold)
 	}
-	panic(fmt.Sprintf("cuda: no translation of IMP statement %T", s))
+	panic(fmt.Sprintf("cuda: no translation of IMP statement %T (collectTypes refuses it)", s))
 }
 
 // bounds is the heap's check of an offset against its block.
