@@ -7,7 +7,6 @@ import (
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/spantest"
-	"github.com/arraysem/arraysem/semantics"
 )
 
 // TestSpans checks, for every example that parses (and every program of
@@ -51,7 +50,7 @@ func TestFocusSource(t *testing.T) {
 }
 
 func snippetParser(text string) (*fun.Parser, error) {
-	toks, err := semantics.Scan("snippet", text, Ops)
+	toks, err := fun.Scan("snippet", text, Ops)
 	if err != nil {
 		return nil, err
 	}
