@@ -231,3 +231,79 @@ in (v)`
 		})
 	}
 }
+
+// TestFromFunmemExtensions: FunMemToImp's cases for the extension forms
+// give FUN's results, and the statements the design fixes: a loop whose
+// body swaps its carried ints (the next values go through temporaries,
+// so neither is read after it is overwritten), an int reduce and scan as
+// IMP's reduce and scan, an array reduce as a for carrying the
+// accumulator's support, a filter as a for with an if, assert as assert.
+func TestFromFunmemExtensions(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		args      map[string]string
+		has       []string // statements the IMP program must contain
+	}{
+		{"loop swapping its ints", `input (t : int)
+let (one : int) = 1
+let (two : int) = 2
+let (x : int) (y : int) =
+  loop (a : int) (b : int) = (one, two) for i <= t do
+    in (b, a)
+in (x, y)`, map[string]string{"t": "3"}, []string{"for i <= t do", "a <- a_next"}},
+		{"int reduce and scan", `input (n : int) (xs : [n])
+let (zero : int) = 0
+let (s : int) = reduce (a : int) (b : int) = zero over xs do
+  let (c : int) = a + b
+  in (c)
+let (p : [n]) = scan (a : int) (b : int) = zero over xs do
+  in (b)
+in (s, p)`, map[string]string{"xs": "[3 1 4]"}, []string{"reduce s <- zero for", "scan p_mem["}},
+		{"array reduce", `input (n : int) (m : int) (xss : [n][m])
+let (zero : int) = 0
+let (zs : [m]) = kernel j <= m do in (zero)
+let (s : [m]) = reduce (a : [m]) (b : [m]) = zs over xss do
+  let (c : [m]) = kernel j <= m do
+    let (u : int) = a[j]
+    let (v : int) = b[j]
+    let (w : int) = u + v
+    in (w)
+  in (c)
+in (s)`, map[string]string{"xss": "[[1 2] [3 4] [5 6]]"}, []string{"acc_mem", "for i"}},
+		{"filter and assert", `input (n : int) (xs : [n])
+let (ok : int) = assert n >= 0 "n"
+let (k : int) (ys : [k]) = filter (x : int) over xs do
+  let (keep : int) = x > 1
+  in (keep)
+in (k, ys, ok)`, map[string]string{"xs": "[3 1 4]"}, []string{"assert n >= 0 \"n\"", "if keep then"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fp, q, err := compileImp(t, tc.src)
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			text := imp.Print(q)
+			for _, h := range tc.has {
+				if !strings.Contains(text, h) {
+					t.Errorf("the IMP program has no %q:\n%s", h, text)
+				}
+			}
+			fenv, err := fun.BindInputs(fp, tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, err := fun.Eval(fp, fenv, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env, h, err := imp.BindInputs(q, tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := imp.Eval(q, env, h, nil)
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("FUN gives %v, IMP %v (error %v)\n%s", want, got, err, text)
+			}
+		})
+	}
+}
