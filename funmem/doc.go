@@ -19,7 +19,15 @@
 //     (FUN → FUNMEM), and simplify.go the simplifier the paper defers to;
 //   - expand.go: MemoryExpand (§5), in the CPU and GPU layouts;
 //   - validity.go: Def 3.1, decided on inputs;
-//   - lang.go: FUNMEM as a lang.Language, for the driver's registry.
+//   - lang.go: FUNMEM as a lang.Language, for the driver's registry;
+//   - the extension forms loop, reduce, scan, filter and assert (not in
+//     the paper; Figure "extension", refused by check --paper): groups.go
+//     (support groups: array operands bound with their block, offset and
+//     strides from the value), translate_ext.go (TransformStm: loops carry
+//     arrays with their support as if does, scan and filter make fresh
+//     blocks), check_ext.go (T-MEM-LOOP …), heap_ext.go (E-MEM-LOOP …,
+//     shared by the big- and small-step; folds' elements traced as a
+//     kernel's iterations, combine steps writing only their own blocks).
 //
 // TransformProgram (FUN → FUNMEM) lives here, in the package of the
 // language it produces, and imports FUN, which FUNMEM extends: the import
