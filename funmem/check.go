@@ -77,6 +77,9 @@ func (c *checker) node(rule, concl string, premises ...*semantics.Derivation) *s
 }
 
 func (c *checker) bind(rule string, x *fun.Ident, t fun.Type) (func(), error) {
+	if c.opts.Paper && t.Elem == semantics.FloatElem {
+		return nil, c.errorf(x.NamePos, rule, "%s : %s: floats are an extension (refused in paper mode)", x.Name, t)
+	}
 	return c.env.Bind(rule, x, t)
 }
 
@@ -100,31 +103,26 @@ func (c *checker) lookupArray(rule string, x *fun.Ident) (fun.Type, *ArrayMem, e
 	return t, a, nil
 }
 
-// sexp is Γ ⊢ se : int, with FUN's rules (T-CONST, T-VAR, T-OP).
-func (c *checker) sexp(e fun.SExp) error {
-	for _, x := range fun.FreeVars(e, nil) {
-		if err := c.lookupInt(fun.TVar.Name, x, "variable"); err != nil {
-			return err
-		}
-	}
-	countSExp(c.opts.Counter, e)
-	return nil
+// sexpType is Γ ⊢ se : τ with FUN's rules (T-CONST, T-VAR, T-OP, and the
+// floats' T-FLOAT and T-CALL): τ is int or float, and mixing the two is
+// refused as FUN refuses it (fun.TypeOfSExp).
+func (c *checker) sexpType(e fun.SExp) (semantics.Elem, error) {
+	el, _, err := fun.TypeOfSExp(c.env, e, &fun.CheckOptions{Paper: c.opts.Paper, Counter: c.opts.Counter})
+	return el, err
 }
 
-func countSExp(counter semantics.Counter, e fun.SExp) {
-	switch e := e.(type) {
-	case *fun.Const:
-		counter.Hit(fun.TConst.Name)
-	case fun.Var:
-		counter.Hit(fun.TVar.Name)
-	case *fun.UnOp:
-		counter.Hit(fun.TOp.Name)
-		countSExp(counter, e.X)
-	case *fun.BinOp:
-		counter.Hit(fun.TOp.Name)
-		countSExp(counter, e.L)
-		countSExp(counter, e.R)
+// sexp is Γ ⊢ se : int, for the places that take ints (sizes, assert
+// conditions): se may compute with floats, but its value is an int.
+// rule names the form that asks for the int.
+func (c *checker) sexp(rule string, e fun.SExp) error {
+	el, err := c.sexpType(e)
+	if err != nil {
+		return err
 	}
+	if el != semantics.IntElem {
+		return c.errorf(e.Pos(), rule, "%s has type %s, but must be an int", fun.PrintSExp(e), el)
+	}
+	return nil
 }
 
 // wellFormed is Γ ⊢ τ (T-MEM-INT, T-MEM-ARRAY, T-MEM-LMAD), where the
@@ -132,7 +130,7 @@ func countSExp(counter semantics.Counter, e fun.SExp) {
 // Γ, p̄ ⊢ τ allows) when patternMayBind.
 func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patternMayBind bool) error {
 	t := p.Type
-	if t.IsInt() || IsMem(t) {
+	if t.IsScalar() || IsMem(t) {
 		c.opts.Counter.Hit(TMemInt.Name)
 		return nil
 	}
@@ -210,7 +208,8 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 
 // sameType is type equality, LMADs compared as polynomials modulo the
 // definitions in scope; subst renames variables of want first
-// (T-MEM-RESULT's S).
+// (T-MEM-RESULT's S). Scalars and arrays have an element type (int or
+// float) that must be the same too.
 func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 	ren := func(x *fun.Ident) string {
 		if s, ok := subst[x.Name]; ok {
@@ -218,11 +217,11 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 		}
 		return x.Name
 	}
-	if have.IsInt() || want.IsInt() || IsMem(have) || IsMem(want) {
-		return have.IsInt() == want.IsInt() && IsMem(have) == IsMem(want)
+	if have.IsScalar() || want.IsScalar() || IsMem(have) || IsMem(want) {
+		return have.IsScalar() == want.IsScalar() && IsMem(have) == IsMem(want) && have.Elem == want.Elem
 	}
 	ha, wa := ArrayOf(have), ArrayOf(want)
-	if ha == nil || wa == nil || len(have.Dims) != len(want.Dims) || ha.Block.Name != ren(wa.Block) {
+	if ha == nil || wa == nil || have.Elem != want.Elem || len(have.Dims) != len(want.Dims) || ha.Block.Name != ren(wa.Block) {
 		return false
 	}
 	for i := range have.Dims {
@@ -315,7 +314,7 @@ func (c *checker) rowMajor(t fun.Type) bool {
 	for i, d := range t.Dims {
 		sizes[i] = fun.Var{Ident: d}
 	}
-	r := fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{RowMajor: sizes}}}
+	r := fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{RowMajor: sizes}}}
 	return c.sameType(t, r, nil)
 }
 
@@ -338,7 +337,7 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, func(), error) {
 		}
 		undo = append(undo, u)
 	}
-	if e, ok := s.Exp.(*fun.ScalarExp); ok {
+	if e, ok := s.Exp.(*fun.ScalarExp); ok && s.Pat[0].Type.IsInt() { // LMADs mention ints only
 		name := s.Pat[0].Name.Name
 		c.defs[name] = c.expand(e.X)
 		undo = append(undo, func() { delete(c.defs, name) })
@@ -355,11 +354,12 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.sexp(e.X); err != nil {
+		el, err := c.sexpType(e.X)
+		if err != nil {
 			return nil, err
 		}
-		if !p.Type.IsInt() {
-			return nil, c.errorf(p.Lparen, rule, "%s is declared %s, but a scalar expression has type int", p.Name.Name, p.Type)
+		if !p.Type.IsScalar() || p.Type.Elem != el {
+			return nil, c.errorf(p.Lparen, rule, "%s is declared %s, but a scalar expression has type %s", p.Name.Name, p.Type, el)
 		}
 		return c.node(rule, concl), nil
 
@@ -369,7 +369,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := c.sexp(e.Size); err != nil {
+		if err := c.sexp(rule, e.Size); err != nil {
 			return nil, err
 		}
 		if !IsMem(p.Type) {
@@ -395,8 +395,8 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 				return nil, err
 			}
 		}
-		if !p.Type.IsInt() {
-			return nil, c.errorf(p.Lparen, rule, "%s is declared %s, but indexing gives int", p.Name.Name, p.Type)
+		if !p.Type.IsScalar() || p.Type.Elem != t.Elem {
+			return nil, c.errorf(p.Lparen, rule, "%s is declared %s, but indexing gives %s", p.Name.Name, p.Type, t.Elem)
 		}
 		return c.node(rule, concl), nil
 
@@ -437,7 +437,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 			return nil, c.errorf(e.Arr.NamePos, rule, "transpose needs an array of rank 2, but %s has type %s", e.Arr.Name, t)
 		}
 		off, dims := a.Index.LMAD()
-		want := fun.Type{Dims: []*fun.Ident{t.Dims[1], t.Dims[0]},
+		want := fun.Type{Dims: []*fun.Ident{t.Dims[1], t.Dims[0]}, Elem: t.Elem,
 			Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{Offset: off, Dims: []LDim{dims[1], dims[0]}}}}
 		if err := c.expect(rule, p, want); err != nil {
 			return nil, err
@@ -467,7 +467,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 			}
 			sizes = append(sizes, sl.Size)
 		}
-		want := fun.Type{Dims: sizes, Ext: &ArrayMem{Block: a.Block, Index: SliceF(a.Index, e.Slices)}}
+		want := fun.Type{Dims: sizes, Elem: t.Elem, Ext: &ArrayMem{Block: a.Block, Index: SliceF(a.Index, e.Slices)}}
 		if err := c.expect(rule, p, want); err != nil {
 			return nil, err
 		}
@@ -508,7 +508,7 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		if err := c.lookupInt(rule, e.N, "iota's argument"); err != nil {
 			return nil, err
 		}
-		if ArrayOf(p.Type) == nil || len(p.Type.Dims) != 1 || p.Type.Dims[0].Name != e.N.Name {
+		if ArrayOf(p.Type) == nil || len(p.Type.Dims) != 1 || p.Type.Dims[0].Name != e.N.Name || p.Type.Elem != semantics.IntElem {
 			return nil, c.errorf(p.Lparen, rule, "iota %s gives [%s] @ m -> L, but %s is declared %s", e.N.Name, e.N.Name, p.Name.Name, p.Type)
 		}
 		if err := c.wellFormed(rule, p, nil, false); err != nil {
@@ -526,8 +526,8 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ArrayOf(p.Type) == nil || !p.Type.SameDims(t) {
-			return nil, c.errorf(p.Lparen, rule, "copy %s gives %s @ m -> L, but %s is declared %s", e.Arr.Name, fun.Type{Dims: t.Dims}, p.Name.Name, p.Type)
+		if ArrayOf(p.Type) == nil || !p.Type.Same(t) {
+			return nil, c.errorf(p.Lparen, rule, "copy %s gives %s @ m -> L, but %s is declared %s", e.Arr.Name, fun.Type{Dims: t.Dims, Elem: t.Elem}, p.Name.Name, p.Type)
 		}
 		if err := c.wellFormed(rule, p, nil, false); err != nil {
 			return nil, err
@@ -560,12 +560,12 @@ func (c *checker) kernelBody(p *fun.Param, b *fun.Body) (*semantics.Derivation, 
 			return c.errorf(b.In, TMemResult.Name, "a kernel body returns one value, not %d", len(b.Result))
 		}
 		x := b.Result[0]
-		item := p.Type.Dims[1:]
+		item := p.Type.Row()
 		have := types[0]
-		if (len(item) == 0 && have.IsInt()) || (len(item) > 0 && ArrayOf(have) != nil && have.SameDims(fun.Type{Dims: item})) {
+		if shaped(have, item) {
 			return nil
 		}
-		return c.errorf(x.NamePos, TMemResult.Name, "the kernel body's result %s has type %s, but the items of %s have shape %s", x.Name, have, p.Name.Name, fun.Type{Dims: item})
+		return c.errorf(x.NamePos, TMemResult.Name, "the kernel body's result %s has type %s, but the items of %s have shape %s", x.Name, have, p.Name.Name, item)
 	})
 	return d, err
 }

@@ -73,7 +73,7 @@ func (c *checker) assert(s *fun.Stm, e *fun.AssertExp, concl string) (*semantics
 	if err != nil {
 		return nil, err
 	}
-	if err := c.sexp(e.Cond); err != nil {
+	if err := c.sexp(rule, e.Cond); err != nil {
 		return nil, err
 	}
 	if !p.Type.IsInt() {
@@ -162,7 +162,7 @@ func (c *checker) fold(rule, form string, s *fun.Stm, ps []*fun.Param, ne, arr *
 	if err != nil {
 		return nil, err
 	}
-	row := fun.Type{Dims: xt.Dims[1:]}
+	row := xt.Row()
 	if err := c.patternNames(rule, ps); err != nil {
 		return nil, err
 	}
@@ -209,13 +209,13 @@ func (c *checker) fold(rule, form string, s *fun.Stm, ps []*fun.Param, ne, arr *
 	return c.node(rule, concl, d), nil
 }
 
-// shaped reports whether t is an int (shape int) or an array of shape's
-// sizes in some memory.
+// shaped reports whether t is a scalar of shape's type (int or float) or
+// an array of shape's sizes and element type in some memory.
 func shaped(t, shape fun.Type) bool {
 	if shape.Rank() == 0 {
-		return t.IsInt()
+		return t.IsScalar() && t.Elem == shape.Elem
 	}
-	return ArrayOf(t) != nil && t.SameDims(shape)
+	return ArrayOf(t) != nil && t.Same(shape)
 }
 
 // operands checks the parameters of a reduce, scan or filter: want
@@ -265,14 +265,14 @@ func (c *checker) foldPattern(rule, form string, s *fun.Stm, xt, row fun.Type) e
 		if err != nil {
 			return err
 		}
-		want := fun.Type{Dims: xt.Dims}
-		if ArrayOf(p.Type) == nil || !p.Type.SameDims(want) {
+		want := fun.Type{Dims: xt.Dims, Elem: xt.Elem}
+		if ArrayOf(p.Type) == nil || !p.Type.Same(want) {
 			return c.errorf(p.Lparen, rule, "scan gives an array of shape %s @ m -> L, but %s is declared %s", want, p.Name.Name, p.Type)
 		}
 		return c.wellFormed(rule, p, nil, false)
 	case "filter":
 		if len(pat) != 2 || !pat[0].Type.IsInt() || ArrayOf(pat[1].Type) == nil || pat[1].Type.Dims[0].Name != pat[0].Name.Name ||
-			!(fun.Type{Dims: pat[1].Type.Dims[1:]}).SameDims(row) {
+			!pat[1].Type.Row().Same(row) {
 			return c.errorf(patPos(pat), rule, "a filter gives its size and an array of that size: bind (k : int) (ys : [k]%s @ m -> L), not %s", dimsString(row), fun.PrintPattern(pat))
 		}
 		return c.wellFormed(rule, pat[1], pat, true)
@@ -280,11 +280,15 @@ func (c *checker) foldPattern(rule, form string, s *fun.Stm, xt, row fun.Type) e
 	return nil
 }
 
-// dimsString renders the sizes of a type, [n][m] (nothing for an int).
+// dimsString renders the sizes and element type of a type, [n][m] or
+// [n][m]float (nothing for an int, float for a float).
 func dimsString(t fun.Type) string {
 	out := ""
 	for _, d := range t.Dims {
 		out += "[" + d.Name + "]"
+	}
+	if t.Elem == semantics.FloatElem {
+		out += "float"
 	}
 	return out
 }

@@ -211,7 +211,7 @@ func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
 				l.Dims = dims
 			}
 		}
-		return fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: zx.Name}, Index: l}}
+		return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: zx.Name}, Index: l}}
 	}
 	rest := append(append([]*fun.Stm(nil), k.Body.Stms[:i]...), k.Body.Stms[i+1:]...)
 	body := retypeBody(&fun.Body{Stms: rest, In: k.Body.In, Result: k.Body.Result}, retype)

@@ -37,7 +37,8 @@ func KernelName(s *fun.Stm) string {
 }
 
 // BindInputs builds the environment and heap of a program's inputs: ints
-// as given; each mem input a fresh block just large enough for the array
+// and floats as given (fun.BindInputs reads --arg, refusing an int for a
+// float and the other way round); each mem input a fresh block just large enough for the array
 // inputs that live in it, which are written there through their LMADs.
 // Array sizes may be read off the arrays, as in FUN.
 func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, error) {
@@ -61,8 +62,9 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 	}
 	var env *Env
 	for _, in := range p.Inputs {
-		if in.Type.IsInt() {
-			env = env.Bind(in.Name.Name, Value{Kind: IntVal, K: vals[in.Name.Name].Int()})
+		if in.Type.IsScalar() {
+			v := vals[in.Name.Name]
+			env = env.Bind(in.Name.Name, NumValue(semantics.Num{Elem: v.Elem, Bits: v.Int()}))
 		}
 	}
 	// Each array's LMAD, evaluated over the int inputs; the blocks' sizes.
@@ -112,7 +114,7 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 		}); err != nil {
 			return nil, nil, semantics.Errorf(in.Lparen, semantics.InputError, "", "%v", err)
 		}
-		env = env.Bind(in.Name.Name, Value{Kind: ArrayVal, Block: bv.Block, L: l})
+		env = env.Bind(in.Name.Name, Value{Kind: ArrayVal, Block: bv.Block, L: l, Elem: in.Type.Elem})
 	}
 	return env, h, nil
 }
@@ -299,7 +301,7 @@ func (k *kernel) finish(h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
 }
 
 // destination evaluates the pattern (z : τ @ m -> L) of a statement that
-// makes a fresh array.
+// makes a fresh array, of the pattern's element type.
 func destination(env *Env, s *fun.Stm, rule string) (Value, error) {
 	if len(s.Pat) != 1 || ArrayOf(s.Pat[0].Type) == nil {
 		return Value{}, semantics.Stuckf(s.Let, rule, "a fresh array is bound to one array pattern")
@@ -313,7 +315,7 @@ func destination(env *Env, s *fun.Stm, rule string) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	return Value{Kind: ArrayVal, Block: b.Block, L: l}, nil
+	return Value{Kind: ArrayVal, Block: b.Block, L: l, Elem: s.Pat[0].Type.Elem}, nil
 }
 
 // evalAtomic evaluates statements without bodies: E-MEM-SCALAR (elided in
@@ -326,11 +328,11 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 	case *fun.AssertExp:
 		return evalAssert(env, e)
 	case *fun.ScalarExp:
-		k, err := fun.EvalSExp(e.X, envLookup(env), EMemScalar.Name)
+		n, err := fun.EvalNum(e.X, numLookup(env), EMemScalar.Name)
 		if err != nil {
 			return nil, "", err
 		}
-		return one(Value{Kind: IntVal, K: k}, EMemScalar.Name)
+		return one(NumValue(n), EMemScalar.Name)
 	case *AllocExp:
 		rule := EMemAlloc.Name
 		n, err := fun.EvalSExp(e.Size, envLookup(env), rule)
@@ -364,7 +366,7 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 			}
 			return nil, "", semantics.Stuckf(e.Pos(), rule, "%s%v: %v", e.Arr.Name, idx, err)
 		}
-		return one(Value{Kind: IntVal, K: k}, rule)
+		return one(Value{Kind: IntVal, K: k, Elem: a.Elem}, rule) // the word, read as x's elements are
 	case *fun.SliceExp:
 		rule := EMemSlice.Name
 		a, err := lookupArray(env, e.Arr, rule)
@@ -379,7 +381,7 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		if err != nil {
 			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v of %s", err, e.Arr.Name)
 		}
-		return one(Value{Kind: ArrayVal, Block: a.Block, L: l}, rule)
+		return one(Value{Kind: ArrayVal, Block: a.Block, L: l, Elem: a.Elem}, rule)
 	case *fun.TransposeExp:
 		rule := EMemTranspose.Name
 		a, err := lookupArray(env, e.Arr, rule)
@@ -390,7 +392,7 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		if err != nil {
 			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v", err)
 		}
-		return one(Value{Kind: ArrayVal, Block: a.Block, L: l}, rule)
+		return one(Value{Kind: ArrayVal, Block: a.Block, L: l, Elem: a.Elem}, rule)
 	case *fun.IotaExp:
 		// iota n ≡ kernel i <= n do in (i): iteration i writes i at L_z(i).
 		rule := EMemIota.Name
@@ -536,10 +538,25 @@ func lookupInt(env *Env, x *fun.Ident, rule string) (int64, error) {
 	if !ok {
 		return 0, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
 	}
-	if v.Kind != IntVal {
+	if v.Kind != IntVal || v.Elem != semantics.IntElem {
 		return 0, semantics.Stuckf(x.NamePos, rule, "%s is %v, not an integer", x.Name, v)
 	}
 	return v.K, nil
+}
+
+// numLookup reads the scalar variables of a scalar expression, ints and
+// floats, for fun.EvalNum.
+func numLookup(env *Env) func(*fun.Ident, string) (semantics.Num, error) {
+	return func(x *fun.Ident, rule string) (semantics.Num, error) {
+		v, ok := env.Lookup(x.Name)
+		if !ok {
+			return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+		}
+		if v.Kind != IntVal {
+			return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "%s is %v, not an int or a float", x.Name, v)
+		}
+		return v.Num(), nil
+	}
 }
 
 func lookupArray(env *Env, x *fun.Ident, rule string) (Value, error) {

@@ -133,13 +133,13 @@ func (x *ext) row(h *semantics.Heap, i int64) (Value, error) {
 		return Value{}, semantics.Stuckf(x.s.Exp.Pos(), x.rule, "row %d: %v", i, err)
 	}
 	if l.Rank() > 0 {
-		return Value{Kind: ArrayVal, Block: x.xs.Block, L: l}, nil
+		return Value{Kind: ArrayVal, Block: x.xs.Block, L: l, Elem: x.xs.Elem}, nil
 	}
 	k, err := h.Read(semantics.Loc{Block: x.xs.Block, Offset: l.Offset})
 	if err != nil {
 		return Value{}, x.fail(err, fmt.Sprintf("reading row %d", i))
 	}
-	return Value{Kind: IntVal, K: k}, nil
+	return Value{Kind: IntVal, K: k, Elem: x.xs.Elem}, nil
 }
 
 // fail turns a heap error into the form's: a race seen by its tracker is
@@ -249,7 +249,7 @@ func (x *ext) leave(h *semantics.Heap, vs []Value) error {
 			}
 		}
 	case *fun.FilterExp:
-		if len(vs) != 1 || vs[0].Kind != IntVal {
+		if len(vs) != 1 || vs[0].Kind != IntVal || vs[0].Elem != semantics.IntElem {
 			return semantics.Stuckf(e.Body.In, x.rule, "a filter body returns one int, not %s", ValuesString(vs))
 		}
 		if vs[0].K != 0 {
@@ -346,13 +346,13 @@ func (x *ext) filterFinish(h *semantics.Heap, e *fun.FilterExp) ([]Value, error)
 		if err != nil {
 			return nil, semantics.Stuckf(e.Keyword, x.rule, "row %d: %v", i, err)
 		}
-		row := Value{Kind: ArrayVal, Block: x.xs.Block, L: src}
+		row := Value{Kind: ArrayVal, Block: x.xs.Block, L: src, Elem: x.xs.Elem}
 		if src.Rank() == 0 {
 			v, err := h.Read(semantics.Loc{Block: x.xs.Block, Offset: src.Offset})
 			if err != nil {
 				return nil, x.fail(err, fmt.Sprintf("reading row %d", i))
 			}
-			row = Value{Kind: IntVal, K: v}
+			row = Value{Kind: IntVal, K: v, Elem: x.xs.Elem}
 		}
 		if err := x.store(h, int64(j+1), row); err != nil {
 			return nil, err
@@ -387,11 +387,14 @@ func (x *ext) raceOf(err error) error {
 // message (as FUN's E-ASSERT).
 func evalAssert(env *Env, e *fun.AssertExp) ([]Value, string, error) {
 	rule := EMemAssert.Name
-	k, err := fun.EvalSExp(e.Cond, envLookup(env), rule)
+	n, err := fun.EvalNum(e.Cond, numLookup(env), rule)
 	if err != nil {
 		return nil, "", err
 	}
-	if k == 0 {
+	if n.Elem != semantics.IntElem {
+		return nil, "", semantics.Stuckf(e.Keyword, rule, "the condition %s is the float %s, not an int", fun.PrintSExp(e.Cond), n)
+	}
+	if n.Int() == 0 {
 		if e.HasMsg {
 			return nil, "", semantics.Stuckf(e.Keyword, rule, "assertion %s failed: %s", fun.PrintSExp(e.Cond), e.Msg)
 		}

@@ -17,7 +17,8 @@ var keywords = func() map[string]bool {
 }()
 
 // ParseFile parses a FUNMEM program: FUN's syntax, with the types of Fig 6
-// (int, mem, [x]…[x] @ m -> L) and the expression alloc se.
+// (int, mem, [x]…[x] @ m -> L), float and [x]…[x]float @ m -> L (the
+// floats extension), and the expression alloc se.
 func ParseFile(file, src string) (*fun.Program, error) {
 	toks, err := fun.Scan(file, src, Ops)
 	if err != nil {
@@ -51,11 +52,11 @@ func parseType(p *fun.Parser) (fun.Type, error) {
 	if p.S.Accept("mem") {
 		return Mem(), nil
 	}
-	if p.S.Is("int") {
+	if p.S.Is("int") || p.S.Is("float") {
 		return p.Type()
 	}
 	if !p.S.Is("[") {
-		return fun.Type{}, p.S.Errorf("expected a type (int, mem or [n]… @ m -> L), found %s", p.S.Peek())
+		return fun.Type{}, p.S.Errorf("expected a type (int, float, mem or [n]…[float] @ m -> L), found %s", p.S.Peek())
 	}
 	t, err := p.Type()
 	if err != nil {

@@ -61,13 +61,22 @@ func Normalize(e fun.SExp) Poly {
 				}
 			}
 		}
-		key := "⟨" + fun.PrintSExp(atom) + "⟩"
-		p := constPoly(0)
-		p.terms[key] = 1
-		p.atoms[key] = atom
-		return p
+		return opaque(atom)
+	case *fun.FloatConst, *fun.Call:
+		// Floats are no ring (IEEE addition does not associate): a float
+		// constant, and a call with its argument as written, are opaque.
+		return opaque(e)
 	}
 	return constPoly(0)
+}
+
+// opaque is the polynomial of one factor that stands for e as printed.
+func opaque(e fun.SExp) Poly {
+	key := "⟨" + fun.PrintSExp(e) + "⟩"
+	p := constPoly(0)
+	p.terms[key] = 1
+	p.atoms[key] = e
+	return p
 }
 
 func constOf(e fun.SExp) (int64, bool) {

@@ -118,7 +118,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 	for j, p := range st.Pat {
 		keep[j] = true
 		tj, ej := e.Then.Result[j], e.Else.Result[j]
-		scalarOrMem := p.Type.IsInt() || IsMem(p.Type)
+		scalarOrMem := p.Type.IsScalar() || IsMem(p.Type)
 		switch {
 		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
 			ren[p.Name.Name] = tj.Name
@@ -130,7 +130,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 		default:
 			for k := 0; k < j; k++ {
 				q := st.Pat[k]
-				if keep[k] && scalarOrMem && (q.Type.IsInt() == p.Type.IsInt()) &&
+				if keep[k] && scalarOrMem && q.Type.IsScalar() == p.Type.IsScalar() && q.Type.Elem == p.Type.Elem &&
 					e.Then.Result[k].Name == tj.Name && e.Else.Result[k].Name == ej.Name {
 					ren[p.Name.Name] = q.Name.Name
 					keep[j] = false
@@ -185,7 +185,7 @@ func defsOf(b *fun.Body, scope map[string]bool) map[string]fun.SExp {
 	}
 	for _, st := range b.Stms {
 		e, ok := st.Exp.(*fun.ScalarExp)
-		if !ok || len(st.Pat) != 1 {
+		if !ok || len(st.Pat) != 1 || !st.Pat[0].Type.IsInt() { // float arithmetic is not a ring
 			continue
 		}
 		closed := true
@@ -258,7 +258,7 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 						l.Dims = append(l.Dims, LDim{Elems: sub(d.Elems), Stride: sub(d.Stride)})
 					}
 				}
-				t = fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: a.Block, Index: l}}
+				t = fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: a.Block, Index: l}}
 			}
 			ns.Pat = append(ns.Pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: t})
 		}
@@ -287,7 +287,7 @@ func asRowMajor(t fun.Type) fun.Type {
 	if a == nil || a.Index.IsRowMajor() {
 		return t
 	}
-	r := rowMajorIn(fun.Type{Dims: t.Dims}, a.Block)
+	r := rowMajorIn(t, a.Block)
 	ro, rd := ArrayOf(r).Index.LMAD()
 	off, dims := a.Index.LMAD()
 	if !SameValue(off, ro) {
@@ -302,9 +302,12 @@ func asRowMajor(t fun.Type) fun.Type {
 }
 
 // cannotFail reports whether a scalar expression evaluates without getting
-// stuck: its only partial operators divide by non-zero constants.
+// stuck: its only partial operators divide by non-zero constants, and it
+// converts no float to an int (int(se) is stuck on NaN and ±Inf).
 func cannotFail(e fun.SExp) bool {
 	switch e := e.(type) {
+	case *fun.Call:
+		return e.Func != semantics.ToInt && cannotFail(e.Arg)
 	case *fun.UnOp:
 		return cannotFail(e.X)
 	case *fun.BinOp:

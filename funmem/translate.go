@@ -26,13 +26,13 @@ func Transform(p *fun.Program) *fun.Program {
 	out := &fun.Program{File: p.File}
 	gamma := map[string]fun.Type{}
 	for _, in := range p.Inputs {
-		if in.Type.IsInt() {
+		if in.Type.IsScalar() {
 			out.Inputs = append(out.Inputs, in)
 			gamma[in.Name.Name] = in.Type
 		}
 	}
 	for _, in := range p.Inputs {
-		if !in.Type.IsInt() {
+		if !in.Type.IsScalar() {
 			m := t.names.fresh(in.Name.Name + "_mem")
 			mt := &fun.Param{Lparen: in.Lparen, Name: m, Type: Mem()}
 			at := &fun.Param{Lparen: in.Lparen, Name: in.Name, Type: rowMajorIn(in.Type, m)}
@@ -53,7 +53,7 @@ func Transform(p *fun.Program) *fun.Program {
 		y := t.names.fresh(x.Name + "_res")
 		body.Stms = append(body.Stms,
 			&fun.Stm{Pat: []*fun.Param{{Name: m, Type: Mem()}}, Exp: &AllocExp{Size: product(tx.Dims)}},
-			&fun.Stm{Pat: []*fun.Param{{Name: y, Type: rowMajorIn(fun.Type{Dims: tx.Dims}, m)}}, Exp: &fun.CopyExp{Arr: x}})
+			&fun.Stm{Pat: []*fun.Param{{Name: y, Type: rowMajorIn(tx, m)}}, Exp: &fun.CopyExp{Arr: x}})
 		body.Result = append(body.Result, m, y)
 	}
 	out.Body = body
@@ -62,13 +62,13 @@ func Transform(p *fun.Program) *fun.Program {
 
 type transformer struct{ names *names }
 
-// rowMajorIn is [z1]…[zn] @ m -> R(z1, …, zn).
+// rowMajorIn is [z1]…[zn] @ m -> R(z1, …, zn), with t's element type.
 func rowMajorIn(t fun.Type, m *fun.Ident) fun.Type {
 	sizes := make([]fun.SExp, len(t.Dims))
 	for i, d := range t.Dims {
 		sizes[i] = fun.Var{Ident: d}
 	}
-	return fun.Type{Dims: t.Dims, Ext: &ArrayMem{Block: m, Index: &IndexFn{RowMajor: sizes}}}
+	return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: m, Index: &IndexFn{RowMajor: sizes}}}
 }
 
 // product is ∏ z_i.
@@ -106,13 +106,13 @@ func (t *transformer) stm(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
 
 	case *fun.SliceExp:
 		a := ArrayOf(gamma[e.Arr.Name])
-		typ := fun.Type{Dims: s.Pat[0].Type.Dims, Ext: &ArrayMem{Block: a.Block, Index: SliceF(a.Index, e.Slices)}}
+		typ := fun.Type{Dims: s.Pat[0].Type.Dims, Elem: s.Pat[0].Type.Elem, Ext: &ArrayMem{Block: a.Block, Index: SliceF(a.Index, e.Slices)}}
 		return []*fun.Stm{{Let: s.Let, Pat: []*fun.Param{with(s.Pat[0], typ)}, Exp: e}}
 
 	case *fun.TransposeExp:
 		a := ArrayOf(gamma[e.Arr.Name])
 		off, dims := a.Index.LMAD()
-		typ := fun.Type{Dims: s.Pat[0].Type.Dims, Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{Offset: off, Dims: []LDim{dims[1], dims[0]}}}}
+		typ := fun.Type{Dims: s.Pat[0].Type.Dims, Elem: s.Pat[0].Type.Elem, Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{Offset: off, Dims: []LDim{dims[1], dims[0]}}}}
 		return []*fun.Stm{{Let: s.Let, Pat: []*fun.Param{with(s.Pat[0], typ)}, Exp: e}}
 
 	case *fun.KernelExp, *fun.IotaExp, *fun.CopyExp:
@@ -156,7 +156,7 @@ func (t *transformer) stm(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
 			pi = append(pi, supp...)
 			typ := z.Type
 			if len(supp) > 0 {
-				typ = supportedType(z.Type.Dims, supp)
+				typ = supportedType(z.Type, supp)
 			}
 			pat = append(pat, append(pi, with(z, typ))...)
 			xres, yres = append(xres, xi), append(yres, yi)
@@ -206,14 +206,15 @@ func (t *transformer) support(typ fun.Type) ([]*fun.Stm, []suppVar) {
 	return stms, supp
 }
 
-// supportedType is the if pattern's type of an array of the given sizes
-// in terms of its supporting variables: [x1]…[xn] @ m -> off + {(x1 : s1) …}.
-func supportedType(dims []*fun.Ident, supp []*fun.Param) fun.Type {
+// supportedType is the if pattern's type of an array of t's sizes and
+// element type in terms of its supporting variables: [x1]…[xn] @ m -> off
+// + {(x1 : s1) …}.
+func supportedType(t fun.Type, supp []*fun.Param) fun.Type {
 	l := &IndexFn{Offset: fun.Var{Ident: supp[1].Name}}
-	for i, d := range dims {
+	for i, d := range t.Dims {
 		l.Dims = append(l.Dims, LDim{Elems: fun.Var{Ident: d}, Stride: fun.Var{Ident: supp[2+i].Name}})
 	}
-	return fun.Type{Dims: dims, Ext: &ArrayMem{Block: supp[0].Name, Index: l}}
+	return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: supp[0].Name, Index: l}}
 }
 
 // renameKeywords renames the variables of a FUN program whose names are

@@ -81,7 +81,7 @@ func (t *transformer) group(x *fun.Param) []*fun.Param {
 		}
 		supp = append(supp, &fun.Param{Lparen: x.Lparen, Name: t.names.fresh(x.Name.Name + "_" + r), Type: typ, Rparen: x.Rparen})
 	}
-	return append(supp, &fun.Param{Lparen: x.Lparen, Name: x.Name, Type: supportedType(x.Type.Dims, supp), Rparen: x.Rparen})
+	return append(supp, &fun.Param{Lparen: x.Lparen, Name: x.Name, Type: supportedType(x.Type, supp), Rparen: x.Rparen})
 }
 
 // foldParams gives the operands of a reduce, scan or filter their

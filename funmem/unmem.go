@@ -16,7 +16,7 @@ func Unmem(p *fun.Program) *fun.Program {
 }
 
 func unmemParam(p *fun.Param) *fun.Param {
-	return &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: fun.Type{Dims: p.Type.Dims}} // mem ⇒ int, [x]@m→L ⇒ [x]
+	return &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: fun.Type{Dims: p.Type.Dims, Elem: p.Type.Elem}} // mem ⇒ int, [x]@m→L ⇒ [x], [x]float@m→L ⇒ [x]float
 }
 
 func unmemBody(b *fun.Body) *fun.Body {

@@ -67,8 +67,10 @@ func CheckValidity(p *fun.Program, args map[string]string) (*ValidityReport, err
 	for i, x := range p.Body.Result {
 		hv := heapVals[i]
 		if hv.Kind != ArrayVal {
-			if hv.Kind == IntVal && hv.K != vals[i].Int() {
-				return v, mismatch(p, x, fmt.Sprintf("value-based %d, heap-based %d", vals[i].Int(), hv.K))
+			if hv.Kind == IntVal {
+				if d := semantics.Compare(vals[i], hv.Num().Array(), "value-based", "heap-based"); d != "" {
+					return v, mismatch(p, x, d)
+				}
 			}
 			continue
 		}

@@ -13,20 +13,29 @@ type Kind int
 
 // The kinds of value.
 const (
-	IntVal   Kind = iota // an integer k
+	IntVal   Kind = iota // a scalar k: an int, or a float's bits (Elem says which)
 	BlockVal             // a heap label ℓ
 	ArrayVal             // an array (ℓ, L): a block and an LMAD value
 )
 
-// Value is a value of the heap-based semantics.
+// Value is a value of the heap-based semantics. Blocks are untyped words
+// (a float is stored as its bits); a scalar and an array know their
+// element type, so that a read makes a float of a float array's word.
 type Value struct {
 	Kind  Kind
-	K     int64
+	K     int64 // a scalar's word: the int, or the float's semantics.FloatBits
 	Block semantics.Label
 	L     semantics.LMAD
+	Elem  semantics.Elem // a scalar's type, an array's element type (IntElem for a block)
 }
 
-// String renders a value: 42, ℓ3, (ℓ3, 0 + {(3 : 1)}).
+// Num is a scalar value as a typed number.
+func (v Value) Num() semantics.Num { return semantics.Num{Elem: v.Elem, Bits: v.K} }
+
+// NumValue is the scalar value of a typed number.
+func NumValue(n semantics.Num) Value { return Value{Kind: IntVal, K: n.Bits, Elem: n.Elem} }
+
+// String renders a value: 42, 2.5, ℓ3, (ℓ3, 0 + {(3 : 1)}).
 func (v Value) String() string {
 	switch v.Kind {
 	case BlockVal:
@@ -34,7 +43,7 @@ func (v Value) String() string {
 	case ArrayVal:
 		return fmt.Sprintf("(%v, %v)", v.Block, v.L)
 	}
-	return fmt.Sprint(v.K)
+	return v.Num().String()
 }
 
 // Env is an environment of the heap-based semantics, persistent like FUN's.
@@ -62,7 +71,7 @@ func (e *Env) Lookup(x string) (Value, bool) {
 func Read(h *semantics.Heap, v Value) (semantics.Array, error) {
 	switch v.Kind {
 	case IntVal:
-		return semantics.Scalar(v.K), nil
+		return v.Num().Array(), nil
 	case BlockVal:
 		return semantics.Array{}, fmt.Errorf("%v is a memory block, not a value to print", v.Block)
 	}
@@ -71,7 +80,7 @@ func Read(h *semantics.Heap, v Value) (semantics.Array, error) {
 		return semantics.Array{}, err
 	}
 	b := h.Block(v.Block)
-	out := semantics.Array{Shape: v.L.Shape(), Data: make([]int64, 0, n)}
+	out := semantics.Array{Elem: v.Elem, Shape: v.L.Shape(), Data: make([]int64, 0, n)}
 	err = v.L.Image(func(off int64) error {
 		if off < 0 || off >= int64(len(b)) {
 			return fmt.Errorf("offset %d is outside block %v of size %d", off, v.Block, len(b))
