@@ -46,14 +46,14 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 	out := &Program{File: p.File, RetPos: p.Body.In}
 	for _, in := range p.Inputs {
 		switch {
-		case in.Type.IsInt():
-			out.Inputs = append(out.Inputs, &Input{Pos: in.Lparen, Name: in.Name})
+		case in.Type.IsScalar():
+			out.Inputs = append(out.Inputs, &Input{Pos: in.Lparen, Name: in.Name, Elem: in.Type.Elem})
 		case funmem.ArrayOf(in.Type) != nil:
 			a := funmem.ArrayOf(in.Type)
 			if !funmem.IsRowMajor(in.Type) {
 				return nil, fmt.Errorf("%s: input %s is not row-major (%s); an input must be laid out row-major from offset 0, R(…)", in.Lparen, in.Name.Name, a.Index)
 			}
-			out.Inputs = append(out.Inputs, &Input{Pos: in.Lparen, Name: in.Name, Dims: vars(in.Type.Dims), Block: a.Block})
+			out.Inputs = append(out.Inputs, &Input{Pos: in.Lparen, Name: in.Name, Dims: vars(in.Type.Dims), Elem: in.Type.Elem, Block: a.Block})
 		}
 	}
 	body, gamma, err := t.stms(p.Body.Stms, gamma)
@@ -67,12 +67,12 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 		switch {
 		case funmem.IsMem(typ) && i+1 < len(res) && funmem.ArrayOf(gamma[res[i+1].Name]) != nil:
 			arr := gamma[res[i+1].Name]
-			out.Return = append(out.Return, &Result{Name: res[i], Dims: vars(arr.Dims)})
+			out.Return = append(out.Return, &Result{Name: res[i], Dims: vars(arr.Dims), Elem: arr.Elem})
 			i++
-		case typ.IsInt():
+		case typ.IsScalar():
 			out.Return = append(out.Return, &Result{Name: res[i]})
 		default:
-			return nil, fmt.Errorf("%s: result %s: IMP returns ints and (block, array) pairs (T-MEM-PROG)", res[i].NamePos, res[i].Name)
+			return nil, fmt.Errorf("%s: result %s: IMP returns ints, floats and (block, array) pairs (T-MEM-PROG)", res[i].NamePos, res[i].Name)
 		}
 	}
 	return out, nil
@@ -141,14 +141,16 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 		return []Stmt{&Skip{At: at}}, nil
 	case *fun.ScalarExp:
 		x := s.Pat[0].Name
-		return []Stmt{&Decl{At: at, X: x, Type: Int}, &Assign{At: at, X: x, SE: e.X}}, nil
+		return []Stmt{&Decl{At: at, X: x, Type: TypeOf(s.Pat[0].Type.Elem)}, &Assign{At: at, X: x, SE: e.X}}, nil
 	case *funmem.AllocExp:
 		x := s.Pat[0].Name
 		return []Stmt{&Decl{At: at, X: x, Type: Mem}, &Alloc{At: at, X: x, Size: e.Size}}, nil
 	case *fun.IndexExp:
 		x := s.Pat[0].Name
-		a := funmem.ArrayOf(gamma[e.Arr.Name])
-		return []Stmt{&Decl{At: at, X: x, Type: Int}, &Read{At: at, X: x, Y: a.Block, Index: apply(a.Index, vars(e.Idx))}}, nil
+		ty := gamma[e.Arr.Name]
+		a := funmem.ArrayOf(ty)
+		// The target's type says how the word is read: as y's elements.
+		return []Stmt{&Decl{At: at, X: x, Type: TypeOf(ty.Elem)}, &Read{At: at, X: x, Y: a.Block, Index: apply(a.Index, vars(e.Idx))}}, nil
 	case *fun.IfExp:
 		// FUN lets a branch bind a name of the if's own pattern; IMP's
 		// environment is flat, so the branch's results then go through
@@ -173,13 +175,8 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 				append(tail, &Assign{At: at, X: x, SE: fun.Var{Ident: tmp}})...)
 		}
 		for i, p := range s.Pat {
-			var typ Type
-			switch {
-			case p.Type.IsInt():
-				typ = Int
-			case funmem.IsMem(p.Type):
-				typ = Mem
-			default:
+			typ, ok := impType(p.Type)
+			if !ok {
 				continue // an array: its block, offset and strides are in the pattern
 			}
 			decls = append(decls, &Decl{At: at, X: p.Name, Type: typ})
@@ -230,7 +227,7 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 // x_idx of the kernel's array p_x.
 func (t *translator) copy(px *fun.Param, idx fun.SExp, y *fun.Ident, ty fun.Type) []Stmt {
 	dst := funmem.ArrayOf(px.Type)
-	if ty.IsInt() {
+	if ty.IsScalar() {
 		return []Stmt{&Write{At: px.Lparen, X: dst.Block, Index: apply(dst.Index, []fun.SExp{idx}), Value: fun.Var{Ident: y}}}
 	}
 	return t.elementwise(px, []fun.SExp{idx}, funmem.ArrayOf(ty), nil, ty.Dims)
@@ -242,7 +239,8 @@ func (t *translator) copyFrom(px *fun.Param, idx fun.SExp, x *fun.Ident, tx fun.
 }
 
 // elementwise is nested kernels over dims writing dst[dstIdx, j…] ←
-// src[srcIdx, j…], through a fresh int.
+// src[srcIdx, j…], through a fresh int: a word copy, which moves a
+// float's bits unchanged (a heap word is a word).
 func (t *translator) elementwise(px *fun.Param, dstIdx []fun.SExp, src *funmem.ArrayMem, srcIdx []fun.SExp, dims []*fun.Ident) []Stmt {
 	dst := funmem.ArrayOf(px.Type)
 	if len(dims) == 0 {
@@ -287,12 +285,12 @@ func (t *translator) stmExt(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, bool
 	return nil, false, nil
 }
 
-// impType is the IMP type of a FUNMEM int or mem binding; ok is false
-// for an array, which lives in Γ only.
+// impType is the IMP type of a FUNMEM int, float or mem binding; ok is
+// false for an array, which lives in Γ only.
 func impType(typ fun.Type) (Type, bool) {
 	switch {
-	case typ.IsInt():
-		return Int, true
+	case typ.IsScalar():
+		return TypeOf(typ.Elem), true
 	case funmem.IsMem(typ):
 		return Mem, true
 	}
@@ -357,12 +355,12 @@ func rowOf(l *funmem.IndexFn, i fun.SExp) (fun.SExp, []funmem.LDim) {
 
 // bindOperand binds an operand of a reduce, scan or filter (its group g
 // among ps) to an array of block m, offset off and dimensions dims: for
-// an int, a read of the element at off; for an array, its supporting
-// variables.
+// an int or a float, a read of the element at off; for an array, its
+// supporting variables.
 func bindOperand(at fun.Pos, ps []*fun.Param, g funmem.Group, m *fun.Ident, off fun.SExp, dims []funmem.LDim) []Stmt {
 	p := ps[g.Operand]
 	if !g.IsArray() {
-		return []Stmt{&Decl{At: at, X: p.Name, Type: Int}, &Read{At: at, X: p.Name, Y: m, Index: off}}
+		return []Stmt{&Decl{At: at, X: p.Name, Type: TypeOf(p.Type.Elem)}, &Read{At: at, X: p.Name, Y: m, Index: off}}
 	}
 	out := declare(at, &fun.Ident{Name: g.Block}, Mem, fun.Var{Ident: m})
 	out = append(out, declare(at, &fun.Ident{Name: g.Off}, Int, off)...)
@@ -373,9 +371,10 @@ func bindOperand(at fun.Pos, ps []*fun.Param, g funmem.Group, m *fun.Ident, off 
 }
 
 // own is the variable a fold's combine part yields for the body's result
-// y: y itself when it is a or b or declared at the part's top level, else
-// a fresh copy (IMP's checker asks for one of the part's own variables).
-func (t *translator) own(at fun.Pos, body []Stmt, y *fun.Ident, own ...*fun.Ident) ([]Stmt, *fun.Ident) {
+// y, of type typ: y itself when it is a or b or declared at the part's
+// top level, else a fresh copy (IMP's checker asks for one of the part's
+// own variables).
+func (t *translator) own(at fun.Pos, body []Stmt, y *fun.Ident, typ Type, own ...*fun.Ident) ([]Stmt, *fun.Ident) {
 	for _, x := range own {
 		if x.Name == y.Name {
 			return body, y
@@ -387,7 +386,7 @@ func (t *translator) own(at fun.Pos, body []Stmt, y *fun.Ident, own ...*fun.Iden
 		}
 	}
 	c := t.fresh(y.Name + "_")
-	return append(body, declare(at, c, Int, fun.Var{Ident: y})...), c
+	return append(body, declare(at, c, typ, fun.Var{Ident: y})...), c
 }
 
 // fold is reduce (scan false) and scan. Over ints: IMP's reduce or scan.
@@ -413,17 +412,20 @@ func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body 
 	}
 	c := body.Result[0]
 	if !gs[0].IsArray() {
+		// Over ints or floats: a, b, the yields and the target have the
+		// type of xs's elements.
 		a, b := ps[gs[0].Operand].Name, ps[gs[1].Operand].Name
+		el := TypeOf(xt.Elem)
 		v := t.fresh("v")
-		elem := []Stmt{&Decl{At: at, X: v, Type: Int}, &Read{At: at, X: v, Y: xa.Block, Index: roff}}
-		comb, y := t.own(at, comb, c, a, b)
+		elem := []Stmt{&Decl{At: at, X: v, Type: el}, &Read{At: at, X: v, Y: xa.Block, Index: roff}}
+		comb, y := t.own(at, comb, c, el, a, b)
 		f := Fold{Neutral: fun.Var{Ident: ne}, X: i, Bound: n, Body: elem, Yield: v, A: a, B: b, Combine: comb, Result: y}
 		if scan {
 			d := funmem.ArrayOf(s.Pat[0].Type)
 			return []Stmt{&Scan{At: s.Exp.Pos(), Block: d.Block, Addr: apply(d.Index, []fun.SExp{fun.Var{Ident: i}}), Fold: f}}, nil
 		}
 		x := s.Pat[0].Name
-		return []Stmt{&Decl{At: at, X: x, Type: Int}, &Reduce{At: s.Exp.Pos(), Target: x, Fold: f}}, nil
+		return []Stmt{&Decl{At: at, X: x, Type: el}, &Reduce{At: s.Exp.Pos(), Target: x, Fold: f}}, nil
 	}
 	// Over arrays: the accumulator's support, from z, then from each result.
 	za, ca := funmem.ArrayOf(gamma[ne.Name]), funmem.ArrayOf(g[c.Name])
