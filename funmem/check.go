@@ -130,6 +130,9 @@ func (c *checker) sexp(rule string, e fun.SExp) error {
 // Γ, p̄ ⊢ τ allows) when patternMayBind.
 func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patternMayBind bool) error {
 	t := p.Type
+	if c.opts.Paper && t.Elem == semantics.FloatElem {
+		return c.errorf(p.Lparen, rule, "%s : %s: floats are an extension (refused in paper mode)", p.Name.Name, t)
+	}
 	if t.IsScalar() || IsMem(t) {
 		c.opts.Counter.Hit(TMemInt.Name)
 		return nil
