@@ -61,8 +61,8 @@ func TestHeapFloats(t *testing.T) {
 	src := floatFoldSrc
 	testHeapCases(t, []heapCase{
 		{name: "folds, filter and loop of floats", src: src,
-			args: args("x0", "1.5", "xs", "[0.5 2.0 4.0]", "xss", "[[1.0 2.0] [2.5 0.5] [-1.0 1e3]]"),
-			want: "6.5 [0.75 1.5 6.0] [2.5 1002.5] 1 [[2.5 0.5]] 0.1875 [3.0 378.375]",
+			args:  args("x0", "1.5", "xs", "[0.5 2.0 4.0]", "xss", "[[1.0 2.0] [2.5 0.5] [-1.0 1e3]]"),
+			want:  "6.5 [0.75 1.5 6.0] [2.5 1002.5] 1 [[2.5 0.5]] 0.1875 [3.0 378.375]",
 			rules: []string{"E-MEM-REDUCE", "E-MEM-SCAN", "E-MEM-FILTER", "E-MEM-LOOP", "E-MEM-KERNEL", "E-MEM-INDEX", "E-MEM-SCALAR"}},
 		{name: "no rows", src: src,
 			args: args("x0", "-0.0", "xs", "[]", "xss", "[]", "m", "2"),
