@@ -27,7 +27,13 @@
 //     arrays with their support as if does, scan and filter make fresh
 //     blocks), check_ext.go (T-MEM-LOOP …), heap_ext.go (E-MEM-LOOP …,
 //     shared by the big- and small-step; folds' elements traced as a
-//     kernel's iterations, combine steps writing only their own blocks).
+//     kernel's iterations, combine steps writing only their own blocks);
+//   - floats (an extension, docs/funmem.md "Floats"): types keep FUN's
+//     element type (float, [n]float @ m -> L) through every pass; the
+//     checker types scalar expressions with FUN's rules (fun.TypeOfSExp);
+//     blocks stay untyped words, and a Value carries its element type, so
+//     reads make floats of float arrays' words and scalar statements
+//     evaluate with fun.EvalNum.
 //
 // TransformProgram (FUN → FUNMEM) lives here, in the package of the
 // language it produces, and imports FUN, which FUNMEM extends: the import

@@ -5,13 +5,14 @@ import "github.com/arraysem/arraysem/semantics"
 // The rules of FUNMEM: the typing rules of Fig 8 and the heap semantics
 // of Fig 10, plus those of the derived forms iota and copy and of the
 // extension forms (Figure "extension"). Scalar
-// expressions are typed by FUN's T-CONST, T-VAR and T-OP (fun.Rules). The
+// expressions are typed by FUN's T-CONST, T-VAR and T-OP, and with floats
+// T-FLOAT and T-CALL (fun.Rules). The
 // code names a rule by these values, never by a string literal; Rules
 // lists them all.
 var (
-	TMemScalar    = semantics.Rule{Name: "T-MEM-SCALAR", Figure: "Fig 8", Doc: "a scalar expression binds one int"}
+	TMemScalar    = semantics.Rule{Name: "T-MEM-SCALAR", Figure: "Fig 8", Doc: "a scalar expression binds one int or float, of its type"}
 	TMemAlloc     = semantics.Rule{Name: "T-MEM-ALLOC", Figure: "Fig 8", Doc: "alloc se, with se an int, binds one mem"}
-	TMemIndex     = semantics.Rule{Name: "T-MEM-INDEX", Figure: "Fig 8", Doc: "x[y, …] with one int index per dimension is an int"}
+	TMemIndex     = semantics.Rule{Name: "T-MEM-INDEX", Figure: "Fig 8", Doc: "x[y, …] with one int index per dimension is an element of x's type (int or float)"}
 	TMemIf        = semantics.Rule{Name: "T-MEM-IF", Figure: "Fig 8", Doc: "both branches give the pattern's types, memory annotations included"}
 	TMemTranspose = semantics.Rule{Name: "T-MEM-TRANSPOSE", Figure: "Fig 8", Doc: "transpose x is in x's block, with x's LMAD transposed"}
 	TMemSlice     = semantics.Rule{Name: "T-MEM-SLICE", Figure: "Fig 8", Doc: "a slice is in x's block, with x's LMAD sliced"}
@@ -34,7 +35,7 @@ var (
 	EMemIfF       = semantics.Rule{Name: "E-MEM-IF-F", Figure: "Fig 10", Doc: "an if whose condition is 0 runs its else branch"}
 	EStms         = semantics.Rule{Name: "E-STMS", Figure: "Fig 10", Doc: "statements run in order, each binding its pattern"}
 	EMemProg      = semantics.Rule{Name: "E-MEM-PROG", Figure: "Fig 10", Doc: "a program runs on a heap holding its inputs"}
-	EMemScalar    = semantics.Rule{Name: "E-MEM-SCALAR", Figure: "Fig 10", Doc: "a scalar expression evaluates to an int"}
+	EMemScalar    = semantics.Rule{Name: "E-MEM-SCALAR", Figure: "Fig 10", Doc: "a scalar expression evaluates to an int or a float (FUN's evaluation, IEEE for floats)"}
 	EMemIota      = semantics.Rule{Name: "E-MEM-IOTA", Figure: "§3", Doc: "iota x writes 0, …, x-1 through the pattern's LMAD"}
 	EMemCopy      = semantics.Rule{Name: "E-MEM-COPY", Figure: "§3", Doc: "copy x writes x's elements through the pattern's LMAD (memcpy, eq 5)"}
 

@@ -307,3 +307,107 @@ in (k, ys, ok)`, map[string]string{"xs": "[3 1 4]"}, []string{"assert n >= 0 \"n
 		})
 	}
 }
+
+// TestFromFunmemFloats: FunMemToImp with floats, in every compile mode,
+// gives FUN's results (IEEE values included: NaN, -0.0, +Inf) under both
+// of IMP's semantics, and declares what the design fixes: float scalars
+// as var x : float, an element read's target with its array's element
+// type, float inputs and results with their element type, a float
+// reduce's target and yields as floats, loop-carried and if-bound floats
+// as float variables; an array's COPY is a word copy (through an int).
+func TestFromFunmemFloats(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		args      []map[string]string
+		has       []string // statements the plain IMP program must contain
+	}{
+		{"scalars, reads, folds", `input (n : int) (x : float) (xs : [n]float)
+let (zero : float) = 0.0
+let (s : float) = reduce (a : float) (b : float) = zero over xs do
+  let (c : float) = a + b * x
+  in (c)
+let (p : [n]float) = scan (a : float) (b : float) = zero over xs do
+  let (c : float) = a + b
+  in (c)
+let (ys : [n]float) = kernel i <= n do
+  let (v : float) = xs[i]
+  let (w : float) = sqrt(v) / float(i)
+  in (w)
+let (k : int) = int(s)
+in (s, p, ys, k)`,
+			[]map[string]string{{"x": "2.0", "xs": "[1.0 4.0 0.25]"}, {"x": "-0.0", "xs": "[]"}, {"x": "0.5", "xs": "[-1.0]"}},
+			[]string{"input x : float;", "input xs : [n]float @ xs_mem;", "var zero : float;", "var s : float;", "reduce s <- zero for",
+				"var v : float;", ": [n]float", "scan p_mem["}},
+		{"loop-carried floats and an if", `input (t : int) (x : float)
+let (one : float) = 1.0
+let (u : float) (w : float) =
+  loop (a : float) (b : float) = (x, one) for i <= t do
+    let (c : float) = a * 2.0
+    in (b, c)
+let (pos : int) = u > w
+let (r : float) = if pos then in (u) else in (w)
+in (u, w, r)`,
+			[]map[string]string{{"t": "3", "x": "1.5"}, {"t": "0", "x": "-2.5"}},
+			[]string{"var a : float;", "var a_next", "var r : float;"}},
+		{"float array reduce, filter and copies", `input (n : int) (m : int) (xss : [n][m]float)
+let (zero : float) = 0.0
+let (zs : [m]float) = kernel j <= m do in (zero)
+let (s : [m]float) = reduce (a : [m]float) (b : [m]float) = zs over xss do
+  let (c : [m]float) = kernel j <= m do
+    let (u : float) = a[j]
+    let (v : float) = b[j]
+    let (w : float) = u + v
+    in (w)
+  in (c)
+let (k : int) (big : [k][m]float) = filter (r : [m]float) over xss do
+  let (one : int) = 1
+  let (h : float) = r[one]
+  let (keep : int) = h > 0.0
+  in (keep)
+let (t : [m][n]float) = transpose xss
+in (s, k, big, t)`,
+			[]map[string]string{{"xss": "[[1.0 2.0] [-3.0 4.5] [0.5 1e300]]"}, {"m": "2", "xss": "[]"}},
+			[]string{"acc_mem", "var h : float;", ": [m]float"}},
+		{"NaN and infinities", `input (x : float)
+let (zero : float) = 0.0
+let (nan : float) = zero / zero
+let (inf : float) = x / zero
+let (same : int) = nan == nan
+in (nan, inf, same)`,
+			[]map[string]string{{"x": "-1.0"}}, []string{"var nan : float;"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := check.Load("t.fun", tc.src, check.Options{})
+			if err != nil {
+				t.Fatalf("load: %v", err)
+			}
+			for _, mode := range compileModes {
+				stages, err := check.Compile(l, "imp", lang.CompileOptions{Expand: mode.expand, Layout: mode.layout.String()})
+				if err != nil {
+					t.Fatalf("%s: compile: %v", mode.name, err)
+				}
+				li := stages[len(stages)-1].Program
+				text := imp.Print(li.Syntax().(*imp.Program))
+				if !mode.expand {
+					for _, h := range tc.has {
+						if !strings.Contains(text, h) {
+							t.Errorf("the IMP program has no %q:\n%s", h, text)
+						}
+					}
+				}
+				for _, a := range tc.args {
+					fr, ferr := l.Run(lang.RunOptions{Semantics: "big", Args: a})
+					if ferr != nil {
+						t.Fatalf("%v: FUN: %v", a, ferr)
+					}
+					for _, sem := range []string{"big", "small"} {
+						r, err := li.Run(lang.RunOptions{Semantics: sem, Args: a})
+						if got, want := outcome(r, err), outcome(fr, nil); got != want {
+							t.Errorf("%s %s %v: FUN gives %s, IMP %s\n%s", mode.name, sem, a, want, got, text)
+						}
+					}
+				}
+			}
+		})
+	}
+}
