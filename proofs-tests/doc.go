@@ -35,9 +35,11 @@
 // need quoting. A carried value's interval is ivTop (the generator does
 // not follow it through the iterations); a fold's is the join of its
 // accumulators'. Off, the generator draws exactly the programs it drew
-// before the extensions, seed for seed. The FUN properties and the
-// coverage report use ExtGenConfig; the FUNMEM and IMP properties use
-// DefaultGenConfig until FUNMEM→IMP translates the extension forms.
+// before the extensions, seed for seed. The FUN properties, the coverage
+// report and the FUNMEM properties (MemGenConfig, MemExtensions) use
+// ExtGenConfig; the level agreement FUN ≡ FUNMEM ≡ IMP uses
+// DefaultGenConfig (ImpGenConfig) until ImpExtensions is set, once
+// FunMemToImp and the CUDA emitter get the extension forms right.
 //
 // Shrinks (gopter's ShrinkCase) is the generator's shrinker: edits that keep a program well
 // typed by construction. It drops unused statements, inputs and results,
@@ -231,10 +233,15 @@
 //     share the helpers (fun-big-small survives them): fun-reference, on
 //     ExtGenConfig's cases, kills them; fun-examples (the golden outputs of
 //     examples/fun) would too;
+//   - funmem-scan-row, funmem-scan-exclusive, funmem-filter-past-count
+//     (funmem/heap_ext.go) and funmem-loop-stale-support
+//     (funmem/translate_ext.go): transform-valid, on cases with the
+//     extension forms;
 //   - imp-for-off-by-one, imp-reduce-skips-neutral and imp-scan-exclusive
 //     (imp/loops.go, shared by IMP's two semantics): imp-examples, the
-//     golden outputs of examples/imp (until FUNMEM→IMP translates the
-//     extension forms, no generated program reaches them).
+//     golden outputs of examples/imp under both IMP semantics (until the
+//     level agreement's cases have the extension forms, ImpExtensions, no
+//     generated program reaches them).
 //
 // (The paper's "fused don't-fuse case" needs a fusion pass, which arraysem
 // does not have.) The table of mutants, their killers and the cases it

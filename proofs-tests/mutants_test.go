@@ -167,7 +167,7 @@ func TestMutants(t *testing.T) {
 		all[k.name] = k
 	}
 	impExt := []string{"imp-examples"}
-	if LevelsExtensions {
+	if ImpExtensions {
 		impExt = []string{"fun-funmem-imp", "imp-examples"}
 	}
 	// The properties that should kill each mutant, in the order they run.
@@ -190,6 +190,13 @@ func TestMutants(t *testing.T) {
 		"scan-exclusive":        {"fun-big-small", "fun-reference", "fun-examples"},
 		"loop-one-short":        {"fun-big-small", "fun-reference", "fun-examples"},
 		"filter-keeps-rejected": {"fun-big-small", "fun-reference", "fun-examples"},
+		// FUNMEM's extension forms (funmem/heap_ext.go,
+		// funmem/translate_ext.go): the FUNMEM properties, on cases with
+		// the extension forms (MemExtensions).
+		"funmem-scan-row":           {"transform-valid", "passes-valid"},
+		"funmem-scan-exclusive":     {"transform-valid", "passes-valid"},
+		"funmem-filter-past-count":  {"transform-valid", "passes-valid"},
+		"funmem-loop-stale-support": {"transform-valid", "passes-valid"},
 		// IMP's extension statements (imp/loops.go, shared by IMP's two
 		// semantics): the level agreement, once its cases have the
 		// extension forms, and the examples of examples/imp, whose golden

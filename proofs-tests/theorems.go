@@ -17,16 +17,29 @@ type Theorem struct {
 	Ext bool
 }
 
-// LevelsExtensions switches the extension forms on in the cases of the
-// properties beyond FUN (FUNMEM's and IMP's, and the level agreement):
-// they are off until FUNMEM's MemoryExpand and FunMemToImp handle loop,
-// reduce, scan, filter and assert (TransformProgram does already).
-const LevelsExtensions = false
+// MemExtensions switches the extension forms on in the cases of the
+// FUNMEM properties (TransformProgram, Simplify and MemoryExpand handle
+// loop, reduce, scan, filter and assert), and ImpExtensions in those of
+// the level agreement (fun-funmem-imp), off until FunMemToImp and the
+// CUDA emitter get them right on the generated programs.
+const (
+	MemExtensions = true
+	ImpExtensions = false
+)
 
-// MemGenConfig is the generator's configuration of the FUNMEM and IMP
-// properties: ExtGenConfig once LevelsExtensions is set.
+// MemGenConfig is the generator's configuration of the FUNMEM
+// properties: ExtGenConfig when MemExtensions is set.
 func MemGenConfig() GenConfig {
-	if LevelsExtensions {
+	if MemExtensions {
+		return ExtGenConfig
+	}
+	return DefaultGenConfig
+}
+
+// ImpGenConfig is the generator's configuration of the level agreement:
+// ExtGenConfig when ImpExtensions is set.
+func ImpGenConfig() GenConfig {
+	if ImpExtensions {
 		return ExtGenConfig
 	}
 	return DefaultGenConfig
@@ -53,13 +66,13 @@ var Theorems = []Theorem{
 		Source: "funmem-imp-lmad §2, Figs 4–5", Test: "TestReferenceEvaluatorAgrees", Fun: propReference},
 	{Name: "fun-derived", Ext: true, Statement: "expanding FUN's derived forms (iota, copy) preserves meaning",
 		Source: "funmem-imp-lmad §2, Fig 5", Test: "TestExpandDerivedPreservesMeaning", Fun: propExpand},
-	{Name: "transform-valid", Ext: LevelsExtensions, Statement: "TransformProgram preserves validity: its output is well typed (Fig 8), valid (Def 3.1) and race free (eq 4), with FUN's results",
+	{Name: "transform-valid", Ext: MemExtensions, Statement: "TransformProgram preserves validity: its output is well typed (Fig 8), valid (Def 3.1) and race free (eq 4), with FUN's results",
 		Source: "funmem-imp-lmad §3.4, Def 3.1, eq 4", Test: "TestFunmemTransformValid", Fun: propValid(true, &stuckTable{}, &bugLog{})},
-	{Name: "passes-valid", Ext: LevelsExtensions, Statement: "Simplify and MemoryExpand (both layouts) preserve validity and race freedom, and FUN's results",
+	{Name: "passes-valid", Ext: MemExtensions, Statement: "Simplify and MemoryExpand (both layouts) preserve validity and race freedom, and FUN's results",
 		Source: "funmem-imp-lmad §3.4, §5, Def 3.1, eq 4", Test: "TestFunmemPassesValid", Fun: propValid(false, &stuckTable{}, &bugLog{})},
-	{Name: "race-oracle", Ext: LevelsExtensions, Statement: "the race tracker is right: racefree (eq 4), decided again from the read and write sets of every kernel that finishes, holds for TransformProgram's output and for its mutants (a stride set to 0, two arrays in one block) whenever the heap semantics lets them run",
+	{Name: "race-oracle", Ext: MemExtensions, Statement: "the race tracker is right: racefree (eq 4), decided again from the read and write sets of every kernel that finishes, holds for TransformProgram's output and for its mutants (a stride set to 0, two arrays in one block) whenever the heap semantics lets them run",
 		Source: "funmem-imp-lmad §3.3, eq 4", Test: "TestMutants (its race-oracle row)", Fun: propRaceOracle},
-	{Name: "fun-funmem-imp", Ext: LevelsExtensions, Statement: "FunMemToImp preserves results: FUN = FUNMEM (heap) = IMP, plain and memory-expanded, big- and small-step, at every level the registered passes reach (CUDA compiled, not run)",
+	{Name: "fun-funmem-imp", Ext: ImpExtensions, Statement: "FunMemToImp preserves results: FUN = FUNMEM (heap) = IMP, plain and memory-expanded, big- and small-step, at every level the registered passes reach (CUDA compiled, not run)",
 		Source: "funmem-imp-lmad §4, Figs 11–13", Test: "TestFunFunmemImpAgree", Fun: propImp},
 	{Name: "remora-soundness", Statement: "Remora type soundness (Theorem 1): a well-typed term is a value or steps, and every step preserves its type",
 		Source: "remora-rank-polymorphism §4, Theorem 1, Figs 6–8", Test: "TestRemoraTypeSoundness", Remora: propRemoraSoundness, RemoraCfg: remoraConfigForConfigurations},
