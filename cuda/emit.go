@@ -33,6 +33,9 @@ func Emit(p *imp.Program, opts Options) (*File, error) {
 		for _, x := range in.Dims {
 			d += "[" + fun.PrintSExp(x) + "]"
 		}
+		if in.Elem == semantics.FloatElem {
+			d += ":float"
+		}
 		e.out.Inputs = append(e.out.Inputs, d)
 	}
 	for name, v := range opts.Defaults {
@@ -59,14 +62,14 @@ func (e *emitter) collectTypes() error {
 	set := func(x *fun.Ident, t imp.Type) error {
 		e.names[x.Name] = true
 		if old, ok := e.types[x.Name]; ok && old != t {
-			return semantics.Errorf(x.NamePos, semantics.InputError, "", "cuda: %s is declared both as int and as mem; the CUDA emitter gives a name one C++ type", x.Name)
+			return semantics.Errorf(x.NamePos, semantics.InputError, "", "cuda: %s is declared both as %s and as %s; the CUDA emitter gives a name one C++ type", x.Name, typeName(old), typeName(t))
 		}
 		e.types[x.Name] = t
 		return nil
 	}
 	for _, in := range e.p.Inputs {
 		if in.Dims == nil {
-			if err := set(in.Name, imp.Int); err != nil {
+			if err := set(in.Name, imp.TypeOf(in.Elem)); err != nil {
 				return err
 			}
 		} else if err := set(in.Block, imp.Mem); err != nil {
@@ -93,9 +96,9 @@ func (e *emitter) collectTypes() error {
 					err = walk(s.Body)
 				}
 			case *imp.Reduce:
-				err = foldTypes(&s.Fold, set, walk)
+				err = foldTypes(&s.Fold, e.accType(s), set, walk)
 			case *imp.Scan:
-				err = foldTypes(&s.Fold, set, walk)
+				err = foldTypes(&s.Fold, e.accType(s), set, walk)
 			case *imp.Skip, *imp.Assign, *imp.Alloc, *imp.Read, *imp.Write, *imp.Assert:
 			default:
 				// A statement IMP gains later: refused here, so that stmt
@@ -329,15 +332,26 @@ func referencedFold(f *imp.Fold, acc []string, seen map[string]bool, add func(*f
 }
 
 func (e *emitter) ctype(x string) string {
-	if e.types[x] == imp.Mem {
+	return ctypeOf(e.types[x])
+}
+
+// ctypeOf is the C++ type of an IMP type.
+func ctypeOf(t imp.Type) string {
+	switch t {
+	case imp.Mem:
 		return "arraysem_block"
+	case imp.Float:
+		return "double"
 	}
 	return "int64_t"
 }
 
 func zero(t string) Expr {
-	if t == "arraysem_block" {
+	switch t {
+	case "arraysem_block":
 		return &InitList{Elems: []Expr{id("nullptr"), &Int{V: 0}}}
+	case "double":
+		return &Float{V: 0}
 	}
 	return &Int{V: 0}
 }
@@ -385,18 +399,29 @@ func cudaCall(what string, c *Call) Stmt { return do(call("arraysem_cuda", c, st
 
 // sexp translates a scalar expression: +, -, * and unary - wrap through
 // the prelude's i64_ functions, / and % through total versions whose
-// divisors divChecks has checked.
+// divisors checks has checked; floats' operators and functions go
+// through its f64_ ones (float.go).
 func (e *emitter) sexp(fr *frame, se fun.SExp) Expr {
 	switch se := se.(type) {
 	case *fun.Const:
 		return num(se.Value)
+	case *fun.FloatConst:
+		return floatLit(se.Value)
+	case *fun.Call:
+		return e.callExpr(fr, se)
 	case fun.Var:
 		c, _ := fr.lookup(se.Name)
 		return id(c)
 	case *fun.UnOp:
+		if e.stype(se.X) == imp.Float {
+			return &Unary{Op: "-", X: e.sexp(fr, se.X)}
+		}
 		return call("i64_neg", e.sexp(fr, se.X))
 	case *fun.BinOp:
 		l, r := e.sexp(fr, se.L), e.sexp(fr, se.R)
+		if f, ok := f64Ops[se.Op]; ok && e.stype(se.L) == imp.Float {
+			return call(f, l, r)
+		}
 		switch se.Op {
 		case semantics.Add:
 			return call("i64_add", l, r)
@@ -414,16 +439,23 @@ func (e *emitter) sexp(fr *frame, se fun.SExp) Expr {
 	return num(0)
 }
 
-// divChecks are the division-by-zero checks of an expression, in the
-// interpreter's order of evaluation (left operand first, operands before
-// the operator), with its message.
-func (e *emitter) divChecks(f *fn, fr *frame, se fun.SExp, rule string) []Stmt {
+// checks are the stuck states of an expression, in the interpreter's
+// order of evaluation (left operand first, operands before the operator),
+// with its messages: an int division or remainder by zero, and int(se) of
+// a NaN or a float outside int64 (float division by zero is no error).
+func (e *emitter) checks(f *fn, fr *frame, se fun.SExp, rule string) []Stmt {
 	switch se := se.(type) {
 	case *fun.UnOp:
-		return e.divChecks(f, fr, se.X, rule)
+		return e.checks(f, fr, se.X, rule)
+	case *fun.Call:
+		out := e.checks(f, fr, se.Arg, rule)
+		if se.Func == semantics.ToInt {
+			out = append(out, e.intChecks(f, fr, se, rule)...)
+		}
+		return out
 	case *fun.BinOp:
-		out := append(e.divChecks(f, fr, se.L, rule), e.divChecks(f, fr, se.R, rule)...)
-		if se.Op == semantics.Div || se.Op == semantics.Mod {
+		out := append(e.checks(f, fr, se.L, rule), e.checks(f, fr, se.R, rule)...)
+		if (se.Op == semantics.Div || se.Op == semantics.Mod) && e.stype(se.L) == imp.Int {
 			site := e.site(se.OpPos, rule, pct(fmt.Sprintf("%v in %s", semantics.ErrDivZero{Op: se.Op}, fun.PrintSExp(se))))
 			out = append(out, &If{Cond: bin("==", e.sexp(fr, se.R), num(0)), Then: f.fail(site, nil, nil)})
 		}
@@ -432,11 +464,12 @@ func (e *emitter) divChecks(f *fn, fr *frame, se fun.SExp, rule string) []Stmt {
 	return nil
 }
 
-// value evaluates an expression into a fresh temporary after its checks.
+// value evaluates an expression into a fresh temporary (an int64_t, or a
+// double for a float) after its checks.
 func (e *emitter) value(f *fn, fr *frame, se fun.SExp, rule, base string) ([]Stmt, string) {
-	out := e.divChecks(f, fr, se, rule)
+	out := e.checks(f, fr, se, rule)
 	t := f.fresh(base)
-	return append(out, &Decl{Type: "int64_t", Name: t, Init: e.sexp(fr, se)}), t
+	return append(out, &Decl{Type: ctypeOf(e.stype(se)), Name: t, Init: e.sexp(fr, se)}), t
 }
 
 // block is the ⊥ check of a block variable (E-IMP-READ, E-IMP-WRITE and
@@ -478,8 +511,11 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		return nil
 	case *imp.Decl:
 		c, _ := fr.lookup(s.X.Name)
-		if s.Type == imp.Mem {
+		switch s.Type {
+		case imp.Mem:
 			return []Stmt{set(field(c, "p"), id("nullptr")), set(field(c, "n"), num(0))}
+		case imp.Float:
+			return []Stmt{set(id(c), &Float{V: 0})}
 		}
 		return []Stmt{set(id(c), num(0))}
 	case *imp.Assign:
@@ -488,7 +524,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 			cy, _ := fr.lookup(y.Name)
 			return []Stmt{set(id(c), id(cy))}
 		}
-		return append(e.divChecks(f, fr, s.SE, imp.EImpAssignInt.Name), set(id(c), e.sexp(fr, s.SE)))
+		return append(e.checks(f, fr, s.SE, imp.EImpAssignInt.Name), set(id(c), e.sexp(fr, s.SE)))
 	case *imp.Alloc:
 		return e.alloc(f, fr, s)
 	case *imp.Read:
@@ -499,8 +535,16 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		out = append(out, e.bounds(f, s.At, rule, s.Y.Name, cy, off)...)
 		cx, _ := fr.lookup(s.X.Name)
 		at := &Binary{Op: "+", L: field(cy, "p"), R: id(off)}
+		// The word is read as x is declared (a float: its bits).
+		t := e.types[s.X.Name]
 		if f.device {
-			return append(out, set(id(cx), &Index{X: field(cy, "p"), I: id(off)}))
+			return append(out, set(id(cx), fromWord(t, &Index{X: field(cy, "p"), I: id(off)})))
+		}
+		if t == imp.Float {
+			w := f.fresh("word")
+			return append(out, &Decl{Type: "int64_t", Name: w, Init: num(0)},
+				cudaCall("cudaMemcpy", call("cudaMemcpy", &Unary{Op: "&", X: id(w)}, at, &Sizeof{Type: "int64_t"}, id("cudaMemcpyDeviceToHost"))),
+				set(id(cx), fromWord(t, id(w))))
 		}
 		return append(out, cudaCall("cudaMemcpy", call("cudaMemcpy", &Unary{Op: "&", X: id(cx)}, at, &Sizeof{Type: "int64_t"}, id("cudaMemcpyDeviceToHost"))))
 	case *imp.Write:
@@ -508,7 +552,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		out, cx := e.block(f, fr, s.X, rule)
 		more, off := e.value(f, fr, s.Index, rule, "offset")
 		out = append(out, more...)
-		more, v := e.value(f, fr, s.Value, rule, "value")
+		more, v := e.wordValue(f, fr, s.Value, rule, "value")
 		out = append(out, more...)
 		out = append(out, e.bounds(f, s.At, rule, s.X.Name, cx, off)...)
 		if f.device {
@@ -708,7 +752,11 @@ func (e *emitter) main() {
 	for _, in := range e.p.Inputs {
 		if in.Dims == nil {
 			c := declare(in.Name.Name)
-			body = append(body, set(id(c), call("arraysem_input_int", str(in.Name.Name))))
+			get := "arraysem_input_int"
+			if in.Elem == semantics.FloatElem {
+				get = "arraysem_input_float"
+			}
+			body = append(body, set(id(c), call(get, str(in.Name.Name))))
 			continue
 		}
 		c := declare(in.Block.Name)
@@ -731,7 +779,11 @@ func (e *emitter) main() {
 	for _, r := range e.p.Return {
 		c, _ := fr.lookup(r.Name.Name)
 		if r.Dims == nil {
-			prints = append(prints, do(call("arraysem_print_int", id(c))))
+			print := "arraysem_print_int"
+			if e.types[r.Name.Name] == imp.Float {
+				print = "arraysem_print_float"
+			}
+			prints = append(prints, do(call(print, id(c))))
 			continue
 		}
 		const rule = "return"
@@ -753,7 +805,11 @@ func (e *emitter) main() {
 			&Decl{Type: "int64_t *", Name: buf, Init: call("arraysem_host_buffer", id(count))},
 			cudaCall("cudaMemcpy", call("cudaMemcpy", id(buf), field(c, "p"), call("arraysem_copy_bytes", id(count)), id("cudaMemcpyDeviceToHost"))))
 		body = append(body, out...)
-		prints = append(prints, do(call("arraysem_print_array", append([]Expr{id(buf), num(int64(len(dims)))}, dims...)...)))
+		print := "arraysem_print_array"
+		if r.Elem == semantics.FloatElem {
+			print = "arraysem_print_float_array"
+		}
+		prints = append(prints, do(call(print, append([]Expr{id(buf), num(int64(len(dims)))}, dims...)...)))
 	}
 	body = append(body, prints...)
 	for _, o := range fr.owned {

@@ -39,10 +39,14 @@ import (
 // writing each prefix at its address. The elements run once each, so
 // element parts that write memory behave as the interpreter's do.
 
-// foldTypes gives the names a fold binds their types (collectTypes).
-func foldTypes(f *imp.Fold, set func(*fun.Ident, imp.Type) error, walk func([]imp.Stmt) error) error {
-	for _, x := range []*fun.Ident{f.X, f.A, f.B} {
-		if err := set(x, imp.Int); err != nil {
+// foldTypes gives the names a fold binds their types (collectTypes): the
+// index an int, the accumulator and the element t.
+func foldTypes(f *imp.Fold, t imp.Type, set func(*fun.Ident, imp.Type) error, walk func([]imp.Stmt) error) error {
+	if err := set(f.X, imp.Int); err != nil {
+		return err
+	}
+	for _, x := range []*fun.Ident{f.A, f.B} {
+		if err := set(x, t); err != nil {
 			return err
 		}
 	}
@@ -50,6 +54,20 @@ func foldTypes(f *imp.Fold, set func(*fun.Ident, imp.Type) error, walk func([]im
 		return err
 	}
 	return walk(f.Combine)
+}
+
+// accType is the type of a fold's accumulator, Int or Float: a reduce's
+// target's, a scan's neutral element's (IMP's checker).
+func (e *emitter) accType(s imp.Stmt) imp.Type {
+	switch s := s.(type) {
+	case *imp.Reduce:
+		if e.types[s.Target.Name] == imp.Float {
+			return imp.Float
+		}
+	case *imp.Scan:
+		return e.stype(s.Neutral)
+	}
+	return imp.Int
 }
 
 // ruleOf is the rule of a reduce or a scan, and its keyword.
@@ -155,23 +173,24 @@ func (e *emitter) foldStart(f *fn, fr *frame, s imp.Stmt, fd *imp.Fold) ([]Stmt,
 // then its combine, for i = 1 … n (I-REDUCE, I-SCAN).
 func (e *emitter) seqFold(f *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	out, ne, n := e.foldStart(f, fr, s, fd)
+	t := e.accType(s)
 	acc := f.fresh("acc")
-	out = append(out, &Decl{Type: "int64_t", Name: acc, Init: id(ne)})
+	out = append(out, &Decl{Type: ctypeOf(t), Name: acc, Init: id(ne)})
 	v := f.cname(fd.X.Name)
 	el, decls := e.partFrame(f, fr, map[string]string{fd.X.Name: v}, fd.Body)
 	body := e.body(f, el, decls, fd.Body)
 	y := f.fresh("y")
 	yc, _ := el.lookup(fd.Yield.Name)
-	body = append(body, &Decl{Type: "int64_t", Name: y, Init: id(yc)})
+	body = append(body, &Decl{Type: ctypeOf(t), Name: y, Init: id(yc)})
 	a, b := f.cname(fd.A.Name), f.cname(fd.B.Name)
 	comb, decls := e.partFrame(f, fr, map[string]string{fd.A.Name: a, fd.B.Name: b}, fd.Combine)
-	decls = append([]Stmt{&Decl{Type: "int64_t", Name: a, Init: id(acc)}, &Decl{Type: "int64_t", Name: b, Init: id(y)}}, decls...)
+	decls = append([]Stmt{&Decl{Type: ctypeOf(t), Name: a, Init: id(acc)}, &Decl{Type: ctypeOf(t), Name: b, Init: id(y)}}, decls...)
 	body = append(body, e.body(f, comb, decls, fd.Combine)...)
 	c, _ := comb.lookup(fd.Result.Name)
 	body = append(body, set(id(acc), id(c)))
 	if sc, ok := s.(*imp.Scan); ok {
 		at := &frame{parent: fr, vars: map[string]string{fd.X.Name: v}, loop: true}
-		body = append(body, e.scanWrite(f, at, sc, acc)...)
+		body = append(body, e.scanWrite(f, at, sc, word(t, id(acc)))...)
 	}
 	out = append(out, &For{Var: v, From: num(1), Bound: id(n), Body: body})
 	if r, ok := s.(*imp.Reduce); ok {
@@ -181,15 +200,16 @@ func (e *emitter) seqFold(f *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	return out
 }
 
-// scanWrite writes a scan's accumulator at its address (fr binds the
-// index), with I-SCAN's checks: the block is not ⊥, the offset is inside.
-func (e *emitter) scanWrite(f *fn, fr *frame, sc *imp.Scan, acc string) []Stmt {
+// scanWrite writes a scan's accumulator, as its heap word w, at its
+// address (fr binds the index), with I-SCAN's checks: the block is not ⊥,
+// the offset is inside.
+func (e *emitter) scanWrite(f *fn, fr *frame, sc *imp.Scan, w Expr) []Stmt {
 	rule := imp.IScan.Name
 	out, cm := e.block(f, fr, sc.Block, rule)
 	more, off := e.value(f, fr, sc.Addr, rule, "offset")
 	out = append(out, more...)
 	out = append(out, e.bounds(f, sc.At, rule, sc.Block.Name, cm, off)...)
-	return append(out, set(&Index{X: field(cm, "p"), I: id(off)}, id(acc)))
+	return append(out, set(&Index{X: field(cm, "p"), I: id(off)}, w))
 }
 
 // foldFn is a kernel or device function of a parallel fold being built:
@@ -250,16 +270,25 @@ func args(fr *frame, names []string) []Expr {
 }
 
 // partFn is a fold's element part (binds: the index) or combine part
-// (binds: the accumulator and the element) as a __device__ function
-// returning its yield; the captured names it may use come after binds.
-func (e *emitter) partFn(name string, captured []string, binds []*fun.Ident, body []imp.Stmt, yield *fun.Ident) (*Func, []string) {
+// (binds: the accumulator and the element, of type t) as a __device__
+// function returning its yield; the captured names it may use come after
+// binds. The fold's kernels keep accumulators and yields as heap words (a
+// float's bits), so a float part takes and returns words.
+func (e *emitter) partFn(name string, captured []string, binds []*fun.Ident, accs bool, t imp.Type, body []imp.Stmt, yield *fun.Ident) (*Func, []string) {
 	k := e.newFoldFn(name, false)
 	skip := map[string]bool{}
 	bound := map[string]string{}
+	var unpack []Stmt
 	for _, x := range binds {
 		c := k.g.cname(x.Name)
 		bound[x.Name] = c
 		skip[x.Name] = true
+		if accs && t == imp.Float {
+			w := k.g.fresh(c + "_word")
+			k.f.Params = append(k.f.Params, Param{Type: "int64_t", Name: w})
+			unpack = append(unpack, &Decl{Type: "double", Name: c, Init: fromWord(t, id(w))})
+			continue
+		}
 		k.f.Params = append(k.f.Params, Param{Type: "int64_t", Name: c})
 	}
 	used := e.capture(k, captured, skip)
@@ -277,9 +306,9 @@ func (e *emitter) partFn(name string, captured []string, binds []*fun.Ident, bod
 		inner.vars[x] = c
 		decls = append(decls, &Decl{Type: e.ctype(x), Name: c, Init: zero(e.ctype(x))})
 	}
-	k.f.Body = e.body(k.g, inner, decls, body)
+	k.f.Body = append(unpack, e.body(k.g, inner, decls, body)...)
 	y, _ := inner.lookup(yield.Name)
-	k.f.Body = append(k.f.Body, &Return{Value: id(y)})
+	k.f.Body = append(k.f.Body, &Return{Value: word(t, id(y))})
 	return k.f, used
 }
 
@@ -462,8 +491,9 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	}
 	e.folds++
 	base := fmt.Sprintf("arraysem_%s_%d", kw, e.folds)
-	elem, elemArgs := e.partFn(base+"_element", captured, []*fun.Ident{fd.X}, fd.Body, fd.Yield)
-	comb, combArgs := e.partFn(base+"_combine", captured, []*fun.Ident{fd.A, fd.B}, fd.Combine, fd.Result)
+	t := e.accType(s)
+	elem, elemArgs := e.partFn(base+"_element", captured, []*fun.Ident{fd.X}, false, t, fd.Body, fd.Yield)
+	comb, combArgs := e.partFn(base+"_combine", captured, []*fun.Ident{fd.A, fd.B}, true, t, fd.Combine, fd.Result)
 	e.kernels = append(e.kernels, elem, comb)
 	where := s.Pos().String() + ": " + kw
 
@@ -539,7 +569,7 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 		run, i, y := g.fresh("run"), g.fresh("i"), g.fresh("y")
 		v := g.cname(fd.X.Name)
 		at := &frame{parent: k3.vars, vars: map[string]string{fd.X.Name: v}, loop: true}
-		write := append([]Stmt{&Decl{Type: "int64_t", Name: v, Init: id(i)}}, e.scanWrite(g, at, sc, run)...)
+		write := append([]Stmt{&Decl{Type: "int64_t", Name: v, Init: id(i)}}, e.scanWrite(g, at, sc, id(run))...)
 		k3.add(&If{Cond: bin("<", id(k3.t), id(active3)), Then: []Stmt{
 			&Decl{Type: "int64_t", Name: run, Init: &Index{X: id(prefixes3), I: &Cast{Type: "int64_t", X: &Field{X: id("blockIdx"), Name: "x"}}}},
 			&If{Cond: bin(">", id(k3.t), num(0)), Then: []Stmt{
@@ -596,13 +626,21 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 		own1 = append(own1, id(ys))
 	}
 	body = append(body, launch(k1, id(blocks), own1, k1Args)...)
-	body = append(body, launch(k2, num(1), []Expr{id(blocks), id(partials), id(ne)}, k2Args)...)
+	body = append(body, launch(k2, num(1), []Expr{id(blocks), id(partials), word(t, id(ne))}, k2Args)...)
 	if isScan {
 		body = append(body, launch(k3, id(blocks), []Expr{id(n), id(chunk), id(users), id(partials), id(ys)}, k3Args)...)
 		body = append(body, cudaCall("cudaFree", call("cudaFree", id(ys))))
 	} else {
 		x, _ := fr.lookup(s.(*imp.Reduce).Target.Name)
-		body = append(body, cudaCall("cudaMemcpy", call("cudaMemcpy", &Unary{Op: "&", X: id(x)}, bin("+", id(partials), id(blocks)), &Sizeof{Type: "int64_t"}, id("cudaMemcpyDeviceToHost"))))
+		dst := x
+		if t == imp.Float {
+			dst = h.fresh("word")
+			body = append(body, &Decl{Type: "int64_t", Name: dst, Init: num(0)})
+		}
+		body = append(body, cudaCall("cudaMemcpy", call("cudaMemcpy", &Unary{Op: "&", X: id(dst)}, bin("+", id(partials), id(blocks)), &Sizeof{Type: "int64_t"}, id("cudaMemcpyDeviceToHost"))))
+		if t == imp.Float {
+			body = append(body, set(id(x), fromWord(t, id(dst))))
+		}
 	}
 	body = append(body, cudaCall("cudaFree", call("cudaFree", id(partials))))
 	var none []Stmt

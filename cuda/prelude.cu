@@ -6,6 +6,7 @@
 //   clang++-14 -x c++ -std=c++17 -DARRAYSEM_HOST -fsanitize=address,undefined
 //            -pthread -o prog prog.cu                         (every thread on the CPU)
 #include <cerrno>
+#include <cmath>
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
@@ -211,6 +212,134 @@ __host__ __device__ static inline int64_t i64_mod(int64_t a, int64_t b) {
   return a % b;
 }
 
+// IMP's floats (an extension) are IEEE doubles. A heap word is an int64_t
+// either way: a float is stored as its bits, every NaN as the one
+// canonical NaN (semantics.FloatBits), and read back by the same bits.
+// On the device the arithmetic uses the round-to-nearest intrinsics, which
+// the compiler never contracts into a fused multiply-add (nvcc and clang
+// contract a * b + c by default in device code), so each operation rounds
+// once, as Go's float64 does. sqrt is correctly rounded everywhere; exp,
+// log, sin and cos are the platform's (CUDA's math library on the device,
+// <cmath> on the host), which may differ from Go's math package in the
+// last bit on some arguments (docs/cuda.md, "Floats").
+#if defined(__CUDA_ARCH__) && defined(ARRAYSEM_NO_CUDA_SDK)
+extern "C" __device__ double __nv_exp(double);
+extern "C" __device__ double __nv_log(double);
+extern "C" __device__ double __nv_sin(double);
+extern "C" __device__ double __nv_cos(double);
+#define ARRAYSEM_DADD(a, b) __nvvm_add_rn_d(a, b)
+#define ARRAYSEM_DMUL(a, b) __nvvm_mul_rn_d(a, b)
+#define ARRAYSEM_DDIV(a, b) __nvvm_div_rn_d(a, b)
+#define ARRAYSEM_DSQRT(a) __nvvm_sqrt_rn_d(a)
+#define ARRAYSEM_DEXP(a) __nv_exp(a)
+#define ARRAYSEM_DLOG(a) __nv_log(a)
+#define ARRAYSEM_DSIN(a) __nv_sin(a)
+#define ARRAYSEM_DCOS(a) __nv_cos(a)
+#define ARRAYSEM_D2LL(a) __nvvm_bitcast_d2ll(a)
+#define ARRAYSEM_LL2D(a) __nvvm_bitcast_ll2d(a)
+#elif defined(__CUDA_ARCH__)
+#define ARRAYSEM_DADD(a, b) __dadd_rn(a, b)
+#define ARRAYSEM_DMUL(a, b) __dmul_rn(a, b)
+#define ARRAYSEM_DDIV(a, b) __ddiv_rn(a, b)
+#define ARRAYSEM_DSQRT(a) __dsqrt_rn(a)
+#define ARRAYSEM_DEXP(a) exp(a)
+#define ARRAYSEM_DLOG(a) log(a)
+#define ARRAYSEM_DSIN(a) sin(a)
+#define ARRAYSEM_DCOS(a) cos(a)
+#define ARRAYSEM_D2LL(a) __double_as_longlong(a)
+#define ARRAYSEM_LL2D(a) __longlong_as_double(a)
+#endif
+__host__ __device__ static inline double f64_add(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return ARRAYSEM_DADD(a, b);
+#else
+  return a + b;
+#endif
+}
+__host__ __device__ static inline double f64_sub(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return ARRAYSEM_DADD(a, -b);
+#else
+  return a - b;
+#endif
+}
+__host__ __device__ static inline double f64_mul(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return ARRAYSEM_DMUL(a, b);
+#else
+  return a * b;
+#endif
+}
+__host__ __device__ static inline double f64_div(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return ARRAYSEM_DDIV(a, b);
+#else
+  return a / b;
+#endif
+}
+__host__ __device__ static inline double f64_sqrt(double a) {
+#if defined(__CUDA_ARCH__)
+  return ARRAYSEM_DSQRT(a);
+#else
+  return std::sqrt(a);
+#endif
+}
+__host__ __device__ static inline double f64_exp(double a) {
+#if defined(__CUDA_ARCH__)
+  return ARRAYSEM_DEXP(a);
+#else
+  return std::exp(a);
+#endif
+}
+__host__ __device__ static inline double f64_log(double a) {
+#if defined(__CUDA_ARCH__)
+  return ARRAYSEM_DLOG(a);
+#else
+  return std::log(a);
+#endif
+}
+__host__ __device__ static inline double f64_sin(double a) {
+#if defined(__CUDA_ARCH__)
+  return ARRAYSEM_DSIN(a);
+#else
+  return std::sin(a);
+#endif
+}
+__host__ __device__ static inline double f64_cos(double a) {
+#if defined(__CUDA_ARCH__)
+  return ARRAYSEM_DCOS(a);
+#else
+  return std::cos(a);
+#endif
+}
+// The word that stores a float (NaN canonical), and the float of a word.
+__host__ __device__ static inline int64_t arraysem_f64_bits(double x) {
+  if (x != x) return (int64_t)0x7FF8000000000000LL;
+#if defined(__CUDA_ARCH__)
+  return (int64_t)ARRAYSEM_D2LL(x);
+#else
+  int64_t k;
+  memcpy(&k, &x, sizeof k);
+  return k;
+#endif
+}
+__host__ __device__ static inline double arraysem_f64_from_bits(int64_t k) {
+#if defined(__CUDA_ARCH__)
+  return ARRAYSEM_LL2D((long long)k);
+#else
+  double x;
+  memcpy(&x, &k, sizeof x);
+  return x;
+#endif
+}
+// int(x) is defined when x truncates into [-2^63, 2^63) (both bounds are
+// exact doubles; NaN fails both comparisons); the conversion itself is
+// then a C++ cast, which truncates.
+__host__ __device__ static inline bool arraysem_f64_int_ok(double x) {
+  return x >= -9223372036854775808.0 && x < 9223372036854775808.0;
+}
+__host__ __device__ static inline bool arraysem_f64_isnan(double x) { return x != x; }
+
 // A stuck state found by a thread: the first thread to get stuck records
 // its site (an index into arraysem_sites, plus one) and two numbers for
 // the message; the host reads the record after every launch.
@@ -272,9 +401,32 @@ static int64_t arraysem_heap_total;
 // A stuck state: the message of the site, exit status 1. _Exit skips the
 // leak check of the sanitizers, which has nothing to say about a program
 // stopped half-way.
+static void arraysem_format_float(char *out, double x);
 static void arraysem_fail(int site, int64_t a, int64_t b) {
   fflush(stdout);
-  fprintf(stderr, arraysem_site_text[site], (long long)a, (long long)b);
+  // A site's text is a format of its own: %lld is the next number, %f64
+  // the next number as a float's bits (printed as values print), %% a %.
+  int64_t args[2] = {a, b};
+  int k = 0;
+  for (const char *f = arraysem_site_text[site]; *f != 0; f++) {
+    if (f[0] == '%' && f[1] == '%') {
+      fputc('%', stderr);
+      f++;
+    } else if (strncmp(f, "%lld", 4) == 0 || strncmp(f, "%f64", 4) == 0) {
+      int64_t v = args[k < 2 ? k : 1];
+      k++;
+      if (f[1] == 'l') {
+        fprintf(stderr, "%lld", (long long)v);
+      } else {
+        char buf[64];
+        arraysem_format_float(buf, arraysem_f64_from_bits(v));
+        fputs(buf, stderr);
+      }
+      f += 3;
+    } else {
+      fputc(*f, stderr);
+    }
+  }
   fputc('\n', stderr);
   fflush(stderr);
   _Exit(1);
@@ -368,9 +520,12 @@ static void arraysem_reserve(int64_t n, int neg_site, int limit_site) {
 // Inputs, given as NAME=VALUE arguments in the syntax of `arraysem run
 // --arg` (defaults compiled in come first, the command line overrides).
 // Each declaration is "NAME" (an int) or "NAME[D1][D2]..." (an array
-// whose sizes D are int inputs, read off the array when not given), and
-// binding follows the interpreter's: ranks must match, sizes must agree,
-// and an empty literal takes its inner sizes from the other inputs.
+// whose sizes D are int inputs, read off the array when not given), with
+// ":float" after it for a float or an array of floats, and binding follows
+// the interpreter's: ranks must match, sizes must agree, element types
+// must match (no conversions), and an empty literal takes its inner sizes
+// from the other inputs and its element type from the declaration. A
+// float is held as its bits (arraysem_f64_bits), as a heap word holds it.
 struct arraysem_value {
   char name[64];
   int ndims;                // declared rank (0: an int)
@@ -380,6 +535,8 @@ struct arraysem_value {
   int64_t *data;
   int64_t len;
   bool given;
+  bool is_float;            // declared float
+  int elem;                 // the literal's: -1 none (empty), 0 int, 1 float
 };
 static arraysem_value arraysem_values[64];
 static int arraysem_nvalues;
@@ -393,15 +550,68 @@ static void arraysem_bad_input(const char *fmt, const char *a, const char *b) {
 static void arraysem_skip(const char **s) {
   while (**s == ' ' || **s == '\t' || **s == '\n' || **s == ',') (*s)++;
 }
-// One value literal: an integer or a regular bracketed array.
+static bool arraysem_digit(char c) { return c >= '0' && c <= '9'; }
+// One number, as semantics.ParseValue reads it: an optional sign, then NaN
+// (without a sign), Inf, or a literal as semantics.ScanNumber delimits it
+// (digits, then a fraction or an exponent make a float), rounded to the
+// nearest double by strtod (correctly rounded, as Go's ParseFloat is; a
+// float too large is an error, as there).
+static bool arraysem_number(const char **s, int64_t *word, int *elem) {
+  const char *p = *s, *j = p;
+  if (*j == '-' || *j == '+') j++;
+  if (j == p && strncmp(j, "NaN", 3) == 0) {
+    *word = arraysem_f64_bits(NAN), *elem = 1, *s = j + 3;
+    return true;
+  }
+  if (strncmp(j, "Inf", 3) == 0) {
+    *word = arraysem_f64_bits(*p == '-' ? -INFINITY : INFINITY), *elem = 1, *s = j + 3;
+    return true;
+  }
+  const char *q = j;
+  while (arraysem_digit(*q)) q++;
+  if (q == j) return false;
+  int f = 0;
+  if (q[0] == '.' && arraysem_digit(q[1])) {
+    for (q++; arraysem_digit(*q); q++) {
+    }
+    f = 1;
+  }
+  if (*q == 'e' || *q == 'E') {
+    const char *r = q + 1;
+    if (*r == '+' || *r == '-') r++;
+    if (arraysem_digit(*r)) {
+      while (arraysem_digit(*r)) r++;
+      q = r, f = 1;
+    }
+  }
+  size_t n = (size_t)(q - p);
+  char *text = (char *)malloc(n + 1);
+  memcpy(text, p, n);
+  text[n] = 0;
+  bool ok = true;
+  errno = 0;
+  if (f) {
+    double x = strtod(text, nullptr);
+    ok = !std::isinf(x);
+    *word = arraysem_f64_bits(x);
+  } else {
+    long long k = strtoll(text, nullptr, 10);
+    ok = errno == 0;
+    *word = k;
+  }
+  free(text);
+  *elem = f, *s = q;
+  return ok;
+}
+// One value literal: a number or a regular bracketed array.
 static bool arraysem_parse(const char **s, arraysem_value *v, int depth, int64_t *cap) {
   arraysem_skip(s);
   if (**s != '[') {
-    char *end;
-    errno = 0;
-    long long k = strtoll(*s, &end, 10);
-    if (end == *s || errno != 0) return false;
-    *s = end;
+    int64_t k;
+    int elem;
+    if (!arraysem_number(s, &k, &elem)) return false;
+    if (v->elem >= 0 && v->elem != elem) return false;
+    v->elem = elem;
     if (v->rank >= 0 && depth != v->rank) return false;
     v->rank = depth;
     if (v->len == *cap) {
@@ -440,11 +650,11 @@ static void arraysem_set(const char *arg) {
   arraysem_value *v = arraysem_find(arg, (size_t)(eq - arg));
   if (v == nullptr) arraysem_bad_input("%s: the program declares no input of that name%s", arg, "");
   free(v->data);
-  v->data = nullptr, v->len = 0, v->rank = -1, v->given = true;
+  v->data = nullptr, v->len = 0, v->rank = -1, v->given = true, v->elem = -1;
   for (int i = 0; i < 16; i++) v->shape[i] = -1;
   int64_t cap = 0;
   const char *s = eq + 1;
-  if (!arraysem_parse(&s, v, 0, &cap)) arraysem_bad_input("%s: not an integer or a regular array literal%s", arg, "");
+  if (!arraysem_parse(&s, v, 0, &cap)) arraysem_bad_input("%s: not a number or a regular array literal (ints and floats unmixed)%s", arg, "");
   arraysem_skip(&s);
   if (*s != 0) arraysem_bad_input("%s: text after the value%s", arg, "");
 }
@@ -456,7 +666,7 @@ static void arraysem_set_size(arraysem_value *array, int i, int64_t k) {
     return;
   }
   d->data = (int64_t *)malloc(sizeof(int64_t));
-  d->data[0] = k, d->len = 1, d->rank = 0, d->given = true;
+  d->data[0] = k, d->len = 1, d->rank = 0, d->given = true, d->elem = 0;
 }
 static void arraysem_start(int argc, char **argv, const char *const *decls, const char *const *defaults, const char *const *sites) {
   arraysem_site_text = sites;
@@ -465,13 +675,14 @@ static void arraysem_start(int argc, char **argv, const char *const *decls, cons
     arraysem_value *v = &arraysem_values[arraysem_nvalues++];
     memset(v, 0, sizeof *v);
     const char *s = decls[i];
-    size_t n = strcspn(s, "[");
+    size_t n = strcspn(s, "[:");
     memcpy(v->name, s, n < 63 ? n : 63);
     for (s += n; *s == '[' && v->ndims < 16; v->ndims++) {
       size_t m = strcspn(++s, "]");
       memcpy(v->dims[v->ndims], s, m < 63 ? m : 63);
       s += m + 1;
     }
+    v->is_float = strcmp(s, ":float") == 0;
   }
   for (int i = 0; defaults[i] != nullptr; i++) arraysem_set(defaults[i]);
   for (int i = 1; i < argc; i++) {
@@ -483,6 +694,8 @@ static void arraysem_start(int argc, char **argv, const char *const *decls, cons
   for (int i = 0; i < arraysem_nvalues; i++) {
     arraysem_value *v = &arraysem_values[i];
     if (!v->given) continue;
+    if (v->elem >= 0 && (v->elem == 1) != v->is_float)
+      arraysem_bad_input("input %s is %s, but the argument is not (no implicit conversions)", v->name, v->is_float ? "a float" : "an int");
     if (v->ndims == 0) {
       if (v->rank != 0) arraysem_bad_input("input %s is an int, but the argument is an array%s", v->name, "");
       continue;
@@ -508,6 +721,7 @@ static void arraysem_start(int argc, char **argv, const char *const *decls, cons
     if (!arraysem_values[i].given) arraysem_bad_input("missing input %s (give it as %s=VALUE)", arraysem_values[i].name, arraysem_values[i].name);
 }
 static int64_t arraysem_input_int(const char *name) { return arraysem_find(name, strlen(name))->data[0]; }
+static double arraysem_input_float(const char *name) { return arraysem_f64_from_bits(arraysem_find(name, strlen(name))->data[0]); }
 static int64_t arraysem_input_len(const char *name) { return arraysem_find(name, strlen(name))->len; }
 static const int64_t *arraysem_input_data(const char *name) { return arraysem_find(name, strlen(name))->data; }
 
@@ -536,9 +750,90 @@ static int64_t arraysem_count(int neg_site, int big_site, int rank, ...) {
   return n;
 }
 static void arraysem_print_int(int64_t k) { printf("%lld\n", (long long)k); }
-static void arraysem_print_rec(const int64_t *data, int rank, const int64_t *shape, int dim, int64_t off) {
+// A float as values print (semantics.FormatFloat): Go's shortest form that
+// reads back exactly (strconv 'g', precision -1), with ".0" appended when
+// it would read as an int; +Inf, -Inf, NaN. The digits are Go's: the
+// fewest p for which a p-digit decimal reads back (strtod) as x, and of
+// those the correctly rounded one (%.*e); when it does not read back, its
+// neighbour one unit above or below may (next to a power of two, where the
+// gap below x is half the gap above). The layout is Go's: an exponent
+// (with its sign, at least two digits) when the decimal exponent is below
+// -4 or at least 6, else plain digits.
+static bool arraysem_digits(double x, uint64_t d, int e, uint64_t *digits, int *exp) {
+  char tmp[64];
+  snprintf(tmp, sizeof tmp, "%llue%d", (unsigned long long)d, e);
+  if (strtod(tmp, nullptr) != fabs(x)) return false;
+  while (d >= 10 && d % 10 == 0) d /= 10, e++;
+  *digits = d, *exp = e;
+  return true;
+}
+static void arraysem_format_float(char *out, double x) {
+  if (x != x) {
+    strcpy(out, "NaN");
+    return;
+  }
+  if (std::isinf(x)) {
+    strcpy(out, x > 0 ? "+Inf" : "-Inf");
+    return;
+  }
+  // x = digits * 10^exp
+  uint64_t digits = 0;
+  int exp = 0;
+  for (int p = 1; p <= 17; p++) {
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.*e", p - 1, fabs(x));
+    uint64_t d = 0;
+    const char *s = tmp;
+    for (; *s != 'e'; s++)
+      if (*s != '.') d = d * 10 + (uint64_t)(*s - '0');
+    int e = atoi(s + 1) - (p - 1);
+    if (arraysem_digits(x, d, e, &digits, &exp)) break;
+    if (d > 0 && arraysem_digits(x, d - 1, e, &digits, &exp)) break;
+    if (arraysem_digits(x, d + 1, e, &digits, &exp)) break;
+  }
+  char digs[32];
+  int nd = snprintf(digs, sizeof digs, "%llu", (unsigned long long)digits);
+  int dexp = nd - 1 + exp;  // the decimal exponent: x = d.ddd * 10^dexp
+  char *o = out;
+  if (std::signbit(x)) *o++ = '-';
+  if (dexp < -4 || dexp >= 6) {
+    *o++ = digs[0];
+    if (nd > 1) {
+      *o++ = '.';
+      for (int i = 1; i < nd; i++) *o++ = digs[i];
+    }
+    o += sprintf(o, "e%c%02d", dexp < 0 ? '-' : '+', dexp < 0 ? -dexp : dexp);
+  } else {
+    int dp = dexp + 1;  // digits before the point
+    if (dp <= 0) {
+      *o++ = '0';
+    } else {
+      for (int i = 0; i < dp; i++) *o++ = i < nd ? digs[i] : '0';
+    }
+    *o++ = '.';
+    if (nd > dp) {
+      for (int i = dp; i < 0; i++) *o++ = '0';
+      for (int i = dp > 0 ? dp : 0; i < nd; i++) *o++ = digs[i];
+    } else {
+      *o++ = '0';
+    }
+  }
+  *o = 0;
+}
+static void arraysem_print_float(double x) {
+  char buf[64];
+  arraysem_format_float(buf, x);
+  printf("%s\n", buf);
+}
+static void arraysem_print_rec(const int64_t *data, int rank, const int64_t *shape, int dim, int64_t off, bool floats) {
   if (dim == rank) {
-    printf("%lld", (long long)data[off]);
+    if (floats) {
+      char buf[64];
+      arraysem_format_float(buf, arraysem_f64_from_bits(data[off]));
+      fputs(buf, stdout);
+    } else {
+      printf("%lld", (long long)data[off]);
+    }
     return;
   }
   int64_t stride = 1;
@@ -546,7 +841,7 @@ static void arraysem_print_rec(const int64_t *data, int rank, const int64_t *sha
   putchar('[');
   for (int64_t i = 0; i < shape[dim]; i++) {
     if (i > 0) putchar(' ');
-    arraysem_print_rec(data, rank, shape, dim + 1, off + i * stride);
+    arraysem_print_rec(data, rank, shape, dim + 1, off + i * stride, floats);
   }
   putchar(']');
 }
@@ -556,7 +851,17 @@ static void arraysem_print_array(const int64_t *data, int rank, ...) {
   va_start(ap, rank);
   for (int i = 0; i < rank && i < 64; i++) shape[i] = va_arg(ap, int64_t);
   va_end(ap);
-  arraysem_print_rec(data, rank, shape, 0, 0);
+  arraysem_print_rec(data, rank, shape, 0, 0, false);
+  putchar('\n');
+}
+// An array of floats: its words are the floats' bits.
+static void arraysem_print_float_array(const int64_t *data, int rank, ...) {
+  int64_t shape[64];
+  va_list ap;
+  va_start(ap, rank);
+  for (int i = 0; i < rank && i < 64; i++) shape[i] = va_arg(ap, int64_t);
+  va_end(ap);
+  arraysem_print_rec(data, rank, shape, 0, 0, true);
   putchar('\n');
 }
 static void arraysem_finish() {

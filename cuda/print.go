@@ -2,8 +2,11 @@ package cuda
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // String prints the file: header comment, prelude, tables, functions.
@@ -157,6 +160,12 @@ func ExprString(e Expr) string {
 			return strconv.FormatInt(e.V, 10) + "LL"
 		}
 		return strconv.FormatInt(e.V, 10)
+	case *Float:
+		// Go's shortest form reads back as the same double in C++.
+		if math.Signbit(e.V) {
+			return "(-" + semantics.FormatFloat(-e.V) + ")"
+		}
+		return semantics.FormatFloat(e.V)
 	case *Ident:
 		return e.Name
 	case *Str:

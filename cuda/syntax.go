@@ -35,7 +35,7 @@ type Param struct {
 }
 
 // Types are the types the subset has.
-var Types = []string{"int64_t", "int64_t *", "arraysem_block", "arraysem_error *", "int", "char **"}
+var Types = []string{"int64_t", "int64_t *", "arraysem_block", "arraysem_error *", "int", "char **", "double"}
 
 // Stmt is a statement.
 type Stmt interface{ stmtPos() Pos }
@@ -129,6 +129,13 @@ type Int struct {
 	V   int64
 }
 
+// Float is a float literal (a double), finite: the emitter writes the
+// other floats through arraysem_f64_from_bits.
+type Float struct {
+	Pos Pos
+	V   float64
+}
+
 // Ident is a variable, or one of nullptr, INT64_MIN, cudaSuccess,
 // cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost.
 type Ident struct {
@@ -162,22 +169,25 @@ type Call struct {
 	Args []Expr
 }
 
-// Binary is (L OP R): comparisons, && and ||, and + on a pointer (all
-// integer arithmetic goes through the i64_ functions of the prelude).
+// Binary is (L OP R): comparisons (of two ints or two doubles), && and
+// ||, and + on a pointer (all integer arithmetic goes through the i64_
+// functions of the prelude, all float arithmetic through its f64_ ones).
 type Binary struct {
 	Pos  Pos
 	Op   string
 	L, R Expr
 }
 
-// Unary is OP X: -, ! or & (address of).
+// Unary is OP X: -, ! or & (address of); - of a double flips its sign.
 type Unary struct {
 	Pos Pos
 	Op  string
 	X   Expr
 }
 
-// Cast is (TYPE)X, for TYPE int64_t or void **.
+// Cast is (TYPE)X, for TYPE int64_t, double or void **: (double)k is
+// float(k); (int64_t)x of a double truncates, after the emitter's check
+// that x is in int64's range.
 type Cast struct {
 	Pos  Pos
 	Type string
@@ -197,6 +207,7 @@ type InitList struct {
 }
 
 func (e *Int) exprPos() Pos      { return e.Pos }
+func (e *Float) exprPos() Pos    { return e.Pos }
 func (e *Ident) exprPos() Pos    { return e.Pos }
 func (e *Str) exprPos() Pos      { return e.Pos }
 func (e *Field) exprPos() Pos    { return e.Pos }

@@ -63,7 +63,7 @@ func (p *program) Semantics() []string               { return []string{"sim"} }
 func (p *program) Inputs() []string {
 	out := make([]string, len(p.p.File.Inputs))
 	for i, in := range p.p.File.Inputs {
-		out[i], _, _ = strings.Cut(in, "[")
+		out[i] = in[:strings.IndexAny(in+"[", "[:")]
 	}
 	return out
 }

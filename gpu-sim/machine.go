@@ -92,15 +92,17 @@ const (
 	kPtr
 	kBlock
 	kStr
+	kFloat
 )
 
-// value is a value of the subset: an int, a pointer, a block {p, n} or a
-// string.
+// value is a value of the subset: an int, a pointer, a block {p, n}, a
+// string or a double.
 type value struct {
 	k kind
 	i int64
 	p ptr
 	s string
+	f float64
 }
 
 // thread is where code runs: the host (tid < 0) or a thread of a launch.
@@ -226,6 +228,8 @@ func (t *thread) stmt(s cuda.Stmt) {
 			v.k = kPtr
 		case "arraysem_block":
 			v.k = kBlock
+		case "double":
+			v.k = kFloat
 		}
 		if l, ok := s.Init.(*cuda.InitList); ok {
 			if s.Type != "arraysem_block" || len(l.Elems) != 2 {
@@ -280,6 +284,12 @@ func (t *thread) convert(pos cuda.Pos, typ string, v value) value {
 		if v.k != kInt {
 			t.fail(pos, "unsupported", "unsupported construct: a non-integer value for %s", typ)
 		}
+	case "double":
+		// C++ would convert an int to a double silently; the emitter
+		// never relies on it (float(se) is a cast), so gpu-sim refuses.
+		if v.k != kFloat {
+			t.fail(pos, "unsupported", "unsupported construct: a non-double value for double")
+		}
 	case "arraysem_block":
 		if v.k != kBlock {
 			t.fail(pos, "unsupported", "unsupported construct: a non-block value for a block")
@@ -308,6 +318,8 @@ func (t *thread) assign(s *cuda.Assign) {
 		nv := r
 		if v.k == kInt {
 			nv = value{k: kInt, i: t.asInt(s.RHS, r)}
+		} else if v.k == kFloat {
+			nv = value{k: kFloat, f: t.asFloat(s.RHS, r)}
 		} else if v.k != r.k {
 			t.fail(s.Pos, "unsupported", "unsupported construct: assignment of another kind of value to %s", l.Name)
 		}
@@ -343,6 +355,13 @@ func (t *thread) asInt(e cuda.Expr, v value) int64 {
 	return v.i
 }
 
+func (t *thread) asFloat(e cuda.Expr, v value) float64 {
+	if v.k != kFloat {
+		t.fail(cuda.ExprPos(e), "unsupported", "unsupported construct: %s is not a double", cuda.ExprString(e))
+	}
+	return v.f
+}
+
 func (t *thread) asPtr(e cuda.Expr, v value) ptr {
 	if v.k != kPtr {
 		t.fail(cuda.ExprPos(e), "unsupported", "unsupported construct: %s is not a pointer", cuda.ExprString(e))
@@ -363,6 +382,8 @@ func (t *thread) eval(e cuda.Expr) value {
 	switch e := e.(type) {
 	case *cuda.Int:
 		return value{k: kInt, i: e.V}
+	case *cuda.Float:
+		return value{k: kFloat, f: e.V}
 	case *cuda.Str:
 		return value{k: kStr, s: e.S}
 	case *cuda.Ident:
@@ -422,6 +443,9 @@ func (t *thread) eval(e cuda.Expr) value {
 			eq := l.p == r.p
 			return value{k: kInt, i: b2i(eq == (e.Op == "=="))}
 		}
+		if l.k == kFloat || r.k == kFloat {
+			return value{k: kInt, i: t.compareFloats(e, t.asFloat(e.L, l), t.asFloat(e.R, r))}
+		}
 		a, b := t.asInt(e.L, l), t.asInt(e.R, r)
 		var k bool
 		switch e.Op {
@@ -448,14 +472,24 @@ func (t *thread) eval(e cuda.Expr) value {
 		case "&":
 			return t.addr(e)
 		case "-":
-			return value{k: kInt, i: -t.asInt(e.X, t.eval(e.X))}
+			if x := t.eval(e.X); x.k == kFloat {
+				return value{k: kFloat, f: -x.f}
+			} else {
+				return value{k: kInt, i: -t.asInt(e.X, x)}
+			}
 		case "!":
 			return value{k: kInt, i: b2i(t.asInt(e.X, t.eval(e.X)) == 0)}
 		}
 	case *cuda.Cast:
 		v := t.eval(e.X)
-		if e.Type == "int64_t" {
+		switch e.Type {
+		case "int64_t":
+			if v.k == kFloat {
+				return value{k: kInt, i: t.truncate(e, v.f)}
+			}
 			return value{k: kInt, i: t.asInt(e.X, v)}
+		case "double":
+			return value{k: kFloat, f: float64(t.asInt(e.X, v))}
 		}
 		return v
 	case *cuda.Sizeof:
@@ -631,6 +665,9 @@ func (t *thread) call(c *cuda.Call) value {
 	if v, ok := i64(c.Fun, n, want); ok {
 		return v
 	}
+	if v, ok := t.f64(c, args, want); ok {
+		return v
+	}
 	zero := value{k: kInt}
 	switch c.Fun {
 	case "arraysem_start":
@@ -755,6 +792,9 @@ func (t *thread) call(c *cuda.Call) value {
 		}
 		switch c.Fun {
 		case "arraysem_input_int":
+			if v.Elem != semantics.IntElem {
+				t.fail(c.Pos, "unsupported", "unsupported construct: arraysem_input_int of the float input %s", args[0].s)
+			}
 			return value{k: kInt, i: v.Int()}
 		case "arraysem_input_len":
 			return value{k: kInt, i: int64(len(v.Data))}
@@ -781,6 +821,17 @@ func (t *thread) call(c *cuda.Call) value {
 			k *= d
 		}
 		return value{k: kInt, i: k}
+	case "arraysem_input_float":
+		want(1)
+		v, ok := t.m.inputs[args[0].s]
+		if !ok || v.Elem != semantics.FloatElem || !v.IsScalar() {
+			t.fail(c.Pos, "unsupported", "unsupported construct: no float input %q", args[0].s)
+		}
+		return value{k: kFloat, f: semantics.FloatFromBits(v.Data[0])}
+	case "arraysem_print_float":
+		want(1)
+		fmt.Fprintln(&t.m.out, semantics.FormatFloat(t.asFloat(c.Args[0], args[0])))
+		return zero
 	case "arraysem_host_buffer":
 		want(1)
 		return value{k: kPtr, p: ptr{r: t.alloc(c.Pos, n(0), true, "result buffer")}}
@@ -788,7 +839,7 @@ func (t *thread) call(c *cuda.Call) value {
 		want(1)
 		fmt.Fprintln(&t.m.out, n(0))
 		return zero
-	case "arraysem_print_array":
+	case "arraysem_print_array", "arraysem_print_float_array":
 		if len(args) < 2 || int64(len(args)-2) != n(1) {
 			t.fail(c.Pos, "unsupported", "unsupported construct: arraysem_print_array's rank and dimensions disagree")
 		}
@@ -811,7 +862,11 @@ func (t *thread) call(c *cuda.Call) value {
 			}
 			data[i] = v
 		}
-		a, _ := semantics.Nest(data, shape)
+		elem := semantics.IntElem
+		if c.Fun == "arraysem_print_float_array" {
+			elem = semantics.FloatElem
+		}
+		a, _ := semantics.NestOf(elem, data, shape)
 		fmt.Fprintln(&t.m.out, a.String())
 		return zero
 	case "arraysem_finish":
@@ -925,11 +980,7 @@ func (t *thread) stuck(site int, a, b int64) {
 	if site < 0 || site >= len(sites) {
 		t.fail(cuda.Pos{}, "stuck", "stuck at unknown site %d", site)
 	}
-	msg := strings.ReplaceAll(sites[site], "%%", "\x00")
-	for _, k := range []int64{a, b} {
-		msg = strings.Replace(msg, "%lld", strconv.FormatInt(k, 10), 1)
-	}
-	panic(stop{&Error{File: t.m.prog.Name, Kind: "stuck", Msg: "the program is stuck: " + strings.ReplaceAll(msg, "\x00", "%")}})
+	panic(stop{&Error{File: t.m.prog.Name, Kind: "stuck", Msg: "the program is stuck: " + formatSite(sites[site], a, b)}})
 }
 
 // start is arraysem_start: the inputs bound as the interpreter binds
@@ -955,8 +1006,12 @@ func (m *machine) start(t *thread, c *cuda.Call, argv []string) {
 	}
 	p := &imp.Program{File: m.prog.Name}
 	for _, d := range m.prog.File.Inputs {
+		in := &imp.Input{}
+		if strings.HasSuffix(d, ":float") {
+			d, in.Elem = strings.TrimSuffix(d, ":float"), semantics.FloatElem
+		}
 		name, rest, _ := strings.Cut(d, "[")
-		in := &imp.Input{Name: &fun.Ident{Name: name}}
+		in.Name = &fun.Ident{Name: name}
 		if rest != "" {
 			in.Block = &fun.Ident{Name: name + "\x00block"}
 			for _, dim := range strings.Split(strings.TrimSuffix(rest, "]"), "][") {
@@ -972,9 +1027,9 @@ func (m *machine) start(t *thread, c *cuda.Call, argv []string) {
 	m.inputs = map[string]semantics.Array{}
 	for _, in := range p.Inputs {
 		if in.Dims == nil {
-			m.inputs[in.Name.Name] = semantics.Scalar(env[in.Name.Name].K)
+			m.inputs[in.Name.Name] = env[in.Name.Name].Num().Array()
 			continue
 		}
-		m.inputs[in.Name.Name] = semantics.Array{Data: heap.Block(env[in.Block.Name].L)}
+		m.inputs[in.Name.Name] = semantics.Array{Elem: in.Elem, Data: heap.Block(env[in.Block.Name].L)}
 	}
 }

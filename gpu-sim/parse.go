@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/arraysem/arraysem/cuda"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // Program is a parsed .cu file: the emitter's AST, read back.
@@ -44,7 +45,7 @@ func (e *Error) ExitStatus() int {
 }
 
 type token struct {
-	kind string // "id", "int", "str", or the punctuation itself; "" at the end
+	kind string // "id", "int", "float", "str", or the punctuation itself; "" at the end
 	text string
 	pos  cuda.Pos
 }
@@ -140,6 +141,13 @@ func lex(name, src string, line int) ([]token, error) {
 			toks = append(toks, token{"id", src[i:j], pos})
 			adv(j - i)
 		case c >= '0' && c <= '9':
+			// An integer (with LL), or a float literal as the emitter
+			// prints one: digits, a fraction, an exponent (1.5, 1e+21).
+			if n, isFloat := semantics.ScanNumber(src[i:]); isFloat {
+				toks = append(toks, token{"float", src[i : i+n], pos})
+				adv(n)
+				continue
+			}
 			j := i
 			for j < len(src) && src[j] >= '0' && src[j] <= '9' {
 				j++
@@ -291,7 +299,7 @@ func (p *parser) table(f *cuda.File) error {
 func (p *parser) typ() (string, bool) {
 	t := p.peek()
 	switch t.text {
-	case "int64_t", "arraysem_error", "arraysem_block", "int", "char", "void":
+	case "int64_t", "arraysem_error", "arraysem_block", "int", "char", "void", "double":
 	default:
 		return "", false
 	}
@@ -590,8 +598,8 @@ func (p *parser) unary() (cuda.Expr, error) {
 		}
 		return &cuda.Unary{Pos: t.pos, Op: t.text, X: x}, nil
 	case "(":
-		// A cast: (int64_t)x or (void **)x.
-		if n := p.peekAt(1); n.text == "int64_t" || n.text == "void" {
+		// A cast: (int64_t)x, (double)x or (void **)x.
+		if n := p.peekAt(1); n.text == "int64_t" || n.text == "void" || n.text == "double" {
 			p.next()
 			p.next()
 			typ := n.text
@@ -603,7 +611,7 @@ func (p *parser) unary() (cuda.Expr, error) {
 					typ += " *"
 				}
 			}
-			if typ != "int64_t" && typ != "void **" {
+			if typ != "int64_t" && typ != "void **" && typ != "double" {
 				return nil, p.errAt(n.pos, "unsupported construct: cast to %s", typ)
 			}
 			if err := p.expect(")"); err != nil {
@@ -659,6 +667,12 @@ func (p *parser) primary() (cuda.Expr, error) {
 			return nil, p.errAt(t.pos, "unsupported construct: integer %s", t.text)
 		}
 		return &cuda.Int{Pos: t.pos, V: v}, nil
+	case "float":
+		v, err := semantics.ParseFloatLiteral(t.text)
+		if err != nil {
+			return nil, p.errAt(t.pos, "unsupported construct: float %s", t.text)
+		}
+		return &cuda.Float{Pos: t.pos, V: v}, nil
 	case "str":
 		return &cuda.Str{Pos: t.pos, S: t.text}, nil
 	case "id":

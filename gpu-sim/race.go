@@ -266,6 +266,9 @@ func (t *thread) deviceCall(c *cuda.Call) value {
 	if v, ok := i64(c.Fun, n, want); ok {
 		return v
 	}
+	if v, ok := t.f64(c, args, want); ok {
+		return v
+	}
 	if v, ok := t.common(c.Fun, n, want); ok {
 		return v
 	}
