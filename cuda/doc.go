@@ -22,6 +22,12 @@
 //
 // To emit: f, err := cuda.Emit(p, cuda.Options{}); text := f.String().
 //
+// IMP's floats (float.go) are doubles in variables and int64_t heap words
+// (their bits, NaN canonical) in blocks, with arithmetic that rounds as
+// Go's float64 does and results printed in Go's shortest form by the
+// prelude; exp, log, sin and cos are the platform's and may differ from
+// Go's math package in the last bit (docs/cuda.md, "Floats").
+//
 // The emitted program reproduces IMP's big-step semantics (Fig 12): int64
 // arithmetic wraps, division truncates, blocks are allocated zeroed, a
 // kernel's iterations each start from the environment before the kernel,

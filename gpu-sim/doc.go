@@ -12,7 +12,9 @@
 // waits at __syncthreads runs its block's threads as coroutines meeting
 // at the barrier; each block has its own instance of a __shared__ array,
 // and __device__ functions (the parts of the emitter's parallel reduce
-// and scan, fold.go) run in a scope of their own. While it runs, the machine checks (race.go) that no two
+// and scan, fold.go) run in a scope of their own. Floats (float.go) are
+// Go float64s computed with Go's math package, as the interpreter
+// computes them, and stored in memory as their bits. While it runs, the machine checks (race.go) that no two
 // threads of a launch access one address, one of them writing, without a
 // barrier between them (a data race, named with both threads and the
 // address); that every access is inside a live allocation; that no thread
