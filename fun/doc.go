@@ -6,7 +6,7 @@
 //     extension forms' nodes (LoopExp, ReduceExp, ScanExp, FilterExp,
 //     AssertExp);
 //   - scan.go, parse.go, parse_ext.go, print.go: the concrete syntax of
-//     docs/fun.md (Scan adds assert's string literals to semantics.Scan)
+//     docs/fun.md (semantics.Scan reads assert's string literals)
 //     and a printer whose output parses back to the same tree;
 //   - rules.go: the table of FUN's rules (Figs 3 and 4), whose values the
 //     code names rules by;

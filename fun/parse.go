@@ -28,7 +28,7 @@ var binOps = map[string]semantics.Op{
 // ParseFile parses a FUN program. Errors are *semantics.Error values of kind
 // SyntaxError, positioned file:line:col.
 func ParseFile(file, src string) (*Program, error) {
-	toks, err := Scan(file, src, Ops)
+	toks, err := semantics.Scan(file, src, Ops)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ in ( z , e )
 }
 
 func newParser(text string) (*fun.Parser, error) {
-	toks, err := fun.Scan("snippet", text, fun.Ops)
+	toks, err := semantics.Scan("snippet", text, fun.Ops)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ var keywords = func() map[string]bool {
 // (int, mem, [x]…[x] @ m -> L), float and [x]…[x]float @ m -> L (the
 // floats extension), and the expression alloc se.
 func ParseFile(file, src string) (*fun.Program, error) {
-	toks, err := fun.Scan(file, src, Ops)
+	toks, err := semantics.Scan(file, src, Ops)
 	if err != nil {
 		return nil, err
 	}

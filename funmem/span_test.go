@@ -7,6 +7,7 @@ import (
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/spantest"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // TestSpans checks, for every example that parses (and every program of
@@ -50,7 +51,7 @@ func TestFocusSource(t *testing.T) {
 }
 
 func snippetParser(text string) (*fun.Parser, error) {
-	toks, err := fun.Scan("snippet", text, Ops)
+	toks, err := semantics.Scan("snippet", text, Ops)
 	if err != nil {
 		return nil, err
 	}

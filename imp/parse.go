@@ -1,7 +1,6 @@
 package imp
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/fun"
@@ -41,7 +40,7 @@ func (p *parser) isForm(w string) bool {
 //
 // A "<-" after a variable is an assignment; "x < -1" needs the space.
 func ParseFile(file, src string) (*Program, error) {
-	toks, err := scanTokens(file, src)
+	toks, err := semantics.Scan(file, src, Ops)
 	if err != nil {
 		return nil, err
 	}
@@ -50,105 +49,6 @@ func ParseFile(file, src string) (*Program, error) {
 }
 
 type parser struct{ fun.Parser }
-
-// scanTokens is semantics.Scan with IMP's string literals (assert's
-// message), which the shared scanner does not know: each literal, "…"
-// with the escapes \" and \\ and no newline, becomes one Punct token whose
-// Text is the literal as written, quotes included. The literals are
-// blanked out before the shared scanner runs (by '@'s, one per rune, so
-// that the other tokens keep their positions) and put back after.
-func scanTokens(file, src string) ([]semantics.Token, error) {
-	var b strings.Builder
-	lits := map[semantics.Pos]string{}
-	line, col := 1, 1
-	for i := 0; i < len(src); {
-		r, w := utf8.DecodeRuneInString(src[i:])
-		switch {
-		case strings.HasPrefix(src[i:], "--"): // a comment: its quotes are text
-			j := strings.IndexByte(src[i:], '\n')
-			if j < 0 {
-				j = len(src) - i
-			}
-			b.WriteString(src[i : i+j])
-			col += utf8.RuneCountInString(src[i : i+j])
-			i += j
-		case r == '"':
-			at := semantics.Pos{File: file, Line: line, Col: col}
-			j := i + 1
-			for {
-				if j >= len(src) || src[j] == '\n' {
-					return nil, semantics.Errorf(at, semantics.SyntaxError, "", "unterminated string (a message ends with \" on its line)")
-				}
-				if src[j] == '\\' {
-					if j+1 >= len(src) || (src[j+1] != '"' && src[j+1] != '\\') {
-						return nil, semantics.Errorf(at, semantics.SyntaxError, "", "unknown escape in a string: only \\\" and \\\\ are escapes")
-					}
-					j += 2
-					continue
-				}
-				if src[j] == '"' {
-					break
-				}
-				r2, w2 := utf8.DecodeRuneInString(src[j:])
-				if r2 == utf8.RuneError && w2 == 1 {
-					return nil, semantics.Errorf(at, semantics.SyntaxError, "", "invalid UTF-8 encoding in a string")
-				}
-				j += w2
-			}
-			lit := src[i : j+1]
-			n := utf8.RuneCountInString(lit)
-			lits[at] = lit
-			b.WriteString(strings.Repeat("@", n))
-			col += n
-			i = j + 1
-		default:
-			b.WriteString(src[i : i+w])
-			if r == '\n' {
-				line, col = line+1, 1
-			} else {
-				col++
-			}
-			i += w
-		}
-	}
-	toks, err := semantics.Scan(file, b.String(), Ops)
-	if err != nil || len(lits) == 0 {
-		return toks, err
-	}
-	out := toks[:0]
-	for k := 0; k < len(toks); k++ {
-		t := toks[k]
-		if lit, ok := lits[t.Pos]; ok && t.Text == "@" {
-			out = append(out, semantics.Token{Kind: semantics.Punct, Text: lit, Pos: t.Pos})
-			k += utf8.RuneCountInString(lit) - 1 // its other '@'s
-			continue
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-// isString reports whether t is a string literal (scanTokens).
-func isString(t semantics.Token) bool {
-	return t.Kind == semantics.Punct && strings.HasPrefix(t.Text, `"`)
-}
-
-// unquote is the text of a string literal: its escapes \" and \\ undone.
-func unquote(lit string) string {
-	var b strings.Builder
-	for i := 1; i < len(lit)-1; i++ {
-		if lit[i] == '\\' {
-			i++
-		}
-		b.WriteByte(lit[i])
-	}
-	return b.String()
-}
-
-// quote writes a message as a string literal that unquote reads back.
-func quote(msg string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(msg) + `"`
-}
 
 func (p *parser) program(file string) (*Program, error) {
 	prog := &Program{File: file}
@@ -372,9 +272,9 @@ func (p *parser) stmt() (Stmt, error) {
 			return nil, err
 		}
 		a := &Assert{At: t.Pos, Cond: cond, Rparen: rp}
-		if m := p.S.Peek(); isString(m) {
+		if m := p.S.Peek(); m.Kind == semantics.Str {
 			p.S.Next()
-			a.Msg = unquote(m.Text)
+			a.Msg = semantics.Unquote(m.Text)
 			a.MsgEnd = shift(m.Pos, utf8.RuneCountInString(m.Text))
 		}
 		return a, nil

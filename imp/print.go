@@ -95,7 +95,7 @@ func printStmt(b *strings.Builder, s Stmt, depth int, lines bool) {
 	case *Assert:
 		b.WriteString("assert " + fun.PrintSExp(s.Cond))
 		if s.Msg != "" {
-			b.WriteString(" " + quote(s.Msg))
+			b.WriteString(" " + semantics.Quote(s.Msg))
 		}
 	case *Reduce:
 		b.WriteString("reduce " + s.Target.Name + " <- ")

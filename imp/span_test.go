@@ -156,7 +156,7 @@ func reparseStmt(s Stmt, text string) error {
 }
 
 func snippetParser(text string) (*fun.Parser, error) {
-	toks, err := scanTokens("snippet", text)
+	toks, err := semantics.Scan("snippet", text, Ops)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,10 @@ const (
 	Int
 	Punct // operators and delimiters; Text is the ASCII spelling
 	Float // a float literal (an extension): digits with a fraction or an exponent, as ScanNumber delimits it
+	// Str is a string literal (an extension: assert's message), "…" on
+	// one line with the escapes \" and \\ only; Text is the literal as
+	// written, quotes included (Unquote reads it).
+	Str
 )
 
 // Token is a scanned token with its position.
@@ -38,7 +42,7 @@ func (t Token) String() string {
 		return "end of file"
 	case Ident:
 		return strconv.Quote(t.Text)
-	case Int, Float:
+	case Int, Float, Str:
 		return t.Text
 	}
 	return "'" + t.Text + "'"
@@ -82,6 +86,13 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 			for i < len(src) && src[i] != '\n' {
 				adv(1)
 			}
+		case r == '"':
+			n, err := scanString(src[i:], pos)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, Token{Kind: Str, Text: src[i : i+n], Pos: pos})
+			adv(n)
 		case unicode.IsLetter(r) || r == '_':
 			j := i
 			for j < len(src) {
@@ -219,5 +230,42 @@ func (s *TokenStream) Leave() { s.depth-- }
 
 // String names a token kind for messages.
 func (k TokKind) String() string {
-	return [...]string{"end of file", "identifier", "integer", "operator", "float"}[k]
+	return [...]string{"end of file", "identifier", "integer", "operator", "float", "string"}[k]
+}
+
+// scanString is the length in bytes of the string literal at the start of
+// src (which begins with '"'), quotes included. A literal ends on its line;
+// \" and \\ are its only escapes. Errors are at the opening quote, pos.
+func scanString(src string, pos Pos) (int, error) {
+	for j := 1; ; {
+		if j >= len(src) || src[j] == '\n' {
+			return 0, Errorf(pos, SyntaxError, "", "string literal not terminated on its line")
+		}
+		switch src[j] {
+		case '"':
+			return j + 1, nil
+		case '\\':
+			if j+1 >= len(src) || (src[j+1] != '"' && src[j+1] != '\\') {
+				return 0, Errorf(pos, SyntaxError, "", `unknown escape in a string literal (only \" and \\)`)
+			}
+			j += 2
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(src[j:])
+		if r == utf8.RuneError && w == 1 {
+			return 0, Errorf(pos, SyntaxError, "", "invalid UTF-8 encoding in a string literal")
+		}
+		j += w
+	}
+}
+
+// Unquote is the text of a Str token's literal, its escapes undone.
+func Unquote(lit string) string {
+	return strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(lit[1 : len(lit)-1])
+}
+
+// Quote writes s as a string literal that Scan and Unquote read back as s.
+// (s must not hold a newline: a literal ends on its line.)
+func Quote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
