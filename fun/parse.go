@@ -258,21 +258,7 @@ func (p *Parser) Exp() (Exp, error) {
 			return &IfExp{If: t.Pos, Cond: c, Then: b1, Else: b2}, nil
 		case "kernel":
 			p.S.Next()
-			x, err := p.Ident("the kernel's index variable")
-			if err != nil {
-				return nil, err
-			}
-			if _, err := p.S.Expect("<="); err != nil {
-				return nil, err
-			}
-			y, err := p.Ident("the kernel's bound (a variable)")
-			if err != nil {
-				return nil, err
-			}
-			if _, err := p.S.Expect("do"); err != nil {
-				return nil, err
-			}
-			b, err := p.Body()
+			x, y, b, err := p.IndexedBody("kernel")
 			if err != nil {
 				return nil, err
 			}

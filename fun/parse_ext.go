@@ -92,22 +92,39 @@ func (p *Parser) loop() (Exp, error) {
 	if _, err := p.S.Expect("for"); err != nil {
 		return nil, err
 	}
-	if e.Var, err = p.Ident("the loop's index variable"); err != nil {
-		return nil, err
-	}
-	if _, err := p.S.Expect("<="); err != nil {
-		return nil, err
-	}
-	if e.Bound, err = p.Ident("the loop's bound (a variable)"); err != nil {
-		return nil, err
-	}
-	if _, err := p.S.Expect("do"); err != nil {
-		return nil, err
-	}
-	if e.Body, err = p.Body(); err != nil {
+	if e.Var, e.Bound, e.Body, err = p.IndexedBody("loop"); err != nil {
 		return nil, err
 	}
 	return e, nil
+}
+
+// IndexedBody parses the x <= y do b that ends a kernel and a loop; what
+// names the form in messages.
+func (p *Parser) IndexedBody(what string) (x, y *Ident, b *Body, err error) {
+	if x, err = p.Ident("the " + what + "'s index variable"); err != nil {
+		return nil, nil, nil, err
+	}
+	if y, err = p.After("<=", "the "+what+"'s bound (a variable)"); err != nil {
+		return nil, nil, nil, err
+	}
+	b, err = p.DoBody()
+	return x, y, b, err
+}
+
+// After parses word, then a variable (what describes it for messages).
+func (p *Parser) After(word, what string) (*Ident, error) {
+	if _, err := p.S.Expect(word); err != nil {
+		return nil, err
+	}
+	return p.Ident(what)
+}
+
+// DoBody parses do b.
+func (p *Parser) DoBody() (*Body, error) {
+	if _, err := p.S.Expect("do"); err != nil {
+		return nil, err
+	}
+	return p.Body()
 }
 
 // fold parses reduce (a : τ) (b : τ) = z over xs do b, and scan alike.
@@ -117,24 +134,15 @@ func (p *Parser) fold() (Exp, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.S.Expect("="); err != nil {
-		return nil, err
-	}
-	ne, err := p.Ident("the start value z (a variable)")
+	ne, err := p.After("=", "the start value z (a variable)")
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.S.Expect("over"); err != nil {
-		return nil, err
-	}
-	arr, err := p.Ident("an array (a variable)")
+	arr, err := p.After("over", "an array (a variable)")
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.S.Expect("do"); err != nil {
-		return nil, err
-	}
-	b, err := p.Body()
+	b, err := p.DoBody()
 	if err != nil {
 		return nil, err
 	}
@@ -151,16 +159,10 @@ func (p *Parser) filter() (Exp, error) {
 	if e.Params, err = p.params("filter", 1); err != nil {
 		return nil, err
 	}
-	if _, err := p.S.Expect("over"); err != nil {
+	if e.Arr, err = p.After("over", "an array (a variable)"); err != nil {
 		return nil, err
 	}
-	if e.Arr, err = p.Ident("an array (a variable)"); err != nil {
-		return nil, err
-	}
-	if _, err := p.S.Expect("do"); err != nil {
-		return nil, err
-	}
-	if e.Body, err = p.Body(); err != nil {
+	if e.Body, err = p.DoBody(); err != nil {
 		return nil, err
 	}
 	return e, nil

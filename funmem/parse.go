@@ -183,17 +183,11 @@ func parseFold(p *fun.Parser) (fun.Exp, bool, error) {
 			return nil, true, err
 		}
 	}
-	if _, err := p.S.Expect("over"); err != nil {
-		return nil, true, err
-	}
-	arr, err := p.Ident("an array (a variable)")
+	arr, err := p.After("over", "an array (a variable)")
 	if err != nil {
 		return nil, true, err
 	}
-	if _, err := p.S.Expect("do"); err != nil {
-		return nil, true, err
-	}
-	b, err := p.Body()
+	b, err := p.DoBody()
 	if err != nil {
 		return nil, true, err
 	}
