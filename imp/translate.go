@@ -321,7 +321,9 @@ func with(gamma map[string]fun.Type, ps ...*fun.Param) map[string]fun.Type {
 // the final values after done.
 func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type) ([]Stmt, error) {
 	at := s.Let
-	var out, tmps, assigns, after []Stmt
+	var out, tmps, assigns []Stmt
+	var pat, fin []*fun.Ident // the pattern's variables, the parameters they take after done
+	var typs []Type
 	for j, y := range e.Params {
 		typ, ok := impType(y.Type)
 		if !ok {
@@ -332,7 +334,7 @@ func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type)
 		tmps = append(tmps, declare(at, tmp, typ, fun.Var{Ident: e.Body.Result[j]})...)
 		assigns = append(assigns, &Assign{At: at, X: y.Name, SE: fun.Var{Ident: tmp}})
 		if p := s.Pat[j]; p.Name.Name != y.Name.Name {
-			after = append(after, declare(at, p.Name, typ, fun.Var{Ident: y.Name})...)
+			pat, fin, typs = append(pat, p.Name), append(fin, y.Name), append(typs, typ)
 		}
 	}
 	inner := with(gamma, e.Params...)
@@ -343,7 +345,59 @@ func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type)
 	}
 	body = append(append(body, tmps...), assigns...)
 	out = append(out, &For{At: e.Loop, X: e.Var, Bound: fun.Var{Ident: e.Bound}, Body: body})
-	return append(out, after...), nil
+	return append(out, t.declareAll(at, pat, fin, typs)...), nil
+}
+
+// declareAll is var x_j : τ_j; x_j <- y_j for every j, as if at once. The
+// names of a loop's pattern and of its parameters live in different
+// scopes in FUN, so a pattern may take them in another order ((b, a) for
+// the parameters (a, b)); one after the other, x_i <- y_i would then
+// overwrite the y_j a later x_j reads, and all go through fresh
+// temporaries.
+func (t *translator) declareAll(at fun.Pos, xs, ys []*fun.Ident, typs []Type) []Stmt {
+	clash := false
+	for i, x := range xs {
+		for _, y := range ys[i+1:] {
+			clash = clash || x.Name == y.Name
+		}
+	}
+	var out, tail []Stmt
+	for j, x := range xs {
+		y := ys[j]
+		if clash {
+			tmp := t.fresh(x.Name + "_")
+			out = append(out, declare(at, tmp, typs[j], fun.Var{Ident: y})...)
+			y = tmp
+		}
+		tail = append(tail, declare(at, x, typs[j], fun.Var{Ident: y})...)
+	}
+	return append(out, tail...)
+}
+
+// bindsAny reports whether a statement of the bodies, or of a body nested
+// in them, declares an IMP variable of one of the names: a pattern's, or
+// a loop's, fold's or filter's parameter (a loop's index too, to be
+// safe). FUN lets a body bind a name its enclosing let's pattern binds
+// (no shadowing is along one path of scopes only), while IMP's variables
+// are flat: a declaration in an if's branch or a for's body overwrites
+// the variable of that name outside it, which the translation may still
+// read (an if's pattern, a filter's counter).
+func bindsAny(names map[string]bool, bodies ...*fun.Body) bool {
+	found := false
+	for _, b := range bodies {
+		fun.Stms(b, func(s *fun.Stm) {
+			for _, q := range append(append([]*fun.Param(nil), s.Pat...), fun.ExpParams(s.Exp)...) {
+				found = found || names[q.Name.Name]
+			}
+			switch e := s.Exp.(type) {
+			case *fun.KernelExp:
+				found = found || names[e.Var.Name]
+			case *fun.LoopExp:
+				found = found || names[e.Var.Name]
+			}
+		})
+	}
+	return found
 }
 
 // rowOf is the index function of row i of an array of index function l:
@@ -520,14 +574,26 @@ func (t *translator) filter(s *fun.Stm, e *fun.FilterExp, gamma map[string]fun.T
 		return nil, err
 	}
 	loop = append(loop, body...)
-	kv := fun.Var{Ident: k}
-	keep := []Stmt{&Assign{At: at, X: k, SE: funmem.Add(kv, fun.Int(1))}}
+	// The counter is k itself, unless the body binds the name k (FUN
+	// allows it: k is not in the body's scope): then a fresh variable,
+	// lest the body's declaration reset the count, and k takes it after
+	// done.
+	cnt := k
+	if bindsAny(map[string]bool{k.Name: true}, e.Body) {
+		cnt = t.fresh(k.Name + "_count")
+	}
+	kv := fun.Var{Ident: cnt}
+	keep := []Stmt{&Assign{At: at, X: cnt, SE: funmem.Add(kv, fun.Int(1))}}
 	if !gs[0].IsArray() {
 		keep = append(keep, &Write{At: at, X: d.Block, Index: apply(d.Index, []fun.SExp{kv}), Value: fun.Var{Ident: op.Name}})
 	} else {
 		keep = append(keep, t.elementwise(ys, []fun.SExp{kv}, funmem.ArrayOf(op.Type), nil, xt.Dims[1:])...)
 	}
 	loop = append(loop, &If{At: at, Cond: e.Body.Result[0], Then: keep, Else: []Stmt{&Skip{At: at}}})
-	out := declare(at, k, Int, fun.Int(0))
-	return append(out, &For{At: e.Keyword, X: i, Bound: fun.Var{Ident: xt.Dims[0]}, Body: loop}), nil
+	out := declare(at, cnt, Int, fun.Int(0))
+	out = append(out, &For{At: e.Keyword, X: i, Bound: fun.Var{Ident: xt.Dims[0]}, Body: loop})
+	if cnt != k {
+		out = append(out, declare(at, k, Int, kv)...)
+	}
+	return out, nil
 }

@@ -411,3 +411,96 @@ in (nan, inf, same)`,
 		})
 	}
 }
+
+// TestFromFunmemNameClashes: FUN lets a body bind a name that its
+// enclosing let's pattern binds (the pattern is not in the body's scope),
+// and lets a loop's pattern take its parameters' names in another order;
+// IMP's variables are flat. The generator (proofs-tests, ExtGenConfig)
+// found the first two, shrunk: a filter whose body binds the pattern's
+// size k used k as its counter, so the body's declaration reset the count
+// (an out-of-block write; a wrong count), and a loop whose pattern is
+// (b, a) for the parameters (a, b) assigned b <- a, then a <- b. Each
+// program must give FUN's results in every compile mode (raw: the
+// simplifier, which drops the dead binding, left out) under both of IMP's
+// semantics.
+func TestFromFunmemNameClashes(t *testing.T) {
+	modes := []lang.CompileOptions{{}, {Raw: true}, {Expand: true, Layout: "gpu"}, {Expand: true, Layout: "cpu", Raw: true}}
+	for _, tc := range []struct {
+		name, src string
+		args      []map[string]string
+	}{
+		{"filter over rows, the body binding the size", `input (a3 : [n1][n2]) (n2 : int) (n1 : int)
+let (u2 : int) (u3 : [u2][n2]) =
+  filter (a10 : [n2]) over a3 do
+    let (u2 : int) = 1
+    in (u2)
+in (a3, u2, u3)`, []map[string]string{{"a3": "[[0]]", "n2": "1", "n1": "1"}, {"a3": "[[1 2] [3 4] [5 6]]"}}},
+		{"filter after a scan of rows, the body binding the size", `input (n2 : int)
+let (h1 : [n2][n2]) =
+  kernel i10 <= n2 do
+    let (a16 : [n2]) = iota n2
+    in (a16)
+let (a16 : [n2]) = iota n2
+let (a17 : [n2][n2]) =
+  scan (a18 : [n2]) (a19 : [n2]) = a16 over h1 do
+    let (a24 : [n2]) = iota n2
+    in (a24)
+let (x21 : int) (a22 : [x21][n2]) =
+  filter (a20 : [n2]) over a17 do
+    let (x21 : int) = 1
+    let (x26 : int) = 0
+    in (x26)
+in (x21)`, []map[string]string{{"n2": "1"}, {"n2": "3"}}},
+		{"a filter in a filter's body, both of size k", `input (n : int) (xss : [n][n])
+let (k : int) (ys : [k][n]) =
+  filter (r : [n]) over xss do
+    let (k : int) (zs : [k]) = filter (x : int) over r do
+      let (p : int) = x > 1
+      in (p)
+    in (k)
+in (k, ys)`, []map[string]string{{"xss": "[[1 2] [0 1]]"}, {"xss": "[[5 1 1] [0 0 0] [2 3 4]]"}}},
+		{"a loop's pattern swapping its parameters", `input (n : int)
+let (x : int) = 1
+let (y : int) = 2
+let (b : int) (a : int) =
+  loop (a : int) (b : int) = (x, y) for i <= n do
+    in (b, a)
+let (d : int) = a - b
+in (a, b, d)`, []map[string]string{{"n": "0"}, {"n": "3"}}},
+		{"a loop of arrays, its pattern swapping the sizes", `input (n : int) (t : int)
+let (one : int) = 1
+let (xs : [n]) = iota n
+let (ys : [one]) = iota one
+let (q : int) (p : int) (us : [q]) (vs : [p]) =
+  loop (p : int) (q : int) (as : [p]) (bs : [q]) = (n, one, xs, ys) for i <= t do
+    in (q, p, bs, as)
+in (p, q, us, vs)`, []map[string]string{{"n": "3", "t": "0"}, {"n": "3", "t": "1"}, {"n": "2", "t": "4"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := check.Load("t.fun", tc.src, check.Options{})
+			if err != nil {
+				t.Fatalf("load: %v", err)
+			}
+			for _, mode := range modes {
+				stages, err := check.Compile(l, "imp", mode)
+				if err != nil {
+					t.Fatalf("%+v: compile: %v", mode, err)
+				}
+				li := stages[len(stages)-1].Program
+				text := imp.Print(li.Syntax().(*imp.Program))
+				for _, a := range tc.args {
+					fr, ferr := l.Run(lang.RunOptions{Semantics: "big", Args: a})
+					if ferr != nil {
+						t.Fatalf("%v: FUN: %v", a, ferr)
+					}
+					for _, sem := range []string{"big", "small"} {
+						r, err := li.Run(lang.RunOptions{Semantics: sem, Args: a})
+						if got, want := outcome(r, err), outcome(fr, nil); got != want {
+							t.Errorf("%+v %s %v: FUN gives %s, IMP %s\n%s", mode, sem, a, want, got, text)
+						}
+					}
+				}
+			}
+		})
+	}
+}
