@@ -22,6 +22,12 @@
 //
 // To emit: f, err := cuda.Emit(p, cuda.Options{}); text := f.String().
 //
+// IMP types a name per scope (an if's branch, a kernel's or a for's body,
+// a fold's part); the emitter follows those scopes (scope.go), and a C++
+// variable stands for a name with one type, so a name with two types, as
+// FUN → IMP gives an int fold's and a float fold's `combine a, b`, is two
+// C++ variables.
+//
 // IMP's floats (float.go) are doubles in variables and int64_t heap words
 // (their bits, NaN canonical) in blocks, with arithmetic that rounds as
 // Go's float64 does and results printed in Go's shortest form by the

@@ -20,12 +20,13 @@ type Options struct {
 }
 
 // Emit translates a checked IMP program to CUDA. Its errors are of kind
-// InputError, at the construct the emitter cannot translate: a name
-// declared both as an int and as a block (C++ gives a variable one type),
-// or a statement of IMP's extensions (for, assert, reduce, scan).
+// InputError, at the construct the emitter cannot translate: a name that
+// an if's branch or a for's body declares with another type than the
+// enclosing scope's, which IMP carries out of the body (scope.go), or a
+// statement IMP gains later.
 func Emit(p *imp.Program, opts Options) (*File, error) {
-	e := &emitter{p: p, types: map[string]imp.Type{}, names: map[string]bool{}, out: &File{Source: filepath.Base(p.File)}}
-	if err := e.collectTypes(); err != nil {
+	e := &emitter{p: p, names: map[string]bool{}, out: &File{Source: filepath.Base(p.File)}}
+	if err := e.checkScopes(); err != nil {
 		return nil, err
 	}
 	for _, in := range p.Inputs {
@@ -48,70 +49,10 @@ func Emit(p *imp.Program, opts Options) (*File, error) {
 
 type emitter struct {
 	p       *imp.Program
-	types   map[string]imp.Type // every IMP name's one type
-	names   map[string]bool     // every IMP name, reserved in every function
+	names   map[string]bool // every IMP name, reserved in every function
 	out     *File
 	kernels []*Func
 	folds   int // parallel reduces and scans emitted so far, for their functions' names
-}
-
-// collectTypes gives every name its type: IMP's checker lets an if's
-// branches or a kernel's body declare a name anew with another type, which
-// a C++ variable cannot follow.
-func (e *emitter) collectTypes() error {
-	set := func(x *fun.Ident, t imp.Type) error {
-		e.names[x.Name] = true
-		if old, ok := e.types[x.Name]; ok && old != t {
-			return semantics.Errorf(x.NamePos, semantics.InputError, "", "cuda: %s is declared both as %s and as %s; the CUDA emitter gives a name one C++ type", x.Name, typeName(old), typeName(t))
-		}
-		e.types[x.Name] = t
-		return nil
-	}
-	for _, in := range e.p.Inputs {
-		if in.Dims == nil {
-			if err := set(in.Name, imp.TypeOf(in.Elem)); err != nil {
-				return err
-			}
-		} else if err := set(in.Block, imp.Mem); err != nil {
-			return err
-		}
-	}
-	var walk func(ss []imp.Stmt) error
-	walk = func(ss []imp.Stmt) error {
-		for _, s := range ss {
-			var err error
-			switch s := s.(type) {
-			case *imp.Decl:
-				err = set(s.X, s.Type)
-			case *imp.Kernel:
-				if err = set(s.X, imp.Int); err == nil {
-					err = walk(s.Body)
-				}
-			case *imp.If:
-				if err = walk(s.Then); err == nil {
-					err = walk(s.Else)
-				}
-			case *imp.For:
-				if err = set(s.X, imp.Int); err == nil {
-					err = walk(s.Body)
-				}
-			case *imp.Reduce:
-				err = foldTypes(&s.Fold, e.accType(s), set, walk)
-			case *imp.Scan:
-				err = foldTypes(&s.Fold, e.accType(s), set, walk)
-			case *imp.Skip, *imp.Assign, *imp.Alloc, *imp.Read, *imp.Write, *imp.Assert:
-			default:
-				// A statement IMP gains later: refused here, so that stmt
-				// never meets one it cannot translate.
-				err = semantics.Errorf(s.Pos(), semantics.InputError, "", "cuda: the CUDA emitter does not translate IMP's %s statement yet", strings.Fields(imp.PrintStmt(s))[0])
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return walk(e.p.Body)
 }
 
 // fn is a C++ function being emitted, with the C++ names it has used.
@@ -199,8 +140,12 @@ func (f *fn) cname(x string) string {
 // iteration from the environment before the kernel.
 type frame struct {
 	parent *frame
-	vars   map[string]string // IMP name → C++ name
-	owned  []string          // pointers of the blocks allocated in the frame, freed at its end
+	vars   map[slot]string // IMP variable (a name with a type) → C++ name
+	// ty is IMP's scope at the statement being emitted (scope.go); a
+	// frame that only passes parameters (a kernel's, a fold function's)
+	// has none, as its children look names up.
+	ty    scope
+	owned []string // pointers of the blocks allocated in the frame, freed at its end
 	// A for loop's body is a frame of its own (its index) that owns no
 	// blocks: a block it allocates may outlive the iteration, so on the
 	// host it is kept to the end (arraysem_keep) and in a thread it joins
@@ -218,121 +163,6 @@ func (fr *frame) owner() (*frame, bool) {
 		fr = fr.parent
 	}
 	return fr, inLoop
-}
-
-func (fr *frame) lookup(x string) (string, bool) {
-	for ; fr != nil; fr = fr.parent {
-		if c, ok := fr.vars[x]; ok {
-			return c, true
-		}
-	}
-	return "", false
-}
-
-// written is the set of names a body binds at its own level (not inside
-// nested kernels), in order of first appearance.
-func written(ss []imp.Stmt, acc []string, seen map[string]bool) []string {
-	add := func(x *fun.Ident) {
-		if !seen[x.Name] {
-			seen[x.Name] = true
-			acc = append(acc, x.Name)
-		}
-	}
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *imp.Decl:
-			add(s.X)
-		case *imp.Assign:
-			add(s.X)
-		case *imp.Alloc:
-			add(s.X)
-		case *imp.Read:
-			add(s.X)
-		case *imp.If:
-			acc = written(s.Then, acc, seen)
-			acc = written(s.Else, acc, seen)
-		case *imp.For:
-			// What the body binds persists after the loop (I-FOR); its
-			// index is the C++ loop's.
-			had := seen[s.X.Name]
-			seen[s.X.Name] = true
-			acc = written(s.Body, acc, seen)
-			seen[s.X.Name] = had
-		case *imp.Reduce:
-			add(s.Target)
-		}
-	}
-	return acc
-}
-
-// referenced is the set of names a body mentions anywhere, in order.
-func referenced(ss []imp.Stmt, acc []string, seen map[string]bool) []string {
-	add := func(x *fun.Ident) {
-		if !seen[x.Name] {
-			seen[x.Name] = true
-			acc = append(acc, x.Name)
-		}
-	}
-	addE := func(se fun.SExp) {
-		for _, x := range fun.FreeVars(se, nil) {
-			add(x)
-		}
-	}
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *imp.Decl:
-			add(s.X)
-		case *imp.Assign:
-			add(s.X)
-			addE(s.SE)
-		case *imp.Alloc:
-			add(s.X)
-			addE(s.Size)
-		case *imp.Read:
-			add(s.X)
-			add(s.Y)
-			addE(s.Index)
-		case *imp.Write:
-			add(s.X)
-			addE(s.Index)
-			addE(s.Value)
-		case *imp.If:
-			add(s.Cond)
-			acc = referenced(s.Then, acc, seen)
-			acc = referenced(s.Else, acc, seen)
-		case *imp.Kernel:
-			addE(s.Bound)
-			acc = referenced(s.Body, acc, seen)
-		case *imp.For:
-			addE(s.Bound)
-			acc = referenced(s.Body, acc, seen)
-		case *imp.Assert:
-			addE(s.Cond)
-		case *imp.Reduce:
-			add(s.Target)
-			acc = referencedFold(&s.Fold, acc, seen, add, addE)
-		case *imp.Scan:
-			add(s.Block)
-			addE(s.Addr)
-			acc = referencedFold(&s.Fold, acc, seen, add, addE)
-		}
-	}
-	return acc
-}
-
-// referencedFold adds what a reduce's or a scan's fold mentions.
-func referencedFold(f *imp.Fold, acc []string, seen map[string]bool, add func(*fun.Ident), addE func(fun.SExp)) []string {
-	addE(f.Neutral)
-	addE(f.Bound)
-	acc = referenced(f.Body, acc, seen)
-	add(f.Yield)
-	acc = referenced(f.Combine, acc, seen)
-	add(f.Result)
-	return acc
-}
-
-func (e *emitter) ctype(x string) string {
-	return ctypeOf(e.types[x])
 }
 
 // ctypeOf is the C++ type of an IMP type.
@@ -413,13 +243,13 @@ func (e *emitter) sexp(fr *frame, se fun.SExp) Expr {
 		c, _ := fr.lookup(se.Name)
 		return id(c)
 	case *fun.UnOp:
-		if e.stype(se.X) == imp.Float {
+		if stype(fr.ty, se.X) == imp.Float {
 			return &Unary{Op: "-", X: e.sexp(fr, se.X)}
 		}
 		return call("i64_neg", e.sexp(fr, se.X))
 	case *fun.BinOp:
 		l, r := e.sexp(fr, se.L), e.sexp(fr, se.R)
-		if f, ok := f64Ops[se.Op]; ok && e.stype(se.L) == imp.Float {
+		if f, ok := f64Ops[se.Op]; ok && stype(fr.ty, se.L) == imp.Float {
 			return call(f, l, r)
 		}
 		switch se.Op {
@@ -455,7 +285,7 @@ func (e *emitter) checks(f *fn, fr *frame, se fun.SExp, rule string) []Stmt {
 		return out
 	case *fun.BinOp:
 		out := append(e.checks(f, fr, se.L, rule), e.checks(f, fr, se.R, rule)...)
-		if (se.Op == semantics.Div || se.Op == semantics.Mod) && e.stype(se.L) == imp.Int {
+		if (se.Op == semantics.Div || se.Op == semantics.Mod) && stype(fr.ty, se.L) == imp.Int {
 			site := e.site(se.OpPos, rule, pct(fmt.Sprintf("%v in %s", semantics.ErrDivZero{Op: se.Op}, fun.PrintSExp(se))))
 			out = append(out, &If{Cond: bin("==", e.sexp(fr, se.R), num(0)), Then: f.fail(site, nil, nil)})
 		}
@@ -469,7 +299,7 @@ func (e *emitter) checks(f *fn, fr *frame, se fun.SExp, rule string) []Stmt {
 func (e *emitter) value(f *fn, fr *frame, se fun.SExp, rule, base string) ([]Stmt, string) {
 	out := e.checks(f, fr, se, rule)
 	t := f.fresh(base)
-	return append(out, &Decl{Type: ctypeOf(e.stype(se)), Name: t, Init: e.sexp(fr, se)}), t
+	return append(out, &Decl{Type: ctypeOf(stype(fr.ty, se)), Name: t, Init: e.sexp(fr, se)}), t
 }
 
 // block is the ⊥ check of a block variable (E-IMP-READ, E-IMP-WRITE and
@@ -510,6 +340,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 	case *imp.Skip:
 		return nil
 	case *imp.Decl:
+		fr.ty[s.X.Name] = s.Type
 		c, _ := fr.lookup(s.X.Name)
 		switch s.Type {
 		case imp.Mem:
@@ -520,7 +351,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		return []Stmt{set(id(c), num(0))}
 	case *imp.Assign:
 		c, _ := fr.lookup(s.X.Name)
-		if y, ok := s.SE.(fun.Var); ok && e.types[y.Name] == imp.Mem {
+		if y, ok := s.SE.(fun.Var); ok && fr.ty[y.Name] == imp.Mem {
 			cy, _ := fr.lookup(y.Name)
 			return []Stmt{set(id(c), id(cy))}
 		}
@@ -536,7 +367,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		cx, _ := fr.lookup(s.X.Name)
 		at := &Binary{Op: "+", L: field(cy, "p"), R: id(off)}
 		// The word is read as x is declared (a float: its bits).
-		t := e.types[s.X.Name]
+		t := fr.ty[s.X.Name]
 		if f.device {
 			return append(out, set(id(cx), fromWord(t, &Index{X: field(cy, "p"), I: id(off)})))
 		}
@@ -561,8 +392,16 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		at := &Binary{Op: "+", L: field(cx, "p"), R: id(off)}
 		return append(out, cudaCall("cudaMemcpy", call("cudaMemcpy", at, &Unary{Op: "&", X: id(v)}, &Sizeof{Type: "int64_t"}, id("cudaMemcpyHostToDevice"))))
 	case *imp.If:
+		// Each branch is a scope of its own (its declarations end at fi)
+		// in the frame's variables.
 		c, _ := fr.lookup(s.Cond.Name)
-		return []Stmt{&If{Cond: bin("!=", id(c), num(0)), Then: e.stmts(f, fr, s.Then), Else: e.stmts(f, fr, s.Else)}}
+		outer := fr.ty
+		fr.ty = outer.with()
+		then := e.stmts(f, fr, s.Then)
+		fr.ty = outer.with()
+		els := e.stmts(f, fr, s.Else)
+		fr.ty = outer
+		return []Stmt{&If{Cond: bin("!=", id(c), num(0)), Then: then, Else: els}}
 	case *imp.Kernel:
 		if f.device {
 			return e.loop(f, fr, s)
@@ -583,7 +422,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		}
 		return e.parFold(f, fr, s, &s.Fold)
 	}
-	panic(fmt.Sprintf("cuda: no translation of IMP statement %T (collectTypes refuses it)", s))
+	panic(fmt.Sprintf("cuda: no translation of IMP statement %T (checkScopes refuses it)", s))
 }
 
 // bounds is the heap's check of an offset against its block.
@@ -630,16 +469,17 @@ func (e *emitter) alloc(f *fn, fr *frame, s *imp.Alloc) []Stmt {
 // copies of the enclosing frame's (or zero, ⊥ for blocks), and the kernel
 // variable.
 func (e *emitter) newFrame(f *fn, parent *frame, k *imp.Kernel, kvar string) (*frame, []Stmt) {
-	fr := &frame{parent: parent, vars: map[string]string{k.X.Name: kvar}}
+	index := slot{k.X.Name, imp.Int}
+	fr := parent.child([]slot{index}, []string{kvar})
 	var out []Stmt
-	for _, x := range written(k.Body, nil, map[string]bool{k.X.Name: true}) {
-		c := f.cname(x)
-		init := zero(e.ctype(x))
-		if outer, ok := parent.lookup(x); ok {
+	for _, x := range written(k.Body, fr.ty, index) {
+		c := f.cname(x.name)
+		init := zero(ctypeOf(x.t))
+		if outer, ok := parent.find(x); ok {
 			init = id(outer)
 		}
 		fr.vars[x] = c
-		out = append(out, &Decl{Type: e.ctype(x), Name: c, Init: init})
+		out = append(out, &Decl{Type: ctypeOf(x.t), Name: c, Init: init})
 	}
 	return fr, out
 }
@@ -692,14 +532,16 @@ func (e *emitter) launch(host *fn, fr *frame, k *imp.Kernel) []Stmt {
 	kf := &Func{Global: true, Result: "void", Name: name,
 		Params: []Param{{Type: "arraysem_error *", Name: g.err}, {Type: "int64_t", Name: bnd}}}
 	args := []Expr{id(host.err), id(n)}
-	// The thread's parameters: the enclosing names its body mentions,
-	// passed by value, so the thread's writes stay its own.
-	params := &frame{vars: map[string]string{}}
-	for _, x := range referenced(k.Body, nil, map[string]bool{k.X.Name: true}) {
-		if outer, ok := fr.lookup(x); ok {
-			c := g.cname(x)
+	// The thread's parameters: the enclosing variables its body
+	// mentions, passed by value, so the thread's writes stay its own.
+	kindex := slot{k.X.Name, imp.Int}
+	bodyScope := fr.ty.with(kindex)
+	params := &frame{vars: map[slot]string{}}
+	for _, x := range referenced(k.Body, bodyScope, kindex) {
+		if outer, ok := fr.find(x); ok {
+			c := g.cname(x.name)
 			params.vars[x] = c
-			kf.Params = append(kf.Params, Param{Type: e.ctype(x), Name: c})
+			kf.Params = append(kf.Params, Param{Type: ctypeOf(x.t), Name: c})
 			args = append(args, id(outer))
 		}
 	}
@@ -708,15 +550,15 @@ func (e *emitter) launch(host *fn, fr *frame, k *imp.Kernel) []Stmt {
 	// from 1.
 	index := call("i64_add", call("i64_add", call("i64_mul", &Cast{Type: "int64_t", X: &Field{X: id("blockIdx"), Name: "x"}},
 		&Cast{Type: "int64_t", X: &Field{X: id("blockDim"), Name: "x"}}), &Cast{Type: "int64_t", X: &Field{X: id("threadIdx"), Name: "x"}}), num(1))
-	inner := &frame{parent: params, vars: map[string]string{k.X.Name: v}}
+	inner := &frame{parent: params, vars: map[slot]string{kindex: v}, ty: bodyScope}
 	var decls []Stmt
-	for _, x := range written(k.Body, nil, map[string]bool{k.X.Name: true}) {
+	for _, x := range written(k.Body, bodyScope, kindex) {
 		if _, ok := params.vars[x]; ok {
 			continue
 		}
-		c := g.cname(x)
+		c := g.cname(x.name)
 		inner.vars[x] = c
-		decls = append(decls, &Decl{Type: e.ctype(x), Name: c, Init: zero(e.ctype(x))})
+		decls = append(decls, &Decl{Type: ctypeOf(x.t), Name: c, Init: zero(ctypeOf(x.t))})
 	}
 	kf.Body = append([]Stmt{
 		&Decl{Type: "int64_t", Name: v, Init: index},
@@ -737,21 +579,22 @@ func (e *emitter) main() {
 	h := e.newFn(false)
 	argc, argv := h.fresh("argc"), h.fresh("argv")
 	h.err = h.fresh("err")
-	fr := &frame{vars: map[string]string{}}
+	fr := &frame{vars: map[slot]string{}, ty: scope{}}
 	var decls, body []Stmt
-	declare := func(x string) string {
+	declare := func(x slot) string {
 		if c, ok := fr.vars[x]; ok {
 			return c
 		}
-		c := h.cname(x)
+		c := h.cname(x.name)
 		fr.vars[x] = c
-		decls = append(decls, &Decl{Type: e.ctype(x), Name: c, Init: zero(e.ctype(x))})
+		decls = append(decls, &Decl{Type: ctypeOf(x.t), Name: c, Init: zero(ctypeOf(x.t))})
 		return c
 	}
 	var frees []Stmt
 	for _, in := range e.p.Inputs {
 		if in.Dims == nil {
-			c := declare(in.Name.Name)
+			fr.ty[in.Name.Name] = imp.TypeOf(in.Elem)
+			c := declare(fr.slot(in.Name.Name))
 			get := "arraysem_input_int"
 			if in.Elem == semantics.FloatElem {
 				get = "arraysem_input_float"
@@ -759,7 +602,8 @@ func (e *emitter) main() {
 			body = append(body, set(id(c), call(get, str(in.Name.Name))))
 			continue
 		}
-		c := declare(in.Block.Name)
+		fr.ty[in.Block.Name] = imp.Mem
+		c := declare(fr.slot(in.Block.Name))
 		o := h.fresh("input")
 		decls = append(decls, &Decl{Type: "int64_t *", Name: o, Init: id("nullptr")})
 		body = append(body,
@@ -769,7 +613,7 @@ func (e *emitter) main() {
 			set(field(c, "p"), id(o)))
 		frees = append(frees, cudaCall("cudaFree", call("cudaFree", id(o))))
 	}
-	for _, x := range written(e.p.Body, nil, map[string]bool{}) {
+	for _, x := range written(e.p.Body, fr.ty) {
 		declare(x)
 	}
 	body = append(body, e.heap(fr)...)
@@ -780,7 +624,7 @@ func (e *emitter) main() {
 		c, _ := fr.lookup(r.Name.Name)
 		if r.Dims == nil {
 			print := "arraysem_print_int"
-			if e.types[r.Name.Name] == imp.Float {
+			if fr.ty[r.Name.Name] == imp.Float {
 				print = "arraysem_print_float"
 			}
 			prints = append(prints, do(call(print, id(c))))
@@ -848,8 +692,8 @@ func (e *emitter) heap(fr *frame) []Stmt {
 			fixed[in.Name.Name] = true
 		}
 	}
-	for _, x := range written(e.p.Body, nil, map[string]bool{}) {
-		delete(fixed, x)
+	for _, x := range written(e.p.Body, fr.ty) {
+		delete(fixed, x.name)
 	}
 	for _, x := range hostForVars(e.p.Body, nil) {
 		delete(fixed, x)

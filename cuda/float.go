@@ -20,24 +20,24 @@ import (
 // a cast, and int(se) a cast after the interpreter's check (stuck on NaN
 // and outside int64's range, with semantics.ErrIntConversion's message).
 
-// stype is the type of a scalar expression, Int or Float, as IMP's
-// checker gives it: a variable's declared type, an operator's operands'
-// (comparisons give ints), a function's result.
-func (e *emitter) stype(se fun.SExp) imp.Type {
+// stype is the type of a scalar expression in scope ty, Int or Float, as
+// IMP's checker gives it: a variable's declared type, an operator's
+// operands' (comparisons give ints), a function's result.
+func stype(ty scope, se fun.SExp) imp.Type {
 	switch se := se.(type) {
 	case *fun.FloatConst:
 		return imp.Float
 	case fun.Var:
-		if e.types[se.Name] == imp.Float {
+		if ty[se.Name] == imp.Float {
 			return imp.Float
 		}
 		return imp.Int
 	case *fun.UnOp:
-		return e.stype(se.X)
+		return stype(ty, se.X)
 	case *fun.BinOp:
 		switch se.Op {
 		case semantics.Add, semantics.Sub, semantics.Mul, semantics.Div:
-			return e.stype(se.L)
+			return stype(ty, se.L)
 		}
 		return imp.Int
 	case *fun.Call:
@@ -105,7 +105,7 @@ func fromWord(t imp.Type, w Expr) Expr {
 func (e *emitter) wordValue(f *fn, fr *frame, se fun.SExp, rule, base string) ([]Stmt, string) {
 	out := e.checks(f, fr, se, rule)
 	t := f.fresh(base)
-	return append(out, &Decl{Type: "int64_t", Name: t, Init: word(e.stype(se), e.sexp(fr, se))}), t
+	return append(out, &Decl{Type: "int64_t", Name: t, Init: word(stype(fr.ty, se), e.sexp(fr, se))}), t
 }
 
 // typeName is a type as messages name it.

@@ -39,37 +39,6 @@ import (
 // writing each prefix at its address. The elements run once each, so
 // element parts that write memory behave as the interpreter's do.
 
-// foldTypes gives the names a fold binds their types (collectTypes): the
-// index an int, the accumulator and the element t.
-func foldTypes(f *imp.Fold, t imp.Type, set func(*fun.Ident, imp.Type) error, walk func([]imp.Stmt) error) error {
-	if err := set(f.X, imp.Int); err != nil {
-		return err
-	}
-	for _, x := range []*fun.Ident{f.A, f.B} {
-		if err := set(x, t); err != nil {
-			return err
-		}
-	}
-	if err := walk(f.Body); err != nil {
-		return err
-	}
-	return walk(f.Combine)
-}
-
-// accType is the type of a fold's accumulator, Int or Float: a reduce's
-// target's, a scan's neutral element's (IMP's checker).
-func (e *emitter) accType(s imp.Stmt) imp.Type {
-	switch s := s.(type) {
-	case *imp.Reduce:
-		if e.types[s.Target.Name] == imp.Float {
-			return imp.Float
-		}
-	case *imp.Scan:
-		return e.stype(s.Neutral)
-	}
-	return imp.Int
-}
-
 // ruleOf is the rule of a reduce or a scan, and its keyword.
 func ruleOf(s imp.Stmt) (string, string) {
 	if _, ok := s.(*imp.Scan); ok {
@@ -86,7 +55,8 @@ func (e *emitter) forLoop(f *fn, fr *frame, s *imp.For) []Stmt {
 	neg := e.site(s.At, rule, pct(fmt.Sprintf("for bound %s", fun.PrintSExp(s.Bound)))+" = %lld is negative")
 	out = append(out, &If{Cond: bin("<", id(n), num(0)), Then: f.fail(neg, id(n), nil)})
 	v := f.cname(s.X.Name)
-	inner := &frame{parent: fr, vars: map[string]string{s.X.Name: v}, loop: true}
+	inner := fr.child([]slot{{s.X.Name, imp.Int}}, []string{v})
+	inner.loop = true
 	return append(out, &For{Var: v, From: num(1), Bound: id(n), Body: e.stmts(f, inner, s.Body)})
 }
 
@@ -138,22 +108,17 @@ func (e *emitter) loopAlloc(f *fn, owner *frame, s *imp.Alloc, c, n string, neg,
 // index, or the accumulator and the element) and copies of the names the
 // part writes, as a kernel's iteration copies them: nothing it assigns
 // survives.
-func (e *emitter) partFrame(f *fn, parent *frame, binds map[string]string, body []imp.Stmt) (*frame, []Stmt) {
-	fr := &frame{parent: parent, vars: map[string]string{}}
-	seen := map[string]bool{}
-	for x, c := range binds {
-		fr.vars[x] = c
-		seen[x] = true
-	}
+func (e *emitter) partFrame(f *fn, parent *frame, binds []slot, cs []string, body []imp.Stmt) (*frame, []Stmt) {
+	fr := parent.child(binds, cs)
 	var out []Stmt
-	for _, x := range written(body, nil, seen) {
-		c := f.cname(x)
-		init := zero(e.ctype(x))
-		if outer, ok := parent.lookup(x); ok {
+	for _, x := range written(body, fr.ty, binds...) {
+		c := f.cname(x.name)
+		init := zero(ctypeOf(x.t))
+		if outer, ok := parent.find(x); ok {
 			init = id(outer)
 		}
 		fr.vars[x] = c
-		out = append(out, &Decl{Type: e.ctype(x), Name: c, Init: init})
+		out = append(out, &Decl{Type: ctypeOf(x.t), Name: c, Init: init})
 	}
 	return fr, out
 }
@@ -173,23 +138,24 @@ func (e *emitter) foldStart(f *fn, fr *frame, s imp.Stmt, fd *imp.Fold) ([]Stmt,
 // then its combine, for i = 1 … n (I-REDUCE, I-SCAN).
 func (e *emitter) seqFold(f *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	out, ne, n := e.foldStart(f, fr, s, fd)
-	t := e.accType(s)
+	t := accType(fr.ty, s)
 	acc := f.fresh("acc")
 	out = append(out, &Decl{Type: ctypeOf(t), Name: acc, Init: id(ne)})
 	v := f.cname(fd.X.Name)
-	el, decls := e.partFrame(f, fr, map[string]string{fd.X.Name: v}, fd.Body)
+	el, decls := e.partFrame(f, fr, []slot{{fd.X.Name, imp.Int}}, []string{v}, fd.Body)
 	body := e.body(f, el, decls, fd.Body)
 	y := f.fresh("y")
 	yc, _ := el.lookup(fd.Yield.Name)
 	body = append(body, &Decl{Type: ctypeOf(t), Name: y, Init: id(yc)})
 	a, b := f.cname(fd.A.Name), f.cname(fd.B.Name)
-	comb, decls := e.partFrame(f, fr, map[string]string{fd.A.Name: a, fd.B.Name: b}, fd.Combine)
+	comb, decls := e.partFrame(f, fr, []slot{{fd.A.Name, t}, {fd.B.Name, t}}, []string{a, b}, fd.Combine)
 	decls = append([]Stmt{&Decl{Type: ctypeOf(t), Name: a, Init: id(acc)}, &Decl{Type: ctypeOf(t), Name: b, Init: id(y)}}, decls...)
 	body = append(body, e.body(f, comb, decls, fd.Combine)...)
 	c, _ := comb.lookup(fd.Result.Name)
 	body = append(body, set(id(acc), id(c)))
 	if sc, ok := s.(*imp.Scan); ok {
-		at := &frame{parent: fr, vars: map[string]string{fd.X.Name: v}, loop: true}
+		at := fr.child([]slot{{fd.X.Name, imp.Int}}, []string{v})
+		at.loop = true
 		body = append(body, e.scanWrite(f, at, sc, word(t, id(acc)))...)
 	}
 	out = append(out, &For{Var: v, From: num(1), Bound: id(n), Body: body})
@@ -217,7 +183,7 @@ func (e *emitter) scanWrite(f *fn, fr *frame, sc *imp.Scan, w Expr) []Stmt {
 type foldFn struct {
 	g    *fn
 	f    *Func
-	vars *frame // captured IMP names → the parameters
+	vars *frame // captured IMP variables → the parameters
 }
 
 // newFoldFn starts a __global__ or __device__ function of a fold with the
@@ -226,7 +192,7 @@ func (e *emitter) newFoldFn(name string, global bool) *foldFn {
 	g := e.newFn(true)
 	g.err = g.fresh("err")
 	k := &foldFn{g: g, f: &Func{Global: global, Device: !global, Result: "void", Name: name,
-		Params: []Param{{Type: "arraysem_error *", Name: g.err}}}, vars: &frame{vars: map[string]string{}}}
+		Params: []Param{{Type: "arraysem_error *", Name: g.err}}}, vars: &frame{vars: map[slot]string{}}}
 	if !global {
 		g.ok = g.fresh("ok")
 		g.ret = num(0)
@@ -243,27 +209,27 @@ func (k *foldFn) param(typ, base string) string {
 	return c
 }
 
-// capture makes the captured names parameters, passed by value (writes to
-// them stay the thread's own), skipping the ones skip binds.
-func (e *emitter) capture(k *foldFn, captured []string, skip map[string]bool) []string {
-	var used []string
+// capture makes the captured variables parameters, passed by value
+// (writes to them stay the thread's own), skipping the ones skip binds.
+func (e *emitter) capture(k *foldFn, captured []slot, skip map[slot]bool) []slot {
+	var used []slot
 	for _, x := range captured {
 		if skip[x] {
 			continue
 		}
-		c := k.g.cname(x)
+		c := k.g.cname(x.name)
 		k.vars.vars[x] = c
-		k.f.Params = append(k.f.Params, Param{Type: e.ctype(x), Name: c})
+		k.f.Params = append(k.f.Params, Param{Type: ctypeOf(x.t), Name: c})
 		used = append(used, x)
 	}
 	return used
 }
 
-// args are the captured names as a function's frame passes them.
-func args(fr *frame, names []string) []Expr {
-	out := make([]Expr, len(names))
-	for i, x := range names {
-		c, _ := fr.lookup(x)
+// args are the captured variables as a function's frame passes them.
+func args(fr *frame, vars []slot) []Expr {
+	out := make([]Expr, len(vars))
+	for i, x := range vars {
+		c, _ := fr.find(x)
 		out[i] = id(c)
 	}
 	return out
@@ -274,15 +240,15 @@ func args(fr *frame, names []string) []Expr {
 // function returning its yield; the captured names it may use come after
 // binds. The fold's kernels keep accumulators and yields as heap words (a
 // float's bits), so a float part takes and returns words.
-func (e *emitter) partFn(name string, captured []string, binds []*fun.Ident, accs bool, t imp.Type, body []imp.Stmt, yield *fun.Ident) (*Func, []string) {
+func (e *emitter) partFn(name string, ty scope, captured []slot, binds []slot, accs bool, t imp.Type, body []imp.Stmt, yield *fun.Ident) (*Func, []slot) {
 	k := e.newFoldFn(name, false)
-	skip := map[string]bool{}
-	bound := map[string]string{}
+	skip := map[slot]bool{}
+	var cs []string
 	var unpack []Stmt
 	for _, x := range binds {
-		c := k.g.cname(x.Name)
-		bound[x.Name] = c
-		skip[x.Name] = true
+		c := k.g.cname(x.name)
+		cs = append(cs, c)
+		skip[x] = true
 		if accs && t == imp.Float {
 			w := k.g.fresh(c + "_word")
 			k.f.Params = append(k.f.Params, Param{Type: "int64_t", Name: w})
@@ -292,19 +258,19 @@ func (e *emitter) partFn(name string, captured []string, binds []*fun.Ident, acc
 		k.f.Params = append(k.f.Params, Param{Type: "int64_t", Name: c})
 	}
 	used := e.capture(k, captured, skip)
-	for x, c := range bound {
-		k.vars.vars[x] = c
+	for i, x := range binds {
+		k.vars.vars[x] = cs[i]
 	}
-	inner := &frame{parent: k.vars, vars: map[string]string{}}
-	seen := map[string]bool{}
+	inner := &frame{parent: k.vars, vars: map[slot]string{}, ty: ty.with(binds...)}
+	var seen []slot
 	for x := range k.vars.vars {
-		seen[x] = true
+		seen = append(seen, x)
 	}
 	var decls []Stmt
-	for _, x := range written(body, nil, seen) {
-		c := k.g.cname(x)
+	for _, x := range written(body, inner.ty, seen...) {
+		c := k.g.cname(x.name)
 		inner.vars[x] = c
-		decls = append(decls, &Decl{Type: e.ctype(x), Name: c, Init: zero(e.ctype(x))})
+		decls = append(decls, &Decl{Type: ctypeOf(x.t), Name: c, Init: zero(ctypeOf(x.t))})
 	}
 	k.f.Body = append(unpack, e.body(k.g, inner, decls, body)...)
 	y, _ := inner.lookup(yield.Name)
@@ -319,13 +285,13 @@ type foldKernel struct {
 	e                  *emitter
 	part, ok, t        string
 	comb               string
-	combArgs           []string
+	combArgs           []slot
 	first, last, users string
 }
 
 // newFoldKernel starts a kernel: its shared arrays, t (the thread's index
 // in its block), its flag set.
-func (e *emitter) newFoldKernel(name string, comb string, combArgs []string) *foldKernel {
+func (e *emitter) newFoldKernel(name string, comb string, combArgs []slot) *foldKernel {
 	k := &foldKernel{foldFn: e.newFoldFn(name, true), e: e, comb: comb, combArgs: combArgs}
 	k.part, k.ok, k.t = k.g.fresh("partial"), k.g.fresh("flag"), k.g.fresh("t")
 	k.f.Body = []Stmt{
@@ -344,7 +310,7 @@ func (k *foldKernel) flag() Expr { return &Index{X: id(k.ok), I: id(k.t)} }
 
 // call is a call of a part: the record, the thread's flag, the bound
 // values, the captured names.
-func (k *foldKernel) call(name string, bound []Expr, captured []string) Expr {
+func (k *foldKernel) call(name string, bound []Expr, captured []slot) Expr {
 	a := append([]Expr{id(k.g.err), bin("+", id(k.ok), id(k.t))}, bound...)
 	return call(name, append(a, args(k.vars, captured)...)...)
 }
@@ -465,35 +431,19 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	sc, isScan := s.(*imp.Scan)
 	// The names the parts (and a scan's address) mention that the host
 	// has: every function of the fold takes them.
-	seen := map[string]bool{}
-	var mentioned []string
-	add := func(x *fun.Ident) {
-		if !seen[x.Name] {
-			seen[x.Name] = true
-			mentioned = append(mentioned, x.Name)
-		}
-	}
-	mentioned = referenced(fd.Body, mentioned, seen)
-	add(fd.Yield)
-	mentioned = referenced(fd.Combine, mentioned, seen)
-	add(fd.Result)
-	if isScan {
-		add(sc.Block)
-		for _, x := range fun.FreeVars(sc.Addr, nil) {
-			add(x)
-		}
-	}
-	var captured []string
-	for _, x := range mentioned {
-		if _, ok := fr.lookup(x); ok {
+	t := accType(fr.ty, s)
+	r := newRefs()
+	r.fold(fr.ty, s, fd)
+	var captured []slot
+	for _, x := range r.acc {
+		if _, ok := fr.find(x); ok {
 			captured = append(captured, x)
 		}
 	}
 	e.folds++
 	base := fmt.Sprintf("arraysem_%s_%d", kw, e.folds)
-	t := e.accType(s)
-	elem, elemArgs := e.partFn(base+"_element", captured, []*fun.Ident{fd.X}, false, t, fd.Body, fd.Yield)
-	comb, combArgs := e.partFn(base+"_combine", captured, []*fun.Ident{fd.A, fd.B}, true, t, fd.Combine, fd.Result)
+	elem, elemArgs := e.partFn(base+"_element", fr.ty, captured, []slot{{fd.X.Name, imp.Int}}, false, t, fd.Body, fd.Yield)
+	comb, combArgs := e.partFn(base+"_combine", fr.ty, captured, []slot{{fd.A.Name, t}, {fd.B.Name, t}}, true, t, fd.Combine, fd.Result)
 	e.kernels = append(e.kernels, elem, comb)
 	where := s.Pos().String() + ": " + kw
 
@@ -554,7 +504,7 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	}
 
 	var k3 *foldKernel
-	var k3Args []string
+	var k3Args []slot
 	if isScan {
 		// Level 4: each thread's prefix, then its chunk again, writing.
 		k3 = e.newFoldKernel(base+"_write", comb.Name, combArgs)
@@ -568,7 +518,7 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 		g := k3.g
 		run, i, y := g.fresh("run"), g.fresh("i"), g.fresh("y")
 		v := g.cname(fd.X.Name)
-		at := &frame{parent: k3.vars, vars: map[string]string{fd.X.Name: v}, loop: true}
+		at := &frame{parent: k3.vars, vars: map[slot]string{{fd.X.Name, imp.Int}: v}, ty: fr.ty.with(slot{fd.X.Name, imp.Int}), loop: true}
 		write := append([]Stmt{&Decl{Type: "int64_t", Name: v, Init: id(i)}}, e.scanWrite(g, at, sc, id(run))...)
 		k3.add(&If{Cond: bin("<", id(k3.t), id(active3)), Then: []Stmt{
 			&Decl{Type: "int64_t", Name: run, Init: &Index{X: id(prefixes3), I: &Cast{Type: "int64_t", X: &Field{X: id("blockIdx"), Name: "x"}}}},
@@ -594,7 +544,7 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	// The host: sizes, scratch memory, the launches, each checked.
 	chunk, users, blocks, partials := h.fresh("chunk"), h.fresh("users"), h.fresh("blocks"), h.fresh("partials")
 	tpb := &Cast{Type: "int64_t", X: id("arraysem_threads_per_block")}
-	launch := func(k *foldKernel, grid Expr, own []Expr, capt []string) []Stmt {
+	launch := func(k *foldKernel, grid Expr, own []Expr, capt []slot) []Stmt {
 		return []Stmt{
 			&Launch{Sync: true, Kernel: k.f.Name, Grid: grid, Block: id("arraysem_threads_per_block"), Args: append(append([]Expr{id(h.err)}, own...), args(fr, capt)...)},
 			do(call("arraysem_sync", id(h.err), str(where))),
@@ -728,7 +678,9 @@ func allocSizes(ss []imp.Stmt, acc []fun.SExp, inFor bool, loopy *bool) []fun.SE
 // bind): a size that mentions one may differ in a thread from its value
 // on the host.
 func boundAnywhere(ss []imp.Stmt, acc map[string]bool) {
-	written(ss, nil, acc)
+	for _, x := range written(ss, scope{}) {
+		acc[x.name] = true
+	}
 	for _, s := range ss {
 		switch s := s.(type) {
 		case *imp.If:

@@ -1,0 +1,363 @@
+package cuda
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// IMP's scopes in C++. IMP's checker (imp/check.go) gives a name its type
+// per scope: an if's branches, a kernel's or a for's body and a fold's
+// two parts are scopes of their own, and a declaration may give a name
+// another type there or later in the same scope (FUN→IMP does this for
+// every pair of folds whose operators' parameters share their names, as
+// two reduces' `combine a, b` do, one of ints and one of floats). The
+// emitter follows the checker: a frame tracks the scope at the statement
+// it emits (frame.ty, updated by each declaration), and a C++ variable
+// stands for a slot, a name with one type. A frame's variables are its
+// slots, so a name used with two types in one frame is two C++ variables
+// (the second renamed, as cname renames), and the parameters a kernel or
+// a fold's function takes are slots too.
+//
+// What C++ cannot follow is a type that IMP's environment carries out of
+// a scope: an if's branch and a for's body run in the enclosing
+// environment (E-IMP-IF, I-FOR), so a branch that ends with a name of
+// the enclosing scope declared with another type leaves that name holding
+// a value of the other type while the checker still sees the first (the
+// interpreter is then stuck where the value is used as the first type, or
+// prints it as the second). checkScopes refuses such a program; kernels'
+// bodies and fold parts start from a copy of the environment and carry
+// nothing out.
+
+// scope is the type of every name in scope at a point of a body.
+type scope map[string]imp.Type
+
+// slot is an IMP variable as C++ stores it: a name with one of its types.
+type slot struct {
+	name string
+	t    imp.Type
+}
+
+// with is a copy of ty with the names binds gives their types.
+func (ty scope) with(binds ...slot) scope {
+	out := semantics.CloneMap(ty)
+	for _, b := range binds {
+		out[b.name] = b.t
+	}
+	return out
+}
+
+// slot is the variable x names at the frame's current statement.
+func (fr *frame) slot(x string) slot { return slot{x, fr.ty[x]} }
+
+// lookup is the C++ variable of what x names at the frame's current
+// statement.
+func (fr *frame) lookup(x string) (string, bool) { return fr.find(fr.slot(x)) }
+
+// find is the C++ variable of a slot in the frame or the frames around it.
+func (fr *frame) find(s slot) (string, bool) {
+	for ; fr != nil; fr = fr.parent {
+		if c, ok := fr.vars[s]; ok {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// child is a frame inside fr whose scope starts as fr's with binds, which
+// it binds to the C++ names cs.
+func (fr *frame) child(binds []slot, cs []string) *frame {
+	c := &frame{parent: fr, vars: map[slot]string{}, ty: fr.ty.with(binds...)}
+	for i, b := range binds {
+		c.vars[b] = cs[i]
+	}
+	return c
+}
+
+// checkScopes walks the program with IMP's scopes: it reserves every IMP
+// name, refuses a statement the emitter does not know, and refuses a type
+// that an if or a for carries out of its body (see above).
+func (e *emitter) checkScopes() error {
+	ty := scope{}
+	for _, in := range e.p.Inputs {
+		if in.Dims == nil {
+			e.names[in.Name.Name] = true
+			ty[in.Name.Name] = imp.TypeOf(in.Elem)
+		} else {
+			e.names[in.Block.Name] = true
+			ty[in.Block.Name] = imp.Mem
+		}
+	}
+	return e.scopes(ty, e.p.Body)
+}
+
+// scopes checks a body in scope ty, which its declarations update.
+func (e *emitter) scopes(ty scope, ss []imp.Stmt) error {
+	for _, s := range ss {
+		var err error
+		switch s := s.(type) {
+		case *imp.Decl:
+			e.names[s.X.Name] = true
+			ty[s.X.Name] = s.Type
+		case *imp.Kernel:
+			e.names[s.X.Name] = true
+			err = e.scopes(ty.with(slot{s.X.Name, imp.Int}), s.Body)
+		case *imp.If:
+			for _, b := range [][]imp.Stmt{s.Then, s.Else} {
+				inner := ty.with()
+				if err = e.scopes(inner, b); err == nil {
+					err = carried(ty, inner, b, "", "an if's branch")
+				}
+				if err != nil {
+					break
+				}
+			}
+		case *imp.For:
+			e.names[s.X.Name] = true
+			inner := ty.with(slot{s.X.Name, imp.Int})
+			if err = e.scopes(inner, s.Body); err == nil {
+				err = carried(ty, inner, s.Body, s.X.Name, "a for's body")
+			}
+		case *imp.Reduce:
+			err = e.foldScopes(ty, &s.Fold, accType(ty, s))
+		case *imp.Scan:
+			err = e.foldScopes(ty, &s.Fold, accType(ty, s))
+		case *imp.Skip, *imp.Assign, *imp.Alloc, *imp.Read, *imp.Write, *imp.Assert:
+		default:
+			// A statement IMP gains later: refused here, so that stmt
+			// never meets one it cannot translate.
+			err = semantics.Errorf(s.Pos(), semantics.InputError, "", "cuda: the CUDA emitter does not translate IMP's %s statement yet", strings.Fields(imp.PrintStmt(s))[0])
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// foldScopes checks a fold's parts: the element part in a scope with the
+// index, the combine part in one with the accumulator and the element, of
+// type t.
+func (e *emitter) foldScopes(ty scope, f *imp.Fold, t imp.Type) error {
+	for _, x := range []*fun.Ident{f.X, f.A, f.B} {
+		e.names[x.Name] = true
+	}
+	if err := e.scopes(ty.with(slot{f.X.Name, imp.Int}), f.Body); err != nil {
+		return err
+	}
+	return e.scopes(ty.with(slot{f.A.Name, t}, slot{f.B.Name, t}), f.Combine)
+}
+
+// carried refuses a body (an if's branch, a for's, of index index) that
+// ends with a name of the enclosing scope outer declared with another
+// type, which IMP's flat environment carries out of the body.
+func carried(outer, inner scope, body []imp.Stmt, index, what string) error {
+	var names []string
+	for x := range outer {
+		names = append(names, x)
+	}
+	sort.Strings(names)
+	for _, x := range names {
+		if x == index || inner[x] == outer[x] {
+			continue
+		}
+		pos := body[0].Pos()
+		if d := lastDecl(body, x); d != nil {
+			pos = d.At
+		}
+		return semantics.Errorf(pos, semantics.InputError, "", "cuda: %s, declared as %s before, is declared as %s in %s, which IMP's flat environment carries out of it; the CUDA emitter gives each of a name's types a C++ variable of its own and cannot follow", x, typeName(outer[x]), typeName(inner[x]), what)
+	}
+	return nil
+}
+
+// lastDecl is the last declaration of x that a body runs in the enclosing
+// environment (in it, its ifs' branches and its fors' bodies).
+func lastDecl(ss []imp.Stmt, x string) *imp.Decl {
+	var last *imp.Decl
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *imp.Decl:
+			if s.X.Name == x {
+				last = s
+			}
+		case *imp.If:
+			for _, b := range [][]imp.Stmt{s.Then, s.Else} {
+				if d := lastDecl(b, x); d != nil {
+					last = d
+				}
+			}
+		case *imp.For:
+			if d := lastDecl(s.Body, x); d != nil {
+				last = d
+			}
+		}
+	}
+	return last
+}
+
+// accType is the type of a fold's accumulator in scope ty, Int or Float:
+// a reduce's target's, a scan's neutral element's (IMP's checker).
+func accType(ty scope, s imp.Stmt) imp.Type {
+	switch s := s.(type) {
+	case *imp.Reduce:
+		if ty[s.Target.Name] == imp.Float {
+			return imp.Float
+		}
+	case *imp.Scan:
+		return stype(ty, s.Neutral)
+	}
+	return imp.Int
+}
+
+// written are the slots a body in scope ty binds at its own level (not
+// inside nested kernels or folds' parts), but skip, in order of first
+// appearance.
+func written(ss []imp.Stmt, ty scope, skip ...slot) []slot {
+	seen := map[slot]bool{}
+	for _, s := range skip {
+		seen[s] = true
+	}
+	var acc []slot
+	var walk func(ss []imp.Stmt, ty scope)
+	walk = func(ss []imp.Stmt, ty scope) {
+		add := func(x *fun.Ident) {
+			s := slot{x.Name, ty[x.Name]}
+			if !seen[s] {
+				seen[s] = true
+				acc = append(acc, s)
+			}
+		}
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *imp.Decl:
+				ty[s.X.Name] = s.Type
+				add(s.X)
+			case *imp.Assign:
+				add(s.X)
+			case *imp.Alloc:
+				add(s.X)
+			case *imp.Read:
+				add(s.X)
+			case *imp.If:
+				walk(s.Then, ty.with())
+				walk(s.Else, ty.with())
+			case *imp.For:
+				// What the body binds persists after the loop (I-FOR);
+				// its index is the C++ loop's.
+				index := slot{s.X.Name, imp.Int}
+				had := seen[index]
+				seen[index] = true
+				walk(s.Body, ty.with(index))
+				seen[index] = had
+			case *imp.Reduce:
+				add(s.Target)
+			}
+		}
+	}
+	walk(ss, ty.with())
+	return acc
+}
+
+// refs collects the slots bodies mention, in order of first mention.
+type refs struct {
+	acc  []slot
+	seen map[slot]bool
+}
+
+func newRefs(skip ...slot) *refs {
+	r := &refs{seen: map[slot]bool{}}
+	for _, s := range skip {
+		r.seen[s] = true
+	}
+	return r
+}
+
+func (r *refs) add(ty scope, x *fun.Ident) {
+	s := slot{x.Name, ty[x.Name]}
+	if !r.seen[s] {
+		r.seen[s] = true
+		r.acc = append(r.acc, s)
+	}
+}
+
+func (r *refs) addE(ty scope, se fun.SExp) {
+	for _, x := range fun.FreeVars(se, nil) {
+		r.add(ty, x)
+	}
+}
+
+// stmts adds what a body mentions anywhere; ty is the scope at its start,
+// which its declarations update.
+func (r *refs) stmts(ty scope, ss []imp.Stmt) {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *imp.Decl:
+			ty[s.X.Name] = s.Type
+			r.add(ty, s.X)
+		case *imp.Assign:
+			r.add(ty, s.X)
+			r.addE(ty, s.SE)
+		case *imp.Alloc:
+			r.add(ty, s.X)
+			r.addE(ty, s.Size)
+		case *imp.Read:
+			r.add(ty, s.X)
+			r.add(ty, s.Y)
+			r.addE(ty, s.Index)
+		case *imp.Write:
+			r.add(ty, s.X)
+			r.addE(ty, s.Index)
+			r.addE(ty, s.Value)
+		case *imp.If:
+			r.add(ty, s.Cond)
+			r.stmts(ty.with(), s.Then)
+			r.stmts(ty.with(), s.Else)
+		case *imp.Kernel:
+			r.addE(ty, s.Bound)
+			r.stmts(ty.with(slot{s.X.Name, imp.Int}), s.Body)
+		case *imp.For:
+			r.addE(ty, s.Bound)
+			r.stmts(ty.with(slot{s.X.Name, imp.Int}), s.Body)
+		case *imp.Assert:
+			r.addE(ty, s.Cond)
+		case *imp.Reduce:
+			r.add(ty, s.Target)
+			r.addE(ty, s.Neutral)
+			r.addE(ty, s.Bound)
+			r.fold(ty, s, &s.Fold)
+		case *imp.Scan:
+			r.addE(ty, s.Neutral)
+			r.addE(ty, s.Bound)
+			r.fold(ty, s, &s.Fold)
+		}
+	}
+}
+
+// fold adds what a reduce's or a scan's parts mention (each in its own
+// scope, with its yielded variable as the part ends), and a scan's block
+// and address (with the index); not the neutral element and the bound,
+// which the enclosing code evaluates.
+func (r *refs) fold(ty scope, s imp.Stmt, f *imp.Fold) {
+	t := accType(ty, s)
+	elem := ty.with(slot{f.X.Name, imp.Int})
+	r.stmts(elem, f.Body)
+	r.add(elem, f.Yield)
+	comb := ty.with(slot{f.A.Name, t}, slot{f.B.Name, t})
+	r.stmts(comb, f.Combine)
+	r.add(comb, f.Result)
+	if sc, ok := s.(*imp.Scan); ok {
+		r.add(ty, sc.Block)
+		r.addE(ty.with(slot{f.X.Name, imp.Int}), sc.Addr)
+	}
+}
+
+// referenced are the slots a body in scope ty mentions anywhere, but
+// skip, in order.
+func referenced(ss []imp.Stmt, ty scope, skip ...slot) []slot {
+	r := newRefs(skip...)
+	r.stmts(ty.with(), ss)
+	return r.acc
+}
