@@ -168,6 +168,35 @@ func (c *checker) sexp(scope map[string]Type, e fun.SExp) (Type, error) {
 type checker struct {
 	counter semantics.Counter
 	paper   bool
+	// pinned are the variables whose type a declaration may not change:
+	// those in scope where the if branch or for body being checked begins.
+	// Such a body runs in the enclosing environment (E-IMP-IF-TRUE,
+	// I-FOR: IMP's environment is one map, not a stack), so a var there
+	// that gives an outer name another type would change it after the
+	// body too, where this checker still has the outer type (kernel bodies
+	// and fold parts run in a copy, so nothing leaks out of them).
+	pinned map[string]Type
+}
+
+// inBody checks a body that runs in the enclosing environment (an if's
+// branch, a for's body) with the scope it begins with pinned.
+func (c *checker) inBody(scope map[string]Type, body []Stmt) error {
+	saved := c.pinned
+	c.pinned = semantics.CloneMap(scope)
+	for x, t := range saved {
+		c.pinned[x] = t
+	}
+	defer func() { c.pinned = saved }()
+	return c.stmts(scope, body)
+}
+
+// inCopy checks a body that runs in a copy of the environment (a kernel's
+// body, a fold's parts): nothing it declares outlives it.
+func (c *checker) inCopy(scope map[string]Type, body []Stmt) error {
+	saved := c.pinned
+	c.pinned = nil
+	defer func() { c.pinned = saved }()
+	return c.stmts(scope, body)
 }
 
 // extension refuses the statement s of the extension rule in paper mode,
@@ -213,6 +242,9 @@ func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 			if s.Type == Float {
 				err = c.float(s.At, "var "+s.X.Name+" : float")
 			}
+			if t, ok := c.pinned[s.X.Name]; ok && t != s.Type && err == nil {
+				err = semantics.Errorf(s.At, semantics.TypeError, ImpType.Name, "var %s : %s redeclares the %s %s of the enclosing scope, which this body runs in: %s would stay a %s after it", s.X.Name, s.Type, t, s.X.Name, s.X.Name, s.Type)
+			}
 			scope[s.X.Name] = s.Type
 		case *Assign:
 			if y, ok := s.SE.(fun.Var); ok && scope[y.Name] == Mem {
@@ -243,22 +275,22 @@ func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 			}
 		case *If:
 			if err = c.use(scope, s.Cond, Int); err == nil {
-				if err = c.stmts(semantics.CloneMap(scope), s.Then); err == nil {
-					err = c.stmts(semantics.CloneMap(scope), s.Else)
+				if err = c.inBody(semantics.CloneMap(scope), s.Then); err == nil {
+					err = c.inBody(semantics.CloneMap(scope), s.Else)
 				}
 			}
 		case *Kernel:
 			if err = c.ints(scope, s.Bound); err == nil {
 				inner := semantics.CloneMap(scope)
 				inner[s.X.Name] = Int
-				err = c.stmts(inner, s.Body)
+				err = c.inCopy(inner, s.Body)
 			}
 		case *For:
 			if err = c.extension(s, ImpFor, "for"); err == nil {
 				if err = c.ints(scope, s.Bound); err == nil {
 					inner := semantics.CloneMap(scope)
 					inner[s.X.Name] = Int
-					err = c.stmts(inner, s.Body)
+					err = c.inBody(inner, s.Body)
 				}
 			}
 		case *Assert:
@@ -315,7 +347,7 @@ func (c *checker) fold(scope map[string]Type, f *Fold, rule semantics.Rule, t Ty
 	}
 	elem := semantics.CloneMap(scope)
 	elem[f.X.Name] = Int
-	if err := c.stmts(elem, f.Body); err != nil {
+	if err := c.inCopy(elem, f.Body); err != nil {
 		return err
 	}
 	if err := c.yield(elem, f.Body, f.Yield, rule, t, "element", f.X); err != nil {
@@ -326,7 +358,7 @@ func (c *checker) fold(scope map[string]Type, f *Fold, rule semantics.Rule, t Ty
 	}
 	comb := semantics.CloneMap(scope)
 	comb[f.A.Name], comb[f.B.Name] = t, t
-	if err := c.stmts(comb, f.Combine); err != nil {
+	if err := c.inCopy(comb, f.Combine); err != nil {
 		return err
 	}
 	return c.yield(comb, f.Combine, f.Result, rule, t, "combine", f.A, f.B)
