@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -122,6 +123,10 @@ func cmdGpuCheck(args []string, stdout io.Writer) error {
 	ps, err := harness.Programs(files)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	if len(ps) == 0 && !slices.ContainsFunc(files, func(f string) bool { return harness.Exclusion(f) != "" }) {
+		// As test: checking nothing is a mistake in the command, not a pass.
+		return usageError{"gpu-check: no .fun, .funmem or .imp program that reaches IMP under " + pos[0]}
 	}
 	if backend == "nvcc" {
 		if _, err := exec.LookPath("nvcc"); err != nil {

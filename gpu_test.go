@@ -140,6 +140,10 @@ func TestGpuCheckCommand(t *testing.T) {
 	if _, _, status := run(t, "gpu-check", "examples/imp", "--host", "--nvcc"); status != 2 {
 		t.Errorf("two backends: status %d, want 2", status)
 	}
+	// A directory with no program checks nothing: a mistake, as for test.
+	if _, errs, status := run(t, "gpu-check", t.TempDir()); status != 2 || !strings.Contains(errs, "no .fun, .funmem or .imp program") {
+		t.Errorf("gpu-check on an empty directory: status %d, %s", status, errs)
+	}
 }
 
 // TestCudaExamplesCurrent: the CUDA files in examples/cuda are what the
