@@ -61,6 +61,9 @@ func (d *differ) params(path string, a, b []*fun.Param) {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		d.ident(p+".name", a[i].Name, b[i].Name)
 		d.idents(p+".type", a[i].Type.Dims, b[i].Type.Dims)
+		if a[i].Type.Elem != b[i].Type.Elem {
+			d.fail(p+".type", "element type %v against %v", a[i].Type.Elem, b[i].Type.Elem)
+		}
 	}
 }
 
@@ -185,6 +188,18 @@ func (d *differ) sexp(path string, a, b fun.SExp) {
 			return
 		}
 		d.sexp(path+".x", a.X, b.X)
+	case *fun.FloatConst:
+		// Bits: -0.0 is not 0.0 (the printer writes the sign).
+		if b := b.(*fun.FloatConst); math.Float64bits(a.Value) != math.Float64bits(b.Value) {
+			d.fail(path, "constant %v against %v", a.Value, b.Value)
+		}
+	case *fun.Call:
+		b := b.(*fun.Call)
+		if a.Func != b.Func {
+			d.fail(path, "function %s against %s", a.Func, b.Func)
+			return
+		}
+		d.sexp(path+".arg", a.Arg, b.Arg)
 	default:
 		d.fail(path, "unknown scalar expression %T", a)
 	}
@@ -319,6 +334,10 @@ func (m *Measure) sexpNodes(e fun.SExp) {
 		m.sexpNodes(e.R)
 	case *fun.UnOp:
 		m.sexpNodes(e.X)
+	case *fun.FloatConst:
+		m.Magnitude += min(math.Abs(e.Value), 1<<62)
+	case *fun.Call:
+		m.sexpNodes(e.Arg)
 	}
 }
 
@@ -348,6 +367,14 @@ func Features(p *fun.Program) map[string]bool {
 		case *fun.UnOp:
 			f["unary -"] = true
 			sexp(e.X)
+		case *fun.FloatConst:
+			f["float"] = true
+		case *fun.Call:
+			f["float"] = true
+			if e.Func == semantics.ToInt {
+				f["int of a float"] = true
+			}
+			sexp(e.Arg)
 		}
 	}
 	var inputs []string // the array inputs
@@ -462,7 +489,7 @@ var FeatureNames = func() []string {
 // ExtFeatureNames are the features of the extension forms every CI run
 // of a property with GenConfig.Extensions must produce at least once.
 var ExtFeatureNames = []string{"loop", "loop with an existential size", "reduce of ints", "reduce of arrays",
-	"scan of ints", "scan of arrays", "filter", "assert"}
+	"scan of ints", "scan of arrays", "filter", "assert", "float", "int of a float"}
 
 // foldFeature names a reduce's or a scan's feature by its operands' type.
 func foldFeature(form string, ps []*fun.Param) string {

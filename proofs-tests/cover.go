@@ -54,6 +54,10 @@ var Figures = []Figure{
 	{"FUNMEM, extension (types)", ruleNames(funmem.TMemLoop, funmem.TMemReduce, funmem.TMemScan, funmem.TMemFilter, funmem.TMemAssert)},
 	{"FUNMEM, extension (heap, big- and small-step)", ruleNames(funmem.EMemLoop, funmem.EMemReduce, funmem.EMemScan,
 		funmem.EMemFilter, funmem.EMemAssert)},
+	{"IMP, extension (big- and small-step)", ruleNames(imp.IFor, imp.IAssert, imp.IReduce, imp.IScan, imp.EImpDecFloat)},
+	{"IMP, extension (checks)", ruleNames(imp.ImpFor, imp.ImpAssert, imp.ImpReduce, imp.ImpScan, imp.ImpFloat)},
+	// Floats (the generator's genFloat: float scalars, and ints from them).
+	{"FUN, floats (types)", ruleNames(fun.TFloat, fun.TCall)},
 }
 
 // ruleNames lists the names of rules, where an API wants strings.
@@ -105,6 +109,7 @@ func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error)
 	}
 	funT, funE := cov[Figures[0].Name], cov[Figures[1].Name]
 	memT, memE, impE := cov[Figures[2].Name], cov[Figures[3].Name], cov[Figures[4].Name]
+	impT := semantics.Counter{} // IMP's checks: only the extensions' rules have a row
 	r := rand.New(rand.NewSource(seed))
 	for i := 0; i < n; i++ {
 		c := Generate(r, i%(MaxGenSize+1), ExtGenConfig)
@@ -114,7 +119,7 @@ func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error)
 					err = fmt.Errorf("panic on program %d: %v\n%s\n%s", i, x, c, debug.Stack())
 				}
 			}()
-			coverOne(c, funT, funE, memT, memE, impE)
+			coverOne(c, funT, funE, memT, memE, impE, impT)
 		}()
 		if err != nil {
 			return cov, err
@@ -127,7 +132,8 @@ func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error)
 		fig  string
 		from semantics.Counter
 	}{{"FUN, extension (types)", funT}, {"FUN, extension (big- and small-step)", funE},
-		{"FUNMEM, extension (types)", memT}, {"FUNMEM, extension (heap, big- and small-step)", memE}} {
+		{"FUNMEM, extension (types)", memT}, {"FUNMEM, extension (heap, big- and small-step)", memE},
+		{"IMP, extension (big- and small-step)", impE}, {"IMP, extension (checks)", impT}, {"FUN, floats (types)", funT}} {
 		for _, f := range Figures {
 			if f.Name == x.fig {
 				for _, r := range f.Rules {
@@ -180,7 +186,7 @@ func coverRemora(src string, steps, types, kinds semantics.Counter) {
 	}
 }
 
-func coverOne(c *Case, funT, funE, memT, memE, impE semantics.Counter) {
+func coverOne(c *Case, funT, funE, memT, memE, impE, impT semantics.Counter) {
 	if _, err := fun.Check(c.Prog, &fun.CheckOptions{Counter: funT}); err != nil {
 		return
 	}
@@ -207,7 +213,7 @@ func coverOne(c *Case, funT, funE, memT, memE, impE semantics.Counter) {
 			}
 		}
 		ip, err := imp.FromFunmem(v)
-		if err != nil || imp.Check(ip, nil) != nil {
+		if err != nil || imp.Check(ip, impT) != nil {
 			continue
 		}
 		for _, small := range []bool{false, true} {

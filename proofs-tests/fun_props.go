@@ -112,11 +112,12 @@ func propBigSmall(c *Case) string {
 
 // allowedStuck are the stuck states a well-typed program may reach (FUN's
 // type system does not track values): an index or slice out of bounds, a
-// division by zero, and a negative kernel bound (directly or through iota).
+// division by zero, int(f) of a NaN or of a float outside int64, and a
+// negative kernel bound (directly or through iota).
 var allowedStuck = map[string]string{
 	fun.EIndex.Name:  "out of bounds",
 	fun.ESlice.Name:  "out of bounds|is negative",
-	fun.EScalar.Name: "division by zero",
+	fun.EScalar.Name: "division by zero|has no int value|out of the int64 range", // int(f) of NaN, of a float outside int64
 	fun.EIota.Name:   "negative",
 	fun.EKernel.Name: "negative",
 	// The extensions: a loop's negative bound, as a kernel's; an assertion

@@ -67,6 +67,7 @@ func (b *block) extensionKinds() []stmKind {
 		{2, func() bool { return b.genFold(true) }},
 		{2, b.genFilter},
 		{1, b.genAssert},
+		{2, b.genFloat},
 	}
 }
 

@@ -3,16 +3,19 @@ package proofstests
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// refVal is a value: rank 0 (a scalar) or an array, row-major.
+// refVal is a value: rank 0 (a scalar) or an array, row-major. A float
+// scalar (float set) holds its IEEE bits.
 type refVal struct {
 	shape []int64
 	data  []int64
+	float bool
 }
 
 func refScalar(k int64) refVal { return refVal{data: []int64{k}} }
@@ -86,6 +89,10 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 	}
 	switch e := s.Exp.(type) {
 	case *fun.ScalarExp:
+		if s.Pat[0].Type.Elem == semantics.FloatElem {
+			f, err := refFloat(env, e.X)
+			return one(refVal{data: []int64{int64(math.Float64bits(f))}, float: true}, err)
+		}
 		k, err := refSExp(env, e.X)
 		return one(refScalar(k), err)
 	case *fun.IndexExp:
@@ -298,7 +305,23 @@ func refSExp(env *refEnv, e fun.SExp) (int64, error) {
 	case *fun.UnOp:
 		x, err := refSExp(env, e.X)
 		return -x, err
+	case *fun.Call: // int(f): truncation, stuck on NaN and outside int64
+		if e.Func != semantics.ToInt {
+			break
+		}
+		f, err := refFloat(env, e.Arg)
+		if err != nil {
+			return 0, err
+		}
+		t := math.Trunc(f)
+		if math.IsNaN(t) || t < -(1<<63) || t >= 1<<63 {
+			return 0, stuckf(fun.EScalar.Name, "int(%v) has no int value", f)
+		}
+		return int64(t), nil
 	case *fun.BinOp:
+		if refIsFloat(env, e.L) {
+			return refCompare(env, e)
+		}
 		a, err := refSExp(env, e.L)
 		if err != nil {
 			return 0, err
@@ -341,6 +364,109 @@ func refSExp(env *refEnv, e fun.SExp) (int64, error) {
 		}
 	}
 	panic(fmt.Sprintf("reference evaluator: unknown scalar expression %s", fun.PrintSExp(e)))
+}
+
+// refIsFloat reports whether the scalar expression e is a float.
+func refIsFloat(env *refEnv, e fun.SExp) bool {
+	switch e := e.(type) {
+	case *fun.FloatConst:
+		return true
+	case fun.Var:
+		return env.get(e.Name).float
+	case *fun.UnOp:
+		return refIsFloat(env, e.X)
+	case *fun.BinOp:
+		switch e.Op {
+		case semantics.Add, semantics.Sub, semantics.Mul, semantics.Div:
+			return refIsFloat(env, e.L)
+		}
+	case *fun.Call:
+		return e.Func != semantics.ToInt
+	}
+	return false
+}
+
+// refFloat evaluates a float expression, left operand first, in IEEE
+// float64 (a division by zero is an infinity or NaN, not stuck).
+func refFloat(env *refEnv, e fun.SExp) (float64, error) {
+	switch e := e.(type) {
+	case *fun.FloatConst:
+		return e.Value, nil
+	case fun.Var:
+		return math.Float64frombits(uint64(env.get(e.Name).data[0])), nil
+	case *fun.UnOp:
+		x, err := refFloat(env, e.X)
+		return -x, err
+	case *fun.BinOp:
+		a, err := refFloat(env, e.L)
+		if err != nil {
+			return 0, err
+		}
+		b, err := refFloat(env, e.R)
+		if err != nil {
+			return 0, err
+		}
+		switch e.Op {
+		case semantics.Add:
+			return a + b, nil
+		case semantics.Sub:
+			return a - b, nil
+		case semantics.Mul:
+			return a * b, nil
+		case semantics.Div:
+			return a / b, nil
+		}
+	case *fun.Call:
+		if e.Func == semantics.ToFloat {
+			k, err := refSExp(env, e.Arg)
+			return float64(k), err
+		}
+		x, err := refFloat(env, e.Arg)
+		if err != nil {
+			return 0, err
+		}
+		switch e.Func {
+		case semantics.Sqrt:
+			return math.Sqrt(x), nil
+		case semantics.Exp:
+			return math.Exp(x), nil
+		case semantics.Log:
+			return math.Log(x), nil
+		case semantics.Sin:
+			return math.Sin(x), nil
+		case semantics.Cos:
+			return math.Cos(x), nil
+		}
+	}
+	panic(fmt.Sprintf("reference evaluator: unknown float expression %s", fun.PrintSExp(e)))
+}
+
+// refCompare is a comparison of two floats: 1 or 0 (IEEE: NaN is
+// unordered and unequal to itself).
+func refCompare(env *refEnv, e *fun.BinOp) (int64, error) {
+	a, err := refFloat(env, e.L)
+	if err != nil {
+		return 0, err
+	}
+	b, err := refFloat(env, e.R)
+	if err != nil {
+		return 0, err
+	}
+	switch e.Op {
+	case semantics.Eq:
+		return refBool(a == b), nil
+	case semantics.Ne:
+		return refBool(a != b), nil
+	case semantics.Lt:
+		return refBool(a < b), nil
+	case semantics.Le:
+		return refBool(a <= b), nil
+	case semantics.Gt:
+		return refBool(a > b), nil
+	case semantics.Ge:
+		return refBool(a >= b), nil
+	}
+	panic(fmt.Sprintf("reference evaluator: %s is not an operator on floats", e.Op))
 }
 
 // propReference: fun.Eval and the reference evaluator give the same
