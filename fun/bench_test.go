@@ -1,6 +1,7 @@
 package fun
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/arraysem/arraysem/semantics"
@@ -45,3 +46,36 @@ func BenchmarkKernelBig(b *testing.B) { benchKernel(b, false) }
 
 // BenchmarkKernelSmall measures small-step kernel throughput in elements/s.
 func BenchmarkKernelSmall(b *testing.B) { benchKernel(b, true) }
+
+// flatProgram is the bench table's fun-kernel row (internal/bench): a flat
+// kernel of n iterations, each reading, computing and writing one element.
+const flatProgram = `input (n : int)
+let (xs : [n]) = iota n
+let (ys : [n]) = kernel i <= n do
+  let (x : int) = xs[i]
+  let (y : int) = x * 2 + i
+  in (y)
+in (ys)`
+
+// BenchmarkKernelFlat measures the big-step of the flat kernel at 10^6
+// iterations, in ns per iteration, sequentially (jobs=1) and on two
+// goroutines (jobs=2; the speed-up needs two idle cores).
+func BenchmarkKernelFlat(b *testing.B) {
+	p, err := ParseFile("flat.fun", flatProgram)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 1_000_000
+	env := (*Env)(nil).Bind("n", semantics.Scalar(n))
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, _, err = Eval(p, env, &EvalOptions{Jobs: jobs}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n)/float64(b.N), "ns/iteration")
+		})
+	}
+}

@@ -14,8 +14,12 @@
 //     typing environment Γ it shares with FUNMEM's checker (scope.go);
 //     check_ext.go: the extension forms' (T-LOOP … T-ASSERT);
 //   - eval.go: the big-step semantics of Fig 4 with the auxiliary
-//     functions of Fig 5; eval_ext.go: the extension forms' (E-LOOP …
-//     E-ASSERT), with the helpers the small-step shares;
+//     functions of Fig 5: Eval, and the rules' starts, checks and atomic
+//     rules, which the small-step shares; eval_ext.go: the extension
+//     forms' (E-LOOP … E-ASSERT); compile.go, compile_ext.go: the
+//     big-step run as closures over slots, one per rule, compiled once per
+//     run; stack.go: kernels stacked into one flat buffer; parallel.go:
+//     large kernels' iterations on several goroutines (EvalOptions.Jobs);
 //   - step.go: a small-step semantics faithful to Fig 4; step_ext.go: the
 //     extension forms' iterations as frames;
 //   - float.go: the floats extension's scalar expressions, FloatConst and

@@ -12,125 +12,59 @@ import (
 type EvalOptions struct {
 	Derive  bool              // build the evaluation derivation (big-step)
 	Counter semantics.Counter // counts the rules applied, if non-nil
+	// Jobs bounds the goroutines a kernel runs its iterations on: 0 for
+	// semantics.DefaultJobs (all cores unless set), 1 for sequential
+	// (semantics.Jobs resolves it). The results, and
+	// the error of a run that goes wrong, do not depend on it; derivations
+	// and rule counts are built sequentially whatever it says.
+	Jobs int
 }
 
 // Eval runs a program by the big-step semantics of Fig 4 in the environment
 // of its inputs, and returns its results (and the derivation, if asked).
 // A stuck state is a *semantics.Error of kind StuckError naming the rule.
+//
+// The program is first compiled (compile.go): each variable resolved to a
+// slot, each rule of Fig 4 turned into a Go closure; the closures then
+// run the rules.
 func Eval(p *Program, inputs *Env, opts *EvalOptions) ([]semantics.Array, *semantics.Derivation, error) {
 	if opts == nil {
 		opts = &EvalOptions{}
 	}
-	ev := &evaluator{opts: opts}
-	return ev.body(inputs, p.Body)
+	prog := compileProgram(p, inputs)
+	return prog.run(newMachine(opts))
 }
 
-type evaluator struct{ opts *EvalOptions }
-
-// node counts a rule and, when a derivation is asked for, builds its node;
-// the conclusion is rendered only then (it costs more than the rule).
-func (ev *evaluator) node(rule string, concl func() string, premises ...*semantics.Derivation) *semantics.Derivation {
-	return semantics.Deriver{Derive: ev.opts.Derive, Counter: ev.opts.Counter}.Node(rule, concl, premises...)
-}
-
-// body is E ⊢ b ⇓ (v, …, v): E-LET for each statement, then E-IN.
-func (ev *evaluator) body(env *Env, b *Body) ([]semantics.Array, *semantics.Derivation, error) {
-	var stmDerivs []*semantics.Derivation
-	for _, s := range b.Stms {
-		vs, d, err := ev.exp(env, s)
-		if err != nil {
-			return nil, nil, err
-		}
-		if ev.opts.Derive {
-			stmDerivs = append(stmDerivs, d)
-		}
-		if env, err = bindPattern(env, s, vs); err != nil {
-			return nil, nil, err
-		}
-	}
-	vs, err := evalIn(env, b)
-	if err != nil {
-		return nil, nil, err
-	}
-	d := ev.node(EIn.Name, func() string { return "E ⊢ " + bodyHead(b, len(b.Stms)) + " ⇓ " + valuesString(vs) })
-	for i := len(b.Stms) - 1; i >= 0; i-- {
-		var prem *semantics.Derivation
-		if stmDerivs != nil {
-			prem = stmDerivs[i]
-		}
-		d = ev.node(ELet.Name, func() string { return "E ⊢ " + bodyHead(b, i) + " ⇓ " + valuesString(vs) }, prem, d)
-	}
-	return vs, d, nil
-}
-
-// exp is E ⊢ e ⇓ (v, …, v) for the expression of statement s.
-func (ev *evaluator) exp(env *Env, s *Stm) ([]semantics.Array, *semantics.Derivation, error) {
-	concl := func(vs []semantics.Array) func() string {
-		return func() string { return "E ⊢ " + expHead(s.Exp) + " ⇓ " + valuesString(vs) }
-	}
-	switch e := s.Exp.(type) {
-	case *IfExp:
-		rule, branch, err := chooseBranch(env, e)
-		if err != nil {
-			return nil, nil, err
-		}
-		vs, d, err := ev.body(env, branch)
-		if err != nil {
-			return nil, nil, err
-		}
-		return vs, ev.node(rule, concl(vs), d), nil
-	case *KernelExp:
-		m, cell, err := kernelStart(env, s, e)
-		if err != nil {
-			return nil, nil, err
-		}
-		items := make([]semantics.Array, 0, min(m, 1<<20))
-		var prem []*semantics.Derivation
-		for i := int64(1); i <= m; i++ {
-			vs, d, err := ev.body(env.Bind(e.Var.Name, semantics.Scalar(i)), e.Body)
-			if err != nil {
-				return nil, nil, err
-			}
-			if len(vs) != 1 {
-				return nil, nil, semantics.Stuckf(e.Body.In, EKernel.Name, "a kernel body returns one value, not %d", len(vs))
-			}
-			items = append(items, vs[0])
-			if ev.opts.Derive {
-				prem = append(prem, d)
-			}
-		}
-		v, err := kernelFinish(s, cell, items)
-		if err != nil {
-			return nil, nil, err
-		}
-		return v, ev.node(EKernel.Name, concl(v), prem...), nil
-	}
-	if vs, d, ok, err := ev.ext(env, s, concl); ok {
-		return vs, d, err
-	}
-	vs, rule, err := evalAtomic(env, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	return vs, ev.node(rule, concl(vs)), nil
+// vars is where the rules read variables by name: the small-step's
+// environment (*Env), or the compiled big-step's slots at one point of
+// the program (slotVars). The rules' starts (kernelStart, loopStart, …)
+// and the atomic rules read through it, so that both semantics share them.
+type vars interface {
+	Lookup(x string) (semantics.Array, bool)
 }
 
 // chooseBranch is the choice between E-IF-TRUE and E-IF-FALSE.
-func chooseBranch(env *Env, e *IfExp) (string, *Body, error) {
+func chooseBranch(env vars, e *IfExp) (string, *Body, error) {
 	c, err := lookupInt(env, e.Cond, EIf.Name)
 	if err != nil {
 		return "", nil, err
 	}
+	rule, b := branch(e, c)
+	return rule, b, nil
+}
+
+// branch is the branch an if whose condition is c runs, and its rule.
+func branch(e *IfExp, c int64) (string, *Body) {
 	if c != 0 {
-		return EIfTrue.Name, e.Then, nil
+		return EIfTrue.Name, e.Then
 	}
-	return EIfFalse.Name, e.Else, nil
+	return EIfFalse.Name, e.Else
 }
 
 // kernelStart evaluates the bound m = E(y) of E-KERNEL and the shape of
 // the items, from the binding's declared type, so that a kernel of zero
 // iterations still has its full shape.
-func kernelStart(env *Env, s *Stm, e *KernelExp) (int64, []int64, error) {
+func kernelStart(env vars, s *Stm, e *KernelExp) (int64, []int64, error) {
 	rule := EKernel.Name
 	m, err := lookupInt(env, e.Bound, rule)
 	if err != nil {
@@ -167,16 +101,30 @@ func kernelStart(env *Env, s *Stm, e *KernelExp) (int64, []int64, error) {
 func kernelFinish(s *Stm, cell []int64, items []semantics.Array) ([]semantics.Array, error) {
 	v, err := semantics.StackOf(s.Pat[0].Type.Elem, cell, items)
 	if err != nil {
-		return nil, semantics.Stuckf(s.Pat[0].Lparen, EKernel.Name, "%v", err)
+		return nil, kernelStuck(s, err)
 	}
 	return []semantics.Array{v}, nil
+}
+
+// kernelStuck is E-KERNEL stuck on items that do not stack (err is
+// semantics.StackOf's).
+func kernelStuck(s *Stm, err error) error {
+	return semantics.Stuckf(s.Pat[0].Lparen, EKernel.Name, "%v", err)
+}
+
+// kernelArity is E-KERNEL stuck on a body that returns n values, not one.
+func kernelArity(e *KernelExp, n int) error {
+	if n == 1 {
+		return nil
+	}
+	return semantics.Stuckf(e.Body.In, EKernel.Name, "a kernel body returns one value, not %d", n)
 }
 
 // evalAtomic evaluates a statement whose expression has no body: E-SCALAR,
 // E-INDEX, E-SLICE, E-TRANSPOSE, the derived E-IOTA and E-COPY, and the
 // extension E-ASSERT. It
 // returns the values and the rule that gave them.
-func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
+func evalAtomic(env vars, s *Stm) ([]semantics.Array, string, error) {
 	switch e := s.Exp.(type) {
 	case *ScalarExp:
 		k, err := EvalNum(e.X, numLookup(env), EScalar.Name)
@@ -269,13 +217,22 @@ func evalAtomic(env *Env, s *Stm) ([]semantics.Array, string, error) {
 
 // bindPattern is the binding part of E-LET: E, x1 ↦ v1, …, xn ↦ vn.
 func bindPattern(env *Env, s *Stm, vs []semantics.Array) (*Env, error) {
-	if len(vs) != len(s.Pat) {
-		return nil, semantics.Stuckf(s.Let, ELet.Name, "the expression gives %d values, but the pattern binds %d", len(vs), len(s.Pat))
+	if err := patternArity(s, len(vs)); err != nil {
+		return nil, err
 	}
 	for i, p := range s.Pat {
 		env = env.Bind(p.Name.Name, vs[i])
 	}
 	return env, nil
+}
+
+// patternArity is E-LET stuck on an expression that gives n values for
+// a pattern that binds another number.
+func patternArity(s *Stm, n int) error {
+	if n == len(s.Pat) {
+		return nil
+	}
+	return semantics.Stuckf(s.Let, ELet.Name, "the expression gives %d values, but the pattern binds %d", n, len(s.Pat))
 }
 
 // evalIn is E-IN: E(x_i) = v_i.
@@ -284,36 +241,46 @@ func evalIn(env *Env, b *Body) ([]semantics.Array, error) {
 	for i, x := range b.Result {
 		v, ok := env.Lookup(x.Name)
 		if !ok {
-			return nil, semantics.Stuckf(x.NamePos, EIn.Name, "variable %s is unbound", x.Name)
+			return nil, unbound(x, EIn.Name)
 		}
 		vs[i] = v
 	}
 	return vs, nil
 }
 
-func envLookup(env *Env) func(*Ident, string) (int64, error) {
+func envLookup(env vars) func(*Ident, string) (int64, error) {
 	return func(x *Ident, rule string) (int64, error) { return lookupInt(env, x, rule) }
 }
 
 // numLookup reads a scalar variable, int or float, for EvalNum.
-func numLookup(env *Env) func(*Ident, string) (semantics.Num, error) {
+func numLookup(env vars) func(*Ident, string) (semantics.Num, error) {
 	return func(x *Ident, rule string) (semantics.Num, error) {
 		v, ok := env.Lookup(x.Name)
 		if !ok {
-			return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+			return semantics.Num{}, unbound(x, rule)
 		}
-		if !v.IsScalar() {
-			return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "%s is an array of shape %s, not a scalar", x.Name, semantics.ShapeString(v.Shape))
-		}
-		return v.Num(), nil
+		return numOf(x, v, rule)
 	}
 }
 
-func lookupInt(env *Env, x *Ident, rule string) (int64, error) {
-	v, ok := env.Lookup(x.Name)
-	if !ok {
-		return 0, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+// The checks of a variable's value, shared by the lookups by name and
+// the compiled big-step's reads of slots, so that both are stuck alike.
+
+// unbound is rule stuck on a variable that E does not bind.
+func unbound(x *Ident, rule string) error {
+	return semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+}
+
+// numOf is v as a scalar of a scalar expression, int or float.
+func numOf(x *Ident, v semantics.Array, rule string) (semantics.Num, error) {
+	if !v.IsScalar() {
+		return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "%s is an array of shape %s, not a scalar", x.Name, semantics.ShapeString(v.Shape))
 	}
+	return v.Num(), nil
+}
+
+// intOf is v as an int (a size, an index, a bound, a condition).
+func intOf(x *Ident, v semantics.Array, rule string) (int64, error) {
 	if !v.IsScalar() {
 		return 0, semantics.Stuckf(x.NamePos, rule, "%s is an array of shape %s, not an integer", x.Name, semantics.ShapeString(v.Shape))
 	}
@@ -323,15 +290,28 @@ func lookupInt(env *Env, x *Ident, rule string) (int64, error) {
 	return v.Int(), nil
 }
 
-func lookupArray(env *Env, x *Ident, rule string) (semantics.Array, error) {
-	v, ok := env.Lookup(x.Name)
-	if !ok {
-		return semantics.Array{}, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
-	}
+// arrayOf is v as an array (of rank at least 1).
+func arrayOf(x *Ident, v semantics.Array, rule string) (semantics.Array, error) {
 	if v.IsScalar() {
 		return semantics.Array{}, semantics.Stuckf(x.NamePos, rule, "%s is the scalar %s, not an array", x.Name, v)
 	}
 	return v, nil
+}
+
+func lookupInt(env vars, x *Ident, rule string) (int64, error) {
+	v, ok := env.Lookup(x.Name)
+	if !ok {
+		return 0, unbound(x, rule)
+	}
+	return intOf(x, v, rule)
+}
+
+func lookupArray(env vars, x *Ident, rule string) (semantics.Array, error) {
+	v, ok := env.Lookup(x.Name)
+	if !ok {
+		return semantics.Array{}, unbound(x, rule)
+	}
+	return arrayOf(x, v, rule)
 }
 
 // EvalIndices reads the index variables of x[y1, …, yn] (E-INDEX and the
@@ -414,7 +394,7 @@ func EvalNum(e SExp, lookup func(x *Ident, rule string) (semantics.Num, error), 
 		}
 		v, err := semantics.BinaryNum(e.Op, a, b)
 		if err != nil {
-			return semantics.Num{}, semantics.Stuckf(e.OpPos, rule, "%v in %s", err, PrintSExp(e))
+			return semantics.Num{}, opStuck(e, rule, err)
 		}
 		return v, nil
 	case *Call:
@@ -424,11 +404,22 @@ func EvalNum(e SExp, lookup func(x *Ident, rule string) (semantics.Num, error), 
 		}
 		v, err := semantics.ApplyFunc(e.Func, a)
 		if err != nil {
-			return semantics.Num{}, semantics.Stuckf(e.NamePos, rule, "%v in %s", err, PrintSExp(e))
+			return semantics.Num{}, callStuck(e, rule, err)
 		}
 		return v, nil
 	}
 	return semantics.Num{}, fmt.Errorf("unknown scalar expression %T", e)
+}
+
+// opStuck is rule stuck at an operator that has no value (an int
+// division by zero, an ill-typed operand).
+func opStuck(e *BinOp, rule string, err error) error {
+	return semantics.Stuckf(e.OpPos, rule, "%v in %s", err, PrintSExp(e))
+}
+
+// callStuck is rule stuck at a call that has no value (int(se) of a NaN).
+func callStuck(e *Call, rule string, err error) error {
+	return semantics.Stuckf(e.NamePos, rule, "%v in %s", err, PrintSExp(e))
 }
 
 // expHead renders an expression briefly, eliding nested bodies.

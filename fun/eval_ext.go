@@ -5,16 +5,17 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// The big-step rules of the extension forms, E-LOOP, E-REDUCE, E-SCAN,
-// E-FILTER and E-ASSERT, and the helpers the small-step machine shares
-// with them (step.go): the start of each form, the environment of an
-// iteration, the reading of an iteration's results and the final value.
-// Sharing them keeps big = small, stuck states included, and puts each
-// mutation point (mutants.go) in one place for both semantics.
+// The rules of the extension forms, E-LOOP, E-REDUCE, E-SCAN, E-FILTER
+// and E-ASSERT, as the helpers the compiled big-step (compile_ext.go) and
+// the small-step machine (step_ext.go) share: the start of each form, the
+// environment of an iteration, the reading of an iteration's results and
+// the final value. Sharing them keeps big = small, stuck states included,
+// and puts each mutation point (mutants.go) in one place for both
+// semantics.
 
 // loopStart is E-LOOP's start: the bound m = E(t), which may not be
 // negative, and the initial values E(x1), …, E(xn).
-func loopStart(env *Env, e *LoopExp) (int64, []semantics.Array, error) {
+func loopStart(env vars, e *LoopExp) (int64, []semantics.Array, error) {
 	rule := ELoop.Name
 	m, err := lookupInt(env, e.Bound, rule)
 	if err != nil {
@@ -30,7 +31,7 @@ func loopStart(env *Env, e *LoopExp) (int64, []semantics.Array, error) {
 	for j, x := range e.Init {
 		v, ok := env.Lookup(x.Name)
 		if !ok {
-			return 0, nil, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+			return 0, nil, unbound(x, rule)
 		}
 		vals[j] = v
 	}
@@ -50,9 +51,13 @@ func loopEnv(env *Env, e *LoopExp, i int64, vals []semantics.Array) *Env {
 }
 
 // loopNext checks that an iteration gave one value per parameter.
-func loopNext(e *LoopExp, vs []semantics.Array) error {
-	if len(vs) != len(e.Params) {
-		return semantics.Stuckf(e.Body.In, ELoop.Name, "a loop body returns %d values for %d parameters", len(vs), len(e.Params))
+func loopNext(e *LoopExp, vs []semantics.Array) error { return loopArity(e, len(vs)) }
+
+// loopArity is E-LOOP stuck on a body that returns n values, not one per
+// parameter.
+func loopArity(e *LoopExp, n int) error {
+	if n != len(e.Params) {
+		return semantics.Stuckf(e.Body.In, ELoop.Name, "a loop body returns %d values for %d parameters", n, len(e.Params))
 	}
 	return nil
 }
@@ -60,14 +65,14 @@ func loopNext(e *LoopExp, vs []semantics.Array) error {
 // foldStart is the start of E-REDUCE and E-SCAN: the array xs = E(x),
 // its number of rows n, the accumulator's start E(z), and the first row
 // to combine with it.
-func foldStart(env *Env, rule string, ne, arr *Ident, reduce bool) (xs semantics.Array, n int64, acc semantics.Array, from int64, err error) {
+func foldStart(env vars, rule string, ne, arr *Ident, reduce bool) (xs semantics.Array, n int64, acc semantics.Array, from int64, err error) {
 	xs, err = lookupArray(env, arr, rule)
 	if err != nil {
 		return
 	}
 	z, ok := env.Lookup(ne.Name)
 	if !ok {
-		err = semantics.Stuckf(ne.NamePos, rule, "variable %s is unbound", ne.Name)
+		err = unbound(ne, rule)
 		return
 	}
 	n, acc, from = xs.Shape[0], z, 1
@@ -90,15 +95,25 @@ func foldEnv(env *Env, ps []*Param, acc, x semantics.Array) *Env {
 
 // foldNext is the accumulator an operator body gave (one value).
 func foldNext(rule string, b *Body, vs []semantics.Array) (semantics.Array, error) {
-	if len(vs) != 1 {
-		return semantics.Array{}, semantics.Stuckf(b.In, rule, "an operator body returns one value, not %d", len(vs))
+	if err := foldArity(rule, b, len(vs)); err != nil {
+		return semantics.Array{}, err
 	}
 	return vs[0], nil
 }
 
+// foldArity is rule (E-REDUCE, E-SCAN) stuck on an operator body that
+// returns n values, not one.
+func foldArity(rule string, b *Body, n int) error {
+	if n != 1 {
+		return semantics.Stuckf(b.In, rule, "an operator body returns one value, not %d", n)
+	}
+	return nil
+}
+
 // scanItem is the row of a scan's result an iteration gives: the
-// accumulator after it (the scan is inclusive).
-func scanItem(before, after semantics.Array) semantics.Array {
+// accumulator after it (the scan is inclusive). It is generic so that the
+// small-step's arrays and the compiled big-step's slot values share it.
+func scanItem[V any](before, after V) V {
 	if mutant.On("scan-exclusive") { // mutant: row i is z ⊕ x1 ⊕ … ⊕ x(i-1)
 		return before
 	}
@@ -110,13 +125,19 @@ func scanItem(before, after semantics.Array) semantics.Array {
 func stackRows(s *Stm, rule string, xs semantics.Array, items []semantics.Array) (semantics.Array, error) {
 	v, err := semantics.StackOf(xs.Elem, xs.Shape[1:], items)
 	if err != nil {
-		return semantics.Array{}, semantics.Stuckf(patPos(s), rule, "%v", err)
+		return semantics.Array{}, rowsStuck(s, rule, err)
 	}
 	return v, nil
 }
 
+// rowsStuck is rule (E-SCAN, E-FILTER) stuck on rows that do not stack
+// (err is semantics.StackOf's).
+func rowsStuck(s *Stm, rule string, err error) error {
+	return semantics.Stuckf(patPos(s), rule, "%v", err)
+}
+
 // filterStart is the start of E-FILTER: the array xs = E(x).
-func filterStart(env *Env, e *FilterExp) (semantics.Array, error) {
+func filterStart(env vars, e *FilterExp) (semantics.Array, error) {
 	return lookupArray(env, e.Arr, EFilter.Name)
 }
 
@@ -131,10 +152,16 @@ func keepRow(e *FilterExp, vs []semantics.Array) (bool, error) {
 	if len(vs) != 1 || !vs[0].IsScalar() || vs[0].Elem != semantics.IntElem {
 		return false, semantics.Stuckf(e.Body.In, rule, "a filter body returns one int, not %s", valuesString(vs))
 	}
+	return keepInt(vs[0].Int()), nil
+}
+
+// keepInt is keepRow's verdict on a body that returned the int k (the
+// compiled big-step, which holds k unboxed, calls it directly).
+func keepInt(k int64) bool {
 	if mutant.On("filter-keeps-rejected") { // mutant: every row is kept
-		return true, nil
+		return true
 	}
-	return vs[0].Int() != 0, nil
+	return k != 0
 }
 
 // filterFinish is E-FILTER's (k, ys): the number of rows kept, and them.
@@ -148,120 +175,29 @@ func filterFinish(s *Stm, xs semantics.Array, kept []semantics.Array) ([]semanti
 
 // evalAssert is E-ASSERT: 1 when se is not 0, else stuck with the
 // message.
-func evalAssert(env *Env, e *AssertExp) ([]semantics.Array, error) {
-	rule := EAssert.Name
-	v, err := EvalNum(e.Cond, numLookup(env), rule)
+func evalAssert(env vars, e *AssertExp) ([]semantics.Array, error) {
+	v, err := EvalNum(e.Cond, numLookup(env), EAssert.Name)
 	if err != nil {
 		return nil, err
 	}
-	if v.Elem != semantics.IntElem {
-		return nil, semantics.Stuckf(e.Cond.Pos(), rule, "the condition %s is the float %s, not an int", PrintSExp(e.Cond), v)
-	}
-	if v.Int() == 0 {
-		if e.HasMsg {
-			return nil, semantics.Stuckf(e.Keyword, rule, "assertion %s failed: %s", PrintSExp(e.Cond), e.Msg)
-		}
-		return nil, semantics.Stuckf(e.Keyword, rule, "assertion %s failed", PrintSExp(e.Cond))
+	if err := assertHolds(e, v); err != nil {
+		return nil, err
 	}
 	return []semantics.Array{semantics.Scalar(1)}, nil
 }
 
-// ext evaluates a statement of an extension form with a body (E-LOOP,
-// E-REDUCE, E-SCAN, E-FILTER), reporting whether s is one. Each
-// iteration's body derivation is a premise of the form's node.
-func (ev *evaluator) ext(env *Env, s *Stm, concl func([]semantics.Array) func() string) ([]semantics.Array, *semantics.Derivation, bool, error) {
-	var prem []*semantics.Derivation
-	run := func(env *Env, b *Body) ([]semantics.Array, error) {
-		vs, d, err := ev.body(env, b)
-		if err == nil && ev.opts.Derive {
-			prem = append(prem, d)
-		}
-		return vs, err
+// assertHolds is E-ASSERT's test of the condition's value v: nil when it
+// is an int other than 0, else the stuck state.
+func assertHolds(e *AssertExp, v semantics.Num) error {
+	rule := EAssert.Name
+	if v.Elem != semantics.IntElem {
+		return semantics.Stuckf(e.Cond.Pos(), rule, "the condition %s is the float %s, not an int", PrintSExp(e.Cond), v)
 	}
-	switch e := s.Exp.(type) {
-	case *LoopExp:
-		m, vals, err := loopStart(env, e)
-		if err != nil {
-			return nil, nil, true, err
+	if v.Int() == 0 {
+		if e.HasMsg {
+			return semantics.Stuckf(e.Keyword, rule, "assertion %s failed: %s", PrintSExp(e.Cond), e.Msg)
 		}
-		for i := int64(1); i <= m; i++ {
-			vs, err := run(loopEnv(env, e, i, vals), e.Body)
-			if err != nil {
-				return nil, nil, true, err
-			}
-			if err := loopNext(e, vs); err != nil {
-				return nil, nil, true, err
-			}
-			vals = vs
-		}
-		return vals, ev.node(ELoop.Name, concl(vals), prem...), true, nil
-	case *ReduceExp:
-		rule := EReduce.Name
-		xs, n, acc, from, err := foldStart(env, rule, e.Ne, e.Arr, true)
-		if err != nil {
-			return nil, nil, true, err
-		}
-		for i := from; i <= n; i++ {
-			vs, err := run(foldEnv(env, e.Params, acc, row(xs, i)), e.Body)
-			if err != nil {
-				return nil, nil, true, err
-			}
-			if acc, err = foldNext(rule, e.Body, vs); err != nil {
-				return nil, nil, true, err
-			}
-		}
-		out := []semantics.Array{acc}
-		return out, ev.node(rule, concl(out), prem...), true, nil
-	case *ScanExp:
-		rule := EScan.Name
-		xs, n, acc, from, err := foldStart(env, rule, e.Ne, e.Arr, false)
-		if err != nil {
-			return nil, nil, true, err
-		}
-		items := make([]semantics.Array, 0, min(n, 1<<20))
-		for i := from; i <= n; i++ {
-			vs, err := run(foldEnv(env, e.Params, acc, row(xs, i)), e.Body)
-			if err != nil {
-				return nil, nil, true, err
-			}
-			next, err := foldNext(rule, e.Body, vs)
-			if err != nil {
-				return nil, nil, true, err
-			}
-			items = append(items, scanItem(acc, next))
-			acc = next
-		}
-		v, err := stackRows(s, rule, xs, items)
-		if err != nil {
-			return nil, nil, true, err
-		}
-		out := []semantics.Array{v}
-		return out, ev.node(rule, concl(out), prem...), true, nil
-	case *FilterExp:
-		xs, err := filterStart(env, e)
-		if err != nil {
-			return nil, nil, true, err
-		}
-		var kept []semantics.Array
-		for i := int64(1); i <= xs.Shape[0]; i++ {
-			x := row(xs, i)
-			vs, err := run(filterEnv(env, e, x), e.Body)
-			if err != nil {
-				return nil, nil, true, err
-			}
-			keep, err := keepRow(e, vs)
-			if err != nil {
-				return nil, nil, true, err
-			}
-			if keep {
-				kept = append(kept, x)
-			}
-		}
-		out, err := filterFinish(s, xs, kept)
-		if err != nil {
-			return nil, nil, true, err
-		}
-		return out, ev.node(EFilter.Name, concl(out), prem...), true, nil
+		return semantics.Stuckf(e.Keyword, rule, "assertion %s failed", PrintSExp(e.Cond))
 	}
-	return nil, nil, false, nil
+	return nil
 }

@@ -1,5 +1,7 @@
 package semantics
 
+import "runtime"
+
 // RunOptions configure a run of any language's semantics. Every
 // language's small-step runner (fun.RunSmall, funmem.RunHeapSmall,
 // imp.RunSmall, remora.RunSmall, dynamic.RunSmall) takes this one struct,
@@ -23,6 +25,27 @@ type RunOptions struct {
 	// configuration reached (fun.Config, *funmem.Config, *imp.Config,
 	// remora.Expr, dynamic.Expr).
 	OnStep func(rule string, config any)
+	// Jobs bounds the goroutines a big-step runs a large kernel's
+	// iterations on (FUN's; `--jobs N`): 0 for DefaultJobs, 1 for
+	// sequential. Results and errors never depend on it.
+	Jobs int
+}
+
+// DefaultJobs is what a run whose RunOptions.Jobs is 0 uses: 0 for all
+// cores (runtime.GOMAXPROCS). `arraysem side-by-side --jobs N` and `test
+// --jobs N` set it, since the runs they make are built elsewhere.
+var DefaultJobs int
+
+// Jobs resolves a run's Jobs: n when it is set, else DefaultJobs when
+// that is, else all cores.
+func Jobs(n int) int {
+	if n <= 0 {
+		n = DefaultJobs
+	}
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	return n
 }
 
 // Hook adapts o.OnStep to a driver's typed step hook (nil when unset).

@@ -1,0 +1,582 @@
+package fun
+
+import "github.com/arraysem/arraysem/semantics"
+
+// The big-step semantics of Fig 4, compiled. Walking the tree with an
+// environment of names (as the small-step does) costs a list search per
+// variable read and a boxed array per scalar; here each program is
+// compiled once per run:
+//
+//   - every binding occurrence of a variable (an input, a pattern's
+//     variable, a kernel's or loop's index, an operator's parameter) gets
+//     a slot of one flat frame, and every use is resolved, by the scoping
+//     of Fig 4 (E, x ↦ v shadows), to the slot of the binding it sees;
+//   - each rule becomes a Go closure over those slots, named by the rule
+//     (eScalar, eIndex, eIf, eKernel, … and, for bodies, E-LET and E-IN in
+//     bodyCode.run): running the closures is running the rules;
+//   - scalars stay unboxed in their slots (val), and a kernel writes its
+//     items into one flat buffer (stacker), so an iteration of a kernel
+//     whose body computes scalars allocates nothing.
+//
+// The rules' starts and checks that run once per kernel, loop or fold
+// (kernelStart, loopStart, foldStart, …), the atomic rules that copy
+// arrays (E-SLICE, E-TRANSPOSE, E-IOTA, E-COPY: evalAtomic) and every
+// error message are the small-step's own (eval.go, eval_ext.go), read
+// through slotVars; the rules on the hot path (E-SCALAR, E-INDEX, E-IF,
+// E-IN, E-LET, the iterations) read slots directly and, when a value is
+// not what the rule needs, box it and call the same check, so both
+// semantics are stuck in the same rule with the same message.
+//
+// Derivations and rule counts are built as the rules apply when asked
+// for (machine.plain is false then); a plain run builds neither. A
+// kernel's iterations may run on several goroutines (parallel.go).
+
+// val is a value in a slot: a scalar unboxed (its element type and bits;
+// shape and data nil) or an array (rank ≥ 1: its element type, shape and
+// flat elements, as semantics.Array holds them).
+type val struct {
+	elem  semantics.Elem
+	bits  int64
+	shape []int64
+	data  []int64
+}
+
+// intVal is the int scalar k.
+func intVal(k int64) val { return val{bits: k} }
+
+// numVal is the scalar n.
+func numVal(n semantics.Num) val { return val{elem: n.Elem, bits: n.Bits} }
+
+// valOf unboxes a value.
+func valOf(a semantics.Array) val {
+	if a.IsScalar() {
+		return val{elem: a.Elem, bits: a.Data[0]}
+	}
+	return val{elem: a.Elem, shape: a.Shape, data: a.Data}
+}
+
+// isScalar reports whether v has rank 0.
+func (v *val) isScalar() bool { return len(v.shape) == 0 }
+
+// isInt reports whether v is an int scalar.
+func (v *val) isInt() bool { return len(v.shape) == 0 && v.elem == semantics.IntElem }
+
+// array boxes v (allocating a one-element buffer for a scalar).
+func (v *val) array() semantics.Array {
+	if v.isScalar() {
+		return semantics.Array{Elem: v.elem, Data: []int64{v.bits}}
+	}
+	return semantics.Array{Elem: v.elem, Shape: v.shape, Data: v.data}
+}
+
+// scope is the compile-time environment: each name in scope and its
+// slot, innermost first, as Env holds names and values.
+type scope struct {
+	name string
+	slot int
+	next *scope
+}
+
+// bind is the scope sc, x ↦ slot.
+func (sc *scope) bind(x string, slot int) *scope { return &scope{name: x, slot: slot, next: sc} }
+
+// lookup is the slot of x's innermost binding, or -1 when x is unbound.
+func (sc *scope) lookup(x string) int {
+	for ; sc != nil; sc = sc.next {
+		if sc.name == x {
+			return sc.slot
+		}
+	}
+	return -1
+}
+
+// slotVars reads, by name, the variables in scope at one point of the
+// program: the vars the shared rule helpers read.
+type slotVars struct {
+	fr []val
+	sc *scope
+}
+
+// Lookup is E(x) at that point.
+func (v slotVars) Lookup(x string) (semantics.Array, bool) {
+	i := v.sc.lookup(x)
+	if i < 0 {
+		return semantics.Array{}, false
+	}
+	return v.fr[i].array(), true
+}
+
+// The reads of a slot by the hot-path rules: the value when it is what
+// the rule needs, else the error lookupInt, lookupArray or numLookup
+// gives (slot -1: the variable is unbound).
+
+func intAt(fr []val, slot int, x *Ident, rule string) (int64, error) {
+	if slot >= 0 && fr[slot].isInt() {
+		return fr[slot].bits, nil
+	}
+	if slot < 0 {
+		return 0, unbound(x, rule)
+	}
+	return intOf(x, fr[slot].array(), rule)
+}
+
+func arrayAt(fr []val, slot int, x *Ident, rule string) (*val, error) {
+	if slot >= 0 && !fr[slot].isScalar() {
+		return &fr[slot], nil
+	}
+	if slot < 0 {
+		return nil, unbound(x, rule)
+	}
+	_, err := arrayOf(x, fr[slot].array(), rule)
+	return nil, err
+}
+
+func numAt(fr []val, slot int, x *Ident, rule string) (semantics.Num, error) {
+	if slot >= 0 && fr[slot].isScalar() {
+		return semantics.Num{Elem: fr[slot].elem, Bits: fr[slot].bits}, nil
+	}
+	if slot < 0 {
+		return semantics.Num{}, unbound(x, rule)
+	}
+	return numOf(x, fr[slot].array(), rule)
+}
+
+// machine is what a run of compiled code needs besides the frame: what
+// to record, and how many goroutines a kernel may use.
+type machine struct {
+	derive  bool
+	counter semantics.Counter
+	plain   bool // neither derivations nor counts: no rule is recorded
+	jobs    int  // goroutines a kernel may run its iterations on (1: sequential)
+}
+
+func newMachine(o *EvalOptions) *machine {
+	return &machine{derive: o.Derive, counter: o.Counter, plain: !o.Derive && o.Counter == nil, jobs: semantics.Jobs(o.Jobs)}
+}
+
+// node counts a rule and, when a derivation is asked for, builds its node;
+// the conclusion is rendered only then (it costs more than the rule).
+func (m *machine) node(rule string, concl func() string, premises ...*semantics.Derivation) *semantics.Derivation {
+	return semantics.Deriver{Derive: m.derive, Counter: m.counter}.Node(rule, concl, premises...)
+}
+
+// code is a compiled statement: it runs E ⊢ e ⇓ (v1, …, vn) for the
+// statement's expression, leaves v1, …, vn in the slots of its pattern
+// (E-LET's binding), and returns the expression's derivation (nil unless
+// asked for).
+type code func(m *machine, fr []val) (*semantics.Derivation, error)
+
+// bodyCode is a compiled body: its statements, and the slots of its
+// results (-1 for a variable that is not in scope).
+type bodyCode struct {
+	b       *Body
+	stms    []code
+	results []int
+	// weight is the number of statements the body runs, each nested body
+	// counted once: a kernel's work per iteration, which decides whether
+	// its iterations are worth spreading over goroutines.
+	weight int
+}
+
+// compiler allocates slots.
+type compiler struct{ slots int }
+
+// newSlot is a fresh slot.
+func (c *compiler) newSlot() int { c.slots++; return c.slots - 1 }
+
+// compiled is a compiled program, with the values of its inputs.
+type compiled struct {
+	body   *bodyCode
+	slots  int
+	inputs []val // the frame's first slots
+}
+
+// compileProgram compiles p's body in the scope of the input environment.
+func compileProgram(p *Program, inputs *Env) *compiled {
+	c := &compiler{}
+	var sc *scope
+	var vals []val
+	bs := inputs.Bindings()
+	for i := len(bs) - 1; i >= 0; i-- { // outermost first: each name once
+		sc = sc.bind(bs[i].Name, c.newSlot())
+		vals = append(vals, valOf(bs[i].Value))
+	}
+	body := c.body(sc, p.Body)
+	return &compiled{body: body, slots: c.slots, inputs: vals}
+}
+
+// run is E ⊢ b ⇓ (v, …, v) for the program's body.
+func (p *compiled) run(m *machine) ([]semantics.Array, *semantics.Derivation, error) {
+	fr := make([]val, p.slots)
+	copy(fr, p.inputs)
+	d, err := p.body.run(m, fr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.body.values(fr), d, nil
+}
+
+// body compiles b in scope sc: each statement's pattern binds fresh slots,
+// in scope for the statements after it and the results.
+func (c *compiler) body(sc *scope, b *Body) *bodyCode {
+	bc := &bodyCode{b: b, weight: 1}
+	for _, s := range b.Stms {
+		out := make([]int, len(s.Pat))
+		for i := range out {
+			out[i] = c.newSlot()
+		}
+		st, w := c.stm(sc, s, out)
+		bc.stms = append(bc.stms, st)
+		bc.weight += w
+		for i, p := range s.Pat {
+			sc = sc.bind(p.Name.Name, out[i])
+		}
+	}
+	for _, x := range b.Result {
+		bc.results = append(bc.results, sc.lookup(x.Name))
+	}
+	return bc
+}
+
+// run is E ⊢ b ⇓ (v, …, v): E-LET for each statement, then E-IN. The
+// values are left in the result slots (values reads them).
+func (b *bodyCode) run(m *machine, fr []val) (*semantics.Derivation, error) {
+	var stmDerivs []*semantics.Derivation
+	for _, s := range b.stms {
+		d, err := s(m, fr)
+		if err != nil {
+			return nil, err
+		}
+		if m.derive {
+			stmDerivs = append(stmDerivs, d)
+		}
+	}
+	// E-IN: E(x_i) = v_i.
+	for i, r := range b.results {
+		if r < 0 {
+			return nil, unbound(b.b.Result[i], EIn.Name)
+		}
+	}
+	if m.plain {
+		return nil, nil
+	}
+	vs := b.values(fr)
+	d := m.node(EIn.Name, func() string { return "E ⊢ " + bodyHead(b.b, len(b.b.Stms)) + " ⇓ " + valuesString(vs) })
+	for i := len(b.stms) - 1; i >= 0; i-- {
+		var prem *semantics.Derivation
+		if stmDerivs != nil {
+			prem = stmDerivs[i]
+		}
+		d = m.node(ELet.Name, func() string { return "E ⊢ " + bodyHead(b.b, i) + " ⇓ " + valuesString(vs) }, prem, d)
+	}
+	return d, nil
+}
+
+// values are the body's results, boxed (after run).
+func (b *bodyCode) values(fr []val) []semantics.Array {
+	return slotValues(fr, b.results)
+}
+
+// slotValues boxes the values in the given slots.
+func slotValues(fr []val, slots []int) []semantics.Array {
+	vs := make([]semantics.Array, len(slots))
+	for i, s := range slots {
+		vs[i] = fr[s].array()
+	}
+	return vs
+}
+
+// conclusion renders E ⊢ e ⇓ (v, …) for statement s, its values in the
+// slots out.
+func conclusion(s *Stm, fr []val, out []int) func() string {
+	return func() string { return "E ⊢ " + expHead(s.Exp) + " ⇓ " + valuesString(slotValues(fr, out)) }
+}
+
+// stm compiles statement s, whose pattern binds the slots out, in scope
+// sc, and returns its weight (statements run, bodies counted once). Every
+// form gives a number of values known from its syntax except if (whose
+// branches may differ): when that number is not the pattern's, the values
+// go to slots of their own and E-LET is stuck after the expression ran.
+func (c *compiler) stm(sc *scope, s *Stm, out []int) (code, int) {
+	n, known := arity(s)
+	if !known || n == len(out) {
+		return c.exp(sc, s, out)
+	}
+	tmp := make([]int, n)
+	for i := range tmp {
+		tmp[i] = c.newSlot()
+	}
+	exp, w := c.exp(sc, s, tmp)
+	return func(m *machine, fr []val) (*semantics.Derivation, error) {
+		if _, err := exp(m, fr); err != nil {
+			return nil, err
+		}
+		return nil, patternArity(s, n)
+	}, w
+}
+
+// arity is the number of values s's expression gives, when its syntax
+// says (not for if, nor for a kernel, whose start checks its pattern,
+// nor for a form no rule evaluates).
+func arity(s *Stm) (int, bool) {
+	switch e := s.Exp.(type) {
+	case *ScalarExp, *IndexExp, *SliceExp, *TransposeExp, *IotaExp, *CopyExp, *AssertExp, *ReduceExp, *ScanExp:
+		return 1, true
+	case *LoopExp:
+		return len(e.Params), true
+	case *FilterExp:
+		return 2, true
+	}
+	return 0, false
+}
+
+// exp compiles s's expression, its values going to the slots out.
+func (c *compiler) exp(sc *scope, s *Stm, out []int) (code, int) {
+	switch e := s.Exp.(type) {
+	case *ScalarExp:
+		return c.eScalar(sc, s, e, out), 1
+	case *IndexExp:
+		return c.eIndex(sc, s, e, out), 1
+	case *IfExp:
+		return c.eIf(sc, s, e, out)
+	case *KernelExp:
+		return c.eKernel(sc, s, e, out)
+	case *AssertExp:
+		return c.eAssert(sc, s, e, out), 1
+	case *LoopExp:
+		return c.eLoop(sc, s, e, out)
+	case *ReduceExp:
+		return c.eReduce(sc, s, e, out)
+	case *ScanExp:
+		return c.eScan(sc, s, e, out)
+	case *FilterExp:
+		return c.eFilter(sc, s, e, out)
+	}
+	return c.atomic(sc, s, out), 1
+}
+
+// atomic is E-SLICE, E-TRANSPOSE, E-IOTA and E-COPY (and the stuck state
+// of a form no rule evaluates): the small-step's evalAtomic, reading the
+// slots by name.
+func (c *compiler) atomic(sc *scope, s *Stm, out []int) code {
+	return func(m *machine, fr []val) (*semantics.Derivation, error) {
+		vs, rule, err := evalAtomic(slotVars{fr, sc}, s)
+		if err != nil {
+			return nil, err
+		}
+		fr[out[0]] = valOf(vs[0]) // every atomic rule gives one value
+		if m.plain {
+			return nil, nil
+		}
+		return m.node(rule, conclusion(s, fr, out)), nil
+	}
+}
+
+// eScalar is E-SCALAR: the conventional evaluation of se (EvalNum),
+// compiled.
+func (c *compiler) eScalar(sc *scope, s *Stm, e *ScalarExp, out []int) code {
+	se := c.sexp(sc, e.X, EScalar.Name)
+	o := out[0]
+	return func(m *machine, fr []val) (*semantics.Derivation, error) {
+		k, err := se(fr)
+		if err != nil {
+			return nil, err
+		}
+		fr[o] = numVal(k)
+		if m.plain {
+			return nil, nil
+		}
+		return m.node(EScalar.Name, conclusion(s, fr, out)), nil
+	}
+}
+
+// numCode is a compiled scalar expression.
+type numCode func(fr []val) (semantics.Num, error)
+
+// sexp compiles a scalar expression as EvalNum evaluates it: left operand
+// first, ints as semantics.Binary (+, - and * inline), floats as IEEE,
+// stuck in rule at an operator or call that has no value.
+func (c *compiler) sexp(sc *scope, e SExp, rule string) numCode {
+	switch e := e.(type) {
+	case *Const:
+		k := semantics.IntNum(e.Value)
+		return func([]val) (semantics.Num, error) { return k, nil }
+	case *FloatConst:
+		f := semantics.FloatNum(e.Value)
+		return func([]val) (semantics.Num, error) { return f, nil }
+	case Var:
+		x, slot := e.Ident, sc.lookup(e.Name)
+		return func(fr []val) (semantics.Num, error) { return numAt(fr, slot, x, rule) }
+	case *UnOp:
+		a := c.sexp(sc, e.X, rule)
+		return func(fr []val) (semantics.Num, error) {
+			v, err := a(fr)
+			if err != nil {
+				return semantics.Num{}, err
+			}
+			return semantics.UnaryNum(e.Op, v), nil
+		}
+	case *BinOp:
+		l, r := c.sexp(sc, e.L, rule), c.sexp(sc, e.R, rule)
+		return func(fr []val) (semantics.Num, error) {
+			a, err := l(fr)
+			if err != nil {
+				return semantics.Num{}, err
+			}
+			b, err := r(fr)
+			if err != nil {
+				return semantics.Num{}, err
+			}
+			if a.Elem == semantics.IntElem && b.Elem == semantics.IntElem {
+				switch e.Op { // as semantics.Binary: wrapping
+				case semantics.Add:
+					return semantics.IntNum(a.Bits + b.Bits), nil
+				case semantics.Sub:
+					return semantics.IntNum(a.Bits - b.Bits), nil
+				case semantics.Mul:
+					return semantics.IntNum(a.Bits * b.Bits), nil
+				}
+			}
+			v, err := semantics.BinaryNum(e.Op, a, b)
+			if err != nil {
+				return semantics.Num{}, opStuck(e, rule, err)
+			}
+			return v, nil
+		}
+	case *Call:
+		a := c.sexp(sc, e.Arg, rule)
+		return func(fr []val) (semantics.Num, error) {
+			v, err := a(fr)
+			if err != nil {
+				return semantics.Num{}, err
+			}
+			k, err := semantics.ApplyFunc(e.Func, v)
+			if err != nil {
+				return semantics.Num{}, callStuck(e, rule, err)
+			}
+			return k, nil
+		}
+	}
+	// EvalNum's own error for a node it does not know.
+	return func([]val) (semantics.Num, error) { return EvalNum(e, nil, rule) }
+}
+
+// eIndex is E-INDEX: x[y1, …, yn] with one in-bounds index per dimension
+// is the element there.
+func (c *compiler) eIndex(sc *scope, s *Stm, e *IndexExp, out []int) code {
+	rule := EIndex.Name
+	arr := sc.lookup(e.Arr.Name)
+	idx := make([]int, len(e.Idx))
+	for i, y := range e.Idx {
+		idx[i] = sc.lookup(y.Name)
+	}
+	o := out[0]
+	return func(m *machine, fr []val) (*semantics.Derivation, error) {
+		a, err := arrayAt(fr, arr, e.Arr, rule)
+		if err != nil {
+			return nil, err
+		}
+		var buf [4]int64
+		ks := buf[:0]
+		for i, slot := range idx {
+			k, err := intAt(fr, slot, e.Idx[i], rule)
+			if err != nil {
+				return nil, err
+			}
+			ks = append(ks, k)
+		}
+		if len(ks) != len(a.shape) {
+			return nil, semantics.Stuckf(e.Pos(), rule, "%s has rank %d but is indexed with %d indices", e.Arr.Name, len(a.shape), len(ks))
+		}
+		off := int64(0)
+		for d, k := range ks {
+			if k < 1 || k > a.shape[d] {
+				return nil, semantics.Stuckf(e.Pos(), rule, "%v of %s", semantics.ErrBounds{Dim: d + 1, Index: k, Extent: a.shape[d]}, e.Arr.Name)
+			}
+			off = off*a.shape[d] + k - 1
+		}
+		fr[o] = val{elem: a.elem, bits: a.data[off]}
+		if m.plain {
+			return nil, nil
+		}
+		return m.node(rule, conclusion(s, fr, out)), nil
+	}
+}
+
+// eIf is E-IF-TRUE and E-IF-FALSE: the branch the condition chooses, its
+// results bound by the pattern.
+func (c *compiler) eIf(sc *scope, s *Stm, e *IfExp, out []int) (code, int) {
+	cond := sc.lookup(e.Cond.Name)
+	then, els := c.body(sc, e.Then), c.body(sc, e.Else)
+	return func(m *machine, fr []val) (*semantics.Derivation, error) {
+		k, err := intAt(fr, cond, e.Cond, EIf.Name)
+		if err != nil {
+			return nil, err
+		}
+		rule, b := branch(e, k)
+		bc := then
+		if b != e.Then {
+			bc = els
+		}
+		d, err := bc.run(m, fr)
+		if err != nil {
+			return nil, err
+		}
+		if !m.plain {
+			d = m.node(rule, conclusion(s, fr, bc.results), d)
+		}
+		if err := patternArity(s, len(bc.results)); err != nil {
+			return nil, err
+		}
+		for i, r := range bc.results {
+			fr[out[i]] = fr[r]
+		}
+		return d, nil
+	}, max(then.weight, els.weight)
+}
+
+// eKernel is E-KERNEL: the body for x = 1, …, E(y), its values stacked
+// into [v1, …, vm] of the item shape the pattern declares.
+func (c *compiler) eKernel(sc *scope, s *Stm, e *KernelExp, out []int) (code, int) {
+	iv := c.newSlot()
+	body := c.body(sc.bind(e.Var.Name, iv), e.Body)
+	return func(m *machine, fr []val) (*semantics.Derivation, error) {
+		n, cell, err := kernelStart(slotVars{fr, sc}, s, e)
+		if err != nil {
+			return nil, err
+		}
+		st, mis := newStacker(s.Pat[0].Type.Elem, n, cell), noMisfit()
+		var prem []*semantics.Derivation
+		if w := m.workers(n, body.weight); w > 1 {
+			if err := parallelKernel(w, fr, iv, n, body, e, st, &mis); err != nil {
+				return nil, err
+			}
+		} else {
+			for i := int64(1); i <= n; i++ {
+				fr[iv] = intVal(i)
+				d, err := body.run(m, fr)
+				if err != nil {
+					return nil, err
+				}
+				if err := kernelArity(e, len(body.results)); err != nil {
+					return nil, err
+				}
+				if v := &fr[body.results[0]]; !st.put(i-1, v) {
+					mis.note(i-1, v)
+				}
+				if m.derive {
+					prem = append(prem, d)
+				}
+			}
+		}
+		v, err := st.finish(&mis)
+		if err != nil {
+			return nil, kernelStuck(s, err)
+		}
+		fr[out[0]] = v
+		if m.plain {
+			return nil, nil
+		}
+		return m.node(EKernel.Name, conclusion(s, fr, out), prem...), nil
+	}, body.weight
+}

@@ -1,0 +1,113 @@
+package fun
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Parallel kernels. The iterations of a kernel are independent: a body
+// reads the environment it starts in, binds only its own variables, and
+// arrays are values, so iteration i's value does not depend on when the
+// others run. A large kernel of a plain run (no derivation, no rule
+// counts: those are built in order) therefore runs its iterations on up
+// to EvalOptions.Jobs goroutines, each with its own copy of the frame,
+// taking chunks of consecutive iterations in increasing order and writing
+// item i at its own place of the stack. The result is the sequential
+// one: items are stacked by index, and when iterations go wrong the error
+// is that of the first by index (the one a sequential run meets), since
+// every chunk before it runs to its end. Kernels nested in a parallel one
+// run sequentially on their goroutine.
+
+// minParallelWork is the work (iterations × statements per iteration)
+// under which a kernel stays on one goroutine: starting goroutines and
+// copying frames costs a few microseconds, a statement tens of
+// nanoseconds. (A variable so that tests can run small kernels in
+// parallel.)
+var minParallelWork int64 = 4096
+
+// chunksPerWorker is how many chunks each goroutine gets on average, so
+// that one slow chunk (a body whose work depends on the index) does not
+// leave the others idle.
+const chunksPerWorker = 8
+
+// workers is the number of goroutines a kernel of n iterations of a body
+// of the given weight runs on.
+func (m *machine) workers(n int64, weight int) int {
+	if m.jobs <= 1 || !m.plain || n < 2 || n*int64(weight) < minParallelWork {
+		return 1
+	}
+	return int(min(int64(m.jobs), n))
+}
+
+// parallelKernel runs iterations 1 … n of a kernel's body on w goroutines,
+// from the frame fr (index variable in slot iv), into st; a returned error
+// is the first iteration's by index, and mis the first item that did not
+// fit.
+func parallelKernel(w int, fr []val, iv int, n int64, body *bodyCode, e *KernelExp, st *stacker, mis *misfit) error {
+	chunk := max(n/int64(w*chunksPerWorker), 1)
+	type outcome struct {
+		errAt    int64 // the iteration (from 0) that went wrong; n for none
+		err      error
+		mis      misfit
+		panicked any
+	}
+	outcomes := make([]outcome, w)
+	var next atomic.Int64 // the first iteration of the next chunk
+	var stop atomic.Int64 // chunks from here on need not run: an iteration before went wrong
+	stop.Store(n)
+	var wg sync.WaitGroup
+	for k := range outcomes {
+		o := &outcomes[k]
+		o.errAt, o.mis = n, noMisfit()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					o.panicked = p
+					stop.Store(-1)
+				}
+			}()
+			m := &machine{plain: true, jobs: 1}
+			fr := slices.Clone(fr)
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= n || lo >= stop.Load() {
+					return
+				}
+				for i := lo; i < min(lo+chunk, n); i++ {
+					fr[iv] = intVal(i + 1)
+					_, err := body.run(m, fr)
+					if err == nil {
+						err = kernelArity(e, len(body.results))
+					}
+					if err != nil {
+						o.errAt, o.err = i, err
+						for s := stop.Load(); i < s && !stop.CompareAndSwap(s, i); s = stop.Load() {
+						}
+						return // the chunks left are after i
+					}
+					if v := &fr[body.results[0]]; !st.put(i, v) {
+						o.mis.note(i, v)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	first := &outcomes[0]
+	for k := range outcomes {
+		o := &outcomes[k]
+		if o.panicked != nil {
+			panic(o.panicked) // a bug in the evaluator: as it would have panicked sequentially
+		}
+		if o.errAt < first.errAt {
+			first = o
+		}
+		if o.mis.at >= 0 {
+			mis.note(o.mis.at, &o.mis.v)
+		}
+	}
+	return first.err
+}
