@@ -108,9 +108,9 @@ func TestBenchBadFlags(t *testing.T) {
 }
 
 // BenchmarkRowJobs is the jobs row's Go benchmark (the others are in
-// internal/bench): the flat kernel through run --jobs 2 and --jobs 1,
-// reporting the speed-up, one over the other; skipped while run has no
-// --jobs.
+// internal/bench): its kernel of rows (10^6 elements) through run --jobs 2
+// and --jobs 1, reporting the speed-up, one over the other; skipped while
+// run has no --jobs.
 func BenchmarkRowJobs(b *testing.B) {
 	if !runHasJobs() {
 		b.Skip("not built: run has no --jobs flag")

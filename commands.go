@@ -25,8 +25,8 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{"run", "FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace]",
-			"run a program and print each result on its own line; S is big or small for FUN, IMP and Remora, heap, small or value for FUNMEM (--trace: FUNMEM and IMP kernels' read/write sets per iteration)",
+		{"run", "FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace] [--jobs N]",
+			"run a program and print each result on its own line; S is big or small for FUN, IMP and Remora, heap, small or value for FUNMEM (--trace: FUNMEM and IMP kernels' read/write sets per iteration; --jobs N: FUN's big-step runs a large kernel's iterations on up to N cores, default all, with the same results)",
 			"./arraysem run examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=1", cmdRun},
 		{"step", "FILE [--arg NAME=VALUE]... [-n N] [--fuel N]",
 			"print one line per small step: the rule, then the configuration",
@@ -43,10 +43,10 @@ func init() {
 		{"gpu-check", "DIR [--sim|--host|--nvcc]",
 			"compile every program under DIR that reaches IMP to CUDA and run it on every input of its test block, in gpu-sim (--sim, the default), as a sanitized host build with clang++-14 (--host) or on the GPU with nvcc (--nvcc), against the IMP interpreter; prints a report and exits 1 on a disagreement",
 			"./arraysem gpu-check examples/imp", cmdGpuCheck},
-		{"test", "DIR [-v] [--levels]",
+		{"test", "DIR [-v] [--levels] [--jobs N]",
 			"run the golden tests (the -- == blocks) of every program under DIR; --levels also runs each case at every level its file compiles to and expects the same result",
 			"./arraysem test examples/", cmdTest},
-		{"side-by-side", "FILE [--arg NAME=VALUE]...",
+		{"side-by-side", "FILE [--arg NAME=VALUE]... [--jobs N]",
 			"run every semantics at every level the program compiles to (FUN, FUNMEM plain and memory-expanded, IMP) on the same inputs, in one table, with a verdict",
 			"./arraysem side-by-side examples/fun/matmul.fun --arg n=2 --arg m=2 --arg p=2 --arg 'a=[[1 2] [3 4]]' --arg 'b=[[5 6] [7 8]]'", cmdSide},
 		{"prove", "[--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list",

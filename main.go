@@ -3,14 +3,14 @@
 //
 // Usage (the commands `arraysem help` lists; a test keeps the two equal):
 //
-//	arraysem run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace]
+//	arraysem run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace] [--jobs N]
 //	arraysem step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
 //	arraysem check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...
 //	arraysem compile FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages] [--arg NAME=VALUE]...
 //	arraysem gpu-sim FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [NAME=VALUE]...
 //	arraysem gpu-check DIR [--sim|--host|--nvcc]
-//	arraysem test DIR [-v] [--levels]
-//	arraysem side-by-side FILE [--arg NAME=VALUE]...
+//	arraysem test DIR [-v] [--levels] [--jobs N]
+//	arraysem side-by-side FILE [--arg NAME=VALUE]... [--jobs N]
 //	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list
 //	arraysem cover [--n N] [--seed S]
 //	arraysem repl [FILE] [--arg NAME=VALUE]... [--fuel N]
@@ -228,7 +228,25 @@ func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, er
 	if len(pos) != npos {
 		return nil, usageError{fmt.Sprintf("%s wants %s", fs.Name(), what)}
 	}
+	if err := checkJobs(fs); err != nil {
+		return nil, err
+	}
 	return pos, applyMemory(fs)
+}
+
+// jobsFlag adds --jobs to a command that runs programs; parse checks it.
+func jobsFlag(fs *flag.FlagSet) *int {
+	return fs.Int("jobs", 0, "run a large kernel's iterations on up to `N` goroutines (FUN's big-step; 0: all cores, 1: sequential); results never depend on it")
+}
+
+// checkJobs refuses a negative --jobs, if the command has the flag.
+func checkJobs(fs *flag.FlagSet) error {
+	if f := fs.Lookup("jobs"); f != nil {
+		if n, _ := strconv.Atoi(f.Value.String()); n < 0 {
+			return usageError{fmt.Sprintf("%s: --jobs %d: want N ≥ 1, or 0 for all cores", fs.Name(), n)}
+		}
+	}
+	return nil
 }
 
 // applyMemory applies a parsed --max-memory flag, if the command has one.
@@ -297,6 +315,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	lf := addLangFlags(fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
 	trace := fs.Bool("trace", false, "print each kernel's read/write sets per iteration (FUNMEM and IMP)")
+	jobs := jobsFlag(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
@@ -306,7 +325,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 		return err
 	}
 	o := lang.RunOptions{Semantics: *sem, Args: vals}
-	o.Fuel, o.Derive = *fuel, *derive
+	o.Fuel, o.Derive, o.Jobs = *fuel, *derive, *jobs
 	if s, err := lang.PickSemantics(l, *sem); err == nil && s != "small" && flagSet(fs, "fuel") {
 		notice("run --fuel: fuel bounds the small-step semantics; this run is " + s + " (--semantics small)")
 	}
@@ -508,10 +527,12 @@ func cmdTest(args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	verbose := fs.Bool("v", false, "list passing files too")
 	levels := fs.Bool("levels", false, "also run each case at every level its file compiles to (as side-by-side does), expecting the same output or the same kind of error")
+	jobs := jobsFlag(fs)
 	pos, err := parse(fs, args, 1, "one DIR")
 	if err != nil {
 		return err
 	}
+	semantics.DefaultJobs = *jobs // the runs are built by check.RunGolden
 	out, err := check.RunGolden(pos[0], stdout, check.GoldenOptions{Verbose: *verbose, Levels: *levels})
 	if err != nil {
 		return usageError{"test: " + err.Error()}
@@ -738,10 +759,12 @@ func cmdSide(args []string, stdout io.Writer) error {
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	lf := addLangFlags(fs)
+	jobs := jobsFlag(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
 	}
+	semantics.DefaultJobs = *jobs // the runs are built by check.SideBySide
 	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {
 		return err

@@ -49,7 +49,7 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		vs, d, err := Eval(p.p, env, &EvalOptions{Derive: o.Derive, Counter: o.Counter})
+		vs, d, err := Eval(p.p, env, &EvalOptions{Derive: o.Derive, Counter: o.Counter, Jobs: o.Jobs})
 		if err != nil {
 			return nil, err
 		}

@@ -156,7 +156,7 @@ var Rows = []*Row{
 		sizes: []int{1000, 10_000, 100_000}, quick: []int{1000, 10_000},
 		budget: 5 * time.Second, quickBudget: time.Second,
 		setup: remoraBig("((fn ([x int]) (+ (* x x) 1)) iota{ | [%[1]d]})", "", squareLoop)},
-	{Name: "jobs", Workload: "FUN kernel, run --jobs 2 vs --jobs 1", Unit: "ratio",
+	{Name: "jobs", Workload: "FUN kernel of rows, run --jobs 2 / 1", Unit: "ratio",
 		Target: "≥ 1.6× speed-up", targetSpeedup: 1.6, floorName: "--jobs 1", wall: true, needsJobs: true,
 		sizes: []int{100_000, 1_000_000}, quick: []int{10_000},
 		budget: 8 * time.Second, quickBudget: time.Second,
@@ -213,6 +213,30 @@ let (b : [n][n]) = kernel i <= n do
     in (y)
   in (r)
 in (b)
+`
+
+// rowLength is the length of rowsFun's rows.
+const rowLength = 100
+
+// rowsFun is the jobs row's kernel: n iterations, each computing a row of
+// rowLength elements by a nested kernel and summing it, so that its work
+// (n × 100 elements) is large beside its output (n numbers to print).
+// The flat kernel's 10^6 results take longer to print than to compute,
+// which would hide the kernel's speed-up behind `arraysem run`'s printing.
+const rowsFun = `input (n : int)
+let (m : int) = 100
+let (xs : [m]) = iota m
+let (ys : [n]) = kernel i <= n do
+  let (r : [m]) = kernel j <= m do
+    let (x : int) = xs[j]
+    let (y : int) = x * i + j
+    in (y)
+  let (z : int) = 0
+  let (s : int) = reduce (a : int) (b : int) = z over r do
+    let (c : int) = a + b
+    in (c)
+  in (s)
+in (ys)
 `
 
 // flatLoop is flatFun as a plain Go loop: both arrays allocated, as the
@@ -365,13 +389,13 @@ func compare(src, level, sem, floorLevel, floorSem string, trace bool) func(*Opt
 	}
 }
 
-// jobsRun is the flat kernel through `arraysem run --jobs 2`, against
-// --jobs 1, by the command's own hook (Options.Jobs).
+// jobsRun is rowsFun over n elements (n/100 rows) through `arraysem run
+// --jobs 2`, against --jobs 1, by the command's own hook (Options.Jobs).
 func jobsRun(o *Options, n int) (*work, error) {
-	args := map[string]string{"n": strconv.Itoa(n)}
+	args := map[string]string{"n": strconv.Itoa(max(n/rowLength, 1))}
 	return &work{
-		run:   func() (int, error) { return n, o.Jobs(".fun", flatFun, args, 2) },
-		floor: func() error { return o.Jobs(".fun", flatFun, args, 1) },
+		run:   func() (int, error) { return n, o.Jobs(".fun", rowsFun, args, 2) },
+		floor: func() error { return o.Jobs(".fun", rowsFun, args, 1) },
 	}, nil
 }
 
