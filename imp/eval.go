@@ -129,84 +129,20 @@ func BindInputs(p *Program, args map[string]string) (Env, *semantics.Heap, error
 }
 
 // Eval runs a program by the big-step semantics of Fig 12 and returns the
-// values of its results.
+// values of its results. The program is compiled for the run first
+// (compiled.go); env is left as the program leaves its variables, also
+// when it gets stuck.
 func Eval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Array, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	ev := &evaluator{opts: opts, h: h}
-	if err := ev.stmts(env, p.Body); err != nil {
+	m, body := compile(p, env, h, opts)
+	err := m.run(body)
+	m.writeBack(env)
+	if err != nil {
 		return nil, err
 	}
 	return Results(p, env, h)
-}
-
-type evaluator struct {
-	opts *Options
-	h    *semantics.Heap
-}
-
-// stmts is E-IMP-SEQ over a sequence.
-func (ev *evaluator) stmts(env Env, ss []Stmt) error {
-	for i, s := range ss {
-		if i > 0 {
-			ev.opts.Counter.Hit(EImpSeq.Name)
-		}
-		if err := ev.stmt(env, s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (ev *evaluator) stmt(env Env, s Stmt) error {
-	switch s := s.(type) {
-	case *If:
-		rule, branch, err := choose(env, s)
-		if err != nil {
-			return err
-		}
-		ev.opts.Counter.Hit(rule)
-		return ev.stmts(env, branch)
-	case *Kernel:
-		k, err := startKernel(env, ev.h, s, ev.opts.Trace != nil)
-		if err != nil {
-			return err
-		}
-		for i := int64(1); i <= k.m; i++ {
-			k.t.Start(i)
-			inner := env.clone()
-			inner[s.X.Name] = Value{K: i}
-			if err := ev.stmts(inner, s.Body); err != nil {
-				ev.h.Pop()
-				return k.race(err)
-			}
-		}
-		k.finish(ev.h, ev.opts)
-		return nil
-	case *For:
-		n, err := forBound(env, s)
-		if err != nil {
-			return err
-		}
-		for i := int64(1); i <= n; i++ {
-			inner := forIteration(env, s, i)
-			if err := ev.stmts(inner, s.Body); err != nil {
-				return err
-			}
-			forBack(env, inner, s)
-		}
-		ev.opts.Counter.Hit(IFor.Name)
-		return nil
-	case *Reduce, *Scan:
-		return ev.fold(env, s)
-	}
-	rule, err := exec(env, ev.h, s)
-	if err != nil {
-		return err
-	}
-	ev.opts.Counter.Hit(rule)
-	return nil
 }
 
 // exec runs a statement without a body and names its rule.
@@ -364,31 +300,40 @@ func (k *kernel) finish(h *semantics.Heap, opts *Options) {
 func lookup(env Env) func(*fun.Ident, string) (int64, error) {
 	return func(x *fun.Ident, rule string) (int64, error) {
 		v, ok := env[x.Name]
-		if !ok {
-			return 0, semantics.Stuckf(x.NamePos, rule, "variable %s is not declared", x.Name)
-		}
-		if v.Mem {
-			return 0, semantics.Stuckf(x.NamePos, rule, "%s is a memory block, not an integer", x.Name)
-		}
-		if v.Elem != semantics.IntElem {
-			return 0, semantics.Stuckf(x.NamePos, rule, "%s is the float %s, not an integer", x.Name, v)
-		}
-		return v.K, nil
+		return intOf(x, v, ok, rule)
 	}
+}
+
+// intOf is the int x names, whose value is v (ok: x is declared).
+func intOf(x *fun.Ident, v Value, ok bool, rule string) (int64, error) {
+	switch {
+	case !ok:
+		return 0, semantics.Stuckf(x.NamePos, rule, "variable %s is not declared", x.Name)
+	case v.Mem:
+		return 0, semantics.Stuckf(x.NamePos, rule, "%s is a memory block, not an integer", x.Name)
+	case v.Elem != semantics.IntElem:
+		return 0, semantics.Stuckf(x.NamePos, rule, "%s is the float %s, not an integer", x.Name, v)
+	}
+	return v.K, nil
 }
 
 // numLookup reads a scalar variable, int or float, for fun.EvalNum.
 func numLookup(env Env) func(*fun.Ident, string) (semantics.Num, error) {
 	return func(x *fun.Ident, rule string) (semantics.Num, error) {
 		v, ok := env[x.Name]
-		if !ok {
-			return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "variable %s is not declared", x.Name)
-		}
-		if v.Mem {
-			return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "%s is a memory block, not an integer or a float", x.Name)
-		}
-		return v.Num(), nil
+		return numOf(x, v, ok, rule)
 	}
+}
+
+// numOf is the scalar x names, whose value is v (ok: x is declared).
+func numOf(x *fun.Ident, v Value, ok bool, rule string) (semantics.Num, error) {
+	switch {
+	case !ok:
+		return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "variable %s is not declared", x.Name)
+	case v.Mem:
+		return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "%s is a memory block, not an integer or a float", x.Name)
+	}
+	return v.Num(), nil
 }
 
 // intValue evaluates a condition: a scalar expression, which may compare
@@ -398,6 +343,11 @@ func intValue(e fun.SExp, env Env, rule string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return condInt(e, v, rule)
+}
+
+// condInt is the int a condition e evaluated to, v.
+func condInt(e fun.SExp, v semantics.Num, rule string) (int64, error) {
 	if v.Elem != semantics.IntElem {
 		return 0, semantics.Stuckf(e.Pos(), rule, "%s is the float %s, not an int", fun.PrintSExp(e), v)
 	}
@@ -406,6 +356,11 @@ func intValue(e fun.SExp, env Env, rule string) (int64, error) {
 
 func block(env Env, x *fun.Ident, rule string) (semantics.Label, error) {
 	v, ok := env[x.Name]
+	return blockOf(x, v, ok, rule)
+}
+
+// blockOf is the block x names, whose value is v (ok: x is declared).
+func blockOf(x *fun.Ident, v Value, ok bool, rule string) (semantics.Label, error) {
 	switch {
 	case !ok:
 		return 0, semantics.Stuckf(x.NamePos, rule, "variable %s is not declared", x.Name)

@@ -204,33 +204,3 @@ func (r *foldRun) part(it int64) string {
 	}
 	return fmt.Sprintf("element %d", it)
 }
-
-// fold is I-REDUCE and I-SCAN in the big-step semantics.
-func (ev *evaluator) fold(env Env, s Stmt) error {
-	r, err := startFold(env, ev.h, s, ev.opts.Trace != nil)
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		ev.h.Pop()
-		return r.race(err)
-	}
-	for i := int64(1); i <= r.n; i++ {
-		inner := r.element(env, i)
-		if err := ev.stmts(inner, r.f.Body); err != nil {
-			return fail(err)
-		}
-		comb, err := r.combine(env, inner, i)
-		if err != nil {
-			return fail(err)
-		}
-		if err := ev.stmts(comb, r.f.Combine); err != nil {
-			return fail(err)
-		}
-		if err := r.combined(env, comb, ev.h, i); err != nil {
-			return fail(err)
-		}
-	}
-	r.finish(env, ev.h, ev.opts)
-	return nil
-}

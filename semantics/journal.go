@@ -54,23 +54,24 @@ func (h *Heap) log(undo func()) {
 }
 
 // remember logs how to undo an access about to be recorded for loc by
-// iteration it: the location's entry and the iteration's trace lengths.
+// iteration it: the location's record and the iteration's trace lengths.
 func (t *Tracker) remember(loc Loc, it int64) {
-	old, had := t.locs[loc]
-	var saved locInfo
-	if had {
-		saved = *old
-	}
+	info, p, bit := t.info(loc)
+	had, saved := p.seen&bit != 0, *info
 	var nr, nw int
 	traced := t.Trace != nil && it >= 1 && it <= int64(len(t.Trace))
 	if traced {
 		nr, nw = len(t.Trace[it-1].Reads), len(t.Trace[it-1].Writes)
 	}
 	*t.journal = append(*t.journal, func() {
+		// The page may have moved since (pages grow): find it again. A
+		// page left with no location seen is as good as none.
+		info, p, bit := t.info(loc)
 		if had {
-			*t.locs[loc] = saved
+			*info = saved
 		} else {
-			delete(t.locs, loc)
+			p.seen &^= bit
+			*info = locInfo{}
 		}
 		if traced {
 			a := &t.Trace[it-1]

@@ -1,0 +1,133 @@
+package imp
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The programs of the bench rows imp-flat and imp-nested (internal/bench)
+// as FunMemToImp compiles them: the flat kernel ys[i] = xs[i] * 2 + i and
+// the nested n×n one, each with its copy to the result.
+const (
+	benchFlat = `input n : int;
+var xs_mem : mem;
+xs_mem <- alloc n;
+kernel j1 <= n do
+  xs_mem[j1 - 1] <- j1;
+done;
+var ys_mem : mem;
+ys_mem <- alloc n;
+kernel i <= n do
+  var x : int;
+  x <- xs_mem[i - 1];
+  var y : int;
+  y <- x * 2 + i;
+  ys_mem[i - 1] <- y;
+done;
+var ys_res_mem : mem;
+ys_res_mem <- alloc n;
+kernel j2 <= n do
+  var t3 : int;
+  t3 <- ys_mem[j2 - 1];
+  ys_res_mem[j2 - 1] <- t3;
+done;
+return ys_res_mem : [n]
+`
+	benchNested = `input n : int;
+var xs_mem : mem;
+xs_mem <- alloc n;
+kernel j1 <= n do
+  xs_mem[j1 - 1] <- j1;
+done;
+var b_mem : mem;
+b_mem <- alloc n * n;
+kernel i <= n do
+  var r_mem : mem;
+  r_mem <- alloc n;
+  kernel j <= n do
+    var x : int;
+    x <- xs_mem[j - 1];
+    var y : int;
+    y <- x * i + j;
+    r_mem[j - 1] <- y;
+  done;
+  kernel j2 <= n do
+    var t3 : int;
+    t3 <- r_mem[j2 - 1];
+    b_mem[i * n + j2 - n - 1] <- t3;
+  done;
+done;
+var b_res_mem : mem;
+b_res_mem <- alloc n * n;
+kernel j4 <= n do
+  kernel j5 <= n do
+    var t6 : int;
+    t6 <- b_mem[j4 * n + j5 - n - 1];
+    b_res_mem[j4 * n + j5 - n - 1] <- t6;
+  done;
+done;
+return b_res_mem : [n][n]
+`
+	// benchFold is a reduce and a scan over n elements.
+	benchFold = `input n : int;
+var s : int;
+reduce s <- 0 for i <= n do
+  var y : int;
+  y <- i * i;
+yield y combine a, b do
+  var c : int;
+  c <- a + b;
+yield c done;
+var out : mem;
+out <- alloc n;
+scan out[i - 1] <- 0 for i <= n do
+  var y : int;
+  y <- i + s;
+yield y combine a, b do
+  var c : int;
+  c <- a + b;
+yield c done;
+return out : [n]
+`
+)
+
+// benchEval runs src's big-step at n per iteration, traced or not, and
+// reports ns per kernel iteration (work: the iterations one run does).
+func benchEval(b *testing.B, src string, n, work int, trace bool) {
+	p, err := ParseFile("bench.imp", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := &Options{}
+	if trace {
+		opts.Trace = func(Stmt, []semantics.IterAccess) {}
+	}
+	args := map[string]string{"n": strconv.Itoa(n)}
+	b.ReportAllocs()
+	for b.Loop() {
+		env, h, err := BindInputs(p, args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Eval(p, env, h, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(work), "ns/iteration")
+}
+
+// BenchmarkEval is IMP's big-step on the bench rows' programs (imp-flat,
+// imp-nested; trace-imp with /traced): ns per iteration of the kernels.
+func BenchmarkEval(b *testing.B) {
+	for _, trace := range []bool{false, true} {
+		suffix := ""
+		if trace {
+			suffix = "/traced"
+		}
+		b.Run("flat-1e5"+suffix, func(b *testing.B) { benchEval(b, benchFlat, 100_000, 3*100_000, trace) })
+		b.Run("nested-300"+suffix, func(b *testing.B) { benchEval(b, benchNested, 300, 3*300*300, trace) })
+		b.Run("fold-1e5"+suffix, func(b *testing.B) { benchEval(b, benchFold, 100_000, 2*100_000, trace) })
+	}
+}

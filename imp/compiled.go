@@ -1,0 +1,692 @@
+package imp
+
+import (
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/mutant"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The big-step semantics runs a program compiled once per run: IMP's
+// scopes are static, so every variable the program names gets a slot of
+// one flat environment, and each statement becomes a node holding its
+// slots and its scalar expressions compiled to closures over slots.
+//
+// Scopes without copies. E-IMP-KERNEL runs each iteration in a copy of E,
+// I-FOR each iteration in a copy whose values go back to E, and a fold's
+// element and combine parts in copies. Here every iteration runs in the
+// one environment: it saves the slots its body may assign (the save set,
+// found from the syntax: targets of var, <-, alloc, reads and reduce, in
+// the body and its ifs and fors, not in nested kernels and folds, which
+// restore their own) with the index, and puts them back after, which is
+// the copy's effect. A for keeps the body's values of the variables
+// declared before the iteration and drops those it declared. On an error
+// the saved slots go back too, so the environment the caller sees is the
+// one the map-based small-step leaves (the tests compare them).
+//
+// Scalar expressions. A compiled expression computes the value on the
+// common path (declared variables of the right type, no division by zero)
+// without allocating; on anything else it gives up, and fun.EvalNum or
+// fun.EvalSExp evaluates the expression again over the slots, which gives
+// the value or the error the rules give (expressions have no effects).
+//
+// Race tracking is the heap's: a kernel's and a fold's trackers are pushed
+// for their iterations only, and each kernel or fold statement reuses its
+// tracker's table from one run to the next (semantics.Tracker.Reset).
+
+// slot is a variable's entry: its value, and whether it is declared. An
+// undeclared slot holds the zero Value (a read into an undeclared x reads
+// the word as an int, as the map-based semantics does).
+type slot struct {
+	v  Value
+	ok bool
+}
+
+// cexp is a compiled scalar expression: its value, or false where the
+// reference evaluator must decide (an error, or a type the fast path does
+// not take).
+type cexp func(env []slot) (semantics.Num, bool)
+
+// cstmt is a compiled statement.
+type cstmt struct {
+	s        Stmt
+	x, y     int32 // slots: the target (the index of a loop), a block
+	a, b     cexp  // compiled expressions (see compile)
+	body     []*cstmt
+	body2    []*cstmt // an if's else, a fold's combine part
+	save     []int32  // the slots a kernel's, for's or fold element's iteration saves
+	save2    []int32  // a fold combine's
+	buf      []slot
+	buf2     []slot
+	t        *semantics.Tracker // reused from one run of the statement to the next
+	fold     *Fold
+	xa, xb   int32 // a fold's a and b
+	yield    int32
+	result   int32
+	addr     cexp // a scan's offset
+	isVarMem bool // an Assign whose right side is a variable (maybe a block)
+}
+
+// machine is a compiled program running.
+type machine struct {
+	opts  *Options
+	h     *semantics.Heap
+	env   []slot
+	names []string
+	slots map[string]int32
+	trace bool
+
+	intLookup func(*fun.Ident, string) (int64, error)
+	numLookup func(*fun.Ident, string) (semantics.Num, error)
+}
+
+// compile makes the machine that runs p's body from env.
+func compile(p *Program, env Env, h *semantics.Heap, opts *Options) (*machine, []*cstmt) {
+	m := &machine{opts: opts, h: h, slots: map[string]int32{}, trace: opts.Trace != nil}
+	body := m.stmts(p.Body)
+	m.env = make([]slot, len(m.names))
+	for i, x := range m.names {
+		if v, ok := env[x]; ok {
+			m.env[i] = slot{v: v, ok: true}
+		}
+	}
+	m.intLookup = func(x *fun.Ident, rule string) (int64, error) {
+		s := m.lookup(x)
+		return intOf(x, s.v, s.ok, rule)
+	}
+	m.numLookup = func(x *fun.Ident, rule string) (semantics.Num, error) {
+		s := m.lookup(x)
+		return numOf(x, s.v, s.ok, rule)
+	}
+	return m, body
+}
+
+// lookup is x's entry (undeclared for a name with no slot).
+func (m *machine) lookup(x *fun.Ident) slot {
+	if s, ok := m.slots[x.Name]; ok {
+		return m.env[s]
+	}
+	return slot{}
+}
+
+// slot is x's slot.
+func (m *machine) slot(x *fun.Ident) int32 {
+	s, ok := m.slots[x.Name]
+	if !ok {
+		s = int32(len(m.names))
+		m.slots[x.Name] = s
+		m.names = append(m.names, x.Name)
+	}
+	return s
+}
+
+func (m *machine) stmts(ss []Stmt) []*cstmt {
+	out := make([]*cstmt, len(ss))
+	for i, s := range ss {
+		out[i] = m.compile(s)
+	}
+	return out
+}
+
+func (m *machine) compile(s Stmt) *cstmt {
+	c := &cstmt{s: s}
+	switch s := s.(type) {
+	case *Decl:
+		c.x = m.slot(s.X)
+	case *Assign:
+		c.x = m.slot(s.X)
+		if y, ok := s.SE.(fun.Var); ok {
+			c.isVarMem, c.y = true, m.slot(y.Ident)
+		}
+		c.a = m.exp(s.SE, false)
+	case *Alloc:
+		c.x = m.slot(s.X)
+		c.a = m.exp(s.Size, true)
+	case *Read:
+		c.x, c.y = m.slot(s.X), m.slot(s.Y)
+		c.a = m.exp(s.Index, true)
+	case *Write:
+		c.x = m.slot(s.X)
+		c.a, c.b = m.exp(s.Index, true), m.exp(s.Value, false)
+	case *Assert:
+		c.a = m.exp(s.Cond, false)
+	case *If:
+		c.x = m.slot(s.Cond)
+		c.body, c.body2 = m.stmts(s.Then), m.stmts(s.Else)
+	case *Kernel:
+		c.x = m.slot(s.X)
+		c.a = m.exp(s.Bound, true)
+		c.body = m.stmts(s.Body)
+		c.save = m.saveSet(s.Body, c.x)
+	case *For:
+		c.x = m.slot(s.X)
+		c.a = m.exp(s.Bound, true)
+		c.body = m.stmts(s.Body)
+		c.save = m.saveSet(s.Body, c.x)
+	case *Reduce, *Scan:
+		f, _ := folds(s)
+		c.fold = f
+		c.a, c.b = m.exp(f.Neutral, false), m.exp(f.Bound, true)
+		c.x = m.slot(f.X)
+		c.body = m.stmts(f.Body)
+		c.yield = m.slot(f.Yield)
+		c.xa, c.xb = m.slot(f.A), m.slot(f.B)
+		c.body2 = m.stmts(f.Combine)
+		c.result = m.slot(f.Result)
+		c.save = m.saveSet(f.Body, c.x)
+		c.save2 = m.saveSet(f.Combine, c.xa, c.xb)
+		switch s := s.(type) {
+		case *Reduce:
+			c.y = m.slot(s.Target)
+		case *Scan:
+			c.y = m.slot(s.Block)
+			c.addr = m.exp(s.Addr, true)
+		}
+	}
+	c.buf, c.buf2 = make([]slot, len(c.save)), make([]slot, len(c.save2))
+	return c
+}
+
+// saveSet is the slots an iteration of body saves: those it may assign in
+// its environment, and the variables it binds (extra).
+func (m *machine) saveSet(body []Stmt, extra ...int32) []int32 {
+	seen := map[int32]bool{}
+	var out []int32
+	add := func(s int32) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, s := range extra {
+		add(s)
+	}
+	var walk func([]Stmt)
+	walk = func(ss []Stmt) {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *Decl:
+				add(m.slot(s.X))
+			case *Assign:
+				add(m.slot(s.X))
+			case *Alloc:
+				add(m.slot(s.X))
+			case *Read:
+				add(m.slot(s.X))
+			case *If:
+				walk(s.Then)
+				walk(s.Else)
+			case *For:
+				// A for puts its own index back, and gives the body's
+				// values of E's variables to E.
+				walk(s.Body)
+			case *Reduce:
+				add(m.slot(s.Target))
+			}
+			// Kernels' and folds' iterations restore what they assign.
+		}
+	}
+	walk(body)
+	return out
+}
+
+// exp compiles a scalar expression; ints: as fun.EvalSExp reads it, every
+// variable an int.
+func (m *machine) exp(e fun.SExp, ints bool) cexp {
+	fail := func([]slot) (semantics.Num, bool) { return semantics.Num{}, false }
+	switch e := e.(type) {
+	case *fun.Const:
+		v := semantics.IntNum(e.Value)
+		return func([]slot) (semantics.Num, bool) { return v, true }
+	case *fun.FloatConst:
+		v := semantics.FloatNum(e.Value)
+		return func([]slot) (semantics.Num, bool) { return v, true }
+	case fun.Var:
+		s := m.slot(e.Ident)
+		if ints {
+			return func(env []slot) (semantics.Num, bool) {
+				x := &env[s]
+				if !x.ok || x.v.Mem || x.v.Elem != semantics.IntElem {
+					return semantics.Num{}, false
+				}
+				return semantics.IntNum(x.v.K), true
+			}
+		}
+		return func(env []slot) (semantics.Num, bool) {
+			x := &env[s]
+			if !x.ok || x.v.Mem {
+				return semantics.Num{}, false
+			}
+			return semantics.Num{Elem: x.v.Elem, Bits: x.v.K}, true
+		}
+	case *fun.UnOp:
+		x, op := m.exp(e.X, ints), e.Op
+		return func(env []slot) (semantics.Num, bool) {
+			a, ok := x(env)
+			if !ok {
+				return a, false
+			}
+			return semantics.UnaryNum(op, a), true
+		}
+	case *fun.BinOp:
+		return m.binOp(e, ints)
+	case *fun.Call:
+		x, f := m.exp(e.Arg, ints), e.Func
+		return func(env []slot) (semantics.Num, bool) {
+			a, ok := x(env)
+			if !ok {
+				return a, false
+			}
+			v, err := semantics.ApplyFunc(f, a)
+			return v, err == nil
+		}
+	}
+	return fail
+}
+
+// binOp compiles se ⊕ se, with the shapes x ⊕ k and x ⊕ y of int
+// arithmetic (offsets, mostly) done in one closure.
+func (m *machine) binOp(e *fun.BinOp, ints bool) cexp {
+	op := e.Op
+	arith := op == semantics.Add || op == semantics.Sub || op == semantics.Mul
+	if x, ok := e.L.(fun.Var); ok && arith {
+		s := m.slot(x.Ident)
+		var k int64
+		t := int32(-1)
+		switch r := e.R.(type) {
+		case *fun.Const:
+			k = r.Value
+		case fun.Var:
+			t = m.slot(r.Ident)
+		default:
+			goto general
+		}
+		return func(env []slot) (semantics.Num, bool) {
+			a := &env[s]
+			if !a.ok || a.v.Mem || a.v.Elem != semantics.IntElem {
+				return semantics.Num{}, false
+			}
+			b := k
+			if t >= 0 {
+				y := &env[t]
+				if !y.ok || y.v.Mem || y.v.Elem != semantics.IntElem {
+					return semantics.Num{}, false
+				}
+				b = y.v.K
+			}
+			switch op {
+			case semantics.Add:
+				return semantics.IntNum(a.v.K + b), true
+			case semantics.Sub:
+				return semantics.IntNum(a.v.K - b), true
+			}
+			return semantics.IntNum(a.v.K * b), true
+		}
+	}
+general:
+	l, r := m.exp(e.L, ints), m.exp(e.R, ints)
+	return func(env []slot) (semantics.Num, bool) {
+		a, ok := l(env)
+		if !ok {
+			return a, false
+		}
+		b, ok := r(env)
+		if !ok {
+			return b, false
+		}
+		if a.Elem == semantics.IntElem && b.Elem == semantics.IntElem {
+			switch op {
+			case semantics.Add:
+				return semantics.IntNum(a.Bits + b.Bits), true
+			case semantics.Sub:
+				return semantics.IntNum(a.Bits - b.Bits), true
+			case semantics.Mul:
+				return semantics.IntNum(a.Bits * b.Bits), true
+			}
+		}
+		v, err := semantics.BinaryNum(op, a, b)
+		return v, err == nil
+	}
+}
+
+// int is an int expression's value, as fun.EvalSExp gives it.
+func (m *machine) int(c cexp, e fun.SExp, rule string) (int64, error) {
+	if v, ok := c(m.env); ok && v.Elem == semantics.IntElem {
+		return v.Bits, nil
+	}
+	return fun.EvalSExp(e, m.intLookup, rule)
+}
+
+// num is a scalar expression's value, as fun.EvalNum gives it.
+func (m *machine) num(c cexp, e fun.SExp, rule string) (semantics.Num, error) {
+	if v, ok := c(m.env); ok {
+		return v, nil
+	}
+	return fun.EvalNum(e, m.numLookup, rule)
+}
+
+// save copies the slots of set to buf; restore puts them back.
+func (m *machine) save(set []int32, buf []slot) {
+	for i, s := range set {
+		buf[i] = m.env[s]
+	}
+}
+
+func (m *machine) restore(set []int32, buf []slot) {
+	for i, s := range set {
+		m.env[s] = buf[i]
+	}
+}
+
+// tracker is the statement's race tracker, fresh for a run.
+func (m *machine) tracker(c *cstmt) *semantics.Tracker {
+	if c.t == nil {
+		c.t = semantics.NewTracker(m.trace)
+	} else {
+		c.t.Reset(m.trace)
+	}
+	return c.t
+}
+
+// run is E-IMP-SEQ over a sequence.
+func (m *machine) run(ss []*cstmt) error {
+	for i, c := range ss {
+		if i > 0 {
+			m.opts.Counter.Hit(EImpSeq.Name)
+		}
+		if err := m.exec(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exec runs one statement by its rule.
+func (m *machine) exec(c *cstmt) error {
+	switch s := c.s.(type) {
+	case *Skip:
+		m.opts.Counter.Hit(EImpSkip.Name)
+	case *Decl:
+		rule := EImpDecInt.Name
+		v := Value{}
+		switch s.Type {
+		case Mem:
+			rule, v = EImpDecMem.Name, Value{Mem: true}
+		case Float:
+			rule, v = EImpDecFloat.Name, NumValue(semantics.FloatNum(0))
+		}
+		m.env[c.x] = slot{v: v, ok: true}
+		m.opts.Counter.Hit(rule)
+	case *Assign:
+		if c.isVarMem {
+			if y := m.env[c.y]; y.ok && y.v.Mem {
+				m.env[c.x] = y
+				m.opts.Counter.Hit(EImpAssignMem.Name)
+				return nil
+			}
+		}
+		v, err := m.num(c.a, s.SE, EImpAssignInt.Name)
+		if err != nil {
+			return err
+		}
+		m.env[c.x] = slot{v: NumValue(v), ok: true}
+		m.opts.Counter.Hit(EImpAssignInt.Name)
+	case *Alloc:
+		rule := EImpAlloc.Name
+		n, err := m.int(c.a, s.Size, rule)
+		if err != nil {
+			return err
+		}
+		l, err := m.h.Alloc(n)
+		if err != nil {
+			return semantics.Stuckf(s.At, rule, "%v", err)
+		}
+		m.env[c.x] = slot{v: Value{Mem: true, Defined: true, L: l}, ok: true}
+		m.opts.Counter.Hit(rule)
+	case *Read:
+		rule := EImpRead.Name
+		y := &m.env[c.y]
+		b, err := blockOf(s.Y, y.v, y.ok, rule)
+		if err != nil {
+			return err
+		}
+		off, err := m.int(c.a, s.Index, rule)
+		if err != nil {
+			return err
+		}
+		k, err := m.h.Read(semantics.Loc{Block: b, Offset: off})
+		if err != nil {
+			return heapErr(err, s.At, rule, s.Y.Name)
+		}
+		// The word is read as x is declared: a heap word is a word.
+		x := &m.env[c.x]
+		*x = slot{v: Value{Elem: x.v.Elem, K: k}, ok: true}
+		m.opts.Counter.Hit(rule)
+	case *Write:
+		rule := EImpWrite.Name
+		x := &m.env[c.x]
+		b, err := blockOf(s.X, x.v, x.ok, rule)
+		if err != nil {
+			return err
+		}
+		off, err := m.int(c.a, s.Index, rule)
+		if err != nil {
+			return err
+		}
+		v, err := m.num(c.b, s.Value, rule)
+		if err != nil {
+			return err
+		}
+		if err := m.h.Write(semantics.Loc{Block: b, Offset: off}, v.Bits); err != nil {
+			return heapErr(err, s.At, rule, s.X.Name)
+		}
+		m.opts.Counter.Hit(rule)
+	case *Assert:
+		rule := IAssert.Name
+		v, err := m.num(c.a, s.Cond, rule)
+		if err != nil {
+			return err
+		}
+		k, err := condInt(s.Cond, v, rule)
+		if err != nil {
+			return err
+		}
+		if k == 0 {
+			if s.Msg != "" {
+				return semantics.Stuckf(s.At, rule, "%s (assertion %s is 0)", s.Msg, fun.PrintSExp(s.Cond))
+			}
+			return semantics.Stuckf(s.At, rule, "assertion %s is 0", fun.PrintSExp(s.Cond))
+		}
+		m.opts.Counter.Hit(rule)
+	case *If:
+		x := &m.env[c.x]
+		k, err := intOf(s.Cond, x.v, x.ok, EImpIfTrue.Name)
+		if err != nil {
+			return err
+		}
+		if k != 0 {
+			m.opts.Counter.Hit(EImpIfTrue.Name)
+			return m.run(c.body)
+		}
+		m.opts.Counter.Hit(EImpIfFalse.Name)
+		return m.run(c.body2)
+	case *Kernel:
+		return m.kernel(c, s)
+	case *For:
+		return m.loop(c, s)
+	case *Reduce, *Scan:
+		return m.fold(c)
+	default:
+		return semantics.Stuckf(s.Pos(), EImpSeq.Name, "no rule runs %s", PrintStmt(s))
+	}
+	return nil
+}
+
+// kernel is E-IMP-KERNEL.
+func (m *machine) kernel(c *cstmt, s *Kernel) error {
+	rule := EImpKernel.Name
+	n, err := m.int(c.a, s.Bound, rule)
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return semantics.Stuckf(s.At, rule, "kernel bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
+	}
+	k := &kernel{s: s, m: n, t: m.tracker(c)}
+	k.t.Expect(n)
+	m.h.Push(k.t)
+	m.save(c.save, c.buf)
+	for i := int64(1); i <= n; i++ {
+		k.t.Start(i)
+		m.env[c.x] = slot{v: Value{K: i}, ok: true}
+		err := m.run(c.body)
+		m.restore(c.save, c.buf)
+		if err != nil {
+			m.h.Pop()
+			return k.race(err)
+		}
+	}
+	k.finish(m.h, m.opts)
+	return nil
+}
+
+// loop is I-FOR.
+func (m *machine) loop(c *cstmt, s *For) error {
+	rule := IFor.Name
+	n, err := m.int(c.a, s.Bound, rule)
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return semantics.Stuckf(s.At, rule, "for bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
+	}
+	for i := int64(1); i <= n; i++ {
+		m.save(c.save, c.buf)
+		k := i
+		if mutant.On("imp-for-off-by-one") { // mutant: the index runs 0 … n-1 (as forIteration)
+			k--
+		}
+		m.env[c.x] = slot{v: Value{K: k}, ok: true}
+		if err := m.run(c.body); err != nil {
+			m.restore(c.save, c.buf)
+			return err
+		}
+		// forBack: E's variables keep the body's values, but the index;
+		// the body's declarations end with it.
+		for j, x := range c.save {
+			if x == c.x || !c.buf[j].ok {
+				m.env[x] = c.buf[j]
+			}
+		}
+	}
+	m.opts.Counter.Hit(rule)
+	return nil
+}
+
+// fold is I-REDUCE and I-SCAN, as startFold, foldRun.combine and
+// foldRun.combined run them for the small-step.
+func (m *machine) fold(c *cstmt) error {
+	s, f := c.s, c.fold
+	r := &foldRun{s: s, f: f, rule: IReduce.Name}
+	sc, isScan := s.(*Scan)
+	if isScan {
+		r.rule = IScan.Name
+	}
+	ne, err := m.num(c.a, f.Neutral, r.rule)
+	if err != nil {
+		return err
+	}
+	n, err := m.int(c.b, f.Bound, r.rule)
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return semantics.Stuckf(s.Pos(), r.rule, "%s bound %s = %d is negative", keywordOf(s), fun.PrintSExp(f.Bound), n)
+	}
+	r.n, r.acc = n, ne
+	r.t = m.tracker(c)
+	r.t.Expect(2 * n)
+	m.h.Push(r.t)
+	fail := func(err error) error {
+		m.h.Pop()
+		return r.race(err)
+	}
+	for i := int64(1); i <= n; i++ {
+		// The element part, in E, x ↦ i.
+		r.t.Start(i)
+		m.save(c.save, c.buf)
+		m.env[c.x] = slot{v: Value{K: i}, ok: true}
+		err := m.run(c.body)
+		var y semantics.Num
+		if err == nil {
+			yv := &m.env[c.yield]
+			y, err = numOf(f.Yield, yv.v, yv.ok, r.rule)
+		}
+		m.restore(c.save, c.buf)
+		if err != nil {
+			return fail(err)
+		}
+		r.y = y
+		// The combine part, in E, a ↦ acc, b ↦ y.
+		r.t.Start(n + i)
+		m.save(c.save2, c.buf2)
+		m.env[c.xa] = slot{v: NumValue(r.acc), ok: true}
+		m.env[c.xb] = slot{v: NumValue(y), ok: true}
+		err = m.run(c.body2)
+		var cv semantics.Num
+		if err == nil {
+			rv := &m.env[c.result]
+			cv, err = numOf(f.Result, rv.v, rv.ok, r.rule)
+		}
+		m.restore(c.save2, c.buf2)
+		if err != nil {
+			return fail(err)
+		}
+		prev := r.acc
+		if !isScan && i == 1 && mutant.On("imp-reduce-skips-neutral") { // mutant: as foldRun.combined
+			cv = r.y
+		}
+		r.acc = cv
+		if !isScan {
+			continue
+		}
+		if mutant.On("imp-scan-exclusive") { // mutant: as foldRun.combined
+			cv = prev
+		}
+		r.t.Start(i)
+		bv := &m.env[c.y]
+		b, err := blockOf(sc.Block, bv.v, bv.ok, r.rule)
+		if err != nil {
+			return fail(err)
+		}
+		old := m.env[c.x]
+		m.env[c.x] = slot{v: Value{K: i}, ok: true}
+		off, err := m.int(c.addr, sc.Addr, r.rule)
+		m.env[c.x] = old
+		if err != nil {
+			return fail(err)
+		}
+		if err := m.h.Write(semantics.Loc{Block: b, Offset: off}, cv.Bits); err != nil {
+			return fail(heapErr(err, sc.At, r.rule, sc.Block.Name))
+		}
+	}
+	m.h.Pop()
+	if _, ok := s.(*Reduce); ok {
+		m.env[c.y] = slot{v: NumValue(r.acc), ok: true}
+	}
+	m.opts.Counter.Hit(r.rule)
+	if m.opts.Trace != nil {
+		m.opts.Trace(s, r.t.Trace)
+	}
+	return nil
+}
+
+// writeBack gives the environment the program left to env, the caller's.
+func (m *machine) writeBack(env Env) {
+	for i, x := range m.names {
+		if s := m.env[i]; s.ok {
+			env[x] = s.v
+		} else {
+			delete(env, x)
+		}
+	}
+}

@@ -1,0 +1,269 @@
+package imp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// progGen writes random IMP programs, most of which the checker refuses:
+// variables used before or without a declaration, declared in one branch
+// of an if and used after it, declared again inside loops, ints, floats
+// and blocks mixed, races, offsets out of bounds, division by zero. The
+// compiled big-step (slots, iterations run in place) must do exactly what
+// the small-step, which copies environments as the rules do, does.
+type progGen struct {
+	rng *rand.Rand
+	b   strings.Builder
+}
+
+var genScalars = []string{"a", "b", "c", "i", "j", "n"}
+
+func (g *progGen) pick(xs []string) string { return xs[g.rng.IntN(len(xs))] }
+
+func (g *progGen) scalar() string { return g.pick(genScalars) }
+
+func (g *progGen) block() string { return g.pick([]string{"m", "p", "xs_mem", "a"}) }
+
+func (g *progGen) sexp(depth int) string {
+	switch k := g.rng.IntN(10); {
+	case k < 3 || depth == 0:
+		return fmt.Sprint(g.rng.IntN(4) - 1)
+	case k < 6:
+		return g.scalar()
+	case k < 7:
+		return g.pick([]string{"1.5", "0.0", "float(" + g.scalar() + ")"})
+	default:
+		op := g.pick([]string{"+", "-", "*", "/", "%", "<", "==", "&&"})
+		return "(" + g.sexp(depth-1) + " " + op + " " + g.sexp(depth-1) + ")"
+	}
+}
+
+func (g *progGen) bound() string { return g.pick([]string{"0", "1", "2", "3", "n", "a"}) }
+
+func (g *progGen) stmts(depth int) string {
+	n := 1 + g.rng.IntN(4)
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = g.stmt(depth)
+	}
+	return strings.Join(parts, ";\n")
+}
+
+func (g *progGen) stmt(depth int) string {
+	k := g.rng.IntN(16)
+	if depth == 0 {
+		k %= 9
+	}
+	switch k {
+	case 0:
+		return "var " + g.scalar() + " : " + g.pick([]string{"int", "int", "float", "mem"})
+	case 1:
+		return "var " + g.block() + " : mem"
+	case 2, 3:
+		return g.scalar() + " <- " + g.sexp(2)
+	case 4:
+		return g.block() + " <- alloc " + g.bound()
+	case 5:
+		return g.scalar() + " <- " + g.block() + "[" + g.sexp(1) + "]"
+	case 6:
+		return g.block() + "[" + g.sexp(1) + "] <- " + g.sexp(2)
+	case 7:
+		return "assert " + g.sexp(1)
+	case 8:
+		return g.pick([]string{"skip", g.block() + " <- " + g.block()})
+	case 9, 10:
+		return "if " + g.scalar() + " then " + g.stmts(depth-1) + " else " + g.stmts(depth-1) + " fi"
+	case 11, 12:
+		return "kernel " + g.scalar() + " <= " + g.bound() + " do " + g.stmts(depth-1) + " done"
+	case 13:
+		return "for " + g.scalar() + " <= " + g.bound() + " do " + g.stmts(depth-1) + " done"
+	}
+	head := "reduce " + g.scalar()
+	if k == 15 {
+		head = "scan " + g.block() + "[" + g.sexp(1) + "]"
+	}
+	return head + " <- " + g.sexp(1) + " for " + g.scalar() + " <= " + g.bound() + " do " + g.stmts(depth-1) +
+		" yield " + g.scalar() + " combine " + g.scalar() + ", " + g.scalar() + " do " + g.stmts(depth-1) +
+		" yield " + g.scalar() + " done"
+}
+
+func (g *progGen) program() string {
+	return "input n : int;\ninput xs : [n] @ xs_mem;\nvar m : mem;\nm <- alloc 4;\nvar a : int;\n" +
+		g.stmts(3) + ";\nreturn " + g.pick([]string{"n", "a", "b"}) + ", m : [" + g.pick([]string{"2", "n"}) + "]\n"
+}
+
+// runRef runs p under mapEval, as runBoth runs Eval.
+func runRef(t *testing.T, p *Program, args map[string]string) evalRun {
+	env, h, err := BindInputs(p, args)
+	if err != nil {
+		t.Fatalf("inputs: %v", err)
+	}
+	r := evalRun{env: env, h: h, counter: semantics.Counter{}}
+	opts := &Options{Counter: r.counter, Trace: func(k Stmt, iters []semantics.IterAccess) {
+		r.traces = append(r.traces, traceString(k, iters))
+	}}
+	r.res, r.err = mapEval(p, env, h, opts)
+	return r
+}
+
+// TestCompiledAgreesWithSmallStep runs random programs under both
+// semantics and under mapEval, and compares results, errors (with their
+// positions and rules), final heaps and environments, traces, and (with
+// mapEval) rule counts.
+func TestCompiledAgreesWithSmallStep(t *testing.T) {
+	runs := 3000
+	if testing.Short() {
+		runs = 600
+	}
+	g := &progGen{rng: rand.New(rand.NewPCG(3, 4))}
+	parsed, ok, stuck := 0, 0, map[string]int{}
+	for range runs {
+		src := g.program()
+		p, err := ParseFile("gen.imp", src)
+		if err != nil {
+			continue
+		}
+		parsed++
+		args := map[string]string{"n": "2", "xs": "[5 7]"}
+		big, small := runBoth(t, p, args)
+		agree(t, big, small)
+		ref := runRef(t, p, args)
+		agree(t, big, ref)
+		if fmt.Sprint(big.counter) != fmt.Sprint(ref.counter) {
+			t.Errorf("rule counts differ:\n  compiled: %v\n  map:      %v", big.counter, ref.counter)
+		}
+		if t.Failed() {
+			t.Fatalf("program:\n%s", src)
+		}
+		if big.err == nil {
+			ok++
+		} else {
+			msg := big.err.Error()
+			if i := strings.Index(msg, ": "); i >= 0 {
+				msg = msg[i+2:]
+			}
+			if i := strings.Index(msg, ":"); i >= 0 {
+				msg = msg[:i]
+			}
+			stuck[msg]++
+		}
+	}
+	// The generator must reach both ends and the rules' stuck states.
+	if parsed < runs*9/10 || ok < parsed/20 || len(stuck) < 8 {
+		t.Errorf("%d of %d programs parsed, %d ran to the end; stuck in %v", parsed, runs, ok, stuck)
+	}
+}
+
+// mapEval is the big-step as it was first written, walking the syntax
+// with a map per environment and a copy per iteration (E-IMP-KERNEL,
+// I-FOR, I-REDUCE and I-SCAN literally): the reference the compiled
+// big-step must match, rule counts included.
+func mapEval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Array, error) {
+	ev := &evaluator{opts: opts, h: h}
+	if err := ev.stmts(env, p.Body); err != nil {
+		return nil, err
+	}
+	return Results(p, env, h)
+}
+
+type evaluator struct {
+	opts *Options
+	h    *semantics.Heap
+}
+
+// stmts is E-IMP-SEQ over a sequence.
+func (ev *evaluator) stmts(env Env, ss []Stmt) error {
+	for i, s := range ss {
+		if i > 0 {
+			ev.opts.Counter.Hit(EImpSeq.Name)
+		}
+		if err := ev.stmt(env, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ev *evaluator) stmt(env Env, s Stmt) error {
+	switch s := s.(type) {
+	case *If:
+		rule, branch, err := choose(env, s)
+		if err != nil {
+			return err
+		}
+		ev.opts.Counter.Hit(rule)
+		return ev.stmts(env, branch)
+	case *Kernel:
+		k, err := startKernel(env, ev.h, s, ev.opts.Trace != nil)
+		if err != nil {
+			return err
+		}
+		for i := int64(1); i <= k.m; i++ {
+			k.t.Start(i)
+			inner := env.clone()
+			inner[s.X.Name] = Value{K: i}
+			if err := ev.stmts(inner, s.Body); err != nil {
+				ev.h.Pop()
+				return k.race(err)
+			}
+		}
+		k.finish(ev.h, ev.opts)
+		return nil
+	case *For:
+		n, err := forBound(env, s)
+		if err != nil {
+			return err
+		}
+		for i := int64(1); i <= n; i++ {
+			inner := forIteration(env, s, i)
+			if err := ev.stmts(inner, s.Body); err != nil {
+				return err
+			}
+			forBack(env, inner, s)
+		}
+		ev.opts.Counter.Hit(IFor.Name)
+		return nil
+	case *Reduce, *Scan:
+		return ev.fold(env, s)
+	}
+	rule, err := exec(env, ev.h, s)
+	if err != nil {
+		return err
+	}
+	ev.opts.Counter.Hit(rule)
+	return nil
+}
+
+// fold is I-REDUCE and I-SCAN in the big-step semantics.
+func (ev *evaluator) fold(env Env, s Stmt) error {
+	r, err := startFold(env, ev.h, s, ev.opts.Trace != nil)
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error {
+		ev.h.Pop()
+		return r.race(err)
+	}
+	for i := int64(1); i <= r.n; i++ {
+		inner := r.element(env, i)
+		if err := ev.stmts(inner, r.f.Body); err != nil {
+			return fail(err)
+		}
+		comb, err := r.combine(env, inner, i)
+		if err != nil {
+			return fail(err)
+		}
+		if err := ev.stmts(comb, r.f.Combine); err != nil {
+			return fail(err)
+		}
+		if err := r.combined(env, comb, ev.h, i); err != nil {
+			return fail(err)
+		}
+	}
+	r.finish(env, ev.h, ev.opts)
+	return nil
+}
