@@ -79,3 +79,43 @@ func BenchmarkKernelFlat(b *testing.B) {
 		})
 	}
 }
+
+// rowsProgram is the bench table's jobs row (internal/bench): n rows of
+// 100 elements, each computed by a nested kernel and summed.
+const rowsProgram = `input (n : int)
+let (m : int) = 100
+let (xs : [m]) = iota m
+let (ys : [n]) = kernel i <= n do
+  let (r : [m]) = kernel j <= m do
+    let (x : int) = xs[j]
+    let (y : int) = x * i + j
+    in (y)
+  let (z : int) = 0
+  let (s : int) = reduce (a : int) (b : int) = z over r do
+    let (c : int) = a + b
+    in (c)
+  in (s)
+in (ys)`
+
+// BenchmarkKernelRows measures the big-step of the jobs row's kernel at
+// 10^4 rows (10^6 elements), in ns per element, on 1 and 2 goroutines;
+// the ratio of the two is the row's speed-up (on two idle cores).
+func BenchmarkKernelRows(b *testing.B) {
+	p, err := ParseFile("rows.fun", rowsProgram)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 10_000
+	env := (*Env)(nil).Bind("n", semantics.Scalar(n))
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, _, err = Eval(p, env, &EvalOptions{Jobs: jobs}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*100)/float64(b.N), "ns/element")
+		})
+	}
+}
