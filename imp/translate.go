@@ -17,7 +17,9 @@ import (
 //
 // Where the procedures need a reading (ERRATA.md): the if case declares
 // the pattern's int and mem variables before the if and assigns them at
-// the end of each branch (arrays need nothing); COPY reads an element into
+// the end of each branch (arrays need nothing), or, when a branch binds
+// one of the pattern's names (FUN allows it), fresh variables the pattern
+// takes after the if; COPY reads an element into
 // a fresh int before writing it (IMP's write takes a scalar expression);
 // iota and copy, derived forms, become the kernels they stand for; a
 // program's inputs are ints and row-major arrays in blocks of their own,
@@ -152,36 +154,31 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 		// The target's type says how the word is read: as y's elements.
 		return []Stmt{&Decl{At: at, X: x, Type: TypeOf(ty.Elem)}, &Read{At: at, X: x, Y: a.Block, Index: apply(a.Index, vars(e.Idx))}}, nil
 	case *fun.IfExp:
-		// FUN lets a branch bind a name of the if's own pattern; IMP's
-		// environment is flat, so the branch's results then go through
-		// fresh variables, lest one assignment clobber the next's source.
-		clash := false
-		bound := map[string]bool{}
-		fun.Stms(&fun.Body{Stms: append(append([]*fun.Stm(nil), e.Then.Stms...), e.Else.Stms...)}, func(st *fun.Stm) {
-			for _, q := range st.Pat {
-				bound[q.Name.Name] = true
-			}
-		})
+		// FUN lets a branch bind a name of the if's own pattern (with any
+		// type); IMP's environment is flat and a branch runs in it, so the
+		// branches then set fresh variables declared before the if, and
+		// the pattern's variables are declared after it: no branch sees a
+		// variable of the pattern's names, and no assignment clobbers the
+		// next one's source.
+		names := map[string]bool{}
 		for _, p := range s.Pat {
-			clash = clash || bound[p.Name.Name]
+			names[p.Name.Name] = true
 		}
-		var decls, tail1, tail2 []Stmt
-		assign := func(tail []Stmt, x *fun.Ident, y *fun.Ident, typ Type) []Stmt {
-			if !clash {
-				return append(tail, &Assign{At: at, X: x, SE: fun.Var{Ident: y}})
-			}
-			tmp := t.fresh(x.Name + "_")
-			return append([]Stmt{&Decl{At: at, X: tmp, Type: typ}, &Assign{At: at, X: tmp, SE: fun.Var{Ident: y}}},
-				append(tail, &Assign{At: at, X: x, SE: fun.Var{Ident: tmp}})...)
-		}
+		clash := bindsAny(names, e.Then, e.Else)
+		var decls, tail1, tail2, after []Stmt
 		for i, p := range s.Pat {
 			typ, ok := impType(p.Type)
 			if !ok {
 				continue // an array: its block, offset and strides are in the pattern
 			}
-			decls = append(decls, &Decl{At: at, X: p.Name, Type: typ})
-			tail1 = assign(tail1, p.Name, e.Then.Result[i], typ)
-			tail2 = assign(tail2, p.Name, e.Else.Result[i], typ)
+			x := p.Name
+			if clash {
+				x = t.fresh(p.Name.Name + "_")
+				after = append(after, declare(at, p.Name, typ, fun.Var{Ident: x})...)
+			}
+			decls = append(decls, &Decl{At: at, X: x, Type: typ})
+			tail1 = append(tail1, &Assign{At: at, X: x, SE: fun.Var{Ident: e.Then.Result[i]}})
+			tail2 = append(tail2, &Assign{At: at, X: x, SE: fun.Var{Ident: e.Else.Result[i]}})
 		}
 		s1, _, err := t.stms(e.Then.Stms, gamma)
 		if err != nil {
@@ -191,7 +188,8 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 		if err != nil {
 			return nil, err
 		}
-		return append(decls, &If{At: at, Cond: e.Cond, Then: append(s1, tail1...), Else: append(s2, tail2...)}), nil
+		out := append(decls, &If{At: at, Cond: e.Cond, Then: append(s1, tail1...), Else: append(s2, tail2...)})
+		return append(out, after...), nil
 	case *fun.KernelExp:
 		inner := map[string]fun.Type{e.Var.Name: {}}
 		for k, v := range gamma {

@@ -416,13 +416,16 @@ in (nan, inf, same)`,
 // enclosing let's pattern binds (the pattern is not in the body's scope),
 // and lets a loop's pattern take its parameters' names in another order;
 // IMP's variables are flat. The generator (proofs-tests, ExtGenConfig)
-// found the first two, shrunk: a filter whose body binds the pattern's
-// size k used k as its counter, so the body's declaration reset the count
-// (an out-of-block write; a wrong count), and a loop whose pattern is
-// (b, a) for the parameters (a, b) assigned b <- a, then a <- b. Each
-// program must give FUN's results in every compile mode (raw: the
-// simplifier, which drops the dead binding, left out) under both of IMP's
-// semantics.
+// found the first two filters, shrunk: a filter whose body binds the
+// pattern's size k used k as its counter, so the body's declaration reset
+// the count (an out-of-block write; a wrong count). Found by reading the
+// translation for the same clash: a loop whose pattern is (b, a) for the
+// parameters (a, b) assigned b <- a, then a <- b; an if whose branch binds
+// a pattern's name as a float declared it over the int the translation
+// had declared before the if (IMP's checker refuses that), so the
+// branches now set fresh variables. Each program must give FUN's results
+// in every compile mode (raw: the simplifier, which drops the dead
+// binding, left out) under both of IMP's semantics.
 func TestFromFunmemNameClashes(t *testing.T) {
 	modes := []lang.CompileOptions{{}, {Raw: true}, {Expand: true, Layout: "gpu"}, {Expand: true, Layout: "cpu", Raw: true}}
 	for _, tc := range []struct {
@@ -459,6 +462,17 @@ let (k : int) (ys : [k][n]) =
       in (p)
     in (k)
 in (k, ys)`, []map[string]string{{"xss": "[[1 2] [0 1]]"}, {"xss": "[[5 1 1] [0 0 0] [2 3 4]]"}}},
+		{"an if whose branch binds the pattern's names, one as a float", `input (c : int) (x : int)
+let (p : int) (q : int) =
+  if c then
+    let (p : float) = float(x) * 1.5
+    let (r : int) = int(p)
+    in (r, x)
+  else
+    let (q : int) = x + 1
+    let (p : int) = x - 1
+    in (q, p)
+in (p, q)`, []map[string]string{{"c": "1", "x": "3"}, {"c": "0", "x": "3"}}},
 		{"a loop's pattern swapping its parameters", `input (n : int)
 let (x : int) = 1
 let (y : int) = 2
