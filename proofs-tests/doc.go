@@ -37,9 +37,14 @@
 // accumulators'. Off, the generator draws exactly the programs it drew
 // before the extensions, seed for seed. The FUN properties, the coverage
 // report and the FUNMEM properties (MemGenConfig, MemExtensions) use
-// ExtGenConfig; the level agreement FUN ≡ FUNMEM ≡ IMP uses
-// DefaultGenConfig (ImpGenConfig) until ImpExtensions is set, once
-// FunMemToImp and the CUDA emitter get the extension forms right.
+// ExtGenConfig, and so does the level agreement FUN ≡ FUNMEM ≡ IMP
+// (ImpGenConfig, ImpExtensions), which leaves CUDA out of the programs
+// with a reduce or scan nested in a body (cudaExtBug, levels_props.go).
+// With the extensions the generator also makes float scalars
+// (fungen_float.go): float(x), float constants, + - * /, sqrt exp log sin
+// cos, and ints from them by a comparison or by int(f) in a tracked
+// range (a risky choice: of any float, perhaps stuck in E-SCALAR); floats
+// stay out of the block's variables, so every other form sees ints.
 //
 // Shrinks (gopter's ShrinkCase) is the generator's shrinker: edits that keep a program well
 // typed by construction. It drops unused statements, inputs and results,
@@ -239,9 +244,8 @@
 //     extension forms;
 //   - imp-for-off-by-one, imp-reduce-skips-neutral and imp-scan-exclusive
 //     (imp/loops.go, shared by IMP's two semantics): imp-examples, the
-//     golden outputs of examples/imp under both IMP semantics (until the
-//     level agreement's cases have the extension forms, ImpExtensions, no
-//     generated program reaches them).
+//     golden outputs of examples/imp under both IMP semantics, and
+//     fun-funmem-imp on generated programs with the extension forms.
 //
 // (The paper's "fused don't-fuse case" needs a fusion pass, which arraysem
 // does not have.) The table of mutants, their killers and the cases it
