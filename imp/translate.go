@@ -25,24 +25,28 @@ import (
 // program's inputs are ints and row-major arrays in blocks of their own,
 // and its results are named by return, each array by its block and shape.
 func FromFunmem(p *fun.Program) (*Program, error) {
-	t := &translator{used: map[string]bool{}}
+	t := &translator{used: map[string]bool{}, bound: map[string]int{}}
 	gamma := map[string]fun.Type{}
+	bind := func(x *fun.Ident) {
+		t.used[x.Name] = true
+		t.bound[x.Name]++
+	}
 	for _, in := range p.Inputs {
 		gamma[in.Name.Name] = in.Type
-		t.used[in.Name.Name] = true
+		bind(in.Name)
 	}
 	fun.Stms(p.Body, func(s *fun.Stm) {
 		for _, q := range s.Pat {
-			t.used[q.Name.Name] = true
+			bind(q.Name)
 		}
 		if k, ok := s.Exp.(*fun.KernelExp); ok {
-			t.used[k.Var.Name] = true
+			bind(k.Var)
 		}
 		if l, ok := s.Exp.(*fun.LoopExp); ok {
-			t.used[l.Var.Name] = true
+			bind(l.Var)
 		}
 		for _, q := range fun.ExpParams(s.Exp) {
-			t.used[q.Name.Name] = true
+			bind(q.Name)
 		}
 	})
 	out := &Program{File: p.File, RetPos: p.Body.In}
@@ -81,8 +85,9 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 }
 
 type translator struct {
-	used map[string]bool
-	n    int
+	used  map[string]bool
+	bound map[string]int // how many times the program binds each name
+	n     int
 }
 
 func (t *translator) fresh(base string) *fun.Ident {
@@ -319,6 +324,21 @@ func with(gamma map[string]fun.Type, ps ...*fun.Param) map[string]fun.Type {
 // the final values after done.
 func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type) ([]Stmt, error) {
 	at := s.Let
+	// The parameters are IMP variables declared before the for, which
+	// outlive the loop in IMP, not in FUN: a parameter whose name the
+	// program binds elsewhere (perhaps with another type, in a branch or
+	// a body IMP's checker would then refuse) gets a fresh name.
+	ren := map[string]string{}
+	for _, y := range e.Params {
+		if t.bound[y.Name.Name] > 1 {
+			ren[y.Name.Name] = t.fresh(y.Name.Name + "_").Name
+		}
+	}
+	if len(ren) > 0 {
+		f := fun.All(fun.Renaming(ren))
+		e = &fun.LoopExp{Loop: e.Loop, Params: fun.MapParams(e.Params, f, true), Lparen: e.Lparen, Init: e.Init, Rparen: e.Rparen,
+			Var: e.Var, Bound: e.Bound, Body: fun.MapBody(e.Body, f)}
+	}
 	var out, tmps, assigns []Stmt
 	var pat, fin []*fun.Ident // the pattern's variables, the parameters they take after done
 	var typs []Type

@@ -423,7 +423,9 @@ in (nan, inf, same)`,
 // parameters (a, b) assigned b <- a, then a <- b; an if whose branch binds
 // a pattern's name as a float declared it over the int the translation
 // had declared before the if (IMP's checker refuses that), so the
-// branches now set fresh variables. Each program must give FUN's results
+// branches now set fresh variables; a loop's float parameter, declared
+// before the for, outlived the loop in IMP and a later branch's int of
+// its name was refused, so such parameters get fresh names. Each program must give FUN's results
 // in every compile mode (raw: the simplifier, which drops the dead
 // binding, left out) under both of IMP's semantics.
 func TestFromFunmemNameClashes(t *testing.T) {
@@ -473,6 +475,19 @@ let (p : int) (q : int) =
     let (p : int) = x - 1
     in (q, p)
 in (p, q)`, []map[string]string{{"c": "1", "x": "3"}, {"c": "0", "x": "3"}}},
+		{"a float loop parameter's name bound again as an int in a later branch", `input (c : int) (t : int)
+let (z : float) = 1.5
+let (w : float) =
+  loop (a : float) = (z) for i <= t do
+    let (b : float) = a * 2.0
+    in (b)
+let (r : int) =
+  if c then
+    let (a : int) = 7
+    in (a)
+  else
+    in (c)
+in (w, r)`, []map[string]string{{"c": "1", "t": "2"}, {"c": "0", "t": "0"}}},
 		{"a loop's pattern swapping its parameters", `input (n : int)
 let (x : int) = 1
 let (y : int) = 2
