@@ -20,11 +20,20 @@ type Options struct {
 }
 
 // Emit translates a checked IMP program to CUDA. Its errors are of kind
-// InputError, at the construct the emitter cannot translate: a name that
-// an if's branch or a for's body declares with another type than the
-// enclosing scope's, which IMP carries out of the body (scope.go), or a
-// statement IMP gains later.
-func Emit(p *imp.Program, opts Options) (*File, error) {
+// InputError, at the construct the emitter cannot translate: a statement
+// IMP gains later. A name the emitter fails to give a C++
+// variable, a bug of its own, is an error too (not an empty expression
+// in the file).
+func Emit(p *imp.Program, opts Options) (f *File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			u, ok := r.(unbound)
+			if !ok {
+				panic(r)
+			}
+			f, err = nil, fmt.Errorf("cuda: internal error: the emitter gave IMP's %s (%s) no C++ variable in %s", u.s.name, typeName(u.s.t), p.File)
+		}
+	}()
 	e := &emitter{p: p, names: map[string]bool{}, out: &File{Source: filepath.Base(p.File)}}
 	if err := e.checkScopes(); err != nil {
 		return nil, err
@@ -240,7 +249,7 @@ func (e *emitter) sexp(fr *frame, se fun.SExp) Expr {
 	case *fun.Call:
 		return e.callExpr(fr, se)
 	case fun.Var:
-		c, _ := fr.lookup(se.Name)
+		c := fr.lookup(se.Name)
 		return id(c)
 	case *fun.UnOp:
 		if stype(fr.ty, se.X) == imp.Float {
@@ -305,7 +314,7 @@ func (e *emitter) value(f *fn, fr *frame, se fun.SExp, rule, base string) ([]Stm
 // block is the ⊥ check of a block variable (E-IMP-READ, E-IMP-WRITE and
 // return are stuck on ⊥).
 func (e *emitter) block(f *fn, fr *frame, x *fun.Ident, rule string) ([]Stmt, string) {
-	c, _ := fr.lookup(x.Name)
+	c := fr.lookup(x.Name)
 	site := e.site(x.NamePos, rule, pct(fmt.Sprintf("memory block %s is ⊥ (declared, never allocated or assigned)", x.Name)))
 	return []Stmt{&If{Cond: bin("==", field(c, "p"), id("nullptr")), Then: f.fail(site, nil, nil)}}, c
 }
@@ -341,7 +350,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		return nil
 	case *imp.Decl:
 		fr.ty[s.X.Name] = s.Type
-		c, _ := fr.lookup(s.X.Name)
+		c := fr.lookup(s.X.Name)
 		switch s.Type {
 		case imp.Mem:
 			return []Stmt{set(field(c, "p"), id("nullptr")), set(field(c, "n"), num(0))}
@@ -350,9 +359,9 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		}
 		return []Stmt{set(id(c), num(0))}
 	case *imp.Assign:
-		c, _ := fr.lookup(s.X.Name)
+		c := fr.lookup(s.X.Name)
 		if y, ok := s.SE.(fun.Var); ok && fr.ty[y.Name] == imp.Mem {
-			cy, _ := fr.lookup(y.Name)
+			cy := fr.lookup(y.Name)
 			return []Stmt{set(id(c), id(cy))}
 		}
 		return append(e.checks(f, fr, s.SE, imp.EImpAssignInt.Name), set(id(c), e.sexp(fr, s.SE)))
@@ -364,7 +373,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		more, off := e.value(f, fr, s.Index, rule, "offset")
 		out = append(out, more...)
 		out = append(out, e.bounds(f, s.At, rule, s.Y.Name, cy, off)...)
-		cx, _ := fr.lookup(s.X.Name)
+		cx := fr.lookup(s.X.Name)
 		at := &Binary{Op: "+", L: field(cy, "p"), R: id(off)}
 		// The word is read as x is declared (a float: its bits).
 		t := fr.ty[s.X.Name]
@@ -394,7 +403,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 	case *imp.If:
 		// Each branch is a scope of its own (its declarations end at fi)
 		// in the frame's variables.
-		c, _ := fr.lookup(s.Cond.Name)
+		c := fr.lookup(s.Cond.Name)
 		outer := fr.ty
 		fr.ty = outer.with()
 		then := e.stmts(f, fr, s.Then)
@@ -441,7 +450,7 @@ func (e *emitter) alloc(f *fn, fr *frame, s *imp.Alloc) []Stmt {
 	out, n := e.value(f, fr, s.Size, rule, "size")
 	neg := e.site(s.At, rule, "allocation of negative size %lld")
 	limit := e.site(s.At, rule, "allocation of %lld integers exceeds the interpreter's heap limit of %lld")
-	c, _ := fr.lookup(s.X.Name)
+	c := fr.lookup(s.X.Name)
 	owner, inLoop := fr.owner()
 	if inLoop {
 		return append(out, e.loopAlloc(f, owner, s, c, n, neg, limit)...)
@@ -621,7 +630,7 @@ func (e *emitter) main() {
 	body = append(body, &Comment{Text: "return: every result is checked before any is printed"})
 	var prints []Stmt
 	for _, r := range e.p.Return {
-		c, _ := fr.lookup(r.Name.Name)
+		c := fr.lookup(r.Name.Name)
 		if r.Dims == nil {
 			print := "arraysem_print_int"
 			if fr.ty[r.Name.Name] == imp.Float {
@@ -727,13 +736,16 @@ func (e *emitter) heap(fr *frame) []Stmt {
 		// A block allocated in a for loop of a thread lives until the
 		// thread's frame ends: how many there are, only the thread knows.
 		all := ok(k.bound) && !loopy
-		var per Expr = num(0)
 		for _, se := range sizes {
 			all = all && ok(se)
-			per = call("arraysem_heap_thread", per, e.sexp(fr, se))
 		}
 		where := k.name + " (" + k.at.String() + ")"
 		if all {
+			// Only now are the sizes known to be the host's names.
+			var per Expr = num(0)
+			for _, se := range sizes {
+				per = call("arraysem_heap_thread", per, e.sexp(fr, se))
+			}
 			need = call("arraysem_heap_kernel", need, e.sexp(fr, k.bound), per)
 			known = append(known, where)
 		} else {

@@ -145,13 +145,13 @@ func (e *emitter) seqFold(f *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	el, decls := e.partFrame(f, fr, []slot{{fd.X.Name, imp.Int}}, []string{v}, fd.Body)
 	body := e.body(f, el, decls, fd.Body)
 	y := f.fresh("y")
-	yc, _ := el.lookup(fd.Yield.Name)
+	yc := el.lookup(fd.Yield.Name)
 	body = append(body, &Decl{Type: ctypeOf(t), Name: y, Init: id(yc)})
 	a, b := f.cname(fd.A.Name), f.cname(fd.B.Name)
 	comb, decls := e.partFrame(f, fr, []slot{{fd.A.Name, t}, {fd.B.Name, t}}, []string{a, b}, fd.Combine)
 	decls = append([]Stmt{&Decl{Type: ctypeOf(t), Name: a, Init: id(acc)}, &Decl{Type: ctypeOf(t), Name: b, Init: id(y)}}, decls...)
 	body = append(body, e.body(f, comb, decls, fd.Combine)...)
-	c, _ := comb.lookup(fd.Result.Name)
+	c := comb.lookup(fd.Result.Name)
 	body = append(body, set(id(acc), id(c)))
 	if sc, ok := s.(*imp.Scan); ok {
 		at := fr.child([]slot{{fd.X.Name, imp.Int}}, []string{v})
@@ -160,7 +160,7 @@ func (e *emitter) seqFold(f *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	}
 	out = append(out, &For{Var: v, From: num(1), Bound: id(n), Body: body})
 	if r, ok := s.(*imp.Reduce); ok {
-		x, _ := fr.lookup(r.Target.Name)
+		x := fr.lookup(r.Target.Name)
 		out = append(out, set(id(x), id(acc)))
 	}
 	return out
@@ -229,8 +229,7 @@ func (e *emitter) capture(k *foldFn, captured []slot, skip map[slot]bool) []slot
 func args(fr *frame, vars []slot) []Expr {
 	out := make([]Expr, len(vars))
 	for i, x := range vars {
-		c, _ := fr.find(x)
-		out[i] = id(c)
+		out[i] = id(fr.must(x))
 	}
 	return out
 }
@@ -273,7 +272,7 @@ func (e *emitter) partFn(name string, ty scope, captured []slot, binds []slot, a
 		decls = append(decls, &Decl{Type: ctypeOf(x.t), Name: c, Init: zero(ctypeOf(x.t))})
 	}
 	k.f.Body = append(unpack, e.body(k.g, inner, decls, body)...)
-	y, _ := inner.lookup(yield.Name)
+	y := inner.lookup(yield.Name)
 	k.f.Body = append(k.f.Body, &Return{Value: word(t, id(y))})
 	return k.f, used
 }
@@ -581,7 +580,7 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 		body = append(body, launch(k3, id(blocks), []Expr{id(n), id(chunk), id(users), id(partials), id(ys)}, k3Args)...)
 		body = append(body, cudaCall("cudaFree", call("cudaFree", id(ys))))
 	} else {
-		x, _ := fr.lookup(s.(*imp.Reduce).Target.Name)
+		x := fr.lookup(s.(*imp.Reduce).Target.Name)
 		dst := x
 		if t == imp.Float {
 			dst = h.fresh("word")
@@ -595,7 +594,7 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	body = append(body, cudaCall("cudaFree", call("cudaFree", id(partials))))
 	var none []Stmt
 	if !isScan {
-		x, _ := fr.lookup(s.(*imp.Reduce).Target.Name)
+		x := fr.lookup(s.(*imp.Reduce).Target.Name)
 		none = []Stmt{set(id(x), id(ne))}
 	}
 	return append(out, &If{Cond: bin(">", id(n), num(0)), Then: body, Else: none})

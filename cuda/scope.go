@@ -1,7 +1,6 @@
 package cuda
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/arraysem/arraysem/fun"
@@ -22,15 +21,11 @@ import (
 // (the second renamed, as cname renames), and the parameters a kernel or
 // a fold's function takes are slots too.
 //
-// What C++ cannot follow is a type that IMP's environment carries out of
-// a scope: an if's branch and a for's body run in the enclosing
-// environment (E-IMP-IF, I-FOR), so a branch that ends with a name of
-// the enclosing scope declared with another type leaves that name holding
-// a value of the other type while the checker still sees the first (the
-// interpreter is then stuck where the value is used as the first type, or
-// prints it as the second). checkScopes refuses such a program; kernels'
-// bodies and fold parts start from a copy of the environment and carry
-// nothing out.
+// IMP's checker refuses what C++ could not follow: a type that IMP's
+// flat environment carries out of a scope (a var in an if's branch or a
+// for's body that retypes an outer variable, which survives the body by
+// E-IMP-IF and I-FOR); kernels' bodies and fold parts start from a copy
+// of the environment and carry nothing out.
 
 // scope is the type of every name in scope at a point of a body.
 type scope map[string]imp.Type
@@ -54,8 +49,25 @@ func (ty scope) with(binds ...slot) scope {
 func (fr *frame) slot(x string) slot { return slot{x, fr.ty[x]} }
 
 // lookup is the C++ variable of what x names at the frame's current
-// statement.
-func (fr *frame) lookup(x string) (string, bool) { return fr.find(fr.slot(x)) }
+// statement (must's panic when there is none).
+func (fr *frame) lookup(x string) string { return fr.must(fr.slot(x)) }
+
+// unbound is the panic of must: an IMP variable the emitter has given no
+// C++ variable. It is a bug of the emitter (a name left out of a kernel's
+// or a fold function's parameters, a frame that does not declare what its
+// body writes), which Emit reports as an error: printed, the missing name
+// would be an empty expression (`int64_t neutral = ;`), a file that no
+// compiler accepts.
+type unbound struct{ s slot }
+
+// must is the C++ variable of a slot, which the frames must have.
+func (fr *frame) must(s slot) string {
+	c, ok := fr.find(s)
+	if !ok {
+		panic(unbound{s})
+	}
+	return c
+}
 
 // find is the C++ variable of a slot in the frame or the frames around it.
 func (fr *frame) find(s slot) (string, bool) {
@@ -78,8 +90,7 @@ func (fr *frame) child(binds []slot, cs []string) *frame {
 }
 
 // checkScopes walks the program with IMP's scopes: it reserves every IMP
-// name, refuses a statement the emitter does not know, and refuses a type
-// that an if or a for carries out of its body (see above).
+// name and refuses a statement the emitter does not know.
 func (e *emitter) checkScopes() error {
 	ty := scope{}
 	for _, in := range e.p.Inputs {
@@ -106,21 +117,12 @@ func (e *emitter) scopes(ty scope, ss []imp.Stmt) error {
 			e.names[s.X.Name] = true
 			err = e.scopes(ty.with(slot{s.X.Name, imp.Int}), s.Body)
 		case *imp.If:
-			for _, b := range [][]imp.Stmt{s.Then, s.Else} {
-				inner := ty.with()
-				if err = e.scopes(inner, b); err == nil {
-					err = carried(ty, inner, b, "", "an if's branch")
-				}
-				if err != nil {
-					break
-				}
+			if err = e.scopes(ty.with(), s.Then); err == nil {
+				err = e.scopes(ty.with(), s.Else)
 			}
 		case *imp.For:
 			e.names[s.X.Name] = true
-			inner := ty.with(slot{s.X.Name, imp.Int})
-			if err = e.scopes(inner, s.Body); err == nil {
-				err = carried(ty, inner, s.Body, s.X.Name, "a for's body")
-			}
+			err = e.scopes(ty.with(slot{s.X.Name, imp.Int}), s.Body)
 		case *imp.Reduce:
 			err = e.foldScopes(ty, &s.Fold, accType(ty, s))
 		case *imp.Scan:
@@ -149,53 +151,6 @@ func (e *emitter) foldScopes(ty scope, f *imp.Fold, t imp.Type) error {
 		return err
 	}
 	return e.scopes(ty.with(slot{f.A.Name, t}, slot{f.B.Name, t}), f.Combine)
-}
-
-// carried refuses a body (an if's branch, a for's, of index index) that
-// ends with a name of the enclosing scope outer declared with another
-// type, which IMP's flat environment carries out of the body.
-func carried(outer, inner scope, body []imp.Stmt, index, what string) error {
-	var names []string
-	for x := range outer {
-		names = append(names, x)
-	}
-	sort.Strings(names)
-	for _, x := range names {
-		if x == index || inner[x] == outer[x] {
-			continue
-		}
-		pos := body[0].Pos()
-		if d := lastDecl(body, x); d != nil {
-			pos = d.At
-		}
-		return semantics.Errorf(pos, semantics.InputError, "", "cuda: %s, declared as %s before, is declared as %s in %s, which IMP's flat environment carries out of it; the CUDA emitter gives each of a name's types a C++ variable of its own and cannot follow", x, typeName(outer[x]), typeName(inner[x]), what)
-	}
-	return nil
-}
-
-// lastDecl is the last declaration of x that a body runs in the enclosing
-// environment (in it, its ifs' branches and its fors' bodies).
-func lastDecl(ss []imp.Stmt, x string) *imp.Decl {
-	var last *imp.Decl
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *imp.Decl:
-			if s.X.Name == x {
-				last = s
-			}
-		case *imp.If:
-			for _, b := range [][]imp.Stmt{s.Then, s.Else} {
-				if d := lastDecl(b, x); d != nil {
-					last = d
-				}
-			}
-		case *imp.For:
-			if d := lastDecl(s.Body, x); d != nil {
-				last = d
-			}
-		}
-	}
-	return last
 }
 
 // accType is the type of a fold's accumulator in scope ty, Int or Float:

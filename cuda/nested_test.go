@@ -1,0 +1,132 @@
+package cuda_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/cuda"
+	"github.com/arraysem/arraysem/cuda/harness"
+	gpusim "github.com/arraysem/arraysem/gpu-sim"
+	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/lang"
+)
+
+// nestedFiles are FUN programs with folds nested in threads: the
+// generator's reproducer of a neutral element left out of a kernel's
+// parameters, and reduces, scans, a float reduce, a scan in a loop and a
+// filter in kernels, with empty arrays in their test blocks.
+var nestedFiles = []string{filepath.Join("testdata", "nested_repro.fun"), filepath.Join("testdata", "nested.fun")}
+
+// nestedPrograms are the nested files compiled to IMP as `compile --to
+// cuda` does (no MemoryExpand) and, as harness.Programs does, in both
+// layouts of MemoryExpand, emitted, with the inputs of their test blocks.
+func nestedPrograms(t *testing.T) []*harness.Program {
+	t.Helper()
+	ps, err := harness.Programs(nestedFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2*len(nestedFiles) {
+		t.Fatalf("%d programs from %d files", len(ps), len(nestedFiles))
+	}
+	for i, file := range nestedFiles {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := check.Load(file, string(src), check.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := check.Compile(l, "imp", lang.CompileOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := st[len(st)-1].Program.Syntax().(*imp.Program)
+		f, err := cuda.Emit(p, cuda.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		ps = append(ps, &harness.Program{Name: file, Imp: p, CUDA: f.String(), Cases: ps[2*i].Cases})
+	}
+	return ps
+}
+
+// TestNestedFoldsInSim: the nested files, emitted, print in gpu-sim what
+// the interpreter prints, with blocks of 1, 3 and 32 threads and three
+// schedules.
+func TestNestedFoldsInSim(t *testing.T) {
+	schedules := []gpusim.Schedule{{Kind: "in-order"}, {Kind: "reverse"}, {Kind: "random", Seed: 5}}
+	for _, p := range nestedPrograms(t) {
+		prog, err := gpusim.Parse(p.Name+".cu", p.CUDA)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		for _, args := range p.Cases {
+			want := harness.Interpret(p.Imp, args)
+			if want.Status != 0 {
+				t.Fatalf("%s %v: the interpreter fails: %s", p.Name, harness.Args(args), want.Err)
+			}
+			for k, block := range []int{1, 3, 32} {
+				if err := simAgrees(prog, want, args, gpusim.Options{Block: block, Schedule: schedules[k]}); err != nil {
+					t.Errorf("%s %v, blocks of %d: %v", p.Name, harness.Args(args), block, err)
+				}
+			}
+		}
+	}
+}
+
+// TestNestedFoldsOnClang: the nested files, emitted, compile to PTX and,
+// under the sanitizers, on the host print what the interpreter prints,
+// with blocks of 2 and 256 threads.
+func TestNestedFoldsOnClang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("clang builds; go test without -short runs them")
+	}
+	needClang(t)
+	ps := nestedPrograms(t)
+	dir := t.TempDir()
+	if _, err := cuda.Build(cuda.PTXCommand, harness.Bundle(ps), dir, "nested", ".ptx"); err != nil {
+		t.Fatal(err)
+	}
+	bin, err := cuda.Build(cuda.HostCommand, harness.Bundle(ps), dir, "nested", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, block := range []string{"2", "256"} {
+		t.Setenv("ARRAYSEM_BLOCK", block)
+		for i, p := range ps {
+			for _, args := range p.Cases {
+				got := cuda.Exec(bin, append([]string{strconv.Itoa(i)}, harness.Args(args)...), time.Minute)
+				if v, d := harness.Compare(harness.Interpret(p.Imp, args), got); v != "ok" {
+					t.Errorf("%s %v, blocks of %s: %s", p.Name, harness.Args(args), block, d)
+				}
+			}
+		}
+	}
+}
+
+// TestEmitUnbound: a name the emitter gives no C++ variable is Emit's
+// error, not an empty expression in the file. The program is IMP's
+// checker's, then stripped of a declaration the emitter relies on (its
+// frames declare what a body writes), which only a bug of the emitter
+// could do to a checked program.
+func TestEmitUnbound(t *testing.T) {
+	p, err := imp.ParseFile("unbound.imp", "var s : int; s <- 1; var t : int; t <- s; return t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := imp.Check(p, nil); err != nil {
+		t.Fatal(err)
+	}
+	p.Body = p.Body[2:] // t <- s, with s declared nowhere
+	_, err = cuda.Emit(p, cuda.Options{})
+	if err == nil || err.Error() != fmt.Sprintf("cuda: internal error: the emitter gave IMP's s (int) no C++ variable in %s", p.File) {
+		t.Fatalf("Emit: %v", err)
+	}
+}
