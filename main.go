@@ -532,7 +532,7 @@ func cmdTest(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	semantics.DefaultJobs = *jobs // the runs are built by check.RunGolden
+	semantics.SetDefaultJobs(*jobs) // the runs are built by check.RunGolden
 	out, err := check.RunGolden(pos[0], stdout, check.GoldenOptions{Verbose: *verbose, Levels: *levels})
 	if err != nil {
 		return usageError{"test: " + err.Error()}
@@ -764,7 +764,7 @@ func cmdSide(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	semantics.DefaultJobs = *jobs // the runs are built by check.SideBySide
+	semantics.SetDefaultJobs(*jobs) // the runs are built by check.SideBySide
 	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {
 		return err

@@ -13,7 +13,7 @@ type EvalOptions struct {
 	Derive  bool              // build the evaluation derivation (big-step)
 	Counter semantics.Counter // counts the rules applied, if non-nil
 	// Jobs bounds the goroutines a kernel runs its iterations on: 0 for
-	// semantics.DefaultJobs (all cores unless set), 1 for sequential
+	// the default (semantics.SetDefaultJobs; all cores unless set), 1 for sequential
 	// (semantics.Jobs resolves it). The results, and
 	// the error of a run that goes wrong, do not depend on it; derivations
 	// and rule counts are built sequentially whatever it says.

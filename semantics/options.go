@@ -1,6 +1,9 @@
 package semantics
 
-import "runtime"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // RunOptions configure a run of any language's semantics. Every
 // language's small-step runner (fun.RunSmall, funmem.RunHeapSmall,
@@ -26,21 +29,26 @@ type RunOptions struct {
 	// remora.Expr, dynamic.Expr).
 	OnStep func(rule string, config any)
 	// Jobs bounds the goroutines a big-step runs a large kernel's
-	// iterations on (FUN's; `--jobs N`): 0 for DefaultJobs, 1 for
-	// sequential. Results and errors never depend on it.
+	// iterations on (FUN's; `--jobs N`): 0 for the default
+	// (SetDefaultJobs), 1 for sequential. Results and errors never
+	// depend on it.
 	Jobs int
 }
 
-// DefaultJobs is what a run whose RunOptions.Jobs is 0 uses: 0 for all
-// cores (runtime.GOMAXPROCS). `arraysem side-by-side --jobs N` and `test
-// --jobs N` set it, since the runs they make are built elsewhere.
-var DefaultJobs int
+// defaultJobs is what a run whose RunOptions.Jobs is 0 uses: 0 for all
+// cores (runtime.GOMAXPROCS). SetDefaultJobs sets it.
+var defaultJobs atomic.Int64
 
-// Jobs resolves a run's Jobs: n when it is set, else DefaultJobs when
-// that is, else all cores.
+// SetDefaultJobs sets the Jobs of runs that do not set their own:
+// `arraysem side-by-side --jobs N` and `test --jobs N` do, since the runs
+// they make are built elsewhere; 0 for all cores.
+func SetDefaultJobs(n int) { defaultJobs.Store(int64(n)) }
+
+// Jobs resolves a run's Jobs: n when it is set, else the default when
+// that is (SetDefaultJobs), else all cores.
 func Jobs(n int) int {
 	if n <= 0 {
-		n = DefaultJobs
+		n = int(defaultJobs.Load())
 	}
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
