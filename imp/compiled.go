@@ -30,8 +30,8 @@ import (
 // the value or the error the rules give (expressions have no effects).
 //
 // Race tracking is the heap's: a kernel's and a fold's trackers are pushed
-// for their iterations only, and each kernel or fold statement reuses its
-// tracker's table from one run to the next (semantics.Tracker.Reset).
+// for their iterations only, and a kernel or fold reuses the table of one
+// that has ended (semantics.Tracker.Reset).
 
 // slot is a variable's entry: its value, and whether it is declared. An
 // undeclared slot holds the zero Value (a read into an undeclared x reads
@@ -49,15 +49,15 @@ type cexp func(env []slot) (semantics.Num, bool)
 // cstmt is a compiled statement.
 type cstmt struct {
 	s        Stmt
-	x, y     int32 // slots: the target (the index of a loop), a block
-	a, b     cexp  // compiled expressions (see compile)
+	exec     func(*machine, *cstmt) error // runs it by its rule (execOf)
+	x, y     int32                        // slots: the target (the index of a loop), a block
+	a, b     cexp                         // compiled expressions (see compile)
 	body     []*cstmt
 	body2    []*cstmt // an if's else, a fold's combine part
 	save     []int32  // the slots a kernel's, for's or fold element's iteration saves
 	save2    []int32  // a fold combine's
 	buf      []slot
 	buf2     []slot
-	t        *semantics.Tracker // reused from one run of the statement to the next
 	fold     *Fold
 	xa, xb   int32 // a fold's a and b
 	yield    int32
@@ -68,12 +68,14 @@ type cstmt struct {
 
 // machine is a compiled program running.
 type machine struct {
-	opts  *Options
-	h     *semantics.Heap
-	env   []slot
-	names []string
-	slots map[string]int32
-	trace bool
+	opts    *Options
+	counter semantics.Counter
+	h       *semantics.Heap
+	env     []slot
+	names   []string
+	slots   map[string]int32
+	trace   bool
+	free    []*semantics.Tracker // trackers of kernels and folds that have ended, for reuse
 
 	intLookup func(*fun.Ident, string) (int64, error)
 	numLookup func(*fun.Ident, string) (semantics.Num, error)
@@ -81,7 +83,7 @@ type machine struct {
 
 // compile makes the machine that runs p's body from env.
 func compile(p *Program, env Env, h *semantics.Heap, opts *Options) (*machine, []*cstmt) {
-	m := &machine{opts: opts, h: h, slots: map[string]int32{}, trace: opts.Trace != nil}
+	m := &machine{opts: opts, counter: opts.Counter, h: h, slots: map[string]int32{}, trace: opts.Trace != nil}
 	body := m.stmts(p.Body)
 	m.env = make([]slot, len(m.names))
 	for i, x := range m.names {
@@ -128,7 +130,7 @@ func (m *machine) stmts(ss []Stmt) []*cstmt {
 }
 
 func (m *machine) compile(s Stmt) *cstmt {
-	c := &cstmt{s: s}
+	c := &cstmt{s: s, exec: execOf(s)}
 	switch s := s.(type) {
 	case *Decl:
 		c.x = m.slot(s.X)
@@ -377,149 +379,205 @@ func (m *machine) restore(set []int32, buf []slot) {
 	}
 }
 
-// tracker is the statement's race tracker, fresh for a run.
-func (m *machine) tracker(c *cstmt) *semantics.Tracker {
-	if c.t == nil {
-		c.t = semantics.NewTracker(m.trace)
-	} else {
-		c.t.Reset(m.trace)
+// tracker is a fresh race tracker, made from one whose kernel or fold has
+// ended where there is one (its table's memory is reused).
+func (m *machine) tracker() *semantics.Tracker {
+	n := len(m.free)
+	if n == 0 {
+		return semantics.NewTracker(m.trace)
 	}
-	return c.t
+	t := m.free[n-1]
+	m.free = m.free[:n-1]
+	t.Reset(m.trace)
+	return t
 }
 
 // run is E-IMP-SEQ over a sequence.
 func (m *machine) run(ss []*cstmt) error {
 	for i, c := range ss {
 		if i > 0 {
-			m.opts.Counter.Hit(EImpSeq.Name)
+			m.counter.Hit(EImpSeq.Name)
 		}
-		if err := m.exec(c); err != nil {
+		if err := c.exec(m, c); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// exec runs one statement by its rule.
-func (m *machine) exec(c *cstmt) error {
-	switch s := c.s.(type) {
+// execOf is the function that runs a statement by its rule.
+func execOf(s Stmt) func(*machine, *cstmt) error {
+	switch s := s.(type) {
 	case *Skip:
-		m.opts.Counter.Hit(EImpSkip.Name)
+		return func(m *machine, _ *cstmt) error {
+			m.counter.Hit(EImpSkip.Name)
+			return nil
+		}
 	case *Decl:
-		rule := EImpDecInt.Name
-		v := Value{}
+		rule, v := EImpDecInt.Name, Value{}
 		switch s.Type {
 		case Mem:
 			rule, v = EImpDecMem.Name, Value{Mem: true}
 		case Float:
 			rule, v = EImpDecFloat.Name, NumValue(semantics.FloatNum(0))
 		}
-		m.env[c.x] = slot{v: v, ok: true}
-		m.opts.Counter.Hit(rule)
+		return func(m *machine, c *cstmt) error {
+			m.env[c.x] = slot{v: v, ok: true}
+			m.counter.Hit(rule)
+			return nil
+		}
 	case *Assign:
-		if c.isVarMem {
-			if y := m.env[c.y]; y.ok && y.v.Mem {
-				m.env[c.x] = y
-				m.opts.Counter.Hit(EImpAssignMem.Name)
-				return nil
-			}
-		}
-		v, err := m.num(c.a, s.SE, EImpAssignInt.Name)
-		if err != nil {
-			return err
-		}
-		m.env[c.x] = slot{v: NumValue(v), ok: true}
-		m.opts.Counter.Hit(EImpAssignInt.Name)
+		return execAssign
 	case *Alloc:
-		rule := EImpAlloc.Name
-		n, err := m.int(c.a, s.Size, rule)
-		if err != nil {
-			return err
-		}
-		l, err := m.h.Alloc(n)
-		if err != nil {
-			return semantics.Stuckf(s.At, rule, "%v", err)
-		}
-		m.env[c.x] = slot{v: Value{Mem: true, Defined: true, L: l}, ok: true}
-		m.opts.Counter.Hit(rule)
+		return execAlloc
 	case *Read:
-		rule := EImpRead.Name
-		y := &m.env[c.y]
-		b, err := blockOf(s.Y, y.v, y.ok, rule)
-		if err != nil {
-			return err
-		}
-		off, err := m.int(c.a, s.Index, rule)
-		if err != nil {
-			return err
-		}
-		k, err := m.h.Read(semantics.Loc{Block: b, Offset: off})
-		if err != nil {
-			return heapErr(err, s.At, rule, s.Y.Name)
-		}
-		// The word is read as x is declared: a heap word is a word.
-		x := &m.env[c.x]
-		*x = slot{v: Value{Elem: x.v.Elem, K: k}, ok: true}
-		m.opts.Counter.Hit(rule)
+		return execRead
 	case *Write:
-		rule := EImpWrite.Name
-		x := &m.env[c.x]
-		b, err := blockOf(s.X, x.v, x.ok, rule)
-		if err != nil {
-			return err
-		}
-		off, err := m.int(c.a, s.Index, rule)
-		if err != nil {
-			return err
-		}
-		v, err := m.num(c.b, s.Value, rule)
-		if err != nil {
-			return err
-		}
-		if err := m.h.Write(semantics.Loc{Block: b, Offset: off}, v.Bits); err != nil {
-			return heapErr(err, s.At, rule, s.X.Name)
-		}
-		m.opts.Counter.Hit(rule)
+		return execWrite
 	case *Assert:
-		rule := IAssert.Name
-		v, err := m.num(c.a, s.Cond, rule)
-		if err != nil {
-			return err
-		}
-		k, err := condInt(s.Cond, v, rule)
-		if err != nil {
-			return err
-		}
-		if k == 0 {
-			if s.Msg != "" {
-				return semantics.Stuckf(s.At, rule, "%s (assertion %s is 0)", s.Msg, fun.PrintSExp(s.Cond))
-			}
-			return semantics.Stuckf(s.At, rule, "assertion %s is 0", fun.PrintSExp(s.Cond))
-		}
-		m.opts.Counter.Hit(rule)
+		return execAssert
 	case *If:
-		x := &m.env[c.x]
-		k, err := intOf(s.Cond, x.v, x.ok, EImpIfTrue.Name)
-		if err != nil {
+		return execIf
+	case *Kernel:
+		return execKernel
+	case *For:
+		return execFor
+	case *Reduce, *Scan:
+		return (*machine).fold
+	}
+	return func(_ *machine, c *cstmt) error {
+		return semantics.Stuckf(c.s.Pos(), EImpSeq.Name, "no rule runs %s", PrintStmt(c.s))
+	}
+}
+
+func execAssign(m *machine, c *cstmt) error {
+	if c.isVarMem {
+		if y := m.env[c.y]; y.ok && y.v.Mem {
+			m.env[c.x] = y
+			m.counter.Hit(EImpAssignMem.Name)
+			return nil
+		}
+	}
+	v, ok := c.a(m.env)
+	if !ok {
+		var err error
+		if v, err = fun.EvalNum(c.s.(*Assign).SE, m.numLookup, EImpAssignInt.Name); err != nil {
 			return err
 		}
-		if k != 0 {
-			m.opts.Counter.Hit(EImpIfTrue.Name)
-			return m.run(c.body)
-		}
-		m.opts.Counter.Hit(EImpIfFalse.Name)
-		return m.run(c.body2)
-	case *Kernel:
-		return m.kernel(c, s)
-	case *For:
-		return m.loop(c, s)
-	case *Reduce, *Scan:
-		return m.fold(c)
-	default:
-		return semantics.Stuckf(s.Pos(), EImpSeq.Name, "no rule runs %s", PrintStmt(s))
 	}
+	m.env[c.x] = slot{v: NumValue(v), ok: true}
+	m.counter.Hit(EImpAssignInt.Name)
 	return nil
 }
+
+func execAlloc(m *machine, c *cstmt) error {
+	s := c.s.(*Alloc)
+	rule := EImpAlloc.Name
+	n, err := m.int(c.a, s.Size, rule)
+	if err != nil {
+		return err
+	}
+	l, err := m.h.Alloc(n)
+	if err != nil {
+		return semantics.Stuckf(s.At, rule, "%v", err)
+	}
+	m.env[c.x] = slot{v: Value{Mem: true, Defined: true, L: l}, ok: true}
+	m.counter.Hit(rule)
+	return nil
+}
+
+func execRead(m *machine, c *cstmt) error {
+	y := &m.env[c.y]
+	if !y.ok || !y.v.Mem || !y.v.Defined {
+		_, err := blockOf(c.s.(*Read).Y, y.v, y.ok, EImpRead.Name)
+		return err
+	}
+	off, ok := c.a(m.env)
+	if !ok || off.Elem != semantics.IntElem {
+		var err error
+		if off.Bits, err = fun.EvalSExp(c.s.(*Read).Index, m.intLookup, EImpRead.Name); err != nil {
+			return err
+		}
+	}
+	k, err := m.h.Read(semantics.Loc{Block: y.v.L, Offset: off.Bits})
+	if err != nil {
+		s := c.s.(*Read)
+		return heapErr(err, s.At, EImpRead.Name, s.Y.Name)
+	}
+	// The word is read as x is declared: a heap word is a word.
+	x := &m.env[c.x]
+	*x = slot{v: Value{Elem: x.v.Elem, K: k}, ok: true}
+	m.counter.Hit(EImpRead.Name)
+	return nil
+}
+
+func execWrite(m *machine, c *cstmt) error {
+	x := &m.env[c.x]
+	if !x.ok || !x.v.Mem || !x.v.Defined {
+		_, err := blockOf(c.s.(*Write).X, x.v, x.ok, EImpWrite.Name)
+		return err
+	}
+	b := x.v.L
+	off, ok := c.a(m.env)
+	if !ok || off.Elem != semantics.IntElem {
+		var err error
+		if off.Bits, err = fun.EvalSExp(c.s.(*Write).Index, m.intLookup, EImpWrite.Name); err != nil {
+			return err
+		}
+	}
+	v, ok := c.b(m.env)
+	if !ok {
+		var err error
+		if v, err = fun.EvalNum(c.s.(*Write).Value, m.numLookup, EImpWrite.Name); err != nil {
+			return err
+		}
+	}
+	if err := m.h.Write(semantics.Loc{Block: b, Offset: off.Bits}, v.Bits); err != nil {
+		s := c.s.(*Write)
+		return heapErr(err, s.At, EImpWrite.Name, s.X.Name)
+	}
+	m.counter.Hit(EImpWrite.Name)
+	return nil
+}
+
+func execAssert(m *machine, c *cstmt) error {
+	s := c.s.(*Assert)
+	rule := IAssert.Name
+	v, err := m.num(c.a, s.Cond, rule)
+	if err != nil {
+		return err
+	}
+	k, err := condInt(s.Cond, v, rule)
+	if err != nil {
+		return err
+	}
+	if k == 0 {
+		if s.Msg != "" {
+			return semantics.Stuckf(s.At, rule, "%s (assertion %s is 0)", s.Msg, fun.PrintSExp(s.Cond))
+		}
+		return semantics.Stuckf(s.At, rule, "assertion %s is 0", fun.PrintSExp(s.Cond))
+	}
+	m.counter.Hit(rule)
+	return nil
+}
+
+func execIf(m *machine, c *cstmt) error {
+	x := &m.env[c.x]
+	k, err := intOf(c.s.(*If).Cond, x.v, x.ok, EImpIfTrue.Name)
+	if err != nil {
+		return err
+	}
+	if k != 0 {
+		m.counter.Hit(EImpIfTrue.Name)
+		return m.run(c.body)
+	}
+	m.counter.Hit(EImpIfFalse.Name)
+	return m.run(c.body2)
+}
+
+func execKernel(m *machine, c *cstmt) error { return m.kernel(c, c.s.(*Kernel)) }
+
+func execFor(m *machine, c *cstmt) error { return m.loop(c, c.s.(*For)) }
 
 // kernel is E-IMP-KERNEL.
 func (m *machine) kernel(c *cstmt, s *Kernel) error {
@@ -531,7 +589,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	if n < 0 {
 		return semantics.Stuckf(s.At, rule, "kernel bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
 	}
-	k := &kernel{s: s, m: n, t: m.tracker(c)}
+	k := &kernel{s: s, m: n, t: m.tracker()}
 	k.t.Expect(n)
 	m.h.Push(k.t)
 	m.save(c.save, c.buf)
@@ -546,6 +604,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 		}
 	}
 	k.finish(m.h, m.opts)
+	m.free = append(m.free, k.t)
 	return nil
 }
 
@@ -578,7 +637,7 @@ func (m *machine) loop(c *cstmt, s *For) error {
 			}
 		}
 	}
-	m.opts.Counter.Hit(rule)
+	m.counter.Hit(rule)
 	return nil
 }
 
@@ -603,7 +662,7 @@ func (m *machine) fold(c *cstmt) error {
 		return semantics.Stuckf(s.Pos(), r.rule, "%s bound %s = %d is negative", keywordOf(s), fun.PrintSExp(f.Bound), n)
 	}
 	r.n, r.acc = n, ne
-	r.t = m.tracker(c)
+	r.t = m.tracker()
 	r.t.Expect(2 * n)
 	m.h.Push(r.t)
 	fail := func(err error) error {
@@ -673,10 +732,11 @@ func (m *machine) fold(c *cstmt) error {
 	if _, ok := s.(*Reduce); ok {
 		m.env[c.y] = slot{v: NumValue(r.acc), ok: true}
 	}
-	m.opts.Counter.Hit(r.rule)
+	m.counter.Hit(r.rule)
 	if m.opts.Trace != nil {
 		m.opts.Trace(s, r.t.Trace)
 	}
+	m.free = append(m.free, r.t)
 	return nil
 }
 

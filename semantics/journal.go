@@ -56,23 +56,18 @@ func (h *Heap) log(undo func()) {
 // remember logs how to undo an access about to be recorded for loc by
 // iteration it: the location's record and the iteration's trace lengths.
 func (t *Tracker) remember(loc Loc, it int64) {
-	info, p, bit := t.info(loc)
-	had, saved := p.seen&bit != 0, *info
+	info := t.rec(loc)
+	saved := *info
 	var nr, nw int
 	traced := t.Trace != nil && it >= 1 && it <= int64(len(t.Trace))
 	if traced {
 		nr, nw = len(t.Trace[it-1].Reads), len(t.Trace[it-1].Writes)
 	}
 	*t.journal = append(*t.journal, func() {
-		// The page may have moved since (pages grow): find it again. A
-		// page left with no location seen is as good as none.
-		info, p, bit := t.info(loc)
-		if had {
-			*info = saved
-		} else {
-			p.seen &^= bit
-			*info = locInfo{}
-		}
+		// The record's page may have moved since (the first chunk
+		// grows): find it again. A record not seen is as good as none.
+		info := t.rec(loc)
+		*info = saved
 		if traced {
 			a := &t.Trace[it-1]
 			a.Reads, a.Writes = a.Reads[:nr], a.Writes[:nw]

@@ -16,20 +16,28 @@ import (
 // distinct accessing iterations, so tracking costs time and memory
 // proportional to the accesses, however many iterations there are.
 //
-// The per-location records live in pages of pageSize consecutive offsets
-// of one block, found through an open-addressing table of pages and a
-// small cache of the pages last used per block: an access is an index
-// into a page in the common case of neighbouring offsets, with no map
-// operation and no allocation (pages are allocated by the chunk, and
-// never moved).
+// The records live in pages of pageSize consecutive offsets of one block,
+// allocated by the chunk and never moved. Each block has a directory of
+// its pages over a window of page numbers, which grows (doubling) while
+// it stays at most 8 times the pages it holds, plus 64 entries; the page
+// last used per block is at hand. So an access is an index into a page
+// (with no hashing, map operation or allocation) for a kernel that sweeps
+// its blocks, and the memory stays linear in the accesses. A page outside
+// a directory that may not grow (sparse accesses, a gather) is found
+// through an open-addressing table instead.
 type Tracker struct {
 	Iter int64 // the iteration now running (from 1)
 
-	pages [][]racePage // the pages in chunks of chunkPages, in the order first touched
+	wins   map[Label]*blockWin // the blocks' directories
+	wcache [8]*blockWin        // the directories last used, by label modulo 8
+	spare  []*blockWin         // directories of a tracker reset, for reuse
+
+	pages [][]racePage // the pages in chunks of chunkPages, in the order made
 	npage int          // how many pages there are
-	slots []int32      // open addressing over pages: index+1, 0 for empty
+	dirty int          // pages from here on have never been used (are zero)
+	slots []int32      // open addressing over the pages outside directories: index+1, 0 for empty
+	nslot int          // pages in slots
 	bits  uint         // len(slots) is 1<<bits
-	cache [cacheSize]pageRef
 
 	// Trace, when non-nil, receives the read and write sets of each
 	// iteration (for --trace): Trace[i-1] is iteration i's.
@@ -43,11 +51,9 @@ type Tracker struct {
 // IterAccess is one iteration's read set and write set.
 type IterAccess struct{ Reads, Writes []Loc }
 
-// pageShift gives the size of a page of locations: 8 offsets.
 const (
-	pageShift  = 3
+	pageShift  = 3 // pages of 8 offsets
 	pageSize   = 1 << pageShift
-	cacheSize  = 4 // pages cached, one per block label modulo 4
 	chunkShift = 8 // chunks of 256 pages
 	chunkPages = 1 << chunkShift
 )
@@ -59,23 +65,28 @@ type pageKey struct {
 	page  int64
 }
 
-// pageRef is a cached page: its key and its index in pages, plus one.
-type pageRef struct {
-	key pageKey
-	idx int32
-}
-
-// racePage is the records of pageSize consecutive locations; seen has a
-// bit per location that has been accessed.
+// racePage is the records of pageSize consecutive locations.
 type racePage struct {
 	key  pageKey
-	seen uint8
 	locs [pageSize]locInfo
+}
+
+// blockWin is a block's directory: dir[d] is page lo + d's index plus
+// one, 0 for none yet.
+type blockWin struct {
+	block  Label
+	lo     int64
+	dir    []int32
+	n      int   // pages in the directory
+	frozen bool  // the block has pages in slots: the directory may not grow
+	pg     int64 // the page last used
+	page   int32 // and its index plus one (0: none)
 }
 
 type locInfo struct {
 	writer     int64 // first iteration that wrote, 0 if none
 	acc1, acc2 int64 // two distinct iterations that accessed, 0 if none
+	seen       bool  // accessed at all
 }
 
 // NewTracker makes a tracker; with trace, it also keeps each iteration's
@@ -89,29 +100,37 @@ func NewTracker(trace bool) *Tracker {
 }
 
 // Reset makes t a fresh tracker, as NewTracker(trace) would, keeping the
-// memory of its table for the next kernel (a big-step reuses one tracker
-// per kernel statement). The trace is always fresh: the last one may
-// still be held by whoever received it.
+// memory of its tables for the next kernel (a big-step reuses the tracker
+// of a kernel that has ended). The trace is always fresh: the last one
+// may still be held by whoever received it.
 func (t *Tracker) Reset(trace bool) {
 	t.Iter, t.journal, t.Trace, t.slab, t.slabN = 0, nil, nil, nil, 0
 	if trace {
 		t.Trace = []IterAccess{}
 	}
-	t.cache = [cacheSize]pageRef{}
+	t.wcache = [8]*blockWin{}
+	for b, w := range t.wins {
+		// A directory much larger than its use goes; the others are
+		// kept, cleared, for the next kernel's blocks.
+		if cap(w.dir) <= 8*(w.n+64) {
+			clear(w.dir)
+			*w = blockWin{dir: w.dir[:0]}
+			t.spare = append(t.spare, w)
+		}
+		delete(t.wins, b)
+	}
 	// Clearing costs the table's size; a table much larger than the last
 	// kernel needed goes, so that the clearing stays proportional to the
 	// accesses of the kernel before.
-	if len(t.slots) > 8*max(t.npage, 64) {
-		t.slots, t.pages, t.bits = nil, nil, 0
+	if len(t.slots) > 8*max(t.nslot, 64) {
+		t.slots, t.bits = nil, 0
 	} else {
 		clear(t.slots)
 	}
-	t.npage = 0
-}
-
-// pageAt is page i.
-func (t *Tracker) pageAt(i int) *racePage {
-	return &t.pages[i>>chunkShift][i&(chunkPages-1)]
+	if t.npage > 0 && len(t.pages) > 8*(t.npage/chunkPages+1) {
+		t.pages, t.dirty = nil, 0
+	}
+	t.npage, t.nslot = 0, 0
 }
 
 // Expect says that iterations up to n will start, so that a trace can be
@@ -162,12 +181,148 @@ func (t *Tracker) Start(i int64) {
 	}
 }
 
+// pageAt is page i.
+func (t *Tracker) pageAt(i int) *racePage {
+	return &t.pages[i>>chunkShift][i&(chunkPages-1)]
+}
+
+// rec is loc's record (zero, not seen, when loc is new).
+func (t *Tracker) rec(loc Loc) *locInfo {
+	c := &t.wcache[loc.Block&7]
+	w := *c
+	if w == nil || w.block != loc.Block {
+		if w = t.wins[loc.Block]; w == nil {
+			w = t.newWin(loc.Block)
+		}
+		*c = w
+	}
+	pg := loc.Offset >> pageShift
+	if w.page == 0 || pg != w.pg {
+		w.pg, w.page = pg, int32(t.pageOf(w, pg)+1)
+	}
+	return &t.pageAt(int(w.page - 1)).locs[loc.Offset&(pageSize-1)]
+}
+
+// pageOf is the index of page pg of w's block, made when new.
+func (t *Tracker) pageOf(w *blockWin, pg int64) int {
+	d := pg - w.lo
+	if uint64(d) >= uint64(len(w.dir)) && !w.grow(pg) {
+		// Outside a directory that may not grow: the table.
+		w.frozen = true
+		k := pageKey{w.block, pg}
+		if i := t.lookup(k); i >= 0 {
+			return i
+		}
+		i := t.newPage(k)
+		if 2*(t.nslot+1) > len(t.slots) {
+			t.growSlots()
+		}
+		t.insert(k, int32(i+1))
+		t.nslot++
+		return i
+	}
+	d = pg - w.lo
+	if w.dir[d] == 0 {
+		w.dir[d] = int32(t.newPage(pageKey{w.block, pg}) + 1)
+		w.n++
+	}
+	return int(w.dir[d] - 1)
+}
+
+// newWin makes block b's directory (empty).
+func (t *Tracker) newWin(b Label) *blockWin {
+	if t.wins == nil {
+		t.wins = map[Label]*blockWin{}
+	}
+	var w *blockWin
+	if n := len(t.spare); n > 0 {
+		w, t.spare = t.spare[n-1], t.spare[:n-1]
+	} else {
+		w = &blockWin{}
+	}
+	w.block = b
+	t.wins[b] = w
+	return w
+}
+
+// grow makes the directory cover page pg, if it may: to at least twice
+// its size, and at most 8 times its pages plus 64 entries.
+func (w *blockWin) grow(pg int64) bool {
+	if w.frozen {
+		return false
+	}
+	n := int64(len(w.dir))
+	if n == 0 {
+		w.lo = pg
+		w.resize(pg, 16)
+		return true
+	}
+	lo, hi := w.lo, w.lo+n
+	size := max(max(hi, pg+1)-min(lo, pg), 2*n)
+	if size > 8*int64(w.n+1)+64 {
+		return false
+	}
+	nlo := lo
+	if pg < lo {
+		nlo = max(0, hi-size)
+	}
+	w.resize(nlo, int(size))
+	return true
+}
+
+// resize makes the directory [nlo, nlo + size), which covers the old one.
+// dir[len:cap] is always zero.
+func (w *blockWin) resize(nlo int64, size int) {
+	shift := int(w.lo - nlo)
+	if cap(w.dir) >= size {
+		old, nd := w.dir, w.dir[:size]
+		copy(nd[shift:], old)
+		clear(nd[:min(shift, len(old))])
+		w.dir = nd
+	} else {
+		nd := make([]int32, size, 2*size)
+		copy(nd[shift:], w.dir)
+		w.dir = nd
+	}
+	w.lo = nlo
+}
+
+// newPage makes an empty page for k and returns its index.
+func (t *Tracker) newPage(k pageKey) int {
+	i := t.npage
+	c, j := i>>chunkShift, i&(chunkPages-1)
+	switch {
+	case c == len(t.pages):
+		// The first chunk starts small (small trackers stay small); the
+		// others are allocated whole.
+		n := chunkPages
+		if c == 0 {
+			n = 16
+		}
+		t.pages = append(t.pages, make([]racePage, n))
+	case j == len(t.pages[c]):
+		ch := make([]racePage, min(chunkPages, 4*j))
+		copy(ch, t.pages[c])
+		t.pages[c] = ch
+	}
+	p := &t.pages[c][j]
+	if i < t.dirty {
+		*p = racePage{key: k}
+	} else {
+		// Never used since allocated: still zero.
+		p.key = k
+		t.dirty = i + 1
+	}
+	t.npage++
+	return i
+}
+
 // hashPage spreads page keys over the table (Fibonacci hashing).
 func hashPage(k pageKey, bits uint) uint64 {
 	return (uint64(k.page) ^ uint64(k.block)*0x9E3779B97F4A7C15) * 0x9E3779B97F4A7C15 >> (64 - bits)
 }
 
-// lookup finds the page of key k: its index in pages, or -1.
+// lookup finds the page of key k in the table: its index, or -1.
 func (t *Tracker) lookup(k pageKey) int {
 	if len(t.slots) == 0 {
 		return -1
@@ -184,44 +339,6 @@ func (t *Tracker) lookup(k pageKey) int {
 	}
 }
 
-// page is the page of key k, added (empty) when it is new.
-func (t *Tracker) page(k pageKey) *racePage {
-	c := &t.cache[int(k.block)&(cacheSize-1)]
-	if c.idx != 0 && c.key == k {
-		return t.pageAt(int(c.idx - 1))
-	}
-	i := t.lookup(k)
-	if i < 0 {
-		i = t.addPage(k)
-	}
-	*c = pageRef{key: k, idx: int32(i + 1)}
-	return t.pageAt(i)
-}
-
-// addPage adds an empty page for k and returns its index.
-func (t *Tracker) addPage(k pageKey) int {
-	if 2*(t.npage+1) > len(t.slots) {
-		t.grow()
-	}
-	i := t.npage
-	c := i >> chunkShift
-	if c == len(t.pages) {
-		// The first chunk grows by appending (small trackers stay
-		// small); the others are allocated whole.
-		t.pages = append(t.pages, make([]racePage, 0, min(16, chunkPages)))
-		if c > 0 {
-			t.pages[c] = make([]racePage, 0, chunkPages)
-		}
-	}
-	if ch := &t.pages[c]; len(*ch) <= i&(chunkPages-1) {
-		*ch = append(*ch, racePage{})
-	}
-	*t.pageAt(i) = racePage{key: k}
-	t.npage++
-	t.insert(k, int32(i+1))
-	return i
-}
-
 func (t *Tracker) insert(k pageKey, ref int32) {
 	mask := uint64(len(t.slots) - 1)
 	h := hashPage(k, t.bits)
@@ -231,24 +348,18 @@ func (t *Tracker) insert(k pageKey, ref int32) {
 	t.slots[h] = ref
 }
 
-// grow doubles the table (at least 16 slots) and places the pages again.
-func (t *Tracker) grow() {
+// growSlots doubles the table (at least 16 slots) and places its pages
+// again.
+func (t *Tracker) growSlots() {
+	old := t.slots
 	n := max(16, 2*len(t.slots))
-	if len(t.slots) == n {
-		clear(t.slots)
-	} else {
-		t.slots = make([]int32, n)
-	}
+	t.slots = make([]int32, n)
 	t.bits = uint(bits.TrailingZeros(uint(n)))
-	for i := range t.npage {
-		t.insert(t.pageAt(i).key, int32(i+1))
+	for _, s := range old {
+		if s != 0 {
+			t.insert(t.pageAt(int(s-1)).key, s)
+		}
 	}
-}
-
-// info is loc's record, and whether loc had been accessed before.
-func (t *Tracker) info(loc Loc) (*locInfo, *racePage, uint8) {
-	p := t.page(pageKey{loc.Block, loc.Offset >> pageShift})
-	return &p.locs[loc.Offset&(pageSize-1)], p, 1 << (loc.Offset & (pageSize - 1))
 }
 
 func (t *Tracker) access(loc Loc, write bool) error {
@@ -275,10 +386,9 @@ func (t *Tracker) access(loc Loc, write bool) error {
 			a.Reads = t.traceAppend(a.Reads, loc, hint)
 		}
 	}
-	info, p, bit := t.info(loc)
-	if p.seen&bit == 0 {
-		p.seen |= bit
-		*info = locInfo{acc1: it}
+	info := t.rec(loc)
+	if !info.seen {
+		*info = locInfo{acc1: it, seen: true}
 	} else if info.acc1 != it && info.acc2 == 0 {
 		info.acc2 = it
 	}

@@ -59,6 +59,13 @@ func randomRun(rng *rand.Rand, blocks []int64) []randomAccess {
 	n := 1 + rng.IntN(3000)
 	iters := int64(1 + rng.IntN(50))
 	writeP := rng.Float64() * 0.05
+	// Offsets are random, or sweep the blocks up or down with a stride
+	// (the windows' growth), now and then jumping (their freezing).
+	mode, stride := rng.IntN(3), int64(1+rng.IntN(12))
+	next := make([]int64, len(blocks))
+	for b := range next {
+		next[b] = rng.Int64N(blocks[b])
+	}
 	var out []randomAccess
 	it := int64(1)
 	for range n {
@@ -66,7 +73,16 @@ func randomRun(rng *rand.Rand, blocks []int64) []randomAccess {
 			it = 1 + rng.Int64N(iters)
 		}
 		b := rng.IntN(len(blocks))
-		out = append(out, randomAccess{it, Loc{Label(b + 1), rng.Int64N(blocks[b])}, rng.Float64() < writeP})
+		off := rng.Int64N(blocks[b])
+		if mode > 0 && rng.IntN(200) > 0 {
+			off = next[b]
+			if mode == 1 {
+				next[b] = (next[b] + stride) % blocks[b]
+			} else {
+				next[b] = ((next[b]-stride)%blocks[b] + blocks[b]) % blocks[b]
+			}
+		}
+		out = append(out, randomAccess{it, Loc{Label(b + 1), off}, rng.Float64() < writeP})
 	}
 	return out
 }
@@ -79,7 +95,7 @@ func TestTrackerAgreesWithMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	reused := NewTracker(true)
 	races := 0
-	for run := range 400 {
+	for run := range 1000 {
 		h := &Heap{}
 		var blocks []int64
 		for range 1 + rng.IntN(9) {
@@ -131,8 +147,11 @@ func TestTrackerAgreesWithMap(t *testing.T) {
 			}
 		}
 	}
-	if races < 100 || races > 700 {
-		t.Errorf("%d of 800 runs raced: the runs should test both outcomes", races)
+	if races < 200 || races > 1800 {
+		t.Errorf("%d of 2000 runs raced: the runs should test both outcomes", races)
+	}
+	if testing.Verbose() {
+		t.Logf("%d of 2000 runs raced", races)
 	}
 }
 
