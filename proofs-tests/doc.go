@@ -38,8 +38,7 @@
 // before the extensions, seed for seed. The FUN properties, the coverage
 // report and the FUNMEM properties (MemGenConfig, MemExtensions) use
 // ExtGenConfig, and so does the level agreement FUN ≡ FUNMEM ≡ IMP
-// (ImpGenConfig, ImpExtensions), which leaves CUDA out of the programs
-// with a reduce or scan nested in a body (cudaExtBug, levels_props.go).
+// (ImpGenConfig, ImpExtensions), CUDA included.
 // With the extensions the generator also makes float scalars
 // (fungen_float.go): float(x), float constants, + - * /, sqrt exp log sin
 // cos, and ints from them by a comparison or by int(f) in a tracked

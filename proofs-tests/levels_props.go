@@ -44,32 +44,6 @@ var unrunLevels = map[string]string{
 	"cuda": "run against IMP by gpu-sim's TestRandomFunPrograms",
 }
 
-// cudaExtBug, while not empty, leaves the CUDA level out of the walks of
-// programs with a reduce or a scan nested in another form's body (a
-// kernel's, an if's, a loop's, a fold's or a filter's), and says why:
-// EmitCUDA's output for them is refused by its own checker, and the
-// other levels must still be compared. Clear it once EmitCUDA handles
-// them; the other programs with extension forms go to CUDA as before.
-const cudaExtBug = "EmitCUDA emits `for (;;)` for a reduce or scan nested in a body, which gpu-sim's checker refuses (unsupported construct \";\")"
-
-// nestedFold reports whether p has a reduce or a scan in a body nested
-// in its own.
-func nestedFold(p *fun.Program) bool {
-	found := false
-	fun.Bodies(p.Body, func(b *fun.Body) {
-		if b == p.Body {
-			return
-		}
-		for _, s := range b.Stms {
-			switch s.Exp.(type) {
-			case *fun.ReduceExp, *fun.ScanExp:
-				found = true
-			}
-		}
-	})
-	return found
-}
-
 // levelStats counts what the level property saw, for
 // TestFunFunmemImpAgree's report: each test keeps its own, so that tests
 // running in parallel do not count each other's cases.
@@ -145,11 +119,7 @@ func propLevels(reg *lang.Registry, c *Case, stats *levelStats) string {
 	if isPanic(want.err) {
 		return want.err.Error()
 	}
-	skipCuda := false
-	if fp, ok := p.Syntax().(*fun.Program); ok && cudaExtBug != "" {
-		skipCuda = nestedFold(fp)
-	}
-	levels, err := walks(reg, p, lang.CompileOptions{}, skipCuda)
+	levels, err := walks(reg, p, lang.CompileOptions{}, false)
 	if err != nil {
 		return "compiling the FUN program to every level: " + err.Error()
 	}

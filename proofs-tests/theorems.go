@@ -20,8 +20,7 @@ type Theorem struct {
 // MemExtensions switches the extension forms on in the cases of the
 // FUNMEM properties (TransformProgram, Simplify and MemoryExpand handle
 // loop, reduce, scan, filter and assert), and ImpExtensions in those of
-// the level agreement (fun-funmem-imp). The level agreement leaves CUDA
-// out of the programs that EmitCUDA gets wrong (cudaExtBug).
+// the level agreement (fun-funmem-imp).
 const (
 	MemExtensions = true
 	ImpExtensions = true
