@@ -90,8 +90,9 @@ func (h *Heap) check(loc Loc) error {
 
 // Read is H[ℓ, i]. A read outside the block is an error.
 func (h *Heap) Read(loc Loc) (int64, error) {
-	if err := h.check(loc); err != nil {
-		return 0, err
+	b := h.Block(loc.Block)
+	if uint64(loc.Offset) >= uint64(len(b)) {
+		return 0, h.check(loc)
 	}
 	for _, t := range h.trackers {
 		if err := t.access(loc, false); err != nil {
@@ -101,13 +102,14 @@ func (h *Heap) Read(loc Loc) (int64, error) {
 	if h.recording {
 		h.accesses = append(h.accesses, Access{Loc: loc})
 	}
-	return h.blocks[loc.Block-1][loc.Offset], nil
+	return b[loc.Offset], nil
 }
 
 // Write is H[ℓ, i] ↦ k. A write outside the block is an error.
 func (h *Heap) Write(loc Loc, k int64) error {
-	if err := h.check(loc); err != nil {
-		return err
+	b := h.Block(loc.Block)
+	if uint64(loc.Offset) >= uint64(len(b)) {
+		return h.check(loc)
 	}
 	for _, t := range h.trackers {
 		if err := t.access(loc, true); err != nil {
@@ -118,10 +120,10 @@ func (h *Heap) Write(loc Loc, k int64) error {
 		h.accesses = append(h.accesses, Access{Loc: loc, Write: true})
 	}
 	if h.journal != nil {
-		old := h.blocks[loc.Block-1][loc.Offset]
+		old := b[loc.Offset]
 		h.log(func() { h.blocks[loc.Block-1][loc.Offset] = old })
 	}
-	h.blocks[loc.Block-1][loc.Offset] = k
+	b[loc.Offset] = k
 	return nil
 }
 

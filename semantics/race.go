@@ -364,6 +364,33 @@ func (t *Tracker) growSlots() {
 
 func (t *Tracker) access(loc Loc, write bool) error {
 	it := t.Iter
+	if t.journal != nil || t.Trace != nil {
+		t.note(loc, write, it)
+	}
+	info := t.rec(loc)
+	if !info.seen {
+		*info = locInfo{acc1: it, seen: true}
+	} else if info.acc1 != it && info.acc2 == 0 {
+		info.acc2 = it
+	}
+	if write && info.writer == 0 {
+		info.writer = it
+	}
+	if info.writer != 0 && info.acc2 != 0 {
+		if mutant.On("no-race-check") { // mutant: racefree (eq 4) always holds
+			return nil
+		}
+		other := info.acc1
+		if other == info.writer {
+			other = info.acc2
+		}
+		return ErrRace{I: info.writer, J: other, Loc: loc, Writer: info.writer, Tracker: t}
+	}
+	return nil
+}
+
+// note journals an access about to be recorded, and traces it.
+func (t *Tracker) note(loc Loc, write bool, it int64) {
 	if t.journal != nil {
 		t.remember(loc, it)
 	}
@@ -386,26 +413,6 @@ func (t *Tracker) access(loc Loc, write bool) error {
 			a.Reads = t.traceAppend(a.Reads, loc, hint)
 		}
 	}
-	info := t.rec(loc)
-	if !info.seen {
-		*info = locInfo{acc1: it, seen: true}
-	} else if info.acc1 != it && info.acc2 == 0 {
-		info.acc2 = it
-	}
-	if write && info.writer == 0 {
-		info.writer = it
-	}
-	if info.writer != 0 && info.acc2 != 0 {
-		if mutant.On("no-race-check") { // mutant: racefree (eq 4) always holds
-			return nil
-		}
-		other := info.acc1
-		if other == info.writer {
-			other = info.acc2
-		}
-		return ErrRace{I: info.writer, J: other, Loc: loc, Writer: info.writer, Tracker: t}
-	}
-	return nil
 }
 
 // traceAppend is append(s, loc) for an iteration's set, with the sets'
