@@ -9,9 +9,11 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// The extensions' loops, shared by the big-step (eval.go) and the
-// small-step (step.go) semantics, so that the two run the same heap
-// accesses in the same order and get stuck in the same rule.
+// The extensions' loops, as the small-step semantics (step.go) runs them.
+// The big-step (compiled.go) runs the same steps on its slots, in the same
+// order (the same heap accesses, the same stuck states, the same mutation
+// points), using foldRun's race reports; compiled_test.go checks the two
+// against each other and against the map-based big-step.
 //
 // I-FOR: n = E(se) ≥ 0; for i = 1 … n the body runs in E, i ↦ k, and the
 // variables of E (i aside) take the values the body left them; the body's
