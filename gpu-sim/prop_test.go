@@ -94,7 +94,7 @@ func TestRandomFunPrograms(t *testing.T) {
 // from gopter's source and size, shrinking with proofstests.Shrinks.
 func genCase(params *gopter.GenParameters) *gopter.GenResult {
 	seed := params.Rng.Int63()
-	c := proofstests.Generate(rand.New(rand.NewSource(seed)), params.MaxSize, proofstests.DefaultGenConfig)
+	c := proofstests.Generate(rand.New(rand.NewSource(seed)), params.MaxSize, proofstests.CUDAGenConfig)
 	c.Seed = seed
 	return gopter.NewGenResult(c, func(v interface{}) gopter.Shrink {
 		next := proofstests.Shrinks(v.(*proofstests.Case))

@@ -52,6 +52,13 @@ type GenConfig struct {
 	// scan, filter and assert (fungen_ext.go). Off, it draws exactly the
 	// programs it drew before they existed, seed for seed.
 	Extensions bool
+	// AssociativeFolds keeps reduce and scan to associative operators
+	// (+ and * with wrap-around, max, min, and those element-wise), for
+	// the properties that compare with a parallel implementation, which
+	// may re-associate (the CUDA backend's tree): the semantics is a left
+	// fold, and only associativity is assumed of the operator. Off, a
+	// fold's operator is also, often, a random body.
+	AssociativeFolds bool
 }
 
 // DefaultGenConfig is the configuration the properties use: arrays of at
@@ -73,6 +80,15 @@ var DefaultGenConfig = GenConfig{
 var ExtGenConfig = func() GenConfig {
 	c := DefaultGenConfig
 	c.Extensions = true
+	return c
+}()
+
+// CUDAGenConfig is ExtGenConfig with associative folds only: the
+// configuration of the tests that run generated programs on the CUDA
+// backend, whose parallel reduce and scan re-associate.
+var CUDAGenConfig = func() GenConfig {
+	c := ExtGenConfig
+	c.AssociativeFolds = true
 	return c
 }()
 

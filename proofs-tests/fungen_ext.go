@@ -324,11 +324,14 @@ func (b *block) genFold(scan bool) bool {
 		return false
 	}
 	op := foldRandom
-	if len(row) <= 1 && g.chance(0.8) {
+	if len(row) <= 1 && (g.cfg.AssociativeFolds || g.chance(0.8)) {
 		op = pick(g, []int{foldAdd, foldAdd, foldMul, foldMax, foldMin})
 	}
 	if len(row) == 1 && op != foldRandom && iters*max(1, b.extent(row[0]).hi) > g.cfg.MaxIter {
 		op = foldRandom
+	}
+	if op == foldRandom && g.cfg.AssociativeFolds {
+		return false // a random body is seldom associative
 	}
 	z := b.produce(row)
 	first := g.chance(0.5)
