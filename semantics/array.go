@@ -379,7 +379,8 @@ func (a Array) format(b *strings.Builder, dim int, off int64, max int) {
 		if a.Elem == FloatElem {
 			b.WriteString(FormatFloat(math.Float64frombits(uint64(a.Data[off]))))
 		} else {
-			b.WriteString(strconv.FormatInt(a.Data[off], 10))
+			var digits [20]byte // no string per element: printing 10^6 results allocates nothing more
+			b.Write(strconv.AppendInt(digits[:0], a.Data[off], 10))
 		}
 		return
 	}
