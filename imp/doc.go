@@ -10,13 +10,15 @@
 //   - check.go: the "trivial and uninteresting" type rules the paper
 //     elides: variables declared before use, ints and blocks kept apart;
 //     and the extensions' (IMP-FOR …), which paper mode refuses;
-//   - eval.go: the big-step semantics of Fig 12 (E-IMP-DEC-INT …
-//     E-IMP-KERNEL), with kernels' read/write sets checked for races as in
-//     FUNMEM;
+//   - compiled.go: the big-step semantics of Fig 12 (E-IMP-DEC-INT …
+//     E-IMP-KERNEL), run on a program compiled once per run (a slot per
+//     variable, scalar expressions as closures, iterations in place), with
+//     kernels' read/write sets checked for races as in FUNMEM; eval.go its
+//     entry point and the error messages both semantics share;
 //   - step.go: a small-step semantics that agrees with it;
-//   - loops.go: the extensions' loops (I-FOR, I-REDUCE, I-SCAN), which
-//     both semantics share; syntax.go has their statements, For, Assert,
-//     Reduce and Scan (issue 14);
+//   - loops.go: the extensions' loops (I-FOR, I-REDUCE, I-SCAN) as the
+//     small-step runs them, in the steps and order the big-step follows;
+//     syntax.go has their statements, For, Assert, Reduce and Scan;
 //   - floats (an extension): the type float of variables, inputs and
 //     results ([n]float for a block read back as floats), FUN's float
 //     expressions (fun.EvalNum); blocks hold untyped words, and a read
