@@ -19,6 +19,14 @@ func (c *checker) extension(rule string, pos Pos, form string) error {
 // bindParams adds a form's parameters to Γ and returns the function that
 // removes them again.
 func (c *checker) bindParams(rule string, ps []*Param) (func(), error) {
+	return BindParams(ps, func(x *Ident, t Type) (func(), error) { return c.bind(rule, x, t) })
+}
+
+// BindParams binds each parameter with bind (a checker's binding in Γ,
+// which returns its undo) and returns the function that undoes them all,
+// last first; on an error, what was bound is undone. FUN's and FUNMEM's
+// checkers bind the parameters of loop, reduce, scan and filter with it.
+func BindParams(ps []*Param, bind func(x *Ident, t Type) (func(), error)) (func(), error) {
 	var undo []func()
 	all := func() {
 		for i := len(undo) - 1; i >= 0; i-- {
@@ -26,7 +34,7 @@ func (c *checker) bindParams(rule string, ps []*Param) (func(), error) {
 		}
 	}
 	for _, p := range ps {
-		u, err := c.bind(rule, p.Name, p.Type)
+		u, err := bind(p.Name, p.Type)
 		if err != nil {
 			all()
 			return nil, err

@@ -46,21 +46,7 @@ func (c *checker) extension(rule string, pos fun.Pos, form string) error {
 
 // bindAll adds parameters to Γ and returns the function that removes them.
 func (c *checker) bindAll(rule string, ps []*fun.Param) (func(), error) {
-	var undo []func()
-	all := func() {
-		for i := len(undo) - 1; i >= 0; i-- {
-			undo[i]()
-		}
-	}
-	for _, p := range ps {
-		u, err := c.bind(rule, p.Name, p.Type)
-		if err != nil {
-			all()
-			return nil, err
-		}
-		undo = append(undo, u)
-	}
-	return all, nil
+	return fun.BindParams(ps, func(x *fun.Ident, t fun.Type) (func(), error) { return c.bind(rule, x, t) })
 }
 
 // assert is T-MEM-ASSERT: Γ ⊢ se : int, and the statement binds one int.
