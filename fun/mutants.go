@@ -14,6 +14,6 @@ func init() {
 		"FUN's scan is exclusive: row i is z ⊕ x1 ⊕ … ⊕ x(i-1), not … ⊕ xi")
 	mutant.Register("loop-one-short", "fun/eval_ext.go loopStart (E-LOOP)",
 		"FUN's loop runs one iteration too few (E(t) - 1 for a bound above 0)")
-	mutant.Register("filter-keeps-rejected", "fun/eval_ext.go keepRow (E-FILTER)",
+	mutant.Register("filter-keeps-rejected", "fun/eval_ext.go keepInt (E-FILTER)",
 		"FUN's filter keeps the rows its body rejects as well as the others (every row)")
 }
