@@ -155,10 +155,7 @@ func TestExamplesOnClang(t *testing.T) {
 // commands a user runs, and runs them: a matrix product, and a program
 // stuck on a division by zero.
 func TestStandalone(t *testing.T) {
-	if testing.Short() {
-		t.Skip("clang builds; go test without -short runs them")
-	}
-	needClang(t)
+	clangBuilds(t)
 	ps := examples(t)
 	dir := t.TempDir()
 	want := map[string]bool{"matmul_expand_gpu.imp": true, "stuck_div.imp": true}

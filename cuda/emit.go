@@ -474,14 +474,15 @@ func (e *emitter) alloc(f *fn, fr *frame, s *imp.Alloc) []Stmt {
 	return append(out, set(field(c, "p"), id(owned)), set(field(c, "n"), id(n)))
 }
 
-// newFrame declares a frame's variables: the names its body writes, as
-// copies of the enclosing frame's (or zero, ⊥ for blocks), and the kernel
-// variable.
-func (e *emitter) newFrame(f *fn, parent *frame, k *imp.Kernel, kvar string) (*frame, []Stmt) {
-	index := slot{k.X.Name, imp.Int}
-	fr := parent.child([]slot{index}, []string{kvar})
+// newFrame declares a frame's variables: binds (a kernel's index, a fold
+// part's index, or a combine's accumulator and element), with the C++
+// names cs bound in the frame, and the names body writes, as copies of
+// the enclosing frame's (or zero, ⊥ for blocks): nothing a thread assigns
+// survives it.
+func (e *emitter) newFrame(f *fn, parent *frame, binds []slot, cs []string, body []imp.Stmt) (*frame, []Stmt) {
+	fr := parent.child(binds, cs)
 	var out []Stmt
-	for _, x := range written(k.Body, fr.ty, index) {
+	for _, x := range written(body, fr.ty, binds...) {
 		c := f.cname(x.name)
 		init := zero(ctypeOf(x.t))
 		if outer, ok := parent.find(x); ok {
@@ -526,7 +527,7 @@ func (e *emitter) bound(f *fn, fr *frame, k *imp.Kernel) ([]Stmt, string) {
 func (e *emitter) loop(f *fn, fr *frame, k *imp.Kernel) []Stmt {
 	out, n := e.bound(f, fr, k)
 	v := f.cname(k.X.Name)
-	inner, decls := e.newFrame(f, fr, k, v)
+	inner, decls := e.newFrame(f, fr, []slot{{k.X.Name, imp.Int}}, []string{v}, k.Body)
 	return append(out, &For{Var: v, From: num(1), Bound: id(n), Body: e.body(f, inner, decls, k.Body)})
 }
 

@@ -6,7 +6,6 @@ import (
 	"math/rand"
 	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,10 +27,7 @@ import (
 // build uses <cmath>, which may differ from Go's math package in the last
 // bit elsewhere (docs/cuda.md, "Floats"); floatFunctions covers other
 // arguments in gpu-sim.
-var floatPrograms = []struct {
-	name, src string
-	cases     []map[string]string
-}{
+var floatPrograms = []impProgram{
 	{"arith", `input x : float;
 input y : float;
 input k : int;
@@ -138,30 +134,13 @@ return a, b, c, d, e`
 // prints (floats in Go's shortest form) or fail as it does; the functions
 // agree on arbitrary arguments.
 func TestFloatsInSim(t *testing.T) {
-	schedules := []gpusim.Schedule{{Kind: "in-order"}, {Kind: "reverse"}, {Kind: "random", Seed: 3}}
-	progs := floatPrograms
-	progs = append(progs, struct {
-		name, src string
-		cases     []map[string]string
-	}{"functions", floatFunctions, nil})
+	progs := append([]impProgram{}, floatPrograms...)
+	functions := impProgram{name: "functions", src: floatFunctions}
 	for _, x := range []string{"0.5", "1.5", "2.0", "3.0", "100.0", "-0.5", "1e-3", "1e10", "-Inf", "NaN", "0.0"} {
-		progs[len(progs)-1].cases = append(progs[len(progs)-1].cases, map[string]string{"x": x})
+		functions.cases = append(functions.cases, map[string]string{"x": x})
 	}
-	for _, fp := range progs {
-		p := foldProgram(t, fp.name, fp.src)
-		prog, err := gpusim.Parse(fp.name+".cu", p.CUDA)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, args := range fp.cases {
-			want := harness.Interpret(p.Imp, args)
-			for k, block := range []int{1, 2, 3, 32, 256} {
-				if err := simAgrees(prog, want, args, gpusim.Options{Block: block, Schedule: schedules[k%len(schedules)]}); err != nil {
-					t.Errorf("%s %v, blocks of %d: %v", fp.name, harness.Args(args), block, err)
-				}
-			}
-		}
-	}
+	progs = append(progs, functions)
+	agreeInSim(t, impPrograms(t, progs), simRuns{blocks: []int{1, 2, 3, 32, 256}, seed: 3})
 }
 
 // TestFloatsStuckMessage: int() of a NaN or of a float outside int64 is
@@ -207,41 +186,15 @@ var anyValue = regexp.MustCompile(`int\([^()]*\):`)
 // its status (int()'s stuck states with its message), with blocks of 2, 3
 // and 256 threads.
 func TestFloatsOnClang(t *testing.T) {
-	if testing.Short() {
-		t.Skip("clang builds; go test without -short runs them")
-	}
-	needClang(t)
-	var ps []*harness.Program
-	for _, fp := range floatPrograms {
-		p := foldProgram(t, fp.name, fp.src)
-		p.Cases = fp.cases
-		ps = append(ps, p)
-	}
-	dir := t.TempDir()
-	if _, err := cuda.Build(cuda.PTXCommand, harness.Bundle(ps), dir, "floats", ".ptx"); err != nil {
-		t.Fatal(err)
-	}
-	bin, err := cuda.Build(cuda.HostCommand, harness.Bundle(ps), dir, "floats", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, block := range []string{"2", "3", "256"} {
-		t.Setenv("ARRAYSEM_BLOCK", block)
-		for i, p := range ps {
-			for _, args := range p.Cases {
-				want := harness.Interpret(p.Imp, args)
-				got := cuda.Exec(bin, append([]string{strconv.Itoa(i)}, harness.Args(args)...), time.Minute)
-				if v, d := harness.Compare(want, got); v != "ok" {
-					t.Errorf("%s %v, blocks of %s: %s", p.Name, harness.Args(args), block, d)
-				}
-				// Several elements may get stuck, and the first to record
-				// its state wins (docs/cuda.md): the values may differ.
-				if msg := stuckMessage(want.Err); msg != "" && !strings.Contains(anyValue.ReplaceAllString(got.Stderr, "int(V):"), anyValue.ReplaceAllString(msg, "int(V):")) {
-					t.Errorf("%s %v: the interpreter says %s; the program %q", p.Name, harness.Args(args), want.Err, got.Stderr)
-				}
+	clangBuilds(t)
+	agreeOnClang(t, "floats", impPrograms(t, floatPrograms), clangRuns{blocks: []string{"2", "3", "256"},
+		also: func(t *testing.T, p *harness.Program, args map[string]string, want harness.Expect, got cuda.Outcome) {
+			// Several elements may get stuck, and the first to record
+			// its state wins (docs/cuda.md): the values may differ.
+			if msg := stuckMessage(want.Err); msg != "" && !strings.Contains(anyValue.ReplaceAllString(got.Stderr, "int(V):"), anyValue.ReplaceAllString(msg, "int(V):")) {
+				t.Errorf("%s %v: the interpreter says %s; the program %q", p.Name, harness.Args(args), want.Err, got.Stderr)
 			}
-		}
-	}
+		}})
 }
 
 // TestFloatInputsOnClang: the built program reads float inputs as
@@ -272,10 +225,7 @@ return x, m : [n]float`)
 			t.Errorf("gpu-sim %v: %v", harness.Args(args), err)
 		}
 	}
-	if testing.Short() {
-		t.Skip("clang builds; go test without -short runs them")
-	}
-	needClang(t)
+	clangBuilds(t)
 	bin, err := cuda.Build(cuda.HostCommand, p.CUDA, t.TempDir(), "inputs", "")
 	if err != nil {
 		t.Fatal(err)
@@ -296,10 +246,7 @@ return x, m : [n]float`)
 // the shortest digits need not be the correctly rounded ones), and on
 // random doubles, bit patterns and decimals.
 func TestFormatFloatOnClang(t *testing.T) {
-	if testing.Short() {
-		t.Skip("clang builds; go test without -short runs them")
-	}
-	needClang(t)
+	clangBuilds(t)
 	vals := []float64{3, 0.5, 100, 1e21, 1e-7, 123456789, 123456, 1e6, 1e20, 0.0001, 0.00001, 0.1 + 0.2, 1.0 / 3, 2.5e-3,
 		0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, math.MaxFloat64, -1.5, 1 << 53, 1<<53 + 2, 9.5e-5}
 	for e := -1074; e <= 1023; e++ {

@@ -104,25 +104,6 @@ func (e *emitter) loopAlloc(f *fn, owner *frame, s *imp.Alloc, c, n string, neg,
 	}
 }
 
-// partFrame is the frame of a fold's part run in a thread: binds (the
-// index, or the accumulator and the element) and copies of the names the
-// part writes, as a kernel's iteration copies them: nothing it assigns
-// survives.
-func (e *emitter) partFrame(f *fn, parent *frame, binds []slot, cs []string, body []imp.Stmt) (*frame, []Stmt) {
-	fr := parent.child(binds, cs)
-	var out []Stmt
-	for _, x := range written(body, fr.ty, binds...) {
-		c := f.cname(x.name)
-		init := zero(ctypeOf(x.t))
-		if outer, ok := parent.find(x); ok {
-			init = id(outer)
-		}
-		fr.vars[x] = c
-		out = append(out, &Decl{Type: ctypeOf(x.t), Name: c, Init: init})
-	}
-	return fr, out
-}
-
 // foldStart evaluates a fold's neutral element and bound, in the
 // interpreter's order, and checks the bound.
 func (e *emitter) foldStart(f *fn, fr *frame, s imp.Stmt, fd *imp.Fold) ([]Stmt, string, string) {
@@ -142,13 +123,13 @@ func (e *emitter) seqFold(f *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	acc := f.fresh("acc")
 	out = append(out, &Decl{Type: ctypeOf(t), Name: acc, Init: id(ne)})
 	v := f.cname(fd.X.Name)
-	el, decls := e.partFrame(f, fr, []slot{{fd.X.Name, imp.Int}}, []string{v}, fd.Body)
+	el, decls := e.newFrame(f, fr, []slot{{fd.X.Name, imp.Int}}, []string{v}, fd.Body)
 	body := e.body(f, el, decls, fd.Body)
 	y := f.fresh("y")
 	yc := el.lookup(fd.Yield.Name)
 	body = append(body, &Decl{Type: ctypeOf(t), Name: y, Init: id(yc)})
 	a, b := f.cname(fd.A.Name), f.cname(fd.B.Name)
-	comb, decls := e.partFrame(f, fr, []slot{{fd.A.Name, t}, {fd.B.Name, t}}, []string{a, b}, fd.Combine)
+	comb, decls := e.newFrame(f, fr, []slot{{fd.A.Name, t}, {fd.B.Name, t}}, []string{a, b}, fd.Combine)
 	decls = append([]Stmt{&Decl{Type: ctypeOf(t), Name: a, Init: id(acc)}, &Decl{Type: ctypeOf(t), Name: b, Init: id(y)}}, decls...)
 	body = append(body, e.body(f, comb, decls, fd.Combine)...)
 	c := comb.lookup(fd.Result.Name)

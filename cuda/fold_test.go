@@ -1,18 +1,15 @@
 package cuda_test
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
-	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/internal/golden"
 )
 
@@ -21,10 +18,7 @@ import (
 // folds, sizes that are not multiples of any block size tried, operators
 // that are associative but not commutative, and stuck states in elements,
 // combines, scans' writes and asserts.
-var foldPrograms = []struct {
-	name, src string
-	cases     []map[string]string
-}{
+var foldPrograms = []impProgram{
 	{"sums", `input n : int;
 var s : int;
 reduce s <- 0 for i <= n do var v : int; v <- i * i % 1000; yield v combine a, b do var c : int; c <- a + b; yield c done;
@@ -100,60 +94,13 @@ func ints(k int) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-func foldProgram(t *testing.T, name, src string) *harness.Program {
-	t.Helper()
-	p, err := imp.ParseFile(name+".imp", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := imp.Check(p, nil); err != nil {
-		t.Fatal(err)
-	}
-	f, err := cuda.Emit(p, cuda.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &harness.Program{Name: name, Imp: p, CUDA: f.String()}
-}
-
-// simAgrees runs an emitted program in gpu-sim and compares with the
-// interpreter's verdict: the same lines, or the same exit status.
-func simAgrees(prog *gpusim.Program, want harness.Expect, args map[string]string, opts gpusim.Options) error {
-	out, _, err := gpusim.Run(prog, harness.Args(args), opts)
-	var se *gpusim.Error
-	switch {
-	case want.Status != 0:
-		if !errors.As(err, &se) || se.ExitStatus() != want.Status {
-			return fmt.Errorf("the interpreter: %s; gpu-sim: %q, %v", want.Err, out, err)
-		}
-	case err != nil || out != strings.Join(want.Lines, "\n")+"\n":
-		return fmt.Errorf("the interpreter: %q; gpu-sim: %q, %v", want.Lines, out, err)
-	}
-	return nil
-}
-
 // TestFoldsInSim: the fold programs in gpu-sim, with blocks of 1, 2, 3, 32
 // and 256 threads (so that threads fold chunks of several elements, blocks
 // are partial, and the final combine has several blocks' partials) and
 // three schedules, print what the interpreter prints, or get stuck as it
 // does; gpu-sim finds no race in the trees and scans.
 func TestFoldsInSim(t *testing.T) {
-	schedules := []gpusim.Schedule{{Kind: "in-order"}, {Kind: "reverse"}, {Kind: "random", Seed: 7}}
-	for _, fp := range foldPrograms {
-		p := foldProgram(t, fp.name, fp.src)
-		prog, err := gpusim.Parse(fp.name+".cu", p.CUDA)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, args := range fp.cases {
-			want := harness.Interpret(p.Imp, args)
-			for k, block := range []int{1, 2, 3, 32, 256} {
-				if err := simAgrees(prog, want, args, gpusim.Options{Block: block, Schedule: schedules[k%len(schedules)]}); err != nil {
-					t.Errorf("%s %v, blocks of %d: %v", fp.name, harness.Args(args), block, err)
-				}
-			}
-		}
-	}
+	agreeInSim(t, impPrograms(t, foldPrograms), simRuns{blocks: []int{1, 2, 3, 32, 256}, seed: 7})
 }
 
 // TestFoldsAssertMessage: a failing assert prints its message, in gpu-sim
@@ -206,16 +153,8 @@ return s, last`)
 // what the interpreter prints (or fail with its status, a failing assert
 // with its message) with blocks of 2, 3 and 256 threads.
 func TestFoldsOnClang(t *testing.T) {
-	if testing.Short() {
-		t.Skip("clang builds; go test without -short runs them")
-	}
-	needClang(t)
-	var ps []*harness.Program
-	for _, fp := range foldPrograms {
-		p := foldProgram(t, fp.name, fp.src)
-		p.Cases = fp.cases
-		ps = append(ps, p)
-	}
+	clangBuilds(t)
+	ps := impPrograms(t, foldPrograms)
 	for _, c := range golden.Read(t, filepath.Join("testdata", "emit.txt"), "--") {
 		if c.ErrRe == nil && (strings.Contains(c.Src, "reduce ") || strings.Contains(c.Src, "scan ") || strings.Contains(c.Src, "for ") || strings.Contains(c.Src, "assert ")) {
 			p := foldProgram(t, fmt.Sprintf("%s:%d", c.File, c.Line), c.Src)
@@ -223,30 +162,10 @@ func TestFoldsOnClang(t *testing.T) {
 			ps = append(ps, p)
 		}
 	}
-	dir := t.TempDir()
-	if _, err := cuda.Build(cuda.PTXCommand, harness.Bundle(ps), dir, "folds", ".ptx"); err != nil {
-		t.Fatal(err)
-	}
-	bin, err := cuda.Build(cuda.HostCommand, harness.Bundle(ps), dir, "folds", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, block := range []string{"2", "3", "256"} {
-		t.Setenv("ARRAYSEM_BLOCK", block)
-		for i, p := range ps {
-			for _, args := range p.Cases {
-				want := harness.Interpret(p.Imp, args)
-				if want.Race {
-					continue // races are gpu-sim's to find
-				}
-				got := cuda.Exec(bin, append([]string{strconv.Itoa(i)}, harness.Args(args)...), time.Minute)
-				if v, d := harness.Compare(want, got); v != "ok" {
-					t.Errorf("%s %v, blocks of %s: %s", p.Name, harness.Args(args), block, d)
-				}
-				if strings.Contains(want.Err, "I-ASSERT") && !strings.Contains(got.Stderr, want.Err[strings.Index(want.Err, "I-ASSERT"):]) {
-					t.Errorf("%s %v: the interpreter says %s; the program %q", p.Name, harness.Args(args), want.Err, got.Stderr)
-				}
+	agreeOnClang(t, "folds", ps, clangRuns{blocks: []string{"2", "3", "256"}, skipRaces: true,
+		also: func(t *testing.T, p *harness.Program, args map[string]string, want harness.Expect, got cuda.Outcome) {
+			if strings.Contains(want.Err, "I-ASSERT") && !strings.Contains(got.Stderr, want.Err[strings.Index(want.Err, "I-ASSERT"):]) {
+				t.Errorf("%s %v: the interpreter says %s; the program %q", p.Name, harness.Args(args), want.Err, got.Stderr)
 			}
-		}
-	}
+		}})
 }

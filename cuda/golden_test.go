@@ -1,10 +1,8 @@
 package cuda_test
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/cuda"
@@ -44,18 +42,7 @@ func TestEmitGolden(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		want := harness.Interpret(p, nil)
-		out, _, err := gpusim.Run(prog, nil, gpusim.Options{})
-		var se *gpusim.Error
-		switch {
-		case want.Status != 0:
-			if !errors.As(err, &se) || se.ExitStatus() != want.Status {
-				return fmt.Errorf("the interpreter: %s; gpu-sim: %q, %v", want.Err, out, err)
-			}
-		case err != nil || out != strings.Join(want.Lines, "\n")+"\n":
-			return fmt.Errorf("the interpreter: %q; gpu-sim: %q, %v", want.Lines, out, err)
-		}
-		return nil
+		return simAgrees(prog, harness.Interpret(p, nil), nil, gpusim.Options{})
 	})
 }
 

@@ -4,14 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
-	gpusim "github.com/arraysem/arraysem/gpu-sim"
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/lang"
 )
@@ -61,54 +58,15 @@ func nestedPrograms(t *testing.T) []*harness.Program {
 // the interpreter prints, with blocks of 1, 3 and 32 threads and three
 // schedules.
 func TestNestedFoldsInSim(t *testing.T) {
-	schedules := []gpusim.Schedule{{Kind: "in-order"}, {Kind: "reverse"}, {Kind: "random", Seed: 5}}
-	for _, p := range nestedPrograms(t) {
-		prog, err := gpusim.Parse(p.Name+".cu", p.CUDA)
-		if err != nil {
-			t.Fatalf("%s: %v", p.Name, err)
-		}
-		for _, args := range p.Cases {
-			want := harness.Interpret(p.Imp, args)
-			if want.Status != 0 {
-				t.Fatalf("%s %v: the interpreter fails: %s", p.Name, harness.Args(args), want.Err)
-			}
-			for k, block := range []int{1, 3, 32} {
-				if err := simAgrees(prog, want, args, gpusim.Options{Block: block, Schedule: schedules[k]}); err != nil {
-					t.Errorf("%s %v, blocks of %d: %v", p.Name, harness.Args(args), block, err)
-				}
-			}
-		}
-	}
+	agreeInSim(t, nestedPrograms(t), simRuns{blocks: []int{1, 3, 32}, seed: 5, succeed: true})
 }
 
 // TestNestedFoldsOnClang: the nested files, emitted, compile to PTX and,
 // under the sanitizers, on the host print what the interpreter prints,
 // with blocks of 2 and 256 threads.
 func TestNestedFoldsOnClang(t *testing.T) {
-	if testing.Short() {
-		t.Skip("clang builds; go test without -short runs them")
-	}
-	needClang(t)
-	ps := nestedPrograms(t)
-	dir := t.TempDir()
-	if _, err := cuda.Build(cuda.PTXCommand, harness.Bundle(ps), dir, "nested", ".ptx"); err != nil {
-		t.Fatal(err)
-	}
-	bin, err := cuda.Build(cuda.HostCommand, harness.Bundle(ps), dir, "nested", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, block := range []string{"2", "256"} {
-		t.Setenv("ARRAYSEM_BLOCK", block)
-		for i, p := range ps {
-			for _, args := range p.Cases {
-				got := cuda.Exec(bin, append([]string{strconv.Itoa(i)}, harness.Args(args)...), time.Minute)
-				if v, d := harness.Compare(harness.Interpret(p.Imp, args), got); v != "ok" {
-					t.Errorf("%s %v, blocks of %s: %s", p.Name, harness.Args(args), block, d)
-				}
-			}
-		}
-	}
+	clangBuilds(t)
+	agreeOnClang(t, "nested", nestedPrograms(t), clangRuns{blocks: []string{"2", "256"}})
 }
 
 // TestEmitUnbound: a name the emitter gives no C++ variable is Emit's

@@ -7,12 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
-	gpusim "github.com/arraysem/arraysem/gpu-sim"
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/lang"
 )
@@ -88,52 +86,13 @@ func mixedPrograms(t *testing.T) []*harness.Program {
 // the interpreter prints, with blocks of 1, 3, 32 and 256 threads and
 // three schedules.
 func TestMixedFoldsInSim(t *testing.T) {
-	schedules := []gpusim.Schedule{{Kind: "in-order"}, {Kind: "reverse"}, {Kind: "random", Seed: 3}}
-	for _, p := range mixedPrograms(t) {
-		prog, err := gpusim.Parse("reduce_mixed.cu", p.CUDA)
-		if err != nil {
-			t.Fatalf("%s: %v", p.Name, err)
-		}
-		for _, args := range p.Cases {
-			want := harness.Interpret(p.Imp, args)
-			if want.Status != 0 {
-				t.Fatalf("%s %v: the interpreter fails: %s", p.Name, harness.Args(args), want.Err)
-			}
-			for k, block := range []int{1, 3, 32, 256} {
-				if err := simAgrees(prog, want, args, gpusim.Options{Block: block, Schedule: schedules[k%len(schedules)]}); err != nil {
-					t.Errorf("%s %v, blocks of %d: %v", p.Name, harness.Args(args), block, err)
-				}
-			}
-		}
-	}
+	agreeInSim(t, mixedPrograms(t), simRuns{blocks: []int{1, 3, 32, 256}, seed: 3, file: "reduce_mixed.cu", succeed: true})
 }
 
 // TestMixedFoldsOnClang: reduce_mixed.fun, emitted, compiles to PTX and,
 // under the sanitizers, on the host prints what the interpreter prints,
 // with blocks of 2, 3 and 256 threads.
 func TestMixedFoldsOnClang(t *testing.T) {
-	if testing.Short() {
-		t.Skip("clang builds; go test without -short runs them")
-	}
-	needClang(t)
-	ps := mixedPrograms(t)
-	dir := t.TempDir()
-	if _, err := cuda.Build(cuda.PTXCommand, harness.Bundle(ps), dir, "mixed", ".ptx"); err != nil {
-		t.Fatal(err)
-	}
-	bin, err := cuda.Build(cuda.HostCommand, harness.Bundle(ps), dir, "mixed", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, block := range []string{"2", "3", "256"} {
-		t.Setenv("ARRAYSEM_BLOCK", block)
-		for i, p := range ps {
-			for _, args := range p.Cases {
-				got := cuda.Exec(bin, append([]string{strconv.Itoa(i)}, harness.Args(args)...), time.Minute)
-				if v, d := harness.Compare(harness.Interpret(p.Imp, args), got); v != "ok" {
-					t.Errorf("%s %v, blocks of %s: %s", p.Name, harness.Args(args), block, d)
-				}
-			}
-		}
-	}
+	clangBuilds(t)
+	agreeOnClang(t, "mixed", mixedPrograms(t), clangRuns{blocks: []string{"2", "3", "256"}})
 }
