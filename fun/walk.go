@@ -325,6 +325,39 @@ func ExpParams(e Exp) []*Param {
 	return nil
 }
 
+// WithParts is a copy of a loop, reduce, scan or filter with parameters
+// ps and body b (either nil: the expression's own); other expressions are
+// returned as they are. Passes that rewrite the parts ExpParams and
+// ExpBody give them (FUNMEM's annotations, expansion, simplification)
+// rebuild the form with it.
+func WithParts(e Exp, ps []*Param, b *Body) Exp {
+	if ps == nil {
+		ps = ExpParams(e)
+	}
+	if b == nil {
+		b = ExpBody(e)
+	}
+	switch e := e.(type) {
+	case *LoopExp:
+		c := *e
+		c.Params, c.Body = ps, b
+		return &c
+	case *ReduceExp:
+		c := *e
+		c.Params, c.Body = ps, b
+		return &c
+	case *ScanExp:
+		c := *e
+		c.Params, c.Body = ps, b
+		return &c
+	case *FilterExp:
+		c := *e
+		c.Params, c.Body = ps, b
+		return &c
+	}
+	return e
+}
+
 // MapSExp is MapProgram for a scalar expression (whose identifiers are
 // all uses).
 func MapSExp(e SExp, f IdentFunc) SExp {

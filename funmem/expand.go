@@ -92,7 +92,7 @@ func hoistAllocs(b *fun.Body, local map[string]bool) *fun.Body {
 			// Their bodies run once per iteration, in order: allocations
 			// stay there (each iteration's arrays live in blocks of their
 			// own), but the kernels inside expand as any.
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: WithBody(e, hoistAllocs(fun.ExpBody(e), nil))}
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, hoistAllocs(fun.ExpBody(e), nil))}
 		case *AllocExp:
 			invariant := local != nil
 			for _, v := range fun.FreeVars(e.Size, nil) {
@@ -130,7 +130,7 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 			}
 			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: k})
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: WithBody(e, x.body(fun.ExpBody(e)))})
+			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, x.body(fun.ExpBody(e)))})
 		default:
 			out.Stms = append(out.Stms, st)
 		}
@@ -232,7 +232,7 @@ func retypeBody(b *fun.Body, f func(fun.Type) fun.Type) *fun.Body {
 		case *fun.KernelExp:
 			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: retypeBody(e.Body, f)}
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			ns.Exp = WithParams(WithBody(e, retypeBody(fun.ExpBody(e), f)), retypeParams(fun.ExpParams(e), f))
+			ns.Exp = fun.WithParts(e, retypeParams(fun.ExpParams(e), f), retypeBody(fun.ExpBody(e), f))
 		}
 		out.Stms = append(out.Stms, ns)
 	}
@@ -245,50 +245,4 @@ func retypeParams(ps []*fun.Param, f func(fun.Type) fun.Type) []*fun.Param {
 		out[i] = &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type), Rparen: p.Rparen}
 	}
 	return out
-}
-
-// WithBody is a copy of a loop, reduce, scan or filter with body b.
-func WithBody(e fun.Exp, b *fun.Body) fun.Exp {
-	switch e := e.(type) {
-	case *fun.LoopExp:
-		c := *e
-		c.Body = b
-		return &c
-	case *fun.ReduceExp:
-		c := *e
-		c.Body = b
-		return &c
-	case *fun.ScanExp:
-		c := *e
-		c.Body = b
-		return &c
-	case *fun.FilterExp:
-		c := *e
-		c.Body = b
-		return &c
-	}
-	return e
-}
-
-// WithParams is a copy of a loop, reduce, scan or filter with parameters ps.
-func WithParams(e fun.Exp, ps []*fun.Param) fun.Exp {
-	switch e := e.(type) {
-	case *fun.LoopExp:
-		c := *e
-		c.Params = ps
-		return &c
-	case *fun.ReduceExp:
-		c := *e
-		c.Params = ps
-		return &c
-	case *fun.ScanExp:
-		c := *e
-		c.Params = ps
-		return &c
-	case *fun.FilterExp:
-		c := *e
-		c.Params = ps
-		return &c
-	}
-	return e
 }

@@ -83,7 +83,7 @@ func (s *simplifier) body(b *fun.Body, scope map[string]bool) *fun.Body {
 			if l, ok := e.(*fun.LoopExp); ok {
 				k[l.Var.Name] = true
 			}
-			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: WithBody(e, s.body(fun.ExpBody(e), k))}
+			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, s.body(fun.ExpBody(e), k))}
 		}
 		out = append(out, st)
 		for _, q := range st.Pat {
@@ -272,7 +272,7 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 		case *fun.KernelExp:
 			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.propagate(e.Body, consts)}
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			ns.Exp = WithBody(e, s.propagate(fun.ExpBody(e), consts))
+			ns.Exp = fun.WithParts(e, nil, s.propagate(fun.ExpBody(e), consts))
 		}
 		out.Stms = append(out.Stms, ns)
 	}

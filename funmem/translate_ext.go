@@ -26,26 +26,26 @@ import (
 
 // stmExt is TransformStm on an extension form, or nil when s is none.
 func (t *transformer) stmExt(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
+	var exp fun.Exp // a fold's or filter's, its operands annotated
+	switch e := s.Exp.(type) {
+	case *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+		ps, body := t.foldParams(fun.ExpParams(e), fun.ExpBody(e), gamma)
+		exp = fun.WithParts(e, ps, body)
+	}
 	switch e := s.Exp.(type) {
 	case *fun.AssertExp:
 		return []*fun.Stm{s}
 	case *fun.LoopExp:
 		return t.loop(s, e, gamma)
 	case *fun.ReduceExp:
-		ps, body := t.foldParams(e.Params, e.Body, gamma)
-		exp := &fun.ReduceExp{Keyword: e.Keyword, Params: ps, Ne: e.Ne, Arr: e.Arr, Body: body}
 		z := s.Pat[0]
 		if z.Type.Rank() == 0 {
 			return []*fun.Stm{{Let: s.Let, Pat: s.Pat, Exp: exp}}
 		}
 		return []*fun.Stm{{Let: s.Let, Pat: t.group(z), Exp: exp}}
 	case *fun.ScanExp:
-		ps, body := t.foldParams(e.Params, e.Body, gamma)
-		exp := &fun.ScanExp{Keyword: e.Keyword, Params: ps, Ne: e.Ne, Arr: e.Arr, Body: body}
 		return t.fresh(s, s.Pat[0], product(s.Pat[0].Type.Dims), nil, exp)
 	case *fun.FilterExp:
-		ps, body := t.foldParams(e.Params, e.Body, gamma)
-		exp := &fun.FilterExp{Keyword: e.Keyword, Params: ps, Arr: e.Arr, Body: body}
 		// The block holds all n rows of xs, an upper bound of the k kept.
 		xs := gamma[e.Arr.Name]
 		return t.fresh(s, s.Pat[1], product(xs.Dims), s.Pat[:1], exp)

@@ -37,18 +37,13 @@ func unmemBody(b *fun.Body) *fun.Body {
 		case *fun.LoopExp:
 			// The supporting parameters are ordinary ints (mem ⇒ int): the
 			// initial values and results list them.
-			ns.Exp = &fun.LoopExp{Loop: e.Loop, Params: unmemParams(e.Params), Lparen: e.Lparen, Init: e.Init, Rparen: e.Rparen,
-				Var: e.Var, Bound: e.Bound, Body: unmemBody(e.Body)}
-		case *fun.ReduceExp:
-			ps, b := unmemOperands(e.Params, e.Body)
-			ns.Exp = &fun.ReduceExp{Keyword: e.Keyword, Params: ps, Ne: e.Ne, Arr: e.Arr, Body: b}
-			ns.Pat, after = unmemGroups(s.Pat)
-		case *fun.ScanExp:
-			ps, b := unmemOperands(e.Params, e.Body)
-			ns.Exp = &fun.ScanExp{Keyword: e.Keyword, Params: ps, Ne: e.Ne, Arr: e.Arr, Body: b}
-		case *fun.FilterExp:
-			ps, b := unmemOperands(e.Params, e.Body)
-			ns.Exp = &fun.FilterExp{Keyword: e.Keyword, Params: ps, Arr: e.Arr, Body: b}
+			ns.Exp = fun.WithParts(e, unmemParams(e.Params), unmemBody(e.Body))
+		case *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			ps, b := unmemOperands(fun.ExpParams(e), fun.ExpBody(e))
+			ns.Exp = fun.WithParts(e, ps, b)
+			if _, ok := e.(*fun.ReduceExp); ok {
+				ns.Pat, after = unmemGroups(s.Pat)
+			}
 		}
 		out.Stms = append(append(out.Stms, ns), after...)
 	}
