@@ -237,29 +237,11 @@ func (p *parser) stmt() (Stmt, error) {
 		}
 		return &If{At: t.Pos, Cond: c, Then: s1, Else: s2, Fi: fi.Pos}, nil
 	case p.S.Accept("kernel"):
-		x, err := p.Ident("the kernel's index variable")
+		x, bound, body, done, err := p.loop("the kernel's index variable")
 		if err != nil {
 			return nil, err
 		}
-		if _, err := p.S.Expect("<="); err != nil {
-			return nil, err
-		}
-		bound, err := p.SExp()
-		if err != nil {
-			return nil, err
-		}
-		if _, err := p.S.Expect("do"); err != nil {
-			return nil, err
-		}
-		body, err := p.stmts("done")
-		if err != nil {
-			return nil, err
-		}
-		done, err := p.S.Expect("done")
-		if err != nil {
-			return nil, err
-		}
-		return &Kernel{At: t.Pos, X: x, Bound: bound, Body: body, Done: done.Pos}, nil
+		return &Kernel{At: t.Pos, X: x, Bound: bound, Body: body, Done: done}, nil
 	case p.isForm("for") && p.S.Accept("for"):
 		x, bound, body, done, err := p.loop("the loop's index variable")
 		if err != nil {
