@@ -53,23 +53,18 @@ func params(offset int64, n int) *gopter.TestParameters {
 	return p
 }
 
-// check runs one property over caseCount() generated cases. The property
-// returns "" when it holds, or what went wrong; gopter then shrinks the
-// case and the report shows the message, the shrunk case and the original
-// one (each a program with its inputs, see Case.String).
-func check(t *testing.T, offset int64, name string, property func(c *Case) string) {
-	t.Helper()
-	checkN(t, offset, name, caseCount(), property)
-}
-
-// checkExt is check over cases of ExtGenConfig: the extension forms
-// (loop, reduce, scan, filter, assert) among the paper's.
+// checkExt runs one property over caseCount() generated cases of
+// ExtGenConfig: the extension forms (loop, reduce, scan, filter, assert)
+// among the paper's. The property returns "" when it holds, or what went
+// wrong; gopter then shrinks the case and the report shows the message,
+// the shrunk case and the original one (each a program with its inputs,
+// see Case.String).
 func checkExt(t *testing.T, offset int64, name string, property func(c *Case) string) {
 	t.Helper()
 	checkWith(t, ExtGenConfig, offset, name, caseCount(), property)
 }
 
-// checkN is check over n cases.
+// checkN runs one property over n cases of DefaultGenConfig (the paper's forms only).
 func checkN(t *testing.T, offset int64, name string, n int, property func(c *Case) string) {
 	t.Helper()
 	checkWith(t, DefaultGenConfig, offset, name, n, property)
