@@ -236,6 +236,14 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		t := &Arr{Elem: et.Elem, Shape: e.Shape}
 		r := &Reshape{Pos: e.Pos, EndPos: e.EndPos, Shape: e.Shape, E: ne, Type: t}
 		return r, t, c.node(RuleTReshape.Name, r, t, d)
+	case *Map:
+		return c.mapIR(e, s)
+	case *Rep:
+		ne, et, d := c.expr(e.E, s)
+		c.sortOf(ShapeIndex(e.Frame), s, e.Pos)
+		t := &Arr{Elem: et.Elem, Shape: e.Frame.Append(et.Shape)}
+		r := &Rep{Pos: e.Pos, EndPos: e.EndPos, Frame: e.Frame, E: ne, Type: t}
+		return r, t, c.node(RuleTRep.Name, r, t, d)
 	}
 	typeErr(e.At(), "", "unexpected term %s", short(e))
 	return nil, nil, nil
@@ -355,6 +363,41 @@ func (c *checker) lam(e *Lam, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	}
 	t := &Arr{Elem: &Fn{Params: pts, Ret: bt}}
 	return ne, t, c.node(RuleTAbst.Name, ne, t, append(ds, bd)...)
+}
+
+// mapIR is T-MAP, the typing of the compiler IR's explicit map: argument
+// i has type [τi F ++ Ci] when parameter i's cell type is [τi Ci], and the
+// body, typed with each parameter bound to its cell type, has type
+// [σ B]; the MAP has type [σ F ++ B]. Unlike T-APP nothing is inferred:
+// the frame is written, and every argument must have exactly it.
+func (c *checker) mapIR(e *Map, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	c.sortOf(ShapeIndex(e.Frame), s, e.Pos)
+	if len(e.Params) != len(e.Args) {
+		typeErr(e.Pos, RuleTMap.Name, "MAP has %d parameters and %d arguments", len(e.Params), len(e.Args))
+	}
+	vars := map[string]*Arr{}
+	ne := &Map{Pos: e.Pos, EndPos: e.EndPos, Frame: e.Frame}
+	var ds []*semantics.Derivation
+	for i, p := range e.Params {
+		if _, dup := vars[p.Name]; dup {
+			typeErr(e.Pos, RuleTMap.Name, "parameter %s bound twice", p.Name)
+		}
+		ds = append(ds, c.kind(p.Type, s, e.Pos))
+		pt := CanonArr(p.Type)
+		vars[p.Name] = pt
+		na, at, ad := c.expr(e.Args[i], s)
+		ds = append(ds, ad)
+		want := &Arr{Elem: pt.Elem, Shape: e.Frame.Append(pt.Shape)}
+		if !Equal(at, want) {
+			typeErr(e.Args[i].At(), RuleTMap.Name, "MAP argument %s has type %s, but the frame %s around cells of type %s is %s", p.Name, TypeString(at), e.Frame, TypeString(pt), TypeString(want))
+		}
+		ne.Params = append(ne.Params, Param{Name: p.Name, Type: pt})
+		ne.Args = append(ne.Args, na)
+	}
+	body, bt, bd := c.expr(e.Body, s.with(vars, nil, nil))
+	ne.Body = body
+	ne.Type = &Arr{Elem: bt.Elem, Shape: e.Frame.Append(bt.Shape)}
+	return ne, ne.Type, c.node(RuleTMap.Name, ne, ne.Type, append(ds, bd)...)
 }
 
 // app is T-APP: the function has type A_Ff (τ … → σ), argument i has type

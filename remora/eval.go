@@ -246,8 +246,69 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 		ev.counter.Hit(RuleDelta.Name)
 		ds, _ := env.closeType(e.Type).(*Arr).Shape.Const()
 		return v.Reshape(ds), nil
+	case *Map:
+		return ev.mapIR(e, env)
+	case *Rep:
+		v, err := ev.eval(e.E, env)
+		if err != nil {
+			return nil, err
+		}
+		ev.counter.Hit(RuleREP.Name)
+		frame, _ := env.closeIndex(ShapeIndex(e.Frame)).S.Const()
+		return Replicate(v, frame), nil
 	}
 	return nil, semantics.Stuckf(e.At(), "", "cannot evaluate %s", short(e))
+}
+
+// mapIR runs the compiler IR's MAP: the body once per position of the
+// frame, each parameter bound to its argument's cell there, the results
+// stacked. No cell is replicated: every argument has exactly the frame.
+func (ev *evaluator) mapIR(e *Map, env *Env) (*Value, error) {
+	frame, _ := env.closeIndex(ShapeIndex(e.Frame)).S.Const()
+	args := make([][]*Value, len(e.Args))
+	for i, a := range e.Args {
+		v, err := ev.eval(a, env)
+		if err != nil {
+			return nil, err
+		}
+		_, args[i] = v.Cells(len(frame))
+	}
+	ev.counter.Hit(RuleMAP.Name)
+	n := product(frame)
+	if n == 0 {
+		t := env.closeType(e.Type).(*Arr)
+		ds, _ := t.Shape.Const()
+		return NewValue(kindOf(t.Elem), ds, 0), nil
+	}
+	results := make([]*Value, n)
+	for p := range n {
+		inner := env
+		for i, prm := range e.Params {
+			inner = inner.bind(prm.Name, args[i][p])
+		}
+		r, err := ev.eval(e.Body, inner)
+		if err != nil {
+			return nil, err
+		}
+		results[p] = r
+		if !semantics.SameShape(r.Shape, results[0].Shape) {
+			return nil, semantics.Stuckf(e.Pos, RuleCollapse.Name, "MAP's result cells have shapes %s and %s", dimsString(results[0].Shape), dimsString(r.Shape))
+		}
+	}
+	if len(frame) == 0 {
+		return results[0], nil
+	}
+	return Stack(frame, results[0].Shape, results[0].Kind, results), nil
+}
+
+// Replicate is v repeated over frame: the value of (REP [frame] v).
+func Replicate(v *Value, frame []int64) *Value {
+	n := product(frame)
+	cells := make([]*Value, n)
+	for i := range cells {
+		cells[i] = v
+	}
+	return Stack(frame, v.Shape, v.Kind, cells)
 }
 
 // reify is an index as a term: a Nat is an int, a Shape a vector of ints.

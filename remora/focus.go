@@ -51,6 +51,16 @@ func nextChild(e Expr) int {
 		if !isValue(e.E) {
 			return 0
 		}
+	case *Map:
+		for i, a := range e.Args {
+			if !isValue(a) {
+				return i
+			}
+		}
+	case *Rep:
+		if !isValue(e.E) {
+			return 0
+		}
 	}
 	return -1
 }
@@ -82,6 +92,13 @@ func child(e Expr, i int) (Expr, bool) {
 	case *LiftDim:
 		e = x.N
 	case *Reshape:
+		e = x.E
+	case *Map:
+		if i >= len(x.Args) {
+			return nil, false
+		}
+		e = x.Args[i]
+	case *Rep:
 		e = x.E
 	default:
 		return nil, false

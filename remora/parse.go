@@ -99,6 +99,7 @@ var keywords = map[string]bool{
 	"define": true, "fn": true, "λ": true, "t-fn": true, "i-fn": true, "t-app": true, "i-app": true,
 	"let": true, "frame": true, "array": true, "box": true, "boxes": true, "unbox": true,
 	"lift": true, "reify-dimension": true, "reify-shape": true, "reshape": true,
+	"MAP": true, "REP": true,
 }
 
 // parseBody parses definitions followed by one expression into nested lets.
@@ -446,6 +447,30 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 			fail(args[0].Pos, "%s wants a %s, got %s", kw, map[bool]string{true: "Shape", false: "Nat"}[kw == "reify-shape"], args[0])
 		}
 		return &Reify{Pos: s.Pos, EndPos: s.End, Index: ix}
+	case "MAP":
+		// (MAP [F] ([x τ e] …) body): the compiler IR's explicit map.
+		want(s, args, 3, "[frame] ([x τ e] …) body")
+		if !args[0].IsList('[') {
+			fail(args[0].Pos, "MAP wants its frame shape in brackets: (MAP [F] ([x τ e] …) body)")
+		}
+		if !args[1].IsList('(') {
+			fail(args[1].Pos, "MAP wants its arguments in parentheses: (MAP [F] ([x τ e] …) body)")
+		}
+		m := &Map{Pos: s.Pos, EndPos: s.End, Frame: shapeOf(args[0].List), Body: parseBody(s.Pos, args[2:])}
+		for _, b := range args[1].List {
+			if !b.IsList('[') || len(b.List) != 3 {
+				fail(b.Pos, "a MAP argument is [x τ e], got %s", b)
+			}
+			m.Params = append(m.Params, Param{Name: name(b.List[0]), Type: parseType(b.List[1])})
+			m.Args = append(m.Args, parseExpr(b.List[2]))
+		}
+		return m
+	case "REP":
+		// (REP [F] e): e replicated over the frame F.
+		if len(args) != 2 || !args[0].IsList('[') {
+			fail(s.Pos, "REP is (REP [F] e)")
+		}
+		return &Rep{Pos: s.Pos, EndPos: s.End, Frame: shapeOf(args[0].List), E: parseExpr(args[1])}
 	case "reshape":
 		if len(args) != 2 {
 			fail(s.Pos, "reshape is (reshape [ι …] e)")

@@ -129,6 +129,23 @@ func writeExpr(b *printer, e Expr) {
 		b.WriteString("(reshape [" + strings.Join(e.Shape.Items(), " ") + "] ")
 		writeExpr(b, e.E)
 		b.WriteByte(')')
+	case *Map:
+		b.WriteString("(MAP [" + strings.Join(e.Frame.Items(), " ") + "] (")
+		for i, p := range e.Params {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("[" + p.Name + " " + TypeString(p.Type) + " ")
+			writeExpr(b, e.Args[i])
+			b.WriteByte(']')
+		}
+		b.WriteString(") ")
+		writeExpr(b, e.Body)
+		b.WriteByte(')')
+	case *Rep:
+		b.WriteString("(REP [" + strings.Join(e.Frame.Items(), " ") + "] ")
+		writeExpr(b, e.E)
+		b.WriteByte(')')
 	default:
 		b.WriteString("?")
 	}

@@ -265,6 +265,32 @@ func step(e Expr) (Expr, string, error) {
 		}
 		ds, _ := e.Type.Shape.Const()
 		return valueTerm(e.Pos, toValue(e.E).Reshape(ds), e.Type.Elem), RuleDelta.Name, nil
+	case *Map:
+		for i, a := range e.Args {
+			if !isValue(a) {
+				na, r, err := step(a)
+				if err != nil {
+					return nil, "", err
+				}
+				n := *e
+				n.Args = append([]Expr{}, e.Args...)
+				n.Args[i] = na
+				return &n, r, nil
+			}
+		}
+		return stepMap(e)
+	case *Rep:
+		if !isValue(e.E) {
+			x, r, err := step(e.E)
+			if err != nil {
+				return nil, "", err
+			}
+			c := *e
+			c.E = x
+			return &c, r, nil
+		}
+		frame, _ := e.Frame.Const()
+		return valueTerm(e.Pos, Replicate(toValue(e.E), frame), e.Type.Elem), RuleREP.Name, nil
 	case *Var:
 		return nil, "", semantics.Stuckf(e.Pos, RuleTVar.Name, "free variable %s", e.Name)
 	}
@@ -568,6 +594,28 @@ const (
 	chainAccs = "accs"
 )
 
+// stepMap is the MAP rule: a MAP whose arguments are values is the
+// application of the λ of its parameters to them, whose frame is the
+// MAP's (every argument has exactly it), so Fig 6's map and β take over.
+// A MAP with no arguments has no frame to lift over: over an empty frame
+// it is the empty array of its type, without running its body; else it
+// is its body replicated.
+func stepMap(e *Map) (Expr, string, error) {
+	frame, _ := e.Frame.Const()
+	if len(e.Params) > 0 {
+		ret := &Arr{Elem: e.Type.Elem, Shape: e.Type.Shape[len(e.Frame):]}
+		lam := &Lam{Pos: e.Pos, Params: e.Params, Body: e.Body, Ret: ret}
+		return &App{Pos: e.Pos, Fn: lam, Args: e.Args, Type: e.Type}, RuleMAP.Name, nil
+	}
+	if product(frame) == 0 {
+		return emptyOf(e.Pos, e.Type), RuleMAP.Name, nil
+	}
+	if len(frame) == 0 {
+		return e.Body, RuleMAP.Name, nil
+	}
+	return &Rep{Pos: e.Pos, Frame: e.Frame, E: e.Body, Type: e.Type}, RuleMAP.Name, nil
+}
+
 // substExpr substitutes values for term variables and closed types and
 // indices for type and index variables, in terms and in their type
 // annotations (Fig 6 keeps the annotations; Tβ and Iβ substitute in both).
@@ -658,6 +706,19 @@ func substExpr(e Expr, vals map[string]Expr, ts TypeSubst) Expr {
 		return &LiftDim{Pos: e.Pos, D: e.D, N: substExpr(e.N, vals, ts), Body: substExpr(e.Body, vals, inner), Type: sig}
 	case *Reshape:
 		return &Reshape{Pos: e.Pos, Shape: ts.Indices.Shape(e.Shape), E: substExpr(e.E, vals, ts), Type: arr(e.Type)}
+	case *Map:
+		// The arguments are outside the parameters' scope, the body inside.
+		n := &Map{Pos: e.Pos, Frame: ts.Indices.Shape(e.Frame), Type: arr(e.Type)}
+		inner := vals
+		for i, p := range e.Params {
+			n.Params = append(n.Params, Param{Name: p.Name, Type: ty(p.Type)})
+			n.Args = append(n.Args, substExpr(e.Args[i], vals, ts))
+			inner = without(inner, p.Name)
+		}
+		n.Body = substExpr(e.Body, inner, ts)
+		return n
+	case *Rep:
+		return &Rep{Pos: e.Pos, Frame: ts.Indices.Shape(e.Frame), E: substExpr(e.E, vals, ts), Type: arr(e.Type)}
 	}
 	return e
 }

@@ -190,6 +190,37 @@ type Reshape struct {
 	Type   *Arr // filled in by the checker
 }
 
+// Map is (MAP [F] ([x τ e] …) body), the explicit map of the compiler
+// IR (§4.3 "Explicitize" of "Compiling Remora to CUDA", and the MAP form
+// of §5.5 of "The semantics of rank polymorphism"): every argument e has
+// the frame F followed by its parameter's cell type τ, and body runs once
+// per position of F with each x bound to that position's cell. The
+// results are stacked in the frame F. With the empty frame it is a let.
+// Explicitize makes every implicit lift one; the source dialect does not
+// read MAP (only the IR language, remora/ir, does). Type is filled in by
+// the checker.
+type Map struct {
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Frame  Shape
+	Params []Param // the cells' types
+	Args   []Expr
+	Body   Expr
+	Type   *Arr
+}
+
+// Rep is (REP [F] e) of the compiler IR: the array e replicated over the
+// frame F, of type [t F ++ S] when e : [t S] (§5.5's REPLICATE, which
+// grows a cell by a frame; a cell inside a frame is replicated by a Rep in
+// a Map's body). Type is filled in by the checker.
+type Rep struct {
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Frame  Shape
+	E      Expr
+	Type   *Arr
+}
+
 // At is where the term starts: its Pos.
 func (e *Var) At() semantics.Pos     { return e.Pos }
 func (e *Prim) At() semantics.Pos    { return e.Pos }
@@ -207,6 +238,8 @@ func (e *Let) At() semantics.Pos     { return e.Pos }
 func (e *LiftDim) At() semantics.Pos { return e.Pos }
 func (e *Reify) At() semantics.Pos   { return e.Pos }
 func (e *Reshape) At() semantics.Pos { return e.Pos }
+func (e *Map) At() semantics.Pos     { return e.Pos }
+func (e *Rep) At() semantics.Pos     { return e.Pos }
 
 // End is the position just after the term's source (see Expr), or the
 // zero Pos when the term has none.
@@ -226,6 +259,8 @@ func (e *Let) End() semantics.Pos     { return e.EndPos }
 func (e *LiftDim) End() semantics.Pos { return e.EndPos }
 func (e *Reify) End() semantics.Pos   { return e.EndPos }
 func (e *Reshape) End() semantics.Pos { return e.EndPos }
+func (e *Map) End() semantics.Pos     { return e.EndPos }
+func (e *Rep) End() semantics.Pos     { return e.EndPos }
 
 func (*Var) exprNode()     {}
 func (*Prim) exprNode()    {}
@@ -243,6 +278,8 @@ func (*Let) exprNode()     {}
 func (*LiftDim) exprNode() {}
 func (*Reify) exprNode()   {}
 func (*Reshape) exprNode() {}
+func (*Map) exprNode()     {}
+func (*Rep) exprNode()     {}
 
 // Program is a file of the typed dialect: its top-level definitions
 // (already nested as lets around each expression) and the expressions
