@@ -17,8 +17,11 @@ import (
 var Registry = &lang.Registry{}
 
 func init() {
-	Registry.AddLanguage(fun.Language, funmem.Language, imp.Language, gpusim.Language, remora.Language, dynamic.Language)
+	Registry.AddLanguage(fun.Language, funmem.Language, imp.Language, gpusim.Language, remora.Language, remora.IR, dynamic.Language)
 	Registry.AddPass(
+		lang.Pass{Name: "Explicitize", From: "remora", To: "remora-ir",
+			Doc: "Remora → Remora IR: every implicit lift becomes an explicit MAP over its frame, with REP of the arguments that need it (§4.3 of \"Compiling Remora to CUDA\")",
+			Run: func(p any, _ lang.CompileOptions) (any, error) { return remora.Explicitize(p.(*remora.Program)) }},
 		lang.Pass{Name: "TransformProgram", From: "fun", To: "funmem",
 			Doc: "FUN → FUNMEM: TransformProgram, TransformStms, TransformStm and Support (§3.5)",
 			Run: func(p any, _ lang.CompileOptions) (any, error) { return funmem.Transform(p.(*fun.Program)), nil }},

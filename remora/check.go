@@ -11,6 +11,10 @@ import (
 type CheckOptions struct {
 	Derive  bool              // build the typing derivation
 	Counter semantics.Counter // count the rules applied
+	// Types, when not nil, records the type of every term of the
+	// elaborated program (as go/types' Info.Types does), for the passes
+	// that need a subterm's type: Explicitize reads frames off them.
+	Types map[Expr]*Arr
 }
 
 // Info is what checking a program found.
@@ -31,7 +35,7 @@ func Check(p *Program, opts *CheckOptions) (*Info, error) {
 	info := &Info{}
 	p.Types = nil
 	for i, e := range p.Exprs {
-		c := &checker{d: semantics.Deriver{Derive: opts.Derive, Counter: opts.Counter}}
+		c := &checker{d: semantics.Deriver{Derive: opts.Derive, Counter: opts.Counter}, types: opts.Types}
 		ne, t, d, err := c.top(e)
 		if err != nil {
 			return nil, err
@@ -51,11 +55,12 @@ func CheckExpr(e Expr, opts *CheckOptions) (Expr, *Arr, *semantics.Derivation, e
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	c := &checker{d: semantics.Deriver{Derive: opts.Derive, Counter: opts.Counter}}
+	c := &checker{d: semantics.Deriver{Derive: opts.Derive, Counter: opts.Counter}, types: opts.Types}
 	return c.top(e)
 }
 
 type checker struct {
+	types map[Expr]*Arr // CheckOptions.Types
 	d     semantics.Deriver
 	fresh int
 }
@@ -138,6 +143,14 @@ func (c *checker) node(rule string, e Expr, t Type, premises ...*semantics.Deriv
 }
 
 func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	ne, t, d := c.expr1(e, s)
+	if c.types != nil {
+		c.types[ne] = t
+	}
+	return ne, t, d
+}
+
+func (c *checker) expr1(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	switch e := e.(type) {
 	case *Lit:
 		t := &Arr{Elem: c.litAtomType(e), Shape: Dims(e.V.Shape...)}

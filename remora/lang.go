@@ -13,6 +13,13 @@ import (
 // the big-step over flat arrays and the small-step of Fig 6.
 var Language lang.Language = language{lang.Info{LangName: "remora", LangTitle: "Remora", Exts: []string{".remora"}, HashLines: []string{"", "remora", "remora/typed"}, Family: "remora", DialectName: "typed"}}
 
+// IR is the compiler's intermediate language (§4.3–4.5 of "Compiling
+// Remora to CUDA"): the typed core with the explicit MAP and REP forms,
+// which the stages Explicitize, Inline and Simplify produce. It reads and
+// runs as the typed dialect does (.rir files), so every stage's output can
+// be printed, read back and run.
+var IR lang.Language = language{lang.Info{LangName: "remora-ir", LangTitle: "Remora IR", Exts: []string{".rir"}}}
+
 type language struct{ lang.Info }
 
 // Print renders a program's expressions, one per line.
@@ -41,7 +48,7 @@ func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program,
 	if err != nil {
 		return nil, err
 	}
-	q := &program{p: p}
+	q := &program{p: p, l: l}
 	ts := make([]string, len(info.Types))
 	for i, t := range info.Types {
 		ts[i] = TypeString(t)
@@ -60,11 +67,12 @@ func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program,
 // program is a checked and elaborated Remora program.
 type program struct {
 	p          *Program
+	l          lang.Language
 	typ        string
 	derivation *semantics.Derivation
 }
 
-func (p *program) Language() lang.Language           { return Language }
+func (p *program) Language() lang.Language           { return p.l }
 func (p *program) File() string                      { return p.p.File }
 func (p *program) Syntax() any                       { return p.p }
 func (p *program) Type() string                      { return p.typ }
