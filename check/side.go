@@ -18,10 +18,16 @@ type Row struct {
 	Result           *lang.Result // nil when the run went wrong
 	Err              error
 	Stages           []lang.Stage // the walk that made the level
+	// Declined is why the level was not reached (a pass declined the
+	// program): the row is shown, not run, and not compared.
+	Declined error
 }
 
 // Outcome renders a row's results (abbreviated) or its error.
 func (r Row) Outcome() string {
+	if r.Declined != nil {
+		return "not compiled: " + r.Declined.Error()
+	}
 	if r.Err != nil {
 		return "error: " + r.Err.Error()
 	}
@@ -53,6 +59,10 @@ func SideBySide(p lang.Program, args map[string]string) ([]Row, error) {
 	}
 	var rows []Row
 	for _, lv := range levels {
+		if lv.Declined != nil {
+			rows = append(rows, Row{Level: lv.Name, Semantics: "-", Declined: lv.Declined})
+			continue
+		}
 		for _, sem := range lv.Program().Semantics() {
 			row := run(lv.Program(), sem, args)
 			row.Level, row.Stages = lv.Name, lv.Stages
@@ -77,6 +87,9 @@ func run(p lang.Program, sem string, args map[string]string) Row {
 func agree(rows []Row, args map[string]string) error {
 	first := rows[0]
 	for _, r := range rows[1:] {
+		if r.Declined != nil {
+			continue
+		}
 		if what := differ(first, r); what != "" {
 			if pass := blame(first, r, args); pass != "" {
 				what += "; " + pass
@@ -151,9 +164,13 @@ func blame(first, r Row, args map[string]string) string {
 // PrintRows prints the side-by-side table and its verdict line.
 func PrintRows(w io.Writer, rows []Row, verdict error) {
 	t := [][]string{{"level", "semantics", "result", "steps", "time"}}
+	runs := 0
 	for _, r := range rows {
 		steps, tm := "-", "-"
-		if r.Err == nil {
+		if r.Declined == nil {
+			runs++
+		}
+		if r.Err == nil && r.Declined == nil {
 			if r.Result.Steps > 0 {
 				steps = fmt.Sprint(r.Result.Steps)
 			}
@@ -173,6 +190,6 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 	case rows[0].Err != nil:
 		fmt.Fprintf(w, "\nverdict: agree: every level and semantics goes wrong (%v)\n", kind(rows[0].Err))
 	default:
-		fmt.Fprintf(w, "\nverdict: agree: %d runs give the same results\n", len(rows))
+		fmt.Fprintf(w, "\nverdict: agree: %d runs give the same results\n", runs)
 	}
 }

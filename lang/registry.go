@@ -296,6 +296,10 @@ func (r *Registry) Compile(p Program, to string, o CompileOptions) ([]Stage, err
 type Level struct {
 	Name   string // "FUN", "FUNMEM expanded (gpu)", …
 	Stages []Stage
+	// Declined is why the walk to this level stopped, when a pass on it
+	// declined the program (a construct it does not translate, such as
+	// Lower's refusals): the level has no stages then and is not run.
+	Declined error
 }
 
 // Program is the level's program (its last stage's).
@@ -304,7 +308,10 @@ func (l Level) Program() Program { return l.Stages[len(l.Stages)-1].Program }
 // Levels lists every level p can be run at: p itself, then each level it
 // compiles to under each variant, leaving out walks that run the same
 // passes as an earlier one. A level is named by its language's title and
-// the labels of the passes that made its variant.
+// the labels of the passes that made its variant. A walk on which a pass
+// declines the program (it fails without output, see Declines) gives a
+// level with Declined set, once per pass and reason; a pass whose output
+// its checker rejects is an error.
 func (r *Registry) Levels(p Program) ([]Level, error) {
 	levels := []Level{{Name: p.Language().Title(), Stages: []Stage{{Program: p}}}}
 	seen := map[string]bool{" | ": true}
@@ -313,7 +320,15 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 		for _, to := range r.Reachable(p.Language().Name()) {
 			st, err := r.Compile(p, to, v.Options)
 			if err != nil {
-				return nil, err
+				if !Declines(err) {
+					return nil, err
+				}
+				if key := "declined | " + err.Error(); !seen[key] {
+					seen[key] = true
+					lang, _ := r.Language(to)
+					levels = append(levels, Level{Name: lang.Title(), Declined: err})
+				}
+				continue
 			}
 			var names, labels []string
 			for _, s := range st[1:] {
@@ -334,6 +349,15 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 		}
 	}
 	return levels, nil
+}
+
+// Declines reports whether a compile error is a pass declining the
+// program (it failed, without output for its target's checker to reject)
+// rather than a broken pass.
+func Declines(err error) bool {
+	var pe *PassError
+	var wrong *WrongTreeError
+	return errors.As(err, &pe) && pe.Text == "" && !errors.As(err, &wrong)
 }
 
 // IsInputError reports whether err is a bad input (--arg) rather than a
