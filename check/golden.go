@@ -472,7 +472,7 @@ func runGoldenFile(file string, levels bool) (out FileOutcome) {
 // design (FUNMEM's value semantics on a program that Def 3.1 finds
 // invalid).
 func (out *FileOutcome) atLevels(file string, c *Case, src lang.Program, sems []string, lvs []lang.Level) {
-	first := run(src, src.Semantics()[0], c.Args)
+	first := run([]lang.Stage{{Program: src}}, src.Semantics()[0], c.Args)
 	first.Level, first.Stages = src.Language().Title(), []lang.Stage{{Program: src}}
 	if compare(c, first.Result, first.Err) != "" {
 		// The source fails its own case (reported above): there is
@@ -485,7 +485,7 @@ func (out *FileOutcome) atLevels(file string, c *Case, src lang.Program, sems []
 			if lv.Program().Language().Name() == src.Language().Name() && !slices.Contains(sems, sem) {
 				continue
 			}
-			row := run(lv.Program(), sem, c.Args)
+			row := run(lv.Stages, sem, c.Args)
 			row.Level, row.Stages = lv.Name, lv.Stages
 			where := fmt.Sprintf("%s:%d (%s %s)", file, c.Line, lv.Name, sem)
 			msg := ""

@@ -64,7 +64,7 @@ func SideBySide(p lang.Program, args map[string]string) ([]Row, error) {
 			continue
 		}
 		for _, sem := range lv.Program().Semantics() {
-			row := run(lv.Program(), sem, args)
+			row := run(lv.Stages, sem, args)
 			row.Level, row.Stages = lv.Name, lv.Stages
 			var se *semantics.Error
 			if row.Err != nil && (!errors.As(row.Err, &se) || se.Kind == semantics.InputError) {
@@ -76,8 +76,13 @@ func SideBySide(p lang.Program, args map[string]string) ([]Row, error) {
 	return rows, agree(rows, args)
 }
 
-func run(p lang.Program, sem string, args map[string]string) Row {
-	r, err := p.Run(lang.RunOptions{Semantics: sem, Args: args})
+// run runs the last program of a walk under one semantics, its results
+// decoded to print as the walk's source prints them (lang.Decode).
+func run(stages []lang.Stage, sem string, args map[string]string) Row {
+	r, err := stages[len(stages)-1].Program.Run(lang.RunOptions{Semantics: sem, Args: args})
+	if err == nil {
+		r, err = lang.Decode(stages, r)
+	}
 	return Row{Semantics: sem, Result: r, Err: err}
 }
 
@@ -151,8 +156,8 @@ func kind(err error) semantics.Kind {
 // blame finds the pass that broke a program: the first stage of r's walk
 // whose program, run by its default semantics, differs from first.
 func blame(first, r Row, args map[string]string) string {
-	for _, st := range r.Stages[min(1, len(r.Stages)):] {
-		got := run(st.Program, "", args)
+	for i, st := range r.Stages[min(1, len(r.Stages)):] {
+		got := run(r.Stages[:i+2], "", args)
 		got.Level, got.Semantics = st.Program.Language().Title()+" after "+st.Name(), st.Program.Semantics()[0]
 		if differ(first, got) != "" {
 			return fmt.Sprintf("the first stage that differs is the output of %s (%s → %s)", st.Pass.Name, st.Pass.From, st.Pass.To)

@@ -1,5 +1,11 @@
 package lang
 
+import (
+	"fmt"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
 // Pass is a translation from one language to another (From ≠ To), or a
 // transformation within one (From = To: a simplifier, memory expansion,
 // fusion), as a value. The driver finds a path of translations between two
@@ -17,6 +23,12 @@ type Pass struct {
 	Label func(o CompileOptions) string
 	// Run transforms a syntax tree of From into one of To.
 	Run func(syntax any, o CompileOptions) (any, error)
+	// Results is set on a translation into a language whose values carry
+	// less than its source's (Remora's booleans, characters and boxes
+	// become FUN's ints): given the pass's input, it makes the decoder
+	// that prints the results of the levels below as the source prints
+	// them (see Decode).
+	Results func(from any) Decoder
 	// Reads names the compile options the pass reads, in When or Run
 	// (OptExpand, OptLayout, …), so the driver can tell a user that an
 	// option given has no pass on the walk to read it.
@@ -99,4 +111,41 @@ func (s Stage) Name() string {
 // Text renders the stage's program in its language's syntax.
 func (s Stage) Text() string {
 	return s.Program.Language().Print(s.Program.Syntax())
+}
+
+// Decoder prints a lower level's results as its source level prints
+// them; vals are the results as arrays (Result.Values).
+type Decoder func(vals []semantics.Array) ([]string, error)
+
+// Decode rewrites a result of the walk stages's last program so that it
+// prints as the walk's source does: when a pass on the walk has Results,
+// its decoder (the last such) turns the values into the source's lines.
+// A result with no Values (gpu-sim prints text) is read back from its
+// lines first. Without such a pass, r is returned as it is.
+func Decode(stages []Stage, r *Result) (*Result, error) {
+	if r == nil {
+		return r, nil
+	}
+	for i := len(stages) - 1; i > 0; i-- {
+		p := stages[i].Pass
+		if p == nil || p.Results == nil {
+			continue
+		}
+		vals := r.Values
+		if vals == nil {
+			for _, l := range r.Lines {
+				v, err := semantics.ParseValue(l)
+				if err != nil {
+					return nil, fmt.Errorf("reading back the result %q: %v", l, err)
+				}
+				vals = append(vals, v)
+			}
+		}
+		lines, err := p.Results(stages[i-1].Program.Syntax())(vals)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Lines: lines, Steps: r.Steps, Time: r.Time, Derivation: r.Derivation}, nil
+	}
+	return r, nil
 }

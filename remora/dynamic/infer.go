@@ -807,3 +807,23 @@ func (el *elaborator) fold(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 	}
 	return typedArray("("+head+" "+ot+" "+init.term+" "+arr.term+")", rt, nil)
 }
+
+// Elaborate is the pass from the dynamic dialect into the typed core:
+// every expression of p elaborated by Infer, as one program of the typed
+// dialect (the compile path's way down from the dynamic dialect). It
+// declines the program when an expression does not elaborate.
+func Elaborate(p *Program) (*remora.Program, error) {
+	infs, err := InferProgram(p)
+	if err != nil {
+		return nil, err
+	}
+	out := &remora.Program{File: p.File}
+	for _, inf := range infs {
+		e, err := remora.ParseExpr(p.File, inf.Term)
+		if err != nil {
+			return nil, err
+		}
+		out.Exprs = append(out.Exprs, e)
+	}
+	return out, nil
+}
