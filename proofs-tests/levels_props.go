@@ -50,6 +50,9 @@ var unrunLevels = map[string]string{
 type levelStats struct {
 	sync.Mutex
 	programs int
+	// declined counts the walks a pass declined, by pass and reason
+	// (the Remora property: what Lower or Inline does not compile).
+	declined map[string]int
 	// runs counts the runs at each level (by its side-by-side name and
 	// semantics: "IMP expanded (gpu) small"; the walks from a FUNMEM
 	// variant as "IMP from MemoryExpand GPU").
@@ -63,7 +66,7 @@ type levelStats struct {
 }
 
 func newLevelStats() *levelStats {
-	return &levelStats{runs: map[string]int{}, reached: map[string]int{}, rules: semantics.Counter{}}
+	return &levelStats{runs: map[string]int{}, reached: map[string]int{}, declined: map[string]int{}, rules: semantics.Counter{}}
 }
 
 // add adds another count to s.
@@ -76,6 +79,9 @@ func (s *levelStats) add(o *levelStats) {
 	}
 	for k, n := range o.reached {
 		s.reached[k] += n
+	}
+	for k, n := range o.declined {
+		s.declined[k] += n
 	}
 	s.ranOn += o.ranOn
 	s.stuckToo += o.stuckToo
@@ -257,7 +263,10 @@ func (s *levelStats) level(lv lang.Level, want levelRun, args map[string]string)
 			if i == 0 {
 				o.Counter = s.rules
 			}
-			got.r, err = q.Run(o)
+			if got.r, err = q.Run(o); err == nil {
+				// Below Remora, results print as Remora prints them.
+				got.r, err = lang.Decode(lv.Stages, got.r)
+			}
 			return err
 		})
 		s.runs[got.name()]++

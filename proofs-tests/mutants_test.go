@@ -160,6 +160,7 @@ func TestMutants(t *testing.T) {
 		fk("fun-funmem-imp", mutMemCases),
 		funKiller(MemGenConfig(), "race-oracle", mutMemCases, propRaceOracle),
 		fk("remora-big-small", mutRemoraCases),
+		fk("remora-levels", mutRemoraCases),
 		examplesKiller(t, "remora-examples", ".remora", "../examples/remora-dynamic", "../examples/remora"),
 		examplesKiller(t, "fun-examples", ".fun", "../examples/fun"),
 		examplesKiller(t, "imp-examples", ".imp", "../examples/imp"),
@@ -182,6 +183,8 @@ func TestMutants(t *testing.T) {
 		"imp-copy-order":     {"fun-funmem-imp"},
 		"remora-lift-order":  {"remora-big-small", "remora-examples"},
 		"dynamic-whole-cell": {"remora-big-small", "remora-examples"},
+		// The compile path's passes: only the level agreement runs them.
+		"explicitize-rep-outside": {"remora-big-small", "remora-levels"},
 		// FUN's extension forms: big- and small-step share the helpers
 		// of fun/eval_ext.go, so fun-big-small survives each; the
 		// reference evaluator (on cases with the extension forms) kills
@@ -206,7 +209,7 @@ func TestMutants(t *testing.T) {
 		"imp-scan-exclusive":       impExt,
 	}
 	order := []string{"fun-big-small", "fun-reference", "transform-valid", "passes-valid", "fun-funmem-imp",
-		"race-oracle", "remora-big-small", "remora-examples", "fun-examples", "imp-examples"}
+		"race-oracle", "remora-big-small", "remora-levels", "remora-examples", "fun-examples", "imp-examples"}
 	killers := func(names []string) []killer {
 		out := make([]killer, len(names))
 		for i, n := range names {

@@ -1,5 +1,7 @@
 package remora
 
+import "github.com/arraysem/arraysem/internal/mutant"
+
 // Explicitize is the stage of §4.3 of "Compiling Remora to CUDA": it makes
 // every implicit lift explicit. An application (f a …) whose principal
 // frame F is not empty becomes
@@ -204,6 +206,9 @@ func (x *explicitizer) grow(a Expr, at, cell *Arr, frame Shape) Expr {
 	}
 	rest := frame[len(own):]
 	if len(own) == 0 {
+		return &Rep{Pos: a.At(), Frame: rest, E: a}
+	}
+	if mutant.On("explicitize-rep-outside") { // mutant: the frame's items in the wrong order
 		return &Rep{Pos: a.At(), Frame: rest, E: a}
 	}
 	y := Fresh("y")
