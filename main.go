@@ -6,7 +6,7 @@
 //	arraysem run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace] [--jobs N]
 //	arraysem step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
 //	arraysem check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...
-//	arraysem compile FILE --to LEVEL [--expand] [--layout gpu|cpu] [--raw] [--stages] [--arg NAME=VALUE]...
+//	arraysem compile FILE [--to LEVEL] [--expand] [--layout gpu|cpu] [--raw] [--stages] [--arg NAME=VALUE]...
 //	arraysem gpu-sim FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [NAME=VALUE]...
 //	arraysem gpu-check DIR [--sim|--host|--nvcc]
 //	arraysem test DIR [-v] [--levels] [--jobs N]
@@ -470,7 +470,7 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *to == "" {
+	if *to == "" && !*stages {
 		return usageError{"compile: --to LEVEL (" + strings.Join(check.Registry.Names(), ", ") + ")"}
 	}
 	if _, err := funmem.ParseLayout(*layout); err != nil {
@@ -479,6 +479,9 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {
 		return err
+	}
+	if *to == "" {
+		*to = stagesTarget(l.Language().Name())
 	}
 	o := lang.CompileOptions{Expand: *expand, Raw: *raw, Defaults: vals}
 	if flagSet(fs, "layout") {
@@ -505,6 +508,17 @@ func cmdCompile(args []string, stdout io.Writer) error {
 		fmt.Fprint(stdout, s.Text())
 	}
 	return nil
+}
+
+// stagesTarget is where compile --stages goes without --to: IMP, the
+// lowest level whose programs the interpreters run, when the language
+// reaches it; else the farthest level it reaches.
+func stagesTarget(from string) string {
+	levels := check.Registry.Reachable(from)
+	if slices.Contains(levels, "imp") {
+		return "imp"
+	}
+	return levels[len(levels)-1]
 }
 
 // optionReader says which passes read a compile option, from the
