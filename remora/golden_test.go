@@ -281,10 +281,11 @@ func checkChunk(c *golden.Chunk) (*Info, semantics.Counter, error) {
 }
 
 // figs78Rules are the type, kind and sort rules of Figs 7–8 as check.go
-// names them, with the typed dialect's T-LIFT, T-REIFY and T-RESHAPE.
+// names them, with the typed dialect's T-LIFT, T-REIFY and T-RESHAPE and
+// the compiler IR's T-MAP and T-REP (T-REP's premises fail instead).
 var figs78Rules = []string{
 	"T-NUM", "T-FLOAT", "T-BOOL", "T-CHAR", "T-VAR", "T-PRIM", "T-ARRAY", "T-ABST", "T-APP",
-	"T-TABST", "T-TAPP", "T-IABST", "T-IAPP", "T-PACK", "T-UNPACK", "T-LIFT", "T-REIFY", "T-RESHAPE",
+	"T-TABST", "T-TAPP", "T-IABST", "T-IAPP", "T-PACK", "T-UNPACK", "T-LIFT", "T-REIFY", "T-RESHAPE", "T-MAP", "T-REP",
 	"K-BASE", "K-VAR", "K-ARRAY", "K-FUN", "K-UNIV", "K-DPROD", "K-DSUM",
 	"S-NAT", "S-VAR", "S-SHAPE", "S-PLUS", "S-APPEND",
 }
@@ -293,7 +294,7 @@ var figs78Rules = []string{
 // the literals, primitives, the structural kind rules and the sort rules
 // of constants, sums and shapes (their premises fail instead).
 var cannotFail = map[string]bool{
-	"T-NUM": true, "T-FLOAT": true, "T-BOOL": true, "T-CHAR": true, "T-PRIM": true,
+	"T-NUM": true, "T-FLOAT": true, "T-BOOL": true, "T-CHAR": true, "T-PRIM": true, "T-REP": true,
 	"K-BASE": true, "K-ARRAY": true, "K-FUN": true, "K-UNIV": true, "K-DPROD": true, "K-DSUM": true,
 	"S-NAT": true, "S-SHAPE": true, "S-PLUS": true, "S-APPEND": true,
 }

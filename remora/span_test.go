@@ -45,6 +45,11 @@ func children(e Expr) (out []Expr, within []bool) {
 		add(true, e.N, e.Body)
 	case *Reshape:
 		add(true, e.E)
+	case *Map:
+		add(true, e.Args...)
+		add(true, e.Body)
+	case *Rep:
+		add(true, e.E)
 	}
 	return out, within
 }
@@ -114,6 +119,10 @@ func writtenAs(e Expr, s *semantics.SExp) bool {
 		return form("reify-dimension", "reify-shape")
 	case *Reshape:
 		return form("reshape")
+	case *Map:
+		return form("MAP")
+	case *Rep:
+		return form("REP")
 	}
 	return false
 }
