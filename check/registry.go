@@ -22,7 +22,7 @@ func init() {
 		lang.Pass{Name: "Elaborate", From: "remora/dynamic", To: "remora",
 			Doc: "Remora's dynamic dialect → the typed core: each expression's types inferred and written out, as check --infer does (declined when an expression does not elaborate)",
 			Run: func(p any, _ lang.CompileOptions) (any, error) { return dynamic.Elaborate(p.(*dynamic.Program)) }},
-		lang.Pass{Name: "Explicitize", From: "remora", To: "remora-ir",
+		lang.Pass{Name: "Explicitize", From: "remora", To: "remora-ir", Row: true,
 			Doc: "Remora → Remora IR: every implicit lift becomes an explicit MAP over its frame, with REP of the arguments that need it (§4.3 of \"Compiling Remora to CUDA\")",
 			Run: func(p any, _ lang.CompileOptions) (any, error) { return remora.Explicitize(p.(*remora.Program)) }},
 		lang.Pass{Name: "TransformProgram", From: "fun", To: "funmem",

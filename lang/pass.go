@@ -23,6 +23,11 @@ type Pass struct {
 	Label func(o CompileOptions) string
 	// Run transforms a syntax tree of From into one of To.
 	Run func(syntax any, o CompileOptions) (any, error)
+	// Row asks side-by-side for a row of the program this pass makes,
+	// when later transformations at the same level follow it (the Remora
+	// IR after Explicitize and after Inline, before Simplify): the
+	// stages of a level then each run and are compared.
+	Row bool
 	// Results is set on a translation into a language whose values carry
 	// less than its source's (Remora's booleans, characters and boxes
 	// become FUN's ints): given the pass's input, it makes the decoder

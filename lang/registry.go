@@ -345,7 +345,21 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 			}
 			seen[key] = true
 			lang, _ := r.Language(to)
-			levels = append(levels, Level{Name: strings.Join(append([]string{lang.Title()}, labels...), " "), Stages: st})
+			name := strings.Join(append([]string{lang.Title()}, labels...), " ")
+			for k := 1; k < len(st)-1; k++ {
+				// A Row pass's program, when transformations at its level
+				// follow it on this walk.
+				q := st[k].Pass
+				if !q.Row || q.To != to || st[k+1].Pass.Translation() {
+					continue
+				}
+				sub := strings.Join(names[:k], " → ") + " | " + strings.Join(labels, " ")
+				if !seen[sub] {
+					seen[sub] = true
+					levels = append(levels, Level{Name: name + " after " + q.Name, Stages: st[:k+1]})
+				}
+			}
+			levels = append(levels, Level{Name: name, Stages: st})
 		}
 	}
 	return levels, nil
