@@ -21,12 +21,14 @@ var syntaxFiles = map[string]string{
 	"remora":         "remora.md",
 	"remora/typed":   "remora.md",
 	"remora/dynamic": "remora-dynamic.md",
+	"remora-ir":      "remora-ir.md",
 	"cuda":           "cuda.md",
 	"papers":         "papers.md",
 }
 
 // Syntax returns the reference of a language ("fun", "funmem", "imp",
-// "remora", "remora/dynamic", "cuda": the emitted subset and its
+// "remora", "remora/dynamic", "remora-ir": the IR and the compile path
+// from Remora, "cuda": the emitted subset and its
 // toolchain; also "papers", the bibliography) and
 // whether there is one.
 func Syntax(lang string) (string, bool) {
@@ -45,7 +47,7 @@ func Syntax(lang string) (string, bool) {
 // this build, sorted.
 func Languages() []string {
 	var out []string
-	for _, l := range []string{"cuda", "fun", "funmem", "imp", "papers", "remora", "remora/dynamic"} {
+	for _, l := range []string{"cuda", "fun", "funmem", "imp", "papers", "remora", "remora-ir", "remora/dynamic"} {
 		if _, ok := Syntax(l); ok {
 			out = append(out, l)
 		}
