@@ -1,0 +1,59 @@
+//go:build mutants
+
+package remora
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/internal/mutant"
+)
+
+// TestSimplifyMutantKilled checks that the golden chunks of
+// testdata/simplify.txt kill the mutant simplify-hoist-past-empty (go
+// test -tags mutants ./remora/): with it on, some chunk's simplified
+// program goes wrong where the source does not — the semantic check
+// fails, not only the expected text.
+func TestSimplifyMutantKilled(t *testing.T) {
+	chunks := golden.Read(t, filepath.Join("testdata", "simplify.txt"), ";")
+	run := func() (killed []string) {
+		for _, c := range chunks {
+			if isNote(c) {
+				continue
+			}
+			_, only := simplifyExpectations(c.Src)
+			p, _, err := ParseFile(c.File, c.Src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Check(p, nil); err != nil {
+				t.Fatal(err)
+			}
+			q, err := simplifyOnly(p, only)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := simplifiedAgrees(p, q); err != nil {
+				killed = append(killed, c.Name()+": "+strings.SplitN(err.Error(), "\n", 2)[0])
+			}
+		}
+		return killed
+	}
+	if k := run(); len(k) > 0 {
+		t.Fatalf("with no mutant on, chunks disagree: %v", k)
+	}
+	undo := mutant.Set("simplify-hoist-past-empty")
+	killed := run()
+	undo()
+	if len(killed) == 0 {
+		t.Fatal("mutant simplify-hoist-past-empty survives the golden chunks of Simplify")
+	}
+	for _, k := range killed {
+		if !strings.Contains(k, "source: <nil>") {
+			t.Errorf("the mutant should make a program that does not go wrong go wrong: %s", k)
+		}
+	}
+	t.Logf("killed by %s", strings.Join(killed, "; "))
+}

@@ -1,0 +1,299 @@
+package remora
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/internal/golden"
+)
+
+// TestSimplifyGolden runs testdata/simplify.txt. Each chunk is a program
+// of the IR; each comment line "; => TEXT" is the printed IR of its next
+// expression after Simplify, fresh names (h%N) renumbered in order of
+// appearance. A line "; only: NAME" runs the one optimisation NAME (to a
+// fixed point) instead of all of them, to show what it does, and what it
+// declines, by itself. Every chunk must also keep its program's meaning
+// (simplifiedAgrees), and leave the input as it was.
+func TestSimplifyGolden(t *testing.T) {
+	golden.Run(t, filepath.Join("testdata", "simplify.txt"), ";", func(c *golden.Chunk) error {
+		if isNote(c) {
+			return nil
+		}
+		want, only := simplifyExpectations(c.Src)
+		p, _, err := ParseFile(c.File, c.Src)
+		if err != nil {
+			return err
+		}
+		if _, err := Check(p, nil); err != nil {
+			return err
+		}
+		before := IR.Print(p)
+		q, err := simplifyOnly(p, only)
+		if err != nil {
+			return err
+		}
+		if after := IR.Print(p); after != before {
+			return fmt.Errorf("Simplify changed its input:\n%s\nbecame\n%s", before, after)
+		}
+		if len(q.Exprs) != len(want) {
+			return fmt.Errorf("%d expressions, %d expected texts", len(q.Exprs), len(want))
+		}
+		for i, e := range q.Exprs {
+			if got := renumber(ExprString(e)); got != want[i] {
+				return fmt.Errorf("expression %d:\n got %s\nwant %s", i+1, got, want[i])
+			}
+		}
+		return simplifiedAgrees(p, q)
+	})
+}
+
+// simplifyExpectations reads a chunk's "; => " texts and its "; only: ".
+func simplifyExpectations(src string) (want []string, only string) {
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimSpace(l)
+		if r, ok := strings.CutPrefix(l, "; => "); ok {
+			want = append(want, r)
+		}
+		if r, ok := strings.CutPrefix(l, "; only: "); ok {
+			only = strings.TrimSpace(r)
+		}
+	}
+	return want, only
+}
+
+// simplifyOnly is Simplify, or, when only names one, that optimisation
+// alone, run to a fixed point on the checked program p.
+func simplifyOnly(p *Program, only string) (*Program, error) {
+	if only == "" {
+		return Simplify(p), nil
+	}
+	for _, o := range simplifications {
+		if o.name == only {
+			q := &Program{File: p.File, Types: p.Types}
+			for _, e := range p.Exprs {
+				q.Exprs = append(q.Exprs, simplifyExpr(e, []simplification{o}))
+			}
+			return q, nil
+		}
+	}
+	return nil, fmt.Errorf("no optimisation %q", only)
+}
+
+// simplifiedAgrees checks that the simplified program q means what p
+// means: it checks, at p's types, and the big-step gives the same values,
+// or goes wrong with the same error (message and position) — the first
+// error of the reference interpreter, which Simplify must not change. It
+// also prints q and reads it back: the text checks and runs alike.
+func simplifiedAgrees(p, q *Program) error {
+	c := &Program{File: q.File, Exprs: append([]Expr{}, q.Exprs...)}
+	if _, err := Check(c, nil); err != nil {
+		return fmt.Errorf("the simplified IR does not check: %v\n%s", err, IR.Print(q))
+	}
+	for i, t := range c.Types {
+		if !Equal(t, p.Types[i]) {
+			return fmt.Errorf("expression %d: type %s became %s", i+1, TypeString(p.Types[i]), TypeString(t))
+		}
+	}
+	if err := sameOutcome(p, c); err != nil {
+		return fmt.Errorf("%v\nsimplified:\n%s", err, IR.Print(q))
+	}
+	text := IR.Print(q)
+	r, _, err := ParseFile("simplified", text)
+	if err != nil {
+		return fmt.Errorf("the simplified IR does not parse back: %v\n%s", err, text)
+	}
+	if _, err := Check(r, nil); err != nil {
+		return fmt.Errorf("the simplified IR, read back, does not check: %v\n%s", err, text)
+	}
+	want, err1 := Eval(p, nil)
+	got, err2 := Eval(r, nil)
+	if (err1 == nil) != (err2 == nil) {
+		return fmt.Errorf("read back: source %v, simplified %v", err1, err2)
+	}
+	return sameValueList(want, got)
+}
+
+// sameOutcome compares the big-step runs of two checked programs: the
+// same values, or the same error.
+func sameOutcome(p, q *Program) error {
+	want, err1 := Eval(p, nil)
+	got, err2 := Eval(q, nil)
+	switch {
+	case err1 != nil || err2 != nil:
+		if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+			return fmt.Errorf("source: %v, simplified: %v", err1, err2)
+		}
+		return nil
+	}
+	return sameValueList(want, got)
+}
+
+func sameValueList(want, got []*Value) error {
+	if len(want) != len(got) {
+		return fmt.Errorf("%d values, %d simplified", len(want), len(got))
+	}
+	for i := range want {
+		if !want[i].Equal(got[i]) {
+			return fmt.Errorf("value %d: source %s, simplified %s", i+1, want[i], got[i])
+		}
+	}
+	return nil
+}
+
+// TestCanFail pins the judgement the optimisations rely on: false only
+// for what is built of variables, literals and total primitives.
+func TestCanFail(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"5", false},
+		{"(+ 1 2)", false},
+		{"(/ 1 2)", true},
+		{"(% 7 2)", true},
+		{"(float->int 2.5)", true},
+		{"(int->float 2)", false},
+		{"(sqrt -1.)", false},
+		{"[(+ 1 2) (* 3 4)]", false},
+		{"[(+ 1 2) (/ 3 4)]", true},
+		{"(if{int | } #t 1 2)", false},
+		{"(head{int | 2 []} [1 2 3])", false},
+		{"(index{int | [3] [] 1} [1 2 3] [0])", true},
+		{"(subvector{int | 3 2 []} [1 2 3] 0)", true},
+		{"iota{ | [3]}", false},
+		{"(replicate{int | [2] [3]} [1 2 3])", false},
+		{"(reduce{int | 2 [] []} + [1 2 3])", true},
+		{"(reduce-init{int | 3 [] []} + 0 [1 2 3])", false},
+		{"(reduce-init{int | 3 [] []} / 1 [1 2 3])", true},
+		{"(reduce-init{int | 3 [] []} (fn ([a int] [b int]) (+ a b)) 0 [1 2 3])", true},
+		{"((fn ([x int]) x) 1)", true},
+		{"(fn ([x int]) (/ x 0))", false},
+		{"(MAP [] ([x int 1]) (+ x 1))", false},
+		{"(MAP [] ([x int (/ 1 0)]) 2)", true},
+		{"(MAP [0] ([x int (frame [0] int)]) (/ x 0))", true},
+		{"(REP [2] (+ 1 2))", false},
+		{"(REP [2] (/ 1 2))", true},
+		{"(lift [d 3] (reify-dimension d))", false},
+		{"(lift [d (- 0 3)] (reify-dimension d))", true},
+		// A run-time size may overflow.
+		{"(lift [d 3] iota{ | [d]})", true},
+		{"(unbox (box (3) (Sigma (n) [int n]) [1 2 3]) (xs n) (reduce-init{int | n [] []} + 0 xs))", false},
+	} {
+		e, err := ParseExpr("canfail", tc.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		ce, _, _, err := CheckExpr(e, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		if got := CanFail(ce); got != tc.want {
+			t.Errorf("CanFail(%s) = %v, want %v", tc.src, got, tc.want)
+		}
+		// What CanFail says cannot fail does not: a spot check of the
+		// judgement against the evaluator.
+		if _, err := EvalExpr(ce, nil); err != nil && !CanFail(ce) {
+			t.Errorf("%s goes wrong (%v), but CanFail says it cannot", tc.src, err)
+		}
+	}
+}
+
+// TestTotalPrimsAreBasis checks that the list of total primitives names
+// primitives of the basis, so that a renamed primitive is not silently
+// taken to be partial.
+func TestTotalPrimsAreBasis(t *testing.T) {
+	for name := range totalPrims {
+		if Basis[name] == nil {
+			t.Errorf("totalPrims names %s, which the basis does not have", name)
+		}
+	}
+}
+
+// simplifyCases are hand-written programs of the source dialect for the
+// property below, beside the examples: lets and lifts that give every
+// optimisation work, some going wrong.
+var simplifyCases = []string{
+	`(let ([x 5] [y (+ x 1)]) (* x y))`,
+	`(let [v [1 2 3]] (+ v (reduce-init{int | 3 [] []} + 0 v)))`,
+	`(let ([d 0] [v (frame [0] int)]) (+ v (/ 1 d)))`,
+	`(let ([d 0] [v [1 2]]) (+ v (/ 1 d)))`,
+	`(let ([d 2] [v [[1 2] [3 4]]]) (+ v (/ [10 20] d)))`,
+	`(let ([z 0] [a (/ 1 z)] [b (/ 2 z)]) (+ b a))`,
+	`(let ([u (+ 1 2)] [w (/ 1 0)]) 7)`,
+	`(define (sq [x int]) (* x x)) (sq [1 2 3])`,
+	`(let [m [[1 2 3] [4 5 6]]] (reduce-init{int | 2 [3] []} + 0 (* m (length{int | 3 []} [7 8 9]))))`,
+	`(unbox (box (0) (Sigma (n) [int n]) (frame [0] int)) (xs n) (reduce-init{int | n [] []} + 0 (+ xs (/ 1 0))))`,
+	`(unbox (box (2) (Sigma (n) [int n]) [4 5]) (xs n) (reduce-init{int | n [] []} + 0 (+ xs (/ 10 (length{int | n []} xs)))))`,
+}
+
+// TestSimplifyAgrees is the property: for the hand-written cases and every
+// example of examples/remora, Check, Explicitize, Simplify and Check again
+// give a program that the big-step runs to the same values, or to the
+// same error, as the source program.
+func TestSimplifyAgrees(t *testing.T) {
+	run := func(t *testing.T, p *Program) {
+		q, err := Explicitize(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Check(q, nil); err != nil {
+			t.Fatalf("Explicitize's output does not check: %v", err)
+		}
+		before := IR.Print(q)
+		s := Simplify(q)
+		if after := IR.Print(q); after != before {
+			t.Fatalf("Simplify changed its input:\n%s\nbecame\n%s", before, after)
+		}
+		if err := simplifiedAgrees(p, s); err != nil {
+			t.Fatalf("%v\nexplicitized:\n%s", err, before)
+		}
+	}
+	for i, src := range simplifyCases {
+		t.Run(fmt.Sprintf("case%d", i+1), func(t *testing.T) {
+			p, _, err := ParseFile("case.remora", src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Check(p, nil); err != nil {
+				t.Fatal(err)
+			}
+			run(t, p)
+		})
+	}
+	forExamples(t, run)
+}
+
+// TestSimplifyShrinks checks that Simplify does some work on the
+// explicitized examples: on the whole, the IR gets smaller (a pass that
+// did nothing would pass the property above).
+func TestSimplifyShrinks(t *testing.T) {
+	var before, after int
+	forExamples(t, func(t *testing.T, p *Program) {
+		q, err := Explicitize(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Check(q, nil); err != nil {
+			t.Fatal(err)
+		}
+		before += len(IR.Print(q))
+		after += len(IR.Print(Simplify(q)))
+	})
+	if after >= before {
+		t.Errorf("the simplified examples print in %d bytes, the explicitized in %d", after, before)
+	}
+}
+
+// TestSimplifyIllTyped checks that an input that does not check is
+// returned as it is (the driver's re-check reports it).
+func TestSimplifyIllTyped(t *testing.T) {
+	p, _, err := ParseFile("bad.rir", "(+ 1 #t)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := Simplify(p); q != p {
+		t.Errorf("Simplify of an ill-typed program gave a new program:\n%s", IR.Print(q))
+	}
+}
