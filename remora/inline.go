@@ -1,0 +1,1167 @@
+package remora
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Inline is the stage of §4.4 of "Compiling Remora to CUDA": it inlines
+// every application of a λ and every type and index application of a Tλ
+// or Iλ, so that the program it returns is monomorphic and first order:
+//
+//   - no TLam or ILam, and no TApp or IApp except around a primitive
+//     (its instantiation, e.g. reduce-init{int | 3 [] []});
+//   - every App's function is a primitive, possibly instantiated;
+//   - no variable or MAP parameter has a function type: function-valued
+//     bindings disappear;
+//   - a λ appears only as the operator argument of a primitive of the
+//     reduce, scan and fold family, closed over its free variables, which
+//     are ordinary (array) variables;
+//   - no type variable remains; index variables remain only where unbox
+//     or lift binds them.
+//
+// The pass walks the tree with an environment that maps each variable to
+// what it stands for at compile time: an ordinary variable of the output
+// (every binder gets a name used nowhere else in the output, so that a
+// body inlined far from where its λ was written cannot capture or be
+// captured), or a function — a closure of a λ, Tλ, Iλ or an instantiated
+// primitive over the environment it was written in. This is the paper's
+// "function set" of one entry, kept with its environment. At an
+// application whose function is a λ, the arguments are bound by a MAP
+// over the empty frame (a let) around the λ's body, inlined in turn under
+// the closure's environment; at a type or index application of a Tλ or
+// Iλ, the body is inlined with the type or index variables bound to the
+// (closed) arguments. Remora has no recursion, so this terminates.
+//
+// A function-valued term that does work before it yields its function
+// (((fn ([x int]) (fn ([y int]) (+ x y))) 1), whose result captures x)
+// gives the function together with a prelude: the bindings its closure
+// captures, which the place the function is used puts around itself (a
+// let-bound function's prelude goes around the let, evaluated once,
+// where the source evaluated it).
+//
+// An array of functions (a MAP parameter of function type over a
+// non-empty frame: a REP of a λ, a frame [f f], or a MAP whose body
+// yields a function) compiles when every element is the same function;
+// the values its elements capture may differ, position by position: they
+// become arrays over the frame (the closures' environments are
+// defunctionalised), which the MAP that applies the functions maps over
+// with its other arguments. So ((curry-add [1 2]) [20 30]) compiles, with
+// the captured x the array [1 2]. An array of distinct functions, such as
+// ([+ -] 10 3), would be MIMD parallelism; it is refused, as the paper
+// does, naming the frame and its position. So is every other use of
+// functions that is not first order: a function as a program's result, in
+// a box, as an ordinary array argument of a primitive (an index into an
+// array of functions), or chosen at run time (if over functions).
+//
+// The value restriction of the paper (and of ML) holds: a binding of
+// polymorphic type (a Forall or Pi) must be bound to a syntactic value.
+//
+// p must be explicitized (Explicitize): every application's arguments are
+// exactly its function's cells. Inline checks a copy of p first (for its
+// annotations) and returns new terms; p is not changed. The result is
+// checked again by the caller.
+func Inline(p *Program) (*Program, error) {
+	q := &Program{File: p.File, Exprs: append([]Expr{}, p.Exprs...)}
+	if _, err := Check(q, nil); err != nil {
+		return nil, err
+	}
+	in := &inliner{taken: map[string]bool{}, reserved: map[string]bool{}, free: map[Expr][]string{}, names: map[Expr][]string{}}
+	for _, e := range q.Exprs {
+		inlReserveNames(e, in.reserved)
+	}
+	out := &Program{File: p.File, Types: q.Types}
+	for _, e := range q.Exprs {
+		ne, err := in.top(e)
+		if err != nil {
+			return nil, err
+		}
+		out.Exprs = append(out.Exprs, ne)
+	}
+	return out, nil
+}
+
+// inlineRule names the pass in its errors (the stage of §4.4).
+const inlineRule = "Inline"
+
+// inlineErr refuses a program Inline cannot make first order.
+func inlineErr(pos semantics.Pos, format string, args ...any) {
+	panic(semantics.Errorf(pos, semantics.TypeError, inlineRule, format, args...))
+}
+
+type inliner struct {
+	taken    map[string]bool   // names bound in the output so far
+	reserved map[string]bool   // every name the input uses
+	free     map[Expr][]string // a closure's term's free term variables
+	names    map[Expr][]string // the type and index variables a term's annotations mention
+	nfresh   map[string]int    // the last number fresh tried per base name
+}
+
+func (in *inliner) top(e Expr) (ne Expr, err error) {
+	defer catch(&err)
+	r := in.inline(e, &inlEnv{})
+	if r.fn != nil {
+		// Point at the expression, not at the definitions (lets) around it.
+		for m, ok := e.(*Map); ok && len(m.Frame) == 0; m, ok = e.(*Map) {
+			e = m.Body
+		}
+		inlineErr(e.At(), "the result is a function (%s): a compiled program's results are arrays of numbers, booleans, characters or boxes", short(e))
+	}
+	return r.e, nil
+}
+
+// fresh is the output name of a binder of x: x itself the first time,
+// else x%k with a k no other name of the input or output has. Since every
+// output binder has its own name, no substitution or inlined body can
+// capture a variable.
+func (in *inliner) fresh(x string) string {
+	if !in.taken[x] {
+		in.taken[x] = true
+		return x
+	}
+	base, _, _ := strings.Cut(x, "%")
+	if in.nfresh == nil {
+		in.nfresh = map[string]int{}
+	}
+	for k := in.nfresh[base] + 1; ; k++ {
+		c := fmt.Sprintf("%s%%%d", base, k)
+		if !in.taken[c] && !in.reserved[c] {
+			in.taken[c] = true
+			in.nfresh[base] = k
+			return c
+		}
+	}
+}
+
+// inlBinding is what a term variable stands for: an ordinary variable of the
+// output, of cell type cell, or a function. In a closure's environment an
+// ordinary binding may be lifted: its output variable holds one cell per
+// position of the frame of the array of functions the closure stands for.
+type inlBinding struct {
+	out    string
+	cell   *Arr
+	lifted bool
+	fn     *inlClosure
+}
+
+// inlClosure is a function known at compile time: a λ, Tλ or Iλ of the input
+// with the environment it was written in, or a primitive with the type
+// and index arguments it has been instantiated with so far.
+type inlClosure struct {
+	term    Expr // *Lam, *TLam or *ILam; nil for a primitive
+	prim    *Prim
+	types   []Type
+	indices []Index
+	env     *inlEnv
+}
+
+// inlEnv is the environment: term variables, and the substitution of the
+// type variables (by closed atom types) and index variables (by indices
+// of the output) in scope.
+type inlEnv struct {
+	vars *inlVars
+	ts   TypeSubst
+}
+
+type inlVars struct {
+	next *inlVars
+	name string
+	b    *inlBinding
+}
+
+func (e *inlEnv) bind(x string, b *inlBinding) *inlEnv {
+	return &inlEnv{vars: &inlVars{next: e.vars, name: x, b: b}, ts: e.ts}
+}
+
+func (e *inlEnv) lookup(x string) *inlBinding {
+	for v := e.vars; v != nil; v = v.next {
+		if v.name == x {
+			return v.b
+		}
+	}
+	return nil
+}
+
+func (e *inlEnv) withTypes(xs []string, ts []Type) *inlEnv {
+	m := map[string]Type{}
+	for k, v := range e.ts.Types {
+		m[k] = v
+	}
+	for i, x := range xs {
+		m[x] = ts[i]
+	}
+	return &inlEnv{vars: e.vars, ts: TypeSubst{Types: m, Indices: e.ts.Indices}}
+}
+
+func (e *inlEnv) withIndices(xs []string, is []Index) *inlEnv {
+	m := Subst{}
+	for k, v := range e.ts.Indices {
+		m[k] = v
+	}
+	for i, x := range xs {
+		m[x] = is[i]
+	}
+	return &inlEnv{vars: e.vars, ts: TypeSubst{Types: e.ts.Types, Indices: m}}
+}
+
+func (e *inlEnv) typ(t Type) Type     { return Canon(e.ts.Type(t)) }
+func (e *inlEnv) arr(t Type) *Arr     { return CanonArr(e.ts.Type(t)) }
+func (e *inlEnv) shape(s Shape) Shape { return e.ts.Indices.Shape(s) }
+func (e *inlEnv) index(ix Index) Index {
+	return e.ts.Indices.Index(ix)
+}
+
+// inlWrap is one binding of a prelude, put around the term that uses the
+// function: a let (a MAP over the empty frame), or an unbox.
+type inlWrap struct {
+	pos    semantics.Pos
+	params []Param
+	args   []Expr
+	unbox  *Unpack // its Body is set by around
+}
+
+func (w inlWrap) around(body Expr, t *Arr) Expr {
+	if w.unbox != nil {
+		u := *w.unbox
+		u.Body = body
+		return &u
+	}
+	return &Map{Pos: w.pos, Params: w.params, Args: w.args, Body: body, Type: t}
+}
+
+// inlWrapAll puts the prelude pre (outermost first) around e of type t.
+func inlWrapAll(pre []inlWrap, e Expr, t *Arr) Expr {
+	for i := len(pre) - 1; i >= 0; i-- {
+		e = pre[i].around(e, t)
+	}
+	return e
+}
+
+// inlLet is the prelude binding the parameters to the arguments, if any.
+func inlLet(pos semantics.Pos, params []Param, args []Expr) []inlWrap {
+	if len(params) == 0 {
+		return nil
+	}
+	return []inlWrap{{pos: pos, params: params, args: args}}
+}
+
+// inlFn is a function-valued term inlined: an array of frame frame of the
+// function c (whose lifted bindings vary over the frame), to be used
+// inside the prelude pre.
+type inlFn struct {
+	pre   []inlWrap
+	frame Shape
+	c     *inlClosure
+}
+
+// inlResult is a term inlined: an ordinary term e of type t, or a function.
+type inlResult struct {
+	e  Expr
+	t  *Arr
+	fn *inlFn
+}
+
+// inlPrepend puts the prelude pre around r.
+func inlPrepend(pre []inlWrap, r inlResult) inlResult {
+	if len(pre) == 0 {
+		return r
+	}
+	if r.fn != nil {
+		return inlResult{fn: &inlFn{pre: inlConcat(pre, r.fn.pre), frame: r.fn.frame, c: r.fn.c}}
+	}
+	return inlResult{e: inlWrapAll(pre, r.e, r.t), t: r.t}
+}
+
+func inlConcat(ws ...[]inlWrap) []inlWrap {
+	var out []inlWrap
+	for _, w := range ws {
+		out = append(out, w...)
+	}
+	return out
+}
+
+// isFnAtom reports whether an atom type is a function's: such values are
+// compiled away.
+func isFnAtom(t Type) bool {
+	switch t.(type) {
+	case *Fn, *Forall, *Pi:
+		return true
+	}
+	return false
+}
+
+// ordinary inlines a term that must be an ordinary array.
+func (in *inliner) ordinary(e Expr, env *inlEnv, what string) inlResult {
+	r := in.inline(e, env)
+	if r.fn != nil {
+		inlineErr(e.At(), "%s is a function (%s), which cannot be compiled there", what, short(e))
+	}
+	return r
+}
+
+// function inlines a term that must be a function, a scalar one when
+// scalar is set.
+func (in *inliner) function(e Expr, env *inlEnv, scalar bool) *inlFn {
+	r := in.inline(e, env)
+	if r.fn == nil {
+		inlineErr(e.At(), "%s is not a function", short(e))
+	}
+	if scalar && len(r.fn.frame) > 0 {
+		inlineErr(e.At(), "%s is a frame %s of functions applied without a MAP over it: run Explicitize first", short(e), r.fn.frame)
+	}
+	return r.fn
+}
+
+func (in *inliner) inline(e Expr, env *inlEnv) inlResult {
+	switch e := e.(type) {
+	case *Lit:
+		if e.V.Kind == KFunc {
+			inlineErr(e.Pos, "a function value %s cannot be compiled", short(e))
+		}
+		elem := litAtomType(e.V)
+		if e.V.Kind == KBox && e.V.Len() > 0 {
+			elem = Canon(e.V.A[0].(*Box).Type)
+		}
+		return inlResult{e: e, t: &Arr{Elem: elem, Shape: Dims(e.V.Shape...)}}
+	case *Var:
+		b := env.lookup(e.Name)
+		switch {
+		case b == nil:
+			inlineErr(e.Pos, "unbound variable %s", e.Name)
+		case b.fn != nil:
+			return inlResult{fn: &inlFn{c: b.fn}}
+		}
+		return inlResult{e: &Var{Pos: e.Pos, EndPos: e.EndPos, Name: b.out}, t: b.cell}
+	case *Prim:
+		return inlResult{fn: &inlFn{c: &inlClosure{prim: e}}}
+	case *Lam, *TLam, *ILam:
+		return inlResult{fn: &inlFn{c: &inlClosure{term: e, env: env}}}
+	case *Frame:
+		return in.frame(e, env)
+	case *App:
+		return in.app(e, env)
+	case *TApp:
+		ts := make([]Type, len(e.Args))
+		for i, t := range e.Args {
+			ts[i] = env.typ(t)
+		}
+		return in.instantiate(e, e.Fn, ts, nil, env)
+	case *IApp:
+		is := make([]Index, len(e.Args))
+		for i, ix := range e.Args {
+			is[i] = env.index(ix)
+		}
+		return in.instantiate(e, e.Fn, nil, is, env)
+	case *Pack:
+		b := in.ordinary(e.Body, env, "a box's contents")
+		is := make([]Index, len(e.Indices))
+		for i, ix := range e.Indices {
+			is[i] = env.index(ix)
+		}
+		sig := env.typ(e.Type).(*Sigma)
+		return inlResult{e: &Pack{Pos: e.Pos, EndPos: e.EndPos, Indices: is, Body: b.e, Type: sig}, t: &Arr{Elem: sig}}
+	case *Unpack:
+		return in.unpack(e, env)
+	case *LiftDim:
+		n := in.ordinary(e.N, env, "a lifted dimension")
+		d := in.fresh(e.D)
+		b := in.ordinary(e.Body, env.withIndices([]string{e.D}, []Index{NatIndex(NatVar(d))}), "a lift's body")
+		sig := &Sigma{Vars: []string{d}, Body: b.t}
+		return inlResult{e: &LiftDim{Pos: e.Pos, EndPos: e.EndPos, D: d, N: n.e, Body: b.e, Type: sig}, t: &Arr{Elem: sig}}
+	case *Reify:
+		ix := env.index(e.Index)
+		t := &Arr{Elem: Int}
+		if ix.IsShape {
+			t = ArrOf(Int, int64(len(ix.S)))
+		}
+		return inlResult{e: &Reify{Pos: e.Pos, EndPos: e.EndPos, Index: ix}, t: t}
+	case *Reshape:
+		x := in.ordinary(e.E, env, "a reshaped array")
+		sh := env.shape(e.Shape)
+		t := &Arr{Elem: x.t.Elem, Shape: sh}
+		return inlResult{e: &Reshape{Pos: e.Pos, EndPos: e.EndPos, Shape: sh, E: x.e, Type: t}, t: t}
+	case *Map:
+		return in.mapIR(e, env)
+	case *Rep:
+		r := in.inline(e.E, env)
+		f := env.shape(e.Frame)
+		if r.fn != nil {
+			return inlResult{fn: in.repFn(r.fn, f, e.Pos)}
+		}
+		t := &Arr{Elem: r.t.Elem, Shape: f.Append(r.t.Shape)}
+		return inlResult{e: &Rep{Pos: e.Pos, EndPos: e.EndPos, Frame: f, E: r.e, Type: t}, t: t}
+	}
+	inlineErr(e.At(), "unexpected term %s", short(e))
+	return inlResult{}
+}
+
+// frame inlines a frame: of arrays, or of functions (frameFn).
+func (in *inliner) frame(e *Frame, env *inlEnv) inlResult {
+	if len(e.Elems) == 0 {
+		cell := env.arr(cellTypeOf(e))
+		if isFnAtom(cell.Elem) {
+			inlineErr(e.Pos, "an empty frame of functions cannot be compiled (there is no function to inline)")
+		}
+		t := &Arr{Elem: cell.Elem, Shape: Dims(e.Dims...).Append(cell.Shape)}
+		return inlResult{e: &Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: e.Dims, Cell: cell, Type: t}, t: t}
+	}
+	rs := make([]inlResult, len(e.Elems))
+	for i, el := range e.Elems {
+		rs[i] = in.inline(el, env)
+	}
+	if rs[0].fn != nil {
+		return inlResult{fn: in.frameFn(e, rs)}
+	}
+	n := &Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: e.Dims}
+	if e.Cell != nil {
+		n.Cell = env.typ(e.Cell)
+	}
+	for _, r := range rs {
+		n.Elems = append(n.Elems, r.e)
+	}
+	cell := rs[0].t
+	n.Type = &Arr{Elem: cell.Elem, Shape: Dims(e.Dims...).Append(cell.Shape)}
+	return inlResult{e: n, t: n.Type}
+}
+
+// app inlines an application, whose arguments are its function's cells.
+func (in *inliner) app(e *App, env *inlEnv) inlResult {
+	f := in.function(e.Fn, env, true)
+	c := f.c
+	if c.prim != nil {
+		return in.primApp(e, env, c, f.pre)
+	}
+	lam, ok := c.term.(*Lam)
+	if !ok {
+		inlineErr(e.Pos, "%s is applied to terms before it is instantiated", short(c.term))
+	}
+	pre := f.pre
+	benv := c.env
+	var params []Param
+	var args []Expr
+	for i, p := range lam.Params {
+		pt := c.env.arr(p.Type)
+		if isFnAtom(pt.Elem) {
+			a := in.function(e.Args[i], env, true)
+			in.valueRestriction(pt, e.Args[i])
+			pre = inlConcat(pre, a.pre)
+			benv = benv.bind(p.Name, &inlBinding{fn: a.c})
+			continue
+		}
+		a := in.ordinary(e.Args[i], env, "an argument")
+		in.exactCell(e.Args[i], a.t, pt)
+		n := in.fresh(p.Name)
+		params = append(params, Param{Name: n, Type: pt})
+		args = append(args, a.e)
+		benv = benv.bind(p.Name, &inlBinding{out: n, cell: pt})
+	}
+	return inlPrepend(inlConcat(pre, inlLet(e.Pos, params, args)), in.inline(lam.Body, benv))
+}
+
+// exactCell refuses an argument that is not exactly its parameter's cell:
+// the lifting is Explicitize's to make explicit.
+func (in *inliner) exactCell(a Expr, at, cell *Arr) {
+	if !Equal(at, cell) {
+		inlineErr(a.At(), "the argument has type %s, the parameter's cell type is %s: run Explicitize first", TypeString(at), TypeString(cell))
+	}
+}
+
+// valueRestriction is the paper's value restriction: a polymorphic
+// binding (of a Forall or Pi type) must be a syntactic value.
+func (in *inliner) valueRestriction(t *Arr, a Expr) {
+	switch t.Elem.(type) {
+	case *Forall, *Pi:
+		if !isSyntacticValue(a) {
+			inlineErr(a.At(), "value restriction: %s is bound at the polymorphic type %s but is not a syntactic value (a λ, t-fn, i-fn, primitive, variable, or an instantiation of one)", short(a), TypeString(t))
+		}
+	}
+}
+
+// isSyntacticValue reports whether e is a value without evaluating: an
+// abstraction, a primitive, a variable, a literal, a type or index
+// application of one, or a frame or REP of values.
+func isSyntacticValue(e Expr) bool {
+	switch e := e.(type) {
+	case *Lit, *Var, *Prim, *Lam, *TLam, *ILam:
+		return true
+	case *TApp:
+		return isSyntacticValue(e.Fn)
+	case *IApp:
+		return isSyntacticValue(e.Fn)
+	case *Rep:
+		return isSyntacticValue(e.E)
+	case *Frame:
+		for _, el := range e.Elems {
+			if !isSyntacticValue(el) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// primApp inlines an application of a primitive: the arguments are
+// inlined in place; a function argument (the operator of the reduce, scan
+// and fold family) becomes a primitive or a closed λ.
+func (in *inliner) primApp(e *App, env *inlEnv, c *inlClosure, pre []inlWrap) inlResult {
+	ft, ok := instantiate(c.prim.Def.Type, c.indices, c.types).(*Fn)
+	if !ok {
+		inlineErr(e.Pos, "%s is applied to terms before it is instantiated", c.prim.Def.Name)
+	}
+	if ret := CanonArr(ft.Ret); isFnAtom(ret.Elem) {
+		inlineErr(e.Pos, "%s returns functions chosen at run time, which cannot be compiled", short(in.primTerm(c)))
+	}
+	var args []Expr
+	for i, a := range e.Args {
+		pt := CanonArr(ft.Params[i])
+		if isFnAtom(pt.Elem) {
+			if c.prim.Def.Fold == nil || len(pt.Shape) > 0 {
+				inlineErr(a.At(), "%s takes an array of functions as data, which cannot be compiled", short(in.primTerm(c)))
+			}
+			f := in.function(a, env, true)
+			pre = inlConcat(pre, f.pre)
+			args = append(args, in.operator(f.c, a.At()))
+			continue
+		}
+		r := in.ordinary(a, env, "an argument")
+		in.exactCell(a, r.t, pt)
+		args = append(args, r.e)
+	}
+	t := CanonArr(ft.Ret)
+	if e.Type != nil {
+		t = env.arr(e.Type)
+	}
+	return inlResult{e: inlWrapAll(pre, &App{Pos: e.Pos, EndPos: e.EndPos, Fn: in.primTerm(c), Args: args, Type: t}, t), t: t}
+}
+
+// operator is a primitive's function argument: the primitive, or the λ
+// with its body inlined, whose free variables are ordinary variables.
+func (in *inliner) operator(c *inlClosure, pos semantics.Pos) Expr {
+	if c.prim != nil {
+		return in.primTerm(c)
+	}
+	lam, ok := c.term.(*Lam)
+	if !ok {
+		inlineErr(pos, "the operator %s is not instantiated", short(c.term))
+	}
+	benv := c.env
+	n := &Lam{Pos: lam.Pos, EndPos: lam.EndPos}
+	for _, p := range lam.Params {
+		pt := c.env.arr(p.Type)
+		if isFnAtom(pt.Elem) {
+			inlineErr(pos, "the operator %s takes functions, which cannot be compiled", short(lam))
+		}
+		x := in.fresh(p.Name)
+		n.Params = append(n.Params, Param{Name: x, Type: pt})
+		benv = benv.bind(p.Name, &inlBinding{out: x, cell: pt})
+	}
+	b := in.ordinary(lam.Body, benv, "the operator's result")
+	n.Body, n.Ret = b.e, b.t
+	return n
+}
+
+// primTerm is an instantiated primitive as a term: f{τ … | ι …}.
+func (in *inliner) primTerm(c *inlClosure) Expr {
+	p := c.prim
+	var f Expr = &Prim{Pos: p.Pos, EndPos: p.EndPos, Def: p.Def}
+	if len(c.indices) > 0 {
+		f = &IApp{Pos: p.Pos, Fn: f, Args: c.indices}
+	}
+	if len(c.types) > 0 {
+		f = &TApp{Pos: p.Pos, Fn: f, Args: c.types}
+	}
+	return f
+}
+
+// instantiate inlines a type application (ts) or an index application
+// (is) of fn: a Tλ's or Iλ's body is inlined with its variables bound; a
+// primitive keeps the arguments, and is an array when they leave no
+// function (iota{ | [3]}).
+func (in *inliner) instantiate(e, fn Expr, ts []Type, is []Index, env *inlEnv) inlResult {
+	f := in.function(fn, env, true)
+	c := f.c
+	var r inlResult
+	switch t := c.term.(type) {
+	case nil:
+		nc := &inlClosure{prim: c.prim, types: append(append([]Type{}, c.types...), ts...), indices: append(append([]Index{}, c.indices...), is...)}
+		it := instantiate(c.prim.Def.Type, nc.indices, nc.types)
+		if isFnAtom(it) {
+			r = inlResult{fn: &inlFn{c: nc}}
+		} else {
+			at := CanonArr(it)
+			r = inlResult{e: in.primTerm(nc), t: at}
+		}
+	case *TLam:
+		if ts == nil {
+			inlineErr(e.At(), "%s is a type abstraction, given indices", short(t))
+		}
+		r = in.inline(t.Body, c.env.withTypes(t.Vars, ts))
+	case *ILam:
+		if is == nil {
+			inlineErr(e.At(), "%s is an index abstraction, given types", short(t))
+		}
+		r = in.inline(t.Body, c.env.withIndices(t.Vars, is))
+	default:
+		inlineErr(e.At(), "%s cannot be instantiated", short(c.term))
+	}
+	return inlPrepend(f.pre, r)
+}
+
+// unpack inlines an unbox; one whose body is a function is a prelude
+// binding of that function.
+func (in *inliner) unpack(e *Unpack, env *inlEnv) inlResult {
+	box := in.ordinary(e.Box, env, "a box")
+	sig, ok := box.t.Elem.(*Sigma)
+	if !ok || len(box.t.Shape) > 0 || len(sig.Vars) != len(e.IVars) {
+		inlineErr(e.Pos, "unbox of %s, of type %s, which is not one box", short(e.Box), TypeString(box.t))
+	}
+	ivars := make([]string, len(e.IVars))
+	is := make([]Index, len(e.IVars))
+	sub := Subst{}
+	for i, v := range e.IVars {
+		ivars[i] = in.fresh(v)
+		if IsShapeVar(v) {
+			is[i] = ShapeIndex(ShapeVar(ivars[i]))
+		} else {
+			is[i] = NatIndex(NatVar(ivars[i]))
+		}
+		sub[sig.Vars[i]] = is[i]
+	}
+	xt := CanonArr(TypeSubst{Indices: sub}.Type(sig.Body))
+	x := in.fresh(e.X)
+	benv := env.withIndices(e.IVars, is).bind(e.X, &inlBinding{out: x, cell: xt})
+	u := &Unpack{Pos: e.Pos, EndPos: e.EndPos, IVars: ivars, X: x, Box: box.e}
+	body := in.inline(e.Body, benv)
+	if body.fn != nil {
+		return inlPrepend([]inlWrap{{pos: e.Pos, unbox: u}}, body)
+	}
+	u.Body = body.e
+	return inlResult{e: u, t: body.t}
+}
+
+// mapIR inlines a MAP. A parameter of function type is bound to the
+// function of its argument's cells: the values that vary over the frame
+// (the closure's lifted bindings) become more parameters of the MAP. A
+// MAP whose body is a function is an array of functions (mapFn).
+func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
+	frame := env.shape(e.Frame)
+	var pre []inlWrap
+	var params []Param
+	var args []Expr
+	benv := env
+	for i, p := range e.Params {
+		pt := env.arr(p.Type)
+		if isFnAtom(pt.Elem) {
+			a := in.function(e.Args[i], env, false)
+			in.valueRestriction(pt, e.Args[i])
+			pre = inlConcat(pre, a.pre)
+			ps, as, c := in.cells(a, e.Args[i].At())
+			params, args = append(params, ps...), append(args, as...)
+			benv = benv.bind(p.Name, &inlBinding{fn: c})
+			continue
+		}
+		a := in.ordinary(e.Args[i], env, "a MAP argument")
+		n := in.fresh(p.Name)
+		params = append(params, Param{Name: n, Type: pt})
+		args = append(args, a.e)
+		benv = benv.bind(p.Name, &inlBinding{out: n, cell: pt})
+	}
+	body := in.inline(e.Body, benv)
+	switch {
+	case body.fn == nil:
+		t := &Arr{Elem: body.t.Elem, Shape: frame.Append(body.t.Shape)}
+		m := body.e
+		if len(frame) > 0 || len(params) > 0 {
+			m = &Map{Pos: e.Pos, EndPos: e.EndPos, Frame: frame, Params: params, Args: args, Body: body.e, Type: t}
+		}
+		return inlResult{e: inlWrapAll(pre, m, t), t: t}
+	case len(frame) == 0:
+		return inlPrepend(inlConcat(pre, inlLet(e.Pos, params, args)), body)
+	}
+	return inlResult{fn: in.mapFn(e, frame, pre, params, args, body.fn)}
+}
+
+// cells binds the cells of the array of functions f, used by a MAP over
+// its frame: every lifted binding of its closure becomes a parameter of
+// the MAP, bound to the lifted array, and the closure sees its cell.
+func (in *inliner) cells(f *inlFn, pos semantics.Pos) ([]Param, []Expr, *inlClosure) {
+	var params []Param
+	var args []Expr
+	seen := map[*inlBinding]*inlBinding{}
+	c := in.transform(f.c, func(_ string, b *inlBinding) *inlBinding {
+		if !b.lifted {
+			return b
+		}
+		if nb, ok := seen[b]; ok {
+			return nb
+		}
+		n := in.fresh(b.out)
+		params = append(params, Param{Name: n, Type: b.cell})
+		args = append(args, &Var{Pos: pos, Name: b.out})
+		seen[b] = &inlBinding{out: n, cell: b.cell}
+		return seen[b]
+	}, map[*inlClosure]*inlClosure{})
+	return params, args, c
+}
+
+// mapFn is a MAP over a non-empty frame whose body yields a function: an
+// array of functions over the frame ++ the body's own frame. It is the
+// body's function at every position, with the values it captures from
+// inside the MAP (the MAP's parameters and the body's prelude) lifted: each
+// is computed over the frame by a MAP of its own, bound outside. The MAP's
+// arguments are bound once, outside, so that those MAPs do not compute
+// them again. (A cell's work that no captured value depends on is not
+// kept: a function does not need it, and Remora's only effect is going
+// wrong, which Simplify does not keep either.)
+func (in *inliner) mapFn(e *Map, frame Shape, pre []inlWrap, params []Param, args []Expr, body *inlFn) *inlFn {
+	inside := map[string]bool{}
+	for _, p := range params {
+		inside[p.Name] = true
+	}
+	for _, w := range body.pre {
+		if w.unbox != nil {
+			inlineErr(e.Pos, "an array of functions whose elements capture values unboxed inside its MAP cannot be compiled")
+		}
+		for _, p := range w.params {
+			inside[p.Name] = true
+		}
+	}
+	var outer inlWrap
+	outer.pos = e.Pos
+	mapArgs := make([]Expr, len(args))
+	for i, p := range params {
+		n := in.fresh(p.Name)
+		outer.params = append(outer.params, Param{Name: n, Type: &Arr{Elem: p.Type.(*Arr).Elem, Shape: frame.Append(p.Type.(*Arr).Shape)}})
+		outer.args = append(outer.args, args[i])
+		mapArgs[i] = &Var{Pos: e.Pos, Name: n}
+	}
+	var lifts inlWrap
+	lifts.pos = e.Pos
+	seen := map[*inlBinding]*inlBinding{}
+	c := in.transform(body.c, func(_ string, b *inlBinding) *inlBinding {
+		if !b.lifted && !inside[b.out] {
+			return b
+		}
+		if nb, ok := seen[b]; ok {
+			return nb
+		}
+		vt := &Arr{Elem: b.cell.Elem, Shape: body.frame.Append(b.cell.Shape)}
+		var v Expr = &Var{Pos: e.Pos, Name: b.out}
+		if !b.lifted && len(body.frame) > 0 {
+			v = &Rep{Pos: e.Pos, Frame: body.frame, E: v, Type: vt}
+		}
+		t := &Arr{Elem: vt.Elem, Shape: frame.Append(vt.Shape)}
+		m := &Map{Pos: e.Pos, EndPos: e.EndPos, Frame: frame, Params: params, Args: mapArgs, Body: inlWrapAll(body.pre, v, vt), Type: t}
+		n := in.fresh(b.out)
+		lifts.params = append(lifts.params, Param{Name: n, Type: t})
+		lifts.args = append(lifts.args, m)
+		seen[b] = &inlBinding{out: n, cell: b.cell, lifted: true}
+		return seen[b]
+	}, map[*inlClosure]*inlClosure{})
+	out := inlConcat(pre, inlLet(e.Pos, outer.params, outer.args), inlLet(e.Pos, lifts.params, lifts.args))
+	return &inlFn{pre: out, frame: frame.Append(body.frame), c: c}
+}
+
+// repFn is (REP [F] f) of an array of functions: the same function over
+// the larger frame, its lifted values replicated.
+func (in *inliner) repFn(f *inlFn, frame Shape, pos semantics.Pos) *inlFn {
+	if len(frame) == 0 {
+		return f
+	}
+	var lets inlWrap
+	lets.pos = pos
+	seen := map[*inlBinding]*inlBinding{}
+	c := in.transform(f.c, func(_ string, b *inlBinding) *inlBinding {
+		if !b.lifted {
+			return b
+		}
+		if nb, ok := seen[b]; ok {
+			return nb
+		}
+		t := &Arr{Elem: b.cell.Elem, Shape: frame.Append(f.frame).Append(b.cell.Shape)}
+		n := in.fresh(b.out)
+		lets.params = append(lets.params, Param{Name: n, Type: t})
+		lets.args = append(lets.args, &Rep{Pos: pos, Frame: frame, E: &Var{Pos: pos, Name: b.out}, Type: t})
+		seen[b] = &inlBinding{out: n, cell: b.cell, lifted: true}
+		return seen[b]
+	}, map[*inlClosure]*inlClosure{})
+	return &inlFn{pre: inlConcat(f.pre, inlLet(pos, lets.params, lets.args)), frame: frame.Append(f.frame), c: c}
+}
+
+// frameFn is a frame of functions: one array of functions when every
+// element is the same code; the values the elements capture may differ,
+// and become frames of those values. Distinct functions are MIMD.
+func (in *inliner) frameFn(e *Frame, rs []inlResult) *inlFn {
+	if len(e.Dims) == 0 {
+		return rs[0].fn
+	}
+	var pre []inlWrap
+	cs := make([]*inlClosure, len(rs))
+	for i, r := range rs {
+		pre = inlConcat(pre, r.fn.pre)
+		cs[i] = r.fn.c
+	}
+	inner := rs[0].fn.frame
+	var lets inlWrap
+	lets.pos = e.Pos
+	c := in.merge(e, cs, inner, &lets)
+	return &inlFn{pre: inlConcat(pre, inlLet(e.Pos, lets.params, lets.args)), frame: Dims(e.Dims...).Append(inner), c: c}
+}
+
+// merge makes one closure of the closures cs of a frame's elements (each
+// an array of functions of frame inner): their code must be the same;
+// the ordinary values they capture become frames of those values, bound
+// in lets.
+func (in *inliner) merge(e *Frame, cs []*inlClosure, inner Shape, lets *inlWrap) *inlClosure {
+	c0 := cs[0]
+	for _, c := range cs[1:] {
+		if !in.sameCode(c0, c) {
+			inlineErr(e.Pos, "array of distinct functions in function position (MIMD) cannot be compiled: %s and %s", in.describe(c0), in.describe(c))
+		}
+	}
+	if c0.term == nil {
+		return c0
+	}
+	env := c0.env
+	for _, x := range in.freeVars(c0.term) {
+		bs := make([]*inlBinding, len(cs))
+		for i, c := range cs {
+			bs[i] = c.env.lookup(x)
+		}
+		if bs[0] == nil {
+			continue
+		}
+		if bs[0].fn != nil {
+			fs := make([]*inlClosure, len(bs))
+			for i, b := range bs {
+				fs[i] = b.fn
+			}
+			if m := in.merge(e, fs, inner, lets); m != bs[0].fn {
+				env = env.bind(x, &inlBinding{fn: m})
+			}
+			continue
+		}
+		same := true
+		for _, b := range bs {
+			same = same && !b.lifted && b.out == bs[0].out
+		}
+		if same {
+			continue
+		}
+		cell := bs[0].cell
+		vt := &Arr{Elem: cell.Elem, Shape: inner.Append(cell.Shape)}
+		f := &Frame{Pos: e.Pos, Dims: e.Dims, Type: &Arr{Elem: cell.Elem, Shape: Dims(e.Dims...).Append(vt.Shape)}}
+		for _, b := range bs {
+			var v Expr = &Var{Pos: e.Pos, Name: b.out}
+			if !b.lifted && len(inner) > 0 {
+				v = &Rep{Pos: e.Pos, Frame: inner, E: v, Type: vt}
+			}
+			f.Elems = append(f.Elems, v)
+		}
+		n := in.fresh(bs[0].out)
+		lets.params = append(lets.params, Param{Name: n, Type: f.Type})
+		lets.args = append(lets.args, f)
+		env = env.bind(x, &inlBinding{out: n, cell: cell, lifted: true})
+	}
+	if env == c0.env {
+		return c0
+	}
+	return &inlClosure{term: c0.term, env: env}
+}
+
+// sameCode reports whether two closures run the same code: the same
+// primitive at the same instantiation, or the same abstraction (the same
+// term, or one printed alike) with the same types and indices for the
+// variables its annotations mention, and the same code for the functions
+// it captures. The ordinary values they capture may differ.
+func (in *inliner) sameCode(a, b *inlClosure) bool {
+	if a == b {
+		return true
+	}
+	if (a.term == nil) != (b.term == nil) {
+		return false
+	}
+	if a.term == nil {
+		if a.prim.Def != b.prim.Def || len(a.types) != len(b.types) || len(a.indices) != len(b.indices) {
+			return false
+		}
+		for i := range a.types {
+			if !Equal(a.types[i], b.types[i]) {
+				return false
+			}
+		}
+		for i := range a.indices {
+			if a.indices[i].String() != b.indices[i].String() {
+				return false
+			}
+		}
+		return true
+	}
+	if a.term != b.term && ExprString(a.term) != ExprString(b.term) {
+		return false
+	}
+	for _, x := range in.typeNames(a.term) {
+		ta, oka := a.env.ts.Types[x]
+		tb, okb := b.env.ts.Types[x]
+		if oka != okb || oka && !Equal(ta, tb) {
+			return false
+		}
+		ia, oka := a.env.ts.Indices[x]
+		ib, okb := b.env.ts.Indices[x]
+		if oka != okb || oka && ia.String() != ib.String() {
+			return false
+		}
+	}
+	for _, x := range in.freeVars(a.term) {
+		ba, bb := a.env.lookup(x), b.env.lookup(x)
+		if (ba == nil) != (bb == nil) || ba == nil {
+			continue
+		}
+		if (ba.fn == nil) != (bb.fn == nil) || ba.fn != nil && !in.sameCode(ba.fn, bb.fn) {
+			return false
+		}
+	}
+	return true
+}
+
+// describe names a closure's code for an error.
+func (in *inliner) describe(c *inlClosure) string {
+	if c.term == nil {
+		return ExprString(in.primTerm(c))
+	}
+	return short(c.term)
+}
+
+// transform rebuilds the closure c with every ordinary binding b it
+// captures (through the functions it captures too) replaced by f(x, b).
+func (in *inliner) transform(c *inlClosure, f func(x string, b *inlBinding) *inlBinding, memo map[*inlClosure]*inlClosure) *inlClosure {
+	if c.term == nil {
+		return c
+	}
+	if m, ok := memo[c]; ok {
+		return m
+	}
+	env := c.env
+	for _, x := range in.freeVars(c.term) {
+		b := c.env.lookup(x)
+		if b == nil {
+			continue
+		}
+		var nb *inlBinding
+		if b.fn != nil {
+			if nc := in.transform(b.fn, f, memo); nc != b.fn {
+				nb = &inlBinding{fn: nc}
+			}
+		} else if r := f(x, b); r != b {
+			nb = r
+		}
+		if nb != nil {
+			env = env.bind(x, nb)
+		}
+	}
+	out := c
+	if env != c.env {
+		out = &inlClosure{term: c.term, env: env}
+	}
+	memo[c] = out
+	return out
+}
+
+// freeVars is the free term variables of a term, in order of appearance.
+func (in *inliner) freeVars(e Expr) []string {
+	if vs, ok := in.free[e]; ok {
+		return vs
+	}
+	var out []string
+	seen := map[string]bool{}
+	bound := map[string]int{}
+	var walk func(e Expr)
+	bindIn := func(xs []string, body Expr) {
+		for _, x := range xs {
+			bound[x]++
+		}
+		walk(body)
+		for _, x := range xs {
+			bound[x]--
+		}
+	}
+	walk = func(e Expr) {
+		switch e := e.(type) {
+		case *Var:
+			if bound[e.Name] == 0 && !seen[e.Name] {
+				seen[e.Name] = true
+				out = append(out, e.Name)
+			}
+		case *Lam:
+			bindIn(inlParamNames(e.Params), e.Body)
+		case *Map:
+			for _, a := range e.Args {
+				walk(a)
+			}
+			bindIn(inlParamNames(e.Params), e.Body)
+		case *Unpack:
+			walk(e.Box)
+			bindIn([]string{e.X}, e.Body)
+		case *Let:
+			walk(e.Val)
+			bindIn([]string{e.X}, e.Body)
+		default:
+			for _, c := range inlChildren(e) {
+				walk(c)
+			}
+		}
+	}
+	walk(e)
+	in.free[e] = out
+	return out
+}
+
+func inlParamNames(ps []Param) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// inlChildren is the subterms of a term that binds no term variable.
+func inlChildren(e Expr) []Expr {
+	switch e := e.(type) {
+	case *Frame:
+		return e.Elems
+	case *Lam:
+		return []Expr{e.Body}
+	case *TLam:
+		return []Expr{e.Body}
+	case *ILam:
+		return []Expr{e.Body}
+	case *App:
+		return append([]Expr{e.Fn}, e.Args...)
+	case *TApp:
+		return []Expr{e.Fn}
+	case *IApp:
+		return []Expr{e.Fn}
+	case *Pack:
+		return []Expr{e.Body}
+	case *Unpack:
+		return []Expr{e.Box, e.Body}
+	case *Let:
+		return []Expr{e.Val, e.Body}
+	case *LiftDim:
+		return []Expr{e.N, e.Body}
+	case *Reshape:
+		return []Expr{e.E}
+	case *Map:
+		return append(append([]Expr{}, e.Args...), e.Body)
+	case *Rep:
+		return []Expr{e.E}
+	}
+	return nil
+}
+
+// typeNames is the type and index variables a term's annotations mention
+// (free in each annotation; bound ones of the term among them, which only
+// makes sameCode stricter).
+func (in *inliner) typeNames(e Expr) []string {
+	if vs, ok := in.names[e]; ok {
+		return vs
+	}
+	set := map[string]bool{}
+	ty := func(t Type) {
+		if t != nil {
+			freeTypeVars(t, set)
+			freeIndexVars(t, set)
+		}
+	}
+	ix := func(i Index) { i.freeVars(set) }
+	var walk func(e Expr)
+	walk = func(e Expr) {
+		switch e := e.(type) {
+		case *Frame:
+			ty(e.Cell)
+			if e.Type != nil {
+				ty(e.Type)
+			}
+		case *Lam:
+			for _, p := range e.Params {
+				ty(p.Type)
+			}
+			if e.Ret != nil {
+				ty(e.Ret)
+			}
+		case *App:
+			if e.Type != nil {
+				ty(e.Type)
+			}
+		case *TApp:
+			for _, t := range e.Args {
+				ty(t)
+			}
+		case *IApp:
+			for _, i := range e.Args {
+				ix(i)
+			}
+		case *Pack:
+			for _, i := range e.Indices {
+				ix(i)
+			}
+			ty(e.Type)
+		case *Reify:
+			ix(e.Index)
+		case *Reshape:
+			ix(ShapeIndex(e.Shape))
+		case *Map:
+			ix(ShapeIndex(e.Frame))
+			for _, p := range e.Params {
+				ty(p.Type)
+			}
+		case *Rep:
+			ix(ShapeIndex(e.Frame))
+		}
+		for _, c := range inlChildren(e) {
+			walk(c)
+		}
+	}
+	walk(e)
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	in.names[e] = out
+	return out
+}
+
+// inlReserveNames adds every term and index variable name of e to set.
+func inlReserveNames(e Expr, set map[string]bool) {
+	switch e := e.(type) {
+	case *Var:
+		set[e.Name] = true
+	case *Lam:
+		for _, p := range e.Params {
+			set[p.Name] = true
+		}
+	case *Map:
+		for _, p := range e.Params {
+			set[p.Name] = true
+		}
+	case *ILam:
+		for _, v := range e.Vars {
+			set[v] = true
+		}
+	case *Unpack:
+		set[e.X] = true
+		for _, v := range e.IVars {
+			set[v] = true
+		}
+	case *Let:
+		set[e.X] = true
+	case *LiftDim:
+		set[e.D] = true
+	}
+	for _, c := range inlChildren(e) {
+		inlReserveNames(c, set)
+	}
+}
