@@ -1,0 +1,125 @@
+package tofun
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// runLowered checks a lowered program with FUN's checker, prints it and
+// reads it back (the printed program is what the later levels get), runs
+// it by FUN's big-step semantics and decodes its results.
+func runLowered(prog *fun.Program, types []*remora.Arr) ([]string, error) {
+	src := fun.Print(prog)
+	if _, err := fun.Check(prog, nil); err != nil {
+		return nil, fmt.Errorf("FUN's checker refuses the lowered program: %v\n%s", err, src)
+	}
+	q, err := fun.ParseFile("lowered.fun", src)
+	if err != nil {
+		return nil, fmt.Errorf("the printed program does not parse back: %v\n%s", err, src)
+	}
+	if _, err := fun.Check(q, nil); err != nil {
+		return nil, fmt.Errorf("FUN's checker refuses the printed program: %v\n%s", err, src)
+	}
+	vals, _, err := fun.Eval(q, nil, nil)
+	if err != nil {
+		return nil, &runError{err}
+	}
+	lines, err := Decode(types, vals)
+	if err != nil {
+		return nil, fmt.Errorf("%v\n%s", err, src)
+	}
+	return lines, nil
+}
+
+// runError is a lowered program that went wrong when run.
+type runError struct{ err error }
+
+func (e *runError) Error() string { return "FUN run: " + e.err.Error() }
+
+// expected reads the chunk's "; ⇒ line" comments, in order; "; ⇒ stuck"
+// says the program goes wrong when run.
+func expected(src string) (lines []string, stuck bool) {
+	for _, l := range strings.Split(src, "\n") {
+		if _, rest, ok := strings.Cut(l, "; ⇒ "); ok {
+			rest = strings.TrimSpace(rest)
+			if rest == "stuck" {
+				stuck = true
+				continue
+			}
+			lines = append(lines, rest)
+		}
+	}
+	return lines, stuck
+}
+
+// compare lowers the checked program p, runs it, and compares its lines
+// with remora's big-step evaluator on p and with want (when given): the
+// same values, or both going wrong.
+func compare(p *remora.Program, want []string, stuck bool) error {
+	prog, err := Lower(p)
+	if err != nil {
+		return err
+	}
+	got, ferr := runLowered(prog, p.Types)
+	if ferr != nil {
+		if _, ok := ferr.(*runError); !ok {
+			return ferr
+		}
+	}
+	vs, rerr := remora.Eval(p, nil)
+	switch {
+	case rerr != nil && ferr != nil:
+		if !stuck && want != nil {
+			return fmt.Errorf("both went wrong, but the chunk expects values: remora: %v; %v", rerr, ferr)
+		}
+		return nil
+	case rerr != nil:
+		return fmt.Errorf("remora went wrong (%v) but FUN gave %q\n%s", rerr, got, fun.Print(prog))
+	case ferr != nil:
+		return fmt.Errorf("FUN went wrong (%v) but remora gave %q\n%s", ferr, remora.ValueLines(vs), fun.Print(prog))
+	}
+	if stuck {
+		return fmt.Errorf("expected both to go wrong, got %q", got)
+	}
+	rl := remora.ValueLines(vs)
+	if strings.Join(got, "\n") != strings.Join(rl, "\n") {
+		return fmt.Errorf("FUN gave %q, remora %q\n%s", got, rl, fun.Print(prog))
+	}
+	if want != nil && strings.Join(got, "\n") != strings.Join(want, "\n") {
+		return fmt.Errorf("got %q, the chunk expects %q", got, want)
+	}
+	return nil
+}
+
+// TestLowerGolden runs testdata/lower.txt: every chunk is a Remora IR
+// program that parses and type checks; it is lowered to FUN, checked by
+// FUN's checker, printed and read back, run, and decoded, and its lines
+// must be the chunk's "; ⇒" lines and remora's evaluator's; a chunk with
+// an error marker must be refused by Lower on that line.
+func TestLowerGolden(t *testing.T) {
+	golden.Run(t, filepath.Join("testdata", "lower.txt"), ";", func(c *golden.Chunk) error {
+		p, _, err := remora.ParseFile(c.File, c.Src)
+		if err != nil {
+			return err
+		}
+		if _, err := remora.Check(p, nil); err != nil {
+			return err
+		}
+		if c.ErrRe != nil {
+			_, err := Lower(p)
+			return c.ExpectError(err, semantics.TypeError)
+		}
+		want, stuck := expected(c.Src)
+		if want == nil && !stuck {
+			return fmt.Errorf("the chunk gives no expected lines")
+		}
+		return compare(p, want, stuck)
+	})
+}
