@@ -106,8 +106,8 @@ func param(x string, t fun.Type) *fun.Param { return &fun.Param{Name: ident(x), 
 
 var intType = fun.Type{}
 
-func sv(x string) fun.SExp         { return fun.Var{Ident: ident(x)} }
-func ic(k int64) fun.SExp          { return &fun.Const{Value: k} }
+func sv(x string) fun.SExp { return fun.Var{Ident: ident(x)} }
+func ic(k int64) fun.SExp  { return &fun.Const{Value: k} }
 func bin(op semantics.Op, l, r fun.SExp) fun.SExp {
 	return &fun.BinOp{Op: op, L: l, R: r}
 }

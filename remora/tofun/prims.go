@@ -182,9 +182,10 @@ func minMaxFloat(c *call, isMax bool) *val {
 	ifF := func(bb *block, cond string, t, e func(*block) atom) atom {
 		return l.ifAtom(bb, cond, remora.KFloat, nil, t, e)
 	}
-	first, second := a, b
+	// a is the answer when it is the larger (max) or the smaller (min).
+	wins, loses := semantics.Gt, semantics.Lt
 	if !isMax {
-		first, second = b, a
+		wins, loses = loses, wins
 	}
 	zeros := bin(semantics.Add, sv(a), sv(b))
 	if !isMax {
@@ -192,8 +193,8 @@ func minMaxFloat(c *call, isMax bool) *val {
 	}
 	r := ifF(c.b, test(c.b, bin(semantics.Ne, sv(a), sv(a))), ret(a), func(b1 *block) atom {
 		return ifF(b1, test(b1, bin(semantics.Ne, sv(b), sv(b))), ret(b), func(b2 *block) atom {
-			return ifF(b2, test(b2, bin(semantics.Gt, sv(first), sv(second))), ret(first), func(b3 *block) atom {
-				return ifF(b3, test(b3, bin(semantics.Lt, sv(first), sv(second))), ret(second), func(b4 *block) atom {
+			return ifF(b2, test(b2, bin(wins, sv(a), sv(b))), ret(a), func(b3 *block) atom {
+				return ifF(b3, test(b3, bin(loses, sv(a), sv(b))), ret(b), func(b4 *block) atom {
 					return ifF(b4, test(b4, bin(semantics.Eq, sv(a), fun.Float(0))), expr(zeros), ret(a))
 				})
 			})
