@@ -3,6 +3,7 @@
 package remora
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,10 +13,10 @@ import (
 )
 
 // TestSimplifyMutantKilled checks that the golden chunks of
-// testdata/simplify.txt kill the mutant simplify-hoist-past-empty (go
-// test -tags mutants ./remora/): with it on, some chunk's simplified
-// program goes wrong where the source does not — the semantic check
-// fails, not only the expected text.
+// testdata/simplify.txt and the property's hand-written cases kill the
+// mutant simplify-hoist-past-empty (go test -tags mutants ./remora/):
+// with it on, some simplified program goes wrong where the source does
+// not — the semantic check fails, not only the expected text.
 func TestSimplifyMutantKilled(t *testing.T) {
 	chunks := golden.Read(t, filepath.Join("testdata", "simplify.txt"), ";")
 	run := func() (killed []string) {
@@ -37,6 +38,15 @@ func TestSimplifyMutantKilled(t *testing.T) {
 			}
 			if err := simplifiedAgrees(p, q); err != nil {
 				killed = append(killed, c.Name()+": "+strings.SplitN(err.Error(), "\n", 2)[0])
+			}
+		}
+		for i, src := range simplifyCases {
+			p, q, err := simplifyCase(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := simplifiedAgrees(p, q); err != nil {
+				killed = append(killed, fmt.Sprintf("case%d: %s", i+1, strings.SplitN(err.Error(), "\n", 2)[0]))
 			}
 		}
 		return killed
