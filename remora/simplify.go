@@ -20,7 +20,7 @@ import "github.com/arraysem/arraysem/internal/mutant"
 //   - propagateCopies: a binding of a variable (x := y) is replaced by
 //     the variable, and a MAP argument that replicates a variable or a
 //     scalar literal over the MAP's own frame is that variable in every
-//     cell;
+//     cell; one that replicates a computation binds it once outside;
 //   - inlineValues: a binding of a scalar literal is replaced by it;
 //   - inlineSingleUse: a binding used exactly once is moved to its use,
 //     unless the use is in a loop, or the move changes which error
@@ -650,9 +650,10 @@ func (w *siteWalker) walk(e Expr, loop bool) bool {
 // ---------------------------------------------------------------------
 // The optimisations.
 
-// foldConstants replaces an application of a primitive (or of its
-// instantiation at constant indices and types) to literals (and
-// primitives, the operators of folds) by its value,
+// foldConstants replaces a reified constant index by its value, and an
+// application of a primitive (or of its instantiation at constant
+// indices and types) to literals (and primitives, the operators of
+// folds) by its value,
 // computed by the evaluator, so by the basis' own δ-rule. It declines
 // when the δ-rule goes wrong (the program must still go wrong there, at
 // run time), when the result is not an array of a base type, and when it
@@ -660,6 +661,15 @@ func (w *siteWalker) walk(e Expr, loop bool) bool {
 // program bigger, not faster.
 func foldConstants(e Expr) Expr {
 	return rewrite(e, func(e Expr) Expr {
+		if r, ok := e.(*Reify); ok {
+			// A constant index reified is a literal.
+			set := map[string]bool{}
+			r.Index.freeVars(set)
+			if len(set) > 0 {
+				return e
+			}
+			return &Lit{Pos: r.Pos, EndPos: r.EndPos, V: reify(r.Index)}
+		}
 		a, ok := e.(*App)
 		if !ok || a.Type == nil || !closedType(a.Type) {
 			return e
@@ -736,7 +746,8 @@ func closedFn(e Expr) bool {
 // In a loop (a MAP over a non-empty frame F), a parameter bound to
 // (REP [F] v), v a variable or a scalar literal, is v in every cell, and
 // is replaced by v: the replicated array need not be built. The
-// argument goes; nothing can go wrong in it. A substitution that would
+// argument goes; nothing can go wrong in it. (REP [F] e) of any other e
+// is bindReplicated's. A substitution that would
 // capture (the variable is rebound between the binding and a use, or is
 // one of the MAP's own parameters) is declined.
 func propagateCopies(e Expr) Expr {
@@ -746,16 +757,43 @@ func propagateCopies(e Expr) Expr {
 			return e
 		}
 		for i, a := range m.Args {
-			v := copyOf(m, a)
-			if v == nil {
+			if v := copyOf(m, a); v != nil {
+				if r, ok := replaceParam(m, i, v); ok {
+					return r
+				}
 				continue
 			}
-			if r, ok := replaceParam(m, i, v); ok {
+			if r, ok := bindReplicated(m, i); ok {
 				return r
 			}
 		}
 		return e
 	})
+}
+
+// bindReplicated turns a loop's argument (REP [F] e) over the loop's own
+// frame F, e some computation, into a let of e around the loop, whose
+// variable the body uses in place of the parameter: every cell of the
+// replicated array is e, computed once either way (a REP evaluates e
+// once, even over an empty frame), and the replicated array is not
+// built. e now runs before the loop's earlier arguments: when it can go
+// wrong, none of them may.
+func bindReplicated(m *Map, i int) (Expr, bool) {
+	r, ok := m.Args[i].(*Rep)
+	if !ok || len(m.Frame) == 0 || !r.Frame.Equal(m.Frame) || m.Type == nil {
+		return nil, false
+	}
+	if CanFail(r.E) && anyCanFail(m.Args[:i]) {
+		return nil, false
+	}
+	p := m.Params[i]
+	v := &Var{Pos: r.E.At(), EndPos: r.E.End(), Name: Fresh("r")}
+	body, ok := bindingSubst(m.Body, p.Name, p.Type, v)
+	if !ok {
+		return nil, false
+	}
+	return &Map{Pos: r.Pos, EndPos: r.EndPos, Params: []Param{{Name: v.Name, Type: p.Type}}, Args: []Expr{r.E},
+		Body: dropParam(m, i, body), Type: m.Type}, true
 }
 
 // copyOf is what a MAP's argument a makes its parameter in every cell, when
