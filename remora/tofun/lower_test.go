@@ -1,7 +1,9 @@
 package tofun
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,4 +124,60 @@ func TestLowerGolden(t *testing.T) {
 		}
 		return compare(p, want, stuck)
 	})
+}
+
+// TestLowerExamples runs Lower on every program of examples/remora that
+// type checks: it must compute what remora's evaluator computes (or go
+// wrong as it does), or be refused by Lower because it is not inlined or
+// has no FUN value, and then testdata/examples.txt must hold it written
+// by hand in the inlined IR, which is run as lower.txt is.
+func TestLowerExamples(t *testing.T) {
+	covered := map[string]bool{}
+	golden.Run(t, filepath.Join("testdata", "examples.txt"), ";", func(c *golden.Chunk) error {
+		name := strings.TrimPrefix(strings.Fields(strings.Split(c.Src, "\n")[c.Line-1])[1], "examples/remora/")
+		covered[strings.TrimSuffix(name, ":")] = true
+		p, _, err := remora.ParseFile(c.File, c.Src)
+		if err != nil {
+			return err
+		}
+		if _, err := remora.Check(p, nil); err != nil {
+			return err
+		}
+		if c.ErrRe != nil {
+			_, err := Lower(p)
+			return c.ExpectError(err, semantics.TypeError)
+		}
+		want, stuck := expected(c.Src)
+		return compare(p, want, stuck)
+	})
+	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "remora", "*.remora"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _, err := remora.ParseFile(f, string(src))
+			if err != nil {
+				return
+			}
+			if _, err := remora.Check(p, nil); err != nil {
+				return // an example of a type error
+			}
+			err = compare(p, nil, false)
+			var se *semantics.Error
+			switch {
+			case err == nil:
+			case errors.As(err, &se) && se.Rule == Rule:
+				if !covered[filepath.Base(f)] {
+					t.Errorf("Lower refuses it (%v), and testdata/examples.txt has no inlined form of it", err)
+				}
+			default:
+				t.Error(err)
+			}
+		})
+	}
 }

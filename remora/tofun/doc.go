@@ -1,0 +1,103 @@
+// Package tofun is the last stage of the Remora compile path (issue 15):
+// Lower translates the typed IR that Explicitize, Inline and Simplify
+// leave (remora.Program with MAP and REP, §4.3–4.5 of "Remora Compiler —
+// A Master's Project") into a FUN program (package fun: first order, in
+// A-normal form, sizes as int variables, 1-indexed), which the existing
+// levels take on to FUNMEM, IMP and CUDA. Decode reads the FUN program's
+// results back as the lines `arraysem run` prints for the Remora program.
+//
+// # Values
+//
+// An int is a FUN int, a float a FUN float, a bool the int 0 or 1, a char
+// the int of its code point. An array [t n m] is a FUN array [n][m] (of
+// floats for t = float) whose sizes are FUN int variables: a constant
+// dimension is let-bound once per scope, a Nat (+ k 1) is the sum of the
+// FUN variables of its index variables and the constant, and the index
+// variables themselves (only unbox and lift bind any after Inline) are the
+// int variables holding the box's witnesses or the lifted int. Remora
+// counts positions from 0 (iota, index, subvector, rotate, scatter), FUN
+// from 1: positions are converted where they meet.
+//
+// A program's i-th expression, of type [t S], gives one FUN result when t
+// is a base type. When it is one box (t a Sigma, S empty) it gives one int
+// per witness, then the contents' results (a box in a box recursively).
+//
+// # The translation
+//
+// Every value the translation makes gets a fresh name (FUN refuses
+// shadowing). An array is either manifest, a FUN variable, or a view: an
+// index function (§5.5 of "The semantics of rank polymorphism") that
+// emits, at each place an atom is read, the statements reading it. REP,
+// iota, replicate, reverse, rotate, tail, subvector, index, head, append,
+// reshape, a frame of boxes and a MAP argument's cells are views, so
+// nothing is copied for them; a view is materialised by nested kernels
+// only where FUN needs a variable: a kernel's result, a fold's operand, a
+// program result.
+//
+//   - (MAP [F] ([x τ e] …) body) is nested kernels over F; the innermost
+//     body binds each x to its argument's cell at the kernel indices (a
+//     scalar cell read at once, a larger one as a view) and materialises
+//     body's value. Over the empty frame a MAP is a let. An application
+//     whose arguments still have frames (a program that was only checked)
+//     is lifted the same way, smaller frames read at a prefix of the
+//     position, and so is a λ applied to arguments (a let the checker
+//     elaborated).
+//   - (REP [F] e) is the view reading e at the position's last indices.
+//   - Array literals (FUN has none) are nested kernels whose body picks the
+//     atom at the row-major position by a balanced tree of ifs over the
+//     runs of equal atoms: exact for every float, log n deep. NaN and the
+//     infinities, which FUN cannot write, are the divisions that make them.
+//   - A frame [e …] lowers its elements in order, then picks among them by
+//     a tree of ifs at each position.
+//   - Boxes: (box (ι …) Σ e) is the witnesses' int variables with e;
+//     (unbox e (x d …) body) binds d … to the witnesses; (lift [d e] body)
+//     binds d to the int e (asserting it is not negative, as Remora is
+//     stuck on it). A box chosen at run time (if, or a frame of boxes
+//     read at a computed position) is a FUN if whose pattern binds the
+//     witnesses, the contents' sizes and the contents, as T-IF binds
+//     existential sizes, so that the branches may differ in size. FUN has
+//     no arrays of boxes: a frame of boxes is a view that computes each
+//     box where it is read, inside the MAP that opens it.
+//   - The reduce family folds left in index order as FUN's reduce and scan
+//     do (ERRATA R8): reduce and reduce-init are FUN's reduce, iscan,
+//     scan-init and iscan-init its scan (with the first item or the
+//     initial value put first), the operator (a primitive or a closed λ on
+//     @c cells) lifted over @pad by kernels in the fold's body. fold and
+//     trace whose accumulator and items have one type are a reduce and a
+//     scan, fold-right and trace-right those over the items reversed with
+//     the operator's arguments swapped; with different types they are a
+//     FUN loop carrying the accumulator (a trace, also the accumulators so
+//     far: a loop-carried array of existential size, growing by one per
+//     item, so quadratic in the items).
+//   - filter is FUN's filter over the positions 1..d, keeping those whose
+//     flag is set; the box's witness is the size filter binds and its
+//     contents the view reading the items at the kept positions.
+//   - scatter asserts every position in range, then each result item is
+//     the item of the last position sent there (a loop over the
+//     positions), or the zero of the atom type.
+//   - Partial primitives are stuck where Remora's δ is: FUN's / and % on
+//     0, int() of NaN or out of range, and asserts for index, subvector,
+//     scatter and lift. The messages differ from Remora's; that a run goes
+//     wrong does not. (An error inside a frame of boxes that is never
+//     opened does not surface, since such a box is never computed.)
+//
+// # What is refused
+//
+// Lower refuses, with "pos: Lower: cannot compile <construct> to FUN:
+// <why>" (a *semantics.Error of kind TypeError, rule "Lower"):
+//
+//   - function values: a λ, a primitive or an abstraction not in function
+//     position, a variable or MAP parameter of function type, a function
+//     argument of a λ, a type or index application of anything but a
+//     primitive (what Inline removes: FUN is first order);
+//   - type variables, and index variables not bound by unbox or lift;
+//   - Shape-sorted indices that are not constant shapes of known rank (a
+//     shape variable @s, a Shape witness of a box): a FUN type has one
+//     int variable per dimension;
+//   - a frame of boxes as a program result, and arrays of boxes wherever
+//     FUN needs them as values (a fold over boxes, scattering boxes, a box
+//     of boxes chosen by an if);
+//   - the primitives FUN cannot compute exactly: tan, arcsin, arccos and
+//     arctan (FUN's float functions are sqrt, exp, log, sin and cos), and
+//     expt (FUN has no power function).
+package tofun
