@@ -444,6 +444,7 @@ func (in *inliner) app(e *App, env *inlEnv) inlResult {
 	for i, p := range lam.Params {
 		pt := c.env.arr(p.Type)
 		if isFnAtom(pt.Elem) {
+			in.singleFunction(p, pt, e.Args[i])
 			a := in.function(e.Args[i], env, true)
 			in.valueRestriction(pt, e.Args[i])
 			pre = inlConcat(pre, a.pre)
@@ -465,6 +466,15 @@ func (in *inliner) app(e *App, env *inlEnv) inlResult {
 func (in *inliner) exactCell(a Expr, at, cell *Arr) {
 	if !Equal(at, cell) {
 		inlineErr(a.At(), "the argument has type %s, the parameter's cell type is %s: run Explicitize first", TypeString(at), TypeString(cell))
+	}
+}
+
+// singleFunction refuses a parameter whose cells are arrays of functions
+// ([(-> (int) int) 2]): a function variable stands for one function at
+// every position of the frame it is mapped over.
+func (in *inliner) singleFunction(p Param, pt *Arr, a Expr) {
+	if len(pt.Shape) > 0 {
+		inlineErr(a.At(), "the parameter %s has cells of type %s, arrays of functions, which cannot be compiled (a parameter may hold one function)", p.Name, TypeString(pt))
 	}
 }
 
@@ -655,6 +665,7 @@ func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
 	for i, p := range e.Params {
 		pt := env.arr(p.Type)
 		if isFnAtom(pt.Elem) {
+			in.singleFunction(p, pt, e.Args[i])
 			a := in.function(e.Args[i], env, false)
 			in.valueRestriction(pt, e.Args[i])
 			pre = inlConcat(pre, a.pre)

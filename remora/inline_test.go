@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -199,4 +200,139 @@ func TestInlineExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestInlineIR inlines hand-written IR (checked, not explicitized), so
+// that each case pins one rule of the pass whatever Explicitize makes.
+func TestInlineIR(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      string // the inlined expression, or
+		err       string // a regexp of the error
+	}{
+		{name: "let-bound λ applied",
+			src:  `(MAP [] ([f (-> (int) int) (fn ([y int]) (* y 2))]) (f 3))`,
+			want: `(MAP [] ([y int 3]) (* y 2))`},
+		{name: "let-bound primitive applied",
+			src:  `(MAP [] ([f (-> (int int) int) +]) (f 1 2))`,
+			want: `(+ 1 2)`},
+		{name: "REP of a λ is one function over the frame",
+			src:  `(MAP [2] ([f (-> (int) int) (REP [2] (fn ([y int]) (* y 2)))] [x int [1 2]]) (f x))`,
+			want: `(MAP [2] ([x int [1 2]]) (MAP [] ([y int x]) (* y 2)))`},
+		{name: "frame of one primitive",
+			src:  `(MAP [2] ([f (-> (int int) int) [+ +]] [x int [1 2]] [y int [3 4]]) (f x y))`,
+			want: `(MAP [2] ([x int [1 2]] [y int [3 4]]) (+ x y))`},
+		{name: "frame of distinct primitives is MIMD",
+			src: `(MAP [2] ([f (-> (int int) int) [+ -]] [x int [1 2]] [y int [3 4]]) (f x y))`,
+			err: `^1:33: Inline: array of distinct functions in function position \(MIMD\) cannot be compiled: \+ and -$`},
+		{name: "instantiation of a let-bound Tλ, replicated",
+			src:  `(MAP [] ([id (Forall (t) (-> (t) t)) (t-fn (t) (fn ([x t]) x))]) (MAP [2] ([g (-> (int) int) (REP [2] id{int | })] [x int [5 6]]) (g x)))`,
+			want: `(MAP [2] ([x int [5 6]]) (MAP [] ([x%1 int x]) x%1))`},
+		{name: "index application substitutes into types and frames",
+			src:  `(MAP [] ([f (Pi (n) (-> ([int n]) [int n])) (i-fn (n) (fn ([v [int n]]) (MAP [n] ([a int v]) (* a a))))]) (f{ | 3} [1 2 3]))`,
+			want: `(MAP [] ([v [int 3] [1 2 3]]) (MAP [3] ([a int v]) (* a a)))`},
+		{name: "a captured variable is not captured by a later binder",
+			src:  `(MAP [] ([x int 1]) (MAP [] ([f (-> (int) int) (fn ([y int]) (+ x y))]) (MAP [] ([x int 2]) (f x))))`,
+			want: `(MAP [] ([x int 1]) (MAP [] ([x%1 int 2]) (MAP [] ([y int x%1]) (+ x y))))`},
+		{name: "a function's prelude goes around its use",
+			src:  `(MAP [] ([g (-> (int) int) (MAP [] ([k int (* 2 3)]) (fn ([y int]) (+ k y)))]) (g 4))`,
+			want: `(MAP [] ([k int (* 2 3)]) (MAP [] ([y int 4]) (+ k y)))`},
+		{name: "an operator λ is closed over ordinary variables",
+			src:  `(MAP [] ([k int 2]) (MAP [] ([op (-> (int int) int) (fn ([a int] [b int]) (+ a (* k b)))]) (reduce{int | 2 [] []} op [1 2 3])))`,
+			want: `(MAP [] ([k int 2]) (reduce{int | 2 [] []} (fn ([a int] [b int]) (+ a (* k b))) [1 2 3]))`},
+		{name: "not explicitized",
+			src: `((fn ([y int]) y) [1 2])`,
+			err: `^1:19: Inline: the argument has type \[int 2\], the parameter's cell type is int: run Explicitize first$`},
+		{name: "value restriction",
+			src: `(MAP [] ([id (Forall (t) (-> (t) t)) (MAP [] ([u int 1]) (t-fn (t) (fn ([x t]) x)))]) (id{int | } 2))`,
+			err: `^1:38: Inline: value restriction: `},
+		{name: "a function result",
+			src: `(MAP [] ([f (-> (int) int) abs]) f)`,
+			err: `^1:34: Inline: the result is a function \(f\)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _, err := ParseFile("", tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Check(p, nil); err != nil {
+				t.Fatal(err)
+			}
+			q, err := Inline(p)
+			if tc.err != "" {
+				if err == nil || !regexp.MustCompile(tc.err).MatchString(err.Error()) {
+					t.Fatalf("want the error %q, got %v", tc.err, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ExprString(q.Exprs[0]); got != tc.want {
+				t.Fatalf("got  %s\nwant %s", got, tc.want)
+			}
+			if err := inlinedAgrees(p, q); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestInlineKeepsInput checks that Inline builds new terms: the
+// explicitized program of every example is the same tree after.
+func TestInlineKeepsInput(t *testing.T) {
+	forExamples(t, func(t *testing.T, p *Program) {
+		x, err := Explicitize(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := treeText(x)
+		if _, err := Inline(x); err != nil && inlineRefused[filepath.Base(p.File)] == "" {
+			t.Fatal(err)
+		}
+		if after := treeText(x); after != before {
+			t.Fatalf("Inline changed its input:\nbefore %s\nafter  %s", before, after)
+		}
+	})
+}
+
+// treeText prints a program's terms with every annotation the checker
+// fills in, so that two texts are equal when the trees are.
+func treeText(p *Program) string {
+	var b strings.Builder
+	var walk func(e Expr)
+	ann := func(t Type) {
+		if t != nil && !reflect.ValueOf(t).IsNil() {
+			b.WriteString(" : " + TypeString(t))
+		}
+	}
+	walk = func(e Expr) {
+		b.WriteString("\n" + ExprString(e))
+		switch e := e.(type) {
+		case *App:
+			ann(e.Type)
+		case *Frame:
+			ann(e.Type)
+		case *Lam:
+			ann(e.Ret)
+		case *Map:
+			ann(e.Type)
+		case *Rep:
+			ann(e.Type)
+		case *Reshape:
+			ann(e.Type)
+		case *LiftDim:
+			ann(e.Type)
+		case *Pack:
+			ann(e.Type)
+		}
+		for _, c := range inlChildren(e) {
+			walk(c)
+		}
+	}
+	for _, e := range p.Exprs {
+		walk(e)
+	}
+	return b.String()
 }
