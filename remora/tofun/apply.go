@@ -96,13 +96,15 @@ func (l *lowerer) app(b *block, en *env, e *remora.App) *val {
 	}
 	p, is, ts, ok := primOf(e.Fn)
 	if !ok {
-		refuse(e.Fn.At(), "an application of "+remora.ExprString(e.Fn), "after Inline only primitives and λs are applied")
+		refuse(e.Fn.At(), "an application of "+short(e.Fn), "after Inline only primitives and λs are applied")
 	}
 	f := fnType(p, is, ts, e.Pos)
 	args := make([]*val, len(e.Args))
 	ops := make([]remora.Expr, len(e.Args))
 	for i, a := range e.Args {
-		if isFnType(f.Params[i]) {
+		// Only the reduce family's operator is passed as a function: any
+		// other function argument is a function value, refused.
+		if i == 0 && p.Fold != nil && isFnType(f.Params[i]) {
 			ops[i] = a
 			continue
 		}
@@ -119,7 +121,7 @@ func (l *lowerer) applyFn(b *block, en *env, fe remora.Expr, args []*val, pos se
 	}
 	p, is, ts, ok := primOf(fe)
 	if !ok {
-		refuse(fe.At(), "the operator "+remora.ExprString(fe), "after Inline an operator is a primitive or a closed λ")
+		refuse(fe.At(), "the operator "+short(fe), "after Inline an operator is a primitive or a closed λ")
 	}
 	f := fnType(p, is, ts, pos)
 	for _, t := range f.Params {
@@ -213,4 +215,13 @@ func (l *lowerer) callPrim(b *block, en *env, pos semantics.Pos, p *remora.PrimD
 		c.ret, c.kind, c.sig = arrOf(t, pos)
 	}
 	return impl(c)
+}
+
+// short prints a term for an error, cut to a readable length.
+func short(e remora.Expr) string {
+	s := []rune(remora.ExprString(e))
+	if len(s) > 50 {
+		return string(s[:47]) + "..."
+	}
+	return string(s)
 }
