@@ -18,6 +18,7 @@ import (
 // it is nested in (a kernel's, a branch's or a fold's body is nested in the
 // body that holds the form), and the size variables already bound in it.
 type block struct {
+	l      *lowerer // whose pos the statements are placed at
 	parent *block
 	stms   []*fun.Stm
 	// sizes maps a size, written as its constant and the FUN variables it
@@ -26,7 +27,7 @@ type block struct {
 	sizes map[string]string
 }
 
-func (b *block) child() *block { return &block{parent: b} }
+func (b *block) child() *block { return &block{l: b.l, parent: b} }
 
 // size finds the variable bound to a size key in b or a block around it.
 func (b *block) size(key string) (string, bool) {
@@ -45,18 +46,135 @@ func (b *block) noteSize(key, x string) {
 	b.sizes[key] = x
 }
 
-// let appends the statement let pat = e.
+// let appends the statement let pat = e, placed at the Remora construct
+// being lowered (see stamp).
 func (b *block) let(e fun.Exp, pat ...*fun.Param) {
-	b.stms = append(b.stms, &fun.Stm{Pat: pat, Exp: e})
+	st := stamp{b.l.pos}
+	for _, p := range pat {
+		st.param(p)
+	}
+	st.exp(e)
+	b.stms = append(b.stms, &fun.Stm{Let: st.pos, Pat: pat, Exp: e})
 }
 
 // body closes the block with in (results…).
 func (b *block) body(results ...string) *fun.Body {
 	rs := make([]*fun.Ident, len(results))
+	st := stamp{b.l.pos}
 	for i, r := range results {
 		rs[i] = ident(r)
+		st.ident(rs[i])
 	}
-	return &fun.Body{Stms: b.stms, Result: rs}
+	return &fun.Body{Stms: b.stms, In: st.pos, Result: rs}
+}
+
+// stamp places the FUN syntax made for a Remora construct at that
+// construct's position, so that FUN's type errors and stuck states (a
+// division by zero, a failed assert) point into the Remora source. It
+// fills only positions not yet set: nested bodies were placed as they
+// were built.
+type stamp struct{ pos semantics.Pos }
+
+func (st stamp) at(p *semantics.Pos) {
+	if !p.IsValid() {
+		*p = st.pos
+	}
+}
+
+func (st stamp) ident(x *fun.Ident) {
+	if x != nil {
+		st.at(&x.NamePos)
+	}
+}
+
+func (st stamp) idents(xs []*fun.Ident) {
+	for _, x := range xs {
+		st.ident(x)
+	}
+}
+
+func (st stamp) param(p *fun.Param) {
+	st.at(&p.Lparen)
+	st.at(&p.Rparen)
+	st.ident(p.Name)
+	st.idents(p.Type.Dims)
+}
+
+func (st stamp) sexp(e fun.SExp) {
+	switch e := e.(type) {
+	case fun.Var:
+		st.ident(e.Ident)
+	case *fun.Const:
+		st.at(&e.ValuePos)
+	case *fun.FloatConst:
+		st.at(&e.ValuePos)
+	case *fun.BinOp:
+		st.at(&e.OpPos)
+		st.sexp(e.L)
+		st.sexp(e.R)
+	case *fun.UnOp:
+		st.at(&e.OpPos)
+		st.sexp(e.X)
+	case *fun.Call:
+		st.at(&e.NamePos)
+		st.sexp(e.Arg)
+	}
+}
+
+func (st stamp) exp(e fun.Exp) {
+	switch e := e.(type) {
+	case *fun.ScalarExp:
+		st.sexp(e.X)
+	case *fun.IndexExp:
+		st.ident(e.Arr)
+		st.idents(e.Idx)
+	case *fun.SliceExp:
+		st.ident(e.Arr)
+		for _, s := range e.Slices {
+			st.ident(s.Off)
+			st.ident(s.Size)
+		}
+	case *fun.IfExp:
+		st.at(&e.If)
+		st.ident(e.Cond)
+	case *fun.KernelExp:
+		st.at(&e.Kernel)
+		st.ident(e.Var)
+		st.ident(e.Bound)
+	case *fun.IotaExp:
+		st.at(&e.Keyword)
+		st.ident(e.N)
+	case *fun.LoopExp:
+		st.at(&e.Loop)
+		st.at(&e.Lparen)
+		st.at(&e.Rparen)
+		for _, p := range e.Params {
+			st.param(p)
+		}
+		st.idents(e.Init)
+		st.ident(e.Var)
+		st.ident(e.Bound)
+	case *fun.ReduceExp:
+		st.at(&e.Keyword)
+		st.fold(e.Params, e.Ne, e.Arr)
+	case *fun.ScanExp:
+		st.at(&e.Keyword)
+		st.fold(e.Params, e.Ne, e.Arr)
+	case *fun.FilterExp:
+		st.at(&e.Keyword)
+		st.fold(e.Params, nil, e.Arr)
+	case *fun.AssertExp:
+		st.at(&e.Keyword)
+		st.sexp(e.Cond)
+	}
+}
+
+func (st stamp) fold(ps []*fun.Param, ne, arr *fun.Ident) {
+	for _, p := range ps {
+		st.param(p)
+	}
+	st.ident(ne)
+	st.ident(arr)
 }
 
 // namer hands out FUN names: a Remora name, its characters outside FUN's

@@ -42,19 +42,35 @@ func Lower(p *remora.Program) (prog *fun.Program, err error) {
 	if len(p.Types) != len(p.Exprs) {
 		return nil, semantics.Errorf(semantics.Pos{File: p.File, Line: 1, Col: 1}, semantics.TypeError, Rule, "the program is not type checked (run remora.Check first)")
 	}
-	l := &lowerer{}
-	top := &block{}
+	l := &lowerer{pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
+	top := &block{l: l}
 	var results []string
-	for i, e := range p.Exprs {
+	for _, e := range p.Exprs {
 		v := l.expr(top, nil, e)
+		restore := l.at(e.At())
 		results = l.results(top, e.At(), v, results)
-		_ = i
+		restore()
 	}
 	return &fun.Program{File: p.File, Body: top.body(results...)}, nil
 }
 
-// lowerer carries the translation's state: the fresh names.
-type lowerer struct{ namer }
+// lowerer carries the translation's state: the fresh names, and the
+// position of the Remora construct being lowered, where the FUN
+// statements made for it are placed.
+type lowerer struct {
+	namer
+	pos semantics.Pos
+}
+
+// at makes pos (when known) the current position, and returns the
+// function that restores the previous one.
+func (l *lowerer) at(pos semantics.Pos) func() {
+	old := l.pos
+	if pos.IsValid() {
+		l.pos = pos
+	}
+	return func() { l.pos = old }
+}
 
 // env binds Remora's term variables to lowered arrays, and its index
 // variables (bound by unbox and lift) to the FUN int variables holding
@@ -345,6 +361,7 @@ func (l *lowerer) results(b *block, pos semantics.Pos, v *val, rs []string) []st
 
 // expr lowers the Remora expression e, evaluated in b with en.
 func (l *lowerer) expr(b *block, en *env, e remora.Expr) *val {
+	defer l.at(e.At())()
 	switch e := e.(type) {
 	case *remora.Lit:
 		return l.lit(b, e.V, e.Pos)

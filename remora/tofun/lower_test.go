@@ -16,7 +16,8 @@ import (
 
 // runLowered checks a lowered program with FUN's checker, prints it and
 // reads it back (the printed program is what the later levels get), runs
-// it by FUN's big-step semantics and decodes its results.
+// it by FUN's big-step and small-step semantics, which must agree, and
+// decodes its results.
 func runLowered(prog *fun.Program, types []*remora.Arr) ([]string, error) {
 	src := fun.Print(prog)
 	if _, err := fun.Check(prog, nil); err != nil {
@@ -29,9 +30,20 @@ func runLowered(prog *fun.Program, types []*remora.Arr) ([]string, error) {
 	if _, err := fun.Check(q, nil); err != nil {
 		return nil, fmt.Errorf("FUN's checker refuses the printed program: %v\n%s", err, src)
 	}
-	vals, _, err := fun.Eval(q, nil, nil)
+	// The big-step runs the tree Lower made (its positions are the Remora
+	// program's), the small-step the printed program read back.
+	vals, _, err := fun.Eval(prog, nil, nil)
+	small, _, serr := fun.RunSmall(q, nil, nil)
+	if (err == nil) != (serr == nil) {
+		return nil, fmt.Errorf("FUN's big-step (%v) and small-step (%v) disagree\n%s", err, serr, src)
+	}
 	if err != nil {
 		return nil, &runError{err}
+	}
+	for i := range vals {
+		if !semantics.Equal(vals[i], small[i]) {
+			return nil, fmt.Errorf("FUN's big-step and small-step disagree on result %d: %s and %s\n%s", i+1, vals[i], small[i], src)
+		}
 	}
 	lines, err := Decode(types, vals)
 	if err != nil {
@@ -44,6 +56,7 @@ func runLowered(prog *fun.Program, types []*remora.Arr) ([]string, error) {
 type runError struct{ err error }
 
 func (e *runError) Error() string { return "FUN run: " + e.err.Error() }
+func (e *runError) Unwrap() error { return e.err }
 
 // expected reads the chunk's "; ⇒ line" comments, in order; "; ⇒ stuck"
 // says the program goes wrong when run.
@@ -80,6 +93,12 @@ func compare(p *remora.Program, want []string, stuck bool) error {
 	case rerr != nil && ferr != nil:
 		if !stuck && want != nil {
 			return fmt.Errorf("both went wrong, but the chunk expects values: remora: %v; %v", rerr, ferr)
+		}
+		// FUN's statements are placed at the Remora constructs they were
+		// made for: both go wrong at the same place.
+		var re, fe *semantics.Error
+		if !errors.As(rerr, &re) || !errors.As(ferr, &fe) || re.Pos.File != fe.Pos.File || re.Pos.Line != fe.Pos.Line {
+			return fmt.Errorf("both went wrong, but not on one line: remora: %v; %v", rerr, ferr)
 		}
 		return nil
 	case rerr != nil:
