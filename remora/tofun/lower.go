@@ -13,6 +13,10 @@ import (
 // Rule is the name Lower's refusals carry: "pos: Lower: cannot compile …".
 const Rule = "Lower"
 
+// InternalError starts the message of an error Lower reports for a bug of
+// its own (a panic it recovered from) rather than a refusal.
+const InternalError = "internal error"
+
 // refusal is how a refusal unwinds the translation to Lower, which returns
 // it (as remora's checker unwinds a type error): never a panic out of Lower.
 type refusal struct{ err *semantics.Error }
@@ -34,7 +38,9 @@ func Lower(p *remora.Program) (prog *fun.Program, err error) {
 		if r := recover(); r != nil {
 			rf, ok := r.(refusal)
 			if !ok {
-				panic(r)
+				// A bug of Lower's, reported as an error rather than a
+				// crash of the command (tests fail on it).
+				rf.err = semantics.Errorf(semantics.Pos{File: p.File, Line: 1, Col: 1}, semantics.TypeError, Rule, "%s: %v", InternalError, r)
 			}
 			prog, err = nil, rf.err
 		}
@@ -491,27 +497,61 @@ func (l *lowerer) lit(b *block, v *remora.Value, pos semantics.Pos) *val {
 	for i, d := range v.Shape {
 		dims[i] = l.constSize(b, d)
 	}
-	n := v.Len()
-	// runs[j] is the first flat position of the j-th run of equal atoms.
-	var runs []int
-	for i := 0; i < n; i++ {
-		if i == 0 || !sameAtom(v, i-1, i) {
-			runs = append(runs, i)
-		}
+	segs := segments(v)
+	starts := make([]int, len(segs))
+	for j, sg := range segs {
+		starts[j] = sg.start
 	}
 	name := l.kernels(b, elemOf(v.Kind), dims, nil, func(ib *block, idx []string) string {
-		if len(runs) == 0 {
+		if len(segs) == 0 {
 			return l.constAtom(ib, v, -1)
 		}
-		if len(runs) == 1 {
-			return l.constAtom(ib, v, 0)
+		var flat string
+		if len(segs) > 1 || segs[0].step != 0 {
+			flat = l.flatten(ib, dims, idx)
 		}
-		flat := l.flatten(ib, dims, idx)
-		return l.selectTree(ib, flat, runs, 0, len(runs)-1, v.Kind, nil, func(bb *block, j int) atom {
-			return atom{name: l.constAtom(bb, v, runs[j])}
+		return l.selectTree(ib, flat, starts, 0, len(segs)-1, v.Kind, nil, func(bb *block, j int) atom {
+			sg := segs[j]
+			if sg.step == 0 {
+				return atom{name: l.constAtom(bb, v, sg.start)}
+			}
+			// a + (p - (start+1))·step, wrapping as the literal's ints do.
+			off := bin(semantics.Sub, sv(flat), ic(int64(sg.start+1)))
+			return atom{name: l.intLet(bb, "c", bin(semantics.Add, ic(v.I[sg.start]), bin(semantics.Mul, off, ic(sg.step))))}
 		}).name
 	})
 	return &val{kind: v.Kind, dims: dims, name: name}
+}
+
+// segment is a run of a literal's atoms from flat position start: equal
+// atoms (step 0), or for ints, booleans and characters an arithmetic
+// progression by step.
+type segment struct {
+	start int
+	step  int64
+}
+
+// segments cuts a literal's atoms, in row-major order, into segments
+// greedily: an atom that does not continue the current one starts the
+// next.
+func segments(v *remora.Value) []segment {
+	var segs []segment
+	for i := 0; i < v.Len(); i++ {
+		if len(segs) > 0 {
+			sg := &segs[len(segs)-1]
+			switch {
+			case sameAtom(v, i-1, i) && sg.step == 0:
+				continue
+			case v.Kind != remora.KFloat && i == sg.start+1:
+				sg.step = v.I[i] - v.I[i-1]
+				continue
+			case v.Kind != remora.KFloat && sg.step != 0 && v.I[i]-v.I[i-1] == sg.step:
+				continue
+			}
+		}
+		segs = append(segs, segment{start: i})
+	}
+	return segs
 }
 
 func sameAtom(v *remora.Value, i, j int) bool {
