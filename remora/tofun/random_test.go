@@ -71,4 +71,3 @@ func TestLowerRandom(t *testing.T) {
 	}
 	t.Logf("%d of %d random programs lowered and agreed; refused: %v", lowered, n, refused)
 }
-
