@@ -43,18 +43,22 @@ import (
 // where the source evaluated it).
 //
 // An array of functions (a MAP parameter of function type over a
-// non-empty frame: a REP of a λ, a frame [f f], or a MAP whose body
-// yields a function) compiles when every element is the same function;
-// the values its elements capture may differ, position by position: they
-// become arrays over the frame (the closures' environments are
-// defunctionalised), which the MAP that applies the functions maps over
-// with its other arguments. So ((curry-add [1 2]) [20 30]) compiles, with
-// the captured x the array [1 2]. An array of distinct functions, such as
-// ([+ -] 10 3), would be MIMD parallelism; it is refused, as the paper
-// does, naming the frame and its position. So is every other use of
-// functions that is not first order: a function as a program's result, in
-// a box, as an ordinary array argument of a primitive (an index into an
-// array of functions), or chosen at run time (if over functions).
+// non-empty frame: a REP or replicate of a λ, a frame [f f], or a MAP
+// whose body yields a function; or a parameter whose cells are arrays of
+// functions) compiles when every element is the same function; the values
+// its elements capture may differ, position by position: they become
+// arrays over the frame (the closures' environments are defunctionalised),
+// which the MAP that applies the functions maps over with its other
+// arguments. So ((curry-add [1 2]) [20 30]) compiles, with the captured x
+// the array [1 2]. An array of distinct functions, such as ([+ -] 10 3),
+// would be MIMD parallelism; it is refused, as the paper does, naming the
+// frame and its position. So is every other use of functions that is not
+// first order: a function as a program's result or in a box, an array of
+// functions as a primitive's data (head, index, reverse, … of one) or
+// computed by one (reduce over functions, if choosing a function at run
+// time), an empty array of functions (no function to inline), and an
+// array of functions whose elements capture values unboxed inside the MAP
+// that makes them.
 //
 // The value restriction of the paper (and of ML) holds: a binding of
 // polymorphic type (a Forall or Pi) must be bound to a syntactic value.
@@ -136,14 +140,18 @@ func (in *inliner) fresh(x string) string {
 }
 
 // inlBinding is what a term variable stands for: an ordinary variable of the
-// output, of cell type cell, or a function. In a closure's environment an
-// ordinary binding may be lifted: its output variable holds one cell per
-// position of the frame of the array of functions the closure stands for.
+// output, of cell type cell, or a function (an array of one function, when
+// the variable's cells are arrays of functions). In a closure's
+// environment an ordinary binding may be lifted: its output variable holds
+// one cell per position of the frame of the array of functions the
+// closure stands for, followed by the frames of the function variables
+// through which the closure reaches it (transform's path).
 type inlBinding struct {
 	out    string
 	cell   *Arr
 	lifted bool
 	fn     *inlClosure
+	frame  Shape // a function binding's: it is an array of fn over frame
 }
 
 // inlClosure is a function known at compile time: a λ, Tλ or Iλ of the input
@@ -331,7 +339,7 @@ func (in *inliner) inline(e Expr, env *inlEnv) inlResult {
 		case b == nil:
 			inlineErr(e.Pos, "unbound variable %s", e.Name)
 		case b.fn != nil:
-			return inlResult{fn: &inlFn{c: b.fn}}
+			return inlResult{fn: &inlFn{frame: b.frame, c: b.fn}}
 		}
 		return inlResult{e: &Var{Pos: e.Pos, EndPos: e.EndPos, Name: b.out}, t: b.cell}
 	case *Prim:
@@ -444,11 +452,13 @@ func (in *inliner) app(e *App, env *inlEnv) inlResult {
 	for i, p := range lam.Params {
 		pt := c.env.arr(p.Type)
 		if isFnAtom(pt.Elem) {
-			in.singleFunction(p, pt, e.Args[i])
-			a := in.function(e.Args[i], env, true)
+			a := in.function(e.Args[i], env, false)
+			if len(a.frame) != len(pt.Shape) {
+				inlineErr(e.Args[i].At(), "the argument is a frame %s of functions, the parameter's cells are %s: run Explicitize first", a.frame, TypeString(pt))
+			}
 			in.valueRestriction(pt, e.Args[i])
 			pre = inlConcat(pre, a.pre)
-			benv = benv.bind(p.Name, &inlBinding{fn: a.c})
+			benv = benv.bind(p.Name, &inlBinding{fn: a.c, frame: a.frame})
 			continue
 		}
 		a := in.ordinary(e.Args[i], env, "an argument")
@@ -466,15 +476,6 @@ func (in *inliner) app(e *App, env *inlEnv) inlResult {
 func (in *inliner) exactCell(a Expr, at, cell *Arr) {
 	if !Equal(at, cell) {
 		inlineErr(a.At(), "the argument has type %s, the parameter's cell type is %s: run Explicitize first", TypeString(at), TypeString(cell))
-	}
-}
-
-// singleFunction refuses a parameter whose cells are arrays of functions
-// ([(-> (int) int) 2]): a function variable stands for one function at
-// every position of the frame it is mapped over.
-func (in *inliner) singleFunction(p Param, pt *Arr, a Expr) {
-	if len(pt.Shape) > 0 {
-		inlineErr(a.At(), "the parameter %s has cells of type %s, arrays of functions, which cannot be compiled (a parameter may hold one function)", p.Name, TypeString(pt))
 	}
 }
 
@@ -522,6 +523,12 @@ func (in *inliner) primApp(e *App, env *inlEnv, c *inlClosure, pre []inlWrap) in
 		inlineErr(e.Pos, "%s is applied to terms before it is instantiated", c.prim.Def.Name)
 	}
 	if ret := CanonArr(ft.Ret); isFnAtom(ret.Elem) {
+		if c.prim.Def.Name == "replicate" {
+			// replicate{τ | @s @c} is (REP [@s] ·): of an array of one
+			// function, the same function over the larger frame.
+			f := in.function(e.Args[0], env, false)
+			return inlPrepend(pre, inlResult{fn: in.repFn(&inlFn{pre: f.pre, frame: f.frame, c: f.c}, c.indices[0].S, e.Pos)})
+		}
 		inlineErr(e.Pos, "%s returns functions chosen at run time, which cannot be compiled", short(in.primTerm(c)))
 	}
 	var args []Expr
@@ -665,13 +672,12 @@ func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
 	for i, p := range e.Params {
 		pt := env.arr(p.Type)
 		if isFnAtom(pt.Elem) {
-			in.singleFunction(p, pt, e.Args[i])
 			a := in.function(e.Args[i], env, false)
 			in.valueRestriction(pt, e.Args[i])
 			pre = inlConcat(pre, a.pre)
-			ps, as, c := in.cells(a, e.Args[i].At())
+			ps, as, c := in.cells(a, pt.Shape, e.Args[i].At())
 			params, args = append(params, ps...), append(args, as...)
-			benv = benv.bind(p.Name, &inlBinding{fn: c})
+			benv = benv.bind(p.Name, &inlBinding{fn: c, frame: pt.Shape})
 			continue
 		}
 		a := in.ordinary(e.Args[i], env, "a MAP argument")
@@ -696,25 +702,23 @@ func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
 }
 
 // cells binds the cells of the array of functions f, used by a MAP over
-// its frame: every lifted binding of its closure becomes a parameter of
-// the MAP, bound to the lifted array, and the closure sees its cell.
-func (in *inliner) cells(f *inlFn, pos semantics.Pos) ([]Param, []Expr, *inlClosure) {
+// its frame, whose parameter's cells are arrays of functions over cell (a
+// scalar function: cell is []): every lifted binding of its closure
+// becomes a parameter of the MAP, bound to the lifted array, and the
+// closure sees its cells.
+func (in *inliner) cells(f *inlFn, cell Shape, pos semantics.Pos) ([]Param, []Expr, *inlClosure) {
 	var params []Param
 	var args []Expr
-	seen := map[*inlBinding]*inlBinding{}
-	c := in.transform(f.c, func(_ string, b *inlBinding) *inlBinding {
+	c := in.transform(f.c, nil, func(_ string, b *inlBinding, path Shape) *inlBinding {
 		if !b.lifted {
 			return b
 		}
-		if nb, ok := seen[b]; ok {
-			return nb
-		}
+		inner := cell.Append(path)
 		n := in.fresh(b.out)
-		params = append(params, Param{Name: n, Type: b.cell})
+		params = append(params, Param{Name: n, Type: &Arr{Elem: b.cell.Elem, Shape: inner.Append(b.cell.Shape)}})
 		args = append(args, &Var{Pos: pos, Name: b.out})
-		seen[b] = &inlBinding{out: n, cell: b.cell}
-		return seen[b]
-	}, map[*inlClosure]*inlClosure{})
+		return &inlBinding{out: n, cell: b.cell, lifted: len(inner) > 0}
+	})
 	return params, args, c
 }
 
@@ -751,27 +755,23 @@ func (in *inliner) mapFn(e *Map, frame Shape, pre []inlWrap, params []Param, arg
 	}
 	var lifts inlWrap
 	lifts.pos = e.Pos
-	seen := map[*inlBinding]*inlBinding{}
-	c := in.transform(body.c, func(_ string, b *inlBinding) *inlBinding {
+	c := in.transform(body.c, nil, func(_ string, b *inlBinding, path Shape) *inlBinding {
 		if !b.lifted && !inside[b.out] {
 			return b
 		}
-		if nb, ok := seen[b]; ok {
-			return nb
-		}
-		vt := &Arr{Elem: b.cell.Elem, Shape: body.frame.Append(b.cell.Shape)}
+		inner := body.frame.Append(path)
+		vt := &Arr{Elem: b.cell.Elem, Shape: inner.Append(b.cell.Shape)}
 		var v Expr = &Var{Pos: e.Pos, Name: b.out}
-		if !b.lifted && len(body.frame) > 0 {
-			v = &Rep{Pos: e.Pos, Frame: body.frame, E: v, Type: vt}
+		if !b.lifted && len(inner) > 0 {
+			v = &Rep{Pos: e.Pos, Frame: inner, E: v, Type: vt}
 		}
 		t := &Arr{Elem: vt.Elem, Shape: frame.Append(vt.Shape)}
 		m := &Map{Pos: e.Pos, EndPos: e.EndPos, Frame: frame, Params: params, Args: mapArgs, Body: inlWrapAll(body.pre, v, vt), Type: t}
 		n := in.fresh(b.out)
 		lifts.params = append(lifts.params, Param{Name: n, Type: t})
 		lifts.args = append(lifts.args, m)
-		seen[b] = &inlBinding{out: n, cell: b.cell, lifted: true}
-		return seen[b]
-	}, map[*inlClosure]*inlClosure{})
+		return &inlBinding{out: n, cell: b.cell, lifted: true}
+	})
 	out := inlConcat(pre, inlLet(e.Pos, outer.params, outer.args), inlLet(e.Pos, lifts.params, lifts.args))
 	return &inlFn{pre: out, frame: frame.Append(body.frame), c: c}
 }
@@ -784,21 +784,16 @@ func (in *inliner) repFn(f *inlFn, frame Shape, pos semantics.Pos) *inlFn {
 	}
 	var lets inlWrap
 	lets.pos = pos
-	seen := map[*inlBinding]*inlBinding{}
-	c := in.transform(f.c, func(_ string, b *inlBinding) *inlBinding {
+	c := in.transform(f.c, nil, func(_ string, b *inlBinding, path Shape) *inlBinding {
 		if !b.lifted {
 			return b
 		}
-		if nb, ok := seen[b]; ok {
-			return nb
-		}
-		t := &Arr{Elem: b.cell.Elem, Shape: frame.Append(f.frame).Append(b.cell.Shape)}
+		t := &Arr{Elem: b.cell.Elem, Shape: frame.Append(f.frame).Append(path).Append(b.cell.Shape)}
 		n := in.fresh(b.out)
 		lets.params = append(lets.params, Param{Name: n, Type: t})
 		lets.args = append(lets.args, &Rep{Pos: pos, Frame: frame, E: &Var{Pos: pos, Name: b.out}, Type: t})
-		seen[b] = &inlBinding{out: n, cell: b.cell, lifted: true}
-		return seen[b]
-	}, map[*inlClosure]*inlClosure{})
+		return &inlBinding{out: n, cell: b.cell, lifted: true}
+	})
 	return &inlFn{pre: inlConcat(f.pre, inlLet(pos, lets.params, lets.args)), frame: frame.Append(f.frame), c: c}
 }
 
@@ -850,8 +845,8 @@ func (in *inliner) merge(e *Frame, cs []*inlClosure, inner Shape, lets *inlWrap)
 			for i, b := range bs {
 				fs[i] = b.fn
 			}
-			if m := in.merge(e, fs, inner, lets); m != bs[0].fn {
-				env = env.bind(x, &inlBinding{fn: m})
+			if m := in.merge(e, fs, inner.Append(bs[0].frame), lets); m != bs[0].fn {
+				env = env.bind(x, &inlBinding{fn: m, frame: bs[0].frame})
 			}
 			continue
 		}
@@ -947,38 +942,61 @@ func (in *inliner) describe(c *inlClosure) string {
 }
 
 // transform rebuilds the closure c with every ordinary binding b it
-// captures (through the functions it captures too) replaced by f(x, b).
-func (in *inliner) transform(c *inlClosure, f func(x string, b *inlBinding) *inlBinding, memo map[*inlClosure]*inlClosure) *inlClosure {
-	if c.term == nil {
-		return c
+// captures replaced by f(x, b, path), through the functions it captures
+// too: path is the frames of the function variables between c and b.
+// Each binding met on several paths is replaced once per path, and each
+// closure rebuilt once per path.
+func (in *inliner) transform(c *inlClosure, path Shape, f func(x string, b *inlBinding, path Shape) *inlBinding) *inlClosure {
+	type key struct {
+		c    *inlClosure
+		b    *inlBinding
+		path string
 	}
-	if m, ok := memo[c]; ok {
-		return m
-	}
-	env := c.env
-	for _, x := range in.freeVars(c.term) {
-		b := c.env.lookup(x)
-		if b == nil {
-			continue
+	memo := map[key]*inlClosure{}
+	seen := map[key]*inlBinding{}
+	var walk func(c *inlClosure, path Shape) *inlClosure
+	walk = func(c *inlClosure, path Shape) *inlClosure {
+		if c.term == nil {
+			return c
 		}
-		var nb *inlBinding
-		if b.fn != nil {
-			if nc := in.transform(b.fn, f, memo); nc != b.fn {
-				nb = &inlBinding{fn: nc}
+		k := key{c: c, path: path.String()}
+		if m, ok := memo[k]; ok {
+			return m
+		}
+		env := c.env
+		for _, x := range in.freeVars(c.term) {
+			b := c.env.lookup(x)
+			if b == nil {
+				continue
 			}
-		} else if r := f(x, b); r != b {
-			nb = r
+			var nb *inlBinding
+			if b.fn != nil {
+				if nc := walk(b.fn, path.Append(b.frame)); nc != b.fn {
+					nb = &inlBinding{fn: nc, frame: b.frame}
+				}
+			} else {
+				bk := key{b: b, path: path.String()}
+				r, ok := seen[bk]
+				if !ok {
+					r = f(x, b, path)
+					seen[bk] = r
+				}
+				if r != b {
+					nb = r
+				}
+			}
+			if nb != nil {
+				env = env.bind(x, nb)
+			}
 		}
-		if nb != nil {
-			env = env.bind(x, nb)
+		out := c
+		if env != c.env {
+			out = &inlClosure{term: c.term, env: env}
 		}
+		memo[k] = out
+		return out
 	}
-	out := c
-	if env != c.env {
-		out = &inlClosure{term: c.term, env: env}
-	}
-	memo[c] = out
-	return out
+	return walk(c, path)
 }
 
 // freeVars is the free term variables of a term, in order of appearance.
