@@ -1,0 +1,73 @@
+package tofun
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+func arrayOf(elem semantics.Elem, shape []int64, data ...int64) semantics.Array {
+	return semantics.Array{Elem: elem, Shape: shape, Data: data}
+}
+
+// TestDecode reads FUN results back by the layout of the package doc,
+// and refuses results that do not fit the types.
+func TestDecode(t *testing.T) {
+	typ := func(src string) *remora.Arr {
+		ty, err := remora.ParseType("t", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return remora.CanonArr(ty)
+	}
+	i := semantics.IntElem
+	for _, c := range []struct {
+		types []string
+		vals  []semantics.Array
+		want  string // the lines joined by |, or "error: …" (a fragment)
+	}{
+		{[]string{"int", "[bool 3]", "[char 2]"}, []semantics.Array{semantics.Scalar(-4), arrayOf(i, []int64{3}, 1, 0, 1), arrayOf(i, []int64{2}, 'h', 'i')}, `-4|[#t #f #t]|"hi"`},
+		{[]string{"[float 2]"}, []semantics.Array{arrayOf(semantics.FloatElem, []int64{2}, semantics.FloatBits(1), semantics.FloatBits(0.5))}, "[1.0 0.5]"},
+		{[]string{"[int 2 0]"}, []semantics.Array{arrayOf(i, []int64{2, 0})}, "[[] []]"},
+		// a box: its witness, then its contents; a box in a box
+		{[]string{"(Sigma (n) [int n])"}, []semantics.Array{semantics.Scalar(2), arrayOf(i, []int64{2}, 7, 8)}, "(box (2) [7 8])"},
+		{[]string{"(Sigma (r) (Sigma (c) [int r c]))"}, []semantics.Array{semantics.Scalar(1), semantics.Scalar(2), arrayOf(i, []int64{1, 2}, 3, 4)}, "(box (1) (box (2) [[3 4]]))"},
+		{[]string{"[bool 1]"}, []semantics.Array{arrayOf(i, []int64{1}, 2)}, "error: neither 0 nor 1"},
+		{[]string{"[int 3]"}, []semantics.Array{arrayOf(i, []int64{2}, 1, 2)}, "error: FUN gave shape [2]"},
+		{[]string{"float"}, []semantics.Array{semantics.Scalar(1)}, "error: FUN gave int"},
+		{[]string{"int"}, []semantics.Array{semantics.Scalar(1), semantics.Scalar(2)}, "error: left over"},
+		{[]string{"int", "int"}, []semantics.Array{semantics.Scalar(1)}, "error: missing a result"},
+		{[]string{"(Sigma (n) [int n])"}, []semantics.Array{semantics.Scalar(-1), arrayOf(i, []int64{0})}, "error: not a dimension"},
+		{[]string{"[(Sigma (n) [int n]) 2]"}, nil, "error: a frame of boxes"},
+	} {
+		types := make([]*remora.Arr, len(c.types))
+		for k, s := range c.types {
+			types[k] = typ(s)
+		}
+		lines, err := Decode(types, c.vals)
+		got := strings.Join(lines, "|")
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		if frag, isErr := strings.CutPrefix(c.want, "error: "); isErr {
+			if err == nil || !strings.Contains(err.Error(), frag) {
+				t.Errorf("Decode(%v): got %q, want an error with %q", c.types, got, frag)
+			}
+		} else if got != c.want {
+			t.Errorf("Decode(%v) = %q, want %q", c.types, got, c.want)
+		}
+	}
+}
+
+// TestLowerUnchecked refuses a program the checker has not typed.
+func TestLowerUnchecked(t *testing.T) {
+	p, _, err := remora.ParseFile("u.remora", "(+ 1 2)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lower(p); err == nil || !strings.Contains(err.Error(), "not type checked") {
+		t.Errorf("Lower of an unchecked program: %v", err)
+	}
+}
