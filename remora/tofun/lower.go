@@ -34,13 +34,14 @@ func refuse(pos semantics.Pos, construct, format string, args ...any) {
 // refused with an error "pos: Lower: cannot compile <construct> to FUN:
 // <why>" (doc.go lists the refusals).
 func Lower(p *remora.Program) (prog *fun.Program, err error) {
+	l := &lowerer{pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
 	defer func() {
 		if r := recover(); r != nil {
 			rf, ok := r.(refusal)
 			if !ok {
 				// A bug of Lower's, reported as an error rather than a
 				// crash of the command (tests fail on it).
-				rf.err = semantics.Errorf(semantics.Pos{File: p.File, Line: 1, Col: 1}, semantics.TypeError, Rule, "%s: %v", InternalError, r)
+				rf.err = semantics.Errorf(l.pos, semantics.TypeError, Rule, "%s: %v", InternalError, r)
 			}
 			prog, err = nil, rf.err
 		}
@@ -48,7 +49,6 @@ func Lower(p *remora.Program) (prog *fun.Program, err error) {
 	if len(p.Types) != len(p.Exprs) {
 		return nil, semantics.Errorf(semantics.Pos{File: p.File, Line: 1, Col: 1}, semantics.TypeError, Rule, "the program is not type checked (run remora.Check first)")
 	}
-	l := &lowerer{pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
 	top := &block{l: l}
 	var results []string
 	for _, e := range p.Exprs {

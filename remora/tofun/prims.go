@@ -8,12 +8,12 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// The basis primitives (remora/basis.go), one entry per name: each gets
+// The basis primitives (remora/basis.go), one() entry per name: each gets
 // its argument cells (exactly its parameters' cell types; the lifting
 // over frames is done around it) and returns its result cell. Add a
 // primitive by adding its entry.
 
-// call is one application of a primitive to its cells.
+// call is one() application of a primitive to its cells.
 type call struct {
 	l    *lowerer
 	b    *block
@@ -96,7 +96,7 @@ func init() {
 	} {
 		binary(name, op(o))
 	}
-	// max and min of ints as a*[a>=b] + b*[a<b]: one of the products is
+	// max and min of ints as a*[a>=b] + b*[a<b]: one() of the products is
 	// 0, so the sum is exact even where a product would overflow.
 	binary("max", func(a, b fun.SExp) fun.SExp {
 		return bin(semantics.Add, bin(semantics.Mul, a, bin(semantics.Ge, a, b)), bin(semantics.Mul, b, bin(semantics.Lt, a, b)))
@@ -391,8 +391,8 @@ func (l *lowerer) foldExp(b *block, scan bool, elem semantics.Elem, row []string
 // reduceFamily is reduce, reduce-init, iscan, scan-init and iscan-init:
 // Remora folds left in index order (ERRATA R8), as FUN's reduce and scan
 // do. The operator on @c cells is lifted over @pad by applyFn; the
-// initial value is replicated over @pad. Without one, the first item
-// starts the fold over the others (there is one: the type asks for
+// initial value is replicated over @pad. Without one(), the first item
+// starts the fold over the others (there is one(): the type asks for
 // d-1 + 1 items; the assert says so to FUN), and iscan puts it first.
 func reduceFamily(c *call) *val {
 	l, b := c.l, c.b
@@ -406,19 +406,19 @@ func reduceFamily(c *call) *val {
 	elem := xs.elem()
 	x := l.materialise(b, xs, xs.dims, c.pos)
 	xv := &val{kind: xs.kind, dims: xs.dims, name: x}
-	one := l.constSize(b, 1)
+	one := func() string { return l.constSize(b, 1) } // bound where first needed
 	var z string
 	over, overN := x, n
 	if init {
 		z = l.materialise(b, l.rep(pad, c.args[1]), row, c.pos)
 	} else {
 		l.assert(b, bin(semantics.Ge, sv(n), ic(1)), c.p.Name+": no items to reduce")
-		z = l.materialise(b, l.cell(xv, []string{one}), row, c.pos)
+		z = l.materialise(b, l.cell(xv, []string{one()}), row, c.pos)
 		overN = l.intLet(b, "m", bin(semantics.Sub, sv(n), ic(1)))
 		two := l.constSize(b, 2)
 		sl := []fun.Slice{{Off: ident(two), Size: ident(overN)}}
 		for _, d := range row {
-			sl = append(sl, fun.Slice{Off: ident(one), Size: ident(d)})
+			sl = append(sl, fun.Slice{Off: ident(one()), Size: ident(d)})
 		}
 		over = l.fresh("rest")
 		b.let(&fun.SliceExp{Arr: ident(x), Slices: sl}, param(over, funType(elem, cat([]string{overN}, row...))))
@@ -433,15 +433,15 @@ func reduceFamily(c *call) *val {
 		return s
 	}
 	zv := &val{kind: xs.kind, dims: row, name: z}
-	return l.concat(l.rep([]string{one}, zv), s, c.retDims())
+	return l.concat(l.rep([]string{one()}, zv), s, c.retDims())
 }
 
 // foldFamily is fold, fold-right, trace and trace-right. When the
-// accumulator and the items have one type (a fold that is a reduce), it
+// accumulator and the items have one() type (a fold that is a reduce), it
 // is FUN's reduce or scan, over the items reversed for a right fold with
 // the operator's arguments swapped; otherwise a FUN loop carrying the
 // accumulator, and for a trace the accumulators so far (a loop-carried
-// array of existential size that grows by one each iteration).
+// array of existential size that grows by one() each iteration).
 func foldFamily(c *call) *val {
 	l, b := c.l, c.b
 	init, xs := c.args[1], c.args[2]
@@ -450,7 +450,7 @@ func foldFamily(c *call) *val {
 	}
 	right := c.p.Name == "fold-right" || c.p.Name == "trace-right"
 	trace := c.p.Name == "trace" || c.p.Name == "trace-right"
-	one := l.constSize(b, 1)
+	one := func() string { return l.constSize(b, 1) } // bound where first needed
 	n := xs.dims[0]
 	same := len(c.ts) == 2 && remora.Equal(c.ts[0], c.ts[1]) && c.is[1].S.Equal(c.is[2].S)
 	if same {
@@ -469,7 +469,7 @@ func foldFamily(c *call) *val {
 			return &val{kind: xs.kind, dims: row, name: l.foldExp(b, false, elem, row, z, x, n, comb)}
 		}
 		s := &val{kind: xs.kind, dims: xs.dims, name: l.foldExp(b, true, elem, row, z, x, n, comb)}
-		zs := l.rep([]string{one}, &val{kind: xs.kind, dims: row, name: z})
+		zs := l.rep([]string{one()}, &val{kind: xs.kind, dims: row, name: z})
 		if !right {
 			return l.concat(zs, s, c.retDims())
 		}
@@ -503,12 +503,12 @@ func foldFamily(c *call) *val {
 		b.let(&fun.LoopExp{Params: []*fun.Param{param(a, t)}, Init: idents([]string{z}), Var: ident(i), Bound: ident(n), Body: lb.body(r)}, param(out, t))
 		return &val{kind: init.kind, dims: acc, name: out}
 	}
-	zs := l.materialise(b, l.rep([]string{one}, &val{kind: init.kind, dims: acc, name: z}), cat([]string{one}, acc...), c.pos)
+	zs := l.materialise(b, l.rep([]string{one()}, &val{kind: init.kind, dims: acc, name: z}), cat([]string{one()}, acc...), c.pos)
 	k, ys, a := l.fresh("k"), l.fresh("ys"), l.fresh("acc")
 	r := step(a)
 	k1 := l.intLet(lb, "k", bin(semantics.Add, sv(k), ic(1)))
 	ysv := &val{kind: init.kind, dims: cat([]string{k}, acc...), name: ys}
-	rs := l.rep([]string{one}, &val{kind: init.kind, dims: acc, name: r})
+	rs := l.rep([]string{one()}, &val{kind: init.kind, dims: acc, name: r})
 	grown := l.concat(ysv, rs, cat([]string{k1}, acc...))
 	if right {
 		grown = l.concat(rs, ysv, cat([]string{k1}, acc...))
@@ -517,7 +517,7 @@ func foldFamily(c *call) *val {
 	kk, yy, aa := l.fresh("k"), l.fresh("trace"), l.fresh("acc")
 	b.let(&fun.LoopExp{
 		Params: []*fun.Param{param(k, intType), param(ys, funType(elem, cat([]string{k}, acc...))), param(a, t)},
-		Init:   idents([]string{one, zs, z}), Var: ident(i), Bound: ident(n), Body: lb.body(k1, ys1, r),
+		Init:   idents([]string{one(), zs, z}), Var: ident(i), Bound: ident(n), Body: lb.body(k1, ys1, r),
 	}, param(kk, intType), param(yy, funType(elem, cat([]string{kk}, acc...))), param(aa, t))
 	return l.manifest(init.kind, yy, cat([]string{kk}, acc...), c.retDims())
 }
