@@ -13,8 +13,8 @@ import (
 )
 
 // TestSimplifyMutantKilled checks that the golden chunks of
-// testdata/simplify.txt and the property's hand-written cases kill the
-// mutant simplify-hoist-past-empty (go test -tags mutants ./remora/):
+// testdata/simplify.txt and the properties' hand-written and random
+// cases each kill the mutant simplify-hoist-past-empty (go test -tags mutants ./remora/):
 // with it on, some simplified program goes wrong where the source does
 // not — the semantic check fails, not only the expected text.
 func TestSimplifyMutantKilled(t *testing.T) {
@@ -59,6 +59,15 @@ func TestSimplifyMutantKilled(t *testing.T) {
 	undo()
 	if len(killed) == 0 {
 		t.Fatal("mutant simplify-hoist-past-empty survives the golden chunks of Simplify")
+	}
+	// The random property kills it too.
+	undo = mutant.Set("simplify-hoist-past-empty")
+	_, err := simplifyKeepsErrors(15, 3000)
+	undo()
+	if err == nil {
+		t.Error("mutant simplify-hoist-past-empty survives TestSimplifyKeepsErrors' programs")
+	} else if !strings.Contains(err.Error(), "source: <nil>") {
+		t.Errorf("the mutant should make a program that does not go wrong go wrong: %v", err)
 	}
 	for _, k := range killed {
 		if !strings.Contains(k, "source: <nil>") {

@@ -2,6 +2,7 @@ package remora
 
 import (
 	"fmt"
+	"math/rand"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -322,4 +323,127 @@ func TestSimplifyIllTyped(t *testing.T) {
 	if q := Simplify(p); q != p {
 		t.Errorf("Simplify of an ill-typed program gave a new program:\n%s", IR.Print(q))
 	}
+}
+
+// partialGen writes random programs of the typed dialect made to test
+// what Simplify must not change: where a program goes wrong. Ints only;
+// divisions and remainders by values that are often zero; lets whose
+// bindings go unused or are used once; λs applied over vectors, some
+// empty (loops that run zero times), whose bodies use outer variables
+// (loop-invariant computations); reductions. Every program is well typed
+// by construction.
+type partialGen struct {
+	r    *rand.Rand
+	next int
+}
+
+func (g *partialGen) name() string {
+	g.next++
+	return fmt.Sprintf("v%d", g.next)
+}
+
+// scalar is an int expression over the int variables vars.
+func (g *partialGen) scalar(depth int, vars []string) string {
+	if depth <= 0 || g.r.Intn(4) == 0 {
+		if len(vars) > 0 && g.r.Intn(3) > 0 {
+			return vars[g.r.Intn(len(vars))]
+		}
+		return fmt.Sprint([]int{0, 1, 2, 5}[g.r.Intn(4)])
+	}
+	switch g.r.Intn(7) {
+	case 0, 1:
+		op := []string{"+", "*", "-", "/", "%", "/"}[g.r.Intn(6)]
+		return fmt.Sprintf("(%s %s %s)", op, g.scalar(depth-1, vars), g.scalar(depth-1, vars))
+	case 2, 3:
+		x := g.name()
+		return fmt.Sprintf("(let [%s %s] %s)", x, g.scalar(depth-1, vars), g.scalar(depth-1, append(vars[:len(vars):len(vars)], x)))
+	case 4:
+		n := g.r.Intn(3)
+		return fmt.Sprintf("(reduce-init{int | %d [] []} + 0 %s)", n, g.vector(depth-1, n, vars))
+	case 5:
+		// A let of two bindings at once: a MAP over [] of two arguments.
+		a, b := g.name(), g.name()
+		return fmt.Sprintf("((fn ([%s int] [%s int]) %s) %s %s)", a, b, g.scalar(depth-1, append(vars[:len(vars):len(vars)], a, b)), g.scalar(depth-1, vars), g.scalar(depth-1, vars))
+	}
+	return fmt.Sprintf("(+ %s %s)", g.scalar(depth-1, vars), g.scalar(depth-1, vars))
+}
+
+// vector is an expression of type [int n].
+func (g *partialGen) vector(depth, n int, vars []string) string {
+	if depth <= 0 || g.r.Intn(3) == 0 {
+		if n == 0 {
+			return "(frame [0] int)"
+		}
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			fmt.Fprint(&b, g.r.Intn(3))
+		}
+		return b.String() + "]"
+	}
+	switch g.r.Intn(4) {
+	case 0:
+		// A loop: the λ's body sees its cell and the outer variables.
+		x := g.name()
+		return fmt.Sprintf("((fn ([%s int]) %s) %s)", x, g.scalar(depth-1, append(vars[:len(vars):len(vars)], x)), g.vector(depth-1, n, vars))
+	case 3:
+		// A loop over two vectors, or a vector and a replicated scalar.
+		a, b := g.name(), g.name()
+		other := g.scalar(depth-1, vars)
+		if g.r.Intn(2) == 0 {
+			other = g.vector(depth-1, n, vars)
+		}
+		return fmt.Sprintf("((fn ([%s int] [%s int]) %s) %s %s)", a, b, g.scalar(depth-1, append(vars[:len(vars):len(vars)], a, b)), g.vector(depth-1, n, vars), other)
+	case 1:
+		// A lifted operation, the scalar replicated over the frame.
+		op := []string{"+", "/", "*", "%"}[g.r.Intn(4)]
+		return fmt.Sprintf("(%s %s %s)", op, g.vector(depth-1, n, vars), g.scalar(depth-1, vars))
+	}
+	x := g.name()
+	return fmt.Sprintf("(let [%s %s] %s)", x, g.scalar(depth-1, vars), g.vector(depth-1, n, append(vars[:len(vars):len(vars)], x)))
+}
+
+// TestSimplifyKeepsErrors is the property on partialGen's programs: after
+// Check, Explicitize and Simplify, the big-step gives the same values, or
+// the same first error (message and position). It also counts the
+// programs that go wrong, so that the property is seen to test both
+// kinds.
+func TestSimplifyKeepsErrors(t *testing.T) {
+	n := 3000
+	wrong, err := simplifyKeepsErrors(15, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wrong < n/10 || wrong > n*9/10 {
+		t.Errorf("%d of %d programs go wrong: the generator should make both kinds", wrong, n)
+	}
+	t.Logf("%d programs, %d going wrong", n, wrong)
+}
+
+// simplifyKeepsErrors runs the property on n programs of partialGen from
+// seed, and returns how many went wrong, or the first disagreement.
+func simplifyKeepsErrors(seed int64, n int) (wrong int, err error) {
+	g := &partialGen{r: rand.New(rand.NewSource(seed))}
+	for i := range n {
+		var src string
+		if i%2 == 0 {
+			src = g.scalar(5, nil)
+		} else {
+			src = g.vector(5, g.r.Intn(3), nil)
+		}
+		p, s, err := simplifyCase(src)
+		if err != nil {
+			return wrong, fmt.Errorf("%s: %v", src, err)
+		}
+		if _, err := Eval(p, nil); err != nil {
+			wrong++
+		}
+		if err := simplifiedAgrees(p, s); err != nil {
+			return wrong, fmt.Errorf("%s:\n%v", src, err)
+		}
+	}
+	return wrong, nil
 }
