@@ -56,9 +56,10 @@ import (
 // first order: a function as a program's result or in a box, an array of
 // functions as a primitive's data (head, index, reverse, … of one) or
 // computed by one (reduce over functions, if choosing a function at run
-// time), an empty array of functions (no function to inline), and an
-// array of functions whose elements capture values unboxed inside the MAP
-// that makes them.
+// time), and an array of functions whose elements capture values unboxed
+// inside the MAP that makes them. An empty array of functions has no
+// function to inline; the MAP that applies it runs for no cell and is
+// the empty array of its type.
 //
 // The value restriction of the paper (and of ML) holds: a binding of
 // polymorphic type (a Forall or Pi) must be bound to a syntactic value.
@@ -159,6 +160,7 @@ type inlBinding struct {
 // and index arguments it has been instantiated with so far.
 type inlClosure struct {
 	term    Expr // *Lam, *TLam or *ILam; nil for a primitive
+	none    bool // the closure of an empty array of functions: no function
 	prim    *Prim
 	types   []Type
 	indices []Index
@@ -316,6 +318,9 @@ func (in *inliner) function(e Expr, env *inlEnv, scalar bool) *inlFn {
 	if r.fn == nil {
 		inlineErr(e.At(), "%s is not a function", short(e))
 	}
+	if scalar && r.fn.c.none {
+		inlineErr(e.At(), "%s is an empty array of functions, applied", short(e))
+	}
 	if scalar && len(r.fn.frame) > 0 {
 		inlineErr(e.At(), "%s is a frame %s of functions applied without a MAP over it: run Explicitize first", short(e), r.fn.frame)
 	}
@@ -410,7 +415,8 @@ func (in *inliner) frame(e *Frame, env *inlEnv) inlResult {
 	if len(e.Elems) == 0 {
 		cell := env.arr(cellTypeOf(e))
 		if isFnAtom(cell.Elem) {
-			inlineErr(e.Pos, "an empty frame of functions cannot be compiled (there is no function to inline)")
+			// No function to inline: a MAP over it runs no cell (mapIR).
+			return inlResult{fn: &inlFn{frame: Dims(e.Dims...).Append(cell.Shape), c: &inlClosure{none: true}}}
 		}
 		t := &Arr{Elem: cell.Elem, Shape: Dims(e.Dims...).Append(cell.Shape)}
 		return inlResult{e: &Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: e.Dims, Cell: cell, Type: t}, t: t}
@@ -669,12 +675,19 @@ func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
 	var params []Param
 	var args []Expr
 	benv := env
+	noCells := false
 	for i, p := range e.Params {
 		pt := env.arr(p.Type)
 		if isFnAtom(pt.Elem) {
 			a := in.function(e.Args[i], env, false)
 			in.valueRestriction(pt, e.Args[i])
 			pre = inlConcat(pre, a.pre)
+			if a.c.none && !emptyShape(pt.Shape) {
+				// The array of functions is empty and its cells are
+				// not: the MAP's frame is empty.
+				noCells = true
+				continue
+			}
 			ps, as, c := in.cells(a, pt.Shape, e.Args[i].At())
 			params, args = append(params, ps...), append(args, as...)
 			benv = benv.bind(p.Name, &inlBinding{fn: c, frame: pt.Shape})
@@ -685,6 +698,9 @@ func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
 		params = append(params, Param{Name: n, Type: pt})
 		args = append(args, a.e)
 		benv = benv.bind(p.Name, &inlBinding{out: n, cell: pt})
+	}
+	if noCells {
+		return in.noCells(e, env, frame, pre, params, args)
 	}
 	body := in.inline(e.Body, benv)
 	switch {
@@ -699,6 +715,40 @@ func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
 		return inlPrepend(inlConcat(pre, inlLet(e.Pos, params, args)), body)
 	}
 	return inlResult{fn: in.mapFn(e, frame, pre, params, args, body.fn)}
+}
+
+// noCells is a MAP over an empty frame one of whose arguments is an empty
+// array of functions: its body, which would apply them, runs for no cell,
+// and the MAP is the empty array of its type (its arguments are still
+// evaluated, in a let).
+func (in *inliner) noCells(e *Map, env *inlEnv, frame Shape, pre []inlWrap, params []Param, args []Expr) inlResult {
+	t := env.arr(e.Type)
+	fds, ok := frame.Const()
+	if !ok || product(fds) != 0 {
+		inlineErr(e.Pos, "an empty array of functions mapped over the frame %s, not known to be empty, cannot be compiled", frame)
+	}
+	var lets []Param
+	for _, p := range params {
+		pt := p.Type.(*Arr)
+		lets = append(lets, Param{Name: in.fresh(p.Name), Type: &Arr{Elem: pt.Elem, Shape: frame.Append(pt.Shape)}})
+	}
+	pre = inlConcat(pre, inlLet(e.Pos, lets, args))
+	if isFnAtom(t.Elem) {
+		return inlResult{fn: &inlFn{pre: pre, frame: t.Shape, c: &inlClosure{none: true}}}
+	}
+	cell := &Arr{Elem: t.Elem, Shape: t.Shape[len(frame):]}
+	return inlResult{e: inlWrapAll(pre, &Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: fds, Cell: cell, Type: t}, t), t: t}
+}
+
+// emptyShape reports whether a shape has no positions, as far as its
+// constant dimensions tell.
+func emptyShape(s Shape) bool {
+	for _, it := range s {
+		if it.Var == "" && it.Dim.IsConst() && it.Dim.Const == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // cells binds the cells of the array of functions f, used by a MAP over
@@ -806,11 +856,17 @@ func (in *inliner) frameFn(e *Frame, rs []inlResult) *inlFn {
 	}
 	var pre []inlWrap
 	cs := make([]*inlClosure, len(rs))
+	none := false
 	for i, r := range rs {
 		pre = inlConcat(pre, r.fn.pre)
 		cs[i] = r.fn.c
+		none = none || r.fn.c.none
 	}
 	inner := rs[0].fn.frame
+	if none {
+		// One element is empty, so all are (they have one shape).
+		return &inlFn{pre: pre, frame: Dims(e.Dims...).Append(inner), c: cs[0]}
+	}
 	var lets inlWrap
 	lets.pos = e.Pos
 	c := in.merge(e, cs, inner, &lets)
@@ -887,6 +943,9 @@ func (in *inliner) sameCode(a, b *inlClosure) bool {
 	if a == b {
 		return true
 	}
+	if a.none || b.none {
+		return a.none && b.none
+	}
 	if (a.term == nil) != (b.term == nil) {
 		return false
 	}
@@ -935,6 +994,9 @@ func (in *inliner) sameCode(a, b *inlClosure) bool {
 
 // describe names a closure's code for an error.
 func (in *inliner) describe(c *inlClosure) string {
+	if c.none {
+		return "an empty array of functions"
+	}
 	if c.term == nil {
 		return ExprString(in.primTerm(c))
 	}
