@@ -351,8 +351,10 @@ func binders(e Expr, i int) (terms, indices []string) {
 	switch e := e.(type) {
 	case *Lam:
 		return namesOf(e.Params), nil
-	case *ILam:
-		return nil, e.Vars
+	case *TLam, *ILam:
+		// Type variables are kept with the index variables: the names
+		// are distinct, and capture of either is refused alike.
+		return nil, abstractionVars(e)
 	case *Unpack:
 		if i == 1 {
 			return []string{e.X}, e.IVars
@@ -371,6 +373,17 @@ func binders(e Expr, i int) (terms, indices []string) {
 		}
 	}
 	return nil, nil
+}
+
+// abstractionVars are the variables a Tλ or Iλ binds.
+func abstractionVars(e Expr) []string {
+	switch e := e.(type) {
+	case *TLam:
+		return e.Vars
+	case *ILam:
+		return e.Vars
+	}
+	return nil
 }
 
 func namesOf(ps []Param) []string {
@@ -423,14 +436,14 @@ func rewrite(e Expr, f func(Expr) Expr) Expr {
 // ---------------------------------------------------------------------
 // Free variables, uses, and substitution.
 
-// freeVars adds e's free term variables to terms and its free index
-// variables, those of its type annotations included, to indices.
+// freeVars adds e's free term variables to terms and its free index (and
+// type) variables, those of its annotations included, to indices.
 func freeVars(e Expr, terms, indices map[string]bool) {
 	if v, ok := e.(*Var); ok {
 		terms[v.Name] = true
 		return
 	}
-	annotationIndexVars(e, indices)
+	annotationVars(e, indices)
 	for i, k := range subterms(e) {
 		bt, bi := binders(e, i)
 		if len(bt) == 0 && len(bi) == 0 {
@@ -454,17 +467,20 @@ func freeVars(e Expr, terms, indices map[string]bool) {
 	}
 }
 
-// annotationIndexVars adds the index variables of e's own annotations
-// (types, frames, index arguments) to set; all are in the scope around e.
-func annotationIndexVars(e Expr, set map[string]bool) {
+// annotationVars adds the index and type variables of e's own
+// annotations (types, frames, index arguments) to set; all are in the
+// scope around e. (Inline's output has no type variables; its input
+// may.)
+func annotationVars(e Expr, set map[string]bool) {
 	ty := func(t Type) {
 		if t != nil {
 			freeIndexVars(t, set)
+			freeTypeVars(t, set)
 		}
 	}
 	arr := func(t *Arr) {
 		if t != nil {
-			freeIndexVars(t, set)
+			ty(t)
 		}
 	}
 	shape := func(s Shape) { ShapeIndex(s).freeVars(set) }
@@ -599,6 +615,7 @@ func bindingSubst(e Expr, x string, t Type, v Expr) (Expr, bool) {
 	freeVars(v, vt, vi)
 	if t != nil {
 		freeIndexVars(t, vi)
+		freeTypeVars(t, vi)
 	}
 	return subst(e, x, v, vt, vi)
 }
