@@ -56,8 +56,9 @@ import (
 // first order: a function as a program's result or in a box, an array of
 // functions as a primitive's data (head, index, reverse, … of one) or
 // computed by one (reduce over functions, if choosing a function at run
-// time), and an array of functions whose elements capture values unboxed
-// inside the MAP that makes them. An empty array of functions has no
+// time), and an array of functions made in the cells of a MAP that differ
+// in their types (they depend on an index unboxed in each cell: a ragged
+// array). An empty array of functions has no
 // function to inline; the MAP that applies it runs for no cell and is
 // the empty array of its type.
 //
@@ -786,13 +787,20 @@ func (in *inliner) mapFn(e *Map, frame Shape, pre []inlWrap, params []Param, arg
 	for _, p := range params {
 		inside[p.Name] = true
 	}
+	unboxed := map[string]bool{} // index variables a cell's unbox binds
 	for _, w := range body.pre {
 		if w.unbox != nil {
-			inlineErr(e.Pos, "an array of functions whose elements capture values unboxed inside its MAP cannot be compiled")
+			inside[w.unbox.X] = true
+			for _, v := range w.unbox.IVars {
+				unboxed[v] = true
+			}
 		}
 		for _, p := range w.params {
 			inside[p.Name] = true
 		}
+	}
+	if len(unboxed) > 0 {
+		in.sameShapes(body.c, unboxed, e.Pos)
 	}
 	var outer inlWrap
 	outer.pos = e.Pos
@@ -811,6 +819,9 @@ func (in *inliner) mapFn(e *Map, frame Shape, pre []inlWrap, params []Param, arg
 		}
 		inner := body.frame.Append(path)
 		vt := &Arr{Elem: b.cell.Elem, Shape: inner.Append(b.cell.Shape)}
+		if mentions(vt, unboxed) {
+			inlineErr(e.Pos, "the functions made over the frame %s capture %s of type %s, whose shape is unboxed in each cell: a ragged array cannot be compiled", frame, b.out, TypeString(vt))
+		}
 		var v Expr = &Var{Pos: e.Pos, Name: b.out}
 		if !b.lifted && len(inner) > 0 {
 			v = &Rep{Pos: e.Pos, Frame: inner, E: v, Type: vt}
@@ -824,6 +835,52 @@ func (in *inliner) mapFn(e *Map, frame Shape, pre []inlWrap, params []Param, arg
 	})
 	out := inlConcat(pre, inlLet(e.Pos, outer.params, outer.args), inlLet(e.Pos, lifts.params, lifts.args))
 	return &inlFn{pre: out, frame: frame.Append(body.frame), c: c}
+}
+
+// sameShapes refuses a closure whose code depends on an index variable
+// in unboxed (one its types or indices mention is bound to one): the
+// functions made in each cell of a MAP would differ in their types.
+func (in *inliner) sameShapes(c *inlClosure, unboxed map[string]bool, pos semantics.Pos) {
+	seen := map[*inlClosure]bool{}
+	var visit func(c *inlClosure)
+	visit = func(c *inlClosure) {
+		if c.term == nil || seen[c] {
+			return
+		}
+		seen[c] = true
+		for _, x := range in.typeNames(c.term) {
+			free := map[string]bool{}
+			if t, ok := c.env.ts.Types[x]; ok {
+				freeIndexVars(t, free)
+			}
+			if ix, ok := c.env.ts.Indices[x]; ok {
+				ix.freeVars(free)
+			}
+			for v := range free {
+				if unboxed[v] {
+					inlineErr(pos, "the functions made over this frame depend on the index %s unboxed in each cell (%s), which cannot be compiled", v, short(c.term))
+				}
+			}
+		}
+		for _, x := range in.freeVars(c.term) {
+			if b := c.env.lookup(x); b != nil && b.fn != nil {
+				visit(b.fn)
+			}
+		}
+	}
+	visit(c)
+}
+
+// mentions reports whether t mentions an index variable of vs.
+func mentions(t Type, vs map[string]bool) bool {
+	free := map[string]bool{}
+	freeIndexVars(t, free)
+	for v := range free {
+		if vs[v] {
+			return true
+		}
+	}
+	return false
 }
 
 // repFn is (REP [F] f) of an array of functions: the same function over
