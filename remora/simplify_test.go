@@ -233,8 +233,8 @@ var simplifyCases = []string{
 	`((fn ([x int]) (+ x (/ 1 0))) [1 2])`,
 }
 
-// simplifyCase runs a hand-written case through Check, Explicitize and
-// Simplify, and returns the source program and the simplified one.
+// simplifyCase runs a hand-written case through Check and
+// compileSimplify, and returns the source program and the simplified one.
 func simplifyCase(src string) (p, s *Program, err error) {
 	p, _, err = ParseFile("case.remora", src)
 	if err != nil {
@@ -243,32 +243,50 @@ func simplifyCase(src string) (p, s *Program, err error) {
 	if _, err := Check(p, nil); err != nil {
 		return nil, nil, err
 	}
-	s, err = explicitizeSimplify(p)
+	s, _, err = compileSimplify(p)
 	return p, s, err
 }
 
-// explicitizeSimplify is Simplify of the checked Explicitize of the
-// checked program p; it fails if Simplify changes its input.
-func explicitizeSimplify(p *Program) (*Program, error) {
+// compileSimplify is the compile path up to Simplify on the checked
+// program p: Explicitize, Inline, Simplify, each output checked. Where
+// Inline refuses the program (an array of distinct functions), Simplify
+// runs on Explicitize's output: it must keep the meaning of any checked
+// IR. inlined says which. It fails if Simplify changes its input, or, on
+// an inlined program, breaks the invariants of Inline's output
+// (firstOrder).
+func compileSimplify(p *Program) (s *Program, inlined bool, err error) {
 	q, err := Explicitize(p)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if _, err := Check(q, nil); err != nil {
-		return nil, fmt.Errorf("Explicitize's output does not check: %v", err)
+		return nil, false, fmt.Errorf("Explicitize's output does not check: %v", err)
+	}
+	if r, err := Inline(q); err == nil {
+		if _, err := Check(r, nil); err != nil {
+			return nil, false, fmt.Errorf("Inline's output does not check: %v", err)
+		}
+		q, inlined = r, true
 	}
 	before := IR.Print(q)
-	s := Simplify(q)
+	s = Simplify(q)
 	if after := IR.Print(q); after != before {
-		return nil, fmt.Errorf("Simplify changed its input:\n%s\nbecame\n%s", before, after)
+		return nil, false, fmt.Errorf("Simplify changed its input:\n%s\nbecame\n%s", before, after)
 	}
-	return s, nil
+	if inlined {
+		for _, e := range s.Exprs {
+			if err := firstOrder(e); err != nil {
+				return nil, false, fmt.Errorf("Simplify broke Inline's invariants: %v\n%s", err, IR.Print(s))
+			}
+		}
+	}
+	return s, inlined, nil
 }
 
 // TestSimplifyAgrees is the property: for the hand-written cases and every
-// example of examples/remora, Check, Explicitize, Simplify and Check again
-// give a program that the big-step runs to the same values, or to the
-// same error, as the source program.
+// example of examples/remora, Check, Explicitize, Inline, Simplify and
+// Check again give a program that the big-step runs to the same values,
+// or to the same error, as the source program.
 func TestSimplifyAgrees(t *testing.T) {
 	for i, src := range simplifyCases {
 		t.Run(fmt.Sprintf("case%d", i+1), func(t *testing.T) {
@@ -281,19 +299,28 @@ func TestSimplifyAgrees(t *testing.T) {
 			}
 		})
 	}
+	inlined, all := 0, 0
 	forExamples(t, func(t *testing.T, p *Program) {
-		s, err := explicitizeSimplify(p)
+		s, in, err := compileSimplify(p)
 		if err != nil {
 			t.Fatal(err)
+		}
+		all++
+		if in {
+			inlined++
 		}
 		if err := simplifiedAgrees(p, s); err != nil {
 			t.Fatal(err)
 		}
 	})
+	if 2*inlined < all {
+		t.Errorf("only %d of %d examples were inlined before Simplify", inlined, all)
+	}
+	t.Logf("%d examples, %d inlined", all, inlined)
 }
 
 // TestSimplifyShrinks checks that Simplify does some work on the
-// explicitized examples: on the whole, the IR gets smaller (a pass that
+// inlined examples: on the whole, the IR gets smaller (a pass that
 // did nothing would pass the property above).
 func TestSimplifyShrinks(t *testing.T) {
 	var before, after int
@@ -302,12 +329,16 @@ func TestSimplifyShrinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if r, err := Inline(q); err == nil {
+			q = r
+		}
 		if _, err := Check(q, nil); err != nil {
 			t.Fatal(err)
 		}
 		before += len(IR.Print(q))
 		after += len(IR.Print(Simplify(q)))
 	})
+	t.Logf("the examples' IR prints in %d bytes before Simplify, %d after", before, after)
 	if after >= before {
 		t.Errorf("the simplified examples print in %d bytes, the explicitized in %d", after, before)
 	}
@@ -407,7 +438,7 @@ func (g *partialGen) vector(depth, n int, vars []string) string {
 }
 
 // TestSimplifyKeepsErrors is the property on partialGen's programs: after
-// Check, Explicitize and Simplify, the big-step gives the same values, or
+// Check, Explicitize, Inline and Simplify, the big-step gives the same values, or
 // the same first error (message and position). It also counts the
 // programs that go wrong, so that the property is seen to test both
 // kinds.
