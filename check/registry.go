@@ -9,6 +9,8 @@ import (
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/remora/dynamic"
+	"github.com/arraysem/arraysem/remora/tofun"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // Registry is the arraysem command's graph of languages and passes. Every
@@ -25,6 +27,21 @@ func init() {
 		lang.Pass{Name: "Explicitize", From: "remora", To: "remora-ir", Row: true,
 			Doc: "Remora → Remora IR: every implicit lift becomes an explicit MAP over its frame, with REP of the arguments that need it (§4.3 of \"Compiling Remora to CUDA\")",
 			Run: func(p any, _ lang.CompileOptions) (any, error) { return remora.Explicitize(p.(*remora.Program)) }},
+		lang.Pass{Name: "Inline", From: "remora-ir", To: "remora-ir", Row: true,
+			Doc: "monomorphisation and inlining (§4.4): no type or index abstraction or application is left but a primitive's, every function is inlined to first order",
+			Run: func(p any, _ lang.CompileOptions) (any, error) { return remora.Inline(p.(*remora.Program)) }},
+		lang.Pass{Name: "Simplify", From: "remora-ir", To: "remora-ir",
+			Doc:   "the IR's simplifier (§4.5): copy propagation, inlining of single-use and trivial bindings, dead code, constant folding, hoisting out of MAPs (unless --raw)",
+			When:  func(w lang.Walk) bool { return !w.Options.Raw },
+			Run:   func(p any, _ lang.CompileOptions) (any, error) { return remora.Simplify(p.(*remora.Program)), nil },
+			Reads: []string{lang.OptRaw}},
+		lang.Pass{Name: "Lower", From: "remora-ir", To: "fun",
+			Doc: "Remora IR → FUN: MAPs become kernels, the basis FUN's forms (reduce, scan, loop, filter), boxes run-time sizes (package remora/tofun)",
+			Run: func(p any, _ lang.CompileOptions) (any, error) { return tofun.Lower(p.(*remora.Program)) },
+			Results: func(from any) lang.Decoder {
+				types := from.(*remora.Program).Types
+				return func(vals []semantics.Array) ([]string, error) { return tofun.Decode(types, vals) }
+			}},
 		lang.Pass{Name: "TransformProgram", From: "fun", To: "funmem",
 			Doc: "FUN → FUNMEM: TransformProgram, TransformStms, TransformStm and Support (§3.5)",
 			Run: func(p any, _ lang.CompileOptions) (any, error) { return funmem.Transform(p.(*fun.Program)), nil }},
