@@ -529,22 +529,39 @@ func (in *inliner) primApp(e *App, env *inlEnv, c *inlClosure, pre []inlWrap) in
 	if !ok {
 		inlineErr(e.Pos, "%s is applied to terms before it is instantiated", c.prim.Def.Name)
 	}
-	if ret := CanonArr(ft.Ret); isFnAtom(ret.Elem) {
-		if c.prim.Def.Name == "replicate" {
+	def := c.prim.Def
+	// isOp reports whether argument i is the operator of the reduce, scan
+	// and fold family: one function, which stays a function.
+	isOp := func(i int) bool { return i == 0 && def.Fold != nil }
+	withFns := isFnAtom(CanonArr(ft.Ret).Elem)
+	for i, pt := range ft.Params {
+		withFns = withFns || !isOp(i) && isFnAtom(CanonArr(pt).Elem)
+	}
+	if withFns {
+		switch def.Name {
+		case "replicate":
 			// replicate{τ | @s @c} is (REP [@s] ·): of an array of one
 			// function, the same function over the larger frame.
 			f := in.function(e.Args[0], env, false)
-			return inlPrepend(pre, inlResult{fn: in.repFn(&inlFn{pre: f.pre, frame: f.frame, c: f.c}, c.indices[0].S, e.Pos)})
+			return inlPrepend(pre, inlResult{fn: in.repFn(f, c.indices[0].S, e.Pos)})
+		case "length":
+			// length{τ | d @c} is d, whatever the items.
+			f := in.function(e.Args[0], env, false)
+			return inlResult{e: inlWrapAll(inlConcat(pre, f.pre), &Reify{Pos: e.Pos, EndPos: e.EndPos, Index: c.indices[0]}, &Arr{Elem: Int}), t: &Arr{Elem: Int}}
 		}
-		inlineErr(e.Pos, "%s returns functions chosen at run time, which cannot be compiled", short(in.primTerm(c)))
+		what := "takes arrays of functions as data"
+		switch {
+		case def.Name == "if":
+			what = "chooses a function at run time"
+		case def.Fold != nil:
+			what = "computes with functions as its items or accumulators"
+		}
+		inlineErr(e.Pos, "%s %s, which cannot be compiled (functions are inlined, so each must be known where it is applied)", short(in.primTerm(c)), what)
 	}
 	var args []Expr
 	for i, a := range e.Args {
 		pt := CanonArr(ft.Params[i])
-		if isFnAtom(pt.Elem) {
-			if c.prim.Def.Fold == nil || len(pt.Shape) > 0 {
-				inlineErr(a.At(), "%s takes an array of functions as data, which cannot be compiled", short(in.primTerm(c)))
-			}
+		if isOp(i) {
 			f := in.function(a, env, true)
 			pre = inlConcat(pre, f.pre)
 			args = append(args, in.operator(f.c, a.At()))
