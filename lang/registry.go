@@ -2,6 +2,7 @@ package lang
 
 import (
 	"errors"
+	"regexp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -323,9 +324,14 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 				if !Declines(err) {
 					return nil, err
 				}
-				if key := "declined | " + err.Error(); !seen[key] {
+				// Named by the level the declining pass makes, once per
+				// pass and reason (fresh names, x%12, differ from walk
+				// to walk).
+				var pe *PassError
+				errors.As(err, &pe)
+				if key := "declined | " + freshNumbers.ReplaceAllString(err.Error(), "%"); !seen[key] {
 					seen[key] = true
-					lang, _ := r.Language(to)
+					lang, _ := r.Language(pe.Pass.To)
 					levels = append(levels, Level{Name: lang.Title(), Declined: err})
 				}
 				continue
@@ -364,6 +370,10 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 	}
 	return levels, nil
 }
+
+// freshNumbers are the numbers of fresh names (x%12), which differ from
+// one walk to the next.
+var freshNumbers = regexp.MustCompile(`%[0-9]+`)
 
 // Declines reports whether a compile error is a pass declining the
 // program (it failed, without output for its target's checker to reject)
