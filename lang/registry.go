@@ -2,9 +2,9 @@ package lang
 
 import (
 	"errors"
-	"regexp"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
