@@ -795,8 +795,8 @@ func (in *inliner) cells(f *inlFn, cell Shape, pos semantics.Pos) ([]Param, []Ex
 // body's function at every position, with the values it captures from
 // inside the MAP (the MAP's parameters and the body's prelude) lifted: each
 // is computed over the frame by a MAP of its own, bound outside. The MAP's
-// arguments are bound once, outside, so that those MAPs do not compute
-// them again. (A cell's work that no captured value depends on is not
+// arguments are bound once, outside (unless they are variables or
+// literals), so that those MAPs do not compute them again. (A cell's work that no captured value depends on is not
 // kept: a function does not need it, and Remora's only effect is going
 // wrong, which Simplify does not keep either.)
 func (in *inliner) mapFn(e *Map, frame Shape, pre []inlWrap, params []Param, args []Expr, body *inlFn) *inlFn {
@@ -823,6 +823,15 @@ func (in *inliner) mapFn(e *Map, frame Shape, pre []inlWrap, params []Param, arg
 	outer.pos = e.Pos
 	mapArgs := make([]Expr, len(args))
 	for i, p := range params {
+		switch a := args[i].(type) {
+		case *Var:
+			// Nothing to compute again: use the variable itself.
+			mapArgs[i] = &Var{Pos: a.Pos, EndPos: a.EndPos, Name: a.Name}
+			continue
+		case *Lit:
+			mapArgs[i] = &Lit{Pos: a.Pos, EndPos: a.EndPos, V: a.V}
+			continue
+		}
 		n := in.fresh(p.Name)
 		outer.params = append(outer.params, Param{Name: n, Type: &Arr{Elem: p.Type.(*Arr).Elem, Shape: frame.Append(p.Type.(*Arr).Shape)}})
 		outer.args = append(outer.args, args[i])
