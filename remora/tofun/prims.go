@@ -353,4 +353,3 @@ func filter(c *call) *val {
 	})
 	return boxVal(c.sig, &boxAtom{wits: []string{k}, val: contents})
 }
-
