@@ -58,9 +58,8 @@ import (
 // computed by one (reduce over functions, if choosing a function at run
 // time), and an array of functions made in the cells of a MAP that differ
 // in their types (they depend on an index unboxed in each cell: a ragged
-// array). An empty array of functions has no
-// function to inline; the MAP that applies it runs for no cell and is
-// the empty array of its type.
+// array). An empty array of functions has no function to inline; the MAP
+// that applies it runs for no cell and is the empty array of its type.
 //
 // The value restriction of the paper (and of ML) holds: a binding of
 // polymorphic type (a Forall or Pi) must be bound to a syntactic value.
