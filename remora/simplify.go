@@ -35,10 +35,11 @@ import "github.com/arraysem/arraysem/internal/mutant"
 //
 // A MAP over the empty frame is a let, and is treated as one; a MAP over
 // a non-empty frame is a loop. The input must satisfy the invariants of
-// Inline's output; so does the output, which has the same types. The input is not changed: every rewrite builds new nodes.
-// Simplify checks a copy of its input first, to have every annotation it
-// reads (types of applications and MAPs); an input that does not check is
-// returned as it is, for the driver's re-check to report.
+// Inline's output; so does the output, which has the same types. The
+// input is not changed: every rewrite builds new nodes. Simplify checks a
+// copy of its input first, to have every annotation it reads (the types
+// of applications and MAPs); an input that does not check is returned as
+// it is, for the driver's re-check to report.
 func Simplify(p *Program) *Program {
 	q := &Program{File: p.File, Exprs: append([]Expr{}, p.Exprs...)}
 	if _, err := Check(q, nil); err != nil {
@@ -59,8 +60,9 @@ type simplification struct {
 
 // simplifications are Simplify's optimisations in the order a round runs
 // them: folding and propagation first, so that the inliners see the
-// literals and variables they make, hoisting after the inliners, so that
-// a binding moved into a loop body is not hoisted back out and in again.
+// literals and variables they make; hoisting after the inliners and the
+// removal of dead bindings, so that it moves only what stays; the
+// trivial MAPs the others leave last.
 var simplifications = []simplification{
 	{"fold-constants", foldConstants},
 	{"propagate-copies", propagateCopies},
@@ -71,9 +73,9 @@ var simplifications = []simplification{
 	{"remove-trivial-maps", removeTrivialMaps},
 }
 
-// maxRounds bounds the rounds: every optimisation makes the program
-// smaller or moves work out of loops, so a fixed point comes quickly, but
-// a bound keeps a mistake from looping for ever.
+// maxRounds bounds the rounds: every rewrite removes a binding or a
+// computation, or moves one out of a loop, so a fixed point comes
+// quickly, but a bound keeps a mistake from looping for ever.
 const maxRounds = 32
 
 // simplifyExpr runs the rounds of opts on e until one changes nothing.
@@ -105,7 +107,8 @@ func simplifyExpr(e Expr, opts []simplification) Expr {
 // zero), float->int (out of int's range), index, subvector and scatter
 // (positions out of range), iota and replicate (a size that overflows;
 // see sizedTotal), reduce and iscan (no items), and the folds and scans
-// with an initial value, whose operator may go wrong (see foldTotal).
+// with an initial value, whose operator may go wrong (foldTotal admits
+// those whose operator is a total primitive).
 var totalPrims = map[string]bool{
 	"+": true, "-": true, "*": true, "max": true, "min": true, "abs": true,
 	"=": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true,
@@ -764,9 +767,9 @@ func closedFn(e Expr) bool {
 // (REP [F] v), v a variable or a scalar literal, is v in every cell, and
 // is replaced by v: the replicated array need not be built. The
 // argument goes; nothing can go wrong in it. (REP [F] e) of any other e
-// is bindReplicated's. A substitution that would
-// capture (the variable is rebound between the binding and a use, or is
-// one of the MAP's own parameters) is declined.
+// is bindReplicated's. A substitution that would capture (the variable is
+// rebound between the binding and a use, or is one of the MAP's own
+// parameters) is declined.
 func propagateCopies(e Expr) Expr {
 	return rewrite(e, func(e Expr) Expr {
 		m, ok := e.(*Map)
@@ -839,8 +842,8 @@ func copyOf(m *Map, a Expr) Expr {
 }
 
 // replaceParam drops the MAP's parameter i, replacing it by v in the
-// body. v must not go wrong, nor be captured by the MAP's other
-// parameters.
+// body (the caller has decided that v may move there), unless v would be
+// captured: by the MAP's own parameters, or by a binder at a use.
 func replaceParam(m *Map, i int, v Expr) (Expr, bool) {
 	vt, vi := map[string]bool{}, map[string]bool{}
 	freeVars(v, vt, vi)
@@ -970,7 +973,9 @@ func removeTrivialMaps(e Expr) Expr {
 // the body's variables (its parameters, and what the body binds around
 // the computation) is the same in every cell, and is bound once in a let
 // around the MAP. Loops are done inside out, so a computation moves out
-// of a nest as far as it is invariant, one loop per round.
+// of a nest as far as it is invariant, one loop per round. The operator
+// of a reduction or scan, a λ run once per item, is a loop too
+// (hoistFromOperators).
 //
 // What it declines: a computation that can go wrong moves only when the
 // frame is a known positive constant — the paper (§4.5) hoists past a
@@ -984,33 +989,88 @@ func removeTrivialMaps(e Expr) Expr {
 // literals and function values are not work to move.
 func hoistInvariants(e Expr) Expr {
 	return rewrite(e, func(e Expr) Expr {
-		m, ok := e.(*Map)
-		if !ok || len(m.Frame) == 0 || m.Type == nil {
-			return e
+		switch e := e.(type) {
+		case *Map:
+			return hoistFromLoop(e)
+		case *App:
+			return hoistFromOperators(e)
 		}
-		h := &hoister{
-			bound:  map[string]bool{},
-			ibound: map[string]bool{},
-			safe:   (knownPositive(m.Frame) || mutant.On("simplify-hoist-past-empty")) && !anyCanFail(m.Args),
+		return e
+	})
+}
+
+// hoistFromLoop hoists out of the loop m.
+func hoistFromLoop(m *Map) Expr {
+	if len(m.Frame) == 0 || m.Type == nil {
+		return m
+	}
+	h := &hoister{
+		bound:  map[string]bool{},
+		ibound: map[string]bool{},
+		safe:   (knownPositive(m.Frame) || mutant.On("simplify-hoist-past-empty")) && !anyCanFail(m.Args),
+	}
+	for _, p := range m.Params {
+		h.bound[p.Name] = true
+	}
+	body := h.walk(m.Body)
+	if len(h.out) == 0 {
+		return m
+	}
+	n := *m
+	n.Body = body
+	return letsAround(h.out, &n, m.Type)
+}
+
+// hoistFromOperators hoists out of the λ operators of an application of
+// the reduce, scan and fold family, which run once per item — perhaps
+// never, on no items: only computations that cannot go wrong leave them,
+// bound in a let around the application. A λ is an operator only there in
+// Inline's output.
+func hoistFromOperators(a *App) Expr {
+	if def, _, ok := primOf(a.Fn); !ok || def.Fold == nil || a.Type == nil {
+		return a
+	}
+	var out []hoisted
+	var args []Expr
+	for i, x := range a.Args {
+		l, ok := x.(*Lam)
+		if !ok {
+			continue
 		}
-		for _, p := range m.Params {
+		h := &hoister{bound: map[string]bool{}, ibound: map[string]bool{}}
+		for _, p := range l.Params {
 			h.bound[p.Name] = true
 		}
-		body := h.walk(m.Body)
+		body := h.walk(l.Body)
 		if len(h.out) == 0 {
-			return e
+			continue
 		}
-		n := *m
-		n.Body = body
-		var out Expr = &n
-		// One let per hoisted computation, the first outermost: they run
-		// in the order the body ran them.
-		for i := len(h.out) - 1; i >= 0; i-- {
-			c := h.out[i]
-			out = &Map{Pos: c.e.At(), EndPos: c.e.End(), Params: []Param{{Name: c.name, Type: c.t}}, Args: []Expr{c.e}, Body: out, Type: m.Type}
+		if args == nil {
+			args = append([]Expr{}, a.Args...)
 		}
-		return out
-	})
+		nl := *l
+		nl.Body = body
+		args[i] = &nl
+		out = append(out, h.out...)
+	}
+	if len(out) == 0 {
+		return a
+	}
+	n := *a
+	n.Args = args
+	return letsAround(out, &n, a.Type)
+}
+
+// letsAround binds the hoisted computations in lets around body (of type
+// t), one let each, the first outermost: they run in the order they were
+// found in.
+func letsAround(hs []hoisted, body Expr, t *Arr) Expr {
+	out := body
+	for i := len(hs) - 1; i >= 0; i-- {
+		c := hs[i]
+		out = &Map{Pos: c.e.At(), EndPos: c.e.End(), Params: []Param{{Name: c.name, Type: c.t}}, Args: []Expr{c.e}, Body: out, Type: t}
+	}
+	return out
 }
 
 // knownPositive reports whether a frame's dimensions are constants above
@@ -1029,7 +1089,8 @@ func knownPositive(f Shape) bool {
 }
 
 // hoister walks a loop's body in evaluation order, taking out the
-// invariant computations.
+// invariant computations. With safe unset, it takes out only those that
+// cannot go wrong.
 type hoister struct {
 	bound  map[string]bool // term variables bound in the loop: its parameters, and binders on the path
 	ibound map[string]bool // index variables bound on the path

@@ -361,8 +361,8 @@ func TestSimplifyIllTyped(t *testing.T) {
 // divisions and remainders by values that are often zero; lets whose
 // bindings go unused or are used once; λs applied over vectors, some
 // empty (loops that run zero times), whose bodies use outer variables
-// (loop-invariant computations); reductions. Every program is well typed
-// by construction.
+// (loop-invariant computations); reductions, some with a λ operator over
+// outer variables. Every program is well typed by construction.
 type partialGen struct {
 	r    *rand.Rand
 	next int
@@ -381,7 +381,7 @@ func (g *partialGen) scalar(depth int, vars []string) string {
 		}
 		return fmt.Sprint([]int{0, 1, 2, 5}[g.r.Intn(4)])
 	}
-	switch g.r.Intn(7) {
+	switch g.r.Intn(8) {
 	case 0, 1:
 		op := []string{"+", "*", "-", "/", "%", "/"}[g.r.Intn(6)]
 		return fmt.Sprintf("(%s %s %s)", op, g.scalar(depth-1, vars), g.scalar(depth-1, vars))
@@ -391,6 +391,12 @@ func (g *partialGen) scalar(depth int, vars []string) string {
 	case 4:
 		n := g.r.Intn(3)
 		return fmt.Sprintf("(reduce-init{int | %d [] []} + 0 %s)", n, g.vector(depth-1, n, vars))
+	case 6:
+		// A reduction whose operator, run once per item (perhaps never),
+		// uses outer variables.
+		n, a, b := g.r.Intn(3), g.name(), g.name()
+		op := fmt.Sprintf("(fn ([%s int] [%s int]) %s)", a, b, g.scalar(depth-1, append(vars[:len(vars):len(vars)], a, b)))
+		return fmt.Sprintf("(reduce-init{int | %d [] []} %s %s %s)", n, op, g.scalar(depth-1, vars), g.vector(depth-1, n, vars))
 	case 5:
 		// A let of two bindings at once: a MAP over [] of two arguments.
 		a, b := g.name(), g.name()
