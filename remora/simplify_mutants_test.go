@@ -60,14 +60,13 @@ func TestSimplifyMutantKilled(t *testing.T) {
 	if len(killed) == 0 {
 		t.Fatal("mutant simplify-hoist-past-empty survives the golden chunks of Simplify")
 	}
-	// The random property kills it too.
+	// The random property kills it too: its first disagreement may be a
+	// program that goes wrong, but earlier, at the hoisted computation.
 	undo = mutant.Set("simplify-hoist-past-empty")
 	_, err := simplifyKeepsErrors(15, 3000)
 	undo()
 	if err == nil {
 		t.Error("mutant simplify-hoist-past-empty survives TestSimplifyKeepsErrors' programs")
-	} else if !strings.Contains(err.Error(), "source: <nil>") {
-		t.Errorf("the mutant should make a program that does not go wrong go wrong: %v", err)
 	}
 	for _, k := range killed {
 		if !strings.Contains(k, "source: <nil>") {
