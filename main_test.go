@@ -302,7 +302,7 @@ func TestRemoraCommands(t *testing.T) {
 		{"division by zero small", []string{"run", div, "--semantics", "small"}, 1, "", "div.remora:1:1: δ: division by zero"},
 		{"boxes", []string{"run", words}, 0, "[#t #f]\n", ""},
 		{"boxes type", []string{"check", words}, 0, "[bool 2]\n", ""},
-		{"side-by-side", []string{"side-by-side", words}, 0, "Remora IR  big", ""},
+		{"side-by-side", []string{"side-by-side", words}, 0, "Remora IR after Inline", ""},
 		{"side-by-side verdict", []string{"side-by-side", words}, 0, "verdict: agree: ", ""},
 		{"no args", []string{"run", add, "--arg", "n=1"}, 2, "", "take no --arg"},
 		{"dynamic dialect", []string{"run", dyn}, 0, "[11 17]\n", ""},
