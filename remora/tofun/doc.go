@@ -58,17 +58,24 @@
 //     existential sizes, so that the branches may differ in size. FUN has
 //     no arrays of boxes: a frame of boxes is a view that computes each
 //     box where it is read, inside the MAP that opens it.
-//   - The reduce family folds left in index order as FUN's reduce and scan
-//     do (ERRATA R8): reduce and reduce-init are FUN's reduce, iscan,
-//     scan-init and iscan-init its scan (with the first item or the
-//     initial value put first), the operator (a primitive or a closed λ on
-//     @c cells) lifted over @pad by kernels in the fold's body. fold and
-//     trace whose accumulator and items have one type are a reduce and a
-//     scan, fold-right and trace-right those over the items reversed with
-//     the operator's arguments swapped; with different types they are a
-//     FUN loop carrying the accumulator (a trace, also the accumulators so
-//     far: a loop-carried array of existential size, growing by one per
-//     item, so quadratic in the items).
+//   - The reduce family folds left in index order (fold-right and
+//     trace-right from the right), and its operator need be neither
+//     associative nor commutative (ERRATA R8). FUN's reduce and scan are
+//     left folds too, but FUN lets their parallel implementations
+//     re-associate and combine the start value more than once (the CUDA
+//     level does), so Lower gives them only operators it knows to be
+//     associative (int + * min max, and, or, max. and min.; a λ that
+//     applies one to its two parameters, lifted over their cells or not),
+//     started from their neutral element; the initial value is combined
+//     once with the result, by associativity, and a trace (scan) combines
+//     it with every prefix (suffix, for the right folds: a scan of the
+//     reversed items with the operands swapped). The operator on @c cells
+//     is lifted over @pad by kernels in the fold's body. Any other
+//     operator (-, float +., most λs) folds in a sequential FUN loop
+//     carrying the accumulator (one box may be the accumulator: the loop
+//     carries its witnesses, sizes and contents); a trace also carries
+//     the accumulators so far, an array of existential size growing by
+//     one per item, so it copies quadratically many atoms.
 //   - filter is FUN's filter over the positions 1..d, keeping those whose
 //     flag is set; the box's witness is the size filter binds and its
 //     contents the view reading the items at the kept positions.
@@ -95,8 +102,9 @@
 //     shape variable @s, a Shape witness of a box): a FUN type has one
 //     int variable per dimension;
 //   - a frame of boxes as a program result, and arrays of boxes wherever
-//     FUN needs them as values (a fold over boxes, scattering boxes, a box
-//     of boxes chosen by an if);
+//     FUN needs them as values (a fold whose accumulator is an array of
+//     boxes, or a trace of boxes; scattering boxes; a box of boxes chosen
+//     by an if or carried by a fold);
 //   - the primitives FUN cannot compute exactly: tan, arcsin, arccos and
 //     arctan (FUN's float functions are sqrt, exp, log, sin and cos), and
 //     expt (FUN has no power function).

@@ -88,9 +88,6 @@ func fold(c *call) *val {
 	l, b := c.l, c.b
 	sp := foldSpecs[c.p.Name]
 	xs := c.args[len(c.args)-1]
-	if xs.kind == remora.KBox || (sp.init && c.args[1].kind == remora.KBox) {
-		c.refuse("folding boxes: FUN has no arrays of boxes")
-	}
 	n := xs.dims[0]
 	one := func() string { return l.constSize(b, 1) } // bound where first needed
 	// z is the starting accumulator, folded over count items.
@@ -201,6 +198,12 @@ func (l *lowerer) foldExp(b *block, scan bool, elem semantics.Elem, row []string
 // iteration, so a trace of n items copies O(n²) atoms).
 func (c *call) loopFold(sp foldSpec, z, items *val, count string) *val {
 	l, b := c.l, c.b
+	if z.kind == remora.KBox {
+		if z.rank() != 0 || sp.trace {
+			c.refuse("its accumulators would be an array of boxes, which FUN has not")
+		}
+		return c.loopFoldBox(sp, z, items, count)
+	}
 	acc := z.dims
 	elem := z.elem()
 	t := funType(elem, acc)
@@ -246,4 +249,60 @@ func (c *call) loopFold(sp foldSpec, z, items *val, count string) *val {
 		Init:   idents([]string{start, ys0, zn}), Var: ident(i), Bound: ident(count), Body: lb.body(k1, ys1, rn),
 	}, param(kk, intType), param(yy, funType(elem, cat([]string{kk}, acc...))), param(aa, t))
 	return l.manifest(z.kind, yy, cat([]string{kk}, acc...), c.retDims())
+}
+
+// loopFoldBox is loopFold with one box for accumulator: the loop carries
+// its witnesses, the sizes of its contents and its contents, as T-LOOP
+// lets a loop carry existential sizes.
+func (c *call) loopFoldBox(sp foldSpec, z, items *val, count string) *val {
+	l, b := c.l, c.b
+	za := l.get(b, z, nil).box
+	if za.val.kind == remora.KBox {
+		c.refuse("a box of boxes as an accumulator: FUN carries arrays of ints or floats")
+	}
+	carried := func(a *boxAtom, bb *block) []string {
+		arr := l.materialise(bb, a.val, a.val.dims, c.pos)
+		return cat(cat(a.wits, a.val.dims...), arr)
+	}
+	params := func() ([]*fun.Param, *boxAtom) {
+		var ps []*fun.Param
+		a := &boxAtom{}
+		for range za.wits {
+			w := l.fresh("w")
+			a.wits = append(a.wits, w)
+			ps = append(ps, param(w, intType))
+		}
+		var dims []string
+		for range za.val.dims {
+			d := l.fresh("n")
+			dims = append(dims, d)
+			ps = append(ps, param(d, intType))
+		}
+		x := l.fresh("box")
+		ps = append(ps, param(x, funType(za.val.elem(), dims)))
+		a.val = &val{kind: za.val.kind, sig: za.val.sig, dims: dims, name: x}
+		return ps, a
+	}
+	init := carried(za, b)
+	i, lb := l.fresh("i"), b.child()
+	j := i
+	if sp.right {
+		j = l.intLet(lb, "j", bin(semantics.Sub, bin(semantics.Add, sv(count), ic(1)), sv(i)))
+	}
+	item := l.cell(items, []string{j})
+	ps, acc := params()
+	av := boxVal(z.sig, acc)
+	var r *val
+	if sp.right {
+		r = c.apply(lb, item, av)
+	} else {
+		r = c.apply(lb, av, item)
+	}
+	ra := l.get(lb, r, nil).box
+	if ra.val.kind == remora.KBox {
+		c.refuse("a box of boxes as an accumulator: FUN carries arrays of ints or floats")
+	}
+	pat, out := params()
+	b.let(&fun.LoopExp{Params: ps, Init: idents(init), Var: ident(i), Bound: ident(count), Body: lb.body(carried(ra, lb)...)}, pat...)
+	return boxVal(z.sig, out)
 }
