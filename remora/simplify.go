@@ -985,8 +985,9 @@ func removeTrivialMaps(e Expr) Expr {
 // the same one. Only computations the body evaluates exactly once per
 // cell are candidates (not those in an inner loop's body, which that
 // loop hoists first, nor in a λ's). A candidate is an application, MAP,
-// REP, frame or reshape whose type is an array of a base type; variables,
-// literals and function values are not work to move.
+// REP, frame (not of literals only) or reshape whose type is an array of
+// a base type; variables, literals and function values are not work to
+// move.
 func hoistInvariants(e Expr) Expr {
 	return rewrite(e, func(e Expr) Expr {
 		switch e := e.(type) {
@@ -1071,6 +1072,17 @@ func letsAround(hs []hoisted, body Expr, t *Arr) Expr {
 		out = &Map{Pos: c.e.At(), EndPos: c.e.End(), Params: []Param{{Name: c.name, Type: c.t}}, Args: []Expr{c.e}, Body: out, Type: t}
 	}
 	return out
+}
+
+// allLits reports whether a frame's elements are literals (none too): the
+// frame is a literal itself, not work to move.
+func allLits(es []Expr) bool {
+	for _, e := range es {
+		if _, ok := e.(*Lit); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // knownPositive reports whether a frame's dimensions are constants above
@@ -1173,7 +1185,9 @@ func (h *hoister) candidate(e Expr) *Arr {
 	case *Reshape:
 		t = e.Type
 	case *Frame:
-		t = e.Type
+		if !allLits(e.Elems) {
+			t = e.Type
+		}
 	}
 	if t == nil {
 		return nil
