@@ -389,6 +389,13 @@ func RunGoldenFile(file string) (fails []string, checks int) {
 	return r.Fails, r.Checks
 }
 
+// RunGoldenFileLevels is RunGoldenFile with every case run again at every
+// level the file compiles to, as test --levels runs it.
+func RunGoldenFileLevels(file string) (fails []string, checks int) {
+	r := runGoldenFile(file, true)
+	return r.Fails, r.Checks
+}
+
 // runGoldenFile runs one file's cases, and with levels each case again
 // at every level the file compiles to.
 func runGoldenFile(file string, levels bool) (out FileOutcome) {

@@ -93,6 +93,12 @@ func theoremKiller(t *testing.T, name string, n int) killer {
 // IMP's extension forms share (fun/eval_ext.go, imp/loops.go;
 // fun-examples, imp-examples).
 func examplesKiller(t *testing.T, name, ext string, dirs ...string) killer {
+	return examplesKillerWith(t, arraycheck.RunGoldenFile, name, ext, dirs...)
+}
+
+// examplesKillerWith is examplesKiller running each file by run
+// (arraycheck.RunGoldenFileLevels: at every level it compiles to).
+func examplesKillerWith(t *testing.T, run func(file string) ([]string, int), name, ext string, dirs ...string) killer {
 	var files []string
 	for _, dir := range dirs {
 		fs, err := filepath.Glob(filepath.Join(dir, "*"+ext))
@@ -104,7 +110,7 @@ func examplesKiller(t *testing.T, name, ext string, dirs ...string) killer {
 	sort.Strings(files)
 	return killer{name: name, n: len(files), check: func(k int) string {
 		return guarded(func() string {
-			if fails, _ := arraycheck.RunGoldenFile(files[k]); len(fails) > 0 {
+			if fails, _ := run(files[k]); len(fails) > 0 {
 				return strings.Join(fails, "\n")
 			}
 			return ""
@@ -162,6 +168,7 @@ func TestMutants(t *testing.T) {
 		fk("remora-big-small", mutRemoraCases),
 		fk("remora-levels", mutRemoraCases),
 		examplesKiller(t, "remora-examples", ".remora", "../examples/remora-dynamic", "../examples/remora"),
+		examplesKillerWith(t, arraycheck.RunGoldenFileLevels, "remora-examples-levels", ".remora", "../examples/remora"),
 		examplesKiller(t, "fun-examples", ".fun", "../examples/fun"),
 		examplesKiller(t, "imp-examples", ".imp", "../examples/imp"),
 	} {
@@ -184,7 +191,8 @@ func TestMutants(t *testing.T) {
 		"remora-lift-order":  {"remora-big-small", "remora-examples"},
 		"dynamic-whole-cell": {"remora-big-small", "remora-examples"},
 		// The compile path's passes: only the level agreement runs them.
-		"explicitize-rep-outside": {"remora-big-small", "remora-levels"},
+		"explicitize-rep-outside":   {"remora-big-small", "remora-levels"},
+		"simplify-hoist-past-empty": {"remora-big-small", "remora-levels", "remora-examples-levels"},
 		// FUN's extension forms: big- and small-step share the helpers
 		// of fun/eval_ext.go, so fun-big-small survives each; the
 		// reference evaluator (on cases with the extension forms) kills
@@ -209,7 +217,7 @@ func TestMutants(t *testing.T) {
 		"imp-scan-exclusive":       impExt,
 	}
 	order := []string{"fun-big-small", "fun-reference", "transform-valid", "passes-valid", "fun-funmem-imp",
-		"race-oracle", "remora-big-small", "remora-levels", "remora-examples", "fun-examples", "imp-examples"}
+		"race-oracle", "remora-big-small", "remora-levels", "remora-examples", "remora-examples-levels", "fun-examples", "imp-examples"}
 	killers := func(names []string) []killer {
 		out := make([]killer, len(names))
 		for i, n := range names {
