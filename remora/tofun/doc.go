@@ -57,7 +57,8 @@
 //     witnesses, the contents' sizes and the contents, as T-IF binds
 //     existential sizes, so that the branches may differ in size. FUN has
 //     no arrays of boxes: a frame of boxes is a view that computes each
-//     box where it is read, inside the MAP that opens it.
+//     box where it is read, inside the MAP that opens it (so a box read
+//     twice is computed twice).
 //   - The reduce family folds left in index order (fold-right and
 //     trace-right from the right), and its operator need be neither
 //     associative nor commutative (ERRATA R8). FUN's reduce and scan are
@@ -85,8 +86,9 @@
 //   - Partial primitives are stuck where Remora's δ is: FUN's / and % on
 //     0, int() of NaN or out of range, and asserts for index, subvector,
 //     scatter and lift. The messages differ from Remora's; that a run goes
-//     wrong does not. (An error inside a frame of boxes that is never
-//     opened does not surface, since such a box is never computed.)
+//     wrong does not. A frame of boxes made by a MAP is also computed
+//     once where it is made, its boxes dropped, so that one that goes
+//     wrong does so even if no MAP opens it (Remora computes every cell).
 //
 // # What is refused
 //

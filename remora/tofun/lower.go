@@ -468,10 +468,12 @@ func (l *lowerer) mapFrame(b *block, en *env, pos semantics.Pos, fd []string, ar
 		return cs
 	}
 	if k == remora.KBox {
-		return view(k, sig, cat(fd, l.shape(b, en, cell, pos)...), func(ib *block, idx []string) atom {
+		v := view(k, sig, cat(fd, l.shape(b, en, cell, pos)...), func(ib *block, idx []string) atom {
 			v := body(ib, cells(ib, idx[:len(fd)]))
 			return l.get(ib, v, idx[len(fd):])
 		})
+		l.force(b, v)
+		return v
 	}
 	cd := l.shape(b, en, cell, pos)
 	name := l.kernels(b, elemOf(k), fd, cd, func(ib *block, idx []string) string {
@@ -479,6 +481,21 @@ func (l *lowerer) mapFrame(b *block, en *env, pos semantics.Pos, fd []string, ar
 		return l.materialise(ib, v, cd, pos)
 	})
 	return &val{kind: k, dims: cat(fd, cd...), name: name}
+}
+
+// force computes every box of a frame of boxes once, where it is made,
+// and drops them: a frame of boxes is a view that computes each box where
+// it is read, so without this a box that goes wrong (a δ stuck in the
+// MAP's body) but is never opened would not go wrong in FUN, while
+// Remora, which computes every cell, does. The boxes' contents that are
+// frames of boxes are forced in turn.
+func (l *lowerer) force(b *block, v *val) {
+	l.kernels(b, semantics.IntElem, v.dims, nil, func(ib *block, idx []string) string {
+		if a := l.get(ib, v, idx).box; a.val.kind == remora.KBox {
+			l.force(ib, a.val)
+		}
+		return l.constSize(ib, 0)
+	})
 }
 
 // lit lowers a literal: a scalar is a let; an array is built by nested
