@@ -15,7 +15,7 @@ import (
 // mutant survives. -short skips it.
 func TestMutantsRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the mutation table takes a rebuild and about 20 s; go test -tags mutants -run TestMutants ./proofs-tests/ runs it alone")
+		t.Skip("the mutation table takes a rebuild and about a minute; go test -tags mutants -run TestMutants ./proofs-tests/ runs it alone")
 	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {

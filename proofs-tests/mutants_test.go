@@ -166,7 +166,7 @@ func TestMutants(t *testing.T) {
 		fk("fun-funmem-imp", mutMemCases),
 		funKiller(MemGenConfig(), "race-oracle", mutMemCases, propRaceOracle),
 		fk("remora-big-small", mutRemoraCases),
-		fk("remora-levels", mutRemoraCases),
+		fk("remora-levels", mutRemoraCases/4), // each case walks ~30 levels
 		examplesKiller(t, "remora-examples", ".remora", "../examples/remora-dynamic", "../examples/remora"),
 		examplesKillerWith(t, arraycheck.RunGoldenFileLevels, "remora-examples-levels", ".remora", "../examples/remora"),
 		examplesKiller(t, "fun-examples", ".fun", "../examples/fun"),
