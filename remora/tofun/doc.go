@@ -42,7 +42,10 @@
 //     is lifted the same way, smaller frames read at a prefix of the
 //     position, and so is a λ applied to arguments (a let the checker
 //     elaborated).
-//   - (REP [F] e) is the view reading e at the position's last indices.
+//   - (REP [F] e) is the view reading e at the position's last indices,
+//     and so is the MAP Explicitize makes to grow an argument of a smaller
+//     frame, (MAP [F] ([y τ a]) (REP [Q] y)): a view of a that skips the
+//     Q indices, never a copy.
 //   - Array literals (FUN has none) are nested kernels whose body picks the
 //     atom at the row-major position by a balanced tree of ifs over the
 //     runs of equal atoms: exact for every float, log n deep. NaN and the

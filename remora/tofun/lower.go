@@ -439,6 +439,9 @@ func (l *lowerer) mapIR(b *block, en *env, e *remora.Map) *val {
 		ranks[i] = len(fd)
 	}
 	rt, k, sig := arrOf(e.Type, e.Pos)
+	if v, ok := l.replicating(b, en, e, fd, args); ok {
+		return v
+	}
 	return l.mapFrame(b, en, e.Pos, fd, args, ranks, rt.Shape[len(e.Frame):], k, sig, func(ib *block, cells []*val) *val {
 		inner := en
 		for i, p := range e.Params {
@@ -446,6 +449,32 @@ func (l *lowerer) mapIR(b *block, en *env, e *remora.Map) *val {
 		}
 		return l.expr(ib, inner, e.Body)
 	})
+}
+
+// replicating recognises the MAP that Explicitize makes to grow an
+// argument of a smaller frame, (MAP [F] ([y τ a]) (REP [Q] y)), or one
+// whose body is a parameter: a view of a, read at the position less the
+// Q indices, instead of a copy (§5.5's replication as an index function).
+func (l *lowerer) replicating(b *block, en *env, e *remora.Map, fd []string, args []*val) (*val, bool) {
+	body, q := e.Body, remora.Shape(nil)
+	if r, ok := body.(*remora.Rep); ok {
+		body, q = r.E, r.Frame
+	}
+	x, ok := body.(*remora.Var)
+	if !ok {
+		return nil, false
+	}
+	for i, p := range e.Params {
+		if p.Name != x.Name {
+			continue
+		}
+		a := args[i]
+		qd := l.shape(b, en, q, e.Pos)
+		return view(a.kind, a.sig, cat(cat(fd, qd...), a.dims[len(fd):]...), func(b *block, idx []string) atom {
+			return l.get(b, a, cat(idx[:len(fd)], idx[len(fd)+len(qd):]...))
+		}), true
+	}
+	return nil, false
 }
 
 // mapFrame runs body once per position of the frame fd, each argument i
