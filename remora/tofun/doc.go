@@ -47,8 +47,10 @@
 //     frame, (MAP [F] ([y τ a]) (REP [Q] y)): a view of a that skips the
 //     Q indices, never a copy.
 //   - Array literals (FUN has none) are nested kernels whose body picks the
-//     atom at the row-major position by a balanced tree of ifs over the
-//     runs of equal atoms: exact for every float, log n deep. NaN and the
+//     atom at the row-major position by a balanced tree of ifs (log n
+//     deep) over the literal's segments: runs of equal atoms, and for
+//     ints, booleans and characters arithmetic progressions, each one
+//     expression a + (p - o)·d. Exact for every float; NaN and the
 //     infinities, which FUN cannot write, are the divisions that make them.
 //   - A frame [e …] lowers its elements in order, then picks among them by
 //     a tree of ifs at each position.
@@ -92,6 +94,11 @@
 //     wrong does not. A frame of boxes made by a MAP is also computed
 //     once where it is made, its boxes dropped, so that one that goes
 //     wrong does so even if no MAP opens it (Remora computes every cell).
+//
+// Every FUN statement is placed (its positions) at the Remora construct
+// it was made for, so that FUN's errors, and those of the levels below,
+// which keep positions, name the Remora source line where Remora's own
+// error is.
 //
 // # What is refused
 //
