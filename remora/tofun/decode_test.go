@@ -71,3 +71,37 @@ func TestLowerUnchecked(t *testing.T) {
 		t.Errorf("Lower of an unchecked program: %v", err)
 	}
 }
+
+// TestLowerBoxLiterals lowers literals of boxes (values a pass may fold
+// a computation into): one box, and a frame of boxes opened by a MAP.
+func TestLowerBoxLiterals(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{`(box (3) (Sigma (n) [int n]) [1 2 3])`, "(box (3) [1 2 3])"},
+		{`(MAP [2] ([w (Sigma (len) [char len]) (boxes (len) [char len] [2] ((3) "hey") ((2) "hi"))])
+		   (unbox w (s len) (reify-dimension len)))`, "[3 2]"},
+	} {
+		p, _, err := remora.ParseFile("b.remora", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := remora.Check(p, nil); err != nil {
+			t.Fatal(err)
+		}
+		// Replace the box or the frame of boxes by its value.
+		slot := &p.Exprs[0]
+		if m, ok := p.Exprs[0].(*remora.Map); ok {
+			slot = &m.Args[0]
+		}
+		v, err := remora.EvalExpr(*slot, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*slot = &remora.Lit{Pos: (*slot).At(), V: v}
+		if _, err := remora.Check(p, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := compare(p, []string{c.want}, false); err != nil {
+			t.Error(err)
+		}
+	}
+}

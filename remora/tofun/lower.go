@@ -533,6 +533,8 @@ func (l *lowerer) force(b *block, v *val) {
 func (l *lowerer) lit(b *block, v *remora.Value, pos semantics.Pos) *val {
 	switch v.Kind {
 	case remora.KInt, remora.KBool, remora.KChar, remora.KFloat:
+	case remora.KBox:
+		return l.litBoxes(b, v, pos)
 	default:
 		refuse(pos, "a literal of "+v.Kind.String()+"s", "only literals of ints, floats, booleans and characters have FUN values")
 	}
@@ -721,14 +723,25 @@ func (l *lowerer) frame(b *block, en *env, e *remora.Frame) *val {
 		elems[i] = l.expr(b, en, el)
 	}
 	dims := l.shape(b, en, t.Shape, e.Pos)
-	fr := dims[:len(e.Dims)]
+	v := l.stacked(en, k, sig, dims, len(e.Dims), elems, e.Pos)
+	if k == remora.KBox {
+		return v
+	}
+	return &val{kind: k, dims: dims, name: l.materialise(b, v, dims, e.Pos)}
+}
+
+// stacked is the view of the elements elems stacked in a frame, the first
+// r of the sizes dims: its atom at a position is the atom of the element
+// the frame position selects (a tree of ifs) at the rest of the position.
+func (l *lowerer) stacked(en *env, k remora.Kind, sig *remora.Sigma, dims []string, r int, elems []*val, pos semantics.Pos) *val {
+	fr := dims[:r]
 	starts := make([]int, len(elems))
 	for i := range starts {
 		starts[i] = i
 	}
-	v := view(k, sig, dims, func(ib *block, idx []string) atom {
+	return view(k, sig, dims, func(ib *block, idx []string) atom {
 		if len(elems) == 0 {
-			return l.zeroAtom(ib, en, k, sig, e.Pos)
+			return l.zeroAtom(ib, en, k, sig, pos)
 		}
 		rest := idx[len(fr):]
 		if len(elems) == 1 {
@@ -739,10 +752,39 @@ func (l *lowerer) frame(b *block, en *env, e *remora.Frame) *val {
 			return l.get(bb, elems[j], rest)
 		})
 	})
-	if k == remora.KBox {
-		return v
+}
+
+// litBoxes lowers a literal of boxes: each box's witnesses are constants
+// and its contents a literal; a frame of them is stacked (a view).
+func (l *lowerer) litBoxes(b *block, v *remora.Value, pos semantics.Pos) *val {
+	elems := make([]*val, len(v.A))
+	var sig *remora.Sigma
+	for i, a := range v.A {
+		bx, ok := a.(*remora.Box)
+		if !ok || bx.Type == nil {
+			refuse(pos, "a literal box", "it has no Sigma type")
+		}
+		sig = remora.Canon(bx.Type).(*remora.Sigma)
+		ba := &boxAtom{val: l.lit(b, bx.Val, pos)}
+		for _, ix := range bx.Indices {
+			if ix.IsShape || !ix.N.IsConst() {
+				refuse(pos, "the box "+remora.TypeString(bx.Type), "a Shape witness (%s) has no FUN value: FUN sizes are one int per dimension", ix)
+			}
+			ba.wits = append(ba.wits, l.constSize(b, ix.N.Const))
+		}
+		elems[i] = boxVal(sig, ba)
 	}
-	return &val{kind: k, dims: dims, name: l.materialise(b, v, dims, e.Pos)}
+	if len(v.Shape) == 0 {
+		return elems[0]
+	}
+	if sig == nil {
+		refuse(pos, "an empty literal of boxes", "its box type is not known")
+	}
+	dims := make([]string, len(v.Shape))
+	for i, d := range v.Shape {
+		dims[i] = l.constSize(b, d)
+	}
+	return l.stacked(nil, remora.KBox, sig, dims, len(dims), elems, pos)
 }
 
 // zeroAtom is an atom of kind k that is never read (an atom of an empty
