@@ -258,8 +258,10 @@ func index(c *call) *val {
 	l := c.l
 	s := c.shape(0)
 	xs, pos := c.args[0], c.args[1]
-	n := c.nat(2)
-	l.assert(c.b, bin(semantics.Eq, sv(n), ic(int64(len(s)))), fmt.Sprintf("index: a position into a frame of rank %d has %d numbers", len(s), len(s)))
+	if ln := c.is[2].N; !ln.IsConst() || ln.Const != int64(len(s)) {
+		n := c.nat(2)
+		l.assert(c.b, bin(semantics.Eq, sv(n), ic(int64(len(s)))), fmt.Sprintf("index: a position into a frame of rank %d has another number of numbers", len(s)))
+	}
 	idx := make([]string, len(s))
 	for k := range s {
 		p := l.get(c.b, pos, []string{l.constSize(c.b, int64(k+1))}).name
