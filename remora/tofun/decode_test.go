@@ -105,3 +105,23 @@ func TestLowerBoxLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeEmptyFromText: an empty array that a level printed as text
+// ("[]", gpu-sim) and semantics.ParseValue read back has lost its inner
+// dimensions; Decode takes them from the type, and still refuses a
+// non-empty array of the wrong shape.
+func TestDecodeEmptyFromText(t *testing.T) {
+	empty, err := semantics.ParseValue("[]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ := remora.ArrOf(remora.Int, 0, 2)
+	lines, err := Decode([]*remora.Arr{typ}, []semantics.Array{empty})
+	if err != nil || len(lines) != 1 || lines[0] != "[]" {
+		t.Errorf("Decode([]) at %s = %v, %v", remora.TypeString(typ), lines, err)
+	}
+	row, _ := semantics.ParseValue("[1 2]")
+	if _, err := Decode([]*remora.Arr{typ}, []semantics.Array{row}); err == nil {
+		t.Errorf("Decode([1 2]) at %s: no error", remora.TypeString(typ))
+	}
+}
