@@ -236,7 +236,8 @@ func (e *PassError) Unwrap() error { return e.Err }
 // Compile walks from p's level to the level to: the translations of the
 // shortest path, and at each level the transformations that o enables. It
 // returns every stage, the source first and the result last; each stage's
-// program was checked by its language.
+// program was checked by its language. When a pass fails, the error comes
+// with the stages made before it.
 func (r *Registry) Compile(p Program, to string, o CompileOptions) ([]Stage, error) {
 	path, err := r.Path(p.Language().Name(), to)
 	if err != nil {
@@ -279,14 +280,14 @@ func (r *Registry) Compile(p Program, to string, o CompileOptions) ([]Stage, err
 		return nil
 	}
 	if err := level(false); err != nil {
-		return nil, err
+		return stages, err
 	}
 	for _, q := range path {
 		if err := apply(q); err != nil {
-			return nil, err
+			return stages, err
 		}
 		if err := level(true); err != nil {
-			return nil, err
+			return stages, err
 		}
 	}
 	return stages, nil
@@ -324,6 +325,8 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 				if !Declines(err) {
 					return nil, err
 				}
+				// The Row stages made before the pass that declined.
+				levels = r.rows(levels, seen, st, len(st), v.Options)
 				// Named by the level the declining pass makes, once per
 				// pass and reason (fresh names, x%12, differ from walk
 				// to walk).
@@ -351,24 +354,40 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 			}
 			seen[key] = true
 			lang, _ := r.Language(to)
-			name := strings.Join(append([]string{lang.Title()}, labels...), " ")
-			for k := 1; k < len(st)-1; k++ {
-				// A Row pass's program, when transformations at its level
-				// follow it on this walk.
-				q := st[k].Pass
-				if !q.Row || q.To != to || st[k+1].Pass.Translation() {
-					continue
-				}
-				sub := strings.Join(names[:k], " → ") + " | " + strings.Join(labels, " ")
-				if !seen[sub] {
-					seen[sub] = true
-					levels = append(levels, Level{Name: name + " after " + q.Name, Stages: st[:k+1]})
-				}
-			}
-			levels = append(levels, Level{Name: name, Stages: st})
+			levels = r.rows(levels, seen, st, len(st)-1, v.Options)
+			levels = append(levels, Level{Name: strings.Join(append([]string{lang.Title()}, labels...), " "), Stages: st})
 		}
 	}
 	return levels, nil
+}
+
+// rows adds a level for each of the first n stages of a walk made by a
+// Row pass that transformations at its level follow on the walk (or that
+// is the last stage made, when a later pass declined): the Remora IR
+// after Explicitize and after Inline. seen holds the walks already
+// listed, by their passes and labels.
+func (r *Registry) rows(levels []Level, seen map[string]bool, st []Stage, n int, o CompileOptions) []Level {
+	var names, labels []string
+	for k := 1; k < n; k++ {
+		q := st[k].Pass
+		names = append(names, q.Name)
+		if q.Label != nil {
+			if l := q.Label(o); l != "" {
+				labels = append(labels, l)
+			}
+		}
+		if !q.Row || (k+1 < len(st) && st[k+1].Pass.Translation()) {
+			continue
+		}
+		key := strings.Join(names, " → ") + " | " + strings.Join(labels, " ")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		lang, _ := r.Language(q.To)
+		levels = append(levels, Level{Name: strings.Join(append([]string{lang.Title()}, labels...), " ") + " after " + q.Name, Stages: st[:k+1]})
+	}
+	return levels
 }
 
 // freshNumbers are the numbers of fresh names (x%12), which differ from
