@@ -25,7 +25,7 @@ func init() {
 			Doc: "Remora's dynamic dialect → the typed core: each expression's types inferred and written out, as check --infer does (declined when an expression does not elaborate)",
 			Run: func(p any, _ lang.CompileOptions) (any, error) { return dynamic.Elaborate(p.(*dynamic.Program)) }},
 		lang.Pass{Name: "Explicitize", From: "remora", To: "remora-ir", Row: true,
-			Doc: "Remora → Remora IR: every implicit lift becomes an explicit MAP over its frame, with REP of the arguments that need it (§4.3 of \"Compiling Remora to CUDA\")",
+			Doc: "Remora → Remora IR: every implicit lift becomes an explicit MAP over its frame, with REP of the arguments that need it (§4.3 of \"Remora Compiler — A Master's Project\")",
 			Run: func(p any, _ lang.CompileOptions) (any, error) { return remora.Explicitize(p.(*remora.Program)) }},
 		lang.Pass{Name: "Inline", From: "remora-ir", To: "remora-ir", Row: true,
 			Doc: "monomorphisation and inlining (§4.4): no type or index abstraction or application is left but a primitive's, every function is inlined to first order",

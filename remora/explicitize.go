@@ -2,7 +2,7 @@ package remora
 
 import "github.com/arraysem/arraysem/internal/mutant"
 
-// Explicitize is the stage of §4.3 of "Compiling Remora to CUDA": it makes
+// Explicitize is the stage of §4.3 of "Remora Compiler — A Master's Project": it makes
 // every implicit lift explicit. An application (f a …) whose principal
 // frame F is not empty becomes
 //

@@ -7,7 +7,7 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// Inline is the stage of §4.4 of "Compiling Remora to CUDA": it inlines
+// Inline is the stage of §4.4 of "Remora Compiler — A Master's Project": it inlines
 // every application of a λ and every type and index application of a Tλ
 // or Iλ, so that the program it returns is monomorphic and first order:
 //

@@ -2,7 +2,7 @@ package remora
 
 import "github.com/arraysem/arraysem/internal/mutant"
 
-// Simplify is the stage of §4.5 of "Compiling Remora to CUDA": standard
+// Simplify is the stage of §4.5 of "Remora Compiler — A Master's Project": standard
 // optimisations on the inlined IR, which is first order and has no
 // effects but one — a partial primitive can go wrong (division by zero,
 // an index out of range, …). The paper's Simplify ignores that, and so

@@ -191,7 +191,7 @@ type Reshape struct {
 }
 
 // Map is (MAP [F] ([x τ e] …) body), the explicit map of the compiler
-// IR (§4.3 "Explicitize" of "Compiling Remora to CUDA", and the MAP form
+// IR (§4.3 "Explicitize" of "Remora Compiler — A Master's Project", and the MAP form
 // of §5.5 of "The semantics of rank polymorphism"): every argument e has
 // the frame F followed by its parameter's cell type τ, and body runs once
 // per position of F with each x bound to that position's cell. The

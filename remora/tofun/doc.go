@@ -1,4 +1,4 @@
-// Package tofun is the last stage of the Remora compile path (issue 15):
+// Package tofun is the last stage of the Remora compile path:
 // Lower translates the typed IR that Explicitize, Inline and Simplify
 // leave (remora.Program with MAP and REP, §4.3–4.5 of "Remora Compiler —
 // A Master's Project") into a FUN program (package fun: first order, in
