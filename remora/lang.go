@@ -22,17 +22,14 @@ var IR lang.Language = language{lang.Info{LangName: "remora-ir", LangTitle: "Rem
 
 type language struct{ lang.Info }
 
-// Print renders a program's expressions, one per line; the IR's are laid
-// out by PrettyString, as their MAPs nest deep.
-func (l language) Print(syntax any) string {
+// Print renders a program's expressions, each laid out by PrettyString:
+// on one line when it fits, its MAPs, applications and λs broken across
+// lines when it does not.
+func (language) Print(syntax any) string {
 	p := syntax.(*Program)
 	var b strings.Builder
 	for _, e := range p.Exprs {
-		if l.LangName == "remora-ir" {
-			b.WriteString(PrettyString(e) + "\n")
-			continue
-		}
-		b.WriteString(ExprString(e) + "\n")
+		b.WriteString(PrettyString(e) + "\n")
 	}
 	return b.String()
 }

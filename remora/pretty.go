@@ -12,7 +12,8 @@ const PrettyWidth = 100
 // the compiler IR across lines when they do not fit in PrettyWidth, as
 // Appendix A of "The semantics of rank polymorphism" lays out its MAPs: a
 // MAP's arguments one per line under the first, its body indented below;
-// an application's arguments, a λ's and a box's body likewise. The text
+// an application's arguments, an abstraction's and an unbox's body
+// likewise. The text
 // reads back as the same term (the reader ignores layout).
 func PrettyString(e Expr) string {
 	var b strings.Builder
@@ -58,6 +59,16 @@ func pretty(b *strings.Builder, e Expr, col int) {
 		l.Body = &Var{Name: "_"}
 		head := strings.TrimSuffix(ExprString(&l), " _)")
 		b.WriteString(head)
+		nl(col + 2)
+		pretty(b, e.Body, col+2)
+		b.WriteByte(')')
+	case *TLam:
+		b.WriteString("(t-fn (" + strings.Join(e.Vars, " ") + ")")
+		nl(col + 2)
+		pretty(b, e.Body, col+2)
+		b.WriteByte(')')
+	case *ILam:
+		b.WriteString("(i-fn (" + strings.Join(e.Vars, " ") + ")")
 		nl(col + 2)
 		pretty(b, e.Body, col+2)
 		b.WriteByte(')')
