@@ -1169,12 +1169,12 @@ func (in *inliner) freeVars(e Expr) []string {
 				out = append(out, e.Name)
 			}
 		case *Lam:
-			bindIn(inlParamNames(e.Params), e.Body)
+			bindIn(namesOf(e.Params), e.Body)
 		case *Map:
 			for _, a := range e.Args {
 				walk(a)
 			}
-			bindIn(inlParamNames(e.Params), e.Body)
+			bindIn(namesOf(e.Params), e.Body)
 		case *Unpack:
 			walk(e.Box)
 			bindIn([]string{e.X}, e.Body)
@@ -1182,7 +1182,7 @@ func (in *inliner) freeVars(e Expr) []string {
 			walk(e.Val)
 			bindIn([]string{e.X}, e.Body)
 		default:
-			for _, c := range inlChildren(e) {
+			for _, c := range subterms(e) {
 				walk(c)
 			}
 		}
@@ -1190,49 +1190,6 @@ func (in *inliner) freeVars(e Expr) []string {
 	walk(e)
 	in.free[e] = out
 	return out
-}
-
-func inlParamNames(ps []Param) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.Name
-	}
-	return out
-}
-
-// inlChildren is the subterms of a term that binds no term variable.
-func inlChildren(e Expr) []Expr {
-	switch e := e.(type) {
-	case *Frame:
-		return e.Elems
-	case *Lam:
-		return []Expr{e.Body}
-	case *TLam:
-		return []Expr{e.Body}
-	case *ILam:
-		return []Expr{e.Body}
-	case *App:
-		return append([]Expr{e.Fn}, e.Args...)
-	case *TApp:
-		return []Expr{e.Fn}
-	case *IApp:
-		return []Expr{e.Fn}
-	case *Pack:
-		return []Expr{e.Body}
-	case *Unpack:
-		return []Expr{e.Box, e.Body}
-	case *Let:
-		return []Expr{e.Val, e.Body}
-	case *LiftDim:
-		return []Expr{e.N, e.Body}
-	case *Reshape:
-		return []Expr{e.E}
-	case *Map:
-		return append(append([]Expr{}, e.Args...), e.Body)
-	case *Rep:
-		return []Expr{e.E}
-	}
-	return nil
 }
 
 // typeNames is the type and index variables a term's annotations mention
@@ -1294,7 +1251,7 @@ func (in *inliner) typeNames(e Expr) []string {
 		case *Rep:
 			ix(ShapeIndex(e.Frame))
 		}
-		for _, c := range inlChildren(e) {
+		for _, c := range subterms(e) {
 			walk(c)
 		}
 	}
@@ -1334,7 +1291,7 @@ func inlReserveNames(e Expr, set map[string]bool) {
 	case *LiftDim:
 		set[e.D] = true
 	}
-	for _, c := range inlChildren(e) {
+	for _, c := range subterms(e) {
 		inlReserveNames(c, set)
 	}
 }

@@ -109,7 +109,7 @@ func firstOrder(e Expr) error {
 		case *Frame:
 			noFn(e, e.Cell)
 		}
-		for _, c := range inlChildren(e) {
+		for _, c := range subterms(e) {
 			walk(c, false)
 		}
 	}
@@ -327,7 +327,7 @@ func treeText(p *Program) string {
 		case *Pack:
 			ann(e.Type)
 		}
-		for _, c := range inlChildren(e) {
+		for _, c := range subterms(e) {
 			walk(c)
 		}
 	}

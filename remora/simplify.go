@@ -247,108 +247,6 @@ func isNonNegativeInt(e Expr) bool {
 // ---------------------------------------------------------------------
 // The term structure: subterms in evaluation order, and what binds them.
 
-// subterms are e's subterms in the order the big-step evaluates them
-// (remora/eval.go): an application's function, then its arguments; a
-// MAP's arguments, then its body; a box's contents before the body that
-// opens it.
-func subterms(e Expr) []Expr {
-	switch e := e.(type) {
-	case *Frame:
-		return e.Elems
-	case *Lam:
-		return []Expr{e.Body}
-	case *TLam:
-		return []Expr{e.Body}
-	case *ILam:
-		return []Expr{e.Body}
-	case *App:
-		return append([]Expr{e.Fn}, e.Args...)
-	case *TApp:
-		return []Expr{e.Fn}
-	case *IApp:
-		return []Expr{e.Fn}
-	case *Pack:
-		return []Expr{e.Body}
-	case *Unpack:
-		return []Expr{e.Box, e.Body}
-	case *Let:
-		return []Expr{e.Val, e.Body}
-	case *LiftDim:
-		return []Expr{e.N, e.Body}
-	case *Reshape:
-		return []Expr{e.E}
-	case *Map:
-		return append(append([]Expr{}, e.Args...), e.Body)
-	case *Rep:
-		return []Expr{e.E}
-	}
-	return nil
-}
-
-// withSubterms is a new node like e with the subterms kids (in the order
-// of subterms). e is not changed.
-func withSubterms(e Expr, kids []Expr) Expr {
-	switch e := e.(type) {
-	case *Frame:
-		n := *e
-		n.Elems = kids
-		return &n
-	case *Lam:
-		n := *e
-		n.Body = kids[0]
-		return &n
-	case *TLam:
-		n := *e
-		n.Body = kids[0]
-		return &n
-	case *ILam:
-		n := *e
-		n.Body = kids[0]
-		return &n
-	case *App:
-		n := *e
-		n.Fn, n.Args = kids[0], kids[1:]
-		return &n
-	case *TApp:
-		n := *e
-		n.Fn = kids[0]
-		return &n
-	case *IApp:
-		n := *e
-		n.Fn = kids[0]
-		return &n
-	case *Pack:
-		n := *e
-		n.Body = kids[0]
-		return &n
-	case *Unpack:
-		n := *e
-		n.Box, n.Body = kids[0], kids[1]
-		return &n
-	case *Let:
-		n := *e
-		n.Val, n.Body = kids[0], kids[1]
-		return &n
-	case *LiftDim:
-		n := *e
-		n.N, n.Body = kids[0], kids[1]
-		return &n
-	case *Reshape:
-		n := *e
-		n.E = kids[0]
-		return &n
-	case *Map:
-		n := *e
-		n.Args, n.Body = kids[:len(kids)-1], kids[len(kids)-1]
-		return &n
-	case *Rep:
-		n := *e
-		n.E = kids[0]
-		return &n
-	}
-	return e
-}
-
 // binders are the term and index variables e binds around its child i.
 func binders(e Expr, i int) (terms, indices []string) {
 	switch e := e.(type) {
@@ -376,25 +274,6 @@ func binders(e Expr, i int) (terms, indices []string) {
 		}
 	}
 	return nil, nil
-}
-
-// abstractionVars are the variables a Tλ or Iλ binds.
-func abstractionVars(e Expr) []string {
-	switch e := e.(type) {
-	case *TLam:
-		return e.Vars
-	case *ILam:
-		return e.Vars
-	}
-	return nil
-}
-
-func namesOf(ps []Param) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.Name
-	}
-	return out
 }
 
 // delayed reports whether e's child i runs other than once, when e runs:
