@@ -239,15 +239,3 @@ func cat(a []string, b ...string) []string {
 	out := make([]string, 0, len(a)+len(b))
 	return append(append(out, a...), b...)
 }
-
-func sameNames(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

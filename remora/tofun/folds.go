@@ -264,25 +264,7 @@ func (c *call) loopFoldBox(sp foldSpec, z, items *val, count string) *val {
 		arr := l.materialise(bb, a.val, a.val.dims, c.pos)
 		return cat(cat(a.wits, a.val.dims...), arr)
 	}
-	params := func() ([]*fun.Param, *boxAtom) {
-		var ps []*fun.Param
-		a := &boxAtom{}
-		for range za.wits {
-			w := l.fresh("w")
-			a.wits = append(a.wits, w)
-			ps = append(ps, param(w, intType))
-		}
-		var dims []string
-		for range za.val.dims {
-			d := l.fresh("n")
-			dims = append(dims, d)
-			ps = append(ps, param(d, intType))
-		}
-		x := l.fresh("box")
-		ps = append(ps, param(x, funType(za.val.elem(), dims)))
-		a.val = &val{kind: za.val.kind, sig: za.val.sig, dims: dims, name: x}
-		return ps, a
-	}
+	params := func() ([]*fun.Param, *boxAtom) { return l.boxPattern(za) }
 	init := carried(za, b)
 	i, lb := l.fresh("i"), b.child()
 	j := i

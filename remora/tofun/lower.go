@@ -3,6 +3,7 @@ package tofun
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/arraysem/arraysem/fun"
@@ -197,7 +198,7 @@ func (l *lowerer) cell(v *val, prefix []string) *val {
 // val's own sizes in its FUN type.
 func (l *lowerer) manifest(k remora.Kind, x string, xdims, dims []string) *val {
 	v := &val{kind: k, dims: xdims, name: x}
-	if sameNames(xdims, dims) {
+	if slices.Equal(xdims, dims) {
 		return v
 	}
 	return view(k, nil, dims, func(b *block, idx []string) atom { return l.get(b, v, idx) })
@@ -210,7 +211,7 @@ func (l *lowerer) materialise(b *block, v *val, dims []string, pos semantics.Pos
 	if v.kind == remora.KBox {
 		refuse(pos, "an array of boxes", "FUN has no arrays of boxes; a box can only be opened (unbox) where it is made")
 	}
-	if v.at == nil && sameNames(v.dims, dims) {
+	if v.at == nil && slices.Equal(v.dims, dims) {
 		return v.name
 	}
 	if len(dims) == 0 {
@@ -692,24 +693,32 @@ func (l *lowerer) ifAtom(b *block, c string, k remora.Kind, sig *remora.Sigma, t
 	}
 	tbody, ta := branch(then)
 	ebody, _ := branch(els)
-	var pat []*fun.Param
+	pat, out := l.boxPattern(ta)
+	b.let(&fun.IfExp{Cond: ident(c), Then: tbody, Else: ebody}, pat...)
+	return atom{box: out}
+}
+
+// boxPattern is a FUN pattern that binds a box of a's type, as T-IF and
+// a loop bind existential sizes: a fresh int for each witness and each
+// size of the contents, then the contents; and the box those hold.
+func (l *lowerer) boxPattern(a *boxAtom) ([]*fun.Param, *boxAtom) {
+	var ps []*fun.Param
 	out := &boxAtom{}
-	for range ta.wits {
+	for range a.wits {
 		w := l.fresh("w")
 		out.wits = append(out.wits, w)
-		pat = append(pat, param(w, intType))
+		ps = append(ps, param(w, intType))
 	}
 	var dims []string
-	for range ta.val.dims {
+	for range a.val.dims {
 		d := l.fresh("n")
 		dims = append(dims, d)
-		pat = append(pat, param(d, intType))
+		ps = append(ps, param(d, intType))
 	}
-	arr := l.fresh("box")
-	pat = append(pat, param(arr, funType(elemOf(ta.val.kind), dims)))
-	b.let(&fun.IfExp{Cond: ident(c), Then: tbody, Else: ebody}, pat...)
-	out.val = &val{kind: ta.val.kind, sig: ta.val.sig, dims: dims, name: arr}
-	return atom{box: out}
+	x := l.fresh("box")
+	ps = append(ps, param(x, funType(a.val.elem(), dims)))
+	out.val = &val{kind: a.val.kind, sig: a.val.sig, dims: dims, name: x}
+	return ps, out
 }
 
 // frame lowers [e …] and (frame [dims] e …): the elements are lowered in
@@ -887,7 +896,7 @@ func (l *lowerer) reshape(b *block, en *env, e *remora.Reshape) *val {
 
 // reshaped is v's atoms in row-major order seen with sizes dims.
 func (l *lowerer) reshaped(v *val, k remora.Kind, sig *remora.Sigma, dims []string) *val {
-	if sameNames(v.dims, dims) {
+	if slices.Equal(v.dims, dims) {
 		return v
 	}
 	return view(k, sig, dims, func(b *block, idx []string) atom {

@@ -119,30 +119,36 @@ func compare(p *remora.Program, want []string, stuck bool) error {
 	return nil
 }
 
+// lowerChunk runs one chunk of an IR golden file: parsed and checked,
+// refused by Lower on the marker's line when it has one, else lowered and
+// compared (see compare) with its "; ⇒" lines, which it must give when
+// needLines is set.
+func lowerChunk(c *golden.Chunk, needLines bool) error {
+	p, _, err := remora.ParseFile(c.File, c.Src)
+	if err != nil {
+		return err
+	}
+	if _, err := remora.Check(p, nil); err != nil {
+		return err
+	}
+	if c.ErrRe != nil {
+		_, err := Lower(p)
+		return c.ExpectError(err, semantics.TypeError)
+	}
+	want, stuck := expected(c.Src)
+	if needLines && want == nil && !stuck {
+		return fmt.Errorf("the chunk gives no expected lines")
+	}
+	return compare(p, want, stuck)
+}
+
 // TestLowerGolden runs testdata/lower.txt: every chunk is a Remora IR
 // program that parses and type checks; it is lowered to FUN, checked by
 // FUN's checker, printed and read back, run, and decoded, and its lines
 // must be the chunk's "; ⇒" lines and remora's evaluator's; a chunk with
 // an error marker must be refused by Lower on that line.
 func TestLowerGolden(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "lower.txt"), ";", func(c *golden.Chunk) error {
-		p, _, err := remora.ParseFile(c.File, c.Src)
-		if err != nil {
-			return err
-		}
-		if _, err := remora.Check(p, nil); err != nil {
-			return err
-		}
-		if c.ErrRe != nil {
-			_, err := Lower(p)
-			return c.ExpectError(err, semantics.TypeError)
-		}
-		want, stuck := expected(c.Src)
-		if want == nil && !stuck {
-			return fmt.Errorf("the chunk gives no expected lines")
-		}
-		return compare(p, want, stuck)
-	})
+	golden.Run(t, filepath.Join("testdata", "lower.txt"), ";", func(c *golden.Chunk) error { return lowerChunk(c, true) })
 }
 
 // TestLowerExamples runs testdata/examples.txt, programs of
@@ -152,21 +158,7 @@ func TestLowerGolden(t *testing.T) {
 // go wrong as it does), or refuse it (most refusals are functions, which
 // Inline removes: TestCompilePathExamples runs the whole path).
 func TestLowerExamples(t *testing.T) {
-	golden.Run(t, filepath.Join("testdata", "examples.txt"), ";", func(c *golden.Chunk) error {
-		p, _, err := remora.ParseFile(c.File, c.Src)
-		if err != nil {
-			return err
-		}
-		if _, err := remora.Check(p, nil); err != nil {
-			return err
-		}
-		if c.ErrRe != nil {
-			_, err := Lower(p)
-			return c.ExpectError(err, semantics.TypeError)
-		}
-		want, stuck := expected(c.Src)
-		return compare(p, want, stuck)
-	})
+	golden.Run(t, filepath.Join("testdata", "examples.txt"), ";", func(c *golden.Chunk) error { return lowerChunk(c, false) })
 	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "remora", "*.remora"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
