@@ -120,13 +120,13 @@ func cmdGpuCheck(args []string, stdout io.Writer) error {
 		return usageError{err.Error()}
 	}
 	sort.Strings(files)
-	ps, err := harness.Programs(files)
+	ps, declined, err := harness.Load(files)
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if len(ps) == 0 && !slices.ContainsFunc(files, func(f string) bool { return harness.Exclusion(f) != "" }) {
+	if len(ps) == 0 && len(declined) == 0 && !slices.ContainsFunc(files, func(f string) bool { return harness.Exclusion(f) != "" }) {
 		// As test: checking nothing is a mistake in the command, not a pass.
-		return usageError{"gpu-check: no .fun, .funmem or .imp program that reaches IMP under " + pos[0]}
+		return usageError{"gpu-check: no .fun, .funmem, .imp or .remora program that reaches IMP under " + pos[0]}
 	}
 	if backend == "nvcc" {
 		if _, err := exec.LookPath("nvcc"); err != nil {
@@ -145,7 +145,11 @@ func cmdGpuCheck(args []string, stdout io.Writer) error {
 	// The repository's examples that do not reach IMP are said, with
 	// their reason, rather than left out in silence.
 	for _, f := range files {
-		if why := harness.Exclusion(f); why != "" {
+		why := harness.Exclusion(f)
+		if why == "" {
+			why = declined[f]
+		}
+		if why != "" {
 			fmt.Fprintf(tw, "%s\t\t%s\texcluded\t\t%s\n", f, backend, why)
 		}
 	}

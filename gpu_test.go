@@ -141,7 +141,7 @@ func TestGpuCheckCommand(t *testing.T) {
 		t.Errorf("two backends: status %d, want 2", status)
 	}
 	// A directory with no program checks nothing: a mistake, as for test.
-	if _, errs, status := run(t, "gpu-check", t.TempDir()); status != 2 || !strings.Contains(errs, "no .fun, .funmem or .imp program") {
+	if _, errs, status := run(t, "gpu-check", t.TempDir()); status != 2 || !strings.Contains(errs, "no .fun, .funmem, .imp or .remora program") {
 		t.Errorf("gpu-check on an empty directory: status %d, %s", status, errs)
 	}
 }

@@ -1,8 +1,9 @@
 // Package harness runs emitted CUDA programs against the IMP interpreter:
 // the differential testing of the CUDA backend, shared by the tests and by
 // `arraysem gpu-check`. A program is an example that reaches IMP (an IMP
-// file, or a FUN or FUNMEM file through FUN → FUNMEM → MemoryExpand → IMP
-// in each layout), with the inputs of its test block; the interpreter's
+// file, or a FUN, FUNMEM or Remora file through the compile path, FUN →
+// FUNMEM → MemoryExpand → IMP in each layout), with the inputs of its
+// test block; the interpreter's
 // result on each input is what every backend must print.
 package harness
 
@@ -55,17 +56,26 @@ func Exclusion(file string) string {
 	return ""
 }
 
-// Programs loads the files (.imp, .fun, .funmem; others are ignored) and
-// returns the programs that reach IMP. Files the checker refuses as their
-// test block expects (the examples of parse and type errors) and the files
-// of Excluded are skipped; other failures, a file the checker refuses
-// unexpectedly or a FUN or FUNMEM file that does not compile to IMP
-// included, are errors.
+// Programs loads the files (.imp, .fun, .funmem, .remora; others are
+// ignored) and returns the programs that reach IMP. Files the checker
+// refuses as their test block expects (the examples of parse and type
+// errors), the files of Excluded and the Remora files a pass of the
+// compile path declines are skipped (Load says which and why); other
+// failures, a file the checker refuses unexpectedly or a FUN or FUNMEM
+// file that does not compile to IMP included, are errors.
 func Programs(files []string) ([]*Program, error) {
-	var out []*Program
+	ps, _, err := Load(files)
+	return ps, err
+}
+
+// Load is Programs, with the Remora files whose compile path a pass
+// declines (Inline or Lower: a construct it does not compile), by file,
+// with the reason.
+func Load(files []string) (ps []*Program, declined map[string]string, err error) {
+	declined = map[string]string{}
 	for _, file := range files {
 		ext := filepath.Ext(file)
-		if ext != ".imp" && ext != ".fun" && ext != ".funmem" {
+		if ext != ".imp" && ext != ".fun" && ext != ".funmem" && ext != ".remora" {
 			continue
 		}
 		if Exclusion(file) != "" {
@@ -73,34 +83,38 @@ func Programs(files []string) ([]*Program, error) {
 		}
 		src, err := os.ReadFile(file)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		ps, err := load(file, file, string(src))
+		more, why, err := load(file, file, string(src))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, ps...)
+		if why != "" {
+			declined[file] = why
+		}
+		ps = append(ps, more...)
 	}
-	return out, nil
+	return ps, declined, nil
 }
 
 // load is the programs of one file: none for a file the checker refuses,
-// one for IMP, one per layout for FUN and FUNMEM.
-func load(name, file, src string) ([]*Program, error) {
+// one for IMP, one per layout for FUN, FUNMEM and Remora; or none and why,
+// when a pass declines a Remora file.
+func load(name, file, src string) ([]*Program, string, error) {
 	spec, err := check.ParseSpec(src)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, "", fmt.Errorf("%s: %v", name, err)
 	}
 	l, err := check.Load(file, src, check.Options{})
 	if err != nil {
 		if spec.LoadError != nil {
-			return nil, nil // a checker example, whose test block expects the error
+			return nil, "", nil // a checker example, whose test block expects the error
 		}
 		msg := firstLine(err.Error())
 		if !strings.HasPrefix(msg, file) {
 			msg = name + ": " + msg
 		}
-		return nil, errors.New(msg)
+		return nil, "", errors.New(msg)
 	}
 	var cases []map[string]string
 	for _, c := range spec.Cases {
@@ -119,18 +133,21 @@ func load(name, file, src string) ([]*Program, error) {
 		return nil
 	}
 	if p, ok := l.Syntax().(*imp.Program); ok {
-		return out, add(name, p)
+		return out, "", add(name, p)
 	}
 	for _, lay := range []string{"gpu", "cpu"} {
 		st, err := check.Compile(l, "imp", lang.CompileOptions{Expand: true, Layout: lay})
+		if err != nil && lang.Declines(err) && strings.HasPrefix(l.Language().Name(), "remora") {
+			return nil, firstLine(err.Error()), nil
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%s (--expand --layout %s) does not compile to IMP: %v", name, lay, err)
+			return nil, "", fmt.Errorf("%s (--expand --layout %s) does not compile to IMP: %v", name, lay, err)
 		}
 		if err := add(fmt.Sprintf("%s (--expand --layout %s)", name, lay), st[len(st)-1].Program.Syntax().(*imp.Program)); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
-	return out, nil
+	return out, "", nil
 }
 
 // Examples are the programs of the repository's examples that reach IMP
@@ -278,7 +295,7 @@ func Generated(first, last int64) ([]*Program, error) {
 		if err != nil {
 			return nil, err
 		}
-		ps, err := load(fmt.Sprintf("generated seed %d", seed), "gen.fun", src)
+		ps, _, err := load(fmt.Sprintf("generated seed %d", seed), "gen.fun", src)
 		if err != nil {
 			return nil, err
 		}

@@ -231,3 +231,25 @@ func TestRefusedFile(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRemora: a Remora example reaches IMP through the compile path
+// (a program per layout, whose IMP run prints what the Remora interpreter
+// prints, booleans as 0/1), and one that a pass declines is said, with the
+// pass and the construct, not an error.
+func TestLoadRemora(t *testing.T) {
+	dir := filepath.Join(root, "examples", "remora")
+	ps, declined, err := harness.Load([]string{filepath.Join(dir, "rp2_lerp.remora"), filepath.Join(dir, "higher_order.remora")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2 {
+		t.Fatalf("rp2_lerp.remora: %d programs, want one per layout", len(ps))
+	}
+	if got := harness.Interpret(ps[0].Imp, ps[0].Cases[0]); len(got.Lines) != 3 || got.Lines[0] != "[32.25 43.5 142.5]" {
+		t.Errorf("rp2_lerp.remora at IMP: %v", got)
+	}
+	why := declined[filepath.Join(dir, "higher_order.remora")]
+	if !strings.Contains(why, "Inline") || !strings.Contains(why, "MIMD") {
+		t.Errorf("higher_order.remora: declined %q; want Inline's MIMD refusal", why)
+	}
+}
