@@ -1,6 +1,7 @@
 package funmem
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,6 +58,14 @@ func FuzzFunmem(f *testing.F) {
 			return
 		}
 		big, berr := EvalHeap(p, env, h, nil)
+		env, h, err = BindInputs(p, args)
+		if err != nil {
+			t.Fatalf("inputs bind once but not twice: %v", err)
+		}
+		tree, terr := evalHeapTree(p, env, h, nil)
+		if fmt.Sprint(berr) != fmt.Sprint(terr) || ValuesString(big) != ValuesString(tree) {
+			t.Fatalf("compiled big-step %s (%v), tree-walking %s (%v)\n%s", ValuesString(big), berr, ValuesString(tree), terr, src)
+		}
 		env, h, err = BindInputs(p, args)
 		if err != nil {
 			t.Fatalf("inputs bind once but not twice: %v", err)

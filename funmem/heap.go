@@ -120,8 +120,19 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 }
 
 // EvalHeap runs a program by the heap-based big-step semantics of Fig 10
-// (E-MEM-PROG) and returns its result values and the final heap.
+// (E-MEM-PROG) and returns its result values and the final heap. The
+// program is compiled to closures over slots first (heapcompile.go).
 func EvalHeap(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
+	if opts == nil {
+		opts = &HeapOptions{}
+	}
+	return evalHeapCompiled(p, env, h, opts)
+}
+
+// evalHeapTree is EvalHeap by walking the tree with an environment, as
+// the rules read: what the compiled semantics (heapcompile.go) must
+// agree with, and what runs the extension forms' bodies for it.
+func evalHeapTree(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
 	if opts == nil {
 		opts = &HeapOptions{}
 	}
@@ -134,6 +145,7 @@ func EvalHeap(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([
 	return vs, nil
 }
 
+// heapEval is the tree-walking big-step.
 type heapEval struct {
 	opts *HeapOptions
 	h    *semantics.Heap
@@ -222,25 +234,35 @@ type kernel struct {
 
 // startKernel begins E-MEM-KERNEL: E(y) = m, the destination is the
 // pattern's block and LMAD, and a tracker starts recording.
-func startKernel(env *Env, h *semantics.Heap, s *fun.Stm, e *fun.KernelExp, trace bool) (*kernel, error) {
-	rule := EMemKernel.Name
-	m, err := lookupInt(env, e.Bound, rule)
+func startKernel(env vars, h *semantics.Heap, s *fun.Stm, e *fun.KernelExp, trace bool) (*kernel, error) {
+	m, dest, err := kernelStart(env, s, e)
 	if err != nil {
 		return nil, err
-	}
-	if m < 0 {
-		return nil, semantics.Stuckf(e.Bound.NamePos, rule, "kernel bound %s = %d is negative", e.Bound.Name, m)
-	}
-	dest, err := destination(env, s, rule)
-	if err != nil {
-		return nil, err
-	}
-	if dest.L.Rank() == 0 || dest.L.Dims[0].Elems != m {
-		return nil, semantics.Stuckf(s.Pat[0].Lparen, rule, "the destination %v does not have %d items", dest.L, m)
 	}
 	t := semantics.NewTracker(trace)
 	h.Push(t)
 	return &kernel{s: s, dest: dest, m: m, t: t}, nil
+}
+
+// kernelStart is E-MEM-KERNEL's premises before the iterations: the
+// number of iterations m = E(y) and the destination, which has m items.
+func kernelStart(env vars, s *fun.Stm, e *fun.KernelExp) (int64, Value, error) {
+	rule := EMemKernel.Name
+	m, err := lookupInt(env, e.Bound, rule)
+	if err != nil {
+		return 0, Value{}, err
+	}
+	if m < 0 {
+		return 0, Value{}, semantics.Stuckf(e.Bound.NamePos, rule, "kernel bound %s = %d is negative", e.Bound.Name, m)
+	}
+	dest, err := destination(env, s, rule)
+	if err != nil {
+		return 0, Value{}, err
+	}
+	if dest.L.Rank() == 0 || dest.L.Dims[0].Elems != m {
+		return 0, Value{}, semantics.Stuckf(s.Pat[0].Lparen, rule, "the destination %v does not have %d items", dest.L, m)
+	}
+	return m, dest, nil
 }
 
 // store copies iteration i's result to its place, index_f(L_z, i) (memcpy,
@@ -251,11 +273,17 @@ func (k *kernel) store(h *semantics.Heap, i int64, vs []Value) error {
 	if len(vs) != 1 {
 		return semantics.Stuckf(pos, rule, "a kernel body returns one value, not %d", len(vs))
 	}
+	return k.storeValue(h, i, &vs[0])
+}
+
+// storeValue is store of the body's one value v.
+func (k *kernel) storeValue(h *semantics.Heap, i int64, v *Value) error {
+	rule := EMemKernel.Name
+	pos := k.s.Pat[0].Lparen
 	dst, err := k.dest.L.Index(i)
 	if err != nil {
 		return semantics.Stuckf(pos, rule, "%v", err)
 	}
-	v := vs[0]
 	switch v.Kind {
 	case IntVal:
 		if dst.Rank() != 0 {
@@ -302,7 +330,7 @@ func (k *kernel) finish(h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
 
 // destination evaluates the pattern (z : τ @ m -> L) of a statement that
 // makes a fresh array, of the pattern's element type.
-func destination(env *Env, s *fun.Stm, rule string) (Value, error) {
+func destination(env vars, s *fun.Stm, rule string) (Value, error) {
 	if len(s.Pat) != 1 || ArrayOf(s.Pat[0].Type) == nil {
 		return Value{}, semantics.Stuckf(s.Let, rule, "a fresh array is bound to one array pattern")
 	}
@@ -322,7 +350,7 @@ func destination(env *Env, s *fun.Stm, rule string) (Value, error) {
 // Fig 10 as conventional), E-MEM-ALLOC, E-MEM-INDEX, E-MEM-SLICE,
 // E-MEM-TRANSPOSE, and the fresh arrays of iota and copy, which are kernels
 // (§2) and so are traced and checked for races like one.
-func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]Value, string, error) {
+func evalAtomic(env vars, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]Value, string, error) {
 	one := func(v Value, rule string) ([]Value, string, error) { return []Value{v}, rule, nil }
 	switch e := s.Exp.(type) {
 	case *fun.AssertExp:
@@ -433,7 +461,7 @@ func evalAtomic(env *Env, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 
 // freshArray runs the kernel a derived form stands for: m iterations, each
 // writing its item through write, traced and checked for races.
-func freshArray(env *Env, h *semantics.Heap, s *fun.Stm, rule string, m int64, opts *HeapOptions,
+func freshArray(env vars, h *semantics.Heap, s *fun.Stm, rule string, m int64, opts *HeapOptions,
 	write func(i int64, dst semantics.LMAD, k *kernel) error) ([]Value, string, error) {
 	if m < 0 {
 		return nil, "", semantics.Stuckf(s.Exp.Pos(), rule, "a kernel bound of %d is negative", m)
@@ -473,7 +501,7 @@ func freshArray(env *Env, h *semantics.Heap, s *fun.Stm, rule string, m int64, o
 	return []Value{dest}, rule, nil
 }
 
-func evalIndexFn(env *Env, l *IndexFn, rule string) (semantics.LMAD, error) {
+func evalIndexFn(env vars, l *IndexFn, rule string) (semantics.LMAD, error) {
 	off, dims := l.LMAD()
 	var out semantics.LMAD
 	var err error
@@ -496,7 +524,7 @@ func evalIndexFn(env *Env, l *IndexFn, rule string) (semantics.LMAD, error) {
 	return out, nil
 }
 
-func chooseBranch(env *Env, e *fun.IfExp) (string, *fun.Body, error) {
+func chooseBranch(env vars, e *fun.IfExp) (string, *fun.Body, error) {
 	c, err := lookupInt(env, e.Cond, EMemIfT.Name)
 	if err != nil {
 		return "", nil, err
@@ -508,13 +536,22 @@ func chooseBranch(env *Env, e *fun.IfExp) (string, *fun.Body, error) {
 }
 
 func bindPattern(env *Env, s *fun.Stm, vs []Value) (*Env, error) {
-	if len(vs) != len(s.Pat) {
-		return nil, semantics.Stuckf(s.Let, EStms.Name, "the expression gives %d values, but the pattern binds %d", len(vs), len(s.Pat))
+	if err := patternArity(s, len(vs)); err != nil {
+		return nil, err
 	}
 	for i, p := range s.Pat {
 		env = env.Bind(p.Name.Name, vs[i])
 	}
 	return env, nil
+}
+
+// patternArity is E-STMS stuck when an expression gives n values to a
+// pattern that binds another number.
+func patternArity(s *fun.Stm, n int) error {
+	if n != len(s.Pat) {
+		return semantics.Stuckf(s.Let, EStms.Name, "the expression gives %d values, but the pattern binds %d", n, len(s.Pat))
+	}
+	return nil
 }
 
 func results(env *Env, b *fun.Body) ([]Value, error) {
@@ -529,11 +566,11 @@ func results(env *Env, b *fun.Body) ([]Value, error) {
 	return vs, nil
 }
 
-func envLookup(env *Env) func(*fun.Ident, string) (int64, error) {
+func envLookup(env vars) func(*fun.Ident, string) (int64, error) {
 	return func(x *fun.Ident, rule string) (int64, error) { return lookupInt(env, x, rule) }
 }
 
-func lookupInt(env *Env, x *fun.Ident, rule string) (int64, error) {
+func lookupInt(env vars, x *fun.Ident, rule string) (int64, error) {
 	v, ok := env.Lookup(x.Name)
 	if !ok {
 		return 0, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
@@ -546,7 +583,7 @@ func lookupInt(env *Env, x *fun.Ident, rule string) (int64, error) {
 
 // numLookup reads the scalar variables of a scalar expression, ints and
 // floats, for fun.EvalNum.
-func numLookup(env *Env) func(*fun.Ident, string) (semantics.Num, error) {
+func numLookup(env vars) func(*fun.Ident, string) (semantics.Num, error) {
 	return func(x *fun.Ident, rule string) (semantics.Num, error) {
 		v, ok := env.Lookup(x.Name)
 		if !ok {
@@ -559,7 +596,7 @@ func numLookup(env *Env) func(*fun.Ident, string) (semantics.Num, error) {
 	}
 }
 
-func lookupArray(env *Env, x *fun.Ident, rule string) (Value, error) {
+func lookupArray(env vars, x *fun.Ident, rule string) (Value, error) {
 	v, ok := env.Lookup(x.Name)
 	if !ok {
 		return Value{}, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)

@@ -385,7 +385,7 @@ func (x *ext) raceOf(err error) error {
 
 // evalAssert is E-MEM-ASSERT: 1 when se is not 0, else stuck with the
 // message (as FUN's E-ASSERT).
-func evalAssert(env *Env, e *fun.AssertExp) ([]Value, string, error) {
+func evalAssert(env vars, e *fun.AssertExp) ([]Value, string, error) {
 	rule := EMemAssert.Name
 	n, err := fun.EvalNum(e.Cond, numLookup(env), rule)
 	if err != nil {

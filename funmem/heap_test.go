@@ -66,8 +66,15 @@ func parseChecked(t *testing.T, src string) *fun.Program {
 
 // runHeapBoth runs p from fresh inputs under EvalHeap and RunHeapSmall.
 func runHeapBoth(t *testing.T, p *fun.Program, c heapCase) (big, small heapRun) {
+	big, small, _ = runHeapAll(t, p, c)
+	return big, small
+}
+
+// runHeapAll is runHeapBoth, and the tree-walking big-step (evalHeapTree),
+// which the compiled one (EvalHeap) is.
+func runHeapAll(t *testing.T, p *fun.Program, c heapCase) (big, small, tree heapRun) {
 	t.Helper()
-	run := func(useSmall bool) heapRun {
+	run := func(mode int) heapRun {
 		var env *Env
 		var h *semantics.Heap
 		if c.env != nil {
@@ -87,14 +94,38 @@ func runHeapBoth(t *testing.T, p *fun.Program, c heapCase) (big, small heapRun) 
 			}
 			r.traces = append(r.traces, k.Pat[0].Name.Name+" {"+strings.Join(parts, "; ")+"}")
 		}}
-		if useSmall {
-			r.vals, _, r.err = runHeapSmall(p, env, h, &semantics.RunOptions{}, opts)
-		} else {
+		switch mode {
+		case 0:
 			r.vals, r.err = EvalHeap(p, env, h, opts)
+		case 1:
+			r.vals, _, r.err = runHeapSmall(p, env, h, &semantics.RunOptions{}, opts)
+		default:
+			r.vals, r.err = evalHeapTree(p, env, h, opts)
 		}
 		return r
 	}
-	return run(false), run(true)
+	return run(0), run(1), run(2)
+}
+
+// sameRun fails unless the compiled big-step did exactly what the tree
+// walker did: error, heap, values, traces and every rule's count.
+func sameRun(t *testing.T, big, tree heapRun) {
+	t.Helper()
+	if fmt.Sprint(big.err) != fmt.Sprint(tree.err) {
+		t.Fatalf("compiled error %v, tree-walking error %v", big.err, tree.err)
+	}
+	if a, b := heapDump(big.h), heapDump(tree.h); a != b {
+		t.Errorf("final heaps differ:\ncompiled     %s\ntree-walking %s", a, b)
+	}
+	if a, b := ValuesString(big.vals), ValuesString(tree.vals); a != b {
+		t.Errorf("results differ: compiled %s, tree-walking %s", a, b)
+	}
+	if a, b := strings.Join(big.traces, "\n"), strings.Join(tree.traces, "\n"); a != b {
+		t.Errorf("traces differ:\ncompiled\n%s\ntree-walking\n%s", a, b)
+	}
+	if a, b := fmt.Sprint(big.counter), fmt.Sprint(tree.counter); a != b {
+		t.Errorf("rule counts differ: compiled %s, tree-walking %s", a, b)
+	}
 }
 
 // heapDump renders every block of h.
@@ -144,7 +175,8 @@ func testHeapCases(t *testing.T, cases []heapCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := parseChecked(t, c.src)
-			big, small := runHeapBoth(t, p, c)
+			big, small, tree := runHeapAll(t, p, c)
+			sameRun(t, big, tree)
 			// The two semantics agree.
 			if fmt.Sprint(big.err) != fmt.Sprint(small.err) {
 				t.Fatalf("big-step error %v, small-step error %v", big.err, small.err)

@@ -66,6 +66,13 @@ func (e *Env) Lookup(x string) (Value, bool) {
 	return Value{}, false
 }
 
+// vars reads variables by name: an environment, or the slots of
+// compiled code (heapcompile.go). The rules' shared helpers read their
+// variables through it, so both give the same values and errors.
+type vars interface {
+	Lookup(x string) (Value, bool)
+}
+
 // Read turns a value into the array it denotes in h (an integer stays a
 // scalar): the elements L(y) for y in dom(L), in row-major order.
 func Read(h *semantics.Heap, v Value) (semantics.Array, error) {

@@ -1,0 +1,477 @@
+package funmem
+
+import (
+	"errors"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The heap-based big-step semantics of Fig 10, compiled. Walking the tree
+// with a linked environment (as the small-step does, and heapEval in
+// heap.go) costs a list search per variable read, an environment cell per
+// binding and a slice of values per statement; here the program is
+// compiled once per run, as FUN's big-step is (fun/compile.go):
+//
+//   - every binding occurrence of a variable (an input, a pattern's
+//     variable, a kernel's index) gets a slot of one flat frame of Values,
+//     and every use is resolved, by the scoping of Fig 10 (E, x ↦ v
+//     shadows), to the slot of the binding it sees;
+//   - each statement becomes a Go closure over those slots, named by its
+//     rule (hScalar is E-MEM-SCALAR, hIndex E-MEM-INDEX, hKernel
+//     E-MEM-KERNEL, …; E-STMS is hbody.run), which leaves its values in
+//     the slots of its pattern.
+//
+// The heap, its reads and writes through LMADs, and the race trackers are
+// the same as the tree walker's: the closures call Heap.Read, Heap.Write,
+// Heap.Memcpy, Push and Pop in the same order. Only the trackers are
+// reused: a kernel that has ended gives its tracker back, and the next
+// kernel resets it (Tracker.Reset) rather than allocating one.
+//
+// The rules' starts and checks (kernelStart, destination, evalAtomic, …)
+// and every error message are the tree walker's own, read through
+// slotVars; the rules on the hot path read slots directly and, when a
+// value is not what the rule needs, call the same helper on the slots by
+// name, so both are stuck in the same rule with the same message. The
+// extension forms with bodies (loop, reduce, scan, filter) run by the
+// tree walker on an environment made from the slots.
+
+// hscope is the compile-time environment: each name in scope and its
+// slot, innermost first, as Env holds names and values.
+type hscope struct {
+	name string
+	slot int
+	next *hscope
+}
+
+// bind is the scope sc, x ↦ slot.
+func (sc *hscope) bind(x string, slot int) *hscope { return &hscope{name: x, slot: slot, next: sc} }
+
+// lookup is the slot of x's innermost binding, or -1 when x is unbound.
+func (sc *hscope) lookup(x string) int {
+	for ; sc != nil; sc = sc.next {
+		if sc.name == x {
+			return sc.slot
+		}
+	}
+	return -1
+}
+
+// slotVars reads, by name, the variables in scope at one point of the
+// program: the vars of the shared rule helpers.
+type slotVars struct {
+	fr []Value
+	sc *hscope
+}
+
+// Lookup is E(x) at that point.
+func (v slotVars) Lookup(x string) (Value, bool) {
+	i := v.sc.lookup(x)
+	if i < 0 {
+		return Value{}, false
+	}
+	return v.fr[i], true
+}
+
+// env is the environment of the variables in scope (for the tree walker),
+// bound outermost first so that shadowing is kept.
+func (v slotVars) env() *Env {
+	var names []*hscope
+	for sc := v.sc; sc != nil; sc = sc.next {
+		names = append(names, sc)
+	}
+	var env *Env
+	for i := len(names) - 1; i >= 0; i-- {
+		env = env.Bind(names[i].name, v.fr[names[i].slot])
+	}
+	return env
+}
+
+// heapMachine is what a run of compiled code needs besides the frame.
+type heapMachine struct {
+	opts  *HeapOptions
+	h     *semantics.Heap
+	trace bool
+	free  []*semantics.Tracker // trackers of kernels that have ended, for reuse
+	walk  *heapEval            // the tree walker, for the extension forms
+}
+
+// tracker is a fresh tracker, made from one whose kernel has ended where
+// there is one.
+func (m *heapMachine) tracker() *semantics.Tracker {
+	n := len(m.free)
+	if n == 0 {
+		return semantics.NewTracker(m.trace)
+	}
+	t := m.free[n-1]
+	m.free = m.free[:n-1]
+	t.Reset(m.trace)
+	return t
+}
+
+// hcode is a compiled statement: it evaluates the statement's expression
+// and leaves its values in the slots of the pattern (E-STMS' binding).
+type hcode func(m *heapMachine, fr []Value) error
+
+// hbody is a compiled body: its statements and the slots of its results
+// (-1 for a variable that is not in scope).
+type hbody struct {
+	b       *fun.Body
+	stms    []hcode
+	results []int
+}
+
+// hcompiler allocates slots.
+type hcompiler struct{ slots int }
+
+func (c *hcompiler) newSlot() int { c.slots++; return c.slots - 1 }
+
+// evalHeapCompiled is EvalHeap: E-MEM-PROG over the compiled body.
+func evalHeapCompiled(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
+	c := &hcompiler{}
+	var sc *hscope
+	var inputs []*Env
+	for e := env; e != nil; e = e.next {
+		inputs = append(inputs, e)
+	}
+	var vals []Value
+	for i := len(inputs) - 1; i >= 0; i-- { // outermost first: shadowing kept
+		sc = sc.bind(inputs[i].name, c.newSlot())
+		vals = append(vals, inputs[i].val)
+	}
+	body := c.body(sc, p.Body)
+	fr := make([]Value, c.slots)
+	copy(fr, vals)
+	m := &heapMachine{opts: opts, h: h, trace: opts.Trace != nil, walk: &heapEval{opts: opts, h: h}}
+	if err := body.run(m, fr); err != nil {
+		return nil, err
+	}
+	vs := make([]Value, len(body.results))
+	for i, r := range body.results {
+		vs[i] = fr[r]
+	}
+	opts.Counter.Hit(EMemProg.Name)
+	return vs, nil
+}
+
+// body compiles b in scope sc: each statement's pattern binds fresh
+// slots, in scope for the statements after it and the results.
+func (c *hcompiler) body(sc *hscope, b *fun.Body) *hbody {
+	hb := &hbody{b: b}
+	for _, s := range b.Stms {
+		out := make([]int, len(s.Pat))
+		for i := range out {
+			out[i] = c.newSlot()
+		}
+		hb.stms = append(hb.stms, c.stm(sc, s, out))
+		for i, p := range s.Pat {
+			sc = sc.bind(p.Name.Name, out[i])
+		}
+	}
+	for _, x := range b.Result {
+		hb.results = append(hb.results, sc.lookup(x.Name))
+	}
+	return hb
+}
+
+// run is E-STMS: each statement in turn, then the results, which are
+// left in their slots.
+func (b *hbody) run(m *heapMachine, fr []Value) error {
+	for _, s := range b.stms {
+		if err := s(m, fr); err != nil {
+			return err
+		}
+	}
+	m.opts.Counter.Hit(EStms.Name)
+	for i, r := range b.results {
+		if r < 0 {
+			x := b.b.Result[i]
+			return semantics.Stuckf(x.NamePos, EStms.Name, "variable %s is unbound", x.Name)
+		}
+	}
+	return nil
+}
+
+// stm compiles statement s, whose pattern binds the slots out, in scope
+// sc.
+func (c *hcompiler) stm(sc *hscope, s *fun.Stm, out []int) hcode {
+	switch e := s.Exp.(type) {
+	case *fun.IfExp:
+		return c.hIf(sc, s, e, out)
+	case *fun.KernelExp:
+		return c.hKernel(sc, s, e, out)
+	case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+		return c.hExt(sc, s, out)
+	}
+	// The atomic rules give one value: into a slot of its own when the
+	// pattern binds another number, E-STMS stuck after the rule ran.
+	one := out
+	if len(out) != 1 {
+		one = []int{c.newSlot()}
+	}
+	var code hcode
+	switch e := s.Exp.(type) {
+	case *fun.ScalarExp:
+		code = c.hScalar(sc, e, one[0])
+	case *fun.IndexExp:
+		code = c.hIndex(sc, e, one[0])
+	default:
+		code = c.hAtomic(sc, s, one[0])
+	}
+	if len(out) == 1 {
+		return code
+	}
+	return func(m *heapMachine, fr []Value) error {
+		if err := code(m, fr); err != nil {
+			return err
+		}
+		return patternArity(s, 1)
+	}
+}
+
+// hAtomic is E-MEM-ALLOC, E-MEM-SLICE, E-MEM-TRANSPOSE, E-MEM-ASSERT and
+// the fresh arrays of iota and copy (and the stuck state of a form no
+// rule evaluates): the tree walker's evalAtomic, reading the slots by
+// name.
+func (c *hcompiler) hAtomic(sc *hscope, s *fun.Stm, o int) hcode {
+	return func(m *heapMachine, fr []Value) error {
+		vs, rule, err := evalAtomic(slotVars{fr, sc}, m.h, s, m.opts)
+		if err != nil {
+			return err
+		}
+		m.opts.Counter.Hit(rule)
+		fr[o] = vs[0]
+		return nil
+	}
+}
+
+// hExt is E-MEM-LOOP, E-MEM-REDUCE, E-MEM-SCAN and E-MEM-FILTER: the tree
+// walker's, on the environment of the slots in scope.
+func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
+	return func(m *heapMachine, fr []Value) error {
+		vs, err := m.walk.stm(slotVars{fr, sc}.env(), s)
+		if err != nil {
+			return err
+		}
+		if err := patternArity(s, len(vs)); err != nil {
+			return err
+		}
+		for i, v := range vs {
+			fr[out[i]] = v
+		}
+		return nil
+	}
+}
+
+// hIf is E-MEM-IF-T and E-MEM-IF-F: the branch the condition chooses, its
+// results bound by the pattern.
+func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
+	then, els := c.body(sc, e.Then), c.body(sc, e.Else)
+	return func(m *heapMachine, fr []Value) error {
+		rule, branch, err := chooseBranch(slotVars{fr, sc}, e)
+		if err != nil {
+			return err
+		}
+		m.opts.Counter.Hit(rule)
+		b := then
+		if branch != e.Then {
+			b = els
+		}
+		if err := b.run(m, fr); err != nil {
+			return err
+		}
+		if err := patternArity(s, len(b.results)); err != nil {
+			return err
+		}
+		// The results may be the slots of the pattern's own names in an
+		// outer scope: read them all before writing any.
+		switch len(b.results) {
+		case 1:
+			fr[out[0]] = fr[b.results[0]]
+		default:
+			vs := make([]Value, len(b.results))
+			for i, r := range b.results {
+				vs[i] = fr[r]
+			}
+			for i, v := range vs {
+				fr[out[i]] = v
+			}
+		}
+		return nil
+	}
+}
+
+// hKernel is E-MEM-KERNEL: the body for i = 1, …, E(y), each iteration's
+// value stored at index_f(L_z, i), the accesses tracked per iteration
+// (racefree, eq 4).
+func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int) hcode {
+	iv := c.newSlot()
+	body := c.body(sc.bind(e.Var.Name, iv), e.Body)
+	return func(m *heapMachine, fr []Value) error {
+		n, dest, err := kernelStart(slotVars{fr, sc}, s, e)
+		if err != nil {
+			return err
+		}
+		t := m.tracker()
+		m.h.Push(t)
+		k := kernel{s: s, dest: dest, m: n, t: t}
+		for i := int64(1); i <= n; i++ {
+			t.Start(i)
+			fr[iv] = Value{Kind: IntVal, K: i}
+			err := body.run(m, fr)
+			if err == nil {
+				if len(body.results) != 1 {
+					err = semantics.Stuckf(s.Pat[0].Lparen, EMemKernel.Name, "a kernel body returns one value, not %d", len(body.results))
+				} else {
+					err = k.storeValue(m.h, i, &fr[body.results[0]])
+				}
+			}
+			if err != nil {
+				m.h.Pop()
+				return k.race(err)
+			}
+		}
+		m.h.Pop()
+		if m.opts.Trace != nil {
+			m.opts.Trace(s, t.Trace)
+		}
+		m.opts.Counter.Hit(EMemKernel.Name)
+		m.free = append(m.free, t)
+		fr[out[0]] = dest
+		return nil
+	}
+}
+
+// hIndex is E-MEM-INDEX: the word at L(y1, …, yn) in x's block, read
+// through the heap (so tracked).
+func (c *hcompiler) hIndex(sc *hscope, e *fun.IndexExp, o int) hcode {
+	rule := EMemIndex.Name
+	arr := sc.lookup(e.Arr.Name)
+	idx := make([]int, len(e.Idx))
+	for i, y := range e.Idx {
+		idx[i] = sc.lookup(y.Name)
+	}
+	return func(m *heapMachine, fr []Value) error {
+		if arr < 0 || fr[arr].Kind != ArrayVal {
+			_, err := lookupArray(slotVars{fr, sc}, e.Arr, rule)
+			return err
+		}
+		a := &fr[arr]
+		var buf [4]int64
+		ks := buf[:0]
+		for i, slot := range idx {
+			if slot < 0 || fr[slot].Kind != IntVal || fr[slot].Elem != semantics.IntElem {
+				_, err := lookupInt(slotVars{fr, sc}, e.Idx[i], rule)
+				return err
+			}
+			ks = append(ks, fr[slot].K)
+		}
+		off, err := a.L.Apply(ks)
+		if err != nil {
+			return semantics.Stuckf(e.Pos(), rule, "%v of %s", err, e.Arr.Name)
+		}
+		k, err := m.h.Read(semantics.Loc{Block: a.Block, Offset: off})
+		if err != nil {
+			var race semantics.ErrRace
+			if errors.As(err, &race) {
+				return err
+			}
+			return semantics.Stuckf(e.Pos(), rule, "%s%v: %v", e.Arr.Name, append([]int64(nil), ks...), err)
+		}
+		fr[o] = Value{Kind: IntVal, K: k, Elem: a.Elem} // the word, read as x's elements are
+		m.opts.Counter.Hit(rule)
+		return nil
+	}
+}
+
+// hScalar is E-MEM-SCALAR: the conventional evaluation of se, compiled;
+// where the compiled code finds no value (a variable that is not a
+// scalar, a division by zero), fun.EvalNum evaluates se again on the
+// slots by name, which gives the tree walker's value or error.
+func (c *hcompiler) hScalar(sc *hscope, e *fun.ScalarExp, o int) hcode {
+	rule := EMemScalar.Name
+	se := c.sexp(sc, e.X)
+	return func(m *heapMachine, fr []Value) error {
+		n, ok := se(fr)
+		if !ok {
+			var err error
+			if n, err = fun.EvalNum(e.X, numLookup(slotVars{fr, sc}), rule); err != nil {
+				return err
+			}
+		}
+		fr[o] = NumValue(n)
+		m.opts.Counter.Hit(rule)
+		return nil
+	}
+}
+
+// hnum is a compiled scalar expression: its value, or false where
+// fun.EvalNum must say what is wrong.
+type hnum func(fr []Value) (semantics.Num, bool)
+
+// sexp compiles a scalar expression as fun.EvalNum evaluates it: left
+// operand first, ints as semantics.Binary (+, - and * inline), floats as
+// IEEE.
+func (c *hcompiler) sexp(sc *hscope, e fun.SExp) hnum {
+	switch e := e.(type) {
+	case *fun.Const:
+		k := semantics.IntNum(e.Value)
+		return func([]Value) (semantics.Num, bool) { return k, true }
+	case *fun.FloatConst:
+		f := semantics.FloatNum(e.Value)
+		return func([]Value) (semantics.Num, bool) { return f, true }
+	case fun.Var:
+		slot := sc.lookup(e.Name)
+		if slot < 0 {
+			return func([]Value) (semantics.Num, bool) { return semantics.Num{}, false }
+		}
+		return func(fr []Value) (semantics.Num, bool) {
+			v := &fr[slot]
+			return semantics.Num{Elem: v.Elem, Bits: v.K}, v.Kind == IntVal
+		}
+	case *fun.UnOp:
+		a := c.sexp(sc, e.X)
+		return func(fr []Value) (semantics.Num, bool) {
+			v, ok := a(fr)
+			if !ok {
+				return v, false
+			}
+			return semantics.UnaryNum(e.Op, v), true
+		}
+	case *fun.BinOp:
+		l, r := c.sexp(sc, e.L), c.sexp(sc, e.R)
+		return func(fr []Value) (semantics.Num, bool) {
+			a, ok := l(fr)
+			if !ok {
+				return a, false
+			}
+			b, ok := r(fr)
+			if !ok {
+				return b, false
+			}
+			if a.Elem == semantics.IntElem && b.Elem == semantics.IntElem {
+				switch e.Op { // as semantics.Binary: wrapping
+				case semantics.Add:
+					return semantics.IntNum(a.Bits + b.Bits), true
+				case semantics.Sub:
+					return semantics.IntNum(a.Bits - b.Bits), true
+				case semantics.Mul:
+					return semantics.IntNum(a.Bits * b.Bits), true
+				}
+			}
+			v, err := semantics.BinaryNum(e.Op, a, b)
+			return v, err == nil
+		}
+	case *fun.Call:
+		a := c.sexp(sc, e.Arg)
+		return func(fr []Value) (semantics.Num, bool) {
+			v, ok := a(fr)
+			if !ok {
+				return v, false
+			}
+			k, err := semantics.ApplyFunc(e.Func, v)
+			return k, err == nil
+		}
+	}
+	return func([]Value) (semantics.Num, bool) { return semantics.Num{}, false }
+}
