@@ -6,10 +6,11 @@ import (
 )
 
 // The small-step semantics of Fig 6 on annotated core terms. A
-// configuration is a closed term; Step finds the redex through the
+// configuration is a closed term; a step finds the redex through the
 // evaluation contexts E of Fig 5 (function, then arguments left to right;
 // frame elements left to right; under T-APP, I-APP, PACK and the box of an
-// UNPACK) and applies one rule:
+// UNPACK), which the context machine (machine.go) keeps from one step to
+// the next, and applies one rule (contract):
 //
 //	lift      replicate the cells of the lower-ranked frames to the largest
 //	map       split an application over a non-empty frame into a frame of
@@ -24,27 +25,36 @@ import (
 //	proj      open a box
 //	lift-dim  bind (lift [d n] …)'s d to n (the typed dialect's extension)
 
-// Machine is the small-step semantics as a semantics.Machine on terms.
+// Machine is the small-step semantics as a semantics.Machine on terms:
+// a step loads the term into the context machine (machine.go), which
+// descends to the redex, applies the rule there and rebuilds the term. It
+// costs the size of the term; RunSmall and the stepper run Contexts on
+// States instead, whose steps do not.
 type Machine struct{}
 
 // Final reports whether e is a value.
 func (Machine) Final(e Expr) bool { return isValue(e) }
 
 // Step makes one transition.
-func (Machine) Step(e Expr) (Expr, string, error) { return step(e) }
+func (Machine) Step(e Expr) (Expr, string, error) {
+	s, r, err := Contexts{}.Step(Load(e))
+	if err != nil {
+		return nil, "", err
+	}
+	return s.Term(), r, nil
+}
 
 // RunSmall runs a closed, checked expression to a value by the small-step
-// semantics, calling on after every step.
+// semantics, calling on after every step (with the configuration as a
+// term, rebuilt for the hook).
 func RunSmall(e Expr, o *semantics.RunOptions) (*Value, int, error) {
-	if o == nil {
-		o = &semantics.RunOptions{}
-	}
-	d := &semantics.Driver[Expr]{Machine: Machine{}, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[Expr](o), Pos: e.At()}
-	v, n, err := d.Run(e)
+	o = runOptions(o)
+	d := &semantics.Driver[*State]{Machine: Contexts{}, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[*State](o), Pos: e.At()}
+	s, n, err := d.Run(Load(e))
 	if err != nil {
 		return nil, n, err
 	}
-	return toValue(v), n, nil
+	return s.Value(), n, nil
 }
 
 // isValue is Fig 5's v: literals, functions, primitives, boxes of values,
@@ -125,44 +135,13 @@ func emptyOf(pos semantics.Pos, t *Arr) Expr {
 // lit is a value as a term at pos.
 func lit(pos semantics.Pos, v *Value) Expr { return &Lit{Pos: pos, V: v} }
 
-func step(e Expr) (Expr, string, error) {
+// contract applies the rule at the redex e, a term whose evaluated
+// children (focus.go's nextChild) are values, or reports it stuck.
+func contract(e Expr) (Expr, string, error) {
 	switch e := e.(type) {
 	case *App:
-		if !isValue(e.Fn) {
-			fn, r, err := step(e.Fn)
-			if err != nil {
-				return nil, "", err
-			}
-			n := *e
-			n.Fn = fn
-			return &n, r, nil
-		}
-		for i, a := range e.Args {
-			if !isValue(a) {
-				na, r, err := step(a)
-				if err != nil {
-					return nil, "", err
-				}
-				n := *e
-				n.Args = append([]Expr{}, e.Args...)
-				n.Args[i] = na
-				return &n, r, nil
-			}
-		}
 		return stepApp(e)
 	case *Frame:
-		for i, el := range e.Elems {
-			if !isValue(el) {
-				ne, r, err := step(el)
-				if err != nil {
-					return nil, "", err
-				}
-				n := *e
-				n.Elems = append([]Expr{}, e.Elems...)
-				n.Elems[i] = ne
-				return &n, r, nil
-			}
-		}
 		cells := make([]*Value, len(e.Elems))
 		for i, el := range e.Elems {
 			cells[i] = toValue(el)
@@ -177,13 +156,6 @@ func step(e Expr) (Expr, string, error) {
 		}
 		return lit(e.Pos, v), RuleCollapse.Name, nil
 	case *TApp:
-		if !isValue(e.Fn) {
-			fn, r, err := step(e.Fn)
-			if err != nil {
-				return nil, "", err
-			}
-			return &TApp{Pos: e.Pos, Fn: fn, Args: e.Args}, r, nil
-		}
 		f := toValue(e.Fn).A[0].(*Func)
 		if f.Prim != nil {
 			return instantiateStep(e.Pos, &Func{Prim: f.Prim, Indices: f.Indices, Types: e.Args}, RuleTBeta.Name)
@@ -195,13 +167,6 @@ func step(e Expr) (Expr, string, error) {
 		}
 		return substExpr(l.Body, nil, sub), RuleTBeta.Name, nil
 	case *IApp:
-		if !isValue(e.Fn) {
-			fn, r, err := step(e.Fn)
-			if err != nil {
-				return nil, "", err
-			}
-			return &IApp{Pos: e.Pos, Fn: fn, Args: e.Args}, r, nil
-		}
 		f := toValue(e.Fn).A[0].(*Func)
 		if f.Prim != nil {
 			return instantiateStep(e.Pos, &Func{Prim: f.Prim, Indices: e.Args, Types: f.Types}, RuleIBeta.Name)
@@ -212,22 +177,7 @@ func step(e Expr) (Expr, string, error) {
 			sub.Indices[x] = e.Args[i]
 		}
 		return substExpr(l.Body, nil, sub), RuleIBeta.Name, nil
-	case *Pack:
-		body, r, err := step(e.Body)
-		if err != nil {
-			return nil, "", err
-		}
-		return &Pack{Pos: e.Pos, Indices: e.Indices, Body: body, Type: e.Type}, r, nil
 	case *Unpack:
-		if !isValue(e.Box) {
-			box, r, err := step(e.Box)
-			if err != nil {
-				return nil, "", err
-			}
-			n := *e
-			n.Box = box
-			return &n, r, nil
-		}
 		b := toValue(e.Box).A[0].(*Box)
 		sub := TypeSubst{Indices: Subst{}}
 		for i, x := range e.IVars {
@@ -235,15 +185,6 @@ func step(e Expr) (Expr, string, error) {
 		}
 		return substExpr(e.Body, map[string]Expr{e.X: valueTerm(e.Box.At(), b.Val, b.Type.Body.(*Arr).Elem)}, sub), RuleProj.Name, nil
 	case *LiftDim:
-		if !isValue(e.N) {
-			n, r, err := step(e.N)
-			if err != nil {
-				return nil, "", err
-			}
-			c := *e
-			c.N = n
-			return &c, r, nil
-		}
 		n := toValue(e.N).I[0]
 		if n < 0 {
 			return nil, "", semantics.Stuckf(e.Pos, RuleLiftDim.Name, "a dimension cannot be negative, got %d", n)
@@ -254,41 +195,11 @@ func step(e Expr) (Expr, string, error) {
 	case *Reify:
 		return lit(e.Pos, reify(e.Index)), RuleDelta.Name, nil
 	case *Reshape:
-		if !isValue(e.E) {
-			x, r, err := step(e.E)
-			if err != nil {
-				return nil, "", err
-			}
-			c := *e
-			c.E = x
-			return &c, r, nil
-		}
 		ds, _ := e.Type.Shape.Const()
 		return valueTerm(e.Pos, toValue(e.E).Reshape(ds), e.Type.Elem), RuleDelta.Name, nil
 	case *Map:
-		for i, a := range e.Args {
-			if !isValue(a) {
-				na, r, err := step(a)
-				if err != nil {
-					return nil, "", err
-				}
-				n := *e
-				n.Args = append([]Expr{}, e.Args...)
-				n.Args[i] = na
-				return &n, r, nil
-			}
-		}
 		return stepMap(e)
 	case *Rep:
-		if !isValue(e.E) {
-			x, r, err := step(e.E)
-			if err != nil {
-				return nil, "", err
-			}
-			c := *e
-			c.E = x
-			return &c, r, nil
-		}
 		frame, _ := e.Frame.Const()
 		return valueTerm(e.Pos, Replicate(toValue(e.E), frame), e.Type.Elem), RuleREP.Name, nil
 	case *Var:

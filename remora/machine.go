@@ -1,0 +1,243 @@
+package remora
+
+import (
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The small-step semantics as a machine with an explicit evaluation
+// context (a focus and a stack of frames, CEK-style, as FUN's small-step).
+// Step (step.go) finds the redex by descending the evaluation contexts E
+// of Fig 5 from the root; on a term of n nodes that costs a walk to the
+// redex and a copy of every node on the way (a frame's n elements, a fold
+// chain's n levels) per step, so a run of n steps was quadratic. The
+// machine keeps the path instead: a State is the redex and the context
+// around it, and after a rule fires, settle looks for the next redex from
+// the contractum, going up only as far as the first frame with a child
+// still to reduce. Each node is entered once and rebuilt once, when its
+// last evaluated child becomes a value, so a step costs O(1) amortised
+// beside what its rule does. The redexes, rules, contracta and stuck
+// states are those of the descent (Machine.Step is this machine on a
+// term loaded and rebuilt), and the whole term is rebuilt only when it is
+// shown (Term: `arraysem step`, the REPL, an OnStep hook).
+
+// State is a configuration of the context machine: the redex, or the
+// value when the run is over, and its evaluation context. States are
+// persistent: a step makes a new one and shares the context with the
+// old, so a stepper can keep them all to step back.
+type State struct {
+	focus Expr
+	ctx   *hole
+	final bool // focus is a value and ctx is empty
+}
+
+// A hole is one frame of an evaluation context, innermost first: node
+// with its i-th child (focus.go's numbering) replaced by what is inside;
+// done is the children before i as they are now (values, last first),
+// and the children after i are still node's.
+type hole struct {
+	node Expr
+	i    int
+	done *cons
+	up   *hole
+}
+
+// cons is a persistent list of terms.
+type cons struct {
+	e    Expr
+	next *cons
+}
+
+// Contexts is the small-step semantics as a semantics.Machine on States.
+type Contexts struct{}
+
+// Final reports whether the run in s is over.
+func (Contexts) Final(s *State) bool { return s.final }
+
+// Step applies the rule at the redex and finds the next one.
+func (Contexts) Step(s *State) (*State, string, error) {
+	e, r, err := contract(s.focus)
+	if err != nil {
+		return nil, "", err
+	}
+	return settle(e, s.ctx), r, nil
+}
+
+// Load is the machine's state for the closed term e: e's redex in its
+// context.
+func Load(e Expr) *State { return settle(e, nil) }
+
+// Value is the value a final state holds, as a flat Value.
+func (s *State) Value() *Value { return toValue(s.focus) }
+
+// Term is the configuration s stands for: its context with the focus
+// plugged in, rebuilt as Step (the descent) would have rebuilt it.
+func (s *State) Term() Expr {
+	e := s.focus
+	for h := s.ctx; h != nil; h = h.up {
+		ch := h.children(e)
+		for j := h.i + 1; j < len(ch); j++ {
+			ch[j], _ = child(h.node, j)
+		}
+		e = rebuild(h.node, ch)
+	}
+	return e
+}
+
+// children is a slice for all of h.node's evaluated children with the
+// ones before i filled from done and the i-th set to e.
+func (h *hole) children(e Expr) []Expr {
+	ch := make([]Expr, childCount(h.node))
+	ch[h.i] = e
+	j := h.i - 1
+	for d := h.done; d != nil; d = d.next {
+		ch[j] = d.e
+		j--
+	}
+	return ch
+}
+
+// settle finds the next redex from term e in context ctx: down into e's
+// first child that is not a value (the order of Fig 5's E: function, then
+// arguments left to right; frame elements left to right; the one
+// evaluated child of the other forms), or, when e is a value, up into the
+// enclosing frame's next child that is not one. A node all of whose
+// evaluated children are values is rebuilt with them and is the redex,
+// unless it is a value itself (a frame of atoms, a box of a value).
+func settle(e Expr, ctx *hole) *State {
+	for {
+		if !isValue(e) {
+			i := nextChild(e)
+			if i < 0 {
+				return &State{focus: e, ctx: ctx}
+			}
+			var d *cons
+			for j := 0; j < i; j++ {
+				c, _ := child(e, j)
+				d = &cons{c, d}
+			}
+			ctx = &hole{node: e, i: i, done: d, up: ctx}
+			e, _ = child(e, i)
+			continue
+		}
+		if ctx == nil {
+			return &State{focus: e, final: true}
+		}
+		h := ctx
+		ctx = h.up
+		d := &cons{e, h.done}
+		n := childCount(h.node)
+		j := h.i + 1
+		for ; j < n; j++ {
+			c, _ := child(h.node, j)
+			if !isValue(c) {
+				break
+			}
+			d = &cons{c, d}
+		}
+		if j < n {
+			ctx = &hole{node: h.node, i: j, done: d, up: ctx}
+			e, _ = child(h.node, j)
+			continue
+		}
+		ch := make([]Expr, n)
+		for k := n - 1; d != nil; d = d.next {
+			ch[k] = d.e
+			k--
+		}
+		e = rebuild(h.node, ch)
+	}
+}
+
+// childCount is the number of e's evaluated children, as nextChild and
+// child number them.
+func childCount(e Expr) int {
+	switch e := e.(type) {
+	case *App:
+		return 1 + len(e.Args)
+	case *Frame:
+		return len(e.Elems)
+	case *Map:
+		return len(e.Args)
+	case *TApp, *IApp, *Pack, *Unpack, *LiftDim, *Reshape, *Rep:
+		return 1
+	}
+	return 0
+}
+
+// rebuild is node with its evaluated children replaced by ch, made as
+// the descent makes it (a T-APP, I-APP or box it rebuilds loses its end
+// position, as it always has).
+func rebuild(node Expr, ch []Expr) Expr {
+	switch e := node.(type) {
+	case *App:
+		n := *e
+		n.Fn, n.Args = ch[0], ch[1:]
+		return &n
+	case *Frame:
+		n := *e
+		n.Elems = ch
+		return &n
+	case *Map:
+		n := *e
+		n.Args = ch
+		return &n
+	case *TApp:
+		return &TApp{Pos: e.Pos, Fn: ch[0], Args: e.Args}
+	case *IApp:
+		return &IApp{Pos: e.Pos, Fn: ch[0], Args: e.Args}
+	case *Pack:
+		return &Pack{Pos: e.Pos, Indices: e.Indices, Body: ch[0], Type: e.Type}
+	case *Unpack:
+		n := *e
+		n.Box = ch[0]
+		return &n
+	case *LiftDim:
+		n := *e
+		n.N = ch[0]
+		return &n
+	case *Reshape:
+		n := *e
+		n.E = ch[0]
+		return &n
+	case *Rep:
+		n := *e
+		n.E = ch[0]
+		return &n
+	}
+	return node
+}
+
+// runOptions is o with its OnStep given the configuration as a term, as
+// the hook's callers expect, rather than the machine's State.
+func runOptions(o *semantics.RunOptions) *semantics.RunOptions {
+	if o == nil {
+		return &semantics.RunOptions{}
+	}
+	if o.OnStep == nil {
+		return o
+	}
+	c := *o
+	c.OnStep = func(rule string, s any) { o.OnStep(rule, s.(*State).Term()) }
+	return &c
+}
+
+// newStepper is the lang.Stepper of the runs of exprs on the context
+// machine: configurations print as terms, and the focus of a step is
+// Focus on the terms before and after it.
+func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos) *lang.Stepper {
+	inits := make([]*State, len(exprs))
+	for i, e := range exprs {
+		inits[i] = Load(e)
+	}
+	s := lang.NewStepper[*State](Contexts{}, inits, runOptions(o), pos,
+		func(s *State) string { return ExprString(s.Term()) },
+		func(fs []*State) (*lang.Result, error) {
+			vs := make([]*Value, len(fs))
+			for i, f := range fs {
+				vs[i] = f.Value()
+			}
+			return &lang.Result{Lines: ValueLines(vs)}, nil
+		})
+	return lang.WithFocus(s, func(prev, next *State) lang.Focus { return Focus(prev.Term(), next.Term()) })
+}
