@@ -57,17 +57,3 @@ func (a *ArrayMem) MapIdents(f fun.IdentFunc) fun.TypeExt {
 	}
 	return &ArrayMem{Block: f(a.Block, false), Index: l}
 }
-
-// uses counts the occurrences of variables (not binders) in statements
-// and results.
-func uses(ss []*fun.Stm, result []*fun.Ident) map[string]int {
-	n := map[string]int{}
-	count := fun.Uses(func(x *fun.Ident) *fun.Ident { n[x.Name]++; return x })
-	for _, s := range ss {
-		fun.MapStm(s, count)
-	}
-	for _, x := range result {
-		count(x, false)
-	}
-	return n
-}

@@ -2,7 +2,6 @@ package funmem
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 	"strings"
 
@@ -17,17 +16,39 @@ import (
 // normal forms are equal for all values of their variables, also under
 // int64's wrapping arithmetic (a commutative ring), so the type checker can
 // accept an LMAD written differently from the one a rule computes.
+//
+// The monomials are a slice sorted by their key, not a map: the checker
+// normalises many small index expressions, and a map per intermediate
+// polynomial was most of the campaigns' allocation (docs/performance.md).
+// A Poly is never changed once built, so results share slices freely.
 type Poly struct {
-	terms map[string]int64    // monomial (sorted factors joined by "·") → coefficient
-	atoms map[string]fun.SExp // factor → the expression it stands for
+	terms []mono // sorted by key; no coefficient is 0
+	atoms []atom // factor → the expression it stands for, one entry per factor
+}
+
+// A mono is a monomial with its coefficient.
+type mono struct {
+	key string   // the factors, sorted, joined by "·" ("" for the constant)
+	fs  []string // the factors, sorted
+	c   int64
+}
+
+// An atom is a factor and the expression it stands for.
+type atom struct {
+	name string
+	e    fun.SExp
 }
 
 func constPoly(k int64) Poly {
-	p := Poly{terms: map[string]int64{}, atoms: map[string]fun.SExp{}}
-	if k != 0 {
-		p.terms[""] = k
+	if k == 0 {
+		return Poly{}
 	}
-	return p
+	return Poly{terms: []mono{{c: k}}}
+}
+
+// factorPoly is the polynomial of one factor, name, standing for e.
+func factorPoly(name string, e fun.SExp) Poly {
+	return Poly{terms: []mono{{key: name, fs: []string{name}, c: 1}}, atoms: []atom{{name, e}}}
 }
 
 // Normalize computes the normal form of e.
@@ -36,10 +57,7 @@ func Normalize(e fun.SExp) Poly {
 	case *fun.Const:
 		return constPoly(e.Value)
 	case fun.Var:
-		p := constPoly(0)
-		p.terms[e.Name] = 1
-		p.atoms[e.Name] = e
-		return p
+		return factorPoly(e.Name, e)
 	case *fun.UnOp:
 		return Normalize(e.X).scale(-1)
 	case *fun.BinOp:
@@ -71,13 +89,7 @@ func Normalize(e fun.SExp) Poly {
 }
 
 // opaque is the polynomial of one factor that stands for e as printed.
-func opaque(e fun.SExp) Poly {
-	key := "⟨" + fun.PrintSExp(e) + "⟩"
-	p := constPoly(0)
-	p.terms[key] = 1
-	p.atoms[key] = e
-	return p
-}
+func opaque(e fun.SExp) Poly { return factorPoly("⟨"+fun.PrintSExp(e)+"⟩", e) }
 
 func constOf(e fun.SExp) (int64, bool) {
 	c, ok := e.(*fun.Const)
@@ -88,104 +100,156 @@ func constOf(e fun.SExp) (int64, bool) {
 }
 
 func (p Poly) scale(k int64) Poly {
-	q := constPoly(0)
-	for m, c := range p.terms {
-		if c*k != 0 {
-			q.terms[m] = c * k
-		}
+	if k == 1 {
+		return p
 	}
-	for a, e := range p.atoms {
-		q.atoms[a] = e
+	q := Poly{terms: make([]mono, 0, len(p.terms)), atoms: p.atoms}
+	for _, m := range p.terms {
+		if c := m.c * k; c != 0 {
+			m.c = c
+			q.terms = append(q.terms, m)
+		}
 	}
 	return q
 }
 
-func (p Poly) add(o Poly) Poly {
-	q := p.scale(1)
-	for m, c := range o.terms {
-		if s := q.terms[m] + c; s != 0 {
-			q.terms[m] = s
-		} else {
-			delete(q.terms, m)
-		}
+// mergeAtoms is a's factors and b's, b's expression where both name one
+// (as the maps this replaces were updated: the right operand last).
+func mergeAtoms(a, b []atom) []atom {
+	switch {
+	case len(b) == 0:
+		return a
+	case len(a) == 0:
+		return b
 	}
-	for a, e := range o.atoms {
-		q.atoms[a] = e
+	out := slices.Clone(a)
+next:
+	for _, x := range b {
+		for i := range out {
+			if out[i].name == x.name {
+				out[i] = x
+				continue next
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func (p Poly) add(o Poly) Poly {
+	q := Poly{terms: make([]mono, 0, len(p.terms)+len(o.terms)), atoms: mergeAtoms(p.atoms, o.atoms)}
+	i, j := 0, 0
+	for i < len(p.terms) || j < len(o.terms) {
+		switch {
+		case j == len(o.terms) || i < len(p.terms) && p.terms[i].key < o.terms[j].key:
+			q.terms = append(q.terms, p.terms[i])
+			i++
+		case i == len(p.terms) || o.terms[j].key < p.terms[i].key:
+			q.terms = append(q.terms, o.terms[j])
+			j++
+		default:
+			if s := p.terms[i].c + o.terms[j].c; s != 0 {
+				m := p.terms[i]
+				m.c = s
+				q.terms = append(q.terms, m)
+			}
+			i++
+			j++
+		}
 	}
 	return q
 }
 
 func (p Poly) mul(o Poly) Poly {
-	q := constPoly(0)
-	for m1, c1 := range p.terms {
-		for m2, c2 := range o.terms {
+	q := Poly{terms: make([]mono, 0, len(p.terms)*len(o.terms)), atoms: mergeAtoms(p.atoms, o.atoms)}
+	for _, m1 := range p.terms {
+		for _, m2 := range o.terms {
 			m := mulMono(m1, m2)
-			if s := q.terms[m] + c1*c2; s != 0 {
-				q.terms[m] = s
-			} else {
-				delete(q.terms, m)
-			}
+			m.c = m1.c * m2.c
+			q.terms = append(q.terms, m)
 		}
 	}
-	for a, e := range p.atoms {
-		q.atoms[a] = e
+	slices.SortStableFunc(q.terms, func(a, b mono) int { return strings.Compare(a.key, b.key) })
+	// Sum the coefficients of equal monomials, dropping those that are 0.
+	out := q.terms[:0]
+	for _, m := range q.terms {
+		if n := len(out); n > 0 && out[n-1].key == m.key {
+			out[n-1].c += m.c
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].c == 0 {
+			out = out[:n-1]
+		}
+		out = append(out, m)
 	}
-	for a, e := range o.atoms {
-		q.atoms[a] = e
+	if n := len(out); n > 0 && out[n-1].c == 0 {
+		out = out[:n-1]
 	}
+	q.terms = out
 	return q
 }
 
-func factors(m string) []string {
-	if m == "" {
-		return nil
+// mulMono is the product of two monomials' factors (coefficient unset).
+func mulMono(a, b mono) mono {
+	switch {
+	case len(a.fs) == 0:
+		return mono{key: b.key, fs: b.fs}
+	case len(b.fs) == 0:
+		return mono{key: a.key, fs: a.fs}
 	}
-	return strings.Split(m, "·")
-}
-
-func mulMono(a, b string) string {
-	fs := append(factors(a), factors(b)...)
-	slices.Sort(fs)
-	return strings.Join(fs, "·")
+	fs := make([]string, 0, len(a.fs)+len(b.fs))
+	i, j := 0, 0
+	for i < len(a.fs) || j < len(b.fs) {
+		if j == len(b.fs) || i < len(a.fs) && a.fs[i] <= b.fs[j] {
+			fs = append(fs, a.fs[i])
+			i++
+		} else {
+			fs = append(fs, b.fs[j])
+			j++
+		}
+	}
+	return mono{key: strings.Join(fs, "·"), fs: fs}
 }
 
 // Equal reports whether two normal forms are the same polynomial.
 func (p Poly) Equal(o Poly) bool {
-	if len(p.terms) != len(o.terms) {
-		return false
-	}
-	for m, c := range p.terms {
-		if o.terms[m] != c {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(p.terms, o.terms, func(a, b mono) bool { return a.key == b.key && a.c == b.c })
 }
 
 // SameValue reports whether two scalar expressions are equal as
 // polynomials.
 func SameValue(a, b fun.SExp) bool { return Normalize(a).Equal(Normalize(b)) }
 
+// atom is the expression factor f stands for.
+func (p Poly) atom(f string) fun.SExp {
+	for _, a := range p.atoms {
+		if a.name == f {
+			return a.e
+		}
+	}
+	return nil
+}
+
 // Expr turns a normal form back into a scalar expression: monomials of
 // higher degree first, then by their factors, the constant last.
 func (p Poly) Expr() fun.SExp {
 	// Higher degrees first, then by name.
-	monos := slices.SortedFunc(maps.Keys(p.terms), func(a, b string) int {
-		return cmp.Or(cmp.Compare(len(factors(b)), len(factors(a))), strings.Compare(a, b))
+	monos := slices.SortedFunc(slices.Values(p.terms), func(a, b mono) int {
+		return cmp.Or(cmp.Compare(len(b.fs), len(a.fs)), strings.Compare(a.key, b.key))
 	})
 	var out fun.SExp
 	for _, m := range monos {
-		c := p.terms[m]
+		c := m.c
 		neg := c < 0 && out != nil
 		if neg {
 			c = -c
 		}
 		var term fun.SExp
-		for _, f := range factors(m) {
+		for _, f := range m.fs {
 			if term == nil {
-				term = p.atoms[f]
+				term = p.atom(f)
 			} else {
-				term = &fun.BinOp{Op: semantics.Mul, L: term, R: p.atoms[f]}
+				term = &fun.BinOp{Op: semantics.Mul, L: term, R: p.atom(f)}
 			}
 		}
 		switch {
@@ -213,6 +277,12 @@ func (p Poly) Expr() fun.SExp {
 func Canon(e fun.SExp) fun.SExp { return Normalize(e).Expr() }
 
 func binop(a, b fun.SExp, op byte) fun.SExp {
-	o := map[byte]semantics.Op{'+': semantics.Add, '-': semantics.Sub, '*': semantics.Mul}[op]
+	o := semantics.Add
+	switch op {
+	case '-':
+		o = semantics.Sub
+	case '*':
+		o = semantics.Mul
+	}
 	return Canon(&fun.BinOp{Op: o, L: a, R: b})
 }

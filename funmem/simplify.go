@@ -340,3 +340,149 @@ func binders(b *fun.Body) map[string]bool {
 	})
 	return out
 }
+
+// uses counts the occurrences of variables (not binders) in statements
+// and results, types included (sizes, blocks, the variables of LMADs):
+// the identifiers fun.MapStm passes to fun.Uses. It walks the tree
+// without copying it, since deadCode asks it again after every drop; an
+// extension's node other than FUNMEM's own is mapped (and the copy
+// dropped).
+func uses(ss []*fun.Stm, result []*fun.Ident) map[string]int {
+	u := useCounter{}
+	for _, s := range ss {
+		u.stm(s)
+	}
+	u.idents(result)
+	return u
+}
+
+// A useCounter counts the uses of each name.
+type useCounter map[string]int
+
+func (u useCounter) idents(xs []*fun.Ident) {
+	for _, x := range xs {
+		u[x.Name]++
+	}
+}
+
+func (u useCounter) body(b *fun.Body) {
+	if b == nil {
+		return
+	}
+	u.idents(b.Result)
+	for _, s := range b.Stms {
+		u.stm(s)
+	}
+}
+
+func (u useCounter) stm(s *fun.Stm) {
+	u.params(s.Pat)
+	u.exp(s.Exp)
+}
+
+func (u useCounter) params(ps []*fun.Param) {
+	for _, p := range ps {
+		u.typ(p.Type)
+	}
+}
+
+func (u useCounter) typ(t fun.Type) {
+	u.idents(t.Dims)
+	switch a := t.Ext.(type) {
+	case nil:
+	case *ArrayMem:
+		u[a.Block.Name]++
+		if a.Index.IsRowMajor() {
+			for _, x := range a.Index.RowMajor {
+				u.sexp(x)
+			}
+		} else {
+			u.sexp(a.Index.Offset)
+			for _, d := range a.Index.Dims {
+				u.sexp(d.Elems)
+				u.sexp(d.Stride)
+			}
+		}
+	case fun.TypeMapper:
+		a.MapIdents(u.count)
+	}
+}
+
+// count is u as a fun.IdentFunc for the uses (binders are not counted).
+func (u useCounter) count(x *fun.Ident, binder bool) *fun.Ident {
+	if !binder {
+		u[x.Name]++
+	}
+	return x
+}
+
+func (u useCounter) sexp(e fun.SExp) {
+	switch e := e.(type) {
+	case fun.Var:
+		u[e.Name]++
+	case *fun.BinOp:
+		u.sexp(e.L)
+		u.sexp(e.R)
+	case *fun.UnOp:
+		u.sexp(e.X)
+	case *fun.Call:
+		u.sexp(e.Arg)
+	case *fun.Const, *fun.FloatConst:
+	default:
+		fun.MapSExp(e, u.count) // panics as fun.MapStm would
+	}
+}
+
+func (u useCounter) exp(e fun.Exp) {
+	switch e := e.(type) {
+	case *fun.ScalarExp:
+		u.sexp(e.X)
+	case *fun.IndexExp:
+		u[e.Arr.Name]++
+		u.idents(e.Idx)
+	case *fun.SliceExp:
+		u[e.Arr.Name]++
+		for _, s := range e.Slices {
+			u[s.Off.Name]++
+			u[s.Size.Name]++
+		}
+	case *fun.TransposeExp:
+		u[e.Arr.Name]++
+	case *fun.IotaExp:
+		u[e.N.Name]++
+	case *fun.CopyExp:
+		u[e.Arr.Name]++
+	case *fun.IfExp:
+		u[e.Cond.Name]++
+		u.body(e.Then)
+		u.body(e.Else)
+	case *fun.KernelExp:
+		u[e.Bound.Name]++
+		u.body(e.Body)
+	case *fun.LoopExp:
+		u.params(e.Params)
+		u.idents(e.Init)
+		u[e.Bound.Name]++
+		u.body(e.Body)
+	case *fun.ReduceExp:
+		u.params(e.Params)
+		u[e.Ne.Name]++
+		u[e.Arr.Name]++
+		u.body(e.Body)
+	case *fun.ScanExp:
+		u.params(e.Params)
+		u[e.Ne.Name]++
+		u[e.Arr.Name]++
+		u.body(e.Body)
+	case *fun.FilterExp:
+		u.params(e.Params)
+		u[e.Arr.Name]++
+		u.body(e.Body)
+	case *fun.AssertExp:
+		u.sexp(e.Cond)
+	case *AllocExp:
+		u.sexp(e.Size)
+	default:
+		fun.MapExp(e, u.count)
+	}
+}
