@@ -351,6 +351,12 @@ func destination(env vars, s *fun.Stm, rule string) (Value, error) {
 // E-MEM-TRANSPOSE, and the fresh arrays of iota and copy, which are kernels
 // (§2) and so are traced and checked for races like one.
 func evalAtomic(env vars, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]Value, string, error) {
+	return evalAtomicPool(env, h, s, opts, nil)
+}
+
+// evalAtomicPool is evalAtomic taking the trackers of iota and copy from
+// pool (nil: fresh ones).
+func evalAtomicPool(env vars, h *semantics.Heap, s *fun.Stm, opts *HeapOptions, pool *trackerPool) ([]Value, string, error) {
 	one := func(v Value, rule string) ([]Value, string, error) { return []Value{v}, rule, nil }
 	switch e := s.Exp.(type) {
 	case *fun.AssertExp:
@@ -428,7 +434,7 @@ func evalAtomic(env vars, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		if err != nil {
 			return nil, "", err
 		}
-		return freshArray(env, h, s, rule, n, opts, func(i int64, dst semantics.LMAD, k *kernel) error {
+		return freshArray(env, h, s, rule, n, opts, pool, func(i int64, dst semantics.LMAD, k *kernel) error {
 			return h.Write(semantics.Loc{Block: k.dest.Block, Offset: dst.Offset}, i)
 		})
 	case *fun.CopyExp:
@@ -441,7 +447,7 @@ func evalAtomic(env vars, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 		if a.L.Rank() == 0 {
 			return nil, "", semantics.Stuckf(e.Pos(), rule, "copy of a rank-0 array")
 		}
-		return freshArray(env, h, s, rule, a.L.Dims[0].Elems, opts, func(i int64, dst semantics.LMAD, k *kernel) error {
+		return freshArray(env, h, s, rule, a.L.Dims[0].Elems, opts, pool, func(i int64, dst semantics.LMAD, k *kernel) error {
 			src, err := a.L.Index(i)
 			if err != nil {
 				return err
@@ -461,7 +467,7 @@ func evalAtomic(env vars, h *semantics.Heap, s *fun.Stm, opts *HeapOptions) ([]V
 
 // freshArray runs the kernel a derived form stands for: m iterations, each
 // writing its item through write, traced and checked for races.
-func freshArray(env vars, h *semantics.Heap, s *fun.Stm, rule string, m int64, opts *HeapOptions,
+func freshArray(env vars, h *semantics.Heap, s *fun.Stm, rule string, m int64, opts *HeapOptions, pool *trackerPool,
 	write func(i int64, dst semantics.LMAD, k *kernel) error) ([]Value, string, error) {
 	if m < 0 {
 		return nil, "", semantics.Stuckf(s.Exp.Pos(), rule, "a kernel bound of %d is negative", m)
@@ -473,7 +479,7 @@ func freshArray(env vars, h *semantics.Heap, s *fun.Stm, rule string, m int64, o
 	if dest.L.Rank() == 0 || dest.L.Dims[0].Elems != m {
 		return nil, "", semantics.Stuckf(s.Pat[0].Lparen, rule, "the destination %v does not have %d items", dest.L, m)
 	}
-	t := semantics.NewTracker(opts.Trace != nil)
+	t := pool.get(opts.Trace != nil)
 	h.Push(t)
 	k := &kernel{s: s, dest: dest, m: m, t: t}
 	for i := int64(1); i <= m; i++ {
@@ -498,6 +504,7 @@ func freshArray(env vars, h *semantics.Heap, s *fun.Stm, rule string, m int64, o
 	if opts.Trace != nil {
 		opts.Trace(s, t.Trace)
 	}
+	pool.put(t)
 	return []Value{dest}, rule, nil
 }
 

@@ -92,21 +92,33 @@ type heapMachine struct {
 	opts  *HeapOptions
 	h     *semantics.Heap
 	trace bool
-	free  []*semantics.Tracker // trackers of kernels that have ended, for reuse
-	walk  *heapEval            // the tree walker, for the extension forms
+	pool  trackerPool
+	walk  *heapEval // the tree walker, for the extension forms
 }
 
-// tracker is a fresh tracker, made from one whose kernel has ended where
-// there is one.
-func (m *heapMachine) tracker() *semantics.Tracker {
-	n := len(m.free)
-	if n == 0 {
-		return semantics.NewTracker(m.trace)
+// trackerPool keeps the trackers of kernels that have ended, for reuse: a
+// kernel that starts resets one (Tracker.Reset keeps the memory of its
+// tables) rather than allocating a new one. A nil pool makes fresh ones.
+type trackerPool struct{ free []*semantics.Tracker }
+
+// get is a fresh tracker.
+func (p *trackerPool) get(trace bool) *semantics.Tracker {
+	if p == nil || len(p.free) == 0 {
+		return semantics.NewTracker(trace)
 	}
-	t := m.free[n-1]
-	m.free = m.free[:n-1]
-	t.Reset(m.trace)
+	n := len(p.free)
+	t := p.free[n-1]
+	p.free = p.free[:n-1]
+	t.Reset(trace)
 	return t
+}
+
+// put gives back the tracker of a kernel that has ended (its trace, if
+// any, has been handed on: Reset makes a new one).
+func (p *trackerPool) put(t *semantics.Tracker) {
+	if p != nil {
+		p.free = append(p.free, t)
+	}
 }
 
 // hcode is a compiled statement: it evaluates the statement's expression
@@ -235,7 +247,7 @@ func (c *hcompiler) stm(sc *hscope, s *fun.Stm, out []int) hcode {
 // name.
 func (c *hcompiler) hAtomic(sc *hscope, s *fun.Stm, o int) hcode {
 	return func(m *heapMachine, fr []Value) error {
-		vs, rule, err := evalAtomic(slotVars{fr, sc}, m.h, s, m.opts)
+		vs, rule, err := evalAtomicPool(slotVars{fr, sc}, m.h, s, m.opts, &m.pool)
 		if err != nil {
 			return err
 		}
@@ -312,7 +324,7 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 		if err != nil {
 			return err
 		}
-		t := m.tracker()
+		t := m.pool.get(m.trace)
 		m.h.Push(t)
 		k := kernel{s: s, dest: dest, m: n, t: t}
 		for i := int64(1); i <= n; i++ {
@@ -336,7 +348,7 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 			m.opts.Trace(s, t.Trace)
 		}
 		m.opts.Counter.Hit(EMemKernel.Name)
-		m.free = append(m.free, t)
+		m.pool.put(t)
 		fr[out[0]] = dest
 		return nil
 	}
