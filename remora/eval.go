@@ -477,6 +477,11 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 	if f0.Prim != nil && f0.Prim.Scalar != nil && allSame(fv) && baseKinds(args) {
 		return ev.scalarLoop(f0, args, frame, fs[1:], kindOf(ret.Elem), pos)
 	}
+	if f0.Prim == nil && len(fv.Shape) == 0 {
+		if v, ok := ev.vectorLam(f0, args, frame, fs[1:], n); ok {
+			return v, nil
+		}
+	}
 	// cell i of an array whose frame is the prefix fr of frame is at
 	// position p / (n / |fr|) of it: replication without copying.
 	div := make([]int, len(fs))

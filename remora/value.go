@@ -290,6 +290,12 @@ func (v *Value) TermString() string {
 
 func (v *Value) write(b *strings.Builder, shape []int64, off int, term bool) {
 	if len(shape) == 0 {
+		if v.Kind == KInt {
+			// The common atom, without a string of its own.
+			var buf [20]byte
+			b.Write(strconv.AppendInt(buf[:0], v.I[off], 10))
+			return
+		}
 		s := v.atomString(off)
 		if box, ok := v.atom(off).(*Box); ok && term && box.Type != nil {
 			s = "(box (" + indicesString(box.Indices) + ") " + TypeString(box.Type) + " " + box.Val.TermString() + ")"
