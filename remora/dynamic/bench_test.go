@@ -66,3 +66,19 @@ func BenchmarkScalarAdd(b *testing.B) {
 		return scalarLoop(plus, []*remora.Value{xs, remora.FloatScalar(0.5)}, frame, [][]int64{frame, nil}, pos)
 	})
 }
+
+// BenchmarkReduceIota is the dynamic-reduce row's program, (reduce + 0
+// (iota [10^6])), by the big-step (the row compares it with the typed
+// dialect's reduce-init of a bound iota).
+func BenchmarkReduceIota(b *testing.B) {
+	p, _, err := ParseFile("bench.remora", "(reduce + 0 (iota [1000000]))")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Eval(p, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

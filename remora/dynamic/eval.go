@@ -545,6 +545,9 @@ func appendItem(pos semantics.Pos, arr, item *remora.Value) (*remora.Value, erro
 // lifting, in index order.
 func (ev *evaluator) fold(p *PrimDef, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
 	if p.Tree {
+		if v, ok := ev.flatTreeReduce(args[0], args[len(args)-1], pos); ok {
+			return v, nil
+		}
 		if v, ok := ev.liftedTreeReduce(args[0], args[len(args)-1], pos); ok {
 			return v, nil
 		}

@@ -1,6 +1,8 @@
 package dynamic
 
 import (
+	"sync/atomic"
+
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -213,4 +215,181 @@ func (t *numTrace) value(pos semantics.Pos) (*remora.Value, error) {
 		cells[j] = numScalar(x)
 	}
 	return collapse(pos, []int64{int64(len(cells))}, cells)
+}
+
+// flatTrees turns flatTreeReduce on; the tests turn it off to compare it
+// with liftedTreeReduce.
+var flatTrees = true
+
+// flatTreeRuns counts the reductions flatTreeReduce computed, so that the
+// tests can tell that they compared it and not two fallbacks.
+var flatTreeRuns atomic.Int64
+
+// flatTreeReduce computes liftedTreeReduce's tree over a vector of ints
+// or floats with a scalar primitive as the operator, on flat buffers,
+// without the two strided copies and the result array per level. Each
+// pair is combined by the same arithmetic (the int64 path with its
+// overflow check for +, - and * on ints; the primitive's δ-rule for the
+// others), and the
+// rules counted are the same (lift, map and δ per level). The tree is the
+// same too, but not built a level at a time: an aligned block of 2^k
+// items that the array holds in full is a balanced subtree of it (its
+// pairs never meet an odd item out), so each block is reduced on its own
+// in a small scratch buffer that stays in the cache, the items after the
+// last full block are taken k levels up as the level-by-level process
+// would, and the level-by-level process goes on from there over the
+// blocks' roots. Only the order in which the pairs are combined differs,
+// which matters only where one goes wrong; so it reports false, leaving
+// the reduction to liftedTreeReduce, which then starts again, wherever a
+// pair would not give an atom of the array's kind: an int overflow (which
+// turns the level exact), an error, a result of another kind (a rational,
+// a boolean).
+func (ev *evaluator) flatTreeReduce(op, arr *remora.Value, pos semantics.Pos) (*remora.Value, bool) {
+	if !flatTrees || len(op.Shape) != 0 || op.Kind != remora.KFunc || len(arr.Shape) != 1 || arr.Shape[0] < 2 ||
+		(arr.Kind != remora.KInt && arr.Kind != remora.KFloat) {
+		return nil, false
+	}
+	f, ok := op.A[0].(*Func)
+	if !ok || f.Prim == nil || f.Prim.Op == nil {
+		return nil, false
+	}
+	if ranks := f.RanksFor(2); len(ranks) != 2 || ranks[0] != 0 || ranks[1] != 0 {
+		return nil, false
+	}
+	var out *remora.Value
+	if arr.Kind == remora.KInt {
+		c := &remora.Call{Pos: pos}
+		in := make([]num, 2)
+		pairs := func(dst, src []int64) bool {
+			for i := range dst {
+				in[0], in[1] = intNum(src[2*i]), intNum(src[2*i+1])
+				r, err := f.Prim.Op(c, in)
+				if err != nil || r.k != remora.KInt {
+					return false
+				}
+				dst[i] = r.i
+			}
+			return true
+		}
+		if fast := f.Prim.IntFast; fast != nil {
+			pairs = func(dst, src []int64) bool {
+				for i := range dst {
+					r, ok := fast(src[2*i], src[2*i+1])
+					if !ok {
+						return false
+					}
+					dst[i] = r
+				}
+				return true
+			}
+		}
+		if f.Prim == Basis["+"] {
+			// addInt written out: the common reduction, without a call
+			// per pair.
+			pairs = func(dst, src []int64) bool {
+				for i := range dst {
+					a, b := src[2*i], src[2*i+1]
+					s := a + b
+					if (s > a) != (b > 0) {
+						return false
+					}
+					dst[i] = s
+				}
+				return true
+			}
+		}
+		r, ok := blockTree(arr.I, pairs)
+		if !ok {
+			return nil, false
+		}
+		out = remora.IntScalar(r)
+	} else {
+		c := &remora.Call{Pos: pos}
+		in := make([]num, 2)
+		r, ok := blockTree(arr.F, func(dst, src []float64) bool {
+			for i := range dst {
+				in[0], in[1] = floatNum(src[2*i]), floatNum(src[2*i+1])
+				r, err := f.Prim.Op(c, in)
+				if err != nil || r.k != remora.KFloat {
+					return false
+				}
+				dst[i] = r.f
+			}
+			return true
+		})
+		if !ok {
+			return nil, false
+		}
+		out = remora.FloatScalar(r)
+	}
+	flatTreeRuns.Add(1)
+	if ev.counter != nil {
+		levels := 0
+		for n := arr.Len(); n > 1; n = (n + 1) / 2 {
+			levels++
+		}
+		ev.counter[remora.RuleLift.Name] += levels
+		ev.counter[remora.RuleMap.Name] += levels
+		ev.counter[remora.RuleDelta.Name] += levels
+	}
+	return out, true
+}
+
+// treeBlock is the number of items flatTreeReduce reduces as one
+// balanced subtree: 2^treeLevels.
+const (
+	treeLevels = 12
+	treeBlock  = 1 << treeLevels
+)
+
+// blockTree is treeReduce's tree over xs (two or more atoms), pairs
+// combining one level: dst[i] = src[2i]·src[2i+1] for every i of dst. It
+// reports false where pairs does.
+func blockTree[T any](xs []T, pairs func(dst, src []T) bool) (T, bool) {
+	n := len(xs)
+	nb := n / treeBlock
+	scratch := make([]T, min(n, treeBlock)/2+1)
+	top := make([]T, 0, nb+1)
+	for j := range nb {
+		r, ok := treeLevelsUp(xs[j*treeBlock:(j+1)*treeBlock], scratch, treeLevels, pairs)
+		if !ok {
+			return r, false
+		}
+		top = append(top, r)
+	}
+	if tail := xs[nb*treeBlock:]; len(tail) > 0 {
+		// Fewer than treeBlock items: treeLevels levels take them to one
+		// node, the last of the blocks' level (or the root, if there are
+		// no blocks).
+		r, ok := treeLevelsUp(tail, scratch, treeLevels, pairs)
+		if !ok {
+			return r, false
+		}
+		top = append(top, r)
+	}
+	return treeLevelsUp(top, top, len(top), pairs)
+}
+
+// treeLevelsUp runs levels levels of the tree over src (at least one
+// atom), the odd item out of a level carried to the next, into scratch
+// (which may be src: a level writes pair i at position i, after reading
+// positions 2i and 2i+1, which no later pair reads), and reports the
+// first node of the last level, which is the only one when the levels
+// take src to one node.
+func treeLevelsUp[T any](src, scratch []T, levels int, pairs func(dst, src []T) bool) (T, bool) {
+	n := len(src)
+	for range levels {
+		if n == 1 {
+			break
+		}
+		m := n / 2
+		if !pairs(scratch[:m], src[:2*m]) {
+			return src[0], false
+		}
+		if n%2 == 1 {
+			scratch[m] = src[n-1]
+		}
+		src, n = scratch, m+n%2
+	}
+	return src[0], true
 }

@@ -170,3 +170,59 @@ func TestAppendItemIsCollapse(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatTreeAgrees checks flatTreeReduce against liftedTreeReduce (and
+// the per-pair tree it falls back to) on reduce: vectors of ints and
+// floats of sizes around the block (so that the blocks, the items after
+// them and the levels above meet in every way), sums that overflow into
+// big integers in a block, in the items after the blocks or only at the
+// top, float operators, NaN, operators that give another kind or go
+// wrong: the same value (and atom kind), the same error, the same rules
+// counted. A good part of them must run flat (the others fall back).
+func TestFlatTreeAgrees(t *testing.T) {
+	run := func(src string, flat bool) (string, semantics.Counter) {
+		defer func(was bool) { flatTrees = was }(flatTrees)
+		flatTrees = flat
+		return runFold(t, src, true)
+	}
+	before := flatTreeRuns.Load()
+	programs := 0
+	check := func(src string) {
+		t.Helper()
+		fast, fc := run(src, true)
+		slow, sc := run(src, false)
+		if fast != slow {
+			t.Errorf("%s: flat %s, lifted %s", src, fast, slow)
+		}
+		if !maps.Equal(fc, sc) {
+			t.Errorf("%s: flat counts %v, lifted %v", src, fc, sc)
+		}
+		programs++
+	}
+	for _, n := range []int{2, 3, 5, 8, treeBlock - 1, treeBlock, treeBlock + 1, 3*treeBlock + 5, 4 * treeBlock} {
+		for _, arr := range []string{
+			"(iota [%[1]d])",
+			"(- (iota [%[1]d]) 7)",
+			"(* 2305843009213693952 (iota [%[1]d]))", // overflows in the first block
+			"(+ 4611686018427387904 (iota [%[1]d]))", // overflows at the top
+			"(exact->inexact (iota [%[1]d]))",
+			"(/ 1.0 (- (iota [%[1]d]) 3))",                 // infinities
+			"(sqrt (exact->inexact (- (iota [%[1]d]) 2)))", // NaN: sqrt of a negative float
+		} {
+			arr := fmt.Sprintf(arr, n)
+			for _, op := range []string{"+", "-", "*", "max", "min", "/", "<", "quotient", "expt", "+.", "(λ ((a 0) (b 0)) (+ a b))"} {
+				if n > treeBlock+1 && op != "+" && op != "*" && op != "max" && op != "+." {
+					continue // the per-pair fallbacks are slow
+				}
+				check(fmt.Sprintf("(reduce %s 0 %s)", op, arr))
+			}
+		}
+	}
+	// A big sum overflows only in the items after the last full block.
+	check(fmt.Sprintf("(reduce + 0 (append (iota [%d]) [9223372036854775807 9223372036854775807 1]))", 2*treeBlock))
+	ran := flatTreeRuns.Load() - before
+	t.Logf("%d of %d reductions ran flat", ran, programs)
+	if ran < int64(programs)/4 {
+		t.Errorf("only %d of %d reductions ran flat", ran, programs)
+	}
+}
