@@ -349,7 +349,12 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, func(), error) {
 }
 
 func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
-	concl := "Γ ⊢ " + strings.SplitN(fun.PrintStm(s, true), " do ", 2)[0]
+	// The conclusion prints the statement (its bodies too): only a
+	// derivation shows it, so it is printed only when one is built.
+	concl := ""
+	if c.opts.Derive {
+		concl = "Γ ⊢ " + strings.SplitN(fun.PrintStm(s, true), " do ", 2)[0]
+	}
 	switch e := s.Exp.(type) {
 	case *fun.ScalarExp:
 		rule := TMemScalar.Name

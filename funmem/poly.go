@@ -276,6 +276,10 @@ func (p Poly) Expr() fun.SExp {
 // Canon rewrites e in normal form.
 func Canon(e fun.SExp) fun.SExp { return Normalize(e).Expr() }
 
+// binop is Canon(a op b). The LMADs the rules compute (Fig 8's R, slice,
+// transpose) combine constants and variables with 0s and 1s most of the
+// time; those cases are answered without normalising, with what Canon
+// gives for them.
 func binop(a, b fun.SExp, op byte) fun.SExp {
 	o := semantics.Add
 	switch op {
@@ -283,6 +287,19 @@ func binop(a, b fun.SExp, op byte) fun.SExp {
 		o = semantics.Sub
 	case '*':
 		o = semantics.Mul
+	}
+	ka, aConst := constOf(a)
+	kb, bConst := constOf(b)
+	_, aVar := a.(fun.Var)
+	_, bVar := b.(fun.Var)
+	switch {
+	case aConst && bConst:
+		v, _ := semantics.Binary(o, ka, kb) // +, - and * wrap; never an error
+		return &fun.Const{Value: v}
+	case aVar && bConst && (o == semantics.Mul && kb == 1 || o != semantics.Mul && kb == 0):
+		return a
+	case bVar && aConst && (o == semantics.Mul && ka == 1 || o == semantics.Add && ka == 0):
+		return b
 	}
 	return Canon(&fun.BinOp{Op: o, L: a, R: b})
 }
