@@ -434,7 +434,7 @@ func evalAtomicPool(env vars, h *semantics.Heap, s *fun.Stm, opts *HeapOptions, 
 		if err != nil {
 			return nil, "", err
 		}
-		return freshArray(env, h, s, rule, n, opts, pool, func(i int64, dst semantics.LMAD, k *kernel) error {
+		return freshArray(env, h, s, rule, n, opts, pool, 0, func(i int64, dst semantics.LMAD, k *kernel) error {
 			return h.Write(semantics.Loc{Block: k.dest.Block, Offset: dst.Offset}, i)
 		})
 	case *fun.CopyExp:
@@ -447,7 +447,7 @@ func evalAtomicPool(env vars, h *semantics.Heap, s *fun.Stm, opts *HeapOptions, 
 		if a.L.Rank() == 0 {
 			return nil, "", semantics.Stuckf(e.Pos(), rule, "copy of a rank-0 array")
 		}
-		return freshArray(env, h, s, rule, a.L.Dims[0].Elems, opts, pool, func(i int64, dst semantics.LMAD, k *kernel) error {
+		return freshArray(env, h, s, rule, a.L.Dims[0].Elems, opts, pool, a.Block, func(i int64, dst semantics.LMAD, k *kernel) error {
 			src, err := a.L.Index(i)
 			if err != nil {
 				return err
@@ -467,7 +467,11 @@ func evalAtomicPool(env vars, h *semantics.Heap, s *fun.Stm, opts *HeapOptions, 
 
 // freshArray runs the kernel a derived form stands for: m iterations, each
 // writing its item through write, traced and checked for races.
-func freshArray(env vars, h *semantics.Heap, s *fun.Stm, rule string, m int64, opts *HeapOptions, pool *trackerPool,
+//
+// With a pool (the compiled big-step) and no trace, a kernel that cannot
+// race runs without a tracker (heaprace.go): its rows are disjoint and
+// the block it reads, src (0 for none), is not its destination's.
+func freshArray(env vars, h *semantics.Heap, s *fun.Stm, rule string, m int64, opts *HeapOptions, pool *trackerPool, src semantics.Label,
 	write func(i int64, dst semantics.LMAD, k *kernel) error) ([]Value, string, error) {
 	if m < 0 {
 		return nil, "", semantics.Stuckf(s.Exp.Pos(), rule, "a kernel bound of %d is negative", m)
@@ -479,17 +483,25 @@ func freshArray(env vars, h *semantics.Heap, s *fun.Stm, rule string, m int64, o
 	if dest.L.Rank() == 0 || dest.L.Dims[0].Elems != m {
 		return nil, "", semantics.Stuckf(s.Pat[0].Lparen, rule, "the destination %v does not have %d items", dest.L, m)
 	}
-	t := pool.get(opts.Trace != nil)
-	h.Push(t)
+	var t *semantics.Tracker
+	if pool == nil || opts.Trace != nil || !disjointRows(dest.L) || (src != 0 && src == dest.Block) {
+		t = pool.get(opts.Trace != nil)
+		t.Expect(m) // a trace of m iterations, allocated once
+		h.Push(t)
+	}
 	k := &kernel{s: s, dest: dest, m: m, t: t}
 	for i := int64(1); i <= m; i++ {
-		t.Start(i)
+		if t != nil {
+			t.Start(i)
+		}
 		dst, err := dest.L.Index(i)
 		if err == nil {
 			err = write(i, dst, k)
 		}
 		if err != nil {
-			h.Pop()
+			if t != nil {
+				h.Pop()
+			}
 			if r := k.raceAs(err, rule); r != err {
 				return nil, "", r
 			}
@@ -500,11 +512,13 @@ func freshArray(env vars, h *semantics.Heap, s *fun.Stm, rule string, m int64, o
 			return nil, "", semantics.Stuckf(s.Exp.Pos(), rule, "%v", err)
 		}
 	}
-	h.Pop()
-	if opts.Trace != nil {
-		opts.Trace(s, t.Trace)
+	if t != nil {
+		h.Pop()
+		if opts.Trace != nil {
+			opts.Trace(s, t.Trace)
+		}
+		pool.put(t)
 	}
-	pool.put(t)
 	return []Value{dest}, rule, nil
 }
 

@@ -97,6 +97,8 @@ func runHeapAll(t *testing.T, p *fun.Program, c heapCase) (big, small, tree heap
 		switch mode {
 		case 0:
 			r.vals, r.err = EvalHeap(p, env, h, opts)
+		case 3: // untraced: kernels that cannot race run without a tracker
+			r.vals, r.err = EvalHeap(p, env, h, &HeapOptions{Counter: r.counter})
 		case 1:
 			r.vals, _, r.err = runHeapSmall(p, env, h, &semantics.RunOptions{}, opts)
 		default:
@@ -104,7 +106,11 @@ func runHeapAll(t *testing.T, p *fun.Program, c heapCase) (big, small, tree heap
 		}
 		return r
 	}
-	return run(0), run(1), run(2)
+	big, small, tree = run(0), run(1), run(2)
+	untraced := run(3)
+	untraced.traces = tree.traces
+	sameRun(t, untraced, tree)
+	return big, small, tree
 }
 
 // sameRun fails unless the compiled big-step did exactly what the tree

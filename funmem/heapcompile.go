@@ -319,16 +319,25 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int) hcode {
 	iv := c.newSlot()
 	body := c.body(sc.bind(e.Var.Name, iv), e.Body)
+	own := writesOnlyOwnBlocks(e) // condition 1 of heaprace.go
 	return func(m *heapMachine, fr []Value) error {
 		n, dest, err := kernelStart(slotVars{fr, sc}, s, e)
 		if err != nil {
 			return err
 		}
-		t := m.pool.get(m.trace)
-		m.h.Push(t)
+		// A kernel that cannot race, when nothing is traced, runs
+		// without a tracker of its own (heaprace.go).
+		var t *semantics.Tracker
+		if m.trace || !own || !disjointRows(dest.L) || !noArrayIn(fr, sc, dest.Block) {
+			t = m.pool.get(m.trace)
+			t.Expect(n) // a trace of n iterations, allocated once
+			m.h.Push(t)
+		}
 		k := kernel{s: s, dest: dest, m: n, t: t}
 		for i := int64(1); i <= n; i++ {
-			t.Start(i)
+			if t != nil {
+				t.Start(i)
+			}
 			fr[iv] = Value{Kind: IntVal, K: i}
 			err := body.run(m, fr)
 			if err == nil {
@@ -339,16 +348,20 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 				}
 			}
 			if err != nil {
-				m.h.Pop()
+				if t != nil {
+					m.h.Pop()
+				}
 				return k.race(err)
 			}
 		}
-		m.h.Pop()
-		if m.opts.Trace != nil {
-			m.opts.Trace(s, t.Trace)
+		if t != nil {
+			m.h.Pop()
+			if m.opts.Trace != nil {
+				m.opts.Trace(s, t.Trace)
+			}
+			m.pool.put(t)
 		}
 		m.opts.Counter.Hit(EMemKernel.Name)
-		m.pool.put(t)
 		fr[out[0]] = dest
 		return nil
 	}
