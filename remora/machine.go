@@ -32,20 +32,17 @@ type State struct {
 }
 
 // A hole is one frame of an evaluation context, innermost first: node
-// with its i-th child (focus.go's numbering) replaced by what is inside;
-// done is the children before i as they are now (values, last first),
-// and the children after i are still node's.
+// with its i-th evaluated child (focus.go's numbering) replaced by what is
+// inside. The children before i are values: node's own, or, for those a
+// step changed, the values they became, kept along prev: the hole of
+// node's previous child that was not a value, whose child became val.
+// The children after i are node's.
 type hole struct {
 	node Expr
 	i    int
-	done *cons
+	val  Expr  // what child prev.i became, when prev is not nil
+	prev *hole // the hole of the previous child that was reduced
 	up   *hole
-}
-
-// cons is a persistent list of terms.
-type cons struct {
-	e    Expr
-	next *cons
 }
 
 // Contexts is the small-step semantics as a semantics.Machine on States.
@@ -75,24 +72,18 @@ func (s *State) Value() *Value { return toValue(s.focus) }
 func (s *State) Term() Expr {
 	e := s.focus
 	for h := s.ctx; h != nil; h = h.up {
-		ch := h.children(e)
-		for j := h.i + 1; j < len(ch); j++ {
-			ch[j], _ = child(h.node, j)
-		}
-		e = rebuild(h.node, ch)
+		e = rebuild(h.node, h.children(e))
 	}
 	return e
 }
 
-// children is a slice for all of h.node's evaluated children with the
-// ones before i filled from done and the i-th set to e.
+// children is h.node's evaluated children as they are now, with e (what
+// is in the hole) as the i-th.
 func (h *hole) children(e Expr) []Expr {
-	ch := make([]Expr, childCount(h.node))
+	ch := evaluated(h.node)
 	ch[h.i] = e
-	j := h.i - 1
-	for d := h.done; d != nil; d = d.next {
-		ch[j] = d.e
-		j--
+	for k := h; k.prev != nil; k = k.prev {
+		ch[k.prev.i] = k.val
 	}
 	return ch
 }
@@ -111,12 +102,7 @@ func settle(e Expr, ctx *hole) *State {
 			if i < 0 {
 				return &State{focus: e, ctx: ctx}
 			}
-			var d *cons
-			for j := 0; j < i; j++ {
-				c, _ := child(e, j)
-				d = &cons{c, d}
-			}
-			ctx = &hole{node: e, i: i, done: d, up: ctx}
+			ctx = &hole{node: e, i: i, up: ctx}
 			e, _ = child(e, i)
 			continue
 		}
@@ -124,28 +110,21 @@ func settle(e Expr, ctx *hole) *State {
 			return &State{focus: e, final: true}
 		}
 		h := ctx
-		ctx = h.up
-		d := &cons{e, h.done}
 		n := childCount(h.node)
 		j := h.i + 1
+		var c Expr
 		for ; j < n; j++ {
-			c, _ := child(h.node, j)
-			if !isValue(c) {
+			if c, _ = child(h.node, j); !isValue(c) {
 				break
 			}
-			d = &cons{c, d}
 		}
 		if j < n {
-			ctx = &hole{node: h.node, i: j, done: d, up: ctx}
-			e, _ = child(h.node, j)
+			ctx = &hole{node: h.node, i: j, val: e, prev: h, up: h.up}
+			e = c
 			continue
 		}
-		ch := make([]Expr, n)
-		for k := n - 1; d != nil; d = d.next {
-			ch[k] = d.e
-			k--
-		}
-		e = rebuild(h.node, ch)
+		ctx = h.up
+		e = rebuild(h.node, h.children(e))
 	}
 }
 
@@ -163,6 +142,21 @@ func childCount(e Expr) int {
 		return 1
 	}
 	return 0
+}
+
+// evaluated is a fresh slice of e's evaluated children, numbered as
+// child numbers them.
+func evaluated(e Expr) []Expr {
+	switch e := e.(type) {
+	case *App:
+		return append([]Expr{e.Fn}, e.Args...)
+	case *Frame:
+		return append([]Expr(nil), e.Elems...)
+	case *Map:
+		return append([]Expr(nil), e.Args...)
+	}
+	c, _ := child(e, 0)
+	return []Expr{c}
 }
 
 // rebuild is node with its evaluated children replaced by ch, made as

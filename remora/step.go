@@ -223,6 +223,9 @@ func instantiateStep(pos semantics.Pos, g *Func, rule string) (Expr, string, err
 
 // stepApp applies lift, map, β or δ to an application of values.
 func stepApp(e *App) (Expr, string, error) {
+	if x, ok, err := scalarDelta(e); ok {
+		return x, RuleDelta.Name, err
+	}
 	fv := toValue(e.Fn)
 	args := make([]*Value, len(e.Args))
 	for i, a := range e.Args {
@@ -262,20 +265,126 @@ func stepApp(e *App) (Expr, string, error) {
 	if count == 0 {
 		return emptyOf(e.Pos, e.Type), RuleMap.Name, nil
 	}
-	_, fcells := fv.Cells(len(frame))
-	argCells := make([][]*Value, len(args))
+	fcells := cellBlock(fv, len(frame))
+	argCells := make([][]Value, len(args))
 	for i, a := range args {
-		_, argCells[i] = a.Cells(len(frame))
+		argCells[i] = cellBlock(a, len(frame))
 	}
-	out := &Frame{Pos: e.Pos, Dims: frame, Type: e.Type}
+	// The applications, their argument lists and their function terms
+	// are allocated in one block each: a frame of n of them is n steps.
+	out := &Frame{Pos: e.Pos, Dims: frame, Type: e.Type, Elems: make([]Expr, count)}
+	apps := make([]App, count)
+	argTerms := make([]Expr, count*len(args))
+	lits := make([]Lit, count*(1+len(args)))
 	for p := 0; p < count; p++ {
-		app := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), fcells[p]), Type: ret}
+		fn := &lits[p*(1+len(args))]
+		*fn = Lit{Pos: e.Fn.At(), V: &fcells[p]}
+		app := &apps[p]
+		*app = App{Pos: e.Pos, Fn: fn, Args: argTerms[p*len(args) : (p+1)*len(args) : (p+1)*len(args)], Type: ret}
 		for i := range args {
-			app.Args = append(app.Args, valueTerm(e.Args[i].At(), argCells[i][p], params[i].Elem))
+			v := &argCells[i][p]
+			if v.Len() == 0 && v.Kind >= KFunc {
+				app.Args[i] = valueTerm(e.Args[i].At(), v, params[i].Elem)
+				continue
+			}
+			l := &lits[p*(1+len(args))+1+i] // valueTerm's lit
+			*l = Lit{Pos: e.Args[i].At(), V: v}
+			app.Args[i] = l
 		}
-		out.Elems = append(out.Elems, app)
+		out.Elems[p] = app
 	}
 	return out, RuleMap.Name, nil
+}
+
+// cellBlock is v's cells of its frame of rank r, as Cells makes them
+// (sharing v's buffer), allocated in one block.
+func cellBlock(v *Value, r int) []Value {
+	cell := v.Shape[r:]
+	size := product(cell)
+	out := make([]Value, product(v.Shape[:r]))
+	for i := range out {
+		out[i] = *v.slice(cell, i*size, (i+1)*size)
+	}
+	return out
+}
+
+// scalarLit is a scalar literal with its value and its one atom in one
+// allocation, for the contractum of a scalar δ.
+type scalarLit struct {
+	l Lit
+	v Value
+	i [1]int64
+	f [1]float64
+}
+
+func newScalarLit(pos semantics.Pos, k Kind) (*Lit, *Value) {
+	s := &scalarLit{}
+	s.v.Kind = k
+	if k == KFloat {
+		s.v.F = s.f[:]
+	} else {
+		s.v.I = s.i[:]
+	}
+	s.l = Lit{Pos: pos, V: &s.v}
+	return &s.l, &s.v
+}
+
+// scalarDelta is δ on the commonest redex of a small-step map, a scalar
+// primitive (+, *, …, uninstantiated) applied to scalar base literals,
+// computed as stepCall computes it but without reading the terms as
+// arrays and their frames first (which are empty: the function and every
+// argument are scalars, and so are the primitive's parameters). ok is
+// false when e is not such a redex; stepApp's general path takes it.
+func scalarDelta(e *App) (x Expr, ok bool, err error) {
+	var p *PrimDef
+	switch fn := e.Fn.(type) {
+	case *Prim: // a primitive as written, as the operator of an unfolded reduce
+		p = fn.Def
+	case *Lit:
+		if len(fn.V.Shape) != 0 || fn.V.Kind != KFunc {
+			return nil, false, nil
+		}
+		f := fn.V.A[0].(*Func)
+		if len(f.Indices) > 0 || len(f.Types) > 0 {
+			return nil, false, nil
+		}
+		p = f.Prim
+	}
+	if p == nil || p.Scalar == nil || p.Fold != nil {
+		return nil, false, nil
+	}
+	fn, isFn := p.Type.(*Fn)
+	if !isFn || len(fn.Params) != len(e.Args) || len(e.Args) > 4 {
+		return nil, false, nil
+	}
+	ret, isArr := fn.Ret.(*Arr)
+	if !isArr || len(ret.Shape) != 0 {
+		return nil, false, nil
+	}
+	var in [4]slot
+	for i, a := range e.Args {
+		pa, isArr := fn.Params[i].(*Arr)
+		al, isLit := a.(*Lit)
+		if !isArr || len(pa.Shape) != 0 || !isLit || len(al.V.Shape) != 0 || al.V.Kind >= KFunc {
+			return nil, false, nil
+		}
+		if al.V.Kind == KFloat {
+			in[i].F = al.V.F[0]
+		} else {
+			in[i].I = al.V.I[0]
+		}
+	}
+	r, err := p.Scalar(in[:len(e.Args)])
+	if err != nil {
+		return nil, true, AtPos(err, e.Pos)
+	}
+	l, v := newScalarLit(e.Pos, kindOf(ret.Elem))
+	if v.Kind == KFloat {
+		v.F[0] = r.F
+	} else {
+		v.I[0] = r.I
+	}
+	return l, true, nil
 }
 
 // ReplicateTo replicates the cells of v, whose frame is the prefix fr of
