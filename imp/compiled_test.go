@@ -136,6 +136,9 @@ func TestCompiledAgreesWithSmallStep(t *testing.T) {
 		if fmt.Sprint(big.counter) != fmt.Sprint(ref.counter) {
 			t.Errorf("rule counts differ:\n  compiled: %v\n  map:      %v", big.counter, ref.counter)
 		}
+		// Untraced, kernels the plans prove race free run untracked
+		// (racefree.go).
+		agree(t, runUntraced(p, args, false), runUntraced(p, args, true))
 		if t.Failed() {
 			t.Fatalf("program:\n%s", src)
 		}

@@ -1,0 +1,488 @@
+package imp
+
+import (
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/mutant"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Kernels whose iterations cannot race, decided when the kernel starts.
+//
+// A race tracker records every access of every iteration so that eq (4)
+// is decided exactly however the offsets are computed. Most kernels a
+// compiler emits touch, in iteration i, only the offsets c·i + r of the
+// blocks they write, with r in a range narrower than c: writing ys[i-1],
+// reading xs[i-1], or a row b[i·n + j - n - 1] for j = 1 … n. For such a
+// kernel the tracker can never report a race, and the big-step, when it is
+// not tracing (a trace needs the sets), runs the kernel without one: the
+// same accesses, results, errors and rule counts, without the tracker's
+// record per access (about half of a kernel's time).
+//
+// The plan (made once per program, per kernel) lists the body's accesses:
+// the block variable and the offset expression, and the loops around the
+// access inside the body, whose indices the offset may use. When the
+// kernel starts (its bound n known), every variable the body never assigns
+// has the value it will have in every iteration, so each offset is an
+// affine function c·i + Σ cₖ·jₖ + d of the kernel's index i and the inner
+// loops' indices jₖ, whose ranges [1, mₖ] are known too when the bounds
+// mention only such variables. The kernel is race free when, for every
+// block some access may write, all the accesses to it have the same c ≠ 0
+// and the spread of the rest, Σ cₖ·jₖ + d over the ranges, is less than
+// |c|: then iteration i touches only offsets in c·i + [lo, hi], and those
+// sets are disjoint for different i. Accesses through a block variable
+// the body declares (var m : mem, first thing it does with m) and assigns
+// only by alloc are to blocks allocated by the same iteration, which no
+// other iteration can name (labels live only in variables, and an
+// iteration's variables end with it): they cannot race and are left out.
+// Anything else — an offset that is not affine in such variables, a block
+// variable the body assigns otherwise, a bound that varies, a possible
+// overflow of the offset's arithmetic — makes the plan give up, and the
+// kernel is tracked as before.
+//
+// Accesses that fail (out of bounds, through a variable that is no block)
+// are never recorded by a tracker either, so leaving them out is exact; the
+// plan treats every access of the body as if it ran (a superset: branches
+// of ifs, loops whose bound is not reached).
+
+// racePlan is a kernel's plan: nil when the body has an access that it
+// cannot bound.
+type racePlan struct {
+	loops []planLoop // the body's loops that bind indices
+	acc   []planAccess
+}
+
+// planLoop is a loop of the body: its index ranges over [lo, bound(E) - 1 + lo].
+type planLoop struct {
+	bound cexp
+	lo    int64 // 1, or 0 for a for under the mutant imp-for-off-by-one
+}
+
+// planAccess is one access of the body.
+type planAccess struct {
+	block int32 // the block variable's slot (invariant in the body)
+	write bool
+	off   *linExp
+}
+
+// linExp is an offset expression over the kernel's index (loop -1), the
+// inner loops' indices and invariant variables.
+type linExp struct {
+	op   semantics.Op // Add, Sub, Mul, Neg; or -1 for a leaf
+	l, r *linExp
+	k    int64 // a constant leaf
+	slot int32 // an invariant variable's slot, or -1
+	loop int   // an index leaf: -1 the kernel's, else the plan's loop
+	leaf byte  // 'k' constant, 'v' invariant variable, 'i' index
+}
+
+// planScope is what the names of a part of the body mean while the plan is
+// made.
+type planScope struct {
+	assigned map[string]bool // assigned or bound anywhere in the kernel's body
+	badBlock map[string]bool // assigned in the body otherwise than by var and alloc
+	kernelX  string          // the kernel's index ("" when the body assigns it)
+}
+
+// scopeFrame is a loop or a body around an access.
+type scopeFrame struct {
+	index    string // a loop's index name ("" for a body frame)
+	reliable bool   // the loop's body never assigns its index: it is the loop's count
+	loop     int    // the loop's number in the plan (-1 for a body frame)
+	fresh    map[string]bool
+}
+
+// racePlanOf makes the plan of kernel s, or nil.
+func (m *machine) racePlanOf(s *Kernel) *racePlan {
+	sc := &planScope{assigned: map[string]bool{}, badBlock: map[string]bool{}}
+	assignedIn(s.Body, sc.assigned, sc.badBlock)
+	if !sc.assigned[s.X.Name] {
+		sc.kernelX = s.X.Name
+	}
+	p := &racePlan{}
+	if !m.planStmts(p, sc, s.Body, nil) {
+		return nil
+	}
+	return p
+}
+
+// assignedIn adds the names body assigns or binds (at any depth) to all,
+// and those it assigns otherwise than by var and alloc (blocks assigned
+// so may alias others) to bad.
+func assignedIn(body []Stmt, all, bad map[string]bool) {
+	for _, s := range body {
+		switch s := s.(type) {
+		case *Decl:
+			all[s.X.Name] = true
+		case *Alloc:
+			all[s.X.Name] = true
+		case *Assign:
+			all[s.X.Name], bad[s.X.Name] = true, true
+		case *Read:
+			all[s.X.Name], bad[s.X.Name] = true, true
+		case *If:
+			assignedIn(s.Then, all, bad)
+			assignedIn(s.Else, all, bad)
+		case *Kernel:
+			all[s.X.Name], bad[s.X.Name] = true, true
+			assignedIn(s.Body, all, bad)
+		case *For:
+			all[s.X.Name], bad[s.X.Name] = true, true
+			assignedIn(s.Body, all, bad)
+		case *Reduce, *Scan:
+			f, _ := folds(s)
+			if r, ok := s.(*Reduce); ok {
+				all[r.Target.Name], bad[r.Target.Name] = true, true
+			}
+			for _, x := range []*fun.Ident{f.X, f.A, f.B} {
+				all[x.Name], bad[x.Name] = true, true
+			}
+			assignedIn(f.Body, all, bad)
+			assignedIn(f.Combine, all, bad)
+		}
+	}
+}
+
+// freshIn is the block variables body declares before anything else of
+// it mentions them (and the kernel's body never assigns otherwise): in an
+// execution of body they hold ⊥ or blocks it allocated.
+func freshIn(body []Stmt, sc *planScope) map[string]bool {
+	fresh := map[string]bool{}
+	mentioned := map[string]bool{}
+	for _, s := range body {
+		if d, ok := s.(*Decl); ok && !mentioned[d.X.Name] && !sc.badBlock[d.X.Name] {
+			fresh[d.X.Name] = true
+		}
+		mentions(s, mentioned)
+	}
+	return fresh
+}
+
+// mentions adds every name s mentions to seen.
+func mentions(s Stmt, seen map[string]bool) {
+	exp := func(e fun.SExp) {
+		for _, x := range fun.FreeVars(e, nil) {
+			seen[x.Name] = true
+		}
+	}
+	all := func(ss []Stmt) {
+		for _, s := range ss {
+			mentions(s, seen)
+		}
+	}
+	switch s := s.(type) {
+	case *Decl:
+		seen[s.X.Name] = true
+	case *Assign:
+		seen[s.X.Name] = true
+		exp(s.SE)
+	case *Alloc:
+		seen[s.X.Name] = true
+		exp(s.Size)
+	case *Read:
+		seen[s.X.Name], seen[s.Y.Name] = true, true
+		exp(s.Index)
+	case *Write:
+		seen[s.X.Name] = true
+		exp(s.Index)
+		exp(s.Value)
+	case *Assert:
+		exp(s.Cond)
+	case *If:
+		seen[s.Cond.Name] = true
+		all(s.Then)
+		all(s.Else)
+	case *Kernel:
+		seen[s.X.Name] = true
+		exp(s.Bound)
+		all(s.Body)
+	case *For:
+		seen[s.X.Name] = true
+		exp(s.Bound)
+		all(s.Body)
+	case *Reduce, *Scan:
+		f, _ := folds(s)
+		switch s := s.(type) {
+		case *Reduce:
+			seen[s.Target.Name] = true
+		case *Scan:
+			seen[s.Block.Name] = true
+			exp(s.Addr)
+		}
+		for _, x := range []*fun.Ident{f.X, f.A, f.B, f.Yield, f.Result} {
+			seen[x.Name] = true
+		}
+		exp(f.Neutral)
+		exp(f.Bound)
+		all(f.Body)
+		all(f.Combine)
+	}
+}
+
+// planStmts adds the accesses of body, inside the frames outer, to p;
+// false when one cannot be bounded.
+func (m *machine) planStmts(p *racePlan, sc *planScope, body []Stmt, outer []scopeFrame) bool {
+	frames := append(outer[:len(outer):len(outer)], scopeFrame{loop: -1, fresh: freshIn(body, sc)})
+	for _, s := range body {
+		ok := true
+		switch s := s.(type) {
+		case *Read:
+			ok = m.planAccess(p, sc, frames, s.Y, s.Index, false)
+		case *Write:
+			ok = m.planAccess(p, sc, frames, s.X, s.Index, true)
+		case *If:
+			ok = m.planStmts(p, sc, s.Then, frames) && m.planStmts(p, sc, s.Else, frames)
+		case *Kernel:
+			ok = m.planLoop(p, sc, frames, s.X, s.Bound, s.Body, 1, func(inner []scopeFrame) bool { return m.planStmts(p, sc, s.Body, inner) })
+		case *For:
+			lo := int64(1)
+			if mutant.On("imp-for-off-by-one") { // the index runs 0 … n-1 (loop)
+				lo = 0
+			}
+			ok = m.planLoop(p, sc, frames, s.X, s.Bound, s.Body, lo, func(inner []scopeFrame) bool { return m.planStmts(p, sc, s.Body, inner) })
+		case *Reduce, *Scan:
+			f, _ := folds(s)
+			ok = m.planLoop(p, sc, frames, f.X, f.Bound, f.Body, 1, func(inner []scopeFrame) bool {
+				// A scan's write is element i's, at Addr in E, x ↦ i.
+				if scan, isScan := s.(*Scan); isScan && !m.planAccess(p, sc, inner, scan.Block, scan.Addr, true) {
+					return false
+				}
+				return m.planStmts(p, sc, f.Body, inner)
+			}) && m.planStmts(p, sc, f.Combine, frames)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// planLoop adds a loop binding x over [lo, bound - 1 + lo], whose body
+// (or parts) each adds.
+func (m *machine) planLoop(p *racePlan, sc *planScope, frames []scopeFrame, x *fun.Ident, bound fun.SExp, body []Stmt, lo int64, each func([]scopeFrame) bool) bool {
+	for _, v := range fun.FreeVars(bound, nil) {
+		if sc.assigned[v.Name] || v.Name == sc.kernelX {
+			return false // the bound may vary between iterations
+		}
+	}
+	inBody := map[string]bool{}
+	assignedIn(body, inBody, map[string]bool{})
+	f := scopeFrame{index: x.Name, reliable: !inBody[x.Name], loop: len(p.loops)}
+	p.loops = append(p.loops, planLoop{bound: m.exp(bound, true), lo: lo})
+	return each(append(frames[:len(frames):len(frames)], f))
+}
+
+// planAccess adds an access through block variable y at offset off.
+func (m *machine) planAccess(p *racePlan, sc *planScope, frames []scopeFrame, y *fun.Ident, off fun.SExp, write bool) bool {
+	for _, f := range frames {
+		if f.fresh[y.Name] {
+			return true // a block of this iteration's own
+		}
+	}
+	if sc.assigned[y.Name] {
+		return false
+	}
+	e := m.linOf(sc, frames, off)
+	if e == nil {
+		return false
+	}
+	p.acc = append(p.acc, planAccess{block: m.slot(y), write: write, off: e})
+	return true
+}
+
+// linOf compiles an offset, or nil when it is not affine in indices and
+// invariant variables.
+func (m *machine) linOf(sc *planScope, frames []scopeFrame, e fun.SExp) *linExp {
+	switch e := e.(type) {
+	case *fun.Const:
+		return &linExp{op: -1, leaf: 'k', k: e.Value, slot: -1}
+	case fun.Var:
+		for i := len(frames) - 1; i >= 0; i-- {
+			if f := frames[i]; f.loop >= 0 && f.index == e.Name {
+				if !f.reliable {
+					return nil
+				}
+				return &linExp{op: -1, leaf: 'i', loop: f.loop, slot: -1}
+			}
+		}
+		switch {
+		case e.Name == sc.kernelX:
+			return &linExp{op: -1, leaf: 'i', loop: -1, slot: -1}
+		case sc.assigned[e.Name]:
+			return nil
+		}
+		return &linExp{op: -1, leaf: 'v', slot: m.slot(e.Ident)}
+	case *fun.UnOp:
+		if e.Op != semantics.Neg {
+			return nil
+		}
+		if x := m.linOf(sc, frames, e.X); x != nil {
+			return &linExp{op: semantics.Neg, l: x}
+		}
+	case *fun.BinOp:
+		if e.Op != semantics.Add && e.Op != semantics.Sub && e.Op != semantics.Mul {
+			return nil
+		}
+		l, r := m.linOf(sc, frames, e.L), m.linOf(sc, frames, e.R)
+		if l != nil && r != nil {
+			return &linExp{op: e.Op, l: l, r: r}
+		}
+	}
+	return nil
+}
+
+// limit bounds every value the plan computes, so that no sum or product
+// of two of them overflows, and an offset whose every subexpression stays
+// within it is computed by the machine's int64 arithmetic exactly.
+const limit = 1 << 61
+
+func inLimit(a int64) bool { return a >= -limit && a <= limit }
+
+// affine is an offset's value c·i + r in iteration i, r in [lo, hi].
+type affine struct{ c, lo, hi int64 }
+
+// planEval computes the plan's affines when a kernel starts.
+type planEval struct {
+	env   []slot
+	n     int64      // the kernel's bound
+	loops [][2]int64 // the inner loops' index ranges
+}
+
+// eval is e's affine, false when it cannot be bounded.
+func (pe *planEval) eval(e *linExp) (affine, bool) {
+	var a affine
+	switch e.leaf {
+	case 'k':
+		a = affine{lo: e.k, hi: e.k}
+	case 'v':
+		x := &pe.env[e.slot]
+		if !x.ok || x.v.Mem || x.v.Elem != semantics.IntElem {
+			return a, false
+		}
+		a = affine{lo: x.v.K, hi: x.v.K}
+	case 'i':
+		if e.loop < 0 {
+			a = affine{c: 1}
+		} else {
+			r := pe.loops[e.loop]
+			a = affine{lo: r[0], hi: r[1]}
+		}
+	default:
+		l, ok := pe.eval(e.l)
+		if !ok {
+			return a, false
+		}
+		switch e.op {
+		case semantics.Neg:
+			a = affine{c: -l.c, lo: -l.hi, hi: -l.lo}
+		case semantics.Add, semantics.Sub:
+			r, ok := pe.eval(e.r)
+			if !ok {
+				return a, false
+			}
+			if e.op == semantics.Add {
+				a = affine{c: l.c + r.c, lo: l.lo + r.lo, hi: l.hi + r.hi}
+			} else {
+				a = affine{c: l.c - r.c, lo: l.lo - r.hi, hi: l.hi - r.lo}
+			}
+		case semantics.Mul:
+			r, ok := pe.eval(e.r)
+			if !ok {
+				return a, false
+			}
+			if r.c != 0 || r.lo != r.hi { // one side must be a constant
+				l, r = r, l
+			}
+			if r.c != 0 || r.lo != r.hi {
+				return a, false
+			}
+			k := r.lo
+			if !mulOK(l.c, k) || !mulOK(l.lo, k) || !mulOK(l.hi, k) {
+				return a, false
+			}
+			a = affine{c: l.c * k, lo: l.lo * k, hi: l.hi * k}
+			if k < 0 {
+				a.lo, a.hi = a.hi, a.lo
+			}
+		}
+	}
+	// The value's range over i in [1, n], within the limit.
+	if !inLimit(a.c) || !inLimit(a.lo) || !inLimit(a.hi) || !mulOK(a.c, pe.n) ||
+		!inLimit(a.c+a.lo) || !inLimit(a.c+a.hi) || !inLimit(a.c*pe.n+a.lo) || !inLimit(a.c*pe.n+a.hi) {
+		return a, false
+	}
+	return a, true
+}
+
+// mulOK is whether a·b stays within the limit.
+func mulOK(a, b int64) bool {
+	if a == 0 || b == 0 {
+		return true
+	}
+	if a < 0 {
+		a = -a
+	}
+	if b < 0 {
+		b = -b
+	}
+	return a <= limit && b <= limit/a
+}
+
+// raceFree is whether the kernel of the plan, starting with bound n in
+// env, has iterations that touch disjoint sets of the locations any of
+// them writes: eq (4) holds whatever the iterations compute.
+func (p *racePlan) raceFree(env []slot, n int64) bool {
+	if n <= 1 {
+		return true // one iteration races with none
+	}
+	if n > limit {
+		return false
+	}
+	pe := planEval{env: env, n: n, loops: make([][2]int64, len(p.loops))}
+	for k, l := range p.loops {
+		v, ok := l.bound(env)
+		if !ok || v.Elem != semantics.IntElem || !inLimit(v.Bits) {
+			return false
+		}
+		// A loop that does not run contributes a phantom index (its
+		// accesses never happen: any range is a superset).
+		pe.loops[k] = [2]int64{l.lo, max(v.Bits-1, 0) + l.lo}
+	}
+	type use struct {
+		block   semantics.Label
+		a       affine
+		written bool
+	}
+	uses := make([]use, 0, len(p.acc))
+	for _, acc := range p.acc {
+		b := &env[acc.block]
+		if !b.ok || !b.v.Mem || !b.v.Defined {
+			continue // the access is stuck: no tracker records it
+		}
+		a, ok := pe.eval(acc.off)
+		if !ok {
+			return false
+		}
+		uses = append(uses, use{b.v.L, a, acc.write})
+	}
+	for _, u := range uses {
+		if !u.written {
+			continue
+		}
+		// Every access to a written block: the same c ≠ 0, and the
+		// offsets of one iteration within less than |c|.
+		c, lo, hi := u.a.c, u.a.lo, u.a.hi
+		for _, v := range uses {
+			if v.block != u.block {
+				continue
+			}
+			if v.a.c != c {
+				return false
+			}
+			lo, hi = min(lo, v.a.lo), max(hi, v.a.hi)
+		}
+		if c == 0 || hi-lo >= max(c, -c) {
+			return false
+		}
+	}
+	return true
+}

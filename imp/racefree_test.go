@@ -1,0 +1,215 @@
+package imp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// affineGen writes random IMP programs whose kernels access blocks at
+// offsets affine in their indices (as FunMemToImp emits them, and worse:
+// strides too small, offsets that collide, blocks aliased, blocks the
+// body allocates, indices the body assigns, bounds that vary), so that the
+// untraced big-step's race-freedom plans (racefree.go) both run kernels
+// untracked and give up, next to races the trackers must find.
+type affineGen struct{ rng *rand.Rand }
+
+func (g *affineGen) pick(xs ...string) string { return xs[g.rng.IntN(len(xs))] }
+
+// offset is an offset over the indices in scope.
+func (g *affineGen) offset(idx []string) string {
+	i := idx[len(idx)-1]
+	o := idx[0]
+	return g.pick(
+		i+" - 1", i, "2 * "+i+" - 2", o+" * n + "+i+" - n - 1", o+" * 2 + "+i+" - 3",
+		i+" - a", "a", "-"+i+" + n", i+" * a", "0", i+" + "+o+" - 2", i+" - 1 + 0 * "+o,
+		"("+i+" - 1) * (n - 1)", i+" / 2", i+" - b")
+}
+
+func (g *affineGen) pick2(ks ...int) int { return ks[g.rng.IntN(len(ks))] }
+
+func (g *affineGen) block() string { return g.pick("m", "m", "p", "q", "r") }
+
+func (g *affineGen) stmts(idx []string, depth int) string {
+	n := 1 + g.rng.IntN(3)
+	parts := make([]string, n)
+	for k := range parts {
+		parts[k] = g.stmt(idx, depth)
+	}
+	return strings.Join(parts, ";\n")
+}
+
+func (g *affineGen) stmt(idx []string, depth int) string {
+	k := g.rng.IntN(12)
+	switch {
+	case len(idx) == 0:
+		// Outside kernels: a kernel, mostly.
+		k = g.pick2(0, 0, 0, 11)
+	case depth == 0:
+		k = 6 + g.rng.IntN(6)
+	}
+	switch k {
+	case 0, 1, 2:
+		x := g.pick("i", "j", "k")
+		return "kernel " + x + " <= " + g.pick("n", "n", "2", "a", "b", "0") + " do\n" + g.stmts(append(idx[:len(idx):len(idx)], x), depth-1) + "\ndone"
+	case 3:
+		x := g.pick("j", "k")
+		return "for " + x + " <= " + g.pick("n", "2", "a") + " do\n" + g.stmts(append(idx[:len(idx):len(idx)], x), depth-1) + "\ndone"
+	case 4:
+		x := g.pick("j", "k")
+		inner := append(idx[:len(idx):len(idx)], x)
+		return "scan " + g.block() + "[" + g.offset(inner) + "] <- 0 for " + x + " <= " + g.pick("n", "2") + " do\n" +
+			"var y : int;\ny <- " + x + ";\n" + g.stmts(inner, depth-1) + "\nyield y combine c, d do\nvar e : int;\ne <- c + d\nyield e done"
+	case 5:
+		return "var r : mem;\nr <- alloc " + g.pick("n", "n * n", "2") + ";\n" + g.stmts(idx, depth-1)
+	case 6, 7:
+		return g.block() + "[" + g.offset(idx) + "] <- " + idx[len(idx)-1]
+	case 8, 9:
+		return "var t : int;\nt <- " + g.block() + "[" + g.offset(idx) + "]"
+	case 10:
+		return g.pick("b <- b + 1", "b <- b + n", "var "+idx[len(idx)-1]+" : int", "q <- m", "var q : mem;\nq <- m", "var q : mem;\nq <- alloc n",
+			"a <- 2", "skip", "if a then r <- alloc 2 else skip fi", "var r : mem;\nr <- m")
+	}
+	return g.pick("q <- p", "skip", "r <- alloc n")
+}
+
+func (g *affineGen) program() string {
+	return "input n : int;\nvar m : mem;\nm <- alloc " + g.pick("n * n", "n * n + n", "n") + ";\nvar p : mem;\np <- alloc n * n;\n" +
+		"var q : mem;\nq <- " + g.pick("p", "m", "alloc 9") + ";\nvar r : mem;\nvar a : int;\na <- " + g.pick("1", "2", "0", "-1") +
+		";\nvar b : int;\nb <- 1;\n" + g.stmts(nil, 3) + ";\nreturn m : [n], p : [n]\n"
+}
+
+// runUntraced runs p's compiled big-step without a trace, as run and bench
+// do: kernels the plans prove race free run without a tracker.
+func runUntraced(p *Program, args map[string]string, ref bool) evalRun {
+	env, h, err := BindInputs(p, args)
+	if err != nil {
+		panic(err)
+	}
+	r := evalRun{env: env, h: h, counter: semantics.Counter{}}
+	opts := &Options{Counter: r.counter}
+	if ref {
+		r.res, r.err = mapEval(p, env, h, opts)
+	} else {
+		r.res, r.err = Eval(p, env, h, opts)
+	}
+	return r
+}
+
+// TestRaceFreePlansAgree runs random programs of affine kernels untraced
+// (plans on) against the map-based big-step, which tracks every kernel,
+// and the small-step, traced, which tracks every kernel too: the same
+// results, errors (races named the same), heaps, environments and rule
+// counts. It also requires that some kernels ran untracked and that races
+// were found.
+func TestRaceFreePlansAgree(t *testing.T) {
+	runs := 4000
+	if testing.Short() {
+		runs = 800
+	}
+	g := &affineGen{rng: rand.New(rand.NewPCG(5, 6))}
+	races, ok, untracked := 0, 0, 0
+	for range runs {
+		src := g.program()
+		p, err := ParseFile("affine.imp", src)
+		if err != nil {
+			t.Fatalf("parse: %v\n%s", err, src)
+		}
+		for _, n := range []string{"2", "3"} {
+			args := map[string]string{"n": n}
+			big := runUntraced(p, args, false)
+			ref := runUntraced(p, args, true)
+			agree(t, big, ref)
+			if fmt.Sprint(big.counter) != fmt.Sprint(ref.counter) {
+				t.Errorf("rule counts differ:\n  compiled: %v\n  map:      %v", big.counter, ref.counter)
+			}
+			_, small := runBoth(t, p, args)
+			small.traces = nil
+			agree(t, big, small)
+			if t.Failed() {
+				t.Fatalf("n = %s, program:\n%s", n, src)
+			}
+			switch {
+			case big.err == nil:
+				ok++
+			case strings.Contains(big.err.Error(), "race"):
+				races++
+			}
+			untracked += countUntracked(p, args)
+		}
+	}
+	t.Logf("%d runs ended, %d found races, %d kernels ran untracked, of %d programs", ok, races, untracked, runs)
+	if ok < runs/10 || races < runs/20 || untracked < runs/4 {
+		t.Errorf("%d runs ended, %d found races, %d kernels ran untracked, of %d programs", ok, races, untracked, runs)
+	}
+}
+
+// countUntracked is how many kernel starts of p's run the plans proved race
+// free.
+func countUntracked(p *Program, args map[string]string) int {
+	env, h, err := BindInputs(p, args)
+	if err != nil {
+		panic(err)
+	}
+	opts := &Options{}
+	m, body := compile(p, env, h, opts)
+	n := 0
+	m.onUntracked = func() { n++ }
+	m.run(body)
+	return n
+}
+
+// TestRaceFreePlanRows: the kernels of the bench rows' programs run
+// untracked, all of them.
+func TestRaceFreePlanRows(t *testing.T) {
+	for _, c := range []struct {
+		src     string
+		n, want int
+	}{{benchFlat, 5, 3}, {benchNested, 4, 1 + 1 + 2*4 + 1 + 4}} {
+		p, err := ParseFile("bench.imp", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := countUntracked(p, map[string]string{"n": fmt.Sprint(c.n)}); got != c.want {
+			t.Errorf("%d of %d kernel starts untracked:\n%s", got, c.want, c.src)
+		}
+	}
+}
+
+// TestRaceFreePlanCases: programs at the edges of the plans, run untraced
+// against the small-step, with the kernel starts that must run untracked.
+func TestRaceFreePlanCases(t *testing.T) {
+	head := "input n : int;\nvar m : mem;\nm <- alloc n * n + n;\nvar b : int;\nb <- 1;\n"
+	for _, c := range []struct {
+		name, body string
+		untracked  int
+	}{
+		{"rows", "kernel i <= n do kernel j <= n do m[i * n + j - n - 1] <- j done done", 1 + 3},
+		{"rows overlap", "kernel i <= n do kernel j <= n + 1 do m[i * n + j - n - 1] <- j done done", 2}, // the race stops it in iteration 2
+		{"bound varies", "kernel i <= n do b <- b + n; kernel j <= b do m[i * 2 + j - 3] <- j done done", 2}, // the inner ones; a race in iteration 2
+		{"bound fixed", "kernel i <= n do kernel j <= b do m[i * 2 + j - 3] <- j done done", 1 + 3},
+		{"index assigned", "kernel i <= n do var t : int; t <- m[i - 1]; i <- 1; m[i - 1] <- t done", 0},
+		{"alias declared", "kernel i <= n do var q : mem; q <- m; q[0] <- i done", 0},
+		{"fresh block", "kernel i <= n do var q : mem; q <- alloc 2; q[0] <- i; m[i - 1] <- i done", 1},
+		{"read neighbour", "kernel i <= n do var t : int; t <- m[i]; m[i - 1] <- t done", 0},
+		{"stride", "kernel i <= n do m[2 * i - 2] <- 1; m[2 * i - 1] <- 2 done", 1},
+		{"overflow", "kernel i <= n do m[i * 4611686018427387904 - 4611686018427387904] <- 1 done", 0},
+		{"scan rows", "kernel i <= n do scan m[i * n + j - n - 1] <- 0 for j <= n do var y : int; y <- j yield y combine c, d do var e : int; e <- c + d yield e done done", 1},
+	} {
+		p, err := ParseFile("case.imp", head+c.body+";\nreturn m : [n]\n")
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		args := map[string]string{"n": "3"}
+		big := runUntraced(p, args, false)
+		_, small := runBoth(t, p, args)
+		small.traces = nil
+		agree(t, big, small)
+		if got := countUntracked(p, args); got != c.untracked {
+			t.Errorf("%s: %d kernel starts untracked, want %d", c.name, got, c.untracked)
+		}
+	}
+}
