@@ -13,7 +13,9 @@ import (
 // expressions' types (remora.Program.Types) and vals the FUN program's
 // results, laid out as Lower lays them out (doc.go): an int, float, bool
 // or char array is one result (bools 0/1, chars code points); one box is
-// its witnesses, one int each, then its contents' results.
+// its witnesses, one int each, then its contents' results; a frame of
+// boxes is one int array per witness over the frame, then the flat data
+// of every box's contents (decodeBoxFrame).
 func Decode(types []*remora.Arr, vals []semantics.Array) ([]string, error) {
 	var lines []string
 	for i, t := range types {
@@ -35,7 +37,7 @@ func decode(t remora.Type, vals []semantics.Array) (*remora.Value, []semantics.A
 	a := remora.CanonArr(t)
 	if sig, ok := a.Elem.(*remora.Sigma); ok {
 		if len(a.Shape) != 0 {
-			return nil, nil, fmt.Errorf("a frame of boxes has no FUN results")
+			return decodeBoxFrame(a, sig, vals)
 		}
 		if len(vals) < len(sig.Vars) {
 			return nil, nil, fmt.Errorf("missing the box's witnesses")
@@ -106,4 +108,68 @@ func hasZero(ds []int64) bool {
 		}
 	}
 	return false
+}
+
+// decodeBoxFrame reads a frame of boxes laid out as a segmented array
+// (Lower's boxFrameResults): one int array per witness over the frame,
+// then the flat data, every box's contents in turn, each as long as its
+// witnesses make the contents' type.
+func decodeBoxFrame(a *remora.Arr, sig *remora.Sigma, vals []semantics.Array) (*remora.Value, []semantics.Array, error) {
+	frame, ok := a.Shape.Const()
+	if !ok {
+		return nil, nil, fmt.Errorf("the frame %s is not constant", a.Shape)
+	}
+	if len(vals) < len(sig.Vars)+1 {
+		return nil, nil, fmt.Errorf("missing the frame's witnesses or data")
+	}
+	n := 1
+	for _, d := range frame {
+		n *= int(d)
+	}
+	wits := vals[:len(sig.Vars)]
+	for i, w := range wits {
+		if w.Elem != semantics.IntElem && len(w.Data) > 0 || len(w.Data) != n {
+			return nil, nil, fmt.Errorf("witness %s over the frame: %s", sig.Vars[i], w)
+		}
+	}
+	data := vals[len(sig.Vars)]
+	out := remora.NewValue(remora.KBox, append([]int64{}, frame...), n)
+	off := 0
+	for p := range n {
+		sub := remora.Subst{}
+		b := &remora.Box{Type: sig}
+		for i, x := range sig.Vars {
+			w := wits[i].Data[p]
+			if w < 0 {
+				return nil, nil, fmt.Errorf("witness %s is not a dimension: %d", x, w)
+			}
+			ix := remora.NatIndex(remora.NatConst(w))
+			sub[x] = ix
+			b.Indices = append(b.Indices, ix)
+		}
+		body := remora.CanonArr(remora.TypeSubst{Indices: sub}.Type(sig.Body))
+		shape, ok := body.Shape.Const()
+		if !ok {
+			return nil, nil, fmt.Errorf("box %d's contents have the shape %s", p+1, body.Shape)
+		}
+		size := 1
+		for _, d := range shape {
+			size *= int(d)
+		}
+		if off+size > len(data.Data) {
+			return nil, nil, fmt.Errorf("the data ends before box %d's contents", p+1)
+		}
+		seg := semantics.Array{Elem: data.Elem, Shape: shape, Data: data.Data[off : off+size]}
+		v, _, err := decode(body, []semantics.Array{seg})
+		if err != nil {
+			return nil, nil, fmt.Errorf("box %d: %v", p+1, err)
+		}
+		off += size
+		b.Val = v
+		out.A[p] = b
+	}
+	if off != len(data.Data) {
+		return nil, nil, fmt.Errorf("%d atoms of data are left after the boxes' contents", len(data.Data)-off)
+	}
+	return out, vals[len(sig.Vars)+1:], nil
 }

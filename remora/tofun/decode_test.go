@@ -40,7 +40,10 @@ func TestDecode(t *testing.T) {
 		{[]string{"int"}, []semantics.Array{semantics.Scalar(1), semantics.Scalar(2)}, "error: left over"},
 		{[]string{"int", "int"}, []semantics.Array{semantics.Scalar(1)}, "error: missing a result"},
 		{[]string{"(Sigma (n) [int n])"}, []semantics.Array{semantics.Scalar(-1), arrayOf(i, []int64{0})}, "error: not a dimension"},
-		{[]string{"[(Sigma (n) [int n]) 2]"}, nil, "error: a frame of boxes"},
+		{[]string{"[(Sigma (n) [int n]) 2]"}, nil, "error: missing the frame's witnesses or data"},
+		{[]string{"[(Sigma (n) [int n]) 2]"}, []semantics.Array{arrayOf(i, []int64{2}, 1, 2), arrayOf(i, []int64{3}, 7, 8, 9)}, "[(box (1) [7]) (box (2) [8 9])]"},
+		{[]string{"[(Sigma (n) [int n]) 2]"}, []semantics.Array{arrayOf(i, []int64{2}, 1, 2), arrayOf(i, []int64{4}, 7, 8, 9, 10)}, "error: 1 atoms of data are left"},
+		{[]string{"[(Sigma (n) [int n]) 2]"}, []semantics.Array{arrayOf(i, []int64{2}, 1, 2), arrayOf(i, []int64{2}, 7, 8)}, "error: the data ends before box 2"},
 	} {
 		types := make([]*remora.Arr, len(c.types))
 		for k, s := range c.types {

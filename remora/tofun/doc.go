@@ -21,6 +21,11 @@
 // A program's i-th expression, of type [t S], gives one FUN result when t
 // is a base type. When it is one box (t a Sigma, S empty) it gives one int
 // per witness, then the contents' results (a box in a box recursively).
+// A frame of boxes (S not empty), which FUN cannot hold as one array since
+// the contents may differ in shape, is a segmented array: one int array
+// over the frame per witness, then the flat data, every box's contents in
+// row-major order, concatenated (built by a loop carrying the data so far,
+// an array of existential size).
 //
 // # The translation
 //
@@ -113,10 +118,10 @@
 //   - Shape-sorted indices that are not constant shapes of known rank (a
 //     shape variable @s, a Shape witness of a box): a FUN type has one
 //     int variable per dimension;
-//   - a frame of boxes as a program result, and arrays of boxes wherever
-//     FUN needs them as values (a fold whose accumulator is an array of
-//     boxes, or a trace of boxes; scattering boxes; a box of boxes chosen
-//     by an if or carried by a fold);
+//   - arrays of boxes wherever FUN needs them as values (a fold whose
+//     accumulator is an array of boxes, or a trace of boxes; scattering
+//     boxes; a box of boxes chosen by an if or carried by a fold), and a
+//     frame of boxes of boxes as a result;
 //   - the primitives FUN cannot compute exactly: tan, arcsin, arccos and
 //     arctan (FUN's float functions are sqrt, exp, log, sin and cos), and
 //     expt (FUN has no power function).

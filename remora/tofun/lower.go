@@ -359,11 +359,99 @@ func (l *lowerer) results(b *block, pos semantics.Pos, v *val, rs []string) []st
 		return append(rs, l.materialise(b, v, v.dims, pos))
 	}
 	if v.rank() != 0 {
-		refuse(pos, "a frame of boxes as a result", "FUN has no arrays of boxes (a result may be one box, whose witnesses and contents are results)")
+		return l.boxFrameResults(b, pos, v, rs)
 	}
 	a := l.get(b, v, nil).box
 	rs = append(rs, a.wits...)
 	return l.results(b, pos, a.val, rs)
+}
+
+// boxFrameResults appends the results of a frame of boxes, which FUN
+// cannot hold as one array since the boxes' contents may differ in shape:
+// it is flattened as a segmented array is (the representation of
+// irregular arrays in Futhark's and the Remora compiler's flattening),
+// into one int array per witness, over the frame, and the flat data: every
+// box's contents in row-major order, the boxes in the frame's row-major
+// order, concatenated. Decode cuts the data into segments by the sizes the
+// witnesses give the contents' type. The data is built by a loop over the
+// frame's positions that carries the data so far, an array of existential
+// size growing by each box's contents (as T-LOOP lets a loop carry sizes),
+// so it copies quadratically many atoms: it is the results' cost only.
+// Each box is computed where it is read (a frame of boxes is a view), once
+// per witness array and once for the data.
+func (l *lowerer) boxFrameResults(b *block, pos semantics.Pos, v *val, rs []string) []string {
+	for _, x := range v.sig.Vars {
+		if remora.IsShapeVar(x) {
+			refuse(pos, "a frame of boxes hiding the shape "+x, "a FUN type has one int variable per dimension, so a shape's rank must be known")
+		}
+	}
+	for j := range v.sig.Vars {
+		w := l.kernels(b, semantics.IntElem, v.dims, nil, func(ib *block, idx []string) string {
+			return l.get(ib, v, idx).box.wits[j]
+		})
+		rs = append(rs, w)
+	}
+	kind, _ := kindOf(remora.CanonArr(v.sig.Body).Elem, pos)
+	if kind == remora.KBox {
+		refuse(pos, "a frame of boxes of boxes as a result", "the data of a segmented array here is one level deep")
+	}
+	elem := elemOf(kind)
+	n := l.productOf(b, v.dims)
+	start := l.constSize(b, 0)
+	empty := l.kernels(b, elem, []string{start}, nil, func(ib *block, _ []string) string {
+		if elem == semantics.FloatElem {
+			return l.scalarLet(ib, "z", elem, &fun.FloatConst{})
+		}
+		return l.intLet(ib, "z", ic(0))
+	})
+	p, k, ys := l.fresh("p"), l.fresh("k"), l.fresh("data")
+	lb := b.child()
+	box := l.get(lb, v, l.unflatten(lb, p, v.dims)).box
+	s := l.productOf(lb, box.val.dims)
+	flat := view(kind, nil, []string{s}, func(ib *block, t []string) atom {
+		return l.get(ib, box.val, l.unflatten(ib, t[0], box.val.dims))
+	})
+	k1 := l.intLet(lb, "k", bin(semantics.Add, sv(k), sv(s)))
+	grown := l.concat(&val{kind: kind, dims: []string{k}, name: ys}, flat, []string{k1})
+	ys1 := l.materialise(lb, grown, []string{k1}, pos)
+	kk, out := l.fresh("k"), l.fresh("data")
+	b.let(&fun.LoopExp{
+		Params: []*fun.Param{param(k, intType), param(ys, funType(elem, []string{k}))},
+		Init:   idents([]string{start, empty}), Var: ident(p), Bound: ident(n), Body: lb.body(k1, ys1),
+	}, param(kk, intType), param(out, funType(elem, []string{kk})))
+	return append(rs, out)
+}
+
+// productOf is an int variable holding the product of the sizes dims (1
+// for none).
+func (l *lowerer) productOf(b *block, dims []string) string {
+	if len(dims) == 0 {
+		return l.constSize(b, 1)
+	}
+	if len(dims) == 1 {
+		return dims[0]
+	}
+	var se fun.SExp = sv(dims[0])
+	for _, d := range dims[1:] {
+		se = bin(semantics.Mul, se, sv(d))
+	}
+	return l.intLet(b, "n", se)
+}
+
+// unflatten is the 1-based position, one variable per dimension of dims,
+// of the 1-based row-major position p.
+func (l *lowerer) unflatten(b *block, p string, dims []string) []string {
+	idx := make([]string, len(dims))
+	if len(dims) == 0 {
+		return idx
+	}
+	q := l.intLet(b, "q", bin(semantics.Sub, sv(p), ic(1)))
+	for i := len(dims) - 1; i > 0; i-- {
+		idx[i] = l.intLet(b, "i", bin(semantics.Add, bin(semantics.Mod, sv(q), sv(dims[i])), ic(1)))
+		q = l.intLet(b, "q", bin(semantics.Div, sv(q), sv(dims[i])))
+	}
+	idx[0] = l.intLet(b, "i", bin(semantics.Add, sv(q), ic(1)))
+	return idx
 }
 
 // expr lowers the Remora expression e, evaluated in b with en.
