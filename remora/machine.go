@@ -149,7 +149,10 @@ func childCount(e Expr) int {
 func evaluated(e Expr) []Expr {
 	switch e := e.(type) {
 	case *App:
-		return append([]Expr{e.Fn}, e.Args...)
+		ch := make([]Expr, 1+len(e.Args))
+		ch[0] = e.Fn
+		copy(ch[1:], e.Args)
+		return ch
 	case *Frame:
 		return append([]Expr(nil), e.Elems...)
 	case *Map:

@@ -468,10 +468,17 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 	sh := f.Prim.foldShapes(c)
 	accType := &Arr{Elem: sh.accElem, Shape: Dims(sh.acc...)}
 	op := e.Args[0]
-	_, cells := args[len(args)-1].Cells(1)
+	cells := cellBlock(args[len(args)-1], 1)
 	items := make([]Expr, len(cells))
-	for i, x := range cells {
-		items[i] = valueTerm(e.Pos, x, c.Types[0])
+	lits := make([]Lit, len(cells)) // valueTerm's literals, in one block
+	for i := range cells {
+		x := &cells[i]
+		if x.Len() == 0 && x.Kind >= KFunc {
+			items[i] = valueTerm(e.Pos, x, c.Types[0])
+			continue
+		}
+		lits[i] = Lit{Pos: e.Pos, V: x}
+		items[i] = &lits[i]
 	}
 	var init Expr
 	if f.Prim.Fold.init {
@@ -488,8 +495,17 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 	if x, ok := unfoldChain(e, f.Prim.Fold, accType, op, init, items, rep); ok {
 		return x, nil
 	}
+	// The applications and their argument pairs, one per item, are
+	// allocated in blocks.
+	apps := make([]App, 0, len(items))
+	pairs := make([][2]Expr, 0, len(items))
 	apply := func(g, a, b Expr) (Expr, error) {
-		return &App{Pos: e.Pos, Fn: g, Args: []Expr{a, b}, Type: accType}, nil
+		if len(apps) == cap(apps) {
+			return &App{Pos: e.Pos, Fn: g, Args: []Expr{a, b}, Type: accType}, nil
+		}
+		pairs = append(pairs, [2]Expr{a, b})
+		apps = append(apps, App{Pos: e.Pos, Fn: g, Args: pairs[len(pairs)-1][:], Type: accType})
+		return &apps[len(apps)-1], nil
 	}
 	stack := func(xs []Expr) Expr {
 		t := &Arr{Elem: sh.accElem, Shape: Dims(int64(len(xs))).Append(accType.Shape)}
