@@ -24,7 +24,7 @@ import (
 // rewrite keeps the program well typed and valid (Def 3.1); a property
 // test checks it.
 func Simplify(p *fun.Program) *fun.Program {
-	scope := map[string]bool{}
+	scope := scopeSet{}
 	for _, in := range p.Inputs {
 		scope[in.Name.Name] = true
 	}
@@ -43,9 +43,44 @@ func Simplify(p *fun.Program) *fun.Program {
 
 type simplifier struct{ changed bool }
 
-// body simplifies a body whose enclosing scope is scope.
-func (s *simplifier) body(b *fun.Body, scope map[string]bool) *fun.Body {
-	inner := semantics.CloneMap(scope)
+// A scopeSet is the set of names in scope. One set serves a whole walk:
+// a body adds the names it binds and takes them out again when it is done
+// (add's undo), rather than each body copying its enclosing scope.
+type scopeSet map[string]bool
+
+// add puts the names in the set, and returns what takes out those that
+// were not in it before.
+func (sc scopeSet) add(names ...string) (undo func()) {
+	var added []string
+	for _, x := range names {
+		if !sc[x] {
+			sc[x] = true
+			added = append(added, x)
+		}
+	}
+	return func() {
+		for _, x := range added {
+			delete(sc, x)
+		}
+	}
+}
+
+// body simplifies a body whose enclosing scope is scope; scope is as it
+// was when body returns.
+func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
+	inner := scope
+	var bound []string // the names this body adds to the scope
+	bind := func(x string) {
+		if !inner[x] {
+			inner[x] = true
+			bound = append(bound, x)
+		}
+	}
+	defer func() {
+		for _, x := range bound {
+			delete(inner, x)
+		}
+	}()
 	var out []*fun.Stm
 	stms := b.Stms
 	result := b.Result
@@ -57,7 +92,7 @@ func (s *simplifier) body(b *fun.Body, scope map[string]bool) *fun.Body {
 			before, nst, ren := s.ifResults(&fun.Stm{Let: st.Let, Pat: st.Pat, Exp: e}, inner)
 			out = append(out, before...)
 			for _, x := range before {
-				inner[x.Pat[0].Name.Name] = true
+				bind(x.Pat[0].Name.Name)
 			}
 			st = nst
 			if len(ren) > 0 {
@@ -70,24 +105,26 @@ func (s *simplifier) body(b *fun.Body, scope map[string]bool) *fun.Body {
 				result = fun.MapIdentList(result, f)
 			}
 		case *fun.KernelExp:
-			k := semantics.CloneMap(inner)
-			k[e.Var.Name] = true
-			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.body(e.Body, k)}}
+			undo := inner.add(e.Var.Name)
+			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.body(e.Body, inner)}}
+			undo()
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
 			// The body is simplified in the scope of the parameters; the
 			// form's own results (a loop's supporting ones) stay.
-			k := semantics.CloneMap(inner)
+			var names []string
 			for _, q := range fun.ExpParams(e) {
-				k[q.Name.Name] = true
+				names = append(names, q.Name.Name)
 			}
 			if l, ok := e.(*fun.LoopExp); ok {
-				k[l.Var.Name] = true
+				names = append(names, l.Var.Name)
 			}
-			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, s.body(fun.ExpBody(e), k))}
+			undo := inner.add(names...)
+			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, s.body(fun.ExpBody(e), inner))}
+			undo()
 		}
 		out = append(out, st)
 		for _, q := range st.Pat {
-			inner[q.Name.Name] = true
+			bind(q.Name.Name)
 		}
 	}
 	return s.deadCode(&fun.Body{Stms: out, In: b.In, Result: result})
@@ -96,7 +133,7 @@ func (s *simplifier) body(b *fun.Body, scope map[string]bool) *fun.Body {
 // ifResults removes the redundant results of an if statement. It returns
 // the lets to put before it, the new statement, and the renaming to apply
 // after it.
-func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, *fun.Stm, map[string]string) {
+func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.Stm, map[string]string) {
 	e := st.Exp.(*fun.IfExp)
 	tdefs, edefs := defsOf(e.Then, scope), defsOf(e.Else, scope)
 	ren := map[string]string{}
@@ -124,8 +161,8 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 			ren[p.Name.Name] = tj.Name
 			keep[j] = false
 		case p.Type.IsInt() && !sizes[p.Name.Name] && !inner[p.Name.Name] &&
-			tdefs[tj.Name] != nil && edefs[ej.Name] != nil && SameValue(tdefs[tj.Name], edefs[ej.Name]):
-			hoisted[j] = &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs[tj.Name])}}
+			tdefs.get(tj.Name) != nil && edefs.get(ej.Name) != nil && SameValue(tdefs.get(tj.Name), edefs.get(ej.Name)):
+			hoisted[j] = &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs.get(tj.Name))}}
 			keep[j] = false
 		default:
 			for k := 0; k < j; k++ {
@@ -178,11 +215,8 @@ func (s *simplifier) ifResults(st *fun.Stm, scope map[string]bool) ([]*fun.Stm, 
 // defsOf maps the int variables a branch can name in its results to
 // expressions over variables of scope only (constants, outer variables,
 // and lets of those), or nil when they depend on the branch.
-func defsOf(b *fun.Body, scope map[string]bool) map[string]fun.SExp {
-	defs := map[string]fun.SExp{}
-	for name := range scope {
-		defs[name] = fun.Named(name) // outer names stand for themselves
-	}
+func defsOf(b *fun.Body, scope scopeSet) branchDefs {
+	defs := branchDefs{lets: map[string]fun.SExp{}, outer: map[string]fun.SExp{}, scope: scope}
 	for _, st := range b.Stms {
 		e, ok := st.Exp.(*fun.ScalarExp)
 		if !ok || len(st.Pat) != 1 || !st.Pat[0].Type.IsInt() { // float arithmetic is not a ring
@@ -190,17 +224,41 @@ func defsOf(b *fun.Body, scope map[string]bool) map[string]fun.SExp {
 		}
 		closed := true
 		d := fun.Substitute(e.X, func(x *fun.Ident) fun.SExp {
-			if d, found := defs[x.Name]; found {
+			if d := defs.get(x.Name); d != nil {
 				return d
 			}
 			closed = false
 			return nil
 		})
 		if closed {
-			defs[st.Pat[0].Name.Name] = d
+			defs.lets[st.Pat[0].Name.Name] = d
 		}
 	}
 	return defs
+}
+
+// branchDefs are defsOf's definitions: the branch's lets, and the names of
+// the scope, each standing for itself (made when first asked for, not one
+// for every name in scope at every if).
+type branchDefs struct {
+	lets, outer map[string]fun.SExp
+	scope       scopeSet
+}
+
+// get is the definition of name, or nil.
+func (d branchDefs) get(name string) fun.SExp {
+	if e, ok := d.lets[name]; ok {
+		return e
+	}
+	if !d.scope[name] {
+		return nil
+	}
+	e, ok := d.outer[name]
+	if !ok {
+		e = fun.Named(name) // outer names stand for themselves
+		d.outer[name] = e
+	}
+	return e
 }
 
 // deadCode drops the lets of ints whose names are used nowhere after them
@@ -209,12 +267,25 @@ func defsOf(b *fun.Body, scope map[string]bool) map[string]fun.SExp {
 // negative size is stuck.
 func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	for {
-		used := uses(b.Stms, b.Result)
+		// Only the uses of the names such lets bind are counted: there is
+		// nothing to count when there are none.
+		used := useCounter{}
+		for _, st := range b.Stms {
+			if droppable(st) {
+				used[st.Pat[0].Name.Name] = 0
+			}
+		}
+		if len(used) == 0 {
+			return b
+		}
+		for _, st := range b.Stms {
+			used.stm(st)
+		}
+		used.idents(b.Result)
 		var out []*fun.Stm
 		dropped := false
 		for _, st := range b.Stms {
-			e, scalar := st.Exp.(*fun.ScalarExp)
-			if scalar && len(st.Pat) == 1 && used[st.Pat[0].Name.Name] == 0 && cannotFail(e.X) {
+			if droppable(st) && used[st.Pat[0].Name.Name] == 0 {
 				dropped = true
 				continue
 			}
@@ -226,6 +297,13 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 		s.changed = true
 		b = &fun.Body{Stms: out, In: b.In, Result: b.Result}
 	}
+}
+
+// droppable reports whether st is a let of a scalar that cannot get
+// stuck, which deadCode drops when its name is not used.
+func droppable(st *fun.Stm) bool {
+	e, scalar := st.Exp.(*fun.ScalarExp)
+	return scalar && len(st.Pat) == 1 && cannotFail(e.X)
 }
 
 // propagate substitutes variables let-bound to constants into LMADs
@@ -341,27 +419,24 @@ func binders(b *fun.Body) map[string]bool {
 	return out
 }
 
-// uses counts the occurrences of variables (not binders) in statements
-// and results, types included (sizes, blocks, the variables of LMADs):
-// the identifiers fun.MapStm passes to fun.Uses. It walks the tree
-// without copying it, since deadCode asks it again after every drop; an
-// extension's node other than FUNMEM's own is mapped (and the copy
-// dropped).
-func uses(ss []*fun.Stm, result []*fun.Ident) map[string]int {
-	u := useCounter{}
-	for _, s := range ss {
-		u.stm(s)
-	}
-	u.idents(result)
-	return u
-}
-
-// A useCounter counts the uses of each name.
+// A useCounter counts the occurrences of the names it holds as variables
+// (not binders) in statements and results, types included (sizes, blocks,
+// the variables of LMADs): the identifiers fun.MapStm passes to fun.Uses.
+// It walks the tree without copying it, since deadCode asks again after
+// every drop; an extension's node other than FUNMEM's own is mapped (and
+// the copy dropped).
 type useCounter map[string]int
+
+// use counts an occurrence of x, if x is counted.
+func (u useCounter) use(x string) {
+	if n, ok := u[x]; ok {
+		u[x] = n + 1
+	}
+}
 
 func (u useCounter) idents(xs []*fun.Ident) {
 	for _, x := range xs {
-		u[x.Name]++
+		u.use(x.Name)
 	}
 }
 
@@ -391,7 +466,7 @@ func (u useCounter) typ(t fun.Type) {
 	switch a := t.Ext.(type) {
 	case nil:
 	case *ArrayMem:
-		u[a.Block.Name]++
+		u.use(a.Block.Name)
 		if a.Index.IsRowMajor() {
 			for _, x := range a.Index.RowMajor {
 				u.sexp(x)
@@ -411,7 +486,7 @@ func (u useCounter) typ(t fun.Type) {
 // count is u as a fun.IdentFunc for the uses (binders are not counted).
 func (u useCounter) count(x *fun.Ident, binder bool) *fun.Ident {
 	if !binder {
-		u[x.Name]++
+		u.use(x.Name)
 	}
 	return x
 }
@@ -419,7 +494,7 @@ func (u useCounter) count(x *fun.Ident, binder bool) *fun.Ident {
 func (u useCounter) sexp(e fun.SExp) {
 	switch e := e.(type) {
 	case fun.Var:
-		u[e.Name]++
+		u.use(e.Name)
 	case *fun.BinOp:
 		u.sexp(e.L)
 		u.sexp(e.R)
@@ -438,45 +513,45 @@ func (u useCounter) exp(e fun.Exp) {
 	case *fun.ScalarExp:
 		u.sexp(e.X)
 	case *fun.IndexExp:
-		u[e.Arr.Name]++
+		u.use(e.Arr.Name)
 		u.idents(e.Idx)
 	case *fun.SliceExp:
-		u[e.Arr.Name]++
+		u.use(e.Arr.Name)
 		for _, s := range e.Slices {
-			u[s.Off.Name]++
-			u[s.Size.Name]++
+			u.use(s.Off.Name)
+			u.use(s.Size.Name)
 		}
 	case *fun.TransposeExp:
-		u[e.Arr.Name]++
+		u.use(e.Arr.Name)
 	case *fun.IotaExp:
-		u[e.N.Name]++
+		u.use(e.N.Name)
 	case *fun.CopyExp:
-		u[e.Arr.Name]++
+		u.use(e.Arr.Name)
 	case *fun.IfExp:
-		u[e.Cond.Name]++
+		u.use(e.Cond.Name)
 		u.body(e.Then)
 		u.body(e.Else)
 	case *fun.KernelExp:
-		u[e.Bound.Name]++
+		u.use(e.Bound.Name)
 		u.body(e.Body)
 	case *fun.LoopExp:
 		u.params(e.Params)
 		u.idents(e.Init)
-		u[e.Bound.Name]++
+		u.use(e.Bound.Name)
 		u.body(e.Body)
 	case *fun.ReduceExp:
 		u.params(e.Params)
-		u[e.Ne.Name]++
-		u[e.Arr.Name]++
+		u.use(e.Ne.Name)
+		u.use(e.Arr.Name)
 		u.body(e.Body)
 	case *fun.ScanExp:
 		u.params(e.Params)
-		u[e.Ne.Name]++
-		u[e.Arr.Name]++
+		u.use(e.Ne.Name)
+		u.use(e.Arr.Name)
 		u.body(e.Body)
 	case *fun.FilterExp:
 		u.params(e.Params)
-		u[e.Arr.Name]++
+		u.use(e.Arr.Name)
 		u.body(e.Body)
 	case *fun.AssertExp:
 		u.sexp(e.Cond)
