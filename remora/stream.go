@@ -161,6 +161,9 @@ func (p *pnode) fill(lo, cnt int) error {
 			}
 		}
 	case nodePrim:
+		if ok, err := p.applyConst(lo, cnt); ok {
+			return err
+		}
 		for _, kid := range p.kids {
 			if err := kid.fill(lo, cnt); err != nil {
 				return err
@@ -169,6 +172,97 @@ func (p *pnode) fill(lo, cnt int) error {
 		return p.apply(cnt)
 	}
 	return nil
+}
+
+// applyConst is apply for a native int operator one of whose operands is
+// one atom (a constant leaf, as the 1 of (+ 1 iota)), the other iota or
+// any node: the constant is read once rather than from a buffer, and iota
+// is computed in the operator's loop rather than filled into a buffer
+// first (one pass over the chunk instead of three). The atoms and the Go
+// operation are apply's. It reports false where the node is not of that
+// form.
+func (p *pnode) applyConst(lo, cnt int) (bool, error) {
+	if p.code == opNone || p.code >= opAddF {
+		return false, nil
+	}
+	x, y := p.kids[0], p.kids[1]
+	constFirst := x.what == nodeLeaf && x.konst
+	if constFirst {
+		x, y = y, x
+	}
+	if y.what != nodeLeaf || !y.konst {
+		return false, nil
+	}
+	c, out := y.ibuf[0], p.ibuf[:cnt]
+	code := p.code
+	if constFirst && code == opSubI {
+		// c - x: the only operator here whose operands do not commute.
+		if x.what == nodeIota {
+			for k := range out {
+				out[k] = c - int64(lo+k)
+			}
+			return true, nil
+		}
+		if err := x.fill(lo, cnt); err != nil {
+			return true, err
+		}
+		for k, v := range x.ibuf[:cnt] {
+			out[k] = c - v
+		}
+		return true, nil
+	}
+	if x.what == nodeIota {
+		switch code {
+		case opAddI:
+			for k := range out {
+				out[k] = int64(lo+k) + c
+			}
+		case opSubI:
+			for k := range out {
+				out[k] = int64(lo+k) - c
+			}
+		case opMulI:
+			for k := range out {
+				out[k] = int64(lo+k) * c
+			}
+		case opMaxI:
+			for k := range out {
+				out[k] = max(int64(lo+k), c)
+			}
+		case opMinI:
+			for k := range out {
+				out[k] = min(int64(lo+k), c)
+			}
+		}
+		return true, nil
+	}
+	if err := x.fill(lo, cnt); err != nil {
+		return true, err
+	}
+	xs := x.ibuf[:cnt]
+	switch code {
+	case opAddI:
+		for k, v := range xs {
+			out[k] = v + c
+		}
+	case opSubI:
+		for k, v := range xs {
+			out[k] = v - c
+		}
+	case opMulI:
+		for k, v := range xs {
+			out[k] = v * c
+		}
+	case opMaxI:
+		for k, v := range xs {
+			out[k] = max(v, c)
+		}
+	case opMinI:
+		for k, v := range xs {
+			out[k] = min(v, c)
+		}
+	}
+	return true, nil
 }
 
 // apply runs the primitive over the kids' first cnt atoms.

@@ -46,6 +46,8 @@ var streamGroups = []streamGroup{
 		"(replicate{int | [%[1]d] []} 7)",
 		"(+ (replicate{int | [%[1]d] []} 7) iota{ | [%[1]d]})",
 		"(max 3 (min 10 iota{ | [%[1]d]}))",
+		"(- 3 (* iota{ | [%[1]d]} iota{ | [%[1]d]}))",                    // a constant minus a node
+		"(min (* 3 iota{ | [%[1]d]}) (- 9000 (max iota{ | [%[1]d]} 5)))", // a node and a constant
 		"(abs (- 5 iota{ | [%[1]d]}))",
 		"(+ (reverse{int | %[1]d []} iota{ | [%[1]d]}) iota{ | [%[1]d]})", // a vector leaf
 		"(float->int (*. 1.5 (int->float iota{ | [%[1]d]})))",
