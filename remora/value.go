@@ -3,6 +3,7 @@ package remora
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -272,6 +273,14 @@ func (v *Value) Equal(w *Value) bool {
 // shape's brackets, [] or [[] []]; a box prints as (box (ι …) v).
 func (v *Value) String() string {
 	var b strings.Builder
+	if v.Kind == KInt && len(v.I) > 1 {
+		// Room for every atom at the widest one's width, a separator and
+		// brackets: the builder then does not copy itself as it grows.
+		lo, hi := slices.Min(v.I), slices.Max(v.I)
+		var buf [20]byte
+		w := max(len(strconv.AppendInt(buf[:0], lo, 10)), len(strconv.AppendInt(buf[:0], hi, 10)))
+		b.Grow(len(v.I) * (w + 2))
+	}
 	v.write(&b, v.Shape, 0, false)
 	return b.String()
 }
