@@ -257,22 +257,115 @@ func (c *hcompiler) hAtomic(sc *hscope, s *fun.Stm, o int) hcode {
 	}
 }
 
-// hExt is E-MEM-LOOP, E-MEM-REDUCE, E-MEM-SCAN and E-MEM-FILTER: the tree
-// walker's, on the environment of the slots in scope.
+// hExt is E-MEM-LOOP, E-MEM-REDUCE, E-MEM-SCAN and E-MEM-FILTER: the
+// extension forms' own steps (startExt, enter, leave, finish: heap_ext.go,
+// shared with the small-step), with the body compiled. enter binds the
+// iteration's parameters on an environment made from the slots in scope;
+// their values are copied into the body's slots. A form whose parameters
+// enter might not all bind (a fold whose support groups are not two, which
+// the checker refuses) runs by the tree walker instead.
 func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
+	names, ok := extBound(s.Exp)
+	if !ok {
+		return func(m *heapMachine, fr []Value) error {
+			vs, err := m.walk.stm(slotVars{fr, sc}.env(), s)
+			if err != nil {
+				return err
+			}
+			return bindOut(s, vs, fr, out)
+		}
+	}
+	inner := sc
+	slots := make([]int, len(names))
+	for i, x := range names {
+		slots[i] = c.newSlot()
+		inner = inner.bind(x, slots[i])
+	}
+	body := c.body(inner, fun.ExpBody(s.Exp))
 	return func(m *heapMachine, fr []Value) error {
-		vs, err := m.walk.stm(slotVars{fr, sc}.env(), s)
+		x, err := startExt(slotVars{fr, sc}.env(), m.h, s, m.trace)
 		if err != nil {
 			return err
 		}
-		if err := patternArity(s, len(vs)); err != nil {
+		for !x.done() {
+			env, _, err := x.enter(m.h)
+			if err == nil {
+				for i, name := range names {
+					fr[slots[i]], _ = env.Lookup(name)
+				}
+				err = body.run(m, fr)
+			}
+			if err == nil {
+				vs := make([]Value, len(body.results)) // a loop keeps them
+				for i, r := range body.results {
+					vs[i] = fr[r]
+				}
+				err = x.leave(m.h, vs)
+			}
+			if err != nil {
+				x.abort(m.h)
+				return x.raceOf(err)
+			}
+		}
+		vs, err := x.finish(m.h, m.opts)
+		if err != nil {
 			return err
 		}
-		for i, v := range vs {
-			fr[out[i]] = v
-		}
-		return nil
+		return bindOut(s, vs, fr, out)
 	}
+}
+
+// bindOut is E-STMS' binding of a form's values vs to its pattern's
+// slots.
+func bindOut(s *fun.Stm, vs []Value, fr []Value, out []int) error {
+	if err := patternArity(s, len(vs)); err != nil {
+		return err
+	}
+	for i, v := range vs {
+		fr[out[i]] = v
+	}
+	return nil
+}
+
+// extBound are the names an extension form's enter binds for every
+// iteration, outermost first: a loop's parameters and index; a fold's or
+// filter's parameters, when its support groups (two for a fold, one for a
+// filter) bind every one of them. ok is false when that is not known.
+func extBound(e fun.Exp) (names []string, ok bool) {
+	ps := fun.ExpParams(e)
+	for _, p := range ps {
+		names = append(names, p.Name.Name)
+	}
+	switch e := e.(type) {
+	case *fun.LoopExp:
+		return append(names, e.Var.Name), true
+	case *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+		want := 2
+		if _, filter := e.(*fun.FilterExp); filter {
+			want = 1
+		}
+		gs := Groups(ps)
+		if len(gs) != want {
+			return nil, false
+		}
+		bound := map[string]bool{}
+		for _, g := range gs {
+			bound[ps[g.Operand].Name.Name] = true
+			if g.IsArray() {
+				bound[g.Block], bound[g.Off] = true, true
+				for _, st := range g.Strides {
+					bound[st] = true
+				}
+			}
+		}
+		for _, x := range names {
+			if !bound[x] {
+				return nil, false
+			}
+		}
+		return names, true
+	}
+	return nil, false
 }
 
 // hIf is E-MEM-IF-T and E-MEM-IF-F: the branch the condition chooses, its
