@@ -265,13 +265,13 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 // stacked. No cell is replicated: every argument has exactly the frame.
 func (ev *evaluator) mapIR(e *Map, env *Env) (*Value, error) {
 	frame, _ := env.closeIndex(ShapeIndex(e.Frame)).S.Const()
-	args := make([][]*Value, len(e.Args))
+	vals := make([]*Value, len(e.Args))
 	for i, a := range e.Args {
 		v, err := ev.eval(a, env)
 		if err != nil {
 			return nil, err
 		}
-		_, args[i] = v.Cells(len(frame))
+		vals[i] = v
 	}
 	ev.counter.Hit(RuleMAP.Name)
 	n := product(frame)
@@ -279,6 +279,19 @@ func (ev *evaluator) mapIR(e *Map, env *Env) (*Value, error) {
 		t := env.closeType(e.Type).(*Arr)
 		ds, _ := t.Shape.Const()
 		return NewValue(kindOf(t.Elem), ds, 0), nil
+	}
+	// The body once over the frame, as a λ of the same parameters and body
+	// applied to the arguments would run (vectorLam).
+	fs := make([][]int64, len(vals))
+	for i := range fs {
+		fs[i] = frame
+	}
+	if v, ok := ev.vectorLam(&Func{Term: &Lam{Params: e.Params, Body: e.Body}, Env: env}, vals, frame, fs, n); ok {
+		return v, nil
+	}
+	args := make([][]*Value, len(vals))
+	for i, v := range vals {
+		_, args[i] = v.Cells(len(frame))
 	}
 	results := make([]*Value, n)
 	for p := range n {

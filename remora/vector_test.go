@@ -48,6 +48,11 @@ func TestVectorLamAgrees(t *testing.T) {
 			"((fn ([x int]) (max 2 (min x (abs (- 5 x))))) iota{ | [%[1]d]})",
 			"(let [k 3] ((fn ([x int]) (* k (+ x k))) iota{ | [%[1]d]}))",
 			"(let [x 3] ((fn ([x int]) (* x x)) iota{ | [%[1]d]}))",
+			// The compiler IR's MAP runs its body as such a λ would.
+			"(MAP [%[1]d] ([x int iota{ | [%[1]d]}]) (+ (* x x) 1))",
+			"(MAP [%[1]d 2] ([x int iota{ | [%[1]d 2]}] [y int (+ 1 iota{ | [%[1]d 2]})]) (/ y (- x 2)))",
+			"(MAP [%[1]d] () 7)",
+			"(MAP [2 %[1]d] ([v [int 2] iota{ | [2 %[1]d 2]}]) (+ v 1))",
 			// Not vectorised: a free vector, a λ in the body, a non-scalar
 			// parameter, an array of λs, if.
 			"(let [v [1 2]] ((fn ([x int]) (+ x v)) iota{ | [%[1]d]}))",
