@@ -161,6 +161,17 @@ func (p Poly) add(o Poly) Poly {
 }
 
 func (p Poly) mul(o Poly) Poly {
+	// A constant factor scales the other's monomials, which stay in order.
+	switch {
+	case len(p.terms) == 1 && p.terms[0].key == "":
+		q := o.scale(p.terms[0].c)
+		q.atoms = mergeAtoms(p.atoms, o.atoms)
+		return q
+	case len(o.terms) == 1 && o.terms[0].key == "":
+		q := p.scale(o.terms[0].c)
+		q.atoms = mergeAtoms(p.atoms, o.atoms)
+		return q
+	}
 	q := Poly{terms: make([]mono, 0, len(p.terms)*len(o.terms)), atoms: mergeAtoms(p.atoms, o.atoms)}
 	for _, m1 := range p.terms {
 		for _, m2 := range o.terms {
@@ -234,9 +245,12 @@ func (p Poly) atom(f string) fun.SExp {
 // higher degree first, then by their factors, the constant last.
 func (p Poly) Expr() fun.SExp {
 	// Higher degrees first, then by name.
-	monos := slices.SortedFunc(slices.Values(p.terms), func(a, b mono) int {
-		return cmp.Or(cmp.Compare(len(b.fs), len(a.fs)), strings.Compare(a.key, b.key))
-	})
+	monos := p.terms
+	if len(monos) > 1 {
+		monos = slices.SortedFunc(slices.Values(p.terms), func(a, b mono) int {
+			return cmp.Or(cmp.Compare(len(b.fs), len(a.fs)), strings.Compare(a.key, b.key))
+		})
+	}
 	var out fun.SExp
 	for _, m := range monos {
 		c := m.c

@@ -309,7 +309,26 @@ func droppable(st *fun.Stm) bool {
 // propagate substitutes variables let-bound to constants into LMADs
 // (types take expressions, so the let can then go).
 func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
-	consts = semantics.CloneMap(consts)
+	// consts is the caller's until this body binds a constant: it is
+	// copied then, not for every body.
+	owned := false
+	// mentions reports whether e names a constant: an LMAD without one
+	// is kept as it is rather than copied.
+	var mentions func(e fun.SExp) bool
+	mentions = func(e fun.SExp) bool {
+		switch e := e.(type) {
+		case fun.Var:
+			_, ok := consts[e.Name]
+			return ok
+		case *fun.BinOp:
+			return mentions(e.L) || mentions(e.R)
+		case *fun.UnOp:
+			return mentions(e.X)
+		case *fun.Call:
+			return mentions(e.Arg)
+		}
+		return false
+	}
 	sub := func(e fun.SExp) fun.SExp {
 		return fun.Substitute(e, func(x *fun.Ident) fun.SExp {
 			if k, ok := consts[x.Name]; ok {
@@ -324,7 +343,7 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 		ns := &fun.Stm{Let: st.Let, Exp: st.Exp}
 		for _, p := range st.Pat {
 			t := p.Type
-			if a := ArrayOf(t); a != nil {
+			if a := ArrayOf(t); a != nil && len(consts) > 0 && lmadMentions(a.Index, mentions) {
 				l := &IndexFn{Pos: a.Index.Pos}
 				if a.Index.IsRowMajor() {
 					for _, x := range a.Index.RowMajor {
@@ -343,6 +362,9 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 		switch e := st.Exp.(type) {
 		case *fun.ScalarExp:
 			if c, ok := e.X.(*fun.Const); ok {
+				if !owned {
+					consts, owned = semantics.CloneMap(consts), true
+				}
 				consts[st.Pat[0].Name.Name] = c.Value
 			}
 		case *fun.IfExp:
@@ -355,6 +377,17 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 		out.Stms = append(out.Stms, ns)
 	}
 	return s.deadCode(out)
+}
+
+// lmadMentions reports whether one of l's expressions satisfies f.
+func lmadMentions(l *IndexFn, f func(fun.SExp) bool) bool {
+	if l.IsRowMajor() {
+		return slices.ContainsFunc(l.RowMajor, f)
+	}
+	if f(l.Offset) {
+		return true
+	}
+	return slices.ContainsFunc(l.Dims, func(d LDim) bool { return f(d.Elems) || f(d.Stride) })
 }
 
 // rowMajorBody writes every LMAD that is R of its array's sizes as R(…).
