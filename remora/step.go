@@ -567,7 +567,9 @@ func unfoldChain(e *App, plan *FoldPlan, accType *Arr, op, init Expr, items []Ex
 	one := func(x Expr) Expr { // [x]
 		return &Frame{Pos: pos, Dims: []int64{1}, Elems: []Expr{x}, Cell: accType, Type: traceType(1)}
 	}
-	// grow is the trace accs (k accumulators) with acc joined on.
+	// grow is the trace accs (k accumulators) with acc joined on, by the
+	// chain's own append (machine_trace.go).
+	appendDef := traceAppend()
 	grow := func(accs, acc Expr, k int) Expr {
 		if k == 0 {
 			return one(acc)
@@ -576,7 +578,7 @@ func unfoldChain(e *App, plan *FoldPlan, accType *Arr, op, init Expr, items []Ex
 		if right {
 			a, b, da, db = b, a, db, da
 		}
-		g := &Func{Prim: Basis["append"], Types: []Type{accType.Elem},
+		g := &Func{Prim: appendDef, Types: []Type{accType.Elem},
 			Indices: []Index{NatIndex(NatConst(int64(da))), NatIndex(NatConst(int64(db))), ShapeIndex(accType.Shape)}}
 		return &App{Pos: pos, Fn: lit(pos, AtomScalar(KFunc, g)), Args: []Expr{a, b}, Type: traceType(k + 1)}
 	}
