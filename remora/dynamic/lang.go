@@ -94,14 +94,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	if len(p.p.Exprs) > 0 {
 		pos = p.p.Exprs[0].At()
 	}
-	return lang.WithFocus(lang.NewStepper[Expr](Machine{}, p.p.Exprs, &o.RunOptions, pos, ExprString,
-		func(es []Expr) (*lang.Result, error) {
-			vs := make([]*remora.Value, len(es))
-			for i, e := range es {
-				vs[i] = toValue(e)
-			}
-			return &lang.Result{Lines: remora.ValueLines(vs)}, nil
-		}), Focus), nil
+	return newStepper(p.p.Exprs, &o.RunOptions, pos), nil
 }
 
 // Elaborates marks the dialect as one that check --infer elaborates into

@@ -6,10 +6,11 @@ import (
 )
 
 // The small-step semantics on untyped terms: the rules of §2 that Fig 6
-// refines with types. A configuration is a closed term; Step finds the
+// refines with types. A configuration is a closed term; a step finds the
 // redex through the evaluation contexts (function, then arguments left to
 // right; frame elements left to right; the value of a let; the box of an
-// unbox) and applies one rule:
+// unbox), which the context machine (machine.go) keeps from one step to
+// the next, and applies one rule (contract):
 //
 //	lift      replicate the cells of the lower-ranked frames so that every
 //	          frame is the largest (Fig 1's underlined copies)
@@ -22,27 +23,35 @@ import (
 //	collapse  a frame of arrays becomes one array
 //	unbox     open a box (on an array of boxes, map first)
 
-// Machine is the small-step semantics as a semantics.Machine on terms.
+// Machine is the small-step semantics as a semantics.Machine on terms:
+// a step loads the term into the context machine (machine.go), applies
+// the rule at its redex and rebuilds the term. It costs the size of the
+// term; RunSmall and the stepper run Contexts on States instead.
 type Machine struct{}
 
 // Final reports whether e is a value.
 func (Machine) Final(e Expr) bool { return isValue(e) }
 
 // Step makes one transition.
-func (Machine) Step(e Expr) (Expr, string, error) { return step(e) }
+func (Machine) Step(e Expr) (Expr, string, error) {
+	s, r, err := Contexts{}.Step(Load(e))
+	if err != nil {
+		return nil, "", err
+	}
+	return s.Term(), r, nil
+}
 
 // RunSmall runs a closed expression to a value by the small-step
-// semantics, calling on after every step.
+// semantics, calling on after every step (with the configuration as a
+// term, rebuilt for the hook).
 func RunSmall(e Expr, o *semantics.RunOptions) (*remora.Value, int, error) {
-	if o == nil {
-		o = &semantics.RunOptions{}
-	}
-	d := &semantics.Driver[Expr]{Machine: Machine{}, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[Expr](o), Pos: e.At()}
-	v, n, err := d.Run(e)
+	o = runOptions(o)
+	d := &semantics.Driver[*State]{Machine: Contexts{}, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[*State](o), Pos: e.At()}
+	s, n, err := d.Run(Load(e))
 	if err != nil {
 		return nil, n, err
 	}
-	return toValue(v), n, nil
+	return s.Value(), n, nil
 }
 
 // isValue: literal arrays, functions, primitives, and frames of scalar
@@ -109,53 +118,14 @@ func toValue(e Expr) *remora.Value {
 // lit is a value as a term at pos.
 func lit(pos semantics.Pos, v *remora.Value) Expr { return &Lit{Pos: pos, V: v} }
 
-func step(e Expr) (Expr, string, error) {
+// contract applies the rule at the redex e, a term whose children in
+// the evaluation contexts (focus.go's nextChild) are values, or reports
+// it stuck.
+func contract(e Expr) (Expr, string, error) {
 	switch e := e.(type) {
 	case *App:
-		if e.Shape != nil && !isValue(e.Shape) {
-			sh, r, err := step(e.Shape)
-			if err != nil {
-				return nil, "", err
-			}
-			n := *e
-			n.Shape = sh
-			return &n, r, nil
-		}
-		if !isValue(e.Fn) {
-			fn, r, err := step(e.Fn)
-			if err != nil {
-				return nil, "", err
-			}
-			n := *e
-			n.Fn = fn
-			return &n, r, nil
-		}
-		for i, a := range e.Args {
-			if !isValue(a) {
-				na, r, err := step(a)
-				if err != nil {
-					return nil, "", err
-				}
-				n := *e
-				n.Args = append([]Expr{}, e.Args...)
-				n.Args[i] = na
-				return &n, r, nil
-			}
-		}
 		return stepApp(e)
 	case *Frame:
-		for i, el := range e.Elems {
-			if !isValue(el) {
-				ne, r, err := step(el)
-				if err != nil {
-					return nil, "", err
-				}
-				n := *e
-				n.Elems = append([]Expr{}, e.Elems...)
-				n.Elems[i] = ne
-				return &n, r, nil
-			}
-		}
 		cells := make([]*remora.Value, len(e.Elems))
 		for i, el := range e.Elems {
 			cells[i] = toValue(el)
@@ -166,26 +136,8 @@ func step(e Expr) (Expr, string, error) {
 		}
 		return lit(e.Pos, v), remora.RuleCollapse.Name, nil
 	case *Let:
-		if !isValue(e.Val) {
-			v, r, err := step(e.Val)
-			if err != nil {
-				return nil, "", err
-			}
-			n := *e
-			n.Val = v
-			return &n, r, nil
-		}
 		return subst(e.Body, map[string]Expr{e.X: valueTerm(e.Val)}), remora.RuleBeta.Name, nil
 	case *Unbox:
-		if !isValue(e.Box) {
-			b, r, err := step(e.Box)
-			if err != nil {
-				return nil, "", err
-			}
-			n := *e
-			n.Box = b
-			return &n, r, nil
-		}
 		bv := toValue(e.Box)
 		if err := boxes(e.Pos, bv); err != nil {
 			return nil, "", err
@@ -385,7 +337,9 @@ func unfoldChain(pos semantics.Pos, plan *remora.FoldPlan, op, init Expr, items 
 	one := func(x Expr) Expr {
 		return &Frame{Pos: pos, Dims: []int64{1}, Elems: []Expr{&App{Pos: pos, Fn: &Prim{Pos: pos, Def: Basis["box"]}, Args: []Expr{x}}}}
 	}
-	// grow is the trace accs (k boxes) with acc's box joined on.
+	// grow is the trace accs (k boxes) with acc's box joined on, by the
+	// chain's own append (traceAppend).
+	appendDef := traceAppend()
 	grow := func(accs, acc Expr, k int) Expr {
 		if k == 0 {
 			return one(acc)
@@ -394,7 +348,7 @@ func unfoldChain(pos semantics.Pos, plan *remora.FoldPlan, op, init Expr, items 
 		if right {
 			a, b = b, a
 		}
-		return &App{Pos: pos, Fn: &Prim{Pos: pos, Def: Basis["append"]}, Args: []Expr{a, b}}
+		return &App{Pos: pos, Fn: &Prim{Pos: pos, Def: appendDef}, Args: []Expr{a, b}}
 	}
 	apply := func(acc, x Expr) Expr {
 		if right {
