@@ -5,10 +5,11 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// The focus of a step (lang.Focus): step descends an evaluation context to
-// the redex and rebuilds the term along that path only, so the subterm at
-// the same path in the term after the step is the contractum. nextChild
-// follows step's descent; child finds a subterm; lang.PathFocus walks.
+// The focus of a step (lang.Focus): a step reduces the redex at the end of
+// an evaluation context (the context machine's holes, machine.go) and the
+// term is rebuilt along that path only, so the subterm at the same path in
+// the term after the step is the contractum. nextChild follows the
+// descent (settle's); child finds a subterm; lang.PathFocus walks.
 
 // nextChild is the child of e that step descends into, or -1 when e is
 // itself the redex.

@@ -530,8 +530,9 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 // rest of the chain is under binders that shadow both, so a step's descent
 // and substitution do not grow with n, and a scan takes a fixed number of
 // steps per item, where a frame of nested applications (one per prefix)
-// took n²/2. (The append δ still copies the trace so far, O(k) at the k-th
-// item: docs/performance.md, "Linear small-step scans".) The operator is
+// took n²/2. (The chain's append is its own copy of the primitive, whose
+// δ grows the trace in place rather than copying it, O(1) amortised where
+// append's copy was O(k) at the k-th item: machine_trace.go.) The operator is
 // applied in the big-step's order (RunFold), so the values and the first
 // stuck δ are the same. It reports false for the other folds and for a
 // trace with no application, which unfold leaves to RunFold.

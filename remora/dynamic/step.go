@@ -303,9 +303,9 @@ func unfold(e *App, p *PrimDef, args []*remora.Value) (Expr, error) {
 // link rebinds acc and accs, so β substitutes into the next link's
 // arguments only, and a scan takes a fixed number of steps per item, whose
 // descent and substitution do not grow with n, where a frame of nested
-// applications (one per prefix) took n²/2 applications. (The append δ
-// still copies the boxes so far, and the final unbox maps over all n:
-// docs/performance.md, "Linear small-step scans".) The operator is
+// applications (one per prefix) took n²/2 applications. (The chain's
+// append grows the boxes so far in place, traceAppend, and the final
+// unbox maps over all n once.) The operator is
 // applied in the big-step's order (remora.RunFold). It reports false for
 // the other folds and for a trace with no application, which unfold
 // leaves to RunFold.
