@@ -101,10 +101,10 @@ func supportForm(p *fun.Param, index map[string]int) (Group, bool) {
 // groupValues are the values of the parameters of group g when its
 // operand is v: the operand v, its block, offset and strides.
 func groupValues(g Group, v Value) map[string]Value {
-	out := map[string]Value{}
 	if !g.IsArray() {
-		return out
+		return nil
 	}
+	out := map[string]Value{}
 	out[g.Block] = Value{Kind: BlockVal, Block: v.Block}
 	out[g.Off] = Value{Kind: IntVal, K: v.L.Offset}
 	for i, s := range g.Strides {
@@ -115,17 +115,19 @@ func groupValues(g Group, v Value) map[string]Value {
 	return out
 }
 
-// bindGroup binds the parameters of g (among ps) for the operand value v.
+// bindGroup binds the parameters of g (among ps) for the operand value v,
+// through bind: its support, then the operand.
 // A value that is not of the operand's kind is stuck in rule.
-func bindGroup(env *Env, ps []*fun.Param, g Group, v Value, rule string) (*Env, error) {
+func bindGroup(bind func(name string, v Value), ps []*fun.Param, g Group, v Value, rule string) error {
 	p := ps[g.Operand]
 	if g.IsArray() != (v.Kind == ArrayVal) || (v.Kind == ArrayVal && v.L.Rank() != len(g.Strides)) {
-		return nil, semantics.Stuckf(p.Lparen, rule, "%s is bound to %v, which is not a value of type %s", p.Name.Name, v, p.Type)
+		return semantics.Stuckf(p.Lparen, rule, "%s is bound to %v, which is not a value of type %s", p.Name.Name, v, p.Type)
 	}
 	for name, sv := range groupValues(g, v) {
-		env = env.Bind(name, sv)
+		bind(name, sv)
 	}
-	return env.Bind(p.Name.Name, v), nil
+	bind(p.Name.Name, v)
+	return nil
 }
 
 // patternValues are the values of a pattern of support groups (an

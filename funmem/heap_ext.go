@@ -47,12 +47,20 @@ type ext struct {
 	dest  Value              // a scan's destination
 	kept  []int64            // a filter's kept rows
 	trace bool
+	gs    []Group      // the support groups of the parameters (made once)
+	pool  *trackerPool // where the trackers come from (nil: fresh ones)
 }
 
 // startExt begins an extension form with a body, or returns nil when s
 // is none.
 func startExt(env *Env, h *semantics.Heap, s *fun.Stm, trace bool) (*ext, error) {
-	x := &ext{s: s, env: env, i: 1, trace: trace}
+	return startExtPool(env, h, s, trace, nil)
+}
+
+// startExtPool is startExt taking the form's trackers from pool (the
+// compiled big-step's; nil: fresh ones).
+func startExtPool(env *Env, h *semantics.Heap, s *fun.Stm, trace bool, pool *trackerPool) (*ext, error) {
+	x := &ext{s: s, env: env, i: 1, trace: trace, pool: pool}
 	switch e := s.Exp.(type) {
 	case *fun.LoopExp:
 		x.rule = EMemLoop.Name
@@ -116,7 +124,7 @@ func (x *ext) startFold(env *Env, h *semantics.Heap, rule string, ne, arr *fun.I
 		}
 		x.vals = []Value{z}
 	}
-	x.t = semantics.NewTracker(x.trace)
+	x.t = x.pool.get(x.trace)
 	h.Push(x.t)
 	x.on = true
 	return nil
@@ -124,6 +132,14 @@ func (x *ext) startFold(env *Env, h *semantics.Heap, rule string, ne, arr *fun.I
 
 // params are the form's parameters.
 func (x *ext) params() []*fun.Param { return fun.ExpParams(x.s.Exp) }
+
+// groups are the support groups of the parameters.
+func (x *ext) groups() []Group {
+	if x.gs == nil {
+		x.gs = Groups(x.params())
+	}
+	return x.gs
+}
 
 // row is row i of xs: an int read from the heap (traced as element i's),
 // or an array by reference.
@@ -164,51 +180,60 @@ func (x *ext) done() bool { return x.i > x.n }
 
 // enter begins iteration x.i: the environment and body it runs.
 func (x *ext) enter(h *semantics.Heap) (*Env, *fun.Body, error) {
+	env := x.env
+	b, err := x.enterWith(h, func(name string, v Value) { env = env.Bind(name, v) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return env, b, nil
+}
+
+// enterWith begins iteration x.i: it binds the iteration's parameters, in
+// order, through bind (on x.env), and returns the body to run.
+func (x *ext) enterWith(h *semantics.Heap, bind func(name string, v Value)) (*fun.Body, error) {
 	i := x.i
 	switch e := x.s.Exp.(type) {
 	case *fun.LoopExp:
-		env := x.env
 		for j, y := range e.Params {
-			env = env.Bind(y.Name.Name, x.vals[j])
+			bind(y.Name.Name, x.vals[j])
 		}
-		return env.Bind(e.Var.Name, Value{Kind: IntVal, K: i}), e.Body, nil
+		bind(e.Var.Name, Value{Kind: IntVal, K: i})
+		return e.Body, nil
 	case *fun.ReduceExp, *fun.ScanExp:
 		x.t.Start(i)
 		b, err := x.row(h, i)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		ps := x.params()
-		gs := Groups(ps)
-		env, err := bindGroup(x.env, ps, gs[0], x.vals[0], x.rule)
+		gs := x.groups()
+		err = bindGroup(bind, ps, gs[0], x.vals[0], x.rule)
 		if err == nil {
-			env, err = bindGroup(env, ps, gs[1], b, x.rule)
+			err = bindGroup(bind, ps, gs[1], b, x.rule)
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		// The combine step: outside the fold's tracker, in one of its own.
 		h.Pop()
 		x.on = false
 		x.older = semantics.Label(h.Blocks())
-		x.comb = semantics.NewTracker(true)
+		x.comb = x.pool.get(true)
 		h.Push(x.comb)
 		x.comb.Start(1)
-		return env, fun.ExpBody(e), nil
+		return fun.ExpBody(e), nil
 	case *fun.FilterExp:
 		x.t.Start(i)
 		v, err := x.row(h, i)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		ps := x.params()
-		env, err := bindGroup(x.env, ps, Groups(ps)[0], v, x.rule)
-		if err != nil {
-			return nil, nil, err
+		if err := bindGroup(bind, x.params(), x.groups()[0], v, x.rule); err != nil {
+			return nil, err
 		}
-		return env, e.Body, nil
+		return e.Body, nil
 	}
-	return nil, nil, nil
+	return nil, nil
 }
 
 // leave ends iteration x.i with the body's results vs.
@@ -229,6 +254,7 @@ func (x *ext) leave(h *semantics.Heap, vs []Value) error {
 					"race: combine step %d writes %v, in a block it did not allocate (a reduction tree's steps may write only their own blocks)", i, w)
 			}
 		}
+		x.pool.put(x.comb) // its writes are read: the tracker may serve again
 		if len(vs) != 1 {
 			return semantics.Stuckf(fun.ExpBody(e).In, x.rule, "an operator body returns one value, not %d", len(vs))
 		}
@@ -311,6 +337,7 @@ func (x *ext) finish(h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
 		if opts.Trace != nil {
 			opts.Trace(x.s, x.t.Trace)
 		}
+		x.pool.put(x.t)
 	}
 	if err != nil {
 		return nil, err

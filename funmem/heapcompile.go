@@ -283,20 +283,33 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 	}
 	body := c.body(inner, fun.ExpBody(s.Exp))
 	return func(m *heapMachine, fr []Value) error {
-		x, err := startExt(slotVars{fr, sc}.env(), m.h, s, m.trace)
+		x, err := startExtPool(slotVars{fr, sc}.env(), m.h, s, m.trace, &m.pool)
 		if err != nil {
 			return err
 		}
-		for !x.done() {
-			env, _, err := x.enter(m.h)
-			if err == nil {
-				for i, name := range names {
-					fr[slots[i]], _ = env.Lookup(name)
+		// enter binds each parameter into its slots (a name bound twice:
+		// the last binding, as Lookup finds it).
+		bind := func(name string, v Value) {
+			for i, x := range names {
+				if x == name {
+					fr[slots[i]] = v
 				}
+			}
+		}
+		// leave keeps the values of an iteration (a loop's, a fold's
+		// accumulator) until the next one's: two buffers, in turn.
+		var bufs [2][]Value
+		for !x.done() {
+			_, err := x.enterWith(m.h, bind)
+			if err == nil {
 				err = body.run(m, fr)
 			}
 			if err == nil {
-				vs := make([]Value, len(body.results)) // a loop keeps them
+				vs := bufs[x.i&1]
+				if vs == nil {
+					vs = make([]Value, len(body.results))
+					bufs[x.i&1] = vs
+				}
 				for i, r := range body.results {
 					vs[i] = fr[r]
 				}
