@@ -65,6 +65,12 @@ type cstmt struct {
 	addr     cexp      // a scan's offset
 	isVarMem bool      // an Assign whose right side is a variable (maybe a block)
 	plan     *racePlan // a kernel's race-freedom plan (racefree.go), nil for none
+	keep     []int     // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
+	reads    int       // a kernel's: the reads of its body's top level (newAccessLog)
+	writes   int       // and its writes
+	next     *cstmt    // a declaration's: the read or assignment of its variable run with it (declThen)
+	declV    Value     // a declaration's initial value
+	rule     string    // and its rule
 }
 
 // machine is a compiled program running.
@@ -78,7 +84,8 @@ type machine struct {
 	trace   bool
 	free    []*semantics.Tracker // trackers of kernels and folds that have ended, for reuse
 
-	onUntracked func() // called when a kernel starts untracked (tests)
+	onUntracked func()       // called when a kernel starts untracked (tests)
+	logs        []*accessLog // the traces of the untracked kernels running, innermost last
 
 	intLookup func(*fun.Ident, string) (int64, error)
 	numLookup func(*fun.Ident, string) (semantics.Num, error)
@@ -125,9 +132,26 @@ func (m *machine) slot(x *fun.Ident) int32 {
 }
 
 func (m *machine) stmts(ss []Stmt) []*cstmt {
-	out := make([]*cstmt, len(ss))
-	for i, s := range ss {
-		out[i] = m.compile(s)
+	out := make([]*cstmt, 0, len(ss))
+	for i := 0; i < len(ss); i++ {
+		c := m.compile(ss[i])
+		if d, ok := ss[i].(*Decl); ok && i+1 < len(ss) {
+			// var x : τ; x <- … (FunMemToImp's every let) run as one
+			// node: the two rules and E-IMP-SEQ between them, in order.
+			switch s := ss[i+1].(type) {
+			case *Assign:
+				if s.X.Name == d.X.Name {
+					c.next, c.exec = m.compile(s), execDeclAssign
+					i++
+				}
+			case *Read:
+				if s.X.Name == d.X.Name {
+					c.next, c.exec = m.compile(s), execDeclRead
+					i++
+				}
+			}
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -137,6 +161,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 	switch s := s.(type) {
 	case *Decl:
 		c.x = m.slot(s.X)
+		c.declV, c.rule = declOf(s)
 	case *Assign:
 		c.x = m.slot(s.X)
 		if y, ok := s.SE.(fun.Var); ok {
@@ -162,9 +187,16 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.a = m.exp(s.Bound, true)
 		c.body = m.stmts(s.Body)
 		c.save = m.saveSet(s.Body, c.x)
-		if !m.trace {
-			c.plan = m.racePlanOf(s)
+		c.keep = m.keepSet(s.Body, c.save, c.x)
+		for _, b := range s.Body {
+			switch b.(type) {
+			case *Read:
+				c.reads++
+			case *Write:
+				c.writes++
+			}
 		}
+		c.plan = m.racePlanOf(s)
 	case *For:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
@@ -235,6 +267,30 @@ func (m *machine) saveSet(body []Stmt, extra ...int32) []int32 {
 	}
 	walk(body)
 	return out
+}
+
+// keepSet is the indices in save (a kernel's save set, index x) of the
+// slots that an iteration must find as they were before the kernel: all
+// but the index, which each iteration sets, and the variables the body
+// declares before anything else of it mentions them, which each iteration
+// sets before it reads them. The others are put back after every
+// iteration, and all of save when the kernel ends or fails.
+func (m *machine) keepSet(body []Stmt, save []int32, x int32) []int {
+	first := map[string]bool{}
+	mentioned := map[string]bool{}
+	for _, s := range body {
+		if d, ok := s.(*Decl); ok && !mentioned[d.X.Name] {
+			first[d.X.Name] = true
+		}
+		mentions(s, mentioned)
+	}
+	var keep []int
+	for j, s := range save {
+		if s != x && !first[m.names[s]] {
+			keep = append(keep, j)
+		}
+	}
+	return keep
 }
 
 // exp compiles a scalar expression; ints: as fun.EvalSExp reads it, every
@@ -385,6 +441,14 @@ func (m *machine) restore(set []int32, buf []slot) {
 	}
 }
 
+// restoreKeep puts back the slots of c's keep set (keepSet) after an
+// iteration.
+func (m *machine) restoreKeep(c *cstmt) {
+	for _, j := range c.keep {
+		m.env[c.save[j]] = c.buf[j]
+	}
+}
+
 // tracker is a fresh race tracker, made from one whose kernel or fold has
 // ended where there is one (its table's memory is reused).
 func (m *machine) tracker() *semantics.Tracker {
@@ -413,25 +477,14 @@ func (m *machine) run(ss []*cstmt) error {
 
 // execOf is the function that runs a statement by its rule.
 func execOf(s Stmt) func(*machine, *cstmt) error {
-	switch s := s.(type) {
+	switch s.(type) {
 	case *Skip:
 		return func(m *machine, _ *cstmt) error {
 			m.counter.Hit(EImpSkip.Name)
 			return nil
 		}
 	case *Decl:
-		rule, v := EImpDecInt.Name, Value{}
-		switch s.Type {
-		case Mem:
-			rule, v = EImpDecMem.Name, Value{Mem: true}
-		case Float:
-			rule, v = EImpDecFloat.Name, NumValue(semantics.FloatNum(0))
-		}
-		return func(m *machine, c *cstmt) error {
-			m.env[c.x] = slot{v: v, ok: true}
-			m.counter.Hit(rule)
-			return nil
-		}
+		return execDecl
 	case *Assign:
 		return execAssign
 	case *Alloc:
@@ -454,6 +507,37 @@ func execOf(s Stmt) func(*machine, *cstmt) error {
 	return func(_ *machine, c *cstmt) error {
 		return semantics.Stuckf(c.s.Pos(), EImpSeq.Name, "no rule runs %s", PrintStmt(c.s))
 	}
+}
+
+// declOf is a declaration's initial value and rule.
+func declOf(s *Decl) (Value, string) {
+	switch s.Type {
+	case Mem:
+		return Value{Mem: true}, EImpDecMem.Name
+	case Float:
+		return NumValue(semantics.FloatNum(0)), EImpDecFloat.Name
+	}
+	return Value{}, EImpDecInt.Name
+}
+
+func execDecl(m *machine, c *cstmt) error {
+	m.env[c.x] = slot{v: c.declV, ok: true}
+	m.counter.Hit(c.rule)
+	return nil
+}
+
+// execDeclAssign and execDeclRead run var x : τ, then (E-IMP-SEQ) the
+// assignment or read of x that follows it.
+func execDeclAssign(m *machine, c *cstmt) error {
+	execDecl(m, c)
+	m.counter.Hit(EImpSeq.Name)
+	return execAssign(m, c.next)
+}
+
+func execDeclRead(m *machine, c *cstmt) error {
+	execDecl(m, c)
+	m.counter.Hit(EImpSeq.Name)
+	return execRead(m, c.next)
 }
 
 func execAssign(m *machine, c *cstmt) error {
@@ -505,10 +589,14 @@ func execRead(m *machine, c *cstmt) error {
 			return err
 		}
 	}
-	k, err := m.h.Read(semantics.Loc{Block: y.v.L, Offset: off.Bits})
+	loc := semantics.Loc{Block: y.v.L, Offset: off.Bits}
+	k, err := m.h.Read(loc)
 	if err != nil {
 		s := c.s.(*Read)
 		return heapErr(err, s.At, EImpRead.Name, s.Y.Name)
+	}
+	if len(m.logs) > 0 {
+		m.logRead(loc)
 	}
 	// The word is read as x is declared: a heap word is a word.
 	x := &m.env[c.x]
@@ -538,9 +626,13 @@ func execWrite(m *machine, c *cstmt) error {
 			return err
 		}
 	}
-	if err := m.h.Write(semantics.Loc{Block: b, Offset: off.Bits}, v.Bits); err != nil {
+	loc := semantics.Loc{Block: b, Offset: off.Bits}
+	if err := m.h.Write(loc, v.Bits); err != nil {
 		s := c.s.(*Write)
 		return heapErr(err, s.At, EImpWrite.Name, s.X.Name)
+	}
+	if len(m.logs) > 0 {
+		m.logWrite(loc)
 	}
 	m.counter.Hit(EImpWrite.Name)
 	return nil
@@ -597,20 +689,39 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	}
 	if c.plan != nil && c.plan.raceFree(m.env, n) {
 		// No iteration can touch a location another writes: no tracker
-		// (racefree.go).
+		// (racefree.go); a trace is logged (accessLog).
 		if m.onUntracked != nil {
 			m.onUntracked()
 		}
+		var log *accessLog
+		if m.trace {
+			log = newAccessLog(n, c.reads, c.writes)
+			m.logs = append(m.logs, log)
+		}
 		m.save(c.save, c.buf)
 		for i := int64(1); i <= n; i++ {
+			if log != nil {
+				log.start()
+			}
 			m.env[c.x] = slot{v: Value{K: i}, ok: true}
-			err := m.run(c.body)
-			m.restore(c.save, c.buf)
-			if err != nil {
+			if err := m.run(c.body); err != nil {
+				m.restore(c.save, c.buf)
+				if log != nil {
+					m.logs = m.logs[:len(m.logs)-1]
+				}
 				return err
 			}
+			m.restoreKeep(c)
+			if log != nil {
+				log.end()
+			}
 		}
+		m.restore(c.save, c.buf)
 		m.counter.Hit(rule)
+		if log != nil {
+			m.logs = m.logs[:len(m.logs)-1]
+			m.opts.Trace(s, log.trace)
+		}
 		return nil
 	}
 	k := &kernel{s: s, m: n, t: m.tracker()}
@@ -620,13 +731,14 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	for i := int64(1); i <= n; i++ {
 		k.t.Start(i)
 		m.env[c.x] = slot{v: Value{K: i}, ok: true}
-		err := m.run(c.body)
-		m.restore(c.save, c.buf)
-		if err != nil {
+		if err := m.run(c.body); err != nil {
+			m.restore(c.save, c.buf)
 			m.h.Pop()
 			return k.race(err)
 		}
+		m.restoreKeep(c)
 	}
+	m.restore(c.save, c.buf)
 	k.finish(m.h, m.opts)
 	m.free = append(m.free, k.t)
 	return nil
@@ -748,8 +860,12 @@ func (m *machine) fold(c *cstmt) error {
 		if err != nil {
 			return fail(err)
 		}
-		if err := m.h.Write(semantics.Loc{Block: b, Offset: off}, cv.Bits); err != nil {
+		loc := semantics.Loc{Block: b, Offset: off}
+		if err := m.h.Write(loc, cv.Bits); err != nil {
 			return fail(heapErr(err, sc.At, r.rule, sc.Block.Name))
+		}
+		if len(m.logs) > 0 {
+			m.logWrite(loc)
 		}
 	}
 	m.h.Pop()

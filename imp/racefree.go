@@ -486,3 +486,56 @@ func (p *racePlan) raceFree(env []slot, n int64) bool {
 	}
 	return true
 }
+
+// accessLog is the trace of a kernel that runs without a tracker: the
+// reads and the writes of its iterations, each kind in one log in the
+// order made (the big-step runs the iterations one after the other), an
+// iteration's sets cut from the logs when it ends: what the tracker's trace
+// holds, without a record per location or a set per iteration to grow. A
+// log that grows leaves the sets already cut in its old array, which no
+// one writes again.
+type accessLog struct {
+	reads, writes []semantics.Loc
+	r0, w0        int // where the iteration running started in the logs
+	trace         []semantics.IterAccess
+}
+
+// newAccessLog is the log of a kernel of n iterations, each of which makes
+// at least reads and writes accesses (those of its body's top level).
+func newAccessLog(n int64, reads, writes int) *accessLog {
+	k := min(n, 1<<20) // a bound is not a promise that the kernel gets that far
+	return &accessLog{
+		trace: make([]semantics.IterAccess, 0, k),
+		reads: make([]semantics.Loc, 0, min(k*int64(reads), 1<<22)), writes: make([]semantics.Loc, 0, min(k*int64(writes), 1<<22)),
+	}
+}
+
+// start begins an iteration, end ends it: its sets, as a tracker gives
+// them (the order made, repeats kept, nil for none), capped, so that
+// whoever receives them cannot append into the next.
+func (l *accessLog) start() { l.r0, l.w0 = len(l.reads), len(l.writes) }
+
+func (l *accessLog) end() {
+	var a semantics.IterAccess
+	if r1 := len(l.reads); r1 > l.r0 {
+		a.Reads = l.reads[l.r0:r1:r1]
+	}
+	if w1 := len(l.writes); w1 > l.w0 {
+		a.Writes = l.writes[l.w0:w1:w1]
+	}
+	l.trace = append(l.trace, a)
+}
+
+// logRead and logWrite add an access to the logs of the untracked kernels
+// running (it belongs to the iteration each is in).
+func (m *machine) logRead(loc semantics.Loc) {
+	for _, l := range m.logs {
+		l.reads = append(l.reads, loc)
+	}
+}
+
+func (m *machine) logWrite(loc semantics.Loc) {
+	for _, l := range m.logs {
+		l.writes = append(l.writes, loc)
+	}
+}

@@ -126,7 +126,10 @@ func TestRaceFreePlansAgree(t *testing.T) {
 			if fmt.Sprint(big.counter) != fmt.Sprint(ref.counter) {
 				t.Errorf("rule counts differ:\n  compiled: %v\n  map:      %v", big.counter, ref.counter)
 			}
-			_, small := runBoth(t, p, args)
+			// Traced, kernels proved race free run untracked too, and
+			// log their traces (accessLog).
+			traced, small := runBoth(t, p, args)
+			agree(t, traced, small)
 			small.traces = nil
 			agree(t, big, small)
 			if t.Failed() {
@@ -188,7 +191,7 @@ func TestRaceFreePlanCases(t *testing.T) {
 		untracked  int
 	}{
 		{"rows", "kernel i <= n do kernel j <= n do m[i * n + j - n - 1] <- j done done", 1 + 3},
-		{"rows overlap", "kernel i <= n do kernel j <= n + 1 do m[i * n + j - n - 1] <- j done done", 2}, // the race stops it in iteration 2
+		{"rows overlap", "kernel i <= n do kernel j <= n + 1 do m[i * n + j - n - 1] <- j done done", 2},     // the race stops it in iteration 2
 		{"bound varies", "kernel i <= n do b <- b + n; kernel j <= b do m[i * 2 + j - 3] <- j done done", 2}, // the inner ones; a race in iteration 2
 		{"bound fixed", "kernel i <= n do kernel j <= b do m[i * 2 + j - 3] <- j done done", 1 + 3},
 		{"index assigned", "kernel i <= n do var t : int; t <- m[i - 1]; i <- 1; m[i - 1] <- t done", 0},
