@@ -24,17 +24,19 @@ import (
 //
 // The heap, its reads and writes through LMADs, and the race trackers are
 // the same as the tree walker's: the closures call Heap.Read, Heap.Write,
-// Heap.Memcpy, Push and Pop in the same order. Only the trackers are
-// reused: a kernel that has ended gives its tracker back, and the next
-// kernel resets it (Tracker.Reset) rather than allocating one.
+// Heap.Memcpy, Push and Pop in the same order. Two things differ in how,
+// not in what: a kernel that has ended gives its tracker back and the
+// next kernel resets it (Tracker.Reset) rather than allocating one; and,
+// when nothing is traced, a kernel that cannot race runs without a
+// tracker of its own (heaprace.go).
 //
 // The rules' starts and checks (kernelStart, destination, evalAtomic, …)
 // and every error message are the tree walker's own, read through
 // slotVars; the rules on the hot path read slots directly and, when a
 // value is not what the rule needs, call the same helper on the slots by
 // name, so both are stuck in the same rule with the same message. The
-// extension forms with bodies (loop, reduce, scan, filter) run by the
-// tree walker on an environment made from the slots.
+// extension forms (loop, reduce, scan, filter) run their own steps
+// (heap_ext.go) with their bodies compiled (hExt).
 
 // hscope is the compile-time environment: each name in scope and its
 // slot, innermost first, as Env holds names and values.
