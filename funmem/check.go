@@ -65,8 +65,32 @@ func (c *checker) expand(e fun.SExp) fun.SExp {
 }
 
 // same is equality of scalar expressions as polynomials, modulo the
-// definitions in scope.
-func (c *checker) same(a, b fun.SExp) bool { return SameValue(c.expand(a), c.expand(b)) }
+// definitions in scope. Expressions written alike are equal without
+// expanding and normalising them (the LMADs the rules compute are mostly
+// the ones declared, letter for letter).
+func (c *checker) same(a, b fun.SExp) bool {
+	return sameText(a, b) || SameValue(c.expand(a), c.expand(b))
+}
+
+// sameText reports whether two scalar expressions of ints are the same
+// tree: the same variables, constants and operators.
+func sameText(a, b fun.SExp) bool {
+	switch a := a.(type) {
+	case fun.Var:
+		b, ok := b.(fun.Var)
+		return ok && a.Name == b.Name
+	case *fun.Const:
+		b, ok := b.(*fun.Const)
+		return ok && a.Value == b.Value
+	case *fun.BinOp:
+		b, ok := b.(*fun.BinOp)
+		return ok && a.Op == b.Op && sameText(a.L, b.L) && sameText(a.R, b.R)
+	case *fun.UnOp:
+		b, ok := b.(*fun.UnOp)
+		return ok && a.Op == b.Op && sameText(a.X, b.X)
+	}
+	return false
+}
 
 func (c *checker) errorf(pos fun.Pos, rule, format string, args ...any) error {
 	return semantics.Errorf(pos, semantics.TypeError, rule, format, args...)
@@ -141,15 +165,15 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 	if a == nil {
 		return c.errorf(p.Lparen, rule, "%s has type %s, which is not a FUNMEM type (arrays say where they live: @ m -> L)", p.Name.Name, t)
 	}
-	local := map[string]fun.Type{}
-	if patternMayBind {
-		for _, q := range pat {
-			local[q.Name.Name] = q.Type
-		}
-	}
 	typeOf := func(x *fun.Ident) (fun.Type, bool) {
-		if lt, ok := local[x.Name]; ok {
-			return lt, true
+		if patternMayBind {
+			// The pattern's own names, the last of a name first (as a map
+			// filled in order would give it).
+			for i := len(pat) - 1; i >= 0; i-- {
+				if pat[i].Name.Name == x.Name {
+					return pat[i].Type, true
+				}
+			}
 		}
 		return c.env.TypeOf(x)
 	}
@@ -232,13 +256,19 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 			return false
 		}
 	}
+	rename := func(e fun.SExp) fun.SExp {
+		if len(subst) == 0 {
+			return e
+		}
+		return fun.RenameSExp(e, subst)
+	}
 	ho, hd := ha.Index.LMAD()
 	wo, wd := wa.Index.LMAD()
-	if len(hd) != len(wd) || !c.same(ho, fun.RenameSExp(wo, subst)) {
+	if len(hd) != len(wd) || !c.same(ho, rename(wo)) {
 		return false
 	}
 	for i := range hd {
-		if !c.same(hd[i].Elems, fun.RenameSExp(wd[i].Elems, subst)) || !c.same(hd[i].Stride, fun.RenameSExp(wd[i].Stride, subst)) {
+		if !c.same(hd[i].Elems, rename(wd[i].Elems)) || !c.same(hd[i].Stride, rename(wd[i].Stride)) {
 			return false
 		}
 	}
