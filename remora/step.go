@@ -270,6 +270,14 @@ func stepApp(e *App) (Expr, string, error) {
 	for i, a := range args {
 		argCells[i] = cellBlock(a, len(frame))
 	}
+	// cell is the p-th cell of a block (one cell stands for all when they
+	// are all the same: the function and any lifted scalar, replicated).
+	cell := func(block []Value, p int) *Value {
+		if len(block) == 1 {
+			return &block[0]
+		}
+		return &block[p]
+	}
 	// The applications, their argument lists and their function terms
 	// are allocated in one block each: a frame of n of them is n steps.
 	out := &Frame{Pos: e.Pos, Dims: frame, Type: e.Type, Elems: make([]Expr, count)}
@@ -278,11 +286,11 @@ func stepApp(e *App) (Expr, string, error) {
 	lits := make([]Lit, count*(1+len(args)))
 	for p := 0; p < count; p++ {
 		fn := &lits[p*(1+len(args))]
-		*fn = Lit{Pos: e.Fn.At(), V: &fcells[p]}
+		*fn = Lit{Pos: e.Fn.At(), V: cell(fcells, p)}
 		app := &apps[p]
 		*app = App{Pos: e.Pos, Fn: fn, Args: argTerms[p*len(args) : (p+1)*len(args) : (p+1)*len(args)], Type: ret}
 		for i := range args {
-			v := &argCells[i][p]
+			v := cell(argCells[i], p)
 			if v.Len() == 0 && v.Kind >= KFunc {
 				app.Args[i] = valueTerm(e.Args[i].At(), v, params[i].Elem)
 				continue
@@ -296,9 +304,22 @@ func stepApp(e *App) (Expr, string, error) {
 	return out, RuleMap.Name, nil
 }
 
-// cellBlock is v's cells of its frame of rank r, as Cells makes them
-// (sharing v's buffer), allocated in one block.
+// cellBlock is v's cells of its frame of rank r (cellsOf), or, when v
+// has more than one cell and they are all the same scalar, that one cell:
+// values are never changed, so the terms of all the cells can share it.
 func cellBlock(v *Value, r int) []Value {
+	cell := v.Shape[r:]
+	size := product(cell)
+	n := product(v.Shape[:r])
+	if n > 1 && size == 1 && sameAtoms(v) {
+		return []Value{*v.slice(cell, 0, 1)}
+	}
+	return cellsOf(v, r)
+}
+
+// cellsOf is v's cells of its frame of rank r, as Cells makes them
+// (sharing v's buffer), allocated in one block.
+func cellsOf(v *Value, r int) []Value {
 	cell := v.Shape[r:]
 	size := product(cell)
 	out := make([]Value, product(v.Shape[:r]))
@@ -306,6 +327,35 @@ func cellBlock(v *Value, r int) []Value {
 		out[i] = *v.slice(cell, i*size, (i+1)*size)
 	}
 	return out
+}
+
+// sameAtoms reports whether all of v's atoms are the first (the same
+// number, or the same *Func).
+func sameAtoms(v *Value) bool {
+	switch v.Kind {
+	case KFloat:
+		for _, x := range v.F {
+			if x != v.F[0] {
+				return false
+			}
+		}
+	case KFunc:
+		f0, ok := v.A[0].(*Func)
+		for _, x := range v.A {
+			if f, isF := x.(*Func); !ok || !isF || f != f0 {
+				return false
+			}
+		}
+	case KBox, KNum, KPair:
+		return false
+	default:
+		for _, x := range v.I {
+			if x != v.I[0] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // scalarLit is a scalar literal with its value and its one atom in one
@@ -394,22 +444,35 @@ func ReplicateTo(v *Value, fr, frame []int64) *Value {
 	if len(fr) == len(frame) {
 		return v
 	}
-	_, cells := v.Cells(len(fr))
 	cell := v.Shape[len(fr):]
 	extra := product(frame[len(fr):])
-	out := make([]*Value, 0, len(cells)*extra)
 	if mutant.On("remora-lift-order") { // mutant: tiles the whole array instead of repeating each cell
+		_, cells := v.Cells(len(fr))
+		out := make([]*Value, 0, len(cells)*extra)
 		for k := 0; k < extra; k++ {
 			out = append(out, cells...)
 		}
 		return Stack(frame, cell, v.Kind, out)
 	}
-	for _, c := range cells {
-		for k := 0; k < extra; k++ {
-			out = append(out, c)
+	// Each cell's copies are written into the result directly, doubling
+	// what is there (the atoms Stack of the copies would hold).
+	size := product(cell)
+	cells := product(v.Shape[:len(fr)])
+	res := NewValue(v.Kind, append(append([]int64{}, frame...), cell...), cells*extra*size)
+	run := extra * size // the atoms of one cell's copies
+	for c := range cells {
+		base := c * run
+		if run == 0 {
+			break
+		}
+		CopyAtoms(res, base, v, c*size, size)
+		for done := size; done < run; {
+			m := min(done, run-done)
+			CopyAtoms(res, base+done, res, base, m)
+			done += m
 		}
 	}
-	return Stack(frame, cell, v.Kind, out)
+	return res
 }
 
 // stepCall is β or δ on a single function and its cells.
@@ -468,7 +531,7 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 	sh := f.Prim.foldShapes(c)
 	accType := &Arr{Elem: sh.accElem, Shape: Dims(sh.acc...)}
 	op := e.Args[0]
-	cells := cellBlock(args[len(args)-1], 1)
+	cells := cellsOf(args[len(args)-1], 1)
 	items := make([]Expr, len(cells))
 	lits := make([]Lit, len(cells)) // valueTerm's literals, in one block
 	for i := range cells {
