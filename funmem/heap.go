@@ -484,9 +484,11 @@ func freshArray(env vars, h *semantics.Heap, s *fun.Stm, rule string, m int64, o
 		return nil, "", semantics.Stuckf(s.Pat[0].Lparen, rule, "the destination %v does not have %d items", dest.L, m)
 	}
 	var t *semantics.Tracker
-	if pool == nil || opts.Trace != nil || !disjointRows(dest.L) || (src != 0 && src == dest.Block) {
+	safe := pool != nil && disjointRows(dest.L) && (src == 0 || src != dest.Block)
+	if opts.Trace != nil || !safe {
 		t = pool.get(opts.Trace != nil)
-		t.Expect(m) // a trace of m iterations, allocated once
+		t.TraceOnly = safe // traced, it cannot race: the trace only
+		t.Expect(m)        // a trace of m iterations, allocated once
 		h.Push(t)
 	}
 	k := &kernel{s: s, dest: dest, m: m, t: t}

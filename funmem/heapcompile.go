@@ -433,12 +433,15 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 		if err != nil {
 			return err
 		}
-		// A kernel that cannot race, when nothing is traced, runs
-		// without a tracker of its own (heaprace.go).
+		// A kernel that cannot race runs without a tracker of its own
+		// when nothing is traced, and keeps only the trace when traced
+		// (heaprace.go).
 		var t *semantics.Tracker
-		if m.trace || !own || !disjointRows(dest.L) || !noArrayIn(fr, sc, dest.Block) {
+		safe := own && disjointRows(dest.L) && noArrayIn(fr, sc, dest.Block)
+		if m.trace || !safe {
 			t = m.pool.get(m.trace)
-			t.Expect(n) // a trace of n iterations, allocated once
+			t.TraceOnly = safe // traced, it cannot race: the trace only
+			t.Expect(n)        // a trace of n iterations, allocated once
 			m.h.Push(t)
 		}
 		k := kernel{s: s, dest: dest, m: n, t: t}

@@ -16,7 +16,9 @@ import (
 // when it is not tracing (a trace needs the sets), runs the kernel without
 // a tracker of its own: the same accesses (each still recorded by the
 // trackers of the enclosing kernels, if any), results, errors and rule
-// counts, without a record per access of its own.
+// counts, without a record per access of its own. When tracing, its
+// tracker keeps the trace only (Tracker.TraceOnly): the sets are the
+// same, and the records for eq 4 that could never fail are not made.
 //
 // A kernel runs untracked when all of these hold:
 //
