@@ -265,39 +265,42 @@ func stepApp(e *App) (Expr, string, error) {
 	if count == 0 {
 		return emptyOf(e.Pos, e.Type), RuleMap.Name, nil
 	}
-	fcells := cellBlock(fv, len(frame))
-	argCells := make([][]Value, len(args))
-	for i, a := range args {
-		argCells[i] = cellBlock(a, len(frame))
-	}
-	// cell is the p-th cell of a block (one cell stands for all when they
-	// are all the same: the function and any lifted scalar, replicated).
-	cell := func(block []Value, p int) *Value {
+	// The terms of the cells: each array's cells as literals (valueTerm's)
+	// in one block, or one literal for all of them when they are all the
+	// same (the function and any lifted scalar, replicated): terms are
+	// never changed, so the applications can share it, as substitution
+	// shares the value it puts for each occurrence of a variable.
+	terms := func(v *Value, pos semantics.Pos, atom Type) func(p int) Expr {
+		block := cellBlock(v, len(frame))
 		if len(block) == 1 {
-			return &block[0]
+			t := valueTerm(pos, &block[0], atom)
+			return func(int) Expr { return t }
 		}
-		return &block[p]
+		lits := make([]Lit, len(block))
+		return func(p int) Expr {
+			c := &block[p]
+			if c.Len() == 0 && c.Kind >= KFunc {
+				return valueTerm(pos, c, atom)
+			}
+			lits[p] = Lit{Pos: pos, V: c}
+			return &lits[p]
+		}
 	}
-	// The applications, their argument lists and their function terms
-	// are allocated in one block each: a frame of n of them is n steps.
+	fnTerm := terms(fv, e.Fn.At(), nil) // a function cell is never empty
+	argTerm := make([]func(int) Expr, len(args))
+	for i, a := range args {
+		argTerm[i] = terms(a, e.Args[i].At(), params[i].Elem)
+	}
+	// The applications and their argument lists are allocated in one
+	// block each: a frame of n of them is n steps.
 	out := &Frame{Pos: e.Pos, Dims: frame, Type: e.Type, Elems: make([]Expr, count)}
 	apps := make([]App, count)
 	argTerms := make([]Expr, count*len(args))
-	lits := make([]Lit, count*(1+len(args)))
 	for p := 0; p < count; p++ {
-		fn := &lits[p*(1+len(args))]
-		*fn = Lit{Pos: e.Fn.At(), V: cell(fcells, p)}
 		app := &apps[p]
-		*app = App{Pos: e.Pos, Fn: fn, Args: argTerms[p*len(args) : (p+1)*len(args) : (p+1)*len(args)], Type: ret}
+		*app = App{Pos: e.Pos, Fn: fnTerm(p), Args: argTerms[p*len(args) : (p+1)*len(args) : (p+1)*len(args)], Type: ret}
 		for i := range args {
-			v := cell(argCells[i], p)
-			if v.Len() == 0 && v.Kind >= KFunc {
-				app.Args[i] = valueTerm(e.Args[i].At(), v, params[i].Elem)
-				continue
-			}
-			l := &lits[p*(1+len(args))+1+i] // valueTerm's lit
-			*l = Lit{Pos: e.Args[i].At(), V: v}
-			app.Args[i] = l
+			app.Args[i] = argTerm[i](p)
 		}
 		out.Elems[p] = app
 	}
