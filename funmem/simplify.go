@@ -147,9 +147,17 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 			sizes[d.Name] = true
 		}
 	}
-	inner := binders(e.Then)
-	for name := range binders(e.Else) {
-		inner[name] = true
+	// The names the branches bind, collected when first asked for: most
+	// ifs hoist nothing.
+	var inner map[string]bool
+	bindsInside := func(x string) bool {
+		if inner == nil {
+			inner = binders(e.Then)
+			for name := range binders(e.Else) {
+				inner[name] = true
+			}
+		}
+		return inner[x]
 	}
 	hoisted := make([]*fun.Stm, len(st.Pat))
 	for j, p := range st.Pat {
@@ -160,7 +168,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
 			ren[p.Name.Name] = tj.Name
 			keep[j] = false
-		case p.Type.IsInt() && !sizes[p.Name.Name] && !inner[p.Name.Name] &&
+		case p.Type.IsInt() && !sizes[p.Name.Name] && !bindsInside(p.Name.Name) &&
 			tdefs.get(tj.Name) != nil && edefs.get(ej.Name) != nil && SameValue(tdefs.get(tj.Name), edefs.get(ej.Name)):
 			hoisted[j] = &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs.get(tj.Name))}}
 			keep[j] = false
