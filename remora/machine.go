@@ -72,20 +72,36 @@ func (s *State) Value() *Value { return toValue(s.focus) }
 func (s *State) Term() Expr {
 	e := s.focus
 	for h := s.ctx; h != nil; h = h.up {
-		e = rebuild(h.node, h.children(e))
+		e = h.plug(e)
 	}
 	return e
 }
 
-// children is h.node's evaluated children as they are now, with e (what
-// is in the hole) as the i-th.
-func (h *hole) children(e Expr) []Expr {
+// plug is h.node with e in the hole and the other children as they are
+// now, made as rebuild makes it (an application of up to three arguments
+// in one allocation with its list: a fold's chain rebuilds one per step).
+func (h *hole) plug(e Expr) Expr {
+	if a, ok := h.node.(*App); ok && len(a.Args) < len(appBlock{}.ch) {
+		b := &appBlock{app: *a}
+		ch := b.ch[: 1+len(a.Args) : 1+len(a.Args)]
+		ch[0] = a.Fn
+		copy(ch[1:], a.Args)
+		h.fill(ch, e)
+		b.app.Fn, b.app.Args = ch[0], ch[1:]
+		return &b.app
+	}
 	ch := evaluated(h.node)
+	h.fill(ch, e)
+	return rebuild(h.node, ch)
+}
+
+// fill sets, in ch (h.node's evaluated children), the i-th to e (what is
+// in the hole) and those a step changed before it to what they became.
+func (h *hole) fill(ch []Expr, e Expr) {
 	ch[h.i] = e
 	for k := h; k.prev != nil; k = k.prev {
 		ch[k.prev.i] = k.val
 	}
-	return ch
 }
 
 // settle finds the next redex from term e in context ctx: down into e's
@@ -124,7 +140,7 @@ func settle(e Expr, ctx *hole) *State {
 			continue
 		}
 		ctx = h.up
-		e = rebuild(h.node, h.children(e))
+		e = h.plug(e)
 	}
 }
 
@@ -203,6 +219,13 @@ func rebuild(node Expr, ch []Expr) Expr {
 		return &n
 	}
 	return node
+}
+
+// appBlock is an application and its function and arguments (up to
+// three) in one allocation (plug).
+type appBlock struct {
+	ch  [4]Expr
+	app App
 }
 
 // runOptions is o with its OnStep given the configuration as a term, as
