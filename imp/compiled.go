@@ -387,6 +387,22 @@ func (m *machine) binOp(e *fun.BinOp, ints bool) cexp {
 		}
 	}
 general:
+	g := m.binOpGeneral(e, ints)
+	if f := m.sumOfProducts(e); f != nil {
+		// Floats, or anything else off the ints, take the general way.
+		return func(env []slot) (semantics.Num, bool) {
+			if v, ok := f(env); ok {
+				return v, true
+			}
+			return g(env)
+		}
+	}
+	return g
+}
+
+// binOpGeneral compiles se ⊕ se from its operands' closures.
+func (m *machine) binOpGeneral(e *fun.BinOp, ints bool) cexp {
+	op := e.Op
 	l, r := m.exp(e.L, ints), m.exp(e.R, ints)
 	return func(env []slot) (semantics.Num, bool) {
 		a, ok := l(env)
@@ -409,6 +425,92 @@ general:
 		}
 		v, err := semantics.BinaryNum(op, a, b)
 		return v, err == nil
+	}
+}
+
+// term is k·x·y of a sum of products (y < 0: k·x; x < 0: k).
+type term struct {
+	x, y int32
+	k    int64
+}
+
+// sumOfProducts compiles an int expression made of +, -, unary - and
+// products of at most two variables and constants (offsets such as
+// i * n + j - n - 1) as one sum, or returns nil. Over ints it computes
+// what the expression does: int64 arithmetic wraps, and wrapping sums
+// and products are associative, commutative and distributive, so the
+// terms may be added in any order. A variable that is not a declared int
+// gives up, as the other closures do.
+func (m *machine) sumOfProducts(e *fun.BinOp) cexp {
+	var terms []term
+	var k int64
+	var add func(e fun.SExp, sign int64) bool
+	factor := func(e fun.SExp) (int32, int64, bool) { // a variable, or a constant
+		switch e := e.(type) {
+		case fun.Var:
+			return m.slot(e.Ident), 1, true
+		case *fun.Const:
+			return -1, e.Value, true
+		}
+		return 0, 0, false
+	}
+	add = func(e fun.SExp, sign int64) bool {
+		switch e := e.(type) {
+		case *fun.Const:
+			k += sign * e.Value
+			return true
+		case fun.Var:
+			terms = append(terms, term{x: m.slot(e.Ident), y: -1, k: sign})
+			return true
+		case *fun.UnOp:
+			return e.Op == semantics.Neg && add(e.X, -sign)
+		case *fun.BinOp:
+			switch e.Op {
+			case semantics.Add:
+				return add(e.L, sign) && add(e.R, sign)
+			case semantics.Sub:
+				return add(e.L, sign) && add(e.R, -sign)
+			case semantics.Mul:
+				x, a, ok1 := factor(e.L)
+				y, b, ok2 := factor(e.R)
+				if !ok1 || !ok2 {
+					return false
+				}
+				if x < 0 {
+					x, y = y, x
+				}
+				if x < 0 {
+					k += sign * a * b
+				} else {
+					terms = append(terms, term{x: x, y: y, k: sign * a * b})
+				}
+				return true
+			}
+		}
+		return false
+	}
+	if !add(e, 1) || len(terms) == 0 {
+		return nil
+	}
+	isInt := func(s *slot) bool { return s.ok && !s.v.Mem && s.v.Elem == semantics.IntElem }
+	return func(env []slot) (semantics.Num, bool) {
+		sum := k
+		for _, t := range terms {
+			a := &env[t.x]
+			if !isInt(a) {
+				return semantics.Num{}, false
+			}
+			v := a.v.K
+			if t.y >= 0 {
+				b := &env[t.y]
+				if !isInt(b) {
+					return semantics.Num{}, false
+				}
+				v *= b.v.K
+			}
+			sum += t.k * v
+		}
+		return semantics.IntNum(sum), true
 	}
 }
 
@@ -712,15 +814,12 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 				return err
 			}
 			m.restoreKeep(c)
-			if log != nil {
-				log.end()
-			}
 		}
 		m.restore(c.save, c.buf)
 		m.counter.Hit(rule)
 		if log != nil {
 			m.logs = m.logs[:len(m.logs)-1]
-			m.opts.Trace(s, log.trace)
+			m.opts.Trace(s, log.sets())
 		}
 		return nil
 	}

@@ -489,15 +489,19 @@ func (p *racePlan) raceFree(env []slot, n int64) bool {
 
 // accessLog is the trace of a kernel that runs without a tracker: the
 // reads and the writes of its iterations, each kind in one log in the
-// order made (the big-step runs the iterations one after the other), an
-// iteration's sets cut from the logs when it ends: what the tracker's trace
-// holds, without a record per location or a set per iteration to grow. A
-// log that grows leaves the sets already cut in its old array, which no
-// one writes again.
+// order made (the big-step runs the iterations one after the other), cut
+// into the iterations' sets when the kernel ends: what the tracker's trace
+// holds, without a record per location or a set per iteration to grow,
+// and with nothing the collector must scan until the kernel ends. Where
+// each iteration's accesses start is kept only once the iterations stop
+// making the same number of reads and writes each (most kernels make the
+// same: their starts are multiples of those numbers).
 type accessLog struct {
 	reads, writes []semantics.Loc
-	r0, w0        int // where the iteration running started in the logs
-	trace         []semantics.IterAccess
+	n             int   // the iterations started
+	rk, wk        int   // the reads and writes of each iteration, while the same (from the second start)
+	rs, ws        []int // where iteration i's reads and writes start, at i-1 (nil while the same)
+	k             int   // rs's capacity to be
 }
 
 // newAccessLog is the log of a kernel of n iterations, each of which makes
@@ -505,25 +509,60 @@ type accessLog struct {
 func newAccessLog(n int64, reads, writes int) *accessLog {
 	k := min(n, 1<<20) // a bound is not a promise that the kernel gets that far
 	return &accessLog{
-		trace: make([]semantics.IterAccess, 0, k),
+		k:     int(k),
 		reads: make([]semantics.Loc, 0, min(k*int64(reads), 1<<22)), writes: make([]semantics.Loc, 0, min(k*int64(writes), 1<<22)),
 	}
 }
 
-// start begins an iteration, end ends it: its sets, as a tracker gives
-// them (the order made, repeats kept, nil for none), capped, so that
-// whoever receives them cannot append into the next.
-func (l *accessLog) start() { l.r0, l.w0 = len(l.reads), len(l.writes) }
+// start begins the next iteration.
+func (l *accessLog) start() {
+	i := l.n
+	l.n++
+	if l.rs == nil {
+		if i == 1 {
+			l.rk, l.wk = len(l.reads), len(l.writes)
+		}
+		if len(l.reads) == i*l.rk && len(l.writes) == i*l.wk {
+			return
+		}
+		// The first iteration to differ from the first one.
+		l.rs, l.ws = make([]int, i, max(l.k, i+1)), make([]int, i, max(l.k, i+1))
+		for j := range i {
+			l.rs[j], l.ws[j] = j*l.rk, j*l.wk
+		}
+	}
+	l.rs = append(l.rs, len(l.reads))
+	l.ws = append(l.ws, len(l.writes))
+}
 
-func (l *accessLog) end() {
-	var a semantics.IterAccess
-	if r1 := len(l.reads); r1 > l.r0 {
-		a.Reads = l.reads[l.r0:r1:r1]
+// at is where iteration i (from 0) starts in the logs.
+func (l *accessLog) at(i int) (int, int) {
+	if i == l.n {
+		return len(l.reads), len(l.writes)
 	}
-	if w1 := len(l.writes); w1 > l.w0 {
-		a.Writes = l.writes[l.w0:w1:w1]
+	if l.rs == nil {
+		return i * l.rk, i * l.wk
 	}
-	l.trace = append(l.trace, a)
+	return l.rs[i], l.ws[i]
+}
+
+// sets is the trace, as a tracker gives it: iteration i's reads and
+// writes at i-1, in the order made, repeats kept, nil for none. Each set
+// is capped, so that whoever receives it cannot append into the next.
+func (l *accessLog) sets() []semantics.IterAccess {
+	tr := make([]semantics.IterAccess, l.n)
+	r0, w0 := l.at(0)
+	for i := range tr {
+		r1, w1 := l.at(i + 1)
+		if r1 > r0 {
+			tr[i].Reads = l.reads[r0:r1:r1]
+		}
+		if w1 > w0 {
+			tr[i].Writes = l.writes[w0:w1:w1]
+		}
+		r0, w0 = r1, w1
+	}
+	return tr
 }
 
 // logRead and logWrite add an access to the logs of the untracked kernels

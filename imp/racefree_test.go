@@ -200,6 +200,8 @@ func TestRaceFreePlanCases(t *testing.T) {
 		{"read neighbour", "kernel i <= n do var t : int; t <- m[i]; m[i - 1] <- t done", 0},
 		{"stride", "kernel i <= n do m[2 * i - 2] <- 1; m[2 * i - 1] <- 2 done", 1},
 		{"overflow", "kernel i <= n do m[i * 4611686018427387904 - 4611686018427387904] <- 1 done", 0},
+		{"uneven trace", "kernel i <= n do var c : int; c <- i - 2; if c then m[i - 1] <- 1; m[i - 1] <- 2 else skip fi done", 1},
+		{"uneven trace late", "kernel i <= n + 1 do var c : int; c <- i - n - 1; if c then m[i - 1] <- 1 else var t : int; t <- m[i - 1]; m[i - 1] <- 2 fi done", 1},
 		{"scan rows", "kernel i <= n do scan m[i * n + j - n - 1] <- 0 for j <= n do var y : int; y <- j yield y combine c, d do var e : int; e <- c + d yield e done done", 1},
 	} {
 		p, err := ParseFile("case.imp", head+c.body+";\nreturn m : [n]\n")
@@ -208,7 +210,8 @@ func TestRaceFreePlanCases(t *testing.T) {
 		}
 		args := map[string]string{"n": "3"}
 		big := runUntraced(p, args, false)
-		_, small := runBoth(t, p, args)
+		traced, small := runBoth(t, p, args)
+		agree(t, traced, small)
 		small.traces = nil
 		agree(t, big, small)
 		if got := countUntracked(p, args); got != c.untracked {
