@@ -48,6 +48,17 @@ func newMemCase(c *Case, transformOnly bool, bugs *bugLog) (*memCase, string) {
 		}
 		return m, ""
 	}
+	vs, msg := variantsOf(p, bugs)
+	if msg != "" {
+		return nil, msg
+	}
+	m.vs = vs
+	return m, ""
+}
+
+// variantsOf is Variants(p), a pass's panic a failure unless a known bug
+// explains it (counted in bugs).
+func variantsOf(p *fun.Program, bugs *bugLog) ([]Variant, string) {
 	vs, panics := Variants(p)
 	for _, pp := range panics {
 		id := panicBug(pp)
@@ -56,8 +67,7 @@ func newMemCase(c *Case, transformOnly bool, bugs *bugLog) (*memCase, string) {
 		}
 		bugs.hit(id)
 	}
-	m.vs = vs
-	return m, ""
+	return vs, ""
 }
 
 // checkErr is funmem.Check's verdict on a variant (a panic as an error).

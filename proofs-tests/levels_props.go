@@ -49,6 +49,11 @@ var unrunLevels = map[string]string{
 // running in parallel do not count each other's cases.
 type levelStats struct {
 	sync.Mutex
+	// readBack holds the programs of the case being checked (by language,
+	// file and text) that read back already: reading back depends on
+	// nothing else, and the walks from different variants often reach
+	// the same IMP program (a third of them on the generated programs).
+	readBack map[string]bool
 	programs int
 	// declined counts the walks a pass declined, by pass and reason
 	// (the Remora property: what Lower or Inline does not compile).
@@ -150,7 +155,13 @@ func propLevels(reg *lang.Registry, c *Case, stats *levelStats) string {
 // FUNMEM to every level below it that the property runs, leaving out a
 // variant that is the program of a FUNMEM level already walked.
 func variantLevels(reg *lang.Registry, c *Case, levels []lang.Level) ([]lang.Level, string) {
-	m, msg := newMemCase(c, false, &bugLog{})
+	// The variants alone: FUN's run, which a memCase holds too, is the
+	// caller's.
+	p, err := c.Parsed()
+	if err != nil {
+		return nil, "the printed FUN program does not parse: " + err.Error()
+	}
+	vs, msg := variantsOf(p, &bugLog{})
 	if msg != "" {
 		return nil, msg
 	}
@@ -162,7 +173,7 @@ func variantLevels(reg *lang.Registry, c *Case, levels []lang.Level) ([]lang.Lev
 		}
 	}
 	var out []lang.Level
-	for _, v := range m.vs {
+	for _, v := range vs {
 		if walked[from.Print(v.Prog)] {
 			continue
 		}
@@ -250,7 +261,7 @@ func (s *levelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		// text back in gpu-sim, so readsBack would do it again.
 		return ""
 	}
-	if msg := readsBack(q); msg != "" {
+	if msg := s.readsBackOnce(q); msg != "" {
 		return where + ": " + msg
 	}
 	var first levelRun
@@ -375,11 +386,30 @@ func show(r levelRun) string {
 	return "(" + strings.Join(r.r.Lines, ", ") + ")"
 }
 
-// readsBack checks that a level's program prints to text its language
-// loads back, printing the same: what compile --to writes, arraysem reads.
-func readsBack(q lang.Program) string {
+// readsBackOnce is readsBackText, asked once for each program text of a
+// case.
+func (s *levelStats) readsBackOnce(q lang.Program) string {
 	l := q.Language()
 	text := l.Print(q.Syntax())
+	key := l.Name() + "\x00" + q.File() + "\x00" + text
+	if s.readBack[key] {
+		return ""
+	}
+	msg := readsBackText(q, text)
+	if msg == "" {
+		if s.readBack == nil {
+			s.readBack = map[string]bool{}
+		}
+		s.readBack[key] = true
+	}
+	return msg
+}
+
+// readsBackText checks that a level's program q, which prints as text,
+// is text its language loads back, printing the same: what compile --to
+// writes, arraysem reads.
+func readsBackText(q lang.Program, text string) string {
+	l := q.Language()
 	var again lang.Program
 	err := safely(l.Title()+" Load", func() (err error) { again, err = l.Load(q.File(), text, lang.LoadOptions{}); return err })
 	if err != nil {
