@@ -48,7 +48,15 @@ func constPoly(k int64) Poly {
 
 // factorPoly is the polynomial of one factor, name, standing for e.
 func factorPoly(name string, e fun.SExp) Poly {
-	return Poly{terms: []mono{{key: name, fs: []string{name}, c: 1}}, atoms: []atom{{name, e}}}
+	// One allocation for its three one-element slices: variables are most
+	// of what the checker normalises.
+	b := &struct {
+		m [1]mono
+		f [1]string
+		a [1]atom
+	}{f: [1]string{name}, a: [1]atom{{name, e}}}
+	b.m[0] = mono{key: name, fs: b.f[:], c: 1}
+	return Poly{terms: b.m[:], atoms: b.a[:]}
 }
 
 // Normalize computes the normal form of e.
