@@ -7,11 +7,11 @@ import (
 
 // The small-step semantics as a machine with an explicit evaluation
 // context (a focus and a stack of frames, CEK-style, as FUN's small-step).
-// Step (step.go) finds the redex by descending the evaluation contexts E
-// of Fig 5 from the root; on a term of n nodes that costs a walk to the
-// redex and a copy of every node on the way (a frame's n elements, a fold
-// chain's n levels) per step, so a run of n steps was quadratic. The
-// machine keeps the path instead: a State is the redex and the context
+// Finding the redex by descending the evaluation contexts E of Fig 5 from
+// the root on every step costs, on a term of n nodes, a walk to the redex
+// and a copy of every node on the way (a frame's n elements, a fold
+// chain's n levels), so a run of n steps was quadratic. The machine keeps
+// the path instead: a State is the redex and the context
 // around it, and after a rule fires, settle looks for the next redex from
 // the contractum, going up only as far as the first frame with a child
 // still to reduce. Each node is entered once and rebuilt once, when its
