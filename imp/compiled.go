@@ -71,6 +71,10 @@ type cstmt struct {
 	next     *cstmt    // a declaration's: the read or assignment of its variable run with it (declThen)
 	declV    Value     // a declaration's initial value
 	rule     string    // and its rule
+	selfRef  bool      // a read's or assignment's: the right side mentions the target
+	offX     int32     // a read's or write's offset when it is the variable offX + offK (-1: no)
+	offK     int64
+	valX     int32 // a write's value when it is a variable (-1: no)
 }
 
 // machine is a compiled program running.
@@ -157,7 +161,7 @@ func (m *machine) stmts(ss []Stmt) []*cstmt {
 }
 
 func (m *machine) compile(s Stmt) *cstmt {
-	c := &cstmt{s: s, exec: execOf(s)}
+	c := &cstmt{s: s, exec: execOf(s), offX: -1, valX: -1}
 	switch s := s.(type) {
 	case *Decl:
 		c.x = m.slot(s.X)
@@ -168,15 +172,22 @@ func (m *machine) compile(s Stmt) *cstmt {
 			c.isVarMem, c.y = true, m.slot(y.Ident)
 		}
 		c.a = m.exp(s.SE, false)
+		c.selfRef = mentionsName(s.SE, s.X.Name)
 	case *Alloc:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Size, true)
 	case *Read:
 		c.x, c.y = m.slot(s.X), m.slot(s.Y)
 		c.a = m.exp(s.Index, true)
+		c.offX, c.offK = m.simpleOffset(s.Index)
+		c.selfRef = s.Y.Name == s.X.Name || mentionsName(s.Index, s.X.Name)
 	case *Write:
 		c.x = m.slot(s.X)
 		c.a, c.b = m.exp(s.Index, true), m.exp(s.Value, false)
+		c.offX, c.offK = m.simpleOffset(s.Index)
+		if v, ok := s.Value.(fun.Var); ok {
+			c.valX = m.slot(v.Ident)
+		}
 	case *Assert:
 		c.a = m.exp(s.Cond, false)
 	case *If:
@@ -388,14 +399,8 @@ func (m *machine) binOp(e *fun.BinOp, ints bool) cexp {
 	}
 general:
 	g := m.binOpGeneral(e, ints)
-	if f := m.sumOfProducts(e); f != nil {
-		// Floats, or anything else off the ints, take the general way.
-		return func(env []slot) (semantics.Num, bool) {
-			if v, ok := f(env); ok {
-				return v, true
-			}
-			return g(env)
-		}
+	if f := m.sumOfProducts(e, g); f != nil {
+		return f
 	}
 	return g
 }
@@ -439,9 +444,9 @@ type term struct {
 // i * n + j - n - 1) as one sum, or returns nil. Over ints it computes
 // what the expression does: int64 arithmetic wraps, and wrapping sums
 // and products are associative, commutative and distributive, so the
-// terms may be added in any order. A variable that is not a declared int
-// gives up, as the other closures do.
-func (m *machine) sumOfProducts(e *fun.BinOp) cexp {
+// terms may be added in any order. Where a variable is not a declared int
+// (a float, say) the expression's general closure g decides.
+func (m *machine) sumOfProducts(e *fun.BinOp, g cexp) cexp {
 	var terms []term
 	var k int64
 	var add func(e fun.SExp, sign int64) bool
@@ -498,13 +503,13 @@ func (m *machine) sumOfProducts(e *fun.BinOp) cexp {
 		for _, t := range terms {
 			a := &env[t.x]
 			if !isInt(a) {
-				return semantics.Num{}, false
+				return g(env)
 			}
 			v := a.v.K
 			if t.y >= 0 {
 				b := &env[t.y]
 				if !isInt(b) {
-					return semantics.Num{}, false
+					return g(env)
 				}
 				v *= b.v.K
 			}
@@ -512,6 +517,49 @@ func (m *machine) sumOfProducts(e *fun.BinOp) cexp {
 		}
 		return semantics.IntNum(sum), true
 	}
+}
+
+// mentionsName is whether e mentions x.
+func mentionsName(e fun.SExp, x string) bool {
+	for _, v := range fun.FreeVars(e, nil) {
+		if v.Name == x {
+			return true
+		}
+	}
+	return false
+}
+
+// simpleOffset is an offset x + k or x - k or x as its variable's slot
+// and k (-1 for other offsets).
+func (m *machine) simpleOffset(e fun.SExp) (int32, int64) {
+	switch e := e.(type) {
+	case fun.Var:
+		return m.slot(e.Ident), 0
+	case *fun.BinOp:
+		x, ok1 := e.L.(fun.Var)
+		k, ok2 := e.R.(*fun.Const)
+		if ok1 && ok2 {
+			switch e.Op {
+			case semantics.Add:
+				return m.slot(x.Ident), k.Value
+			case semantics.Sub:
+				return m.slot(x.Ident), -k.Value
+			}
+		}
+	}
+	return -1, 0
+}
+
+// offset is a read's or write's offset, as fun.EvalSExp gives it.
+func (m *machine) offset(c *cstmt, e fun.SExp, rule string) (int64, error) {
+	if c.offX >= 0 {
+		if x := &m.env[c.offX]; x.ok && !x.v.Mem && x.v.Elem == semantics.IntElem {
+			return x.v.K + c.offK, nil
+		}
+	} else if v, ok := c.a(m.env); ok && v.Elem == semantics.IntElem {
+		return v.Bits, nil
+	}
+	return fun.EvalSExp(e, m.intLookup, rule)
 }
 
 // int is an int expression's value, as fun.EvalSExp gives it.
@@ -630,16 +678,54 @@ func execDecl(m *machine, c *cstmt) error {
 
 // execDeclAssign and execDeclRead run var x : τ, then (E-IMP-SEQ) the
 // assignment or read of x that follows it.
+// When the right side does not mention x, the declaration's value is
+// never seen but on an error, and x is written once.
 func execDeclAssign(m *machine, c *cstmt) error {
-	execDecl(m, c)
+	n := c.next
+	if n.selfRef {
+		execDecl(m, c)
+		m.counter.Hit(EImpSeq.Name)
+		return execAssign(m, n)
+	}
+	m.counter.Hit(c.rule)
 	m.counter.Hit(EImpSeq.Name)
-	return execAssign(m, c.next)
+	if n.isVarMem {
+		if y := m.env[n.y]; y.ok && y.v.Mem {
+			m.env[n.x] = y
+			m.counter.Hit(EImpAssignMem.Name)
+			return nil
+		}
+	}
+	v, ok := n.a(m.env)
+	if !ok {
+		var err error
+		if v, err = fun.EvalNum(n.s.(*Assign).SE, m.numLookup, EImpAssignInt.Name); err != nil {
+			m.env[c.x] = slot{v: c.declV, ok: true}
+			return err
+		}
+	}
+	m.env[n.x] = slot{v: NumValue(v), ok: true}
+	m.counter.Hit(EImpAssignInt.Name)
+	return nil
 }
 
 func execDeclRead(m *machine, c *cstmt) error {
-	execDecl(m, c)
+	n := c.next
+	if n.selfRef {
+		execDecl(m, c)
+		m.counter.Hit(EImpSeq.Name)
+		return execRead(m, n)
+	}
+	m.counter.Hit(c.rule)
 	m.counter.Hit(EImpSeq.Name)
-	return execRead(m, c.next)
+	k, err := m.readWord(n)
+	if err != nil {
+		m.env[c.x] = slot{v: c.declV, ok: true}
+		return err
+	}
+	m.env[n.x] = slot{v: Value{Elem: c.declV.Elem, K: k}, ok: true}
+	m.counter.Hit(EImpRead.Name)
+	return nil
 }
 
 func execAssign(m *machine, c *cstmt) error {
@@ -679,32 +765,38 @@ func execAlloc(m *machine, c *cstmt) error {
 }
 
 func execRead(m *machine, c *cstmt) error {
-	y := &m.env[c.y]
-	if !y.ok || !y.v.Mem || !y.v.Defined {
-		_, err := blockOf(c.s.(*Read).Y, y.v, y.ok, EImpRead.Name)
-		return err
-	}
-	off, ok := c.a(m.env)
-	if !ok || off.Elem != semantics.IntElem {
-		var err error
-		if off.Bits, err = fun.EvalSExp(c.s.(*Read).Index, m.intLookup, EImpRead.Name); err != nil {
-			return err
-		}
-	}
-	loc := semantics.Loc{Block: y.v.L, Offset: off.Bits}
-	k, err := m.h.Read(loc)
+	k, err := m.readWord(c)
 	if err != nil {
-		s := c.s.(*Read)
-		return heapErr(err, s.At, EImpRead.Name, s.Y.Name)
-	}
-	if len(m.logs) > 0 {
-		m.logRead(loc)
+		return err
 	}
 	// The word is read as x is declared: a heap word is a word.
 	x := &m.env[c.x]
 	*x = slot{v: Value{Elem: x.v.Elem, K: k}, ok: true}
 	m.counter.Hit(EImpRead.Name)
 	return nil
+}
+
+// readWord is the word a read reads (x not yet assigned).
+func (m *machine) readWord(c *cstmt) (int64, error) {
+	y := &m.env[c.y]
+	if !y.ok || !y.v.Mem || !y.v.Defined {
+		_, err := blockOf(c.s.(*Read).Y, y.v, y.ok, EImpRead.Name)
+		return 0, err
+	}
+	off, err := m.offset(c, c.s.(*Read).Index, EImpRead.Name)
+	if err != nil {
+		return 0, err
+	}
+	loc := semantics.Loc{Block: y.v.L, Offset: off}
+	k, err := m.h.Read(loc)
+	if err != nil {
+		s := c.s.(*Read)
+		return 0, heapErr(err, s.At, EImpRead.Name, s.Y.Name)
+	}
+	if len(m.logs) > 0 {
+		m.logRead(loc)
+	}
+	return k, nil
 }
 
 func execWrite(m *machine, c *cstmt) error {
@@ -714,21 +806,25 @@ func execWrite(m *machine, c *cstmt) error {
 		return err
 	}
 	b := x.v.L
-	off, ok := c.a(m.env)
-	if !ok || off.Elem != semantics.IntElem {
-		var err error
-		if off.Bits, err = fun.EvalSExp(c.s.(*Write).Index, m.intLookup, EImpWrite.Name); err != nil {
-			return err
-		}
+	off, err := m.offset(c, c.s.(*Write).Index, EImpWrite.Name)
+	if err != nil {
+		return err
 	}
-	v, ok := c.b(m.env)
+	var v semantics.Num
+	ok := false
+	if c.valX >= 0 {
+		if y := &m.env[c.valX]; y.ok && !y.v.Mem {
+			v, ok = semantics.Num{Elem: y.v.Elem, Bits: y.v.K}, true
+		}
+	} else {
+		v, ok = c.b(m.env)
+	}
 	if !ok {
-		var err error
 		if v, err = fun.EvalNum(c.s.(*Write).Value, m.numLookup, EImpWrite.Name); err != nil {
 			return err
 		}
 	}
-	loc := semantics.Loc{Block: b, Offset: off.Bits}
+	loc := semantics.Loc{Block: b, Offset: off}
 	if err := m.h.Write(loc, v.Bits); err != nil {
 		s := c.s.(*Write)
 		return heapErr(err, s.At, EImpWrite.Name, s.X.Name)

@@ -520,7 +520,11 @@ func (l *accessLog) start() {
 	l.n++
 	if l.rs == nil {
 		if i == 1 {
+			// The first iteration's accesses: room for as many in each
+			// (at once, rather than by doubling).
 			l.rk, l.wk = len(l.reads), len(l.writes)
+			l.reads = reserve(l.reads, l.k*l.rk)
+			l.writes = reserve(l.writes, l.k*l.wk)
 		}
 		if len(l.reads) == i*l.rk && len(l.writes) == i*l.wk {
 			return
@@ -533,6 +537,17 @@ func (l *accessLog) start() {
 	}
 	l.rs = append(l.rs, len(l.reads))
 	l.ws = append(l.ws, len(l.writes))
+}
+
+// reserve is s with room for n locations (up to 1<<22).
+func reserve(s []semantics.Loc, n int) []semantics.Loc {
+	n = min(n, 1<<22)
+	if cap(s) >= n {
+		return s
+	}
+	r := make([]semantics.Loc, len(s), n)
+	copy(r, s)
+	return r
 }
 
 // at is where iteration i (from 0) starts in the logs.
