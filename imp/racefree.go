@@ -566,14 +566,36 @@ func (l *accessLog) at(i int) (int, int) {
 // is capped, so that whoever receives it cannot append into the next.
 func (l *accessLog) sets() []semantics.IterAccess {
 	tr := make([]semantics.IterAccess, l.n)
+	reads, writes := l.reads, l.writes
+	if l.rs == nil && l.n > 0 {
+		// Iterations of rk reads and wk writes each, but the last,
+		// which makes the rest.
+		rk, wk := l.rk, l.wk
+		last := l.n - 1
+		for i := range tr[:last] {
+			if rk > 0 {
+				tr[i].Reads = reads[i*rk : (i+1)*rk : (i+1)*rk]
+			}
+			if wk > 0 {
+				tr[i].Writes = writes[i*wk : (i+1)*wk : (i+1)*wk]
+			}
+		}
+		if r0 := last * rk; len(reads) > r0 {
+			tr[last].Reads = reads[r0:len(reads):len(reads)]
+		}
+		if w0 := last * wk; len(writes) > w0 {
+			tr[last].Writes = writes[w0:len(writes):len(writes)]
+		}
+		return tr
+	}
 	r0, w0 := l.at(0)
 	for i := range tr {
 		r1, w1 := l.at(i + 1)
 		if r1 > r0 {
-			tr[i].Reads = l.reads[r0:r1:r1]
+			tr[i].Reads = reads[r0:r1:r1]
 		}
 		if w1 > w0 {
-			tr[i].Writes = l.writes[w0:w1:w1]
+			tr[i].Writes = writes[w0:w1:w1]
 		}
 		r0, w0 = r1, w1
 	}

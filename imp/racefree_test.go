@@ -219,3 +219,36 @@ func TestRaceFreePlanCases(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclFusedSelfReference: a declaration run with the read or
+// assignment after it (execDeclRead, execDeclAssign) when the right side
+// mentions the variable declared, which must then read the declaration's
+// value, and when it fails.
+func TestDeclFusedSelfReference(t *testing.T) {
+	head := "input n : int;\nvar m : mem;\nm <- alloc 4;\nm[1] <- 7;\nvar x : int;\nx <- 3;\n"
+	for _, body := range []string{
+		"var x : int;\nx <- x + 1",
+		"var x : int;\nx <- m[x + 1]",
+		"var x : float;\nx <- m[1]",
+		"var x : int;\nx <- m[x - 1]",
+		"var m : mem;\nm <- m",
+		"var x : int;\nx <- y + 1",
+		"var x : int;\nx <- m[9]",
+		"var x : int;\nx <- 5 / 0",
+		"var x : mem;\nx <- m;\nvar y : int;\ny <- x[1]",
+		"var x : int;\nx <- x * n + n - 1",
+	} {
+		src := head + body + ";\nreturn n\n"
+		p, err := ParseFile("fused.imp", src)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		args := map[string]string{"n": "3"}
+		big, small := runBoth(t, p, args)
+		agree(t, big, small)
+		agree(t, runUntraced(p, args, false), runUntraced(p, args, true))
+		if t.Failed() {
+			t.Fatalf("program:\n%s", src)
+		}
+	}
+}
