@@ -167,3 +167,9 @@ func (h *Heap) Pop() {
 	h.trackers = h.trackers[:len(h.trackers)-1]
 	h.log(func() { h.trackers = append(h.trackers, t) })
 }
+
+// Plain reports whether an access to h needs nothing but its bounds
+// check: no race tracker is pushed, no access is recorded and the undo
+// journal is off. A big-step that sees it may then read and write the
+// words of Block(l) itself (the same effect as Read and Write).
+func (h *Heap) Plain() bool { return len(h.trackers) == 0 && !h.recording && h.journal == nil }
