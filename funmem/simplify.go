@@ -274,37 +274,49 @@ func (d branchDefs) get(name string) fun.SExp {
 // that a program stuck before stays stuck. Allocations stay: one of a
 // negative size is stuck.
 func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
-	for {
-		// Only the uses of the names such lets bind are counted: there is
-		// nothing to count when there are none.
-		used := useCounter{}
-		for _, st := range b.Stms {
-			if droppable(st) {
-				used[st.Pat[0].Name.Name] = 0
+	// Only the uses of the names such lets bind are counted: there is
+	// nothing to count when there are none. The uses are counted once;
+	// a dropped let's own uses are taken off the counts, so that a let
+	// only it used goes next. (Dropping lets only lowers counts, so the
+	// lets dropped are those the rounds of "drop every unused one, count
+	// again" would drop.)
+	used := useCounter{n: map[string]int{}, step: 1}
+	can := make([]bool, len(b.Stms))
+	for i, st := range b.Stms {
+		if can[i] = droppable(st); can[i] {
+			used.n[st.Pat[0].Name.Name] = 0
+		}
+	}
+	if len(used.n) == 0 {
+		return b
+	}
+	for _, st := range b.Stms {
+		used.stm(st)
+	}
+	used.idents(b.Result)
+	gone := make([]bool, len(b.Stms))
+	dropped := false
+	for again := true; again; {
+		again = false
+		for i, st := range b.Stms {
+			if can[i] && !gone[i] && used.n[st.Pat[0].Name.Name] == 0 {
+				gone[i], dropped, again = true, true, true
+				used.step = -1
+				used.stm(st)
 			}
 		}
-		if len(used) == 0 {
-			return b
-		}
-		for _, st := range b.Stms {
-			used.stm(st)
-		}
-		used.idents(b.Result)
-		var out []*fun.Stm
-		dropped := false
-		for _, st := range b.Stms {
-			if droppable(st) && used[st.Pat[0].Name.Name] == 0 {
-				dropped = true
-				continue
-			}
+	}
+	if !dropped {
+		return b
+	}
+	s.changed = true
+	var out []*fun.Stm
+	for i, st := range b.Stms {
+		if !gone[i] {
 			out = append(out, st)
 		}
-		if !dropped {
-			return b
-		}
-		s.changed = true
-		b = &fun.Body{Stms: out, In: b.In, Result: b.Result}
 	}
+	return &fun.Body{Stms: out, In: b.In, Result: b.Result}
 }
 
 // droppable reports whether st is a let of a scalar that cannot get
@@ -466,12 +478,15 @@ func binders(b *fun.Body) map[string]bool {
 // It walks the tree without copying it, since deadCode asks again after
 // every drop; an extension's node other than FUNMEM's own is mapped (and
 // the copy dropped).
-type useCounter map[string]int
+type useCounter struct {
+	n    map[string]int // the names counted, and their counts
+	step int            // what an occurrence adds: 1, or -1 to take a statement's uses off
+}
 
 // use counts an occurrence of x, if x is counted.
 func (u useCounter) use(x string) {
-	if n, ok := u[x]; ok {
-		u[x] = n + 1
+	if n, ok := u.n[x]; ok {
+		u.n[x] = n + u.step
 	}
 }
 
