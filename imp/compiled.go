@@ -69,6 +69,7 @@ type cstmt struct {
 	reads    int       // a kernel's: the reads of its body's top level (newAccessLog)
 	writes   int       // and its writes
 	next     *cstmt    // a declaration's: the read or assignment of its variable run with it (declThen)
+	then     *cstmt    // and the write after a read (execDeclReadWrite)
 	declV    Value     // a declaration's initial value
 	rule     string    // and its rule
 	selfRef  bool      // a read's or assignment's: the right side mentions the target
@@ -152,12 +153,26 @@ func (m *machine) stmts(ss []Stmt) []*cstmt {
 				if s.X.Name == d.X.Name {
 					c.next, c.exec = m.compile(s), execDeclRead
 					i++
+					// A copy's var t; t <- y[…]; x[…] <- t: the write
+					// too, after E-IMP-SEQ.
+					if w, ok := next(ss, i).(*Write); ok {
+						c.then, c.exec = m.compile(w), execDeclReadWrite
+						i++
+					}
 				}
 			}
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// next is ss[i+1], or nil.
+func next(ss []Stmt, i int) Stmt {
+	if i+1 < len(ss) {
+		return ss[i+1]
+	}
+	return nil
 }
 
 func (m *machine) compile(s Stmt) *cstmt {
@@ -707,6 +722,16 @@ func execDeclAssign(m *machine, c *cstmt) error {
 	m.env[n.x] = slot{v: NumValue(v), ok: true}
 	m.counter.Hit(EImpAssignInt.Name)
 	return nil
+}
+
+// execDeclReadWrite runs var t; t <- y[…], then (E-IMP-SEQ) the write after
+// them.
+func execDeclReadWrite(m *machine, c *cstmt) error {
+	if err := execDeclRead(m, c); err != nil {
+		return err
+	}
+	m.counter.Hit(EImpSeq.Name)
+	return execWrite(m, c.then)
 }
 
 func execDeclRead(m *machine, c *cstmt) error {

@@ -237,6 +237,10 @@ func TestDeclFusedSelfReference(t *testing.T) {
 		"var x : int;\nx <- 5 / 0",
 		"var x : mem;\nx <- m;\nvar y : int;\ny <- x[1]",
 		"var x : int;\nx <- x * n + n - 1",
+		"var x : int;\nx <- m[1];\nm[x - 5] <- x",
+		"var x : int;\nx <- m[1];\nm[9] <- x",
+		"var x : int;\nx <- m[7];\nm[0] <- x",
+		"var x : float;\nx <- m[1];\nm[0] <- x + 0.5",
 	} {
 		src := head + body + ";\nreturn n\n"
 		p, err := ParseFile("fused.imp", src)
