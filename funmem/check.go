@@ -42,7 +42,7 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	c := &checker{opts: opts, env: fun.NewScope("FUNMEM"), defs: map[string]fun.SExp{}}
+	c := &checker{opts: opts, env: fun.NewScope("FUNMEM"), defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
 	d, results, err := c.program(p)
 	if err != nil {
 		return nil, err
@@ -57,6 +57,15 @@ type checker struct {
 	// A-normal form, so an LMAD often names a variable bound to the
 	// expression another LMAD writes out (Support's offsets, sizes).
 	defs map[string]fun.SExp
+	// polys holds the normal forms of defs, so that comparing LMADs
+	// normalises each definition once, not at every comparison.
+	polys map[string]Poly
+}
+
+// poly is the normal form of x's definition (polyScope).
+func (c *checker) poly(x string) (Poly, bool) {
+	p, ok := c.polys[x]
+	return p, ok
 }
 
 // expand replaces let-bound scalar variables by their definitions.
@@ -69,7 +78,7 @@ func (c *checker) expand(e fun.SExp) fun.SExp {
 // expanding and normalising them (the LMADs the rules compute are mostly
 // the ones declared, letter for letter).
 func (c *checker) same(a, b fun.SExp) bool {
-	return sameText(a, b) || SameValue(c.expand(a), c.expand(b))
+	return sameText(a, b) || normalizeIn(a, c).Equal(normalizeIn(b, c))
 }
 
 // sameText reports whether two scalar expressions of ints are the same
@@ -372,8 +381,9 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, func(), error) {
 	}
 	if e, ok := s.Exp.(*fun.ScalarExp); ok && s.Pat[0].Type.IsInt() { // LMADs mention ints only
 		name := s.Pat[0].Name.Name
+		c.polys[name] = normalizeIn(e.X, c)
 		c.defs[name] = c.expand(e.X)
-		undo = append(undo, func() { delete(c.defs, name) })
+		undo = append(undo, func() { delete(c.defs, name); delete(c.polys, name) })
 	}
 	return d, all, nil
 }
@@ -690,6 +700,6 @@ func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 // IsRowMajor reports whether an array type's LMAD is R of its sizes (as
 // polynomials, without definitions).
 func IsRowMajor(t fun.Type) bool {
-	c := &checker{opts: &CheckOptions{}, env: fun.NewScope("FUNMEM"), defs: map[string]fun.SExp{}}
+	c := &checker{opts: &CheckOptions{}, env: fun.NewScope("FUNMEM"), defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
 	return ArrayOf(t) != nil && c.rowMajor(t)
 }

@@ -60,25 +60,43 @@ func factorPoly(name string, e fun.SExp) Poly {
 }
 
 // Normalize computes the normal form of e.
-func Normalize(e fun.SExp) Poly {
+func Normalize(e fun.SExp) Poly { return normalizeIn(e, nil) }
+
+// A polyScope gives the normal forms of let-bound variables and expands
+// them in an expression: normalizeIn(e, s) is Normalize(s.expand(e)),
+// without building the expanded tree (the checker's definitions, which
+// it compares LMADs modulo).
+type polyScope interface {
+	poly(x string) (Poly, bool)
+	expand(e fun.SExp) fun.SExp
+}
+
+// normalizeIn is Normalize of e with the variables s defines replaced by
+// their definitions (s nil: none).
+func normalizeIn(e fun.SExp, s polyScope) Poly {
 	switch e := e.(type) {
 	case *fun.Const:
 		return constPoly(e.Value)
 	case fun.Var:
+		if s != nil {
+			if p, ok := s.poly(e.Name); ok {
+				return p
+			}
+		}
 		return factorPoly(e.Name, e)
 	case *fun.UnOp:
-		return Normalize(e.X).scale(-1)
+		return normalizeIn(e.X, s).scale(-1)
 	case *fun.BinOp:
 		switch e.Op {
 		case semantics.Add:
-			return Normalize(e.L).add(Normalize(e.R))
+			return normalizeIn(e.L, s).add(normalizeIn(e.R, s))
 		case semantics.Sub:
-			return Normalize(e.L).add(Normalize(e.R).scale(-1))
+			return normalizeIn(e.L, s).add(normalizeIn(e.R, s).scale(-1))
 		case semantics.Mul:
-			return Normalize(e.L).mul(Normalize(e.R))
+			return normalizeIn(e.L, s).mul(normalizeIn(e.R, s))
 		}
 		// Not a polynomial: an opaque factor over normalised operands.
-		l, r := Normalize(e.L).Expr(), Normalize(e.R).Expr()
+		l, r := normalizeIn(e.L, s).Expr(), normalizeIn(e.R, s).Expr()
 		atom := &fun.BinOp{Op: e.Op, L: l, R: r}
 		if k, ok := constOf(l); ok {
 			if k2, ok := constOf(r); ok {
@@ -91,6 +109,9 @@ func Normalize(e fun.SExp) Poly {
 	case *fun.FloatConst, *fun.Call:
 		// Floats are no ring (IEEE addition does not associate): a float
 		// constant, and a call with its argument as written, are opaque.
+		if s != nil {
+			return opaque(s.expand(e))
+		}
 		return opaque(e)
 	}
 	return constPoly(0)
