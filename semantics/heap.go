@@ -27,6 +27,7 @@ type Heap struct {
 	recording bool
 	accesses  []Access
 	journal   *[]func() // the undo journal, when on (journal.go)
+	scratch   []int64   // memcpyPlain's buffer, kept between copies
 }
 
 // Access is one read or write of a heap cell, as Record collects them.
@@ -131,8 +132,11 @@ func (h *Heap) Write(loc Loc, k int64) error {
 // in row-major order of its domain, to the destination's, element for
 // element. The two LMADs must have the same shape.
 func (h *Heap) Memcpy(src Label, ls LMAD, dst Label, ld LMAD) error {
-	if !SameShape(ls.Shape(), ld.Shape()) {
+	if !sameDims(ls, ld) {
 		return fmt.Errorf("memcpy from shape %s to shape %s", ShapeString(ls.Shape()), ShapeString(ld.Shape()))
+	}
+	if h.Plain() && h.memcpyPlain(src, ls, dst, ld) {
+		return nil
 	}
 	// Read everything first: the source and destination may overlap, and
 	// eq (5) defines the result from the heap before the copy.
@@ -150,6 +154,91 @@ func (h *Heap) Memcpy(src Label, ls LMAD, dst Label, ld LMAD) error {
 		i++
 		return err
 	})
+}
+
+// sameDims reports whether two LMADs have the same shape.
+func sameDims(a, b LMAD) bool {
+	if len(a.Dims) != len(b.Dims) {
+		return false
+	}
+	for i := range a.Dims {
+		if a.Dims[i].Elems != b.Dims[i].Elems {
+			return false
+		}
+	}
+	return true
+}
+
+// memcpyPlain is Memcpy on a Plain heap, with no callback per element: it
+// lists the source's offsets and reads their words (all of them first,
+// as eq (5) asks), lists the destination's, then writes. When a block is
+// missing or an offset falls outside its block it changes nothing and
+// reports false, so that Memcpy's general path reads and writes up to the
+// failing access and reports it, as it always has. The offsets and words
+// live in a buffer the heap keeps for the next copy.
+func (h *Heap) memcpyPlain(src Label, ls LMAD, dst Label, ld LMAD) bool {
+	sb, db := h.Block(src), h.Block(dst)
+	if sb == nil || db == nil {
+		return false
+	}
+	so, ok := appendOffsets(h.scratch[:0], ls, len(sb))
+	if !ok {
+		return false
+	}
+	do, ok := appendOffsets(so[len(so):], ld, len(db))
+	if !ok {
+		return false
+	}
+	for i, o := range so {
+		so[i] = sb[o]
+	}
+	for i, o := range do {
+		db[o] = so[i]
+	}
+	if cap(do) > cap(h.scratch) {
+		h.scratch = do[:0]
+	} else {
+		h.scratch = so[:0]
+	}
+	return true
+}
+
+// appendOffsets appends the offsets of l's domain, in row-major order, to
+// out (Image's order, by an odometer instead of a callback), or reports
+// false when one lies outside [0, size).
+func appendOffsets(out []int64, l LMAD, size int) ([]int64, bool) {
+	for _, d := range l.Dims {
+		if d.Elems <= 0 {
+			return out, true
+		}
+	}
+	var fixed [8]int64
+	idx := fixed[:0]
+	if len(l.Dims) > len(fixed) {
+		idx = make([]int64, 0, len(l.Dims))
+	}
+	idx = idx[:len(l.Dims)]
+	off := l.Offset
+	for {
+		if uint64(off) >= uint64(size) {
+			return out, false
+		}
+		out = append(out, off)
+		k := len(l.Dims) - 1
+		for ; k >= 0; k-- {
+			d := l.Dims[k]
+			idx[k]++
+			off += d.Stride
+			if idx[k] < d.Elems {
+				break
+			}
+			off -= idx[k] * d.Stride
+			idx[k] = 0
+		}
+		if k < 0 {
+			return out, true
+		}
+	}
 }
 
 // Push starts tracking accesses for a kernel; Pop stops it. Trackers nest:
