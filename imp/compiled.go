@@ -75,7 +75,19 @@ type cstmt struct {
 	selfRef  bool      // a read's or assignment's: the right side mentions the target
 	offX     int32     // a read's or write's offset when it is the variable offX + offK (-1: no)
 	offK     int64
-	valX     int32 // a write's value when it is a variable (-1: no)
+	valX     int32  // a write's value when it is a variable (-1: no)
+	epoch    uint64 // a kernel's or for's: its starts so far (hoisted sums)
+}
+
+// loopCtx is the innermost kernel or for whose body is being compiled:
+// its starts (epoch) and the slots an iteration of it may assign (its
+// save set). The other slots keep their values while it runs: nested
+// kernels and folds put back what they assign, and nothing else writes
+// the environment. A sum of products compiled in its body computes the
+// terms over those slots once per start (sumOfProducts).
+type loopCtx struct {
+	epoch    *uint64
+	assigned map[int32]bool
 }
 
 // machine is a compiled program running.
@@ -89,6 +101,7 @@ type machine struct {
 	trace   bool
 	free    []*semantics.Tracker // trackers of kernels and folds that have ended, for reuse
 
+	inner       *loopCtx     // while compiling: the innermost kernel or for (nil: none, or a fold's parts)
 	onUntracked func()       // called when a kernel starts untracked (tests)
 	logs        []*accessLog // the traces of the untracked kernels running, innermost last
 
@@ -211,8 +224,8 @@ func (m *machine) compile(s Stmt) *cstmt {
 	case *Kernel:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
-		c.body = m.stmts(s.Body)
 		c.save = m.saveSet(s.Body, c.x)
+		c.body = m.inLoop(c, s.Body)
 		c.keep = m.keepSet(s.Body, c.save, c.x)
 		for _, b := range s.Body {
 			switch b.(type) {
@@ -226,12 +239,17 @@ func (m *machine) compile(s Stmt) *cstmt {
 	case *For:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
-		c.body = m.stmts(s.Body)
 		c.save = m.saveSet(s.Body, c.x)
+		c.body = m.inLoop(c, s.Body)
 	case *Reduce, *Scan:
 		f, _ := folds(s)
 		c.fold = f
 		c.a, c.b = m.exp(f.Neutral, false), m.exp(f.Bound, true)
+		// A fold's parts and its scan's offset run with its own
+		// variables set (x, a, b): nothing in them is hoisted.
+		outer := m.inner
+		m.inner = nil
+		defer func() { m.inner = outer }()
 		c.x = m.slot(f.X)
 		c.body = m.stmts(f.Body)
 		c.yield = m.slot(f.Yield)
@@ -250,6 +268,20 @@ func (m *machine) compile(s Stmt) *cstmt {
 	}
 	c.buf, c.buf2 = make([]slot, len(c.save)), make([]slot, len(c.save2))
 	return c
+}
+
+// inLoop compiles the body of c, a kernel or for whose save set is
+// c.save, with c as the innermost loop.
+func (m *machine) inLoop(c *cstmt, body []Stmt) []*cstmt {
+	outer := m.inner
+	l := &loopCtx{epoch: &c.epoch, assigned: map[int32]bool{}}
+	for _, s := range c.save {
+		l.assigned[s] = true
+	}
+	m.inner = l
+	out := m.stmts(body)
+	m.inner = outer
+	return out
 }
 
 // saveSet is the slots an iteration of body saves: those it may assign in
@@ -512,23 +544,92 @@ func (m *machine) sumOfProducts(e *fun.BinOp, g cexp) cexp {
 	if !add(e, 1) || len(terms) == 0 {
 		return nil
 	}
-	isInt := func(s *slot) bool { return s.ok && !s.v.Mem && s.v.Elem == semantics.IntElem }
+	if m.inner != nil {
+		if f := m.hoisted(terms, k, g); f != nil {
+			return f
+		}
+	}
 	return func(env []slot) (semantics.Num, bool) {
-		sum := k
-		for _, t := range terms {
-			a := &env[t.x]
-			if !isInt(a) {
+		sum, ok := sumTerms(terms, k, env)
+		if !ok {
+			return g(env)
+		}
+		return semantics.IntNum(sum), true
+	}
+}
+
+// sumTerms is k plus the terms over env, or false where a variable of
+// them is not a declared int.
+func sumTerms(terms []term, k int64, env []slot) (int64, bool) {
+	sum := k
+	for _, t := range terms {
+		a := &env[t.x]
+		if !a.ok || a.v.Mem || a.v.Elem != semantics.IntElem {
+			return 0, false
+		}
+		v := a.v.K
+		if t.y >= 0 {
+			b := &env[t.y]
+			if !b.ok || b.v.Mem || b.v.Elem != semantics.IntElem {
+				return 0, false
+			}
+			v *= b.v.K
+		}
+		sum += t.k * v
+	}
+	return sum, true
+}
+
+// hoisted is a sum of products in the body of the innermost loop
+// (m.inner) computed in two parts: the terms over slots the loop's
+// iterations never assign, with k, once per start of the loop (their
+// slots hold the same values in every iteration of it), and the other
+// terms on every evaluation. Wrapping int64 sums may be regrouped, so the
+// value is the one-pass sum's; where a variable of either part is not a
+// declared int, g decides, as it does for the one-pass sum. It returns
+// nil where no term is invariant.
+func (m *machine) hoisted(terms []term, k int64, g cexp) cexp {
+	var inv, vary []term
+	for _, t := range terms {
+		if m.inner.assigned[t.x] || (t.y >= 0 && m.inner.assigned[t.y]) {
+			vary = append(vary, t)
+		} else {
+			inv = append(inv, t)
+		}
+	}
+	if len(inv) == 0 {
+		return nil
+	}
+	ep := m.inner.epoch
+	last := *ep - 1 // no start seen yet: the loop's starts go 1, 2, …
+	var base int64
+	var baseOK bool
+	if len(vary) == 1 && vary[0].y < 0 {
+		// base + k·x, the common offset i * n + j - n - 1 in a loop over j.
+		x, c := vary[0].x, vary[0].k
+		return func(env []slot) (semantics.Num, bool) {
+			if last != *ep {
+				last = *ep
+				base, baseOK = sumTerms(inv, k, env)
+			}
+			a := &env[x]
+			if !baseOK || !a.ok || a.v.Mem || a.v.Elem != semantics.IntElem {
 				return g(env)
 			}
-			v := a.v.K
-			if t.y >= 0 {
-				b := &env[t.y]
-				if !isInt(b) {
-					return g(env)
-				}
-				v *= b.v.K
-			}
-			sum += t.k * v
+			return semantics.IntNum(base + c*a.v.K), true
+		}
+	}
+	return func(env []slot) (semantics.Num, bool) {
+		if last != *ep {
+			last = *ep
+			base, baseOK = sumTerms(inv, k, env)
+		}
+		if !baseOK {
+			return g(env)
+		}
+		sum, ok := sumTerms(vary, base, env)
+		if !ok {
+			return g(env)
 		}
 		return semantics.IntNum(sum), true
 	}
@@ -924,6 +1025,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	if n < 0 {
 		return semantics.Stuckf(s.At, rule, "kernel bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
 	}
+	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	if c.plan != nil && c.plan.raceFree(m.env, n) {
 		// No iteration can touch a location another writes: no tracker
 		// (racefree.go); a trace is logged (accessLog).
@@ -988,6 +1090,7 @@ func (m *machine) loop(c *cstmt, s *For) error {
 	if n < 0 {
 		return semantics.Stuckf(s.At, rule, "for bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
 	}
+	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	for i := int64(1); i <= n; i++ {
 		m.save(c.save, c.buf)
 		k := i
