@@ -62,7 +62,7 @@ func init() {
 			"measure the workloads of the performance issue (docs/performance.md) through the public APIs, each at a ladder of sizes within a time budget, and print a table: the figure at the largest size, its growth exponent (log time against log n), its floor (a plain Go loop over the same data, or the run it is compared with), the ratio, the target and whether it is met; a row whose feature does not exist yet says not built",
 			"./arraysem bench --quick --row lambda-map", cmdBench},
 		{"demo", "",
-			"run a built-in example (Fig 2 of the FUN paper) through every level and semantics",
+			"run a built-in example (Fig 2 of the FUN paper) through every level and semantics, then a Remora program (Appendix A.2 of the compiler report) down the compile path, stage by stage",
 			"./arraysem demo", cmdDemo},
 	}
 }

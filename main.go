@@ -565,6 +565,9 @@ func cmdTest(args []string, stdout io.Writer) error {
 //go:embed examples/fun/fig2.fun
 var demoSource string
 
+//go:embed examples/remora/a2_implicit_map.remora
+var demoRemora string
+
 func cmdProve(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("prove", flag.ContinueOnError)
 	property := fs.String("property", "", "run only this property (--list names them)")
@@ -742,6 +745,35 @@ func cmdDemo(args []string, stdout io.Writer) error {
 			return failed{"demo: " + verdict.Error()}
 		}
 		fmt.Fprintln(stdout)
+	}
+	return demoRemoraPath(stdout)
+}
+
+// demoRemoraPath is the demo's second half: a Remora program (Appendix
+// A.2 of the compiler report) down the compile path, its stages printed,
+// then run at every stage and level.
+func demoRemoraPath(stdout io.Writer) error {
+	const file = "examples/remora/a2_implicit_map.remora"
+	l, err := check.Load(file, demoRemora, check.Options{})
+	if err != nil {
+		return err
+	}
+	st, err := check.Compile(l, "fun", lang.CompileOptions{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s, down the compile path from Remora (arraysem compile %s --stages):\n\n", file, file)
+	for _, s := range st {
+		fmt.Fprintf(stdout, "-- %s (%s):\n%s\n", s.Name(), s.Program.Language().Name(), indent(s.Text()))
+	}
+	fmt.Fprintf(stdout, "arraysem side-by-side %s\n\n", file)
+	rows, verdict := check.SideBySide(l, nil)
+	if rows == nil {
+		return verdict
+	}
+	check.PrintRows(stdout, rows, verdict)
+	if verdict != nil {
+		return failed{"demo: " + verdict.Error()}
 	}
 	return nil
 }

@@ -49,6 +49,7 @@ func TestCommands(t *testing.T) {
 		{"cover", []string{"cover", "--n", "300"}, 0, "300 programs (seed 1); 0 rules never applied", ""},
 		{"cover args", []string{"cover", "extra"}, 2, "", "cover wants no FILE"},
 		{"demo", []string{"demo"}, 0, "verdict: agree: 20 runs give the same results", ""},
+		{"demo remora", []string{"demo"}, 0, "-- Explicitize (remora-ir):\n    (MAP [2 3]", ""},
 		{"check funmem without inputs", []string{"check", "examples/funmem/fig7.funmem"}, 0, "are decided on inputs: give them with --arg (xsize, ysize, zcond)", ""},
 		{"check derive without derivation", []string{"check", "--derive", "examples/imp/fig13.imp"}, 0, "(int, [zsize])", "notice: check --derive: imp builds no typing derivation"},
 		{"run derive small", []string{"run", "--semantics", "small", "--derive", fig2, "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "3\n[1 2 3]\n", "notice: run --derive: this semantics builds no evaluation derivation"},
