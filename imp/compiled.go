@@ -77,6 +77,7 @@ type cstmt struct {
 	offK     int64
 	valX     int32  // a write's value when it is a variable (-1: no)
 	epoch    uint64 // a kernel's or for's: its starts so far (hoisted sums)
+	sameOff  bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
 }
 
 // loopCtx is the innermost kernel or for whose body is being compiled:
@@ -171,6 +172,9 @@ func (m *machine) stmts(ss []Stmt) []*cstmt {
 					if w, ok := next(ss, i).(*Write); ok {
 						c.then, c.exec = m.compile(w), execDeclReadWrite
 						i++
+						// The same offset expression, over the same
+						// variables (only t changed): the same offset.
+						c.then.sameOff = fun.PrintSExp(w.Index) == fun.PrintSExp(s.Index) && !mentionsName(w.Index, d.X.Name)
 					}
 				}
 			}
@@ -827,31 +831,50 @@ func execDeclAssign(m *machine, c *cstmt) error {
 
 // execDeclReadWrite runs var t; t <- y[…], then (E-IMP-SEQ) the write after
 // them.
+// When the write's offset is the read's expression (sameOff), the
+// offset the read computed is the write's: evaluating it again over the
+// same values gives it again.
 func execDeclReadWrite(m *machine, c *cstmt) error {
-	if err := execDeclRead(m, c); err != nil {
+	off, offOK, err := declRead(m, c)
+	if err != nil {
 		return err
 	}
 	m.counter.Hit(EImpSeq.Name)
+	if w := c.then; w.sameOff && offOK {
+		x := &m.env[w.x]
+		if !x.ok || !x.v.Mem || !x.v.Defined {
+			_, err := blockOf(w.s.(*Write).X, x.v, x.ok, EImpWrite.Name)
+			return err
+		}
+		return m.writeAt(w, x.v.L, off)
+	}
 	return execWrite(m, c.then)
 }
 
 func execDeclRead(m *machine, c *cstmt) error {
+	_, _, err := declRead(m, c)
+	return err
+}
+
+// declRead is execDeclRead, giving the offset read where it ran the
+// read itself (offOK).
+func declRead(m *machine, c *cstmt) (off int64, offOK bool, err error) {
 	n := c.next
 	if n.selfRef {
 		execDecl(m, c)
 		m.counter.Hit(EImpSeq.Name)
-		return execRead(m, n)
+		return 0, false, execRead(m, n)
 	}
 	m.counter.Hit(c.rule)
 	m.counter.Hit(EImpSeq.Name)
-	k, err := m.readWord(n)
+	k, off, err := m.readWordAt(n)
 	if err != nil {
 		m.env[c.x] = slot{v: c.declV, ok: true}
-		return err
+		return 0, false, err
 	}
 	m.env[n.x] = slot{v: Value{Elem: c.declV.Elem, K: k}, ok: true}
 	m.counter.Hit(EImpRead.Name)
-	return nil
+	return off, true, nil
 }
 
 func execAssign(m *machine, c *cstmt) error {
@@ -904,31 +927,37 @@ func execRead(m *machine, c *cstmt) error {
 
 // readWord is the word a read reads (x not yet assigned).
 func (m *machine) readWord(c *cstmt) (int64, error) {
+	k, _, err := m.readWordAt(c)
+	return k, err
+}
+
+// readWordAt is readWord, and the offset read.
+func (m *machine) readWordAt(c *cstmt) (int64, int64, error) {
 	y := &m.env[c.y]
 	if !y.ok || !y.v.Mem || !y.v.Defined {
 		_, err := blockOf(c.s.(*Read).Y, y.v, y.ok, EImpRead.Name)
-		return 0, err
+		return 0, 0, err
 	}
 	off, err := m.offset(c, c.s.(*Read).Index, EImpRead.Name)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if len(m.logs) == 0 && m.h.Plain() {
 		// Nothing tracks or records the access: the word itself.
 		if b := m.h.Block(y.v.L); uint64(off) < uint64(len(b)) {
-			return b[off], nil
+			return b[off], off, nil
 		}
 	}
 	loc := semantics.Loc{Block: y.v.L, Offset: off}
 	k, err := m.h.Read(loc)
 	if err != nil {
 		s := c.s.(*Read)
-		return 0, heapErr(err, s.At, EImpRead.Name, s.Y.Name)
+		return 0, 0, heapErr(err, s.At, EImpRead.Name, s.Y.Name)
 	}
 	if len(m.logs) > 0 {
 		m.logRead(loc)
 	}
-	return k, nil
+	return k, off, nil
 }
 
 func execWrite(m *machine, c *cstmt) error {
@@ -942,7 +971,14 @@ func execWrite(m *machine, c *cstmt) error {
 	if err != nil {
 		return err
 	}
+	return m.writeAt(c, b, off)
+}
+
+// writeAt is the rest of a write to block b at offset off: its value,
+// then the word.
+func (m *machine) writeAt(c *cstmt, b semantics.Label, off int64) error {
 	var v semantics.Num
+	var err error
 	ok := false
 	if c.valX >= 0 {
 		if y := &m.env[c.valX]; y.ok && !y.v.Mem {

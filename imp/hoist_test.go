@@ -33,6 +33,16 @@ func TestHoistedSums(t *testing.T) {
 		"kernel i <= n do kernel j <= n - i do m[i * n + j * b - n - 1] <- j done done",
 		"kernel i <= n do kernel j <= n do var x : int; x <- b * n; m[x * i + j - n - 2] <- j done done",
 		"for i <= n do kernel j <= n do m[n * n + i * b - j - b] <- j done; f <- 2.5 done",
+		// Copies whose write reuses the read's offset (sameOff).
+		"kernel i <= n do kernel j <= n do var t : int; t <- m[i * n + j - n - 1]; m[i * n + j - n - 1] <- t + 1 done done",
+		"var q : mem; q <- alloc 4; kernel i <= n do var t : int; t <- m[i * n - 1]; q[i * n - 1] <- t done",
+		"kernel i <= n do var t : int; t <- m[i - 1]; z[i - 1] <- t done",
+		"kernel i <= n do var t : int; t <- m[i - 1]; b[i - 1] <- t done",
+		"kernel i <= n do var t : int; t <- m[n]; m[n] <- t done",
+		"kernel i <= n do var t : int; t <- m[t + i]; m[t + i] <- t done",
+		"kernel i <= n do var t : float; t <- m[i - 1]; m[i - 1] <- t done",
+		"kernel i <= n do var t : int; t <- m[i - 1]; m[i - 1] <- f done",
+		"kernel i <= n do var t : int; t <- m[i * n - n * n - 1]; m[i * n - n * n - 1] <- t done",
 	} {
 		src := head + body + ";\nreturn m : [n * n + n]\n"
 		p, err := ParseFile("hoist.imp", src)
