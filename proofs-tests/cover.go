@@ -58,7 +58,14 @@ var Figures = []Figure{
 	{"IMP, extension (checks)", ruleNames(imp.ImpFor, imp.ImpAssert, imp.ImpReduce, imp.ImpScan, imp.ImpFloat)},
 	// Floats (the generator's genFloat: float scalars, and ints from them).
 	{"FUN, floats (types)", ruleNames(fun.TFloat, fun.TCall)},
+	// The compile path's IR (issue 15): the Remora programs explicitized,
+	// checked and run again.
+	{remoraIR, ruleNames(remora.RuleTMap, remora.RuleTRep, remora.RuleMAP, remora.RuleREP)},
 }
+
+// remoraIR is the figure of the compiler IR's rules: Explicitize's MAP
+// and REP, their typing and their small-step (and big-step counts).
+const remoraIR = "Remora, compiler IR (MAP, REP: types, small-step)"
 
 // ruleNames lists the names of rules, where an API wants strings.
 func ruleNames(rs ...semantics.Rule) []string {
@@ -152,7 +159,7 @@ func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error)
 					err = fmt.Errorf("panic on Remora program %d: %v\n%s\n%s", i, x, src, debug.Stack())
 				}
 			}()
-			coverRemora(src, cov[Figures[remoraFig6].Name], cov[Figures[remoraFig7].Name], cov[Figures[remoraFig8].Name])
+			coverRemora(src, cov[Figures[remoraFig6].Name], cov[Figures[remoraFig7].Name], cov[Figures[remoraFig8].Name], cov[remoraIR])
 		}()
 		if err != nil {
 			return cov, err
@@ -163,8 +170,9 @@ func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error)
 }
 
 // coverRemora checks and runs one Remora program, counting Fig 7's and
-// Fig 8's rules (split by their prefix) and Fig 6's.
-func coverRemora(src string, steps, types, kinds semantics.Counter) {
+// Fig 8's rules (split by their prefix) and Fig 6's; then explicitizes
+// it, and checks and runs the IR, counting the IR's rules into ir.
+func coverRemora(src string, steps, types, kinds, ir semantics.Counter) {
 	p, _, err := remora.ParseFile("gen.remora", src)
 	if err != nil {
 		return
@@ -183,6 +191,17 @@ func coverRemora(src string, steps, types, kinds semantics.Counter) {
 	remora.Eval(p, &remora.EvalOptions{Counter: steps})
 	for _, e := range p.Exprs {
 		remora.RunSmall(e, &semantics.RunOptions{Fuel: 100000, Counter: steps})
+	}
+	q, err := remora.Explicitize(p)
+	if err != nil {
+		return
+	}
+	if _, err := remora.Check(q, &remora.CheckOptions{Counter: ir}); err != nil {
+		return
+	}
+	remora.Eval(q, &remora.EvalOptions{Counter: ir})
+	for _, e := range q.Exprs {
+		remora.RunSmall(e, &semantics.RunOptions{Fuel: 100000, Counter: ir})
 	}
 }
 
