@@ -23,24 +23,6 @@ import (
 //	collapse  a frame of arrays becomes one array
 //	unbox     open a box (on an array of boxes, map first)
 
-// Machine is the small-step semantics as a semantics.Machine on terms:
-// a step loads the term into the context machine (machine.go), applies
-// the rule at its redex and rebuilds the term. It costs the size of the
-// term; RunSmall and the stepper run Contexts on States instead.
-type Machine struct{}
-
-// Final reports whether e is a value.
-func (Machine) Final(e Expr) bool { return isValue(e) }
-
-// Step makes one transition.
-func (Machine) Step(e Expr) (Expr, string, error) {
-	s, r, err := Contexts{}.Step(Load(e))
-	if err != nil {
-		return nil, "", err
-	}
-	return s.Term(), r, nil
-}
-
 // RunSmall runs a closed expression to a value by the small-step
 // semantics, calling on after every step (with the configuration as a
 // term, rebuilt for the hook).
