@@ -78,6 +78,12 @@ type cstmt struct {
 	valX     int32  // a write's value when it is a variable (-1: no)
 	epoch    uint64 // a kernel's or for's: its starts so far (hoisted sums)
 	sameOff  bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
+
+	// Cost counters (stats.go), set when the run counts them.
+	ops     int64  // the Ops the statement (with next and then) counts when it has run
+	allocIn bool   // a kernel's or fold's: its body allocates (the live words go back after each iteration)
+	owner   *cstmt // an alloc's: the if or for whose branch or iteration its block dies with (nil: the program, or a kernel's or fold's iteration)
+	died    int64  // an if's or for's: the words allocated to its branch's or iteration's own declarations, which die with it
 }
 
 // loopCtx is the innermost kernel or for whose body is being compiled:
@@ -108,11 +114,47 @@ type machine struct {
 
 	intLookup func(*fun.Ident, string) (int64, error)
 	numLookup func(*fun.Ident, string) (semantics.Num, error)
+
+	stats  *semantics.Stats // the cost counters (nil: none)
+	depth  int              // while running: the kernels and folds whose bodies run (counted launches are at 0)
+	scopes []scopeCtx       // while compiling: the kernels, fors and folds around, innermost last
+}
+
+// scopeCtx is a kernel, for or fold around the statement being compiled:
+// where an alloc's block dies (stats.go). decls is a for's or an if
+// branch's declarations (nil for a kernel or fold, whose iterations drop
+// every block).
+type scopeCtx struct {
+	c     *cstmt
+	decls map[string]bool
+}
+
+// ownerOf is the if or for whose branch or iteration a block allocated
+// to x now dies with, or nil (the program's end, or a kernel's or fold's iteration,
+// which puts back the live words itself).
+func (m *machine) ownerOf(x string) *cstmt {
+	for i := len(m.scopes) - 1; i >= 0; i-- {
+		sc := m.scopes[i]
+		if sc.decls == nil {
+			return nil
+		}
+		if sc.decls[x] {
+			return sc.c
+		}
+	}
+	return nil
+}
+
+// inScope compiles with c (a kernel, for or fold) as the innermost scope.
+func (m *machine) inScope(c *cstmt, decls map[string]bool, f func()) {
+	m.scopes = append(m.scopes, scopeCtx{c: c, decls: decls})
+	f()
+	m.scopes = m.scopes[:len(m.scopes)-1]
 }
 
 // compile makes the machine that runs p's body from env.
 func compile(p *Program, env Env, h *semantics.Heap, opts *Options) (*machine, []*cstmt) {
-	m := &machine{opts: opts, counter: opts.Counter, h: h, slots: map[string]int32{}, trace: opts.Trace != nil}
+	m := &machine{opts: opts, counter: opts.Counter, h: h, slots: map[string]int32{}, trace: opts.Trace != nil, stats: opts.Stats}
 	body := m.stmts(p.Body)
 	m.env = make([]slot, len(m.names))
 	for i, x := range m.names {
@@ -181,7 +223,35 @@ func (m *machine) stmts(ss []Stmt) []*cstmt {
 		}
 		out = append(out, c)
 	}
+	if m.stats != nil {
+		for _, c := range out {
+			m.counting(c)
+		}
+	}
 	return out
+}
+
+// counting makes c count its Ops when it has run (a run with cost
+// counters only: the others run the statements as compiled).
+func (m *machine) counting(c *cstmt) {
+	c.ops = stmtOps(c.s)
+	if c.next != nil {
+		c.ops += stmtOps(c.next.s)
+	}
+	if c.then != nil {
+		c.ops += stmtOps(c.then.s)
+	}
+	if c.ops == 0 {
+		return
+	}
+	exec := c.exec
+	c.exec = func(m *machine, c *cstmt) error {
+		if err := exec(m, c); err != nil {
+			return err
+		}
+		m.stats.Ops += c.ops
+		return nil
+	}
 }
 
 // next is ss[i+1], or nil.
@@ -208,6 +278,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 	case *Alloc:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Size, true)
+		c.owner = m.ownerOf(s.X.Name)
 	case *Read:
 		c.x, c.y = m.slot(s.X), m.slot(s.Y)
 		c.a = m.exp(s.Index, true)
@@ -224,13 +295,15 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.a = m.exp(s.Cond, false)
 	case *If:
 		c.x = m.slot(s.Cond)
-		c.body, c.body2 = m.stmts(s.Then), m.stmts(s.Else)
+		m.inScope(c, declares(s.Then), func() { c.body = m.stmts(s.Then) })
+		m.inScope(c, declares(s.Else), func() { c.body2 = m.stmts(s.Else) })
 	case *Kernel:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
-		c.body = m.inLoop(c, s.Body)
+		m.inScope(c, nil, func() { c.body = m.inLoop(c, s.Body) })
 		c.keep = m.keepSet(s.Body, c.save, c.x)
+		c.allocIn = allocates(s.Body)
 		for _, b := range s.Body {
 			switch b.(type) {
 			case *Read:
@@ -244,7 +317,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
-		c.body = m.inLoop(c, s.Body)
+		m.inScope(c, declares(s.Body), func() { c.body = m.inLoop(c, s.Body) })
 	case *Reduce, *Scan:
 		f, _ := folds(s)
 		c.fold = f
@@ -255,10 +328,11 @@ func (m *machine) compile(s Stmt) *cstmt {
 		m.inner = nil
 		defer func() { m.inner = outer }()
 		c.x = m.slot(f.X)
-		c.body = m.stmts(f.Body)
+		m.inScope(c, nil, func() { c.body = m.stmts(f.Body) })
 		c.yield = m.slot(f.Yield)
 		c.xa, c.xb = m.slot(f.A), m.slot(f.B)
-		c.body2 = m.stmts(f.Combine)
+		m.inScope(c, nil, func() { c.body2 = m.stmts(f.Combine) })
+		c.allocIn = allocates(f.Body) || allocates(f.Combine)
 		c.result = m.slot(f.Result)
 		c.save = m.saveSet(f.Body, c.x)
 		c.save2 = m.saveSet(f.Combine, c.xa, c.xb)
@@ -910,6 +984,12 @@ func execAlloc(m *machine, c *cstmt) error {
 	}
 	m.env[c.x] = slot{v: Value{Mem: true, Defined: true, L: l}, ok: true}
 	m.counter.Hit(rule)
+	if m.stats != nil {
+		m.stats.Alloc(n)
+		if c.owner != nil {
+			c.owner.died += n
+		}
+	}
 	return nil
 }
 
@@ -1039,12 +1119,21 @@ func execIf(m *machine, c *cstmt) error {
 	if err != nil {
 		return err
 	}
+	b := c.body2
 	if k != 0 {
 		m.counter.Hit(EImpIfTrue.Name)
-		return m.run(c.body)
+		b = c.body
+	} else {
+		m.counter.Hit(EImpIfFalse.Name)
 	}
-	m.counter.Hit(EImpIfFalse.Name)
-	return m.run(c.body2)
+	if err := m.run(b); err != nil {
+		return err
+	}
+	if c.died != 0 { // the blocks of the branch's declarations (stats.go)
+		m.stats.Release(c.died)
+		c.died = 0
+	}
+	return nil
 }
 
 func execKernel(m *machine, c *cstmt) error { return m.kernel(c, c.s.(*Kernel)) }
@@ -1062,6 +1151,16 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 		return semantics.Stuckf(s.At, rule, "kernel bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
 	}
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
+	// Cost counters: a launch at the top; each iteration's blocks die
+	// with it (reset, to the live words at the start).
+	var reset bool
+	var base int64
+	if st := m.stats; st != nil {
+		countKernel(st, m.depth)
+		m.depth++
+		defer func() { m.depth-- }()
+		reset, base = c.allocIn, st.Live()
+	}
 	if c.plan != nil && c.plan.raceFree(m.env, n) {
 		// No iteration can touch a location another writes: no tracker
 		// (racefree.go); a trace is logged (accessLog).
@@ -1087,6 +1186,9 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 				return err
 			}
 			m.restoreKeep(c)
+			if reset {
+				m.stats.SetLive(base)
+			}
 		}
 		m.restore(c.save, c.buf)
 		m.counter.Hit(rule)
@@ -1109,6 +1211,9 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 			return k.race(err)
 		}
 		m.restoreKeep(c)
+		if reset {
+			m.stats.SetLive(base)
+		}
 	}
 	m.restore(c.save, c.buf)
 	k.finish(m.h, m.opts)
@@ -1145,6 +1250,10 @@ func (m *machine) loop(c *cstmt, s *For) error {
 				m.env[x] = c.buf[j]
 			}
 		}
+		if c.died != 0 { // and the blocks allocated to them (stats.go)
+			m.stats.Release(c.died)
+			c.died = 0
+		}
 	}
 	m.counter.Hit(rule)
 	return nil
@@ -1171,6 +1280,17 @@ func (m *machine) fold(c *cstmt) error {
 		return semantics.Stuckf(s.Pos(), r.rule, "%s bound %s = %d is negative", keywordOf(s), fun.PrintSExp(f.Bound), n)
 	}
 	r.n, r.acc = n, ne
+	// Cost counters: a launch at the top, the start's operators; each
+	// part's blocks die with it.
+	var reset bool
+	var base int64
+	if st := m.stats; st != nil {
+		countKernel(st, m.depth)
+		st.Ops += sexpOps(f.Neutral)
+		m.depth++
+		defer func() { m.depth-- }()
+		reset, base = c.allocIn, st.Live()
+	}
 	r.t = m.tracker()
 	r.t.Expect(2 * n)
 	m.h.Push(r.t)
@@ -1193,6 +1313,9 @@ func (m *machine) fold(c *cstmt) error {
 		if err != nil {
 			return fail(err)
 		}
+		if reset {
+			m.stats.SetLive(base)
+		}
 		r.y = y
 		// The combine part, in E, a ↦ acc, b ↦ y.
 		r.t.Start(n + i)
@@ -1208,6 +1331,9 @@ func (m *machine) fold(c *cstmt) error {
 		m.restore(c.save2, c.buf2)
 		if err != nil {
 			return fail(err)
+		}
+		if reset {
+			m.stats.SetLive(base)
 		}
 		prev := r.acc
 		if !isScan && i == 1 && mutant.On("imp-reduce-skips-neutral") { // mutant: as foldRun.combined
@@ -1239,6 +1365,9 @@ func (m *machine) fold(c *cstmt) error {
 		}
 		if len(m.logs) > 0 {
 			m.logWrite(loc)
+		}
+		if m.stats != nil {
+			m.stats.Ops++ // the scan's write
 		}
 	}
 	m.h.Pop()

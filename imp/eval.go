@@ -56,12 +56,14 @@ type Options struct {
 	Trace func(s Stmt, iters []semantics.IterAccess)
 	// Schedule orders the small-step's kernel iterations (nil: in order).
 	Schedule semantics.Schedule
+	// Stats, when not nil, receives the cost counters (stats.go).
+	Stats *semantics.Stats
 }
 
 // OptionsOf are IMP's options taken from a run's: the counter, the
 // schedule, and the trace, whose kernels are named by position and bound.
 func OptionsOf(o *semantics.RunOptions) *Options {
-	opts := &Options{Counter: o.Counter, Schedule: o.Schedule}
+	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats}
 	if o.Trace != nil {
 		opts.Trace = func(s Stmt, iters []semantics.IterAccess) { o.Trace(TraceName(s), iters) }
 	}
@@ -265,6 +267,7 @@ type kernel struct {
 	m     int64
 	t     *semantics.Tracker
 	order []int64 // the small-step's schedule of the iterations (nil: in order)
+	base  int64   // the live words at its start (cost counters: each iteration's blocks die with it)
 }
 
 func startKernel(env Env, h *semantics.Heap, s *Kernel, trace bool) (*kernel, error) {

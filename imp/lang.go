@@ -115,3 +115,7 @@ func (language) PaperMode() string {
 
 // Rules is the language's rule table.
 func (language) Rules() semantics.RuleTable { return Rules }
+
+// CountsCosts reports that both of IMP's semantics fill RunOptions.Stats
+// (lang.CostCounter; stats.go).
+func (p *program) CountsCosts(string) bool { return true }

@@ -79,6 +79,7 @@ type foldRun struct {
 	acc  semantics.Num // an int or (an extension) a float
 	y    semantics.Num // the element now being combined
 	t    *semantics.Tracker
+	base int64 // the live words at its start (cost counters: each part's blocks die with it)
 }
 
 // startFold evaluates a fold's neutral element and bound and starts its

@@ -37,6 +37,9 @@ type frame struct {
 	pos  int64 // i's position in the kernel's schedule
 	next *frame
 	prog *Program // the program, in the outermost frame (for the final results)
+	// sc is an if branch's or for iteration's scope, for the cost
+	// counters (nil when they are not counted).
+	sc *blockScope
 }
 
 // Machine is IMP's small-step semantics.
@@ -63,12 +66,16 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			return &Config{h: c.h, done: true, top: f}, EImpSeq.Name, nil
 		case f.loop != nil:
 			forBack(f.next.env, f.env, f.loop.s)
+			f.sc.end(opts.Stats)
 			if f.i < f.loop.n {
-				return &Config{top: f.loop.iteration(f.next, f.i+1), h: c.h}, IFor.Name, nil
+				return &Config{top: f.loop.iteration(f.next, f.i+1, opts.Stats), h: c.h}, IFor.Name, nil
 			}
 			opts.Counter.Hit(IFor.Name)
 			return &Config{top: advance(f.next), h: c.h}, IFor.Name, nil
 		case f.fold != nil && !f.comb:
+			if opts.Stats != nil {
+				opts.Stats.SetLive(f.fold.base)
+			}
 			comb, err := f.fold.combine(f.next.env, f.env, f.i)
 			if err != nil {
 				return c, "", unwind(c, err)
@@ -79,15 +86,25 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			if err := r.combined(f.next.env, f.env, c.h, f.i); err != nil {
 				return c, "", unwind(c, err)
 			}
+			if st := opts.Stats; st != nil {
+				st.SetLive(r.base)
+				if _, ok := r.s.(*Scan); ok {
+					st.Ops++ // the scan's write
+				}
+			}
 			if f.i < r.n {
 				return &Config{top: elementFrame(f.next, r, f.i+1), h: c.h}, r.rule, nil
 			}
 			r.finish(f.next.env, c.h, opts)
 			return &Config{top: advance(f.next), h: c.h}, r.rule, nil
 		case f.k == nil:
+			f.sc.end(opts.Stats)
 			return &Config{top: f.next, h: c.h}, EImpSeq.Name, nil
 		}
 		k := f.k
+		if opts.Stats != nil {
+			opts.Stats.SetLive(k.base)
+		}
 		if f.pos < k.m {
 			return &Config{top: iteration(f.next, k, f.pos+1), h: c.h}, EImpKernel.Name, nil
 		}
@@ -101,11 +118,15 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if err != nil {
 			return c, "", unwind(c, err)
 		}
-		return &Config{top: &frame{stms: branch, env: f.env, next: advance(f)}, h: c.h}, rule, nil
+		return &Config{top: &frame{stms: branch, env: f.env, next: advance(f), sc: newScope(opts.Stats, branch)}, h: c.h}, rule, nil
 	case *Kernel:
 		k, err := startKernel(f.env, c.h, s, opts.Trace != nil)
 		if err != nil {
 			return c, "", unwind(c, err)
+		}
+		if st := opts.Stats; st != nil {
+			countKernel(st, c.depth())
+			k.base = st.Live()
 		}
 		if k.m == 0 {
 			k.finish(c.h, opts)
@@ -124,11 +145,16 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Counter.Hit(IFor.Name)
 			return &Config{top: advance(f), h: c.h}, IFor.Name, nil
 		}
-		return &Config{top: (&forRun{s: s, n: n}).iteration(f, 1), h: c.h}, IFor.Name, nil
+		return &Config{top: (&forRun{s: s, n: n}).iteration(f, 1, opts.Stats), h: c.h}, IFor.Name, nil
 	case *Reduce, *Scan:
 		r, err := startFold(f.env, c.h, s, opts.Trace != nil)
 		if err != nil {
 			return c, "", unwind(c, err)
+		}
+		if st := opts.Stats; st != nil {
+			countKernel(st, c.depth())
+			st.Ops += sexpOps(r.f.Neutral)
+			r.base = st.Live()
 		}
 		if r.n == 0 {
 			r.finish(f.env, c.h, opts)
@@ -140,7 +166,45 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 	if err != nil {
 		return c, "", unwind(c, err)
 	}
+	if opts.Stats != nil {
+		c.count(opts.Stats, s)
+	}
 	return &Config{top: advance(f), h: c.h}, rule, nil
+}
+
+// count adds the costs of s, a statement without a body that has just
+// run in c's innermost frame (stats.go).
+func (c *Config) count(st *semantics.Stats, s Stmt) {
+	st.Ops += stmtOps(s)
+	a, ok := s.(*Alloc)
+	if !ok {
+		return
+	}
+	n := int64(len(c.h.Block(c.top.env[a.X.Name].L)))
+	st.Alloc(n)
+	// The block dies with the innermost branch or for iteration that
+	// declares its variable, unless a kernel's or fold's iteration (which
+	// drops all its blocks) comes first.
+	for f := c.top; f != nil; f = f.next {
+		if f.k != nil || f.fold != nil {
+			return
+		}
+		if f.sc != nil && f.sc.decls[a.X.Name] {
+			f.sc.died += n
+			return
+		}
+	}
+}
+
+// depth is the number of kernels and folds whose bodies c runs in.
+func (c *Config) depth() int {
+	d := 0
+	for f := c.top; f != nil; f = f.next {
+		if f.k != nil || f.fold != nil {
+			d++
+		}
+	}
+	return d
 }
 
 // unwind leaves the kernels of c on an error, as the big-step semantics
@@ -184,9 +248,26 @@ type forRun struct {
 }
 
 // iteration pushes iteration i of the for over the frame parent, whose
-// first statement is the for.
-func (l *forRun) iteration(parent *frame, i int64) *frame {
-	return &frame{stms: l.s.Body, env: forIteration(parent.env, l.s, i), loop: l, i: i, next: parent}
+// first statement is the for (st: the cost counters, or nil).
+func (l *forRun) iteration(parent *frame, i int64, st *semantics.Stats) *frame {
+	return &frame{stms: l.s.Body, env: forIteration(parent.env, l.s, i), loop: l, i: i, next: parent, sc: newScope(st, l.s.Body)}
+}
+
+// newScope is the scope of a branch or iteration running body, when the
+// cost counters st are kept (else nil).
+func newScope(st *semantics.Stats, body []Stmt) *blockScope {
+	if st == nil {
+		return nil
+	}
+	return &blockScope{decls: declares(body)}
+}
+
+// end ends a branch's or iteration's scope: the blocks allocated to its
+// declarations die.
+func (sc *blockScope) end(st *semantics.Stats) {
+	if sc != nil {
+		st.Release(sc.died)
+	}
 }
 
 // elementFrame pushes the element part of element i of the fold r over

@@ -121,6 +121,29 @@ type Result struct {
 	Steps      int // small-step transitions taken (0 for a big-step)
 	Time       time.Duration
 	Derivation *semantics.Derivation // the big-step's, when asked for
+	// Stats are the run's cost counters: RunOptions.Stats, filled, when
+	// the semantics that ran counts costs (CostCounter); nil when it was
+	// not asked for or the semantics counts none (Remora's). Stats.Table
+	// prints them, or says that nothing was counted.
+	Stats *semantics.Stats
+}
+
+// CostCounter is implemented by programs whose semantics fill
+// RunOptions.Stats (FUN's, FUNMEM's and IMP's): CountsCosts reports
+// whether the named semantics does.
+type CostCounter interface {
+	CountsCosts(sem string) bool
+}
+
+// CountsCosts reports whether p's semantics sem ("" for the default)
+// fills RunOptions.Stats.
+func CountsCosts(p Program, sem string) bool {
+	c, ok := p.(CostCounter)
+	if !ok {
+		return false
+	}
+	sem, err := PickSemantics(p, sem)
+	return err == nil && c.CountsCosts(sem)
 }
 
 // ArrayLines prints arrays as `arraysem run` does, one per line.
@@ -189,13 +212,14 @@ func PickSemantics(p Program, sem string) (string, error) {
 
 // Run runs p by its semantics (see PickSemantics): small-step runs go
 // through its Stepper; big-step runs through big, given the semantics'
-// name. The result carries its time.
+// name. The result carries its time, and o.Stats when the semantics
+// counts costs (CostCounter).
 func Run(p Program, o RunOptions, big func(sem string) (*Result, error)) (*Result, error) {
 	sem, err := PickSemantics(p, o.Semantics)
 	if err != nil {
 		return nil, err
 	}
-	return Timed(func() (*Result, error) {
+	r, err := Timed(func() (*Result, error) {
 		if sem != "small" {
 			return big(sem)
 		}
@@ -205,6 +229,10 @@ func Run(p Program, o RunOptions, big func(sem string) (*Result, error)) (*Resul
 		}
 		return s.Run()
 	})
+	if r != nil && o.Stats != nil && CountsCosts(p, sem) {
+		r.Stats = o.Stats
+	}
+	return r, err
 }
 
 // Caveat is implemented by programs whose level is known to differ from

@@ -33,6 +33,10 @@ type RunOptions struct {
 	// (SetDefaultJobs), 1 for sequential. Results and errors never
 	// depend on it.
 	Jobs int
+	// Stats, when not nil, receives the run's cost counters (Stats; FUN's,
+	// FUNMEM's and IMP's semantics count, the others leave it alone). Nil
+	// counts nothing, at no cost.
+	Stats *Stats
 }
 
 // defaultJobs is what a run whose RunOptions.Jobs is 0 uses: 0 for all
