@@ -49,7 +49,7 @@ kernel i <= n do
 done;
 return t : [n][m]`,
 		args: map[string]string{"n": "3", "m": "4"},
-		want: semantics.Stats{Ops: 12 * 2 + 12 * 2, Allocs: 4, Words: 12 + 3*4, PeakWords: 16, Kernels: 1},
+		want: semantics.Stats{Ops: 12*2 + 12*2, Allocs: 4, Words: 12 + 3*4, PeakWords: 16, Kernels: 1},
 	}, {
 		// A reduce and a scan are launches; the scan writes once per
 		// element.
