@@ -9,7 +9,7 @@ import (
 
 // CheckOptions configure the type checker.
 type CheckOptions struct {
-	Paper   bool              // refuse the extensions (inputs, scalar results, loop, reduce, scan, filter, assert)
+	Paper   bool              // refuse the extensions (inputs, scalar results, loop, reduce, scan, filter, assert, redomap, scanomap)
 	Derive  bool              // build the typing derivation
 	Counter semantics.Counter // counts the rules applied, if non-nil
 }
@@ -393,6 +393,8 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		return c.fold(TScan.Name, "scan", s, e.Params, e.Ne, e.Arr, e.Body, true, concl)
 	case *FilterExp:
 		return c.filter(s, e, concl)
+	case *RedomapExp:
+		return c.redomap(s, e, concl)
 	case *AssertExp:
 		return c.assert(s, e, concl)
 	}
@@ -571,7 +573,7 @@ func stmHead(s *Stm) string {
 		return head + "if " + e.Cond.Name + " then … else …"
 	case *KernelExp:
 		return head + "kernel " + e.Var.Name + " <= " + e.Bound.Name + " do …"
-	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp:
+	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp, *RedomapExp:
 		h, _ := extHead(e)
 		return head + h + " do …"
 	}

@@ -320,7 +320,7 @@ func (c *compiler) stm(sc *scope, s *Stm, out []int) (code, int) {
 // nor for a form no rule evaluates).
 func arity(s *Stm) (int, bool) {
 	switch e := s.Exp.(type) {
-	case *ScalarExp, *IndexExp, *SliceExp, *TransposeExp, *IotaExp, *CopyExp, *AssertExp, *ReduceExp, *ScanExp:
+	case *ScalarExp, *IndexExp, *SliceExp, *TransposeExp, *IotaExp, *CopyExp, *AssertExp, *ReduceExp, *ScanExp, *RedomapExp:
 		return 1, true
 	case *LoopExp:
 		return len(e.Params), true
@@ -351,6 +351,8 @@ func (c *compiler) exp(sc *scope, s *Stm, out []int) (code, int) {
 		return c.eScan(sc, s, e, out)
 	case *FilterExp:
 		return c.eFilter(sc, s, e, out)
+	case *RedomapExp:
+		return c.eRedomap(sc, s, e, out)
 	}
 	return c.atomic(sc, s, out), 1
 }

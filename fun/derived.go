@@ -43,6 +43,8 @@ func (x *expander) collect(p *Program) {
 			x.used[n.Var.Name] = true
 		case *LoopExp:
 			x.used[n.Var.Name] = true
+		case *RedomapExp:
+			x.used[n.Var.Name] = true
 		}
 		return true
 	})
@@ -90,6 +92,12 @@ func (x *expander) body(b *Body) *Body {
 			c := *e
 			c.Body = x.body(e.Body)
 			ns.Exp = &c
+		case *RedomapExp:
+			x.types[e.Var.Name] = Type{}
+			x.params(e.Params)
+			c := *e
+			c.Map, c.Op = x.body(e.Map), x.body(e.Op)
+			ns.Exp = &c
 		case *IotaExp:
 			xi := x.fresh("i")
 			ns.Exp = &KernelExp{Kernel: e.Keyword, Var: xi, Bound: e.N, Body: &Body{Result: []*Ident{xi}}}
@@ -105,8 +113,8 @@ func (x *expander) body(b *Body) *Body {
 	return out
 }
 
-// params records the types of the parameters of a loop, reduce, scan or
-// filter, in scope in its body (where a copy may index them).
+// params records the types of the parameters of a loop, reduce, scan,
+// filter or redomap, in scope in its body (where a copy may index them).
 func (x *expander) params(ps []*Param) {
 	for _, q := range ps {
 		x.types[q.Name.Name] = q.Type

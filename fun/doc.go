@@ -4,7 +4,7 @@
 //
 //   - syntax.go: the abstract syntax of Fig 1, with positions, and the
 //     extension forms' nodes (LoopExp, ReduceExp, ScanExp, FilterExp,
-//     AssertExp);
+//     AssertExp, RedomapExp);
 //   - scan.go, parse.go, parse_ext.go, print.go: the concrete syntax of
 //     docs/fun.md (semantics.Scan reads assert's string literals)
 //     and a printer whose output parses back to the same tree;
@@ -22,6 +22,12 @@
 //     large kernels' iterations on several goroutines (EvalOptions.Jobs);
 //   - step.go: a small-step semantics faithful to Fig 4; step_ext.go: the
 //     extension forms' iterations as frames;
+//   - redomap and scanomap, the fused reduce (scan) of a map that fusion
+//     makes: check_redomap.go (T-REDOMAP, T-SCANOMAP), eval_redomap.go
+//     (E-REDOMAP, E-SCANOMAP), compile_redomap.go, parallel_redomap.go
+//     (map bodies on several goroutines, folded in order) and
+//     step_redomap.go (an element's map and operator bodies as two
+//     frames);
 //   - float.go: the floats extension's scalar expressions, FloatConst and
 //     Call (sqrt exp log sin cos float int); Type.Elem makes float and
 //     [n]…float; EvalNum (eval.go) evaluates int and float expressions
@@ -40,7 +46,8 @@
 //
 // Extensions beyond the paper, refused by the checker's Paper mode: input
 // declarations (program parameters), scalar program results, the
-// forms loop, reduce, scan, filter and assert, and floats (docs/fun.md). Program
+// forms loop, reduce, scan, filter, assert, redomap and scanomap, and
+// floats (docs/fun.md). Program
 // result sizes are variables in every mode: T-PROG as printed asks for
 // constants, which no FUN type can have (ERRATA.md, E4).
 package fun

@@ -429,7 +429,7 @@ func expHead(e Exp) string {
 		return "if " + e.Cond.Name + " then … else …"
 	case *KernelExp:
 		return "kernel " + e.Var.Name + " <= " + e.Bound.Name + " do …"
-	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp:
+	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp, *RedomapExp:
 		h, _ := extHead(e)
 		return h + " do …"
 	}

@@ -2,11 +2,12 @@ package fun
 
 import "github.com/arraysem/arraysem/semantics"
 
-// The parser of the extension forms (loop, reduce, scan, filter, assert).
+// The parser of the extension forms (loop, reduce, scan, filter, assert,
+// redomap, scanomap).
 // Their words are not reserved, so that programs naming variables loop or
 // scan still parse: a word starts its form only where an expression
 // starts, and only when the next token could not follow a variable there
-// — '(' for loop, reduce, scan and filter; for assert, a token that starts
+// — '(' for loop, reduce, scan, filter, redomap and scanomap; for assert, a token that starts
 // a scalar expression and is no operator (a constant, a variable or '(';
 // write assert (-x …) or assert 0 - x … for a negation, since assert - x
 // is the variable assert minus x).
@@ -29,6 +30,8 @@ func (p *Parser) extension() (Exp, bool, error) {
 		e, err = p.fold()
 	case t.Text == "filter" && paren:
 		e, err = p.filter()
+	case (t.Text == "redomap" || t.Text == "scanomap") && paren:
+		e, err = p.redomap()
 	case t.Text == "assert" && (paren || next.Kind == semantics.Int || next.Kind == semantics.Ident && !p.keyword(next.Text)):
 		e, err = p.assert()
 	default:
@@ -150,6 +153,36 @@ func (p *Parser) fold() (Exp, error) {
 		return &ScanExp{Keyword: kw.Pos, Params: ps, Ne: ne, Arr: arr, Body: b}, nil
 	}
 	return &ReduceExp{Keyword: kw.Pos, Params: ps, Ne: ne, Arr: arr, Body: b}, nil
+}
+
+// redomap parses redomap (a : τ) (b : τ) = z for i <= n do map combine
+// op, and scanomap alike: map and op are bodies, each ending at its
+// in (…).
+func (p *Parser) redomap() (Exp, error) {
+	kw := p.S.Next()
+	e := &RedomapExp{Keyword: kw.Pos, Scan: kw.Text == "scanomap"}
+	var err error
+	if e.Params, err = p.params(kw.Text, 2); err != nil {
+		return nil, err
+	}
+	if e.Ne, err = p.After("=", "the start value z (a variable)"); err != nil {
+		return nil, err
+	}
+	if _, err := p.S.Expect("for"); err != nil {
+		return nil, err
+	}
+	if e.Var, e.Bound, e.Map, err = p.IndexedBody(kw.Text); err != nil {
+		return nil, err
+	}
+	c, err := p.S.Expect("combine")
+	if err != nil {
+		return nil, err
+	}
+	e.Combine = c.Pos
+	if e.Op, err = p.Body(); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // filter parses filter (x : τ) over xs do b.

@@ -117,6 +117,13 @@ func (p *printer) stm(s *Stm, depth int) {
 		p.line(depth, head)
 		p.line(depth+1, "kernel "+e.Var.Name+" <= "+e.Bound.Name+" do")
 		p.body(e.Body, depth+2)
+	case *RedomapExp:
+		h, b := extHead(e)
+		p.line(depth, head)
+		p.line(depth+1, h+" do")
+		p.body(b, depth+2)
+		p.line(depth+1, "combine")
+		p.body(e.Op, depth+2)
 	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp:
 		h, b := extHead(e)
 		p.line(depth, head)
@@ -153,6 +160,9 @@ func (p *printer) exp(e Exp, depth int) {
 		p.WriteString("if " + e.Cond.Name + " then " + PrintBody(e.Then, true) + " else " + PrintBody(e.Else, true))
 	case *KernelExp:
 		p.WriteString("kernel " + e.Var.Name + " <= " + e.Bound.Name + " do " + PrintBody(e.Body, true))
+	case *RedomapExp:
+		h, b := extHead(e)
+		p.WriteString(h + " do " + PrintBody(b, true) + " combine " + PrintBody(e.Op, true))
 	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp:
 		h, b := extHead(e)
 		p.WriteString(h + " do " + PrintBody(b, true))
@@ -171,8 +181,8 @@ func (p *printer) exp(e Exp, depth int) {
 	}
 }
 
-// extHead renders the head of a loop, reduce, scan or filter, up to
-// (without) its do, and returns its body.
+// extHead renders the head of a loop, reduce, scan, filter or redomap,
+// up to (without) its do, and returns its body (a redomap's map).
 func extHead(e Exp) (string, *Body) {
 	names := func(xs []*Ident) string {
 		parts := make([]string, len(xs))
@@ -190,8 +200,18 @@ func extHead(e Exp) (string, *Body) {
 		return "scan " + PrintPattern(e.Params) + " = " + e.Ne.Name + " over " + e.Arr.Name, e.Body
 	case *FilterExp:
 		return "filter " + PrintPattern(e.Params) + " over " + e.Arr.Name, e.Body
+	case *RedomapExp:
+		return RedomapWord(e) + " " + PrintPattern(e.Params) + " = " + e.Ne.Name + " for " + e.Var.Name + " <= " + e.Bound.Name, e.Map
 	}
 	return "", nil
+}
+
+// RedomapWord is a redomap's keyword: redomap or scanomap.
+func RedomapWord(e *RedomapExp) string {
+	if e.Scan {
+		return "scanomap"
+	}
+	return "redomap"
 }
 
 // PrintSExp renders a scalar expression with the fewest parentheses that

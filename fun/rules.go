@@ -47,11 +47,17 @@ var (
 	TFilter = semantics.Rule{Name: "T-FILTER", Figure: "extension", Doc: "filter (x : τ) over xs do b, with xs : [n]τ and b giving an int, binds a size k and an array [k]τ"}
 	TAssert = semantics.Rule{Name: "T-ASSERT", Figure: "extension", Doc: "assert se \"message\" with se : int is an int"}
 
+	TRedomap  = semantics.Rule{Name: "T-REDOMAP", Figure: "extension", Doc: "redomap (a : τ) (b : τ) = z for i <= n do m combine o, with n : int, z : τ, m giving a τ under i : int and o a τ under a, b : τ, is a τ"}
+	TScanomap = semantics.Rule{Name: "T-SCANOMAP", Figure: "extension", Doc: "scanomap (a : τ) (b : τ) = z for i <= n do m combine o, typed as redomap, is an [n]τ"}
+
 	ELoop   = semantics.Rule{Name: "E-LOOP", Figure: "extension", Doc: "loop runs its body for i = 1 … E(t) in order, each iteration's results the next values of the parameters; zero iterations give the initial values, a negative bound is stuck"}
 	EReduce = semantics.Rule{Name: "E-REDUCE", Figure: "extension", Doc: "reduce is the left fold ((z ⊕ x1) ⊕ x2) … ⊕ xn of the rows of xs, z for no rows"}
 	EScan   = semantics.Rule{Name: "E-SCAN", Figure: "extension", Doc: "scan is the inclusive left scan: row i is z ⊕ x1 ⊕ … ⊕ xi"}
 	EFilter = semantics.Rule{Name: "E-FILTER", Figure: "extension", Doc: "filter keeps, in order, the rows of xs for which the body gives an int other than 0, and their number"}
 	EAssert = semantics.Rule{Name: "E-ASSERT", Figure: "extension", Doc: "assert se is 1 when se is not 0, and stuck with its message when it is 0"}
+
+	ERedomap  = semantics.Rule{Name: "E-REDOMAP", Figure: "extension", Doc: "redomap is the left fold ((z ⊕ f(1)) ⊕ f(2)) … ⊕ f(n), f(i) the map body's value for i, each f(i) computed just before it is combined; z for n = 0, a negative n is stuck"}
+	EScanomap = semantics.Rule{Name: "E-SCANOMAP", Figure: "extension", Doc: "scanomap is the inclusive left scan of the f(i): row i is z ⊕ f(1) ⊕ … ⊕ f(i), in the order of E-REDOMAP"}
 )
 
 // The rules of the floats extension (docs/fun.md, "Floats"): the typing
@@ -67,7 +73,7 @@ var (
 var Rules = semantics.RuleTable{
 	TConst, TVar, TOp, TScalar, TIndex, TIf, TTranspose, TSlice, TKernel, TResult, TStm, TProg, TIota, TCopy,
 	EIfTrue, EIfFalse, EIf, EScalar, EIndex, ESlice, ETranspose, EKernel, ELet, EIn, EIota, ECopy,
-	TLoop, TReduce, TScan, TFilter, TAssert,
-	ELoop, EReduce, EScan, EFilter, EAssert,
+	TLoop, TReduce, TScan, TFilter, TAssert, TRedomap, TScanomap,
+	ELoop, EReduce, EScan, EFilter, EAssert, ERedomap, EScanomap,
 	TFloat, TCall,
 }

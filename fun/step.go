@@ -21,9 +21,11 @@ import (
 //	    push a frame for the chosen branch;
 //	E-KERNEL
 //	    push a frame for iteration 1 (or bind [] at once when m = 0);
-//	E-LOOP, E-REDUCE, E-SCAN, E-FILTER (extensions, step_ext.go)
-//	    as E-KERNEL: push a frame for the first iteration (or bind the
-//	    value at once when there is none); E-ASSERT is atomic;
+//	E-LOOP, E-REDUCE, E-SCAN, E-FILTER, E-REDOMAP, E-SCANOMAP
+//	    (extensions, step_ext.go, step_redomap.go) as E-KERNEL: push a
+//	    frame for the first iteration (a redomap's element takes two, its
+//	    map body then its operator body), or bind the value at once when
+//	    there is none; E-ASSERT is atomic;
 //	E-IN
 //	    the frame's body is at in (x, …): pop it and hand its values to the
 //	    continuation, which binds an if's pattern, or records a kernel

@@ -6,8 +6,8 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// The small-step rules of the extension forms. A loop, reduce, scan or
-// filter runs as a kernel does: its start step (E-LOOP, E-REDUCE, E-SCAN,
+// The small-step rules of the extension forms (redomap and scanomap's in
+// step_redomap.go). A loop, reduce, scan or filter runs as a kernel does: its start step (E-LOOP, E-REDUCE, E-SCAN,
 // E-FILTER) pushes a frame for its first iteration, or binds its value at
 // once when there is none; each iteration's E-IN pops the frame and hands
 // its values to the continuation below, which pushes the next iteration
@@ -70,6 +70,9 @@ func stepExt(f *frame, s *Stm) (Config, string, bool, error) {
 		}
 		k := kFold{i: from, n: n, xs: xs, acc: acc}
 		return Config{top: push(foldEnv(f.env, ps, acc, row(xs, from)), body, k)}, rule, true, nil
+	case *RedomapExp:
+		c, r, err := stepRedomap(f, s, e)
+		return c, r, true, err
 	case *FilterExp:
 		xs, err := filterStart(f.env, e)
 		if err != nil {
@@ -128,6 +131,9 @@ func retExt(f *frame, vs []semantics.Array) (Config, string, bool, error) {
 	rule := EIn.Name
 	parent := f.next
 	switch k := f.k.(type) {
+	case kRedomap:
+		c, r, err := retRedomap(f, k, vs)
+		return c, r, true, err
 	case kLoop:
 		s := parent.stms[0]
 		e := s.Exp.(*LoopExp)
@@ -204,6 +210,8 @@ func contextExt(s *Stm, k kont) string {
 		return fmt.Sprintf("[%s %d of %d] ", word, k.i, k.n)
 	case kFilter:
 		return fmt.Sprintf("[filter %d of %d] ", k.i, k.xs.Shape[0])
+	case kRedomap:
+		return redomapContext(s, k)
 	}
 	return ""
 }

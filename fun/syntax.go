@@ -462,3 +462,36 @@ func (*ReduceExp) ExpNode() {}
 func (*ScanExp) ExpNode()   {}
 func (*FilterExp) ExpNode() {}
 func (*AssertExp) ExpNode() {}
+
+// RedomapExp is the composition of a reduce (or a scan) with a map, which
+// fusion makes (redomap2 of Fig 14 of "A T2 Graph-Reduction Approach To
+// Fusion"; scanomap is its scan):
+//
+//	redomap (a : τ) (b : τ) = z for i <= n do map combine op
+//	scanomap (a : τ) (b : τ) = z for i <= n do map combine op
+//
+// Map computes the element f(i), its one result of type τ, with the index
+// i bound to 1 … n; Op computes a ⊕ b. redomap is the left fold
+// ((z ⊕ f(1)) ⊕ f(2)) … ⊕ f(n) (E-REDOMAP), scanomap the inclusive scan
+// whose row i is z ⊕ f(1) ⊕ … ⊕ f(i) (E-SCANOMAP): reduce ⊕ z (map f
+// (iota n)) and scan ⊕ z (map f (iota n)) without the array of the f(i).
+type RedomapExp struct {
+	Keyword Pos      // position of redomap or scanomap
+	Scan    bool     // scanomap
+	Params  []*Param // the operator's operands a and b (two)
+	Ne      *Ident   // z
+	Var     *Ident   // the index i
+	Bound   *Ident   // n
+	Map     *Body    // f(i)
+	Combine Pos      // position of combine
+	Op      *Body    // a ⊕ b
+}
+
+// Pos returns the position of redomap or scanomap.
+func (e *RedomapExp) Pos() Pos { return e.Keyword }
+
+// End returns the position just after the operator's body.
+func (e *RedomapExp) End() Pos { return e.Op.End() }
+
+// ExpNode marks RedomapExp as an expression.
+func (*RedomapExp) ExpNode() {}

@@ -32,8 +32,9 @@ type Extension interface {
 }
 
 // IdentFunc maps an identifier of a tree. binder is true for the
-// identifiers that bind (pattern and input names, kernel and loop
-// indices, the parameters of loop, reduce, scan and filter) and
+// identifiers that bind (pattern and input names, kernel, loop and
+// redomap indices, the parameters of loop, reduce, scan, filter and
+// redomap) and
 // false for uses, types included (sizes, blocks, the variables of LMADs).
 type IdentFunc func(x *Ident, binder bool) *Ident
 
@@ -126,6 +127,9 @@ func children(n Node) []Node {
 	case *FilterExp:
 		params(n.Params)
 		out = append(out, n.Arr, n.Body)
+	case *RedomapExp:
+		params(n.Params)
+		out = append(out, n.Ne, n.Var, n.Bound, n.Map, n.Op)
 	case *AssertExp:
 		out = append(out, n.Cond)
 	case Var:
@@ -186,6 +190,9 @@ func Rewrite(b *Body, f func(*Stm) []*Stm) {
 		case *IfExp:
 			Rewrite(e.Then, f)
 			Rewrite(e.Else, f)
+		case *RedomapExp:
+			Rewrite(e.Map, f)
+			Rewrite(e.Op, f)
 		default:
 			if b := ExpBody(e); b != nil {
 				Rewrite(b, f)
@@ -280,6 +287,9 @@ func MapExp(e Exp, f IdentFunc) Exp {
 		return &ScanExp{Keyword: e.Keyword, Params: MapParams(e.Params, f, true), Ne: use(e.Ne), Arr: use(e.Arr), Body: MapBody(e.Body, f)}
 	case *FilterExp:
 		return &FilterExp{Keyword: e.Keyword, Params: MapParams(e.Params, f, true), Arr: use(e.Arr), Body: MapBody(e.Body, f)}
+	case *RedomapExp:
+		return &RedomapExp{Keyword: e.Keyword, Scan: e.Scan, Params: MapParams(e.Params, f, true), Ne: use(e.Ne), Var: f(e.Var, true),
+			Bound: use(e.Bound), Map: MapBody(e.Map, f), Combine: e.Combine, Op: MapBody(e.Op, f)}
 	case *AssertExp:
 		out := *e
 		out.Cond = MapSExp(e.Cond, f)
@@ -291,7 +301,8 @@ func MapExp(e Exp, f IdentFunc) Exp {
 }
 
 // ExpBody is the one body of a kernel, loop, reduce, scan or filter, or
-// nil for an expression without one or with two (an if).
+// nil for an expression without one or with two (an if, a redomap:
+// ExpBodies gives them).
 func ExpBody(e Exp) *Body {
 	switch e := e.(type) {
 	case *KernelExp:
@@ -309,7 +320,8 @@ func ExpBody(e Exp) *Body {
 }
 
 // ExpParams are the parameters an expression binds for its body (a
-// loop's, reduce's, scan's or filter's; nil for the other forms): the
+// loop's, reduce's, scan's or filter's, a redomap's operator's; nil for
+// the other forms): the
 // bindings a language extending FUN annotates as it does patterns.
 func ExpParams(e Exp) []*Param {
 	switch e := e.(type) {
@@ -321,8 +333,71 @@ func ExpParams(e Exp) []*Param {
 		return e.Params
 	case *FilterExp:
 		return e.Params
+	case *RedomapExp:
+		return e.Params
 	}
 	return nil
+}
+
+// ExpBodies are the bodies of an expression, in source order: an if's
+// then and else, a redomap's map and operator, the one body of a kernel,
+// loop, reduce, scan or filter; nil for the forms without one.
+func ExpBodies(e Exp) []*Body {
+	switch e := e.(type) {
+	case *IfExp:
+		return []*Body{e.Then, e.Else}
+	case *RedomapExp:
+		return []*Body{e.Map, e.Op}
+	}
+	if b := ExpBody(e); b != nil {
+		return []*Body{b}
+	}
+	return nil
+}
+
+// ExpIndex is the index variable an expression binds in its body (a
+// kernel's, a loop's, a redomap's map's), or nil.
+func ExpIndex(e Exp) *Ident {
+	switch e := e.(type) {
+	case *KernelExp:
+		return e.Var
+	case *LoopExp:
+		return e.Var
+	case *RedomapExp:
+		return e.Var
+	}
+	return nil
+}
+
+// WithBodies is a copy of a form with parameters ps and bodies bs, in
+// ExpBodies's order (either nil: the expression's own). Passes that
+// rewrite every body of a form, a redomap's two included, rebuild it with
+// it; other expressions are returned as they are.
+func WithBodies(e Exp, ps []*Param, bs []*Body) Exp {
+	if bs == nil {
+		bs = ExpBodies(e)
+	}
+	switch e := e.(type) {
+	case *IfExp:
+		c := *e
+		c.Then, c.Else = bs[0], bs[1]
+		return &c
+	case *KernelExp:
+		c := *e
+		c.Body = bs[0]
+		return &c
+	case *RedomapExp:
+		c := *e
+		if ps != nil {
+			c.Params = ps
+		}
+		c.Map, c.Op = bs[0], bs[1]
+		return &c
+	}
+	if len(bs) != 1 {
+		return e
+	}
+	return WithParts(e, ps, bs[0])
 }
 
 // WithParts is a copy of a loop, reduce, scan or filter with parameters
