@@ -31,7 +31,7 @@ func (p *Parser) extension() (Exp, bool, error) {
 	case t.Text == "filter" && paren:
 		e, err = p.filter()
 	case (t.Text == "redomap" || t.Text == "scanomap") && paren:
-		e, err = p.redomap()
+		e, err = p.Redomap(2)
 	case t.Text == "assert" && (paren || next.Kind == semantics.Int || next.Kind == semantics.Ident && !p.keyword(next.Text)):
 		e, err = p.assert()
 	default:
@@ -155,14 +155,16 @@ func (p *Parser) fold() (Exp, error) {
 	return &ReduceExp{Keyword: kw.Pos, Params: ps, Ne: ne, Arr: arr, Body: b}, nil
 }
 
-// redomap parses redomap (a : τ) (b : τ) = z for i <= n do map combine
-// op, and scanomap alike: map and op are bodies, each ending at its
-// in (…).
-func (p *Parser) redomap() (Exp, error) {
+// Redomap parses redomap (a : τ) (b : τ) = z for i <= n do map combine
+// op, and scanomap alike (the word is the next token): map and op are
+// bodies, each ending at its in (…). It takes want parameters: FUN's two,
+// or, with want 0, any number but none (FUNMEM binds an array operand
+// with its support group).
+func (p *Parser) Redomap(want int) (Exp, error) {
 	kw := p.S.Next()
 	e := &RedomapExp{Keyword: kw.Pos, Scan: kw.Text == "scanomap"}
 	var err error
-	if e.Params, err = p.params(kw.Text, 2); err != nil {
+	if e.Params, err = p.params(kw.Text, want); err != nil {
 		return nil, err
 	}
 	if e.Ne, err = p.After("=", "the start value z (a variable)"); err != nil {

@@ -6,7 +6,8 @@ import (
 )
 
 // The type rules of the extension forms: T-MEM-LOOP, T-MEM-REDUCE,
-// T-MEM-SCAN, T-MEM-FILTER and T-MEM-ASSERT (docs/funmem.md). FUN's rules
+// T-MEM-SCAN, T-MEM-FILTER and T-MEM-ASSERT (docs/funmem.md), and
+// T-MEM-REDOMAP and T-MEM-SCANOMAP (check_redomap.go). FUN's rules
 // (T-LOOP …) with memory: a loop's parameters, initial values, results
 // and pattern are compared as T-MEM-IF compares a pattern with its
 // branches (T-MEM-RESULT's S, LMADs as polynomials); the array operands
@@ -30,6 +31,8 @@ func (c *checker) stmExt(s *fun.Stm, concl string) (*semantics.Derivation, bool,
 		d, err = c.fold(TMemScan.Name, "scan", s, e.Params, e.Ne, e.Arr, e.Body, concl)
 	case *fun.FilterExp:
 		d, err = c.fold(TMemFilter.Name, "filter", s, e.Params, nil, e.Arr, e.Body, concl)
+	case *fun.RedomapExp:
+		d, err = c.redomap(s, e, concl)
 	default:
 		return nil, false, nil
 	}

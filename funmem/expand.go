@@ -93,6 +93,10 @@ func hoistAllocs(b *fun.Body, local map[string]bool) *fun.Body {
 			// stay there (each iteration's arrays live in blocks of their
 			// own), but the kernels inside expand as any.
 			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, hoistAllocs(fun.ExpBody(e), nil))}
+		case *fun.RedomapExp:
+			// So do a redomap's: its elements are folded in order, each
+			// map body's arrays in blocks of its own, as a reduce's rows.
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{hoistAllocs(e.Map, nil), hoistAllocs(e.Op, nil)})}
 		case *AllocExp:
 			invariant := local != nil
 			for _, v := range fun.FreeVars(e.Size, nil) {
@@ -131,6 +135,8 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: k})
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
 			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, x.body(fun.ExpBody(e)))})
+		case *fun.RedomapExp:
+			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{x.body(e.Map), x.body(e.Op)})})
 		default:
 			out.Stms = append(out.Stms, st)
 		}
@@ -233,6 +239,8 @@ func retypeBody(b *fun.Body, f func(fun.Type) fun.Type) *fun.Body {
 			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: retypeBody(e.Body, f)}
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
 			ns.Exp = fun.WithParts(e, retypeParams(fun.ExpParams(e), f), retypeBody(fun.ExpBody(e), f))
+		case *fun.RedomapExp:
+			ns.Exp = fun.WithBodies(e, retypeParams(e.Params, f), []*fun.Body{retypeBody(e.Map, f), retypeBody(e.Op, f)})
 		}
 		out.Stms = append(out.Stms, ns)
 	}

@@ -10,7 +10,8 @@ import (
 )
 
 // The heap semantics of the extension forms: E-MEM-LOOP, E-MEM-REDUCE,
-// E-MEM-SCAN, E-MEM-FILTER (here) and E-MEM-ASSERT (evalAssert). A form
+// E-MEM-SCAN, E-MEM-FILTER (here), E-MEM-REDOMAP and E-MEM-SCANOMAP
+// (heap_redomap.go) and E-MEM-ASSERT (evalAssert). A form
 // with a body runs as an ext: start, then for each iteration enter (the
 // environment and body of the iteration) and leave (its results), then
 // finish. The big-step runs the iterations' bodies by recursion, the
@@ -49,6 +50,11 @@ type ext struct {
 	trace bool
 	gs    []Group      // the support groups of the parameters (made once)
 	pool  *trackerPool // where the trackers come from (nil: fresh ones)
+
+	// A redomap's element i takes two steps, its map body (mapping) then
+	// its combine; elem is the map body's value between them.
+	mapping bool
+	elem    Value
 }
 
 // startExt begins an extension form with a body, or returns nil when s
@@ -101,6 +107,8 @@ func startExtPool(env *Env, h *semantics.Heap, s *fun.Stm, trace bool, pool *tra
 		return x, nil
 	case *fun.FilterExp:
 		return x, x.startFold(env, h, EMemFilter.Name, nil, e.Arr)
+	case *fun.RedomapExp:
+		return x, x.startRedomap(env, h, e)
 	}
 	return nil, nil
 }
@@ -232,12 +240,17 @@ func (x *ext) enterWith(h *semantics.Heap, bind func(name string, v Value)) (*fu
 			return nil, err
 		}
 		return e.Body, nil
+	case *fun.RedomapExp:
+		return x.enterRedomap(h, e, bind)
 	}
 	return nil, nil
 }
 
 // leave ends iteration x.i with the body's results vs.
 func (x *ext) leave(h *semantics.Heap, vs []Value) error {
+	if e, ok := x.s.Exp.(*fun.RedomapExp); ok {
+		return x.leaveRedomap(h, e, vs)
+	}
 	i := x.i
 	x.i++
 	switch e := x.s.Exp.(type) {
@@ -330,6 +343,12 @@ func (x *ext) finish(h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
 		out = []Value{x.dest}
 	case *fun.FilterExp:
 		out, err = x.filterFinish(h, e)
+	case *fun.RedomapExp:
+		if e.Scan {
+			out = []Value{x.dest}
+		} else {
+			out, err = patternValues(x.s.Pat, x.vals, x.rule)
+		}
 	}
 	if x.on {
 		h.Pop()

@@ -35,8 +35,9 @@ import (
 // slotVars; the rules on the hot path read slots directly and, when a
 // value is not what the rule needs, call the same helper on the slots by
 // name, so both are stuck in the same rule with the same message. The
-// extension forms (loop, reduce, scan, filter) run their own steps
-// (heap_ext.go) with their bodies compiled (hExt).
+// extension forms (loop, reduce, scan, filter; redomap and scanomap) run
+// their own steps (heap_ext.go, heap_redomap.go) with their bodies
+// compiled (hExt, hRedomap).
 
 // hscope is the compile-time environment: each name in scope and its
 // slot, innermost first, as Env holds names and values.
@@ -216,6 +217,8 @@ func (c *hcompiler) stm(sc *hscope, s *fun.Stm, out []int) hcode {
 		return c.hKernel(sc, s, e, out)
 	case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
 		return c.hExt(sc, s, out)
+	case *fun.RedomapExp:
+		return c.hRedomap(sc, s, e, out)
 	}
 	// The atomic rules give one value: into a slot of its own when the
 	// pattern binds another number, E-STMS stuck after the rule ran.

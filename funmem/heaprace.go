@@ -23,16 +23,18 @@ import (
 // A kernel runs untracked when all of these hold:
 //
 //  1. (static, compiled once) every statement of its body that writes the
-//     heap — a nested kernel, iota, copy, scan or filter, at any depth
-//     (branches of ifs, bodies of loops and folds) — writes through a
-//     block variable whose binding, as the body's scoping resolves it, is
-//     an alloc inside the body. Such a block is allocated anew by each
-//     iteration, and its label never leaves the iteration: a label lives
-//     only in variables (a store writes ints), and the iteration's value
-//     is copied into the destination, not bound. So no other iteration
+//     heap — a nested kernel, iota, copy, scan, scanomap or filter, at
+//     any depth (branches of ifs, bodies of loops and folds, a redomap's
+//     map and operator bodies) — writes through a block variable whose
+//     binding, as the body's scoping resolves it, is an alloc inside the
+//     body. Such a block is allocated anew by each iteration, and its
+//     label never leaves the iteration: a label lives only in variables
+//     (a store writes ints), and the iteration's value is copied into
+//     the destination, not bound. So no other iteration
 //     can touch it. Every other form (scalar, index, slice, transpose,
-//     alloc, assert, if, loop, reduce) writes nothing itself; a reduce's
-//     combine steps write only through the statements of its body. A form
+//     alloc, assert, if, loop, reduce, redomap) writes nothing itself; a
+//     reduce's or redomap's steps write only through the statements of
+//     its bodies. A form
 //     not in this list gives up.
 //  2. (when the kernel starts) the rows of the destination are disjoint:
 //     row i of L_z lies in offset + (i-1)·s₁ + [lo, hi], where hi - lo is
@@ -110,6 +112,17 @@ func onlyFreshWrites(sc *freshScope, b *fun.Body) bool {
 				inner = inner.bind(p.Name.Name, false)
 			}
 			if !onlyFreshWrites(inner.bind(e.Var.Name, false), e.Body) {
+				return false
+			}
+		case *fun.RedomapExp:
+			if e.Scan && !freshPattern(sc, s.Pat) {
+				return false
+			}
+			inner := sc
+			for _, p := range e.Params {
+				inner = inner.bind(p.Name.Name, false)
+			}
+			if !onlyFreshWrites(sc.bind(e.Var.Name, false), e.Map) || !onlyFreshWrites(inner, e.Op) {
 				return false
 			}
 		case *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:

@@ -155,13 +155,21 @@ func parseIndexFn(p *fun.Parser) (*IndexFn, error) {
 	return l, nil
 }
 
-// parseFold parses reduce, scan and filter as FUN does, but with any
-// number of parameters: FUNMEM binds an array operand with its support
-// group (groups.go), and the checker counts the operands.
+// parseFold parses reduce, scan, filter, redomap and scanomap as FUN
+// does, but with any number of parameters: FUNMEM binds an array operand
+// with its support group (groups.go), and the checker counts the
+// operands.
 func parseFold(p *fun.Parser) (fun.Exp, bool, error) {
 	t := p.S.Peek()
-	if t.Kind != semantics.Ident || keywords[t.Text] || p.S.PeekAt(1).Text != "(" ||
-		(t.Text != "reduce" && t.Text != "scan" && t.Text != "filter") {
+	if t.Kind != semantics.Ident || keywords[t.Text] || p.S.PeekAt(1).Text != "(" {
+		return nil, false, nil
+	}
+	switch t.Text {
+	case "redomap", "scanomap":
+		e, err := p.Redomap(0)
+		return e, true, err
+	case "reduce", "scan", "filter":
+	default:
 		return nil, false, nil
 	}
 	kw := p.S.Next()

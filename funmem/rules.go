@@ -47,11 +47,17 @@ var (
 	TMemFilter = semantics.Rule{Name: "T-MEM-FILTER", Figure: "extension", Doc: "filter binds its size and a fresh array of that size in the pattern's block"}
 	TMemAssert = semantics.Rule{Name: "T-MEM-ASSERT", Figure: "extension", Doc: "assert se, with se an int, binds one int"}
 
+	TMemRedomap  = semantics.Rule{Name: "T-MEM-REDOMAP", Figure: "extension", Doc: "redomap's operands, start, map body's and operator body's results and its result have the operands' shape; array operands are support groups"}
+	TMemScanomap = semantics.Rule{Name: "T-MEM-SCANOMAP", Figure: "extension", Doc: "scanomap types as redomap and gives a fresh [n]τ in the pattern's block, written row by row"}
+
 	EMemLoop   = semantics.Rule{Name: "E-MEM-LOOP", Figure: "extension", Doc: "a loop runs its body for i = 1 … E(t) in order, carrying arrays by reference with their support"}
 	EMemReduce = semantics.Rule{Name: "E-MEM-REDUCE", Figure: "extension", Doc: "reduce is the left fold of xs's rows, read as a kernel's threads would; a combine writes only blocks it allocates"}
 	EMemScan   = semantics.Rule{Name: "E-MEM-SCAN", Figure: "extension", Doc: "scan folds as reduce and writes row i through the pattern's LMAD after step i (traced as element i's)"}
 	EMemFilter = semantics.Rule{Name: "E-MEM-FILTER", Figure: "extension", Doc: "filter runs its body per row as a kernel's iterations and writes the kept rows compactly through the pattern's LMAD"}
 	EMemAssert = semantics.Rule{Name: "E-MEM-ASSERT", Figure: "extension", Doc: "assert se binds 1 when E(se) is not 0, else is stuck with its message"}
+
+	EMemRedomap  = semantics.Rule{Name: "E-MEM-REDOMAP", Figure: "extension", Doc: "redomap runs element i's map body, as a kernel's thread i (racefree among elements), then its combine, which writes only blocks it allocates, for i = 1 … n"}
+	EMemScanomap = semantics.Rule{Name: "E-MEM-SCANOMAP", Figure: "extension", Doc: "scanomap folds as redomap and writes row i through the pattern's LMAD after step i (traced as element i's)"}
 
 	// Validity is Def 3.1: a FUNMEM program is valid when its heap-based
 	// results are its value-based ones (CheckValidity decides it).
@@ -64,6 +70,6 @@ var Rules = semantics.RuleTable{
 	TMemLMAD, TMemInt, TMemArray, TMemProg, TMemIota, TMemCopy,
 	EMemAlloc, EMemSlice, EMemIndex, EMemTranspose, EMemKernel, EMemIfT, EMemIfF, EStms, EMemProg,
 	EMemScalar, EMemIota, EMemCopy, Validity,
-	TMemLoop, TMemReduce, TMemScan, TMemFilter, TMemAssert,
-	EMemLoop, EMemReduce, EMemScan, EMemFilter, EMemAssert,
+	TMemLoop, TMemReduce, TMemScan, TMemFilter, TMemAssert, TMemRedomap, TMemScanomap,
+	EMemLoop, EMemReduce, EMemScan, EMemFilter, EMemAssert, EMemRedomap, EMemScanomap,
 }

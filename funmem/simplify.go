@@ -121,6 +121,20 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 			undo := inner.add(names...)
 			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, s.body(fun.ExpBody(e), inner))}
 			undo()
+		case *fun.RedomapExp:
+			// The map body in the scope of the index, the operator body in
+			// that of the parameters.
+			undo := inner.add(e.Var.Name)
+			m := s.body(e.Map, inner)
+			undo()
+			var names []string
+			for _, q := range e.Params {
+				names = append(names, q.Name.Name)
+			}
+			undo = inner.add(names...)
+			op := s.body(e.Op, inner)
+			undo()
+			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{m, op})}
 		}
 		out = append(out, st)
 		for _, q := range st.Pat {
@@ -393,6 +407,8 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.propagate(e.Body, consts)}
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
 			ns.Exp = fun.WithParts(e, nil, s.propagate(fun.ExpBody(e), consts))
+		case *fun.RedomapExp:
+			ns.Exp = fun.WithBodies(e, nil, []*fun.Body{s.propagate(e.Map, consts), s.propagate(e.Op, consts)})
 		}
 		out.Stms = append(out.Stms, ns)
 	}
@@ -459,11 +475,8 @@ func binders(b *fun.Body) map[string]bool {
 		for _, p := range s.Pat {
 			out[p.Name.Name] = true
 		}
-		if k, ok := s.Exp.(*fun.KernelExp); ok {
-			out[k.Var.Name] = true
-		}
-		if l, ok := s.Exp.(*fun.LoopExp); ok {
-			out[l.Var.Name] = true
+		if x := fun.ExpIndex(s.Exp); x != nil {
+			out[x.Name] = true
 		}
 		for _, q := range fun.ExpParams(s.Exp) {
 			out[q.Name.Name] = true
@@ -609,6 +622,12 @@ func (u useCounter) exp(e fun.Exp) {
 		u.params(e.Params)
 		u.use(e.Arr.Name)
 		u.body(e.Body)
+	case *fun.RedomapExp:
+		u.params(e.Params)
+		u.use(e.Ne.Name)
+		u.use(e.Bound.Name)
+		u.body(e.Map)
+		u.body(e.Op)
 	case *fun.AssertExp:
 		u.sexp(e.Cond)
 	case *AllocExp:

@@ -208,7 +208,7 @@ func (c *Config) layout() (string, int) {
 			e := s.Exp.(*fun.KernelExp)
 			fmt.Fprintf(&b, "[kernel %s = %d of %d] ", e.Var.Name, frames[i-1].i, k.m)
 		} else if x := frames[i-1].x; x != nil {
-			fmt.Fprintf(&b, "[%s %d of %d] ", extWord(s.Exp), frames[i-1].i, x.n)
+			fmt.Fprintf(&b, "[%s %d of %d] ", extWord(s.Exp, x), frames[i-1].i, x.n)
 		} else {
 			fmt.Fprintf(&b, "[let %s = if …] ", fun.PrintPattern(s.Pat))
 		}
@@ -220,8 +220,9 @@ func (c *Config) layout() (string, int) {
 }
 
 // extWord names an extension form in configurations: loop i = …, or
-// the form's word.
-func extWord(e fun.Exp) string {
+// the form's word (a redomap's element's map body, redomap i = …, or its
+// combine, redomap step).
+func extWord(e fun.Exp, x *ext) string {
 	switch e := e.(type) {
 	case *fun.LoopExp:
 		return "loop " + e.Var.Name + " ="
@@ -229,6 +230,11 @@ func extWord(e fun.Exp) string {
 		return "reduce step"
 	case *fun.ScanExp:
 		return "scan step"
+	case *fun.RedomapExp:
+		if x.mapping {
+			return fun.RedomapWord(e) + " " + e.Var.Name + " ="
+		}
+		return fun.RedomapWord(e) + " step"
 	}
 	return "filter row"
 }

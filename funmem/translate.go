@@ -245,11 +245,8 @@ func newNames(p *fun.Program) *names {
 		for _, q := range s.Pat {
 			n.used[q.Name.Name] = true
 		}
-		if k, ok := s.Exp.(*fun.KernelExp); ok {
-			n.used[k.Var.Name] = true
-		}
-		if l, ok := s.Exp.(*fun.LoopExp); ok {
-			n.used[l.Var.Name] = true
+		if x := fun.ExpIndex(s.Exp); x != nil {
+			n.used[x.Name] = true
 		}
 		for _, q := range fun.ExpParams(s.Exp) {
 			n.used[q.Name.Name] = true

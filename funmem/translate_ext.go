@@ -22,7 +22,10 @@ import (
 //     (the start, a row of xs, the previous accumulator);
 //   - scan and filter make fresh arrays: s_alloc before them and the
 //     pattern row-major in the new block (a filter's sized for all n rows,
-//     an upper bound).
+//     an upper bound);
+//   - redomap and scanomap are reduce and scan whose element is the map
+//     body's value: their operands and patterns as reduce's and scan's,
+//     the map body transformed as a kernel's.
 
 // stmExt is TransformStm on an extension form, or nil when s is none.
 func (t *transformer) stmExt(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
@@ -49,8 +52,33 @@ func (t *transformer) stmExt(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
 		// The block holds all n rows of xs, an upper bound of the k kept.
 		xs := gamma[e.Arr.Name]
 		return t.fresh(s, s.Pat[1], product(xs.Dims), s.Pat[:1], exp)
+	case *fun.RedomapExp:
+		return t.redomap(s, e, gamma)
 	}
 	return nil
+}
+
+// redomap is TransformStm's redomap and scanomap: the operands as a
+// reduce's (support groups over arrays), the map body transformed as a
+// kernel's (i an int in its scope; its result is the element, in
+// whatever memory the body made it, which the semantics binds to b with
+// its support); the pattern as a reduce's (redomap) or a scan's, a fresh
+// array (scanomap).
+func (t *transformer) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun.Type) []*fun.Stm {
+	ps, op := t.foldParams(e.Params, e.Op, gamma)
+	inner := semantics.CloneMap(gamma)
+	inner[e.Var.Name] = fun.Type{}
+	stms, _ := t.stms(e.Map.Stms, inner)
+	m := &fun.Body{Stms: stms, In: e.Map.In, Result: e.Map.Result, Rparen: e.Map.Rparen}
+	exp := fun.WithBodies(e, ps, []*fun.Body{m, op})
+	z := s.Pat[0]
+	switch {
+	case e.Scan:
+		return t.fresh(s, z, product(z.Type.Dims), nil, exp)
+	case z.Type.Rank() == 0:
+		return []*fun.Stm{{Let: s.Let, Pat: s.Pat, Exp: exp}}
+	}
+	return []*fun.Stm{{Let: s.Let, Pat: t.group(z), Exp: exp}}
 }
 
 // fresh is s_alloc of size se, then the statement binding pre (ints)

@@ -44,6 +44,12 @@ func unmemBody(b *fun.Body) *fun.Body {
 			if _, ok := e.(*fun.ReduceExp); ok {
 				ns.Pat, after = unmemGroups(s.Pat)
 			}
+		case *fun.RedomapExp:
+			ps, op := unmemOperands(e.Params, e.Op)
+			ns.Exp = fun.WithBodies(e, ps, []*fun.Body{unmemBody(e.Map), op})
+			if !e.Scan {
+				ns.Pat, after = unmemGroups(s.Pat)
+			}
 		}
 		out.Stms = append(append(out.Stms, ns), after...)
 	}
@@ -77,8 +83,8 @@ func unmemGroups(ps []*fun.Param) ([]*fun.Param, []*fun.Stm) {
 	return keep, zeros
 }
 
-// unmemOperands is unmemGroups for the operands of a reduce, scan or
-// filter: the zeros go at the top of the body.
+// unmemOperands is unmemGroups for the operands of a reduce, scan,
+// filter or redomap: the zeros go at the top of the (operator) body.
 func unmemOperands(ps []*fun.Param, b *fun.Body) ([]*fun.Param, *fun.Body) {
 	keep, zeros := unmemGroups(ps)
 	nb := unmemBody(b)

@@ -39,11 +39,8 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 		for _, q := range s.Pat {
 			bind(q.Name)
 		}
-		if k, ok := s.Exp.(*fun.KernelExp); ok {
-			bind(k.Var)
-		}
-		if l, ok := s.Exp.(*fun.LoopExp); ok {
-			bind(l.Var)
+		if x := fun.ExpIndex(s.Exp); x != nil {
+			bind(x)
 		}
 		for _, q := range fun.ExpParams(s.Exp) {
 			bind(q.Name)
@@ -284,6 +281,9 @@ func (t *translator) stmExt(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, bool
 	case *fun.FilterExp:
 		out, err := t.filter(s, e, gamma)
 		return out, true, err
+	case *fun.RedomapExp:
+		out, err := t.redomap(s, e, gamma)
+		return out, true, err
 	}
 	return nil, false, nil
 }
@@ -394,8 +394,8 @@ func (t *translator) declareAll(at fun.Pos, xs, ys []*fun.Ident, typs []Type) []
 
 // bindsAny reports whether a statement of the bodies, or of a body nested
 // in them, declares an IMP variable of one of the names: a pattern's, or
-// a loop's, fold's or filter's parameter (a loop's index too, to be
-// safe). FUN lets a body bind a name its enclosing let's pattern binds
+// a loop's, fold's, filter's or redomap's parameter (the indices too, to
+// be safe). FUN lets a body bind a name its enclosing let's pattern binds
 // (no shadowing is along one path of scopes only), while IMP's variables
 // are flat: a declaration in an if's branch or a for's body overwrites
 // the variable of that name outside it, which the translation may still
@@ -407,11 +407,8 @@ func bindsAny(names map[string]bool, bodies ...*fun.Body) bool {
 			for _, q := range append(append([]*fun.Param(nil), s.Pat...), fun.ExpParams(s.Exp)...) {
 				found = found || names[q.Name.Name]
 			}
-			switch e := s.Exp.(type) {
-			case *fun.KernelExp:
-				found = found || names[e.Var.Name]
-			case *fun.LoopExp:
-				found = found || names[e.Var.Name]
+			if x := fun.ExpIndex(s.Exp); x != nil {
+				found = found || names[x.Name]
 			}
 		})
 	}
@@ -499,8 +496,22 @@ func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body 
 		x := s.Pat[0].Name
 		return []Stmt{&Decl{At: at, X: x, Type: el}, &Reduce{At: s.Exp.Pos(), Target: x, Fold: f}}, nil
 	}
+	return t.arrayFold(s, ps, gs, ne, i, n, xt.Dims[1:], nil, xa.Block, roff, rdims, comb, funmem.ArrayOf(g[c.Name]), scan, gamma)
+}
+
+// arrayFold is a fold (a reduce or scan over arrays, a redomap or
+// scanomap of arrays) whose accumulator is an array of sizes dims: a for
+// i <= n carrying the accumulator's block, offset and strides, whose body
+// runs pre (a redomap's map body), binds the operands' support (a from
+// the accumulator, b from block bm at offset boff with dimensions bdims),
+// runs the operator body comb and takes the support of its result ca as
+// the next accumulator; a scan copies it into row i of its result, a
+// reduce's pattern gets it after done.
+func (t *translator) arrayFold(s *fun.Stm, ps []*fun.Param, gs []funmem.Group, ne, i *fun.Ident, n fun.SExp, dims []*fun.Ident,
+	pre []Stmt, bm *fun.Ident, boff fun.SExp, bdims []funmem.LDim, comb []Stmt, ca *funmem.ArrayMem, scan bool, gamma map[string]fun.Type) ([]Stmt, error) {
+	at := s.Let
 	// Over arrays: the accumulator's support, from z, then from each result.
-	za, ca := funmem.ArrayOf(gamma[ne.Name]), funmem.ArrayOf(g[c.Name])
+	za := funmem.ArrayOf(gamma[ne.Name])
 	if za == nil || ca == nil {
 		return nil, fmt.Errorf("%s: FunMemToImp: the start and the result of %s are arrays", at, fun.PrintExp(s.Exp))
 	}
@@ -527,18 +538,18 @@ func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body 
 	}
 	out := set(za, true)
 	acc := &funmem.IndexFn{Offset: fun.Var{Ident: acco}}
-	for j, d := range xt.Dims[1:] {
+	for j, d := range dims {
 		acc.Dims = append(acc.Dims, funmem.LDim{Elems: fun.Var{Ident: d}, Stride: fun.Var{Ident: accs[j]}})
 	}
 	accDims := make([]funmem.LDim, len(accs))
 	for j, st := range accs {
 		accDims[j] = funmem.LDim{Stride: fun.Var{Ident: st}}
 	}
-	loop := bindOperand(at, ps, gs[0], accm, fun.Var{Ident: acco}, accDims)
-	loop = append(loop, bindOperand(at, ps, gs[1], xa.Block, roff, rdims)...)
+	loop := append(pre, bindOperand(at, ps, gs[0], accm, fun.Var{Ident: acco}, accDims)...)
+	loop = append(loop, bindOperand(at, ps, gs[1], bm, boff, bdims)...)
 	loop = append(append(loop, comb...), set(ca, false)...)
 	if scan {
-		loop = append(loop, t.elementwise(s.Pat[0], []fun.SExp{fun.Var{Ident: i}}, &funmem.ArrayMem{Block: accm, Index: acc}, nil, xt.Dims[1:])...)
+		loop = append(loop, t.elementwise(s.Pat[0], []fun.SExp{fun.Var{Ident: i}}, &funmem.ArrayMem{Block: accm, Index: acc}, nil, dims)...)
 	}
 	out = append(out, &For{At: s.Exp.Pos(), X: i, Bound: n, Body: loop})
 	if scan {
@@ -614,4 +625,98 @@ func (t *translator) filter(s *fun.Stm, e *fun.FilterExp, gamma map[string]fun.T
 		out = append(out, declare(at, k, Int, kv)...)
 	}
 	return out, nil
+}
+
+// redomap is redomap and scanomap: a fold whose element part is the map
+// body. Over ints or floats, IMP's reduce or scan, with the translated
+// map body as the element part, yielding its result (for i <= n do map
+// yield y combine a, b do op yield c); over arrays, the for of arrayFold
+// with the map body first in each iteration, b bound to its result's
+// support. In that for, the map and operator bodies share one scope (IMP
+// is flat where FUN has two), so the map body's names that the operator
+// body binds too are renamed.
+func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun.Type) ([]Stmt, error) {
+	at := s.Let
+	gs := funmem.Groups(e.Params)
+	if len(gs) != 2 || len(e.Map.Result) != 1 || len(e.Op.Result) != 1 || len(s.Pat) == 0 {
+		return nil, fmt.Errorf("%s: FunMemToImp: a %s with two operands, one element and one result, not %s", at, fun.RedomapWord(e), fun.PrintExp(s.Exp))
+	}
+	n := fun.Var{Ident: e.Bound}
+	i := e.Var
+	inner := map[string]fun.Type{i.Name: {}}
+	for k, v := range gamma {
+		inner[k] = v
+	}
+	tau := e.Params[gs[0].Operand].Type
+	m := e.Map
+	if gs[0].IsArray() {
+		m = t.apart(m, e.Op, e.Params)
+	}
+	elem, gm, err := t.stms(m.Stms, inner)
+	if err != nil {
+		return nil, err
+	}
+	comb, g, err := t.stms(e.Op.Stms, with(gamma, e.Params...))
+	if err != nil {
+		return nil, err
+	}
+	y, c := m.Result[0], e.Op.Result[0]
+	if !gs[0].IsArray() {
+		a, b := e.Params[gs[0].Operand].Name, e.Params[gs[1].Operand].Name
+		el := TypeOf(tau.Elem)
+		elem, y := t.own(at, elem, y, el, i)
+		comb, r := t.own(at, comb, c, el, a, b)
+		f := Fold{Neutral: fun.Var{Ident: e.Ne}, X: i, Bound: n, Body: elem, Yield: y, A: a, B: b, Combine: comb, Result: r}
+		if e.Scan {
+			d := funmem.ArrayOf(s.Pat[0].Type)
+			if d == nil {
+				return nil, fmt.Errorf("%s: FunMemToImp: a scanomap binds an array", at)
+			}
+			return []Stmt{&Scan{At: e.Keyword, Block: d.Block, Addr: apply(d.Index, []fun.SExp{fun.Var{Ident: i}}), Fold: f}}, nil
+		}
+		x := s.Pat[0].Name
+		return []Stmt{&Decl{At: at, X: x, Type: el}, &Reduce{At: e.Keyword, Target: x, Fold: f}}, nil
+	}
+	fa := funmem.ArrayOf(gm[y.Name])
+	if fa == nil {
+		return nil, fmt.Errorf("%s: FunMemToImp: the map body of %s gives an array", at, fun.PrintExp(s.Exp))
+	}
+	boff, bdims := fa.Index.LMAD()
+	return t.arrayFold(s, e.Params, gs, e.Ne, i, n, tau.Dims, elem, fa.Block, boff, bdims, comb, funmem.ArrayOf(g[c.Name]), e.Scan, gamma)
+}
+
+// apart renames, in a map body m, the names it binds that the operator
+// body op or its parameters ps bind too, so that the two bodies can share
+// one IMP scope. Every occurrence of such a name in m is the map body's
+// own binding's (FUN binds a name once along a path of scopes, and op's
+// names are not in scope around the redomap), so all are renamed.
+func (t *translator) apart(m, op *fun.Body, ps []*fun.Param) *fun.Body {
+	theirs := map[string]bool{}
+	for _, p := range ps {
+		theirs[p.Name.Name] = true
+	}
+	fun.Stms(op, func(s *fun.Stm) {
+		for _, q := range append(append([]*fun.Param(nil), s.Pat...), fun.ExpParams(s.Exp)...) {
+			theirs[q.Name.Name] = true
+		}
+		if x := fun.ExpIndex(s.Exp); x != nil {
+			theirs[x.Name] = true
+		}
+	})
+	ren := map[string]string{}
+	fun.Stms(m, func(s *fun.Stm) {
+		names := append(append([]*fun.Param(nil), s.Pat...), fun.ExpParams(s.Exp)...)
+		for _, q := range names {
+			if theirs[q.Name.Name] && ren[q.Name.Name] == "" {
+				ren[q.Name.Name] = t.fresh(q.Name.Name + "_").Name
+			}
+		}
+		if x := fun.ExpIndex(s.Exp); x != nil && theirs[x.Name] && ren[x.Name] == "" {
+			ren[x.Name] = t.fresh(x.Name + "_").Name
+		}
+	})
+	if len(ren) == 0 {
+		return m
+	}
+	return fun.MapBody(m, fun.All(fun.Renaming(ren)))
 }
