@@ -76,6 +76,7 @@ type region struct {
 	freed  bool
 	shared bool   // a block's __shared__ array (no global requests)
 	what   string // how it was allocated, for messages
+	device bool   // a device allocation the cost counters count (cudaMalloc, a thread's)
 }
 
 // ptr is a pointer: into a region, to a host variable (&x), or null.
@@ -145,6 +146,7 @@ type machine struct {
 	stats   *Stats
 	steps   int64
 	chain   map[*region]ptr // a block a thread allocated in a loop → the one before it in its chain
+	costs   semantics.Stats // the cost counters (stats.go)
 }
 
 // Run runs a parsed program with NAME=VALUE arguments and returns what it
@@ -166,6 +168,7 @@ func Run(prog *Program, args []string, opts Options) (string, *Stats, error) {
 	}
 	err := h.run(main.Body)
 	if opts.Stats {
+		m.stats.Costs = m.costs
 		return m.out.String(), m.stats, err
 	}
 	return m.out.String(), nil, err
@@ -590,8 +593,24 @@ func (t *thread) access(e cuda.Expr, p ptr, i int64, write bool) *region {
 	}
 	if t.gtid >= 0 {
 		t.m.launch.record(t, e, addr, write, p.r.shared)
+		t.m.costs.Ops++ // a thread's element read or write
 	}
 	return p.r
+}
+
+// deviceAlloc counts a device allocation (cudaMalloc, a thread's) in the
+// cost counters.
+func (m *machine) deviceAlloc(r *region) {
+	r.device = true
+	m.costs.Alloc(int64(len(r.data)))
+}
+
+// free frees a region; a device allocation's words are no longer live.
+func (m *machine) free(r *region) {
+	if r.device && !r.freed {
+		m.costs.Release(int64(len(r.data)))
+	}
+	r.freed = true
 }
 
 func (t *thread) load(e cuda.Expr, p ptr, i int64) int64 {
@@ -698,6 +717,7 @@ func (t *thread) call(c *cuda.Call) value {
 			t.fail(c.Pos, "cuda", "cudaMalloc of %d bytes: not a whole number of int64s", size)
 		}
 		r := t.alloc(c.Pos, size/8, false, fmt.Sprintf("cudaMalloc at line %d", c.Pos.Line))
+		t.m.deviceAlloc(r)
 		p := ptr{r: r}
 		if ref.off == -1 {
 			ref.v.p = p
@@ -741,7 +761,7 @@ func (t *thread) call(c *cuda.Call) value {
 			if p.r.freed || p.off != 0 || p.r.host {
 				t.fail(c.Pos, "cuda", "cudaFree of a pointer cudaMalloc did not return, or twice")
 			}
-			p.r.freed = true
+			t.m.free(p.r)
 		}
 		return zero
 	case "arraysem_alloc_bytes":

@@ -134,6 +134,7 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 		}
 		t.m.launch = nil
 	}()
+	t.m.costs.Kernels++
 	sync := hasBarrier(fn.Body)
 	if s.Sync != sync && sync {
 		t.fail(s.Pos, "unsupported", "unsupported construct: %s waits at __syncthreads, so its launch must be ARRAYSEM_LAUNCH_SYNC", s.Kernel)
@@ -277,6 +278,7 @@ func (t *thread) deviceCall(c *cuda.Call) value {
 		want(2)
 		prev := t.asPtr(c.Args[1], args[1])
 		r := t.alloc(c.Pos, n(0), false, fmt.Sprintf("arraysem_device_alloc_chain by %s at line %d", t.who(), c.Pos.Line))
+		t.m.deviceAlloc(r)
 		for i := range r.init {
 			r.init[i] = true
 		}
@@ -288,7 +290,7 @@ func (t *thread) deviceCall(c *cuda.Call) value {
 			if p.r.freed || p.off != 0 {
 				t.fail(c.Pos, "cuda", "arraysem_device_free_chain: not a chain of arraysem_device_alloc_chain")
 			}
-			p.r.freed = true
+			t.m.free(p.r)
 			p = t.m.chain[p.r]
 		}
 		return value{k: kInt}
@@ -306,6 +308,7 @@ func (t *thread) deviceCall(c *cuda.Call) value {
 	case "arraysem_device_alloc":
 		want(1)
 		r := t.alloc(c.Pos, n(0), false, fmt.Sprintf("arraysem_device_alloc by %s at line %d", t.who(), c.Pos.Line))
+		t.m.deviceAlloc(r)
 		for i := range r.init {
 			r.init[i] = true
 		}
@@ -313,7 +316,7 @@ func (t *thread) deviceCall(c *cuda.Call) value {
 	case "arraysem_device_free":
 		want(1)
 		if p := t.asPtr(c.Args[0], args[0]); p.r != nil {
-			p.r.freed = true
+			t.m.free(p.r)
 		}
 		return value{k: kInt}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // KernelStats are one kernel's counters over all its launches. A request
@@ -19,9 +21,25 @@ type KernelStats struct {
 	StoreRequests, StoreSectors int64
 }
 
-// Stats are the counters of a run, per kernel.
+// Stats are the counters of a run, per kernel, and the run's cost
+// counters as the interpreters count them (semantics.Stats), where the
+// simulator's figures match theirs:
+//
+//   - Kernels: launches (ARRAYSEM_LAUNCH, ARRAYSEM_LAUNCH_SYNC).
+//   - Allocs, Words: device allocations, cudaMalloc's and the threads'
+//     (arraysem_device_alloc), in int64 words; not host memory (inputs,
+//     result buffers) nor __shared__ arrays. They include the emitted
+//     program's error record and its copies of the inputs, so they exceed
+//     IMP's, which has neither.
+//   - PeakWords: the most device words allocated and not yet freed
+//     (cudaFree, arraysem_device_free).
+//   - Ops: the threads' element reads and writes (global and shared
+//     memory). Scalar operators are not counted: the emitted code's
+//     arithmetic mixes values with offsets and thread indices, which the
+//     simulator cannot tell apart.
 type Stats struct {
 	Kernels map[string]*KernelStats
+	Costs   semantics.Stats
 }
 
 func newStats() *Stats { return &Stats{Kernels: map[string]*KernelStats{}} }
@@ -66,7 +84,11 @@ func ratio(a, b int64) string {
 	return fmt.Sprintf("%.2f", float64(a)/float64(b))
 }
 
-// Print writes the table: one row per kernel and a total.
+// CostTable renders the cost counters (semantics.Stats.Table).
+func (s *Stats) CostTable() string { return s.Costs.Table() }
+
+// Print writes the table: one row per kernel and a total; then the cost
+// counters.
 func (s *Stats) Print(w io.Writer) {
 	names := make([]string, 0, len(s.Kernels))
 	for n := range s.Kernels {
@@ -83,4 +105,5 @@ func (s *Stats) Print(w io.Writer) {
 		fmt.Fprintf(w, "%-20s %8d %8d %9d %9d %8s %9d %9d %8s\n", k.Name, k.Launches, k.Threads,
 			k.LoadRequests, k.LoadSectors, ratio(k.LoadSectors, k.LoadRequests), k.StoreRequests, k.StoreSectors, ratio(k.StoreSectors, k.StoreRequests))
 	}
+	fmt.Fprintf(w, "\ncost counters:\n%s", s.CostTable())
 }

@@ -44,8 +44,9 @@ type Session struct {
 	fuel      int
 	schedule  string
 	seed      int64
-	pending   []string    // lines of an incomplete inline input
-	interrupt atomic.Bool // set by Ctrl-C; checked between steps
+	pending   []string     // lines of an incomplete inline input
+	interrupt atomic.Bool  // set by Ctrl-C; checked between steps
+	evalStats *lang.Result // the last big-step run of typed text (evaluate), for :stats; nil after a load
 }
 
 // NewSession starts a session writing to out.
@@ -198,7 +199,7 @@ func (s *Session) load(file, src string, pick bool, offset int) error {
 		return atLine(err, offset)
 	}
 	s.loaded, s.source, s.file, s.offset = l, src, file, offset
-	s.st = nil
+	s.st, s.evalStats = nil, nil
 	declared := map[string]bool{}
 	for _, in := range l.Inputs() {
 		declared[in] = true
@@ -219,9 +220,14 @@ func (s *Session) load(file, src string, pick bool, offset int) error {
 func (s *Session) evaluate() {
 	var r *lang.Result
 	err := s.interruptible(func() (err error) {
-		r, err = s.loaded.Run(lang.RunOptions{Args: s.args()})
+		o := lang.RunOptions{Args: s.args()}
+		o.Stats = &semantics.Stats{}
+		r, err = s.loaded.Run(o)
 		return err
 	})
+	if err == nil {
+		s.evalStats = r
+	}
 	var se *semantics.Error
 	switch {
 	case errors.As(err, &se) && se.Kind == semantics.InputError && strings.Contains(se.Msg, "missing input"):
@@ -377,6 +383,7 @@ func init() {
 		":run":     {"", "run to the end and print the results (Ctrl-C stops)", true, (*Session).cmdRun},
 		":reset":   {"", "go back to the start", true, (*Session).cmdReset},
 		":rules":   {"", "the rules fired so far, with counts", true, (*Session).cmdRules},
+		":stats":   {"", "the cost counters (ops, allocs, words, peak words, kernels) of the steps taken, or of the last run", true, (*Session).cmdStats},
 		":env":     {"", "the environment of the current configuration", true, (*Session).cmdEnv},
 		":heap":    {"", "the heap's blocks; cells the last step read (r) or wrote (w) marked", true, (*Session).cmdHeap},
 		":trace":   {"", "the read and write sets, per iteration, of the kernels finished so far", true, (*Session).cmdTrace},
@@ -599,6 +606,34 @@ func (s *Session) cmdRules([]string) error {
 		rows = append(rows, []string{r, strconv.Itoa(counts[r])})
 	}
 	table.Print(s.out, rows)
+	return nil
+}
+
+// cmdStats prints the cost counters (semantics.Stats): those of the
+// small steps taken so far (after :run, the whole run's), or, before any
+// step, those of the last run of typed text by its default semantics.
+func (s *Session) cmdStats([]string) error {
+	title := s.loaded.Language().Title()
+	switch {
+	case s.st != nil && len(s.st.recs) > 0:
+		if !s.st.counts {
+			s.printf("%s's small-step counts no costs\n", title)
+			return nil
+		}
+		what := "the " + semantics.Plural(len(s.st.recs), "step") + " taken"
+		if s.st.done && s.st.err == nil {
+			what = "the run (" + semantics.Plural(len(s.st.recs), "step") + ")"
+		}
+		s.printf("cost counters of %s:\n%s", what, s.st.recs[len(s.st.recs)-1].stats.Table())
+	case s.evalStats != nil:
+		if s.evalStats.Stats == nil {
+			s.printf("%s's semantics counts no costs\n", title)
+			return nil
+		}
+		s.printf("cost counters of the last run:\n%s", s.evalStats.Stats.Table())
+	default:
+		s.printf("no run yet (:step, :run)\n")
+	}
 	return nil
 }
 

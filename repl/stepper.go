@@ -16,7 +16,9 @@ type stepper struct {
 	res     *lang.Result
 	err     error // the run's error, when done
 	st      *lang.Stepper
-	pending []kernelTrace // kernels finished in the step being taken
+	pending []kernelTrace    // kernels finished in the step being taken
+	stats   *semantics.Stats // the cost counters the machine fills (:stats)
+	counts  bool             // whether the semantics counts costs (lang.CountsCosts)
 }
 
 // stepRec is one step: the rule, the configuration after it (printed, and
@@ -27,7 +29,8 @@ type stepRec struct {
 	state        any
 	accesses     []semantics.Access
 	traces       []kernelTrace
-	focus        *lang.Focus // where the step reduced, when the language says
+	focus        *lang.Focus     // where the step reduced, when the language says
+	stats        semantics.Stats // the cost counters after the step (:stats; :back restores them)
 }
 
 // kernelTrace is a finished kernel's per-iteration read and write sets.
@@ -37,9 +40,10 @@ type kernelTrace struct {
 }
 
 func newStepper(p lang.Program, o lang.RunOptions) *stepper {
-	s := &stepper{}
+	s := &stepper{stats: &semantics.Stats{}, counts: lang.CountsCosts(p, "small")}
 	o.Semantics = "small"
 	o.RecordHeap = true
+	o.Stats = s.stats
 	o.Trace = func(kernel string, iters []semantics.IterAccess) {
 		s.pending = append(s.pending, kernelTrace{kernel, iters})
 	}
@@ -58,6 +62,10 @@ func (s *stepper) back(k int) {
 	}
 	k = s.st.Back(s.st.Steps() - k)
 	s.recs = s.recs[:k]
+	s.stats.Reset()
+	if k > 0 {
+		*s.stats = s.recs[k-1].stats
+	}
 	s.done, s.res, s.err, s.pending = false, nil, nil, nil
 }
 
@@ -75,7 +83,7 @@ func (s *stepper) next() bool {
 		}
 		return false
 	}
-	rec := stepRec{rule: rule, config: s.st.String(), state: s.st.Config(), traces: s.pending}
+	rec := stepRec{rule: rule, config: s.st.String(), state: s.st.Config(), traces: s.pending, stats: *s.stats}
 	if f, ok := s.st.Focus(); ok {
 		rec.focus = &f
 	}

@@ -28,7 +28,14 @@ type Heap struct {
 	accesses  []Access
 	journal   *[]func() // the undo journal, when on (journal.go)
 	scratch   []int64   // memcpyPlain's buffer, kept between copies
+	stats     *Stats    // counts each word read and written (Count), when not nil
 }
+
+// Count makes the heap count each word read and written (by Read, Write
+// and Memcpy) as an operation of st; nil stops it. FUNMEM's semantics
+// count their element reads and writes so; IMP, which reads and writes
+// block words itself on a Plain heap, counts its statements instead.
+func (h *Heap) Count(st *Stats) { h.stats = st }
 
 // Access is one read or write of a heap cell, as Record collects them.
 type Access struct {
@@ -103,6 +110,9 @@ func (h *Heap) Read(loc Loc) (int64, error) {
 	if h.recording {
 		h.accesses = append(h.accesses, Access{Loc: loc})
 	}
+	if h.stats != nil {
+		h.stats.Ops++
+	}
 	return b[loc.Offset], nil
 }
 
@@ -125,6 +135,9 @@ func (h *Heap) Write(loc Loc, k int64) error {
 		h.log(func() { h.blocks[loc.Block-1][loc.Offset] = old })
 	}
 	b[loc.Offset] = k
+	if h.stats != nil {
+		h.stats.Ops++
+	}
 	return nil
 }
 
@@ -194,6 +207,9 @@ func (h *Heap) memcpyPlain(src Label, ls LMAD, dst Label, ld LMAD) bool {
 	}
 	for i, o := range do {
 		db[o] = so[i]
+	}
+	if h.stats != nil {
+		h.stats.Ops += int64(len(so) + len(do)) // as Read and Write count
 	}
 	if cap(do) > cap(h.scratch) {
 		h.scratch = do[:0]
