@@ -463,6 +463,9 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	layout := fs.String("layout", "gpu", "MemoryExpand's layout: gpu (coalesced) or cpu (a row per thread)")
 	raw := fs.Bool("raw", false, "skip the simplifier")
 	stages := fs.Bool("stages", false, "print every stage")
+	noFuse := fs.Bool("no-fuse", false, "skip fusion (FUN → FUN, by T2 reduction)")
+	noSlice := fs.Bool("no-slice", false, "skip size slicing (FUN → FUN)")
+	explain := fs.Bool("explain-fusion", false, "print fusion's decisions: which producers fused into which consumers, and why the others did not (with --stages, every optimising pass's notes)")
 	vals := argList{}
 	fs.Var(vals, "arg", "an input's value NAME=VALUE compiled in as a default, where the level can hold one (CUDA; repeatable)")
 	lf := addLangFlags(fs)
@@ -483,7 +486,7 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	if *to == "" {
 		*to = stagesTarget(l.Language().Name())
 	}
-	o := lang.CompileOptions{Expand: *expand, Raw: *raw, Defaults: vals}
+	o := lang.CompileOptions{Expand: *expand, Raw: *raw, Defaults: vals, NoFuse: *noFuse, NoSlice: *noSlice}
 	if flagSet(fs, "layout") {
 		o.Layout = *layout
 	}
@@ -496,18 +499,50 @@ func cmdCompile(args []string, stdout io.Writer) error {
 		notice(fmt.Sprintf("compile --%s: no pass from %s to %s reads it (%s)", name, l.Language().Name(), *to, optionReader(name)))
 	}
 	if !*stages {
-		st = st[len(st)-1:]
+		if *explain {
+			printNotes(stdout, st, "Fuse", commentPrefix(st[len(st)-1].Program.Language().Name()))
+		}
+		fmt.Fprint(stdout, st[len(st)-1].Text())
+		return nil
 	}
 	for i, s := range st {
-		if *stages {
-			if i > 0 {
-				fmt.Fprintln(stdout)
-			}
-			fmt.Fprintf(stdout, "-- stage %d: %s (%s)\n", i, s.Name(), s.Program.Language().Name())
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "-- stage %d: %s (%s)\n", i, s.Name(), s.Program.Language().Name())
+		if *explain && i > 0 {
+			printNotes(stdout, st[i-1:i+1], s.Name(), "--   ")
 		}
 		fmt.Fprint(stdout, s.Text())
 	}
 	return nil
+}
+
+// printNotes prints, as comments, the notes of the stages made by the
+// pass named (Pass.Notes: fusion's decisions, slicing's), each stage's
+// from its input, the stage before it.
+func printNotes(w io.Writer, st []lang.Stage, pass, prefix string) {
+	for i := 1; i < len(st); i++ {
+		q := st[i].Pass
+		if q.Name != pass || q.Notes == nil {
+			continue
+		}
+		for _, line := range q.Notes(st[i-1].Program.Syntax(), st[i].Program.Syntax()) {
+			fmt.Fprintln(w, prefix+line)
+		}
+	}
+}
+
+// commentPrefix starts a comment line in a language's syntax, for notes
+// printed before a program.
+func commentPrefix(lang string) string {
+	switch {
+	case lang == "cuda":
+		return "// "
+	case strings.HasPrefix(lang, "remora"):
+		return ";; "
+	}
+	return "-- "
 }
 
 // stagesTarget is where compile --stages goes without --to: IMP, the

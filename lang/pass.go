@@ -34,10 +34,20 @@ type Pass struct {
 	// that prints the results of the levels below as the source prints
 	// them (see Decode).
 	Results func(from any) Decoder
+	// RowWhenChanged asks, like Row, for a row of the program this pass
+	// makes, whatever follows it, but only when the pass changed the
+	// program (FUN after Slice, after Fuse): an optimising pass that
+	// found nothing to do adds no row that repeats the one before.
+	RowWhenChanged bool
 	// Reads names the compile options the pass reads, in When or Run
 	// (OptExpand, OptLayout, …), so the driver can tell a user that an
 	// option given has no pass on the walk to read it.
 	Reads []string
+	// Notes, when set, are what the pass says about the program it
+	// made (fusion's decisions, slicing's): given the pass's input and
+	// output, one line each. compile --stages prints them with the
+	// stage.
+	Notes func(in, out any) []string
 }
 
 // The compile options by name, as Pass.Reads lists them; each is also
@@ -47,6 +57,8 @@ const (
 	OptLayout   = "layout"
 	OptRaw      = "raw"
 	OptDefaults = "arg"
+	OptNoFuse   = "no-fuse"
+	OptNoSlice  = "no-slice"
 )
 
 // Set lists the options o sets (not at their zero value), by name.
@@ -64,6 +76,12 @@ func (o CompileOptions) Set() []string {
 	if len(o.Defaults) > 0 {
 		out = append(out, OptDefaults)
 	}
+	if o.NoFuse {
+		out = append(out, OptNoFuse)
+	}
+	if o.NoSlice {
+		out = append(out, OptNoSlice)
+	}
 	return out
 }
 
@@ -76,6 +94,9 @@ type CompileOptions struct {
 	Expand bool   // run MemoryExpand
 	Layout string // MemoryExpand's layout: "gpu" (coalesced, the default) or "cpu"
 	Raw    bool   // skip the simplifiers
+	// NoFuse and NoSlice switch off FUN's optimising passes, fusion and
+	// size slicing, which run by default.
+	NoFuse, NoSlice bool
 	// Defaults are input values (NAME → VALUE, as --arg takes them)
 	// compiled into a level that can hold them (CUDA's command line
 	// overrides them).

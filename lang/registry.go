@@ -364,7 +364,8 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 // rows adds a level for each of the first n stages of a walk made by a
 // Row pass that transformations at its level follow on the walk (or that
 // is the last stage made, when a later pass declined): the Remora IR
-// after Explicitize and after Inline. seen holds the walks already
+// after Explicitize and after Inline; and for each RowWhenChanged stage
+// that changed the program (FUN after Slice, after Fuse). seen holds the walks already
 // listed, by their passes and labels.
 func (r *Registry) rows(levels []Level, seen map[string]bool, st []Stage, n int, o CompileOptions) []Level {
 	var names, labels []string
@@ -376,7 +377,12 @@ func (r *Registry) rows(levels []Level, seen map[string]bool, st []Stage, n int,
 				labels = append(labels, l)
 			}
 		}
-		if !q.Row || (k+1 < len(st) && st[k+1].Pass.Translation()) {
+		switch {
+		case q.RowWhenChanged:
+			if st[k].Text() == st[k-1].Text() {
+				continue
+			}
+		case !q.Row || (k+1 < len(st) && st[k+1].Pass.Translation()):
 			continue
 		}
 		key := strings.Join(names, " → ") + " | " + strings.Join(labels, " ")
