@@ -315,6 +315,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	lf := addLangFlags(fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
 	trace := fs.Bool("trace", false, "print each kernel's read/write sets per iteration (FUNMEM and IMP)")
+	stats := fs.Bool("stats", false, "after the results, print the run's cost counters (operations, allocations, words, peak live words, kernel launches)")
 	jobs := jobsFlag(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
@@ -340,6 +341,9 @@ func cmdRun(args []string, stdout io.Writer) error {
 			}
 		}
 	}
+	if *stats {
+		o.Stats = &semantics.Stats{}
+	}
 	traced := 0
 	if o.Trace != nil {
 		show := o.Trace
@@ -362,7 +366,21 @@ func cmdRun(args []string, stdout io.Writer) error {
 	for _, v := range r.Lines {
 		fmt.Fprintln(stdout, v)
 	}
+	if *stats {
+		printStats(stdout, l, *sem, r.Stats, "")
+	}
 	return nil
+}
+
+// printStats prints a run's cost counters under a heading that names the
+// level and the semantics, each line after prefix (a comment's start, when
+// they follow a program).
+func printStats(w io.Writer, p lang.Program, sem string, st *semantics.Stats, prefix string) {
+	sem, _ = lang.PickSemantics(p, sem)
+	fmt.Fprintf(w, "%scost counters (%s, %s semantics):\n", prefix, p.Language().Title(), sem)
+	for _, line := range strings.Split(strings.TrimSuffix(st.Table(), "\n"), "\n") {
+		fmt.Fprintln(w, prefix+"  "+line)
+	}
 }
 
 func cmdStep(args []string, stdout io.Writer) error {
@@ -456,7 +474,7 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdCompile(args []string, stdout io.Writer) error {
+func cmdCompile(args []string, stdout io.Writer) (err error) {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
 	to := fs.String("to", "", "the level to compile to ("+strings.Join(check.Registry.Names(), ", ")+")")
 	expand := fs.Bool("expand", false, "run MemoryExpand")
@@ -465,6 +483,7 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	stages := fs.Bool("stages", false, "print every stage")
 	noFuse := fs.Bool("no-fuse", false, "skip fusion (FUN → FUN, by T2 reduction)")
 	noSlice := fs.Bool("no-slice", false, "skip size slicing (FUN → FUN)")
+	stats := fs.Bool("stats", false, "run the compiled program on the --arg inputs and print its cost counters after it, as comments (kernel launches, allocations, words allocated, operations executed, peak live words)")
 	explain := fs.Bool("explain-fusion", false, "print fusion's decisions: which producers fused into which consumers, and why the others did not (with --stages, every optimising pass's notes)")
 	vals := argList{}
 	fs.Var(vals, "arg", "an input's value NAME=VALUE compiled in as a default, where the level can hold one (CUDA; repeatable)")
@@ -496,6 +515,9 @@ func cmdCompile(args []string, stdout io.Writer) error {
 	}
 	// An option no pass on this walk reads would change nothing: say so.
 	for _, name := range check.Registry.Unread(l, *to, o, st) {
+		if name == lang.OptDefaults && *stats {
+			continue // --stats runs the program on them
+		}
 		notice(fmt.Sprintf("compile --%s: no pass from %s to %s reads it (%s)", name, l.Language().Name(), *to, optionReader(name)))
 	}
 	if !*stages {
@@ -503,8 +525,13 @@ func cmdCompile(args []string, stdout io.Writer) error {
 			printNotes(stdout, st, "Fuse", commentPrefix(st[len(st)-1].Program.Language().Name()))
 		}
 		fmt.Fprint(stdout, st[len(st)-1].Text())
-		return nil
+		return compileStats(stdout, st, vals, *stats)
 	}
+	defer func() {
+		if err == nil {
+			err = compileStats(stdout, st, vals, *stats)
+		}
+	}()
 	for i, s := range st {
 		if i > 0 {
 			fmt.Fprintln(stdout)
@@ -515,6 +542,26 @@ func cmdCompile(args []string, stdout io.Writer) error {
 		}
 		fmt.Fprint(stdout, s.Text())
 	}
+	return nil
+}
+
+// compileStats is compile --stats: the compiled program (the last stage)
+// run on the --arg inputs under its default semantics, its counters
+// printed as comments after it.
+func compileStats(w io.Writer, st []lang.Stage, args map[string]string, on bool) error {
+	if !on {
+		return nil
+	}
+	p := st[len(st)-1].Program
+	r, err := p.Run(lang.RunOptions{Args: args, RunOptions: semantics.RunOptions{Stats: &semantics.Stats{}}})
+	if err != nil {
+		if lang.IsInputError(err) {
+			return usageError{"compile --stats runs the compiled program: " + err.Error()}
+		}
+		return err
+	}
+	fmt.Fprintln(w)
+	printStats(w, p, "", r.Stats, commentPrefix(p.Language().Name()))
 	return nil
 }
 
