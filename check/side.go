@@ -79,7 +79,9 @@ func SideBySide(p lang.Program, args map[string]string) ([]Row, error) {
 // run runs the last program of a walk under one semantics, its results
 // decoded to print as the walk's source prints them (lang.Decode).
 func run(stages []lang.Stage, sem string, args map[string]string) Row {
-	r, err := stages[len(stages)-1].Program.Run(lang.RunOptions{Semantics: sem, Args: args})
+	o := lang.RunOptions{Semantics: sem, Args: args}
+	o.Stats = &semantics.Stats{}
+	r, err := stages[len(stages)-1].Program.Run(o)
 	if err == nil {
 		r, err = lang.Decode(stages, r)
 	}
@@ -166,12 +168,16 @@ func blame(first, r Row, args map[string]string) string {
 	return ""
 }
 
-// PrintRows prints the side-by-side table and its verdict line.
+// PrintRows prints the side-by-side table and its verdict line. The cost
+// counters (ops, words allocated, peak live words, kernel launches) are
+// those of the runs whose semantics counts them (semantics.Stats); "-"
+// where it counts none.
 func PrintRows(w io.Writer, rows []Row, verdict error) {
-	t := [][]string{{"level", "semantics", "result", "steps", "time"}}
+	t := [][]string{{"level", "semantics", "result", "steps", "ops", "words", "peak", "kernels", "time"}}
 	runs := 0
 	for _, r := range rows {
 		steps, tm := "-", "-"
+		costs := []string{"-", "-", "-", "-"}
 		if r.Declined == nil {
 			runs++
 		}
@@ -179,9 +185,12 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 			if r.Result.Steps > 0 {
 				steps = fmt.Sprint(r.Result.Steps)
 			}
+			if st := r.Result.Stats; st != nil {
+				costs = []string{fmt.Sprint(st.Ops), fmt.Sprint(st.Words), fmt.Sprint(st.PeakWords), fmt.Sprint(st.Kernels)}
+			}
 			tm = r.Result.Time.Round(time.Microsecond).String()
 		}
-		t = append(t, []string{r.Level, r.Semantics, r.Outcome(), steps, tm})
+		t = append(t, append(append([]string{r.Level, r.Semantics, r.Outcome(), steps}, costs...), tm))
 	}
 	table.Print(w, t)
 	switch {
