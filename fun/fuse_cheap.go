@@ -1,0 +1,259 @@
+package fun
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Producers whose elements cost nothing to recompute fuse into every use,
+// however nested (in loops and other SOACs' bodies too: no work is
+// duplicated), before the analysis proper:
+//
+//	replicate   kernel i <= n do in (a), a bound outside: x[j, k…] reads
+//	            a[k…] (or is the copy let (t : τ) = a), Fig 14 top left
+//	iota        iota n, or kernel i <= n do in (i): x[j] is j
+//	copy        copy y: x[j…] reads y[j…], and a fold or filter over x is
+//	            one over y
+//	transpose   transpose y (a view): x[i, j] reads y[j, i]
+//
+// A read of a replicate or an iota must be at an index j known to lie in
+// 1 … n (the index of a kernel, loop or redomap over n around it): the
+// read was checked against x's size, and a read of a, or j itself, is not.
+// A fold over a replicate or an iota becomes a redomap (scanomap) whose
+// map returns the element. Any other use (the array returned, sliced,
+// passed to a loop…) keeps the producer, and the analysis decides about it
+// as about any kernel. So does a replicate or iota whose size n is not
+// witnessed non-negative before it (see wset): without it, nothing would
+// check n, on some paths, where the producer got stuck.
+//
+// Slices are views too, but are not fused: a read of y[o : s] at i would
+// read y at o + i - 1, an addition more than the view's read costs, and
+// the slice's bounds check would be lost.
+
+// cheap is the kind of cheap producer s is ("" if none) and, for a
+// replicate, its element.
+func cheap(s *Stm) (kind string, elem *Ident) {
+	if len(s.Pat) != 1 {
+		return "", nil
+	}
+	switch e := s.Exp.(type) {
+	case *IotaExp:
+		return "iota", nil
+	case *CopyExp:
+		return "copy", nil
+	case *TransposeExp:
+		return "transpose", nil
+	case *KernelExp:
+		switch {
+		case isIotaKernel(e):
+			return "iota", nil
+		case isReplicate(e):
+			return "replicate", e.Body.Result[0]
+		}
+	}
+	return "", nil
+}
+
+// prepass fuses the cheap producers of b and of the bodies nested in it
+// (those first, so that a transpose of a copy in a kernel's body is gone
+// before the copy is considered); where says whose body b is, ctx are the
+// indices bound around it and wit the sizes witnessed before it.
+func (f *fuser) prepass(b *Body, where string, ctx indexCtx, wit wset) {
+	wits := prefixWitness(b, wit)
+	for k, s := range b.Stms {
+		w := wits[k]
+		place := fmt.Sprintf("the %s at %s", formName(s.Exp), at(s.Exp.Pos()))
+		switch e := s.Exp.(type) {
+		case *IfExp:
+			f.prepass(e.Then, "a branch of "+place, ctx, w)
+			f.prepass(e.Else, "a branch of "+place, ctx, w)
+		case *KernelExp:
+			f.prepass(e.Body, "the body of "+place, ctx.with(e.Var, e.Bound), w)
+		case *LoopExp:
+			f.prepass(e.Body, "the body of "+place, ctx.with(e.Var, e.Bound), witness(w, e.Params))
+		case *RedomapExp:
+			f.prepass(e.Map, "the map of "+place, ctx.with(e.Var, e.Bound), w)
+			f.prepass(e.Op, "the operator of "+place, ctx, witness(w, e.Params))
+		case *ReduceExp, *ScanExp:
+			f.prepass(ExpBody(e), "the operator of "+place, ctx, witness(w, ExpParams(e)))
+		case *FilterExp:
+			f.prepass(e.Body, "the body of "+place, ctx, witness(w, e.Params))
+		}
+	}
+	for k := len(b.Stms) - 1; k >= 0; k-- {
+		f.fuseCheap(b, k, where, ctx, wits[k])
+	}
+	b.Stms = slices.DeleteFunc(b.Stms, func(s *Stm) bool { return f.gone[s] })
+}
+
+// fuseCheap fuses statement k of b into all its uses if it is a cheap
+// producer all of whose uses allow it.
+func (f *fuser) fuseCheap(b *Body, k int, where string, ctx indexCtx, wit wset) {
+	s := b.Stms[k]
+	kind, elem := cheap(s)
+	if kind == "" {
+		return
+	}
+	x := s.Pat[0]
+	n := x.Type.Dims[0].Name
+	if (kind == "iota" || kind == "replicate") && !wit[n] {
+		return
+	}
+	var uses []useSite
+	walkUses(b.Stms[k+1:], b.Result, where, ctx, func(u useSite) {
+		if u.name == x.Name.Name {
+			uses = append(uses, u)
+		}
+	})
+	if len(uses) == 0 {
+		return // dead: the pass removes only what it fuses
+	}
+	for _, u := range uses {
+		if why := cheapRefuses(kind, n, u); why != "" {
+			if kind == "transpose" {
+				f.note(s, false, 0, "kept %s (transpose): %s, so the view stays", x.Name.Name, why)
+			}
+			return
+		}
+	}
+	reads, folds := 0, 0
+	for _, u := range uses {
+		switch u.kind {
+		case useRead:
+			reads++
+			u.stm.Exp = cheapRead(s, kind, elem, u.read)
+		case useOver, useFilter:
+			folds++
+			f.cheapFold(s, kind, elem, u.stm)
+		}
+	}
+	f.gone[s] = true
+	f.changed = true
+	var parts []string
+	if reads > 0 {
+		parts = append(parts, plural(reads, "read"))
+	}
+	if folds > 0 {
+		parts = append(parts, plural(folds, "fold"))
+	}
+	how := map[string]string{
+		"replicate": "each element is " + nameOf(elem) + " (Fig 14, replicate)",
+		"iota":      "each element is its index",
+		"copy":      "they read " + nameOf(copyArr(s)) + " itself",
+		"transpose": "they read " + nameOf(copyArr(s)) + " with the indices swapped",
+	}[kind]
+	f.note(s, true, 0, "fused %s (%s) into its %s: %s", x.Name.Name, kind, strings.Join(parts, " and "), how)
+}
+
+// plural is "1 read", "2 reads".
+func plural(k int, what string) string {
+	if k == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", k, what)
+}
+
+func nameOf(x *Ident) string {
+	if x == nil {
+		return "?"
+	}
+	return x.Name
+}
+
+// copyArr is the array a copy copies or a transpose views.
+func copyArr(s *Stm) *Ident {
+	switch e := s.Exp.(type) {
+	case *CopyExp:
+		return e.Arr
+	case *TransposeExp:
+		return e.Arr
+	}
+	return nil
+}
+
+// cheapRefuses says why the use u of a cheap producer of the given kind
+// and size n cannot read its element instead ("" if it can).
+func cheapRefuses(kind, n string, u useSite) string {
+	switch u.kind {
+	case useRead:
+		if kind == "iota" || kind == "replicate" {
+			j := u.read.Idx[0].Name
+			if u.idx[j] != n {
+				return fmt.Sprintf("read as %s at %s, at an index not known to lie in 1 … %s", PrintExp(u.read), at(u.pos), n)
+			}
+		}
+		return ""
+	case useOver:
+		if kind != "transpose" {
+			return ""
+		}
+	case useFilter:
+		if kind == "copy" {
+			return ""
+		}
+	}
+	if u.what == "" {
+		return "used as a whole at " + at(u.pos)
+	}
+	return u.what
+}
+
+// cheapRead is the read r of the cheap producer s, read from its element.
+func cheapRead(s *Stm, kind string, elem *Ident, r *IndexExp) Exp {
+	at := func(x *Ident) *Ident { return &Ident{NamePos: r.Arr.NamePos, Name: x.Name} }
+	switch kind {
+	case "iota":
+		return &ScalarExp{X: Var{Ident: CloneIdent(r.Idx[0])}}
+	case "replicate":
+		if len(r.Idx) == 1 {
+			return &ScalarExp{X: Var{Ident: at(elem)}}
+		}
+		return &IndexExp{Arr: at(elem), Idx: r.Idx[1:], Rbrack: r.Rbrack}
+	case "copy":
+		return &IndexExp{Arr: at(copyArr(s)), Idx: r.Idx, Rbrack: r.Rbrack}
+	case "transpose":
+		return &IndexExp{Arr: at(copyArr(s)), Idx: []*Ident{r.Idx[1], r.Idx[0]}, Rbrack: r.Rbrack}
+	}
+	return r
+}
+
+// cheapFold rewrites the fold (or filter) statement t over the cheap
+// producer s: over a copy it folds the copied array; over a replicate or
+// an iota it becomes a redomap (scanomap) whose map returns the element.
+func (f *fuser) cheapFold(s *Stm, kind string, elem *Ident, t *Stm) {
+	if kind == "copy" {
+		y := copyArr(s)
+		switch e := t.Exp.(type) {
+		case *ReduceExp:
+			e.Arr = &Ident{NamePos: e.Arr.NamePos, Name: y.Name}
+		case *ScanExp:
+			e.Arr = &Ident{NamePos: e.Arr.NamePos, Name: y.Name}
+		case *FilterExp:
+			e.Arr = &Ident{NamePos: e.Arr.NamePos, Name: y.Name}
+		}
+		return
+	}
+	var idx, bound *Ident
+	switch e := s.Exp.(type) {
+	case *IotaExp:
+		idx, bound = &Ident{NamePos: e.Keyword, Name: "i"}, e.N
+	case *KernelExp:
+		idx, bound = e.Var, e.Bound
+	}
+	v := f.indexFor(s, idx)
+	if _, ok := s.Exp.(*IotaExp); ok && f.used[v.Name] {
+		v.Name = f.fresh("i")
+	}
+	res := elem
+	if kind == "iota" {
+		res = v
+	}
+	m := &Body{In: t.Exp.Pos(), Result: []*Ident{{NamePos: res.NamePos, Name: res.Name}}}
+	switch e := t.Exp.(type) {
+	case *ReduceExp:
+		t.Exp = &RedomapExp{Keyword: e.Keyword, Params: e.Params, Ne: e.Ne, Var: v, Bound: CloneIdent(bound), Map: m, Combine: e.Body.Pos(), Op: e.Body}
+	case *ScanExp:
+		t.Exp = &RedomapExp{Keyword: e.Keyword, Scan: true, Params: e.Params, Ne: e.Ne, Var: v, Bound: CloneIdent(bound), Map: m, Combine: e.Body.Pos(), Op: e.Body}
+	}
+}

@@ -1,0 +1,325 @@
+package fun_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// fusedMark separates a chunk of testdata/fuse.txt from what Fuse makes
+// of it.
+const fusedMark = "-- fused:"
+
+// fuseUpdating reports whether the expected parts of testdata/fuse.txt are
+// to be rewritten: go test ./fun -run TestFuseGolden -update (the flag
+// slice_test.go defines), or FUSE_UPDATE=1 in the environment.
+func fuseUpdating() bool {
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		return true
+	}
+	return os.Getenv("FUSE_UPDATE") == "1"
+}
+
+// A chunk of testdata/fuse.txt is a FUN program with a -- == block of
+// cases (check.ParseSpec's format), then a line "-- fused:", the program
+// Fuse makes of it (as fun.Print prints it), and its report as comments.
+// In the program, a producer's line may end in a comment that states the
+// decision expected about it, which the report must contain on that line:
+//
+//	-- fused            fused (into anything)
+//	-- kept             kept, for a reason that is no case of Fig 9
+//	-- kept (case N)    kept, for case N of Fig 9
+//
+// and a comment line "-- unsafe: N …" runs the pass fusing in those cases
+// of Fig 9 anyway (FuseOptions.Unsafe), which must then cost more
+// operations in some case, once FUN counts them.
+var intentRe = regexp.MustCompile(`--\s*(fused|kept)(?:\s*\(case (\d)\))?\s*$`)
+
+// TestFuseGolden runs testdata/fuse.txt. The fused program must be the one
+// expected, type check, print and parse back, and give every case the
+// values the program gives (or get stuck where it does), those the case
+// expects; its cost counters must be no larger (when FUN counts them).
+// With -update the expected parts are rewritten.
+func TestFuseGolden(t *testing.T) {
+	path := filepath.Join("testdata", "fuse.txt")
+	chunks := golden.Read(t, path, "--")
+	got := map[int]string{}
+	for _, c := range chunks {
+		t.Run(c.Name(), func(t *testing.T) {
+			src, want, ok := strings.Cut(c.Src, "\n"+fusedMark+"\n")
+			if !ok && !fuseUpdating() {
+				t.Fatalf("%s:%d: no %q line", c.File, c.Line, fusedMark)
+			}
+			p, err := fun.ParseFile(c.File, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := fun.Check(p, nil); err != nil {
+				t.Fatal(err)
+			}
+			var opts fun.FuseOptions
+			for _, l := range strings.Split(src, "\n") {
+				if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "-- unsafe:"); ok {
+					for _, w := range strings.Fields(rest) {
+						k, err := strconv.Atoi(w)
+						if err != nil {
+							t.Fatalf("bad unsafe line %q", l)
+						}
+						opts.Unsafe = append(opts.Unsafe, k)
+					}
+				}
+			}
+			q, rep := fun.Fuse(p, opts)
+			out := fuseRender(q, rep)
+			got[c.Line] = out
+			if !fuseUpdating() && strings.TrimSpace(out) != strings.TrimSpace(want) {
+				t.Errorf("%s:%d: fused program and report differ (go test ./fun -run TestFuseGolden -update rewrites them)\ngot:\n%s\nwant:\n%s", c.File, c.Line, out, want)
+			}
+			for _, msg := range fuseIntents(src, rep) {
+				t.Errorf("%s: %s", c.File, msg)
+			}
+			spec, err := check.ParseSpec(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(spec.Cases) == 0 {
+				t.Fatalf("%s:%d: no -- == cases", c.File, c.Line)
+			}
+			for _, msg := range fuseSameRuns(p, q, spec.Cases, len(opts.Unsafe) > 0) {
+				t.Error(msg)
+			}
+		})
+	}
+	if fuseUpdating() {
+		fuseRewrite(t, path, got)
+	}
+}
+
+// fuseRender is the expected part of a chunk: the fused program, then the
+// report as comments.
+func fuseRender(q *fun.Program, rep *fun.FusionReport) string {
+	var b strings.Builder
+	b.WriteString(fun.Print(q))
+	if len(rep.Notes) == 0 {
+		b.WriteString("-- notes: none\n")
+		return b.String()
+	}
+	b.WriteString("-- notes:\n")
+	for _, n := range rep.Notes {
+		b.WriteString("--   " + n.String() + "\n")
+	}
+	return b.String()
+}
+
+// fuseIntents checks the decisions the program's comments expect against
+// the report.
+func fuseIntents(src string, rep *fun.FusionReport) []string {
+	var msgs []string
+	byLine := map[int][]fun.FusionNote{}
+	for _, n := range rep.Notes {
+		byLine[n.Pos.Line] = append(byLine[n.Pos.Line], n)
+	}
+	for i, l := range strings.Split(src, "\n") {
+		line := i + 1
+		if strings.HasPrefix(strings.TrimSpace(l), "--") {
+			continue
+		}
+		m := intentRe.FindStringSubmatch(l)
+		notes := byLine[line]
+		if m == nil {
+			for _, n := range notes {
+				msgs = append(msgs, fmt.Sprintf("line %d: a note without an expected decision (end the line in -- fused or -- kept): %s", line, n.Msg))
+			}
+			continue
+		}
+		if len(notes) == 0 {
+			msgs = append(msgs, fmt.Sprintf("line %d: expected %s, but no note is on this line", line, strings.TrimSpace(m[0][2:])))
+		}
+		fig, _ := strconv.Atoi(m[2])
+		for _, n := range notes {
+			if n.Fused != (m[1] == "fused") || (m[1] == "kept" && n.Case != fig) {
+				msgs = append(msgs, fmt.Sprintf("line %d: expected %s, but: %s", line, strings.TrimSpace(m[0][2:]), n.Msg))
+			}
+		}
+	}
+	return msgs
+}
+
+// fuseRewrite replaces, in the chunked file, the part of each chunk after
+// its "-- fused:" line (added when missing) by what the test got.
+func fuseRewrite(t *testing.T, path string, got map[int]string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	var out []string
+	start := 0
+	flush := func(end int) {
+		chunk := lines[start:end]
+		body := chunk
+		for i, l := range chunk {
+			if l == fusedMark {
+				body = chunk[:i]
+				break
+			}
+		}
+		out = append(out, body...)
+		if g, ok := got[start+1]; ok {
+			for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+				out = out[:len(out)-1]
+			}
+			out = append(out, fusedMark)
+			out = append(out, strings.Split(strings.TrimSuffix(g, "\n"), "\n")...)
+		}
+	}
+	for i, l := range lines {
+		if l == "---" {
+			flush(i)
+			out = append(out, "---")
+			start = i + 1
+		}
+	}
+	flush(len(lines))
+	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fuseSameRuns runs each case on p and on q (its fused program), under
+// both semantics, and says where they differ: in their values, in whether
+// they get stuck, from what the case expects, or (when FUN counts costs)
+// in a cost counter of q above p's. With unsafe (the pass was told to
+// duplicate work) q must instead run more operations than p in some case.
+func fuseSameRuns(p, q *fun.Program, cases []*check.Case, unsafe bool) []string {
+	var msgs []string
+	where := func(c *check.Case, sem string) string { return fmt.Sprintf("%s:%d (%s)", p.File, c.Line, sem) }
+	if _, err := fun.Check(q, nil); err != nil {
+		return []string{fmt.Sprintf("%s: the fused program does not type check: %v\n%s", p.File, err, fun.Print(q))}
+	}
+	if err := golden.RoundTrip(p.File, q, fun.Print, fun.ParseFile); err != nil {
+		return []string{fmt.Sprintf("%s: the fused program does not print back: %v", p.File, err)}
+	}
+	lp, err := fun.Language.Adopt(p.File, p, lang.LoadOptions{})
+	if err != nil {
+		return []string{err.Error()}
+	}
+	lq, err := fun.Language.Adopt(q.File, q, lang.LoadOptions{})
+	if err != nil {
+		return []string{err.Error()}
+	}
+	counted, costlier := false, false
+	for _, c := range cases {
+		for _, sem := range []string{"big", "small"} {
+			var sp, sq semantics.Stats
+			rp, errp := lp.Run(lang.RunOptions{Semantics: sem, Args: c.Args, RunOptions: semantics.RunOptions{Stats: &sp}})
+			rq, errq := lq.Run(lang.RunOptions{Semantics: sem, Args: c.Args, RunOptions: semantics.RunOptions{Stats: &sq}})
+			switch {
+			case errp == nil && errq == nil:
+				if a, b := strings.Join(rp.Lines, " "), strings.Join(rq.Lines, " "); a != b {
+					msgs = append(msgs, fmt.Sprintf("%s: fused gives { %s }, the program { %s }", where(c, sem), b, a))
+				}
+				if c.Error == nil && strings.Join(rq.Lines, " ") != strings.Join(c.Output, " ") {
+					msgs = append(msgs, fmt.Sprintf("%s: fused gives { %s }, the case expects { %s }", where(c, sem), strings.Join(rq.Lines, " "), strings.Join(c.Output, " ")))
+				}
+				if rq.Stats != nil && rp.Stats != nil {
+					counted = true
+					costlier = costlier || sq.Ops > sp.Ops
+					if !unsafe {
+						msgs = append(msgs, fuseCosts(where(c, sem), sp, sq)...)
+					}
+				}
+			case errp != nil && errq != nil:
+				if c.Error != nil && !c.Error.MatchString(errp.Error()) {
+					msgs = append(msgs, fmt.Sprintf("%s: the program gets stuck with %v, the case expects %q", where(c, sem), errp, c.Error))
+				}
+				if fuseKind(errp) != fuseKind(errq) {
+					msgs = append(msgs, fmt.Sprintf("%s: fused gets stuck with %v, the program with %v", where(c, sem), errq, errp))
+				}
+			case errq != nil:
+				msgs = append(msgs, fmt.Sprintf("%s: fused gets stuck (%v), the program gives { %s }", where(c, sem), errq, strings.Join(rp.Lines, " ")))
+			default:
+				msgs = append(msgs, fmt.Sprintf("%s: fused gives { %s }, the program gets stuck (%v)", where(c, sem), strings.Join(rq.Lines, " "), errp))
+			}
+		}
+	}
+	if unsafe && counted && !costlier {
+		msgs = append(msgs, fmt.Sprintf("%s: fused in an unsafe case, but no case runs more operations", p.File))
+	}
+	return msgs
+}
+
+// fuseCosts says which cost counters of a fused run (q) exceed the
+// unfused run's (p).
+func fuseCosts(where string, p, q semantics.Stats) []string {
+	var msgs []string
+	for _, c := range []struct {
+		name string
+		p, q int64
+	}{{"operations", p.Ops, q.Ops}, {"words", p.Words, q.Words}, {"peak words", p.PeakWords, q.PeakWords}, {"kernel launches", p.Kernels, q.Kernels}} {
+		if c.q > c.p {
+			msgs = append(msgs, fmt.Sprintf("%s: fused costs %d %s, the program %d", where, c.q, c.name, c.p))
+		}
+	}
+	return msgs
+}
+
+// fuseKind is an error's kind (stuck, bad input, …).
+func fuseKind(err error) string {
+	if se, ok := err.(*semantics.Error); ok {
+		return fmt.Sprint(se.Kind)
+	}
+	return "other"
+}
+
+// TestFuseExamples fuses every program of examples/fun that type checks,
+// and runs its -- == cases on it and on the fused program.
+func TestFuseExamples(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "examples", "fun", "*.fun"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := fun.ParseFile(filepath.Base(f), string(src))
+			if err != nil {
+				t.Skip("does not parse (an example of an error)")
+			}
+			if _, err := fun.Check(p, nil); err != nil {
+				t.Skip("does not type check (an example of an error)")
+			}
+			spec, err := check.ParseSpec(string(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := fun.Print(p)
+			q, _ := fun.Fuse(p, fun.FuseOptions{})
+			for _, msg := range fuseSameRuns(p, q, spec.Cases, false) {
+				t.Error(msg)
+			}
+			if fun.Print(p) != before {
+				t.Error("Fuse changed its input")
+			}
+			// A second pass finds nothing more.
+			r, rep := fun.Fuse(q, fun.FuseOptions{})
+			if fun.Print(r) != fun.Print(q) || rep.Fused() > 0 {
+				t.Errorf("fusing the fused program again changes it:\n%s", rep)
+			}
+		})
+	}
+}
