@@ -1,0 +1,203 @@
+package fun
+
+import "fmt"
+
+// Part 4 of size slicing: the fallbacks.
+//
+// A loop that carries an array whose size changes from one iteration to
+// the next, and a filter, bind existential sizes whose shape slice is the
+// recurrence itself (computing the size ahead would run the loop, or the
+// filter's predicate, twice: Fig 19, which the paper rejects for Fig 20):
+// they stay existential, as §1's fallback keeps them.
+//
+// And the allocations that stay in kernel bodies after slicing are
+// listed: those FUN → FUNMEM gives an alloc that MemoryExpand (funmem/
+// expand.go) cannot hoist out of every kernel around it. MemoryExpand
+// hoists an allocation from the top of a kernel's body whose size uses no
+// variable bound in that body and whose block no body returns (an if
+// returns its arrays' blocks, a loop starts from them), then again from
+// the kernel around, and so on; it leaves alone the allocations in an
+// if's branch, a loop's or a fold's body inside a kernel.
+
+// fallbacks notes the existential sizes of loops and filters, and lists
+// the allocations kept in kernels.
+func (s *slicer) fallbacks(p *Program) {
+	ts := slTypes{}
+	for _, in := range p.Inputs {
+		ts[in.Name.Name] = in.Type
+	}
+	k := &slKeeper{s: s, ts: ts}
+	k.body(p.Body, slKeepCtx{})
+}
+
+// slKeepCtx is where a body is: in a kernel, at the top of a nest of
+// kernel bodies (pure), the names bound in the outermost kernel of the
+// nest, and the kernels of the nest.
+type slKeepCtx struct {
+	inKernel, pure bool
+	bound          map[string]bool
+	chain          []*Stm // the kernels of the nest, outermost first
+}
+
+type slKeeper struct {
+	s  *slicer
+	ts slTypes
+}
+
+func (k *slKeeper) body(b *Body, c slKeepCtx) {
+	for _, st := range b.Stms {
+		k.stm(st, b, c)
+		for _, p := range st.Pat {
+			if c.bound != nil {
+				c.bound[p.Name.Name] = true
+			}
+		}
+		k.ts.bindStm(st)
+	}
+}
+
+func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
+	s := k.s
+	switch e := st.Exp.(type) {
+	case *LoopExp:
+		ints := map[string]int{}
+		for j, p := range e.Params {
+			if p.Type.IsInt() {
+				ints[p.Name.Name] = j
+			}
+		}
+		seen := map[int]bool{}
+		for _, p := range e.Params {
+			for _, d := range p.Type.Dims {
+				if j, ok := ints[d.Name]; ok && !seen[j] {
+					seen[j] = true
+					x := st.Pat[j].Name
+					s.note(x.NamePos, "kept %s existential: the loop at %s carries it, so its shape slice is the loop itself, a recurrence (§1's fallback)", x.Name, slAt(st.Pos()))
+				}
+			}
+		}
+	case *FilterExp:
+		x := st.Pat[0].Name
+		s.note(x.NamePos, "kept %s existential: how many rows the filter at %s keeps is known only once it has run (Fig 20)", x.Name, slAt(st.Pos()))
+	}
+	if c.inKernel && slAllocates(st) {
+		if why := k.keptWhy(st, b, c); why != "" {
+			s.rep.Kept = append(s.rep.Kept, slWithFile(st.Pos(), s.file))
+			name := st.Pat[len(st.Pat)-1].Name.Name
+			s.note(st.Pos(), "kept the allocation of %s (%s) in the kernel at %s: %s", name, slForm(st.Exp), slAt(c.chain[len(c.chain)-1].Pos()), why)
+		}
+	}
+	// The bodies, with where they are.
+	enter := func(nb *Body, kernel bool) {
+		nc := slKeepCtx{inKernel: c.inKernel || kernel, bound: c.bound, chain: c.chain}
+		switch {
+		case kernel && !c.inKernel:
+			nc.pure, nc.bound, nc.chain = true, map[string]bool{}, []*Stm{st}
+		case kernel:
+			nc.pure, nc.chain = c.pure, append(append([]*Stm(nil), c.chain...), st)
+		default:
+			nc.pure = false
+		}
+		if nc.bound != nil {
+			for x := range slBinders(st) {
+				nc.bound[x] = true
+			}
+		}
+		k.ts.bindInner(st.Exp)
+		k.body(nb, nc)
+	}
+	_, isKernel := st.Exp.(*KernelExp)
+	for _, nb := range ExpBodies(st.Exp) {
+		enter(nb, isKernel)
+	}
+}
+
+func slWithFile(p Pos, file string) Pos {
+	if p.File == "" {
+		p.File = file
+	}
+	return p
+}
+
+// slAllocates reports whether FUN → FUNMEM gives a statement an alloc.
+func slAllocates(st *Stm) bool {
+	switch e := st.Exp.(type) {
+	case *KernelExp, *IotaExp, *CopyExp, *ScanExp, *FilterExp:
+		return true
+	case *RedomapExp:
+		return e.Scan
+	}
+	return false
+}
+
+// keptWhy says why MemoryExpand cannot hoist the allocation of st, a
+// statement of body b in a kernel, out of every kernel ("" when it can).
+func (k *slKeeper) keptWhy(st *Stm, b *Body, c slKeepCtx) string {
+	if !c.pure {
+		return "it is in an if's branch, or in a loop's or a fold's body, in the kernel's body, from where MemoryExpand does not hoist"
+	}
+	for _, d := range slAllocDims(st, k.ts) {
+		if c.bound[d.Name] {
+			if why, ok := k.s.unhoisted[st]; ok {
+				return why
+			}
+			return fmt.Sprintf("its size %s is bound in the kernel at %s", d.Name, slAt(c.chain[0].Pos()))
+		}
+	}
+	for _, kn := range c.chain[1:] {
+		e := kn.Exp.(*KernelExp)
+		if c.bound[e.Bound.Name] {
+			return fmt.Sprintf("the kernel at %s around it has the bound %s, bound in the kernel at %s", slAt(kn.Pos()), e.Bound.Name, slAt(c.chain[0].Pos()))
+		}
+	}
+	if ret := slReturnedBlock(st, b); ret != nil {
+		return fmt.Sprintf("its block is returned by the %s at %s (MemoryExpand expands only blocks that are used in types)", slForm(ret.Exp), slAt(ret.Pos()))
+	}
+	return ""
+}
+
+// slReturnedBlock is the if or loop in body b (a kernel's) that returns, or
+// starts from, the array st makes or a view or an if's result of it (in
+// FUNMEM, its block), or nil.
+func slReturnedBlock(st *Stm, b *Body) *Stm {
+	alias := map[string]bool{st.Pat[len(st.Pat)-1].Name.Name: true}
+	var found *Stm
+	for changed := true; changed; {
+		changed = false
+		add := func(x string) {
+			if !alias[x] {
+				alias[x], changed = true, true
+			}
+		}
+		Stms(b, func(t *Stm) {
+			switch e := t.Exp.(type) {
+			case *SliceExp:
+				if alias[e.Arr.Name] {
+					add(t.Pat[0].Name.Name)
+				}
+			case *TransposeExp:
+				if alias[e.Arr.Name] {
+					add(t.Pat[0].Name.Name)
+				}
+			case *IfExp:
+				for _, br := range []*Body{e.Then, e.Else} {
+					for j, r := range br.Result {
+						if alias[r.Name] {
+							add(t.Pat[j].Name.Name)
+							if found == nil {
+								found = t
+							}
+						}
+					}
+				}
+			case *LoopExp:
+				for _, x := range e.Init {
+					if alias[x.Name] && found == nil {
+						found = t
+					}
+				}
+			}
+		})
+	}
+	return found
+}

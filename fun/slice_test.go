@@ -1,0 +1,264 @@
+package fun_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected parts of testdata/slice.txt")
+
+// slicedMark separates a chunk's program from what SliceSizes makes of it.
+const slicedMark = "-- sliced:"
+
+// TestSliceGolden runs testdata/slice.txt. A chunk is a FUN program with a
+// -- == block of cases, then a line "-- sliced:", the program SliceSizes
+// makes of it (as fun.Print prints it), and the report as comments: the
+// notes, the overhead and the kept allocations. The sliced program must
+// be the one expected, type check, print and parse back, and give every
+// case the same values as the program (or get stuck too), those the case
+// expects. With -update the expected parts are rewritten.
+func TestSliceGolden(t *testing.T) {
+	path := filepath.Join("testdata", "slice.txt")
+	chunks := golden.Read(t, path, "--")
+	got := map[int]string{}
+	for _, c := range chunks {
+		t.Run(c.Name(), func(t *testing.T) {
+			src, want, ok := strings.Cut(c.Src, "\n"+slicedMark+"\n")
+			if !ok && !*update {
+				t.Fatalf("%s:%d: no %q line", c.File, c.Line, slicedMark)
+			}
+			p, err := fun.ParseFile(c.File, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := fun.Check(p, nil); err != nil {
+				t.Fatal(err)
+			}
+			q, rep := fun.SliceSizes(p)
+			out := render(q, rep)
+			got[c.Line] = out
+			if !*update && strings.TrimSpace(out) != strings.TrimSpace(want) {
+				t.Errorf("%s:%d: sliced program and report differ (go test ./fun -run TestSliceGolden -update rewrites them)\ngot:\n%s\nwant:\n%s", c.File, c.Line, out, want)
+			}
+			spec, err := check.ParseSpec(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(spec.Cases) == 0 {
+				t.Fatalf("%s:%d: no -- == cases", c.File, c.Line)
+			}
+			for _, msg := range sameRuns(p, q, rep, spec.Cases, true) {
+				t.Error(msg)
+			}
+		})
+	}
+	if *update {
+		rewrite(t, path, got)
+	}
+}
+
+// render is the expected part of a chunk: the program, then the report as
+// comments.
+func render(q *fun.Program, rep *fun.SliceReport) string {
+	var b strings.Builder
+	b.WriteString(fun.Print(q))
+	b.WriteString("-- notes:\n")
+	for _, n := range rep.Notes {
+		b.WriteString("--   " + n.String() + "\n")
+	}
+	fmt.Fprintf(&b, "-- overhead: %d\n", rep.Overhead)
+	var kept []string
+	for _, k := range rep.Kept {
+		kept = append(kept, fmt.Sprintf("%d:%d", k.Line, k.Col))
+	}
+	if len(kept) == 0 {
+		kept = []string{"none"}
+	}
+	b.WriteString("-- kept: " + strings.Join(kept, " ") + "\n")
+	return b.String()
+}
+
+// rewrite replaces, in the chunked file, the part of each chunk after its
+// "-- sliced:" line (added when missing) by what the test got.
+func rewrite(t *testing.T, path string, got map[int]string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	var out []string
+	start := 0
+	flush := func(end int) {
+		chunk := lines[start:end]
+		body := chunk
+		for i, l := range chunk {
+			if l == slicedMark {
+				body = chunk[:i]
+				break
+			}
+		}
+		out = append(out, body...)
+		if g, ok := got[start+1]; ok {
+			for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+				out = out[:len(out)-1]
+			}
+			out = append(out, slicedMark)
+			out = append(out, strings.Split(strings.TrimSuffix(g, "\n"), "\n")...)
+		}
+	}
+	for i, l := range lines {
+		if l == "---" {
+			flush(i)
+			out = append(out, "---")
+			start = i + 1
+		}
+	}
+	flush(len(lines))
+	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sameRuns runs each case on p and on q (its sliced program), under both
+// semantics, and says where they differ: in their values, in whether they
+// get stuck, or from what the case expects (strict: a stuck case's error
+// must match the case's pattern after slicing too). It also checks q's
+// printed form, and when FUN counts costs, the report's overhead bound.
+func sameRuns(p, q *fun.Program, rep *fun.SliceReport, cases []*check.Case, strict bool) []string {
+	var msgs []string
+	where := func(c *check.Case, sem string) string { return fmt.Sprintf("%s:%d (%s)", p.File, c.Line, sem) }
+	if _, err := fun.Check(q, nil); err != nil {
+		return []string{fmt.Sprintf("%s: the sliced program does not type check: %v\n%s", p.File, err, fun.Print(q))}
+	}
+	back, err := fun.ParseFile(p.File, fun.Print(q))
+	if err != nil {
+		return []string{fmt.Sprintf("%s: the sliced program does not parse back: %v\n%s", p.File, err, fun.Print(q))}
+	}
+	if _, err := fun.Check(back, nil); err != nil {
+		return []string{fmt.Sprintf("%s: the sliced program, printed, does not type check: %v", p.File, err)}
+	}
+	lp, err := fun.Language.Adopt(p.File, p, lang.LoadOptions{})
+	if err != nil {
+		return []string{err.Error()}
+	}
+	lq, err := fun.Language.Adopt(q.File, q, lang.LoadOptions{})
+	if err != nil {
+		return []string{err.Error()}
+	}
+	for _, c := range cases {
+		for _, sem := range []string{"big", "small"} {
+			var sp, sq semantics.Stats
+			rp, errp := lp.Run(lang.RunOptions{Semantics: sem, Args: c.Args, RunOptions: semantics.RunOptions{Stats: &sp}})
+			rq, errq := lq.Run(lang.RunOptions{Semantics: sem, Args: c.Args, RunOptions: semantics.RunOptions{Stats: &sq}})
+			switch {
+			case errp == nil && errq == nil:
+				if a, b := strings.Join(rp.Lines, " "), strings.Join(rq.Lines, " "); a != b {
+					msgs = append(msgs, fmt.Sprintf("%s: sliced gives { %s }, the program { %s }", where(c, sem), b, a))
+				}
+				if c.Error == nil && strings.Join(rq.Lines, " ") != strings.Join(c.Output, " ") {
+					msgs = append(msgs, fmt.Sprintf("%s: sliced gives { %s }, the case expects { %s }", where(c, sem), strings.Join(rq.Lines, " "), strings.Join(c.Output, " ")))
+				}
+				if rq.Stats != nil && rp.Stats != nil {
+					if sq.Ops > sp.Ops+rep.Overhead {
+						msgs = append(msgs, fmt.Sprintf("%s: sliced runs %d operations, more than the program's %d and the overhead %d", where(c, sem), sq.Ops, sp.Ops, rep.Overhead))
+					}
+					if sq.Words > sp.Words {
+						msgs = append(msgs, fmt.Sprintf("%s: sliced allocates %d words, the program %d", where(c, sem), sq.Words, sp.Words))
+					}
+				}
+			case errp != nil && errq != nil:
+				if strict && c.Error != nil && !c.Error.MatchString(errq.Error()) {
+					msgs = append(msgs, fmt.Sprintf("%s: sliced gets stuck with %v, the case expects %q", where(c, sem), errq, c.Error))
+				}
+				if kind(errp) != kind(errq) {
+					msgs = append(msgs, fmt.Sprintf("%s: sliced gets stuck with %v, the program with %v", where(c, sem), errq, errp))
+				}
+			case errq != nil:
+				msgs = append(msgs, fmt.Sprintf("%s: sliced gets stuck (%v), the program gives { %s }", where(c, sem), errq, strings.Join(rp.Lines, " ")))
+			default:
+				msgs = append(msgs, fmt.Sprintf("%s: sliced gives { %s }, the program gets stuck (%v)", where(c, sem), strings.Join(rq.Lines, " "), errp))
+			}
+		}
+	}
+	return msgs
+}
+
+// kind is an error's kind (stuck, bad input, …).
+func kind(err error) string {
+	if se, ok := err.(*semantics.Error); ok {
+		return fmt.Sprint(se.Kind)
+	}
+	return "other"
+}
+
+// TestSliceExamples slices every program of examples/fun that type
+// checks, and runs its -- == cases on it and on the sliced program.
+func TestSliceExamples(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "examples", "fun", "*.fun"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := fun.ParseFile(filepath.Base(f), string(src))
+			if err != nil {
+				t.Skip("does not parse (an example of an error)")
+			}
+			if _, err := fun.Check(p, nil); err != nil {
+				t.Skip("does not type check (an example of an error)")
+			}
+			spec, err := check.ParseSpec(string(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := fun.Print(p)
+			q, rep := fun.SliceSizes(p)
+			for _, msg := range sameRuns(p, q, rep, spec.Cases, true) {
+				t.Error(msg)
+			}
+			if fun.Print(p) != before {
+				t.Error("SliceSizes changed its input")
+			}
+		})
+	}
+}
+
+// TestSliceKeepsInput checks that the pass does not change the program it
+// is given, and gives the same result twice.
+func TestSliceKeepsInput(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "examples", "fun", "matmul.fun"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := fun.ParseFile("matmul.fun", string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := fun.Print(p)
+	q1, r1 := fun.SliceSizes(p)
+	q2, r2 := fun.SliceSizes(p)
+	if fun.Print(p) != before {
+		t.Error("SliceSizes changed its input")
+	}
+	if fun.Print(q1) != fun.Print(q2) || r1.String() != r2.String() {
+		t.Error("SliceSizes gave two results for one program")
+	}
+	if !regexp.MustCompile(`sliced h1`).MatchString(r1.String()) {
+		t.Errorf("matmul.fun: h1 not sliced:\n%s", r1)
+	}
+}
