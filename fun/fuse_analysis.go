@@ -102,6 +102,12 @@ func (f *fuser) lambda(s *Stm, wit wset) lamInfo {
 	whole := func(x *Ident, what string) {
 		out.res.unfuse(x.Name, reason{5, x.NamePos, what + place})
 	}
+	// A fold's array is its input, unless its operator uses it too.
+	fold := func(x *Ident, op *Body) {
+		if !mentions(op, x.Name) {
+			out.inputs[x.Name] = true
+		}
+	}
 	switch e := s.Exp.(type) {
 	case *KernelExp:
 		analyse(e.Body, "body", nil, e.Var)
@@ -111,11 +117,11 @@ func (f *fuser) lambda(s *Stm, wit wset) lamInfo {
 	case *ReduceExp:
 		analyse(e.Body, "operator", e.Params, nil)
 		whole(e.Ne, "the start value of ")
-		out.inputs[e.Arr.Name] = true
+		fold(e.Arr, e.Body)
 	case *ScanExp:
 		analyse(e.Body, "operator", e.Params, nil)
 		whole(e.Ne, "the start value of ")
-		out.inputs[e.Arr.Name] = true
+		fold(e.Arr, e.Body)
 	case *RedomapExp:
 		analyse(e.Map, "map", nil, e.Var)
 		analyse(e.Op, "operator", e.Params, nil)
@@ -165,6 +171,13 @@ func before(a, b reason) bool {
 		return a.fig < b.fig
 	}
 	return a.text < b.text
+}
+
+// mentions reports whether the name x occurs in b.
+func mentions(b *Body, x string) bool {
+	found := false
+	Idents(b, func(y *Ident) { found = found || y.Name == x })
+	return found
 }
 
 // firstPos is the earliest position among reasons.
