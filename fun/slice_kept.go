@@ -82,7 +82,7 @@ func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
 	}
 	if c.inKernel && slAllocates(st) {
 		if why := k.keptWhy(st, b, c); why != "" {
-			s.rep.Kept = append(s.rep.Kept, slWithFile(st.Pos(), s.file))
+			s.rep.Kept = append(s.rep.Kept, st.Pos()) // as FUN → FUNMEM gives its alloc
 			name := st.Pat[len(st.Pat)-1].Name.Name
 			s.note(st.Pos(), "kept the allocation of %s (%s) in the kernel at %s: %s", name, slForm(st.Exp), slAt(c.chain[len(c.chain)-1].Pos()), why)
 		}
@@ -110,13 +110,6 @@ func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
 	for _, nb := range ExpBodies(st.Exp) {
 		enter(nb, isKernel)
 	}
-}
-
-func slWithFile(p Pos, file string) Pos {
-	if p.File == "" {
-		p.File = file
-	}
-	return p
 }
 
 // slAllocates reports whether FUN → FUNMEM gives a statement an alloc.
