@@ -362,12 +362,17 @@ func (s *slicer) assertBody(b *Body, c *slSymCtx, inKernel bool) {
 // hold there.
 func (s *slicer) assertInner(st *Stm, c *slSymCtx, inKernel bool) {
 	saved := c.facts
-	enter := func(b *Body, x string, kind int, k bool) {
+	// enter looks into body b, which runs when x is (kind); an index
+	// there is at least 1.
+	enter := func(b *Body, x string, kind int, k bool, index ...*Ident) {
 		c.facts = map[string]slInterval{}
 		for key, v := range saved {
 			c.facts[key] = v
 		}
 		c.assume(x, kind)
+		for _, i := range index {
+			c.assume(i.Name, slPos)
+		}
 		s.assertBody(b, c, k)
 		c.facts, c.memo = saved, map[string]*slSym{}
 	}
@@ -380,15 +385,15 @@ func (s *slicer) assertInner(st *Stm, c *slSymCtx, inKernel bool) {
 	switch e := st.Exp.(type) {
 	case *KernelExp:
 		iter(e.Var)
-		enter(e.Body, e.Bound.Name, slPos, true)
+		enter(e.Body, e.Bound.Name, slPos, true, e.Var)
 	case *LoopExp:
 		iter(e.Var)
 		params(e.Params)
-		enter(e.Body, e.Bound.Name, slPos, inKernel)
+		enter(e.Body, e.Bound.Name, slPos, inKernel, e.Var)
 	case *RedomapExp:
 		iter(e.Var)
 		params(e.Params)
-		enter(e.Map, e.Bound.Name, slPos, inKernel)
+		enter(e.Map, e.Bound.Name, slPos, inKernel, e.Var)
 		enter(e.Op, e.Bound.Name, slPos, inKernel)
 	case *ReduceExp, *ScanExp, *FilterExp:
 		params(ExpParams(e))
