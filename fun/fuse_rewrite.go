@@ -92,7 +92,8 @@ func (f *fuser) indexFor(s *Stm, idx *Ident) *Ident {
 }
 
 // boundElsewhere are the names bound in the program outside the
-// statement s (and its copies' names, once inlined: those are outside).
+// expression of statement s (its copies', once inlined, are outside; so
+// is its pattern, in scope where its body is copied to).
 func (f *fuser) boundElsewhere(s *Stm) map[string]bool {
 	all := map[string]int{}
 	count := func(m map[string]int, n Node) {
@@ -112,7 +113,7 @@ func (f *fuser) boundElsewhere(s *Stm) map[string]bool {
 	}
 	count(all, f.prog)
 	in := map[string]int{}
-	count(in, s)
+	count(in, s.Exp) // not s's pattern: its names are in scope where s's body goes
 	out := map[string]bool{}
 	for x, k := range all {
 		if k > in[x] {
