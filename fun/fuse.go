@@ -141,7 +141,7 @@ func Fuse(p *Program, o FuseOptions) (*Program, *FusionReport) {
 		f.changed = false
 		wit := witness(nil, q.Inputs)
 		f.prepass(q.Body, "the program", indexCtx{}, wit)
-		f.body(q.Body, "the program", wit)
+		f.fusion1(q.Body, "the program", wit)
 		if !f.changed {
 			break
 		}

@@ -9,7 +9,7 @@ import (
 // The bottom-up analysis of "A T2 Graph-Reduction Approach To Fusion"
 // (Fig 12's fusion1 and Fig 13's tryFuseSOAC), which fuses as it decides.
 
-// body is fusion1 over a body: its statements from last to first, each
+// fusion1 is Fig 12 over a body: its statements from last to first, each
 // adding its contribution to the result of those after it, so that a
 // producer is reached after all its consumers (the order of the
 // dependency graph, without building it). where says whose body it is
@@ -17,14 +17,14 @@ import (
 // it. It fuses in b (its own producers into its consumers, and inside
 // the bodies nested in it) and returns its result restricted to the names
 // free in it.
-func (f *fuser) body(b *Body, where string, wit wset) *fusionRes {
+func (f *fuser) fusion1(b *Body, where string, wit wset) *fusionRes {
 	r := mkNullRes()
 	for _, x := range b.Result {
 		r.unfuse(x.Name, reason{5, x.NamePos, "returned by " + where})
 	}
 	wits := prefixWitness(b, wit)
 	for k := len(b.Stms) - 1; k >= 0; k-- {
-		r = f.stm(r, b.Stms[k], wits[k])
+		r = f.fusion1Stm(r, b.Stms[k], wits[k])
 	}
 	b.Stms = slices.DeleteFunc(b.Stms, func(s *Stm) bool { return f.gone[s] })
 	bound := map[string]bool{}
@@ -36,9 +36,9 @@ func (f *fuser) body(b *Body, where string, wit wset) *fusionRes {
 	return r.restrict(bound)
 }
 
-// stm is fusion1 for one statement s, given the result r of the statements
-// after it; wit are the sizes witnessed before s.
-func (f *fuser) stm(r *fusionRes, s *Stm, wit wset) *fusionRes {
+// fusion1Stm is fusion1 for one statement s, given the result r of the
+// statements after it; wit are the sizes witnessed before s.
+func (f *fuser) fusion1Stm(r *fusionRes, s *Stm, wit wset) *fusionRes {
 	place := fmt.Sprintf("%s at %s", formName(s.Exp), at(s.Exp.Pos()))
 	switch e := s.Exp.(type) {
 	case *IfExp:
@@ -47,8 +47,8 @@ func (f *fuser) stm(r *fusionRes, s *Stm, wit wset) *fusionRes {
 		// (visibility); their consumers lie on disjoint paths (unionRes),
 		// which share one with the rest (composeRes).
 		where := "a branch of the " + place
-		rt := f.body(e.Then, where, wit)
-		re := f.body(e.Else, where, wit)
+		rt := f.fusion1(e.Then, where, wit)
+		re := f.fusion1(e.Else, where, wit)
 		return f.composeRes(r, f.unionRes(rt, re, e.If))
 	case *KernelExp, *IotaExp, *CopyExp, *ReduceExp, *ScanExp, *RedomapExp, *FilterExp:
 		return f.tryFuseSOAC(r, s, f.lambda(s, wit), wit)
@@ -96,7 +96,7 @@ func (f *fuser) lambda(s *Stm, wit wset) lamInfo {
 		if idx != nil {
 			local[idx.Name] = true
 		}
-		r := f.body(b, "the "+word+" of "+place, witness(wit, params))
+		r := f.fusion1(b, "the "+word+" of "+place, witness(wit, params))
 		inner = append(inner, bodyRes{word, r.restrict(local)})
 	}
 	whole := func(x *Ident, what string) {
@@ -376,22 +376,14 @@ func (f *fuser) temporary(s *Stm) *Stm {
 			}
 		}
 	}
+	// Every statement at any depth, the element's own inside included,
+	// but the element's.
 	var found *Stm
 	Stms(e.Body, func(t *Stm) {
 		if found == nil && t != elem && makesArray(t) {
 			found = t
 		}
 	})
-	if found == nil && elem != nil {
-		// The element's own making may make more inside it.
-		for _, b := range ExpBodies(elem.Exp) {
-			Stms(b, func(t *Stm) {
-				if found == nil && makesArray(t) {
-					found = t
-				}
-			})
-		}
-	}
 	return found
 }
 

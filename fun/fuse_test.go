@@ -348,3 +348,35 @@ func TestFuseExamples(t *testing.T) {
 		})
 	}
 }
+
+// TestFuseAPI checks what Fuse promises beside fusing: a program that does
+// not type check comes back unchanged with an empty report, the report
+// prints one note a line as file:line:col: message, and fusing does not
+// change the program it is given.
+func TestFuseAPI(t *testing.T) {
+	bad, err := fun.ParseFile("bad.fun", "let (x : [n]) = iota n\nin (x)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, rep := fun.Fuse(bad, fun.FuseOptions{})
+	if q != bad || len(rep.Notes) != 0 || rep.String() != "" {
+		t.Errorf("an ill-typed program: got %p (want %p) and notes %q", q, bad, rep)
+	}
+	src := "input (n : int) (xs : [n])\nlet (ys : [n]) = kernel i <= n do\n  let (v : int) = xs[i]\n  let (w : int) = v + 1\n  in (w)\n" +
+		"let (zero : int) = 0\nlet (s : int) = reduce (a : int) (b : int) = zero over ys do\n  let (c : int) = a + b\n  in (c)\nin (s)\n"
+	p, err := fun.ParseFile("api.fun", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, rep = fun.Fuse(p, fun.FuseOptions{})
+	if fun.Print(p) != fun.Print(fun.CloneProgram(p)) || !strings.Contains(fun.Print(p), "reduce") {
+		t.Error("Fuse changed its input")
+	}
+	want := "api.fun:2:18: fused ys (kernel) into s (reduce at 7:17), making a redomap\n"
+	if rep.String() != want || rep.Fused() != 1 || !rep.Notes[0].Fused || rep.Notes[0].Var != "ys" {
+		t.Errorf("report:\n%s\nwant:\n%s", rep, want)
+	}
+	if !strings.Contains(fun.Print(q), "redomap (a : int) (b : int) = zero for i <= n do") {
+		t.Errorf("fused:\n%s", fun.Print(q))
+	}
+}
