@@ -48,9 +48,10 @@ import (
 // statement can fail), so a program that runs gives the same values and
 // one that gets stuck gets stuck too. Only the order of two errors may
 // change: a moved statement that fails now fails before a statement that
-// preceded it and would have failed first (docs/fun.md, "Size slicing").
+// preceded it and would have failed first, and an error that names a
+// renamed variable names its new name.
 
-// SliceReport is what Slice did: one note per decision, the cost of the
+// SliceReport is what SliceSizes did: one note per decision, the cost of the
 // code it hoisted, and the allocations it could not move out of kernels.
 type SliceReport struct {
 	// Notes are the decisions, in the order of the program: one per

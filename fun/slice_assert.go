@@ -31,6 +31,7 @@ type slSym struct {
 	float bool
 }
 
+// slConst is the symbolic value of a constant.
 func slConst(v int64) *slSym { return &slSym{key: strconv.FormatInt(v, 10), konst: true, val: v} }
 
 // slInterval is what is known of an int: lo ≤ v ≤ hi, and v ≠ 0.
@@ -67,6 +68,7 @@ func (c *slSymCtx) bind(x string, d slDefn) {
 	delete(c.memo, x)
 }
 
+// lookup is a name's binding: in the branches looked into, else in scope.
 func (c *slSymCtx) lookup(x string) (slDefn, bool) {
 	for i := len(c.over) - 1; i >= 0; i-- {
 		if d, ok := c.over[i][x]; ok {
@@ -106,6 +108,7 @@ func (c *slSymCtx) of(e SExp) *slSym {
 	return &slSym{key: "?"}
 }
 
+// slIsComparison reports whether op compares (giving 1 or 0).
 func slIsComparison(op semantics.Op) bool {
 	switch op {
 	case semantics.Eq, semantics.Ne, semantics.Lt, semantics.Le, semantics.Gt, semantics.Ge:
@@ -114,6 +117,9 @@ func slIsComparison(op semantics.Op) bool {
 	return false
 }
 
+// binary is the symbolic value of l op r: folded when the constants or
+// the facts decide it, else a key (operands in order for the commutative
+// operators).
 func (c *slSymCtx) binary(op semantics.Op, l, r *slSym) *slSym {
 	float := l.float || r.float
 	if !float && l.konst && r.konst {
@@ -156,6 +162,7 @@ func (c *slSymCtx) binary(op semantics.Op, l, r *slSym) *slSym {
 	return res
 }
 
+// slB2i is 1 for true, 0 for false.
 func slB2i(b bool) int64 {
 	if b {
 		return 1
@@ -218,6 +225,7 @@ func (c *slSymCtx) decide(op semantics.Op, l, r *slSym) (int64, bool) {
 	return 0, false
 }
 
+// slDecided is 1 when yes, 0 when no, and undecided otherwise.
 func slDecided(yes, no bool) (int64, bool) {
 	switch {
 	case yes:
@@ -242,6 +250,7 @@ func (c *slSymCtx) varSym(x string) *slSym {
 	return v
 }
 
+// varSym1 is varSym without the memo.
 func (c *slSymCtx) varSym1(x string) *slSym {
 	d, ok := c.lookup(x)
 	atom := &slSym{key: "v:" + x, float: d.typ.Elem == semantics.FloatElem}
@@ -301,6 +310,8 @@ func (c *slSymCtx) assume(x string, kind int) {
 	c.memo = map[string]*slSym{}
 }
 
+// slIsComparisonKey reports whether a key is a comparison's or a logical
+// operator's (whose value is 1 or 0).
 func slIsComparisonKey(k string) bool {
 	for _, op := range []string{"== ", "!= ", "< ", "<= ", "> ", ">= ", "&& ", "|| "} {
 		if strings.HasPrefix(k, "("+op) {
@@ -319,6 +330,8 @@ func (s *slicer) asserts(p *Program) {
 	s.assertBody(p.Body, c, false)
 }
 
+// assertBody drops the trivially true assertions of b, and looks into its
+// statements' bodies; inKernel says b is in a kernel's body.
 func (s *slicer) assertBody(b *Body, c *slSymCtx, inKernel bool) {
 	dead := map[string]bool{} // the names only dropped assertions used, maybe
 	for i := 0; i < len(b.Stms); i++ {

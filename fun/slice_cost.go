@@ -128,6 +128,7 @@ func slCanFail(s *Stm) bool {
 	return true
 }
 
+// slSexpCanFail is slCanFail for a scalar expression.
 func slSexpCanFail(e SExp) bool {
 	switch e := e.(type) {
 	case *BinOp:

@@ -55,6 +55,7 @@ const (
 	slElse
 )
 
+// sexp is the condition as a scalar expression: n > 0, c != 0 or c == 0.
 func (c slCond) sexp() SExp {
 	x := Named(c.name)
 	switch c.kind {
@@ -66,6 +67,7 @@ func (c slCond) sexp() SExp {
 	return Binary(semantics.Gt, x, Int(0))
 }
 
+// String is the condition as FUN writes it.
 func (c slCond) String() string { return PrintSExp(c.sexp()) }
 
 // slNode is a statement of the nest.
@@ -480,6 +482,7 @@ func (n *slNest) sizeNote(size string, h *slNode) {
 		size, slCount(n.sliceSize(h), "statement"), slForm(n.top.Exp), slAt(n.top.Pos()), guard, fig)
 }
 
+// assertNote notes an assertion hoisted, or kept (why says why).
 func (n *slNest) assertNote(h *slNode, why string) {
 	a := h.stm.Exp.(*AssertExp)
 	if why != "" {

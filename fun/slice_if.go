@@ -41,6 +41,8 @@ func (s *slicer) ifs(p *Program) {
 	s.ifBody(p.Body, ts)
 }
 
+// ifBody slices the ifs of b and of the bodies in it; ts has the types
+// of the names in scope.
 func (s *slicer) ifBody(b *Body, ts slTypes) {
 	for i := 0; i < len(b.Stms); i++ {
 		st := b.Stms[i]
@@ -192,7 +194,7 @@ func (s *slicer) sliceIf(b *Body, i int, e *IfExp, ts slTypes) *Stm {
 					k := st.Pat[ik].Name
 					s.note(k.NamePos, "kept %s existential: %s", k.Name, why)
 				}
-				sliced = nil
+				sliced, plans = nil, [2]*slBranchPlan{}
 				break
 			}
 			plans[bi] = pl
@@ -403,6 +405,7 @@ func slCount(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
+// slPlural is one when n is 1, else many.
 func slPlural(n int, one, many string) string {
 	if n == 1 {
 		return one

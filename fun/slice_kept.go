@@ -39,11 +39,13 @@ type slKeepCtx struct {
 	chain          []*Stm // the kernels of the nest, outermost first
 }
 
+// slKeeper walks the program for part 4.
 type slKeeper struct {
 	s  *slicer
 	ts slTypes
 }
 
+// body walks the statements of b, which is where c says.
 func (k *slKeeper) body(b *Body, c slKeepCtx) {
 	for _, st := range b.Stms {
 		k.stm(st, b, c)
@@ -56,6 +58,8 @@ func (k *slKeeper) body(b *Body, c slKeepCtx) {
 	}
 }
 
+// stm notes a loop's or a filter's existential sizes and a kept
+// allocation, and walks the statement's bodies.
 func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
 	s := k.s
 	switch e := st.Exp.(type) {
@@ -149,39 +153,38 @@ func (k *slKeeper) keptWhy(st *Stm, b *Body, c slKeepCtx) string {
 	return ""
 }
 
-// slReturnedBlock is the if or loop in body b (a kernel's) that returns, or
-// starts from, the array st makes or a view or an if's result of it (in
-// FUNMEM, its block), or nil.
+// slReturnedBlock is the if or loop in body b (a kernel's, st one of its
+// statements) that returns, or starts from, the array st makes or a view
+// or an if's result of it (in FUNMEM, its block), or nil. The array is in
+// scope in the rest of b; a name bound in a scope of its own is another
+// array, so the aliases are followed scope by scope.
 func slReturnedBlock(st *Stm, b *Body) *Stm {
-	alias := map[string]bool{st.Pat[len(st.Pat)-1].Name.Name: true}
 	var found *Stm
-	for changed := true; changed; {
-		changed = false
-		add := func(x string) {
-			if !alias[x] {
-				alias[x], changed = true, true
+	// walk follows the aliases through stms (alias is theirs, extended as
+	// the statements bind more); it gives the aliases at the end.
+	var walk func(stms []*Stm, alias map[string]bool) map[string]bool
+	walk = func(stms []*Stm, alias map[string]bool) map[string]bool {
+		for _, t := range stms {
+			var ends []map[string]bool // each body's aliases at its end
+			for _, nb := range ExpBodies(t.Exp) {
+				inner := map[string]bool{}
+				for x, v := range alias {
+					inner[x] = v
+				}
+				ends = append(ends, walk(nb.Stms, inner))
 			}
-		}
-		Stms(b, func(t *Stm) {
 			switch e := t.Exp.(type) {
 			case *SliceExp:
-				if alias[e.Arr.Name] {
-					add(t.Pat[0].Name.Name)
-				}
+				alias[t.Pat[0].Name.Name] = alias[e.Arr.Name]
 			case *TransposeExp:
-				if alias[e.Arr.Name] {
-					add(t.Pat[0].Name.Name)
-				}
+				alias[t.Pat[0].Name.Name] = alias[e.Arr.Name]
 			case *IfExp:
-				for _, br := range []*Body{e.Then, e.Else} {
-					for j, r := range br.Result {
-						if alias[r.Name] {
-							add(t.Pat[j].Name.Name)
-							if found == nil {
-								found = t
-							}
-						}
+				for j, p := range t.Pat {
+					returned := ends[0][e.Then.Result[j].Name] || ends[1][e.Else.Result[j].Name]
+					if returned && found == nil {
+						found = t
 					}
+					alias[p.Name.Name] = returned
 				}
 			case *LoopExp:
 				for _, x := range e.Init {
@@ -189,8 +192,17 @@ func slReturnedBlock(st *Stm, b *Body) *Stm {
 						found = t
 					}
 				}
+				for _, p := range t.Pat {
+					alias[p.Name.Name] = false
+				}
+			default:
+				for _, p := range t.Pat {
+					alias[p.Name.Name] = false
+				}
 			}
-		})
+		}
+		return alias
 	}
+	walk(b.Stms[slIndexOf(b, st)+1:], map[string]bool{st.Pat[len(st.Pat)-1].Name.Name: true})
 	return found
 }
