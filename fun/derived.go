@@ -93,10 +93,14 @@ func (x *expander) body(b *Body) *Body {
 			c.Body = x.body(e.Body)
 			ns.Exp = &c
 		case *RedomapExp:
+			// The map body first: its names may be the operator body's
+			// or parameters' too (the two are scopes of their own), and
+			// the flat map must hold the parameters' types in the latter.
 			x.types[e.Var.Name] = Type{}
-			x.params(e.Params)
 			c := *e
-			c.Map, c.Op = x.body(e.Map), x.body(e.Op)
+			c.Map = x.body(e.Map)
+			x.params(e.Params)
+			c.Op = x.body(e.Op)
 			ns.Exp = &c
 		case *IotaExp:
 			xi := x.fresh("i")

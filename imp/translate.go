@@ -650,7 +650,9 @@ func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun
 	tau := e.Params[gs[0].Operand].Type
 	m := e.Map
 	if gs[0].IsArray() {
-		m = t.apart(m, e.Op, e.Params)
+		m, i = t.apart(m, i, e.Op, e.Params)
+		inner = with(gamma)
+		inner[i.Name] = fun.Type{}
 	}
 	elem, gm, err := t.stms(m.Stms, inner)
 	if err != nil {
@@ -685,12 +687,14 @@ func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun
 	return t.arrayFold(s, e.Params, gs, e.Ne, i, n, tau.Dims, elem, fa.Block, boff, bdims, comb, funmem.ArrayOf(g[c.Name]), e.Scan, gamma)
 }
 
-// apart renames, in a map body m, the names it binds that the operator
-// body op or its parameters ps bind too, so that the two bodies can share
-// one IMP scope. Every occurrence of such a name in m is the map body's
-// own binding's (FUN binds a name once along a path of scopes, and op's
-// names are not in scope around the redomap), so all are renamed.
-func (t *translator) apart(m, op *fun.Body, ps []*fun.Param) *fun.Body {
+// apart renames, in a map body m of index i, the names it binds (i too)
+// that the operator body op or its parameters ps bind too, so that the two
+// bodies can share one IMP scope (and op cannot reset the for's index).
+// Every occurrence of such a name in m is the map body's own binding's
+// (FUN binds a name once along a path of scopes, and op's names are not
+// in scope around the redomap), so all are renamed. It returns the map
+// body and its index.
+func (t *translator) apart(m *fun.Body, i *fun.Ident, op *fun.Body, ps []*fun.Param) (*fun.Body, *fun.Ident) {
 	theirs := map[string]bool{}
 	for _, p := range ps {
 		theirs[p.Name.Name] = true
@@ -704,6 +708,9 @@ func (t *translator) apart(m, op *fun.Body, ps []*fun.Param) *fun.Body {
 		}
 	})
 	ren := map[string]string{}
+	if theirs[i.Name] {
+		ren[i.Name] = t.fresh(i.Name + "_").Name
+	}
 	fun.Stms(m, func(s *fun.Stm) {
 		names := append(append([]*fun.Param(nil), s.Pat...), fun.ExpParams(s.Exp)...)
 		for _, q := range names {
@@ -716,7 +723,8 @@ func (t *translator) apart(m, op *fun.Body, ps []*fun.Param) *fun.Body {
 		}
 	})
 	if len(ren) == 0 {
-		return m
+		return m, i
 	}
-	return fun.MapBody(m, fun.All(fun.Renaming(ren)))
+	f := fun.All(fun.Renaming(ren))
+	return fun.MapBody(m, f), f(i, true)
 }

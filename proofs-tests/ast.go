@@ -150,6 +150,18 @@ func (d *differ) exp(path string, a, b fun.Exp) {
 		d.params(path+".params", a.Params, b.Params)
 		d.ident(path+".arr", a.Arr, b.Arr)
 		d.body(path+".body", a.Body, b.Body)
+	case *fun.RedomapExp:
+		b := b.(*fun.RedomapExp)
+		if a.Scan != b.Scan {
+			d.fail(path, "%s against %s", fun.RedomapWord(a), fun.RedomapWord(b))
+			return
+		}
+		d.params(path+".params", a.Params, b.Params)
+		d.ident(path+".ne", a.Ne, b.Ne)
+		d.ident(path+".var", a.Var, b.Var)
+		d.ident(path+".bound", a.Bound, b.Bound)
+		d.body(path+".map", a.Map, b.Map)
+		d.body(path+".op", a.Op, b.Op)
 	case *fun.AssertExp:
 		b := b.(*fun.AssertExp)
 		d.sexp(path+".cond", a.Cond, b.Cond)
@@ -317,6 +329,10 @@ func (m *Measure) bodyNodes(b *fun.Body) {
 		case *fun.FilterExp:
 			m.Nodes += 2 + 1 + len(e.Params[0].Type.Dims)
 			m.bodyNodes(e.Body)
+		case *fun.RedomapExp:
+			m.Nodes += 4 + 2*(1+len(e.Params[0].Type.Dims))
+			m.bodyNodes(e.Map)
+			m.bodyNodes(e.Op)
 		case *fun.AssertExp:
 			m.Nodes++
 			m.sexpNodes(e.Cond)
@@ -442,6 +458,10 @@ func Features(p *fun.Program) map[string]bool {
 			case *fun.FilterExp:
 				f["filter"] = true
 				body(e.Body, inKernel, arrays)
+			case *fun.RedomapExp:
+				f[foldFeature(fun.RedomapWord(e), e.Params)] = true
+				body(e.Map, inKernel, arrays)
+				body(e.Op, inKernel, arrays)
 			case *fun.AssertExp:
 				f["assert"] = true
 				sexp(e.Cond)
@@ -488,8 +508,15 @@ var FeatureNames = func() []string {
 
 // ExtFeatureNames are the features of the extension forms every CI run
 // of a property with GenConfig.Extensions must produce at least once.
-var ExtFeatureNames = []string{"loop", "loop with an existential size", "reduce of ints", "reduce of arrays",
-	"scan of ints", "scan of arrays", "filter", "assert", "float", "int of a float"}
+// With GenRedomaps, so are redomap's and scanomap's.
+var ExtFeatureNames = func() []string {
+	names := []string{"loop", "loop with an existential size", "reduce of ints", "reduce of arrays",
+		"scan of ints", "scan of arrays", "filter", "assert", "float", "int of a float"}
+	if GenRedomaps {
+		names = append(names, "redomap of ints", "redomap of arrays", "scanomap of ints", "scanomap of arrays")
+	}
+	return names
+}()
 
 // foldFeature names a reduce's or a scan's feature by its operands' type.
 func foldFeature(form string, ps []*fun.Param) string {

@@ -61,14 +61,14 @@ func (b *block) extensionKinds() []stmKind {
 	if !b.g.cfg.Extensions {
 		return nil
 	}
-	return []stmKind{
+	return append([]stmKind{
 		{2, b.genLoop},
 		{2, func() bool { return b.genFold(false) }},
 		{2, func() bool { return b.genFold(true) }},
 		{2, b.genFilter},
 		{1, b.genAssert},
 		{2, b.genFloat},
-	}
+	}, b.redomapKinds()...)
 }
 
 // ---------------------------------------------------------------------------
@@ -348,28 +348,7 @@ func (b *block) genFold(scan bool) bool {
 	mark := g.next
 	nb := b.nested(n.hi)
 	nb.vars = append(nb.vars, av, bv)
-	var res *gvar
-	switch {
-	case op == foldRandom:
-		nb.randomStms(g.intn(g.cfg.MaxInnerStms + 1))
-		res = nb.produce(row)
-	case len(row) == 0:
-		res = nb.combine(op, av.name, bv.name)
-	default:
-		// Element-wise over the row: kernel j <= m do u = a[j]; v = b[j]; u ⊕ v.
-		m := nb.lookup(row[0])
-		j := &gvar{name: g.fresh("i"), iv: ivl{1, max(1, m.iv.hi)}, idxOf: m.name}
-		kb := nb.nested(m.iv.hi)
-		kb.vars = append(kb.vars, j)
-		u := &gvar{name: g.fresh("x"), iv: ivTop}
-		kb.bind(&fun.Stm{Pat: []*fun.Param{param(u.name, nil)}, Exp: &fun.IndexExp{Arr: id(av.name), Idx: []*fun.Ident{id(j.name)}}}, u)
-		v := &gvar{name: g.fresh("x"), iv: xs.iv}
-		kb.bind(&fun.Stm{Pat: []*fun.Param{param(v.name, nil)}, Exp: &fun.IndexExp{Arr: id(bv.name), Idx: []*fun.Ident{id(j.name)}}}, v)
-		w := kb.combine(op, u.name, v.name)
-		res = &gvar{name: g.fresh("a"), dims: row, iv: ivTop}
-		nb.bind(&fun.Stm{Pat: []*fun.Param{param(res.name, row)}, Exp: &fun.KernelExp{Var: id(j.name), Bound: id(m.name),
-			Body: &fun.Body{Stms: kb.stms, Result: []*fun.Ident{id(w.name)}}}}, res)
-	}
+	res := nb.operator(op, av, bv, row)
 	g.next = mark
 	if !first {
 		name = g.fresh(prefix)
@@ -382,6 +361,130 @@ func (b *block) genFold(scan bool) bool {
 		v.dims = append([]string{xs.dims[0]}, row...)
 		e = &fun.ScanExp{Params: ps, Ne: id(z.name), Arr: id(xs.name), Body: body}
 	}
+	b.bind(&fun.Stm{Pat: []*fun.Param{param(v.name, v.dims)}, Exp: e}, v)
+	return true
+}
+
+// operator adds to nb, the body of a fold's operator whose operands av
+// and bv have type row, the statements of av ⊕ bv for op (a random body
+// for foldRandom; element-wise over a row of ints) and returns its result.
+func (nb *block) operator(op int, av, bv *gvar, row []string) *gvar {
+	g := nb.g
+	switch {
+	case op == foldRandom:
+		nb.randomStms(g.intn(g.cfg.MaxInnerStms + 1))
+		return nb.produce(row)
+	case len(row) == 0:
+		return nb.combine(op, av.name, bv.name)
+	}
+	// Element-wise over the row: kernel j <= m do u = a[j]; v = b[j]; u ⊕ v.
+	m := nb.lookup(row[0])
+	j := &gvar{name: g.fresh("i"), iv: ivl{1, max(1, m.iv.hi)}, idxOf: m.name}
+	kb := nb.nested(m.iv.hi)
+	kb.vars = append(kb.vars, j)
+	u := &gvar{name: g.fresh("x"), iv: ivTop}
+	kb.bind(&fun.Stm{Pat: []*fun.Param{param(u.name, nil)}, Exp: &fun.IndexExp{Arr: id(av.name), Idx: []*fun.Ident{id(j.name)}}}, u)
+	v := &gvar{name: g.fresh("x"), iv: bv.iv}
+	kb.bind(&fun.Stm{Pat: []*fun.Param{param(v.name, nil)}, Exp: &fun.IndexExp{Arr: id(bv.name), Idx: []*fun.Ident{id(j.name)}}}, v)
+	w := kb.combine(op, u.name, v.name)
+	res := &gvar{name: g.fresh("a"), dims: row, iv: ivTop}
+	nb.bind(&fun.Stm{Pat: []*fun.Param{param(res.name, row)}, Exp: &fun.KernelExp{Var: id(j.name), Bound: id(m.name),
+		Body: &fun.Body{Stms: kb.stms, Result: []*fun.Ident{id(w.name)}}}}, res)
+	return res
+}
+
+// ---------------------------------------------------------------------------
+// redomap and scanomap
+
+// GenRedomaps lets the generator make redomap and scanomap when
+// GenConfig.Extensions is set. It is off until the reference evaluator
+// (refeval_props.go) and the properties' rule lists know the forms; off,
+// the generator draws the programs it drew before they existed.
+var GenRedomaps = false
+
+// redomapKinds are redomap's and scanomap's entries of randomStm's table.
+func (b *block) redomapKinds() []stmKind {
+	if !GenRedomaps {
+		return nil
+	}
+	return []stmKind{
+		{2, func() bool { return b.genRedomap(false) }},
+		{2, func() bool { return b.genRedomap(true) }},
+	}
+}
+
+// genRedomap makes a redomap (scan false) or a scanomap: n elements, its
+// bound often a dimension of an array in scope (which the map body may
+// then index with i), or perhaps negative on a risky choice (stuck in
+// E-REDOMAP); a map body of random statements giving a value of the
+// accumulator's type τ (an int or a row of ints, seldom deeper); and an
+// operator as genFold's, from a start z of type τ. The operator's body
+// takes the names the map body took (the generator's names restart after
+// a body), since the two bodies are scopes of their own.
+func (b *block) genRedomap(scan bool) bool {
+	g := b.g
+	if b.depth >= g.cfg.MaxDepth {
+		return false
+	}
+	var n *gvar
+	if g.risk() {
+		n = b.sizeVar(-2, g.cfg.MaxExtent)
+	} else {
+		n = b.kernelBound()
+	}
+	iters := b.mult * max(1, n.iv.hi)
+	if iters > g.cfg.MaxIter {
+		return false
+	}
+	row := b.elemDims(min(1, g.cfg.MaxRank-1))
+	if scan && len(row) > 0 && !b.extent(row[0]).within(0, g.cfg.MaxExtent) {
+		return false
+	}
+	op := foldRandom
+	if len(row) <= 1 && (g.cfg.AssociativeFolds || g.chance(0.8)) {
+		op = pick(g, []int{foldAdd, foldAdd, foldMul, foldMax, foldMin})
+	}
+	if len(row) == 1 && op != foldRandom && (iters*max(1, b.extent(row[0]).hi) > g.cfg.MaxIter || b.extent(row[0]).lo < 0) {
+		op = foldRandom
+	}
+	if op == foldRandom && g.cfg.AssociativeFolds {
+		return false
+	}
+	z := b.produce(row)
+	first := g.chance(0.5)
+	var name string
+	prefix := "x"
+	if scan || len(row) > 0 {
+		prefix = "a"
+	}
+	if first {
+		name = g.fresh(prefix)
+	}
+	i := &gvar{name: g.fresh("i"), iv: ivl{1, max(1, n.iv.hi)}, idxOf: n.name}
+	av := &gvar{name: g.fresh(prefixOf(row)), dims: row, iv: ivTop}
+	mark := g.next
+	mb := b.nested(n.iv.hi)
+	mb.vars = append(mb.vars, i)
+	mb.randomStms(g.intn(g.cfg.MaxInnerStms + 1))
+	f := mb.produce(row)
+	g.next = mark
+	bv := &gvar{name: g.fresh(prefixOf(row)), dims: row, iv: f.iv}
+	mark = g.next
+	ob := b.nested(n.iv.hi)
+	ob.vars = append(ob.vars, av, bv)
+	res := ob.operator(op, av, bv, row)
+	g.next = mark
+	if !first {
+		name = g.fresh(prefix)
+	}
+	v := &gvar{name: name, dims: row, iv: foldIv(op, z.iv, f.iv, n.iv.hi)}
+	if scan {
+		v.dims = append([]string{n.name}, row...)
+	}
+	e := &fun.RedomapExp{Scan: scan, Params: []*fun.Param{param(av.name, row), param(bv.name, row)}, Ne: id(z.name),
+		Var: id(i.name), Bound: id(n.name),
+		Map: &fun.Body{Stms: mb.stms, Result: []*fun.Ident{id(f.name)}},
+		Op:  &fun.Body{Stms: ob.stms, Result: []*fun.Ident{id(res.name)}}}
 	b.bind(&fun.Stm{Pat: []*fun.Param{param(v.name, v.dims)}, Exp: e}, v)
 	return true
 }
