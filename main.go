@@ -3,10 +3,10 @@
 //
 // Usage (the commands `arraysem help` lists; a test keeps the two equal):
 //
-//	arraysem run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace] [--jobs N]
+//	arraysem run FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace] [--stats] [--jobs N]
 //	arraysem step FILE [--arg NAME=VALUE]... [-n N] [--fuel N]
 //	arraysem check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...
-//	arraysem compile FILE [--to LEVEL] [--expand] [--layout gpu|cpu] [--raw] [--stages] [--arg NAME=VALUE]...
+//	arraysem compile FILE [--to LEVEL] [--expand] [--layout gpu|cpu] [--raw] [--no-slice] [--no-fuse] [--stages] [--explain-fusion] [--stats] [--arg NAME=VALUE]...
 //	arraysem gpu-sim FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [NAME=VALUE]...
 //	arraysem gpu-check DIR [--sim|--host|--nvcc]
 //	arraysem test DIR [-v] [--levels] [--jobs N]
@@ -536,11 +536,21 @@ func cmdCompile(args []string, stdout io.Writer) (err error) {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
+		text := s.Text()
+		if i > 0 && s.Pass.RowWhenChanged && text == st[i-1].Text() {
+			// An optimising pass that found nothing to do: said, not
+			// printed again.
+			fmt.Fprintf(stdout, "-- stage %d: %s (%s): no change\n", i, s.Name(), s.Program.Language().Name())
+			if *explain {
+				printNotes(stdout, st[i-1:i+1], s.Name(), "--   ")
+			}
+			continue
+		}
 		fmt.Fprintf(stdout, "-- stage %d: %s (%s)\n", i, s.Name(), s.Program.Language().Name())
 		if *explain && i > 0 {
 			printNotes(stdout, st[i-1:i+1], s.Name(), "--   ")
 		}
-		fmt.Fprint(stdout, s.Text())
+		fmt.Fprint(stdout, text)
 	}
 	return nil
 }
@@ -805,14 +815,24 @@ func cmdDemo(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s (Fig 2 of the FUN paper, made a whole program):\n\n%s\n", file, indent(demoSource))
 	fmt.Fprintf(stdout, "type: %s\n\n", l.Type())
+	// The paper's figures are the translations of the program as written:
+	// without size slicing, which the next step shows.
 	for _, to := range []string{"funmem", "imp"} {
-		st, err := check.Compile(l, to, lang.CompileOptions{})
+		st, err := check.Compile(l, to, lang.CompileOptions{NoSlice: true, NoFuse: true})
 		if err != nil {
 			return err
 		}
 		fig := map[string]string{"funmem": "Fig 7", "imp": "Fig 13"}[to]
-		fmt.Fprintf(stdout, "compiled to %s (arraysem compile %s --to %s; cf. %s):\n\n%s\n", strings.ToUpper(to), file, to, fig, indent(st[len(st)-1].Text()))
+		fmt.Fprintf(stdout, "compiled to %s (arraysem compile %s --to %s --no-slice --no-fuse; cf. %s):\n\n%s\n", strings.ToUpper(to), file, to, fig, indent(st[len(st)-1].Text()))
 	}
+	st, err := check.Compile(l, "fun", lang.CompileOptions{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "size-sliced (arraysem compile %s --to fun --stages --explain-fusion): the size zsize is computed before the array, from a slice of the if with no recurrence (Size Slicing, Figs 15 and 23):\n\n", file)
+	var notes strings.Builder
+	printNotes(&notes, st, "Slice", "-- ")
+	fmt.Fprintf(stdout, "%s\n", indent(notes.String()+st[len(st)-1].Text()))
 	for _, args := range []map[string]string{
 		{"xsize": "3", "ysize": "4", "zcond": "1"},
 		{"xsize": "3", "ysize": "4", "zcond": "0"},

@@ -19,7 +19,7 @@ func TestRegisteredPassReachesTheCommands(t *testing.T) {
 		Label: func(lang.CompileOptions) string { return "identity" },
 		Run:   func(p any, _ lang.CompileOptions) (any, error) { return p, nil }})
 
-	out, errs, status := run(t, "compile", "examples/fun/fig2.fun", "--to", "funmem", "--stages")
+	out, errs, status := run(t, "compile", "examples/fun/fig2.fun", "--to", "funmem", "--stages", "--no-slice", "--no-fuse")
 	if status != 0 || !strings.Contains(out, "-- stage 1: Identity (fun)\n") || !strings.Contains(out, "-- stage 2: TransformProgram (funmem)\n") {
 		t.Errorf("compile --stages: status %d\n%s%s", status, out, errs)
 	}

@@ -348,6 +348,14 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 					}
 				}
 			}
+			if to == p.Language().Name() && len(labels) == 0 {
+				// The walk to the source's own level, no variant: its
+				// transformations (FUN's slicing and fusion) give rows
+				// of their own when they change the program, not a
+				// second level of the source's name.
+				levels = r.rows(levels, seen, st, len(st), v.Options)
+				continue
+			}
 			key := strings.Join(names, " → ") + " | " + strings.Join(labels, " ")
 			if seen[key] {
 				continue

@@ -161,6 +161,11 @@ var Rows = []*Row{
 		sizes: []int{100_000, 1_000_000}, quick: []int{10_000},
 		budget: 8 * time.Second, quickBudget: time.Second,
 		setup: jobsRun},
+	{Name: "fusion", Workload: "FUN big, map–map–reduce of iota n: fused / unfused", Unit: "ratio",
+		Target: "≥ 2× speed-up at 10^7, peak O(1)", targetSpeedup: 2, floorName: "unfused", growth: true,
+		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{10_000, 100_000},
+		budget: 12 * time.Second, quickBudget: time.Second,
+		setup: fusionRun},
 	{Name: "prove-fun-funmem-imp", Workload: "campaign fun-funmem-imp", Unit: "programs/s", unitName: "programs",
 		Target: "≥ 1000 programs/s per core", targetRate: 1000,
 		sizes: []int{100, 200}, quick: []int{10},
@@ -279,13 +284,16 @@ func load(ext, src string) (lang.Program, error) {
 	return check.Load("bench"+ext, src, check.Options{})
 }
 
-// at compiles p down to level through the registry (check.Compile); the
-// program itself when it is at that level.
+// at compiles p down to level through the registry (check.Compile),
+// without slicing and fusion; the program itself when it is at that
+// level.
 func at(p lang.Program, level string) (lang.Program, error) {
 	if p.Language().Name() == level {
 		return p, nil
 	}
-	st, err := check.Compile(p, level, lang.CompileOptions{})
+	// Without the optimising passes: the rows measure the interpreters
+	// on the program as written (the fusion row measures the passes).
+	st, err := check.Compile(p, level, lang.CompileOptions{NoFuse: true, NoSlice: true})
 	if err != nil {
 		return nil, err
 	}
@@ -387,6 +395,61 @@ func compare(src, level, sem, floorLevel, floorSem string, trace bool) func(*Opt
 			floor: func() error { _, err := fr(); return err },
 		}, nil
 	}
+}
+
+// sumSquaresFun is the issue's map–map–reduce pipeline: the sum of the
+// squares of the even numbers of iota n. Unfused it makes three arrays of
+// n words; fused it is one redomap over i <= n and makes none.
+const sumSquaresFun = `input (n : int)
+let (xs : [n]) = iota n
+let (evens : [n]) = kernel i <= n do
+  let (x : int) = xs[i]
+  let (even : int) = x % 2 == 0
+  let (y : int) = x * even
+  in (y)
+let (squares : [n]) = kernel i <= n do
+  let (y : int) = evens[i]
+  let (s : int) = y * y
+  in (s)
+let (zero : int) = 0
+let (total : int) =
+  reduce (a : int) (b : int) = zero over squares do
+    let (c : int) = a + b
+    in (c)
+in (total)
+`
+
+// fusionRun is sumSquaresFun under FUN's big-step, fused (the program
+// compiled to FUN by the registry: slicing and fusion) against unfused
+// (the source) as the floor. Its note gives both runs' peak live words.
+func fusionRun(_ *Options, n int) (*work, error) {
+	p, err := load(".fun", sumSquaresFun)
+	if err != nil {
+		return nil, err
+	}
+	st, err := check.Compile(p, "fun", lang.CompileOptions{})
+	if err != nil {
+		return nil, err
+	}
+	fused := st[len(st)-1].Program
+	args := map[string]string{"n": strconv.Itoa(n)}
+	run, fr := runner(fused, "big", args, false), runner(p, "big", args, false)
+	return &work{
+		run:   func() (int, error) { _, err := run(); return n, err },
+		floor: func() error { _, err := fr(); return err },
+		note: func() string {
+			peak := func(q lang.Program) string {
+				o := lang.RunOptions{Semantics: "big", Args: args}
+				o.Stats = &semantics.Stats{}
+				r, err := q.Run(o)
+				if err != nil || r.Stats == nil {
+					return "?"
+				}
+				return strconv.FormatInt(r.Stats.PeakWords, 10)
+			}
+			return fmt.Sprintf("peak live words %s fused, %s unfused", peak(fused), peak(p))
+		},
+	}, nil
 }
 
 // jobsRun is rowsFun over n elements (n/100 rows) through `arraysem run
