@@ -48,14 +48,23 @@ func init() {
 			Doc:   "size slicing: an existential size whose shape slice is cheap is computed ahead of its value, sizes and assertions move out of kernels (\"Size Slicing - A Hybrid Approach to Size Inference in Futhark\", §3–4; unless --no-slice)",
 			When:  func(w lang.Walk) bool { return !w.Options.NoSlice },
 			Reads: []string{lang.OptNoSlice},
-			Run:   func(p any, _ lang.CompileOptions) (any, error) { q, _ := fun.SliceSizes(p.(*fun.Program)); return q, nil },
+			Run: func(p any, _ lang.CompileOptions) (any, error) {
+				q, _ := fun.SliceSizes(p.(*fun.Program))
+				return q, nil
+			},
 			Notes: func(in, _ any) []string { _, r := fun.SliceSizes(in.(*fun.Program)); return lines(r.Notes) }},
 		lang.Pass{Name: "Fuse", From: "fun", To: "fun", RowWhenChanged: true,
 			Doc:   "fusion by T2 reduction of the dependency graph: producers fused into their consumers (kernel∘kernel, redomap, scanomap) unless that duplicates work (\"A T2 Graph-Reduction Approach To Fusion\", §3; unless --no-fuse)",
 			When:  func(w lang.Walk) bool { return !w.Options.NoFuse },
 			Reads: []string{lang.OptNoFuse},
-			Run:   func(p any, _ lang.CompileOptions) (any, error) { q, _ := fun.Fuse(p.(*fun.Program), fun.FuseOptions{}); return q, nil },
-			Notes: func(in, _ any) []string { _, r := fun.Fuse(in.(*fun.Program), fun.FuseOptions{}); return lines(r.Notes) }},
+			Run: func(p any, _ lang.CompileOptions) (any, error) {
+				q, _ := fun.Fuse(p.(*fun.Program), fun.FuseOptions{})
+				return q, nil
+			},
+			Notes: func(in, _ any) []string {
+				_, r := fun.Fuse(in.(*fun.Program), fun.FuseOptions{})
+				return lines(r.Notes)
+			}},
 		lang.Pass{Name: "TransformProgram", From: "fun", To: "funmem",
 			Doc: "FUN → FUNMEM: TransformProgram, TransformStms, TransformStm and Support (§3.5)",
 			Run: func(p any, _ lang.CompileOptions) (any, error) { return funmem.Transform(p.(*fun.Program)), nil }},
