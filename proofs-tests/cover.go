@@ -51,9 +51,10 @@ var Figures = []Figure{
 	// The extension forms (issue 14; the generator's ExtGenConfig).
 	{"FUN, extension (types)", extTypeRules},
 	{"FUN, extension (big- and small-step)", extEvalRules},
-	{"FUNMEM, extension (types)", ruleNames(funmem.TMemLoop, funmem.TMemReduce, funmem.TMemScan, funmem.TMemFilter, funmem.TMemAssert)},
+	{"FUNMEM, extension (types)", ruleNames(funmem.TMemLoop, funmem.TMemReduce, funmem.TMemScan, funmem.TMemFilter, funmem.TMemAssert,
+		funmem.TMemRedomap, funmem.TMemScanomap)},
 	{"FUNMEM, extension (heap, big- and small-step)", ruleNames(funmem.EMemLoop, funmem.EMemReduce, funmem.EMemScan,
-		funmem.EMemFilter, funmem.EMemAssert)},
+		funmem.EMemFilter, funmem.EMemAssert, funmem.EMemRedomap, funmem.EMemScanomap)},
 	{"IMP, extension (big- and small-step)", ruleNames(imp.IFor, imp.IAssert, imp.IReduce, imp.IScan, imp.EImpDecFloat)},
 	{"IMP, extension (checks)", ruleNames(imp.ImpFor, imp.ImpAssert, imp.ImpReduce, imp.ImpScan, imp.ImpFloat)},
 	// Floats (the generator's genFloat: float scalars, and ints from them).

@@ -124,6 +124,9 @@ var allowedStuck = map[string]string{
 	// that fails, or whose condition divides by zero.
 	fun.ELoop.Name:   "negative",
 	fun.EAssert.Name: "failed|division by zero",
+	// A redomap's or scanomap's negative bound, as a kernel's.
+	fun.ERedomap.Name:  "negative",
+	fun.EScanomap.Name: "negative",
 }
 
 // Type soundness: a well-typed program runs to completion or gets stuck
@@ -269,8 +272,8 @@ var (
 	stuckRules = ruleNames(fun.EIndex, fun.ESlice, fun.EScalar)
 	// The extension forms' rules (Figure "extension"), which the
 	// generator makes with GenConfig.Extensions.
-	extEvalRules = ruleNames(fun.ELoop, fun.EReduce, fun.EScan, fun.EFilter, fun.EAssert)
-	extTypeRules = ruleNames(fun.TLoop, fun.TReduce, fun.TScan, fun.TFilter, fun.TAssert)
+	extEvalRules = ruleNames(fun.ELoop, fun.EReduce, fun.EScan, fun.EFilter, fun.EAssert, fun.ERedomap, fun.EScanomap)
+	extTypeRules = ruleNames(fun.TLoop, fun.TReduce, fun.TScan, fun.TFilter, fun.TAssert, fun.TRedomap, fun.TScanomap)
 )
 
 // numbers matches the variable names and numbers of a message, so that

@@ -400,7 +400,7 @@ func (nb *block) operator(op int, av, bv *gvar, row []string) *gvar {
 // GenConfig.Extensions is set. It is off until the reference evaluator
 // (refeval_props.go) and the properties' rule lists know the forms; off,
 // the generator draws the programs it drew before they existed.
-var GenRedomaps = false
+var GenRedomaps = true
 
 // redomapKinds are redomap's and scanomap's entries of randomStm's table.
 func (b *block) redomapKinds() []stmKind {

@@ -177,11 +177,13 @@ var memRules = map[string]string{
 	fun.EIota.Name:      funmem.EMemIota.Name,
 	fun.ECopy.Name:      funmem.EMemCopy.Name,
 	// The extension forms.
-	fun.ELoop.Name:   funmem.EMemLoop.Name,
-	fun.EReduce.Name: funmem.EMemReduce.Name,
-	fun.EScan.Name:   funmem.EMemScan.Name,
-	fun.EFilter.Name: funmem.EMemFilter.Name,
-	fun.EAssert.Name: funmem.EMemAssert.Name,
+	fun.ELoop.Name:     funmem.EMemLoop.Name,
+	fun.EReduce.Name:   funmem.EMemReduce.Name,
+	fun.EScan.Name:     funmem.EMemScan.Name,
+	fun.EFilter.Name:   funmem.EMemFilter.Name,
+	fun.EAssert.Name:   funmem.EMemAssert.Name,
+	fun.ERedomap.Name:  funmem.EMemRedomap.Name,
+	fun.EScanomap.Name: funmem.EMemScanomap.Name,
 }
 
 // stuckTable counts, per variant, how the heap semantics gets stuck when
@@ -204,19 +206,20 @@ func (s *stuckTable) add(variant, row string) {
 }
 
 // allowedStuckRules: when FUN's E-RULE gets stuck, the heap semantics is
-// stuck in E-MEM-RULE; or, for a kernel or iota of a negative size, in the
-// E-MEM-ALLOC of the block TransformProgram allocates just before it
-// (alloc ∏ sizes, a negative size when an odd number of them is). After
-// MemoryExpand, any FUN rule may turn into an E-MEM-ALLOC of a negative
-// size: it hoists a kernel body's allocations to its top and out of the
-// kernel, before the statement FUN gets stuck in first (e.g. a slice of a
-// negative size, then iota of that size: -seed 11 -n 18000 finds one).
+// stuck in E-MEM-RULE; or, for a kernel, iota or scanomap of a negative
+// size, in the E-MEM-ALLOC of the block TransformProgram allocates just
+// before it (alloc ∏ sizes, a negative size when an odd number of them
+// is). After MemoryExpand, any FUN rule may turn into an E-MEM-ALLOC of a
+// negative size: it hoists a kernel body's allocations to its top and out
+// of the kernel, before the statement FUN gets stuck in first (e.g. a
+// slice of a negative size, then iota of that size: -seed 11 -n 18000
+// finds one).
 func allowedStuckRules(variant, funRule string, heap *semantics.Error) bool {
 	if r := memRule(funRule); r != "" && heap.Rule == r {
 		return true
 	}
 	negAlloc := heap.Rule == funmem.EMemAlloc.Name && strings.Contains(heap.Msg, "negative")
-	return negAlloc && (funRule == fun.EKernel.Name || funRule == fun.EIota.Name || strings.Contains(variant, "MemoryExpand"))
+	return negAlloc && (funRule == fun.EKernel.Name || funRule == fun.EIota.Name || funRule == fun.EScanomap.Name || strings.Contains(variant, "MemoryExpand"))
 }
 
 // propValid is property 1 (transform: TransformProgram's output) or 2
@@ -468,6 +471,12 @@ func markNested(e fun.Exp, m map[string]bool) {
 		markResults(e.Body, m)
 	case *fun.FilterExp:
 		markResults(e.Body, m)
+	case *fun.RedomapExp:
+		if !e.Scan {
+			m[e.Ne.Name] = true
+		}
+		markResults(e.Map, m)
+		markResults(e.Op, m)
 	}
 }
 

@@ -174,6 +174,8 @@ func refExp(env *refEnv, s *fun.Stm) ([]refVal, error) {
 		return one(refFold(env, e.Params, e.Ne, e.Arr, e.Body, true))
 	case *fun.FilterExp:
 		return refFilter(env, e)
+	case *fun.RedomapExp:
+		return one(refRedomap(env, e))
 	case *fun.AssertExp:
 		k, err := refSExp(env, e.Cond)
 		var rs *refStuck
@@ -243,6 +245,39 @@ func refFold(env *refEnv, ps []*fun.Param, ne, arr *fun.Ident, body *fun.Body, s
 		out.data = append(out.data, acc.data...)
 	}
 	if scan {
+		return out, nil
+	}
+	return acc, nil
+}
+
+// refRedomap: for i = 1 … n, the map body with i bound, then the
+// operator body with a the accumulator and b the map's value; redomap
+// gives the last accumulator (z for n = 0), scanomap each one, in order;
+// a negative n is stuck.
+func refRedomap(env *refEnv, e *fun.RedomapExp) (refVal, error) {
+	rule := fun.ERedomap.Name
+	if e.Scan {
+		rule = fun.EScanomap.Name
+	}
+	n := env.int(e.Bound)
+	if n < 0 {
+		return refVal{}, stuckf(rule, "bound %d", n)
+	}
+	acc := env.get(e.Ne.Name)
+	out := refVal{shape: append([]int64{n}, acc.shape...), data: []int64{}}
+	for i := int64(1); i <= n; i++ {
+		fs, err := refBody(env.bind(e.Var.Name, refScalar(i)), e.Map)
+		if err != nil {
+			return refVal{}, err
+		}
+		vs, err := refBody(env.bind(e.Params[0].Name.Name, acc).bind(e.Params[1].Name.Name, fs[0]), e.Op)
+		if err != nil {
+			return refVal{}, err
+		}
+		acc = vs[0]
+		out.data = append(out.data, acc.data...)
+	}
+	if e.Scan {
 		return out, nil
 	}
 	return acc, nil
