@@ -148,10 +148,35 @@ type machine struct {
 	counter semantics.Counter
 	plain   bool // neither derivations nor counts: no rule is recorded
 	jobs    int  // goroutines a kernel may run its iterations on (1: sequential)
+	// stats are the cost counters (nil: none; eval_stats.go), depth the
+	// parallel forms whose bodies are running (a launch is at 0).
+	stats *semantics.Stats
+	depth int
 }
 
 func newMachine(o *EvalOptions) *machine {
-	return &machine{derive: o.Derive, counter: o.Counter, plain: !o.Derive && o.Counter == nil, jobs: semantics.Jobs(o.Jobs)}
+	return &machine{derive: o.Derive, counter: o.Counter, plain: !o.Derive && o.Counter == nil, jobs: semantics.Jobs(o.Jobs), stats: o.Stats}
+}
+
+// worker is the machine of a goroutine of a parallel kernel or map
+// started by m: plain and sequential, inside the form, counting into a
+// fork of m's counters (nil when m counts none), which join collects.
+func (m *machine) worker() *machine {
+	w := &machine{plain: true, jobs: 1, depth: m.depth}
+	if m.stats != nil {
+		w.stats = m.stats.Fork()
+	}
+	return w
+}
+
+// join adds the counts of the workers' machines to m's.
+func (m *machine) join(ws []*machine) {
+	if m.stats == nil {
+		return
+	}
+	for _, w := range ws {
+		m.stats.Join(w.stats)
+	}
 }
 
 // node counts a rule and, when a derivation is asked for, builds its node;
@@ -240,7 +265,13 @@ func (c *compiler) body(sc *scope, b *Body) *bodyCode {
 
 // run is E ⊢ b ⇓ (v, …, v): E-LET for each statement, then E-IN. The
 // values are left in the result slots (values reads them).
+//
+// With cost counters, the arrays its statements made die when it ends.
 func (b *bodyCode) run(m *machine, fr []val) (*semantics.Derivation, error) {
+	live := int64(-1)
+	if m.stats != nil {
+		live = m.stats.Live()
+	}
 	var stmDerivs []*semantics.Derivation
 	for _, s := range b.stms {
 		d, err := s(m, fr)
@@ -256,6 +287,9 @@ func (b *bodyCode) run(m *machine, fr []val) (*semantics.Derivation, error) {
 		if r < 0 {
 			return nil, unbound(b.b.Result[i], EIn.Name)
 		}
+	}
+	if live >= 0 {
+		m.stats.SetLive(live)
 	}
 	if m.plain {
 		return nil, nil
@@ -366,6 +400,9 @@ func (c *compiler) atomic(sc *scope, s *Stm, out []int) code {
 		if err != nil {
 			return nil, err
 		}
+		if m.stats != nil {
+			atomicCosts(m.stats, m.depth, s, vs)
+		}
 		fr[out[0]] = valOf(vs[0]) // every atomic rule gives one value
 		if m.plain {
 			return nil, nil
@@ -379,10 +416,14 @@ func (c *compiler) atomic(sc *scope, s *Stm, out []int) code {
 func (c *compiler) eScalar(sc *scope, s *Stm, e *ScalarExp, out []int) code {
 	se := c.sexp(sc, e.X, EScalar.Name)
 	o := out[0]
+	ops := SExpOps(e.X)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		k, err := se(fr)
 		if err != nil {
 			return nil, err
+		}
+		if ops != 0 && m.stats != nil {
+			m.stats.Ops += ops
 		}
 		fr[o] = numVal(k)
 		if m.plain {
@@ -498,6 +539,9 @@ func (c *compiler) eIndex(sc *scope, s *Stm, e *IndexExp, out []int) code {
 			off = off*a.shape[d] + k - 1
 		}
 		fr[o] = val{elem: a.elem, bits: a.data[off]}
+		if m.stats != nil {
+			m.stats.Ops++ // the read
+		}
 		if m.plain {
 			return nil, nil
 		}
@@ -548,9 +592,15 @@ func (c *compiler) eKernel(sc *scope, s *Stm, e *KernelExp, out []int) (code, in
 			return nil, err
 		}
 		st, mis := newStacker(s.Pat[0].Type.Elem, n, cell), noMisfit()
+		words := n * elems(cell)
+		if m.stats != nil { // a launch, making its array
+			launch(m.stats, m.depth)
+			m.stats.Alloc(words)
+			m.depth++
+		}
 		var prem []*semantics.Derivation
 		if w := m.workers(n, body.weight); w > 1 {
-			if err := parallelKernel(w, fr, iv, n, body, e, st, &mis); err != nil {
+			if err := parallelKernel(m, w, fr, iv, n, body, e, st, &mis); err != nil {
 				return nil, err
 			}
 		} else {
@@ -574,6 +624,10 @@ func (c *compiler) eKernel(sc *scope, s *Stm, e *KernelExp, out []int) (code, in
 		v, err := st.finish(&mis)
 		if err != nil {
 			return nil, kernelStuck(s, err)
+		}
+		if m.stats != nil { // its items' elements written
+			m.stats.Ops += words
+			m.depth--
 		}
 		fr[out[0]] = v
 		if m.plain {

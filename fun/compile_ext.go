@@ -19,6 +19,7 @@ func rowVal(xs semantics.Array, i int64) val {
 // eAssert is E-ASSERT: 1 when se is not 0, else stuck with the message.
 func (c *compiler) eAssert(sc *scope, s *Stm, e *AssertExp, out []int) code {
 	se := c.sexp(sc, e.Cond, EAssert.Name)
+	ops := 1 + SExpOps(e.Cond)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		k, err := se(fr)
 		if err != nil {
@@ -26,6 +27,9 @@ func (c *compiler) eAssert(sc *scope, s *Stm, e *AssertExp, out []int) code {
 		}
 		if err := assertHolds(e, k); err != nil {
 			return nil, err
+		}
+		if m.stats != nil {
+			m.stats.Ops += ops // the check and the condition's operators
 		}
 		fr[out[0]] = intVal(1)
 		if m.plain {
@@ -105,6 +109,10 @@ func (c *compiler) eReduce(sc *scope, s *Stm, e *ReduceExp, out []int) (code, in
 		if err != nil {
 			return nil, err
 		}
+		if m.stats != nil {
+			launch(m.stats, m.depth)
+			m.depth++
+		}
 		acc := valOf(z)
 		var prem []*semantics.Derivation
 		for i := from; i <= n; i++ {
@@ -120,6 +128,10 @@ func (c *compiler) eReduce(sc *scope, s *Stm, e *ReduceExp, out []int) (code, in
 			if m.derive {
 				prem = append(prem, d)
 			}
+		}
+		if m.stats != nil { // the rows read
+			m.stats.Ops += (n - from + 1) * elems(xs.Shape[1:])
+			m.depth--
 		}
 		fr[out[0]] = acc
 		if m.plain {
@@ -141,6 +153,12 @@ func (c *compiler) eScan(sc *scope, s *Stm, e *ScanExp, out []int) (code, int) {
 		}
 		acc := valOf(z)
 		st, mis := newStacker(xs.Elem, n-from+1, xs.Shape[1:]), noMisfit()
+		words := (n - from + 1) * elems(xs.Shape[1:])
+		if m.stats != nil { // a launch, making its array
+			launch(m.stats, m.depth)
+			m.stats.Alloc(words)
+			m.depth++
+		}
 		var prem []*semantics.Derivation
 		for i := from; i <= n; i++ {
 			fr[a], fr[x] = acc, rowVal(xs, i)
@@ -164,6 +182,10 @@ func (c *compiler) eScan(sc *scope, s *Stm, e *ScanExp, out []int) (code, int) {
 		if err != nil {
 			return nil, rowsStuck(s, rule, err)
 		}
+		if m.stats != nil { // the rows read, and written
+			m.stats.Ops += 2 * words
+			m.depth--
+		}
 		fr[out[0]] = v
 		if m.plain {
 			return nil, nil
@@ -184,6 +206,10 @@ func (c *compiler) eFilter(sc *scope, s *Stm, e *FilterExp, out []int) (code, in
 		xs, err := filterStart(slotVars{fr, sc}, e)
 		if err != nil {
 			return nil, err
+		}
+		if m.stats != nil {
+			launch(m.stats, m.depth)
+			m.depth++
 		}
 		var kept []semantics.Array
 		var prem []*semantics.Derivation
@@ -209,6 +235,10 @@ func (c *compiler) eFilter(sc *scope, s *Stm, e *FilterExp, out []int) (code, in
 		vs, err := filterFinish(s, xs, kept)
 		if err != nil {
 			return nil, err
+		}
+		if m.stats != nil {
+			filterCosts(m.stats, xs, vs[1])
+			m.depth--
 		}
 		fr[out[0]], fr[out[1]] = valOf(vs[0]), valOf(vs[1])
 		if m.plain {

@@ -30,6 +30,14 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 		if e.Scan {
 			st = newStacker(z.Elem, n, z.Shape)
 		}
+		words := n * elems(z.Shape) // a scanomap's array
+		if m.stats != nil {
+			launch(m.stats, m.depth)
+			if e.Scan {
+				m.stats.Alloc(words)
+			}
+			m.depth++
+		}
 		var prem []*semantics.Derivation
 		// combine is element i's operator step on its map value f.
 		combine := func(i int64, f val) error {
@@ -54,7 +62,7 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 			return nil
 		}
 		if w := m.workers(n, mapBody.weight); w > 1 {
-			err = parallelMap(w, fr, iv, n, mapBody, e, combine)
+			err = parallelMap(m, w, fr, iv, n, mapBody, e, combine)
 		} else {
 			for i := int64(1); i <= n && err == nil; i++ {
 				fr[iv] = intVal(i)
@@ -72,6 +80,12 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 		}
 		if err != nil {
 			return nil, err
+		}
+		if m.stats != nil {
+			if e.Scan { // its rows written
+				m.stats.Ops += words
+			}
+			m.depth--
 		}
 		if st != nil {
 			v, err := st.finish(&mis)

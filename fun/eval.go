@@ -18,6 +18,9 @@ type EvalOptions struct {
 	// the error of a run that goes wrong, do not depend on it; derivations
 	// and rule counts are built sequentially whatever it says.
 	Jobs int
+	// Stats, when not nil, receives the cost counters (eval_stats.go),
+	// which do not depend on Jobs.
+	Stats *semantics.Stats
 }
 
 // Eval runs a program by the big-step semantics of Fig 4 in the environment

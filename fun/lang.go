@@ -49,7 +49,7 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		vs, d, err := Eval(p.p, env, &EvalOptions{Derive: o.Derive, Counter: o.Counter, Jobs: o.Jobs})
+		vs, d, err := Eval(p.p, env, &EvalOptions{Derive: o.Derive, Counter: o.Counter, Jobs: o.Jobs, Stats: o.Stats})
 		if err != nil {
 			return nil, err
 		}
@@ -62,7 +62,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lang.WithFocus(lang.NewStepper[Config](Machine{}, []Config{Initial(p.p, env)}, &o.RunOptions,
+	return lang.WithFocus(lang.NewStepper[Config](Machine{Stats: o.Stats}, []Config{Initial(p.p, env)}, &o.RunOptions,
 		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, Config.Shown,
 		func(cs []Config) (*lang.Result, error) {
 			vs := cs[0].Results()
@@ -98,3 +98,7 @@ func (language) Rules() semantics.RuleTable { return Rules }
 func (language) PaperMode() string {
 	return "program inputs and scalar results (T-PROG), and the extension forms loop, reduce, scan, filter and assert"
 }
+
+// CountsCosts reports that both of FUN's semantics fill RunOptions.Stats
+// (lang.CostCounter; eval_stats.go).
+func (p *program) CountsCosts(string) bool { return true }

@@ -44,7 +44,10 @@ func (m *machine) workers(n int64, weight int) int {
 // from the frame fr (index variable in slot iv), into st; a returned error
 // is the first iteration's by index, and mis the first item that did not
 // fit.
-func parallelKernel(w int, fr []val, iv int, n int64, body *bodyCode, e *KernelExp, st *stacker, mis *misfit) error {
+//
+// The goroutines' machines are m's workers: their cost counters are
+// joined into m's when all have ended.
+func parallelKernel(m *machine, w int, fr []val, iv int, n int64, body *bodyCode, e *KernelExp, st *stacker, mis *misfit) error {
 	chunk := max(n/int64(w*chunksPerWorker), 1)
 	type outcome struct {
 		errAt    int64 // the iteration (from 0) that went wrong; n for none
@@ -53,6 +56,10 @@ func parallelKernel(w int, fr []val, iv int, n int64, body *bodyCode, e *KernelE
 		panicked any
 	}
 	outcomes := make([]outcome, w)
+	machines := make([]*machine, w)
+	for k := range machines {
+		machines[k] = m.worker()
+	}
 	var next atomic.Int64 // the first iteration of the next chunk
 	var stop atomic.Int64 // chunks from here on need not run: an iteration before went wrong
 	stop.Store(n)
@@ -69,7 +76,7 @@ func parallelKernel(w int, fr []val, iv int, n int64, body *bodyCode, e *KernelE
 					stop.Store(-1)
 				}
 			}()
-			m := &machine{plain: true, jobs: 1}
+			m := machines[k]
 			fr := slices.Clone(fr)
 			for {
 				lo := next.Add(chunk) - chunk
@@ -96,6 +103,7 @@ func parallelKernel(w int, fr []val, iv int, n int64, body *bodyCode, e *KernelE
 		}()
 	}
 	wg.Wait()
+	m.join(machines)
 	first := &outcomes[0]
 	for k := range outcomes {
 		o := &outcomes[k]

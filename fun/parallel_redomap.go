@@ -26,12 +26,13 @@ const mapWindow = 4096
 // parallelMap runs elements 1 … n of a redomap whose map body is body
 // (index in slot iv of fr) on w goroutines, handing each element's map
 // value to combine in order.
-func parallelMap(w int, fr []val, iv int, n int64, body *bodyCode, e *RedomapExp, combine func(i int64, f val) error) error {
+// The goroutines count into forks of m's cost counters.
+func parallelMap(m *machine, w int, fr []val, iv int, n int64, body *bodyCode, e *RedomapExp, combine func(i int64, f val) error) error {
 	window := int64(w) * mapWindow
 	buf := make([]val, min(window, n))
 	for lo := int64(1); lo <= n; lo += window {
 		hi := min(lo+window-1, n)
-		stop, err := mapRange(w, fr, iv, lo, hi, body, e, buf)
+		stop, err := mapRange(m, w, fr, iv, lo, hi, body, e, buf)
 		for i := lo; i < stop; i++ {
 			if err := combine(i, buf[i-lo]); err != nil {
 				return err
@@ -47,7 +48,7 @@ func parallelMap(w int, fr []val, iv int, n int64, body *bodyCode, e *RedomapExp
 // mapRange runs the map bodies of elements lo … hi on up to w goroutines
 // into buf (element i at i-lo). It returns the first element whose map
 // body went wrong, with its error, or hi+1 and nil.
-func mapRange(w int, fr []val, iv int, lo, hi int64, body *bodyCode, e *RedomapExp, buf []val) (int64, error) {
+func mapRange(m *machine, w int, fr []val, iv int, lo, hi int64, body *bodyCode, e *RedomapExp, buf []val) (int64, error) {
 	n := hi - lo + 1
 	w = int(min(int64(w), n))
 	chunk := max(n/int64(w*chunksPerWorker), 1)
@@ -57,6 +58,10 @@ func mapRange(w int, fr []val, iv int, lo, hi int64, body *bodyCode, e *RedomapE
 		panicked any
 	}
 	outcomes := make([]outcome, w)
+	machines := make([]*machine, w)
+	for k := range machines {
+		machines[k] = m.worker()
+	}
 	var next atomic.Int64 // the first element of the next chunk
 	var stop atomic.Int64 // chunks from here on need not run: an element before went wrong
 	stop.Store(n)
@@ -73,7 +78,7 @@ func mapRange(w int, fr []val, iv int, lo, hi int64, body *bodyCode, e *RedomapE
 					stop.Store(-1)
 				}
 			}()
-			m := &machine{plain: true, jobs: 1}
+			m := machines[k]
 			fr := slices.Clone(fr)
 			for {
 				from := next.Add(chunk) - chunk
@@ -98,6 +103,7 @@ func mapRange(w int, fr []val, iv int, lo, hi int64, body *bodyCode, e *RedomapE
 		}()
 	}
 	wg.Wait()
+	m.join(machines)
 	first := &outcomes[0]
 	for k := range outcomes {
 		o := &outcomes[k]

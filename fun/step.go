@@ -55,6 +55,7 @@ type frame struct {
 	body *Body
 	k    kont
 	next *frame
+	base int64 // the live words when it was pushed (cost counters, step_stats.go)
 }
 
 // kont is what a frame's results are for.
@@ -101,13 +102,25 @@ func (c Config) Env() *Env {
 }
 
 // Machine is FUN's small-step semantics as a semantics.Machine.
-type Machine struct{}
+type Machine struct {
+	// Stats, when not nil, receives the cost counters (step_stats.go).
+	Stats *semantics.Stats
+}
 
 // Final reports whether the program's body has returned.
 func (Machine) Final(c Config) bool { return c.top == nil }
 
-// Step makes one transition.
-func (Machine) Step(c Config) (Config, string, error) {
+// Step makes one transition (and counts its costs, when asked).
+func (m Machine) Step(c Config) (Config, string, error) {
+	next, rule, err := step(c)
+	if m.Stats != nil && err == nil {
+		countStep(m.Stats, c, next)
+	}
+	return next, rule, err
+}
+
+// step makes one transition.
+func step(c Config) (Config, string, error) {
 	f := c.top
 	if len(f.stms) == 0 {
 		return ret(f)
@@ -251,7 +264,7 @@ func RunSmall(p *Program, inputs *Env, o *semantics.RunOptions) ([]semantics.Arr
 	if o == nil {
 		o = &semantics.RunOptions{}
 	}
-	d := &semantics.Driver[Config]{Machine: Machine{}, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[Config](o),
+	d := &semantics.Driver[Config]{Machine: Machine{Stats: o.Stats}, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[Config](o),
 		Pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
 	c, n, err := d.Run(Initial(p, inputs))
 	if err != nil {
