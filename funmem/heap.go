@@ -17,13 +17,15 @@ type HeapOptions struct {
 	Trace func(kernel *fun.Stm, iters []semantics.IterAccess)
 	// Schedule orders the small-step's kernel iterations (nil: in order).
 	Schedule semantics.Schedule
+	// Stats, when not nil, receives the cost counters (heap_stats.go).
+	Stats *semantics.Stats
 }
 
 // HeapOptionsOf are the heap semantics' options taken from a run's: the
 // counter, the schedule, and the trace, whose kernels are named by their
 // position and their statement up to "do".
 func HeapOptionsOf(o *semantics.RunOptions) *HeapOptions {
-	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule}
+	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats}
 	if o.Trace != nil {
 		opts.Trace = func(s *fun.Stm, iters []semantics.IterAccess) { o.Trace(KernelName(s), iters) }
 	}
@@ -126,6 +128,10 @@ func EvalHeap(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([
 	if opts == nil {
 		opts = &HeapOptions{}
 	}
+	if opts.Stats != nil { // the heap counts the words read and written
+		h.Count(opts.Stats)
+		defer h.Count(nil)
+	}
 	return evalHeapCompiled(p, env, h, opts)
 }
 
@@ -136,7 +142,11 @@ func evalHeapTree(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions
 	if opts == nil {
 		opts = &HeapOptions{}
 	}
-	ev := &heapEval{opts: opts, h: h}
+	ev := &heapEval{opts: opts, h: h, depth: new(int)}
+	if opts.Stats != nil {
+		h.Count(opts.Stats)
+		defer h.Count(nil)
+	}
 	vs, err := ev.body(env, p.Body)
 	if err != nil {
 		return nil, err
@@ -147,12 +157,16 @@ func evalHeapTree(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions
 
 // heapEval is the tree-walking big-step.
 type heapEval struct {
-	opts *HeapOptions
-	h    *semantics.Heap
+	opts  *HeapOptions
+	h     *semantics.Heap
+	depth *int // the parallel forms whose bodies run (the compiled machine's, when it walks a form)
 }
 
 // body is E-STMS followed by the results.
 func (ev *heapEval) body(env *Env, b *fun.Body) ([]Value, error) {
+	if st := ev.opts.Stats; st != nil { // its blocks die when it ends
+		defer st.SetLive(st.Live())
+	}
 	for _, s := range b.Stms {
 		vs, err := ev.stm(env, s)
 		if err != nil {
@@ -180,6 +194,11 @@ func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
 		if err != nil {
 			return nil, err
 		}
+		if st := ev.opts.Stats; st != nil {
+			launch(st, *ev.depth)
+			*ev.depth++
+			defer func() { *ev.depth-- }()
+		}
 		for i := int64(1); i <= k.m; i++ {
 			k.t.Start(i)
 			vs, err := ev.body(env.Bind(e.Var.Name, Value{Kind: IntVal, K: i}), e.Body)
@@ -198,6 +217,11 @@ func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
 		return nil, err
 	}
 	if x != nil {
+		if st := ev.opts.Stats; st != nil && parallel(s.Exp) {
+			launch(st, *ev.depth)
+			*ev.depth++
+			defer func() { *ev.depth-- }()
+		}
 		for !x.done() {
 			env, b, err := x.enter(ev.h)
 			var vs []Value
@@ -217,6 +241,9 @@ func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
 	vs, rule, err := evalAtomic(env, ev.h, s, ev.opts)
 	if err != nil {
 		return nil, err
+	}
+	if st := ev.opts.Stats; st != nil {
+		atomicCosts(st, *ev.depth, ev.h, s, vs)
 	}
 	ev.opts.Counter.Hit(rule)
 	return vs, nil

@@ -97,6 +97,10 @@ type heapMachine struct {
 	trace bool
 	pool  trackerPool
 	walk  *heapEval // the tree walker, for the extension forms
+	// stats are the cost counters (nil: none; heap_stats.go), depth the
+	// parallel forms whose bodies are running (a launch is at 0).
+	stats *semantics.Stats
+	depth int
 }
 
 // trackerPool keeps the trackers of kernels that have ended, for reuse: a
@@ -157,7 +161,8 @@ func evalHeapCompiled(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOpt
 	body := c.body(sc, p.Body)
 	fr := make([]Value, c.slots)
 	copy(fr, vals)
-	m := &heapMachine{opts: opts, h: h, trace: opts.Trace != nil, walk: &heapEval{opts: opts, h: h}}
+	m := &heapMachine{opts: opts, h: h, trace: opts.Trace != nil, stats: opts.Stats}
+	m.walk = &heapEval{opts: opts, h: h, depth: &m.depth}
 	if err := body.run(m, fr); err != nil {
 		return nil, err
 	}
@@ -191,11 +196,21 @@ func (c *hcompiler) body(sc *hscope, b *fun.Body) *hbody {
 
 // run is E-STMS: each statement in turn, then the results, which are
 // left in their slots.
+//
+// With cost counters, the blocks its statements allocated die when it
+// ends.
 func (b *hbody) run(m *heapMachine, fr []Value) error {
+	live := int64(-1)
+	if m.stats != nil {
+		live = m.stats.Live()
+	}
 	for _, s := range b.stms {
 		if err := s(m, fr); err != nil {
 			return err
 		}
+	}
+	if live >= 0 {
+		m.stats.SetLive(live)
 	}
 	m.opts.Counter.Hit(EStms.Name)
 	for i, r := range b.results {
@@ -256,6 +271,9 @@ func (c *hcompiler) hAtomic(sc *hscope, s *fun.Stm, o int) hcode {
 		if err != nil {
 			return err
 		}
+		if m.stats != nil {
+			atomicCosts(m.stats, m.depth, m.h, s, vs)
+		}
 		m.opts.Counter.Hit(rule)
 		fr[o] = vs[0]
 		return nil
@@ -291,6 +309,11 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 		x, err := startExtPool(slotVars{fr, sc}.env(), m.h, s, m.trace, &m.pool)
 		if err != nil {
 			return err
+		}
+		form := m.stats != nil && parallel(s.Exp)
+		if form {
+			launch(m.stats, m.depth)
+			m.depth++
 		}
 		// enter binds each parameter into its slots (a name bound twice:
 		// the last binding, as Lookup finds it).
@@ -328,6 +351,9 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 		vs, err := x.finish(m.h, m.opts)
 		if err != nil {
 			return err
+		}
+		if form {
+			m.depth--
 		}
 		return bindOut(s, vs, fr, out)
 	}
@@ -448,6 +474,10 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 			m.h.Push(t)
 		}
 		k := kernel{s: s, dest: dest, m: n, t: t}
+		if m.stats != nil {
+			launch(m.stats, m.depth)
+			m.depth++
+		}
 		for i := int64(1); i <= n; i++ {
 			if t != nil {
 				t.Start(i)
@@ -474,6 +504,9 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 				m.opts.Trace(s, t.Trace)
 			}
 			m.pool.put(t)
+		}
+		if m.stats != nil {
+			m.depth--
 		}
 		m.opts.Counter.Hit(EMemKernel.Name)
 		fr[out[0]] = dest
@@ -530,6 +563,7 @@ func (c *hcompiler) hIndex(sc *hscope, e *fun.IndexExp, o int) hcode {
 func (c *hcompiler) hScalar(sc *hscope, e *fun.ScalarExp, o int) hcode {
 	rule := EMemScalar.Name
 	se := c.sexp(sc, e.X)
+	ops := fun.SExpOps(e.X)
 	return func(m *heapMachine, fr []Value) error {
 		n, ok := se(fr)
 		if !ok {
@@ -537,6 +571,9 @@ func (c *hcompiler) hScalar(sc *hscope, e *fun.ScalarExp, o int) hcode {
 			if n, err = fun.EvalNum(e.X, numLookup(slotVars{fr, sc}), rule); err != nil {
 				return err
 			}
+		}
+		if ops != 0 && m.stats != nil {
+			m.stats.Ops += ops
 		}
 		fr[o] = NumValue(n)
 		m.opts.Counter.Hit(rule)

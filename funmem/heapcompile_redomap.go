@@ -33,6 +33,10 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 		if err != nil {
 			return err
 		}
+		if m.stats != nil {
+			launch(m.stats, m.depth)
+			m.depth++
+		}
 		mapping := true // whether the next body to run is the map's
 		bind := func(name string, v Value) {
 			if mapping {
@@ -78,6 +82,9 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 		vs, err := x.finish(m.h, m.opts)
 		if err != nil {
 			return err
+		}
+		if m.stats != nil {
+			m.depth--
 		}
 		return bindOut(s, vs, fr, out)
 	}

@@ -86,7 +86,7 @@ func (p *program) runValue(o lang.RunOptions) (*lang.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	vs, d, err := fun.Eval(b, env, &fun.EvalOptions{Derive: o.Derive, Counter: o.Counter})
+	vs, d, err := fun.Eval(b, env, &fun.EvalOptions{Derive: o.Derive, Counter: o.Counter, Stats: o.Stats})
 	if err != nil {
 		return nil, err
 	}
@@ -153,3 +153,8 @@ func (language) Rules() semantics.RuleTable { return Rules }
 func (language) PaperMode() string {
 	return "program inputs and scalar results (T-MEM-PROG)"
 }
+
+// CountsCosts reports that FUNMEM's semantics fill RunOptions.Stats
+// (lang.CostCounter): the heap-based ones (heap_stats.go), and the
+// value-based one as FUN's big-step counts the unmem'd program.
+func (p *program) CountsCosts(string) bool { return true }

@@ -31,6 +31,7 @@ type frame struct {
 	i    int64   // the iteration
 	pos  int64   // its position in the kernel's schedule
 	next *frame
+	base int64 // the live words when it was pushed (cost counters, heap_stats.go)
 }
 
 // InitialHeap is the configuration that starts p's body.
@@ -56,6 +57,10 @@ func (m HeapMachine) Step(c *Config) (*Config, string, error) {
 	if opts == nil {
 		opts = &HeapOptions{}
 	}
+	st := opts.Stats
+	if st != nil { // the heap counts the words read and written
+		c.h.Count(st)
+	}
 	f := c.top
 	if len(f.stms) == 0 {
 		return m.ret(c, f, opts)
@@ -67,11 +72,14 @@ func (m HeapMachine) Step(c *Config) (*Config, string, error) {
 		if err != nil {
 			return c, "", err
 		}
-		return &Config{top: &frame{env: f.env, stms: branch.Stms, body: branch, next: f}, h: c.h}, rule, nil
+		return &Config{top: &frame{env: f.env, stms: branch.Stms, body: branch, next: f, base: live(st)}, h: c.h}, rule, nil
 	case *fun.KernelExp:
 		k, err := startKernel(f.env, c.h, s, e, opts.Trace != nil)
 		if err != nil {
 			return c, "", err
+		}
+		if st != nil {
+			launch(st, formDepth(f))
 		}
 		if k.m == 0 {
 			vs, _ := k.finish(c.h, opts)
@@ -80,20 +88,45 @@ func (m HeapMachine) Step(c *Config) (*Config, string, error) {
 		if opts.Schedule != nil {
 			k.order = opts.Schedule(k.m)
 		}
-		return &Config{top: iteration(f, k, 1), h: c.h}, EMemKernel.Name, nil
+		return &Config{top: iteration(f, k, 1, st), h: c.h}, EMemKernel.Name, nil
 	}
 	x, err := startExt(f.env, c.h, s, opts.Trace != nil)
 	if err != nil {
 		return c, "", m.unwind(c, err)
 	}
 	if x != nil {
+		if st != nil && parallel(s.Exp) {
+			launch(st, formDepth(f))
+		}
 		return m.nextExt(c, f, x, opts)
 	}
 	vs, rule, err := evalAtomic(f.env, c.h, s, opts)
 	if err != nil {
 		return c, "", m.unwind(c, err)
 	}
+	if st != nil {
+		atomicCosts(st, formDepth(f), c.h, s, vs)
+	}
 	return advance(c, f, s, vs, rule)
+}
+
+// live is st's live words (0 when nothing counts): a frame's base.
+func live(st *semantics.Stats) int64 {
+	if st == nil {
+		return 0
+	}
+	return st.Live()
+}
+
+// formDepth is the number of parallel forms whose bodies frame f runs in.
+func formDepth(f *frame) int {
+	d := 0
+	for ; f != nil; f = f.next {
+		if f.k != nil || (f.x != nil && parallel(f.x.s.Exp)) {
+			d++
+		}
+	}
+	return d
 }
 
 // unwind turns a race seen inside kernel frames into the error of the
@@ -112,12 +145,13 @@ func (HeapMachine) unwind(c *Config, err error) error {
 	return err
 }
 
-// iteration pushes the iteration at position pos of k's schedule.
-func iteration(parent *frame, k *kernel, pos int64) *frame {
+// iteration pushes the iteration at position pos of k's schedule (st:
+// the cost counters, or nil).
+func iteration(parent *frame, k *kernel, pos int64, st *semantics.Stats) *frame {
 	e := k.s.Exp.(*fun.KernelExp)
 	i := semantics.Order(k.order, pos)
 	k.t.Start(i)
-	return &frame{env: parent.env.Bind(e.Var.Name, Value{Kind: IntVal, K: i}), stms: e.Body.Stms, body: e.Body, k: k, i: i, pos: pos, next: parent}
+	return &frame{env: parent.env.Bind(e.Var.Name, Value{Kind: IntVal, K: i}), stms: e.Body.Stms, body: e.Body, k: k, i: i, pos: pos, next: parent, base: live(st)}
 }
 
 func advance(c *Config, f *frame, s *fun.Stm, vs []Value, rule string) (*Config, string, error) {
@@ -141,9 +175,13 @@ func (m HeapMachine) ret(c *Config, f *frame, opts *HeapOptions) (*Config, strin
 	if err != nil {
 		return c, "", err
 	}
+	if st := opts.Stats; st != nil && f.next != nil { // its blocks die
+		st.SetLive(f.base)
+	}
 	switch {
 	case f.next == nil:
 		opts.Counter.Hit(EMemProg.Name)
+		c.h.Count(nil) // the results are read off the heap uncounted
 		return &Config{results: vs, h: c.h}, EMemProg.Name, nil
 	case f.x != nil: // an iteration of a loop, reduce, scan or filter
 		if err := f.x.leave(c.h, vs); err != nil {
@@ -158,7 +196,7 @@ func (m HeapMachine) ret(c *Config, f *frame, opts *HeapOptions) (*Config, strin
 		return c, "", m.unwind(c, err)
 	}
 	if f.pos < k.m {
-		return &Config{top: iteration(f.next, k, f.pos+1), h: c.h, note: fmt.Sprintf("iteration %d of %d stored", f.i, k.m)}, EMemKernel.Name, nil
+		return &Config{top: iteration(f.next, k, f.pos+1, opts.Stats), h: c.h, note: fmt.Sprintf("iteration %d of %d stored", f.i, k.m)}, EMemKernel.Name, nil
 	}
 	out, _ := k.finish(c.h, opts)
 	return advance(c, f.next, f.next.stms[0], out, EMemKernel.Name)
@@ -179,7 +217,7 @@ func (m HeapMachine) nextExt(c *Config, f *frame, x *ext, opts *HeapOptions) (*C
 		x.abort(c.h)
 		return c, "", m.unwind(&Config{top: f, h: c.h}, x.raceOf(err))
 	}
-	return &Config{top: &frame{env: env, stms: b.Stms, body: b, x: x, i: x.i, next: f}, h: c.h}, x.rule, nil
+	return &Config{top: &frame{env: env, stms: b.Stms, body: b, x: x, i: x.i, next: f, base: live(opts.Stats)}, h: c.h}, x.rule, nil
 }
 
 // String renders the configuration on one line.
