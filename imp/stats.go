@@ -23,19 +23,8 @@ import (
 //     the program.
 //   - Kernels: each kernel, reduce and scan run outside another's body.
 
-// sexpOps is the number of operator applications in e: binary and unary
-// operators and built-in functions.
-func sexpOps(e fun.SExp) int64 {
-	switch e := e.(type) {
-	case *fun.BinOp:
-		return 1 + sexpOps(e.L) + sexpOps(e.R)
-	case *fun.UnOp:
-		return 1 + sexpOps(e.X)
-	case *fun.Call:
-		return 1 + sexpOps(e.Arg)
-	}
-	return 0
-}
+// sexpOps is the number of operator applications in e (fun.SExpOps).
+func sexpOps(e fun.SExp) int64 { return fun.SExpOps(e) }
 
 // stmtOps is the Ops a statement without a body counts when it has run.
 func stmtOps(s Stmt) int64 {
