@@ -45,7 +45,7 @@ import (
 // a kernel, loop, fold or redomap is above 0, or an if's condition is not
 // 0 (then) or is 0 (else).
 type slCond struct {
-	kind int // condPos, condThen, condElse
+	kind int // slPos, slThen, slElse
 	name string
 }
 

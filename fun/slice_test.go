@@ -193,6 +193,9 @@ func sameRuns(p, q *fun.Program, rep *fun.SliceReport, cases []*check.Case, stri
 				if c.Error == nil && strings.Join(rq.Lines, " ") != strings.Join(c.Output, " ") {
 					msgs = append(msgs, fmt.Sprintf("%s: sliced gives { %s }, the case expects { %s }", where(c, sem), strings.Join(rq.Lines, " "), strings.Join(c.Output, " ")))
 				}
+				if lang.CountsCosts(lq, sem) && (rq.Stats == nil || rp.Stats == nil) {
+					msgs = append(msgs, fmt.Sprintf("%s: FUN counts costs, but the run gave no counters", where(c, sem)))
+				}
 				if rq.Stats != nil && rp.Stats != nil {
 					if sq.Ops > sp.Ops+rep.Overhead {
 						msgs = append(msgs, fmt.Sprintf("%s: sliced runs %d operations, more than the program's %d and the overhead %d", where(c, sem), sq.Ops, sp.Ops, rep.Overhead))
