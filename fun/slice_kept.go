@@ -37,6 +37,9 @@ type slKeepCtx struct {
 	inKernel, pure bool
 	bound          map[string]bool
 	chain          []*Stm // the kernels of the nest, outermost first
+	// where says, for a body in a kernel but not at the top of the nest,
+	// which form's body it is in.
+	where string
 }
 
 // slKeeper walks the program for part 4.
@@ -98,9 +101,16 @@ func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
 		case kernel && !c.inKernel:
 			nc.pure, nc.bound, nc.chain = true, map[string]bool{}, []*Stm{st}
 		case kernel:
-			nc.pure, nc.chain = c.pure, append(append([]*Stm(nil), c.chain...), st)
+			nc.pure, nc.where, nc.chain = c.pure, c.where, append(append([]*Stm(nil), c.chain...), st)
 		default:
-			nc.pure = false
+			nc.pure, nc.where = false, c.where
+			if c.inKernel && c.where == "" {
+				if _, ok := st.Exp.(*IfExp); ok {
+					nc.where = "in a branch of the if at " + slAt(st.Pos())
+				} else {
+					nc.where = "in the body of the " + slForm(st.Exp) + " at " + slAt(st.Pos())
+				}
+			}
 		}
 		if nc.bound != nil {
 			for x := range slBinders(st) {
@@ -131,7 +141,7 @@ func slAllocates(st *Stm) bool {
 // statement of body b in a kernel, out of every kernel ("" when it can).
 func (k *slKeeper) keptWhy(st *Stm, b *Body, c slKeepCtx) string {
 	if !c.pure {
-		return "it is in an if's branch, or in a loop's or a fold's body, in the kernel's body, from where MemoryExpand does not hoist"
+		return "it is " + c.where + ", and MemoryExpand hoists only from the top of kernel bodies"
 	}
 	for _, d := range slAllocDims(st, k.ts) {
 		if c.bound[d.Name] {
