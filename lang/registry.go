@@ -446,9 +446,20 @@ func (r *Registry) Unread(p Program, to string, o CompileOptions, stages []Stage
 	var out []string
 	for _, name := range o.Set() {
 		st := stages
-		if name == OptRaw {
-			plain := o
+		// An option that switches passes off is read by them when they
+		// would run without it: the walk without it tells.
+		plain, off := o, true
+		switch name {
+		case OptRaw:
 			plain.Raw = false
+		case OptNoFuse:
+			plain.NoFuse = false
+		case OptNoSlice:
+			plain.NoSlice = false
+		default:
+			off = false
+		}
+		if off {
 			st, _ = r.Compile(p, to, plain)
 		}
 		if !read(name, st) {
