@@ -2,6 +2,7 @@ package fun
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/arraysem/arraysem/semantics"
@@ -363,12 +364,18 @@ func (n *slNest) walkBodies(st *Stm, parent *slNode, path []slCond, local map[st
 		}
 		n.walk(ExpBody(e), parent, c, local, inKernel, false)
 	case *RedomapExp:
-		iter("the index", e.Var)
-		params("the parameter", e.Params)
+		// The map body (with the index) and the operator body (with the
+		// parameters) are sibling scopes: each may bind a name the other
+		// binds too, so each is walked in its own copy of the bindings.
 		n.ts.bindInner(e)
 		c := with(slCond{slPos, e.Bound.Name})
-		n.walk(e.Map, parent, c, local, inKernel, false)
-		n.walk(e.Op, parent, c, local, inKernel, false)
+		inMap, inOp := maps.Clone(local), maps.Clone(local)
+		inMap[e.Var.Name] = &slBind{iter: "the index " + e.Var.Name}
+		for _, p := range e.Params {
+			inOp[p.Name.Name] = &slBind{iter: "the parameter " + p.Name.Name}
+		}
+		n.walk(e.Map, parent, c, inMap, inKernel, false)
+		n.walk(e.Op, parent, c, inOp, inKernel, false)
 	case *IfExp:
 		n.walk(e.Then, parent, with(slCond{slThen, e.Cond.Name}), local, inKernel, false)
 		n.walk(e.Else, parent, with(slCond{slElse, e.Cond.Name}), local, inKernel, false)

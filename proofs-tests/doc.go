@@ -245,9 +245,15 @@
 //     (imp/loops.go, shared by IMP's two semantics): imp-examples, the
 //     golden outputs of examples/imp under both IMP semantics, and
 //     fun-funmem-imp on generated programs with the extension forms.
+//   - fuse-case3, fuse-case4 and fuse-case5 (fun/fuse*.go): fusion fuses
+//     in a case of Fig 9 of "A T2 Graph-Reduction Approach To Fusion" it
+//     must refuse: into a consumer inside a loop or another SOAC's body
+//     (3), into two consumers on one control path (4), into its consumers
+//     while keeping the producer for another use (5). The values stay
+//     the same, so only the cost counters see it: fuse, whose fused
+//     programs must count no more operations than the originals.
 //
-// (The paper's "fused don't-fuse case" needs a fusion pass, which arraysem
-// does not have.) The table of mutants, their killers and the cases it
+// The table of mutants, their killers and the cases it
 // took is printed by
 //
 //	go test ./proofs-tests -v -run Mutants

@@ -171,6 +171,7 @@ func TestMutants(t *testing.T) {
 		examplesKillerWith(t, arraycheck.RunGoldenFileLevels, "remora-examples-levels", ".remora", "../examples/remora"),
 		examplesKiller(t, "fun-examples", ".fun", "../examples/fun"),
 		examplesKiller(t, "imp-examples", ".imp", "../examples/imp"),
+		fk("fuse", mutFunCases),
 	} {
 		all[k.name] = k
 	}
@@ -215,9 +216,15 @@ func TestMutants(t *testing.T) {
 		"imp-for-off-by-one":       impExt,
 		"imp-reduce-skips-neutral": impExt,
 		"imp-scan-exclusive":       impExt,
+		// Fusion in Fig 9's forbidden cases computes the same values
+		// with more work: only the cost counters see it (fun-big-small
+		// survives: the passes run on neither of its semantics).
+		"fuse-case3": {"fun-big-small", "fuse"},
+		"fuse-case4": {"fun-big-small", "fuse"},
+		"fuse-case5": {"fun-big-small", "fuse"},
 	}
 	order := []string{"fun-big-small", "fun-reference", "transform-valid", "passes-valid", "fun-funmem-imp",
-		"race-oracle", "remora-big-small", "remora-levels", "remora-examples", "remora-examples-levels", "fun-examples", "imp-examples"}
+		"race-oracle", "remora-big-small", "remora-levels", "remora-examples", "remora-examples-levels", "fun-examples", "imp-examples", "fuse"}
 	killers := func(names []string) []killer {
 		out := make([]killer, len(names))
 		for i, n := range names {
