@@ -310,6 +310,9 @@ func (f *fuser) fusable(r *fusionRes, s *Stm, x *Param, wit wset) (to []*fusedKe
 	// consumers' own arrays (a higher peak of memory), and the sizes of
 	// its rows, checked when x is made even with no rows, must be known
 	// non-negative or checked by every consumer.
+	if c, ok := s.Exp.(*CopyExp); ok && x.Type.Rank() > 1 {
+		return kept(0, "a copy of %s made row by row, as the kernel it derives, would make each row as an array of its own", c.Arr.Name)
+	}
 	if t := f.temporary(s); t != nil {
 		return kept(0, "each of its iterations also makes %s (%s at %s), which fused would be live beside the consumer's arrays", t.Pat[len(t.Pat)-1].Name.Name, formName(t.Exp), at(t.Exp.Pos()))
 	}

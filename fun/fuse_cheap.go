@@ -13,8 +13,8 @@ import (
 //	replicate   kernel i <= n do in (a), a bound outside: x[j, k…] reads
 //	            a[k…] (or is the copy let (t : τ) = a), Fig 14 top left
 //	iota        iota n, or kernel i <= n do in (i): x[j] is j
-//	copy        copy y: x[j…] reads y[j…], and a fold or filter over x is
-//	            one over y
+//	copy        copy y: x[j…] reads y[j…], and a fold or filter over x,
+//	            or a copy of x, is one over (of) y
 //	transpose   transpose y (a view): x[i, j] reads y[j, i]
 //
 // A read of a replicate or an iota must be at an index j known to lie in
@@ -117,14 +117,18 @@ func (f *fuser) fuseCheap(b *Body, k int, where string, ctx indexCtx, wit wset) 
 			return
 		}
 	}
-	reads, folds := 0, 0
+	reads, folds, copies := 0, 0, 0
 	for _, u := range uses {
 		switch u.kind {
 		case useRead:
 			reads++
 			u.stm.Exp = cheapRead(s, kind, elem, u.read)
-		case useOver, useFilter:
-			folds++
+		case useOver, useFilter, useCopy:
+			if u.kind == useCopy {
+				copies++
+			} else {
+				folds++
+			}
 			f.cheapFold(s, kind, elem, u.stm)
 		}
 	}
@@ -136,6 +140,9 @@ func (f *fuser) fuseCheap(b *Body, k int, where string, ctx indexCtx, wit wset) 
 	}
 	if folds > 0 {
 		parts = append(parts, plural(folds, "fold"))
+	}
+	if copies > 0 {
+		parts = append(parts, plural(copies, "copy"))
 	}
 	how := map[string]string{
 		"replicate": "each element is " + nameOf(elem) + " (Fig 14, replicate)",
@@ -188,7 +195,7 @@ func cheapRefuses(kind, n string, u useSite) string {
 		if kind != "transpose" {
 			return ""
 		}
-	case useFilter:
+	case useFilter, useCopy:
 		if kind == "copy" {
 			return ""
 		}
@@ -230,6 +237,8 @@ func (f *fuser) cheapFold(s *Stm, kind string, elem *Ident, t *Stm) {
 		case *ScanExp:
 			e.Arr = &Ident{NamePos: e.Arr.NamePos, Name: y.Name}
 		case *FilterExp:
+			e.Arr = &Ident{NamePos: e.Arr.NamePos, Name: y.Name}
+		case *CopyExp:
 			e.Arr = &Ident{NamePos: e.Arr.NamePos, Name: y.Name}
 		}
 		return
