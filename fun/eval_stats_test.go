@@ -161,7 +161,7 @@ func TestStats(t *testing.T) {
 		check := func(how string, st *semantics.Stats) {
 			t.Helper()
 			st.SetLive(0)
-			if *st != c.want {
+			if st.String() != c.want.String() {
 				t.Errorf("%s %s:\n got %v\nwant %v", c.name, how, st, &c.want)
 			}
 		}

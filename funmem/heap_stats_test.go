@@ -92,7 +92,7 @@ in (res_mem, res)`,
 		check := func(sem string, st *semantics.Stats, want semantics.Stats) {
 			t.Helper()
 			st.SetLive(0)
-			if *st != want {
+			if st.String() != want.String() {
 				t.Errorf("%s %s:\n got %v\nwant %v", c.name, sem, st, &want)
 			}
 		}

@@ -105,7 +105,7 @@ return c`,
 				t.Errorf("%s %s: the result does not carry the counters", c.name, sem)
 			}
 			st.SetLive(0)
-			if st != c.want {
+			if st.String() != c.want.String() {
 				t.Errorf("%s %s:\n got %v\nwant %v", c.name, sem, &st, &c.want)
 			}
 		}
