@@ -273,10 +273,13 @@ func (b *bodyCode) run(m *machine, fr []val) (*semantics.Derivation, error) {
 		live = m.stats.Live()
 	}
 	var stmDerivs []*semantics.Derivation
-	for _, s := range b.stms {
+	for i, s := range b.stms {
 		d, err := s(m, fr)
 		if err != nil {
 			return nil, err
+		}
+		if m.stats != nil && m.stats.Runs != nil {
+			m.stats.Runs[b.b.Stms[i].Let]++
 		}
 		if m.derive {
 			stmDerivs = append(stmDerivs, d)

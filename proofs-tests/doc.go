@@ -250,8 +250,10 @@
 //     must refuse: into a consumer inside a loop or another SOAC's body
 //     (3), into two consumers on one control path (4), into its consumers
 //     while keeping the producer for another use (5). The values stay
-//     the same, so only the cost counters see it: fuse, whose fused
-//     programs must count no more operations than the originals.
+//     the same, so only the cost counters see it: fuse (on generated
+//     programs) and fuse-pipelines (on GenerateFusion's pipelines), whose
+//     fused programs must count no more operations than the originals and
+//     run no statement more often (the duplicated-work counter).
 //
 // The table of mutants, their killers and the cases it
 // took is printed by

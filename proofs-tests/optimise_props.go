@@ -28,7 +28,7 @@ type counted struct {
 }
 
 func bigCounted(p *fun.Program, env *fun.Env) counted {
-	st := &semantics.Stats{}
+	st := &semantics.Stats{Runs: map[semantics.Pos]int64{}}
 	vs, _, err := fun.Eval(p, env, &fun.EvalOptions{Stats: st})
 	return counted{outcome{vs, err}, st}
 }
@@ -72,7 +72,12 @@ func noMoreWork(before, after *semantics.Stats, slack int64) string {
 // is stuck too) and counts no more operations, words, peak words or
 // kernel launches.
 func propFuse(c *Case) string {
-	p := c.Prog
+	// The printed program, parsed: its statements have positions, which
+	// the duplicated-work counter goes by.
+	p, err := c.Parsed()
+	if err != nil {
+		return "the printed program does not parse: " + err.Error()
+	}
 	q, rep := fun.Fuse(p, fun.FuseOptions{})
 	shown := "\nfused program:\n" + joinLines("| ", fun.Print(q)) + "\nfusion's notes:\n" + joinLines("| ", rep.String())
 	if _, err := fun.Check(q, nil); err != nil {
@@ -87,6 +92,31 @@ func propFuse(c *Case) string {
 		if d := noMoreWork(a.st, b.st, 0); d != "" {
 			return d + shown
 		}
+		if d := noStatementMoreOften(a.st, b.st); d != "" {
+			return d + shown
+		}
+	}
+	return ""
+}
+
+// noStatementMoreOften is the duplicated-work counter's check: fusion
+// moves a producer's statements into its consumers with their positions,
+// so none may run more often in the fused program than in the original
+// (a producer fused into two consumers on one path, or into a loop's
+// body, runs its statements twice, or once per iteration).
+func noStatementMoreOften(before, after *semantics.Stats) string {
+	var worst semantics.Pos
+	more := int64(0)
+	for p, n := range after.Runs {
+		if !p.IsValid() {
+			continue // a statement the pass made (a derived form's read)
+		}
+		if d := n - before.Runs[p]; d > more {
+			worst, more = p, d
+		}
+	}
+	if more > 0 {
+		return fmt.Sprintf("the statement at %s runs %d times in the fused program, %d in the original: fusion duplicated its work", worst, after.Runs[worst], before.Runs[worst])
 	}
 	return ""
 }

@@ -37,6 +37,12 @@ type Stats struct {
 	PeakWords int64 // peak live words
 	Kernels   int64 // kernel launches (top-level parallel forms)
 
+	// Runs, when not nil, counts the statements run, by position: the
+	// duplicated-work counter. An optimising pass that moves statements
+	// keeps their positions, so a statement that runs more often after it
+	// than before is work the pass duplicated (FUN's big-step fills it).
+	Runs map[Pos]int64
+
 	live int64 // words whose binding is in scope now
 }
 
@@ -65,7 +71,13 @@ func (s *Stats) Release(w int64) { s.live -= w }
 // Fork is a counter for work done alongside s, from the same point: a
 // goroutine of a parallel kernel. Its counts start at zero, its live
 // words where s's are, so that its peak is the peak s would reach.
-func (s *Stats) Fork() *Stats { return &Stats{live: s.live, PeakWords: s.live} }
+func (s *Stats) Fork() *Stats {
+	f := &Stats{live: s.live, PeakWords: s.live}
+	if s.Runs != nil {
+		f.Runs = map[Pos]int64{}
+	}
+	return f
+}
 
 // Join adds the counts of a Fork of s, whose work has ended and whose
 // scopes have all ended: the sums, and the higher peak. The result is
@@ -76,6 +88,9 @@ func (s *Stats) Join(f *Stats) {
 	s.Words += f.Words
 	s.Kernels += f.Kernels
 	s.PeakWords = max(s.PeakWords, f.PeakWords)
+	for p, n := range f.Runs {
+		s.Runs[p] += n
+	}
 }
 
 // Reset zeroes every counter (a REPL's new run).
