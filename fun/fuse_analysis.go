@@ -207,8 +207,14 @@ func (f *fuser) tryFuseSOAC(r *fusionRes, s *Stm, lam lamInfo, wit wset) *fusion
 		isMap = true
 	}
 	if isMap {
-		if to, keep, ok := f.fusable(r, s, x, wit); ok {
-			return f.fuseInto(r, s, x.Name.Name, lam, to, keep)
+		to, keep, ok := f.fusable(r, s, x, wit)
+		if ok {
+			r = f.fuseInto(r, s, x.Name.Name, lam, to, keep)
+			if !keep {
+				return r
+			}
+			// Kept for its other uses (an unsafe case 5), s still
+			// reads its inputs: it is a kernel too.
 		}
 	} else if x.Type.Rank() > 0 {
 		if ks := r.consumers(x.Name.Name); len(ks) > 0 {
