@@ -68,9 +68,9 @@ type FuseOptions struct {
 func init() {
 	mutant.Register("fuse-case3", "fun/fuse_analysis.go lambda (Fig 9, case 3)",
 		"fusion fuses a producer into a consumer inside a loop or another SOAC's body, computing it once per iteration")
-	mutant.Register("fuse-case4", "fun/fuse_res.go composeRes (Fig 9, case 4)",
+	mutant.Register("fuse-case4", "fun/fuse_res.go composeRes, fun/fuse_analysis.go tryFuseSOAC (Fig 9, case 4)",
 		"fusion fuses a producer into two consumers on one control path, computing it twice")
-	mutant.Register("fuse-case5", "fun/fuse_analysis.go tryFuseSOAC (Fig 9, case 5)",
+	mutant.Register("fuse-case5", "fun/fuse_analysis.go fusable (Fig 9, case 5)",
 		"fusion fuses a producer into its consumers although it has other uses, keeping it for them: computed twice")
 }
 
