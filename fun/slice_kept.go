@@ -164,7 +164,7 @@ func (k *slKeeper) keptWhy(st *Stm, b *Body, c slKeepCtx) string {
 }
 
 // slReturnedBlock is the if or loop in body b (a kernel's, st one of its
-// statements) that returns, or starts from, the array st makes or a view
+// statements) that returns, starts from or carries the array st makes or a view
 // or an if's result of it (in FUNMEM, its block), or nil. The array is in
 // scope in the rest of b; a name bound in a scope of its own is another
 // array, so the aliases are followed scope by scope.
@@ -197,8 +197,15 @@ func slReturnedBlock(st *Stm, b *Body) *Stm {
 					alias[p.Name.Name] = returned
 				}
 			case *LoopExp:
+				// A loop starts from its initial values and carries its
+				// body's results, with their blocks.
 				for _, x := range e.Init {
 					if alias[x.Name] && found == nil {
+						found = t
+					}
+				}
+				for _, x := range e.Body.Result {
+					if ends[0][x.Name] && found == nil {
 						found = t
 					}
 				}
