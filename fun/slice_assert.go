@@ -404,9 +404,12 @@ func (s *slicer) assertInner(st *Stm, c *slSymCtx, inKernel bool) {
 		params(e.Params)
 		enter(e.Body, e.Bound.Name, slPos, inKernel, e.Var)
 	case *RedomapExp:
+		// Sibling scopes: the map body sees the index, the operator body
+		// the parameters (bound after the map body, which may bind their
+		// names too).
 		iter(e.Var)
-		params(e.Params)
 		enter(e.Map, e.Bound.Name, slPos, inKernel, e.Var)
+		params(e.Params)
 		enter(e.Op, e.Bound.Name, slPos, inKernel)
 	case *ReduceExp, *ScanExp, *FilterExp:
 		params(ExpParams(e))

@@ -249,6 +249,24 @@ func (ts slTypes) bindInner(e Exp) {
 	}
 }
 
+// bindFor records the bindings body i of e (in ExpBodies's order) sees: a
+// redomap's map body sees its index, its operator body its parameters
+// (sibling scopes: each may bind a name the other binds); the other forms'
+// bodies see all that bindInner records.
+func (ts slTypes) bindFor(e Exp, i int) {
+	r, ok := e.(*RedomapExp)
+	switch {
+	case !ok:
+		ts.bindInner(e)
+	case i == 0:
+		ts[r.Var.Name] = Type{}
+	default:
+		for _, p := range r.Params {
+			ts[p.Name.Name] = p.Type
+		}
+	}
+}
+
 // slNamed is a new identifier of the given name at x's position.
 func slNamed(x *Ident, name string) *Ident { return &Ident{NamePos: x.NamePos, Name: name} }
 

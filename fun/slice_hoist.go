@@ -367,14 +367,15 @@ func (n *slNest) walkBodies(st *Stm, parent *slNode, path []slCond, local map[st
 		// The map body (with the index) and the operator body (with the
 		// parameters) are sibling scopes: each may bind a name the other
 		// binds too, so each is walked in its own copy of the bindings.
-		n.ts.bindInner(e)
 		c := with(slCond{slPos, e.Bound.Name})
 		inMap, inOp := maps.Clone(local), maps.Clone(local)
 		inMap[e.Var.Name] = &slBind{iter: "the index " + e.Var.Name}
 		for _, p := range e.Params {
 			inOp[p.Name.Name] = &slBind{iter: "the parameter " + p.Name.Name}
 		}
+		n.ts.bindFor(e, 0)
 		n.walk(e.Map, parent, c, inMap, inKernel, false)
+		n.ts.bindFor(e, 1)
 		n.walk(e.Op, parent, c, inOp, inKernel, false)
 	case *IfExp:
 		n.walk(e.Then, parent, with(slCond{slThen, e.Cond.Name}), local, inKernel, false)

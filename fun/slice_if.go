@@ -46,8 +46,8 @@ func (s *slicer) ifs(p *Program) {
 func (s *slicer) ifBody(b *Body, ts slTypes) {
 	for i := 0; i < len(b.Stms); i++ {
 		st := b.Stms[i]
-		ts.bindInner(st.Exp)
-		for _, nb := range ExpBodies(st.Exp) {
+		for bi, nb := range ExpBodies(st.Exp) {
+			ts.bindFor(st.Exp, bi)
 			s.ifBody(nb, ts)
 		}
 		if e, ok := st.Exp.(*IfExp); ok {

@@ -95,7 +95,7 @@ func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
 		}
 	}
 	// The bodies, with where they are.
-	enter := func(nb *Body, kernel bool) {
+	enter := func(bi int, nb *Body, kernel bool) {
 		nc := slKeepCtx{inKernel: c.inKernel || kernel, bound: c.bound, chain: c.chain}
 		switch {
 		case kernel && !c.inKernel:
@@ -117,12 +117,12 @@ func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
 				nc.bound[x] = true
 			}
 		}
-		k.ts.bindInner(st.Exp)
+		k.ts.bindFor(st.Exp, bi)
 		k.body(nb, nc)
 	}
 	_, isKernel := st.Exp.(*KernelExp)
-	for _, nb := range ExpBodies(st.Exp) {
-		enter(nb, isKernel)
+	for bi, nb := range ExpBodies(st.Exp) {
+		enter(bi, nb, isKernel)
 	}
 }
 
