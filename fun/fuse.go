@@ -130,11 +130,19 @@ const maxRounds = 16
 // same values, and gets stuck where p does (with the message of the rule
 // that sees the problem first in the fused order, possibly naming fresh
 // variables).
-func Fuse(p *Program, o FuseOptions) (*Program, *FusionReport) {
+func Fuse(p *Program, o FuseOptions) (q *Program, rep *FusionReport) {
 	if _, err := Check(p, nil); err != nil {
 		return p, &FusionReport{}
 	}
-	q := CloneProgram(p)
+	defer func() {
+		// No panic escapes to the user (a bug of the pass): the program
+		// goes on unfused, and the report says why.
+		if e := recover(); e != nil {
+			q = p
+			rep = &FusionReport{Notes: []FusionNote{{Pos: Pos{File: p.File}, Msg: fmt.Sprintf("fusion failed (%v): the program is not fused", e)}}}
+		}
+	}()
+	q = CloneProgram(p)
 	f := &fuser{o: o, prog: q, used: map[string]bool{}, notes: map[*Stm]*FusionNote{}, gone: map[*Stm]bool{}}
 	Idents(q, func(x *Ident) { f.used[x.Name] = true })
 	for round := 0; round < maxRounds; round++ {
