@@ -1,0 +1,72 @@
+package fun
+
+import "maps"
+
+// Copy propagation after fusion. Fusing a producer into a consumer turns
+// the consumer's reads of the producer's array into copies of the
+// element (let (u : int) = w), and an iota's elements into copies of the
+// index (let (x : int) = i). The paper cleans these up by copy
+// propagation ("the copy statements have been eliminated by copy
+// propagation", §3.1, Fig 8): each use of u becomes a use of w, and the
+// copy goes. A copy costs no operation (semantics.Stats), but it is a
+// statement the interpreters run once per element.
+//
+// Only the copies fusion made are propagated, those at a position where
+// the original program had no copy: a copy the programmer wrote stays.
+
+// propagateCopies removes from q (the fused program) the copies that the
+// original p did not have, renaming their uses.
+func propagateCopies(p, q *Program) {
+	written := map[Pos]bool{} // positions of the copies p has
+	Stms(p.Body, func(s *Stm) {
+		if _, ok := copyOf(s); ok {
+			written[s.Let] = true
+		}
+	})
+	made := func(s *Stm) bool { return s.Let.IsValid() && !written[s.Let] }
+	propagate(q.Body, map[string]string{}, made)
+}
+
+// copyOf is the variable a statement let (x : τ) = y copies, when it is
+// one (a scalar).
+func copyOf(s *Stm) (*Ident, bool) {
+	e, ok := s.Exp.(*ScalarExp)
+	if !ok || len(s.Pat) != 1 || !s.Pat[0].Type.IsScalar() {
+		return nil, false
+	}
+	v, ok := e.X.(Var)
+	if !ok {
+		return nil, false
+	}
+	return v.Ident, true
+}
+
+// propagate renames, in b, each use of a name m maps, and removes the
+// copies made (made) in b and in the bodies nested in it, renaming their
+// uses in the rest of their scope. FUN binds a name once along any path of
+// scopes, but sibling scopes (the branches of an if, a redomap's map and
+// operator) may bind the same name: each nested body gets its own copy of
+// the map.
+func propagate(b *Body, m map[string]string, made func(*Stm) bool) {
+	rename := func(x *Ident) *Ident {
+		if y, ok := m[x.Name]; ok {
+			return &Ident{NamePos: x.NamePos, Name: y}
+		}
+		return x
+	}
+	var out []*Stm
+	for _, s := range b.Stms {
+		if y, ok := copyOf(s); ok && made(s) {
+			m = maps.Clone(m)
+			m[s.Pat[0].Name.Name] = rename(y).Name
+			continue
+		}
+		s = MapStm(s, Uses(rename))
+		for _, nb := range ExpBodies(s.Exp) {
+			propagate(nb, maps.Clone(m), made)
+		}
+		out = append(out, s)
+	}
+	b.Stms = out
+	b.Result = MapIdentList(b.Result, Uses(rename))
+}
