@@ -250,10 +250,7 @@ func (f *fuser) cheapFold(s *Stm, kind string, elem *Ident, t *Stm) {
 	case *KernelExp:
 		idx, bound = e.Var, e.Bound
 	}
-	v := f.indexFor(s, idx)
-	if _, ok := s.Exp.(*IotaExp); ok && f.used[v.Name] {
-		v.Name = f.fresh("i")
-	}
+	v := f.indexFor(idx, t)
 	res := elem
 	if kind == "iota" {
 		res = v

@@ -40,30 +40,30 @@ func (f *fuser) inline(s *Stm, x string, k *fusedKer) {
 	idx, bound, body := f.kernelForm(s)
 	switch e := k.stm.Exp.(type) {
 	case *KernelExp:
-		e.Body = f.prepend(s, body, idx, e.Var, x, e.Body)
+		e.Body = f.prepend(body, idx, e.Var, x, e.Body, k.stm)
 	case *RedomapExp:
-		e.Map = f.prepend(s, body, idx, e.Var, x, e.Map)
+		e.Map = f.prepend(body, idx, e.Var, x, e.Map, k.stm)
 	case *ReduceExp:
-		v := f.indexFor(s, idx)
+		v := f.indexFor(idx, k.stm)
 		k.stm.Exp = &RedomapExp{Keyword: e.Keyword, Params: e.Params, Ne: e.Ne, Var: v, Bound: CloneIdent(bound),
-			Map: f.instantiate(s, body, idx, v), Combine: e.Body.Pos(), Op: e.Body}
+			Map: f.instantiate(body, idx, v, k.stm), Combine: e.Body.Pos(), Op: e.Body}
 	case *ScanExp:
-		v := f.indexFor(s, idx)
+		v := f.indexFor(idx, k.stm)
 		k.stm.Exp = &RedomapExp{Keyword: e.Keyword, Scan: true, Params: e.Params, Ne: e.Ne, Var: v, Bound: CloneIdent(bound),
-			Map: f.instantiate(s, body, idx, v), Combine: e.Body.Pos(), Op: e.Body}
+			Map: f.instantiate(body, idx, v, k.stm), Combine: e.Body.Pos(), Op: e.Body}
 	case *CopyExp:
-		v := f.indexFor(s, idx)
-		k.stm.Exp = &KernelExp{Kernel: e.Keyword, Var: v, Bound: CloneIdent(bound), Body: f.instantiate(s, body, idx, v)}
+		v := f.indexFor(idx, k.stm)
+		k.stm.Exp = &KernelExp{Kernel: e.Keyword, Var: v, Bound: CloneIdent(bound), Body: f.instantiate(body, idx, v, k.stm)}
 	}
 }
 
-// prepend is the body b of a consumer of index j, which reads x only as
-// x[j, …], with x's element computed at its top by a copy of the
+// prepend is the body b of the consumer dest of index j, which reads x
+// only as x[j, …], with x's element computed at its top by a copy of the
 // producer's body (index idx, renamed to j), and those reads reading the
 // element instead: x[j] becomes the copy let (t : τ) = e, x[j, k, …]
 // becomes e[k, …].
-func (f *fuser) prepend(s *Stm, body *Body, idx, j *Ident, x string, b *Body) *Body {
-	nb := f.instantiate(s, body, idx, j)
+func (f *fuser) prepend(body *Body, idx, j *Ident, x string, b *Body, dest *Stm) *Body {
+	nb := f.instantiate(body, idx, j, dest)
 	elem := nb.Result[0]
 	Stms(b, func(t *Stm) {
 		r, ok := t.Exp.(*IndexExp)
@@ -80,59 +80,96 @@ func (f *fuser) prepend(s *Stm, body *Body, idx, j *Ident, x string, b *Body) *B
 	return &Body{Stms: append(nb.Stms, b.Stms...), In: b.In, Result: b.Result, Rparen: b.Rparen}
 }
 
-// indexFor is the index of a redomap, scanomap or kernel made of the
-// producer s of index idx: idx itself when no other statement of the
-// program binds that name, else a fresh one.
-func (f *fuser) indexFor(s *Stm, idx *Ident) *Ident {
+// indexFor is the index of a redomap, scanomap or kernel that the
+// statement dest becomes, made of a producer of index idx: idx itself
+// when that name is free there, else a fresh one.
+func (f *fuser) indexFor(idx *Ident, dest *Stm) *Ident {
 	name := idx.Name
-	if f.boundElsewhere(s)[name] {
+	if f.taken(dest)[name] {
 		name = f.fresh(name)
 	}
 	return &Ident{NamePos: idx.NamePos, Name: name}
 }
 
-// boundElsewhere are the names bound in the program outside the
-// expression of statement s (its copies', once inlined, are outside; so
-// is its pattern, in scope where its body is copied to).
-func (f *fuser) boundElsewhere(s *Stm) map[string]bool {
-	all := map[string]int{}
-	count := func(m map[string]int, n Node) {
-		Inspect(n, func(n Node) bool {
-			switch n := n.(type) {
-			case *Param:
-				m[n.Name.Name]++
-			case *KernelExp:
-				m[n.Var.Name]++
-			case *LoopExp:
-				m[n.Var.Name]++
-			case *RedomapExp:
-				m[n.Var.Name]++
-			}
-			return true
-		})
-	}
-	count(all, f.prog)
-	in := map[string]int{}
-	count(in, s.Exp) // not s's pattern: its names are in scope where s's body goes
+// taken are the names a body copied into the statement dest may not
+// bind: those in scope at dest, and those bound in it. (A fold's operator
+// and a redomap's map are scopes of their own, but the levels below FUN
+// are spared names shared between them.)
+func (f *fuser) taken(dest *Stm) map[string]bool {
 	out := map[string]bool{}
-	for x, k := range all {
-		if k > in[x] {
-			out[x] = true
+	if !scopeAt(f.prog, dest, out) {
+		bindersInto(out, f.prog) // not found (cannot happen): avoid every name
+	}
+	bindersInto(out, dest.Exp)
+	return out
+}
+
+// scopeAt adds to scope the names in scope at the statement target of p
+// (its inputs, the statements before it in its body and the bodies
+// around it, and the indices and parameters of the forms around it), and
+// reports whether it found target.
+func scopeAt(p *Program, target *Stm, scope map[string]bool) bool {
+	var path []string
+	var walk func(b *Body) bool
+	walk = func(b *Body) bool {
+		mark := len(path)
+		defer func() { path = path[:mark] }()
+		for _, s := range b.Stms {
+			if s == target {
+				for _, x := range path {
+					scope[x] = true
+				}
+				return true
+			}
+			for _, nb := range ExpBodies(s.Exp) {
+				inner := len(path)
+				path = append(path, formBinders(s.Exp, nb)...)
+				if walk(nb) {
+					return true
+				}
+				path = path[:inner]
+			}
+			for _, q := range s.Pat {
+				path = append(path, q.Name.Name)
+			}
 		}
+		return false
+	}
+	for _, in := range p.Inputs {
+		path = append(path, in.Name.Name)
+	}
+	return walk(p.Body)
+}
+
+// formBinders are the names the form e binds in its body b: a kernel's,
+// loop's or redomap's map's index, and the parameters of a loop, of a
+// fold's operator and of a filter's body.
+func formBinders(e Exp, b *Body) []string {
+	var out []string
+	if x := ExpIndex(e); x != nil {
+		if r, ok := e.(*RedomapExp); !ok || b == r.Map {
+			out = append(out, x.Name)
+		}
+	}
+	if r, ok := e.(*RedomapExp); ok && b != r.Op {
+		return out
+	}
+	for _, p := range ExpParams(e) {
+		out = append(out, p.Name.Name)
 	}
 	return out
 }
 
-// instantiate is a copy of the producer s's body with its index idx
-// renamed to j and every name it binds that some other statement of the
-// program binds too renamed to a fresh one, so that the copy, wherever it
-// goes, binds no name already in scope there (FUN forbids shadowing) and
-// its errors name what the source names where they can.
-func (f *fuser) instantiate(s *Stm, body *Body, idx, j *Ident) *Body {
-	elsewhere := f.boundElsewhere(s)
+// instantiate is a copy of the producer's body with its index idx renamed
+// to j and every name it binds that is taken at dest (the statement it is
+// copied into) renamed to a fresh one: the copy binds no name already in
+// scope there (FUN forbids shadowing), and its errors name what the
+// source names where they can.
+func (f *fuser) instantiate(body *Body, idx, j *Ident, dest *Stm) *Body {
+	taken := f.taken(dest)
 	m := map[string]string{idx.Name: j.Name}
 	for _, x := range sortedKeys(bindersOf(body)) {
-		if elsewhere[x] {
+		if taken[x] {
 			m[x] = f.fresh(x)
 		}
 	}
