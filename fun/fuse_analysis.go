@@ -145,6 +145,11 @@ func (f *fuser) lambda(s *Stm, wit wset) lamInfo {
 		if f.unsafe(3) {
 			// The mutant: the consumers inside the bodies are visible
 			// to the producers outside, which fuse into them.
+			for _, k := range b.res.kers {
+				if k.inside == "" {
+					k.inside = "the " + b.word + " of " + place
+				}
+			}
 			out.res = merge(out.res, b.res)
 			continue
 		}
@@ -456,6 +461,12 @@ func (f *fuser) fuseInto(r *fusionRes, s *Stm, x string, lam lamInfo, to []*fuse
 			into += ", computing it in each (unsafe: Fig 9, case 4)"
 		} else {
 			into += ", which lie on disjoint control paths"
+		}
+	}
+	for _, k := range to {
+		if k.inside != "" {
+			made += fmt.Sprintf(", computing it once per iteration of %s (unsafe: Fig 9, case 3)", k.inside)
+			break
 		}
 	}
 	if keep {

@@ -23,6 +23,9 @@ type fusedKer struct {
 	inp map[string]bool
 	// fusedVars are the producers fused into it.
 	fusedVars []string
+	// inside names the body of a loop or SOAC it lies in, when an unsafe
+	// case 3 lets producers outside that body fuse into it.
+	inside string
 }
 
 // name is how a note names the kernel: its array (or scalar), its form
