@@ -154,7 +154,12 @@ func Fuse(p *Program, o FuseOptions) (q *Program, rep *FusionReport) {
 			break
 		}
 	}
-	return q, f.report()
+	rep = f.report()
+	// The clean-up (§3.1): the copies fusion made of elements and indices
+	// (let (u : int) = w) are propagated away. The statements fused away
+	// are gone already (the dead code of the paper's clean-up).
+	propagateCopies(p, q)
+	return q, rep
 }
 
 // fuser is the state of one run of the pass.
