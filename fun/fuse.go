@@ -21,6 +21,8 @@ import (
 //	fuse_rewrite.go   the compositions of Fig 14 as FUN rewrites
 //	fuse_cheap.go     replicate, iota, copy and transpose, whose elements
 //	                  cost nothing to recompute: fused everywhere
+//	fuse_copyprop.go  the clean-up: copy propagation of the copies fusion
+//	                  makes
 //
 // FUN's SOACs are index based. A map is a kernel (iota and copy are
 // derived kernels): kernel i <= n do B computes its element i by B, whose
@@ -48,7 +50,9 @@ import (
 // rewrite happens as the analysis decides (a fused producer's statement is
 // dropped, the consumer's rewritten in place), and since a fusion can
 // create opportunities inside the consumer's body (Fig 14's second pass),
-// the whole pass runs again until a round fuses nothing.
+// the whole pass runs again until a round fuses nothing. The clean-up
+// then propagates the copies fusion made (a consumer's read of the
+// producer's element becomes a copy of it).
 
 // FuseOptions configure Fuse. The zero value is the pass as documented.
 type FuseOptions struct {
