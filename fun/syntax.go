@@ -475,6 +475,10 @@ func (*AssertExp) ExpNode() {}
 // ((z ⊕ f(1)) ⊕ f(2)) … ⊕ f(n) (E-REDOMAP), scanomap the inclusive scan
 // whose row i is z ⊕ f(1) ⊕ … ⊕ f(i) (E-SCANOMAP): reduce ⊕ z (map f
 // (iota n)) and scan ⊕ z (map f (iota n)) without the array of the f(i).
+// f(i) is computed just before it is combined (map 1, op 1, map 2, …),
+// at every level. The map body sees i, not a and b; the operator body a
+// and b, not i: each is a scope of its own (docs/fun.md, "redomap and
+// scanomap").
 type RedomapExp struct {
 	Keyword Pos      // position of redomap or scanomap
 	Scan    bool     // scanomap
