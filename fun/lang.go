@@ -96,7 +96,7 @@ func (language) Rules() semantics.RuleTable { return Rules }
 
 // PaperMode says what check --paper refuses (lang.PaperChecker).
 func (language) PaperMode() string {
-	return "program inputs and scalar results (T-PROG), and the extension forms loop, reduce, scan, filter and assert"
+	return "program inputs and scalar results (T-PROG), and the extension forms loop, reduce, scan, filter, assert, redomap and scanomap"
 }
 
 // CountsCosts reports that both of FUN's semantics fill RunOptions.Stats
