@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/fun"
@@ -62,8 +63,10 @@ func init() {
 				return q, nil
 			},
 			Notes: func(in, _ any) []string {
+				// What fused, and what did not for a reason (a case of
+				// Fig 9); not the arrays no SOAC consumes at all.
 				_, r := fun.Fuse(in.(*fun.Program), fun.FuseOptions{})
-				return lines(r.Notes)
+				return lines(slices.DeleteFunc(r.Notes, func(n fun.FusionNote) bool { return !n.Fused && n.Case == 0 }))
 			}},
 		lang.Pass{Name: "TransformProgram", From: "fun", To: "funmem",
 			Doc: "FUN → FUNMEM: TransformProgram, TransformStms, TransformStm and Support (§3.5)",
