@@ -127,7 +127,12 @@ func noStatementMoreOften(before, after *semantics.Stats) string {
 // MemoryExpand, no allocation is left inside a kernel but those the pass
 // reported it kept.
 func propSlice(c *Case) string {
-	p := c.Prog
+	// The printed program, parsed: the kept allocations are named by
+	// their statements' positions.
+	p, err := c.Parsed()
+	if err != nil {
+		return "the printed program does not parse: " + err.Error()
+	}
 	q, rep := fun.SliceSizes(p)
 	shown := "\nsliced program:\n" + joinLines("| ", fun.Print(q)) + "\nslicing's notes:\n" + joinLines("| ", rep.String())
 	if _, err := fun.Check(q, nil); err != nil {
