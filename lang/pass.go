@@ -171,7 +171,7 @@ func Decode(stages []Stage, r *Result) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Lines: lines, Steps: r.Steps, Time: r.Time, Derivation: r.Derivation}, nil
+		return &Result{Lines: lines, Steps: r.Steps, Time: r.Time, Derivation: r.Derivation, Stats: r.Stats}, nil
 	}
 	return r, nil
 }
