@@ -77,7 +77,10 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 			args = append(args, k+"="+v)
 		}
 		sort.Strings(args)
-		out, _, err := Run(p.p, args, Options{MaxElems: semantics.MaxHeap})
+		out, st, err := Run(p.p, args, Options{MaxElems: semantics.MaxHeap, Stats: o.Stats != nil})
+		if o.Stats != nil && st != nil {
+			*o.Stats = st.Costs
+		}
 		if err != nil {
 			return nil, toSemantics(err)
 		}
@@ -88,6 +91,11 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		return &lang.Result{Lines: lines}, nil
 	})
 }
+
+// CountsCosts reports that the simulator fills RunOptions.Stats: its
+// launches, device allocations and words, and the threads' element reads
+// and writes (docs/optimise.md, "Cost counters").
+func (p *program) CountsCosts(string) bool { return true }
 
 // Start refuses: CUDA has no small-step machine here (gpu-sim runs it).
 func (p *program) Start(lang.RunOptions) (*lang.Stepper, error) {
