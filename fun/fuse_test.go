@@ -59,7 +59,7 @@ func TestFuseGolden(t *testing.T) {
 		// file stays as it is.
 		for round := 0; round < 4; round++ {
 			before, _ := os.ReadFile(path)
-			fuseRewrite(t, path, fuseChunks(t, path))
+			rewrite(t, path, fusedMark, fuseChunks(t, path))
 			if after, _ := os.ReadFile(path); string(after) == string(before) {
 				break
 			}
@@ -179,47 +179,6 @@ func fuseIntents(src string, rep *fun.FusionReport) []string {
 		}
 	}
 	return msgs
-}
-
-// fuseRewrite replaces, in the chunked file, the part of each chunk after
-// its "-- fused:" line (added when missing) by what the test got.
-func fuseRewrite(t *testing.T, path string, got map[int]string) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	var out []string
-	start := 0
-	flush := func(end int) {
-		chunk := lines[start:end]
-		body := chunk
-		for i, l := range chunk {
-			if l == fusedMark {
-				body = chunk[:i]
-				break
-			}
-		}
-		out = append(out, body...)
-		if g, ok := got[start+1]; ok {
-			for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
-				out = out[:len(out)-1]
-			}
-			out = append(out, fusedMark)
-			out = append(out, strings.Split(strings.TrimSuffix(g, "\n"), "\n")...)
-		}
-	}
-	for i, l := range lines {
-		if l == "---" {
-			flush(i)
-			out = append(out, "---")
-			start = i + 1
-		}
-	}
-	flush(len(lines))
-	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // fuseSameRuns runs each case on p and on q (its fused program), under

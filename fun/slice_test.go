@@ -36,7 +36,7 @@ func TestSliceGolden(t *testing.T) {
 		// file stays as it is.
 		for round := 0; round < 4; round++ {
 			before, _ := os.ReadFile(path)
-			rewrite(t, path, sliceChunks(t, path))
+			rewrite(t, path, slicedMark, sliceChunks(t, path))
 			if after, _ := os.ReadFile(path); string(after) == string(before) {
 				break
 			}
@@ -114,8 +114,10 @@ func render(q *fun.Program, rep *fun.SliceReport) string {
 }
 
 // rewrite replaces, in the chunked file, the part of each chunk after its
-// "-- sliced:" line (added when missing) by what the test got.
-func rewrite(t *testing.T, path string, got map[int]string) {
+// mark line ("-- sliced:", "-- fused:"; added when missing) by what the
+// test got, by the chunk's first line. The golden files of the passes
+// (slice.txt, fuse.txt) share it.
+func rewrite(t *testing.T, path, mark string, got map[int]string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +129,7 @@ func rewrite(t *testing.T, path string, got map[int]string) {
 		chunk := lines[start:end]
 		body := chunk
 		for i, l := range chunk {
-			if l == slicedMark {
+			if l == mark {
 				body = chunk[:i]
 				break
 			}
@@ -137,7 +139,7 @@ func rewrite(t *testing.T, path string, got map[int]string) {
 			for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
 				out = out[:len(out)-1]
 			}
-			out = append(out, slicedMark)
+			out = append(out, mark)
 			out = append(out, strings.Split(strings.TrimSuffix(g, "\n"), "\n")...)
 		}
 	}
