@@ -228,7 +228,7 @@ func fuseSameRuns(p, q *fun.Program, cases []*check.Case, unsafe bool) []string 
 				if c.Error != nil && !c.Error.MatchString(errp.Error()) {
 					msgs = append(msgs, fmt.Sprintf("%s: the program gets stuck with %v, the case expects %q", where(c, sem), errp, c.Error))
 				}
-				if fuseKind(errp) != fuseKind(errq) {
+				if kind(errp) != kind(errq) {
 					msgs = append(msgs, fmt.Sprintf("%s: fused gets stuck with %v, the program with %v", where(c, sem), errq, errp))
 				}
 			case errq != nil:
@@ -259,53 +259,24 @@ func fuseCosts(where string, p, q semantics.Stats) []string {
 	return msgs
 }
 
-// fuseKind is an error's kind (stuck, bad input, …).
-func fuseKind(err error) string {
-	if se, ok := err.(*semantics.Error); ok {
-		return fmt.Sprint(se.Kind)
-	}
-	return "other"
-}
-
 // TestFuseExamples fuses every program of examples/fun that type checks,
 // and runs its -- == cases on it and on the fused program.
 func TestFuseExamples(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "examples", "fun", "*.fun"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples: %v", err)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := fun.ParseFile(filepath.Base(f), string(src))
-			if err != nil {
-				t.Skip("does not parse (an example of an error)")
-			}
-			if _, err := fun.Check(p, nil); err != nil {
-				t.Skip("does not type check (an example of an error)")
-			}
-			spec, err := check.ParseSpec(string(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			before := fun.Print(p)
-			q, _ := fun.Fuse(p, fun.FuseOptions{})
-			for _, msg := range fuseSameRuns(p, q, spec.Cases, false) {
-				t.Error(msg)
-			}
-			if fun.Print(p) != before {
-				t.Error("Fuse changed its input")
-			}
-			// A second pass finds nothing more.
-			r, rep := fun.Fuse(q, fun.FuseOptions{})
-			if fun.Print(r) != fun.Print(q) || rep.Fused() > 0 {
-				t.Errorf("fusing the fused program again changes it:\n%s", rep)
-			}
-		})
-	}
+	eachExample(t, func(t *testing.T, p *fun.Program, spec *check.Spec) {
+		before := fun.Print(p)
+		q, _ := fun.Fuse(p, fun.FuseOptions{})
+		for _, msg := range fuseSameRuns(p, q, spec.Cases, false) {
+			t.Error(msg)
+		}
+		if fun.Print(p) != before {
+			t.Error("Fuse changed its input")
+		}
+		// A second pass finds nothing more.
+		r, rep := fun.Fuse(q, fun.FuseOptions{})
+		if fun.Print(r) != fun.Print(q) || rep.Fused() > 0 {
+			t.Errorf("fusing the fused program again changes it:\n%s", rep)
+		}
+	})
 }
 
 // TestFuseAPI checks what Fuse promises beside fusing: a program that does

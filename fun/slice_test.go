@@ -234,17 +234,32 @@ func kind(err error) string {
 // TestSliceExamples slices every program of examples/fun that type
 // checks, and runs its -- == cases on it and on the sliced program.
 func TestSliceExamples(t *testing.T) {
+	eachExample(t, func(t *testing.T, p *fun.Program, spec *check.Spec) {
+		before := fun.Print(p)
+		q, rep := fun.SliceSizes(p)
+		for _, msg := range sameRuns(p, q, rep, spec.Cases, true) {
+			t.Error(msg)
+		}
+		if fun.Print(p) != before {
+			t.Error("SliceSizes changed its input")
+		}
+	})
+}
+
+// eachExample runs f on every program of examples/fun that parses and
+// type checks, with its -- == cases: the passes' example tests.
+func eachExample(t *testing.T, f func(t *testing.T, p *fun.Program, spec *check.Spec)) {
 	files, err := filepath.Glob(filepath.Join("..", "examples", "fun", "*.fun"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			src, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := fun.ParseFile(filepath.Base(f), string(src))
+			p, err := fun.ParseFile(filepath.Base(file), string(src))
 			if err != nil {
 				t.Skip("does not parse (an example of an error)")
 			}
@@ -255,14 +270,7 @@ func TestSliceExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			before := fun.Print(p)
-			q, rep := fun.SliceSizes(p)
-			for _, msg := range sameRuns(p, q, rep, spec.Cases, true) {
-				t.Error(msg)
-			}
-			if fun.Print(p) != before {
-				t.Error("SliceSizes changed its input")
-			}
+			f(t, p, spec)
 		})
 	}
 }
