@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestFuseCopyPropagation: after fusion, the copies fusion made are gone
-// (their uses renamed), the program still checks and gives the same
-// values on the examples' inputs, and the copies a program writes stay.
+// TestFuseCopyPropagation: Fuse ends with copy propagation. The copies it
+// made are gone (their uses renamed), the copies the program wrote stay,
+// the result gives the same values, and every fused example still checks.
 func TestFuseCopyPropagation(t *testing.T) {
 	src := `input (n : int) (xs : [n])
 let (ys : [n]) = kernel i <= n do
@@ -28,7 +28,6 @@ in (zs)
 		t.Fatal(err)
 	}
 	q, _ := Fuse(p, FuseOptions{})
-	propagateCopies(p, q)
 	if _, err := Check(q, nil); err != nil {
 		t.Fatalf("%v\n%s", err, Print(q))
 	}
@@ -59,7 +58,6 @@ in (zs)
 			continue
 		}
 		q, _ := Fuse(p, FuseOptions{})
-		propagateCopies(p, q)
 		if _, err := Check(q, nil); err != nil {
 			t.Errorf("%s: %v\n%s", f, err, Print(q))
 		}
