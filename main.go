@@ -334,9 +334,9 @@ func cmdRun(args []string, stdout io.Writer) error {
 		if _, heap := l.(lang.RaceChecker); !heap {
 			return usageError{"--trace: read/write sets are traced for programs with a heap (FUNMEM and IMP); this is " + l.Language().Title()}
 		}
-		o.Trace = func(kernel string, iters []semantics.IterAccess) {
+		o.Trace = func(kernel string, tr *semantics.KernelTrace) {
 			fmt.Fprintf(stdout, "trace %s\n", kernel)
-			for i, a := range iters {
+			for i, a := range tr.Iters() {
 				fmt.Fprintf(stdout, "  iteration %d: %s\n", i+1, a.Sets())
 			}
 		}
@@ -347,7 +347,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	traced := 0
 	if o.Trace != nil {
 		show := o.Trace
-		o.Trace = func(kernel string, iters []semantics.IterAccess) { traced++; show(kernel, iters) }
+		o.Trace = func(kernel string, tr *semantics.KernelTrace) { traced++; show(kernel, tr) }
 	}
 	r, err := l.Run(o)
 	if *trace && traced == 0 && err != nil {

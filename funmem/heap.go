@@ -14,7 +14,7 @@ type HeapOptions struct {
 	Counter semantics.Counter
 	// Trace, when set, receives each kernel's per-iteration read and
 	// write sets (the boxed parts of Fig 10) when the kernel ends.
-	Trace func(kernel *fun.Stm, iters []semantics.IterAccess)
+	Trace func(kernel *fun.Stm, tr *semantics.KernelTrace)
 	// Schedule orders the small-step's kernel iterations (nil: in order).
 	Schedule semantics.Schedule
 	// Stats, when not nil, receives the cost counters (heap_stats.go).
@@ -27,7 +27,7 @@ type HeapOptions struct {
 func HeapOptionsOf(o *semantics.RunOptions) *HeapOptions {
 	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats}
 	if o.Trace != nil {
-		opts.Trace = func(s *fun.Stm, iters []semantics.IterAccess) { o.Trace(KernelName(s), iters) }
+		opts.Trace = func(s *fun.Stm, tr *semantics.KernelTrace) { o.Trace(KernelName(s), tr) }
 	}
 	return opts
 }

@@ -76,7 +76,7 @@ func benchHeap(b *testing.B, src, n string, trace bool) {
 	}
 	opts := &HeapOptions{}
 	if trace {
-		opts.Trace = func(_ *fun.Stm, _ []semantics.IterAccess) {}
+		opts.Trace = func(_ *fun.Stm, _ *semantics.KernelTrace) {}
 	}
 	for b.Loop() {
 		env, h, err := BindInputs(p, map[string]string{"n": n})

@@ -261,7 +261,7 @@ func (x *ext) leave(h *semantics.Heap, vs []Value) error {
 		x.vals = vs
 	case *fun.ReduceExp, *fun.ScanExp:
 		x.endCombine(h)
-		for _, w := range x.comb.Trace[0].Writes {
+		for _, w := range x.comb.Trace.At(1).Writes {
 			if w.Block <= x.older {
 				return semantics.Errorf(x.s.Exp.Pos(), semantics.RaceError, x.rule,
 					"race: combine step %d writes %v, in a block it did not allocate (a reduction tree's steps may write only their own blocks)", i, w)

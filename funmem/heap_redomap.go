@@ -97,7 +97,7 @@ func (x *ext) leaveRedomap(h *semantics.Heap, e *fun.RedomapExp, vs []Value) err
 		return nil
 	}
 	x.endCombine(h)
-	for _, w := range x.comb.Trace[0].Writes {
+	for _, w := range x.comb.Trace.At(1).Writes {
 		if w.Block <= x.older {
 			return semantics.Errorf(e.Keyword, semantics.RaceError, x.rule,
 				"race: combine step %d writes %v, in a block it did not allocate (a reduction tree's steps may write only their own blocks)", i, w)

@@ -87,9 +87,9 @@ func runHeapAll(t *testing.T, p *fun.Program, c heapCase) (big, small, tree heap
 			}
 		}
 		r := heapRun{h: h, counter: semantics.Counter{}}
-		opts := &HeapOptions{Counter: r.counter, Trace: func(k *fun.Stm, iters []semantics.IterAccess) {
+		opts := &HeapOptions{Counter: r.counter, Trace: func(k *fun.Stm, tr *semantics.KernelTrace) {
 			var parts []string
-			for i, a := range iters {
+			for i, a := range tr.Iters() {
 				parts = append(parts, fmt.Sprintf("%d: %s", i+1, a.Sets()))
 			}
 			r.traces = append(r.traces, k.Pat[0].Name.Name+" {"+strings.Join(parts, "; ")+"}")

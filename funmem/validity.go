@@ -42,9 +42,9 @@ func CheckValidity(p *fun.Program, args map[string]string) (*ValidityReport, err
 		return nil, err
 	}
 	v := &ValidityReport{}
-	heapVals, herr := EvalHeap(p, env, h, &HeapOptions{Trace: func(_ *fun.Stm, iters []semantics.IterAccess) {
+	heapVals, herr := EvalHeap(p, env, h, &HeapOptions{Trace: func(_ *fun.Stm, tr *semantics.KernelTrace) {
 		v.Kernels++
-		v.Iterations += len(iters)
+		v.Iterations += tr.Len()
 	}})
 	var race *semantics.Error
 	if errors.As(herr, &race) && race.Kind == semantics.RaceError {

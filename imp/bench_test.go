@@ -102,7 +102,7 @@ func benchEval(b *testing.B, src string, n, work int, trace bool) {
 	}
 	opts := &Options{}
 	if trace {
-		opts.Trace = func(Stmt, []semantics.IterAccess) {}
+		opts.Trace = func(Stmt, *semantics.KernelTrace) {}
 	}
 	args := map[string]string{"n": strconv.Itoa(n)}
 	b.ReportAllocs()

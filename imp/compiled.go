@@ -108,9 +108,9 @@ type machine struct {
 	trace   bool
 	free    []*semantics.Tracker // trackers of kernels and folds that have ended, for reuse
 
-	inner       *loopCtx     // while compiling: the innermost kernel or for (nil: none, or a fold's parts)
-	onUntracked func()       // called when a kernel starts untracked (tests)
-	logs        []*accessLog // the traces of the untracked kernels running, innermost last
+	inner       *loopCtx                 // while compiling: the innermost kernel or for (nil: none, or a fold's parts)
+	onUntracked func()                   // called when a kernel starts untracked (tests)
+	logs        []*semantics.KernelTrace // the traces of the untracked kernels running, innermost last
 
 	intLookup func(*fun.Ident, string) (int64, error)
 	numLookup func(*fun.Ident, string) (semantics.Num, error)
@@ -1163,19 +1163,19 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	}
 	if c.plan != nil && c.plan.raceFree(m.env, n) {
 		// No iteration can touch a location another writes: no tracker
-		// (racefree.go); a trace is logged (accessLog).
+		// (racefree.go); a trace is logged, flat (semantics.KernelTrace).
 		if m.onUntracked != nil {
 			m.onUntracked()
 		}
-		var log *accessLog
+		var log *semantics.KernelTrace
 		if m.trace {
-			log = newAccessLog(n, c.reads, c.writes)
+			log = semantics.NewKernelTrace(n, c.reads, c.writes)
 			m.logs = append(m.logs, log)
 		}
 		m.save(c.save, c.buf)
 		for i := int64(1); i <= n; i++ {
 			if log != nil {
-				log.start()
+				log.Next()
 			}
 			m.env[c.x] = slot{v: Value{K: i}, ok: true}
 			if err := m.run(c.body); err != nil {
@@ -1194,7 +1194,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 		m.counter.Hit(rule)
 		if log != nil {
 			m.logs = m.logs[:len(m.logs)-1]
-			m.opts.Trace(s, log.sets())
+			m.opts.Trace(s, log)
 		}
 		return nil
 	}

@@ -103,8 +103,8 @@ func runRef(t *testing.T, p *Program, args map[string]string) evalRun {
 		t.Fatalf("inputs: %v", err)
 	}
 	r := evalRun{env: env, h: h, counter: semantics.Counter{}}
-	opts := &Options{Counter: r.counter, Trace: func(k Stmt, iters []semantics.IterAccess) {
-		r.traces = append(r.traces, traceString(k, iters))
+	opts := &Options{Counter: r.counter, Trace: func(k Stmt, tr *semantics.KernelTrace) {
+		r.traces = append(r.traces, traceString(k, tr))
 	}}
 	r.res, r.err = mapEval(p, env, h, opts)
 	return r

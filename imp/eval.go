@@ -53,7 +53,7 @@ type Options struct {
 	// each reduce's and scan's: s is the *Kernel, *Reduce or *Scan. A fold
 	// over n elements has 2n iterations: element i is iteration i (a scan's
 	// write after it included), the combine after element i is n + i.
-	Trace func(s Stmt, iters []semantics.IterAccess)
+	Trace func(s Stmt, tr *semantics.KernelTrace)
 	// Schedule orders the small-step's kernel iterations (nil: in order).
 	Schedule semantics.Schedule
 	// Stats, when not nil, receives the cost counters (stats.go).
@@ -65,7 +65,7 @@ type Options struct {
 func OptionsOf(o *semantics.RunOptions) *Options {
 	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats}
 	if o.Trace != nil {
-		opts.Trace = func(s Stmt, iters []semantics.IterAccess) { o.Trace(TraceName(s), iters) }
+		opts.Trace = func(s Stmt, tr *semantics.KernelTrace) { o.Trace(TraceName(s), tr) }
 	}
 	return opts
 }

@@ -81,9 +81,9 @@ func envDump(e Env) string {
 	return strings.Join(parts, " ")
 }
 
-func traceString(s Stmt, iters []semantics.IterAccess) string {
-	parts := make([]string, len(iters))
-	for i, a := range iters {
+func traceString(s Stmt, tr *semantics.KernelTrace) string {
+	parts := make([]string, tr.Len())
+	for i, a := range tr.Iters() {
 		parts[i] = fmt.Sprintf("%d: %s", i+1, a.Sets())
 	}
 	head := ""
@@ -123,8 +123,8 @@ func runBoth(t *testing.T, p *Program, args map[string]string) (big, small evalR
 			t.Fatalf("inputs: %v", err)
 		}
 		r := evalRun{env: env, h: h, counter: semantics.Counter{}}
-		opts := &Options{Counter: r.counter, Trace: func(k Stmt, iters []semantics.IterAccess) {
-			r.traces = append(r.traces, traceString(k, iters))
+		opts := &Options{Counter: r.counter, Trace: func(k Stmt, tr *semantics.KernelTrace) {
+			r.traces = append(r.traces, traceString(k, tr))
 		}}
 		if useSmall {
 			r.res, _, r.err = runSmall(p, env, h, &semantics.RunOptions{}, opts)

@@ -86,7 +86,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 func (p *program) Races(args map[string]string) ([]string, error) {
 	kernels, folds := 0, 0
 	o := lang.RunOptions{Args: args}
-	o.Trace = func(name string, _ []semantics.IterAccess) {
+	o.Trace = func(name string, _ *semantics.KernelTrace) {
 		if strings.Contains(name, ": kernel ") {
 			kernels++
 		} else {

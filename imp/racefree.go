@@ -487,131 +487,16 @@ func (p *racePlan) raceFree(env []slot, n int64) bool {
 	return true
 }
 
-// accessLog is the trace of a kernel that runs without a tracker: the
-// reads and the writes of its iterations, each kind in one log in the
-// order made (the big-step runs the iterations one after the other), cut
-// into the iterations' sets when the kernel ends: what the tracker's trace
-// holds, without a record per location or a set per iteration to grow,
-// and with nothing the collector must scan until the kernel ends. Where
-// each iteration's accesses start is kept only once the iterations stop
-// making the same number of reads and writes each (most kernels make the
-// same: their starts are multiples of those numbers).
-type accessLog struct {
-	reads, writes []semantics.Loc
-	n             int   // the iterations started
-	rk, wk        int   // the reads and writes of each iteration, while the same (from the second start)
-	rs, ws        []int // where iteration i's reads and writes start, at i-1 (nil while the same)
-	k             int   // rs's capacity to be
-}
-
-// newAccessLog is the log of a kernel of n iterations, each of which makes
-// at least reads and writes accesses (those of its body's top level).
-func newAccessLog(n int64, reads, writes int) *accessLog {
-	k := min(n, 1<<20) // a bound is not a promise that the kernel gets that far
-	return &accessLog{
-		k:     int(k),
-		reads: make([]semantics.Loc, 0, min(k*int64(reads), 1<<22)), writes: make([]semantics.Loc, 0, min(k*int64(writes), 1<<22)),
-	}
-}
-
-// start begins the next iteration.
-func (l *accessLog) start() {
-	i := l.n
-	l.n++
-	if l.rs == nil {
-		if i == 1 {
-			// The first iteration's accesses: room for as many in each
-			// (at once, rather than by doubling).
-			l.rk, l.wk = len(l.reads), len(l.writes)
-			l.reads = reserve(l.reads, l.k*l.rk)
-			l.writes = reserve(l.writes, l.k*l.wk)
-		}
-		if len(l.reads) == i*l.rk && len(l.writes) == i*l.wk {
-			return
-		}
-		// The first iteration to differ from the first one.
-		l.rs, l.ws = make([]int, i, max(l.k, i+1)), make([]int, i, max(l.k, i+1))
-		for j := range i {
-			l.rs[j], l.ws[j] = j*l.rk, j*l.wk
-		}
-	}
-	l.rs = append(l.rs, len(l.reads))
-	l.ws = append(l.ws, len(l.writes))
-}
-
-// reserve is s with room for n locations (up to 1<<22).
-func reserve(s []semantics.Loc, n int) []semantics.Loc {
-	n = min(n, 1<<22)
-	if cap(s) >= n {
-		return s
-	}
-	r := make([]semantics.Loc, len(s), n)
-	copy(r, s)
-	return r
-}
-
-// at is where iteration i (from 0) starts in the logs.
-func (l *accessLog) at(i int) (int, int) {
-	if i == l.n {
-		return len(l.reads), len(l.writes)
-	}
-	if l.rs == nil {
-		return i * l.rk, i * l.wk
-	}
-	return l.rs[i], l.ws[i]
-}
-
-// sets is the trace, as a tracker gives it: iteration i's reads and
-// writes at i-1, in the order made, repeats kept, nil for none. Each set
-// is capped, so that whoever receives it cannot append into the next.
-func (l *accessLog) sets() []semantics.IterAccess {
-	tr := make([]semantics.IterAccess, l.n)
-	reads, writes := l.reads, l.writes
-	if l.rs == nil && l.n > 0 {
-		// Iterations of rk reads and wk writes each, but the last,
-		// which makes the rest.
-		rk, wk := l.rk, l.wk
-		last := l.n - 1
-		for i := range tr[:last] {
-			if rk > 0 {
-				tr[i].Reads = reads[i*rk : (i+1)*rk : (i+1)*rk]
-			}
-			if wk > 0 {
-				tr[i].Writes = writes[i*wk : (i+1)*wk : (i+1)*wk]
-			}
-		}
-		if r0 := last * rk; len(reads) > r0 {
-			tr[last].Reads = reads[r0:len(reads):len(reads)]
-		}
-		if w0 := last * wk; len(writes) > w0 {
-			tr[last].Writes = writes[w0:len(writes):len(writes)]
-		}
-		return tr
-	}
-	r0, w0 := l.at(0)
-	for i := range tr {
-		r1, w1 := l.at(i + 1)
-		if r1 > r0 {
-			tr[i].Reads = reads[r0:r1:r1]
-		}
-		if w1 > w0 {
-			tr[i].Writes = writes[w0:w1:w1]
-		}
-		r0, w0 = r1, w1
-	}
-	return tr
-}
-
 // logRead and logWrite add an access to the logs of the untracked kernels
 // running (it belongs to the iteration each is in).
 func (m *machine) logRead(loc semantics.Loc) {
 	for _, l := range m.logs {
-		l.reads = append(l.reads, loc)
+		l.Read(loc)
 	}
 }
 
 func (m *machine) logWrite(loc semantics.Loc) {
 	for _, l := range m.logs {
-		l.writes = append(l.writes, loc)
+		l.Write(loc)
 	}
 }

@@ -582,8 +582,8 @@ func propRaceOracle(c *Case) string {
 			if err != nil {
 				return err
 			}
-			_, err = funmem.EvalHeap(mu.Prog, env, h, &funmem.HeapOptions{Trace: func(k *fun.Stm, iters []semantics.IterAccess) {
-				if d := racyTrace(iters); d != "" && missed == "" {
+			_, err = funmem.EvalHeap(mu.Prog, env, h, &funmem.HeapOptions{Trace: func(k *fun.Stm, tr *semantics.KernelTrace) {
+				if d := racyTrace(tr); d != "" && missed == "" {
 					missed = fmt.Sprintf("the kernel at %v finished, but %s", k.Exp.Pos(), d)
 				}
 			}})
@@ -601,7 +601,8 @@ func propRaceOracle(c *Case) string {
 
 // racyTrace decides eq 4 on a kernel's trace: it describes a location
 // written by one iteration and read or written by another, or gives "".
-func racyTrace(iters []semantics.IterAccess) string {
+func racyTrace(tr *semantics.KernelTrace) string {
+	iters := tr.Iters()
 	writer := map[semantics.Loc]int{}
 	for i, a := range iters {
 		for _, l := range a.Writes {

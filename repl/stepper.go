@@ -44,8 +44,8 @@ func newStepper(p lang.Program, o lang.RunOptions) *stepper {
 	o.Semantics = "small"
 	o.RecordHeap = true
 	o.Stats = s.stats
-	o.Trace = func(kernel string, iters []semantics.IterAccess) {
-		s.pending = append(s.pending, kernelTrace{kernel, iters})
+	o.Trace = func(kernel string, tr *semantics.KernelTrace) {
+		s.pending = append(s.pending, kernelTrace{kernel, tr.Iters()})
 	}
 	s.st, s.err = p.Start(o)
 	s.done = s.err != nil

@@ -59,9 +59,13 @@ func (t *Tracker) remember(loc Loc, it int64) {
 	info := t.rec(loc)
 	saved := *info
 	var nr, nw int
-	traced := t.Trace != nil && it >= 1 && it <= int64(len(t.Trace))
+	tr := t.Trace
+	if tr != nil {
+		tr.toSets() // a journaled trace must undo single accesses
+	}
+	traced := tr != nil && it >= 1 && it <= int64(tr.Len())
 	if traced {
-		nr, nw = len(t.Trace[it-1].Reads), len(t.Trace[it-1].Writes)
+		nr, nw = len(tr.iters[it-1].Reads), len(tr.iters[it-1].Writes)
 	}
 	*t.journal = append(*t.journal, func() {
 		// The record's page may have moved since (the first chunk
@@ -69,7 +73,7 @@ func (t *Tracker) remember(loc Loc, it int64) {
 		info := t.rec(loc)
 		*info = saved
 		if traced {
-			a := &t.Trace[it-1]
+			a := &tr.iters[it-1]
 			a.Reads, a.Writes = a.Reads[:nr], a.Writes[:nw]
 		}
 	})

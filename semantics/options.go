@@ -17,10 +17,11 @@ type RunOptions struct {
 	// Schedule orders kernel iterations in the small-steps that have
 	// kernels (FUNMEM's and IMP's); nil runs them in order.
 	Schedule Schedule
-	// Trace receives each kernel's per-iteration read and write sets when
-	// the kernel ends (FUNMEM's heap semantics and IMP); kernel describes
-	// the kernel in the program's own syntax, with its position.
-	Trace func(kernel string, iters []IterAccess)
+	// Trace receives each kernel's trace, its per-iteration read and
+	// write sets, when the kernel ends (FUNMEM's heap semantics and IMP);
+	// kernel describes the kernel in the program's own syntax, with its
+	// position. The trace is the receiver's to keep.
+	Trace func(kernel string, tr *KernelTrace)
 	// RecordHeap makes a heap collect its reads and writes
 	// (Heap.TakeAccesses), for a caller that shows them after each step.
 	RecordHeap bool

@@ -44,16 +44,11 @@ type Tracker struct {
 	bits  uint         // len(slots) is 1<<bits
 
 	// Trace, when non-nil, receives the read and write sets of each
-	// iteration (for --trace): Trace[i-1] is iteration i's.
-	Trace []IterAccess
-	slab  []Loc // where the trace's sets grow (traceAppend)
-	slabN int   // the size of the next slab
+	// iteration (for --trace).
+	Trace *KernelTrace
 
 	journal *[]func() // its heap's undo journal, when on (journal.go)
 }
-
-// IterAccess is one iteration's read set and write set.
-type IterAccess struct{ Reads, Writes []Loc }
 
 const (
 	pageShift  = 3 // pages of 8 offsets
@@ -98,7 +93,7 @@ type locInfo struct {
 func NewTracker(trace bool) *Tracker {
 	t := &Tracker{}
 	if trace {
-		t.Trace = []IterAccess{}
+		t.Trace = &KernelTrace{}
 	}
 	return t
 }
@@ -108,10 +103,10 @@ func NewTracker(trace bool) *Tracker {
 // of a kernel that has ended). The trace is always fresh: the last one
 // may still be held by whoever received it.
 func (t *Tracker) Reset(trace bool) {
-	t.Iter, t.journal, t.Trace, t.slab, t.slabN = 0, nil, nil, nil, 0
+	t.Iter, t.journal, t.Trace = 0, nil, nil
 	t.TraceOnly = false
 	if trace {
-		t.Trace = []IterAccess{}
+		t.Trace = &KernelTrace{}
 	}
 	t.wcache = [8]*blockWin{}
 	for b, w := range t.wins {
@@ -142,10 +137,8 @@ func (t *Tracker) Reset(trace bool) {
 // allocated once rather than grown (up to 2^20 iterations: a bound is not
 // a promise that the kernel gets that far).
 func (t *Tracker) Expect(n int64) {
-	if t.Trace != nil && n > int64(cap(t.Trace)) {
-		tr := make([]IterAccess, len(t.Trace), min(n, 1<<20))
-		copy(tr, t.Trace)
-		t.Trace = tr
+	if t.Trace != nil && t.Trace.Len() == 0 {
+		t.Trace.k = int(min(n, 1<<20))
 	}
 }
 
@@ -167,22 +160,26 @@ func (e ErrRace) Error() string {
 }
 
 // Start begins iteration i. Iterations may start in any order (a
-// schedule of the small-step); Trace[i-1] is still iteration i's.
+// schedule of the small-step); the trace's iteration i is still its.
 func (t *Tracker) Start(i int64) {
 	if t.journal != nil {
-		prev, n := t.Iter, len(t.Trace)
+		prev := t.Iter
+		n := 0
+		if t.Trace != nil {
+			// A journaled trace must undo single accesses: the sets form.
+			t.Trace.toSets()
+			n = t.Trace.Len()
+		}
 		*t.journal = append(*t.journal, func() {
 			t.Iter = prev
 			if t.Trace != nil {
-				t.Trace = t.Trace[:n]
+				t.Trace.iters = t.Trace.iters[:n]
 			}
 		})
 	}
 	t.Iter = i
 	if t.Trace != nil {
-		for int64(len(t.Trace)) < i {
-			t.Trace = append(t.Trace, IterAccess{})
-		}
+		t.Trace.start(i)
 	}
 }
 
@@ -402,51 +399,9 @@ func (t *Tracker) note(loc Loc, write bool, it int64) {
 	if t.journal != nil {
 		t.remember(loc, it)
 	}
-	if t.Trace != nil && it >= 1 && it <= int64(len(t.Trace)) {
-		hint := 0
-		a := &t.Trace[it-1]
-		var prev *IterAccess // the iteration before, whose sets' sizes are a hint
-		if it >= 2 {
-			prev = &t.Trace[it-2]
-		}
-		if write {
-			if len(a.Writes) == cap(a.Writes) && prev != nil {
-				hint = len(prev.Writes)
-			}
-			a.Writes = t.traceAppend(a.Writes, loc, hint)
-		} else {
-			if len(a.Reads) == cap(a.Reads) && prev != nil {
-				hint = len(prev.Reads)
-			}
-			a.Reads = t.traceAppend(a.Reads, loc, hint)
-		}
+	if t.Trace != nil {
+		t.Trace.note(loc, write, it)
 	}
-}
-
-// traceAppend is append(s, loc) for an iteration's set, with the sets'
-// storage carved from slabs that grow with the trace: no allocation per
-// access. A new set gets room for hint locations, the size of the same
-// set of the iteration before (iterations of a kernel tend to make as
-// many accesses; the room reserved is at most the accesses so far, plus
-// one a set); a set that outgrows its region moves to one twice as large.
-// The regions are capped, so that appending never writes into another
-// set's.
-func (t *Tracker) traceAppend(s []Loc, loc Loc, hint int) []Loc {
-	if len(s) < cap(s) {
-		return append(s, loc)
-	}
-	n := max(1, hint)
-	if len(s) > 0 {
-		n = 2 * len(s)
-	}
-	if len(t.slab) < n {
-		t.slabN = min(4096, max(64, 2*t.slabN))
-		t.slab = make([]Loc, max(n, t.slabN))
-	}
-	r := t.slab[:len(s):n]
-	t.slab = t.slab[n:]
-	copy(r, s)
-	return append(r, loc)
 }
 
 // Sets renders an iteration's trace: R = {ℓ1[0], ℓ1[1]} W = {ℓ2[0]}, each

@@ -136,7 +136,7 @@ func TestTrackerAgreesWithMap(t *testing.T) {
 			if got != "" {
 				races++
 			}
-			for i, a := range tr.Trace {
+			for i, a := range tr.Trace.Iters() {
 				w := ref.trace[int64(i+1)]
 				if w == nil {
 					w = &IterAccess{}
@@ -179,14 +179,14 @@ func TestTrackerJournal(t *testing.T) {
 		t.Fatal("no race")
 	}
 	h.Undo(mark)
-	if tr.Iter != 1 || len(tr.Trace) != 1 {
-		t.Fatalf("after undo: iteration %d, %d traced", tr.Iter, len(tr.Trace))
+	if tr.Iter != 1 || tr.Trace.Len() != 1 {
+		t.Fatalf("after undo: iteration %d, %d traced", tr.Iter, tr.Trace.Len())
 	}
 	tr.Start(2)
 	if err := h.Write(Loc{l, 40}, 1); err != nil {
 		t.Fatalf("ℓ1[40] is fresh again after the undo: %v", err)
 	}
-	if got := fmt.Sprint(tr.Trace[1].Reads, tr.Trace[1].Writes); got != "[] [ℓ1[40]]" {
+	if got := fmt.Sprint(tr.Trace.At(2).Reads, tr.Trace.At(2).Writes); got != "[] [ℓ1[40]]" {
 		t.Errorf("iteration 2's sets after the undo: %s", got)
 	}
 	tr.Start(1)
