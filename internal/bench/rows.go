@@ -305,7 +305,7 @@ func runner(p lang.Program, sem string, args map[string]string, trace bool) func
 	if trace {
 		// A consumer that keeps nothing: the row measures what tracing
 		// costs the interpreter, not what printing the sets costs.
-		o.Trace = func(string, []semantics.IterAccess) {}
+		o.Trace = func(string, *semantics.KernelTrace) {}
 	}
 	return func() (int, error) {
 		r, err := p.Run(o)
