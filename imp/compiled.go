@@ -78,6 +78,7 @@ type cstmt struct {
 	valX     int32  // a write's value when it is a variable (-1: no)
 	epoch    uint64 // a kernel's or for's: its starts so far (hoisted sums)
 	sameOff  bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
+	copy     *cstmt // a kernel's whose body is one affine copy (copyOf): that body
 
 	// Cost counters (stats.go), set when the run counts them.
 	ops     int64  // the Ops the statement (with next and then) counts when it has run
@@ -110,6 +111,7 @@ type machine struct {
 
 	inner       *loopCtx                 // while compiling: the innermost kernel or for (nil: none, or a fold's parts)
 	onUntracked func()                   // called when a kernel starts untracked (tests)
+	onCopy      func()                   // called when a copy kernel runs as copyWords (tests)
 	logs        []*semantics.KernelTrace // the traces of the untracked kernels running, innermost last
 
 	intLookup func(*fun.Ident, string) (int64, error)
@@ -313,6 +315,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 			}
 		}
 		c.plan = m.racePlanOf(s)
+		c.copy = copyOf(s, c.body)
 	case *For:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
@@ -1171,6 +1174,10 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 		if m.trace {
 			log = semantics.NewKernelTrace(n, c.reads, c.writes)
 			m.logs = append(m.logs, log)
+		}
+		if log == nil && m.copyWords(c, n) {
+			m.counter.Hit(rule)
+			return nil
 		}
 		m.save(c.save, c.buf)
 		for i := int64(1); i <= n; i++ {
