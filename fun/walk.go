@@ -58,92 +58,110 @@ func Inspect(n Node, f func(Node) bool) {
 	if n == nil || !f(n) {
 		return
 	}
-	for _, c := range children(n) {
-		Inspect(c, f)
-	}
+	inspectChildren(n, f)
 }
 
-// children are the children of n, in source order.
-func children(n Node) []Node {
-	var out []Node
+// inspectChildren inspects the children of n, in source order. It visits
+// them in place rather than collecting them in a slice first: the passes
+// walk whole programs often, and a slice per node was most of their
+// garbage.
+func inspectChildren(n Node, f func(Node) bool) {
 	idents := func(xs []*Ident) {
 		for _, x := range xs {
-			out = append(out, x)
+			Inspect(x, f)
 		}
 	}
 	params := func(ps []*Param) {
 		for _, p := range ps {
-			out = append(out, p)
+			Inspect(p, f)
 		}
 	}
 	switch n := n.(type) {
 	case *Program:
 		params(n.Inputs)
-		out = append(out, n.Body)
+		Inspect(n.Body, f)
 	case *Body:
 		for _, s := range n.Stms {
-			out = append(out, s)
+			Inspect(s, f)
 		}
 		idents(n.Result)
 	case *Stm:
 		params(n.Pat)
-		out = append(out, n.Exp)
+		Inspect(n.Exp, f)
 	case *Param:
-		out = append(out, n.Name)
+		Inspect(n.Name, f)
 		idents(n.Type.Dims)
 		if n.Type.Ext != nil {
-			out = append(out, n.Type.Ext)
+			Inspect(n.Type.Ext, f)
 		}
 	case *ScalarExp:
-		out = append(out, n.X)
+		Inspect(n.X, f)
 	case *IndexExp:
-		out = append(out, n.Arr)
+		Inspect(n.Arr, f)
 		idents(n.Idx)
 	case *SliceExp:
-		out = append(out, n.Arr)
+		Inspect(n.Arr, f)
 		for _, s := range n.Slices {
-			out = append(out, s.Off, s.Size)
+			Inspect(s.Off, f)
+			Inspect(s.Size, f)
 		}
 	case *TransposeExp:
-		out = append(out, n.Arr)
+		Inspect(n.Arr, f)
 	case *IotaExp:
-		out = append(out, n.N)
+		Inspect(n.N, f)
 	case *CopyExp:
-		out = append(out, n.Arr)
+		Inspect(n.Arr, f)
 	case *IfExp:
-		out = append(out, n.Cond, n.Then, n.Else)
+		Inspect(n.Cond, f)
+		Inspect(n.Then, f)
+		Inspect(n.Else, f)
 	case *KernelExp:
-		out = append(out, n.Var, n.Bound, n.Body)
+		Inspect(n.Var, f)
+		Inspect(n.Bound, f)
+		Inspect(n.Body, f)
 	case *LoopExp:
 		params(n.Params)
 		idents(n.Init)
-		out = append(out, n.Var, n.Bound, n.Body)
+		Inspect(n.Var, f)
+		Inspect(n.Bound, f)
+		Inspect(n.Body, f)
 	case *ReduceExp:
 		params(n.Params)
-		out = append(out, n.Ne, n.Arr, n.Body)
+		Inspect(n.Ne, f)
+		Inspect(n.Arr, f)
+		Inspect(n.Body, f)
 	case *ScanExp:
 		params(n.Params)
-		out = append(out, n.Ne, n.Arr, n.Body)
+		Inspect(n.Ne, f)
+		Inspect(n.Arr, f)
+		Inspect(n.Body, f)
 	case *FilterExp:
 		params(n.Params)
-		out = append(out, n.Arr, n.Body)
+		Inspect(n.Arr, f)
+		Inspect(n.Body, f)
 	case *RedomapExp:
 		params(n.Params)
-		out = append(out, n.Ne, n.Var, n.Bound, n.Map, n.Op)
+		Inspect(n.Ne, f)
+		Inspect(n.Var, f)
+		Inspect(n.Bound, f)
+		Inspect(n.Map, f)
+		Inspect(n.Op, f)
 	case *AssertExp:
-		out = append(out, n.Cond)
+		Inspect(n.Cond, f)
 	case Var:
-		out = append(out, n.Ident)
+		Inspect(n.Ident, f)
 	case *BinOp:
-		out = append(out, n.L, n.R)
+		Inspect(n.L, f)
+		Inspect(n.R, f)
 	case *UnOp:
-		out = append(out, n.X)
+		Inspect(n.X, f)
 	case *Call:
-		out = append(out, n.Arg)
+		Inspect(n.Arg, f)
 	case Extension:
-		out = n.Children()
+		for _, c := range n.Children() {
+			Inspect(c, f)
+		}
 	}
-	return out
 }
 
 // Idents calls f on every identifier of the tree of n, binders and uses,

@@ -1,0 +1,156 @@
+package proofstests
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/funmem"
+)
+
+// The campaigns' speed-ups replaced some tree walks and passes by ones that
+// allocate less. Each test here runs the code as it was before (copied
+// below) and as it is now on generated programs, FUN and FUNMEM (every
+// variant), and wants the same answers.
+
+// equivPrograms are n generated FUN programs and their FUNMEM variants.
+func equivPrograms(t *testing.T, n int) []*fun.Program {
+	t.Helper()
+	if testing.Short() {
+		n /= 10
+	}
+	var out []*fun.Program
+	for k := 0; k < n; k++ {
+		c := Generate(rand.New(rand.NewSource(int64(k)+1)), k%(MaxGenSize+1), MemGenConfig())
+		p, err := c.Parsed()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+		vs, _ := Variants(p)
+		for _, v := range vs {
+			out = append(out, v.Prog)
+		}
+	}
+	return out
+}
+
+// oldInspect is fun.Inspect as it was: each node's children collected in
+// a slice, then inspected.
+func oldInspect(n fun.Node, f func(fun.Node) bool) {
+	if n == nil || !f(n) {
+		return
+	}
+	for _, c := range oldChildren(n) {
+		oldInspect(c, f)
+	}
+}
+
+func oldChildren(n fun.Node) []fun.Node {
+	var out []fun.Node
+	idents := func(xs []*fun.Ident) {
+		for _, x := range xs {
+			out = append(out, x)
+		}
+	}
+	params := func(ps []*fun.Param) {
+		for _, p := range ps {
+			out = append(out, p)
+		}
+	}
+	switch n := n.(type) {
+	case *fun.Program:
+		params(n.Inputs)
+		out = append(out, n.Body)
+	case *fun.Body:
+		for _, s := range n.Stms {
+			out = append(out, s)
+		}
+		idents(n.Result)
+	case *fun.Stm:
+		params(n.Pat)
+		out = append(out, n.Exp)
+	case *fun.Param:
+		out = append(out, n.Name)
+		idents(n.Type.Dims)
+		if n.Type.Ext != nil {
+			out = append(out, n.Type.Ext)
+		}
+	case *fun.ScalarExp:
+		out = append(out, n.X)
+	case *fun.IndexExp:
+		out = append(out, n.Arr)
+		idents(n.Idx)
+	case *fun.SliceExp:
+		out = append(out, n.Arr)
+		for _, s := range n.Slices {
+			out = append(out, s.Off, s.Size)
+		}
+	case *fun.TransposeExp:
+		out = append(out, n.Arr)
+	case *fun.IotaExp:
+		out = append(out, n.N)
+	case *fun.CopyExp:
+		out = append(out, n.Arr)
+	case *fun.IfExp:
+		out = append(out, n.Cond, n.Then, n.Else)
+	case *fun.KernelExp:
+		out = append(out, n.Var, n.Bound, n.Body)
+	case *fun.LoopExp:
+		params(n.Params)
+		idents(n.Init)
+		out = append(out, n.Var, n.Bound, n.Body)
+	case *fun.ReduceExp:
+		params(n.Params)
+		out = append(out, n.Ne, n.Arr, n.Body)
+	case *fun.ScanExp:
+		params(n.Params)
+		out = append(out, n.Ne, n.Arr, n.Body)
+	case *fun.FilterExp:
+		params(n.Params)
+		out = append(out, n.Arr, n.Body)
+	case *fun.RedomapExp:
+		params(n.Params)
+		out = append(out, n.Ne, n.Var, n.Bound, n.Map, n.Op)
+	case *fun.AssertExp:
+		out = append(out, n.Cond)
+	case fun.Var:
+		out = append(out, n.Ident)
+	case *fun.BinOp:
+		out = append(out, n.L, n.R)
+	case *fun.UnOp:
+		out = append(out, n.X)
+	case *fun.Call:
+		out = append(out, n.Arg)
+	case fun.Extension:
+		out = n.Children()
+	}
+	return out
+}
+
+// TestInspectAsBefore: fun.Inspect visits the same nodes in the same
+// order as before, also when f prunes some subtrees.
+func TestInspectAsBefore(t *testing.T) {
+	for i, p := range equivPrograms(t, 300) {
+		for _, prune := range []int{0, 2, 3, 7} {
+			walk := func(inspect func(fun.Node, func(fun.Node) bool)) []string {
+				var seen []string
+				k := 0
+				inspect(p, func(n fun.Node) bool {
+					k++
+					seen = append(seen, fmt.Sprintf("%T %p", n, n))
+					if x, ok := n.(fun.Var); ok {
+						seen = append(seen, x.Name)
+					}
+					return prune == 0 || k%prune != 0
+				})
+				return seen
+			}
+			old, now := walk(oldInspect), walk(fun.Inspect)
+			if fmt.Sprint(old) != fmt.Sprint(now) {
+				t.Fatalf("program %d, prune %d: Inspect visits\n%v\nbefore\n%v\n%s", i, prune, now, old, funmem.Print(p))
+			}
+		}
+	}
+}
