@@ -464,7 +464,7 @@ func (c *compiler) sexp(sc *scope, e SExp, rule string) numCode {
 		}
 	case *BinOp:
 		l, r := c.sexp(sc, e.L, rule), c.sexp(sc, e.R, rule)
-		return func(fr []val) (semantics.Num, error) {
+		general := func(fr []val) (semantics.Num, error) {
 			a, err := l(fr)
 			if err != nil {
 				return semantics.Num{}, err
@@ -489,6 +489,10 @@ func (c *compiler) sexp(sc *scope, e SExp, rule string) numCode {
 			}
 			return v, nil
 		}
+		if f := c.intBinary(sc, e, l, general); f != nil {
+			return f // compile_scalar.go
+		}
+		return general
 	case *Call:
 		a := c.sexp(sc, e.Arg, rule)
 		return func(fr []val) (semantics.Num, error) {

@@ -104,6 +104,7 @@ func (c *compiler) fold(sc *scope, ps []*Param, b *Body) (a, x int, body *bodyCo
 func (c *compiler) eReduce(sc *scope, s *Stm, e *ReduceExp, out []int) (code, int) {
 	rule := EReduce.Name
 	a, x, body := c.fold(sc, e.Params, e.Body)
+	step := intStep(e.Params, e.Body) // compile_scalar.go
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		xs, n, z, from, err := foldStart(slotVars{fr, sc}, rule, e.Ne, e.Arr, true)
 		if err != nil {
@@ -114,9 +115,17 @@ func (c *compiler) eReduce(sc *scope, s *Stm, e *ReduceExp, out []int) (code, in
 			m.depth++
 		}
 		acc := valOf(z)
+		fast := step != nil && m.plain && m.stats == nil
 		var prem []*semantics.Derivation
 		for i := from; i <= n; i++ {
-			fr[a], fr[x] = acc, rowVal(xs, i)
+			f := rowVal(xs, i)
+			if fast && acc.isInt() && f.isInt() {
+				if k, ok := step(acc.bits, f.bits); ok {
+					acc = intVal(k)
+					continue
+				}
+			}
+			fr[a], fr[x] = acc, f
 			d, err := body.run(m, fr)
 			if err != nil {
 				return nil, err

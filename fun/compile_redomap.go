@@ -19,6 +19,7 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 	iv := c.newSlot()
 	mapBody := c.body(sc.bind(e.Var.Name, iv), e.Map)
 	a, x, op := c.fold(sc, e.Params, e.Op)
+	step := intStep(e.Params, e.Op) // compile_scalar.go
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		n, z, err := redomapStart(slotVars{fr, sc}, e)
 		if err != nil {
@@ -39,8 +40,15 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 			m.depth++
 		}
 		var prem []*semantics.Derivation
+		fast := step != nil && st == nil && m.plain && m.stats == nil
 		// combine is element i's operator step on its map value f.
 		combine := func(i int64, f val) error {
+			if fast && acc.isInt() && len(f.shape) == 0 && f.elem == semantics.IntElem {
+				if k, ok := step(acc.bits, f.bits); ok {
+					acc = intVal(k)
+					return nil
+				}
+			}
 			fr[a], fr[x] = acc, f
 			d, err := op.run(m, fr)
 			if err != nil {
