@@ -16,15 +16,40 @@ func Unmem(p *fun.Program) *fun.Program {
 }
 
 func unmemParam(p *fun.Param) *fun.Param {
-	return &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: fun.Type{Dims: p.Type.Dims, Elem: p.Type.Elem}} // mem ⇒ int, [x]@m→L ⇒ [x], [x]float@m→L ⇒ [x]float
+	q := unmemParamValue(p)
+	return &q
+}
+
+func unmemParamValue(p *fun.Param) fun.Param {
+	return fun.Param{Lparen: p.Lparen, Name: p.Name, Type: fun.Type{Dims: p.Type.Dims, Elem: p.Type.Elem}} // mem ⇒ int, [x]@m→L ⇒ [x], [x]float@m→L ⇒ [x]float
 }
 
 func unmemBody(b *fun.Body) *fun.Body {
 	out := &fun.Body{In: b.In, Result: b.Result, Rparen: b.Rparen}
+	if len(b.Stms) == 0 {
+		return out
+	}
+	// The value-based semantics un-mems every program it runs: the
+	// statements and patterns of a body are allocated together, not one
+	// by one.
+	stms := make([]fun.Stm, len(b.Stms))
+	npat := 0
 	for _, s := range b.Stms {
-		ns := &fun.Stm{Let: s.Let, Exp: s.Exp}
-		for _, p := range s.Pat {
-			ns.Pat = append(ns.Pat, unmemParam(p))
+		npat += len(s.Pat)
+	}
+	params := make([]fun.Param, npat)
+	pats := make([]*fun.Param, npat)
+	out.Stms = make([]*fun.Stm, 0, len(b.Stms))
+	for i, s := range b.Stms {
+		ns := &stms[i]
+		*ns = fun.Stm{Let: s.Let, Exp: s.Exp}
+		if n := len(s.Pat); n > 0 {
+			ns.Pat = pats[:n:n]
+			for j, p := range s.Pat {
+				params[j] = unmemParamValue(p)
+				ns.Pat[j] = &params[j]
+			}
+			pats, params = pats[n:], params[n:]
 		}
 		var after []*fun.Stm
 		switch e := s.Exp.(type) {
@@ -56,6 +81,27 @@ func unmemBody(b *fun.Body) *fun.Body {
 	return out
 }
 
+// anySupportForm reports whether some parameter could be an array in
+// support form (Groups): one whose LMAD is not written R(…). When none
+// is, every parameter is an operand of its own.
+func anySupportForm(ps []*fun.Param) bool {
+	for _, p := range ps {
+		if a := ArrayOf(p.Type); a != nil && !a.Index.IsRowMajor() {
+			return true
+		}
+	}
+	return false
+}
+
+// unmemParamsOrNil is unmemParams, nil for no parameters (as appending
+// them one by one gives).
+func unmemParamsOrNil(ps []*fun.Param) []*fun.Param {
+	if len(ps) == 0 {
+		return nil
+	}
+	return unmemParams(ps)
+}
+
 func unmemParams(ps []*fun.Param) []*fun.Param {
 	out := make([]*fun.Param, len(ps))
 	for i, p := range ps {
@@ -69,6 +115,9 @@ func unmemParams(ps []*fun.Param) []*fun.Param {
 // (as a block is 0): they only describe memory, so that no value depends
 // on them, but a Support may copy them into other ints.
 func unmemGroups(ps []*fun.Param) ([]*fun.Param, []*fun.Stm) {
+	if !anySupportForm(ps) { // no group has support: every parameter is kept
+		return unmemParamsOrNil(ps), nil
+	}
 	supp := supportNames(Groups(ps))
 	var keep []*fun.Param
 	var zeros []*fun.Stm

@@ -3,6 +3,7 @@ package proofstests
 import (
 	"fmt"
 	"math/rand"
+	"reflect"
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
@@ -152,5 +153,114 @@ func TestInspectAsBefore(t *testing.T) {
 				t.Fatalf("program %d, prune %d: Inspect visits\n%v\nbefore\n%v\n%s", i, prune, now, old, funmem.Print(p))
 			}
 		}
+	}
+}
+
+// oldUnmem is funmem.Unmem as it was: every statement and parameter
+// allocated on its own.
+func oldUnmem(p *fun.Program) *fun.Program {
+	out := &fun.Program{File: p.File, Body: oldUnmemBody(p.Body)}
+	for _, in := range p.Inputs {
+		out.Inputs = append(out.Inputs, oldUnmemParam(in))
+	}
+	return out
+}
+
+func oldUnmemParam(p *fun.Param) *fun.Param {
+	return &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: fun.Type{Dims: p.Type.Dims, Elem: p.Type.Elem}}
+}
+
+func oldUnmemBody(b *fun.Body) *fun.Body {
+	out := &fun.Body{In: b.In, Result: b.Result, Rparen: b.Rparen}
+	for _, s := range b.Stms {
+		ns := &fun.Stm{Let: s.Let, Exp: s.Exp}
+		for _, p := range s.Pat {
+			ns.Pat = append(ns.Pat, oldUnmemParam(p))
+		}
+		var after []*fun.Stm
+		switch e := s.Exp.(type) {
+		case *funmem.AllocExp:
+			ns.Exp = &fun.ScalarExp{X: &fun.Const{ValuePos: e.Alloc, Value: 0}}
+		case *fun.IfExp:
+			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: oldUnmemBody(e.Then), Else: oldUnmemBody(e.Else)}
+		case *fun.KernelExp:
+			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: oldUnmemBody(e.Body)}
+		case *fun.LoopExp:
+			ps := make([]*fun.Param, len(e.Params))
+			for i, p := range e.Params {
+				ps[i] = oldUnmemParam(p)
+			}
+			ns.Exp = fun.WithParts(e, ps, oldUnmemBody(e.Body))
+		case *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			ps, b := oldUnmemOperands(fun.ExpParams(e), fun.ExpBody(e))
+			ns.Exp = fun.WithParts(e, ps, b)
+			if _, ok := e.(*fun.ReduceExp); ok {
+				ns.Pat, after = oldUnmemGroups(s.Pat)
+			}
+		case *fun.RedomapExp:
+			ps, op := oldUnmemOperands(e.Params, e.Op)
+			ns.Exp = fun.WithBodies(e, ps, []*fun.Body{oldUnmemBody(e.Map), op})
+			if !e.Scan {
+				ns.Pat, after = oldUnmemGroups(s.Pat)
+			}
+		}
+		out.Stms = append(append(out.Stms, ns), after...)
+	}
+	return out
+}
+
+func oldUnmemGroups(ps []*fun.Param) ([]*fun.Param, []*fun.Stm) {
+	supp := map[string]bool{}
+	for _, g := range funmem.Groups(ps) {
+		if g.IsArray() {
+			supp[g.Block], supp[g.Off] = true, true
+			for _, s := range g.Strides {
+				supp[s] = true
+			}
+		}
+	}
+	var keep []*fun.Param
+	var zeros []*fun.Stm
+	for _, p := range ps {
+		if supp[p.Name.Name] {
+			zeros = append(zeros, &fun.Stm{Let: p.Lparen, Pat: []*fun.Param{{Lparen: p.Lparen, Name: p.Name, Type: fun.Type{}, Rparen: p.Rparen}},
+				Exp: &fun.ScalarExp{X: &fun.Const{ValuePos: p.Lparen, Value: 0}}})
+			continue
+		}
+		keep = append(keep, oldUnmemParam(p))
+	}
+	return keep, zeros
+}
+
+func oldUnmemOperands(ps []*fun.Param, b *fun.Body) ([]*fun.Param, *fun.Body) {
+	keep, zeros := oldUnmemGroups(ps)
+	nb := oldUnmemBody(b)
+	nb.Stms = append(zeros, nb.Stms...)
+	return keep, nb
+}
+
+// TestUnmemAsBefore: funmem.Unmem gives the tree it gave before (nil
+// and empty lists alike), and a fresh one: no statement or parameter
+// shared with the FUNMEM program.
+func TestUnmemAsBefore(t *testing.T) {
+	for i, p := range equivPrograms(t, 300) {
+		old, now := oldUnmem(p), funmem.Unmem(p)
+		if !reflect.DeepEqual(old, now) {
+			t.Fatalf("program %d: Unmem gives\n%s\nbefore\n%s", i, fun.Print(now), fun.Print(old))
+		}
+		mine := map[any]bool{}
+		fun.Inspect(p, func(n fun.Node) bool {
+			switch n.(type) {
+			case *fun.Stm, *fun.Param, *fun.Body:
+				mine[n] = true
+			}
+			return true
+		})
+		fun.Inspect(now, func(n fun.Node) bool {
+			if mine[n] {
+				t.Fatalf("program %d: Unmem's output shares %T %v with its input", i, n, n)
+			}
+			return true
+		})
 	}
 }
