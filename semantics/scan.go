@@ -58,7 +58,10 @@ var unicodeOps = map[rune]string{
 // the language (e.g. "<=", "&&"); single characters of ()[]{},:;=+-*/%<>@!
 // are always operators. Comments run from "--" to the end of the line.
 func Scan(file, src string, ops []string) ([]Token, error) {
-	var toks []Token
+	// Programs the translations print run about one token to every 4
+	// to 6 bytes: room for that at once, rather than by doubling (the
+	// property campaigns read thousands of printed programs back).
+	toks := make([]Token, 0, len(src)/5+8)
 	line, col := 1, 1
 	i := 0
 	adv := func(n int) {
