@@ -372,10 +372,14 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 			return nil
 		})
 	}
-	out := &fun.Body{In: b.In, Result: b.Result}
-	for _, st := range b.Stms {
-		ns := &fun.Stm{Let: st.Let, Exp: st.Exp}
-		for _, p := range st.Pat {
+	// A statement is copied only when something in it changes, and a
+	// body only when one of its statements does: most rounds substitute
+	// nothing. (Simplify's last pass, rowMajorBody, copies the whole
+	// tree, so its result shares no statement with its input as before.)
+	var stms []*fun.Stm // b's statements, once one has changed
+	for i, st := range b.Stms {
+		var pat []*fun.Param // st's pattern, once a type has changed
+		for j, p := range st.Pat {
 			t := p.Type
 			if a := ArrayOf(t); a != nil && len(consts) > 0 && lmadMentions(a.Index, mentions) {
 				l := &IndexFn{Pos: a.Index.Pos}
@@ -390,9 +394,13 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 					}
 				}
 				t = fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: a.Block, Index: l}}
+				if pat == nil {
+					pat = slices.Clone(st.Pat)
+				}
+				pat[j] = &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: t}
 			}
-			ns.Pat = append(ns.Pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: t})
 		}
+		exp := st.Exp
 		switch e := st.Exp.(type) {
 		case *fun.ScalarExp:
 			if c, ok := e.X.(*fun.Const); ok {
@@ -402,15 +410,42 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 				consts[st.Pat[0].Name.Name] = c.Value
 			}
 		case *fun.IfExp:
-			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: s.propagate(e.Then, consts), Else: s.propagate(e.Else, consts)}
+			then, els := s.propagate(e.Then, consts), s.propagate(e.Else, consts)
+			if then != e.Then || els != e.Else {
+				exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}
+			}
 		case *fun.KernelExp:
-			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.propagate(e.Body, consts)}
+			if body := s.propagate(e.Body, consts); body != e.Body {
+				exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: body}
+			}
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			ns.Exp = fun.WithParts(e, nil, s.propagate(fun.ExpBody(e), consts))
+			if body := s.propagate(fun.ExpBody(e), consts); body != fun.ExpBody(e) {
+				exp = fun.WithParts(e, nil, body)
+			}
 		case *fun.RedomapExp:
-			ns.Exp = fun.WithBodies(e, nil, []*fun.Body{s.propagate(e.Map, consts), s.propagate(e.Op, consts)})
+			m, op := s.propagate(e.Map, consts), s.propagate(e.Op, consts)
+			if m != e.Map || op != e.Op {
+				exp = fun.WithBodies(e, nil, []*fun.Body{m, op})
+			}
 		}
-		out.Stms = append(out.Stms, ns)
+		if pat == nil && exp == st.Exp {
+			if stms != nil {
+				stms = append(stms, st)
+			}
+			continue
+		}
+		if pat == nil {
+			pat = st.Pat
+		}
+		if stms == nil {
+			stms = make([]*fun.Stm, i, len(b.Stms))
+			copy(stms, b.Stms)
+		}
+		stms = append(stms, &fun.Stm{Let: st.Let, Pat: pat, Exp: exp})
+	}
+	out := b
+	if stms != nil {
+		out = &fun.Body{In: b.In, Result: b.Result, Stms: stms}
 	}
 	return s.deadCode(out)
 }
