@@ -110,6 +110,29 @@ func runRef(t *testing.T, p *Program, args map[string]string) evalRun {
 	return r
 }
 
+// agreeAll runs p traced under the compiled big-step, the small-step and
+// the map-based big-step (mapEval), and untraced under the compiled and
+// the map-based big-step (where kernels the plans prove race free run
+// untracked, racefree.go, and copies as one loop, copykernel.go), and
+// requires the same results, errors, final heaps and environments,
+// traces and (against mapEval) rule counts. It gives the compiled run.
+func agreeAll(t *testing.T, p *Program, args map[string]string) evalRun {
+	t.Helper()
+	big, small := runBoth(t, p, args)
+	agree(t, big, small)
+	ref := runRef(t, p, args)
+	agree(t, big, ref)
+	if fmt.Sprint(big.counter) != fmt.Sprint(ref.counter) {
+		t.Errorf("rule counts differ:\n  compiled: %v\n  map:      %v", big.counter, ref.counter)
+	}
+	fast, slow := runUntraced(p, args, false), runUntraced(p, args, true)
+	agree(t, fast, slow)
+	if fmt.Sprint(fast.counter) != fmt.Sprint(slow.counter) {
+		t.Errorf("rule counts differ untraced:\n  compiled: %v\n  map:      %v", fast.counter, slow.counter)
+	}
+	return big
+}
+
 // TestCompiledAgreesWithSmallStep runs random programs under both
 // semantics and under mapEval, and compares results, errors (with their
 // positions and rules), final heaps and environments, traces, and (with
@@ -128,17 +151,7 @@ func TestCompiledAgreesWithSmallStep(t *testing.T) {
 			continue
 		}
 		parsed++
-		args := map[string]string{"n": "2", "xs": "[5 7]"}
-		big, small := runBoth(t, p, args)
-		agree(t, big, small)
-		ref := runRef(t, p, args)
-		agree(t, big, ref)
-		if fmt.Sprint(big.counter) != fmt.Sprint(ref.counter) {
-			t.Errorf("rule counts differ:\n  compiled: %v\n  map:      %v", big.counter, ref.counter)
-		}
-		// Untraced, kernels the plans prove race free run untracked
-		// (racefree.go).
-		agree(t, runUntraced(p, args, false), runUntraced(p, args, true))
+		big := agreeAll(t, p, map[string]string{"n": "2", "xs": "[5 7]"})
 		if t.Failed() {
 			t.Fatalf("program:\n%s", src)
 		}

@@ -1,9 +1,6 @@
 package imp
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // TestCopyKernels: kernels whose body is a copy, at the edges of
 // copyWords: strides up and down, zero and over an invariant variable,
@@ -53,18 +50,7 @@ func TestCopyKernels(t *testing.T) {
 			t.Fatalf("%v\n%s", err, src)
 		}
 		args := map[string]string{"n": "3"}
-		big, small := runBoth(t, p, args)
-		agree(t, big, small)
-		ref := runRef(t, p, args)
-		agree(t, big, ref)
-		if fmt.Sprint(big.counter) != fmt.Sprint(ref.counter) {
-			t.Errorf("rule counts differ:\n  compiled: %v\n  map:      %v", big.counter, ref.counter)
-		}
-		fastRun := runUntraced(p, args, false)
-		agree(t, fastRun, runUntraced(p, args, true))
-		if fmt.Sprint(fastRun.counter) != fmt.Sprint(ref.counter) {
-			t.Errorf("rule counts differ untraced:\n  compiled: %v\n  map:      %v", fastRun.counter, ref.counter)
-		}
+		big := agreeAll(t, p, args)
 		if got := countCopies(p, args) > 0; got != c.fast {
 			t.Errorf("copyWords ran: %v, want %v", got, c.fast)
 		}

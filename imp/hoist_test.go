@@ -1,9 +1,6 @@
 package imp
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // TestHoistedSums: sums of products in loop bodies whose invariant part is
 // computed once per start of the loop (hoisted): invariant variables
@@ -49,15 +46,7 @@ func TestHoistedSums(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
-		args := map[string]string{"n": "3"}
-		big, small := runBoth(t, p, args)
-		agree(t, big, small)
-		ref := runRef(t, p, args)
-		agree(t, big, ref)
-		if fmt.Sprint(big.counter) != fmt.Sprint(ref.counter) {
-			t.Errorf("rule counts differ:\n  compiled: %v\n  map:      %v", big.counter, ref.counter)
-		}
-		agree(t, runUntraced(p, args, false), runUntraced(p, args, true))
+		big := agreeAll(t, p, map[string]string{"n": "3"})
 		t.Logf("%s: %v", body, big.err)
 		if t.Failed() {
 			t.Fatalf("program:\n%s", src)

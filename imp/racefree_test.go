@@ -247,10 +247,7 @@ func TestDeclFusedSelfReference(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
-		args := map[string]string{"n": "3"}
-		big, small := runBoth(t, p, args)
-		agree(t, big, small)
-		agree(t, runUntraced(p, args, false), runUntraced(p, args, true))
+		agreeAll(t, p, map[string]string{"n": "3"})
 		if t.Failed() {
 			t.Fatalf("program:\n%s", src)
 		}
