@@ -60,6 +60,9 @@ type checker struct {
 	// polys holds the normal forms of defs, so that comparing LMADs
 	// normalises each definition once, not at every comparison.
 	polys map[string]Poly
+	// undo is the stack of bindings the statements checked so far made
+	// (stmBind), taken back as their bodies end (stms).
+	undo []undoEntry
 }
 
 // poly is the normal form of x's definition (polyScope).
@@ -360,32 +363,52 @@ func (c *checker) rowMajor(t fun.Type) bool {
 	return c.sameType(t, r, nil)
 }
 
-func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, func(), error) {
+// stmBind checks a statement and binds its pattern (and, for a let of an
+// int, its definition) on c's undo stack, which the enclosing stms
+// unwinds when its body is done.
+func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, error) {
 	d, err := c.stm(s)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var undo []func()
-	all := func() {
-		for i := len(undo) - 1; i >= 0; i-- {
-			undo[i]()
-		}
-	}
+	mark := len(c.undo)
 	for _, p := range s.Pat {
 		u, err := c.bind(TMemStm.Name, p.Name, p.Type)
 		if err != nil {
-			all()
-			return nil, nil, err
+			c.unwind(mark)
+			return nil, err
 		}
-		undo = append(undo, u)
+		c.undo = append(c.undo, undoEntry{scope: u})
 	}
 	if e, ok := s.Exp.(*fun.ScalarExp); ok && s.Pat[0].Type.IsInt() { // LMADs mention ints only
 		name := s.Pat[0].Name.Name
 		c.polys[name] = normalizeIn(e.X, c)
 		c.defs[name] = c.expand(e.X)
-		undo = append(undo, func() { delete(c.defs, name); delete(c.polys, name) })
+		c.undo = append(c.undo, undoEntry{def: name})
 	}
-	return d, all, nil
+	return d, nil
+}
+
+// An undoEntry takes back one binding stmBind made: a name in Γ (scope),
+// or else a definition (def) in defs and polys.
+type undoEntry struct {
+	scope func()
+	def   string
+}
+
+// unwind takes back the bindings made since the undo stack had mark
+// entries, the last first.
+func (c *checker) unwind(mark int) {
+	for i := len(c.undo) - 1; i >= mark; i-- {
+		if e := c.undo[i]; e.scope != nil {
+			e.scope()
+		} else {
+			delete(c.defs, e.def)
+			delete(c.polys, e.def)
+		}
+		c.undo[i] = undoEntry{}
+	}
+	c.undo = c.undo[:mark]
 }
 
 func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
@@ -646,20 +669,19 @@ func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []
 // result (T-MEM-RESULT), in the scope the statements make; it returns the
 // results' types.
 func (c *checker) stms(b *fun.Body, result func([]fun.Type) error) (*semantics.Derivation, []fun.Type, error) {
-	var undo []func()
-	defer func() {
-		for i := len(undo) - 1; i >= 0; i-- {
-			undo[i]()
-		}
-	}()
+	defer c.unwind(len(c.undo))
 	var ds []*semantics.Derivation
+	if c.opts.Derive {
+		ds = make([]*semantics.Derivation, 0, len(b.Stms))
+	}
 	for _, s := range b.Stms {
-		d, u, err := c.stmBind(s)
+		d, err := c.stmBind(s)
 		if err != nil {
 			return nil, nil, err
 		}
-		undo = append(undo, u)
-		ds = append(ds, d)
+		if c.opts.Derive {
+			ds = append(ds, d)
+		}
 	}
 	types := make([]fun.Type, len(b.Result))
 	for i, x := range b.Result {
@@ -673,8 +695,12 @@ func (c *checker) stms(b *fun.Body, result func([]fun.Type) error) (*semantics.D
 		return nil, nil, err
 	}
 	d := c.node(TMemResult.Name, "Γ ⊢ p̄ ← in (…)")
-	for i := len(ds) - 1; i >= 0; i-- {
-		d = c.node(TMemStm.Name, "Γ ⊢ p̄ ← …", ds[i], d)
+	for i := len(b.Stms) - 1; i >= 0; i-- {
+		var di *semantics.Derivation
+		if ds != nil {
+			di = ds[i]
+		}
+		d = c.node(TMemStm.Name, "Γ ⊢ p̄ ← …", di, d)
 	}
 	return d, types, nil
 }
