@@ -103,7 +103,10 @@ func Parse(name, src string) (*Program, error) {
 }
 
 func lex(name, src string, line int) ([]token, error) {
-	var toks []token
+	// The emitter's files run about one token to every 7 bytes (indented
+	// lines): room for that at once rather than by doubling, since the
+	// campaigns read back every file they compile.
+	toks := make([]token, 0, len(src)/6+16)
 	col := 1
 	i := 0
 	adv := func(n int) {
