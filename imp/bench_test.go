@@ -131,3 +131,33 @@ func BenchmarkEval(b *testing.B) {
 		b.Run("fold-1e5"+suffix, func(b *testing.B) { benchEval(b, benchFold, 100_000, 2*100_000, trace) })
 	}
 }
+
+// BenchmarkEvalJobs is the flat and the nested bench programs' big-step
+// at --jobs 1 and 2 (parallel.go): the kernels' iterations on one or two
+// goroutines. Compare the two with benchstat, on an idle machine.
+func BenchmarkEvalJobs(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		src  string
+		n    int
+	}{{"flat-1e6", benchFlat, 1_000_000}, {"nested-1000", benchNested, 1000}} {
+		p, err := ParseFile("bench.imp", c.src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		args := map[string]string{"n": strconv.Itoa(c.n)}
+		for _, jobs := range []int{1, 2} {
+			b.Run(c.name+"/jobs="+strconv.Itoa(jobs), func(b *testing.B) {
+				for b.Loop() {
+					env, h, err := BindInputs(p, args)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := Eval(p, env, h, &Options{Jobs: jobs}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -79,6 +79,7 @@ type cstmt struct {
 	epoch    uint64 // a kernel's or for's: its starts so far (hoisted sums)
 	sameOff  bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
 	copy     *cstmt // a kernel's whose body is one affine copy (copyOf): that body
+	par      bool   // a kernel's whose body may run on goroutines (parallelizable)
 
 	// Cost counters (stats.go), set when the run counts them.
 	ops     int64  // the Ops the statement (with next and then) counts when it has run
@@ -112,6 +113,9 @@ type machine struct {
 	inner       *loopCtx                 // while compiling: the innermost kernel or for (nil: none, or a fold's parts)
 	onUntracked func()                   // called when a kernel starts untracked (tests)
 	onCopy      func()                   // called when a copy kernel runs as copyWords (tests)
+	onParallel  func()                   // called when a kernel runs on goroutines (tests)
+	undo        []undoWrite              // a parallel kernel's worker: the words it wrote (parallel.go)
+	iter        int64                    // and the iteration it runs
 	logs        []*semantics.KernelTrace // the traces of the untracked kernels running, innermost last
 
 	intLookup func(*fun.Ident, string) (int64, error)
@@ -316,6 +320,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 		}
 		c.plan = m.racePlanOf(s)
 		c.copy = copyOf(s, c.body)
+		c.par = parallelizable(s.Body)
 	case *For:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
@@ -1078,6 +1083,9 @@ func (m *machine) writeAt(c *cstmt, b semantics.Label, off int64) error {
 	if len(m.logs) == 0 && m.h.Plain() {
 		// Nothing tracks or records the access: the word itself.
 		if w := m.h.Block(b); uint64(off) < uint64(len(w)) {
+			if m.undo != nil { // a parallel kernel's worker (parallel.go)
+				m.undo = append(m.undo, undoWrite{semantics.Loc{Block: b, Offset: off}, w[off], m.iter})
+			}
 			w[off] = v.Bits
 			m.counter.Hit(EImpWrite.Name)
 			return nil
@@ -1178,6 +1186,9 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 		if log == nil && m.copyWords(c, n) {
 			m.counter.Hit(rule)
 			return nil
+		}
+		if w := m.parallelWorkers(c, n); w > 1 {
+			return m.parallelKernel(c, s, n, w) // parallel.go
 		}
 		m.save(c.save, c.buf)
 		for i := int64(1); i <= n; i++ {

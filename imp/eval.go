@@ -58,12 +58,16 @@ type Options struct {
 	Schedule semantics.Schedule
 	// Stats, when not nil, receives the cost counters (stats.go).
 	Stats *semantics.Stats
+	// Jobs bounds the goroutines the big-step runs a large kernel's
+	// iterations on (parallel.go): 0 for the default (semantics.Jobs),
+	// 1 for in order. Results and errors do not depend on it.
+	Jobs int
 }
 
 // OptionsOf are IMP's options taken from a run's: the counter, the
 // schedule, and the trace, whose kernels are named by position and bound.
 func OptionsOf(o *semantics.RunOptions) *Options {
-	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats}
+	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs}
 	if o.Trace != nil {
 		opts.Trace = func(s Stmt, tr *semantics.KernelTrace) { o.Trace(TraceName(s), tr) }
 	}
