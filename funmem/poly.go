@@ -274,11 +274,11 @@ func (p Poly) atom(f string) fun.SExp {
 // higher degree first, then by their factors, the constant last.
 func (p Poly) Expr() fun.SExp {
 	// Higher degrees first, then by name.
+	// (Keys are distinct, so the order is total: terms already in it,
+	// as a polynomial of one degree is, need no sorted copy.)
 	monos := p.terms
-	if len(monos) > 1 {
-		monos = slices.SortedFunc(slices.Values(p.terms), func(a, b mono) int {
-			return cmp.Or(cmp.Compare(len(b.fs), len(a.fs)), strings.Compare(a.key, b.key))
-		})
+	if len(monos) > 1 && !slices.IsSortedFunc(monos, exprOrder) {
+		monos = slices.SortedFunc(slices.Values(p.terms), exprOrder)
 	}
 	var out fun.SExp
 	for _, m := range monos {
@@ -316,6 +316,12 @@ func (p Poly) Expr() fun.SExp {
 	return out
 }
 
+// exprOrder is the order of Expr's monomials: higher degrees first, then
+// by their factors.
+func exprOrder(a, b mono) int {
+	return cmp.Or(cmp.Compare(len(b.fs), len(a.fs)), strings.Compare(a.key, b.key))
+}
+
 // Canon rewrites e in normal form.
 func Canon(e fun.SExp) fun.SExp { return Normalize(e).Expr() }
 
@@ -343,6 +349,89 @@ func binop(a, b fun.SExp, op byte) fun.SExp {
 		return a
 	case bVar && aConst && (o == semantics.Mul && ka == 1 || o == semantics.Add && ka == 0):
 		return b
+	case aVar && bConst && o != semantics.Mul:
+		// v ± k (k ≠ 0): the monomial v, then the constant.
+		if o == semantics.Sub {
+			kb = -kb // wraps as scale(-1) does
+		}
+		return linear(a, kb)
+	case bVar && aConst && o == semantics.Add:
+		return linear(b, ka)
+	case o == semantics.Mul && (aVar && bConst || bVar && aConst):
+		// k·v (k ≠ 1): 0, or the constant times v.
+		v, k := a, kb
+		if bVar {
+			v, k = b, ka
+		}
+		if k == 0 {
+			return &fun.Const{Value: 0}
+		}
+		return &fun.BinOp{Op: semantics.Mul, L: &fun.Const{Value: k}, R: v}
+	case o == semantics.Mul:
+		if e, ok := varProduct(a, b); ok {
+			return e
+		}
 	}
 	return Canon(&fun.BinOp{Op: o, L: a, R: b})
+}
+
+// linear is Canon(v + k) for a variable v and a constant k ≠ 0: v + k, or
+// v - |k| when k is negative (Expr's rendering of the two monomials).
+func linear(v fun.SExp, k int64) fun.SExp {
+	if k < 0 {
+		return &fun.BinOp{Op: semantics.Sub, L: v, R: &fun.Const{Value: -k}}
+	}
+	return &fun.BinOp{Op: semantics.Add, L: v, R: &fun.Const{Value: k}}
+}
+
+// varProduct is Canon(a * b) when a and b are variables or products of
+// variables: one monomial whose factors are the variables sorted by name
+// (stably), multiplied from the left, each name standing for its last
+// occurrence (as mergeAtoms keeps the right operand's). The LMADs of
+// row-major arrays are such products (their strides), and normalising
+// them was most of binop's time.
+func varProduct(a, b fun.SExp) (fun.SExp, bool) {
+	var buf [8]fun.Var
+	vs, ok := appendFactors(buf[:0], a)
+	if !ok {
+		return nil, false
+	}
+	if vs, ok = appendFactors(vs, b); !ok {
+		return nil, false
+	}
+	// The last occurrence of each name stands for it: give every
+	// occurrence that one's variable, then sort stably by name.
+	for i := range vs {
+		for j := len(vs) - 1; j > i; j-- {
+			if vs[j].Name == vs[i].Name {
+				vs[i] = vs[j]
+				break
+			}
+		}
+	}
+	slices.SortStableFunc(vs, func(x, y fun.Var) int { return strings.Compare(x.Name, y.Name) })
+	var out fun.SExp = vs[0]
+	for _, v := range vs[1:] {
+		out = &fun.BinOp{Op: semantics.Mul, L: out, R: v}
+	}
+	return out, true
+}
+
+// appendFactors appends the variables of e, a variable or a product of
+// variables, in order; ok is false for any other expression.
+func appendFactors(vs []fun.Var, e fun.SExp) ([]fun.Var, bool) {
+	switch e := e.(type) {
+	case fun.Var:
+		return append(vs, e), true
+	case *fun.BinOp:
+		if e.Op != semantics.Mul {
+			return vs, false
+		}
+		vs, ok := appendFactors(vs, e.L)
+		if !ok {
+			return vs, false
+		}
+		return appendFactors(vs, e.R)
+	}
+	return vs, false
 }
