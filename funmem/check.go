@@ -42,7 +42,7 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	c := &checker{opts: opts, env: fun.NewScope("FUNMEM"), defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
+	c := &checker{opts: opts, env: fun.NewScope("FUNMEM"), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
 	d, results, err := c.program(p)
 	if err != nil {
 		return nil, err
@@ -53,12 +53,16 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 type checker struct {
 	opts *CheckOptions
 	env  *fun.Scope // Γ, shared with FUN's checker: no name bound twice
-	// defs holds the scalar let-bindings in scope, expanded: FUNMEM is in
+	// lets holds the int let-bindings in scope, as written: FUNMEM is in
 	// A-normal form, so an LMAD often names a variable bound to the
 	// expression another LMAD writes out (Support's offsets, sizes).
-	defs map[string]fun.SExp
-	// polys holds the normal forms of defs, so that comparing LMADs
-	// normalises each definition once, not at every comparison.
+	lets map[string]fun.SExp
+	// defs and polys hold the lets expanded and their normal forms, each
+	// made when first asked for (most lets are never compared), so that
+	// comparing LMADs normalises each definition once, not at every
+	// comparison. What a let's variables stand for cannot change while
+	// it is in scope (no name is bound twice), so it does not matter when.
+	defs  map[string]fun.SExp
 	polys map[string]Poly
 	// undo is the stack of bindings the statements checked so far made
 	// (stmBind), taken back as their bodies end (stms).
@@ -67,13 +71,35 @@ type checker struct {
 
 // poly is the normal form of x's definition (polyScope).
 func (c *checker) poly(x string) (Poly, bool) {
-	p, ok := c.polys[x]
-	return p, ok
+	if p, ok := c.polys[x]; ok {
+		return p, true
+	}
+	e, ok := c.lets[x]
+	if !ok {
+		return Poly{}, false
+	}
+	p := normalizeIn(e, c)
+	c.polys[x] = p
+	return p, true
+}
+
+// def is x's definition expanded, or nil when x is no int let in scope.
+func (c *checker) def(x string) fun.SExp {
+	if d, ok := c.defs[x]; ok {
+		return d
+	}
+	e, ok := c.lets[x]
+	if !ok {
+		return nil
+	}
+	d := c.expand(e)
+	c.defs[x] = d
+	return d
 }
 
 // expand replaces let-bound scalar variables by their definitions.
 func (c *checker) expand(e fun.SExp) fun.SExp {
-	return fun.Substitute(e, func(x *fun.Ident) fun.SExp { return c.defs[x.Name] })
+	return fun.Substitute(e, func(x *fun.Ident) fun.SExp { return c.def(x.Name) })
 }
 
 // same is equality of scalar expressions as polynomials, modulo the
@@ -382,8 +408,7 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, error) {
 	}
 	if e, ok := s.Exp.(*fun.ScalarExp); ok && s.Pat[0].Type.IsInt() { // LMADs mention ints only
 		name := s.Pat[0].Name.Name
-		c.polys[name] = normalizeIn(e.X, c)
-		c.defs[name] = c.expand(e.X)
+		c.lets[name] = e.X
 		c.undo = append(c.undo, undoEntry{def: name})
 	}
 	return d, nil
@@ -403,6 +428,7 @@ func (c *checker) unwind(mark int) {
 		if e := c.undo[i]; e.scope != nil {
 			e.scope()
 		} else {
+			delete(c.lets, e.def)
 			delete(c.defs, e.def)
 			delete(c.polys, e.def)
 		}
@@ -726,6 +752,6 @@ func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 // IsRowMajor reports whether an array type's LMAD is R of its sizes (as
 // polynomials, without definitions).
 func IsRowMajor(t fun.Type) bool {
-	c := &checker{opts: &CheckOptions{}, env: fun.NewScope("FUNMEM"), defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
+	c := &checker{opts: &CheckOptions{}, env: fun.NewScope("FUNMEM"), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
 	return ArrayOf(t) != nil && c.rowMajor(t)
 }
