@@ -181,9 +181,25 @@ func Stms(b *Body, f func(*Stm)) {
 	Inspect(b, func(n Node) bool {
 		if s, ok := n.(*Stm); ok {
 			f(s)
+			return true
 		}
-		return true
+		return mayHoldBodies(n)
 	})
+}
+
+// mayHoldBodies reports whether a statement or a body can lie under n:
+// not under an identifier, a scalar expression (SExp's method is
+// unexported: its kinds are fun's, and they hold only scalar expressions
+// and identifiers) or a parameter without an extension's type, so that
+// Stms and Bodies need not walk those.
+func mayHoldBodies(n Node) bool {
+	switch n := n.(type) {
+	case *Ident, SExp:
+		return false
+	case *Param:
+		return n.Type.Ext != nil
+	}
+	return true
 }
 
 // Bodies calls f on b and then on every body nested in it (an if's then
@@ -193,8 +209,9 @@ func Bodies(b *Body, f func(*Body)) {
 	Inspect(b, func(n Node) bool {
 		if c, ok := n.(*Body); ok {
 			f(c)
+			return true
 		}
-		return true
+		return mayHoldBodies(n)
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
@@ -262,5 +263,35 @@ func TestUnmemAsBefore(t *testing.T) {
 			}
 			return true
 		})
+	}
+}
+
+// TestStmsBodiesAsBefore: fun.Stms and fun.Bodies, which skip the
+// subtrees that hold no statements, see the statements and bodies the
+// full walk saw, in its order.
+func TestStmsBodiesAsBefore(t *testing.T) {
+	for i, p := range equivPrograms(t, 300) {
+		var old, now []any
+		oldInspect(p.Body, func(n fun.Node) bool {
+			switch n.(type) {
+			case *fun.Stm, *fun.Body:
+				old = append(old, n)
+			}
+			return true
+		})
+		fun.Bodies(p.Body, func(b *fun.Body) { now = append(now, b) })
+		var stms []any
+		fun.Stms(p.Body, func(s *fun.Stm) { stms = append(stms, s) })
+		var wantStms, wantBodies []any
+		for _, n := range old {
+			if _, ok := n.(*fun.Stm); ok {
+				wantStms = append(wantStms, n)
+			} else {
+				wantBodies = append(wantBodies, n)
+			}
+		}
+		if !slices.Equal(stms, wantStms) || !slices.Equal(now, wantBodies) {
+			t.Fatalf("program %d: Stms or Bodies differ from the full walk's", i)
+		}
 	}
 }
