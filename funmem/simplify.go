@@ -41,7 +41,13 @@ func Simplify(p *fun.Program) *fun.Program {
 	return &fun.Program{File: p.File, Inputs: p.Inputs, Body: body}
 }
 
-type simplifier struct{ changed bool }
+type simplifier struct {
+	changed bool
+	// clean holds the bodies deadCode returned this round: it would drop
+	// nothing more from them, so propagate, which asks again of every
+	// body, need not when it changed nothing in one.
+	clean map[*fun.Body]bool
+}
 
 // A scopeSet is the set of names in scope. One set serves a whole walk:
 // a body adds the names it binds and takes them out again when it is done
@@ -294,6 +300,9 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	// only it used goes next. (Dropping lets only lowers counts, so the
 	// lets dropped are those the rounds of "drop every unused one, count
 	// again" would drop.)
+	if !slices.ContainsFunc(b.Stms, droppable) {
+		return s.isClean(b)
+	}
 	used := useCounter{n: map[string]int{}, step: 1}
 	can := make([]bool, len(b.Stms))
 	for i, st := range b.Stms {
@@ -302,7 +311,7 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 		}
 	}
 	if len(used.n) == 0 {
-		return b
+		return s.isClean(b)
 	}
 	for _, st := range b.Stms {
 		used.stm(st)
@@ -321,7 +330,7 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 		}
 	}
 	if !dropped {
-		return b
+		return s.isClean(b)
 	}
 	s.changed = true
 	var out []*fun.Stm
@@ -330,7 +339,17 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 			out = append(out, st)
 		}
 	}
-	return &fun.Body{Stms: out, In: b.In, Result: b.Result}
+	return s.isClean(&fun.Body{Stms: out, In: b.In, Result: b.Result})
+}
+
+// isClean records that deadCode has nothing more to drop from b, and
+// returns b.
+func (s *simplifier) isClean(b *fun.Body) *fun.Body {
+	if s.clean == nil {
+		s.clean = map[*fun.Body]bool{}
+	}
+	s.clean[b] = true
+	return b
 }
 
 // droppable reports whether st is a let of a scalar that cannot get
@@ -442,6 +461,9 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 			copy(stms, b.Stms)
 		}
 		stms = append(stms, &fun.Stm{Let: st.Let, Pat: pat, Exp: exp})
+	}
+	if stms == nil && s.clean[b] {
+		return b
 	}
 	out := b
 	if stms != nil {
