@@ -114,7 +114,7 @@ type machine struct {
 	onUntracked func()                   // called when a kernel starts untracked (tests)
 	onCopy      func()                   // called when a copy kernel runs as copyWords (tests)
 	onParallel  func()                   // called when a kernel runs on goroutines (tests)
-	undo        []undoWrite              // a parallel kernel's worker: the words it wrote (parallel.go)
+	undo        *semantics.WriteLog      // a parallel kernel's worker: the words it wrote (parallel.go)
 	iter        int64                    // and the iteration it runs
 	logs        []*semantics.KernelTrace // the traces of the untracked kernels running, innermost last
 
@@ -1084,7 +1084,7 @@ func (m *machine) writeAt(c *cstmt, b semantics.Label, off int64) error {
 		// Nothing tracks or records the access: the word itself.
 		if w := m.h.Block(b); uint64(off) < uint64(len(w)) {
 			if m.undo != nil { // a parallel kernel's worker (parallel.go)
-				m.undo = append(m.undo, undoWrite{semantics.Loc{Block: b, Offset: off}, w[off], m.iter})
+				m.undo.Note(semantics.Loc{Block: b, Offset: off}, w[off], m.iter)
 			}
 			w[off] = v.Bits
 			m.counter.Hit(EImpWrite.Name)

@@ -2,7 +2,6 @@ package imp
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -11,25 +10,21 @@ import (
 // Parallel kernels. E-IMP-KERNEL runs a kernel's iterations in any order;
 // the big-step runs them one after the other. A kernel whose iterations
 // the race-freedom plan (racefree.go) proves independent (no location one
-// writes is read or written by another) and whose body is straight-line
-// code over the environment and the heap (declarations, assignments,
-// reads, writes, asserts, ifs and fors: no allocation, nested kernel or
-// fold) runs its
-// iterations on up to Options.Jobs goroutines when it is large, each
-// over a contiguous range of indices in order, in its own copy of the
-// environment and its own compilation of the body (the compiled body's
-// hoisted sums keep per-start caches, which goroutines may not share).
+// writes is read or written by another) and whose body works on the
+// environment and the heap's words (declarations, assignments, reads,
+// writes, asserts, ifs and fors: no allocation, nested kernel or fold)
+// runs its iterations on up to Options.Jobs goroutines when it is large,
+// each over a contiguous range of indices in order, in its own copy of
+// the environment and its own compilation of the body (the compiled
+// body's hoisted sums keep per-start caches, which goroutines may not
+// share).
 //
-// The outcome is the sequential one. The words the iterations write are
-// distinct, and no iteration reads what another writes, so every
-// iteration computes what it computes in order. Where iterations go
-// wrong, the error is the first by index, as in order; the iterations
-// after it, which the sequential run never starts, have their writes
-// undone from a log each goroutine keeps (a word's old value: race
-// freedom makes it the value before the kernel). The environment after
-// the kernel is the one before it, as the sequential run restores it.
-// Only a plain run goes parallel: no trace, rule counts or cost counters,
-// whose records would need the iterations' order.
+// The outcome is the sequential one (semantics.ParallelIterations): the
+// first error by index, the writes of the iterations after it undone.
+// The environment after the kernel is the one before it, as the
+// sequential run restores it. Only a plain run goes parallel: no trace,
+// rule counts or cost counters, whose records would need the iterations'
+// order.
 
 // minParallelWork is the work (iterations × statements of the body) from
 // which a kernel is spread over goroutines (a variable for tests).
@@ -59,14 +54,6 @@ func parallelizable(body []Stmt) bool {
 	return len(body) > 0
 }
 
-// undoWrite is a word a worker wrote: where, what it held before, and the
-// iteration that wrote it.
-type undoWrite struct {
-	loc  semantics.Loc
-	old  int64
-	iter int64
-}
-
 // parallelWorkers is how many goroutines kernel c of n iterations may use
 // (1: run it in order).
 func (m *machine) parallelWorkers(c *cstmt, n int64) int {
@@ -84,7 +71,7 @@ func (m *machine) parallelWorkers(c *cstmt, n int64) int {
 // its own environment (a copy of m's) and its own compilation of the
 // kernel's body, whose copy of c it gives too.
 func (m *machine) worker(c *cstmt, s *Kernel) (*machine, *cstmt) {
-	w := &machine{opts: m.opts, h: m.h, names: m.names, slots: m.slots, env: slices.Clone(m.env), undo: make([]undoWrite, 0, min(parallelWindow, 1<<14))}
+	w := &machine{opts: m.opts, h: m.h, names: m.names, slots: m.slots, env: slices.Clone(m.env), undo: &semantics.WriteLog{}}
 	w.intLookup = func(x *fun.Ident, rule string) (int64, error) {
 		sl := w.lookup(x)
 		return intOf(x, sl.v, sl.ok, rule)
@@ -100,83 +87,33 @@ func (m *machine) worker(c *cstmt, s *Kernel) (*machine, *cstmt) {
 	return w, &wc
 }
 
-// parallelWindow is how many iterations each goroutine runs before all
-// meet: an error is looked for, and the logs of written words start
-// again, once per window (so the logs stay small and are reused). A
-// variable for tests.
-var parallelWindow int64 = 1 << 14
-
-// parallelKernel runs iterations 1 … n of kernel c (s) on w goroutines;
-// m's environment is as it was when it returns.
+// parallelKernel runs iterations 1 … n of kernel c (s) on w goroutines
+// (semantics.ParallelIterations); m's environment is as it was when it
+// returns.
 func (m *machine) parallelKernel(c *cstmt, s *Kernel, n int64, w int) error {
 	if m.onParallel != nil {
 		m.onParallel()
 	}
-	type outcome struct {
-		errAt    int64 // the iteration that went wrong; 0 for none
-		err      error
-		panicked any
-	}
-	outcomes := make([]outcome, w)
 	workers := make([]*machine, w)
 	bodies := make([]*cstmt, w)
+	logs := make([]*semantics.WriteLog, w)
 	for k := range workers {
 		workers[k], bodies[k] = m.worker(c, s)
 		workers[k].save(bodies[k].save, bodies[k].buf)
+		logs[k] = workers[k].undo
 	}
-	window := int64(w) * parallelWindow
-	for lo := int64(1); lo <= n; lo += window {
-		hi := min(lo+window-1, n)
-		chunk := (hi - lo + int64(w)) / int64(w)
-		var wg sync.WaitGroup
-		for k := range w {
-			from, to := lo+int64(k)*chunk, min(lo+int64(k+1)*chunk-1, hi)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				wm, wc, o := workers[k], bodies[k], &outcomes[k]
-				defer func() {
-					if r := recover(); r != nil {
-						o.panicked = r
-					}
-				}()
-				wm.undo = wm.undo[:0]
-				for i := from; i <= to; i++ {
-					wm.iter = i
-					wm.env[wc.x] = slot{v: Value{K: i}, ok: true}
-					if err := wm.run(wc.body); err != nil {
-						o.errAt, o.err = i, err
-						return
-					}
-					wm.restoreKeep(wc)
-				}
-			}()
+	err := semantics.ParallelIterations(m.h, n, logs, func(k int, i int64) error {
+		wm, wc := workers[k], bodies[k]
+		wm.iter = i
+		wm.env[wc.x] = slot{v: Value{K: i}, ok: true}
+		if err := wm.run(wc.body); err != nil {
+			return err
 		}
-		wg.Wait()
-		var first *outcome
-		for k := range outcomes {
-			o := &outcomes[k]
-			if o.panicked != nil {
-				panic(o.panicked)
-			}
-			if o.err != nil && (first == nil || o.errAt < first.errAt) {
-				first = o
-			}
-		}
-		if first != nil {
-			// The iterations after the first that went wrong never
-			// started: their words get back what they held.
-			for _, wm := range workers {
-				u := wm.undo
-				for j := len(u) - 1; j >= 0; j-- {
-					if u[j].iter > first.errAt {
-						m.h.Block(u[j].loc.Block)[u[j].loc.Offset] = u[j].old
-					}
-				}
-			}
-			return first.err
-		}
+		wm.restoreKeep(wc)
+		return nil
+	})
+	if err == nil {
+		m.counter.Hit(EImpKernel.Name)
 	}
-	m.counter.Hit(EImpKernel.Name)
-	return nil
+	return err
 }

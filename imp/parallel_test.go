@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // runJobs runs p under the compiled big-step with jobs goroutines and no
@@ -193,12 +195,12 @@ func TestParallelKernelBodies(t *testing.T) {
 	}
 	args := map[string]string{"n": "40", "xs": "[" + strings.Join(xs, " ") + "]"}
 	parallel, failed := 0, 0
-	window := parallelWindow
-	t.Cleanup(func() { parallelWindow = window })
+	window := semantics.ParallelWindow
+	t.Cleanup(func() { semantics.ParallelWindow = window })
 	for run := range 1500 {
 		// Every other run in windows of 3 iterations a goroutine: errors
 		// in a later window, after earlier ones have ended.
-		parallelWindow = []int64{window, 3}[run%2]
+		semantics.ParallelWindow = []int64{window, 3}[run%2]
 		src := head + "kernel i <= n do var v : int; var w : int; " + stmts(2) + " done;\nreturn a, m : [n], q : [n]\n"
 		p, err := ParseFile("body.imp", src)
 		if err != nil {
