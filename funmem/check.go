@@ -248,22 +248,25 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 			return c.errorf(a.Index.Pos, TMemLMAD.Name, "the LMAD %s gives dimension %d %s elements, but the array has %s", a.Index, i+1, fun.PrintSExp(d.Elems), t.Dims[i].Name)
 		}
 	}
-	exprs := []fun.SExp{off}
+	// The variables of the offset, of each dimension's size and stride,
+	// and of R's sizes, in that order, gathered in one buffer.
+	var buf [16]*fun.Ident
+	xs := fun.FreeVars(off, buf[:0])
 	for _, d := range dims {
-		exprs = append(exprs, d.Elems, d.Stride)
+		xs = fun.FreeVars(d.Stride, fun.FreeVars(d.Elems, xs))
 	}
 	if a.Index.IsRowMajor() {
-		exprs = append(exprs, a.Index.RowMajor...)
+		for _, e := range a.Index.RowMajor {
+			xs = fun.FreeVars(e, xs)
+		}
 	}
-	for _, e := range exprs {
-		for _, x := range fun.FreeVars(e, nil) {
-			if err := needInt(x, "LMAD variable"); err != nil {
-				var se *semantics.Error
-				if errors.As(err, &se) { // reported by T-MEM-LMAD, not by the rule needInt names
-					return semantics.Errorf(x.NamePos, semantics.TypeError, TMemLMAD.Name, "%s", se.Msg)
-				}
-				return err
+	for _, x := range xs {
+		if err := needInt(x, "LMAD variable"); err != nil {
+			var se *semantics.Error
+			if errors.As(err, &se) { // reported by T-MEM-LMAD, not by the rule needInt names
+				return semantics.Errorf(x.NamePos, semantics.TypeError, TMemLMAD.Name, "%s", se.Msg)
 			}
+			return err
 		}
 	}
 	c.opts.Counter.Hit(TMemLMAD.Name)

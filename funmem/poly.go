@@ -275,10 +275,13 @@ func (p Poly) atom(f string) fun.SExp {
 func (p Poly) Expr() fun.SExp {
 	// Higher degrees first, then by name.
 	// (Keys are distinct, so the order is total: terms already in it,
-	// as a polynomial of one degree is, need no sorted copy.)
+	// as a polynomial of one degree is, need no sorted copy, and any
+	// sort gives the same order.)
 	monos := p.terms
 	if len(monos) > 1 && !slices.IsSortedFunc(monos, exprOrder) {
-		monos = slices.SortedFunc(slices.Values(p.terms), exprOrder)
+		var buf [8]mono // most polynomials are short: sort them on the stack
+		monos = append(buf[:0], p.terms...)
+		slices.SortFunc(monos, exprOrder)
 	}
 	var out fun.SExp
 	for _, m := range monos {
