@@ -19,13 +19,18 @@ type HeapOptions struct {
 	Schedule semantics.Schedule
 	// Stats, when not nil, receives the cost counters (heap_stats.go).
 	Stats *semantics.Stats
+	// Jobs bounds the goroutines the compiled semantics runs a large
+	// kernel's iterations on (heap_parallel.go): 0 for the default
+	// (semantics.Jobs), 1 for in order. Results and errors do not depend
+	// on it.
+	Jobs int
 }
 
 // HeapOptionsOf are the heap semantics' options taken from a run's: the
 // counter, the schedule, and the trace, whose kernels are named by their
 // position and their statement up to "do".
 func HeapOptionsOf(o *semantics.RunOptions) *HeapOptions {
-	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats}
+	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs}
 	if o.Trace != nil {
 		opts.Trace = func(s *fun.Stm, tr *semantics.KernelTrace) { o.Trace(KernelName(s), tr) }
 	}

@@ -457,6 +457,7 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 	iv := c.newSlot()
 	body := c.body(sc.bind(e.Var.Name, iv), e.Body)
 	own := writesOnlyOwnBlocks(e) // condition 1 of heaprace.go
+	par := scalarBody(e)          // heap_parallel.go
 	return func(m *heapMachine, fr []Value) error {
 		n, dest, err := kernelStart(slotVars{fr, sc}, s, e)
 		if err != nil {
@@ -474,6 +475,16 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 			m.h.Push(t)
 		}
 		k := kernel{s: s, dest: dest, m: n, t: t}
+		if t == nil && par {
+			if w := m.parallelWorkers(n, len(body.stms)); w > 1 {
+				if err := m.parallelKernel(&k, body, fr, iv, n, w); err != nil {
+					return err
+				}
+				m.opts.Counter.Hit(EMemKernel.Name)
+				fr[out[0]] = dest
+				return nil
+			}
+		}
 		if m.stats != nil {
 			launch(m.stats, m.depth)
 			m.depth++
