@@ -102,6 +102,10 @@ func freeTypeVars(t Type, set map[string]bool) {
 // EvalOptions configure the big-step evaluator.
 type EvalOptions struct {
 	Counter semantics.Counter // counts the rules of Fig 6 the evaluation stands for
+	// Jobs bounds the goroutines a large map's cells are called on
+	// (parallel.go): 0 for the default (semantics.Jobs), 1 for in order.
+	// Values and errors do not depend on it.
+	Jobs int
 }
 
 // Eval evaluates every expression of a checked program by the big-step
@@ -113,7 +117,7 @@ func Eval(p *Program, opts *EvalOptions) ([]*Value, error) {
 	if opts == nil {
 		opts = &EvalOptions{}
 	}
-	ev := &evaluator{counter: opts.Counter}
+	ev := &evaluator{counter: opts.Counter, jobs: opts.Jobs}
 	var out []*Value
 	for _, e := range p.Exprs {
 		v, err := ev.eval(e, nil)
@@ -130,11 +134,12 @@ func EvalExpr(e Expr, opts *EvalOptions) (*Value, error) {
 	if opts == nil {
 		opts = &EvalOptions{}
 	}
-	return (&evaluator{counter: opts.Counter}).eval(e, nil)
+	return (&evaluator{counter: opts.Counter, jobs: opts.Jobs}).eval(e, nil)
 }
 
 type evaluator struct {
 	counter semantics.Counter
+	jobs    int // EvalOptions.Jobs
 }
 
 func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
@@ -506,23 +511,38 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 		_, cellArgs[i] = a.Cells(len(fs[i+1]))
 	}
 	results := make([]*Value, n)
-	cur := make([]*Value, len(args))
-	for p := 0; p < n; p++ {
-		fa := fv.A[p/div[0]].(*Func)
+	// cell sets cur to cell p's arguments and gives its function.
+	cell := func(p int, cur []*Value) *Func {
 		for i := range args {
 			cur[i] = cellArgs[i][p/div[i+1]]
 		}
-		r, err := ev.call(fa, cur, pos)
-		if err != nil {
+		return fv.A[p/div[0]].(*Func)
+	}
+	if w := ev.mapWorkers(n); w > 1 {
+		if err := ev.callCells(w, n, results, cell, len(args), pos); err != nil { // parallel.go
 			return nil, err
 		}
-		results[p] = r
-		if !semantics.SameShape(r.Shape, results[0].Shape) {
-			return nil, semantics.Stuckf(pos, RuleCollapse.Name, "result cells have shapes %s and %s", dimsString(results[0].Shape), dimsString(r.Shape))
+	} else {
+		cur := make([]*Value, len(args))
+		for p := 0; p < n; p++ {
+			r, err := ev.call(cell(p, cur), cur, pos)
+			if err != nil {
+				return nil, err
+			}
+			results[p] = r
+			if !semantics.SameShape(r.Shape, results[0].Shape) {
+				return nil, cellShapes(pos, results[0], r)
+			}
 		}
 	}
 	ev.counter.Hit(RuleCollapse.Name)
 	return Stack(frame, results[0].Shape, results[0].Kind, results), nil
+}
+
+// cellShapes is the error of a map whose result cells a and b differ in
+// shape (COLLAPSE).
+func cellShapes(pos semantics.Pos, a, b *Value) error {
+	return semantics.Stuckf(pos, RuleCollapse.Name, "result cells have shapes %s and %s", dimsString(a.Shape), dimsString(b.Shape))
 }
 
 // baseKinds reports whether every argument holds base atoms, which the
