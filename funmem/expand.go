@@ -77,29 +77,41 @@ type expander struct {
 // use only variables bound outside that body to its top. local is the set
 // of names bound inside the innermost enclosing kernel body (nil outside).
 func hoistAllocs(b *fun.Body, local map[string]bool) *fun.Body {
-	var allocs, rest []*fun.Stm
-	bound := semantics.CloneMap(local)
+	return hoistIn(b, semantics.CloneMap(local), local != nil, true)
+}
+
+// hoistIn is hoistAllocs of b, given bound, the names bound inside the
+// innermost enclosing kernel body so far (all names bound so far outside
+// kernels), and inKernel, whether there is such a body. The branches of
+// an if share their caller's set, taking back the names they add when
+// done (owned is false), rather than each being given a copy.
+func hoistIn(b *fun.Body, bound map[string]bool, inKernel, owned bool) *fun.Body {
+	var added []string // the names this body adds to a set it does not own
+	var allocs []*fun.Stm
+	rest := make([]*fun.Stm, 0, len(b.Stms))
 	for _, st := range b.Stms {
 		ns := st
 		switch e := st.Exp.(type) {
 		case *fun.KernelExp:
-			inner := hoistAllocs(e.Body, map[string]bool{e.Var.Name: true})
+			inner := hoistIn(e.Body, map[string]bool{e.Var.Name: true}, true, true)
 			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
 		case *fun.IfExp:
 			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
-				Then: hoistAllocs(e.Then, semantics.CloneMap(bound)), Else: hoistAllocs(e.Else, semantics.CloneMap(bound))}}
+				Then: hoistIn(e.Then, bound, true, false), Else: hoistIn(e.Else, bound, true, false)}}
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
 			// Their bodies run once per iteration, in order: allocations
 			// stay there (each iteration's arrays live in blocks of their
 			// own), but the kernels inside expand as any.
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, hoistAllocs(fun.ExpBody(e), nil))}
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, hoistIn(fun.ExpBody(e), map[string]bool{}, false, true))}
 		case *fun.RedomapExp:
 			// So do a redomap's: its elements are folded in order, each
 			// map body's arrays in blocks of its own, as a reduce's rows.
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{hoistAllocs(e.Map, nil), hoistAllocs(e.Op, nil)})}
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{
+				hoistIn(e.Map, map[string]bool{}, false, true), hoistIn(e.Op, map[string]bool{}, false, true)})}
 		case *AllocExp:
-			invariant := local != nil
-			for _, v := range fun.FreeVars(e.Size, nil) {
+			invariant := inKernel
+			var buf [8]*fun.Ident
+			for _, v := range fun.FreeVars(e.Size, buf[:0]) {
 				if bound[v.Name] {
 					invariant = false
 				}
@@ -111,14 +123,30 @@ func hoistAllocs(b *fun.Body, local map[string]bool) *fun.Body {
 		}
 		rest = append(rest, ns)
 		for _, q := range st.Pat {
+			if !owned && !bound[q.Name.Name] {
+				added = append(added, q.Name.Name)
+			}
 			bound[q.Name.Name] = true
 		}
 	}
-	return &fun.Body{Stms: append(allocs, rest...), In: b.In, Result: b.Result}
+	for _, x := range added {
+		delete(bound, x)
+	}
+	stms := rest
+	switch {
+	case len(allocs) > 0:
+		stms = append(allocs, rest...)
+	case len(rest) == 0:
+		stms = nil // as appending nothing to nothing gives
+	}
+	return &fun.Body{Stms: stms, In: b.In, Result: b.Result}
 }
 
 func (x *expander) body(b *fun.Body) *fun.Body {
 	out := &fun.Body{In: b.In, Result: b.Result}
+	if len(b.Stms) > 0 {
+		out.Stms = make([]*fun.Stm, 0, len(b.Stms))
+	}
 	for _, st := range b.Stms {
 		switch e := st.Exp.(type) {
 		case *fun.IfExp:
@@ -227,10 +255,29 @@ func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
 // retypeBody rewrites the types of every binding in b.
 func retypeBody(b *fun.Body, f func(fun.Type) fun.Type) *fun.Body {
 	out := &fun.Body{In: b.In, Result: b.Result}
+	if len(b.Stms) == 0 {
+		return out
+	}
+	// A body's statements and patterns are allocated together, not one
+	// by one (Simplify retypes every program it returns).
+	stms := make([]fun.Stm, len(b.Stms))
+	npat := 0
 	for _, st := range b.Stms {
-		ns := &fun.Stm{Let: st.Let, Exp: st.Exp}
-		for _, p := range st.Pat {
-			ns.Pat = append(ns.Pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type)})
+		npat += len(st.Pat)
+	}
+	params := make([]fun.Param, npat)
+	pats := make([]*fun.Param, npat)
+	out.Stms = make([]*fun.Stm, 0, len(b.Stms))
+	for i, st := range b.Stms {
+		ns := &stms[i]
+		*ns = fun.Stm{Let: st.Let, Exp: st.Exp}
+		if n := len(st.Pat); n > 0 {
+			ns.Pat = pats[:n:n]
+			for j, p := range st.Pat {
+				params[j] = fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type)}
+				ns.Pat[j] = &params[j]
+			}
+			pats, params = pats[n:], params[n:]
 		}
 		switch e := st.Exp.(type) {
 		case *fun.IfExp:
