@@ -566,3 +566,659 @@ func isFunmem(p *fun.Program) bool {
 	})
 	return found
 }
+
+// The old Simplify (before propagate copied only what it changes and
+// deadCode was skipped where it had nothing to drop): simplify.go as it
+// was, for TestSimplifyAsBefore.
+
+func oldRowMajorIn(t fun.Type, m *fun.Ident) fun.Type {
+	sizes := make([]fun.SExp, len(t.Dims))
+	for i, d := range t.Dims {
+		sizes[i] = fun.Var{Ident: d}
+	}
+	return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &funmem.ArrayMem{Block: m, Index: &funmem.IndexFn{RowMajor: sizes}}}
+}
+
+// oldSimplify is the oldSimplifier §3.5 defers to: "removal of redundant return
+// values". Transform returns all the supporting information of an if's
+// arrays; much of it is the same in both branches. Repeatedly, for every
+// if:
+//
+//   - a value both branches return as the same variable from outside the
+//     if is that variable: the pattern's name for it is renamed to it;
+//   - an int both branches define by the same expression over variables
+//     from outside the if is bound by a let before the if instead;
+//   - two results that are pairwise the same variables (an int or a block)
+//     are one: the second is renamed to the first;
+//
+// and then statements binding ints or blocks nobody uses are dropped, and
+// LMADs equal to the row-major one of their array are written R(…). Each
+// rewrite keeps the program well typed and valid (Def 3.1); a property
+// test checks it.
+func oldSimplify(p *fun.Program) *fun.Program {
+	scope := oldScopeSet{}
+	for _, in := range p.Inputs {
+		scope[in.Name.Name] = true
+	}
+	body := p.Body
+	for {
+		s := &oldSimplifier{}
+		body = s.body(body, scope)
+		body = s.propagate(body, map[string]int64{})
+		if !s.changed {
+			break
+		}
+	}
+	body = oldRowMajorBody(body)
+	return &fun.Program{File: p.File, Inputs: p.Inputs, Body: body}
+}
+
+type oldSimplifier struct{ changed bool }
+
+// A oldScopeSet is the set of names in scope. One set serves a whole walk:
+// a body adds the names it binds and takes them out again when it is done
+// (add's undo), rather than each body copying its enclosing scope.
+type oldScopeSet map[string]bool
+
+// add puts the names in the set, and returns what takes out those that
+// were not in it before.
+func (sc oldScopeSet) add(names ...string) (undo func()) {
+	var added []string
+	for _, x := range names {
+		if !sc[x] {
+			sc[x] = true
+			added = append(added, x)
+		}
+	}
+	return func() {
+		for _, x := range added {
+			delete(sc, x)
+		}
+	}
+}
+
+// body simplifies a body whose enclosing scope is scope; scope is as it
+// was when body returns.
+func (s *oldSimplifier) body(b *fun.Body, scope oldScopeSet) *fun.Body {
+	inner := scope
+	var bound []string // the names this body adds to the scope
+	bind := func(x string) {
+		if !inner[x] {
+			inner[x] = true
+			bound = append(bound, x)
+		}
+	}
+	defer func() {
+		for _, x := range bound {
+			delete(inner, x)
+		}
+	}()
+	var out []*fun.Stm
+	stms := b.Stms
+	result := b.Result
+	for i := 0; i < len(stms); i++ {
+		st := stms[i]
+		switch e := st.Exp.(type) {
+		case *fun.IfExp:
+			e = &fun.IfExp{If: e.If, Cond: e.Cond, Then: s.body(e.Then, inner), Else: s.body(e.Else, inner)}
+			before, nst, ren := s.ifResults(&fun.Stm{Let: st.Let, Pat: st.Pat, Exp: e}, inner)
+			out = append(out, before...)
+			for _, x := range before {
+				bind(x.Pat[0].Name.Name)
+			}
+			st = nst
+			if len(ren) > 0 {
+				f := fun.Uses(fun.Renaming(ren))
+				rest := stms[i+1:]
+				stms = slices.Clone(stms[:i+1])
+				for _, r := range rest {
+					stms = append(stms, fun.MapStm(r, f))
+				}
+				result = fun.MapIdentList(result, f)
+			}
+		case *fun.KernelExp:
+			undo := inner.add(e.Var.Name)
+			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.body(e.Body, inner)}}
+			undo()
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			// The body is simplified in the scope of the parameters; the
+			// form's own results (a loop's supporting ones) stay.
+			var names []string
+			for _, q := range fun.ExpParams(e) {
+				names = append(names, q.Name.Name)
+			}
+			if l, ok := e.(*fun.LoopExp); ok {
+				names = append(names, l.Var.Name)
+			}
+			undo := inner.add(names...)
+			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, s.body(fun.ExpBody(e), inner))}
+			undo()
+		case *fun.RedomapExp:
+			// The map body in the scope of the index, the operator body in
+			// that of the parameters.
+			undo := inner.add(e.Var.Name)
+			m := s.body(e.Map, inner)
+			undo()
+			var names []string
+			for _, q := range e.Params {
+				names = append(names, q.Name.Name)
+			}
+			undo = inner.add(names...)
+			op := s.body(e.Op, inner)
+			undo()
+			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{m, op})}
+		}
+		out = append(out, st)
+		for _, q := range st.Pat {
+			bind(q.Name.Name)
+		}
+	}
+	return s.deadCode(&fun.Body{Stms: out, In: b.In, Result: result})
+}
+
+// ifResults removes the redundant results of an if statement. It returns
+// the lets to put before it, the new statement, and the renaming to apply
+// after it.
+func (s *oldSimplifier) ifResults(st *fun.Stm, scope oldScopeSet) ([]*fun.Stm, *fun.Stm, map[string]string) {
+	e := st.Exp.(*fun.IfExp)
+	tdefs, edefs := oldDefsOf(e.Then, scope), oldDefsOf(e.Else, scope)
+	ren := map[string]string{}
+	keep := make([]bool, len(st.Pat))
+	// A size of the pattern's arrays must stay a pattern variable to be
+	// hoisted: T-MEM-RESULT compares sizes by name. And a name a branch
+	// binds cannot be bound before the if.
+	sizes := map[string]bool{}
+	for _, p := range st.Pat {
+		for _, d := range p.Type.Dims {
+			sizes[d.Name] = true
+		}
+	}
+	// The names the branches bind, collected when first asked for: most
+	// ifs hoist nothing.
+	var inner map[string]bool
+	bindsInside := func(x string) bool {
+		if inner == nil {
+			inner = oldBinders(e.Then)
+			for name := range oldBinders(e.Else) {
+				inner[name] = true
+			}
+		}
+		return inner[x]
+	}
+	hoisted := make([]*fun.Stm, len(st.Pat))
+	for j, p := range st.Pat {
+		keep[j] = true
+		tj, ej := e.Then.Result[j], e.Else.Result[j]
+		scalarOrMem := p.Type.IsScalar() || funmem.IsMem(p.Type)
+		switch {
+		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
+			ren[p.Name.Name] = tj.Name
+			keep[j] = false
+		case p.Type.IsInt() && !sizes[p.Name.Name] && !bindsInside(p.Name.Name) &&
+			tdefs.get(tj.Name) != nil && edefs.get(ej.Name) != nil && funmem.SameValue(tdefs.get(tj.Name), edefs.get(ej.Name)):
+			hoisted[j] = &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: funmem.Canon(tdefs.get(tj.Name))}}
+			keep[j] = false
+		default:
+			for k := 0; k < j; k++ {
+				q := st.Pat[k]
+				if keep[k] && scalarOrMem && q.Type.IsScalar() == p.Type.IsScalar() && q.Type.Elem == p.Type.Elem &&
+					e.Then.Result[k].Name == tj.Name && e.Else.Result[k].Name == ej.Name {
+					ren[p.Name.Name] = q.Name.Name
+					keep[j] = false
+					break
+				}
+			}
+		}
+	}
+	kept := false
+	for _, k := range keep {
+		kept = kept || k
+	}
+	if !kept {
+		// Keep the first result: a pattern may not be empty. (The whole if
+		// cannot go: its branches may get stuck.)
+		delete(ren, st.Pat[0].Name.Name)
+		hoisted[0] = nil
+		keep[0] = true
+	}
+	var before []*fun.Stm
+	for _, h := range hoisted {
+		if h != nil {
+			before = append(before, h)
+		}
+	}
+	var pat []*fun.Param
+	var tres, eres []*fun.Ident
+	f := fun.Uses(fun.Renaming(ren))
+	for j, p := range st.Pat {
+		if keep[j] {
+			pat = append(pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: fun.MapType(p.Type, f)})
+			tres = append(tres, e.Then.Result[j])
+			eres = append(eres, e.Else.Result[j])
+		}
+	}
+	if len(pat) == len(st.Pat) {
+		return nil, st, nil
+	}
+	s.changed = true
+	return before, &fun.Stm{Let: st.Let, Pat: pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
+		Then: &fun.Body{Stms: e.Then.Stms, In: e.Then.In, Result: tres},
+		Else: &fun.Body{Stms: e.Else.Stms, In: e.Else.In, Result: eres}}}, ren
+}
+
+// oldDefsOf maps the int variables a branch can name in its results to
+// expressions over variables of scope only (constants, outer variables,
+// and lets of those), or nil when they depend on the branch.
+func oldDefsOf(b *fun.Body, scope oldScopeSet) oldBranchDefs {
+	defs := oldBranchDefs{lets: map[string]fun.SExp{}, outer: map[string]fun.SExp{}, scope: scope}
+	for _, st := range b.Stms {
+		e, ok := st.Exp.(*fun.ScalarExp)
+		if !ok || len(st.Pat) != 1 || !st.Pat[0].Type.IsInt() { // float arithmetic is not a ring
+			continue
+		}
+		closed := true
+		d := fun.Substitute(e.X, func(x *fun.Ident) fun.SExp {
+			if d := defs.get(x.Name); d != nil {
+				return d
+			}
+			closed = false
+			return nil
+		})
+		if closed {
+			defs.lets[st.Pat[0].Name.Name] = d
+		}
+	}
+	return defs
+}
+
+// oldBranchDefs are oldDefsOf's definitions: the branch's lets, and the names of
+// the scope, each standing for itself (made when first asked for, not one
+// for every name in scope at every if).
+type oldBranchDefs struct {
+	lets, outer map[string]fun.SExp
+	scope       oldScopeSet
+}
+
+// get is the definition of name, or nil.
+func (d oldBranchDefs) get(name string) fun.SExp {
+	if e, ok := d.lets[name]; ok {
+		return e
+	}
+	if !d.scope[name] {
+		return nil
+	}
+	e, ok := d.outer[name]
+	if !ok {
+		e = fun.Named(name) // outer names stand for themselves
+		d.outer[name] = e
+	}
+	return e
+}
+
+// deadCode drops the lets of ints whose names are used nowhere after them
+// and whose expressions cannot get stuck (no division by a variable), so
+// that a program stuck before stays stuck. Allocations stay: one of a
+// negative size is stuck.
+func (s *oldSimplifier) deadCode(b *fun.Body) *fun.Body {
+	// Only the uses of the names such lets bind are counted: there is
+	// nothing to count when there are none. The uses are counted once;
+	// a dropped let's own uses are taken off the counts, so that a let
+	// only it used goes next. (Dropping lets only lowers counts, so the
+	// lets dropped are those the rounds of "drop every unused one, count
+	// again" would drop.)
+	used := oldUseCounter{n: map[string]int{}, step: 1}
+	can := make([]bool, len(b.Stms))
+	for i, st := range b.Stms {
+		if can[i] = oldDroppable(st); can[i] {
+			used.n[st.Pat[0].Name.Name] = 0
+		}
+	}
+	if len(used.n) == 0 {
+		return b
+	}
+	for _, st := range b.Stms {
+		used.stm(st)
+	}
+	used.idents(b.Result)
+	gone := make([]bool, len(b.Stms))
+	dropped := false
+	for again := true; again; {
+		again = false
+		for i, st := range b.Stms {
+			if can[i] && !gone[i] && used.n[st.Pat[0].Name.Name] == 0 {
+				gone[i], dropped, again = true, true, true
+				used.step = -1
+				used.stm(st)
+			}
+		}
+	}
+	if !dropped {
+		return b
+	}
+	s.changed = true
+	var out []*fun.Stm
+	for i, st := range b.Stms {
+		if !gone[i] {
+			out = append(out, st)
+		}
+	}
+	return &fun.Body{Stms: out, In: b.In, Result: b.Result}
+}
+
+// oldDroppable reports whether st is a let of a scalar that cannot get
+// stuck, which deadCode drops when its name is not used.
+func oldDroppable(st *fun.Stm) bool {
+	e, scalar := st.Exp.(*fun.ScalarExp)
+	return scalar && len(st.Pat) == 1 && oldCannotFail(e.X)
+}
+
+// propagate substitutes variables let-bound to constants into LMADs
+// (types take expressions, so the let can then go).
+func (s *oldSimplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
+	// consts is the caller's until this body binds a constant: it is
+	// copied then, not for every body.
+	owned := false
+	// mentions reports whether e names a constant: an LMAD without one
+	// is kept as it is rather than copied.
+	var mentions func(e fun.SExp) bool
+	mentions = func(e fun.SExp) bool {
+		switch e := e.(type) {
+		case fun.Var:
+			_, ok := consts[e.Name]
+			return ok
+		case *fun.BinOp:
+			return mentions(e.L) || mentions(e.R)
+		case *fun.UnOp:
+			return mentions(e.X)
+		case *fun.Call:
+			return mentions(e.Arg)
+		}
+		return false
+	}
+	sub := func(e fun.SExp) fun.SExp {
+		return fun.Substitute(e, func(x *fun.Ident) fun.SExp {
+			if k, ok := consts[x.Name]; ok {
+				s.changed = true
+				return fun.Int(k)
+			}
+			return nil
+		})
+	}
+	out := &fun.Body{In: b.In, Result: b.Result}
+	for _, st := range b.Stms {
+		ns := &fun.Stm{Let: st.Let, Exp: st.Exp}
+		for _, p := range st.Pat {
+			t := p.Type
+			if a := funmem.ArrayOf(t); a != nil && len(consts) > 0 && oldLmadMentions(a.Index, mentions) {
+				l := &funmem.IndexFn{Pos: a.Index.Pos}
+				if a.Index.IsRowMajor() {
+					for _, x := range a.Index.RowMajor {
+						l.RowMajor = append(l.RowMajor, sub(x))
+					}
+				} else {
+					l.Offset = sub(a.Index.Offset)
+					for _, d := range a.Index.Dims {
+						l.Dims = append(l.Dims, funmem.LDim{Elems: sub(d.Elems), Stride: sub(d.Stride)})
+					}
+				}
+				t = fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &funmem.ArrayMem{Block: a.Block, Index: l}}
+			}
+			ns.Pat = append(ns.Pat, &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: t})
+		}
+		switch e := st.Exp.(type) {
+		case *fun.ScalarExp:
+			if c, ok := e.X.(*fun.Const); ok {
+				if !owned {
+					consts, owned = semantics.CloneMap(consts), true
+				}
+				consts[st.Pat[0].Name.Name] = c.Value
+			}
+		case *fun.IfExp:
+			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: s.propagate(e.Then, consts), Else: s.propagate(e.Else, consts)}
+		case *fun.KernelExp:
+			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.propagate(e.Body, consts)}
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			ns.Exp = fun.WithParts(e, nil, s.propagate(fun.ExpBody(e), consts))
+		case *fun.RedomapExp:
+			ns.Exp = fun.WithBodies(e, nil, []*fun.Body{s.propagate(e.Map, consts), s.propagate(e.Op, consts)})
+		}
+		out.Stms = append(out.Stms, ns)
+	}
+	return s.deadCode(out)
+}
+
+// oldLmadMentions reports whether one of l's expressions satisfies f.
+func oldLmadMentions(l *funmem.IndexFn, f func(fun.SExp) bool) bool {
+	if l.IsRowMajor() {
+		return slices.ContainsFunc(l.RowMajor, f)
+	}
+	if f(l.Offset) {
+		return true
+	}
+	return slices.ContainsFunc(l.Dims, func(d funmem.LDim) bool { return f(d.Elems) || f(d.Stride) })
+}
+
+// oldRowMajorBody writes every LMAD that is R of its array's sizes as R(…).
+func oldRowMajorBody(b *fun.Body) *fun.Body { return oldRetypeBody(b, oldAsRowMajor) }
+
+func oldAsRowMajor(t fun.Type) fun.Type {
+	a := funmem.ArrayOf(t)
+	if a == nil || a.Index.IsRowMajor() {
+		return t
+	}
+	r := oldRowMajorIn(t, a.Block)
+	ro, rd := funmem.ArrayOf(r).Index.LMAD()
+	off, dims := a.Index.LMAD()
+	if !funmem.SameValue(off, ro) {
+		return t
+	}
+	for i := range dims {
+		if !funmem.SameValue(dims[i].Stride, rd[i].Stride) || !funmem.SameValue(dims[i].Elems, rd[i].Elems) {
+			return t
+		}
+	}
+	return r
+}
+
+// oldCannotFail reports whether a scalar expression evaluates without getting
+// stuck: its only partial operators divide by non-zero constants, and it
+// converts no float to an int (int(se) is stuck on NaN and ±Inf).
+func oldCannotFail(e fun.SExp) bool {
+	switch e := e.(type) {
+	case *fun.Call:
+		return e.Func != semantics.ToInt && oldCannotFail(e.Arg)
+	case *fun.UnOp:
+		return oldCannotFail(e.X)
+	case *fun.BinOp:
+		if e.Op == semantics.Div || e.Op == semantics.Mod {
+			if c, ok := e.R.(*fun.Const); !ok || c.Value == 0 {
+				return false
+			}
+		}
+		return oldCannotFail(e.L) && oldCannotFail(e.R)
+	}
+	return true
+}
+
+// oldBinders is the set of names a body binds, nested bodies included.
+func oldBinders(b *fun.Body) map[string]bool {
+	out := map[string]bool{}
+	fun.Stms(b, func(s *fun.Stm) {
+		for _, p := range s.Pat {
+			out[p.Name.Name] = true
+		}
+		if x := fun.ExpIndex(s.Exp); x != nil {
+			out[x.Name] = true
+		}
+		for _, q := range fun.ExpParams(s.Exp) {
+			out[q.Name.Name] = true
+		}
+	})
+	return out
+}
+
+// A oldUseCounter counts the occurrences of the names it holds as variables
+// (not oldBinders) in statements and results, types included (sizes, blocks,
+// the variables of LMADs): the identifiers fun.MapStm passes to fun.Uses.
+// It walks the tree without copying it, since deadCode asks again after
+// every drop; an extension's node other than FUNMEM's own is mapped (and
+// the copy dropped).
+type oldUseCounter struct {
+	n    map[string]int // the names counted, and their counts
+	step int            // what an occurrence adds: 1, or -1 to take a statement's uses off
+}
+
+// use counts an occurrence of x, if x is counted.
+func (u oldUseCounter) use(x string) {
+	if n, ok := u.n[x]; ok {
+		u.n[x] = n + u.step
+	}
+}
+
+func (u oldUseCounter) idents(xs []*fun.Ident) {
+	for _, x := range xs {
+		u.use(x.Name)
+	}
+}
+
+func (u oldUseCounter) body(b *fun.Body) {
+	if b == nil {
+		return
+	}
+	u.idents(b.Result)
+	for _, s := range b.Stms {
+		u.stm(s)
+	}
+}
+
+func (u oldUseCounter) stm(s *fun.Stm) {
+	u.params(s.Pat)
+	u.exp(s.Exp)
+}
+
+func (u oldUseCounter) params(ps []*fun.Param) {
+	for _, p := range ps {
+		u.typ(p.Type)
+	}
+}
+
+func (u oldUseCounter) typ(t fun.Type) {
+	u.idents(t.Dims)
+	switch a := t.Ext.(type) {
+	case nil:
+	case *funmem.ArrayMem:
+		u.use(a.Block.Name)
+		if a.Index.IsRowMajor() {
+			for _, x := range a.Index.RowMajor {
+				u.sexp(x)
+			}
+		} else {
+			u.sexp(a.Index.Offset)
+			for _, d := range a.Index.Dims {
+				u.sexp(d.Elems)
+				u.sexp(d.Stride)
+			}
+		}
+	case fun.TypeMapper:
+		a.MapIdents(u.count)
+	}
+}
+
+// count is u as a fun.IdentFunc for the uses (oldBinders are not counted).
+func (u oldUseCounter) count(x *fun.Ident, binder bool) *fun.Ident {
+	if !binder {
+		u.use(x.Name)
+	}
+	return x
+}
+
+func (u oldUseCounter) sexp(e fun.SExp) {
+	switch e := e.(type) {
+	case fun.Var:
+		u.use(e.Name)
+	case *fun.BinOp:
+		u.sexp(e.L)
+		u.sexp(e.R)
+	case *fun.UnOp:
+		u.sexp(e.X)
+	case *fun.Call:
+		u.sexp(e.Arg)
+	case *fun.Const, *fun.FloatConst:
+	default:
+		fun.MapSExp(e, u.count) // panics as fun.MapStm would
+	}
+}
+
+func (u oldUseCounter) exp(e fun.Exp) {
+	switch e := e.(type) {
+	case *fun.ScalarExp:
+		u.sexp(e.X)
+	case *fun.IndexExp:
+		u.use(e.Arr.Name)
+		u.idents(e.Idx)
+	case *fun.SliceExp:
+		u.use(e.Arr.Name)
+		for _, s := range e.Slices {
+			u.use(s.Off.Name)
+			u.use(s.Size.Name)
+		}
+	case *fun.TransposeExp:
+		u.use(e.Arr.Name)
+	case *fun.IotaExp:
+		u.use(e.N.Name)
+	case *fun.CopyExp:
+		u.use(e.Arr.Name)
+	case *fun.IfExp:
+		u.use(e.Cond.Name)
+		u.body(e.Then)
+		u.body(e.Else)
+	case *fun.KernelExp:
+		u.use(e.Bound.Name)
+		u.body(e.Body)
+	case *fun.LoopExp:
+		u.params(e.Params)
+		u.idents(e.Init)
+		u.use(e.Bound.Name)
+		u.body(e.Body)
+	case *fun.ReduceExp:
+		u.params(e.Params)
+		u.use(e.Ne.Name)
+		u.use(e.Arr.Name)
+		u.body(e.Body)
+	case *fun.ScanExp:
+		u.params(e.Params)
+		u.use(e.Ne.Name)
+		u.use(e.Arr.Name)
+		u.body(e.Body)
+	case *fun.FilterExp:
+		u.params(e.Params)
+		u.use(e.Arr.Name)
+		u.body(e.Body)
+	case *fun.RedomapExp:
+		u.params(e.Params)
+		u.use(e.Ne.Name)
+		u.use(e.Bound.Name)
+		u.body(e.Map)
+		u.body(e.Op)
+	case *fun.AssertExp:
+		u.sexp(e.Cond)
+	case *funmem.AllocExp:
+		u.sexp(e.Size)
+	default:
+		fun.MapExp(e, u.count)
+	}
+}
+
+// TestSimplifyAsBefore: Simplify gives the trees it gave before on
+// generated programs' FUNMEM variants.
+func TestSimplifyAsBefore(t *testing.T) {
+	for i, p := range equivPrograms(t, 300) {
+		if !isFunmem(p) {
+			continue
+		}
+		old, now := oldSimplify(p), funmem.Simplify(p)
+		if !reflect.DeepEqual(old, now) {
+			t.Fatalf("program %d: Simplify gives\n%s\nbefore\n%s", i, funmem.Print(now), funmem.Print(old))
+		}
+	}
+}
