@@ -484,25 +484,112 @@ func lmadMentions(l *IndexFn, f func(fun.SExp) bool) bool {
 }
 
 // rowMajorBody writes every LMAD that is R of its array's sizes as R(…).
-func rowMajorBody(b *fun.Body) *fun.Body { return retypeBody(b, asRowMajor) }
+// It gives the tree retypeBody(b, asRowMajor) gives (which drops the
+// positions of patterns' and bodies' closing parentheses), but shares
+// the statements and bodies in which nothing changes rather than copying
+// all of them.
+func rowMajorBody(b *fun.Body) *fun.Body {
+	var stms []*fun.Stm // b's statements, once one has changed
+	for i, st := range b.Stms {
+		ns := rowMajorStm(st)
+		if ns != st && stms == nil {
+			stms = make([]*fun.Stm, i, len(b.Stms))
+			copy(stms, b.Stms)
+		}
+		if stms != nil {
+			stms = append(stms, ns)
+		}
+	}
+	if stms == nil {
+		if b.Rparen == (fun.Pos{}) && (b.Stms == nil || len(b.Stms) > 0) {
+			return b
+		}
+		if len(b.Stms) > 0 {
+			stms = slices.Clone(b.Stms)
+		}
+	}
+	return &fun.Body{Stms: stms, In: b.In, Result: b.Result}
+}
+
+// rowMajorStm is rowMajorBody for a statement: st itself when nothing in
+// it changes.
+func rowMajorStm(st *fun.Stm) *fun.Stm {
+	pat, patChanged := st.Pat, false
+	if len(st.Pat) == 0 && st.Pat != nil {
+		pat, patChanged = nil, true // as appending nothing gives
+	}
+	for _, p := range st.Pat {
+		if _, changed := rowMajorType(p.Type); changed || p.Rparen != (fun.Pos{}) {
+			pat = make([]*fun.Param, len(st.Pat))
+			for j, q := range st.Pat {
+				pat[j] = &fun.Param{Lparen: q.Lparen, Name: q.Name, Type: asRowMajor(q.Type)}
+			}
+			patChanged = true
+			break
+		}
+	}
+	exp := st.Exp
+	switch e := st.Exp.(type) {
+	case *fun.IfExp:
+		then, els := rowMajorBody(e.Then), rowMajorBody(e.Else)
+		if then != e.Then || els != e.Else {
+			exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}
+		}
+	case *fun.KernelExp:
+		if body := rowMajorBody(e.Body); body != e.Body {
+			exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: body}
+		}
+	case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+		ps, body := rowMajorParams(fun.ExpParams(e)), rowMajorBody(fun.ExpBody(e))
+		if !slices.Equal(ps, fun.ExpParams(e)) || body != fun.ExpBody(e) {
+			exp = fun.WithParts(e, ps, body)
+		}
+	case *fun.RedomapExp:
+		ps, m, op := rowMajorParams(e.Params), rowMajorBody(e.Map), rowMajorBody(e.Op)
+		if !slices.Equal(ps, e.Params) || m != e.Map || op != e.Op {
+			exp = fun.WithBodies(e, ps, []*fun.Body{m, op})
+		}
+	}
+	if !patChanged && exp == st.Exp {
+		return st
+	}
+	return &fun.Stm{Let: st.Let, Pat: pat, Exp: exp}
+}
+
+// rowMajorParams is retypeParams(ps, asRowMajor), or ps itself when no
+// type changes (retypeParams keeps the closing parentheses).
+func rowMajorParams(ps []*fun.Param) []*fun.Param {
+	for _, p := range ps {
+		if _, changed := rowMajorType(p.Type); changed {
+			return retypeParams(ps, asRowMajor)
+		}
+	}
+	return ps
+}
 
 func asRowMajor(t fun.Type) fun.Type {
+	r, _ := rowMajorType(t)
+	return r
+}
+
+// rowMajorType is asRowMajor, and whether it changed t.
+func rowMajorType(t fun.Type) (fun.Type, bool) {
 	a := ArrayOf(t)
 	if a == nil || a.Index.IsRowMajor() {
-		return t
+		return t, false
 	}
 	r := rowMajorIn(t, a.Block)
 	ro, rd := ArrayOf(r).Index.LMAD()
 	off, dims := a.Index.LMAD()
 	if !SameValue(off, ro) {
-		return t
+		return t, false
 	}
 	for i := range dims {
 		if !SameValue(dims[i].Stride, rd[i].Stride) || !SameValue(dims[i].Elems, rd[i].Elems) {
-			return t
+			return t, false
 		}
 	}
-	return r
+	return r, true
 }
 
 // cannotFail reports whether a scalar expression evaluates without getting
