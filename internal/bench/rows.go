@@ -161,6 +161,16 @@ var Rows = []*Row{
 		sizes: []int{100_000, 1_000_000}, quick: []int{10_000},
 		budget: 8 * time.Second, quickBudget: time.Second,
 		setup: jobsRun},
+	{Name: "jobs-funmem", Workload: "FUNMEM heap kernel, --jobs 2 / 1", Unit: "ratio",
+		Target: "≥ 1.6× speed-up", targetSpeedup: 1.6, floorName: "--jobs 1", wall: true,
+		sizes: []int{100_000, 1_000_000}, quick: []int{10_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: levelJobs("funmem", "heap")},
+	{Name: "jobs-imp", Workload: "IMP kernel, --jobs 2 / 1", Unit: "ratio",
+		Target: "≥ 1.6× speed-up", targetSpeedup: 1.6, floorName: "--jobs 1", wall: true,
+		sizes: []int{100_000, 1_000_000}, quick: []int{10_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: levelJobs("imp", "big")},
 	{Name: "fusion", Workload: "FUN big, map–map–reduce of iota n: fused / unfused", Unit: "ratio",
 		Target: "≥ 2× speed-up at 10^7, peak O(1)", targetSpeedup: 2, floorName: "unfused", growth: true,
 		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{10_000, 100_000},
@@ -393,6 +403,57 @@ func compare(src, level, sem, floorLevel, floorSem string, trace bool) func(*Opt
 		return &work{
 			run:   func() (int, error) { _, err := run(); return n, err },
 			floor: func() error { _, err := fr(); return err },
+		}, nil
+	}
+}
+
+// polyFun is a kernel whose body is a chain of scalar statements, for the
+// lower levels' parallel kernels (jobs-funmem, jobs-imp): its work (16
+// statements an iteration) is large beside its n results.
+const polyFun = `input (n : int)
+let (ys : [n]) = kernel i <= n do
+  let (a : int) = i * 3 + 1
+  let (b : int) = a * a - i
+  let (c : int) = b % 1000 + a
+  let (d : int) = c * c - b
+  let (e : int) = d % 997 + c * 2
+  let (f : int) = e * a - d
+  let (g : int) = f % 991 + e
+  let (h : int) = g * g - f
+  let (j : int) = h % 983 + g * 3
+  let (k : int) = j * b - h
+  let (l : int) = k % 977 + j
+  let (m : int) = l * l - k
+  let (o : int) = m % 971 + l * 5
+  let (p : int) = o * c - m
+  let (q : int) = p % 967 + o
+  let (r : int) = q * q % 1009
+  in (r)
+in (ys)
+`
+
+// levelJobs is polyFun compiled to level, run under sem with --jobs 2,
+// against --jobs 1 (in process, through lang.RunOptions.Jobs).
+func levelJobs(level, sem string) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		p, err := load(".fun", polyFun)
+		if err != nil {
+			return nil, err
+		}
+		a, err := at(p, level)
+		if err != nil {
+			return nil, err
+		}
+		args := map[string]string{"n": strconv.Itoa(n)}
+		run := func(jobs int) error {
+			o := lang.RunOptions{Semantics: sem, Args: args}
+			o.Jobs = jobs
+			_, err := a.Run(o)
+			return err
+		}
+		return &work{
+			run:   func() (int, error) { return n, run(2) },
+			floor: func() error { return run(1) },
 		}, nil
 	}
 }

@@ -47,6 +47,8 @@ func BenchmarkRowTraceImp(b *testing.B)          { benchRow(b, "trace-imp") }
 func BenchmarkRowReduce1e8(b *testing.B)         { benchRow(b, "reduce-1e8") }
 func BenchmarkRowDynamicReduce(b *testing.B)     { benchRow(b, "dynamic-reduce") }
 func BenchmarkRowLambdaMap(b *testing.B)         { benchRow(b, "lambda-map") }
+func BenchmarkRowJobsFunmem(b *testing.B)        { benchRow(b, "jobs-funmem") }
+func BenchmarkRowJobsImp(b *testing.B)           { benchRow(b, "jobs-imp") }
 func BenchmarkRowFusion(b *testing.B)            { benchRow(b, "fusion") }
 func BenchmarkRowProveFunFunmemImp(b *testing.B) { benchRow(b, "prove-fun-funmem-imp") }
 func BenchmarkRowProvePassesValid(b *testing.B)  { benchRow(b, "prove-passes-valid") }
