@@ -88,6 +88,10 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 		}
 	}()
 	var out []*fun.Stm
+	if len(b.Stms) > 0 {
+		out = make([]*fun.Stm, 0, len(b.Stms))
+		bound = make([]string, 0, len(b.Stms))
+	}
 	stms := b.Stms
 	result := b.Result
 	for i := 0; i < len(stms); i++ {
@@ -156,7 +160,13 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.Stm, map[string]string) {
 	e := st.Exp.(*fun.IfExp)
 	tdefs, edefs := defsOf(e.Then, scope), defsOf(e.Else, scope)
-	ren := map[string]string{}
+	var ren map[string]string // made at the first renaming: most ifs have none
+	rename := func(from, to string) {
+		if ren == nil {
+			ren = map[string]string{}
+		}
+		ren[from] = to
+	}
 	keep := make([]bool, len(st.Pat))
 	// A size of the pattern's arrays must stay a pattern variable to be
 	// hoisted: T-MEM-RESULT compares sizes by name. And a name a branch
@@ -186,7 +196,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		scalarOrMem := p.Type.IsScalar() || IsMem(p.Type)
 		switch {
 		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
-			ren[p.Name.Name] = tj.Name
+			rename(p.Name.Name, tj.Name)
 			keep[j] = false
 		case p.Type.IsInt() && !sizes[p.Name.Name] && !bindsInside(p.Name.Name) &&
 			tdefs.get(tj.Name) != nil && edefs.get(ej.Name) != nil && SameValue(tdefs.get(tj.Name), edefs.get(ej.Name)):
@@ -197,7 +207,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 				q := st.Pat[k]
 				if keep[k] && scalarOrMem && q.Type.IsScalar() == p.Type.IsScalar() && q.Type.Elem == p.Type.Elem &&
 					e.Then.Result[k].Name == tj.Name && e.Else.Result[k].Name == ej.Name {
-					ren[p.Name.Name] = q.Name.Name
+					rename(p.Name.Name, q.Name.Name)
 					keep[j] = false
 					break
 				}
@@ -215,14 +225,18 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		hoisted[0] = nil
 		keep[0] = true
 	}
+	if !slices.Contains(keep, false) {
+		return nil, st, nil // nothing to remove (most ifs)
+	}
 	var before []*fun.Stm
 	for _, h := range hoisted {
 		if h != nil {
 			before = append(before, h)
 		}
 	}
-	var pat []*fun.Param
-	var tres, eres []*fun.Ident
+	pat := make([]*fun.Param, 0, len(st.Pat))
+	tres := make([]*fun.Ident, 0, len(st.Pat))
+	eres := make([]*fun.Ident, 0, len(st.Pat))
 	f := fun.Uses(fun.Renaming(ren))
 	for j, p := range st.Pat {
 		if keep[j] {
@@ -230,9 +244,6 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 			tres = append(tres, e.Then.Result[j])
 			eres = append(eres, e.Else.Result[j])
 		}
-	}
-	if len(pat) == len(st.Pat) {
-		return nil, st, nil
 	}
 	s.changed = true
 	return before, &fun.Stm{Let: st.Let, Pat: pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
@@ -243,8 +254,8 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 // defsOf maps the int variables a branch can name in its results to
 // expressions over variables of scope only (constants, outer variables,
 // and lets of those), or nil when they depend on the branch.
-func defsOf(b *fun.Body, scope scopeSet) branchDefs {
-	defs := branchDefs{lets: map[string]fun.SExp{}, outer: map[string]fun.SExp{}, scope: scope}
+func defsOf(b *fun.Body, scope scopeSet) *branchDefs {
+	defs := &branchDefs{scope: scope}
 	for _, st := range b.Stms {
 		e, ok := st.Exp.(*fun.ScalarExp)
 		if !ok || len(st.Pat) != 1 || !st.Pat[0].Type.IsInt() { // float arithmetic is not a ring
@@ -259,6 +270,9 @@ func defsOf(b *fun.Body, scope scopeSet) branchDefs {
 			return nil
 		})
 		if closed {
+			if defs.lets == nil {
+				defs.lets = map[string]fun.SExp{}
+			}
 			defs.lets[st.Pat[0].Name.Name] = d
 		}
 	}
@@ -267,14 +281,15 @@ func defsOf(b *fun.Body, scope scopeSet) branchDefs {
 
 // branchDefs are defsOf's definitions: the branch's lets, and the names of
 // the scope, each standing for itself (made when first asked for, not one
-// for every name in scope at every if).
+// for every name in scope at every if). Its maps are made when first
+// written.
 type branchDefs struct {
 	lets, outer map[string]fun.SExp
 	scope       scopeSet
 }
 
 // get is the definition of name, or nil.
-func (d branchDefs) get(name string) fun.SExp {
+func (d *branchDefs) get(name string) fun.SExp {
 	if e, ok := d.lets[name]; ok {
 		return e
 	}
@@ -284,6 +299,9 @@ func (d branchDefs) get(name string) fun.SExp {
 	e, ok := d.outer[name]
 	if !ok {
 		e = fun.Named(name) // outer names stand for themselves
+		if d.outer == nil {
+			d.outer = map[string]fun.SExp{}
+		}
 		d.outer[name] = e
 	}
 	return e
