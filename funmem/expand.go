@@ -197,20 +197,42 @@ func (x *expander) canExpand(k *fun.KernelExp, i int, a *AllocExp) bool {
 	}
 	z := k.Body.Stms[i].Pat[0].Name.Name
 	returned := false
-	fun.Bodies(k.Body, func(b *fun.Body) {
+	eachBody(k.Body, func(b *fun.Body) {
 		for _, r := range b.Result {
 			returned = returned || r.Name == z
 		}
-	})
-	// A loop's initial values name blocks too (an array's support).
-	fun.Stms(k.Body, func(s *fun.Stm) {
-		if l, ok := s.Exp.(*fun.LoopExp); ok {
-			for _, y := range l.Init {
-				returned = returned || y.Name == z
+		// A loop's initial values name blocks too (an array's support).
+		for _, s := range b.Stms {
+			if l, ok := s.Exp.(*fun.LoopExp); ok {
+				for _, y := range l.Init {
+					returned = returned || y.Name == z
+				}
 			}
 		}
 	})
 	return !returned
+}
+
+// eachBody calls f on b and on every body nested in it, depth first, in
+// source order, as fun.Bodies does, but going from statement to statement
+// rather than through every node: FUNMEM's one expression of its own,
+// alloc, holds no body.
+func eachBody(b *fun.Body, f func(*fun.Body)) {
+	f(b)
+	for _, s := range b.Stms {
+		switch e := s.Exp.(type) {
+		case *fun.IfExp:
+			eachBody(e.Then, f)
+			eachBody(e.Else, f)
+		case *fun.RedomapExp:
+			eachBody(e.Map, f)
+			eachBody(e.Op, f)
+		default:
+			if c := fun.ExpBody(e); c != nil {
+				eachBody(c, f)
+			}
+		}
+	}
 }
 
 // expand is one step of MemoryExpand on the allocation at index i of the

@@ -633,15 +633,17 @@ func cannotFail(e fun.SExp) bool {
 // binders is the set of names a body binds, nested bodies included.
 func binders(b *fun.Body) map[string]bool {
 	out := map[string]bool{}
-	fun.Stms(b, func(s *fun.Stm) {
-		for _, p := range s.Pat {
-			out[p.Name.Name] = true
-		}
-		if x := fun.ExpIndex(s.Exp); x != nil {
-			out[x.Name] = true
-		}
-		for _, q := range fun.ExpParams(s.Exp) {
-			out[q.Name.Name] = true
+	eachBody(b, func(b *fun.Body) {
+		for _, s := range b.Stms {
+			for _, p := range s.Pat {
+				out[p.Name.Name] = true
+			}
+			if x := fun.ExpIndex(s.Exp); x != nil {
+				out[x.Name] = true
+			}
+			for _, q := range fun.ExpParams(s.Exp) {
+				out[q.Name.Name] = true
+			}
 		}
 	})
 	return out
