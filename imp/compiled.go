@@ -168,6 +168,13 @@ func compile(p *Program, env Env, h *semantics.Heap, opts *Options) (*machine, [
 			m.env[i] = slot{v: v, ok: true}
 		}
 	}
+	m.lookups()
+	return m, body
+}
+
+// lookups makes m's intLookup and numLookup, which read m's environment
+// by name (the reference evaluators' view of it).
+func (m *machine) lookups() {
 	m.intLookup = func(x *fun.Ident, rule string) (int64, error) {
 		s := m.lookup(x)
 		return intOf(x, s.v, s.ok, rule)
@@ -176,7 +183,6 @@ func compile(p *Program, env Env, h *semantics.Heap, opts *Options) (*machine, [
 		s := m.lookup(x)
 		return numOf(x, s.v, s.ok, rule)
 	}
-	return m, body
 }
 
 // lookup is x's entry (undeclared for a name with no slot).

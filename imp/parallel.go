@@ -3,7 +3,6 @@ package imp
 import (
 	"slices"
 
-	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -72,14 +71,7 @@ func (m *machine) parallelWorkers(c *cstmt, n int64) int {
 // kernel's body, whose copy of c it gives too.
 func (m *machine) worker(c *cstmt, s *Kernel) (*machine, *cstmt) {
 	w := &machine{opts: m.opts, h: m.h, names: m.names, slots: m.slots, env: slices.Clone(m.env), undo: &semantics.WriteLog{}}
-	w.intLookup = func(x *fun.Ident, rule string) (int64, error) {
-		sl := w.lookup(x)
-		return intOf(x, sl.v, sl.ok, rule)
-	}
-	w.numLookup = func(x *fun.Ident, rule string) (semantics.Num, error) {
-		sl := w.lookup(x)
-		return numOf(x, sl.v, sl.ok, rule)
-	}
+	w.lookups()
 	wc := *c
 	wc.epoch, wc.buf = 0, make([]slot, len(c.buf))
 	w.inScope(&wc, nil, func() { wc.body = w.inLoop(&wc, s.Body) })

@@ -30,6 +30,26 @@ func runJobs(t *testing.T, p *Program, args map[string]string, jobs int) (evalRu
 	return r, n
 }
 
+// agreeJobs runs p (whose text is src) on 1 and on 4 goroutines, which
+// must do the same, and says whether a kernel ran on goroutines (1 or 0)
+// and whether that run went wrong.
+func agreeJobs(t *testing.T, p *Program, args map[string]string, src string) (ran, wrong int) {
+	t.Helper()
+	seq, _ := runJobs(t, p, args, 1)
+	par, k := runJobs(t, p, args, 4)
+	agree(t, seq, par)
+	if t.Failed() {
+		t.Fatalf("program:\n%s", src)
+	}
+	if k == 0 {
+		return 0, 0
+	}
+	if par.err != nil {
+		return 1, 1
+	}
+	return 1, 0
+}
+
 // withParallelWork sets minParallelWork for a test.
 func withParallelWork(t *testing.T, w int64) {
 	old := minParallelWork
@@ -54,19 +74,8 @@ func TestParallelKernelsAgree(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		args := map[string]string{"n": "3", "xs": "[5 7 9]"}
-		seq, _ := runJobs(t, p, args, 1)
-		par, k := runJobs(t, p, args, 4)
-		agree(t, seq, par)
-		if t.Failed() {
-			t.Fatalf("program:\n%s", src)
-		}
-		if k > 0 {
-			parallel++
-			if par.err != nil {
-				failed++
-			}
-		}
+		ran, wrong := agreeJobs(t, p, map[string]string{"n": "3", "xs": "[5 7 9]"}, src)
+		parallel, failed = parallel+ran, failed+wrong
 	}
 	t.Logf("%d programs ran a kernel on goroutines, %d of them went wrong", parallel, failed)
 	if parallel < runs/100 || failed < runs/300 {
@@ -206,18 +215,8 @@ func TestParallelKernelBodies(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
-		seq, _ := runJobs(t, p, args, 1)
-		par, k := runJobs(t, p, args, 4)
-		agree(t, seq, par)
-		if t.Failed() {
-			t.Fatalf("program:\n%s", src)
-		}
-		if k > 0 {
-			parallel++
-			if par.err != nil {
-				failed++
-			}
-		}
+		ran, wrong := agreeJobs(t, p, args, src)
+		parallel, failed = parallel+ran, failed+wrong
 	}
 	t.Logf("%d of 1500 kernels ran on goroutines, %d of them went wrong", parallel, failed)
 	if parallel < 500 || failed < 100 || parallel-failed < 100 {
