@@ -360,13 +360,19 @@ func (b *block) extent(d string) ivl {
 }
 
 func (b *block) visible() []*gvar {
-	seen := map[string]bool{}
+	// The innermost variable of each name, latest first. A scope holds a
+	// few dozen variables at most: looking back through out is cheaper
+	// than a map per call (the generator asks for every statement).
 	var out []*gvar
+next:
 	for i := len(b.vars) - 1; i >= 0; i-- {
-		if v := b.vars[i]; !seen[v.name] {
-			seen[v.name] = true
-			out = append(out, v)
+		v := b.vars[i]
+		for _, w := range out {
+			if w.name == v.name {
+				continue next
+			}
 		}
+		out = append(out, v)
 	}
 	return out
 }
