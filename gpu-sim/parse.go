@@ -192,11 +192,19 @@ func lex(name, src string, line int) ([]token, error) {
 			toks = append(toks, token{"str", b.String(), pos})
 			adv(j + 1 - i)
 		default:
+			// The punctuation of the emitted subset, two-character
+			// operators first.
 			op := ""
-			for _, o := range []string{"==", "!=", "<=", ">=", "&&", "||", "++", "(", ")", "{", "}", "[", "]", ";", ",", ".", "=", "<", ">", "!", "-", "+", "*", "&"} {
-				if strings.HasPrefix(src[i:], o) {
-					op = o
-					break
+			if i+1 < len(src) {
+				switch two := src[i : i+2]; two {
+				case "==", "!=", "<=", ">=", "&&", "||", "++":
+					op = two
+				}
+			}
+			if op == "" {
+				switch c {
+				case '(', ')', '{', '}', '[', ']', ';', ',', '.', '=', '<', '>', '!', '-', '+', '*', '&':
+					op = src[i : i+1]
 				}
 			}
 			if op == "" {
