@@ -53,7 +53,7 @@ type levelStats struct {
 	// file and text) that read back already: reading back depends on
 	// nothing else, and the walks from different variants often reach
 	// the same IMP program (a third of them on the generated programs).
-	readBack map[string]bool
+	readBack map[readKey]bool
 	programs int
 	// declined counts the walks a pass declined, by pass and reason
 	// (the Remora property: what Lower or Inline does not compile).
@@ -391,19 +391,23 @@ func show(r levelRun) string {
 func (s *levelStats) readsBackOnce(q lang.Program) string {
 	l := q.Language()
 	text := l.Print(q.Syntax())
-	key := l.Name() + "\x00" + q.File() + "\x00" + text
+	key := readKey{l.Name(), q.File(), text}
 	if s.readBack[key] {
 		return ""
 	}
 	msg := readsBackText(q, text)
 	if msg == "" {
 		if s.readBack == nil {
-			s.readBack = map[string]bool{}
+			s.readBack = map[readKey]bool{}
 		}
 		s.readBack[key] = true
 	}
 	return msg
 }
+
+// readKey is what reading a program back depends on: its language, file
+// name and text (a struct, not the three joined, which copied the text).
+type readKey struct{ lang, file, text string }
 
 // readsBackText checks that a level's program q, which prints as text,
 // is text its language loads back, printing the same: what compile --to
