@@ -67,6 +67,8 @@ type checker struct {
 	// undo is the stack of bindings the statements checked so far made
 	// (stmBind), taken back as their bodies end (stms).
 	undo []undoEntry
+	// funOpts are the options FUN's checker types scalar expressions with.
+	funOpts *fun.CheckOptions
 }
 
 // poly is the normal form of x's definition (polyScope).
@@ -169,7 +171,10 @@ func (c *checker) lookupArray(rule string, x *fun.Ident) (fun.Type, *ArrayMem, e
 // floats' T-FLOAT and T-CALL): τ is int or float, and mixing the two is
 // refused as FUN refuses it (fun.TypeOfSExp).
 func (c *checker) sexpType(e fun.SExp) (semantics.Elem, error) {
-	el, _, err := fun.TypeOfSExp(c.env, e, &fun.CheckOptions{Paper: c.opts.Paper, Counter: c.opts.Counter})
+	if c.funOpts == nil { // FUN's options, made once per check
+		c.funOpts = &fun.CheckOptions{Paper: c.opts.Paper, Counter: c.opts.Counter}
+	}
+	el, _, err := fun.TypeOfSExp(c.env, e, c.funOpts)
 	return el, err
 }
 
