@@ -34,6 +34,19 @@ func (g Group) IsArray() bool { return g.Block != "" }
 // every parameter no such LMAD names is an operand (an int, or an array
 // that is not in support form, which the checker refuses).
 func Groups(ps []*fun.Param) []Group {
+	if !anySupportForm(ps) {
+		// No array in support form (int operands, or arrays the checker
+		// refuses): every parameter is an operand of its own, and the
+		// maps below would stay empty.
+		var out []Group
+		if len(ps) > 0 {
+			out = make([]Group, len(ps))
+			for i := range ps {
+				out[i] = Group{Operand: i}
+			}
+		}
+		return out
+	}
 	index := map[string]int{}
 	for i, p := range ps {
 		index[p.Name.Name] = i

@@ -1222,3 +1222,80 @@ func TestSimplifyAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// oldGroups is funmem.Groups as it was (three maps per call).
+func oldGroups(ps []*fun.Param) []funmem.Group {
+	index := map[string]int{}
+	for i, p := range ps {
+		index[p.Name.Name] = i
+	}
+	supp := map[string]bool{}
+	groups := map[int]funmem.Group{}
+	for i, p := range ps {
+		g, ok := oldSupportForm(p, index)
+		if !ok {
+			continue
+		}
+		groups[i] = g
+		supp[g.Block], supp[g.Off] = true, true
+		for _, s := range g.Strides {
+			supp[s] = true
+		}
+	}
+	var out []funmem.Group
+	for i, p := range ps {
+		if supp[p.Name.Name] {
+			continue
+		}
+		g, ok := groups[i]
+		if !ok {
+			g = funmem.Group{Operand: i}
+		}
+		out = append(out, g)
+	}
+	return out
+}
+func oldSupportForm(p *fun.Param, index map[string]int) (funmem.Group, bool) {
+	a := funmem.ArrayOf(p.Type)
+	if a == nil || a.Index.IsRowMajor() {
+		return funmem.Group{}, false
+	}
+	name := func(e fun.SExp) (string, bool) {
+		v, ok := e.(fun.Var)
+		if !ok {
+			return "", false
+		}
+		_, in := index[v.Name]
+		return v.Name, in && v.Name != p.Name.Name
+	}
+	g := funmem.Group{Operand: index[p.Name.Name], Block: a.Block.Name}
+	if _, ok := index[g.Block]; !ok {
+		return funmem.Group{}, false
+	}
+	var ok bool
+	if g.Off, ok = name(a.Index.Offset); !ok {
+		return funmem.Group{}, false
+	}
+	for _, d := range a.Index.Dims {
+		s, ok := name(d.Stride)
+		if !ok {
+			return funmem.Group{}, false
+		}
+		g.Strides = append(g.Strides, s)
+	}
+	return g, true
+}
+
+// TestGroupsAsBefore: Groups splits every pattern and every form's
+// parameters of generated programs' variants as before.
+func TestGroupsAsBefore(t *testing.T) {
+	for i, p := range equivPrograms(t, 300) {
+		fun.Stms(p.Body, func(s *fun.Stm) {
+			for _, ps := range [][]*fun.Param{s.Pat, fun.ExpParams(s.Exp)} {
+				if old, now := oldGroups(ps), funmem.Groups(ps); !reflect.DeepEqual(old, now) {
+					t.Fatalf("program %d: Groups(%s) = %v, before %v", i, fun.PrintPattern(ps), now, old)
+				}
+			}
+		})
+	}
+}
