@@ -29,8 +29,9 @@ func Simplify(p *fun.Program) *fun.Program {
 		scope[in.Name.Name] = true
 	}
 	body := p.Body
+	clean := map[*fun.Body]bool{}
 	for {
-		s := &simplifier{}
+		s := &simplifier{clean: clean}
 		body = s.body(body, scope)
 		body = s.propagate(body, map[string]int64{})
 		if !s.changed {
@@ -43,9 +44,10 @@ func Simplify(p *fun.Program) *fun.Program {
 
 type simplifier struct {
 	changed bool
-	// clean holds the bodies deadCode returned this round: it would drop
-	// nothing more from them, so propagate, which asks again of every
-	// body, need not when it changed nothing in one.
+	// clean holds the bodies deadCode returned: it would drop nothing
+	// more from them (a body is never changed once built), so neither
+	// propagate, which asks again of every body, nor the next round need
+	// ask again of a body they leave as it is.
 	clean map[*fun.Body]bool
 }
 
@@ -92,14 +94,23 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 		out = make([]*fun.Stm, 0, len(b.Stms))
 		bound = make([]string, 0, len(b.Stms))
 	}
+	// A statement in which nothing changes is kept as it is, and so is b
+	// when none of its statements changes (same).
+	same := true
 	stms := b.Stms
 	result := b.Result
 	for i := 0; i < len(stms); i++ {
 		st := stms[i]
+		orig := st
 		switch e := st.Exp.(type) {
 		case *fun.IfExp:
-			e = &fun.IfExp{If: e.If, Cond: e.Cond, Then: s.body(e.Then, inner), Else: s.body(e.Else, inner)}
-			before, nst, ren := s.ifResults(&fun.Stm{Let: st.Let, Pat: st.Pat, Exp: e}, inner)
+			then, els := s.body(e.Then, inner), s.body(e.Else, inner)
+			cand := st
+			if then != e.Then || els != e.Else {
+				cand = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}}
+			}
+			before, nst, ren := s.ifResults(cand, inner)
+			same = same && len(before) == 0
 			out = append(out, before...)
 			for _, x := range before {
 				bind(x.Pat[0].Name.Name)
@@ -113,10 +124,13 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 					stms = append(stms, fun.MapStm(r, f))
 				}
 				result = fun.MapIdentList(result, f)
+				same = false
 			}
 		case *fun.KernelExp:
 			undo := inner.add(e.Var.Name)
-			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: s.body(e.Body, inner)}}
+			if body := s.body(e.Body, inner); body != e.Body {
+				st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: body}}
+			}
 			undo()
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
 			// The body is simplified in the scope of the parameters; the
@@ -129,7 +143,9 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 				names = append(names, l.Var.Name)
 			}
 			undo := inner.add(names...)
-			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, s.body(fun.ExpBody(e), inner))}
+			if body := s.body(fun.ExpBody(e), inner); body != fun.ExpBody(e) {
+				st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, body)}
+			}
 			undo()
 		case *fun.RedomapExp:
 			// The map body in the scope of the index, the operator body in
@@ -144,12 +160,18 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 			undo = inner.add(names...)
 			op := s.body(e.Op, inner)
 			undo()
-			st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{m, op})}
+			if m != e.Map || op != e.Op {
+				st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{m, op})}
+			}
 		}
+		same = same && st == orig
 		out = append(out, st)
 		for _, q := range st.Pat {
 			bind(q.Name.Name)
 		}
+	}
+	if same {
+		return s.deadCode(b)
 	}
 	return s.deadCode(&fun.Body{Stms: out, In: b.In, Result: result})
 }
@@ -312,6 +334,9 @@ func (d *branchDefs) get(name string) fun.SExp {
 // that a program stuck before stays stuck. Allocations stay: one of a
 // negative size is stuck.
 func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
+	if s.clean[b] {
+		return b
+	}
 	// Only the uses of the names such lets bind are counted: there is
 	// nothing to count when there are none. The uses are counted once;
 	// a dropped let's own uses are taken off the counts, so that a let
