@@ -280,27 +280,13 @@ func retypeBody(b *fun.Body, f func(fun.Type) fun.Type) *fun.Body {
 	if len(b.Stms) == 0 {
 		return out
 	}
-	// A body's statements and patterns are allocated together, not one
-	// by one (Simplify retypes every program it returns).
-	stms := make([]fun.Stm, len(b.Stms))
-	npat := 0
-	for _, st := range b.Stms {
-		npat += len(st.Pat)
-	}
-	params := make([]fun.Param, npat)
-	pats := make([]*fun.Param, npat)
-	out.Stms = make([]*fun.Stm, 0, len(b.Stms))
+	// Simplify retypes every program it returns: the statements are
+	// allocated together (copyStms).
+	out.Stms = copyStms(b.Stms, func(p *fun.Param) fun.Param {
+		return fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type)}
+	})
 	for i, st := range b.Stms {
-		ns := &stms[i]
-		*ns = fun.Stm{Let: st.Let, Exp: st.Exp}
-		if n := len(st.Pat); n > 0 {
-			ns.Pat = pats[:n:n]
-			for j, p := range st.Pat {
-				params[j] = fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type)}
-				ns.Pat[j] = &params[j]
-			}
-			pats, params = pats[n:], params[n:]
-		}
+		ns := out.Stms[i]
 		switch e := st.Exp.(type) {
 		case *fun.IfExp:
 			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: retypeBody(e.Then, f), Else: retypeBody(e.Else, f)}
@@ -311,7 +297,36 @@ func retypeBody(b *fun.Body, f func(fun.Type) fun.Type) *fun.Body {
 		case *fun.RedomapExp:
 			ns.Exp = fun.WithBodies(e, retypeParams(e.Params, f), []*fun.Body{retypeBody(e.Map, f), retypeBody(e.Op, f)})
 		}
-		out.Stms = append(out.Stms, ns)
+	}
+	return out
+}
+
+// copyStms is new statements for ss, each with its original's let and
+// expression and its pattern's parameters made by param, allocated
+// together (three allocations, not one a statement and one a parameter:
+// the passes that rebuild whole programs run on every program of a
+// property campaign).
+func copyStms(ss []*fun.Stm, param func(*fun.Param) fun.Param) []*fun.Stm {
+	stms := make([]fun.Stm, len(ss))
+	npat := 0
+	for _, st := range ss {
+		npat += len(st.Pat)
+	}
+	params := make([]fun.Param, npat)
+	pats := make([]*fun.Param, npat)
+	out := make([]*fun.Stm, len(ss))
+	for i, st := range ss {
+		ns := &stms[i]
+		*ns = fun.Stm{Let: st.Let, Exp: st.Exp}
+		if n := len(st.Pat); n > 0 {
+			ns.Pat = pats[:n:n]
+			for j, p := range st.Pat {
+				params[j] = param(p)
+				ns.Pat[j] = &params[j]
+			}
+			pats, params = pats[n:], params[n:]
+		}
+		out[i] = ns
 	}
 	return out
 }

@@ -30,27 +30,11 @@ func unmemBody(b *fun.Body) *fun.Body {
 		return out
 	}
 	// The value-based semantics un-mems every program it runs: the
-	// statements and patterns of a body are allocated together, not one
-	// by one.
-	stms := make([]fun.Stm, len(b.Stms))
-	npat := 0
-	for _, s := range b.Stms {
-		npat += len(s.Pat)
-	}
-	params := make([]fun.Param, npat)
-	pats := make([]*fun.Param, npat)
+	// statements are allocated together (copyStms).
+	news := copyStms(b.Stms, unmemParamValue)
 	out.Stms = make([]*fun.Stm, 0, len(b.Stms))
 	for i, s := range b.Stms {
-		ns := &stms[i]
-		*ns = fun.Stm{Let: s.Let, Exp: s.Exp}
-		if n := len(s.Pat); n > 0 {
-			ns.Pat = pats[:n:n]
-			for j, p := range s.Pat {
-				params[j] = unmemParamValue(p)
-				ns.Pat[j] = &params[j]
-			}
-			pats, params = pats[n:], params[n:]
-		}
+		ns := news[i]
 		var after []*fun.Stm
 		switch e := s.Exp.(type) {
 		case *AllocExp:
