@@ -101,6 +101,7 @@ func Prove(opts ProveOptions) ([]ProveResult, error) {
 		}
 		ths = []Theorem{t}
 	}
+	defer campaignGC()() // gc.go
 	var out []ProveResult
 	campaign := time.Now()
 	per := 0
