@@ -59,7 +59,10 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 		}
 		all[m] = "0"
 	}
-	fenv, err := fun.BindInputs(Unmem(p), all)
+	// FUN binds the inputs of the un-memmed program; it reads nothing
+	// but their declarations, so the body is left as it is (un-memming
+	// it too was a tenth of a property campaign's allocations).
+	fenv, err := fun.BindInputs(&fun.Program{File: p.File, Inputs: unmemInputs(p)}, all)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,9 +8,14 @@ import "github.com/arraysem/arraysem/fun"
 // forms bind at run time (binding them to 0). The value-based semantics of FUNMEM is FUN's semantics of
 // the result (§3.3).
 func Unmem(p *fun.Program) *fun.Program {
-	out := &fun.Program{File: p.File, Body: unmemBody(p.Body)}
+	return &fun.Program{File: p.File, Inputs: unmemInputs(p), Body: unmemBody(p.Body)}
+}
+
+// unmemInputs is p's inputs un-memmed.
+func unmemInputs(p *fun.Program) []*fun.Param {
+	var out []*fun.Param
 	for _, in := range p.Inputs {
-		out.Inputs = append(out.Inputs, unmemParam(in))
+		out = append(out, unmemParam(in))
 	}
 	return out
 }
