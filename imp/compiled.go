@@ -66,7 +66,7 @@ type cstmt struct {
 	isVarMem bool      // an Assign whose right side is a variable (maybe a block)
 	plan     *racePlan // a kernel's race-freedom plan (racefree.go), nil for none
 	keep     []int     // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
-	reads    int       // a kernel's: the reads of its body's top level (newAccessLog)
+	reads    int       // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
 	writes   int       // and its writes
 	next     *cstmt    // a declaration's: the read or assignment of its variable run with it (declThen)
 	then     *cstmt    // and the write after a read (execDeclReadWrite)

@@ -127,7 +127,7 @@ func TestRaceFreePlansAgree(t *testing.T) {
 				t.Errorf("rule counts differ:\n  compiled: %v\n  map:      %v", big.counter, ref.counter)
 			}
 			// Traced, kernels proved race free run untracked too, and
-			// log their traces (accessLog).
+			// log their traces flat (semantics.KernelTrace).
 			traced, small := runBoth(t, p, args)
 			agree(t, traced, small)
 			small.traces = nil
