@@ -44,15 +44,41 @@ func (m *machine) workers(n int64, weight int) int {
 // from the frame fr (index variable in slot iv), into st; a returned error
 // is the first iteration's by index, and mis the first item that did not
 // fit.
+func parallelKernel(m *machine, w int, fr []val, iv int, n int64, body *bodyCode, e *KernelExp, st *stacker, mis *misfit) error {
+	mises := make([]misfit, w) // each goroutine's first misfit
+	for k := range mises {
+		mises[k] = noMisfit()
+	}
+	_, err := parallelBody(m, w, fr, iv, 1, n, body,
+		func(results int) error { return kernelArity(e, results) },
+		func(k int, i int64, v *val) {
+			if !st.put(i, v) {
+				mises[k].note(i, v)
+			}
+		})
+	for k := range mises {
+		if mises[k].at >= 0 {
+			mis.note(mises[k].at, &mises[k].v)
+		}
+	}
+	return err
+}
+
+// parallelBody runs body for j = 0 … n-1, with the index variable (slot iv
+// of fr) base + j, on w goroutines, each with its own copy of the frame,
+// taking chunks of consecutive j in increasing order; arity checks the
+// body's results, and store(k, j, v) keeps goroutine k's value of j. It
+// returns the first j by index that went wrong with its error (every
+// chunk before it has run to its end), or n and nil.
 //
 // The goroutines' machines are m's workers: their cost counters are
 // joined into m's when all have ended.
-func parallelKernel(m *machine, w int, fr []val, iv int, n int64, body *bodyCode, e *KernelExp, st *stacker, mis *misfit) error {
+func parallelBody(m *machine, w int, fr []val, iv int, base, n int64, body *bodyCode, arity func(int) error, store func(k int, j int64, v *val)) (int64, error) {
+	w = int(min(int64(w), n))
 	chunk := max(n/int64(w*chunksPerWorker), 1)
 	type outcome struct {
-		errAt    int64 // the iteration (from 0) that went wrong; n for none
+		errAt    int64 // the j that went wrong; n for none
 		err      error
-		mis      misfit
 		panicked any
 	}
 	outcomes := make([]outcome, w)
@@ -60,13 +86,13 @@ func parallelKernel(m *machine, w int, fr []val, iv int, n int64, body *bodyCode
 	for k := range machines {
 		machines[k] = m.worker()
 	}
-	var next atomic.Int64 // the first iteration of the next chunk
-	var stop atomic.Int64 // chunks from here on need not run: an iteration before went wrong
+	var next atomic.Int64 // the first j of the next chunk
+	var stop atomic.Int64 // chunks from here on need not run: a j before went wrong
 	stop.Store(n)
 	var wg sync.WaitGroup
 	for k := range outcomes {
 		o := &outcomes[k]
-		o.errAt, o.mis = n, noMisfit()
+		o.errAt = n
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -83,21 +109,19 @@ func parallelKernel(m *machine, w int, fr []val, iv int, n int64, body *bodyCode
 				if lo >= n || lo >= stop.Load() {
 					return
 				}
-				for i := lo; i < min(lo+chunk, n); i++ {
-					fr[iv] = intVal(i + 1)
+				for j := lo; j < min(lo+chunk, n); j++ {
+					fr[iv] = intVal(base + j)
 					_, err := body.run(m, fr)
 					if err == nil {
-						err = kernelArity(e, len(body.results))
+						err = arity(len(body.results))
 					}
 					if err != nil {
-						o.errAt, o.err = i, err
-						for s := stop.Load(); i < s && !stop.CompareAndSwap(s, i); s = stop.Load() {
+						o.errAt, o.err = j, err
+						for s := stop.Load(); j < s && !stop.CompareAndSwap(s, j); s = stop.Load() {
 						}
-						return // the chunks left are after i
+						return // the chunks left are after j
 					}
-					if v := &fr[body.results[0]]; !st.put(i, v) {
-						o.mis.note(i, v)
-					}
+					store(k, j, &fr[body.results[0]])
 				}
 			}
 		}()
@@ -113,9 +137,6 @@ func parallelKernel(m *machine, w int, fr []val, iv int, n int64, body *bodyCode
 		if o.errAt < first.errAt {
 			first = o
 		}
-		if o.mis.at >= 0 {
-			mis.note(o.mis.at, &o.mis.v)
-		}
 	}
-	return first.err
+	return first.errAt, first.err
 }

@@ -1,11 +1,5 @@
 package fun
 
-import (
-	"slices"
-	"sync"
-	"sync/atomic"
-)
-
 // A redomap's map bodies in parallel (parallel.go does kernels). The map
 // bodies of different elements are independent, as a kernel's iterations
 // are; the operator steps are not (each takes the accumulator the one
@@ -49,70 +43,8 @@ func parallelMap(m *machine, w int, fr []val, iv int, n int64, body *bodyCode, e
 // into buf (element i at i-lo). It returns the first element whose map
 // body went wrong, with its error, or hi+1 and nil.
 func mapRange(m *machine, w int, fr []val, iv int, lo, hi int64, body *bodyCode, e *RedomapExp, buf []val) (int64, error) {
-	n := hi - lo + 1
-	w = int(min(int64(w), n))
-	chunk := max(n/int64(w*chunksPerWorker), 1)
-	type outcome struct {
-		errAt    int64 // the element (from 0 in the range) that went wrong; n for none
-		err      error
-		panicked any
-	}
-	outcomes := make([]outcome, w)
-	machines := make([]*machine, w)
-	for k := range machines {
-		machines[k] = m.worker()
-	}
-	var next atomic.Int64 // the first element of the next chunk
-	var stop atomic.Int64 // chunks from here on need not run: an element before went wrong
-	stop.Store(n)
-	var wg sync.WaitGroup
-	for k := range outcomes {
-		o := &outcomes[k]
-		o.errAt = n
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil {
-					o.panicked = p
-					stop.Store(-1)
-				}
-			}()
-			m := machines[k]
-			fr := slices.Clone(fr)
-			for {
-				from := next.Add(chunk) - chunk
-				if from >= n || from >= stop.Load() {
-					return
-				}
-				for j := from; j < min(from+chunk, n); j++ {
-					fr[iv] = intVal(lo + j)
-					_, err := body.run(m, fr)
-					if err == nil {
-						err = mapArity(e, len(body.results))
-					}
-					if err != nil {
-						o.errAt, o.err = j, err
-						for s := stop.Load(); j < s && !stop.CompareAndSwap(s, j); s = stop.Load() {
-						}
-						return // the chunks left are after j
-					}
-					buf[j] = fr[body.results[0]]
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	m.join(machines)
-	first := &outcomes[0]
-	for k := range outcomes {
-		o := &outcomes[k]
-		if o.panicked != nil {
-			panic(o.panicked) // a bug in the evaluator: as it would have panicked sequentially
-		}
-		if o.errAt < first.errAt {
-			first = o
-		}
-	}
-	return lo + first.errAt, first.err
+	at, err := parallelBody(m, w, fr, iv, lo, hi-lo+1, body,
+		func(results int) error { return mapArity(e, results) },
+		func(_ int, j int64, v *val) { buf[j] = *v })
+	return lo + at, err
 }
