@@ -131,34 +131,7 @@ var evalExtCases = []evalCase{
 		err: `E-ASSERT: assertion n failed: say "no"`},
 }
 
-func TestEvalExtRules(t *testing.T) {
-	for _, tc := range evalExtCases {
-		t.Run(tc.rule, func(t *testing.T) {
-			c := semantics.Counter{}
-			big, small := runBoth(t, tc.src, tc.args, c)
-			if big != small {
-				t.Errorf("big-step and small-step disagree:\n big: %s\nsmall: %s", big, small)
-			}
-			if tc.err != "" {
-				if !strings.HasPrefix(big, "error: ") || !strings.Contains(big, tc.err) {
-					t.Errorf("got %s, want error %q", big, tc.err)
-				}
-			} else if big != tc.want {
-				t.Errorf("got %s, want %s", big, tc.want)
-			}
-			if c[tc.rule] == 0 && tc.err == "" {
-				t.Errorf("rule %s did not fire (fired: %v)", tc.rule, c)
-			}
-			// The derivation of a run that ends is built without trouble,
-			// and its root is the program's.
-			p, _ := ParseFile("t.fun", tc.src)
-			env, _ := BindInputs(p, tc.args)
-			if _, d, err := Eval(p, env, &EvalOptions{Derive: true}); err == nil && d == nil {
-				t.Error("no derivation")
-			}
-		})
-	}
-}
+func TestEvalExtRules(t *testing.T) { runEvalCases(t, evalExtCases) }
 
 // TestSmallStepExtTrace pins the steps of the extension forms: a start
 // step, then one E-IN per iteration (a frame each), as for kernels.

@@ -70,27 +70,7 @@ var evalFloatCases = []evalCase{
 	{rule: "E-IF-TRUE", src: "input (x : float)\nlet (c : int) = x < 1.0\nlet (y : float) = if c then in (x) else let (h : float) = 1.0 in (h)\nin (y)", args: map[string]string{"x": "0.5"}, want: "0.5"},
 }
 
-func TestEvalFloatRules(t *testing.T) {
-	for _, tc := range evalFloatCases {
-		t.Run(tc.rule, func(t *testing.T) {
-			c := semantics.Counter{}
-			big, small := runBoth(t, tc.src, tc.args, c)
-			if big != small {
-				t.Errorf("big-step and small-step disagree:\n big: %s\nsmall: %s", big, small)
-			}
-			if tc.err != "" {
-				if !strings.HasPrefix(big, "error: ") || !strings.Contains(big, tc.err) {
-					t.Errorf("got %s, want error %q", big, tc.err)
-				}
-			} else if big != tc.want {
-				t.Errorf("got %s, want %s", big, tc.want)
-			}
-			if c[tc.rule] == 0 && tc.err == "" {
-				t.Errorf("rule %s did not fire (fired: %v)", tc.rule, c)
-			}
-		})
-	}
-}
+func TestEvalFloatRules(t *testing.T) { runEvalCases(t, evalFloatCases) }
 
 // TestEmptyFloatKernel checks that a float kernel of no iterations is a
 // float array (StackOf), under both semantics, not an int one.

@@ -93,24 +93,42 @@ func runBoth(t *testing.T, src string, args map[string]string, counter semantics
 	return big, small
 }
 
-func TestEvalRules(t *testing.T) {
-	for _, tc := range evalCases {
+func TestEvalRules(t *testing.T) { runEvalCases(t, evalCases) }
+
+// runEvalCases runs each case under both semantics, which must agree and
+// give its values or its error; a case that ends must have applied its
+// rule and have a derivation. A case whose err is "inputs" is one whose
+// inputs BindInputs must refuse.
+func runEvalCases(t *testing.T, cases []evalCase) {
+	for _, tc := range cases {
 		t.Run(tc.rule, func(t *testing.T) {
+			if tc.err == "inputs" {
+				p, _ := ParseFile("t.fun", tc.src)
+				if _, err := BindInputs(p, tc.args); err == nil {
+					t.Errorf("inputs %v accepted", tc.args)
+				}
+				return
+			}
 			c := semantics.Counter{}
 			big, small := runBoth(t, tc.src, tc.args, c)
 			if big != small {
 				t.Errorf("big-step and small-step disagree:\n big: %s\nsmall: %s", big, small)
 			}
-			want := tc.want
 			if tc.err != "" {
 				if !strings.HasPrefix(big, "error: ") || !strings.Contains(big, tc.err) {
 					t.Errorf("got %s, want error %q", big, tc.err)
 				}
-			} else if big != want {
-				t.Errorf("got %s, want %s", big, want)
+			} else if big != tc.want {
+				t.Errorf("got %s, want %s", big, tc.want)
 			}
 			if c[tc.rule] == 0 && tc.err == "" {
 				t.Errorf("rule %s did not fire (fired: %v)", tc.rule, c)
+			}
+			// The derivation of a run that ends is built without trouble.
+			p, _ := ParseFile("t.fun", tc.src)
+			env, _ := BindInputs(p, tc.args)
+			if _, d, err := Eval(p, env, &EvalOptions{Derive: true}); err == nil && d == nil {
+				t.Error("no derivation")
 			}
 		})
 	}

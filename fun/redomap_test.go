@@ -115,39 +115,7 @@ var evalRedomapCases = []evalCase{
 	{rule: "E-SCANOMAP", src: scanomapRows, args: map[string]string{"xss": "[]", "m": "3", "zero": "[1 2 3]"}, want: "[]"},
 }
 
-func TestEvalRedomapRules(t *testing.T) {
-	for _, tc := range evalRedomapCases {
-		t.Run(tc.rule, func(t *testing.T) {
-			if tc.err == "inputs" {
-				p, _ := ParseFile("t.fun", tc.src)
-				if _, err := BindInputs(p, tc.args); err == nil {
-					t.Errorf("inputs %v accepted", tc.args)
-				}
-				return
-			}
-			c := semantics.Counter{}
-			big, small := runBoth(t, tc.src, tc.args, c)
-			if big != small {
-				t.Errorf("big-step and small-step disagree:\n big: %s\nsmall: %s", big, small)
-			}
-			if tc.err != "" {
-				if !strings.HasPrefix(big, "error: ") || !strings.Contains(big, tc.err) {
-					t.Errorf("got %s, want error %q", big, tc.err)
-				}
-			} else if big != tc.want {
-				t.Errorf("got %s, want %s", big, tc.want)
-			}
-			if c[tc.rule] == 0 && tc.err == "" {
-				t.Errorf("rule %s did not fire (fired: %v)", tc.rule, c)
-			}
-			p, _ := ParseFile("t.fun", tc.src)
-			env, _ := BindInputs(p, tc.args)
-			if _, d, err := Eval(p, env, &EvalOptions{Derive: true}); err == nil && d == nil {
-				t.Error("no derivation")
-			}
-		})
-	}
-}
+func TestEvalRedomapRules(t *testing.T) { runEvalCases(t, evalRedomapCases) }
 
 // TestRedomapIsReduceOfKernel: redomap ⊕ z f is reduce ⊕ z over (kernel
 // i <= n do f), and scanomap the scan, on the values.
