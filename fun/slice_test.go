@@ -31,23 +31,11 @@ const slicedMark = "-- sliced:"
 func TestSliceGolden(t *testing.T) {
 	path := filepath.Join("testdata", "slice.txt")
 	if *update {
-		// A rewritten expected part of another length moves the chunks
-		// after it, and the positions in their notes: rewrite until the
-		// file stays as it is.
-		for round := 0; round < 4; round++ {
-			before, _ := os.ReadFile(path)
-			rewrite(t, path, slicedMark, sliceChunks(t, path))
-			if after, _ := os.ReadFile(path); string(after) == string(before) {
-				break
-			}
-		}
+		rewriteStable(t, path, slicedMark, sliceChunks)
 	}
 	for _, c := range golden.Read(t, path, "--") {
 		t.Run(c.Name(), func(t *testing.T) {
-			src, want, ok := strings.Cut(c.Src, "\n"+slicedMark+"\n")
-			if !ok {
-				t.Fatalf("%s:%d: no %q line", c.File, c.Line, slicedMark)
-			}
+			src, want := expected(t, c, slicedMark)
 			p, q, rep := sliceChunk(t, c.File, src)
 			if out := render(q, rep); strings.TrimSpace(out) != strings.TrimSpace(want) {
 				t.Errorf("%s:%d: sliced program and report differ (go test ./fun -run TestSliceGolden -update rewrites them)\ngot:\n%s\nwant:\n%s", c.File, c.Line, out, want)
@@ -117,6 +105,31 @@ func render(q *fun.Program, rep *fun.SliceReport) string {
 // mark line ("-- sliced:", "-- fused:"; added when missing) by what the
 // test got, by the chunk's first line. The golden files of the passes
 // (slice.txt, fuse.txt) share it.
+// rewriteStable rewrites the golden file at path with what chunks
+// computes of it until the file stays as it is: a rewritten expected part
+// of another length moves the chunks after it, and the positions in their
+// notes.
+func rewriteStable(t *testing.T, path, mark string, chunks func(*testing.T, string) map[int]string) {
+	for round := 0; round < 4; round++ {
+		before, _ := os.ReadFile(path)
+		rewrite(t, path, mark, chunks(t, path))
+		if after, _ := os.ReadFile(path); string(after) == string(before) {
+			return
+		}
+	}
+}
+
+// expected splits a golden chunk at its mark line into the program and
+// the expected part.
+func expected(t *testing.T, c *golden.Chunk, mark string) (src, want string) {
+	t.Helper()
+	src, want, ok := strings.Cut(c.Src, "\n"+mark+"\n")
+	if !ok {
+		t.Fatalf("%s:%d: no %q line", c.File, c.Line, mark)
+	}
+	return src, want
+}
+
 func rewrite(t *testing.T, path, mark string, got map[int]string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
