@@ -231,36 +231,19 @@ func (f *fuser) report() *FusionReport {
 // at is a position as line:col, for naming a consumer in a note.
 func at(p Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
-// formName is the name of an expression's form, as notes give it.
+// formName is the name of an expression's form, as fusion's notes give
+// it: slicing's (slForm), but a replicate by its name, and the forms no
+// SOAC fuses into as a statement.
 func formName(e Exp) string {
-	switch e := e.(type) {
-	case *KernelExp:
-		if isReplicate(e) {
-			return "replicate"
-		}
-		return "kernel"
-	case *IotaExp:
-		return "iota"
-	case *CopyExp:
-		return "copy"
-	case *ReduceExp:
-		return "reduce"
-	case *ScanExp:
-		return "scan"
-	case *FilterExp:
-		return "filter"
-	case *RedomapExp:
-		return RedomapWord(e)
-	case *LoopExp:
-		return "loop"
-	case *IfExp:
-		return "if"
-	case *TransposeExp:
-		return "transpose"
-	case *SliceExp:
-		return "slice"
+	if k, ok := e.(*KernelExp); ok && isReplicate(k) {
+		return "replicate"
 	}
-	return "statement"
+	switch w := slForm(e); w {
+	case "assert", "read", "scalar statement":
+		return "statement"
+	default:
+		return w
+	}
 }
 
 // isReplicate reports whether a kernel is a replicate: its body has no

@@ -153,19 +153,7 @@ func slBinders(s *Stm) map[string]bool {
 	for _, p := range s.Pat {
 		out[p.Name.Name] = true
 	}
-	Inspect(s.Exp, func(n Node) bool {
-		switch n := n.(type) {
-		case *Param:
-			out[n.Name.Name] = true
-		case *KernelExp:
-			out[n.Var.Name] = true
-		case *LoopExp:
-			out[n.Var.Name] = true
-		case *RedomapExp:
-			out[n.Var.Name] = true
-		}
-		return true
-	})
+	bindersInto(out, s.Exp) // fuse_uses.go
 	return out
 }
 
