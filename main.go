@@ -493,7 +493,7 @@ func cmdCompile(args []string, stdout io.Writer) (err error) {
 		return err
 	}
 	if *to == "" && !*stages {
-		return usageError{"compile: --to LEVEL (" + strings.Join(check.Registry.Names(), ", ") + ")"}
+		return usageError{"compile: say which level to compile to, --to LEVEL (" + strings.Join(check.Registry.Names(), ", ") + "), or --stages for every stage down to IMP"}
 	}
 	if _, err := funmem.ParseLayout(*layout); err != nil {
 		return usageError{"compile: " + err.Error()}
