@@ -262,11 +262,11 @@ func (e *emitter) partFn(name string, ty scope, captured []slot, binds []slot, a
 // block's partials and its threads' flags, and calls of the parts.
 type foldKernel struct {
 	*foldFn
-	e                  *emitter
-	part, ok, t        string
-	comb               string
-	combArgs           []slot
-	first, last, users string
+	e           *emitter
+	part, ok, t string
+	comb        string
+	combArgs    []slot
+	first, last string
 }
 
 // newFoldKernel starts a kernel: its shared arrays, t (the thread's index

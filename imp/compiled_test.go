@@ -17,7 +17,6 @@ import (
 // the small-step, which copies environments as the rules do, does.
 type progGen struct {
 	rng *rand.Rand
-	b   strings.Builder
 }
 
 var genScalars = []string{"a", "b", "c", "i", "j", "n"}

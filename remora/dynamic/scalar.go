@@ -177,8 +177,6 @@ func bools(c *remora.Call, name string, xs []num) error {
 	return nil
 }
 
-func always(num) (num, bool) { return num{}, true }
-
 func init() {
 	zero, one := intNum(0), intNum(1)
 	add := func(a, b num) (num, bool) { return addNum(a, b), true }
