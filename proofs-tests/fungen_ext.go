@@ -323,26 +323,11 @@ func (b *block) genFold(scan bool) bool {
 	if iters > g.cfg.MaxIter {
 		return false
 	}
-	op := foldRandom
-	if len(row) <= 1 && (g.cfg.AssociativeFolds || g.chance(0.8)) {
-		op = pick(g, []int{foldAdd, foldAdd, foldMul, foldMax, foldMin})
+	op, ok := b.foldOp(row, iters, false)
+	if !ok {
+		return false
 	}
-	if len(row) == 1 && op != foldRandom && iters*max(1, b.extent(row[0]).hi) > g.cfg.MaxIter {
-		op = foldRandom
-	}
-	if op == foldRandom && g.cfg.AssociativeFolds {
-		return false // a random body is seldom associative
-	}
-	z := b.produce(row)
-	first := g.chance(0.5)
-	var name string
-	prefix := "x"
-	if scan || len(row) > 0 {
-		prefix = "a"
-	}
-	if first {
-		name = g.fresh(prefix)
-	}
+	z, first, name, prefix := b.foldStart(row, scan)
 	av := &gvar{name: g.fresh(prefixOf(row)), dims: row, iv: ivTop}
 	bv := &gvar{name: g.fresh(prefixOf(row)), dims: row, iv: xs.iv}
 	mark := g.next
@@ -363,6 +348,41 @@ func (b *block) genFold(scan bool) bool {
 	}
 	b.bind(&fun.Stm{Pat: []*fun.Param{param(v.name, v.dims)}, Exp: e}, v)
 	return true
+}
+
+// foldOp picks a fold's operator over items of type row, folded iters
+// times in all: a known one (sum, product, max, min) where the items are
+// scalars or rows whose element-wise fold stays within the budget (and,
+// with nonNegRow, whose rows cannot be of a negative length), else a
+// random body; false where the configuration wants associative folds and
+// only a random body would do (one is seldom associative).
+func (b *block) foldOp(row []string, iters int64, nonNegRow bool) (int, bool) {
+	g := b.g
+	op := foldRandom
+	if len(row) <= 1 && (g.cfg.AssociativeFolds || g.chance(0.8)) {
+		op = pick(g, []int{foldAdd, foldAdd, foldMul, foldMax, foldMin})
+	}
+	if len(row) == 1 && op != foldRandom && (iters*max(1, b.extent(row[0]).hi) > g.cfg.MaxIter || nonNegRow && b.extent(row[0]).lo < 0) {
+		op = foldRandom
+	}
+	return op, op != foldRandom || !g.cfg.AssociativeFolds
+}
+
+// foldStart makes a fold's start value of type row, and decides whether
+// its result's name is drawn before its bodies' names (first; then name
+// is it) or after (with prefix).
+func (b *block) foldStart(row []string, scan bool) (z *gvar, first bool, name, prefix string) {
+	g := b.g
+	z = b.produce(row)
+	first = g.chance(0.5)
+	prefix = "x"
+	if scan || len(row) > 0 {
+		prefix = "a"
+	}
+	if first {
+		name = g.fresh(prefix)
+	}
+	return z, first, name, prefix
 }
 
 // operator adds to nb, the body of a fold's operator whose operands av
@@ -440,26 +460,11 @@ func (b *block) genRedomap(scan bool) bool {
 	if scan && len(row) > 0 && !b.extent(row[0]).within(0, g.cfg.MaxExtent) {
 		return false
 	}
-	op := foldRandom
-	if len(row) <= 1 && (g.cfg.AssociativeFolds || g.chance(0.8)) {
-		op = pick(g, []int{foldAdd, foldAdd, foldMul, foldMax, foldMin})
-	}
-	if len(row) == 1 && op != foldRandom && (iters*max(1, b.extent(row[0]).hi) > g.cfg.MaxIter || b.extent(row[0]).lo < 0) {
-		op = foldRandom
-	}
-	if op == foldRandom && g.cfg.AssociativeFolds {
+	op, ok := b.foldOp(row, iters, true)
+	if !ok {
 		return false
 	}
-	z := b.produce(row)
-	first := g.chance(0.5)
-	var name string
-	prefix := "x"
-	if scan || len(row) > 0 {
-		prefix = "a"
-	}
-	if first {
-		name = g.fresh(prefix)
-	}
+	z, first, name, prefix := b.foldStart(row, scan)
 	i := &gvar{name: g.fresh("i"), iv: ivl{1, max(1, n.iv.hi)}, idxOf: n.name}
 	av := &gvar{name: g.fresh(prefixOf(row)), dims: row, iv: ivTop}
 	mark := g.next

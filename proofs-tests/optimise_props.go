@@ -8,7 +8,6 @@ import (
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/lang"
-	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -163,12 +162,9 @@ func propSlice(c *Case) string {
 // no more operations than the slicing overhead allows.
 func propRemoraOptimised(c *RemoraCase) string {
 	reg := arraycheck.Registry
-	var p lang.Program
-	if err := safely("loading the Remora program", func() (err error) {
-		p, err = reg.Load("gen.remora", c.Src, remora.Language.Name(), "", lang.LoadOptions{})
-		return err
-	}); err != nil {
-		return "GENERATOR BUG: the program does not load: " + err.Error()
+	p, bug := loadGenerated(reg, c)
+	if bug != "" {
+		return bug
 	}
 	compile := func(o lang.CompileOptions) ([]lang.Stage, error) {
 		var st []lang.Stage

@@ -28,16 +28,25 @@ var position = regexp.MustCompile(`[^ :]+:[0-9]+:[0-9]+: `)
 // propRemoraAtLevels is the property over the arraysem command's registry.
 func propRemoraAtLevels(c *RemoraCase) string { return propRemoraLevels(arraycheck.Registry, nil)(c) }
 
+// loadGenerated loads a generated Remora program through reg, or says
+// that the generator made one that does not load.
+func loadGenerated(reg *lang.Registry, c *RemoraCase) (p lang.Program, bug string) {
+	if err := safely("loading the Remora program", func() (err error) {
+		p, err = reg.Load("gen.remora", c.Src, remora.Language.Name(), "", lang.LoadOptions{})
+		return err
+	}); err != nil {
+		return nil, "GENERATOR BUG: the program does not load: " + err.Error()
+	}
+	return p, ""
+}
+
 // propRemoraLevels is the property over the registry reg, counting what
 // it sees in stats (unless nil).
 func propRemoraLevels(reg *lang.Registry, stats *levelStats) func(c *RemoraCase) string {
 	return func(c *RemoraCase) string {
-		var p lang.Program
-		if err := safely("loading the Remora program", func() (err error) {
-			p, err = reg.Load("gen.remora", c.Src, remora.Language.Name(), "", lang.LoadOptions{})
-			return err
-		}); err != nil {
-			return "GENERATOR BUG: the program does not load: " + err.Error()
+		p, bug := loadGenerated(reg, c)
+		if bug != "" {
+			return bug
 		}
 		want := levelRun{level: p.Language().Title(), sem: "big"}
 		want.err = safely(want.name(), func() (err error) {
