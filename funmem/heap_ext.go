@@ -196,6 +196,41 @@ func (x *ext) enter(h *semantics.Heap) (*Env, *fun.Body, error) {
 	return env, b, nil
 }
 
+// startCombine binds a fold's operands, the accumulator and elem, to the
+// parameters ps in their groups gs, and starts the combine step: outside
+// the fold's tracker, in one of its own.
+func (x *ext) startCombine(h *semantics.Heap, bind func(name string, v Value), ps []*fun.Param, gs []Group, elem Value) error {
+	err := bindGroup(bind, ps, gs[0], x.vals[0], x.rule)
+	if err == nil {
+		err = bindGroup(bind, ps, gs[1], elem, x.rule)
+	}
+	if err != nil {
+		return err
+	}
+	h.Pop()
+	x.on = false
+	x.older = semantics.Label(h.Blocks())
+	x.comb = x.pool.get(true)
+	h.Push(x.comb)
+	x.comb.Start(1)
+	return nil
+}
+
+// finishCombine ends combine step i: a step of a reduction tree may write
+// only blocks it allocated (a race, at pos, else); its tracker may then
+// serve again.
+func (x *ext) finishCombine(h *semantics.Heap, pos semantics.Pos, i int64) error {
+	x.endCombine(h)
+	for _, w := range x.comb.Trace.At(1).Writes {
+		if w.Block <= x.older {
+			return semantics.Errorf(pos, semantics.RaceError, x.rule,
+				"race: combine step %d writes %v, in a block it did not allocate (a reduction tree's steps may write only their own blocks)", i, w)
+		}
+	}
+	x.pool.put(x.comb) // its writes are read: the tracker may serve again
+	return nil
+}
+
 // enterWith begins iteration x.i: it binds the iteration's parameters, in
 // order, through bind (on x.env), and returns the body to run.
 func (x *ext) enterWith(h *semantics.Heap, bind func(name string, v Value)) (*fun.Body, error) {
@@ -213,22 +248,9 @@ func (x *ext) enterWith(h *semantics.Heap, bind func(name string, v Value)) (*fu
 		if err != nil {
 			return nil, err
 		}
-		ps := x.params()
-		gs := x.groups()
-		err = bindGroup(bind, ps, gs[0], x.vals[0], x.rule)
-		if err == nil {
-			err = bindGroup(bind, ps, gs[1], b, x.rule)
-		}
-		if err != nil {
+		if err := x.startCombine(h, bind, x.params(), x.groups(), b); err != nil {
 			return nil, err
 		}
-		// The combine step: outside the fold's tracker, in one of its own.
-		h.Pop()
-		x.on = false
-		x.older = semantics.Label(h.Blocks())
-		x.comb = x.pool.get(true)
-		h.Push(x.comb)
-		x.comb.Start(1)
 		return fun.ExpBody(e), nil
 	case *fun.FilterExp:
 		x.t.Start(i)
@@ -260,14 +282,9 @@ func (x *ext) leave(h *semantics.Heap, vs []Value) error {
 		}
 		x.vals = vs
 	case *fun.ReduceExp, *fun.ScanExp:
-		x.endCombine(h)
-		for _, w := range x.comb.Trace.At(1).Writes {
-			if w.Block <= x.older {
-				return semantics.Errorf(x.s.Exp.Pos(), semantics.RaceError, x.rule,
-					"race: combine step %d writes %v, in a block it did not allocate (a reduction tree's steps may write only their own blocks)", i, w)
-			}
+		if err := x.finishCombine(h, x.s.Exp.Pos(), i); err != nil {
+			return err
 		}
-		x.pool.put(x.comb) // its writes are read: the tracker may serve again
 		if len(vs) != 1 {
 			return semantics.Stuckf(fun.ExpBody(e).In, x.rule, "an operator body returns one value, not %d", len(vs))
 		}

@@ -68,20 +68,9 @@ func (x *ext) enterRedomap(h *semantics.Heap, e *fun.RedomapExp, bind func(name 
 	if len(gs) != 2 {
 		return nil, semantics.Stuckf(e.Keyword, x.rule, "%s takes 2 operands, but its parameters give %d", fun.RedomapWord(e), len(gs))
 	}
-	err := bindGroup(bind, ps, gs[0], x.vals[0], x.rule)
-	if err == nil {
-		err = bindGroup(bind, ps, gs[1], x.elem, x.rule)
-	}
-	if err != nil {
+	if err := x.startCombine(h, bind, ps, gs, x.elem); err != nil { // heap_ext.go
 		return nil, err
 	}
-	// The combine step: outside the fold's tracker, in one of its own.
-	h.Pop()
-	x.on = false
-	x.older = semantics.Label(h.Blocks())
-	x.comb = x.pool.get(true)
-	h.Push(x.comb)
-	x.comb.Start(1)
 	return e.Op, nil
 }
 
@@ -96,14 +85,9 @@ func (x *ext) leaveRedomap(h *semantics.Heap, e *fun.RedomapExp, vs []Value) err
 		x.elem, x.mapping = vs[0], false
 		return nil
 	}
-	x.endCombine(h)
-	for _, w := range x.comb.Trace.At(1).Writes {
-		if w.Block <= x.older {
-			return semantics.Errorf(e.Keyword, semantics.RaceError, x.rule,
-				"race: combine step %d writes %v, in a block it did not allocate (a reduction tree's steps may write only their own blocks)", i, w)
-		}
+	if err := x.finishCombine(h, e.Keyword, i); err != nil {
+		return err
 	}
-	x.pool.put(x.comb) // its writes are read: the tracker may serve again
 	if len(vs) != 1 {
 		return semantics.Stuckf(e.Op.In, x.rule, "an operator body returns one value, not %d", len(vs))
 	}
