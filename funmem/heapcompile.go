@@ -329,23 +329,8 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 		var bufs [2][]Value
 		for !x.done() {
 			_, err := x.enterWith(m.h, bind)
-			if err == nil {
-				err = body.run(m, fr)
-			}
-			if err == nil {
-				vs := bufs[x.i&1]
-				if vs == nil {
-					vs = make([]Value, len(body.results))
-					bufs[x.i&1] = vs
-				}
-				for i, r := range body.results {
-					vs[i] = fr[r]
-				}
-				err = x.leave(m.h, vs)
-			}
-			if err != nil {
-				x.abort(m.h)
-				return x.raceOf(err)
+			if err := runStep(m, x, body, fr, turnBuf(&bufs, x.i, len(body.results)), err); err != nil {
+				return err
 			}
 		}
 		vs, err := x.finish(m.h, m.opts)
@@ -523,6 +508,36 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 		fr[out[0]] = dest
 		return nil
 	}
+}
+
+// runStep runs body for the step of the extension form x that has been
+// entered (unless entering went wrong: err), gives x the body's results
+// in vs, and aborts x on an error.
+func runStep(m *heapMachine, x *ext, body *hbody, fr []Value, vs []Value, err error) error {
+	if err == nil {
+		err = body.run(m, fr)
+	}
+	if err == nil {
+		for i, r := range body.results {
+			vs[i] = fr[r]
+		}
+		err = x.leave(m.h, vs)
+	}
+	if err != nil {
+		x.abort(m.h)
+		return x.raceOf(err)
+	}
+	return nil
+}
+
+// turnBuf is the buffer of step i's n results, made when first needed:
+// two in turn, as a step's values (a loop's, a fold's accumulator) are
+// read by the step after it.
+func turnBuf(bufs *[2][]Value, i int64, n int) []Value {
+	if bufs[i&1] == nil {
+		bufs[i&1] = make([]Value, n)
+	}
+	return bufs[i&1]
 }
 
 // hIndex is E-MEM-INDEX: the word at L(y1, …, yn) in x's block, read

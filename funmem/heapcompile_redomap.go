@@ -59,24 +59,10 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 			_, err := x.enterWith(m.h, bind)
 			body, vs := mapBody, mapVals
 			if !mapping {
-				body = opBody
-				if vs = opVals[x.i&1]; vs == nil {
-					vs = make([]Value, len(opBody.results))
-					opVals[x.i&1] = vs
-				}
+				body, vs = opBody, turnBuf(&opVals, x.i, len(opBody.results))
 			}
-			if err == nil {
-				err = body.run(m, fr)
-			}
-			if err == nil {
-				for i, r := range body.results {
-					vs[i] = fr[r]
-				}
-				err = x.leave(m.h, vs)
-			}
-			if err != nil {
-				x.abort(m.h)
-				return x.raceOf(err)
+			if err := runStep(m, x, body, fr, vs, err); err != nil { // heapcompile.go
+				return err
 			}
 		}
 		vs, err := x.finish(m.h, m.opts)
