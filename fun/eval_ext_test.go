@@ -133,6 +133,38 @@ var evalExtCases = []evalCase{
 
 func TestEvalExtRules(t *testing.T) { runEvalCases(t, evalExtCases) }
 
+// checkSteps runs src's small-step on args: the rules applied, in order,
+// must be rules, and some configuration must start with ctx (unless
+// ctx is "").
+func checkSteps(t *testing.T, src string, args map[string]string, rules, ctx string) {
+	t.Helper()
+	p, err := ParseFile("t.fun", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := BindInputs(p, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var applied []string
+	seen := ctx == ""
+	_, _, err = RunSmall(p, env, &semantics.RunOptions{OnStep: func(rule string, state any) {
+		applied = append(applied, rule)
+		if ctx != "" && strings.HasPrefix(state.(Config).String(), ctx) {
+			seen = true
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(applied, " "); got != rules {
+		t.Errorf("%v: rules %s, want %s", args, got, rules)
+	}
+	if !seen {
+		t.Errorf("%v: no configuration starts with %s", args, ctx)
+	}
+}
+
 // TestSmallStepExtTrace pins the steps of the extension forms: a start
 // step, then one E-IN per iteration (a frame each), as for kernels.
 func TestSmallStepExtTrace(t *testing.T) {
@@ -150,30 +182,6 @@ func TestSmallStepExtTrace(t *testing.T) {
 		{filterPos, map[string]string{"xs": "[1 -2]"}, "E-FILTER E-SCALAR E-IN E-SCALAR E-IN E-IN", "[filter 2 of 2]"},
 		{assertEven, map[string]string{"n": "2"}, "E-ASSERT E-IN", ""},
 	} {
-		p, err := ParseFile("t.fun", tc.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		env, err := BindInputs(p, tc.args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rules []string
-		seen := tc.ctx == ""
-		_, _, err = RunSmall(p, env, &semantics.RunOptions{OnStep: func(rule string, state any) {
-			rules = append(rules, rule)
-			if tc.ctx != "" && strings.HasPrefix(state.(Config).String(), tc.ctx) {
-				seen = true
-			}
-		}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Join(rules, " "); got != tc.rules {
-			t.Errorf("%v: rules %s, want %s", tc.args, got, tc.rules)
-		}
-		if !seen {
-			t.Errorf("%v: no configuration starts with %s", tc.args, tc.ctx)
-		}
+		checkSteps(t, tc.src, tc.args, tc.rules, tc.ctx)
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/arraysem/arraysem/semantics"
 )
 
 // redomap and scanomap: E-REDOMAP and E-SCANOMAP in both semantics, the
@@ -182,31 +180,7 @@ func TestSmallStepRedomapTrace(t *testing.T) {
 		{scanomapSq, map[string]string{"xs": "[3]", "z": "0"}, "E-SCANOMAP E-INDEX E-SCALAR E-IN E-SCALAR E-IN E-IN", "[scanomap 1 of 1 combine]"},
 		{scanomapSq, map[string]string{"xs": "[]", "z": "0"}, "E-SCANOMAP E-IN", ""},
 	} {
-		p, err := ParseFile("t.fun", tc.src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		env, err := BindInputs(p, tc.args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rules []string
-		seen := tc.ctx == ""
-		_, _, err = RunSmall(p, env, &semantics.RunOptions{OnStep: func(rule string, state any) {
-			rules = append(rules, rule)
-			if tc.ctx != "" && strings.HasPrefix(state.(Config).String(), tc.ctx) {
-				seen = true
-			}
-		}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Join(rules, " "); got != tc.rules {
-			t.Errorf("%v: rules %s, want %s", tc.args, got, tc.rules)
-		}
-		if !seen {
-			t.Errorf("%v: no configuration starts with %s", tc.args, tc.ctx)
-		}
+		checkSteps(t, tc.src, tc.args, tc.rules, tc.ctx)
 	}
 }
 
