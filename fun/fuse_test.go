@@ -13,7 +13,6 @@ import (
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/golden"
-	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -175,57 +174,18 @@ func fuseIntents(src string, rep *fun.FusionReport) []string {
 // in a cost counter of q above p's. With unsafe (the pass was told to
 // duplicate work) q must instead run more operations than p in some case.
 func fuseSameRuns(p, q *fun.Program, cases []*check.Case, unsafe bool) []string {
-	var msgs []string
-	where := func(c *check.Case, sem string) string { return fmt.Sprintf("%s:%d (%s)", p.File, c.Line, sem) }
-	if _, err := fun.Check(q, nil); err != nil {
-		return []string{fmt.Sprintf("%s: the fused program does not type check: %v\n%s", p.File, err, fun.Print(q))}
-	}
-	if err := golden.RoundTrip(p.File, q, fun.Print, fun.ParseFile); err != nil {
-		return []string{fmt.Sprintf("%s: the fused program does not print back: %v", p.File, err)}
-	}
-	lp, err := fun.Language.Adopt(p.File, p, lang.LoadOptions{})
-	if err != nil {
-		return []string{err.Error()}
-	}
-	lq, err := fun.Language.Adopt(q.File, q, lang.LoadOptions{})
-	if err != nil {
-		return []string{err.Error()}
-	}
 	counted, costlier := false, false
-	for _, c := range cases {
-		for _, sem := range []string{"big", "small"} {
-			var sp, sq semantics.Stats
-			rp, errp := lp.Run(lang.RunOptions{Semantics: sem, Args: c.Args, RunOptions: semantics.RunOptions{Stats: &sp}})
-			rq, errq := lq.Run(lang.RunOptions{Semantics: sem, Args: c.Args, RunOptions: semantics.RunOptions{Stats: &sq}})
-			switch {
-			case errp == nil && errq == nil:
-				if a, b := strings.Join(rp.Lines, " "), strings.Join(rq.Lines, " "); a != b {
-					msgs = append(msgs, fmt.Sprintf("%s: fused gives { %s }, the program { %s }", where(c, sem), b, a))
-				}
-				if c.Error == nil && strings.Join(rq.Lines, " ") != strings.Join(c.Output, " ") {
-					msgs = append(msgs, fmt.Sprintf("%s: fused gives { %s }, the case expects { %s }", where(c, sem), strings.Join(rq.Lines, " "), strings.Join(c.Output, " ")))
-				}
-				if rq.Stats != nil && rp.Stats != nil {
-					counted = true
-					costlier = costlier || sq.Ops > sp.Ops
-					if !unsafe {
-						msgs = append(msgs, fuseCosts(where(c, sem), sp, sq)...)
-					}
-				}
-			case errp != nil && errq != nil:
-				if c.Error != nil && !c.Error.MatchString(errp.Error()) {
-					msgs = append(msgs, fmt.Sprintf("%s: the program gets stuck with %v, the case expects %q", where(c, sem), errp, c.Error))
-				}
-				if kind(errp) != kind(errq) {
-					msgs = append(msgs, fmt.Sprintf("%s: fused gets stuck with %v, the program with %v", where(c, sem), errq, errp))
-				}
-			case errq != nil:
-				msgs = append(msgs, fmt.Sprintf("%s: fused gets stuck (%v), the program gives { %s }", where(c, sem), errq, strings.Join(rp.Lines, " ")))
-			default:
-				msgs = append(msgs, fmt.Sprintf("%s: fused gives { %s }, the program gets stuck (%v)", where(c, sem), strings.Join(rq.Lines, " "), errp))
-			}
+	msgs := runsAgree(p, q, "fused", cases, func(errp, _ error) error { return errp }, func(where string, _ bool, sp, sq *semantics.Stats) []string {
+		if sp == nil || sq == nil {
+			return nil
 		}
-	}
+		counted = true
+		costlier = costlier || sq.Ops > sp.Ops
+		if unsafe {
+			return nil
+		}
+		return fuseCosts(where, *sp, *sq)
+	})
 	if unsafe && counted && !costlier {
 		msgs = append(msgs, fmt.Sprintf("%s: fused in an unsafe case, but no case runs more operations", p.File))
 	}

@@ -175,17 +175,43 @@ func rewrite(t *testing.T, path, mark string, got map[int]string) {
 // must match the case's pattern after slicing too). It also checks q's
 // printed form, and when FUN counts costs, the report's overhead bound.
 func sameRuns(p, q *fun.Program, rep *fun.SliceReport, cases []*check.Case, strict bool) []string {
+	errOf := func(_, errq error) error { return errq }
+	if !strict {
+		errOf = nil
+	}
+	return runsAgree(p, q, "sliced", cases, errOf, func(where string, countsCosts bool, sp, sq *semantics.Stats) []string {
+		if sp == nil || sq == nil {
+			if countsCosts {
+				return []string{where + ": FUN counts costs, but the run gave no counters"}
+			}
+			return nil
+		}
+		var msgs []string
+		if sq.Ops > sp.Ops+rep.Overhead {
+			msgs = append(msgs, fmt.Sprintf("%s: sliced runs %d operations, more than the program's %d and the overhead %d", where, sq.Ops, sp.Ops, rep.Overhead))
+		}
+		if sq.Words > sp.Words {
+			msgs = append(msgs, fmt.Sprintf("%s: sliced allocates %d words, the program %d", where, sq.Words, sp.Words))
+		}
+		return msgs
+	})
+}
+
+// runsAgree checks q, what a pass (done: "sliced", "fused") made of p:
+// that it type checks and prints back, and that each case, run on p and on
+// q under both semantics, gives the same values (and the case's), or gets
+// stuck in both with errors of one kind. errOf, when set, picks the error
+// (of p's run or q's) that must match the case's expected pattern; costs
+// says what is wrong with the cost counters of a pair of runs that ended
+// (nil when a run gave none).
+func runsAgree(p, q *fun.Program, done string, cases []*check.Case, errOf func(errp, errq error) error, costs func(where string, countsCosts bool, sp, sq *semantics.Stats) []string) []string {
 	var msgs []string
 	where := func(c *check.Case, sem string) string { return fmt.Sprintf("%s:%d (%s)", p.File, c.Line, sem) }
 	if _, err := fun.Check(q, nil); err != nil {
-		return []string{fmt.Sprintf("%s: the sliced program does not type check: %v\n%s", p.File, err, fun.Print(q))}
+		return []string{fmt.Sprintf("%s: the %s program does not type check: %v\n%s", p.File, done, err, fun.Print(q))}
 	}
-	back, err := fun.ParseFile(p.File, fun.Print(q))
-	if err != nil {
-		return []string{fmt.Sprintf("%s: the sliced program does not parse back: %v\n%s", p.File, err, fun.Print(q))}
-	}
-	if _, err := fun.Check(back, nil); err != nil {
-		return []string{fmt.Sprintf("%s: the sliced program, printed, does not type check: %v", p.File, err)}
+	if err := golden.RoundTrip(p.File, q, fun.Print, fun.ParseFile); err != nil {
+		return []string{fmt.Sprintf("%s: the %s program does not print back: %v", p.File, done, err)}
 	}
 	lp, err := fun.Language.Adopt(p.File, p, lang.LoadOptions{})
 	if err != nil {
@@ -203,33 +229,29 @@ func sameRuns(p, q *fun.Program, rep *fun.SliceReport, cases []*check.Case, stri
 			switch {
 			case errp == nil && errq == nil:
 				if a, b := strings.Join(rp.Lines, " "), strings.Join(rq.Lines, " "); a != b {
-					msgs = append(msgs, fmt.Sprintf("%s: sliced gives { %s }, the program { %s }", where(c, sem), b, a))
+					msgs = append(msgs, fmt.Sprintf("%s: %s gives { %s }, the program { %s }", where(c, sem), done, b, a))
 				}
 				if c.Error == nil && strings.Join(rq.Lines, " ") != strings.Join(c.Output, " ") {
-					msgs = append(msgs, fmt.Sprintf("%s: sliced gives { %s }, the case expects { %s }", where(c, sem), strings.Join(rq.Lines, " "), strings.Join(c.Output, " ")))
+					msgs = append(msgs, fmt.Sprintf("%s: %s gives { %s }, the case expects { %s }", where(c, sem), done, strings.Join(rq.Lines, " "), strings.Join(c.Output, " ")))
 				}
-				if lang.CountsCosts(lq, sem) && (rq.Stats == nil || rp.Stats == nil) {
-					msgs = append(msgs, fmt.Sprintf("%s: FUN counts costs, but the run gave no counters", where(c, sem)))
+				pp, qq := &sp, &sq
+				if rp.Stats == nil || rq.Stats == nil {
+					pp, qq = nil, nil
 				}
-				if rq.Stats != nil && rp.Stats != nil {
-					if sq.Ops > sp.Ops+rep.Overhead {
-						msgs = append(msgs, fmt.Sprintf("%s: sliced runs %d operations, more than the program's %d and the overhead %d", where(c, sem), sq.Ops, sp.Ops, rep.Overhead))
-					}
-					if sq.Words > sp.Words {
-						msgs = append(msgs, fmt.Sprintf("%s: sliced allocates %d words, the program %d", where(c, sem), sq.Words, sp.Words))
-					}
-				}
+				msgs = append(msgs, costs(where(c, sem), lang.CountsCosts(lq, sem), pp, qq)...)
 			case errp != nil && errq != nil:
-				if strict && c.Error != nil && !c.Error.MatchString(errq.Error()) {
-					msgs = append(msgs, fmt.Sprintf("%s: sliced gets stuck with %v, the case expects %q", where(c, sem), errq, c.Error))
+				if errOf != nil && c.Error != nil {
+					if e := errOf(errp, errq); !c.Error.MatchString(e.Error()) {
+						msgs = append(msgs, fmt.Sprintf("%s: gets stuck with %v, the case expects %q", where(c, sem), e, c.Error))
+					}
 				}
 				if kind(errp) != kind(errq) {
-					msgs = append(msgs, fmt.Sprintf("%s: sliced gets stuck with %v, the program with %v", where(c, sem), errq, errp))
+					msgs = append(msgs, fmt.Sprintf("%s: %s gets stuck with %v, the program with %v", where(c, sem), done, errq, errp))
 				}
 			case errq != nil:
-				msgs = append(msgs, fmt.Sprintf("%s: sliced gets stuck (%v), the program gives { %s }", where(c, sem), errq, strings.Join(rp.Lines, " ")))
+				msgs = append(msgs, fmt.Sprintf("%s: %s gets stuck (%v), the program gives { %s }", where(c, sem), done, errq, strings.Join(rp.Lines, " ")))
 			default:
-				msgs = append(msgs, fmt.Sprintf("%s: sliced gives { %s }, the program gets stuck (%v)", where(c, sem), strings.Join(rq.Lines, " "), errp))
+				msgs = append(msgs, fmt.Sprintf("%s: %s gives { %s }, the program gets stuck (%v)", where(c, sem), done, strings.Join(rq.Lines, " "), errp))
 			}
 		}
 	}
