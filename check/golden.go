@@ -253,14 +253,18 @@ type Outcome struct {
 	// (lang.Caveat: IMP and CUDA check no bounds, ERRATA I2): neither
 	// passed nor failed.
 	Caveats int
+	// Refused counts the runs at other levels that stopped on a 64-bit
+	// integer overflow where the source computes an exact integer
+	// (Row.Refused): neither passed nor failed.
+	Refused int
 	Levels  []LevelOutcome // in the order the levels were first met
 }
 
 // LevelOutcome counts the checks made at one level (named as side-by-side
 // names it: "IMP expanded (gpu)").
 type LevelOutcome struct {
-	Level                   string
-	Passed, Failed, Caveats int
+	Level                            string
+	Passed, Failed, Caveats, Refused int
 }
 
 // GoldenOptions configure a golden run.
@@ -342,6 +346,8 @@ func RunGolden(dir string, w io.Writer, o GoldenOptions) (Outcome, error) {
 			sum.Failed += lv.Failed
 			sum.Caveats += lv.Caveats
 			out.Caveats += lv.Caveats
+			sum.Refused += lv.Refused
+			out.Refused += lv.Refused
 		}
 		if o.Verbose && len(r.Fails) == 0 {
 			fmt.Fprintf(w, "ok   %s (%s)\n", f, semantics.Plural(r.Checks, "check"))
@@ -371,11 +377,15 @@ func printLevels(w io.Writer, out Outcome) {
 		return
 	}
 	fmt.Fprintln(w, "at the levels the files compile to (counted in the total below):")
-	rows := [][]string{{"level", "passed", "failed", "ran on"}}
+	rows := [][]string{{"level", "passed", "failed", "ran on", "refused"}}
 	for _, lv := range out.Levels {
-		rows = append(rows, []string{lv.Level, fmt.Sprint(lv.Passed), fmt.Sprint(lv.Failed), fmt.Sprint(lv.Caveats)})
+		rows = append(rows, []string{lv.Level, fmt.Sprint(lv.Passed), fmt.Sprint(lv.Failed), fmt.Sprint(lv.Caveats), fmt.Sprint(lv.Refused)})
 	}
 	table.Print(w, rows)
+	if out.Refused > 0 {
+		fmt.Fprintf(w, "(refused: %s stopped on a 64-bit integer overflow where the source's integers are exact; -v lists them)\n",
+			semantics.Plural(out.Refused, "run"))
+	}
 	if out.Caveats > 0 {
 		fmt.Fprintf(w, "(ran on: %s where the source goes wrong, at levels whose caveat allows it; -v lists them with the caveat)\n",
 			semantics.Plural(out.Caveats, "run"))
@@ -495,6 +505,11 @@ func (out *FileOutcome) atLevels(file string, c *Case, src lang.Program, sems []
 			row := run(lv.Stages, sem, c.Args)
 			row.Level, row.Stages = lv.Name, lv.Stages
 			where := fmt.Sprintf("%s:%d (%s %s)", file, c.Line, lv.Name, sem)
+			if row.Refused(first) {
+				count.Refused++
+				out.Notes = append(out.Notes, fmt.Sprintf("%s: refused: %v", where, row.Err))
+				continue
+			}
 			msg := ""
 			switch {
 			case c.Error == nil:

@@ -51,7 +51,9 @@ func (r Row) Outcome() string {
 // SideBySide runs every semantics of every level the Registry reaches p at
 // on the same inputs. It returns the rows and, when two disagree, an error
 // of kind MismatchError naming the first row that differs from the first,
-// the first differing element, and the pass that broke the program.
+// the first differing element, and the pass that broke the program; when
+// none disagrees but some refused (Row.Refused), an error of kind
+// OverflowError saying how many.
 func SideBySide(p lang.Program, args map[string]string) ([]Row, error) {
 	levels, err := Registry.Levels(p)
 	if err != nil {
@@ -90,11 +92,12 @@ func run(stages []lang.Stage, sem string, args map[string]string) Row {
 
 // agree compares every row with the first: the same results, or both
 // going wrong (errors differ in position from level to level, so only
-// their kinds are compared).
+// their kinds are compared). A row that refuses (Refused) is not
+// compared.
 func agree(rows []Row, args map[string]string) error {
 	first := rows[0]
 	for _, r := range rows[1:] {
-		if r.Declined != nil {
+		if r.Declined != nil || r.Refused(first) {
 			continue
 		}
 		if what := differ(first, r); what != "" {
@@ -103,6 +106,10 @@ func agree(rows []Row, args map[string]string) error {
 			}
 			return &semantics.Error{Kind: semantics.MismatchError, Rule: "side-by-side", Msg: "disagreement: " + what}
 		}
+	}
+	if n := Refusals(rows); n > 0 {
+		return &semantics.Error{Kind: semantics.OverflowError, Rule: "side-by-side",
+			Msg: fmt.Sprintf("refused: %s stop on a 64-bit integer overflow (%s); the other runs agree", semantics.Plural(n, "run"), semantics.OverflowNote)}
 	}
 	return nil
 }
@@ -138,6 +145,25 @@ func differ(first, r Row) string {
 		}
 	}
 	return ""
+}
+
+// Refused reports whether r stopped on a 64-bit integer overflow where
+// first did not (semantics.OverflowError): a compiled level of a program
+// whose integers are exact, refusing a value it cannot hold. That is no
+// disagreement: the level says so, rather than print a wrapped value.
+func (r Row) Refused(first Row) bool {
+	return kind(r.Err) == semantics.OverflowError && kind(first.Err) != semantics.OverflowError
+}
+
+// Refusals counts the rows that refused (Refused).
+func Refusals(rows []Row) int {
+	n := 0
+	for _, r := range rows[1:] {
+		if r.Declined == nil && r.Refused(rows[0]) {
+			n++
+		}
+	}
+	return n
 }
 
 func (r Row) program() lang.Program {
@@ -194,6 +220,9 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 	}
 	table.Print(w, t)
 	switch {
+	case kind(verdict) == semantics.OverflowError:
+		n := Refusals(rows)
+		fmt.Fprintf(w, "\nverdict: refused: %s stop on a 64-bit integer overflow (%s); the other %d agree\n", semantics.Plural(n, "run"), semantics.OverflowNote, runs-n)
 	case verdict != nil:
 		msg := verdict.Error()
 		var se *semantics.Error

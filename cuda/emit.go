@@ -238,7 +238,8 @@ func cudaCall(what string, c *Call) Stmt { return do(call("arraysem_cuda", c, st
 
 // sexp translates a scalar expression: +, -, * and unary - wrap through
 // the prelude's i64_ functions, / and % through total versions whose
-// divisors checks has checked; floats' operators and functions go
+// divisors checks has checked (and the checked operators through the
+// same functions, whose overflow checks has checked); floats' operators and functions go
 // through its f64_ ones (float.go).
 func (e *emitter) sexp(fr *frame, se fun.SExp) Expr {
 	switch se := se.(type) {
@@ -261,7 +262,7 @@ func (e *emitter) sexp(fr *frame, se fun.SExp) Expr {
 		if f, ok := f64Ops[se.Op]; ok && stype(fr.ty, se.L) == imp.Float {
 			return call(f, l, r)
 		}
-		switch se.Op {
+		switch se.Op.Unchecked() { // a checked operator's overflow is checked before (checks)
 		case semantics.Add:
 			return call("i64_add", l, r)
 		case semantics.Sub:
@@ -280,8 +281,9 @@ func (e *emitter) sexp(fr *frame, se fun.SExp) Expr {
 
 // checks are the stuck states of an expression, in the interpreter's
 // order of evaluation (left operand first, operands before the operator),
-// with its messages: an int division or remainder by zero, and int(se) of
-// a NaN or a float outside int64 (float division by zero is no error).
+// with its messages: an int division or remainder by zero, a checked
+// operator's overflow, and int(se) of a NaN or a float outside int64
+// (float division by zero is no error).
 func (e *emitter) checks(f *fn, fr *frame, se fun.SExp, rule string) []Stmt {
 	switch se := se.(type) {
 	case *fun.UnOp:
@@ -294,13 +296,29 @@ func (e *emitter) checks(f *fn, fr *frame, se fun.SExp, rule string) []Stmt {
 		return out
 	case *fun.BinOp:
 		out := append(e.checks(f, fr, se.L, rule), e.checks(f, fr, se.R, rule)...)
-		if (se.Op == semantics.Div || se.Op == semantics.Mod) && stype(fr.ty, se.L) == imp.Int {
-			site := e.site(se.OpPos, rule, pct(fmt.Sprintf("%v in %s", semantics.ErrDivZero{Op: se.Op}, fun.PrintSExp(se))))
+		w := se.Op.Unchecked()
+		if (w == semantics.Div || w == semantics.Mod) && stype(fr.ty, se.L) == imp.Int {
+			site := e.site(se.OpPos, rule, pct(fmt.Sprintf("%v in %s", semantics.ErrDivZero{Op: w}, fun.PrintSExp(se))))
 			out = append(out, &If{Cond: bin("==", e.sexp(fr, se.R), num(0)), Then: f.fail(site, nil, nil)})
+		}
+		if se.Op.IsChecked() {
+			// The interpreter's ErrOverflow, its operands printed by %lld.
+			msg := pct(semantics.ErrOverflow{Op: w}.Error())
+			msg = strings.Replace(msg, "0 "+w.String()+" 0", "%lld "+w.String()+" %lld", 1)
+			site := e.site(se.OpPos, rule, msg)
+			l, r := e.sexp(fr, se.L), e.sexp(fr, se.R)
+			out = append(out, &If{Cond: call(overflows[w], l, r), Then: f.fail(site, l, r)})
 		}
 		return out
 	}
 	return nil
+}
+
+// overflows are the prelude's tests of the checked operators: whether
+// the exact result of the wrapping operator is not an int64.
+var overflows = map[semantics.Op]string{
+	semantics.Add: "i64_add_overflows", semantics.Sub: "i64_sub_overflows",
+	semantics.Mul: "i64_mul_overflows", semantics.Div: "i64_div_overflows",
 }
 
 // value evaluates an expression into a fresh temporary (an int64_t, or a

@@ -78,7 +78,7 @@ func (e *emitter) intChecks(f *fn, fr *frame, se *fun.Call, rule string) []Stmt 
 	x := e.sexp(fr, se.Arg)
 	in := " in " + fun.PrintSExp(se)
 	nan := e.site(se.NamePos, rule, pct(semantics.ErrIntConversion{Value: math.NaN()}.Error()+in))
-	big := e.site(se.NamePos, rule, "int(%f64): out of the int64 range"+pct(in))
+	big := e.site(se.NamePos, rule, "integer overflow: int(%f64) does not fit in 64 bits"+pct(in))
 	return []Stmt{&If{Cond: &Unary{Op: "!", X: call("arraysem_f64_int_ok", x)}, Then: []Stmt{
 		&If{Cond: call("arraysem_f64_isnan", x), Then: f.fail(nan, nil, nil), Else: f.fail(big, call("arraysem_f64_bits", x), nil)},
 	}}}

@@ -211,6 +211,23 @@ __host__ __device__ static inline int64_t i64_mod(int64_t a, int64_t b) {
   if (b == 0 || b == -1) return 0;
   return a % b;
 }
+// The checked operators (+! -! *! /!, semantics.ErrOverflow): whether the
+// exact result of a op b is not an int64. The operation itself then runs
+// as the wrapping one above, after the program has stopped on these.
+__host__ __device__ static inline bool i64_add_overflows(int64_t a, int64_t b) {
+  int64_t r = i64_add(a, b);
+  return ((a ^ r) & (b ^ r)) < 0;
+}
+__host__ __device__ static inline bool i64_sub_overflows(int64_t a, int64_t b) {
+  int64_t r = i64_sub(a, b);
+  return ((a ^ b) & (a ^ r)) < 0;
+}
+__host__ __device__ static inline bool i64_mul_overflows(int64_t a, int64_t b) {
+  if (a == 0 || b == 0) return false;
+  if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN)) return true;
+  return i64_mul(a, b) / b != a;
+}
+__host__ __device__ static inline bool i64_div_overflows(int64_t a, int64_t b) { return a == INT64_MIN && b == -1; }
 
 // IMP's floats (an extension) are IEEE doubles. A heap word is an int64_t
 // either way: a float is stored as its bits, every NaN as the one

@@ -525,11 +525,13 @@ func (c *checker) sexp(e SExp) (*semantics.Derivation, semantics.Elem, error) {
 			return nil, 0, c.errorf(e.OpPos, TOp.Name, "operator %s applied to %s and %s in %s (no implicit conversions: use float(se) or int(se))", e.Op, l, r, PrintSExp(e))
 		}
 		res := l
+		if e.Op.IsChecked() && c.opts.Paper {
+			return nil, 0, c.errorf(e.OpPos, TOp.Name, "operator %s: the checked operators are an extension (refused in paper mode)", e.Op)
+		}
+		if e.Op.IntOnly() && l == semantics.FloatElem {
+			return nil, 0, c.errorf(e.OpPos, TOp.Name, "operator %s takes ints, not floats, in %s", e.Op, PrintSExp(e))
+		}
 		switch e.Op {
-		case semantics.Mod, semantics.And, semantics.Or:
-			if l == semantics.FloatElem {
-				return nil, 0, c.errorf(e.OpPos, TOp.Name, "operator %s takes ints, not floats, in %s", e.Op, PrintSExp(e))
-			}
 		case semantics.Eq, semantics.Ne, semantics.Lt, semantics.Le, semantics.Gt, semantics.Ge:
 			res = semantics.IntElem // a comparison gives 1 or 0
 		}

@@ -417,12 +417,12 @@ func EvalNum(e SExp, lookup func(x *Ident, rule string) (semantics.Num, error), 
 // opStuck is rule stuck at an operator that has no value (an int
 // division by zero, an ill-typed operand).
 func opStuck(e *BinOp, rule string, err error) error {
-	return semantics.Stuckf(e.OpPos, rule, "%v in %s", err, PrintSExp(e))
+	return semantics.OpStuck(e.OpPos, rule, err, " in "+PrintSExp(e))
 }
 
 // callStuck is rule stuck at a call that has no value (int(se) of a NaN).
 func callStuck(e *Call, rule string, err error) error {
-	return semantics.Stuckf(e.NamePos, rule, "%v in %s", err, PrintSExp(e))
+	return semantics.OpStuck(e.NamePos, rule, err, " in "+PrintSExp(e))
 }
 
 // expHead renders an expression briefly, eliding nested bodies.

@@ -16,13 +16,16 @@ var keywords = map[string]bool{
 func IsKeyword(name string) bool { return keywords[name] }
 
 // Ops are FUN's multi-character operators, for semantics.Scan.
-var Ops = []string{"<=", ">=", "==", "!=", "&&", "||"}
+var Ops = []string{"<=", ">=", "==", "!=", "&&", "||", "+!", "-!", "*!", "/!"}
 
 // binOps maps operator spellings to scalar operators.
 var binOps = map[string]semantics.Op{
 	"+": semantics.Add, "-": semantics.Sub, "*": semantics.Mul, "/": semantics.Div, "%": semantics.Mod,
 	"==": semantics.Eq, "!=": semantics.Ne, "<": semantics.Lt, "<=": semantics.Le, ">": semantics.Gt,
 	">=": semantics.Ge, "&&": semantics.And, "||": semantics.Or,
+	// The checked operators (an extension, semantics.AddChecked): stuck
+	// on overflow instead of wrapping.
+	"+!": semantics.AddChecked, "-!": semantics.SubChecked, "*!": semantics.MulChecked, "/!": semantics.DivChecked,
 }
 
 // ParseFile parses a FUN program. Errors are *semantics.Error values of kind

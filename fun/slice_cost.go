@@ -105,14 +105,16 @@ func slSexpOps(e SExp) int64 {
 	return 0
 }
 
-// slCanFail reports whether a cheap statement can get stuck: a division or
-// remainder by anything but a non-zero constant, int(…) of a float, an
-// element read, a slice, an assertion, or an if with such a statement.
-// (A division by a non-zero constant cannot fail: MinInt64 / -1 wraps.)
+// slCanFail reports whether a cheap statement can get stuck: a scalar
+// expression that can (CanFail: a division or remainder by anything but a
+// non-zero constant, a checked operator, int(…) of a float), an element
+// read, a slice, an assertion, or an if with such a statement. (A
+// wrapping division by a non-zero constant cannot fail: MinInt64 / -1
+// wraps.)
 func slCanFail(s *Stm) bool {
 	switch e := s.Exp.(type) {
 	case *ScalarExp:
-		return slSexpCanFail(e.X)
+		return CanFail(e.X)
 	case *TransposeExp:
 		return false
 	case *IfExp:
@@ -126,24 +128,6 @@ func slCanFail(s *Stm) bool {
 		return false
 	}
 	return true
-}
-
-// slSexpCanFail is slCanFail for a scalar expression.
-func slSexpCanFail(e SExp) bool {
-	switch e := e.(type) {
-	case *BinOp:
-		if e.Op == semantics.Div || e.Op == semantics.Mod {
-			if c, ok := e.R.(*Const); !ok || c.Value == 0 {
-				return true
-			}
-		}
-		return slSexpCanFail(e.L) || slSexpCanFail(e.R)
-	case *UnOp:
-		return slSexpCanFail(e.X)
-	case *Call:
-		return e.Func == semantics.ToInt || slSexpCanFail(e.Arg)
-	}
-	return false
 }
 
 // slBinders are the names a statement binds: its pattern's, and those bound

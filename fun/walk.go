@@ -597,3 +597,42 @@ func Binary(op semantics.Op, l, r SExp) SExp { return &BinOp{Op: op, L: l, R: r}
 
 // Neg is −x.
 func Neg(x SExp) SExp { return &UnOp{Op: semantics.Neg, X: x} }
+
+// CanFail reports whether a scalar expression can be stuck: a partial
+// operator (semantics.Op.Partial: division or remainder by anything but a
+// non-zero constant, a checked operator whose operands are not constants
+// it holds on) or int(se), which is stuck on NaN and ±Inf. Passes that
+// move a computation to where it runs more often, or drop it, ask it.
+func CanFail(e SExp) bool {
+	switch e := e.(type) {
+	case *BinOp:
+		if e.Op.Partial() && !holds(e) {
+			return true
+		}
+		return CanFail(e.L) || CanFail(e.R)
+	case *UnOp:
+		return CanFail(e.X)
+	case *Call:
+		return e.Func == semantics.ToInt || CanFail(e.Arg)
+	}
+	return false
+}
+
+// holds reports whether a partial operator cannot be stuck on its
+// operands: a division or remainder by a non-zero constant, or a
+// checked operator whose constant operands it holds on.
+func holds(e *BinOp) bool {
+	r, ok := e.R.(*Const)
+	if !ok {
+		return false
+	}
+	if !e.Op.IsChecked() {
+		return r.Value != 0
+	}
+	l, ok := e.L.(*Const)
+	if !ok {
+		return false
+	}
+	_, err := semantics.Binary(e.Op, l.Value, r.Value)
+	return err == nil
+}

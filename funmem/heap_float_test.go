@@ -2,6 +2,8 @@ package funmem
 
 import (
 	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // Unit tests of floats in the heap semantics, big- and small-step alike
@@ -81,10 +83,10 @@ let (k : int) = int(-2.75) + (nan == nan)
 let (big : float) = 1e300 * 1e300
 in (inf, nan, r, k, big)`, args: args("x", "4.0", "n", "3"), rules: []string{"E-MEM-SCALAR"},
 			want: "+Inf NaN 5.0 -2 +Inf", vals: "(+Inf, NaN, 5.0, -2, +Inf)"},
-		{name: "int of +Inf is stuck", src: `input (x : float)
+		{name: "int of +Inf overflows", kind: semantics.OverflowError, src: `input (x : float)
 let (y : float) = x * 1e308
 let (k : int) = int(y)
-in (k)`, args: args("x", "10.0"), err: `^E-MEM-SCALAR: int\(\+Inf\): out of the int64 range in int\(y\)$`},
+in (k)`, args: args("x", "10.0"), err: `^E-MEM-SCALAR: integer overflow: int\(\+Inf\) does not fit in 64 bits in int\(y\)$`},
 		{name: "a float input", src: `input (x : float)
 in (x)`, args: args("x", "2.0"), want: "2.0"},
 	})

@@ -399,7 +399,7 @@ func (s *simplifier) isClean(b *fun.Body) *fun.Body {
 // stuck, which deadCode drops when its name is not used.
 func droppable(st *fun.Stm) bool {
 	e, scalar := st.Exp.(*fun.ScalarExp)
-	return scalar && len(st.Pat) == 1 && cannotFail(e.X)
+	return scalar && len(st.Pat) == 1 && !fun.CanFail(e.X)
 }
 
 // propagate substitutes variables let-bound to constants into LMADs
@@ -633,26 +633,6 @@ func rowMajorType(t fun.Type) (fun.Type, bool) {
 		}
 	}
 	return r, true
-}
-
-// cannotFail reports whether a scalar expression evaluates without getting
-// stuck: its only partial operators divide by non-zero constants, and it
-// converts no float to an int (int(se) is stuck on NaN and ±Inf).
-func cannotFail(e fun.SExp) bool {
-	switch e := e.(type) {
-	case *fun.Call:
-		return e.Func != semantics.ToInt && cannotFail(e.Arg)
-	case *fun.UnOp:
-		return cannotFail(e.X)
-	case *fun.BinOp:
-		if e.Op == semantics.Div || e.Op == semantics.Mod {
-			if c, ok := e.R.(*fun.Const); !ok || c.Value == 0 {
-				return false
-			}
-		}
-		return cannotFail(e.L) && cannotFail(e.R)
-	}
-	return true
 }
 
 // binders is the set of names a body binds, nested bodies included.

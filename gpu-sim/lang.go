@@ -121,6 +121,8 @@ func toSemantics(err error) error {
 		kind = semantics.RaceError
 	case "fuel":
 		kind = semantics.FuelError
+	case "overflow":
+		kind = semantics.OverflowError
 	case "input":
 		kind = semantics.InputError
 	case "unsupported":

@@ -964,10 +964,23 @@ func i64(f string, n func(int) int64, want func(int)) (value, bool) {
 	case "i64_add", "i64_sub", "i64_mul", "i64_div", "i64_mod":
 		want(2)
 		r = arith(f, n(0), n(1))
+	case "i64_add_overflows", "i64_sub_overflows", "i64_mul_overflows", "i64_div_overflows":
+		want(2)
+		if overflows(f, n(0), n(1)) {
+			r = 1
+		}
 	default:
 		return value{}, false
 	}
 	return value{k: kInt, i: r}, true
+}
+
+// overflows is the prelude's tests of the checked operators, as
+// semantics.Overflows decides them.
+func overflows(f string, a, b int64) bool {
+	op := map[string]semantics.Op{"i64_add_overflows": semantics.Add, "i64_sub_overflows": semantics.Sub,
+		"i64_mul_overflows": semantics.Mul, "i64_div_overflows": semantics.Div}[f]
+	return semantics.Overflows(op, a, b)
 }
 
 // arith is the binary i64_ functions: wrapping, truncating, total.
@@ -1000,7 +1013,12 @@ func (t *thread) stuck(site int, a, b int64) {
 	if site < 0 || site >= len(sites) {
 		t.fail(cuda.Pos{}, "stuck", "stuck at unknown site %d", site)
 	}
-	panic(stop{&Error{File: t.m.prog.Name, Kind: "stuck", Msg: "the program is stuck: " + formatSite(sites[site], a, b)}})
+	msg := formatSite(sites[site], a, b)
+	kind := "stuck"
+	if semantics.IsOverflowMessage(msg) {
+		kind = "overflow"
+	}
+	panic(stop{&Error{File: t.m.prog.Name, Kind: kind, Msg: "the program is stuck: " + msg}})
 }
 
 // start is arraysem_start: the inputs bound as the interpreter binds

@@ -22,7 +22,7 @@ type Program struct {
 type Error struct {
 	File string
 	Pos  cuda.Pos
-	Kind string // "unsupported", "stuck", "race", "out-of-bounds", "uninitialised", "divergence", "input", "cuda", "fuel"
+	Kind string // "unsupported", "stuck", "overflow", "race", "out-of-bounds", "uninitialised", "divergence", "input", "cuda", "fuel"
 	Msg  string
 }
 

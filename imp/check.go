@@ -140,11 +140,10 @@ func (c *checker) sexp(scope map[string]Type, e fun.SExp) (Type, error) {
 		if l != r {
 			return 0, semantics.Errorf(e.OpPos, semantics.TypeError, ImpType.Name, "operator %s applied to %s and %s in %s (no implicit conversions: use float(se) or int(se))", e.Op, l, r, fun.PrintSExp(e))
 		}
+		if e.Op.IntOnly() && l == Float {
+			return 0, semantics.Errorf(e.OpPos, semantics.TypeError, ImpType.Name, "operator %s takes ints, not floats, in %s", e.Op, fun.PrintSExp(e))
+		}
 		switch e.Op {
-		case semantics.Mod, semantics.And, semantics.Or:
-			if l == Float {
-				return 0, semantics.Errorf(e.OpPos, semantics.TypeError, ImpType.Name, "operator %s takes ints, not floats, in %s", e.Op, fun.PrintSExp(e))
-			}
 		case semantics.Eq, semantics.Ne, semantics.Lt, semantics.Le, semantics.Gt, semantics.Ge:
 			return Int, nil
 		}

@@ -25,8 +25,8 @@ func TestEvalFloat(t *testing.T) {
 			args: args("n=2"), want: "1.4142135623730951 -14"},
 		{name: "int of NaN is stuck", src: `input a : float; var k : int; k <- int(a); return k`,
 			args: args("a=NaN"), err: `^eval.imp:1:36: E-IMP-ASSIGN-INT: int\(NaN\): NaN has no int value in int\(a\)$`},
-		{name: "int out of range is stuck", src: `input a : float; var k : int; k <- int(a); return k`,
-			args: args("a=9.3e18"), err: `E-IMP-ASSIGN-INT: int\(9\.3e\+18\): out of the int64 range`},
+		{name: "int out of range overflows", src: `input a : float; var k : int; k <- int(a); return k`,
+			kind: semantics.OverflowError, args: args("a=9.3e18"), err: `E-IMP-ASSIGN-INT: integer overflow: int\(9\.3e\+18\) does not fit in 64 bits`},
 		{name: "a float written is its bits", src: `var m : mem; m <- alloc 2; m[0] <- 0.5; m[1] <- 2; return m : [1]float`,
 			rules: []string{"E-IMP-WRITE"}, want: "[0.5]", heap: "ℓ1=[" + bits(0.5) + " 2]"},
 		{name: "a read takes the target's type", src: `input n : int; input xs : [n]float @ xs_mem;

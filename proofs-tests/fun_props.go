@@ -117,7 +117,7 @@ func propBigSmall(c *Case) string {
 var allowedStuck = map[string]string{
 	fun.EIndex.Name:  "out of bounds",
 	fun.ESlice.Name:  "out of bounds|is negative",
-	fun.EScalar.Name: "division by zero|has no int value|out of the int64 range", // int(f) of NaN, of a float outside int64
+	fun.EScalar.Name: "division by zero|has no int value|int\\(.*\\) does not fit in 64 bits", // int(f) of NaN, of a float outside int64
 	fun.EIota.Name:   "negative",
 	fun.EKernel.Name: "negative",
 	// The extensions: a loop's negative bound, as a kernel's; an assertion

@@ -37,3 +37,13 @@ func GenRemoraCase(cfg RemoraGenConfig) gopter.Gen {
 		return gopter.NewGenResult(&RemoraCase{Seed: seed, Size: params.MaxSize, Src: src}, gopter.NoShrinker)
 	}
 }
+
+// GenDialectCase generates numeric programs of the dynamic dialect
+// (GenerateDialect).
+func GenDialectCase() gopter.Gen {
+	return func(params *gopter.GenParameters) *gopter.GenResult {
+		seed := params.Rng.Int63()
+		src := GenerateDialect(rand.New(rand.NewSource(seed)), params.MaxSize)
+		return gopter.NewGenResult(&RemoraCase{Seed: seed, Size: params.MaxSize, Src: src}, gopter.NoShrinker)
+	}
+}

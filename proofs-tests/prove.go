@@ -139,7 +139,12 @@ func proveCase(th Theorem, seed int64, k int) *ProveFailed {
 		if th.RemoraCfg != nil {
 			cfg = th.RemoraCfg()
 		}
-		c := &RemoraCase{Seed: cs, Size: size, Src: GenerateRemora(rand.New(rand.NewSource(cs)), size, cfg)}
+		c := &RemoraCase{Seed: cs, Size: size}
+		if th.Dialect {
+			c.Src = GenerateDialect(rand.New(rand.NewSource(cs)), size)
+		} else {
+			c.Src = GenerateRemora(rand.New(rand.NewSource(cs)), size, cfg)
+		}
 		if msg := guarded(func() string { return th.Remora(c) }); msg != "" {
 			return &ProveFailed{Case: k, Seed: cs, Size: size, Message: msg, Program: c.Src}
 		}

@@ -12,6 +12,9 @@ type Theorem struct {
 	Fun       func(c *Case) string
 	Remora    func(c *RemoraCase) string
 	RemoraCfg func() RemoraGenConfig // the Remora generator's configuration (nil: the default)
+	// Dialect: the Remora cases are GenerateDialect's numeric programs of
+	// the dynamic dialect, not GenerateRemora's typed ones.
+	Dialect bool
 	// Ext: the FUN cases are ExtGenConfig's, with the extension forms
 	// (loop, reduce, scan, filter, assert); else DefaultGenConfig's.
 	Ext bool
@@ -89,6 +92,9 @@ var Theorems = []Theorem{
 	{Name: "remora-levels", Statement: "the Remora compile path preserves results: Remora = Remora IR after Explicitize, Inline and Simplify = FUN = FUNMEM (plain and expanded; heap, value, small) = IMP, every stage re-checked, every FUNMEM program valid and race free (a walk a pass declines is counted, not failed)",
 		Source: "remora-compiler-to-cuda §4.3–4.5; remora-rank-polymorphism §5.5", Test: "TestRemoraAtEveryLevel",
 		Remora: propRemoraAtLevels},
+	{Name: "dialect-compiled", Statement: "no compiled level of a dynamic-dialect program prints a value its interpreter does not: every run at every level the compile path reaches prints the interpreter's lines, stops with the 64-bit overflow error (the dialect's integers are exact), or goes wrong where the interpreter does",
+		Source: "remora-rank-polymorphism §2; remora-compiler-to-cuda §4", Test: "TestDialectCompiled",
+		Remora: propDialectCompiledAt, Dialect: true},
 	{Name: "remora-print-parse", Statement: "printing a Remora program and parsing it back gives the same typed term",
 		Source: "remora-compiler-to-cuda §4.1 (the typed dialect)", Test: "TestRemoraPrintParse", Remora: propRemoraPrintParse},
 	{Name: "remora-print-parse-steps", Statement: "every configuration of Remora's small-step prints to a term that reads back and checks at the same type",

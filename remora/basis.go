@@ -68,7 +68,7 @@ func intOp(name string, op semantics.Op) {
 	scalar(name, "(-> (int int) int)", func(a []slot) (slot, error) {
 		r, err := semantics.Binary(op, a[0].I, a[1].I)
 		if err != nil {
-			return slot{}, semantics.Stuckf(semantics.Pos{}, RuleDelta.Name, "%v", err)
+			return slot{}, semantics.OpStuck(semantics.Pos{}, RuleDelta.Name, err, "")
 		}
 		return slot{I: r}, nil
 	})
@@ -96,6 +96,20 @@ func init() {
 	intOp("*", semantics.Mul)
 	intOp("/", semantics.Div)
 	intOp("%", semantics.Mod)
+	// The checked twins (an extension): stuck where the exact result is
+	// not an int64 (semantics.ErrOverflow) instead of wrapping. The
+	// dialect's integers are exact, so its elaboration into this core
+	// uses these, and a compiled level either gives the exact value or
+	// stops.
+	for _, op := range []semantics.Op{semantics.AddChecked, semantics.SubChecked, semantics.MulChecked, semantics.DivChecked} {
+		intOp(op.String(), op)
+	}
+	scalar("abs!", "(-> (int) int)", func(a []slot) (slot, error) {
+		if a[0].I == math.MinInt64 {
+			return slot{}, semantics.OpStuck(semantics.Pos{}, RuleDelta.Name, semantics.ErrOverflow{Op: semantics.Mul, A: a[0].I, B: -1}, "")
+		}
+		return slot{I: max(a[0].I, -a[0].I)}, nil
+	})
 	intCmp("=", func(a, b int64) bool { return a == b })
 	intCmp("!=", func(a, b int64) bool { return a != b })
 	intCmp("<", func(a, b int64) bool { return a < b })
@@ -131,14 +145,35 @@ func init() {
 	floatFn("arcsin", math.Asin)
 	floatFn("arccos", math.Acos)
 	floatFn("arctan", math.Atan)
+	// The checked twins of the functions with a real domain (an
+	// extension): stuck outside it, where the plain ones give NaN. The
+	// dialect's numbers have no complex values, so its elaboration into
+	// this core uses these.
+	for name, in := range map[string]func(float64) bool{
+		"sqrt":   func(x float64) bool { return !(x < 0) },
+		"log":    func(x float64) bool { return !(x < 0) },
+		"arcsin": func(x float64) bool { return !(x < -1 || x > 1) },
+		"arccos": func(x float64) bool { return !(x < -1 || x > 1) },
+	} {
+		f := Basis[name].Scalar
+		scalar(name+"!", "(-> (float) float)", func(a []slot) (slot, error) {
+			if !in(a[0].F) {
+				return slot{}, semantics.Stuckf(semantics.Pos{}, RuleDelta.Name, "%s!: %s has no real result (complex numbers are not supported)", name, FormatFloat(a[0].F))
+			}
+			return f(a)
+		})
+	}
 	scalar("and", "(-> (bool bool) bool)", func(a []slot) (slot, error) { return slot{I: a[0].I & a[1].I}, nil })
 	scalar("or", "(-> (bool bool) bool)", func(a []slot) (slot, error) { return slot{I: a[0].I | a[1].I}, nil })
 	scalar("not", "(-> (bool) bool)", func(a []slot) (slot, error) { return slot{I: 1 - a[0].I}, nil })
 	scalar("int->float", "(-> (int) float)", func(a []slot) (slot, error) { return slot{F: float64(a[0].I)}, nil })
 	scalar("float->int", "(-> (float) int)", func(a []slot) (slot, error) {
 		f := math.Trunc(a[0].F)
-		if math.IsNaN(f) || f >= 0x1p63 || f < -0x1p63 {
+		if math.IsNaN(f) {
 			return slot{}, semantics.Stuckf(semantics.Pos{}, RuleDelta.Name, "float->int: %s is not in the range of int", FormatFloat(a[0].F))
+		}
+		if f >= 0x1p63 || f < -0x1p63 {
+			return slot{}, semantics.Errorf(semantics.Pos{}, semantics.OverflowError, RuleDelta.Name, "integer overflow: float->int(%s) does not fit in 64 bits", FormatFloat(a[0].F))
 		}
 		return slot{I: int64(f)}, nil
 	})

@@ -220,7 +220,7 @@ func BinaryFloat(op Op, a, b float64) (Num, error) {
 		return IntNum(b2i(a > b)), nil
 	case Ge:
 		return IntNum(b2i(a >= b)), nil
-	case Mod, And, Or:
+	case Mod, And, Or, AddChecked, SubChecked, MulChecked, DivChecked:
 		return Num{}, ErrFloatOp{op}
 	}
 	panic(fmt.Sprintf("semantics.BinaryFloat: not a binary operator: %v", op))
@@ -335,8 +335,12 @@ func (e ErrIntConversion) Error() string {
 	if math.IsNaN(e.Value) {
 		return "int(NaN): NaN has no int value"
 	}
-	return fmt.Sprintf("int(%s): out of the int64 range", FormatFloat(e.Value))
+	return fmt.Sprintf("integer overflow: int(%s) does not fit in 64 bits", FormatFloat(e.Value))
 }
+
+// Overflow reports whether the conversion failed for a value out of the
+// int64 range (rather than NaN): an integer overflow, as ErrOverflow is.
+func (e ErrIntConversion) Overflow() bool { return !math.IsNaN(e.Value) }
 
 // ApplyFunc applies a built-in function. Its errors are ErrElem, for an
 // argument of the wrong type (which the checkers refuse), and

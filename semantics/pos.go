@@ -1,6 +1,9 @@
 package semantics
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Pos is a position in a source file. Lines and columns count from 1; the
 // column counts runes, so Unicode operators do not shift what follows.
@@ -39,9 +42,14 @@ const (
 	FuelError                 // the small-step driver ran out of fuel
 	RaceError                 // kernel iterations touch the same location
 	MismatchError             // two semantics or levels disagree
+	// OverflowError is the stuck state of a checked operator whose exact
+	// result is not an int64 (ErrOverflow): a compiled level refusing a
+	// value it cannot hold, which the comparisons of levels tell apart
+	// from a disagreement.
+	OverflowError
 )
 
-var kindNames = [...]string{"syntax error", "type error", "input error", "stuck", "out of fuel", "race", "mismatch"}
+var kindNames = [...]string{"syntax error", "type error", "input error", "stuck", "out of fuel", "race", "mismatch", "integer overflow"}
 
 // String names the kind.
 func (k Kind) String() string {
@@ -82,6 +90,23 @@ func (e *Error) Error() string {
 // Errorf makes an *Error.
 func Errorf(pos Pos, kind Kind, rule, format string, args ...any) *Error {
 	return &Error{Pos: pos, Kind: kind, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+}
+
+// OpStuck is the stuck state of rule at pos for err, an error of Binary,
+// BinaryNum or ApplyFunc: of kind OverflowError for an ErrOverflow
+// (whose message is the same at every level, so it takes no context) or
+// an ErrIntConversion out of range, else StuckError; err's message, then
+// the context (" in x / y"), if any.
+func OpStuck(pos Pos, rule string, err error, context string) *Error {
+	var o ErrOverflow
+	if errors.As(err, &o) {
+		return Errorf(pos, OverflowError, rule, "%v", o)
+	}
+	var c ErrIntConversion
+	if errors.As(err, &c) && c.Overflow() {
+		return Errorf(pos, OverflowError, rule, "%v%s", err, context)
+	}
+	return Errorf(pos, StuckError, rule, "%v%s", err, context)
 }
 
 // Stuckf makes the error of a stuck state in rule at pos.

@@ -1,6 +1,10 @@
 package semantics
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"strings"
+)
 
 // Op is a scalar operator of the shared scalar expression language
 // (FUN's se ⊕ se, reused by FUNMEM and IMP).
@@ -25,9 +29,65 @@ const (
 	And
 	Or
 	Neg // unary minus
+
+	// The checked operators (an extension): +, -, * and / on ints that
+	// are stuck where the exact result is not an int64, instead of
+	// wrapping. The compile path gives them to a program whose integers
+	// are exact (Remora's dynamic dialect, Racket's integers), so that a
+	// compiled level either computes the exact result or stops with
+	// ErrOverflow; it never prints a wrapped one.
+	AddChecked
+	SubChecked
+	MulChecked
+	DivChecked
 )
 
-var opText = [...]string{"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "-"}
+var opText = [...]string{"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "-", "+!", "-!", "*!", "/!"}
+
+// Checked is the checked twin of +, -, * or / (AddChecked for Add), and
+// ok is false for an operator that has none.
+func (op Op) Checked() (Op, bool) {
+	switch op {
+	case Add:
+		return AddChecked, true
+	case Sub:
+		return SubChecked, true
+	case Mul:
+		return MulChecked, true
+	case Div:
+		return DivChecked, true
+	}
+	return op, false
+}
+
+// Unchecked is the wrapping operator a checked one refines (Add for
+// AddChecked); any other operator is itself.
+func (op Op) Unchecked() Op {
+	switch op {
+	case AddChecked:
+		return Add
+	case SubChecked:
+		return Sub
+	case MulChecked:
+		return Mul
+	case DivChecked:
+		return Div
+	}
+	return op
+}
+
+// IsChecked reports whether op is one of the checked operators.
+func (op Op) IsChecked() bool { return op >= AddChecked && op <= DivChecked }
+
+// IntOnly reports whether a binary operator takes ints only: %, && and
+// || (floats have no remainder and are no truth values) and the checked
+// operators (a float does not overflow).
+func (op Op) IntOnly() bool { return op == Mod || op == And || op == Or || op.IsChecked() }
+
+// Partial reports whether an int operator can be stuck on some operands:
+// division and remainder (by zero) and the checked operators (on
+// overflow). Passes that move or drop computations ask it.
+func (op Op) Partial() bool { return op == Div || op == Mod || op.IsChecked() }
 
 // String is the operator as FUN writes it.
 func (op Op) String() string {
@@ -47,9 +107,9 @@ func (op Op) Prec() int {
 		return 2
 	case Eq, Ne, Lt, Le, Gt, Ge:
 		return 3
-	case Add, Sub:
+	case Add, Sub, AddChecked, SubChecked:
 		return 4
-	case Mul, Div, Mod:
+	case Mul, Div, Mod, MulChecked, DivChecked:
 		return 5
 	}
 	return 6
@@ -61,8 +121,72 @@ type ErrDivZero struct{ Op Op }
 // Error names the operator.
 func (e ErrDivZero) Error() string { return fmt.Sprintf("division by zero (operator %s)", e.Op) }
 
-// Binary applies a binary operator. Its only error is ErrDivZero.
+// ErrOverflow is returned by Binary for a checked operator whose exact
+// result is not an int64. It names the wrapping operator, so that the
+// message is the same at every level (Remora's +, FUN's +!, CUDA's
+// i64_add_checked).
+type ErrOverflow struct {
+	Op   Op // the wrapping operator: Add, Sub, Mul or Div
+	A, B int64
+}
+
+// OverflowNote is the reason every overflow message gives.
+const OverflowNote = "the dialect's integers are exact; the compiled program's are 64-bit"
+
+// Error names the operation.
+func (e ErrOverflow) Error() string {
+	return fmt.Sprintf("integer overflow: %d %s %d does not fit in 64 bits (%s)", e.A, e.Op, e.B, OverflowNote)
+}
+
+// IsOverflowMessage reports whether an error's message (the text after
+// its position and rule) is ErrOverflow's or an out-of-range
+// ErrIntConversion's, for the levels that read
+// errors back from a compiled program's text (gpu-sim, the host build).
+func IsOverflowMessage(msg string) bool {
+	if i := strings.Index(msg, ": integer overflow: "); i >= 0 {
+		msg = msg[i+2:]
+	}
+	return strings.HasPrefix(msg, "integer overflow: ")
+}
+
+// Overflows reports whether the exact a op b is not an int64, for the
+// checked operators' wrapping twins Add, Sub, Mul and Div (false for any
+// other operator, and for a division by zero, which is ErrDivZero).
+func Overflows(op Op, a, b int64) bool {
+	switch op {
+	case Add:
+		r := a + b
+		return (a^r)&(b^r) < 0 // both operands' signs differ from the result's
+	case Sub:
+		r := a - b
+		return (a^b)&(a^r) < 0
+	case Mul:
+		if a == 0 || b == 0 {
+			return false
+		}
+		if (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+			return true
+		}
+		return (a*b)/b != a
+	case Div:
+		return a == math.MinInt64 && b == -1
+	}
+	return false
+}
+
+// Binary applies a binary operator. Its errors are ErrDivZero and, for
+// the checked operators, ErrOverflow.
 func Binary(op Op, a, b int64) (int64, error) {
+	if op.IsChecked() {
+		w := op.Unchecked()
+		if w == Div && b == 0 {
+			return 0, ErrDivZero{w}
+		}
+		if Overflows(w, a, b) {
+			return 0, ErrOverflow{Op: w, A: a, B: b}
+		}
+		op = w
+	}
 	switch op {
 	case Add:
 		return a + b, nil

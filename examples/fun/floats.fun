@@ -26,7 +26,7 @@
 -- input { xs=[] }
 -- output { 0.0 NaN NaN [] [] 0 0 }
 -- input { xs=[1e300 1e300] }
--- error: floats.fun:58:24: E-SCALAR: int\(\+Inf\): out of the int64 range in int\(rms \* 10.0\)
+-- error: floats.fun:58:24: E-SCALAR: integer overflow: int\(\+Inf\) does not fit in 64 bits in int\(rms \* 10.0\)
 input (n : int) (xs : [n]float)
 let (zero : float) = 0.0
 let (sum : float) =

@@ -72,6 +72,7 @@ func Infer(e Expr) (inf *Inferred, err error) {
 		}
 	}()
 	v := el.elab(e, nil)
+	el.mustBeDefinite(e.At(), v)
 	if v.funs != nil {
 		el.fail(e.At(), "the result is a function, whose argument types nothing here fixes (the typed core writes them on every λ)")
 	}
@@ -120,6 +121,16 @@ type aval struct {
 	known *remora.Value // the array's value, when it is known statically (small ones)
 	funs  []*closure    // a static function array, of shape fshape
 	shape []int64
+	// nonzero: an int array whose atoms are known not to be 0, even where
+	// their values are not known (the cells of a known array).
+	nonzero bool
+	// mz: a float array where the dialect may hold an exact 0 instead
+	// (a product (* n x) of an exact n that may be 0, which is exact 0
+	// in Racket): the term gives -0.0 there, which a float + absorbs as
+	// the dialect's exact 0 is absorbed. Such an array may only be added
+	// to a float (or have one subtracted from it); anything else would
+	// show the difference (mustBeDefinite).
+	mz bool
 }
 
 type closure struct {
@@ -182,11 +193,26 @@ var typedKeyword = map[string]bool{
 const knownLimit = 64 // atoms of a value the elaborator keeps track of
 
 func typedArray(term string, t ity, known *remora.Value) *aval {
+	nonzero := known != nil && known.Kind == remora.KInt && !slices.Contains(known.I, 0)
 	if known != nil && known.Len() > knownLimit {
 		known = nil
 	}
-	return &aval{term: term, typ: t, known: known}
+	return &aval{term: term, typ: t, known: known, nonzero: nonzero}
 }
+
+// mustBeDefinite refuses an array that may hold the dialect's exact 0
+// where its term has a float (aval.mz), wherever that would show.
+func (el *elaborator) mustBeDefinite(pos semantics.Pos, as ...*aval) {
+	for _, a := range as {
+		if a != nil && a.mz {
+			el.fail(pos, "%s", mzWhy)
+		}
+	}
+}
+
+// mzWhy is why a product of an exact integer and a float is refused
+// where it would show.
+const mzWhy = "(* n x) of an exact integer n and a float x is exact 0 when n is 0 (Racket's exact zero) and a float otherwise, but a compiled array has one atom type (only a float added to it hides the difference): convert n with exact->inexact"
 
 func (el *elaborator) elab(e Expr, env *ienv) *aval {
 	switch e := e.(type) {
@@ -226,11 +252,15 @@ func (el *elaborator) elab(e Expr, env *ienv) *aval {
 			return el.elab(e.Body, &ienv{parent: env, name: e.X, val: v})
 		}
 		x := el.fresh(e.X)
-		body := el.elab(e.Body, &ienv{parent: env, name: e.X, val: typedArray(x, v.typ, v.known)})
+		bound := typedArray(x, v.typ, v.known)
+		bound.mz, bound.nonzero = v.mz, v.nonzero
+		body := el.elab(e.Body, &ienv{parent: env, name: e.X, val: bound})
 		if body.funs != nil {
 			el.fail(e.Pos, "the let's body is a function, whose argument types nothing here fixes")
 		}
-		return typedArray("(let ["+x+" "+v.term+"] "+body.term+")", body.typ, body.known)
+		out := typedArray("(let ["+x+" "+v.term+"] "+body.term+")", body.typ, body.known)
+		out.mz, out.nonzero = body.mz, body.nonzero
+		return out
 	case *Unbox:
 		el.fail(e.Pos, "unbox: a box hides its contents' shape, which the typed core gives by a dependent sum (write it in the typed dialect with unbox and Sigma)")
 	}
@@ -248,6 +278,7 @@ func (el *elaborator) frame(e *Frame, env *ienv) *aval {
 	nfun := 0
 	for i, x := range e.Elems {
 		vs[i] = el.elab(x, env)
+		el.mustBeDefinite(e.Pos, vs[i])
 		if vs[i].funs != nil {
 			nfun++
 		}
@@ -377,6 +408,9 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 				}
 			}
 		}
+		if c0.prim.Op == nil {
+			el.mustBeDefinite(pos, args...)
+		}
 		if c0.prim.Op != nil || scalarFrame {
 			return el.prim(pos, fn, args, big)
 		}
@@ -403,15 +437,17 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 	var fterms []string
 	var ret ity
 	var known *remora.Value
+	mz := false
 	for k, c := range fn.funs {
 		if c.lam == nil {
 			el.fail(pos, "an array of functions mixing λs and primitives")
 		}
-		term, r, kn := el.lambda(pos, c, args, cells, scalarFrame)
-		if k > 0 && !r.equal(ret) {
-			el.fail(pos, "the functions in the array return %s and %s", ret, r)
+		term, body := el.lambda(pos, c, args, cells, scalarFrame)
+		if k > 0 && !body.typ.equal(ret) {
+			el.fail(pos, "the functions in the array return %s and %s", ret, body.typ)
 		}
-		ret, known = r, kn
+		ret, known = body.typ, body.known
+		mz = mz || body.mz
 		fterms = append(fterms, term)
 	}
 	if len(fn.funs) > 1 || !scalarFrame {
@@ -428,13 +464,15 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 		call += " " + strings.Join(as, " ")
 	}
 	call += ")"
-	return typedArray(call, ity{ret.elem, append(append([]int64{}, big...), ret.shape...)}, known)
+	out := typedArray(call, ity{ret.elem, append(append([]int64{}, big...), ret.shape...)}, known)
+	out.mz = mz
+	return out
 }
 
 // lambda elaborates a λ at its parameters' cell types: a function
 // argument is bound statically, and so is the value of an argument known
 // to the elaborator when the application's frame is scalar.
-func (el *elaborator) lambda(pos semantics.Pos, c *closure, args []*aval, cells []ity, scalarFrame bool) (string, ity, *remora.Value) {
+func (el *elaborator) lambda(pos semantics.Pos, c *closure, args []*aval, cells []ity, scalarFrame bool) (string, *aval) {
 	env := c.env
 	var params []string
 	for i, p := range c.lam.Params {
@@ -448,14 +486,16 @@ func (el *elaborator) lambda(pos semantics.Pos, c *closure, args []*aval, cells 
 		if scalarFrame {
 			known = a.known
 		}
-		env = &ienv{parent: env, name: p.Name, val: typedArray(x, cells[i], known)}
+		v := typedArray(x, cells[i], known)
+		v.mz, v.nonzero = a.mz, a.nonzero // a cell of a is too
+		env = &ienv{parent: env, name: p.Name, val: v}
 		params = append(params, "["+x+" "+cells[i].String()+"]")
 	}
 	body := el.elab(c.lam.Body, env)
 	if body.funs != nil {
 		el.fail(pos, "the λ returns a function, whose argument types nothing here fixes (a curried function is elaborated only where it is applied at once)")
 	}
-	return "(fn (" + strings.Join(params, " ") + ") " + body.term + ")", body.typ, body.known
+	return "(fn (" + strings.Join(params, " ") + ") " + body.term + ")", body
 }
 
 // prim elaborates the application of a primitive (or a frame of scalar
@@ -483,7 +523,13 @@ func (el *elaborator) prim(pos semantics.Pos, fn *aval, args []*aval, big []int6
 			if !isNum(a.typ.elem) || !isNum(b.typ.elem) {
 				el.fail(pos, "if's branches hold %s and %s atoms", a.typ.elem, b.typ.elem)
 			}
-			elem = remora.KFloat
+			// The dialect's if picks a cell, exact or float, and only a
+			// frame's collapse makes them floats: the kind depends on
+			// the condition.
+			if v := el.foldKnown(pos, fn, args); v != nil {
+				return v
+			}
+			el.fail(pos, "if's branches hold %s and %s atoms, and the dialect's if gives the one it picks (an exact integer or a float) where a compiled array has one atom type: convert the integers with exact->inexact", a.typ.elem, b.typ.elem)
 		}
 		term := "(if{" + elem.String() + " | } " + c.term + " " + convertTo(a, elem) + " " + convertTo(b, elem) + ")"
 		return typedArray(term, ity{elem, big}, nil)
@@ -497,10 +543,64 @@ func (el *elaborator) prim(pos semantics.Pos, fn *aval, args []*aval, big []int6
 
 // scalar elaborates a scalar primitive: the typed primitive that takes
 // the arguments' atom kinds, ints converted where floats are wanted.
+//
+// The dialect's numbers are Racket's, whose kind (exact or float) may
+// depend on the values: (* 0 2.5) is exact 0, (sqrt 4) exact 2, (exp 0)
+// exact 1, while the typed core's kinds are static. Where the kind
+// depends on the values (valueDependent), the application is computed
+// here by the dialect's own δ-rule when its arguments are known, and
+// refused otherwise. Where only a float's value differs, the term is
+// written so that it computes the dialect's value: an exact 0 added to a
+// float is the identity (-0.0 is IEEE's additive identity), so it is
+// converted to -0.0 (exactZero); max and min of floats keep the first
+// argument on a tie (floatMaxMin), as the dialect does where math.Max
+// and math.Min prefer +0.0 and -0.0; the int operators are their
+// checked twins (checkedTwin) and sqrt, ln, arcsin and arccos theirs
+// that are stuck outside the real domain (domainTwin), as the dialect
+// is: it has no complex numbers.
 func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []int64) *aval {
+	if len(fn.funs) == 1 && len(fn.shape) == 0 && len(args) == 1 {
+		// The conversions are the identity on what they convert to:
+		// (float->int 5) is 5, not (float->int (int->float 5)), which
+		// loses precision past 2^53.
+		if to, ok := conversions[fn.funs[0].prim.Name]; ok && args[0].typ.elem == to {
+			return args[0]
+		}
+	}
 	vals := make([]*remora.Value, len(args))
 	for i, a := range args {
 		vals[i] = remora.NewValue(a.typ.elem, nil, 1) // kinds only
+	}
+	for _, c := range fn.funs {
+		if why := valueDependent(c.prim.Name, args); why != "" {
+			if v := el.foldKnown(pos, fn, args); v != nil {
+				return v
+			}
+			el.fail(pos, "%s", why)
+		}
+	}
+	// A product that may be the dialect's exact 0 (aval.mz) may be added
+	// to a float, or have one subtracted from it, and nothing else.
+	mzs := 0
+	for _, a := range args {
+		if a.mz {
+			mzs++
+		}
+	}
+	if mzs > 0 {
+		name := fn.funs[0].prim.Name
+		other := args[len(args)-1]
+		if args[0] != nil && !args[0].mz {
+			other = args[0]
+		}
+		ok := len(fn.funs) == 1 && len(args) == 2 && mzs == 1 && other.typ.elem == remora.KFloat &&
+			(name == "+" || name == "-" && args[0].mz)
+		if !ok {
+			el.fail(pos, "%s", mzWhy)
+		}
+	}
+	if v := el.maybeExactZero(pos, fn, args, big); v != nil {
+		return v
 	}
 	var impls []*remora.PrimDef
 	for _, c := range fn.funs {
@@ -523,6 +623,9 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 			}
 			el.fail(pos, "%s: it would stop in δ", msg)
 		}
+		if c, ok := checkedTwin[impl.Name]; ok {
+			impl = remora.Basis[c]
+		}
 		impls = append(impls, impl)
 	}
 	ks := impls[0].ParamKinds()
@@ -531,6 +634,19 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 			el.fail(pos, "the primitives in the array take or give different atom types")
 		}
 	}
+	// The conversions and rewritings that keep the dialect's float values.
+	special := func(impl *remora.PrimDef) bool {
+		switch impl.Name {
+		case "+.", "-.":
+			return slices.ContainsFunc(args, func(a *aval) bool { return a.typ.elem == remora.KInt })
+		case "max.", "min.":
+			return true
+		}
+		return false
+	}
+	if len(impls) > 1 && slices.ContainsFunc(impls, special) {
+		el.fail(pos, "an array of primitives over floats (%s): the dialect's exact zeros and ties are kept only for one primitive at a time", impls[0].Name)
+	}
 	names := make([]string, len(impls))
 	for i, impl := range impls {
 		names[i] = impl.Name
@@ -538,7 +654,12 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 	terms := []string{nest(fn.shape, names)}
 	knowns := make([]*remora.Value, len(args))
 	for i, a := range args {
-		terms = append(terms, convertTo(a, ks[i]))
+		switch {
+		case a.typ.elem == remora.KInt && ks[i] == remora.KFloat && (impls[0].Name == "+." || impls[0].Name == "-." && i == 0):
+			terms = append(terms, exactZero(a))
+		default:
+			terms = append(terms, convertTo(a, ks[i]))
+		}
 		knowns[i] = a.known
 	}
 	var known *remora.Value
@@ -555,9 +676,159 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 			frames[i], _ = split(a.typ.shape, 0)
 		}
 		known, _ = remora.ScalarLoop(impls[0], conv, big, frames, impls[0].ResultKind(), pos)
+		if special(impls[0]) || domainTwin[names[0]] != "" {
+			known = nil // the typed primitive's value is not the dialect's
+		}
+	}
+	if d, ok := domainTwin[names[0]]; ok && len(impls) == 1 {
+		terms[0] = d
+	}
+	if impls[0].Name == "max." || impls[0].Name == "min." {
+		terms[0] = floatMaxMin(impls[0].Name == "max.")
 	}
 	return typedArray("("+strings.Join(terms, " ")+")", ity{impls[0].ResultKind(), big}, known)
 }
+
+// valueDependent says why the kind of a scalar primitive's result
+// depends on its arguments' values in the dialect (so that no typed
+// term has it), or "": an exact integer beside a float in a comparison
+// (the dialect compares exactly, not as floats, which differs past
+// 2^53), and an exact integer given to a function that is exact at
+// special points ((sqrt 4) is 2, (exp 0) is 1, (sin 0) is 0). (An exact
+// integer times a float is maybeExactZero's.)
+func valueDependent(name string, args []*aval) string {
+	var hasInt, hasFloat bool
+	for _, a := range args {
+		switch a.typ.elem {
+		case remora.KInt:
+			hasInt = true
+		case remora.KFloat:
+			hasFloat = true
+		}
+	}
+	switch {
+	case comparison[name] && hasInt && hasFloat:
+		for _, a := range args {
+			if a.typ.elem == remora.KInt && !smallInts(a.known) {
+				return fmt.Sprintf("(%s n x) compares the exact integer n with the float x exactly (Racket's comparison), which the compiled program's float comparison does only for integers within ±2^53: convert n with exact->inexact", name)
+			}
+		}
+	case exactAtSpecial[name] && hasInt:
+		return fmt.Sprintf("(%s n) of an exact integer n is exact where Racket's is (at 0 or 1, or a perfect square for sqrt) and a float elsewhere, but a compiled array has one atom type: write (%s (exact->inexact n))", name, name)
+	}
+	return ""
+}
+
+// conversions are the dialect's conversions of numbers, by the kind they
+// give.
+var conversions = map[string]remora.Kind{"float->int": remora.KInt, "int->float": remora.KFloat}
+
+// comparison are the dialect's comparisons of numbers.
+var comparison = map[string]bool{"<": true, "<=": true, ">": true, ">=": true, "=": true, "!=": true}
+
+// exactAtSpecial are the dialect's functions that give an exact result
+// for some exact arguments (the exactAt of scalar.go's inexact, and
+// sqrt of a perfect square).
+var exactAtSpecial = map[string]bool{
+	"sqrt": true, "exp": true, "ln": true, "log": true, "lg": true, "sin": true, "cos": true, "tan": true,
+	"arcsin": true, "arccos": true, "arctan": true, "asin": true, "acos": true, "atan": true,
+}
+
+// smallInts reports whether v is known and every atom is an integer a
+// float holds exactly (within ±2^53).
+func smallInts(v *remora.Value) bool {
+	if v == nil || v.Kind != remora.KInt {
+		return false
+	}
+	for _, x := range v.I {
+		if x > 1<<53 || x < -(1<<53) {
+			return false
+		}
+	}
+	return true
+}
+
+// maybeExactZero elaborates (* n x) of an exact integer n and a float x,
+// whose value is exact 0 in the dialect when n is 0: where n is known not
+// to be 0 it is a float product; else it is the float product or -0.0
+// where n is 0, marked mz (aval.mz), which only a float addition may use.
+// It returns nil for any other application.
+func (el *elaborator) maybeExactZero(pos semantics.Pos, fn *aval, args []*aval, big []int64) *aval {
+	if len(fn.funs) != 1 || fn.funs[0].prim.Name != "*" || len(args) != 2 {
+		return nil
+	}
+	a, b := args[0], args[1]
+	switch {
+	case a.typ.elem == remora.KInt && b.typ.elem == remora.KFloat:
+	case a.typ.elem == remora.KFloat && b.typ.elem == remora.KInt:
+		a, b = b, a
+	default:
+		return nil
+	}
+	if v := el.foldKnown(pos, fn, args); v != nil {
+		return v
+	}
+	if a.nonzero {
+		return typedArray("(*. "+convertTo(args[0], remora.KFloat)+" "+convertTo(args[1], remora.KFloat)+")", ity{remora.KFloat, big}, nil)
+	}
+	v := typedArray("((fn ([n int] [x float]) (if{float | } (= n 0) -0. (*. (int->float n) x))) "+a.term+" "+b.term+")", ity{remora.KFloat, big}, nil)
+	v.mz = true
+	return v
+}
+
+// foldKnown computes an application of one scalar primitive to known
+// arguments by the dialect's own δ-rule, as a literal of the result's
+// kind; nil when an argument is not known or the result is no array of
+// ints, floats, booleans or characters (an exact number past int64, a
+// rational) or the δ-rule goes wrong (the program must go wrong at run
+// time, where it does).
+func (el *elaborator) foldKnown(pos semantics.Pos, fn *aval, args []*aval) *aval {
+	if len(fn.funs) != 1 || len(fn.shape) > 0 {
+		return nil
+	}
+	app := &App{Pos: pos, Fn: &Prim{Pos: pos, Def: fn.funs[0].prim}}
+	for _, a := range args {
+		if a.known == nil {
+			return nil
+		}
+		app.Args = append(app.Args, &Lit{Pos: pos, V: a.known})
+	}
+	v, err := EvalExpr(app, nil)
+	if err != nil || v.Kind > remora.KChar || v.Kind == remora.KNum {
+		return nil
+	}
+	return typedArray(typedLiteral(v), ity{v.Kind, v.Shape}, v)
+}
+
+// exactZero is an int argument of a float + (or the left one of a float
+// -) as the float that keeps the dialect's exact 0: -0.0 for 0, int->float
+// of the rest. -0.0 is IEEE's additive identity (-0.0 + x is x for every
+// x, -0.0 included) and -0.0 - x is -x, as (+ 0 x) and (- 0 x) are. (The
+// right operand of - is converted as it is: x - 0.0 is x already.)
+func exactZero(a *aval) string {
+	if a.known != nil && !slices.Contains(a.known.I, 0) {
+		return convertTo(a, remora.KFloat)
+	}
+	return "((fn ([n int]) (if{float | } (= n 0) -0. (int->float n))) " + a.term + ")"
+}
+
+// floatMaxMin is the dialect's max (or min) of two floats as a typed
+// function: NaN if either is, else the second if it is larger (smaller),
+// else the first, so that a tie of 0.0 and -0.0 keeps the first, where
+// the typed max. (math.Max) gives 0.0 and min. -0.0.
+func floatMaxMin(isMax bool) string {
+	wins := "(<. a b)"
+	if !isMax {
+		wins = "(<. b a)"
+	}
+	return "(fn ([a float] [b float]) (if{float | } (or (not (<=. a a)) (not (<=. b b))) +nan.0 (if{float | } " + wins + " b a)))"
+}
+
+// domainTwin are the typed functions whose checked twins are stuck
+// outside the real domain, as the dialect is (it has no complex
+// numbers): sqrt of a negative number, the logarithm of one, arcsin and
+// arccos outside [-1, 1]. The typed core's own give NaN there.
+var domainTwin = map[string]string{"sqrt": "sqrt!", "log": "log!", "arcsin": "arcsin!", "arccos": "arccos!"}
 
 // instantiation writes f{τ | ι …}.
 func instantiation(name string, elems []remora.Kind, ixs ...string) string {
@@ -694,6 +965,13 @@ func (el *elaborator) major(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 	return nil
 }
 
+// checkedTwin maps the typed core's int primitives that wrap on overflow
+// to their checked twins, which are stuck there instead: the dialect's
+// integers are exact (Racket's), so an elaborated program computes with
+// the checked ones, and every level below gives the exact value or stops
+// with "integer overflow", never a wrapped value.
+var checkedTwin = map[string]string{"+": "+!", "-": "-!", "*": "*!", "/": "/!", "abs": "abs!"}
+
 // exactOnInts are the scalar primitives whose typed twin takes ints as
 // floats where the dialect computes exactly.
 var exactOnInts = map[string]bool{"expt": true}
@@ -727,6 +1005,7 @@ func (el *elaborator) fold(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 	opTerm := func(a, b ity) (string, ity) {
 		x, y := el.fresh("a"), el.fresh("b")
 		body := el.apply(pos, op, []*aval{typedArray(x, a, nil), typedArray(y, b, nil)})
+		el.mustBeDefinite(pos, body)
 		return "(fn ([" + x + " " + a.String() + "] [" + y + " " + b.String() + "]) " + body.term + ")", body.typ
 	}
 	if p.Tree {

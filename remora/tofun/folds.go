@@ -40,11 +40,15 @@ var foldSpecs = map[string]foldSpec{
 }
 
 // neutrals are the primitives that are associative (on ints as Go's
-// wrapping arithmetic, on floats max. and min. as math.Max and math.Min,
+// wrapping arithmetic or as exact arithmetic that may stop, on floats max. and min. as math.Max and math.Min,
 // NaN included) with their neutral elements. + and * of floats are not
 // associative.
 var neutrals = map[string]fun.SExp{
 	"+": ic(0), "*": ic(1), "max": ic(math.MinInt64), "min": ic(math.MaxInt64),
+	// The checked + and * re-associate too: a checked operation that does
+	// not stop gives the exact value, so every order that does not stop
+	// gives the exact sum or product (which order stops may differ).
+	"+!": ic(0), "*!": ic(1),
 	"and": ic(1), "or": ic(0),
 	"max.": floatConst(math.Inf(-1)), "min.": floatConst(math.Inf(1)),
 }

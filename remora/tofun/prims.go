@@ -87,6 +87,8 @@ func init() {
 	// / and % truncate and are stuck on 0 in both).
 	for name, o := range map[string]semantics.Op{
 		"+": semantics.Add, "-": semantics.Sub, "*": semantics.Mul, "/": semantics.Div, "%": semantics.Mod,
+		// The checked twins: FUN's checked operators, stuck on overflow.
+		"+!": semantics.AddChecked, "-!": semantics.SubChecked, "*!": semantics.MulChecked, "/!": semantics.DivChecked,
 		"=": semantics.Eq, "!=": semantics.Ne, "<": semantics.Lt, "<=": semantics.Le, ">": semantics.Gt, ">=": semantics.Ge,
 		// Floats: IEEE in both.
 		"+.": semantics.Add, "-.": semantics.Sub, "*.": semantics.Mul, "/.": semantics.Div,
@@ -108,6 +110,10 @@ func init() {
 	unary("abs", func(a fun.SExp) fun.SExp {
 		return bin(semantics.Mul, a, bin(semantics.Sub, ic(1), bin(semantics.Mul, ic(2), bin(semantics.Lt, a, ic(0)))))
 	})
+	// abs! is x *! (1 - 2·[x<0]): stuck at the least int, where abs wraps.
+	unary("abs!", func(a fun.SExp) fun.SExp {
+		return bin(semantics.MulChecked, a, bin(semantics.Sub, ic(1), bin(semantics.Mul, ic(2), bin(semantics.Lt, a, ic(0)))))
+	})
 	unary("not", func(a fun.SExp) fun.SExp { return bin(semantics.Eq, a, ic(0)) })
 	unary("int->bool", func(a fun.SExp) fun.SExp { return bin(semantics.Ne, a, ic(0)) })
 	unary("bool->int", func(a fun.SExp) fun.SExp { return a })
@@ -117,7 +123,17 @@ func init() {
 	for name, f := range map[string]semantics.Func{"sqrt": semantics.Sqrt, "exp": semantics.Exp, "log": semantics.Log, "sin": semantics.Sin, "cos": semantics.Cos} {
 		unary(name, func(a fun.SExp) fun.SExp { return fun.Apply(f, a) })
 	}
-	for _, name := range []string{"tan", "arcsin", "arccos", "arctan"} {
+	// sqrt! and log! are stuck outside their real domain (NaN passes, as
+	// the dialect's do): an assertion, then the function.
+	for name, f := range map[string]semantics.Func{"sqrt!": semantics.Sqrt, "log!": semantics.Log} {
+		prims[name] = func(c *call) *val {
+			x := sv(c.scalar(0))
+			ok := bin(semantics.Or, bin(semantics.Ge, x, fun.Float(0)), bin(semantics.Ne, x, x))
+			c.l.assert(c.b, ok, name+": a negative number has no real result (complex numbers are not supported)")
+			return c.out(fun.Apply(f, x))
+		}
+	}
+	for _, name := range []string{"tan", "arcsin", "arccos", "arctan", "arcsin!", "arccos!"} {
 		unsupported(name, fmt.Sprintf("FUN's float functions are sqrt, exp, log, sin and cos; %s built from them would not give Go's math value exactly", name))
 	}
 	unsupported("expt", "FUN has no power function, and exp(y*log(x)) is not math.Pow's value")

@@ -1,0 +1,138 @@
+package proofstests
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	arraycheck "github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/remora/dynamic"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// The dialect-compiled property: a compiled level of a dialect program
+// never prints a value the dialect's interpreter does not. The dialect's
+// numbers are Racket's (exact integers of any size, exact zeros beside
+// floats, no complex results); the levels below it have int64 and
+// float64. So every run at every level the program compiles to either
+// prints exactly the interpreter's lines, or stops with the 64-bit
+// overflow error (semantics.OverflowError, a refusal), or, where the
+// interpreter goes wrong, goes wrong too. A program the compile path
+// declines is counted by its reason, not failed.
+
+// compiledStats counts what the property saw.
+type compiledStats struct {
+	mu       sync.Mutex
+	programs int            // generated
+	compiled int            // that the compile path took (Elaborate did not decline)
+	refused  int            // runs that stopped on the 64-bit overflow
+	agreed   int            // runs that printed the interpreter's lines
+	wrongToo int            // runs that went wrong where the interpreter does
+	declined map[string]int // programs declined, by reason
+}
+
+func newCompiledStats() *compiledStats { return &compiledStats{declined: map[string]int{}} }
+
+// propDialectCompiledAt is the property over the arraysem command's
+// registry.
+func propDialectCompiledAt(c *RemoraCase) string {
+	return propDialectCompiled(arraycheck.Registry, nil)(c)
+}
+
+// propDialectCompiled is the property over the registry reg, counting in
+// stats (unless nil).
+func propDialectCompiled(reg *lang.Registry, stats *compiledStats) func(c *RemoraCase) string {
+	return func(c *RemoraCase) string {
+		var p lang.Program
+		if err := safely("loading the dialect program", func() (err error) {
+			p, err = reg.Load("gen.remora", c.Src, dynamic.Language.Name(), "", lang.LoadOptions{})
+			return err
+		}); err != nil {
+			return "GENERATOR BUG: the program does not load: " + err.Error()
+		}
+		want := levelRun{level: p.Language().Title(), sem: "big"}
+		want.err = safely(want.name(), func() (err error) {
+			want.r, err = p.Run(lang.RunOptions{Semantics: "big"})
+			return err
+		})
+		if isPanic(want.err) {
+			return want.err.Error()
+		}
+		var levels []lang.Level
+		if err := safely("Registry.Levels", func() (err error) { levels, err = reg.Levels(p); return err }); err != nil {
+			return "compiling the dialect program to every level: " + err.Error()
+		}
+		local := newCompiledStats()
+		local.programs++
+		for i, lv := range levels[1:] {
+			if lv.Declined != nil {
+				if i == 0 {
+					local.declined[position.ReplaceAllString(lv.Declined.Error(), "")]++
+				}
+				continue
+			}
+			if i == 0 {
+				local.compiled++
+			}
+			q := lv.Program()
+			for _, sem := range q.Semantics() {
+				got := levelRun{level: lv.Name, sem: sem}
+				got.err = safely(got.name(), func() (err error) {
+					if got.r, err = q.Run(lang.RunOptions{Semantics: sem}); err == nil {
+						got.r, err = lang.Decode(lv.Stages, got.r)
+					}
+					return err
+				})
+				if msg := local.judge(want, got, q); msg != "" {
+					return msg + showRemoraLevel(lv)
+				}
+			}
+		}
+		if stats != nil {
+			stats.add(local)
+		}
+		return ""
+	}
+}
+
+// judge compares one run with the interpreter's.
+func (s *compiledStats) judge(want, got levelRun, q lang.Program) string {
+	if isPanic(got.err) {
+		return got.err.Error()
+	}
+	se := semErr(got.err)
+	switch {
+	case se != nil && se.Kind == semantics.OverflowError:
+		s.refused++
+		return ""
+	case want.err != nil:
+		if got.err != nil {
+			s.wrongToo++
+			return ""
+		}
+		if _, ok := q.(lang.Caveat); ok {
+			return "" // IMP and CUDA check no bounds (ERRATA I2)
+		}
+		return fmt.Sprintf("%s goes wrong (%v), but %s gives %s", want.name(), want.err, got.name(), show(got))
+	case got.err != nil:
+		return fmt.Sprintf("%s gives %s, but %s goes wrong: %v", want.name(), show(want), got.name(), got.err)
+	case !slices.Equal(want.r.Lines, got.r.Lines):
+		return fmt.Sprintf("%s gives %s, but %s gives %s", want.name(), show(want), got.name(), show(got))
+	}
+	s.agreed++
+	return ""
+}
+
+func (s *compiledStats) add(o *compiledStats) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.programs += o.programs
+	s.compiled += o.compiled
+	s.refused += o.refused
+	s.agreed += o.agreed
+	s.wrongToo += o.wrongToo
+	for k, n := range o.declined {
+		s.declined[k] += n
+	}
+}
