@@ -155,13 +155,14 @@ func splitValues(s string) ([]string, error) {
 	inStr := false
 	emit := func(tok string) error {
 		// An int array literal is normalised ([1  2] is [1 2]); any other
-		// value (Remora's booleans, chars, strings, floats, boxes) is
-		// compared as printed.
+		// value (Remora's booleans, chars, strings, floats, boxes, the
+		// dynamic dialect's integers past 64 bits) is compared as
+		// printed.
 		v, err := semantics.ParseValue(tok)
 		switch {
 		case err == nil:
 			tok = v.String()
-		case strings.Trim(tok, "0123456789-[] ") == "":
+		case strings.Trim(tok, "0123456789-[] ") == "" && !strings.Contains(err.Error(), "out of range"):
 			return err // an int array, but a malformed one ([1 [2]])
 		}
 		out = append(out, tok)

@@ -13,7 +13,6 @@ import (
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/remora/dynamic"
 	"github.com/arraysem/arraysem/remora/tofun"
-	"github.com/arraysem/arraysem/semantics"
 )
 
 // Registry is the arraysem command's graph of languages and passes. Every
@@ -40,11 +39,7 @@ func init() {
 			Reads: []string{lang.OptRaw}},
 		lang.Pass{Name: "Lower", From: "remora-ir", To: "fun",
 			Doc: "Remora IR → FUN: MAPs become kernels, the basis FUN's forms (reduce, scan, loop, filter), boxes run-time sizes (package remora/tofun)",
-			Run: func(p any, _ lang.CompileOptions) (any, error) { return tofun.Lower(p.(*remora.Program)) },
-			Results: func(from any) lang.Decoder {
-				types := from.(*remora.Program).Types
-				return func(vals []semantics.Array) ([]string, error) { return tofun.Decode(types, vals) }
-			}},
+			Run: func(p any, _ lang.CompileOptions) (any, error) { return tofun.Lower(p.(*remora.Program)) }},
 		lang.Pass{Name: "Slice", From: "fun", To: "fun", RowWhenChanged: true,
 			Doc:   "size slicing: an existential size whose shape slice is cheap is computed ahead of its value, sizes and assertions move out of kernels (\"Size Slicing - A Hybrid Approach to Size Inference in Futhark\", §3–4; unless --no-slice)",
 			When:  func(w lang.Walk) bool { return !w.Options.NoSlice },

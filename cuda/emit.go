@@ -34,7 +34,7 @@ func Emit(p *imp.Program, opts Options) (f *File, err error) {
 			f, err = nil, fmt.Errorf("cuda: internal error: the emitter gave IMP's %s (%s) no C++ variable in %s", u.s.name, typeName(u.s.t), p.File)
 		}
 	}()
-	e := &emitter{p: p, names: map[string]bool{}, out: &File{Source: filepath.Base(p.File)}}
+	e := &emitter{p: p, names: map[string]bool{}, out: &File{Source: filepath.Base(p.File), Format: p.Format}}
 	if err := e.checkScopes(); err != nil {
 		return nil, err
 	}
@@ -647,13 +647,19 @@ func (e *emitter) main() {
 	body = append(body, e.heap(fr)...)
 	body = append(body, e.stmts(h, fr, e.p.Body)...)
 	body = append(body, &Comment{Text: "return: every result is checked before any is printed"})
+	// A program with a result format keeps its results and prints them
+	// as its source does; else each prints as arraysem run prints it.
+	verb := "arraysem_print_"
+	if e.p.Format != nil {
+		verb = "arraysem_keep_"
+	}
 	var prints []Stmt
 	for _, r := range e.p.Return {
 		c := fr.lookup(r.Name.Name)
 		if r.Dims == nil {
-			print := "arraysem_print_int"
+			print := verb + "int"
 			if fr.ty[r.Name.Name] == imp.Float {
-				print = "arraysem_print_float"
+				print = verb + "float"
 			}
 			prints = append(prints, do(call(print, id(c))))
 			continue
@@ -677,11 +683,14 @@ func (e *emitter) main() {
 			&Decl{Type: "int64_t *", Name: buf, Init: call("arraysem_host_buffer", id(count))},
 			cudaCall("cudaMemcpy", call("cudaMemcpy", id(buf), field(c, "p"), call("arraysem_copy_bytes", id(count)), id("cudaMemcpyDeviceToHost"))))
 		body = append(body, out...)
-		print := "arraysem_print_array"
+		print := verb + "array"
 		if r.Elem == semantics.FloatElem {
-			print = "arraysem_print_float_array"
+			print = verb + "float_array"
 		}
 		prints = append(prints, do(call(print, append([]Expr{id(buf), num(int64(len(dims)))}, dims...)...)))
+	}
+	if e.p.Format != nil {
+		prints = append(prints, do(call("arraysem_print_source", id("arraysem_format"), id("arraysem_graphic"))))
 	}
 	body = append(body, prints...)
 	for _, o := range fr.owned {

@@ -881,6 +881,318 @@ static void arraysem_print_float_array(const int64_t *data, int rank, ...) {
   arraysem_print_rec(data, rank, shape, 0, 0, true);
   putchar('\n');
 }
+// Results printed as the source program prints its values (a program
+// compiled from Remora carries the result format, semantics.Format, in
+// its table arraysem_format): the results are kept as they are copied
+// back, then arraysem_print_source prints them by the format: #t and #f,
+// characters and strings as Racket writes them, floats as Racket prints
+// them (+inf.0, +nan.0), boxes as (box (w …) v), or (box v) for the
+// dynamic dialect. The format's text is
+//   SOURCE: item …      item = int | float | bool | char | (box W item)
+//                             | (boxes R W (D …) item), D = 3, w1, w1+w2+1
+struct arraysem_source_result {
+  const int64_t *data;
+  int64_t scalar;
+  int rank;
+  int64_t shape[16];
+  bool floats;
+};
+static arraysem_source_result arraysem_source_results[256];
+static int arraysem_nsource_results;
+static arraysem_source_result *arraysem_keep_next() {
+  if (arraysem_nsource_results == 256) {
+    fprintf(stderr, "arraysem: more than 256 results\n");
+    _Exit(1);
+  }
+  arraysem_source_result *k = &arraysem_source_results[arraysem_nsource_results++];
+  memset(k, 0, sizeof *k);
+  return k;
+}
+static void arraysem_keep_int(int64_t v) {
+  arraysem_source_result *k = arraysem_keep_next();
+  k->scalar = v, k->data = &k->scalar;
+}
+static void arraysem_keep_float(double x) {
+  arraysem_source_result *k = arraysem_keep_next();
+  k->scalar = arraysem_f64_bits(x), k->data = &k->scalar, k->floats = true;
+}
+static void arraysem_keep_shape(arraysem_source_result *k, int rank, va_list ap) {
+  k->rank = rank;
+  for (int i = 0; i < rank && i < 16; i++) k->shape[i] = va_arg(ap, int64_t);
+}
+static void arraysem_keep_array(const int64_t *data, int rank, ...) {
+  arraysem_source_result *k = arraysem_keep_next();
+  va_list ap;
+  va_start(ap, rank);
+  arraysem_keep_shape(k, rank, ap);
+  va_end(ap);
+  k->data = data;
+}
+static void arraysem_keep_float_array(const int64_t *data, int rank, ...) {
+  arraysem_source_result *k = arraysem_keep_next();
+  va_list ap;
+  va_start(ap, rank);
+  arraysem_keep_shape(k, rank, ap);
+  va_end(ap);
+  k->data = data, k->floats = true;
+}
+static void arraysem_unfit(const char *why) {
+  fflush(stdout);
+  fprintf(stderr, "arraysem: the results do not fit their format: %s\n", why);
+  _Exit(1);
+}
+// The code points unicode.IsGraphic holds graphic, as "LO-HI …" in hex
+// (emitted only for a program with character results).
+static const char *arraysem_graphic_text;
+static bool arraysem_is_graphic(int64_t r) {
+  if (r < 0x20 || r > 0x10FFFF || arraysem_graphic_text == nullptr) return false;
+  for (const char *s = arraysem_graphic_text; *s != 0;) {
+    char *e;
+    long long lo = strtoll(s, &e, 16);
+    long long hi = strtoll(e + 1, &e, 16);
+    if (r < lo) return false;
+    if (r <= hi) return true;
+    s = e;
+    while (*s == ' ') s++;
+  }
+  return false;
+}
+static void arraysem_put_utf8(int64_t r) {
+  if (r < 0 || r > 0x10FFFF || (r >= 0xD800 && r <= 0xDFFF)) r = 0xFFFD;
+  if (r < 0x80) {
+    putchar((int)r);
+  } else if (r < 0x800) {
+    putchar(0xC0 | (int)(r >> 6)), putchar(0x80 | (int)(r & 0x3F));
+  } else if (r < 0x10000) {
+    putchar(0xE0 | (int)(r >> 12)), putchar(0x80 | (int)((r >> 6) & 0x3F)), putchar(0x80 | (int)(r & 0x3F));
+  } else {
+    putchar(0xF0 | (int)(r >> 18)), putchar(0x80 | (int)((r >> 12) & 0x3F));
+    putchar(0x80 | (int)((r >> 6) & 0x3F)), putchar(0x80 | (int)(r & 0x3F));
+  }
+}
+// A character as semantics.QuoteChar writes it.
+static void arraysem_put_char(int64_t w) {
+  int32_t r = (int32_t)w;
+  static const int32_t codes[] = {' ', '\n', '\t', 0, '\r', '\b', 0x7f};
+  static const char *const names[] = {"space", "newline", "tab", "nul", "return", "backspace", "delete"};
+  for (int i = 0; i < 7; i++)
+    if (codes[i] == r) {
+      printf("#\\%s", names[i]);
+      return;
+    }
+  if (!arraysem_is_graphic(r)) {
+    printf("#\\u%04X", (unsigned)r);
+    return;
+  }
+  fputs("#\\", stdout);
+  arraysem_put_utf8(r);
+}
+// A row of characters as semantics.QuoteString writes it.
+static void arraysem_put_string(const int64_t *d, int64_t n) {
+  putchar('"');
+  for (int64_t i = 0; i < n; i++) {
+    int64_t r = (int32_t)d[i];
+    if (r < 0 || r > 0x10FFFF || (r >= 0xD800 && r <= 0xDFFF)) r = 0xFFFD;  // Go's string(rune) of an invalid rune
+    if (r == '"' || r == '\\') {
+      putchar('\\'), putchar((int)r);
+    } else if (r == '\n') {
+      fputs("\\n", stdout);
+    } else if (r == '\t') {
+      fputs("\\t", stdout);
+    } else if (r == '\r') {
+      fputs("\\r", stdout);
+    } else if (arraysem_is_graphic(r)) {
+      arraysem_put_utf8(r);
+    } else if (r > 0xFFFF) {
+      printf("\\U%08X", (unsigned)r);
+    } else {
+      printf("\\u%04X", (unsigned)r);
+    }
+  }
+  putchar('"');
+}
+// An atom (0 int, 1 float, 2 bool, 3 char) as semantics.FormatAtom prints it.
+static void arraysem_put_atom(int atom, int64_t w) {
+  switch (atom) {
+    case 1: {
+      double x = arraysem_f64_from_bits(w);
+      char buf[64];
+      arraysem_format_float(buf, x);
+      fputs(x != x ? "+nan.0" : std::isinf(x) ? (x > 0 ? "+inf.0" : "-inf.0") : buf, stdout);
+      return;
+    }
+    case 2:
+      if (w != 0 && w != 1) arraysem_unfit("a boolean neither 0 nor 1");
+      fputs(w != 0 ? "#t" : "#f", stdout);
+      return;
+    case 3:
+      arraysem_put_char(w);
+      return;
+  }
+  printf("%lld", (long long)w);
+}
+static void arraysem_put_atoms(int atom, const int64_t *data, int rank, const int64_t *shape, int dim, int64_t off) {
+  if (dim == rank) {
+    arraysem_put_atom(atom, data[off]);
+    return;
+  }
+  if (atom == 3 && dim == rank - 1 && shape[dim] > 0) {
+    arraysem_put_string(data + off, shape[dim]);
+    return;
+  }
+  int64_t stride = 1;
+  for (int i = dim + 1; i < rank; i++) stride *= shape[i];
+  putchar('[');
+  for (int64_t i = 0; i < shape[dim]; i++) {
+    if (i > 0) putchar(' ');
+    arraysem_put_atoms(atom, data, rank, shape, dim + 1, off + i * stride);
+  }
+  putchar(']');
+}
+// The format's text, read token by token.
+static void arraysem_fmt_space(const char **s) {
+  while (**s == ' ') (*s)++;
+}
+static bool arraysem_fmt_word(const char **s, const char *w) {
+  arraysem_fmt_space(s);
+  size_t n = strlen(w);
+  if (strncmp(*s, w, n) != 0 || ((*s)[n] != 0 && (*s)[n] != ' ' && (*s)[n] != ')' && (*s)[n] != '(')) return false;
+  *s += n;
+  return true;
+}
+static int64_t arraysem_fmt_count(const char **s) {
+  arraysem_fmt_space(s);
+  char *e;
+  long long n = strtoll(*s, &e, 10);
+  if (e == *s) arraysem_unfit("a count expected in the format");
+  *s = e;
+  return n;
+}
+static void arraysem_fmt_expect(const char **s, char c) {
+  arraysem_fmt_space(s);
+  if (**s != c) arraysem_unfit("the format is malformed");
+  (*s)++;
+}
+// A dimension of a frame's boxes: a sum of constants and witnesses wK.
+static int64_t arraysem_fmt_dim(const char **s, const int64_t *wits) {
+  arraysem_fmt_space(s);
+  int64_t d = 0;
+  for (;;) {
+    if (**s == 'w') {
+      (*s)++;
+      d += wits[arraysem_fmt_count(s) - 1];
+    } else {
+      d += arraysem_fmt_count(s);
+    }
+    if (**s != '+') return d;
+    (*s)++;
+  }
+}
+static int arraysem_fmt_atom(const char **s) {
+  static const char *const names[] = {"int", "float", "bool", "char"};
+  for (int i = 0; i < 4; i++)
+    if (arraysem_fmt_word(s, names[i])) return i;
+  return -1;
+}
+static void arraysem_open_box(bool typed, const int64_t *wits, int64_t n) {
+  fputs("(box ", stdout);
+  if (!typed) return;
+  putchar('(');
+  for (int64_t i = 0; i < n; i++) printf(i > 0 ? " %lld" : "%lld", (long long)wits[i]);
+  fputs(") ", stdout);
+}
+// A frame of boxes being printed: its witnesses' results, its data, the
+// contents' dimensions (the format's text), and the next box and word.
+struct arraysem_boxes {
+  const arraysem_source_result *ws, *data;
+  int64_t w, p, off;
+  const char *dims;
+  int atom;
+  bool typed;
+};
+static void arraysem_put_boxes(arraysem_boxes *b, int rank, const int64_t *frame, int dim) {
+  if (dim < rank) {
+    putchar('[');
+    for (int64_t i = 0; i < frame[dim]; i++) {
+      if (i > 0) putchar(' ');
+      arraysem_put_boxes(b, rank, frame, dim + 1);
+    }
+    putchar(']');
+    return;
+  }
+  int64_t wits[64], shape[16], size = 1;
+  for (int64_t i = 0; i < b->w; i++) wits[i] = b->ws[i].data[b->p];
+  const char *d = b->dims;
+  int nd = 0;
+  for (arraysem_fmt_space(&d); *d != ')' && *d != 0 && nd < 16; arraysem_fmt_space(&d)) {
+    shape[nd] = arraysem_fmt_dim(&d, wits);
+    size *= shape[nd++];
+  }
+  arraysem_open_box(b->typed, wits, b->w);
+  arraysem_put_atoms(b->atom, b->data->data + b->off, nd, shape, 0, 0);
+  putchar(')');
+  b->off += size, b->p++;
+}
+// arraysem_put_item prints the item at *s from the results from *next on.
+static void arraysem_put_item(const char **s, bool typed, int *next) {
+  int atom = arraysem_fmt_atom(s);
+  if (atom >= 0) {
+    if (*next >= arraysem_nsource_results) arraysem_unfit("a result is missing");
+    arraysem_source_result *k = &arraysem_source_results[(*next)++];
+    if (k->floats != (atom == 1)) {
+      int64_t n = 1;
+      for (int i = 0; i < k->rank; i++) n *= k->shape[i];
+      if (n > 0) arraysem_unfit("a result of the wrong kind of numbers");
+    }
+    arraysem_put_atoms(atom, k->data, k->rank, k->shape, 0, 0);
+    return;
+  }
+  arraysem_fmt_expect(s, '(');
+  if (arraysem_fmt_word(s, "box")) {
+    int64_t w = arraysem_fmt_count(s), wits[64];
+    for (int64_t i = 0; i < w; i++) {
+      if (*next >= arraysem_nsource_results || arraysem_source_results[*next].rank != 0) arraysem_unfit("a box's witness is missing");
+      wits[i] = arraysem_source_results[(*next)++].data[0];
+    }
+    arraysem_open_box(typed, wits, w);
+    arraysem_put_item(s, typed, next);
+    putchar(')');
+    arraysem_fmt_expect(s, ')');
+    return;
+  }
+  if (!arraysem_fmt_word(s, "boxes")) arraysem_unfit("the format is malformed");
+  arraysem_boxes b;
+  b.typed = typed, b.p = 0, b.off = 0;
+  int64_t rank = arraysem_fmt_count(s);
+  b.w = arraysem_fmt_count(s);
+  if (b.w < 1 || b.w > 64 || *next + b.w >= arraysem_nsource_results) arraysem_unfit("a frame of boxes' witnesses or data are missing");
+  b.ws = &arraysem_source_results[*next];
+  b.data = &arraysem_source_results[*next + b.w];
+  if (b.ws[0].rank != rank) arraysem_unfit("a frame of boxes' witnesses are not over the frame");
+  *next += (int)b.w + 1;
+  arraysem_fmt_expect(s, '(');
+  b.dims = *s;
+  while (**s != ')' && **s != 0) (*s)++;
+  arraysem_fmt_expect(s, ')');
+  b.atom = arraysem_fmt_atom(s);
+  if (b.atom < 0) arraysem_unfit("a frame of boxes of boxes");
+  arraysem_fmt_expect(s, ')');
+  arraysem_put_boxes(&b, (int)rank, b.ws[0].shape, 0);
+}
+
+static void arraysem_print_source(const char *const *format, const char *const *graphic) {
+  arraysem_graphic_text = graphic[0];
+  const char *s = strchr(format[0], ':');
+  if (s == nullptr) arraysem_unfit("the format names no source");
+  bool typed = strncmp(format[0], "remora/dynamic:", 15) != 0;
+  s++;
+  int next = 0;
+  for (arraysem_fmt_space(&s); *s != 0; arraysem_fmt_space(&s)) {
+    arraysem_put_item(&s, typed, &next);
+    putchar('\n');
+  }
+  if (next != arraysem_nsource_results) arraysem_unfit("results are left over");
+}
 static void arraysem_finish() {
   for (int i = 0; i < arraysem_nvalues; i++) free(arraysem_values[i].data);
   for (int i = 0; i < arraysem_nbuffers; i++) free(arraysem_buffers[i]);

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode"
 
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -25,6 +27,14 @@ func (f *File) String() string {
 	b.WriteString("    nullptr,\n};\n")
 	table(&b, "arraysem_inputs", f.Inputs)
 	table(&b, "arraysem_defaults", f.Defaults)
+	if f.Format != nil {
+		table(&b, "arraysem_format", []string{f.Format.String()})
+		var graphic []string
+		if f.Format.HasChars() {
+			graphic = []string{GraphicRanges()}
+		}
+		table(&b, "arraysem_graphic", graphic)
+	}
 	for _, fn := range f.Funcs {
 		b.WriteString("\n")
 		printFunc(&b, fn)
@@ -205,3 +215,34 @@ func paren(e Expr) string {
 	}
 	return "(" + ExprString(e) + ")"
 }
+
+// GraphicRanges are the code points unicode.IsGraphic holds graphic, as
+// the table arraysem_graphic gives them to the prelude's printing of
+// characters (semantics.QuoteChar and QuoteString): "LO-HI …" in hex,
+// every range from 0x20 on.
+func GraphicRanges() string {
+	graphicOnce.Do(func() {
+		var b strings.Builder
+		in := false
+		for r := rune(0x20); r <= unicode.MaxRune+1; r++ {
+			g := r <= unicode.MaxRune && unicode.IsGraphic(r)
+			switch {
+			case g && !in:
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				fmt.Fprintf(&b, "%x-", r)
+			case !g && in:
+				fmt.Fprintf(&b, "%x", r-1)
+			}
+			in = g
+		}
+		graphicText = b.String()
+	})
+	return graphicText
+}
+
+var (
+	graphicOnce sync.Once
+	graphicText string
+)

@@ -1,5 +1,7 @@
 package cuda
 
+import "github.com/arraysem/arraysem/semantics"
+
 // Pos is a position in a .cu file (gpu-sim fills it when it parses; the
 // emitter leaves it zero).
 type Pos struct{ Line, Col int }
@@ -12,7 +14,11 @@ type File struct {
 	Sites    []string // printf formats taking two long longs
 	Inputs   []string // "n" for an int input, "xs[n]" for an array
 	Defaults []string // NAME=VALUE, overridden by the command line
-	Funcs    []*Func
+	// Format, when not nil, is how the results print as the source
+	// program's values (imp.Program's Format): its text is the table
+	// arraysem_format, which main's arraysem_print_source reads.
+	Format *semantics.Format
+	Funcs  []*Func
 }
 
 // Func is a __global__ kernel, a __device__ function (a part of a

@@ -19,7 +19,7 @@ import (
 func ExpandDerived(p *Program) *Program {
 	x := &expander{used: map[string]bool{}, types: map[string]Type{}}
 	x.collect(p)
-	out := &Program{File: p.File, Inputs: p.Inputs}
+	out := &Program{File: p.File, Inputs: p.Inputs, Format: p.Format}
 	for _, in := range p.Inputs {
 		x.types[in.Name.Name] = in.Type
 	}

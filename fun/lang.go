@@ -53,7 +53,11 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &lang.Result{Values: vs, Lines: lang.ArrayLines(vs), Derivation: d}, nil
+		r, err := lang.ArrayResult(p.p.Format, vs)
+		if r != nil {
+			r.Derivation = d
+		}
+		return r, err
 	})
 }
 
@@ -65,8 +69,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	return lang.WithFocus(lang.NewStepper[Config](Machine{Stats: o.Stats}, []Config{Initial(p.p, env)}, &o.RunOptions,
 		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, Config.Shown,
 		func(cs []Config) (*lang.Result, error) {
-			vs := cs[0].Results()
-			return &lang.Result{Values: vs, Lines: lang.ArrayLines(vs)}, nil
+			return lang.ArrayResult(p.p.Format, cs[0].Results())
 		}), Focus), nil
 }
 

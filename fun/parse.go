@@ -40,6 +40,9 @@ func ParseFile(file, src string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	if prog.Format, err = semantics.ReadFormatHeader(file, src, "--"); err != nil {
+		return nil, err
+	}
 	return prog, nil
 }
 

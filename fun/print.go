@@ -87,6 +87,9 @@ func (p *printer) line(depth int, s string) {
 }
 
 func (p *printer) program(prog *Program) {
+	if prog.Format != nil {
+		p.WriteString(semantics.FormatHeader("--", prog.Format))
+	}
 	if len(prog.Inputs) > 0 {
 		p.line(0, "input "+PrintPattern(prog.Inputs))
 	}

@@ -129,6 +129,10 @@ type Program struct {
 	File   string
 	Inputs []*Param
 	Body   *Body
+	// Format, when not nil, is how the results print as the source
+	// program's values (a program compiled from Remora): its text is the
+	// header comment "-- results as …", and a run prints by it.
+	Format *semantics.Format
 }
 
 // Body is b of Fig 1: statements, then in (x, …, x).

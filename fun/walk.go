@@ -242,7 +242,7 @@ func Rewrite(b *Body, f func(*Stm) []*Stm) {
 // binder); every node of the tree is new, but for the identifiers f
 // returns unchanged and the leaves of extensions that are no mappers.
 func MapProgram(p *Program, f IdentFunc) *Program {
-	return &Program{File: p.File, Inputs: MapParams(p.Inputs, f, true), Body: MapBody(p.Body, f)}
+	return &Program{File: p.File, Inputs: MapParams(p.Inputs, f, true), Body: MapBody(p.Body, f), Format: p.Format}
 }
 
 // MapBody is MapProgram for a body.

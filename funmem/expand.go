@@ -64,7 +64,7 @@ func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
 			break
 		}
 	}
-	return &fun.Program{File: p.File, Inputs: p.Inputs, Body: body}
+	return &fun.Program{File: p.File, Inputs: p.Inputs, Body: body, Format: p.Format}
 }
 
 type expander struct {

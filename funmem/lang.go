@@ -97,13 +97,17 @@ func (p *program) runValue(o lang.RunOptions) (*lang.Result, error) {
 		}
 		out = append(out, v)
 	}
-	return &lang.Result{Values: out, Lines: lang.ArrayLines(out), Derivation: d}, nil
+	r, err := lang.ArrayResult(p.p.Format, out)
+	if r != nil {
+		r.Derivation = d
+	}
+	return r, err
 }
 
 // result reads the array and scalar results off the heap, leaving out the
 // blocks.
 func (p *program) result(h *semantics.Heap, vs []Value) (*lang.Result, error) {
-	r := &lang.Result{}
+	var out []semantics.Array
 	for _, v := range vs {
 		if v.Kind == BlockVal {
 			continue
@@ -112,10 +116,9 @@ func (p *program) result(h *semantics.Heap, vs []Value) (*lang.Result, error) {
 		if err != nil {
 			return nil, semantics.Stuckf(p.p.Body.In, EMemProg.Name, "%v", err)
 		}
-		r.Values = append(r.Values, a)
+		out = append(out, a)
 	}
-	r.Lines = lang.ArrayLines(r.Values)
-	return r, nil
+	return lang.ArrayResult(p.p.Format, out)
 }
 
 func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {

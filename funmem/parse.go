@@ -25,7 +25,14 @@ func ParseFile(file, src string) (*fun.Program, error) {
 		return nil, err
 	}
 	p := newParser(toks)
-	return p.Program(file)
+	prog, err := p.Program(file)
+	if err != nil {
+		return nil, err
+	}
+	if prog.Format, err = semantics.ReadFormatHeader(file, src, "--"); err != nil {
+		return nil, err
+	}
+	return prog, nil
 }
 
 func newParser(toks []semantics.Token) *fun.Parser {

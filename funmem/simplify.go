@@ -39,7 +39,7 @@ func Simplify(p *fun.Program) *fun.Program {
 		}
 	}
 	body = rowMajorBody(body)
-	return &fun.Program{File: p.File, Inputs: p.Inputs, Body: body}
+	return &fun.Program{File: p.File, Inputs: p.Inputs, Body: body, Format: p.Format}
 }
 
 type simplifier struct {

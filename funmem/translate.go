@@ -23,7 +23,7 @@ import (
 func Transform(p *fun.Program) *fun.Program {
 	p = renameKeywords(p)
 	t := &transformer{names: newNames(p)}
-	out := &fun.Program{File: p.File}
+	out := &fun.Program{File: p.File, Format: p.Format}
 	gamma := map[string]fun.Type{}
 	for _, in := range p.Inputs {
 		if in.Type.IsScalar() {

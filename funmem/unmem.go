@@ -8,7 +8,7 @@ import "github.com/arraysem/arraysem/fun"
 // forms bind at run time (binding them to 0). The value-based semantics of FUNMEM is FUN's semantics of
 // the result (§3.3).
 func Unmem(p *fun.Program) *fun.Program {
-	return &fun.Program{File: p.File, Inputs: unmemInputs(p), Body: unmemBody(p.Body)}
+	return &fun.Program{File: p.File, Inputs: unmemInputs(p), Body: unmemBody(p.Body), Format: p.Format}
 }
 
 // unmemInputs is p's inputs un-memmed.

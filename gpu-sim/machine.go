@@ -145,8 +145,9 @@ type machine struct {
 	launch  *launchState
 	stats   *Stats
 	steps   int64
-	chain   map[*region]ptr // a block a thread allocated in a loop → the one before it in its chain
-	costs   semantics.Stats // the cost counters (stats.go)
+	chain   map[*region]ptr   // a block a thread allocated in a loop → the one before it in its chain
+	costs   semantics.Stats   // the cost counters (stats.go)
+	kept    []semantics.Array // the results arraysem_keep_ kept, for arraysem_print_source
 }
 
 // Run runs a parsed program with NAME=VALUE arguments and returns what it
@@ -407,7 +408,7 @@ func (t *thread) eval(e cuda.Expr) value {
 			return value{k: kInt, i: 1 << 31}
 		case "arraysem_threads_per_block":
 			return value{k: kInt, i: int64(t.m.opts.Block)}
-		case "arraysem_inputs", "arraysem_defaults", "arraysem_sites":
+		case "arraysem_inputs", "arraysem_defaults", "arraysem_sites", "arraysem_format", "arraysem_graphic":
 			return value{k: kStr, s: e.Name}
 		}
 		return *t.lookup(e)
@@ -859,7 +860,25 @@ func (t *thread) call(c *cuda.Call) value {
 		want(1)
 		fmt.Fprintln(&t.m.out, n(0))
 		return zero
-	case "arraysem_print_array", "arraysem_print_float_array":
+	case "arraysem_keep_int":
+		want(1)
+		t.m.kept = append(t.m.kept, semantics.Scalar(n(0)))
+		return zero
+	case "arraysem_keep_float":
+		want(1)
+		t.m.kept = append(t.m.kept, semantics.FloatScalar(t.asFloat(c.Args[0], args[0])))
+		return zero
+	case "arraysem_print_source":
+		want(2)
+		lines, err := t.m.prog.File.Format.Lines(t.m.kept)
+		if err != nil {
+			t.fail(c.Pos, "cuda", "arraysem: the results do not fit their format: %v", err)
+		}
+		for _, l := range lines {
+			fmt.Fprintln(&t.m.out, l)
+		}
+		return zero
+	case "arraysem_print_array", "arraysem_print_float_array", "arraysem_keep_array", "arraysem_keep_float_array":
 		if len(args) < 2 || int64(len(args)-2) != n(1) {
 			t.fail(c.Pos, "unsupported", "unsupported construct: arraysem_print_array's rank and dimensions disagree")
 		}
@@ -883,10 +902,14 @@ func (t *thread) call(c *cuda.Call) value {
 			data[i] = v
 		}
 		elem := semantics.IntElem
-		if c.Fun == "arraysem_print_float_array" {
+		if strings.HasSuffix(c.Fun, "float_array") {
 			elem = semantics.FloatElem
 		}
 		a, _ := semantics.NestOf(elem, data, shape)
+		if strings.HasPrefix(c.Fun, "arraysem_keep_") {
+			t.m.kept = append(t.m.kept, a)
+			return zero
+		}
 		fmt.Fprintln(&t.m.out, a.String())
 		return zero
 	case "arraysem_finish":

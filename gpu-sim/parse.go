@@ -300,6 +300,21 @@ func (p *parser) table(f *cuda.File) error {
 		f.Inputs = items
 	case "arraysem_defaults":
 		f.Defaults = items
+	case "arraysem_format":
+		if len(items) != 1 {
+			return p.errAt(name.pos, "unsupported construct: arraysem_format holds one format")
+		}
+		fm, err := semantics.ParseFormat(items[0])
+		if err != nil {
+			return p.errAt(name.pos, "unsupported construct: %v", err)
+		}
+		f.Format = fm
+	case "arraysem_graphic":
+		// The printing of characters reads it; the simulator prints by
+		// Go's unicode tables, which it must be.
+		if len(items) > 1 || len(items) == 1 && items[0] != cuda.GraphicRanges() {
+			return p.errAt(name.pos, "unsupported construct: arraysem_graphic is not unicode.IsGraphic's ranges")
+		}
 	default:
 		return p.errAt(name.pos, "unsupported construct: table %s", name.text)
 	}

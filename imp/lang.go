@@ -59,7 +59,7 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &lang.Result{Values: vs, Lines: lang.ArrayLines(vs)}, nil
+		return lang.ArrayResult(p.p.Format, vs)
 	})
 }
 
@@ -77,7 +77,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &lang.Result{Values: vs, Lines: lang.ArrayLines(vs)}, nil
+			return lang.ArrayResult(p.p.Format, vs)
 		}), Focus), nil
 }
 

@@ -45,7 +45,14 @@ func ParseFile(file, src string) (*Program, error) {
 		return nil, err
 	}
 	p := &parser{fun.Parser{S: &semantics.TokenStream{Toks: toks}, Keywords: keywords}}
-	return p.program(file)
+	prog, err := p.program(file)
+	if err != nil {
+		return nil, err
+	}
+	if prog.Format, err = semantics.ReadFormatHeader(file, src, "--"); err != nil {
+		return nil, err
+	}
+	return prog, nil
 }
 
 type parser struct{ fun.Parser }

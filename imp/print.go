@@ -11,6 +11,9 @@ import (
 // syntax that parses back.
 func Print(p *Program) string {
 	var b strings.Builder
+	if p.Format != nil {
+		b.WriteString(semantics.FormatHeader("--", p.Format))
+	}
 	for _, in := range p.Inputs {
 		b.WriteString("input " + in.Name.Name + " : ")
 		if in.Dims == nil {

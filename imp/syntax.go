@@ -49,6 +49,9 @@ type Program struct {
 	Body   []Stmt
 	Return []*Result
 	RetPos fun.Pos
+	// Format, when not nil, is how the results print as the source
+	// program's values (fun.Program's Format, carried down).
+	Format *semantics.Format
 }
 
 // Input declares a program input (an extension): an int or a float, or

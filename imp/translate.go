@@ -46,7 +46,7 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 			bind(q.Name)
 		}
 	})
-	out := &Program{File: p.File, RetPos: p.Body.In}
+	out := &Program{File: p.File, RetPos: p.Body.In, Format: p.Format}
 	for _, in := range p.Inputs {
 		switch {
 		case in.Type.IsScalar():

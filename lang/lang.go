@@ -121,6 +121,10 @@ type Result struct {
 	Steps      int // small-step transitions taken (0 for a big-step)
 	Time       time.Duration
 	Derivation *semantics.Derivation // the big-step's, when asked for
+	// Source: the Lines print the results as the source program of a
+	// compile path prints its values (a program carrying a result
+	// format, semantics.Format), not as Values print.
+	Source bool
 	// Stats are the run's cost counters: RunOptions.Stats, filled, when
 	// the semantics that ran counts costs (CostCounter); nil when it was
 	// not asked for or the semantics counts none (Remora's). Stats.Table
@@ -144,6 +148,20 @@ func CountsCosts(p Program, sem string) bool {
 	}
 	sem, err := PickSemantics(p, sem)
 	return err == nil && c.CountsCosts(sem)
+}
+
+// ArrayResult is the result of a run that computed the arrays vs: they
+// print as `arraysem run` prints arrays, or, when the program carries a
+// result format f, as its source prints its values (Source).
+func ArrayResult(f *semantics.Format, vs []semantics.Array) (*Result, error) {
+	if f == nil {
+		return &Result{Values: vs, Lines: ArrayLines(vs)}, nil
+	}
+	lines, err := f.Lines(vs)
+	if err != nil {
+		return nil, fmt.Errorf("printing the results as the %s source prints them: %v", f.Source, err)
+	}
+	return &Result{Values: vs, Lines: lines, Source: true}, nil
 }
 
 // ArrayLines prints arrays as `arraysem run` does, one per line.

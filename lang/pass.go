@@ -1,11 +1,5 @@
 package lang
 
-import (
-	"fmt"
-
-	"github.com/arraysem/arraysem/semantics"
-)
-
 // Pass is a translation from one language to another (From ≠ To), or a
 // transformation within one (From = To: a simplifier, memory expansion,
 // fusion), as a value. The driver finds a path of translations between two
@@ -28,12 +22,6 @@ type Pass struct {
 	// IR after Explicitize and after Inline, before Simplify): the
 	// stages of a level then each run and are compared.
 	Row bool
-	// Results is set on a translation into a language whose values carry
-	// less than its source's (Remora's booleans, characters and boxes
-	// become FUN's ints): given the pass's input, it makes the decoder
-	// that prints the results of the levels below as the source prints
-	// them (see Decode).
-	Results func(from any) Decoder
 	// RowWhenChanged asks, like Row, for a row of the program this pass
 	// makes, whatever follows it, but only when the pass changed the
 	// program (FUN after Slice, after Fuse): an optimising pass that
@@ -137,41 +125,4 @@ func (s Stage) Name() string {
 // Text renders the stage's program in its language's syntax.
 func (s Stage) Text() string {
 	return s.Program.Language().Print(s.Program.Syntax())
-}
-
-// Decoder prints a lower level's results as its source level prints
-// them; vals are the results as arrays (Result.Values).
-type Decoder func(vals []semantics.Array) ([]string, error)
-
-// Decode rewrites a result of the walk stages's last program so that it
-// prints as the walk's source does: when a pass on the walk has Results,
-// its decoder (the last such) turns the values into the source's lines.
-// A result with no Values (gpu-sim prints text) is read back from its
-// lines first. Without such a pass, r is returned as it is.
-func Decode(stages []Stage, r *Result) (*Result, error) {
-	if r == nil {
-		return r, nil
-	}
-	for i := len(stages) - 1; i > 0; i-- {
-		p := stages[i].Pass
-		if p == nil || p.Results == nil {
-			continue
-		}
-		vals := r.Values
-		if vals == nil {
-			for _, l := range r.Lines {
-				v, err := semantics.ParseValue(l)
-				if err != nil {
-					return nil, fmt.Errorf("reading back the result %q: %v", l, err)
-				}
-				vals = append(vals, v)
-			}
-		}
-		lines, err := p.Results(stages[i-1].Program.Syntax())(vals)
-		if err != nil {
-			return nil, err
-		}
-		return &Result{Lines: lines, Steps: r.Steps, Time: r.Time, Derivation: r.Derivation, Stats: r.Stats}, nil
-	}
-	return r, nil
 }

@@ -79,9 +79,7 @@ func propDialectCompiled(reg *lang.Registry, stats *compiledStats) func(c *Remor
 			for _, sem := range q.Semantics() {
 				got := levelRun{level: lv.Name, sem: sem}
 				got.err = safely(got.name(), func() (err error) {
-					if got.r, err = q.Run(lang.RunOptions{Semantics: sem}); err == nil {
-						got.r, err = lang.Decode(lv.Stages, got.r)
-					}
+					got.r, err = q.Run(lang.RunOptions{Semantics: sem})
 					return err
 				})
 				if msg := local.judge(want, got, q); msg != "" {

@@ -146,7 +146,7 @@ func TestRuleCoverage(t *testing.T) {
 		switch {
 		case o.err == nil:
 			ok++
-		case errors.As(o.err, &se) && se.Kind == semantics.StuckError:
+		case errors.As(o.err, &se) && se.Kind.Stuck():
 			stuck[se.Rule]++
 			msg, _, _ := strings.Cut(se.Msg, " in ") // E-SCALAR: leave out the expression
 			reasons[se.Rule+": "+numbers.ReplaceAllString(msg, "#")]++

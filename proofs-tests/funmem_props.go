@@ -288,14 +288,14 @@ func (m *memCase) valid(v Variant, table *stuckTable) string {
 		return sameOutcome("FUN big-step of p", m.want, "heap-based run", got)
 	}
 	fe := semErr(m.want.err)
-	if fe == nil || fe.Kind != semantics.StuckError {
+	if fe == nil || !fe.Kind.Stuck() {
 		return "FUN's evaluation fails with something other than a stuck state: " + m.want.err.Error()
 	}
-	if ve := semErr(verr); ve == nil || ve.Kind != semantics.StuckError {
+	if ve := semErr(verr); ve == nil || !ve.Kind.Stuck() {
 		return fmt.Sprintf("FUN's evaluation of p is stuck (%v), but CheckValidity gives %v (want both semantics stuck)", m.want.err, verr)
 	}
 	he := semErr(herr)
-	if he == nil || he.Kind != semantics.StuckError {
+	if he == nil || !he.Kind.Stuck() {
 		return fmt.Sprintf("FUN's evaluation of p is stuck (%v), but the heap-based run gives %v", m.want.err, got)
 	}
 	row := fe.Rule + " → " + he.Rule
@@ -385,7 +385,7 @@ func sameHeapOutcome(big, small heapOutcome) string {
 // are blanked ("x10 % 0" and "n1 % 0" where Simplify renamed x10 to n1).
 func sameStuckRenamed(v Variant, a, b error) bool {
 	ea, eb := semErr(a), semErr(b)
-	return strings.Contains(v.Name, "Simplify") && ea != nil && eb != nil && ea.Kind == semantics.StuckError &&
+	return strings.Contains(v.Name, "Simplify") && ea != nil && eb != nil && ea.Kind.Stuck() &&
 		ea.Pos == eb.Pos && ea.Kind == eb.Kind && ea.Rule == eb.Rule &&
 		numbers.ReplaceAllString(ea.Msg, "#") == numbers.ReplaceAllString(eb.Msg, "#")
 }
@@ -535,7 +535,7 @@ func classifyMutant(mu Mutant, args map[string]string) (string, string) {
 		return outRace, ""
 	case semantics.MismatchError:
 		return outInvalid, ""
-	case semantics.StuckError:
+	case semantics.StuckError, semantics.OverflowError:
 		return outStuck, ""
 	}
 	return "", fmt.Sprintf("CheckValidity fails with an error of kind %v: %v", se.Kind, verr)

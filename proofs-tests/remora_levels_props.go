@@ -14,7 +14,7 @@ import (
 // stage (Explicitize, Inline, Simplify), FUN, FUNMEM (plain and
 // expanded, heap, value and small-step), IMP and CUDA, and every run at
 // every level agrees with Remora's big-step, its results decoded to print
-// as Remora prints them (lang.Decode). Every stage's output was
+// as Remora prints them (their programs carry the format, semantics.Format). Every stage's output was
 // re-checked by its language on the way (Registry.Compile); each level
 // reads back from its printed text (readsBack); a FUNMEM level is valid
 // (Def 3.1) and race free (eq 4) on the program's run. A walk that a pass

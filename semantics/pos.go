@@ -59,6 +59,12 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
+// Stuck reports whether an error of this kind is a stuck state of the
+// program: no rule applies (StuckError), or a checked operator's result
+// is no int64 (OverflowError, a stuck state of its own kind so that the
+// comparisons of levels can tell it apart).
+func (k Kind) Stuck() bool { return k == StuckError || k == OverflowError }
+
 // ExitStatus is the command's exit status for an error of this kind.
 func (k Kind) ExitStatus() int {
 	switch k {

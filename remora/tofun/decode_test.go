@@ -1,6 +1,9 @@
 package tofun
 
 import (
+	"fmt"
+	"math"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -35,12 +38,17 @@ func TestDecode(t *testing.T) {
 		{[]string{"(Sigma (n) [int n])"}, []semantics.Array{semantics.Scalar(2), arrayOf(i, []int64{2}, 7, 8)}, "(box (2) [7 8])"},
 		{[]string{"(Sigma (r) (Sigma (c) [int r c]))"}, []semantics.Array{semantics.Scalar(1), semantics.Scalar(2), arrayOf(i, []int64{1, 2}, 3, 4)}, "(box (1) (box (2) [[3 4]]))"},
 		{[]string{"[bool 1]"}, []semantics.Array{arrayOf(i, []int64{1}, 2)}, "error: neither 0 nor 1"},
-		{[]string{"[int 3]"}, []semantics.Array{arrayOf(i, []int64{2}, 1, 2)}, "error: FUN gave shape [2]"},
-		{[]string{"float"}, []semantics.Array{semantics.Scalar(1)}, "error: FUN gave int"},
+		{[]string{"float"}, []semantics.Array{semantics.Scalar(1)}, "error: gave int, not float atoms"},
 		{[]string{"int"}, []semantics.Array{semantics.Scalar(1), semantics.Scalar(2)}, "error: left over"},
 		{[]string{"int", "int"}, []semantics.Array{semantics.Scalar(1)}, "error: missing a result"},
 		{[]string{"(Sigma (n) [int n])"}, []semantics.Array{semantics.Scalar(-1), arrayOf(i, []int64{0})}, "error: not a dimension"},
-		{[]string{"[(Sigma (n) [int n]) 2]"}, nil, "error: missing the frame's witnesses or data"},
+		{[]string{"[(Sigma (n) [int n]) 2]"}, nil, "error: missing the box's witnesses"},
+		{[]string{"[(Sigma (n) [int n]) 2]"}, []semantics.Array{arrayOf(i, []int64{2}, 1, 2)}, "error: missing the frame's witnesses or data"},
+		// the witnesses' shape is the frame's, boxes print in it
+		{[]string{"[(Sigma (n) [int n 2]) 2 1]"}, []semantics.Array{arrayOf(i, []int64{2, 1}, 1, 0), arrayOf(i, []int64{2}, 7, 8)}, "[[(box (1) [[7 8]])] [(box (0) [])]]"},
+		// floats and characters print as Remora prints them
+		{[]string{"[float 3]"}, []semantics.Array{arrayOf(semantics.FloatElem, []int64{3}, semantics.FloatBits(math.Inf(1)), semantics.FloatBits(math.NaN()), semantics.FloatBits(-1e21))}, "[+inf.0 +nan.0 -1e+21]"},
+		{[]string{"char", "[char 2 0]", "[char 2 1]"}, []semantics.Array{semantics.Scalar(' '), arrayOf(i, []int64{2, 0}), arrayOf(i, []int64{2, 1}, '"', 0x7)}, "#\\space|[[] []]|[\"\\\"\" \"\\u0007\"]"},
 		{[]string{"[(Sigma (n) [int n]) 2]"}, []semantics.Array{arrayOf(i, []int64{2}, 1, 2), arrayOf(i, []int64{3}, 7, 8, 9)}, "[(box (1) [7]) (box (2) [8 9])]"},
 		{[]string{"[(Sigma (n) [int n]) 2]"}, []semantics.Array{arrayOf(i, []int64{2}, 1, 2), arrayOf(i, []int64{4}, 7, 8, 9, 10)}, "error: 1 atoms of data are left"},
 		{[]string{"[(Sigma (n) [int n]) 2]"}, []semantics.Array{arrayOf(i, []int64{2}, 1, 2), arrayOf(i, []int64{2}, 7, 8)}, "error: the data ends before box 2"},
@@ -109,22 +117,99 @@ func TestLowerBoxLiterals(t *testing.T) {
 	}
 }
 
-// TestDecodeEmptyFromText: an empty array that a level printed as text
-// ("[]", gpu-sim) and semantics.ParseValue read back has lost its inner
-// dimensions; Decode takes them from the type, and still refuses a
-// non-empty array of the wrong shape.
-func TestDecodeEmptyFromText(t *testing.T) {
-	empty, err := semantics.ParseValue("[]")
-	if err != nil {
-		t.Fatal(err)
+// TestFormatAsRemoraPrints: the result format prints random arrays,
+// boxes and frames of boxes, laid out as Lower lays them out, exactly as
+// Remora prints the values themselves (remora.Value's String).
+func TestFormatAsRemoraPrints(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	kinds := []remora.Kind{remora.KInt, remora.KFloat, remora.KBool, remora.KChar}
+	names := []string{"int", "float", "bool", "char"}
+	floats := []float64{0, math.Copysign(0, -1), 1, 0.1, 2.5e-7, 1e21, 123456.789, math.Inf(1), math.Inf(-1), math.NaN(), -3}
+	chars := []rune{'a', ' ', '\n', '"', '\\', 0, 0x7f, 'é', '日', 0x200B, 0x1F600, 0x10FFFF, '\t'}
+	atoms := func(k remora.Kind, shape []int64) (*remora.Value, semantics.Array) {
+		n := 1
+		for _, d := range shape {
+			n *= int(d)
+		}
+		v := remora.NewValue(k, append([]int64{}, shape...), n)
+		a := semantics.Array{Shape: append([]int64{}, shape...), Data: make([]int64, n)}
+		for i := range n {
+			switch k {
+			case remora.KFloat:
+				v.F[i] = floats[r.Intn(len(floats))]
+				a.Elem, a.Data[i] = semantics.FloatElem, semantics.FloatBits(v.F[i])
+			case remora.KBool:
+				v.I[i] = int64(r.Intn(2))
+			case remora.KChar:
+				v.I[i] = int64(chars[r.Intn(len(chars))])
+			default:
+				v.I[i] = r.Int63n(2001) - 1000
+			}
+			if k != remora.KFloat {
+				a.Data[i] = v.I[i]
+			}
+		}
+		return v, a
 	}
-	typ := remora.ArrOf(remora.Int, 0, 2)
-	lines, err := Decode([]*remora.Arr{typ}, []semantics.Array{empty})
-	if err != nil || len(lines) != 1 || lines[0] != "[]" {
-		t.Errorf("Decode([]) at %s = %v, %v", remora.TypeString(typ), lines, err)
+	shape := func(maxRank int) []int64 {
+		s := make([]int64, r.Intn(maxRank+1))
+		for i := range s {
+			s[i] = int64(r.Intn(4))
+		}
+		return s
 	}
-	row, _ := semantics.ParseValue("[1 2]")
-	if _, err := Decode([]*remora.Arr{typ}, []semantics.Array{row}); err == nil {
-		t.Errorf("Decode([1 2]) at %s: no error", remora.TypeString(typ))
+	dims := func(s []int64) string {
+		var b strings.Builder
+		for _, d := range s {
+			fmt.Fprintf(&b, " %d", d)
+		}
+		return b.String()
+	}
+	for range 2000 {
+		k := r.Intn(len(kinds))
+		var typ string
+		var want string
+		var vals []semantics.Array
+		switch r.Intn(3) {
+		case 0: // an array of atoms
+			s := shape(3)
+			v, a := atoms(kinds[k], s)
+			typ, want, vals = "["+names[k]+dims(s)+"]", v.String(), []semantics.Array{a}
+		case 1: // one box of a vector
+			n := int64(r.Intn(4))
+			v, a := atoms(kinds[k], []int64{n, 2})
+			b := &remora.Box{Indices: []remora.Index{remora.NatIndex(remora.NatConst(n))}, Val: v, Type: &remora.Sigma{Vars: []string{"d"}}}
+			typ = "(Sigma (d) [" + names[k] + " d 2])"
+			want = remora.AtomScalar(remora.KBox, b).String()
+			vals = []semantics.Array{semantics.Scalar(n), a}
+		default: // a frame of boxes
+			frame := shape(2)
+			cnt := 1
+			for _, d := range frame {
+				cnt *= int(d)
+			}
+			w := semantics.Array{Shape: frame, Data: make([]int64, cnt)}
+			data := semantics.Array{}
+			out := remora.NewValue(remora.KBox, frame, cnt)
+			for p := range cnt {
+				n := int64(r.Intn(3))
+				w.Data[p] = n
+				v, a := atoms(kinds[k], []int64{n + 1})
+				data.Elem = a.Elem
+				data.Data = append(data.Data, a.Data...)
+				out.A[p] = &remora.Box{Indices: []remora.Index{remora.NatIndex(remora.NatConst(n))}, Val: v, Type: &remora.Sigma{Vars: []string{"d"}}}
+			}
+			data.Shape = []int64{int64(len(data.Data))}
+			typ = "[(Sigma (d) [" + names[k] + " (+ d 1)])" + dims(frame) + "]"
+			want, vals = out.String(), []semantics.Array{w, data}
+		}
+		ty, err := remora.ParseType("t", typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, err := Decode([]*remora.Arr{remora.CanonArr(ty)}, vals)
+		if err != nil || len(lines) != 1 || lines[0] != want {
+			t.Fatalf("%s: the format prints %q (%v), Remora %q", typ, lines, err, want)
+		}
 	}
 }

@@ -31,7 +31,8 @@ func refuse(pos semantics.Pos, construct, format string, args ...any) {
 // function a primitive or a λ, lets as MAPs over the empty frame, no type
 // variables, index variables bound only by unbox and lift) into a FUN
 // program computing the same values. The i-th expression of p gives, in
-// order, the FUN results described by Decode. What FUN cannot compute is
+// order, the FUN results described by FormatOf, which the program
+// carries (fun.Program's Format). What FUN cannot compute is
 // refused with an error "pos: Lower: cannot compile <construct> to FUN:
 // <why>" (doc.go lists the refusals).
 func Lower(p *remora.Program) (prog *fun.Program, err error) {
@@ -52,13 +53,19 @@ func Lower(p *remora.Program) (prog *fun.Program, err error) {
 	}
 	top := &block{l: l}
 	var results []string
-	for _, e := range p.Exprs {
+	f := &semantics.Format{Source: remora.Language.Name()}
+	for i, e := range p.Exprs {
 		v := l.expr(top, nil, e)
 		restore := l.at(e.At())
 		results = l.results(top, e.At(), v, results)
+		it, err := formatItem(p.Types[i])
+		if err != nil {
+			refuse(e.At(), "the result", "%v", err)
+		}
+		f.Items = append(f.Items, it)
 		restore()
 	}
-	return &fun.Program{File: p.File, Body: top.body(results...)}, nil
+	return &fun.Program{File: p.File, Body: top.body(results...), Format: f}, nil
 }
 
 // lowerer carries the translation's state: the fresh names, and the
