@@ -361,21 +361,7 @@ func (v *Value) atomString(i int) string {
 // FormatFloat prints f in Go's shortest form, always as a float (3.0,
 // 0.5, 1e+21: never like an int, as Racket prints them too), with +inf.0,
 // -inf.0 and +nan.0 as Racket spells them.
-func FormatFloat(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "+inf.0"
-	case math.IsInf(f, -1):
-		return "-inf.0"
-	case math.IsNaN(f):
-		return "+nan.0"
-	}
-	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if !strings.ContainsAny(s, ".e") {
-		s += ".0"
-	}
-	return s
-}
+func FormatFloat(f float64) string { return semantics.FormatRacketFloat(f) }
 
 // String prints a box: (box (ι …) v), or (box v) for a box of the
 // untyped dialect, which has no witnesses.
