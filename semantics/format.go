@@ -15,10 +15,11 @@ import (
 // program's results are flat arrays of ints and floats; each of the
 // source's results takes one or more of them (Item).
 //
-// Its text, the header's, is the source language, a colon and the items:
+// Its text, the header's, is the source language (then "untyped" for a
+// source whose boxes have no witnesses to print), a colon and the items:
 //
-//	remora: int [bool…] …
 //	remora: bool (box 1 int) (boxes 1 1 (w1 3) float)
+//	remora/dynamic untyped: (box 1 int)
 //
 // item := int | float | bool | char       an array of these atoms, one result
 //
@@ -34,10 +35,11 @@ import (
 // How a value prints is the source's: booleans #t and #f, characters
 // #\a (and a row of them as a string "ab"), floats as Racket prints them
 // (+inf.0, +nan.0), boxes as (box (3) v) in the typed dialect and (box v)
-// in the dynamic one, which has no witnesses.
+// in the dynamic one (Untyped), which has no witnesses.
 type Format struct {
-	Source string // the source language: "remora" or "remora/dynamic"
-	Items  []FormatItem
+	Source  string // the source language, for messages
+	Untyped bool   // boxes print without their witnesses: (box v)
+	Items   []FormatItem
 }
 
 // FormatItem is how one of the source's results is laid out and prints.
@@ -99,6 +101,9 @@ func (n NatSum) String() string {
 func (f *Format) String() string {
 	var b strings.Builder
 	b.WriteString(f.Source)
+	if f.Untyped {
+		b.WriteString(" untyped")
+	}
 	b.WriteByte(':')
 	for _, it := range f.Items {
 		b.WriteByte(' ')
@@ -132,7 +137,14 @@ func ParseFormat(s string) (*Format, error) {
 	if !ok || strings.TrimSpace(src) == "" {
 		return nil, fmt.Errorf("result format %q: want SOURCE: ITEM …", s)
 	}
-	f := &Format{Source: strings.TrimSpace(src)}
+	words := strings.Fields(src)
+	f := &Format{Source: words[0]}
+	switch {
+	case len(words) == 2 && words[1] == "untyped":
+		f.Untyped = true
+	case len(words) > 1:
+		return nil, fmt.Errorf("result format %q: want SOURCE [untyped]: ITEM …", s)
+	}
 	p := &formatParser{toks: formatTokens(rest)}
 	for p.i < len(p.toks) {
 		it, err := p.item()
@@ -359,7 +371,7 @@ func (f *Format) print(b *strings.Builder, it FormatItem, vals []Array) ([]Array
 // openBox writes "(box " and, in the typed dialect, the witnesses.
 func (f *Format) openBox(b *strings.Builder, wits []int64) {
 	b.WriteString("(box ")
-	if f.Source == "remora/dynamic" {
+	if f.Untyped {
 		return
 	}
 	b.WriteByte('(')
