@@ -37,11 +37,12 @@ func TestDialectLevels(t *testing.T) {
 		// The chunk starts after line-1 newlines: the #lang line takes
 		// the first, so positions stay those of the chunked file.
 		src := "#lang remora/dynamic\n" + strings.TrimPrefix(c.Src, "\n")
-		p, err := Load(strings.TrimSuffix(c.File, ".txt")+".remora", src, Options{})
+		reg := NewRegistry()
+		p, err := Load(reg, strings.TrimSuffix(c.File, ".txt")+".remora", src, Options{})
 		if err != nil {
 			return fmt.Errorf("load: %v", err)
 		}
-		levels, err := Registry.Levels(p)
+		levels, err := reg.Levels(p)
 		if err != nil {
 			return err
 		}

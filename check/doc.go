@@ -1,13 +1,15 @@
-// Package check is the driver: it holds the Registry of languages and
-// passes (registry.go), loads a file by its language (load.go), runs a
-// program at every level the registry reaches it and compares the results
-// (side.go), and runs the golden tests of examples/ (`arraysem test`,
-// golden.go). It is the one place that imports every language; the
-// languages and passes themselves are values (package lang), so nothing
-// here switches on a language's name.
+// Package check is the driver: it makes the registry of languages,
+// passes and pipelines the arraysem command uses (NewRegistry,
+// registry.go), loads a file by its language (load.go), runs a program at
+// every level a registry reaches it and compares the results (side.go),
+// and runs the golden tests of examples/ (`arraysem test`, golden.go).
+// Every function takes the registry it works in, so a test can build its
+// own. It is the one place that imports every language; the languages
+// and passes themselves are values (package lang), so nothing here
+// switches on a language's name.
 //
-// Where passes live (package lang states the convention): here are only
-// their registrations (registry.go), which name each pass and wrap the
-// function its own package provides (funmem.Transform, imp.FromFunmem,
-// cuda.Emit); no translation is written in this package.
+// Where passes live (package lang states the convention): each pass is
+// declared, with its options, in its own package (fun.FusePass,
+// funmem.MemoryExpandPass, cuda.EmitPass); here are only their
+// registrations and the pipelines that order them.
 package check

@@ -272,7 +272,7 @@ type LevelOutcome struct {
 type GoldenOptions struct {
 	Verbose bool // list passing files too
 	// Levels also runs every case at every level the file's language
-	// compiles to (the walks of side-by-side, Registry.Levels), under
+	// compiles to (the walks of side-by-side, lang.Registry.Levels), under
 	// each of that level's semantics, expecting the case's output, or
 	// an error of the same kind as the source's (errors differ in
 	// position and rule from level to level). Only the cases that run
@@ -306,14 +306,14 @@ func level(ls *[]LevelOutcome, name string) *LevelOutcome {
 
 // RunGolden runs every golden test under dir (files in a language arraysem
 // knows), reporting each failure and a summary line to w.
-func RunGolden(dir string, w io.Writer, o GoldenOptions) (Outcome, error) {
+func RunGolden(reg *lang.Registry, dir string, w io.Writer, o GoldenOptions) (Outcome, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if !d.IsDir() {
-			if slices.Contains(Registry.Extensions(), strings.ToLower(filepath.Ext(path))) {
+			if slices.Contains(reg.Extensions(), strings.ToLower(filepath.Ext(path))) {
 				files = append(files, path)
 			}
 		}
@@ -332,7 +332,7 @@ func RunGolden(dir string, w io.Writer, o GoldenOptions) (Outcome, error) {
 				continue
 			}
 		}
-		r := runGoldenFile(f, o.Levels)
+		r := runGoldenFile(reg, f, o.Levels)
 		for _, msg := range r.Fails {
 			fmt.Fprintf(w, "FAIL %s\n", msg)
 		}
@@ -395,21 +395,21 @@ func printLevels(w io.Writer, out Outcome) {
 
 // RunGoldenFile runs one file's cases under every semantics that applies;
 // it returns the failures and the number of checks made.
-func RunGoldenFile(file string) (fails []string, checks int) {
-	r := runGoldenFile(file, false)
+func RunGoldenFile(reg *lang.Registry, file string) (fails []string, checks int) {
+	r := runGoldenFile(reg, file, false)
 	return r.Fails, r.Checks
 }
 
 // RunGoldenFileLevels is RunGoldenFile with every case run again at every
 // level the file compiles to, as test --levels runs it.
-func RunGoldenFileLevels(file string) (fails []string, checks int) {
-	r := runGoldenFile(file, true)
+func RunGoldenFileLevels(reg *lang.Registry, file string) (fails []string, checks int) {
+	r := runGoldenFile(reg, file, true)
 	return r.Fails, r.Checks
 }
 
 // runGoldenFile runs one file's cases, and with levels each case again
 // at every level the file compiles to.
-func runGoldenFile(file string, levels bool) (out FileOutcome) {
+func runGoldenFile(reg *lang.Registry, file string, levels bool) (out FileOutcome) {
 	fail := func(msg string) FileOutcome {
 		out.Fails = append(out.Fails, msg)
 		out.Checks++
@@ -423,7 +423,7 @@ func runGoldenFile(file string, levels bool) (out FileOutcome) {
 	if err != nil {
 		return fail(file + ": test block: " + err.Error())
 	}
-	l, err := Load(file, string(src), Options{})
+	l, err := Load(reg, file, string(src), Options{})
 	if spec.LoadError != nil || err != nil {
 		switch {
 		case err == nil:
@@ -447,7 +447,7 @@ func runGoldenFile(file string, levels bool) (out FileOutcome) {
 		// (FunMemToImp: inputs that are not row-major; Lower: a
 		// primitive FUN cannot compute exactly), a limit of the level
 		// rather than a failure of the case.
-		all, err := Registry.Levels(l)
+		all, err := reg.Levels(l)
 		if err != nil {
 			fail(fmt.Sprintf("%s: compiling to the levels it reaches: %v", file, err))
 		}

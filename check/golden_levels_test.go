@@ -46,7 +46,7 @@ func TestGoldenLevels(t *testing.T) {
 	// semantics, which its FUNMEM levels must respect.
 	dir := copyExamples(t, "fun/fig2.fun", "fun/slice.fun", "funmem/fig7.funmem")
 	var plain bytes.Buffer
-	base, err := RunGolden(dir, &plain, GoldenOptions{})
+	base, err := RunGolden(NewRegistry(), dir, &plain, GoldenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestGoldenLevels(t *testing.T) {
 		t.Fatalf("without Levels: %+v\n%s", base, plain.String())
 	}
 	var w bytes.Buffer
-	out, err := RunGolden(dir, &w, GoldenOptions{Levels: true, Verbose: true})
+	out, err := RunGolden(NewRegistry(), dir, &w, GoldenOptions{Levels: true, Verbose: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,13 +90,15 @@ func TestGoldenLevelsBrokenPass(t *testing.T) {
 		t.Fatal(err)
 	}
 	broken := lang.Pass{Name: "OffByOne", From: "funmem", To: "funmem", Doc: "adds one, wrongly",
-		Label: func(lang.CompileOptions) string { return "off by one" },
-		Run: func(any, lang.CompileOptions) (any, error) {
-			return funmem.ParseFile("t.funmem", "input (n : int)\nlet (m : int) = n + 2\nin (m)\n")
+		Label: func(lang.Options) string { return "off by one" },
+		Run: func(any, lang.Options) (any, []string, error) {
+			p, err := funmem.ParseFile("t.funmem", "input (n : int)\nlet (m : int) = n + 2\nin (m)\n")
+			return p, nil, err
 		}}
-	withPass(t, broken, func() {
+	reg := withPass(broken)
+	{
 		var w bytes.Buffer
-		out, err := RunGolden(dir, &w, GoldenOptions{Levels: true})
+		out, err := RunGolden(reg, dir, &w, GoldenOptions{Levels: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +112,7 @@ func TestGoldenLevelsBrokenPass(t *testing.T) {
 				t.Errorf("report lacks %q:\n%s", want, report)
 			}
 		}
-	})
+	}
 }
 
 // TestGoldenLevelsWrongTree: a pass that hands its target another
@@ -123,19 +125,21 @@ func TestGoldenLevelsWrongTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	wrong := lang.Pass{Name: "WrongTree", From: "imp", To: "imp", Doc: "returns a FUNMEM tree, wrongly",
-		Run: func(any, lang.CompileOptions) (any, error) {
-			return funmem.ParseFile("t.funmem", "input (n : int)\nin (n)\n")
+		Run: func(any, lang.Options) (any, []string, error) {
+			p, err := funmem.ParseFile("t.funmem", "input (n : int)\nin (n)\n")
+			return p, nil, err
 		}}
-	withPass(t, wrong, func() {
+	reg := withPass(wrong)
+	{
 		var w bytes.Buffer
-		out, err := RunGolden(dir, &w, GoldenOptions{Levels: true})
+		out, err := RunGolden(reg, dir, &w, GoldenOptions{Levels: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if out.Failed == 0 || !strings.Contains(w.String(), "FAIL ") || !strings.Contains(w.String(), "WrongTree") {
 			t.Errorf("a pass handing IMP a FUNMEM tree fails nothing: %+v\n%s", out, w.String())
 		}
-	})
+	}
 }
 
 // TestGoldenLevelsNoneRan: where no case runs at another level because
@@ -148,7 +152,7 @@ func TestGoldenLevelsNoneRan(t *testing.T) {
 		t.Fatal(err)
 	}
 	var w bytes.Buffer
-	out, err := RunGolden(dir, &w, GoldenOptions{Levels: true})
+	out, err := RunGolden(NewRegistry(), dir, &w, GoldenOptions{Levels: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,15 +17,9 @@ type Options struct {
 	Counter semantics.Counter
 }
 
-// Load picks a file's language in the Registry and loads (parses and
+// Load picks a file's language in the registry reg and loads (parses and
 // checks) it. Errors are *semantics.Error values (syntax or type errors)
 // or plain errors for usage problems.
-func Load(file, src string, o Options) (lang.Program, error) {
-	return Registry.Load(file, src, o.Lang, o.Dialect, lang.LoadOptions{Paper: o.Paper, Derive: o.Derive, Infer: o.Infer, Counter: o.Counter})
-}
-
-// Compile walks the Registry from p's level to the level to; see
-// lang.Registry.Compile.
-func Compile(p lang.Program, to string, o lang.CompileOptions) ([]lang.Stage, error) {
-	return Registry.Compile(p, to, o)
+func Load(reg *lang.Registry, file, src string, o Options) (lang.Program, error) {
+	return reg.Load(file, src, o.Lang, o.Dialect, lang.LoadOptions{Paper: o.Paper, Derive: o.Derive, Infer: o.Infer, Counter: o.Counter})
 }

@@ -10,14 +10,12 @@ import (
 	"github.com/arraysem/arraysem/lang"
 )
 
-// withPass runs f with p registered in a clone of the Registry.
-func withPass(t *testing.T, p lang.Pass, f func()) {
-	t.Helper()
-	saved := Registry
-	Registry = saved.Clone()
-	defer func() { Registry = saved }()
-	Registry.AddPass(p)
-	f()
+// withPass is the arraysem registry with the transformation p appended
+// to its level's pipelines: one registration (lang.Registry.Append).
+func withPass(p lang.Pass) *lang.Registry {
+	reg := NewRegistry()
+	reg.Append(p)
+	return reg
 }
 
 func loadFile(t *testing.T, file string) lang.Program {
@@ -26,7 +24,7 @@ func loadFile(t *testing.T, file string) lang.Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Load(file, string(src), Options{})
+	p, err := Load(NewRegistry(), file, string(src), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +36,12 @@ func loadFile(t *testing.T, file string) lang.Program {
 // side-by-side (the issue's acceptance test for the registry).
 func TestIdentityPassIsOneRegistration(t *testing.T) {
 	identity := lang.Pass{Name: "Identity", From: "fun", To: "fun", Doc: "changes nothing",
-		Label: func(lang.CompileOptions) string { return "identity" },
-		Run:   func(p any, _ lang.CompileOptions) (any, error) { return p, nil }}
-	withPass(t, identity, func() {
+		Label: func(lang.Options) string { return "identity" },
+		Run:   func(p any, _ lang.Options) (any, []string, error) { return p, nil, nil }}
+	reg := withPass(identity)
+	{
 		p := loadFile(t, "../examples/fun/fig2.fun")
-		st, err := Compile(p, "imp", lang.CompileOptions{NoFuse: true, NoSlice: true})
+		st, err := reg.Compile(p, "imp", lang.Options{}.With("no-fuse").With("no-slice"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +52,7 @@ func TestIdentityPassIsOneRegistration(t *testing.T) {
 		if got, want := strings.Join(names, " "), "source Identity TransformProgram Simplify FunMemToImp"; got != want {
 			t.Errorf("stages %s, want %s", got, want)
 		}
-		rows, err := SideBySide(p, map[string]string{"xsize": "2", "ysize": "3", "zcond": "1"})
+		rows, err := SideBySide(reg, p, map[string]string{"xsize": "2", "ysize": "3", "zcond": "1"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,65 +65,71 @@ func TestIdentityPassIsOneRegistration(t *testing.T) {
 		if got := strings.Join(levels, ", "); !strings.Contains(got, "FUN identity") {
 			t.Errorf("side-by-side levels %s: no FUN identity", got)
 		}
-	})
+	}
 }
 
 // TestBrokenPassIsNamed: a pass that changes a program's meaning makes
 // side-by-side disagree, and the verdict names the pass.
 func TestBrokenPassIsNamed(t *testing.T) {
 	broken := lang.Pass{Name: "OffByOne", From: "fun", To: "fun", Doc: "adds one, wrongly",
-		Label: func(lang.CompileOptions) string { return "off by one" },
-		Run: func(any, lang.CompileOptions) (any, error) {
-			return fun.ParseFile("t.fun", "input (n : int)\nlet (m : int) = n + 2\nin (m)\n")
+		Label: func(lang.Options) string { return "off by one" },
+		Run: func(any, lang.Options) (any, []string, error) {
+			p, err := fun.ParseFile("t.fun", "input (n : int)\nlet (m : int) = n + 2\nin (m)\n")
+			return p, nil, err
 		}}
-	withPass(t, broken, func() {
-		p, err := Load("t.fun", "input (n : int)\nlet (m : int) = n + 1\nin (m)\n", Options{})
+	reg := withPass(broken)
+	{
+		p, err := Load(reg, "t.fun", "input (n : int)\nlet (m : int) = n + 1\nin (m)\n", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, verdict := SideBySide(p, map[string]string{"n": "1"})
+		_, verdict := SideBySide(reg, p, map[string]string{"n": "1"})
 		if verdict == nil || !strings.Contains(verdict.Error(), "OffByOne (fun → fun)") {
 			t.Errorf("verdict %v: does not name the pass", verdict)
 		}
-	})
+	}
 }
 
 // TestPassRejectedByChecker: a pass whose output the target's checker
 // refuses is named, with the rejected program.
 func TestPassRejectedByChecker(t *testing.T) {
 	bad := lang.Pass{Name: "Unscoped", From: "fun", To: "fun",
-		Run: func(any, lang.CompileOptions) (any, error) {
-			return fun.ParseFile("t.fun", "let (m : int) = q + 1\nin (m)\n")
+		Run: func(any, lang.Options) (any, []string, error) {
+			p, err := fun.ParseFile("t.fun", "let (m : int) = q + 1\nin (m)\n")
+			return p, nil, err
 		}}
-	withPass(t, bad, func() {
-		p, err := Load("t.fun", "let (m : int) = 1\nin (m)\n", Options{})
+	reg := withPass(bad)
+	{
+		p, err := Load(reg, "t.fun", "let (m : int) = 1\nin (m)\n", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Compile(p, "imp", lang.CompileOptions{})
+		_, err = reg.Compile(p, "imp", lang.Options{})
 		if err == nil || !strings.HasPrefix(err.Error(), "Unscoped produced a fun program that its checker rejects") {
 			t.Errorf("got %v", err)
 		}
-	})
+	}
 }
 
 // TestPassWrongTree: a pass that hands a language another language's
 // tree (registered with the wrong target) is named, and so are both types.
 func TestPassWrongTree(t *testing.T) {
 	bad := lang.Pass{Name: "Mislabelled", From: "fun", To: "fun",
-		Run: func(any, lang.CompileOptions) (any, error) {
-			return imp.ParseFile("t.imp", "var x : int;\nx <- 1;\nreturn x\n")
+		Run: func(any, lang.Options) (any, []string, error) {
+			p, err := imp.ParseFile("t.imp", "var x : int;\nx <- 1;\nreturn x\n")
+			return p, nil, err
 		}}
-	withPass(t, bad, func() {
-		p, err := Load("t.fun", "let (m : int) = 1\nin (m)\n", Options{})
+	reg := withPass(bad)
+	{
+		p, err := Load(reg, "t.fun", "let (m : int) = 1\nin (m)\n", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Compile(p, "imp", lang.CompileOptions{})
+		_, err = reg.Compile(p, "imp", lang.Options{})
 		if err == nil || !strings.Contains(err.Error(), "Mislabelled") || !strings.Contains(err.Error(), "FUN was given a *imp.Program, not one of its syntax trees (*fun.Program)") {
 			t.Errorf("got %v", err)
 		}
-	})
+	}
 }
 
 // TestPaths: shortest paths, where a level compiles to, and the levels'
@@ -138,7 +143,7 @@ func TestPaths(t *testing.T) {
 		{"fun", "cuda", "TransformProgram FunMemToImp EmitCUDA"},
 		{"fun", "bogus", `error: unknown level "bogus"`},
 	} {
-		path, err := Registry.Path(tc.from, tc.to)
+		path, err := NewRegistry().Path(tc.from, tc.to)
 		var got string
 		if err != nil {
 			got = "error: " + err.Error()
@@ -153,7 +158,7 @@ func TestPaths(t *testing.T) {
 			t.Errorf("%s → %s: %s, want %s", tc.from, tc.to, got, tc.want)
 		}
 	}
-	levels, err := Registry.Levels(loadFile(t, "../examples/fun/fig2.fun"))
+	levels, err := NewRegistry().Levels(loadFile(t, "../examples/fun/fig2.fun"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +190,7 @@ func TestPick(t *testing.T) {
 		{"a.fun", "", "", "dynamic", "error: a.fun: --dialect picks a dialect"},
 		{"a.remora", "", "", "lazy", `error: unknown remora dialect "lazy" (typed or dynamic)`},
 	} {
-		l, err := Registry.Pick(tc.file, tc.src, tc.lang, tc.dialect)
+		l, err := NewRegistry().Pick(tc.file, tc.src, tc.lang, tc.dialect)
 		got := ""
 		if err != nil {
 			got = "error: " + err.Error()

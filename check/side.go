@@ -48,14 +48,14 @@ func (r Row) Outcome() string {
 	return strings.Join(parts, "  ")
 }
 
-// SideBySide runs every semantics of every level the Registry reaches p at
+// SideBySide runs every semantics of every level the registry reaches p at
 // on the same inputs. It returns the rows and, when two disagree, an error
 // of kind MismatchError naming the first row that differs from the first,
 // the first differing element, and the pass that broke the program; when
 // none disagrees but some refused (Row.Refused), an error of kind
 // OverflowError saying how many.
-func SideBySide(p lang.Program, args map[string]string) ([]Row, error) {
-	levels, err := Registry.Levels(p)
+func SideBySide(reg *lang.Registry, p lang.Program, args map[string]string) ([]Row, error) {
+	levels, err := reg.Levels(p)
 	if err != nil {
 		return nil, err
 	}

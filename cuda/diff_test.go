@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
 	"github.com/arraysem/arraysem/internal/planted"
@@ -31,7 +32,7 @@ func needClang(t *testing.T) {
 
 func examples(t *testing.T) []*harness.Program {
 	t.Helper()
-	ps, err := harness.Examples("..")
+	ps, err := harness.Examples(check.NewRegistry(), "..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ const generatedSeeds = 100
 
 func generated(t *testing.T, n int) []*harness.Program {
 	t.Helper()
-	ps, err := harness.Generated(1, int64(n))
+	ps, err := harness.Generated(check.NewRegistry(), 1, int64(n))
 	if err != nil {
 		t.Fatal(err)
 	}

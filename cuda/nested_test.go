@@ -24,7 +24,7 @@ var nestedFiles = []string{filepath.Join("testdata", "nested_repro.fun"), filepa
 // layouts of MemoryExpand, emitted, with the inputs of their test blocks.
 func nestedPrograms(t *testing.T) []*harness.Program {
 	t.Helper()
-	ps, err := harness.Programs(nestedFiles)
+	ps, err := harness.Programs(check.NewRegistry(), nestedFiles)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,11 +36,11 @@ func nestedPrograms(t *testing.T) []*harness.Program {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := check.Load(file, string(src), check.Options{})
+		l, err := check.Load(check.NewRegistry(), file, string(src), check.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := check.Compile(l, "imp", lang.CompileOptions{})
+		st, err := check.NewRegistry().Compile(l, "imp", lang.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

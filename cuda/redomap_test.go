@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
 )
@@ -20,7 +21,7 @@ var redomapFile = filepath.Join("testdata", "redomap.fun")
 // MemoryExpand and emitted, with the inputs of its test block.
 func redomapPrograms(t *testing.T) []*harness.Program {
 	t.Helper()
-	ps, err := harness.Programs([]string{redomapFile})
+	ps, err := harness.Programs(check.NewRegistry(), []string{redomapFile})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,13 +55,13 @@ func mixedPrograms(t *testing.T) []*harness.Program {
 			"xss": "[" + strings.Join(xss, " ") + "]", "yss": "[" + strings.Join(yss, " ") + "]",
 		})
 	}
-	l, err := check.Load(mixedFile, string(src), check.Options{})
+	l, err := check.Load(check.NewRegistry(), mixedFile, string(src), check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ps []*harness.Program
-	for _, o := range []lang.CompileOptions{{}, {Expand: true, Layout: "gpu"}, {Expand: true, Layout: "cpu"}} {
-		st, err := check.Compile(l, "imp", o)
+	for _, o := range []lang.Options{{}, lang.Options{}.With("expand").WithString("layout", "gpu"), lang.Options{}.With("expand").WithString("layout", "cpu")} {
+		st, err := check.NewRegistry().Compile(l, "imp", o)
 		if err != nil {
 			t.Fatal(err)
 		}

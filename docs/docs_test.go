@@ -156,7 +156,7 @@ func TestExamples(t *testing.T) {
 
 func runExample(t *testing.T, e example) {
 	file := fmt.Sprintf("%s_%d%s", strings.TrimSuffix(e.file, ".md"), e.line, langs[e.lang])
-	p, err := check.Load(file, e.src, check.Options{})
+	p, err := check.Load(check.NewRegistry(), file, e.src, check.Options{})
 	if err != nil {
 		if e.err != "" && strings.Contains(err.Error(), e.err) {
 			return

@@ -7,7 +7,7 @@ import (
 
 // Language is FUN as a lang.Language: .fun files, Fig 3's checker, the
 // big-step of Fig 4 and its small-step machine.
-var Language lang.Language = language{lang.Info{LangName: "fun", LangTitle: "FUN", Exts: []string{".fun"}}}
+var Language lang.Language = language{lang.Info{LangName: "fun", LangTitle: "FUN", Exts: []string{".fun"}, CommentMark: "--", RefPage: "fun.md", StepName: "small"}}
 
 type language struct{ lang.Info }
 

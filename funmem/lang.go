@@ -11,7 +11,7 @@ import (
 // Language is FUNMEM as a lang.Language: .funmem files, Fig 8's checker,
 // the heap-based semantics of Fig 10 (big- and small-step) and the
 // value-based one (unmem, Fig 9, then FUN's big-step).
-var Language lang.Language = language{lang.Info{LangName: "funmem", LangTitle: "FUNMEM", Exts: []string{".funmem"}}}
+var Language lang.Language = language{lang.Info{LangName: "funmem", LangTitle: "FUNMEM", Exts: []string{".funmem"}, CommentMark: "--", RefPage: "funmem.md", StepName: "small"}}
 
 type language struct{ lang.Info }
 

@@ -16,7 +16,7 @@ import (
 // which IMP's for over arrays must rename apart.
 func TestRedomapAtEveryLevel(t *testing.T) {
 	for _, file := range []string{filepath.Join("..", "examples", "fun", "redomap.fun"), filepath.Join("testdata", "redomap_levels.fun")} {
-		fails, checks := check.RunGoldenFileLevels(file)
+		fails, checks := check.RunGoldenFileLevels(check.NewRegistry(), file)
 		for _, f := range fails {
 			t.Error(f)
 		}

@@ -16,7 +16,7 @@ import (
 // simulator (semantics "sim"). It is the level the IMP → CUDA pass
 // (cuda.Emit) produces, so compile --to cuda and side-by-side reach it
 // through the driver's registry.
-var Language lang.Language = language{lang.Info{LangName: "cuda", LangTitle: "CUDA", Exts: []string{".cu"}}}
+var Language lang.Language = language{lang.Info{LangName: cuda.LanguageName, LangTitle: "CUDA", Exts: []string{".cu"}, CommentMark: "//", RefPage: "cuda.md"}}
 
 type language struct{ lang.Info }
 

@@ -32,7 +32,7 @@ var (
 // inputs: the same lines, the same failure, or a race where the
 // interpreter finds one.
 func propSim(c *proofstests.Case) string {
-	l, err := check.Load("gen.fun", c.Source(), check.Options{})
+	l, err := check.Load(check.NewRegistry(), "gen.fun", c.Source(), check.Options{})
 	if err != nil {
 		return fmt.Sprintf("the generated program does not load: %v", err)
 	}
@@ -41,7 +41,7 @@ func propSim(c *proofstests.Case) string {
 		args[in.Name] = in.Value.String()
 	}
 	for _, name := range []string{"gpu", "cpu"} {
-		st, err := check.Compile(l, "imp", lang.CompileOptions{Expand: true, Layout: name})
+		st, err := check.NewRegistry().Compile(l, "imp", lang.Options{}.With("expand").WithString("layout", name))
 		if err != nil {
 			return fmt.Sprintf("--layout %s: %v", name, err)
 		}

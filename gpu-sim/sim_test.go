@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/cuda/harness"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
 )
 
 func examples(t *testing.T) []*harness.Program {
 	t.Helper()
-	ps, err := harness.Examples("..")
+	ps, err := harness.Examples(check.NewRegistry(), "..")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func TestExamplesRules(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		l, err := check.Load(file, string(src), check.Options{})
+		l, err := check.Load(check.NewRegistry(), file, string(src), check.Options{})
 		if err != nil {
 			if spec.LoadError == nil {
 				t.Errorf("%s: %v", name, err)

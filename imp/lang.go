@@ -9,7 +9,7 @@ import (
 
 // Language is IMP as a lang.Language: .imp files, its checker, the
 // big-step of Fig 12 and its small-step machine.
-var Language lang.Language = language{lang.Info{LangName: "imp", LangTitle: "IMP", Exts: []string{".imp"}}}
+var Language lang.Language = language{lang.Info{LangName: "imp", LangTitle: "IMP", Exts: []string{".imp"}, CommentMark: "--", RefPage: "imp.md", StepName: "small", EndOfStages: true}}
 
 type language struct{ lang.Info }
 

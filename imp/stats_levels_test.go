@@ -46,11 +46,11 @@ func TestStatsLevels(t *testing.T) {
 		if err != nil || spec.LoadError != nil {
 			continue
 		}
-		l, err := check.Load(file, string(src), check.Options{})
+		l, err := check.Load(check.NewRegistry(), file, string(src), check.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		stages, err := check.Compile(l, "imp", lang.CompileOptions{})
+		stages, err := check.NewRegistry().Compile(l, "imp", lang.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}

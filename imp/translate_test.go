@@ -34,11 +34,11 @@ import (
 var compileModes = []struct {
 	name   string
 	expand bool
-	layout funmem.Layout
+	opts   lang.Options
 }{
-	{"plain", false, funmem.GPU},
-	{"expand-gpu", true, funmem.GPU},
-	{"expand-cpu", true, funmem.CPU},
+	{"plain", false, lang.Options{}},
+	{"expand-gpu", true, lang.Options{}.With("expand").WithString("layout", funmem.GPU.String())},
+	{"expand-cpu", true, lang.Options{}.With("expand").WithString("layout", funmem.CPU.String())},
 }
 
 func TestTranslateExamples(t *testing.T) {
@@ -57,7 +57,7 @@ func TestTranslateExamples(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		l, err := check.Load(file, string(src), check.Options{})
+		l, err := check.Load(check.NewRegistry(), file, string(src), check.Options{})
 		if err != nil {
 			if spec.LoadError == nil {
 				t.Errorf("%s: %v", file, err)
@@ -67,7 +67,7 @@ func TestTranslateExamples(t *testing.T) {
 		base := strings.TrimSuffix(filepath.Base(file), ".fun")
 		for _, mode := range compileModes {
 			t.Run(base+"/"+mode.name, func(t *testing.T) {
-				stages, err := check.Compile(l, "imp", lang.CompileOptions{Expand: mode.expand, Layout: mode.layout.String()})
+				stages, err := check.NewRegistry().Compile(l, "imp", mode.opts)
 				if err != nil {
 					t.Fatalf("compile: %v", err)
 				}
@@ -150,12 +150,12 @@ func firstLine(err error) string {
 // compileImp compiles a FUN program to IMP (plain), or returns the error.
 func compileImp(t *testing.T, src string) (*fun.Program, *imp.Program, error) {
 	t.Helper()
-	l, err := check.Load("t.fun", src, check.Options{})
+	l, err := check.Load(check.NewRegistry(), "t.fun", src, check.Options{})
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
 	p := l.Syntax().(*fun.Program)
-	stages, err := check.Compile(l, "imp", lang.CompileOptions{})
+	stages, err := check.NewRegistry().Compile(l, "imp", lang.Options{})
 	if err != nil {
 		return p, nil, err
 	}
@@ -377,12 +377,12 @@ in (nan, inf, same)`,
 			[]map[string]string{{"x": "-1.0"}}, []string{"var nan : float;"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := check.Load("t.fun", tc.src, check.Options{})
+			l, err := check.Load(check.NewRegistry(), "t.fun", tc.src, check.Options{})
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
 			for _, mode := range compileModes {
-				stages, err := check.Compile(l, "imp", lang.CompileOptions{Expand: mode.expand, Layout: mode.layout.String()})
+				stages, err := check.NewRegistry().Compile(l, "imp", mode.opts)
 				if err != nil {
 					t.Fatalf("%s: compile: %v", mode.name, err)
 				}
@@ -429,7 +429,7 @@ in (nan, inf, same)`,
 // in every compile mode (raw: the simplifier, which drops the dead
 // binding, left out) under both of IMP's semantics.
 func TestFromFunmemNameClashes(t *testing.T) {
-	modes := []lang.CompileOptions{{}, {Raw: true}, {Expand: true, Layout: "gpu"}, {Expand: true, Layout: "cpu", Raw: true}}
+	modes := []lang.Options{{}, lang.Options{}.With("raw"), lang.Options{}.With("expand").WithString("layout", "gpu"), lang.Options{}.With("expand").WithString("layout", "cpu").With("raw")}
 	for _, tc := range []struct {
 		name, src string
 		args      []map[string]string
@@ -506,12 +506,12 @@ let (q : int) (p : int) (us : [q]) (vs : [p]) =
 in (p, q, us, vs)`, []map[string]string{{"n": "3", "t": "0"}, {"n": "3", "t": "1"}, {"n": "2", "t": "4"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l, err := check.Load("t.fun", tc.src, check.Options{})
+			l, err := check.Load(check.NewRegistry(), "t.fun", tc.src, check.Options{})
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
 			for _, mode := range modes {
-				stages, err := check.Compile(l, "imp", mode)
+				stages, err := check.NewRegistry().Compile(l, "imp", mode)
 				if err != nil {
 					t.Fatalf("%+v: compile: %v", mode, err)
 				}

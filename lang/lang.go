@@ -39,6 +39,18 @@ type Language interface {
 	// Print renders a syntax tree of this language in text that Load
 	// reads back.
 	Print(syntax any) string
+	// Comment starts a line comment in the language ("--", ";", "//"),
+	// for notes printed with a program.
+	Comment() string
+	// Page is the language's reference page among the docs ("fun.md"),
+	// which help syntax prints; "" for none.
+	Page() string
+	// Stepping names the program's small-step semantics (the machine
+	// that Start makes and the REPL steps), "" when it has none.
+	Stepping() string
+	// StagesEnd reports that compile --stages, without --to, stops at
+	// this level when it reaches it: the lowest the interpreters run.
+	StagesEnd() bool
 }
 
 // LoadParsed is Load as the languages write it: parse the text, then
@@ -93,7 +105,8 @@ type Program interface {
 	// Derivation is the typing derivation, when Load was asked for one.
 	Derivation() *semantics.Derivation
 	// Semantics lists the semantics the program runs under, the default
-	// first ("big", "small"; FUNMEM: "heap", "small", "value").
+	// first ("big", "small"; FUNMEM: "heap", "small", "value"); none for
+	// a level that is compiled to but not run.
 	Semantics() []string
 	// Inputs are the names of the program's inputs (--arg).
 	Inputs() []string
@@ -219,6 +232,9 @@ func Timed(f func() (*Result, error)) (*Result, error) {
 // when sem is empty, else sem if the program has it.
 func PickSemantics(p Program, sem string) (string, error) {
 	all := p.Semantics()
+	if len(all) == 0 {
+		return "", fmt.Errorf("%s programs are compiled to, not run: arraysem has no semantics for them", p.Language().Title())
+	}
 	if sem == "" {
 		return all[0], nil
 	}
@@ -238,7 +254,7 @@ func Run(p Program, o RunOptions, big func(sem string) (*Result, error)) (*Resul
 		return nil, err
 	}
 	r, err := Timed(func() (*Result, error) {
-		if sem != "small" {
+		if sem != p.Language().Stepping() {
 			return big(sem)
 		}
 		s, err := p.Start(o)
@@ -308,14 +324,31 @@ func RuleWidth(l Language) int {
 	return w
 }
 
-// Info is what names a language, as a value a language's type embeds to
-// have Name, Title, Extensions, HashLang and Dialect.
+// Info is what names a language and the facts the driver asks of it, as
+// a value a language's type embeds to have Name, Title, Extensions,
+// HashLang, Dialect, Comment, Page, Stepping and StagesEnd.
 type Info struct {
 	LangName, LangTitle string
 	Exts                []string
 	HashLines           []string // nil: the language reads no #lang line
 	Family, DialectName string   // "", "" for a language without dialects
+	CommentMark         string   // its line comments' start ("--")
+	RefPage             string   // its reference page among the docs ("fun.md")
+	StepName            string   // its small-step semantics' name ("small"), "" for none
+	EndOfStages         bool     // compile --stages stops here (StagesEnd)
 }
+
+// Comment starts a line comment.
+func (i Info) Comment() string { return i.CommentMark }
+
+// Page is the language's reference page.
+func (i Info) Page() string { return i.RefPage }
+
+// Stepping names the small-step semantics.
+func (i Info) Stepping() string { return i.StepName }
+
+// StagesEnd reports that compile --stages stops at the language.
+func (i Info) StagesEnd() bool { return i.EndOfStages }
 
 // Name is the language's name on the command line.
 func (i Info) Name() string { return i.LangName }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -15,9 +16,10 @@ import (
 // that compile --to, --stages, side-by-side, the REPL and the tests walk.
 // Adding a level is adding a language and a pass to it.
 type Registry struct {
-	langs    []Language
-	passes   []*Pass
-	variants []Variant
+	langs     []Language
+	passes    []*Pass
+	pipelines []*Pipeline
+	variants  []Variant
 }
 
 // AddLanguage registers a language.
@@ -25,13 +27,159 @@ func (r *Registry) AddLanguage(ls ...Language) {
 	r.langs = append(r.langs, ls...)
 }
 
-// AddPass registers passes; transformations of one level run in the order
-// they were registered.
+// AddPass registers passes. A transformation runs where a pipeline names
+// it (AddPipeline). Two passes of one name must start at different
+// languages (the name and the language find a pass), and passes that
+// declare one option must declare it alike: both are bugs of the
+// registration, and panic.
 func (r *Registry) AddPass(ps ...Pass) {
 	for _, p := range ps {
 		p := p
+		if q := r.Find(p.Name, p.From); q != nil {
+			panic(fmt.Sprintf("lang: two passes %s from %s", p.Name, p.From))
+		}
+		for _, o := range p.Options {
+			if d, ok := r.Option(o.Name); ok && (d.Kind != o.Kind || d.Default != o.Default || !slices.Equal(d.Values, o.Values)) {
+				panic(fmt.Sprintf("lang: pass %s declares --%s unlike another pass", p.Name, o.Name))
+			}
+		}
 		r.passes = append(r.passes, &p)
 	}
+}
+
+// AddPipeline registers pipelines, each replacing a registered one of
+// its name; every pass they name must be a registered transformation of
+// their level (a bug of the registration, which panics, otherwise).
+func (r *Registry) AddPipeline(ps ...Pipeline) {
+	for _, p := range ps {
+		p := p
+		for _, name := range p.Passes {
+			if q := r.Find(name, p.Level); q == nil || q.Translation() {
+				panic(fmt.Sprintf("lang: pipeline %s names %s, no transformation of %s", p.Name, name, p.Level))
+			}
+		}
+		if i := slices.IndexFunc(r.pipelines, func(x *Pipeline) bool { return x.Name == p.Name }); i >= 0 {
+			r.pipelines[i] = &p
+			continue
+		}
+		r.pipelines = append(r.pipelines, &p)
+	}
+}
+
+// Append registers transformations and runs each last in every pipeline
+// of its level (in a new pipeline of the level's name, where it has
+// none): an optional pass is one Append, its switch an option it
+// declares (Disables).
+func (r *Registry) Append(ps ...Pass) {
+	for _, p := range ps {
+		if p.Translation() {
+			panic(fmt.Sprintf("lang: Append(%s): a translation, not a transformation", p.Name))
+		}
+		r.AddPass(p)
+		found := false
+		for _, pl := range r.pipelines {
+			if pl.Level == p.From {
+				found = true
+				q := *pl
+				q.Passes = append(slices.Clip(q.Passes), p.Name)
+				r.AddPipeline(q)
+			}
+		}
+		if !found {
+			r.AddPipeline(Pipeline{Name: p.From, Level: p.From, Passes: []string{p.Name}})
+		}
+	}
+}
+
+// Pipelines lists the registered pipelines in registration order.
+func (r *Registry) Pipelines() []*Pipeline { return slices.Clone(r.pipelines) }
+
+// Find is the pass of that name starting at language from, or nil.
+func (r *Registry) Find(name, from string) *Pass {
+	for _, p := range r.passes {
+		if p.Name == name && p.From == from {
+			return p
+		}
+	}
+	return nil
+}
+
+// Options lists every option the passes declare, by name, once each.
+func (r *Registry) Options() []Option {
+	var out []Option
+	for _, p := range r.passes {
+		for _, o := range p.Options {
+			if !slices.ContainsFunc(out, func(x Option) bool { return x.Name == o.Name }) {
+				out = append(out, o)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Option) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Option is the declaration of the option name.
+func (r *Registry) Option(name string) (Option, bool) {
+	for _, p := range r.passes {
+		for _, o := range p.Options {
+			if o.Name == name {
+				return o, true
+			}
+		}
+	}
+	return Option{}, false
+}
+
+// Complete is o with the declared default of every string option it
+// leaves out, after checking that every option it sets is declared, of
+// its kind, and valid.
+func (r *Registry) Complete(o Options) (Options, error) {
+	for _, name := range o.Set() {
+		d, ok := r.Option(name)
+		if !ok {
+			return o, fmt.Errorf("no pass reads a compile option --%s", name)
+		}
+		if d.Kind == StringOption {
+			if err := d.Check(o.Str(name)); err != nil {
+				return o, err
+			}
+		}
+	}
+	for _, d := range r.Options() {
+		if d.Kind == StringOption && o.Str(d.Name) == "" && d.Default != "" {
+			o = o.WithString(d.Name, d.Default)
+		}
+	}
+	return o, nil
+}
+
+// Pipeline is the pipeline a walk runs at level: among the level's
+// pipelines that apply (At; When unset, or set in o), the one an option
+// selects, else the one for exactly this place (arrived or at the
+// source), else the first; nil when none applies.
+func (r *Registry) Pipeline(level string, o Options, arrived bool) *Pipeline {
+	var best *Pipeline
+	score := func(p *Pipeline) int {
+		s := 0
+		if p.When != "" {
+			s += 2
+		}
+		if p.At != Anywhere {
+			s++
+		}
+		return s
+	}
+	for _, p := range r.pipelines {
+		switch {
+		case p.Level != level, p.When != "" && !o.Bool(p.When),
+			p.At == Arrived && !arrived, p.At == AtSource && arrived:
+			continue
+		}
+		if best == nil || score(p) > score(best) {
+			best = p
+		}
+	}
+	return best
 }
 
 // AddVariant registers a set of compile options for side-by-side; the
@@ -217,13 +365,17 @@ func (r *Registry) Reachable(from string) []string {
 // PassError is a pass whose output its target language's checker
 // rejects, or that failed: it names the pass that broke the program.
 type PassError struct {
-	Pass *Pass
-	Err  error
-	Text string // the rejected program, when there is one
+	Pass  *Pass
+	Err   error
+	Text  string // the rejected program, when there is one
+	Panic string // the stack, when the pass panicked (Err is the panic's value)
 }
 
 // Error says which pass broke the program and how.
 func (e *PassError) Error() string {
+	if e.Panic != "" {
+		return fmt.Sprintf("%s panics: %v\n%s", e.Pass.Name, e.Err, e.Panic)
+	}
 	if e.Text == "" {
 		return fmt.Sprintf("%s: %v", e.Pass.Name, e.Err)
 	}
@@ -234,63 +386,147 @@ func (e *PassError) Error() string {
 func (e *PassError) Unwrap() error { return e.Err }
 
 // Compile walks from p's level to the level to: the translations of the
-// shortest path, and at each level the transformations that o enables. It
-// returns every stage, the source first and the result last; each stage's
-// program was checked by its language. When a pass fails, the error comes
-// with the stages made before it.
-func (r *Registry) Compile(p Program, to string, o CompileOptions) ([]Stage, error) {
+// shortest path, and at each level the pipeline that o selects (less the
+// passes o switches off). It returns every stage, the source first and
+// the result last; each stage's program was checked by its language. When
+// a pass fails, the error comes with the stages made before it.
+func (r *Registry) Compile(p Program, to string, o Options) ([]Stage, error) {
 	path, err := r.Path(p.Language().Name(), to)
 	if err != nil {
 		return nil, err
 	}
-	stages := []Stage{{Program: p}}
-	cur := p
-	apply := func(q *Pass) error {
-		out, err := q.Run(cur.Syntax(), o)
-		if err != nil {
-			return &PassError{Pass: q, Err: err}
-		}
-		target, ok := r.Language(q.To)
-		if !ok {
-			return &PassError{Pass: q, Err: fmt.Errorf("its target %q is not a registered language", q.To)}
-		}
-		next, err := target.Adopt(cur.File(), out, LoadOptions{})
-		var wrong *WrongTreeError
-		if errors.As(err, &wrong) {
-			return &PassError{Pass: q, Err: err} // its printer cannot show the tree
-		}
-		if err != nil {
-			return &PassError{Pass: q, Err: err, Text: target.Print(out)}
-		}
-		stages = append(stages, Stage{Pass: q, Program: next})
-		cur = next
-		return nil
+	if o, err = r.Complete(o); err != nil {
+		return nil, err
 	}
+	w := &walker{r: r, o: o, stages: []Stage{{Program: p}}}
 	level := func(arrived bool) error {
-		w := Walk{Options: o, Arrived: arrived}
-		for _, q := range r.passes {
-			if q.Translation() || q.From != cur.Language().Name() || (q.When != nil && !q.When(w)) {
+		pl := r.Pipeline(w.cur().Language().Name(), o, arrived)
+		if pl == nil {
+			return nil
+		}
+		for _, name := range pl.Passes {
+			q := r.Find(name, pl.Level)
+			if q.Disabled(o) {
 				continue
 			}
-			if err := apply(q); err != nil {
+			if err := w.apply(q); err != nil {
 				return err
 			}
-			w.Ran = append(w.Ran, q.Name)
 		}
 		return nil
 	}
 	if err := level(false); err != nil {
-		return stages, err
+		return w.stages, err
 	}
 	for _, q := range path {
-		if err := apply(q); err != nil {
-			return stages, err
+		if err := w.apply(q); err != nil {
+			return w.stages, err
 		}
 		if err := level(true); err != nil {
-			return stages, err
+			return w.stages, err
 		}
 	}
-	return stages, nil
+	return w.stages, nil
+}
+
+// RunPasses runs exactly the passes named, in order, from p (each found
+// by its name and the language the walk is at, Find), re-checking after
+// each, as futhark dev --pass does; o is every pass's options (a pass
+// that o switches off runs all the same: it was asked for by name).
+func (r *Registry) RunPasses(p Program, names []string, o Options) ([]Stage, error) {
+	o, err := r.Complete(o)
+	if err != nil {
+		return nil, err
+	}
+	w := &walker{r: r, o: o, stages: []Stage{{Program: p}}}
+	for _, name := range names {
+		at := w.cur().Language().Name()
+		q := r.Find(name, at)
+		if q == nil {
+			var from []string
+			for _, x := range r.passes {
+				if x.From == at {
+					from = append(from, x.Name)
+				}
+			}
+			return w.stages, fmt.Errorf("no pass %s starts at %s (the passes from %s: %s)", name, at, at, strings.Join(from, ", "))
+		}
+		if err := w.apply(q); err != nil {
+			return w.stages, err
+		}
+	}
+	return w.stages, nil
+}
+
+// RunPipeline runs the pipeline named from p (whose level must be the
+// pipeline's), less the passes o switches off, re-checking after each.
+func (r *Registry) RunPipeline(p Program, name string, o Options) ([]Stage, error) {
+	var pl *Pipeline
+	for _, x := range r.pipelines {
+		if x.Name == name {
+			pl = x
+		}
+	}
+	if pl == nil {
+		return nil, fmt.Errorf("no pipeline %s", name)
+	}
+	if at := p.Language().Name(); at != pl.Level {
+		return nil, fmt.Errorf("the pipeline %s runs at %s, not at %s", name, pl.Level, at)
+	}
+	o, err := r.Complete(o)
+	if err != nil {
+		return nil, err
+	}
+	w := &walker{r: r, o: o, stages: []Stage{{Program: p}}}
+	for _, n := range pl.Passes {
+		q := r.Find(n, pl.Level)
+		if q.Disabled(o) {
+			continue
+		}
+		if err := w.apply(q); err != nil {
+			return w.stages, err
+		}
+	}
+	return w.stages, nil
+}
+
+// walker applies passes one after the other, each output checked by its
+// target language.
+type walker struct {
+	r      *Registry
+	o      Options
+	stages []Stage
+}
+
+func (w *walker) cur() Program { return w.stages[len(w.stages)-1].Program }
+
+func (w *walker) apply(q *Pass) (err error) {
+	cur := w.cur()
+	defer func() {
+		// A pass that panics is a bug of its own: an error naming it,
+		// with the stack, not a crash of the walk's caller.
+		if v := recover(); v != nil {
+			err = &PassError{Pass: q, Err: fmt.Errorf("%v", v), Panic: string(debug.Stack())}
+		}
+	}()
+	out, notes, err := q.Run(cur.Syntax(), w.o)
+	if err != nil {
+		return &PassError{Pass: q, Err: err}
+	}
+	target, ok := w.r.Language(q.To)
+	if !ok {
+		return &PassError{Pass: q, Err: fmt.Errorf("its target %q is not a registered language", q.To)}
+	}
+	next, err := target.Adopt(cur.File(), out, LoadOptions{})
+	var wrong *WrongTreeError
+	if errors.As(err, &wrong) {
+		return &PassError{Pass: q, Err: err} // its printer cannot show the tree
+	}
+	if err != nil {
+		return &PassError{Pass: q, Err: err, Text: target.Print(out)}
+	}
+	w.stages = append(w.stages, Stage{Pass: q, Program: next, Notes: notes})
+	return nil
 }
 
 // Level is a program at one level of the compile path, and the stages
@@ -375,7 +611,7 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 // after Explicitize and after Inline; and for each RowWhenChanged stage
 // that changed the program (FUN after Slice, after Fuse). seen holds the walks already
 // listed, by their passes and labels.
-func (r *Registry) rows(levels []Level, seen map[string]bool, st []Stage, n int, o CompileOptions) []Level {
+func (r *Registry) rows(levels []Level, seen map[string]bool, st []Stage, n int, o Options) []Level {
 	var names, labels []string
 	for k := 1; k < n; k++ {
 		q := st[k].Pass
@@ -414,7 +650,7 @@ var freshNumbers = regexp.MustCompile(`%[0-9]+`)
 func Declines(err error) bool {
 	var pe *PassError
 	var wrong *WrongTreeError
-	return errors.As(err, &pe) && pe.Text == "" && !errors.As(err, &wrong)
+	return errors.As(err, &pe) && pe.Text == "" && pe.Panic == "" && !errors.As(err, &wrong)
 }
 
 // IsInputError reports whether err is a bad input (--arg) rather than a
@@ -427,17 +663,18 @@ func IsInputError(err error) bool {
 // Clone is a copy of the registry that can be added to without changing
 // r (tests register passes in a clone).
 func (r *Registry) Clone() *Registry {
-	return &Registry{langs: slices.Clone(r.langs), passes: slices.Clone(r.passes), variants: slices.Clone(r.variants)}
+	return &Registry{langs: slices.Clone(r.langs), passes: slices.Clone(r.passes), pipelines: slices.Clone(r.pipelines), variants: slices.Clone(r.variants)}
 }
 
 // Unread lists the options o sets that no pass of the walk from p's
-// level to level to reads (Pass.Reads): they would change nothing. stages
-// is that walk under o; for --raw, which switches passes off, the passes
-// that count are those of the walk without it.
-func (r *Registry) Unread(p Program, to string, o CompileOptions, stages []Stage) []string {
+// level to level to reads (Pass.Options): they would change nothing.
+// stages is that walk under o; an option that switches passes off is
+// read by them when they would run without it, so for those the walk
+// without it tells.
+func (r *Registry) Unread(p Program, to string, o Options, stages []Stage) []string {
 	read := func(name string, st []Stage) bool {
 		for _, s := range st {
-			if s.Pass != nil && slices.Contains(s.Pass.Reads, name) {
+			if s.Pass != nil && s.Pass.Declares(name) {
 				return true
 			}
 		}
@@ -446,21 +683,8 @@ func (r *Registry) Unread(p Program, to string, o CompileOptions, stages []Stage
 	var out []string
 	for _, name := range o.Set() {
 		st := stages
-		// An option that switches passes off is read by them when they
-		// would run without it: the walk without it tells.
-		plain, off := o, true
-		switch name {
-		case OptRaw:
-			plain.Raw = false
-		case OptNoFuse:
-			plain.NoFuse = false
-		case OptNoSlice:
-			plain.NoSlice = false
-		default:
-			off = false
-		}
-		if off {
-			st, _ = r.Compile(p, to, plain)
+		if d, ok := r.Option(name); ok && d.Kind == BoolOption && d.Switch == Disables {
+			st, _ = r.Compile(p, to, o.Without(name))
 		}
 		if !read(name, st) {
 			out = append(out, name)

@@ -2,6 +2,8 @@ package proofstests
 
 import (
 	"fmt"
+	arraycheck "github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/lang"
 	"math/rand"
 	"runtime/debug"
 	"strings"
@@ -118,6 +120,7 @@ func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error)
 	funT, funE := cov[Figures[0].Name], cov[Figures[1].Name]
 	memT, memE, impE := cov[Figures[2].Name], cov[Figures[3].Name], cov[Figures[4].Name]
 	impT := semantics.Counter{} // IMP's checks: only the extensions' rules have a row
+	reg := arraycheck.NewRegistry()
 	r := rand.New(rand.NewSource(seed))
 	for i := 0; i < n; i++ {
 		c := Generate(r, i%(MaxGenSize+1), ExtGenConfig)
@@ -127,7 +130,7 @@ func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error)
 					err = fmt.Errorf("panic on program %d: %v\n%s\n%s", i, x, c, debug.Stack())
 				}
 			}()
-			coverOne(c, funT, funE, memT, memE, impE, impT)
+			coverOne(reg, c, funT, funE, memT, memE, impE, impT)
 		}()
 		if err != nil {
 			return cov, err
@@ -160,7 +163,7 @@ func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error)
 					err = fmt.Errorf("panic on Remora program %d: %v\n%s\n%s", i, x, src, debug.Stack())
 				}
 			}()
-			coverRemora(src, cov[Figures[remoraFig6].Name], cov[Figures[remoraFig7].Name], cov[Figures[remoraFig8].Name], cov[remoraIR])
+			coverRemora(reg, src, cov[Figures[remoraFig6].Name], cov[Figures[remoraFig7].Name], cov[Figures[remoraFig8].Name], cov[remoraIR])
 		}()
 		if err != nil {
 			return cov, err
@@ -173,7 +176,7 @@ func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error)
 // coverRemora checks and runs one Remora program, counting Fig 7's and
 // Fig 8's rules (split by their prefix) and Fig 6's; then explicitizes
 // it, and checks and runs the IR, counting the IR's rules into ir.
-func coverRemora(src string, steps, types, kinds, ir semantics.Counter) {
+func coverRemora(reg *lang.Registry, src string, steps, types, kinds, ir semantics.Counter) {
 	p, _, err := remora.ParseFile("gen.remora", src)
 	if err != nil {
 		return
@@ -193,10 +196,15 @@ func coverRemora(src string, steps, types, kinds, ir semantics.Counter) {
 	for _, e := range p.Exprs {
 		remora.RunSmall(e, &semantics.RunOptions{Fuel: 100000, Counter: steps})
 	}
-	q, err := remora.Explicitize(p)
+	tp, err := remora.Language.Adopt(p.File, p, lang.LoadOptions{})
 	if err != nil {
 		return
 	}
+	st, err := reg.RunPasses(tp, []string{remora.ExplicitizePass.Name}, lang.Options{})
+	if err != nil {
+		return
+	}
+	q := st[len(st)-1].Program.Syntax().(*remora.Program)
 	if _, err := remora.Check(q, &remora.CheckOptions{Counter: ir}); err != nil {
 		return
 	}
@@ -206,7 +214,7 @@ func coverRemora(src string, steps, types, kinds, ir semantics.Counter) {
 	}
 }
 
-func coverOne(c *Case, funT, funE, memT, memE, impE, impT semantics.Counter) {
+func coverOne(reg *lang.Registry, c *Case, funT, funE, memT, memE, impE, impT semantics.Counter) {
 	if _, err := fun.Check(c.Prog, &fun.CheckOptions{Counter: funT}); err != nil {
 		return
 	}
@@ -217,8 +225,11 @@ func coverOne(c *Case, funT, funE, memT, memE, impE, impT semantics.Counter) {
 	for _, in := range c.Inputs {
 		args[in.Name] = in.Value.String()
 	}
-	q := funmem.Transform(c.Prog)
-	for _, v := range []*fun.Program{q, funmem.Simplify(q), funmem.MemoryExpand(q, funmem.GPU), funmem.MemoryExpand(q, funmem.CPU)} {
+	// The FUNMEM programs the registry's passes and pipelines make
+	// (Variants), each checked and run again here with the counters.
+	vars, _, _ := Variants(reg, c.Prog)
+	for _, vr := range vars {
+		v := vr.Prog
 		if _, err := funmem.Check(v, &funmem.CheckOptions{Counter: memT}); err != nil {
 			continue
 		}
@@ -232,8 +243,12 @@ func coverOne(c *Case, funT, funE, memT, memE, impE, impT semantics.Counter) {
 				}
 			}
 		}
-		ip, err := imp.FromFunmem(v)
-		if err != nil || imp.Check(ip, impT) != nil {
+		st, err := reg.RunPasses(vr.Program, []string{imp.FromFunmemPass.Name}, lang.Options{})
+		if err != nil {
+			continue
+		}
+		ip := st[len(st)-1].Program.Syntax().(*imp.Program)
+		if imp.Check(ip, impT) != nil {
 			continue
 		}
 		for _, small := range []bool{false, true} {

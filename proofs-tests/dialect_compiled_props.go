@@ -37,7 +37,7 @@ func newCompiledStats() *compiledStats { return &compiledStats{declined: map[str
 // propDialectCompiledAt is the property over the arraysem command's
 // registry.
 func propDialectCompiledAt(c *RemoraCase) string {
-	return propDialectCompiled(arraycheck.Registry, nil)(c)
+	return propDialectCompiled(arraycheck.NewRegistry(), nil)(c)
 }
 
 // propDialectCompiled is the property over the registry reg, counting in

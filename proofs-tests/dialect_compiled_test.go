@@ -37,7 +37,7 @@ func TestDialectCompiled(t *testing.T) {
 				msg = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
 			}
 		}()
-		return propDialectCompiled(arraycheck.Registry, stats)(c)
+		return propDialectCompiled(arraycheck.NewRegistry(), stats)(c)
 	}, GenDialectCase()))
 	var out bytes.Buffer
 	if !props.Run(gopter.NewFormatedReporter(true, 1<<20, &out)) {

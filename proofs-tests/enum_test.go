@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	arraycheck "github.com/arraysem/arraysem/check"
 	"runtime"
 	"strings"
 	"sync"
@@ -63,7 +64,7 @@ var (
 // propValidAll is propValid for every variant at once (TransformProgram's
 // and the passes after it), building the variants once.
 func propValidAll(c *Case) string {
-	m, msg := newMemCase(c, false, exhaustiveBugs)
+	m, msg := newMemCase(arraycheck.NewRegistry(), c, false, exhaustiveBugs)
 	if msg != "" {
 		return msg
 	}

@@ -1,6 +1,7 @@
 package proofstests
 
 import (
+	arraycheck "github.com/arraysem/arraysem/check"
 	"math/rand"
 	"slices"
 	"testing"
@@ -23,6 +24,7 @@ func equivPrograms(t *testing.T, n int) []*fun.Program {
 		n /= 10
 	}
 	var out []*fun.Program
+	reg := arraycheck.NewRegistry()
 	for k := 0; k < n; k++ {
 		c := Generate(rand.New(rand.NewSource(int64(k)+1)), k%(MaxGenSize+1), MemGenConfig())
 		p, err := c.Parsed()
@@ -30,7 +32,7 @@ func equivPrograms(t *testing.T, n int) []*fun.Program {
 			t.Fatal(err)
 		}
 		out = append(out, p)
-		vs, _ := Variants(p)
+		vs, _, _ := Variants(reg, p)
 		for _, v := range vs {
 			out = append(out, v.Prog)
 		}

@@ -3,6 +3,7 @@ package proofstests
 import (
 	"errors"
 	"fmt"
+	arraycheck "github.com/arraysem/arraysem/check"
 	"math/rand"
 	"reflect"
 	"runtime/debug"
@@ -35,20 +36,26 @@ type memCase struct {
 // only TransformProgram's. A pass that panics is a failure, unless the
 // panic is a known bug (logged in bugs; the variants it would have made
 // are left out).
-func newMemCase(c *Case, transformOnly bool, bugs *bugLog) (*memCase, string) {
+func newMemCase(reg *lang.Registry, c *Case, transformOnly bool, bugs *bugLog) (*memCase, string) {
 	p, err := c.Parsed()
 	if err != nil {
 		return nil, "the printed FUN program does not parse: " + err.Error()
 	}
 	m := &memCase{c: c, p: p, args: caseArgs(c), want: big(p, c.Env(), nil), errs: map[string]*error{}}
 	if transformOnly {
-		err = safely("TransformProgram", func() error { m.vs = []Variant{{"TransformProgram", funmem.Transform(p)}}; return nil })
+		src, err := fun.Language.Adopt(p.File, p, lang.LoadOptions{})
+		if err != nil {
+			return nil, "the generated FUN program does not check: " + err.Error()
+		}
+		st, err := reg.RunPasses(src, []string{funmem.TransformPass.Name}, lang.Options{})
 		if err != nil {
 			return nil, err.Error()
 		}
+		q := st[len(st)-1].Program
+		m.vs = []Variant{{Name: funmem.TransformPass.Name, Prog: q.Syntax().(*fun.Program), Program: q}}
 		return m, ""
 	}
-	vs, msg := variantsOf(p, bugs)
+	vs, msg := variantsOf(reg, p, bugs)
 	if msg != "" {
 		return nil, msg
 	}
@@ -58,14 +65,17 @@ func newMemCase(c *Case, transformOnly bool, bugs *bugLog) (*memCase, string) {
 
 // variantsOf is Variants(p), a pass's panic a failure unless a known bug
 // explains it (counted in bugs).
-func variantsOf(p *fun.Program, bugs *bugLog) ([]Variant, string) {
-	vs, panics := Variants(p)
+func variantsOf(reg *lang.Registry, p *fun.Program, bugs *bugLog) ([]Variant, string) {
+	vs, panics, err := Variants(reg, p)
 	for _, pp := range panics {
 		id := panicBug(pp)
 		if id == "" {
 			return nil, pp.Error()
 		}
 		bugs.hit(id)
+	}
+	if err != nil {
+		return nil, "a pass's output is not a FUNMEM program its checker takes: " + err.Error()
 	}
 	return vs, ""
 }
@@ -230,8 +240,9 @@ func allowedStuckRules(variant, funRule string, heap *semantics.Error) bool {
 // semantics stuck and the heap-based run is stuck in a corresponding rule
 // (recorded in table).
 func propValid(transform bool, table *stuckTable, bugs *bugLog) func(c *Case) string {
+	reg := arraycheck.NewRegistry()
 	return func(c *Case) string {
-		m, msg := newMemCase(c, transform, bugs)
+		m, msg := newMemCase(reg, c, transform, bugs)
 		if msg != "" {
 			return msg
 		}
@@ -252,9 +263,11 @@ func (m *memCase) valid(v Variant, table *stuckTable) string {
 	// before it accepts a program, so Check is asked on its own only when
 	// Adopt rejects, to say which of the two rejects: a program is checked
 	// once, not twice, and the failures read as before.
-	var l lang.Program
+	l := v.Program // the registry's walk checked it
 	if err := safely("funmem.Language.Adopt", func() (err error) {
-		l, err = funmem.Language.Adopt(v.Prog.File, v.Prog, lang.LoadOptions{})
+		if l == nil {
+			l, err = funmem.Language.Adopt(v.Prog.File, v.Prog, lang.LoadOptions{})
+		}
 		return err
 	}); err != nil {
 		if err := m.checkErr(v); err != nil {
@@ -558,7 +571,7 @@ var (
 // other. (The validity properties see only race-free programs, so they
 // cannot tell a tracker that never reports a race from a correct one.)
 func propRaceOracle(c *Case) string {
-	m, msg := newMemCase(c, true, &bugLog{})
+	m, msg := newMemCase(arraycheck.NewRegistry(), c, true, &bugLog{})
 	if msg != "" {
 		return msg
 	}

@@ -2,6 +2,7 @@ package proofstests
 
 import (
 	"fmt"
+	arraycheck "github.com/arraysem/arraysem/check"
 	"maps"
 	"math/rand"
 	"slices"
@@ -93,7 +94,7 @@ func TestFunmemHeapBigSmallAgree(t *testing.T) {
 	bugs := &bugLog{}
 	defer bugs.skip(t)
 	memCheck(t, 22, "heap big-step = heap small-step", func(c *Case) string {
-		m, msg := newMemCase(c, false, bugs)
+		m, msg := newMemCase(arraycheck.NewRegistry(), c, false, bugs)
 		if msg != "" {
 			return msg
 		}
@@ -119,7 +120,7 @@ func TestFunmemValueSemantics(t *testing.T) {
 	bugs := &bugLog{}
 	defer bugs.skip(t)
 	memCheck(t, 23, "value-based semantics = FUN", func(c *Case) string {
-		m, msg := newMemCase(c, false, bugs)
+		m, msg := newMemCase(arraycheck.NewRegistry(), c, false, bugs)
 		if msg != "" {
 			return msg
 		}
@@ -152,7 +153,7 @@ func TestFunmemPrintParse(t *testing.T) {
 	bugs := &bugLog{}
 	defer bugs.skip(t)
 	memCheck(t, 24, "FUNMEM print∘parse", func(c *Case) string {
-		m, msg := newMemCase(c, false, bugs)
+		m, msg := newMemCase(arraycheck.NewRegistry(), c, false, bugs)
 		if msg != "" {
 			return msg
 		}
@@ -174,7 +175,7 @@ func memCases(t *testing.T, offset int64, n int, bugs *bugLog, f func(m *memCase
 		seed := r.Int63()
 		c := Generate(rand.New(rand.NewSource(seed)), i*MaxGenSize/n, MemGenConfig())
 		c.Seed = seed
-		m, msg := newMemCase(c, false, bugs)
+		m, msg := newMemCase(arraycheck.NewRegistry(), c, false, bugs)
 		if msg != "" {
 			t.Fatalf("%s%v", msg, c)
 		}

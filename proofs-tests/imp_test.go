@@ -12,7 +12,7 @@ import (
 func TestFunFunmemImpAgree(t *testing.T) {
 	t.Parallel()
 	stats := newLevelStats()
-	checkWith(t, ImpGenConfig(), 40, "FUN ≡ FUNMEM ≡ IMP (big and small step), translations race free", memN(), levelsProp(arraycheck.Registry, stats))
+	checkWith(t, ImpGenConfig(), 40, "FUN ≡ FUNMEM ≡ IMP (big and small step), translations race free", memN(), levelsProp(arraycheck.NewRegistry(), stats))
 	stats.Lock()
 	defer stats.Unlock()
 	t.Logf("%d programs; where FUN is stuck, runs at the levels went on %d times (IMP checks no bounds, ERRATA I2) and went wrong %d times",

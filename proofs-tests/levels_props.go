@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	arraycheck "github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/lang"
@@ -14,7 +15,7 @@ import (
 )
 
 // The level-agreement property (fun-funmem-imp) walks the registry of the
-// arraysem command (check.Registry) rather than calling the passes by
+// arraysem command (check.NewRegistry) rather than calling the passes by
 // name, so that a pass registered there is covered without an edit here.
 // A FUN program is compiled by the registry to every level it reaches
 // (Registry.Reachable, each by Registry.Compile, which re-checks every
@@ -41,7 +42,7 @@ var unrunLevels = map[string]string{
 	// property several times slower; gpu-sim/prop_test.go
 	// (TestRandomFunPrograms) runs generated FUN programs through CUDA
 	// in gpu-sim against the IMP interpreter, under shuffled schedules.
-	"cuda": "run against IMP by gpu-sim's TestRandomFunPrograms",
+	cuda.LanguageName: "run against IMP by gpu-sim's TestRandomFunPrograms",
 }
 
 // levelStats counts what the level property saw, for
@@ -95,7 +96,7 @@ func (s *levelStats) add(o *levelStats) {
 
 // propImp is the level-agreement property over the arraysem command's
 // registry.
-func propImp(c *Case) string { return levelsProp(arraycheck.Registry, nil)(c) }
+func propImp(c *Case) string { return levelsProp(arraycheck.NewRegistry(), nil)(c) }
 
 // levelRun is one run of a level's program under one semantics.
 type levelRun struct {
@@ -130,7 +131,7 @@ func propLevels(reg *lang.Registry, c *Case, stats *levelStats) string {
 	if isPanic(want.err) {
 		return want.err.Error()
 	}
-	levels, err := walks(reg, p, lang.CompileOptions{}, false)
+	levels, err := walks(reg, p, lang.Options{}, false)
 	if err != nil {
 		return "compiling the FUN program to every level: " + err.Error()
 	}
@@ -161,7 +162,7 @@ func variantLevels(reg *lang.Registry, c *Case, levels []lang.Level) ([]lang.Lev
 	if err != nil {
 		return nil, "the printed FUN program does not parse: " + err.Error()
 	}
-	vs, msg := variantsOf(p, &bugLog{})
+	vs, msg := variantsOf(reg, p, &bugLog{})
 	if msg != "" {
 		return nil, msg
 	}
@@ -177,12 +178,9 @@ func variantLevels(reg *lang.Registry, c *Case, levels []lang.Level) ([]lang.Lev
 		if walked[from.Print(v.Prog)] {
 			continue
 		}
-		var q lang.Program
-		if err := safely("FUNMEM's checker", func() (err error) { q, err = from.Adopt(v.Prog.File, v.Prog, lang.LoadOptions{}); return err }); err != nil {
-			return nil, fmt.Sprintf("FUNMEM's checker rejects the variant %s: %v%s", v.Name, err, showMem(v.Name, v.Prog, c))
-		}
+		q := v.Program // checked by FUNMEM's language on the registry's walk
 		// Raw: the variant is run as it is, not simplified again.
-		st, err := walks(reg, q, lang.CompileOptions{Raw: true}, true)
+		st, err := walks(reg, q, lang.Options{}.With("raw"), true)
 		if err != nil {
 			return nil, fmt.Sprintf("compiling the FUNMEM variant %s: %v%s", v.Name, err, showMem(v.Name, v.Prog, c))
 		}
@@ -206,7 +204,7 @@ func variantLevels(reg *lang.Registry, c *Case, levels []lang.Level) ([]lang.Lev
 // that level: one Compile to each level no other walk passes through gives
 // them all, and the passes they share run once. With onlyRun, the levels
 // the property does not run (unrunLevels) are not compiled to.
-func walks(reg *lang.Registry, q lang.Program, o lang.CompileOptions, onlyRun bool) (levels []lang.Level, err error) {
+func walks(reg *lang.Registry, q lang.Program, o lang.Options, onlyRun bool) (levels []lang.Level, err error) {
 	var targets []string
 	for _, to := range reg.Reachable(q.Language().Name()) {
 		if _, unrun := unrunLevels[to]; !unrun || !onlyRun {
@@ -236,7 +234,7 @@ func walks(reg *lang.Registry, q lang.Program, o lang.CompileOptions, onlyRun bo
 }
 
 // levelName names a walk as Registry.Levels does.
-func levelName(reg *lang.Registry, st []lang.Stage, o lang.CompileOptions) string {
+func levelName(reg *lang.Registry, st []lang.Stage, o lang.Options) string {
 	l, _ := reg.Language(st[len(st)-1].Program.Language().Name())
 	name := []string{l.Title()}
 	for _, s := range st[1:] {

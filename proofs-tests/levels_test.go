@@ -17,10 +17,11 @@ import (
 // programs fails it, naming the pass.
 func TestLevelsPropertyRunsRegisteredPass(t *testing.T) {
 	t.Parallel()
-	reg := arraycheck.Registry.Clone()
-	reg.AddPass(lang.Pass{Name: "Identity", From: "fun", To: "fun", Doc: "changes nothing",
-		Label: func(lang.CompileOptions) string { return "identity" },
-		Run:   func(p any, _ lang.CompileOptions) (any, error) { return p, nil }})
+	reg := arraycheck.NewRegistry()
+	reg.Append(lang.Pass{Name: "Identity", From: "fun", To: "fun", Doc: "changes nothing",
+		Options: []lang.Option{{Name: "no-identity", Kind: lang.BoolOption, Switch: lang.Disables, Help: "skip Identity"}},
+		Label:   func(lang.Options) string { return "identity" },
+		Run:     func(p any, _ lang.Options) (any, []string, error) { return p, nil, nil }})
 	stats := newLevelStats()
 	checkN(t, 90, "levels with an identity pass", 20, levelsProp(reg, stats))
 	stats.Lock()
@@ -35,14 +36,14 @@ func TestLevelsPropertyRunsRegisteredPass(t *testing.T) {
 	stats.Unlock()
 
 	// DupResult returns the first result twice.
-	broken := arraycheck.Registry.Clone()
-	broken.AddPass(lang.Pass{Name: "DupResult", From: "fun", To: "fun", Doc: "returns a result twice, wrongly",
-		Run: func(p any, _ lang.CompileOptions) (any, error) {
+	broken := arraycheck.NewRegistry()
+	broken.Append(lang.Pass{Name: "DupResult", From: "fun", To: "fun", Doc: "returns a result twice, wrongly",
+		Run: func(p any, _ lang.Options) (any, []string, error) {
 			q := *p.(*fun.Program)
 			body := *q.Body
 			body.Result = append(body.Result[:len(body.Result):len(body.Result)], body.Result[0])
 			q.Body = &body
-			return &q, nil
+			return &q, nil, nil
 		}})
 	prop := levelsProp(broken, nil)
 	failed := 0

@@ -1,14 +1,14 @@
 package proofstests
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand"
-	"runtime/debug"
-	"strings"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/lang"
 )
 
 // This file holds what the FUNMEM properties (funmem_test.go) need besides
@@ -18,10 +18,12 @@ import (
 // programs (KernelAllocs).
 
 // Variant is a FUNMEM program derived from a FUN program, named after the
-// passes that made it.
+// passes that made it, and checked by FUNMEM's language (the registry's
+// walk re-checks every stage).
 type Variant struct {
-	Name string
-	Prog *fun.Program
+	Name    string
+	Prog    *fun.Program
+	Program lang.Program
 }
 
 // PassPanic is the panic of a pass of Variants.
@@ -34,47 +36,55 @@ type PassPanic struct {
 func (e *PassPanic) Error() string { return fmt.Sprintf("%s panics: %v\n%s", e.Pass, e.Value, e.Stack) }
 
 // Variants are the FUNMEM programs the properties check for a well-typed
-// FUN program p: q = TransformProgram(p), Simplify(q), MemoryExpand(q) in
-// both layouts, Simplify after each MemoryExpand, and the compile path of
-// `arraysem compile --expand` (Simplify, MemoryExpand, Simplify) in both
-// layouts. A pass that panics gives no variant, nor do the passes after
-// it; its panic is among panics.
-func Variants(p *fun.Program) (vs []Variant, panics []*PassPanic) {
-	run := func(name string, in *fun.Program, f func(*fun.Program) *fun.Program) (out *fun.Program) {
-		if in == nil {
+// FUN program p, made by the registry reg's passes and pipelines as
+// `arraysem compile` makes them: q = TransformProgram(p); the pipeline
+// funmem from q (Simplify); the pipeline funmem-expanded in both layouts
+// (Simplify, MemoryExpand, Simplify) and, with --raw, its MemoryExpand
+// alone, then Simplify after it. A pass that panics gives no variant, nor
+// do the passes after it; its panic is among panics. A pass whose output
+// FUNMEM's checker rejects is err.
+func Variants(reg *lang.Registry, p *fun.Program) (vs []Variant, panics []*PassPanic, err error) {
+	src, err := fun.Language.Adopt(p.File, p, lang.LoadOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	// run keeps the last stage of a walk as the variant name, or the
+	// walk's panic.
+	run := func(name string, walk func() ([]lang.Stage, error)) lang.Program {
+		st, werr := walk()
+		var pe *lang.PassError
+		if errors.As(werr, &pe) && pe.Panic != "" {
+			panics = append(panics, &PassPanic{Pass: name, Value: pe.Err, Stack: pe.Panic})
 			return nil
 		}
-		defer func() {
-			if r := recover(); r != nil {
-				panics = append(panics, &PassPanic{Pass: name, Value: r, Stack: string(debug.Stack())})
-				out = nil
+		if werr != nil {
+			if err == nil {
+				err = fmt.Errorf("%s: %w", name, werr)
 			}
-		}()
-		out = f(in)
-		vs = append(vs, Variant{name, out})
-		return out
-	}
-	q := run("TransformProgram", p, funmem.Transform)
-	s := run("Simplify", q, funmem.Simplify)
-	for _, l := range []struct {
-		name   string
-		layout funmem.Layout
-	}{{"GPU", funmem.GPU}, {"CPU", funmem.CPU}} {
-		expand := func(p *fun.Program) *fun.Program { return funmem.MemoryExpand(p, l.layout) }
-		e := run("MemoryExpand "+l.name, q, expand)
-		run("Simplify∘MemoryExpand "+l.name, e, funmem.Simplify)
-		se := run("(MemoryExpand "+l.name+"∘Simplify)", s, expand)
-		run("Simplify∘MemoryExpand "+l.name+"∘Simplify", se, funmem.Simplify)
-	}
-	// The compile path's intermediate MemoryExpand(Simplify(q)) is not a
-	// variant of its own.
-	out := vs[:0]
-	for _, v := range vs {
-		if !strings.HasPrefix(v.Name, "(") {
-			out = append(out, v)
+			return nil
 		}
+		last := st[len(st)-1].Program
+		vs = append(vs, Variant{Name: name, Prog: last.Syntax().(*fun.Program), Program: last})
+		return last
 	}
-	return out, panics
+	q := run(funmem.TransformPass.Name, func() ([]lang.Stage, error) {
+		return reg.RunPasses(src, []string{funmem.TransformPass.Name}, lang.Options{})
+	})
+	if q == nil {
+		return vs, panics, err
+	}
+	run("Simplify", func() ([]lang.Stage, error) { return reg.RunPipeline(q, "funmem", lang.Options{}) })
+	for _, l := range []struct{ name, layout string }{{"GPU", "gpu"}, {"CPU", "cpu"}} {
+		o := lang.Options{}.With(funmem.ExpandOption.Name).WithString(funmem.LayoutOption.Name, l.layout)
+		e := run("MemoryExpand "+l.name, func() ([]lang.Stage, error) { return reg.RunPipeline(q, "funmem-expanded", o.With("raw")) })
+		if e != nil {
+			run("Simplify∘MemoryExpand "+l.name, func() ([]lang.Stage, error) {
+				return reg.RunPasses(e, []string{funmem.SimplifyPass.Name}, o)
+			})
+		}
+		run("Simplify∘MemoryExpand "+l.name+"∘Simplify", func() ([]lang.Stage, error) { return reg.RunPipeline(q, "funmem-expanded", o) })
+	}
+	return vs, panics, err
 }
 
 // KernelAllocs measures where a FUNMEM program allocates: allocs is the

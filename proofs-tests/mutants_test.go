@@ -93,7 +93,7 @@ func theoremKiller(t *testing.T, name string, n int) killer {
 // IMP's extension forms share (fun/eval_ext.go, imp/loops.go;
 // fun-examples, imp-examples).
 func examplesKiller(t *testing.T, name, ext string, dirs ...string) killer {
-	return examplesKillerWith(t, arraycheck.RunGoldenFile, name, ext, dirs...)
+	return examplesKillerWith(t, func(f string) ([]string, int) { return arraycheck.RunGoldenFile(arraycheck.NewRegistry(), f) }, name, ext, dirs...)
 }
 
 // examplesKillerWith is examplesKiller running each file by run
@@ -168,7 +168,7 @@ func TestMutants(t *testing.T) {
 		fk("remora-big-small", mutRemoraCases),
 		fk("remora-levels", mutRemoraCases/4), // each case walks ~30 levels
 		examplesKiller(t, "remora-examples", ".remora", "../examples/remora-dynamic", "../examples/remora"),
-		examplesKillerWith(t, arraycheck.RunGoldenFileLevels, "remora-examples-levels", ".remora", "../examples/remora"),
+		examplesKillerWith(t, func(f string) ([]string, int) { return arraycheck.RunGoldenFileLevels(arraycheck.NewRegistry(), f) }, "remora-examples-levels", ".remora", "../examples/remora"),
 		examplesKiller(t, "fun-examples", ".fun", "../examples/fun"),
 		examplesKiller(t, "imp-examples", ".imp", "../examples/imp"),
 		fk("fuse", mutFunCases),

@@ -147,7 +147,18 @@ func propSlice(c *Case) string {
 			return d + shown
 		}
 	}
-	m := funmem.Simplify(funmem.MemoryExpand(funmem.Simplify(funmem.Transform(q)), funmem.GPU))
+	// The sliced program down the registered path to FUNMEM, expanded
+	// (GPU layout), slicing and fusion not run again.
+	sq, err := fun.Language.Adopt(q.File, q, lang.LoadOptions{})
+	if err != nil {
+		return "the sliced program does not check: " + err.Error() + shown
+	}
+	o := lang.Options{}.With(funmem.ExpandOption.Name).WithString(funmem.LayoutOption.Name, "gpu").With("no-slice").With("no-fuse")
+	st, err := arraycheck.NewRegistry().Compile(sq, funmem.Language.Name(), o)
+	if err != nil {
+		return "compiling the sliced program to FUNMEM: " + err.Error() + shown
+	}
+	m := st[len(st)-1].Program.Syntax().(*fun.Program)
 	for _, at := range funmem.AllocsInKernels(m) {
 		if !slices.Contains(rep.Kept, at) {
 			return fmt.Sprintf("after slicing and MemoryExpand, an allocation at %s is still inside a kernel, and the pass did not report keeping it%s\nexpanded FUNMEM:\n%s", at, shown, joinLines("| ", fun.Print(m)))
@@ -161,24 +172,24 @@ func propSlice(c *Case) string {
 // optimised one counts no more words, peak words or kernel launches, and
 // no more operations than the slicing overhead allows.
 func propRemoraOptimised(c *RemoraCase) string {
-	reg := arraycheck.Registry
+	reg := arraycheck.NewRegistry()
 	p, bug := loadGenerated(reg, c)
 	if bug != "" {
 		return bug
 	}
-	compile := func(o lang.CompileOptions) ([]lang.Stage, error) {
+	compile := func(o lang.Options) ([]lang.Stage, error) {
 		var st []lang.Stage
-		err := safely("compiling to FUN", func() (err error) { st, err = reg.Compile(p, "fun", o); return err })
+		err := safely("compiling to FUN", func() (err error) { st, err = reg.Compile(p, fun.Language.Name(), o); return err })
 		return st, err
 	}
-	plain, err := compile(lang.CompileOptions{NoFuse: true, NoSlice: true})
+	plain, err := compile(lang.Options{}.With("no-fuse").With("no-slice"))
 	if err != nil {
 		if lang.Declines(err) {
 			return "" // the path does not compile it: counted by remora-levels
 		}
 		return "compiling without the optimising passes: " + err.Error()
 	}
-	opt, err := compile(lang.CompileOptions{})
+	opt, err := compile(lang.Options{})
 	if err != nil {
 		return "compiling with slicing and fusion: " + err.Error()
 	}

@@ -26,7 +26,9 @@ import (
 var position = regexp.MustCompile(`[^ :]+:[0-9]+:[0-9]+: `)
 
 // propRemoraAtLevels is the property over the arraysem command's registry.
-func propRemoraAtLevels(c *RemoraCase) string { return propRemoraLevels(arraycheck.Registry, nil)(c) }
+func propRemoraAtLevels(c *RemoraCase) string {
+	return propRemoraLevels(arraycheck.NewRegistry(), nil)(c)
+}
 
 // loadGenerated loads a generated Remora program through reg, or says
 // that the generator made one that does not load.

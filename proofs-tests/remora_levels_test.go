@@ -17,7 +17,7 @@ import (
 func TestRemoraAtEveryLevel(t *testing.T) {
 	t.Parallel()
 	stats := newLevelStats()
-	checkRemora(t, 110, "Remora = every stage and level of the compile path", DefaultRemoraGenConfig, propRemoraLevels(arraycheck.Registry, stats))
+	checkRemora(t, 110, "Remora = every stage and level of the compile path", DefaultRemoraGenConfig, propRemoraLevels(arraycheck.NewRegistry(), stats))
 	stats.Lock()
 	defer stats.Unlock()
 	var lines []string

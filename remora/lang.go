@@ -11,14 +11,14 @@ import (
 // Language is Remora's explicitly typed dialect as a lang.Language:
 // .remora files with no #lang line (or #lang remora), Figs 7–8's checker,
 // the big-step over flat arrays and the small-step of Fig 6.
-var Language lang.Language = language{lang.Info{LangName: "remora", LangTitle: "Remora", Exts: []string{".remora"}, HashLines: []string{"", "remora", "remora/typed"}, Family: "remora", DialectName: "typed"}}
+var Language lang.Language = language{lang.Info{LangName: "remora", LangTitle: "Remora", Exts: []string{".remora"}, HashLines: []string{"", "remora", "remora/typed"}, Family: "remora", DialectName: "typed", CommentMark: ";", RefPage: "remora.md", StepName: "small"}}
 
 // IR is the compiler's intermediate language (§4.3–4.5 of "Compiling
 // Remora to CUDA"): the typed core with the explicit MAP and REP forms,
 // which the stages Explicitize, Inline and Simplify produce. It reads and
 // runs as the typed dialect does (.rir files), so every stage's output can
 // be printed, read back and run.
-var IR lang.Language = language{lang.Info{LangName: "remora-ir", LangTitle: "Remora IR", Exts: []string{".rir"}}}
+var IR lang.Language = language{lang.Info{LangName: "remora-ir", LangTitle: "Remora IR", Exts: []string{".rir"}, CommentMark: ";", RefPage: "remora-ir.md", StepName: "small"}}
 
 type language struct{ lang.Info }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/semantics"
 	"io"
 	"os"
@@ -135,11 +134,11 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 	case len(fields) > 0 && fields[0] == ":load":
 		cands = files(word)
 	case len(fields) > 0 && fields[0] == ":lang":
-		cands = check.Registry.Names()
+		cands = c.s.reg.Names()
 	case len(fields) > 0 && fields[0] == ":set":
 		cands = []string{"fuel", "schedule", "arg", "in-order", "reverse", "random"}
 	case len(fields) > 0 && fields[0] == ":compile":
-		cands = append(check.Registry.Names(), "--expand", "--switch")
+		cands = append(c.s.reg.Names(), "--expand", "--switch")
 	default:
 		seen := map[string]bool{}
 		for _, w := range wordRe.FindAllString(c.s.source+" "+strings.Join(c.s.defs, " "), -1) {

@@ -15,6 +15,7 @@ import (
 	"github.com/kr/pretty"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/internal/table"
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
@@ -25,6 +26,7 @@ type Options struct {
 	Args     map[string]string // program inputs (--arg)
 	Terminal bool              // marks with ANSI underline rather than ⟦ ⟧
 	Fuel     int               // small-step fuel (0: the default)
+	Registry *lang.Registry    // the languages and passes (nil: check.NewRegistry's)
 }
 
 // Session is one REPL session: a loaded program, its stepper, and the
@@ -33,6 +35,7 @@ type Options struct {
 type Session struct {
 	out       io.Writer
 	opts      Options
+	reg       *lang.Registry
 	lang      string // the language of inline input: fun, funmem, imp, remora, remora/dynamic
 	loaded    lang.Program
 	source    string // the loaded program's text
@@ -54,7 +57,12 @@ func NewSession(out io.Writer, opts Options) *Session {
 	if opts.Args == nil {
 		opts.Args = map[string]string{}
 	}
-	return &Session{out: out, opts: opts, lang: "fun", fuel: opts.Fuel, schedule: "in-order", seed: 1}
+	if opts.Registry == nil {
+		opts.Registry = check.NewRegistry()
+	}
+	// Inline input is in the first registered language (FUN) until :lang.
+	first := opts.Registry.Languages()[0].Name()
+	return &Session{out: out, opts: opts, reg: opts.Registry, lang: first, fuel: opts.Fuel, schedule: "in-order", seed: 1}
 }
 
 // Interrupt asks a running :run or :step N to stop at the next step.
@@ -126,7 +134,7 @@ const stdinFile = "<stdin>"
 
 // language is the language of inline input.
 func (s *Session) language() lang.Language {
-	l, _ := check.Registry.Language(s.lang)
+	l, _ := s.reg.Language(s.lang)
 	return l
 }
 
@@ -145,7 +153,7 @@ func (s *Session) interactiveInput(in lang.Interactive, src string) bool {
 	if len(exprs) == 0 {
 		// Check the definitions by loading them with a trivial expression.
 		prog, offset := in.Assemble(s.defs, src+"\n0")
-		if _, err := check.Load(stdinFile, prog, check.Options{Lang: s.lang}); err != nil {
+		if _, err := check.Load(s.reg, stdinFile, prog, check.Options{Lang: s.lang}); err != nil {
 			s.report(atLine(err, offset))
 			return true
 		}
@@ -176,8 +184,8 @@ func atLine(err error, offset int) error {
 }
 
 // extension is the file extension of a language's programs.
-func extension(name string) string {
-	if l, ok := check.Registry.Language(name); ok && len(l.Extensions()) > 0 {
+func (s *Session) extension(name string) string {
+	if l, ok := s.reg.Language(name); ok && len(l.Extensions()) > 0 {
 		return l.Extensions()[0]
 	}
 	return "." + name
@@ -194,7 +202,7 @@ func (s *Session) load(file, src string, pick bool, offset int) error {
 	if pick {
 		opts.Lang = ""
 	}
-	l, err := check.Load(file, src, opts)
+	l, err := check.Load(s.reg, file, src, opts)
 	if err != nil {
 		return atLine(err, offset)
 	}
@@ -418,7 +426,7 @@ func (s *Session) cmdHelp([]string) error {
 		rows = append(rows, []string{n, c.args, c.help})
 	}
 	table.Print(s.out, rows)
-	s.printf("Languages and levels: %s.\n", strings.Join(check.Registry.Names(), ", "))
+	s.printf("Languages and levels: %s.\n", strings.Join(s.reg.Names(), ", "))
 	s.printf("Anything else is program text in the current language (%s); an incomplete\nprogram continues on the next line, a blank line ends it.\n", s.lang)
 	return nil
 }
@@ -431,7 +439,7 @@ func (s *Session) cmdLoad(args []string) error {
 	if err != nil {
 		return err
 	}
-	l, err := check.Registry.Pick(args[0], string(src), "", "")
+	l, err := s.reg.Pick(args[0], string(src), "", "")
 	if err != nil {
 		return err
 	}
@@ -453,11 +461,11 @@ func (s *Session) cmdLoad(args []string) error {
 }
 
 func (s *Session) cmdLang(args []string) error {
-	names := strings.Join(check.Registry.Names(), "|")
+	names := strings.Join(s.reg.Names(), "|")
 	if len(args) != 1 {
 		return fmt.Errorf(":lang %s (now %s)", names, s.lang)
 	}
-	if _, ok := check.Registry.Language(args[0]); !ok {
+	if _, ok := s.reg.Language(args[0]); !ok {
 		return fmt.Errorf("unknown language %s (%s)", args[0], strings.ReplaceAll(names, "|", ", "))
 	}
 	if args[0] != s.lang {
@@ -736,7 +744,7 @@ func (s *Session) cmdType([]string) error {
 // reload loads the session's program again with other options.
 func (s *Session) reload(opts check.Options) (lang.Program, error) {
 	opts.Lang = s.loaded.Language().Name()
-	return check.Load(s.file, s.source, opts)
+	return check.Load(s.reg, s.file, s.source, opts)
 }
 
 func (s *Session) cmdDerive(args []string) error {
@@ -803,7 +811,7 @@ func (s *Session) cmdSide([]string) error {
 	var rows []check.Row
 	var verdict error
 	if err := s.interruptible(func() error {
-		rows, verdict = check.SideBySide(s.loaded, s.args())
+		rows, verdict = check.SideBySide(s.reg, s.loaded, s.args())
 		return nil
 	}); err != nil {
 		return err
@@ -836,7 +844,11 @@ func (s *Session) cmdCompile(args []string) error {
 	}
 	var stages []lang.Stage
 	if err := s.interruptible(func() (err error) {
-		stages, err = check.Compile(s.loaded, to, lang.CompileOptions{Expand: expand})
+		o := lang.Options{}
+		if expand {
+			o = o.With(funmem.ExpandOption.Name)
+		}
+		stages, err = s.reg.Compile(s.loaded, to, o)
 		return err
 	}); err != nil {
 		return err
@@ -848,7 +860,7 @@ func (s *Session) cmdCompile(args []string) error {
 		return nil
 	}
 	s.lang = last.Program.Language().Name()
-	return s.load("compiled"+extension(s.lang), text, false, 0)
+	return s.load("compiled"+s.extension(s.lang), text, false, 0)
 }
 
 func (s *Session) cmdSet(args []string) error {

@@ -1,10 +1,10 @@
 // Package harness runs emitted CUDA programs against the IMP interpreter:
 // the differential testing of the CUDA backend, shared by the tests and by
-// `arraysem gpu-check`. A program is an example that reaches IMP (an IMP
-// file, or a FUN, FUNMEM or Remora file through the compile path, FUN →
-// FUNMEM → MemoryExpand → IMP in each layout), with the inputs of its
-// test block; the interpreter's
-// result on each input is what every backend must print.
+// `arraysem gpu-check` (whose verdicts are here: Check). A program is a
+// file the registry compiles to CUDA (an IMP file, or a FUN, FUNMEM or
+// Remora file through the compile path, MemoryExpand in each layout),
+// with the inputs of its test block; the interpreter's result on each
+// input, at IMP, is what every backend must print.
 package harness
 
 import (
@@ -14,11 +14,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/cuda"
+	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/lang"
 	proofstests "github.com/arraysem/arraysem/proofs-tests"
@@ -56,36 +58,40 @@ func Exclusion(file string) string {
 	return ""
 }
 
-// Programs loads the files (.imp, .fun, .funmem, .remora; others are
-// ignored) and returns the programs that reach IMP. Files the checker
-// refuses as their test block expects (the examples of parse and type
-// errors), the files of Excluded and the Remora files a pass of the
-// compile path declines are skipped (Load says which and why); other
-// failures, a file the checker refuses unexpectedly or a FUN or FUNMEM
-// file that does not compile to IMP included, are errors.
-func Programs(files []string) ([]*Program, error) {
-	ps, _, err := Load(files)
+// Programs loads the files (those of a language the registry reg
+// compiles to CUDA; others are ignored) and returns the programs that
+// reach IMP. Files the checker refuses as their test block expects (the
+// examples of parse and type errors), the files of Excluded and the files
+// a partial pass declines (lang.Pass's Partial: Inline, Lower, Elaborate)
+// are skipped (Load says which and why); other failures, a file the
+// checker refuses unexpectedly or a FUN or FUNMEM file that does not
+// reach IMP included, are errors.
+func Programs(reg *lang.Registry, files []string) ([]*Program, error) {
+	ps, _, err := Load(reg, files)
 	return ps, err
 }
 
-// Load is Programs, with the Remora files whose compile path a pass
-// declines (Inline or Lower: a construct it does not compile), by file,
-// with the reason.
-func Load(files []string) (ps []*Program, declined map[string]string, err error) {
+// Load is Programs, with the files whose compile path a pass declines
+// (Inline or Lower: a construct it does not compile), by file, with the
+// reason.
+func Load(reg *lang.Registry, files []string) (ps []*Program, declined map[string]string, err error) {
 	declined = map[string]string{}
 	for _, file := range files {
-		ext := filepath.Ext(file)
-		if ext != ".imp" && ext != ".fun" && ext != ".funmem" && ext != ".remora" {
-			continue
-		}
-		if Exclusion(file) != "" {
+		if Exclusion(file) != "" || !slices.Contains(reg.Extensions(), strings.ToLower(filepath.Ext(file))) {
 			continue
 		}
 		src, err := os.ReadFile(file)
 		if err != nil {
 			return nil, nil, err
 		}
-		more, why, err := load(file, file, string(src))
+		l, err := reg.Pick(file, string(src), "", "")
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := reg.Path(l.Name(), cuda.LanguageName); err != nil || l.Name() == cuda.LanguageName {
+			continue // a level that does not compile to CUDA, or CUDA itself
+		}
+		more, why, err := load(reg, file, file, string(src))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -97,15 +103,16 @@ func Load(files []string) (ps []*Program, declined map[string]string, err error)
 	return ps, declined, nil
 }
 
-// load is the programs of one file: none for a file the checker refuses,
-// one for IMP, one per layout for FUN, FUNMEM and Remora; or none and why,
-// when a pass declines a Remora file.
-func load(name, file, src string) ([]*Program, string, error) {
+// load is the programs of one file, compiled by the registry's walk to
+// CUDA: none for a file the checker refuses, one for IMP (which has no
+// MemoryExpand to run), one per layout of MemoryExpand for the levels
+// above; or none and why, when a pass declines the file.
+func load(reg *lang.Registry, name, file, src string) ([]*Program, string, error) {
 	spec, err := check.ParseSpec(src)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %v", name, err)
 	}
-	l, err := check.Load(file, src, check.Options{})
+	l, err := check.Load(reg, file, src, check.Options{})
 	if err != nil {
 		if spec.LoadError != nil {
 			return nil, "", nil // a checker example, whose test block expects the error
@@ -123,36 +130,38 @@ func load(name, file, src string) ([]*Program, string, error) {
 	if len(cases) == 0 {
 		cases = []map[string]string{{}}
 	}
+	variants := []struct {
+		name string
+		o    lang.Options
+	}{{name, lang.Options{}}}
+	if _, err := reg.Path(l.Language().Name(), imp.Language.Name()); err == nil && l.Language().Name() != imp.Language.Name() {
+		variants = variants[:0]
+		for _, lay := range funmem.LayoutOption.Values {
+			variants = append(variants, struct {
+				name string
+				o    lang.Options
+			}{fmt.Sprintf("%s (--expand --layout %s)", name, lay), lang.Options{}.With(funmem.ExpandOption.Name).WithString(funmem.LayoutOption.Name, lay)})
+		}
+	}
 	var out []*Program
-	add := func(name string, p *imp.Program) error {
-		f, err := cuda.Emit(p, cuda.Options{})
-		if err != nil {
-			return fmt.Errorf("%s: %v", name, err)
-		}
-		out = append(out, &Program{Name: name, Imp: p, CUDA: f.String(), Cases: cases})
-		return nil
-	}
-	if p, ok := l.Syntax().(*imp.Program); ok {
-		return out, "", add(name, p)
-	}
-	for _, lay := range []string{"gpu", "cpu"} {
-		st, err := check.Compile(l, "imp", lang.CompileOptions{Expand: true, Layout: lay})
-		if err != nil && lang.Declines(err) && strings.HasPrefix(l.Language().Name(), "remora") {
-			return nil, firstLine(err.Error()), nil
+	for _, v := range variants {
+		st, err := reg.Compile(l, cuda.LanguageName, v.o)
+		var pe *lang.PassError
+		if err != nil && lang.Declines(err) && errors.As(err, &pe) && pe.Pass.Partial {
+			return nil, firstLine(err.Error()), nil // the pass's documented limit
 		}
 		if err != nil {
-			return nil, "", fmt.Errorf("%s (--expand --layout %s) does not compile to IMP: %v", name, lay, err)
+			return nil, "", fmt.Errorf("%s does not compile to IMP and CUDA: %v", v.name, err)
 		}
-		if err := add(fmt.Sprintf("%s (--expand --layout %s)", name, lay), st[len(st)-1].Program.Syntax().(*imp.Program)); err != nil {
-			return nil, "", err
-		}
+		ip := st[len(st)-2].Program.Syntax().(*imp.Program) // EmitCUDA's input
+		out = append(out, &Program{Name: v.name, Imp: ip, CUDA: st[len(st)-1].Text(), Cases: cases})
 	}
 	return out, "", nil
 }
 
 // Examples are the programs of the repository's examples that reach IMP
 // (examples/imp, examples/fun, examples/funmem under root).
-func Examples(root string) ([]*Program, error) {
+func Examples(reg *lang.Registry, root string) ([]*Program, error) {
 	var files []string
 	for _, d := range []string{"imp", "fun", "funmem"} {
 		fs, err := filepath.Glob(filepath.Join(root, "examples", d, "*."+d))
@@ -161,7 +170,7 @@ func Examples(root string) ([]*Program, error) {
 		}
 		files = append(files, fs...)
 	}
-	return Programs(files)
+	return Programs(reg, files)
 }
 
 // Expect is the interpreter's verdict on one input: the lines `arraysem
@@ -258,10 +267,10 @@ func Bundle(ps []*Program) string {
 // generated with and the FUN interpreter's verdict (its lines, or its
 // error's message without the position), so that `arraysem test` and
 // gpu-check read it as they read an example.
-func GenerateFUN(seed int64, name string) (string, error) {
+func GenerateFUN(reg *lang.Registry, seed int64, name string) (string, error) {
 	c := proofstests.Generate(rand.New(rand.NewSource(seed)), int(seed%proofstests.MaxGenSize), proofstests.DefaultGenConfig)
 	src := c.Source()
-	l, err := check.Load(name, src, check.Options{})
+	l, err := check.Load(reg, name, src, check.Options{})
 	if err != nil {
 		return "", fmt.Errorf("generated seed %d: %v", seed, err)
 	}
@@ -288,14 +297,14 @@ func GenerateFUN(seed int64, name string) (string, error) {
 // Generated are programs first to last of the FUN generator (GenerateFUN),
 // each compiled to IMP in both layouts, with the inputs they were
 // generated with.
-func Generated(first, last int64) ([]*Program, error) {
+func Generated(reg *lang.Registry, first, last int64) ([]*Program, error) {
 	var out []*Program
 	for seed := first; seed <= last; seed++ {
-		src, err := GenerateFUN(seed, "gen.fun")
+		src, err := GenerateFUN(reg, seed, "gen.fun")
 		if err != nil {
 			return nil, err
 		}
-		ps, _, err := load(fmt.Sprintf("generated seed %d", seed), "gen.fun", src)
+		ps, _, err := load(reg, fmt.Sprintf("generated seed %d", seed), "gen.fun", src)
 		if err != nil {
 			return nil, err
 		}

@@ -20,7 +20,7 @@ const root = "../.."
 // names are the programs' names from the repository root.
 func names(t *testing.T) []string {
 	t.Helper()
-	ps, err := harness.Examples(root)
+	ps, err := harness.Examples(check.NewRegistry(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestEveryExampleAccounted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l, err := check.Load(f, string(src), check.Options{})
+			l, err := check.Load(check.NewRegistry(), f, string(src), check.Options{})
 			if strings.HasPrefix(filepath.Base(f), "err_") {
 				if err == nil {
 					t.Errorf("%s: named err_ but the checker accepts it", rel)
@@ -103,7 +103,7 @@ func TestEveryExampleAccounted(t *testing.T) {
 			}
 			if why := harness.Exclusion(f); why != "" {
 				excluded++
-				if _, err := check.Compile(l, "imp", lang.CompileOptions{Expand: true, Layout: "gpu"}); err == nil || !strings.Contains(err.Error(), why) {
+				if _, err := check.NewRegistry().Compile(l, "imp", lang.Options{}.With("expand").WithString("layout", "gpu")); err == nil || !strings.Contains(err.Error(), why) {
 					t.Errorf("%s is excluded (%s), but compiling it to IMP gives %v; remove it from harness.Excluded", rel, why, err)
 				}
 				continue
@@ -135,10 +135,10 @@ func TestCompileFailureIsAnError(t *testing.T) {
 	if err := os.WriteFile(f, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := harness.Programs([]string{f}); err == nil || !strings.Contains(err.Error(), "does not compile to IMP") {
+	if _, err := harness.Programs(check.NewRegistry(), []string{f}); err == nil || !strings.Contains(err.Error(), "does not compile to IMP and CUDA") {
 		t.Errorf("a copy of inputs.funmem: got %v; want an error", err)
 	}
-	ps, err := harness.Programs([]string{filepath.Join(root, "examples", "funmem", "inputs.funmem")})
+	ps, err := harness.Programs(check.NewRegistry(), []string{filepath.Join(root, "examples", "funmem", "inputs.funmem")})
 	if err != nil || len(ps) != 0 {
 		t.Errorf("the excluded inputs.funmem: got %d programs, %v; want none and no error", len(ps), err)
 	}
@@ -162,7 +162,7 @@ func TestWriteCorpus(t *testing.T) {
 	}
 	for seed := int64(1); seed <= int64(*corpusN); seed++ {
 		path := filepath.Join(*corpus, fmt.Sprintf("gen_%d.fun", seed))
-		src, err := harness.GenerateFUN(seed, path)
+		src, err := harness.GenerateFUN(check.NewRegistry(), seed, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +180,7 @@ func TestGenerateFUN(t *testing.T) {
 	dir := t.TempDir()
 	for seed := int64(1); seed <= 8; seed++ {
 		path := filepath.Join(dir, fmt.Sprintf("gen_%d.fun", seed))
-		src, err := harness.GenerateFUN(seed, path)
+		src, err := harness.GenerateFUN(check.NewRegistry(), seed, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func TestGenerateFUN(t *testing.T) {
 			t.Fatalf("seed %d: %v, %d cases\n%s", seed, err, len(spec.Cases), src)
 		}
 		c := spec.Cases[0]
-		ps, err := harness.Programs([]string{path})
+		ps, err := harness.Programs(check.NewRegistry(), []string{path})
 		if err != nil || len(ps) != 2 {
 			t.Fatalf("seed %d: %d programs, %v", seed, len(ps), err)
 		}
@@ -222,7 +222,7 @@ func TestRefusedFile(t *testing.T) {
 		if err := os.WriteFile(f, []byte(c.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ps, err := harness.Programs([]string{f})
+		ps, err := harness.Programs(check.NewRegistry(), []string{f})
 		switch {
 		case c.err == "" && (err != nil || len(ps) != 0):
 			t.Errorf("%s: got %d programs, %v; want it skipped", c.name, len(ps), err)
@@ -238,7 +238,7 @@ func TestRefusedFile(t *testing.T) {
 // pass and the construct, not an error.
 func TestLoadRemora(t *testing.T) {
 	dir := filepath.Join(root, "examples", "remora")
-	ps, declined, err := harness.Load([]string{filepath.Join(dir, "rp2_lerp.remora"), filepath.Join(dir, "higher_order.remora")})
+	ps, declined, err := harness.Load(check.NewRegistry(), []string{filepath.Join(dir, "rp2_lerp.remora"), filepath.Join(dir, "higher_order.remora")})
 	if err != nil {
 		t.Fatal(err)
 	}

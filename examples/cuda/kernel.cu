@@ -891,8 +891,8 @@ static void arraysem_print_float_array(const int64_t *data, int rank, ...) {
 // back, then arraysem_print_source prints them by the format: #t and #f,
 // characters and strings as Racket writes them, floats as Racket prints
 // them (+inf.0, +nan.0), boxes as (box (w …) v), or (box v) for the
-// dynamic dialect. The format's text is
-//   SOURCE: item …      item = int | float | bool | char | (box W item)
+// dynamic dialect ("SOURCE untyped:"). The format's text is
+//   SOURCE [untyped]: item …      item = int | float | bool | char | (box W item)
 //                             | (boxes R W (D …) item), D = 3, w1, w1+w2+1
 struct arraysem_source_result {
   const int64_t *data;
@@ -1188,7 +1188,8 @@ static void arraysem_print_source(const char *const *format, const char *const *
   arraysem_graphic_text = graphic[0];
   const char *s = strchr(format[0], ':');
   if (s == nullptr) arraysem_unfit("the format names no source");
-  bool typed = strncmp(format[0], "remora/dynamic:", 15) != 0;
+  bool typed = true;  // "SOURCE untyped:" prints boxes without witnesses
+  for (const char *u = strstr(format[0], " untyped"); u != nullptr && u < s; u = nullptr) typed = false;
   s++;
   int next = 0;
   for (arraysem_fmt_space(&s); *s != 0; arraysem_fmt_space(&s)) {

@@ -29,7 +29,6 @@ type Row struct {
 	floorName           string // what the floor is: "Go loop", "value", …
 	growth              bool   // whether the growth exponent is shown and judged
 	wall                bool   // measured on the wall clock whatever --clock says (parallel speed-ups)
-	needsJobs           bool   // needs run --jobs, which the command may not have
 	unitName            string // "steps", "iter", "programs": what the rate counts
 	targetRate          float64
 	targetTime          float64 // seconds at targetN
@@ -56,9 +55,6 @@ func Work(row string, o *Options, n int) (run func() (int, error), floor func() 
 	r, ok := RowNamed(row)
 	if !ok {
 		return nil, nil, fmt.Errorf("no row %q", row)
-	}
-	if r.needsJobs && o.Jobs == nil {
-		return nil, nil, fmt.Errorf("row %s: not built (run has no --jobs flag)", row)
 	}
 	w, err := r.setup(o, n)
 	if err != nil {
@@ -157,20 +153,20 @@ var Rows = []*Row{
 		budget: 5 * time.Second, quickBudget: time.Second,
 		setup: remoraBig("((fn ([x int]) (+ (* x x) 1)) iota{ | [%[1]d]})", "", squareLoop)},
 	{Name: "jobs", Workload: "FUN kernel of rows, run --jobs 2 / 1", Unit: "ratio",
-		Target: "≥ 1.6× speed-up", targetSpeedup: 1.6, floorName: "--jobs 1", wall: true, needsJobs: true,
+		Target: "≥ 1.6× speed-up", targetSpeedup: 1.6, floorName: "--jobs 1", wall: true,
 		sizes: []int{100_000, 1_000_000}, quick: []int{10_000},
 		budget: 8 * time.Second, quickBudget: time.Second,
-		setup: jobsRun},
+		setup: levelJobs(rowsFun, "fun", "big", func(n int) int { return max(n/rowLength, 1) })},
 	{Name: "jobs-funmem", Workload: "FUNMEM heap kernel, --jobs 2 / 1", Unit: "ratio",
 		Target: "≥ 1.6× speed-up", targetSpeedup: 1.6, floorName: "--jobs 1", wall: true,
 		sizes: []int{100_000, 1_000_000}, quick: []int{10_000},
 		budget: 8 * time.Second, quickBudget: time.Second,
-		setup: levelJobs("funmem", "heap")},
+		setup: levelJobs(polyFun, "funmem", "heap", nil)},
 	{Name: "jobs-imp", Workload: "IMP kernel, --jobs 2 / 1", Unit: "ratio",
 		Target: "≥ 1.6× speed-up", targetSpeedup: 1.6, floorName: "--jobs 1", wall: true,
 		sizes: []int{100_000, 1_000_000}, quick: []int{10_000},
 		budget: 8 * time.Second, quickBudget: time.Second,
-		setup: levelJobs("imp", "big")},
+		setup: levelJobs(polyFun, "imp", "big", nil)},
 	{Name: "fusion", Workload: "FUN big, map–map–reduce of iota n: fused / unfused", Unit: "ratio",
 		Target: "≥ 2× speed-up at 10^7, peak O(1)", targetSpeedup: 2, floorName: "unfused", growth: true,
 		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{10_000, 100_000},
@@ -291,19 +287,18 @@ func squareLoop(n int) {
 // load loads source text as a file of the given extension through the
 // registry, as `arraysem run` does.
 func load(ext, src string) (lang.Program, error) {
-	return check.Load("bench"+ext, src, check.Options{})
+	return check.Load(check.NewRegistry(), "bench"+ext, src, check.Options{})
 }
 
-// at compiles p down to level through the registry (check.Compile),
-// without slicing and fusion; the program itself when it is at that
-// level.
+// at compiles p down to level through the registry, without slicing and
+// fusion; the program itself when it is at that level.
 func at(p lang.Program, level string) (lang.Program, error) {
 	if p.Language().Name() == level {
 		return p, nil
 	}
 	// Without the optimising passes: the rows measure the interpreters
 	// on the program as written (the fusion row measures the passes).
-	st, err := check.Compile(p, level, lang.CompileOptions{NoFuse: true, NoSlice: true})
+	st, err := check.NewRegistry().Compile(p, level, lang.Options{}.With("no-fuse").With("no-slice"))
 	if err != nil {
 		return nil, err
 	}
@@ -432,11 +427,12 @@ let (ys : [n]) = kernel i <= n do
 in (ys)
 `
 
-// levelJobs is polyFun compiled to level, run under sem with --jobs 2,
-// against --jobs 1 (in process, through lang.RunOptions.Jobs).
-func levelJobs(level, sem string) func(*Options, int) (*work, error) {
+// levelJobs is the FUN program src compiled to level, run under sem with
+// --jobs 2, against --jobs 1 (in process, through lang.RunOptions.Jobs,
+// as run --jobs does); its input n is size(n), or n when size is nil.
+func levelJobs(src, level, sem string, size func(int) int) func(*Options, int) (*work, error) {
 	return func(_ *Options, n int) (*work, error) {
-		p, err := load(".fun", polyFun)
+		p, err := load(".fun", src)
 		if err != nil {
 			return nil, err
 		}
@@ -444,7 +440,11 @@ func levelJobs(level, sem string) func(*Options, int) (*work, error) {
 		if err != nil {
 			return nil, err
 		}
-		args := map[string]string{"n": strconv.Itoa(n)}
+		k := n
+		if size != nil {
+			k = size(n)
+		}
+		args := map[string]string{"n": strconv.Itoa(k)}
 		run := func(jobs int) error {
 			o := lang.RunOptions{Semantics: sem, Args: args}
 			o.Jobs = jobs
@@ -488,7 +488,7 @@ func fusionRun(_ *Options, n int) (*work, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := check.Compile(p, "fun", lang.CompileOptions{})
+	st, err := check.NewRegistry().Compile(p, p.Language().Name(), lang.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -510,16 +510,6 @@ func fusionRun(_ *Options, n int) (*work, error) {
 			}
 			return fmt.Sprintf("peak live words %s fused, %s unfused", peak(fused), peak(p))
 		},
-	}, nil
-}
-
-// jobsRun is rowsFun over n elements (n/100 rows) through `arraysem run
-// --jobs 2`, against --jobs 1, by the command's own hook (Options.Jobs).
-func jobsRun(o *Options, n int) (*work, error) {
-	args := map[string]string{"n": strconv.Itoa(max(n/rowLength, 1))}
-	return &work{
-		run:   func() (int, error) { return n, o.Jobs(".fun", rowsFun, args, 2) },
-		floor: func() error { return o.Jobs(".fun", rowsFun, args, 1) },
 	}, nil
 }
 

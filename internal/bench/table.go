@@ -33,10 +33,6 @@ type Options struct {
 	Rows  []string // the rows to run, by name; none for all
 	Quick bool     // small sizes and budgets: the whole table in well under a minute
 	Clock string   // "cpu" (default) or "wall"
-	// Jobs runs a program through `arraysem run FILE --jobs J` (ext is the
-	// file's extension); nil when the command has no --jobs flag, and the
-	// jobs row then says "not built".
-	Jobs func(ext, src string, args map[string]string, jobs int) error
 	// Progress, when set, is told as each row starts (the i-th of n).
 	Progress func(row string, i, n int)
 }
@@ -122,11 +118,6 @@ func Run(opts Options) (*Report, error) {
 // growth so far), and fills in the table's cells.
 func (r *Row) measure(o *Options) Result {
 	res := Result{Row: r.Name, Workload: r.Workload, Target: r.Target, Unit: r.Unit}
-	if r.needsJobs && o.Jobs == nil {
-		res.Size, res.Measured, res.GrowthCell, res.Floor, res.Ratio, res.Met = "-", "not built", "-", "-", "-", "-"
-		res.Notes = append(res.Notes, "run has no --jobs flag yet (arraysem help run)")
-		return res
-	}
 	sizes, budget := r.sizes, r.budget
 	if o.Quick {
 		sizes, budget = r.quick, r.quickBudget

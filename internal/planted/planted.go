@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/lang"
 )
 
@@ -85,11 +86,12 @@ func Kernel(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	l, err := check.Load(name, string(src), check.Options{})
+	reg := check.NewRegistry()
+	l, err := check.Load(reg, name, string(src), check.Options{})
 	if err != nil {
 		return "", err
 	}
-	st, err := check.Compile(l, "cuda", lang.CompileOptions{})
+	st, err := reg.Compile(l, cuda.LanguageName, lang.Options{})
 	if err != nil {
 		return "", err
 	}

@@ -12,7 +12,7 @@ import (
 // Language is Remora's rank-annotated untyped dialect as a
 // lang.Language: .remora files whose first line is #lang remora/dynamic,
 // run by the big- and small-step of §2 (Figs 1–4).
-var Language lang.Language = language{lang.Info{LangName: "remora/dynamic", LangTitle: "Remora (dynamic)", Exts: []string{".remora"}, HashLines: []string{"remora/dynamic"}, Family: "remora", DialectName: "dynamic"}}
+var Language lang.Language = language{lang.Info{LangName: "remora/dynamic", LangTitle: "Remora (dynamic)", Exts: []string{".remora"}, HashLines: []string{"remora/dynamic"}, Family: "remora", DialectName: "dynamic", CommentMark: ";", RefPage: "remora-dynamic.md", StepName: "small"}}
 
 type language struct{ lang.Info }
 

@@ -48,12 +48,12 @@ func TestLowerLevels(t *testing.T) {
 			continue // refusals are TestLowerGolden's and TestLowerRandom's
 		}
 		fsrc := fun.Print(prog)
-		lp, err := check.Load("lowered.fun", fsrc, check.Options{})
+		lp, err := check.Load(check.NewRegistry(), "lowered.fun", fsrc, check.Options{})
 		if err != nil {
 			t.Errorf("%v\n%s\n%s", err, src, fsrc)
 			continue
 		}
-		rows, err := check.SideBySide(lp, nil)
+		rows, err := check.SideBySide(check.NewRegistry(), lp, nil)
 		if err != nil {
 			t.Errorf("%v\n%s\n%s", err, src, fsrc)
 			continue

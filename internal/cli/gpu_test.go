@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -141,7 +141,7 @@ func TestGpuCheckCommand(t *testing.T) {
 		t.Errorf("two backends: status %d, want 2", status)
 	}
 	// A directory with no program checks nothing: a mistake, as for test.
-	if _, errs, status := run(t, "gpu-check", t.TempDir()); status != 2 || !strings.Contains(errs, "no .fun, .funmem, .imp or .remora program") {
+	if _, errs, status := run(t, "gpu-check", t.TempDir()); status != 2 || !strings.Contains(errs, "no program that compiles to CUDA") {
 		t.Errorf("gpu-check on an empty directory: status %d, %s", status, errs)
 	}
 }

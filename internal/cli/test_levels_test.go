@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -35,15 +35,14 @@ func TestTestLevels(t *testing.T) {
 		t.Errorf("test --levels: status %d\n%s%s", status, out, errs)
 	}
 
-	saved := check.Registry
-	check.Registry = saved.Clone()
-	defer func() { check.Registry = saved }()
 	// Seven, whatever the program: IMP and CUDA below it go wrong.
-	check.Registry.AddPass(lang.Pass{Name: "Seven", From: "imp", To: "imp", Doc: "replaces the program, wrongly",
-		Run: func(any, lang.CompileOptions) (any, error) {
-			return imp.ParseFile("seven.imp", "var r : int;\nr <- 7;\nreturn r\n")
+	reg := check.NewRegistry()
+	reg.Append(lang.Pass{Name: "Seven", From: "imp", To: "imp", Doc: "replaces the program, wrongly",
+		Run: func(any, lang.Options) (any, []string, error) {
+			p, err := imp.ParseFile("seven.imp", "var r : int;\nr <- 7;\nreturn r\n")
+			return p, nil, err
 		}})
-	out, errs, status = run(t, "test", "--levels", dir)
+	out, errs, status = runWith(t, reg, "test", "--levels", dir)
 	if status != 1 || !strings.Contains(out, "FAIL ") || !strings.Contains(out, "(IMP big): ") || !strings.Contains(out, "the output of Seven (imp → imp)") {
 		t.Errorf("test --levels with a broken pass: status %d\n%s%s", status, out, errs)
 	}

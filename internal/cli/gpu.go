@@ -1,9 +1,10 @@
-package main
+package cli
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/arraysem/arraysem/lang"
 	"io"
 	"os"
 	"os/exec"
@@ -14,7 +15,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
 )
@@ -25,7 +25,7 @@ import (
 // cmdGpuSim is gpu-sim FILE.cu [--stats] [--block N] [--schedule S]
 // [NAME=VALUE]...: the file run in the simulator, printing what the
 // compiled program prints; --stats adds the per-kernel table after the results.
-func cmdGpuSim(args []string, stdout io.Writer) error {
+func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("gpu-sim", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	stats := fs.Bool("stats", false, "print per-kernel launches, threads, requests and sectors")
@@ -91,7 +91,7 @@ func simErr(err error) error {
 // DIR (and its subdirectories) that reaches IMP, on every input of its
 // test block, run by a backend and compared with the IMP interpreter,
 // in a table.
-func cmdGpuCheck(args []string, stdout io.Writer) error {
+func cmdGpuCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("gpu-check", flag.ContinueOnError)
 	sim := fs.Bool("sim", false, "run in gpu-sim (the default)")
 	host := fs.Bool("host", false, "build with clang++-14 for the host, with the sanitizers, and run")
@@ -100,12 +100,12 @@ func cmdGpuCheck(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	backend := "sim"
+	backend := harness.Sim
 	switch {
 	case *host && !*nvcc && !*sim:
-		backend = "host"
+		backend = harness.Host
 	case *nvcc && !*host && !*sim:
-		backend = "nvcc"
+		backend = harness.Nvcc
 	case *host || *nvcc:
 		return usageError{"gpu-check: one of --sim, --host, --nvcc"}
 	}
@@ -120,15 +120,15 @@ func cmdGpuCheck(args []string, stdout io.Writer) error {
 		return usageError{err.Error()}
 	}
 	sort.Strings(files)
-	ps, declined, err := harness.Load(files)
+	ps, declined, err := harness.Load(reg, files)
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	if len(ps) == 0 && len(declined) == 0 && !slices.ContainsFunc(files, func(f string) bool { return harness.Exclusion(f) != "" }) {
 		// As test: checking nothing is a mistake in the command, not a pass.
-		return usageError{"gpu-check: no .fun, .funmem, .imp or .remora program that reaches IMP under " + pos[0]}
+		return usageError{"gpu-check: no program that compiles to CUDA under " + pos[0]}
 	}
-	if backend == "nvcc" {
+	if backend == harness.Nvcc {
 		if _, err := exec.LookPath("nvcc"); err != nil {
 			return usageError{"gpu-check --nvcc: nvcc is not on PATH"}
 		}
@@ -153,67 +153,14 @@ func cmdGpuCheck(args []string, stdout io.Writer) error {
 			fmt.Fprintf(tw, "%s\t\t%s\texcluded\t\t%s\n", f, backend, why)
 		}
 	}
-	bad, total := 0, 0
-	for i, p := range ps {
-		var bin string
-		var prog *gpusim.Program
-		var buildErr error
-		start := time.Now()
-		switch backend {
-		case "sim":
-			prog, buildErr = gpusim.Parse(p.Name+".cu", p.CUDA)
-		case "host":
-			if _, buildErr = cuda.Build(cuda.PTXCommand, p.CUDA, dir, fmt.Sprint("p", i), ".ptx"); buildErr == nil {
-				bin, buildErr = cuda.Build(cuda.HostCommand, p.CUDA, dir, fmt.Sprint("p", i), "")
-			}
-		case "nvcc":
-			bin, buildErr = cuda.Build(cuda.NvccCommand, p.CUDA, dir, fmt.Sprint("p", i), "")
-		}
-		if buildErr != nil {
-			bad++
-			total++
-			fmt.Fprintf(tw, "%s\t\t%s\tBUILD FAILED\t%v\t%s\n", p.Name, backend, time.Since(start).Round(time.Millisecond), firstLine(buildErr.Error()))
-			continue
-		}
-		for _, a := range p.Cases {
-			total++
-			args := harness.Args(a)
-			want := harness.Interpret(p.Imp, a)
-			verdict, detail := "ok", ""
-			start := time.Now()
-			switch {
-			case backend == "sim":
-				out, _, err := gpusim.Run(prog, args, gpusim.Options{})
-				var se *gpusim.Error
-				switch {
-				case want.Race:
-					if !errors.As(err, &se) || se.Kind != "race" {
-						verdict, detail = "DISAGREE", fmt.Sprintf("the interpreter finds a race; gpu-sim: %v", err)
-					} else {
-						detail = "race found"
-					}
-				case want.Status != 0:
-					if !errors.As(err, &se) || se.ExitStatus() != want.Status {
-						verdict, detail = "DISAGREE", fmt.Sprintf("the interpreter: %s; gpu-sim: %q %v", want.Err, out, err)
-					}
-				case err != nil || out != strings.Join(want.Lines, "\n")+"\n":
-					verdict, detail = "DISAGREE", fmt.Sprintf("the interpreter: %q; gpu-sim: %q %v", want.Lines, out, err)
-				}
-			case want.Race:
-				verdict, detail = "skip", "a race: only gpu-sim checks races"
-			default:
-				verdict, detail = harness.Compare(want, cuda.Exec(bin, args, 5*time.Minute))
-			}
-			if verdict == "DISAGREE" {
-				bad++
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", p.Name, strings.Join(args, " "), backend, verdict, time.Since(start).Round(time.Millisecond), detail)
-		}
+	rows, bad := harness.Check(ps, backend, dir)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", r.File, r.Input, r.Backend, r.Verdict, r.Time.Round(time.Millisecond), r.Detail)
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "%d programs, %d runs, %d disagree\n", len(ps), total, bad)
+	fmt.Fprintf(stdout, "%d programs, %d runs, %d disagree\n", len(ps), len(rows), bad)
 	if bad > 0 {
-		return failed{fmt.Sprintf("gpu-check: %d of %d runs disagree with the interpreter", bad, total)}
+		return failed{fmt.Sprintf("gpu-check: %d of %d runs disagree with the interpreter", bad, len(rows))}
 	}
 	return nil
 }

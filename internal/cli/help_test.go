@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -104,7 +104,7 @@ func TestBinaryLinksNoTesting(t *testing.T) {
 // TestEveryLanguageHasAReference: help syntax LANG works for every
 // registered language, so a new level comes with its reference.
 func TestEveryLanguageHasAReference(t *testing.T) {
-	for _, l := range check.Registry.Languages() {
+	for _, l := range check.NewRegistry().Languages() {
 		if _, ok := docs.Syntax(l.Name()); !ok {
 			t.Errorf("help syntax %s: no reference in docs/", l.Name())
 		}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/docs"
+	"github.com/arraysem/arraysem/lang"
 )
 
 // command is one of arraysem's commands: its arguments, what it does, an
@@ -17,7 +17,7 @@ import (
 // `go build -o arraysem .`), and the function that runs it.
 type command struct {
 	name, args, doc, example string
-	run                      func(args []string, stdout io.Writer) error
+	run                      func(reg *lang.Registry, args []string, stdout io.Writer) error
 }
 
 // commands lists the commands in the order usage shows them.
@@ -34,8 +34,8 @@ func init() {
 		{"check", "FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...",
 			"type check a program and print its type; for FUNMEM, then check validity (Def 3.1) and race freedom (eq 4) on the inputs given; for Remora's dynamic dialect, --infer elaborates into the typed core",
 			"./arraysem check examples/funmem/fig7.funmem --arg xsize=2 --arg ysize=3 --arg zcond=1", cmdCheck},
-		{"compile", "FILE [--to LEVEL] [--expand] [--layout gpu|cpu] [--raw] [--no-slice] [--no-fuse] [--stages] [--explain-fusion] [--stats] [--arg NAME=VALUE]...",
-			"translate a program down to LEVEL (" + strings.Join(check.Registry.Names(), ", ") + ") along the registry's passes: Remora to Remora IR (Explicitize, Inline, Simplify unless --raw) and to FUN (Lower), FUN to FUN (size slicing unless --no-slice, then fusion unless --no-fuse; --explain-fusion says what fused and why the rest did not), FUN to FUNMEM (TransformProgram, then the simplifier unless --raw), optionally MemoryExpand, FUNMEM to IMP (FunMemToImp), IMP to CUDA (EmitCUDA; --arg values are compiled in as defaults); --stages prints every stage (down to IMP when --to is left out); --stats runs the compiled program on the --arg inputs and prints its cost counters (kernel launches, allocations, words allocated, operations executed, peak live words)",
+		{"compile", "FILE [--to LEVEL | --stages | --passes A,B,...] [OPTION]... [--explain-fusion] [--stats] | --list-passes",
+			"translate a program down to LEVEL along the registry's translations, running at each level its pipeline of transformations (the simplifiers, size slicing and fusion, MemoryExpand); --list-passes lists every pass with its doc and the options it reads (the OPTIONs: --expand, --layout, --raw, --no-slice, --no-fuse, --arg), and the pipelines; --passes runs exactly the passes named, in order, each output checked again; --stages prints every stage (down to IMP when --to is left out); --explain-fusion says what fused and why the rest did not; --stats runs the compiled program on the --arg inputs and prints its cost counters (kernel launches, allocations, words allocated, operations executed, peak live words)",
 			"./arraysem compile examples/fun/fig2.fun --to imp --stages", cmdCompile},
 		{"gpu-sim", "FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [NAME=VALUE]...",
 			"run a CUDA file that compile --to cuda emitted in the SIMT simulator and print what the built program prints; it reports races between threads, out-of-bounds accesses, reads of unwritten memory and divergent barriers; --stats prints each kernel's launches, threads, global load/store requests and the 32-byte sectors they touch",
@@ -47,7 +47,7 @@ func init() {
 			"run the golden tests (the -- == blocks) of every program under DIR; --levels also runs each case at every level its file compiles to and expects the same result",
 			"./arraysem test examples/", cmdTest},
 		{"side-by-side", "FILE [--arg NAME=VALUE]... [--jobs N]",
-			"run every semantics at every level the program compiles to (FUN, FUNMEM plain and memory-expanded, IMP) on the same inputs, in one table, with a verdict",
+			"run every semantics at every level and stage the program compiles to (for a Remora program the Remora IR after each of its passes, then FUN; FUN after slicing and fusion; FUNMEM, IMP and CUDA in gpu-sim, plain and memory-expanded in both layouts) on the same inputs, in one table, with a verdict: agree, DISAGREE (naming the pass that broke the program), or refused (a level of a program with exact integers that stopped on a 64-bit overflow)",
 			"./arraysem side-by-side examples/fun/matmul.fun --arg n=2 --arg m=2 --arg p=2 --arg 'a=[[1 2] [3 4]]' --arg 'b=[[5 6] [7 8]]'", cmdSide},
 		{"prove", "[--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list",
 			"run the theorems' properties (proofs-tests/THEOREMS.md) over N generated cases each; --shard splits the cases among machines, --json writes the shard's report and --merge joins the reports into one; --for 1h runs rounds of N with seeds S, S+1, … for that long",
@@ -84,8 +84,8 @@ func commandNames() []string {
 	return out
 }
 
-// usage is what `arraysem help` prints.
-func usage() string {
+// usage is what `arraysem help` prints, with the languages of reg.
+func usage(reg *lang.Registry) string {
 	var b strings.Builder
 	b.WriteString("usage: arraysem COMMAND [ARGS]\n\ncommands:\n")
 	for _, c := range commands {
@@ -101,7 +101,7 @@ func usage() string {
 	b.WriteString(wrap(fmt.Sprintf("The language follows the extension (%s); --lang overrides it, on every "+
 		"command that takes a FILE. Remora files are the explicitly typed dialect, or the rank-annotated "+
 		"untyped dialect of §2 of \"The semantics of rank polymorphism\" when the first line is "+
-		"#lang remora/dynamic; --dialect typed|dynamic overrides the #lang line.", strings.Join(check.Registry.Extensions(), ", ")), "", 78))
+		"#lang remora/dynamic; --dialect typed|dynamic overrides the #lang line.", strings.Join(reg.Extensions(), ", ")), "", 78))
 	b.WriteString("Exit status: 0 ok, 1 the program went wrong, 2 bad input.\n")
 	return b.String()
 }

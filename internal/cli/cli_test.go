@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -9,12 +9,19 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/lang"
 )
 
 func run(t *testing.T, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
+	return runWith(t, check.NewRegistry(), args...)
+}
+
+// runWith runs the command line in the registry reg.
+func runWith(t *testing.T, reg *lang.Registry, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	status = Main(args, &out, &errb)
+	status = MainWith(reg, args, &out, &errb)
 	return out.String(), errb.String(), status
 }
 
@@ -161,7 +168,7 @@ in (r, zs)
 		{"compile stages", []string{"compile", "examples/fun/kernel.fun", "--to", "funmem", "--expand", "--stages"}, 0, "-- stage 5: MemoryExpand (funmem)", ""},
 		{"compile raw", []string{"compile", "examples/fun/fig2.fun", "--to", "funmem", "--raw"}, 0, "zarr_stride1", ""},
 		{"compile cpu", []string{"compile", "examples/fun/kernel.fun", "--to", "funmem", "--expand", "--layout", "cpu"}, 0, "(i * m - m) + {(m : 1)}", ""},
-		{"compile bad layout", []string{"compile", "examples/fun/kernel.fun", "--to", "funmem", "--layout", "tpu"}, 2, "", "unknown layout"},
+		{"compile bad layout", []string{"compile", "examples/fun/kernel.fun", "--to", "funmem", "--layout", "tpu"}, 2, "", "--layout tpu: want gpu or cpu"},
 		{"compile no target", []string{"compile", "examples/fun/kernel.fun"}, 2, "", "--to"},
 		{"run heap", append([]string{"run", compiled}, fig2...), 0, "3\n[1 2 3]\n", ""},
 		{"run small", append([]string{"run", compiled, "--semantics", "small"}, fig2...), 0, "3\n[1 2 3]\n", ""},
@@ -416,7 +423,7 @@ func TestNoNilInOutput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := check.Registry.Pick(f, string(src), "", ""); err != nil {
+		if _, err := check.NewRegistry().Pick(f, string(src), "", ""); err != nil {
 			continue
 		}
 		n++

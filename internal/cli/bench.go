@@ -1,14 +1,11 @@
-package main
+package cli
 
 import (
-	"errors"
 	"flag"
 	"fmt"
+	"github.com/arraysem/arraysem/lang"
 	"io"
 	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/arraysem/arraysem/internal/bench"
@@ -16,7 +13,7 @@ import (
 
 // cmdBench is `arraysem bench`: the issue "Performance"'s table, each
 // workload measured beside its floor and its target (internal/bench).
-func cmdBench(args []string, stdout io.Writer) error {
+func cmdBench(reg *lang.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var rows []string
 	fs.Func("row", "measure only this row (repeatable; one of "+strings.Join(bench.RowNames(), ", ")+")", func(s string) error {
@@ -54,9 +51,6 @@ func cmdBench(args []string, stdout io.Writer) error {
 		}
 		defer fmt.Fprint(progressOut, "\r\x1b[K")
 	}
-	if runHasJobs() {
-		opts.Jobs = runWithJobs
-	}
 	rep, err := bench.Run(opts)
 	if err != nil {
 		return usageError{"bench: " + err.Error()}
@@ -67,43 +61,6 @@ func cmdBench(args []string, stdout io.Writer) error {
 			return err
 		}
 		return jsonFile.Close()
-	}
-	return nil
-}
-
-// runHasJobs reports whether `arraysem run` takes --jobs, from its flag
-// set: the jobs row measures the flag through the command itself, so it
-// is built exactly when the command has it.
-func runHasJobs() bool {
-	var help helpRequest
-	return errors.As(lookup("run").run([]string{"--help"}, io.Discard), &help) && help.fs.Lookup("jobs") != nil
-}
-
-// runWithJobs runs a program through `arraysem run FILE --jobs J`,
-// written to a temporary file, its output discarded.
-func runWithJobs(ext, src string, args map[string]string, jobs int) error {
-	dir, err := os.MkdirTemp("", "arraysem-bench")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, "bench"+ext)
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		return err
-	}
-	argv := []string{file, "--jobs", strconv.Itoa(jobs)}
-	names := make([]string, 0, len(args))
-	for k := range args {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
-		argv = append(argv, "--arg", k+"="+args[k])
-	}
-	// The command's function, not Main, so that the globals Main sets
-	// for the bench command (notices, progress) stay as they are.
-	if err := lookup("run").run(argv, io.Discard); err != nil {
-		return fmt.Errorf("arraysem run %s: %w", strings.Join(argv, " "), err)
 	}
 	return nil
 }

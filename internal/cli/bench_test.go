@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/arraysem/arraysem/internal/bench"
 )
@@ -76,18 +75,6 @@ func TestBenchTable(t *testing.T) {
 	}
 }
 
-// TestBenchNotBuilt: a row whose feature does not exist says so, without
-// a number.
-func TestBenchNotBuilt(t *testing.T) {
-	if runHasJobs() {
-		t.Skip("run has --jobs: the jobs row measures it")
-	}
-	out, errs, status := run(t, "bench", "--quick", "--row", "jobs")
-	if status != 0 || !strings.Contains(out, "not built") || errs != "" {
-		t.Errorf("bench --row jobs: status %d\n%s%s", status, out, errs)
-	}
-}
-
 // TestBenchBadFlags: an unknown row, an unknown clock and a --json file
 // that cannot be written are one-line usage errors (exit 2), before any
 // row is measured (nothing on stdout).
@@ -105,32 +92,4 @@ func TestBenchBadFlags(t *testing.T) {
 			t.Errorf("bench %s: status %d, stdout %q, stderr %q; want exit 2 and a usage error naming %q", strings.Join(c.args, " "), status, out, errs, c.want)
 		}
 	}
-}
-
-// BenchmarkRowJobs is the jobs row's Go benchmark (the others are in
-// internal/bench): its kernel of rows (10^6 elements) through run --jobs 2
-// and --jobs 1, reporting the speed-up, one over the other; skipped while
-// run has no --jobs.
-func BenchmarkRowJobs(b *testing.B) {
-	if !runHasJobs() {
-		b.Skip("not built: run has no --jobs flag")
-	}
-	run, floor, err := bench.Work("jobs", &bench.Options{Jobs: runWithJobs}, 1_000_000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	var two, one time.Duration
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if _, err := run(); err != nil {
-			b.Fatal(err)
-		}
-		t1 := time.Now()
-		if err := floor(); err != nil {
-			b.Fatal(err)
-		}
-		two, one = two+t1.Sub(t0), one+time.Since(t1)
-	}
-	b.ReportMetric(one.Seconds()/two.Seconds(), "ratio")
 }
