@@ -14,6 +14,24 @@ type launchState struct {
 	shadow      map[uint64]*cell
 	reqs        map[reqKey]map[uint64]bool // a warp's execution of an access → its sectors
 	shared      map[sharedKey]*region      // the blocks' __shared__ arrays
+	// The requests of reqs counted so far (flush): loads, their sectors,
+	// stores, theirs.
+	ldReqs, ldSects, stReqs, stSects int64
+}
+
+// flush counts the requests of reqs and empties it (the compiled engine
+// flushes after each block, so that reqs holds one block's).
+func (l *launchState) flush() {
+	for key, sectors := range l.reqs {
+		if key.store {
+			l.stReqs++
+			l.stSects += int64(len(sectors))
+		} else {
+			l.ldReqs++
+			l.ldSects += int64(len(sectors))
+		}
+	}
+	clear(l.reqs)
 }
 
 // access is one thread's access to an address, with the barrier epoch it
@@ -139,6 +157,14 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 	if s.Sync != sync && sync {
 		t.fail(s.Pos, "unsupported", "unsupported construct: %s waits at __syncthreads, so its launch must be ARRAYSEM_LAUNCH_SYNC", s.Kernel)
 	}
+	// The compiled engine names a thread in 31 bits.
+	if grid*block < spilled {
+		if fc := t.m.compiled(fn); fc != nil {
+			t.runCompiled(s, fc, l, args, sync)
+			t.m.stats.add(l)
+			return
+		}
+	}
 	mk := func(b, i int) *thread {
 		t.tick(s.Pos)
 		th := &thread{m: t.m, fn: fn, vars: map[string]*value{}, block: b, tid: i, gtid: b*int(block) + i, counts: map[cuda.Expr]int{}}
@@ -263,7 +289,14 @@ func (t *thread) deviceCall(c *cuda.Call) value {
 	if fn := t.m.prog.funcs[c.Fun]; fn != nil && fn.Device {
 		return t.callDevice(c, fn)
 	}
-	args, n, want := t.callArgs(c)
+	return t.deviceBuiltin(c, t.evalArgs(c))
+}
+
+// deviceBuiltin runs a prelude function a thread calls, on its evaluated
+// arguments; the compiled engine (compile.go) calls it too, so both
+// engines share every native function but the hottest.
+func (t *thread) deviceBuiltin(c *cuda.Call, args []value) value {
+	n, want := t.argFuncs(c, args)
 	if v, ok := i64(c.Fun, n, want); ok {
 		return v
 	}

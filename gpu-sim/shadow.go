@@ -1,0 +1,135 @@
+package gpusim
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/arraysem/arraysem/cuda"
+)
+
+// Shadow memory for the compiled engine: the race state of every word a
+// launch's threads touch, in 16 bytes a word beside the region's data,
+// instead of the tree walker's map of cells (race.go). It records what a
+// cell records, the last write and the reads since it, in the walker's
+// order, and finds the same races with the same messages.
+//
+// A thread is its global index plus one (0: none). A barrier epoch of a
+// block is a phase: a number the run takes from one counter when a block
+// starts and each time its threads pass a barrier together (every thread
+// of a block that has not returned waits at each barrier, or the run
+// stops with a divergence, so a block's threads are always in the same
+// epoch). Blocks run one after another, so within a launch an access of
+// another block has a phase before the current block's first, and one of
+// this block's epoch has the current phase: conflict's "another block, or
+// the same epoch" is "phase < blockStart or phase == phase". A word whose
+// phases are older than the launch's first is empty: a launch's shadow
+// starts empty, as the walker's map does, without clearing anything.
+
+// shadowWord is one word's race state.
+type shadowWord struct {
+	w, wPhase uint32 // the last write: its thread and phase
+	r, rPhase uint32 // the first read since: its thread (spilled: more reads in vm.spill) and phase
+}
+
+// spilled marks a word whose reads since the last write are more than
+// one: the rest are in the launch's spill list.
+const spilled = 1 << 31
+
+// readRec is a read in a spill list.
+type readRec struct{ t, phase uint32 }
+
+type spillKey struct {
+	r   *region
+	off int64
+}
+
+// maxPhase is where a run renumbers its phases (at a launch's start,
+// clearing every shadow), so that a launch has 2^31 phases.
+const maxPhase = 1 << 31
+
+// nextPhase starts a block or a block's next epoch.
+func (v *vm) nextPhase() {
+	if v.m.phase == math.MaxUint32 {
+		panic(stop{&Error{File: v.m.prog.Name, Pos: v.launch.Pos, Kind: "unsupported",
+			Msg: fmt.Sprintf("unsupported construct: a launch of %s whose blocks pass more than 2^31 barriers", v.l.kernel)}})
+	}
+	v.m.phase++
+	v.phase = v.m.phase
+}
+
+// startPhases makes the launch's first phase, renumbering when the run's
+// phases run short.
+func (v *vm) startPhases() {
+	if v.m.phase >= maxPhase {
+		for _, r := range v.m.regions {
+			r.shadow = nil
+		}
+		v.m.phase = 0
+	}
+	v.launchStart = v.m.phase + 1
+}
+
+// conflicts tells whether an access of thread t in phase p races with
+// the current thread's (one of the two writes): another thread, and
+// another block or the same epoch.
+func (v *vm) conflicts(t, p, me uint32) bool {
+	return t != me && (p < v.blockStart || p == v.phase)
+}
+
+// record checks an access to word off of r for races and records it.
+func (v *vm) record(th *vthread, e cuda.Expr, r *region, off int64, write bool) {
+	sh := r.shadow
+	if sh == nil {
+		sh = make([]shadowWord, len(r.data))
+		r.shadow = sh
+	}
+	s := &sh[off]
+	me := th.me
+	if s.w != 0 && s.wPhase >= v.launchStart && v.conflicts(s.w, s.wPhase, me) {
+		v.race(th, e, r, off, write, s.w, "wrote")
+	}
+	live := s.r != 0 && s.rPhase >= v.launchStart
+	if write {
+		if live {
+			if t := s.r &^ spilled; v.conflicts(t, s.rPhase, me) {
+				v.race(th, e, r, off, true, t, "read")
+			}
+			if s.r&spilled != 0 {
+				k := spillKey{r, off}
+				for _, rd := range v.spill[k] {
+					if v.conflicts(rd.t, rd.phase, me) {
+						v.race(th, e, r, off, true, rd.t, "read")
+					}
+				}
+				delete(v.spill, k)
+			}
+		}
+		s.w, s.wPhase, s.r = me, v.phase, 0
+		return
+	}
+	switch {
+	case !live:
+		s.r, s.rPhase = me, v.phase
+	case s.r&spilled == 0:
+		if s.r != me || s.rPhase != v.phase {
+			v.spill[spillKey{r, off}] = []readRec{{me, v.phase}}
+			s.r |= spilled
+		}
+	default:
+		k := spillKey{r, off}
+		l := v.spill[k]
+		if last := l[len(l)-1]; last.t != me || last.phase != v.phase {
+			v.spill[k] = append(l, readRec{me, v.phase})
+		}
+	}
+}
+
+// race stops the run with the tree walker's message: th's access races
+// with the other thread's (a write, or a read).
+func (v *vm) race(th *vthread, e cuda.Expr, r *region, off int64, write bool, other uint32, did string) {
+	verb := map[bool]string{true: "writes", false: "reads"}
+	g := int(other) - 1
+	o := &thread{gtid: g, block: g / v.blockDim, tid: g % v.blockDim}
+	addr := r.base + uint64(off*8)
+	v.ref(th).fail(cuda.ExprPos(e), "race", "data race in %s: %s %s address 0x%x, which %s %s", v.l.kernel, v.ref(th).who(), verb[write], addr, o.who(), did)
+}
