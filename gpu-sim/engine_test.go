@@ -218,3 +218,114 @@ func TestEnginesRandomFunPrograms(t *testing.T) {
 		t.Errorf("property failed (seed %d):\n%s", *flagSeed, out.String())
 	}
 }
+
+// raceKernel is a random kernel of accesses to a global array a and a
+// __shared__ array s of 8 words each, some under conditions, with
+// barriers between them: the patterns of reads and writes by one thread,
+// several, several blocks, in one phase or several, that the shadow
+// memory must judge as the tree walker's cells do. With init false, a is
+// left unwritten by the host.
+func raceKernel(r *rand.Rand, init bool) string {
+	idx := func() string {
+		switch r.Intn(6) {
+		case 0:
+			return "i64_mod(g, 8)"
+		case 1:
+			return "i64_mod(t, 8)"
+		case 2:
+			return fmt.Sprint(r.Intn(8))
+		case 3:
+			return "i64_mod((int64_t)blockIdx.x, 8)"
+		case 4:
+			return fmt.Sprintf("i64_mod(i64_add(g, %d), 8)", r.Intn(8))
+		}
+		return fmt.Sprintf("i64_mod(i64_div(g, %d), 8)", 1+r.Intn(4))
+	}
+	cond := func() string {
+		if r.Intn(2) == 0 {
+			return fmt.Sprintf("i64_mod(g, %d) == %d", 2+r.Intn(5), r.Intn(2))
+		}
+		return fmt.Sprintf("t == %d", r.Intn(4))
+	}
+	var b strings.Builder
+	b.WriteString("__global__ void k(arraysem_error *err, int64_t *a) {\n    __shared__ int64_t s[8];\n    int64_t t = (int64_t)threadIdx.x;\n")
+	b.WriteString("    int64_t g = i64_add(i64_mul((int64_t)blockIdx.x, (int64_t)blockDim.x), t);\n    int64_t v = 0;\n")
+	b.WriteString("    s[i64_mod(t, 8)] = t;\n    __syncthreads();\n")
+	for k, n := 0, 2+r.Intn(8); k < n; k++ {
+		arr := "a"
+		if r.Intn(4) == 0 {
+			arr = "s"
+		}
+		var stmt string
+		switch r.Intn(12) {
+		case 0, 1, 2, 3, 4:
+			stmt = fmt.Sprintf("v = %s[%s];", arr, idx())
+		case 5, 6, 7:
+			stmt = fmt.Sprintf("%s[%s] = g;", arr, idx())
+		case 8:
+			stmt = "return;"
+		default:
+			stmt = "__syncthreads();"
+		}
+		if r.Intn(3) == 0 || stmt == "return;" || stmt == "__syncthreads();" && r.Intn(8) == 0 {
+			stmt = fmt.Sprintf("if (%s) {\n        %s\n    }", cond(), stmt)
+		}
+		b.WriteString("    " + stmt + "\n")
+	}
+	b.WriteString("}\n\nint main(int argc, char **argv) {\n")
+	b.WriteString("    arraysem_start(argc, argv, arraysem_inputs, arraysem_defaults, arraysem_sites);\n")
+	b.WriteString("    arraysem_error *err = nullptr;\n    arraysem_cuda(cudaMalloc((void **)&err, sizeof(arraysem_error)), \"cudaMalloc\");\n")
+	b.WriteString("    arraysem_cuda(cudaMemset(err, 0, sizeof(arraysem_error)), \"cudaMemset\");\n")
+	b.WriteString("    int64_t *a = nullptr;\n    arraysem_cuda(cudaMalloc((void **)&a, 64), \"cudaMalloc\");\n")
+	if init {
+		b.WriteString("    arraysem_cuda(cudaMemset(a, 0, 64), \"cudaMemset\");\n")
+	}
+	fmt.Fprintf(&b, "    ARRAYSEM_LAUNCH_SYNC(k, %d, %d, err, a);\n", 1+r.Intn(3), 1+r.Intn(6))
+	fmt.Fprintf(&b, "    ARRAYSEM_LAUNCH_SYNC(k, %d, %d, err, a);\n", 1+r.Intn(2), 1+r.Intn(4))
+	b.WriteString("    int64_t *result = arraysem_host_buffer(8);\n")
+	b.WriteString("    arraysem_cuda(cudaMemcpy(result, a, 64, cudaMemcpyDeviceToHost), \"cudaMemcpy\");\n")
+	b.WriteString("    arraysem_print_array(result, 1, 8);\n    arraysem_finish();\n    return 0;\n}\n")
+	return b.String()
+}
+
+// TestEnginesRaceKernels: random kernels of accesses and barriers
+// (raceKernel) are judged alike by the two engines, under several
+// schedules: the same race between the same threads, the same
+// divergence, the same values.
+func TestEnginesRaceKernels(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	n := 1500
+	if testing.Short() {
+		n = 300
+	}
+	kinds := map[string]int{}
+	for k := 0; k < n; k++ {
+		src := cuda.Prelude + "\nstatic const char *const arraysem_sites[] = {nullptr};\n" +
+			"static const char *const arraysem_inputs[] = {nullptr};\nstatic const char *const arraysem_defaults[] = {nullptr};\n\n" +
+			raceKernel(r, r.Intn(5) > 0)
+		prog, err := gpusim.Parse("race.cu", src)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src[len(cuda.Prelude):])
+		}
+		for _, s := range []gpusim.Schedule{{Kind: "in-order"}, {Kind: "reverse"}, {Kind: "random", Seed: int64(k)}} {
+			o := gpusim.Options{Schedule: s}
+			if d := engines(prog, nil, o, "compiled"); d != "" {
+				t.Fatalf("%s\n%s", d, src[len(cuda.Prelude):])
+			}
+			_, _, err := gpusim.Run(prog, nil, o)
+			var se *gpusim.Error
+			if errors.As(err, &se) {
+				kinds[se.Kind]++
+			} else {
+				kinds["ok"]++
+			}
+		}
+	}
+	// The kernels must exercise every verdict.
+	for _, k := range []string{"ok", "race", "uninitialised", "divergence"} {
+		if kinds[k] < n/20 {
+			t.Errorf("%d runs end %s, of %d: %v", kinds[k], k, 3*n, kinds)
+		}
+	}
+	t.Log(kinds)
+}

@@ -25,18 +25,75 @@ import (
 // phases are older than the launch's first is empty: a launch's shadow
 // starts empty, as the walker's map does, without clearing anything.
 
-// shadowWord is one word's race state.
+// shadowWord is one word's race state: the last write, and the reads
+// since. One thread's reads are its name and the phase of its latest
+// (all its reads are of its block, and a write can only conflict with
+// the one of the current phase); the reads of more than one thread are
+// summed up in the launch's spill map.
 type shadowWord struct {
 	w, wPhase uint32 // the last write: its thread and phase
-	r, rPhase uint32 // the first read since: its thread (spilled: more reads in vm.spill) and phase
+	r, rPhase uint32 // the reads since: their thread (or spilled) and the latest's phase
 }
 
-// spilled marks a word whose reads since the last write are more than
-// one: the rest are in the launch's spill list.
+// spilled marks a word read by more than one thread since its last
+// write: its reads are a readSummary in vm.spill.
 const spilled = 1 << 31
 
-// readRec is a read in a spill list.
-type readRec struct{ t, phase uint32 }
+// readSummary is what a write needs of a word's reads since the last
+// write to report the race the tree walker reports, the first read in
+// their order that conflicts: the first thread that read in an earlier
+// block (every read of an earlier block conflicts with a write of
+// another thread, and a write is of the current block); the first that
+// read in the current block (it becomes the earlier blocks' first when
+// the next block starts); the first that read in the latest phase (the
+// current block's reads that conflict are the current phase's). One
+// thread of each is enough: a thread runs from barrier to barrier at a
+// stretch, so when the first reader of a phase writes in it, no other
+// thread has read in the phase yet.
+type readSummary struct {
+	early             uint32 // the earlier blocks' first reader
+	block, blockPhase uint32 // the first reader of the block of blockPhase
+	latest, phase     uint32 // the first reader of the phase
+}
+
+// earlier is the first reader of an earlier block (0: none).
+func (sm *readSummary) earlier(v *vm) uint32 {
+	if sm.early == 0 && sm.block != 0 && sm.blockPhase < v.blockStart {
+		return sm.block
+	}
+	return sm.early
+}
+
+// add adds a read of thread t in phase p (the current one, or an
+// earlier one of the word's first reader).
+func (sm *readSummary) add(v *vm, t, p uint32) {
+	if sm.block != 0 && sm.blockPhase < v.blockStart {
+		sm.early, sm.block = sm.earlier(v), 0
+	}
+	switch {
+	case p < v.blockStart:
+		if sm.early == 0 {
+			sm.early = t
+		}
+	case sm.block == 0:
+		sm.block, sm.blockPhase = t, p
+	}
+	if p != sm.phase {
+		sm.latest, sm.phase = t, p
+	}
+}
+
+// conflict is the first reader that conflicts with a write of thread me
+// now (0: none).
+func (sm *readSummary) conflict(v *vm, me uint32) uint32 {
+	if t := sm.earlier(v); t != 0 && t != me {
+		return t
+	}
+	if sm.phase == v.phase && sm.latest != me {
+		return sm.latest
+	}
+	return 0
+}
 
 type spillKey struct {
 	r   *region
@@ -91,15 +148,14 @@ func (v *vm) record(th *vthread, e cuda.Expr, r *region, off int64, write bool) 
 	live := s.r != 0 && s.rPhase >= v.launchStart
 	if write {
 		if live {
-			if t := s.r &^ spilled; v.conflicts(t, s.rPhase, me) {
-				v.race(th, e, r, off, true, t, "read")
-			}
-			if s.r&spilled != 0 {
+			if s.r&spilled == 0 {
+				if v.conflicts(s.r, s.rPhase, me) {
+					v.race(th, e, r, off, true, s.r, "read")
+				}
+			} else {
 				k := spillKey{r, off}
-				for _, rd := range v.spill[k] {
-					if v.conflicts(rd.t, rd.phase, me) {
-						v.race(th, e, r, off, true, rd.t, "read")
-					}
+				if t := v.spill[k].conflict(v, me); t != 0 {
+					v.race(th, e, r, off, true, t, "read")
 				}
 				delete(v.spill, k)
 			}
@@ -109,19 +165,18 @@ func (v *vm) record(th *vthread, e cuda.Expr, r *region, off int64, write bool) 
 	}
 	switch {
 	case !live:
-		s.r, s.rPhase = me, v.phase
+		s.r = me
+	case s.r == me:
 	case s.r&spilled == 0:
-		if s.r != me || s.rPhase != v.phase {
-			v.spill[spillKey{r, off}] = []readRec{{me, v.phase}}
-			s.r |= spilled
-		}
+		sm := &readSummary{}
+		sm.add(v, s.r, s.rPhase)
+		sm.add(v, me, v.phase)
+		v.spill[spillKey{r, off}] = sm
+		s.r |= spilled
 	default:
-		k := spillKey{r, off}
-		l := v.spill[k]
-		if last := l[len(l)-1]; last.t != me || last.phase != v.phase {
-			v.spill[k] = append(l, readRec{me, v.phase})
-		}
+		v.spill[spillKey{r, off}].add(v, me, v.phase)
 	}
+	s.rPhase = v.phase
 }
 
 // race stops the run with the tree walker's message: th's access races

@@ -42,7 +42,7 @@ type vm struct {
 	blockDim                       int
 	fuel                           int64
 	launchStart, blockStart, phase uint32
-	spill                          map[spillKey][]readRec
+	spill                          map[spillKey]*readSummary
 	stats                          bool
 	tref                           thread // the tree walker's view of the running thread, for its code
 }
@@ -75,7 +75,7 @@ func (m *machine) compiled(fn *cuda.Func) *fcode {
 // the kernel's arguments (converted), l the launch's state.
 func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []value, sync bool) {
 	m := t.m
-	v := &vm{m: m, l: l, launch: s, sync: sync, blockDim: l.block, fuel: m.opts.Fuel, spill: map[spillKey][]readRec{}, stats: m.opts.Stats}
+	v := &vm{m: m, l: l, launch: s, sync: sync, blockDim: l.block, fuel: m.opts.Fuel, spill: map[spillKey]*readSummary{}, stats: m.opts.Stats}
 	if v.fuel <= 0 {
 		v.fuel = math.MaxInt64
 	}
