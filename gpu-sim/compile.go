@@ -2,26 +2,25 @@ package gpusim
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/arraysem/arraysem/cuda"
 )
 
-// The compiled engine: a kernel and the __device__ functions it calls,
-// compiled once a run to the code of a register machine (vm.go) that runs
-// a thread as a loop over instructions, with the thread's variables in
-// registers and its place in the code a program counter, so that a
-// thread waiting at a barrier is only a saved counter (no goroutine), and
-// the checks work on compact shadow memory (shadow.go). It computes what
-// the tree walker of machine.go computes, in the same order, with the
-// same messages: each statement spends its fuel where the walker's does,
-// the accesses are checked in the walker's order, and every failure is
-// reported by the walker's own code (the instruction that finds one calls
-// it). What it cannot compile exactly, it refuses (errNotCompiled), and
-// the launch runs in the tree walker: a construct the emitter does not
-// produce (a variable declared with two types, used where it may not be
-// declared, a string in a kernel, a recursive __device__ function, a
-// function of the prelude it does not know).
+// The compiled engine: a kernel, with the __device__ functions it calls
+// inlined, compiled once a run to the code of a register machine (vm.go)
+// that runs a thread as a loop over instructions, with the thread's
+// variables in registers and its place in the code a program counter, so
+// that a thread waiting at a barrier is only a saved counter (no
+// goroutine), and the checks work on compact shadow memory (shadow.go).
+// It computes what the tree walker of machine.go computes, in the same
+// order, with the same messages: each statement spends its fuel where the
+// walker's does, the accesses are checked in the walker's order, and
+// every failure is reported by the walker's own code (the instruction
+// that finds one calls it). What it cannot compile exactly, it refuses
+// (errNotCompiled), and the launch runs in the tree walker: a construct
+// the emitter does not produce (a variable declared with two types, used
+// where it may not be declared, a string in a kernel, a recursive
+// __device__ function, a function of the prelude it does not know).
 
 // opcode is an instruction of the register machine.
 type opcode uint8
@@ -75,9 +74,20 @@ const (
 	opIntOk                    // x[a] = arraysem_f64_int_ok(x[b])
 	opIsNaN                    // x[a] = arraysem_f64_isnan(x[b])
 	opPtrAdd                   // a = pointer b + x[c]
-	opJmp                      // pc = k
-	opJz                       // if x[b] == 0 { pc = k }
-	opJgt                      // if x[b] > x[c] { pc = k }
+	opJmp                      // pc = a
+	opJz                       // if x[b] == 0 { pc = a }
+	opJeq                      // if x[b] == x[c] { pc = a }
+	opJne                      //
+	opJlt                      //
+	opJle                      //
+	opJgt                      //
+	opJge                      //
+	opJeqK                     // if x[b] == k { pc = a }
+	opJneK                     //
+	opJltK                     //
+	opJleK                     //
+	opJgtK                     //
+	opJgeK                     //
 	opLoad                     // x[a] = pointer b [x[c]]
 	opStore                    // pointer b [x[c]] = x[a]
 	opTid                      // x[a] = threadIdx.x
@@ -85,10 +95,8 @@ const (
 	opBdim                     // x[a] = blockDim.x
 	opGdim                     // x[a] = gridDim.x
 	opShared                   // a = the block's __shared__ array aux.shared
-	opCall                     // x[a] = aux.callee(aux.args…)
-	opRet                      // return x[b] (a kernel's thread ends)
-	opRetK                     // return k
-	opEnd                      // a __device__ function ends without return
+	opRet                      // the thread returns
+	opEnd                      // an inlined __device__ function ends without return
 	opSync                     // __syncthreads
 	opNative                   // a = aux.call's prelude function, the tree walker's code
 	opTreeLevels               // x[a] = arraysem_tree_levels(x[b])
@@ -97,7 +105,7 @@ const (
 
 // instr is one instruction. tick is the number of statements that start
 // here (their fuel is spent before the instruction runs); aux indexes the
-// function's side table.
+// kernel's side table.
 type instr struct {
 	op      opcode
 	a, b, c int32
@@ -112,9 +120,9 @@ type instr struct {
 type auxInfo struct {
 	ticks  []cuda.Pos
 	e      cuda.Expr // an access's Index; a cast
-	site   int32     // an access's index among the program's accesses
+	site   int32     // an access's index among the run's accesses
 	call   *cuda.Call
-	callee *fcode
+	fn     *cuda.Func // an inlined function that ends without return
 	args   []argReg
 	shared *cuda.Shared
 	kind   kind // a native call's result
@@ -126,14 +134,13 @@ type argReg struct {
 	kind kind
 }
 
-// fcode is a compiled function.
+// fcode is a compiled kernel.
 type fcode struct {
 	fn     *cuda.Func
 	code   []instr
 	aux    []auxInfo
-	nregs  int32    // its frame's registers
+	nregs  int32    // a thread's registers
 	params []argReg // where its parameters live
-	frame  int32    // registers of its frame and the deepest chain of calls under it
 }
 
 // errNotCompiled is a construct the compiled engine leaves to the tree
@@ -142,70 +149,68 @@ type errNotCompiled struct{ why string }
 
 func (e errNotCompiled) Error() string { return "not compiled: " + e.why }
 
-// compiler compiles the functions of one run.
+// maxCode bounds a kernel's instructions (inlining a __device__ function
+// at each call copies it).
+const maxCode = 1 << 20
+
+// compiler compiles the kernels of one run.
 type compiler struct {
 	m     *machine
 	funcs map[*cuda.Func]*fcode
-	busy  map[*cuda.Func]bool // being compiled: a call back is recursion
-	sites int32
-	exprs []cuda.Expr // the accesses, by site
 	fails map[*cuda.Func]error
+	sites int32 // the accesses compiled so far (statistics count per access)
 }
 
 func newCompiler(m *machine) *compiler {
-	return &compiler{m: m, funcs: map[*cuda.Func]*fcode{}, busy: map[*cuda.Func]bool{}, fails: map[*cuda.Func]error{}}
+	return &compiler{m: m, funcs: map[*cuda.Func]*fcode{}, fails: map[*cuda.Func]error{}}
 }
 
 // kernel is the compiled kernel fn, or nil and why not.
-func (c *compiler) kernel(fn *cuda.Func) (*fcode, error) {
-	if err := c.fails[fn]; err != nil {
-		return nil, err
-	}
-	fc, err := c.function(fn)
-	if err != nil {
-		c.fails[fn] = err
-		return nil, err
-	}
-	return fc, nil
-}
-
-// function compiles fn (a kernel or a __device__ function) once.
-func (c *compiler) function(fn *cuda.Func) (fc *fcode, err error) {
+func (c *compiler) kernel(fn *cuda.Func) (fc *fcode, err error) {
 	if fc := c.funcs[fn]; fc != nil {
 		return fc, nil
 	}
-	if c.busy[fn] {
-		return nil, errNotCompiled{fn.Name + " calls itself"}
+	if err := c.fails[fn]; err != nil {
+		return nil, err
 	}
-	c.busy[fn] = true
 	defer func() {
-		delete(c.busy, fn)
 		if r := recover(); r != nil {
 			e, ok := r.(errNotCompiled)
 			if !ok {
 				panic(r)
 			}
 			fc, err = nil, e
+			c.fails[fn] = e
 		}
 	}()
-	f := &fcomp{c: c, fc: &fcode{fn: fn}, vars: map[string]varSlot{}, declared: map[string]bool{}, loopVars: map[string]bool{}}
-	f.slots()
+	fc = &fcode{fn: fn}
+	k := &kcomp{c: c, fc: fc, inlining: map[*cuda.Func]bool{fn: true}}
+	f := k.function(fn, 0)
 	for _, p := range fn.Params {
 		s := f.vars[p.Name]
-		f.fc.params = append(f.fc.params, argReg{s.reg, s.kind})
+		fc.params = append(fc.params, argReg{s.reg, s.kind})
 		f.declared[p.Name] = true
 	}
 	f.stmts(fn.Body)
-	f.flush()
-	if fn.Device {
-		f.emit(instr{op: opEnd})
-	} else {
-		f.emit(instr{op: opRetK})
-	}
-	f.fc.nregs = f.maxRegs
-	f.fc.frame = f.maxRegs + f.deepest
-	c.funcs[fn] = f.fc
-	return f.fc, nil
+	k.emit(instr{op: opRet})
+	fc.nregs = k.maxRegs
+	c.funcs[fn] = fc
+	return fc, nil
+}
+
+// kcomp is a kernel being compiled: its code, and what the functions
+// inlined in it share.
+type kcomp struct {
+	c        *compiler
+	fc       *fcode
+	inlining map[*cuda.Func]bool // the functions being compiled (a call of one is recursion)
+	maxRegs  int32
+	pending  []cuda.Pos // statements begun, whose fuel the next instruction spends
+	// lastDef is the instruction that last made a temporary, its only
+	// use to come: a move of it right after can make the instruction
+	// write the move's register instead; label is the first instruction
+	// after the last jump target.
+	lastDef, label int
 }
 
 // varSlot is a variable's registers (a block has two: p, then n).
@@ -214,18 +219,32 @@ type varSlot struct {
 	kind kind
 }
 
-// fcomp compiles one function.
+// fcomp compiles one function's body: the kernel's, or an inlined
+// __device__ function's (its variables in registers of their own).
 type fcomp struct {
-	c        *compiler
-	fc       *fcode
+	*kcomp
+	fn       *cuda.Func
 	vars     map[string]varSlot
 	declared map[string]bool // the variables surely declared here (the walker's lookup would find them)
 	loopVars map[string]bool // the variables of the enclosing for loops
-	nvars    int32           // registers of the variables; temporaries follow
+	nvars    int32           // its registers end here; temporaries follow
 	temp     int32           // the next free temporary
-	maxRegs  int32
-	deepest  int32 // the largest frame of a function it calls
-	pending  []cuda.Pos
+	ret      *inlined        // the call being inlined (nil in the kernel's body)
+}
+
+// inlined is a __device__ call compiled in place: where its value goes,
+// the jumps of its returns.
+type inlined struct {
+	call  *cuda.Call
+	dst   int32
+	exits []int
+}
+
+// function starts compiling fn's body with its registers from base.
+func (k *kcomp) function(fn *cuda.Func, base int32) *fcomp {
+	f := &fcomp{kcomp: k, fn: fn, vars: map[string]varSlot{}, declared: map[string]bool{}, loopVars: map[string]bool{}, nvars: base}
+	f.slots()
+	return f
 }
 
 func refuse(format string, args ...any) {
@@ -265,7 +284,7 @@ func (f *fcomp) slots() {
 			f.nvars++
 		}
 	}
-	for _, p := range f.fc.fn.Params {
+	for _, p := range f.fn.Params {
 		add(p.Name, kindOf(p.Type))
 	}
 	var walk func(ss []cuda.Stmt)
@@ -285,8 +304,9 @@ func (f *fcomp) slots() {
 			}
 		}
 	}
-	walk(f.fc.fn.Body)
-	f.temp, f.maxRegs = f.nvars, f.nvars
+	walk(f.fn.Body)
+	f.temp = f.nvars
+	f.maxRegs = max(f.maxRegs, f.nvars)
 }
 
 // newTemp is a temporary register (two for a block).
@@ -302,40 +322,49 @@ func (f *fcomp) newTemp(k kind) int32 {
 
 // emit appends an instruction, which spends the fuel of the statements
 // begun since the last one.
-func (f *fcomp) emit(in instr) int {
-	if len(f.pending) > 0 {
-		in.tick = int32(len(f.pending))
+func (k *kcomp) emit(in instr) int {
+	if len(k.pending) > 0 {
+		in.tick = int32(len(k.pending))
 		if in.aux == 0 {
-			in.aux = f.addAux(auxInfo{})
+			in.aux = k.addAux(auxInfo{})
 		}
-		f.fc.aux[in.aux].ticks = f.pending
-		f.pending = nil
+		k.fc.aux[in.aux].ticks = k.pending
+		k.pending = nil
 	}
-	f.fc.code = append(f.fc.code, in)
-	return len(f.fc.code) - 1
+	if len(k.fc.code) >= maxCode {
+		refuse("more than %d instructions", maxCode)
+	}
+	k.fc.code = append(k.fc.code, in)
+	return len(k.fc.code) - 1
 }
 
-// flush spends the pending statements' fuel before a jump target.
-func (f *fcomp) flush() {
-	if len(f.pending) > 0 {
-		f.emit(instr{op: opNop})
-	}
+// def emits an instruction that makes temporary a (of kind k).
+func (f *fcomp) def(in instr, k kind) opnd {
+	f.lastDef = f.emit(in)
+	return opnd{kind: k, reg: in.a}
 }
 
 // addAux adds an entry to the side table; entry 0 is no entry.
-func (f *fcomp) addAux(a auxInfo) int32 {
-	if len(f.fc.aux) == 0 {
-		f.fc.aux = append(f.fc.aux, auxInfo{})
+func (k *kcomp) addAux(a auxInfo) int32 {
+	if len(k.fc.aux) == 0 {
+		k.fc.aux = append(k.fc.aux, auxInfo{})
 	}
-	f.fc.aux = append(f.fc.aux, a)
-	return int32(len(f.fc.aux) - 1)
+	k.fc.aux = append(k.fc.aux, a)
+	return int32(len(k.fc.aux) - 1)
 }
 
-// here is the address of the next instruction (a jump target).
-func (f *fcomp) here() int64 {
-	f.flush()
-	return int64(len(f.fc.code))
+// here is the address of the next instruction, a jump target (the
+// pending statements spend their fuel before it).
+func (k *kcomp) here() int32 {
+	if len(k.pending) > 0 {
+		k.emit(instr{op: opNop})
+	}
+	k.label = len(k.fc.code)
+	return int32(k.label)
 }
+
+// patch makes the jump at i go to the next instruction.
+func (k *kcomp) patch(i int) { k.fc.code[i].a = k.here() }
 
 func (f *fcomp) stmts(ss []cuda.Stmt) {
 	for _, s := range ss {
@@ -377,10 +406,7 @@ func (f *fcomp) stmt(s cuda.Stmt) {
 			if x.kind != v.kind {
 				refuse("%s initialised with another kind of value", s.Name)
 			}
-			f.move(v.reg, x)
-			if v.kind == kBlock {
-				f.emit(instr{op: opMov, a: v.reg + 1, b: x.reg + 1})
-			}
+			f.set(v, x)
 		} else {
 			f.zero(v)
 		}
@@ -390,8 +416,7 @@ func (f *fcomp) stmt(s cuda.Stmt) {
 	case *cuda.ExprStmt:
 		f.expr(s.X)
 	case *cuda.If:
-		cond := f.reg(f.intExpr(s.Cond))
-		jz := f.emit(instr{op: opJz, b: cond})
+		jz := f.branchUnless(s.Cond)
 		before := f.copyDeclared()
 		f.stmts(s.Then)
 		then := f.declared
@@ -399,11 +424,11 @@ func (f *fcomp) stmt(s cuda.Stmt) {
 		if len(s.Else) > 0 {
 			jmp = f.emit(instr{op: opJmp})
 		}
-		f.fc.code[jz].k = f.here()
+		f.patch(jz)
 		f.declared = before
 		if len(s.Else) > 0 {
 			f.stmts(s.Else)
-			f.fc.code[jmp].k = f.here()
+			f.patch(jmp)
 		}
 		for k := range f.declared {
 			if !then[k] {
@@ -415,21 +440,25 @@ func (f *fcomp) stmt(s cuda.Stmt) {
 			refuse("%s redeclares a loop's variable", s.Var)
 		}
 		v := f.vars[s.Var]
-		from := f.intExpr(s.From)
-		f.move(v.reg, from)
+		f.move(v.reg, f.intExpr(s.From))
 		f.declared[s.Var] = true
 		before := f.copyDeclared()
 		top := f.here()
 		f.temp = f.nvars
-		bound := f.reg(f.intExpr(s.Bound))
-		exit := f.emit(instr{op: opJgt, b: v.reg, c: bound})
+		bound := f.intExpr(s.Bound)
+		var exit int
+		if bound.cst {
+			exit = f.emit(instr{op: opJgtK, b: v.reg, k: bound.k})
+		} else {
+			exit = f.emit(instr{op: opJgt, b: v.reg, c: bound.reg})
+		}
 		f.pending = append(f.pending, s.Pos)
 		f.loopVars[s.Var] = true
 		f.stmts(s.Body)
 		delete(f.loopVars, s.Var)
 		f.emit(instr{op: opAddK, a: v.reg, b: v.reg, k: 1})
-		f.emit(instr{op: opJmp, k: top})
-		f.fc.code[exit].k = f.here()
+		f.emit(instr{op: opJmp, a: top})
+		f.patch(exit)
 		f.declared = before
 	case *cuda.Shared:
 		if f.loopVars[s.Name] {
@@ -438,29 +467,48 @@ func (f *fcomp) stmt(s cuda.Stmt) {
 		f.emit(instr{op: opShared, a: f.vars[s.Name].reg, aux: f.addAux(auxInfo{shared: s})})
 		f.declared[s.Name] = true
 	case *cuda.Return:
-		if f.fc.fn.Device {
-			if s.Value == nil {
-				f.emit(instr{op: opRetK})
-				return
+		if f.ret == nil {
+			// The kernel's thread ends (a value is evaluated only).
+			if s.Value != nil {
+				f.expr(s.Value)
 			}
-			x := f.expr(s.Value)
-			if x.kind != kInt {
-				refuse("%s returns a value that is not an integer", f.fc.fn.Name)
-			}
-			if x.cst {
-				f.emit(instr{op: opRetK, k: x.k})
-				return
-			}
-			f.emit(instr{op: opRet, b: x.reg})
+			f.emit(instr{op: opRet})
 			return
 		}
+		x := cInt(0)
 		if s.Value != nil {
-			f.expr(s.Value)
+			x = f.expr(s.Value)
 		}
-		f.emit(instr{op: opRetK})
+		if x.kind != kInt {
+			refuse("%s returns a value that is not an integer", f.fn.Name)
+		}
+		f.move(f.ret.dst, x)
+		f.ret.exits = append(f.ret.exits, f.emit(instr{op: opJmp}))
 	default:
 		refuse("a statement %T", s)
 	}
+}
+
+// branchUnless compiles an if's condition and a jump, to patch, taken
+// when it is 0: one instruction that compares and jumps where the
+// condition is a comparison of integers.
+func (f *fcomp) branchUnless(cond cuda.Expr) int {
+	if b, ok := cond.(*cuda.Binary); ok {
+		neg, ok := map[string]opcode{"==": opJne, "!=": opJeq, "<": opJge, "<=": opJgt, ">": opJle, ">=": opJlt}[b.Op]
+		if ok {
+			l := f.expr(b.L)
+			r := f.expr(b.R)
+			if l.kind == kInt && r.kind == kInt {
+				if r.cst {
+					return f.emit(instr{op: neg + opJeqK - opJeq, b: f.reg(l), k: r.k})
+				}
+				lr := f.reg(l)
+				return f.emit(instr{op: neg, b: lr, c: f.reg(r)})
+			}
+			return f.emit(instr{op: opJz, b: f.reg(f.compare(b, l, r))})
+		}
+	}
+	return f.emit(instr{op: opJz, b: f.reg(f.intExpr(cond))})
 }
 
 // zero sets a variable to its type's zero (a declaration without value).
@@ -476,6 +524,14 @@ func (f *fcomp) zero(v varSlot) {
 	}
 }
 
+// set sets a variable to a value of its kind.
+func (f *fcomp) set(v varSlot, x opnd) {
+	f.move(v.reg, x)
+	if v.kind == kBlock {
+		f.emit(instr{op: opMov, a: v.reg + 1, b: x.reg + 1})
+	}
+}
+
 func (f *fcomp) assign(s *cuda.Assign) {
 	r := f.expr(s.RHS)
 	switch l := s.LHS.(type) {
@@ -484,10 +540,7 @@ func (f *fcomp) assign(s *cuda.Assign) {
 		if v.kind != r.kind {
 			refuse("assignment of another kind of value to %s", l.Name)
 		}
-		f.move(v.reg, r)
-		if v.kind == kBlock {
-			f.emit(instr{op: opMov, a: v.reg + 1, b: r.reg + 1})
-		}
+		f.set(v, r)
 	case *cuda.Field:
 		x, ok := l.X.(*cuda.Ident)
 		if !ok {
@@ -515,7 +568,8 @@ func (f *fcomp) assign(s *cuda.Assign) {
 		if p.kind != kPtr {
 			refuse("indexing a non-pointer")
 		}
-		f.emit(instr{op: opStore, a: val, b: f.reg(p), c: f.reg(i), aux: f.access(l)})
+		pr := f.reg(p)
+		f.emit(instr{op: opStore, a: val, b: pr, c: f.reg(i), aux: f.access(l)})
 	default:
 		refuse("an assignment")
 	}
@@ -526,7 +580,6 @@ func (f *fcomp) assign(s *cuda.Assign) {
 func (f *fcomp) access(e *cuda.Index) int32 {
 	site := f.c.sites
 	f.c.sites++
-	f.c.exprs = append(f.c.exprs, e)
 	return f.addAux(auxInfo{e: e, site: site})
 }
 
@@ -561,13 +614,17 @@ func (f *fcomp) reg(o opnd) int32 {
 	return r
 }
 
-// move sets register dst to an operand (a block's n is the caller's).
+// move sets register dst to an operand (a block's n is the caller's). A
+// temporary the last instruction made is made in dst instead.
 func (f *fcomp) move(dst int32, o opnd) {
+	n := len(f.fc.code)
 	switch {
 	case o.cst && o.kind == kPtr:
 		f.emit(instr{op: opNull, a: dst})
 	case o.cst:
 		f.emit(instr{op: opConst, a: dst, k: o.k})
+	case o.kind != kBlock && o.reg >= f.nvars && f.lastDef == n-1 && f.label < n && f.fc.code[n-1].a == o.reg && len(f.pending) == 0:
+		f.fc.code[n-1].a = dst
 	case o.kind == kPtr || o.kind == kBlock:
 		f.emit(instr{op: opMovP, a: dst, b: o.reg})
 	default:
@@ -585,26 +642,48 @@ func (f *fcomp) intExpr(e cuda.Expr) opnd {
 
 func cInt(k int64) opnd { return opnd{kind: kInt, cst: true, k: k} }
 
-// op3 emits x[a] = x[b] op x[c] into a new temporary.
+// op3 makes x[a] = x[b] op x[c] in a new temporary.
 func (f *fcomp) op3(op opcode, k kind, b, c int32) opnd {
-	r := f.newTemp(k)
-	f.emit(instr{op: op, a: r, b: b, c: c})
-	return opnd{kind: k, reg: r}
+	return f.def(instr{op: op, a: f.newTemp(k), b: b, c: c}, k)
 }
+
+// withK are the operations with a form for a constant right operand.
+var withK = map[opcode]opcode{opAdd: opAddK, opSub: opSubK, opMul: opMulK, opEq: opEqK, opNe: opNeK, opLt: opLtK, opLe: opLeK, opGt: opGtK, opGe: opGeK}
 
 // arith is an integer operation, with a constant right operand folded
 // into the instruction where there is a form for it.
 func (f *fcomp) arith(op opcode, l, r opnd) opnd {
-	if r.cst {
-		withK := map[opcode]opcode{opAdd: opAddK, opSub: opSubK, opMul: opMulK, opEq: opEqK, opNe: opNeK, opLt: opLtK, opLe: opLeK, opGt: opGtK, opGe: opGeK}
-		if kop, ok := withK[op]; ok {
-			a := f.newTemp(kInt)
-			f.emit(instr{op: kop, a: a, b: f.reg(l), k: r.k})
-			return opnd{kind: kInt, reg: a}
-		}
+	if kop, ok := withK[op]; ok && r.cst {
+		lr := f.reg(l)
+		return f.def(instr{op: kop, a: f.newTemp(kInt), b: lr, k: r.k}, kInt)
 	}
 	lr := f.reg(l)
 	return f.op3(op, kInt, lr, f.reg(r))
+}
+
+// compare is a comparison (or && or ||) of two evaluated operands, as
+// the walker's Binary has it: of pointers, doubles or integers.
+func (f *fcomp) compare(e *cuda.Binary, l, r opnd) opnd {
+	if l.kind == kPtr && r.kind == kPtr && (e.Op == "==" || e.Op == "!=") {
+		lr := f.reg(l)
+		return f.op3(map[string]opcode{"==": opPEq, "!=": opPNe}[e.Op], kInt, lr, f.reg(r))
+	}
+	if l.kind == kFloat || r.kind == kFloat {
+		op, ok := map[string]opcode{"==": opFEq, "!=": opFNe, "<": opFLt, "<=": opFLe, ">": opFGt, ">=": opFGe}[e.Op]
+		if l.kind != kFloat || r.kind != kFloat || !ok {
+			refuse("%s on doubles", e.Op)
+		}
+		lr := f.reg(l)
+		return f.op3(op, kInt, lr, f.reg(r))
+	}
+	if l.kind != kInt || r.kind != kInt {
+		refuse("%s of non-integers", e.Op)
+	}
+	op, ok := map[string]opcode{"==": opEq, "!=": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe, "&&": opAnd, "||": opOr}[e.Op]
+	if !ok {
+		refuse("operator %s", e.Op)
+	}
+	return f.arith(op, l, r)
 }
 
 func (f *fcomp) expr(e cuda.Expr) opnd {
@@ -612,7 +691,7 @@ func (f *fcomp) expr(e cuda.Expr) opnd {
 	case *cuda.Int:
 		return cInt(e.V)
 	case *cuda.Float:
-		return opnd{kind: kFloat, cst: true, k: int64(math.Float64bits(e.V))}
+		return opnd{kind: kFloat, cst: true, k: fbits(e.V)}
 	case *cuda.Ident:
 		switch e.Name {
 		case "nullptr":
@@ -640,9 +719,7 @@ func (f *fcomp) expr(e cuda.Expr) opnd {
 		if x, ok := e.X.(*cuda.Ident); ok && e.Name == "x" {
 			op := map[string]opcode{"threadIdx": opTid, "blockIdx": opBid, "blockDim": opBdim, "gridDim": opGdim}[x.Name]
 			if op != 0 {
-				r := f.newTemp(kInt)
-				f.emit(instr{op: op, a: r})
-				return opnd{kind: kInt, reg: r}
+				return f.def(instr{op: op, a: f.newTemp(kInt)}, kInt)
 			}
 		}
 		v := f.expr(e.X)
@@ -664,9 +741,7 @@ func (f *fcomp) expr(e cuda.Expr) opnd {
 		}
 		pr := f.reg(p)
 		ir := f.reg(i)
-		a := f.newTemp(kInt)
-		f.emit(instr{op: opLoad, a: a, b: pr, c: ir, aux: f.access(e)})
-		return opnd{kind: kInt, reg: a}
+		return f.def(instr{op: opLoad, a: f.newTemp(kInt), b: pr, c: ir, aux: f.access(e)}, kInt)
 	case *cuda.Call:
 		return f.call(e)
 	case *cuda.Binary:
@@ -677,31 +752,9 @@ func (f *fcomp) expr(e cuda.Expr) opnd {
 			}
 			lr := f.reg(l)
 			r := f.intExpr(e.R)
-			a := f.newTemp(kPtr)
-			f.emit(instr{op: opPtrAdd, a: a, b: lr, c: f.reg(r)})
-			return opnd{kind: kPtr, reg: a}
+			return f.def(instr{op: opPtrAdd, a: f.newTemp(kPtr), b: lr, c: f.reg(r)}, kPtr)
 		}
-		r := f.expr(e.R)
-		if l.kind == kPtr && r.kind == kPtr && (e.Op == "==" || e.Op == "!=") {
-			lr := f.reg(l)
-			return f.op3(map[string]opcode{"==": opPEq, "!=": opPNe}[e.Op], kInt, lr, f.reg(r))
-		}
-		if l.kind == kFloat || r.kind == kFloat {
-			op, ok := map[string]opcode{"==": opFEq, "!=": opFNe, "<": opFLt, "<=": opFLe, ">": opFGt, ">=": opFGe}[e.Op]
-			if l.kind != kFloat || r.kind != kFloat || !ok {
-				refuse("%s on doubles", e.Op)
-			}
-			lr := f.reg(l)
-			return f.op3(op, kInt, lr, f.reg(r))
-		}
-		if l.kind != kInt || r.kind != kInt {
-			refuse("%s of non-integers", e.Op)
-		}
-		op, ok := map[string]opcode{"==": opEq, "!=": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe, "&&": opAnd, "||": opOr}[e.Op]
-		if !ok {
-			refuse("operator %s", e.Op)
-		}
-		return f.arith(op, l, r)
+		return f.compare(e, l, f.expr(e.R))
 	case *cuda.Unary:
 		switch e.Op {
 		case "-":
@@ -721,9 +774,8 @@ func (f *fcomp) expr(e cuda.Expr) opnd {
 		x := f.expr(e.X)
 		switch {
 		case e.Type == "int64_t" && x.kind == kFloat:
-			a := f.newTemp(kInt)
-			f.emit(instr{op: opF2I, a: a, b: f.reg(x), aux: f.addAux(auxInfo{e: e})})
-			return opnd{kind: kInt, reg: a}
+			xr := f.reg(x)
+			return f.def(instr{op: opF2I, a: f.newTemp(kInt), b: xr, aux: f.addAux(auxInfo{e: e})}, kInt)
 		case e.Type == "int64_t" && x.kind == kInt:
 			return x
 		case e.Type == "double" && x.kind == kInt:
@@ -740,13 +792,13 @@ func (f *fcomp) expr(e cuda.Expr) opnd {
 	return opnd{}
 }
 
-// intFuncs are the prelude's functions of integers to an integer that
-// the machine runs itself; floatOps its double arithmetic.
+// intFuncs are the prelude's functions of two integers to an integer
+// that the machine runs itself; floatOps its double arithmetic.
 var (
 	intFuncs = map[string]opcode{"i64_add": opAdd, "i64_sub": opSub, "i64_mul": opMul, "i64_div": opDiv, "i64_mod": opMod, "arraysem_ceil_div": opCeilDiv}
 	floatOps = map[string]opcode{"f64_add": opFAdd, "f64_sub": opFSub, "f64_mul": opFMul, "f64_div": opFDiv}
 	// nativeKinds are the results of the other functions a thread may
-	// call (deviceBuiltin runs them): the i64_ functions the tree walker
+	// call (deviceBuiltin runs them); the i64_ functions the tree walker
 	// knows are found by asking it (isI64).
 	nativeKinds = map[string]kind{
 		"f64_sqrt": kFloat, "f64_exp": kFloat, "f64_log": kFloat, "f64_sin": kFloat, "f64_cos": kFloat,
@@ -769,25 +821,7 @@ func (f *fcomp) call(c *cuda.Call) opnd {
 		return cInt(0)
 	}
 	if fn := f.c.m.prog.funcs[c.Fun]; fn != nil && fn.Device {
-		callee, err := f.c.function(fn)
-		if err != nil {
-			panic(err)
-		}
-		if len(c.Args) != len(fn.Params) {
-			refuse("%s with %d arguments", c.Fun, len(c.Args))
-		}
-		var args []argReg
-		for i, a := range c.Args {
-			x := f.expr(a)
-			if x.kind != callee.params[i].kind {
-				refuse("an argument of another kind to %s", c.Fun)
-			}
-			args = append(args, argReg{f.reg(x), x.kind})
-		}
-		f.deepest = max(f.deepest, callee.frame)
-		a := f.newTemp(kInt)
-		f.emit(instr{op: opCall, a: a, aux: f.addAux(auxInfo{call: c, callee: callee, args: args})})
-		return opnd{kind: kInt, reg: a}
+		return f.inline(c, fn)
 	}
 	// A prelude function: every argument first, as callArgs evaluates
 	// them.
@@ -809,15 +843,12 @@ func (f *fcomp) call(c *cuda.Call) opnd {
 	switch {
 	case c.Fun == "i64_neg" && kinds(kInt, 1):
 		return f.op3(opNeg, kInt, f.reg(args[0]), 0)
+	case intFuncs[c.Fun] == opCeilDiv && kinds(kInt, 2):
+		l := f.reg(args[0])
+		r := f.reg(args[1])
+		return f.def(instr{op: opCeilDiv, a: f.newTemp(kInt), b: l, c: r, aux: f.addAux(auxInfo{call: c})}, kInt)
 	case intFuncs[c.Fun] != 0 && kinds(kInt, 2):
-		op := intFuncs[c.Fun]
-		if op == opCeilDiv {
-			l := f.reg(args[0])
-			a := f.newTemp(kInt)
-			f.emit(instr{op: op, a: a, b: l, c: f.reg(args[1]), aux: f.addAux(auxInfo{call: c})})
-			return opnd{kind: kInt, reg: a}
-		}
-		return f.arith(op, args[0], args[1])
+		return f.arith(intFuncs[c.Fun], args[0], args[1])
 	case floatOps[c.Fun] != 0 && kinds(kFloat, 2):
 		l := f.reg(args[0])
 		return f.op3(floatOps[c.Fun], kFloat, l, f.reg(args[1]))
@@ -844,7 +875,48 @@ func (f *fcomp) call(c *cuda.Call) opnd {
 		}
 		regs = append(regs, argReg{f.reg(a), a.kind})
 	}
-	a := f.newTemp(k)
-	f.emit(instr{op: opNative, a: a, aux: f.addAux(auxInfo{call: c, args: regs, kind: k})})
-	return opnd{kind: k, reg: a}
+	return f.def(instr{op: opNative, a: f.newTemp(k), aux: f.addAux(auxInfo{call: c, args: regs, kind: k})}, k)
+}
+
+// inline compiles a call of a __device__ function in place, as the
+// walker's callDevice runs it: the arguments in order, bound to the
+// parameters in a scope of the function's own (registers above the
+// caller's live ones), the body, its returns jumping to the end with the
+// call's value.
+func (f *fcomp) inline(c *cuda.Call, fn *cuda.Func) opnd {
+	if f.inlining[fn] {
+		refuse("%s calls itself", fn.Name)
+	}
+	if len(c.Args) != len(fn.Params) {
+		refuse("%s with %d arguments", c.Fun, len(c.Args))
+	}
+	args := make([]opnd, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = f.expr(a)
+		if args[i].kind != kindOf(fn.Params[i].Type) {
+			refuse("an argument of another kind to %s", c.Fun)
+		}
+	}
+	dst := f.newTemp(kInt)
+	g := f.function(fn, f.temp)
+	for i, p := range fn.Params {
+		v := g.vars[p.Name]
+		if args[i].kind == kBlock {
+			f.emit(instr{op: opMovP, a: v.reg, b: args[i].reg})
+			f.emit(instr{op: opMov, a: v.reg + 1, b: args[i].reg + 1})
+		} else {
+			f.move(v.reg, args[i])
+		}
+		g.declared[p.Name] = true
+	}
+	g.ret = &inlined{call: c, dst: dst}
+	f.inlining[fn] = true
+	g.stmts(fn.Body)
+	delete(f.inlining, fn)
+	f.emit(instr{op: opEnd, aux: f.addAux(auxInfo{call: c, fn: fn})})
+	for _, j := range g.ret.exits {
+		f.patch(j)
+	}
+	f.here()
+	return opnd{kind: kInt, reg: dst}
 }

@@ -19,18 +19,9 @@ type vthread struct {
 	me               uint32 // gtid + 1, its name in the shadow memory
 	x                []int64
 	rg               []*region // a pointer register's region (x holds its offset)
-	code             *fcode
-	pc, fp           int32
-	frames           []vframe
+	pc               int32
 	at               *cuda.Call // the barrier it waits at
 	counts           []int32    // per access site, the times it ran (statistics)
-}
-
-// vframe is a __device__ call in progress: where to return.
-type vframe struct {
-	code        *fcode
-	pc, fp, dst int32
-	call        *cuda.Call
 }
 
 // vm is a launch in progress.
@@ -98,7 +89,7 @@ func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []v
 		}
 	}
 	newThread := func() *vthread {
-		th := &vthread{x: make([]int64, fc.frame), rg: make([]*region, fc.frame)}
+		th := &vthread{x: make([]int64, fc.nregs), rg: make([]*region, fc.nregs)}
 		if v.stats {
 			th.counts = make([]int32, m.compiler.sites)
 		}
@@ -108,7 +99,7 @@ func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []v
 		t.tick(s.Pos)
 		th.gtid, th.block, th.tid = b*l.block+i, b, i
 		th.me = uint32(th.gtid + 1)
-		th.code, th.pc, th.fp, th.frames, th.at = fc, 0, 0, th.frames[:0], nil
+		th.pc, th.at = 0, nil
 		copy(th.x, px)
 		copy(th.rg, prg)
 		clear(th.counts)
@@ -125,7 +116,7 @@ func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []v
 			}
 			for _, i := range order {
 				start(one, b, i)
-				v.exec(one)
+				v.exec(fc, one)
 			}
 		} else {
 			if block == nil {
@@ -136,7 +127,7 @@ func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []v
 			for k, i := range order {
 				start(block[k], b, i)
 			}
-			v.runBlock(b, block)
+			v.runBlock(fc, b, block)
 		}
 		v.flushRequests()
 	}
@@ -146,7 +137,7 @@ func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []v
 // walker's runBlock does: each thread in the schedule's order until it
 // returns or waits at a barrier; when all wait at the same one they pass
 // it together, into the next phase.
-func (v *vm) runBlock(b int, threads []*vthread) {
+func (v *vm) runBlock(fc *fcode, b int, threads []*vthread) {
 	running := append(make([]*vthread, 0, len(threads)), threads...)
 	parked := make([]*vthread, 0, len(threads))
 	for len(running) > 0 {
@@ -154,7 +145,7 @@ func (v *vm) runBlock(b int, threads []*vthread) {
 		var at *cuda.Call
 		var finished *vthread
 		for _, th := range running {
-			if !v.exec(th) {
+			if !v.exec(fc, th) {
 				if finished == nil {
 					finished = th
 				}
@@ -193,13 +184,11 @@ func (v *vm) flushRequests() {
 
 // exec runs a thread until it returns (false) or waits at a barrier
 // (true). A failure stops the run (a stop panic, as in the tree walker).
-func (v *vm) exec(th *vthread) bool {
-	fc := th.code
+func (v *vm) exec(fc *fcode, th *vthread) bool {
 	code := fc.code
 	pc := th.pc
-	fp := th.fp
-	x := th.x[fp:]
-	rg := th.rg[fp:]
+	x := th.x
+	rg := th.rg
 	steps := v.m.steps
 	defer func() { v.m.steps = steps }()
 	for {
@@ -311,14 +300,58 @@ func (v *vm) exec(th *vthread) bool {
 		case opPtrAdd:
 			x[in.a], rg[in.a] = x[in.b]+x[in.c], rg[in.b]
 		case opJmp:
-			pc = int32(in.k)
+			pc = in.a
 		case opJz:
 			if x[in.b] == 0 {
-				pc = int32(in.k)
+				pc = in.a
+			}
+		case opJeq:
+			if x[in.b] == x[in.c] {
+				pc = in.a
+			}
+		case opJne:
+			if x[in.b] != x[in.c] {
+				pc = in.a
+			}
+		case opJlt:
+			if x[in.b] < x[in.c] {
+				pc = in.a
+			}
+		case opJle:
+			if x[in.b] <= x[in.c] {
+				pc = in.a
 			}
 		case opJgt:
 			if x[in.b] > x[in.c] {
-				pc = int32(in.k)
+				pc = in.a
+			}
+		case opJge:
+			if x[in.b] >= x[in.c] {
+				pc = in.a
+			}
+		case opJeqK:
+			if x[in.b] == in.k {
+				pc = in.a
+			}
+		case opJneK:
+			if x[in.b] != in.k {
+				pc = in.a
+			}
+		case opJltK:
+			if x[in.b] < in.k {
+				pc = in.a
+			}
+		case opJleK:
+			if x[in.b] <= in.k {
+				pc = in.a
+			}
+		case opJgtK:
+			if x[in.b] > in.k {
+				pc = in.a
+			}
+		case opJgeK:
+			if x[in.b] >= in.k {
+				pc = in.a
 			}
 		case opLoad:
 			x[in.a] = v.load(th, fc.aux[in.aux].e, fc.aux[in.aux].site, rg[in.b], x[in.b], x[in.c])
@@ -336,43 +369,17 @@ func (v *vm) exec(th *vthread) bool {
 			v.m.steps = steps
 			x[in.a], rg[in.a] = 0, v.shared(th, fc.aux[in.aux].shared)
 			steps = v.m.steps
-		case opCall:
-			au := &fc.aux[in.aux]
-			callee := au.callee
-			nfp := fp + fc.nregs
-			nx, nrg := th.x[nfp:], th.rg[nfp:]
-			for i, a := range au.args {
-				p := callee.params[i].reg
-				nx[p], nrg[p] = x[a.reg], rg[a.reg]
-				if a.kind == kBlock {
-					nx[p+1] = x[a.reg+1]
-				}
-			}
-			th.frames = append(th.frames, vframe{code: fc, pc: pc, fp: fp, dst: in.a, call: au.call})
-			fc, code, pc, fp, x, rg = callee, callee.code, 0, nfp, nx, nrg
-		case opRet, opRetK:
-			val := in.k
-			if in.op == opRet {
-				val = x[in.b]
-			}
-			n := len(th.frames)
-			if n == 0 {
-				return false
-			}
-			fr := th.frames[n-1]
-			th.frames = th.frames[:n-1]
-			fc, code, pc, fp = fr.code, fr.code.code, fr.pc, fr.fp
-			x, rg = th.x[fp:], th.rg[fp:]
-			x[fr.dst] = val
+		case opRet:
+			return false
 		case opEnd:
-			fr := th.frames[len(th.frames)-1]
-			v.ref(th).fail(fr.call.Pos, "unsupported", "unsupported construct: %s ends without return", fc.fn.Name)
+			au := &fc.aux[in.aux]
+			v.ref(th).fail(au.call.Pos, "unsupported", "unsupported construct: %s ends without return", au.fn.Name)
 		case opSync:
 			call := fc.aux[in.aux].call
 			if !v.sync {
 				v.ref(th).fail(call.Pos, "unsupported", "unsupported construct: __syncthreads in a kernel launched without ARRAYSEM_LAUNCH_SYNC")
 			}
-			th.code, th.pc, th.fp, th.at = fc, pc, fp, call
+			th.pc, th.at = pc, call
 			return true
 		case opNative:
 			v.m.steps = steps
