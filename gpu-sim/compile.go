@@ -88,6 +88,8 @@ const (
 	opJleK                     //
 	opJgtK                     //
 	opJgeK                     //
+	opJNull                    // if pointer b is nullptr { pc = a }
+	opJNotNull                 //
 	opLoad                     // x[a] = pointer b [x[c]]
 	opStore                    // pointer b [x[c]] = x[a]
 	opTid                      // x[a] = threadIdx.x
@@ -194,6 +196,10 @@ func (c *compiler) kernel(fn *cuda.Func) (fc *fcode, err error) {
 	f.stmts(fn.Body)
 	k.emit(instr{op: opRet})
 	fc.nregs = k.maxRegs
+	if len(fc.aux) == 0 {
+		fc.aux = append(fc.aux, auxInfo{})
+	}
+	dropDeadStores(fc)
 	c.funcs[fn] = fc
 	return fc, nil
 }
@@ -498,6 +504,14 @@ func (f *fcomp) branchUnless(cond cuda.Expr) int {
 		if ok {
 			l := f.expr(b.L)
 			r := f.expr(b.R)
+			if l.kind == kPtr && r.kind == kPtr && r.cst && (b.Op == "==" || b.Op == "!=") {
+				// p == nullptr, as pointers compare: no region, offset 0.
+				op := opJNotNull
+				if b.Op == "!=" {
+					op = opJNull
+				}
+				return f.emit(instr{op: op, b: f.reg(l)})
+			}
 			if l.kind == kInt && r.kind == kInt {
 				if r.cst {
 					return f.emit(instr{op: neg + opJeqK - opJeq, b: f.reg(l), k: r.k})
@@ -899,15 +913,21 @@ func (f *fcomp) inline(c *cuda.Call, fn *cuda.Func) opnd {
 	}
 	dst := f.newTemp(kInt)
 	g := f.function(fn, f.temp)
+	set := setNames(fn.Body)
 	for i, p := range fn.Params {
 		v := g.vars[p.Name]
+		g.declared[p.Name] = true
+		if !args[i].cst && !set[p.Name] {
+			// A parameter the body never sets is the argument's register.
+			g.vars[p.Name] = varSlot{args[i].reg, args[i].kind}
+			continue
+		}
 		if args[i].kind == kBlock {
 			f.emit(instr{op: opMovP, a: v.reg, b: args[i].reg})
 			f.emit(instr{op: opMov, a: v.reg + 1, b: args[i].reg + 1})
 		} else {
 			f.move(v.reg, args[i])
 		}
-		g.declared[p.Name] = true
 	}
 	g.ret = &inlined{call: c, dst: dst}
 	f.inlining[fn] = true
@@ -919,4 +939,143 @@ func (f *fcomp) inline(c *cuda.Call, fn *cuda.Func) opnd {
 	}
 	f.here()
 	return opnd{kind: kInt, reg: dst}
+}
+
+// regs are the registers an instruction reads and the one it writes (-1:
+// none); pure tells that writing is all it does (it cannot fail).
+func regs(in *instr, aux []auxInfo) (reads []int32, write int32, pure bool) {
+	switch in.op {
+	case opConst, opNull, opTid, opBid, opBdim, opGdim:
+		return nil, in.a, true
+	case opMov, opMovP, opAddK, opSubK, opMulK, opNeg, opEqK, opNeK, opLtK, opLeK, opGtK, opGeK, opNot,
+		opFNeg, opI2F, opF64Bits, opIntOk, opIsNaN:
+		return []int32{in.b}, in.a, true
+	case opAdd, opSub, opMul, opDiv, opMod, opEq, opNe, opLt, opLe, opGt, opGe, opAnd, opOr, opPEq, opPNe,
+		opFAdd, opFSub, opFMul, opFDiv, opFEq, opFNe, opFLt, opFLe, opFGt, opFGe, opPtrAdd:
+		return []int32{in.b, in.c}, in.a, true
+	case opF2I, opTreeLevels:
+		return []int32{in.b}, in.a, false
+	case opLoad, opCeilDiv:
+		return []int32{in.b, in.c}, in.a, false
+	case opShared:
+		return nil, in.a, false
+	case opNative:
+		for _, a := range aux[in.aux].args {
+			reads = append(reads, a.reg)
+			if a.kind == kBlock {
+				reads = append(reads, a.reg+1)
+			}
+		}
+		return reads, in.a, false
+	case opStore:
+		return []int32{in.a, in.b, in.c}, -1, false
+	case opJz, opJeqK, opJneK, opJltK, opJleK, opJgtK, opJgeK, opJNull, opJNotNull:
+		return []int32{in.b}, -1, false
+	case opJeq, opJne, opJlt, opJle, opJgt, opJge:
+		return []int32{in.b, in.c}, -1, false
+	}
+	return nil, -1, false
+}
+
+// jumps tells whether an instruction may go elsewhere than the next.
+func jumps(op opcode) bool {
+	return op >= opJmp && op <= opJNotNull || op == opRet || op == opEnd || op == opSync
+}
+
+// dropDeadStores removes the instructions that only write a register
+// the code writes again, in the same straight line, before it reads it
+// (the emitter declares every variable with 0 and sets it again): nothing
+// can see the value, so only their statements' fuel stays, spent by the
+// next instruction, before it, as the walker spends it.
+func dropDeadStores(fc *fcode) {
+	code := fc.code
+	target := make([]bool, len(code)+1)
+	for _, in := range code {
+		if in.op >= opJmp && in.op <= opJNotNull {
+			target[in.a] = true
+		}
+	}
+	dead := make([]bool, len(code))
+	overwritten := map[int32]bool{}
+	for i := len(code) - 1; i >= 0; i-- {
+		in := &code[i]
+		if jumps(in.op) || target[i+1] {
+			clear(overwritten)
+		}
+		reads, w, pure := regs(in, fc.aux)
+		if w >= 0 {
+			if pure && overwritten[w] {
+				dead[i] = true
+				continue
+			}
+			overwritten[w] = true
+		}
+		for _, r := range reads {
+			delete(overwritten, r)
+		}
+	}
+	// The survivors, with the fuel of the dead before them; new places.
+	place := make([]int32, len(code)+1)
+	out := code[:0]
+	var ticks []cuda.Pos
+	for i := range code {
+		place[i] = int32(len(out))
+		in := code[i]
+		if in.tick > 0 {
+			ticks = append(ticks, fc.aux[in.aux].ticks...)
+		}
+		if dead[i] {
+			continue
+		}
+		if len(ticks) > int(in.tick) {
+			if in.aux == 0 {
+				fc.aux = append(fc.aux, auxInfo{})
+				in.aux = int32(len(fc.aux) - 1)
+			}
+			fc.aux[in.aux].ticks = ticks
+			in.tick = int32(len(ticks))
+		}
+		ticks = nil
+		out = append(out, in)
+	}
+	place[len(code)] = int32(len(out))
+	for i := range out {
+		if out[i].op >= opJmp && out[i].op <= opJNotNull {
+			out[i].a = place[out[i].a]
+		}
+	}
+	fc.code = out
+}
+
+// setNames are the variables a body declares or sets.
+func setNames(ss []cuda.Stmt) map[string]bool {
+	out := map[string]bool{}
+	var walk func(ss []cuda.Stmt)
+	walk = func(ss []cuda.Stmt) {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *cuda.Decl:
+				out[s.Name] = true
+			case *cuda.Shared:
+				out[s.Name] = true
+			case *cuda.Assign:
+				switch l := s.LHS.(type) {
+				case *cuda.Ident:
+					out[l.Name] = true
+				case *cuda.Field:
+					if x, ok := l.X.(*cuda.Ident); ok {
+						out[x.Name] = true
+					}
+				}
+			case *cuda.For:
+				out[s.Var] = true
+				walk(s.Body)
+			case *cuda.If:
+				walk(s.Then)
+				walk(s.Else)
+			}
+		}
+	}
+	walk(ss)
+	return out
 }

@@ -133,8 +133,9 @@ func (v *vm) conflicts(t, p, me uint32) bool {
 	return t != me && (p < v.blockStart || p == v.phase)
 }
 
-// record checks an access to word off of r for races and records it.
-func (v *vm) record(th *vthread, e cuda.Expr, r *region, off int64, write bool) {
+// record checks an access to word off of r for races and records it,
+// then counts it (the statistics' request, the cost counters' operation).
+func (v *vm) record(th *vthread, au *auxInfo, r *region, off int64, write bool) {
 	sh := r.shadow
 	if sh == nil {
 		sh = make([]shadowWord, len(r.data))
@@ -143,26 +144,36 @@ func (v *vm) record(th *vthread, e cuda.Expr, r *region, off int64, write bool) 
 	s := &sh[off]
 	me := th.me
 	if s.w != 0 && s.wPhase >= v.launchStart && v.conflicts(s.w, s.wPhase, me) {
-		v.race(th, e, r, off, write, s.w, "wrote")
+		v.race(th, au.e, r, off, write, s.w, "wrote")
 	}
 	live := s.r != 0 && s.rPhase >= v.launchStart
 	if write {
 		if live {
 			if s.r&spilled == 0 {
 				if v.conflicts(s.r, s.rPhase, me) {
-					v.race(th, e, r, off, true, s.r, "read")
+					v.race(th, au.e, r, off, true, s.r, "read")
 				}
 			} else {
 				k := spillKey{r, off}
 				if t := v.spill[k].conflict(v, me); t != 0 {
-					v.race(th, e, r, off, true, t, "read")
+					v.race(th, au.e, r, off, true, t, "read")
 				}
 				delete(v.spill, k)
 			}
 		}
 		s.w, s.wPhase, s.r = me, v.phase, 0
-		return
+	} else {
+		v.read(s, r, off, me)
 	}
+	if v.stats && !r.shared {
+		v.request(th, au, r, off, write)
+	}
+	v.m.costs.Ops++
+}
+
+// read records a read of thread me.
+func (v *vm) read(s *shadowWord, r *region, off int64, me uint32) {
+	live := s.r != 0 && s.rPhase >= v.launchStart
 	switch {
 	case !live:
 		s.r = me

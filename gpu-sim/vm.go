@@ -329,6 +329,14 @@ func (v *vm) exec(fc *fcode, th *vthread) bool {
 			if x[in.b] >= x[in.c] {
 				pc = in.a
 			}
+		case opJNull:
+			if rg[in.b] == nil && x[in.b] == 0 {
+				pc = in.a
+			}
+		case opJNotNull:
+			if rg[in.b] != nil || x[in.b] != 0 {
+				pc = in.a
+			}
 		case opJeqK:
 			if x[in.b] == in.k {
 				pc = in.a
@@ -354,9 +362,22 @@ func (v *vm) exec(fc *fcode, th *vthread) bool {
 				pc = in.a
 			}
 		case opLoad:
-			x[in.a] = v.load(th, fc.aux[in.aux].e, fc.aux[in.aux].site, rg[in.b], x[in.b], x[in.c])
+			// The tree walker's checks, in its order (its own code
+			// reports a failure), then the race check and the counters.
+			r, off := rg[in.b], x[in.b]+x[in.c]
+			if r == nil || r.freed || uint64(off) >= uint64(len(r.data)) || r.host || !r.init[off] {
+				v.badAccess(th, &fc.aux[in.aux], r, x[in.b], x[in.c], false)
+			}
+			v.record(th, &fc.aux[in.aux], r, off, false)
+			x[in.a] = r.data[off]
 		case opStore:
-			v.store(th, fc.aux[in.aux].e, fc.aux[in.aux].site, rg[in.b], x[in.b], x[in.c], x[in.a])
+			r, off := rg[in.b], x[in.b]+x[in.c]
+			if r == nil || r.freed || uint64(off) >= uint64(len(r.data)) || r.host {
+				v.badAccess(th, &fc.aux[in.aux], r, x[in.b], x[in.c], true)
+			}
+			v.record(th, &fc.aux[in.aux], r, off, true)
+			r.data[off] = x[in.a]
+			r.init[off] = true
 		case opTid:
 			x[in.a] = int64(th.tid)
 		case opBid:
@@ -458,47 +479,24 @@ func (v *vm) shared(th *vthread, s *cuda.Shared) *region {
 	return r
 }
 
-// load is a thread's read of element i of the pointer (r, base): the
-// tree walker's checks (its own code reports a failure), the race check,
-// the counters.
-func (v *vm) load(th *vthread, e cuda.Expr, site int32, r *region, base, i int64) int64 {
-	off := base + i
-	if r == nil || r.freed || off < 0 || off >= int64(len(r.data)) || r.host || !r.init[off] {
-		v.ref(th).access(e, ptr{r: r, off: base}, i, false)
-		panic("gpu-sim: the compiled engine's checks disagree with the tree walker's")
-	}
-	v.record(th, e, r, off, false)
-	v.count(th, e, site, r, off, false)
-	return r.data[off]
+// badAccess is an access the checks refuse: the tree walker's access
+// reports it.
+func (v *vm) badAccess(th *vthread, au *auxInfo, r *region, base, i int64, write bool) {
+	v.ref(th).access(au.e, ptr{r: r, off: base}, i, write)
+	panic("gpu-sim: the compiled engine's checks disagree with the tree walker's")
 }
 
-// store is a thread's write of k to element i of the pointer (r, base).
-func (v *vm) store(th *vthread, e cuda.Expr, site int32, r *region, base, i, k int64) {
-	off := base + i
-	if r == nil || r.freed || off < 0 || off >= int64(len(r.data)) || r.host {
-		v.ref(th).access(e, ptr{r: r, off: base}, i, true)
-		panic("gpu-sim: the compiled engine's checks disagree with the tree walker's")
+// request counts an access of global memory in the statistics: its
+// warp's request, and the sector it touches.
+func (v *vm) request(th *vthread, au *auxInfo, r *region, off int64, write bool) {
+	th.counts[au.site]++
+	l := v.l
+	warp := th.block*((l.block+31)/32) + th.tid/32
+	key := reqKey{warp: warp, e: au.e, k: int(th.counts[au.site]), store: write}
+	s := l.reqs[key]
+	if s == nil {
+		s = map[uint64]bool{}
+		l.reqs[key] = s
 	}
-	v.record(th, e, r, off, true)
-	v.count(th, e, site, r, off, true)
-	r.data[off] = k
-	r.init[off] = true
-}
-
-// count counts an access: the statistics' request of its warp (global
-// memory only), and the cost counters' operation.
-func (v *vm) count(th *vthread, e cuda.Expr, site int32, r *region, off int64, write bool) {
-	if v.stats && !r.shared {
-		th.counts[site]++
-		l := v.l
-		warp := th.block*((l.block+31)/32) + th.tid/32
-		key := reqKey{warp: warp, e: e, k: int(th.counts[site]), store: write}
-		s := l.reqs[key]
-		if s == nil {
-			s = map[uint64]bool{}
-			l.reqs[key] = s
-		}
-		s[(r.base+uint64(off*8))/32] = true
-	}
-	v.m.costs.Ops++
+	s[(r.base+uint64(off*8))/32] = true
 }
