@@ -181,6 +181,9 @@ func (r *Row) sample(o *Options, n int, rowStart time.Time, budget time.Duration
 	if err != nil {
 		return sample{}, err
 	}
+	if w.done != nil {
+		defer w.done()
+	}
 	var walls, cpus, fwalls, fcpus []float64
 	s := sample{N: n}
 	sizeStart := time.Now()
