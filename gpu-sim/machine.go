@@ -621,7 +621,7 @@ func (m *machine) free(r *region) {
 	if r.device && !r.freed {
 		m.costs.Release(int64(len(r.data)))
 	}
-	r.freed = true
+	r.freed, r.shadow = true, nil
 }
 
 func (t *thread) load(e cuda.Expr, p ptr, i int64) int64 {

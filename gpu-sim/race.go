@@ -148,7 +148,7 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 	t.m.launch = l
 	defer func() {
 		for _, r := range l.shared {
-			r.freed = true
+			r.freed, r.shadow = true, nil
 		}
 		t.m.launch = nil
 	}()
