@@ -272,7 +272,19 @@ func raceKernel(r *rand.Rand, init bool) string {
 		}
 		b.WriteString("    " + stmt + "\n")
 	}
-	b.WriteString("}\n\nint main(int argc, char **argv) {\n")
+	b.WriteString("}\n")
+	return kernelFile(b.String(), init, fmt.Sprintf("ARRAYSEM_LAUNCH_SYNC(k, %d, %d, err, a);\n    ARRAYSEM_LAUNCH_SYNC(k, %d, %d, err, a);", 1+r.Intn(3), 1+r.Intn(6), 1+r.Intn(2), 1+r.Intn(4)))
+}
+
+// kernelFile is a file of the emitted subset around functions written
+// by hand, the last a kernel k(err, a) that launch launches, on an array
+// a of 8 words (set to 0 first when init) that the file prints.
+func kernelFile(funcs string, init bool, launch string) string {
+	var b strings.Builder
+	b.WriteString(cuda.Prelude + "\nstatic const char *const arraysem_sites[] = {nullptr};\n" +
+		"static const char *const arraysem_inputs[] = {nullptr};\nstatic const char *const arraysem_defaults[] = {nullptr};\n\n")
+	b.WriteString(funcs)
+	b.WriteString("\nint main(int argc, char **argv) {\n")
 	b.WriteString("    arraysem_start(argc, argv, arraysem_inputs, arraysem_defaults, arraysem_sites);\n")
 	b.WriteString("    arraysem_error *err = nullptr;\n    arraysem_cuda(cudaMalloc((void **)&err, sizeof(arraysem_error)), \"cudaMalloc\");\n")
 	b.WriteString("    arraysem_cuda(cudaMemset(err, 0, sizeof(arraysem_error)), \"cudaMemset\");\n")
@@ -280,8 +292,7 @@ func raceKernel(r *rand.Rand, init bool) string {
 	if init {
 		b.WriteString("    arraysem_cuda(cudaMemset(a, 0, 64), \"cudaMemset\");\n")
 	}
-	fmt.Fprintf(&b, "    ARRAYSEM_LAUNCH_SYNC(k, %d, %d, err, a);\n", 1+r.Intn(3), 1+r.Intn(6))
-	fmt.Fprintf(&b, "    ARRAYSEM_LAUNCH_SYNC(k, %d, %d, err, a);\n", 1+r.Intn(2), 1+r.Intn(4))
+	b.WriteString("    " + launch + "\n")
 	b.WriteString("    int64_t *result = arraysem_host_buffer(8);\n")
 	b.WriteString("    arraysem_cuda(cudaMemcpy(result, a, 64, cudaMemcpyDeviceToHost), \"cudaMemcpy\");\n")
 	b.WriteString("    arraysem_print_array(result, 1, 8);\n    arraysem_finish();\n    return 0;\n}\n")
@@ -300,9 +311,7 @@ func TestEnginesRaceKernels(t *testing.T) {
 	}
 	kinds := map[string]int{}
 	for k := 0; k < n; k++ {
-		src := cuda.Prelude + "\nstatic const char *const arraysem_sites[] = {nullptr};\n" +
-			"static const char *const arraysem_inputs[] = {nullptr};\nstatic const char *const arraysem_defaults[] = {nullptr};\n\n" +
-			raceKernel(r, r.Intn(5) > 0)
+		src := raceKernel(r, r.Intn(5) > 0)
 		prog, err := gpusim.Parse("race.cu", src)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src[len(cuda.Prelude):])
@@ -328,4 +337,75 @@ func TestEnginesRaceKernels(t *testing.T) {
 		}
 	}
 	t.Log(kinds)
+}
+
+// TestEnginesRefused: kernels of constructs the emitter does not produce,
+// which the compiled engine does not compile (Engine "compiled" says so),
+// run in the tree walker (Engine ""): the same outcome as the reference,
+// in blocks of 4 threads and 1.
+func TestEnginesRefused(t *testing.T) {
+	for _, c := range []struct{ name, funcs string }{
+		{"two types", `__global__ void k(arraysem_error *err, int64_t *a) {
+    int64_t t = (int64_t)threadIdx.x;
+    int64_t v = 1;
+    if (t == 1) {
+        double v = 2.5;
+    }
+    a[t] = v;
+}
+`},
+		{"use before declaration", `__global__ void k(arraysem_error *err, int64_t *a) {
+    int64_t t = (int64_t)threadIdx.x;
+    if (t == 0) {
+        int64_t w = 7;
+    }
+    a[t] = w;
+}
+`},
+		{"recursion", `__device__ static int64_t f(int64_t n) {
+    if (n == 0) {
+        return 0;
+    }
+    return i64_add(n, f(i64_sub(n, 1)));
+}
+
+__global__ void k(arraysem_error *err, int64_t *a) {
+    int64_t t = (int64_t)threadIdx.x;
+    a[t] = f(t);
+}
+`},
+		{"address of a variable", `__global__ void k(arraysem_error *err, int64_t *a) {
+    int64_t t = (int64_t)threadIdx.x;
+    int64_t *p = &t;
+    a[t] = p[0];
+}
+`},
+		{"a function gpu-sim does not know", `__global__ void k(arraysem_error *err, int64_t *a) {
+    int64_t t = (int64_t)threadIdx.x;
+    a[t] = i64_pow(t, 2);
+}
+`},
+		{"a loop's variable declared again", `__global__ void k(arraysem_error *err, int64_t *a) {
+    int64_t t = (int64_t)threadIdx.x;
+    for (int64_t i = 1; i <= 3; i++) {
+        int64_t i = 5;
+        a[t] = i;
+    }
+}
+`},
+	} {
+		for _, launch := range []string{"ARRAYSEM_LAUNCH(k, 2, 4, err, a);", "ARRAYSEM_LAUNCH(k, 1, 1, err, a);"} {
+			prog, err := gpusim.Parse("refused.cu", kernelFile(c.funcs, true, launch))
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			_, _, err = gpusim.Run(prog, nil, gpusim.Options{Engine: "compiled"})
+			if err == nil || !strings.Contains(err.Error(), "the compiled engine cannot run k") {
+				t.Errorf("%s: the compiled engine: %v, want a refusal", c.name, err)
+			}
+			if d := engines(prog, nil, gpusim.Options{}, ""); d != "" {
+				t.Errorf("%s: %s", c.name, d)
+			}
+		}
+	}
 }
