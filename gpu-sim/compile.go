@@ -122,7 +122,7 @@ type instr struct {
 type auxInfo struct {
 	ticks  []cuda.Pos
 	e      cuda.Expr // an access's Index; a cast
-	site   int32     // an access's index among the run's accesses
+	site   int32     // an access's site (compiler.sites)
 	call   *cuda.Call
 	fn     *cuda.Func // an inlined function that ends without return
 	args   []argReg
@@ -160,11 +160,13 @@ type compiler struct {
 	m     *machine
 	funcs map[*cuda.Func]*fcode
 	fails map[*cuda.Func]error
-	sites int32 // the accesses compiled so far (statistics count per access)
+	// The accesses by site (the statistics count a thread's executions
+	// of each, wherever a __device__ function is inlined).
+	sites map[*cuda.Index]int32
 }
 
 func newCompiler(m *machine) *compiler {
-	return &compiler{m: m, funcs: map[*cuda.Func]*fcode{}, fails: map[*cuda.Func]error{}}
+	return &compiler{m: m, funcs: map[*cuda.Func]*fcode{}, fails: map[*cuda.Func]error{}, sites: map[*cuda.Index]int32{}}
 }
 
 // kernel is the compiled kernel fn, or nil and why not.
@@ -592,8 +594,11 @@ func (f *fcomp) assign(s *cuda.Assign) {
 // access is the side-table entry of an access (its site for the
 // statistics).
 func (f *fcomp) access(e *cuda.Index) int32 {
-	site := f.c.sites
-	f.c.sites++
+	site, ok := f.c.sites[e]
+	if !ok {
+		site = int32(len(f.c.sites))
+		f.c.sites[e] = site
+	}
 	return f.addAux(auxInfo{e: e, site: site})
 }
 

@@ -409,3 +409,32 @@ __global__ void k(arraysem_error *err, int64_t *a) {
 		}
 	}
 }
+
+// TestEnginesInlined: a __device__ function that reads memory, called
+// from two places of a kernel (the compiled engine inlines it at each):
+// its accesses are one instruction to the statistics, as in the tree
+// walker, whose requests count a warp's executions of each.
+func TestEnginesInlined(t *testing.T) {
+	src := kernelFile(`__device__ static int64_t get(int64_t *a, int64_t i) {
+    return a[i64_mod(i, 8)];
+}
+
+__global__ void k(arraysem_error *err, int64_t *a) {
+    int64_t t = (int64_t)threadIdx.x;
+    int64_t g = i64_add(i64_mul((int64_t)blockIdx.x, (int64_t)blockDim.x), t);
+    int64_t v = get(a, g);
+    if (i64_mod(g, 3) == 0) {
+        v = i64_add(v, get(a, i64_mul(g, 5)));
+    }
+}
+`, true, "ARRAYSEM_LAUNCH(k, 2, 40, err, a);")
+	prog, err := gpusim.Parse("inlined.cu", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range engineOptions {
+		if d := engines(prog, nil, o, "compiled"); d != "" {
+			t.Error(d)
+		}
+	}
+}

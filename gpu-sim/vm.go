@@ -91,7 +91,7 @@ func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []v
 	newThread := func() *vthread {
 		th := &vthread{x: make([]int64, fc.nregs), rg: make([]*region, fc.nregs)}
 		if v.stats {
-			th.counts = make([]int32, m.compiler.sites)
+			th.counts = make([]int32, len(m.compiler.sites))
 		}
 		return th
 	}
