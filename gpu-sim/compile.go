@@ -293,6 +293,9 @@ func (f *fcomp) slots() {
 		}
 	}
 	for _, p := range f.fn.Params {
+		if _, ok := f.vars[p.Name]; ok {
+			refuse("%s has two parameters %s", f.fn.Name, p.Name)
+		}
 		add(p.Name, kindOf(p.Type))
 	}
 	var walk func(ss []cuda.Stmt)

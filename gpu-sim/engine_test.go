@@ -385,6 +385,16 @@ __global__ void k(arraysem_error *err, int64_t *a) {
     a[t] = i64_pow(t, 2);
 }
 `},
+		{"a parameter twice", `__device__ static int64_t f(int64_t n, int64_t n) {
+    return n;
+}
+
+__global__ void k(arraysem_error *err, int64_t *a) {
+    int64_t t = (int64_t)threadIdx.x;
+    a[t] = f(t, 3);
+    a[i64_add(t, 4)] = t;
+}
+`},
 		{"a loop's variable declared again", `__global__ void k(arraysem_error *err, int64_t *a) {
     int64_t t = (int64_t)threadIdx.x;
     for (int64_t i = 1; i <= 3; i++) {
