@@ -191,11 +191,9 @@ func (v *vm) read(s *shadowWord, r *region, off int64, me uint32) {
 }
 
 // race stops the run with the tree walker's message: th's access races
-// with the other thread's (a write, or a read).
+// with the other thread's (it wrote, or read).
 func (v *vm) race(th *vthread, e cuda.Expr, r *region, off int64, write bool, other uint32, did string) {
-	verb := map[bool]string{true: "writes", false: "reads"}
 	g := int(other) - 1
 	o := &thread{gtid: g, block: g / v.blockDim, tid: g % v.blockDim}
-	addr := r.base + uint64(off*8)
-	v.ref(th).fail(cuda.ExprPos(e), "race", "data race in %s: %s %s address 0x%x, which %s %s", v.l.kernel, v.ref(th).who(), verb[write], addr, o.who(), did)
+	v.ref(th).raced(e, v.l.kernel, write, r.base+uint64(off*8), o.who(), did)
 }

@@ -152,15 +152,13 @@ func (v *vm) runBlock(fc *fcode, b int, threads []*vthread) {
 				continue
 			}
 			if at != nil && th.at != at {
-				panic(stop{&Error{File: v.m.prog.Name, Pos: th.at.Pos, Kind: "divergence",
-					Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, %s at the one of line %d", v.launch.Kernel, b, v.ref(th).who(), v.who(parked[0]), at.Pos.Line)}})
+				panic(stop{v.m.divergent(v.launch.Kernel, b, th.at, v.who(th), v.who(parked[0]), at)})
 			}
 			at = th.at
 			parked = append(parked, th)
 		}
 		if at != nil && finished != nil {
-			panic(stop{&Error{File: v.m.prog.Name, Pos: at.Pos, Kind: "divergence",
-				Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, which %s never reaches (it returned)", v.launch.Kernel, b, v.who(parked[0]), v.who(finished))}})
+			panic(stop{v.m.unreached(v.launch.Kernel, b, at, v.who(parked[0]), v.who(finished))})
 		}
 		if len(parked) > 0 {
 			v.nextPhase()
@@ -169,6 +167,7 @@ func (v *vm) runBlock(fc *fcode, b int, threads []*vthread) {
 	}
 }
 
+// who names th as the tree walker does.
 func (v *vm) who(th *vthread) string {
 	return (&thread{gtid: th.gtid, block: th.block, tid: th.tid}).who()
 }
