@@ -164,13 +164,23 @@ type machine struct {
 // printed; the error is an *Error (a stuck state of the program, or what
 // the simulator caught).
 func Run(prog *Program, args []string, opts Options) (string, *Stats, error) {
+	return newMachine(prog, opts).run(args)
+}
+
+// newMachine is a machine ready to run prog.
+func newMachine(prog *Program, opts Options) *machine {
 	if opts.Block <= 0 {
 		opts.Block = 256
 	}
 	if opts.Schedule.Kind == "" {
 		opts.Schedule.Kind = "in-order"
 	}
-	m := &machine{prog: prog, opts: opts, next: 1 << 20, rnd: rand.New(rand.NewSource(opts.Schedule.Seed)), stats: newStats(), chain: map[*region]ptr{}}
+	return &machine{prog: prog, opts: opts, next: 1 << 20, rnd: rand.New(rand.NewSource(opts.Schedule.Seed)), stats: newStats(), chain: map[*region]ptr{}}
+}
+
+// run runs the program's main with NAME=VALUE arguments.
+func (m *machine) run(args []string) (string, *Stats, error) {
+	prog, opts := m.prog, m.opts
 	main := prog.funcs["main"]
 	h := &thread{m: m, fn: main, vars: map[string]*value{}, gtid: -1}
 	if len(main.Params) == 2 {
