@@ -448,3 +448,77 @@ __global__ void k(arraysem_error *err, int64_t *a) {
 		}
 	}
 }
+
+// TestEnginesPhases: the compiled engine's barrier phases, started near
+// where they are renumbered (2^31, at a launch's start, every shadow
+// cleared), find what the tree walker finds: on the random kernels of
+// TestEnginesRaceKernels (two launches each) and the fold with each
+// barrier cut.
+func TestEnginesPhases(t *testing.T) {
+	var progs []*gpusim.Program
+	r := rand.New(rand.NewSource(9))
+	for k := 0; k < 300; k++ {
+		prog, err := gpusim.Parse("race.cu", raceKernel(r, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, prog)
+	}
+	src := emitFold(t)
+	lines := strings.SplitAfter(src, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "__syncthreads();" {
+			prog, err := gpusim.Parse("cut.cu", strings.Join(lines[:i], "")+strings.Join(lines[i+1:], ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			progs = append(progs, prog)
+		}
+	}
+	// Threads of a block read a word in both launches; in the second a
+	// thread of another block writes it: a race only there, after the
+	// phases are renumbered.
+	prog, err := gpusim.Parse("phases.cu", kernelFile(`__global__ void k(arraysem_error *err, int64_t *a) {
+    int64_t t = (int64_t)threadIdx.x;
+    int64_t g = i64_add(i64_mul((int64_t)blockIdx.x, (int64_t)blockDim.x), t);
+    int64_t v = a[0];
+    if ((int64_t)gridDim.x == 2) {
+        if (g == 4) {
+            a[0] = 1;
+        }
+    }
+}
+`, true, "ARRAYSEM_LAUNCH(k, 1, 4, err, a);\n    ARRAYSEM_LAUNCH(k, 2, 4, err, a);"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progs = append(progs, prog)
+	for _, prog := range progs {
+		var args []string
+		if prog.Name == "cut.cu" {
+			args = []string{"n=30"}
+		}
+		for _, o := range []gpusim.Options{{Block: 4, Stats: true}, {Block: 2, Stats: true, Schedule: gpusim.Schedule{Kind: "reverse"}}} {
+			o.Engine = "reference"
+			want := outcomeOf(gpusim.Run(prog, args, o))
+			if strings.Contains(want, "input") {
+				t.Fatalf("%s: %s", prog.Name, want)
+			}
+			o.Engine = "compiled"
+			for _, from := range []uint32{gpusim.MaxPhase - 3, gpusim.MaxPhase - 1} {
+				if got := outcomeOf(gpusim.RunFromPhase(prog, args, o, from)); got != want {
+					t.Fatalf("%s %+v, phases from %d: %s\nthe tree walker: %s\n%s", prog.Name, o, from, got, want, prog.Text[len(cuda.Prelude):])
+				}
+			}
+		}
+	}
+}
+
+func outcomeOf(out string, st *gpusim.Stats, err error) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%v\n", out, err)
+	if st != nil {
+		st.Print(&b)
+	}
+	return b.String()
+}
