@@ -277,7 +277,7 @@ func (m *machine) divergent(kernel string, b int, at *cuda.Call, who, first stri
 }
 
 // unreached is barrier divergence in a block: thread who waits at the
-// barrier at, which thread returned has left the kernel without.
+// barrier at, which thread returned never reaches.
 func (m *machine) unreached(kernel string, b int, at *cuda.Call, who, returned string) error {
 	return &Error{File: m.prog.Name, Pos: at.Pos, Kind: "divergence",
 		Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, which %s never reaches (it returned)", kernel, b, who, returned)}
