@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -188,9 +189,11 @@ func TestStandalone(t *testing.T) {
 
 // TestHostBarrier builds gpu-sim's planted barrier program (every thread of a
 // kernel waits at one __syncthreads) to PTX and for the host, where a block's
-// threads are OS threads meeting at a barrier: with blocks of 2 threads
+// threads are fibres meeting at a barrier: with blocks of 2 threads
 // all of them reach it; with 256, the threads past the kernel's bound
-// return first and no longer count, so the others pass.
+// return first and no longer count, so the others pass. With the planted
+// out-of-bounds write as well, AddressSanitizer reports the write inside
+// the fibre, in the kernel.
 func TestHostBarrier(t *testing.T) {
 	needClang(t)
 	src, err := planted.Program("..", "barrier")
@@ -212,5 +215,22 @@ func TestHostBarrier(t *testing.T) {
 		if got.Status != 0 || got.Stdout != want || got.Stderr != "" {
 			t.Errorf("blocks of %s: status %d, %q, %s", block, got.Status, got.Stdout, got.Stderr)
 		}
+	}
+	oob, err := os.ReadFile(filepath.Join("..", planted.Dir, "oob.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := planted.Apply("oob.txt", src, string(oob))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err = cuda.Build(cuda.HostCommand, bad, dir, "barrier_oob", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ARRAYSEM_BLOCK", "2")
+	got := cuda.Exec(bin, []string{"n=4", "m=2"}, time.Minute)
+	if got.Status == 0 || !strings.Contains(got.Stderr, "AddressSanitizer: heap-buffer-overflow") || !strings.Contains(got.Stderr, "in arraysem_kernel_1") {
+		t.Errorf("an out-of-bounds write after a barrier: status %d, %q, %s", got.Status, got.Stdout, got.Stderr)
 	}
 }

@@ -126,12 +126,8 @@ func TestFoldsAssertMessage(t *testing.T) {
 
 // TestFoldLarge: a parallel reduce and scan of 10^5 elements in gpu-sim
 // (threads fold chunks of two elements with blocks of 256) agree with the
-// interpreter. gpu-sim interprets every statement of every thread, so this
-// takes seconds; -short skips it.
+// interpreter.
 func TestFoldLarge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("10^5 elements in gpu-sim take seconds")
-	}
 	p := foldProgram(t, "large", `input n : int;
 var s : int;
 reduce s <- 0 for i <= n do var v : int; v <- i * i % 1000; yield v combine a, b do var c : int; c <- a + b; yield c done;

@@ -12,7 +12,18 @@
 // waits at __syncthreads runs its block's threads as coroutines meeting
 // at the barrier; each block has its own instance of a __shared__ array,
 // and __device__ functions (the parts of the emitter's parallel reduce
-// and scan, fold.go) run in a scope of their own. Floats (float.go) are
+// and scan, fold.go) run in a scope of their own.
+//
+// Two engines run the kernels. The tree walker (machine.go, race.go) is
+// the reference: it interprets the syntax, a goroutine for each thread
+// of a block with barriers, a map cell for each address the races track.
+// The compiled engine, the default (Options.Engine), compiles a kernel
+// once a run to a register machine's code (compile.go, vm.go), each
+// thread a loop over instructions that a barrier suspends, and tracks
+// races in compact shadow memory (shadow.go); it reports every failure
+// with the tree walker's own code, and leaves to it the kernels it
+// cannot compile exactly. The tests hold the two to the same output,
+// errors and statistics (engine_test.go). Floats (float.go) are
 // Go float64s computed with Go's math package, as the interpreter
 // computes them, and stored in memory as their bits. While it runs, the machine checks (race.go) that no two
 // threads of a launch access one address, one of them writing, without a

@@ -23,6 +23,13 @@ type Options struct {
 	// interpreter's heap limit).
 	Fuel     int64
 	MaxElems int64
+	// Engine runs the kernels: "" compiles each kernel once to the
+	// register machine of compile.go and vm.go, leaving to the tree
+	// walker a kernel it cannot compile; "reference" runs every kernel in
+	// the tree walker (machine.go), the engine the compiled one is
+	// checked against; "compiled" refuses a kernel it cannot compile (a
+	// test's check that the emitted kernels are all compiled).
+	Engine string
 }
 
 // Schedule is the order in which a launch's blocks, and a block's threads,
@@ -73,6 +80,7 @@ type region struct {
 	base   uint64 // its address, 256-byte aligned, for sectors and messages
 	data   []int64
 	init   []bool
+	shadow []shadowWord // the compiled engine's race state, made at the first access of a kernel
 	freed  bool
 	shared bool   // a block's __shared__ array (no global requests)
 	what   string // how it was allocated, for messages
@@ -148,19 +156,32 @@ type machine struct {
 	chain   map[*region]ptr   // a block a thread allocated in a loop → the one before it in its chain
 	costs   semantics.Stats   // the cost counters (stats.go)
 	kept    []semantics.Array // the results arraysem_keep_ kept, for arraysem_print_source
+	// The compiled engine: its kernels, and the last phase (shadow.go).
+	compiler *compiler
+	phase    uint32
 }
 
 // Run runs a parsed program with NAME=VALUE arguments and returns what it
 // printed; the error is an *Error (a stuck state of the program, or what
 // the simulator caught).
 func Run(prog *Program, args []string, opts Options) (string, *Stats, error) {
+	return newMachine(prog, opts).run(args)
+}
+
+// newMachine is a machine ready to run prog.
+func newMachine(prog *Program, opts Options) *machine {
 	if opts.Block <= 0 {
 		opts.Block = 256
 	}
 	if opts.Schedule.Kind == "" {
 		opts.Schedule.Kind = "in-order"
 	}
-	m := &machine{prog: prog, opts: opts, next: 1 << 20, rnd: rand.New(rand.NewSource(opts.Schedule.Seed)), stats: newStats(), chain: map[*region]ptr{}}
+	return &machine{prog: prog, opts: opts, next: 1 << 20, rnd: rand.New(rand.NewSource(opts.Schedule.Seed)), stats: newStats(), chain: map[*region]ptr{}}
+}
+
+// run runs the program's main with NAME=VALUE arguments.
+func (m *machine) run(args []string) (string, *Stats, error) {
+	prog, opts := m.prog, m.opts
 	main := prog.funcs["main"]
 	h := &thread{m: m, fn: main, vars: map[string]*value{}, gtid: -1}
 	if len(main.Params) == 2 {
@@ -611,7 +632,7 @@ func (m *machine) free(r *region) {
 	if r.device && !r.freed {
 		m.costs.Release(int64(len(r.data)))
 	}
-	r.freed = true
+	r.freed, r.shadow = true, nil
 }
 
 func (t *thread) load(e cuda.Expr, p ptr, i int64) int64 {
@@ -963,17 +984,29 @@ func satAdd(a, b int64) int64 {
 // callArgs evaluates a call's arguments; n is argument i as an integer,
 // and want fails the run unless the call has k arguments.
 func (t *thread) callArgs(c *cuda.Call) (args []value, n func(i int) int64, want func(k int)) {
-	args = make([]value, len(c.Args))
+	args = t.evalArgs(c)
+	n, want = t.argFuncs(c, args)
+	return args, n, want
+}
+
+// evalArgs evaluates a call's arguments, in order.
+func (t *thread) evalArgs(c *cuda.Call) []value {
+	args := make([]value, len(c.Args))
 	for i, a := range c.Args {
 		args[i] = t.eval(a)
 	}
+	return args
+}
+
+// argFuncs are callArgs' n and want for arguments already evaluated.
+func (t *thread) argFuncs(c *cuda.Call, args []value) (n func(i int) int64, want func(k int)) {
 	n = func(i int) int64 { return t.asInt(c.Args[i], args[i]) }
 	want = func(k int) {
 		if len(args) != k {
 			t.fail(c.Pos, "unsupported", "unsupported construct: %s with %d arguments", c.Fun, len(args))
 		}
 	}
-	return args, n, want
+	return n, want
 }
 
 // i64 is the prelude's i64_ functions, for host and device calls alike:

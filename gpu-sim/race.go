@@ -14,6 +14,24 @@ type launchState struct {
 	shadow      map[uint64]*cell
 	reqs        map[reqKey]map[uint64]bool // a warp's execution of an access → its sectors
 	shared      map[sharedKey]*region      // the blocks' __shared__ arrays
+	// The requests of reqs counted so far (flush): loads, their sectors,
+	// stores, theirs.
+	ldReqs, ldSects, stReqs, stSects int64
+}
+
+// flush counts the requests of reqs and empties it (the compiled engine
+// flushes after each block, so that reqs holds one block's).
+func (l *launchState) flush() {
+	for key, sectors := range l.reqs {
+		if key.store {
+			l.stReqs++
+			l.stSects += int64(len(sectors))
+		} else {
+			l.ldReqs++
+			l.ldSects += int64(len(sectors))
+		}
+	}
+	clear(l.reqs)
 }
 
 // access is one thread's access to an address, with the barrier epoch it
@@ -55,14 +73,13 @@ func (l *launchState) record(t *thread, e cuda.Expr, addr uint64, write, shared 
 		c = &cell{}
 		l.shadow[addr] = c
 	}
-	verb := map[bool]string{true: "writes", false: "reads"}
 	if c.w != nil && conflict(*c.w, t, write) {
-		t.fail(cuda.ExprPos(e), "race", "data race in %s: %s %s address 0x%x, which %s wrote", l.kernel, t.who(), verb[write], addr, c.w.t.who())
+		t.raced(e, l.kernel, write, addr, c.w.t.who(), "wrote")
 	}
 	if write {
 		for _, r := range c.reads {
 			if conflict(r, t, true) {
-				t.fail(cuda.ExprPos(e), "race", "data race in %s: %s writes address 0x%x, which %s read", l.kernel, t.who(), addr, r.t.who())
+				t.raced(e, l.kernel, true, addr, r.t.who(), "read")
 			}
 		}
 		c.w, c.reads = &access{t: t, epoch: t.epoch, write: true}, nil
@@ -82,6 +99,13 @@ func (l *launchState) record(t *thread, e cuda.Expr, addr uint64, write, shared 
 		l.reqs[key] = s
 	}
 	s[addr/32] = true
+}
+
+// raced stops the run on a race: t's access (e, a write or a read) of
+// addr and the other thread's earlier one (it wrote, or read).
+func (t *thread) raced(e cuda.Expr, kernel string, write bool, addr uint64, other, did string) {
+	verb := map[bool]string{true: "writes", false: "reads"}
+	t.fail(cuda.ExprPos(e), "race", "data race in %s: %s %s address 0x%x, which %s %s", kernel, t.who(), verb[write], addr, other, did)
 }
 
 // hasBarrier tells whether a kernel waits at __syncthreads.
@@ -130,7 +154,7 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 	t.m.launch = l
 	defer func() {
 		for _, r := range l.shared {
-			r.freed = true
+			r.freed, r.shadow = true, nil
 		}
 		t.m.launch = nil
 	}()
@@ -138,6 +162,14 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 	sync := hasBarrier(fn.Body)
 	if s.Sync != sync && sync {
 		t.fail(s.Pos, "unsupported", "unsupported construct: %s waits at __syncthreads, so its launch must be ARRAYSEM_LAUNCH_SYNC", s.Kernel)
+	}
+	// The compiled engine names a thread in 31 bits.
+	if grid*block < spilled {
+		if fc := t.m.compiled(fn); fc != nil {
+			t.runCompiled(s, fc, l, args, sync)
+			t.m.stats.add(l)
+			return
+		}
 	}
 	mk := func(b, i int) *thread {
 		t.tick(s.Pos)
@@ -220,16 +252,14 @@ func (t *thread) runBlock(s *cuda.Launch, b int, order []int, mk func(b, i int) 
 			}
 			if at != nil && m.at != at {
 				abort(len(threads), append(append(parked, l), running[k+1:]...))
-				return &Error{File: t.m.prog.Name, Pos: m.at.Pos, Kind: "divergence",
-					Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, %s at the one of line %d", s.Kernel, b, m.t.who(), parked[0].th.who(), at.Pos.Line)}
+				return t.m.divergent(s.Kernel, b, m.at, m.t.who(), parked[0].th.who(), at)
 			}
 			at = m.at
 			parked = append(parked, l)
 		}
 		if at != nil && finished != nil {
 			abort(len(threads), parked)
-			return &Error{File: t.m.prog.Name, Pos: at.Pos, Kind: "divergence",
-				Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, which %s never reaches (it returned)", s.Kernel, b, parked[0].th.who(), finished.who())}
+			return t.m.unreached(s.Kernel, b, at, parked[0].th.who(), finished.who())
 		}
 		for _, l := range parked {
 			l.th.epoch++
@@ -237,6 +267,20 @@ func (t *thread) runBlock(s *cuda.Launch, b int, order []int, mk func(b, i int) 
 		running = parked
 	}
 	return nil
+}
+
+// divergent is barrier divergence in a block: thread who waits at the
+// barrier at, another (first) at the barrier other.
+func (m *machine) divergent(kernel string, b int, at *cuda.Call, who, first string, other *cuda.Call) error {
+	return &Error{File: m.prog.Name, Pos: at.Pos, Kind: "divergence",
+		Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, %s at the one of line %d", kernel, b, who, first, other.Pos.Line)}
+}
+
+// unreached is barrier divergence in a block: thread who waits at the
+// barrier at, which thread returned never reaches.
+func (m *machine) unreached(kernel string, b int, at *cuda.Call, who, returned string) error {
+	return &Error{File: m.prog.Name, Pos: at.Pos, Kind: "divergence",
+		Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, which %s never reaches (it returned)", kernel, b, who, returned)}
 }
 
 type abortErr struct{}
@@ -263,7 +307,14 @@ func (t *thread) deviceCall(c *cuda.Call) value {
 	if fn := t.m.prog.funcs[c.Fun]; fn != nil && fn.Device {
 		return t.callDevice(c, fn)
 	}
-	args, n, want := t.callArgs(c)
+	return t.deviceBuiltin(c, t.evalArgs(c))
+}
+
+// deviceBuiltin runs a prelude function a thread calls, on its evaluated
+// arguments; the compiled engine (compile.go) calls it too, so both
+// engines share every native function but the hottest.
+func (t *thread) deviceBuiltin(c *cuda.Call, args []value) value {
+	n, want := t.argFuncs(c, args)
 	if v, ok := i64(c.Fun, n, want); ok {
 		return v
 	}

@@ -52,15 +52,11 @@ func (s *Stats) add(l *launchState) {
 	}
 	k.Launches++
 	k.Threads += int64(l.grid) * int64(l.block)
-	for key, sectors := range l.reqs {
-		if key.store {
-			k.StoreRequests++
-			k.StoreSectors += int64(len(sectors))
-		} else {
-			k.LoadRequests++
-			k.LoadSectors += int64(len(sectors))
-		}
-	}
+	l.flush()
+	k.LoadRequests += l.ldReqs
+	k.LoadSectors += l.ldSects
+	k.StoreRequests += l.stReqs
+	k.StoreSectors += l.stSects
 }
 
 // Total sums the kernels' counters.

@@ -21,8 +21,9 @@
 #if defined(ARRAYSEM_HOST)
 // CUDA on the CPU: a launch runs its blocks one after another and, within
 // a block, its threads one after another, unless the kernel waits at
-// __syncthreads, when the block's threads are OS threads meeting at a
-// barrier. Device memory is host memory, so the sanitizers see every access.
+// __syncthreads, when the block's threads are fibres (on x86-64 Linux; OS
+// threads elsewhere) meeting at a barrier. Device memory is host memory,
+// so the sanitizers see every access.
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -82,6 +83,130 @@ static unsigned long long arraysem_cas(unsigned long long *a, unsigned long long
   if (old == cmp) *a = v;
   return old;
 }
+// A block whose threads wait at __syncthreads runs them as fibres on the
+// launching thread, where a switch saves and restores the registers a
+// call preserves (no system call), told to AddressSanitizer so that it
+// follows the stacks: each fibre runs until it waits at a barrier or
+// returns, in thread order; when every fibre that has not returned waits,
+// the round ends and the next resumes them past the barrier (a thread
+// that has returned no longer counts). Elsewhere the threads are OS
+// threads meeting at a barrier.
+#if defined(__x86_64__) && defined(__linux__)
+#define ARRAYSEM_FIBRES 1
+#include <sys/mman.h>
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARRAYSEM_ASAN_FIBRES 1
+#endif
+#elif defined(__SANITIZE_ADDRESS__)
+#define ARRAYSEM_ASAN_FIBRES 1
+#endif
+#if defined(ARRAYSEM_ASAN_FIBRES)
+extern "C" void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
+extern "C" void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
+#endif
+// arraysem_switch(from, to) saves the callee-saved registers on the
+// current stack, its stack pointer in *from, and resumes the stack to.
+extern "C" void arraysem_switch(void **from, void *to);
+asm(R"(
+  .text
+  .p2align 4
+  .type arraysem_switch, @function
+arraysem_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size arraysem_switch, .-arraysem_switch
+)");
+struct arraysem_fibre {
+  void *sp;
+  char *stack;  // its lowest usable byte (a guard page lies below)
+  void *fake;   // AddressSanitizer's fake stack, while switched away
+  bool done;
+};
+static const size_t arraysem_fibre_stack = (size_t)256 << 10;
+static arraysem_fibre *arraysem_fibres;
+static unsigned arraysem_nfibres;
+static arraysem_fibre *arraysem_current_fibre;
+static void *arraysem_launcher_sp, *arraysem_launcher_fake;
+static const void *arraysem_launcher_bottom;
+static size_t arraysem_launcher_size;
+static void (*arraysem_fibre_body)(void *);
+static void *arraysem_fibre_arg;
+static void arraysem_to_fibre(arraysem_fibre *f) {
+  arraysem_current_fibre = f;
+#if defined(ARRAYSEM_ASAN_FIBRES)
+  __sanitizer_start_switch_fiber(&arraysem_launcher_fake, f->stack, arraysem_fibre_stack);
+#endif
+  arraysem_switch(&arraysem_launcher_sp, f->sp);
+#if defined(ARRAYSEM_ASAN_FIBRES)
+  __sanitizer_finish_switch_fiber(arraysem_launcher_fake, nullptr, nullptr);
+#endif
+  arraysem_current_fibre = nullptr;
+}
+// to_launcher leaves the fibre f (for good when it is done).
+static void arraysem_to_launcher(arraysem_fibre *f) {
+#if defined(ARRAYSEM_ASAN_FIBRES)
+  __sanitizer_start_switch_fiber(f->done ? nullptr : &f->fake, arraysem_launcher_bottom, arraysem_launcher_size);
+#endif
+  arraysem_switch(&f->sp, arraysem_launcher_sp);
+#if defined(ARRAYSEM_ASAN_FIBRES)
+  __sanitizer_finish_switch_fiber(f->fake, nullptr, nullptr);
+#endif
+}
+static void arraysem_fibre_main() {
+  arraysem_fibre *f = arraysem_current_fibre;
+#if defined(ARRAYSEM_ASAN_FIBRES)
+  __sanitizer_finish_switch_fiber(nullptr, &arraysem_launcher_bottom, &arraysem_launcher_size);
+#endif
+  arraysem_fibre_body(arraysem_fibre_arg);
+  f->done = true;
+  arraysem_to_launcher(f);
+  abort();  // a fibre that is done is never resumed
+}
+// start_fibre readies fibre i (its stack made the first time) to run
+// arraysem_fibre_main: arraysem_switch's frame, whose return enters it as
+// if called.
+static void arraysem_start_fibre(unsigned i) {
+  if (i >= arraysem_nfibres) {
+    arraysem_fibres = (arraysem_fibre *)realloc(arraysem_fibres, (size_t)(i + 1) * sizeof(arraysem_fibre));
+    for (; arraysem_nfibres <= i; arraysem_nfibres++) {
+      size_t page = 4096;
+      char *m = (char *)mmap(nullptr, arraysem_fibre_stack + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED) {
+        fprintf(stderr, "arraysem: no memory for a thread's stack\n");
+        _Exit(1);
+      }
+      mprotect(m, page, PROT_NONE);
+      arraysem_fibres[arraysem_nfibres].stack = m + page;
+    }
+  }
+  arraysem_fibre *f = &arraysem_fibres[i];
+  void **top = (void **)(f->stack + arraysem_fibre_stack);
+  top[-1] = nullptr;                           // the entry's return address
+  top[-2] = (void *)&arraysem_fibre_main;      // where arraysem_switch returns
+  for (int r = 3; r <= 8; r++) top[-r] = nullptr;  // rbp, rbx, r12-r15
+  f->sp = top - 8;
+  f->fake = nullptr;
+  f->done = false;
+}
+template <class F>
+static void arraysem_call(void *f) {
+  (*(F *)f)();
+}
+#endif
 // A reusable barrier for one block's OS threads.
 struct arraysem_barrier {
   std::mutex m;
@@ -90,6 +215,12 @@ struct arraysem_barrier {
 };
 static thread_local arraysem_barrier *arraysem_current_barrier;
 static void __syncthreads() {
+#if defined(ARRAYSEM_FIBRES)
+  if (arraysem_current_fibre != nullptr) {
+    arraysem_to_launcher(arraysem_current_fibre);
+    return;
+  }
+#endif
   arraysem_barrier *b = arraysem_current_barrier;
   if (b == nullptr) return;
   std::unique_lock<std::mutex> l(b->m);
@@ -112,6 +243,20 @@ static void arraysem_launch(unsigned grid, unsigned block, bool sync, F f) {
       }
       continue;
     }
+#if defined(ARRAYSEM_FIBRES)
+    arraysem_fibre_body = &arraysem_call<F>;
+    arraysem_fibre_arg = &f;
+    for (unsigned t = 0; t < block; t++) arraysem_start_fibre(t);
+    for (unsigned live = block; live > 0;) {
+      for (unsigned t = 0; t < block; t++) {
+        if (arraysem_fibres[t].done) continue;
+        gridDim = {grid, 1, 1}, blockDim = {block, 1, 1}, blockIdx = {g, 0, 0}, threadIdx = {t, 0, 0};
+        arraysem_to_fibre(&arraysem_fibres[t]);
+        if (arraysem_fibres[t].done) live--;
+      }
+    }
+    continue;
+#endif
     arraysem_barrier b;
     b.n = block;
     std::vector<std::thread> ts;

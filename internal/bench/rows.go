@@ -2,11 +2,13 @@ package bench
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/lang"
 	proofstests "github.com/arraysem/arraysem/proofs-tests"
 	"github.com/arraysem/arraysem/semantics"
@@ -46,6 +48,7 @@ type work struct {
 	run   func() (int, error) // returns the steps or items done
 	floor func() error
 	note  func() string // what the runs found that the table should say ("" for nothing)
+	done  func()        // when the size is measured: remove what setup made (nil for nothing)
 }
 
 // Work makes the named row ready to run at size n, for a benchmark: run
@@ -172,6 +175,28 @@ var Rows = []*Row{
 		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{10_000, 100_000},
 		budget: 12 * time.Second, quickBudget: time.Second,
 		setup: fusionRun},
+	{Name: "gpu-sim-scan", Workload: "gpu-sim, typed scan-init of (+ 1 iota) then reduce", Unit: "ns/iteration", unitName: "elem",
+		Target: "≤ 2 s, ≤ 200 MB at 10^6", targetTime: 2, targetN: 1_000_000, targetPeak: 200 << 20, growth: true,
+		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
+		budget: 12 * time.Second, quickBudget: time.Second,
+		setup: simRun(scanRemora, false)},
+	{Name: "gpu-sim-reduce", Workload: "gpu-sim, typed reduce-init of (+ 1 iota) / IMP big", Unit: "ns/iteration", unitName: "elem",
+		Target: "≤ 0.5 s at 10^6", targetTime: 0.5, targetN: 1_000_000, floorName: "IMP big", growth: true,
+		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: simRun(reduceRemora, true)},
+	{Name: "gpu-sim-reduce-1e8", Workload: "gpu-sim, typed reduce-init of (+ 1 iota), large", Unit: "ns/iteration", unitName: "elem",
+		Target: "≤ 60 s at 10^8", targetTime: 60, targetN: 100_000_000, growth: true,
+		sizes: []int{1_000_000, 10_000_000, 100_000_000}, quick: []int{100_000, 1_000_000},
+		budget: 40 * time.Second, quickBudget: time.Second,
+		setup: simRun(reduceRemora, false)},
+	{Name: "host-scan", Workload: "sanitized host build of the scan-init then reduce, run", Unit: "ns/iteration", unitName: "elem",
+		Target: "≤ 3 s at 10^6 (blocks of 256)", targetTime: 3, targetN: 1_000_000, growth: true,
+		// Each size is built first (seconds with clang++ and the
+		// sanitizers), which the budget counts.
+		sizes: []int{100_000, 1_000_000}, quick: []int{1000, 10_000},
+		budget: 25 * time.Second, quickBudget: 5 * time.Second,
+		setup: hostRun(scanRemora)},
 	{Name: "prove-fun-funmem-imp", Workload: "campaign fun-funmem-imp", Unit: "programs/s", unitName: "programs",
 		Target: "≥ 1000 programs/s per core", targetRate: 1000,
 		sizes: []int{100, 200}, quick: []int{10},
@@ -511,6 +536,81 @@ func fusionRun(_ *Options, n int) (*work, error) {
 			return fmt.Sprintf("peak live words %s fused, %s unfused", peak(fused), peak(p))
 		},
 	}, nil
+}
+
+// The CUDA rows' programs, the integration programs: a scan of n
+// elements whose n+1 results a reduce sums, and a reduce of n elements.
+// The formats get n and n+1.
+const (
+	scanRemora   = "(define xs (scan-init{int | %[1]d [] []} + 0 (+ 1 iota{ | [%[1]d]})))\n(reduce-init{int | %[2]d [] []} + 0 xs)"
+	reduceRemora = "(reduce-init{int | %[1]d [] []} + 0 (+ 1 iota{ | [%[1]d]}))"
+)
+
+// toCUDA compiles a Remora row's program to CUDA as compile --to cuda
+// does (the optimising passes on), returning the stages.
+func toCUDA(format string, n int) ([]lang.Stage, error) {
+	p, err := load(".remora", fmt.Sprintf(format, n, n+1))
+	if err != nil {
+		return nil, err
+	}
+	return check.NewRegistry().Compile(p, cuda.LanguageName, lang.Options{})
+}
+
+// simRun is a Remora program compiled to CUDA and run in gpu-sim; with
+// impFloor, the floor is its IMP stage under IMP's big-step.
+func simRun(format string, impFloor bool) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		st, err := toCUDA(format, n)
+		if err != nil {
+			return nil, err
+		}
+		run := runner(st[len(st)-1].Program, "sim", nil, false)
+		w := &work{run: func() (int, error) { _, err := run(); return n, err }}
+		if impFloor {
+			// The IMP stage is EmitCUDA's input.
+			imp := st[len(st)-2].Program
+			fr := runner(imp, "big", nil, false)
+			w.floor = func() error { _, err := fr(); return err }
+		}
+		return w, nil
+	}
+}
+
+// hostRun is a Remora program compiled to CUDA, built for the host with
+// the sanitizers (cuda.HostCommand, not timed) and run at the default
+// block size, its output checked against the Remora big-step's.
+func hostRun(format string) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		st, err := toCUDA(format, n)
+		if err != nil {
+			return nil, err
+		}
+		want, err := st[0].Program.Run(lang.RunOptions{Semantics: "big"})
+		if err != nil {
+			return nil, err
+		}
+		cu := st[len(st)-1].Program
+		dir, err := os.MkdirTemp("", "arraysem-bench")
+		if err != nil {
+			return nil, err
+		}
+		bin, err := cuda.Build(cuda.HostCommand, cu.Language().Print(cu.Syntax()), dir, "host", "")
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		lines := strings.Join(want.Lines, "\n") + "\n"
+		return &work{
+			run: func() (int, error) {
+				got := cuda.Exec(bin, nil, 10*time.Minute)
+				if got.Status != 0 || got.Stdout != lines {
+					return 0, fmt.Errorf("the host build: exit %d, %q, %s (want %q)", got.Status, got.Stdout, strings.TrimSpace(got.Stderr), lines)
+				}
+				return n, nil
+			},
+			done: func() { os.RemoveAll(dir) },
+		}, nil
+	}
 }
 
 // campaign is a property of arraysem prove over n generated programs.

@@ -51,6 +51,10 @@ func BenchmarkRowJobs(b *testing.B)              { benchRow(b, "jobs") }
 func BenchmarkRowJobsFunmem(b *testing.B)        { benchRow(b, "jobs-funmem") }
 func BenchmarkRowJobsImp(b *testing.B)           { benchRow(b, "jobs-imp") }
 func BenchmarkRowFusion(b *testing.B)            { benchRow(b, "fusion") }
+func BenchmarkRowGpuSimScan(b *testing.B)        { benchRow(b, "gpu-sim-scan") }
+func BenchmarkRowGpuSimReduce(b *testing.B)      { benchRow(b, "gpu-sim-reduce") }
+func BenchmarkRowGpuSimReduce1e8(b *testing.B)   { benchRow(b, "gpu-sim-reduce-1e8") }
+func BenchmarkRowHostScan(b *testing.B)          { benchRow(b, "host-scan") }
 func BenchmarkRowProveFunFunmemImp(b *testing.B) { benchRow(b, "prove-fun-funmem-imp") }
 func BenchmarkRowProvePassesValid(b *testing.B)  { benchRow(b, "prove-passes-valid") }
 

@@ -6,7 +6,8 @@
 // rows_bench_test.go has one Go benchmark per row, on the same workloads.
 //
 // Times are process CPU time by default (user and system, every thread:
-// the collector's work counts), the median of up to three runs: on a
+// the collector's work counts; with the child processes a row waits
+// for), the median of up to three runs: on a
 // shared machine wall time also counts the wait for a core, which on the
 // project's busy 2-core machine was ten times the work. --clock wall
 // measures wall time instead; the --jobs row is always on the wall clock,
@@ -171,6 +172,9 @@ func (r *Row) sample(o *Options, n int, rowStart time.Time, budget time.Duration
 	w, err := r.setup(o, n)
 	if err != nil {
 		return sample{}, err
+	}
+	if w.done != nil {
+		defer w.done()
 	}
 	var walls, cpus, fwalls, fcpus []float64
 	s := sample{N: n}

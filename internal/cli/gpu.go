@@ -23,14 +23,16 @@ import (
 // is a walk of the registry, whose last pass is cuda.Emit).
 
 // cmdGpuSim is gpu-sim FILE.cu [--stats] [--block N] [--schedule S]
-// [NAME=VALUE]...: the file run in the simulator, printing what the
-// compiled program prints; --stats adds the per-kernel table after the results.
+// [--engine E] [NAME=VALUE]...: the file run in the simulator, printing
+// what the compiled program prints; --stats adds the per-kernel table
+// after the results.
 func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("gpu-sim", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	stats := fs.Bool("stats", false, "print per-kernel launches, threads, requests and sectors")
 	block := fs.Int("block", 256, "threads per block")
 	sched := fs.String("schedule", "in-order", "in-order, reverse or random[:SEED]")
+	engine := fs.String("engine", "compiled", "compiled (the default) or reference (the tree walker)")
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	var pos []string
@@ -54,6 +56,14 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	if err != nil {
 		return usageError{"gpu-sim: " + err.Error()}
 	}
+	if *engine != "compiled" && *engine != "reference" {
+		return usageError{"gpu-sim: --engine wants compiled or reference"}
+	}
+	if *engine == "compiled" {
+		// Kernels the compiled engine cannot compile run in the tree
+		// walker (Options.Engine "").
+		*engine = ""
+	}
 	src, err := os.ReadFile(pos[0])
 	if err != nil {
 		return usageError{err.Error()}
@@ -66,7 +76,7 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	for k, v := range vals {
 		inputs = append(inputs, k+"="+v)
 	}
-	out, st, err := gpusim.Run(prog, inputs, gpusim.Options{Block: *block, Schedule: s, Stats: *stats})
+	out, st, err := gpusim.Run(prog, inputs, gpusim.Options{Block: *block, Schedule: s, Stats: *stats, Engine: *engine})
 	fmt.Fprint(stdout, out)
 	if err != nil {
 		return simErr(err)
