@@ -231,6 +231,8 @@ func (el *elaborator) elab(e Expr, env *ienv) *aval {
 			el.fail(e.Pos, "the let's body is a function, whose argument types nothing here fixes")
 		}
 		return typedArray("(let ["+x+" "+v.term+"] "+body.term+")", body.typ, body.known)
+	case *Rec:
+		el.fail(e.Pos, "%s", e.refusal())
 	case *Unbox:
 		el.fail(e.Pos, "unbox: a box hides its contents' shape, which the typed core gives by a dependent sum (write it in the typed dialect with unbox and Sigma)")
 	}

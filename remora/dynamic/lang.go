@@ -78,7 +78,7 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		return nil, err
 	}
 	return lang.Run(p, o, func(string) (*lang.Result, error) {
-		vs, err := Eval(p.p, &EvalOptions{Counter: o.Counter})
+		vs, err := Eval(p.p, &EvalOptions{Counter: o.Counter, Fuel: o.Fuel})
 		if err != nil {
 			return nil, err
 		}
