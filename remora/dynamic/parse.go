@@ -96,9 +96,9 @@ func fail(pos semantics.Pos, format string, args ...any) {
 type scope struct {
 	parent *scope
 	name   string
-	def    int        // the index of the body's definition this entry binds
-	uses   *[]defRef  // where references to it are recorded (nil: not recorded)
-	later  string     // a hint, binding nothing: why the name is not bound here
+	def    int       // the index of the body's definition this entry binds
+	uses   *[]defRef // where references to it are recorded (nil: not recorded)
+	later  string    // a hint, binding nothing: why the name is not bound here
 }
 
 // defRef is a reference to a body's definition: its index, and where.
@@ -301,7 +301,7 @@ func isFunctionDefine(d *semantics.SExp) bool {
 func groupBody(items []*bodyItem, body Expr) Expr {
 	var out []Expr // lets and groups, in order
 	var group []int
-	in := map[int]bool{}    // the members of the open group
+	in := map[int]bool{}       // the members of the open group
 	target := map[int]defRef{} // definitions a member refers to, after it (the first reference)
 	last := -1                 // the last of them
 	for i, it := range items {
