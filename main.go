@@ -327,7 +327,8 @@ func cmdRun(args []string, stdout io.Writer) error {
 	}
 	o := lang.RunOptions{Semantics: *sem, Args: vals}
 	o.Fuel, o.Derive, o.Jobs = *fuel, *derive, *jobs
-	if s, err := lang.PickSemantics(l, *sem); err == nil && s != "small" && flagSet(fs, "fuel") {
+	_, bigFuel := l.(lang.BigStepFueled) // a big-step that counts its fuel too
+	if s, err := lang.PickSemantics(l, *sem); err == nil && s != "small" && flagSet(fs, "fuel") && !bigFuel {
 		notice("run --fuel: fuel bounds the small-step semantics; this run is " + s + " (--semantics small)")
 	}
 	if *trace {

@@ -34,7 +34,7 @@ const DefaultMaxDepth = 10000
 // tooDeep is the error of a run that nests past its bound, at the term
 // it was evaluating.
 func tooDeep(pos semantics.Pos, max int) error {
-	return semantics.Errorf(pos, semantics.FuelError, "depth", "evaluation nested more than %d deep, here: a recursion that does not end (if computes both branches, so a recursive call is made at every level unless it is mapped over an empty frame)", max)
+	return semantics.Errorf(pos, semantics.FuelError, "depth", "evaluation nested more than %d deep here: a recursion that does not end (if computes both branches, so a recursive call is made at every level unless it is mapped over an empty frame)", max)
 }
 
 // Eval runs every expression of p by the big-step semantics (the fuel is
@@ -80,9 +80,12 @@ func (ev *evaluator) hit(rule string) {
 	}
 }
 
-// eval evaluates e in env, one level deeper than its caller.
+// eval evaluates e in env, one level deeper than its caller. The depth
+// is checked at applications, where a recursion goes on, so that the
+// error names the call: between two applications the program text nests
+// no deeper than the parser allows.
 func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
-	if ev.depth >= ev.maxDepth {
+	if _, app := e.(*App); app && ev.depth >= ev.maxDepth {
 		return nil, tooDeep(e.At(), ev.maxDepth)
 	}
 	ev.depth++

@@ -86,6 +86,10 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 	})
 }
 
+// BigStepFuel marks the dialect's big-step as bounded by the fuel too:
+// it counts its applications (EvalOptions.Fuel).
+func (p *program) BigStepFuel() {}
+
 func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	if err := remora.NoArgs(p.p.File, o.Args); err != nil {
 		return nil, err
