@@ -258,8 +258,9 @@ func collapse(pos semantics.Pos, frame []int64, cells []*remora.Value) (*remora.
 }
 
 // An application's frames (§2.1): each argument is split into a frame of
-// cells of the rank its function expects (an argument of lower rank, or a
-// parameter of rank all, is one whole cell); the function array's frame is
+// cells of the rank its function expects (for a parameter of rank all, one
+// whole cell; an argument of lower rank than its cell's is an error, R14);
+// the function array's frame is
 // its whole shape (function application expects a scalar cell in function
 // position, Fig 2). Every frame must be a prefix of the largest, which is
 // the application's frame.
@@ -267,7 +268,7 @@ type frames struct {
 	f0    *Func     // the first function, whose ranks every other shares
 	frame []int64   // the application's frame
 	fs    [][]int64 // the function array's frame, then each argument's
-	whole []bool    // argument i is one whole cell (rank all, or above its rank)
+	whole []bool    // argument i is one whole cell (its rank is all)
 }
 
 func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*frames, error) {
@@ -302,9 +303,15 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 			continue
 		}
 		r := len(a.Shape) - ranks[i]
-		if ranks[i] == All || r < 0 {
+		switch {
+		case ranks[i] == All:
 			r = 0
 			out.whole[i] = true
+		case r < 0:
+			// §2 splits an argument into a frame and cells of the
+			// expected rank: a cell of rank 1 cannot be taken from a
+			// scalar (ERRATA R14; the library stops too).
+			return nil, semantics.Stuckf(pos, remora.RuleLift.Name, "%s has rank %d, below its cell rank %d: no cell of rank %d can be taken from it", frameOwner(i+1), len(a.Shape), ranks[i], ranks[i])
 		}
 		out.fs = append(out.fs, a.Shape[:r])
 	}

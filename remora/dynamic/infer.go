@@ -355,6 +355,9 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 			frames = append(frames, nil)
 			continue
 		}
+		if ranks[i] != All && len(a.typ.shape) < ranks[i] {
+			el.fail(pos, "argument %d has rank %d, below its cell rank %d: it would stop in lift", i+1, len(a.typ.shape), ranks[i])
+		}
 		f, c := split(a.typ.shape, ranks[i])
 		frames = append(frames, f)
 		cells[i] = ity{a.typ.elem, c}
