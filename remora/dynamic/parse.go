@@ -301,6 +301,7 @@ func isFunctionDefine(d *semantics.SExp) bool {
 func groupBody(items []*bodyItem, body Expr) Expr {
 	var out []Expr // lets and groups, in order
 	var group []int
+	var hoisted []int          // the items bound before the open group
 	in := map[int]bool{}       // the members of the open group
 	target := map[int]defRef{} // definitions a member refers to, after it (the first reference)
 	last := -1                 // the last of them
@@ -331,13 +332,16 @@ func groupBody(items []*bodyItem, body Expr) Expr {
 		}
 		if !joins {
 			out = append(out, &Let{Pos: it.s.Pos, EndPos: it.s.End, X: it.x, Val: it.val})
+			if len(group) > 0 {
+				hoisted = append(hoisted, i)
+			}
 			continue
 		}
 		group = append(group, i)
 		in[i] = true
 		if last <= i {
-			out = append(out, recGroup(items, group)...)
-			group, in, target, last = nil, map[int]bool{}, map[int]defRef{}, -1
+			out = append(out, recGroup(items, group, hoisted)...)
+			group, hoisted, in, target, last = nil, nil, map[int]bool{}, map[int]defRef{}, -1
 		}
 	}
 	for i := len(out) - 1; i >= 0; i-- {
@@ -370,15 +374,22 @@ func isDefValue(e Expr) bool {
 // that is no recursion: binding values computes nothing, so the order
 // among them is free), a Rec for each other component (its bodies are set
 // later). Inside the group every name of it means the member: a name
-// defined twice among the members, or a member's reference to another
-// definition of a member's name, would be captured, and is refused.
-func recGroup(items []*bodyItem, group []int) []Expr {
+// defined twice among the members, a member's reference to another
+// definition of a member's name, or a definition of a member's name among
+// the items bound before the group (hoisted) would be captured or
+// shadowed, and is refused.
+func recGroup(items []*bodyItem, group, hoisted []int) []Expr {
 	names := map[string]int{}
 	for _, i := range group {
 		if j, dup := names[items[i].x]; dup {
 			fail(items[i].s.Pos, "%s is defined twice (also at %s) among definitions that refer to each other: rename one", items[i].x, items[j].s.Pos)
 		}
 		names[items[i].x] = i
+	}
+	for _, i := range hoisted {
+		if j, dup := names[items[i].x]; dup && items[i].x != "" {
+			fail(items[i].s.Pos, "%s is defined twice (also at %s), between definitions that refer to each other: rename one", items[i].x, items[j].s.Pos)
+		}
 	}
 	for _, i := range group {
 		for _, ref := range items[i].refs {
