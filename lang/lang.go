@@ -277,6 +277,13 @@ type Caveat interface {
 	Caveat() string
 }
 
+// BigStepFueled is implemented by programs whose big-step the fuel
+// (RunOptions.Fuel) bounds as well as their small-step: the dynamic
+// Remora dialect's, which counts its applications.
+type BigStepFueled interface {
+	BigStepFuel()
+}
+
 // Elaborator is implemented by languages whose loader can elaborate a
 // program into another language's core and report its types
 // (LoadOptions.Infer; `check --infer`).

@@ -72,6 +72,22 @@ type scope struct {
 	tvars  map[string]bool
 	ivars  map[string]bool
 	parent *scope
+	self   string // the let or definition whose value this scope checks
+}
+
+// defining is s while the value bound to x by a let or a definition is
+// checked: x is not in scope there, and an unbound x says why.
+func (s *scope) defining(x string) *scope { return &scope{parent: s, self: x} }
+
+// inOwnValue reports whether x is used in the value of its own let or
+// definition.
+func (s *scope) inOwnValue(x string) bool {
+	for ; s != nil; s = s.parent {
+		if s.self == x {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *scope) lookup(x string) (*Arr, bool) {
@@ -168,6 +184,9 @@ func (c *checker) expr1(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 			t := &Arr{Elem: p.Type}
 			return ne, t, c.node(RuleTPrim.Name, ne, t)
 		}
+		if s.inOwnValue(e.Name) {
+			typeErr(e.Pos, RuleTVar.Name, "unbound variable %s: a definition is not in scope in its own value, for the typed core has no recursion (its iteration is the arrays' own: map, reduce, scan)", e.Name)
+		}
 		typeErr(e.Pos, RuleTVar.Name, "unbound variable %s", e.Name)
 	case *Prim:
 		t := &Arr{Elem: e.Def.Type}
@@ -210,7 +229,7 @@ func (c *checker) expr1(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		return c.unpack(e, s)
 	case *Let:
 		// (let [x e] body) is ((λ [(x τ)] body) e), τ the type of e.
-		val, vt, _ := c.expr(e.Val, s)
+		val, vt, _ := c.expr(e.Val, s.defining(e.X))
 		pt := Type(vt)
 		if e.T != nil {
 			c.kind(e.T, s, e.Pos)

@@ -304,7 +304,7 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	sem := fs.String("semantics", "", "the semantics: big or small (FUNMEM: heap, small or value); default the first")
-	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8)")
+	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8); remora/dynamic's big-step counts its applications against it too (0: no bound)")
 	lf := addLangFlags(reg, fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
 	trace := fs.Bool("trace", false, "print each kernel's read/write sets per iteration (FUNMEM and IMP)")
@@ -320,7 +320,8 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	}
 	o := lang.RunOptions{Semantics: *sem, Args: vals}
 	o.Fuel, o.Derive, o.Jobs = *fuel, *derive, *jobs
-	if s, err := lang.PickSemantics(l, *sem); err == nil && s != "small" && flagSet(fs, "fuel") {
+	_, bigFuel := l.(lang.BigStepFueled) // a big-step that counts its fuel too
+	if s, err := lang.PickSemantics(l, *sem); err == nil && s != l.Language().Stepping() && flagSet(fs, "fuel") && !bigFuel {
 		notice("run --fuel: fuel bounds the small-step semantics; this run is " + s + " (--semantics small)")
 	}
 	if *trace {

@@ -452,3 +452,45 @@ func TestTestWithoutBlocks(t *testing.T) {
 		t.Errorf("test on an empty directory: status %d, %s", status, errs)
 	}
 }
+
+// TestRecursionBounds runs recursions of #lang remora/dynamic that do not
+// end (the dialect's if computes both branches) through the command: each
+// semantics stops with one positioned line on stderr and exit status 1,
+// the big-step at its depth bound or its fuel, the small-step at its fuel
+// or, when the term grows, its depth bound; and the process goes on (a Go
+// stack overflow would kill this test).
+func TestRecursionBounds(t *testing.T) {
+	progs := map[string]string{
+		"omega":  "((λ ((x all)) (x x))\n (λ ((x all)) (x x)))",
+		"y":      "((λ ((f all)) ((λ ((x all)) (f (x x))) (λ ((x all)) (f (x x)))))\n (λ ((g all)) g))",
+		"self":   "(define (g (n 0))\n  (g n))\n(g 1)",
+		"mutual": "(define (even (n 0)) (odd n))\n(define (odd (n 0))\n  (even n))\n(even 1)",
+		"grow":   "(define (f (n 0))\n  (+ 1 (f n)))\n(f 1)",
+	}
+	for _, tc := range []struct {
+		prog  string
+		flags []string
+		want  string // the line stderr must be, after the file's directory
+	}{
+		{"omega", nil, "omega.remora:3:15: depth: evaluation nested more than 10000 deep here"},
+		{"omega", []string{"--semantics", "small", "--fuel", "2000"}, "omega.remora:2:1: fuel: out of fuel after 2000 steps"},
+		{"omega", []string{"--fuel", "300"}, "omega.remora:3:15: fuel: out of fuel after 300 applications"},
+		{"y", nil, "y.remora:2:53: depth: evaluation nested more than 10000 deep here"},
+		{"y", []string{"--semantics", "small"}, "y.remora:2:56: depth: evaluation nested more than 10000 deep here"},
+		{"self", nil, "self.remora:3:3: depth: evaluation nested more than 10000 deep here"},
+		{"self", []string{"--semantics", "small", "--fuel", "2000"}, "self.remora:2:1: fuel: out of fuel after 2000 steps"},
+		{"mutual", nil, "mutual.remora:4:3: depth: evaluation nested more than 10000 deep here"},
+		{"mutual", []string{"--semantics", "small", "--fuel", "2000"}, "mutual.remora:2:1: fuel: out of fuel after 2000 steps"},
+		{"grow", nil, "grow.remora:3:8: depth: evaluation nested more than 10000 deep here"},
+		{"grow", []string{"--semantics", "small"}, "grow.remora:3:8: depth: evaluation nested more than 10000 deep here"},
+	} {
+		t.Run(tc.prog+strings.Join(tc.flags, ""), func(t *testing.T) {
+			path := writeFile(t, tc.prog+".remora", "#lang remora/dynamic\n"+progs[tc.prog]+"\n")
+			out, errs, status := run(t, append([]string{"run", path}, tc.flags...)...)
+			errs = strings.ReplaceAll(errs, filepath.Dir(path)+string(filepath.Separator), "")
+			if status != 1 || out != "" || !strings.HasPrefix(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("status %d, stdout %q, stderr %q; want 1 and the one line %q…", status, out, errs, tc.want)
+			}
+		})
+	}
+}

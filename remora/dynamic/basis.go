@@ -243,6 +243,11 @@ func init() {
 	foldPrim("iscan-init", "iscan-init")
 	foldPrim("fold", "fold")
 	foldPrim("fold-right", "fold-right")
+	// The library's names for them (its basis tests): foldl's operator
+	// takes (acc item) from the first item, foldr's (item acc) from the
+	// last.
+	foldPrim("foldl", "fold")
+	foldPrim("foldr", "fold-right")
 	foldPrim("trace", "trace")
 	foldPrim("trace-right", "trace-right")
 }

@@ -37,7 +37,9 @@
 // basis.go (the major-axis primitives and folds with their ranks),
 // library.go (the rest of the library's basis: take, window, nub, base,
 // pairs, lookup, compose, …), eval.go (big-step), step.go (small-step:
-// lift, map, β, δ, collapse, the rules Fig 6 refines with types),
+// lift, map, β, δ, collapse, the rules Fig 6 refines with types), rec.go
+// (recursive definitions: the library's define is Racket's, and a group
+// of functions that refer to each other unrolls by β),
 // infer.go (best-effort elaboration into the typed core, for check
 // --infer), lang.go (the dialect as a lang.Language, with the REPL's
 // definitions).

@@ -13,13 +13,37 @@ import (
 // EvalOptions configures the big-step evaluator.
 type EvalOptions struct {
 	Counter semantics.Counter // counts the rules applied (nil: none)
+	// Fuel bounds the applications (β and δ steps, a whole lifted δ-loop
+	// counting one) the run makes: 0 for no bound. `arraysem run --fuel
+	// N` sets it, as it sets the small-step's.
+	Fuel int
+	// MaxDepth bounds how deeply evaluations nest (a recursion nests one
+	// level or more per call): 0 for DefaultMaxDepth.
+	MaxDepth int
 }
 
-// Eval runs every expression of p by the big-step semantics.
+// DefaultMaxDepth is how deeply the big-step's evaluations may nest, and
+// how many evaluation contexts the small-step's configuration may have,
+// unless a run says otherwise. Recursion is the only way to nest deeper
+// than the program text does, and since the dialect's if computes both
+// branches, a recursion that gets this deep does not end: the bound stops
+// it with one line, where the Go stack would overflow or the term fill
+// memory.
+const DefaultMaxDepth = 10000
+
+// tooDeep is the error of a run that nests past its bound, at the term
+// it was evaluating.
+func tooDeep(pos semantics.Pos, max int) error {
+	return semantics.Errorf(pos, semantics.FuelError, "depth", "evaluation nested more than %d deep here: a recursion that does not end (if computes both branches, so a recursive call is made at every level unless it is mapped over an empty frame)", max)
+}
+
+// Eval runs every expression of p by the big-step semantics (the fuel is
+// the whole run's).
 func Eval(p *Program, opts *EvalOptions) ([]*remora.Value, error) {
+	ev := newEvaluator(opts)
 	var out []*remora.Value
 	for _, e := range p.Exprs {
-		v, err := EvalExpr(e, opts)
+		v, err := ev.eval(e, nil)
 		if err != nil {
 			return out, err
 		}
@@ -30,14 +54,25 @@ func Eval(p *Program, opts *EvalOptions) ([]*remora.Value, error) {
 
 // EvalExpr runs one closed expression by the big-step semantics.
 func EvalExpr(e Expr, opts *EvalOptions) (*remora.Value, error) {
-	ev := &evaluator{}
-	if opts != nil && opts.Counter != nil {
-		ev.counter = opts.Counter
-	}
-	return ev.eval(e, nil)
+	return newEvaluator(opts).eval(e, nil)
 }
 
-type evaluator struct{ counter semantics.Counter }
+func newEvaluator(opts *EvalOptions) *evaluator {
+	ev := &evaluator{maxDepth: DefaultMaxDepth}
+	if opts != nil {
+		ev.counter, ev.fuel = opts.Counter, opts.Fuel
+		if opts.MaxDepth > 0 {
+			ev.maxDepth = opts.MaxDepth
+		}
+	}
+	return ev
+}
+
+type evaluator struct {
+	counter         semantics.Counter
+	fuel, calls     int // the applications allowed (0: any number), and made
+	depth, maxDepth int // how deeply evaluations nest now, and may
+}
 
 func (ev *evaluator) hit(rule string) {
 	if ev.counter != nil {
@@ -45,7 +80,21 @@ func (ev *evaluator) hit(rule string) {
 	}
 }
 
+// eval evaluates e in env, one level deeper than its caller. The depth
+// is checked at applications, where a recursion goes on, so that the
+// error names the call: between two applications the program text nests
+// no deeper than the parser allows.
 func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
+	if _, app := e.(*App); app && ev.depth >= ev.maxDepth {
+		return nil, tooDeep(e.At(), ev.maxDepth)
+	}
+	ev.depth++
+	v, err := ev.evalAt(e, env)
+	ev.depth--
+	return v, err
+}
+
+func (ev *evaluator) evalAt(e Expr, env *env) (*remora.Value, error) {
 	switch e := e.(type) {
 	case *Lit:
 		return e.V, nil
@@ -105,6 +154,16 @@ func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
 		}
 		ev.hit(remora.RuleBeta.Name)
 		return ev.eval(e.Body, env.bind(e.X, v))
+	case *Rec:
+		// Each name is bound to its unrolling (rec.go), a closure over
+		// the environment around the group, which the unrolled λ binds
+		// again when it is applied.
+		ev.hit(remora.RuleBeta.Name)
+		inner := env
+		for i, d := range e.Defs {
+			inner = inner.bind(d.X, funcValue(&Func{Lam: e.unrolled[i].(*Lam), Env: env}))
+		}
+		return ev.eval(e.Body, inner)
 	case *Unbox:
 		bv, err := ev.eval(e.Box, env)
 		if err != nil {
@@ -199,8 +258,9 @@ func collapse(pos semantics.Pos, frame []int64, cells []*remora.Value) (*remora.
 }
 
 // An application's frames (§2.1): each argument is split into a frame of
-// cells of the rank its function expects (an argument of lower rank, or a
-// parameter of rank all, is one whole cell); the function array's frame is
+// cells of the rank its function expects (for a parameter of rank all, one
+// whole cell; an argument of lower rank than its cell's is an error, R14);
+// the function array's frame is
 // its whole shape (function application expects a scalar cell in function
 // position, Fig 2). Every frame must be a prefix of the largest, which is
 // the application's frame.
@@ -208,7 +268,7 @@ type frames struct {
 	f0    *Func     // the first function, whose ranks every other shares
 	frame []int64   // the application's frame
 	fs    [][]int64 // the function array's frame, then each argument's
-	whole []bool    // argument i is one whole cell (rank all, or above its rank)
+	whole []bool    // argument i is one whole cell (its rank is all)
 }
 
 func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*frames, error) {
@@ -243,9 +303,15 @@ func appFrames(fv *remora.Value, args []*remora.Value, pos semantics.Pos) (*fram
 			continue
 		}
 		r := len(a.Shape) - ranks[i]
-		if ranks[i] == All || r < 0 {
+		switch {
+		case ranks[i] == All:
 			r = 0
 			out.whole[i] = true
+		case r < 0:
+			// §2 splits an argument into a frame and cells of the
+			// expected rank: a cell of rank 1 cannot be taken from a
+			// scalar (ERRATA R14; the library stops too).
+			return nil, semantics.Stuckf(pos, remora.RuleLift.Name, "%s has rank %d, below its cell rank %d: no cell of rank %d can be taken from it", frameOwner(i+1), len(a.Shape), ranks[i], ranks[i])
 		}
 		out.fs = append(out.fs, a.Shape[:r])
 	}
@@ -360,6 +426,9 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 	}
 	if p := fr.f0.Prim; p != nil && p.Op != nil && allSame(fv) && baseKinds(args) {
 		ev.hit(remora.RuleDelta.Name)
+		if err := ev.burn(pos); err != nil {
+			return nil, err
+		}
 		return scalarLoop(p, args, fr.frame, fr.fs[1:], pos)
 	}
 	div := make([]int, len(fr.fs))
@@ -410,6 +479,9 @@ func allSame(fv *remora.Value) bool {
 // call applies one function to arguments that are its cells: β for a λ,
 // δ for a primitive.
 func (ev *evaluator) call(f *Func, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
+	if err := ev.burn(pos); err != nil {
+		return nil, err
+	}
 	if f.Lam != nil {
 		ev.hit(remora.RuleBeta.Name)
 		env := f.Env
@@ -424,6 +496,17 @@ func (ev *evaluator) call(f *Func, args []*remora.Value, pos semantics.Pos) (*re
 		return ev.fold(p, args, pos)
 	}
 	return delta(p, args, pos)
+}
+
+// burn counts one application against the run's fuel.
+func (ev *evaluator) burn(pos semantics.Pos) error {
+	if ev.fuel == 0 {
+		return nil
+	}
+	if ev.calls++; ev.calls > ev.fuel {
+		return semantics.Errorf(pos, semantics.FuelError, semantics.Fuel.Name, "out of fuel after %s (raise it with --fuel N)", semantics.Plural(ev.fuel, "application"))
+	}
+	return nil
 }
 
 // delta is the δ-rule of a primitive other than the fold family, on its

@@ -74,8 +74,15 @@ type smallRun struct {
 	printErr error    // the first intermediate term that does not reprint
 }
 
-// runSmall runs e by the small-step semantics with the relift guard,
-// recording every step and checking that every term reprints.
+// shownSteps is how many steps of a guarded small-step run are recorded
+// as terms and checked to reprint: a run that recursion keeps going (to
+// the end of its fuel, or to the depth bound, its term growing) is not
+// printed at every one of its many steps.
+const shownSteps = 500
+
+// runSmall runs e by the small-step semantics (RunSmall's machine) with
+// the relift guard, recording every rule and, for the first shownSteps
+// steps, every term, checking that it reprints.
 func runSmall(e Expr, fuel int, counter semantics.Counter) (v *remora.Value, run *smallRun, err error) {
 	run = &smallRun{}
 	defer func() {
@@ -87,22 +94,28 @@ func runSmall(e Expr, fuel int, counter semantics.Counter) (v *remora.Value, run
 			v, err = nil, fmt.Errorf("lift applied twice in a row (the rank-all re-lift regression); the term grew to %.200s", rl.term)
 		}
 	}()
-	on := func(rule string, state any) {
-		e := state.(Expr)
-		text := ExprString(e)
+	on := func(rule string, s *State) {
 		if rule == "lift" && len(run.rules) > 0 && run.rules[len(run.rules)-1] == "lift" {
-			panic(relift{text})
+			panic(relift{ExprString(s.Term())})
 		}
 		run.rules = append(run.rules, rule)
-		run.terms = append(run.terms, text)
+		if len(run.rules) > shownSteps {
+			return
+		}
+		e := s.Term()
+		run.terms = append(run.terms, ExprString(e))
 		if run.printErr == nil {
 			if err := reprint(e); err != nil {
 				run.printErr = fmt.Errorf("after step %d (%s): %v", len(run.rules), rule, err)
 			}
 		}
 	}
-	v, _, err = RunSmall(e, &semantics.RunOptions{Fuel: fuel, Counter: counter, OnStep: on})
-	return v, run, err
+	d := &semantics.Driver[*State]{Machine: Contexts{}, Fuel: fuel, Counter: counter, OnStep: on, Pos: e.At()}
+	s, _, err := d.Run(Load(e))
+	if err != nil {
+		return nil, run, err
+	}
+	return s.Value(), run, nil
 }
 
 // smallAll runs every expression of p by the guarded small-step, stopping
@@ -155,10 +168,10 @@ func runChunk(c *golden.Chunk) (small semantics.Counter, runErr error, err error
 	small = semantics.Counter{}
 	smallVals, smallErr := smallAll(p, small)
 	if c.ErrRe != nil {
-		if err := c.ExpectError(bigErr, semantics.StuckError); err != nil {
+		if err := c.ExpectError(bigErr, runKind(bigErr)); err != nil {
 			return small, bigErr, fmt.Errorf("big-step: %v", err)
 		}
-		if err := c.ExpectError(smallErr, semantics.StuckError); err != nil {
+		if err := c.ExpectError(smallErr, runKind(smallErr)); err != nil {
 			return small, smallErr, fmt.Errorf("small-step: %v", err)
 		}
 		runErr = bigErr
@@ -180,6 +193,15 @@ func runChunk(c *golden.Chunk) (small semantics.Counter, runErr error, err error
 		return small, runErr, err
 	}
 	return small, runErr, c.ExpectRules(small)
+}
+
+// runKind is the kind a run-time error of a chunk may have: stuck, or
+// stopped by a bound (fuel, depth) when it is one.
+func runKind(err error) semantics.Kind {
+	if se, ok := err.(*semantics.Error); ok && se.Kind == semantics.FuelError {
+		return semantics.FuelError
+	}
+	return semantics.StuckError
 }
 
 // TestParseGolden runs testdata/parse.txt: a chunk with an expected error

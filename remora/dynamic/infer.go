@@ -261,6 +261,8 @@ func (el *elaborator) elab(e Expr, env *ienv) *aval {
 		out := typedArray("(let ["+x+" "+v.term+"] "+body.term+")", body.typ, body.known)
 		out.mz, out.nonzero = body.mz, body.nonzero
 		return out
+	case *Rec:
+		el.fail(e.Pos, "%s", e.refusal())
 	case *Unbox:
 		el.fail(e.Pos, "unbox: a box hides its contents' shape, which the typed core gives by a dependent sum (write it in the typed dialect with unbox and Sigma)")
 	}
@@ -383,6 +385,9 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 		if a.funs != nil {
 			frames = append(frames, nil)
 			continue
+		}
+		if ranks[i] != All && len(a.typ.shape) < ranks[i] {
+			el.fail(pos, "argument %d has rank %d, below its cell rank %d: it would stop in lift", i+1, len(a.typ.shape), ranks[i])
 		}
 		f, c := split(a.typ.shape, ranks[i])
 		frames = append(frames, f)

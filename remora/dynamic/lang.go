@@ -78,13 +78,17 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		return nil, err
 	}
 	return lang.Run(p, o, func(string) (*lang.Result, error) {
-		vs, err := Eval(p.p, &EvalOptions{Counter: o.Counter})
+		vs, err := Eval(p.p, &EvalOptions{Counter: o.Counter, Fuel: o.Fuel})
 		if err != nil {
 			return nil, err
 		}
 		return &lang.Result{Lines: remora.ValueLines(vs)}, nil
 	})
 }
+
+// BigStepFuel marks the dialect's big-step as bounded by the fuel too:
+// it counts its applications (EvalOptions.Fuel).
+func (p *program) BigStepFuel() {}
 
 func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	if err := remora.NoArgs(p.p.File, o.Args); err != nil {

@@ -94,7 +94,9 @@ func init() {
 	boxed("reshape")
 	boxed("filter")
 
-	// (window l arr): the windows of l consecutive items, one per start.
+	// (window l arr) is the stack of arr rotated by 0 … l-1, (rotate arr
+	// (iota [l])), as the library defines it (its basis tests): not
+	// sliding windows. l may exceed the length (the rotations repeat).
 	cellsPrim("window", []int{0, All}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
 		l, err := count(c, "window", "the window's length", a[0])
 		if err != nil {
@@ -103,15 +105,14 @@ func init() {
 		if err := major(c, "window", a[1]); err != nil {
 			return nil, err
 		}
-		d := int(a[1].Shape[0])
-		if l > d {
-			return nil, stuck(c, "window", "windows of %d items in an array of %d", l, d)
-		}
-		ws := make([]*remora.Value, d-l+1)
+		rotate := Basis["rotate"].Cells
+		ws := make([]*remora.Value, l)
 		for i := range ws {
-			ws[i] = subItems(a[1], i, l)
+			if ws[i], err = rotate(c, []*remora.Value{a[1], remora.IntScalar(int64(i))}); err != nil {
+				return nil, err
+			}
 		}
-		return remora.Stack([]int64{int64(len(ws))}, append([]int64{int64(l)}, a[1].Shape[1:]...), a[1].Kind, ws), nil
+		return remora.Stack([]int64{int64(l)}, a[1].Shape, a[1].Kind, ws), nil
 	})
 
 	// nub keeps the first of equal items; nub-sieve marks them.
@@ -165,20 +166,30 @@ func init() {
 	})
 
 	// (base radices digits) reads digits in the mixed radix radices
-	// (APL's decode); (antibase radices n) writes n in it (APL's encode),
-	// the leading digit taking what is left modulo its radix.
+	// (APL's decode); (antibase radices n) writes n in it (APL's encode).
+	// Where the lengths differ, the library's rule (its basis tests):
+	// radices shorter than the digits are extended at the front by copies
+	// of the first radix, digits shorter than the radices by zeros; and
+	// antibase is base's inverse under the same rule, so it goes on with
+	// copies of the first radix until n is written.
 	cellsPrim("base", []int{1, 1}, func(c *remora.Call, a []*remora.Value) (*remora.Value, error) {
-		if len(a[0].Shape) != 1 || len(a[1].Shape) != 1 || a[0].Shape[0] != a[1].Shape[0] {
-			return nil, stuck(c, "base", "wants as many digits as radices, got %s and %s", describe(a[1]), describe(a[0]))
-		}
 		for _, x := range a {
 			if x.Len() > 0 && !isNum(x.Kind) {
 				return nil, stuck(c, "base", "takes vectors of numbers, got %s", describe(x))
 			}
 		}
+		nr, nd := a[0].Len(), a[1].Len()
+		if nr == 0 && nd > 0 {
+			return nil, stuck(c, "base", "no radix to extend over %s", semantics.Plural(nd, "digit"))
+		}
+		n := max(nr, nd)
 		acc := intNum(0)
-		for i := 0; i < a[0].Len(); i++ {
-			acc = addNum(mulNum(acc, numAt(a[0], i)), numAt(a[1], i))
+		for p := 0; p < n; p++ {
+			radix, digit := numAt(a[0], max(0, p-(n-nr))), intNum(0)
+			if p >= n-nd {
+				digit = numAt(a[1], p-(n-nd))
+			}
+			acc = addNum(mulNum(acc, radix), digit)
 		}
 		return numScalar(acc), nil
 	})
@@ -191,19 +202,42 @@ func init() {
 			return nil, err
 		}
 		n := a[1].I[0]
-		out := remora.NewValue(remora.KInt, []int64{int64(len(rs))}, len(rs))
-		for i := len(rs) - 1; i >= 0; i-- {
-			if rs[i] == 0 { // a radix 0 takes all that is left, as APL's
-				out.I[i], n = n, 0
-				continue
+		// place writes the digit of n in radix r, leaving what is left.
+		place := func(r int64) int64 {
+			if r == 0 { // a radix 0 takes all that is left, as APL's
+				d := n
+				n = 0
+				return d
 			}
-			d := n % rs[i]
-			if d != 0 && (d < 0) != (rs[i] < 0) {
-				d += rs[i]
+			d := n % r
+			if d != 0 && (d < 0) != (r < 0) {
+				d += r
 			}
-			out.I[i], n = d, (n-d)/rs[i]
+			n = (n - d) / r
+			return d
 		}
-		return out, nil
+		out := make([]int64, len(rs))
+		for i := len(rs) - 1; i >= 0; i-- {
+			out[i] = place(rs[i])
+		}
+		var front []int64 // the digits in the copies of the first radix, last first
+		seen := map[int64]bool{}
+		for n != 0 {
+			if len(rs) == 0 {
+				return nil, stuck(c, "antibase", "no radix to write %d in", a[1].I[0])
+			}
+			if seen[n] { // |n| never grows, and only a radix of magnitude 1 or n = ±1 can stay
+				return nil, stuck(c, "antibase", "%d has no finite expansion in the radices %s extended by copies of %d", a[1].I[0], a[0], rs[0])
+			}
+			seen[n] = true
+			front = append(front, place(rs[0]))
+		}
+		v := remora.NewValue(remora.KInt, []int64{int64(len(front) + len(out))}, len(front)+len(out))
+		for i, d := range front {
+			v.I[len(front)-1-i] = d
+		}
+		copy(v.I[len(front):], out)
+		return v, nil
 	})
 
 	// (select b x y) is x when b is #t, else y: if as a function whose

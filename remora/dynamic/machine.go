@@ -1,6 +1,8 @@
 package dynamic
 
 import (
+	"cmp"
+
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
@@ -32,26 +34,42 @@ type State struct {
 // prev: the hole of node's previous child that was reduced, whose child
 // became val. The children after i are node's.
 type hole struct {
-	node Expr
-	i    int
-	val  Expr
-	prev *hole
-	up   *hole
+	node  Expr
+	i     int
+	val   Expr
+	prev  *hole
+	up    *hole
+	depth int // the holes from this one up, itself included
+}
+
+// height is the number of holes of the context ctx.
+func (ctx *hole) height() int {
+	if ctx == nil {
+		return 0
+	}
+	return ctx.depth
 }
 
 // Contexts is the small-step semantics as a semantics.Machine on States.
-type Contexts struct{}
+// MaxDepth bounds the holes of a configuration's evaluation context (0 for
+// DefaultMaxDepth): a recursion that never ends but nests, (+ 1 (f n)),
+// would otherwise fill memory before the fuel ran out.
+type Contexts struct{ MaxDepth int }
 
 // Final reports whether the run in s is over.
 func (Contexts) Final(s *State) bool { return s.final }
 
 // Step applies the rule at the redex and finds the next one.
-func (Contexts) Step(s *State) (*State, string, error) {
+func (c Contexts) Step(s *State) (*State, string, error) {
 	e, r, err := contract(s.focus)
 	if err != nil {
 		return nil, "", err
 	}
-	return settle(e, s.ctx), r, nil
+	next := settle(e, s.ctx)
+	if max := cmp.Or(c.MaxDepth, DefaultMaxDepth); next.ctx.height() > max {
+		return nil, "", tooDeep(next.focus.At(), max)
+	}
+	return next, r, nil
 }
 
 // Load is the machine's state for the closed term e.
@@ -92,7 +110,7 @@ func settle(e Expr, ctx *hole) *State {
 			if i < 0 {
 				return &State{focus: e, ctx: ctx}
 			}
-			ctx = &hole{node: e, i: i, up: ctx}
+			ctx = &hole{node: e, i: i, up: ctx, depth: ctx.height() + 1}
 			e, _ = child(e, i)
 			continue
 		}
@@ -109,7 +127,7 @@ func settle(e Expr, ctx *hole) *State {
 			}
 		}
 		if j < n {
-			ctx = &hole{node: h.node, i: j, val: e, prev: h, up: h.up}
+			ctx = &hole{node: h.node, i: j, val: e, prev: h, up: h.up, depth: h.depth}
 			e = c
 			continue
 		}

@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -25,12 +26,12 @@ func ParseSExps(file string, sexps []*semantics.SExp) (p *Program, err error) {
 	defer catch(&err)
 	p = &Program{File: file}
 	var defs []*semantics.SExp
-	for _, s := range sexps {
+	for k, s := range sexps {
 		if isDefine(s) {
 			defs = append(defs, s)
 			continue
 		}
-		p.Exprs = append(p.Exprs, parseBody(s.Pos, append(append([]*semantics.SExp{}, defs...), s), nil))
+		p.Exprs = append(p.Exprs, parseBody(s.Pos, append(append([]*semantics.SExp{}, defs...), s), definedAfter(s, sexps[k+1:])))
 	}
 	if len(p.Exprs) > 0 && len(defs) > 0 && isDefine(sexps[len(sexps)-1]) {
 		last := sexps[len(sexps)-1]
@@ -85,20 +86,53 @@ func fail(pos semantics.Pos, format string, args ...any) {
 
 // scope is the variables bound around a term: the dialect has no types,
 // but an unbound name is still caught before the program runs.
+//
+// While a body's definitions are parsed (parseBody), the entries for its
+// definitions record the references that resolve to them (uses, with the
+// definition's index def), so that the body can be grouped into lets and
+// recursive groups; and an entry may be only a hint (later): a definition
+// that does not bind where it is named (it comes after, and this is not a
+// function's body), which says why the name is unbound.
 type scope struct {
 	parent *scope
 	name   string
+	def    int       // the index of the body's definition this entry binds
+	uses   *[]defRef // where references to it are recorded (nil: not recorded)
+	later  string    // a hint, binding nothing: why the name is not bound here
+}
+
+// defRef is a reference to a body's definition: its index, and where.
+type defRef struct {
+	def int
+	pos semantics.Pos
 }
 
 func (s *scope) with(x string) *scope { return &scope{parent: s, name: x} }
 
-func (s *scope) has(x string) bool {
+// resolve reports whether x is bound in s, recording the reference at pos
+// when its binder is one of a body's definitions; when it is not bound,
+// hint is the nearest hint for x ("" when there is none).
+func (s *scope) resolve(x string, pos semantics.Pos) (bound bool, hint string) {
 	for ; s != nil; s = s.parent {
-		if s.name == x {
-			return true
+		switch {
+		case s.name != x:
+		case s.later != "":
+			if hint == "" {
+				hint = s.later
+			}
+		default:
+			if s.uses != nil {
+				*s.uses = append(*s.uses, defRef{s.def, pos})
+			}
+			return true, ""
 		}
 	}
-	return false
+	return false, hint
+}
+
+func (s *scope) has(x string) bool {
+	bound, _ := s.resolve(x, semantics.Pos{})
+	return bound
 }
 
 func isDefine(s *semantics.SExp) bool {
@@ -116,8 +150,21 @@ var keywords = map[string]bool{
 
 // parseBody parses a body: definitions and expressions, the last an
 // expression, whose value is the body's (Racket's bodies; library docs
-// write λ bodies as sequences). Each definition scopes over what follows
-// it; an expression before the last is computed and its value dropped.
+// write λ bodies as sequences). An expression before the last is computed
+// and its value dropped.
+//
+// A definition is Racket's, as the library's define is: in scope in the
+// rest of the body, and a function's also in its own body and in the
+// bodies of the functions before it, so functions may recurse and call
+// each other. Each reference is resolved when it is parsed: to the
+// nearest binder around it, where the definitions before the one being
+// parsed come before (are nearer than) the function itself and the
+// definitions after it, which come before the binders around the body and
+// the basis. Definitions referred to only by what follows them are lets,
+// as before; the others are grouped (groupBody) into recursive groups
+// (Rec), each of which binds values as written, so that binding it
+// computes nothing. sc is the scope around the body; it may hold hints
+// (the top level's later definitions, definedAfter).
 func parseBody(pos semantics.Pos, forms []*semantics.SExp, sc *scope) Expr {
 	if len(forms) == 0 {
 		fail(pos, "a body needs an expression")
@@ -126,17 +173,302 @@ func parseBody(pos semantics.Pos, forms []*semantics.SExp, sc *scope) Expr {
 	if isDefine(last) {
 		fail(last.Pos, "a body must end with an expression, not a definition")
 	}
-	var defs []*Let
-	for _, d := range forms[:len(forms)-1] {
-		if !isDefine(d) {
-			defs = append(defs, &Let{Pos: d.Pos, EndPos: d.End, Val: parseExpr(d, sc)})
+	items := make([]*bodyItem, len(forms)-1)
+	for i, f := range forms[:len(forms)-1] {
+		items[i] = &bodyItem{s: f}
+		if isDefine(f) {
+			items[i].x, items[i].lam = definedName(f), isFunctionDefine(f)
+		}
+	}
+	for i, it := range items {
+		isc := itemScope(sc, items, i)
+		if !isDefine(it.s) {
+			it.val = parseExpr(it.s, isc)
 			continue
 		}
-		x, val := parseDefine(d, sc)
-		defs = append(defs, &Let{Pos: d.Pos, EndPos: d.End, X: x, Val: val})
-		sc = sc.with(x)
+		it.x, it.val = parseDefine(it.s, isc)
 	}
-	return nestLets(defs, parseExpr(last, sc))
+	bsc := sc
+	for j, it := range items {
+		if it.x != "" {
+			bsc = &scope{parent: bsc, name: it.x, def: j}
+		}
+	}
+	return groupBody(items, parseExpr(last, bsc))
+}
+
+// A bodyItem is a definition or an expression of a body, before its last
+// expression.
+type bodyItem struct {
+	s    *semantics.SExp
+	x    string // the name defined; "" for an expression whose value is dropped
+	lam  bool   // a function's definition: (define (f …) …), (define f (λ …)), rerank
+	val  Expr
+	refs []defRef // the references in val to the body's definitions
+}
+
+// itemScope is the scope item i of a body is parsed in: sc, then the
+// definitions after it (a function's body may use them; elsewhere they
+// are hints), then those before it, then (for a function) itself.
+func itemScope(sc *scope, items []*bodyItem, i int) *scope {
+	it := items[i]
+	s := sc
+	for j := len(items) - 1; j > i; j-- {
+		if x := items[j].x; x != "" {
+			if it.lam {
+				s = &scope{parent: s, name: x, def: j, uses: &it.refs}
+			} else {
+				s = &scope{parent: s, name: x, later: fmt.Sprintf("%s is used before its definition (at %s): only a function's body may refer to a definition after it", x, items[j].s.Pos)}
+			}
+		}
+	}
+	for j := 0; j < i; j++ {
+		if x := items[j].x; x != "" {
+			s = &scope{parent: s, name: x, def: j, uses: &it.refs}
+		}
+	}
+	if it.x != "" {
+		if it.lam {
+			s = &scope{parent: s, name: it.x, def: i, uses: &it.refs}
+		} else {
+			s = &scope{parent: s, name: it.x, later: fmt.Sprintf("%s is used in its own definition, which computes a value: only a function may refer to itself", it.x)}
+		}
+	}
+	return s
+}
+
+// definedAfter is the hints for the top-level definitions after the
+// expression e: they are not in scope in it.
+func definedAfter(e *semantics.SExp, rest []*semantics.SExp) *scope {
+	var s *scope
+	for i := len(rest) - 1; i >= 0; i-- {
+		if isDefine(rest[i]) {
+			if x := definedName(rest[i]); x != "" {
+				s = &scope{parent: s, name: x, later: fmt.Sprintf("%s is defined (at %s) after the expression at %s: definitions scope over the expressions after them", x, rest[i].Pos, e.Pos)}
+			}
+		}
+	}
+	return s
+}
+
+// definedName is the name a definition defines, if it is one (parseDefine
+// checks it in its turn).
+func definedName(d *semantics.SExp) string {
+	if len(d.List) < 2 {
+		return ""
+	}
+	h := d.List[1]
+	if h.IsList('(') && len(h.List) > 0 {
+		h = h.List[0]
+	}
+	if h.Kind != semantics.Atom || h.Text == "" || keywords[h.Text] || h.Text[0] == '#' {
+		return ""
+	}
+	if _, ok, _ := atomLiteral(h); ok {
+		return ""
+	}
+	return h.Text
+}
+
+// isFunctionDefine reports whether a definition defines a function as
+// written: (define (f …) …), or (define f e) with e a λ or a rerank.
+func isFunctionDefine(d *semantics.SExp) bool {
+	if len(d.List) < 3 {
+		return false
+	}
+	if d.List[1].IsList('(') {
+		return true
+	}
+	v := d.List[2]
+	return len(d.List) == 3 && v.IsList('(') && len(v.List) > 0 && v.List[0].Kind == semantics.Atom &&
+		(v.List[0].Text == "λ" || v.List[0].Text == "lambda" || v.List[0].Text == "fn" || v.List[0].Text == "rerank")
+}
+
+// groupBody nests a body's items around its last expression: a let for
+// each, in order, except the definitions that are referred to before
+// their end (by themselves, or by a function before them), which make
+// recursive groups. A group starts at a function that refers to a
+// definition after it (or to itself) and takes in the definitions it
+// refers to and those that refer to a member, until none of its members
+// refers past the last; an item in between that does neither is a let
+// before the group (binding the group computes nothing, so nothing moves
+// past a computation). A member must be a value as written (a λ, a
+// primitive or a literal): a definition that computes a value cannot be
+// used before it is made, and an expression or computed definition cannot
+// use a member before the group is complete; both are refused here, where
+// Racket would stop at run time ("undefined; cannot reference an
+// identifier before its definition").
+func groupBody(items []*bodyItem, body Expr) Expr {
+	var out []Expr // lets and groups, in order
+	var group []int
+	var hoisted []int          // the items bound before the open group
+	in := map[int]bool{}       // the members of the open group
+	target := map[int]defRef{} // definitions a member refers to, after it (the first reference)
+	last := -1                 // the last of them
+	for i, it := range items {
+		joins := false
+		if t, ok := target[i]; ok {
+			joins = true
+			if !isDefValue(it.val) {
+				fail(t.pos, "%s is used before its definition (at %s), which computes a value: only functions and literals can be used before they are defined", it.x, it.s.Pos)
+			}
+		}
+		for _, r := range it.refs {
+			if in[r.def] && r.def < i && !joins {
+				if !it.lam && !isDefValue(it.val) {
+					fail(r.pos, "%s is used here before %s, which %s refers to, is defined (at %s)", items[r.def].x, items[last].x, items[r.def].x, items[last].s.Pos)
+				}
+				joins = true
+			}
+		}
+		for _, r := range it.refs {
+			if r.def >= i {
+				joins = true
+				if _, seen := target[r.def]; !seen {
+					target[r.def] = r
+				}
+				last = max(last, r.def)
+			}
+		}
+		if !joins {
+			out = append(out, &Let{Pos: it.s.Pos, EndPos: it.s.End, X: it.x, Val: it.val})
+			if len(group) > 0 {
+				hoisted = append(hoisted, i)
+			}
+			continue
+		}
+		group = append(group, i)
+		in[i] = true
+		if last <= i {
+			out = append(out, recGroup(items, group, hoisted)...)
+			group, hoisted, in, target, last = nil, nil, map[int]bool{}, map[int]defRef{}, -1
+		}
+	}
+	for i := len(out) - 1; i >= 0; i-- {
+		switch b := out[i].(type) {
+		case *Let:
+			b.Body = body
+		case *Rec:
+			b.Body = body
+			b.unroll()
+		}
+		body = out[i]
+	}
+	return body
+}
+
+// isDefValue reports whether a definition's value is a member a group
+// can bind as written: a λ, a primitive or a literal (a closed value, or
+// one whose free names are the group's, which unrolling closes).
+func isDefValue(e Expr) bool {
+	switch e.(type) {
+	case *Lam, *Prim, *Lit:
+		return true
+	}
+	return false
+}
+
+// recGroup binds a complete group: its strongly connected components,
+// each after those it refers to, a let for a member that refers neither
+// to itself nor to a member that refers back to it (a forward reference
+// that is no recursion: binding values computes nothing, so the order
+// among them is free), a Rec for each other component (its bodies are set
+// later). Inside the group every name of it means the member: a name
+// defined twice among the members, a member's reference to another
+// definition of a member's name, or a definition of a member's name among
+// the items bound before the group (hoisted) would be captured or
+// shadowed, and is refused.
+func recGroup(items []*bodyItem, group, hoisted []int) []Expr {
+	names := map[string]int{}
+	for _, i := range group {
+		if j, dup := names[items[i].x]; dup {
+			fail(items[i].s.Pos, "%s is defined twice (also at %s) among definitions that refer to each other: rename one", items[i].x, items[j].s.Pos)
+		}
+		names[items[i].x] = i
+	}
+	for _, i := range hoisted {
+		if j, dup := names[items[i].x]; dup && items[i].x != "" {
+			fail(items[i].s.Pos, "%s is defined twice (also at %s), between definitions that refer to each other: rename one", items[i].x, items[j].s.Pos)
+		}
+	}
+	for _, i := range group {
+		for _, ref := range items[i].refs {
+			if j, ok := names[items[ref.def].x]; ok && j != ref.def {
+				fail(ref.pos, "%s here is the definition at %s, but %s, defined at %s, is bound with the definitions that refer to it, which would capture this name: rename one", items[ref.def].x, items[ref.def].s.Pos, items[j].x, items[j].s.Pos)
+			}
+		}
+	}
+	var out []Expr
+	for _, comp := range components(items, group) {
+		it := items[comp[0]]
+		if len(comp) == 1 && !refersTo(it, comp[0]) {
+			out = append(out, &Let{Pos: it.s.Pos, EndPos: it.s.End, X: it.x, Val: it.val})
+			continue
+		}
+		slices.Sort(comp)
+		r := &Rec{Pos: items[comp[0]].s.Pos, EndPos: items[comp[0]].s.End}
+		for _, i := range comp {
+			r.Defs = append(r.Defs, Def{Pos: items[i].s.Pos, EndPos: items[i].s.End, X: items[i].x, Val: items[i].val})
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// refersTo reports whether item it refers to definition i.
+func refersTo(it *bodyItem, i int) bool {
+	return slices.ContainsFunc(it.refs, func(r defRef) bool { return r.def == i })
+}
+
+// components are the strongly connected components of the members of a
+// group under "refers to", each after the components it refers to
+// (Tarjan's algorithm, which finishes a component after those it reaches).
+func components(items []*bodyItem, group []int) [][]int {
+	member := map[int]bool{}
+	for _, i := range group {
+		member[i] = true
+	}
+	index, low := map[int]int{}, map[int]int{}
+	onStack := map[int]bool{}
+	var stack []int
+	var out [][]int
+	var visit func(v int)
+	visit = func(v int) {
+		index[v], low[v] = len(index), len(index)
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, r := range items[v].refs {
+			w := r.def
+			if !member[w] {
+				continue
+			}
+			if _, seen := index[w]; !seen {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var comp []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			out = append(out, comp)
+		}
+	}
+	for _, i := range group {
+		if _, seen := index[i]; !seen {
+			visit(i)
+		}
+	}
+	return out
 }
 
 // nestLets makes body the body of the last let, that let the body of the
@@ -149,8 +481,8 @@ func nestLets(lets []*Let, body Expr) Expr {
 	return body
 }
 
-// parseDefine reads (define x e) and (define (f (x r) …) body …). A
-// definition is not recursive: the dialect's iteration is its arrays.
+// parseDefine reads (define x e) and (define (f (x r) …) body …), in the
+// scope parseBody gives it.
 func parseDefine(d *semantics.SExp, sc *scope) (string, Expr) {
 	if len(d.List) < 3 {
 		fail(d.Pos, "define wants a name and a value: (define x e) or (define (f (x rank) …) body)")
@@ -248,11 +580,15 @@ func parseExpr(s *semantics.SExp, sc *scope) Expr {
 		if keywords[s.Text] {
 			fail(s.Pos, "%s is a keyword, not an expression", s.Text)
 		}
-		if sc.has(s.Text) {
+		bound, hint := sc.resolve(s.Text, s.Pos)
+		if bound {
 			return &Var{Pos: s.Pos, EndPos: s.End, Name: s.Text}
 		}
 		if p := Basis[s.Text]; p != nil {
 			return &Prim{Pos: s.Pos, EndPos: s.End, Def: p}
+		}
+		if hint != "" {
+			fail(s.Pos, "%s", hint)
 		}
 		fail(s.Pos, "%s is not bound (and is not in the basis)", s.Text)
 	case semantics.Curly:

@@ -83,6 +83,30 @@ func write(b *printer, e Expr) {
 		b.WriteByte(' ')
 		write(b, e.Body)
 		b.WriteByte(')')
+	case *Rec:
+		// A body of definitions, which parseBody groups back into it.
+		b.WriteString("(begin")
+		for _, d := range e.Defs {
+			b.WriteString(" (define ")
+			l, ok := d.Val.(*Lam)
+			if !ok {
+				b.WriteString(d.X + " ")
+				write(b, d.Val)
+				b.WriteByte(')')
+				continue
+			}
+			l = unshadow(l)
+			b.WriteString("(" + d.X)
+			for _, p := range l.Params {
+				b.WriteString(" (" + p.Name + " " + rankString(p.Rank) + ")")
+			}
+			b.WriteString(") ")
+			write(b, l.Body)
+			b.WriteByte(')')
+		}
+		b.WriteByte(' ')
+		write(b, e.Body)
+		b.WriteByte(')')
 	}
 }
 
@@ -227,6 +251,11 @@ func walk(e Expr, f func(Expr)) {
 		walk(e.Body, f)
 	case *Unbox:
 		walk(e.Box, f)
+		walk(e.Body, f)
+	case *Rec:
+		for _, d := range e.Defs {
+			walk(d.Val, f)
+		}
 		walk(e.Body, f)
 	}
 }

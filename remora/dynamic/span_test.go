@@ -9,7 +9,8 @@ import (
 )
 
 // children are e's subterms, and whether each must lie within e's span: a
-// Let's Body follows its binding, outside the Let's span (see Expr).
+// Let's Body follows its binding, outside the Let's span (see Expr), as
+// a Rec's body and later definitions follow its first.
 func children(e Expr) (out []Expr, within []bool) {
 	add := func(w bool, es ...Expr) {
 		for _, c := range es {
@@ -31,6 +32,13 @@ func children(e Expr) (out []Expr, within []bool) {
 		add(false, e.Body)
 	case *Unbox:
 		add(true, e.Box, e.Body)
+	case *Rec:
+		// A Rec spans its first definition; the others, and the body,
+		// follow it.
+		for i, d := range e.Defs {
+			add(i == 0, d.Val)
+		}
+		add(false, e.Body)
 	}
 	return out, within
 }
@@ -68,6 +76,8 @@ func writtenAs(e Expr, s *semantics.SExp) bool {
 		return true
 	case *Unbox:
 		return form("unbox")
+	case *Rec:
+		return form("define", "def")
 	}
 	return false
 }

@@ -16,7 +16,8 @@ import (
 //	          frame is the largest (Fig 1's underlined copies)
 //	map       split an application over a non-empty frame into a frame of
 //	          applications to cells (an empty frame gives an empty array)
-//	β         apply a λ to its cells by substitution (a let binds likewise)
+//	β         apply a λ to its cells by substitution (a let binds likewise,
+//	          and a recursive group binds its names to their unrollings)
 //	δ         apply a primitive to its cells; the reduce and scan family
 //	          unfold into the applications of their operator, in index order
 //	          (a trace into a chain of links, one per application: unfoldChain)
@@ -137,6 +138,9 @@ func contract(e Expr) (Expr, string, error) {
 			out.Elems = append(out.Elems, &Unbox{Pos: e.Pos, X: e.X, Box: lit(e.Box.At(), c), Body: e.Body})
 		}
 		return out, remora.RuleMap.Name, nil
+	case *Rec:
+		// A recursive group binds each name to its unrolling (rec.go).
+		return subst(e.Body, e.bindings()), remora.RuleBeta.Name, nil
 	case *Var:
 		return nil, "", semantics.Stuckf(e.Pos, remora.RuleBeta.Name, "free variable %s", e.Name)
 	}
@@ -414,6 +418,20 @@ func subst(e Expr, vals map[string]Expr) Expr {
 		return &Let{Pos: e.Pos, EndPos: e.EndPos, X: e.X, Val: subst(e.Val, vals), Body: subst(e.Body, without(vals, e.X))}
 	case *Unbox:
 		return &Unbox{Pos: e.Pos, EndPos: e.EndPos, X: e.X, Box: subst(e.Box, vals), Body: subst(e.Body, without(vals, e.X))}
+	case *Rec:
+		inner := vals
+		for _, d := range e.Defs {
+			inner = without(inner, d.X)
+		}
+		if len(inner) == 0 {
+			return e
+		}
+		defs := make([]Def, len(e.Defs))
+		for i, d := range e.Defs {
+			d.Val = subst(d.Val, inner)
+			defs[i] = d
+		}
+		return newRec(e.Pos, e.EndPos, defs, subst(e.Body, inner))
 	}
 	return e
 }

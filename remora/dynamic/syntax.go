@@ -102,6 +102,37 @@ type Let struct {
 	Body   Expr
 }
 
+// Rec is a body's functions that refer to themselves or to each other
+// (the library's define is Racket's: a function is in scope in its own
+// body and in the functions before it), then the rest of the body. Each
+// definition's value is a λ on a cycle of references (parseBody makes the
+// other definitions lets), so binding them computes nothing. Body sees
+// every name of the group; so does each λ, through its unrolling
+// (rec.go): the λ whose body is the group again around the λ's own body,
+// which is how both semantics give a recursive name its value.
+//
+// A Rec spans its first definition, as a Let spans its one; its values
+// span their own (define …) forms.
+type Rec struct {
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	Defs   []Def
+	Body   Expr
+	// unrolled is what each name stands for in Body: shared by every
+	// Rec of the same definitions (the Recs inside the unrolled λs), so
+	// that unrolling builds no more than one λ per definition.
+	unrolled []Expr
+}
+
+// Def is one definition of a Rec: its name, the (define …) it spans, and
+// its value.
+type Def struct {
+	Pos    semantics.Pos
+	EndPos semantics.Pos
+	X      string
+	Val    Expr
+}
+
 // Unbox is (unbox x e body): body with x bound to the contents of the box
 // e. On an array of boxes it lifts, as a function of a scalar cell would.
 type Unbox struct {
@@ -121,6 +152,7 @@ func (e *Lam) At() semantics.Pos   { return e.Pos }
 func (e *App) At() semantics.Pos   { return e.Pos }
 func (e *Let) At() semantics.Pos   { return e.Pos }
 func (e *Unbox) At() semantics.Pos { return e.Pos }
+func (e *Rec) At() semantics.Pos   { return e.Pos }
 
 // End is the position just after the term's source (see Expr), or the
 // zero Pos when the term has none.
@@ -132,6 +164,7 @@ func (e *Lam) End() semantics.Pos   { return e.EndPos }
 func (e *App) End() semantics.Pos   { return e.EndPos }
 func (e *Let) End() semantics.Pos   { return e.EndPos }
 func (e *Unbox) End() semantics.Pos { return e.EndPos }
+func (e *Rec) End() semantics.Pos   { return e.EndPos }
 
 func (*Var) exprNode()   {}
 func (*Prim) exprNode()  {}
@@ -141,6 +174,7 @@ func (*Lam) exprNode()   {}
 func (*App) exprNode()   {}
 func (*Let) exprNode()   {}
 func (*Unbox) exprNode() {}
+func (*Rec) exprNode()   {}
 
 // Program is a file of the dialect: each expression is one result, with
 // the top-level definitions before it bound around it.
