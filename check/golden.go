@@ -45,16 +45,18 @@ type Spec struct {
 	LoadError *regexp.Regexp // expected parse or type error
 }
 
-// ParseSpec reads the test block of a source file. A file without one has
-// no cases.
-func ParseSpec(src string) (*Spec, error) {
+// ParseSpec reads the test block of a source file whose line comments
+// start with comment (lang.Language's Comment: "--" for FUN, ";" for
+// Remora, whose test blocks are written ";;"). A file without one has no
+// cases.
+func ParseSpec(src, comment string) (*Spec, error) {
 	spec := &Spec{}
 	lines := strings.Split(src, "\n")
 	in := false
 	var sems []string
 	var pending *Case
 	for i := 0; i < len(lines); i++ {
-		text, ok := commentText(lines[i])
+		text, ok := commentText(lines[i], comment)
 		if !ok {
 			if in {
 				break
@@ -71,7 +73,7 @@ func ParseSpec(src string) (*Spec, error) {
 		start := i + 1 // the case's line, before a block spanning lines moves i
 		// Gather a brace block that spans lines.
 		for strings.Count(text, "{") > strings.Count(text, "}") && i+1 < len(lines) {
-			more, ok := commentText(lines[i+1])
+			more, ok := commentText(lines[i+1], comment)
 			if !ok {
 				break
 			}
@@ -130,14 +132,23 @@ func ParseSpec(src string) (*Spec, error) {
 	return spec, nil
 }
 
-func commentText(line string) (string, bool) {
-	t := strings.TrimSpace(line)
-	for _, p := range []string{"--", ";;", ";"} {
-		if strings.HasPrefix(t, p) {
-			return strings.TrimSpace(t[len(p):]), true
-		}
+// commentText is a comment line's text after its marker (repeated:
+// ";; ==" is "=="), or false for a line that is no comment.
+func commentText(line, comment string) (string, bool) {
+	t, ok := strings.CutPrefix(strings.TrimSpace(line), comment)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return strings.TrimSpace(strings.TrimLeft(t, comment[:1])), true
+}
+
+// SpecOf reads the test block of a file in the language reg picks for it.
+func SpecOf(reg *lang.Registry, file, src string) (*Spec, error) {
+	l, err := reg.Pick(file, src, "", "")
+	if err != nil {
+		return nil, err
+	}
+	return ParseSpec(src, l.Comment())
 }
 
 func braces(text, kw string) (string, error) {
@@ -326,7 +337,7 @@ func RunGolden(reg *lang.Registry, dir string, w io.Writer, o GoldenOptions) (Ou
 	var out Outcome
 	for _, f := range files {
 		if src, err := os.ReadFile(f); err == nil {
-			if spec, err := ParseSpec(string(src)); err == nil && len(spec.Cases) == 0 && spec.LoadError == nil {
+			if spec, err := SpecOf(reg, f, string(src)); err == nil && len(spec.Cases) == 0 && spec.LoadError == nil {
 				fmt.Fprintf(w, "note %s: no test block (a -- == or ;; == header with input/output lines), nothing to check\n", f)
 				out.Untested++
 				continue
@@ -419,7 +430,7 @@ func runGoldenFile(reg *lang.Registry, file string, levels bool) (out FileOutcom
 	if err != nil {
 		return fail(err.Error())
 	}
-	spec, err := ParseSpec(string(src))
+	spec, err := SpecOf(reg, file, string(src))
 	if err != nil {
 		return fail(file + ": test block: " + err.Error())
 	}

@@ -28,7 +28,11 @@ func TestParseSpec(t *testing.T) {
 		{"bad value", "-- ==\n-- output { [1 [2]] }\n", "irregular"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			spec, err := ParseSpec(tc.src)
+			comment := "--" // FUN's, or Remora's
+			if strings.HasPrefix(tc.src, ";") {
+				comment = ";"
+			}
+			spec, err := ParseSpec(tc.src, comment)
 			var got string
 			if err != nil {
 				got = err.Error()

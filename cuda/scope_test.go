@@ -32,7 +32,7 @@ func mixedPrograms(t *testing.T) []*harness.Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := check.ParseSpec(string(src))
+	spec, err := check.ParseSpec(string(src), "--")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -237,20 +237,23 @@ func TestBasisDocumented(t *testing.T) {
 	}
 }
 
-// TestSyntax checks the embedded references.
-func TestSyntax(t *testing.T) {
-	for _, l := range []string{"fun", "funmem", "imp", "remora", "cuda", "papers"} {
-		s, ok := Syntax(l)
+// TestPages checks the embedded references: every language's page (as
+// the registry names it) and the bibliography are Markdown documents.
+func TestPages(t *testing.T) {
+	pages := []string{Bibliography}
+	for _, l := range check.NewRegistry().Languages() {
+		if l.Page() == "" {
+			t.Errorf("%s names no reference page", l.Name())
+		}
+		pages = append(pages, l.Page())
+	}
+	for _, name := range pages {
+		s, ok := Page(name)
 		if !ok || !strings.HasPrefix(s, "# ") {
-			t.Errorf("Syntax(%q) = %.20q, %v; want a Markdown document", l, s, ok)
+			t.Errorf("Page(%q) = %.20q, %v; want a Markdown document", name, s, ok)
 		}
 	}
-	if _, ok := Syntax("cobol"); ok {
-		t.Error("Syntax(cobol) reports a reference")
-	}
-	_, ok := Syntax("remora/dynamic")
-	_, err := os.Stat("remora-dynamic.md")
-	if ok != (err == nil) {
-		t.Errorf("Syntax(remora/dynamic) reports %v, but remora-dynamic.md exists: %v", ok, err == nil)
+	if _, ok := Page("cobol.md"); ok {
+		t.Error("Page(cobol.md) reports a page")
 	}
 }

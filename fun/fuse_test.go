@@ -65,7 +65,7 @@ func TestFuseGolden(t *testing.T) {
 			for _, msg := range fuseIntents(src, rep) {
 				t.Errorf("%s: %s", c.File, msg)
 			}
-			spec, err := check.ParseSpec(src)
+			spec, err := check.ParseSpec(src, "--")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -40,7 +40,7 @@ func TestSliceGolden(t *testing.T) {
 			if out := render(q, rep); strings.TrimSpace(out) != strings.TrimSpace(want) {
 				t.Errorf("%s:%d: sliced program and report differ (go test ./fun -run TestSliceGolden -update rewrites them)\ngot:\n%s\nwant:\n%s", c.File, c.Line, out, want)
 			}
-			spec, err := check.ParseSpec(src)
+			spec, err := check.ParseSpec(src, "--")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -301,7 +301,7 @@ func eachExample(t *testing.T, f func(t *testing.T, p *fun.Program, spec *check.
 			if _, err := fun.Check(p, nil); err != nil {
 				t.Skip("does not type check (an example of an error)")
 			}
-			spec, err := check.ParseSpec(string(src))
+			spec, err := check.ParseSpec(string(src), "--")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -68,7 +68,7 @@ func TestExamplesRules(t *testing.T) {
 		if !strings.HasPrefix(string(src), "-- ") {
 			t.Errorf("%s: does not start with a comment saying what it shows", name)
 		}
-		spec, err := check.ParseSpec(string(src))
+		spec, err := check.ParseSpec(string(src), "--")
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

@@ -42,7 +42,7 @@ func TestStatsLevels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		spec, err := check.ParseSpec(string(src))
+		spec, err := check.ParseSpec(string(src), "--")
 		if err != nil || spec.LoadError != nil {
 			continue
 		}

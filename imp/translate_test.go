@@ -53,7 +53,7 @@ func TestTranslateExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		spec, err := check.ParseSpec(string(src))
+		spec, err := check.ParseSpec(string(src), "--")
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}

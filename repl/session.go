@@ -561,7 +561,7 @@ func (s *Session) cmdRun([]string) error {
 
 func (s *Session) cmdShow([]string) error {
 	if s.st == nil || s.st.current() == nil {
-		s.printf("step 0: the program\n%s", withNewline(withoutHeader(s.source)))
+		s.printf("step 0: the program\n%s", withNewline(withoutHeader(s.source, s.loaded.Language().Comment())))
 		return nil
 	}
 	c := s.st.current()
@@ -570,13 +570,14 @@ func (s *Session) cmdShow([]string) error {
 }
 
 // withoutHeader is a program's text without its leading comment lines
-// (the header of an example file, which :load showed once).
-func withoutHeader(src string) string {
+// (the header of an example file, which :load showed once), those that
+// start with comment.
+func withoutHeader(src, comment string) string {
 	lines := strings.Split(src, "\n")
 	i := 0
 	for i < len(lines) {
 		t := strings.TrimSpace(lines[i])
-		if t != "" && !strings.HasPrefix(t, "--") && !strings.HasPrefix(t, ";") {
+		if t != "" && !strings.HasPrefix(t, comment) {
 			break
 		}
 		i++
@@ -749,7 +750,7 @@ func (s *Session) reload(opts check.Options) (lang.Program, error) {
 
 func (s *Session) cmdDerive(args []string) error {
 	if len(args) == 1 && args[0] == "eval" {
-		o := lang.RunOptions{Semantics: "big", Args: s.args()}
+		o := lang.RunOptions{Args: s.args()} // the default semantics: FUN's big-step
 		o.Derive = true
 		if _, ok := s.loaded.(lang.EvalDeriver); !ok {
 			return fmt.Errorf("evaluation derivations are built by FUN's big-step; this is %s", s.loaded.Language().Name())

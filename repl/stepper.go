@@ -40,8 +40,9 @@ type kernelTrace struct {
 }
 
 func newStepper(p lang.Program, o lang.RunOptions) *stepper {
-	s := &stepper{stats: &semantics.Stats{}, counts: lang.CountsCosts(p, "small")}
-	o.Semantics = "small"
+	small := p.Language().Stepping()
+	s := &stepper{stats: &semantics.Stats{}, counts: lang.CountsCosts(p, small)}
+	o.Semantics = small
 	o.RecordHeap = true
 	o.Stats = s.stats
 	o.Trace = func(kernel string, tr *semantics.KernelTrace) {

@@ -108,7 +108,7 @@ func Load(reg *lang.Registry, files []string) (ps []*Program, declined map[strin
 // MemoryExpand to run), one per layout of MemoryExpand for the levels
 // above; or none and why, when a pass declines the file.
 func load(reg *lang.Registry, name, file, src string) ([]*Program, string, error) {
-	spec, err := check.ParseSpec(src)
+	spec, err := check.SpecOf(reg, file, src)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %v", name, err)
 	}

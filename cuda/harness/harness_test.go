@@ -187,7 +187,7 @@ func TestGenerateFUN(t *testing.T) {
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		spec, err := check.ParseSpec(src)
+		spec, err := check.ParseSpec(src, "--")
 		if err != nil || len(spec.Cases) != 1 {
 			t.Fatalf("seed %d: %v, %d cases\n%s", seed, err, len(spec.Cases), src)
 		}

@@ -62,7 +62,7 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 			return 0
 		}
 		if rest[0] == "syntax" {
-			return helpSyntax(rest[1:], stdout, stderr)
+			return helpSyntax(reg, rest[1:], stdout, stderr)
 		}
 		if len(rest) > 1 || lookup(rest[0]) == nil {
 			fmt.Fprintf(stderr, "arraysem: help COMMAND (one of %s)\n", strings.Join(commandNames(), ", "))

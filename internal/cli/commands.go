@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/docs"
@@ -97,7 +98,7 @@ func usage(reg *lang.Registry) string {
 	b.WriteString("\n")
 	b.WriteString(wrap(fmt.Sprintf("arraysem help COMMAND (or arraysem COMMAND --help) shows a command's flags "+
 		"and an example; arraysem help syntax LANG a language's reference (%s; papers is the bibliography); "+
-		"arraysem --version the version.", strings.Join(docs.Languages(), ", ")), "", 78))
+		"arraysem --version the version.", strings.Join(referenceNames(reg), ", ")), "", 78))
 	b.WriteString(wrap(fmt.Sprintf("The language follows the extension (%s); --lang overrides it, on every "+
 		"command that takes a FILE. Remora files are the explicitly typed dialect, or the rank-annotated "+
 		"untyped dialect of §2 of \"The semantics of rank polymorphism\" when the first line is "+
@@ -128,18 +129,61 @@ func wrap(text, indent string, width int) string {
 
 // helpSyntax is `arraysem help syntax LANG`: the language's reference
 // (docs/LANG.md, embedded), or the list of references.
-func helpSyntax(args []string, stdout, stderr io.Writer) int {
+func helpSyntax(reg *lang.Registry, args []string, stdout, stderr io.Writer) int {
+	names := referenceNames(reg)
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "arraysem: help syntax LANG (one of %s)\n", strings.Join(docs.Languages(), ", "))
+		fmt.Fprintf(stderr, "arraysem: help syntax LANG (one of %s)\n", strings.Join(names, ", "))
 		return 2
 	}
-	text, ok := docs.Syntax(args[0])
+	text, ok := reference(reg, args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "arraysem: help syntax: no reference for %q (one of %s)\n", args[0], strings.Join(docs.Languages(), ", "))
+		fmt.Fprintf(stderr, "arraysem: help syntax: no reference for %q (one of %s)\n", args[0], strings.Join(names, ", "))
 		return 2
 	}
 	fmt.Fprint(stdout, text)
 	return 0
+}
+
+// reference is help syntax's page for name: a registered language's
+// reference (its Page), a dialect of one ("remora/typed"), or "papers",
+// the bibliography.
+func reference(reg *lang.Registry, name string) (string, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if name == "papers" {
+		return docs.Page(docs.Bibliography)
+	}
+	l, ok := reg.Language(name)
+	if !ok {
+		family, dialect, cut := strings.Cut(name, "/")
+		if !cut {
+			return "", false
+		}
+		for _, m := range reg.Languages() {
+			if f, d := m.Dialect(); f == family && d == dialect {
+				l, ok = m, true
+			}
+		}
+		if !ok {
+			return "", false
+		}
+	}
+	if l.Page() == "" {
+		return "", false
+	}
+	return docs.Page(l.Page())
+}
+
+// referenceNames are the names help syntax takes, sorted: the languages
+// with a reference in this build, and papers.
+func referenceNames(reg *lang.Registry) []string {
+	out := []string{"papers"}
+	for _, l := range reg.Languages() {
+		if _, ok := reference(reg, l.Name()); ok {
+			out = append(out, l.Name())
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // helpRequest is a command asked for its help (-h, --help).

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/check"
-	"github.com/arraysem/arraysem/docs"
 )
 
 // TestHelp: help COMMAND and COMMAND --help print the command's usage,
@@ -104,8 +103,9 @@ func TestBinaryLinksNoTesting(t *testing.T) {
 // TestEveryLanguageHasAReference: help syntax LANG works for every
 // registered language, so a new level comes with its reference.
 func TestEveryLanguageHasAReference(t *testing.T) {
-	for _, l := range check.NewRegistry().Languages() {
-		if _, ok := docs.Syntax(l.Name()); !ok {
+	reg := check.NewRegistry()
+	for _, l := range reg.Languages() {
+		if _, ok := reference(reg, l.Name()); !ok {
 			t.Errorf("help syntax %s: no reference in docs/", l.Name())
 		}
 	}
