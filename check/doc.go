@@ -9,7 +9,7 @@
 // switches on a language's name.
 //
 // Where passes live (package lang states the convention): each pass is
-// declared, with its options, in its own package (fun.FusePass,
+// declared, with its options, in its own package (fuse.Pass,
 // funmem.MemoryExpandPass, cuda.EmitPass); here are only their
 // registrations and the pipelines that order them.
 package check

@@ -3,6 +3,8 @@ package check
 import (
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/fun/fuse"
+	"github.com/arraysem/arraysem/fun/slice"
 	"github.com/arraysem/arraysem/funmem"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
 	"github.com/arraysem/arraysem/imp"
@@ -24,7 +26,7 @@ func NewRegistry() *lang.Registry {
 		dynamic.ElaboratePass,
 		remora.ExplicitizePass, remora.InlinePass, remora.SimplifyPass,
 		tofun.LowerPass,
-		fun.SlicePass, fun.FusePass,
+		slice.Pass, fuse.Pass,
 		funmem.TransformPass, funmem.SimplifyPass, funmem.MemoryExpandPass,
 		imp.FromFunmemPass,
 		cuda.EmitPass,

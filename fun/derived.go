@@ -125,6 +125,14 @@ func (x *expander) params(ps []*Param) {
 	}
 }
 
+// CopyKernel is the kernel copy arr (of the given dims and element type)
+// expands to, at pos: kernel j1 <= n1 do … in (arr[j1, …]), its fresh
+// names none of used, to which it adds them.
+func CopyKernel(pos Pos, arr *Ident, dims []*Ident, elem semantics.Elem, used map[string]bool) *KernelExp {
+	x := &expander{used: used}
+	return x.copyKernel(pos, arr, dims, elem, nil)
+}
+
 // copyKernel builds kernel y <= z1 do … over the remaining dims, indexing
 // arr with the indices bound so far.
 func (x *expander) copyKernel(pos Pos, arr *Ident, dims []*Ident, elem semantics.Elem, idx []*Ident) *KernelExp {

@@ -636,3 +636,62 @@ func holds(e *BinOp) bool {
 	_, err := semantics.Binary(e.Op, l.Value, r.Value)
 	return err == nil
 }
+
+// FormName names a statement's form (kernel, iota, reduce, …), for the
+// notes of the passes.
+func FormName(e Exp) string {
+	switch e := e.(type) {
+	case *KernelExp:
+		return "kernel"
+	case *IotaExp:
+		return "iota"
+	case *CopyExp:
+		return "copy"
+	case *LoopExp:
+		return "loop"
+	case *ReduceExp:
+		return "reduce"
+	case *ScanExp:
+		return "scan"
+	case *FilterExp:
+		return "filter"
+	case *RedomapExp:
+		return RedomapWord(e)
+	case *IfExp:
+		return "if"
+	case *AssertExp:
+		return "assert"
+	case *IndexExp:
+		return "read"
+	case *SliceExp:
+		return "slice"
+	case *TransposeExp:
+		return "transpose"
+	}
+	return "scalar statement"
+}
+
+// Binders are the names bound anywhere in b: its statements' patterns,
+// the indices and parameters of the forms in it, at any depth.
+func Binders(b *Body) map[string]bool {
+	out := map[string]bool{}
+	BindersInto(out, b)
+	return out
+}
+
+// BindersInto adds the names bound anywhere in n to out.
+func BindersInto(out map[string]bool, n Node) {
+	Inspect(n, func(n Node) bool {
+		switch n := n.(type) {
+		case *Param:
+			out[n.Name.Name] = true
+		case *KernelExp:
+			out[n.Var.Name] = true
+		case *LoopExp:
+			out[n.Var.Name] = true
+		case *RedomapExp:
+			out[n.Var.Name] = true
+		}
+		return true
+	})
+}

@@ -10,7 +10,7 @@ import (
 // branch, a loop's or a fold's body, a nested kernel), in the order of the
 // program. After MemoryExpand these are the allocations it could not
 // hoist: each runs once per iteration (a device allocation per thread, on
-// a GPU), which size slicing (fun.SliceSizes) exists to avoid; the check
+// a GPU), which size slicing (slice.Sizes, package fun/slice) exists to avoid; the check
 // that its report's kept allocations are all that remain uses this.
 //
 // An alloc statement's position is its let's, which FUN → FUNMEM takes

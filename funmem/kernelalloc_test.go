@@ -2,6 +2,7 @@ package funmem
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/fun/slice"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,7 +55,7 @@ func TestAllocsInKernelsMatmul(t *testing.T) {
 		if got := AllocsInKernels(toExpanded(p, raw)); len(got) == 0 {
 			t.Errorf("raw=%v: unsliced, matmul.fun has no allocation left in a kernel; expected those of l1 and l2", raw)
 		}
-		q, rep := fun.SliceSizes(p)
+		q, rep := slice.Sizes(p)
 		if got := AllocsInKernels(toExpanded(q, raw)); len(got) != 0 {
 			t.Errorf("raw=%v: sliced, matmul.fun still allocates in kernels at %v\n%s", raw, got, fun.Print(toExpanded(q, raw)))
 		}
@@ -65,7 +66,7 @@ func TestAllocsInKernelsMatmul(t *testing.T) {
 }
 
 // TestAllocsInKernelsKept checks, on every example of examples/fun and
-// every program of fun/testdata/slice.txt, that after slicing,
+// every program of fun/slice/testdata/slice.txt, that after slicing,
 // TransformProgram and MemoryExpand the allocations left in kernels are
 // among those the SliceReport says it kept.
 func TestAllocsInKernelsKept(t *testing.T) {
@@ -79,7 +80,7 @@ func TestAllocsInKernelsKept(t *testing.T) {
 		}
 		progs = append(progs, prog{filepath.Base(f), filepath.Base(f), string(src)})
 	}
-	for _, c := range golden.Read(t, filepath.Join("..", "fun", "testdata", "slice.txt"), "--") {
+	for _, c := range golden.Read(t, filepath.Join("..", "fun", "slice", "testdata", "slice.txt"), "--") {
 		src, _, _ := strings.Cut(c.Src, "\n-- sliced:\n")
 		progs = append(progs, prog{fmt.Sprintf("slice.txt:%d", c.Line), c.File, src})
 	}
@@ -92,7 +93,7 @@ func TestAllocsInKernelsKept(t *testing.T) {
 			if _, err := fun.Check(p, nil); err != nil {
 				t.Skip("does not type check")
 			}
-			q, rep := fun.SliceSizes(p)
+			q, rep := slice.Sizes(p)
 			kept := map[semantics.Pos]bool{}
 			for _, k := range rep.Kept {
 				kept[k] = true

@@ -1,6 +1,9 @@
 package lang
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Pass is a translation from one language to another (From ≠ To), or a
 // transformation within one (From = To: a simplifier, memory expansion,
@@ -111,4 +114,14 @@ func (s Stage) Name() string {
 // Text renders the stage's program in its language's syntax.
 func (s Stage) Text() string {
 	return s.Program.Language().Print(s.Program.Syntax())
+}
+
+// Notes renders a pass's notes, one line each (a note prints as
+// file:line:col: message), for a Pass's Run to return.
+func Notes[N fmt.Stringer](notes []N) []string {
+	out := make([]string, len(notes))
+	for i, n := range notes {
+		out[i] = n.String()
+	}
+	return out
 }

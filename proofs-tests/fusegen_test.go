@@ -1,6 +1,7 @@
 package proofstests
 
 import (
+	"github.com/arraysem/arraysem/fun/fuse"
 	"math/rand"
 	"testing"
 
@@ -32,7 +33,7 @@ func TestFusionPipelines(t *testing.T) {
 		if msg := guarded(func() string { return propFuse(c) }); msg != "" {
 			t.Fatalf("%s\n(case seed %d, size %d)%v", msg, c.Seed, c.Size, c)
 		}
-		_, rep := fun.Fuse(c.Prog, fun.FuseOptions{})
+		_, rep := fuse.Fuse(c.Prog, fuse.Options{})
 		for _, n := range rep.Notes {
 			if n.Fused {
 				fused++

@@ -2,6 +2,8 @@ package proofstests
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/fun/fuse"
+	"github.com/arraysem/arraysem/fun/slice"
 	"slices"
 
 	arraycheck "github.com/arraysem/arraysem/check"
@@ -77,7 +79,7 @@ func propFuse(c *Case) string {
 	if err != nil {
 		return "the printed program does not parse: " + err.Error()
 	}
-	q, rep := fun.Fuse(p, fun.FuseOptions{})
+	q, rep := fuse.Fuse(p, fuse.Options{})
 	shown := "\nfused program:\n" + joinLines("| ", fun.Print(q)) + "\nfusion's notes:\n" + joinLines("| ", rep.String())
 	if _, err := fun.Check(q, nil); err != nil {
 		return "fun.Check rejects the fused program: " + err.Error() + shown
@@ -132,7 +134,7 @@ func propSlice(c *Case) string {
 	if err != nil {
 		return "the printed program does not parse: " + err.Error()
 	}
-	q, rep := fun.SliceSizes(p)
+	q, rep := slice.Sizes(p)
 	shown := "\nsliced program:\n" + joinLines("| ", fun.Print(q)) + "\nslicing's notes:\n" + joinLines("| ", rep.String())
 	if _, err := fun.Check(q, nil); err != nil {
 		return "fun.Check rejects the sliced program: " + err.Error() + shown
@@ -194,7 +196,7 @@ func propRemoraOptimised(c *RemoraCase) string {
 		return "compiling with slicing and fusion: " + err.Error()
 	}
 	src := opt[len(opt)-1].Program.Syntax().(*fun.Program)
-	_, srep := fun.SliceSizes(plain[len(plain)-1].Program.Syntax().(*fun.Program))
+	_, srep := slice.Sizes(plain[len(plain)-1].Program.Syntax().(*fun.Program))
 	shown := "\noptimised FUN:\n" + joinLines("| ", fun.Print(src))
 	run := func(st []lang.Stage) (*lang.Result, error) {
 		var r *lang.Result

@@ -1,7 +1,8 @@
-package fun
+package fuse
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/fun"
 	"maps"
 	"slices"
 )
@@ -16,7 +17,7 @@ import (
 // stm is the fused SOAC statement.
 type fusedKer struct {
 	id  int
-	stm *Stm
+	stm *fun.Stm
 	// inp are its input arrays: the arrays it folds (reduce, scan over
 	// x) or reads only at its own index (x[j, …] in a kernel's body or a
 	// redomap's map, j its index).
@@ -38,7 +39,7 @@ func (k *fusedKer) name() string {
 // that makes it so, as a phrase that completes "kept x: …".
 type reason struct {
 	fig  int
-	pos  Pos
+	pos  fun.Pos
 	text string
 }
 
@@ -62,13 +63,13 @@ type fusionRes struct {
 	// branch would skip computing it, and the errors it may get stuck
 	// in, on the other: it is kept (the paper fuses there; FUN's passes
 	// keep errors).
-	partial map[string]Pos
+	partial map[string]fun.Pos
 }
 
 // mkNullRes is the result of an empty region.
 func mkNullRes() *fusionRes {
 	return &fusionRes{outArr: map[string]int{}, inpArr: map[string]map[int]bool{}, unfusable: map[string][]reason{},
-		kers: map[int]*fusedKer{}, partial: map[string]Pos{}}
+		kers: map[int]*fusedKer{}, partial: map[string]fun.Pos{}}
 }
 
 // unfuse records that x is unfusable, for the given reason.
@@ -96,7 +97,7 @@ func (r *fusionRes) consumers(x string) []*fusedKer {
 }
 
 // comparePos orders positions by line, then column.
-func comparePos(a, b Pos) int {
+func comparePos(a, b fun.Pos) int {
 	if a.Line != b.Line {
 		return a.Line - b.Line
 	}
@@ -168,7 +169,7 @@ func (f *fuser) composeRes(r1, r2 *fusionRes) *fusionRes {
 // disjoint control paths (Fig 11): an array that kernels of both take as
 // an input stays fusable, into all of them. One that only one branch
 // uses is partial (see fusionRes.partial).
-func (f *fuser) unionRes(r1, r2 *fusionRes, ifPos Pos) *fusionRes {
+func (f *fuser) unionRes(r1, r2 *fusionRes, ifPos fun.Pos) *fusionRes {
 	out := merge(r1, r2)
 	for _, pair := range [][2]*fusionRes{{r1, r2}, {r2, r1}} {
 		a, b := pair[0], pair[1]

@@ -1,7 +1,8 @@
-package fun
+package slice
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/fun"
 	"strings"
 )
 
@@ -33,7 +34,7 @@ import (
 // fallback.
 
 // ifs slices the existential sizes of every if of p, inner ifs first.
-func (s *slicer) ifs(p *Program) {
+func (s *slicer) ifs(p *fun.Program) {
 	ts := slTypes{}
 	for _, in := range p.Inputs {
 		ts[in.Name.Name] = in.Type
@@ -43,16 +44,16 @@ func (s *slicer) ifs(p *Program) {
 
 // ifBody slices the ifs of b and of the bodies in it; ts has the types
 // of the names in scope.
-func (s *slicer) ifBody(b *Body, ts slTypes) {
+func (s *slicer) ifBody(b *fun.Body, ts slTypes) {
 	for i := 0; i < len(b.Stms); i++ {
 		st := b.Stms[i]
-		for bi, nb := range ExpBodies(st.Exp) {
+		for bi, nb := range fun.ExpBodies(st.Exp) {
 			ts.bindFor(st.Exp, bi)
 			s.ifBody(nb, ts)
 		}
-		if e, ok := st.Exp.(*IfExp); ok {
+		if e, ok := st.Exp.(*fun.IfExp); ok {
 			if pre := s.sliceIf(b, i, e, ts); pre != nil {
-				b.Stms = append(b.Stms[:i], append([]*Stm{pre}, b.Stms[i:]...)...)
+				b.Stms = append(b.Stms[:i], append([]*fun.Stm{pre}, b.Stms[i:]...)...)
 				ts.bindStm(pre)
 				i++
 			}
@@ -63,7 +64,7 @@ func (s *slicer) ifBody(b *Body, ts slTypes) {
 
 // slSizeVars are the int names of a pattern that size its arrays, in the
 // pattern's order.
-func slSizeVars(pat []*Param) []int {
+func slSizeVars(pat []*fun.Param) []int {
 	dims := map[string]bool{}
 	for _, p := range pat {
 		for _, d := range p.Type.Dims {
@@ -81,7 +82,7 @@ func slSizeVars(pat []*Param) []int {
 
 // slTopIndex maps each name bound by a statement of b's own list to the
 // statement's index.
-func slTopIndex(b *Body) map[string]int {
+func slTopIndex(b *fun.Body) map[string]int {
 	out := map[string]int{}
 	for i, s := range b.Stms {
 		for _, p := range s.Pat {
@@ -94,7 +95,7 @@ func slTopIndex(b *Body) map[string]int {
 // slShapeSlice is the shape slice of name r in body b: the indices of the
 // statements of b that r depends on, transitively (none when r is bound
 // outside b), and the first recurrence among them, if any.
-func slShapeSlice(b *Body, r string) (map[int]bool, *Stm) {
+func slShapeSlice(b *fun.Body, r string) (map[int]bool, *fun.Stm) {
 	top := slTopIndex(b)
 	slice := map[int]bool{}
 	var visit func(name string)
@@ -121,7 +122,7 @@ func slShapeSlice(b *Body, r string) (map[int]bool, *Stm) {
 
 // slBranchPlan is how one branch of a sliced if splits.
 type slBranchPlan struct {
-	body   *Body
+	body   *fun.Body
 	slice  map[int]bool // the statements of the shape slices
 	keep   map[int]bool // the statements that stay in the branch (slice views included)
 	carry  []string     // the slice's scalars the branch still needs
@@ -131,9 +132,9 @@ type slBranchPlan struct {
 // sliceIf slices the existential sizes of the if at b.Stms[i]. It returns
 // the statement computing the sliced sizes ahead, to go before the if, or
 // nil.
-func (s *slicer) sliceIf(b *Body, i int, e *IfExp, ts slTypes) *Stm {
+func (s *slicer) sliceIf(b *fun.Body, i int, e *fun.IfExp, ts slTypes) *fun.Stm {
 	st := b.Stms[i]
-	branches := []*Body{e.Then, e.Else}
+	branches := []*fun.Body{e.Then, e.Else}
 	sizes := slSizeVars(st.Pat)
 	if len(sizes) == 0 {
 		return nil
@@ -154,10 +155,10 @@ func (s *slicer) sliceIf(b *Body, i int, e *IfExp, ts slTypes) *Stm {
 		var sl [2]map[int]bool
 		why := ""
 		for bi, br := range branches {
-			var rec *Stm
+			var rec *fun.Stm
 			sl[bi], rec = slShapeSlice(br, r[bi])
 			if rec != nil && why == "" {
-				why = "its shape slice in the " + []string{"then", "else"}[bi] + " branch has a recurrence (" + slForm(rec.Exp) + " at " + slAt(rec.Pos()) + ")"
+				why = "its shape slice in the " + []string{"then", "else"}[bi] + " branch has a recurrence (" + fun.FormName(rec.Exp) + " at " + slAt(rec.Pos()) + ")"
 			}
 		}
 		if why != "" {
@@ -203,7 +204,7 @@ func (s *slicer) sliceIf(b *Body, i int, e *IfExp, ts slTypes) *Stm {
 	if len(sliced) == 0 && len(same) == 0 {
 		return nil
 	}
-	var pre *Stm
+	var pre *fun.Stm
 	if len(sliced) > 0 {
 		pre = s.aheadIf(st, e, sliced, plans, newName, ts)
 	}
@@ -215,7 +216,7 @@ func (s *slicer) sliceIf(b *Body, i int, e *IfExp, ts slTypes) *Stm {
 // any depth): where a binding moves to just before ss[0], its scope is
 // ss (and what follows them), so it keeps its name only when it is the
 // one binding of the name there.
-func slBindCount(ss []*Stm, name string) int {
+func slBindCount(ss []*fun.Stm, name string) int {
 	n := 0
 	for _, s := range ss {
 		if slBinders(s)[name] {
@@ -226,16 +227,16 @@ func slBindCount(ss []*Stm, name string) int {
 }
 
 // slBindsIn counts the bindings of a name in a statement.
-func slBindsIn(s *Stm, name string) int {
+func slBindsIn(s *fun.Stm, name string) int {
 	n := 0
-	Inspect(s, func(x Node) bool {
+	fun.Inspect(s, func(x fun.Node) bool {
 		switch x := x.(type) {
-		case *Param:
+		case *fun.Param:
 			if x.Name.Name == name {
 				n++
 			}
-		case Exp:
-			if v := ExpIndex(x); v != nil && v.Name == name {
+		case fun.Exp:
+			if v := fun.ExpIndex(x); v != nil && v.Name == name {
 				n++
 			}
 		}
@@ -249,7 +250,7 @@ func slBindsIn(s *Stm, name string) int {
 // nothing to repeat), and which scalars of the slice the branch still
 // needs (the first if returns them). It fails (giving why) when the branch
 // needs an array the slice makes that is no view.
-func (s *slicer) planBranch(br *Body, slice map[int]bool, sliced []int, st *Stm, bi int, newName map[string]string) (*slBranchPlan, string) {
+func (s *slicer) planBranch(br *fun.Body, slice map[int]bool, sliced []int, st *fun.Stm, bi int, newName map[string]string) (*slBranchPlan, string) {
 	pl := &slBranchPlan{body: br, slice: slice, keep: map[int]bool{}, rename: map[string]string{}}
 	for j := range br.Stms {
 		if !slice[j] {
@@ -268,7 +269,7 @@ func (s *slicer) planBranch(br *Body, slice map[int]bool, sliced []int, st *Stm,
 		for j := top[name] + 1; j < len(br.Stms); j++ {
 			if pl.keep[j] {
 				used := false
-				Idents(br.Stms[j], func(x *Ident) { used = used || x.Name == name })
+				fun.Idents(br.Stms[j], func(x *fun.Ident) { used = used || x.Name == name })
 				if used {
 					return true
 				}
@@ -288,7 +289,7 @@ func (s *slicer) planBranch(br *Body, slice map[int]bool, sliced []int, st *Stm,
 				continue
 			}
 			switch br.Stms[j].Exp.(type) {
-			case *SliceExp, *TransposeExp:
+			case *fun.SliceExp, *fun.TransposeExp:
 				for _, p := range br.Stms[j].Pat {
 					if usedByKeep(p.Name.Name) {
 						pl.keep[j] = true
@@ -329,13 +330,13 @@ func (s *slicer) planBranch(br *Body, slice map[int]bool, sliced []int, st *Stm,
 // aheadIf builds the if that computes the sliced sizes ahead: each branch
 // runs its slice and returns the sizes, then the scalars of the slices the
 // branches still need (zeros for the other branch's).
-func (s *slicer) aheadIf(st *Stm, e *IfExp, sliced []int, plans [2]*slBranchPlan, newName map[string]string, ts slTypes) *Stm {
-	var pat []*Param
+func (s *slicer) aheadIf(st *fun.Stm, e *fun.IfExp, sliced []int, plans [2]*slBranchPlan, newName map[string]string, ts slTypes) *fun.Stm {
+	var pat []*fun.Param
 	for _, ik := range sliced {
 		k := st.Pat[ik]
-		pat = append(pat, &Param{Lparen: k.Lparen, Name: slNamed(k.Name, newName[k.Name.Name]), Type: Type{}, Rparen: k.Rparen})
+		pat = append(pat, &fun.Param{Lparen: k.Lparen, Name: slNamed(k.Name, newName[k.Name.Name]), Type: fun.Type{}, Rparen: k.Rparen})
 	}
-	typeIn := func(br *Body, x string) Type {
+	typeIn := func(br *fun.Body, x string) fun.Type {
 		if j, ok := slTopIndex(br)[x]; ok {
 			for _, p := range br.Stms[j].Pat {
 				if p.Name.Name == x {
@@ -347,17 +348,17 @@ func (s *slicer) aheadIf(st *Stm, e *IfExp, sliced []int, plans [2]*slBranchPlan
 	}
 	for _, pl := range plans {
 		for _, x := range pl.carry {
-			pat = append(pat, &Param{Name: slIdent(pl.rename[x]), Type: typeIn(pl.body, x)})
+			pat = append(pat, &fun.Param{Name: slIdent(pl.rename[x]), Type: typeIn(pl.body, x)})
 		}
 	}
-	var bodies [2]*Body
+	var bodies [2]*fun.Body
 	for bi, pl := range plans {
-		nb := &Body{In: pl.body.In}
+		nb := &fun.Body{In: pl.body.In}
 		for j, t := range pl.body.Stms {
 			switch {
 			case !pl.slice[j]:
 			case pl.keep[j]:
-				nb.Stms = append(nb.Stms, CloneStm(t)) // a view both need
+				nb.Stms = append(nb.Stms, fun.CloneStm(t)) // a view both need
 			default:
 				nb.Stms = append(nb.Stms, t)
 			}
@@ -372,13 +373,13 @@ func (s *slicer) aheadIf(st *Stm, e *IfExp, sliced []int, plans [2]*slBranchPlan
 					continue
 				}
 				z := s.fresh("zero")
-				nb.Stms = append(nb.Stms, slScalarStm(z, Type{Elem: typeIn(other.body, x).Elem}, slZero(typeIn(other.body, x))))
+				nb.Stms = append(nb.Stms, slScalarStm(z, fun.Type{Elem: typeIn(other.body, x).Elem}, slZero(typeIn(other.body, x))))
 				nb.Result = append(nb.Result, slIdent(z))
 			}
 		}
 		bodies[bi] = nb
 	}
-	ahead := &Stm{Let: st.Let, Pat: pat, Exp: &IfExp{If: e.If, Cond: slNamed(e.Cond, e.Cond.Name), Then: bodies[0], Else: bodies[1]}}
+	ahead := &fun.Stm{Let: st.Let, Pat: pat, Exp: &fun.IfExp{If: e.If, Cond: slNamed(e.Cond, e.Cond.Name), Then: bodies[0], Else: bodies[1]}}
 	// The statements move (the branches lose them), so the if adds no
 	// operation: nothing counts towards the overhead.
 	var names []string
@@ -417,7 +418,7 @@ func slPlural(n int, one, many string) string {
 // the pattern drops them (and the sizes both branches return), each branch
 // loses its slice and its results for them, and returns arrays of the
 // pattern's sizes; the rest of the body says the sizes' new names.
-func (s *slicer) rewriteIf(b *Body, i int, e *IfExp, same map[int]string, sliced []int, plans [2]*slBranchPlan, newName map[string]string, ts slTypes) {
+func (s *slicer) rewriteIf(b *fun.Body, i int, e *fun.IfExp, same map[int]string, sliced []int, plans [2]*slBranchPlan, newName map[string]string, ts slTypes) {
 	st := b.Stms[i]
 	drop := map[int]bool{}
 	for ik := range same {
@@ -438,9 +439,9 @@ func (s *slicer) rewriteIf(b *Body, i int, e *IfExp, same map[int]string, sliced
 	}
 	// Each branch: its statements (less the slice), renamed, its results
 	// (less the dropped), cast to the pattern's sizes where they differ.
-	for bi, br := range []*Body{e.Then, e.Else} {
+	for bi, br := range []*fun.Body{e.Then, e.Else} {
 		if pl := plans[bi]; pl != nil {
-			var stms []*Stm
+			var stms []*fun.Stm
 			for j, t := range br.Stms {
 				if pl.keep[j] {
 					stms = append(stms, t)
@@ -472,7 +473,7 @@ func (s *slicer) rewriteIf(b *Body, i int, e *IfExp, same map[int]string, sliced
 				inBranch[p.Name.Name] = br.Result[ik].Name
 			}
 		}
-		var res []*Ident
+		var res []*fun.Ident
 		one := ""
 		for ir, r := range br.Result {
 			if drop[ir] {
@@ -481,7 +482,7 @@ func (s *slicer) rewriteIf(b *Body, i int, e *IfExp, same map[int]string, sliced
 			p := st.Pat[ir]
 			if p.Type.Rank() > 0 {
 				have := slBranchType(br, r.Name, ts)
-				want := Type{Elem: p.Type.Elem}
+				want := fun.Type{Elem: p.Type.Elem}
 				for _, d := range p.Type.Dims {
 					name := d.Name
 					if v, ok := inBranch[name]; ok {
@@ -492,14 +493,14 @@ func (s *slicer) rewriteIf(b *Body, i int, e *IfExp, same map[int]string, sliced
 				if !have.SameDims(want) {
 					if one == "" {
 						one = s.fresh("one")
-						br.Stms = append(br.Stms, slScalarStm(one, Type{}, Int(1)))
+						br.Stms = append(br.Stms, slScalarStm(one, fun.Type{}, fun.Int(1)))
 					}
 					y := s.fresh(r.Name)
-					var sl []Slice
+					var sl []fun.Slice
 					for _, d := range want.Dims {
-						sl = append(sl, Slice{Off: slIdent(one), Size: slIdent(d.Name)})
+						sl = append(sl, fun.Slice{Off: slIdent(one), Size: slIdent(d.Name)})
 					}
-					br.Stms = append(br.Stms, &Stm{Pat: []*Param{{Name: slIdent(y), Type: want}}, Exp: &SliceExp{Arr: slNamed(r, r.Name), Slices: sl}})
+					br.Stms = append(br.Stms, &fun.Stm{Pat: []*fun.Param{{Name: slIdent(y), Type: want}}, Exp: &fun.SliceExp{Arr: slNamed(r, r.Name), Slices: sl}})
 					r = slIdent(y)
 				}
 			}
@@ -507,7 +508,7 @@ func (s *slicer) rewriteIf(b *Body, i int, e *IfExp, same map[int]string, sliced
 		}
 		br.Result = res
 	}
-	var pat []*Param
+	var pat []*fun.Param
 	for ik, p := range st.Pat {
 		if !drop[ik] {
 			pat = append(pat, p)
@@ -530,7 +531,7 @@ func (s *slicer) rewriteIf(b *Body, i int, e *IfExp, same map[int]string, sliced
 
 // slBranchType is the type of a name a branch returns: its binding in the
 // branch, or outside.
-func slBranchType(br *Body, x string, ts slTypes) Type {
+func slBranchType(br *fun.Body, x string, ts slTypes) fun.Type {
 	if j, ok := slTopIndex(br)[x]; ok {
 		for _, p := range br.Stms[j].Pat {
 			if p.Name.Name == x {

@@ -1,7 +1,8 @@
-package fun
+package fuse
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/fun"
 	"slices"
 	"strings"
 )
@@ -17,7 +18,7 @@ import (
 // it. It fuses in b (its own producers into its consumers, and inside
 // the bodies nested in it) and returns its result restricted to the names
 // free in it.
-func (f *fuser) fusion1(b *Body, where string, wit wset) *fusionRes {
+func (f *fuser) fusion1(b *fun.Body, where string, wit wset) *fusionRes {
 	r := mkNullRes()
 	for _, x := range b.Result {
 		r.unfuse(x.Name, reason{5, x.NamePos, "returned by " + where})
@@ -26,7 +27,7 @@ func (f *fuser) fusion1(b *Body, where string, wit wset) *fusionRes {
 	for k := len(b.Stms) - 1; k >= 0; k-- {
 		r = f.fusion1Stm(r, b.Stms[k], wits[k])
 	}
-	b.Stms = slices.DeleteFunc(b.Stms, func(s *Stm) bool { return f.gone[s] })
+	b.Stms = slices.DeleteFunc(b.Stms, func(s *fun.Stm) bool { return f.gone[s] })
 	bound := map[string]bool{}
 	for _, s := range b.Stms {
 		for _, p := range s.Pat {
@@ -38,10 +39,10 @@ func (f *fuser) fusion1(b *Body, where string, wit wset) *fusionRes {
 
 // fusion1Stm is fusion1 for one statement s, given the result r of the
 // statements after it; wit are the sizes witnessed before s.
-func (f *fuser) fusion1Stm(r *fusionRes, s *Stm, wit wset) *fusionRes {
+func (f *fuser) fusion1Stm(r *fusionRes, s *fun.Stm, wit wset) *fusionRes {
 	place := fmt.Sprintf("%s at %s", formName(s.Exp), at(s.Exp.Pos()))
 	switch e := s.Exp.(type) {
-	case *IfExp:
+	case *fun.IfExp:
 		// The branches are analysed from a null result: nothing of one
 		// fuses with anything of the other or of what follows the if
 		// (visibility); their consumers lie on disjoint paths (unionRes),
@@ -50,15 +51,15 @@ func (f *fuser) fusion1Stm(r *fusionRes, s *Stm, wit wset) *fusionRes {
 		rt := f.fusion1(e.Then, where, wit)
 		re := f.fusion1(e.Else, where, wit)
 		return f.composeRes(r, f.unionRes(rt, re, e.If))
-	case *KernelExp, *IotaExp, *CopyExp, *ReduceExp, *ScanExp, *RedomapExp, *FilterExp:
+	case *fun.KernelExp, *fun.IotaExp, *fun.CopyExp, *fun.ReduceExp, *fun.ScanExp, *fun.RedomapExp, *fun.FilterExp:
 		return f.tryFuseSOAC(r, s, f.lambda(s, wit), wit)
-	case *LoopExp:
+	case *fun.LoopExp:
 		return f.composeRes(r, f.lambda(s, wit).res)
-	case *IndexExp:
-		r.unfuse(e.Arr.Name, reason{5, e.Arr.NamePos, fmt.Sprintf("read as %s at %s, not at the index of a SOAC over it", PrintExp(e), at(e.Pos()))})
-	case *SliceExp:
+	case *fun.IndexExp:
+		r.unfuse(e.Arr.Name, reason{5, e.Arr.NamePos, fmt.Sprintf("read as %s at %s, not at the index of a SOAC over it", fun.PrintExp(e), at(e.Pos()))})
+	case *fun.SliceExp:
 		r.unfuse(e.Arr.Name, reason{5, e.Arr.NamePos, "sliced at " + at(e.Pos())})
-	case *TransposeExp:
+	case *fun.TransposeExp:
 		r.unfuse(e.Arr.Name, reason{5, e.Arr.NamePos, "transposed at " + at(e.Pos()) + ", and the transpose is used as a whole"})
 	}
 	return r
@@ -80,7 +81,7 @@ type lamInfo struct {
 // case 3), which is what the paper's composeRes r (composeRes r' r')
 // expresses. A use by s itself, outside its bodies (a loop's initial
 // values, a fold's start value, a filter's array), is case 5.
-func (f *fuser) lambda(s *Stm, wit wset) lamInfo {
+func (f *fuser) lambda(s *fun.Stm, wit wset) lamInfo {
 	place := fmt.Sprintf("the %s at %s", formName(s.Exp), at(s.Exp.Pos()))
 	out := lamInfo{inputs: map[string]bool{}, res: mkNullRes()}
 	type bodyRes struct {
@@ -88,7 +89,7 @@ func (f *fuser) lambda(s *Stm, wit wset) lamInfo {
 		res  *fusionRes
 	}
 	var inner []bodyRes
-	analyse := func(b *Body, word string, params []*Param, idx *Ident) {
+	analyse := func(b *fun.Body, word string, params []*fun.Param, idx *fun.Ident) {
 		local := map[string]bool{}
 		for _, p := range params {
 			local[p.Name.Name] = true
@@ -99,38 +100,38 @@ func (f *fuser) lambda(s *Stm, wit wset) lamInfo {
 		r := f.fusion1(b, "the "+word+" of "+place, witness(wit, params))
 		inner = append(inner, bodyRes{word, r.restrict(local)})
 	}
-	whole := func(x *Ident, what string) {
+	whole := func(x *fun.Ident, what string) {
 		out.res.unfuse(x.Name, reason{5, x.NamePos, what + place})
 	}
 	// A fold's array is its input, unless its operator uses it too.
-	fold := func(x *Ident, op *Body) {
+	fold := func(x *fun.Ident, op *fun.Body) {
 		if !mentions(op, x.Name) {
 			out.inputs[x.Name] = true
 		}
 	}
 	switch e := s.Exp.(type) {
-	case *KernelExp:
+	case *fun.KernelExp:
 		analyse(e.Body, "body", nil, e.Var)
-		out.inputs = inputReads(e.Var.Name, []*Body{e.Body})
-	case *CopyExp:
+		out.inputs = inputReads(e.Var.Name, []*fun.Body{e.Body})
+	case *fun.CopyExp:
 		out.inputs[e.Arr.Name] = true
-	case *ReduceExp:
+	case *fun.ReduceExp:
 		analyse(e.Body, "operator", e.Params, nil)
 		whole(e.Ne, "the start value of ")
 		fold(e.Arr, e.Body)
-	case *ScanExp:
+	case *fun.ScanExp:
 		analyse(e.Body, "operator", e.Params, nil)
 		whole(e.Ne, "the start value of ")
 		fold(e.Arr, e.Body)
-	case *RedomapExp:
+	case *fun.RedomapExp:
 		analyse(e.Map, "map", nil, e.Var)
 		analyse(e.Op, "operator", e.Params, nil)
 		whole(e.Ne, "the start value of ")
-		out.inputs = inputReads(e.Var.Name, []*Body{e.Map}, e.Op)
-	case *FilterExp:
+		out.inputs = inputReads(e.Var.Name, []*fun.Body{e.Map}, e.Op)
+	case *fun.FilterExp:
 		analyse(e.Body, "body", e.Params, nil)
 		whole(e.Arr, "filtered by ")
-	case *LoopExp:
+	case *fun.LoopExp:
 		analyse(e.Body, "body", e.Params, e.Var)
 		for _, x := range e.Init {
 			whole(x, "passed to ")
@@ -179,14 +180,14 @@ func before(a, b reason) bool {
 }
 
 // mentions reports whether the name x occurs in b.
-func mentions(b *Body, x string) bool {
+func mentions(b *fun.Body, x string) bool {
 	found := false
-	Idents(b, func(y *Ident) { found = found || y.Name == x })
+	fun.Idents(b, func(y *fun.Ident) { found = found || y.Name == x })
 	return found
 }
 
 // firstPos is the earliest position among reasons.
-func firstPos(why []reason) Pos {
+func firstPos(why []reason) fun.Pos {
 	p := why[0].pos
 	for _, w := range why[1:] {
 		if comparePos(w.pos, p) < 0 {
@@ -203,12 +204,12 @@ func firstPos(why []reason) Pos {
 // branch of an if only, and is compatible with them; its inputs become
 // theirs. Otherwise s starts a new kernel of the result, whose inputs are
 // its own.
-func (f *fuser) tryFuseSOAC(r *fusionRes, s *Stm, lam lamInfo, wit wset) *fusionRes {
+func (f *fuser) tryFuseSOAC(r *fusionRes, s *fun.Stm, lam lamInfo, wit wset) *fusionRes {
 	r = f.composeRes(r, lam.res)
 	x := s.Pat[len(s.Pat)-1]
 	isMap := false
 	switch s.Exp.(type) {
-	case *KernelExp, *IotaExp, *CopyExp:
+	case *fun.KernelExp, *fun.IotaExp, *fun.CopyExp:
 		isMap = true
 	}
 	if isMap {
@@ -243,8 +244,8 @@ func (f *fuser) tryFuseSOAC(r *fusionRes, s *Stm, lam lamInfo, wit wset) *fusion
 }
 
 // case2Why completes the explanation of case 2 for a producer form.
-func case2Why(e Exp) string {
-	if _, ok := e.(*FilterExp); ok {
+func case2Why(e fun.Exp) string {
+	if _, ok := e.(*fun.FilterExp); ok {
 		return "; a filter's size is known only at run time, and the consumer's index is no index of its input"
 	}
 	return "; each of its elements depends on the ones before"
@@ -264,7 +265,7 @@ func sortedKeys(m map[string]bool) []string {
 // into the kernels of r that take x as an input (the conditions of Fig
 // 13), noting why not when it does not. keep is set when an unsafe case
 // 5 fuses it although it has other uses: it is then kept for them.
-func (f *fuser) fusable(r *fusionRes, s *Stm, x *Param, wit wset) (to []*fusedKer, keep, ok bool) {
+func (f *fuser) fusable(r *fusionRes, s *fun.Stm, x *fun.Param, wit wset) (to []*fusedKer, keep, ok bool) {
 	name := x.Name.Name
 	ks := r.consumers(name)
 	var blocking []reason
@@ -321,7 +322,7 @@ func (f *fuser) fusable(r *fusionRes, s *Stm, x *Param, wit wset) (to []*fusedKe
 	// consumers' own arrays (a higher peak of memory), and the sizes of
 	// its rows, checked when x is made even with no rows, must be known
 	// non-negative or checked by every consumer.
-	if c, ok := s.Exp.(*CopyExp); ok && x.Type.Rank() > 1 {
+	if c, ok := s.Exp.(*fun.CopyExp); ok && x.Type.Rank() > 1 {
 		return kept(0, "a copy of %s made row by row, as the kernel it derives, would make each row as an array of its own", c.Arr.Name)
 	}
 	if t := f.temporary(s); t != nil {
@@ -355,11 +356,11 @@ func caseWhy(fig int, x string) string {
 
 // consumerBound is the bound of the index at which a kernel or a redomap
 // reads its inputs; nil for the forms that take their input whole.
-func consumerBound(e Exp) *Ident {
+func consumerBound(e fun.Exp) *fun.Ident {
 	switch e := e.(type) {
-	case *KernelExp:
+	case *fun.KernelExp:
 		return e.Bound
-	case *RedomapExp:
+	case *fun.RedomapExp:
 		return e.Bound
 	}
 	return nil
@@ -368,21 +369,21 @@ func consumerBound(e Exp) *Ident {
 // consumerChecks reports whether the consumer statement s checks that
 // the size d is not negative when it starts (a kernel checks the sizes of
 // its rows, as its binding's type gives them).
-func consumerChecks(s *Stm, d string) bool {
-	if _, ok := s.Exp.(*KernelExp); !ok || len(s.Pat) != 1 {
+func consumerChecks(s *fun.Stm, d string) bool {
+	if _, ok := s.Exp.(*fun.KernelExp); !ok || len(s.Pat) != 1 {
 		return false
 	}
-	return slices.ContainsFunc(s.Pat[0].Type.Dims[1:], func(x *Ident) bool { return x.Name == d })
+	return slices.ContainsFunc(s.Pat[0].Type.Dims[1:], func(x *fun.Ident) bool { return x.Name == d })
 }
 
 // temporary is a statement of the body of the map statement s that makes
 // an array other than its element, at any depth; nil if there is none.
-func (f *fuser) temporary(s *Stm) *Stm {
-	e, ok := s.Exp.(*KernelExp)
+func (f *fuser) temporary(s *fun.Stm) *fun.Stm {
+	e, ok := s.Exp.(*fun.KernelExp)
 	if !ok {
 		return nil // iota and copy make their elements only
 	}
-	var elem *Stm
+	var elem *fun.Stm
 	if len(e.Body.Result) == 1 {
 		for _, t := range e.Body.Stms {
 			if len(t.Pat) == 1 && t.Pat[0].Name.Name == e.Body.Result[0].Name {
@@ -392,8 +393,8 @@ func (f *fuser) temporary(s *Stm) *Stm {
 	}
 	// Every statement at any depth, the element's own inside included,
 	// but the element's.
-	var found *Stm
-	Stms(e.Body, func(t *Stm) {
+	var found *fun.Stm
+	fun.Stms(e.Body, func(t *fun.Stm) {
 		if found == nil && t != elem && makesArray(t) {
 			found = t
 		}
@@ -404,11 +405,11 @@ func (f *fuser) temporary(s *Stm) *Stm {
 // makesArray reports whether a statement allocates an array (the forms
 // FUN's cost counters count: a kernel, iota, copy, scan, scanomap or
 // filter).
-func makesArray(s *Stm) bool {
+func makesArray(s *fun.Stm) bool {
 	switch e := s.Exp.(type) {
-	case *KernelExp, *IotaExp, *CopyExp, *ScanExp, *FilterExp:
+	case *fun.KernelExp, *fun.IotaExp, *fun.CopyExp, *fun.ScanExp, *fun.FilterExp:
 		return true
-	case *RedomapExp:
+	case *fun.RedomapExp:
 		return e.Scan
 	}
 	return false
@@ -419,7 +420,7 @@ func makesArray(s *Stm) bool {
 // its own copy of s's body, and takes s's inputs as its own. An input of
 // s that a kernel of r outside to also takes is then used by two kernels
 // on one path (Fig 13's in2_kers). Unless keep, s is dropped.
-func (f *fuser) fuseInto(r *fusionRes, s *Stm, x string, lam lamInfo, to []*fusedKer, keep bool) *fusionRes {
+func (f *fuser) fuseInto(r *fusionRes, s *fun.Stm, x string, lam lamInfo, to []*fusedKer, keep bool) *fusionRes {
 	mod := map[int]bool{}
 	for _, k := range to {
 		mod[k.id] = true

@@ -1,6 +1,9 @@
-package fun
+package fuse
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/arraysem/arraysem/fun"
+)
 
 // The uses of arrays in a body, which the analysis classifies: a SOAC's
 // input (a read at its own index, a fold over the array) or any other use,
@@ -24,7 +27,7 @@ const (
 type indexCtx map[string]string
 
 // with is ctx extended with the index x of bound n.
-func (ctx indexCtx) with(x, n *Ident) indexCtx {
+func (ctx indexCtx) with(x, n *fun.Ident) indexCtx {
 	out := make(indexCtx, len(ctx)+1)
 	for k, v := range ctx {
 		out[k] = v
@@ -37,11 +40,11 @@ func (ctx indexCtx) with(x, n *Ident) indexCtx {
 type useSite struct {
 	name string
 	kind useKind
-	stm  *Stm      // the statement whose expression uses it; nil for a body's result
-	read *IndexExp // the read, for useRead
-	pos  Pos       // the variable's occurrence
-	what string    // the use as a phrase, for useWhole ("returned by the program")
-	idx  indexCtx  // the indices bound around the use
+	stm  *fun.Stm      // the statement whose expression uses it; nil for a body's result
+	read *fun.IndexExp // the read, for useRead
+	pos  fun.Pos       // the variable's occurrence
+	what string        // the use as a phrase, for useWhole ("returned by the program")
+	idx  indexCtx      // the indices bound around the use
 }
 
 // walkUses calls visit on every use of a variable as an array could be
@@ -49,44 +52,44 @@ type useSite struct {
 // bounds and in scalar expressions, are not visited) in stms and then in
 // result, which the body described by where returns; ctx are the indices
 // bound around them.
-func walkUses(stms []*Stm, result []*Ident, where string, ctx indexCtx, visit func(useSite)) {
-	whole := func(s *Stm, x *Ident, what string) {
+func walkUses(stms []*fun.Stm, result []*fun.Ident, where string, ctx indexCtx, visit func(useSite)) {
+	whole := func(s *fun.Stm, x *fun.Ident, what string) {
 		visit(useSite{name: x.Name, kind: useWhole, stm: s, pos: x.NamePos, what: what, idx: ctx})
 	}
 	for _, s := range stms {
 		place := fmt.Sprintf("the %s at %s", formName(s.Exp), at(s.Exp.Pos()))
 		switch e := s.Exp.(type) {
-		case *IndexExp:
+		case *fun.IndexExp:
 			visit(useSite{name: e.Arr.Name, kind: useRead, stm: s, read: e, pos: e.Arr.NamePos, idx: ctx})
-		case *SliceExp:
+		case *fun.SliceExp:
 			whole(s, e.Arr, "sliced at "+at(e.Pos()))
-		case *TransposeExp:
+		case *fun.TransposeExp:
 			whole(s, e.Arr, "transposed at "+at(e.Pos()))
-		case *CopyExp:
+		case *fun.CopyExp:
 			visit(useSite{name: e.Arr.Name, kind: useCopy, stm: s, pos: e.Arr.NamePos, what: "copied at " + at(e.Pos()), idx: ctx})
-		case *IfExp:
+		case *fun.IfExp:
 			branches := "a branch of " + place
 			walkUses(e.Then.Stms, e.Then.Result, branches, ctx, visit)
 			walkUses(e.Else.Stms, e.Else.Result, branches, ctx, visit)
-		case *KernelExp:
+		case *fun.KernelExp:
 			walkUses(e.Body.Stms, e.Body.Result, "the body of "+place, ctx.with(e.Var, e.Bound), visit)
-		case *LoopExp:
+		case *fun.LoopExp:
 			for _, x := range e.Init {
 				whole(s, x, "passed to "+place)
 			}
 			walkUses(e.Body.Stms, e.Body.Result, "the body of "+place, ctx.with(e.Var, e.Bound), visit)
-		case *ReduceExp:
+		case *fun.ReduceExp:
 			whole(s, e.Ne, "the start value of "+place)
 			visit(useSite{name: e.Arr.Name, kind: useOver, stm: s, pos: e.Arr.NamePos, what: "folded by " + place, idx: ctx})
 			walkUses(e.Body.Stms, e.Body.Result, "the operator of "+place, ctx, visit)
-		case *ScanExp:
+		case *fun.ScanExp:
 			whole(s, e.Ne, "the start value of "+place)
 			visit(useSite{name: e.Arr.Name, kind: useOver, stm: s, pos: e.Arr.NamePos, what: "scanned by " + place, idx: ctx})
 			walkUses(e.Body.Stms, e.Body.Result, "the operator of "+place, ctx, visit)
-		case *FilterExp:
+		case *fun.FilterExp:
 			visit(useSite{name: e.Arr.Name, kind: useFilter, stm: s, pos: e.Arr.NamePos, what: "filtered by " + place, idx: ctx})
 			walkUses(e.Body.Stms, e.Body.Result, "the body of "+place, ctx, visit)
-		case *RedomapExp:
+		case *fun.RedomapExp:
 			whole(s, e.Ne, "the start value of "+place)
 			walkUses(e.Map.Stms, e.Map.Result, "the map of "+place, ctx.with(e.Var, e.Bound), visit)
 			walkUses(e.Op.Stms, e.Op.Result, "the operator of "+place, ctx, visit)
@@ -97,38 +100,14 @@ func walkUses(stms []*Stm, result []*Ident, where string, ctx indexCtx, visit fu
 	}
 }
 
-// bindersOf are the names bound anywhere in b: its statements' patterns,
-// the indices and parameters of the forms in it, at any depth.
-func bindersOf(b *Body) map[string]bool {
-	out := map[string]bool{}
-	bindersInto(out, b)
-	return out
-}
-
-func bindersInto(out map[string]bool, n Node) {
-	Inspect(n, func(n Node) bool {
-		switch n := n.(type) {
-		case *Param:
-			out[n.Name.Name] = true
-		case *KernelExp:
-			out[n.Var.Name] = true
-		case *LoopExp:
-			out[n.Var.Name] = true
-		case *RedomapExp:
-			out[n.Var.Name] = true
-		}
-		return true
-	})
-}
-
 // inputReads are the arrays free in the bodies bs that a SOAC of index
 // idx takes as inputs: every use of them is a read x[idx, …] (at any
 // depth). Free uses in the bodies others (a redomap's operator) make an
 // array no input.
-func inputReads(idx string, bs []*Body, others ...*Body) map[string]bool {
+func inputReads(idx string, bs []*fun.Body, others ...*fun.Body) map[string]bool {
 	bound := map[string]bool{}
-	for _, b := range append(append([]*Body(nil), bs...), others...) {
-		bindersInto(bound, b)
+	for _, b := range append(append([]*fun.Body(nil), bs...), others...) {
+		fun.BindersInto(bound, b)
 	}
 	ok, bad := map[string]bool{}, map[string]bool{}
 	check := func(input bool) func(useSite) {
@@ -161,7 +140,7 @@ func inputReads(idx string, bs []*Body, others ...*Body) map[string]bool {
 type wset map[string]bool
 
 // witness is wit extended with the sizes of the types of ps.
-func witness(wit wset, ps []*Param) wset {
+func witness(wit wset, ps []*fun.Param) wset {
 	out := make(wset, len(wit)+len(ps))
 	for k := range wit {
 		out[k] = true
@@ -176,14 +155,14 @@ func witness(wit wset, ps []*Param) wset {
 
 // prefixWitness are the witnessed sets before each statement of b, given
 // wit before its first.
-func prefixWitness(b *Body, wit wset) []wset {
+func prefixWitness(b *fun.Body, wit wset) []wset {
 	out := make([]wset, len(b.Stms))
 	cur := wit
 	for k, s := range b.Stms {
 		out[k] = cur
 		cur = witness(cur, s.Pat)
-		if e, ok := s.Exp.(*ScalarExp); ok && len(s.Pat) == 1 {
-			if c, ok := e.X.(*Const); ok && c.Value >= 0 {
+		if e, ok := s.Exp.(*fun.ScalarExp); ok && len(s.Pat) == 1 {
+			if c, ok := e.X.(*fun.Const); ok && c.Value >= 0 {
 				cur[s.Pat[0].Name.Name] = true
 			}
 		}

@@ -1,8 +1,10 @@
-package fun_test
+package fuse_test
 
 import (
 	"flag"
 	"fmt"
+	"github.com/arraysem/arraysem/fun/fuse"
+	"github.com/arraysem/arraysem/fun/internal/passtest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -53,11 +55,11 @@ var intentRe = regexp.MustCompile(`--\s*(fused|kept)(?:\s*\(case (\d)\))?\s*$`)
 func TestFuseGolden(t *testing.T) {
 	path := filepath.Join("testdata", "fuse.txt")
 	if fuseUpdating() {
-		rewriteStable(t, path, fusedMark, fuseChunks)
+		passtest.RewriteStable(t, path, fusedMark, fuseChunks)
 	}
 	for _, c := range golden.Read(t, path, "--") {
 		t.Run(c.Name(), func(t *testing.T) {
-			src, want := expected(t, c, fusedMark)
+			src, want := passtest.Expected(t, c, fusedMark)
 			p, q, rep, opts := fuseChunk(t, c.File, src)
 			if out := fuseRender(q, rep); strings.TrimSpace(out) != strings.TrimSpace(want) {
 				t.Errorf("%s:%d: fused program and report differ (go test ./fun -run TestFuseGolden -update rewrites them)\ngot:\n%s\nwant:\n%s", c.File, c.Line, out, want)
@@ -93,7 +95,7 @@ func fuseChunks(t *testing.T, path string) map[int]string {
 
 // fuseChunk parses, checks and fuses a chunk's program, with the options
 // its "-- unsafe:" line asks for.
-func fuseChunk(t *testing.T, file, src string) (*fun.Program, *fun.Program, *fun.FusionReport, fun.FuseOptions) {
+func fuseChunk(t *testing.T, file, src string) (*fun.Program, *fun.Program, *fuse.Report, fuse.Options) {
 	t.Helper()
 	p, err := fun.ParseFile(file, src)
 	if err != nil {
@@ -102,7 +104,7 @@ func fuseChunk(t *testing.T, file, src string) (*fun.Program, *fun.Program, *fun
 	if _, err := fun.Check(p, nil); err != nil {
 		t.Fatal(err)
 	}
-	var opts fun.FuseOptions
+	var opts fuse.Options
 	for _, l := range strings.Split(src, "\n") {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "-- unsafe:"); ok {
 			for _, w := range strings.Fields(rest) {
@@ -114,13 +116,13 @@ func fuseChunk(t *testing.T, file, src string) (*fun.Program, *fun.Program, *fun
 			}
 		}
 	}
-	q, rep := fun.Fuse(p, opts)
+	q, rep := fuse.Fuse(p, opts)
 	return p, q, rep, opts
 }
 
 // fuseRender is the expected part of a chunk: the fused program, then the
 // report as comments.
-func fuseRender(q *fun.Program, rep *fun.FusionReport) string {
+func fuseRender(q *fun.Program, rep *fuse.Report) string {
 	var b strings.Builder
 	b.WriteString(fun.Print(q))
 	if len(rep.Notes) == 0 {
@@ -136,9 +138,9 @@ func fuseRender(q *fun.Program, rep *fun.FusionReport) string {
 
 // fuseIntents checks the decisions the program's comments expect against
 // the report.
-func fuseIntents(src string, rep *fun.FusionReport) []string {
+func fuseIntents(src string, rep *fuse.Report) []string {
 	var msgs []string
-	byLine := map[int][]fun.FusionNote{}
+	byLine := map[int][]fuse.Note{}
 	for _, n := range rep.Notes {
 		byLine[n.Pos.Line] = append(byLine[n.Pos.Line], n)
 	}
@@ -175,7 +177,7 @@ func fuseIntents(src string, rep *fun.FusionReport) []string {
 // duplicate work) q must instead run more operations than p in some case.
 func fuseSameRuns(p, q *fun.Program, cases []*check.Case, unsafe bool) []string {
 	counted, costlier := false, false
-	msgs := runsAgree(p, q, "fused", cases, func(errp, _ error) error { return errp }, func(where string, _ bool, sp, sq *semantics.Stats) []string {
+	msgs := passtest.RunsAgree(p, q, "fused", cases, func(errp, _ error) error { return errp }, func(where string, _ bool, sp, sq *semantics.Stats) []string {
 		if sp == nil || sq == nil {
 			return nil
 		}
@@ -210,9 +212,9 @@ func fuseCosts(where string, p, q semantics.Stats) []string {
 // TestFuseExamples fuses every program of examples/fun that type checks,
 // and runs its -- == cases on it and on the fused program.
 func TestFuseExamples(t *testing.T) {
-	eachExample(t, func(t *testing.T, p *fun.Program, spec *check.Spec) {
+	passtest.EachExample(t, "../..", func(t *testing.T, p *fun.Program, spec *check.Spec) {
 		before := fun.Print(p)
-		q, _ := fun.Fuse(p, fun.FuseOptions{})
+		q, _ := fuse.Fuse(p, fuse.Options{})
 		for _, msg := range fuseSameRuns(p, q, spec.Cases, false) {
 			t.Error(msg)
 		}
@@ -220,7 +222,7 @@ func TestFuseExamples(t *testing.T) {
 			t.Error("Fuse changed its input")
 		}
 		// A second pass finds nothing more.
-		r, rep := fun.Fuse(q, fun.FuseOptions{})
+		r, rep := fuse.Fuse(q, fuse.Options{})
 		if fun.Print(r) != fun.Print(q) || rep.Fused() > 0 {
 			t.Errorf("fusing the fused program again changes it:\n%s", rep)
 		}
@@ -236,7 +238,7 @@ func TestFuseAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, rep := fun.Fuse(bad, fun.FuseOptions{})
+	q, rep := fuse.Fuse(bad, fuse.Options{})
 	if q != bad || len(rep.Notes) != 0 || rep.String() != "" {
 		t.Errorf("an ill-typed program: got %p (want %p) and notes %q", q, bad, rep)
 	}
@@ -246,7 +248,7 @@ func TestFuseAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, rep = fun.Fuse(p, fun.FuseOptions{})
+	q, rep = fuse.Fuse(p, fuse.Options{})
 	if fun.Print(p) != fun.Print(fun.CloneProgram(p)) || !strings.Contains(fun.Print(p), "reduce") {
 		t.Error("Fuse changed its input")
 	}

@@ -1,6 +1,7 @@
-package fun
+package slice
 
 import (
+	"github.com/arraysem/arraysem/fun"
 	"math"
 	"strconv"
 	"strings"
@@ -45,8 +46,8 @@ var slAnyInt = slInterval{lo: math.MinInt64, hi: math.MaxInt64}
 // slDefn is a binding in scope, for value numbering: a statement's, or an
 // input's, index's or parameter's (stm nil).
 type slDefn struct {
-	stm   *Stm
-	typ   Type
+	stm   *fun.Stm
+	typ   fun.Type
 	index int // the binding's place in stm's pattern
 }
 
@@ -80,29 +81,29 @@ func (c *slSymCtx) lookup(x string) (slDefn, bool) {
 }
 
 // of is the symbolic value of a scalar expression.
-func (c *slSymCtx) of(e SExp) *slSym {
+func (c *slSymCtx) of(e fun.SExp) *slSym {
 	c.depth++
 	defer func() { c.depth-- }()
 	if c.depth > 200 {
-		return &slSym{key: "?" + PrintSExp(e)}
+		return &slSym{key: "?" + fun.PrintSExp(e)}
 	}
 	switch e := e.(type) {
-	case *Const:
+	case *fun.Const:
 		return slConst(e.Value)
-	case *FloatConst:
+	case *fun.FloatConst:
 		return &slSym{key: "f" + semantics.FormatFloat(e.Value), float: true}
-	case Var:
+	case fun.Var:
 		return c.varSym(e.Name)
-	case *UnOp:
+	case *fun.UnOp:
 		x := c.of(e.X)
 		if x.konst {
 			return slConst(semantics.Unary(e.Op, x.val))
 		}
 		return &slSym{key: "(" + e.Op.String() + " " + x.key + ")", float: x.float}
-	case *Call:
+	case *fun.Call:
 		x := c.of(e.Arg)
 		return &slSym{key: "(" + e.Func.String() + " " + x.key + ")", float: e.Func.Result() == semantics.FloatElem}
-	case *BinOp:
+	case *fun.BinOp:
 		return c.binary(e.Op, c.of(e.L), c.of(e.R))
 	}
 	return &slSym{key: "?"}
@@ -258,13 +259,13 @@ func (c *slSymCtx) varSym1(x string) *slSym {
 		return atom
 	}
 	switch e := d.stm.Exp.(type) {
-	case *ScalarExp:
+	case *fun.ScalarExp:
 		if len(d.stm.Pat) == 1 {
 			return c.of(e.X)
 		}
-	case *AssertExp:
+	case *fun.AssertExp:
 		return slConst(1) // it binds 1 where it is in scope
-	case *IfExp:
+	case *fun.IfExp:
 		if t, known := c.truth(c.varSym(e.Cond.Name)); known {
 			br := e.Else
 			if t {
@@ -322,7 +323,7 @@ func slIsComparisonKey(k string) bool {
 }
 
 // asserts drops the assertions in kernel bodies that are trivially true.
-func (s *slicer) asserts(p *Program) {
+func (s *slicer) asserts(p *fun.Program) {
 	c := &slSymCtx{defs: map[string]slDefn{}, facts: map[string]slInterval{}, memo: map[string]*slSym{}}
 	for _, in := range p.Inputs {
 		c.defs[in.Name.Name] = slDefn{typ: in.Type}
@@ -332,19 +333,19 @@ func (s *slicer) asserts(p *Program) {
 
 // assertBody drops the trivially true assertions of b, and looks into its
 // statements' bodies; inKernel says b is in a kernel's body.
-func (s *slicer) assertBody(b *Body, c *slSymCtx, inKernel bool) {
+func (s *slicer) assertBody(b *fun.Body, c *slSymCtx, inKernel bool) {
 	dead := map[string]bool{} // the names only dropped assertions used, maybe
 	for i := 0; i < len(b.Stms); i++ {
 		st := b.Stms[i]
-		if a, ok := st.Exp.(*AssertExp); ok && inKernel {
+		if a, ok := st.Exp.(*fun.AssertExp); ok && inKernel {
 			if v := c.of(a.Cond); v.konst && v.val != 0 {
-				s.note(st.Pos(), "dropped the assertion %s: it holds wherever it runs (Fig 10 D)", PrintSExp(a.Cond))
+				s.note(st.Pos(), "dropped the assertion %s: it holds wherever it runs (Fig 10 D)", fun.PrintSExp(a.Cond))
 				for x := range slFreeVars(st) {
 					dead[x] = true
 				}
 				x := st.Pat[0]
 				if slUsedIn(b, i+1, x.Name.Name) {
-					st.Exp = &ScalarExp{X: &Const{ValuePos: a.Keyword, Value: 1}}
+					st.Exp = &fun.ScalarExp{X: &fun.Const{ValuePos: a.Keyword, Value: 1}}
 				} else {
 					b.Stms = append(b.Stms[:i], b.Stms[i+1:]...)
 					i--
@@ -373,11 +374,11 @@ func (s *slicer) assertBody(b *Body, c *slSymCtx, inKernel bool) {
 
 // assertInner looks into the bodies of a statement, with the facts that
 // hold there.
-func (s *slicer) assertInner(st *Stm, c *slSymCtx, inKernel bool) {
+func (s *slicer) assertInner(st *fun.Stm, c *slSymCtx, inKernel bool) {
 	saved := c.facts
 	// enter looks into body b, which runs when x is (kind); an index
 	// there is at least 1.
-	enter := func(b *Body, x string, kind int, k bool, index ...*Ident) {
+	enter := func(b *fun.Body, x string, kind int, k bool, index ...*fun.Ident) {
 		c.facts = map[string]slInterval{}
 		for key, v := range saved {
 			c.facts[key] = v
@@ -389,21 +390,21 @@ func (s *slicer) assertInner(st *Stm, c *slSymCtx, inKernel bool) {
 		s.assertBody(b, c, k)
 		c.facts, c.memo = saved, map[string]*slSym{}
 	}
-	iter := func(x *Ident) { c.bind(x.Name, slDefn{typ: Type{}}) }
-	params := func(ps []*Param) {
+	iter := func(x *fun.Ident) { c.bind(x.Name, slDefn{typ: fun.Type{}}) }
+	params := func(ps []*fun.Param) {
 		for _, p := range ps {
 			c.bind(p.Name.Name, slDefn{typ: p.Type})
 		}
 	}
 	switch e := st.Exp.(type) {
-	case *KernelExp:
+	case *fun.KernelExp:
 		iter(e.Var)
 		enter(e.Body, e.Bound.Name, slPos, true, e.Var)
-	case *LoopExp:
+	case *fun.LoopExp:
 		iter(e.Var)
 		params(e.Params)
 		enter(e.Body, e.Bound.Name, slPos, inKernel, e.Var)
-	case *RedomapExp:
+	case *fun.RedomapExp:
 		// Sibling scopes: the map body sees the index, the operator body
 		// the parameters (bound after the map body, which may bind their
 		// names too).
@@ -411,12 +412,12 @@ func (s *slicer) assertInner(st *Stm, c *slSymCtx, inKernel bool) {
 		enter(e.Map, e.Bound.Name, slPos, inKernel, e.Var)
 		params(e.Params)
 		enter(e.Op, e.Bound.Name, slPos, inKernel)
-	case *ReduceExp, *ScanExp, *FilterExp:
-		params(ExpParams(e))
-		for _, b := range ExpBodies(e) {
+	case *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+		params(fun.ExpParams(e))
+		for _, b := range fun.ExpBodies(e) {
 			s.assertBody(b, c, inKernel)
 		}
-	case *IfExp:
+	case *fun.IfExp:
 		enter(e.Then, e.Cond.Name, slThen, inKernel)
 		enter(e.Else, e.Cond.Name, slElse, inKernel)
 	}

@@ -1,6 +1,9 @@
-package fun
+package slice
 
-import "github.com/arraysem/arraysem/semantics"
+import (
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
 
 // The cost model of size slicing (§1 of "Size Slicing"): a shape slice is
 // computed ahead only when it costs O(1) operations, that is, when it has
@@ -14,12 +17,12 @@ import "github.com/arraysem/arraysem/semantics"
 
 // slRecurrence is the first statement of s (s itself or one nested in its
 // bodies) that is a recurrence, or nil when s is cheap.
-func slRecurrence(s *Stm) *Stm {
+func slRecurrence(s *fun.Stm) *fun.Stm {
 	switch e := s.Exp.(type) {
-	case *ScalarExp, *IndexExp, *AssertExp, *SliceExp, *TransposeExp:
+	case *fun.ScalarExp, *fun.IndexExp, *fun.AssertExp, *fun.SliceExp, *fun.TransposeExp:
 		return nil
-	case *IfExp:
-		for _, b := range []*Body{e.Then, e.Else} {
+	case *fun.IfExp:
+		for _, b := range []*fun.Body{e.Then, e.Else} {
 			for _, t := range b.Stms {
 				if r := slRecurrence(t); r != nil {
 					return r
@@ -31,60 +34,27 @@ func slRecurrence(s *Stm) *Stm {
 	return s
 }
 
-// slForm names a statement's form, for notes.
-func slForm(e Exp) string {
-	switch e := e.(type) {
-	case *KernelExp:
-		return "kernel"
-	case *IotaExp:
-		return "iota"
-	case *CopyExp:
-		return "copy"
-	case *LoopExp:
-		return "loop"
-	case *ReduceExp:
-		return "reduce"
-	case *ScanExp:
-		return "scan"
-	case *FilterExp:
-		return "filter"
-	case *RedomapExp:
-		return RedomapWord(e)
-	case *IfExp:
-		return "if"
-	case *AssertExp:
-		return "assert"
-	case *IndexExp:
-		return "read"
-	case *SliceExp:
-		return "slice"
-	case *TransposeExp:
-		return "transpose"
-	}
-	return "scalar statement"
-}
-
 // slAt renders a position as line:col, for notes.
-func slAt(p Pos) string { return Pos{Line: p.Line, Col: p.Col}.String() }
+func slAt(p fun.Pos) string { return fun.Pos{Line: p.Line, Col: p.Col}.String() }
 
 // slStmOps is the number of operations a cheap statement costs when it
 // runs once (an if: its dearer branch).
-func slStmOps(s *Stm) int64 {
+func slStmOps(s *fun.Stm) int64 {
 	switch e := s.Exp.(type) {
-	case *ScalarExp:
+	case *fun.ScalarExp:
 		return slSexpOps(e.X)
-	case *IndexExp:
+	case *fun.IndexExp:
 		return 1 // one element read
-	case *AssertExp:
+	case *fun.AssertExp:
 		return slSexpOps(e.Cond) + 1 // the check
-	case *IfExp:
+	case *fun.IfExp:
 		return max(slBodyOps(e.Then), slBodyOps(e.Else))
 	}
 	return 0 // views
 }
 
 // slBodyOps is the cost of a cheap body's statements.
-func slBodyOps(b *Body) int64 {
+func slBodyOps(b *fun.Body) int64 {
 	var n int64
 	for _, s := range b.Stms {
 		n += slStmOps(s)
@@ -93,13 +63,13 @@ func slBodyOps(b *Body) int64 {
 }
 
 // slSexpOps counts the operator applications of a scalar expression.
-func slSexpOps(e SExp) int64 {
+func slSexpOps(e fun.SExp) int64 {
 	switch e := e.(type) {
-	case *BinOp:
+	case *fun.BinOp:
 		return 1 + slSexpOps(e.L) + slSexpOps(e.R)
-	case *UnOp:
+	case *fun.UnOp:
 		return 1 + slSexpOps(e.X)
-	case *Call:
+	case *fun.Call:
 		return 1 + slSexpOps(e.Arg)
 	}
 	return 0
@@ -111,14 +81,14 @@ func slSexpOps(e SExp) int64 {
 // read, a slice, an assertion, or an if with such a statement. (A
 // wrapping division by a non-zero constant cannot fail: MinInt64 / -1
 // wraps.)
-func slCanFail(s *Stm) bool {
+func slCanFail(s *fun.Stm) bool {
 	switch e := s.Exp.(type) {
-	case *ScalarExp:
-		return CanFail(e.X)
-	case *TransposeExp:
+	case *fun.ScalarExp:
+		return fun.CanFail(e.X)
+	case *fun.TransposeExp:
 		return false
-	case *IfExp:
-		for _, b := range []*Body{e.Then, e.Else} {
+	case *fun.IfExp:
+		for _, b := range []*fun.Body{e.Then, e.Else} {
 			for _, t := range b.Stms {
 				if slCanFail(t) {
 					return true
@@ -132,12 +102,12 @@ func slCanFail(s *Stm) bool {
 
 // slBinders are the names a statement binds: its pattern's, and those bound
 // inside its bodies (indices, parameters, nested patterns).
-func slBinders(s *Stm) map[string]bool {
+func slBinders(s *fun.Stm) map[string]bool {
 	out := map[string]bool{}
 	for _, p := range s.Pat {
 		out[p.Name.Name] = true
 	}
-	bindersInto(out, s.Exp) // fuse_uses.go
+	fun.BindersInto(out, s.Exp) // fuse_uses.go
 	return out
 }
 
@@ -145,10 +115,10 @@ func slBinders(s *Stm) map[string]bool {
 // the variables it needs from its scope. FUN binds no name twice along a
 // path of scopes, so a name bound anywhere in s is not in scope outside s
 // and every use of it in s is of a binding in s.
-func slFreeVars(s *Stm) map[string]bool {
+func slFreeVars(s *fun.Stm) map[string]bool {
 	bound := slBinders(s)
 	out := map[string]bool{}
-	Idents(s, func(x *Ident) {
+	fun.Idents(s, func(x *fun.Ident) {
 		if !bound[x.Name] {
 			out[x.Name] = true
 		}
@@ -158,7 +128,7 @@ func slFreeVars(s *Stm) map[string]bool {
 
 // slUsedIn reports whether a name is used in the statements of b from
 // index i on, or in b's results.
-func slUsedIn(b *Body, i int, name string) bool {
+func slUsedIn(b *fun.Body, i int, name string) bool {
 	for _, r := range b.Result {
 		if r.Name == name {
 			return true
@@ -166,7 +136,7 @@ func slUsedIn(b *Body, i int, name string) bool {
 	}
 	for _, s := range b.Stms[i:] {
 		used := false
-		Idents(s, func(x *Ident) { used = used || x.Name == name })
+		fun.Idents(s, func(x *fun.Ident) { used = used || x.Name == name })
 		if used {
 			return true
 		}
@@ -178,7 +148,7 @@ func slUsedIn(b *Body, i int, name string) bool {
 // b from index i on and in its results: the scope of a binding made by
 // statement i-1 of b. (No statement there binds the name again: FUN does
 // not shadow.)
-func slRenameFrom(b *Body, i int, from, to string) {
+func slRenameFrom(b *fun.Body, i int, from, to string) {
 	for _, r := range b.Result {
 		if r.Name == from {
 			r.Name = to
@@ -191,8 +161,8 @@ func slRenameFrom(b *Body, i int, from, to string) {
 
 // slRenameIdents renames, in place, every identifier of a statement named
 // from.
-func slRenameIdents(s *Stm, from, to string) {
-	Idents(s, func(x *Ident) {
+func slRenameIdents(s *fun.Stm, from, to string) {
+	fun.Idents(s, func(x *fun.Ident) {
 		if x.Name == from {
 			x.Name = to
 		}
@@ -202,21 +172,21 @@ func slRenameIdents(s *Stm, from, to string) {
 // slTypes maps the names in scope to their types as a walk in source order
 // meets their bindings. FUN does not shadow, so the latest binding of a
 // name met is the one in scope wherever the name is in scope.
-type slTypes map[string]Type
+type slTypes map[string]fun.Type
 
 // bindStm records the bindings of a statement's pattern.
-func (ts slTypes) bindStm(s *Stm) {
+func (ts slTypes) bindStm(s *fun.Stm) {
 	for _, p := range s.Pat {
 		ts[p.Name.Name] = p.Type
 	}
 }
 
 // bindInner records the bindings an expression makes for its bodies.
-func (ts slTypes) bindInner(e Exp) {
-	if x := ExpIndex(e); x != nil {
-		ts[x.Name] = Type{}
+func (ts slTypes) bindInner(e fun.Exp) {
+	if x := fun.ExpIndex(e); x != nil {
+		ts[x.Name] = fun.Type{}
 	}
-	for _, p := range ExpParams(e) {
+	for _, p := range fun.ExpParams(e) {
 		ts[p.Name.Name] = p.Type
 	}
 }
@@ -225,13 +195,13 @@ func (ts slTypes) bindInner(e Exp) {
 // redomap's map body sees its index, its operator body its parameters
 // (sibling scopes: each may bind a name the other binds); the other forms'
 // bodies see all that bindInner records.
-func (ts slTypes) bindFor(e Exp, i int) {
-	r, ok := e.(*RedomapExp)
+func (ts slTypes) bindFor(e fun.Exp, i int) {
+	r, ok := e.(*fun.RedomapExp)
 	switch {
 	case !ok:
 		ts.bindInner(e)
 	case i == 0:
-		ts[r.Var.Name] = Type{}
+		ts[r.Var.Name] = fun.Type{}
 	default:
 		for _, p := range r.Params {
 			ts[p.Name.Name] = p.Type
@@ -240,20 +210,20 @@ func (ts slTypes) bindFor(e Exp, i int) {
 }
 
 // slNamed is a new identifier of the given name at x's position.
-func slNamed(x *Ident, name string) *Ident { return &Ident{NamePos: x.NamePos, Name: name} }
+func slNamed(x *fun.Ident, name string) *fun.Ident { return &fun.Ident{NamePos: x.NamePos, Name: name} }
 
 // slIdent is a new identifier without a position.
-func slIdent(name string) *Ident { return &Ident{Name: name} }
+func slIdent(name string) *fun.Ident { return &fun.Ident{Name: name} }
 
 // slScalarStm is let (x : τ) = se.
-func slScalarStm(x string, t Type, e SExp) *Stm {
-	return &Stm{Pat: []*Param{{Name: slIdent(x), Type: t}}, Exp: &ScalarExp{X: e}}
+func slScalarStm(x string, t fun.Type, e fun.SExp) *fun.Stm {
+	return &fun.Stm{Pat: []*fun.Param{{Name: slIdent(x), Type: t}}, Exp: &fun.ScalarExp{X: e}}
 }
 
 // slZero is the constant 0 of a scalar type (0 or 0.0).
-func slZero(t Type) SExp {
+func slZero(t fun.Type) fun.SExp {
 	if t.Elem == semantics.FloatElem {
-		return Float(0)
+		return fun.Float(0)
 	}
-	return Int(0)
+	return fun.Int(0)
 }

@@ -1,6 +1,9 @@
-package fun
+package slice
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/arraysem/arraysem/fun"
+)
 
 // Part 4 of size slicing: the fallbacks.
 //
@@ -21,7 +24,7 @@ import "fmt"
 
 // fallbacks notes the existential sizes of loops and filters, and lists
 // the allocations kept in kernels.
-func (s *slicer) fallbacks(p *Program) {
+func (s *slicer) fallbacks(p *fun.Program) {
 	ts := slTypes{}
 	for _, in := range p.Inputs {
 		ts[in.Name.Name] = in.Type
@@ -36,7 +39,7 @@ func (s *slicer) fallbacks(p *Program) {
 type slKeepCtx struct {
 	inKernel, pure bool
 	bound          map[string]bool
-	chain          []*Stm // the kernels of the nest, outermost first
+	chain          []*fun.Stm // the kernels of the nest, outermost first
 	// where says, for a body in a kernel but not at the top of the nest,
 	// which form's body it is in.
 	where string
@@ -49,7 +52,7 @@ type slKeeper struct {
 }
 
 // body walks the statements of b, which is where c says.
-func (k *slKeeper) body(b *Body, c slKeepCtx) {
+func (k *slKeeper) body(b *fun.Body, c slKeepCtx) {
 	for _, st := range b.Stms {
 		k.stm(st, b, c)
 		for _, p := range st.Pat {
@@ -63,10 +66,10 @@ func (k *slKeeper) body(b *Body, c slKeepCtx) {
 
 // stm notes a loop's or a filter's existential sizes and a kept
 // allocation, and walks the statement's bodies.
-func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
+func (k *slKeeper) stm(st *fun.Stm, b *fun.Body, c slKeepCtx) {
 	s := k.s
 	switch e := st.Exp.(type) {
-	case *LoopExp:
+	case *fun.LoopExp:
 		ints := map[string]int{}
 		for j, p := range e.Params {
 			if p.Type.IsInt() {
@@ -83,7 +86,7 @@ func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
 				}
 			}
 		}
-	case *FilterExp:
+	case *fun.FilterExp:
 		x := st.Pat[0].Name
 		s.note(x.NamePos, "kept %s existential: how many rows the filter at %s keeps is known only once it has run (Fig 20)", x.Name, slAt(st.Pos()))
 	}
@@ -91,24 +94,24 @@ func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
 		if why := k.keptWhy(st, b, c); why != "" {
 			s.rep.Kept = append(s.rep.Kept, st.Pos()) // as FUN → FUNMEM gives its alloc
 			name := st.Pat[len(st.Pat)-1].Name.Name
-			s.note(st.Pos(), "kept the allocation of %s (%s) in the kernel at %s: %s", name, slForm(st.Exp), slAt(c.chain[len(c.chain)-1].Pos()), why)
+			s.note(st.Pos(), "kept the allocation of %s (%s) in the kernel at %s: %s", name, fun.FormName(st.Exp), slAt(c.chain[len(c.chain)-1].Pos()), why)
 		}
 	}
 	// The bodies, with where they are.
-	enter := func(bi int, nb *Body, kernel bool) {
+	enter := func(bi int, nb *fun.Body, kernel bool) {
 		nc := slKeepCtx{inKernel: c.inKernel || kernel, bound: c.bound, chain: c.chain}
 		switch {
 		case kernel && !c.inKernel:
-			nc.pure, nc.bound, nc.chain = true, map[string]bool{}, []*Stm{st}
+			nc.pure, nc.bound, nc.chain = true, map[string]bool{}, []*fun.Stm{st}
 		case kernel:
-			nc.pure, nc.where, nc.chain = c.pure, c.where, append(append([]*Stm(nil), c.chain...), st)
+			nc.pure, nc.where, nc.chain = c.pure, c.where, append(append([]*fun.Stm(nil), c.chain...), st)
 		default:
 			nc.pure, nc.where = false, c.where
 			if c.inKernel && c.where == "" {
-				if _, ok := st.Exp.(*IfExp); ok {
+				if _, ok := st.Exp.(*fun.IfExp); ok {
 					nc.where = "in a branch of the if at " + slAt(st.Pos())
 				} else {
-					nc.where = "in the body of the " + slForm(st.Exp) + " at " + slAt(st.Pos())
+					nc.where = "in the body of the " + fun.FormName(st.Exp) + " at " + slAt(st.Pos())
 				}
 			}
 		}
@@ -120,18 +123,18 @@ func (k *slKeeper) stm(st *Stm, b *Body, c slKeepCtx) {
 		k.ts.bindFor(st.Exp, bi)
 		k.body(nb, nc)
 	}
-	_, isKernel := st.Exp.(*KernelExp)
-	for bi, nb := range ExpBodies(st.Exp) {
+	_, isKernel := st.Exp.(*fun.KernelExp)
+	for bi, nb := range fun.ExpBodies(st.Exp) {
 		enter(bi, nb, isKernel)
 	}
 }
 
 // slAllocates reports whether FUN → FUNMEM gives a statement an alloc.
-func slAllocates(st *Stm) bool {
+func slAllocates(st *fun.Stm) bool {
 	switch e := st.Exp.(type) {
-	case *KernelExp, *IotaExp, *CopyExp, *ScanExp, *FilterExp:
+	case *fun.KernelExp, *fun.IotaExp, *fun.CopyExp, *fun.ScanExp, *fun.FilterExp:
 		return true
-	case *RedomapExp:
+	case *fun.RedomapExp:
 		return e.Scan
 	}
 	return false
@@ -139,7 +142,7 @@ func slAllocates(st *Stm) bool {
 
 // keptWhy says why MemoryExpand cannot hoist the allocation of st, a
 // statement of body b in a kernel, out of every kernel ("" when it can).
-func (k *slKeeper) keptWhy(st *Stm, b *Body, c slKeepCtx) string {
+func (k *slKeeper) keptWhy(st *fun.Stm, b *fun.Body, c slKeepCtx) string {
 	if !c.pure {
 		return "it is " + c.where + ", and MemoryExpand hoists only from the top of kernel bodies"
 	}
@@ -152,13 +155,13 @@ func (k *slKeeper) keptWhy(st *Stm, b *Body, c slKeepCtx) string {
 		}
 	}
 	for _, kn := range c.chain[1:] {
-		e := kn.Exp.(*KernelExp)
+		e := kn.Exp.(*fun.KernelExp)
 		if c.bound[e.Bound.Name] {
 			return fmt.Sprintf("the kernel at %s around it has the bound %s, bound in the kernel at %s", slAt(kn.Pos()), e.Bound.Name, slAt(c.chain[0].Pos()))
 		}
 	}
 	if ret := slReturnedBlock(st, b); ret != nil {
-		return fmt.Sprintf("its block is returned by the %s at %s (MemoryExpand expands only blocks that are used in types)", slForm(ret.Exp), slAt(ret.Pos()))
+		return fmt.Sprintf("its block is returned by the %s at %s (MemoryExpand expands only blocks that are used in types)", fun.FormName(ret.Exp), slAt(ret.Pos()))
 	}
 	return ""
 }
@@ -168,15 +171,15 @@ func (k *slKeeper) keptWhy(st *Stm, b *Body, c slKeepCtx) string {
 // or an if's result of it (in FUNMEM, its block), or nil. The array is in
 // scope in the rest of b; a name bound in a scope of its own is another
 // array, so the aliases are followed scope by scope.
-func slReturnedBlock(st *Stm, b *Body) *Stm {
-	var found *Stm
+func slReturnedBlock(st *fun.Stm, b *fun.Body) *fun.Stm {
+	var found *fun.Stm
 	// walk follows the aliases through stms (alias is theirs, extended as
 	// the statements bind more); it gives the aliases at the end.
-	var walk func(stms []*Stm, alias map[string]bool) map[string]bool
-	walk = func(stms []*Stm, alias map[string]bool) map[string]bool {
+	var walk func(stms []*fun.Stm, alias map[string]bool) map[string]bool
+	walk = func(stms []*fun.Stm, alias map[string]bool) map[string]bool {
 		for _, t := range stms {
 			var ends []map[string]bool // each body's aliases at its end
-			for _, nb := range ExpBodies(t.Exp) {
+			for _, nb := range fun.ExpBodies(t.Exp) {
 				inner := map[string]bool{}
 				for x, v := range alias {
 					inner[x] = v
@@ -184,11 +187,11 @@ func slReturnedBlock(st *Stm, b *Body) *Stm {
 				ends = append(ends, walk(nb.Stms, inner))
 			}
 			switch e := t.Exp.(type) {
-			case *SliceExp:
+			case *fun.SliceExp:
 				alias[t.Pat[0].Name.Name] = alias[e.Arr.Name]
-			case *TransposeExp:
+			case *fun.TransposeExp:
 				alias[t.Pat[0].Name.Name] = alias[e.Arr.Name]
-			case *IfExp:
+			case *fun.IfExp:
 				for j, p := range t.Pat {
 					returned := ends[0][e.Then.Result[j].Name] || ends[1][e.Else.Result[j].Name]
 					if returned && found == nil {
@@ -196,7 +199,7 @@ func slReturnedBlock(st *Stm, b *Body) *Stm {
 					}
 					alias[p.Name.Name] = returned
 				}
-			case *LoopExp:
+			case *fun.LoopExp:
 				// A loop starts from its initial values and carries its
 				// body's results, with their blocks.
 				for _, x := range e.Init {

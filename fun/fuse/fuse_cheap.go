@@ -1,7 +1,8 @@
-package fun
+package fuse
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/fun"
 	"slices"
 	"strings"
 )
@@ -33,18 +34,18 @@ import (
 
 // cheap is the kind of cheap producer s is ("" if none) and, for a
 // replicate, its element.
-func cheap(s *Stm) (kind string, elem *Ident) {
+func cheap(s *fun.Stm) (kind string, elem *fun.Ident) {
 	if len(s.Pat) != 1 {
 		return "", nil
 	}
 	switch e := s.Exp.(type) {
-	case *IotaExp:
+	case *fun.IotaExp:
 		return "iota", nil
-	case *CopyExp:
+	case *fun.CopyExp:
 		return "copy", nil
-	case *TransposeExp:
+	case *fun.TransposeExp:
 		return "transpose", nil
-	case *KernelExp:
+	case *fun.KernelExp:
 		switch {
 		case isIotaKernel(e):
 			return "iota", nil
@@ -59,37 +60,37 @@ func cheap(s *Stm) (kind string, elem *Ident) {
 // (those first, so that a transpose of a copy in a kernel's body is gone
 // before the copy is considered); where says whose body b is, ctx are the
 // indices bound around it and wit the sizes witnessed before it.
-func (f *fuser) prepass(b *Body, where string, ctx indexCtx, wit wset) {
+func (f *fuser) prepass(b *fun.Body, where string, ctx indexCtx, wit wset) {
 	wits := prefixWitness(b, wit)
 	for k, s := range b.Stms {
 		w := wits[k]
 		place := fmt.Sprintf("the %s at %s", formName(s.Exp), at(s.Exp.Pos()))
 		switch e := s.Exp.(type) {
-		case *IfExp:
+		case *fun.IfExp:
 			f.prepass(e.Then, "a branch of "+place, ctx, w)
 			f.prepass(e.Else, "a branch of "+place, ctx, w)
-		case *KernelExp:
+		case *fun.KernelExp:
 			f.prepass(e.Body, "the body of "+place, ctx.with(e.Var, e.Bound), w)
-		case *LoopExp:
+		case *fun.LoopExp:
 			f.prepass(e.Body, "the body of "+place, ctx.with(e.Var, e.Bound), witness(w, e.Params))
-		case *RedomapExp:
+		case *fun.RedomapExp:
 			f.prepass(e.Map, "the map of "+place, ctx.with(e.Var, e.Bound), w)
 			f.prepass(e.Op, "the operator of "+place, ctx, witness(w, e.Params))
-		case *ReduceExp, *ScanExp:
-			f.prepass(ExpBody(e), "the operator of "+place, ctx, witness(w, ExpParams(e)))
-		case *FilterExp:
+		case *fun.ReduceExp, *fun.ScanExp:
+			f.prepass(fun.ExpBody(e), "the operator of "+place, ctx, witness(w, fun.ExpParams(e)))
+		case *fun.FilterExp:
 			f.prepass(e.Body, "the body of "+place, ctx, witness(w, e.Params))
 		}
 	}
 	for k := len(b.Stms) - 1; k >= 0; k-- {
 		f.fuseCheap(b, k, where, ctx, wits[k])
 	}
-	b.Stms = slices.DeleteFunc(b.Stms, func(s *Stm) bool { return f.gone[s] })
+	b.Stms = slices.DeleteFunc(b.Stms, func(s *fun.Stm) bool { return f.gone[s] })
 }
 
 // fuseCheap fuses statement k of b into all its uses if it is a cheap
 // producer all of whose uses allow it.
-func (f *fuser) fuseCheap(b *Body, k int, where string, ctx indexCtx, wit wset) {
+func (f *fuser) fuseCheap(b *fun.Body, k int, where string, ctx indexCtx, wit wset) {
 	s := b.Stms[k]
 	kind, elem := cheap(s)
 	if kind == "" {
@@ -161,7 +162,7 @@ func plural(k int, what string) string {
 	return fmt.Sprintf("%d %ss", k, what)
 }
 
-func nameOf(x *Ident) string {
+func nameOf(x *fun.Ident) string {
 	if x == nil {
 		return "?"
 	}
@@ -169,11 +170,11 @@ func nameOf(x *Ident) string {
 }
 
 // copyArr is the array a copy copies or a transpose views.
-func copyArr(s *Stm) *Ident {
+func copyArr(s *fun.Stm) *fun.Ident {
 	switch e := s.Exp.(type) {
-	case *CopyExp:
+	case *fun.CopyExp:
 		return e.Arr
-	case *TransposeExp:
+	case *fun.TransposeExp:
 		return e.Arr
 	}
 	return nil
@@ -187,7 +188,7 @@ func cheapRefuses(kind, n string, u useSite) string {
 		if kind == "iota" || kind == "replicate" {
 			j := u.read.Idx[0].Name
 			if u.idx[j] != n {
-				return fmt.Sprintf("read as %s at %s, at an index not known to lie in 1 … %s", PrintExp(u.read), at(u.pos), n)
+				return fmt.Sprintf("read as %s at %s, at an index not known to lie in 1 … %s", fun.PrintExp(u.read), at(u.pos), n)
 			}
 		}
 		return ""
@@ -207,20 +208,20 @@ func cheapRefuses(kind, n string, u useSite) string {
 }
 
 // cheapRead is the read r of the cheap producer s, read from its element.
-func cheapRead(s *Stm, kind string, elem *Ident, r *IndexExp) Exp {
-	at := func(x *Ident) *Ident { return &Ident{NamePos: r.Arr.NamePos, Name: x.Name} }
+func cheapRead(s *fun.Stm, kind string, elem *fun.Ident, r *fun.IndexExp) fun.Exp {
+	at := func(x *fun.Ident) *fun.Ident { return &fun.Ident{NamePos: r.Arr.NamePos, Name: x.Name} }
 	switch kind {
 	case "iota":
-		return &ScalarExp{X: Var{Ident: CloneIdent(r.Idx[0])}}
+		return &fun.ScalarExp{X: fun.Var{Ident: fun.CloneIdent(r.Idx[0])}}
 	case "replicate":
 		if len(r.Idx) == 1 {
-			return &ScalarExp{X: Var{Ident: at(elem)}}
+			return &fun.ScalarExp{X: fun.Var{Ident: at(elem)}}
 		}
-		return &IndexExp{Arr: at(elem), Idx: r.Idx[1:], Rbrack: r.Rbrack}
+		return &fun.IndexExp{Arr: at(elem), Idx: r.Idx[1:], Rbrack: r.Rbrack}
 	case "copy":
-		return &IndexExp{Arr: at(copyArr(s)), Idx: r.Idx, Rbrack: r.Rbrack}
+		return &fun.IndexExp{Arr: at(copyArr(s)), Idx: r.Idx, Rbrack: r.Rbrack}
 	case "transpose":
-		return &IndexExp{Arr: at(copyArr(s)), Idx: []*Ident{r.Idx[1], r.Idx[0]}, Rbrack: r.Rbrack}
+		return &fun.IndexExp{Arr: at(copyArr(s)), Idx: []*fun.Ident{r.Idx[1], r.Idx[0]}, Rbrack: r.Rbrack}
 	}
 	return r
 }
@@ -228,26 +229,26 @@ func cheapRead(s *Stm, kind string, elem *Ident, r *IndexExp) Exp {
 // cheapFold rewrites the fold (or filter) statement t over the cheap
 // producer s: over a copy it folds the copied array; over a replicate or
 // an iota it becomes a redomap (scanomap) whose map returns the element.
-func (f *fuser) cheapFold(s *Stm, kind string, elem *Ident, t *Stm) {
+func (f *fuser) cheapFold(s *fun.Stm, kind string, elem *fun.Ident, t *fun.Stm) {
 	if kind == "copy" {
 		y := copyArr(s)
 		switch e := t.Exp.(type) {
-		case *ReduceExp:
-			e.Arr = &Ident{NamePos: e.Arr.NamePos, Name: y.Name}
-		case *ScanExp:
-			e.Arr = &Ident{NamePos: e.Arr.NamePos, Name: y.Name}
-		case *FilterExp:
-			e.Arr = &Ident{NamePos: e.Arr.NamePos, Name: y.Name}
-		case *CopyExp:
-			e.Arr = &Ident{NamePos: e.Arr.NamePos, Name: y.Name}
+		case *fun.ReduceExp:
+			e.Arr = &fun.Ident{NamePos: e.Arr.NamePos, Name: y.Name}
+		case *fun.ScanExp:
+			e.Arr = &fun.Ident{NamePos: e.Arr.NamePos, Name: y.Name}
+		case *fun.FilterExp:
+			e.Arr = &fun.Ident{NamePos: e.Arr.NamePos, Name: y.Name}
+		case *fun.CopyExp:
+			e.Arr = &fun.Ident{NamePos: e.Arr.NamePos, Name: y.Name}
 		}
 		return
 	}
-	var idx, bound *Ident
+	var idx, bound *fun.Ident
 	switch e := s.Exp.(type) {
-	case *IotaExp:
-		idx, bound = &Ident{NamePos: e.Keyword, Name: "i"}, e.N
-	case *KernelExp:
+	case *fun.IotaExp:
+		idx, bound = &fun.Ident{NamePos: e.Keyword, Name: "i"}, e.N
+	case *fun.KernelExp:
 		idx, bound = e.Var, e.Bound
 	}
 	v := f.indexFor(idx, t)
@@ -255,11 +256,11 @@ func (f *fuser) cheapFold(s *Stm, kind string, elem *Ident, t *Stm) {
 	if kind == "iota" {
 		res = v
 	}
-	m := &Body{In: t.Exp.Pos(), Result: []*Ident{{NamePos: res.NamePos, Name: res.Name}}}
+	m := &fun.Body{In: t.Exp.Pos(), Result: []*fun.Ident{{NamePos: res.NamePos, Name: res.Name}}}
 	switch e := t.Exp.(type) {
-	case *ReduceExp:
-		t.Exp = &RedomapExp{Keyword: e.Keyword, Params: e.Params, Ne: e.Ne, Var: v, Bound: CloneIdent(bound), Map: m, Combine: e.Body.Pos(), Op: e.Body}
-	case *ScanExp:
-		t.Exp = &RedomapExp{Keyword: e.Keyword, Scan: true, Params: e.Params, Ne: e.Ne, Var: v, Bound: CloneIdent(bound), Map: m, Combine: e.Body.Pos(), Op: e.Body}
+	case *fun.ReduceExp:
+		t.Exp = &fun.RedomapExp{Keyword: e.Keyword, Params: e.Params, Ne: e.Ne, Var: v, Bound: fun.CloneIdent(bound), Map: m, Combine: e.Body.Pos(), Op: e.Body}
+	case *fun.ScanExp:
+		t.Exp = &fun.RedomapExp{Keyword: e.Keyword, Scan: true, Params: e.Params, Ne: e.Ne, Var: v, Bound: fun.CloneIdent(bound), Map: m, Combine: e.Body.Pos(), Op: e.Body}
 	}
 }

@@ -1,7 +1,8 @@
-package fun_test
+package fuse_test
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/fun/fuse"
 	"math/rand"
 	"strconv"
 	"strings"
@@ -190,7 +191,7 @@ func TestFuseGenerated(t *testing.T) {
 	for _, unsafe := range []int{0, 3, 4, 5} {
 		t.Run(fmt.Sprintf("unsafe%d", unsafe), func(t *testing.T) {
 			t.Parallel()
-			var opts fun.FuseOptions
+			var opts fuse.Options
 			if unsafe > 0 {
 				opts.Unsafe = []int{unsafe}
 			}
@@ -204,7 +205,7 @@ func TestFuseGenerated(t *testing.T) {
 				if _, err := fun.Check(p, nil); err != nil {
 					t.Fatalf("seed %d: %v\n%s", seed, err, src)
 				}
-				q, rep := fun.Fuse(p, opts)
+				q, rep := fuse.Fuse(p, opts)
 				fused += rep.Fused()
 				if _, err := fun.Check(q, nil); err != nil {
 					t.Fatalf("seed %d: the fused program does not type check: %v\n%s\nfused:\n%s", seed, err, src, fun.Print(q))

@@ -1,6 +1,9 @@
-package fun
+package fuse
 
-import "maps"
+import (
+	"github.com/arraysem/arraysem/fun"
+	"maps"
+)
 
 // Copy propagation after fusion. Fusing a producer into a consumer turns
 // the consumer's reads of the producer's array into copies of the
@@ -16,25 +19,25 @@ import "maps"
 
 // propagateCopies removes from q (the fused program) the copies that the
 // original p did not have, renaming their uses.
-func propagateCopies(p, q *Program) {
-	written := map[Pos]bool{} // positions of the copies p has
-	Stms(p.Body, func(s *Stm) {
+func propagateCopies(p, q *fun.Program) {
+	written := map[fun.Pos]bool{} // positions of the copies p has
+	fun.Stms(p.Body, func(s *fun.Stm) {
 		if _, ok := copyOf(s); ok {
 			written[s.Let] = true
 		}
 	})
-	made := func(s *Stm) bool { return s.Let.IsValid() && !written[s.Let] }
+	made := func(s *fun.Stm) bool { return s.Let.IsValid() && !written[s.Let] }
 	propagate(q.Body, map[string]string{}, made)
 }
 
 // copyOf is the variable a statement let (x : τ) = y copies, when it is
 // one (a scalar).
-func copyOf(s *Stm) (*Ident, bool) {
-	e, ok := s.Exp.(*ScalarExp)
+func copyOf(s *fun.Stm) (*fun.Ident, bool) {
+	e, ok := s.Exp.(*fun.ScalarExp)
 	if !ok || len(s.Pat) != 1 || !s.Pat[0].Type.IsScalar() {
 		return nil, false
 	}
-	v, ok := e.X.(Var)
+	v, ok := e.X.(fun.Var)
 	if !ok {
 		return nil, false
 	}
@@ -47,26 +50,26 @@ func copyOf(s *Stm) (*Ident, bool) {
 // scopes, but sibling scopes (the branches of an if, a redomap's map and
 // operator) may bind the same name: each nested body gets its own copy of
 // the map.
-func propagate(b *Body, m map[string]string, made func(*Stm) bool) {
-	rename := func(x *Ident) *Ident {
+func propagate(b *fun.Body, m map[string]string, made func(*fun.Stm) bool) {
+	rename := func(x *fun.Ident) *fun.Ident {
 		if y, ok := m[x.Name]; ok {
-			return &Ident{NamePos: x.NamePos, Name: y}
+			return &fun.Ident{NamePos: x.NamePos, Name: y}
 		}
 		return x
 	}
-	var out []*Stm
+	var out []*fun.Stm
 	for _, s := range b.Stms {
 		if y, ok := copyOf(s); ok && made(s) {
 			m = maps.Clone(m)
 			m[s.Pat[0].Name.Name] = rename(y).Name
 			continue
 		}
-		s = MapStm(s, Uses(rename))
-		for _, nb := range ExpBodies(s.Exp) {
+		s = fun.MapStm(s, fun.Uses(rename))
+		for _, nb := range fun.ExpBodies(s.Exp) {
 			propagate(nb, maps.Clone(m), made)
 		}
 		out = append(out, s)
 	}
 	b.Stms = out
-	b.Result = MapIdentList(b.Result, Uses(rename))
+	b.Result = fun.MapIdentList(b.Result, fun.Uses(rename))
 }

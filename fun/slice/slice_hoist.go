@@ -1,7 +1,8 @@
-package fun
+package slice
 
 import (
 	"fmt"
+	"github.com/arraysem/arraysem/fun"
 	"maps"
 	"strings"
 
@@ -57,26 +58,26 @@ const (
 )
 
 // sexp is the condition as a scalar expression: n > 0, c != 0 or c == 0.
-func (c slCond) sexp() SExp {
-	x := Named(c.name)
+func (c slCond) sexp() fun.SExp {
+	x := fun.Named(c.name)
 	switch c.kind {
 	case slThen:
-		return Binary(semantics.Ne, x, Int(0))
+		return fun.Binary(semantics.Ne, x, fun.Int(0))
 	case slElse:
-		return Binary(semantics.Eq, x, Int(0))
+		return fun.Binary(semantics.Eq, x, fun.Int(0))
 	}
-	return Binary(semantics.Gt, x, Int(0))
+	return fun.Binary(semantics.Gt, x, fun.Int(0))
 }
 
 // String is the condition as FUN writes it.
-func (c slCond) String() string { return PrintSExp(c.sexp()) }
+func (c slCond) String() string { return fun.PrintSExp(c.sexp()) }
 
 // slNode is a statement of the nest.
 type slNode struct {
-	stm    *Stm
-	body   *Body    // the body it is in
-	path   []slCond // when that body runs
-	parent *slNode  // the statement whose body it is in (nil: the nest's own statement)
+	stm    *fun.Stm
+	body   *fun.Body // the body it is in
+	path   []slCond  // when that body runs
+	parent *slNode   // the statement whose body it is in (nil: the nest's own statement)
 	deps   []*slNode
 	bad    string // why it cannot move, found when it was met (it uses an index, …)
 	memo   int    // hoistable: 0 unknown, 1 yes, 2 no
@@ -93,18 +94,18 @@ type slBind struct {
 // slRoot is a size of an allocation at the top of a kernel body, or an
 // assertion in a kernel body.
 type slRoot struct {
-	alloc *Stm    // the allocation (nil for an assertion)
-	size  string  // the size's name
-	bind  *slBind // its binding in the nest
-	node  *slNode // the assertion's node
+	alloc *fun.Stm // the allocation (nil for an assertion)
+	size  string   // the size's name
+	bind  *slBind  // its binding in the nest
+	node  *slNode  // the assertion's node
 }
 
 // slNest is a nest of iterated forms, its outermost statement top in a
 // body that runs at most once: its statements, and the roots to hoist.
 type slNest struct {
 	s     *slicer
-	top   *Stm
-	scope []*Stm // the statements from top on: the scope of what moves before it
+	top   *fun.Stm
+	scope []*fun.Stm // the statements from top on: the scope of what moves before it
 	ts    slTypes
 	nodes []*slNode
 	roots []slRoot
@@ -112,7 +113,7 @@ type slNest struct {
 
 // hoist hoists out of every nest of p that starts in a body that runs at
 // most once.
-func (s *slicer) hoist(p *Program) {
+func (s *slicer) hoist(p *fun.Program) {
 	ts := slTypes{}
 	for _, in := range p.Inputs {
 		ts[in.Name.Name] = in.Type
@@ -121,9 +122,9 @@ func (s *slicer) hoist(p *Program) {
 }
 
 // slIterated reports whether an expression runs a body many times.
-func slIterated(e Exp) bool {
+func slIterated(e fun.Exp) bool {
 	switch e.(type) {
-	case *KernelExp, *LoopExp, *ReduceExp, *ScanExp, *FilterExp, *RedomapExp:
+	case *fun.KernelExp, *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp, *fun.RedomapExp:
 		return true
 	}
 	return false
@@ -131,11 +132,11 @@ func slIterated(e Exp) bool {
 
 // onceBody hoists out of the nests that start in b, a body that runs at
 // most once, and in the branches of its ifs.
-func (s *slicer) onceBody(b *Body, ts slTypes) {
+func (s *slicer) onceBody(b *fun.Body, ts slTypes) {
 	for i := 0; i < len(b.Stms); i++ {
 		st := b.Stms[i]
 		switch e := st.Exp.(type) {
-		case *IfExp:
+		case *fun.IfExp:
 			s.onceBody(e.Then, ts)
 			s.onceBody(e.Else, ts)
 		default:
@@ -157,15 +158,15 @@ func (s *slicer) onceBody(b *Body, ts slTypes) {
 // slAllocDims are the sizes of the block FUN → FUNMEM allocates for a
 // statement (nil for one that allocates none): the array's, or for a
 // filter the array it filters (an upper bound of what it keeps).
-func slAllocDims(s *Stm, ts slTypes) []*Ident {
+func slAllocDims(s *fun.Stm, ts slTypes) []*fun.Ident {
 	switch e := s.Exp.(type) {
-	case *KernelExp, *IotaExp, *CopyExp, *ScanExp:
+	case *fun.KernelExp, *fun.IotaExp, *fun.CopyExp, *fun.ScanExp:
 		return s.Pat[0].Type.Dims
-	case *RedomapExp:
+	case *fun.RedomapExp:
 		if e.Scan {
 			return s.Pat[0].Type.Dims
 		}
-	case *FilterExp:
+	case *fun.FilterExp:
 		return ts[e.Arr.Name].Dims
 	}
 	return nil
@@ -173,7 +174,7 @@ func slAllocDims(s *Stm, ts slTypes) []*Ident {
 
 // hoist collects the nest, decides what moves, and returns the
 // statements to put before it.
-func (n *slNest) hoist() []*Stm {
+func (n *slNest) hoist() []*fun.Stm {
 	local := map[string]*slBind{}
 	n.walkBodies(n.top, nil, nil, local, false, false)
 	// Decide: a root moves with its slice when all of it can.
@@ -234,7 +235,7 @@ func (n *slNest) hoist() []*Stm {
 			}
 		}
 	}
-	gone := map[*Stm]bool{}
+	gone := map[*fun.Stm]bool{}
 	for _, h := range list {
 		gone[h.stm] = true
 	}
@@ -243,7 +244,7 @@ func (n *slNest) hoist() []*Stm {
 	}
 	// Emit, in the order of the program, each behind its guard when it
 	// can fail.
-	var out []*Stm
+	var out []*fun.Stm
 	guards := map[string]string{}
 	var guardOf func(path []slCond) string
 	guardOf = func(path []slCond) string {
@@ -253,10 +254,10 @@ func (n *slNest) hoist() []*Stm {
 		}
 		e := path[len(path)-1].sexp()
 		if len(path) > 1 {
-			e = Binary(semantics.And, Named(guardOf(path[:len(path)-1])), e)
+			e = fun.Binary(semantics.And, fun.Named(guardOf(path[:len(path)-1])), e)
 		}
 		g := n.s.fresh("guard")
-		out = append(out, slScalarStm(g, Type{}, e))
+		out = append(out, slScalarStm(g, fun.Type{}, e))
 		n.s.rep.Overhead += slSexpOps(e)
 		guards[key] = g
 		return g
@@ -273,7 +274,7 @@ func (n *slNest) hoist() []*Stm {
 }
 
 // slIndexOf is the index of a statement in a body, or -1.
-func slIndexOf(b *Body, s *Stm) int {
+func slIndexOf(b *fun.Body, s *fun.Stm) int {
 	for i, t := range b.Stms {
 		if t == s {
 			return i
@@ -283,8 +284,8 @@ func slIndexOf(b *Body, s *Stm) int {
 }
 
 // slWithout is ss less the statements in gone.
-func slWithout(ss []*Stm, gone map[*Stm]bool) []*Stm {
-	var out []*Stm
+func slWithout(ss []*fun.Stm, gone map[*fun.Stm]bool) []*fun.Stm {
+	var out []*fun.Stm
 	for _, s := range ss {
 		if !gone[s] {
 			out = append(out, s)
@@ -299,25 +300,25 @@ func slWithout(ss []*Stm, gone map[*Stm]bool) []*Stm {
 //
 // (an assertion's else gives 1, the value of an assertion that holds:
 // Fig 10 D's assert(True)).
-func (s *slicer) guarded(t *Stm, g string) *Stm {
-	then := &Body{}
-	inner := &Stm{Let: t.Let, Exp: t.Exp}
-	els := &Body{}
+func (s *slicer) guarded(t *fun.Stm, g string) *fun.Stm {
+	then := &fun.Body{}
+	inner := &fun.Stm{Let: t.Let, Exp: t.Exp}
+	els := &fun.Body{}
 	for _, p := range t.Pat {
 		x := s.fresh(p.Name.Name)
-		inner.Pat = append(inner.Pat, &Param{Lparen: p.Lparen, Name: slNamed(p.Name, x), Type: p.Type, Rparen: p.Rparen})
+		inner.Pat = append(inner.Pat, &fun.Param{Lparen: p.Lparen, Name: slNamed(p.Name, x), Type: p.Type, Rparen: p.Rparen})
 		then.Result = append(then.Result, slIdent(x))
-		var v SExp = slZero(p.Type)
+		var v fun.SExp = slZero(p.Type)
 		base := "zero"
-		if _, ok := t.Exp.(*AssertExp); ok {
-			v, base = Int(1), "holds"
+		if _, ok := t.Exp.(*fun.AssertExp); ok {
+			v, base = fun.Int(1), "holds"
 		}
 		z := s.fresh(base)
 		els.Stms = append(els.Stms, slScalarStm(z, p.Type, v))
 		els.Result = append(els.Result, slIdent(z))
 	}
-	then.Stms = []*Stm{inner}
-	return &Stm{Let: t.Let, Pat: t.Pat, Exp: &IfExp{If: t.Let, Cond: slIdent(g), Then: then, Else: els}}
+	then.Stms = []*fun.Stm{inner}
+	return &fun.Stm{Let: t.Let, Pat: t.Pat, Exp: &fun.IfExp{If: t.Let, Cond: slIdent(g), Then: then, Else: els}}
 }
 
 // walkBodies collects the statements of the bodies of st (a statement of
@@ -325,35 +326,35 @@ func (s *slicer) guarded(t *Stm, g string) *Stm {
 // conditions under which they run. inKernel says the bodies are in a
 // kernel's body, pure that they are at the top of a nest of kernel bodies
 // (where MemoryExpand hoists from).
-func (n *slNest) walkBodies(st *Stm, parent *slNode, path []slCond, local map[string]*slBind, inKernel, pure bool) {
-	iter := func(what string, x *Ident) { local[x.Name] = &slBind{iter: what + " " + x.Name} }
-	params := func(what string, ps []*Param) {
+func (n *slNest) walkBodies(st *fun.Stm, parent *slNode, path []slCond, local map[string]*slBind, inKernel, pure bool) {
+	iter := func(what string, x *fun.Ident) { local[x.Name] = &slBind{iter: what + " " + x.Name} }
+	params := func(what string, ps []*fun.Param) {
 		for _, p := range ps {
 			iter(what, p.Name)
 		}
 	}
 	with := func(c slCond) []slCond { return append(append([]slCond(nil), path...), c) }
 	switch e := st.Exp.(type) {
-	case *KernelExp:
+	case *fun.KernelExp:
 		iter("the kernel index", e.Var)
-		n.ts[e.Var.Name] = Type{}
+		n.ts[e.Var.Name] = fun.Type{}
 		n.walk(e.Body, parent, with(slCond{slPos, e.Bound.Name}), local, true, pure || !inKernel)
-	case *IotaExp, *CopyExp:
-	case *LoopExp:
+	case *fun.IotaExp, *fun.CopyExp:
+	case *fun.LoopExp:
 		iter("the loop index", e.Var)
 		params("the loop parameter", e.Params)
 		n.ts.bindInner(e)
 		n.walk(e.Body, parent, with(slCond{slPos, e.Bound.Name}), local, inKernel, false)
-	case *ReduceExp, *ScanExp, *FilterExp:
-		params("the parameter", ExpParams(e))
+	case *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+		params("the parameter", fun.ExpParams(e))
 		n.ts.bindInner(e)
-		var arr *Ident
+		var arr *fun.Ident
 		switch e := e.(type) {
-		case *ReduceExp:
+		case *fun.ReduceExp:
 			arr = e.Arr
-		case *ScanExp:
+		case *fun.ScanExp:
 			arr = e.Arr
-		case *FilterExp:
+		case *fun.FilterExp:
 			arr = e.Arr
 		}
 		var c []slCond
@@ -362,8 +363,8 @@ func (n *slNest) walkBodies(st *Stm, parent *slNode, path []slCond, local map[st
 		} else {
 			c = with(slCond{slPos, arr.Name}) // not reached on a well-typed program
 		}
-		n.walk(ExpBody(e), parent, c, local, inKernel, false)
-	case *RedomapExp:
+		n.walk(fun.ExpBody(e), parent, c, local, inKernel, false)
+	case *fun.RedomapExp:
 		// The map body (with the index) and the operator body (with the
 		// parameters) are sibling scopes: each may bind a name the other
 		// binds too, so each is walked in its own copy of the bindings.
@@ -377,14 +378,14 @@ func (n *slNest) walkBodies(st *Stm, parent *slNode, path []slCond, local map[st
 		n.walk(e.Map, parent, c, inMap, inKernel, false)
 		n.ts.bindFor(e, 1)
 		n.walk(e.Op, parent, c, inOp, inKernel, false)
-	case *IfExp:
+	case *fun.IfExp:
 		n.walk(e.Then, parent, with(slCond{slThen, e.Cond.Name}), local, inKernel, false)
 		n.walk(e.Else, parent, with(slCond{slElse, e.Cond.Name}), local, inKernel, false)
 	}
 }
 
 // walk collects the statements of body b of the nest.
-func (n *slNest) walk(b *Body, parent *slNode, path []slCond, local map[string]*slBind, inKernel, pure bool) {
+func (n *slNest) walk(b *fun.Body, parent *slNode, path []slCond, local map[string]*slBind, inKernel, pure bool) {
 	for _, t := range b.Stms {
 		h := &slNode{stm: t, body: b, path: path, parent: parent}
 		n.nodes = append(n.nodes, h)
@@ -407,7 +408,7 @@ func (n *slNest) walk(b *Body, parent *slNode, path []slCond, local map[string]*
 				}
 			}
 		}
-		if _, ok := t.Exp.(*AssertExp); ok && inKernel {
+		if _, ok := t.Exp.(*fun.AssertExp); ok && inKernel {
 			n.roots = append(n.roots, slRoot{node: h})
 		}
 		n.walkBodies(t, h, path, local, inKernel, pure)
@@ -428,15 +429,15 @@ func (n *slNest) hoistable(h *slNode) bool {
 	t := h.stm
 	switch r := slRecurrence(t); {
 	case r != nil:
-		h.why = fmt.Sprintf("is made by a recurrence (%s at %s)", slForm(r.Exp), slAt(r.Pos()))
+		h.why = fmt.Sprintf("is made by a recurrence (%s at %s)", fun.FormName(r.Exp), slAt(r.Pos()))
 		return false
 	case h.bad != "":
 		h.why = h.bad
 		return false
 	}
 	switch t.Exp.(type) {
-	case *ScalarExp, *IndexExp, *AssertExp:
-	case *IfExp:
+	case *fun.ScalarExp, *fun.IndexExp, *fun.AssertExp:
+	case *fun.IfExp:
 		for _, p := range t.Pat {
 			if !p.Type.IsScalar() {
 				h.why = "is bound by an if that makes arrays"
@@ -456,7 +457,7 @@ func (n *slNest) hoistable(h *slNode) bool {
 	if slCanFail(t) {
 		for _, c := range h.path {
 			if _, inner := n.bound()[c.name]; inner {
-				h.why = fmt.Sprintf("can fail, and runs only when %s, which is not known before the %s", c, slForm(n.top.Exp))
+				h.why = fmt.Sprintf("can fail, and runs only when %s, which is not known before the %s", c, fun.FormName(n.top.Exp))
 				return false
 			}
 		}
@@ -487,18 +488,18 @@ func (n *slNest) sizeNote(size string, h *slNode) {
 		fig = "Fig 9, guarded as in Fig 10 D"
 	}
 	n.s.note(pos, "sliced %s: its shape slice (%s) is hoisted out of the %s at %s and computed once before it%s (%s)",
-		size, slCount(n.sliceSize(h), "statement"), slForm(n.top.Exp), slAt(n.top.Pos()), guard, fig)
+		size, slCount(n.sliceSize(h), "statement"), fun.FormName(n.top.Exp), slAt(n.top.Pos()), guard, fig)
 }
 
 // assertNote notes an assertion hoisted, or kept (why says why).
 func (n *slNest) assertNote(h *slNode, why string) {
-	a := h.stm.Exp.(*AssertExp)
+	a := h.stm.Exp.(*fun.AssertExp)
 	if why != "" {
-		n.s.note(h.stm.Pos(), "kept the assertion %s in the %s at %s: it %s", PrintSExp(a.Cond), slForm(n.top.Exp), slAt(n.top.Pos()), why)
+		n.s.note(h.stm.Pos(), "kept the assertion %s in the %s at %s: it %s", fun.PrintSExp(a.Cond), fun.FormName(n.top.Exp), slAt(n.top.Pos()), why)
 		return
 	}
 	n.s.note(h.stm.Pos(), "hoisted the assertion %s out of the %s at %s: it is checked once before it%s (Fig 10 A–D)",
-		PrintSExp(a.Cond), slForm(n.top.Exp), slAt(n.top.Pos()), n.guardText(h))
+		fun.PrintSExp(a.Cond), fun.FormName(n.top.Exp), slAt(n.top.Pos()), n.guardText(h))
 }
 
 // guardText says under which conditions a hoisted slice runs, when some

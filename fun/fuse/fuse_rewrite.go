@@ -1,4 +1,6 @@
-package fun
+package fuse
+
+import "github.com/arraysem/arraysem/fun"
 
 // The compositions of Fig 14 of "A T2 Graph-Reduction Approach To
 // Fusion", as rewrites of FUN statements.
@@ -8,17 +10,16 @@ package fun
 //
 //	iota n ≡ kernel i <= n do in (i)
 //	copy y ≡ kernel j1 <= n1 do … in (y[j1, …])
-func (f *fuser) kernelForm(s *Stm) (idx, bound *Ident, body *Body) {
+func (f *fuser) kernelForm(s *fun.Stm) (idx, bound *fun.Ident, body *fun.Body) {
 	switch e := s.Exp.(type) {
-	case *KernelExp:
+	case *fun.KernelExp:
 		return e.Var, e.Bound, e.Body
-	case *IotaExp:
-		i := &Ident{NamePos: e.Keyword, Name: f.fresh("i")}
-		return i, e.N, &Body{In: e.Keyword, Result: []*Ident{CloneIdent(i)}}
-	case *CopyExp:
+	case *fun.IotaExp:
+		i := &fun.Ident{NamePos: e.Keyword, Name: f.fresh("i")}
+		return i, e.N, &fun.Body{In: e.Keyword, Result: []*fun.Ident{fun.CloneIdent(i)}}
+	case *fun.CopyExp:
 		t := s.Pat[0].Type
-		x := &expander{used: f.used}
-		k := x.copyKernel(e.Keyword, e.Arr, t.Dims, t.Elem, nil)
+		k := fun.CopyKernel(e.Keyword, e.Arr, t.Dims, t.Elem, f.used)
 		return k.Var, k.Bound, k.Body
 	}
 	return nil, nil, nil
@@ -36,24 +37,24 @@ func (f *fuser) kernelForm(s *Stm) (idx, bound *Ident, body *Body) {
 //	reduce over x ⇒ redomap     (reduce2 ∘ map2 ⇒ redomap2): s's body is the
 //	scan over x ⇒ scanomap       map, the operator k's
 //	copy x ⇒ kernel             s itself, as the copy's binding
-func (f *fuser) inline(s *Stm, x string, k *fusedKer) {
+func (f *fuser) inline(s *fun.Stm, x string, k *fusedKer) {
 	idx, bound, body := f.kernelForm(s)
 	switch e := k.stm.Exp.(type) {
-	case *KernelExp:
+	case *fun.KernelExp:
 		e.Body = f.prepend(body, idx, e.Var, x, e.Body, k.stm)
-	case *RedomapExp:
+	case *fun.RedomapExp:
 		e.Map = f.prepend(body, idx, e.Var, x, e.Map, k.stm)
-	case *ReduceExp:
+	case *fun.ReduceExp:
 		v := f.indexFor(idx, k.stm)
-		k.stm.Exp = &RedomapExp{Keyword: e.Keyword, Params: e.Params, Ne: e.Ne, Var: v, Bound: CloneIdent(bound),
+		k.stm.Exp = &fun.RedomapExp{Keyword: e.Keyword, Params: e.Params, Ne: e.Ne, Var: v, Bound: fun.CloneIdent(bound),
 			Map: f.instantiate(body, idx, v, k.stm), Combine: e.Body.Pos(), Op: e.Body}
-	case *ScanExp:
+	case *fun.ScanExp:
 		v := f.indexFor(idx, k.stm)
-		k.stm.Exp = &RedomapExp{Keyword: e.Keyword, Scan: true, Params: e.Params, Ne: e.Ne, Var: v, Bound: CloneIdent(bound),
+		k.stm.Exp = &fun.RedomapExp{Keyword: e.Keyword, Scan: true, Params: e.Params, Ne: e.Ne, Var: v, Bound: fun.CloneIdent(bound),
 			Map: f.instantiate(body, idx, v, k.stm), Combine: e.Body.Pos(), Op: e.Body}
-	case *CopyExp:
+	case *fun.CopyExp:
 		v := f.indexFor(idx, k.stm)
-		k.stm.Exp = &KernelExp{Kernel: e.Keyword, Var: v, Bound: CloneIdent(bound), Body: f.instantiate(body, idx, v, k.stm)}
+		k.stm.Exp = &fun.KernelExp{Kernel: e.Keyword, Var: v, Bound: fun.CloneIdent(bound), Body: f.instantiate(body, idx, v, k.stm)}
 	}
 }
 
@@ -62,45 +63,45 @@ func (f *fuser) inline(s *Stm, x string, k *fusedKer) {
 // producer's body (index idx, renamed to j), and those reads reading the
 // element instead: x[j] becomes the copy let (t : τ) = e, x[j, k, …]
 // becomes e[k, …].
-func (f *fuser) prepend(body *Body, idx, j *Ident, x string, b *Body, dest *Stm) *Body {
+func (f *fuser) prepend(body *fun.Body, idx, j *fun.Ident, x string, b *fun.Body, dest *fun.Stm) *fun.Body {
 	nb := f.instantiate(body, idx, j, dest)
 	elem := nb.Result[0]
-	Stms(b, func(t *Stm) {
-		r, ok := t.Exp.(*IndexExp)
+	fun.Stms(b, func(t *fun.Stm) {
+		r, ok := t.Exp.(*fun.IndexExp)
 		if !ok || r.Arr.Name != x {
 			return
 		}
-		e := &Ident{NamePos: r.Arr.NamePos, Name: elem.Name}
+		e := &fun.Ident{NamePos: r.Arr.NamePos, Name: elem.Name}
 		if len(r.Idx) == 1 {
-			t.Exp = &ScalarExp{X: Var{Ident: e}}
+			t.Exp = &fun.ScalarExp{X: fun.Var{Ident: e}}
 		} else {
-			t.Exp = &IndexExp{Arr: e, Idx: r.Idx[1:], Rbrack: r.Rbrack}
+			t.Exp = &fun.IndexExp{Arr: e, Idx: r.Idx[1:], Rbrack: r.Rbrack}
 		}
 	})
-	return &Body{Stms: append(nb.Stms, b.Stms...), In: b.In, Result: b.Result, Rparen: b.Rparen}
+	return &fun.Body{Stms: append(nb.Stms, b.Stms...), In: b.In, Result: b.Result, Rparen: b.Rparen}
 }
 
 // indexFor is the index of a redomap, scanomap or kernel that the
 // statement dest becomes, made of a producer of index idx: idx itself
 // when that name is free there, else a fresh one.
-func (f *fuser) indexFor(idx *Ident, dest *Stm) *Ident {
+func (f *fuser) indexFor(idx *fun.Ident, dest *fun.Stm) *fun.Ident {
 	name := idx.Name
 	if f.taken(dest)[name] {
 		name = f.fresh(name)
 	}
-	return &Ident{NamePos: idx.NamePos, Name: name}
+	return &fun.Ident{NamePos: idx.NamePos, Name: name}
 }
 
 // taken are the names a body copied into the statement dest may not
 // bind: those in scope at dest, and those bound in it. (A fold's operator
 // and a redomap's map are scopes of their own, but the levels below FUN
 // are spared names shared between them.)
-func (f *fuser) taken(dest *Stm) map[string]bool {
+func (f *fuser) taken(dest *fun.Stm) map[string]bool {
 	out := map[string]bool{}
 	if !scopeAt(f.prog, dest, out) {
-		bindersInto(out, f.prog) // not found (cannot happen): avoid every name
+		fun.BindersInto(out, f.prog) // not found (cannot happen): avoid every name
 	}
-	bindersInto(out, dest.Exp)
+	fun.BindersInto(out, dest.Exp)
 	return out
 }
 
@@ -108,10 +109,10 @@ func (f *fuser) taken(dest *Stm) map[string]bool {
 // (its inputs, the statements before it in its body and the bodies
 // around it, and the indices and parameters of the forms around it), and
 // reports whether it found target.
-func scopeAt(p *Program, target *Stm, scope map[string]bool) bool {
+func scopeAt(p *fun.Program, target *fun.Stm, scope map[string]bool) bool {
 	var path []string
-	var walk func(b *Body) bool
-	walk = func(b *Body) bool {
+	var walk func(b *fun.Body) bool
+	walk = func(b *fun.Body) bool {
 		mark := len(path)
 		defer func() { path = path[:mark] }()
 		for _, s := range b.Stms {
@@ -121,7 +122,7 @@ func scopeAt(p *Program, target *Stm, scope map[string]bool) bool {
 				}
 				return true
 			}
-			for _, nb := range ExpBodies(s.Exp) {
+			for _, nb := range fun.ExpBodies(s.Exp) {
 				inner := len(path)
 				path = append(path, formBinders(s.Exp, nb)...)
 				if walk(nb) {
@@ -144,17 +145,17 @@ func scopeAt(p *Program, target *Stm, scope map[string]bool) bool {
 // formBinders are the names the form e binds in its body b: a kernel's,
 // loop's or redomap's map's index, and the parameters of a loop, of a
 // fold's operator and of a filter's body.
-func formBinders(e Exp, b *Body) []string {
+func formBinders(e fun.Exp, b *fun.Body) []string {
 	var out []string
-	if x := ExpIndex(e); x != nil {
-		if r, ok := e.(*RedomapExp); !ok || b == r.Map {
+	if x := fun.ExpIndex(e); x != nil {
+		if r, ok := e.(*fun.RedomapExp); !ok || b == r.Map {
 			out = append(out, x.Name)
 		}
 	}
-	if r, ok := e.(*RedomapExp); ok && b != r.Op {
+	if r, ok := e.(*fun.RedomapExp); ok && b != r.Op {
 		return out
 	}
-	for _, p := range ExpParams(e) {
+	for _, p := range fun.ExpParams(e) {
 		out = append(out, p.Name.Name)
 	}
 	return out
@@ -165,13 +166,13 @@ func formBinders(e Exp, b *Body) []string {
 // copied into) renamed to a fresh one: the copy binds no name already in
 // scope there (FUN forbids shadowing), and its errors name what the
 // source names where they can.
-func (f *fuser) instantiate(body *Body, idx, j *Ident, dest *Stm) *Body {
+func (f *fuser) instantiate(body *fun.Body, idx, j *fun.Ident, dest *fun.Stm) *fun.Body {
 	taken := f.taken(dest)
 	m := map[string]string{idx.Name: j.Name}
-	for _, x := range sortedKeys(bindersOf(body)) {
+	for _, x := range sortedKeys(fun.Binders(body)) {
 		if taken[x] {
 			m[x] = f.fresh(x)
 		}
 	}
-	return MapBody(body, All(Renaming(m)))
+	return fun.MapBody(body, fun.All(fun.Renaming(m)))
 }
