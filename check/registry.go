@@ -21,7 +21,7 @@ import (
 // it: the language, the pass that reaches it, and where it runs.
 func NewRegistry() *lang.Registry {
 	r := &lang.Registry{}
-	r.AddLanguage(fun.Language, funmem.Language, imp.Language, gpusim.Language, remora.Language, remora.IR, dynamic.Language)
+	r.AddLanguage(fun.Language, funmem.Language, imp.Language, cuda.NewLanguage(gpusim.Simulator), remora.Language, remora.IR, dynamic.Language)
 	r.AddPass(
 		dynamic.ElaboratePass,
 		remora.ExplicitizePass, remora.InlinePass, remora.SimplifyPass,

@@ -1,0 +1,68 @@
+package gpusim
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/arraysem/arraysem/cuda"
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// Simulator is gpu-sim as the CUDA level runs its programs
+// (cuda.NewLanguage): it reads emitted files back and runs them in order.
+var Simulator cuda.Simulator = simulator{}
+
+type simulator struct{}
+
+func (simulator) Read(file, src string) (cuda.Simulated, error) {
+	p, err := Parse(file, src)
+	if err != nil {
+		return nil, toSemantics(err)
+	}
+	return simulated{p}, nil
+}
+
+// simulated is a parsed program as the CUDA level runs it.
+type simulated struct{ p *Program }
+
+func (s simulated) Name() string       { return s.p.Name }
+func (s simulated) Text() string       { return s.p.Text }
+func (s simulated) Tables() *cuda.File { return s.p.File }
+func (s simulated) Program() *Program  { return s.p }
+func (s simulated) Run(args []string, stats *semantics.Stats) ([]string, error) {
+	out, st, err := Run(s.p, args, Options{MaxElems: semantics.MaxHeap, Stats: stats != nil})
+	if stats != nil && st != nil {
+		*stats = st.Costs
+	}
+	if err != nil {
+		return nil, toSemantics(err)
+	}
+	if out == "" {
+		return nil, nil
+	}
+	return strings.Split(strings.TrimSuffix(out, "\n"), "\n"), nil
+}
+
+// toSemantics gives a simulator error the kind the driver compares: a
+// race, a stuck state, an overflow, running out of fuel, bad input or an
+// unsupported file.
+func toSemantics(err error) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	kind := semantics.StuckError
+	switch e.Kind {
+	case "race":
+		kind = semantics.RaceError
+	case "fuel":
+		kind = semantics.FuelError
+	case "overflow":
+		kind = semantics.OverflowError
+	case "input":
+		kind = semantics.InputError
+	case "unsupported":
+		kind = semantics.SyntaxError
+	}
+	return &semantics.Error{Pos: semantics.Pos{File: e.File, Line: e.Pos.Line, Col: e.Pos.Col}, Kind: kind, Rule: "gpu-sim " + e.Kind, Msg: e.Msg}
+}
