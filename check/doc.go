@@ -11,5 +11,8 @@
 // Where passes live (package lang states the convention): each pass is
 // declared, with its options, in its own package (fuse.Pass,
 // funmem.MemoryExpandPass, cuda.EmitPass); here are only their
-// registrations and the pipelines that order them.
+// registrations and the pipelines that order them. The CUDA level is
+// registered as cuda.NewLanguage(gpusim.Simulator): package cuda declares
+// the language, and gpu-sim, which imports cuda, supplies the simulator
+// that runs it.
 package check

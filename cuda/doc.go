@@ -20,6 +20,14 @@
 // the sanitizers, nvcc for a GPU); package harness runs emitted programs
 // against the IMP interpreter.
 //
+// CUDA is a level of the driver's registry too. pass.go declares Emit as
+// the pass from IMP (EmitPass); lang.go declares the language it reaches
+// (NewLanguage: .cu files of the emitted subset, checked by reading them
+// back, run under the semantics "sim"). The simulator that reads and runs
+// them imports this package for the AST, so it is passed in
+// (NewLanguage(gpusim.Simulator)) through the Simulator interface, not
+// imported.
+//
 // To emit: f, err := cuda.Emit(p, cuda.Options{}); text := f.String().
 //
 // IMP types a name per scope (an if's branch, a kernel's or a for's body,

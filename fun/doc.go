@@ -12,16 +12,27 @@
 //     code names rules by;
 //   - check.go: the type rules of Fig 3 (T-CONST … T-PROG), with the
 //     typing environment Γ it shares with FUNMEM's checker (scope.go);
-//     check_ext.go: the extension forms' (T-LOOP … T-ASSERT);
+//     check_ext.go: the extension forms' (T-LOOP … T-ASSERT); typeof.go:
+//     TypeOfSExp, the scalar rules as FUNMEM's checker uses them;
 //   - eval.go: the big-step semantics of Fig 4 with the auxiliary
 //     functions of Fig 5: Eval, and the rules' starts, checks and atomic
 //     rules, which the small-step shares; eval_ext.go: the extension
-//     forms' (E-LOOP … E-ASSERT); compile.go, compile_ext.go: the
-//     big-step run as closures over slots, one per rule, compiled once per
-//     run; stack.go: kernels stacked into one flat buffer; parallel.go:
-//     large kernels' iterations on several goroutines (EvalOptions.Jobs);
+//     forms' (E-LOOP … E-ASSERT); env.go: the environment E, a persistent
+//     list, so that the small-step keeps old configurations to step back
+//     to; inputs.go: BindInputs, the --arg values of the inputs;
+//   - compile.go, compile_ext.go: the big-step run as closures over
+//     slots, one per rule, compiled once per run; compile_scalar.go: int
+//     operators on slots and constants read without a closure per
+//     operand, leaving all else to the general code; stack.go: kernels
+//     stacked into one flat buffer; parallel.go: large kernels'
+//     iterations on several goroutines (EvalOptions.Jobs);
 //   - step.go: a small-step semantics faithful to Fig 4; step_ext.go: the
-//     extension forms' iterations as frames;
+//     extension forms' iterations as frames; focus.go: Focus, where a step
+//     reduced, for the REPL's mark;
+//   - eval_stats.go: the cost counters (semantics.Stats), defined, and
+//     counted by the compiled big-step; step_stats.go: the small-step's
+//     count of them, from each step's configurations, so that the rules'
+//     code stays as Fig 4 has it;
 //   - redomap and scanomap, the fused reduce (scan) of a map that fusion
 //     makes: check_redomap.go (T-REDOMAP, T-SCANOMAP), eval_redomap.go
 //     (E-REDOMAP, E-SCANOMAP), compile_redomap.go, parallel_redomap.go
@@ -32,17 +43,22 @@
 //     Call (sqrt exp log sin cos float int); Type.Elem makes float and
 //     [n]…float; EvalNum (eval.go) evaluates int and float expressions
 //     over semantics.Num, and EvalSExp is its int-only form;
-//   - derived.go: the derived forms iota and copy of §2;
+//   - derived.go: the derived forms iota and copy of §2 (CopyKernel,
+//     copy's kernel, for the passes that make one);
 //   - walk.go: the tree tools of every pass over FUN trees (Inspect,
-//     Rewrite, MapProgram and the copies, Substitute, constructors), which
-//     reach into the nodes of extending languages (FUNMEM) through
-//     Extension, ExpMapper and TypeMapper;
-//   - lang.go: FUN as a lang.Language, for the driver's registry.
+//     Rewrite, MapProgram and the copies, Substitute, constructors,
+//     FormName and Binders), which reach into the nodes of extending
+//     languages (FUNMEM) through Extension, ExpMapper and TypeMapper;
+//   - lang.go: FUN as a lang.Language, for the driver's registry;
+//   - mutants.go: registers the package's mutation points (proofs-tests'
+//     TestMutants), in code the big- and small-step share, so only a
+//     reference or an expected output kills them.
 //
 // Passes live in the package of the language they produce, or in a
 // package of their own, and import the language they read (package lang
 // states the convention): FUN imports no other language, and passes into
-// FUN (Remora's lowering, fusion) live outside this package.
+// FUN live outside this package: Remora's lowering in remora/tofun, size
+// slicing in fun/slice, fusion in fun/fuse.
 //
 // Extensions beyond the paper, refused by the checker's Paper mode: input
 // declarations (program parameters), scalar program results, the

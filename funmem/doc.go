@@ -12,14 +12,37 @@
 //     LMADs written differently are equal;
 //   - check.go: the type rules of Fig 8 (T-MEM-SCALAR … T-MEM-PROG);
 //   - unmem.go: Fig 9, and with it the value-based semantics (FUN's);
-//   - heap.go: the heap-based big-step semantics of Fig 10, with the
-//     read/write traces and racefree side condition of eq (4);
-//   - step.go: a small-step heap semantics that agrees with it;
+//   - value.go: the values of Fig 6 (v ::= k | ℓ | (ℓ, L)), environments,
+//     and Read, the array a value stands for in a heap;
+//   - heap.go: the heap-based big-step semantics of Fig 10 as the rules
+//     read, a tree walker, with the read/write traces and racefree side
+//     condition of eq (4); heapcompile.go: the same rules compiled once
+//     per run to closures over slots, which EvalHeap runs (the walker is
+//     the reference the tests hold it to, and runs the forms it does not
+//     compile);
+//   - fast paths of the compiled big-step, each giving the rules'
+//     outcome: heaprace.go runs a kernel that cannot race (it writes only
+//     its own rows and blocks it allocates) without a tracker of its own;
+//     heap_parallel.go runs such a kernel, when large and scalar, on
+//     HeapOptions.Jobs goroutines, with the in-order result and first
+//     error;
+//   - heap_stats.go: the cost counters (semantics.Stats) of the heap
+//     semantics, as its three engines count them;
+//   - step.go: a small-step heap semantics that agrees with the big-step;
+//     focus.go: Focus, where a step reduced, for the REPL's mark;
 //   - translate.go: TransformProgram, TransformStms, TransformStm, Support
 //     (FUN → FUNMEM), and simplify.go the simplifier the paper defers to;
 //   - expand.go: MemoryExpand (§5), in the CPU and GPU layouts;
+//     kernelalloc.go: AllocsInKernels, the allocations left inside
+//     kernels, which it could not hoist (size slicing, in fun/slice,
+//     exists to remove them);
 //   - validity.go: Def 3.1, decided on inputs;
+//   - pass.go: TransformProgram, the simplifier and MemoryExpand as the
+//     registry's passes, with the options --expand and --layout;
 //   - lang.go: FUNMEM as a lang.Language, for the driver's registry;
+//   - mutants.go: registers the package's mutation points (proofs-tests'
+//     TestMutants); the points are mutant.On calls in the code they
+//     break;
 //   - the extension forms loop, reduce, scan, filter and assert (not in
 //     the paper; Figure "extension", refused by check --paper): groups.go
 //     (support groups: array operands bound with their block, offset and
@@ -28,6 +51,10 @@
 //     blocks), check_ext.go (T-MEM-LOOP …), heap_ext.go (E-MEM-LOOP …,
 //     shared by the big- and small-step; folds' elements traced as a
 //     kernel's iterations, combine steps writing only their own blocks);
+//   - redomap and scanomap, fusion's fused reduce (scan) of a map, with
+//     memory: check_redomap.go (T-MEM-REDOMAP, T-MEM-SCANOMAP),
+//     heap_redomap.go (E-MEM-REDOMAP, E-MEM-SCANOMAP: a map body run as
+//     a kernel's thread, then its combine) and heapcompile_redomap.go;
 //   - floats (an extension, docs/funmem.md "Floats"): types keep FUN's
 //     element type (float, [n]float @ m -> L) through every pass; the
 //     checker types scalar expressions with FUN's rules (fun.TypeOfSExp);

@@ -23,16 +23,24 @@
 // races in compact shadow memory (shadow.go); it reports every failure
 // with the tree walker's own code, and leaves to it the kernels it
 // cannot compile exactly. The tests hold the two to the same output,
-// errors and statistics (engine_test.go). Floats (float.go) are
-// Go float64s computed with Go's math package, as the interpreter
-// computes them, and stored in memory as their bits. While it runs, the machine checks (race.go) that no two
-// threads of a launch access one address, one of them writing, without a
-// barrier between them (a data race, named with both threads and the
-// address); that every access is inside a live allocation; that no thread
-// reads memory nothing has written (cudaMalloc's memory is uninitialised;
-// the emitter's cudaMemset, cudaMemcpy and stores initialise it); and that
-// the threads of a block reach the same barriers. Its statistics
-// (stats.go) count per kernel the launches, threads, global load and store
-// requests (one per warp per access instruction executed) and the 32-byte
-// sectors they touch, the measure of coalescing.
+// errors and statistics (engine_test.go). Floats (float.go) are Go
+// float64s computed with Go's math package, as the interpreter computes
+// them, and stored in memory as their bits. While it runs, the machine
+// checks (race.go) that no two threads of a launch access one address,
+// one of them writing, without a barrier between them (a data race, named
+// with both threads and the address); that every access is inside a live
+// allocation; that no thread reads memory nothing has written
+// (cudaMalloc's memory is uninitialised; the emitter's cudaMemset,
+// cudaMemcpy and stores initialise it); and that the threads of a block
+// reach the same barriers. Its statistics (stats.go) count per kernel the
+// launches, threads, global load and store requests (one per warp per
+// access instruction executed) and the 32-byte sectors they touch, the
+// measure of coalescing.
+//
+// simulator.go supplies Simulator, the cuda.Simulator the CUDA level of
+// the driver's registry runs its programs with (cuda.NewLanguage): it
+// reads a file back and runs it, giving its errors the kinds the driver
+// compares (a race, a stuck state, bad input …). Package cuda cannot
+// import this one, which imports it for the AST, so the registry hands
+// the simulator to it.
 package gpusim

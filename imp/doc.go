@@ -15,7 +15,17 @@
 //     variable, scalar expressions as closures, iterations in place), with
 //     kernels' read/write sets checked for races as in FUNMEM; eval.go its
 //     entry point and the error messages both semantics share;
-//   - step.go: a small-step semantics that agrees with it;
+//   - fast paths of the big-step, apart from the rules and each giving
+//     their outcome: racefree.go decides when a kernel starts that its
+//     iterations cannot race (affine offsets c·i + r, r spread less than
+//     |c|) and runs it without a tracker; parallel.go runs such a kernel,
+//     when large, on Options.Jobs goroutines, with the sequential result
+//     and first error; copykernel.go runs an untracked copy kernel
+//     (COPY's) as one loop over the two blocks' words;
+//   - stats.go: the cost counters (semantics.Stats), as both semantics
+//     count them;
+//   - step.go: a small-step semantics that agrees with the big-step;
+//     focus.go: Focus, where a step reduced, for the REPL's mark;
 //   - loops.go: the extensions' loops (I-FOR, I-REDUCE, I-SCAN) as the
 //     small-step runs them, in the steps and order the big-step follows;
 //     syntax.go has their statements, For, Assert, Reduce and Scan;
@@ -24,8 +34,12 @@
 //     expressions (fun.EvalNum); blocks hold untyped words, and a read
 //     takes the word as its target is declared (E-IMP-DEC-FLOAT,
 //     IMP-FLOAT);
-//   - translate.go: FunMemToImp and COPY (FUNMEM → IMP);
-//   - lang.go: IMP as a lang.Language, for the driver's registry.
+//   - translate.go: FunMemToImp and COPY (FUNMEM → IMP), FromFunmem;
+//     pass.go: it as the registry's pass (FromFunmemPass);
+//   - lang.go: IMP as a lang.Language, for the driver's registry;
+//   - mutants.go: registers the package's mutation points (proofs-tests'
+//     TestMutants); the points are mutant.On calls in the code they
+//     break.
 //
 // Races. A kernel's iterations run on one heap and must be racefree
 // (eq 4). A for's iterations are sequential: no race between them is

@@ -5,8 +5,13 @@
 // (parse and check), a checker for syntax trees made by passes, and a
 // printer; a loaded Program runs under its semantics by name with one
 // RunOptions struct, and starts a Stepper (stepper.go) that the REPL
-// steps one transition at a time. A Pass (pass.go) is a translation
-// between two languages or a transformation within one. A Registry
+// steps one transition at a time; focus.go has PathFocus and Marker, with
+// which a substitution machine (Remora's) tells the stepper where a step
+// reduced, so the REPL marks the redex without diffing printed terms. A
+// Pass (pass.go) is a translation between two languages or a
+// transformation within one; the compile options it reads it declares
+// itself (options.go: Option, and Options, a walk's settings), so the
+// command's flags come from the passes registered. A Registry
 // (registry.go) holds both: Compile walks the shortest path of
 // translations between two levels, running at each level the
 // transformations that the options enable, and re-checks every stage with
@@ -21,5 +26,7 @@
 // IMP) in imp, and later passes (Remora → FUN, fusion, CUDA) in packages
 // of their own that import what they read and what they make. This package
 // imports only semantics, so every language package can provide its
-// Language; the registry of the arraysem command is check.Registry.
+// Language. A package declares its passes as Pass values (in its own
+// pass.go), and check.NewRegistry (check/registry.go) registers them,
+// with the languages, in the arraysem command's registry.
 package lang

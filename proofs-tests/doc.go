@@ -1,7 +1,9 @@
 // Package proofstests is the property-based test suite of arraysem, built
 // on github.com/leanovate/gopter. It covers FUN (§2 of the funmem-imp-lmad
 // paper, Figs 1-5) and FUNMEM (§3 and §5, Figs 6-10, Def 3.1; see FUNMEM
-// below).
+// below), the levels below them down to IMP and CUDA, Remora's typed core
+// and its dialects, and the optimising passes (see Levels, Remora and the
+// optimising passes).
 //
 // # The generator
 //
@@ -65,12 +67,14 @@
 // TestExhaustive to size 1), keeping the counts of the tests that need
 // them to see rare events (the coverage report, the invalid mutant).
 // Independent properties run in parallel (t.Parallel), each with its own
-// statistics. TestMutants runs only with -tags mutants (see Mutants).
+// statistics. TestMutants runs only with -tags mutants (see Mutants);
+// TestMutantsRun (mutants_run_test.go) runs it in a child go test from a
+// plain, not -short, go test.
 // rules_test.go checks every rule name written in text (golden markers,
 // the examples' comments, the coverage figures) against the languages'
 // rule tables.
 //
-// # The properties (fun_test.go, refeval_test.go)
+// # The properties (fun_props.go, refeval_props.go; fun_test.go, refeval_test.go)
 //
 //   - (a) fun.Check accepts every generated program (and its printed and
 //     reparsed form).
@@ -78,7 +82,7 @@
 //     the same results, or the identical error (position, rule, message).
 //     Building derivations changes nothing, and every small-step
 //     configuration renders.
-//   - An independent reference evaluator (refeval_test.go, written from
+//   - An independent reference evaluator (refeval_props.go, written from
 //     Figs 4 and 5 and sharing no code with fun or semantics) agrees with
 //     fun.Eval: the same results, or stuck in the same rule. It catches the
 //     mistakes (b) cannot see in the rules both semantics share.
@@ -132,7 +136,7 @@
 // case prints the seed and size that regenerate it (Generate). The -n flag
 // also sets the number of programs of the coverage test.
 //
-// # FUNMEM (funmem_test.go, memgen.go)
+// # FUNMEM (funmem_props.go, funmem_test.go, memgen.go)
 //
 // The FUNMEM properties reuse the FUN generator: each generated program p
 // is translated by TransformProgram, and Variants (memgen.go) adds
@@ -156,6 +160,48 @@
 // that skips with "BUG:" while it is there; the properties leave out what
 // a known bug breaks, count it, and skip with "BUG:" at the end. Bugs
 // fixed since keep regression tests (Test…Fixed).
+//
+// # Levels, Remora and the optimising passes
+//
+// The other properties (theorems.go lists them all) have files of their
+// own:
+//
+//   - levels_props.go: fun-funmem-imp, the level agreement. A FUN program
+//     walks the arraysem command's registry (check.NewRegistry) to every
+//     level it reaches, each stage re-checked; each level is printed, read
+//     back and run under each of its semantics, and agrees with FUN's
+//     big-step, so a newly registered pass is covered without an edit
+//     here. imp_props.go has the rules of Fig 12 its test requires to
+//     fire;
+//   - optimise_props.go: fuse and slice, fusion and size slicing keep the
+//     program's meaning and do no more work (the cost counters), on the
+//     generated programs and on the pipelines of fusegen.go
+//     (GenerateFusion: maps, reduces and scans over one size, consumers on
+//     two paths, inside a loop, used twice: Fig 9's cases, which the
+//     general generator rarely makes); and remora-optimised;
+//   - remoragen.go: GenerateRemora, type-directed random programs of the
+//     typed Remora dialect, written as source text so that the reader and
+//     parser are exercised too; remora_props.go: type soundness (Theorem
+//     1), big-step = small-step, and print∘parse of programs and of every
+//     small-step configuration;
+//   - erase.go: EraseRemora, a checked typed term erased to the
+//     rank-annotated dialect's source; remora_dynamic_props.go:
+//     remora-dialects, a typed program and its erasure agree under the
+//     typed big-step and the dynamic big- and small-step;
+//   - remora_levels_props.go: remora-levels, a Remora program compiled
+//     through every level the registry reaches, every run agreeing with
+//     Remora's big-step and every FUNMEM level valid and race free;
+//   - dialectgen.go: GenerateDialect, numeric programs of #lang
+//     remora/dynamic around the values where exact numbers part from
+//     int64 and float64; dialect_compiled_props.go: dialect-compiled, no
+//     compiled level prints a value the interpreter does not (it prints
+//     the same lines, stops with the 64-bit overflow error, or goes wrong
+//     too).
+//
+// cover.go is the rule-coverage report of arraysem cover (Figures, built
+// from the languages' rule tables, and Cover); gc.go raises the
+// collector's target while a campaign runs (GOGC 400, unless the user set
+// GOGC), since a campaign allocates much and keeps little.
 //
 // # Bounded-exhaustive checking (enum.go, enum_test.go)
 //
@@ -230,6 +276,15 @@
 //     small-step share appFrames: remora-examples kills it, every example
 //     of examples/remora and examples/remora-dynamic giving its golden
 //     output under each semantics (check.RunGoldenFile).
+//   - explicitize-rep-outside (remora/explicitize.go) and
+//     simplify-hoist-past-empty (remora/simplify.go): Explicitize
+//     replicates an argument whose frame is a proper prefix whole,
+//     outside its frame; Simplify hoists what can go wrong out of a loop
+//     whose frame may be empty. Only the compile path runs these passes
+//     (remora-big-small survives them): remora-levels kills the first,
+//     remora-examples-levels the second (the examples' golden outputs at
+//     every level, check.RunGoldenFileLevels: an empty loop's in
+//     examples/remora/compile_empty_loop.remora);
 //   - reduce-skips-neutral, scan-exclusive, loop-one-short and
 //     filter-keeps-rejected (fun/eval_ext.go): FUN's reduce folds from the
 //     first row instead of z ⊕ x1, its scan is exclusive, its loop runs one
@@ -245,7 +300,7 @@
 //     (imp/loops.go, shared by IMP's two semantics): imp-examples, the
 //     golden outputs of examples/imp under both IMP semantics, and
 //     fun-funmem-imp on generated programs with the extension forms.
-//   - fuse-case3, fuse-case4 and fuse-case5 (fun/fuse*.go): fusion fuses
+//   - fuse-case3, fuse-case4 and fuse-case5 (fun/fuse): fusion fuses
 //     in a case of Fig 9 of "A T2 Graph-Reduction Approach To Fusion" it
 //     must refuse: into a consumer inside a loop or another SOAC's body
 //     (3), into two consumers on one control path (4), into its consumers
@@ -255,14 +310,14 @@
 //     fused programs must count no more operations than the originals and
 //     run no statement more often (the duplicated-work counter).
 //
-// The table of mutants, their killers and the cases it
-// took is printed by
+// The table of mutants, their killers and the cases it took is printed
+// by
 //
-//	go test ./proofs-tests -v -run Mutants
+//	go test -tags mutants ./proofs-tests -v -run '^TestMutants$'
 //
-// and the test fails if a mutant survives (about 15 seconds, the control
-// row most of it). A new mutant without an entry in TestMutants' plan
-// faces every property.
+// and the test fails if a mutant survives (about 45 seconds on two busy
+// cores). A new mutant without an entry in TestMutants' plan faces every
+// property.
 //
 // # Theorems and campaigns (theorems.go, prove.go, THEOREMS.md)
 //
