@@ -162,8 +162,8 @@ type inlBinding struct {
 // with the environment it was written in, or a primitive with the type
 // and index arguments it has been instantiated with so far.
 type inlClosure struct {
-	term    Expr // *Lam, *TLam or *ILam; nil for a primitive
-	none    bool // the closure of an empty array of functions: no function
+	term Expr // *Lam, *TLam or *ILam; nil for a primitive
+	none bool // the closure of an empty array of functions: no function
 	// alts and tag make a sum (inline_mimd.go): an array of distinct
 	// functions, defunctionalised.
 	alts    []*inlClosure
