@@ -131,6 +131,8 @@ type aval struct {
 	// to a float (or have one subtracted from it); anything else would
 	// show the difference (mustBeDefinite).
 	mz bool
+	// foldOp: an array of functions foldFnArray made a fold's operator.
+	foldOp bool
 }
 
 type closure struct {
@@ -381,7 +383,9 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 	cells := make([]ity, len(args))
 	for i, a := range args {
 		if a.funs != nil {
-			frames = append(frames, nil)
+			// An array of functions has a frame too (infer_mimd.go).
+			f, _ := split(a.shape, ranks[i])
+			frames = append(frames, f)
 			continue
 		}
 		f, c := split(a.typ.shape, ranks[i])
@@ -400,6 +404,9 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 		}
 	}
 	scalarFrame := len(big) == 0
+	if fnFrames(args, ranks) {
+		return el.applyPerPosition(pos, fn, args, ranks, cells, big)
+	}
 	if c0.prim != nil {
 		if len(fn.funs) > 1 {
 			for _, c := range fn.funs {
@@ -612,6 +619,9 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 			}
 		}
 		if !c.prim.typedAt(len(args)) {
+			if v := el.foldKnown(pos, fn, args); v != nil {
+				return v // (/ 6 3), exactly 2; infer_mimd.go
+			}
 			el.fail(pos, "%s on %d arguments has no typed counterpart (Racket's numbers and arities are the dialect's own)", c.prim.Name, len(args))
 		}
 		impl, _, err := c.prim.resolve(&remora.Call{Pos: pos}, vals)
@@ -776,17 +786,17 @@ func (el *elaborator) maybeExactZero(pos semantics.Pos, fn *aval, args []*aval, 
 	return v
 }
 
-// foldKnown computes an application of one scalar primitive to known
-// arguments by the dialect's own δ-rule, as a literal of the result's
+// foldKnown computes an application of one scalar primitive (or an
+// array of them, primArray) to known arguments by the dialect's own δ-rule, as a literal of the result's
 // kind; nil when an argument is not known or the result is no array of
 // ints, floats, booleans or characters (an exact number past int64, a
 // rational) or the δ-rule goes wrong (the program must go wrong at run
 // time, where it does).
 func (el *elaborator) foldKnown(pos semantics.Pos, fn *aval, args []*aval) *aval {
-	if len(fn.funs) != 1 || len(fn.shape) > 0 {
+	app := &App{Pos: pos, Fn: primArray(pos, fn)}
+	if app.Fn == nil {
 		return nil
 	}
-	app := &App{Pos: pos, Fn: &Prim{Pos: pos, Def: fn.funs[0].prim}}
 	for _, a := range args {
 		if a.known == nil {
 			return nil
@@ -986,7 +996,10 @@ var associative = map[string]bool{"+": true, "*": true, "max": true, "min": true
 // value of a shorter shape is replicated first, as the run time does.
 func (el *elaborator) fold(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 	op := args[0]
-	if op.funs == nil || len(op.shape) > 0 {
+	if op.funs != nil && len(op.shape) > 0 && !op.foldOp {
+		return el.foldFnArray(pos, p, args) // infer_mimd.go
+	}
+	if op.funs == nil {
 		el.fail(pos, "%s's operator must be a function known here (a λ or a primitive)", p.Name)
 	}
 	arr := args[len(args)-1]
