@@ -16,7 +16,8 @@ import "github.com/arraysem/arraysem/internal/mutant"
 // round changes nothing:
 //
 //   - foldConstants: a primitive applied to literals is its value,
-//     computed by the basis' own δ-rule, when that does not go wrong;
+//     computed by the basis' own δ-rule, when that does not go wrong,
+//     and a CASE of a literal tag the alternative it selects;
 //   - propagateCopies: a binding of a variable (x := y) is replaced by
 //     the variable, and a MAP argument that replicates a variable or a
 //     scalar literal over the MAP's own frame is that variable in every

@@ -238,7 +238,7 @@ func TestRefusedFile(t *testing.T) {
 // pass and the construct, not an error.
 func TestLoadRemora(t *testing.T) {
 	dir := filepath.Join(root, "examples", "remora")
-	ps, declined, err := harness.Load([]string{filepath.Join(dir, "rp2_lerp.remora"), filepath.Join(dir, "higher_order.remora")})
+	ps, declined, err := harness.Load([]string{filepath.Join(dir, "rp2_lerp.remora"), filepath.Join(dir, "rp_fig2_curry_closures.remora")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,8 +248,8 @@ func TestLoadRemora(t *testing.T) {
 	if got := harness.Interpret(ps[0].Imp, ps[0].Cases[0]); len(got.Lines) != 3 || got.Lines[0] != "[32.25 43.5 142.5]" {
 		t.Errorf("rp2_lerp.remora at IMP: %v", got)
 	}
-	why := declined[filepath.Join(dir, "higher_order.remora")]
-	if !strings.Contains(why, "Inline") || !strings.Contains(why, "MIMD") {
-		t.Errorf("higher_order.remora: declined %q; want Inline's MIMD refusal", why)
+	why := declined[filepath.Join(dir, "rp_fig2_curry_closures.remora")]
+	if !strings.Contains(why, "Inline") || !strings.Contains(why, "the result is a function") {
+		t.Errorf("rp_fig2_curry_closures.remora: declined %q; want Inline's refusal of a function result", why)
 	}
 }

@@ -286,14 +286,7 @@ func (el *elaborator) frame(e *Frame, env *ienv) *aval {
 		}
 	}
 	if nfun == len(vs) {
-		out := &aval{shape: e.Dims}
-		for _, v := range vs {
-			if len(v.shape) > 0 {
-				el.fail(e.Pos, "a frame of function arrays (only scalar functions are elaborated in frames)")
-			}
-			out.funs = append(out.funs, v.funs[0])
-		}
-		return out
+		return el.frameOfFunctions(e, vs) // infer_mimd.go
 	}
 	if nfun > 0 {
 		el.fail(e.Pos, "a frame mixes functions and arrays: it would stop in collapse")
@@ -566,6 +559,9 @@ func (el *elaborator) prim(pos semantics.Pos, fn *aval, args []*aval, big []int6
 // that are stuck outside the real domain (domainTwin), as the dialect
 // is: it has no complex numbers.
 func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []int64) *aval {
+	if perPositionScalars(fn, args) {
+		return el.applyPerPosition(pos, fn, args, make([]int, len(args)), scalarCells(args), big) // infer_mimd.go
+	}
 	if len(fn.funs) == 1 && len(fn.shape) == 0 && len(args) == 1 {
 		// The conversions are the identity on what they convert to:
 		// (float->int 5) is 5, not (float->int (int->float 5)), which

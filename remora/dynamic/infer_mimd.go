@@ -79,6 +79,7 @@ func (el *elaborator) applyPerPosition(pos semantics.Pos, fn *aval, args []*aval
 				}
 				x := el.fresh("x")
 				inner[i] = typedArray(x, cells[i], nil)
+				inner[i].mz, inner[i].nonzero = a.mz, a.nonzero // a cell of a is too
 				params = append(params, "["+x+" "+cells[i].String()+"]")
 			}
 			body = el.prim(pos, &aval{funs: []*closure{c}}, inner, nil)
@@ -205,4 +206,51 @@ func primArray(pos semantics.Pos, fn *aval) Expr {
 		return elems[0]
 	}
 	return &Frame{Pos: pos, Dims: fn.shape, Elems: elems}
+}
+
+// perPositionScalars reports whether an array of scalar primitives is
+// elaborated one typed λ per position (applyPerPosition) rather than as
+// a frame of typed primitives: when floats are involved, whose dialect
+// values (exact zeros, ties of max and min, the conversions) are kept by
+// rewriting each primitive's application on its own.
+func perPositionScalars(fn *aval, args []*aval) bool {
+	if len(fn.funs) < 2 {
+		return false
+	}
+	for _, a := range args {
+		if a.typ.elem == remora.KFloat || a.mz {
+			return true
+		}
+	}
+	for _, c := range fn.funs {
+		if _, ok := conversions[c.prim.Name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// scalarCells are the rank-0 cell types of a scalar primitive's
+// arguments.
+func scalarCells(args []*aval) []ity {
+	cells := make([]ity, len(args))
+	for i, a := range args {
+		cells[i] = ity{a.typ.elem, nil}
+	}
+	return cells
+}
+
+// frameOfFunctions elaborates a frame whose elements are all functions
+// or arrays of them, of one shape: one array of functions, the frame
+// around their shape (a frame of frames of functions is a matrix of
+// them, as a frame of arrays is).
+func (el *elaborator) frameOfFunctions(e *Frame, vs []*aval) *aval {
+	out := &aval{shape: append(append([]int64{}, e.Dims...), vs[0].shape...)}
+	for _, v := range vs {
+		if !semantics.SameShape(v.shape, vs[0].shape) {
+			el.fail(e.Pos, "the frame's arrays of functions have shapes %s and %s: it would stop in collapse", shapeString(vs[0].shape), shapeString(v.shape))
+		}
+		out.funs = append(out.funs, v.funs...)
+	}
+	return out
 }

@@ -59,6 +59,11 @@
 //     infinities, which FUN cannot write, are the divisions that make them.
 //   - A frame [e …] lowers its elements in order, then picks among them by
 //     a tree of ifs at each position.
+//   - (CASE e e0 e1 …), the apply of a defunctionalised array of distinct
+//     functions (Inline's MIMD), asserts the tag in range and picks the
+//     alternative by a tree of ifs on it, each alternative lowered in its
+//     own branch, so that only the selected one runs: in a MAP's kernel
+//     each cell runs its own function.
 //   - Boxes: (box (ι …) Σ e) is the witnesses' int variables with e;
 //     (unbox e (x d …) body) binds d … to the witnesses; (lift [d e] body)
 //     binds d to the int e (asserting it is not negative, as Remora is
