@@ -8,9 +8,9 @@
 //	arraysem check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...
 //	arraysem compile FILE [--to LEVEL] [--expand] [--layout gpu|cpu] [--raw] [--no-slice] [--no-fuse] [--stages] [--explain-fusion] [--stats] [--arg NAME=VALUE]...
 //	arraysem gpu-sim FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [NAME=VALUE]...
-//	arraysem gpu-check DIR [--sim|--host|--nvcc]
-//	arraysem test DIR [-v] [--levels] [--jobs N]
-//	arraysem side-by-side FILE [--arg NAME=VALUE]... [--jobs N]
+//	arraysem gpu-check DIR [--sim|--host|--nvcc] [--exact-floats]
+//	arraysem test DIR [-v] [--levels] [--exact-floats] [--jobs N]
+//	arraysem side-by-side FILE [--arg NAME=VALUE]... [--exact-floats] [--jobs N]
 //	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list
 //	arraysem cover [--n N] [--seed S]
 //	arraysem repl [FILE] [--arg NAME=VALUE]... [--fuel N]
@@ -633,13 +633,14 @@ func cmdTest(args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	verbose := fs.Bool("v", false, "list passing files too")
 	levels := fs.Bool("levels", false, "also run each case at every level its file compiles to (as side-by-side does), expecting the same output or the same kind of error")
+	exact := exactFloatsFlag(fs)
 	jobs := jobsFlag(fs)
 	pos, err := parse(fs, args, 1, "one DIR")
 	if err != nil {
 		return err
 	}
 	semantics.SetDefaultJobs(*jobs) // the runs are built by check.RunGolden
-	out, err := check.RunGolden(pos[0], stdout, check.GoldenOptions{Verbose: *verbose, Levels: *levels})
+	out, err := check.RunGolden(pos[0], stdout, check.GoldenOptions{Verbose: *verbose, Levels: *levels, ExactFloats: *exact})
 	if err != nil {
 		return usageError{"test: " + err.Error()}
 	}
@@ -901,12 +902,19 @@ func argsString(args map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
+// exactFloatsFlag is --exact-floats: compare float results exactly even
+// where a level's program re-associates a float fold.
+func exactFloatsFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("exact-floats", false, "compare float results exactly, even where a level's program re-associates a float fold (by default they agree within a relative 1e-9, said as float re-association)")
+}
+
 func cmdSide(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("side-by-side", flag.ContinueOnError)
 	memoryFlag(fs)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	lf := addLangFlags(fs)
+	exact := exactFloatsFlag(fs)
 	jobs := jobsFlag(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
@@ -917,7 +925,7 @@ func cmdSide(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows, verdict := check.SideBySide(l, vals)
+	rows, verdict := check.SideBySideWith(l, vals, check.SideOptions{ExactFloats: *exact})
 	if rows == nil {
 		return verdict
 	}

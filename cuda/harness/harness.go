@@ -31,6 +31,11 @@ type Program struct {
 	Imp   *imp.Program
 	CUDA  string
 	Cases []map[string]string // the inputs of the test block (one empty case if none)
+	// Reassociates says that the program re-associates a float fold
+	// (imp.ReassociatesFloats): its float results may differ from the
+	// interpreter's within semantics.FloatReassociationBound
+	// (CompareWithin).
+	Reassociates bool
 }
 
 // Excluded are the examples that pass the checker but do not reach IMP,
@@ -129,7 +134,7 @@ func load(name, file, src string) ([]*Program, string, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %v", name, err)
 		}
-		out = append(out, &Program{Name: name, Imp: p, CUDA: f.String(), Cases: cases})
+		out = append(out, &Program{Name: name, Imp: p, CUDA: f.String(), Cases: cases, Reassociates: imp.ReassociatesFloats(p)})
 		return nil
 	}
 	if p, ok := l.Syntax().(*imp.Program); ok {
@@ -201,11 +206,41 @@ func Args(m map[string]string) []string {
 	return out
 }
 
+// Reassociated is the verdict of a run whose float results agree with
+// the interpreter's within semantics.FloatReassociationBound only.
+const Reassociated = "ok (float re-association)"
+
+// CompareWithin is Compare, but when reassoc (the program re-associates
+// a float fold, and the comparison is not asked to be exact), an output
+// whose floats are within the bound of the interpreter's, and whose
+// text is otherwise the same, agrees, with the verdict Reassociated.
+func CompareWithin(want Expect, got cuda.Outcome, reassoc bool) (verdict, detail string) {
+	verdict, detail = Compare(want, got)
+	if verdict == "DISAGREE" && reassoc && want.Status == 0 && got.Status == 0 && !sanitized(got) &&
+		semantics.CloseLines(want.Lines, strings.Split(strings.TrimSuffix(got.Stdout, "\n"), "\n")) {
+		return Reassociated, semantics.FloatReassociationWithin
+	}
+	return verdict, detail
+}
+
+// sanitized reports whether a sanitizer reported on the run.
+func sanitized(got cuda.Outcome) bool {
+	for _, bad := range sanitizers {
+		if strings.Contains(got.Stderr, bad) {
+			return true
+		}
+	}
+	return false
+}
+
+// sanitizers are what the sanitizers' reports start with.
+var sanitizers = []string{"runtime error:", "AddressSanitizer", "LeakSanitizer", "ThreadSanitizer"}
+
 // Compare judges an outcome against the interpreter's: "ok", or
 // "DISAGREE" with what differs. A sanitizer's report is a disagreement
 // even when the output agrees.
 func Compare(want Expect, got cuda.Outcome) (verdict, detail string) {
-	for _, bad := range []string{"runtime error:", "AddressSanitizer", "LeakSanitizer", "ThreadSanitizer"} {
+	for _, bad := range sanitizers {
 		if strings.Contains(got.Stderr, bad) {
 			return "DISAGREE", "sanitizer: " + firstLine(got.Stderr[strings.Index(got.Stderr, bad):])
 		}
