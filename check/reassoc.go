@@ -6,6 +6,8 @@ import (
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/remora/dynamic"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -13,7 +15,9 @@ import (
 // a run may agree with the source within the bound, rather than exactly,
 // only when its walk passes through a program that re-associates a float
 // fold (fun.ReassociatesFloats, imp.ReassociatesFloats): the FUN, FUNMEM
-// or IMP program its level runs or was compiled from.
+// or IMP program its level runs or was compiled from; or, from the
+// dynamic dialect, whose reduce is tree-shaped, the elaborated typed
+// program's reduce of floats, a left fold (remora.TreeReducesFloats).
 
 // Reassociates reports whether a walk passes through a program with a
 // float fold that a level may re-associate.
@@ -26,6 +30,10 @@ func Reassociates(stages []lang.Stage) bool {
 			}
 		case *imp.Program:
 			if imp.ReassociatesFloats(p) {
+				return true
+			}
+		case *remora.Program:
+			if stages[0].Program.Language().Name() == dynamic.Language.Name() && remora.TreeReducesFloats(p) {
 				return true
 			}
 		}

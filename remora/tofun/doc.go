@@ -86,8 +86,12 @@
 //     once with the result, by associativity, and a trace (scan) combines
 //     it with every prefix (suffix, for the right folds: a scan of the
 //     reversed items with the operands swapped). The operator on @c cells
-//     is lifted over @pad by kernels in the fold's body. Any other
-//     operator (-, float +., most λs) folds in a sequential FUN loop
+//     is lifted over @pad by kernels in the fold's body. Float +. and *.
+//     in the reduce and scan family are FUN's reduce and scan too, guarded
+//     so that a parallel level's tree stands only within
+//     semantics.FloatReassociationBound of the left fold (floatfold.go).
+//     Any other operator (-, most λs, and +. and *. in fold and trace,
+//     which promise their order) folds in a sequential FUN loop
 //     carrying the accumulator (one box may be the accumulator: the loop
 //     carries its witnesses, sizes and contents); a trace also carries
 //     the accumulators so far, an array of existential size growing by
