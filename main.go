@@ -9,9 +9,9 @@
 //	arraysem check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...
 //	arraysem compile FILE [--to LEVEL | --stages | --passes A,B,...] [OPTION]... [--explain-fusion] [--stats] | --list-passes
 //	arraysem gpu-sim FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [--engine compiled|reference] [NAME=VALUE]...
-//	arraysem gpu-check DIR [--sim|--host|--nvcc]
-//	arraysem test DIR [-v] [--levels] [--jobs N]
-//	arraysem side-by-side FILE [--arg NAME=VALUE]... [--jobs N]
+//	arraysem gpu-check DIR [--sim|--host|--nvcc] [--exact-floats]
+//	arraysem test DIR [-v] [--levels] [--exact-floats] [--jobs N]
+//	arraysem side-by-side FILE [--arg NAME=VALUE]... [--exact-floats] [--jobs N]
 //	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list
 //	arraysem cover [--n N] [--seed S]
 //	arraysem repl [FILE] [--arg NAME=VALUE]... [--fuel N]

@@ -269,7 +269,12 @@ type Outcome struct {
 	// integer overflow where the source computes an exact integer
 	// (Row.Refused): neither passed nor failed.
 	Refused int
-	Levels  []LevelOutcome // in the order the levels were first met
+	// Reassociated counts the passed runs at other levels whose floats
+	// agree with the case's only within
+	// semantics.FloatReassociationBound: their programs re-associate a
+	// float fold.
+	Reassociated int
+	Levels       []LevelOutcome // in the order the levels were first met
 }
 
 // LevelOutcome counts the checks made at one level (named as side-by-side
@@ -277,6 +282,7 @@ type Outcome struct {
 type LevelOutcome struct {
 	Level                            string
 	Passed, Failed, Caveats, Refused int
+	Reassociated                     int // of the passed, those within the float bound only
 }
 
 // GoldenOptions configure a golden run.
@@ -289,8 +295,12 @@ type GoldenOptions struct {
 	// position and rule from level to level). Only the cases that run
 	// under the source's default semantics are checked there: a case
 	// restricted to another one (FUNMEM's value semantics, which has no
-	// memory and so no races) describes that semantics alone.
-	Levels bool
+	// memory and so no races) describes that semantics alone. A level
+	// whose program re-associates a float fold passes with floats within
+	// semantics.FloatReassociationBound of the case's (counted as
+	// Reassociated), unless ExactFloats.
+	Levels      bool
+	ExactFloats bool
 }
 
 // FileOutcome is one file's golden run.
@@ -343,7 +353,7 @@ func RunGolden(reg *lang.Registry, dir string, w io.Writer, o GoldenOptions) (Ou
 				continue
 			}
 		}
-		r := runGoldenFile(reg, f, o.Levels)
+		r := runGoldenFile(reg, f, o.Levels, o.ExactFloats)
 		for _, msg := range r.Fails {
 			fmt.Fprintf(w, "FAIL %s\n", msg)
 		}
@@ -360,6 +370,8 @@ func RunGolden(reg *lang.Registry, dir string, w io.Writer, o GoldenOptions) (Ou
 			out.Caveats += lv.Caveats
 			sum.Refused += lv.Refused
 			out.Refused += lv.Refused
+			sum.Reassociated += lv.Reassociated
+			out.Reassociated += lv.Reassociated
 		}
 		if o.Verbose && len(r.Fails) == 0 {
 			fmt.Fprintf(w, "ok   %s (%s)\n", f, semantics.Plural(r.Checks, "check"))
@@ -391,9 +403,17 @@ func printLevels(w io.Writer, out Outcome) {
 	fmt.Fprintln(w, "at the levels the files compile to (counted in the total below):")
 	rows := [][]string{{"level", "passed", "failed", "ran on", "refused"}}
 	for _, lv := range out.Levels {
-		rows = append(rows, []string{lv.Level, fmt.Sprint(lv.Passed), fmt.Sprint(lv.Failed), fmt.Sprint(lv.Caveats), fmt.Sprint(lv.Refused)})
+		passed := fmt.Sprint(lv.Passed)
+		if lv.Reassociated > 0 {
+			passed += fmt.Sprintf(" (%d ≈)", lv.Reassociated)
+		}
+		rows = append(rows, []string{lv.Level, passed, fmt.Sprint(lv.Failed), fmt.Sprint(lv.Caveats), fmt.Sprint(lv.Refused)})
 	}
 	table.Print(w, rows)
+	if out.Reassociated > 0 {
+		fmt.Fprintf(w, "(≈ agree (float re-association): %s passed with floats within %s of the case's: their programs re-associate a float fold; --exact-floats compares exactly, -v lists them)\n",
+			semantics.Plural(out.Reassociated, "run"), semantics.FloatReassociationWithin)
+	}
 	if out.Refused > 0 {
 		fmt.Fprintf(w, "(refused: %s stopped on a 64-bit integer overflow where the source's integers are exact; -v lists them)\n",
 			semantics.Plural(out.Refused, "run"))
@@ -407,20 +427,20 @@ func printLevels(w io.Writer, out Outcome) {
 // RunGoldenFile runs one file's cases under every semantics that applies;
 // it returns the failures and the number of checks made.
 func RunGoldenFile(reg *lang.Registry, file string) (fails []string, checks int) {
-	r := runGoldenFile(reg, file, false)
+	r := runGoldenFile(reg, file, false, false)
 	return r.Fails, r.Checks
 }
 
 // RunGoldenFileLevels is RunGoldenFile with every case run again at every
 // level the file compiles to, as test --levels runs it.
 func RunGoldenFileLevels(reg *lang.Registry, file string) (fails []string, checks int) {
-	r := runGoldenFile(reg, file, true)
+	r := runGoldenFile(reg, file, true, false)
 	return r.Fails, r.Checks
 }
 
 // runGoldenFile runs one file's cases, and with levels each case again
 // at every level the file compiles to.
-func runGoldenFile(reg *lang.Registry, file string, levels bool) (out FileOutcome) {
+func runGoldenFile(reg *lang.Registry, file string, levels, exact bool) (out FileOutcome) {
 	fail := func(msg string) FileOutcome {
 		out.Fails = append(out.Fails, msg)
 		out.Checks++
@@ -485,7 +505,7 @@ func runGoldenFile(reg *lang.Registry, file string, levels bool) (out FileOutcom
 			}
 		}
 		if len(lvs) > 0 && slices.Contains(sems, l.Semantics()[0]) {
-			out.atLevels(file, c, l, sems, lvs)
+			out.atLevels(file, c, l, sems, lvs, exact)
 		}
 	}
 	return out
@@ -500,7 +520,7 @@ func runGoldenFile(reg *lang.Registry, file string, levels bool) (out FileOutcom
 // semantics: line left the others out because they differ there by
 // design (FUNMEM's value semantics on a program that Def 3.1 finds
 // invalid).
-func (out *FileOutcome) atLevels(file string, c *Case, src lang.Program, sems []string, lvs []lang.Level) {
+func (out *FileOutcome) atLevels(file string, c *Case, src lang.Program, sems []string, lvs []lang.Level, exact bool) {
 	first := run([]lang.Stage{{Program: src}}, src.Semantics()[0], c.Args)
 	first.Level, first.Stages = src.Language().Title(), []lang.Stage{{Program: src}}
 	if compare(c, first.Result, first.Err) != "" {
@@ -537,6 +557,11 @@ func (out *FileOutcome) atLevels(file string, c *Case, src lang.Program, sems []
 				msg = fmt.Sprintf("expected an error of the kind of %s %s's (%v), got %v", first.Level, first.Semantics, first.Err, row.Err)
 			}
 			out.Checks++
+			if msg != "" && c.Error == nil && row.Err == nil && !exact && closeOutput(c.Output, row.Result.Lines) && Reassociates(lv.Stages) {
+				msg = ""
+				count.Reassociated++
+				out.Notes = append(out.Notes, fmt.Sprintf("%s: agree (float re-association): { %s } within %s of { %s }", where, strings.Join(row.Result.Lines, " "), semantics.FloatReassociationWithin, strings.Join(c.Output, " ")))
+			}
 			if msg == "" {
 				count.Passed++
 				continue

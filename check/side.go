@@ -21,6 +21,18 @@ type Row struct {
 	// Declined is why the level was not reached (a pass declined the
 	// program): the row is shown, not run, and not compared.
 	Declined error
+	// Reassociated marks a row whose float results agree with the first
+	// row's only within semantics.FloatReassociationBound: its program
+	// re-associates a float fold (Reassociates), and the comparison was
+	// not exact (SideOptions.ExactFloats).
+	Reassociated bool
+}
+
+// SideOptions configure SideBySideWith.
+type SideOptions struct {
+	// ExactFloats compares float results exactly even where a level's
+	// program re-associates a float fold (semantics.FloatReassociationBound).
+	ExactFloats bool
 }
 
 // Outcome renders a row's results (abbreviated) or its error.
@@ -53,8 +65,15 @@ func (r Row) Outcome() string {
 // of kind MismatchError naming the first row that differs from the first,
 // the first differing element, and the pass that broke the program; when
 // none disagrees but some refused (Row.Refused), an error of kind
-// OverflowError saying how many.
+// OverflowError saying how many. A row whose program re-associates a
+// float fold may agree within semantics.FloatReassociationBound
+// (Row.Reassociated).
 func SideBySide(reg *lang.Registry, p lang.Program, args map[string]string) ([]Row, error) {
+	return SideBySideWith(reg, p, args, SideOptions{})
+}
+
+// SideBySideWith is SideBySide with options.
+func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, o SideOptions) ([]Row, error) {
 	levels, err := reg.Levels(p)
 	if err != nil {
 		return nil, err
@@ -75,7 +94,7 @@ func SideBySide(reg *lang.Registry, p lang.Program, args map[string]string) ([]R
 			rows = append(rows, row)
 		}
 	}
-	return rows, agree(rows, args)
+	return rows, agree(rows, args, o)
 }
 
 // run runs the last program of a walk under one semantics (a program
@@ -91,14 +110,20 @@ func run(stages []lang.Stage, sem string, args map[string]string) Row {
 // agree compares every row with the first: the same results, or both
 // going wrong (errors differ in position from level to level, so only
 // their kinds are compared). A row that refuses (Refused) is not
-// compared.
-func agree(rows []Row, args map[string]string) error {
+// compared. A row whose program re-associates a float fold agrees when
+// its results are within the bound (marked Reassociated), unless
+// o.ExactFloats.
+func agree(rows []Row, args map[string]string, o SideOptions) error {
 	first := rows[0]
-	for _, r := range rows[1:] {
+	for i, r := range rows[1:] {
 		if r.Declined != nil || r.Refused(first) {
 			continue
 		}
 		if what := differ(first, r); what != "" {
+			if !o.ExactFloats && closeRows(first, r) && Reassociates(r.Stages) {
+				rows[i+1].Reassociated = true
+				continue
+			}
 			if pass := blame(first, r, args); pass != "" {
 				what += "; " + pass
 			}
@@ -192,8 +217,9 @@ func blame(first, r Row, args map[string]string) string {
 	return ""
 }
 
-// PrintRows prints the side-by-side table and its verdict line. The cost
-// counters (ops, words allocated, peak live words, kernel launches) are
+// PrintRows prints the side-by-side table and its verdict line; a row
+// that agrees within the float re-association bound shows ≈ before its
+// results. The cost counters (ops, words allocated, peak live words, kernel launches) are
 // those of the runs whose semantics counts them (semantics.Stats); "-"
 // where it counts none.
 func PrintRows(w io.Writer, rows []Row, verdict error) {
@@ -214,13 +240,21 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 			}
 			tm = r.Result.Time.Round(time.Microsecond).String()
 		}
-		t = append(t, append(append([]string{r.Level, r.Semantics, r.Outcome(), steps}, costs...), tm))
+		outcome := r.Outcome()
+		if r.Reassociated {
+			outcome = "≈ " + outcome // within the float re-association bound
+		}
+		t = append(t, append(append([]string{r.Level, r.Semantics, outcome, steps}, costs...), tm))
 	}
 	table.Print(w, t)
+	close := ""
+	if n := reassociated(rows); n > 0 && verdict == nil || kind(verdict) == semantics.OverflowError && n > 0 {
+		close = fmt.Sprintf(", %d of them (≈) within %s of the first row's floats: their programs re-associate a float fold (--exact-floats compares exactly)", n, semantics.FloatReassociationWithin)
+	}
 	switch {
 	case kind(verdict) == semantics.OverflowError:
 		n := Refusals(rows)
-		fmt.Fprintf(w, "\nverdict: refused: %s stop on a 64-bit integer overflow (%s); the other %d agree\n", semantics.Plural(n, "run"), semantics.OverflowNote, runs-n)
+		fmt.Fprintf(w, "\nverdict: refused: %s stop on a 64-bit integer overflow (%s); the other %d agree%s\n", semantics.Plural(n, "run"), semantics.OverflowNote, runs-n, close)
 	case verdict != nil:
 		msg := verdict.Error()
 		var se *semantics.Error
@@ -230,7 +264,20 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 		fmt.Fprintf(w, "\nverdict: DISAGREE (%s)\n", msg)
 	case rows[0].Err != nil:
 		fmt.Fprintf(w, "\nverdict: agree: every level and semantics goes wrong (%v)\n", kind(rows[0].Err))
+	case close != "":
+		fmt.Fprintf(w, "\nverdict: agree (float re-association): %d runs give the same results%s\n", runs, close)
 	default:
 		fmt.Fprintf(w, "\nverdict: agree: %d runs give the same results\n", runs)
 	}
+}
+
+// reassociated counts the rows that agree within the float bound.
+func reassociated(rows []Row) int {
+	n := 0
+	for _, r := range rows {
+		if r.Reassociated {
+			n++
+		}
+	}
+	return n
 }

@@ -113,8 +113,22 @@ func (g *dialectGen) literalVector() string {
 	return "[" + strings.Join(xs, " ") + "]"
 }
 
-// binary is a binary primitive that takes the program's atoms.
+// binary is a binary primitive that takes the program's atoms, or
+// sometimes a vector of dialectLen of them (MIMD: each cell applies its
+// own, which the compile path defunctionalises).
 func (g *dialectGen) binary() string {
+	if g.r.Intn(8) == 0 {
+		fs := make([]string, dialectLen)
+		for i := range fs {
+			fs[i] = g.primitive()
+		}
+		return "[" + strings.Join(fs, " ") + "]"
+	}
+	return g.primitive()
+}
+
+// primitive is a binary primitive that takes the program's atoms.
+func (g *dialectGen) primitive() string {
 	if g.mode == dialectIntsOnly && g.r.Intn(5) == 0 {
 		return g.pick(dialectIntOnly)
 	}

@@ -1750,6 +1750,24 @@ func (g *remoraGen) binop(sc *rScope, c rType, depth int) (string, bool) {
 	return g.lambda(sc, []rType{c, c}, c, depth)
 }
 
+// foldOp is the operator of a reduction or scan lifted over the frame F,
+// on cells c: one binop, or sometimes a frame of them over F's first
+// axis (MIMD when they differ: Inline defunctionalises it), which covers
+// the frame when it is all of it (full, for args).
+func (g *remoraGen) foldOp(sc *rScope, F rShape, c rType, depth int) (op string, full, ok bool) {
+	if len(F) == 0 || !F[0].isConst() || F[0].C < 1 || F[0].C > 3 || !g.chance(0.15) {
+		op, ok = g.binop(sc, c, depth)
+		return op, false, ok
+	}
+	ops := make([]string, F[0].C)
+	for i := range ops {
+		if ops[i], ok = g.binop(sc, c, depth); !ok {
+			return "", false, false
+		}
+	}
+	return "[" + strings.Join(ops, " ") + "]", len(F) == 1, true
+}
+
 // axes lists the positions of t's shape that are Nat items whose value is
 // at least 1 and whose predecessor can be written (when pos), or any Nat
 // items.
@@ -1796,20 +1814,20 @@ func (g *remoraGen) pFold(sc *rScope, t rType, depth int) (string, bool) {
 		if !g.foldItemsOK(E, cat(P, C)) {
 			return "", false
 		}
-		op, ok := g.binop(sc, rType{E, C}, depth-1)
+		op, full, ok := g.foldOp(sc, F, rType{E, C}, depth-1)
 		if !ok {
 			return "", false
 		}
 		arr := rType{E, cat(rShape{k}, P, C)}
 		head := fmt.Sprintf("%s{%s | %s %s %s}", kind, E, d, P.index(), C.index())
 		if kind == "reduce" {
-			as, ok := g.args(sc, F, []rType{arr}, false, depth-1)
+			as, ok := g.args(sc, F, []rType{arr}, full, depth-1)
 			if !ok {
 				return "", false
 			}
 			return "(" + head + " " + op + " " + as[0] + ")", true
 		}
-		as, ok := g.args(sc, F, []rType{{E, C}, arr}, false, depth-1)
+		as, ok := g.args(sc, F, []rType{{E, C}, arr}, full, depth-1)
 		if !ok {
 			return "", false
 		}
@@ -1826,7 +1844,7 @@ func (g *remoraGen) pFold(sc *rScope, t rType, depth int) (string, bool) {
 		if !g.foldItemsOK(E, cat(P, C)) {
 			return "", false
 		}
-		op, ok := g.binop(sc, rType{E, C}, depth-1)
+		op, full, ok := g.foldOp(sc, F, rType{E, C}, depth-1)
 		if !ok {
 			return "", false
 		}
@@ -1834,7 +1852,7 @@ func (g *remoraGen) pFold(sc *rScope, t rType, depth int) (string, bool) {
 		case "iscan":
 			d, _ := k.pred()
 			head := fmt.Sprintf("iscan{%s | %s %s %s}", E, d, P.index(), C.index())
-			as, ok := g.args(sc, F, []rType{{E, cat(rShape{k}, P, C)}}, false, depth-1)
+			as, ok := g.args(sc, F, []rType{{E, cat(rShape{k}, P, C)}}, full, depth-1)
 			if !ok {
 				return "", false
 			}
@@ -1845,14 +1863,14 @@ func (g *remoraGen) pFold(sc *rScope, t rType, depth int) (string, bool) {
 				return "", false
 			}
 			head := fmt.Sprintf("scan-init{%s | %s %s %s}", E, d, P.index(), C.index())
-			as, ok := g.args(sc, F, []rType{{E, C}, {E, cat(rShape{d}, P, C)}}, false, depth-1)
+			as, ok := g.args(sc, F, []rType{{E, C}, {E, cat(rShape{d}, P, C)}}, full, depth-1)
 			if !ok {
 				return "", false
 			}
 			return "(" + head + " " + op + " " + strings.Join(as, " ") + ")", true
 		default:
 			head := fmt.Sprintf("iscan-init{%s | %s %s %s}", E, k, P.index(), C.index())
-			as, ok := g.args(sc, F, []rType{{E, C}, {E, cat(rShape{k}, P, C)}}, false, depth-1)
+			as, ok := g.args(sc, F, []rType{{E, C}, {E, cat(rShape{k}, P, C)}}, full, depth-1)
 			if !ok {
 				return "", false
 			}

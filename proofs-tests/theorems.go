@@ -92,7 +92,7 @@ var Theorems = []Theorem{
 	{Name: "remora-levels", Statement: "the Remora compile path preserves results: Remora = Remora IR after Explicitize, Inline and Simplify = FUN = FUNMEM (plain and expanded; heap, value, small) = IMP, every stage re-checked, every FUNMEM program valid and race free (a walk a pass declines is counted, not failed)",
 		Source: "remora-compiler-to-cuda §4.3–4.5; remora-rank-polymorphism §5.5", Test: "TestRemoraAtEveryLevel",
 		Remora: propRemoraAtLevels},
-	{Name: "dialect-compiled", Statement: "no compiled level of a dynamic-dialect program prints a value its interpreter does not: every run at every level the compile path reaches prints the interpreter's lines, stops with the 64-bit overflow error (the dialect's integers are exact), or goes wrong where the interpreter does",
+	{Name: "dialect-compiled", Statement: "no compiled level of a dynamic-dialect program prints a value its interpreter does not: every run at every level the compile path reaches prints the interpreter's lines, stops with the 64-bit overflow error (the dialect's integers are exact), or goes wrong where the interpreter does; where its program re-associates a float fold (a parallel float sum or product), its floats are within a relative 1e-9 of the interpreter's",
 		Source: "remora-rank-polymorphism §2; remora-compiler-to-cuda §4", Test: "TestDialectCompiled",
 		Remora: propDialectCompiledAt, Dialect: true},
 	{Name: "remora-print-parse", Statement: "printing a Remora program and parsing it back gives the same typed term",

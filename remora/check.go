@@ -270,6 +270,8 @@ func (c *checker) expr1(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		return r, t, c.node(RuleTReshape.Name, r, t, d)
 	case *Map:
 		return c.mapIR(e, s)
+	case *Case:
+		return c.checkCase(e, s)
 	case *Rep:
 		ne, et, d := c.expr(e.E, s)
 		c.sortOf(ShapeIndex(e.Frame), s, e.Pos)

@@ -253,6 +253,8 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 		return v.Reshape(ds), nil
 	case *Map:
 		return ev.mapIR(e, env)
+	case *Case:
+		return ev.evalCase(e, env)
 	case *Rep:
 		v, err := ev.eval(e.E, env)
 		if err != nil {

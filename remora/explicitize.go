@@ -108,6 +108,14 @@ func (x *explicitizer) expr(e Expr) Expr {
 		n := *e
 		n.E = x.expr(e.E)
 		return &n
+	case *Case:
+		n := *e
+		n.Tag = x.expr(e.Tag)
+		n.Alts = make([]Expr, len(e.Alts))
+		for i, a := range e.Alts {
+			n.Alts[i] = x.expr(a)
+		}
+		return &n
 	case *Map:
 		n := *e
 		n.Args = make([]Expr, len(e.Args))

@@ -62,6 +62,10 @@ func nextChild(e Expr) int {
 		if !isValue(e.E) {
 			return 0
 		}
+	case *Case:
+		if !isValue(e.Tag) {
+			return 0
+		}
 	}
 	return -1
 }
@@ -101,6 +105,8 @@ func child(e Expr, i int) (Expr, bool) {
 		e = x.Args[i]
 	case *Rep:
 		e = x.E
+	case *Case:
+		e = x.Tag
 	default:
 		return nil, false
 	}

@@ -285,7 +285,7 @@ func checkChunk(c *golden.Chunk) (*Info, semantics.Counter, error) {
 // the compiler IR's T-MAP and T-REP (T-REP's premises fail instead).
 var figs78Rules = []string{
 	"T-NUM", "T-FLOAT", "T-BOOL", "T-CHAR", "T-VAR", "T-PRIM", "T-ARRAY", "T-ABST", "T-APP",
-	"T-TABST", "T-TAPP", "T-IABST", "T-IAPP", "T-PACK", "T-UNPACK", "T-LIFT", "T-REIFY", "T-RESHAPE", "T-MAP", "T-REP",
+	"T-TABST", "T-TAPP", "T-IABST", "T-IAPP", "T-PACK", "T-UNPACK", "T-LIFT", "T-REIFY", "T-RESHAPE", "T-MAP", "T-REP", "T-CASE",
 	"K-BASE", "K-VAR", "K-ARRAY", "K-FUN", "K-UNIV", "K-DPROD", "K-DSUM",
 	"S-NAT", "S-VAR", "S-SHAPE", "S-PLUS", "S-APPEND",
 }

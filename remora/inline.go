@@ -45,15 +45,18 @@ import (
 // An array of functions (a MAP parameter of function type over a
 // non-empty frame: a REP or replicate of a λ, a frame [f f], or a MAP
 // whose body yields a function; or a parameter whose cells are arrays of
-// functions) compiles when every element is the same function; the values
-// its elements capture may differ, position by position: they become
-// arrays over the frame (the closures' environments are defunctionalised),
-// which the MAP that applies the functions maps over with its other
-// arguments. So ((curry-add [1 2]) [20 30]) compiles, with the captured x
-// the array [1 2]. An array of distinct functions, such as ([+ -] 10 3),
-// would be MIMD parallelism; it is refused, as the paper does, naming the
-// frame and its position. So is every other use of functions that is not
-// first order: a function as a program's result or in a box, an array of
+// functions) compiles to one function whose captured values may differ
+// position by position: they become arrays over the frame (the closures'
+// environments are defunctionalised), which the MAP that applies the
+// functions maps over with its other arguments. So ((curry-add [1 2])
+// [20 30]) compiles, with the captured x the array [1 2]. An array of
+// distinct functions, such as ([+ -] 10 3) — MIMD parallelism, which the
+// paper refuses — is defunctionalised too (inline_mimd.go): its cells
+// carry the index of their function, an int array over the frame, and
+// its application is a CASE on that index whose alternatives are the
+// functions' bodies, inlined; (reduce [+ *] …) likewise gets the
+// operator λ whose body is that CASE. Every other use of functions that
+// is not first order is refused: a function as a program's result or in a box, an array of
 // functions as a primitive's data (head, index, reverse, … of one) or
 // computed by one (reduce over functions, if choosing a function at run
 // time), and an array of functions made in the cells of a MAP that differ
@@ -159,8 +162,12 @@ type inlBinding struct {
 // with the environment it was written in, or a primitive with the type
 // and index arguments it has been instantiated with so far.
 type inlClosure struct {
-	term    Expr // *Lam, *TLam or *ILam; nil for a primitive
-	none    bool // the closure of an empty array of functions: no function
+	term Expr // *Lam, *TLam or *ILam; nil for a primitive
+	none bool // the closure of an empty array of functions: no function
+	// alts and tag make a sum (inline_mimd.go): an array of distinct
+	// functions, defunctionalised.
+	alts    []*inlClosure
+	tag     *inlBinding
 	prim    *Prim
 	types   []Type
 	indices []Index
@@ -397,6 +404,8 @@ func (in *inliner) inline(e Expr, env *inlEnv) inlResult {
 		return inlResult{e: &Reshape{Pos: e.Pos, EndPos: e.EndPos, Shape: sh, E: x.e, Type: t}, t: t}
 	case *Map:
 		return in.mapIR(e, env)
+	case *Case:
+		return in.caseIR(e, env)
 	case *Rep:
 		r := in.inline(e.E, env)
 		f := env.shape(e.Frame)
@@ -444,6 +453,9 @@ func (in *inliner) frame(e *Frame, env *inlEnv) inlResult {
 func (in *inliner) app(e *App, env *inlEnv) inlResult {
 	f := in.function(e.Fn, env, true)
 	c := f.c
+	if c.alts != nil {
+		return in.appSum(e, env, f)
+	}
 	if c.prim != nil {
 		return in.primApp(e, env, c, f.pre)
 	}
@@ -580,6 +592,9 @@ func (in *inliner) primApp(e *App, env *inlEnv, c *inlClosure, pre []inlWrap) in
 // operator is a primitive's function argument: the primitive, or the λ
 // with its body inlined, whose free variables are ordinary variables.
 func (in *inliner) operator(c *inlClosure, pos semantics.Pos) Expr {
+	if c.alts != nil {
+		return in.operatorSum(c, pos)
+	}
 	if c.prim != nil {
 		return in.primTerm(c)
 	}
@@ -623,6 +638,9 @@ func (in *inliner) primTerm(c *inlClosure) Expr {
 func (in *inliner) instantiate(e, fn Expr, ts []Type, is []Index, env *inlEnv) inlResult {
 	f := in.function(fn, env, true)
 	c := f.c
+	if c.alts != nil {
+		inlineErr(e.At(), "%s is instantiated where it is applied to types or indices, which cannot be compiled", in.describeSum(c))
+	}
 	var r inlResult
 	switch t := c.term.(type) {
 	case nil:
@@ -869,10 +887,16 @@ func (in *inliner) sameShapes(c *inlClosure, unboxed map[string]bool, pos semant
 	seen := map[*inlClosure]bool{}
 	var visit func(c *inlClosure)
 	visit = func(c *inlClosure) {
-		if c.term == nil || seen[c] {
+		if c.term == nil && c.alts == nil || seen[c] {
 			return
 		}
 		seen[c] = true
+		for _, a := range c.alts {
+			visit(a)
+		}
+		if c.alts != nil {
+			return
+		}
 		for _, x := range in.typeNames(c.term) {
 			free := map[string]bool{}
 			if t, ok := c.env.ts.Types[x]; ok {
@@ -929,9 +953,9 @@ func (in *inliner) repFn(f *inlFn, frame Shape, pos semantics.Pos) *inlFn {
 	return &inlFn{pre: inlConcat(f.pre, inlLet(pos, lets.params, lets.args)), frame: frame.Append(f.frame), c: c}
 }
 
-// frameFn is a frame of functions: one array of functions when every
-// element is the same code; the values the elements capture may differ,
-// and become frames of those values. Distinct functions are MIMD.
+// frameFn is a frame of functions: one array of functions, whose
+// elements' captured values may differ and become frames of those
+// values; distinct functions (MIMD) make a sum (mergeDistinct).
 func (in *inliner) frameFn(e *Frame, rs []inlResult) *inlFn {
 	if len(e.Dims) == 0 {
 		return rs[0].fn
@@ -951,7 +975,7 @@ func (in *inliner) frameFn(e *Frame, rs []inlResult) *inlFn {
 	}
 	var lets inlWrap
 	lets.pos = e.Pos
-	c := in.merge(e, cs, inner, &lets)
+	c := in.mergeDistinct(e, cs, inner, &lets)
 	return &inlFn{pre: inlConcat(pre, inlLet(e.Pos, lets.params, lets.args)), frame: Dims(e.Dims...).Append(inner), c: c}
 }
 
@@ -963,8 +987,11 @@ func (in *inliner) merge(e *Frame, cs []*inlClosure, inner Shape, lets *inlWrap)
 	c0 := cs[0]
 	for _, c := range cs[1:] {
 		if !in.sameCode(c0, c) {
-			inlineErr(e.Pos, "array of distinct functions in function position (MIMD) cannot be compiled: %s and %s", in.describe(c0), in.describe(c))
+			inlineErr(e.Pos, "internal: merging distinct functions %s and %s", in.describe(c0), in.describe(c))
 		}
+	}
+	if c0.alts != nil {
+		return in.mergeSums(e, cs, inner, lets)
 	}
 	if c0.term == nil {
 		return c0
@@ -1028,6 +1055,9 @@ func (in *inliner) sameCode(a, b *inlClosure) bool {
 	if a.none || b.none {
 		return a.none && b.none
 	}
+	if a.alts != nil || b.alts != nil {
+		return sameAlts(in, a, b)
+	}
 	if (a.term == nil) != (b.term == nil) {
 		return false
 	}
@@ -1079,6 +1109,9 @@ func (in *inliner) describe(c *inlClosure) string {
 	if c.none {
 		return "an empty array of functions"
 	}
+	if c.alts != nil {
+		return in.describeSum(c)
+	}
 	if c.term == nil {
 		return ExprString(in.primTerm(c))
 	}
@@ -1099,13 +1132,38 @@ func (in *inliner) transform(c *inlClosure, path Shape, f func(x string, b *inlB
 	memo := map[key]*inlClosure{}
 	seen := map[key]*inlBinding{}
 	var walk func(c *inlClosure, path Shape) *inlClosure
+	// binding is f's replacement of the ordinary binding b, once per path.
+	binding := func(x string, b *inlBinding, path Shape) *inlBinding {
+		bk := key{b: b, path: path.String()}
+		r, ok := seen[bk]
+		if !ok {
+			r = f(x, b, path)
+			seen[bk] = r
+		}
+		return r
+	}
 	walk = func(c *inlClosure, path Shape) *inlClosure {
-		if c.term == nil {
+		if c.term == nil && c.alts == nil {
 			return c
 		}
 		k := key{c: c, path: path.String()}
 		if m, ok := memo[k]; ok {
 			return m
+		}
+		if c.alts != nil {
+			// A sum: its tag is a binding like the values captured,
+			// and its functions are walked on the same path.
+			out := &inlClosure{alts: make([]*inlClosure, len(c.alts)), tag: binding("", c.tag, path)}
+			changed := out.tag != c.tag
+			for i, a := range c.alts {
+				out.alts[i] = walk(a, path)
+				changed = changed || out.alts[i] != a
+			}
+			if !changed {
+				out = c
+			}
+			memo[k] = out
+			return out
 		}
 		env := c.env
 		for _, x := range in.freeVars(c.term) {
@@ -1118,16 +1176,8 @@ func (in *inliner) transform(c *inlClosure, path Shape, f func(x string, b *inlB
 				if nc := walk(b.fn, path.Append(b.frame)); nc != b.fn {
 					nb = &inlBinding{fn: nc, frame: b.frame}
 				}
-			} else {
-				bk := key{b: b, path: path.String()}
-				r, ok := seen[bk]
-				if !ok {
-					r = f(x, b, path)
-					seen[bk] = r
-				}
-				if r != b {
-					nb = r
-				}
+			} else if r := binding(x, b, path); r != b {
+				nb = r
 			}
 			if nb != nil {
 				env = env.bind(x, nb)

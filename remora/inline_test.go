@@ -168,12 +168,8 @@ func TestInlineGolden(t *testing.T) {
 // inlineRefused are the examples Inline refuses, and why (a regexp of the
 // error): each uses functions in a way that is not first order.
 var inlineRefused = map[string]string{
-	// ([sum{ | 3} length{int | 3 []}] [8 9 6]), ([+ -] 10 3): MIMD.
-	"rp_fig2_function_arrays.remora": `distinct functions in function position \(MIMD\)`,
 	// (curry-add [1 2]) and sum{ | 3} are results that are functions.
 	"rp_fig2_curry_closures.remora": `the result is a function`,
-	// (twice{int | } [(fn …) (fn …)] 5): two distinct λs mapped over.
-	"higher_order.remora": `distinct functions in function position \(MIMD\)`,
 }
 
 // TestInlineExamples inlines every example of examples/remora that checks
@@ -222,9 +218,12 @@ func TestInlineIR(t *testing.T) {
 		{name: "frame of one primitive",
 			src:  `(MAP [2] ([f (-> (int int) int) [+ +]] [x int [1 2]] [y int [3 4]]) (f x y))`,
 			want: `(MAP [2] ([x int [1 2]] [y int [3 4]]) (+ x y))`},
-		{name: "frame of distinct primitives is MIMD",
-			src: `(MAP [2] ([f (-> (int int) int) [+ -]] [x int [1 2]] [y int [3 4]]) (f x y))`,
-			err: `^1:33: Inline: array of distinct functions in function position \(MIMD\) cannot be compiled: \+ and -$`},
+		{name: "frame of distinct primitives is a CASE on a tag (MIMD)",
+			src:  `(MAP [2] ([f (-> (int int) int) [+ -]] [x int [1 2]] [y int [3 4]]) (f x y))`,
+			want: `(MAP [] ([tag [int 2] [0 1]]) (MAP [2] ([tag%1 int tag] [x int [1 2]] [y int [3 4]]) (MAP [] ([arg int x] [arg%1 int y]) (CASE tag%1 (+ arg arg%1) (- arg arg%1)))))`},
+		{name: "a CASE of the IR is kept",
+			src:  `(MAP [2] ([t int [1 0]]) (CASE t 5 (+ 1 2)))`,
+			want: `(MAP [2] ([t int [1 0]]) (CASE t 5 (+ 1 2)))`},
 		{name: "instantiation of a let-bound Tλ, replicated",
 			src:  `(MAP [] ([id (Forall (t) (-> (t) t)) (t-fn (t) (fn ([x t]) x))]) (MAP [2] ([g (-> (int) int) (REP [2] id{int | })] [x int [5 6]]) (g x)))`,
 			want: `(MAP [2] ([x int [5 6]]) (MAP [] ([x%1 int x]) x%1))`},

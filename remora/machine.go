@@ -154,7 +154,7 @@ func childCount(e Expr) int {
 		return len(e.Elems)
 	case *Map:
 		return len(e.Args)
-	case *TApp, *IApp, *Pack, *Unpack, *LiftDim, *Reshape, *Rep:
+	case *TApp, *IApp, *Pack, *Unpack, *LiftDim, *Reshape, *Rep, *Case:
 		return 1
 	}
 	return 0
@@ -216,6 +216,10 @@ func rebuild(node Expr, ch []Expr) Expr {
 	case *Rep:
 		n := *e
 		n.E = ch[0]
+		return &n
+	case *Case:
+		n := *e
+		n.Tag = ch[0]
 		return &n
 	}
 	return node

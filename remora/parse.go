@@ -99,7 +99,7 @@ var keywords = map[string]bool{
 	"define": true, "fn": true, "λ": true, "t-fn": true, "i-fn": true, "t-app": true, "i-app": true,
 	"let": true, "frame": true, "array": true, "box": true, "boxes": true, "unbox": true,
 	"lift": true, "reify-dimension": true, "reify-shape": true, "reshape": true,
-	"MAP": true, "REP": true,
+	"MAP": true, "REP": true, "CASE": true,
 }
 
 // parseBody parses definitions followed by one expression into nested lets.
@@ -465,6 +465,9 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 			m.Args = append(m.Args, parseExpr(b.List[2]))
 		}
 		return m
+	case "CASE":
+		// (CASE e e0 e1 …): the alternative e's value selects.
+		return parseCase(s, args)
 	case "REP":
 		// (REP [F] e): e replicated over the frame F.
 		if len(args) != 2 || !args[0].IsList('[') {

@@ -72,6 +72,8 @@ func pretty(b *strings.Builder, e Expr, col int) {
 		nl(col + 2)
 		pretty(b, e.Body, col+2)
 		b.WriteByte(')')
+	case *Case:
+		prettyCase(b, e, col)
 	case *Rep:
 		head := "(REP [" + strings.Join(e.Frame.Items(), " ") + "]"
 		b.WriteString(head)

@@ -142,6 +142,8 @@ func writeExpr(b *printer, e Expr) {
 		b.WriteString(") ")
 		writeExpr(b, e.Body)
 		b.WriteByte(')')
+	case *Case:
+		writeCase(b, e)
 	case *Rep:
 		b.WriteString("(REP [" + strings.Join(e.Frame.Items(), " ") + "] ")
 		writeExpr(b, e.E)

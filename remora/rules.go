@@ -21,6 +21,7 @@ var (
 	RuleLiftDim  = semantics.Rule{Name: "lift-dim", Figure: "Fig 6", Doc: "lift turns a run-time natural number into a dimension index (an extension of §4.2)"}
 	RuleMAP      = semantics.Rule{Name: "MAP", Figure: "compiler IR", Doc: "an explicit MAP over its frame, its arguments values, is the application of a λ of its cell types to them (§4.3 of the compiler paper)"}
 	RuleREP      = semantics.Rule{Name: "REP", Figure: "compiler IR", Doc: "REP replicates a value over a frame (§5.5's REPLICATE)"}
+	RuleCASE     = semantics.Rule{Name: "CASE", Figure: "compiler IR", Doc: "a CASE whose tag is the value k is its alternative k, the only one evaluated (the apply of a defunctionalised array of functions)"}
 
 	RuleTNum     = semantics.Rule{Name: "T-NUM", Figure: "Fig 7", Doc: "an integer literal is an int"}
 	RuleTFloat   = semantics.Rule{Name: "T-FLOAT", Figure: "Fig 7", Doc: "a float literal is a float"}
@@ -42,6 +43,7 @@ var (
 	RuleTReshape = semantics.Rule{Name: "T-RESHAPE", Figure: "Fig 7", Doc: "reshape keeps the number of elements and changes the shape"}
 	RuleTMap     = semantics.Rule{Name: "T-MAP", Figure: "compiler IR", Doc: "every argument of a MAP is its frame around its parameter's cell type; the MAP is the frame around its body's type"}
 	RuleTRep     = semantics.Rule{Name: "T-REP", Figure: "compiler IR", Doc: "REP [F] e prefixes e's shape with F"}
+	RuleTCase    = semantics.Rule{Name: "T-CASE", Figure: "compiler IR", Doc: "a CASE's tag is an int and its alternatives have one type, the CASE's"}
 
 	RuleKBase  = semantics.Rule{Name: "K-BASE", Figure: "Fig 8", Doc: "a base type is an atom type"}
 	RuleKVar   = semantics.Rule{Name: "K-VAR", Figure: "Fig 8", Doc: "a type variable has the kind Δ gives it"}
@@ -60,9 +62,9 @@ var (
 
 // Rules is the rule table of Remora's typed core.
 var Rules = semantics.RuleTable{
-	RuleLift, RuleMap, RuleBeta, RuleDelta, RuleCollapse, RuleTBeta, RuleIBeta, RuleProj, RuleLiftDim, RuleMAP, RuleREP,
+	RuleLift, RuleMap, RuleBeta, RuleDelta, RuleCollapse, RuleTBeta, RuleIBeta, RuleProj, RuleLiftDim, RuleMAP, RuleREP, RuleCASE,
 	RuleTNum, RuleTFloat, RuleTBool, RuleTChar, RuleTPrim, RuleTVar, RuleTArray, RuleTAbst, RuleTApp,
-	RuleTTAbst, RuleTTApp, RuleTIAbst, RuleTIApp, RuleTPack, RuleTUnpack, RuleTLift, RuleTReify, RuleTReshape, RuleTMap, RuleTRep,
+	RuleTTAbst, RuleTTApp, RuleTIAbst, RuleTIApp, RuleTPack, RuleTUnpack, RuleTLift, RuleTReify, RuleTReshape, RuleTMap, RuleTRep, RuleTCase,
 	RuleKBase, RuleKVar, RuleKArray, RuleKFun, RuleKUniv, RuleKDProd, RuleKDSum,
 	RuleSNat, RuleSVar, RuleSShape, RuleSPlus, RuleSAppend,
 }

@@ -16,7 +16,8 @@ import "github.com/arraysem/arraysem/internal/mutant"
 // round changes nothing:
 //
 //   - foldConstants: a primitive applied to literals is its value,
-//     computed by the basis' own δ-rule, when that does not go wrong;
+//     computed by the basis' own δ-rule, when that does not go wrong,
+//     and a CASE of a literal tag the alternative it selects;
 //   - propagateCopies: a binding of a variable (x := y) is replaced by
 //     the variable, and a MAP argument that replicates a variable or a
 //     scalar literal over the MAP's own frame is that variable in every
@@ -173,6 +174,13 @@ func CanFail(e Expr) bool {
 		return CanFail(e.Box) || CanFail(e.Body)
 	case *LiftDim:
 		return !isNonNegativeInt(e.N) || CanFail(e.Body)
+	case *Case:
+		// The tag is in range where Inline makes a CASE; a literal
+		// tag out of range is stuck.
+		if l, ok := e.Tag.(*Lit); ok && (l.V.I[0] < 0 || l.V.I[0] >= int64(len(e.Alts))) {
+			return true
+		}
+		return CanFail(e.Tag) || anyCanFail(e.Alts)
 	}
 	return true
 }
@@ -277,14 +285,18 @@ func binders(e Expr, i int) (terms, indices []string) {
 }
 
 // delayed reports whether e's child i runs other than once, when e runs:
-// an abstraction's body (when applied, any number of times) and a loop's
-// body (a MAP's over a non-empty frame: once per cell, perhaps never).
+// an abstraction's body (when applied, any number of times), a loop's
+// body (a MAP's over a non-empty frame: once per cell, perhaps never) and
+// a CASE's alternative (once or never). So nothing moves into a CASE's
+// alternative or out of one.
 func delayed(e Expr, i int) bool {
 	switch e := e.(type) {
 	case *Lam, *TLam, *ILam:
 		return true
 	case *Map:
 		return i == len(e.Args) && len(e.Frame) > 0
+	case *Case:
+		return i > 0
 	}
 	return false
 }
@@ -411,6 +423,8 @@ func annotationVars(e Expr, set map[string]bool) {
 		arr(e.Type)
 	case *Rep:
 		shape(e.Frame)
+		arr(e.Type)
+	case *Case:
 		arr(e.Type)
 	}
 }
@@ -549,8 +563,8 @@ func (w *siteWalker) walk(e Expr, loop bool) bool {
 // ---------------------------------------------------------------------
 // The optimisations.
 
-// foldConstants replaces a reified constant index by its value, and an
-// application of a primitive (or of its instantiation at constant
+// foldConstants replaces a reified constant index by its value, a CASE
+// of a literal tag by the alternative it selects, and an application of a primitive (or of its instantiation at constant
 // indices and types) to literals (and primitives, the operators of
 // folds) by its value,
 // computed by the evaluator, so by the basis' own δ-rule. It declines
@@ -568,6 +582,15 @@ func foldConstants(e Expr) Expr {
 				return e
 			}
 			return &Lit{Pos: r.Pos, EndPos: r.EndPos, V: reify(r.Index)}
+		}
+		if c, ok := e.(*Case); ok {
+			// A CASE of a known tag is the alternative it selects.
+			if l, ok := c.Tag.(*Lit); ok {
+				if alt, err := caseAlt(c, l.V); err == nil {
+					return alt
+				}
+			}
+			return e
 		}
 		a, ok := e.(*App)
 		if !ok || a.Type == nil || !closedType(a.Type) {

@@ -123,6 +123,8 @@ func writtenAs(e Expr, s *semantics.SExp) bool {
 		return form("MAP")
 	case *Rep:
 		return form("REP")
+	case *Case:
+		return form("CASE")
 	}
 	return false
 }

@@ -199,6 +199,12 @@ func contract(e Expr) (Expr, string, error) {
 		return valueTerm(e.Pos, toValue(e.E).Reshape(ds), e.Type.Elem), RuleDelta.Name, nil
 	case *Map:
 		return stepMap(e)
+	case *Case:
+		alt, err := caseAlt(e, toValue(e.Tag))
+		if err != nil {
+			return nil, "", err
+		}
+		return alt, RuleCASE.Name, nil
 	case *Rep:
 		frame, _ := e.Frame.Const()
 		return valueTerm(e.Pos, Replicate(toValue(e.E), frame), e.Type.Elem), RuleREP.Name, nil
@@ -824,6 +830,12 @@ func substExpr(e Expr, vals map[string]Expr, ts TypeSubst) Expr {
 		return n
 	case *Rep:
 		return &Rep{Pos: e.Pos, Frame: ts.Indices.Shape(e.Frame), E: substExpr(e.E, vals, ts), Type: arr(e.Type)}
+	case *Case:
+		n := &Case{Pos: e.Pos, Tag: substExpr(e.Tag, vals, ts), Type: arr(e.Type)}
+		for _, a := range e.Alts {
+			n.Alts = append(n.Alts, substExpr(a, vals, ts))
+		}
+		return n
 	}
 	return e
 }

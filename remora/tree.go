@@ -7,7 +7,8 @@ package remora
 // subterms are e's subterms in the order the big-step evaluates them
 // (remora/eval.go): an application's function, then its arguments; a
 // MAP's arguments, then its body; a box's contents before the body that
-// opens it.
+// opens it; a CASE's tag, then its alternatives, of which only the one
+// the tag selects runs (Simplify's delayed).
 func subterms(e Expr) []Expr {
 	switch e := e.(type) {
 	case *Frame:
@@ -38,6 +39,8 @@ func subterms(e Expr) []Expr {
 		return append(append([]Expr{}, e.Args...), e.Body)
 	case *Rep:
 		return []Expr{e.E}
+	case *Case:
+		return append([]Expr{e.Tag}, e.Alts...)
 	}
 	return nil
 }
@@ -101,6 +104,10 @@ func withSubterms(e Expr, kids []Expr) Expr {
 	case *Rep:
 		n := *e
 		n.E = kids[0]
+		return &n
+	case *Case:
+		n := *e
+		n.Tag, n.Alts = kids[0], kids[1:]
 		return &n
 	}
 	return e

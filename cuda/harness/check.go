@@ -8,6 +8,7 @@ import (
 
 	"github.com/arraysem/arraysem/cuda"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // The backends gpu-check runs the programs on.
@@ -28,8 +29,10 @@ type Row struct {
 // Check runs every program on every input of its test block with the
 // backend, building in dir, and judges each run against the IMP
 // interpreter (Interpret): gpu-sim's by SimVerdict, a built program's by
-// Compare. bad counts the rows that disagree or failed to build.
-func Check(ps []*Program, backend, dir string) (rows []Row, bad int) {
+// CompareWithin. Floats agree within semantics.FloatReassociationBound
+// where a program re-associates a float fold, unless exactFloats. bad
+// counts the rows that disagree or failed to build.
+func Check(ps []*Program, backend, dir string, exactFloats bool) (rows []Row, bad int) {
 	for i, p := range ps {
 		var bin string
 		var prog *gpusim.Program
@@ -60,11 +63,11 @@ func Check(ps []*Program, backend, dir string) (rows []Row, bad int) {
 			switch {
 			case backend == Sim:
 				out, _, err := gpusim.Run(prog, args, gpusim.Options{})
-				row.Verdict, row.Detail = SimVerdict(want, out, err)
+				row.Verdict, row.Detail = SimVerdict(want, out, err, p.Reassociates && !exactFloats)
 			case want.Race:
 				row.Verdict, row.Detail = "skip", "a race: only gpu-sim checks races"
 			default:
-				row.Verdict, row.Detail = Compare(want, cuda.Exec(bin, args, 5*time.Minute))
+				row.Verdict, row.Detail = CompareWithin(want, cuda.Exec(bin, args, 5*time.Minute), p.Reassociates && !exactFloats)
 			}
 			row.Time = time.Since(start)
 			if row.Verdict == "DISAGREE" {
@@ -77,8 +80,9 @@ func Check(ps []*Program, backend, dir string) (rows []Row, bad int) {
 }
 
 // SimVerdict judges a gpu-sim run against the interpreter's: "ok" (and
-// "race found" when both find one), or "DISAGREE" with what differs.
-func SimVerdict(want Expect, out string, err error) (verdict, detail string) {
+// "race found" when both find one), Reassociated when reassoc and the
+// floats differ within the bound only, or "DISAGREE" with what differs.
+func SimVerdict(want Expect, out string, err error, reassoc bool) (verdict, detail string) {
 	var se *gpusim.Error
 	switch {
 	case want.Race:
@@ -90,6 +94,8 @@ func SimVerdict(want Expect, out string, err error) (verdict, detail string) {
 		if !errors.As(err, &se) || se.ExitStatus() != want.Status {
 			return "DISAGREE", fmt.Sprintf("the interpreter: %s; gpu-sim: %q %v", want.Err, out, err)
 		}
+	case err == nil && out != strings.Join(want.Lines, "\n")+"\n" && reassoc && semantics.CloseLines(want.Lines, strings.Split(strings.TrimSuffix(out, "\n"), "\n")):
+		return Reassociated, semantics.FloatReassociationWithin
 	case err != nil || out != strings.Join(want.Lines, "\n")+"\n":
 		return "DISAGREE", fmt.Sprintf("the interpreter: %q; gpu-sim: %q %v", want.Lines, out, err)
 	}

@@ -33,6 +33,11 @@ type Program struct {
 	Imp   *imp.Program
 	CUDA  string
 	Cases []map[string]string // the inputs of the test block (one empty case if none)
+	// Reassociates says that the program re-associates a float fold
+	// (imp.ReassociatesFloats): its float results may differ from the
+	// interpreter's within semantics.FloatReassociationBound
+	// (CompareWithin).
+	Reassociates bool
 }
 
 // Excluded are the examples that pass the checker but do not reach IMP,
@@ -154,7 +159,7 @@ func load(reg *lang.Registry, name, file, src string) ([]*Program, string, error
 			return nil, "", fmt.Errorf("%s does not compile to IMP and CUDA: %v", v.name, err)
 		}
 		ip := st[len(st)-2].Program.Syntax().(*imp.Program) // EmitCUDA's input
-		out = append(out, &Program{Name: v.name, Imp: ip, CUDA: st[len(st)-1].Text(), Cases: cases})
+		out = append(out, &Program{Name: v.name, Imp: ip, CUDA: st[len(st)-1].Text(), Cases: cases, Reassociates: imp.ReassociatesFloats(ip)})
 	}
 	return out, "", nil
 }
@@ -210,11 +215,41 @@ func Args(m map[string]string) []string {
 	return out
 }
 
+// Reassociated is the verdict of a run whose float results agree with
+// the interpreter's within semantics.FloatReassociationBound only.
+const Reassociated = "ok (float re-association)"
+
+// CompareWithin is Compare, but when reassoc (the program re-associates
+// a float fold, and the comparison is not asked to be exact), an output
+// whose floats are within the bound of the interpreter's, and whose
+// text is otherwise the same, agrees, with the verdict Reassociated.
+func CompareWithin(want Expect, got cuda.Outcome, reassoc bool) (verdict, detail string) {
+	verdict, detail = Compare(want, got)
+	if verdict == "DISAGREE" && reassoc && want.Status == 0 && got.Status == 0 && !sanitized(got) &&
+		semantics.CloseLines(want.Lines, strings.Split(strings.TrimSuffix(got.Stdout, "\n"), "\n")) {
+		return Reassociated, semantics.FloatReassociationWithin
+	}
+	return verdict, detail
+}
+
+// sanitized reports whether a sanitizer reported on the run.
+func sanitized(got cuda.Outcome) bool {
+	for _, bad := range sanitizers {
+		if strings.Contains(got.Stderr, bad) {
+			return true
+		}
+	}
+	return false
+}
+
+// sanitizers are what the sanitizers' reports start with.
+var sanitizers = []string{"runtime error:", "AddressSanitizer", "LeakSanitizer", "ThreadSanitizer"}
+
 // Compare judges an outcome against the interpreter's: "ok", or
 // "DISAGREE" with what differs. A sanitizer's report is a disagreement
 // even when the output agrees.
 func Compare(want Expect, got cuda.Outcome) (verdict, detail string) {
-	for _, bad := range []string{"runtime error:", "AddressSanitizer", "LeakSanitizer", "ThreadSanitizer"} {
+	for _, bad := range sanitizers {
 		if strings.Contains(got.Stderr, bad) {
 			return "DISAGREE", "sanitizer: " + firstLine(got.Stderr[strings.Index(got.Stderr, bad):])
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
 	"github.com/arraysem/arraysem/lang"
 )
@@ -238,7 +239,7 @@ func TestRefusedFile(t *testing.T) {
 // pass and the construct, not an error.
 func TestLoadRemora(t *testing.T) {
 	dir := filepath.Join(root, "examples", "remora")
-	ps, declined, err := harness.Load(check.NewRegistry(), []string{filepath.Join(dir, "rp2_lerp.remora"), filepath.Join(dir, "higher_order.remora")})
+	ps, declined, err := harness.Load(check.NewRegistry(), []string{filepath.Join(dir, "rp2_lerp.remora"), filepath.Join(dir, "rp_fig2_curry_closures.remora")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,8 +249,33 @@ func TestLoadRemora(t *testing.T) {
 	if got := harness.Interpret(ps[0].Imp, ps[0].Cases[0]); len(got.Lines) != 3 || got.Lines[0] != "[32.25 43.5 142.5]" {
 		t.Errorf("rp2_lerp.remora at IMP: %v", got)
 	}
-	why := declined[filepath.Join(dir, "higher_order.remora")]
-	if !strings.Contains(why, "Inline") || !strings.Contains(why, "MIMD") {
-		t.Errorf("higher_order.remora: declined %q; want Inline's MIMD refusal", why)
+	why := declined[filepath.Join(dir, "rp_fig2_curry_closures.remora")]
+	if !strings.Contains(why, "Inline") || !strings.Contains(why, "the result is a function") {
+		t.Errorf("rp_fig2_curry_closures.remora: declined %q; want Inline's refusal of a function result", why)
+	}
+}
+
+// TestCompareWithin: floats within the bound agree, as float
+// re-association, only when the program re-associates a float fold; an
+// int, a far float or a sanitizer's report never does.
+func TestCompareWithin(t *testing.T) {
+	want := harness.Expect{Lines: []string{"9.99999999999998", "[1 2]"}}
+	for _, c := range []struct {
+		out     string
+		stderr  string
+		reassoc bool
+		verdict string
+	}{
+		{"9.99999999999998\n[1 2]\n", "", false, "ok"},
+		{"10.0\n[1 2]\n", "", true, harness.Reassociated},
+		{"10.0\n[1 2]\n", "", false, "DISAGREE"},
+		{"10.1\n[1 2]\n", "", true, "DISAGREE"},
+		{"10.0\n[1 3]\n", "", true, "DISAGREE"},
+		{"10.0\n[1 2]\n", "runtime error: x", true, "DISAGREE"},
+	} {
+		got := cuda.Outcome{Stdout: c.out, Stderr: c.stderr}
+		if v, d := harness.CompareWithin(want, got, c.reassoc); v != c.verdict {
+			t.Errorf("%q (reassoc %v): %s %s, want %s", c.out, c.reassoc, v, d, c.verdict)
+		}
 	}
 }

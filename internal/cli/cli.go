@@ -228,6 +228,12 @@ func jobsFlag(fs *flag.FlagSet) *int {
 	return fs.Int("jobs", 0, "run a large kernel's iterations (or map's cells) on up to `N` goroutines (the big-steps of FUN, FUNMEM, IMP and typed Remora; 0: all cores, 1: sequential); results never depend on it")
 }
 
+// exactFloatsFlag is --exact-floats: compare float results exactly even
+// where a level's program re-associates a float fold.
+func exactFloatsFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("exact-floats", false, "compare float results exactly, even where a level's program re-associates a float fold (by default they agree within a relative 1e-9, said as float re-association)")
+}
+
 // checkJobs refuses a negative --jobs, if the command has the flag.
 func checkJobs(fs *flag.FlagSet) error {
 	if f := fs.Lookup("jobs"); f != nil {
@@ -697,13 +703,14 @@ func cmdTest(reg *lang.Registry, args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	verbose := fs.Bool("v", false, "list passing files too")
 	levels := fs.Bool("levels", false, "also run each case at every level its file compiles to (as side-by-side does), expecting the same output or the same kind of error")
+	exact := exactFloatsFlag(fs)
 	jobs := jobsFlag(fs)
 	pos, err := parse(fs, args, 1, "one DIR")
 	if err != nil {
 		return err
 	}
 	semantics.SetDefaultJobs(*jobs) // the runs are built by check.RunGolden
-	out, err := check.RunGolden(reg, pos[0], stdout, check.GoldenOptions{Verbose: *verbose, Levels: *levels})
+	out, err := check.RunGolden(reg, pos[0], stdout, check.GoldenOptions{Verbose: *verbose, Levels: *levels, ExactFloats: *exact})
 	if err != nil {
 		return usageError{"test: " + err.Error()}
 	}
@@ -970,6 +977,7 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
 	lf := addLangFlags(reg, fs)
+	exact := exactFloatsFlag(fs)
 	jobs := jobsFlag(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
@@ -980,7 +988,7 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows, verdict := check.SideBySide(reg, l, vals)
+	rows, verdict := check.SideBySideWith(reg, l, vals, check.SideOptions{ExactFloats: *exact})
 	if rows == nil {
 		return verdict
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/arraysem/arraysem/cuda/harness"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // The CUDA backend's commands: gpu-sim and gpu-check (compile --to cuda
@@ -106,6 +107,7 @@ func cmdGpuCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 	sim := fs.Bool("sim", false, "run in gpu-sim (the default)")
 	host := fs.Bool("host", false, "build with clang++-14 for the host, with the sanitizers, and run")
 	nvcc := fs.Bool("nvcc", false, "build with nvcc -std=c++17 -O2 and run on the GPU")
+	exact := exactFloatsFlag(fs)
 	pos, err := parse(fs, args, 1, "one DIR")
 	if err != nil {
 		return err
@@ -163,12 +165,19 @@ func cmdGpuCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 			fmt.Fprintf(tw, "%s\t\t%s\texcluded\t\t%s\n", f, backend, why)
 		}
 	}
-	rows, bad := harness.Check(ps, backend, dir)
+	rows, bad := harness.Check(ps, backend, dir, *exact)
+	close := 0
 	for _, r := range rows {
+		if r.Verdict == harness.Reassociated {
+			close++
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", r.File, r.Input, r.Backend, r.Verdict, r.Time.Round(time.Millisecond), r.Detail)
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "%d programs, %d runs, %d disagree\n", len(ps), len(rows), bad)
+	if close > 0 {
+		fmt.Fprintf(stdout, "(%s agree within %s of the interpreter's floats: their programs re-associate a float fold; --exact-floats compares exactly)\n", semantics.Plural(close, "run"), semantics.FloatReassociationWithin)
+	}
 	if bad > 0 {
 		return failed{fmt.Sprintf("gpu-check: %d of %d runs disagree with the interpreter", bad, len(rows))}
 	}

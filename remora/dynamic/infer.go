@@ -131,6 +131,8 @@ type aval struct {
 	// to a float (or have one subtracted from it); anything else would
 	// show the difference (mustBeDefinite).
 	mz bool
+	// foldOp: an array of functions foldFnArray made a fold's operator.
+	foldOp bool
 }
 
 type closure struct {
@@ -286,14 +288,7 @@ func (el *elaborator) frame(e *Frame, env *ienv) *aval {
 		}
 	}
 	if nfun == len(vs) {
-		out := &aval{shape: e.Dims}
-		for _, v := range vs {
-			if len(v.shape) > 0 {
-				el.fail(e.Pos, "a frame of function arrays (only scalar functions are elaborated in frames)")
-			}
-			out.funs = append(out.funs, v.funs[0])
-		}
-		return out
+		return el.frameOfFunctions(e, vs) // infer_mimd.go
 	}
 	if nfun > 0 {
 		el.fail(e.Pos, "a frame mixes functions and arrays: it would stop in collapse")
@@ -383,7 +378,9 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 	cells := make([]ity, len(args))
 	for i, a := range args {
 		if a.funs != nil {
-			frames = append(frames, nil)
+			// An array of functions has a frame too (infer_mimd.go).
+			f, _ := split(a.shape, ranks[i])
+			frames = append(frames, f)
 			continue
 		}
 		if ranks[i] != All && len(a.typ.shape) < ranks[i] {
@@ -405,6 +402,9 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 		}
 	}
 	scalarFrame := len(big) == 0
+	if fnFrames(args, ranks) {
+		return el.applyPerPosition(pos, fn, args, ranks, cells, big)
+	}
 	if c0.prim != nil {
 		if len(fn.funs) > 1 {
 			for _, c := range fn.funs {
@@ -564,6 +564,9 @@ func (el *elaborator) prim(pos semantics.Pos, fn *aval, args []*aval, big []int6
 // that are stuck outside the real domain (domainTwin), as the dialect
 // is: it has no complex numbers.
 func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []int64) *aval {
+	if perPositionScalars(fn, args) {
+		return el.applyPerPosition(pos, fn, args, make([]int, len(args)), scalarCells(args), big) // infer_mimd.go
+	}
 	if len(fn.funs) == 1 && len(fn.shape) == 0 && len(args) == 1 {
 		// The conversions are the identity on what they convert to:
 		// (float->int 5) is 5, not (float->int (int->float 5)), which
@@ -617,6 +620,9 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []in
 			}
 		}
 		if !c.prim.typedAt(len(args)) {
+			if v := el.foldKnown(pos, fn, args); v != nil {
+				return v // (/ 6 3), exactly 2; infer_mimd.go
+			}
 			el.fail(pos, "%s on %d arguments has no typed counterpart (Racket's numbers and arities are the dialect's own)", c.prim.Name, len(args))
 		}
 		impl, _, err := c.prim.resolve(&remora.Call{Pos: pos}, vals)
@@ -781,17 +787,17 @@ func (el *elaborator) maybeExactZero(pos semantics.Pos, fn *aval, args []*aval, 
 	return v
 }
 
-// foldKnown computes an application of one scalar primitive to known
-// arguments by the dialect's own δ-rule, as a literal of the result's
+// foldKnown computes an application of one scalar primitive (or an
+// array of them, primArray) to known arguments by the dialect's own δ-rule, as a literal of the result's
 // kind; nil when an argument is not known or the result is no array of
 // ints, floats, booleans or characters (an exact number past int64, a
 // rational) or the δ-rule goes wrong (the program must go wrong at run
 // time, where it does).
 func (el *elaborator) foldKnown(pos semantics.Pos, fn *aval, args []*aval) *aval {
-	if len(fn.funs) != 1 || len(fn.shape) > 0 {
+	app := &App{Pos: pos, Fn: primArray(pos, fn)}
+	if app.Fn == nil {
 		return nil
 	}
-	app := &App{Pos: pos, Fn: &Prim{Pos: pos, Def: fn.funs[0].prim}}
 	for _, a := range args {
 		if a.known == nil {
 			return nil
@@ -991,7 +997,10 @@ var associative = map[string]bool{"+": true, "*": true, "max": true, "min": true
 // value of a shorter shape is replicated first, as the run time does.
 func (el *elaborator) fold(pos semantics.Pos, p *PrimDef, args []*aval) *aval {
 	op := args[0]
-	if op.funs == nil || len(op.shape) > 0 {
+	if op.funs != nil && len(op.shape) > 0 && !op.foldOp {
+		return el.foldFnArray(pos, p, args) // infer_mimd.go
+	}
+	if op.funs == nil {
 		el.fail(pos, "%s's operator must be a function known here (a λ or a primitive)", p.Name)
 	}
 	arr := args[len(args)-1]

@@ -59,6 +59,11 @@
 //     infinities, which FUN cannot write, are the divisions that make them.
 //   - A frame [e …] lowers its elements in order, then picks among them by
 //     a tree of ifs at each position.
+//   - (CASE e e0 e1 …), the apply of a defunctionalised array of distinct
+//     functions (Inline's MIMD), asserts the tag in range and picks the
+//     alternative by a tree of ifs on it, each alternative lowered in its
+//     own branch, so that only the selected one runs: in a MAP's kernel
+//     each cell runs its own function.
 //   - Boxes: (box (ι …) Σ e) is the witnesses' int variables with e;
 //     (unbox e (x d …) body) binds d … to the witnesses; (lift [d e] body)
 //     binds d to the int e (asserting it is not negative, as Remora is
@@ -81,8 +86,12 @@
 //     once with the result, by associativity, and a trace (scan) combines
 //     it with every prefix (suffix, for the right folds: a scan of the
 //     reversed items with the operands swapped). The operator on @c cells
-//     is lifted over @pad by kernels in the fold's body. Any other
-//     operator (-, float +., most λs) folds in a sequential FUN loop
+//     is lifted over @pad by kernels in the fold's body. Float +. and *.
+//     in the reduce and scan family are FUN's reduce and scan too, guarded
+//     so that a parallel level's tree stands only within
+//     semantics.FloatReassociationBound of the left fold (floatfold.go).
+//     Any other operator (-, most λs, and +. and *. in fold and trace,
+//     which promise their order) folds in a sequential FUN loop
 //     carrying the accumulator (one box may be the accumulator: the loop
 //     carries its witnesses, sizes and contents); a trace also carries
 //     the accumulators so far, an array of existential size growing by

@@ -16,7 +16,9 @@ import (
 // combine its start value more than once, so the CUDA level may compute
 // any bracketing. Lower therefore uses them only for operators it knows
 // to be associative, started from their neutral element (a monoid), and
-// folds every other operator with a sequential FUN loop.
+// folds every other operator with a sequential FUN loop. Float +. and *.
+// count as associative: re-associated, they round differently, within
+// the bound the comparisons document (semantics.FloatReassociation).
 
 // foldSpec is how a primitive of the family folds.
 type foldSpec struct {
@@ -41,8 +43,13 @@ var foldSpecs = map[string]foldSpec{
 
 // neutrals are the primitives that are associative (on ints as Go's
 // wrapping arithmetic or as exact arithmetic that may stop, on floats max. and min. as math.Max and math.Min,
-// NaN included) with their neutral elements. + and * of floats are not
-// associative.
+// NaN included) with their neutral elements; and +. and *., which are
+// associative up to rounding: re-associating them is what every GPU
+// compiler does with a reduction, and the comparisons of the levels
+// accept the difference within a documented bound, saying so
+// (semantics.FloatReassociation). -0.0 is +.'s neutral element (x + -0.0
+// is x for every x, -0.0 included; 0.0 would turn -0.0 into 0.0), 1.0
+// *.'s.
 var neutrals = map[string]fun.SExp{
 	"+": ic(0), "*": ic(1), "max": ic(math.MinInt64), "min": ic(math.MaxInt64),
 	// The checked + and * re-associate too: a checked operation that does
@@ -51,25 +58,35 @@ var neutrals = map[string]fun.SExp{
 	"+!": ic(0), "*!": ic(1),
 	"and": ic(1), "or": ic(0),
 	"max.": floatConst(math.Inf(-1)), "min.": floatConst(math.Inf(1)),
+	"+.": floatConst(math.Copysign(0, -1)), "*.": floatConst(1),
 }
 
 // monoid recognises an operator FUN may re-associate: an associative
 // primitive, or a λ (a b) that applies one to a and b, perhaps lifted
 // over their cells (directly or by MAPs): associative pointwise.
 func monoid(op remora.Expr) (fun.SExp, bool) {
+	name, ok := monoidName(op)
+	if !ok {
+		return nil, false
+	}
+	return neutrals[name], true
+}
+
+// monoidName is the associative primitive monoid recognises in op.
+func monoidName(op remora.Expr) (string, bool) {
 	switch op := op.(type) {
 	case *remora.Prim:
-		e, ok := neutrals[op.Def.Name]
-		return e, ok
+		_, ok := neutrals[op.Def.Name]
+		return op.Def.Name, ok
 	case *remora.Lam:
 		if len(op.Params) == 2 && remora.Equal(op.Params[0].Type, op.Params[1].Type) {
 			return pointwise(op.Body, op.Params[0].Name, op.Params[1].Name)
 		}
 	}
-	return nil, false
+	return "", false
 }
 
-func pointwise(e remora.Expr, a, b string) (fun.SExp, bool) {
+func pointwise(e remora.Expr, a, b string) (string, bool) {
 	isVar := func(e remora.Expr, x string) bool {
 		v, ok := e.(*remora.Var)
 		return ok && v.Name == x
@@ -77,14 +94,14 @@ func pointwise(e remora.Expr, a, b string) (fun.SExp, bool) {
 	switch e := e.(type) {
 	case *remora.App:
 		if p, ok := e.Fn.(*remora.Prim); ok && len(e.Args) == 2 && isVar(e.Args[0], a) && isVar(e.Args[1], b) {
-			return monoid(p)
+			return monoidName(p)
 		}
 	case *remora.Map:
 		if len(e.Args) == 2 && isVar(e.Args[0], a) && isVar(e.Args[1], b) && e.Params[0].Name != b {
 			return pointwise(e.Body, e.Params[0].Name, e.Params[1].Name)
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 // fold lowers a primitive of the family.
@@ -113,8 +130,15 @@ func fold(c *call) *val {
 	// A monoid folds in parallel when accumulator and items are of one
 	// type (always in the reduce family).
 	same := sp.pad || (remora.Equal(c.ts[0], c.ts[1]) && c.is[1].S.Equal(c.is[2].S))
-	if e, ok := monoid(c.ops[0]); ok && same {
-		return c.monoidFold(sp, e, xs, z)
+	if name, ok := monoidName(c.ops[0]); ok && same {
+		if g, float := floatGuards[name]; float {
+			if !sp.pad {
+				// fold and trace promise their order: in order.
+				return c.loopFold(sp, z, items, count)
+			}
+			return c.guardedFold(sp, g, xs, z, items, count) // floatfold.go
+		}
+		return c.monoidFold(sp, neutrals[name], xs, z)
 	}
 	return c.loopFold(sp, z, items, count)
 }

@@ -504,6 +504,8 @@ func (l *lowerer) expr(b *block, en *env, e remora.Expr) *val {
 		return l.reshape(b, en, e)
 	case *remora.Map:
 		return l.mapIR(b, en, e)
+	case *remora.Case:
+		return l.caseIR(b, en, e)
 	case *remora.Rep:
 		v := l.expr(b, en, e.E)
 		return l.rep(l.shape(b, en, e.Frame, e.Pos), v)
