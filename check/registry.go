@@ -11,6 +11,7 @@ import (
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/remora/dynamic"
+	"github.com/arraysem/arraysem/remora/ir"
 	"github.com/arraysem/arraysem/remora/tofun"
 )
 
@@ -21,10 +22,10 @@ import (
 // it: the language, the pass that reaches it, and where it runs.
 func NewRegistry() *lang.Registry {
 	r := &lang.Registry{}
-	r.AddLanguage(fun.Language, funmem.Language, imp.Language, cuda.NewLanguage(gpusim.Simulator), remora.Language, remora.IR, dynamic.Language)
+	r.AddLanguage(fun.Language, funmem.Language, imp.Language, cuda.NewLanguage(gpusim.Simulator), remora.Language, ir.Language, dynamic.Language)
 	r.AddPass(
 		dynamic.ElaboratePass,
-		remora.ExplicitizePass, remora.InlinePass, remora.SimplifyPass,
+		ir.ExplicitizePass, ir.InlinePass, ir.SimplifyPass,
 		tofun.LowerPass,
 		slice.Pass, fuse.Pass,
 		funmem.TransformPass, funmem.SimplifyPass, funmem.MemoryExpandPass,
@@ -32,7 +33,7 @@ func NewRegistry() *lang.Registry {
 		cuda.EmitPass,
 	)
 	r.AddPipeline(
-		lang.Pipeline{Name: "remora-ir", Level: remora.IR.Name(), Passes: []string{"Inline", "Simplify"},
+		lang.Pipeline{Name: "remora-ir", Level: ir.Language.Name(), Passes: []string{"Inline", "Simplify"},
 			Doc: "the Remora compiler report's §4.4–4.5 after Explicitize: monomorphise and inline, then simplify"},
 		lang.Pipeline{Name: "fun", Level: fun.Language.Name(), Passes: []string{"Slice", "Fuse"},
 			Doc: "size slicing, then fusion"},

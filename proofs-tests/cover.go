@@ -2,12 +2,14 @@ package proofstests
 
 import (
 	"fmt"
-	arraycheck "github.com/arraysem/arraysem/check"
-	"github.com/arraysem/arraysem/lang"
 	"math/rand"
 	"runtime/debug"
 	"strings"
 	"time"
+
+	arraycheck "github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/remora/ir"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
@@ -176,7 +178,7 @@ func Cover(n int, seed int64, progress func(Progress)) (cov Coverage, err error)
 // coverRemora checks and runs one Remora program, counting Fig 7's and
 // Fig 8's rules (split by their prefix) and Fig 6's; then explicitizes
 // it, and checks and runs the IR, counting the IR's rules into ir.
-func coverRemora(reg *lang.Registry, src string, steps, types, kinds, ir semantics.Counter) {
+func coverRemora(reg *lang.Registry, src string, steps, types, kinds, irRules semantics.Counter) {
 	p, _, err := remora.ParseFile("gen.remora", src)
 	if err != nil {
 		return
@@ -200,17 +202,17 @@ func coverRemora(reg *lang.Registry, src string, steps, types, kinds, ir semanti
 	if err != nil {
 		return
 	}
-	st, err := reg.RunPasses(tp, []string{remora.ExplicitizePass.Name}, lang.Options{})
+	st, err := reg.RunPasses(tp, []string{ir.ExplicitizePass.Name}, lang.Options{})
 	if err != nil {
 		return
 	}
 	q := st[len(st)-1].Program.Syntax().(*remora.Program)
-	if _, err := remora.Check(q, &remora.CheckOptions{Counter: ir}); err != nil {
+	if _, err := remora.Check(q, &remora.CheckOptions{Counter: irRules}); err != nil {
 		return
 	}
-	remora.Eval(q, &remora.EvalOptions{Counter: ir})
+	remora.Eval(q, &remora.EvalOptions{Counter: irRules})
 	for _, e := range q.Exprs {
-		remora.RunSmall(e, &semantics.RunOptions{Fuel: 100000, Counter: ir})
+		remora.RunSmall(e, &semantics.RunOptions{Fuel: 100000, Counter: irRules})
 	}
 }
 

@@ -276,8 +276,8 @@
 //     small-step share appFrames: remora-examples kills it, every example
 //     of examples/remora and examples/remora-dynamic giving its golden
 //     output under each semantics (check.RunGoldenFile).
-//   - explicitize-rep-outside (remora/explicitize.go) and
-//     simplify-hoist-past-empty (remora/simplify.go): Explicitize
+//   - explicitize-rep-outside (remora/ir/explicitize.go) and
+//     simplify-hoist-past-empty (remora/ir/simplify.go): Explicitize
 //     replicates an argument whose frame is a proper prefix whole,
 //     outside its frame; Simplify hoists what can go wrong out of a loop
 //     whose frame may be empty. Only the compile path runs these passes

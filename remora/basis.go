@@ -195,7 +195,7 @@ func init() {
 
 	def("iota", "(Pi (@s) [int @s])").Cells = func(c *Call, _ []*Value) (*Value, error) {
 		shape := c.shape(0)
-		n, err := checkedProduct(shape)
+		n, err := CheckedProduct(shape)
 		if err != nil {
 			return nil, c.stuck("iota", "%v", err)
 		}
@@ -210,13 +210,13 @@ func init() {
 	}
 	def("replicate", "(Pi (@s @c) (Forall (t) (-> ([t @c]) [t @s @c])))").Cells = func(c *Call, a []*Value) (*Value, error) {
 		s := c.shape(0)
-		n, err := checkedProduct(append(append([]int64{}, s...), a[0].Shape...))
+		n, err := CheckedProduct(append(append([]int64{}, s...), a[0].Shape...))
 		if err != nil {
 			return nil, c.stuck("replicate", "%v", err)
 		}
 		cells := make([]*Value, n/max(1, a[0].Len()))
 		if a[0].Len() == 0 {
-			cells = make([]*Value, product(s))
+			cells = make([]*Value, Product(s))
 		}
 		for i := range cells {
 			cells[i] = a[0]
@@ -237,7 +237,7 @@ func init() {
 			off = off*int(s[i]) + int(p)
 		}
 		cell := a[0].Shape[len(s):]
-		size := product(cell)
+		size := Product(cell)
 		return a[0].slice(cell, off*size, (off+1)*size), nil
 	}
 	def("head", "(Pi (d-1 @c) (Forall (t) (-> ([t (+ d-1 1) @c]) [t @c])))").Cells = func(c *Call, a []*Value) (*Value, error) {
@@ -279,7 +279,7 @@ func init() {
 	def("scatter", "(Pi (d-in d-out @c) (Forall (t) (-> ([t d-in @c] [int d-in]) [t d-out @c])))").Cells = func(c *Call, a []*Value) (*Value, error) {
 		dout := c.nat(1)
 		cell := a[0].Shape[1:]
-		size := product(cell)
+		size := Product(cell)
 		shape := append([]int64{dout}, cell...)
 		out := NewValue(a[0].Kind, shape, int(dout)*size)
 		if a[0].Kind >= KFunc && size > 0 {
@@ -330,7 +330,7 @@ func (c *Call) resultSigma() *Sigma {
 
 // subItems is items [off, off+n) of v's major axis.
 func subItems(v *Value, off, n int) *Value {
-	size := product(v.Shape[1:])
+	size := Product(v.Shape[1:])
 	shape := append([]int64{int64(n)}, v.Shape[1:]...)
 	return v.slice(shape, off*size, (off+n)*size)
 }
@@ -338,7 +338,7 @@ func subItems(v *Value, off, n int) *Value {
 // permuteItems moves item src(i) of v to position i.
 func permuteItems(v *Value, src func(i, n int) int) *Value {
 	n := int(v.Shape[0])
-	size := product(v.Shape[1:])
+	size := Product(v.Shape[1:])
 	out := NewValue(v.Kind, v.Shape, v.Len())
 	for i := 0; i < n; i++ {
 		CopyAtoms(out, i*size, v, src(i, n)*size, size)
@@ -488,4 +488,24 @@ func (p *PrimDef) foldShapes(c *Call) foldShapes {
 		return foldShapes{pad: pad, item: full, acc: full, accElem: c.Types[0]}
 	}
 	return foldShapes{item: c.shape(1), acc: c.shape(2), accElem: c.Types[1]}
+}
+
+// PrimOf is the primitive of a primitive or its instantiation (Inline
+// leaves a primitive's type and index applications around it), with its
+// index arguments.
+func PrimOf(e Expr) (*PrimDef, []Index, bool) {
+	var ixs []Index
+	for {
+		switch f := e.(type) {
+		case *Prim:
+			return f.Def, ixs, true
+		case *TApp:
+			e = f.Fn
+		case *IApp:
+			ixs = append(append([]Index{}, f.Args...), ixs...)
+			e = f.Fn
+		default:
+			return nil, nil, false
+		}
+	}
 }

@@ -60,7 +60,7 @@ func (c *checker) checkCase(e *Case, s *scope) (Expr, *Arr, *semantics.Derivatio
 
 // caseAlt is the alternative a CASE's tag value selects, or the error of
 // a tag out of range (Inline makes none).
-func caseAlt(e *Case, tag *Value) (Expr, error) {
+func CaseAlt(e *Case, tag *Value) (Expr, error) {
 	k := tag.I[0]
 	if k < 0 || k >= int64(len(e.Alts)) {
 		return nil, semantics.Stuckf(e.Pos, RuleCASE.Name, "the tag %d is not one of the %d alternatives", k, len(e.Alts))
@@ -74,7 +74,7 @@ func (ev *evaluator) evalCase(e *Case, env *Env) (*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	alt, err := caseAlt(e, tv)
+	alt, err := CaseAlt(e, tv)
 	if err != nil {
 		return nil, err
 	}

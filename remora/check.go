@@ -135,7 +135,7 @@ func (s *scope) with(vars map[string]*Arr, tvars, ivars []string) *scope {
 }
 
 func (c *checker) top(e Expr) (ne Expr, t *Arr, d *semantics.Derivation, err error) {
-	defer catch(&err)
+	defer semantics.Catch(&err)
 	ne, t, d = c.expr(e, &scope{})
 	return ne, t, d, nil
 }
@@ -146,7 +146,7 @@ func typeErr(pos semantics.Pos, rule, format string, args ...any) {
 
 // short prints a term for a derivation or an error, cut to a readable
 // length.
-func short(e Expr) string {
+func Short(e Expr) string {
 	s := ExprString(e)
 	if r := []rune(s); len(r) > 70 {
 		s = string(r[:67]) + "..."
@@ -155,7 +155,7 @@ func short(e Expr) string {
 }
 
 func (c *checker) node(rule string, e Expr, t Type, premises ...*semantics.Derivation) *semantics.Derivation {
-	return c.d.Node(rule, func() string { return short(e) + " : " + TypeString(t) }, premises...)
+	return c.d.Node(rule, func() string { return Short(e) + " : " + TypeString(t) }, premises...)
 }
 
 func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
@@ -259,8 +259,8 @@ func (c *checker) expr1(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		to, ok2 := e.Shape.Const()
 		switch {
 		case ok1 && ok2:
-			if product(from) != product(to) {
-				typeErr(e.Pos, RuleTReshape.Name, "cannot reshape %s (%d atoms) to %s (%d atoms)", et.Shape, product(from), e.Shape, product(to))
+			if Product(from) != Product(to) {
+				typeErr(e.Pos, RuleTReshape.Name, "cannot reshape %s (%d atoms) to %s (%d atoms)", et.Shape, Product(from), e.Shape, Product(to))
 			}
 		case !et.Shape.Equal(e.Shape):
 			typeErr(e.Pos, RuleTReshape.Name, "cannot decide whether %s and %s have as many atoms (products of index variables are outside the decided fragment)", et.Shape, e.Shape)
@@ -279,7 +279,7 @@ func (c *checker) expr1(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		r := &Rep{Pos: e.Pos, EndPos: e.EndPos, Frame: e.Frame, E: ne, Type: t}
 		return r, t, c.node(RuleTRep.Name, r, t, d)
 	}
-	typeErr(e.At(), "", "unexpected term %s", short(e))
+	typeErr(e.At(), "", "unexpected term %s", Short(e))
 	return nil, nil, nil
 }
 
@@ -317,7 +317,7 @@ func (c *checker) litAtomType(e *Lit) Type {
 				at = a.Type
 			case *Func:
 				if a.Prim != nil {
-					at = instantiate(a.Prim.Type, a.Indices, a.Types)
+					at = Instantiate(a.Prim.Type, a.Indices, a.Types)
 				} else {
 					_, ft, _ := c.expr(a.Term, &scope{})
 					at = ft.Elem
@@ -334,10 +334,10 @@ func (c *checker) litAtomType(e *Lit) Type {
 		}
 		return Canon(t)
 	}
-	return litAtomType(v)
+	return LitAtomType(v)
 }
 
-func litAtomType(v *Value) Type {
+func LitAtomType(v *Value) Type {
 	switch v.Kind {
 	case KFloat:
 		return Float
@@ -445,14 +445,14 @@ func (c *checker) app(e *App, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	if !ok {
 		switch ft.Elem.(type) {
 		case *Forall:
-			typeErr(e.Pos, RuleTApp.Name, "%s has type %s: apply it to types first, (t-app f τ …) or f{τ … | }", short(fn), TypeString(ft))
+			typeErr(e.Pos, RuleTApp.Name, "%s has type %s: apply it to types first, (t-app f τ …) or f{τ … | }", Short(fn), TypeString(ft))
 		case *Pi:
-			typeErr(e.Pos, RuleTApp.Name, "%s has type %s: apply it to indices first, (i-app f ι …) or f{ | ι …}", short(fn), TypeString(ft))
+			typeErr(e.Pos, RuleTApp.Name, "%s has type %s: apply it to indices first, (i-app f ι …) or f{ | ι …}", Short(fn), TypeString(ft))
 		}
-		typeErr(e.Pos, RuleTApp.Name, "%s is not a function: it has type %s", short(fn), TypeString(ft))
+		typeErr(e.Pos, RuleTApp.Name, "%s is not a function: it has type %s", Short(fn), TypeString(ft))
 	}
 	if len(e.Args) != len(f.Params) {
-		typeErr(e.Pos, RuleTApp.Name, "%s takes %s, got %d", short(fn), semantics.Plural(len(f.Params), "argument"), len(e.Args))
+		typeErr(e.Pos, RuleTApp.Name, "%s takes %s, got %d", Short(fn), semantics.Plural(len(f.Params), "argument"), len(e.Args))
 	}
 	ne := &App{Pos: e.Pos, EndPos: e.EndPos, Fn: fn}
 	frames := []Shape{ft.Shape}
@@ -510,13 +510,13 @@ func (c *checker) tapp(e *TApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	fn, ft, fd := c.expr(e.Fn, s)
 	fa, ok := ft.Elem.(*Forall)
 	if !ok {
-		typeErr(e.Pos, RuleTTApp.Name, "%s is not a type abstraction: it has type %s", short(fn), TypeString(ft))
+		typeErr(e.Pos, RuleTTApp.Name, "%s is not a type abstraction: it has type %s", Short(fn), TypeString(ft))
 	}
 	if len(ft.Shape) != 0 {
 		typeErr(e.Pos, RuleTTApp.Name, "type application needs one type abstraction, got a frame %s of them", ft.Shape)
 	}
 	if len(e.Args) != len(fa.Vars) {
-		typeErr(e.Pos, RuleTTApp.Name, "%s takes %s (%s), got %d", short(fn), semantics.Plural(len(fa.Vars), "type argument"), strings.Join(fa.Vars, " "), len(e.Args))
+		typeErr(e.Pos, RuleTTApp.Name, "%s takes %s (%s), got %d", Short(fn), semantics.Plural(len(fa.Vars), "type argument"), strings.Join(fa.Vars, " "), len(e.Args))
 	}
 	ds := []*semantics.Derivation{fd}
 	sub := TypeSubst{Types: map[string]Type{}}
@@ -540,13 +540,13 @@ func (c *checker) iapp(e *IApp, s *scope) (Expr, *Arr, *semantics.Derivation) {
 	fn, ft, fd := c.expr(e.Fn, s)
 	pi, ok := ft.Elem.(*Pi)
 	if !ok {
-		typeErr(e.Pos, RuleTIApp.Name, "%s is not an index abstraction: it has type %s", short(fn), TypeString(ft))
+		typeErr(e.Pos, RuleTIApp.Name, "%s is not an index abstraction: it has type %s", Short(fn), TypeString(ft))
 	}
 	if len(ft.Shape) != 0 {
 		typeErr(e.Pos, RuleTIApp.Name, "index application needs one index abstraction, got a frame %s of them", ft.Shape)
 	}
 	if len(e.Args) != len(pi.Vars) {
-		typeErr(e.Pos, RuleTIApp.Name, "%s takes %s (%s), got %d", short(fn), indicesCount(len(pi.Vars)), strings.Join(pi.Vars, " "), len(e.Args))
+		typeErr(e.Pos, RuleTIApp.Name, "%s takes %s (%s), got %d", Short(fn), indicesCount(len(pi.Vars)), strings.Join(pi.Vars, " "), len(e.Args))
 	}
 	ds := []*semantics.Derivation{fd}
 	sub := Subst{}
@@ -603,7 +603,7 @@ func (c *checker) unpack(e *Unpack, s *scope) (Expr, *Arr, *semantics.Derivation
 	box, bt, bd := c.expr(e.Box, s)
 	sig, ok := bt.Elem.(*Sigma)
 	if !ok {
-		typeErr(e.Box.At(), RuleTUnpack.Name, "unbox wants a box, got %s of type %s", short(box), TypeString(bt))
+		typeErr(e.Box.At(), RuleTUnpack.Name, "unbox wants a box, got %s of type %s", Short(box), TypeString(bt))
 	}
 	if len(bt.Shape) > 0 {
 		c.fresh++
@@ -630,7 +630,7 @@ func (c *checker) unpack(e *Unpack, s *scope) (Expr, *Arr, *semantics.Derivation
 	xt := CanonArr(TypeSubst{Indices: sub}.Type(sig.Body))
 	body, rt, rd := c.expr(e.Body, s.with(map[string]*Arr{e.X: xt}, nil, e.IVars))
 	free := map[string]bool{}
-	freeIndexVars(rt, free)
+	FreeIndexVars(rt, free)
 	for _, x := range e.IVars {
 		if free[x] {
 			typeErr(e.Pos, RuleTUnpack.Name, "the hidden index %s leaks into the result type %s (box the result again, or return something whose type does not depend on it)", x, TypeString(rt))

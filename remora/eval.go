@@ -62,8 +62,8 @@ func (env *Env) closeType(t Type) Type {
 		return t
 	}
 	free, tfree := map[string]bool{}, map[string]bool{}
-	freeIndexVars(t, free)
-	freeTypeVars(t, tfree)
+	FreeIndexVars(t, free)
+	FreeTypeVars(t, tfree)
 	return env.subst(free, tfree).Type(t)
 }
 
@@ -73,29 +73,29 @@ func (env *Env) closeIndex(ix Index) Index {
 		return ix
 	}
 	free := map[string]bool{}
-	ix.freeVars(free)
+	ix.FreeVars(free)
 	return env.subst(free, nil).Indices.Index(ix)
 }
 
-func freeTypeVars(t Type, set map[string]bool) {
+func FreeTypeVars(t Type, set map[string]bool) {
 	switch t := t.(type) {
 	case *TVar:
 		set[t.Name] = true
 	case *Arr:
-		freeTypeVars(t.Elem, set)
+		FreeTypeVars(t.Elem, set)
 	case *Fn:
 		for _, p := range t.Params {
-			freeTypeVars(p, set)
+			FreeTypeVars(p, set)
 		}
-		freeTypeVars(t.Ret, set)
+		FreeTypeVars(t.Ret, set)
 	case *Forall:
 		inner := map[string]bool{}
-		freeTypeVars(t.Body, inner)
+		FreeTypeVars(t.Body, inner)
 		addUnbound(set, inner, t.Vars)
 	case *Pi:
-		freeTypeVars(t.Body, set)
+		FreeTypeVars(t.Body, set)
 	case *Sigma:
-		freeTypeVars(t.Body, set)
+		FreeTypeVars(t.Body, set)
 	}
 }
 
@@ -242,7 +242,7 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 		return AtomScalar(KBox, &Box{Indices: []Index{ix}, Val: v, Type: env.closeType(e.Type).(*Sigma)}), nil
 	case *Reify:
 		ev.counter.Hit(RuleDelta.Name)
-		return reify(env.closeIndex(e.Index)), nil
+		return ReifyIndex(env.closeIndex(e.Index)), nil
 	case *Reshape:
 		v, err := ev.eval(e.E, env)
 		if err != nil {
@@ -264,7 +264,7 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 		frame, _ := env.closeIndex(ShapeIndex(e.Frame)).S.Const()
 		return Replicate(v, frame), nil
 	}
-	return nil, semantics.Stuckf(e.At(), "", "cannot evaluate %s", short(e))
+	return nil, semantics.Stuckf(e.At(), "", "cannot evaluate %s", Short(e))
 }
 
 // mapIR runs the compiler IR's MAP: the body once per position of the
@@ -281,7 +281,7 @@ func (ev *evaluator) mapIR(e *Map, env *Env) (*Value, error) {
 		vals[i] = v
 	}
 	ev.counter.Hit(RuleMAP.Name)
-	n := product(frame)
+	n := Product(frame)
 	if n == 0 {
 		t := env.closeType(e.Type).(*Arr)
 		ds, _ := t.Shape.Const()
@@ -323,7 +323,7 @@ func (ev *evaluator) mapIR(e *Map, env *Env) (*Value, error) {
 
 // Replicate is v repeated over frame: the value of (REP [frame] v).
 func Replicate(v *Value, frame []int64) *Value {
-	n := product(frame)
+	n := Product(frame)
 	cells := make([]*Value, n)
 	for i := range cells {
 		cells[i] = v
@@ -332,7 +332,7 @@ func Replicate(v *Value, frame []int64) *Value {
 }
 
 // reify is an index as a term: a Nat is an int, a Shape a vector of ints.
-func reify(ix Index) *Value {
+func ReifyIndex(ix Index) *Value {
 	if !ix.IsShape {
 		return IntScalar(ix.N.Const)
 	}
@@ -366,7 +366,7 @@ func (ev *evaluator) collapse(f *Frame, cells []*Value, env *Env) (*Value, error
 func signature(f *Func) ([]*Arr, *Arr) {
 	var fn *Fn
 	if f.Prim != nil {
-		fn, _ = instantiate(f.Prim.Type, f.Indices, f.Types).(*Fn)
+		fn, _ = Instantiate(f.Prim.Type, f.Indices, f.Types).(*Fn)
 	} else if l, ok := f.Term.(*Lam); ok {
 		params := make([]*Arr, len(l.Params))
 		for i, p := range l.Params {
@@ -385,7 +385,7 @@ func signature(f *Func) ([]*Arr, *Arr) {
 }
 
 // instantiate applies a primitive's type to its index and type arguments.
-func instantiate(t Type, is []Index, ts []Type) Type {
+func Instantiate(t Type, is []Index, ts []Type) Type {
 	if len(is) > 0 {
 		pi := t.(*Pi)
 		sub := Subst{}
@@ -488,7 +488,7 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 		}
 	}
 	ev.counter.Hit(RuleMap.Name)
-	n := product(frame)
+	n := Product(frame)
 	retShape, _ := ret.Shape.Const()
 	if n == 0 {
 		ev.counter.Hit(RuleCollapse.Name)
@@ -506,7 +506,7 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 	// position p / (n / |fr|) of it: replication without copying.
 	div := make([]int, len(fs))
 	for i, f := range fs {
-		div[i] = n / product(f)
+		div[i] = n / Product(f)
 	}
 	cellArgs := make([][]*Value, len(args))
 	for i, a := range args {
@@ -589,11 +589,11 @@ func (ev *evaluator) scalarLoop(f *Func, args []*Value, frame []int64, fs [][]in
 // flat buffers). kind is the result's atom kind; the arguments hold base
 // atoms of the kinds p takes.
 func ScalarLoop(p *PrimDef, args []*Value, frame []int64, fs [][]int64, kind Kind, pos semantics.Pos) (*Value, error) {
-	n := product(frame)
+	n := Product(frame)
 	out := NewValue(kind, append([]int64{}, frame...), n)
 	div := make([]int, len(args))
 	for i, f := range fs {
-		div[i] = n / product(f)
+		div[i] = n / Product(f)
 	}
 	in := make([]slot, len(args))
 	impl := p.Scalar
@@ -710,7 +710,7 @@ func (ev *evaluator) iapp(f *Func, is []Index, pos semantics.Pos) (*Value, error
 // instantiated is a primitive after an instantiation: still a function,
 // or, for one whose type is an array (iota{ | @s}), its value.
 func (ev *evaluator) instantiated(g *Func, pos semantics.Pos) (*Value, error) {
-	if !isAbstraction(instantiate(g.Prim.Type, g.Indices, g.Types)) {
+	if !isAbstraction(Instantiate(g.Prim.Type, g.Indices, g.Types)) {
 		ev.counter.Hit(RuleDelta.Name)
 		v, err := g.Prim.Cells(&Call{Pos: pos, Indices: g.Indices, Types: g.Types}, nil)
 		return v, AtPos(err, pos)
@@ -764,7 +764,7 @@ func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value,
 		return nil, false, nil
 	}
 	d := int(src.shape[0])
-	w := product(sh.pad)
+	w := Product(sh.pad)
 	kind := src.kind
 	acc := make([]slot, w)
 	start := 0

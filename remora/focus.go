@@ -16,54 +16,54 @@ import (
 func nextChild(e Expr) int {
 	switch e := e.(type) {
 	case *App:
-		if !isValue(e.Fn) {
+		if !IsValue(e.Fn) {
 			return 0
 		}
 		for i, a := range e.Args {
-			if !isValue(a) {
+			if !IsValue(a) {
 				return i + 1
 			}
 		}
 	case *Frame:
 		for i, el := range e.Elems {
-			if !isValue(el) {
+			if !IsValue(el) {
 				return i
 			}
 		}
 	case *TApp:
-		if !isValue(e.Fn) {
+		if !IsValue(e.Fn) {
 			return 0
 		}
 	case *IApp:
-		if !isValue(e.Fn) {
+		if !IsValue(e.Fn) {
 			return 0
 		}
 	case *Pack:
 		return 0
 	case *Unpack:
-		if !isValue(e.Box) {
+		if !IsValue(e.Box) {
 			return 0
 		}
 	case *LiftDim:
-		if !isValue(e.N) {
+		if !IsValue(e.N) {
 			return 0
 		}
 	case *Reshape:
-		if !isValue(e.E) {
+		if !IsValue(e.E) {
 			return 0
 		}
 	case *Map:
 		for i, a := range e.Args {
-			if !isValue(a) {
+			if !IsValue(a) {
 				return i
 			}
 		}
 	case *Rep:
-		if !isValue(e.E) {
+		if !IsValue(e.E) {
 			return 0
 		}
 	case *Case:
-		if !isValue(e.Tag) {
+		if !IsValue(e.Tag) {
 			return 0
 		}
 	}

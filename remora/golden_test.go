@@ -12,20 +12,8 @@ import (
 )
 
 // The chunked golden files testdata/parse.txt and testdata/check.txt are
-// read by package golden (internal/golden), which documents their format.
-// Package golden knows FUN's "--" comments only: a chunk of Remora's ";"
-// comments alone is a note here (isNote), and no comment may hold a
-// marker's three #.
-
-// isNote reports whether a chunk is only comments and blank lines.
-func isNote(c *golden.Chunk) bool {
-	for _, l := range strings.Split(c.Src, "\n") {
-		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, ";") {
-			return false
-		}
-	}
-	return true
-}
+// read by package golden (internal/golden), which documents their format;
+// a chunk of Remora's ";" comments alone is a note (Chunk.OnlyComments).
 
 // reprint checks that an expression prints to a text that ParseExpr reads
 // back to a term printing the same.
@@ -47,7 +35,7 @@ func reprint(e Expr) error {
 // the same.
 func TestParseGolden(t *testing.T) {
 	golden.Run(t, filepath.Join("testdata", "parse.txt"), ";", func(c *golden.Chunk) error {
-		if isNote(c) {
+		if c.OnlyComments() {
 			return nil
 		}
 		p, _, err := ParseFile(c.File, c.Src)
@@ -202,7 +190,7 @@ func TestTypeEquivalence(t *testing.T) {
 // pass and apply the rules its rules markers list.
 func TestCheckGolden(t *testing.T) {
 	golden.Run(t, filepath.Join("testdata", "check.txt"), ";", func(c *golden.Chunk) error {
-		if isNote(c) {
+		if c.OnlyComments() {
 			return nil
 		}
 		info, counter, err := checkChunk(c)
@@ -306,7 +294,7 @@ func TestCheckGoldenCoverage(t *testing.T) {
 	passed := semantics.Counter{}
 	failed := map[string]bool{}
 	for _, c := range golden.Read(t, filepath.Join("testdata", "check.txt"), ";") {
-		if c.Bug != "" || isNote(c) {
+		if c.Bug != "" || c.OnlyComments() {
 			continue
 		}
 		_, counter, err := checkChunk(c)

@@ -284,8 +284,8 @@ func (m Subst) Without(vs []string) Subst {
 	return out
 }
 
-// freeVars adds the index variables of ix to set.
-func (ix Index) freeVars(set map[string]bool) {
+// FreeVars adds the index variables of ix to set.
+func (ix Index) FreeVars(set map[string]bool) {
 	if !ix.IsShape {
 		for _, v := range ix.N.Vars {
 			set[v] = true

@@ -13,12 +13,12 @@ import (
 // the big-step over flat arrays and the small-step of Fig 6.
 var Language lang.Language = language{lang.Info{LangName: "remora", LangTitle: "Remora", Exts: []string{".remora"}, HashLines: []string{"", "remora", "remora/typed"}, Family: "remora", DialectName: "typed", CommentMark: ";", RefPage: "remora.md", StepName: "small"}}
 
-// IR is the compiler's intermediate language (§4.3–4.5 of "Compiling
-// Remora to CUDA"): the typed core with the explicit MAP and REP forms,
-// which the stages Explicitize, Inline and Simplify produce. It reads and
-// runs as the typed dialect does (.rir files), so every stage's output can
-// be printed, read back and run.
-var IR lang.Language = language{lang.Info{LangName: "remora-ir", LangTitle: "Remora IR", Exts: []string{".rir"}, CommentMark: ";", RefPage: "remora-ir.md", StepName: "small"}}
+// CoreLanguage is a lang.Language, named and described by info, whose
+// programs are trees of the typed core, read by the typed dialect's
+// parser, checked by Figs 7–8 and run by both semantics. The typed
+// dialect (Language) is one; the compiler's IR (package remora/ir), whose
+// MAP, REP and CASE forms are part of the core tree, is another.
+func CoreLanguage(info lang.Info) lang.Language { return language{info} }
 
 type language struct{ lang.Info }
 

@@ -113,7 +113,7 @@ func (h *hole) fill(ch []Expr, e Expr) {
 // unless it is a value itself (a frame of atoms, a box of a value).
 func settle(e Expr, ctx *hole) *State {
 	for {
-		if !isValue(e) {
+		if !IsValue(e) {
 			i := nextChild(e)
 			if i < 0 {
 				return &State{focus: e, ctx: ctx}
@@ -130,7 +130,7 @@ func settle(e Expr, ctx *hole) *State {
 		j := h.i + 1
 		var c Expr
 		for ; j < n; j++ {
-			if c, _ = child(h.node, j); !isValue(c) {
+			if c, _ = child(h.node, j); !IsValue(c) {
 				break
 			}
 		}

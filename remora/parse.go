@@ -23,7 +23,7 @@ func ParseFile(file, src string) (p *Program, lang string, err error) {
 
 // ParseSExps parses the s-expressions of a typed-dialect file.
 func ParseSExps(file string, sexps []*semantics.SExp) (p *Program, err error) {
-	defer catch(&err)
+	defer semantics.Catch(&err)
 	p = &Program{File: file}
 	var defs []*semantics.SExp
 	for _, s := range sexps {
@@ -59,7 +59,7 @@ func ParseExpr(file, src string) (e Expr, err error) {
 	if len(sexps) != 1 {
 		return nil, semantics.Errorf(semantics.Pos{File: file, Line: 1, Col: 1}, semantics.SyntaxError, "", "want one expression, got %d", len(sexps))
 	}
-	defer catch(&err)
+	defer semantics.Catch(&err)
 	return parseExpr(sexps[0]), nil
 }
 
@@ -72,18 +72,8 @@ func ParseType(file, src string) (t Type, err error) {
 	if len(sexps) != 1 {
 		return nil, semantics.Errorf(semantics.Pos{File: file, Line: 1, Col: 1}, semantics.SyntaxError, "", "want one type, got %d", len(sexps))
 	}
-	defer catch(&err)
+	defer semantics.Catch(&err)
 	return parseType(sexps[0]), nil
-}
-
-func catch(err *error) {
-	if r := recover(); r != nil {
-		se, ok := r.(*semantics.Error)
-		if !ok {
-			panic(r)
-		}
-		*err = se
-	}
 }
 
 func fail(pos semantics.Pos, format string, args ...any) {
@@ -227,7 +217,7 @@ func parseNumber(s string) (number, bool) {
 // a string (a character vector), shared by both dialects. ok is false when
 // s is no literal; err says when it is one out of range.
 func AtomLiteral(s *semantics.SExp) (v *Value, ok bool, err error) {
-	defer catch(&err)
+	defer semantics.Catch(&err)
 	v, ok = parseAtomLit(s)
 	return v, ok, nil
 }
@@ -376,7 +366,7 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 	case "frame", "array":
 		want(s, args, 1, "[dims] and elements")
 		dims := constDims(args[0])
-		n := product(dims)
+		n := Product(dims)
 		if n == 0 {
 			if len(args) != 2 {
 				fail(s.Pos, "an empty %s is (%s %s τ): it has no elements, only its cell type", kw, kw, args[0])
@@ -405,8 +395,8 @@ func parseForm(s *semantics.SExp, kw string, args []*semantics.SExp) Expr {
 		}
 		sig := &Sigma{Vars: indexVars(args[0].List), Body: parseType(args[1])}
 		dims := constDims(args[2])
-		if len(args)-3 != product(dims) {
-			fail(s.Pos, "boxes %s wants %d boxes, got %d", args[2], product(dims), len(args)-3)
+		if len(args)-3 != Product(dims) {
+			fail(s.Pos, "boxes %s wants %d boxes, got %d", args[2], Product(dims), len(args)-3)
 		}
 		var es []Expr
 		for _, b := range args[3:] {
@@ -500,7 +490,7 @@ func constDims(s *semantics.SExp) []int64 {
 		}
 		ds[i] = n.i
 	}
-	if _, err := checkedProduct(ds); err != nil {
+	if _, err := CheckedProduct(ds); err != nil {
 		fail(s.Pos, "%v", err)
 	}
 	return ds

@@ -39,7 +39,7 @@ func writeExpr(b *printer, e Expr) {
 		writeLit(b, e.V)
 	case *Frame:
 		if len(e.Elems) == 0 {
-			b.WriteString("(frame " + dimsString(e.Dims) + " " + TypeString(cellTypeOf(e)) + ")")
+			b.WriteString("(frame " + dimsString(e.Dims) + " " + TypeString(CellTypeOf(e)) + ")")
 			return
 		}
 		if allBaseLits(e.Elems) {
@@ -220,7 +220,7 @@ func indicesString(is []Index) string {
 }
 
 // cellTypeOf is the cell type of a frame: written, or from its type.
-func cellTypeOf(f *Frame) Type {
+func CellTypeOf(f *Frame) Type {
 	if f.Cell != nil {
 		return f.Cell
 	}

@@ -15,12 +15,12 @@ func TreeReducesFloats(p *Program) bool {
 			return
 		}
 		if a, ok := e.(*App); ok {
-			if def, _, ok := primOf(a.Fn); ok && def.Name == "reduce" && len(a.Args) > 0 && addsOrMultipliesFloats(a.Args[0]) {
+			if def, _, ok := PrimOf(a.Fn); ok && def.Name == "reduce" && len(a.Args) > 0 && addsOrMultipliesFloats(a.Args[0]) {
 				found = true
 				return
 			}
 		}
-		for _, k := range subterms(e) {
+		for _, k := range Subterms(e) {
 			walk(k)
 		}
 	}
@@ -35,7 +35,7 @@ func addsOrMultipliesFloats(e Expr) bool {
 	if p, ok := e.(*Prim); ok {
 		return p.Def.Name == "+." || p.Def.Name == "*."
 	}
-	for _, k := range subterms(e) {
+	for _, k := range Subterms(e) {
 		if addsOrMultipliesFloats(k) {
 			return true
 		}

@@ -70,7 +70,7 @@ func TestSpans(t *testing.T) {
 		},
 		Children:  children,
 		WrittenAs: writtenAs,
-		String:    short,
+		String:    Short,
 	})
 }
 

@@ -33,7 +33,7 @@ import (
 type Machine struct{}
 
 // Final reports whether e is a value.
-func (Machine) Final(e Expr) bool { return isValue(e) }
+func (Machine) Final(e Expr) bool { return IsValue(e) }
 
 // Step makes one transition.
 func (Machine) Step(e Expr) (Expr, string, error) {
@@ -59,17 +59,17 @@ func RunSmall(e Expr, o *semantics.RunOptions) (*Value, int, error) {
 
 // isValue is Fig 5's v: literals, functions, primitives, boxes of values,
 // and frames of atoms (a frame of non-scalar arrays still has to collapse).
-func isValue(e Expr) bool {
+func IsValue(e Expr) bool {
 	switch e := e.(type) {
 	case *Lit, *Lam, *TLam, *ILam, *Prim:
 		return true
 	case *Pack:
-		return isValue(e.Body)
+		return IsValue(e.Body)
 	case *Frame:
 		// An empty frame is the empty array of its type (a frame of
 		// functions or boxes keeps its atom type this way).
 		for _, el := range e.Elems {
-			if !isValue(el) || !isScalar(el) {
+			if !IsValue(el) || !isScalar(el) {
 				return false
 			}
 		}
@@ -193,14 +193,14 @@ func contract(e Expr) (Expr, string, error) {
 		body := substExpr(e.Body, nil, TypeSubst{Indices: Subst{e.D: ix}})
 		return &Pack{Pos: e.Pos, Indices: []Index{ix}, Body: body, Type: e.Type}, RuleLiftDim.Name, nil
 	case *Reify:
-		return lit(e.Pos, reify(e.Index)), RuleDelta.Name, nil
+		return lit(e.Pos, ReifyIndex(e.Index)), RuleDelta.Name, nil
 	case *Reshape:
 		ds, _ := e.Type.Shape.Const()
 		return valueTerm(e.Pos, toValue(e.E).Reshape(ds), e.Type.Elem), RuleDelta.Name, nil
 	case *Map:
 		return stepMap(e)
 	case *Case:
-		alt, err := caseAlt(e, toValue(e.Tag))
+		alt, err := CaseAlt(e, toValue(e.Tag))
 		if err != nil {
 			return nil, "", err
 		}
@@ -211,13 +211,13 @@ func contract(e Expr) (Expr, string, error) {
 	case *Var:
 		return nil, "", semantics.Stuckf(e.Pos, RuleTVar.Name, "free variable %s", e.Name)
 	}
-	return nil, "", semantics.Stuckf(e.At(), "", "no rule applies to %s", short(e))
+	return nil, "", semantics.Stuckf(e.At(), "", "no rule applies to %s", Short(e))
 }
 
 // instantiateStep is Tβ or Iβ on a primitive: the instantiated primitive,
 // or the array it denotes (iota{ | [3]}), computed by its δ-rule.
 func instantiateStep(pos semantics.Pos, g *Func, rule string) (Expr, string, error) {
-	if !isAbstraction(instantiate(g.Prim.Type, g.Indices, g.Types)) {
+	if !isAbstraction(Instantiate(g.Prim.Type, g.Indices, g.Types)) {
 		v, err := g.Prim.Cells(&Call{Pos: pos, Indices: g.Indices, Types: g.Types}, nil)
 		if err != nil {
 			return nil, "", AtPos(err, pos)
@@ -267,7 +267,7 @@ func stepApp(e *App) (Expr, string, error) {
 		return n, RuleLift.Name, nil
 	}
 	// map: a frame of applications to cells.
-	count := product(frame)
+	count := Product(frame)
 	if count == 0 {
 		return emptyOf(e.Pos, e.Type), RuleMap.Name, nil
 	}
@@ -318,8 +318,8 @@ func stepApp(e *App) (Expr, string, error) {
 // values are never changed, so the terms of all the cells can share it.
 func cellBlock(v *Value, r int) []Value {
 	cell := v.Shape[r:]
-	size := product(cell)
-	n := product(v.Shape[:r])
+	size := Product(cell)
+	n := Product(v.Shape[:r])
 	if n > 1 && size == 1 && sameAtoms(v) {
 		return []Value{*v.slice(cell, 0, 1)}
 	}
@@ -330,8 +330,8 @@ func cellBlock(v *Value, r int) []Value {
 // (sharing v's buffer), allocated in one block.
 func cellsOf(v *Value, r int) []Value {
 	cell := v.Shape[r:]
-	size := product(cell)
-	out := make([]Value, product(v.Shape[:r]))
+	size := Product(cell)
+	out := make([]Value, Product(v.Shape[:r]))
 	for i := range out {
 		out[i] = *v.slice(cell, i*size, (i+1)*size)
 	}
@@ -454,7 +454,7 @@ func ReplicateTo(v *Value, fr, frame []int64) *Value {
 		return v
 	}
 	cell := v.Shape[len(fr):]
-	extra := product(frame[len(fr):])
+	extra := Product(frame[len(fr):])
 	if mutant.On("remora-lift-order") { // mutant: tiles the whole array instead of repeating each cell
 		_, cells := v.Cells(len(fr))
 		out := make([]*Value, 0, len(cells)*extra)
@@ -465,8 +465,8 @@ func ReplicateTo(v *Value, fr, frame []int64) *Value {
 	}
 	// Each cell's copies are written into the result directly, doubling
 	// what is there (the atoms Stack of the copies would hold).
-	size := product(cell)
-	cells := product(v.Shape[:len(fr)])
+	size := Product(cell)
+	cells := Product(v.Shape[:len(fr)])
 	res := NewValue(v.Kind, append(append([]int64{}, frame...), cell...), cells*extra*size)
 	run := extra * size // the atoms of one cell's copies
 	for c := range cells {
@@ -680,7 +680,7 @@ func unfoldChain(e *App, plan *FoldPlan, accType *Arr, op, init Expr, items []Ex
 		// top's, where the accumulator is a0 (bound by an outer link when
 		// it is a term still to reduce, replicate's) and no trace is bound.
 		accE := Expr(accVar)
-		if j == 1 && isValue(a0) {
+		if j == 1 && IsValue(a0) {
 			accE = a0
 		}
 		lam := &Lam{Pos: pos, Params: []Param{{Name: chainAcc, Type: accType}}, Body: body, Ret: total}
@@ -691,7 +691,7 @@ func unfoldChain(e *App, plan *FoldPlan, accType *Arr, op, init Expr, items []Ex
 		}
 		body = link
 	}
-	if !isValue(a0) {
+	if !IsValue(a0) {
 		lam := &Lam{Pos: pos, Params: []Param{{Name: chainAcc, Type: accType}}, Body: body, Ret: total}
 		body = &App{Pos: pos, Fn: lam, Args: []Expr{a0}, Type: total}
 	}
@@ -718,7 +718,7 @@ func stepMap(e *Map) (Expr, string, error) {
 		lam := &Lam{Pos: e.Pos, Params: e.Params, Body: e.Body, Ret: ret}
 		return &App{Pos: e.Pos, Fn: lam, Args: e.Args, Type: e.Type}, RuleMAP.Name, nil
 	}
-	if product(frame) == 0 {
+	if Product(frame) == 0 {
 		return emptyOf(e.Pos, e.Type), RuleMAP.Name, nil
 	}
 	if len(frame) == 0 {

@@ -637,13 +637,13 @@ func (ev *evaluator) producePrim(e *App, env *Env) (*pnode, bool, error) {
 			return nil, false, nil
 		}
 	}
-	n := product(frame)
+	n := Product(frame)
 	p := newNode(nodePrim, kindOf(ret.Elem), append([]int64{}, frame...), n)
 	p.prim, p.in = f.Prim, make([]slot, len(e.Args))
 	for i := range e.Args {
 		div := 1 // an empty producer reads no atoms
 		if n > 0 {
-			div = n / product(shapes[i])
+			div = n / Product(shapes[i])
 		}
 		switch {
 		case kids[i] == nil:
@@ -788,7 +788,7 @@ func (ev *evaluator) vectorLam(f *Func, args []*Value, frame []int64, fs [][]int
 		if a.Kind >= KFunc || len(a.Shape) != len(fs[i]) {
 			return nil, false // not scalar cells of base atoms
 		}
-		params[i] = leafNode(a, shape, n, n/product(fs[i]))
+		params[i] = leafNode(a, shape, n, n/Product(fs[i]))
 	}
 	p, ok := ev.bodyNode(l, f.Env, l.Body, params, shape, n)
 	if !ok {

@@ -9,7 +9,7 @@ package remora
 // MAP's arguments, then its body; a box's contents before the body that
 // opens it; a CASE's tag, then its alternatives, of which only the one
 // the tag selects runs (Simplify's delayed).
-func subterms(e Expr) []Expr {
+func Subterms(e Expr) []Expr {
 	switch e := e.(type) {
 	case *Frame:
 		return e.Elems
@@ -47,7 +47,7 @@ func subterms(e Expr) []Expr {
 
 // withSubterms is a new node like e with the subterms kids (in the order
 // of subterms). e is not changed.
-func withSubterms(e Expr, kids []Expr) Expr {
+func WithSubterms(e Expr, kids []Expr) Expr {
 	switch e := e.(type) {
 	case *Frame:
 		n := *e
@@ -114,7 +114,7 @@ func withSubterms(e Expr, kids []Expr) Expr {
 }
 
 // abstractionVars are the variables a Tλ or Iλ binds.
-func abstractionVars(e Expr) []string {
+func AbstractionVars(e Expr) []string {
 	switch e := e.(type) {
 	case *TLam:
 		return e.Vars
@@ -124,7 +124,7 @@ func abstractionVars(e Expr) []string {
 	return nil
 }
 
-func namesOf(ps []Param) []string {
+func NamesOf(ps []Param) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.Name

@@ -253,14 +253,14 @@ func (s TypeSubst) avoid(vars []string, body Type, index bool) ([]string, Type) 
 	free := map[string]bool{}
 	if index {
 		for _, ix := range s.Indices {
-			ix.freeVars(free)
+			ix.FreeVars(free)
 		}
 		for _, t := range s.Types {
-			freeIndexVars(t, free)
+			FreeIndexVars(t, free)
 		}
 	} else {
 		for _, t := range s.Types {
-			freeTypeVars(t, free)
+			FreeTypeVars(t, free)
 		}
 	}
 	var ren TypeSubst
@@ -324,22 +324,22 @@ func withoutTypes(m map[string]Type, vs []string) map[string]Type {
 }
 
 // freeIndexVars adds the free index variables of t to set.
-func freeIndexVars(t Type, set map[string]bool) {
+func FreeIndexVars(t Type, set map[string]bool) {
 	switch t := t.(type) {
 	case *Arr:
-		freeIndexVars(t.Elem, set)
-		ShapeIndex(t.Shape).freeVars(set)
+		FreeIndexVars(t.Elem, set)
+		ShapeIndex(t.Shape).FreeVars(set)
 	case *Fn:
 		for _, p := range t.Params {
-			freeIndexVars(p, set)
+			FreeIndexVars(p, set)
 		}
-		freeIndexVars(t.Ret, set)
+		FreeIndexVars(t.Ret, set)
 	case *Forall:
-		freeIndexVars(t.Body, set)
+		FreeIndexVars(t.Body, set)
 	case *Pi, *Sigma:
 		_, vs, body := binder(t)
 		inner := map[string]bool{}
-		freeIndexVars(body, inner)
+		FreeIndexVars(body, inner)
 		addUnbound(set, inner, vs)
 	}
 }

@@ -153,7 +153,7 @@ func (v *Value) slice(shape []int64, lo, hi int) *Value {
 // and the cells in row-major order, sharing v's buffer.
 func (v *Value) Cells(r int) ([]int64, []*Value) {
 	frame, cell := v.Shape[:r], v.Shape[r:]
-	n, size := product(frame), product(cell)
+	n, size := Product(frame), Product(cell)
 	cells := make([]*Value, n)
 	for i := range cells {
 		cells[i] = v.slice(cell, i*size, (i+1)*size)
@@ -164,7 +164,7 @@ func (v *Value) Cells(r int) ([]int64, []*Value) {
 // Strided is the array of v's items start, start+step, … (count of them),
 // copied into a buffer of its own.
 func (v *Value) Strided(start, step, count int) *Value {
-	size := product(v.Shape[1:])
+	size := Product(v.Shape[1:])
 	out := NewValue(v.Kind, append([]int64{int64(count)}, v.Shape[1:]...), count*size)
 	for i := range count {
 		CopyAtoms(out, i*size, v, (start+i*step)*size, size)
@@ -174,11 +174,11 @@ func (v *Value) Strided(start, step, count int) *Value {
 
 // Item is the i-th cell of v's major axis.
 func (v *Value) Item(i int) *Value {
-	size := product(v.Shape[1:])
+	size := Product(v.Shape[1:])
 	return v.slice(v.Shape[1:], i*size, (i+1)*size)
 }
 
-func product(ds []int64) int {
+func Product(ds []int64) int {
 	n := 1
 	for _, d := range ds {
 		n *= int(d)
@@ -188,7 +188,7 @@ func product(ds []int64) int {
 
 // checkedProduct is the number of atoms of an array of this shape, or an
 // error when it is beyond what arraysem will allocate.
-func checkedProduct(shape []int64) (int, error) {
+func CheckedProduct(shape []int64) (int, error) {
 	n, err := semantics.Count(shape)
 	if err != nil {
 		return 0, err
@@ -201,7 +201,7 @@ func checkedProduct(shape []int64) (int, error) {
 // cells): the collapse of Fig 6.
 func Stack(frame, cell []int64, kind Kind, cells []*Value) *Value {
 	shape := append(append([]int64{}, frame...), cell...)
-	size := product(cell)
+	size := Product(cell)
 	if len(cells) > 0 {
 		kind = cells[0].Kind
 	}
@@ -323,7 +323,7 @@ func (v *Value) write(b *strings.Builder, shape []int64, off int, term bool) {
 		b.WriteString(semantics.QuoteString(string(rs)))
 		return
 	}
-	size := product(shape[1:])
+	size := Product(shape[1:])
 	b.WriteByte('[')
 	for i := int64(0); i < shape[0]; i++ {
 		if i > 0 {

@@ -98,6 +98,19 @@ func Errorf(pos Pos, kind Kind, rule, format string, args ...any) *Error {
 	return &Error{Pos: pos, Kind: kind, Rule: rule, Msg: fmt.Sprintf(format, args...)}
 }
 
+// Catch, deferred, turns a panic with an *Error into the function's error
+// (it re-panics anything else): the parsers and passes that stop deep in
+// a recursion panic with the error they report.
+func Catch(err *error) {
+	if r := recover(); r != nil {
+		se, ok := r.(*Error)
+		if !ok {
+			panic(r)
+		}
+		*err = se
+	}
+}
+
 // OpStuck is the stuck state of rule at pos for err, an error of Binary,
 // BinaryNum or ApplyFunc: of kind OverflowError for an ErrOverflow
 // (whose message is the same at every level, so it takes no context) or

@@ -67,6 +67,17 @@ func (c *Chunk) Name() string {
 	return fmt.Sprintf("line%d", c.Line)
 }
 
+// OnlyComments reports whether the chunk is a note: only comment lines
+// and blank ones, no program.
+func (c *Chunk) OnlyComments() bool {
+	for _, l := range strings.Split(c.Src, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, c.Comment) {
+			return false
+		}
+	}
+	return true
+}
+
 // Read reads a chunked golden file of a language whose line comments
 // start with comment. A malformed marker fails the test.
 func Read(t *testing.T, path, comment string) []*Chunk {

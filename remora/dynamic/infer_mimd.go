@@ -18,7 +18,7 @@ import (
 // function position as a frame of λs and applied to the other
 // arguments, so that the typed application lifts over the frames as the
 // dialect does. A frame of distinct λs is MIMD, which the compile path
-// defunctionalises (remora/inline_mimd.go).
+// defunctionalises (remora/ir/inline_mimd.go).
 
 // fnFrames reports whether an argument is an array of functions with a
 // non-empty frame for its parameter's rank.

@@ -23,7 +23,7 @@ func ParseFile(file, src string) (p *Program, lang string, err error) {
 
 // ParseSExps parses the s-expressions of a file of the dialect.
 func ParseSExps(file string, sexps []*semantics.SExp) (p *Program, err error) {
-	defer catch(&err)
+	defer semantics.Catch(&err)
 	p = &Program{File: file}
 	var defs []*semantics.SExp
 	for k, s := range sexps {
@@ -62,22 +62,12 @@ func ParseExpr(file, src string, bound []string) (e Expr, err error) {
 	if len(sexps) != 1 {
 		return nil, semantics.Errorf(semantics.Pos{File: file, Line: 1, Col: 1}, semantics.SyntaxError, "", "want one expression, got %d", len(sexps))
 	}
-	defer catch(&err)
+	defer semantics.Catch(&err)
 	var sc *scope
 	for _, x := range bound {
 		sc = sc.with(x)
 	}
 	return parseExpr(sexps[0], sc), nil
-}
-
-func catch(err *error) {
-	if r := recover(); r != nil {
-		se, ok := r.(*semantics.Error)
-		if !ok {
-			panic(r)
-		}
-		*err = se
-	}
 }
 
 func fail(pos semantics.Pos, format string, args ...any) {

@@ -9,7 +9,7 @@ import (
 )
 
 // caseIR lowers (CASE e e0 e1 …), the apply of a defunctionalised array
-// of functions (remora/inline_mimd.go): the tag, asserted to select an
+// of functions (remora/ir/inline_mimd.go): the tag, asserted to select an
 // alternative as Remora's CASE rule is stuck otherwise, then a balanced
 // tree of FUN ifs on it (log n deep), each alternative lowered in a
 // branch of its own so that only the selected one runs. A branch returns

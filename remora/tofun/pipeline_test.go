@@ -13,6 +13,7 @@ import (
 	"github.com/arraysem/arraysem/fun"
 	proofstests "github.com/arraysem/arraysem/proofs-tests"
 	"github.com/arraysem/arraysem/remora"
+	"github.com/arraysem/arraysem/remora/ir"
 	"github.com/arraysem/arraysem/remora/tofun"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -21,22 +22,22 @@ import (
 // Explicitize, Inline, Simplify (unless raw), each output checked again,
 // then Lower. An error of a stage before Lower is returned with
 // before set.
-func compilePath(p *remora.Program, raw bool) (prog *fun.Program, ir *remora.Program, before bool, err error) {
-	q, err := remora.Explicitize(p)
+func compilePath(p *remora.Program, raw bool) (prog *fun.Program, irp *remora.Program, before bool, err error) {
+	q, err := ir.Explicitize(p)
 	if err != nil {
 		return nil, nil, true, err
 	}
 	if _, err := remora.Check(q, nil); err != nil {
 		return nil, nil, true, fmt.Errorf("Explicitize's output does not check: %v", err)
 	}
-	if q, err = remora.Inline(q); err != nil {
+	if q, err = ir.Inline(q); err != nil {
 		return nil, nil, true, err
 	}
 	if _, err := remora.Check(q, nil); err != nil {
 		return nil, nil, true, fmt.Errorf("Inline's output does not check: %v", err)
 	}
 	if !raw {
-		q = remora.Simplify(q)
+		q = ir.Simplify(q)
 		if _, err := remora.Check(q, nil); err != nil {
 			return nil, nil, true, fmt.Errorf("Simplify's output does not check: %v", err)
 		}
@@ -103,7 +104,7 @@ func TestCompilePathExamples(t *testing.T) {
 			if _, err := remora.Check(p, nil); err != nil {
 				continue // an example of a type error
 			}
-			prog, ir, before, err := compilePath(p, raw)
+			prog, irp, before, err := compilePath(p, raw)
 			switch {
 			case before && expectedRefusal.MatchString(err.Error()):
 				t.Logf("%s: not compiled before Lower: %v", filepath.Base(f), err)
@@ -117,7 +118,7 @@ func TestCompilePathExamples(t *testing.T) {
 			}
 			lowered++
 			if err := agree(p, prog); err != nil {
-				t.Errorf("%s (raw %v): %v\nIR:\n%s", filepath.Base(f), raw, err, remora.Language.Print(ir))
+				t.Errorf("%s (raw %v): %v\nIR:\n%s", filepath.Base(f), raw, err, remora.Language.Print(irp))
 			}
 		}
 	}
@@ -141,7 +142,7 @@ func TestCompilePathRandom(t *testing.T) {
 		if _, err := remora.Check(p, nil); err != nil {
 			t.Fatal(err)
 		}
-		prog, ir, before, err := compilePath(p, seed%2 == 0)
+		prog, irp, before, err := compilePath(p, seed%2 == 0)
 		switch {
 		case before, isRefusal(err):
 			continue
@@ -150,7 +151,7 @@ func TestCompilePathRandom(t *testing.T) {
 		}
 		lowered++
 		if err := agree(p, prog); err != nil {
-			t.Fatalf("seed %d: %v\n%s\nIR:\n%s", seed, err, src, remora.Language.Print(ir))
+			t.Fatalf("seed %d: %v\n%s\nIR:\n%s", seed, err, src, remora.Language.Print(irp))
 		}
 	}
 	t.Logf("%d of %d random programs compiled and agreed", lowered, n)

@@ -1,4 +1,4 @@
-package remora
+package ir
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/remora"
 )
 
 // TestSimplifyGolden runs testdata/simplify.txt. Each chunk is a program
@@ -19,30 +20,30 @@ import (
 // (simplifiedAgrees), and leave the input as it was.
 func TestSimplifyGolden(t *testing.T) {
 	golden.Run(t, filepath.Join("testdata", "simplify.txt"), ";", func(c *golden.Chunk) error {
-		if isNote(c) {
+		if c.OnlyComments() {
 			return nil
 		}
 		want, only := simplifyExpectations(c.Src)
-		p, _, err := ParseFile(c.File, c.Src)
+		p, _, err := remora.ParseFile(c.File, c.Src)
 		if err != nil {
 			return err
 		}
-		if _, err := Check(p, nil); err != nil {
+		if _, err := remora.Check(p, nil); err != nil {
 			return err
 		}
-		before := IR.Print(p)
+		before := Language.Print(p)
 		q, err := simplifyOnly(p, only)
 		if err != nil {
 			return err
 		}
-		if after := IR.Print(p); after != before {
+		if after := Language.Print(p); after != before {
 			return fmt.Errorf("Simplify changed its input:\n%s\nbecame\n%s", before, after)
 		}
 		if len(q.Exprs) != len(want) {
 			return fmt.Errorf("%d expressions, %d expected texts", len(q.Exprs), len(want))
 		}
 		for i, e := range q.Exprs {
-			if got := renumber(ExprString(e)); got != want[i] {
+			if got := renumber(remora.ExprString(e)); got != want[i] {
 				return fmt.Errorf("expression %d:\n got %s\nwant %s", i+1, got, want[i])
 			}
 		}
@@ -66,13 +67,13 @@ func simplifyExpectations(src string) (want []string, only string) {
 
 // simplifyOnly is Simplify, or, when only names one, that optimisation
 // alone, run to a fixed point on the checked program p.
-func simplifyOnly(p *Program, only string) (*Program, error) {
+func simplifyOnly(p *remora.Program, only string) (*remora.Program, error) {
 	if only == "" {
 		return Simplify(p), nil
 	}
 	for _, o := range simplifications {
 		if o.name == only {
-			q := &Program{File: p.File, Types: p.Types}
+			q := &remora.Program{File: p.File, Types: p.Types}
 			for _, e := range p.Exprs {
 				q.Exprs = append(q.Exprs, simplifyExpr(e, []simplification{o}))
 			}
@@ -87,29 +88,29 @@ func simplifyOnly(p *Program, only string) (*Program, error) {
 // or goes wrong with the same error (message and position) — the first
 // error of the reference interpreter, which Simplify must not change. It
 // also prints q and reads it back: the text checks and runs alike.
-func simplifiedAgrees(p, q *Program) error {
-	c := &Program{File: q.File, Exprs: append([]Expr{}, q.Exprs...)}
-	if _, err := Check(c, nil); err != nil {
-		return fmt.Errorf("the simplified IR does not check: %v\n%s", err, IR.Print(q))
+func simplifiedAgrees(p, q *remora.Program) error {
+	c := &remora.Program{File: q.File, Exprs: append([]remora.Expr{}, q.Exprs...)}
+	if _, err := remora.Check(c, nil); err != nil {
+		return fmt.Errorf("the simplified IR does not check: %v\n%s", err, Language.Print(q))
 	}
 	for i, t := range c.Types {
-		if !Equal(t, p.Types[i]) {
-			return fmt.Errorf("expression %d: type %s became %s", i+1, TypeString(p.Types[i]), TypeString(t))
+		if !remora.Equal(t, p.Types[i]) {
+			return fmt.Errorf("expression %d: type %s became %s", i+1, remora.TypeString(p.Types[i]), remora.TypeString(t))
 		}
 	}
 	if err := sameOutcome(p, c); err != nil {
-		return fmt.Errorf("%v\nsimplified:\n%s", err, IR.Print(q))
+		return fmt.Errorf("%v\nsimplified:\n%s", err, Language.Print(q))
 	}
-	text := IR.Print(q)
-	r, _, err := ParseFile("simplified", text)
+	text := Language.Print(q)
+	r, _, err := remora.ParseFile("simplified", text)
 	if err != nil {
 		return fmt.Errorf("the simplified IR does not parse back: %v\n%s", err, text)
 	}
-	if _, err := Check(r, nil); err != nil {
+	if _, err := remora.Check(r, nil); err != nil {
 		return fmt.Errorf("the simplified IR, read back, does not check: %v\n%s", err, text)
 	}
-	want, err1 := Eval(p, nil)
-	got, err2 := Eval(r, nil)
+	want, err1 := remora.Eval(p, nil)
+	got, err2 := remora.Eval(r, nil)
 	if (err1 == nil) != (err2 == nil) {
 		return fmt.Errorf("read back: source %v, simplified %v", err1, err2)
 	}
@@ -118,9 +119,9 @@ func simplifiedAgrees(p, q *Program) error {
 
 // sameOutcome compares the big-step runs of two checked programs: the
 // same values, or the same error.
-func sameOutcome(p, q *Program) error {
-	want, err1 := Eval(p, nil)
-	got, err2 := Eval(q, nil)
+func sameOutcome(p, q *remora.Program) error {
+	want, err1 := remora.Eval(p, nil)
+	got, err2 := remora.Eval(q, nil)
 	switch {
 	case err1 != nil || err2 != nil:
 		if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
@@ -131,7 +132,7 @@ func sameOutcome(p, q *Program) error {
 	return sameValueList(want, got)
 }
 
-func sameValueList(want, got []*Value) error {
+func sameValueList(want, got []*remora.Value) error {
 	if len(want) != len(got) {
 		return fmt.Errorf("%d values, %d simplified", len(want), len(got))
 	}
@@ -182,11 +183,11 @@ func TestCanFail(t *testing.T) {
 		{"(lift [d 3] iota{ | [d]})", true},
 		{"(unbox (box (3) (Sigma (n) [int n]) [1 2 3]) (xs n) (reduce-init{int | n [] []} + 0 xs))", false},
 	} {
-		e, err := ParseExpr("canfail", tc.src)
+		e, err := remora.ParseExpr("canfail", tc.src)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, err)
 		}
-		ce, _, _, err := CheckExpr(e, nil)
+		ce, _, _, err := remora.CheckExpr(e, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.src, err)
 		}
@@ -195,7 +196,7 @@ func TestCanFail(t *testing.T) {
 		}
 		// What CanFail says cannot fail does not: a spot check of the
 		// judgement against the evaluator.
-		if _, err := EvalExpr(ce, nil); err != nil && !CanFail(ce) {
+		if _, err := remora.EvalExpr(ce, nil); err != nil && !CanFail(ce) {
 			t.Errorf("%s goes wrong (%v), but CanFail says it cannot", tc.src, err)
 		}
 	}
@@ -206,7 +207,7 @@ func TestCanFail(t *testing.T) {
 // taken to be partial.
 func TestTotalPrimsAreBasis(t *testing.T) {
 	for name := range totalPrims {
-		if Basis[name] == nil {
+		if remora.Basis[name] == nil {
 			t.Errorf("totalPrims names %s, which the basis does not have", name)
 		}
 	}
@@ -235,12 +236,12 @@ var simplifyCases = []string{
 
 // simplifyCase runs a hand-written case through Check and
 // compileSimplify, and returns the source program and the simplified one.
-func simplifyCase(src string) (p, s *Program, err error) {
-	p, _, err = ParseFile("case.remora", src)
+func simplifyCase(src string) (p, s *remora.Program, err error) {
+	p, _, err = remora.ParseFile("case.remora", src)
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := Check(p, nil); err != nil {
+	if _, err := remora.Check(p, nil); err != nil {
 		return nil, nil, err
 	}
 	s, _, err = compileSimplify(p)
@@ -254,29 +255,29 @@ func simplifyCase(src string) (p, s *Program, err error) {
 // IR. inlined says which. It fails if Simplify changes its input, or, on
 // an inlined program, breaks the invariants of Inline's output
 // (firstOrder).
-func compileSimplify(p *Program) (s *Program, inlined bool, err error) {
+func compileSimplify(p *remora.Program) (s *remora.Program, inlined bool, err error) {
 	q, err := Explicitize(p)
 	if err != nil {
 		return nil, false, err
 	}
-	if _, err := Check(q, nil); err != nil {
+	if _, err := remora.Check(q, nil); err != nil {
 		return nil, false, fmt.Errorf("Explicitize's output does not check: %v", err)
 	}
 	if r, err := Inline(q); err == nil {
-		if _, err := Check(r, nil); err != nil {
+		if _, err := remora.Check(r, nil); err != nil {
 			return nil, false, fmt.Errorf("Inline's output does not check: %v", err)
 		}
 		q, inlined = r, true
 	}
-	before := IR.Print(q)
+	before := Language.Print(q)
 	s = Simplify(q)
-	if after := IR.Print(q); after != before {
+	if after := Language.Print(q); after != before {
 		return nil, false, fmt.Errorf("Simplify changed its input:\n%s\nbecame\n%s", before, after)
 	}
 	if inlined {
 		for _, e := range s.Exprs {
 			if err := firstOrder(e); err != nil {
-				return nil, false, fmt.Errorf("Simplify broke Inline's invariants: %v\n%s", err, IR.Print(s))
+				return nil, false, fmt.Errorf("Simplify broke Inline's invariants: %v\n%s", err, Language.Print(s))
 			}
 		}
 	}
@@ -300,7 +301,7 @@ func TestSimplifyAgrees(t *testing.T) {
 		})
 	}
 	inlined, all := 0, 0
-	forExamples(t, func(t *testing.T, p *Program) {
+	forExamples(t, func(t *testing.T, p *remora.Program) {
 		s, in, err := compileSimplify(p)
 		if err != nil {
 			t.Fatal(err)
@@ -324,7 +325,7 @@ func TestSimplifyAgrees(t *testing.T) {
 // did nothing would pass the property above).
 func TestSimplifyShrinks(t *testing.T) {
 	var before, after int
-	forExamples(t, func(t *testing.T, p *Program) {
+	forExamples(t, func(t *testing.T, p *remora.Program) {
 		q, err := Explicitize(p)
 		if err != nil {
 			t.Fatal(err)
@@ -332,11 +333,11 @@ func TestSimplifyShrinks(t *testing.T) {
 		if r, err := Inline(q); err == nil {
 			q = r
 		}
-		if _, err := Check(q, nil); err != nil {
+		if _, err := remora.Check(q, nil); err != nil {
 			t.Fatal(err)
 		}
-		before += len(IR.Print(q))
-		after += len(IR.Print(Simplify(q)))
+		before += len(Language.Print(q))
+		after += len(Language.Print(Simplify(q)))
 	})
 	t.Logf("the examples' IR prints in %d bytes before Simplify, %d after", before, after)
 	if after >= before {
@@ -347,12 +348,12 @@ func TestSimplifyShrinks(t *testing.T) {
 // TestSimplifyIllTyped checks that an input that does not check is
 // returned as it is (the driver's re-check reports it).
 func TestSimplifyIllTyped(t *testing.T) {
-	p, _, err := ParseFile("bad.rir", "(+ 1 #t)")
+	p, _, err := remora.ParseFile("bad.rir", "(+ 1 #t)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if q := Simplify(p); q != p {
-		t.Errorf("Simplify of an ill-typed program gave a new program:\n%s", IR.Print(q))
+		t.Errorf("Simplify of an ill-typed program gave a new program:\n%s", Language.Print(q))
 	}
 }
 
@@ -475,7 +476,7 @@ func simplifyKeepsErrors(seed int64, n int) (wrong int, err error) {
 		if err != nil {
 			return wrong, fmt.Errorf("%s: %v", src, err)
 		}
-		if _, err := Eval(p, nil); err != nil {
+		if _, err := remora.Eval(p, nil); err != nil {
 			wrong++
 		}
 		if err := simplifiedAgrees(p, s); err != nil {

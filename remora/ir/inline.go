@@ -1,9 +1,10 @@
-package remora
+package ir
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -71,16 +72,16 @@ import (
 // exactly its function's cells. Inline checks a copy of p first (for its
 // annotations) and returns new terms; p is not changed. The result is
 // checked again by the caller.
-func Inline(p *Program) (*Program, error) {
-	q := &Program{File: p.File, Exprs: append([]Expr{}, p.Exprs...)}
-	if _, err := Check(q, nil); err != nil {
+func Inline(p *remora.Program) (*remora.Program, error) {
+	q := &remora.Program{File: p.File, Exprs: append([]remora.Expr{}, p.Exprs...)}
+	if _, err := remora.Check(q, nil); err != nil {
 		return nil, err
 	}
-	in := &inliner{taken: map[string]bool{}, reserved: map[string]bool{}, free: map[Expr][]string{}, names: map[Expr][]string{}}
+	in := &inliner{taken: map[string]bool{}, reserved: map[string]bool{}, free: map[remora.Expr][]string{}, names: map[remora.Expr][]string{}}
 	for _, e := range q.Exprs {
 		inlReserveNames(e, in.reserved)
 	}
-	out := &Program{File: p.File, Types: q.Types}
+	out := &remora.Program{File: p.File, Types: q.Types}
 	for _, e := range q.Exprs {
 		ne, err := in.top(e)
 		if err != nil {
@@ -100,22 +101,22 @@ func inlineErr(pos semantics.Pos, format string, args ...any) {
 }
 
 type inliner struct {
-	taken    map[string]bool   // names bound in the output so far
-	reserved map[string]bool   // every name the input uses
-	free     map[Expr][]string // a closure's term's free term variables
-	names    map[Expr][]string // the type and index variables a term's annotations mention
-	nfresh   map[string]int    // the last number fresh tried per base name
+	taken    map[string]bool          // names bound in the output so far
+	reserved map[string]bool          // every name the input uses
+	free     map[remora.Expr][]string // a closure's term's free term variables
+	names    map[remora.Expr][]string // the type and index variables a term's annotations mention
+	nfresh   map[string]int           // the last number fresh tried per base name
 }
 
-func (in *inliner) top(e Expr) (ne Expr, err error) {
-	defer catch(&err)
+func (in *inliner) top(e remora.Expr) (ne remora.Expr, err error) {
+	defer semantics.Catch(&err)
 	r := in.inline(e, &inlEnv{})
 	if r.fn != nil {
 		// Point at the expression, not at the definitions (lets) around it.
-		for m, ok := e.(*Map); ok && len(m.Frame) == 0; m, ok = e.(*Map) {
+		for m, ok := e.(*remora.Map); ok && len(m.Frame) == 0; m, ok = e.(*remora.Map) {
 			e = m.Body
 		}
-		inlineErr(e.At(), "the result is a function (%s): a compiled program's results are arrays of numbers, booleans, characters or boxes", short(e))
+		inlineErr(e.At(), "the result is a function (%s): a compiled program's results are arrays of numbers, booleans, characters or boxes", remora.Short(e))
 	}
 	return r.e, nil
 }
@@ -152,25 +153,25 @@ func (in *inliner) fresh(x string) string {
 // through which the closure reaches it (transform's path).
 type inlBinding struct {
 	out    string
-	cell   *Arr
+	cell   *remora.Arr
 	lifted bool
 	fn     *inlClosure
-	frame  Shape // a function binding's: it is an array of fn over frame
+	frame  remora.Shape // a function binding's: it is an array of fn over frame
 }
 
 // inlClosure is a function known at compile time: a λ, Tλ or Iλ of the input
 // with the environment it was written in, or a primitive with the type
 // and index arguments it has been instantiated with so far.
 type inlClosure struct {
-	term Expr // *Lam, *TLam or *ILam; nil for a primitive
-	none bool // the closure of an empty array of functions: no function
+	term remora.Expr // *Lam, *TLam or *ILam; nil for a primitive
+	none bool        // the closure of an empty array of functions: no function
 	// alts and tag make a sum (inline_mimd.go): an array of distinct
 	// functions, defunctionalised.
 	alts    []*inlClosure
 	tag     *inlBinding
-	prim    *Prim
-	types   []Type
-	indices []Index
+	prim    *remora.Prim
+	types   []remora.Type
+	indices []remora.Index
 	env     *inlEnv
 }
 
@@ -179,7 +180,7 @@ type inlClosure struct {
 // of the output) in scope.
 type inlEnv struct {
 	vars *inlVars
-	ts   TypeSubst
+	ts   remora.TypeSubst
 }
 
 type inlVars struct {
@@ -201,32 +202,32 @@ func (e *inlEnv) lookup(x string) *inlBinding {
 	return nil
 }
 
-func (e *inlEnv) withTypes(xs []string, ts []Type) *inlEnv {
-	m := map[string]Type{}
+func (e *inlEnv) withTypes(xs []string, ts []remora.Type) *inlEnv {
+	m := map[string]remora.Type{}
 	for k, v := range e.ts.Types {
 		m[k] = v
 	}
 	for i, x := range xs {
 		m[x] = ts[i]
 	}
-	return &inlEnv{vars: e.vars, ts: TypeSubst{Types: m, Indices: e.ts.Indices}}
+	return &inlEnv{vars: e.vars, ts: remora.TypeSubst{Types: m, Indices: e.ts.Indices}}
 }
 
-func (e *inlEnv) withIndices(xs []string, is []Index) *inlEnv {
-	m := Subst{}
+func (e *inlEnv) withIndices(xs []string, is []remora.Index) *inlEnv {
+	m := remora.Subst{}
 	for k, v := range e.ts.Indices {
 		m[k] = v
 	}
 	for i, x := range xs {
 		m[x] = is[i]
 	}
-	return &inlEnv{vars: e.vars, ts: TypeSubst{Types: e.ts.Types, Indices: m}}
+	return &inlEnv{vars: e.vars, ts: remora.TypeSubst{Types: e.ts.Types, Indices: m}}
 }
 
-func (e *inlEnv) typ(t Type) Type     { return Canon(e.ts.Type(t)) }
-func (e *inlEnv) arr(t Type) *Arr     { return CanonArr(e.ts.Type(t)) }
-func (e *inlEnv) shape(s Shape) Shape { return e.ts.Indices.Shape(s) }
-func (e *inlEnv) index(ix Index) Index {
+func (e *inlEnv) typ(t remora.Type) remora.Type     { return remora.Canon(e.ts.Type(t)) }
+func (e *inlEnv) arr(t remora.Type) *remora.Arr     { return remora.CanonArr(e.ts.Type(t)) }
+func (e *inlEnv) shape(s remora.Shape) remora.Shape { return e.ts.Indices.Shape(s) }
+func (e *inlEnv) index(ix remora.Index) remora.Index {
 	return e.ts.Indices.Index(ix)
 }
 
@@ -234,22 +235,22 @@ func (e *inlEnv) index(ix Index) Index {
 // function: a let (a MAP over the empty frame), or an unbox.
 type inlWrap struct {
 	pos    semantics.Pos
-	params []Param
-	args   []Expr
-	unbox  *Unpack // its Body is set by around
+	params []remora.Param
+	args   []remora.Expr
+	unbox  *remora.Unpack // its Body is set by around
 }
 
-func (w inlWrap) around(body Expr, t *Arr) Expr {
+func (w inlWrap) around(body remora.Expr, t *remora.Arr) remora.Expr {
 	if w.unbox != nil {
 		u := *w.unbox
 		u.Body = body
 		return &u
 	}
-	return &Map{Pos: w.pos, Params: w.params, Args: w.args, Body: body, Type: t}
+	return &remora.Map{Pos: w.pos, Params: w.params, Args: w.args, Body: body, Type: t}
 }
 
 // inlWrapAll puts the prelude pre (outermost first) around e of type t.
-func inlWrapAll(pre []inlWrap, e Expr, t *Arr) Expr {
+func inlWrapAll(pre []inlWrap, e remora.Expr, t *remora.Arr) remora.Expr {
 	for i := len(pre) - 1; i >= 0; i-- {
 		e = pre[i].around(e, t)
 	}
@@ -257,7 +258,7 @@ func inlWrapAll(pre []inlWrap, e Expr, t *Arr) Expr {
 }
 
 // inlLet is the prelude binding the parameters to the arguments, if any.
-func inlLet(pos semantics.Pos, params []Param, args []Expr) []inlWrap {
+func inlLet(pos semantics.Pos, params []remora.Param, args []remora.Expr) []inlWrap {
 	if len(params) == 0 {
 		return nil
 	}
@@ -269,14 +270,14 @@ func inlLet(pos semantics.Pos, params []Param, args []Expr) []inlWrap {
 // inside the prelude pre.
 type inlFn struct {
 	pre   []inlWrap
-	frame Shape
+	frame remora.Shape
 	c     *inlClosure
 }
 
 // inlResult is a term inlined: an ordinary term e of type t, or a function.
 type inlResult struct {
-	e  Expr
-	t  *Arr
+	e  remora.Expr
+	t  *remora.Arr
 	fn *inlFn
 }
 
@@ -301,51 +302,51 @@ func inlConcat(ws ...[]inlWrap) []inlWrap {
 
 // isFnAtom reports whether an atom type is a function's: such values are
 // compiled away.
-func isFnAtom(t Type) bool {
+func isFnAtom(t remora.Type) bool {
 	switch t.(type) {
-	case *Fn, *Forall, *Pi:
+	case *remora.Fn, *remora.Forall, *remora.Pi:
 		return true
 	}
 	return false
 }
 
 // ordinary inlines a term that must be an ordinary array.
-func (in *inliner) ordinary(e Expr, env *inlEnv, what string) inlResult {
+func (in *inliner) ordinary(e remora.Expr, env *inlEnv, what string) inlResult {
 	r := in.inline(e, env)
 	if r.fn != nil {
-		inlineErr(e.At(), "%s is a function (%s), which cannot be compiled there", what, short(e))
+		inlineErr(e.At(), "%s is a function (%s), which cannot be compiled there", what, remora.Short(e))
 	}
 	return r
 }
 
 // function inlines a term that must be a function, a scalar one when
 // scalar is set.
-func (in *inliner) function(e Expr, env *inlEnv, scalar bool) *inlFn {
+func (in *inliner) function(e remora.Expr, env *inlEnv, scalar bool) *inlFn {
 	r := in.inline(e, env)
 	if r.fn == nil {
-		inlineErr(e.At(), "%s is not a function", short(e))
+		inlineErr(e.At(), "%s is not a function", remora.Short(e))
 	}
 	if scalar && r.fn.c.none {
-		inlineErr(e.At(), "%s is an empty array of functions, applied", short(e))
+		inlineErr(e.At(), "%s is an empty array of functions, applied", remora.Short(e))
 	}
 	if scalar && len(r.fn.frame) > 0 {
-		inlineErr(e.At(), "%s is a frame %s of functions applied without a MAP over it: run Explicitize first", short(e), r.fn.frame)
+		inlineErr(e.At(), "%s is a frame %s of functions applied without a MAP over it: run Explicitize first", remora.Short(e), r.fn.frame)
 	}
 	return r.fn
 }
 
-func (in *inliner) inline(e Expr, env *inlEnv) inlResult {
+func (in *inliner) inline(e remora.Expr, env *inlEnv) inlResult {
 	switch e := e.(type) {
-	case *Lit:
-		if e.V.Kind == KFunc {
-			inlineErr(e.Pos, "a function value %s cannot be compiled", short(e))
+	case *remora.Lit:
+		if e.V.Kind == remora.KFunc {
+			inlineErr(e.Pos, "a function value %s cannot be compiled", remora.Short(e))
 		}
-		elem := litAtomType(e.V)
-		if e.V.Kind == KBox && e.V.Len() > 0 {
-			elem = Canon(e.V.A[0].(*Box).Type)
+		elem := remora.LitAtomType(e.V)
+		if e.V.Kind == remora.KBox && e.V.Len() > 0 {
+			elem = remora.Canon(e.V.A[0].(*remora.Box).Type)
 		}
-		return inlResult{e: e, t: &Arr{Elem: elem, Shape: Dims(e.V.Shape...)}}
-	case *Var:
+		return inlResult{e: e, t: &remora.Arr{Elem: elem, Shape: remora.Dims(e.V.Shape...)}}
+	case *remora.Var:
 		b := env.lookup(e.Name)
 		switch {
 		case b == nil:
@@ -353,82 +354,82 @@ func (in *inliner) inline(e Expr, env *inlEnv) inlResult {
 		case b.fn != nil:
 			return inlResult{fn: &inlFn{frame: b.frame, c: b.fn}}
 		}
-		return inlResult{e: &Var{Pos: e.Pos, EndPos: e.EndPos, Name: b.out}, t: b.cell}
-	case *Prim:
+		return inlResult{e: &remora.Var{Pos: e.Pos, EndPos: e.EndPos, Name: b.out}, t: b.cell}
+	case *remora.Prim:
 		return inlResult{fn: &inlFn{c: &inlClosure{prim: e}}}
-	case *Lam, *TLam, *ILam:
+	case *remora.Lam, *remora.TLam, *remora.ILam:
 		return inlResult{fn: &inlFn{c: &inlClosure{term: e, env: env}}}
-	case *Frame:
+	case *remora.Frame:
 		return in.frame(e, env)
-	case *App:
+	case *remora.App:
 		return in.app(e, env)
-	case *TApp:
-		ts := make([]Type, len(e.Args))
+	case *remora.TApp:
+		ts := make([]remora.Type, len(e.Args))
 		for i, t := range e.Args {
 			ts[i] = env.typ(t)
 		}
 		return in.instantiate(e, e.Fn, ts, nil, env)
-	case *IApp:
-		is := make([]Index, len(e.Args))
+	case *remora.IApp:
+		is := make([]remora.Index, len(e.Args))
 		for i, ix := range e.Args {
 			is[i] = env.index(ix)
 		}
 		return in.instantiate(e, e.Fn, nil, is, env)
-	case *Pack:
+	case *remora.Pack:
 		b := in.ordinary(e.Body, env, "a box's contents")
-		is := make([]Index, len(e.Indices))
+		is := make([]remora.Index, len(e.Indices))
 		for i, ix := range e.Indices {
 			is[i] = env.index(ix)
 		}
-		sig := env.typ(e.Type).(*Sigma)
-		return inlResult{e: &Pack{Pos: e.Pos, EndPos: e.EndPos, Indices: is, Body: b.e, Type: sig}, t: &Arr{Elem: sig}}
-	case *Unpack:
+		sig := env.typ(e.Type).(*remora.Sigma)
+		return inlResult{e: &remora.Pack{Pos: e.Pos, EndPos: e.EndPos, Indices: is, Body: b.e, Type: sig}, t: &remora.Arr{Elem: sig}}
+	case *remora.Unpack:
 		return in.unpack(e, env)
-	case *LiftDim:
+	case *remora.LiftDim:
 		n := in.ordinary(e.N, env, "a lifted dimension")
 		d := in.fresh(e.D)
-		b := in.ordinary(e.Body, env.withIndices([]string{e.D}, []Index{NatIndex(NatVar(d))}), "a lift's body")
-		sig := &Sigma{Vars: []string{d}, Body: b.t}
-		return inlResult{e: &LiftDim{Pos: e.Pos, EndPos: e.EndPos, D: d, N: n.e, Body: b.e, Type: sig}, t: &Arr{Elem: sig}}
-	case *Reify:
+		b := in.ordinary(e.Body, env.withIndices([]string{e.D}, []remora.Index{remora.NatIndex(remora.NatVar(d))}), "a lift's body")
+		sig := &remora.Sigma{Vars: []string{d}, Body: b.t}
+		return inlResult{e: &remora.LiftDim{Pos: e.Pos, EndPos: e.EndPos, D: d, N: n.e, Body: b.e, Type: sig}, t: &remora.Arr{Elem: sig}}
+	case *remora.Reify:
 		ix := env.index(e.Index)
-		t := &Arr{Elem: Int}
+		t := &remora.Arr{Elem: remora.Int}
 		if ix.IsShape {
-			t = ArrOf(Int, int64(len(ix.S)))
+			t = remora.ArrOf(remora.Int, int64(len(ix.S)))
 		}
-		return inlResult{e: &Reify{Pos: e.Pos, EndPos: e.EndPos, Index: ix}, t: t}
-	case *Reshape:
+		return inlResult{e: &remora.Reify{Pos: e.Pos, EndPos: e.EndPos, Index: ix}, t: t}
+	case *remora.Reshape:
 		x := in.ordinary(e.E, env, "a reshaped array")
 		sh := env.shape(e.Shape)
-		t := &Arr{Elem: x.t.Elem, Shape: sh}
-		return inlResult{e: &Reshape{Pos: e.Pos, EndPos: e.EndPos, Shape: sh, E: x.e, Type: t}, t: t}
-	case *Map:
+		t := &remora.Arr{Elem: x.t.Elem, Shape: sh}
+		return inlResult{e: &remora.Reshape{Pos: e.Pos, EndPos: e.EndPos, Shape: sh, E: x.e, Type: t}, t: t}
+	case *remora.Map:
 		return in.mapIR(e, env)
-	case *Case:
+	case *remora.Case:
 		return in.caseIR(e, env)
-	case *Rep:
+	case *remora.Rep:
 		r := in.inline(e.E, env)
 		f := env.shape(e.Frame)
 		if r.fn != nil {
 			return inlResult{fn: in.repFn(r.fn, f, e.Pos)}
 		}
-		t := &Arr{Elem: r.t.Elem, Shape: f.Append(r.t.Shape)}
-		return inlResult{e: &Rep{Pos: e.Pos, EndPos: e.EndPos, Frame: f, E: r.e, Type: t}, t: t}
+		t := &remora.Arr{Elem: r.t.Elem, Shape: f.Append(r.t.Shape)}
+		return inlResult{e: &remora.Rep{Pos: e.Pos, EndPos: e.EndPos, Frame: f, E: r.e, Type: t}, t: t}
 	}
-	inlineErr(e.At(), "unexpected term %s", short(e))
+	inlineErr(e.At(), "unexpected term %s", remora.Short(e))
 	return inlResult{}
 }
 
 // frame inlines a frame: of arrays, or of functions (frameFn).
-func (in *inliner) frame(e *Frame, env *inlEnv) inlResult {
+func (in *inliner) frame(e *remora.Frame, env *inlEnv) inlResult {
 	if len(e.Elems) == 0 {
-		cell := env.arr(cellTypeOf(e))
+		cell := env.arr(remora.CellTypeOf(e))
 		if isFnAtom(cell.Elem) {
 			// No function to inline: a MAP over it runs no cell (mapIR).
-			return inlResult{fn: &inlFn{frame: Dims(e.Dims...).Append(cell.Shape), c: &inlClosure{none: true}}}
+			return inlResult{fn: &inlFn{frame: remora.Dims(e.Dims...).Append(cell.Shape), c: &inlClosure{none: true}}}
 		}
-		t := &Arr{Elem: cell.Elem, Shape: Dims(e.Dims...).Append(cell.Shape)}
-		return inlResult{e: &Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: e.Dims, Cell: cell, Type: t}, t: t}
+		t := &remora.Arr{Elem: cell.Elem, Shape: remora.Dims(e.Dims...).Append(cell.Shape)}
+		return inlResult{e: &remora.Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: e.Dims, Cell: cell, Type: t}, t: t}
 	}
 	rs := make([]inlResult, len(e.Elems))
 	for i, el := range e.Elems {
@@ -437,7 +438,7 @@ func (in *inliner) frame(e *Frame, env *inlEnv) inlResult {
 	if rs[0].fn != nil {
 		return inlResult{fn: in.frameFn(e, rs)}
 	}
-	n := &Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: e.Dims}
+	n := &remora.Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: e.Dims}
 	if e.Cell != nil {
 		n.Cell = env.typ(e.Cell)
 	}
@@ -445,12 +446,12 @@ func (in *inliner) frame(e *Frame, env *inlEnv) inlResult {
 		n.Elems = append(n.Elems, r.e)
 	}
 	cell := rs[0].t
-	n.Type = &Arr{Elem: cell.Elem, Shape: Dims(e.Dims...).Append(cell.Shape)}
+	n.Type = &remora.Arr{Elem: cell.Elem, Shape: remora.Dims(e.Dims...).Append(cell.Shape)}
 	return inlResult{e: n, t: n.Type}
 }
 
 // app inlines an application, whose arguments are its function's cells.
-func (in *inliner) app(e *App, env *inlEnv) inlResult {
+func (in *inliner) app(e *remora.App, env *inlEnv) inlResult {
 	f := in.function(e.Fn, env, true)
 	c := f.c
 	if c.alts != nil {
@@ -459,20 +460,20 @@ func (in *inliner) app(e *App, env *inlEnv) inlResult {
 	if c.prim != nil {
 		return in.primApp(e, env, c, f.pre)
 	}
-	lam, ok := c.term.(*Lam)
+	lam, ok := c.term.(*remora.Lam)
 	if !ok {
-		inlineErr(e.Pos, "%s is applied to terms before it is instantiated", short(c.term))
+		inlineErr(e.Pos, "%s is applied to terms before it is instantiated", remora.Short(c.term))
 	}
 	pre := f.pre
 	benv := c.env
-	var params []Param
-	var args []Expr
+	var params []remora.Param
+	var args []remora.Expr
 	for i, p := range lam.Params {
 		pt := c.env.arr(p.Type)
 		if isFnAtom(pt.Elem) {
 			a := in.function(e.Args[i], env, false)
 			if len(a.frame) != len(pt.Shape) {
-				inlineErr(e.Args[i].At(), "the argument is a frame %s of functions, the parameter's cells are %s: run Explicitize first", a.frame, TypeString(pt))
+				inlineErr(e.Args[i].At(), "the argument is a frame %s of functions, the parameter's cells are %s: run Explicitize first", a.frame, remora.TypeString(pt))
 			}
 			in.valueRestriction(pt, e.Args[i])
 			pre = inlConcat(pre, a.pre)
@@ -482,7 +483,7 @@ func (in *inliner) app(e *App, env *inlEnv) inlResult {
 		a := in.ordinary(e.Args[i], env, "an argument")
 		in.exactCell(e.Args[i], a.t, pt)
 		n := in.fresh(p.Name)
-		params = append(params, Param{Name: n, Type: pt})
+		params = append(params, remora.Param{Name: n, Type: pt})
 		args = append(args, a.e)
 		benv = benv.bind(p.Name, &inlBinding{out: n, cell: pt})
 	}
@@ -491,19 +492,19 @@ func (in *inliner) app(e *App, env *inlEnv) inlResult {
 
 // exactCell refuses an argument that is not exactly its parameter's cell:
 // the lifting is Explicitize's to make explicit.
-func (in *inliner) exactCell(a Expr, at, cell *Arr) {
-	if !Equal(at, cell) {
-		inlineErr(a.At(), "the argument has type %s, the parameter's cell type is %s: run Explicitize first", TypeString(at), TypeString(cell))
+func (in *inliner) exactCell(a remora.Expr, at, cell *remora.Arr) {
+	if !remora.Equal(at, cell) {
+		inlineErr(a.At(), "the argument has type %s, the parameter's cell type is %s: run Explicitize first", remora.TypeString(at), remora.TypeString(cell))
 	}
 }
 
 // valueRestriction is the paper's value restriction: a polymorphic
 // binding (of a Forall or Pi type) must be a syntactic value.
-func (in *inliner) valueRestriction(t *Arr, a Expr) {
+func (in *inliner) valueRestriction(t *remora.Arr, a remora.Expr) {
 	switch t.Elem.(type) {
-	case *Forall, *Pi:
+	case *remora.Forall, *remora.Pi:
 		if !isSyntacticValue(a) {
-			inlineErr(a.At(), "value restriction: %s is bound at the polymorphic type %s but is not a syntactic value (a λ, t-fn, i-fn, primitive, variable, or an instantiation of one)", short(a), TypeString(t))
+			inlineErr(a.At(), "value restriction: %s is bound at the polymorphic type %s but is not a syntactic value (a λ, t-fn, i-fn, primitive, variable, or an instantiation of one)", remora.Short(a), remora.TypeString(t))
 		}
 	}
 }
@@ -511,17 +512,17 @@ func (in *inliner) valueRestriction(t *Arr, a Expr) {
 // isSyntacticValue reports whether e is a value without evaluating: an
 // abstraction, a primitive, a variable, a literal, a type or index
 // application of one, or a frame or REP of values.
-func isSyntacticValue(e Expr) bool {
+func isSyntacticValue(e remora.Expr) bool {
 	switch e := e.(type) {
-	case *Lit, *Var, *Prim, *Lam, *TLam, *ILam:
+	case *remora.Lit, *remora.Var, *remora.Prim, *remora.Lam, *remora.TLam, *remora.ILam:
 		return true
-	case *TApp:
+	case *remora.TApp:
 		return isSyntacticValue(e.Fn)
-	case *IApp:
+	case *remora.IApp:
 		return isSyntacticValue(e.Fn)
-	case *Rep:
+	case *remora.Rep:
 		return isSyntacticValue(e.E)
-	case *Frame:
+	case *remora.Frame:
 		for _, el := range e.Elems {
 			if !isSyntacticValue(el) {
 				return false
@@ -535,8 +536,8 @@ func isSyntacticValue(e Expr) bool {
 // primApp inlines an application of a primitive: the arguments are
 // inlined in place; a function argument (the operator of the reduce, scan
 // and fold family) becomes a primitive or a closed λ.
-func (in *inliner) primApp(e *App, env *inlEnv, c *inlClosure, pre []inlWrap) inlResult {
-	ft, ok := instantiate(c.prim.Def.Type, c.indices, c.types).(*Fn)
+func (in *inliner) primApp(e *remora.App, env *inlEnv, c *inlClosure, pre []inlWrap) inlResult {
+	ft, ok := remora.Instantiate(c.prim.Def.Type, c.indices, c.types).(*remora.Fn)
 	if !ok {
 		inlineErr(e.Pos, "%s is applied to terms before it is instantiated", c.prim.Def.Name)
 	}
@@ -544,9 +545,9 @@ func (in *inliner) primApp(e *App, env *inlEnv, c *inlClosure, pre []inlWrap) in
 	// isOp reports whether argument i is the operator of the reduce, scan
 	// and fold family: one function, which stays a function.
 	isOp := func(i int) bool { return i == 0 && def.Fold != nil }
-	withFns := isFnAtom(CanonArr(ft.Ret).Elem)
+	withFns := isFnAtom(remora.CanonArr(ft.Ret).Elem)
 	for i, pt := range ft.Params {
-		withFns = withFns || !isOp(i) && isFnAtom(CanonArr(pt).Elem)
+		withFns = withFns || !isOp(i) && isFnAtom(remora.CanonArr(pt).Elem)
 	}
 	if withFns {
 		switch def.Name {
@@ -558,7 +559,7 @@ func (in *inliner) primApp(e *App, env *inlEnv, c *inlClosure, pre []inlWrap) in
 		case "length":
 			// length{τ | d @c} is d, whatever the items.
 			f := in.function(e.Args[0], env, false)
-			return inlResult{e: inlWrapAll(inlConcat(pre, f.pre), &Reify{Pos: e.Pos, EndPos: e.EndPos, Index: c.indices[0]}, &Arr{Elem: Int}), t: &Arr{Elem: Int}}
+			return inlResult{e: inlWrapAll(inlConcat(pre, f.pre), &remora.Reify{Pos: e.Pos, EndPos: e.EndPos, Index: c.indices[0]}, &remora.Arr{Elem: remora.Int}), t: &remora.Arr{Elem: remora.Int}}
 		}
 		what := "takes arrays of functions as data"
 		switch {
@@ -567,11 +568,11 @@ func (in *inliner) primApp(e *App, env *inlEnv, c *inlClosure, pre []inlWrap) in
 		case def.Fold != nil:
 			what = "computes with functions as its items or accumulators"
 		}
-		inlineErr(e.Pos, "%s %s, which cannot be compiled (functions are inlined, so each must be known where it is applied)", short(in.primTerm(c)), what)
+		inlineErr(e.Pos, "%s %s, which cannot be compiled (functions are inlined, so each must be known where it is applied)", remora.Short(in.primTerm(c)), what)
 	}
-	var args []Expr
+	var args []remora.Expr
 	for i, a := range e.Args {
-		pt := CanonArr(ft.Params[i])
+		pt := remora.CanonArr(ft.Params[i])
 		if isOp(i) {
 			f := in.function(a, env, true)
 			pre = inlConcat(pre, f.pre)
@@ -582,35 +583,35 @@ func (in *inliner) primApp(e *App, env *inlEnv, c *inlClosure, pre []inlWrap) in
 		in.exactCell(a, r.t, pt)
 		args = append(args, r.e)
 	}
-	t := CanonArr(ft.Ret)
+	t := remora.CanonArr(ft.Ret)
 	if e.Type != nil {
 		t = env.arr(e.Type)
 	}
-	return inlResult{e: inlWrapAll(pre, &App{Pos: e.Pos, EndPos: e.EndPos, Fn: in.primTerm(c), Args: args, Type: t}, t), t: t}
+	return inlResult{e: inlWrapAll(pre, &remora.App{Pos: e.Pos, EndPos: e.EndPos, Fn: in.primTerm(c), Args: args, Type: t}, t), t: t}
 }
 
 // operator is a primitive's function argument: the primitive, or the λ
 // with its body inlined, whose free variables are ordinary variables.
-func (in *inliner) operator(c *inlClosure, pos semantics.Pos) Expr {
+func (in *inliner) operator(c *inlClosure, pos semantics.Pos) remora.Expr {
 	if c.alts != nil {
 		return in.operatorSum(c, pos)
 	}
 	if c.prim != nil {
 		return in.primTerm(c)
 	}
-	lam, ok := c.term.(*Lam)
+	lam, ok := c.term.(*remora.Lam)
 	if !ok {
-		inlineErr(pos, "the operator %s is not instantiated", short(c.term))
+		inlineErr(pos, "the operator %s is not instantiated", remora.Short(c.term))
 	}
 	benv := c.env
-	n := &Lam{Pos: lam.Pos, EndPos: lam.EndPos}
+	n := &remora.Lam{Pos: lam.Pos, EndPos: lam.EndPos}
 	for _, p := range lam.Params {
 		pt := c.env.arr(p.Type)
 		if isFnAtom(pt.Elem) {
-			inlineErr(pos, "the operator %s takes functions, which cannot be compiled", short(lam))
+			inlineErr(pos, "the operator %s takes functions, which cannot be compiled", remora.Short(lam))
 		}
 		x := in.fresh(p.Name)
-		n.Params = append(n.Params, Param{Name: x, Type: pt})
+		n.Params = append(n.Params, remora.Param{Name: x, Type: pt})
 		benv = benv.bind(p.Name, &inlBinding{out: x, cell: pt})
 	}
 	b := in.ordinary(lam.Body, benv, "the operator's result")
@@ -619,14 +620,14 @@ func (in *inliner) operator(c *inlClosure, pos semantics.Pos) Expr {
 }
 
 // primTerm is an instantiated primitive as a term: f{τ … | ι …}.
-func (in *inliner) primTerm(c *inlClosure) Expr {
+func (in *inliner) primTerm(c *inlClosure) remora.Expr {
 	p := c.prim
-	var f Expr = &Prim{Pos: p.Pos, EndPos: p.EndPos, Def: p.Def}
+	var f remora.Expr = &remora.Prim{Pos: p.Pos, EndPos: p.EndPos, Def: p.Def}
 	if len(c.indices) > 0 {
-		f = &IApp{Pos: p.Pos, Fn: f, Args: c.indices}
+		f = &remora.IApp{Pos: p.Pos, Fn: f, Args: c.indices}
 	}
 	if len(c.types) > 0 {
-		f = &TApp{Pos: p.Pos, Fn: f, Args: c.types}
+		f = &remora.TApp{Pos: p.Pos, Fn: f, Args: c.types}
 	}
 	return f
 }
@@ -635,7 +636,7 @@ func (in *inliner) primTerm(c *inlClosure) Expr {
 // (is) of fn: a Tλ's or Iλ's body is inlined with its variables bound; a
 // primitive keeps the arguments, and is an array when they leave no
 // function (iota{ | [3]}).
-func (in *inliner) instantiate(e, fn Expr, ts []Type, is []Index, env *inlEnv) inlResult {
+func (in *inliner) instantiate(e, fn remora.Expr, ts []remora.Type, is []remora.Index, env *inlEnv) inlResult {
 	f := in.function(fn, env, true)
 	c := f.c
 	if c.alts != nil {
@@ -644,54 +645,54 @@ func (in *inliner) instantiate(e, fn Expr, ts []Type, is []Index, env *inlEnv) i
 	var r inlResult
 	switch t := c.term.(type) {
 	case nil:
-		nc := &inlClosure{prim: c.prim, types: append(append([]Type{}, c.types...), ts...), indices: append(append([]Index{}, c.indices...), is...)}
-		it := instantiate(c.prim.Def.Type, nc.indices, nc.types)
+		nc := &inlClosure{prim: c.prim, types: append(append([]remora.Type{}, c.types...), ts...), indices: append(append([]remora.Index{}, c.indices...), is...)}
+		it := remora.Instantiate(c.prim.Def.Type, nc.indices, nc.types)
 		if isFnAtom(it) {
 			r = inlResult{fn: &inlFn{c: nc}}
 		} else {
-			at := CanonArr(it)
+			at := remora.CanonArr(it)
 			r = inlResult{e: in.primTerm(nc), t: at}
 		}
-	case *TLam:
+	case *remora.TLam:
 		if ts == nil {
-			inlineErr(e.At(), "%s is a type abstraction, given indices", short(t))
+			inlineErr(e.At(), "%s is a type abstraction, given indices", remora.Short(t))
 		}
 		r = in.inline(t.Body, c.env.withTypes(t.Vars, ts))
-	case *ILam:
+	case *remora.ILam:
 		if is == nil {
-			inlineErr(e.At(), "%s is an index abstraction, given types", short(t))
+			inlineErr(e.At(), "%s is an index abstraction, given types", remora.Short(t))
 		}
 		r = in.inline(t.Body, c.env.withIndices(t.Vars, is))
 	default:
-		inlineErr(e.At(), "%s cannot be instantiated", short(c.term))
+		inlineErr(e.At(), "%s cannot be instantiated", remora.Short(c.term))
 	}
 	return inlPrepend(f.pre, r)
 }
 
 // unpack inlines an unbox; one whose body is a function is a prelude
 // binding of that function.
-func (in *inliner) unpack(e *Unpack, env *inlEnv) inlResult {
+func (in *inliner) unpack(e *remora.Unpack, env *inlEnv) inlResult {
 	box := in.ordinary(e.Box, env, "a box")
-	sig, ok := box.t.Elem.(*Sigma)
+	sig, ok := box.t.Elem.(*remora.Sigma)
 	if !ok || len(box.t.Shape) > 0 || len(sig.Vars) != len(e.IVars) {
-		inlineErr(e.Pos, "unbox of %s, of type %s, which is not one box", short(e.Box), TypeString(box.t))
+		inlineErr(e.Pos, "unbox of %s, of type %s, which is not one box", remora.Short(e.Box), remora.TypeString(box.t))
 	}
 	ivars := make([]string, len(e.IVars))
-	is := make([]Index, len(e.IVars))
-	sub := Subst{}
+	is := make([]remora.Index, len(e.IVars))
+	sub := remora.Subst{}
 	for i, v := range e.IVars {
 		ivars[i] = in.fresh(v)
-		if IsShapeVar(v) {
-			is[i] = ShapeIndex(ShapeVar(ivars[i]))
+		if remora.IsShapeVar(v) {
+			is[i] = remora.ShapeIndex(remora.ShapeVar(ivars[i]))
 		} else {
-			is[i] = NatIndex(NatVar(ivars[i]))
+			is[i] = remora.NatIndex(remora.NatVar(ivars[i]))
 		}
 		sub[sig.Vars[i]] = is[i]
 	}
-	xt := CanonArr(TypeSubst{Indices: sub}.Type(sig.Body))
+	xt := remora.CanonArr(remora.TypeSubst{Indices: sub}.Type(sig.Body))
 	x := in.fresh(e.X)
 	benv := env.withIndices(e.IVars, is).bind(e.X, &inlBinding{out: x, cell: xt})
-	u := &Unpack{Pos: e.Pos, EndPos: e.EndPos, IVars: ivars, X: x, Box: box.e}
+	u := &remora.Unpack{Pos: e.Pos, EndPos: e.EndPos, IVars: ivars, X: x, Box: box.e}
 	body := in.inline(e.Body, benv)
 	if body.fn != nil {
 		return inlPrepend([]inlWrap{{pos: e.Pos, unbox: u}}, body)
@@ -704,11 +705,11 @@ func (in *inliner) unpack(e *Unpack, env *inlEnv) inlResult {
 // function of its argument's cells: the values that vary over the frame
 // (the closure's lifted bindings) become more parameters of the MAP. A
 // MAP whose body is a function is an array of functions (mapFn).
-func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
+func (in *inliner) mapIR(e *remora.Map, env *inlEnv) inlResult {
 	frame := env.shape(e.Frame)
 	var pre []inlWrap
-	var params []Param
-	var args []Expr
+	var params []remora.Param
+	var args []remora.Expr
 	benv := env
 	noCells := false
 	for i, p := range e.Params {
@@ -730,7 +731,7 @@ func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
 		}
 		a := in.ordinary(e.Args[i], env, "a MAP argument")
 		n := in.fresh(p.Name)
-		params = append(params, Param{Name: n, Type: pt})
+		params = append(params, remora.Param{Name: n, Type: pt})
 		args = append(args, a.e)
 		benv = benv.bind(p.Name, &inlBinding{out: n, cell: pt})
 	}
@@ -740,10 +741,10 @@ func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
 	body := in.inline(e.Body, benv)
 	switch {
 	case body.fn == nil:
-		t := &Arr{Elem: body.t.Elem, Shape: frame.Append(body.t.Shape)}
+		t := &remora.Arr{Elem: body.t.Elem, Shape: frame.Append(body.t.Shape)}
 		m := body.e
 		if len(frame) > 0 || len(params) > 0 {
-			m = &Map{Pos: e.Pos, EndPos: e.EndPos, Frame: frame, Params: params, Args: args, Body: body.e, Type: t}
+			m = &remora.Map{Pos: e.Pos, EndPos: e.EndPos, Frame: frame, Params: params, Args: args, Body: body.e, Type: t}
 		}
 		return inlResult{e: inlWrapAll(pre, m, t), t: t}
 	case len(frame) == 0:
@@ -756,28 +757,28 @@ func (in *inliner) mapIR(e *Map, env *inlEnv) inlResult {
 // array of functions: its body, which would apply them, runs for no cell,
 // and the MAP is the empty array of its type (its arguments are still
 // evaluated, in a let).
-func (in *inliner) noCells(e *Map, env *inlEnv, frame Shape, pre []inlWrap, params []Param, args []Expr) inlResult {
+func (in *inliner) noCells(e *remora.Map, env *inlEnv, frame remora.Shape, pre []inlWrap, params []remora.Param, args []remora.Expr) inlResult {
 	t := env.arr(e.Type)
 	fds, ok := frame.Const()
-	if !ok || product(fds) != 0 {
+	if !ok || remora.Product(fds) != 0 {
 		inlineErr(e.Pos, "an empty array of functions mapped over the frame %s, not known to be empty, cannot be compiled", frame)
 	}
-	var lets []Param
+	var lets []remora.Param
 	for _, p := range params {
-		pt := p.Type.(*Arr)
-		lets = append(lets, Param{Name: in.fresh(p.Name), Type: &Arr{Elem: pt.Elem, Shape: frame.Append(pt.Shape)}})
+		pt := p.Type.(*remora.Arr)
+		lets = append(lets, remora.Param{Name: in.fresh(p.Name), Type: &remora.Arr{Elem: pt.Elem, Shape: frame.Append(pt.Shape)}})
 	}
 	pre = inlConcat(pre, inlLet(e.Pos, lets, args))
 	if isFnAtom(t.Elem) {
 		return inlResult{fn: &inlFn{pre: pre, frame: t.Shape, c: &inlClosure{none: true}}}
 	}
-	cell := &Arr{Elem: t.Elem, Shape: t.Shape[len(frame):]}
-	return inlResult{e: inlWrapAll(pre, &Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: fds, Cell: cell, Type: t}, t), t: t}
+	cell := &remora.Arr{Elem: t.Elem, Shape: t.Shape[len(frame):]}
+	return inlResult{e: inlWrapAll(pre, &remora.Frame{Pos: e.Pos, EndPos: e.EndPos, Dims: fds, Cell: cell, Type: t}, t), t: t}
 }
 
 // emptyShape reports whether a shape has no positions, as far as its
 // constant dimensions tell.
-func emptyShape(s Shape) bool {
+func emptyShape(s remora.Shape) bool {
 	for _, it := range s {
 		if it.Var == "" && it.Dim.IsConst() && it.Dim.Const == 0 {
 			return true
@@ -791,17 +792,17 @@ func emptyShape(s Shape) bool {
 // scalar function: cell is []): every lifted binding of its closure
 // becomes a parameter of the MAP, bound to the lifted array, and the
 // closure sees its cells.
-func (in *inliner) cells(f *inlFn, cell Shape, pos semantics.Pos) ([]Param, []Expr, *inlClosure) {
-	var params []Param
-	var args []Expr
-	c := in.transform(f.c, nil, func(_ string, b *inlBinding, path Shape) *inlBinding {
+func (in *inliner) cells(f *inlFn, cell remora.Shape, pos semantics.Pos) ([]remora.Param, []remora.Expr, *inlClosure) {
+	var params []remora.Param
+	var args []remora.Expr
+	c := in.transform(f.c, nil, func(_ string, b *inlBinding, path remora.Shape) *inlBinding {
 		if !b.lifted {
 			return b
 		}
 		inner := cell.Append(path)
 		n := in.fresh(b.out)
-		params = append(params, Param{Name: n, Type: &Arr{Elem: b.cell.Elem, Shape: inner.Append(b.cell.Shape)}})
-		args = append(args, &Var{Pos: pos, Name: b.out})
+		params = append(params, remora.Param{Name: n, Type: &remora.Arr{Elem: b.cell.Elem, Shape: inner.Append(b.cell.Shape)}})
+		args = append(args, &remora.Var{Pos: pos, Name: b.out})
 		return &inlBinding{out: n, cell: b.cell, lifted: len(inner) > 0}
 	})
 	return params, args, c
@@ -816,7 +817,7 @@ func (in *inliner) cells(f *inlFn, cell Shape, pos semantics.Pos) ([]Param, []Ex
 // literals), so that those MAPs do not compute them again. (A cell's work that no captured value depends on is not
 // kept: a function does not need it, and Remora's only effect is going
 // wrong, which Simplify does not keep either.)
-func (in *inliner) mapFn(e *Map, frame Shape, pre []inlWrap, params []Param, args []Expr, body *inlFn) *inlFn {
+func (in *inliner) mapFn(e *remora.Map, frame remora.Shape, pre []inlWrap, params []remora.Param, args []remora.Expr, body *inlFn) *inlFn {
 	inside := map[string]bool{}
 	for _, p := range params {
 		inside[p.Name] = true
@@ -838,41 +839,41 @@ func (in *inliner) mapFn(e *Map, frame Shape, pre []inlWrap, params []Param, arg
 	}
 	var outer inlWrap
 	outer.pos = e.Pos
-	mapArgs := make([]Expr, len(args))
+	mapArgs := make([]remora.Expr, len(args))
 	for i, p := range params {
 		switch a := args[i].(type) {
-		case *Var:
+		case *remora.Var:
 			// Nothing to compute again: use the variable itself.
-			mapArgs[i] = &Var{Pos: a.Pos, EndPos: a.EndPos, Name: a.Name}
+			mapArgs[i] = &remora.Var{Pos: a.Pos, EndPos: a.EndPos, Name: a.Name}
 			continue
-		case *Lit:
-			mapArgs[i] = &Lit{Pos: a.Pos, EndPos: a.EndPos, V: a.V}
+		case *remora.Lit:
+			mapArgs[i] = &remora.Lit{Pos: a.Pos, EndPos: a.EndPos, V: a.V}
 			continue
 		}
 		n := in.fresh(p.Name)
-		outer.params = append(outer.params, Param{Name: n, Type: &Arr{Elem: p.Type.(*Arr).Elem, Shape: frame.Append(p.Type.(*Arr).Shape)}})
+		outer.params = append(outer.params, remora.Param{Name: n, Type: &remora.Arr{Elem: p.Type.(*remora.Arr).Elem, Shape: frame.Append(p.Type.(*remora.Arr).Shape)}})
 		outer.args = append(outer.args, args[i])
-		mapArgs[i] = &Var{Pos: e.Pos, Name: n}
+		mapArgs[i] = &remora.Var{Pos: e.Pos, Name: n}
 	}
 	var lifts inlWrap
 	lifts.pos = e.Pos
-	c := in.transform(body.c, nil, func(_ string, b *inlBinding, path Shape) *inlBinding {
+	c := in.transform(body.c, nil, func(_ string, b *inlBinding, path remora.Shape) *inlBinding {
 		if !b.lifted && !inside[b.out] {
 			return b
 		}
 		inner := body.frame.Append(path)
-		vt := &Arr{Elem: b.cell.Elem, Shape: inner.Append(b.cell.Shape)}
+		vt := &remora.Arr{Elem: b.cell.Elem, Shape: inner.Append(b.cell.Shape)}
 		if mentions(vt, unboxed) {
-			inlineErr(e.Pos, "the functions made over the frame %s capture %s of type %s, whose shape is unboxed in each cell: a ragged array cannot be compiled", frame, b.out, TypeString(vt))
+			inlineErr(e.Pos, "the functions made over the frame %s capture %s of type %s, whose shape is unboxed in each cell: a ragged array cannot be compiled", frame, b.out, remora.TypeString(vt))
 		}
-		var v Expr = &Var{Pos: e.Pos, Name: b.out}
+		var v remora.Expr = &remora.Var{Pos: e.Pos, Name: b.out}
 		if !b.lifted && len(inner) > 0 {
-			v = &Rep{Pos: e.Pos, Frame: inner, E: v, Type: vt}
+			v = &remora.Rep{Pos: e.Pos, Frame: inner, E: v, Type: vt}
 		}
-		t := &Arr{Elem: vt.Elem, Shape: frame.Append(vt.Shape)}
-		m := &Map{Pos: e.Pos, EndPos: e.EndPos, Frame: frame, Params: params, Args: mapArgs, Body: inlWrapAll(body.pre, v, vt), Type: t}
+		t := &remora.Arr{Elem: vt.Elem, Shape: frame.Append(vt.Shape)}
+		m := &remora.Map{Pos: e.Pos, EndPos: e.EndPos, Frame: frame, Params: params, Args: mapArgs, Body: inlWrapAll(body.pre, v, vt), Type: t}
 		n := in.fresh(b.out)
-		lifts.params = append(lifts.params, Param{Name: n, Type: t})
+		lifts.params = append(lifts.params, remora.Param{Name: n, Type: t})
 		lifts.args = append(lifts.args, m)
 		return &inlBinding{out: n, cell: b.cell, lifted: true}
 	})
@@ -900,14 +901,14 @@ func (in *inliner) sameShapes(c *inlClosure, unboxed map[string]bool, pos semant
 		for _, x := range in.typeNames(c.term) {
 			free := map[string]bool{}
 			if t, ok := c.env.ts.Types[x]; ok {
-				freeIndexVars(t, free)
+				remora.FreeIndexVars(t, free)
 			}
 			if ix, ok := c.env.ts.Indices[x]; ok {
-				ix.freeVars(free)
+				ix.FreeVars(free)
 			}
 			for v := range free {
 				if unboxed[v] {
-					inlineErr(pos, "the functions made over this frame depend on the index %s unboxed in each cell (%s), which cannot be compiled", v, short(c.term))
+					inlineErr(pos, "the functions made over this frame depend on the index %s unboxed in each cell (%s), which cannot be compiled", v, remora.Short(c.term))
 				}
 			}
 		}
@@ -921,9 +922,9 @@ func (in *inliner) sameShapes(c *inlClosure, unboxed map[string]bool, pos semant
 }
 
 // mentions reports whether t mentions an index variable of vs.
-func mentions(t Type, vs map[string]bool) bool {
+func mentions(t remora.Type, vs map[string]bool) bool {
 	free := map[string]bool{}
-	freeIndexVars(t, free)
+	remora.FreeIndexVars(t, free)
 	for v := range free {
 		if vs[v] {
 			return true
@@ -934,20 +935,20 @@ func mentions(t Type, vs map[string]bool) bool {
 
 // repFn is (REP [F] f) of an array of functions: the same function over
 // the larger frame, its lifted values replicated.
-func (in *inliner) repFn(f *inlFn, frame Shape, pos semantics.Pos) *inlFn {
+func (in *inliner) repFn(f *inlFn, frame remora.Shape, pos semantics.Pos) *inlFn {
 	if len(frame) == 0 {
 		return f
 	}
 	var lets inlWrap
 	lets.pos = pos
-	c := in.transform(f.c, nil, func(_ string, b *inlBinding, path Shape) *inlBinding {
+	c := in.transform(f.c, nil, func(_ string, b *inlBinding, path remora.Shape) *inlBinding {
 		if !b.lifted {
 			return b
 		}
-		t := &Arr{Elem: b.cell.Elem, Shape: frame.Append(f.frame).Append(path).Append(b.cell.Shape)}
+		t := &remora.Arr{Elem: b.cell.Elem, Shape: frame.Append(f.frame).Append(path).Append(b.cell.Shape)}
 		n := in.fresh(b.out)
-		lets.params = append(lets.params, Param{Name: n, Type: t})
-		lets.args = append(lets.args, &Rep{Pos: pos, Frame: frame, E: &Var{Pos: pos, Name: b.out}, Type: t})
+		lets.params = append(lets.params, remora.Param{Name: n, Type: t})
+		lets.args = append(lets.args, &remora.Rep{Pos: pos, Frame: frame, E: &remora.Var{Pos: pos, Name: b.out}, Type: t})
 		return &inlBinding{out: n, cell: b.cell, lifted: true}
 	})
 	return &inlFn{pre: inlConcat(f.pre, inlLet(pos, lets.params, lets.args)), frame: frame.Append(f.frame), c: c}
@@ -956,7 +957,7 @@ func (in *inliner) repFn(f *inlFn, frame Shape, pos semantics.Pos) *inlFn {
 // frameFn is a frame of functions: one array of functions, whose
 // elements' captured values may differ and become frames of those
 // values; distinct functions (MIMD) make a sum (mergeDistinct).
-func (in *inliner) frameFn(e *Frame, rs []inlResult) *inlFn {
+func (in *inliner) frameFn(e *remora.Frame, rs []inlResult) *inlFn {
 	if len(e.Dims) == 0 {
 		return rs[0].fn
 	}
@@ -971,19 +972,19 @@ func (in *inliner) frameFn(e *Frame, rs []inlResult) *inlFn {
 	inner := rs[0].fn.frame
 	if none {
 		// One element is empty, so all are (they have one shape).
-		return &inlFn{pre: pre, frame: Dims(e.Dims...).Append(inner), c: cs[0]}
+		return &inlFn{pre: pre, frame: remora.Dims(e.Dims...).Append(inner), c: cs[0]}
 	}
 	var lets inlWrap
 	lets.pos = e.Pos
 	c := in.mergeDistinct(e, cs, inner, &lets)
-	return &inlFn{pre: inlConcat(pre, inlLet(e.Pos, lets.params, lets.args)), frame: Dims(e.Dims...).Append(inner), c: c}
+	return &inlFn{pre: inlConcat(pre, inlLet(e.Pos, lets.params, lets.args)), frame: remora.Dims(e.Dims...).Append(inner), c: c}
 }
 
 // merge makes one closure of the closures cs of a frame's elements (each
 // an array of functions of frame inner): their code must be the same;
 // the ordinary values they capture become frames of those values, bound
 // in lets.
-func (in *inliner) merge(e *Frame, cs []*inlClosure, inner Shape, lets *inlWrap) *inlClosure {
+func (in *inliner) merge(e *remora.Frame, cs []*inlClosure, inner remora.Shape, lets *inlWrap) *inlClosure {
 	c0 := cs[0]
 	for _, c := range cs[1:] {
 		if !in.sameCode(c0, c) {
@@ -1023,17 +1024,17 @@ func (in *inliner) merge(e *Frame, cs []*inlClosure, inner Shape, lets *inlWrap)
 			continue
 		}
 		cell := bs[0].cell
-		vt := &Arr{Elem: cell.Elem, Shape: inner.Append(cell.Shape)}
-		f := &Frame{Pos: e.Pos, Dims: e.Dims, Type: &Arr{Elem: cell.Elem, Shape: Dims(e.Dims...).Append(vt.Shape)}}
+		vt := &remora.Arr{Elem: cell.Elem, Shape: inner.Append(cell.Shape)}
+		f := &remora.Frame{Pos: e.Pos, Dims: e.Dims, Type: &remora.Arr{Elem: cell.Elem, Shape: remora.Dims(e.Dims...).Append(vt.Shape)}}
 		for _, b := range bs {
-			var v Expr = &Var{Pos: e.Pos, Name: b.out}
+			var v remora.Expr = &remora.Var{Pos: e.Pos, Name: b.out}
 			if !b.lifted && len(inner) > 0 {
-				v = &Rep{Pos: e.Pos, Frame: inner, E: v, Type: vt}
+				v = &remora.Rep{Pos: e.Pos, Frame: inner, E: v, Type: vt}
 			}
 			f.Elems = append(f.Elems, v)
 		}
 		n := in.fresh(bs[0].out)
-		lets.params = append(lets.params, Param{Name: n, Type: f.Type})
+		lets.params = append(lets.params, remora.Param{Name: n, Type: f.Type})
 		lets.args = append(lets.args, f)
 		env = env.bind(x, &inlBinding{out: n, cell: cell, lifted: true})
 	}
@@ -1066,7 +1067,7 @@ func (in *inliner) sameCode(a, b *inlClosure) bool {
 			return false
 		}
 		for i := range a.types {
-			if !Equal(a.types[i], b.types[i]) {
+			if !remora.Equal(a.types[i], b.types[i]) {
 				return false
 			}
 		}
@@ -1077,13 +1078,13 @@ func (in *inliner) sameCode(a, b *inlClosure) bool {
 		}
 		return true
 	}
-	if a.term != b.term && ExprString(a.term) != ExprString(b.term) {
+	if a.term != b.term && remora.ExprString(a.term) != remora.ExprString(b.term) {
 		return false
 	}
 	for _, x := range in.typeNames(a.term) {
 		ta, oka := a.env.ts.Types[x]
 		tb, okb := b.env.ts.Types[x]
-		if oka != okb || oka && !Equal(ta, tb) {
+		if oka != okb || oka && !remora.Equal(ta, tb) {
 			return false
 		}
 		ia, oka := a.env.ts.Indices[x]
@@ -1113,9 +1114,9 @@ func (in *inliner) describe(c *inlClosure) string {
 		return in.describeSum(c)
 	}
 	if c.term == nil {
-		return ExprString(in.primTerm(c))
+		return remora.ExprString(in.primTerm(c))
 	}
-	return short(c.term)
+	return remora.Short(c.term)
 }
 
 // transform rebuilds the closure c with every ordinary binding b it
@@ -1123,7 +1124,7 @@ func (in *inliner) describe(c *inlClosure) string {
 // too: path is the frames of the function variables between c and b.
 // Each binding met on several paths is replaced once per path, and each
 // closure rebuilt once per path.
-func (in *inliner) transform(c *inlClosure, path Shape, f func(x string, b *inlBinding, path Shape) *inlBinding) *inlClosure {
+func (in *inliner) transform(c *inlClosure, path remora.Shape, f func(x string, b *inlBinding, path remora.Shape) *inlBinding) *inlClosure {
 	type key struct {
 		c    *inlClosure
 		b    *inlBinding
@@ -1131,9 +1132,9 @@ func (in *inliner) transform(c *inlClosure, path Shape, f func(x string, b *inlB
 	}
 	memo := map[key]*inlClosure{}
 	seen := map[key]*inlBinding{}
-	var walk func(c *inlClosure, path Shape) *inlClosure
+	var walk func(c *inlClosure, path remora.Shape) *inlClosure
 	// binding is f's replacement of the ordinary binding b, once per path.
-	binding := func(x string, b *inlBinding, path Shape) *inlBinding {
+	binding := func(x string, b *inlBinding, path remora.Shape) *inlBinding {
 		bk := key{b: b, path: path.String()}
 		r, ok := seen[bk]
 		if !ok {
@@ -1142,7 +1143,7 @@ func (in *inliner) transform(c *inlClosure, path Shape, f func(x string, b *inlB
 		}
 		return r
 	}
-	walk = func(c *inlClosure, path Shape) *inlClosure {
+	walk = func(c *inlClosure, path remora.Shape) *inlClosure {
 		if c.term == nil && c.alts == nil {
 			return c
 		}
@@ -1194,15 +1195,15 @@ func (in *inliner) transform(c *inlClosure, path Shape, f func(x string, b *inlB
 }
 
 // freeVars is the free term variables of a term, in order of appearance.
-func (in *inliner) freeVars(e Expr) []string {
+func (in *inliner) freeVars(e remora.Expr) []string {
 	if vs, ok := in.free[e]; ok {
 		return vs
 	}
 	var out []string
 	seen := map[string]bool{}
 	bound := map[string]int{}
-	var walk func(e Expr)
-	bindIn := func(xs []string, body Expr) {
+	var walk func(e remora.Expr)
+	bindIn := func(xs []string, body remora.Expr) {
 		for _, x := range xs {
 			bound[x]++
 		}
@@ -1211,28 +1212,28 @@ func (in *inliner) freeVars(e Expr) []string {
 			bound[x]--
 		}
 	}
-	walk = func(e Expr) {
+	walk = func(e remora.Expr) {
 		switch e := e.(type) {
-		case *Var:
+		case *remora.Var:
 			if bound[e.Name] == 0 && !seen[e.Name] {
 				seen[e.Name] = true
 				out = append(out, e.Name)
 			}
-		case *Lam:
-			bindIn(namesOf(e.Params), e.Body)
-		case *Map:
+		case *remora.Lam:
+			bindIn(remora.NamesOf(e.Params), e.Body)
+		case *remora.Map:
 			for _, a := range e.Args {
 				walk(a)
 			}
-			bindIn(namesOf(e.Params), e.Body)
-		case *Unpack:
+			bindIn(remora.NamesOf(e.Params), e.Body)
+		case *remora.Unpack:
 			walk(e.Box)
 			bindIn([]string{e.X}, e.Body)
-		case *Let:
+		case *remora.Let:
 			walk(e.Val)
 			bindIn([]string{e.X}, e.Body)
 		default:
-			for _, c := range subterms(e) {
+			for _, c := range remora.Subterms(e) {
 				walk(c)
 			}
 		}
@@ -1245,63 +1246,63 @@ func (in *inliner) freeVars(e Expr) []string {
 // typeNames is the type and index variables a term's annotations mention
 // (free in each annotation; bound ones of the term among them, which only
 // makes sameCode stricter).
-func (in *inliner) typeNames(e Expr) []string {
+func (in *inliner) typeNames(e remora.Expr) []string {
 	if vs, ok := in.names[e]; ok {
 		return vs
 	}
 	set := map[string]bool{}
-	ty := func(t Type) {
+	ty := func(t remora.Type) {
 		if t != nil {
-			freeTypeVars(t, set)
-			freeIndexVars(t, set)
+			remora.FreeTypeVars(t, set)
+			remora.FreeIndexVars(t, set)
 		}
 	}
-	ix := func(i Index) { i.freeVars(set) }
-	var walk func(e Expr)
-	walk = func(e Expr) {
+	ix := func(i remora.Index) { i.FreeVars(set) }
+	var walk func(e remora.Expr)
+	walk = func(e remora.Expr) {
 		switch e := e.(type) {
-		case *Frame:
+		case *remora.Frame:
 			ty(e.Cell)
 			if e.Type != nil {
 				ty(e.Type)
 			}
-		case *Lam:
+		case *remora.Lam:
 			for _, p := range e.Params {
 				ty(p.Type)
 			}
 			if e.Ret != nil {
 				ty(e.Ret)
 			}
-		case *App:
+		case *remora.App:
 			if e.Type != nil {
 				ty(e.Type)
 			}
-		case *TApp:
+		case *remora.TApp:
 			for _, t := range e.Args {
 				ty(t)
 			}
-		case *IApp:
+		case *remora.IApp:
 			for _, i := range e.Args {
 				ix(i)
 			}
-		case *Pack:
+		case *remora.Pack:
 			for _, i := range e.Indices {
 				ix(i)
 			}
 			ty(e.Type)
-		case *Reify:
+		case *remora.Reify:
 			ix(e.Index)
-		case *Reshape:
-			ix(ShapeIndex(e.Shape))
-		case *Map:
-			ix(ShapeIndex(e.Frame))
+		case *remora.Reshape:
+			ix(remora.ShapeIndex(e.Shape))
+		case *remora.Map:
+			ix(remora.ShapeIndex(e.Frame))
 			for _, p := range e.Params {
 				ty(p.Type)
 			}
-		case *Rep:
-			ix(ShapeIndex(e.Frame))
+		case *remora.Rep:
+			ix(remora.ShapeIndex(e.Frame))
 		}
-		for _, c := range subterms(e) {
+		for _, c := range remora.Subterms(e) {
 			walk(c)
 		}
 	}
@@ -1315,33 +1316,33 @@ func (in *inliner) typeNames(e Expr) []string {
 }
 
 // inlReserveNames adds every term and index variable name of e to set.
-func inlReserveNames(e Expr, set map[string]bool) {
+func inlReserveNames(e remora.Expr, set map[string]bool) {
 	switch e := e.(type) {
-	case *Var:
+	case *remora.Var:
 		set[e.Name] = true
-	case *Lam:
+	case *remora.Lam:
 		for _, p := range e.Params {
 			set[p.Name] = true
 		}
-	case *Map:
+	case *remora.Map:
 		for _, p := range e.Params {
 			set[p.Name] = true
 		}
-	case *ILam:
+	case *remora.ILam:
 		for _, v := range e.Vars {
 			set[v] = true
 		}
-	case *Unpack:
+	case *remora.Unpack:
 		set[e.X] = true
 		for _, v := range e.IVars {
 			set[v] = true
 		}
-	case *Let:
+	case *remora.Let:
 		set[e.X] = true
-	case *LiftDim:
+	case *remora.LiftDim:
 		set[e.D] = true
 	}
-	for _, c := range subterms(e) {
+	for _, c := range remora.Subterms(e) {
 		inlReserveNames(c, set)
 	}
 }

@@ -1,6 +1,9 @@
-package remora
+package ir
 
-import "github.com/arraysem/arraysem/internal/mutant"
+import (
+	"github.com/arraysem/arraysem/internal/mutant"
+	"github.com/arraysem/arraysem/remora"
+)
 
 // Simplify is the stage of §4.5 of "Remora Compiler — A Master's Project": standard
 // optimisations on the inlined IR, which is first order and has no
@@ -41,12 +44,12 @@ import "github.com/arraysem/arraysem/internal/mutant"
 // copy of its input first, to have every annotation it reads (the types
 // of applications and MAPs); an input that does not check is returned as
 // it is, for the driver's re-check to report.
-func Simplify(p *Program) *Program {
-	q := &Program{File: p.File, Exprs: append([]Expr{}, p.Exprs...)}
-	if _, err := Check(q, nil); err != nil {
+func Simplify(p *remora.Program) *remora.Program {
+	q := &remora.Program{File: p.File, Exprs: append([]remora.Expr{}, p.Exprs...)}
+	if _, err := remora.Check(q, nil); err != nil {
 		return p
 	}
-	out := &Program{File: p.File, Types: q.Types}
+	out := &remora.Program{File: p.File, Types: q.Types}
 	for _, e := range q.Exprs {
 		out.Exprs = append(out.Exprs, simplifyExpr(e, simplifications))
 	}
@@ -56,7 +59,7 @@ func Simplify(p *Program) *Program {
 // simplification is one optimisation of Simplify, by name.
 type simplification struct {
 	name string
-	run  func(Expr) Expr
+	run  func(remora.Expr) remora.Expr
 }
 
 // simplifications are Simplify's optimisations in the order a round runs
@@ -80,13 +83,13 @@ var simplifications = []simplification{
 const maxRounds = 32
 
 // simplifyExpr runs the rounds of opts on e until one changes nothing.
-func simplifyExpr(e Expr, opts []simplification) Expr {
-	text := ExprString(e)
+func simplifyExpr(e remora.Expr, opts []simplification) remora.Expr {
+	text := remora.ExprString(e)
 	for range maxRounds {
 		for _, o := range opts {
 			e = o.run(e)
 		}
-		t := ExprString(e)
+		t := remora.ExprString(e)
 		if t == text {
 			break
 		}
@@ -131,24 +134,24 @@ var totalPrims = map[string]bool{
 // which add no way of going wrong of their own. Anything else (a λ
 // applied, a lift of a run-time number, which is stuck when negative) is
 // taken to fail.
-func CanFail(e Expr) bool {
+func CanFail(e remora.Expr) bool {
 	switch e := e.(type) {
-	case *Var, *Lit, *Prim, *Reify, *Lam, *TLam, *ILam:
+	case *remora.Var, *remora.Lit, *remora.Prim, *remora.Reify, *remora.Lam, *remora.TLam, *remora.ILam:
 		return false
-	case *TApp, *IApp:
+	case *remora.TApp, *remora.IApp:
 		// An instantiation is a value, except iota's: the array itself.
-		def, ixs, ok := primOf(e)
+		def, ixs, ok := remora.PrimOf(e)
 		if !ok {
 			return true
 		}
 		return def.Name == "iota" && !sizedTotal(ixs)
-	case *App:
+	case *remora.App:
 		for _, a := range e.Args {
 			if CanFail(a) {
 				return true
 			}
 		}
-		def, ixs, ok := primOf(e.Fn)
+		def, ixs, ok := remora.PrimOf(e.Fn)
 		switch {
 		case !ok:
 			return true
@@ -160,24 +163,24 @@ func CanFail(e Expr) bool {
 			return !foldTotal(def, e.Args)
 		}
 		return true
-	case *Frame:
+	case *remora.Frame:
 		return anyCanFail(e.Elems)
-	case *Map:
+	case *remora.Map:
 		return anyCanFail(e.Args) || CanFail(e.Body)
-	case *Rep:
+	case *remora.Rep:
 		return CanFail(e.E)
-	case *Reshape:
+	case *remora.Reshape:
 		return CanFail(e.E)
-	case *Pack:
+	case *remora.Pack:
 		return CanFail(e.Body)
-	case *Unpack:
+	case *remora.Unpack:
 		return CanFail(e.Box) || CanFail(e.Body)
-	case *LiftDim:
+	case *remora.LiftDim:
 		return !isNonNegativeInt(e.N) || CanFail(e.Body)
-	case *Case:
+	case *remora.Case:
 		// The tag is in range where Inline makes a CASE; a literal
 		// tag out of range is stuck.
-		if l, ok := e.Tag.(*Lit); ok && (l.V.I[0] < 0 || l.V.I[0] >= int64(len(e.Alts))) {
+		if l, ok := e.Tag.(*remora.Lit); ok && (l.V.I[0] < 0 || l.V.I[0] >= int64(len(e.Alts))) {
 			return true
 		}
 		return CanFail(e.Tag) || anyCanFail(e.Alts)
@@ -185,7 +188,7 @@ func CanFail(e Expr) bool {
 	return true
 }
 
-func anyCanFail(es []Expr) bool {
+func anyCanFail(es []remora.Expr) bool {
 	for _, e := range es {
 		if CanFail(e) {
 			return true
@@ -194,30 +197,10 @@ func anyCanFail(es []Expr) bool {
 	return false
 }
 
-// primOf is the primitive of a primitive or its instantiation (Inline
-// leaves a primitive's type and index applications around it), with its
-// index arguments.
-func primOf(e Expr) (*PrimDef, []Index, bool) {
-	var ixs []Index
-	for {
-		switch f := e.(type) {
-		case *Prim:
-			return f.Def, ixs, true
-		case *TApp:
-			e = f.Fn
-		case *IApp:
-			ixs = append(append([]Index{}, f.Args...), ixs...)
-			e = f.Fn
-		default:
-			return nil, nil, false
-		}
-	}
-}
-
 // sizedTotal reports whether iota's or replicate's instantiation (iota{ |
 // @s}, replicate{t | @s @c}) makes an array whose size is known and
 // fits: their δ-rules go wrong only when the size overflows.
-func sizedTotal(ixs []Index) bool {
+func sizedTotal(ixs []remora.Index) bool {
 	var dims []int64
 	for _, ix := range ixs {
 		if !ix.IsShape {
@@ -229,7 +212,7 @@ func sizedTotal(ixs []Index) bool {
 		}
 		dims = append(dims, ds...)
 	}
-	_, err := checkedProduct(dims)
+	_, err := remora.CheckedProduct(dims)
 	return len(ixs) > 0 && err == nil
 }
 
@@ -237,48 +220,48 @@ func sizedTotal(ixs []Index) bool {
 // go wrong: it takes an initial value (reduce and iscan are stuck on no
 // items, which their types rule out but their δ-rules still check), and
 // its operator is a total primitive.
-func foldTotal(def *PrimDef, args []Expr) bool {
+func foldTotal(def *remora.PrimDef, args []remora.Expr) bool {
 	if !def.Fold.TakesInit() || len(args) == 0 {
 		return false
 	}
-	op, _, ok := primOf(args[0])
+	op, _, ok := remora.PrimOf(args[0])
 	return ok && totalPrims[op.Name]
 }
 
 // isNonNegativeInt reports whether e is an int literal ≥ 0 (a lift of it
 // cannot be stuck).
-func isNonNegativeInt(e Expr) bool {
-	l, ok := e.(*Lit)
-	return ok && l.V.Kind == KInt && len(l.V.Shape) == 0 && l.V.I[0] >= 0
+func isNonNegativeInt(e remora.Expr) bool {
+	l, ok := e.(*remora.Lit)
+	return ok && l.V.Kind == remora.KInt && len(l.V.Shape) == 0 && l.V.I[0] >= 0
 }
 
 // ---------------------------------------------------------------------
 // The term structure: subterms in evaluation order, and what binds them.
 
 // binders are the term and index variables e binds around its child i.
-func binders(e Expr, i int) (terms, indices []string) {
+func binders(e remora.Expr, i int) (terms, indices []string) {
 	switch e := e.(type) {
-	case *Lam:
-		return namesOf(e.Params), nil
-	case *TLam, *ILam:
+	case *remora.Lam:
+		return remora.NamesOf(e.Params), nil
+	case *remora.TLam, *remora.ILam:
 		// Type variables are kept with the index variables: the names
 		// are distinct, and capture of either is refused alike.
-		return nil, abstractionVars(e)
-	case *Unpack:
+		return nil, remora.AbstractionVars(e)
+	case *remora.Unpack:
 		if i == 1 {
 			return []string{e.X}, e.IVars
 		}
-	case *Let:
+	case *remora.Let:
 		if i == 1 {
 			return []string{e.X}, nil
 		}
-	case *LiftDim:
+	case *remora.LiftDim:
 		if i == 1 {
 			return nil, []string{e.D}
 		}
-	case *Map:
+	case *remora.Map:
 		if i == len(e.Args) {
-			return namesOf(e.Params), nil
+			return remora.NamesOf(e.Params), nil
 		}
 	}
 	return nil, nil
@@ -289,40 +272,40 @@ func binders(e Expr, i int) (terms, indices []string) {
 // body (a MAP's over a non-empty frame: once per cell, perhaps never) and
 // a CASE's alternative (once or never). So nothing moves into a CASE's
 // alternative or out of one.
-func delayed(e Expr, i int) bool {
+func delayed(e remora.Expr, i int) bool {
 	switch e := e.(type) {
-	case *Lam, *TLam, *ILam:
+	case *remora.Lam, *remora.TLam, *remora.ILam:
 		return true
-	case *Map:
+	case *remora.Map:
 		return i == len(e.Args) && len(e.Frame) > 0
-	case *Case:
+	case *remora.Case:
 		return i > 0
 	}
 	return false
 }
 
 // isLet reports whether e is a MAP over the empty frame: a let.
-func isLet(e Expr) (*Map, bool) {
-	m, ok := e.(*Map)
+func isLet(e remora.Expr) (*remora.Map, bool) {
+	m, ok := e.(*remora.Map)
 	return m, ok && len(m.Frame) == 0
 }
 
 // rewrite rebuilds e bottom up, applying f to each node after its
 // children; nodes whose children f leaves alone are kept, not copied.
-func rewrite(e Expr, f func(Expr) Expr) Expr {
-	kids := subterms(e)
-	var nk []Expr
+func rewrite(e remora.Expr, f func(remora.Expr) remora.Expr) remora.Expr {
+	kids := remora.Subterms(e)
+	var nk []remora.Expr
 	for i, k := range kids {
 		r := rewrite(k, f)
 		if r != k && nk == nil {
-			nk = append([]Expr{}, kids...)
+			nk = append([]remora.Expr{}, kids...)
 		}
 		if nk != nil {
 			nk[i] = r
 		}
 	}
 	if nk != nil {
-		e = withSubterms(e, nk)
+		e = remora.WithSubterms(e, nk)
 	}
 	return f(e)
 }
@@ -332,13 +315,13 @@ func rewrite(e Expr, f func(Expr) Expr) Expr {
 
 // freeVars adds e's free term variables to terms and its free index (and
 // type) variables, those of its annotations included, to indices.
-func freeVars(e Expr, terms, indices map[string]bool) {
-	if v, ok := e.(*Var); ok {
+func freeVars(e remora.Expr, terms, indices map[string]bool) {
+	if v, ok := e.(*remora.Var); ok {
 		terms[v.Name] = true
 		return
 	}
 	annotationVars(e, indices)
-	for i, k := range subterms(e) {
+	for i, k := range remora.Subterms(e) {
 		bt, bi := binders(e, i)
 		if len(bt) == 0 && len(bi) == 0 {
 			freeVars(k, terms, indices)
@@ -365,80 +348,80 @@ func freeVars(e Expr, terms, indices map[string]bool) {
 // annotations (types, frames, index arguments) to set; all are in the
 // scope around e. (Inline's output has no type variables; its input
 // may.)
-func annotationVars(e Expr, set map[string]bool) {
-	ty := func(t Type) {
+func annotationVars(e remora.Expr, set map[string]bool) {
+	ty := func(t remora.Type) {
 		if t != nil {
-			freeIndexVars(t, set)
-			freeTypeVars(t, set)
+			remora.FreeIndexVars(t, set)
+			remora.FreeTypeVars(t, set)
 		}
 	}
-	arr := func(t *Arr) {
+	arr := func(t *remora.Arr) {
 		if t != nil {
 			ty(t)
 		}
 	}
-	shape := func(s Shape) { ShapeIndex(s).freeVars(set) }
+	shape := func(s remora.Shape) { remora.ShapeIndex(s).FreeVars(set) }
 	switch e := e.(type) {
-	case *Frame:
+	case *remora.Frame:
 		ty(e.Cell)
 		arr(e.Type)
-	case *Lam:
+	case *remora.Lam:
 		for _, p := range e.Params {
 			ty(p.Type)
 		}
 		arr(e.Ret)
-	case *App:
+	case *remora.App:
 		arr(e.Type)
-	case *TApp:
+	case *remora.TApp:
 		for _, t := range e.Args {
 			ty(t)
 		}
-	case *IApp:
+	case *remora.IApp:
 		for _, ix := range e.Args {
-			ix.freeVars(set)
+			ix.FreeVars(set)
 		}
-	case *Pack:
+	case *remora.Pack:
 		for _, ix := range e.Indices {
-			ix.freeVars(set)
+			ix.FreeVars(set)
 		}
 		if e.Type != nil {
 			ty(e.Type)
 		}
-	case *Let:
+	case *remora.Let:
 		ty(e.T)
-	case *LiftDim:
+	case *remora.LiftDim:
 		if e.Type != nil {
 			ty(e.Type)
 		}
-	case *Reify:
-		e.Index.freeVars(set)
-	case *Reshape:
+	case *remora.Reify:
+		e.Index.FreeVars(set)
+	case *remora.Reshape:
 		shape(e.Shape)
 		arr(e.Type)
-	case *Map:
+	case *remora.Map:
 		shape(e.Frame)
 		for _, p := range e.Params {
 			ty(p.Type)
 		}
 		arr(e.Type)
-	case *Rep:
+	case *remora.Rep:
 		shape(e.Frame)
 		arr(e.Type)
-	case *Case:
+	case *remora.Case:
 		arr(e.Type)
 	}
 }
 
 // uses counts the free occurrences of the variable x in e.
-func uses(e Expr, x string) int {
-	if v, ok := e.(*Var); ok {
+func uses(e remora.Expr, x string) int {
+	if v, ok := e.(*remora.Var); ok {
 		if v.Name == x {
 			return 1
 		}
 		return 0
 	}
 	n := 0
-	for i, k := range subterms(e) {
+	for i, k := range remora.Subterms(e) {
 		if bt, _ := binders(e, i); hasName(bt, x) {
 			continue
 		}
@@ -469,19 +452,19 @@ func intersects(xs []string, set map[string]bool) bool {
 // when an occurrence is under a binder of one of v's free term variables
 // or of an index variable of v's annotations or of x's type (vIdx): v
 // would be captured, or seen at a type that names another variable.
-func subst(e Expr, x string, v Expr, vTerms, vIdx map[string]bool) (Expr, bool) {
+func subst(e remora.Expr, x string, v remora.Expr, vTerms, vIdx map[string]bool) (remora.Expr, bool) {
 	return substUnder(e, x, v, vTerms, vIdx, false)
 }
 
-func substUnder(e Expr, x string, v Expr, vTerms, vIdx map[string]bool, captured bool) (Expr, bool) {
-	if w, ok := e.(*Var); ok {
+func substUnder(e remora.Expr, x string, v remora.Expr, vTerms, vIdx map[string]bool, captured bool) (remora.Expr, bool) {
+	if w, ok := e.(*remora.Var); ok {
 		if w.Name != x {
 			return e, true
 		}
 		return v, !captured
 	}
-	kids := subterms(e)
-	var nk []Expr
+	kids := remora.Subterms(e)
+	var nk []remora.Expr
 	for i, k := range kids {
 		bt, bi := binders(e, i)
 		if hasName(bt, x) {
@@ -492,7 +475,7 @@ func substUnder(e Expr, x string, v Expr, vTerms, vIdx map[string]bool, captured
 			return nil, false
 		}
 		if r != k && nk == nil {
-			nk = append([]Expr{}, kids...)
+			nk = append([]remora.Expr{}, kids...)
 		}
 		if nk != nil {
 			nk[i] = r
@@ -501,17 +484,17 @@ func substUnder(e Expr, x string, v Expr, vTerms, vIdx map[string]bool, captured
 	if nk == nil {
 		return e, true
 	}
-	return withSubterms(e, nk), true
+	return remora.WithSubterms(e, nk), true
 }
 
 // bindingSubst substitutes the value v of a binding of x (of type t) in
 // e, with the capture checks of subst.
-func bindingSubst(e Expr, x string, t Type, v Expr) (Expr, bool) {
+func bindingSubst(e remora.Expr, x string, t remora.Type, v remora.Expr) (remora.Expr, bool) {
 	vt, vi := map[string]bool{}, map[string]bool{}
 	freeVars(v, vt, vi)
 	if t != nil {
-		freeIndexVars(t, vi)
-		freeTypeVars(t, vi)
+		remora.FreeIndexVars(t, vi)
+		remora.FreeTypeVars(t, vi)
 	}
 	return subst(e, x, v, vt, vi)
 }
@@ -528,7 +511,7 @@ type site struct {
 
 // useSite finds the one free occurrence of x in e, walking e in
 // evaluation order.
-func useSite(e Expr, x string) site {
+func useSite(e remora.Expr, x string) site {
 	w := &siteWalker{x: x}
 	w.walk(e, false)
 	return w.site
@@ -540,13 +523,13 @@ type siteWalker struct {
 	site   site
 }
 
-func (w *siteWalker) walk(e Expr, loop bool) bool {
-	if v, ok := e.(*Var); ok && v.Name == w.x {
+func (w *siteWalker) walk(e remora.Expr, loop bool) bool {
+	if v, ok := e.(*remora.Var); ok && v.Name == w.x {
 		w.site = site{found: true, loop: loop, failBefore: w.failed}
 		return true
 	}
-	for i, k := range subterms(e) {
-		if l, ok := e.(*LiftDim); ok && i == 1 && !isNonNegativeInt(l.N) {
+	for i, k := range remora.Subterms(e) {
+		if l, ok := e.(*remora.LiftDim); ok && i == 1 && !isNonNegativeInt(l.N) {
 			w.failed = true // lift-dim is stuck on a negative number, before its body
 		}
 		d := delayed(e, i)
@@ -572,43 +555,43 @@ func (w *siteWalker) walk(e Expr, loop bool) bool {
 // run time), when the result is not an array of a base type, and when it
 // has more than maxFoldAtoms atoms: a literal that large makes the
 // program bigger, not faster.
-func foldConstants(e Expr) Expr {
-	return rewrite(e, func(e Expr) Expr {
-		if r, ok := e.(*Reify); ok {
+func foldConstants(e remora.Expr) remora.Expr {
+	return rewrite(e, func(e remora.Expr) remora.Expr {
+		if r, ok := e.(*remora.Reify); ok {
 			// A constant index reified is a literal.
 			set := map[string]bool{}
-			r.Index.freeVars(set)
+			r.Index.FreeVars(set)
 			if len(set) > 0 {
 				return e
 			}
-			return &Lit{Pos: r.Pos, EndPos: r.EndPos, V: reify(r.Index)}
+			return &remora.Lit{Pos: r.Pos, EndPos: r.EndPos, V: remora.ReifyIndex(r.Index)}
 		}
-		if c, ok := e.(*Case); ok {
+		if c, ok := e.(*remora.Case); ok {
 			// A CASE of a known tag is the alternative it selects.
-			if l, ok := c.Tag.(*Lit); ok {
-				if alt, err := caseAlt(c, l.V); err == nil {
+			if l, ok := c.Tag.(*remora.Lit); ok {
+				if alt, err := remora.CaseAlt(c, l.V); err == nil {
 					return alt
 				}
 			}
 			return e
 		}
-		a, ok := e.(*App)
+		a, ok := e.(*remora.App)
 		if !ok || a.Type == nil || !closedType(a.Type) {
 			return e
 		}
-		if _, _, ok := primOf(a.Fn); !ok || !closedFn(a.Fn) {
+		if _, _, ok := remora.PrimOf(a.Fn); !ok || !closedFn(a.Fn) {
 			return e
 		}
 		for _, x := range a.Args {
-			if _, ok := x.(*Lit); !ok && !closedFn(x) {
+			if _, ok := x.(*remora.Lit); !ok && !closedFn(x) {
 				return e
 			}
 		}
 		v, err := evalClosed(a)
-		if err != nil || v.Kind > KChar || v.Len() > maxFoldAtoms {
+		if err != nil || v.Kind > remora.KChar || v.Len() > maxFoldAtoms {
 			return e
 		}
-		return &Lit{Pos: a.Pos, EndPos: a.EndPos, V: v}
+		return &remora.Lit{Pos: a.Pos, EndPos: a.EndPos, V: v}
 	})
 }
 
@@ -617,13 +600,13 @@ const maxFoldAtoms = 64
 
 // evalClosed runs a closed term, turning a panic of a δ-rule on a term
 // it was not made for into an error (folding then declines).
-func evalClosed(e Expr) (v *Value, err error) {
+func evalClosed(e remora.Expr) (v *remora.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = nil, errPanicked
 		}
 	}()
-	return EvalExpr(e, nil)
+	return remora.EvalExpr(e, nil)
 }
 
 type panicked struct{}
@@ -633,30 +616,30 @@ func (panicked) Error() string { return "the evaluation panicked" }
 var errPanicked error = panicked{}
 
 // closedType reports whether t has no type or index variables.
-func closedType(t Type) bool {
+func closedType(t remora.Type) bool {
 	iv, tv := map[string]bool{}, map[string]bool{}
-	freeIndexVars(t, iv)
-	freeTypeVars(t, tv)
+	remora.FreeIndexVars(t, iv)
+	remora.FreeTypeVars(t, tv)
 	return len(iv) == 0 && len(tv) == 0
 }
 
 // closedFn reports whether a primitive's instantiation is at constant
 // indices and closed types.
-func closedFn(e Expr) bool {
+func closedFn(e remora.Expr) bool {
 	switch f := e.(type) {
-	case *Prim:
+	case *remora.Prim:
 		return true
-	case *TApp:
+	case *remora.TApp:
 		for _, t := range f.Args {
 			if !closedType(t) {
 				return false
 			}
 		}
 		return closedFn(f.Fn)
-	case *IApp:
+	case *remora.IApp:
 		set := map[string]bool{}
 		for _, ix := range f.Args {
-			ix.freeVars(set)
+			ix.FreeVars(set)
 		}
 		return len(set) == 0 && closedFn(f.Fn)
 	}
@@ -672,9 +655,9 @@ func closedFn(e Expr) bool {
 // is bindReplicated's. A substitution that would capture (the variable is
 // rebound between the binding and a use, or is one of the MAP's own
 // parameters) is declined.
-func propagateCopies(e Expr) Expr {
-	return rewrite(e, func(e Expr) Expr {
-		m, ok := e.(*Map)
+func propagateCopies(e remora.Expr) remora.Expr {
+	return rewrite(e, func(e remora.Expr) remora.Expr {
+		m, ok := e.(*remora.Map)
 		if !ok {
 			return e
 		}
@@ -700,8 +683,8 @@ func propagateCopies(e Expr) Expr {
 // once, even over an empty frame), and the replicated array is not
 // built. e now runs before the loop's earlier arguments: when it can go
 // wrong, none of them may.
-func bindReplicated(m *Map, i int) (Expr, bool) {
-	r, ok := m.Args[i].(*Rep)
+func bindReplicated(m *remora.Map, i int) (remora.Expr, bool) {
+	r, ok := m.Args[i].(*remora.Rep)
 	if !ok || len(m.Frame) == 0 || !r.Frame.Equal(m.Frame) || m.Type == nil {
 		return nil, false
 	}
@@ -709,33 +692,33 @@ func bindReplicated(m *Map, i int) (Expr, bool) {
 		return nil, false
 	}
 	p := m.Params[i]
-	v := &Var{Pos: r.E.At(), EndPos: r.E.End(), Name: Fresh("r")}
+	v := &remora.Var{Pos: r.E.At(), EndPos: r.E.End(), Name: remora.Fresh("r")}
 	body, ok := bindingSubst(m.Body, p.Name, p.Type, v)
 	if !ok {
 		return nil, false
 	}
-	return &Map{Pos: r.Pos, EndPos: r.EndPos, Params: []Param{{Name: v.Name, Type: p.Type}}, Args: []Expr{r.E},
+	return &remora.Map{Pos: r.Pos, EndPos: r.EndPos, Params: []remora.Param{{Name: v.Name, Type: p.Type}}, Args: []remora.Expr{r.E},
 		Body: dropParam(m, i, body), Type: m.Type}, true
 }
 
 // copyOf is what a MAP's argument a makes its parameter in every cell, when
 // that is a variable or a scalar literal: a itself in a let, v for
 // (REP [F] v) over the MAP's frame F. Else nil.
-func copyOf(m *Map, a Expr) Expr {
+func copyOf(m *remora.Map, a remora.Expr) remora.Expr {
 	if len(m.Frame) == 0 {
-		if _, ok := a.(*Var); ok {
+		if _, ok := a.(*remora.Var); ok {
 			return a
 		}
 		return nil
 	}
-	r, ok := a.(*Rep)
+	r, ok := a.(*remora.Rep)
 	if !ok || !r.Frame.Equal(m.Frame) {
 		return nil
 	}
 	switch v := r.E.(type) {
-	case *Var:
+	case *remora.Var:
 		return v
-	case *Lit:
+	case *remora.Lit:
 		if len(v.V.Shape) == 0 {
 			return v
 		}
@@ -746,10 +729,10 @@ func copyOf(m *Map, a Expr) Expr {
 // replaceParam drops the MAP's parameter i, replacing it by v in the
 // body (the caller has decided that v may move there), unless v would be
 // captured: by the MAP's own parameters, or by a binder at a use.
-func replaceParam(m *Map, i int, v Expr) (Expr, bool) {
+func replaceParam(m *remora.Map, i int, v remora.Expr) (remora.Expr, bool) {
 	vt, vi := map[string]bool{}, map[string]bool{}
 	freeVars(v, vt, vi)
-	if intersects(namesOf(m.Params), vt) {
+	if intersects(remora.NamesOf(m.Params), vt) {
 		return nil, false
 	}
 	body, ok := bindingSubst(m.Body, m.Params[i].Name, m.Params[i].Type, v)
@@ -760,10 +743,10 @@ func replaceParam(m *Map, i int, v Expr) (Expr, bool) {
 }
 
 // dropParam is m without its parameter i, with the body body.
-func dropParam(m *Map, i int, body Expr) *Map {
+func dropParam(m *remora.Map, i int, body remora.Expr) *remora.Map {
 	n := *m
-	n.Params = append(append([]Param{}, m.Params[:i]...), m.Params[i+1:]...)
-	n.Args = append(append([]Expr{}, m.Args[:i]...), m.Args[i+1:]...)
+	n.Params = append(append([]remora.Param{}, m.Params[:i]...), m.Params[i+1:]...)
+	n.Args = append(append([]remora.Expr{}, m.Args[:i]...), m.Args[i+1:]...)
 	n.Body = body
 	return &n
 }
@@ -772,14 +755,14 @@ func dropParam(m *Map, i int, body Expr) *Map {
 // every use, in loops too: a scalar is no work to repeat. (A let-bound
 // variable is propagateCopies'; an array literal moves only to a single
 // use, by inlineSingleUse, so that it is not built once per use.)
-func inlineValues(e Expr) Expr {
-	return rewrite(e, func(e Expr) Expr {
+func inlineValues(e remora.Expr) remora.Expr {
+	return rewrite(e, func(e remora.Expr) remora.Expr {
 		m, ok := isLet(e)
 		if !ok {
 			return e
 		}
 		for i, a := range m.Args {
-			if l, ok := a.(*Lit); ok && len(l.V.Shape) == 0 {
+			if l, ok := a.(*remora.Lit); ok && len(l.V.Shape) == 0 {
 				if r, ok := replaceParam(m, i, l); ok {
 					return r
 				}
@@ -797,8 +780,8 @@ func inlineValues(e Expr) Expr {
 // let's later arguments nor anything its body evaluates before the use
 // can go wrong. It declines too when the value would be captured at the
 // use, or by the let's own parameters.
-func inlineSingleUse(e Expr) Expr {
-	return rewrite(e, func(e Expr) Expr {
+func inlineSingleUse(e remora.Expr) remora.Expr {
+	return rewrite(e, func(e remora.Expr) remora.Expr {
 		m, ok := isLet(e)
 		if !ok {
 			return e
@@ -826,9 +809,9 @@ func inlineSingleUse(e Expr) Expr {
 // removeDeadBindings drops a MAP's parameter that its body does not use,
 // with its argument — unless the argument can go wrong: the program
 // would then no longer go wrong where it did.
-func removeDeadBindings(e Expr) Expr {
-	return rewrite(e, func(e Expr) Expr {
-		m, ok := e.(*Map)
+func removeDeadBindings(e remora.Expr) remora.Expr {
+	return rewrite(e, func(e remora.Expr) remora.Expr {
+		m, ok := e.(*remora.Map)
 		if !ok {
 			return e
 		}
@@ -847,9 +830,9 @@ func removeDeadBindings(e Expr) Expr {
 // or literal (bound outside it, so the same in every cell) is that
 // replicated over the frame, a REP, which evaluates it even when the
 // frame is empty — harmless for what cannot go wrong.
-func removeTrivialMaps(e Expr) Expr {
-	return rewrite(e, func(e Expr) Expr {
-		m, ok := e.(*Map)
+func removeTrivialMaps(e remora.Expr) remora.Expr {
+	return rewrite(e, func(e remora.Expr) remora.Expr {
+		m, ok := e.(*remora.Map)
 		if !ok {
 			return e
 		}
@@ -857,13 +840,13 @@ func removeTrivialMaps(e Expr) Expr {
 		case len(m.Frame) == 0 && len(m.Params) == 0:
 			return m.Body
 		case len(m.Frame) == 0 && len(m.Params) == 1:
-			if v, ok := m.Body.(*Var); ok && v.Name == m.Params[0].Name {
+			if v, ok := m.Body.(*remora.Var); ok && v.Name == m.Params[0].Name {
 				return m.Args[0]
 			}
 		case len(m.Frame) > 0 && len(m.Params) == 0 && m.Type != nil:
 			switch m.Body.(type) {
-			case *Var, *Lit:
-				return &Rep{Pos: m.Pos, EndPos: m.EndPos, Frame: m.Frame, E: m.Body, Type: m.Type}
+			case *remora.Var, *remora.Lit:
+				return &remora.Rep{Pos: m.Pos, EndPos: m.EndPos, Frame: m.Frame, E: m.Body, Type: m.Type}
 			}
 		}
 		return e
@@ -890,12 +873,12 @@ func removeTrivialMaps(e Expr) Expr {
 // REP, frame (not of literals only) or reshape whose type is an array of
 // a base type; variables, literals and function values are not work to
 // move.
-func hoistInvariants(e Expr) Expr {
-	return rewrite(e, func(e Expr) Expr {
+func hoistInvariants(e remora.Expr) remora.Expr {
+	return rewrite(e, func(e remora.Expr) remora.Expr {
 		switch e := e.(type) {
-		case *Map:
+		case *remora.Map:
 			return hoistFromLoop(e)
-		case *App:
+		case *remora.App:
 			return hoistFromOperators(e)
 		}
 		return e
@@ -903,7 +886,7 @@ func hoistInvariants(e Expr) Expr {
 }
 
 // hoistFromLoop hoists out of the loop m.
-func hoistFromLoop(m *Map) Expr {
+func hoistFromLoop(m *remora.Map) remora.Expr {
 	if len(m.Frame) == 0 || m.Type == nil {
 		return m
 	}
@@ -929,14 +912,14 @@ func hoistFromLoop(m *Map) Expr {
 // never, on no items: only computations that cannot go wrong leave them,
 // bound in a let around the application. A λ is an operator only there in
 // Inline's output.
-func hoistFromOperators(a *App) Expr {
-	if def, _, ok := primOf(a.Fn); !ok || def.Fold == nil || a.Type == nil {
+func hoistFromOperators(a *remora.App) remora.Expr {
+	if def, _, ok := remora.PrimOf(a.Fn); !ok || def.Fold == nil || a.Type == nil {
 		return a
 	}
 	var out []hoisted
-	var args []Expr
+	var args []remora.Expr
 	for i, x := range a.Args {
-		l, ok := x.(*Lam)
+		l, ok := x.(*remora.Lam)
 		if !ok {
 			continue
 		}
@@ -949,7 +932,7 @@ func hoistFromOperators(a *App) Expr {
 			continue
 		}
 		if args == nil {
-			args = append([]Expr{}, a.Args...)
+			args = append([]remora.Expr{}, a.Args...)
 		}
 		nl := *l
 		nl.Body = body
@@ -967,20 +950,20 @@ func hoistFromOperators(a *App) Expr {
 // letsAround binds the hoisted computations in lets around body (of type
 // t), one let each, the first outermost: they run in the order they were
 // found in.
-func letsAround(hs []hoisted, body Expr, t *Arr) Expr {
+func letsAround(hs []hoisted, body remora.Expr, t *remora.Arr) remora.Expr {
 	out := body
 	for i := len(hs) - 1; i >= 0; i-- {
 		c := hs[i]
-		out = &Map{Pos: c.e.At(), EndPos: c.e.End(), Params: []Param{{Name: c.name, Type: c.t}}, Args: []Expr{c.e}, Body: out, Type: t}
+		out = &remora.Map{Pos: c.e.At(), EndPos: c.e.End(), Params: []remora.Param{{Name: c.name, Type: c.t}}, Args: []remora.Expr{c.e}, Body: out, Type: t}
 	}
 	return out
 }
 
 // allLits reports whether a frame's elements are literals (none too): the
 // frame is a literal itself, not work to move.
-func allLits(es []Expr) bool {
+func allLits(es []remora.Expr) bool {
 	for _, e := range es {
-		if _, ok := e.(*Lit); !ok {
+		if _, ok := e.(*remora.Lit); !ok {
 			return false
 		}
 	}
@@ -989,7 +972,7 @@ func allLits(es []Expr) bool {
 
 // knownPositive reports whether a frame's dimensions are constants above
 // zero: a loop over it runs its body at least once.
-func knownPositive(f Shape) bool {
+func knownPositive(f remora.Shape) bool {
 	ds, ok := f.Const()
 	if !ok {
 		return false
@@ -1015,20 +998,20 @@ type hoister struct {
 
 type hoisted struct {
 	name string
-	t    *Arr
-	e    Expr
+	t    *remora.Arr
+	e    remora.Expr
 }
 
-func (h *hoister) walk(e Expr) Expr {
+func (h *hoister) walk(e remora.Expr) remora.Expr {
 	if t := h.candidate(e); t != nil {
-		name := Fresh("h")
+		name := remora.Fresh("h")
 		h.out = append(h.out, hoisted{name: name, t: t, e: e})
-		return &Var{Pos: e.At(), EndPos: e.End(), Name: name}
+		return &remora.Var{Pos: e.At(), EndPos: e.End(), Name: name}
 	}
-	kids := subterms(e)
-	var nk []Expr
+	kids := remora.Subterms(e)
+	var nk []remora.Expr
 	for i, k := range kids {
-		if l, ok := e.(*LiftDim); ok && i == 1 && !isNonNegativeInt(l.N) {
+		if l, ok := e.(*remora.LiftDim); ok && i == 1 && !isNonNegativeInt(l.N) {
 			h.failed = true
 		}
 		r := k
@@ -1040,7 +1023,7 @@ func (h *hoister) walk(e Expr) Expr {
 			}
 		}
 		if r != k && nk == nil {
-			nk = append([]Expr{}, kids...)
+			nk = append([]remora.Expr{}, kids...)
 		}
 		if nk != nil {
 			nk[i] = r
@@ -1049,11 +1032,11 @@ func (h *hoister) walk(e Expr) Expr {
 	if nk == nil {
 		return e
 	}
-	return withSubterms(e, nk)
+	return remora.WithSubterms(e, nk)
 }
 
 // under walks k with the variables terms and indices bound.
-func (h *hoister) under(terms, indices []string, k Expr) Expr {
+func (h *hoister) under(terms, indices []string, k remora.Expr) remora.Expr {
 	var undo []func()
 	for _, x := range terms {
 		if !h.bound[x] {
@@ -1075,18 +1058,18 @@ func (h *hoister) under(terms, indices []string, k Expr) Expr {
 }
 
 // candidate is the type of e when e may be hoisted, else nil.
-func (h *hoister) candidate(e Expr) *Arr {
-	var t *Arr
+func (h *hoister) candidate(e remora.Expr) *remora.Arr {
+	var t *remora.Arr
 	switch e := e.(type) {
-	case *App:
+	case *remora.App:
 		t = e.Type
-	case *Map:
+	case *remora.Map:
 		t = e.Type
-	case *Rep:
+	case *remora.Rep:
 		t = e.Type
-	case *Reshape:
+	case *remora.Reshape:
 		t = e.Type
-	case *Frame:
+	case *remora.Frame:
 		if !allLits(e.Elems) {
 			t = e.Type
 		}
@@ -1094,7 +1077,7 @@ func (h *hoister) candidate(e Expr) *Arr {
 	if t == nil {
 		return nil
 	}
-	if _, ok := t.Elem.(*Base); !ok {
+	if _, ok := t.Elem.(*remora.Base); !ok {
 		return nil
 	}
 	terms, indices := map[string]bool{}, map[string]bool{}

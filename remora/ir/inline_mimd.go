@@ -1,9 +1,10 @@
-package remora
+package ir
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -36,7 +37,7 @@ import (
 // elements (each an array of functions of frame inner): merge when they
 // are the same code, else a sum of the distinct functions, with the tag
 // and the functions' captured values as frames bound in lets.
-func (in *inliner) mergeDistinct(e *Frame, cs []*inlClosure, inner Shape, lets *inlWrap) *inlClosure {
+func (in *inliner) mergeDistinct(e *remora.Frame, cs []*inlClosure, inner remora.Shape, lets *inlWrap) *inlClosure {
 	same := true
 	for _, c := range cs[1:] {
 		same = same && in.sameCode(cs[0], c)
@@ -77,14 +78,14 @@ func (in *inliner) mergeDistinct(e *Frame, cs []*inlClosure, inner Shape, lets *
 		}
 		alts[k] = in.merge(e, fs, inner, lets)
 	}
-	it := &Arr{Elem: Int, Shape: inner}
-	tags := &Frame{Pos: e.Pos, Dims: e.Dims, Type: &Arr{Elem: Int, Shape: Dims(e.Dims...).Append(inner)}}
+	it := &remora.Arr{Elem: remora.Int, Shape: inner}
+	tags := &remora.Frame{Pos: e.Pos, Dims: e.Dims, Type: &remora.Arr{Elem: remora.Int, Shape: remora.Dims(e.Dims...).Append(inner)}}
 	for i, c := range cs {
-		var t Expr
+		var t remora.Expr
 		if c.alts == nil {
-			t = &Lit{Pos: e.Pos, V: IntScalar(int64(local[i][0]))}
+			t = &remora.Lit{Pos: e.Pos, V: remora.IntScalar(int64(local[i][0]))}
 			if len(inner) > 0 {
-				t = &Rep{Pos: e.Pos, Frame: inner, E: t, Type: it}
+				t = &remora.Rep{Pos: e.Pos, Frame: inner, E: t, Type: it}
 			}
 		} else {
 			t = in.renumber(e.Pos, c.tag, local[i], inner)
@@ -92,9 +93,9 @@ func (in *inliner) mergeDistinct(e *Frame, cs []*inlClosure, inner Shape, lets *
 		tags.Elems = append(tags.Elems, t)
 	}
 	n := in.fresh("tag")
-	lets.params = append(lets.params, Param{Name: n, Type: tags.Type})
+	lets.params = append(lets.params, remora.Param{Name: n, Type: tags.Type})
 	lets.args = append(lets.args, tags)
-	return &inlClosure{alts: alts, tag: &inlBinding{out: n, cell: &Arr{Elem: Int}, lifted: true}}
+	return &inlClosure{alts: alts, tag: &inlBinding{out: n, cell: &remora.Arr{Elem: remora.Int}, lifted: true}}
 }
 
 // variants are the functions of a closure: a sum's, or itself.
@@ -107,17 +108,17 @@ func variants(c *inlClosure) []*inlClosure {
 
 // renumber is the tag array (over inner) of an element that is a sum,
 // its functions numbered as the frame numbers them: to[j] for j.
-func (in *inliner) renumber(pos semantics.Pos, tag *inlBinding, to []int, inner Shape) Expr {
-	it := &Arr{Elem: Int, Shape: inner}
-	var v Expr = &Var{Pos: pos, Name: tag.out}
+func (in *inliner) renumber(pos semantics.Pos, tag *inlBinding, to []int, inner remora.Shape) remora.Expr {
+	it := &remora.Arr{Elem: remora.Int, Shape: inner}
+	var v remora.Expr = &remora.Var{Pos: pos, Name: tag.out}
 	identity := true
 	for j, k := range to {
 		identity = identity && j == k
 	}
-	remap := func(x Expr) Expr {
-		c := &Case{Pos: pos, Tag: x, Type: &Arr{Elem: Int}}
+	remap := func(x remora.Expr) remora.Expr {
+		c := &remora.Case{Pos: pos, Tag: x, Type: &remora.Arr{Elem: remora.Int}}
 		for _, k := range to {
-			c.Alts = append(c.Alts, &Lit{Pos: pos, V: IntScalar(int64(k))})
+			c.Alts = append(c.Alts, &remora.Lit{Pos: pos, V: remora.IntScalar(int64(k))})
 		}
 		return c
 	}
@@ -127,19 +128,19 @@ func (in *inliner) renumber(pos semantics.Pos, tag *inlBinding, to []int, inner 
 			v = remap(v)
 		}
 		if len(inner) > 0 {
-			v = &Rep{Pos: pos, Frame: inner, E: v, Type: it}
+			v = &remora.Rep{Pos: pos, Frame: inner, E: v, Type: it}
 		}
 	case !identity:
 		t := in.fresh("t")
-		v = &Map{Pos: pos, Frame: inner, Params: []Param{{Name: t, Type: &Arr{Elem: Int}}}, Args: []Expr{v},
-			Body: remap(&Var{Pos: pos, Name: t}), Type: it}
+		v = &remora.Map{Pos: pos, Frame: inner, Params: []remora.Param{{Name: t, Type: &remora.Arr{Elem: remora.Int}}}, Args: []remora.Expr{v},
+			Body: remap(&remora.Var{Pos: pos, Name: t}), Type: it}
 	}
 	return v
 }
 
 // mergeSums merges sums of the same functions (merge): their tags, and
 // each function's captured values, become frames.
-func (in *inliner) mergeSums(e *Frame, cs []*inlClosure, inner Shape, lets *inlWrap) *inlClosure {
+func (in *inliner) mergeSums(e *remora.Frame, cs []*inlClosure, inner remora.Shape, lets *inlWrap) *inlClosure {
 	out := &inlClosure{alts: make([]*inlClosure, len(cs[0].alts))}
 	for k := range out.alts {
 		fs := make([]*inlClosure, len(cs))
@@ -156,19 +157,19 @@ func (in *inliner) mergeSums(e *Frame, cs []*inlClosure, inner Shape, lets *inlW
 		out.tag = cs[0].tag
 		return out
 	}
-	it := &Arr{Elem: Int, Shape: inner}
-	tags := &Frame{Pos: e.Pos, Dims: e.Dims, Type: &Arr{Elem: Int, Shape: Dims(e.Dims...).Append(inner)}}
+	it := &remora.Arr{Elem: remora.Int, Shape: inner}
+	tags := &remora.Frame{Pos: e.Pos, Dims: e.Dims, Type: &remora.Arr{Elem: remora.Int, Shape: remora.Dims(e.Dims...).Append(inner)}}
 	for _, c := range cs {
-		var v Expr = &Var{Pos: e.Pos, Name: c.tag.out}
+		var v remora.Expr = &remora.Var{Pos: e.Pos, Name: c.tag.out}
 		if !c.tag.lifted && len(inner) > 0 {
-			v = &Rep{Pos: e.Pos, Frame: inner, E: v, Type: it}
+			v = &remora.Rep{Pos: e.Pos, Frame: inner, E: v, Type: it}
 		}
 		tags.Elems = append(tags.Elems, v)
 	}
 	n := in.fresh("tag")
-	lets.params = append(lets.params, Param{Name: n, Type: tags.Type})
+	lets.params = append(lets.params, remora.Param{Name: n, Type: tags.Type})
 	lets.args = append(lets.args, tags)
-	out.tag = &inlBinding{out: n, cell: &Arr{Elem: Int}, lifted: true}
+	out.tag = &inlBinding{out: n, cell: &remora.Arr{Elem: remora.Int}, lifted: true}
 	return out
 }
 
@@ -196,33 +197,33 @@ func (in *inliner) describeSum(c *inlClosure) string {
 }
 
 // tagVar is the tag of a sum applied in a cell: a scalar int variable.
-func (in *inliner) tagVar(c *inlClosure, pos semantics.Pos) Expr {
+func (in *inliner) tagVar(c *inlClosure, pos semantics.Pos) remora.Expr {
 	if c.tag.cell == nil || len(c.tag.cell.Shape) > 0 {
 		inlineErr(pos, "internal: the tag of %s is not a scalar", in.describeSum(c))
 	}
-	return &Var{Pos: pos, Name: c.tag.out}
+	return &remora.Var{Pos: pos, Name: c.tag.out}
 }
 
 // appSum inlines the application of a sum in a cell: the arguments once,
 // bound in a let (a function argument is bound statically, its prelude
 // put around), then the CASE on the tag whose alternative k is function
 // k applied to them, inlined as app inlines an application.
-func (in *inliner) appSum(e *App, env *inlEnv, f *inlFn) inlResult {
+func (in *inliner) appSum(e *remora.App, env *inlEnv, f *inlFn) inlResult {
 	c := f.c
 	pre := f.pre
-	var params []Param
-	var args []Expr
+	var params []remora.Param
+	var args []remora.Expr
 	benv := env
-	vars := make([]Expr, len(e.Args))
+	vars := make([]remora.Expr, len(e.Args))
 	for i, a := range e.Args {
 		// A name no program has (it has a space): the arguments as the
 		// alternatives see them.
 		name := fmt.Sprintf(" arg%d", i)
-		vars[i] = &Var{Pos: a.At(), EndPos: a.End(), Name: name}
+		vars[i] = &remora.Var{Pos: a.At(), EndPos: a.End(), Name: name}
 		r := in.inline(a, env)
 		if r.fn != nil {
 			for _, alt := range c.alts {
-				if lam, ok := alt.term.(*Lam); ok && i < len(lam.Params) {
+				if lam, ok := alt.term.(*remora.Lam); ok && i < len(lam.Params) {
 					in.valueRestriction(alt.env.arr(lam.Params[i].Type), a)
 				}
 			}
@@ -231,7 +232,7 @@ func (in *inliner) appSum(e *App, env *inlEnv, f *inlFn) inlResult {
 			continue
 		}
 		n := in.fresh("arg")
-		params = append(params, Param{Name: n, Type: r.t})
+		params = append(params, remora.Param{Name: n, Type: r.t})
 		args = append(args, r.e)
 		benv = benv.bind(name, &inlBinding{out: n, cell: r.t})
 	}
@@ -242,17 +243,17 @@ func (in *inliner) appSum(e *App, env *inlEnv, f *inlFn) inlResult {
 // caseOf is the CASE on the tag of the sum c whose alternative k is
 // function k applied to the arguments vars (variables of benv), inlined,
 // and its type. t is the application's type, when known.
-func (in *inliner) caseOf(pos, end semantics.Pos, c *inlClosure, vars []Expr, benv *inlEnv, t *Arr) (*Case, *Arr) {
-	k := &Case{Pos: pos, EndPos: end, Tag: in.tagVar(c, pos)}
+func (in *inliner) caseOf(pos, end semantics.Pos, c *inlClosure, vars []remora.Expr, benv *inlEnv, t *remora.Arr) (*remora.Case, *remora.Arr) {
+	k := &remora.Case{Pos: pos, EndPos: end, Tag: in.tagVar(c, pos)}
 	for i, alt := range c.alts {
 		name := fmt.Sprintf(" fn%d", i)
-		app := &App{Pos: pos, EndPos: end, Fn: &Var{Pos: pos, Name: name}, Args: vars, Type: t}
+		app := &remora.App{Pos: pos, EndPos: end, Fn: &remora.Var{Pos: pos, Name: name}, Args: vars, Type: t}
 		r := in.app(app, benv.bind(name, &inlBinding{fn: alt}))
 		if r.fn != nil {
 			inlineErr(pos, "%s returns functions, which cannot be compiled (a CASE chooses among arrays)", in.describeSum(c))
 		}
-		if k.Type != nil && !Equal(r.t, k.Type) {
-			inlineErr(pos, "internal: the functions of %s return %s and %s", in.describeSum(c), TypeString(k.Type), TypeString(r.t))
+		if k.Type != nil && !remora.Equal(r.t, k.Type) {
+			inlineErr(pos, "internal: the functions of %s return %s and %s", in.describeSum(c), remora.TypeString(k.Type), remora.TypeString(r.t))
 		}
 		k.Type = r.t
 		k.Alts = append(k.Alts, r.e)
@@ -263,19 +264,19 @@ func (in *inliner) caseOf(pos, end semantics.Pos, c *inlClosure, vars []Expr, be
 // operatorSum is the operator of a reduce, scan or fold that is a sum:
 // the λ of the functions' parameter types whose body is the CASE on the
 // tag, closed over it.
-func (in *inliner) operatorSum(c *inlClosure, pos semantics.Pos) Expr {
-	var pts []*Arr
+func (in *inliner) operatorSum(c *inlClosure, pos semantics.Pos) remora.Expr {
+	var pts []*remora.Arr
 	switch a := c.alts[0]; {
 	case a.prim != nil:
-		ft, ok := instantiate(a.prim.Def.Type, a.indices, a.types).(*Fn)
+		ft, ok := remora.Instantiate(a.prim.Def.Type, a.indices, a.types).(*remora.Fn)
 		if !ok {
 			inlineErr(pos, "the operator %s is not instantiated", in.describe(a))
 		}
 		for _, p := range ft.Params {
-			pts = append(pts, CanonArr(p))
+			pts = append(pts, remora.CanonArr(p))
 		}
 	default:
-		lam, ok := a.term.(*Lam)
+		lam, ok := a.term.(*remora.Lam)
 		if !ok {
 			inlineErr(pos, "the operator %s is not instantiated", in.describe(a))
 		}
@@ -283,27 +284,27 @@ func (in *inliner) operatorSum(c *inlClosure, pos semantics.Pos) Expr {
 			pts = append(pts, a.env.arr(p.Type))
 		}
 	}
-	l := &Lam{Pos: pos}
+	l := &remora.Lam{Pos: pos}
 	benv := &inlEnv{}
-	vars := make([]Expr, len(pts))
+	vars := make([]remora.Expr, len(pts))
 	for i, pt := range pts {
 		if isFnAtom(pt.Elem) {
 			inlineErr(pos, "the operator %s takes functions, which cannot be compiled", in.describeSum(c))
 		}
 		x := in.fresh("x")
-		l.Params = append(l.Params, Param{Name: x, Type: pt})
+		l.Params = append(l.Params, remora.Param{Name: x, Type: pt})
 		name := fmt.Sprintf(" arg%d", i)
 		benv = benv.bind(name, &inlBinding{out: x, cell: pt})
-		vars[i] = &Var{Pos: pos, Name: name}
+		vars[i] = &remora.Var{Pos: pos, Name: name}
 	}
 	l.Body, l.Ret = in.caseOf(pos, semantics.Pos{}, c, vars, benv, nil)
 	return l
 }
 
 // caseIR inlines a CASE of the IR (Inline's own output, read back).
-func (in *inliner) caseIR(e *Case, env *inlEnv) inlResult {
+func (in *inliner) caseIR(e *remora.Case, env *inlEnv) inlResult {
 	tag := in.ordinary(e.Tag, env, "a CASE's tag")
-	k := &Case{Pos: e.Pos, EndPos: e.EndPos, Tag: tag.e}
+	k := &remora.Case{Pos: e.Pos, EndPos: e.EndPos, Tag: tag.e}
 	for _, a := range e.Alts {
 		r := in.ordinary(a, env, "a CASE's alternative")
 		k.Alts = append(k.Alts, r.e)

@@ -1,4 +1,4 @@
-package remora
+package ir
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/remora"
 )
 
 // freshName is a name made by Fresh: a base, %, a number.
@@ -31,7 +32,7 @@ func renumber(s string) string {
 // TestExplicitizeGolden runs testdata/explicitize.txt.
 func TestExplicitizeGolden(t *testing.T) {
 	golden.Run(t, filepath.Join("testdata", "explicitize.txt"), ";", func(c *golden.Chunk) error {
-		if isNote(c) {
+		if c.OnlyComments() {
 			return nil
 		}
 		var want []string
@@ -40,11 +41,11 @@ func TestExplicitizeGolden(t *testing.T) {
 				want = append(want, r)
 			}
 		}
-		p, _, err := ParseFile(c.File, c.Src)
+		p, _, err := remora.ParseFile(c.File, c.Src)
 		if err != nil {
 			return err
 		}
-		if _, err := Check(p, nil); err != nil {
+		if _, err := remora.Check(p, nil); err != nil {
 			return err
 		}
 		q, err := Explicitize(p)
@@ -55,26 +56,26 @@ func TestExplicitizeGolden(t *testing.T) {
 			return fmt.Errorf("%d expressions, %d expected texts", len(q.Exprs), len(want))
 		}
 		for i, e := range q.Exprs {
-			if got := renumber(ExprString(e)); got != want[i] {
+			if got := renumber(remora.ExprString(e)); got != want[i] {
 				return fmt.Errorf("expression %d:\n got %s\nwant %s", i+1, got, want[i])
 			}
 		}
-		return sameValues(p, IR.Print(q))
+		return sameValues(p, Language.Print(q))
 	})
 }
 
 // sameValues reads the printed IR back, checks it, and compares its
 // values with the source program's.
-func sameValues(p *Program, ir string) error {
-	q, _, err := ParseFile("ir", ir)
+func sameValues(p *remora.Program, ir string) error {
+	q, _, err := remora.ParseFile("ir", ir)
 	if err != nil {
 		return fmt.Errorf("the IR does not parse back: %v\n%s", err, ir)
 	}
-	if _, err := Check(q, nil); err != nil {
+	if _, err := remora.Check(q, nil); err != nil {
 		return fmt.Errorf("the IR does not check: %v\n%s", err, ir)
 	}
-	want, err1 := Eval(p, nil)
-	got, err2 := Eval(q, nil)
+	want, err1 := remora.Eval(p, nil)
+	got, err2 := remora.Eval(q, nil)
 	if (err1 == nil) != (err2 == nil) {
 		return fmt.Errorf("source: %v, IR: %v", err1, err2)
 	}
@@ -90,12 +91,12 @@ func sameValues(p *Program, ir string) error {
 // and checks that the IR, printed and read back, checks and gives the
 // same values (or goes wrong too) under the big-step and the small-step.
 func TestExplicitizeExamples(t *testing.T) {
-	forExamples(t, func(t *testing.T, p *Program) {
+	forExamples(t, func(t *testing.T, p *remora.Program) {
 		q, err := Explicitize(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sameValues(p, IR.Print(q)); err != nil {
+		if err := sameValues(p, Language.Print(q)); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -1,6 +1,6 @@
 //go:build mutants
 
-package remora
+package ir
 
 import (
 	"fmt"
@@ -10,26 +10,27 @@ import (
 
 	"github.com/arraysem/arraysem/internal/golden"
 	"github.com/arraysem/arraysem/internal/mutant"
+	"github.com/arraysem/arraysem/remora"
 )
 
 // TestSimplifyMutantKilled checks that the golden chunks of
 // testdata/simplify.txt and the properties' hand-written and random
-// cases each kill the mutant simplify-hoist-past-empty (go test -tags mutants ./remora/):
+// cases each kill the mutant simplify-hoist-past-empty (go test -tags mutants ./remora/ir/):
 // with it on, some simplified program goes wrong where the source does
 // not — the semantic check fails, not only the expected text.
 func TestSimplifyMutantKilled(t *testing.T) {
 	chunks := golden.Read(t, filepath.Join("testdata", "simplify.txt"), ";")
 	run := func() (killed []string) {
 		for _, c := range chunks {
-			if isNote(c) {
+			if c.OnlyComments() {
 				continue
 			}
 			_, only := simplifyExpectations(c.Src)
-			p, _, err := ParseFile(c.File, c.Src)
+			p, _, err := remora.ParseFile(c.File, c.Src)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Check(p, nil); err != nil {
+			if _, err := remora.Check(p, nil); err != nil {
 				t.Fatal(err)
 			}
 			q, err := simplifyOnly(p, only)

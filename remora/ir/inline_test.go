@@ -1,4 +1,4 @@
-package remora
+package ir
 
 import (
 	"errors"
@@ -10,17 +10,18 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
 )
 
 // inlineSource parses, checks, explicitizes and inlines a program; the
 // source may already be IR (Explicitize leaves explicit IR as it is).
-func inlineSource(file, src string) (p, q *Program, err error) {
-	p, _, err = ParseFile(file, src)
+func inlineSource(file, src string) (p, q *remora.Program, err error) {
+	p, _, err = remora.ParseFile(file, src)
 	if err != nil {
 		return nil, nil, fmt.Errorf("does not parse: %v", err)
 	}
-	if _, err := Check(p, nil); err != nil {
+	if _, err := remora.Check(p, nil); err != nil {
 		return nil, nil, fmt.Errorf("does not check: %v", err)
 	}
 	x, err := Explicitize(p)
@@ -36,56 +37,56 @@ func inlineSource(file, src string) (p, q *Program, err error) {
 // only around a primitive; every application's function a primitive; a
 // λ only as a primitive's argument; no parameter of function type and no
 // type variable in any annotation.
-func firstOrder(e Expr) error {
+func firstOrder(e remora.Expr) error {
 	var err error
-	fail := func(e Expr, format string, args ...any) {
+	fail := func(e remora.Expr, format string, args ...any) {
 		if err == nil {
-			err = fmt.Errorf("%s: %s: %s", e.At(), fmt.Sprintf(format, args...), short(e))
+			err = fmt.Errorf("%s: %s: %s", e.At(), fmt.Sprintf(format, args...), remora.Short(e))
 		}
 	}
-	noFn := func(e Expr, t Type) {
+	noFn := func(e remora.Expr, t remora.Type) {
 		if t == nil {
 			return
 		}
 		tv := map[string]bool{}
-		freeTypeVars(t, tv)
+		remora.FreeTypeVars(t, tv)
 		if len(tv) > 0 {
-			fail(e, "type variables in %s", TypeString(t))
+			fail(e, "type variables in %s", remora.TypeString(t))
 		}
-		if a, ok := Canon(t).(*Arr); !ok || isFnAtom(a.Elem) {
-			fail(e, "function type %s", TypeString(t))
+		if a, ok := remora.Canon(t).(*remora.Arr); !ok || isFnAtom(a.Elem) {
+			fail(e, "function type %s", remora.TypeString(t))
 		}
 	}
-	isPrimTerm := func(f Expr) bool {
+	isPrimTerm := func(f remora.Expr) bool {
 		for {
 			switch g := f.(type) {
-			case *Prim:
+			case *remora.Prim:
 				return true
-			case *TApp:
+			case *remora.TApp:
 				f = g.Fn
-			case *IApp:
+			case *remora.IApp:
 				f = g.Fn
 			default:
 				return false
 			}
 		}
 	}
-	var walk func(e Expr, opArg bool)
-	walk = func(e Expr, opArg bool) {
+	var walk func(e remora.Expr, opArg bool)
+	walk = func(e remora.Expr, opArg bool) {
 		switch e := e.(type) {
-		case *TLam, *ILam:
+		case *remora.TLam, *remora.ILam:
 			fail(e, "abstraction left")
-		case *TApp, *IApp:
+		case *remora.TApp, *remora.IApp:
 			if !isPrimTerm(e) {
 				fail(e, "instantiation of a non-primitive")
 			}
 			return
-		case *Prim:
+		case *remora.Prim:
 			if !opArg {
 				fail(e, "primitive outside function position")
 			}
-		case *Var:
-		case *Lam:
+		case *remora.Var:
+		case *remora.Lam:
 			if !opArg {
 				fail(e, "λ outside a primitive's arguments")
 			}
@@ -94,7 +95,7 @@ func firstOrder(e Expr) error {
 			}
 			walk(e.Body, false)
 			return
-		case *App:
+		case *remora.App:
 			if !isPrimTerm(e.Fn) {
 				fail(e, "application of a non-primitive")
 			}
@@ -102,14 +103,14 @@ func firstOrder(e Expr) error {
 				walk(a, true)
 			}
 			return
-		case *Map:
+		case *remora.Map:
 			for _, p := range e.Params {
 				noFn(e, p.Type)
 			}
-		case *Frame:
+		case *remora.Frame:
 			noFn(e, e.Cell)
 		}
-		for _, c := range subterms(e) {
+		for _, c := range remora.Subterms(e) {
 			walk(c, false)
 		}
 	}
@@ -119,13 +120,13 @@ func firstOrder(e Expr) error {
 
 // inlinedAgrees checks the inlined program: first order, printed and read
 // back it checks, and it gives the source's values (or goes wrong too).
-func inlinedAgrees(p, q *Program) error {
+func inlinedAgrees(p, q *remora.Program) error {
 	for _, e := range q.Exprs {
 		if err := firstOrder(e); err != nil {
-			return fmt.Errorf("not first order: %v\n%s", err, IR.Print(q))
+			return fmt.Errorf("not first order: %v\n%s", err, Language.Print(q))
 		}
 	}
-	return sameValues(p, IR.Print(q))
+	return sameValues(p, Language.Print(q))
 }
 
 // TestInlineGolden runs testdata/inline.txt: each chunk is a program (of
@@ -134,7 +135,7 @@ func inlinedAgrees(p, q *Program) error {
 // with an error marker must be refused by Inline with that error.
 func TestInlineGolden(t *testing.T) {
 	golden.Run(t, filepath.Join("testdata", "inline.txt"), ";", func(c *golden.Chunk) error {
-		if isNote(c) {
+		if c.OnlyComments() {
 			return nil
 		}
 		p, q, err := inlineSource(c.File, c.Src)
@@ -154,10 +155,10 @@ func TestInlineGolden(t *testing.T) {
 			}
 		}
 		if len(q.Exprs) != len(want) {
-			return fmt.Errorf("%d expressions, %d expected texts:\n%s", len(q.Exprs), len(want), IR.Print(q))
+			return fmt.Errorf("%d expressions, %d expected texts:\n%s", len(q.Exprs), len(want), Language.Print(q))
 		}
 		for i, e := range q.Exprs {
-			if got := renumber(ExprString(e)); got != want[i] {
+			if got := renumber(remora.ExprString(e)); got != want[i] {
 				return fmt.Errorf("expression %d:\n got %s\nwant %s", i+1, got, want[i])
 			}
 		}
@@ -176,7 +177,7 @@ var inlineRefused = map[string]string{
 // (through Explicitize) and compares the values before and after; the
 // examples in inlineRefused must be refused with their error.
 func TestInlineExamples(t *testing.T) {
-	forExamples(t, func(t *testing.T, p *Program) {
+	forExamples(t, func(t *testing.T, p *remora.Program) {
 		x, err := Explicitize(p)
 		if err != nil {
 			t.Fatal(err)
@@ -251,11 +252,11 @@ func TestInlineIR(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, _, err := ParseFile("", tc.src)
+			p, _, err := remora.ParseFile("", tc.src)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Check(p, nil); err != nil {
+			if _, err := remora.Check(p, nil); err != nil {
 				t.Fatal(err)
 			}
 			q, err := Inline(p)
@@ -268,7 +269,7 @@ func TestInlineIR(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := ExprString(q.Exprs[0]); got != tc.want {
+			if got := remora.ExprString(q.Exprs[0]); got != tc.want {
 				t.Fatalf("got  %s\nwant %s", got, tc.want)
 			}
 			if err := inlinedAgrees(p, q); err != nil {
@@ -281,7 +282,7 @@ func TestInlineIR(t *testing.T) {
 // TestInlineKeepsInput checks that Inline builds new terms: the
 // explicitized program of every example is the same tree after.
 func TestInlineKeepsInput(t *testing.T) {
-	forExamples(t, func(t *testing.T, p *Program) {
+	forExamples(t, func(t *testing.T, p *remora.Program) {
 		x, err := Explicitize(p)
 		if err != nil {
 			t.Fatal(err)
@@ -298,35 +299,35 @@ func TestInlineKeepsInput(t *testing.T) {
 
 // treeText prints a program's terms with every annotation the checker
 // fills in, so that two texts are equal when the trees are.
-func treeText(p *Program) string {
+func treeText(p *remora.Program) string {
 	var b strings.Builder
-	var walk func(e Expr)
-	ann := func(t Type) {
+	var walk func(e remora.Expr)
+	ann := func(t remora.Type) {
 		if t != nil && !reflect.ValueOf(t).IsNil() {
-			b.WriteString(" : " + TypeString(t))
+			b.WriteString(" : " + remora.TypeString(t))
 		}
 	}
-	walk = func(e Expr) {
-		b.WriteString("\n" + ExprString(e))
+	walk = func(e remora.Expr) {
+		b.WriteString("\n" + remora.ExprString(e))
 		switch e := e.(type) {
-		case *App:
+		case *remora.App:
 			ann(e.Type)
-		case *Frame:
+		case *remora.Frame:
 			ann(e.Type)
-		case *Lam:
+		case *remora.Lam:
 			ann(e.Ret)
-		case *Map:
+		case *remora.Map:
 			ann(e.Type)
-		case *Rep:
+		case *remora.Rep:
 			ann(e.Type)
-		case *Reshape:
+		case *remora.Reshape:
 			ann(e.Type)
-		case *LiftDim:
+		case *remora.LiftDim:
 			ann(e.Type)
-		case *Pack:
+		case *remora.Pack:
 			ann(e.Type)
 		}
-		for _, c := range subterms(e) {
+		for _, c := range remora.Subterms(e) {
 			walk(c)
 		}
 	}
