@@ -66,6 +66,7 @@ func generated(t *testing.T, n int) []*harness.Program {
 // (the sanitized host build is the slow one), the three compilations in
 // parallel; TestStandalone builds single files exactly as a user does.
 func TestExamplesOnClang(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("building every example with clang takes a minute; go test without -short runs it")
 	}
@@ -155,6 +156,7 @@ func TestExamplesOnClang(t *testing.T) {
 // commands a user runs, and runs them: a matrix product, and a program
 // stuck on a division by zero.
 func TestStandalone(t *testing.T) {
+	t.Parallel()
 	clangBuilds(t)
 	ps := examples(t)
 	dir := t.TempDir()
@@ -191,6 +193,7 @@ func TestStandalone(t *testing.T) {
 // all of them reach it; with 256, the threads past the kernel's bound
 // return first and no longer count, so the others pass.
 func TestHostBarrier(t *testing.T) {
+	t.Parallel()
 	needClang(t)
 	src, err := planted.Program("..", "barrier")
 	if err != nil {
@@ -206,8 +209,7 @@ func TestHostBarrier(t *testing.T) {
 	}
 	want := "[1 4 9 16]\n[[1 2] [2 4] [3 6] [4 8]]\n[7 7]\n"
 	for _, block := range []string{"2", "256"} {
-		t.Setenv("ARRAYSEM_BLOCK", block)
-		got := cuda.Exec(bin, []string{"n=4", "m=2"}, time.Minute)
+		got := cuda.ExecEnv(bin, []string{"n=4", "m=2"}, []string{"ARRAYSEM_BLOCK=" + block}, time.Minute)
 		if got.Status != 0 || got.Stdout != want || got.Stderr != "" {
 			t.Errorf("blocks of %s: status %d, %q, %s", block, got.Status, got.Stdout, got.Stderr)
 		}

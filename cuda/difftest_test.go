@@ -146,14 +146,13 @@ func agreeOnClang(t *testing.T, name string, ps []*harness.Program, r clangRuns)
 		t.Fatal(err)
 	}
 	for _, block := range r.blocks {
-		t.Setenv("ARRAYSEM_BLOCK", block)
 		for i, p := range ps {
 			for _, args := range p.Cases {
 				want := harness.Interpret(p.Imp, args)
 				if r.skipRaces && want.Race {
 					continue
 				}
-				got := cuda.Exec(bin, append([]string{strconv.Itoa(i)}, harness.Args(args)...), time.Minute)
+				got := cuda.ExecEnv(bin, append([]string{strconv.Itoa(i)}, harness.Args(args)...), []string{"ARRAYSEM_BLOCK=" + block}, time.Minute)
 				if v, d := harness.Compare(want, got); v != "ok" {
 					t.Errorf("%s %v, blocks of %s: %s", p.Name, harness.Args(args), block, d)
 				}

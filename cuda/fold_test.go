@@ -100,6 +100,7 @@ func ints(k int) string {
 // three schedules, print what the interpreter prints, or get stuck as it
 // does; gpu-sim finds no race in the trees and scans.
 func TestFoldsInSim(t *testing.T) {
+	t.Parallel()
 	agreeInSim(t, impPrograms(t, foldPrograms), simRuns{blocks: []int{1, 2, 3, 32, 256}, seed: 7})
 }
 
@@ -129,6 +130,7 @@ func TestFoldsAssertMessage(t *testing.T) {
 // interpreter. gpu-sim interprets every statement of every thread, so this
 // takes seconds; -short skips it.
 func TestFoldLarge(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("10^5 elements in gpu-sim take seconds")
 	}
@@ -153,6 +155,7 @@ return s, last`)
 // what the interpreter prints (or fail with its status, a failing assert
 // with its message) with blocks of 2, 3 and 256 threads.
 func TestFoldsOnClang(t *testing.T) {
+	t.Parallel()
 	clangBuilds(t)
 	ps := impPrograms(t, foldPrograms)
 	for _, c := range golden.Read(t, filepath.Join("testdata", "emit.txt"), "--") {
