@@ -12,8 +12,10 @@ import (
 // in builds with the tag mutants) as part of the plain `go test ./...`,
 // so that the one test command CI and README give covers it: it builds
 // this package again with the tag, in a child go test, and fails if any
-// mutant survives. -short skips it.
+// mutant survives. -short skips it. The mutants are switched on in the
+// child only, so the test runs in parallel with the others.
 func TestMutantsRun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the mutation table takes a rebuild and about a minute; go test -tags mutants -run TestMutants ./proofs-tests/ runs it alone")
 	}
