@@ -64,7 +64,8 @@ func generated(t *testing.T, n int) []*harness.Program {
 // gpu-sim. To keep CI short the distinct files are compiled as bundles
 // (harness.Bundle): all of them to PTX, and in two halves for the host
 // (the sanitized host build is the slow one), the three compilations in
-// parallel; TestStandalone builds single files exactly as a user does.
+// parallel, through the clang cache (cachedBuild); TestStandalone builds
+// single files exactly as a user does.
 func TestExamplesOnClang(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -92,19 +93,19 @@ func TestExamplesOnClang(t *testing.T) {
 		size[h] += len(p.CUDA)
 		all = append(all, p)
 	}
-	dir := t.TempDir()
+	dir, cache := t.TempDir(), clangCacheDir()
 	var bins [2]string
 	var errs [3]error
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		_, errs[2] = cuda.Build(cuda.PTXCommand, harness.Bundle(all), dir, "bundle_ptx", ".ptx")
+		_, errs[2] = cachedBuild(cache, cuda.PTXCommand, harness.Bundle(all), dir, "bundle_ptx", ".ptx")
 	}()
 	for h := range bins {
 		go func(h int) {
 			defer wg.Done()
-			bins[h], errs[h] = cuda.Build(cuda.HostCommand, harness.Bundle(halves[h]), dir, fmt.Sprint("bundle", h), "")
+			bins[h], errs[h] = cachedBuild(cache, cuda.HostCommand, harness.Bundle(halves[h]), dir, fmt.Sprint("bundle", h), "")
 		}(h)
 	}
 	wg.Wait()

@@ -133,15 +133,16 @@ type clangRuns struct {
 }
 
 // agreeOnClang builds ps as one bundle (harness.Bundle) named name to PTX
-// and, under the sanitizers, for the host, and runs every input of every
-// program as r says, comparing with the interpreter.
+// and, under the sanitizers, for the host (through the clang cache,
+// cachedBuild), and runs every input of every program as r says,
+// comparing with the interpreter.
 func agreeOnClang(t *testing.T, name string, ps []*harness.Program, r clangRuns) {
 	t.Helper()
-	dir := t.TempDir()
-	if _, err := cuda.Build(cuda.PTXCommand, harness.Bundle(ps), dir, name, ".ptx"); err != nil {
+	dir, cache := t.TempDir(), clangCacheDir()
+	if _, err := cachedBuild(cache, cuda.PTXCommand, harness.Bundle(ps), dir, name, ".ptx"); err != nil {
 		t.Fatal(err)
 	}
-	bin, err := cuda.Build(cuda.HostCommand, harness.Bundle(ps), dir, name, "")
+	bin, err := cachedBuild(cache, cuda.HostCommand, harness.Bundle(ps), dir, name, "")
 	if err != nil {
 		t.Fatal(err)
 	}
