@@ -2,7 +2,9 @@
 // passes and pipelines the arraysem command uses (NewRegistry,
 // registry.go), loads a file by its language (load.go), runs a program at
 // every level a registry reaches it and compares the results (side.go),
-// and runs the golden tests of examples/ (`arraysem test`, golden.go).
+// and runs the golden tests of examples/ (`arraysem test`, golden.go);
+// reassoc.go says which programs' float folds a level may re-associate,
+// so that their comparisons accept the bound.
 // Every function takes the registry it works in, so a test can build its
 // own. It is the one place that imports every language; the languages
 // and passes themselves are values (package lang), so nothing here

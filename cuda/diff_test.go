@@ -66,8 +66,10 @@ func generated(t *testing.T, n int) []*harness.Program {
 // gpu-sim. To keep CI short the distinct files are compiled as bundles
 // (harness.Bundle): all of them to PTX, and in two halves for the host
 // (the sanitized host build is the slow one), the three compilations in
-// parallel; TestStandalone builds single files exactly as a user does.
+// parallel, through the clang cache (cachedBuild); TestStandalone builds
+// single files exactly as a user does.
 func TestExamplesOnClang(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("building every example with clang takes a minute; go test without -short runs it")
 	}
@@ -93,19 +95,19 @@ func TestExamplesOnClang(t *testing.T) {
 		size[h] += len(p.CUDA)
 		all = append(all, p)
 	}
-	dir := t.TempDir()
+	dir, cache := t.TempDir(), clangCacheDir()
 	var bins [2]string
 	var errs [3]error
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		_, errs[2] = cuda.Build(cuda.PTXCommand, harness.Bundle(all), dir, "bundle_ptx", ".ptx")
+		_, errs[2] = cachedBuild(cache, cuda.PTXCommand, harness.Bundle(all), dir, "bundle_ptx", ".ptx")
 	}()
 	for h := range bins {
 		go func(h int) {
 			defer wg.Done()
-			bins[h], errs[h] = cuda.Build(cuda.HostCommand, harness.Bundle(halves[h]), dir, fmt.Sprint("bundle", h), "")
+			bins[h], errs[h] = cachedBuild(cache, cuda.HostCommand, harness.Bundle(halves[h]), dir, fmt.Sprint("bundle", h), "")
 		}(h)
 	}
 	wg.Wait()
@@ -157,6 +159,7 @@ func TestExamplesOnClang(t *testing.T) {
 // commands a user runs, and runs them: a matrix product, and a program
 // stuck on a division by zero.
 func TestStandalone(t *testing.T) {
+	t.Parallel()
 	clangBuilds(t)
 	ps := examples(t)
 	dir := t.TempDir()
@@ -195,6 +198,7 @@ func TestStandalone(t *testing.T) {
 // out-of-bounds write as well, AddressSanitizer reports the write inside
 // the fibre, in the kernel.
 func TestHostBarrier(t *testing.T) {
+	t.Parallel()
 	needClang(t)
 	src, err := planted.Program("..", "barrier")
 	if err != nil {
@@ -210,8 +214,7 @@ func TestHostBarrier(t *testing.T) {
 	}
 	want := "[1 4 9 16]\n[[1 2] [2 4] [3 6] [4 8]]\n[7 7]\n"
 	for _, block := range []string{"2", "256"} {
-		t.Setenv("ARRAYSEM_BLOCK", block)
-		got := cuda.Exec(bin, []string{"n=4", "m=2"}, time.Minute)
+		got := cuda.ExecEnv(bin, []string{"n=4", "m=2"}, []string{"ARRAYSEM_BLOCK=" + block}, time.Minute)
 		if got.Status != 0 || got.Stdout != want || got.Stderr != "" {
 			t.Errorf("blocks of %s: status %d, %q, %s", block, got.Status, got.Stdout, got.Stderr)
 		}
@@ -228,8 +231,7 @@ func TestHostBarrier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("ARRAYSEM_BLOCK", "2")
-	got := cuda.Exec(bin, []string{"n=4", "m=2"}, time.Minute)
+	got := cuda.ExecEnv(bin, []string{"n=4", "m=2"}, []string{"ARRAYSEM_BLOCK=2"}, time.Minute)
 	if got.Status == 0 || !strings.Contains(got.Stderr, "AddressSanitizer: heap-buffer-overflow") || !strings.Contains(got.Stderr, "in arraysem_kernel_1") {
 		t.Errorf("an out-of-bounds write after a barrier: status %d, %q, %s", got.Status, got.Stdout, got.Stderr)
 	}

@@ -134,6 +134,7 @@ return a, b, c, d, e`
 // prints (floats in Go's shortest form) or fail as it does; the functions
 // agree on arbitrary arguments.
 func TestFloatsInSim(t *testing.T) {
+	t.Parallel()
 	progs := append([]impProgram{}, floatPrograms...)
 	functions := impProgram{name: "functions", src: floatFunctions}
 	for _, x := range []string{"0.5", "1.5", "2.0", "3.0", "100.0", "-0.5", "1e-3", "1e10", "-Inf", "NaN", "0.0"} {
@@ -186,6 +187,7 @@ var anyValue = regexp.MustCompile(`int\([^()]*\)`)
 // its status (int()'s stuck states with its message), with blocks of 2, 3
 // and 256 threads.
 func TestFloatsOnClang(t *testing.T) {
+	t.Parallel()
 	clangBuilds(t)
 	agreeOnClang(t, "floats", impPrograms(t, floatPrograms), clangRuns{blocks: []string{"2", "3", "256"},
 		also: func(t *testing.T, p *harness.Program, args map[string]string, want harness.Expect, got cuda.Outcome) {
@@ -204,6 +206,7 @@ func TestFloatsOnClang(t *testing.T) {
 // .5, mixed arrays); gpu-sim, which binds inputs with the interpreter's
 // code, agrees.
 func TestFloatInputsOnClang(t *testing.T) {
+	t.Parallel()
 	p := foldProgram(t, "inputs", `input x : float;
 input n : int;
 input xs : [n]float @ m;
@@ -246,6 +249,7 @@ return x, m : [n]float`)
 // the shortest digits need not be the correctly rounded ones), and on
 // random doubles, bit patterns and decimals.
 func TestFormatFloatOnClang(t *testing.T) {
+	t.Parallel()
 	clangBuilds(t)
 	vals := []float64{3, 0.5, 100, 1e21, 1e-7, 123456789, 123456, 1e6, 1e20, 0.0001, 0.00001, 0.1 + 0.2, 1.0 / 3, 2.5e-3,
 		0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324, math.MaxFloat64, -1.5, 1 << 53, 1<<53 + 2, 9.5e-5}

@@ -100,6 +100,7 @@ func ints(k int) string {
 // three schedules, print what the interpreter prints, or get stuck as it
 // does; gpu-sim finds no race in the trees and scans.
 func TestFoldsInSim(t *testing.T) {
+	t.Parallel()
 	agreeInSim(t, impPrograms(t, foldPrograms), simRuns{blocks: []int{1, 2, 3, 32, 256}, seed: 7})
 }
 
@@ -128,6 +129,7 @@ func TestFoldsAssertMessage(t *testing.T) {
 // (threads fold chunks of two elements with blocks of 256) agree with the
 // interpreter.
 func TestFoldLarge(t *testing.T) {
+	t.Parallel()
 	p := foldProgram(t, "large", `input n : int;
 var s : int;
 reduce s <- 0 for i <= n do var v : int; v <- i * i % 1000; yield v combine a, b do var c : int; c <- a + b; yield c done;
@@ -149,6 +151,7 @@ return s, last`)
 // what the interpreter prints (or fail with its status, a failing assert
 // with its message) with blocks of 2, 3 and 256 threads.
 func TestFoldsOnClang(t *testing.T) {
+	t.Parallel()
 	clangBuilds(t)
 	ps := impPrograms(t, foldPrograms)
 	for _, c := range golden.Read(t, filepath.Join("testdata", "emit.txt"), "--") {

@@ -30,6 +30,7 @@ func emitChunk(c *golden.Chunk) (*imp.Program, *cuda.File, error) {
 // must be refused by Emit with it; any other must emit a file that gpu-sim
 // runs to the interpreter's verdict.
 func TestEmitGolden(t *testing.T) {
+	t.Parallel()
 	golden.Run(t, filepath.Join("testdata", "emit.txt"), "--", func(c *golden.Chunk) error {
 		p, f, err := emitChunk(c)
 		if c.ErrRe != nil {

@@ -58,6 +58,7 @@ func nestedPrograms(t *testing.T) []*harness.Program {
 // the interpreter prints, with blocks of 1, 3 and 32 threads and three
 // schedules.
 func TestNestedFoldsInSim(t *testing.T) {
+	t.Parallel()
 	agreeInSim(t, nestedPrograms(t), simRuns{blocks: []int{1, 3, 32}, seed: 5, succeed: true})
 }
 
@@ -65,6 +66,7 @@ func TestNestedFoldsInSim(t *testing.T) {
 // under the sanitizers, on the host print what the interpreter prints,
 // with blocks of 2 and 256 threads.
 func TestNestedFoldsOnClang(t *testing.T) {
+	t.Parallel()
 	clangBuilds(t)
 	agreeOnClang(t, "nested", nestedPrograms(t), clangRuns{blocks: []string{"2", "256"}})
 }

@@ -198,10 +198,6 @@ static void arraysem_start_fibre(unsigned i) {
   f->fake = nullptr;
   f->done = false;
 }
-template <class F>
-static void arraysem_call(void *f) {
-  (*(F *)f)();
-}
 #endif
 // A reusable barrier for one block's OS threads.
 struct arraysem_barrier {
@@ -229,19 +225,64 @@ static void __syncthreads() {
   }
   b->cv.wait(l, [&] { return b->phase != phase; });
 }
-template <class F>
-static void arraysem_launch(unsigned grid, unsigned block, bool sync, F f) {
+// Where there are no fibres (not x86-64 Linux): the OS threads of the
+// blocks of kernels that wait at __syncthreads, kept from block to block
+// and from launch to launch: creating a thread
+// costs more than most kernels' work (under the sanitizers, most of a
+// run). Pool thread t runs thread t of every block (a round) of more than
+// t threads; the host waits for a round's threads before the next.
+struct arraysem_pool {
+  std::mutex m;
+  std::condition_variable go, done;
+  unsigned started = 0;
+  unsigned long long round = 0;
+  unsigned n = 0, left = 0; // the round's threads, and those not returned yet
+  void (*run)(void *) = nullptr;
+  void *f = nullptr;
+  dim3 grid{}, block{}, idx{};
+  arraysem_barrier *barrier = nullptr;
+};
+static arraysem_pool *arraysem_the_pool;
+static void arraysem_pool_thread(arraysem_pool *p, unsigned t) {
+  unsigned long long ran = 0;
+  std::unique_lock<std::mutex> l(p->m);
+  for (;;) {
+    p->go.wait(l, [&] { return p->round != ran && t < p->n; });
+    ran = p->round;
+    void (*run)(void *) = p->run;
+    void *f = p->f;
+    arraysem_barrier *b = p->barrier;
+    gridDim = p->grid, blockDim = p->block, blockIdx = p->idx, threadIdx = {t, 0, 0};
+    l.unlock();
+    arraysem_current_barrier = b;
+    run(f);
+    {
+      // A thread that has returned no longer counts at the barrier.
+      std::lock_guard<std::mutex> g(b->m);
+      if (--b->n > 0 && b->waiting == b->n) {
+        b->waiting = 0;
+        b->phase++;
+        b->cv.notify_all();
+      }
+    }
+    l.lock();
+    if (--p->left == 0) p->done.notify_one();
+  }
+}
+// A launch, the kernel's call type-erased (run(f) makes it), so that each
+// launch site instantiates one small template and no thread machinery.
+static void arraysem_launch_blocks(unsigned grid, unsigned block, bool sync, void (*run)(void *), void *f) {
   for (unsigned g = 0; g < grid; g++) {
     if (!sync) {
       for (unsigned t = 0; t < block; t++) {
         gridDim = {grid, 1, 1}, blockDim = {block, 1, 1}, blockIdx = {g, 0, 0}, threadIdx = {t, 0, 0};
-        f();
+        run(f);
       }
       continue;
     }
 #if defined(ARRAYSEM_FIBRES)
-    arraysem_fibre_body = &arraysem_call<F>;
-    arraysem_fibre_arg = &f;
+    arraysem_fibre_body = run;
+    arraysem_fibre_arg = f;
     for (unsigned t = 0; t < block; t++) arraysem_start_fibre(t);
     for (unsigned live = block; live > 0;) {
       for (unsigned t = 0; t < block; t++) {
@@ -253,24 +294,23 @@ static void arraysem_launch(unsigned grid, unsigned block, bool sync, F f) {
     }
     continue;
 #endif
+    if (arraysem_the_pool == nullptr) arraysem_the_pool = new arraysem_pool;
+    arraysem_pool *p = arraysem_the_pool;
     arraysem_barrier b;
     b.n = block;
-    std::vector<std::thread> ts;
-    for (unsigned t = 0; t < block; t++)
-      ts.emplace_back([&, t] {
-        gridDim = {grid, 1, 1}, blockDim = {block, 1, 1}, blockIdx = {g, 0, 0}, threadIdx = {t, 0, 0};
-        arraysem_current_barrier = &b;
-        f();
-        // A thread that has returned no longer counts at the barrier.
-        std::lock_guard<std::mutex> l(b.m);
-        if (--b.n > 0 && b.waiting == b.n) {
-          b.waiting = 0;
-          b.phase++;
-          b.cv.notify_all();
-        }
-      });
-    for (auto &t : ts) t.join();
+    std::unique_lock<std::mutex> l(p->m);
+    for (; p->started < block; p->started++) std::thread(arraysem_pool_thread, p, p->started).detach();
+    p->run = run, p->f = f, p->barrier = &b;
+    p->grid = {grid, 1, 1}, p->block = {block, 1, 1}, p->idx = {g, 0, 0};
+    p->n = p->left = block;
+    p->round++;
+    p->go.notify_all();
+    p->done.wait(l, [&] { return p->left == 0; });
   }
+}
+template <class F>
+static void arraysem_launch(unsigned grid, unsigned block, bool sync, F f) {
+  arraysem_launch_blocks(grid, block, sync, [](void *f) { (*static_cast<F *>(f))(); }, &f);
 }
 #define ARRAYSEM_LAUNCH(k, grid, block, ...) arraysem_launch((grid), (block), false, [&] { k(__VA_ARGS__); })
 #define ARRAYSEM_LAUNCH_SYNC(k, grid, block, ...) arraysem_launch((grid), (block), true, [&] { k(__VA_ARGS__); })

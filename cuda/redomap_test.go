@@ -41,6 +41,7 @@ func redomapPrograms(t *testing.T) []*harness.Program {
 // it is), with blocks of 1, 3 and 32 threads and three schedules, and no
 // race.
 func TestRedomapInSim(t *testing.T) {
+	t.Parallel()
 	agreeInSim(t, redomapPrograms(t), simRuns{blocks: []int{1, 3, 32}, seed: 11})
 }
 
@@ -49,6 +50,7 @@ func TestRedomapInSim(t *testing.T) {
 // with blocks of 2 and 256 threads; the failing assert prints its
 // message.
 func TestRedomapOnClang(t *testing.T) {
+	t.Parallel()
 	clangBuilds(t)
 	agreeOnClang(t, "redomap", redomapPrograms(t), clangRuns{blocks: []string{"2", "256"},
 		also: func(t *testing.T, p *harness.Program, args map[string]string, want harness.Expect, got cuda.Outcome) {

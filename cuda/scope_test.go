@@ -86,6 +86,7 @@ func mixedPrograms(t *testing.T) []*harness.Program {
 // the interpreter prints, with blocks of 1, 3, 32 and 256 threads and
 // three schedules.
 func TestMixedFoldsInSim(t *testing.T) {
+	t.Parallel()
 	agreeInSim(t, mixedPrograms(t), simRuns{blocks: []int{1, 3, 32, 256}, seed: 3, file: "reduce_mixed.cu", succeed: true})
 }
 
@@ -93,6 +94,7 @@ func TestMixedFoldsInSim(t *testing.T) {
 // under the sanitizers, on the host prints what the interpreter prints,
 // with blocks of 2, 3 and 256 threads.
 func TestMixedFoldsOnClang(t *testing.T) {
+	t.Parallel()
 	clangBuilds(t)
 	agreeOnClang(t, "mixed", mixedPrograms(t), clangRuns{blocks: []string{"2", "3", "256"}})
 }

@@ -52,9 +52,18 @@ type Outcome struct {
 
 // Exec runs a built program with NAME=VALUE arguments.
 func Exec(bin string, args []string, timeout time.Duration) Outcome {
+	return ExecEnv(bin, args, nil, timeout)
+}
+
+// ExecEnv is Exec with env (NAME=VALUE entries, such as ARRAYSEM_BLOCK=2)
+// added to the environment the program inherits.
+func ExecEnv(bin string, args, env []string, timeout time.Duration) Outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, bin, args...)
+	if len(env) > 0 {
+		c.Env = append(os.Environ(), env...)
+	}
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	start := time.Now()

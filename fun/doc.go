@@ -50,6 +50,8 @@
 //     FormName and Binders), which reach into the nodes of extending
 //     languages (FUNMEM) through Extension, ExpMapper and TypeMapper;
 //   - lang.go: FUN as a lang.Language, for the driver's registry;
+//   - reassoc.go: ReassociatesFloats, whether a program has a float fold
+//     a parallel level may re-associate (within the stated bound);
 //   - mutants.go: registers the package's mutation points (proofs-tests'
 //     TestMutants), in code the big- and small-step share, so only a
 //     reference or an expected output kills them.

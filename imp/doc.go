@@ -37,6 +37,8 @@
 //   - translate.go: FunMemToImp and COPY (FUNMEM → IMP), FromFunmem;
 //     pass.go: it as the registry's pass (FromFunmemPass);
 //   - lang.go: IMP as a lang.Language, for the driver's registry;
+//   - reassoc.go: ReassociatesFloats, whether a program's float reduce
+//     or scan may run as a tree (the CUDA backend's) within the bound;
 //   - mutants.go: registers the package's mutation points (proofs-tests'
 //     TestMutants); the points are mutant.On calls in the code they
 //     break.

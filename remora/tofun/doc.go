@@ -134,4 +134,15 @@
 //   - the primitives FUN cannot compute exactly: tan, arcsin, arccos and
 //     arctan (FUN's float functions are sqrt, exp, log, sin and cos), and
 //     expt (FUN has no power function).
+//
+// # Files
+//
+// lower.go: Lower, the lowerer, its environment and the expressions'
+// cases; apply.go: applications, lifted over their frames; prims.go: the
+// basis primitives, one entry per name; folds.go: the reduce, scan and
+// fold family; floatfold.go: the guarded float folds; case.go: CASE, the
+// apply of a defunctionalised array of functions; build.go: the FUN side
+// (blocks of statements, fresh names, constructors); decode.go: FormatOf
+// and Decode, the results read back; pass.go: Lower as the registry's
+// pass (LowerPass).
 package tofun
