@@ -889,6 +889,7 @@ static void arraysem_print_float_array(const int64_t *data, int rank, ...) {
 // them (+inf.0, +nan.0), boxes as (box (w …) v), or (box v) for the
 // dynamic dialect. The format's text is
 //   SOURCE: item …      item = int | float | bool | char | (box W item)
+//                             | (open W item), a box printed as its contents
 //                             | (boxes R W (D …) item), D = 3, w1, w1+w2+1
 struct arraysem_source_result {
   const int64_t *data;
@@ -1148,6 +1149,16 @@ static void arraysem_put_item(const char **s, bool typed, int *next) {
     return;
   }
   arraysem_fmt_expect(s, '(');
+  if (arraysem_fmt_word(s, "open")) {
+    int64_t w = arraysem_fmt_count(s);
+    for (int64_t i = 0; i < w; i++) {
+      if (*next >= arraysem_nsource_results || arraysem_source_results[*next].rank != 0) arraysem_unfit("a box's witness is missing");
+      (*next)++;
+    }
+    arraysem_put_item(s, typed, next);
+    arraysem_fmt_expect(s, ')');
+    return;
+  }
   if (arraysem_fmt_word(s, "box")) {
     int64_t w = arraysem_fmt_count(s), wits[64];
     for (int64_t i = 0; i < w; i++) {

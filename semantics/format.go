@@ -24,6 +24,11 @@ import (
 //
 //	| (box W item)                  one box: W int results (its witnesses),
 //	                                then its contents
+//	| (open W item)                 one box printed as its contents alone:
+//	                                W int results, not printed, then the
+//	                                contents (a dynamic-dialect array whose
+//	                                shape is computed at run time, which
+//	                                the compile path boxes)
 //	| (boxes R W (D …) item)        a frame of R dimensions of boxes: W int
 //	                                arrays over the frame (the witnesses of
 //	                                each box), then one flat array of every
@@ -70,6 +75,7 @@ func (a ResultAtom) String() string {
 
 // BoxFormat is a box (Frame 0) or a frame of boxes.
 type BoxFormat struct {
+	Open      bool       // one box that prints as its contents alone
 	Frame     int        // the rank of the frame of boxes; 0 for one box
 	Witnesses int        // the box's witnesses (dimensions), each an int
 	Dims      []NatSum   // a frame's boxes' contents' shape, by their witnesses
@@ -113,9 +119,12 @@ func (it FormatItem) write(b *strings.Builder) {
 		return
 	}
 	x := it.Box
-	if x.Frame == 0 {
+	switch {
+	case x.Open:
+		fmt.Fprintf(b, "(open %d ", x.Witnesses)
+	case x.Frame == 0:
 		fmt.Fprintf(b, "(box %d ", x.Witnesses)
-	} else {
+	default:
 		ds := make([]string, len(x.Dims))
 		for i, d := range x.Dims {
 			ds[i] = d.String()
@@ -192,6 +201,8 @@ func (p *formatParser) item() (FormatItem, error) {
 	var err error
 	switch kw := p.next(); kw {
 	case "box":
+	case "open":
+		x.Open = true
 	case "boxes":
 		if x.Frame, err = p.count(); err != nil {
 			return FormatItem{}, err
@@ -200,7 +211,7 @@ func (p *formatParser) item() (FormatItem, error) {
 			return FormatItem{}, fmt.Errorf("a frame of boxes of rank 0")
 		}
 	default:
-		return FormatItem{}, fmt.Errorf("want box or boxes, found %q", kw)
+		return FormatItem{}, fmt.Errorf("want box, open or boxes, found %q", kw)
 	}
 	if x.Witnesses, err = p.count(); err != nil {
 		return FormatItem{}, err
@@ -295,6 +306,9 @@ func (f *Format) print(b *strings.Builder, it FormatItem, vals []Array) ([]Array
 				return nil, fmt.Errorf("witness %s is not a dimension", w)
 			}
 			wits = append(wits, w.Int())
+		}
+		if x.Open {
+			return f.print(b, x.Body, vals[x.Witnesses:])
 		}
 		f.openBox(b, wits)
 		rest, err := f.print(b, x.Body, vals[x.Witnesses:])

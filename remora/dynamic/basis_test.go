@@ -111,8 +111,8 @@ func agree(src string) (msg string) {
 	// The typed core has no exact numbers: where Racket keeps an exact
 	// result ((sin 0) is 0, (if #t 0 2.5) is 0), the elaboration, typed
 	// float, gives the same number inexact (0.0).
-	if asFloats(tv.String()) != asFloats(bv.String()) {
-		return fmt.Sprintf("%s: the elaboration %s gives %s, the program %s", src, inf.Term, tv, bv)
+	if asFloats(inf.Show(tv)) != asFloats(bv.String()) {
+		return fmt.Sprintf("%s: the elaboration %s gives %s, the program %s", src, inf.Term, inf.Show(tv), bv)
 	}
 	return ""
 }
