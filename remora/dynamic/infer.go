@@ -90,7 +90,9 @@ func Infer(e Expr) (inf *Inferred, err error) {
 		if r := recover(); r != nil {
 			ie, ok := r.(*inferError)
 			if !ok {
-				panic(r)
+				// A bug of the elaborator's, reported as an error rather
+				// than a crash of the command (tests fail on it).
+				ie = &inferError{pos: e.At(), msg: fmt.Sprintf("%s: %v", InternalError, r)}
 			}
 			inf, err = nil, semantics.Errorf(ie.pos, semantics.TypeError, "infer", "%s", ie.msg)
 		}
@@ -136,6 +138,10 @@ func Elaborate(p *Program) (*remora.Program, error) {
 	}
 	return out, nil
 }
+
+// InternalError starts the message of an error Infer reports for a bug
+// of its own (a panic it recovered from) rather than a refusal.
+const InternalError = "internal error"
 
 type inferError struct {
 	pos semantics.Pos
@@ -332,7 +338,12 @@ func (el *elaborator) unbox(e *Unbox, env *ienv) *aval {
 	vs := map[string]bool{}
 	body.typ.vars(vs)
 	if len(body.hide) > 0 || slices.ContainsFunc(ds, func(d string) bool { return vs[d] }) {
-		el.fail(e.Pos, "unbox over a frame of boxes whose body gives arrays of the contents' shapes: the dialect collapses them into one array only if they agree, which is known only at run time (box the body's result: (box …))")
+		// Cells of the contents' shapes: the dialect collapses them if
+		// they agree.
+		inner := el.scope(e.Pos)
+		inner.dims, inner.boxes = ds, true
+		cell := inner.close(body)
+		return s.close(el.collapseBoxes(e.Pos, frame, open+cell.term+")", cell.typ, cell.hide))
 	}
 	r := &aval{term: open + body.term + ")", typ: body.typ.with(append(append([]remora.Nat{}, frame...), body.typ.shape...))}
 	if symbolic(frame) && body.typ.rank() > 0 {
@@ -399,6 +410,9 @@ func (el *elaborator) frame(e *Frame, env *ienv) *aval {
 	c0 := vs[0].typ
 	elem := c0.elem
 	ragged := 0
+	if r := el.runTimeCells(e, vs); r != nil {
+		return s.close(r)
+	}
 	for _, v := range vs {
 		if !natsEqual(v.typ.shape, c0.shape) {
 			_, ok1 := consts(c0.shape)
@@ -435,6 +449,41 @@ func (el *elaborator) frame(e *Frame, env *ienv) *aval {
 	out := typedArray(nest(e.Dims, terms), t, known)
 	out.ragged = ragged
 	return s.close(out)
+}
+
+// runTimeCells is a frame whose cells have one rank and atom type but
+// shapes that may differ, known only at run time: each boxed, and the
+// boxes collapsed as the dialect collapses the cells (collapseBoxes); nil
+// for any other frame.
+func (el *elaborator) runTimeCells(e *Frame, vs []*aval) *aval {
+	c0 := vs[0].typ
+	differ := false
+	for _, v := range vs {
+		if !v.typ.sameAtoms(c0) || v.typ.rank() != c0.rank() {
+			return nil
+		}
+		if !natsEqual(v.typ.shape, c0.shape) {
+			if _, ok := consts(v.typ.shape); !ok {
+				differ = true
+			} else if _, ok := consts(c0.shape); !ok {
+				differ = true
+			}
+		}
+	}
+	if !differ {
+		return nil
+	}
+	terms := make([]string, len(vs))
+	for i, v := range vs {
+		terms[i] = el.boxOf(e.Pos, v).term
+	}
+	hide := make([]string, c0.rank())
+	shape := make([]remora.Nat, c0.rank())
+	for i := range hide {
+		hide[i] = el.fresh("d")
+		shape[i] = remora.NatVar(hide[i])
+	}
+	return el.collapseBoxes(e.Pos, dimsOf(e.Dims), nest(e.Dims, terms), c0.with(shape), hide)
 }
 
 func allKnown(vs []*remora.Value) bool {

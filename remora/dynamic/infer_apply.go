@@ -18,6 +18,11 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 // (nil: none).
 func (el *elaborator) applyShaped(pos semantics.Pos, fn *aval, args []*aval, emptyShape []int64) *aval {
 	if fn.funs == nil {
+		if hasZero(fn.typ.shape) {
+			// An empty array applies nothing: the result has its shape
+			// (the dialect's empty frame, ERRATA R10).
+			return el.emptyResult(fn.typ.shape, append([]*aval{fn}, args...))
+		}
 		el.fail(pos, "cannot apply an array of %s atoms: it would stop in β", fn.typ.elem)
 	}
 	s := el.scope(pos)
@@ -62,18 +67,52 @@ func (el *elaborator) frames(pos semantics.Pos, fn *aval, args []*aval, ranks []
 			big = f
 		}
 	}
-	for _, f := range frames {
+	for i, f := range frames {
 		if natsEqual(f, big[:len(f)]) {
 			continue
 		}
-		_, ok1 := consts(f)
-		_, ok2 := consts(big)
-		if ok1 && ok2 {
+		if mismatch(f, big) {
 			el.fail(pos, "frames %s and %s do not agree: it would stop in lift", natsString(big), natsString(f))
 		}
-		el.fail(pos, "frames %s and %s are known only at run time and may not agree (the dialect checks them as it runs)", natsString(big), natsString(f))
+		if i == 0 || i > len(args) {
+			el.fail(pos, "frames %s and %s are known only at run time and may not agree (the dialect checks them as it runs)", natsString(big), natsString(f))
+		}
+		// An argument whose frame is known only at run time: read at
+		// the biggest frame, once the two are checked equal.
+		a := args[i-1]
+		args[i-1] = el.cast(a, append(append([]remora.Nat{}, big[:len(f)]...), cells[i-1].shape...))
+		frames[i] = big[:len(f)]
 	}
 	return frames, cells, big
+}
+
+// mismatch reports whether frame f cannot be a prefix of big whatever
+// the run time gives: some constant dimensions differ.
+func mismatch(f, big []remora.Nat) bool {
+	for i, d := range f {
+		if d.IsConst() && big[i].IsConst() && d.Const != big[i].Const {
+			return true
+		}
+	}
+	return false
+}
+
+// cast is a read at the shape want, of a's atoms in order, stuck (a
+// division by zero) unless each dimension of a is want's: the dialect's
+// check that frames agree, where they are known only at run time.
+func (el *elaborator) cast(a *aval, want []remora.Nat) *aval {
+	ok := "#t"
+	for i, d := range a.typ.shape {
+		if !d.Equal(want[i]) {
+			ok = "(and " + ok + " (= " + natTerm(d) + " " + natTerm(want[i]) + "))"
+		}
+	}
+	x, j := el.fresh("x"), el.fresh("j")
+	read := "((fn ([" + j + " int]) " + atFlat(x, a.typ, j) + ") iota{ | " + natsString(want) + "})"
+	term := "(let [" + x + " " + a.term + "] (let [" + el.fresh("_") + " (/! 1 (bool->int " + ok + "))] " + read + "))"
+	out := like(term, a.typ.with(want), a)
+	out.ragged = a.ragged
+	return out
 }
 
 // apply1 applies a static function array to arguments none of which
@@ -174,13 +213,11 @@ func (el *elaborator) applyPrims(pos semantics.Pos, fn *aval, args []*aval, fram
 		params = append(params, "["+x+" "+cells[i].String()+"]")
 		as = append(as, a.term)
 	}
-	s := el.scope(pos)
 	body := el.prim(pos, fn, inner, nil)
-	body = s.open(body)
-	if len(s.dims) > 0 {
-		el.fail(pos, "%s over a frame gives cells whose shapes are known only at run time: the dialect collapses them only if they agree (box them)", c0.prim.Name)
-	}
 	term := "((fn (" + strings.Join(params, " ") + ") " + body.term + ") " + strings.Join(as, " ") + ")"
+	if len(body.hide) > 0 {
+		return el.collapseBoxes(pos, big, term, body.typ, body.hide)
+	}
 	return &aval{term: term, typ: body.typ.with(append(append([]remora.Nat{}, big...), body.typ.shape...))}
 }
 
@@ -205,10 +242,8 @@ func (el *elaborator) applyLams(pos semantics.Pos, fn *aval, args []*aval, frame
 			}
 			return el.curried(pos, c, args, frames, cells, big)
 		}
-		if len(body.hide) > 0 {
-			if len(big) > 0 || len(fn.funs) > 1 {
-				el.fail(pos, "the λ gives cells whose shapes are known only at run time, over a frame: the dialect collapses them into one array only if they agree (box the λ's result: (box …))")
-			}
+		if len(body.hide) > 0 && len(fn.funs) > 1 {
+			el.fail(pos, "an array of λs giving cells whose shapes are known only at run time")
 		}
 		if k > 0 && !body.typ.equal(ret) {
 			el.fail(pos, "the functions in the array return %s and %s", ret, body.typ)
@@ -246,6 +281,11 @@ func (el *elaborator) applyLams(pos semantics.Pos, fn *aval, args []*aval, frame
 		call += " " + strings.Join(as, " ")
 	}
 	call += ")"
+	if len(hide) > 0 && !scalarFrame {
+		// Cells whose shapes are known only at run time, over a frame:
+		// the dialect's collapse.
+		return el.collapseBoxes(pos, big, call, ret, hide)
+	}
 	out := typedArray(call, ret.with(append(append([]remora.Nat{}, big...), ret.shape...)), known)
 	out.mz, out.mzAt, out.zero, out.nonzero = mz, mzAt, zero, nonzero
 	if scalarFrame && len(fn.funs) == 1 {

@@ -78,6 +78,9 @@ var rearranges = map[string]int{
 }
 
 func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*aval) *aval {
+	if len(args) == 0 {
+		el.fail(pos, "%s with no arguments is not elaborated", p.Name)
+	}
 	a := args[0]
 	t := a.typ
 	elems := []string{t.atom()}

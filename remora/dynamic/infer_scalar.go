@@ -128,6 +128,9 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []re
 		}
 	}
 	if single {
+		if v := el.variadic(pos, fn, args); v != nil {
+			return v
+		}
 		if v := el.scalarTemplate(pos, fn, args, big); v != nil {
 			return v
 		}
@@ -158,7 +161,7 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []re
 			if errors.As(err, &se) {
 				msg = se.Msg
 			}
-			el.fail(pos, "%s: it would stop in δ", msg)
+			el.fail(pos, "%s: the typed core has no %s of these atoms", msg, c.prim.Name)
 		}
 		if c, ok := checkedTwin[impl.Name]; ok {
 			impl = remora.Basis[c]
@@ -242,6 +245,64 @@ func kindNames(args []*aval) string {
 	}
 	return strings.Join(ks, " and ")
 }
+
+// variadic elaborates a primitive of any number of arguments (Racket's
+// + - * / max min and or and the comparisons) applied to other than two:
+// its unit for none, the argument for one, and for more the pairwise
+// applications, left to right, as the dialect folds them (a comparison
+// is the conjunction of its neighbouring pairs). nil where the one-
+// argument form is a function of its own ((- x), (/ x)).
+func (el *elaborator) variadic(pos semantics.Pos, fn *aval, args []*aval) *aval {
+	p := fn.funs[0].prim
+	name := p.Name
+	if !variadicOps[name] && !comparison[name] || len(args) == 2 {
+		return nil
+	}
+	logical := name == "and" || name == "or"
+	for _, a := range args {
+		if logical && a.typ.elem != remora.KBool || !logical && !isNum(a.typ.elem) {
+			el.fail(pos, "%s takes %s, got %s atoms: it would stop in δ", name, map[bool]string{true: "booleans", false: "numbers"}[logical], a.typ.elem)
+		}
+	}
+	switch len(args) {
+	case 0:
+		unit, ok := map[string]string{"+": "0", "*": "1", "and": "#t", "or": "#f"}[name]
+		if !ok {
+			return nil
+		}
+		v, _ := ParseExpr("unit", unit, nil)
+		return el.literal(pos, v.(*Lit).V)
+	case 1:
+		switch {
+		case comparison[name]:
+			x := el.fresh("x")
+			return typedArray("((fn (["+x+" "+args[0].typ.atom()+"]) #t) "+args[0].term+")", ity{elem: remora.KBool, shape: args[0].typ.shape}, nil)
+		case name == "-" || name == "/" || name == "gcd" || name == "lcm":
+			return nil
+		}
+		return args[0]
+	}
+	if comparison[name] {
+		and := &aval{funs: []*closure{{prim: Basis["and"]}}}
+		r := el.apply(pos, fn, args[:2])
+		for k := 2; k < len(args); k++ {
+			r = el.apply(pos, and, []*aval{r, el.apply(pos, fn, args[k-1:k+1])})
+		}
+		return r
+	}
+	r := el.apply(pos, fn, args[:2])
+	for _, a := range args[2:] {
+		r = el.apply(pos, fn, []*aval{r, a})
+	}
+	return r
+}
+
+// variadicOps are the dialect's arithmetic of any number of arguments
+// that folds them pairwise, left to right.
+var variadicOps = map[string]bool{"+": true, "-": true, "*": true, "/": true, "max": true, "min": true, "and": true, "or": true, "gcd": true, "lcm": true}
+
+// comparison are the dialect's comparisons of numbers.
+var comparison = map[string]bool{"<": true, "<=": true, ">": true, ">=": true, "=": true, "!=": true}
 
 // refusedScalar are the scalar primitives whose values the compiled
 // levels do not have, and what to write instead.

@@ -135,7 +135,7 @@ func (s *binders) close(r *aval) *aval {
 		out.pre = slices.Concat(s.pre, letBindings(s.wraps), r.pre)
 		return &out
 	}
-	if len(s.wraps) == 0 && len(s.pre) == 0 {
+	if len(s.wraps) == 0 && len(s.pre) == 0 && len(s.dims) == 0 {
 		return r
 	}
 	bound := setOf(s.dims)
@@ -253,4 +253,64 @@ func hidesAll(a *aval) bool {
 		}
 	}
 	return true
+}
+
+// collapseBoxes is the dialect's collapse of cells whose shapes it
+// computes at run time: term is a frame (of shape frame) of boxes each
+// standing for one cell, (Sigma (hide…) cell); the dialect makes one
+// array of them if their shapes agree, and is stuck in collapse if not.
+// So is the typed term: the witnesses over the frame are compared with
+// their maximum (stuck on a division by zero where one differs), the
+// maximum bound by a lift, and each box read at that shape.
+func (el *elaborator) collapseBoxes(pos semantics.Pos, frame []remora.Nat, term string, cell ity, hide []string) *aval {
+	s := el.scope(pos)
+	b := el.fresh("bs")
+	s.wraps = append(s.wraps, "(let ["+b+" "+term+"] ")
+	sig := "(Sigma (" + strings.Join(hide, " ") + ") " + cell.String() + ")"
+	// opened is the term reading each box over the frame, its contents
+	// bound to c and its witnesses to fresh names.
+	opened := func(body func(c string, sub map[string]remora.Nat) string) string {
+		x, c := el.fresh("b"), el.fresh("c")
+		sub := map[string]remora.Nat{}
+		var hs []string
+		for _, h := range hide {
+			n := el.fresh("d")
+			hs = append(hs, n)
+			sub[h] = remora.NatVar(n)
+		}
+		return "((fn ([" + x + " " + sig + "]) (unbox " + x + " (" + c + " " + strings.Join(hs, " ") + ") " + body(c, sub) + ")) " + b + ")"
+	}
+	reduceOver := func(op, unit, t, v string) string {
+		for i := len(frame) - 1; i >= 0; i-- {
+			y := el.fresh("v")
+			v = "((fn ([" + y + " [" + t + " " + frame[i].String() + "]]) (reduce-init{" + t + " | " + frame[i].String() + " [] []} " + op + " " + unit + " " + y + ")) " + v + ")"
+		}
+		return v
+	}
+	ok := "#t"
+	var ms []string
+	for _, h := range hide {
+		w := el.fresh("w")
+		s.wraps = append(s.wraps, "(let ["+w+" "+opened(func(_ string, sub map[string]remora.Nat) string { return "(reify-dimension " + sub[h].String() + ")" })+"] ")
+		m := el.fresh("m")
+		s.wraps = append(s.wraps, "(let ["+m+" "+reduceOver("max", "0", "int", w)+"] ")
+		ok = "(and " + ok + " " + el.allTrue("(= "+w+" "+m+")", frame) + ")"
+		ms = append(ms, m)
+	}
+	agree := el.fresh("agree")
+	s.wraps = append(s.wraps, "(let ["+agree+" (/! 1 (bool->int "+ok+"))] ")
+	sub := map[string]remora.Nat{}
+	for i, h := range hide {
+		sub[h] = s.lift(intScalarAval("(*! "+ms[i]+" "+agree+")"), "the collapsed cells' shape")
+	}
+	want := cell.subst(sub)
+	read := opened(func(c string, own map[string]remora.Nat) string {
+		j := el.fresh("j")
+		return "((fn ([" + j + " int]) " + atFlat(c, cell.subst(own), j) + ") iota{ | " + natsString(want.shape) + "})"
+	})
+	r := &aval{term: read, typ: want.with(append(append([]remora.Nat{}, frame...), want.shape...))}
+	if symbolic(frame) {
+		r.ragged = len(frame)
+	}
+	return s.close(r)
 }
