@@ -28,7 +28,7 @@ func Explicitize(p *Program) (*Program, error) {
 		return nil, err
 	}
 	x := &explicitizer{types: types}
-	out := &Program{File: p.File, Source: p.Source, Open: p.Open}
+	out := &Program{File: p.File, Source: p.Source, Open: p.Open, Rational: p.Rational}
 	for _, e := range q.Exprs {
 		ne, err := x.top(e)
 		if err != nil {

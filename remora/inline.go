@@ -77,7 +77,7 @@ func Inline(p *Program) (*Program, error) {
 	for _, e := range q.Exprs {
 		inlReserveNames(e, in.reserved)
 	}
-	out := &Program{File: p.File, Types: q.Types, Source: p.Source, Open: p.Open}
+	out := &Program{File: p.File, Types: q.Types, Source: p.Source, Open: p.Open, Rational: p.Rational}
 	for _, e := range q.Exprs {
 		ne, err := in.top(e)
 		if err != nil {

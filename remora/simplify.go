@@ -45,7 +45,7 @@ func Simplify(p *Program) *Program {
 	if _, err := Check(q, nil); err != nil {
 		return p
 	}
-	out := &Program{File: p.File, Types: q.Types, Source: p.Source, Open: p.Open}
+	out := &Program{File: p.File, Types: q.Types, Source: p.Source, Open: p.Open, Rational: p.Rational}
 	for _, e := range q.Exprs {
 		out.Exprs = append(out.Exprs, simplifyExpr(e, simplifications))
 	}

@@ -22,6 +22,12 @@ import (
 //
 // item := int | float | bool | char       an array of these atoms, one result
 //
+//	| rat                           an array of exact rationals (the dynamic
+//	                                dialect's), one int result whose last
+//	                                axis, of 2, holds each one's numerator
+//	                                and (positive) denominator, in lowest
+//	                                terms: printed n or n/d
+//
 //	| (box W item)                  one box: W int results (its witnesses),
 //	                                then its contents
 //	| (open W item)                 one box printed as its contents alone:
@@ -61,9 +67,10 @@ const (
 	AtomFloat
 	AtomBool
 	AtomChar
+	AtomRat
 )
 
-var atomNames = [...]string{"int", "float", "bool", "char"}
+var atomNames = [...]string{"int", "float", "bool", "char", "rat"}
 
 // String is the atom's name in a format's text.
 func (a ResultAtom) String() string {
@@ -420,10 +427,20 @@ func printAtoms(b *strings.Builder, a ResultAtom, v Array) error {
 			return fmt.Errorf("boolean %d is neither 0 nor 1", x)
 		}
 	}
+	if a == AtomRat && (len(v.Shape) == 0 || v.Shape[len(v.Shape)-1] != 2) {
+		return fmt.Errorf("exact rationals of shape %v have no last axis of numerators and denominators", v.Shape)
+	}
 	var rec func(dim, off int)
 	rec = func(dim, off int) {
 		if dim == len(v.Shape) {
 			b.WriteString(FormatAtom(a, v.Data[off]))
+			return
+		}
+		if a == AtomRat && dim == len(v.Shape)-1 {
+			b.WriteString(strconv.FormatInt(v.Data[off], 10))
+			if v.Data[off+1] != 1 {
+				b.WriteString("/" + strconv.FormatInt(v.Data[off+1], 10))
+			}
 			return
 		}
 		if a == AtomChar && dim == len(v.Shape)-1 && v.Shape[dim] > 0 {

@@ -58,13 +58,15 @@ type Inferred struct {
 	// Open: the term is a box standing for an array whose shape the
 	// dialect computes at run time; the dialect prints its contents.
 	Open bool
+	// Rational: the dialect's exact rationals, as pairs of ints.
+	Rational bool
 }
 
 // Show prints a value of the elaborated term as the dialect prints the
 // expression's value (boxes without witnesses, an open box as its
 // contents).
 func (inf *Inferred) Show(v *remora.Value) string {
-	p := &remora.Program{Source: Language.Name(), Open: []bool{inf.Open}}
+	p := &remora.Program{Source: Language.Name(), Open: []bool{inf.Open}, Rational: []bool{inf.Rational}}
 	return p.SourceLines([]*remora.Value{v})[0]
 }
 
@@ -118,7 +120,7 @@ func Infer(e Expr) (inf *Inferred, err error) {
 	// The checker annotates the term it is given: the pass gets a fresh
 	// parse.
 	out, _ := el.parseMarked("infer", v.term, at)
-	return &Inferred{Term: plain(v.term), Type: t, Expr: out, Open: len(v.hide) > 0}, nil
+	return &Inferred{Term: plain(v.term), Type: t, Expr: out, Open: len(v.hide) > 0, Rational: v.typ.elem == remora.KNum}, nil
 }
 
 // Elaborate is the pass from the dynamic dialect into the typed core:
@@ -135,6 +137,7 @@ func Elaborate(p *Program) (*remora.Program, error) {
 	for _, inf := range infs {
 		out.Exprs = append(out.Exprs, inf.Expr)
 		out.Open = append(out.Open, inf.Open)
+		out.Rational = append(out.Rational, inf.Rational)
 	}
 	return out, nil
 }
@@ -255,22 +258,15 @@ func (el *elaborator) elab1(e Expr, env *ienv) *aval {
 func (el *elaborator) literal(pos semantics.Pos, v *remora.Value) *aval {
 	switch {
 	case v.Kind == remora.KNum:
-		el.fail(pos, "the exact number %s: exact rationals and integers past 64 bits are Racket's, which the compiled program does not have (write a float such as %s, or (exact->inexact %s))", describe(v), floatSpelling(v), describe(v))
+		term, ok := ratLiteral(v)
+		if !ok {
+			el.fail(pos, "the exact number %s: an integer past 64 bits (Racket's), which the compiled program does not have", describe(v))
+		}
+		return typedArray(term, ity{elem: v.Kind, shape: dimsOf(v.Shape)}, v)
 	case v.Kind >= remora.KFunc:
 		el.fail(pos, "a literal array of functions, boxes or pairs (only arises while stepping)")
 	}
 	return typedArray(v.TermString(), ity{elem: v.Kind, shape: dimsOf(v.Shape)}, v)
-}
-
-// floatSpelling is an exact number's value as a float literal.
-func floatSpelling(v *remora.Value) string {
-	if v.Len() == 1 {
-		if n, ok := v.A[0].(*Num); ok {
-			f, _ := n.R.Float64()
-			return remora.FormatFloat(f)
-		}
-	}
-	return "0.5"
 }
 
 // let elaborates (let ((x e)) body) and define: the value bound whole;
@@ -425,7 +421,7 @@ func (el *elaborator) frame(e *Frame, env *ienv) *aval {
 		switch {
 		case v.typ.sameAtoms(c0) || v.typ.elem == elem && elem != remora.KBox:
 		case isNum(v.typ.elem) && isNum(elem):
-			elem = remora.KFloat
+			elem = joinKinds(elem, v.typ.elem)
 		case v.typ.elem == remora.KBox && elem == remora.KBox:
 			el.fail(e.Pos, "the frame's boxes hold contents of different ranks or atoms (%s and %s), which one typed array of boxes cannot", c0.atom(), v.typ.atom())
 		default:
@@ -508,12 +504,30 @@ func nest(dims []int64, terms []string) string {
 	return b.String()
 }
 
-// convertTo is v's term with its atoms as elem (an int array as floats).
+// convertTo is v's term with its atoms as elem: an int array as floats
+// or exact rationals, rationals as floats (the dialect's collapse joins
+// numbers so).
 func convertTo(v *aval, elem remora.Kind) string {
-	if v.typ.elem == remora.KInt && elem == remora.KFloat {
+	switch {
+	case v.typ.elem == remora.KInt && elem == remora.KFloat:
 		return "(int->float " + v.term + ")"
+	case v.typ.elem == remora.KInt && elem == remora.KNum:
+		return toRat(v)
+	case v.typ.elem == remora.KNum && elem == remora.KFloat:
+		return "(" + ratToFloat + " " + v.term + ")"
 	}
 	return v.term
+}
+
+// evalThen is term computed after the arguments' terms (whose values the
+// elaboration used statically but whose computations may go wrong).
+func evalThen(args []*aval, term string) string {
+	for i := len(args) - 1; i >= 0; i-- {
+		if a := args[i]; a != nil && a.funs == nil && !isName(a.term) {
+			term = "(let [_%e" + itoa(i) + " " + a.term + "] " + term + ")"
+		}
+	}
+	return term
 }
 
 // split cuts an argument's shape by a cell rank, as the run-time lift does.

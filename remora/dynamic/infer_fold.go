@@ -43,7 +43,7 @@ func (el *elaborator) opTerm(pos semantics.Pos, op *aval, a, b ity) (string, *av
 // itemAt is item k (an int term) of arr, a name.
 func itemAt(arr *aval, k string) *aval {
 	t := arr.typ
-	head := instantiation("index", []string{t.atom()}, natsString(t.shape[:1]), natsString(t.shape[1:]), "1")
+	head := instantiation("index", []string{t.atom()}, natsString(t.shape[:1]), t.cix(t.shape[1:]), "1")
 	return typedArray("("+head+" "+arr.term+" ["+k+"])", t.item(), nil)
 }
 
@@ -90,7 +90,7 @@ func padded(init *aval, item ity) (*aval, bool) {
 	if pad == 0 {
 		return init, true
 	}
-	head := instantiation("replicate", []string{init.typ.atom()}, natsString(item.shape[:pad]), natsString(init.typ.shape))
+	head := instantiation("replicate", []string{init.typ.atom()}, natsString(item.shape[:pad]), init.typ.cix(init.typ.shape))
 	return typedArray("("+head+" "+init.term+")", init.typ.with(item.shape), nil), true
 }
 
@@ -128,7 +128,7 @@ func (el *elaborator) treeReduce(pos semantics.Pos, s *binders, op, base, arr *a
 			if !ret.typ.equal(item) {
 				el.fail(pos, "reduce's operator gives %s for items of type %s", ret.typ, item)
 			}
-			head := instantiation("reduce", []string{item.atom()}, itoa64(d.Const-1), "[]", natsString(item.shape))
+			head := instantiation("reduce", []string{item.atom()}, itoa64(d.Const-1), "[]", item.cix(item.shape))
 			return el.evaluated(base, typedArray("("+head+" "+ot+" "+arr.term+")", item, nil))
 		}
 		return el.evaluated(base, el.treeStatic(pos, s, op, arr))
@@ -142,14 +142,14 @@ func (el *elaborator) treeReduce(pos semantics.Pos, s *binders, op, base, arr *a
 	e := s.lift(intScalarAval("(max 0 (-! "+natTerm(d)+" 1))"), "reduce's number of items")
 	e1 := e.Plus(remora.NatConst(1))
 	at := []string{item.atom()}
-	z := "(" + instantiation("append", at, d.String(), "1", natsString(item.shape)) + " " + arr.term + " (" + instantiation("replicate", at, "[1]", natsString(item.shape)) + " " + b.term + "))"
-	y := typedArray("("+instantiation("subvector", at, d.Plus(remora.NatConst(1)).String(), e1.String(), natsString(item.shape))+" "+z+" 0)", item.with(append([]remora.Nat{e1}, item.shape...)), nil)
+	z := "(" + instantiation("append", at, d.String(), "1", item.cix(item.shape)) + " " + arr.term + " (" + instantiation("replicate", at, "[1]", item.cix(item.shape)) + " " + b.term + "))"
+	y := typedArray("("+instantiation("subvector", at, d.Plus(remora.NatConst(1)).String(), e1.String(), item.cix(item.shape))+" "+z+" 0)", item.with(append([]remora.Nat{e1}, item.shape...)), nil)
 	if assoc {
 		ot, ret := el.opTerm(pos, op, item, item)
 		if !ret.typ.equal(item) {
 			el.fail(pos, "reduce's operator gives %s for items of type %s", ret.typ, item)
 		}
-		head := instantiation("reduce", at, e.String(), "[]", natsString(item.shape))
+		head := instantiation("reduce", at, e.String(), "[]", item.cix(item.shape))
 		return typedArray("("+head+" "+ot+" "+y.term+")", item, nil)
 	}
 	return el.treeLoop(pos, op, y)
@@ -190,8 +190,8 @@ func (el *elaborator) treeStatic(pos semantics.Pos, s *binders, op, arr *aval) *
 		next := el.pairs(pos, op, y, remora.NatConst(q))
 		if r == 1 {
 			at := []string{item.atom()}
-			last := "(" + instantiation("subvector", at, itoa64(m), "1", natsString(item.shape)) + " " + y.term + " " + itoa64(m-1) + ")"
-			next = typedArray("("+instantiation("append", at, itoa64(q), "1", natsString(item.shape))+" "+next.term+" "+last+")", item.with(append([]remora.Nat{remora.NatConst(q + 1)}, item.shape...)), nil)
+			last := "(" + instantiation("subvector", at, itoa64(m), "1", item.cix(item.shape)) + " " + y.term + " " + itoa64(m-1) + ")"
+			next = typedArray("("+instantiation("append", at, itoa64(q), "1", item.cix(item.shape))+" "+next.term+" "+last+")", item.with(append([]remora.Nat{remora.NatConst(q + 1)}, item.shape...)), nil)
 		}
 		y = s.let(next)
 		m = q + r
@@ -246,9 +246,9 @@ func (el *elaborator) treeLoop(pos semantics.Pos, op, y *aval) *aval {
 		el.fail(pos, "reduce over a number of items known only at run time, with an operator that changes their type")
 	}
 	at := []string{item.atom()}
-	last := "(" + instantiation("subvector", at, k, r.String(), natsString(item.shape)) + " " + w + " (-! (reify-dimension " + k + ") " + natTerm(r) + "))"
+	last := "(" + instantiation("subvector", at, k, r.String(), item.cix(item.shape)) + " " + w + " (-! (reify-dimension " + k + ") " + natTerm(r) + "))"
 	qr := q.Plus(r)
-	next := "(" + instantiation("append", at, q.String(), r.String(), natsString(item.shape)) + " " + c.term + " " + last + ")"
+	next := "(" + instantiation("append", at, q.String(), r.String(), item.cix(item.shape)) + " " + c.term + " " + last + ")"
 	boxed := level.close(typedArray("(box ("+qr.String()+") "+sig+" "+next+")", ity{elem: remora.KInt}, nil))
 	step := "(fn ([" + acc + " " + sig + "] [" + it + " int]) (unbox " + acc + " (" + w + " " + k + ") " + boxed.term + "))"
 	z, k2 := el.fresh("z"), el.fresh("k")
@@ -292,10 +292,10 @@ func (el *elaborator) scan(pos semantics.Pos, s *binders, p *PrimDef, op, init, 
 	at := []string{item.atom()}
 	if init == nil {
 		x, e := el.atLeastOne(pos, s, p.Name, arr)
-		head := instantiation(name, at, e.String(), "[]", natsString(item.shape))
+		head := instantiation(name, at, e.String(), "[]", item.cix(item.shape))
 		return typedArray("("+head+" "+ot+" "+x.term+")", t, nil)
 	}
-	head := instantiation(name, at, d.String(), "[]", natsString(item.shape))
+	head := instantiation(name, at, d.String(), "[]", item.cix(item.shape))
 	rt := t
 	if name == "scan-init" {
 		rt = t.with(append([]remora.Nat{d.Plus(remora.NatConst(1))}, item.shape...))
@@ -311,7 +311,7 @@ func (el *elaborator) scanPeeled(pos semantics.Pos, s *binders, name string, op,
 	t := arr.typ
 	d, item := t.shape[0], t.item()
 	at := []string{item.atom()}
-	i0 := typedArray("("+instantiation("replicate", at, "[1]", natsString(item.shape))+" "+convertTo(init, remora.KFloat)+")", item.with(append([]remora.Nat{remora.NatConst(1)}, item.shape...)), nil)
+	i0 := typedArray("("+instantiation("replicate", at, "[1]", item.cix(item.shape))+" "+convertTo(init, remora.KFloat)+")", item.with(append([]remora.Nat{remora.NatConst(1)}, item.shape...)), nil)
 	if d.IsConst() && d.Const == 0 {
 		if name == "scan-init" {
 			return el.evaluated(arr, i0)
@@ -328,17 +328,17 @@ func (el *elaborator) scanPeeled(pos semantics.Pos, s *binders, name string, op,
 	}
 	el.mustBeDefinite(pos, acc1)
 	acc1 = s.let(acc1)
-	rest := typedArray("("+instantiation("subvector", at, d.String(), itoa64(d.Const-1), natsString(item.shape))+" "+arr.term+" 1)", item.with(append([]remora.Nat{remora.NatConst(d.Const - 1)}, item.shape...)), nil)
+	rest := typedArray("("+instantiation("subvector", at, d.String(), itoa64(d.Const-1), item.cix(item.shape))+" "+arr.term+" 1)", item.with(append([]remora.Nat{remora.NatConst(d.Const - 1)}, item.shape...)), nil)
 	ot, ret := el.opTerm(pos, op, item, item)
 	if !ret.typ.equal(item) {
 		el.fail(pos, "%s's operator gives %s for items of type %s", name, ret.typ, item)
 	}
-	tail := "(" + instantiation("iscan-init", at, itoa64(d.Const-1), "[]", natsString(item.shape)) + " " + ot + " " + acc1.term + " " + rest.term + ")"
-	one := "(" + instantiation("replicate", at, "[1]", natsString(item.shape)) + " " + acc1.term + ")"
-	all := "(" + instantiation("append", at, "1", itoa64(d.Const-1), natsString(item.shape)) + " " + one + " " + tail + ")"
+	tail := "(" + instantiation("iscan-init", at, itoa64(d.Const-1), "[]", item.cix(item.shape)) + " " + ot + " " + acc1.term + " " + rest.term + ")"
+	one := "(" + instantiation("replicate", at, "[1]", item.cix(item.shape)) + " " + acc1.term + ")"
+	all := "(" + instantiation("append", at, "1", itoa64(d.Const-1), item.cix(item.shape)) + " " + one + " " + tail + ")"
 	out := typedArray(all, t, nil)
 	if name == "scan-init" {
-		out = typedArray("("+instantiation("append", at, "1", d.String(), natsString(item.shape))+" "+i0.term+" "+all+")", item.with(append([]remora.Nat{d.Plus(remora.NatConst(1))}, item.shape...)), nil)
+		out = typedArray("("+instantiation("append", at, "1", d.String(), item.cix(item.shape))+" "+i0.term+" "+all+")", item.with(append([]remora.Nat{d.Plus(remora.NatConst(1))}, item.shape...)), nil)
 	}
 	return out
 }
@@ -366,7 +366,7 @@ func (el *elaborator) foldAcc(pos semantics.Pos, s *binders, name string, op, in
 	}
 	if d.IsConst() && d.Const == 0 {
 		if trace {
-			return typedArray("("+instantiation("replicate", []string{acc.atom()}, "[1]", natsString(acc.shape))+" "+init.term+")", acc.with(append([]remora.Nat{remora.NatConst(1)}, acc.shape...)), nil)
+			return typedArray("("+instantiation("replicate", []string{acc.atom()}, "[1]", acc.cix(acc.shape))+" "+init.term+")", acc.with(append([]remora.Nat{remora.NatConst(1)}, acc.shape...)), nil)
 		}
 		return el.evaluated(arr, init)
 	}
@@ -391,7 +391,7 @@ func (el *elaborator) foldAcc(pos semantics.Pos, s *binders, name string, op, in
 		acc1 = s.open(acc1)
 		acc1 = s.let(acc1)
 		n := d.Const - 1
-		rest := typedArray("("+instantiation("subvector", []string{item.atom()}, d.String(), itoa64(n), natsString(item.shape))+" "+arr.term+" "+restOff+")", item.with(append([]remora.Nat{remora.NatConst(n)}, item.shape...)), nil)
+		rest := typedArray("("+instantiation("subvector", []string{item.atom()}, d.String(), itoa64(n), item.cix(item.shape))+" "+arr.term+" "+restOff+")", item.with(append([]remora.Nat{remora.NatConst(n)}, item.shape...)), nil)
 		ot1, ret1 := opAt(acc1.typ)
 		if ret1.typ.equal(acc1.typ) && len(ret1.hide) == 0 {
 			r := el.typedFold(name, item, acc1.typ, remora.NatConst(n), ot1, acc1, rest)
@@ -404,11 +404,11 @@ func (el *elaborator) foldAcc(pos semantics.Pos, s *binders, name string, op, in
 				el.fail(pos, "%s's accumulators have types %s and %s: it would stop in collapse", name, acc, acc1.typ)
 			}
 			at := []string{acc1.typ.atom()}
-			i0 := "(" + instantiation("replicate", at, "[1]", natsString(acc.shape)) + " " + convertTo(init, acc1.typ.elem) + ")"
+			i0 := "(" + instantiation("replicate", at, "[1]", acc1.typ.cix(acc.shape)) + " " + convertTo(init, acc1.typ.elem) + ")"
 			if right {
-				return typedArray("("+instantiation("append", at, itoa64(n+1), "1", natsString(acc.shape))+" "+r.term+" "+i0+")", r.typ.with(append([]remora.Nat{remora.NatConst(n + 2)}, acc.shape...)), nil)
+				return typedArray("("+instantiation("append", at, itoa64(n+1), "1", acc1.typ.cix(acc.shape))+" "+r.term+" "+i0+")", r.typ.with(append([]remora.Nat{remora.NatConst(n + 2)}, acc.shape...)), nil)
 			}
-			return typedArray("("+instantiation("append", at, "1", itoa64(n+1), natsString(acc.shape))+" "+i0+" "+r.term+")", r.typ.with(append([]remora.Nat{remora.NatConst(n + 2)}, acc.shape...)), nil)
+			return typedArray("("+instantiation("append", at, "1", itoa64(n+1), acc1.typ.cix(acc.shape))+" "+i0+" "+r.term+")", r.typ.with(append([]remora.Nat{remora.NatConst(n + 2)}, acc.shape...)), nil)
 		}
 		if trace {
 			el.fail(pos, "%s's accumulators change type (%s, then %s): it would stop in collapse", name, acc, acc1.typ)
@@ -423,7 +423,7 @@ func (el *elaborator) foldAcc(pos semantics.Pos, s *binders, name string, op, in
 
 // typedFold is the typed fold family at these types.
 func (el *elaborator) typedFold(name string, item, acc ity, d remora.Nat, ot string, init, arr *aval) *aval {
-	head := instantiation(name, []string{item.atom(), acc.atom()}, d.String(), natsString(item.shape), natsString(acc.shape))
+	head := instantiation(name, []string{item.atom(), acc.atom()}, d.String(), item.cix(item.shape), acc.cix(acc.shape))
 	rt := acc
 	if name == "trace" || name == "trace-right" {
 		rt = acc.with(append([]remora.Nat{d.Plus(remora.NatConst(1))}, acc.shape...))
@@ -468,7 +468,7 @@ func (el *elaborator) boxFold(pos semantics.Pos, name string, op, init, arr *ava
 		params = "[" + x + " " + item.String() + "] [" + b + " " + bt.atom() + "]"
 	}
 	step := "(fn (" + params + ") (unbox " + b + " (" + a + " " + strings.Join(ks, " ") + ") " + boxed.term + "))"
-	head := instantiation(name, []string{item.atom(), bt.atom()}, t.shape[0].String(), natsString(item.shape), "[]")
+	head := instantiation(name, []string{item.atom(), bt.atom()}, t.shape[0].String(), item.cix(item.shape), "[]")
 	hide := make([]string, acc.rank())
 	hshape := make([]remora.Nat, acc.rank())
 	for i := range hide {

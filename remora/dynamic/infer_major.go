@@ -102,7 +102,7 @@ func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*
 		return typedArray("iota{ | "+natsString(ds)+"}", ity{elem: remora.KInt, shape: ds}, known)
 	case "length":
 		el.needMajor(pos, "length", a)
-		out := typedArray(call(instantiation("length", elems, d.String(), natsString(item)), a), ity{elem: remora.KInt}, nil)
+		out := typedArray(call(instantiation("length", elems, d.String(), t.cix(item)), a), ity{elem: remora.KInt}, nil)
 		out.nats = []remora.Nat{d}
 		if d.IsConst() {
 			out.known = remora.IntScalar(d.Const)
@@ -122,29 +122,29 @@ func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*
 		return el.appendArrays(pos, args[0], args[1])
 	case "reverse":
 		el.needMajor(pos, p.Name, a)
-		return typedArray(call(instantiation("reverse", elems, d.String(), natsString(item)), a), t, nil)
+		return typedArray(call(instantiation("reverse", elems, d.String(), t.cix(item)), a), t, nil)
 	case "rotate":
 		el.needMajor(pos, p.Name, a)
 		if args[1].typ.elem != remora.KInt || len(args[1].typ.shape) != 0 {
 			el.fail(pos, "rotate's shift is an int, got %s: it would stop in δ", args[1].typ)
 		}
-		return typedArray(call(instantiation("rotate", elems, d.String(), natsString(item)), args...), t, nil)
+		return typedArray(call(instantiation("rotate", elems, d.String(), t.cix(item)), args...), t, nil)
 	case "head":
 		x, e := el.atLeastOne(pos, s, "head", a)
-		return typedArray(call(instantiation("head", elems, e.String(), natsString(item)), x), t.with(item), nil)
+		return typedArray(call(instantiation("head", elems, e.String(), t.cix(item)), x), t.with(item), nil)
 	case "behead":
 		// The dialect's behead is the typed tail (ERRATA R16).
 		x, e := el.atLeastOne(pos, s, "behead", a)
-		return typedArray(call(instantiation("tail", elems, e.String(), natsString(item)), x), t.with(append([]remora.Nat{e}, item...)), nil)
+		return typedArray(call(instantiation("tail", elems, e.String(), t.cix(item)), x), t.with(append([]remora.Nat{e}, item...)), nil)
 	case "tail":
 		// The library's tail is the last item.
 		x, e := el.atLeastOne(pos, s, "tail", a)
-		return typedArray("("+instantiation("index", elems, natsString([]remora.Nat{d}), natsString(item), "1")+" "+x.term+" ["+natTerm(e)+"])", t.with(item), nil)
+		return typedArray("("+instantiation("index", elems, natsString([]remora.Nat{d}), t.cix(item), "1")+" "+x.term+" ["+natTerm(e)+"])", t.with(item), nil)
 	case "curtail":
 		x, e := el.atLeastOne(pos, s, "curtail", a)
-		return typedArray("("+instantiation("subvector", elems, d.String(), e.String(), natsString(item))+" "+x.term+" 0)", t.with(append([]remora.Nat{e}, item...)), nil)
+		return typedArray("("+instantiation("subvector", elems, d.String(), e.String(), t.cix(item))+" "+x.term+" 0)", t.with(append([]remora.Nat{e}, item...)), nil)
 	case "itemize":
-		return typedArray("("+instantiation("replicate", elems, "[1]", natsString(t.shape))+" "+a.term+")", t.with(append([]remora.Nat{remora.NatConst(1)}, t.shape...)), nil)
+		return typedArray("("+instantiation("replicate", elems, "[1]", t.cix(t.shape))+" "+a.term+")", t.with(append([]remora.Nat{remora.NatConst(1)}, t.shape...)), nil)
 	case "reshape":
 		ds := s.liftAll(a, "reshape's shape")
 		return el.reshape(pos, s, ds, args[1])
@@ -153,7 +153,7 @@ func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*
 	case "replicate":
 		ds := s.liftAll(a, "replicate's shape")
 		x := args[1]
-		head := instantiation("replicate", []string{x.typ.atom()}, natsString(ds), natsString(x.typ.shape))
+		head := instantiation("replicate", []string{x.typ.atom()}, natsString(ds), x.typ.cix(x.typ.shape))
 		return typedArray("("+head+" "+x.term+")", x.typ.with(append(append([]remora.Nat{}, ds...), x.typ.shape...)), nil)
 	case "index":
 		at := args[1]
@@ -169,7 +169,7 @@ func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*
 		if l == 0 {
 			pos1 = "((fn ([p " + at.typ.String() + "]) (frame [0] int)) " + at.term + ")"
 		}
-		head := instantiation("index", elems, natsString(t.shape[:l]), natsString(t.shape[l:]), strconv.Itoa(l))
+		head := instantiation("index", elems, natsString(t.shape[:l]), t.cix(t.shape[l:]), strconv.Itoa(l))
 		return typedArray("("+head+" "+a.term+" "+pos1+")", t.with(t.shape[l:]), nil)
 	case "subvector":
 		el.needMajor(pos, p.Name, a)
@@ -177,7 +177,7 @@ func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*
 			el.fail(pos, "subvector's offset is an int, got %s: it would stop in δ", args[1].typ)
 		}
 		n := s.lift(args[2], "subvector's length")
-		head := instantiation("subvector", elems, d.String(), n.String(), natsString(item))
+		head := instantiation("subvector", elems, d.String(), n.String(), t.cix(item))
 		return typedArray(call(head, a, args[1]), t.with(append([]remora.Nat{n}, item...)), nil)
 	case "scatter":
 		el.needMajor(pos, p.Name, a)
@@ -190,7 +190,7 @@ func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*
 		}
 		el.sameDims(pos, "scatter's items and positions", []remora.Nat{d}, at.typ.shape)
 		n := s.lift(args[2], "scatter's length")
-		head := instantiation("scatter", elems, d.String(), n.String(), natsString(item))
+		head := instantiation("scatter", elems, d.String(), n.String(), t.cix(item))
 		return typedArray(call(head, a, at), t.with(append([]remora.Nat{n}, item...)), nil)
 	case "filter":
 		return el.filter(pos, args[0], args[1])
@@ -216,9 +216,13 @@ func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*
 	case "transpose":
 		return el.transpose(pos, s, args[0], args[1])
 	case "shuffle", "deal":
-		el.fail(pos, "%s draws a random permutation, which the compiled levels do not have", p.Name)
+		return el.shuffle(pos, s, p.Name, args)
 	case "show":
-		el.fail(pos, "show makes a string of a value's printed form, which the compiled levels do not have")
+		if a.known == nil {
+			el.fail(pos, "show makes a string of a value's printed form, which the compiled levels do not have (of a value known before the program runs, it is that string)")
+		}
+		str := remora.StringValue(a.known.String())
+		return el.evaluated(a, typedArray(str.TermString(), ity{elem: remora.KChar, shape: dimsOf(str.Shape)}, str))
 	case "compose":
 		el.fail(pos, "compose makes a function from functions at run time: apply them in a λ instead, (λ ((x 0)) (f (g x)))")
 	case "pair", "fst", "snd", "lookup", "lookup+", "lookup*":
@@ -258,7 +262,7 @@ func (el *elaborator) atLeastOne(pos semantics.Pos, s *binders, name string, a *
 	e := s.lift(intScalarAval("(-! "+natTerm(d)+" 1)"), name+"'s array's length less one")
 	item := a.typ.shape[1:]
 	one := remora.Nat{Const: 1}.Plus(e)
-	head := instantiation("subvector", []string{a.typ.atom()}, d.String(), one.String(), natsString(item))
+	head := instantiation("subvector", []string{a.typ.atom()}, d.String(), one.String(), a.typ.cix(item))
 	return typedArray("("+head+" "+a.term+" 0)", a.typ.with(append([]remora.Nat{one}, item...)), nil), e
 }
 
@@ -272,7 +276,7 @@ func (el *elaborator) appendArrays(pos semantics.Pos, a, b *aval) *aval {
 	switch {
 	case a.typ.sameAtoms(b.typ):
 	case isNum(a.typ.elem) && isNum(b.typ.elem):
-		elem.elem = remora.KFloat
+		elem.elem = joinKinds(a.typ.elem, b.typ.elem)
 	case hasZero(a.typ.shape):
 		a, elem = el.emptyAs(pos, a, b.typ), b.typ
 	case hasZero(b.typ.shape):
@@ -281,7 +285,7 @@ func (el *elaborator) appendArrays(pos semantics.Pos, a, b *aval) *aval {
 		el.fail(pos, "append joins %s and %s atoms: it would stop in δ", a.typ.atom(), b.typ.atom())
 	}
 	item := a.typ.shape[1:]
-	head := instantiation("append", []string{elem.atom()}, a.typ.shape[0].String(), b.typ.shape[0].String(), natsString(item))
+	head := instantiation("append", []string{elem.atom()}, a.typ.shape[0].String(), b.typ.shape[0].String(), elem.cix(item))
 	shape := append([]remora.Nat{a.typ.shape[0].Plus(b.typ.shape[0])}, item...)
 	return typedArray("("+head+" "+convertTo(a, elem.elem)+" "+convertTo(b, elem.elem)+")", elem.with(shape), nil)
 }
@@ -331,7 +335,7 @@ func (el *elaborator) filter(pos semantics.Pos, bools, items *aval) *aval {
 	el.sameDims(pos, "filter's booleans and items", bools.typ.shape, []remora.Nat{d})
 	item := items.typ.shape[1:]
 	k := el.fresh("d")
-	head := instantiation("filter", []string{items.typ.atom()}, d.String(), natsString(item))
+	head := instantiation("filter", []string{items.typ.atom()}, d.String(), items.typ.cix(item))
 	bt := bools.term
 	if bools.typ.elem != remora.KBool {
 		x := el.fresh("x")
@@ -366,7 +370,7 @@ func (el *elaborator) take(pos semantics.Pos, s *binders, name string, n, x *ava
 		length = rest
 	}
 	item := x.typ.shape[1:]
-	head := instantiation("subvector", []string{x.typ.atom()}, d.String(), length.String(), natsString(item))
+	head := instantiation("subvector", []string{x.typ.atom()}, d.String(), length.String(), x.typ.cix(item))
 	return typedArray("("+head+" "+x.term+" "+off+")", x.typ.with(append([]remora.Nat{length}, item...)), nil)
 }
 
@@ -387,7 +391,7 @@ func (el *elaborator) window(pos semantics.Pos, s *binders, n, x *aval) *aval {
 	x = s.let(x)
 	item := x.typ.shape[1:]
 	i := el.fresh("i")
-	head := instantiation("subvector", []string{x.typ.atom()}, d.String(), l.String(), natsString(item))
+	head := instantiation("subvector", []string{x.typ.atom()}, d.String(), l.String(), x.typ.cix(item))
 	term := "((fn ([" + i + " int]) (" + head + " " + x.term + " " + i + ")) iota{ | [" + w.String() + "]})"
 	return typedArray(term, x.typ.with(append([]remora.Nat{w, l}, item...)), nil)
 }
@@ -428,7 +432,7 @@ func (el *elaborator) sieve(pos semantics.Pos, s *binders, a *aval) string {
 	d, item := t.shape[0], t.shape[1:]
 	i, j := el.fresh("i"), el.fresh("j")
 	at := func(k string) string {
-		return "(" + instantiation("index", []string{t.atom()}, natsString([]remora.Nat{d}), natsString(item), "1") + " " + a.term + " [" + k + "])"
+		return "(" + instantiation("index", []string{t.atom()}, natsString([]remora.Nat{d}), t.cix(item), "1") + " " + a.term + " [" + k + "])"
 	}
 	eq := el.allTrue("("+el.atomEq(pos, t)+" "+at(j)+" "+at(i)+")", item)
 	inner := "((fn ([" + j + " int]) (and (< " + j + " " + i + ") " + eq + ")) iota{ | [" + d.String() + "]})"
@@ -476,7 +480,7 @@ func atFlat(x string, t ity, j string) string {
 		}
 		pos[k] = q
 	}
-	return "(" + instantiation("index", []string{t.atom()}, natsString(t.shape), "[]", strconv.Itoa(t.rank())) + " " + x + " [" + strings.Join(pos, " ") + "])"
+	return "(" + instantiation("index", []string{t.atom()}, natsString(t.shape), t.cix(nil), strconv.Itoa(t.rank())) + " " + x + " [" + strings.Join(pos, " ") + "])"
 }
 
 // reshape is the dialect's reshape: x's atoms in row-major order under
@@ -489,11 +493,11 @@ func (el *elaborator) reshape(pos semantics.Pos, s *binders, ds []remora.Nat, x 
 	cds, ok2 := consts(ds)
 	switch {
 	case ok1 && ok2 && product(xs) == product(cds):
-		return typedArray("(reshape "+natsString(ds)+" "+x.term+")", x.typ.with(ds), nil)
+		return typedArray("(reshape "+x.typ.cix(ds)+" "+x.term+")", x.typ.with(ds), nil)
 	case natsEqual(ds, x.typ.shape):
 		return x
 	case x.typ.rank() == 0:
-		return typedArray("("+instantiation("replicate", []string{x.typ.atom()}, natsString(ds), "[]")+" "+x.term+")", x.typ.with(ds), nil)
+		return typedArray("("+instantiation("replicate", []string{x.typ.atom()}, natsString(ds), x.typ.cix(nil))+" "+x.term+")", x.typ.with(ds), nil)
 	}
 	x = s.let(x)
 	j := el.fresh("j")
@@ -637,7 +641,7 @@ func (el *elaborator) selectArrays(pos semantics.Pos, s *binders, b, x, y *aval)
 	}
 	el.mustBeDefinite(pos, x, y)
 	if natsEqual(x.typ.shape, y.typ.shape) {
-		head := instantiation("index", []string{x.typ.atom()}, "[2]", natsString(x.typ.shape), "1")
+		head := instantiation("index", []string{x.typ.atom()}, "[2]", x.typ.cix(x.typ.shape), "1")
 		return typedArray("("+head+" ["+x.term+" "+y.term+"] [(if{int | } "+b.term+" 0 1)])", x.typ, nil)
 	}
 	if x.typ.rank() != y.typ.rank() {
@@ -679,7 +683,7 @@ func (el *elaborator) transpose(pos semantics.Pos, s *binders, perm, x *aval) *a
 	for i, p := range ps {
 		js[p] = is[i]
 	}
-	term := "(" + instantiation("index", []string{x.typ.atom()}, natsString(x.typ.shape), "[]", strconv.Itoa(r)) + " " + x.term + " [" + strings.Join(js, " ") + "])"
+	term := "(" + instantiation("index", []string{x.typ.atom()}, natsString(x.typ.shape), x.typ.cix(nil), strconv.Itoa(r)) + " " + x.term + " [" + strings.Join(js, " ") + "])"
 	for i := r - 1; i >= 0; i-- {
 		term = "((fn ([" + is[i] + " int]) " + term + ") iota{ | [" + shape[i].String() + "]})"
 	}
@@ -695,4 +699,41 @@ func (el *elaborator) evaluated(a, r *aval) *aval {
 	out := *r
 	out.term = "(let [" + el.fresh("_") + " " + a.term + "] " + r.term + ")"
 	return &out
+}
+
+// shuffle elaborates shuffle and deal: the library draws a permutation
+// from a generator seeded with the array's length (pcg), so for a length
+// known here the permutation is known, and the result gathers the items
+// in its order.
+func (el *elaborator) shuffle(pos semantics.Pos, s *binders, name string, args []*aval) *aval {
+	x := args[len(args)-1]
+	el.needMajor(pos, name, x)
+	d := x.typ.shape[0]
+	if !d.IsConst() {
+		el.fail(pos, "%s of a number of items known only at run time: its permutation is drawn from a generator seeded with that number", name)
+	}
+	perm := pcg(int(d.Const)).Perm(int(d.Const))
+	if name == "deal" {
+		n := el.knownInts(pos, "deal", "count", args[0], 0)[0]
+		if n > d.Const {
+			el.fail(pos, "deal: %d items of an array of %d: it would stop in δ", n, d.Const)
+		}
+		perm = perm[:n]
+	}
+	ps := make([]string, len(perm))
+	for i, p := range perm {
+		ps[i] = strconv.Itoa(p)
+	}
+	x = s.let(x)
+	i := el.fresh("i")
+	at := "[" + strings.Join(ps, " ") + "]"
+	if len(ps) == 0 {
+		at = "(frame [0] int)"
+	}
+	term := "((fn ([" + i + " int]) " + itemAt(x, i).term + ") " + at + ")"
+	out := typedArray(term, x.typ.with(append([]remora.Nat{remora.NatConst(int64(len(perm)))}, x.typ.shape[1:]...)), nil)
+	if name == "deal" {
+		return el.evaluated(args[0], out)
+	}
+	return out
 }

@@ -30,10 +30,44 @@ func (el *elaborator) prim(pos semantics.Pos, fn *aval, args []*aval, big []remo
 	}
 	// The rest have cell rank all (or a rank past their arguments'): a
 	// scalar frame, the whole arguments.
+	var r *aval
 	if p.Fold != nil {
-		return el.fold(pos, p, args)
+		r = el.fold(pos, p, args)
+	} else {
+		r = el.major(pos, p, args)
 	}
-	return el.major(pos, p, args)
+	if r.known == nil && len(r.hide) == 0 {
+		if v := el.knownApp(pos, p, args); v != nil {
+			if ds, ok := consts(r.typ.shape); ok && semantics.SameShape(ds, v.Shape) && (v.Kind == r.typ.elem || v.Len() == 0) {
+				k := typedArray(r.term, r.typ, v)
+				r.known, r.nats, r.zero, r.nonzero = k.known, k.nats, k.zero, k.nonzero
+			}
+		}
+	}
+	return r
+}
+
+// knownApp is the value of a primitive's application to arguments the
+// elaborator knows (arrays, and primitives for the fold family's
+// operator), by the dialect's own rules; nil if it does not know them or
+// the application goes wrong (where the program goes wrong at run time).
+func (el *elaborator) knownApp(pos semantics.Pos, p *PrimDef, args []*aval) *remora.Value {
+	app := &App{Pos: pos, Fn: &Prim{Pos: pos, Def: p}}
+	for _, a := range args {
+		switch {
+		case a.funs != nil && len(a.funs) == 1 && a.funs[0].prim != nil && len(a.fshape) == 0:
+			app.Args = append(app.Args, &Prim{Pos: pos, Def: a.funs[0].prim})
+		case a.funs == nil && a.known != nil:
+			app.Args = append(app.Args, &Lit{Pos: pos, V: a.known})
+		default:
+			return nil
+		}
+	}
+	v, err := EvalExpr(app, nil)
+	if err != nil || v.Kind > remora.KChar && v.Kind != remora.KNum || v.Len() > knownLimit {
+		return nil
+	}
+	return v
 }
 
 // ifPrim elaborates if on scalar cells: the typed if, whose branches
@@ -51,6 +85,11 @@ func (el *elaborator) ifPrim(pos semantics.Pos, fn *aval, args []*aval, big []re
 		el.fail(pos, "if's branches hold %s and %s", a.typ.atom(), b.typ.atom())
 	case !isNum(a.typ.elem) || !isNum(b.typ.elem):
 		el.fail(pos, "if's branches hold %s and %s atoms", a.typ.elem, b.typ.elem)
+	case joinKinds(a.typ.elem, b.typ.elem) == remora.KNum:
+		// An exact integer and an exact rational: the dialect's if
+		// gives the one it picks, which prints as the rational of its
+		// value does.
+		elem = remora.KNum
 	default:
 		// The dialect's if picks a cell, exact or float, and only a
 		// frame's collapse makes them floats: the kind depends on the
@@ -61,7 +100,9 @@ func (el *elaborator) ifPrim(pos semantics.Pos, fn *aval, args []*aval, big []re
 		el.fail(pos, "if's branches hold %s and %s atoms, and the dialect's if gives the one it picks (an exact integer or a float) where a compiled array has one atom type: convert the integers with exact->inexact", a.typ.elem, b.typ.elem)
 	}
 	term := "(if{" + a.typ.atom() + " | } " + c.term + " " + convertTo(a, elem) + " " + convertTo(b, elem) + ")"
-	out := typedArray(term, a.typ.with(big), nil)
+	t := a.typ.with(big)
+	t.elem = elem
+	out := typedArray(term, t, nil)
 	out.nonzero, out.zero = a.nonzero && b.nonzero, a.zero && b.zero
 	return out
 }
@@ -84,7 +125,16 @@ func (el *elaborator) ifPrim(pos semantics.Pos, fn *aval, args []*aval, big []re
 // checked twins (checkedTwin) and sqrt, ln, arcsin and arccos theirs
 // that are stuck outside the real domain (domainTwin), as the dialect
 // is: it has no complex numbers.
-func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []remora.Nat) *aval {
+func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []remora.Nat) (out *aval) {
+	defer func() {
+		if r := recover(); r != nil {
+			k, ok := r.(knownResult)
+			if !ok {
+				panic(r)
+			}
+			out = k.v
+		}
+	}()
 	single := len(fn.funs) == 1 && len(fn.fshape) == 0
 	name := fn.funs[0].prim.Name
 	for _, a := range args {
@@ -131,9 +181,20 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []re
 		if v := el.variadic(pos, fn, args); v != nil {
 			return v
 		}
+		if v := el.ratScalar(pos, fn, args, big); v != nil {
+			return v
+		}
 		if v := el.scalarTemplate(pos, fn, args, big); v != nil {
 			return v
 		}
+	}
+	// What has no typed counterpart is computed here when its arguments
+	// are known, by the dialect's own δ-rule.
+	fail := func(format string, args2 ...any) {
+		if v := el.foldKnown(pos, fn, args); v != nil {
+			panic(knownResult{v})
+		}
+		el.fail(pos, format, args2...)
 	}
 	var impls []*remora.PrimDef
 	vals := make([]*remora.Value, len(args))
@@ -144,15 +205,15 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []re
 		if exactOnInts[c.prim.Name] {
 			for _, a := range args {
 				if a.typ.elem == remora.KInt {
-					el.fail(pos, "%s of exact numbers is exact here ((expt 2 -3) is 1/8) and a float in the typed core: write (%s (exact->inexact x) y)", c.prim.Name, c.prim.Name)
+					fail("%s of exact numbers is exact here ((expt 2 -3) is 1/8) and a float in the typed core: write (%s (exact->inexact x) y)", c.prim.Name, c.prim.Name)
 				}
 			}
 		}
 		if why, ok := refusedScalar[c.prim.Name]; ok {
-			el.fail(pos, "%s", why)
+			fail("%s", why)
 		}
 		if !c.prim.typedAt(len(args)) {
-			el.fail(pos, "%s on %d arguments of %s has no typed counterpart (Racket's numbers and arities are the dialect's own)", c.prim.Name, len(args), kindNames(args))
+			fail("%s on %d arguments of %s has no typed counterpart (Racket's numbers and arities are the dialect's own)", c.prim.Name, len(args), kindNames(args))
 		}
 		impl, _, err := c.prim.resolve(&remora.Call{Pos: pos}, vals)
 		if err != nil {
@@ -161,7 +222,7 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []re
 			if errors.As(err, &se) {
 				msg = se.Msg
 			}
-			el.fail(pos, "%s: the typed core has no %s of these atoms", msg, c.prim.Name)
+			fail("%s: the typed core has no %s of these atoms", msg, c.prim.Name)
 		}
 		if c, ok := checkedTwin[impl.Name]; ok {
 			impl = remora.Basis[c]
@@ -228,7 +289,7 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []re
 	if impls[0].Name == "max." || impls[0].Name == "min." {
 		terms[0] = floatMaxMin(impls[0].Name == "max.")
 	}
-	out := typedArray("("+strings.Join(terms, " ")+")", ity{elem: impls[0].ResultKind(), shape: big}, known)
+	out = typedArray("("+strings.Join(terms, " ")+")", ity{elem: impls[0].ResultKind(), shape: big}, known)
 	if single && name == "+" && len(args) == 2 && ks[0] == remora.KInt {
 		// The sum of two indices is one (a size grown by a constant).
 		if len(args[0].nats) == 1 && len(args[1].nats) == 1 && len(big) == 0 {
@@ -245,6 +306,10 @@ func kindNames(args []*aval) string {
 	}
 	return strings.Join(ks, " and ")
 }
+
+// knownResult unwinds scalar to the value foldKnown computed where the
+// primitive has no typed counterpart.
+type knownResult struct{ v *aval }
 
 // variadic elaborates a primitive of any number of arguments (Racket's
 // + - * / max min and or and the comparisons) applied to other than two:
@@ -276,7 +341,7 @@ func (el *elaborator) variadic(pos semantics.Pos, fn *aval, args []*aval) *aval 
 		switch {
 		case comparison[name]:
 			x := el.fresh("x")
-			return typedArray("((fn (["+x+" "+args[0].typ.atom()+"]) #t) "+args[0].term+")", ity{elem: remora.KBool, shape: args[0].typ.shape}, nil)
+			return typedArray("((fn (["+x+" "+args[0].typ.with(nil).String()+"]) #t) "+args[0].term+")", ity{elem: remora.KBool, shape: args[0].typ.shape}, nil)
 		case name == "-" || name == "/" || name == "gcd" || name == "lcm":
 			return nil
 		}
@@ -416,6 +481,10 @@ func (el *elaborator) scalarTemplate(pos semantics.Pos, fn *aval, args []*aval, 
 	case "id":
 		if len(args) == 1 {
 			return args[0]
+		}
+	case "inv":
+		if is(F) {
+			return call("(fn ([x float]) (/. 1. x))", F)
 		}
 	case "signum":
 		switch {
@@ -576,10 +645,17 @@ func (el *elaborator) foldKnown(pos semantics.Pos, fn *aval, args []*aval) *aval
 		app.Args = append(app.Args, &Lit{Pos: pos, V: a.known})
 	}
 	v, err := EvalExpr(app, nil)
-	if err != nil || v.Kind > remora.KChar || v.Kind == remora.KNum {
+	if err != nil || v.Kind > remora.KChar && v.Kind != remora.KNum {
 		return nil
 	}
-	return typedArray(v.TermString(), ity{elem: v.Kind, shape: dimsOf(v.Shape)}, v)
+	term := v.TermString()
+	if v.Kind == remora.KNum {
+		var ok bool
+		if term, ok = ratLiteral(v); !ok {
+			return nil
+		}
+	}
+	return typedArray(evalThen(args, term), ity{elem: v.Kind, shape: dimsOf(v.Shape)}, v)
 }
 
 // exactZero is an int argument of a float + (or the left one of a float

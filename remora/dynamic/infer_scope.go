@@ -217,6 +217,9 @@ func withPre(pre []string, r *aval) *aval {
 func (el *elaborator) boxOf(pos semantics.Pos, a *aval) *aval {
 	el.mustBeDefinite(pos, a)
 	el.notRagged(pos, "box", a)
+	if a.typ.elem == remora.KNum {
+		el.fail(pos, "a box of exact rationals (a compiled box holds ints, floats, booleans or characters)")
+	}
 	if hidesAll(a) {
 		// The box that stands for a is the dialect's box of it already.
 		inner := a.typ

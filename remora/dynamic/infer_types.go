@@ -105,6 +105,9 @@ func (t ity) equal(u ity) bool { return t.sameAtoms(u) && natsEqual(t.shape, u.s
 func (t ity) atom() string { return t.atomAt(1) }
 
 func (t ity) atomAt(depth int) string {
+	if t.elem == remora.KNum {
+		return "int"
+	}
 	if t.elem != remora.KBox {
 		return t.elem.String()
 	}
@@ -119,13 +122,25 @@ func (t ity) atomAt(depth int) string {
 	return "(Sigma (" + strings.Join(vs, " ") + ") " + body + ")"
 }
 
-// String writes the typed type: int, [float 3], [int d (+ d 1)].
+// String writes the typed type: int, [float 3], [int d (+ d 1)]; the
+// dialect's exact rationals have an axis more, of 2 (numerator and
+// denominator: [int 3 2]).
 func (t ity) String() string {
-	if len(t.shape) == 0 {
+	if len(t.shape) == 0 && t.elem != remora.KNum {
 		return t.atom()
 	}
-	s := natsString(t.shape)
+	s := t.cix(t.shape)
 	return "[" + t.atom() + " " + s[1:]
+}
+
+// cix is the index of the typed shape of cells of t's atoms of this
+// (dialect) shape: the shape itself, with the axis of 2 of the exact
+// rationals' numerators and denominators.
+func (t ity) cix(shape []remora.Nat) string {
+	if t.elem == remora.KNum {
+		shape = append(append([]remora.Nat{}, shape...), remora.NatConst(2))
+	}
+	return natsString(shape)
 }
 
 // vars adds the index variables of t's shape to into.

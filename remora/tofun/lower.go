@@ -65,6 +65,15 @@ func Lower(p *remora.Program) (prog *fun.Program, err error) {
 		if err != nil {
 			refuse(e.At(), "the result", "%v", err)
 		}
+		if i < len(p.Rational) && p.Rational[i] {
+			// The dialect's exact rationals: ints, numerator and
+			// denominator on the last axis.
+			if it.Box != nil && it.Box.Body.Box == nil {
+				it.Box.Body.Atom = semantics.AtomRat
+			} else if it.Box == nil {
+				it.Atom = semantics.AtomRat
+			}
+		}
 		if i < len(p.Open) && p.Open[i] && it.Box != nil && it.Box.Frame == 0 {
 			// A box standing for the dialect's array of a run-time
 			// shape prints as that array.
