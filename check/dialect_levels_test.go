@@ -94,6 +94,14 @@ func TestDialectLevels(t *testing.T) {
 					if kind(row.Err) != semantics.StuckError {
 						return fmt.Errorf("%s: %v; want it stuck", where, outcome(row))
 					}
+					// Where the interpreter is: the construct's line and
+					// column in the source, at every level.
+					var se, want *semantics.Error
+					if errors.As(row.Err, &se) && errors.As(err, &want) && (se.Pos.Line != want.Pos.Line || se.Pos.Col != want.Pos.Col) &&
+						// A simulator's error quotes the program's.
+						(se.Pos.IsValid() || !strings.Contains(row.Err.Error(), fmt.Sprintf(":%d:%d: ", want.Pos.Line, want.Pos.Col))) {
+						return fmt.Errorf("%s: stuck at %d:%d, the interpreter at %d:%d: %v", where, se.Pos.Line, se.Pos.Col, want.Pos.Line, want.Pos.Col, row.Err)
+					}
 				case refuse != nil:
 					if kind(row.Err) != semantics.OverflowError || !refuse.MatchString(row.Err.Error()) {
 						return fmt.Errorf("%s: %v; want the overflow error %q", where, outcome(row), refuse)
