@@ -146,7 +146,11 @@ func (el *elaborator) apply1(pos semantics.Pos, fn *aval, args []*aval, emptySha
 	}
 	for i, a := range args {
 		if a.funs == nil && a.ragged > 0 && ranks[i] != 0 && len(cells[i].shape) > 0 {
-			el.notRagged(pos, "a function of cells of rank "+ranksString(ranks[i:i+1]), a)
+			what := "a λ's parameter of rank " + strings.Trim(ranksString(ranks[i:i+1]), "()")
+			if c0.prim != nil {
+				what = c0.prim.Name
+			}
+			el.notRagged(pos, what, a)
 		}
 	}
 	scalarFrame := len(big) == 0

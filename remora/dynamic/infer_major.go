@@ -139,10 +139,10 @@ func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*
 	case "tail":
 		// The library's tail is the last item.
 		x, e := el.atLeastOne(pos, s, "tail", a)
-		return typedArray("("+instantiation("index", elems, natsString([]remora.Nat{d}), t.cix(item), "1")+" "+x.term+" ["+natTerm(e)+"])", t.with(item), nil)
+		return typedArray("("+instantiation("index", elems, natsString(x.typ.shape[:1]), t.cix(item), "1")+" "+x.term+" ["+natTerm(e)+"])", t.with(item), nil)
 	case "curtail":
 		x, e := el.atLeastOne(pos, s, "curtail", a)
-		return typedArray("("+instantiation("subvector", elems, d.String(), e.String(), t.cix(item))+" "+x.term+" 0)", t.with(append([]remora.Nat{e}, item...)), nil)
+		return typedArray("("+instantiation("subvector", elems, x.typ.shape[0].String(), e.String(), t.cix(item))+" "+x.term+" 0)", t.with(append([]remora.Nat{e}, item...)), nil)
 	case "itemize":
 		return typedArray("("+instantiation("replicate", elems, "[1]", t.cix(t.shape))+" "+a.term+")", t.with(append([]remora.Nat{remora.NatConst(1)}, t.shape...)), nil)
 	case "reshape":
@@ -188,7 +188,7 @@ func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*
 		if at.typ.elem != remora.KInt && !hasZero(at.typ.shape) || at.typ.rank() != 1 {
 			el.fail(pos, "scatter's positions are a vector of ints, got %s: it would stop in δ", at.typ)
 		}
-		el.sameDims(pos, "scatter's items and positions", []remora.Nat{d}, at.typ.shape)
+		at = el.unify(pos, "scatter's items and positions", at, []remora.Nat{d})
 		n := s.lift(args[2], "scatter's length")
 		head := instantiation("scatter", elems, d.String(), n.String(), t.cix(item))
 		return typedArray(call(head, a, at), t.with(append([]remora.Nat{n}, item...)), nil)
@@ -244,6 +244,20 @@ func (el *elaborator) sameDims(pos semantics.Pos, what string, a, b []remora.Nat
 		el.fail(pos, "%s have shapes %s and %s: it would stop in δ", what, natsString(a), natsString(b))
 	}
 	el.fail(pos, "%s have shapes %s and %s, known only at run time, which may not agree (the dialect checks them as it runs)", what, natsString(a), natsString(b))
+}
+
+// unify is a at the shape want: a itself, or, where the two are known
+// only at run time, a read at want once they are checked equal (stuck,
+// as the dialect is, where they are not: cast); refused where they
+// differ statically.
+func (el *elaborator) unify(pos semantics.Pos, what string, a *aval, want []remora.Nat) *aval {
+	if natsEqual(a.typ.shape, want) {
+		return a
+	}
+	if len(a.typ.shape) != len(want) || mismatch(a.typ.shape, want) {
+		el.sameDims(pos, what, a.typ.shape, want)
+	}
+	return el.cast(a, want)
 }
 
 // atLeastOne is a with its major axis written (+ e 1), and e: the typed
@@ -332,7 +346,7 @@ func (el *elaborator) filter(pos semantics.Pos, bools, items *aval) *aval {
 		el.fail(pos, "filter wants a vector of booleans, got %s: it would stop in δ", bools.typ)
 	}
 	d := items.typ.shape[0]
-	el.sameDims(pos, "filter's booleans and items", bools.typ.shape, []remora.Nat{d})
+	bools = el.unify(pos, "filter's booleans and items", bools, []remora.Nat{d})
 	item := items.typ.shape[1:]
 	k := el.fresh("d")
 	head := instantiation("filter", []string{items.typ.atom()}, d.String(), items.typ.cix(item))
