@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -99,11 +100,16 @@ func agree(src string) (msg string) {
 		return fmt.Sprintf("%s: the elaboration %s does not check: %v", src, inf.Term, err)
 	}
 	tv, terr := remora.EvalExpr(ce, nil)
+	var se *semantics.Error
 	switch {
 	case berr != nil:
 		// The elaboration may be more defined than a program that fails:
 		// the typed core's float functions give NaN where the dialect has
 		// no real result ((arcsin 2), (sqrt -1.)).
+		return ""
+	case terr != nil && errors.As(terr, &se) && se.Kind == semantics.OverflowError:
+		// The typed core's ints are 64 bits: the elaboration stops
+		// where the dialect's exact integers pass them (a refusal).
 		return ""
 	case terr != nil:
 		return fmt.Sprintf("%s: the elaboration %s fails (%v), the program gives %s", src, inf.Term, terr, bv)

@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"math/big"
 	"strings"
 
 	"github.com/arraysem/arraysem/remora"
@@ -57,8 +58,11 @@ func ratCompare(op string) string {
 	return "(fn ([a [int 2]] [b [int 2]]) " + cmp + ")"
 }
 
-// ratLiteral writes an exact number as pairs; ok is false for one whose
-// numerator or denominator is past int64.
+// ratLiteral writes an exact number as pairs. A numerator or denominator
+// past int64 (an integer past 64 bits is an exact number too) is written
+// as its computation by checked arithmetic, which stops with the
+// overflow error where the program computes it, as the dialect's own
+// arithmetic past 64 bits does at the compiled levels.
 func ratLiteral(v *remora.Value) (string, bool) {
 	if v.Len() == 0 {
 		return "(frame " + shapeString(append(append([]int64{}, v.Shape...), 2)) + " int)", true
@@ -66,12 +70,19 @@ func ratLiteral(v *remora.Value) (string, bool) {
 	terms := make([]string, v.Len())
 	for i := range terms {
 		r := numAt(v, i).rat()
-		if !r.Num().IsInt64() || !r.Denom().IsInt64() {
-			return "", false
-		}
-		terms[i] = "[" + r.Num().String() + " " + r.Denom().String() + "]"
+		terms[i] = "[" + bigTerm(r.Num()) + " " + bigTerm(r.Denom()) + "]"
 	}
 	return nest(v.Shape, terms), true
+}
+
+// bigTerm writes an integer as a term: itself within int64, else
+// q·2^62 + r with checked operators (which overflow).
+func bigTerm(n *big.Int) string {
+	if n.IsInt64() {
+		return n.String()
+	}
+	q, r := new(big.Int).QuoRem(n, big.NewInt(1<<62), new(big.Int))
+	return "(+! (*! " + bigTerm(q) + " 4611686018427387904) " + r.String() + ")"
 }
 
 // toRat converts an int array to rationals.

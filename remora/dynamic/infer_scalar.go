@@ -212,6 +212,9 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []re
 		if why, ok := refusedScalar[c.prim.Name]; ok {
 			fail("%s", why)
 		}
+		if c.prim.Name == "/" && !slices.ContainsFunc(args, func(a *aval) bool { return a.typ.elem == remora.KFloat }) {
+			fail("(/ a b) of exact numbers in an array of functions: its exact rational has another type than the other functions' results")
+		}
 		if !c.prim.typedAt(len(args)) {
 			fail("%s on %d arguments of %s has no typed counterpart (Racket's numbers and arities are the dialect's own)", c.prim.Name, len(args), kindNames(args))
 		}
