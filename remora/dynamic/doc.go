@@ -37,10 +37,16 @@
 // basis.go (the major-axis primitives and folds with their ranks),
 // library.go (the rest of the library's basis: take, window, nub, base,
 // pairs, lookup, compose, …), eval.go (big-step), step.go (small-step:
-// lift, map, β, δ, collapse, the rules Fig 6 refines with types),
-// infer.go (best-effort elaboration into the typed core, for check
-// --infer), lang.go (the dialect as a lang.Language, with the REPL's
-// definitions).
+// lift, map, β, δ, collapse, the rules Fig 6 refines with types), the
+// elaboration into the typed core (check --infer, and the compile path's
+// pass Elaborate): infer.go (the pass, frames, let, unbox), infer_types.go
+// (what it knows of an expression), infer_apply.go (application,
+// specialisation, curried λs), infer_scope.go (shapes known only at run
+// time: lift, unbox, boxes, collapse), infer_scalar.go and
+// infer_rational.go (numbers), infer_major.go (the major-axis primitives
+// and the library's basis), infer_fold.go (the reduce and scan family),
+// infer_pos.go (the dialect's positions on the typed terms), lang.go (the
+// dialect as a lang.Language, with the REPL's definitions).
 //
 // Where passes live (package lang states the convention): the two
 // dialects are one level. This one imports the typed core (package
