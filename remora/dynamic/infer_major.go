@@ -352,8 +352,9 @@ func (el *elaborator) filter(pos semantics.Pos, bools, items *aval) *aval {
 	head := instantiation("filter", []string{items.typ.atom()}, d.String(), items.typ.cix(item))
 	bt := bools.term
 	if bools.typ.elem != remora.KBool {
-		x := el.fresh("x")
-		bt = "((fn ([" + x + " " + bools.typ.String() + "]) (frame [0] bool)) " + bools.term + ")"
+		// No booleans (an empty array of any atoms), where the items
+		// are none (checked by unify).
+		bt = "(let [" + el.fresh("_") + " " + bools.term + "] (replicate{bool | [" + d.String() + "] []} #f))"
 	}
 	return &aval{term: "(" + head + " " + items.term + " " + bt + ")", typ: items.typ.with(append([]remora.Nat{remora.NatVar(k)}, item...)), hide: []string{k}}
 }
@@ -677,8 +678,11 @@ func (el *elaborator) transpose(pos semantics.Pos, s *binders, perm, x *aval) *a
 	ps := el.knownInts(pos, "transpose", "permutation", perm, 1)
 	r := x.typ.rank()
 	seen := make([]bool, r)
+	if len(ps) != r {
+		el.fail(pos, "transpose: %s is not a permutation of the %d axes of %s: it would stop in δ", perm.known, r, x.typ)
+	}
 	for _, p := range ps {
-		if len(ps) != r || p < 0 || int(p) >= r || seen[p] {
+		if p < 0 || int(p) >= r || seen[p] {
 			el.fail(pos, "transpose: %s is not a permutation of the %d axes of %s: it would stop in δ", perm.known, r, x.typ)
 		}
 		seen[p] = true

@@ -263,7 +263,7 @@ func (el *elaborator) scalar(pos semantics.Pos, fn *aval, args []*aval, big []re
 	knowns := make([]*remora.Value, len(args))
 	for i, a := range args {
 		switch {
-		case a.typ.elem == remora.KInt && ks[i] == remora.KFloat && (impls[0].Name == "+." || impls[0].Name == "-." && i == 0):
+		case a.typ.elem == remora.KInt && ks[i] == remora.KFloat && (name == "+" || name == "-" && i == 0):
 			terms = append(terms, exactZero(a))
 		default:
 			terms = append(terms, convertTo(a, ks[i]))
@@ -380,6 +380,7 @@ var refusedScalar = map[string]string{
 	"inv":            "(inv n) of an exact integer is an exact rational (Racket's), which the compiled program does not have: write (/ 1. n)",
 	"inexact->exact": "inexact->exact makes an exact rational of a float (0.5 is 1/2), which the compiled program does not have: use float->int for integral floats",
 	"logb":           "logb has no exact function at the compiled levels: write (/ (ln x) (ln b))",
+	"expt":           "expt: the compiled levels have no power function (FUN's float functions are sqrt, exp, log, sin and cos), and Racket's expt is exact or complex where a float power is not",
 }
 
 // scalarTemplate elaborates the scalar primitives the typed basis has no
@@ -494,8 +495,8 @@ func (el *elaborator) scalarTemplate(pos semantics.Pos, fn *aval, args []*aval, 
 		case is(I):
 			return call("(fn ([a int]) (if{int | } (< a 0) -1 (if{int | } (> a 0) 1 0)))", I)
 		case is(F):
-			// -0.0, 0.0 and NaN are their own signs.
-			return call("(fn ([a float]) (if{float | } (<. a 0.) -1. (if{float | } (>. a 0.) 1. a)))", F)
+			// The dialect's: 0.0 for either zero, NaN for NaN.
+			return call("(fn ([a float]) (if{float | } (<. a 0.) -1. (if{float | } (>. a 0.) 1. (if{float | } (<=. a a) 0. a))))", F)
 		}
 	case "modulo":
 		if is(I, I) {
