@@ -293,7 +293,7 @@ func (el *elaborator) scan(pos semantics.Pos, s *binders, p *PrimDef, op, init, 
 	if init == nil {
 		x, e := el.atLeastOne(pos, s, p.Name, arr)
 		head := instantiation(name, at, e.String(), "[]", item.cix(item.shape))
-		return typedArray("("+head+" "+ot+" "+x.term+")", t, nil)
+		return typedArray("("+head+" "+ot+" "+x.term+")", x.typ, nil)
 	}
 	head := instantiation(name, at, d.String(), "[]", item.cix(item.shape))
 	rt := t

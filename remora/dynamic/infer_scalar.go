@@ -14,6 +14,9 @@ import (
 // primitives) whose frames agree and are big.
 func (el *elaborator) prim(pos semantics.Pos, fn *aval, args []*aval, big []remora.Nat) *aval {
 	p := fn.funs[0].prim
+	if p.Name == "compose" {
+		el.fail(pos, "compose makes a function at run time: apply the functions in a λ instead, (λ ((x 0)) (f (g x)))")
+	}
 	for _, a := range args {
 		if a.funs != nil && p.Fold == nil {
 			el.fail(pos, "%s takes arrays, not functions", p.Name)
@@ -577,6 +580,9 @@ var exactOnInts = map[string]bool{"expt": true}
 // exact at special points ((sqrt 4) is 2, (exp 0) is 1, (sin 0) is 0).
 // (An exact integer times a float is maybeExactZero's.)
 func valueDependent(name string, args []*aval) string {
+	if why, ok := refusedScalar[name]; ok && exactAtSpecial[name] {
+		return why
+	}
 	for _, a := range args {
 		if a.typ.elem == remora.KInt && exactAtSpecial[name] {
 			return fmt.Sprintf("(%s n) of an exact integer n is exact where Racket's is (at 0 or 1, or a perfect square for sqrt) and a float elsewhere, but a compiled array has one atom type: write (%s (exact->inexact n))", name, name)
