@@ -48,6 +48,12 @@ func (el *elaborator) frames(pos semantics.Pos, fn *aval, args []*aval, ranks []
 	cells := make([]ity, len(args))
 	for i, a := range args {
 		if a.funs != nil {
+			// A function argument is bound statically: it must be one
+			// cell, not a frame of functions each of which a cell of the
+			// application takes.
+			if f, _ := split(a.fshape, ranks[i]); len(f) > 0 {
+				el.fail(pos, "argument %d is an array of functions of frame %s, one for each cell of the application: each cell applies its own function (MIMD)", i+1, natsString(f))
+			}
 			frames = append(frames, nil)
 			continue
 		}
