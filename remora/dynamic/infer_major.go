@@ -424,6 +424,9 @@ func (el *elaborator) atomEq(pos semantics.Pos, t ity) string {
 		return "(fn ([a char] [b char]) (= (char->int a) (char->int b)))"
 	case remora.KFloat:
 		return "(fn ([a float] [b float]) (or (and (<=. a b) (>=. a b)) (and (not (<=. a a)) (not (<=. b b)))))"
+	case remora.KNum:
+		// In lowest terms.
+		return "(fn ([a [int 2]] [b [int 2]]) (and (= " + ratA + " " + ratC + ") (= " + ratB + " " + ratD + ")))"
 	}
 	el.fail(pos, "comparing boxes for equality (their contents may differ in shape)")
 	return ""
@@ -549,6 +552,14 @@ func (el *elaborator) equal(pos semantics.Pos, s *binders, a, b *aval) *aval {
 	}
 	if a.typ.rank() != b.typ.rank() {
 		return typedArray(fn("#f"), bool1, nil)
+	}
+	if joinKinds(a.typ.elem, b.typ.elem) == remora.KNum {
+		// An exact integer and an exact rational: the dialect's kinds
+		// differ only where the values do (an array of rationals holds
+		// one that is no int64), so the values decide.
+		a = typedArray(toRat(a), ity{elem: remora.KNum, shape: a.typ.shape}, nil)
+		b = typedArray(toRat(b), ity{elem: remora.KNum, shape: b.typ.shape}, nil)
+		x, y = el.fresh("x"), el.fresh("y")
 	}
 	dimsEq := "#t"
 	for i := range a.typ.shape {

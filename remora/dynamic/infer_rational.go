@@ -183,7 +183,7 @@ func (el *elaborator) ratScalar(pos semantics.Pos, fn *aval, args []*aval, big [
 			return apply("(fn ([a [int 2]]) ("+ratBinary[op]+" a [1 1]))", rat, terms...)
 		case "sqr":
 			return apply("(fn ([a [int 2]]) ("+ratBinary["*"]+" a a))", rat, terms...)
-		case "exact->inexact":
+		case "exact->inexact", "int->float":
 			return apply(ratToFloat, ity{elem: remora.KFloat, shape: big}, terms...)
 		case "id":
 			return args[0]
