@@ -6,8 +6,6 @@ import (
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/lang"
-	"github.com/arraysem/arraysem/remora"
-	"github.com/arraysem/arraysem/remora/dynamic"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -15,9 +13,9 @@ import (
 // a run may agree with the source within the bound, rather than exactly,
 // only when its walk passes through a program that re-associates a float
 // fold (fun.ReassociatesFloats, imp.ReassociatesFloats): the FUN, FUNMEM
-// or IMP program its level runs or was compiled from; or, from the
-// dynamic dialect, whose reduce is tree-shaped, the elaborated typed
-// program's reduce of floats, a left fold (remora.TreeReducesFloats).
+// or IMP program its level runs or was compiled from. (The dynamic
+// dialect's reduce is tree-shaped; its elaboration keeps the tree for a
+// float + or *, so the typed levels agree with it exactly.)
 
 // Reassociates reports whether a walk passes through a program with a
 // float fold that a level may re-associate.
@@ -30,10 +28,6 @@ func Reassociates(stages []lang.Stage) bool {
 			}
 		case *imp.Program:
 			if imp.ReassociatesFloats(p) {
-				return true
-			}
-		case *remora.Program:
-			if stages[0].Program.Language().Name() == dynamic.Language.Name() && remora.TreeReducesFloats(p) {
 				return true
 			}
 		}

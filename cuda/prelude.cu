@@ -1073,7 +1073,8 @@ static void arraysem_print_float_array(const int64_t *data, int rank, ...) {
 // characters and strings as Racket writes them, floats as Racket prints
 // them (+inf.0, +nan.0), boxes as (box (w …) v), or (box v) for the
 // dynamic dialect ("SOURCE untyped:"). The format's text is
-//   SOURCE [untyped]: item …      item = int | float | bool | char | (box W item)
+//   SOURCE [untyped]: item …      item = int | float | bool | char | rat | (box W item)
+//                             | (open W item), a box printed as its contents
 //                             | (boxes R W (D …) item), D = 3, w1, w1+w2+1
 struct arraysem_source_result {
   const int64_t *data;
@@ -1216,7 +1217,14 @@ static void arraysem_put_atom(int atom, int64_t w) {
   }
   printf("%lld", (long long)w);
 }
+// Atom 4 (rat): exact rationals, the last axis (of 2) a numerator and
+// a denominator, printed n or n/d.
 static void arraysem_put_atoms(int atom, const int64_t *data, int rank, const int64_t *shape, int dim, int64_t off) {
+  if (atom == 4 && dim == rank - 1) {
+    printf("%lld", (long long)data[off]);
+    if (data[off + 1] != 1) printf("/%lld", (long long)data[off + 1]);
+    return;
+  }
   if (dim == rank) {
     arraysem_put_atom(atom, data[off]);
     return;
@@ -1274,8 +1282,8 @@ static int64_t arraysem_fmt_dim(const char **s, const int64_t *wits) {
   }
 }
 static int arraysem_fmt_atom(const char **s) {
-  static const char *const names[] = {"int", "float", "bool", "char"};
-  for (int i = 0; i < 4; i++)
+  static const char *const names[] = {"int", "float", "bool", "char", "rat"};
+  for (int i = 0; i < 5; i++)
     if (arraysem_fmt_word(s, names[i])) return i;
   return -1;
 }
@@ -1329,10 +1337,21 @@ static void arraysem_put_item(const char **s, bool typed, int *next) {
       for (int i = 0; i < k->rank; i++) n *= k->shape[i];
       if (n > 0) arraysem_unfit("a result of the wrong kind of numbers");
     }
+    if (atom == 4 && (k->rank == 0 || k->shape[k->rank - 1] != 2)) arraysem_unfit("exact rationals without their pairs");
     arraysem_put_atoms(atom, k->data, k->rank, k->shape, 0, 0);
     return;
   }
   arraysem_fmt_expect(s, '(');
+  if (arraysem_fmt_word(s, "open")) {
+    int64_t w = arraysem_fmt_count(s);
+    for (int64_t i = 0; i < w; i++) {
+      if (*next >= arraysem_nsource_results || arraysem_source_results[*next].rank != 0) arraysem_unfit("a box's witness is missing");
+      (*next)++;
+    }
+    arraysem_put_item(s, typed, next);
+    arraysem_fmt_expect(s, ')');
+    return;
+  }
   if (arraysem_fmt_word(s, "box")) {
     int64_t w = arraysem_fmt_count(s), wits[64];
     for (int64_t i = 0; i < w; i++) {

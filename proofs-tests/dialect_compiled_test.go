@@ -15,9 +15,10 @@ import (
 
 // dialectDivisor divides the Remora properties' count for this one: each
 // program runs at about thirty levels and semantics, gpu-sim among them
-// (about 0.15 s a program). arraysem prove --property dialect-compiled
-// runs campaigns of any size.
-const dialectDivisor = 6
+// (about 0.5 s a program, with the elaborated boxes, trees and
+// rationals). arraysem prove --property dialect-compiled runs campaigns
+// of any size.
+const dialectDivisor = 10
 
 // TestDialectCompiled is the dialect-compiled theorem: generated numeric
 // programs of the dynamic dialect, around the values where exact and

@@ -179,6 +179,9 @@ func init() {
 	})
 	scalar("int->bool", "(-> (int) bool)", func(a []slot) (slot, error) { return slot{I: b2i(a[0].I != 0)}, nil })
 	scalar("bool->int", "(-> (bool) int)", func(a []slot) (slot, error) { return a[0], nil })
+	// A character's code point (an extension): the dialect compares
+	// characters, and its elaboration compares their code points.
+	scalar("char->int", "(-> (char) int)", func(a []slot) (slot, error) { return a[0], nil })
 	scalar("if", "(Forall (t) (-> (bool t t) t))", func(a []slot) (slot, error) {
 		if a[0].I != 0 {
 			return a[1], nil

@@ -32,8 +32,8 @@
 // forms, MAP, REP and CASE (case.go), which the checker and both semantics
 // run, so every stage of the compile path can be printed, read back and
 // run; tree.go gives the passes a term's subterms in evaluation order, and
-// reassoc.go says when an elaborated program's float reductions may round
-// as a tree. lang.go makes the typed dialect a lang.Language (CoreLanguage
+// source.go prints an elaborated program's values as the dynamic dialect
+// does (SourceLines). lang.go makes the typed dialect a lang.Language (CoreLanguage
 // makes the IR's), interactive.go gives the REPL its definitions, and
 // mutants.go plants the mutant of lift's order. The passes out of Remora
 // live in packages of their own that import remora: the IR's in

@@ -91,7 +91,7 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &lang.Result{Lines: ValueLines(vs)}, nil
+		return &lang.Result{Lines: p.p.SourceLines(vs)}, nil
 	})
 }
 
@@ -103,7 +103,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	if len(p.p.Exprs) > 0 {
 		pos = p.p.Exprs[0].At()
 	}
-	return newStepper(p.p.Exprs, &o.RunOptions, pos), nil
+	return newStepper(p.p.Exprs, &o.RunOptions, pos, p.p.SourceLines), nil
 }
 
 // ValueLines prints values as `arraysem run` does, one per line.

@@ -249,7 +249,7 @@ func runOptions(o *semantics.RunOptions) *semantics.RunOptions {
 // newStepper is the lang.Stepper of the runs of exprs on the context
 // machine: configurations print as terms, and the focus of a step is
 // Focus on the terms before and after it.
-func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos) *lang.Stepper {
+func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos, lines func([]*Value) []string) *lang.Stepper {
 	inits := make([]*State, len(exprs))
 	for i, e := range exprs {
 		inits[i] = Load(e)
@@ -261,7 +261,7 @@ func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos) *lang.
 			for i, f := range fs {
 				vs[i] = f.Value()
 			}
-			return &lang.Result{Lines: ValueLines(vs)}, nil
+			return &lang.Result{Lines: lines(vs)}, nil
 		})
 	return lang.WithFocus(s, func(prev, next *State) lang.Focus { return Focus(prev.Term(), next.Term()) })
 }

@@ -288,4 +288,15 @@ type Program struct {
 	File  string
 	Exprs []Expr
 	Types []*Arr // the expressions' types, from the checker
+	// Source is the dialect a program was elaborated from ("" for the
+	// typed dialect's own): one elaborated from the dynamic dialect
+	// prints its values as that dialect does (SourceLines), here and at
+	// every level compiled from it. Open marks its results that are boxes
+	// standing for arrays whose shapes the dialect computes at run time:
+	// the dialect prints their contents. Rational marks its results that
+	// are the dialect's exact rationals, held as ints whose last axis
+	// (of 2) is a numerator and a denominator, printed n/d.
+	Source   string
+	Open     []bool
+	Rational []bool
 }

@@ -23,8 +23,19 @@ import (
 //
 // item := int | float | bool | char       an array of these atoms, one result
 //
+//	| rat                           an array of exact rationals (the dynamic
+//	                                dialect's), one int result whose last
+//	                                axis, of 2, holds each one's numerator
+//	                                and (positive) denominator, in lowest
+//	                                terms: printed n or n/d
+//
 //	| (box W item)                  one box: W int results (its witnesses),
 //	                                then its contents
+//	| (open W item)                 one box printed as its contents alone:
+//	                                W int results, not printed, then the
+//	                                contents (a dynamic-dialect array whose
+//	                                shape is computed at run time, which
+//	                                the compile path boxes)
 //	| (boxes R W (D …) item)        a frame of R dimensions of boxes: W int
 //	                                arrays over the frame (the witnesses of
 //	                                each box), then one flat array of every
@@ -58,9 +69,10 @@ const (
 	AtomFloat
 	AtomBool
 	AtomChar
+	AtomRat
 )
 
-var atomNames = [...]string{"int", "float", "bool", "char"}
+var atomNames = [...]string{"int", "float", "bool", "char", "rat"}
 
 // String is the atom's name in a format's text.
 func (a ResultAtom) String() string {
@@ -72,6 +84,7 @@ func (a ResultAtom) String() string {
 
 // BoxFormat is a box (Frame 0) or a frame of boxes.
 type BoxFormat struct {
+	Open      bool       // one box that prints as its contents alone
 	Frame     int        // the rank of the frame of boxes; 0 for one box
 	Witnesses int        // the box's witnesses (dimensions), each an int
 	Dims      []NatSum   // a frame's boxes' contents' shape, by their witnesses
@@ -118,9 +131,12 @@ func (it FormatItem) write(b *strings.Builder) {
 		return
 	}
 	x := it.Box
-	if x.Frame == 0 {
+	switch {
+	case x.Open:
+		fmt.Fprintf(b, "(open %d ", x.Witnesses)
+	case x.Frame == 0:
 		fmt.Fprintf(b, "(box %d ", x.Witnesses)
-	} else {
+	default:
 		ds := make([]string, len(x.Dims))
 		for i, d := range x.Dims {
 			ds[i] = d.String()
@@ -204,6 +220,8 @@ func (p *formatParser) item() (FormatItem, error) {
 	var err error
 	switch kw := p.next(); kw {
 	case "box":
+	case "open":
+		x.Open = true
 	case "boxes":
 		if x.Frame, err = p.count(); err != nil {
 			return FormatItem{}, err
@@ -212,7 +230,7 @@ func (p *formatParser) item() (FormatItem, error) {
 			return FormatItem{}, fmt.Errorf("a frame of boxes of rank 0")
 		}
 	default:
-		return FormatItem{}, fmt.Errorf("want box or boxes, found %q", kw)
+		return FormatItem{}, fmt.Errorf("want box, open or boxes, found %q", kw)
 	}
 	if x.Witnesses, err = p.count(); err != nil {
 		return FormatItem{}, err
@@ -307,6 +325,9 @@ func (f *Format) print(b *strings.Builder, it FormatItem, vals []Array) ([]Array
 				return nil, fmt.Errorf("witness %s is not a dimension", w)
 			}
 			wits = append(wits, w.Int())
+		}
+		if x.Open {
+			return f.print(b, x.Body, vals[x.Witnesses:])
 		}
 		f.openBox(b, wits)
 		rest, err := f.print(b, x.Body, vals[x.Witnesses:])
@@ -418,10 +439,20 @@ func printAtoms(b *strings.Builder, a ResultAtom, v Array) error {
 			return fmt.Errorf("boolean %d is neither 0 nor 1", x)
 		}
 	}
+	if a == AtomRat && (len(v.Shape) == 0 || v.Shape[len(v.Shape)-1] != 2) {
+		return fmt.Errorf("exact rationals of shape %v have no last axis of numerators and denominators", v.Shape)
+	}
 	var rec func(dim, off int)
 	rec = func(dim, off int) {
 		if dim == len(v.Shape) {
 			b.WriteString(FormatAtom(a, v.Data[off]))
+			return
+		}
+		if a == AtomRat && dim == len(v.Shape)-1 {
+			b.WriteString(strconv.FormatInt(v.Data[off], 10))
+			if v.Data[off+1] != 1 {
+				b.WriteString("/" + strconv.FormatInt(v.Data[off+1], 10))
+			}
 			return
 		}
 		if a == AtomChar && dim == len(v.Shape)-1 && v.Shape[dim] > 0 {

@@ -1,6 +1,7 @@
 package dynamic
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -99,11 +100,16 @@ func agree(src string) (msg string) {
 		return fmt.Sprintf("%s: the elaboration %s does not check: %v", src, inf.Term, err)
 	}
 	tv, terr := remora.EvalExpr(ce, nil)
+	var se *semantics.Error
 	switch {
 	case berr != nil:
 		// The elaboration may be more defined than a program that fails:
 		// the typed core's float functions give NaN where the dialect has
 		// no real result ((arcsin 2), (sqrt -1.)).
+		return ""
+	case terr != nil && errors.As(terr, &se) && se.Kind == semantics.OverflowError:
+		// The typed core's ints are 64 bits: the elaboration stops
+		// where the dialect's exact integers pass them (a refusal).
 		return ""
 	case terr != nil:
 		return fmt.Sprintf("%s: the elaboration %s fails (%v), the program gives %s", src, inf.Term, terr, bv)
@@ -111,8 +117,8 @@ func agree(src string) (msg string) {
 	// The typed core has no exact numbers: where Racket keeps an exact
 	// result ((sin 0) is 0, (if #t 0 2.5) is 0), the elaboration, typed
 	// float, gives the same number inexact (0.0).
-	if asFloats(tv.String()) != asFloats(bv.String()) {
-		return fmt.Sprintf("%s: the elaboration %s gives %s, the program %s", src, inf.Term, tv, bv)
+	if asFloats(inf.Show(tv)) != asFloats(bv.String()) {
+		return fmt.Sprintf("%s: the elaboration %s gives %s, the program %s", src, inf.Term, inf.Show(tv), bv)
 	}
 	return ""
 }

@@ -37,12 +37,23 @@
 // basis.go (the major-axis primitives and folds with their ranks),
 // library.go (the rest of the library's basis: take, window, nub, base,
 // pairs, lookup, compose, …), eval.go (big-step), step.go (small-step:
-// lift, map, β, δ, collapse, the rules Fig 6 refines with types), rec.go
-// (recursive definitions: the library's define is Racket's, and a group
-// of functions that refer to each other unrolls by β),
-// infer.go (best-effort elaboration into the typed core, for check
-// --infer), lang.go (the dialect as a lang.Language, with the REPL's
-// definitions).
+// lift, map, β, δ, collapse, the rules Fig 6 refines with types),
+// machine.go (the small-step as a machine with an explicit evaluation
+// context), focus.go (where a step reduced, for the REPL's mark), rules.go
+// (the rule table), fold.go (the folds on scalar operators without a
+// term per step), rec.go (recursive definitions: the library's define is
+// Racket's, and a group of functions that refer to each other unrolls by
+// β), the elaboration into the typed core (check --infer, and the compile
+// path's pass Elaborate, pass.go): infer.go (the pass, frames, let,
+// unbox), infer_types.go (what it knows of an expression), infer_apply.go
+// (application, specialisation, curried λs), infer_mimd.go (arrays of
+// functions: one function per cell), infer_scope.go (shapes known only
+// at run time: lift, unbox, boxes, collapse), infer_scalar.go and
+// infer_rational.go (numbers), infer_major.go (the major-axis primitives
+// and the library's basis), infer_fold.go (the reduce and scan family),
+// infer_pos.go (the dialect's positions on the typed terms), lang.go (the
+// dialect as a lang.Language, with the REPL's definitions), mutants.go
+// (the package's mutation points).
 //
 // Where passes live (package lang states the convention): the two
 // dialects are one level. This one imports the typed core (package

@@ -25,7 +25,7 @@ import (
 func fnFrames(args []*aval, ranks []int) bool {
 	for i, a := range args {
 		if a.funs != nil {
-			if f, _ := split(a.shape, ranks[i]); len(f) > 0 {
+			if f, _ := split(a.fshape, ranks[i]); len(f) > 0 {
 				return true
 			}
 		}
@@ -33,15 +33,47 @@ func fnFrames(args []*aval, ranks []int) bool {
 	return false
 }
 
+// mixesLamsAndPrims reports whether fn is an array of functions, of a
+// constant frame, some of them λs and some primitives: each position is
+// elaborated on its own (applyPerPosition), as neither a frame of typed
+// primitives nor one of λs holds them all.
+func mixesLamsAndPrims(fn *aval) bool {
+	if _, ok := consts(fn.fshape); !ok || fn.percell {
+		return false
+	}
+	lams := 0
+	for _, c := range fn.funs {
+		if c.lam != nil {
+			lams++
+		}
+	}
+	return lams > 0 && lams < len(fn.funs)
+}
+
+// constFrame is the constant shape of an array of functions' frame, or
+// a refusal: the functions bound at each position must be known when
+// the program is elaborated.
+func (el *elaborator) constFrame(pos semantics.Pos, a *aval, f []remora.Nat) []int64 {
+	fs, ok := consts(f)
+	if !ok || a.percell {
+		el.fail(pos, "an array of functions over a frame known only at run time (a λ returned them over a frame), one for each cell of the application: each cell applies its own function (MIMD), which is elaborated only for arrays written in the program")
+	}
+	return fs
+}
+
 // applyPerPosition elaborates the application of fn to args, frames
 // agreeing within big, one typed λ per position of the functions' frame
 // (the longest of fn's and the function arguments' frames).
-func (el *elaborator) applyPerPosition(pos semantics.Pos, fn *aval, args []*aval, ranks []int, cells []ity, big []int64) *aval {
-	ff := fn.shape
+func (el *elaborator) applyPerPosition(pos semantics.Pos, fn *aval, args []*aval, ranks []int, frames [][]remora.Nat, cells []ity, big []remora.Nat) *aval {
+	fnF := el.constFrame(pos, fn, fn.fshape)
+	ff := fnF
+	argF := make([][]int64, len(args))
 	for i, a := range args {
 		if a.funs != nil {
-			if f, _ := split(a.shape, ranks[i]); len(f) > len(ff) {
-				ff = f
+			f, _ := split(a.fshape, ranks[i])
+			argF[i] = el.constFrame(pos, a, f)
+			if len(argF[i]) > len(ff) {
+				ff = argF[i]
 			}
 		}
 	}
@@ -53,19 +85,20 @@ func (el *elaborator) applyPerPosition(pos semantics.Pos, fn *aval, args []*aval
 	}
 	var terms []string
 	var ret ity
+	var mzAt semantics.Pos
 	mz := false
 	for p := range product(ff) {
-		c := fn.funs[at(p, fn.shape)]
+		c := fn.funs[at(p, fnF)]
 		argsAt := make([]*aval, len(args))
 		for i, a := range args {
 			if a.funs == nil {
 				argsAt[i] = a
 				continue
 			}
-			f, cell := split(a.shape, ranks[i])
-			n := product(cell)
-			j := at(p, f)
-			argsAt[i] = &aval{funs: a.funs[j*n : (j+1)*n], shape: cell}
+			_, cell := split(a.fshape, ranks[i])
+			n := product(el.constFrame(pos, a, cell))
+			j := at(p, argF[i])
+			argsAt[i] = &aval{funs: a.funs[j*n : (j+1)*n], fshape: cell}
 		}
 		var term string
 		var body *aval
@@ -78,20 +111,37 @@ func (el *elaborator) applyPerPosition(pos semantics.Pos, fn *aval, args []*aval
 					continue
 				}
 				x := el.fresh("x")
-				inner[i] = typedArray(x, cells[i], nil)
-				inner[i].mz, inner[i].nonzero = a.mz, a.nonzero // a cell of a is too
+				if len(frames[i+1]) == 0 {
+					b := *a // the whole argument: what is known of it holds
+					b.term = x
+					inner[i] = &b
+				} else {
+					inner[i] = like(x, cells[i], a) // a cell of a
+				}
 				params = append(params, "["+x+" "+cells[i].String()+"]")
 			}
 			body = el.prim(pos, &aval{funs: []*closure{c}}, inner, nil)
 			term = "(fn (" + strings.Join(params, " ") + ") " + body.term + ")"
 		} else {
-			term, body = el.lambda(pos, c, argsAt, cells, false)
+			var isFun bool
+			term, body, isFun = el.lambda(pos, c, argsAt, frames, cells)
+			if isFun {
+				el.fail(pos, "an array of λs that return functions, one for each cell of the application")
+			}
+		}
+		if body.funs != nil {
+			el.fail(pos, "an array of functions that return functions, one for each cell of the application")
+		}
+		if len(body.hide) > 0 {
+			el.fail(pos, "an array of functions giving cells whose shapes are known only at run time")
 		}
 		if p > 0 && !body.typ.equal(ret) {
 			el.fail(pos, "the functions in the array return %s and %s", ret, body.typ)
 		}
 		ret = body.typ
-		mz = mz || body.mz
+		if body.mz {
+			mz, mzAt = true, body.mzAt
+		}
 		terms = append(terms, term)
 	}
 	call := "(" + nest(ff, terms)
@@ -101,8 +151,8 @@ func (el *elaborator) applyPerPosition(pos semantics.Pos, fn *aval, args []*aval
 		}
 	}
 	call += ")"
-	out := typedArray(call, ity{ret.elem, append(append([]int64{}, big...), ret.shape...)}, nil)
-	out.mz = mz
+	out := typedArray(call, ret.with(append(append([]remora.Nat{}, big...), ret.shape...)), nil)
+	out.mz, out.mzAt = mz, mzAt
 	return out
 }
 
@@ -133,11 +183,19 @@ func (el *elaborator) foldFnArray(pos semantics.Pos, p *PrimDef, args []*aval) *
 	}
 	arr := args[len(args)-1]
 	el.needMajor(pos, p.Name, arr)
-	if arr.typ.shape[0] == 0 {
+	shapeOf := func(a *aval) []int64 {
+		ds, ok := consts(a.typ.shape)
+		if !ok {
+			el.fail(pos, "%s with an array of functions as its operator, over an array whose shape is known only at run time", p.Name)
+		}
+		return ds
+	}
+	ashape := shapeOf(arr)
+	if ashape[0] == 0 {
 		el.fail(pos, "%s of no items with an array of functions as its operator gives its base, of its own shape (not elaborated)", p.Name)
 	}
-	item := arr.typ.shape[1:]
-	r := op.shape
+	item := ashape[1:]
+	r := el.constFrame(pos, op, op.fshape)
 	longest := func(s []int64) {
 		long, short := r, s
 		if len(s) > len(r) {
@@ -150,21 +208,25 @@ func (el *elaborator) foldFnArray(pos semantics.Pos, p *PrimDef, args []*aval) *
 	}
 	longest(item)
 	var init *aval
+	var ishape []int64
 	if p.Fold.TakesInit() {
 		init = args[1]
 		if init.funs != nil {
 			el.fail(pos, "%s's initial value is a function", p.Name)
 		}
-		longest(init.typ.shape)
+		ishape = shapeOf(init)
+		longest(ishape)
 	}
-	out := append([]*aval{{funs: op.funs, shape: op.shape, foldOp: true}}, args[1:]...)
+	opAcc := *op
+	opAcc.foldOp = true
+	out := append([]*aval{&opAcc}, args[1:]...)
 	switch typed := p.Typed; {
-	case init != nil && (typed == "scan-init" || typed == "trace" || typed == "trace-right") && !semantics.SameShape(init.typ.shape, r):
-		el.fail(pos, "%s's result starts with its initial value, of shape %s, and goes on with accumulators of shape %s: it would stop in collapse", p.Name, shapeString(init.typ.shape), shapeString(r))
+	case init != nil && (typed == "scan-init" || typed == "trace" || typed == "trace-right") && !semantics.SameShape(ishape, r):
+		el.fail(pos, "%s's result starts with its initial value, of shape %s, and goes on with accumulators of shape %s: it would stop in collapse", p.Name, shapeString(ishape), shapeString(r))
 	case init == nil && !p.Tree && !semantics.SameShape(item, r):
 		el.fail(pos, "%s's result starts with the first item, of shape %s, and goes on with accumulators of shape %s: it would stop in collapse", p.Name, shapeString(item), shapeString(r))
 	case init != nil:
-		out[1] = el.replicateTrailing(init, r[len(init.typ.shape):])
+		out[1] = el.replicateTrailing(init, r[len(ishape):])
 	}
 	if p.Fold.ReplicatesInit() {
 		// One type for the accumulator and the items.
@@ -181,17 +243,23 @@ func (el *elaborator) replicateTrailing(a *aval, q []int64) *aval {
 		return a
 	}
 	x := el.fresh("x")
-	elem := a.typ.elem
-	term := "((fn ([" + x + " " + elem.String() + "]) (" + instantiation("replicate", []remora.Kind{elem}, dimsIndex(q), "[]") + " " + x + ")) " + a.term + ")"
-	return typedArray(term, ity{elem, append(append([]int64{}, a.typ.shape...), q...)}, nil)
+	atom := a.typ.with(nil)
+	head := instantiation("replicate", []string{a.typ.atom()}, natsString(dimsOf(q)), a.typ.cix(nil))
+	term := "((fn ([" + x + " " + atom.String() + "]) (" + head + " " + x + ")) " + a.term + ")"
+	return typedArray(term, a.typ.with(append(append([]remora.Nat{}, a.typ.shape...), dimsOf(q)...)), nil)
 }
 
 // primArray is the dialect's term for fn, a primitive or an array of
-// primitives (nil for anything else), so that foldKnown computes an
-// application of an array of primitives to known arguments as the run
-// time does, each position with its own primitive: ([* /] 6 3) is [18 2]
-// even though / of two ints has no typed counterpart (it is exact).
+// primitives of a constant frame (nil for anything else), so that
+// foldKnown computes an application of an array of primitives to known
+// arguments as the run time does, each position with its own primitive:
+// ([* /] 6 3) is [18 2] even though / of two ints has no typed
+// counterpart (it is exact).
 func primArray(pos semantics.Pos, fn *aval) Expr {
+	fs, ok := consts(fn.fshape)
+	if !ok || fn.percell {
+		return nil
+	}
 	var elems []Expr
 	for _, c := range fn.funs {
 		if c.prim == nil {
@@ -202,23 +270,27 @@ func primArray(pos semantics.Pos, fn *aval) Expr {
 	if len(elems) == 0 {
 		return nil
 	}
-	if len(fn.shape) == 0 {
+	if len(fs) == 0 {
 		return elems[0]
 	}
-	return &Frame{Pos: pos, Dims: fn.shape, Elems: elems}
+	return &Frame{Pos: pos, Dims: fs, Elems: elems}
 }
 
 // perPositionScalars reports whether an array of scalar primitives is
 // elaborated one typed λ per position (applyPerPosition) rather than as
-// a frame of typed primitives: when floats are involved, whose dialect
-// values (exact zeros, ties of max and min, the conversions) are kept by
-// rewriting each primitive's application on its own.
+// a frame of typed primitives: when floats or exact rationals are
+// involved, whose dialect values (exact zeros, ties of max and min, the
+// conversions, the rationals' pairs) are kept by rewriting each
+// primitive's application on its own.
 func perPositionScalars(fn *aval, args []*aval) bool {
 	if len(fn.funs) < 2 {
 		return false
 	}
+	if _, ok := consts(fn.fshape); !ok || fn.percell {
+		return false
+	}
 	for _, a := range args {
-		if a.typ.elem == remora.KFloat || a.mz {
+		if a.typ.elem == remora.KFloat || a.typ.elem == remora.KNum || a.mz {
 			return true
 		}
 	}
@@ -230,14 +302,17 @@ func perPositionScalars(fn *aval, args []*aval) bool {
 	return false
 }
 
-// scalarCells are the rank-0 cell types of a scalar primitive's
-// arguments.
-func scalarCells(args []*aval) []ity {
+// scalarFrames are the frames and rank-0 cell types of a scalar
+// primitive's arguments, as applyPerPosition takes them.
+func scalarFrames(fn *aval, args []*aval) ([]int, [][]remora.Nat, []ity) {
+	ranks := make([]int, len(args))
+	frames := [][]remora.Nat{fn.fshape}
 	cells := make([]ity, len(args))
 	for i, a := range args {
-		cells[i] = ity{a.typ.elem, nil}
+		frames = append(frames, a.typ.shape)
+		cells[i] = a.typ.with(nil)
 	}
-	return cells
+	return ranks, frames, cells
 }
 
 // frameOfFunctions elaborates a frame whose elements are all functions
@@ -245,12 +320,16 @@ func scalarCells(args []*aval) []ity {
 // around their shape (a frame of frames of functions is a matrix of
 // them, as a frame of arrays is).
 func (el *elaborator) frameOfFunctions(e *Frame, vs []*aval) *aval {
-	out := &aval{shape: append(append([]int64{}, e.Dims...), vs[0].shape...)}
+	out := &aval{fshape: append(dimsOf(e.Dims), vs[0].fshape...)}
 	for _, v := range vs {
-		if !semantics.SameShape(v.shape, vs[0].shape) {
-			el.fail(e.Pos, "the frame's arrays of functions have shapes %s and %s: it would stop in collapse", shapeString(vs[0].shape), shapeString(v.shape))
+		if v.percell {
+			el.fail(e.Pos, "a frame of the functions a λ returned over a frame")
+		}
+		if !natsEqual(v.fshape, vs[0].fshape) {
+			el.fail(e.Pos, "the frame's arrays of functions have shapes %s and %s: it would stop in collapse", natsString(vs[0].fshape), natsString(v.fshape))
 		}
 		out.funs = append(out.funs, v.funs...)
+		out.pre = append(out.pre, v.pre...)
 	}
 	return out
 }

@@ -53,8 +53,8 @@ func TestInferGolden(t *testing.T) {
 			if terr != nil || derr != nil {
 				return fmt.Errorf("result %d: typed %v, dynamic %v", i+1, terr, derr)
 			}
-			if tv.String() != dv.String() {
-				return fmt.Errorf("result %d: the elaboration gives %s, the program %s\n%s", i+1, tv, dv, inf.Term)
+			if inf.Show(tv) != dv.String() {
+				return fmt.Errorf("result %d: the elaboration gives %s, the program %s\n%s", i+1, inf.Show(tv), dv, inf.Term)
 			}
 		}
 		return nil

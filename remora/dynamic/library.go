@@ -285,8 +285,11 @@ func init() {
 		v := a[1]
 		r := len(v.Shape)
 		seen := make([]bool, r)
+		if len(perm) != r {
+			return nil, stuck(c, "transpose", "%s is not a permutation of the %d axes of an array of shape %s", a[0], r, shapeString(v.Shape))
+		}
 		for _, p := range perm {
-			if len(perm) != r || p < 0 || int(p) >= r || seen[p] {
+			if p < 0 || int(p) >= r || seen[p] {
 				return nil, stuck(c, "transpose", "%s is not a permutation of the %d axes of an array of shape %s", a[0], r, shapeString(v.Shape))
 			}
 			seen[p] = true

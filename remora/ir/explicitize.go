@@ -32,7 +32,7 @@ func Explicitize(p *remora.Program) (*remora.Program, error) {
 		return nil, err
 	}
 	x := &explicitizer{types: types}
-	out := &remora.Program{File: p.File}
+	out := &remora.Program{File: p.File, Source: p.Source, Open: p.Open, Rational: p.Rational}
 	for _, e := range q.Exprs {
 		ne, err := x.top(e)
 		if err != nil {

@@ -81,7 +81,7 @@ func Inline(p *remora.Program) (*remora.Program, error) {
 	for _, e := range q.Exprs {
 		inlReserveNames(e, in.reserved)
 	}
-	out := &remora.Program{File: p.File, Types: q.Types}
+	out := &remora.Program{File: p.File, Types: q.Types, Source: p.Source, Open: p.Open, Rational: p.Rational}
 	for _, e := range q.Exprs {
 		ne, err := in.top(e)
 		if err != nil {

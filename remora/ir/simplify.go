@@ -49,7 +49,7 @@ func Simplify(p *remora.Program) *remora.Program {
 	if _, err := remora.Check(q, nil); err != nil {
 		return p
 	}
-	out := &remora.Program{File: p.File, Types: q.Types}
+	out := &remora.Program{File: p.File, Types: q.Types, Source: p.Source, Open: p.Open, Rational: p.Rational}
 	for _, e := range q.Exprs {
 		out.Exprs = append(out.Exprs, simplifyExpr(e, simplifications))
 	}

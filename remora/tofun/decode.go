@@ -59,6 +59,9 @@ func formatItem(t remora.Type) (semantics.FormatItem, error) {
 			return semantics.FormatItem{}, fmt.Errorf("the frame %s of boxes is not constant", a.Shape)
 		}
 		x.Frame = len(frame)
+		if len(e.Vars) == 0 {
+			return semantics.FormatItem{}, fmt.Errorf("a frame of boxes that hide no dimension (boxes of scalars): the segmented array's frame is read off the witnesses")
+		}
 		if body.Box != nil {
 			return semantics.FormatItem{}, fmt.Errorf("a frame of boxes of boxes")
 		}

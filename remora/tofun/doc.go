@@ -27,6 +27,12 @@
 // row-major order, concatenated (built by a loop carrying the data so far,
 // an array of existential size).
 //
+// A program elaborated from the dynamic dialect (remora.Program's Source)
+// prints as that dialect does: its format's source is remora/dynamic
+// (boxes print without witnesses), a result that stands for an array of
+// a run-time shape (Open) is the format's (open W item), printed as the
+// contents alone, and exact rationals (Rational) are the format's rat.
+//
 // # The translation
 //
 // Every value the translation makes gets a fresh name (FUN refuses

@@ -54,6 +54,11 @@ func Lower(p *remora.Program) (prog *fun.Program, err error) {
 	top := &block{l: l}
 	var results []string
 	f := &semantics.Format{Source: remora.Language.Name()}
+	if p.Source != "" {
+		// Elaborated from the dynamic dialect (remora.Program.Source),
+		// whose boxes have no witnesses to print.
+		f.Source, f.Untyped = p.Source, true
+	}
 	for i, e := range p.Exprs {
 		v := l.expr(top, nil, e)
 		restore := l.at(e.At())
@@ -61,6 +66,20 @@ func Lower(p *remora.Program) (prog *fun.Program, err error) {
 		it, err := formatItem(p.Types[i])
 		if err != nil {
 			refuse(e.At(), "the result", "%v", err)
+		}
+		if i < len(p.Rational) && p.Rational[i] {
+			// The dialect's exact rationals: ints, numerator and
+			// denominator on the last axis.
+			if it.Box != nil && it.Box.Body.Box == nil {
+				it.Box.Body.Atom = semantics.AtomRat
+			} else if it.Box == nil {
+				it.Atom = semantics.AtomRat
+			}
+		}
+		if i < len(p.Open) && p.Open[i] && it.Box != nil && it.Box.Frame == 0 {
+			// A box standing for the dialect's array of a run-time
+			// shape prints as that array.
+			it.Box.Open = true
 		}
 		f.Items = append(f.Items, it)
 		restore()

@@ -117,6 +117,7 @@ func init() {
 	unary("not", func(a fun.SExp) fun.SExp { return bin(semantics.Eq, a, ic(0)) })
 	unary("int->bool", func(a fun.SExp) fun.SExp { return bin(semantics.Ne, a, ic(0)) })
 	unary("bool->int", func(a fun.SExp) fun.SExp { return a })
+	unary("char->int", func(a fun.SExp) fun.SExp { return a })
 	unary("int->float", func(a fun.SExp) fun.SExp { return fun.Apply(semantics.ToFloat, a) })
 	// float->int truncates and is stuck on NaN and out of range in both.
 	unary("float->int", func(a fun.SExp) fun.SExp { return fun.Apply(semantics.ToInt, a) })
