@@ -149,6 +149,10 @@ const InternalError = "internal error"
 type inferError struct {
 	pos semantics.Pos
 	msg string
+	// needsKnown: the construct is compiled only where its arguments
+	// are known (antibase); an application lifting it over a frame
+	// computes the whole application where they are (tryKnown).
+	needsKnown bool
 }
 
 type elaborator struct {

@@ -228,7 +228,16 @@ func (el *elaborator) applyPrims(pos semantics.Pos, fn *aval, args []*aval, fram
 		params = append(params, "["+x+" "+cells[i].String()+"]")
 		as = append(as, a.term)
 	}
-	body := el.prim(pos, fn, inner, nil)
+	body, nk := tryKnown(func() *aval { return el.prim(pos, fn, inner, nil) })
+	if nk != nil {
+		// A cell the elaboration compiles only where it is known: the
+		// whole application, by the dialect's own rule, where the
+		// arguments are.
+		if v := el.foldKnown(pos, fn, args); v != nil {
+			return v
+		}
+		panic(nk)
+	}
 	term := "((fn (" + strings.Join(params, " ") + ") " + body.term + ") " + strings.Join(as, " ") + ")"
 	if len(body.hide) > 0 {
 		return el.collapseBoxes(pos, big, term, body.typ, body.hide)

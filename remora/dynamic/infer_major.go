@@ -634,7 +634,7 @@ func (el *elaborator) antibase(pos semantics.Pos, p *PrimDef, rs, n *aval) *aval
 		el.fail(pos, "antibase's number is an int, got %s: it would stop in δ", n.typ)
 	}
 	if rs.known == nil || n.known == nil {
-		el.fail(pos, "antibase of values known only at run time: the dialect writes the number with as many copies of the first radix as it needs, a length known only as the program runs (give the radices and the number as literals)")
+		panic(&inferError{pos: pos, needsKnown: true, msg: "antibase of values known only at run time: the dialect writes the number with as many copies of the first radix as it needs, a length known only as the program runs (give the radices and the number as literals)"})
 	}
 	args := []*aval{rs, n}
 	v := el.knownApp(pos, p, args)
@@ -642,6 +642,22 @@ func (el *elaborator) antibase(pos semantics.Pos, p *PrimDef, rs, n *aval) *aval
 		el.fail(pos, "antibase of %s in the radices %s: it would stop in δ", n.known, rs.known)
 	}
 	return typedArray(evalThen(args, v.TermString()), ity{elem: remora.KInt, shape: dimsOf(v.Shape)}, v)
+}
+
+// tryKnown runs f, returning the refusal it raised of a construct the
+// elaboration compiles only where its arguments are known
+// (inferError.needsKnown), if any.
+func tryKnown(f func() *aval) (v *aval, nk *inferError) {
+	defer func() {
+		if r := recover(); r != nil {
+			k, ok := r.(*inferError)
+			if !ok || !k.needsKnown {
+				panic(r)
+			}
+			nk = k
+		}
+	}()
+	return f(), nil
 }
 
 // selectArrays is (select b x y): x where b is #t, else y, whole arrays
