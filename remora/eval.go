@@ -106,6 +106,24 @@ type EvalOptions struct {
 	// (parallel.go): 0 for the default (semantics.Jobs), 1 for in order.
 	// Values and errors do not depend on it.
 	Jobs int
+	// Engines switches the fast paths off, one by one; the zero value
+	// runs them all. Values and errors do not depend on it: each path
+	// is checked against the general one by a test that turns it off.
+	Engines Engines
+}
+
+// Engines are the big-step's fast paths beside Fig 6's rules, each on
+// unless switched off: the general path, a call per cell, is the rules
+// as the small-step has them.
+type Engines struct {
+	NoStreams     bool // folds over iota and replicate without building them (stream.go)
+	NoVectorLams  bool // a λ's body evaluated once over a whole frame (stream.go)
+	NoScalarFolds bool // the fold family on scalar operators in a loop (fold.go)
+	// MinParallelCells is the number of cells from which a map's calls
+	// are spread over goroutines (parallel.go): 0 for 1024.
+	MinParallelCells int
+	// OnParallel, when not nil, is called when a map runs on goroutines.
+	OnParallel func()
 }
 
 // Eval evaluates every expression of a checked program by the big-step
@@ -117,7 +135,7 @@ func Eval(p *Program, opts *EvalOptions) ([]*Value, error) {
 	if opts == nil {
 		opts = &EvalOptions{}
 	}
-	ev := &evaluator{counter: opts.Counter, jobs: opts.Jobs}
+	ev := &evaluator{counter: opts.Counter, jobs: opts.Jobs, engines: opts.Engines}
 	var out []*Value
 	for _, e := range p.Exprs {
 		v, err := ev.eval(e, nil)
@@ -134,12 +152,13 @@ func EvalExpr(e Expr, opts *EvalOptions) (*Value, error) {
 	if opts == nil {
 		opts = &EvalOptions{}
 	}
-	return (&evaluator{counter: opts.Counter, jobs: opts.Jobs}).eval(e, nil)
+	return (&evaluator{counter: opts.Counter, jobs: opts.Jobs, engines: opts.Engines}).eval(e, nil)
 }
 
 type evaluator struct {
 	counter semantics.Counter
-	jobs    int // EvalOptions.Jobs
+	jobs    int     // EvalOptions.Jobs
+	engines Engines // EvalOptions.Engines
 }
 
 func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {

@@ -2,10 +2,6 @@ package remora
 
 import "github.com/arraysem/arraysem/semantics"
 
-// scalarFolds turns scalarFold on; the tests turn it off to compare it
-// with the general path.
-var scalarFolds = true
-
 // scalarFold runs any plan of the fold family (fold, fold-right, trace,
 // trace-right and the scans) whose operator is one scalar primitive and
 // whose accumulator and items are scalars, as one loop over the items'
@@ -22,7 +18,7 @@ var scalarFolds = true
 // produce). src is the array argument, materialised or streamed
 // (stream.go); an error reading it is a streamed producer's.
 func (ev *evaluator) scalarFold(plan *FoldPlan, op *Value, args []*Value, src *source, sh foldShapes, pos semantics.Pos) (*Value, bool, error) {
-	if !scalarFolds || len(op.Shape) != 0 || op.Kind != KFunc || len(sh.item) != 0 || len(sh.acc) != 0 ||
+	if ev.engines.NoScalarFolds || len(op.Shape) != 0 || op.Kind != KFunc || len(sh.item) != 0 || len(sh.acc) != 0 ||
 		len(src.shape) != 1 || src.shape[0] == 0 || src.kind >= KFunc || (plan.kind == foldRight && !plan.init) {
 		return nil, false, nil
 	}

@@ -14,10 +14,8 @@ import (
 // on or off, and reports what it printed or the error, and the rules
 // counted.
 func runFold(e Expr, fast bool) (string, semantics.Counter) {
-	defer func(was bool) { scalarFolds = was }(scalarFolds)
-	scalarFolds = fast
 	c := semantics.Counter{}
-	v, err := EvalExpr(e, &EvalOptions{Counter: c})
+	v, err := EvalExpr(e, &EvalOptions{Counter: c, Engines: Engines{NoScalarFolds: !fast}})
 	if err != nil {
 		return "error: " + err.Error(), c
 	}

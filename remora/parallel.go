@@ -16,17 +16,18 @@ import (
 // in-order one: where cells go wrong (a call's error, or a result cell
 // whose shape is not the first cell's) the error is the first by index.
 
-// minParallelCells is the number of cells from which a map's calls are
-// spread over goroutines (a variable for tests).
-var minParallelCells = 1024
-
-// onParallel, when set, is called when a map runs on goroutines (tests).
-var onParallel func()
+// defaultMinParallelCells is the number of cells from which a map's
+// calls are spread over goroutines (Engines.MinParallelCells).
+const defaultMinParallelCells = 1024
 
 // mapWorkers is how many goroutines a map of n cells may use (1: in
 // order).
 func (ev *evaluator) mapWorkers(n int) int {
-	if ev.counter != nil || n < minParallelCells {
+	least := ev.engines.MinParallelCells
+	if least == 0 {
+		least = defaultMinParallelCells
+	}
+	if ev.counter != nil || n < least {
 		return 1
 	}
 	return min(semantics.Jobs(ev.jobs), n)
@@ -37,7 +38,7 @@ func (ev *evaluator) mapWorkers(n int) int {
 // checks that every result cell has the first's shape; the error is the
 // first cell's by index that went wrong.
 func (ev *evaluator) callCells(w, n int, results []*Value, cell func(p int, cur []*Value) *Func, nargs int, pos semantics.Pos) error {
-	if onParallel != nil {
+	if onParallel := ev.engines.OnParallel; onParallel != nil {
 		onParallel()
 	}
 	type outcome struct {
@@ -60,7 +61,7 @@ func (ev *evaluator) callCells(w, n int, results []*Value, cell func(p int, cur 
 					o.panicked = r
 				}
 			}()
-			wev := &evaluator{jobs: 1}
+			wev := &evaluator{jobs: 1, engines: ev.engines}
 			cur := make([]*Value, nargs)
 			for p := from; p < to; p++ {
 				r, err := wev.call(cell(p, cur), cur, pos)

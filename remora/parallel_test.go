@@ -3,6 +3,7 @@ package remora
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -10,13 +11,9 @@ import (
 // more spread over them, and counts the maps that were.
 func evalJobs(t *testing.T, p *Program, jobs int) (string, int) {
 	t.Helper()
-	old := minParallelCells
-	minParallelCells = 2
-	n := 0
-	onParallel = func() { n++ }
-	defer func() { minParallelCells, onParallel = old, nil }()
-	vs, err := Eval(p, &EvalOptions{Jobs: jobs})
-	return fmt.Sprint(vs, err), n
+	var n atomic.Int64
+	vs, err := Eval(p, &EvalOptions{Jobs: jobs, Engines: Engines{MinParallelCells: 2, OnParallel: func() { n.Add(1) }}})
+	return fmt.Sprint(vs, err), int(n.Load())
 }
 
 // TestParallelMapsExamples evaluates every example on one goroutine and

@@ -25,10 +25,6 @@ import (
 // that path gives. The producers are pure (no basis primitive has an
 // effect), so evaluating a leaf twice in a fallback is only time.
 
-// streams turns streaming on; the tests turn it off to compare with the
-// materialising path.
-var streams = true
-
 // streamRuns counts the reductions that streamed, so that the tests can
 // tell that they compared the streamed path and not two fallbacks.
 var streamRuns atomic.Int64
@@ -677,7 +673,7 @@ func (ev *evaluator) producePrim(e *App, env *Env) (*pnode, bool, error) {
 // kept by the materialising path only, so it does not stream when they
 // are counted.
 func (ev *evaluator) streamed(e *App, fv *Value, env *Env) (*Value, bool, error) {
-	if !streams || ev.counter != nil || len(fv.Shape) != 0 || fv.Kind != KFunc || len(e.Args) < 2 {
+	if ev.engines.NoStreams || ev.counter != nil || len(fv.Shape) != 0 || fv.Kind != KFunc || len(e.Args) < 2 {
 		return nil, false, nil
 	}
 	f, ok := fv.A[0].(*Func)
@@ -764,10 +760,6 @@ func (ev *evaluator) streamed(e *App, fv *Value, env *Env) (*Value, bool, error)
 // Like streaming it is off when rules are counted, so the counts stay
 // the per-cell path's.
 
-// vectorLams turns the vectorised λ bodies on; the tests turn it off to
-// compare with the per-cell path.
-var vectorLams = true
-
 // vectorRuns counts the applications that ran vectorised, so that the
 // tests can tell that they compared the vectorised path.
 var vectorRuns atomic.Int64
@@ -779,7 +771,7 @@ var vectorRuns atomic.Int64
 // by one.
 func (ev *evaluator) vectorLam(f *Func, args []*Value, frame []int64, fs [][]int64, n int) (*Value, bool) {
 	l, ok := f.Term.(*Lam)
-	if !vectorLams || ev.counter != nil || !ok || len(l.Params) != len(args) {
+	if ev.engines.NoVectorLams || ev.counter != nil || !ok || len(l.Params) != len(args) {
 		return nil, false
 	}
 	shape := append([]int64{}, frame...)

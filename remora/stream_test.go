@@ -11,9 +11,7 @@ import (
 // counting rules (counting turns streaming off), with streaming on or
 // off, and reports what it printed, or the error.
 func runStreamed(e Expr, on bool) string {
-	defer func(was bool) { streams = was }(streams)
-	streams = on
-	v, err := EvalExpr(e, nil)
+	v, err := EvalExpr(e, &EvalOptions{Engines: Engines{NoStreams: !on}})
 	if err != nil {
 		return "error: " + err.Error()
 	}

@@ -11,9 +11,7 @@ import (
 // counting rules, with vectorised λ bodies on or off, and reports what it
 // printed, or the error.
 func runVectorised(e Expr, on bool) string {
-	defer func(was bool) { vectorLams = was }(vectorLams)
-	vectorLams = on
-	v, err := EvalExpr(e, nil)
+	v, err := EvalExpr(e, &EvalOptions{Engines: Engines{NoVectorLams: !on}})
 	if err != nil {
 		return "error: " + err.Error()
 	}

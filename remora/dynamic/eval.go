@@ -20,6 +20,18 @@ type EvalOptions struct {
 	// MaxDepth bounds how deeply evaluations nest (a recursion nests one
 	// level or more per call): 0 for DefaultMaxDepth.
 	MaxDepth int
+	// Engines switches the fast paths off, one by one; the zero value
+	// runs them all. Values, errors and rule counts do not depend on it:
+	// each path is checked against the general one by a test that turns
+	// it off.
+	Engines Engines
+}
+
+// Engines are the big-step's fast paths beside the rules, each on unless
+// switched off.
+type Engines struct {
+	NoScalarFolds bool // folds on a scalar operator without a term per step (fold.go)
+	NoFlatTrees   bool // the tree reduce on flat buffers, not pair by pair (fold.go)
 }
 
 // DefaultMaxDepth is how deeply the big-step's evaluations may nest, and
@@ -60,7 +72,7 @@ func EvalExpr(e Expr, opts *EvalOptions) (*remora.Value, error) {
 func newEvaluator(opts *EvalOptions) *evaluator {
 	ev := &evaluator{maxDepth: DefaultMaxDepth}
 	if opts != nil {
-		ev.counter, ev.fuel = opts.Counter, opts.Fuel
+		ev.counter, ev.fuel, ev.engines = opts.Counter, opts.Fuel, opts.Engines
 		if opts.MaxDepth > 0 {
 			ev.maxDepth = opts.MaxDepth
 		}
@@ -72,6 +84,7 @@ type evaluator struct {
 	counter         semantics.Counter
 	fuel, calls     int // the applications allowed (0: any number), and made
 	depth, maxDepth int // how deeply evaluations nest now, and may
+	engines         Engines
 }
 
 func (ev *evaluator) hit(rule string) {

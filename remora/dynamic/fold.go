@@ -7,10 +7,6 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// scalarFolds turns scalarFold on; the tests turn it off to compare it
-// with the general path.
-var scalarFolds = true
-
 // scalarFold runs a left or right fold of the family (fold, fold-right,
 // trace, trace-right, scan, iscan, iscan-init: not reduce, whose order is
 // a tree) whose operator is one scalar primitive and whose base and items
@@ -29,7 +25,7 @@ var scalarFolds = true
 func (ev *evaluator) scalarFold(p *PrimDef, args []*remora.Value, pos semantics.Pos) (*remora.Value, bool, error) {
 	op, arr := args[0], args[len(args)-1]
 	plan := p.Fold
-	if !scalarFolds || p.Tree || plan.Right() && !plan.TakesInit() || len(op.Shape) != 0 || op.Kind != remora.KFunc || len(arr.Shape) != 1 || arr.Shape[0] == 0 || !isBase(arr.Kind) {
+	if ev.engines.NoScalarFolds || p.Tree || plan.Right() && !plan.TakesInit() || len(op.Shape) != 0 || op.Kind != remora.KFunc || len(arr.Shape) != 1 || arr.Shape[0] == 0 || !isBase(arr.Kind) {
 		return nil, false, nil
 	}
 	f, ok := op.A[0].(*Func)
@@ -217,10 +213,6 @@ func (t *numTrace) value(pos semantics.Pos) (*remora.Value, error) {
 	return collapse(pos, []int64{int64(len(cells))}, cells)
 }
 
-// flatTrees turns flatTreeReduce on; the tests turn it off to compare it
-// with liftedTreeReduce.
-var flatTrees = true
-
 // flatTreeRuns counts the reductions flatTreeReduce computed, so that the
 // tests can tell that they compared it and not two fallbacks.
 var flatTreeRuns atomic.Int64
@@ -245,7 +237,7 @@ var flatTreeRuns atomic.Int64
 // turns the level exact), an error, a result of another kind (a rational,
 // a boolean).
 func (ev *evaluator) flatTreeReduce(op, arr *remora.Value, pos semantics.Pos) (*remora.Value, bool) {
-	if !flatTrees || len(op.Shape) != 0 || op.Kind != remora.KFunc || len(arr.Shape) != 1 || arr.Shape[0] < 2 ||
+	if ev.engines.NoFlatTrees || len(op.Shape) != 0 || op.Kind != remora.KFunc || len(arr.Shape) != 1 || arr.Shape[0] < 2 ||
 		(arr.Kind != remora.KInt && arr.Kind != remora.KFloat) {
 		return nil, false
 	}

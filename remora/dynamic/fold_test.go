@@ -21,15 +21,18 @@ var (
 // scalarFold on or off, and reports what it printed or the error, and the
 // rules counted.
 func runFold(t *testing.T, src string, fast bool) (string, semantics.Counter) {
+	return runEngines(t, src, Engines{NoScalarFolds: !fast})
+}
+
+// runEngines is runFold with the fast paths e switches off.
+func runEngines(t *testing.T, src string, e Engines) (string, semantics.Counter) {
 	t.Helper()
 	p, _, err := ParseFile("fold.remora", src)
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	defer func(was bool) { scalarFolds = was }(scalarFolds)
-	scalarFolds = fast
 	c := semantics.Counter{}
-	v, err := EvalExpr(p.Exprs[0], &EvalOptions{Counter: c})
+	v, err := EvalExpr(p.Exprs[0], &EvalOptions{Counter: c, Engines: e})
 	return valueOrError(v, err), c
 }
 
@@ -181,9 +184,7 @@ func TestAppendItemIsCollapse(t *testing.T) {
 // counted. A good part of them must run flat (the others fall back).
 func TestFlatTreeAgrees(t *testing.T) {
 	run := func(src string, flat bool) (string, semantics.Counter) {
-		defer func(was bool) { flatTrees = was }(flatTrees)
-		flatTrees = flat
-		return runFold(t, src, true)
+		return runEngines(t, src, Engines{NoFlatTrees: !flat})
 	}
 	before := flatTreeRuns.Load()
 	programs := 0
