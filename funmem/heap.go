@@ -24,6 +24,12 @@ type HeapOptions struct {
 	// (semantics.Jobs), 1 for in order. Results and errors do not depend
 	// on it.
 	Jobs int
+	// MinParallelWork is the work (iterations × statements of the body)
+	// from which a kernel is spread over goroutines: 0 for 8192.
+	MinParallelWork int64
+	// OnParallel, when not nil, is called when a kernel runs on
+	// goroutines.
+	OnParallel func()
 }
 
 // HeapOptionsOf are the heap semantics' options taken from a run's: the

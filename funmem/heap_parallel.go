@@ -21,9 +21,10 @@ import (
 // which the in-order run never starts, are undone. Only a plain run goes
 // parallel: no trace, rule counts or cost counters.
 
-// minParallelWork is the work (iterations × statements of the body) from
-// which a kernel is spread over goroutines (a variable for tests).
-var minParallelWork int64 = 8192
+// defaultMinParallelWork is the work (iterations × statements of the
+// body) from which a kernel is spread over goroutines
+// (HeapOptions.MinParallelWork).
+const defaultMinParallelWork int64 = 8192
 
 // scalarBody says whether kernel e's body may run on goroutines: scalar
 // and index statements, giving a value its own statements or the index
@@ -47,10 +48,6 @@ func scalarBody(e *fun.KernelExp) bool {
 	return bound[b.Result[0].Name]
 }
 
-// onParallel, when set, is called when a kernel runs on goroutines
-// (tests).
-var onParallel func()
-
 // parallelWorkers is how many goroutines a kernel of n iterations whose
 // body runs stms statements may use (1: run it in order).
 func (m *heapMachine) parallelWorkers(n int64, stms int) int {
@@ -58,7 +55,11 @@ func (m *heapMachine) parallelWorkers(n int64, stms int) int {
 		return 1
 	}
 	jobs := semantics.Jobs(m.opts.Jobs)
-	if jobs <= 1 || n < 2 || n*int64(stms) < minParallelWork {
+	least := m.opts.MinParallelWork
+	if least == 0 {
+		least = defaultMinParallelWork
+	}
+	if jobs <= 1 || n < 2 || n*int64(stms) < least {
 		return 1
 	}
 	return int(min(int64(jobs), n))
@@ -67,8 +68,8 @@ func (m *heapMachine) parallelWorkers(n int64, stms int) int {
 // parallelKernel runs iterations 1 … n of kernel k (body over frame fr,
 // index in slot iv) on w goroutines, each with its own copy of fr.
 func (m *heapMachine) parallelKernel(k *kernel, body *hbody, fr []Value, iv int, n int64, w int) error {
-	if onParallel != nil {
-		onParallel()
+	if m.opts.OnParallel != nil {
+		m.opts.OnParallel()
 	}
 	frames := make([][]Value, w)
 	machines := make([]*heapMachine, w)

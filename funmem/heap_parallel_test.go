@@ -20,9 +20,8 @@ func runJobs(t *testing.T, p *fun.Program, args map[string]string, jobs int) (he
 	}
 	r := heapRun{h: h}
 	n := 0
-	onParallel = func() { n++ }
-	defer func() { onParallel = nil }()
-	r.vals, r.err = EvalHeap(p, env, h, &HeapOptions{Jobs: jobs})
+	// Every kernel, however small, is spread (a work threshold of 1).
+	r.vals, r.err = EvalHeap(p, env, h, &HeapOptions{Jobs: jobs, MinParallelWork: 1, OnParallel: func() { n++ }})
 	return r, n
 }
 
@@ -32,10 +31,8 @@ func runJobs(t *testing.T, p *fun.Program, args map[string]string, jobs int) (he
 // the heap semantics on 1 and on 4 goroutines, in one window and in
 // windows of 3 iterations: the same values, errors and final heaps.
 func TestParallelHeapKernels(t *testing.T) {
-	old := minParallelWork
-	minParallelWork = 0
 	window := semantics.ParallelWindow
-	t.Cleanup(func() { minParallelWork, semantics.ParallelWindow = old, window })
+	t.Cleanup(func() { semantics.ParallelWindow = window })
 	rng := rand.New(rand.NewPCG(11, 12))
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	leaves := []string{"i", "n", "0", "1", "3", "-2"}
