@@ -12,7 +12,9 @@
 //
 //   - step.go: the small-step semantics of Fig 6 on annotated terms, one
 //     rule per step (lift, map, β, δ, collapse, Tβ, Iβ, proj), run as a
-//     machine with an explicit evaluation context (machine.go; a trace's
+//     machine with an explicit evaluation context (semantics.ContextMachine,
+//     which the dynamic dialect runs too, given this language's evaluation
+//     order in machine.go; a trace's
 //     chain grows its buffer in place, machine_trace.go) whose focus the
 //     REPL marks (focus.go);
 //   - eval.go: a big-step evaluator over flat arrays (value.go), which

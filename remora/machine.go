@@ -6,142 +6,65 @@ import (
 )
 
 // The small-step semantics as a machine with an explicit evaluation
-// context (a focus and a stack of frames, CEK-style, as FUN's small-step).
-// Finding the redex by descending the evaluation contexts E of Fig 5 from
-// the root on every step costs, on a term of n nodes, a walk to the redex
-// and a copy of every node on the way (a frame's n elements, a fold
-// chain's n levels), so a run of n steps was quadratic. The machine keeps
-// the path instead: a State is the redex and the context
-// around it, and after a rule fires, settle looks for the next redex from
-// the contractum, going up only as far as the first frame with a child
-// still to reduce. Each node is entered once and rebuilt once, when its
-// last evaluated child becomes a value, so a step costs O(1) amortised
-// beside what its rule does. The redexes, rules, contracta and stuck
-// states are those of the descent (Machine.Step is this machine on a
-// term loaded and rebuilt), and the whole term is rebuilt only when it is
-// shown (Term: `arraysem step`, the REPL, an OnStep hook).
+// context (semantics.ContextMachine, which the dynamic dialect runs too):
+// this file gives it the evaluation order of Fig 5's contexts E
+// (function, then arguments left to right; frame elements left to
+// right; the one evaluated child of the other forms) and the rules
+// (contract, step.go). The redexes, rules, contracta and stuck states are
+// those of the descent (Machine.Step is this machine on a term loaded and
+// rebuilt), and the whole term is rebuilt only when it is shown (Term:
+// `arraysem step`, the REPL, an OnStep hook).
 
 // State is a configuration of the context machine: the redex, or the
-// value when the run is over, and its evaluation context. States are
-// persistent: a step makes a new one and shares the context with the
-// old, so a stepper can keep them all to step back.
-type State struct {
-	focus Expr
-	ctx   *hole
-	final bool // focus is a value and ctx is empty
-}
-
-// A hole is one frame of an evaluation context, innermost first: node
-// with its i-th evaluated child (focus.go's numbering) replaced by what is
-// inside. The children before i are values: node's own, or, for those a
-// step changed, the values they became, kept along prev: the hole of
-// node's previous child that was not a value, whose child became val.
-// The children after i are node's.
-type hole struct {
-	node Expr
-	i    int
-	val  Expr  // what child prev.i became, when prev is not nil
-	prev *hole // the hole of the previous child that was reduced
-	up   *hole
-}
+// value when the run is over, and its evaluation context.
+type State = semantics.Context[Expr]
 
 // Contexts is the small-step semantics as a semantics.Machine on States.
-type Contexts struct{}
-
-// Final reports whether the run in s is over.
-func (Contexts) Final(s *State) bool { return s.final }
-
-// Step applies the rule at the redex and finds the next one.
-func (Contexts) Step(s *State) (*State, string, error) {
-	e, r, err := contract(s.focus)
-	if err != nil {
-		return nil, "", err
-	}
-	return settle(e, s.ctx), r, nil
-}
+var Contexts = semantics.ContextMachine[Expr]{Terms: terms{}}
 
 // Load is the machine's state for the closed term e: e's redex in its
 // context.
-func Load(e Expr) *State { return settle(e, nil) }
+func Load(e Expr) *State { return Contexts.Load(e) }
 
-// Value is the value a final state holds, as a flat Value.
-func (s *State) Value() *Value { return toValue(s.focus) }
+// valueOf is the value a final state holds, as a flat Value.
+func valueOf(s *State) *Value { return toValue(s.Focus()) }
 
-// Term is the configuration s stands for: its context with the focus
-// plugged in, rebuilt as Step (the descent) would have rebuilt it.
-func (s *State) Term() Expr {
-	e := s.focus
-	for h := s.ctx; h != nil; h = h.up {
-		e = h.plug(e)
-	}
-	return e
+// Term is the configuration s stands for, rebuilt as Step (the descent)
+// would have rebuilt it.
+func Term(s *State) Expr { return Contexts.Term(s) }
+
+// terms are the typed core's terms as the context machine sees them.
+type terms struct{}
+
+func (terms) IsValue(e Expr) bool   { return IsValue(e) }
+func (terms) NextChild(e Expr) int  { return nextChild(e) }
+func (terms) ChildCount(e Expr) int { return childCount(e) }
+func (terms) Child(e Expr, i int) Expr {
+	c, _ := child(e, i)
+	return c
 }
+func (terms) Pending(e Expr, i int) (Expr, bool) {
+	c, _ := child(e, i)
+	return c, !IsValue(c)
+}
+func (terms) Contract(e Expr) (Expr, string, error) { return contract(e) }
 
-// plug is h.node with e in the hole and the other children as they are
-// now, made as rebuild makes it (an application of up to three arguments
-// in one allocation with its list: a fold's chain rebuilds one per step).
-func (h *hole) plug(e Expr) Expr {
-	if a, ok := h.node.(*App); ok && len(a.Args) < len(appBlock{}.ch) {
+// Plug rebuilds node as rebuild makes it (an application of up to three
+// arguments in one allocation with its list: a fold's chain rebuilds one
+// per step).
+func (terms) Plug(node Expr, fill func([]Expr)) Expr {
+	if a, ok := node.(*App); ok && len(a.Args) < len(appBlock{}.ch) {
 		b := &appBlock{app: *a}
 		ch := b.ch[: 1+len(a.Args) : 1+len(a.Args)]
 		ch[0] = a.Fn
 		copy(ch[1:], a.Args)
-		h.fill(ch, e)
+		fill(ch)
 		b.app.Fn, b.app.Args = ch[0], ch[1:]
 		return &b.app
 	}
-	ch := evaluated(h.node)
-	h.fill(ch, e)
-	return rebuild(h.node, ch)
-}
-
-// fill sets, in ch (h.node's evaluated children), the i-th to e (what is
-// in the hole) and those a step changed before it to what they became.
-func (h *hole) fill(ch []Expr, e Expr) {
-	ch[h.i] = e
-	for k := h; k.prev != nil; k = k.prev {
-		ch[k.prev.i] = k.val
-	}
-}
-
-// settle finds the next redex from term e in context ctx: down into e's
-// first child that is not a value (the order of Fig 5's E: function, then
-// arguments left to right; frame elements left to right; the one
-// evaluated child of the other forms), or, when e is a value, up into the
-// enclosing frame's next child that is not one. A node all of whose
-// evaluated children are values is rebuilt with them and is the redex,
-// unless it is a value itself (a frame of atoms, a box of a value).
-func settle(e Expr, ctx *hole) *State {
-	for {
-		if !IsValue(e) {
-			i := nextChild(e)
-			if i < 0 {
-				return &State{focus: e, ctx: ctx}
-			}
-			ctx = &hole{node: e, i: i, up: ctx}
-			e, _ = child(e, i)
-			continue
-		}
-		if ctx == nil {
-			return &State{focus: e, final: true}
-		}
-		h := ctx
-		n := childCount(h.node)
-		j := h.i + 1
-		var c Expr
-		for ; j < n; j++ {
-			if c, _ = child(h.node, j); !IsValue(c) {
-				break
-			}
-		}
-		if j < n {
-			ctx = &hole{node: h.node, i: j, val: e, prev: h, up: h.up}
-			e = c
-			continue
-		}
-		ctx = h.up
-		e = h.plug(e)
-	}
+	ch := evaluated(node)
+	fill(ch)
+	return rebuild(node, ch)
 }
 
 // childCount is the number of e's evaluated children, as nextChild and
@@ -242,7 +165,7 @@ func runOptions(o *semantics.RunOptions) *semantics.RunOptions {
 		return o
 	}
 	c := *o
-	c.OnStep = func(rule string, s any) { o.OnStep(rule, s.(*State).Term()) }
+	c.OnStep = func(rule string, s any) { o.OnStep(rule, Term(s.(*State))) }
 	return &c
 }
 
@@ -254,14 +177,14 @@ func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos, lines 
 	for i, e := range exprs {
 		inits[i] = Load(e)
 	}
-	s := lang.NewStepper[*State](Contexts{}, inits, runOptions(o), pos,
-		func(s *State) string { return ExprString(s.Term()) },
+	s := lang.NewStepper[*State](Contexts, inits, runOptions(o), pos,
+		func(s *State) string { return ExprString(Term(s)) },
 		func(fs []*State) (*lang.Result, error) {
 			vs := make([]*Value, len(fs))
 			for i, f := range fs {
-				vs[i] = f.Value()
+				vs[i] = valueOf(f)
 			}
 			return &lang.Result{Lines: lines(vs)}, nil
 		})
-	return lang.WithFocus(s, func(prev, next *State) lang.Focus { return Focus(prev.Term(), next.Term()) })
+	return lang.WithFocus(s, func(prev, next *State) lang.Focus { return Focus(Term(prev), Term(next)) })
 }

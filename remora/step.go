@@ -37,11 +37,11 @@ func (Machine) Final(e Expr) bool { return IsValue(e) }
 
 // Step makes one transition.
 func (Machine) Step(e Expr) (Expr, string, error) {
-	s, r, err := Contexts{}.Step(Load(e))
+	s, r, err := Contexts.Step(Load(e))
 	if err != nil {
 		return nil, "", err
 	}
-	return s.Term(), r, nil
+	return Term(s), r, nil
 }
 
 // RunSmall runs a closed, checked expression to a value by the small-step
@@ -49,12 +49,12 @@ func (Machine) Step(e Expr) (Expr, string, error) {
 // term, rebuilt for the hook).
 func RunSmall(e Expr, o *semantics.RunOptions) (*Value, int, error) {
 	o = runOptions(o)
-	d := &semantics.Driver[*State]{Machine: Contexts{}, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[*State](o), Pos: e.At()}
+	d := &semantics.Driver[*State]{Machine: Contexts, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[*State](o), Pos: e.At()}
 	s, n, err := d.Run(Load(e))
 	if err != nil {
 		return nil, n, err
 	}
-	return s.Value(), n, nil
+	return valueOf(s), n, nil
 }
 
 // isValue is Fig 5's v: literals, functions, primitives, boxes of values,

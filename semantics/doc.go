@@ -1,8 +1,9 @@
 // Package semantics holds what every language of arraysem shares: source
 // positions and errors that carry a rule name, int64 scalar operators with
 // defined behaviour on every input, array values as a shape plus a flat
-// buffer, derivation trees, a small-step driver with fuel and history, rule
-// counters for coverage, and a scanner for the ALGOL-like concrete syntaxes
+// buffer, derivation trees, a small-step driver with fuel and history, a
+// small-step machine with an explicit evaluation context that both Remora
+// dialects run (ContextMachine), rule counters for coverage, and a scanner for the ALGOL-like concrete syntaxes
 // of FUN, FUNMEM and IMP.
 //
 // Integers are int64. Addition, subtraction, multiplication and negation wrap

@@ -96,13 +96,13 @@ func runSmall(e Expr, fuel int, counter semantics.Counter) (v *remora.Value, run
 	}()
 	on := func(rule string, s *State) {
 		if rule == "lift" && len(run.rules) > 0 && run.rules[len(run.rules)-1] == "lift" {
-			panic(relift{ExprString(s.Term())})
+			panic(relift{ExprString(Term(s))})
 		}
 		run.rules = append(run.rules, rule)
 		if len(run.rules) > shownSteps {
 			return
 		}
-		e := s.Term()
+		e := Term(s)
 		run.terms = append(run.terms, ExprString(e))
 		if run.printErr == nil {
 			if err := reprint(e); err != nil {
@@ -110,12 +110,12 @@ func runSmall(e Expr, fuel int, counter semantics.Counter) (v *remora.Value, run
 			}
 		}
 	}
-	d := &semantics.Driver[*State]{Machine: Contexts{}, Fuel: fuel, Counter: counter, OnStep: on, Pos: e.At()}
+	d := &semantics.Driver[*State]{Machine: Contexts(0), Fuel: fuel, Counter: counter, OnStep: on, Pos: e.At()}
 	s, _, err := d.Run(Load(e))
 	if err != nil {
 		return nil, run, err
 	}
-	return s.Value(), run, nil
+	return valueOf(s), run, nil
 }
 
 // smallAll runs every expression of p by the guarded small-step, stopping

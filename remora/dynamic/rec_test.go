@@ -24,7 +24,7 @@ func TestBounds(t *testing.T) {
 	}
 	grow := parse("(define (f (n 0)) (+ 1 (f n)))\n(f 1)")
 	small := func(e Expr, max, fuel int) error {
-		d := &semantics.Driver[*State]{Machine: Contexts{MaxDepth: max}, Fuel: fuel, Pos: e.At()}
+		d := &semantics.Driver[*State]{Machine: Contexts(max), Fuel: fuel, Pos: e.At()}
 		_, _, err := d.Run(Load(e))
 		return err
 	}

@@ -29,12 +29,12 @@ import (
 // term, rebuilt for the hook).
 func RunSmall(e Expr, o *semantics.RunOptions) (*remora.Value, int, error) {
 	o = runOptions(o)
-	d := &semantics.Driver[*State]{Machine: Contexts{}, Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[*State](o), Pos: e.At()}
+	d := &semantics.Driver[*State]{Machine: Contexts(0), Fuel: o.Fuel, Counter: o.Counter, OnStep: semantics.Hook[*State](o), Pos: e.At()}
 	s, n, err := d.Run(Load(e))
 	if err != nil {
 		return nil, n, err
 	}
-	return s.Value(), n, nil
+	return valueOf(s), n, nil
 }
 
 // isValue: literal arrays, functions, primitives, and frames of scalar
