@@ -30,6 +30,9 @@ type HeapOptions struct {
 	// OnParallel, when not nil, is called when a kernel runs on
 	// goroutines.
 	OnParallel func()
+	// NoScalarFolds switches off the plain loop of a redomap whose bodies
+	// compute scalars only (heapcompile_redomap.go).
+	NoScalarFolds bool
 }
 
 // HeapOptionsOf are the heap semantics' options taken from a run's: the

@@ -1,6 +1,11 @@
 package funmem
 
-import "github.com/arraysem/arraysem/fun"
+import (
+	"sync/atomic"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
+)
 
 // hRedomap is E-MEM-REDOMAP and E-MEM-SCANOMAP compiled (heapcompile.go):
 // the ext's steps (heap_redomap.go) with the map body compiled in the
@@ -28,7 +33,11 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 		inner = inner.bind(x, slots[i])
 	}
 	opBody := c.body(inner, e.Op)
+	scalar := scalarRedomap(e, mapBody, opBody)
 	return func(m *heapMachine, fr []Value) error {
+		if scalar && m.plainScalarFolds() {
+			return m.scalarRedomap(sc, s, e, fr, out, iv, slots, mapBody, opBody)
+		}
 		x, err := startExtPool(slotVars{fr, sc}.env(), m.h, s, m.trace, &m.pool)
 		if err != nil {
 			return err
@@ -74,4 +83,74 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 		}
 		return bindOut(s, vs, fr, out)
 	}
+}
+
+// A redomap whose map and operator bodies compute scalars only (no heap
+// access: every statement a scalar expression) and whose accumulator is
+// one scalar runs, in a plain run, as a loop over the elements: its
+// iterations can neither read nor write the heap, so the trackers of
+// E-MEM-REDOMAP (the map bodies' kernel, each combine's own) can see no
+// race and are not pushed. Values and errors are the rules' (the bodies'
+// code is the same); HeapOptions.NoScalarFolds switches it off, and
+// TestScalarRedomapAgrees compares the two.
+
+// scalarRedomapRuns counts the redomaps run as the loop, so that the
+// tests can tell that they compared it.
+var scalarRedomapRuns atomic.Int64
+
+// scalarRedomap reports whether e may run as a plain loop.
+func scalarRedomap(e *fun.RedomapExp, mapBody, opBody *hbody) bool {
+	if e.Scan || len(e.Params) != 2 || len(mapBody.results) != 1 || len(opBody.results) != 1 {
+		return false
+	}
+	for _, g := range Groups(e.Params) {
+		if g.IsArray() {
+			return false
+		}
+	}
+	for _, b := range []*fun.Body{e.Map, e.Op} {
+		for _, st := range b.Stms {
+			if _, ok := st.Exp.(*fun.ScalarExp); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// plainScalarFolds reports whether this run may take the scalar loops: no
+// trace, rule counts or cost counters to keep, and the option not off.
+func (m *heapMachine) plainScalarFolds() bool {
+	return !m.trace && m.stats == nil && m.opts.Counter == nil && !m.opts.NoScalarFolds
+}
+
+// scalarRedomap runs statement s, a redomap that scalarRedomap accepts,
+// as a loop: element i's map body, then its combine, in order.
+func (m *heapMachine) scalarRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, fr []Value, out []int, iv int, slots []int, mapBody, opBody *hbody) error {
+	env := slotVars{fr, sc}.env()
+	rule := redomapRule(e)
+	n, err := lookupInt(env, e.Bound, rule)
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return semantics.Stuckf(e.Bound.NamePos, rule, "%s bound %s = %d is negative", fun.RedomapWord(e), e.Bound.Name, n)
+	}
+	acc, ok := env.Lookup(e.Ne.Name)
+	if !ok {
+		return semantics.Stuckf(e.Ne.NamePos, rule, "variable %s is unbound", e.Ne.Name)
+	}
+	scalarRedomapRuns.Add(1)
+	for i := int64(1); i <= n; i++ {
+		fr[iv] = Value{Kind: IntVal, K: i}
+		if err := mapBody.run(m, fr); err != nil {
+			return err
+		}
+		fr[slots[0]], fr[slots[1]] = acc, fr[mapBody.results[0]]
+		if err := opBody.run(m, fr); err != nil {
+			return err
+		}
+		acc = fr[opBody.results[0]]
+	}
+	return bindOut(s, []Value{acc}, fr, out)
 }
