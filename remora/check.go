@@ -167,7 +167,7 @@ func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 }
 
 func (c *checker) expr1(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
-	switch e := e.(type) {
+	switch e := forced(e).(type) {
 	case *Lit:
 		t := &Arr{Elem: c.litAtomType(e), Shape: Dims(e.V.Shape...)}
 		rule := RuleTArray.Name

@@ -173,6 +173,8 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 		return b.val, nil
 	case *Prim:
 		return AtomScalar(KFunc, &Func{Prim: e.Def}), nil
+	case *chainLink: // a small-step configuration's chain (chain.go)
+		return ev.eval(e.force(), env)
 	case *Lam, *TLam, *ILam:
 		return AtomScalar(KFunc, &Func{Term: e, Env: env}), nil
 	case *Frame:

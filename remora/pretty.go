@@ -22,6 +22,7 @@ func PrettyString(e Expr) string {
 }
 
 func pretty(b *strings.Builder, e Expr, col int) {
+	e = forced(e)
 	flat := ExprString(e)
 	if col+utf8.RuneCountInString(flat) <= PrettyWidth {
 		b.WriteString(flat)

@@ -29,6 +29,7 @@ func ExprStringMarked(e, target Expr) (text string, lo, hi int) {
 type printer = lang.Marker[Expr]
 
 func writeExpr(b *printer, e Expr) {
+	e = forced(e) // a chain's link prints as made (chain.go)
 	defer b.Enter(e)()
 	switch e := e.(type) {
 	case *Var:

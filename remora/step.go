@@ -625,7 +625,6 @@ func unfoldChain(e *App, plan *FoldPlan, accType *Arr, op, init Expr, items []Ex
 	if len(items) == 0 {
 		return nil, false
 	}
-	pos := e.Pos
 	right := plan.kind == foldRight
 	if right {
 		rev := make([]Expr, len(items))
@@ -634,69 +633,23 @@ func unfoldChain(e *App, plan *FoldPlan, accType *Arr, op, init Expr, items []Ex
 		}
 		items = rev
 	}
-	traceType := func(k int) *Arr {
-		return &Arr{Elem: accType.Elem, Shape: Dims(int64(k)).Append(accType.Shape)}
-	}
-	one := func(x Expr) Expr { // [x]
-		return &Frame{Pos: pos, Dims: []int64{1}, Elems: []Expr{x}, Cell: accType, Type: traceType(1)}
-	}
-	// grow is the trace accs (k accumulators) with acc joined on, by the
-	// chain's own append (machine_trace.go).
-	appendDef := traceAppend()
-	grow := func(accs, acc Expr, k int) Expr {
-		if k == 0 {
-			return one(acc)
-		}
-		a, b, da, db := accs, one(acc), k, 1
-		if right {
-			a, b, da, db = b, a, db, da
-		}
-		g := &Func{Prim: appendDef, Types: []Type{accType.Elem},
-			Indices: []Index{NatIndex(NatConst(int64(da))), NatIndex(NatConst(int64(db))), ShapeIndex(accType.Shape)}}
-		return &App{Pos: pos, Fn: lit(pos, AtomScalar(KFunc, g)), Args: []Expr{a, b}, Type: traceType(k + 1)}
-	}
-	apply := func(acc, x Expr) Expr {
-		if right {
-			acc, x = x, acc
-		}
-		return &App{Pos: pos, Fn: op, Args: []Expr{acc, x}, Type: accType}
-	}
-	accVar := &Var{Pos: pos, Name: chainAcc}
-	accsVar := &Var{Pos: pos, Name: chainAccs}
-	// before is the number of accumulators in the trace before the one
-	// bound by link j (1-based): a0 when it is in the trace, and the j-1
-	// the links before it made.
-	before := func(j int) int {
-		if inTrace {
-			return j
-		}
-		return j - 1
-	}
-	n := len(items)
-	total := traceType(before(n) + 1)
-	var body Expr = grow(accsVar, accVar, before(n))
-	for j := n; j >= 1; j-- {
-		// Link j's arguments are in link j-1's scope; link 1's in the
-		// top's, where the accumulator is a0 (bound by an outer link when
-		// it is a term still to reduce, replicate's) and no trace is bound.
-		accE := Expr(accVar)
-		if j == 1 && IsValue(a0) {
-			accE = a0
-		}
-		lam := &Lam{Pos: pos, Params: []Param{{Name: chainAcc, Type: accType}}, Body: body, Ret: total}
-		link := &App{Pos: pos, Fn: lam, Args: []Expr{apply(accE, items[j-1])}, Type: total}
-		if k := before(j); k > 0 {
-			lam.Params = append(lam.Params, Param{Name: chainAccs, Type: traceType(k)})
-			link.Args = append(link.Args, grow(accsVar, accE, k-1))
-		}
-		body = link
-	}
+	c := &chain{pos: e.Pos, right: right, inTrace: inTrace, accType: accType, op: op, a0: a0, items: items,
+		appendDef: traceAppend(), acc: &Var{Pos: e.Pos, Name: chainAcc}, accs: &Var{Pos: e.Pos, Name: chainAccs}}
+	c.total = c.traceType(c.before(len(items)) + 1)
+	body := c.link(1)
 	if !IsValue(a0) {
-		lam := &Lam{Pos: pos, Params: []Param{{Name: chainAcc, Type: accType}}, Body: body, Ret: total}
-		body = &App{Pos: pos, Fn: lam, Args: []Expr{a0}, Type: total}
+		lam := &Lam{Pos: e.Pos, Params: []Param{{Name: chainAcc, Type: accType}}, Body: body, Ret: c.total}
+		body = &App{Pos: e.Pos, Fn: lam, Args: []Expr{a0}, Type: c.total}
 	}
 	return body, true
 }
+
+// A chain of n links is made a link at a time (chain.go: the body of
+// link j's λ is chainLink j+1, made when β substitutes into it), so that
+// a run holds the links still to come as a count, not as n terms: a
+// scan of 10^6 items would otherwise hold about 4 KB of terms per item
+// from its first step. The chain's terms, and so every step and every
+// configuration printed, are those of the whole chain.
 
 // The names a chain's links bind. They need not avoid the program's names:
 // what the chain substitutes into (the operator, the items, a0) is closed.
@@ -747,7 +700,7 @@ func substExpr(e Expr, vals map[string]Expr, ts TypeSubst) Expr {
 		}
 		return ts.Type(t).(*Arr)
 	}
-	switch e := e.(type) {
+	switch e := forced(e).(type) {
 	case *Var:
 		if v, ok := vals[e.Name]; ok {
 			return v

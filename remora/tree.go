@@ -10,7 +10,7 @@ package remora
 // opens it; a CASE's tag, then its alternatives, of which only the one
 // the tag selects runs (Simplify's delayed).
 func Subterms(e Expr) []Expr {
-	switch e := e.(type) {
+	switch e := forced(e).(type) {
 	case *Frame:
 		return e.Elems
 	case *Lam:
@@ -48,7 +48,7 @@ func Subterms(e Expr) []Expr {
 // withSubterms is a new node like e with the subterms kids (in the order
 // of subterms). e is not changed.
 func WithSubterms(e Expr, kids []Expr) Expr {
-	switch e := e.(type) {
+	switch e := forced(e).(type) {
 	case *Frame:
 		n := *e
 		n.Elems = kids
