@@ -94,6 +94,11 @@ var Rows = []*Row{
 		sizes: []int{60, 125, 250, 500, 1000, 2000, 5000, 10000}, quick: []int{30, 60, 125},
 		budget: 12 * time.Second, quickBudget: time.Second,
 		setup: remoraSmall("(iscan{int | %[2]d [] []} + iota{ | [%[1]d]})")},
+	{Name: "small-scan-1e6", Workload: "Remora small-step scan (typed), memory", Unit: "steps/s", unitName: "steps",
+		Target: "≤ 500 MB at 10^6", targetPeak: 500 << 20, targetN: 1_000_000, growth: true,
+		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
+		budget: 30 * time.Second, quickBudget: time.Second,
+		setup: remoraSmall("(iscan{int | %[2]d [] []} + iota{ | [%[1]d]})")},
 	{Name: "small-scan-dynamic", Workload: "Remora small-step scan (rank-annotated)", Unit: "steps/s", unitName: "steps",
 		Target: "10^4 in < 1 s, n^1", targetTime: 1, targetN: 10000, maxGrowth: growthLimit, growth: true,
 		sizes: []int{60, 125, 250, 500, 1000, 2000, 5000, 10000}, quick: []int{30, 60, 125},
@@ -114,6 +119,11 @@ var Rows = []*Row{
 		sizes: []int{30, 100, 300, 1000}, quick: []int{10, 30, 100},
 		budget: 8 * time.Second, quickBudget: time.Second,
 		setup: compare(nestedFun, "funmem", "heap", "funmem", "value", false)},
+	{Name: "funmem-heap-reduce", Workload: "FUNMEM heap / FUN big, scalar redomap", Unit: "ratio",
+		Target: "≤ 3×", targetRatio: 3, floorName: "FUN big", growth: true,
+		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{1000, 10_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: compare(redomapFun, "funmem", "heap", "fun", "big", false)},
 	{Name: "imp-flat", Workload: "IMP big / FUN big, flat kernel", Unit: "ratio",
 		Target: "≤ 2×", targetRatio: 2, floorName: "FUN big", growth: true,
 		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
@@ -237,6 +247,21 @@ let (ys : [n]) = kernel i <= n do
   let (y : int) = x * 2 + i
   in (y)
 in (ys)
+`
+
+// redomapFun is the sum of 1 + i for i below n, one redomap of scalar
+// bodies: the FUN program typed Remora's (reduce-init + 0 (+ 1 iota))
+// lowers to.
+const redomapFun = `input (n : int)
+let (z : int) = 0
+let (s : int) =
+  redomap (a : int) (b : int) = z for i <= n do
+    let (v : int) = i
+    in (v)
+  combine
+    let (c : int) = a + b
+    in (c)
+in (s)
 `
 
 // nestedFun is the nested kernel: n×n iterations of the same body.

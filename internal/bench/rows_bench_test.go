@@ -36,6 +36,8 @@ import (
 func BenchmarkRowSmallMap(b *testing.B)          { benchRow(b, "small-map") }
 func BenchmarkRowSmallReduce(b *testing.B)       { benchRow(b, "small-reduce") }
 func BenchmarkRowSmallScan(b *testing.B)         { benchRow(b, "small-scan") }
+func BenchmarkRowSmallScan1e6(b *testing.B)      { benchRow(b, "small-scan-1e6") }
+func BenchmarkRowFunmemHeapReduce(b *testing.B)  { benchRow(b, "funmem-heap-reduce") }
 func BenchmarkRowSmallScanDynamic(b *testing.B)  { benchRow(b, "small-scan-dynamic") }
 func BenchmarkRowFunKernel(b *testing.B)         { benchRow(b, "fun-kernel") }
 func BenchmarkRowFunmemHeapFlat(b *testing.B)    { benchRow(b, "funmem-heap-flat") }
