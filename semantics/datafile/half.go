@@ -48,7 +48,7 @@ func f64ToF16(f float64) uint16 {
 		e = -14
 	}
 	units := math.RoundToEven(math.Ldexp(f, 10-e)) // f / 2^(e-10)
-	if units >= 2048 {                               // rounded up to the next binade
+	if units >= 2048 {                             // rounded up to the next binade
 		units /= 2
 		e++
 	}
