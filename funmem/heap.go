@@ -49,20 +49,15 @@ func KernelName(s *fun.Stm) string {
 // inputs that live in it, which are written there through their LMADs.
 // Array sizes may be read off the arrays, as in FUN.
 func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, error) {
-	all := map[string]string{}
-	for k, v := range args {
-		all[k] = v
+	if err := noBlockArgs(p, args); err != nil {
+		return nil, nil, err
 	}
-	for _, m := range MemInputs(p) {
-		if _, ok := all[m]; ok {
-			return nil, nil, semantics.Errorf(p.Inputs[0].Lparen, semantics.InputError, "", "--arg %s: memory blocks are not given but made to hold the arrays in them", m)
-		}
-		all[m] = "0"
-	}
-	// FUN binds the inputs of the un-memmed program; it reads nothing
-	// but their declarations, so the body is left as it is (un-memming
-	// it too was a tenth of a property campaign's allocations).
-	fenv, err := fun.BindInputs(&fun.Program{File: p.File, Inputs: unmemInputs(p)}, all)
+	// FUN binds the inputs of the un-memmed program but its blocks (so
+	// that a --data file's values go to the others, in order); it reads
+	// nothing but their declarations, so the body is left as it is
+	// (un-memming it too was a tenth of a property campaign's
+	// allocations).
+	fenv, err := fun.BindInputs(&fun.Program{File: p.File, Inputs: valueInputs(p)}, args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,7 +67,7 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 	}
 	var env *Env
 	for _, in := range p.Inputs {
-		if in.Type.IsScalar() {
+		if in.Type.IsScalar() && !IsMem(in.Type) {
 			v := vals[in.Name.Name]
 			env = env.Bind(in.Name.Name, NumValue(semantics.Num{Elem: v.Elem, Bits: v.Int()}))
 		}
@@ -127,6 +122,33 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 		env = env.Bind(in.Name.Name, Value{Kind: ArrayVal, Block: bv.Block, L: l, Elem: in.Type.Elem})
 	}
 	return env, h, nil
+}
+
+// noBlockArgs refuses --arg values for memory blocks.
+func noBlockArgs(p *fun.Program, args map[string]string) error {
+	for _, m := range MemInputs(p) {
+		if _, ok := args[m]; ok {
+			return semantics.Errorf(p.Inputs[0].Lparen, semantics.InputError, "", "--arg %s: memory blocks are not given but made to hold the arrays in them", m)
+		}
+	}
+	return nil
+}
+
+// bindUnmemInputs binds the inputs of Unmem(p), for the value-based
+// semantics: those that are given values as given (a --data file's
+// values go to them, in order), the memory blocks 0.
+func bindUnmemInputs(p *fun.Program, args map[string]string) (*fun.Env, error) {
+	if err := noBlockArgs(p, args); err != nil {
+		return nil, err
+	}
+	env, err := fun.BindInputs(&fun.Program{File: p.File, Inputs: valueInputs(p)}, args)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range MemInputs(p) {
+		env = env.Bind(m, semantics.Scalar(0))
+	}
+	return env, nil
 }
 
 // EvalHeap runs a program by the heap-based big-step semantics of Fig 10

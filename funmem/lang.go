@@ -74,15 +74,8 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 // runValue is the value-based semantics: unmem (Fig 9), then FUN's
 // big-step, with the mem inputs read as 0.
 func (p *program) runValue(o lang.RunOptions) (*lang.Result, error) {
-	args := map[string]string{}
-	for k, v := range o.Args {
-		args[k] = v
-	}
-	for _, m := range MemInputs(p.p) {
-		args[m] = "0"
-	}
 	b := Unmem(p.p)
-	env, err := fun.BindInputs(b, args)
+	env, err := bindUnmemInputs(p.p, o.Args)
 	if err != nil {
 		return nil, err
 	}

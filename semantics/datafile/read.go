@@ -16,6 +16,11 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
+// DataArg is the key under which a map of --arg values (NAME → VALUE, as
+// lang.RunOptions.Args holds them) holds the file of --data FILE. Input
+// names are identifiers, so no input has this name.
+const DataArg = "--data"
+
 // Value is one value of a data file.
 type Value struct {
 	semantics.Array
@@ -27,9 +32,10 @@ type Value struct {
 	Binary bool          // read from the binary format
 }
 
-// Describe says what the value is, for messages: "value 2 (d.in:1:9)".
+// Describe says which value of its file v is, the index-th (from 0), for
+// messages: "value 2, at d.in:1:9".
 func (v Value) Describe(index int) string {
-	return fmt.Sprintf("value %d (%s)", index+1, v.Pos)
+	return fmt.Sprintf("value %d, at %s", index+1, v.Pos)
 }
 
 // Decoder reads the values of a data file one after another.
