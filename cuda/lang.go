@@ -2,7 +2,6 @@ package cuda
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/arraysem/arraysem/lang"
@@ -98,15 +97,10 @@ func (p *program) Inputs() []string {
 }
 
 // Run runs the program in the simulator, in order, with the inputs as the
-// built program takes them (NAME=VALUE).
+// built program takes them (Argv: NAME=VALUE, NAME=@FILE, --data FILE).
 func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 	return lang.Run(p, o, func(string) (*lang.Result, error) {
-		var args []string
-		for k, v := range o.Args {
-			args = append(args, k+"="+v)
-		}
-		sort.Strings(args)
-		lines, err := p.p.Run(args, o.Stats)
+		lines, err := p.p.Run(Argv(o.Args), o.Stats)
 		if err != nil {
 			return nil, err
 		}

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/arraysem/arraysem/check"
@@ -200,15 +199,9 @@ func Interpret(p *imp.Program, args map[string]string) Expect {
 	return Expect{Lines: r.Lines}
 }
 
-// Args are an input's NAME=VALUE arguments, sorted.
-func Args(m map[string]string) []string {
-	var out []string
-	for k, v := range m {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
-}
+// Args are an input's arguments as the emitted program takes them
+// (cuda.Argv: NAME=VALUE, sorted, after --data FILE).
+func Args(m map[string]string) []string { return cuda.Argv(m) }
 
 // Compare judges an outcome against the interpreter's: "ok", or
 // "DISAGREE" with what differs. A sanitizer's report is a disagreement

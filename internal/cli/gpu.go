@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
 )
@@ -33,8 +34,7 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	block := fs.Int("block", 256, "threads per block")
 	sched := fs.String("schedule", "in-order", "in-order, reverse or random[:SEED]")
 	engine := fs.String("engine", "compiled", "compiled (the default) or reference (the tree walker)")
-	vals := argList{}
-	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	in := addInputFlags(fs)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -72,10 +72,9 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	if err != nil {
 		return simErr(err)
 	}
-	inputs := pos[1:]
-	for k, v := range vals {
-		inputs = append(inputs, k+"="+v)
-	}
+	// The file's main reads its arguments as the built program does
+	// (cuda.Argv): --data FILE, NAME=VALUE, NAME=@FILE.
+	inputs := append(cuda.Argv(in.values()), pos[1:]...)
 	out, st, err := gpusim.Run(prog, inputs, gpusim.Options{Block: *block, Schedule: s, Stats: *stats, Engine: *engine})
 	fmt.Fprint(stdout, out)
 	if err != nil {
