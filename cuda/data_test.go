@@ -72,6 +72,10 @@ return k, xs_mem : [n][m], fs_mem : [n]float`)
 		data(file("empty2.in", text("0 4 [] [] 1"))),
 		{datafile.DataArg: file("sizes.in", text("[[1] [2]] [1.0 2.0] 3")), "n": "2"},
 		{"xs": "@" + file("xs.in", text("[[1 2] [3 4]]")), "fs": "@" + file("fs.bin", bin("f64", semantics.FloatElem, []int64{2}, fl(0.5, 2)...)), "k": "9"},
+		data(file("layout.in", text("empty ( [ 0 ][2]u16 ),empty([0]f16)true"))),
+		data(file("adjacent.in", text("[[1,2,],[3,4,]][1e3f32,-f32.inf]-3i16"))),
+		data(file("comments.in", text("[[1]]--a\n[--b\n1.0]3--c\n"))),
+		data(file("empty-comment.in", text("empty(--a\n[0][2]i64) empty([0]f64)--b\n 0"))),
 		// Refused, with status 2.
 		{datafile.DataArg: file("sizes.in", text("[[1] [2]] [1.0 2.0] 3")), "n": "3"},
 		{datafile.DataArg: file("all.in", text("2 3 [[1 2 3] [4 5 6]] [1.5 -0.0] 7")), "k": "3"},
@@ -87,10 +91,13 @@ return k, xs_mem : [n][m], fs_mem : [n]float`)
 		data(file("after.in", text("[[1]] [1.0] 3 x"))),
 		data(filepath.Join(dir, "missing.in")),
 		{"xs": "@" + file("two.in", text("[[1]] [[2]]")), "fs": "[1.0]", "k": "1"},
+		data(file("comment.in", text("[[1]] [1.0] 3--x\n4"))),
+		data(file("nan.in", text("[[1]] [-f64.nan] 3"))),
+		data(file("word.in", text("[[1]] [1.0] emptyx"))),
 	}
-	// The interpreter accepts the first ten and refuses the others.
+	// The interpreter accepts the first fourteen and refuses the others.
 	for i, args := range cases {
-		if want := harness.Interpret(p.Imp, args); (want.Status == 0) != (i < 10) {
+		if want := harness.Interpret(p.Imp, args); (want.Status == 0) != (i < 14) {
 			t.Fatalf("case %d %v: the interpreter gives %+v", i, harness.Args(args), want)
 		}
 	}

@@ -909,23 +909,26 @@ static bool arraysem_empty(const char **s, arraysem_value *v, int depth) {
   arraysem_skip(&p);
   snprintf(arraysem_why, sizeof arraysem_why, "empty wants a type, as in empty([0]i64)");
   if (*p != '(') return false;
-  p++;
+  p += 1 + strspn(p + 1, " \t\r\n");
   int64_t shape[16], n = 1;
   int k = 0;
   while (*p == '[') {
     char *end;
     errno = 0;
     long long d = strtoll(p + 1, &end, 10);
+    end += strspn(end, " \t\r\n");
     if (end == p + 1 || *end != ']' || d < 0 || errno != 0 || k == 16) return false;
     shape[k++] = d, n *= d != 0 ? 1 : 0, p = end + 1;
   }
-  size_t m = strcspn(p, ")");
+  size_t m = strcspn(p, ") \t\r\n");
   int prim = arraysem_prim_named(p, m);
-  if (prim < 0 || p[m] != ')' || k == 0 || n != 0 || depth + k > 16) {
+  p += m;
+  p += strspn(p, " \t\r\n");
+  if (prim < 0 || *p != ')' || k == 0 || n != 0 || depth + k > 16) {
     snprintf(arraysem_why, sizeof arraysem_why, "empty(...) wants the shape of an empty array (with a 0 in it) and a type, as in empty([0]i64)");
     return false;
   }
-  *s = p + m + 1;
+  *s = p + 1;
   if (!arraysem_set_rank(v, depth + k) || !arraysem_set_type(v, arraysem_prims[prim].kind == 'f', prim)) return false;
   for (int i = 0; i < k; i++)
     if (!arraysem_set_extent(v, depth + i, shape[i])) return false;
@@ -974,14 +977,18 @@ static void arraysem_clear(arraysem_value *v) {
   for (int i = 0; i < 16; i++) v->shape[i] = -1;
 }
 
-// A data file being read: the position of the next byte (lines, and
-// columns counting UTF-8 characters, as the interpreter's reader counts
-// them), and the bytes left in it (-1 when unknown: a pipe).
+// A data file being read, through a buffer of its own (so that a comment,
+// --, is told from a sign by looking two bytes ahead): the position of the
+// next byte (lines, and columns counting UTF-8 characters, as the
+// interpreter's reader counts them), and the bytes left in it (-1 when
+// unknown: a pipe).
 struct arraysem_reader {
   FILE *f;
   const char *file;
   long long line, col, vline, vcol;  // the next byte's position; the value's
   long long left;
+  unsigned char *buf;
+  size_t pos, len;
 };
 static void arraysem_data_error(const arraysem_reader *r, const char *fmt, ...) {
   fflush(stdout);
@@ -993,6 +1000,7 @@ static void arraysem_data_error(const arraysem_reader *r, const char *fmt, ...) 
   fputc('\n', stderr);
   _Exit(2);
 }
+static const size_t arraysem_reader_size = 1 << 16;
 static void arraysem_advance(arraysem_reader *r, const unsigned char *b, size_t n) {
   if (r->left >= 0) r->left -= (long long)n;
   for (size_t i = 0; i < n; i++) {
@@ -1000,60 +1008,65 @@ static void arraysem_advance(arraysem_reader *r, const unsigned char *b, size_t 
     else if ((b[i] & 0xC0) != 0x80) r->col++;
   }
 }
-static int arraysem_getc(arraysem_reader *r) {
-  int c = getc(r->f);
-  if (c != EOF) {
-    unsigned char b = (unsigned char)c;
-    arraysem_advance(r, &b, 1);
+// The byte k places ahead (k < 2), or EOF.
+static int arraysem_peekc(arraysem_reader *r, size_t k) {
+  if (r->pos + k >= r->len) {
+    memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+    r->len -= r->pos, r->pos = 0;
+    r->len += fread(r->buf + r->len, 1, arraysem_reader_size - r->len, r->f);
   }
+  return r->pos + k < r->len ? r->buf[r->pos + k] : EOF;
+}
+static int arraysem_getc(arraysem_reader *r) {
+  int c = arraysem_peekc(r, 0);
+  if (c != EOF) arraysem_advance(r, r->buf + r->pos++, 1);
   return c;
 }
-static int arraysem_peekc(arraysem_reader *r) {
-  int c = getc(r->f);
-  if (c != EOF) ungetc(c, r->f);
-  return c;
+// Reads n bytes into dst; false when the file ends first.
+static bool arraysem_read(arraysem_reader *r, void *dst, size_t n) {
+  unsigned char *d = (unsigned char *)dst;
+  size_t k = r->len - r->pos < n ? r->len - r->pos : n;
+  memcpy(d, r->buf + r->pos, k);
+  r->pos += k;
+  size_t got = k + (n > k ? fread(d + k, 1, n - k, r->f) : 0);
+  arraysem_advance(r, d, got);
+  return got == n;
 }
 // Skips white space, commas and comments (-- to the end of the line); the
 // next byte, or EOF.
 static int arraysem_data_skip(arraysem_reader *r) {
   for (;;) {
-    int c = arraysem_peekc(r);
+    int c = arraysem_peekc(r, 0);
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
       arraysem_getc(r);
-      continue;
-    }
-    if (c != '-') return c;
-    arraysem_getc(r);
-    if (arraysem_peekc(r) != '-') {
-      ungetc('-', r->f);  // the sign of a number: give it back (position as before)
-      r->col--;
-      if (r->left >= 0) r->left++;
-      return '-';
-    }
-    while ((c = arraysem_getc(r)) != EOF && c != '\n') {
+    } else if (c == '-' && arraysem_peekc(r, 1) == '-') {
+      while ((c = arraysem_getc(r)) != EOF && c != '\n') {
+      }
+    } else {
+      return c;
     }
   }
 }
-// A text value's characters, comments left out, NUL-terminated (malloc'd).
+// A text value's characters, comments left out, NUL-terminated (malloc'd):
+// an array to its closing bracket, else a word up to a delimiter (and
+// empty(TYPE) through its parenthesis).
 static char *arraysem_text_value(arraysem_reader *r) {
   size_t n = 0, cap = 64;
   char *t = (char *)malloc(cap);
   int depth = 0;
-  bool word = arraysem_peekc(r) != '[';
+  bool word = arraysem_peekc(r, 0) != '[', empty = false;
   for (;;) {
-    int c = arraysem_peekc(r);
+    int c = arraysem_peekc(r, 0);
     if (c == EOF) break;
-    if (word && arraysem_delim((char)c) && !(n == 5 && strncmp(t, "empty", 5) == 0) && !(n > 5 && strncmp(t, "empty", 5) == 0 && t[n - 1] != ')'))
-      break;
-    if (c == '-') {
-      arraysem_getc(r);
-      if (arraysem_peekc(r) == '-') {
-        while ((c = arraysem_getc(r)) != EOF && c != '\n') {
-        }
-        c = ' ';
-      } else {
-        c = '-';
+    bool comment = c == '-' && arraysem_peekc(r, 1) == '-';
+    if (word && !empty && (comment || arraysem_delim((char)c))) {
+      if (n != 5 || strncmp(t, "empty", 5) != 0) break;
+      empty = true;
+    }
+    if (comment) {
+      while ((c = arraysem_getc(r)) != EOF && c != '\n') {
       }
+      c = ' ';
     } else {
       arraysem_getc(r);
     }
@@ -1061,7 +1074,7 @@ static char *arraysem_text_value(arraysem_reader *r) {
     t[n++] = (char)c;
     if (!word && c == '[') depth++;
     if (!word && c == ']' && --depth == 0) break;
-    if (word && c == ')' && n > 5 && strncmp(t, "empty", 5) == 0) break;
+    if (empty && c == ')') break;
   }
   t[n] = 0;
   return t;
@@ -1070,8 +1083,7 @@ static char *arraysem_text_value(arraysem_reader *r) {
 // read a chunk at a time straight into the value's buffer.
 static void arraysem_binary_value(arraysem_reader *r, arraysem_value *v) {
   unsigned char head[7];
-  if (fread(head, 1, 7, r->f) != 7) arraysem_data_error(r, "the file ends inside a binary value's header");
-  arraysem_advance(r, head, 7);
+  if (!arraysem_read(r, head, 7)) arraysem_data_error(r, "the file ends inside a binary value's header");
   if (head[1] != 2) arraysem_data_error(r, "binary value of version %d; Futhark's binary data format is version 2", head[1]);
   int rank = (int)(signed char)head[2];
   if (rank < 0 || rank > 16) arraysem_data_error(r, "binary value of rank %d (0 to 16)", rank);
@@ -1082,8 +1094,7 @@ static void arraysem_binary_value(arraysem_reader *r, arraysem_value *v) {
   int64_t n = 1;
   for (int d = 0; d < rank; d++) {
     unsigned char b[8];
-    if (fread(b, 1, 8, r->f) != 8) arraysem_data_error(r, "the file ends inside a binary value's shape");
-    arraysem_advance(r, b, 8);
+    if (!arraysem_read(r, b, 8)) arraysem_data_error(r, "the file ends inside a binary value's shape");
     uint64_t u = 0;
     for (int i = 7; i >= 0; i--) u = u << 8 | b[i];
     if (u > (uint64_t)INT64_MAX) arraysem_data_error(r, "binary value: size %lld is negative", (long long)u);
@@ -1104,15 +1115,16 @@ static void arraysem_binary_value(arraysem_reader *r, arraysem_value *v) {
   const char *name = arraysem_prims[prim].name;
   for (int64_t done = 0; done < n;) {
     int64_t k = n - done < (int64_t)(sizeof chunk) / size ? n - done : (int64_t)(sizeof chunk) / size;
-    if (fread(chunk, (size_t)size, (size_t)k, r->f) != (size_t)k)
-      arraysem_data_error(r, "the file ends inside a binary value's elements (%lld of %lld read)", (long long)done, (long long)n);
-    arraysem_advance(r, chunk, (size_t)(k * size));
     int64_t *out = v->data + done;
-    if (size == 8 && little) memcpy(out, chunk, (size_t)k * 8);
+    // Eight-byte elements on a little-endian host go straight into the
+    // value's buffer; others through the chunk.
+    bool direct = size == 8 && little;
+    if (!arraysem_read(r, direct ? (void *)out : (void *)chunk, (size_t)(k * size)))
+      arraysem_data_error(r, "the file ends inside a binary value's elements (%lld of %lld read)", (long long)done, (long long)n);
     for (int64_t i = 0; i < k; i++) {
       const unsigned char *b = chunk + i * size;
       uint64_t u = 0;
-      if (!(size == 8 && little))
+      if (!direct)
         for (int j = size - 1; j >= 0; j--) u = u << 8 | b[j];
       else
         u = (uint64_t)out[i];
@@ -1148,8 +1160,13 @@ static void arraysem_binary_value(arraysem_reader *r, arraysem_value *v) {
   }
 }
 // Opens a data file for reading.
+static void arraysem_close(arraysem_reader *r) {
+  fclose(r->f);
+  free(r->buf);
+}
 static void arraysem_open(arraysem_reader *r, const char *file) {
   r->file = file, r->line = 1, r->col = 1, r->vline = 1, r->vcol = 1, r->left = -1;
+  r->buf = (unsigned char *)malloc(arraysem_reader_size), r->pos = 0, r->len = 0;
   r->f = fopen(file, "rb");
   if (r->f == nullptr) {
     fflush(stdout);
@@ -1198,7 +1215,7 @@ static void arraysem_set(const char *arg) {
       r.vline = r.line, r.vcol = r.col;
       arraysem_data_error(&r, "a second value, where the file is to hold one (--data FILE reads a value for each input)");
     }
-    fclose(r.f);
+    arraysem_close(&r);
     v->given = true;
     return;
   }
@@ -1221,7 +1238,7 @@ static void arraysem_set_data(const char *file) {
     if (!arraysem_read_value(&r, &read[count])) break;
     count++;
   }
-  fclose(r.f);
+  arraysem_close(&r);
   bool size[64] = {false};
   int free_inputs = 0;
   for (int i = 0; i < arraysem_nvalues; i++)

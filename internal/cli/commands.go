@@ -100,7 +100,7 @@ func usage(reg *lang.Registry) string {
 	// registry and docs/, so this paragraph follows what is registered.
 	b.WriteString("\n")
 	b.WriteString(wrap(fmt.Sprintf("arraysem help COMMAND (or arraysem COMMAND --help) shows a command's flags "+
-		"and an example; arraysem help syntax LANG a language's reference (%s; papers is the bibliography); "+
+		"and an example; arraysem help syntax LANG a language's reference (%s; papers is the bibliography, data the format of data files); "+
 		"arraysem --version the version.", strings.Join(referenceNames(reg), ", ")), "", 78))
 	b.WriteString(wrap(fmt.Sprintf("The language follows the extension (%s); --lang overrides it, on every "+
 		"command that takes a FILE. Remora files are the explicitly typed dialect, or the rank-annotated "+
@@ -148,12 +148,15 @@ func helpSyntax(reg *lang.Registry, args []string, stdout, stderr io.Writer) int
 }
 
 // reference is help syntax's page for name: a registered language's
-// reference (its Page), a dialect of one ("remora/typed"), or "papers",
-// the bibliography.
+// reference (its Page), a dialect of one ("remora/typed"), "papers", the
+// bibliography, or "data", the format of data files.
 func reference(reg *lang.Registry, name string) (string, bool) {
 	name = strings.ToLower(strings.TrimSpace(name))
-	if name == "papers" {
+	switch name {
+	case "papers":
 		return docs.Page(docs.Bibliography)
+	case "data":
+		return docs.Page(docs.DataFormat)
 	}
 	l, ok := reg.Language(name)
 	if !ok {
@@ -177,9 +180,9 @@ func reference(reg *lang.Registry, name string) (string, bool) {
 }
 
 // referenceNames are the names help syntax takes, sorted: the languages
-// with a reference in this build, and papers.
+// with a reference in this build, papers and data.
 func referenceNames(reg *lang.Registry) []string {
-	out := []string{"papers"}
+	out := []string{"data", "papers"}
 	for _, l := range reg.Languages() {
 		if _, ok := reference(reg, l.Name()); ok {
 			out = append(out, l.Name())

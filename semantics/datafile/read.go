@@ -184,18 +184,26 @@ func (d *Decoder) skip() error {
 			d.next()
 			continue
 		case '-':
-			if two, err := d.r.Peek(2); err == nil && two[1] == '-' {
-				for {
-					c, ok := d.peek()
-					if !ok || c == '\n' {
-						break
-					}
-					d.next()
-				}
+			if d.comment() {
 				continue
 			}
 		}
 		return nil
+	}
+}
+
+// comment passes a comment (-- to the end of the line) and reports
+// whether there was one.
+func (d *Decoder) comment() bool {
+	if two, err := d.r.Peek(2); err != nil || two[0] != '-' || two[1] != '-' {
+		return false
+	}
+	for {
+		c, ok := d.peek()
+		if !ok || c == '\n' {
+			return true
+		}
+		d.next()
 	}
 }
 
@@ -323,6 +331,10 @@ func (t *textValue) empty(pos semantics.Pos, depth int) error {
 		if !ok {
 			return d.errorf(pos, "missing ')' after empty(")
 		}
+		if d.comment() {
+			text = append(text, ' ')
+			continue
+		}
 		d.next()
 		if b == ')' {
 			break
@@ -403,7 +415,7 @@ func typeName(p Prim) string {
 }
 
 // readWord reads the bytes up to the next delimiter: white space, a
-// comma, a bracket or a parenthesis.
+// comma, a bracket, a parenthesis or a comment.
 func (d *Decoder) readWord() []byte {
 	d.word = d.word[:0]
 	for {
@@ -414,6 +426,10 @@ func (d *Decoder) readWord() []byte {
 		switch b {
 		case ' ', '\t', '\n', '\r', ',', '[', ']', '(', ')':
 			return d.word
+		case '-':
+			if two, err := d.r.Peek(2); err == nil && two[1] == '-' {
+				return d.word
+			}
 		}
 		d.word = append(d.word, d.next())
 	}
