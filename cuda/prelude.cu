@@ -1029,7 +1029,13 @@ static bool arraysem_read(arraysem_reader *r, void *dst, size_t n) {
   memcpy(d, r->buf + r->pos, k);
   r->pos += k;
   size_t got = k + (n > k ? fread(d + k, 1, n - k, r->f) : 0);
-  arraysem_advance(r, d, got);
+  // Binary bytes: lines counted by memchr, columns in bytes (a message
+  // after a binary value may count its columns otherwise than the
+  // interpreter's reader, which counts characters).
+  if (r->left >= 0) r->left -= (long long)got;
+  const unsigned char *p = d, *end = d + got, *nl;
+  while ((nl = (const unsigned char *)memchr(p, '\n', (size_t)(end - p))) != nullptr) r->line++, r->col = 1, p = nl + 1;
+  r->col += end - p;
   return got == n;
 }
 // Skips white space, commas and comments (-- to the end of the line); the
@@ -1121,7 +1127,7 @@ static void arraysem_binary_value(arraysem_reader *r, arraysem_value *v) {
     bool direct = size == 8 && little;
     if (!arraysem_read(r, direct ? (void *)out : (void *)chunk, (size_t)(k * size)))
       arraysem_data_error(r, "the file ends inside a binary value's elements (%lld of %lld read)", (long long)done, (long long)n);
-    for (int64_t i = 0; i < k; i++) {
+    for (int64_t i = 0; i < k && !(direct && arraysem_prims[prim].kind == 'i'); i++) {
       const unsigned char *b = chunk + i * size;
       uint64_t u = 0;
       if (!direct)

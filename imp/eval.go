@@ -123,12 +123,13 @@ func BindInputs(p *Program, args map[string]string) (Env, *semantics.Heap, error
 		if in.Dims == nil {
 			continue
 		}
+		// The array's buffer becomes the block: fun.BindInputs made it
+		// for this binding alone, so no copy is needed.
 		v, _ := fenv.Lookup(in.Name.Name)
-		l, err := h.Alloc(int64(len(v.Data)))
+		l, err := h.Adopt(v.Data)
 		if err != nil {
 			return nil, nil, semantics.Errorf(in.Pos, semantics.InputError, "", "%v", err)
 		}
-		copy(h.Block(l), v.Data)
 		env[in.Block.Name] = Value{Mem: true, Defined: true, L: l}
 	}
 	return env, h, nil
