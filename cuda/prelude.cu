@@ -781,7 +781,7 @@ static char arraysem_why[160];
 static bool arraysem_number(const char **s, int64_t *word, int *elem, int *prim, bool data) {
   const char *p = *s, *j = p;
   *prim = -1;
-  if (data) {
+  if (data && *p != 0 && !arraysem_digit(*p) && !arraysem_digit(p[1])) {  // not a number's start: true, false, f64.nan, …
     for (int b = 0; b < 2; b++) {
       const char *w = b ? "false" : "true";
       size_t n = strlen(w);
@@ -841,7 +841,8 @@ static bool arraysem_number(const char **s, int64_t *word, int *elem, int *prim,
   } else {
     *s = q;
   }
-  char *text = (char *)malloc(n + 1);
+  char small[64];  // a literal's text; a longer one is malloc'd
+  char *text = n < sizeof small ? small : (char *)malloc(n + 1);
   memcpy(text, p, n);
   text[n] = 0;
   bool ok = true;
@@ -868,7 +869,7 @@ static bool arraysem_number(const char **s, int64_t *word, int *elem, int *prim,
     }
     *word = k, *elem = 0;
   }
-  free(text);
+  if (text != small) free(text);
   return ok;
 }
 // The element type of a value's elements: an array's must agree (ints or
@@ -1062,8 +1063,8 @@ static char *arraysem_text_value(arraysem_reader *r) {
   int depth = 0;
   bool word = arraysem_peekc(r, 0) != '[', empty = false;
   for (;;) {
-    int c = arraysem_peekc(r, 0);
-    if (c == EOF) break;
+    if (r->pos >= r->len && arraysem_peekc(r, 0) == EOF) break;
+    int c = r->buf[r->pos];
     bool comment = c == '-' && arraysem_peekc(r, 1) == '-';
     if (word && !empty && (comment || arraysem_delim((char)c))) {
       if (n != 5 || strncmp(t, "empty", 5) != 0) break;
@@ -1074,7 +1075,12 @@ static char *arraysem_text_value(arraysem_reader *r) {
       }
       c = ' ';
     } else {
-      arraysem_getc(r);
+      // The byte taken, inline (arraysem_getc's work): this loop reads
+      // every byte of a text value.
+      r->pos++;
+      if (r->left >= 0) r->left--;
+      if (c == '\n') r->line++, r->col = 1;
+      else if ((c & 0xC0) != 0x80) r->col++;
     }
     if (n + 2 > cap) t = (char *)realloc(t, cap *= 2);
     t[n++] = (char)c;
