@@ -781,7 +781,8 @@ static char arraysem_why[160];
 static bool arraysem_number(const char **s, int64_t *word, int *elem, int *prim, bool data) {
   const char *p = *s, *j = p;
   *prim = -1;
-  if (data && *p != 0 && !arraysem_digit(*p) && !arraysem_digit(p[1])) {  // not a number's start: true, false, f64.nan, …
+  const char *w = p + (*p == '-' || *p == '+');
+  if (data && (*w == 't' || *w == 'f')) {  // true, false, f64.nan, -f32.inf
     for (int b = 0; b < 2; b++) {
       const char *w = b ? "false" : "true";
       size_t n = strlen(w);
