@@ -401,7 +401,7 @@ func init() {
 		":check":   {"", "types, and for FUNMEM validity and race freedom", true, (*Session).cmdCheck},
 		":side":    {"", "the side-by-side table of every semantics and level", true, (*Session).cmdSide},
 		":compile": {"LEVEL [--expand] [--switch]", "translate the program to LEVEL (:help lists the levels); --switch steps the translation from now on", true, (*Session).cmdCompile},
-		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE …", "settings (fuel 0: the default; NAME= unsets an input)", false, (*Session).cmdSet},
+		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE …", "settings (fuel 0: the default; NAME= unsets an input; NAME=@FILE reads its value from a data file)", false, (*Session).cmdSet},
 		":show":    {"", "the current configuration again", true, (*Session).cmdShow},
 		":dump":    {"", "a debug dump of the current configuration's Go value", true, (*Session).cmdDump},
 		":help":    {"", "this list", false, (*Session).cmdHelp},
