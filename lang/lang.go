@@ -120,7 +120,10 @@ type Program interface {
 // options every language's runners share.
 type RunOptions struct {
 	Semantics string            // "" for the default
-	Args      map[string]string // --arg values
+	// Args are the --arg values, NAME → VALUE, where VALUE may be @FILE
+	// (the value read from a data file), and under datafile.DataArg the
+	// file of --data, a whole input set (docs/data.md).
+	Args map[string]string
 	semantics.RunOptions
 }
 
