@@ -119,7 +119,7 @@ type Program interface {
 // RunOptions configure a run: which semantics, the inputs, and the
 // options every language's runners share.
 type RunOptions struct {
-	Semantics string            // "" for the default
+	Semantics string // "" for the default
 	// Args are the --arg values, NAME → VALUE, where VALUE may be @FILE
 	// (the value read from a data file), and under datafile.DataArg the
 	// file of --data, a whole input set (docs/data.md).
