@@ -24,13 +24,17 @@ type HeapOptions struct {
 	// (semantics.Jobs), 1 for in order. Results and errors do not depend
 	// on it.
 	Jobs int
+	// Budget is the run's fuel, the iterations of its kernels, loops and
+	// folds (semantics.Budget); nil for semantics.DefaultBigFuel.
+	// HeapOptionsOf makes one of the run's --fuel.
+	Budget *semantics.Budget
 }
 
 // HeapOptionsOf are the heap semantics' options taken from a run's: the
 // counter, the schedule, and the trace, whose kernels are named by their
 // position and their statement up to "do".
 func HeapOptionsOf(o *semantics.RunOptions) *HeapOptions {
-	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs}
+	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel)}
 	if o.Trace != nil {
 		opts.Trace = func(s *fun.Stm, tr *semantics.KernelTrace) { o.Trace(KernelName(s), tr) }
 	}
@@ -155,9 +159,7 @@ func bindUnmemInputs(p *fun.Program, args map[string]string) (*fun.Env, error) {
 // (E-MEM-PROG) and returns its result values and the final heap. The
 // program is compiled to closures over slots first (heapcompile.go).
 func EvalHeap(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
-	if opts == nil {
-		opts = &HeapOptions{}
-	}
+	opts = withBudget(opts)
 	if opts.Stats != nil { // the heap counts the words read and written
 		h.Count(opts.Stats)
 		defer h.Count(nil)
@@ -165,13 +167,25 @@ func EvalHeap(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([
 	return evalHeapCompiled(p, env, h, opts)
 }
 
+// withBudget is opts, or no options, with a budget of the default fuel
+// when it has none: every run is bounded.
+func withBudget(opts *HeapOptions) *HeapOptions {
+	if opts == nil {
+		opts = &HeapOptions{}
+	}
+	if opts.Budget == nil {
+		o := *opts
+		o.Budget = semantics.NewBudget(0)
+		opts = &o
+	}
+	return opts
+}
+
 // evalHeapTree is EvalHeap by walking the tree with an environment, as
 // the rules read: what the compiled semantics (heapcompile.go) must
 // agree with, and what runs the extension forms' bodies for it.
 func evalHeapTree(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
-	if opts == nil {
-		opts = &HeapOptions{}
-	}
+	opts = withBudget(opts)
 	ev := &heapEval{opts: opts, h: h, depth: new(int)}
 	if opts.Stats != nil {
 		h.Count(opts.Stats)
@@ -224,6 +238,10 @@ func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := ev.opts.Budget.Spend(k.m, e.Pos(), EMemKernel.Name); err != nil {
+			ev.h.Pop()
+			return nil, err
+		}
 		if st := ev.opts.Stats; st != nil {
 			launch(st, *ev.depth)
 			*ev.depth++
@@ -253,7 +271,12 @@ func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
 			defer func() { *ev.depth-- }()
 		}
 		for !x.done() {
-			env, b, err := x.enter(ev.h)
+			err := x.spend(ev.opts.Budget)
+			var env *Env
+			var b *fun.Body
+			if err == nil {
+				env, b, err = x.enter(ev.h)
+			}
 			var vs []Value
 			if err == nil {
 				vs, err = ev.body(env, b)

@@ -56,7 +56,10 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 		var opVals [2][]Value
 		for !x.done() {
 			mapping = x.mapping
-			_, err := x.enterWith(m.h, bind)
+			err := x.spend(m.opts.Budget)
+			if err == nil {
+				_, err = x.enterWith(m.h, bind)
+			}
 			body, vs := mapBody, mapVals
 			if !mapping {
 				body, vs = opBody, turnBuf(&opVals, x.i, len(opBody.results))

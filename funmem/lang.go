@@ -79,7 +79,7 @@ func (p *program) runValue(o lang.RunOptions) (*lang.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	vs, d, err := fun.Eval(b, env, &fun.EvalOptions{Derive: o.Derive, Counter: o.Counter, Stats: o.Stats})
+	vs, d, err := fun.Eval(b, env, &fun.EvalOptions{Derive: o.Derive, Counter: o.Counter, Stats: o.Stats, Fuel: o.Fuel})
 	if err != nil {
 		return nil, err
 	}
@@ -154,3 +154,7 @@ func (language) PaperMode() string {
 // (lang.CostCounter): the heap-based ones (heap_stats.go), and the
 // value-based one as FUN's big-step counts the unmem'd program.
 func (p *program) CountsCosts(string) bool { return true }
+
+// BigStepFuel marks the big-step as bounded by the fuel too: it counts
+// the iterations of kernels, loops and folds (semantics.Budget).
+func (p *program) BigStepFuel() {}

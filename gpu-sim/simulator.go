@@ -30,7 +30,7 @@ func (s simulated) Text() string       { return s.p.Text }
 func (s simulated) Tables() *cuda.File { return s.p.File }
 func (s simulated) Program() *Program  { return s.p }
 func (s simulated) Run(args []string, stats *semantics.Stats) ([]string, error) {
-	out, st, err := Run(s.p, args, Options{MaxElems: semantics.MaxHeap, Stats: stats != nil})
+	out, st, err := Run(s.p, args, Options{MaxElems: semantics.MaxHeap, Stats: stats != nil, Fuel: semantics.DefaultBigFuel})
 	if stats != nil && st != nil {
 		*stats = st.Costs
 	}

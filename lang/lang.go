@@ -281,8 +281,12 @@ type Caveat interface {
 }
 
 // BigStepFueled is implemented by programs whose big-step the fuel
-// (RunOptions.Fuel) bounds as well as their small-step: the dynamic
-// Remora dialect's, which counts its applications.
+// (RunOptions.Fuel) bounds as well as their small-step: FUN's, FUNMEM's
+// and IMP's, which count the iterations of their kernels, loops and
+// folds (semantics.Budget), and the dynamic Remora dialect's, which
+// counts its applications. Typed Remora's big-step always ends (the
+// typed core has no recursion, and its arrays are bounded by
+// --max-memory).
 type BigStepFueled interface {
 	BigStepFuel()
 }

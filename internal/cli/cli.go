@@ -350,7 +350,7 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	in := addInputFlags(fs)
 	sem := fs.String("semantics", "", "the semantics: big or small (FUNMEM: heap, small or value); default the first")
-	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8); remora/dynamic's big-step counts its applications against it too (0: no bound)")
+	fuel := fs.Int("fuel", 0, "the run's fuel: a small-step takes at most N steps (0: 10^8); the big-steps of FUN, FUNMEM and IMP at most N iterations of kernels, loops and folds, remora/dynamic's at most N applications (0: 10^10)")
 	lf := addLangFlags(reg, fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
 	trace := fs.Bool("trace", false, "print each kernel's read/write sets per iteration (FUNMEM and IMP)")
@@ -368,7 +368,11 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	o.Fuel, o.Derive, o.Jobs = *fuel, *derive, *jobs
 	_, bigFuel := l.(lang.BigStepFueled) // a big-step that counts its fuel too
 	if s, err := lang.PickSemantics(l, *sem); err == nil && s != l.Language().Stepping() && flagSet(fs, "fuel") && !bigFuel {
-		notice("run --fuel: fuel bounds the small-step semantics; this run is " + s + " (--semantics small)")
+		why := "" // typed Remora's: the one big-step that counts none
+		if l.Language().Stepping() != "" {
+			why = " (it always ends: " + l.Language().Title() + " has no recursion, and --max-memory bounds its arrays); fuel bounds the small-step (--semantics small)"
+		}
+		notice("run --fuel: " + l.Language().Title() + "'s " + s + " semantics counts no fuel" + why)
 	}
 	if *trace {
 		if _, heap := l.(lang.RaceChecker); !heap {
