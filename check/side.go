@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,12 +22,19 @@ type Row struct {
 	// Declined is why the level was not reached (a pass declined the
 	// program): the row is shown, not run, and not compared.
 	Declined error
+	// NotRun: the run stopped at a bound (its fuel: semantics.FuelError)
+	// where the reference row did not; it is shown as "not run" with
+	// the bound, and not compared.
+	NotRun bool
 }
 
 // Outcome renders a row's results (abbreviated) or its error.
 func (r Row) Outcome() string {
 	if r.Declined != nil {
 		return "not compiled: " + r.Declined.Error()
+	}
+	if r.NotRun {
+		return "not run: " + r.Err.Error()
 	}
 	if r.Err != nil {
 		return "error: " + r.Err.Error()
@@ -54,7 +62,30 @@ func (r Row) Outcome() string {
 // the first differing element, and the pass that broke the program; when
 // none disagrees but some refused (Row.Refused), an error of kind
 // OverflowError saying how many.
+//
+// A row that stops at its fuel where another does not is no
+// disagreement: it is marked NotRun, and the rows that ran are compared
+// with the first of them.
 func SideBySide(reg *lang.Registry, p lang.Program, args map[string]string) ([]Row, error) {
+	return SideBySideWith(reg, p, args, SideOptions{})
+}
+
+// SideOptions configure a side-by-side run.
+type SideOptions struct {
+	// Fuel is every row's fuel (RunOptions.Fuel): a small-step's steps, a
+	// big-step's iterations. 0 gives the small-steps SmallFuel steps and
+	// the big-steps their default (semantics.DefaultBigFuel).
+	Fuel int
+}
+
+// SmallFuel is the fuel of a side-by-side's small-step rows when none is
+// given: a small-step takes a microsecond or more a step, so a row of a
+// program of 10^6 elements would take minutes where the big-steps take a
+// second; past it the row is marked "not run", not the table's failure.
+const SmallFuel = 1_000_000
+
+// SideBySideWith is SideBySide with options.
+func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, o SideOptions) ([]Row, error) {
 	levels, err := reg.Levels(p)
 	if err != nil {
 		return nil, err
@@ -66,7 +97,11 @@ func SideBySide(reg *lang.Registry, p lang.Program, args map[string]string) ([]R
 			continue
 		}
 		for _, sem := range lv.Program().Semantics() {
-			row := run(lv.Stages, sem, args)
+			fuel := o.Fuel
+			if fuel <= 0 && sem == lv.Program().Language().Stepping() {
+				fuel = SmallFuel
+			}
+			row := runFuel(lv.Stages, sem, args, fuel)
 			row.Level, row.Stages = lv.Name, lv.Stages
 			var se *semantics.Error
 			if row.Err != nil && (!errors.As(row.Err, &se) || se.Kind == semantics.InputError) {
@@ -75,14 +110,59 @@ func SideBySide(reg *lang.Registry, p lang.Program, args map[string]string) ([]R
 			rows = append(rows, row)
 		}
 	}
+	markNotRun(rows)
 	return rows, agree(rows, args)
+}
+
+// bounded reports whether r stopped at a bound of its run: its fuel, or
+// the dynamic dialect's depth (semantics.FuelError).
+func (r Row) bounded() bool { return r.Declined == nil && kind(r.Err) == semantics.FuelError }
+
+// markNotRun marks NotRun the rows that stopped at their bound while
+// some row did not (when every row stops at its bound, they agree that
+// the program does not end within it, and are compared as before).
+func markNotRun(rows []Row) {
+	if !slices.ContainsFunc(rows, func(r Row) bool { return r.Declined == nil && !r.bounded() }) {
+		return
+	}
+	for i := range rows {
+		rows[i].NotRun = rows[i].bounded()
+	}
+}
+
+// reference is the row the others are compared with: the first that ran
+// (not declined, not NotRun), or the first when none did.
+func reference(rows []Row) Row {
+	for _, r := range rows {
+		if r.Declined == nil && !r.NotRun {
+			return r
+		}
+	}
+	return rows[0]
+}
+
+// NotRuns counts the rows marked NotRun.
+func NotRuns(rows []Row) int {
+	n := 0
+	for _, r := range rows {
+		if r.NotRun {
+			n++
+		}
+	}
+	return n
 }
 
 // run runs the last program of a walk under one semantics (a program
 // compiled from Remora prints its results as the source does: it carries
 // their format, semantics.Format).
 func run(stages []lang.Stage, sem string, args map[string]string) Row {
+	return runFuel(stages, sem, args, 0)
+}
+
+// runFuel is run with the given fuel (0: the semantics' default).
+func runFuel(stages []lang.Stage, sem string, args map[string]string, fuel int) Row {
 	o := lang.RunOptions{Semantics: sem, Args: args}
+	o.Fuel = fuel
 	o.Stats = &semantics.Stats{}
 	r, err := stages[len(stages)-1].Program.Run(o)
 	return Row{Semantics: sem, Result: r, Err: err}
@@ -93,9 +173,9 @@ func run(stages []lang.Stage, sem string, args map[string]string) Row {
 // their kinds are compared). A row that refuses (Refused) is not
 // compared.
 func agree(rows []Row, args map[string]string) error {
-	first := rows[0]
-	for _, r := range rows[1:] {
-		if r.Declined != nil || r.Refused(first) {
+	first := reference(rows)
+	for _, r := range rows {
+		if r.Declined != nil || r.NotRun || r.Refused(first) || sameRow(r, first) {
 			continue
 		}
 		if what := differ(first, r); what != "" {
@@ -155,14 +235,17 @@ func (r Row) Refused(first Row) bool {
 
 // Refusals counts the rows that refused (Refused).
 func Refusals(rows []Row) int {
-	n := 0
-	for _, r := range rows[1:] {
-		if r.Declined == nil && r.Refused(rows[0]) {
+	n, first := 0, reference(rows)
+	for _, r := range rows {
+		if r.Declined == nil && !r.NotRun && !sameRow(r, first) && r.Refused(first) {
 			n++
 		}
 	}
 	return n
 }
+
+// sameRow reports whether a and b are the same run (level and semantics).
+func sameRow(a, b Row) bool { return a.Level == b.Level && a.Semantics == b.Semantics }
 
 func (r Row) program() lang.Program {
 	if len(r.Stages) == 0 {
@@ -202,7 +285,7 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 	for _, r := range rows {
 		steps, tm := "-", "-"
 		costs := []string{"-", "-", "-", "-"}
-		if r.Declined == nil {
+		if r.Declined == nil && !r.NotRun {
 			runs++
 		}
 		if r.Err == nil && r.Declined == nil {
@@ -217,10 +300,14 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 		t = append(t, append(append([]string{r.Level, r.Semantics, r.Outcome(), steps}, costs...), tm))
 	}
 	table.Print(w, t)
+	notRun := ""
+	if n := NotRuns(rows); n > 0 {
+		notRun = fmt.Sprintf("; %s not run past %s (--fuel N)", semantics.Plural(n, "row"), map[bool]string{true: "its bound", false: "their bounds"}[n == 1])
+	}
 	switch {
 	case kind(verdict) == semantics.OverflowError:
 		n := Refusals(rows)
-		fmt.Fprintf(w, "\nverdict: refused: %s stop on a 64-bit integer overflow (%s); the other %d agree\n", semantics.Plural(n, "run"), semantics.OverflowNote, runs-n)
+		fmt.Fprintf(w, "\nverdict: refused: %s stop on a 64-bit integer overflow (%s); the other %d agree%s\n", semantics.Plural(n, "run"), semantics.OverflowNote, runs-n, notRun)
 	case verdict != nil:
 		msg := verdict.Error()
 		var se *semantics.Error
@@ -228,9 +315,9 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 			msg = se.Msg
 		}
 		fmt.Fprintf(w, "\nverdict: DISAGREE (%s)\n", msg)
-	case rows[0].Err != nil:
-		fmt.Fprintf(w, "\nverdict: agree: every level and semantics goes wrong (%v)\n", kind(rows[0].Err))
+	case reference(rows).Err != nil:
+		fmt.Fprintf(w, "\nverdict: agree: every level and semantics goes wrong (%v)%s\n", kind(reference(rows).Err), notRun)
 	default:
-		fmt.Fprintf(w, "\nverdict: agree: %d runs give the same results\n", runs)
+		fmt.Fprintf(w, "\nverdict: agree: %d runs give the same results%s\n", runs, notRun)
 	}
 }

@@ -25,7 +25,7 @@ import (
 type Options struct {
 	Args     map[string]string // program inputs (--arg)
 	Terminal bool              // marks with ANSI underline rather than ⟦ ⟧
-	Fuel     int               // small-step fuel (0: the default)
+	Fuel     int               // the runs' fuel: small-steps' steps, big-steps' iterations (0: the default)
 	Registry *lang.Registry    // the languages and passes (nil: check.NewRegistry's)
 }
 
@@ -812,7 +812,7 @@ func (s *Session) cmdSide([]string) error {
 	var rows []check.Row
 	var verdict error
 	if err := s.interruptible(func() error {
-		rows, verdict = check.SideBySide(s.reg, s.loaded, s.args())
+		rows, verdict = check.SideBySideWith(s.reg, s.loaded, s.args(), check.SideOptions{Fuel: s.fuel})
 		return nil
 	}); err != nil {
 		return err

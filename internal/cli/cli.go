@@ -1046,6 +1046,7 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("side-by-side", flag.ContinueOnError)
 	memoryFlag(fs)
 	in := addInputFlags(fs)
+	fuel := fs.Int("fuel", 0, "every row's fuel: a small-step's steps, a big-step's iterations (0: 10^6 steps for the small-steps, 10^10 iterations for the big-steps); a row past it is marked not run")
 	lf := addLangFlags(reg, fs)
 	jobs := jobsFlag(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
@@ -1057,7 +1058,7 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows, verdict := check.SideBySide(reg, l, in.values())
+	rows, verdict := check.SideBySideWith(reg, l, in.values(), check.SideOptions{Fuel: *fuel})
 	if rows == nil {
 		return verdict
 	}

@@ -1,0 +1,67 @@
+package check
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestSideNotRun: a row that stops at its fuel where others run to the
+// end is marked "not run" with its bound and left out of the comparison,
+// and the table's verdict says so rather than fail; when every row stops
+// at its fuel, the rows agree that the program goes wrong, as before.
+func TestSideNotRun(t *testing.T) {
+	const src = "input (n : int)\nlet (z : int) = 0\nlet (s : int) = loop (x : int) = (z) for i <= n do\n    let (y : int) = x + i\n    in (y)\nin (s)\n"
+	reg := NewRegistry()
+	p, err := Load(reg, "loop.fun", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3000 iterations: within a big-step's fuel of 5000, past a
+	// small-step's (two steps an iteration) and gpu-sim's statements.
+	rows, verdict := SideBySideWith(reg, p, map[string]string{"n": "3000"}, SideOptions{Fuel: 5000})
+	if verdict != nil {
+		t.Fatalf("verdict %v", verdict)
+	}
+	ran, notRun := 0, 0
+	for _, r := range rows {
+		switch {
+		case r.NotRun:
+			notRun++
+			if r.Semantics == "big" || r.Semantics == "heap" || r.Semantics == "value" {
+				t.Errorf("%s %s not run: %v", r.Level, r.Semantics, r.Err)
+			}
+			if o := r.Outcome(); !strings.HasPrefix(o, "not run: ") || !strings.Contains(o, "5000") {
+				t.Errorf("%s %s: outcome %q names no bound", r.Level, r.Semantics, o)
+			}
+		case r.Err == nil:
+			ran++
+			if r.Result.Lines[0] != "4501500" {
+				t.Errorf("%s %s: %v", r.Level, r.Semantics, r.Result.Lines)
+			}
+		default:
+			t.Errorf("%s %s went wrong: %v", r.Level, r.Semantics, r.Err)
+		}
+	}
+	if ran == 0 || notRun == 0 || NotRuns(rows) != notRun {
+		t.Fatalf("%d rows ran, %d not run (NotRuns %d)", ran, notRun, NotRuns(rows))
+	}
+	var b bytes.Buffer
+	PrintRows(&b, rows, verdict)
+	want := "verdict: agree: " + strconv.Itoa(ran) + " runs give the same results; " + strconv.Itoa(notRun) + " rows not run past their bounds (--fuel N)"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("table:\n%s\nwant the verdict %q", b.String(), want)
+	}
+
+	// Every row out of fuel: none is marked, they agree in going wrong.
+	rows, verdict = SideBySideWith(reg, p, map[string]string{"n": "1000000000000000000"}, SideOptions{Fuel: 100})
+	if verdict != nil || NotRuns(rows) != 0 {
+		t.Fatalf("verdict %v, %d not run", verdict, NotRuns(rows))
+	}
+	b.Reset()
+	PrintRows(&b, rows, verdict)
+	if !strings.Contains(b.String(), "verdict: agree: every level and semantics goes wrong (out of fuel)") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
