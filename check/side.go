@@ -104,7 +104,7 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 			row := runFuel(lv.Stages, sem, args, fuel)
 			row.Level, row.Stages = lv.Name, lv.Stages
 			var se *semantics.Error
-			if row.Err != nil && (!errors.As(row.Err, &se) || se.Kind == semantics.InputError) {
+			if row.Err != nil && (!errors.As(row.Err, &se) || se.Kind == semantics.InputError || se.Kind == semantics.InterruptError) {
 				return nil, row.Err
 			}
 			rows = append(rows, row)

@@ -48,7 +48,17 @@ func (b *Budget) Used() int64 { return b.used.Load() }
 // run's iterations stay within the fuel, else a FuelError at pos naming
 // the rule (and the iterations are given back, so that a caller that
 // recovers sees the budget as it was).
+//
+// Spend is also where a big-step notices that the user interrupted the
+// process (Interrupt): it then returns an InterruptError at pos.
 func (b *Budget) Spend(n int64, pos Pos, rule string) error {
+	if interrupted.Load() {
+		used := int64(0)
+		if b != nil {
+			used = b.used.Load()
+		}
+		return &Error{Pos: pos, Kind: InterruptError, Rule: rule, Msg: fmt.Sprintf("interrupted after %s", Plural(int(used), "iteration"))}
+	}
 	if b == nil || n <= 0 {
 		return nil
 	}
@@ -63,3 +73,21 @@ func (b *Budget) Spend(n int64, pos Pos, rule string) error {
 	}
 	return nil
 }
+
+// interrupted is set when the user interrupts the process (Ctrl-C): the
+// runs then stop at their next iteration (Budget.Spend) or small step
+// (Driver.Run). It belongs to the process, as the signal does; only the
+// arraysem command sets it.
+var interrupted atomic.Bool
+
+// Interrupt asks every run of the process to stop at its next iteration
+// or step, with an InterruptError saying where.
+func Interrupt() { interrupted.Store(true) }
+
+// Interrupted reports whether the process is interrupted: a machine
+// that steps by itself (lang.Stepper) stops then.
+func Interrupted() bool { return interrupted.Load() }
+
+// ResetInterrupt undoes Interrupt (a test's, or a prompt's before its
+// next command).
+func ResetInterrupt() { interrupted.Store(false) }

@@ -54,3 +54,29 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("1600 spends of 1 against 1000: used %d", par.Used())
 	}
 }
+
+// TestInterrupt: once the process is interrupted, a big-step's next
+// spend and a small-step's next step stop with an InterruptError saying
+// where and after how much (exit status 130); ResetInterrupt lets runs
+// go on. Not parallel: the flag is the process's.
+func TestInterrupt(t *testing.T) {
+	pos := Pos{File: "p.fun", Line: 4, Col: 3}
+	b := NewBudget(0)
+	if err := b.Spend(41, pos, "E-KERNEL"); err != nil {
+		t.Fatal(err)
+	}
+	Interrupt()
+	defer ResetInterrupt()
+	err := b.Spend(1, pos, "E-LOOP")
+	if e, ok := err.(*Error); !ok || e.Kind != InterruptError || e.Kind.ExitStatus() != 130 || e.Error() != "p.fun:4:3: E-LOOP: interrupted after 41 iterations" {
+		t.Errorf("big-step: %v", err)
+	}
+	_, steps, err := (&Driver[int]{Machine: countdown{}, Pos: pos}).Run(5)
+	if e, ok := err.(*Error); !ok || e.Kind != InterruptError || steps != 0 || e.Error() != "p.fun:4:3: interrupted after 0 steps" {
+		t.Errorf("small-step: %v after %d steps", err, steps)
+	}
+	ResetInterrupt()
+	if err := b.Spend(1, pos, "E-LOOP"); err != nil {
+		t.Errorf("after ResetInterrupt: %v", err)
+	}
+}

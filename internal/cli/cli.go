@@ -32,6 +32,9 @@ import (
 // memory watchdog (--max-memory), and returns the exit status.
 func Command(args []string) int {
 	go watchMemory(os.Stderr)
+	if len(args) == 0 || args[0] != "repl" { // the prompt takes Ctrl-C itself
+		go watchInterrupt(os.Stderr)
+	}
 	return Main(args, os.Stdout, os.Stderr)
 }
 
