@@ -923,7 +923,7 @@ func cmdRepl(reg *lang.Registry, args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE, or NAME=@FILE to read the value from a data file (repeatable; :set arg in the session)")
-	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8)")
+	fuel := fs.Int("fuel", 0, "the runs' fuel: a small-step takes at most N steps (0: 10^8), a big-step at most N iterations (0: 10^10)")
 	pos, err := parseUpTo(fs, args, 1, "at most one FILE")
 	if err != nil {
 		return err
