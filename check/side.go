@@ -22,9 +22,9 @@ type Row struct {
 	// Declined is why the level was not reached (a pass declined the
 	// program): the row is shown, not run, and not compared.
 	Declined error
-	// NotRun: the run stopped at a bound (its fuel: semantics.FuelError)
-	// where the reference row did not; it is shown as "not run" with
-	// the bound, and not compared.
+	// NotRun: the run stopped at a bound (its fuel or --max-memory)
+	// where another row did not; it is shown as "not run" with the
+	// bound, and not compared.
 	NotRun bool
 }
 
@@ -63,9 +63,9 @@ func (r Row) Outcome() string {
 // none disagrees but some refused (Row.Refused), an error of kind
 // OverflowError saying how many.
 //
-// A row that stops at its fuel where another does not is no
-// disagreement: it is marked NotRun, and the rows that ran are compared
-// with the first of them.
+// A row that stops at its fuel or --max-memory where another does not
+// is no disagreement: it is marked NotRun, and the rows that ran are
+// compared with the first of them.
 func SideBySide(reg *lang.Registry, p lang.Program, args map[string]string) ([]Row, error) {
 	return SideBySideWith(reg, p, args, SideOptions{})
 }
@@ -115,8 +115,11 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 }
 
 // bounded reports whether r stopped at a bound of its run: its fuel, or
-// the dynamic dialect's depth (semantics.FuelError).
-func (r Row) bounded() bool { return r.Declined == nil && kind(r.Err) == semantics.FuelError }
+// the dynamic dialect's depth (semantics.FuelError), or --max-memory (an
+// allocation it could not afford: semantics.PastMaxMemory).
+func (r Row) bounded() bool {
+	return r.Declined == nil && (kind(r.Err) == semantics.FuelError || semantics.PastMaxMemory(r.Err))
+}
 
 // markNotRun marks NotRun the rows that stopped at their bound while
 // some row did not (when every row stops at its bound, they agree that
@@ -302,7 +305,7 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 	table.Print(w, t)
 	notRun := ""
 	if n := NotRuns(rows); n > 0 {
-		notRun = fmt.Sprintf("; %s not run past %s (--fuel N)", semantics.Plural(n, "row"), map[bool]string{true: "its bound", false: "their bounds"}[n == 1])
+		notRun = fmt.Sprintf("; %s not run past %s (--fuel N, --max-memory)", semantics.Plural(n, "row"), map[bool]string{true: "its bound", false: "their bounds"}[n == 1])
 	}
 	switch {
 	case kind(verdict) == semantics.OverflowError:

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // TestSideNotRun: a row that stops at its fuel where others run to the
@@ -49,7 +51,7 @@ func TestSideNotRun(t *testing.T) {
 	}
 	var b bytes.Buffer
 	PrintRows(&b, rows, verdict)
-	want := "verdict: agree: " + strconv.Itoa(ran) + " runs give the same results; " + strconv.Itoa(notRun) + " rows not run past their bounds (--fuel N)"
+	want := "verdict: agree: " + strconv.Itoa(ran) + " runs give the same results; " + strconv.Itoa(notRun) + " rows not run past their bounds (--fuel N, --max-memory)"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("table:\n%s\nwant the verdict %q", b.String(), want)
 	}
@@ -63,5 +65,39 @@ func TestSideNotRun(t *testing.T) {
 	PrintRows(&b, rows, verdict)
 	if !strings.Contains(b.String(), "verdict: agree: every level and semantics goes wrong (out of fuel)") {
 		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// TestSideNotRunMemory: a row whose allocation is past --max-memory
+// where the fused levels allocate nothing of that size is marked "not
+// run" with the limit, not a disagreement. Not parallel: the limit is
+// the process's.
+func TestSideNotRunMemory(t *testing.T) {
+	const src = "input (n : int)\nlet (xs : [n]) = iota n\nlet (ys : [n]) = kernel i <= n do\n    let (x : int) = xs[i]\n    let (y : int) = x * x\n    in (y)\nlet (zero : int) = 0\nlet (t : int) = reduce (p : int) (q : int) = zero over ys do\n    let (r : int) = p + q\n    in (r)\nin (t)\n"
+	reg := NewRegistry()
+	p, err := Load(reg, "sq.fun", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer semantics.SetMaxMemory(semantics.MaxMemory())
+	semantics.SetMaxMemory(16 << 10) // 2048 elements: FUN's iota of 3000 is past it
+	rows, verdict := SideBySideWith(reg, p, map[string]string{"n": "3000"}, SideOptions{})
+	if verdict != nil {
+		t.Fatalf("verdict %v", verdict)
+	}
+	if r := rows[0]; r.Level != "FUN" || !r.NotRun || !strings.HasPrefix(r.Outcome(), "not run: sq.fun:2:18: E-IOTA: ") || !strings.Contains(r.Outcome(), "exceeds --max-memory 16.0 KiB") {
+		t.Errorf("first row %s %s: %s", r.Level, r.Semantics, r.Outcome())
+	}
+	ran := 0
+	for _, r := range rows {
+		if !r.NotRun && r.Declined == nil {
+			ran++
+			if r.Err != nil || r.Result.Lines[0] != "9004500500" {
+				t.Errorf("%s %s: %s", r.Level, r.Semantics, r.Outcome())
+			}
+		}
+	}
+	if ran == 0 {
+		t.Errorf("no row ran")
 	}
 }

@@ -70,7 +70,7 @@ func TestCommands(t *testing.T) {
 		{"arg on a level that holds no defaults", []string{"compile", fig2, "--to", "funmem", "--arg", "xsize=3"}, 0, "alloc", "notice: compile --arg: no pass from fun to funmem reads it (read by EmitCUDA)"},
 		{"raw on a path without a simplifier", []string{"compile", "examples/imp/fig13.imp", "--to", "cuda", "--raw"}, 0, "__global__", "notice: compile --raw: no pass from imp to cuda reads it (read by Simplify)"},
 		{"fuel bounds a big-step run", []string{"run", "examples/fun/assert.fun", "--fuel", "1", "--arg", "xs=[1 2 3 4]"}, 1, "", "assert.fun:22:3: E-KERNEL: out of fuel: 2 more iterations would take the run past its fuel of 1 iteration"},
-		{"side-by-side marks the rows past their fuel", []string{"side-by-side", "examples/fun/loop.fun", "--arg", "xs=[1 2 3 4]", "--arg", "t=5", "--fuel", "60"}, 0, "rows not run past their bounds (--fuel N)", ""},
+		{"side-by-side marks the rows past their fuel", []string{"side-by-side", "examples/fun/loop.fun", "--arg", "xs=[1 2 3 4]", "--arg", "t=5", "--fuel", "60"}, 0, "rows not run past their bounds (--fuel N, --max-memory)", ""},
 		{"fuel on a big-step that counts none", []string{"run", "examples/remora/a1_basic_addition.remora", "--fuel", "5"}, 0, "", "notice: run --fuel: Remora's big semantics counts no fuel (it always ends"},
 		{"cover negative", []string{"cover", "--n", "-3"}, 2, "", "want a number of programs"},
 		{"no command", nil, 2, "", "usage"},
