@@ -11,7 +11,7 @@
 //	arraysem gpu-sim FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [--engine compiled|reference] [NAME=VALUE|NAME=@FILE]... [--data FILE]
 //	arraysem gpu-check DIR [--sim|--host|--nvcc]
 //	arraysem test DIR [-v] [--levels] [--jobs N]
-//	arraysem side-by-side FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--fuel N] [--jobs N]
+//	arraysem side-by-side FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--fuel N] [--only LANG,...] [--semantics S,...] [--jobs N]
 //	arraysem dataset -g TYPE... [-s SEED] [-b] [--TYPE-bounds=LO:HI]...
 //	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list
 //	arraysem cover [--n N] [--seed S]

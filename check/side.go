@@ -76,6 +76,25 @@ type SideOptions struct {
 	// big-step's iterations. 0 gives the small-steps SmallFuel steps and
 	// the big-steps their default (semantics.DefaultBigFuel).
 	Fuel int
+	// Only keeps the levels whose language is named here (fun, funmem,
+	// imp, cuda, remora, remora-ir, remora/dynamic); nil keeps all.
+	Only []string
+	// Semantics keeps the rows of the semantics named here, where "big"
+	// names every semantics that is not its level's small-step (big,
+	// heap, value, sim); nil keeps all.
+	Semantics []string
+}
+
+// keeps reports whether the options keep the row of semantics sem of a
+// level of language l.
+func (o SideOptions) keeps(l lang.Language, sem string) bool {
+	if o.Only != nil && !slices.Contains(o.Only, l.Name()) {
+		return false
+	}
+	if o.Semantics == nil || slices.Contains(o.Semantics, sem) {
+		return true
+	}
+	return sem != l.Stepping() && slices.Contains(o.Semantics, "big")
 }
 
 // SmallFuel is the fuel of a side-by-side's small-step rows when none is
@@ -93,10 +112,15 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 	var rows []Row
 	for _, lv := range levels {
 		if lv.Declined != nil {
-			rows = append(rows, Row{Level: lv.Name, Semantics: "-", Declined: lv.Declined})
+			if o.Only == nil && o.Semantics == nil { // a level not reached has no language
+				rows = append(rows, Row{Level: lv.Name, Semantics: "-", Declined: lv.Declined})
+			}
 			continue
 		}
 		for _, sem := range lv.Program().Semantics() {
+			if !o.keeps(lv.Program().Language(), sem) {
+				continue
+			}
 			fuel := o.Fuel
 			if fuel <= 0 && sem == lv.Program().Language().Stepping() {
 				fuel = SmallFuel
@@ -109,6 +133,9 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 			}
 			rows = append(rows, row)
 		}
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("side-by-side: --only and --semantics leave no row to run")
 	}
 	markNotRun(rows)
 	return rows, agree(rows, args)

@@ -1050,6 +1050,8 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	in := addInputFlags(fs)
 	fuel := fs.Int("fuel", 0, "every row's fuel: a small-step's steps, a big-step's iterations (0: 10^6 steps for the small-steps, 10^10 iterations for the big-steps); a row past it is marked not run")
+	only := fs.String("only", "", "run only the levels of these languages, comma-separated (fun,funmem,imp,cuda,remora,remora-ir)")
+	sems := fs.String("semantics", "", "run only these semantics, comma-separated (big, small, heap, value, sim; big: every one that is not a small-step)")
 	lf := addLangFlags(reg, fs)
 	jobs := jobsFlag(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
@@ -1061,7 +1063,13 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows, verdict := check.SideBySideWith(reg, l, in.values(), check.SideOptions{Fuel: *fuel})
+	o := check.SideOptions{Fuel: *fuel, Only: commaList(*only), Semantics: commaList(*sems)}
+	for _, name := range o.Only {
+		if _, ok := reg.Language(name); !ok {
+			return usageError{fmt.Sprintf("side-by-side --only: no language %q (%s)", name, strings.Join(reg.Names(), ", "))}
+		}
+	}
+	rows, verdict := check.SideBySideWith(reg, l, in.values(), o)
 	if rows == nil {
 		return verdict
 	}
@@ -1122,4 +1130,18 @@ func cmdCover(reg *lang.Registry, args []string, stdout io.Writer) error {
 		return failed{"arraysem cover: rules never applied: " + strings.Join(zero, ", ")}
 	}
 	return nil
+}
+
+// commaList splits a comma-separated flag's value (nil for "").
+func commaList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }
