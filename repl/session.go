@@ -229,7 +229,7 @@ func (s *Session) evaluate() {
 	var r *lang.Result
 	err := s.interruptible(func() (err error) {
 		o := lang.RunOptions{Args: s.args()}
-		o.Stats = &semantics.Stats{}
+		o.Stats, o.Fuel = &semantics.Stats{}, s.fuel
 		r, err = s.loaded.Run(o)
 		return err
 	})
@@ -751,6 +751,7 @@ func (s *Session) reload(opts check.Options) (lang.Program, error) {
 func (s *Session) cmdDerive(args []string) error {
 	if len(args) == 1 && args[0] == "eval" {
 		o := lang.RunOptions{Args: s.args()} // the default semantics: FUN's big-step
+		o.Fuel = s.fuel
 		o.Derive = true
 		if _, ok := s.loaded.(lang.EvalDeriver); !ok {
 			return fmt.Errorf("evaluation derivations are built by FUN's big-step; this is %s", s.loaded.Language().Name())
