@@ -83,6 +83,9 @@ type SideOptions struct {
 	// names every semantics that is not its level's small-step (big,
 	// heap, value, sim); nil keeps all.
 	Semantics []string
+	// Progress, when set, is called as each row starts: its number from
+	// 1, the number of rows, its level and semantics (a progress line).
+	Progress func(row, rows int, level, sem string)
 }
 
 // keeps reports whether the options keep the row of semantics sem of a
@@ -109,7 +112,18 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 	if err != nil {
 		return nil, err
 	}
+	total := 0
+	for _, lv := range levels {
+		if lv.Declined == nil {
+			for _, sem := range lv.Program().Semantics() {
+				if o.keeps(lv.Program().Language(), sem) {
+					total++
+				}
+			}
+		}
+	}
 	var rows []Row
+	started := 0
 	for _, lv := range levels {
 		if lv.Declined != nil {
 			if o.Only == nil && o.Semantics == nil { // a level not reached has no language
@@ -120,6 +134,9 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 		for _, sem := range lv.Program().Semantics() {
 			if !o.keeps(lv.Program().Language(), sem) {
 				continue
+			}
+			if started++; o.Progress != nil {
+				o.Progress(started, total, lv.Name, sem)
 			}
 			fuel := o.Fuel
 			if fuel <= 0 && sem == lv.Program().Language().Stepping() {

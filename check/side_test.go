@@ -101,3 +101,26 @@ func TestSideNotRunMemory(t *testing.T) {
 		t.Errorf("no row ran")
 	}
 }
+
+// TestSideProgress: the progress hook hears of every row as it starts,
+// numbered, with the total known from the start.
+func TestSideProgress(t *testing.T) {
+	reg := NewRegistry()
+	p, err := Load(reg, "m.fun", "input (n : int)\nlet (m : int) = n + 1\nin (m)\n", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heard []string
+	rows, verdict := SideBySideWith(reg, p, map[string]string{"n": "1"}, SideOptions{Only: []string{"fun", "imp"},
+		Progress: func(row, rows int, level, sem string) {
+			heard = append(heard, strconv.Itoa(row)+"/"+strconv.Itoa(rows)+" "+level+" "+sem)
+		}})
+	if verdict != nil || len(heard) != len(rows) || len(rows) == 0 {
+		t.Fatalf("verdict %v, %d rows, heard %v", verdict, len(rows), heard)
+	}
+	for i, r := range rows {
+		if want := strconv.Itoa(i+1) + "/" + strconv.Itoa(len(rows)) + " " + r.Level + " " + r.Semantics; heard[i] != want {
+			t.Errorf("heard %q, want %q", heard[i], want)
+		}
+	}
+}

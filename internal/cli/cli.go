@@ -1064,12 +1064,20 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 		return err
 	}
 	o := check.SideOptions{Fuel: *fuel, Only: commaList(*only), Semantics: commaList(*sems)}
+	if progressOut != nil { // on a terminal: which row runs
+		o.Progress = func(row, rows int, level, sem string) {
+			fmt.Fprintf(progressOut, "\r\x1b[Kside-by-side: %s %s (row %d of %d)", level, sem, row, rows)
+		}
+	}
 	for _, name := range o.Only {
 		if _, ok := reg.Language(name); !ok {
 			return usageError{fmt.Sprintf("side-by-side --only: no language %q (%s)", name, strings.Join(reg.Names(), ", "))}
 		}
 	}
 	rows, verdict := check.SideBySideWith(reg, l, in.values(), o)
+	if progressOut != nil {
+		fmt.Fprint(progressOut, "\r\x1b[K") // the table replaces the progress line
+	}
 	if rows == nil {
 		return verdict
 	}
