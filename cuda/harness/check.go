@@ -8,6 +8,7 @@ import (
 
 	"github.com/arraysem/arraysem/cuda"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // The backends gpu-check runs the programs on.
@@ -59,7 +60,7 @@ func Check(ps []*Program, backend, dir string) (rows []Row, bad int) {
 			start := time.Now()
 			switch {
 			case backend == Sim:
-				out, _, err := gpusim.Run(prog, args, gpusim.Options{})
+				out, _, err := gpusim.Run(prog, args, gpusim.Options{Fuel: semantics.DefaultBigFuel}) // every run is bounded
 				row.Verdict, row.Detail = SimVerdict(want, out, err)
 			case want.Race:
 				row.Verdict, row.Detail = "skip", "a race: only gpu-sim checks races"
