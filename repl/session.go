@@ -261,8 +261,10 @@ func (s *Session) missing() []string {
 }
 
 // interruptible runs f, which must not change the session, and returns its
-// error; Ctrl-C (Interrupt) abandons it: it runs on in the background and
-// what it finds is dropped.
+// error; Ctrl-C (Interrupt) stops it at its next iteration or step
+// (semantics.Interrupt), or, past a second (a run that counts neither),
+// abandons it: it runs on in the background and what it finds is
+// dropped.
 func (s *Session) interruptible(f func() error) error {
 	done := make(chan error, 1)
 	go func() {
@@ -281,6 +283,16 @@ func (s *Session) interruptible(f func() error) error {
 			return err
 		case <-tick.C:
 			if s.interrupt.Load() {
+				// The run stops at its next iteration or step
+				// (semantics.Interrupt); one that counts none (typed
+				// Remora's big-step, gpu-sim) is left to end in the
+				// background after a second.
+				semantics.Interrupt()
+				select {
+				case <-done:
+				case <-time.After(time.Second):
+				}
+				semantics.ResetInterrupt()
 				return errInterrupted
 			}
 		}
