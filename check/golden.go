@@ -14,6 +14,7 @@ import (
 	"github.com/arraysem/arraysem/internal/table"
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
+	"github.com/arraysem/arraysem/semantics/datafile"
 )
 
 // A golden test is a program file whose header, after a comment line
@@ -28,7 +29,10 @@ import (
 //
 // An output block lists the expected results in order; error: gives a
 // regular expression the error line must match. A case without an input
-// block runs with no --arg. A semantics: line restricts the semantics the
+// block runs with no --arg. As in Futhark, "input @ FILE" takes a case's
+// inputs from a data file (--data FILE, package datafile), and a value of
+// an input block may be one, NAME=@FILE (--arg NAME=@FILE); SpecOf reads
+// those names relative to the test file. A semantics: line restricts the semantics the
 // following cases run under (by default, every one the language has); an
 // error: with no input before it is a load-time (parse or type) error.
 type Case struct {
@@ -85,6 +89,13 @@ func ParseSpec(src, comment string) (*Spec, error) {
 		case strings.HasPrefix(text, "semantics:"):
 			sems = strings.Fields(strings.TrimPrefix(text, "semantics:"))
 		case strings.HasPrefix(text, "input"):
+			if file, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(text, "input")), "@"); ok {
+				if file = strings.TrimSpace(file); file == "" {
+					return nil, fmt.Errorf("line %d: input @ wants a data FILE", i+1)
+				}
+				pending = &Case{Line: start, Args: map[string]string{datafile.DataArg: file}, Semantics: sems}
+				continue
+			}
 			body, err := braces(text, "input")
 			if err != nil {
 				return nil, fmt.Errorf("line %d: %v", i+1, err)
@@ -142,13 +153,40 @@ func commentText(line, comment string) (string, bool) {
 	return strings.TrimSpace(strings.TrimLeft(t, comment[:1])), true
 }
 
-// SpecOf reads the test block of a file in the language reg picks for it.
+// SpecOf reads the test block of a file in the language reg picks for it;
+// the data files its cases name (input @ FILE, NAME=@FILE) are read
+// relative to the file.
 func SpecOf(reg *lang.Registry, file, src string) (*Spec, error) {
 	l, err := reg.Pick(file, src, "", "")
 	if err != nil {
 		return nil, err
 	}
-	return ParseSpec(src, l.Comment())
+	spec, err := ParseSpec(src, l.Comment())
+	if err != nil {
+		return nil, err
+	}
+	spec.Resolve(filepath.Dir(file))
+	return spec, nil
+}
+
+// Resolve makes the relative names of the data files the cases read
+// (input @ FILE, NAME=@FILE) names relative to dir.
+func (s *Spec) Resolve(dir string) {
+	join := func(f string) string {
+		if filepath.IsAbs(f) {
+			return f
+		}
+		return filepath.Join(dir, f)
+	}
+	for _, c := range s.Cases {
+		for k, v := range c.Args {
+			if k == datafile.DataArg {
+				c.Args[k] = join(v)
+			} else if f, ok := strings.CutPrefix(v, "@"); ok {
+				c.Args[k] = "@" + join(f)
+			}
+		}
+	}
 }
 
 func braces(text, kw string) (string, error) {

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/semantics/datafile"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -26,6 +28,8 @@ func TestParseSpec(t *testing.T) {
 		{"unknown line", "-- ==\n-- expect { 1 }\n", "expected input, output, error: or semantics:"},
 		{"bad regexp", "-- ==\n-- error: (\n", "missing closing )"},
 		{"bad value", "-- ==\n-- output { [1 [2]] }\n", "irregular"},
+		{"input from a data file", "-- ==\n-- input @ data/xs.in\n-- output { 6 }\n-- input { xs=@xs.bin }\n-- output { 7 }\n", "line 2 --data=data/xs.in -> 6 all; line 4 xs=@xs.bin -> 7 all"},
+		{"input @ without a file", "-- ==\n-- input @\n-- output { 6 }\n", "line 2: input @ wants a data FILE"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			comment := "--" // FUN's, or Remora's
@@ -43,7 +47,7 @@ func TestParseSpec(t *testing.T) {
 				}
 				for _, c := range spec.Cases {
 					var args []string
-					for _, k := range []string{"n", "xs", "a"} {
+					for _, k := range []string{datafile.DataArg, "n", "xs", "a"} {
 						if v, ok := c.Args[k]; ok {
 							args = append(args, k+"="+v)
 						}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,19 +27,19 @@ type Row struct {
 	// re-associates a float fold (Reassociates), and the comparison was
 	// not exact (SideOptions.ExactFloats).
 	Reassociated bool
-}
-
-// SideOptions configure SideBySideWith.
-type SideOptions struct {
-	// ExactFloats compares float results exactly even where a level's
-	// program re-associates a float fold (semantics.FloatReassociationBound).
-	ExactFloats bool
+	// NotRun: the run stopped at a bound (its fuel or --max-memory)
+	// where another row did not; it is shown as "not run" with the
+	// bound, and not compared.
+	NotRun bool
 }
 
 // Outcome renders a row's results (abbreviated) or its error.
 func (r Row) Outcome() string {
 	if r.Declined != nil {
 		return "not compiled: " + r.Declined.Error()
+	}
+	if r.NotRun {
+		return "not run: " + r.Err.Error()
 	}
 	if r.Err != nil {
 		return "error: " + r.Err.Error()
@@ -68,9 +69,52 @@ func (r Row) Outcome() string {
 // OverflowError saying how many. A row whose program re-associates a
 // float fold may agree within semantics.FloatReassociationBound
 // (Row.Reassociated).
+//
+// A row that stops at its fuel or --max-memory where another does not
+// is no disagreement: it is marked NotRun, and the rows that ran are
+// compared with the first of them.
 func SideBySide(reg *lang.Registry, p lang.Program, args map[string]string) ([]Row, error) {
 	return SideBySideWith(reg, p, args, SideOptions{})
 }
+
+// SideOptions configure a side-by-side run.
+type SideOptions struct {
+	// Fuel is every row's fuel (RunOptions.Fuel): a small-step's steps, a
+	// big-step's iterations. 0 gives the small-steps SmallFuel steps and
+	// the big-steps their default (semantics.DefaultBigFuel).
+	Fuel int
+	// Only keeps the levels whose language is named here (fun, funmem,
+	// imp, cuda, remora, remora-ir, remora/dynamic); nil keeps all.
+	Only []string
+	// Semantics keeps the rows of the semantics named here, where "big"
+	// names every semantics that is not its level's small-step (big,
+	// heap, value, sim); nil keeps all.
+	Semantics []string
+	// Progress, when set, is called as each row starts: its number from
+	// 1, the number of rows, its level and semantics (a progress line).
+	Progress func(row, rows int, level, sem string)
+	// ExactFloats compares float results exactly even where a level's
+	// program re-associates a float fold (semantics.FloatReassociationBound).
+	ExactFloats bool
+}
+
+// keeps reports whether the options keep the row of semantics sem of a
+// level of language l.
+func (o SideOptions) keeps(l lang.Language, sem string) bool {
+	if o.Only != nil && !slices.Contains(o.Only, l.Name()) {
+		return false
+	}
+	if o.Semantics == nil || slices.Contains(o.Semantics, sem) {
+		return true
+	}
+	return sem != l.Stepping() && slices.Contains(o.Semantics, "big")
+}
+
+// SmallFuel is the fuel of a side-by-side's small-step rows when none is
+// given: a small-step takes a microsecond or more a step, so a row of a
+// program of 10^6 elements would take minutes where the big-steps take a
+// second; past it the row is marked "not run", not the table's failure.
+const SmallFuel = 1_000_000
 
 // SideBySideWith is SideBySide with options.
 func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, o SideOptions) ([]Row, error) {
@@ -78,30 +122,104 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 	if err != nil {
 		return nil, err
 	}
+	total := 0
+	for _, lv := range levels {
+		if lv.Declined == nil {
+			for _, sem := range lv.Program().Semantics() {
+				if o.keeps(lv.Program().Language(), sem) {
+					total++
+				}
+			}
+		}
+	}
 	var rows []Row
+	started := 0
 	for _, lv := range levels {
 		if lv.Declined != nil {
-			rows = append(rows, Row{Level: lv.Name, Semantics: "-", Declined: lv.Declined})
+			if o.Only == nil && o.Semantics == nil { // a level not reached has no language
+				rows = append(rows, Row{Level: lv.Name, Semantics: "-", Declined: lv.Declined})
+			}
 			continue
 		}
 		for _, sem := range lv.Program().Semantics() {
-			row := run(lv.Stages, sem, args)
+			if !o.keeps(lv.Program().Language(), sem) {
+				continue
+			}
+			if started++; o.Progress != nil {
+				o.Progress(started, total, lv.Name, sem)
+			}
+			fuel := o.Fuel
+			if fuel <= 0 && sem == lv.Program().Language().Stepping() {
+				fuel = SmallFuel
+			}
+			row := runFuel(lv.Stages, sem, args, fuel)
 			row.Level, row.Stages = lv.Name, lv.Stages
 			var se *semantics.Error
-			if row.Err != nil && (!errors.As(row.Err, &se) || se.Kind == semantics.InputError) {
+			if row.Err != nil && (!errors.As(row.Err, &se) || se.Kind == semantics.InputError || se.Kind == semantics.InterruptError) {
 				return nil, row.Err
 			}
 			rows = append(rows, row)
 		}
 	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("side-by-side: --only and --semantics leave no row to run")
+	}
+	markNotRun(rows)
 	return rows, agree(rows, args, o)
+}
+
+// bounded reports whether r stopped at a bound of its run: its fuel, or
+// the dynamic dialect's depth (semantics.FuelError), or --max-memory (an
+// allocation it could not afford: semantics.PastMaxMemory).
+func (r Row) bounded() bool {
+	return r.Declined == nil && (kind(r.Err) == semantics.FuelError || semantics.PastMaxMemory(r.Err))
+}
+
+// markNotRun marks NotRun the rows that stopped at their bound while
+// some row did not (when every row stops at its bound, they agree that
+// the program does not end within it, and are compared as before).
+func markNotRun(rows []Row) {
+	if !slices.ContainsFunc(rows, func(r Row) bool { return r.Declined == nil && !r.bounded() }) {
+		return
+	}
+	for i := range rows {
+		rows[i].NotRun = rows[i].bounded()
+	}
+}
+
+// reference is the row the others are compared with: the first that ran
+// (not declined, not NotRun), or the first when none did.
+func reference(rows []Row) Row {
+	for _, r := range rows {
+		if r.Declined == nil && !r.NotRun {
+			return r
+		}
+	}
+	return rows[0]
+}
+
+// NotRuns counts the rows marked NotRun.
+func NotRuns(rows []Row) int {
+	n := 0
+	for _, r := range rows {
+		if r.NotRun {
+			n++
+		}
+	}
+	return n
 }
 
 // run runs the last program of a walk under one semantics (a program
 // compiled from Remora prints its results as the source does: it carries
 // their format, semantics.Format).
 func run(stages []lang.Stage, sem string, args map[string]string) Row {
+	return runFuel(stages, sem, args, 0)
+}
+
+// runFuel is run with the given fuel (0: the semantics' default).
+func runFuel(stages []lang.Stage, sem string, args map[string]string, fuel int) Row {
 	o := lang.RunOptions{Semantics: sem, Args: args}
+	o.Fuel = fuel
 	o.Stats = &semantics.Stats{}
 	r, err := stages[len(stages)-1].Program.Run(o)
 	return Row{Semantics: sem, Result: r, Err: err}
@@ -114,14 +232,14 @@ func run(stages []lang.Stage, sem string, args map[string]string) Row {
 // its results are within the bound (marked Reassociated), unless
 // o.ExactFloats.
 func agree(rows []Row, args map[string]string, o SideOptions) error {
-	first := rows[0]
-	for i, r := range rows[1:] {
-		if r.Declined != nil || r.Refused(first) {
+	first := reference(rows)
+	for i, r := range rows {
+		if r.Declined != nil || r.NotRun || r.Refused(first) || sameRow(r, first) {
 			continue
 		}
 		if what := differ(first, r); what != "" {
 			if !o.ExactFloats && closeRows(first, r) && Reassociates(r.Stages) {
-				rows[i+1].Reassociated = true
+				rows[i].Reassociated = true
 				continue
 			}
 			if pass := blame(first, r, args); pass != "" {
@@ -180,14 +298,17 @@ func (r Row) Refused(first Row) bool {
 
 // Refusals counts the rows that refused (Refused).
 func Refusals(rows []Row) int {
-	n := 0
-	for _, r := range rows[1:] {
-		if r.Declined == nil && r.Refused(rows[0]) {
+	n, first := 0, reference(rows)
+	for _, r := range rows {
+		if r.Declined == nil && !r.NotRun && !sameRow(r, first) && r.Refused(first) {
 			n++
 		}
 	}
 	return n
 }
+
+// sameRow reports whether a and b are the same run (level and semantics).
+func sameRow(a, b Row) bool { return a.Level == b.Level && a.Semantics == b.Semantics }
 
 func (r Row) program() lang.Program {
 	if len(r.Stages) == 0 {
@@ -228,7 +349,7 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 	for _, r := range rows {
 		steps, tm := "-", "-"
 		costs := []string{"-", "-", "-", "-"}
-		if r.Declined == nil {
+		if r.Declined == nil && !r.NotRun {
 			runs++
 		}
 		if r.Err == nil && r.Declined == nil {
@@ -251,10 +372,17 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 	if n := reassociated(rows); n > 0 && verdict == nil || kind(verdict) == semantics.OverflowError && n > 0 {
 		close = fmt.Sprintf(", %d of them (≈) within %s of the first row's floats: their programs re-associate a float fold (--exact-floats compares exactly)", n, semantics.FloatReassociationWithin)
 	}
+	notRun := ""
+	if n := NotRuns(rows); n > 0 {
+		notRun = fmt.Sprintf("; %s not run past %s (--fuel N, --max-memory)", semantics.Plural(n, "row"), map[bool]string{true: "its bound", false: "their bounds"}[n == 1])
+	}
+	if n := declined(rows); n > 0 {
+		notRun += fmt.Sprintf("; %s not compiled (a pass declined the program)", semantics.Plural(n, "level"))
+	}
 	switch {
 	case kind(verdict) == semantics.OverflowError:
 		n := Refusals(rows)
-		fmt.Fprintf(w, "\nverdict: refused: %s stop on a 64-bit integer overflow (%s); the other %d agree%s\n", semantics.Plural(n, "run"), semantics.OverflowNote, runs-n, close)
+		fmt.Fprintf(w, "\nverdict: refused: %s stop on a 64-bit integer overflow (%s); the other %d agree%s%s\n", semantics.Plural(n, "run"), semantics.OverflowNote, runs-n, close, notRun)
 	case verdict != nil:
 		msg := verdict.Error()
 		var se *semantics.Error
@@ -262,13 +390,24 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 			msg = se.Msg
 		}
 		fmt.Fprintf(w, "\nverdict: DISAGREE (%s)\n", msg)
-	case rows[0].Err != nil:
-		fmt.Fprintf(w, "\nverdict: agree: every level and semantics goes wrong (%v)\n", kind(rows[0].Err))
+	case reference(rows).Err != nil:
+		fmt.Fprintf(w, "\nverdict: agree: every level and semantics goes wrong (%v)%s\n", kind(reference(rows).Err), notRun)
 	case close != "":
-		fmt.Fprintf(w, "\nverdict: agree (float re-association): %d runs give the same results%s\n", runs, close)
+		fmt.Fprintf(w, "\nverdict: agree (float re-association): %d runs give the same results%s%s\n", runs, close, notRun)
 	default:
-		fmt.Fprintf(w, "\nverdict: agree: %d runs give the same results\n", runs)
+		fmt.Fprintf(w, "\nverdict: agree: %d runs give the same results%s\n", runs, notRun)
 	}
+}
+
+// declined counts the levels a pass declined the program at.
+func declined(rows []Row) int {
+	n := 0
+	for _, r := range rows {
+		if r.Declined != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // reassociated counts the rows that agree within the float bound.

@@ -2,7 +2,6 @@ package cuda
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/arraysem/arraysem/lang"
@@ -27,8 +26,10 @@ type Simulated interface {
 	// Run runs the program with NAME=VALUE arguments, in order, and
 	// returns the lines it prints; its errors are *semantics.Error
 	// values of the kind the driver compares (a race, a stuck state, an
-	// overflow, bad input). With stats, the run's cost counters.
-	Run(args []string, stats *semantics.Stats) ([]string, error)
+	// overflow, bad input). With stats, the run's cost counters. fuel
+	// bounds the statements it runs over all threads (0:
+	// semantics.DefaultBigFuel).
+	Run(args []string, stats *semantics.Stats, fuel int) ([]string, error)
 }
 
 // NewLanguage is the CUDA the backend emits, as a lang.Language: .cu files
@@ -98,15 +99,10 @@ func (p *program) Inputs() []string {
 }
 
 // Run runs the program in the simulator, in order, with the inputs as the
-// built program takes them (NAME=VALUE).
+// built program takes them (Argv: NAME=VALUE, NAME=@FILE, --data FILE).
 func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 	return lang.Run(p, o, func(string) (*lang.Result, error) {
-		var args []string
-		for k, v := range o.Args {
-			args = append(args, k+"="+v)
-		}
-		sort.Strings(args)
-		lines, err := p.p.Run(args, o.Stats)
+		lines, err := p.p.Run(Argv(o.Args), o.Stats, o.Fuel)
 		if err != nil {
 			return nil, err
 		}

@@ -720,7 +720,14 @@ static void arraysem_reserve(int64_t n, int neg_site, int limit_site) {
 }
 
 // Inputs, given as NAME=VALUE arguments in the syntax of `arraysem run
-// --arg` (defaults compiled in come first, the command line overrides).
+// --arg` (defaults compiled in come first, the command line overrides;
+// `--arg NAME=VALUE` is the same), NAME=@FILE (the value read from a data
+// file), or --data FILE (a whole input set from a data file: the values go
+// to the inputs in order, or to those that are not sizes of array inputs,
+// whose sizes are read off the arrays; the defaults are then not used).
+// Data files are those of `arraysem run --data` (package datafile): this
+// project's literals and Futhark's (type suffixes, true and false,
+// f64.nan, empty([0]i64), -- comments), and Futhark's binary format.
 // Each declaration is "NAME" (an int) or "NAME[D1][D2]..." (an array
 // whose sizes D are int inputs, read off the array when not given), with
 // ":float" after it for a float or an array of floats, and binding follows
@@ -739,6 +746,7 @@ struct arraysem_value {
   bool given;
   bool is_float;            // declared float
   int elem;                 // the literal's: -1 none (empty), 0 int, 1 float
+  int prim;                 // the type a data file gives it (arraysem_prims), -1 none
 };
 static arraysem_value arraysem_values[64];
 static int arraysem_nvalues;
@@ -749,17 +757,89 @@ static void arraysem_bad_input(const char *fmt, const char *a, const char *b) {
   fputc('\n', stderr);
   _Exit(2);
 }
+// Futhark's primitive types, as its data files name them; bool is an int
+// (1 or 0), f16 and f32 are widened to doubles exactly.
+struct arraysem_prim {
+  const char *name;
+  int bytes;
+  char kind;  // 'i' signed, 'u' unsigned, 'f' float, 'b' bool
+};
+static const arraysem_prim arraysem_prims[] = {{"i8", 1, 'i'},  {"i16", 2, 'i'}, {"i32", 4, 'i'}, {"i64", 8, 'i'},
+                                               {"u8", 1, 'u'},  {"u16", 2, 'u'}, {"u32", 4, 'u'}, {"u64", 8, 'u'},
+                                               {"f16", 2, 'f'}, {"f32", 4, 'f'}, {"f64", 8, 'f'}, {"bool", 1, 'b'}};
+static int arraysem_prim_named(const char *s, size_t n) {
+  for (int i = 0; i < 12; i++)
+    if (strlen(arraysem_prims[i].name) == n && strncmp(arraysem_prims[i].name, s, n) == 0) return i;
+  return -1;
+}
+// The least and greatest value of an integer type that an int64 holds.
+static void arraysem_prim_range(int p, int64_t *lo, int64_t *hi) {
+  int bits = 8 * arraysem_prims[p].bytes;
+  char k = arraysem_prims[p].kind;
+  if (k == 'b') *lo = 0, *hi = 1;
+  else if (k == 'u') *lo = 0, *hi = bits == 64 ? INT64_MAX : (int64_t)((1ULL << bits) - 1);
+  else *lo = bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1)), *hi = bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+}
+// f16 (IEEE binary16) to double, exactly; a double to the nearest f16.
+static double arraysem_f16_to_f64(uint16_t h) {
+  double sign = (h & 0x8000) ? -1.0 : 1.0;
+  int e = (h >> 10) & 0x1f;
+  double frac = (double)(h & 0x3ff);
+  if (e == 0) return sign * ldexp(frac, -24);
+  if (e == 0x1f) return frac != 0 ? NAN : sign * INFINITY;
+  return sign * ldexp(1024 + frac, e - 25);
+}
+static uint16_t arraysem_f64_to_f16(double f) {
+  uint16_t sign = 0;
+  if (std::signbit(f)) sign = 0x8000, f = -f;
+  if (f != f) return 0x7e00;
+  if (std::isinf(f)) return sign | 0x7c00;
+  int e;
+  frexp(f, &e);
+  e--;
+  if (e < -14) e = -14;
+  double units = nearbyint(ldexp(f, 10 - e));  // ties to even, the default rounding
+  if (units >= 2048) units /= 2, e++;
+  if (units < 1024) return sign | (uint16_t)units;
+  if (e > 15) return sign | 0x7c00;
+  return sign | (uint16_t)((e + 15) << 10) | (uint16_t)(units - 1024);
+}
 static void arraysem_skip(const char **s) {
-  while (**s == ' ' || **s == '\t' || **s == '\n' || **s == ',') (*s)++;
+  while (**s == ' ' || **s == '\t' || **s == '\n' || **s == '\r' || **s == ',') (*s)++;
 }
 static bool arraysem_digit(char c) { return c >= '0' && c <= '9'; }
+static bool arraysem_delim(char c) { return c == 0 || strchr(" \t\n\r,[]()", c) != nullptr; }
+// Why a data file's literal was refused (arraysem_number, arraysem_parse).
+static char arraysem_why[160];
 // One number, as semantics.ParseValue reads it: an optional sign, then NaN
 // (without a sign), Inf, or a literal as semantics.ScanNumber delimits it
 // (digits, then a fraction or an exponent make a float), rounded to the
 // nearest double by strtod (correctly rounded, as Go's ParseFloat is; a
-// float too large is an error, as there).
-static bool arraysem_number(const char **s, int64_t *word, int *elem) {
+// float too large is an error, as there). In a data file (data), also
+// Futhark's: true, false, f64.nan, -f32.inf, and a type suffix (7i32,
+// 2.5f32) that says how the literal is read and the range it must fit.
+static bool arraysem_number(const char **s, int64_t *word, int *elem, int *prim, bool data) {
   const char *p = *s, *j = p;
+  *prim = -1;
+  const char *w = p + (*p == '-' || *p == '+');
+  if (data && (*w == 't' || *w == 'f')) {  // true, false, f64.nan, -f32.inf
+    for (int b = 0; b < 2; b++) {
+      const char *w = b ? "false" : "true";
+      size_t n = strlen(w);
+      if (strncmp(p, w, n) == 0 && arraysem_delim(p[n])) {
+        *word = b ? 0 : 1, *elem = 0, *prim = 11, *s = p + n;
+        return true;
+      }
+    }
+    const char *q = p + (*p == '-' || *p == '+');
+    int fp = q[0] == 'f' ? arraysem_prim_named(q, 3) : -1;
+    if (fp >= 0 && arraysem_prims[fp].kind == 'f' && q[3] == '.' && arraysem_delim(q[7])) {
+      if (strncmp(q + 4, "inf", 3) == 0 || (q == p && strncmp(q + 4, "nan", 3) == 0)) {
+        *word = arraysem_f64_bits(q[4] == 'n' ? NAN : *p == '-' ? -INFINITY : INFINITY), *elem = 1, *prim = fp, *s = q + 7;
+        return true;
+      }
+    }
+  }
   if (*j == '-' || *j == '+') j++;
   if (j == p && strncmp(j, "NaN", 3) == 0) {
     *word = arraysem_f64_bits(NAN), *elem = 1, *s = j + 3;
@@ -771,7 +851,10 @@ static bool arraysem_number(const char **s, int64_t *word, int *elem) {
   }
   const char *q = j;
   while (arraysem_digit(*q)) q++;
-  if (q == j) return false;
+  if (q == j) {
+    snprintf(arraysem_why, sizeof arraysem_why, "expected a value");
+    return false;
+  }
   int f = 0;
   if (q[0] == '.' && arraysem_digit(q[1])) {
     for (q++; arraysem_digit(*q); q++) {
@@ -787,35 +870,122 @@ static bool arraysem_number(const char **s, int64_t *word, int *elem) {
     }
   }
   size_t n = (size_t)(q - p);
-  char *text = (char *)malloc(n + 1);
+  if (data && !arraysem_delim(*q)) {
+    size_t m = 0;
+    while (!arraysem_delim(q[m])) m++;
+    *prim = arraysem_prim_named(q, m);
+    if (*prim < 0 || arraysem_prims[*prim].kind == 'b') {
+      snprintf(arraysem_why, sizeof arraysem_why, "%.*s: no type suffix (i8 ... i64, u8 ... u64, f16, f32, f64)", (int)m, q);
+      return false;
+    }
+    *s = q + m;
+  } else {
+    *s = q;
+  }
+  char small[64];  // a literal's text; a longer one is malloc'd
+  char *text = n < sizeof small ? small : (char *)malloc(n + 1);
   memcpy(text, p, n);
   text[n] = 0;
   bool ok = true;
   errno = 0;
-  if (f) {
-    double x = strtod(text, nullptr);
+  char kind = *prim >= 0 ? arraysem_prims[*prim].kind : 0;
+  if (kind == 'f' || (kind == 0 && f)) {
+    double x = kind && strcmp(arraysem_prims[*prim].name, "f32") == 0 ? (double)strtof(text, nullptr) : strtod(text, nullptr);
+    if (kind && strcmp(arraysem_prims[*prim].name, "f16") == 0 && !std::isinf(x)) x = arraysem_f16_to_f64(arraysem_f64_to_f16(x));
     ok = !std::isinf(x);
-    *word = arraysem_f64_bits(x);
+    if (!ok) snprintf(arraysem_why, sizeof arraysem_why, "%s: value out of range", text);
+    *word = arraysem_f64_bits(x), *elem = 1;
+  } else if (f) {
+    snprintf(arraysem_why, sizeof arraysem_why, "%s: a float literal with the suffix of an integer type", text);
+    ok = false;
   } else {
     long long k = strtoll(text, nullptr, 10);
     ok = errno == 0;
-    *word = k;
+    if (!ok) snprintf(arraysem_why, sizeof arraysem_why, "%s: out of range (past this project's 64-bit int)", text);
+    int64_t lo, hi;
+    if (ok && *prim >= 0) {
+      arraysem_prim_range(*prim, &lo, &hi);
+      ok = k >= lo && k <= hi;
+      if (!ok) snprintf(arraysem_why, sizeof arraysem_why, "%s%s does not fit in %s", text, arraysem_prims[*prim].name, arraysem_prims[*prim].name);
+    }
+    *word = k, *elem = 0;
   }
-  free(text);
-  *elem = f, *s = q;
+  if (text != small) free(text);
   return ok;
 }
-// One value literal: a number or a regular bracketed array.
-static bool arraysem_parse(const char **s, arraysem_value *v, int depth, int64_t *cap) {
+// The element type of a value's elements: an array's must agree (ints or
+// floats; in a data file, the same type suffix, or none).
+static bool arraysem_set_type(arraysem_value *v, int elem, int prim) {
+  if (v->elem < 0) {
+    v->elem = elem, v->prim = prim;
+    return true;
+  }
+  bool vb = v->prim >= 0 && arraysem_prims[v->prim].kind == 'b', pb = prim >= 0 && arraysem_prims[prim].kind == 'b';
+  if (v->elem != elem || (prim >= 0 && v->prim >= 0 && prim != v->prim) || vb != pb) {
+    snprintf(arraysem_why, sizeof arraysem_why, "an array mixes elements of different types");
+    return false;
+  }
+  if (v->prim < 0) v->prim = prim;
+  return true;
+}
+static bool arraysem_set_rank(arraysem_value *v, int rank) {
+  if (v->rank >= 0 && v->rank != rank) {
+    snprintf(arraysem_why, sizeof arraysem_why, "an irregular array (elements nested %d deep, and %d)", rank, v->rank);
+    return false;
+  }
+  v->rank = rank;
+  return true;
+}
+static bool arraysem_set_extent(arraysem_value *v, int depth, int64_t count) {
+  if (v->shape[depth] >= 0 && v->shape[depth] != count) {
+    snprintf(arraysem_why, sizeof arraysem_why, "an irregular array (rows of %lld and %lld elements)", (long long)count, (long long)v->shape[depth]);
+    return false;
+  }
+  v->shape[depth] = count;
+  return true;
+}
+// empty(TYPE) in a data file: an array of no elements whose shape (with a
+// 0 in it) and element type are said.
+static bool arraysem_empty(const char **s, arraysem_value *v, int depth) {
+  const char *p = *s + 5;
+  arraysem_skip(&p);
+  snprintf(arraysem_why, sizeof arraysem_why, "empty wants a type, as in empty([0]i64)");
+  if (*p != '(') return false;
+  p += 1 + strspn(p + 1, " \t\r\n");
+  int64_t shape[16], n = 1;
+  int k = 0;
+  while (*p == '[') {
+    char *end;
+    errno = 0;
+    long long d = strtoll(p + 1, &end, 10);
+    end += strspn(end, " \t\r\n");
+    if (end == p + 1 || *end != ']' || d < 0 || errno != 0 || k == 16) return false;
+    shape[k++] = d, n *= d != 0 ? 1 : 0, p = end + 1;
+  }
+  size_t m = strcspn(p, ") \t\r\n");
+  int prim = arraysem_prim_named(p, m);
+  p += m;
+  p += strspn(p, " \t\r\n");
+  if (prim < 0 || *p != ')' || k == 0 || n != 0 || depth + k > 16) {
+    snprintf(arraysem_why, sizeof arraysem_why, "empty(...) wants the shape of an empty array (with a 0 in it) and a type, as in empty([0]i64)");
+    return false;
+  }
+  *s = p + 1;
+  if (!arraysem_set_rank(v, depth + k) || !arraysem_set_type(v, arraysem_prims[prim].kind == 'f', prim)) return false;
+  for (int i = 0; i < k; i++)
+    if (!arraysem_set_extent(v, depth + i, shape[i])) return false;
+  return true;
+}
+// One value literal: a number or a regular bracketed array (in a data
+// file, also empty(TYPE)).
+static bool arraysem_parse(const char **s, arraysem_value *v, int depth, int64_t *cap, bool data) {
   arraysem_skip(s);
   if (**s != '[') {
+    if (data && strncmp(*s, "empty", 5) == 0 && (arraysem_delim((*s)[5]))) return arraysem_empty(s, v, depth);
     int64_t k;
-    int elem;
-    if (!arraysem_number(s, &k, &elem)) return false;
-    if (v->elem >= 0 && v->elem != elem) return false;
-    v->elem = elem;
-    if (v->rank >= 0 && depth != v->rank) return false;
-    v->rank = depth;
+    int elem, prim;
+    if (!arraysem_number(s, &k, &elem, &prim, data)) return false;
+    if (!arraysem_set_type(v, elem, prim) || !arraysem_set_rank(v, depth)) return false;
     if (v->len == *cap) {
       *cap = *cap * 2 + 8;
       v->data = (int64_t *)realloc(v->data, (size_t)*cap * sizeof(int64_t));
@@ -823,42 +993,326 @@ static bool arraysem_parse(const char **s, arraysem_value *v, int depth, int64_t
     v->data[v->len++] = k;
     return true;
   }
+  snprintf(arraysem_why, sizeof arraysem_why, "an array nested more than 16 deep");
   if (depth >= 16) return false;
   (*s)++;
   int64_t count = 0;
   for (;;) {
     arraysem_skip(s);
     if (**s == ']') break;
-    if (**s == 0 || !arraysem_parse(s, v, depth + 1, cap)) return false;
+    snprintf(arraysem_why, sizeof arraysem_why, "a '[' without its ']'");
+    if (**s == 0 || !arraysem_parse(s, v, depth + 1, cap, data)) return false;
     count++;
   }
   (*s)++;
-  if (count == 0) {
-    if (v->rank >= 0 && v->rank != depth + 1) return false;
-    v->rank = depth + 1;
-  }
-  if (v->shape[depth] >= 0 && v->shape[depth] != count) return false;
-  v->shape[depth] = count;
-  return true;
+  if (count == 0 && !arraysem_set_rank(v, depth + 1)) return false;
+  return arraysem_set_extent(v, depth, count);
 }
 static arraysem_value *arraysem_find(const char *name, size_t n) {
   for (int i = 0; i < arraysem_nvalues; i++)
     if (strlen(arraysem_values[i].name) == n && strncmp(arraysem_values[i].name, name, n) == 0) return &arraysem_values[i];
   return nullptr;
 }
+static void arraysem_clear(arraysem_value *v) {
+  free(v->data);
+  v->data = nullptr, v->len = 0, v->rank = -1, v->given = true, v->elem = -1, v->prim = -1;
+  for (int i = 0; i < 16; i++) v->shape[i] = -1;
+}
+
+// A data file being read, through a buffer of its own (so that a comment,
+// --, is told from a sign by looking two bytes ahead): the position of the
+// next byte (lines, and columns counting UTF-8 characters, as the
+// interpreter's reader counts them), and the bytes left in it (-1 when
+// unknown: a pipe).
+struct arraysem_reader {
+  FILE *f;
+  const char *file;
+  long long line, col, vline, vcol;  // the next byte's position; the value's
+  long long left;
+  unsigned char *buf;
+  size_t pos, len;
+};
+static void arraysem_data_error(const arraysem_reader *r, const char *fmt, ...) {
+  fflush(stdout);
+  fprintf(stderr, "arraysem: input: %s:%lld:%lld: ", r->file, r->vline, r->vcol);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  _Exit(2);
+}
+static const size_t arraysem_reader_size = 1 << 16;
+static void arraysem_advance(arraysem_reader *r, const unsigned char *b, size_t n) {
+  if (r->left >= 0) r->left -= (long long)n;
+  for (size_t i = 0; i < n; i++) {
+    if (b[i] == '\n') r->line++, r->col = 1;
+    else if ((b[i] & 0xC0) != 0x80) r->col++;
+  }
+}
+// The byte k places ahead (k < 2), or EOF.
+static int arraysem_peekc(arraysem_reader *r, size_t k) {
+  if (r->pos + k >= r->len) {
+    memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+    r->len -= r->pos, r->pos = 0;
+    r->len += fread(r->buf + r->len, 1, arraysem_reader_size - r->len, r->f);
+  }
+  return r->pos + k < r->len ? r->buf[r->pos + k] : EOF;
+}
+static int arraysem_getc(arraysem_reader *r) {
+  int c = arraysem_peekc(r, 0);
+  if (c != EOF) arraysem_advance(r, r->buf + r->pos++, 1);
+  return c;
+}
+// Reads n bytes into dst; false when the file ends first.
+static bool arraysem_read(arraysem_reader *r, void *dst, size_t n) {
+  unsigned char *d = (unsigned char *)dst;
+  size_t k = r->len - r->pos < n ? r->len - r->pos : n;
+  memcpy(d, r->buf + r->pos, k);
+  r->pos += k;
+  size_t got = k + (n > k ? fread(d + k, 1, n - k, r->f) : 0);
+  // Binary bytes: lines counted by memchr, columns in bytes (a message
+  // after a binary value may count its columns otherwise than the
+  // interpreter's reader, which counts characters).
+  if (r->left >= 0) r->left -= (long long)got;
+  const unsigned char *p = d, *end = d + got, *nl;
+  while ((nl = (const unsigned char *)memchr(p, '\n', (size_t)(end - p))) != nullptr) r->line++, r->col = 1, p = nl + 1;
+  r->col += end - p;
+  return got == n;
+}
+// Skips white space, commas and comments (-- to the end of the line); the
+// next byte, or EOF.
+static int arraysem_data_skip(arraysem_reader *r) {
+  for (;;) {
+    int c = arraysem_peekc(r, 0);
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
+      arraysem_getc(r);
+    } else if (c == '-' && arraysem_peekc(r, 1) == '-') {
+      while ((c = arraysem_getc(r)) != EOF && c != '\n') {
+      }
+    } else {
+      return c;
+    }
+  }
+}
+// A text value's characters, comments left out, NUL-terminated (malloc'd):
+// an array to its closing bracket, else a word up to a delimiter (and
+// empty(TYPE) through its parenthesis).
+static char *arraysem_text_value(arraysem_reader *r) {
+  size_t n = 0, cap = 64;
+  char *t = (char *)malloc(cap);
+  int depth = 0;
+  bool word = arraysem_peekc(r, 0) != '[', empty = false;
+  for (;;) {
+    if (r->pos >= r->len && arraysem_peekc(r, 0) == EOF) break;
+    int c = r->buf[r->pos];
+    bool comment = c == '-' && arraysem_peekc(r, 1) == '-';
+    if (word && !empty && (comment || arraysem_delim((char)c))) {
+      if (n != 5 || strncmp(t, "empty", 5) != 0) break;
+      empty = true;
+    }
+    if (comment) {
+      while ((c = arraysem_getc(r)) != EOF && c != '\n') {
+      }
+      c = ' ';
+    } else {
+      // The byte taken, inline (arraysem_getc's work): this loop reads
+      // every byte of a text value.
+      r->pos++;
+      if (r->left >= 0) r->left--;
+      if (c == '\n') r->line++, r->col = 1;
+      else if ((c & 0xC0) != 0x80) r->col++;
+    }
+    if (n + 2 > cap) t = (char *)realloc(t, cap *= 2);
+    t[n++] = (char)c;
+    if (!word && c == '[') depth++;
+    if (!word && c == ']' && --depth == 0) break;
+    if (empty && c == ')') break;
+  }
+  t[n] = 0;
+  return t;
+}
+// A binary value (Futhark's binary data format, version 2): its elements
+// read a chunk at a time straight into the value's buffer.
+static void arraysem_binary_value(arraysem_reader *r, arraysem_value *v) {
+  unsigned char head[7];
+  if (!arraysem_read(r, head, 7)) arraysem_data_error(r, "the file ends inside a binary value's header");
+  if (head[1] != 2) arraysem_data_error(r, "binary value of version %d; Futhark's binary data format is version 2", head[1]);
+  int rank = (int)(signed char)head[2];
+  if (rank < 0 || rank > 16) arraysem_data_error(r, "binary value of rank %d (0 to 16)", rank);
+  size_t sp = 0;
+  while (sp < 4 && head[3 + sp] == ' ') sp++;
+  int prim = arraysem_prim_named((const char *)head + 3 + sp, 4 - sp);
+  if (prim < 0) arraysem_data_error(r, "binary value of type \"%.4s\": not one of Futhark's", (const char *)head + 3);
+  int64_t n = 1;
+  for (int d = 0; d < rank; d++) {
+    unsigned char b[8];
+    if (!arraysem_read(r, b, 8)) arraysem_data_error(r, "the file ends inside a binary value's shape");
+    uint64_t u = 0;
+    for (int i = 7; i >= 0; i--) u = u << 8 | b[i];
+    if (u > (uint64_t)INT64_MAX) arraysem_data_error(r, "binary value: size %lld is negative", (long long)u);
+    v->shape[d] = (int64_t)u;
+    if (u != 0 && n > arraysem_max_block / (int64_t)u) n = arraysem_max_block + 1;
+    else n *= (int64_t)u;
+  }
+  if (n > arraysem_max_block) arraysem_data_error(r, "binary value of more than %lld elements, the heap's limit", (long long)arraysem_max_block);
+  int size = arraysem_prims[prim].bytes;
+  if (r->left >= 0 && n > r->left / size)
+    arraysem_data_error(r, "binary value of %lld elements of %d bytes, but the file has %lld bytes left", (long long)n, size, r->left);
+  v->rank = rank, v->prim = prim, v->elem = arraysem_prims[prim].kind == 'f', v->len = n;
+  v->data = n > 0 ? (int64_t *)malloc((size_t)n * sizeof(int64_t)) : nullptr;
+  if (n > 0 && v->data == nullptr) arraysem_data_error(r, "out of memory for %lld elements", (long long)n);
+  static unsigned char chunk[1 << 16];
+  const uint16_t one = 1;
+  bool little = *(const unsigned char *)&one == 1;
+  const char *name = arraysem_prims[prim].name;
+  for (int64_t done = 0; done < n;) {
+    int64_t k = n - done < (int64_t)(sizeof chunk) / size ? n - done : (int64_t)(sizeof chunk) / size;
+    int64_t *out = v->data + done;
+    // Eight-byte elements on a little-endian host go straight into the
+    // value's buffer; others through the chunk.
+    bool direct = size == 8 && little;
+    if (!arraysem_read(r, direct ? (void *)out : (void *)chunk, (size_t)(k * size)))
+      arraysem_data_error(r, "the file ends inside a binary value's elements (%lld of %lld read)", (long long)done, (long long)n);
+    for (int64_t i = 0; i < k && !(direct && arraysem_prims[prim].kind == 'i'); i++) {
+      const unsigned char *b = chunk + i * size;
+      uint64_t u = 0;
+      if (!direct)
+        for (int j = size - 1; j >= 0; j--) u = u << 8 | b[j];
+      else
+        u = (uint64_t)out[i];
+      switch (arraysem_prims[prim].kind) {
+        case 'i':
+          out[i] = size == 8 ? (int64_t)u : size == 4 ? (int64_t)(int32_t)u : size == 2 ? (int64_t)(int16_t)u : (int64_t)(int8_t)u;
+          break;
+        case 'u':
+          if (u > (uint64_t)INT64_MAX)
+            arraysem_data_error(r, "binary value of type u64: element %lld is %llu, past this project's largest int, 2^63-1", (long long)(done + i + 1), (unsigned long long)u);
+          out[i] = (int64_t)u;
+          break;
+        case 'b':
+          if (u > 1) arraysem_data_error(r, "binary value of type bool: element %lld is byte %d, no bool (0 or 1)", (long long)(done + i + 1), (int)u);
+          out[i] = (int64_t)u;
+          break;
+        default:
+          if (strcmp(name, "f64") == 0) {
+            double x;
+            memcpy(&x, &u, 8);
+            out[i] = arraysem_f64_bits(x);
+          } else if (strcmp(name, "f32") == 0) {
+            uint32_t w = (uint32_t)u;
+            float x;
+            memcpy(&x, &w, 4);
+            out[i] = arraysem_f64_bits((double)x);
+          } else {
+            out[i] = arraysem_f64_bits(arraysem_f16_to_f64((uint16_t)u));
+          }
+      }
+    }
+    done += k;
+  }
+}
+// Opens a data file for reading.
+static void arraysem_close(arraysem_reader *r) {
+  fclose(r->f);
+  free(r->buf);
+}
+static void arraysem_open(arraysem_reader *r, const char *file) {
+  r->file = file, r->line = 1, r->col = 1, r->vline = 1, r->vcol = 1, r->left = -1;
+  r->buf = (unsigned char *)malloc(arraysem_reader_size), r->pos = 0, r->len = 0;
+  r->f = fopen(file, "rb");
+  if (r->f == nullptr) {
+    fflush(stdout);
+    fprintf(stderr, "arraysem: input: %s: cannot read the data file: %s\n", file, strerror(errno));
+    _Exit(2);
+  }
+  if (fseek(r->f, 0, SEEK_END) == 0) {
+    long size = ftell(r->f);
+    if (size >= 0) r->left = size;
+  }
+  if (fseek(r->f, 0, SEEK_SET) != 0) r->left = -1;
+}
+// Reads the next value of a data file into v; false at the end.
+static bool arraysem_read_value(arraysem_reader *r, arraysem_value *v) {
+  int c = arraysem_data_skip(r);
+  if (c == EOF) return false;
+  r->vline = r->line, r->vcol = r->col;
+  free(v->data);
+  v->data = nullptr, v->len = 0, v->rank = -1, v->elem = -1, v->prim = -1;
+  for (int i = 0; i < 16; i++) v->shape[i] = -1;
+  if (c == 'b') {
+    arraysem_binary_value(r, v);
+    return true;
+  }
+  char *text = arraysem_text_value(r);
+  const char *s = text;
+  int64_t cap = 0;
+  if (!arraysem_parse(&s, v, 0, &cap, true)) arraysem_data_error(r, "%s", arraysem_why);
+  arraysem_skip(&s);
+  if (*s != 0) arraysem_data_error(r, "text after the value: %s", s);
+  free(text);
+  return true;
+}
+
 static void arraysem_set(const char *arg) {
   const char *eq = strchr(arg, '=');
   if (eq == nullptr) arraysem_bad_input("%s: want NAME=VALUE%s", arg, "");
   arraysem_value *v = arraysem_find(arg, (size_t)(eq - arg));
   if (v == nullptr) arraysem_bad_input("%s: the program declares no input of that name%s", arg, "");
-  free(v->data);
-  v->data = nullptr, v->len = 0, v->rank = -1, v->given = true, v->elem = -1;
-  for (int i = 0; i < 16; i++) v->shape[i] = -1;
+  arraysem_clear(v);
+  if (eq[1] == '@') {
+    arraysem_reader r;
+    arraysem_open(&r, eq + 2);
+    if (!arraysem_read_value(&r, v)) arraysem_data_error(&r, "the file holds no value");
+    if (arraysem_data_skip(&r) != EOF) {
+      r.vline = r.line, r.vcol = r.col;
+      arraysem_data_error(&r, "a second value, where the file is to hold one (--data FILE reads a value for each input)");
+    }
+    arraysem_close(&r);
+    v->given = true;
+    return;
+  }
   int64_t cap = 0;
   const char *s = eq + 1;
-  if (!arraysem_parse(&s, v, 0, &cap)) arraysem_bad_input("%s: not a number or a regular array literal (ints and floats unmixed)%s", arg, "");
+  if (!arraysem_parse(&s, v, 0, &cap, false)) arraysem_bad_input("%s: not a number or a regular array literal (ints and floats unmixed)%s", arg, "");
   arraysem_skip(&s);
   if (*s != 0) arraysem_bad_input("%s: text after the value%s", arg, "");
+}
+// --data FILE: the file's values go to the inputs in order, or to those
+// that are not sizes of array inputs (a Futhark data set gives only the
+// arrays).
+static void arraysem_set_data(const char *file) {
+  static arraysem_value read[64];
+  arraysem_reader r;
+  arraysem_open(&r, file);
+  int count = 0;
+  for (;;) {
+    if (count == 64) arraysem_data_error(&r, "more values than a program has inputs");
+    if (!arraysem_read_value(&r, &read[count])) break;
+    count++;
+  }
+  arraysem_close(&r);
+  bool size[64] = {false};
+  int free_inputs = 0;
+  for (int i = 0; i < arraysem_nvalues; i++)
+    for (int d = 0; d < arraysem_values[i].ndims; d++) {
+      arraysem_value *s = arraysem_find(arraysem_values[i].dims[d], strlen(arraysem_values[i].dims[d]));
+      if (s != nullptr) size[s - arraysem_values] = true;
+    }
+  for (int i = 0; i < arraysem_nvalues; i++) free_inputs += !size[i];
+  if (count != arraysem_nvalues && count != free_inputs) {
+    fflush(stdout);
+    fprintf(stderr, "arraysem: input: --data %s holds %d values, but the program takes %d inputs (or %d without the sizes read off arrays)\n", file, count, arraysem_nvalues, free_inputs);
+    _Exit(2);
+  }
+  for (int i = 0, k = 0; i < arraysem_nvalues; i++) {
+    if (count != arraysem_nvalues && size[i]) continue;
+    arraysem_value *v = &arraysem_values[i], *w = &read[k++];
+    arraysem_clear(v);
+    v->rank = w->rank, v->data = w->data, v->len = w->len, v->elem = w->elem, v->prim = w->prim;
+    memcpy(v->shape, w->shape, sizeof v->shape);
+    w->data = nullptr;
+  }
 }
 static void arraysem_set_size(arraysem_value *array, int i, int64_t k) {
   arraysem_value *d = arraysem_find(array->dims[i], strlen(array->dims[i]));
@@ -876,6 +1330,7 @@ static void arraysem_start(int argc, char **argv, const char *const *decls, cons
   for (int i = 0; decls[i] != nullptr; i++) {
     arraysem_value *v = &arraysem_values[arraysem_nvalues++];
     memset(v, 0, sizeof *v);
+    v->prim = -1;
     const char *s = decls[i];
     size_t n = strcspn(s, "[:");
     memcpy(v->name, s, n < 63 ? n : 63);
@@ -886,9 +1341,27 @@ static void arraysem_start(int argc, char **argv, const char *const *decls, cons
     }
     v->is_float = strcmp(s, ":float") == 0;
   }
-  for (int i = 0; defaults[i] != nullptr; i++) arraysem_set(defaults[i]);
+  const char *data = nullptr;
   for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--data") != 0) continue;
+    if (i + 1 == argc) arraysem_bad_input("--data wants a FILE%s%s", "", "");
+    if (data != nullptr) arraysem_bad_input("--data given twice%s%s", "", "");
+    data = argv[i + 1];
+  }
+  if (data != nullptr) {
+    arraysem_set_data(data);
+  } else {
+    for (int i = 0; defaults[i] != nullptr; i++) arraysem_set(defaults[i]);
+  }
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--data") == 0) {
+      i++;
+      continue;
+    }
     if (strcmp(argv[i], "--arg") == 0 && i + 1 < argc) i++;
+    const char *eq = strchr(argv[i], '=');
+    arraysem_value *v = eq ? arraysem_find(argv[i], (size_t)(eq - argv[i])) : nullptr;
+    if (data != nullptr && v != nullptr && v->given) arraysem_bad_input("%s: the input is given twice, by --data %s and by the argument", argv[i], data);
     arraysem_set(argv[i]);
   }
   arraysem_value *empties[64];

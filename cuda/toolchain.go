@@ -8,8 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
+
+	"github.com/arraysem/arraysem/semantics/datafile"
 )
 
 // The commands the project fixes (docs/cuda.md) for checking an emitted file without a GPU,
@@ -50,7 +53,25 @@ type Outcome struct {
 	Time           time.Duration
 }
 
-// Exec runs a built program with NAME=VALUE arguments.
+// Argv is the command line an emitted program takes for inputs held as
+// --arg values are (lang.RunOptions.Args: NAME → VALUE or @FILE, and
+// datafile.DataArg → the file of --data): --data FILE first, then the
+// NAME=VALUE arguments, sorted.
+func Argv(args map[string]string) []string {
+	var out []string
+	for k, v := range args {
+		if k != datafile.DataArg {
+			out = append(out, k+"="+v)
+		}
+	}
+	sort.Strings(out)
+	if file, ok := args[datafile.DataArg]; ok {
+		out = append([]string{datafile.DataArg, file}, out...)
+	}
+	return out
+}
+
+// Exec runs a built program with its arguments (Argv).
 func Exec(bin string, args []string, timeout time.Duration) Outcome {
 	return ExecEnv(bin, args, nil, timeout)
 }

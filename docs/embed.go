@@ -16,6 +16,10 @@ var files embed.FS
 // Bibliography is the page of the papers arraysem implements.
 const Bibliography = "papers.md"
 
+// DataFormat is the page of the format of data files (--data FILE,
+// --arg NAME=@FILE, arraysem dataset).
+const DataFormat = "data.md"
+
 // Page returns a page of the docs by its file name ("fun.md") and
 // whether there is one in this build.
 func Page(name string) (string, bool) {

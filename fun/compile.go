@@ -152,17 +152,23 @@ type machine struct {
 	// parallel forms whose bodies are running (a launch is at 0).
 	stats *semantics.Stats
 	depth int
+	// budget is the run's fuel, shared with its workers.
+	budget *semantics.Budget
 }
 
 func newMachine(o *EvalOptions) *machine {
-	return &machine{derive: o.Derive, counter: o.Counter, plain: !o.Derive && o.Counter == nil, jobs: semantics.Jobs(o.Jobs), stats: o.Stats}
+	return &machine{derive: o.Derive, counter: o.Counter, plain: !o.Derive && o.Counter == nil, jobs: semantics.Jobs(o.Jobs), stats: o.Stats,
+		budget: semantics.NewBudget(o.Fuel)}
 }
+
+// spend spends n iterations of the form e (rule) from the run's fuel.
+func (m *machine) spend(n int64, e Exp, rule string) error { return m.budget.Spend(n, e.Pos(), rule) }
 
 // worker is the machine of a goroutine of a parallel kernel or map
 // started by m: plain and sequential, inside the form, counting into a
 // fork of m's counters (nil when m counts none), which join collects.
 func (m *machine) worker() *machine {
-	w := &machine{plain: true, jobs: 1, depth: m.depth}
+	w := &machine{plain: true, jobs: 1, depth: m.depth, budget: m.budget}
 	if m.stats != nil {
 		w.stats = m.stats.Fork()
 	}
@@ -595,6 +601,9 @@ func (c *compiler) eKernel(sc *scope, s *Stm, e *KernelExp, out []int) (code, in
 	body := c.body(sc.bind(e.Var.Name, iv), e.Body)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		n, cell, err := kernelStart(slotVars{fr, sc}, s, e)
+		if err == nil {
+			err = m.spend(n, e, EKernel.Name)
+		}
 		if err != nil {
 			return nil, err
 		}

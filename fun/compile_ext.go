@@ -62,6 +62,9 @@ func (c *compiler) eLoop(sc *scope, s *Stm, e *LoopExp, out []int) (code, int) {
 		}
 		var prem []*semantics.Derivation
 		for i := int64(1); i <= n; i++ {
+			if err := m.spend(1, e, ELoop.Name); err != nil {
+				return nil, err
+			}
 			for j, p := range params {
 				fr[p] = vals[j]
 			}
@@ -107,6 +110,9 @@ func (c *compiler) eReduce(sc *scope, s *Stm, e *ReduceExp, out []int) (code, in
 	step := intStep(e.Params, e.Body) // compile_scalar.go
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		xs, n, z, from, err := foldStart(slotVars{fr, sc}, rule, e.Ne, e.Arr, true)
+		if err == nil {
+			err = m.spend(n-from+1, e, rule)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -157,6 +163,9 @@ func (c *compiler) eScan(sc *scope, s *Stm, e *ScanExp, out []int) (code, int) {
 	a, x, body := c.fold(sc, e.Params, e.Body)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		xs, n, z, from, err := foldStart(slotVars{fr, sc}, rule, e.Ne, e.Arr, false)
+		if err == nil {
+			err = m.spend(n-from+1, e, rule)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -213,6 +222,9 @@ func (c *compiler) eFilter(sc *scope, s *Stm, e *FilterExp, out []int) (code, in
 	body := c.body(bsc, e.Body)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		xs, err := filterStart(slotVars{fr, sc}, e)
+		if err == nil {
+			err = m.spend(xs.Shape[0], e, EFilter.Name)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -22,6 +22,9 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 	step := intStep(e.Params, e.Op) // compile_scalar.go
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		n, z, err := redomapStart(slotVars{fr, sc}, e)
+		if err == nil {
+			err = m.spend(n, e, rule)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -21,6 +21,10 @@ type EvalOptions struct {
 	// Stats, when not nil, receives the cost counters (eval_stats.go),
 	// which do not depend on Jobs.
 	Stats *semantics.Stats
+	// Fuel bounds the iterations the run takes (semantics.Budget: a
+	// kernel's or fold's spent when it starts, a loop's one by one): 0
+	// for semantics.DefaultBigFuel.
+	Fuel int
 }
 
 // Eval runs a program by the big-step semantics of Fig 4 in the environment

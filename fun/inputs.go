@@ -6,12 +6,17 @@ import (
 	"strings"
 
 	"github.com/arraysem/arraysem/semantics"
+	"github.com/arraysem/arraysem/semantics/datafile"
 )
 
 // BindInputs builds the environment of a program's inputs from --arg
 // values (name → literal). An int input that sizes an array input may be
 // left out: it is then read off the array's shape. Errors are of kind
 // InputError.
+//
+// A value may be in a file: NAME=@FILE reads it from FILE (a data file of
+// one value, package datafile), and the key datafile.DataArg names a data
+// file holding a whole input set (--data FILE), bound by DataInputs.
 func BindInputs(p *Program, args map[string]string) (*Env, error) {
 	declared := map[string]*Param{}
 	for _, in := range p.Inputs {
@@ -19,7 +24,7 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 	}
 	var unknown []string
 	for name := range args {
-		if declared[name] == nil {
+		if declared[name] == nil && name != datafile.DataArg {
 			unknown = append(unknown, name)
 		}
 	}
@@ -28,17 +33,49 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 		return nil, inputErr(p, nil, "--arg %s: the program declares no input of that name%s", strings.Join(unknown, ", "), declaredList(p))
 	}
 	vals := map[string]semantics.Array{}
+	// via says where each value came from, for messages: "--arg",
+	// "--arg xs=@xs.in", "--data d.in (value 2, d.in:1:9)".
+	via := map[string]string{}
 	for name, text := range args {
-		v, err := semantics.ParseValue(text)
-		if err != nil {
-			return nil, inputErr(p, declared[name], "--arg %s=%s: %v", name, text, err)
+		if name == datafile.DataArg {
+			continue
 		}
+		var v semantics.Array
+		if file, ok := strings.CutPrefix(text, "@"); ok {
+			dv, err := datafile.ReadOne(file)
+			if err != nil {
+				return nil, err
+			}
+			v, via[name] = dv.Array, "--arg "+name+"="+text
+		} else {
+			var err error
+			if v, err = semantics.ParseValue(text); err != nil {
+				return nil, inputErr(p, declared[name], "--arg %s=%s: %v", name, text, err)
+			}
+			via[name] = "--arg"
+		}
+		vals[name] = v
+	}
+	if file, ok := args[datafile.DataArg]; ok {
+		ins, vs, err := DataInputs(p, file)
+		if err != nil {
+			return nil, err
+		}
+		for i, in := range ins {
+			name := in.Name.Name
+			if _, twice := vals[name]; twice {
+				return nil, inputErr(p, in, "input %s is given twice: by %s and by --data %s (%s)", name, via[name], file, vs[i].Describe(i))
+			}
+			vals[name], via[name] = vs[i].Array, fmt.Sprintf("--data %s (%s)", file, vs[i].Describe(i))
+		}
+	}
+	for name, v := range vals {
 		in := declared[name]
 		if len(v.Data) == 0 && !v.IsScalar() {
 			v.Elem = in.Type.Elem // an empty literal has no element type of its own
 		}
 		if v.Elem != in.Type.Elem {
-			return nil, inputErr(p, in, "input %s has type %s, but --arg gives %s (no implicit conversions: write %s)", name, in.Type, describe(v), exampleOf(in.Type.Elem))
+			return nil, inputErr(p, in, "input %s has type %s, but %s gives %s (no implicit conversions: write %s)", name, in.Type, via[name], describe(v), exampleOf(in.Type.Elem))
 		}
 		vals[name] = v
 	}
@@ -50,7 +87,7 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 		v, ok := vals[in.Name.Name]
 		if !ok || in.Type.IsScalar() {
 			if ok && !v.IsScalar() {
-				return nil, inputErr(p, in, "input %s is %s, but --arg gives an array of shape %s", in.Name.Name, article(in.Type.Elem), semantics.ShapeString(v.Shape))
+				return nil, inputErr(p, in, "input %s is %s, but %s gives an array of shape %s", in.Name.Name, article(in.Type.Elem), via[in.Name.Name], semantics.ShapeString(v.Shape))
 			}
 			continue
 		}
@@ -59,7 +96,7 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 			continue
 		}
 		if v.Rank() != in.Type.Rank() {
-			return nil, inputErr(p, in, "input %s has type %s, but --arg gives %s", in.Name.Name, in.Type, describe(v))
+			return nil, inputErr(p, in, "input %s has type %s, but %s gives %s", in.Name.Name, in.Type, via[in.Name.Name], describe(v))
 		}
 		for i, d := range in.Type.Dims {
 			size := semantics.Scalar(v.Shape[i])
@@ -101,6 +138,52 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 		env = env.Bind(in.Name.Name, v)
 	}
 	return env, nil
+}
+
+// DataInputs reads the data file of a whole input set (--data FILE) and
+// says which input each of its values is: the file's values go to the
+// program's inputs in order, or, when it holds fewer, to the inputs that
+// are not sizes of array inputs, whose sizes are then read off the arrays
+// (a Futhark data set gives only the arrays). Any other count of values
+// is an error.
+func DataInputs(p *Program, file string) ([]*Param, []datafile.Value, error) {
+	vs, err := datafile.ReadFile(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	sizes := map[string]bool{}
+	for _, in := range p.Inputs {
+		for _, d := range in.Type.Dims {
+			sizes[d.Name] = true
+		}
+	}
+	var free []*Param
+	for _, in := range p.Inputs {
+		if !sizes[in.Name.Name] {
+			free = append(free, in)
+		}
+	}
+	switch len(vs) {
+	case len(p.Inputs):
+		return p.Inputs, vs, nil
+	case len(free):
+		return free, vs, nil
+	}
+	names := func(ps []*Param) string {
+		var out []string
+		for _, in := range ps {
+			out = append(out, in.Name.Name)
+		}
+		return strings.Join(out, ", ")
+	}
+	want := fmt.Sprintf("%s (%s)", semantics.Plural(len(p.Inputs), "input"), names(p.Inputs))
+	if len(free) < len(p.Inputs) {
+		want += fmt.Sprintf(", or %d without the sizes read off arrays (%s)", len(free), names(free))
+	}
+	if len(p.Inputs) == 0 {
+		want = "no inputs"
+	}
+	return nil, nil, inputErr(p, nil, "--data %s holds %s, but the program takes %s", file, semantics.Plural(len(vs), "value"), want)
 }
 
 func describe(v semantics.Array) string {

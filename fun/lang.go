@@ -49,7 +49,7 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		vs, d, err := Eval(p.p, env, &EvalOptions{Derive: o.Derive, Counter: o.Counter, Jobs: o.Jobs, Stats: o.Stats})
+		vs, d, err := Eval(p.p, env, &EvalOptions{Derive: o.Derive, Counter: o.Counter, Jobs: o.Jobs, Stats: o.Stats, Fuel: o.Fuel})
 		if err != nil {
 			return nil, err
 		}
@@ -105,3 +105,7 @@ func (language) PaperMode() string {
 // CountsCosts reports that both of FUN's semantics fill RunOptions.Stats
 // (lang.CostCounter; eval_stats.go).
 func (p *program) CountsCosts(string) bool { return true }
+
+// BigStepFuel marks the big-step as bounded by the fuel too: it counts
+// the iterations of kernels, loops and folds (semantics.Budget).
+func (p *program) BigStepFuel() {}

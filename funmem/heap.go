@@ -33,13 +33,17 @@ type HeapOptions struct {
 	// NoScalarFolds switches off the plain loop of a redomap whose bodies
 	// compute scalars only (heapcompile_redomap.go).
 	NoScalarFolds bool
+	// Budget is the run's fuel, the iterations of its kernels, loops and
+	// folds (semantics.Budget); nil for semantics.DefaultBigFuel.
+	// HeapOptionsOf makes one of the run's --fuel.
+	Budget *semantics.Budget
 }
 
 // HeapOptionsOf are the heap semantics' options taken from a run's: the
 // counter, the schedule, and the trace, whose kernels are named by their
 // position and their statement up to "do".
 func HeapOptionsOf(o *semantics.RunOptions) *HeapOptions {
-	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs}
+	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel)}
 	if o.Trace != nil {
 		opts.Trace = func(s *fun.Stm, tr *semantics.KernelTrace) { o.Trace(KernelName(s), tr) }
 	}
@@ -58,20 +62,15 @@ func KernelName(s *fun.Stm) string {
 // inputs that live in it, which are written there through their LMADs.
 // Array sizes may be read off the arrays, as in FUN.
 func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, error) {
-	all := map[string]string{}
-	for k, v := range args {
-		all[k] = v
+	if err := noBlockArgs(p, args); err != nil {
+		return nil, nil, err
 	}
-	for _, m := range MemInputs(p) {
-		if _, ok := all[m]; ok {
-			return nil, nil, semantics.Errorf(p.Inputs[0].Lparen, semantics.InputError, "", "--arg %s: memory blocks are not given but made to hold the arrays in them", m)
-		}
-		all[m] = "0"
-	}
-	// FUN binds the inputs of the un-memmed program; it reads nothing
-	// but their declarations, so the body is left as it is (un-memming
-	// it too was a tenth of a property campaign's allocations).
-	fenv, err := fun.BindInputs(&fun.Program{File: p.File, Inputs: unmemInputs(p)}, all)
+	// FUN binds the inputs of the un-memmed program but its blocks (so
+	// that a --data file's values go to the others, in order); it reads
+	// nothing but their declarations, so the body is left as it is
+	// (un-memming it too was a tenth of a property campaign's
+	// allocations).
+	fenv, err := fun.BindInputs(&fun.Program{File: p.File, Inputs: valueInputs(p)}, args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -81,7 +80,7 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 	}
 	var env *Env
 	for _, in := range p.Inputs {
-		if in.Type.IsScalar() {
+		if in.Type.IsScalar() && !IsMem(in.Type) {
 			v := vals[in.Name.Name]
 			env = env.Bind(in.Name.Name, NumValue(semantics.Num{Elem: v.Elem, Bits: v.Int()}))
 		}
@@ -138,13 +137,38 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 	return env, h, nil
 }
 
+// noBlockArgs refuses --arg values for memory blocks.
+func noBlockArgs(p *fun.Program, args map[string]string) error {
+	for _, m := range MemInputs(p) {
+		if _, ok := args[m]; ok {
+			return semantics.Errorf(p.Inputs[0].Lparen, semantics.InputError, "", "--arg %s: memory blocks are not given but made to hold the arrays in them", m)
+		}
+	}
+	return nil
+}
+
+// bindUnmemInputs binds the inputs of Unmem(p), for the value-based
+// semantics: those that are given values as given (a --data file's
+// values go to them, in order), the memory blocks 0.
+func bindUnmemInputs(p *fun.Program, args map[string]string) (*fun.Env, error) {
+	if err := noBlockArgs(p, args); err != nil {
+		return nil, err
+	}
+	env, err := fun.BindInputs(&fun.Program{File: p.File, Inputs: valueInputs(p)}, args)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range MemInputs(p) {
+		env = env.Bind(m, semantics.Scalar(0))
+	}
+	return env, nil
+}
+
 // EvalHeap runs a program by the heap-based big-step semantics of Fig 10
 // (E-MEM-PROG) and returns its result values and the final heap. The
 // program is compiled to closures over slots first (heapcompile.go).
 func EvalHeap(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
-	if opts == nil {
-		opts = &HeapOptions{}
-	}
+	opts = withBudget(opts)
 	if opts.Stats != nil { // the heap counts the words read and written
 		h.Count(opts.Stats)
 		defer h.Count(nil)
@@ -152,13 +176,25 @@ func EvalHeap(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([
 	return evalHeapCompiled(p, env, h, opts)
 }
 
+// withBudget is opts, or no options, with a budget of the default fuel
+// when it has none: every run is bounded.
+func withBudget(opts *HeapOptions) *HeapOptions {
+	if opts == nil {
+		opts = &HeapOptions{}
+	}
+	if opts.Budget == nil {
+		o := *opts
+		o.Budget = semantics.NewBudget(0)
+		opts = &o
+	}
+	return opts
+}
+
 // evalHeapTree is EvalHeap by walking the tree with an environment, as
 // the rules read: what the compiled semantics (heapcompile.go) must
 // agree with, and what runs the extension forms' bodies for it.
 func evalHeapTree(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
-	if opts == nil {
-		opts = &HeapOptions{}
-	}
+	opts = withBudget(opts)
 	ev := &heapEval{opts: opts, h: h, depth: new(int)}
 	if opts.Stats != nil {
 		h.Count(opts.Stats)
@@ -211,6 +247,10 @@ func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := ev.opts.Budget.Spend(k.m, e.Pos(), EMemKernel.Name); err != nil {
+			ev.h.Pop()
+			return nil, err
+		}
 		if st := ev.opts.Stats; st != nil {
 			launch(st, *ev.depth)
 			*ev.depth++
@@ -240,7 +280,12 @@ func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
 			defer func() { *ev.depth-- }()
 		}
 		for !x.done() {
-			env, b, err := x.enter(ev.h)
+			err := x.spend(ev.opts.Budget)
+			var env *Env
+			var b *fun.Body
+			if err == nil {
+				env, b, err = x.enter(ev.h)
+			}
 			var vs []Value
 			if err == nil {
 				vs, err = ev.body(env, b)

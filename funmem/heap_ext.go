@@ -55,6 +55,22 @@ type ext struct {
 	// its combine; elem is the map body's value between them.
 	mapping bool
 	elem    Value
+
+	spent bool // whether a fold's iterations are charged to the fuel
+}
+
+// spend charges the form's iterations to the run's fuel b before a step
+// (semantics.Budget): a loop's one by one, a fold's or filter's all at
+// its first step, as FUN's big-step does.
+func (x *ext) spend(b *semantics.Budget) error {
+	if _, loop := x.s.Exp.(*fun.LoopExp); loop {
+		return b.Spend(1, x.s.Exp.Pos(), x.rule)
+	}
+	if x.spent {
+		return nil
+	}
+	x.spent = true
+	return b.Spend(x.n, x.s.Exp.Pos(), x.rule)
 }
 
 // startExt begins an extension form with a body, or returns nil when s

@@ -328,7 +328,10 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 		// accumulator) until the next one's: two buffers, in turn.
 		var bufs [2][]Value
 		for !x.done() {
-			_, err := x.enterWith(m.h, bind)
+			err := x.spend(m.opts.Budget)
+			if err == nil {
+				_, err = x.enterWith(m.h, bind)
+			}
 			if err := runStep(m, x, body, fr, turnBuf(&bufs, x.i, len(body.results)), err); err != nil {
 				return err
 			}
@@ -445,6 +448,9 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 	par := scalarBody(e)          // heap_parallel.go
 	return func(m *heapMachine, fr []Value) error {
 		n, dest, err := kernelStart(slotVars{fr, sc}, s, e)
+		if err == nil {
+			err = m.opts.Budget.Spend(n, e.Pos(), EMemKernel.Name)
+		}
 		if err != nil {
 			return err
 		}

@@ -65,7 +65,10 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 		var opVals [2][]Value
 		for !x.done() {
 			mapping = x.mapping
-			_, err := x.enterWith(m.h, bind)
+			err := x.spend(m.opts.Budget)
+			if err == nil {
+				_, err = x.enterWith(m.h, bind)
+			}
 			body, vs := mapBody, mapVals
 			if !mapping {
 				body, vs = opBody, turnBuf(&opVals, x.i, len(opBody.results))
@@ -139,6 +142,11 @@ func (m *heapMachine) scalarRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, f
 	acc, ok := env.Lookup(e.Ne.Name)
 	if !ok {
 		return semantics.Stuckf(e.Ne.NamePos, rule, "variable %s is unbound", e.Ne.Name)
+	}
+	if n > 0 { // the fold's iterations, charged at its first step (ext.spend)
+		if err := m.opts.Budget.Spend(n, s.Exp.Pos(), rule); err != nil {
+			return err
+		}
 	}
 	scalarRedomapRuns.Add(1)
 	for i := int64(1); i <= n; i++ {

@@ -74,19 +74,12 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 // runValue is the value-based semantics: unmem (Fig 9), then FUN's
 // big-step, with the mem inputs read as 0.
 func (p *program) runValue(o lang.RunOptions) (*lang.Result, error) {
-	args := map[string]string{}
-	for k, v := range o.Args {
-		args[k] = v
-	}
-	for _, m := range MemInputs(p.p) {
-		args[m] = "0"
-	}
 	b := Unmem(p.p)
-	env, err := fun.BindInputs(b, args)
+	env, err := bindUnmemInputs(p.p, o.Args)
 	if err != nil {
 		return nil, err
 	}
-	vs, d, err := fun.Eval(b, env, &fun.EvalOptions{Derive: o.Derive, Counter: o.Counter, Stats: o.Stats})
+	vs, d, err := fun.Eval(b, env, &fun.EvalOptions{Derive: o.Derive, Counter: o.Counter, Stats: o.Stats, Fuel: o.Fuel})
 	if err != nil {
 		return nil, err
 	}
@@ -161,3 +154,7 @@ func (language) PaperMode() string {
 // (lang.CostCounter): the heap-based ones (heap_stats.go), and the
 // value-based one as FUN's big-step counts the unmem'd program.
 func (p *program) CountsCosts(string) bool { return true }
+
+// BigStepFuel marks the big-step as bounded by the fuel too: it counts
+// the iterations of kernels, loops and folds (semantics.Budget).
+func (p *program) BigStepFuel() {}

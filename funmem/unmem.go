@@ -20,6 +20,18 @@ func unmemInputs(p *fun.Program) []*fun.Param {
 	return out
 }
 
+// valueInputs are the un-memmed inputs but the memory blocks: the inputs
+// that are given values.
+func valueInputs(p *fun.Program) []*fun.Param {
+	var out []*fun.Param
+	for _, in := range p.Inputs {
+		if !IsMem(in.Type) {
+			out = append(out, unmemParam(in))
+		}
+	}
+	return out
+}
+
 func unmemParam(p *fun.Param) *fun.Param {
 	q := unmemParamValue(p)
 	return &q

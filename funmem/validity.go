@@ -23,15 +23,8 @@ type ValidityReport struct {
 // error of kind MismatchError naming the result and the first differing
 // element.
 func CheckValidity(p *fun.Program, args map[string]string) (*ValidityReport, error) {
-	vargs := map[string]string{}
-	for k, v := range args {
-		vargs[k] = v
-	}
-	for _, m := range MemInputs(p) {
-		vargs[m] = "0"
-	}
 	b := Unmem(p)
-	fenv, err := fun.BindInputs(b, vargs)
+	fenv, err := bindUnmemInputs(p, args)
 	if err != nil {
 		return nil, err
 	}

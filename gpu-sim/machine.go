@@ -11,6 +11,7 @@ import (
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/semantics"
+	"github.com/arraysem/arraysem/semantics/datafile"
 )
 
 // Options configure a run.
@@ -1078,22 +1079,36 @@ func (t *thread) stuck(site int, a, b int64) {
 }
 
 // start is arraysem_start: the inputs bound as the interpreter binds
-// them (imp.BindInputs), defaults first, the arguments overriding.
+// them (imp.BindInputs), defaults first, the arguments overriding; the
+// arguments are NAME=VALUE (or --arg NAME=VALUE), a VALUE of @FILE read
+// from a data file, and --data FILE, a whole input set, with which the
+// defaults are not used.
 func (m *machine) start(t *thread, c *cuda.Call, argv []string) {
 	args := map[string]string{}
 	var list []string
-	list = append(list, m.prog.File.Defaults...)
 	for i := 1; i < len(argv); i++ {
-		if argv[i] == "--arg" && i+1 < len(argv) {
+		switch {
+		case argv[i] == "--arg" && i+1 < len(argv):
 			continue
-		}
-		if argv[i] != "" {
+		case argv[i] == datafile.DataArg:
+			if i+1 == len(argv) {
+				t.fail(c.Pos, "input", "--data wants a FILE")
+			}
+			if _, twice := args[datafile.DataArg]; twice {
+				t.fail(c.Pos, "input", "--data given twice")
+			}
+			args[datafile.DataArg] = argv[i+1]
+			i++
+		case argv[i] != "":
 			list = append(list, argv[i])
 		}
 	}
+	if _, data := args[datafile.DataArg]; !data {
+		list = append(append([]string(nil), m.prog.File.Defaults...), list...)
+	}
 	for _, a := range list {
 		k, v, ok := strings.Cut(a, "=")
-		if !ok {
+		if !ok || k == datafile.DataArg {
 			t.fail(c.Pos, "input", "input %q: want NAME=VALUE", a)
 		}
 		args[k] = v

@@ -29,8 +29,12 @@ func (s simulated) Name() string       { return s.p.Name }
 func (s simulated) Text() string       { return s.p.Text }
 func (s simulated) Tables() *cuda.File { return s.p.File }
 func (s simulated) Program() *Program  { return s.p }
-func (s simulated) Run(args []string, stats *semantics.Stats) ([]string, error) {
-	out, st, err := Run(s.p, args, Options{MaxElems: semantics.MaxHeap, Stats: stats != nil})
+func (s simulated) Run(args []string, stats *semantics.Stats, fuel int) ([]string, error) {
+	f := int64(fuel)
+	if f <= 0 { // every run is bounded
+		f = semantics.DefaultBigFuel
+	}
+	out, st, err := Run(s.p, args, Options{MaxElems: semantics.MaxHeap, Stats: stats != nil, Fuel: f})
 	if stats != nil && st != nil {
 		*stats = st.Costs
 	}

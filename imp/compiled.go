@@ -1167,6 +1167,9 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	if n < 0 {
 		return semantics.Stuckf(s.At, rule, "kernel bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
 	}
+	if err := m.opts.Budget.Spend(n, s.At, rule); err != nil {
+		return err
+	}
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	// Cost counters: a launch at the top; each iteration's blocks die
 	// with it (reset, to the live words at the start).
@@ -1257,6 +1260,9 @@ func (m *machine) loop(c *cstmt, s *For) error {
 	}
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	for i := int64(1); i <= n; i++ {
+		if err := m.opts.Budget.Spend(1, s.At, rule); err != nil {
+			return err
+		}
 		m.save(c.save, c.buf)
 		k := i
 		if mutant.On("imp-for-off-by-one") { // mutant: the index runs 0 … n-1 (as forIteration)
@@ -1302,6 +1308,9 @@ func (m *machine) fold(c *cstmt) error {
 	}
 	if n < 0 {
 		return semantics.Stuckf(s.Pos(), r.rule, "%s bound %s = %d is negative", keywordOf(s), fun.PrintSExp(f.Bound), n)
+	}
+	if err := m.opts.Budget.Spend(n, s.Pos(), r.rule); err != nil {
+		return err
 	}
 	r.n, r.acc = n, ne
 	// Cost counters: a launch at the top, the start's operators; each

@@ -62,12 +62,16 @@ type Options struct {
 	// iterations on (parallel.go): 0 for the default (semantics.Jobs),
 	// 1 for in order. Results and errors do not depend on it.
 	Jobs int
+	// Budget is the run's fuel, the iterations of its kernels, fors and
+	// folds (semantics.Budget); nil for semantics.DefaultBigFuel.
+	// OptionsOf makes one of the run's --fuel.
+	Budget *semantics.Budget
 }
 
 // OptionsOf are IMP's options taken from a run's: the counter, the
 // schedule, and the trace, whose kernels are named by position and bound.
 func OptionsOf(o *semantics.RunOptions) *Options {
-	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs}
+	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel)}
 	if o.Trace != nil {
 		opts.Trace = func(s Stmt, tr *semantics.KernelTrace) { o.Trace(TraceName(s), tr) }
 	}
@@ -123,12 +127,13 @@ func BindInputs(p *Program, args map[string]string) (Env, *semantics.Heap, error
 		if in.Dims == nil {
 			continue
 		}
+		// The array's buffer becomes the block: fun.BindInputs made it
+		// for this binding alone, so no copy is needed.
 		v, _ := fenv.Lookup(in.Name.Name)
-		l, err := h.Alloc(int64(len(v.Data)))
+		l, err := h.Adopt(v.Data)
 		if err != nil {
 			return nil, nil, semantics.Errorf(in.Pos, semantics.InputError, "", "%v", err)
 		}
-		copy(h.Block(l), v.Data)
 		env[in.Block.Name] = Value{Mem: true, Defined: true, L: l}
 	}
 	return env, h, nil
@@ -141,6 +146,11 @@ func BindInputs(p *Program, args map[string]string) (Env, *semantics.Heap, error
 func Eval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Array, error) {
 	if opts == nil {
 		opts = &Options{}
+	}
+	if opts.Budget == nil { // every run is bounded
+		o := *opts
+		o.Budget = semantics.NewBudget(0)
+		opts = &o
 	}
 	m, body := compile(p, env, h, opts)
 	err := m.run(body)

@@ -119,3 +119,7 @@ func (language) Rules() semantics.RuleTable { return Rules }
 // CountsCosts reports that both of IMP's semantics fill RunOptions.Stats
 // (lang.CostCounter; stats.go).
 func (p *program) CountsCosts(string) bool { return true }
+
+// BigStepFuel marks the big-step as bounded by the fuel too: it counts
+// the iterations of kernels, loops and folds (semantics.Budget).
+func (p *program) BigStepFuel() {}

@@ -119,8 +119,11 @@ type Program interface {
 // RunOptions configure a run: which semantics, the inputs, and the
 // options every language's runners share.
 type RunOptions struct {
-	Semantics string            // "" for the default
-	Args      map[string]string // --arg values
+	Semantics string // "" for the default
+	// Args are the --arg values, NAME → VALUE, where VALUE may be @FILE
+	// (the value read from a data file), and under datafile.DataArg the
+	// file of --data, a whole input set (docs/data.md).
+	Args map[string]string
 	semantics.RunOptions
 }
 
@@ -278,8 +281,12 @@ type Caveat interface {
 }
 
 // BigStepFueled is implemented by programs whose big-step the fuel
-// (RunOptions.Fuel) bounds as well as their small-step: the dynamic
-// Remora dialect's, which counts its applications.
+// (RunOptions.Fuel) bounds as well as their small-step: FUN's, FUNMEM's
+// and IMP's, which count the iterations of their kernels, loops and
+// folds (semantics.Budget), and the dynamic Remora dialect's, which
+// counts its applications. Typed Remora's big-step always ends (the
+// typed core has no recursion, and its arrays are bounded by
+// --max-memory).
 type BigStepFueled interface {
 	BigStepFuel()
 }

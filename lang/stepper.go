@@ -180,6 +180,9 @@ func (s *Stepper) Step() (rule string, done bool, err error) {
 	if s.steps == s.fuel {
 		return "", false, semantics.OutOfFuel(s.pos, s.steps)
 	}
+	if semantics.Interrupted() {
+		return "", false, semantics.InterruptedAfter(s.pos, s.steps, "")
+	}
 	rule, err = s.step()
 	if err != nil {
 		return "", false, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
+	"github.com/arraysem/arraysem/semantics/datafile"
 )
 
 // Language is Remora's explicitly typed dialect as a lang.Language:
@@ -115,8 +116,12 @@ func ValueLines(vs []*Value) []string {
 	return out
 }
 
-// NoArgs refuses --arg inputs: Remora programs define what they use.
+// NoArgs refuses --arg and --data inputs: Remora programs define what
+// they use.
 func NoArgs(file string, args map[string]string) error {
+	if _, ok := args[datafile.DataArg]; ok {
+		return semantics.Errorf(semantics.Pos{File: file}, semantics.InputError, "", "Remora programs take no --data inputs (define them in the program)")
+	}
 	if len(args) > 0 {
 		return semantics.Errorf(semantics.Pos{File: file}, semantics.InputError, "", "Remora programs take no --arg inputs (define them in the program)")
 	}

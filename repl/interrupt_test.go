@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // syncBuffer is a bytes.Buffer that the session and the test share.
@@ -95,6 +97,9 @@ func TestInterruptEveryCommand(t *testing.T) {
 			}
 			if got := out.String()[before:]; !strings.Contains(got, "interrupted") {
 				t.Errorf("%s: the session does not say it was interrupted:\n%s", name, got)
+			}
+			if semantics.Interrupted() {
+				t.Errorf("%s: the process is left interrupted: the next run would stop at once", name)
 			}
 		})
 	}

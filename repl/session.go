@@ -25,7 +25,7 @@ import (
 type Options struct {
 	Args     map[string]string // program inputs (--arg)
 	Terminal bool              // marks with ANSI underline rather than ⟦ ⟧
-	Fuel     int               // small-step fuel (0: the default)
+	Fuel     int               // the runs' fuel: small-steps' steps, big-steps' iterations (0: the default)
 	Registry *lang.Registry    // the languages and passes (nil: check.NewRegistry's)
 }
 
@@ -229,7 +229,7 @@ func (s *Session) evaluate() {
 	var r *lang.Result
 	err := s.interruptible(func() (err error) {
 		o := lang.RunOptions{Args: s.args()}
-		o.Stats = &semantics.Stats{}
+		o.Stats, o.Fuel = &semantics.Stats{}, s.fuel
 		r, err = s.loaded.Run(o)
 		return err
 	})
@@ -261,8 +261,10 @@ func (s *Session) missing() []string {
 }
 
 // interruptible runs f, which must not change the session, and returns its
-// error; Ctrl-C (Interrupt) abandons it: it runs on in the background and
-// what it finds is dropped.
+// error; Ctrl-C (Interrupt) stops it at its next iteration or step
+// (semantics.Interrupt), or, past a second (a run that counts neither),
+// abandons it: it runs on in the background and what it finds is
+// dropped.
 func (s *Session) interruptible(f func() error) error {
 	done := make(chan error, 1)
 	go func() {
@@ -281,6 +283,16 @@ func (s *Session) interruptible(f func() error) error {
 			return err
 		case <-tick.C:
 			if s.interrupt.Load() {
+				// The run stops at its next iteration or step
+				// (semantics.Interrupt); one that counts none (typed
+				// Remora's big-step, gpu-sim) is left to end in the
+				// background after a second.
+				semantics.Interrupt()
+				select {
+				case <-done:
+				case <-time.After(time.Second):
+				}
+				semantics.ResetInterrupt()
 				return errInterrupted
 			}
 		}
@@ -401,7 +413,7 @@ func init() {
 		":check":   {"", "types, and for FUNMEM validity and race freedom", true, (*Session).cmdCheck},
 		":side":    {"", "the side-by-side table of every semantics and level", true, (*Session).cmdSide},
 		":compile": {"LEVEL [--expand] [--switch]", "translate the program to LEVEL (:help lists the levels); --switch steps the translation from now on", true, (*Session).cmdCompile},
-		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE …", "settings (fuel 0: the default; NAME= unsets an input)", false, (*Session).cmdSet},
+		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE …", "settings (fuel 0: the default; NAME= unsets an input; NAME=@FILE reads its value from a data file)", false, (*Session).cmdSet},
 		":show":    {"", "the current configuration again", true, (*Session).cmdShow},
 		":dump":    {"", "a debug dump of the current configuration's Go value", true, (*Session).cmdDump},
 		":help":    {"", "this list", false, (*Session).cmdHelp},
@@ -751,6 +763,7 @@ func (s *Session) reload(opts check.Options) (lang.Program, error) {
 func (s *Session) cmdDerive(args []string) error {
 	if len(args) == 1 && args[0] == "eval" {
 		o := lang.RunOptions{Args: s.args()} // the default semantics: FUN's big-step
+		o.Fuel = s.fuel
 		o.Derive = true
 		if _, ok := s.loaded.(lang.EvalDeriver); !ok {
 			return fmt.Errorf("evaluation derivations are built by FUN's big-step; this is %s", s.loaded.Language().Name())
@@ -812,7 +825,7 @@ func (s *Session) cmdSide([]string) error {
 	var rows []check.Row
 	var verdict error
 	if err := s.interruptible(func() error {
-		rows, verdict = check.SideBySide(s.reg, s.loaded, s.args())
+		rows, verdict = check.SideBySideWith(s.reg, s.loaded, s.args(), check.SideOptions{Fuel: s.fuel})
 		return nil
 	}); err != nil {
 		return err

@@ -63,16 +63,20 @@ func (d *Driver[C]) Run(c C) (C, int, error) {
 	if d.History != nil && len(d.History.Steps) == 0 {
 		d.History.Steps = append(d.History.Steps, Step[C]{Config: c})
 	}
-	steps := 0
+	steps, last := 0, ""
 	for !d.Machine.Final(c) {
 		if steps == fuel {
 			return c, steps, OutOfFuel(d.Pos, steps)
+		}
+		if interrupted.Load() {
+			return c, steps, InterruptedAfter(d.Pos, steps, last)
 		}
 		next, rule, err := d.Machine.Step(c)
 		if err != nil {
 			return c, steps, err
 		}
 		steps++
+		last = rule
 		c = next
 		d.Counter.Hit(rule)
 		if d.History != nil {
@@ -83,6 +87,17 @@ func (d *Driver[C]) Run(c C) (C, int, error) {
 		}
 	}
 	return c, steps, nil
+}
+
+// InterruptedAfter is the error of a small-step run the user
+// interrupted (Interrupt) after steps steps, the last by rule last ("":
+// not said).
+func InterruptedAfter(pos Pos, steps int, last string) *Error {
+	msg := "interrupted after " + Plural(steps, "step")
+	if last != "" {
+		msg += " (the last by " + last + ")"
+	}
+	return &Error{Pos: pos, Kind: InterruptError, Msg: msg}
 }
 
 // OutOfFuel is the error of a run that has taken all the steps its fuel

@@ -49,7 +49,7 @@ func TestErrorFormatAndExitStatus(t *testing.T) {
 	if e.Error() != "prog.fun:2:10: T-SLICE: size variable q is not in scope" {
 		t.Errorf("Error() = %q", e.Error())
 	}
-	for k, want := range map[Kind]int{SyntaxError: 2, TypeError: 2, InputError: 2, StuckError: 1, FuelError: 1, RaceError: 1, MismatchError: 1} {
+	for k, want := range map[Kind]int{SyntaxError: 2, TypeError: 2, InputError: 2, StuckError: 1, FuelError: 1, RaceError: 1, MismatchError: 1, InterruptError: 130} {
 		if k.ExitStatus() != want {
 			t.Errorf("%v.ExitStatus() = %d, want %d", k, k.ExitStatus(), want)
 		}

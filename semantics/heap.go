@@ -59,19 +59,46 @@ func (h *Heap) Alloc(n int64) (Label, error) {
 	if n < 0 {
 		return 0, fmt.Errorf("allocation of negative size %d", n)
 	}
+	if err := h.reserve(n); err != nil {
+		return 0, err
+	}
+	return h.add(make([]int64, n)), nil
+}
+
+// Adopt adds a block holding data, which the heap then owns (nothing
+// else may write it): a program's input array, bound without a copy.
+// The limits are Alloc's.
+func (h *Heap) Adopt(data []int64) (Label, error) {
+	if err := h.reserve(int64(len(data))); err != nil {
+		return 0, err
+	}
+	if data == nil {
+		data = []int64{} // a block, if an empty one: nil is no block
+	}
+	return h.add(data), nil
+}
+
+// reserve counts n more integers against the heap's limit, MaxHeap.
+func (h *Heap) reserve(n int64) error {
 	if n > MaxHeap-h.total {
 		if h.total == 0 {
-			return 0, tooBig("allocation", n)
+			return tooBig("allocation", n)
 		}
-		return 0, tooBig(fmt.Sprintf("allocation (after the %d the heap holds)", h.total), n)
+		return tooBig(fmt.Sprintf("allocation (after the %d the heap holds)", h.total), n)
 	}
-	h.total += n
 	if n > largest.elems.Load() {
 		noteAlloc(func() string { return fmt.Sprintf("heap block ℓ%d of %d integers", len(h.blocks)+1, n) }, n)
 	}
-	h.blocks = append(h.blocks, make([]int64, n))
+	return nil
+}
+
+// add appends a block whose integers reserve has counted.
+func (h *Heap) add(data []int64) Label {
+	n := int64(len(data))
+	h.total += n
+	h.blocks = append(h.blocks, data)
 	h.log(func() { h.blocks, h.total = h.blocks[:len(h.blocks)-1], h.total-n })
-	return Label(len(h.blocks)), nil
+	return Label(len(h.blocks))
 }
 
 // Block is the contents of block l (shared, not copied).

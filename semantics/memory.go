@@ -106,5 +106,16 @@ func LargestAllocation() string {
 
 // tooBig is the error of an allocation of n elements past the limit.
 func tooBig(what string, n int64) error {
-	return fmt.Errorf("%s of %d elements (%s) exceeds --max-memory %s (raise it with --max-memory)", what, n, Bytes(8*n), Bytes(maxMemory))
+	return fmt.Errorf("%s of %d elements (%s) %s %s (raise it with --max-memory)", what, n, Bytes(8*n), maxMemoryNote, Bytes(maxMemory))
+}
+
+// maxMemoryNote is what the message of every allocation past the limit
+// says (tooBig), whichever rule's error carries it.
+const maxMemoryNote = "exceeds --max-memory"
+
+// PastMaxMemory reports whether err is an allocation the run could not
+// afford (tooBig's message, wherever a rule wrapped it): side-by-side
+// marks such a row "not run" rather than compare it.
+func PastMaxMemory(err error) bool {
+	return err != nil && strings.Contains(err.Error(), maxMemoryNote)
 }

@@ -39,7 +39,7 @@ const (
 	TypeError                 // the program is rejected by a type rule
 	InputError                // a program input (--arg) is missing or malformed
 	StuckError                // evaluation reached a state no rule applies to
-	FuelError                 // the small-step driver ran out of fuel
+	FuelError                 // a run ran out of fuel (or past the dialect's depth)
 	RaceError                 // kernel iterations touch the same location
 	MismatchError             // two semantics or levels disagree
 	// OverflowError is the stuck state of a checked operator whose exact
@@ -47,9 +47,13 @@ const (
 	// value it cannot hold, which the comparisons of levels tell apart
 	// from a disagreement.
 	OverflowError
+	// InterruptError is a run stopped by the user (Ctrl-C: Interrupt)
+	// at its next iteration or step: exit status 130, as a shell gives a
+	// process that SIGINT ends.
+	InterruptError
 )
 
-var kindNames = [...]string{"syntax error", "type error", "input error", "stuck", "out of fuel", "race", "mismatch", "integer overflow"}
+var kindNames = [...]string{"syntax error", "type error", "input error", "stuck", "out of fuel", "race", "mismatch", "integer overflow", "interrupted"}
 
 // String names the kind.
 func (k Kind) String() string {
@@ -70,6 +74,8 @@ func (k Kind) ExitStatus() int {
 	switch k {
 	case SyntaxError, TypeError, InputError:
 		return 2
+	case InterruptError:
+		return 130
 	}
 	return 1
 }

@@ -62,7 +62,7 @@ func Check(ps []*Program, backend, dir string, exactFloats bool) (rows []Row, ba
 			start := time.Now()
 			switch {
 			case backend == Sim:
-				out, _, err := gpusim.Run(prog, args, gpusim.Options{})
+				out, _, err := gpusim.Run(prog, args, gpusim.Options{Fuel: semantics.DefaultBigFuel}) // every run is bounded
 				row.Verdict, row.Detail = SimVerdict(want, out, err, p.Reassociates && !exactFloats)
 			case want.Race:
 				row.Verdict, row.Detail = "skip", "a race: only gpu-sim checks races"

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/arraysem/arraysem/check"
@@ -205,15 +204,9 @@ func Interpret(p *imp.Program, args map[string]string) Expect {
 	return Expect{Lines: r.Lines}
 }
 
-// Args are an input's NAME=VALUE arguments, sorted.
-func Args(m map[string]string) []string {
-	var out []string
-	for k, v := range m {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
-}
+// Args are an input's arguments as the emitted program takes them
+// (cuda.Argv: NAME=VALUE, sorted, after --data FILE).
+func Args(m map[string]string) []string { return cuda.Argv(m) }
 
 // Reassociated is the verdict of a run whose float results agree with
 // the interpreter's within semantics.FloatReassociationBound only.

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/arraysem/arraysem/lang"
 	proofstests "github.com/arraysem/arraysem/proofs-tests"
 	"github.com/arraysem/arraysem/semantics"
+	"github.com/arraysem/arraysem/semantics/datafile"
 )
 
 // Row is one workload of the issue "Performance": the program, the sizes
@@ -38,6 +40,7 @@ type Row struct {
 	targetRatio         float64 // measured/floor at most this
 	targetSpeedup       float64 // floor/measured at least this
 	targetPeak          uint64  // bytes at targetN
+	targetAlloc         float64 // bytes allocated per unit of work (unitName) at most this
 	maxGrowth           float64
 	setup               func(o *Options, n int) (*work, error)
 }
@@ -217,6 +220,12 @@ var Rows = []*Row{
 		sizes: []int{100, 200}, quick: []int{10},
 		budget: 8 * time.Second, quickBudget: time.Second,
 		setup: campaign("passes-valid")},
+	{Name: "data-read", Workload: "reading a binary data set of n i64 (run --data FILE)", Unit: "ns/iteration", unitName: "elem",
+		Target: "≤ 0.3 s, ≤ 9 B allocated per element at 10^7", targetTime: 0.3, targetN: 10_000_000, targetAlloc: 9,
+		floorName: "os.ReadFile", growth: true,
+		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{10_000, 100_000},
+		budget: 8 * time.Second, quickBudget: time.Second,
+		setup: dataRead},
 }
 
 // RowNamed finds a row by its --row name.
@@ -636,6 +645,49 @@ func hostRun(format string) func(*Options, int) (*work, error) {
 			done: func() { os.RemoveAll(dir) },
 		}, nil
 	}
+}
+
+// dataRead reads a data file of one [n]i64 array in Futhark's binary
+// format, made by datafile.Generate as arraysem dataset makes it, as
+// --data reads it (datafile.ReadFile); the floor reads the file's bytes
+// alone. The file, made once per size in the temporary directory, is
+// removed when the size is measured.
+func dataRead(_ *Options, n int) (*work, error) {
+	file := filepath.Join(os.TempDir(), fmt.Sprintf("arraysem-bench-data-%d.in", n))
+	want := int64(7 + 8 + 8*n)
+	if st, err := os.Stat(file); err != nil || st.Size() != want {
+		f, err := os.Create(file)
+		if err != nil {
+			return nil, err
+		}
+		err = datafile.Generate(f, []datafile.Type{{Shape: []int64{int64(n)}, Prim: datafile.DefaultPrim(semantics.IntElem)}}, 1, nil, true)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(file)
+			return nil, err
+		}
+	}
+	return &work{
+		run: func() (int, error) {
+			vs, err := datafile.ReadFile(file)
+			if err != nil {
+				return 0, err
+			}
+			if len(vs) != 1 || len(vs[0].Data) != n {
+				return 0, fmt.Errorf("%s: read %d values, want one of %d elements", file, len(vs), n)
+			}
+			sink += vs[0].Data[n-1]
+			return n, nil
+		},
+		floor: func() error {
+			b, err := os.ReadFile(file)
+			sink += int64(len(b))
+			return err
+		},
+		done: func() { os.Remove(file) },
+	}, nil
 }
 
 // campaign is a property of arraysem prove over n generated programs.

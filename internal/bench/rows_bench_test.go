@@ -59,6 +59,7 @@ func BenchmarkRowGpuSimReduce1e8(b *testing.B)   { benchRow(b, "gpu-sim-reduce-1
 func BenchmarkRowHostScan(b *testing.B)          { benchRow(b, "host-scan") }
 func BenchmarkRowProveFunFunmemImp(b *testing.B) { benchRow(b, "prove-fun-funmem-imp") }
 func BenchmarkRowProvePassesValid(b *testing.B)  { benchRow(b, "prove-passes-valid") }
+func BenchmarkRowDataRead(b *testing.B)          { benchRow(b, "data-read") }
 
 // TestEveryRowHasABenchmark keeps the list above in step with Rows: each
 // row's name is benchRow'd in this file.

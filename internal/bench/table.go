@@ -293,6 +293,11 @@ func (r *Row) judge(o *Options, res *Result) {
 	if r.targetPeak > 0 || last.Peak > 64<<20 {
 		res.Measured += ", peak " + semantics.Bytes(int64(last.Peak))
 	}
+	if r.targetAlloc > 0 {
+		per := float64(last.Alloc) / r.workOf(last.N)
+		res.Measured += fmt.Sprintf(", %.1f B/%s allocated", per, r.unitName)
+		met = met && per <= r.targetAlloc
+	}
 	if last.FloorWall > 0 || last.FloorCPU > 0 {
 		res.Floor = r.floorName + " " + secs(ft)
 		ratio := t / ft

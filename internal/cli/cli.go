@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -24,12 +25,16 @@ import (
 	proofstests "github.com/arraysem/arraysem/proofs-tests"
 	"github.com/arraysem/arraysem/repl"
 	"github.com/arraysem/arraysem/semantics"
+	"github.com/arraysem/arraysem/semantics/datafile"
 )
 
 // Command runs the arraysem command as the process does, with its
 // memory watchdog (--max-memory), and returns the exit status.
 func Command(args []string) int {
 	go watchMemory(os.Stderr)
+	if len(args) == 0 || args[0] != "repl" { // the prompt takes Ctrl-C itself
+		go watchInterrupt(os.Stderr)
+	}
 	return Main(args, os.Stdout, os.Stderr)
 }
 
@@ -198,6 +203,51 @@ func (a argList) Set(s string) error {
 	return nil
 }
 
+// inputFlags are the flags that give a program its inputs: --arg
+// NAME=VALUE, repeatable, whose VALUE may be @FILE (the value read from a
+// data file), and --data FILE (a whole input set from a data file).
+type inputFlags struct {
+	args argList
+	data dataFlag
+}
+
+// addInputFlags defines --arg and --data on fs.
+func addInputFlags(fs *flag.FlagSet) *inputFlags {
+	f := &inputFlags{args: argList{}}
+	fs.Var(f.args, "arg", "program input NAME=VALUE, or NAME=@FILE to read the value from a data file (repeatable)")
+	fs.Var(&f.data, "data", "read the program's inputs from the data `FILE`: a value for each input in order, or for each that is not a size of an array (this project's literals, or Futhark's text or binary data format; docs/data.md)")
+	return f
+}
+
+// values are the inputs as lang.RunOptions.Args holds them: the --arg
+// values, and the --data file under datafile.DataArg.
+func (f *inputFlags) values() map[string]string {
+	if f.data == "" {
+		return f.args
+	}
+	out := maps.Clone(f.args)
+	out[datafile.DataArg] = string(f.data)
+	return out
+}
+
+// dataFlag is --data FILE, given at most once.
+type dataFlag string
+
+// String is the file (flag.Value).
+func (d *dataFlag) String() string { return string(*d) }
+
+// Set records the file.
+func (d *dataFlag) Set(s string) error {
+	switch {
+	case s == "":
+		return fmt.Errorf("want a FILE")
+	case *d != "":
+		return fmt.Errorf("given twice")
+	}
+	*d = dataFlag(s)
+	return nil
+}
+
 // parse parses flags that may come before or after the positional
 // arguments (`arraysem run FILE --arg n=3`), and wants exactly npos of them.
 func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, error) {
@@ -307,10 +357,9 @@ func (lf langFlags) load(file string, opts check.Options) (lang.Program, error) 
 func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	memoryFlag(fs)
-	vals := argList{}
-	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	in := addInputFlags(fs)
 	sem := fs.String("semantics", "", "the semantics: big or small (FUNMEM: heap, small or value); default the first")
-	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8); remora/dynamic's big-step counts its applications against it too (0: no bound)")
+	fuel := fs.Int("fuel", 0, "the run's fuel: a small-step takes at most N steps (0: 10^8); the big-steps of FUN, FUNMEM and IMP at most N iterations of kernels, loops and folds, remora/dynamic's at most N applications (0: 10^10)")
 	lf := addLangFlags(reg, fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
 	trace := fs.Bool("trace", false, "print each kernel's read/write sets per iteration (FUNMEM and IMP)")
@@ -324,11 +373,15 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := lang.RunOptions{Semantics: *sem, Args: vals}
+	o := lang.RunOptions{Semantics: *sem, Args: in.values()}
 	o.Fuel, o.Derive, o.Jobs = *fuel, *derive, *jobs
 	_, bigFuel := l.(lang.BigStepFueled) // a big-step that counts its fuel too
 	if s, err := lang.PickSemantics(l, *sem); err == nil && s != l.Language().Stepping() && flagSet(fs, "fuel") && !bigFuel {
-		notice("run --fuel: fuel bounds the small-step semantics; this run is " + s + " (--semantics small)")
+		why := "" // typed Remora's: the one big-step that counts none
+		if l.Language().Stepping() != "" {
+			why = " (it always ends: " + l.Language().Title() + " has no recursion, and --max-memory bounds its arrays); fuel bounds the small-step (--semantics small)"
+		}
+		notice("run --fuel: " + l.Language().Title() + "'s " + s + " semantics counts no fuel" + why)
 	}
 	if *trace {
 		if _, heap := l.(lang.RaceChecker); !heap {
@@ -386,8 +439,7 @@ func printStats(w io.Writer, p lang.Program, sem string, st *semantics.Stats, pr
 func cmdStep(reg *lang.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("step", flag.ContinueOnError)
 	memoryFlag(fs)
-	vals := argList{}
-	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	in := addInputFlags(fs)
 	n := fs.Int("n", 0, "print at most N steps (0: all)")
 	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8)")
 	lf := addLangFlags(reg, fs)
@@ -399,7 +451,7 @@ func cmdStep(reg *lang.Registry, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := lang.RunOptions{Args: vals}
+	o := lang.RunOptions{Args: in.values()}
 	o.Fuel = *fuel
 	st, err := l.Start(o)
 	if err != nil {
@@ -423,12 +475,12 @@ func cmdCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 	paper := fs.Bool("paper", false, "accept only the paper's grammar")
 	infer := fs.Bool("infer", false, "Remora's dynamic dialect: elaborate into the typed core and report its types")
 	lf := addLangFlags(reg, fs)
-	vals := argList{}
-	fs.Var(vals, "arg", "program input NAME=VALUE, for FUNMEM's validity check")
+	in := addInputFlags(fs)
 	pos, err := parse(fs, args, 1, "one FILE")
 	if err != nil {
 		return err
 	}
+	vals := in.values()
 	l, err := lf.load(pos[0], check.Options{Derive: *derive, Paper: *paper, Infer: *infer})
 	if err != nil {
 		return err
@@ -443,7 +495,7 @@ func cmdCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 		notice("check --paper: " + l.Language().Title() + "'s checker has no paper mode (" + strings.Join(have, "; ") + "); its extensions are listed in arraysem help syntax " + l.Language().Name())
 	}
 	if _, ok := l.(lang.InputChecker); len(vals) > 0 && !ok {
-		notice("check --arg: inputs are used by FUNMEM's validity and race checks; " + l.Language().Title() + " is type checked without them")
+		notice("check --arg/--data: inputs are used by FUNMEM's validity and race checks; " + l.Language().Title() + " is type checked without them")
 	}
 	if _, ok := l.Language().(lang.Elaborator); *infer && !ok {
 		return usageError{"check --infer elaborates Remora's dynamic dialect (#lang remora/dynamic, or --dialect dynamic)"}
@@ -461,7 +513,7 @@ func cmdCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 		return nil
 	}
 	if len(vals) == 0 && len(l.Inputs()) > 0 {
-		fmt.Fprintf(stdout, "validity (Def 3.1) and race freedom (eq 4) are decided on inputs: give them with --arg (%s)\n", strings.Join(l.Inputs(), ", "))
+		fmt.Fprintf(stdout, "validity (Def 3.1) and race freedom (eq 4) are decided on inputs: give them with --arg or --data (%s)\n", strings.Join(l.Inputs(), ", "))
 		return nil
 	}
 	lines, err := ic.CheckInputs(vals)
@@ -504,6 +556,9 @@ func cmdCompile(reg *lang.Registry, args []string, stdout io.Writer) (err error)
 	o, err := opts()
 	if err != nil {
 		return usageError{"compile: " + err.Error()}
+	}
+	if o, err = readArgFiles(o); err != nil {
+		return err
 	}
 	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {
@@ -565,6 +620,32 @@ func cmdCompile(reg *lang.Registry, args []string, stdout io.Writer) (err error)
 		fmt.Fprint(stdout, text)
 	}
 	return nil
+}
+
+// readArgFiles reads the files of compile's --arg NAME=@FILE: a default
+// compiled into the program is the value the file holds, written as a
+// literal, so that the emitted program needs no file to run.
+func readArgFiles(o lang.Options) (lang.Options, error) {
+	m := o.Map("arg")
+	var out map[string]string
+	for name, v := range m {
+		file, ok := strings.CutPrefix(v, "@")
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(m)
+		}
+		dv, err := datafile.ReadOne(file)
+		if err != nil {
+			return o, err
+		}
+		out[name] = dv.Array.String()
+	}
+	if out == nil {
+		return o, nil
+	}
+	return o.WithMap("arg", out), nil
 }
 
 // optionFlags defines a flag for every compile option the registered
@@ -848,8 +929,8 @@ func cmdRepl(reg *lang.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	memoryFlag(fs)
 	vals := argList{}
-	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
-	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8)")
+	fs.Var(vals, "arg", "program input NAME=VALUE, or NAME=@FILE to read the value from a data file (repeatable; :set arg in the session)")
+	fuel := fs.Int("fuel", 0, "the runs' fuel: a small-step takes at most N steps (0: 10^8), a big-step at most N iterations (0: 10^10)")
 	pos, err := parseUpTo(fs, args, 1, "at most one FILE")
 	if err != nil {
 		return err
@@ -974,8 +1055,10 @@ func argsString(args map[string]string) string {
 func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("side-by-side", flag.ContinueOnError)
 	memoryFlag(fs)
-	vals := argList{}
-	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	in := addInputFlags(fs)
+	fuel := fs.Int("fuel", 0, "every row's fuel: a small-step's steps, a big-step's iterations (0: 10^6 steps for the small-steps, 10^10 iterations for the big-steps); a row past it is marked not run")
+	only := fs.String("only", "", "run only the levels of these languages, comma-separated (fun,funmem,imp,cuda,remora,remora-ir)")
+	sems := fs.String("semantics", "", "run only these semantics, comma-separated (big, small, heap, value, sim; big: every one that is not a small-step)")
 	lf := addLangFlags(reg, fs)
 	exact := exactFloatsFlag(fs)
 	jobs := jobsFlag(fs)
@@ -988,7 +1071,21 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows, verdict := check.SideBySideWith(reg, l, vals, check.SideOptions{ExactFloats: *exact})
+	o := check.SideOptions{Fuel: *fuel, Only: commaList(*only), Semantics: commaList(*sems), ExactFloats: *exact}
+	if progressOut != nil { // on a terminal: which row runs
+		o.Progress = func(row, rows int, level, sem string) {
+			fmt.Fprintf(progressOut, "\r\x1b[Kside-by-side: %s %s (row %d of %d)", level, sem, row, rows)
+		}
+	}
+	for _, name := range o.Only {
+		if _, ok := reg.Language(name); !ok {
+			return usageError{fmt.Sprintf("side-by-side --only: no language %q (%s)", name, strings.Join(reg.Names(), ", "))}
+		}
+	}
+	rows, verdict := check.SideBySideWith(reg, l, in.values(), o)
+	if progressOut != nil {
+		fmt.Fprint(progressOut, "\r\x1b[K") // the table replaces the progress line
+	}
 	if rows == nil {
 		return verdict
 	}
@@ -1049,4 +1146,18 @@ func cmdCover(reg *lang.Registry, args []string, stdout io.Writer) error {
 		return failed{"arraysem cover: rules never applied: " + strings.Join(zero, ", ")}
 	}
 	return nil
+}
+
+// commaList splits a comma-separated flag's value (nil for "").
+func commaList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }

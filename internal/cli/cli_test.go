@@ -57,19 +57,24 @@ func TestCommands(t *testing.T) {
 		{"cover args", []string{"cover", "extra"}, 2, "", "cover wants no FILE"},
 		{"demo", []string{"demo"}, 0, "verdict: agree: 22 runs give the same results", ""},
 		{"demo remora", []string{"demo"}, 0, "-- Explicitize (remora-ir):\n    (MAP [2 3]", ""},
-		{"check funmem without inputs", []string{"check", "examples/funmem/fig7.funmem"}, 0, "are decided on inputs: give them with --arg (xsize, ysize, zcond)", ""},
+		{"check funmem without inputs", []string{"check", "examples/funmem/fig7.funmem"}, 0, "are decided on inputs: give them with --arg or --data (xsize, ysize, zcond)", ""},
 		{"check derive without derivation", []string{"check", "--derive", "examples/imp/fig13.imp"}, 0, "(int, [zsize])", "notice: check --derive: imp builds no typing derivation"},
 		{"run derive small", []string{"run", "--semantics", "small", "--derive", fig2, "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "3\n[1 2 3]\n", "notice: run --derive: this semantics builds no evaluation derivation"},
 		{"layout without expand", []string{"compile", fig2, "--to", "imp", "--layout", "cpu"}, 0, "return", "notice: compile --layout"},
 		{"trace before any kernel", []string{"run", "examples/imp/race.imp", "--arg", "n=2", "--trace"}, 1, "", "notice: run --trace: no kernel finished"},
 		{"step imp ends with results", []string{"step", "examples/imp/fig13.imp", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1"}, 0, "⟨done⟩ (2, [1 2])\n", ""},
-		{"check arg without input checks", []string{"check", fig2, "--arg", "xsize=3"}, 0, "(int, [zsize])", "notice: check --arg: inputs are used by FUNMEM's validity"},
+		{"check arg without input checks", []string{"check", fig2, "--arg", "xsize=3"}, 0, "(int, [zsize])", "notice: check --arg/--data: inputs are used by FUNMEM's validity"},
 		{"check paper without paper mode", []string{"check", "--paper", "examples/remora/a1_basic_addition.remora"}, 0, "", "notice: check --paper: Remora's checker has no paper mode (FUN's refuses"},
 		{"check paper refuses imp's extensions", []string{"check", "--paper", "examples/imp/for.imp"}, 2, "", "IMP-FOR: "},
 		{"expand on a path without MemoryExpand", []string{"compile", fig2, "--to", "fun", "--expand"}, 0, "in (", "notice: compile --expand: no pass from fun to fun reads it (read by MemoryExpand)"},
 		{"arg on a level that holds no defaults", []string{"compile", fig2, "--to", "funmem", "--arg", "xsize=3"}, 0, "alloc", "notice: compile --arg: no pass from fun to funmem reads it (read by EmitCUDA)"},
 		{"raw on a path without a simplifier", []string{"compile", "examples/imp/fig13.imp", "--to", "cuda", "--raw"}, 0, "__global__", "notice: compile --raw: no pass from imp to cuda reads it (read by Simplify)"},
-		{"fuel on a big-step run", []string{"run", fig2, "--fuel", "5", "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "3\n", "notice: run --fuel"},
+		{"fuel bounds a big-step run", []string{"run", "examples/fun/assert.fun", "--fuel", "1", "--arg", "xs=[1 2 3 4]"}, 1, "", "assert.fun:22:3: E-KERNEL: out of fuel: 2 more iterations would take the run past its fuel of 1 iteration"},
+		{"side-by-side marks the rows past their fuel", []string{"side-by-side", "examples/fun/loop.fun", "--arg", "xs=[1 2 3 4]", "--arg", "t=5", "--fuel", "60"}, 0, "rows not run past their bounds (--fuel N, --max-memory)", ""},
+		{"side-by-side chooses its rows", []string{"side-by-side", "examples/fun/loop.fun", "--arg", "xs=[1 2 3 4]", "--arg", "t=5", "--only", "fun,imp", "--semantics", "big"}, 0, "verdict: agree: 4 runs give the same results", ""},
+		{"side-by-side --only an unknown language", []string{"side-by-side", "examples/fun/loop.fun", "--only", "fnu"}, 2, "", `side-by-side --only: no language "fnu" (fun, funmem`},
+		{"side-by-side with no row left", []string{"side-by-side", "examples/fun/loop.fun", "--arg", "xs=[1 2 3 4]", "--arg", "t=5", "--semantics", "smal"}, 2, "", "--only and --semantics leave no row to run"},
+		{"fuel on a big-step that counts none", []string{"run", "examples/remora/a1_basic_addition.remora", "--fuel", "5"}, 0, "", "notice: run --fuel: Remora's big semantics counts no fuel (it always ends"},
 		{"cover negative", []string{"cover", "--n", "-3"}, 2, "", "want a number of programs"},
 		{"no command", nil, 2, "", "usage"},
 		{"unknown command", []string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
@@ -450,6 +455,47 @@ func TestTestWithoutBlocks(t *testing.T) {
 	_, errs, status = run(t, "test", t.TempDir())
 	if status != 2 || !strings.Contains(errs, "no programs under") {
 		t.Errorf("test on an empty directory: status %d, %s", status, errs)
+	}
+}
+
+// TestLoopBounds runs programs that would run for ever, or for years,
+// under every semantics of FUN, FUNMEM and IMP and the dialect's
+// big-step: a loop over 10^18 iterations and a dialect recursion whose
+// depth is bounded but whose calls double at each level. Each stops at
+// its fuel with one positioned line on stderr naming the rule, and exit
+// status 1.
+func TestLoopBounds(t *testing.T) {
+	const fun = "input (n : int)\nlet (z : int) = 0\nlet (s : int) = loop (x : int) = (z) for i <= n do\n    let (y : int) = x + i\n    in (y)\nin (s)\n"
+	const imp = "input n : int;\nvar x : int;\nx <- 0;\nfor i <= n do\n  var y : int;\n  y <- x + i;\n  x <- y;\ndone;\nreturn x\n"
+	const fork = "#lang remora/dynamic\n(define (f (n 0))\n  (+ (f (- n 1)) (f (- n 1))))\n(f 3)\n"
+	files := map[string]string{"loop.fun": fun, "loop.funmem": fun, "loop.imp": imp, "fork.remora": fork}
+	forever := []string{"--arg", "n=1000000000000000000", "--fuel", "1000"}
+	for _, tc := range []struct {
+		file, sem string
+		want      string // the line stderr must start with, after the file's directory
+	}{
+		{"loop.fun", "big", "loop.fun:3:17: E-LOOP: out of fuel after 1000 iterations"},
+		{"loop.fun", "small", "loop.fun:1:1: fuel: out of fuel after 1000 steps"},
+		{"loop.funmem", "heap", "loop.funmem:3:17: E-MEM-LOOP: out of fuel after 1000 iterations"},
+		{"loop.funmem", "value", "loop.funmem:3:17: E-LOOP: out of fuel after 1000 iterations"},
+		{"loop.funmem", "small", "loop.funmem:1:1: fuel: out of fuel after 1000 steps"},
+		{"loop.imp", "big", "loop.imp:4:1: I-FOR: out of fuel after 1000 iterations"},
+		{"loop.imp", "small", "loop.imp:1:1: fuel: out of fuel after 1000 steps"},
+		{"fork.remora", "big", "fork.remora:3:"},
+		{"fork.remora", "small", "fork.remora:2:1: fuel: out of fuel after 1000 steps"},
+	} {
+		t.Run(tc.file+"/"+tc.sem, func(t *testing.T) {
+			path := writeFile(t, tc.file, files[tc.file])
+			args := append([]string{"run", path, "--semantics", tc.sem}, forever...)
+			if strings.HasSuffix(tc.file, ".remora") {
+				args = []string{"run", path, "--semantics", tc.sem, "--fuel", "1000"}
+			}
+			out, errs, status := run(t, args...)
+			errs = strings.ReplaceAll(errs, filepath.Dir(path)+string(filepath.Separator), "")
+			if status != 1 || out != "" || !strings.HasPrefix(errs, tc.want) || !strings.Contains(errs, "out of fuel") || strings.Count(errs, "\n") != 1 {
+				t.Errorf("status %d, stdout %q, stderr %q; want 1 and the one line %q…", status, out, errs, tc.want)
+			}
+		})
 	}
 }
 

@@ -26,19 +26,19 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{"run", "FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace] [--stats] [--jobs N]",
+		{"run", "FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--semantics S] [--fuel N] [--derive] [--trace] [--stats] [--jobs N]",
 			"run a program and print each result on its own line; S is big or small for FUN, IMP and Remora, heap, small or value for FUNMEM (--trace: FUNMEM and IMP kernels' read/write sets per iteration; --stats: the run's cost counters after its results; --jobs N: the big-steps of FUN, FUNMEM (heap) and IMP run a large kernel's iterations, and typed Remora's a large map's cells, on up to N cores, default all, with the same results)",
 			"./arraysem run examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=1", cmdRun},
-		{"step", "FILE [--arg NAME=VALUE]... [-n N] [--fuel N]",
+		{"step", "FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [-n N] [--fuel N]",
 			"print one line per small step: the rule, then the configuration",
 			"./arraysem step examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=0", cmdStep},
-		{"check", "FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE]...",
+		{"check", "FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE|NAME=@FILE]... [--data FILE]",
 			"type check a program and print its type; for FUNMEM, then check validity (Def 3.1) and race freedom (eq 4) on the inputs given; for Remora's dynamic dialect, --infer elaborates into the typed core",
 			"./arraysem check examples/funmem/fig7.funmem --arg xsize=2 --arg ysize=3 --arg zcond=1", cmdCheck},
 		{"compile", "FILE [--to LEVEL | --stages | --passes A,B,...] [OPTION]... [--explain-fusion] [--stats] | --list-passes",
 			"translate a program down to LEVEL along the registry's translations, running at each level its pipeline of transformations (the simplifiers, size slicing and fusion, MemoryExpand); --list-passes lists every pass with its doc and the options it reads (the OPTIONs: --expand, --layout, --raw, --no-slice, --no-fuse, --arg), and the pipelines; --passes runs exactly the passes named, in order, each output checked again; --stages prints every stage (down to IMP when --to is left out); --explain-fusion says what fused and why the rest did not; --stats runs the compiled program on the --arg inputs and prints its cost counters (kernel launches, allocations, words allocated, operations executed, peak live words)",
 			"./arraysem compile examples/fun/fig2.fun --to imp --stages", cmdCompile},
-		{"gpu-sim", "FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [--engine compiled|reference] [NAME=VALUE]...",
+		{"gpu-sim", "FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [--engine compiled|reference] [NAME=VALUE|NAME=@FILE]... [--data FILE]",
 			"run a CUDA file that compile --to cuda emitted in the SIMT simulator and print what the built program prints; it reports races between threads, out-of-bounds accesses, reads of unwritten memory and divergent barriers; --stats prints each kernel's launches, threads, global load/store requests and the 32-byte sectors they touch; --engine reference runs the kernels in the tree walker the compiled engine (the default) is checked against",
 			"./arraysem gpu-sim examples/cuda/kernel.cu n=4 m=2 --stats", cmdGpuSim},
 		{"gpu-check", "DIR [--sim|--host|--nvcc] [--exact-floats]",
@@ -47,16 +47,19 @@ func init() {
 		{"test", "DIR [-v] [--levels] [--exact-floats] [--jobs N]",
 			"run the golden tests (the -- == blocks) of every program under DIR; --levels also runs each case at every level its file compiles to and expects the same result (floats within a relative 1e-9 where the level's program re-associates a float fold, counted as float re-association, unless --exact-floats)",
 			"./arraysem test examples/", cmdTest},
-		{"side-by-side", "FILE [--arg NAME=VALUE]... [--exact-floats] [--jobs N]",
-			"run every semantics at every level and stage the program compiles to (for a Remora program the Remora IR after each of its passes, then FUN; FUN after slicing and fusion; FUNMEM, IMP and CUDA in gpu-sim, plain and memory-expanded in both layouts) on the same inputs, in one table, with a verdict: agree, DISAGREE (naming the pass that broke the program), or refused (a level of a program with exact integers that stopped on a 64-bit overflow); a level whose program re-associates a float fold (a parallel float + or * reduction) agrees within a relative 1e-9 of the first row's floats, marked ≈ and said in the verdict (agree (float re-association)), unless --exact-floats",
+		{"side-by-side", "FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--fuel N] [--only LANG,...] [--semantics S,...] [--exact-floats] [--jobs N]",
+			"run every semantics at every level and stage the program compiles to (for a Remora program the Remora IR after each of its passes, then FUN; FUN after slicing and fusion; FUNMEM, IMP and CUDA in gpu-sim, plain and memory-expanded in both layouts) on the same inputs, in one table, with a verdict: agree, DISAGREE (naming the pass that broke the program), or refused (a level of a program with exact integers that stopped on a 64-bit overflow); a row that stops at its fuel or --max-memory where others do not is marked not run, with its bound, and not compared (--fuel N: every row's fuel; default 10^6 steps for the small-steps, 10^10 iterations for the big-steps); --only fun,imp and --semantics big choose the rows; a level whose program re-associates a float fold (a parallel float + or * reduction) agrees within a relative 1e-9 of the first row's floats, marked ≈ and said in the verdict (agree (float re-association)), unless --exact-floats",
 			"./arraysem side-by-side examples/fun/matmul.fun --arg n=2 --arg m=2 --arg p=2 --arg 'a=[[1 2] [3 4]]' --arg 'b=[[5 6] [7 8]]'", cmdSide},
+		{"dataset", "-g TYPE... [-s SEED] [-b] [--TYPE-bounds=LO:HI]...",
+			"write random values of the TYPEs, in order, to stdout as a data file that run --data, --arg NAME=@FILE and the emitted CUDA program read, as futhark dataset writes them: text (Futhark's literals) or, with -b, Futhark's binary data format; TYPE is sizes in brackets then i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64 or bool ([10000000]i64); ints are drawn from the type's whole range and floats from 0 to 1 unless --i64-bounds=LO:HI (--f64-bounds, …) says otherwise; the same seed gives the same file (docs/data.md)",
+			"./arraysem dataset -s 42 -g '[5]i64' -g f64 --i64-bounds=-9:9", cmdDataset},
 		{"prove", "[--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list",
 			"run the theorems' properties (proofs-tests/THEOREMS.md) over N generated cases each; --shard splits the cases among machines, --json writes the shard's report and --merge joins the reports into one; --for 1h runs rounds of N with seeds S, S+1, … for that long",
 			"./arraysem prove --property fun-big-small --n 200", cmdProve},
 		{"cover", "[--n N] [--seed S]",
 			"generate N random well-typed FUN programs (and N/3 Remora ones), run each through every level, and print how often each rule of Figs 3, 4, 8, 10, 12 (FUN, FUNMEM, IMP) and of Remora's Figs 6-8 applied",
 			"./arraysem cover --n 300", cmdCover},
-		{"repl", "[FILE] [--arg NAME=VALUE]... [--fuel N]",
+		{"repl", "[FILE] [--arg NAME=VALUE|NAME=@FILE]... [--fuel N]",
 			"an interactive session: load or type programs of any language, step them forwards and back, inspect environments, heaps and kernels' read/write sets, types, derivations, translations (:help lists the commands); piped input runs a script without prompts",
 			"./arraysem repl examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=1", cmdRepl},
 		{"bench", "[--row NAME]... [--quick] [--json FILE] [--clock cpu|wall]",
@@ -97,7 +100,7 @@ func usage(reg *lang.Registry) string {
 	// registry and docs/, so this paragraph follows what is registered.
 	b.WriteString("\n")
 	b.WriteString(wrap(fmt.Sprintf("arraysem help COMMAND (or arraysem COMMAND --help) shows a command's flags "+
-		"and an example; arraysem help syntax LANG a language's reference (%s; papers is the bibliography); "+
+		"and an example; arraysem help syntax LANG a language's reference (%s; papers is the bibliography, data the format of data files); "+
 		"arraysem --version the version.", strings.Join(referenceNames(reg), ", ")), "", 78))
 	b.WriteString(wrap(fmt.Sprintf("The language follows the extension (%s); --lang overrides it, on every "+
 		"command that takes a FILE. Remora files are the explicitly typed dialect, or the rank-annotated "+
@@ -145,12 +148,15 @@ func helpSyntax(reg *lang.Registry, args []string, stdout, stderr io.Writer) int
 }
 
 // reference is help syntax's page for name: a registered language's
-// reference (its Page), a dialect of one ("remora/typed"), or "papers",
-// the bibliography.
+// reference (its Page), a dialect of one ("remora/typed"), "papers", the
+// bibliography, or "data", the format of data files.
 func reference(reg *lang.Registry, name string) (string, bool) {
 	name = strings.ToLower(strings.TrimSpace(name))
-	if name == "papers" {
+	switch name {
+	case "papers":
 		return docs.Page(docs.Bibliography)
+	case "data":
+		return docs.Page(docs.DataFormat)
 	}
 	l, ok := reg.Language(name)
 	if !ok {
@@ -174,9 +180,9 @@ func reference(reg *lang.Registry, name string) (string, bool) {
 }
 
 // referenceNames are the names help syntax takes, sorted: the languages
-// with a reference in this build, and papers.
+// with a reference in this build, papers and data.
 func referenceNames(reg *lang.Registry) []string {
-	out := []string{"papers"}
+	out := []string{"data", "papers"}
 	for _, l := range reg.Languages() {
 		if _, ok := reference(reg, l.Name()); ok {
 			out = append(out, l.Name())

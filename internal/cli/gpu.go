@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
 	"github.com/arraysem/arraysem/semantics"
@@ -34,8 +35,8 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	block := fs.Int("block", 256, "threads per block")
 	sched := fs.String("schedule", "in-order", "in-order, reverse or random[:SEED]")
 	engine := fs.String("engine", "compiled", "compiled (the default) or reference (the tree walker)")
-	vals := argList{}
-	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	fuel := fs.Int64("fuel", 0, "the run's fuel: at most N statements over all threads (0: 10^10)")
+	in := addInputFlags(fs)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -49,6 +50,9 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	}
 	if len(pos) == 0 {
 		return usageError{"gpu-sim wants FILE.cu [NAME=VALUE]..."}
+	}
+	if *fuel <= 0 { // every run is bounded
+		*fuel = semantics.DefaultBigFuel
 	}
 	if *block < 1 || *block > 1024 {
 		return usageError{"gpu-sim: --block wants 1 to 1024 threads"}
@@ -73,11 +77,10 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	if err != nil {
 		return simErr(err)
 	}
-	inputs := pos[1:]
-	for k, v := range vals {
-		inputs = append(inputs, k+"="+v)
-	}
-	out, st, err := gpusim.Run(prog, inputs, gpusim.Options{Block: *block, Schedule: s, Stats: *stats, Engine: *engine})
+	// The file's main reads its arguments as the built program does
+	// (cuda.Argv): --data FILE, NAME=VALUE, NAME=@FILE.
+	inputs := append(cuda.Argv(in.values()), pos[1:]...)
+	out, st, err := gpusim.Run(prog, inputs, gpusim.Options{Block: *block, Schedule: s, Stats: *stats, Engine: *engine, Fuel: *fuel})
 	fmt.Fprint(stdout, out)
 	if err != nil {
 		return simErr(err)

@@ -45,7 +45,7 @@ func TestHelp(t *testing.T) {
 	if _, errs, status := run(t, "help", "bogus"); status != 2 || !strings.Contains(errs, "help COMMAND") {
 		t.Errorf("help bogus: status %d, %q", status, errs)
 	}
-	for _, l := range []string{"fun", "funmem", "imp", "remora", "remora/dynamic", "papers"} {
+	for _, l := range []string{"fun", "funmem", "imp", "remora", "remora/dynamic", "papers", "data"} {
 		if out, errs, status := run(t, "help", "syntax", l); status != 0 || !strings.HasPrefix(out, "# ") {
 			t.Errorf("help syntax %s: status %d, %q", l, status, errs)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
@@ -53,4 +54,24 @@ func watchMemory(stderr io.Writer) {
 			os.Exit(1)
 		}
 	}
+}
+
+// watchInterrupt makes Ctrl-C stop the run where it is: the interpreters
+// stop at their next iteration or step (semantics.Interrupt) with one
+// line saying where and after how much, and the command exits 130. A
+// command still running a second later (one whose run counts no
+// iterations: gpu-sim, typed Remora's big-step, a prove campaign
+// between programs), or a second Ctrl-C, ends with "arraysem:
+// interrupted" and exit 130. Only the arraysem command runs it.
+func watchInterrupt(stderr io.Writer) {
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt)
+	<-sig
+	semantics.Interrupt()
+	select {
+	case <-sig:
+	case <-time.After(time.Second):
+	}
+	fmt.Fprintln(stderr, "arraysem: interrupted")
+	os.Exit(130)
 }

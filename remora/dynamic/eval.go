@@ -14,8 +14,8 @@ import (
 type EvalOptions struct {
 	Counter semantics.Counter // counts the rules applied (nil: none)
 	// Fuel bounds the applications (β and δ steps, a whole lifted δ-loop
-	// counting one) the run makes: 0 for no bound. `arraysem run --fuel
-	// N` sets it, as it sets the small-step's.
+	// counting one) the run makes: 0 for semantics.DefaultBigFuel.
+	// `arraysem run --fuel N` sets it, as it sets the small-step's.
 	Fuel int
 	// MaxDepth bounds how deeply evaluations nest (a recursion nests one
 	// level or more per call): 0 for DefaultMaxDepth.
@@ -77,12 +77,15 @@ func newEvaluator(opts *EvalOptions) *evaluator {
 			ev.maxDepth = opts.MaxDepth
 		}
 	}
+	if ev.fuel <= 0 { // every run is bounded
+		ev.fuel = semantics.DefaultBigFuel
+	}
 	return ev
 }
 
 type evaluator struct {
 	counter         semantics.Counter
-	fuel, calls     int // the applications allowed (0: any number), and made
+	fuel, calls     int // the applications allowed, and made
 	depth, maxDepth int // how deeply evaluations nest now, and may
 	engines         Engines
 }
@@ -513,9 +516,6 @@ func (ev *evaluator) call(f *Func, args []*remora.Value, pos semantics.Pos) (*re
 
 // burn counts one application against the run's fuel.
 func (ev *evaluator) burn(pos semantics.Pos) error {
-	if ev.fuel == 0 {
-		return nil
-	}
 	if ev.calls++; ev.calls > ev.fuel {
 		return semantics.Errorf(pos, semantics.FuelError, semantics.Fuel.Name, "out of fuel after %s (raise it with --fuel N)", semantics.Plural(ev.fuel, "application"))
 	}

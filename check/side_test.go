@@ -1,0 +1,126 @@
+package check
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
+)
+
+// TestSideNotRun: a row that stops at its fuel where others run to the
+// end is marked "not run" with its bound and left out of the comparison,
+// and the table's verdict says so rather than fail; when every row stops
+// at its fuel, the rows agree that the program goes wrong, as before.
+func TestSideNotRun(t *testing.T) {
+	const src = "input (n : int)\nlet (z : int) = 0\nlet (s : int) = loop (x : int) = (z) for i <= n do\n    let (y : int) = x + i\n    in (y)\nin (s)\n"
+	reg := NewRegistry()
+	p, err := Load(reg, "loop.fun", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3000 iterations: within a big-step's fuel of 5000, past a
+	// small-step's (two steps an iteration) and gpu-sim's statements.
+	rows, verdict := SideBySideWith(reg, p, map[string]string{"n": "3000"}, SideOptions{Fuel: 5000})
+	if verdict != nil {
+		t.Fatalf("verdict %v", verdict)
+	}
+	ran, notRun := 0, 0
+	for _, r := range rows {
+		switch {
+		case r.NotRun:
+			notRun++
+			if r.Semantics == "big" || r.Semantics == "heap" || r.Semantics == "value" {
+				t.Errorf("%s %s not run: %v", r.Level, r.Semantics, r.Err)
+			}
+			if o := r.Outcome(); !strings.HasPrefix(o, "not run: ") || !strings.Contains(o, "5000") {
+				t.Errorf("%s %s: outcome %q names no bound", r.Level, r.Semantics, o)
+			}
+		case r.Err == nil:
+			ran++
+			if r.Result.Lines[0] != "4501500" {
+				t.Errorf("%s %s: %v", r.Level, r.Semantics, r.Result.Lines)
+			}
+		default:
+			t.Errorf("%s %s went wrong: %v", r.Level, r.Semantics, r.Err)
+		}
+	}
+	if ran == 0 || notRun == 0 || NotRuns(rows) != notRun {
+		t.Fatalf("%d rows ran, %d not run (NotRuns %d)", ran, notRun, NotRuns(rows))
+	}
+	var b bytes.Buffer
+	PrintRows(&b, rows, verdict)
+	want := "verdict: agree: " + strconv.Itoa(ran) + " runs give the same results; " + strconv.Itoa(notRun) + " rows not run past their bounds (--fuel N, --max-memory)"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("table:\n%s\nwant the verdict %q", b.String(), want)
+	}
+
+	// Every row out of fuel: none is marked, they agree in going wrong.
+	rows, verdict = SideBySideWith(reg, p, map[string]string{"n": "1000000000000000000"}, SideOptions{Fuel: 100})
+	if verdict != nil || NotRuns(rows) != 0 {
+		t.Fatalf("verdict %v, %d not run", verdict, NotRuns(rows))
+	}
+	b.Reset()
+	PrintRows(&b, rows, verdict)
+	if !strings.Contains(b.String(), "verdict: agree: every level and semantics goes wrong (out of fuel)") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// TestSideNotRunMemory: a row whose allocation is past --max-memory
+// where the fused levels allocate nothing of that size is marked "not
+// run" with the limit, not a disagreement. Not parallel: the limit is
+// the process's.
+func TestSideNotRunMemory(t *testing.T) {
+	const src = "input (n : int)\nlet (xs : [n]) = iota n\nlet (ys : [n]) = kernel i <= n do\n    let (x : int) = xs[i]\n    let (y : int) = x * x\n    in (y)\nlet (zero : int) = 0\nlet (t : int) = reduce (p : int) (q : int) = zero over ys do\n    let (r : int) = p + q\n    in (r)\nin (t)\n"
+	reg := NewRegistry()
+	p, err := Load(reg, "sq.fun", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer semantics.SetMaxMemory(semantics.MaxMemory())
+	semantics.SetMaxMemory(16 << 10) // 2048 elements: FUN's iota of 3000 is past it
+	rows, verdict := SideBySideWith(reg, p, map[string]string{"n": "3000"}, SideOptions{})
+	if verdict != nil {
+		t.Fatalf("verdict %v", verdict)
+	}
+	if r := rows[0]; r.Level != "FUN" || !r.NotRun || !strings.HasPrefix(r.Outcome(), "not run: sq.fun:2:18: E-IOTA: ") || !strings.Contains(r.Outcome(), "exceeds --max-memory 16.0 KiB") {
+		t.Errorf("first row %s %s: %s", r.Level, r.Semantics, r.Outcome())
+	}
+	ran := 0
+	for _, r := range rows {
+		if !r.NotRun && r.Declined == nil {
+			ran++
+			if r.Err != nil || r.Result.Lines[0] != "9004500500" {
+				t.Errorf("%s %s: %s", r.Level, r.Semantics, r.Outcome())
+			}
+		}
+	}
+	if ran == 0 {
+		t.Errorf("no row ran")
+	}
+}
+
+// TestSideProgress: the progress hook hears of every row as it starts,
+// numbered, with the total known from the start.
+func TestSideProgress(t *testing.T) {
+	reg := NewRegistry()
+	p, err := Load(reg, "m.fun", "input (n : int)\nlet (m : int) = n + 1\nin (m)\n", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heard []string
+	rows, verdict := SideBySideWith(reg, p, map[string]string{"n": "1"}, SideOptions{Only: []string{"fun", "imp"},
+		Progress: func(row, rows int, level, sem string) {
+			heard = append(heard, strconv.Itoa(row)+"/"+strconv.Itoa(rows)+" "+level+" "+sem)
+		}})
+	if verdict != nil || len(heard) != len(rows) || len(rows) == 0 {
+		t.Fatalf("verdict %v, %d rows, heard %v", verdict, len(rows), heard)
+	}
+	for i, r := range rows {
+		if want := strconv.Itoa(i+1) + "/" + strconv.Itoa(len(rows)) + " " + r.Level + " " + r.Semantics; heard[i] != want {
+			t.Errorf("heard %q, want %q", heard[i], want)
+		}
+	}
+}
