@@ -337,6 +337,10 @@ func (s *Session) report(err error) {
 	msg := err.Error()
 	msg = strings.ReplaceAll(msg, "raise it with --fuel N", "raise it with :set fuel N")
 	msg = strings.ReplaceAll(msg, "give it with --arg", "give it with :set arg")
+	if before, list, ok := strings.Cut(msg, "give them with --arg "); ok {
+		// :set arg takes every NAME=VALUE after one arg.
+		msg = before + "give them with :set arg " + strings.ReplaceAll(list, " --arg ", " ")
+	}
 	msg = strings.ReplaceAll(msg, "check --infer", ":check")
 	s.printf("error: %s\n", msg)
 }

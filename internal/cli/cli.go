@@ -80,7 +80,7 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 	}
 	c := lookup(cmd)
 	if c == nil {
-		fmt.Fprintf(stderr, "arraysem: unknown command %q\n\n%s", cmd, usage(reg))
+		fmt.Fprint(stderr, unknownCommand(cmd))
 		return 2
 	}
 	err := c.run(reg, rest, stdout)
@@ -202,6 +202,7 @@ func (a argList) Set(s string) error {
 // arguments (`arraysem run FILE --arg n=3`), and wants exactly npos of them.
 func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, error) {
 	fs.SetOutput(io.Discard)
+	given := args
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -214,10 +215,16 @@ func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, er
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+	if err := strayArguments(fs, given, pos, npos); err != nil {
+		return nil, err
+	}
 	if len(pos) != npos {
 		return nil, usageError{fmt.Sprintf("%s wants %s", fs.Name(), what)}
 	}
 	if err := checkJobs(fs); err != nil {
+		return nil, err
+	}
+	if err := checkFuel(fs); err != nil {
 		return nil, err
 	}
 	return pos, applyMemory(fs)
@@ -256,6 +263,7 @@ func applyMemory(fs *flag.FlagSet) error {
 // arguments.
 func parseUpTo(fs *flag.FlagSet, args []string, npos int, what string) ([]string, error) {
 	fs.SetOutput(io.Discard)
+	given := args
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -266,8 +274,14 @@ func parseUpTo(fs *flag.FlagSet, args []string, npos int, what string) ([]string
 		}
 		pos, args = append(pos, args[0]), args[1:]
 	}
+	if err := strayArguments(fs, given, pos, npos); err != nil {
+		return nil, err
+	}
 	if len(pos) > npos {
 		return nil, usageError{fmt.Sprintf("%s takes %s", fs.Name(), what)}
+	}
+	if err := checkFuel(fs); err != nil {
+		return nil, err
 	}
 	return pos, applyMemory(fs)
 }

@@ -198,6 +198,9 @@ func flagError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return helpRequest{fs}
 	}
+	if u := unknownFlag(fs, err); u != nil {
+		return u
+	}
 	return usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
 }
 

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestErrorsThatHelp: a mistyped command or flag gets the name meant, in
+// a line or two (not the whole usage); inputs written without --arg, or
+// an array literal the shell split, get the command line to type; every
+// missing input is named at once; a negative --fuel is refused before
+// the program is read.
+func TestErrorsThatHelp(t *testing.T) {
+	fig2 := "examples/fun/fig2.fun"
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stderr string // the whole of stderr
+	}{
+		{"mistyped command", []string{"rnu", fig2},
+			"arraysem: unknown command \"rnu\" (did you mean run?)\narraysem help lists the commands (one of " + strings.Join(commandNames(), ", ") + ")\n"},
+		{"a file for a command", []string{fig2},
+			"arraysem: unknown command \"" + fig2 + "\" (to run the program: arraysem run " + fig2 + ")\narraysem help lists the commands (one of " + strings.Join(commandNames(), ", ") + ")\n"},
+		{"mistyped flag", []string{"run", fig2, "--ag", "xsize=3"},
+			"arraysem: run: unknown flag --ag (did you mean --arg?); arraysem help run lists its flags\n"},
+		{"mistyped one-letter flag", []string{"step", "-m", "3", fig2},
+			"arraysem: step: unknown flag -m (did you mean -n?); arraysem help step lists its flags\n"},
+		{"flag far from any", []string{"check", "--frobnicate", fig2},
+			"arraysem: check: unknown flag --frobnicate; arraysem help check lists its flags\n"},
+		{"inputs without --arg", []string{"run", fig2, "xsize=3", "ysize=4"},
+			"arraysem: run: inputs are given as --arg xsize=3 --arg ysize=4\n"},
+		{"inputs without --arg in the repl", []string{"repl", fig2, "xsize=3"},
+			"arraysem: repl: inputs are given as --arg xsize=3\n"},
+		{"split literal", []string{"run", "examples/fun/matmul.fun", "--arg", "n=2", "--arg", "a=[[1", "2]", "[3", "4]]"},
+			"arraysem: run: the shell split an array literal at its blanks: quote it, --arg 'a=[[1 2] [3 4]]'\n"},
+		{"split literal, flag with =", []string{"side-by-side", "--arg=a=[1", "2]", fig2},
+			"arraysem: side-by-side: the shell split an array literal at its blanks: quote it, --arg 'a=[1 2]'\n"},
+		{"all missing inputs", []string{"run", fig2},
+			fig2 + ":12:7: missing inputs xsize : int, ysize : int, zcond : int (give them with --arg xsize=VALUE --arg ysize=VALUE --arg zcond=VALUE)\n"},
+		{"the missing inputs left", []string{"run", fig2, "--arg", "ysize=4"},
+			fig2 + ":12:7: missing inputs xsize : int, zcond : int (give them with --arg xsize=VALUE --arg zcond=VALUE)\n"},
+		{"negative fuel", []string{"run", fig2, "--fuel", "-1"},
+			"arraysem: run: --fuel -1: fuel is a number of steps (0: the default)\n"},
+		{"negative fuel, step", []string{"step", "--fuel=-5", fig2},
+			"arraysem: step: --fuel -5: fuel is a number of steps (0: the default)\n"},
+		{"negative fuel, repl", []string{"repl", "--fuel", "-1"},
+			"arraysem: repl: --fuel -1: fuel is a number of steps (0: the default)\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, status := run(t, tc.args...)
+			if status != 2 || out != "" || errs != tc.stderr {
+				t.Errorf("arraysem %v: status %d\nstdout:\n%s\nstderr:\n%s\nwant stderr:\n%s", tc.args, status, out, errs, tc.stderr)
+			}
+		})
+	}
+	// Positionals that are neither inputs nor a split literal keep the
+	// plain message.
+	if _, errs, status := run(t, "run", fig2, fig2); status != 2 || errs != "arraysem: run wants one FILE\n" {
+		t.Errorf("run FILE FILE: status %d, %q", status, errs)
+	}
+}
