@@ -323,7 +323,7 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
-	sem := fs.String("semantics", "", "the semantics: big or small (FUNMEM: heap, small or value); default the first")
+	sem := fs.String("semantics", "", "the semantics (arraysem help run lists each language's); default the first")
 	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8); remora/dynamic's big-step counts its applications against it too (0: no bound)")
 	lf := addLangFlags(reg, fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
