@@ -5,12 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/docs"
 	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // command is one of arraysem's commands: its arguments, what it does, an
@@ -137,40 +140,89 @@ func helpSyntax(reg *lang.Registry, args []string, stdout, stderr io.Writer) int
 	}
 	text, ok := reference(reg, args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "arraysem: help syntax: no reference for %q (one of %s)\n", args[0], strings.Join(names, ", "))
+		hint := ""
+		if s := semantics.Suggest(strings.ToLower(args[0]), append(names, aliasNames(reg)...)); s != "" {
+			hint = fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		fmt.Fprintf(stderr, "arraysem: help syntax: no reference for %q%s; one of %s\n", args[0], hint, strings.Join(names, ", "))
 		return 2
 	}
-	fmt.Fprint(stdout, text)
+	if !isTerminal(stdout) || !page(text, stdout) {
+		fmt.Fprint(stdout, text)
+	}
 	return 0
 }
 
+// page shows text through the user's pager ($PAGER, else less -FRX,
+// which prints a text that fits the screen and quits), for a reference
+// read on a terminal; false when there is no pager to run.
+func page(text string, stdout io.Writer) bool {
+	args := strings.Fields(os.Getenv("PAGER"))
+	if len(args) == 0 {
+		args = []string{"less", "-FRX"}
+	}
+	path, err := exec.LookPath(args[0])
+	if err != nil {
+		return false
+	}
+	cmd := exec.Command(path, args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(text), stdout, os.Stderr
+	if cmd.Start() != nil {
+		return false
+	}
+	cmd.Wait() // the pager's status is the user's quitting it, not an error
+	return true
+}
+
 // reference is help syntax's page for name: a registered language's
-// reference (its Page), a dialect of one ("remora/typed"), or "papers",
-// the bibliography.
+// reference (its Page), found by its name or by a name users guess for
+// it (referenceLanguage), or "papers", the bibliography.
 func reference(reg *lang.Registry, name string) (string, bool) {
 	name = strings.ToLower(strings.TrimSpace(name))
-	if name == "papers" {
+	if name == "papers" || name == "bibliography" {
 		return docs.Page(docs.Bibliography)
 	}
-	l, ok := reg.Language(name)
-	if !ok {
-		family, dialect, cut := strings.Cut(name, "/")
-		if !cut {
-			return "", false
-		}
-		for _, m := range reg.Languages() {
-			if f, d := m.Dialect(); f == family && d == dialect {
-				l, ok = m, true
-			}
-		}
-		if !ok {
-			return "", false
-		}
-	}
-	if l.Page() == "" {
+	l, ok := referenceLanguage(reg, name)
+	if !ok || l.Page() == "" {
 		return "", false
 	}
 	return docs.Page(l.Page())
+}
+
+// referenceLanguage finds the language name means: its name, its title,
+// a file extension it reads (rir, .cu), its dialect alone (dynamic,
+// typed) or with its family (remora/typed, remora-dynamic).
+func referenceLanguage(reg *lang.Registry, name string) (lang.Language, bool) {
+	if l, ok := reg.Language(name); ok {
+		return l, true
+	}
+	for _, l := range reg.Languages() {
+		if slices.Contains(aliases(l), name) {
+			return l, true
+		}
+	}
+	return nil, false
+}
+
+// aliases are the other names help syntax takes for l, lower case.
+func aliases(l lang.Language) []string {
+	out := []string{strings.ToLower(l.Title())}
+	for _, ext := range l.Extensions() {
+		out = append(out, ext, strings.TrimPrefix(ext, "."))
+	}
+	if family, dialect := l.Dialect(); dialect != "" {
+		out = append(out, dialect, family+"/"+dialect, family+"-"+dialect, family+"_"+dialect, family+" "+dialect)
+	}
+	return out
+}
+
+// aliasNames are every language's aliases, for a suggestion.
+func aliasNames(reg *lang.Registry) []string {
+	var out []string
+	for _, l := range reg.Languages() {
+		out = append(out, aliases(l)...)
+	}
+	return out
 }
 
 // referenceNames are the names help syntax takes, sorted: the languages

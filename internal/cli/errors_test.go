@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,48 @@ func TestErrorsThatHelp(t *testing.T) {
 	// plain message.
 	if _, errs, status := run(t, "run", fig2, fig2); status != 2 || errs != "arraysem: run wants one FILE\n" {
 		t.Errorf("run FILE FILE: status %d, %q", status, errs)
+	}
+}
+
+// TestHelpSyntaxNames: help syntax takes the names users guess for a
+// language (a dialect alone or with its family, an extension, a title),
+// suggests a name for a near miss, and pages a reference on a terminal.
+func TestHelpSyntaxNames(t *testing.T) {
+	for name, heading := range map[string]string{
+		"remora-dynamic": "# The basis of `#lang remora/dynamic`",
+		"dynamic":        "# The basis of `#lang remora/dynamic`",
+		"remora_dynamic": "# The basis of `#lang remora/dynamic`",
+		"Remora/Dynamic": "# The basis of `#lang remora/dynamic`",
+		"rir":            "# Remora IR",
+		".rir":           "# Remora IR",
+		"Remora IR":      "# Remora IR",
+		"typed":          "# Remora: the explicitly typed dialect",
+		"remora/typed":   "# Remora: the explicitly typed dialect",
+		"cu":             "# The CUDA backend",
+		".funmem":        "# FUNMEM",
+		"bibliography":   "# ",
+	} {
+		if out, errs, status := run(t, "help", "syntax", name); status != 0 || !strings.HasPrefix(out, heading) {
+			t.Errorf("help syntax %q: status %d, %q…, %s", name, status, out[:min(len(out), 60)], errs)
+		}
+	}
+	if _, errs, status := run(t, "help", "syntax", "remora-dinamic"); status != 2 || !strings.Contains(errs, `no reference for "remora-dinamic" (did you mean remora-dynamic?); one of `) {
+		t.Errorf("help syntax remora-dinamic: status %d, %q", status, errs)
+	}
+	if _, errs, status := run(t, "help", "syntax", "cobol"); status != 2 || strings.Contains(errs, "did you mean") {
+		t.Errorf("help syntax cobol: status %d, %q", status, errs)
+	}
+
+	// On a terminal the reference goes through $PAGER.
+	saved := isTerminal
+	isTerminal = func(io.Writer) bool { return true }
+	defer func() { isTerminal = saved }()
+	t.Setenv("PAGER", "sed -n 1s/^/paged:/p")
+	if out, errs, status := run(t, "help", "syntax", "fun"); status != 0 || out != "paged:# FUN: syntax and semantics as implemented\n" {
+		t.Errorf("help syntax fun on a terminal: status %d, %q, %s", status, out, errs)
+	}
+	t.Setenv("PAGER", "no-such-pager-anywhere")
+	if out, _, status := run(t, "help", "syntax", "fun"); status != 0 || !strings.HasPrefix(out, "# FUN") || len(out) < 1000 {
+		t.Errorf("help syntax fun with no pager: status %d, %d bytes", status, len(out))
 	}
 }
