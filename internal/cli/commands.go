@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/arraysem/arraysem/docs"
 	"github.com/arraysem/arraysem/lang"
@@ -271,28 +272,54 @@ func (c *command) printHelp(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "\nexample:\n  %s\n", c.example)
 }
 
-// version is the module's version and VCS revision, from the build
-// information Go records.
+// Version is the version a build sets with the linker, for a build that
+// records no commit itself (GOFLAGS=-buildvcs=false, or outside a git
+// checkout): go build -ldflags "-X github.com/arraysem/arraysem/internal/cli.Version=$(git describe --always --dirty)".
+var Version string
+
+// version is what --version prints: the module's version, the commit it
+// was built from (from the build information Go records, or Version),
+// and the Go version, so that results can be cited.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
+	return versionOf(bi, ok, Version)
+}
+
+// versionOf is version for the build information bi (ok false when
+// there is none) and the linker-set version linked.
+func versionOf(bi *debug.BuildInfo, ok bool, linked string) string {
 	if !ok {
+		if linked != "" {
+			return "arraysem " + linked
+		}
 		return "arraysem (no build information)"
 	}
-	v := bi.Main.Version
-	var rev, modified string
+	out := "arraysem " + bi.Main.Version
+	var rev, when, modified string
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
+		case "vcs.time":
+			when = s.Value
 		case "vcs.modified":
 			if s.Value == "true" {
 				modified = " (modified)"
 			}
 		}
 	}
-	out := "arraysem " + v
-	if rev != "" {
-		out += " " + rev[:min(12, len(rev))] + modified
+	switch {
+	case linked != "":
+		out += " " + linked
+	case rev != "":
+		out += " commit " + rev[:min(12, len(rev))] + modified
+		if t, err := time.Parse(time.RFC3339, when); err == nil {
+			out += " of " + t.UTC().Format("2006-01-02")
+		}
 	}
-	return out + " " + bi.GoVersion
+	out += " " + bi.GoVersion
+	if linked == "" && rev == "" {
+		out += " (no commit recorded: build in a git checkout without -buildvcs=false, or set the version with -ldflags \"-X github.com/arraysem/arraysem/internal/cli.Version=REV\")"
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -101,5 +102,29 @@ func TestHelpSyntaxNames(t *testing.T) {
 	t.Setenv("PAGER", "no-such-pager-anywhere")
 	if out, _, status := run(t, "help", "syntax", "fun"); status != 0 || !strings.HasPrefix(out, "# FUN") || len(out) < 1000 {
 		t.Errorf("help syntax fun with no pager: status %d, %d bytes", status, len(out))
+	}
+}
+
+// TestVersion: --version names the commit, from the build information or
+// the linker-set Version, or says how to have one recorded.
+func TestVersion(t *testing.T) {
+	bi := &debug.BuildInfo{GoVersion: "go1.26", Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "4530dad0123456789abcdef"}, {Key: "vcs.time", Value: "2026-11-28T21:05:00Z"}, {Key: "vcs.modified", Value: "true"}}}
+	for _, c := range []struct {
+		bi     *debug.BuildInfo
+		ok     bool
+		linked string
+		want   string
+	}{
+		{bi, true, "", "arraysem (devel) commit 4530dad01234 (modified) of 2026-11-28 go1.26"},
+		{bi, true, "v1.2-3-g4530dad", "arraysem (devel) v1.2-3-g4530dad go1.26"},
+		{&debug.BuildInfo{GoVersion: "go1.26", Main: debug.Module{Version: "(devel)"}}, true, "v1.2", "arraysem (devel) v1.2 go1.26"},
+		{&debug.BuildInfo{GoVersion: "go1.26", Main: debug.Module{Version: "(devel)"}}, true, "", "arraysem (devel) go1.26 (no commit recorded: build in a git checkout without -buildvcs=false, or set the version with -ldflags \"-X github.com/arraysem/arraysem/internal/cli.Version=REV\")"},
+		{nil, false, "v1.2", "arraysem v1.2"},
+		{nil, false, "", "arraysem (no build information)"},
+	} {
+		if got := versionOf(c.bi, c.ok, c.linked); got != c.want {
+			t.Errorf("versionOf(linked %q) = %q, want %q", c.linked, got, c.want)
+		}
 	}
 }
