@@ -122,6 +122,11 @@ func (s *Session) inline(src string, force bool) bool {
 	if err != nil && !force && strings.Contains(err.Error(), "end of file") {
 		return false
 	}
+	if err != nil {
+		if bare, berr := s.bareExpression(src); bare {
+			err = berr
+		}
+	}
 	s.report(err)
 	if err == nil {
 		s.evaluate()
