@@ -1,31 +1,34 @@
 package semantics
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Suggest is the candidate closest to name, for a "did you mean" in a
 // message about an unknown name (a command, a flag, a variable): the one
-// at the smallest edit distance, if that distance is small for the
-// name's length (at most 1 for names of up to 3 letters, 2 up to 6,
-// else 3), or else a candidate the name is a prefix of, or else one the
-// name extends by a hyphenated word. Ties go to the first
-// candidate; "" when none is close.
+// at the smallest edit distance, if that is at most one edit for every
+// three letters of the name beyond the first (at least one; for a name
+// of three letters or fewer, an edit that does not replace a letter:
+// dot is not taken for not, but rnu is for run); or else a candidate the
+// name is a prefix of; or else one the name extends by a hyphenated word
+// (to-level for to). Ties go to the first candidate; "" when none is
+// close.
 func Suggest(name string, candidates []string) string {
 	if name == "" {
 		return ""
 	}
-	limit := 3
-	switch n := len([]rune(name)); {
-	case n <= 3:
-		limit = 1
-	case n <= 6:
-		limit = 2
-	}
+	n := len([]rune(name))
+	limit := max(1, (n-1)/3)
 	best, bestD := "", limit+1
 	for _, c := range candidates {
 		if c == name {
 			continue
 		}
 		d := editDistance(strings.ToLower(name), strings.ToLower(c))
+		if n <= 3 && d == 1 && len([]rune(c)) == n && !sameLetters(name, c) {
+			continue // one letter replaced in a short name: a guess
+		}
 		if d < bestD {
 			best, bestD = c, d
 		}
@@ -34,17 +37,24 @@ func Suggest(name string, candidates []string) string {
 		return best
 	}
 	for _, c := range candidates {
-		if c != name && len(name) >= 2 && strings.HasPrefix(c, name) {
+		if c != name && n >= 2 && strings.HasPrefix(c, name) {
 			return c
 		}
 	}
-	// A name that adds a word to a candidate's (to-level for to).
 	for _, c := range candidates {
 		if len(c) >= 2 && strings.HasPrefix(name, c+"-") {
 			return c
 		}
 	}
 	return ""
+}
+
+// sameLetters reports whether a and b are made of the same letters.
+func sameLetters(a, b string) bool {
+	x, y := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
 }
 
 // editDistance is the optimal string alignment distance of a and b
@@ -74,4 +84,13 @@ func editDistance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(y)]
+}
+
+// DidYouMean is " (did you mean X?)" for the candidate Suggest finds
+// for name, to end a message with; "" when none is close.
+func DidYouMean(name string, candidates []string) string {
+	if s := Suggest(name, candidates); s != "" {
+		return " (did you mean " + s + "?)"
+	}
+	return ""
 }

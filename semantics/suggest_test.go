@@ -23,6 +23,11 @@ func TestSuggest(t *testing.T) {
 		{"semantic", []string{"arg", "fuel", "semantics"}, "semantics"},
 		{"reduce-int", []string{"reduce", "reduce-init", "reduce/zero"}, "reduce-init"},
 		{"to-level", []string{"to", "stages", "passes"}, "to"},
+		{"dot", []string{"not", "iota", "total"}, ""},
+		{"y", []string{"%", "x"}, ""},
+		{"total", []string{"iota", "totl"}, "totl"},
+		{"total", []string{"iota"}, ""},
+		{"gpusim", commands, "gpu-sim"},
 		{"run", commands, ""}, // the name itself is never suggested
 		{"", commands, ""},
 	} {
