@@ -871,8 +871,16 @@ func cmdRepl(reg *lang.Registry, args []string, stdout io.Writer) error {
 	file := ""
 	if len(pos) == 1 {
 		file = pos[0]
-		if _, err := os.Stat(file); err != nil {
+		// As run says it: a file that cannot be read, or a directory,
+		// is bad input before the session starts.
+		f, err := os.Open(file)
+		if err != nil {
 			return usageError{err.Error()}
+		}
+		fi, err := f.Stat()
+		f.Close()
+		if err == nil && fi.IsDir() {
+			return usageError{"read " + file + ": is a directory"}
 		}
 	}
 	terminal := false
