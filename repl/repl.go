@@ -149,10 +149,17 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 		}
 		slices.Sort(cands)
 	}
+	// A completed command or setting is followed by a space, ready for
+	// its argument; a file name is not (a directory continues), nor is
+	// a name of the program (an operator or a bracket may follow).
+	space := ""
+	if len(fields) > 0 && strings.HasPrefix(fields[0], ":") && (start == 0 || fields[0] != ":load") {
+		space = " "
+	}
 	var out [][]rune
 	for _, cand := range cands {
 		if strings.HasPrefix(cand, word) && cand != word {
-			out = append(out, []rune(cand[len(word):]))
+			out = append(out, []rune(cand[len(word):]+space))
 		}
 	}
 	return out, len([]rune(word))
