@@ -409,7 +409,7 @@ func init() {
 		":derive":  {"[eval]", "the typing derivation (eval: FUN's big-step derivation)", true, (*Session).cmdDerive},
 		":check":   {"", "types, and for FUNMEM validity and race freedom", true, (*Session).cmdCheck},
 		":side":    {"", "the side-by-side table of every semantics and level", true, (*Session).cmdSide},
-		":compile": {"LEVEL [--expand] [--switch]", "translate the program to LEVEL (:help lists the levels); --switch steps the translation from now on", true, (*Session).cmdCompile},
+		":compile": {"LEVEL [--expand] [--switch] [--prelude]", "translate the program to LEVEL (:help lists the levels); --switch steps the translation from now on (CUDA's is run, in gpu-sim); CUDA prints without its prelude unless --prelude", true, (*Session).cmdCompile},
 		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE …", "settings (fuel 0: the default; NAME= unsets an input)", false, (*Session).cmdSet},
 		":show":    {"", "the current configuration again", true, (*Session).cmdShow},
 		":dump":    {"", "a debug dump of the current configuration's Go value", true, (*Session).cmdDump},
@@ -501,6 +501,10 @@ func (s *Session) cmdStep(args []string) error {
 	if err != nil {
 		return err
 	}
+	if l := s.loaded.Language(); l.Stepping() == "" {
+		sem, _ := lang.PickSemantics(s.loaded, "")
+		return fmt.Errorf("%s has no small-step semantics to step; :run runs it by its semantics %s", l.Title(), sem)
+	}
 	st := s.stepper()
 	for i := 0; i < n; i++ {
 		if s.interrupt.Load() {
@@ -556,6 +560,14 @@ func (s *Session) cmdReset([]string) error {
 }
 
 func (s *Session) cmdRun([]string) error {
+	if l := s.loaded.Language(); l.Stepping() == "" {
+		// A level without a small-step machine (CUDA) runs by its
+		// default semantics (gpu-sim's).
+		sem, _ := lang.PickSemantics(s.loaded, "")
+		s.printf("%s has no small-step semantics: run by its semantics %s\n", l.Title(), sem)
+		s.evaluate()
+		return nil
+	}
 	st := s.stepper()
 	for {
 		if s.interrupt.Load() {
@@ -835,22 +847,24 @@ func (s *Session) cmdSide([]string) error {
 
 func (s *Session) cmdCompile(args []string) error {
 	var to string
-	var expand, switchTo bool
+	var expand, switchTo, prelude bool
 	for _, a := range args {
 		switch a {
 		case "--expand":
 			expand = true
 		case "--switch":
 			switchTo = true
+		case "--prelude":
+			prelude = true
 		default:
 			if to != "" {
-				return errors.New(":compile LEVEL [--expand] [--switch]")
+				return errors.New(":compile LEVEL [--expand] [--switch] [--prelude]")
 			}
 			to = a
 		}
 	}
 	if to == "" {
-		return errors.New(":compile LEVEL [--expand] [--switch]")
+		return errors.New(":compile LEVEL [--expand] [--switch] [--prelude]")
 	}
 	var stages []lang.Stage
 	if err := s.interruptible(func() (err error) {
@@ -865,12 +879,33 @@ func (s *Session) cmdCompile(args []string) error {
 	}
 	last := stages[len(stages)-1]
 	text := last.Text()
-	s.printf("%s", withNewline(text))
+	if prelude {
+		s.printf("%s", withNewline(text))
+	} else {
+		s.printf("%s", withNewline(withoutPrelude(text)))
+	}
 	if !switchTo {
 		return nil
 	}
 	s.lang = last.Program.Language().Name()
 	return s.load("compiled"+s.extension(s.lang), text, false, 0)
+}
+
+// withoutPrelude is an emitted CUDA program with its fixed prelude (a
+// thousand lines the same for every program) left out and said where it
+// was; other programs are returned as they are.
+func withoutPrelude(text string) string {
+	const begin, end = "// ==== arraysem prelude: begin", "// ==== arraysem prelude: end"
+	i, j := strings.Index(text, begin), strings.Index(text, end)
+	if i < 0 || j < i {
+		return text
+	}
+	k := j + strings.IndexByte(text[j:], '\n') + 1
+	if k <= j {
+		k = len(text)
+	}
+	n := strings.Count(text[i:k], "\n")
+	return text[:i] + fmt.Sprintf("// (the prelude, %d lines, left out: :compile cuda --prelude prints it)\n", n) + text[k:]
 }
 
 func (s *Session) cmdSet(args []string) error {
