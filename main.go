@@ -12,7 +12,7 @@
 //	arraysem gpu-check DIR [--sim|--host|--nvcc] [--exact-floats]
 //	arraysem test DIR [-v] [--levels] [--exact-floats] [--jobs N]
 //	arraysem side-by-side FILE [--arg NAME=VALUE]... [--exact-floats] [--jobs N]
-//	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list
+//	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list [--wide]
 //	arraysem cover [--n N] [--seed S]
 //	arraysem repl [FILE] [--arg NAME=VALUE]... [--fuel N]
 //	arraysem bench [--row NAME]... [--quick] [--json FILE] [--clock cpu|wall]

@@ -100,6 +100,20 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 // a terminal; nil otherwise.
 var progressOut io.Writer
 
+// screenWidth is the width of the terminal w is, for tables that wrap
+// their long columns to fit it; 0 (no wrapping) when w is not one.
+var screenWidth = func(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !readline.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	width, _, err := readline.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return width
+}
+
 // isTerminal reports whether w is a terminal (a variable, so that tests
 // can stand in for one).
 var isTerminal = func(w io.Writer) bool {
@@ -755,6 +769,7 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 	merge := fs.Bool("merge", false, "merge the shard reports given as arguments into one")
 	list := fs.Bool("list", false, "list the properties and the theorems they check")
 	forTime := fs.Duration("for", 0, "run rounds of N cases per property, seeds S, S+1, …, until this time has passed (e.g. 1h)")
+	wide := fs.Bool("wide", false, "with --list: print the table's long columns whole, not wrapped to the terminal's width")
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		return flagError(fs, err)
@@ -764,7 +779,11 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 		for _, t := range proofstests.Theorems {
 			rows = append(rows, []string{t.Name, t.Statement, t.Source})
 		}
-		table.Print(stdout, rows)
+		if *wide {
+			table.Print(stdout, rows)
+		} else {
+			table.PrintFit(stdout, rows, screenWidth(stdout))
+		}
 		return nil
 	}
 	var results []proofstests.ProveResult

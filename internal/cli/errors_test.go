@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestErrorsThatHelp: a mistyped command or flag gets the name meant, in
@@ -136,5 +137,31 @@ func TestVersion(t *testing.T) {
 		if got := versionOf(c.bi, c.ok, c.linked); got != c.want {
 			t.Errorf("versionOf(linked %q) = %q, want %q", c.linked, got, c.want)
 		}
+	}
+}
+
+// TestProveListFits: prove --list wraps its theorem column to the
+// terminal's width, and prints it whole with --wide or off a terminal.
+func TestProveListFits(t *testing.T) {
+	widest := func(out string) int {
+		w := 0
+		for _, l := range strings.Split(out, "\n") {
+			w = max(w, utf8.RuneCountInString(l))
+		}
+		return w
+	}
+	plain, _, status := run(t, "prove", "--list")
+	if status != 0 || widest(plain) <= 100 {
+		t.Fatalf("prove --list off a terminal: status %d, %d columns (want the whole table, over 100)", status, widest(plain))
+	}
+	saved := screenWidth
+	screenWidth = func(io.Writer) int { return 100 }
+	defer func() { screenWidth = saved }()
+	fit, _, _ := run(t, "prove", "--list")
+	if widest(fit) > 100 || !strings.Contains(fit, "fun-big-small") {
+		t.Errorf("prove --list on a 100-column terminal: %d columns", widest(fit))
+	}
+	if wide, _, _ := run(t, "prove", "--list", "--wide"); wide != plain {
+		t.Errorf("prove --list --wide on a terminal differs from the whole table")
 	}
 }
