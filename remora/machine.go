@@ -255,7 +255,15 @@ func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos, lines 
 		inits[i] = Load(e)
 	}
 	s := lang.NewStepper[*State](Contexts{}, inits, runOptions(o), pos,
-		func(s *State) string { return ExprString(s.Term()) },
+		func(s *State) string {
+			// An expression's value is marked as its end, as FUN's
+			// final configuration is: in a file of several, the next
+			// line is the next expression's first step.
+			if (Contexts{}).Final(s) {
+				return "⟨done⟩ " + ExprString(s.Term())
+			}
+			return ExprString(s.Term())
+		},
 		func(fs []*State) (*lang.Result, error) {
 			vs := make([]*Value, len(fs))
 			for i, f := range fs {

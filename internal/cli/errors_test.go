@@ -165,3 +165,27 @@ func TestProveListFits(t *testing.T) {
 		t.Errorf("prove --list --wide on a terminal differs from the whole table")
 	}
 }
+
+// TestStepShowsEverything: step marks the end of each expression of a
+// Remora file with its value, and no IMP step line ends with an empty
+// configuration; IMP's steps show what they bound and wrote.
+func TestStepShowsEverything(t *testing.T) {
+	out, errs, status := run(t, "step", "examples/remora/fig7_length_sugar.remora")
+	if status != 0 || strings.Count(out, "⟨done⟩ ") != 3 || !strings.HasSuffix(out, "⟨done⟩ 5\n") {
+		t.Errorf("step of a Remora file of three expressions: status %d, %d ⟨done⟩\n%s%s", status, strings.Count(out, "⟨done⟩ "), out, errs)
+	}
+	out, errs, status = run(t, "step", "examples/imp/fig13.imp", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1")
+	if status != 0 {
+		t.Fatalf("step fig13.imp: status %d: %s", status, errs)
+	}
+	for _, want := range []string{"{zsize = 0}", "{xmem = ℓ1 (2 words)}", "{ℓ1[1] ← 2} [kernel i = 2 of 2] ⟨iteration 2 done⟩", "{zmem = ℓ1} ⟨branch done⟩", "⟨end⟩ return zsize, zmem"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("step fig13.imp shows no %q:\n%s", want, out)
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if fields := strings.Fields(line); len(fields) < 2 || strings.HasSuffix(line, "] ") || strings.HasSuffix(line, " ") {
+			t.Errorf("step line with an empty configuration: %q", line)
+		}
+	}
+}
