@@ -1,6 +1,8 @@
 package remora
 
 import (
+	"unicode/utf8"
+
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -249,6 +251,10 @@ func runOptions(o *semantics.RunOptions) *semantics.RunOptions {
 // newStepper is the lang.Stepper of the runs of exprs on the context
 // machine: configurations print as terms, and the focus of a step is
 // Focus on the terms before and after it.
+// done marks an expression's value, the end of its run, as the stepper
+// prints it.
+const done = "⟨done⟩ "
+
 func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos, lines func([]*Value) []string) *lang.Stepper {
 	inits := make([]*State, len(exprs))
 	for i, e := range exprs {
@@ -260,7 +266,7 @@ func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos, lines 
 			// final configuration is: in a file of several, the next
 			// line is the next expression's first step.
 			if (Contexts{}).Final(s) {
-				return "⟨done⟩ " + ExprString(s.Term())
+				return done + ExprString(s.Term())
 			}
 			return ExprString(s.Term())
 		},
@@ -271,5 +277,15 @@ func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos, lines 
 			}
 			return &lang.Result{Lines: lines(vs)}, nil
 		})
-	return lang.WithFocus(s, func(prev, next *State) lang.Focus { return Focus(prev.Term(), next.Term()) })
+	return lang.WithFocus(s, func(prev, next *State) lang.Focus {
+		f := Focus(prev.Term(), next.Term())
+		if (Contexts{}).Final(next) {
+			// As the stepper prints it: the value marked as the end.
+			f.Text = done + f.Text
+			if f.Lo >= 0 {
+				f.Lo, f.Hi = f.Lo+utf8.RuneCountInString(done), f.Hi+utf8.RuneCountInString(done)
+			}
+		}
+		return f
+	})
 }

@@ -2,7 +2,9 @@
 // (commands.go) with each command's flags, help and example, and the
 // commands themselves, each a thin layer over the library (cli.go: run,
 // step, check, compile, test, side-by-side, prove, repl, demo, cover;
-// gpu.go: gpu-sim and gpu-check; bench.go). memory.go holds --max-memory:
+// gpu.go: gpu-sim and gpu-check; bench.go). hints.go says more than
+// "wrong" about a mistake: the command or flag meant, the --arg an input
+// needs, the quotes a split array literal needs. memory.go holds --max-memory:
 // the bound each run's arrays and heaps are held to, and the watchdog
 // that Command starts, since many arrays each under the bound can still
 // add up past it. Main runs one command line in a registry of its own
