@@ -56,6 +56,9 @@ type Options struct {
 	Trace func(s Stmt, tr *semantics.KernelTrace)
 	// Schedule orders the small-step's kernel iterations (nil: in order).
 	Schedule semantics.Schedule
+	// Races, when not nil, lets a small-step kernel that races run on,
+	// and is given its first race when it ends (semantics.RunOptions).
+	Races func(race error)
 	// Stats, when not nil, receives the cost counters (stats.go).
 	Stats *semantics.Stats
 	// Jobs bounds the goroutines the big-step runs a large kernel's
@@ -67,7 +70,7 @@ type Options struct {
 // OptionsOf are IMP's options taken from a run's: the counter, the
 // schedule, and the trace, whose kernels are named by position and bound.
 func OptionsOf(o *semantics.RunOptions) *Options {
-	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs}
+	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Races: o.Races}
 	if o.Trace != nil {
 		opts.Trace = func(s Stmt, tr *semantics.KernelTrace) { o.Trace(TraceName(s), tr) }
 	}
@@ -309,6 +312,9 @@ func (k *kernel) race(err error) error {
 func (k *kernel) finish(h *semantics.Heap, opts *Options) {
 	h.Pop()
 	opts.Counter.Hit(EImpKernel.Name)
+	if k.t.Found != nil && opts.Races != nil {
+		opts.Races(semantics.Errorf(k.s.At, semantics.RaceError, EImpKernel.Name, "%v", *k.t.Found))
+	}
 	if opts.Trace != nil {
 		opts.Trace(k.s, k.t.Trace)
 	}

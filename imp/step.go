@@ -125,6 +125,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if err != nil {
 			return c, "", unwind(c, err)
 		}
+		k.t.ReportOnly = opts.Races != nil
 		if st := opts.Stats; st != nil {
 			countKernel(st, c.depth())
 			k.base = st.Live()

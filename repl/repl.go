@@ -136,7 +136,7 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 	case len(fields) > 0 && fields[0] == ":lang":
 		cands = c.s.reg.Names()
 	case len(fields) > 0 && fields[0] == ":set":
-		cands = []string{"fuel", "schedule", "arg", "in-order", "reverse", "random"}
+		cands = []string{"fuel", "schedule", "races", "arg", "in-order", "reverse", "random", "stop", "report"}
 	case len(fields) > 0 && fields[0] == ":compile":
 		cands = append(c.s.reg.Names(), "--expand", "--switch", "--prelude")
 	default:

@@ -46,6 +46,7 @@ type Session struct {
 	st        *stepper
 	fuel      int
 	schedule  string
+	races     string // "stop" (the default) or "report" (:set races)
 	seed      int64
 	pending   []string     // lines of an incomplete inline input
 	interrupt atomic.Bool  // set by Ctrl-C; checked between steps
@@ -310,6 +311,9 @@ func (s *Session) stepper() *stepper {
 		sched, _ := semantics.ParseSchedule(s.schedule, s.seed)
 		o := lang.RunOptions{Args: s.args()}
 		o.Fuel, o.Schedule = s.fuel, sched
+		if s.races == "report" {
+			o.Races = func(race error) { s.printf("race (reported; the run goes on): %v\n", race) }
+		}
 		s.st = newStepper(s.loaded, o)
 	}
 	return s.st
@@ -410,7 +414,7 @@ func init() {
 		":check":   {"", "types, and for FUNMEM validity and race freedom", true, (*Session).cmdCheck},
 		":side":    {"", "the side-by-side table of every semantics and level", true, (*Session).cmdSide},
 		":compile": {"LEVEL [--expand] [--switch] [--prelude]", "translate the program to LEVEL (:help lists the levels); --switch steps the translation from now on (CUDA's is run, in gpu-sim); CUDA prints without its prelude unless --prelude", true, (*Session).cmdCompile},
-		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE …", "settings (fuel 0: the default; NAME= unsets an input)", false, (*Session).cmdSet},
+		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | races stop|report | arg NAME=VALUE …", "settings (fuel 0: the default; races report: a racing kernel runs on, its race said; NAME= unsets an input)", false, (*Session).cmdSet},
 		":show":    {"", "the current configuration again", true, (*Session).cmdShow},
 		":dump":    {"", "a debug dump of the current configuration's Go value", true, (*Session).cmdDump},
 		":help":    {"", "this list", false, (*Session).cmdHelp},
@@ -910,7 +914,7 @@ func withoutPrelude(text string) string {
 
 func (s *Session) cmdSet(args []string) error {
 	if len(args) < 2 {
-		return errors.New(":set fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE … (NAME= unsets)")
+		return errors.New(":set fuel N | schedule in-order|reverse|random [SEED] | races stop|report | arg NAME=VALUE … (NAME= unsets)")
 	}
 	switch args[0] {
 	case "fuel":
@@ -955,8 +959,18 @@ func (s *Session) cmdSet(args []string) error {
 			}
 		}
 		s.printf("inputs %s\n", argsString(s.opts.Args))
+	case "races":
+		switch {
+		case len(args) != 2 || args[1] != "stop" && args[1] != "report":
+			return fmt.Errorf(":set races stop|report, got %s", strings.Join(args[1:], " "))
+		case args[1] == "report":
+			s.printf("races reported, and the run goes on as hardware would run it (IMP's small-step)\n")
+		default:
+			s.printf("races stop the run\n")
+		}
+		s.races = args[1]
 	default:
-		return fmt.Errorf("unknown setting %s (fuel, schedule, arg)", args[0])
+		return fmt.Errorf("unknown setting %s (fuel, schedule, races, arg)", args[0])
 	}
 	// Settings apply from the start of the program.
 	if s.loaded != nil {
