@@ -65,7 +65,7 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 			return helpSyntax(reg, rest[1:], stdout, stderr)
 		}
 		if len(rest) > 1 || lookup(rest[0]) == nil {
-			fmt.Fprintf(stderr, "arraysem: help COMMAND (one of %s)\n", strings.Join(commandNames(), ", "))
+			fmt.Fprintf(stderr, "arraysem: help COMMAND%s (one of %s)\n", semantics.DidYouMean(rest[0], commandNames()), strings.Join(commandNames(), ", "))
 			return 2
 		}
 		cmd, rest = rest[0], []string{"--help"}

@@ -66,6 +66,9 @@ func TestErrorsThatHelp(t *testing.T) {
 			}
 		})
 	}
+	if _, errs, status := run(t, "help", "rnu"); status != 2 || !strings.HasPrefix(errs, "arraysem: help COMMAND (did you mean run?) (one of run, ") {
+		t.Errorf("help rnu: status %d, %q", status, errs)
+	}
 	// Positionals that are neither inputs nor a split literal keep the
 	// plain message.
 	if _, errs, status := run(t, "run", fig2, fig2); status != 2 || errs != "arraysem: run wants one FILE\n" {
