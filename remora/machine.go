@@ -1,6 +1,7 @@
 package remora
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/lang"
@@ -31,6 +32,9 @@ type State struct {
 	focus Expr
 	ctx   *hole
 	final bool // focus is a value and ctx is empty
+	// note is what the step that made the state instantiated (Tβ, Iβ:
+	// "t := int"), rendered on demand; nil for the other rules.
+	note func() string
 }
 
 // A hole is one frame of an evaluation context, innermost first: node
@@ -59,7 +63,84 @@ func (Contexts) Step(s *State) (*State, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return settle(e, s.ctx), r, nil
+	next := settle(e, s.ctx)
+	if r == RuleTBeta.Name || r == RuleIBeta.Name {
+		// The instantiated term prints as the application did (f{int | }
+		// both), so the step says what it bound.
+		redex := s.focus
+		next.note = func() string { return instantiation(redex) }
+	}
+	return next, r, nil
+}
+
+// Instantiated is what the step that made s instantiated ("t := int",
+// "d := 3, @s := [2]"), or "" when it was not Tβ or Iβ.
+func (s *State) Instantiated() string {
+	if s.note == nil {
+		return ""
+	}
+	return s.note()
+}
+
+// instantiation describes what the Tβ or Iβ redex e binds: each variable
+// of the abstraction (or of the primitive's type) and its argument.
+func instantiation(e Expr) string {
+	var vars, args []string
+	switch e := e.(type) {
+	case *TApp:
+		f := toValue(e.Fn).A[0].(*Func)
+		if f.Prim != nil {
+			vars = binderVars(f.Prim.Type, false)
+		} else if l, ok := f.Term.(*TLam); ok {
+			vars = l.Vars
+		}
+		for _, a := range e.Args {
+			args = append(args, TypeString(a))
+		}
+	case *IApp:
+		f := toValue(e.Fn).A[0].(*Func)
+		if f.Prim != nil {
+			vars = binderVars(f.Prim.Type, true)
+		} else if l, ok := f.Term.(*ILam); ok {
+			vars = l.Vars
+		}
+		for _, a := range e.Args {
+			args = append(args, a.String())
+		}
+	}
+	parts := make([]string, len(args))
+	for i, a := range args {
+		if i < len(vars) {
+			parts[i] = vars[i] + " := " + a
+		} else {
+			parts[i] = a
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// binderVars are the variables of a primitive type's outermost Pi
+// (index) or Forall (type) binder, looking through the other kind and
+// the scalar array types that hold them.
+func binderVars(t Type, index bool) []string {
+	for {
+		switch b := t.(type) {
+		case *Pi:
+			if index {
+				return b.Vars
+			}
+			t = b.Body
+		case *Forall:
+			if !index {
+				return b.Vars
+			}
+			t = b.Body
+		case *Arr: // an abstraction is the atom of a scalar array type
+			t = b.Elem
+		default:
+			return nil
+		}
+	}
 }
 
 // Load is the machine's state for the closed term e: e's redex in its
@@ -268,6 +349,9 @@ func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos, lines 
 			if (Contexts{}).Final(s) {
 				return done + ExprString(s.Term())
 			}
+			if n := s.Instantiated(); n != "" {
+				return "{" + n + "} " + ExprString(s.Term())
+			}
 			return ExprString(s.Term())
 		},
 		func(fs []*State) (*lang.Result, error) {
@@ -279,12 +363,17 @@ func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos, lines 
 		})
 	return lang.WithFocus(s, func(prev, next *State) lang.Focus {
 		f := Focus(prev.Term(), next.Term())
+		// As the stepper prints it: the value marked as the end, or what
+		// an instantiation bound.
+		prefix := ""
 		if (Contexts{}).Final(next) {
-			// As the stepper prints it: the value marked as the end.
-			f.Text = done + f.Text
-			if f.Lo >= 0 {
-				f.Lo, f.Hi = f.Lo+utf8.RuneCountInString(done), f.Hi+utf8.RuneCountInString(done)
-			}
+			prefix = done
+		} else if n := next.Instantiated(); n != "" {
+			prefix = "{" + n + "} "
+		}
+		f.Text = prefix + f.Text
+		if f.Lo >= 0 {
+			f.Lo, f.Hi = f.Lo+utf8.RuneCountInString(prefix), f.Hi+utf8.RuneCountInString(prefix)
 		}
 		return f
 	})

@@ -177,6 +177,11 @@ func TestStepShowsEverything(t *testing.T) {
 	if status != 0 || strings.Count(out, "⟨done⟩ ") != 3 || !strings.HasSuffix(out, "⟨done⟩ 5\n") {
 		t.Errorf("step of a Remora file of three expressions: status %d, %d ⟨done⟩\n%s%s", status, strings.Count(out, "⟨done⟩ "), out, errs)
 	}
+	// An instantiation says what it bound: the term after it prints as
+	// the application before it did.
+	if !strings.Contains(out, "Iβ           {d := 3, @c := [2]} ") || !strings.Contains(out, "Tβ           {t := int} (length{int | 3 [2]} ") {
+		t.Errorf("step of a Remora file: Iβ and Tβ do not say what they instantiated:\n%s", out)
+	}
 	out, errs, status = run(t, "step", "examples/imp/fig13.imp", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1")
 	if status != 0 {
 		t.Fatalf("step fig13.imp: status %d: %s", status, errs)
