@@ -13,7 +13,7 @@
 //	arraysem test DIR [-v] [--levels] [--exact-floats] [--jobs N]
 //	arraysem side-by-side FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--fuel N] [--only LANG,...] [--semantics S,...] [--exact-floats] [--jobs N]
 //	arraysem dataset -g TYPE... [-s SEED] [-b] [--TYPE-bounds=LO:HI]...
-//	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list
+//	arraysem prove [--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list [--wide]
 //	arraysem cover [--n N] [--seed S]
 //	arraysem repl [FILE] [--arg NAME=VALUE|NAME=@FILE]... [--fuel N]
 //	arraysem bench [--row NAME]... [--quick] [--json FILE] [--clock cpu|wall]

@@ -177,6 +177,7 @@ func TestBindInputs(t *testing.T) {
 		{map[string]string{"a": "[[1 2 3] [4 5 6]]", "k": "7", "n": "3"}, "its size n is 3"},
 		{map[string]string{"a": "[1 2 3]", "k": "7"}, "has type [n][m], but --arg gives an array of shape [3]"},
 		{map[string]string{"a": "[[1]]"}, "missing input k : int"},
+		{map[string]string{"n": "1"}, "t.fun:1:27: missing inputs a : [n][m], k : int (give them with --arg a=VALUE --arg k=VALUE)"},
 		{map[string]string{"a": "[[1]]", "k": "[1]"}, "input k is an int"},
 		{map[string]string{"a": "[[1]]", "k": "1", "zz": "1"}, "--arg zz: the program declares no input of that name"},
 		{map[string]string{"a": "[[1] [2 3]]", "k": "1"}, "irregular"},

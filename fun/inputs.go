@@ -130,12 +130,30 @@ func BindInputs(p *Program, args map[string]string) (*Env, error) {
 		vals[in.Name.Name] = semantics.Array{Elem: in.Type.Elem, Shape: shape, Data: []int64{}}
 	}
 	var env *Env
+	var missing []*Param
 	for _, in := range p.Inputs {
 		v, ok := vals[in.Name.Name]
 		if !ok {
-			return nil, inputErr(p, in, "missing input %s : %s (give it with --arg %s=VALUE)", in.Name.Name, in.Type, in.Name.Name)
+			missing = append(missing, in)
+			continue
 		}
 		env = env.Bind(in.Name.Name, v)
+	}
+	if len(missing) > 0 {
+		// A size that a missing array gives is not asked for as well.
+		sized := map[string]bool{}
+		for _, in := range missing {
+			for _, d := range in.Type.Dims {
+				sized[d.Name] = true
+			}
+		}
+		var ask []*Param
+		for _, in := range missing {
+			if !in.Type.IsScalar() || !sized[in.Name.Name] {
+				ask = append(ask, in)
+			}
+		}
+		return nil, missingInputs(p, ask)
 	}
 	return env, nil
 }
@@ -184,6 +202,22 @@ func DataInputs(p *Program, file string) ([]*Param, []datafile.Value, error) {
 		want = "no inputs"
 	}
 	return nil, nil, inputErr(p, nil, "--data %s holds %s, but the program takes %s", file, semantics.Plural(len(vs), "value"), want)
+}
+
+// missingInputs names every input not given, in one message at the
+// first one's declaration, so that one more try gives them all.
+func missingInputs(p *Program, missing []*Param) error {
+	if len(missing) == 1 {
+		in := missing[0]
+		return inputErr(p, in, "missing input %s : %s (give it with --arg %s=VALUE)", in.Name.Name, in.Type, in.Name.Name)
+	}
+	decls := make([]string, len(missing))
+	flags := make([]string, len(missing))
+	for i, in := range missing {
+		decls[i] = in.Name.Name + " : " + in.Type.String()
+		flags[i] = "--arg " + in.Name.Name + "=VALUE"
+	}
+	return inputErr(p, missing[0], "missing inputs %s (give them with %s)", strings.Join(decls, ", "), strings.Join(flags, " "))
 }
 
 func describe(v semantics.Array) string {

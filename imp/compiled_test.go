@@ -245,7 +245,7 @@ func (ev *evaluator) stmt(env Env, s Stmt) error {
 	case *Reduce, *Scan:
 		return ev.fold(env, s)
 	}
-	rule, err := exec(env, ev.h, s)
+	rule, _, err := exec(env, ev.h, s)
 	if err != nil {
 		return err
 	}

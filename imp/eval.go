@@ -56,6 +56,9 @@ type Options struct {
 	Trace func(s Stmt, tr *semantics.KernelTrace)
 	// Schedule orders the small-step's kernel iterations (nil: in order).
 	Schedule semantics.Schedule
+	// Races, when not nil, lets a small-step kernel that races run on,
+	// and is given its first race when it ends (semantics.RunOptions).
+	Races func(race error)
 	// Stats, when not nil, receives the cost counters (stats.go).
 	Stats *semantics.Stats
 	// Jobs bounds the goroutines the big-step runs a large kernel's
@@ -71,7 +74,7 @@ type Options struct {
 // OptionsOf are IMP's options taken from a run's: the counter, the
 // schedule, and the trace, whose kernels are named by position and bound.
 func OptionsOf(o *semantics.RunOptions) *Options {
-	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel)}
+	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel), Races: o.Races}
 	if o.Trace != nil {
 		opts.Trace = func(s Stmt, tr *semantics.KernelTrace) { o.Trace(TraceName(s), tr) }
 	}
@@ -161,97 +164,107 @@ func Eval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Ar
 	return Results(p, env, h)
 }
 
-// exec runs a statement without a body and names its rule.
-func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
+// touched is the heap word a read or a write touched, and its value,
+// for the small-step's note of the step.
+type touched struct {
+	loc  semantics.Loc
+	word Value
+}
+
+// exec runs a statement without a body by its rule of Fig 12 (or the
+// extension's), and returns the rule and, for a read or a write, the
+// heap word it touched.
+func exec(env Env, h *semantics.Heap, s Stmt) (string, touched, error) {
+	var none touched
 	switch s := s.(type) {
 	case *Skip:
-		return EImpSkip.Name, nil
+		return EImpSkip.Name, none, nil
 	case *Decl:
 		if s.Type == Mem {
 			env[s.X.Name] = Value{Mem: true}
-			return EImpDecMem.Name, nil
+			return EImpDecMem.Name, none, nil
 		}
 		if s.Type == Float {
 			env[s.X.Name] = NumValue(semantics.FloatNum(0))
-			return EImpDecFloat.Name, nil
+			return EImpDecFloat.Name, none, nil
 		}
 		env[s.X.Name] = Value{}
-		return EImpDecInt.Name, nil
+		return EImpDecInt.Name, none, nil
 	case *Assign:
 		if y, ok := s.SE.(fun.Var); ok {
 			if v, ok := env[y.Name]; ok && v.Mem {
 				env[s.X.Name] = v
-				return EImpAssignMem.Name, nil
+				return EImpAssignMem.Name, none, nil
 			}
 		}
 		v, err := fun.EvalNum(s.SE, numLookup(env), EImpAssignInt.Name)
 		if err != nil {
-			return "", err
+			return "", none, err
 		}
 		env[s.X.Name] = NumValue(v)
-		return EImpAssignInt.Name, nil
+		return EImpAssignInt.Name, none, nil
 	case *Alloc:
 		rule := EImpAlloc.Name
 		n, err := fun.EvalSExp(s.Size, lookup(env), rule)
 		if err != nil {
-			return "", err
+			return "", none, err
 		}
 		l, err := h.Alloc(n)
 		if err != nil {
-			return "", semantics.Stuckf(s.At, rule, "%v", err)
+			return "", none, semantics.Stuckf(s.At, rule, "%v", err)
 		}
 		env[s.X.Name] = Value{Mem: true, Defined: true, L: l}
-		return rule, nil
+		return rule, none, nil
 	case *Read:
 		rule := EImpRead.Name
 		b, err := block(env, s.Y, rule)
 		if err != nil {
-			return "", err
+			return "", none, err
 		}
 		off, err := fun.EvalSExp(s.Index, lookup(env), rule)
 		if err != nil {
-			return "", err
+			return "", none, err
 		}
 		k, err := h.Read(semantics.Loc{Block: b, Offset: off})
 		if err != nil {
-			return "", heapErr(err, s.At, rule, s.Y.Name)
+			return "", none, heapErr(err, s.At, rule, s.Y.Name)
 		}
 		// The word is read as x is declared: a heap word is a word.
 		env[s.X.Name] = Value{Elem: env[s.X.Name].Elem, K: k}
-		return rule, nil
+		return rule, touched{semantics.Loc{Block: b, Offset: off}, env[s.X.Name]}, nil
 	case *Assert:
 		rule := IAssert.Name
 		k, err := intValue(s.Cond, env, rule)
 		if err != nil {
-			return "", err
+			return "", none, err
 		}
 		if k == 0 {
 			if s.Msg != "" {
-				return "", semantics.Stuckf(s.At, rule, "%s (assertion %s is 0)", s.Msg, fun.PrintSExp(s.Cond))
+				return "", none, semantics.Stuckf(s.At, rule, "%s (assertion %s is 0)", s.Msg, fun.PrintSExp(s.Cond))
 			}
-			return "", semantics.Stuckf(s.At, rule, "assertion %s is 0", fun.PrintSExp(s.Cond))
+			return "", none, semantics.Stuckf(s.At, rule, "assertion %s is 0", fun.PrintSExp(s.Cond))
 		}
-		return rule, nil
+		return rule, none, nil
 	case *Write:
 		rule := EImpWrite.Name
 		b, err := block(env, s.X, rule)
 		if err != nil {
-			return "", err
+			return "", none, err
 		}
 		off, err := fun.EvalSExp(s.Index, lookup(env), rule)
 		if err != nil {
-			return "", err
+			return "", none, err
 		}
 		v, err := fun.EvalNum(s.Value, numLookup(env), rule)
 		if err != nil {
-			return "", err
+			return "", none, err
 		}
 		if err := h.Write(semantics.Loc{Block: b, Offset: off}, v.Bits); err != nil {
-			return "", heapErr(err, s.At, rule, s.X.Name)
+			return "", none, heapErr(err, s.At, rule, s.X.Name)
 		}
-		return rule, nil
+		return rule, touched{semantics.Loc{Block: b, Offset: off}, NumValue(v)}, nil
 	}
-	return "", semantics.Stuckf(s.Pos(), EImpSeq.Name, "no rule runs %s", PrintStmt(s))
+	return "", none, semantics.Stuckf(s.Pos(), EImpSeq.Name, "no rule runs %s", PrintStmt(s))
 }
 
 // heapErr passes races on (the kernel reports them) and makes other heap
@@ -309,6 +322,9 @@ func (k *kernel) race(err error) error {
 func (k *kernel) finish(h *semantics.Heap, opts *Options) {
 	h.Pop()
 	opts.Counter.Hit(EImpKernel.Name)
+	if k.t.Found != nil && opts.Races != nil {
+		opts.Races(semantics.Errorf(k.s.At, semantics.RaceError, EImpKernel.Name, "%v", *k.t.Found))
+	}
 	if opts.Trace != nil {
 		opts.Trace(k.s, k.t.Trace)
 	}

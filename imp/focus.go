@@ -2,6 +2,7 @@ package imp
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/lang"
@@ -9,14 +10,22 @@ import (
 
 // Focus is the focus of a step of IMP's machine from prev to next
 // (lang.Focus): the redex is the statement the step ran; the contractum is
-// the body the step entered (an if's branch, a kernel iteration), and
-// nothing when the step only changed the environment or the heap. The
+// what it bound or wrote (the {x = …} or {ℓ1[0] ← …} the printed
+// configuration starts with), or the body the step entered (an if's
+// branch, a kernel iteration), and nothing when the step bound nothing. The
 // redex's source span is the statement's; at the end of a kernel or for
 // iteration, its done; at the end of a fold's part, the variable it
 // yields; at the end of the program, its return;
 // none at the end of an if's branch (the frame does not keep the if).
 func Focus(prev, next *Config) lang.Focus {
 	text, rest := next.layout()
+	note := next.Bound()
+	if note != "" {
+		text = "{" + note + "} " + text // as Shown prints it
+		if rest >= 0 {
+			rest += utf8.RuneCountInString("{" + note + "} ")
+		}
+	}
 	f := lang.Focus{Text: text, Lo: -1, Hi: -1}
 	if pf := prev.top; pf != nil {
 		switch {
@@ -48,6 +57,6 @@ func Focus(prev, next *Config) lang.Focus {
 	if !entered {
 		rest = -1
 	}
-	f.Lo, f.Hi = fun.ContractumSpan(text, "", rest)
+	f.Lo, f.Hi = fun.ContractumSpan(text, note, rest)
 	return f
 }

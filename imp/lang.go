@@ -71,7 +71,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	h.Record(o.RecordHeap)
 	m := Machine{Opts: OptionsOf(&o.RunOptions)}
 	return lang.WithFocus(lang.NewStepper[*Config](m, []*Config{Initial(p.p, env, h)}, &o.RunOptions,
-		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, (*Config).String,
+		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, (*Config).Shown,
 		func(cs []*Config) (*lang.Result, error) {
 			vs, err := cs[0].Results(p.p)
 			if err != nil {

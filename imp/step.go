@@ -24,6 +24,7 @@ type Config struct {
 	top  *frame
 	h    *semantics.Heap
 	done bool
+	note func() string // what the last step bound or wrote (Bound), rendered on demand
 }
 
 type frame struct {
@@ -96,7 +97,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 				return &Config{top: elementFrame(f.next, r, f.i+1), h: c.h}, r.rule, nil
 			}
 			r.finish(f.next.env, c.h, opts)
-			return &Config{top: advance(f.next), h: c.h}, r.rule, nil
+			return &Config{top: advance(f.next), h: c.h, note: foldNote(f.next.env, r)}, r.rule, nil
 		case f.k == nil:
 			f.sc.end(opts.Stats)
 			return &Config{top: f.next, h: c.h}, EImpSeq.Name, nil
@@ -124,6 +125,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if err != nil {
 			return c, "", unwind(c, err)
 		}
+		k.t.ReportOnly = opts.Races != nil
 		if st := opts.Stats; st != nil {
 			countKernel(st, c.depth())
 			k.base = st.Live()
@@ -158,18 +160,72 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		}
 		if r.n == 0 {
 			r.finish(f.env, c.h, opts)
-			return &Config{top: advance(f), h: c.h}, r.rule, nil
+			return &Config{top: advance(f), h: c.h, note: foldNote(f.env, r)}, r.rule, nil
 		}
 		return &Config{top: elementFrame(f, r, 1), h: c.h}, r.rule, nil
 	}
-	rule, err := exec(f.env, c.h, s)
+	rule, t, err := exec(f.env, c.h, s)
 	if err != nil {
 		return c, "", unwind(c, err)
 	}
 	if opts.Stats != nil {
 		c.count(opts.Stats, s)
 	}
-	return &Config{top: advance(f), h: c.h}, rule, nil
+	return &Config{top: advance(f), h: c.h, note: noteOf(f.env, c.h, s, t)}, rule, nil
+}
+
+// noteOf is what the statement s, just run in env, bound or wrote: its
+// values are taken now (env and the heap change in place), and rendered
+// on demand.
+func noteOf(env Env, h *semantics.Heap, s Stmt, t touched) func() string {
+	bound := func(x string) func() string {
+		v := env[x]
+		return func() string { return x + " = " + v.String() }
+	}
+	switch s := s.(type) {
+	case *Decl:
+		return bound(s.X.Name)
+	case *Assign:
+		return bound(s.X.Name)
+	case *Alloc:
+		v := env[s.X.Name]
+		n := len(h.Block(v.L))
+		return func() string { return fmt.Sprintf("%s = %s (%s)", s.X.Name, v, semantics.Plural(n, "word")) }
+	case *Read:
+		return func() string { return fmt.Sprintf("%s = %s (read from %s)", s.X.Name, t.word, t.loc) }
+	case *Write:
+		return func() string { return fmt.Sprintf("%s ← %s", t.loc, t.word) }
+	}
+	return nil
+}
+
+// foldNote is what a finished reduce bound (its target's value); a scan
+// has written its elements as it went.
+func foldNote(env Env, r *foldRun) func() string {
+	red, ok := r.s.(*Reduce)
+	if !ok {
+		return nil
+	}
+	v := env[red.Target.Name]
+	return func() string { return red.Target.Name + " = " + v.String() }
+}
+
+// Bound describes what the last step bound or wrote ("x = 4", "ℓ1[0] ←
+// 1"), or "".
+func (c *Config) Bound() string {
+	if c.note == nil {
+		return ""
+	}
+	return c.note()
+}
+
+// Shown renders a configuration as `arraysem step` shows it: what the
+// last step bound or wrote, in braces, then the configuration.
+func (c *Config) Shown() string {
+	if b := c.Bound(); b != "" {
+		return "{" + b + "} " + c.String()
+	}
+	return c.String()
 }
 
 // count adds the costs of s, a statement without a body that has just
@@ -317,12 +373,48 @@ func (c *Config) layout() (string, int) {
 		}
 	}
 	at := utf8.RuneCountInString(b.String())
-	parts := make([]string, len(c.top.stms))
-	for i, s := range c.top.stms {
+	if len(c.top.stms) == 0 {
+		// No statement is left in the innermost frame: say what the
+		// next step ends, rather than show nothing.
+		b.WriteString(endOf(c.top))
+		return b.String(), at
+	}
+	b.WriteString(stmtsString(c.top.stms))
+	return b.String(), at
+}
+
+func stmtsString(stms []Stmt) string {
+	parts := make([]string, len(stms))
+	for i, s := range stms {
 		parts[i] = PrintStmt(s)
 	}
-	b.WriteString(strings.Join(parts, "; "))
-	return b.String(), at
+	return strings.Join(parts, "; ")
+}
+
+// endOf says what ends when a frame has run all its statements: an
+// iteration, a fold's part, an if's branch (then the statements after
+// the if), or the program (then its return).
+func endOf(f *frame) string {
+	switch {
+	case f.k != nil, f.loop != nil:
+		return fmt.Sprintf("⟨iteration %d done⟩", f.i)
+	case f.fold != nil && f.comb:
+		return fmt.Sprintf("⟨combine %d done: %s⟩", f.i, f.fold.f.Result.Name)
+	case f.fold != nil:
+		return fmt.Sprintf("⟨element %d done: %s⟩", f.i, f.fold.f.Yield.Name)
+	case f.next != nil:
+		if rest := stmtsString(f.next.stms); rest != "" {
+			return "⟨branch done⟩ " + rest
+		}
+		return "⟨branch done⟩"
+	case f.prog != nil:
+		names := make([]string, len(f.prog.Return))
+		for i, r := range f.prog.Return {
+			names[i] = r.Name.Name
+		}
+		return "⟨end⟩ return " + strings.Join(names, ", ")
+	}
+	return "⟨end⟩"
 }
 
 // RunSmall runs p by the small-step semantics and returns its results and

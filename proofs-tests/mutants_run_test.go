@@ -20,7 +20,7 @@ import (
 // every other test from the start, not after some of them.
 func TestMutantsRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the mutation table takes a rebuild and about a minute; go test -tags mutants -run TestMutants ./proofs-tests/ runs it alone")
+		t.Skip("the mutation table takes a rebuild and about a minute; go test -v -tags mutants -run 'TestMutants$' ./proofs-tests/ runs it alone")
 	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {

@@ -2,6 +2,7 @@ package remora
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/semantics"
@@ -99,6 +100,22 @@ func (s *scope) lookup(x string) (*Arr, bool) {
 	return nil, false
 }
 
+// names are the term variables in scope and the basis's names, sorted,
+// for a suggestion when a name is unbound.
+func (s *scope) names() []string {
+	var out []string
+	for ; s != nil; s = s.parent {
+		for x := range s.vars {
+			out = append(out, x)
+		}
+	}
+	for x := range Basis {
+		out = append(out, x)
+	}
+	slices.Sort(out)
+	return out
+}
+
 func (s *scope) hasT(x string) bool {
 	for ; s != nil; s = s.parent {
 		if s.tvars[x] {
@@ -187,7 +204,7 @@ func (c *checker) expr1(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
 		if s.inOwnValue(e.Name) {
 			typeErr(e.Pos, RuleTVar.Name, "unbound variable %s: a definition is not in scope in its own value, for the typed core has no recursion (its iteration is the arrays' own: map, reduce, scan)", e.Name)
 		}
-		typeErr(e.Pos, RuleTVar.Name, "unbound variable %s", e.Name)
+		typeErr(e.Pos, RuleTVar.Name, "unbound variable %s%s", e.Name, semantics.DidYouMean(e.Name, s.names()))
 	case *Prim:
 		t := &Arr{Elem: e.Def.Type}
 		return e, t, c.node(RuleTPrim.Name, e, t)

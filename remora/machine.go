@@ -1,6 +1,9 @@
 package remora
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -20,7 +23,75 @@ import (
 type State = semantics.Context[Expr]
 
 // Contexts is the small-step semantics as a semantics.Machine on States.
-var Contexts = semantics.ContextMachine[Expr]{Terms: terms{}}
+// A Tβ or Iβ step notes what it instantiated: the instantiated term prints
+// as the application did (f{int | } both), so the step says what it bound.
+var Contexts = semantics.ContextMachine[Expr]{Terms: terms{}, Note: func(redex Expr, rule string) func() string {
+	if rule == RuleTBeta.Name || rule == RuleIBeta.Name {
+		return func() string { return instantiation(redex) }
+	}
+	return nil
+}}
+
+// instantiation describes what the Tβ or Iβ redex e binds: each variable
+// of the abstraction (or of the primitive's type) and its argument.
+func instantiation(e Expr) string {
+	var vars, args []string
+	switch e := e.(type) {
+	case *TApp:
+		f := toValue(e.Fn).A[0].(*Func)
+		if f.Prim != nil {
+			vars = binderVars(f.Prim.Type, false)
+		} else if l, ok := f.Term.(*TLam); ok {
+			vars = l.Vars
+		}
+		for _, a := range e.Args {
+			args = append(args, TypeString(a))
+		}
+	case *IApp:
+		f := toValue(e.Fn).A[0].(*Func)
+		if f.Prim != nil {
+			vars = binderVars(f.Prim.Type, true)
+		} else if l, ok := f.Term.(*ILam); ok {
+			vars = l.Vars
+		}
+		for _, a := range e.Args {
+			args = append(args, a.String())
+		}
+	}
+	parts := make([]string, len(args))
+	for i, a := range args {
+		if i < len(vars) {
+			parts[i] = vars[i] + " := " + a
+		} else {
+			parts[i] = a
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// binderVars are the variables of a primitive type's outermost Pi
+// (index) or Forall (type) binder, looking through the other kind and
+// the scalar array types that hold them.
+func binderVars(t Type, index bool) []string {
+	for {
+		switch b := t.(type) {
+		case *Pi:
+			if index {
+				return b.Vars
+			}
+			t = b.Body
+		case *Forall:
+			if !index {
+				return b.Vars
+			}
+			t = b.Body
+		case *Arr: // an abstraction is the atom of a scalar array type
+			t = b.Elem
+		default:
+			return nil
+		}
+	}
+}
 
 // Load is the machine's state for the closed term e: e's redex in its
 // context.
@@ -172,13 +243,28 @@ func runOptions(o *semantics.RunOptions) *semantics.RunOptions {
 // newStepper is the lang.Stepper of the runs of exprs on the context
 // machine: configurations print as terms, and the focus of a step is
 // Focus on the terms before and after it.
+// done marks an expression's value, the end of its run, as the stepper
+// prints it.
+const done = "⟨done⟩ "
+
 func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos, lines func([]*Value) []string) *lang.Stepper {
 	inits := make([]*State, len(exprs))
 	for i, e := range exprs {
 		inits[i] = Load(e)
 	}
 	s := lang.NewStepper[*State](Contexts, inits, runOptions(o), pos,
-		func(s *State) string { return ExprString(Term(s)) },
+		func(s *State) string {
+			// An expression's value is marked as its end, as FUN's
+			// final configuration is: in a file of several, the next
+			// line is the next expression's first step.
+			if Contexts.Final(s) {
+				return done + ExprString(Term(s))
+			}
+			if n := s.Note(); n != "" {
+				return "{" + n + "} " + ExprString(Term(s))
+			}
+			return ExprString(Term(s))
+		},
 		func(fs []*State) (*lang.Result, error) {
 			vs := make([]*Value, len(fs))
 			for i, f := range fs {
@@ -186,5 +272,20 @@ func newStepper(exprs []Expr, o *semantics.RunOptions, pos semantics.Pos, lines 
 			}
 			return &lang.Result{Lines: lines(vs)}, nil
 		})
-	return lang.WithFocus(s, func(prev, next *State) lang.Focus { return Focus(Term(prev), Term(next)) })
+	return lang.WithFocus(s, func(prev, next *State) lang.Focus {
+		f := Focus(Term(prev), Term(next))
+		// As the stepper prints it: the value marked as the end, or what
+		// an instantiation bound.
+		prefix := ""
+		if Contexts.Final(next) {
+			prefix = done
+		} else if n := next.Note(); n != "" {
+			prefix = "{" + n + "} "
+		}
+		f.Text = prefix + f.Text
+		if f.Lo >= 0 {
+			f.Lo, f.Hi = f.Lo+utf8.RuneCountInString(prefix), f.Hi+utf8.RuneCountInString(prefix)
+		}
+		return f
+	})
 }

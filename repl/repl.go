@@ -136,9 +136,9 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 	case len(fields) > 0 && fields[0] == ":lang":
 		cands = c.s.reg.Names()
 	case len(fields) > 0 && fields[0] == ":set":
-		cands = []string{"fuel", "schedule", "arg", "in-order", "reverse", "random"}
+		cands = []string{"fuel", "schedule", "races", "arg", "in-order", "reverse", "random", "stop", "report"}
 	case len(fields) > 0 && fields[0] == ":compile":
-		cands = append(c.s.reg.Names(), "--expand", "--switch")
+		cands = append(c.s.reg.Names(), "--expand", "--switch", "--prelude")
 	default:
 		seen := map[string]bool{}
 		for _, w := range wordRe.FindAllString(c.s.source+" "+strings.Join(c.s.defs, " "), -1) {
@@ -149,10 +149,17 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 		}
 		slices.Sort(cands)
 	}
+	// A completed command or setting is followed by a space, ready for
+	// its argument; a file name is not (a directory continues), nor is
+	// a name of the program (an operator or a bracket may follow).
+	space := ""
+	if len(fields) > 0 && strings.HasPrefix(fields[0], ":") && (start == 0 || fields[0] != ":load") {
+		space = " "
+	}
 	var out [][]rune
 	for _, cand := range cands {
 		if strings.HasPrefix(cand, word) && cand != word {
-			out = append(out, []rune(cand[len(word):]))
+			out = append(out, []rune(cand[len(word):]+space))
 		}
 	}
 	return out, len([]rune(word))

@@ -46,6 +46,7 @@ type Session struct {
 	st        *stepper
 	fuel      int
 	schedule  string
+	races     string // "stop" (the default) or "report" (:set races)
 	seed      int64
 	pending   []string     // lines of an incomplete inline input
 	interrupt atomic.Bool  // set by Ctrl-C; checked between steps
@@ -121,6 +122,11 @@ func (s *Session) inline(src string, force bool) bool {
 	err := s.load(stdinFile, src, false, 0)
 	if err != nil && !force && strings.Contains(err.Error(), "end of file") {
 		return false
+	}
+	if err != nil {
+		if bare, berr := s.bareExpression(src); bare {
+			err = berr
+		}
 	}
 	s.report(err)
 	if err == nil {
@@ -317,6 +323,9 @@ func (s *Session) stepper() *stepper {
 		sched, _ := semantics.ParseSchedule(s.schedule, s.seed)
 		o := lang.RunOptions{Args: s.args()}
 		o.Fuel, o.Schedule = s.fuel, sched
+		if s.races == "report" {
+			o.Races = func(race error) { s.printf("race (reported; the run goes on): %v\n", race) }
+		}
 		s.st = newStepper(s.loaded, o)
 	}
 	return s.st
@@ -349,6 +358,10 @@ func (s *Session) report(err error) {
 	msg := err.Error()
 	msg = strings.ReplaceAll(msg, "raise it with --fuel N", "raise it with :set fuel N")
 	msg = strings.ReplaceAll(msg, "give it with --arg", "give it with :set arg")
+	if before, list, ok := strings.Cut(msg, "give them with --arg "); ok {
+		// :set arg takes every NAME=VALUE after one arg.
+		msg = before + "give them with :set arg " + strings.ReplaceAll(list, " --arg ", " ")
+	}
 	msg = strings.ReplaceAll(msg, "check --infer", ":check")
 	s.printf("error: %s\n", msg)
 }
@@ -412,8 +425,8 @@ func init() {
 		":derive":  {"[eval]", "the typing derivation (eval: FUN's big-step derivation)", true, (*Session).cmdDerive},
 		":check":   {"", "types, and for FUNMEM validity and race freedom", true, (*Session).cmdCheck},
 		":side":    {"", "the side-by-side table of every semantics and level", true, (*Session).cmdSide},
-		":compile": {"LEVEL [--expand] [--switch]", "translate the program to LEVEL (:help lists the levels); --switch steps the translation from now on", true, (*Session).cmdCompile},
-		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE …", "settings (fuel 0: the default; NAME= unsets an input; NAME=@FILE reads its value from a data file)", false, (*Session).cmdSet},
+		":compile": {"LEVEL [--expand] [--switch] [--prelude]", "translate the program to LEVEL (:help lists the levels); --switch steps the translation from now on (CUDA's is run, in gpu-sim); CUDA prints without its prelude unless --prelude", true, (*Session).cmdCompile},
+		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | races stop|report | arg NAME=VALUE …", "settings (fuel 0: the default; races report: a racing kernel runs on, its race said; NAME= unsets an input; NAME=@FILE reads its value from a data file)", false, (*Session).cmdSet},
 		":show":    {"", "the current configuration again", true, (*Session).cmdShow},
 		":dump":    {"", "a debug dump of the current configuration's Go value", true, (*Session).cmdDump},
 		":help":    {"", "this list", false, (*Session).cmdHelp},
@@ -504,6 +517,10 @@ func (s *Session) cmdStep(args []string) error {
 	if err != nil {
 		return err
 	}
+	if l := s.loaded.Language(); l.Stepping() == "" {
+		sem, _ := lang.PickSemantics(s.loaded, "")
+		return fmt.Errorf("%s has no small-step semantics to step; :run runs it by its semantics %s", l.Title(), sem)
+	}
 	st := s.stepper()
 	for i := 0; i < n; i++ {
 		if s.interrupt.Load() {
@@ -559,6 +576,14 @@ func (s *Session) cmdReset([]string) error {
 }
 
 func (s *Session) cmdRun([]string) error {
+	if l := s.loaded.Language(); l.Stepping() == "" {
+		// A level without a small-step machine (CUDA) runs by its
+		// default semantics (gpu-sim's).
+		sem, _ := lang.PickSemantics(s.loaded, "")
+		s.printf("%s has no small-step semantics: run by its semantics %s\n", l.Title(), sem)
+		s.evaluate()
+		return nil
+	}
 	st := s.stepper()
 	for {
 		if s.interrupt.Load() {
@@ -839,22 +864,24 @@ func (s *Session) cmdSide([]string) error {
 
 func (s *Session) cmdCompile(args []string) error {
 	var to string
-	var expand, switchTo bool
+	var expand, switchTo, prelude bool
 	for _, a := range args {
 		switch a {
 		case "--expand":
 			expand = true
 		case "--switch":
 			switchTo = true
+		case "--prelude":
+			prelude = true
 		default:
 			if to != "" {
-				return errors.New(":compile LEVEL [--expand] [--switch]")
+				return errors.New(":compile LEVEL [--expand] [--switch] [--prelude]")
 			}
 			to = a
 		}
 	}
 	if to == "" {
-		return errors.New(":compile LEVEL [--expand] [--switch]")
+		return errors.New(":compile LEVEL [--expand] [--switch] [--prelude]")
 	}
 	var stages []lang.Stage
 	if err := s.interruptible(func() (err error) {
@@ -869,7 +896,11 @@ func (s *Session) cmdCompile(args []string) error {
 	}
 	last := stages[len(stages)-1]
 	text := last.Text()
-	s.printf("%s", withNewline(text))
+	if prelude {
+		s.printf("%s", withNewline(text))
+	} else {
+		s.printf("%s", withNewline(withoutPrelude(text)))
+	}
 	if !switchTo {
 		return nil
 	}
@@ -877,9 +908,26 @@ func (s *Session) cmdCompile(args []string) error {
 	return s.load("compiled"+s.extension(s.lang), text, false, 0)
 }
 
+// withoutPrelude is an emitted CUDA program with its fixed prelude (a
+// thousand lines the same for every program) left out and said where it
+// was; other programs are returned as they are.
+func withoutPrelude(text string) string {
+	const begin, end = "// ==== arraysem prelude: begin", "// ==== arraysem prelude: end"
+	i, j := strings.Index(text, begin), strings.Index(text, end)
+	if i < 0 || j < i {
+		return text
+	}
+	k := j + strings.IndexByte(text[j:], '\n') + 1
+	if k <= j {
+		k = len(text)
+	}
+	n := strings.Count(text[i:k], "\n")
+	return text[:i] + fmt.Sprintf("// (the prelude, %d lines, left out: :compile cuda --prelude prints it)\n", n) + text[k:]
+}
+
 func (s *Session) cmdSet(args []string) error {
 	if len(args) < 2 {
-		return errors.New(":set fuel N | schedule in-order|reverse|random [SEED] | arg NAME=VALUE … (NAME= unsets)")
+		return errors.New(":set fuel N | schedule in-order|reverse|random [SEED] | races stop|report | arg NAME=VALUE … (NAME= unsets)")
 	}
 	switch args[0] {
 	case "fuel":
@@ -924,8 +972,18 @@ func (s *Session) cmdSet(args []string) error {
 			}
 		}
 		s.printf("inputs %s\n", argsString(s.opts.Args))
+	case "races":
+		switch {
+		case len(args) != 2 || args[1] != "stop" && args[1] != "report":
+			return fmt.Errorf(":set races stop|report, got %s", strings.Join(args[1:], " "))
+		case args[1] == "report":
+			s.printf("races reported, and the run goes on as hardware would run it (IMP's small-step)\n")
+		default:
+			s.printf("races stop the run\n")
+		}
+		s.races = args[1]
 	default:
-		return fmt.Errorf("unknown setting %s (fuel, schedule, arg)", args[0])
+		return fmt.Errorf("unknown setting %s (fuel, schedule, races, arg)", args[0])
 	}
 	// Settings apply from the start of the program.
 	if s.loaded != nil {

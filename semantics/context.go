@@ -51,6 +51,9 @@ type Context[E any] struct {
 	focus E
 	ctx   *hole[E]
 	final bool // focus is a value and ctx is empty
+	// note is what the step that made the context noted
+	// (ContextMachine.Note), rendered on demand; nil for none.
+	note func() string
 }
 
 // A hole is one frame of an evaluation context, innermost first: node
@@ -71,6 +74,14 @@ type hole[E any] struct {
 // Focus is the redex of c, or its value when the run is over.
 func (c *Context[E]) Focus() E { return c.focus }
 
+// Note is what the step that made c noted (ContextMachine.Note), or "".
+func (c *Context[E]) Note() string {
+	if c.note == nil {
+		return ""
+	}
+	return c.note()
+}
+
 // Depth is the number of frames of c's evaluation context.
 func (c *Context[E]) Depth() int {
 	if c.ctx == nil {
@@ -87,6 +98,9 @@ type ContextMachine[E any] struct {
 	// redex.
 	MaxDepth int
 	TooDeep  func(at E, max int) error
+	// Note, when set, is what a step of rule at redex notes for the
+	// configuration it makes (a stepper shows it), or nil.
+	Note func(redex E, rule string) func() string
 }
 
 // Final reports whether the run in c is over.
@@ -101,6 +115,9 @@ func (m ContextMachine[E]) Step(c *Context[E]) (*Context[E], string, error) {
 	next := m.settle(e, c.ctx)
 	if m.MaxDepth > 0 && next.Depth() > m.MaxDepth {
 		return nil, "", m.TooDeep(next.focus, m.MaxDepth)
+	}
+	if m.Note != nil {
+		next.note = m.Note(c.focus, r)
 	}
 	return next, r, nil
 }

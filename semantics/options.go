@@ -17,6 +17,11 @@ type RunOptions struct {
 	// Schedule orders kernel iterations in the small-steps that have
 	// kernels (FUNMEM's and IMP's); nil runs them in order.
 	Schedule Schedule
+	// Races, when not nil, lets a small-step kernel that races (eq 4)
+	// run on as hardware would, and is given the kernel's first race when
+	// the kernel ends (IMP's; the REPL's :set races report); nil stops
+	// the run at the race, with a RaceError.
+	Races func(race error)
 	// Trace receives each kernel's trace, its per-iteration read and
 	// write sets, when the kernel ends (FUNMEM's heap semantics and IMP);
 	// kernel describes the kernel in the program's own syntax, with its

@@ -31,6 +31,11 @@ type Tracker struct {
 	// nothing for racefree: for a kernel its caller has shown cannot race,
 	// whose records could never give an error. Reset clears it.
 	TraceOnly bool
+	// ReportOnly, when set, records the kernel's first race in Found and
+	// lets the access go on, as hardware would run it, instead of
+	// failing it (the REPL's :set races report). Reset clears it.
+	ReportOnly bool
+	Found      *ErrRace
 
 	wins   map[Label]*blockWin // the blocks' directories
 	wcache [8]*blockWin        // the directories last used, by label modulo 8
@@ -104,7 +109,7 @@ func NewTracker(trace bool) *Tracker {
 // may still be held by whoever received it.
 func (t *Tracker) Reset(trace bool) {
 	t.Iter, t.journal, t.Trace = 0, nil, nil
-	t.TraceOnly = false
+	t.TraceOnly, t.ReportOnly, t.Found = false, false, nil
 	if trace {
 		t.Trace = &KernelTrace{}
 	}
@@ -389,7 +394,14 @@ func (t *Tracker) access(loc Loc, write bool) error {
 		if other == info.writer {
 			other = info.acc2
 		}
-		return ErrRace{I: info.writer, J: other, Loc: loc, Writer: info.writer, Tracker: t}
+		race := ErrRace{I: info.writer, J: other, Loc: loc, Writer: info.writer, Tracker: t}
+		if t.ReportOnly {
+			if t.Found == nil {
+				t.Found = &race
+			}
+			return nil
+		}
+		return race
 	}
 	return nil
 }

@@ -63,6 +63,11 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 	// property campaigns read thousands of printed programs back).
 	toks := make([]Token, 0, len(src)/5+8)
 	line, col := 1, 1
+	// depth counts open brackets, so that input nested past MaxDepth is
+	// refused as it is read, not after all of it is scanned (two million
+	// parentheses would take seconds and a gigabyte before the parser's
+	// own bound fired; every bracket is a level of the parser's nesting).
+	depth := 0
 	i := 0
 	adv := func(n int) {
 		for k := 0; k < n; {
@@ -150,6 +155,14 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 			}
 			if matched == "" {
 				return nil, Errorf(pos, SyntaxError, "", "unexpected character %q", r)
+			}
+			switch matched {
+			case "(", "[", "{":
+				if depth++; depth > MaxDepth {
+					return nil, Errorf(pos, SyntaxError, "", "nesting deeper than %d levels", MaxDepth)
+				}
+			case ")", "]", "}":
+				depth = max(depth-1, 0)
 			}
 			toks = append(toks, Token{Kind: Punct, Text: matched, Pos: pos})
 			adv(len(matched))

@@ -1,7 +1,7 @@
 -- Matrix multiplication C = A B with three nested kernels (E-KERNEL,
 -- T-KERNEL at ranks 2, 1 and 1). B is transposed first (E-TRANSPOSE) so
--- both operands are read along rows. FUN has no reduce, so each dot product
--- is summed in kernels: a tree of two halving levels, each adding
+-- both operands are read along rows. Each dot product is summed by kernels
+-- (not the extension reduce, reduce.fun): a tree of two halving levels, each adding
 -- neighbouring pairs and carrying an odd last element alone (nested ifs in
 -- kernels, E-IF-TRUE / E-IF-FALSE). Two levels sum at most 4 products: the
 -- program checks p <= 4 up front by dividing by the comparison, so a wider

@@ -70,7 +70,7 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 			return helpSyntax(reg, rest[1:], stdout, stderr)
 		}
 		if len(rest) > 1 || lookup(rest[0]) == nil {
-			fmt.Fprintf(stderr, "arraysem: help COMMAND (one of %s)\n", strings.Join(commandNames(), ", "))
+			fmt.Fprintf(stderr, "arraysem: help COMMAND%s (one of %s)\n", semantics.DidYouMean(rest[0], commandNames()), strings.Join(commandNames(), ", "))
 			return 2
 		}
 		cmd, rest = rest[0], []string{"--help"}
@@ -85,7 +85,7 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 	}
 	c := lookup(cmd)
 	if c == nil {
-		fmt.Fprintf(stderr, "arraysem: unknown command %q\n\n%s", cmd, usage(reg))
+		fmt.Fprint(stderr, unknownCommand(cmd))
 		return 2
 	}
 	err := c.run(reg, rest, stdout)
@@ -104,6 +104,20 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 // progressOut receives progress lines (rewritten in place), when stderr is
 // a terminal; nil otherwise.
 var progressOut io.Writer
+
+// screenWidth is the width of the terminal w is, for tables that wrap
+// their long columns to fit it; 0 (no wrapping) when w is not one.
+var screenWidth = func(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !readline.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	width, _, err := readline.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return width
+}
 
 // isTerminal reports whether w is a terminal (a variable, so that tests
 // can stand in for one).
@@ -252,6 +266,7 @@ func (d *dataFlag) Set(s string) error {
 // arguments (`arraysem run FILE --arg n=3`), and wants exactly npos of them.
 func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, error) {
 	fs.SetOutput(io.Discard)
+	given := args
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -264,10 +279,16 @@ func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, er
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+	if err := strayArguments(fs, given, pos, npos); err != nil {
+		return nil, err
+	}
 	if len(pos) != npos {
 		return nil, usageError{fmt.Sprintf("%s wants %s", fs.Name(), what)}
 	}
 	if err := checkJobs(fs); err != nil {
+		return nil, err
+	}
+	if err := checkFuel(fs); err != nil {
 		return nil, err
 	}
 	return pos, applyMemory(fs)
@@ -306,6 +327,7 @@ func applyMemory(fs *flag.FlagSet) error {
 // arguments.
 func parseUpTo(fs *flag.FlagSet, args []string, npos int, what string) ([]string, error) {
 	fs.SetOutput(io.Discard)
+	given := args
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -316,8 +338,14 @@ func parseUpTo(fs *flag.FlagSet, args []string, npos int, what string) ([]string
 		}
 		pos, args = append(pos, args[0]), args[1:]
 	}
+	if err := strayArguments(fs, given, pos, npos); err != nil {
+		return nil, err
+	}
 	if len(pos) > npos {
 		return nil, usageError{fmt.Sprintf("%s takes %s", fs.Name(), what)}
+	}
+	if err := checkFuel(fs); err != nil {
+		return nil, err
 	}
 	return pos, applyMemory(fs)
 }
@@ -358,7 +386,7 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	memoryFlag(fs)
 	in := addInputFlags(fs)
-	sem := fs.String("semantics", "", "the semantics: big or small (FUNMEM: heap, small or value); default the first")
+	sem := fs.String("semantics", "", "the semantics (arraysem help run lists each language's); default the first")
 	fuel := fs.Int("fuel", 0, "the run's fuel: a small-step takes at most N steps (0: 10^8); the big-steps of FUN, FUNMEM and IMP at most N iterations of kernels, loops and folds, remora/dynamic's at most N applications (0: 10^10)")
 	lf := addLangFlags(reg, fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
@@ -822,6 +850,7 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 	merge := fs.Bool("merge", false, "merge the shard reports given as arguments into one")
 	list := fs.Bool("list", false, "list the properties and the theorems they check")
 	forTime := fs.Duration("for", 0, "run rounds of N cases per property, seeds S, S+1, …, until this time has passed (e.g. 1h)")
+	wide := fs.Bool("wide", false, "with --list: print the table's long columns whole, not wrapped to the terminal's width")
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		return flagError(fs, err)
@@ -831,7 +860,11 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 		for _, t := range proofstests.Theorems {
 			rows = append(rows, []string{t.Name, t.Statement, t.Source})
 		}
-		table.Print(stdout, rows)
+		if *wide {
+			table.Print(stdout, rows)
+		} else {
+			table.PrintFit(stdout, rows, screenWidth(stdout))
+		}
 		return nil
 	}
 	var results []proofstests.ProveResult
@@ -938,8 +971,16 @@ func cmdRepl(reg *lang.Registry, args []string, stdout io.Writer) error {
 	file := ""
 	if len(pos) == 1 {
 		file = pos[0]
-		if _, err := os.Stat(file); err != nil {
+		// As run says it: a file that cannot be read, or a directory,
+		// is bad input before the session starts.
+		f, err := os.Open(file)
+		if err != nil {
 			return usageError{err.Error()}
+		}
+		fi, err := f.Stat()
+		f.Close()
+		if err == nil && fi.IsDir() {
+			return usageError{"read " + file + ": is a directory"}
 		}
 	}
 	terminal := false

@@ -5,12 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/arraysem/arraysem/docs"
 	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // command is one of arraysem's commands: its arguments, what it does, an
@@ -27,7 +31,7 @@ var commands []*command
 func init() {
 	commands = []*command{
 		{"run", "FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--semantics S] [--fuel N] [--derive] [--trace] [--stats] [--jobs N]",
-			"run a program and print each result on its own line; S is big or small for FUN, IMP and Remora, heap, small or value for FUNMEM (--trace: FUNMEM and IMP kernels' read/write sets per iteration; --stats: the run's cost counters after its results; --jobs N: the big-steps of FUN, FUNMEM (heap) and IMP run a large kernel's iterations, and typed Remora's a large map's cells, on up to N cores, default all, with the same results)",
+			"run a program and print each result on its own line, under the semantics S of its language, the default first (FUN, IMP, Remora, Remora IR, Remora (dynamic): big, small; FUNMEM: heap, small, value; CUDA: sim) (--trace: FUNMEM and IMP kernels' read/write sets per iteration; --stats: the run's cost counters after its results; --jobs N: the big-steps of FUN, FUNMEM (heap) and IMP run a large kernel's iterations, and typed Remora's a large map's cells, on up to N cores, default all, with the same results)",
 			"./arraysem run examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=1", cmdRun},
 		{"step", "FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [-n N] [--fuel N]",
 			"print one line per small step: the rule, then the configuration",
@@ -36,7 +40,7 @@ func init() {
 			"type check a program and print its type; for FUNMEM, then check validity (Def 3.1) and race freedom (eq 4) on the inputs given; for Remora's dynamic dialect, --infer elaborates into the typed core",
 			"./arraysem check examples/funmem/fig7.funmem --arg xsize=2 --arg ysize=3 --arg zcond=1", cmdCheck},
 		{"compile", "FILE [--to LEVEL | --stages | --passes A,B,...] [OPTION]... [--explain-fusion] [--stats] | --list-passes",
-			"translate a program down to LEVEL along the registry's translations, running at each level its pipeline of transformations (the simplifiers, size slicing and fusion, MemoryExpand); --list-passes lists every pass with its doc and the options it reads (the OPTIONs: --expand, --layout, --raw, --no-slice, --no-fuse, --arg), and the pipelines; --passes runs exactly the passes named, in order, each output checked again; --stages prints every stage (down to IMP when --to is left out); --explain-fusion says what fused and why the rest did not; --stats runs the compiled program on the --arg inputs and prints its cost counters (kernel launches, allocations, words allocated, operations executed, peak live words)",
+			"translate a program down to LEVEL along the registry's translations, running at each level its pipeline of transformations (the simplifiers, size slicing and fusion, MemoryExpand); --list-passes lists every pass with its doc and the options it reads (the OPTIONs: --arg, --expand, --layout, --no-fuse, --no-slice, --raw), and the pipelines; --passes runs exactly the passes named, in order, each output checked again; --stages prints every stage (down to IMP when --to is left out); --explain-fusion says what fused and why the rest did not; --stats runs the compiled program on the --arg inputs and prints its cost counters (kernel launches, allocations, words allocated, operations executed, peak live words)",
 			"./arraysem compile examples/fun/fig2.fun --to imp --stages", cmdCompile},
 		{"gpu-sim", "FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [--engine compiled|reference] [NAME=VALUE|NAME=@FILE]... [--data FILE]",
 			"run a CUDA file that compile --to cuda emitted in the SIMT simulator and print what the built program prints; it reports races between threads, out-of-bounds accesses, reads of unwritten memory and divergent barriers; --stats prints each kernel's launches, threads, global load/store requests and the 32-byte sectors they touch; --engine reference runs the kernels in the tree walker the compiled engine (the default) is checked against",
@@ -48,13 +52,13 @@ func init() {
 			"run the golden tests (the -- == blocks) of every program under DIR; --levels also runs each case at every level its file compiles to and expects the same result (floats within a relative 1e-9 where the level's program re-associates a float fold, counted as float re-association, unless --exact-floats)",
 			"./arraysem test examples/", cmdTest},
 		{"side-by-side", "FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--fuel N] [--only LANG,...] [--semantics S,...] [--exact-floats] [--jobs N]",
-			"run every semantics at every level and stage the program compiles to (for a Remora program the Remora IR after each of its passes, then FUN; FUN after slicing and fusion; FUNMEM, IMP and CUDA in gpu-sim, plain and memory-expanded in both layouts) on the same inputs, in one table, with a verdict: agree, DISAGREE (naming the pass that broke the program), or refused (a level of a program with exact integers that stopped on a 64-bit overflow); a row that stops at its fuel or --max-memory where others do not is marked not run, with its bound, and not compared (--fuel N: every row's fuel; default 10^6 steps for the small-steps, 10^10 iterations for the big-steps); --only fun,imp and --semantics big choose the rows; a level whose program re-associates a float fold (a parallel float + or * reduction) agrees within a relative 1e-9 of the first row's floats, marked ≈ and said in the verdict (agree (float re-association)), unless --exact-floats",
+			"run every semantics at every level and stage the program compiles to on the same inputs, in one table: the program's own level (Remora (dynamic) is elaborated into Remora), the Remora IR after each of Explicitize, Inline and Simplify, FUN after Slice and after Fuse (a row each where the pass changed the program), FUNMEM, IMP and CUDA (in gpu-sim), then FUNMEM, IMP and CUDA again, expanded by MemoryExpand in each layout (gpu, cpu); with a verdict: agree, DISAGREE (naming the pass that broke the program), or refused (a level of a program with exact integers that stopped on a 64-bit overflow); a row that stops at its fuel or --max-memory where others do not is marked not run, with its bound, and not compared (--fuel N: every row's fuel; default 10^6 steps for the small-steps, 10^10 iterations for the big-steps); --only fun,imp and --semantics big choose the rows; a level whose program re-associates a float fold (a parallel float + or * reduction) agrees within a relative 1e-9 of the first row's floats, marked ≈ and said in the verdict (agree (float re-association)), unless --exact-floats",
 			"./arraysem side-by-side examples/fun/matmul.fun --arg n=2 --arg m=2 --arg p=2 --arg 'a=[[1 2] [3 4]]' --arg 'b=[[5 6] [7 8]]'", cmdSide},
 		{"dataset", "-g TYPE... [-s SEED] [-b] [--TYPE-bounds=LO:HI]...",
 			"write random values of the TYPEs, in order, to stdout as a data file that run --data, --arg NAME=@FILE and the emitted CUDA program read, as futhark dataset writes them: text (Futhark's literals) or, with -b, Futhark's binary data format; TYPE is sizes in brackets then i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64 or bool ([10000000]i64); ints are drawn from the type's whole range and floats from 0 to 1 unless --i64-bounds=LO:HI (--f64-bounds, …) says otherwise; the same seed gives the same file (docs/data.md)",
 			"./arraysem dataset -s 42 -g '[5]i64' -g f64 --i64-bounds=-9:9", cmdDataset},
-		{"prove", "[--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list",
-			"run the theorems' properties (proofs-tests/THEOREMS.md) over N generated cases each; --shard splits the cases among machines, --json writes the shard's report and --merge joins the reports into one; --for 1h runs rounds of N with seeds S, S+1, … for that long",
+		{"prove", "[--property NAME] [--n N] [--seed S] [--shard i/n] [--for D] [--json FILE] | --merge FILE... | --list [--wide]",
+			"run the theorems' properties (proofs-tests/THEOREMS.md) over N generated cases each; --shard splits the cases among machines, --json writes the shard's report and --merge joins the reports into one; --for 1h runs rounds of N with seeds S, S+1, … for that long; --list prints the properties, wrapped to the terminal's width unless --wide",
 			"./arraysem prove --property fun-big-small --n 200", cmdProve},
 		{"cover", "[--n N] [--seed S]",
 			"generate N random well-typed FUN programs (and N/3 Remora ones), run each through every level, and print how often each rule of Figs 3, 4, 8, 10, 12 (FUN, FUNMEM, IMP) and of Remora's Figs 6-8 applied",
@@ -63,7 +67,7 @@ func init() {
 			"an interactive session: load or type programs of any language, step them forwards and back, inspect environments, heaps and kernels' read/write sets, types, derivations, translations (:help lists the commands); piped input runs a script without prompts",
 			"./arraysem repl examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=1", cmdRepl},
 		{"bench", "[--row NAME]... [--quick] [--json FILE] [--clock cpu|wall]",
-			"measure the workloads of the performance issue (docs/performance.md) through the public APIs, each at a ladder of sizes within a time budget, and print a table: the figure at the largest size, its growth exponent (log time against log n), its floor (a plain Go loop over the same data, or the run it is compared with), the ratio, the target and whether it is met; a row whose feature does not exist yet says not built",
+			"measure the workloads of docs/performance.md through the public APIs, each at a ladder of sizes within a time budget, and print a table: the figure at the largest size, its growth exponent (log time against log n), its floor (a plain Go loop over the same data, or the run it is compared with), the ratio, the target and whether it is met; a row whose feature does not exist yet says not built",
 			"./arraysem bench --quick --row lambda-map", cmdBench},
 		{"demo", "",
 			"run a built-in example (Fig 2 of the FUN paper) through every level and semantics, then a Remora program (Appendix A.2 of the compiler report) down the compile path, stage by stage",
@@ -140,43 +144,93 @@ func helpSyntax(reg *lang.Registry, args []string, stdout, stderr io.Writer) int
 	}
 	text, ok := reference(reg, args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "arraysem: help syntax: no reference for %q (one of %s)\n", args[0], strings.Join(names, ", "))
+		hint := ""
+		if s := semantics.Suggest(strings.ToLower(args[0]), append(names, aliasNames(reg)...)); s != "" {
+			hint = fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		fmt.Fprintf(stderr, "arraysem: help syntax: no reference for %q%s; one of %s\n", args[0], hint, strings.Join(names, ", "))
 		return 2
 	}
-	fmt.Fprint(stdout, text)
+	if !isTerminal(stdout) || !page(text, stdout) {
+		fmt.Fprint(stdout, text)
+	}
 	return 0
 }
 
+// page shows text through the user's pager ($PAGER, else less -FRX,
+// which prints a text that fits the screen and quits), for a reference
+// read on a terminal; false when there is no pager to run.
+func page(text string, stdout io.Writer) bool {
+	args := strings.Fields(os.Getenv("PAGER"))
+	if len(args) == 0 {
+		args = []string{"less", "-FRX"}
+	}
+	path, err := exec.LookPath(args[0])
+	if err != nil {
+		return false
+	}
+	cmd := exec.Command(path, args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(text), stdout, os.Stderr
+	if cmd.Start() != nil {
+		return false
+	}
+	cmd.Wait() // the pager's status is the user's quitting it, not an error
+	return true
+}
+
 // reference is help syntax's page for name: a registered language's
-// reference (its Page), a dialect of one ("remora/typed"), "papers", the
-// bibliography, or "data", the format of data files.
+// reference (its Page), found by its name or by a name users guess for
+// it (referenceLanguage), "papers", the bibliography, or "data", the
+// format of data files.
 func reference(reg *lang.Registry, name string) (string, bool) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	switch name {
-	case "papers":
+	case "papers", "bibliography":
 		return docs.Page(docs.Bibliography)
 	case "data":
 		return docs.Page(docs.DataFormat)
 	}
-	l, ok := reg.Language(name)
-	if !ok {
-		family, dialect, cut := strings.Cut(name, "/")
-		if !cut {
-			return "", false
-		}
-		for _, m := range reg.Languages() {
-			if f, d := m.Dialect(); f == family && d == dialect {
-				l, ok = m, true
-			}
-		}
-		if !ok {
-			return "", false
-		}
-	}
-	if l.Page() == "" {
+	l, ok := referenceLanguage(reg, name)
+	if !ok || l.Page() == "" {
 		return "", false
 	}
 	return docs.Page(l.Page())
+}
+
+// referenceLanguage finds the language name means: its name, its title,
+// a file extension it reads (rir, .cu), its dialect alone (dynamic,
+// typed) or with its family (remora/typed, remora-dynamic).
+func referenceLanguage(reg *lang.Registry, name string) (lang.Language, bool) {
+	if l, ok := reg.Language(name); ok {
+		return l, true
+	}
+	for _, l := range reg.Languages() {
+		if slices.Contains(aliases(l), name) {
+			return l, true
+		}
+	}
+	return nil, false
+}
+
+// aliases are the other names help syntax takes for l, lower case.
+func aliases(l lang.Language) []string {
+	out := []string{strings.ToLower(l.Title())}
+	for _, ext := range l.Extensions() {
+		out = append(out, ext, strings.TrimPrefix(ext, "."))
+	}
+	if family, dialect := l.Dialect(); dialect != "" {
+		out = append(out, dialect, family+"/"+dialect, family+"-"+dialect, family+"_"+dialect, family+" "+dialect)
+	}
+	return out
+}
+
+// aliasNames are every language's aliases, for a suggestion.
+func aliasNames(reg *lang.Registry) []string {
+	var out []string
+	for _, l := range reg.Languages() {
+		out = append(out, aliases(l)...)
+	}
+	return out
 }
 
 // referenceNames are the names help syntax takes, sorted: the languages
@@ -204,6 +258,9 @@ func flagError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return helpRequest{fs}
 	}
+	if u := unknownFlag(fs, err); u != nil {
+		return u
+	}
 	return usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
 }
 
@@ -222,28 +279,54 @@ func (c *command) printHelp(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "\nexample:\n  %s\n", c.example)
 }
 
-// version is the module's version and VCS revision, from the build
-// information Go records.
+// Version is the version a build sets with the linker, for a build that
+// records no commit itself (GOFLAGS=-buildvcs=false, or outside a git
+// checkout): go build -ldflags "-X github.com/arraysem/arraysem/internal/cli.Version=$(git describe --always --dirty)".
+var Version string
+
+// version is what --version prints: the module's version, the commit it
+// was built from (from the build information Go records, or Version),
+// and the Go version, so that results can be cited.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
+	return versionOf(bi, ok, Version)
+}
+
+// versionOf is version for the build information bi (ok false when
+// there is none) and the linker-set version linked.
+func versionOf(bi *debug.BuildInfo, ok bool, linked string) string {
 	if !ok {
+		if linked != "" {
+			return "arraysem " + linked
+		}
 		return "arraysem (no build information)"
 	}
-	v := bi.Main.Version
-	var rev, modified string
+	out := "arraysem " + bi.Main.Version
+	var rev, when, modified string
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
+		case "vcs.time":
+			when = s.Value
 		case "vcs.modified":
 			if s.Value == "true" {
 				modified = " (modified)"
 			}
 		}
 	}
-	out := "arraysem " + v
-	if rev != "" {
-		out += " " + rev[:min(12, len(rev))] + modified
+	switch {
+	case linked != "":
+		out += " " + linked
+	case rev != "":
+		out += " commit " + rev[:min(12, len(rev))] + modified
+		if t, err := time.Parse(time.RFC3339, when); err == nil {
+			out += " of " + t.UTC().Format("2006-01-02")
+		}
 	}
-	return out + " " + bi.GoVersion
+	out += " " + bi.GoVersion
+	if linked == "" && rev == "" {
+		out += " (no commit recorded: build in a git checkout without -buildvcs=false, or set the version with -ldflags \"-X github.com/arraysem/arraysem/internal/cli.Version=REV\")"
+	}
+	return out
 }

@@ -120,6 +120,20 @@ func (s *scope) resolve(x string, pos semantics.Pos) (bound bool, hint string) {
 	return false, hint
 }
 
+// names are the names bound in s and the basis's, sorted, for a
+// suggestion when a name is unbound.
+func (s *scope) names() []string {
+	var out []string
+	for ; s != nil; s = s.parent {
+		if s.later == "" && s.name != "" {
+			out = append(out, s.name)
+		}
+	}
+	out = append(out, BasisNames()...)
+	slices.Sort(out)
+	return out
+}
+
 func (s *scope) has(x string) bool {
 	bound, _ := s.resolve(x, semantics.Pos{})
 	return bound
@@ -580,7 +594,7 @@ func parseExpr(s *semantics.SExp, sc *scope) Expr {
 		if hint != "" {
 			fail(s.Pos, "%s", hint)
 		}
-		fail(s.Pos, "%s is not bound (and is not in the basis)", s.Text)
+		fail(s.Pos, "%s is not bound (and is not in the basis)%s", s.Text, semantics.DidYouMean(s.Text, sc.names()))
 	case semantics.Curly:
 		fail(s.Pos, "%s: type and index applications f{τ | ι} belong to the typed dialect (#lang remora)", s)
 	}
