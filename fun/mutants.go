@@ -6,8 +6,8 @@ import "github.com/arraysem/arraysem/internal/mutant"
 // sits in code the big- and small-step semantics share, so that they stay
 // equal under it and only a reference (or an expected output) kills it.
 func init() {
-	mutant.Register("slice-off-by-one", "fun/eval.go evalAtomic (E-SLICE)",
-		"FUN's slices start one element late, in big- and small-step alike (they share evalAtomic)")
+	mutant.Register("slice-off-by-one", "fun/fig4.go eSlice (E-SLICE)",
+		"FUN's slices start one element late, in big- and small-step alike (they share eSlice)")
 	mutant.Register("reduce-skips-neutral", "fun/eval_ext.go foldStart (E-REDUCE)",
 		"FUN's reduce starts its fold from the first row instead of z ⊕ x1 (z only for no rows)")
 	mutant.Register("scan-exclusive", "fun/eval_ext.go scanItem (E-SCAN)",
