@@ -14,9 +14,15 @@
 //     typing environment Γ it shares with FUNMEM's checker (scope.go);
 //     check_ext.go: the extension forms' (T-LOOP … T-ASSERT); typeof.go:
 //     TypeOfSExp, the scalar rules as FUNMEM's checker uses them;
-//   - eval.go: the big-step semantics of Fig 4 with the auxiliary
-//     functions of Fig 5: Eval, and the rules' starts, checks and atomic
-//     rules, which the small-step shares; eval_ext.go: the extension
+//   - fig4.go: the big-step semantics of Fig 4 as written (EvalRules,
+//     the `rules` semantics): a walk over the syntax, one function per
+//     rule (E-IF-TRUE … E-IN, the derived E-IOTA and E-COPY), building
+//     derivations; fig4_ext.go the extension forms' (E-LOOP …
+//     E-SCANOMAP); fig4_stats.go counts their costs around them. The
+//     engine is held to them (TestEngineMatchesRules);
+//   - eval.go: Eval, the engine's entry (the `big` semantics), with the
+//     rules' starts and checks that the engine, the small-step and the
+//     rules share, and evalAtomic, the rules without premises; eval_ext.go: the extension
 //     forms' (E-LOOP … E-ASSERT); env.go: the environment E, a persistent
 //     list, so that the small-step keeps old configurations to step back
 //     to; inputs.go: BindInputs, the --arg values of the inputs;

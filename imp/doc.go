@@ -10,7 +10,13 @@
 //   - check.go: the "trivial and uninteresting" type rules the paper
 //     elides: variables declared before use, ints and blocks kept apart;
 //     and the extensions' (IMP-FOR …), which paper mode refuses;
-//   - compiled.go: the big-step semantics of Fig 12 (E-IMP-DEC-INT …
+//   - fig12.go: the big-step semantics of Fig 12 as written (EvalRules,
+//     the `rules` semantics): a walk over the syntax, one function or
+//     case per rule (E-IMP-SEQ … E-IMP-KERNEL, and the extensions' I-FOR
+//     … I-SCAN), a copy of E per iteration; every fast engine is held to
+//     it (TestCompiledAgreesWithSmallStep, TestRaceFreePlansAgree,
+//     TestEngineMatchesRulesOnExamples);
+//   - compiled.go: the engine (the `big` semantics), the big-step of Fig 12 (E-IMP-DEC-INT …
 //     E-IMP-KERNEL), run on a program compiled once per run (a slot per
 //     variable, scalar expressions as closures, iterations in place), with
 //     kernels' read/write sets checked for races as in FUNMEM; eval.go its

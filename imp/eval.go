@@ -151,99 +151,6 @@ func Eval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Ar
 	return Results(p, env, h)
 }
 
-// exec runs a statement without a body and names its rule.
-func exec(env Env, h *semantics.Heap, s Stmt) (string, error) {
-	switch s := s.(type) {
-	case *Skip:
-		return EImpSkip.Name, nil
-	case *Decl:
-		if s.Type == Mem {
-			env[s.X.Name] = Value{Mem: true}
-			return EImpDecMem.Name, nil
-		}
-		if s.Type == Float {
-			env[s.X.Name] = NumValue(semantics.FloatNum(0))
-			return EImpDecFloat.Name, nil
-		}
-		env[s.X.Name] = Value{}
-		return EImpDecInt.Name, nil
-	case *Assign:
-		if y, ok := s.SE.(fun.Var); ok {
-			if v, ok := env[y.Name]; ok && v.Mem {
-				env[s.X.Name] = v
-				return EImpAssignMem.Name, nil
-			}
-		}
-		v, err := fun.EvalNum(s.SE, numLookup(env), EImpAssignInt.Name)
-		if err != nil {
-			return "", err
-		}
-		env[s.X.Name] = NumValue(v)
-		return EImpAssignInt.Name, nil
-	case *Alloc:
-		rule := EImpAlloc.Name
-		n, err := fun.EvalSExp(s.Size, lookup(env), rule)
-		if err != nil {
-			return "", err
-		}
-		l, err := h.Alloc(n)
-		if err != nil {
-			return "", semantics.Stuckf(s.At, rule, "%v", err)
-		}
-		env[s.X.Name] = Value{Mem: true, Defined: true, L: l}
-		return rule, nil
-	case *Read:
-		rule := EImpRead.Name
-		b, err := block(env, s.Y, rule)
-		if err != nil {
-			return "", err
-		}
-		off, err := fun.EvalSExp(s.Index, lookup(env), rule)
-		if err != nil {
-			return "", err
-		}
-		k, err := h.Read(semantics.Loc{Block: b, Offset: off})
-		if err != nil {
-			return "", heapErr(err, s.At, rule, s.Y.Name)
-		}
-		// The word is read as x is declared: a heap word is a word.
-		env[s.X.Name] = Value{Elem: env[s.X.Name].Elem, K: k}
-		return rule, nil
-	case *Assert:
-		rule := IAssert.Name
-		k, err := intValue(s.Cond, env, rule)
-		if err != nil {
-			return "", err
-		}
-		if k == 0 {
-			if s.Msg != "" {
-				return "", semantics.Stuckf(s.At, rule, "%s (assertion %s is 0)", s.Msg, fun.PrintSExp(s.Cond))
-			}
-			return "", semantics.Stuckf(s.At, rule, "assertion %s is 0", fun.PrintSExp(s.Cond))
-		}
-		return rule, nil
-	case *Write:
-		rule := EImpWrite.Name
-		b, err := block(env, s.X, rule)
-		if err != nil {
-			return "", err
-		}
-		off, err := fun.EvalSExp(s.Index, lookup(env), rule)
-		if err != nil {
-			return "", err
-		}
-		v, err := fun.EvalNum(s.Value, numLookup(env), rule)
-		if err != nil {
-			return "", err
-		}
-		if err := h.Write(semantics.Loc{Block: b, Offset: off}, v.Bits); err != nil {
-			return "", heapErr(err, s.At, rule, s.X.Name)
-		}
-		return rule, nil
-	}
-	return "", semantics.Stuckf(s.Pos(), EImpSeq.Name, "no rule runs %s", PrintStmt(s))
-}
-
 // heapErr passes races on (the kernel reports them) and makes other heap
 // errors stuck states.
 func heapErr(err error, at fun.Pos, rule, name string) error {
@@ -252,17 +159,6 @@ func heapErr(err error, at fun.Pos, rule, name string) error {
 		return err
 	}
 	return semantics.Stuckf(at, rule, "%s: %v", name, err)
-}
-
-func choose(env Env, s *If) (string, []Stmt, error) {
-	c, err := lookup(env)(s.Cond, EImpIfTrue.Name)
-	if err != nil {
-		return "", nil, err
-	}
-	if c != 0 {
-		return EImpIfTrue.Name, s.Then, nil
-	}
-	return EImpIfFalse.Name, s.Else, nil
 }
 
 // kernel is a kernel in progress (E-IMP-KERNEL), with its race tracker.
