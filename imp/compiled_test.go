@@ -101,8 +101,8 @@ func runRef(t *testing.T, p *Program, args map[string]string) evalRun {
 	if err != nil {
 		t.Fatalf("inputs: %v", err)
 	}
-	r := evalRun{env: env, h: h, counter: semantics.Counter{}}
-	opts := &Options{Counter: r.counter, Trace: func(k Stmt, tr *semantics.KernelTrace) {
+	r := evalRun{env: env, h: h, counter: semantics.Counter{}, stats: &semantics.Stats{}}
+	opts := &Options{Counter: r.counter, Stats: r.stats, Trace: func(k Stmt, tr *semantics.KernelTrace) {
 		r.traces = append(r.traces, traceString(k, tr))
 	}}
 	r.res, r.err = EvalRules(p, env, h, opts)

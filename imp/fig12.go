@@ -13,9 +13,9 @@ import (
 // kernels as one loop, large kernels on several goroutines) is `big`, and
 // TestCompiledAgreesWithSmallStep, TestRaceFreePlansAgree and
 // TestEngineMatchesRulesOnExamples hold it to these rules: the same
-// results, errors (races included), final heaps and environments, traces
-// and rule counts. The rules count no costs (--stats): the engine and the
-// small-step do.
+// results, errors (races included), final heaps and environments, traces,
+// rule counts and cost counters (which fig12_stats.go counts around the
+// rules, as the small-step counts them).
 //
 //	H; E ⊢ s → H'; E'
 //
@@ -27,13 +27,13 @@ import (
 // EvalRules runs a program by the rules of Fig 12 as written (and the
 // extensions' I-FOR, I-ASSERT, I-REDUCE and I-SCAN) and returns the values
 // of its results. env is left as the program leaves its variables, also
-// when it gets stuck; opts' Counter and Trace are used, Stats and Jobs
-// are not.
+// when it gets stuck; opts' Counter, Trace and Stats are used, Jobs is
+// not (the rules run in order).
 func EvalRules(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Array, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	r := &rules{opts: opts, h: h}
+	r := &rules{opts: opts, h: h, costs: &ruleCosts{st: opts.Stats}}
 	if err := r.eImpSeq(env, p.Body); err != nil {
 		return nil, err
 	}
@@ -42,8 +42,32 @@ func EvalRules(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semanti
 
 // rules is a run of the rules on one heap.
 type rules struct {
-	opts *Options
-	h    *semantics.Heap
+	opts  *Options
+	h     *semantics.Heap
+	costs *ruleCosts // fig12_stats.go
+}
+
+// part runs the statements of a kernel's iteration or of a fold's part,
+// whose blocks die with it: the live words go back to base (cost
+// counters).
+func (r *rules) part(env Env, ss []Stmt, base int64) error {
+	r.costs.enter(true, ss)
+	if err := r.eImpSeq(env, ss); err != nil {
+		return err
+	}
+	r.costs.leave(base)
+	return nil
+}
+
+// scope runs the statements of an if's branch or a for's iteration (the
+// blocks of the variables it declares die with it: cost counters).
+func (r *rules) scope(env Env, ss []Stmt) error {
+	r.costs.enter(false, ss)
+	if err := r.eImpSeq(env, ss); err != nil {
+		return err
+	}
+	r.costs.leave(0)
+	return nil
 }
 
 // eImpSeq is E-IMP-SEQ over a sequence s1; …; sn:
@@ -80,6 +104,7 @@ func (r *rules) stmt(env Env, s Stmt) error {
 		return err
 	}
 	r.opts.Counter.Hit(rule)
+	r.costs.ran(env, r.h, s)
 	return nil
 }
 
@@ -94,7 +119,7 @@ func (r *rules) eImpIf(env Env, s *If) error {
 		return err
 	}
 	r.opts.Counter.Hit(rule)
-	return r.eImpSeq(env, branch)
+	return r.scope(env, branch)
 }
 
 // choose is the choice between E-IMP-IF-TRUE and E-IMP-IF-FALSE: the rule
@@ -122,11 +147,12 @@ func (r *rules) eImpKernel(env Env, s *Kernel) error {
 	if err != nil {
 		return err
 	}
+	base := r.costs.launch(0)
 	for i := int64(1); i <= k.m; i++ {
 		k.t.Start(i)
 		inner := env.clone()
 		inner[s.X.Name] = Value{K: i}
-		if err := r.eImpSeq(inner, s.Body); err != nil {
+		if err := r.part(inner, s.Body, base); err != nil {
 			r.h.Pop()
 			return k.race(err)
 		}
@@ -144,10 +170,12 @@ func (r *rules) iFor(env Env, s *For) error {
 	}
 	for i := int64(1); i <= n; i++ {
 		inner := forIteration(env, s, i)
+		r.costs.enter(false, s.Body)
 		if err := r.eImpSeq(inner, s.Body); err != nil {
 			return err
 		}
 		forBack(env, inner, s)
+		r.costs.leave(0)
 	}
 	r.opts.Counter.Hit(IFor.Name)
 	return nil
@@ -166,21 +194,25 @@ func (r *rules) iFold(env Env, s Stmt) error {
 		r.h.Pop()
 		return f.race(err)
 	}
+	base := r.costs.launch(sexpOps(f.f.Neutral))
 	for i := int64(1); i <= f.n; i++ {
 		inner := f.element(env, i)
-		if err := r.eImpSeq(inner, f.f.Body); err != nil {
+		if err := r.part(inner, f.f.Body, base); err != nil {
 			return fail(err)
 		}
 		comb, err := f.combine(env, inner, i)
 		if err != nil {
 			return fail(err)
 		}
+		r.costs.enter(true, nil)
 		if err := r.eImpSeq(comb, f.f.Combine); err != nil {
 			return fail(err)
 		}
 		if err := f.combined(env, comb, r.h, i); err != nil {
 			return fail(err)
 		}
+		r.costs.leave(base)
+		r.costs.scanWrite(s)
 	}
 	f.finish(env, r.h, r.opts)
 	return nil

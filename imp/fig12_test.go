@@ -24,6 +24,7 @@ type impRun struct {
 	h       *semantics.Heap
 	counter semantics.Counter
 	traces  []string
+	stats   *semantics.Stats
 }
 
 // runImp runs p under eval, traced or not (untraced, the engine runs the
@@ -33,8 +34,8 @@ func runImp(eval func(*imp.Program, imp.Env, *semantics.Heap, *imp.Options) ([]s
 	if err != nil {
 		return impRun{}, err
 	}
-	r := impRun{env: env, h: h, counter: semantics.Counter{}}
-	o := &imp.Options{Counter: r.counter, Jobs: 1}
+	r := impRun{env: env, h: h, counter: semantics.Counter{}, stats: &semantics.Stats{}}
+	o := &imp.Options{Counter: r.counter, Stats: r.stats, Jobs: 1}
 	if traced {
 		o.Trace = func(s imp.Stmt, tr *semantics.KernelTrace) {
 			var b strings.Builder
@@ -66,10 +67,17 @@ func sameImpRun(engine, rules impRun) string {
 	if !maps.Equal(engine.counter, rules.counter) {
 		return fmt.Sprintf("rule counts differ:\nengine: %v\nrules:  %v", engine.counter, rules.counter)
 	}
+	if a, b := statsLine(engine.stats), statsLine(rules.stats); engine.err == nil && a != b {
+		return fmt.Sprintf("cost counters differ:\nengine: %s\nrules:  %s", a, b)
+	}
 	if !slices.Equal(engine.traces, rules.traces) {
 		return fmt.Sprintf("traces differ:\nengine: %s\nrules:  %s", strings.Join(engine.traces, "\n"), strings.Join(rules.traces, "\n"))
 	}
 	return ""
+}
+
+func statsLine(s *semantics.Stats) string {
+	return fmt.Sprintf("ops %d allocs %d words %d peak %d kernels %d", s.Ops, s.Allocs, s.Words, s.PeakWords, s.Kernels)
 }
 
 func heapString(h *semantics.Heap) string {
@@ -100,7 +108,7 @@ func engineMatchesRules(p *imp.Program, args map[string]string) (string, error) 
 // every case of the IMP examples (examples/imp) and of the FUN examples
 // compiled to IMP (examples/fun, through FUNMEM): the same results,
 // errors (races included) with their positions and rules, final heaps and
-// environments, traces and rule counts. TestCompiledAgreesWithSmallStep
+// environments, traces, rule counts and cost counters. TestCompiledAgreesWithSmallStep
 // and TestRaceFreePlansAgree check the same over generated programs.
 func TestEngineMatchesRulesOnExamples(t *testing.T) {
 	t.Parallel()

@@ -309,7 +309,7 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
-	sem := fs.String("semantics", "", "the semantics: big or small (FUNMEM: heap, small or value); default the first")
+	sem := fs.String("semantics", "", "the semantics: big, rules or small (FUN and IMP: rules is the figure's big-step as written), big or small (Remora), heap, small or value (FUNMEM); default the first")
 	fuel := fs.Int("fuel", 0, "the small-step semantics' fuel: at most N steps (0: 10^8); remora/dynamic's big-step counts its applications against it too (0: no bound)")
 	lf := addLangFlags(reg, fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
@@ -358,7 +358,7 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	}
 	if *derive {
 		if r.Derivation == nil {
-			notice("run --derive: this semantics builds no evaluation derivation (FUN's big-step, and FUNMEM's value semantics, do)")
+			notice("run --derive: this semantics builds no evaluation derivation (FUN's big-steps, big and rules, and FUNMEM's value semantics, do)")
 		} else {
 			fmt.Fprint(stdout, r.Derivation)
 		}

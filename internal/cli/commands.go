@@ -27,7 +27,7 @@ var commands []*command
 func init() {
 	commands = []*command{
 		{"run", "FILE [--arg NAME=VALUE]... [--semantics S] [--fuel N] [--derive] [--trace] [--stats] [--jobs N]",
-			"run a program and print each result on its own line; S is big or small for FUN, IMP and Remora, heap, small or value for FUNMEM (--trace: FUNMEM and IMP kernels' read/write sets per iteration; --stats: the run's cost counters after its results; --jobs N: the big-steps of FUN, FUNMEM (heap) and IMP run a large kernel's iterations, and typed Remora's a large map's cells, on up to N cores, default all, with the same results)",
+			"run a program and print each result on its own line; S is big, rules or small for FUN and IMP (big: the engine, the default; rules: the figure's big-step as written, Fig 4 and Fig 12), big or small for Remora, heap, small or value for FUNMEM (--trace: FUNMEM and IMP kernels' read/write sets per iteration; --stats: the run's cost counters after its results; --jobs N: the big-steps of FUN, FUNMEM (heap) and IMP run a large kernel's iterations, and typed Remora's a large map's cells, on up to N cores, default all, with the same results)",
 			"./arraysem run examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=1", cmdRun},
 		{"step", "FILE [--arg NAME=VALUE]... [-n N] [--fuel N]",
 			"print one line per small step: the rule, then the configuration",
