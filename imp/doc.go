@@ -15,7 +15,8 @@
 //     case per rule (E-IMP-SEQ … E-IMP-KERNEL, and the extensions' I-FOR
 //     … I-SCAN), a copy of E per iteration; every fast engine is held to
 //     it (TestCompiledAgreesWithSmallStep, TestRaceFreePlansAgree,
-//     TestEngineMatchesRulesOnExamples);
+//     TestEngineMatchesRulesOnExamples); fig12_stats.go counts the cost
+//     counters around its rules, as the small-step counts them;
 //   - compiled.go: the engine (the `big` semantics), the big-step of Fig 12 (E-IMP-DEC-INT …
 //     E-IMP-KERNEL), run on a program compiled once per run (a slot per
 //     variable, scalar expressions as closures, iterations in place), with
