@@ -531,6 +531,9 @@ func (m *machine) binOp(e *fun.BinOp, ints bool) cexp {
 			case semantics.Add:
 				return semantics.IntNum(a.v.K + b), true
 			case semantics.Sub:
+				if mutant.On("imp-engine-sub-flipped") { // mutant: the engine computes x - k and x - y as k - x and y - x
+					return semantics.IntNum(b - a.v.K), true
+				}
 				return semantics.IntNum(a.v.K - b), true
 			}
 			return semantics.IntNum(a.v.K * b), true

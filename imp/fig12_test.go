@@ -104,16 +104,18 @@ func engineMatchesRules(p *imp.Program, args map[string]string) (string, error) 
 	return "", nil
 }
 
-// TestEngineMatchesRulesOnExamples is the property engine ≡ rules over
-// every case of the IMP examples (examples/imp) and of the FUN examples
-// compiled to IMP (examples/fun, through FUNMEM): the same results,
-// errors (races included) with their positions and rules, final heaps and
-// environments, traces, rule counts and cost counters. TestCompiledAgreesWithSmallStep
-// and TestRaceFreePlansAgree check the same over generated programs.
-func TestEngineMatchesRulesOnExamples(t *testing.T) {
-	t.Parallel()
+// exampleCase is a case of an example, at IMP.
+type exampleCase struct {
+	where string
+	p     *imp.Program
+	args  map[string]string
+}
+
+// exampleCases are the cases of the IMP examples (examples/imp) and of
+// the FUN examples compiled to IMP (examples/fun, through FUNMEM).
+func exampleCases(t *testing.T) []exampleCase {
 	reg := check.NewRegistry()
-	cases := 0
+	var out []exampleCase
 	for _, dir := range []string{"imp", "fun"} {
 		files, err := filepath.Glob(filepath.Join("..", "examples", dir, "*."+dir))
 		if err != nil || len(files) == 0 {
@@ -139,17 +141,32 @@ func TestEngineMatchesRulesOnExamples(t *testing.T) {
 				}
 				l = stages[len(stages)-1].Program
 			}
-			p := l.Syntax().(*imp.Program)
 			for _, c := range spec.Cases {
-				d, err := engineMatchesRules(p, c.Args)
-				if err != nil {
-					continue // inputs the program refuses
-				}
-				cases++
-				if d != "" {
-					t.Errorf("%s:%d: %s", file, c.Line, d)
-				}
+				out = append(out, exampleCase{fmt.Sprintf("%s:%d", file, c.Line), l.Syntax().(*imp.Program), c.Args})
 			}
+		}
+	}
+	return out
+}
+
+// TestEngineMatchesRulesOnExamples is the property engine ≡ rules over
+// every case of the IMP examples (examples/imp) and of the FUN examples
+// compiled to IMP (examples/fun, through FUNMEM): the same results,
+// errors (races included) with their positions and rules, final heaps and
+// environments, traces, rule counts and cost counters.
+// TestCompiledAgreesWithSmallStep and TestRaceFreePlansAgree check the
+// same over generated programs.
+func TestEngineMatchesRulesOnExamples(t *testing.T) {
+	t.Parallel()
+	cases := 0
+	for _, c := range exampleCases(t) {
+		d, err := engineMatchesRules(c.p, c.args)
+		if err != nil {
+			continue // inputs the program refuses
+		}
+		cases++
+		if d != "" {
+			t.Errorf("%s: %s", c.where, d)
 		}
 	}
 	if cases < 150 {
