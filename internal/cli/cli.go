@@ -64,6 +64,9 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 		if rest[0] == "syntax" {
 			return helpSyntax(reg, rest[1:], stdout, stderr)
 		}
+		if rest[0] == "rules" {
+			return helpRules(reg, rest[1:], stdout, stderr)
+		}
 		if len(rest) > 1 || lookup(rest[0]) == nil {
 			fmt.Fprintf(stderr, "arraysem: help COMMAND (one of %s)\n", strings.Join(commandNames(), ", "))
 			return 2

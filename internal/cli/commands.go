@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/docs"
 	"github.com/arraysem/arraysem/lang"
@@ -98,6 +99,7 @@ func usage(reg *lang.Registry) string {
 	b.WriteString("\n")
 	b.WriteString(wrap(fmt.Sprintf("arraysem help COMMAND (or arraysem COMMAND --help) shows a command's flags "+
 		"and an example; arraysem help syntax LANG a language's reference (%s; papers is the bibliography); "+
+		"arraysem help rules LANG the rules of a language's tables, each with its figure and doc; "+
 		"arraysem --version the version.", strings.Join(referenceNames(reg), ", ")), "", 78))
 	b.WriteString(wrap(fmt.Sprintf("The language follows the extension (%s); --lang overrides it, on every "+
 		"command that takes a FILE. Remora files are the explicitly typed dialect, or the rank-annotated "+
@@ -107,12 +109,13 @@ func usage(reg *lang.Registry) string {
 	return b.String()
 }
 
-// wrap breaks text into lines of at most width columns, each indented.
+// wrap breaks text into lines of at most width columns (runes), each
+// indented.
 func wrap(text, indent string, width int) string {
 	var b strings.Builder
 	line := indent
 	for _, w := range strings.Fields(text) {
-		if len(line) > len(indent) && len(line)+1+len(w) > width {
+		if len(line) > len(indent) && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > width {
 			b.WriteString(line + "\n")
 			line = indent
 		}
@@ -152,25 +155,67 @@ func reference(reg *lang.Registry, name string) (string, bool) {
 	if name == "papers" {
 		return docs.Page(docs.Bibliography)
 	}
-	l, ok := reg.Language(name)
-	if !ok {
-		family, dialect, cut := strings.Cut(name, "/")
-		if !cut {
-			return "", false
-		}
-		for _, m := range reg.Languages() {
-			if f, d := m.Dialect(); f == family && d == dialect {
-				l, ok = m, true
-			}
-		}
-		if !ok {
-			return "", false
-		}
-	}
-	if l.Page() == "" {
+	l, ok := languageNamed(reg, name)
+	if !ok || l.Page() == "" {
 		return "", false
 	}
 	return docs.Page(l.Page())
+}
+
+// languageNamed is the registered language of that name, or of that
+// dialect ("remora/typed").
+func languageNamed(reg *lang.Registry, name string) (lang.Language, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if l, ok := reg.Language(name); ok {
+		return l, true
+	}
+	family, dialect, cut := strings.Cut(name, "/")
+	if !cut {
+		return nil, false
+	}
+	for _, m := range reg.Languages() {
+		if f, d := m.Dialect(); f == family && d == dialect {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// helpRules is `arraysem help rules LANG`: the rules of the language's
+// rule table (lang.RuleLister), one per line with its figure and doc, so
+// that the docs the code names its rules by are read.
+func helpRules(reg *lang.Registry, args []string, stdout, stderr io.Writer) int {
+	var names []string
+	for _, l := range reg.Languages() {
+		if _, ok := l.(lang.RuleLister); ok {
+			names = append(names, l.Name())
+		}
+	}
+	slices.Sort(names)
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "arraysem: help rules LANG (one of %s)\n", strings.Join(names, ", "))
+		return 2
+	}
+	l, ok := languageNamed(reg, args[0])
+	rl, lists := l.(lang.RuleLister)
+	if !ok || !lists {
+		fmt.Fprintf(stderr, "arraysem: help rules: no rule table for %q (one of %s)\n", args[0], strings.Join(names, ", "))
+		return 2
+	}
+	rules := rl.Rules()
+	nameW, figW := 0, 0
+	for _, r := range rules {
+		nameW, figW = max(nameW, utf8.RuneCountInString(r.Name)), max(figW, utf8.RuneCountInString(r.Figure))
+	}
+	fmt.Fprintf(stdout, "the rules of %s (%d), by name, figure and doc:\n", l.Title(), len(rules))
+	indent := strings.Repeat(" ", nameW+figW+4)
+	for _, r := range rules {
+		head := r.Name + strings.Repeat(" ", nameW-utf8.RuneCountInString(r.Name)+2) +
+			r.Figure + strings.Repeat(" ", figW-utf8.RuneCountInString(r.Figure)+2)
+		doc := wrap(r.Doc, indent, max(78, len(indent)+30))
+		fmt.Fprint(stdout, head+strings.TrimPrefix(doc, indent))
+	}
+	return 0
 }
 
 // referenceNames are the names help syntax takes, sorted: the languages
