@@ -146,8 +146,9 @@ func numAt(fr []val, slot int, x *Ident, rule string) (semantics.Num, error) {
 type machine struct {
 	derive  bool
 	counter semantics.Counter
-	plain   bool // neither derivations nor counts: no rule is recorded
-	jobs    int  // goroutines a kernel may run its iterations on (1: sequential)
+	plain   bool  // neither derivations nor counts: no rule is recorded
+	jobs    int   // goroutines a kernel may run its iterations on (1: sequential)
+	minWork int64 // the work under which a kernel stays sequential (EvalOptions.MinParallelWork)
 	// stats are the cost counters (nil: none; eval_stats.go), depth the
 	// parallel forms whose bodies are running (a launch is at 0).
 	stats *semantics.Stats
@@ -155,7 +156,11 @@ type machine struct {
 }
 
 func newMachine(o *EvalOptions) *machine {
-	return &machine{derive: o.Derive, counter: o.Counter, plain: !o.Derive && o.Counter == nil, jobs: semantics.Jobs(o.Jobs), stats: o.Stats}
+	minWork := o.MinParallelWork
+	if minWork <= 0 {
+		minWork = DefaultMinParallelWork
+	}
+	return &machine{derive: o.Derive, counter: o.Counter, plain: !o.Derive && o.Counter == nil, jobs: semantics.Jobs(o.Jobs), stats: o.Stats, minWork: minWork}
 }
 
 // worker is the machine of a goroutine of a parallel kernel or map

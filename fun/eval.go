@@ -20,6 +20,12 @@ type EvalOptions struct {
 	// Stats, when not nil, receives the cost counters (eval_stats.go),
 	// which do not depend on Jobs.
 	Stats *semantics.Stats
+	// MinParallelWork is the work (iterations × statements per
+	// iteration) under which a kernel, or a redomap's map, stays on one
+	// goroutine: 0 for DefaultMinParallelWork, 1 to spread every one of
+	// two iterations or more (as the tests do, to check the parallel
+	// engine against the rules on small programs).
+	MinParallelWork int64
 }
 
 // Eval runs a program by the big-step semantics of Fig 4 in the environment

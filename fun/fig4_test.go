@@ -29,10 +29,13 @@ type evalFunc func(*fun.Program, *fun.Env, *fun.EvalOptions) ([]semantics.Array,
 
 // record runs p under eval: with a derivation and rule counts when
 // derive is set, else plain (the engine's fast paths and parallel
-// kernels on, jobs goroutines); with cost counters either way.
+// kernels on, jobs goroutines, every kernel spread); with cost counters
+// either way.
 func record(eval evalFunc, p *fun.Program, env *fun.Env, derive bool, jobs int) recorded {
 	r := recorded{stats: &semantics.Stats{Runs: map[semantics.Pos]int64{}}}
-	o := &fun.EvalOptions{Stats: r.stats, Jobs: jobs}
+	// MinParallelWork 1: on more than one job, every kernel of two
+	// iterations or more, and every redomap's map, runs on goroutines.
+	o := &fun.EvalOptions{Stats: r.stats, Jobs: jobs, MinParallelWork: 1}
 	if derive {
 		r.counter = semantics.Counter{}
 		o.Derive, o.Counter = true, r.counter
