@@ -62,6 +62,12 @@ type Options struct {
 	// iterations on (parallel.go): 0 for the default (semantics.Jobs),
 	// 1 for in order. Results and errors do not depend on it.
 	Jobs int
+	// MinParallelWork is the work (iterations × statements of the body)
+	// from which a kernel goes on goroutines: 0 for
+	// DefaultMinParallelWork, 1 for every kernel of two iterations or
+	// more that may (as the tests do, to check the parallel engine on
+	// small programs).
+	MinParallelWork int64
 }
 
 // OptionsOf are IMP's options taken from a run's: the counter, the

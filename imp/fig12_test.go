@@ -28,14 +28,20 @@ type impRun struct {
 }
 
 // runImp runs p under eval, traced or not (untraced, the engine runs the
-// kernels its plans prove race free without a tracker).
-func runImp(eval func(*imp.Program, imp.Env, *semantics.Heap, *imp.Options) ([]semantics.Array, error), p *imp.Program, args map[string]string, traced bool) (impRun, error) {
+// kernels its plans prove race free without a tracker), recording rule
+// counts and cost counters, or plain (no records: the engine's kernels
+// that may go on 4 goroutines, every one of two iterations or more).
+func runImp(eval func(*imp.Program, imp.Env, *semantics.Heap, *imp.Options) ([]semantics.Array, error), p *imp.Program, args map[string]string, traced, plain bool) (impRun, error) {
 	env, h, err := imp.BindInputs(p, args)
 	if err != nil {
 		return impRun{}, err
 	}
-	r := impRun{env: env, h: h, counter: semantics.Counter{}, stats: &semantics.Stats{}}
-	o := &imp.Options{Counter: r.counter, Stats: r.stats, Jobs: 1}
+	r := impRun{env: env, h: h}
+	o := &imp.Options{Jobs: 4, MinParallelWork: 1}
+	if !plain {
+		r.counter, r.stats = semantics.Counter{}, &semantics.Stats{}
+		o = &imp.Options{Counter: r.counter, Stats: r.stats, Jobs: 1}
+	}
 	if traced {
 		o.Trace = func(s imp.Stmt, tr *semantics.KernelTrace) {
 			var b strings.Builder
@@ -67,6 +73,9 @@ func sameImpRun(engine, rules impRun) string {
 	if !maps.Equal(engine.counter, rules.counter) {
 		return fmt.Sprintf("rule counts differ:\nengine: %v\nrules:  %v", engine.counter, rules.counter)
 	}
+	if engine.stats == nil {
+		return ""
+	}
 	if a, b := statsLine(engine.stats), statsLine(rules.stats); engine.err == nil && a != b {
 		return fmt.Sprintf("cost counters differ:\nengine: %s\nrules:  %s", a, b)
 	}
@@ -89,16 +98,17 @@ func heapString(h *semantics.Heap) string {
 }
 
 // engineMatchesRules runs p on args under the engine (imp.Eval) and the
-// rules (imp.EvalRules), traced and untraced, and says what differs.
+// rules (imp.EvalRules), traced and untraced, and plain, and says what
+// differs.
 func engineMatchesRules(p *imp.Program, args map[string]string) (string, error) {
-	for _, traced := range []bool{true, false} {
-		engine, err := runImp(imp.Eval, p, args, traced)
+	for _, mode := range []struct{ traced, plain bool }{{true, false}, {false, false}, {false, true}} {
+		engine, err := runImp(imp.Eval, p, args, mode.traced, mode.plain)
 		if err != nil {
 			return "", err
 		}
-		rules, _ := runImp(imp.EvalRules, p, args, traced)
+		rules, _ := runImp(imp.EvalRules, p, args, mode.traced, mode.plain)
 		if d := sameImpRun(engine, rules); d != "" {
-			return fmt.Sprintf("traced %v: %s", traced, d), nil
+			return fmt.Sprintf("traced %v, plain %v: %s", mode.traced, mode.plain, d), nil
 		}
 	}
 	return "", nil
