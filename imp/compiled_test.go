@@ -105,7 +105,7 @@ func runRef(t *testing.T, p *Program, args map[string]string) evalRun {
 	opts := &Options{Counter: r.counter, Stats: r.stats, Trace: func(k Stmt, tr *semantics.KernelTrace) {
 		r.traces = append(r.traces, traceString(k, tr))
 	}}
-	r.res, r.err = EvalRules(p, env, h, opts)
+	r.res, _, r.err = EvalRules(p, env, h, opts)
 	return r
 }
 

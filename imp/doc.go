@@ -13,7 +13,8 @@
 //   - fig12.go: the big-step semantics of Fig 12 as written (EvalRules,
 //     the `rules` semantics): a walk over the syntax, one function or
 //     case per rule (E-IMP-SEQ … E-IMP-KERNEL, and the extensions' I-FOR
-//     … I-SCAN), a copy of E per iteration; every fast engine is held to
+//     … I-SCAN), a copy of E per iteration, building derivations
+//     (Options.Derive); every fast engine is held to
 //     it (TestCompiledAgreesWithSmallStep, TestRaceFreePlansAgree,
 //     TestEngineMatchesRulesOnExamples); fig12_stats.go counts the cost
 //     counters around its rules, as the small-step counts them;

@@ -68,12 +68,15 @@ type Options struct {
 	// more that may (as the tests do, to check the parallel engine on
 	// small programs).
 	MinParallelWork int64
+	// Derive builds the derivation of the rules as written (EvalRules);
+	// the engine and the small-step build none.
+	Derive bool
 }
 
 // OptionsOf are IMP's options taken from a run's: the counter, the
 // schedule, and the trace, whose kernels are named by position and bound.
 func OptionsOf(o *semantics.RunOptions) *Options {
-	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs}
+	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Derive: o.Derive}
 	if o.Trace != nil {
 		opts.Trace = func(s Stmt, tr *semantics.KernelTrace) { o.Trace(TraceName(s), tr) }
 	}

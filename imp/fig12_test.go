@@ -89,6 +89,18 @@ func statsLine(s *semantics.Stats) string {
 	return fmt.Sprintf("ops %d allocs %d words %d peak %d kernels %d", s.Ops, s.Allocs, s.Words, s.PeakWords, s.Kernels)
 }
 
+// evalRules is imp.EvalRules as imp.Eval is called, with a derivation
+// built (and dropped) when the run records rules: building it changes
+// nothing.
+func evalRules(p *imp.Program, env imp.Env, h *semantics.Heap, o *imp.Options) ([]semantics.Array, error) {
+	o.Derive = o.Counter != nil
+	vs, d, err := imp.EvalRules(p, env, h, o)
+	if err == nil && o.Derive && d == nil {
+		return nil, fmt.Errorf("no derivation")
+	}
+	return vs, err
+}
+
 func heapString(h *semantics.Heap) string {
 	var b strings.Builder
 	for l := 1; l <= h.Blocks(); l++ {
@@ -106,7 +118,7 @@ func engineMatchesRules(p *imp.Program, args map[string]string) (string, error) 
 		if err != nil {
 			return "", err
 		}
-		rules, _ := runImp(imp.EvalRules, p, args, mode.traced, mode.plain)
+		rules, _ := runImp(evalRules, p, args, mode.traced, mode.plain)
 		if d := sameImpRun(engine, rules); d != "" {
 			return fmt.Sprintf("traced %v, plain %v: %s", mode.traced, mode.plain, d), nil
 		}

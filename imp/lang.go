@@ -56,15 +56,21 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 			return nil, err
 		}
 		h.Record(o.RecordHeap)
-		eval := Eval // "big": the engine
-		if sem == "rules" {
-			eval = EvalRules // Fig 12 as written
+		var vs []semantics.Array
+		var d *semantics.Derivation
+		if sem == "rules" { // Fig 12 as written
+			vs, d, err = EvalRules(p.p, env, h, OptionsOf(&o.RunOptions))
+		} else { // "big": the engine
+			vs, err = Eval(p.p, env, h, OptionsOf(&o.RunOptions))
 		}
-		vs, err := eval(p.p, env, h, OptionsOf(&o.RunOptions))
 		if err != nil {
 			return nil, err
 		}
-		return lang.ArrayResult(p.p.Format, vs)
+		r, err := lang.ArrayResult(p.p.Format, vs)
+		if r != nil {
+			r.Derivation = d
+		}
+		return r, err
 	})
 }
 

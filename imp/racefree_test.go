@@ -92,7 +92,7 @@ func runUntraced(p *Program, args map[string]string, ref bool) evalRun {
 	r := evalRun{env: env, h: h, counter: semantics.Counter{}}
 	opts := &Options{Counter: r.counter}
 	if ref {
-		r.res, r.err = EvalRules(p, env, h, opts)
+		r.res, _, r.err = EvalRules(p, env, h, opts)
 	} else {
 		r.res, r.err = Eval(p, env, h, opts)
 	}

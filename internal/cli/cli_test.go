@@ -48,6 +48,7 @@ func TestCommands(t *testing.T) {
 		{"run derive", []string{"run", fig2, "--derive", "--arg", "xsize=1", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "[E-IF-TRUE]", ""},
 		{"run rules derive", []string{"run", fig2, "--semantics", "rules", "--derive", "--arg", "xsize=1", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "  E ⊢ iota xsize ⇓ ([1])   [E-IOTA]", ""},
 		{"run imp rules", []string{"run", "examples/imp/fig13.imp", "--semantics", "rules", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1"}, 0, "2\n[1 2]\n", ""},
+		{"run imp rules derive", []string{"run", "examples/imp/fig13.imp", "--semantics", "rules", "--derive", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1"}, 0, "H; E ⊢ xmem[i - 1] <- i → H[ℓ1, 1] ↦ 2; E   [E-IMP-WRITE]", ""},
 		{"missing input", []string{"run", fig2, "--arg", "xsize=3"}, 2, "", "missing input ysize : int"},
 		{"bad semantics", []string{"run", fig2, "--semantics", "heap", "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"}, 2, "", `no "heap" semantics`},
 		{"step", []string{"step", fig2, "--arg", "xsize=2", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "E-IF-TRUE", ""},
