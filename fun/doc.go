@@ -22,8 +22,10 @@
 //     engine is held to them (TestEngineMatchesRules);
 //   - eval.go: Eval, the engine's entry (the `big` semantics), with the
 //     rules' starts and checks that the engine, the small-step and the
-//     rules share, and evalAtomic, the rules without premises; eval_ext.go: the extension
-//     forms' (E-LOOP … E-ASSERT); env.go: the environment E, a persistent
+//     rules share, and evalAtomic, which applies the rules without
+//     premises (fig4.go's) for all three; eval_ext.go: the extension
+//     forms' starts and checks (E-LOOP … E-ASSERT); env.go: the
+//     environment E, a persistent
 //     list, so that the small-step keeps old configurations to step back
 //     to; inputs.go: BindInputs, the --arg values of the inputs;
 //   - compile.go, compile_ext.go: the big-step run as closures over
