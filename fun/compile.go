@@ -208,8 +208,12 @@ type bodyCode struct {
 	weight int
 }
 
-// compiler allocates slots.
-type compiler struct{ slots int }
+// compiler allocates slots, and compiles the int fast paths unless told
+// not to (EvalOptions.NoIntFastPaths).
+type compiler struct {
+	slots    int
+	noFastOp bool
+}
 
 // newSlot is a fresh slot.
 func (c *compiler) newSlot() int { c.slots++; return c.slots - 1 }
@@ -222,8 +226,8 @@ type compiled struct {
 }
 
 // compileProgram compiles p's body in the scope of the input environment.
-func compileProgram(p *Program, inputs *Env) *compiled {
-	c := &compiler{}
+func compileProgram(p *Program, inputs *Env, o *EvalOptions) *compiled {
+	c := &compiler{noFastOp: o.NoIntFastPaths}
 	var sc *scope
 	var vals []val
 	bs := inputs.Bindings()

@@ -38,6 +38,9 @@ func operandOf(sc *scope, e SExp) (operand, bool) {
 // operands, or an int constant on the right, or nil; general is e's
 // general code, which it falls back on.
 func (c *compiler) intBinary(sc *scope, e *BinOp, l numCode, general numCode) numCode {
+	if c.noFastOp {
+		return nil
+	}
 	op := e.Op
 	lo, lok := operandOf(sc, e.L)
 	ro, rok := operandOf(sc, e.R)
@@ -111,8 +114,8 @@ func (c *compiler) intBinary(sc *scope, e *BinOp, l numCode, general numCode) nu
 // intStep is the step of the operator body b over parameters ps when it
 // is one int operation on them, or nil: it gives acc op f and says
 // whether it could.
-func intStep(ps []*Param, b *Body) func(acc, f int64) (int64, bool) {
-	if len(ps) != 2 || len(b.Stms) != 1 || len(b.Result) != 1 {
+func (c *compiler) intStep(ps []*Param, b *Body) func(acc, f int64) (int64, bool) {
+	if c.noFastOp || len(ps) != 2 || len(b.Stms) != 1 || len(b.Result) != 1 {
 		return nil
 	}
 	s := b.Stms[0]

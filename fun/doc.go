@@ -31,9 +31,10 @@
 //   - compile.go, compile_ext.go: the big-step run as closures over
 //     slots, one per rule, compiled once per run; compile_scalar.go: int
 //     operators on slots and constants read without a closure per
-//     operand, leaving all else to the general code; stack.go: kernels
+//     operand, leaving all else to the general code
+//     (EvalOptions.NoIntFastPaths switches them off); stack.go: kernels
 //     stacked into one flat buffer; parallel.go: large kernels'
-//     iterations on several goroutines (EvalOptions.Jobs);
+//     iterations on several goroutines (EvalOptions.Jobs, MinParallelWork);
 //   - step.go: a small-step semantics faithful to Fig 4; step_ext.go: the
 //     extension forms' iterations as frames; focus.go: Focus, where a step
 //     reduced, for the REPL's mark;

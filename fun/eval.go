@@ -20,6 +20,12 @@ type EvalOptions struct {
 	// Stats, when not nil, receives the cost counters (eval_stats.go),
 	// which do not depend on Jobs.
 	Stats *semantics.Stats
+	// NoIntFastPaths compiles the engine without its int fast paths
+	// (compile_scalar.go: int operators on slots read in one closure,
+	// reduce and redomap operators folded without running their bodies),
+	// so that the property engine ≡ rules checks the engine with them
+	// and without them.
+	NoIntFastPaths bool
 	// MinParallelWork is the work (iterations × statements per
 	// iteration) under which a kernel, or a redomap's map, stays on one
 	// goroutine: 0 for DefaultMinParallelWork, 1 to spread every one of
@@ -39,7 +45,7 @@ func Eval(p *Program, inputs *Env, opts *EvalOptions) ([]semantics.Array, *seman
 	if opts == nil {
 		opts = &EvalOptions{}
 	}
-	prog := compileProgram(p, inputs)
+	prog := compileProgram(p, inputs, opts)
 	return prog.run(newMachine(opts))
 }
 

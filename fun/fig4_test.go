@@ -28,14 +28,14 @@ type recorded struct {
 type evalFunc func(*fun.Program, *fun.Env, *fun.EvalOptions) ([]semantics.Array, *semantics.Derivation, error)
 
 // record runs p under eval: with a derivation and rule counts when
-// derive is set, else plain (the engine's fast paths and parallel
-// kernels on, jobs goroutines, every kernel spread); with cost counters
-// either way.
-func record(eval evalFunc, p *fun.Program, env *fun.Env, derive bool, jobs int) recorded {
+// derive is set, else plain (the engine's parallel kernels on, jobs
+// goroutines, every kernel spread); with cost counters either way; the
+// engine's int fast paths on unless slow is set.
+func record(eval evalFunc, p *fun.Program, env *fun.Env, derive bool, jobs int, slow bool) recorded {
 	r := recorded{stats: &semantics.Stats{Runs: map[semantics.Pos]int64{}}}
 	// MinParallelWork 1: on more than one job, every kernel of two
 	// iterations or more, and every redomap's map, runs on goroutines.
-	o := &fun.EvalOptions{Stats: r.stats, Jobs: jobs, MinParallelWork: 1}
+	o := &fun.EvalOptions{Stats: r.stats, Jobs: jobs, MinParallelWork: 1, NoIntFastPaths: slow}
 	if derive {
 		r.counter = semantics.Counter{}
 		o.Derive, o.Counter = true, r.counter
@@ -94,17 +94,21 @@ func sameStats(a, b *semantics.Stats) string {
 
 // engineMatchesRules runs p on env under the engine (fun.Eval) and the
 // rules (fun.EvalRules), with derivations and rule counts, and plain on
-// one goroutine and on four; it gives the rules' run and what differs.
+// one goroutine and on four, with the engine's int fast paths and without
+// (each switched by an option of the run); it gives the rules' run and
+// what differs.
 func engineMatchesRules(p *fun.Program, env *fun.Env) (recorded, string) {
-	rules := record(fun.EvalRules, p, env, true, 1)
-	if d := sameRun(record(fun.Eval, p, env, true, 1), rules); d != "" {
+	rules := record(fun.EvalRules, p, env, true, 1, false)
+	if d := sameRun(record(fun.Eval, p, env, true, 1, false), rules); d != "" {
 		return rules, "with derivations: " + d
 	}
 	plain := rules
 	plain.counter, plain.deriv = nil, ""
 	for _, jobs := range []int{1, 4} {
-		if d := sameRun(record(fun.Eval, p, env, false, jobs), plain); d != "" {
-			return rules, fmt.Sprintf("plain, %d jobs: %s", jobs, d)
+		for _, slow := range []bool{false, true} {
+			if d := sameRun(record(fun.Eval, p, env, false, jobs, slow), plain); d != "" {
+				return rules, fmt.Sprintf("plain, %d jobs, int fast paths off %v: %s", jobs, slow, d)
+			}
 		}
 	}
 	return rules, ""
