@@ -1181,7 +1181,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 		defer func() { m.depth-- }()
 		reset, base = c.allocIn, st.Live()
 	}
-	if c.plan != nil && c.plan.raceFree(m.env, n) {
+	if c.plan != nil && !m.opts.NoRaceFreePlans && c.plan.raceFree(m.env, n) {
 		// No iteration can touch a location another writes: no tracker
 		// (racefree.go); a trace is logged, flat (semantics.KernelTrace).
 		if m.onUntracked != nil {

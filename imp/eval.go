@@ -68,6 +68,12 @@ type Options struct {
 	// more that may (as the tests do, to check the parallel engine on
 	// small programs).
 	MinParallelWork int64
+	// NoRaceFreePlans and NoCopyKernels switch fast paths of the engine
+	// off: kernels that racefree.go proves race free when they start
+	// run untracked (and so may go parallel), and copy kernels as one
+	// loop over the words (copykernel.go). The property engine ≡ rules
+	// runs the engine with each and without.
+	NoRaceFreePlans, NoCopyKernels bool
 	// Derive builds the derivation of the rules as written (EvalRules);
 	// the engine and the small-step build none.
 	Derive bool

@@ -31,13 +31,13 @@ type impRun struct {
 // kernels its plans prove race free without a tracker), recording rule
 // counts and cost counters, or plain (no records: the engine's kernels
 // that may go on 4 goroutines, every one of two iterations or more).
-func runImp(eval func(*imp.Program, imp.Env, *semantics.Heap, *imp.Options) ([]semantics.Array, error), p *imp.Program, args map[string]string, traced, plain bool) (impRun, error) {
+func runImp(eval func(*imp.Program, imp.Env, *semantics.Heap, *imp.Options) ([]semantics.Array, error), p *imp.Program, args map[string]string, traced, plain bool, off *imp.Options) (impRun, error) {
 	env, h, err := imp.BindInputs(p, args)
 	if err != nil {
 		return impRun{}, err
 	}
 	r := impRun{env: env, h: h}
-	o := &imp.Options{Jobs: 4, MinParallelWork: 1}
+	o := &imp.Options{Jobs: 4, MinParallelWork: 1, NoRaceFreePlans: off.NoRaceFreePlans, NoCopyKernels: off.NoCopyKernels}
 	if !plain {
 		r.counter, r.stats = semantics.Counter{}, &semantics.Stats{}
 		o = &imp.Options{Counter: r.counter, Stats: r.stats, Jobs: 1}
@@ -110,17 +110,27 @@ func heapString(h *semantics.Heap) string {
 }
 
 // engineMatchesRules runs p on args under the engine (imp.Eval) and the
-// rules (imp.EvalRules), traced and untraced, and plain, and says what
-// differs.
+// rules (imp.EvalRules), traced and untraced, and plain, the last with
+// the engine's fast paths each on and off (an option of the run), and
+// says what differs.
 func engineMatchesRules(p *imp.Program, args map[string]string) (string, error) {
-	for _, mode := range []struct{ traced, plain bool }{{true, false}, {false, false}, {false, true}} {
-		engine, err := runImp(imp.Eval, p, args, mode.traced, mode.plain)
+	for _, mode := range []struct {
+		traced, plain bool
+		off           imp.Options
+	}{
+		{true, false, imp.Options{}},
+		{false, false, imp.Options{}},
+		{false, true, imp.Options{}},
+		{false, true, imp.Options{NoCopyKernels: true}},
+		{false, true, imp.Options{NoRaceFreePlans: true}},
+	} {
+		engine, err := runImp(imp.Eval, p, args, mode.traced, mode.plain, &mode.off)
 		if err != nil {
 			return "", err
 		}
-		rules, _ := runImp(evalRules, p, args, mode.traced, mode.plain)
+		rules, _ := runImp(evalRules, p, args, mode.traced, mode.plain, &imp.Options{})
 		if d := sameImpRun(engine, rules); d != "" {
-			return fmt.Sprintf("traced %v, plain %v: %s", mode.traced, mode.plain, d), nil
+			return fmt.Sprintf("traced %v, plain %v, fast paths off %+v: %s", mode.traced, mode.plain, mode.off, d), nil
 		}
 	}
 	return "", nil
