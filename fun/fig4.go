@@ -47,6 +47,16 @@ func (r *rules) node(rule semantics.Rule, s *Stm, vs []semantics.Array, premises
 	return r.d.Node(rule.Name, func() string { return "E ⊢ " + expHead(s.Exp) + " ⇓ " + valuesString(vs) }, premises...)
 }
 
+// premise adds the derivations ds to a rule's premises when the run
+// builds derivations (a plain run keeps none: a kernel of 10^8
+// iterations would keep 10^8 nils).
+func (r *rules) premise(premises []*semantics.Derivation, ds ...*semantics.Derivation) []*semantics.Derivation {
+	if !r.d.Derive {
+		return nil
+	}
+	return append(premises, ds...)
+}
+
 // body is the judgement E ⊢ b ⇓ (v1, …, vn): E-LET for b's first
 // statement, E-IN when none is left.
 func (r *rules) body(env *Env, b *Body) ([]semantics.Array, *semantics.Derivation, error) {
@@ -174,7 +184,7 @@ func (r *rules) eKernel(env *Env, s *Stm, e *KernelExp) ([]semantics.Array, *sem
 	if err != nil {
 		return nil, nil, err
 	}
-	items := make([]semantics.Array, 0, m)
+	var items []semantics.Array
 	var premises []*semantics.Derivation
 	for i := int64(1); i <= m; i++ {
 		vs, d, err := r.body(env.Bind(e.Var.Name, semantics.Scalar(i)), e.Body)
@@ -185,7 +195,7 @@ func (r *rules) eKernel(env *Env, s *Stm, e *KernelExp) ([]semantics.Array, *sem
 			return nil, nil, err
 		}
 		items = append(items, vs[0])
-		premises = append(premises, d)
+		premises = r.premise(premises, d)
 	}
 	vs, err := kernelFinish(s, cell, items)
 	if err != nil {

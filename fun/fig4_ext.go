@@ -31,7 +31,7 @@ func (r *rules) eLoop(env *Env, s *Stm, e *LoopExp) ([]semantics.Array, *semanti
 			return nil, nil, err
 		}
 		vals = vs
-		premises = append(premises, d)
+		premises = r.premise(premises, d)
 	}
 	return vals, r.node(ELoop, s, vals, premises...), nil
 }
@@ -56,7 +56,7 @@ func (r *rules) eReduce(env *Env, s *Stm, e *ReduceExp) ([]semantics.Array, *sem
 		if acc, err = foldNext(rule, e.Body, vs); err != nil {
 			return nil, nil, err
 		}
-		premises = append(premises, d)
+		premises = r.premise(premises, d)
 	}
 	vs := []semantics.Array{acc}
 	return vs, r.node(EReduce, s, vs, premises...), nil
@@ -83,7 +83,7 @@ func (r *rules) eScan(env *Env, s *Stm, e *ScanExp) ([]semantics.Array, *semanti
 		}
 		items = append(items, scanItem(acc, next))
 		acc = next
-		premises = append(premises, d)
+		premises = r.premise(premises, d)
 	}
 	v, err := stackRows(s, rule, xs, items)
 	if err != nil {
@@ -119,7 +119,7 @@ func (r *rules) eFilter(env *Env, s *Stm, e *FilterExp) ([]semantics.Array, *sem
 		if keep {
 			kept = append(kept, x)
 		}
-		premises = append(premises, d)
+		premises = r.premise(premises, d)
 	}
 	vs, err := filterFinish(s, xs, kept)
 	if err != nil {
@@ -162,7 +162,7 @@ func (r *rules) eRedomap(env *Env, s *Stm, e *RedomapExp) ([]semantics.Array, *s
 			items = append(items, scanItem(acc, next))
 		}
 		acc = next
-		premises = append(premises, dm, do)
+		premises = r.premise(premises, dm, do)
 	}
 	v := acc
 	if e.Scan {

@@ -67,6 +67,15 @@ func (r *rules) node(rule, what, after string, premises ...*semantics.Derivation
 	return r.d.Node(rule, func() string { return "H; E ⊢ " + what + " → " + after }, premises...)
 }
 
+// premise adds the derivations ds to a rule's premises when the run
+// builds derivations (a plain run keeps none).
+func (r *rules) premise(premises []*semantics.Derivation, ds ...*semantics.Derivation) []*semantics.Derivation {
+	if !r.d.Derive {
+		return nil
+	}
+	return append(premises, ds...)
+}
+
 // part runs the statements of a kernel's iteration or of a fold's part,
 // whose blocks die with it: the live words go back to base (cost
 // counters).
@@ -190,7 +199,7 @@ func (r *rules) eImpKernel(env Env, s *Kernel) (*semantics.Derivation, error) {
 			r.h.Pop()
 			return nil, k.race(err)
 		}
-		premises = append(premises, d)
+		premises = r.premise(premises, d)
 	}
 	k.finish(r.h, r.opts)
 	return r.node(EImpKernel.Name, stmtHead(s), "H'; E", premises...), nil
@@ -213,7 +222,7 @@ func (r *rules) iFor(env Env, s *For) (*semantics.Derivation, error) {
 		}
 		forBack(env, inner, s)
 		r.costs.leave(0)
-		premises = append(premises, d)
+		premises = r.premise(premises, d)
 	}
 	r.opts.Counter.Hit(IFor.Name)
 	return r.node(IFor.Name, stmtHead(s), "H'; E'", premises...), nil
@@ -255,7 +264,7 @@ func (r *rules) iFold(env Env, s Stmt) (*semantics.Derivation, error) {
 		}
 		r.costs.leave(base)
 		r.costs.scanWrite(s)
-		premises = append(premises, de, dc)
+		premises = r.premise(premises, de, dc)
 	}
 	f.finish(env, r.h, r.opts)
 	after := "H'; E"
