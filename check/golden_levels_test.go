@@ -156,7 +156,7 @@ func TestGoldenLevelsNoneRan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Failed != 2 || len(out.Levels) != 0 || !strings.Contains(w.String(), "levels: no case ran at another level\n") {
+	if out.Failed != 3 || len(out.Levels) != 0 || !strings.Contains(w.String(), "levels: no case ran at another level\n") {
 		t.Errorf("%+v\n%s", out, w.String())
 	}
 }

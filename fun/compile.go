@@ -146,8 +146,9 @@ func numAt(fr []val, slot int, x *Ident, rule string) (semantics.Num, error) {
 type machine struct {
 	derive  bool
 	counter semantics.Counter
-	plain   bool // neither derivations nor counts: no rule is recorded
-	jobs    int  // goroutines a kernel may run its iterations on (1: sequential)
+	plain   bool  // neither derivations nor counts: no rule is recorded
+	jobs    int   // goroutines a kernel may run its iterations on (1: sequential)
+	minWork int64 // the work under which a kernel stays sequential (EvalOptions.MinParallelWork)
 	// stats are the cost counters (nil: none; eval_stats.go), depth the
 	// parallel forms whose bodies are running (a launch is at 0).
 	stats *semantics.Stats
@@ -157,7 +158,11 @@ type machine struct {
 }
 
 func newMachine(o *EvalOptions) *machine {
-	return &machine{derive: o.Derive, counter: o.Counter, plain: !o.Derive && o.Counter == nil, jobs: semantics.Jobs(o.Jobs), stats: o.Stats,
+	minWork := o.MinParallelWork
+	if minWork <= 0 {
+		minWork = DefaultMinParallelWork
+	}
+	return &machine{derive: o.Derive, counter: o.Counter, plain: !o.Derive && o.Counter == nil, jobs: semantics.Jobs(o.Jobs), stats: o.Stats, minWork: minWork,
 		budget: semantics.NewBudget(o.Fuel)}
 }
 
@@ -209,8 +214,12 @@ type bodyCode struct {
 	weight int
 }
 
-// compiler allocates slots.
-type compiler struct{ slots int }
+// compiler allocates slots, and compiles the int fast paths unless told
+// not to (EvalOptions.NoIntFastPaths).
+type compiler struct {
+	slots    int
+	noFastOp bool
+}
 
 // newSlot is a fresh slot.
 func (c *compiler) newSlot() int { c.slots++; return c.slots - 1 }
@@ -223,8 +232,8 @@ type compiled struct {
 }
 
 // compileProgram compiles p's body in the scope of the input environment.
-func compileProgram(p *Program, inputs *Env) *compiled {
-	c := &compiler{}
+func compileProgram(p *Program, inputs *Env, o *EvalOptions) *compiled {
+	c := &compiler{noFastOp: o.NoIntFastPaths}
 	var sc *scope
 	var vals []val
 	bs := inputs.Bindings()

@@ -107,7 +107,7 @@ func (c *compiler) fold(sc *scope, ps []*Param, b *Body) (a, x int, body *bodyCo
 func (c *compiler) eReduce(sc *scope, s *Stm, e *ReduceExp, out []int) (code, int) {
 	rule := EReduce.Name
 	a, x, body := c.fold(sc, e.Params, e.Body)
-	step := intStep(e.Params, e.Body) // compile_scalar.go
+	step := c.intStep(e.Params, e.Body) // compile_scalar.go
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		xs, n, z, from, err := foldStart(slotVars{fr, sc}, rule, e.Ne, e.Arr, true)
 		if err == nil {

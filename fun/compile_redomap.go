@@ -19,7 +19,7 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 	iv := c.newSlot()
 	mapBody := c.body(sc.bind(e.Var.Name, iv), e.Map)
 	a, x, op := c.fold(sc, e.Params, e.Op)
-	step := intStep(e.Params, e.Op) // compile_scalar.go
+	step := c.intStep(e.Params, e.Op) // compile_scalar.go
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		n, z, err := redomapStart(slotVars{fr, sc}, e)
 		if err == nil {

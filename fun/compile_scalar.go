@@ -1,6 +1,9 @@
 package fun
 
-import "github.com/arraysem/arraysem/semantics"
+import (
+	"github.com/arraysem/arraysem/internal/mutant"
+	"github.com/arraysem/arraysem/semantics"
+)
 
 // Binary operators over ints are most of what a kernel's scalar
 // statements compute (i % 2 == 0, x * y, a + b). The general compiled
@@ -35,6 +38,9 @@ func operandOf(sc *scope, e SExp) (operand, bool) {
 // operands, or an int constant on the right, or nil; general is e's
 // general code, which it falls back on.
 func (c *compiler) intBinary(sc *scope, e *BinOp, l numCode, general numCode) numCode {
+	if c.noFastOp {
+		return nil
+	}
 	op := e.Op
 	lo, lok := operandOf(sc, e.L)
 	ro, rok := operandOf(sc, e.R)
@@ -47,7 +53,7 @@ func (c *compiler) intBinary(sc *scope, e *BinOp, l numCode, general numCode) nu
 		return func(fr []val) (semantics.Num, error) {
 			a, b := &fr[ls], &fr[rs]
 			if a.isInt() && b.isInt() {
-				if k, err := semantics.Binary(op, a.bits, b.bits); err == nil {
+				if k, err := intOp(op, a.bits, b.bits); err == nil {
 					return semantics.IntNum(k), nil
 				}
 			}
@@ -60,7 +66,7 @@ func (c *compiler) intBinary(sc *scope, e *BinOp, l numCode, general numCode) nu
 		}
 		return func(fr []val) (semantics.Num, error) {
 			if a := &fr[ls]; a.isInt() {
-				if k, err := semantics.Binary(op, a.bits, kb); err == nil {
+				if k, err := intOp(op, a.bits, kb); err == nil {
 					return semantics.IntNum(k), nil
 				}
 			}
@@ -73,7 +79,7 @@ func (c *compiler) intBinary(sc *scope, e *BinOp, l numCode, general numCode) nu
 		}
 		return func(fr []val) (semantics.Num, error) {
 			if b := &fr[rs]; b.isInt() {
-				if k, err := semantics.Binary(op, ka, b.bits); err == nil {
+				if k, err := intOp(op, ka, b.bits); err == nil {
 					return semantics.IntNum(k), nil
 				}
 			}
@@ -86,7 +92,7 @@ func (c *compiler) intBinary(sc *scope, e *BinOp, l numCode, general numCode) nu
 		kb := ro.k
 		return func(fr []val) (semantics.Num, error) {
 			if a, err := l(fr); err == nil && a.Elem == semantics.IntElem {
-				if k, err := semantics.Binary(op, a.Bits, kb); err == nil {
+				if k, err := intOp(op, a.Bits, kb); err == nil {
 					return semantics.IntNum(k), nil
 				}
 			}
@@ -108,8 +114,8 @@ func (c *compiler) intBinary(sc *scope, e *BinOp, l numCode, general numCode) nu
 // intStep is the step of the operator body b over parameters ps when it
 // is one int operation on them, or nil: it gives acc op f and says
 // whether it could.
-func intStep(ps []*Param, b *Body) func(acc, f int64) (int64, bool) {
-	if len(ps) != 2 || len(b.Stms) != 1 || len(b.Result) != 1 {
+func (c *compiler) intStep(ps []*Param, b *Body) func(acc, f int64) (int64, bool) {
+	if c.noFastOp || len(ps) != 2 || len(b.Stms) != 1 || len(b.Result) != 1 {
 		return nil
 	}
 	s := b.Stms[0]
@@ -131,14 +137,22 @@ func intStep(ps []*Param, b *Body) func(acc, f int64) (int64, bool) {
 	switch {
 	case l.Name == pa && r.Name == px:
 		return func(acc, f int64) (int64, bool) {
-			k, err := semantics.Binary(op, acc, f)
+			k, err := intOp(op, acc, f)
 			return k, err == nil
 		}
 	case l.Name == px && r.Name == pa:
 		return func(acc, f int64) (int64, bool) {
-			k, err := semantics.Binary(op, f, acc)
+			k, err := intOp(op, f, acc)
 			return k, err == nil
 		}
 	}
 	return nil
+}
+
+// intOp is semantics.Binary, as the engine's int fast paths apply it.
+func intOp(op semantics.Op, a, b int64) (int64, error) {
+	if op == semantics.Sub && mutant.On("fun-engine-sub-flipped") { // mutant: the engine computes a - b as b - a
+		a, b = b, a
+	}
+	return semantics.Binary(op, a, b)
 }

@@ -14,18 +14,27 @@
 //     typing environment Γ it shares with FUNMEM's checker (scope.go);
 //     check_ext.go: the extension forms' (T-LOOP … T-ASSERT); typeof.go:
 //     TypeOfSExp, the scalar rules as FUNMEM's checker uses them;
-//   - eval.go: the big-step semantics of Fig 4 with the auxiliary
-//     functions of Fig 5: Eval, and the rules' starts, checks and atomic
-//     rules, which the small-step shares; eval_ext.go: the extension
-//     forms' (E-LOOP … E-ASSERT); env.go: the environment E, a persistent
+//   - fig4.go: the big-step semantics of Fig 4 as written (EvalRules,
+//     the `rules` semantics): a walk over the syntax, one function per
+//     rule (E-IF-TRUE … E-IN, the derived E-IOTA and E-COPY), building
+//     derivations; fig4_ext.go the extension forms' (E-LOOP …
+//     E-SCANOMAP); fig4_stats.go counts their costs around them. The
+//     engine is held to them (TestEngineMatchesRules);
+//   - eval.go: Eval, the engine's entry (the `big` semantics), with the
+//     rules' starts and checks that the engine, the small-step and the
+//     rules share, and evalAtomic, which applies the rules without
+//     premises (fig4.go's) for all three; eval_ext.go: the extension
+//     forms' starts and checks (E-LOOP … E-ASSERT); env.go: the
+//     environment E, a persistent
 //     list, so that the small-step keeps old configurations to step back
 //     to; inputs.go: BindInputs, the --arg values of the inputs;
 //   - compile.go, compile_ext.go: the big-step run as closures over
 //     slots, one per rule, compiled once per run; compile_scalar.go: int
 //     operators on slots and constants read without a closure per
-//     operand, leaving all else to the general code; stack.go: kernels
+//     operand, leaving all else to the general code
+//     (EvalOptions.NoIntFastPaths switches them off); stack.go: kernels
 //     stacked into one flat buffer; parallel.go: large kernels'
-//     iterations on several goroutines (EvalOptions.Jobs);
+//     iterations on several goroutines (EvalOptions.Jobs, MinParallelWork);
 //   - step.go: a small-step semantics faithful to Fig 4; step_ext.go: the
 //     extension forms' iterations as frames; focus.go: Focus, where a step
 //     reduced, for the REPL's mark;

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -25,6 +24,18 @@ type EvalOptions struct {
 	// kernel's or fold's spent when it starts, a loop's one by one): 0
 	// for semantics.DefaultBigFuel.
 	Fuel int
+	// NoIntFastPaths compiles the engine without its int fast paths
+	// (compile_scalar.go: int operators on slots read in one closure,
+	// reduce and redomap operators folded without running their bodies),
+	// so that the property engine ≡ rules checks the engine with them
+	// and without them.
+	NoIntFastPaths bool
+	// MinParallelWork is the work (iterations × statements per
+	// iteration) under which a kernel, or a redomap's map, stays on one
+	// goroutine: 0 for DefaultMinParallelWork, 1 to spread every one of
+	// two iterations or more (as the tests do, to check the parallel
+	// engine against the rules on small programs).
+	MinParallelWork int64
 }
 
 // Eval runs a program by the big-step semantics of Fig 4 in the environment
@@ -38,7 +49,7 @@ func Eval(p *Program, inputs *Env, opts *EvalOptions) ([]semantics.Array, *seman
 	if opts == nil {
 		opts = &EvalOptions{}
 	}
-	prog := compileProgram(p, inputs)
+	prog := compileProgram(p, inputs, opts)
 	return prog.run(newMachine(opts))
 }
 
@@ -128,98 +139,45 @@ func kernelArity(e *KernelExp, n int) error {
 }
 
 // evalAtomic evaluates a statement whose expression has no body: E-SCALAR,
-// E-INDEX, E-SLICE, E-TRANSPOSE, the derived E-IOTA and E-COPY, and the
-// extension E-ASSERT. It
-// returns the values and the rule that gave them.
+// E-INDEX, E-SLICE, E-TRANSPOSE, the derived E-IOTA and E-COPY (fig4.go),
+// and the extension E-ASSERT (eval_ext.go). It returns the values and the
+// rule that gave them.
 func evalAtomic(env vars, s *Stm) ([]semantics.Array, string, error) {
+	var v semantics.Array
+	var rule semantics.Rule
+	var err error
 	switch e := s.Exp.(type) {
 	case *ScalarExp:
-		k, err := EvalNum(e.X, numLookup(env), EScalar.Name)
-		if err != nil {
-			return nil, "", err
-		}
-		return []semantics.Array{k.Array()}, EScalar.Name, nil
+		v, err = eScalar(env, e)
+		rule = EScalar
 	case *IndexExp:
-		rule := EIndex.Name
-		a, err := lookupArray(env, e.Arr, rule)
-		if err != nil {
-			return nil, "", err
-		}
-		idx, err := EvalIndices(e.Idx, envLookup(env), rule)
-		if err != nil {
-			return nil, "", err
-		}
-		if len(idx) != a.Rank() {
-			return nil, "", semantics.Stuckf(e.Pos(), rule, "%s has rank %d but is indexed with %d indices", e.Arr.Name, a.Rank(), len(idx))
-		}
-		v, err := a.Index(idx)
-		if err != nil {
-			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v of %s", err, e.Arr.Name)
-		}
-		return []semantics.Array{v}, rule, nil
+		v, err = eIndex(env, e)
+		rule = EIndex
 	case *SliceExp:
-		rule := ESlice.Name
-		a, err := lookupArray(env, e.Arr, rule)
-		if err != nil {
-			return nil, "", err
-		}
-		pairs, err := EvalSlices(e.Slices, envLookup(env), rule)
-		if err != nil {
-			return nil, "", err
-		}
-		if mutant.On("slice-off-by-one") { // mutant: every slice starts one element later
-			for i := range pairs {
-				pairs[i][0]++
-			}
-		}
-		v, err := a.Slice(pairs)
-		if err != nil {
-			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v of %s", err, e.Arr.Name)
-		}
-		return []semantics.Array{v}, rule, nil
+		v, err = eSlice(env, e)
+		rule = ESlice
 	case *TransposeExp:
-		rule := ETranspose.Name
-		a, err := lookupArray(env, e.Arr, rule)
-		if err != nil {
-			return nil, "", err
-		}
-		v, err := a.Transpose()
-		if err != nil {
-			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v", err)
-		}
-		return []semantics.Array{v}, rule, nil
+		v, err = eTranspose(env, e)
+		rule = ETranspose
 	case *IotaExp:
-		// iota x ≡ kernel xi <= x do in (xi): the value is [1, …, E(x)].
-		rule := EIota.Name
-		n, err := lookupInt(env, e.N, rule)
-		if err != nil {
-			return nil, "", err
-		}
-		if n < 0 {
-			return nil, "", semantics.Stuckf(e.N.NamePos, rule, "iota of %s = %d: a kernel bound is negative", e.N.Name, n)
-		}
-		v, err := semantics.Iota(n)
-		if err != nil {
-			return nil, "", semantics.Stuckf(e.Pos(), rule, "%v", err)
-		}
-		return []semantics.Array{v}, rule, nil
+		v, err = eIota(env, e)
+		rule = EIota
+	case *CopyExp:
+		v, err = eCopy(env, e)
+		rule = ECopy
 	case *AssertExp:
 		vs, err := evalAssert(env, e)
 		if err != nil {
 			return nil, "", err
 		}
 		return vs, EAssert.Name, nil
-	case *CopyExp:
-		// copy x ≡ kernels indexing x everywhere: a fresh array equal to E(x).
-		rule := ECopy.Name
-		a, err := lookupArray(env, e.Arr, rule)
-		if err != nil {
-			return nil, "", err
-		}
-		v := semantics.Array{Elem: a.Elem, Shape: a.Shape, Data: append([]int64(nil), a.Data...)}
-		return []semantics.Array{v}, rule, nil
+	default:
+		return nil, "", semantics.Stuckf(s.Let, ELet.Name, "no rule evaluates %T", s.Exp)
 	}
-	return nil, "", semantics.Stuckf(s.Let, ELet.Name, "no rule evaluates %T", s.Exp)
+	if err != nil {
+		return nil, "", err
+	}
+	return []semantics.Array{v}, rule.Name, nil
 }
 
 // bindPattern is the binding part of E-LET: E, x1 ↦ v1, …, xn ↦ vn.

@@ -143,9 +143,6 @@ in (zs, t)`,
 // with every kernel and map large enough) and by the small-step: all
 // count alike.
 func TestStats(t *testing.T) {
-	old := minParallelWork
-	minParallelWork = 0
-	defer func() { minParallelWork = old }()
 	for _, c := range statsCases {
 		p, err := ParseFile(c.name+".fun", c.src)
 		if err != nil {
@@ -167,7 +164,7 @@ func TestStats(t *testing.T) {
 		}
 		for _, jobs := range []int{1, 4} {
 			var st semantics.Stats
-			if _, _, err := Eval(p, env, &EvalOptions{Jobs: jobs, Stats: &st}); err != nil {
+			if _, _, err := Eval(p, env, &EvalOptions{Jobs: jobs, Stats: &st, MinParallelWork: 1}); err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
 			check(map[int]string{1: "big", 4: "big --jobs 4"}[jobs], &st)

@@ -6,7 +6,8 @@ import (
 )
 
 // Language is FUN as a lang.Language: .fun files, Fig 3's checker, the
-// big-step of Fig 4 and its small-step machine.
+// big-step of Fig 4 (the engine, "big", and the rules as written,
+// "rules") and its small-step machine ("small").
 var Language lang.Language = language{lang.Info{LangName: "fun", LangTitle: "FUN", Exts: []string{".fun"}, CommentMark: "--", RefPage: "fun.md", StepName: "small"}}
 
 type language struct{ lang.Info }
@@ -40,16 +41,20 @@ func (p *program) File() string                      { return p.p.File }
 func (p *program) Syntax() any                       { return p.p }
 func (p *program) Type() string                      { return p.typ }
 func (p *program) Derivation() *semantics.Derivation { return p.derivation }
-func (p *program) Semantics() []string               { return []string{"big", "small"} }
+func (p *program) Semantics() []string               { return []string{"big", "rules", "small"} }
 func (p *program) Inputs() []string                  { return InputNames(p.p) }
 
 func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
-	return lang.Run(p, o, func(string) (*lang.Result, error) {
+	return lang.Run(p, o, func(sem string) (*lang.Result, error) {
 		env, err := BindInputs(p.p, o.Args)
 		if err != nil {
 			return nil, err
 		}
-		vs, d, err := Eval(p.p, env, &EvalOptions{Derive: o.Derive, Counter: o.Counter, Jobs: o.Jobs, Stats: o.Stats, Fuel: o.Fuel})
+		eval := Eval // "big": the engine
+		if sem == "rules" {
+			eval = EvalRules // Fig 4 as written
+		}
+		vs, d, err := eval(p.p, env, &EvalOptions{Derive: o.Derive, Counter: o.Counter, Jobs: o.Jobs, Stats: o.Stats, Fuel: o.Fuel})
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +96,8 @@ func InputNames(p *Program) []string {
 	return out
 }
 
-// DerivesEvaluation marks FUN's big-step as building derivations.
+// DerivesEvaluation marks FUN's big-steps (the engine and the rules) as
+// building derivations.
 func (p *program) DerivesEvaluation() {}
 
 // Rules is the language's rule table.
@@ -102,7 +108,7 @@ func (language) PaperMode() string {
 	return "program inputs and scalar results (T-PROG), and the extension forms loop, reduce, scan, filter, assert, redomap and scanomap"
 }
 
-// CountsCosts reports that both of FUN's semantics fill RunOptions.Stats
+// CountsCosts reports that FUN's semantics all fill RunOptions.Stats
 // (lang.CostCounter; eval_stats.go).
 func (p *program) CountsCosts(string) bool { return true }
 

@@ -19,12 +19,12 @@ import (
 // every chunk before it runs to its end. Kernels nested in a parallel one
 // run sequentially on their goroutine.
 
-// minParallelWork is the work (iterations × statements per iteration)
-// under which a kernel stays on one goroutine: starting goroutines and
+// DefaultMinParallelWork is the work (iterations × statements per
+// iteration) under which a kernel stays on one goroutine, unless a run
+// sets its own (EvalOptions.MinParallelWork): starting goroutines and
 // copying frames costs a few microseconds, a statement tens of
-// nanoseconds. (A variable so that tests can run small kernels in
-// parallel.)
-var minParallelWork int64 = 4096
+// nanoseconds.
+const DefaultMinParallelWork = 4096
 
 // chunksPerWorker is how many chunks each goroutine gets on average, so
 // that one slow chunk (a body whose work depends on the index) does not
@@ -34,7 +34,7 @@ const chunksPerWorker = 8
 // workers is the number of goroutines a kernel of n iterations of a body
 // of the given weight runs on.
 func (m *machine) workers(n int64, weight int) int {
-	if m.jobs <= 1 || !m.plain || n < 2 || n*int64(weight) < minParallelWork {
+	if m.jobs <= 1 || !m.plain || n < 2 || n*int64(weight) < m.minWork {
 		return 1
 	}
 	return int(min(int64(m.jobs), n))

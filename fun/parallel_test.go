@@ -8,18 +8,20 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// withParallel runs f with every kernel of two or more iterations spread
-// over goroutines (the threshold of minParallelWork off).
-func withParallel(f func()) {
-	old := minParallelWork
-	minParallelWork = 0
-	defer func() { minParallelWork = old }()
-	f()
-}
-
 // evalJobs runs src's big-step with the given jobs and renders the
 // outcome as runBoth does.
 func evalJobs(t *testing.T, src string, args map[string]string, jobs int) string {
+	return evalWith(t, src, args, &EvalOptions{Jobs: jobs})
+}
+
+// evalSpread is evalJobs with every kernel of two or more iterations (and
+// every redomap's map) spread over the goroutines.
+func evalSpread(t *testing.T, src string, args map[string]string, jobs int) string {
+	return evalWith(t, src, args, &EvalOptions{Jobs: jobs, MinParallelWork: 1})
+}
+
+// evalWith runs src's big-step with the options o.
+func evalWith(t *testing.T, src string, args map[string]string, o *EvalOptions) string {
 	t.Helper()
 	p, err := ParseFile("t.fun", src)
 	if err != nil {
@@ -29,7 +31,7 @@ func evalJobs(t *testing.T, src string, args map[string]string, jobs int) string
 	if err != nil {
 		t.Fatalf("inputs: %v", err)
 	}
-	vs, _, err := Eval(p, env, &EvalOptions{Jobs: jobs})
+	vs, _, err := Eval(p, env, o)
 	if err != nil {
 		return "error: " + err.Error()
 	}
@@ -48,16 +50,14 @@ func TestParallelKernelsAgree(t *testing.T) {
 	cases = append(cases, evalCases...)
 	cases = append(cases, evalExtCases...)
 	cases = append(cases, evalFloatCases...)
-	withParallel(func() {
-		for _, tc := range cases {
-			want := evalJobs(t, tc.src, tc.args, 1)
-			for _, jobs := range []int{2, 3, 8} {
-				if got := evalJobs(t, tc.src, tc.args, jobs); got != want {
-					t.Errorf("%s with %d jobs:\n got %s\nwant %s\n%s", tc.rule, jobs, got, want, tc.src)
-				}
+	for _, tc := range cases {
+		want := evalJobs(t, tc.src, tc.args, 1)
+		for _, jobs := range []int{2, 3, 8} {
+			if got := evalSpread(t, tc.src, tc.args, jobs); got != want {
+				t.Errorf("%s with %d jobs:\n got %s\nwant %s\n%s", tc.rule, jobs, got, want, tc.src)
 			}
 		}
-	})
+	}
 }
 
 // TestParallelFirstError: when several iterations of a parallel kernel
@@ -122,21 +122,22 @@ in (a)`,
 	}
 }
 
-// TestParallelSmallKernelsSequential: kernels under minParallelWork, and
-// runs that count rules or build derivations, use one goroutine.
+// TestParallelSmallKernelsSequential: kernels under the default
+// MinParallelWork, and runs that count rules or build derivations, use
+// one goroutine.
 func TestParallelSmallKernelsSequential(t *testing.T) {
-	m := &machine{plain: true, jobs: 8}
+	m := newMachine(&EvalOptions{Jobs: 8})
 	if w := m.workers(100, 2); w != 1 {
 		t.Errorf("100 iterations of 2 statements: %d goroutines, want 1", w)
 	}
 	if w := m.workers(100_000, 2); w != 8 {
 		t.Errorf("10^5 iterations: %d goroutines, want 8", w)
 	}
-	counted := &machine{counter: semantics.Counter{}, jobs: 8}
+	counted := newMachine(&EvalOptions{Counter: semantics.Counter{}, Jobs: 8, MinParallelWork: 1})
 	if w := counted.workers(100_000, 2); w != 1 {
 		t.Errorf("a counted run: %d goroutines, want 1", w)
 	}
-	if w := (&machine{plain: true, jobs: 1}).workers(100_000, 2); w != 1 {
+	if w := newMachine(&EvalOptions{Jobs: 1, MinParallelWork: 1}).workers(100_000, 2); w != 1 {
 		t.Errorf("jobs 1: %d goroutines, want 1", w)
 	}
 }

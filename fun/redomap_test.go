@@ -188,19 +188,17 @@ func TestSmallStepRedomapTrace(t *testing.T) {
 // goroutines, and a large redomap whose map bodies go wrong at several
 // elements: the values and the error are the sequential run's.
 func TestParallelRedomap(t *testing.T) {
-	withParallel(func() {
-		for _, tc := range evalRedomapCases {
-			if tc.err == "inputs" {
-				continue
-			}
-			want := evalJobs(t, tc.src, tc.args, 1)
-			for _, jobs := range []int{2, 3, 8} {
-				if got := evalJobs(t, tc.src, tc.args, jobs); got != want {
-					t.Errorf("%s with %d jobs:\n got %s\nwant %s\n%s", tc.rule, jobs, got, want, tc.src)
-				}
+	for _, tc := range evalRedomapCases {
+		if tc.err == "inputs" {
+			continue
+		}
+		want := evalJobs(t, tc.src, tc.args, 1)
+		for _, jobs := range []int{2, 3, 8} {
+			if got := evalSpread(t, tc.src, tc.args, jobs); got != want {
+				t.Errorf("%s with %d jobs:\n got %s\nwant %s\n%s", tc.rule, jobs, got, want, tc.src)
 			}
 		}
-	})
+	}
 	// 20000 elements: several windows of 4096 a goroutine on 2 jobs. The
 	// map is stuck from element k on, every 1000 elements; the operator
 	// divides by the accumulator, stuck when it reaches 0 at element o.

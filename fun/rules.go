@@ -31,10 +31,10 @@ var (
 	EIndex     = semantics.Rule{Name: "E-INDEX", Figure: "Fig 4", Doc: "x[y, …] reads the element at in-bounds indices"}
 	ESlice     = semantics.Rule{Name: "E-SLICE", Figure: "Fig 4", Doc: "x[o : s, …] is the in-bounds subarray"}
 	ETranspose = semantics.Rule{Name: "E-TRANSPOSE", Figure: "Fig 4", Doc: "transpose x swaps the two dimensions of the array value"}
-	EKernel    = semantics.Rule{Name: "E-KERNEL", Figure: "Fig 4", Doc: "kernel x <= y do b stacks the results of b for x = 0 … y-1"}
+	EKernel    = semantics.Rule{Name: "E-KERNEL", Figure: "Fig 4", Doc: "kernel x <= y do b stacks the results of b for x = 1 … E(y), [v1, …, vm]"}
 	ELet       = semantics.Rule{Name: "E-LET", Figure: "Fig 4", Doc: "let p = e; b binds the values of e to p and evaluates b"}
 	EIn        = semantics.Rule{Name: "E-IN", Figure: "Fig 4", Doc: "in (x, …) gives the values of the result variables"}
-	EIota      = semantics.Rule{Name: "E-IOTA", Figure: "§2", Doc: "iota x is [0, …, x-1]"}
+	EIota      = semantics.Rule{Name: "E-IOTA", Figure: "§2", Doc: "iota x is [1, …, E(x)] (FUN counts from 1)"}
 	ECopy      = semantics.Rule{Name: "E-COPY", Figure: "§2", Doc: "copy x is a fresh array of the elements of x"}
 )
 

@@ -531,6 +531,9 @@ func (m *machine) binOp(e *fun.BinOp, ints bool) cexp {
 			case semantics.Add:
 				return semantics.IntNum(a.v.K + b), true
 			case semantics.Sub:
+				if mutant.On("imp-engine-sub-flipped") { // mutant: the engine computes x - k and x - y as k - x and y - x
+					return semantics.IntNum(b - a.v.K), true
+				}
 				return semantics.IntNum(a.v.K - b), true
 			}
 			return semantics.IntNum(a.v.K * b), true
@@ -1181,7 +1184,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 		defer func() { m.depth-- }()
 		reset, base = c.allocIn, st.Live()
 	}
-	if c.plan != nil && c.plan.raceFree(m.env, n) {
+	if c.plan != nil && !m.opts.NoRaceFreePlans && c.plan.raceFree(m.env, n) {
 		// No iteration can touch a location another writes: no tracker
 		// (racefree.go); a trace is logged, flat (semantics.KernelTrace).
 		if m.onUntracked != nil {

@@ -95,26 +95,26 @@ func (g *progGen) program() string {
 		g.stmts(3) + ";\nreturn " + g.pick([]string{"n", "a", "b"}) + ", m : [" + g.pick([]string{"2", "n"}) + "]\n"
 }
 
-// runRef runs p under mapEval, as runBoth runs Eval.
+// runRef runs p under EvalRules (fig12.go), as runBoth runs Eval.
 func runRef(t *testing.T, p *Program, args map[string]string) evalRun {
 	env, h, err := BindInputs(p, args)
 	if err != nil {
 		t.Fatalf("inputs: %v", err)
 	}
-	r := evalRun{env: env, h: h, counter: semantics.Counter{}}
-	opts := &Options{Counter: r.counter, Trace: func(k Stmt, tr *semantics.KernelTrace) {
+	r := evalRun{env: env, h: h, counter: semantics.Counter{}, stats: &semantics.Stats{}}
+	opts := &Options{Counter: r.counter, Stats: r.stats, Trace: func(k Stmt, tr *semantics.KernelTrace) {
 		r.traces = append(r.traces, traceString(k, tr))
 	}}
-	r.res, r.err = mapEval(p, env, h, opts)
+	r.res, _, r.err = EvalRules(p, env, h, opts)
 	return r
 }
 
 // agreeAll runs p traced under the compiled big-step, the small-step and
-// the map-based big-step (mapEval), and untraced under the compiled and
-// the map-based big-step (where kernels the plans prove race free run
+// the rules as written (EvalRules, fig12.go), and untraced under the
+// compiled big-step and the rules (where kernels the plans prove race free run
 // untracked, racefree.go, and copies as one loop, copykernel.go), and
 // requires the same results, errors, final heaps and environments,
-// traces and (against mapEval) rule counts. It gives the compiled run.
+// traces and (against the rules) rule counts. It gives the compiled run.
 func agreeAll(t *testing.T, p *Program, args map[string]string) evalRun {
 	t.Helper()
 	big, small := runBoth(t, p, args)
@@ -133,9 +133,10 @@ func agreeAll(t *testing.T, p *Program, args map[string]string) evalRun {
 }
 
 // TestCompiledAgreesWithSmallStep runs random programs under both
-// semantics and under mapEval, and compares results, errors (with their
-// positions and rules), final heaps and environments, traces, and (with
-// mapEval) rule counts.
+// semantics and under the rules as written (EvalRules): the property
+// engine ≡ rules over generated programs. It compares results, errors
+// (with their positions and rules), final heaps and environments, traces,
+// and (with the rules) rule counts.
 func TestCompiledAgreesWithSmallStep(t *testing.T) {
 	runs := 3000
 	if testing.Short() {
@@ -171,114 +172,4 @@ func TestCompiledAgreesWithSmallStep(t *testing.T) {
 	if parsed < runs*9/10 || ok < parsed/20 || len(stuck) < 8 {
 		t.Errorf("%d of %d programs parsed, %d ran to the end; stuck in %v", parsed, runs, ok, stuck)
 	}
-}
-
-// mapEval is the big-step as it was first written, walking the syntax
-// with a map per environment and a copy per iteration (E-IMP-KERNEL,
-// I-FOR, I-REDUCE and I-SCAN literally): the reference the compiled
-// big-step must match, rule counts included.
-func mapEval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Array, error) {
-	ev := &evaluator{opts: opts, h: h}
-	if err := ev.stmts(env, p.Body); err != nil {
-		return nil, err
-	}
-	return Results(p, env, h)
-}
-
-type evaluator struct {
-	opts *Options
-	h    *semantics.Heap
-}
-
-// stmts is E-IMP-SEQ over a sequence.
-func (ev *evaluator) stmts(env Env, ss []Stmt) error {
-	for i, s := range ss {
-		if i > 0 {
-			ev.opts.Counter.Hit(EImpSeq.Name)
-		}
-		if err := ev.stmt(env, s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (ev *evaluator) stmt(env Env, s Stmt) error {
-	switch s := s.(type) {
-	case *If:
-		rule, branch, err := choose(env, s)
-		if err != nil {
-			return err
-		}
-		ev.opts.Counter.Hit(rule)
-		return ev.stmts(env, branch)
-	case *Kernel:
-		k, err := startKernel(env, ev.h, s, ev.opts.Trace != nil)
-		if err != nil {
-			return err
-		}
-		for i := int64(1); i <= k.m; i++ {
-			k.t.Start(i)
-			inner := env.clone()
-			inner[s.X.Name] = Value{K: i}
-			if err := ev.stmts(inner, s.Body); err != nil {
-				ev.h.Pop()
-				return k.race(err)
-			}
-		}
-		k.finish(ev.h, ev.opts)
-		return nil
-	case *For:
-		n, err := forBound(env, s)
-		if err != nil {
-			return err
-		}
-		for i := int64(1); i <= n; i++ {
-			inner := forIteration(env, s, i)
-			if err := ev.stmts(inner, s.Body); err != nil {
-				return err
-			}
-			forBack(env, inner, s)
-		}
-		ev.opts.Counter.Hit(IFor.Name)
-		return nil
-	case *Reduce, *Scan:
-		return ev.fold(env, s)
-	}
-	rule, _, err := exec(env, ev.h, s)
-	if err != nil {
-		return err
-	}
-	ev.opts.Counter.Hit(rule)
-	return nil
-}
-
-// fold is I-REDUCE and I-SCAN in the big-step semantics.
-func (ev *evaluator) fold(env Env, s Stmt) error {
-	r, err := startFold(env, ev.h, s, ev.opts.Trace != nil)
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		ev.h.Pop()
-		return r.race(err)
-	}
-	for i := int64(1); i <= r.n; i++ {
-		inner := r.element(env, i)
-		if err := ev.stmts(inner, r.f.Body); err != nil {
-			return fail(err)
-		}
-		comb, err := r.combine(env, inner, i)
-		if err != nil {
-			return fail(err)
-		}
-		if err := ev.stmts(comb, r.f.Combine); err != nil {
-			return fail(err)
-		}
-		if err := r.combined(env, comb, ev.h, i); err != nil {
-			return fail(err)
-		}
-	}
-	r.finish(env, ev.h, ev.opts)
-	return nil
 }

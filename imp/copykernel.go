@@ -75,7 +75,7 @@ func affineIn(e fun.SExp, x string) bool {
 // E-IMP-READ and E-IMP-WRITE.
 func (m *machine) copyWords(c *cstmt, n int64) bool {
 	b := c.copy
-	if b == nil || n < 1 || m.stats != nil || len(m.logs) > 0 || !m.h.Plain() {
+	if b == nil || n < 1 || m.opts.NoCopyKernels || m.stats != nil || len(m.logs) > 0 || !m.h.Plain() {
 		return false
 	}
 	rd, wr := b.next, b.then

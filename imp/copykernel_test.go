@@ -8,7 +8,7 @@ import "testing"
 // first or the last iteration, offsets that overflow, a block or a
 // variable undefined or of the wrong kind, an offset that is not affine,
 // and copies nested in kernels and fors. Each must do what the small-step
-// and the map-based big-step do (results, errors, heaps, traces, rule
+// and the rules as written (EvalRules) do (results, errors, heaps, traces, rule
 // counts), untraced as well; fast says whether copyWords runs the copy
 // (at every start of it).
 func TestCopyKernels(t *testing.T) {

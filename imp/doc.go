@@ -10,7 +10,15 @@
 //   - check.go: the "trivial and uninteresting" type rules the paper
 //     elides: variables declared before use, ints and blocks kept apart;
 //     and the extensions' (IMP-FOR …), which paper mode refuses;
-//   - compiled.go: the big-step semantics of Fig 12 (E-IMP-DEC-INT …
+//   - fig12.go: the big-step semantics of Fig 12 as written (EvalRules,
+//     the `rules` semantics): a walk over the syntax, one function or
+//     case per rule (E-IMP-SEQ … E-IMP-KERNEL, and the extensions' I-FOR
+//     … I-SCAN), a copy of E per iteration, building derivations
+//     (Options.Derive); every fast engine is held to
+//     it (TestCompiledAgreesWithSmallStep, TestRaceFreePlansAgree,
+//     TestEngineMatchesRulesOnExamples); fig12_stats.go counts the cost
+//     counters around its rules, as the small-step counts them;
+//   - compiled.go: the engine (the `big` semantics), the big-step of Fig 12 (E-IMP-DEC-INT …
 //     E-IMP-KERNEL), run on a program compiled once per run (a slot per
 //     variable, scalar expressions as closures, iterations in place), with
 //     kernels' read/write sets checked for races as in FUNMEM; eval.go its
@@ -21,7 +29,9 @@
 //     |c|) and runs it without a tracker; parallel.go runs such a kernel,
 //     when large, on Options.Jobs goroutines, with the sequential result
 //     and first error; copykernel.go runs an untracked copy kernel
-//     (COPY's) as one loop over the two blocks' words;
+//     (COPY's) as one loop over the two blocks' words; each is switched
+//     by an option of the run (Options.NoRaceFreePlans, MinParallelWork,
+//     NoCopyKernels), which the property engine ≡ rules turns off in turn;
 //   - stats.go: the cost counters (semantics.Stats), as both semantics
 //     count them;
 //   - step.go: a small-step semantics that agrees with the big-step;

@@ -69,12 +69,27 @@ type Options struct {
 	// folds (semantics.Budget); nil for semantics.DefaultBigFuel.
 	// OptionsOf makes one of the run's --fuel.
 	Budget *semantics.Budget
+	// MinParallelWork is the work (iterations × statements of the body)
+	// from which a kernel goes on goroutines: 0 for
+	// DefaultMinParallelWork, 1 for every kernel of two iterations or
+	// more that may (as the tests do, to check the parallel engine on
+	// small programs).
+	MinParallelWork int64
+	// NoRaceFreePlans and NoCopyKernels switch fast paths of the engine
+	// off: kernels that racefree.go proves race free when they start
+	// run untracked (and so may go parallel), and copy kernels as one
+	// loop over the words (copykernel.go). The property engine ≡ rules
+	// runs the engine with each and without.
+	NoRaceFreePlans, NoCopyKernels bool
+	// Derive builds the derivation of the rules as written (EvalRules);
+	// the engine and the small-step build none.
+	Derive bool
 }
 
 // OptionsOf are IMP's options taken from a run's: the counter, the
 // schedule, and the trace, whose kernels are named by position and bound.
 func OptionsOf(o *semantics.RunOptions) *Options {
-	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel), Races: o.Races}
+	opts := &Options{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel), Races: o.Races, Derive: o.Derive}
 	if o.Trace != nil {
 		opts.Trace = func(s Stmt, tr *semantics.KernelTrace) { o.Trace(TraceName(s), tr) }
 	}
@@ -164,109 +179,6 @@ func Eval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Ar
 	return Results(p, env, h)
 }
 
-// touched is the heap word a read or a write touched, and its value,
-// for the small-step's note of the step.
-type touched struct {
-	loc  semantics.Loc
-	word Value
-}
-
-// exec runs a statement without a body by its rule of Fig 12 (or the
-// extension's), and returns the rule and, for a read or a write, the
-// heap word it touched.
-func exec(env Env, h *semantics.Heap, s Stmt) (string, touched, error) {
-	var none touched
-	switch s := s.(type) {
-	case *Skip:
-		return EImpSkip.Name, none, nil
-	case *Decl:
-		if s.Type == Mem {
-			env[s.X.Name] = Value{Mem: true}
-			return EImpDecMem.Name, none, nil
-		}
-		if s.Type == Float {
-			env[s.X.Name] = NumValue(semantics.FloatNum(0))
-			return EImpDecFloat.Name, none, nil
-		}
-		env[s.X.Name] = Value{}
-		return EImpDecInt.Name, none, nil
-	case *Assign:
-		if y, ok := s.SE.(fun.Var); ok {
-			if v, ok := env[y.Name]; ok && v.Mem {
-				env[s.X.Name] = v
-				return EImpAssignMem.Name, none, nil
-			}
-		}
-		v, err := fun.EvalNum(s.SE, numLookup(env), EImpAssignInt.Name)
-		if err != nil {
-			return "", none, err
-		}
-		env[s.X.Name] = NumValue(v)
-		return EImpAssignInt.Name, none, nil
-	case *Alloc:
-		rule := EImpAlloc.Name
-		n, err := fun.EvalSExp(s.Size, lookup(env), rule)
-		if err != nil {
-			return "", none, err
-		}
-		l, err := h.Alloc(n)
-		if err != nil {
-			return "", none, semantics.Stuckf(s.At, rule, "%v", err)
-		}
-		env[s.X.Name] = Value{Mem: true, Defined: true, L: l}
-		return rule, none, nil
-	case *Read:
-		rule := EImpRead.Name
-		b, err := block(env, s.Y, rule)
-		if err != nil {
-			return "", none, err
-		}
-		off, err := fun.EvalSExp(s.Index, lookup(env), rule)
-		if err != nil {
-			return "", none, err
-		}
-		k, err := h.Read(semantics.Loc{Block: b, Offset: off})
-		if err != nil {
-			return "", none, heapErr(err, s.At, rule, s.Y.Name)
-		}
-		// The word is read as x is declared: a heap word is a word.
-		env[s.X.Name] = Value{Elem: env[s.X.Name].Elem, K: k}
-		return rule, touched{semantics.Loc{Block: b, Offset: off}, env[s.X.Name]}, nil
-	case *Assert:
-		rule := IAssert.Name
-		k, err := intValue(s.Cond, env, rule)
-		if err != nil {
-			return "", none, err
-		}
-		if k == 0 {
-			if s.Msg != "" {
-				return "", none, semantics.Stuckf(s.At, rule, "%s (assertion %s is 0)", s.Msg, fun.PrintSExp(s.Cond))
-			}
-			return "", none, semantics.Stuckf(s.At, rule, "assertion %s is 0", fun.PrintSExp(s.Cond))
-		}
-		return rule, none, nil
-	case *Write:
-		rule := EImpWrite.Name
-		b, err := block(env, s.X, rule)
-		if err != nil {
-			return "", none, err
-		}
-		off, err := fun.EvalSExp(s.Index, lookup(env), rule)
-		if err != nil {
-			return "", none, err
-		}
-		v, err := fun.EvalNum(s.Value, numLookup(env), rule)
-		if err != nil {
-			return "", none, err
-		}
-		if err := h.Write(semantics.Loc{Block: b, Offset: off}, v.Bits); err != nil {
-			return "", none, heapErr(err, s.At, rule, s.X.Name)
-		}
-		return rule, touched{semantics.Loc{Block: b, Offset: off}, NumValue(v)}, nil
-	}
-	return "", none, semantics.Stuckf(s.Pos(), EImpSeq.Name, "no rule runs %s", PrintStmt(s))
-}
-
 // heapErr passes races on (the kernel reports them) and makes other heap
 // errors stuck states.
 func heapErr(err error, at fun.Pos, rule, name string) error {
@@ -275,17 +187,6 @@ func heapErr(err error, at fun.Pos, rule, name string) error {
 		return err
 	}
 	return semantics.Stuckf(at, rule, "%s: %v", name, err)
-}
-
-func choose(env Env, s *If) (string, []Stmt, error) {
-	c, err := lookup(env)(s.Cond, EImpIfTrue.Name)
-	if err != nil {
-		return "", nil, err
-	}
-	if c != 0 {
-		return EImpIfTrue.Name, s.Then, nil
-	}
-	return EImpIfFalse.Name, s.Else, nil
 }
 
 // kernel is a kernel in progress (E-IMP-KERNEL), with its race tracker.

@@ -48,6 +48,7 @@ type evalRun struct {
 	err     error
 	counter semantics.Counter
 	traces  []string
+	stats   *semantics.Stats // when counted
 }
 
 func (r evalRun) results() string {
@@ -122,8 +123,8 @@ func runBoth(t *testing.T, p *Program, args map[string]string) (big, small evalR
 		if err != nil {
 			t.Fatalf("inputs: %v", err)
 		}
-		r := evalRun{env: env, h: h, counter: semantics.Counter{}}
-		opts := &Options{Counter: r.counter, Trace: func(k Stmt, tr *semantics.KernelTrace) {
+		r := evalRun{env: env, h: h, counter: semantics.Counter{}, stats: &semantics.Stats{}}
+		opts := &Options{Counter: r.counter, Stats: r.stats, Trace: func(k Stmt, tr *semantics.KernelTrace) {
 			r.traces = append(r.traces, traceString(k, tr))
 		}}
 		if useSmall {
@@ -160,6 +161,18 @@ func agree(t *testing.T, big, small evalRun) {
 	if a, b := strings.Join(big.traces, "\n"), strings.Join(small.traces, "\n"); a != b {
 		t.Errorf("traces differ:\n  big:\n%s\n  small:\n%s", a, b)
 	}
+	// The cost counters of runs that succeed (those of a run that goes
+	// wrong may depend on --jobs).
+	if big.stats != nil && small.stats != nil && big.err == nil && small.err == nil {
+		if a, b := statsLine(big.stats), statsLine(small.stats); a != b {
+			t.Errorf("cost counters differ:\n  big:   %s\n  small: %s", a, b)
+		}
+	}
+}
+
+// statsLine renders cost counters on one line.
+func statsLine(s *semantics.Stats) string {
+	return fmt.Sprintf("ops %d allocs %d words %d peak %d kernels %d", s.Ops, s.Allocs, s.Words, s.PeakWords, s.Kernels)
 }
 
 func runEvalCases(t *testing.T, cases []evalCase) {

@@ -7,8 +7,8 @@ import "testing"
 // changed between starts by an outer loop, assigned in the body or a for
 // inside it, a float or a block among the invariant or the varying
 // terms, a scan's offset over its own index, undeclared variables, and
-// overflowing offsets. Each must do what the small-step and the map-based
-// big-step do (results, errors, heaps, traces, rule counts).
+// overflowing offsets. Each must do what the small-step and the rules as written
+// (EvalRules) do (results, errors, heaps, traces, rule counts).
 func TestHoistedSums(t *testing.T) {
 	head := "input n : int;\nvar m : mem;\nm <- alloc n * n + n;\nvar b : int;\nb <- 1;\nvar f : float;\nf <- 1.5;\n"
 	for _, body := range []string{

@@ -8,7 +8,8 @@ import (
 )
 
 // Language is IMP as a lang.Language: .imp files, its checker, the
-// big-step of Fig 12 and its small-step machine.
+// big-step of Fig 12 (the engine, "big", and the rules as written,
+// "rules") and its small-step machine ("small").
 var Language lang.Language = language{lang.Info{LangName: "imp", LangTitle: "IMP", Exts: []string{".imp"}, CommentMark: "--", RefPage: "imp.md", StepName: "small", EndOfStages: true}}
 
 type language struct{ lang.Info }
@@ -38,7 +39,7 @@ func (p *program) File() string                      { return p.p.File }
 func (p *program) Syntax() any                       { return p.p }
 func (p *program) Type() string                      { return ResultString(p.p) }
 func (p *program) Derivation() *semantics.Derivation { return nil }
-func (p *program) Semantics() []string               { return []string{"big", "small"} }
+func (p *program) Semantics() []string               { return []string{"big", "rules", "small"} }
 
 func (p *program) Inputs() []string {
 	out := make([]string, len(p.p.Inputs))
@@ -49,17 +50,27 @@ func (p *program) Inputs() []string {
 }
 
 func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
-	return lang.Run(p, o, func(string) (*lang.Result, error) {
+	return lang.Run(p, o, func(sem string) (*lang.Result, error) {
 		env, h, err := BindInputs(p.p, o.Args)
 		if err != nil {
 			return nil, err
 		}
 		h.Record(o.RecordHeap)
-		vs, err := Eval(p.p, env, h, OptionsOf(&o.RunOptions))
+		var vs []semantics.Array
+		var d *semantics.Derivation
+		if sem == "rules" { // Fig 12 as written
+			vs, d, err = EvalRules(p.p, env, h, OptionsOf(&o.RunOptions))
+		} else { // "big": the engine
+			vs, err = Eval(p.p, env, h, OptionsOf(&o.RunOptions))
+		}
 		if err != nil {
 			return nil, err
 		}
-		return lang.ArrayResult(p.p.Format, vs)
+		r, err := lang.ArrayResult(p.p.Format, vs)
+		if r != nil {
+			r.Derivation = d
+		}
+		return r, err
 	})
 }
 
@@ -116,7 +127,7 @@ func (language) PaperMode() string {
 // Rules is the language's rule table.
 func (language) Rules() semantics.RuleTable { return Rules }
 
-// CountsCosts reports that both of IMP's semantics fill RunOptions.Stats
+// CountsCosts reports that IMP's semantics all fill RunOptions.Stats
 // (lang.CostCounter; stats.go).
 func (p *program) CountsCosts(string) bool { return true }
 

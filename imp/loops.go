@@ -13,7 +13,7 @@ import (
 // The big-step (compiled.go) runs the same steps on its slots, in the same
 // order (the same heap accesses, the same stuck states, the same mutation
 // points), using foldRun's race reports; compiled_test.go checks the two
-// against each other and against the map-based big-step.
+// against each other and against the rules as written (fig12.go).
 //
 // I-FOR: n = E(se) ≥ 0; for i = 1 … n the body runs in E, i ↦ k, and the
 // variables of E (i aside) take the values the body left them; the body's

@@ -25,9 +25,10 @@ import (
 // rule counts or cost counters, whose records would need the iterations'
 // order.
 
-// minParallelWork is the work (iterations × statements of the body) from
-// which a kernel is spread over goroutines (a variable for tests).
-var minParallelWork int64 = 8192
+// DefaultMinParallelWork is the work (iterations × statements of the
+// body) from which a kernel is spread over goroutines, unless a run sets
+// its own (Options.MinParallelWork).
+const DefaultMinParallelWork = 8192
 
 // parallelizable says whether a kernel's body may run on goroutines:
 // code over the environment and the heap's words, with ifs and fors. An
@@ -60,7 +61,11 @@ func (m *machine) parallelWorkers(c *cstmt, n int64) int {
 		return 1
 	}
 	jobs := semantics.Jobs(m.opts.Jobs)
-	if jobs <= 1 || n < 2 || n*int64(len(c.body)) < minParallelWork {
+	minWork := m.opts.MinParallelWork
+	if minWork <= 0 {
+		minWork = DefaultMinParallelWork
+	}
+	if jobs <= 1 || n < 2 || n*int64(len(c.body)) < minWork {
 		return 1
 	}
 	return int(min(int64(jobs), n))

@@ -10,16 +10,17 @@ import (
 )
 
 // runJobs runs p under the compiled big-step with jobs goroutines and no
-// records (the runs that may go parallel), and counts the kernel starts
-// that ran on goroutines.
-func runJobs(t *testing.T, p *Program, args map[string]string, jobs int) (evalRun, int) {
+// records (the runs that may go parallel), kernels going parallel from
+// the work minWork on (Options.MinParallelWork), and counts the kernel
+// starts that ran on goroutines.
+func runJobs(t *testing.T, p *Program, args map[string]string, jobs int, minWork int64) (evalRun, int) {
 	t.Helper()
 	env, h, err := BindInputs(p, args)
 	if err != nil {
 		t.Fatalf("inputs: %v", err)
 	}
 	r := evalRun{env: env, h: h}
-	m, body := compile(p, env, h, &Options{Jobs: jobs})
+	m, body := compile(p, env, h, &Options{Jobs: jobs, MinParallelWork: minWork})
 	n := 0
 	m.onParallel = func() { n++ }
 	r.err = m.run(body)
@@ -30,13 +31,14 @@ func runJobs(t *testing.T, p *Program, args map[string]string, jobs int) (evalRu
 	return r, n
 }
 
-// agreeJobs runs p (whose text is src) on 1 and on 4 goroutines, which
-// must do the same, and says whether a kernel ran on goroutines (1 or 0)
-// and whether that run went wrong.
+// agreeJobs runs p (whose text is src) on 1 and on 4 goroutines, every
+// kernel that may go parallel going, which must do the same, and says
+// whether a kernel ran on goroutines (1 or 0) and whether that run went
+// wrong.
 func agreeJobs(t *testing.T, p *Program, args map[string]string, src string) (ran, wrong int) {
 	t.Helper()
-	seq, _ := runJobs(t, p, args, 1)
-	par, k := runJobs(t, p, args, 4)
+	seq, _ := runJobs(t, p, args, 1, 1)
+	par, k := runJobs(t, p, args, 4, 1)
 	agree(t, seq, par)
 	if t.Failed() {
 		t.Fatalf("program:\n%s", src)
@@ -50,18 +52,10 @@ func agreeJobs(t *testing.T, p *Program, args map[string]string, src string) (ra
 	return 1, 0
 }
 
-// withParallelWork sets minParallelWork for a test.
-func withParallelWork(t *testing.T, w int64) {
-	old := minParallelWork
-	minParallelWork = w
-	t.Cleanup(func() { minParallelWork = old })
-}
-
 // TestParallelKernelsAgree runs random programs with every kernel
 // large enough to go parallel, on 1 and on 4 goroutines, which must give
 // the same results, errors, final heaps and environments.
 func TestParallelKernelsAgree(t *testing.T) {
-	withParallelWork(t, 0)
 	runs := 3000
 	if testing.Short() {
 		runs = 600
@@ -90,7 +84,6 @@ func TestParallelKernelsAgree(t *testing.T) {
 // is the first iteration's, and the heap and the environment are those
 // of the run in order, which never started the later iterations.
 func TestParallelKernelErrors(t *testing.T) {
-	withParallelWork(t, 0)
 	head := "input n : int;\nvar m : mem;\nm <- alloc n;\nvar q : mem;\nq <- alloc n;\nvar r : mem;\nr <- alloc n;\nvar b : int;\nb <- 5;\n"
 	for _, c := range []struct {
 		body     string
@@ -124,8 +117,8 @@ func TestParallelKernelErrors(t *testing.T) {
 			t.Fatalf("%v\n%s", err, src)
 		}
 		args := map[string]string{"n": "1000"}
-		seq, _ := runJobs(t, p, args, 1)
-		par, k := runJobs(t, p, args, 4)
+		seq, _ := runJobs(t, p, args, 1, 1)
+		par, k := runJobs(t, p, args, 4, 1)
 		agree(t, seq, par)
 		if got := k > 0; got != c.parallel {
 			t.Errorf("ran on goroutines: %v, want %v", got, c.parallel)
@@ -138,7 +131,7 @@ func TestParallelKernelErrors(t *testing.T) {
 }
 
 // TestParallelKernelThreshold: a kernel goes parallel from
-// minParallelWork on, and never with one job.
+// DefaultMinParallelWork on, and never with one job.
 func TestParallelKernelThreshold(t *testing.T) {
 	p, err := ParseFile("par.imp", "input n : int;\nvar m : mem;\nm <- alloc n;\nkernel i <= n do m[i - 1] <- i done;\nreturn m : [n]\n")
 	if err != nil {
@@ -148,7 +141,7 @@ func TestParallelKernelThreshold(t *testing.T) {
 		n, jobs int
 		want    bool
 	}{{10, 4, false}, {1 << 20, 4, true}, {1 << 20, 1, false}} {
-		_, k := runJobs(t, p, map[string]string{"n": fmt.Sprint(c.n)}, c.jobs)
+		_, k := runJobs(t, p, map[string]string{"n": fmt.Sprint(c.n)}, c.jobs, 0)
 		if got := k > 0; got != c.want {
 			t.Errorf("n = %d, jobs = %d: parallel %v, want %v", c.n, c.jobs, got, c.want)
 		}
@@ -162,7 +155,6 @@ func TestParallelKernelThreshold(t *testing.T) {
 // or in windows of 3 iterations: the same results, errors, heaps and
 // environments.
 func TestParallelKernelBodies(t *testing.T) {
-	withParallelWork(t, 0)
 	rng := rand.New(rand.NewPCG(9, 10))
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	var sexp func(d int) string

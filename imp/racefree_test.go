@@ -92,7 +92,7 @@ func runUntraced(p *Program, args map[string]string, ref bool) evalRun {
 	r := evalRun{env: env, h: h, counter: semantics.Counter{}}
 	opts := &Options{Counter: r.counter}
 	if ref {
-		r.res, r.err = mapEval(p, env, h, opts)
+		r.res, _, r.err = EvalRules(p, env, h, opts)
 	} else {
 		r.res, r.err = Eval(p, env, h, opts)
 	}
@@ -100,7 +100,7 @@ func runUntraced(p *Program, args map[string]string, ref bool) evalRun {
 }
 
 // TestRaceFreePlansAgree runs random programs of affine kernels untraced
-// (plans on) against the map-based big-step, which tracks every kernel,
+// (plans on) against the rules as written (EvalRules), which track every kernel,
 // and the small-step, traced, which tracks every kernel too: the same
 // results, errors (races named the same), heaps, environments and rule
 // counts. It also requires that some kernels ran untracked and that races

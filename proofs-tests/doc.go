@@ -254,8 +254,8 @@
 //   - expand-stride (funmem/expand.go): MemoryExpand's GPU layout keeps the
 //     strides instead of multiplying them by the kernel's bound, so
 //     threads' arrays overlap: passes-valid (a race, Def 3.1);
-//   - slice-off-by-one (fun/eval.go): FUN's slices start one element late;
-//     big- and small-step share the rule (evalAtomic) and agree, so
+//   - slice-off-by-one (fun/fig4.go): FUN's slices start one element late;
+//     big- and small-step share the rule (eSlice) and agree, so
 //     fun-big-small survives it: fun-reference, the independent evaluator;
 //   - if-support (funmem/translate.go): Support drops an if's array offset:
 //     transform-valid (T-MEM-RESULT rejects the translation);
@@ -300,6 +300,11 @@
 //     (imp/loops.go, shared by IMP's two semantics): imp-examples, the
 //     golden outputs of examples/imp under both IMP semantics, and
 //     fun-funmem-imp on generated programs with the extension forms.
+//   - fun-engine-sub-flipped (fun/compile_scalar.go) and
+//     imp-engine-sub-flipped (imp/compiled.go): a - b computed as b - a
+//     by an engine alone, not by its rules as written nor its small-step:
+//     fun-big-small and fun-funmem-imp (and, in their packages, the
+//     property engine ≡ rules: TestEngineMutantKilled).
 //   - fuse-case3, fuse-case4 and fuse-case5 (fun/fuse): fusion fuses
 //     in a case of Fig 9 of "A T2 Graph-Reduction Approach To Fusion" it
 //     must refuse: into a consumer inside a loop or another SOAC's body

@@ -68,7 +68,8 @@ var (
 // ArrOf is the array type of elem with constant dimensions ds.
 func ArrOf(elem Type, ds ...int64) *Arr { return &Arr{Elem: elem, Shape: Dims(ds...)} }
 
-// Canon is the canonical form of t under the type equivalence ≅: nested
+// Canon is the canonical form of t under the type equivalence ≅ (T-EQUIV
+// of Fig 7 decides types equal by their canonical forms): nested
 // array types collapse (A_[m…](A_[n…]τ) ≅ A_[m…n…]τ), and an atom type
 // where an array type is expected is the scalar array of it (§4.2 of the
 // compiler paper). The result of Canon on an array position is always an

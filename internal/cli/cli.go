@@ -69,6 +69,9 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 		if rest[0] == "syntax" {
 			return helpSyntax(reg, rest[1:], stdout, stderr)
 		}
+		if rest[0] == "rules" {
+			return helpRules(reg, rest[1:], stdout, stderr)
+		}
 		if len(rest) > 1 || lookup(rest[0]) == nil {
 			fmt.Fprintf(stderr, "arraysem: help COMMAND%s (one of %s)\n", semantics.DidYouMean(rest[0], commandNames()), strings.Join(commandNames(), ", "))
 			return 2
@@ -439,7 +442,7 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	}
 	if *derive {
 		if r.Derivation == nil {
-			notice("run --derive: this semantics builds no evaluation derivation (FUN's big-step, and FUNMEM's value semantics, do)")
+			notice("run --derive: this semantics builds no evaluation derivation (FUN's big-steps, big and rules, IMP's rules, and FUNMEM's value semantics, do)")
 		} else {
 			fmt.Fprint(stdout, r.Derivation)
 		}
@@ -1099,7 +1102,7 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	in := addInputFlags(fs)
 	fuel := fs.Int("fuel", 0, "every row's fuel: a small-step's steps, a big-step's iterations (0: 10^6 steps for the small-steps, 10^10 iterations for the big-steps); a row past it is marked not run")
 	only := fs.String("only", "", "run only the levels of these languages, comma-separated (fun,funmem,imp,cuda,remora,remora-ir)")
-	sems := fs.String("semantics", "", "run only these semantics, comma-separated (big, small, heap, value, sim; big: every one that is not a small-step)")
+	sems := fs.String("semantics", "", "run only these semantics, comma-separated (big, rules, small, heap, value, sim; big: every one that is not a small-step)")
 	lf := addLangFlags(reg, fs)
 	exact := exactFloatsFlag(fs)
 	jobs := jobsFlag(fs)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/docs"
 	"github.com/arraysem/arraysem/lang"
@@ -31,7 +32,7 @@ var commands []*command
 func init() {
 	commands = []*command{
 		{"run", "FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--semantics S] [--fuel N] [--derive] [--trace] [--stats] [--jobs N]",
-			"run a program and print each result on its own line, under the semantics S of its language, the default first (FUN, IMP, Remora, Remora IR, Remora (dynamic): big, small; FUNMEM: heap, small, value; CUDA: sim) (--trace: FUNMEM and IMP kernels' read/write sets per iteration; --stats: the run's cost counters after its results; --jobs N: the big-steps of FUN, FUNMEM (heap) and IMP run a large kernel's iterations, and typed Remora's a large map's cells, on up to N cores, default all, with the same results)",
+			"run a program and print each result on its own line, under the semantics S of its language, the default first (FUN, IMP: big, rules, small; FUNMEM: heap, small, value; CUDA: sim; Remora, Remora IR, Remora (dynamic): big, small), where FUN's and IMP's big is the engine and rules the figure's big-step as written (Fig 4, Fig 12) (--trace: FUNMEM and IMP kernels' read/write sets per iteration; --stats: the run's cost counters after its results; --jobs N: the big-steps of FUN, FUNMEM (heap) and IMP run a large kernel's iterations, and typed Remora's a large map's cells, on up to N cores, default all, with the same results)",
 			"./arraysem run examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=1", cmdRun},
 		{"step", "FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [-n N] [--fuel N]",
 			"print one line per small step: the rule, then the configuration",
@@ -105,6 +106,7 @@ func usage(reg *lang.Registry) string {
 	b.WriteString("\n")
 	b.WriteString(wrap(fmt.Sprintf("arraysem help COMMAND (or arraysem COMMAND --help) shows a command's flags "+
 		"and an example; arraysem help syntax LANG a language's reference (%s; papers is the bibliography, data the format of data files); "+
+		"arraysem help rules LANG the rules of a language's tables, each with its figure and doc; "+
 		"arraysem --version the version.", strings.Join(referenceNames(reg), ", ")), "", 78))
 	b.WriteString(wrap(fmt.Sprintf("The language follows the extension (%s); --lang overrides it, on every "+
 		"command that takes a FILE. Remora files are the explicitly typed dialect, or the rank-annotated "+
@@ -114,12 +116,13 @@ func usage(reg *lang.Registry) string {
 	return b.String()
 }
 
-// wrap breaks text into lines of at most width columns, each indented.
+// wrap breaks text into lines of at most width columns (runes), each
+// indented.
 func wrap(text, indent string, width int) string {
 	var b strings.Builder
 	line := indent
 	for _, w := range strings.Fields(text) {
-		if len(line) > len(indent) && len(line)+1+len(w) > width {
+		if len(line) > len(indent) && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > width {
 			b.WriteString(line + "\n")
 			line = indent
 		}
@@ -231,6 +234,43 @@ func aliasNames(reg *lang.Registry) []string {
 		out = append(out, aliases(l)...)
 	}
 	return out
+}
+
+// helpRules is `arraysem help rules LANG`: the rules of the language's
+// rule table (lang.RuleLister), one per line with its figure and doc, so
+// that the docs the code names its rules by are read.
+func helpRules(reg *lang.Registry, args []string, stdout, stderr io.Writer) int {
+	var names []string
+	for _, l := range reg.Languages() {
+		if _, ok := l.(lang.RuleLister); ok {
+			names = append(names, l.Name())
+		}
+	}
+	slices.Sort(names)
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "arraysem: help rules LANG (one of %s)\n", strings.Join(names, ", "))
+		return 2
+	}
+	l, ok := referenceLanguage(reg, strings.ToLower(strings.TrimSpace(args[0])))
+	rl, lists := l.(lang.RuleLister)
+	if !ok || !lists {
+		fmt.Fprintf(stderr, "arraysem: help rules: no rule table for %q (one of %s)\n", args[0], strings.Join(names, ", "))
+		return 2
+	}
+	rules := rl.Rules()
+	nameW, figW := 0, 0
+	for _, r := range rules {
+		nameW, figW = max(nameW, utf8.RuneCountInString(r.Name)), max(figW, utf8.RuneCountInString(r.Figure))
+	}
+	fmt.Fprintf(stdout, "the rules of %s (%d), by name, figure and doc:\n", l.Title(), len(rules))
+	indent := strings.Repeat(" ", nameW+figW+4)
+	for _, r := range rules {
+		head := r.Name + strings.Repeat(" ", nameW-utf8.RuneCountInString(r.Name)+2) +
+			r.Figure + strings.Repeat(" ", figW-utf8.RuneCountInString(r.Figure)+2)
+		doc := wrap(r.Doc, indent, max(78, len(indent)+30))
+		fmt.Fprint(stdout, head+strings.TrimPrefix(doc, indent))
+	}
+	return 0
 }
 
 // referenceNames are the names help syntax takes, sorted: the languages

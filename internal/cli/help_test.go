@@ -3,11 +3,17 @@ package cli
 import (
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/remora/dynamic"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // TestHelp: help COMMAND and COMMAND --help print the command's usage,
@@ -52,6 +58,35 @@ func TestHelp(t *testing.T) {
 	}
 	if _, errs, status := run(t, "help", "syntax", "cobol"); status != 2 || !strings.Contains(errs, "no reference") {
 		t.Errorf("help syntax cobol: status %d, %q", status, errs)
+	}
+}
+
+// TestHelpRules: help rules LANG prints every rule of the language's
+// table, each once, with its figure and (the start of) its doc.
+func TestHelpRules(t *testing.T) {
+	for _, tc := range []struct {
+		lang  string
+		rules semantics.RuleTable
+	}{{"fun", fun.Rules}, {"imp", imp.Rules}, {"funmem", funmem.Rules}, {"remora/dynamic", dynamic.Rules}} {
+		out, errs, status := run(t, "help", "rules", tc.lang)
+		if status != 0 {
+			t.Fatalf("help rules %s: status %d, %s", tc.lang, status, errs)
+		}
+		for _, r := range tc.rules {
+			words := strings.Fields(r.Doc)
+			re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(r.Name) + ` +` + regexp.QuoteMeta(r.Figure) + ` +` + regexp.QuoteMeta(strings.Join(words[:min(3, len(words))], " ")))
+			if len(re.FindAllString(out, -1)) != 1 {
+				t.Errorf("help rules %s: no line for %s (%s: %s):\n%s", tc.lang, r.Name, r.Figure, r.Doc, out)
+			}
+		}
+	}
+	if out, _, _ := run(t, "help", "rules", "fun"); !strings.Contains(strings.Join(strings.Fields(out), " "), "E-KERNEL Fig 4 kernel x <= y do b stacks the results of b for x = 1 … E(y)") {
+		t.Errorf("help rules fun: E-KERNEL's doc, counting from 1, is not shown:\n%s", out)
+	}
+	for _, args := range [][]string{{"help", "rules"}, {"help", "rules", "cobol"}} {
+		if _, errs, status := run(t, args...); status != 2 || !strings.Contains(errs, "help rules") {
+			t.Errorf("%v: status %d, %q", args, status, errs)
+		}
 	}
 }
 
