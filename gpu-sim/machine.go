@@ -614,7 +614,7 @@ func (t *thread) access(e cuda.Expr, p ptr, i int64, write bool) *region {
 		t.fail(pos, "uninitialised", "%s reads address 0x%x (element %d of %s), which nothing has written", t.who(), addr, off, p.r.describe())
 	}
 	if t.gtid >= 0 {
-		t.m.launch.record(t, e, addr, write, p.r.shared)
+		t.m.launch.record(t, e, p.r, off, write)
 		t.m.costs.Ops++ // a thread's element read or write
 	}
 	return p.r
@@ -842,6 +842,7 @@ func (t *thread) call(c *cuda.Call) value {
 			return value{k: kInt, i: int64(len(v.Data))}
 		}
 		r := t.alloc(c.Pos, int64(len(v.Data)), true, "input "+args[0].s)
+		t.m.stats.InputSectors += sectorsOf(int64(len(v.Data)))
 		copy(r.data, v.Data)
 		for i := range r.init {
 			r.init[i] = true
@@ -872,6 +873,7 @@ func (t *thread) call(c *cuda.Call) value {
 		return value{k: kFloat, f: semantics.FloatFromBits(v.Data[0])}
 	case "arraysem_print_float":
 		want(1)
+		t.m.stats.ResultSectors++
 		fmt.Fprintln(&t.m.out, semantics.FormatFloat(t.asFloat(c.Args[0], args[0])))
 		return zero
 	case "arraysem_host_buffer":
@@ -879,14 +881,17 @@ func (t *thread) call(c *cuda.Call) value {
 		return value{k: kPtr, p: ptr{r: t.alloc(c.Pos, n(0), true, "result buffer")}}
 	case "arraysem_print_int":
 		want(1)
+		t.m.stats.ResultSectors++
 		fmt.Fprintln(&t.m.out, n(0))
 		return zero
 	case "arraysem_keep_int":
 		want(1)
+		t.m.stats.ResultSectors++
 		t.m.kept = append(t.m.kept, semantics.Scalar(n(0)))
 		return zero
 	case "arraysem_keep_float":
 		want(1)
+		t.m.stats.ResultSectors++
 		t.m.kept = append(t.m.kept, semantics.FloatScalar(t.asFloat(c.Args[0], args[0])))
 		return zero
 	case "arraysem_print_source":
@@ -914,6 +919,7 @@ func (t *thread) call(c *cuda.Call) value {
 		}
 		t.span(c.Args[0], p, count, true)
 		t.spend(c.Pos, count)
+		t.m.stats.ResultSectors += sectorsOf(count)
 		data := make([]int64, count)
 		for i := range data {
 			v, ok := p.get(int64(i))

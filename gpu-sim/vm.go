@@ -490,12 +490,5 @@ func (v *vm) badAccess(th *vthread, au *auxInfo, r *region, base, i int64, write
 func (v *vm) request(th *vthread, au *auxInfo, r *region, off int64, write bool) {
 	th.counts[au.site]++
 	l := v.l
-	warp := th.block*((l.block+31)/32) + th.tid/32
-	key := reqKey{warp: warp, e: au.e, k: int(th.counts[au.site]), store: write}
-	s := l.reqs[key]
-	if s == nil {
-		s = map[uint64]bool{}
-		l.reqs[key] = s
-	}
-	s[(r.base+uint64(off*8))/32] = true
+	l.count(th.gtid, th.block*((l.block+31)/32)+th.tid/32, au.e, int(th.counts[au.site]), r, off, write)
 }
