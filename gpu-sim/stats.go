@@ -35,10 +35,10 @@ type KernelStats struct {
 	Idle int64
 	// Allocs are the blocks the threads allocated from the device heap
 	// (arraysem_device_alloc, arraysem_device_alloc_chain).
-	Allocs                                 int64
-	LoadRequests, LoadSectors, LoadIdeal   int64
+	Allocs                                  int64
+	LoadRequests, LoadSectors, LoadIdeal    int64
 	StoreRequests, StoreSectors, StoreIdeal int64
-	LoadMoved, StoreMoved                  int64
+	LoadMoved, StoreMoved                   int64
 }
 
 // Stats are the counters of a run, per kernel, the program's minimum
