@@ -620,6 +620,16 @@ func (t *thread) access(e cuda.Expr, p ptr, i int64, write bool) *region {
 	return p.r
 }
 
+// foldItems is the prelude's arraysem_fold_items: the elements a thread
+// of a parallel fold folds from a tile.
+func (t *thread) foldItems(c *cuda.Call) int64 {
+	b := int64(t.m.opts.Block)
+	if b > 1024 {
+		t.fail(c.Pos, "cuda", "a reduce or scan runs blocks of at most 1024 threads, not %d", b)
+	}
+	return min(1024/b, 8)
+}
+
 // deviceAlloc counts a device allocation (cudaMalloc, a thread's) in the
 // cost counters.
 func (m *machine) deviceAlloc(r *region) {
@@ -959,13 +969,22 @@ func (t *thread) call(c *cuda.Call) value {
 		// call's argument is only evaluated.
 		want(1)
 		return zero
-	case "arraysem_fold_chunk":
+	case "arraysem_fold_items":
+		want(0)
+		return value{k: kInt, i: t.foldItems(c)}
+	case "arraysem_fold_block":
 		want(1)
-		b := int64(t.m.opts.Block)
-		if b > 1024 {
-			t.fail(c.Pos, "cuda", "a reduce or scan runs blocks of at most 1024 threads, not %d", b)
+		need := (ceilDiv(n(0), t.foldItems(c)) + 31) / 32 * 32
+		return value{k: kInt, i: min(need, int64(t.m.opts.Block))}
+	case "arraysem_fold_tiles":
+		want(2)
+		tile := n(1) * t.foldItems(c)
+		tiles := ceilDiv(n(0), tile)
+		per := ceilDiv(tiles, tile)
+		if per < 4 {
+			per = min(tiles, 4)
 		}
-		return value{k: kInt, i: ceilDiv(n(0), b*b)}
+		return value{k: kInt, i: per}
 	case "arraysem_keep":
 		// Blocks the host allocates in a loop live to the end of the run.
 		want(1)

@@ -14,11 +14,12 @@ type launchState struct {
 	kernel      string
 	grid, block int
 	shadow      map[uint64]*cell
-	reqs        map[reqKey]*request    // a warp's execution of an access → the words its lanes touch
-	shared      map[sharedKey]*region  // the blocks' __shared__ arrays
-	moved       map[*region]*movedBits // the sectors of each region the launch loads and stores
-	worked      []uint64               // the threads (by global index) that accessed global memory
-	allocs      int64                  // the blocks the threads allocated (arraysem_device_alloc…)
+	reqs        map[reqKey]*request      // a warp's execution of an access → the words its lanes touch
+	shared      map[sharedKey]*region    // the blocks' __shared__ arrays
+	pool        map[*cuda.Shared]*region // a finished block's, for the next
+	moved       map[*region]*movedBits   // the sectors of each region the launch loads and stores
+	worked      []uint64                 // the threads (by global index) that accessed global memory
+	allocs      int64                    // the blocks the threads allocated (arraysem_device_alloc…)
 	// The requests of reqs counted so far (flush): loads, their sectors,
 	// the fewest sectors their words could take; stores, theirs.
 	ldReqs, ldSects, ldIdeal, stReqs, stSects, stIdeal int64
@@ -217,6 +218,9 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 		for _, r := range l.shared {
 			r.freed, r.shadow = true, nil
 		}
+		for _, r := range l.pool {
+			r.freed, r.shadow = true, nil
+		}
 		t.m.launch = nil
 	}()
 	t.m.costs.Kernels++
@@ -254,8 +258,53 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 		if err := t.runBlock(s, b, order, mk); err != nil {
 			panic(stop{err})
 		}
+		l.endBlock(b)
 	}
 	t.m.stats.add(l)
+}
+
+// endBlock ends block b's __shared__ arrays: its threads have all
+// returned, and no other block sees them. Blocks run one after another
+// here, so the next block's instance of the same declaration can be the
+// same region, its contents uninitialised again and its accesses
+// forgotten (the tree walker's shadow cells too): a launch of many blocks
+// holds one block's shared memory at a time.
+func (l *launchState) endBlock(b int) {
+	for k, r := range l.shared {
+		if k.block != b {
+			continue
+		}
+		delete(l.shared, k)
+		clear(r.init)
+		clear(r.shadow)
+		for i := range r.data {
+			delete(l.shadow, r.base+uint64(i*8))
+		}
+		if l.pool == nil {
+			l.pool = map[*cuda.Shared]*region{}
+		}
+		l.pool[k.s] = r
+	}
+}
+
+// sharedRegion is block's instance of the declaration s: a region of the
+// pool endBlock fills, or a new one (alloc makes it).
+func (l *launchState) sharedRegion(s *cuda.Shared, block int, alloc func(what string) *region) *region {
+	key := sharedKey{s, block}
+	if r := l.shared[key]; r != nil {
+		return r
+	}
+	what := fmt.Sprintf("__shared__ %s of block %d", s.Name, block)
+	r := l.pool[s]
+	if r != nil {
+		delete(l.pool, s)
+		r.what = what
+	} else {
+		r = alloc(what)
+		r.shared = true
+	}
+	l.shared[key] = r
+	return r
 }
 
 // runBlock runs a block whose threads meet at barriers: each thread is a

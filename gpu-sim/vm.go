@@ -128,6 +128,7 @@ func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []v
 				start(block[k], b, i)
 			}
 			v.runBlock(fc, b, block)
+			v.l.endBlock(b)
 		}
 		v.flushRequests()
 	}
@@ -468,14 +469,7 @@ func (v *vm) native(th *vthread, au *auxInfo, dx []int64, drg []*region, x []int
 // shared is the block's instance of a __shared__ array, as the tree
 // walker's shared makes it.
 func (v *vm) shared(th *vthread, s *cuda.Shared) *region {
-	key := sharedKey{s, th.block}
-	r := v.l.shared[key]
-	if r == nil {
-		r = v.ref(th).alloc(s.Pos, s.Size, false, fmt.Sprintf("__shared__ %s of block %d", s.Name, th.block))
-		r.shared = true
-		v.l.shared[key] = r
-	}
-	return r
+	return v.l.sharedRegion(s, th.block, func(what string) *region { return v.ref(th).alloc(s.Pos, s.Size, false, what) })
 }
 
 // badAccess is an access the checks refuse: the tree walker's access
