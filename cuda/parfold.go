@@ -79,6 +79,10 @@ type blockKernel struct {
 	comb                         string // the combine's __device__ function
 	combArgs                     []slot
 	levels, size, slot, pad, pos string // the tree: levels, P = 2^levels ≥ B, this thread's slots
+	// A cooperative fold in a kernel's body (coop.go) emits into out,
+	// and its parts take the frame's variables.
+	out *[]Stmt
+	fr  *frame
 }
 
 // newBlockKernel starts a fold kernel: its shared arrays, t and B, its
@@ -101,7 +105,15 @@ func (e *emitter) newBlockKernel(name, comb string, combArgs []slot) *blockKerne
 	return k
 }
 
-func (k *blockKernel) add(ss ...Stmt) { k.f.Body = append(k.f.Body, ss...) }
+// add appends statements to the kernel's body, or to out when a
+// cooperative fold inside a kernel's body is being emitted.
+func (k *blockKernel) add(ss ...Stmt) {
+	if k.out != nil {
+		*k.out = append(*k.out, ss...)
+		return
+	}
+	k.f.Body = append(k.f.Body, ss...)
+}
 
 // flag is the thread's flag, not 0 while it is not stuck.
 func (k *blockKernel) flag() Expr { return &Index{X: id(k.ok), I: id(k.t)} }
@@ -110,7 +122,11 @@ func (k *blockKernel) flag() Expr { return &Index{X: id(k.ok), I: id(k.t)} }
 // values, the captured names.
 func (k *blockKernel) call(name string, bound []Expr, captured []slot) Expr {
 	a := append([]Expr{id(k.g.err), bin("+", id(k.ok), id(k.t))}, bound...)
-	return call(name, append(a, args(k.vars, captured)...)...)
+	fr := k.vars
+	if k.fr != nil {
+		fr = k.fr
+	}
+	return call(name, append(a, args(fr, captured)...)...)
 }
 
 // combine is a ⊕ b.

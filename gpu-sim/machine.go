@@ -826,6 +826,12 @@ func (t *thread) call(c *cuda.Call) value {
 			t.fail(c.Pos, "cuda", "a kernel of %d iterations needs more than 2^31-1 blocks", n(0))
 		}
 		return value{k: kInt, i: g}
+	case "arraysem_blocks":
+		want(1)
+		if n(0) > 1<<31-1 {
+			t.fail(c.Pos, "cuda", "a kernel of %d iterations, a block each, needs more than 2^31-1 blocks", n(0))
+		}
+		return value{k: kInt, i: n(0)}
 	case "arraysem_sync":
 		want(2)
 		p := t.asPtr(c.Args[0], args[0])
