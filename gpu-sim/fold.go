@@ -1,7 +1,6 @@
 package gpusim
 
 import (
-
 	"github.com/arraysem/arraysem/cuda"
 )
 
