@@ -611,6 +611,14 @@ static void arraysem_sync(arraysem_error *err, const char *what) {
   arraysem_cuda(cudaMemcpy(&h, err, sizeof h, cudaMemcpyDeviceToHost), what);
   if (h.site != 0) arraysem_fail((int)(h.site - 1), h.a, h.b);
 }
+// The grid of a kernel that runs a block per iteration (cuda/coop.go).
+static unsigned arraysem_blocks(int64_t n) {
+  if (n > 2147483647) {
+    fprintf(stderr, "arraysem: a kernel of %lld iterations, a block each, needs more than 2^31-1 blocks\n", (long long)n);
+    _Exit(1);
+  }
+  return (unsigned)n;
+}
 static unsigned arraysem_grid(int64_t threads) {
   int64_t g = (threads + arraysem_threads_per_block - 1) / arraysem_threads_per_block;
   if (g > 2147483647) {
