@@ -451,6 +451,9 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		if f.device {
 			return e.seqFold(f, fr, s, &s.Fold)
 		}
+		if out := e.fission(f, fr, s); out != nil {
+			return out
+		}
 		return e.parFold(f, fr, s, &s.Fold)
 	case *imp.Scan:
 		if f.device {
