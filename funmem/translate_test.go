@@ -78,9 +78,11 @@ in (zsize, zarr_res_mem, zarr_res)
 }
 
 // TestTransformLayouts: slices and transposes share their source's block
-// with derived LMADs (no copy); kernels get fresh row-major blocks.
+// with derived LMADs (no copy); kernels get fresh row-major blocks, and
+// the simplifier then makes the inner kernel's rows in the outer one's
+// block, at its item i (inPlace).
 func TestTransformLayouts(t *testing.T) {
-	got := mustCheck(t, Simplify(Transform(mustFun(t, `input (n : int) (m : int) (a : [n][m]) (o : int) (s : int) (one : int)
+	p := Transform(mustFun(t, `input (n : int) (m : int) (a : [n][m]) (o : int) (s : int) (one : int)
 let (b : [m][n]) = transpose a
 let (c : [s][n]) = b[o : s, one : n]
 let (d : [n][m]) = kernel i <= n do
@@ -88,17 +90,24 @@ let (d : [n][m]) = kernel i <= n do
     let (v : int) = a[i, j]
     in (v)
   in (r)
-in (c, d)`))))
+in (c, d)`))
+	if got := mustCheck(t, p); !strings.Contains(got, "let (r_mem : mem) = alloc m") {
+		t.Errorf("TransformProgram gives r no block of its own:\n%s", got)
+	}
+	got := mustCheck(t, Simplify(p))
 	for _, want := range []string{
 		"input (n : int) (m : int) (o : int) (s : int) (one : int) (a_mem : mem) (a : [n][m] @ a_mem -> R(n, m))",
 		"let (b : [m][n] @ a_mem -> 0 + {(m : 1) (n : m)}) = transpose a",
 		"let (c : [s][n] @ a_mem -> (m * one - m + o - 1) + {(s : 1) (n : m)}) = b[o : s, one : n]",
 		"let (d_mem : mem) = alloc m * n",
-		"let (r_mem : mem) = alloc m",
+		"let (r : [m] @ d_mem -> (i * m - m) + {(m : 1)})",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "r_mem") {
+		t.Errorf("r's own block is left:\n%s", got)
 	}
 }
 
@@ -130,13 +139,15 @@ in (b, k, k2, w)`
 // TestMemoryExpandLayouts pins the offsets of ERRATA M10: thread x's part
 // starts at (x − 1)·se (CPU), or element j at (x − 1) + y·L(j) (GPU).
 func TestMemoryExpandLayouts(t *testing.T) {
-	p := Simplify(Transform(mustFun(t, `input (n : int) (m : int)
+	// Without the simplifier, whose inPlace would make r in t's block:
+	// the allocation in the kernel is what MemoryExpand expands.
+	p := Transform(mustFun(t, `input (n : int) (m : int)
 let (t : [n][m]) = kernel i <= n do
   let (r : [m]) = kernel j <= m do
     let (v : int) = i * j
     in (v)
   in (r)
-in (t)`)))
+in (t)`))
 	for _, tc := range []struct {
 		layout Layout
 		want   string
