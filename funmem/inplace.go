@@ -87,7 +87,7 @@ func inPlace(b *fun.Body) *fun.Body {
 	}
 	moved := map[*fun.Param]bool{} // the patterns of the rows to move
 	gone := map[string]bool{}      // their blocks, whose allocs go
-	zms := map[string]bool{} // the blocks rows move into
+	zms := map[string]bool{}       // the blocks rows move into
 	// Outer kernels first (scan lists a kernel after those in its body):
 	// a block rows move into keeps its alloc, and one whose alloc goes
 	// takes no rows.
