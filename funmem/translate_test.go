@@ -192,3 +192,71 @@ func TestPolyNormalForm(t *testing.T) {
 		}
 	}
 }
+
+// TestInPlace: the simplifier makes a kernel's rows in its own block
+// where an inner kernel makes them for the body's result alone, and
+// leaves them in their own block otherwise; each program stays valid
+// (Def 3.1, race free) on its inputs.
+func TestInPlace(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, src      string
+		args           map[string]string
+		want, dontWant []string
+	}{
+		{"row", `input (n : int) (m : int)
+let (d : [n][m]) = kernel i <= n do
+  let (r : [m]) = kernel j <= m do
+    let (v : int) = i * j
+    in (v)
+  in (r)
+in (d)`, map[string]string{"n": "3", "m": "4"},
+			[]string{"let (r : [m] @ d_mem -> (i * m - m) + {(m : 1)})"}, []string{"r_mem"}},
+		{"read besides", `input (n : int) (m : int)
+let (d : [n][m]) = kernel i <= n do
+  let (r : [m]) = kernel j <= m do
+    let (v : int) = i * j
+    in (v)
+  let (one : int) = 1
+  let (first : int) = r[one]
+  let (s : [m]) = kernel j <= m do
+    let (w : int) = first + j
+    in (w)
+  in (s)
+in (d)`, map[string]string{"n": "3", "m": "4"},
+			[]string{"let (r_mem : mem) = alloc m", "let (s : [m] @ d_mem -> (i * m - m) + {(m : 1)})"}, nil},
+		{"not a kernel", `input (n : int) (m : int)
+let (d : [n][m]) = kernel i <= n do
+  let (r : [m]) = iota m
+  in (r)
+in (d)`, map[string]string{"n": "2", "m": "3"}, []string{"let (r_mem : mem) = alloc m"}, []string{"@ d_mem -> (i"}},
+		{"three levels", `input (n : int) (m : int) (k : int)
+let (d : [n][m][k]) = kernel i <= n do
+  let (r : [m][k]) = kernel j <= m do
+    let (q : [k]) = kernel l <= k do
+      let (v : int) = i * j + l
+      in (v)
+    in (q)
+  in (r)
+in (d)`, map[string]string{"n": "2", "m": "3", "k": "2"},
+			[]string{"let (r : [m][k] @ d_mem -> (i * k * m - k * m) + {(m : k) (k : 1)})", "let (q_mem : mem) = alloc k"}, []string{"r_mem"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Simplify(Transform(mustFun(t, tc.src)))
+			got := mustCheck(t, p)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in\n%s", w, got)
+				}
+			}
+			for _, w := range tc.dontWant {
+				if strings.Contains(got, w) {
+					t.Errorf("unexpected %q in\n%s", w, got)
+				}
+			}
+			if _, err := CheckValidity(p, tc.args); err != nil {
+				t.Errorf("%v\n%s", err, got)
+			}
+		})
+	}
+}
