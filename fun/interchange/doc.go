@@ -24,8 +24,10 @@
 //	  in (s)                                             in (w)
 //
 // when S is scalar statements that cannot get stuck (it now runs once per
-// column), B2 reads a and b only at its index j2 and uses j2 nowhere else
-// (the operator is element-wise), and the redomap's bound p is a size no
+// column), B1 and B2 make no array (it would be allocated in a fold in a
+// kernel, which MemoryExpand does not hoist), B2 reads a and b only at
+// its index j2 and uses j2 nowhere else (the operator is element-wise),
+// and the redomap's bound p is a size no
 // run can make negative (a size of an input array, or a let of a
 // non-negative constant). The program computes the same values and gets
 // stuck where it did, with the message of the problem the interchanged

@@ -114,6 +114,12 @@ func (x *interchanger) redomap(s *fun.Stm, r *fun.RedomapExp) *fun.Stm {
 	if !ok || len(last.Pat) != 1 || last.Pat[0].Name.Name != r.Map.Result[0].Name || mk.Bound.Name != m || len(mk.Body.Result) != 1 {
 		return nil
 	}
+	// B1 and B2 run inside the scalar redomap, in a kernel: an array they
+	// made would be an allocation inside a fold inside a kernel, which
+	// MemoryExpand does not hoist.
+	if makesArrays(mk.Body) {
+		return nil
+	}
 	scope := map[string]string{r.Var.Name: r.Bound.Name}
 	for _, st := range r.Map.Stms[:n-1] {
 		if len(st.Pat) != 1 || !st.Pat[0].Type.IsScalar() || !x.safe(st.Exp, scope) {
@@ -125,7 +131,7 @@ func (x *interchanger) redomap(s *fun.Stm, r *fun.RedomapExp) *fun.Stm {
 		return nil
 	}
 	ok2, ok3 := r.Op.Stms[0].Exp.(*fun.KernelExp)
-	if !ok3 || len(r.Op.Stms[0].Pat) != 1 || r.Op.Stms[0].Pat[0].Name.Name != r.Op.Result[0].Name || ok2.Bound.Name != m || len(ok2.Body.Result) != 1 {
+	if !ok3 || len(r.Op.Stms[0].Pat) != 1 || r.Op.Stms[0].Pat[0].Name.Name != r.Op.Result[0].Name || ok2.Bound.Name != m || len(ok2.Body.Result) != 1 || makesArrays(ok2.Body) {
 		return nil
 	}
 	a, b, j2 := r.Params[0].Name.Name, r.Params[1].Name.Name, ok2.Var.Name
@@ -214,4 +220,22 @@ func mentions(st *fun.Stm, names ...string) bool {
 		return id
 	})
 	return found
+}
+
+// makesArrays reports whether a body binds an array anywhere (at any
+// depth): it would allocate.
+func makesArrays(b *fun.Body) bool {
+	for _, st := range b.Stms {
+		for _, p := range st.Pat {
+			if !p.Type.IsScalar() {
+				return true
+			}
+		}
+		for _, inner := range fun.ExpBodies(st.Exp) {
+			if makesArrays(inner) {
+				return true
+			}
+		}
+	}
+	return false
 }
