@@ -4,6 +4,7 @@ import (
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/fun/fuse"
+	"github.com/arraysem/arraysem/fun/interchange"
 	"github.com/arraysem/arraysem/fun/slice"
 	"github.com/arraysem/arraysem/funmem"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
@@ -27,7 +28,7 @@ func NewRegistry() *lang.Registry {
 		dynamic.ElaboratePass,
 		ir.ExplicitizePass, ir.InlinePass, ir.SimplifyPass,
 		tofun.LowerPass,
-		slice.Pass, fuse.Pass,
+		slice.Pass, fuse.Pass, interchange.Pass,
 		funmem.TransformPass, funmem.SimplifyPass, funmem.MemoryExpandPass,
 		imp.FromFunmemPass,
 		cuda.EmitPass,
@@ -35,8 +36,8 @@ func NewRegistry() *lang.Registry {
 	r.AddPipeline(
 		lang.Pipeline{Name: "remora-ir", Level: ir.Language.Name(), Passes: []string{"Inline", "Simplify"},
 			Doc: "the Remora compiler report's §4.4–4.5 after Explicitize: monomorphise and inline, then simplify"},
-		lang.Pipeline{Name: "fun", Level: fun.Language.Name(), Passes: []string{"Slice", "Fuse"},
-			Doc: "size slicing, then fusion"},
+		lang.Pipeline{Name: "fun", Level: fun.Language.Name(), Passes: []string{"Slice", "Fuse", "Interchange"},
+			Doc: "size slicing, then fusion, then the map–reduce interchange"},
 		lang.Pipeline{Name: "funmem", Level: funmem.Language.Name(), At: lang.Arrived, Passes: []string{"Simplify"},
 			Doc: "the simplifier after TransformProgram"},
 		lang.Pipeline{Name: "funmem-expanded", Level: funmem.Language.Name(), At: lang.Arrived, When: funmem.ExpandOption.Name,

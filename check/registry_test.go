@@ -41,7 +41,7 @@ func TestIdentityPassIsOneRegistration(t *testing.T) {
 	reg := withPass(identity)
 	{
 		p := loadFile(t, "../examples/fun/fig2.fun")
-		st, err := reg.Compile(p, "imp", lang.Options{}.With("no-fuse").With("no-slice"))
+		st, err := reg.Compile(p, "imp", lang.Options{}.With("no-fuse").With("no-slice").With("no-interchange"))
 		if err != nil {
 			t.Fatal(err)
 		}

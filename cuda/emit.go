@@ -76,6 +76,9 @@ type fn struct {
 	// block's barriers.
 	ok  string
 	ret Expr
+	// coop is set in a kernel that runs a block per iteration (coop.go):
+	// its reduces are the block's, its writes thread 0's.
+	coop *coopKernel
 }
 
 // cppReserved are names an IMP variable must not take in C++: keywords,
@@ -413,6 +416,9 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		more, v := e.wordValue(f, fr, s.Value, rule, "value")
 		out = append(out, more...)
 		out = append(out, e.bounds(f, s.At, rule, s.X.Name, cx, off)...)
+		if f.coop != nil {
+			return append(out, f.coop.store(&Index{X: field(cx, "p"), I: id(off)}, id(v))...)
+		}
 		if f.device {
 			return append(out, set(&Index{X: field(cx, "p"), I: id(off)}, id(v)))
 		}
@@ -439,8 +445,14 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 	case *imp.Assert:
 		return e.assert(f, fr, s)
 	case *imp.Reduce:
+		if f.coop != nil {
+			return e.coopFold(f, fr, s)
+		}
 		if f.device {
 			return e.seqFold(f, fr, s, &s.Fold)
+		}
+		if out := e.fission(f, fr, s); out != nil {
+			return out
 		}
 		return e.parFold(f, fr, s, &s.Fold)
 	case *imp.Scan:
@@ -550,16 +562,43 @@ func (e *emitter) loop(f *fn, fr *frame, k *imp.Kernel) []Stmt {
 }
 
 // launch is a top-level kernel: a __global__ function of one thread per
-// iteration, launched with enough blocks, then checked.
+// iteration, launched with enough blocks, then checked; or, when its
+// body folds in a way a block can share (coop.go) and the fold is long,
+// a block per iteration.
 func (e *emitter) launch(host *fn, fr *frame, k *imp.Kernel) []Stmt {
 	out, n := e.bound(host, fr, k)
+	name, args := e.kernelFunc(host, fr, k, n, nil)
+	where := k.At.String() + ": kernel " + k.X.Name
+	var run []Stmt = []Stmt{&Launch{Kernel: name, Grid: call("arraysem_grid", id(n)), Block: id("arraysem_threads_per_block"), Args: args}}
+	if alt := e.coopLaunch(host, fr, k, n); alt != nil {
+		run = alt(run)
+	}
+	out = append(out, &If{Cond: bin(">", id(n), num(0)), Then: append(run,
+		do(call("arraysem_sync", id(host.err), str(where))),
+	)})
+	return out
+}
+
+// kernelFunc is a top-level kernel's __global__ function, of one thread
+// per iteration, or with coop (coop.go) of one block per iteration, and
+// the arguments its launch passes (n is the bound's variable; a block per
+// iteration also takes the elements a thread folds a round, items).
+func (e *emitter) kernelFunc(host *fn, fr *frame, k *imp.Kernel, n string, coop *coopKernel) (string, []Expr) {
 	g := e.newFn(true)
 	g.err = g.fresh("err")
 	bnd := g.fresh("bound")
 	name := fmt.Sprintf("arraysem_kernel_%d", len(e.kernels)+1)
+	if coop != nil {
+		name += "_blocks"
+	}
 	kf := &Func{Global: true, Result: "void", Name: name,
 		Params: []Param{{Type: "arraysem_error *", Name: g.err}, {Type: "int64_t", Name: bnd}}}
 	args := []Expr{id(host.err), id(n)}
+	var prologue []Stmt
+	if coop != nil {
+		prologue = coop.start(e, g, kf)
+		args = append(args, id(coop.hostItems))
+	}
 	// The thread's parameters: the enclosing variables its body
 	// mentions, passed by value, so the thread's writes stay its own.
 	kindex := slot{k.X.Name, imp.Int}
@@ -578,6 +617,10 @@ func (e *emitter) launch(host *fn, fr *frame, k *imp.Kernel) []Stmt {
 	// from 1.
 	index := call("i64_add", call("i64_add", call("i64_mul", &Cast{Type: "int64_t", X: &Field{X: id("blockIdx"), Name: "x"}},
 		&Cast{Type: "int64_t", X: &Field{X: id("blockDim"), Name: "x"}}), &Cast{Type: "int64_t", X: &Field{X: id("threadIdx"), Name: "x"}}), num(1))
+	if coop != nil {
+		// Block b runs iteration b + 1, all its threads.
+		index = call("i64_add", &Cast{Type: "int64_t", X: &Field{X: id("blockIdx"), Name: "x"}}, num(1))
+	}
 	inner := &frame{parent: params, vars: map[slot]string{kindex: v}, ty: bodyScope}
 	var decls []Stmt
 	for _, x := range written(k.Body, bodyScope, kindex) {
@@ -588,17 +631,12 @@ func (e *emitter) launch(host *fn, fr *frame, k *imp.Kernel) []Stmt {
 		inner.vars[x] = c
 		decls = append(decls, &Decl{Type: ctypeOf(x.t), Name: c, Init: zero(ctypeOf(x.t))})
 	}
-	kf.Body = append([]Stmt{
+	kf.Body = append(prologue,
 		&Decl{Type: "int64_t", Name: v, Init: index},
-		&If{Cond: bin(">", id(v), id(bnd)), Then: []Stmt{&Return{}}},
-	}, e.body(g, inner, decls, k.Body)...)
+		&If{Cond: bin(">", id(v), id(bnd)), Then: []Stmt{&Return{}}})
+	kf.Body = append(kf.Body, e.body(g, inner, decls, k.Body)...)
 	e.kernels = append(e.kernels, kf)
-	where := k.At.String() + ": kernel " + k.X.Name
-	out = append(out, &If{Cond: bin(">", id(n), num(0)), Then: []Stmt{
-		&Launch{Kernel: name, Grid: call("arraysem_grid", id(n)), Block: id("arraysem_threads_per_block"), Args: args},
-		do(call("arraysem_sync", id(host.err), str(where))),
-	}})
-	return out
+	return name, args
 }
 
 // main is the host program: inputs, the statements outside kernels,

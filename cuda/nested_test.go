@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/check"
@@ -89,4 +90,76 @@ func TestEmitUnbound(t *testing.T) {
 	if err == nil || err.Error() != fmt.Sprintf("cuda: internal error: the emitter gave IMP's s (int) no C++ variable in %s", p.File) {
 		t.Fatalf("Emit: %v", err)
 	}
+}
+
+// coopFile is kernels whose iterations fold rows of up to 70 elements,
+// which run a block per iteration (coop.go) from 32 elements a row.
+var coopFile = filepath.Join("testdata", "coop.fun")
+
+// coopPrograms are coop.fun compiled as nestedPrograms compiles.
+func coopPrograms(t *testing.T) []*harness.Program {
+	t.Helper()
+	ps, err := harness.Programs(check.NewRegistry(), []string{coopFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if !strings.Contains(p.CUDA, "_blocks(arraysem_error *") {
+			t.Fatalf("%s: no kernel of a block per iteration in the emitted file", p.Name)
+		}
+	}
+	return ps
+}
+
+// TestCoopFoldsInSim: coop.fun prints in gpu-sim what the interpreter
+// prints, with blocks of 1, 3, 32 and 256 threads and three schedules:
+// rows folded by a block (in order, the last element kept by a
+// non-commutative operator), writes by its thread 0, a stuck element.
+func TestCoopFoldsInSim(t *testing.T) {
+	agreeInSim(t, coopPrograms(t), simRuns{blocks: []int{1, 3, 32, 256}, seed: 9})
+}
+
+// TestCoopFoldsOnClang: coop.fun compiles to PTX and, under the
+// sanitizers, on the host prints what the interpreter prints, with
+// blocks of 2 and 256 threads.
+func TestCoopFoldsOnClang(t *testing.T) {
+	clangBuilds(t)
+	agreeOnClang(t, "coop", coopPrograms(t), clangRuns{blocks: []string{"2", "256"}})
+}
+
+// fissionFile is reduces on the host whose elements fold rows of up to
+// 70 elements, which run as a kernel of a block per element and a reduce
+// of its results (fission.go) from 32 elements a row.
+var fissionFile = filepath.Join("testdata", "fission.fun")
+
+// fissionPrograms are fission.fun compiled as nestedPrograms compiles.
+func fissionPrograms(t *testing.T) []*harness.Program {
+	t.Helper()
+	ps, err := harness.Programs(check.NewRegistry(), []string{fissionFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if !strings.Contains(p.CUDA, "cuda/fission.go") || !strings.Contains(p.CUDA, "_blocks(arraysem_error *") {
+			t.Fatalf("%s: the reduces' elements are not split off as a kernel of a block per element", p.Name)
+		}
+	}
+	return ps
+}
+
+// TestFissionInSim: fission.fun prints in gpu-sim what the interpreter
+// prints, with blocks of 1, 3, 32 and 256 threads and three schedules:
+// the split reduces (in order, the last element kept by a
+// non-commutative operator, a float sum, a stuck element) and, with
+// short rows, the parallel fold.
+func TestFissionInSim(t *testing.T) {
+	agreeInSim(t, fissionPrograms(t), simRuns{blocks: []int{1, 3, 32, 256}, seed: 11})
+}
+
+// TestFissionOnClang: fission.fun compiles to PTX and, under the
+// sanitizers, on the host prints what the interpreter prints, with
+// blocks of 2 and 256 threads.
+func TestFissionOnClang(t *testing.T) {
+	clangBuilds(t)
+	agreeOnClang(t, "fission", fissionPrograms(t), clangRuns{blocks: []string{"2", "256"}})
 }

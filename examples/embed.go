@@ -3,7 +3,7 @@
 // package it gives the demo the programs it runs.
 package examples
 
-import _ "embed"
+import "embed"
 
 // Fig2 is examples/fun/fig2.fun, Fig 2 of the FUN paper as a program.
 //
@@ -15,3 +15,10 @@ var Fig2 string
 //
 //go:embed remora/a2_implicit_map.remora
 var A2ImplicitMap string
+
+// Bench holds the benchmark programs of examples/cuda/bench (FUN and
+// typed Remora), which `arraysem bench`'s traffic rows compile to CUDA
+// and run in gpu-sim.
+//
+//go:embed cuda/bench/*.fun cuda/bench/*.remora
+var Bench embed.FS

@@ -438,6 +438,12 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 	}
 }
 
+// pollEvery+1 is how many iterations of a kernel run between two looks
+// at Ctrl-C (semantics.Budget.Spend of nothing): a kernel's fuel is
+// spent when it starts, so a long one would not otherwise be stopped
+// until it ended.
+const pollEvery = 1<<12 - 1
+
 // hKernel is E-MEM-KERNEL: the body for i = 1, …, E(y), each iteration's
 // value stored at index_f(L_z, i), the accesses tracked per iteration
 // (racefree, eq 4).
@@ -485,7 +491,13 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 				t.Start(i)
 			}
 			fr[iv] = Value{Kind: IntVal, K: i}
-			err := body.run(m, fr)
+			var err error
+			if i&pollEvery == 0 { // Ctrl-C is noticed within a long kernel too
+				err = m.opts.Budget.Spend(0, e.Pos(), EMemKernel.Name)
+			}
+			if err == nil {
+				err = body.run(m, fr)
+			}
 			if err == nil {
 				if len(body.results) != 1 {
 					err = semantics.Stuckf(s.Pat[0].Lparen, EMemKernel.Name, "a kernel body returns one value, not %d", len(body.results))

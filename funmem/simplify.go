@@ -19,10 +19,12 @@ import (
 //   - two results that are pairwise the same variables (an int or a block)
 //     are one: the second is renamed to the first;
 //
-// and then statements binding ints or blocks nobody uses are dropped, and
-// LMADs equal to the row-major one of their array are written R(…). Each
-// rewrite keeps the program well typed and valid (Def 3.1); a property
-// test checks it.
+// and then statements binding ints or blocks nobody uses are dropped, the
+// copy TransformProgram makes of a result that already has a block of its
+// own goes (ownResults), a kernel's rows that an inner kernel makes are
+// made in the kernel's own block (inPlace), and LMADs equal to the
+// row-major one of their array are written R(…). Each rewrite keeps the
+// program well typed and valid (Def 3.1); a property test checks it.
 func Simplify(p *fun.Program) *fun.Program {
 	scope := scopeSet{}
 	for _, in := range p.Inputs {
@@ -38,7 +40,7 @@ func Simplify(p *fun.Program) *fun.Program {
 			break
 		}
 	}
-	body = rowMajorBody(body)
+	body = rowMajorBody(inPlace(ownResults(body)))
 	return &fun.Program{File: p.File, Inputs: p.Inputs, Body: body, Format: p.Format}
 }
 

@@ -78,9 +78,11 @@ in (zsize, zarr_res_mem, zarr_res)
 }
 
 // TestTransformLayouts: slices and transposes share their source's block
-// with derived LMADs (no copy); kernels get fresh row-major blocks.
+// with derived LMADs (no copy); kernels get fresh row-major blocks, and
+// the simplifier then makes the inner kernel's rows in the outer one's
+// block, at its item i (inPlace).
 func TestTransformLayouts(t *testing.T) {
-	got := mustCheck(t, Simplify(Transform(mustFun(t, `input (n : int) (m : int) (a : [n][m]) (o : int) (s : int) (one : int)
+	p := Transform(mustFun(t, `input (n : int) (m : int) (a : [n][m]) (o : int) (s : int) (one : int)
 let (b : [m][n]) = transpose a
 let (c : [s][n]) = b[o : s, one : n]
 let (d : [n][m]) = kernel i <= n do
@@ -88,17 +90,24 @@ let (d : [n][m]) = kernel i <= n do
     let (v : int) = a[i, j]
     in (v)
   in (r)
-in (c, d)`))))
+in (c, d)`))
+	if got := mustCheck(t, p); !strings.Contains(got, "let (r_mem : mem) = alloc m") {
+		t.Errorf("TransformProgram gives r no block of its own:\n%s", got)
+	}
+	got := mustCheck(t, Simplify(p))
 	for _, want := range []string{
 		"input (n : int) (m : int) (o : int) (s : int) (one : int) (a_mem : mem) (a : [n][m] @ a_mem -> R(n, m))",
 		"let (b : [m][n] @ a_mem -> 0 + {(m : 1) (n : m)}) = transpose a",
 		"let (c : [s][n] @ a_mem -> (m * one - m + o - 1) + {(s : 1) (n : m)}) = b[o : s, one : n]",
 		"let (d_mem : mem) = alloc m * n",
-		"let (r_mem : mem) = alloc m",
+		"let (r : [m] @ d_mem -> (i * m - m) + {(m : 1)})",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "r_mem") {
+		t.Errorf("r's own block is left:\n%s", got)
 	}
 }
 
@@ -130,13 +139,15 @@ in (b, k, k2, w)`
 // TestMemoryExpandLayouts pins the offsets of ERRATA M10: thread x's part
 // starts at (x − 1)·se (CPU), or element j at (x − 1) + y·L(j) (GPU).
 func TestMemoryExpandLayouts(t *testing.T) {
-	p := Simplify(Transform(mustFun(t, `input (n : int) (m : int)
+	// Without the simplifier, whose inPlace would make r in t's block:
+	// the allocation in the kernel is what MemoryExpand expands.
+	p := Transform(mustFun(t, `input (n : int) (m : int)
 let (t : [n][m]) = kernel i <= n do
   let (r : [m]) = kernel j <= m do
     let (v : int) = i * j
     in (v)
   in (r)
-in (t)`)))
+in (t)`))
 	for _, tc := range []struct {
 		layout Layout
 		want   string
@@ -179,5 +190,73 @@ func TestPolyNormalForm(t *testing.T) {
 		if got := SameValue(parse(tc.a), parse(tc.b)); got != tc.same {
 			t.Errorf("SameValue(%s, %s) = %v", tc.a, tc.b, got)
 		}
+	}
+}
+
+// TestInPlace: the simplifier makes a kernel's rows in its own block
+// where an inner kernel makes them for the body's result alone, and
+// leaves them in their own block otherwise; each program stays valid
+// (Def 3.1, race free) on its inputs.
+func TestInPlace(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, src      string
+		args           map[string]string
+		want, dontWant []string
+	}{
+		{"row", `input (n : int) (m : int)
+let (d : [n][m]) = kernel i <= n do
+  let (r : [m]) = kernel j <= m do
+    let (v : int) = i * j
+    in (v)
+  in (r)
+in (d)`, map[string]string{"n": "3", "m": "4"},
+			[]string{"let (r : [m] @ d_mem -> (i * m - m) + {(m : 1)})"}, []string{"r_mem"}},
+		{"read besides", `input (n : int) (m : int)
+let (d : [n][m]) = kernel i <= n do
+  let (r : [m]) = kernel j <= m do
+    let (v : int) = i * j
+    in (v)
+  let (one : int) = 1
+  let (first : int) = r[one]
+  let (s : [m]) = kernel j <= m do
+    let (w : int) = first + j
+    in (w)
+  in (s)
+in (d)`, map[string]string{"n": "3", "m": "4"},
+			[]string{"let (r_mem : mem) = alloc m", "let (s : [m] @ d_mem -> (i * m - m) + {(m : 1)})"}, nil},
+		{"not a kernel", `input (n : int) (m : int)
+let (d : [n][m]) = kernel i <= n do
+  let (r : [m]) = iota m
+  in (r)
+in (d)`, map[string]string{"n": "2", "m": "3"}, []string{"let (r_mem : mem) = alloc m"}, []string{"@ d_mem -> (i"}},
+		{"three levels", `input (n : int) (m : int) (k : int)
+let (d : [n][m][k]) = kernel i <= n do
+  let (r : [m][k]) = kernel j <= m do
+    let (q : [k]) = kernel l <= k do
+      let (v : int) = i * j + l
+      in (v)
+    in (q)
+  in (r)
+in (d)`, map[string]string{"n": "2", "m": "3", "k": "2"},
+			[]string{"let (r : [m][k] @ d_mem -> (i * k * m - k * m) + {(m : k) (k : 1)})", "let (q_mem : mem) = alloc k"}, []string{"r_mem"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Simplify(Transform(mustFun(t, tc.src)))
+			got := mustCheck(t, p)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in\n%s", w, got)
+				}
+			}
+			for _, w := range tc.dontWant {
+				if strings.Contains(got, w) {
+					t.Errorf("unexpected %q in\n%s", w, got)
+				}
+			}
+			if _, err := CheckValidity(p, tc.args); err != nil {
+				t.Errorf("%v\n%s", err, got)
+			}
+		})
 	}
 }

@@ -501,7 +501,7 @@ func TestEnginesPhases(t *testing.T) {
 		for _, o := range []gpusim.Options{{Block: 4, Stats: true}, {Block: 2, Stats: true, Schedule: gpusim.Schedule{Kind: "reverse"}}} {
 			o.Engine = "reference"
 			want := outcomeOf(gpusim.Run(prog, args, o))
-			if strings.Contains(want, "input") {
+			if strings.Contains(want, "missing input") {
 				t.Fatalf("%s: %s", prog.Name, want)
 			}
 			o.Engine = "compiled"

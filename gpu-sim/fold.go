@@ -1,8 +1,6 @@
 package gpusim
 
 import (
-	"fmt"
-
 	"github.com/arraysem/arraysem/cuda"
 )
 
@@ -18,7 +16,8 @@ type sharedKey struct {
 
 // shared binds a __shared__ array: one region a block, created when its
 // first thread reaches the declaration, uninitialised (so a read before
-// any write is caught), freed when the launch ends. Its accesses are
+// any write is caught), and ended with the block (endBlock: the next
+// block's instance may be the same region, uninitialised again). Its accesses are
 // checked for races as global memory's are: the threads of a block are
 // ordered only by barriers.
 func (t *thread) shared(s *cuda.Shared) {
@@ -26,13 +25,7 @@ func (t *thread) shared(s *cuda.Shared) {
 	if t.gtid < 0 || l == nil {
 		t.fail(s.Pos, "unsupported", "unsupported construct: __shared__ outside a kernel")
 	}
-	key := sharedKey{s, t.block}
-	r := l.shared[key]
-	if r == nil {
-		r = t.alloc(s.Pos, s.Size, false, fmt.Sprintf("__shared__ %s of block %d", s.Name, t.block))
-		r.shared = true
-		l.shared[key] = r
-	}
+	r := l.sharedRegion(s, t.block, func(what string) *region { return t.alloc(s.Pos, s.Size, false, what) })
 	t.vars[s.Name] = &value{k: kPtr, p: ptr{r: r}}
 }
 

@@ -37,7 +37,11 @@ func emitFold(t *testing.T) string {
 // TestFoldBarriers: the emitted reduce's tree and the scans' levels are
 // race free in gpu-sim (barriers separate them), and each barrier is
 // needed: a file with one __syncthreads removed is a data race on the
-// shared partials, or reads a partial before any thread wrote it.
+// shared tile or partials, or reads one before any thread wrote it. With
+// blocks of 4 threads (8 elements a thread a round), 3300 elements are 26
+// blocks of four rounds each, so that the rounds follow one another, and
+// the block folding the 26 partials has four threads' runs: every level
+// of its tree combines two threads' work.
 func TestFoldBarriers(t *testing.T) {
 	src := emitFold(t)
 	prog, err := gpusim.Parse("fold.cu", src)
@@ -67,7 +71,7 @@ func TestFoldBarriers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = gpusim.Run(prog, []string{"n=30"}, gpusim.Options{Block: 4})
+		_, _, err = gpusim.Run(prog, []string{"n=3300"}, gpusim.Options{Block: 4})
 		var se *gpusim.Error
 		if !errors.As(err, &se) || (se.Kind != "race" && se.Kind != "uninitialised") {
 			t.Errorf("without barrier %d of %d: %v, want a race", k+1, n, err)

@@ -615,10 +615,20 @@ func (t *thread) access(e cuda.Expr, p ptr, i int64, write bool) *region {
 		t.fail(pos, "uninitialised", "%s reads address 0x%x (element %d of %s), which nothing has written", t.who(), addr, off, p.r.describe())
 	}
 	if t.gtid >= 0 {
-		t.m.launch.record(t, e, addr, write, p.r.shared)
+		t.m.launch.record(t, e, p.r, off, write)
 		t.m.costs.Ops++ // a thread's element read or write
 	}
 	return p.r
+}
+
+// foldItems is the prelude's arraysem_fold_items: the elements a thread
+// of a parallel fold folds from a tile.
+func (t *thread) foldItems(c *cuda.Call) int64 {
+	b := int64(t.m.opts.Block)
+	if b > 1024 {
+		t.fail(c.Pos, "cuda", "a reduce or scan runs blocks of at most 1024 threads, not %d", b)
+	}
+	return min(1024/b, 8)
 }
 
 // deviceAlloc counts a device allocation (cudaMalloc, a thread's) in the
@@ -817,6 +827,12 @@ func (t *thread) call(c *cuda.Call) value {
 			t.fail(c.Pos, "cuda", "a kernel of %d iterations needs more than 2^31-1 blocks", n(0))
 		}
 		return value{k: kInt, i: g}
+	case "arraysem_blocks":
+		want(1)
+		if n(0) > 1<<31-1 {
+			t.fail(c.Pos, "cuda", "a kernel of %d iterations, a block each, needs more than 2^31-1 blocks", n(0))
+		}
+		return value{k: kInt, i: n(0)}
 	case "arraysem_sync":
 		want(2)
 		p := t.asPtr(c.Args[0], args[0])
@@ -843,6 +859,7 @@ func (t *thread) call(c *cuda.Call) value {
 			return value{k: kInt, i: int64(len(v.Data))}
 		}
 		r := t.alloc(c.Pos, int64(len(v.Data)), true, "input "+args[0].s)
+		t.m.stats.InputSectors += sectorsOf(int64(len(v.Data)))
 		copy(r.data, v.Data)
 		for i := range r.init {
 			r.init[i] = true
@@ -873,6 +890,7 @@ func (t *thread) call(c *cuda.Call) value {
 		return value{k: kFloat, f: semantics.FloatFromBits(v.Data[0])}
 	case "arraysem_print_float":
 		want(1)
+		t.m.stats.ResultSectors++
 		fmt.Fprintln(&t.m.out, semantics.FormatFloat(t.asFloat(c.Args[0], args[0])))
 		return zero
 	case "arraysem_host_buffer":
@@ -880,14 +898,17 @@ func (t *thread) call(c *cuda.Call) value {
 		return value{k: kPtr, p: ptr{r: t.alloc(c.Pos, n(0), true, "result buffer")}}
 	case "arraysem_print_int":
 		want(1)
+		t.m.stats.ResultSectors++
 		fmt.Fprintln(&t.m.out, n(0))
 		return zero
 	case "arraysem_keep_int":
 		want(1)
+		t.m.stats.ResultSectors++
 		t.m.kept = append(t.m.kept, semantics.Scalar(n(0)))
 		return zero
 	case "arraysem_keep_float":
 		want(1)
+		t.m.stats.ResultSectors++
 		t.m.kept = append(t.m.kept, semantics.FloatScalar(t.asFloat(c.Args[0], args[0])))
 		return zero
 	case "arraysem_print_source":
@@ -915,6 +936,7 @@ func (t *thread) call(c *cuda.Call) value {
 		}
 		t.span(c.Args[0], p, count, true)
 		t.spend(c.Pos, count)
+		t.m.stats.ResultSectors += sectorsOf(count)
 		data := make([]int64, count)
 		for i := range data {
 			v, ok := p.get(int64(i))
@@ -954,13 +976,22 @@ func (t *thread) call(c *cuda.Call) value {
 		// call's argument is only evaluated.
 		want(1)
 		return zero
-	case "arraysem_fold_chunk":
+	case "arraysem_fold_items":
+		want(0)
+		return value{k: kInt, i: t.foldItems(c)}
+	case "arraysem_fold_block":
 		want(1)
-		b := int64(t.m.opts.Block)
-		if b > 1024 {
-			t.fail(c.Pos, "cuda", "a reduce or scan runs blocks of at most 1024 threads, not %d", b)
+		need := (ceilDiv(n(0), t.foldItems(c)) + 31) / 32 * 32
+		return value{k: kInt, i: min(need, int64(t.m.opts.Block))}
+	case "arraysem_fold_tiles":
+		want(2)
+		tile := n(1) * t.foldItems(c)
+		tiles := ceilDiv(n(0), tile)
+		per := ceilDiv(tiles, tile)
+		if per < 4 {
+			per = min(tiles, 4)
 		}
-		return value{k: kInt, i: ceilDiv(n(0), b*b)}
+		return value{k: kInt, i: per}
 	case "arraysem_keep":
 		// Blocks the host allocates in a loop live to the end of the run.
 		want(1)

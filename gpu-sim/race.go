@@ -2,36 +2,104 @@ package gpusim
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/arraysem/arraysem/cuda"
 )
 
 // launchState is a launch in progress: its shape, the accesses of its
-// threads (for races), and the warps' access instructions (for stats).
+// threads (for races), and the warps' access instructions and the
+// sectors they touch (for stats).
 type launchState struct {
 	kernel      string
 	grid, block int
 	shadow      map[uint64]*cell
-	reqs        map[reqKey]map[uint64]bool // a warp's execution of an access → its sectors
-	shared      map[sharedKey]*region      // the blocks' __shared__ arrays
+	reqs        map[reqKey]*request      // a warp's execution of an access → the words its lanes touch
+	shared      map[sharedKey]*region    // the blocks' __shared__ arrays
+	pool        map[*cuda.Shared]*region // a finished block's, for the next
+	moved       map[*region]*movedBits   // the sectors of each region the launch loads and stores
+	worked      []uint64                 // the threads (by global index) that accessed global memory
+	allocs      int64                    // the blocks the threads allocated (arraysem_device_alloc…)
 	// The requests of reqs counted so far (flush): loads, their sectors,
-	// stores, theirs.
-	ldReqs, ldSects, stReqs, stSects int64
+	// the fewest sectors their words could take; stores, theirs.
+	ldReqs, ldSects, ldIdeal, stReqs, stSects, stIdeal int64
+}
+
+// request is the word addresses the lanes of one request touch (a lane
+// at most once: at most a warp's 32).
+type request struct{ addrs []uint64 }
+
+// movedBits are a region's sectors that a launch loaded and stored, a bit
+// each (a region is 256-byte aligned, so sector s holds words 4s … 4s+3).
+type movedBits struct{ ld, st []uint64 }
+
+// sectorsOf is the number of 32-byte sectors n int64 words take, aligned.
+func sectorsOf(n int64) int64 { return (n + 3) / 4 }
+
+// count adds an access of global memory to the statistics: the request
+// of its warp (the lanes of warp running access e for the k-th time),
+// the sector it moves, and the thread, which did some work.
+func (l *launchState) count(gtid int, warp int, e cuda.Expr, k int, r *region, off int64, write bool) {
+	key := reqKey{warp: warp, e: e, k: k, store: write}
+	q := l.reqs[key]
+	if q == nil {
+		q = &request{}
+		l.reqs[key] = q
+	}
+	q.addrs = append(q.addrs, r.base+uint64(off*8))
+	mb := l.moved[r]
+	if mb == nil {
+		n := (sectorsOf(int64(len(r.data))) + 63) / 64
+		mb = &movedBits{ld: make([]uint64, n), st: make([]uint64, n)}
+		l.moved[r] = mb
+	}
+	bits := mb.ld
+	if write {
+		bits = mb.st
+	}
+	s := off / 4
+	bits[s/64] |= 1 << (s % 64)
+	if w := gtid / 64; w < len(l.worked) {
+		l.worked[w] |= 1 << (gtid % 64)
+	}
 }
 
 // flush counts the requests of reqs and empties it (the compiled engine
-// flushes after each block, so that reqs holds one block's).
+// flushes after each block, so that reqs holds one block's): each
+// request's sectors, and the fewest its distinct words could take.
 func (l *launchState) flush() {
-	for key, sectors := range l.reqs {
+	for key, q := range l.reqs {
+		slices.Sort(q.addrs)
+		words, sectors := int64(0), int64(0)
+		for i, a := range q.addrs {
+			if i == 0 || a != q.addrs[i-1] {
+				words++
+			}
+			if i == 0 || a/32 != q.addrs[i-1]/32 {
+				sectors++
+			}
+		}
 		if key.store {
 			l.stReqs++
-			l.stSects += int64(len(sectors))
+			l.stSects += sectors
+			l.stIdeal += sectorsOf(words)
 		} else {
 			l.ldReqs++
-			l.ldSects += int64(len(sectors))
+			l.ldSects += sectors
+			l.ldIdeal += sectorsOf(words)
 		}
 	}
 	clear(l.reqs)
+}
+
+// newLaunchState is a launch's state, before its threads run; stats
+// makes the bitmap of the threads that work.
+func newLaunchState(kernel string, grid, block int, stats bool) *launchState {
+	l := &launchState{kernel: kernel, grid: grid, block: block, shadow: map[uint64]*cell{}, reqs: map[reqKey]*request{}, shared: map[sharedKey]*region{}, moved: map[*region]*movedBits{}}
+	if stats {
+		l.worked = make([]uint64, (grid*block+63)/64)
+	}
+	return l
 }
 
 // access is one thread's access to an address, with the barrier epoch it
@@ -67,7 +135,8 @@ func conflict(a access, t *thread, write bool) bool {
 	return a.t.block != t.block || a.epoch == t.epoch
 }
 
-func (l *launchState) record(t *thread, e cuda.Expr, addr uint64, write, shared bool) {
+func (l *launchState) record(t *thread, e cuda.Expr, r *region, off int64, write bool) {
+	addr := r.base + uint64(off*8)
 	c := l.shadow[addr]
 	if c == nil {
 		c = &cell{}
@@ -87,18 +156,11 @@ func (l *launchState) record(t *thread, e cuda.Expr, addr uint64, write, shared 
 		c.reads = append(c.reads, access{t: t, epoch: t.epoch})
 	}
 	// Stats: the warp's k-th execution of this access of global memory.
-	if shared {
+	if r.shared || !t.m.opts.Stats {
 		return
 	}
 	t.counts[e]++
-	warp := t.block*((l.block+31)/32) + t.tid/32
-	key := reqKey{warp: warp, e: e, k: t.counts[e], store: write}
-	s := l.reqs[key]
-	if s == nil {
-		s = map[uint64]bool{}
-		l.reqs[key] = s
-	}
-	s[addr/32] = true
+	l.count(t.gtid, t.block*((l.block+31)/32)+t.tid/32, e, t.counts[e], r, off, write)
 }
 
 // raced stops the run on a race: t's access (e, a write or a read) of
@@ -150,10 +212,13 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 			t.fail(cuda.ExprPos(a), "cuda", "a kernel argument points to a host variable")
 		}
 	}
-	l := &launchState{kernel: s.Kernel, grid: int(grid), block: int(block), shadow: map[uint64]*cell{}, reqs: map[reqKey]map[uint64]bool{}, shared: map[sharedKey]*region{}}
+	l := newLaunchState(s.Kernel, int(grid), int(block), t.m.opts.Stats)
 	t.m.launch = l
 	defer func() {
 		for _, r := range l.shared {
+			r.freed, r.shadow = true, nil
+		}
+		for _, r := range l.pool {
 			r.freed, r.shadow = true, nil
 		}
 		t.m.launch = nil
@@ -193,8 +258,53 @@ func (t *thread) launchKernel(s *cuda.Launch) {
 		if err := t.runBlock(s, b, order, mk); err != nil {
 			panic(stop{err})
 		}
+		l.endBlock(b)
 	}
 	t.m.stats.add(l)
+}
+
+// endBlock ends block b's __shared__ arrays: its threads have all
+// returned, and no other block sees them. Blocks run one after another
+// here, so the next block's instance of the same declaration can be the
+// same region, its contents uninitialised again and its accesses
+// forgotten (the tree walker's shadow cells too): a launch of many blocks
+// holds one block's shared memory at a time.
+func (l *launchState) endBlock(b int) {
+	for k, r := range l.shared {
+		if k.block != b {
+			continue
+		}
+		delete(l.shared, k)
+		clear(r.init)
+		clear(r.shadow)
+		for i := range r.data {
+			delete(l.shadow, r.base+uint64(i*8))
+		}
+		if l.pool == nil {
+			l.pool = map[*cuda.Shared]*region{}
+		}
+		l.pool[k.s] = r
+	}
+}
+
+// sharedRegion is block's instance of the declaration s: a region of the
+// pool endBlock fills, or a new one (alloc makes it).
+func (l *launchState) sharedRegion(s *cuda.Shared, block int, alloc func(what string) *region) *region {
+	key := sharedKey{s, block}
+	if r := l.shared[key]; r != nil {
+		return r
+	}
+	what := fmt.Sprintf("__shared__ %s of block %d", s.Name, block)
+	r := l.pool[s]
+	if r != nil {
+		delete(l.pool, s)
+		r.what = what
+	} else {
+		r = alloc(what)
+		r.shared = true
+	}
+	l.shared[key] = r
+	return r
 }
 
 // runBlock runs a block whose threads meet at barriers: each thread is a
@@ -330,6 +440,7 @@ func (t *thread) deviceBuiltin(c *cuda.Call, args []value) value {
 		prev := t.asPtr(c.Args[1], args[1])
 		r := t.alloc(c.Pos, n(0), false, fmt.Sprintf("arraysem_device_alloc_chain by %s at line %d", t.who(), c.Pos.Line))
 		t.m.deviceAlloc(r)
+		t.m.launch.allocs++
 		for i := range r.init {
 			r.init[i] = true
 		}
@@ -360,6 +471,7 @@ func (t *thread) deviceBuiltin(c *cuda.Call, args []value) value {
 		want(1)
 		r := t.alloc(c.Pos, n(0), false, fmt.Sprintf("arraysem_device_alloc by %s at line %d", t.who(), c.Pos.Line))
 		t.m.deviceAlloc(r)
+		t.m.launch.allocs++
 		for i := range r.init {
 			r.init[i] = true
 		}

@@ -1,6 +1,7 @@
 package gpusim_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,4 +80,91 @@ return ys : [n]`,
 			t.Errorf("%s: --stats does not print the cost counters:\n%s", c.name, b.String())
 		}
 	}
+}
+
+// TestTraffic pins --stats' traffic counters on small IMP programs
+// emitted as CUDA (blocks of 32 threads): sectors per request against
+// the ideal (packed, strided and broadcast loads), the distinct sectors
+// a launch moves, the program's minimum (inputs read once, results
+// written once), idle threads and allocations in kernels.
+func TestTraffic(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		args      []string
+		want      gpusim.KernelStats // the total row
+		min       int64
+	}{{
+		// 40 threads read and write consecutive words: 2 requests each
+		// way (32 and 8 lanes: 8 and 2 sectors, the ideal); 24 of the
+		// 64 threads launched have nothing to do.
+		name: "packed",
+		src: `input n : int; input xs : [n] @ xs_mem;
+var ys : mem; ys <- alloc n;
+kernel i <= n do var x : int; x <- xs_mem[i - 1]; ys[i - 1] <- x; done;
+return ys : [n]`,
+		args: []string{"xs=" + iotaList(40)},
+		want: gpusim.KernelStats{Launches: 1, Threads: 64, Idle: 24, LoadRequests: 2, LoadSectors: 10, LoadIdeal: 10,
+			StoreRequests: 2, StoreSectors: 10, StoreIdeal: 10, LoadMoved: 10, StoreMoved: 10},
+		min: 20,
+	}, {
+		// Lanes 4 words apart: every lane its own sector, 4 times the
+		// ideal; the launch still moves only the sectors it touches.
+		name: "strided",
+		src: `input n : int; input m : int; input xs : [m] @ xs_mem;
+var ys : mem; ys <- alloc n;
+kernel i <= n do var x : int; x <- xs_mem[4 * i - 4]; ys[i - 1] <- x; done;
+return ys : [n]`,
+		args: []string{"n=32", "xs=" + iotaList(128)},
+		want: gpusim.KernelStats{Launches: 1, Threads: 32, LoadRequests: 1, LoadSectors: 32, LoadIdeal: 8,
+			StoreRequests: 1, StoreSectors: 8, StoreIdeal: 8, LoadMoved: 32, StoreMoved: 8},
+		min: 32 + 8,
+	}, {
+		// Every lane reads one word: one sector, the ideal; and each
+		// thread allocates a block of its own in the kernel.
+		name: "broadcast",
+		src: `input n : int; input xs : [n] @ xs_mem;
+var ys : mem; ys <- alloc n;
+kernel i <= n do var b : mem; b <- alloc 1; var x : int; x <- xs_mem[0]; ys[i - 1] <- x; done;
+return ys : [n]`,
+		args: []string{"xs=" + iotaList(32)},
+		want: gpusim.KernelStats{Launches: 1, Threads: 32, Allocs: 32, LoadRequests: 1, LoadSectors: 1, LoadIdeal: 1,
+			StoreRequests: 1, StoreSectors: 8, StoreIdeal: 8, LoadMoved: 1, StoreMoved: 8},
+		min: 8 + 8,
+	}} {
+		p, err := imp.ParseFile(c.name+".imp", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := cuda.Emit(p, cuda.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := gpusim.Parse(c.name+".cu", f.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, engine := range []string{"compiled", "reference"} {
+			_, st, err := gpusim.Run(prog, c.args, gpusim.Options{Stats: true, Block: 32, Engine: engine})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := st.Total()
+			c.want.Name = "total"
+			if got != c.want || st.Minimum() != c.min {
+				t.Errorf("%s (%s): total\n got %+v, minimum %d\nwant %+v, minimum %d", c.name, engine, got, st.Minimum(), c.want, c.min)
+			}
+		}
+	}
+}
+
+func iotaList(n int) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprint(&b, i)
+	}
+	return b.String() + "]"
 }

@@ -128,6 +128,7 @@ func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []v
 				start(block[k], b, i)
 			}
 			v.runBlock(fc, b, block)
+			v.l.endBlock(b)
 		}
 		v.flushRequests()
 	}
@@ -468,14 +469,7 @@ func (v *vm) native(th *vthread, au *auxInfo, dx []int64, drg []*region, x []int
 // shared is the block's instance of a __shared__ array, as the tree
 // walker's shared makes it.
 func (v *vm) shared(th *vthread, s *cuda.Shared) *region {
-	key := sharedKey{s, th.block}
-	r := v.l.shared[key]
-	if r == nil {
-		r = v.ref(th).alloc(s.Pos, s.Size, false, fmt.Sprintf("__shared__ %s of block %d", s.Name, th.block))
-		r.shared = true
-		v.l.shared[key] = r
-	}
-	return r
+	return v.l.sharedRegion(s, th.block, func(what string) *region { return v.ref(th).alloc(s.Pos, s.Size, false, what) })
 }
 
 // badAccess is an access the checks refuse: the tree walker's access
@@ -490,12 +484,5 @@ func (v *vm) badAccess(th *vthread, au *auxInfo, r *region, base, i int64, write
 func (v *vm) request(th *vthread, au *auxInfo, r *region, off int64, write bool) {
 	th.counts[au.site]++
 	l := v.l
-	warp := th.block*((l.block+31)/32) + th.tid/32
-	key := reqKey{warp: warp, e: au.e, k: int(th.counts[au.site]), store: write}
-	s := l.reqs[key]
-	if s == nil {
-		s = map[uint64]bool{}
-		l.reqs[key] = s
-	}
-	s[(r.base+uint64(off*8))/32] = true
+	l.count(th.gtid, th.block*((l.block+31)/32)+th.tid/32, au.e, int(th.counts[au.site]), r, off, write)
 }

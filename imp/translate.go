@@ -202,7 +202,9 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 			return nil, err
 		}
 		x := e.Body.Result[0]
-		body = append(body, t.copy(s.Pat[0], fun.Var{Ident: e.Var}, x, inner[x.Name])...)
+		if !madeInPlace(s.Pat[0], e, inner[x.Name]) {
+			body = append(body, t.copy(s.Pat[0], fun.Var{Ident: e.Var}, x, inner[x.Name])...)
+		}
 		return []Stmt{&Kernel{At: e.Kernel, X: e.Var, Bound: fun.Var{Ident: e.Bound}, Body: body}}, nil
 	case *fun.IotaExp:
 		// iota n ≡ kernel j <= n do in (j)
@@ -221,6 +223,25 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 		return out, err
 	}
 	return nil, fmt.Errorf("%s: FunMemToImp: no case for %s", s.Let, fun.PrintExp(s.Exp))
+}
+
+// madeInPlace reports whether a kernel's body result (of type ty) is
+// already item x of the kernel's array, made there by an inner kernel of
+// the body (funmem.Simplify's inPlace): then COPY would move each of its
+// locations onto itself, which changes nothing, and is left out. The
+// inner kernel writes every location the COPY touches in the same
+// iteration, so no race is witnessed by the COPY alone.
+func madeInPlace(px *fun.Param, e *fun.KernelExp, ty fun.Type) bool {
+	r := e.Body.Result[0]
+	if ty.IsScalar() || !funmem.IsItem(funmem.ArrayOf(ty), funmem.ArrayOf(px.Type), e.Var) {
+		return false
+	}
+	for _, st := range e.Body.Stms {
+		if _, ok := st.Exp.(*fun.KernelExp); ok && len(st.Pat) == 1 && st.Pat[0].Name.Name == r.Name {
+			return true
+		}
+	}
+	return false
 }
 
 // copy is COPY(p_x, x_idx, p_y): the kernel body's result y goes to item

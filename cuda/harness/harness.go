@@ -164,13 +164,14 @@ func load(reg *lang.Registry, name, file, src string) ([]*Program, string, error
 }
 
 // Examples are the programs of the repository's examples that reach IMP
-// (examples/imp, examples/fun, examples/funmem under root).
+// (examples/imp, examples/fun, examples/funmem under root), and the
+// benchmark programs of examples/cuda/bench (FUN and typed Remora).
 func Examples(reg *lang.Registry, root string) ([]*Program, error) {
 	var files []string
-	for _, d := range []string{"imp", "fun", "funmem"} {
-		fs, err := filepath.Glob(filepath.Join(root, "examples", d, "*."+d))
+	for _, g := range []string{"imp/*.imp", "fun/*.fun", "funmem/*.funmem", "cuda/bench/*.fun", "cuda/bench/*.remora"} {
+		fs, err := filepath.Glob(filepath.Join(root, "examples", filepath.FromSlash(g)))
 		if err != nil || len(fs) == 0 {
-			return nil, fmt.Errorf("no examples in %s: %v", d, err)
+			return nil, fmt.Errorf("no examples in %s: %v", g, err)
 		}
 		files = append(files, fs...)
 	}

@@ -651,6 +651,14 @@ static void arraysem_sync(arraysem_error *err, const char *what) {
   arraysem_cuda(cudaMemcpy(&h, err, sizeof h, cudaMemcpyDeviceToHost), what);
   if (h.site != 0) arraysem_fail((int)(h.site - 1), h.a, h.b);
 }
+// The grid of a kernel that runs a block per iteration (cuda/coop.go).
+static unsigned arraysem_blocks(int64_t n) {
+  if (n > 2147483647) {
+    fprintf(stderr, "arraysem: a kernel of %lld iterations, a block each, needs more than 2^31-1 blocks\n", (long long)n);
+    _Exit(1);
+  }
+  return (unsigned)n;
+}
 static unsigned arraysem_grid(int64_t threads) {
   int64_t g = (threads + arraysem_threads_per_block - 1) / arraysem_threads_per_block;
   if (g > 2147483647) {
@@ -692,18 +700,32 @@ static void arraysem_heap_limit(int64_t need) {
   if (want > limit) arraysem_cuda(cudaDeviceSetLimit(cudaLimitMallocHeapSize, want), "cudaDeviceSetLimit");
 }
 
-// Parallel reduce and scan: the elements a thread folds in order, so that
-// at most threads_per_block^2 threads, in at most threads_per_block
-// blocks, have elements (the final combine is one block). A block's
-// partials live in a __shared__ array of 1024, the most threads a block
-// can have.
-static int64_t arraysem_fold_chunk(int64_t n) {
+// Parallel reduce and scan (cuda/parfold.go): a block folds tiles of
+// block × items elements, items (at most 8) each thread, a tile filling at
+// most the 1024 words of a __shared__ array. A fold of n elements runs
+// blocks of the threads a block has (ARRAYSEM_BLOCK, at most 1024), or of
+// fewer, a multiple of 32 (a warp), when its elements need fewer; and at
+// most block × items blocks (one block folds their partials in one
+// round), each folding a range of arraysem_fold_tiles tiles, at least 4
+// (so a thread folds 4 × items elements) when there are that many.
+static int64_t arraysem_fold_items() {
   int64_t b = arraysem_threads_per_block;
   if (b > 1024) {
     fprintf(stderr, "arraysem: a reduce or scan runs blocks of at most 1024 threads, not %lld\n", (long long)b);
     _Exit(1);
   }
-  return arraysem_ceil_div(n, b * b);
+  return 1024 / b < 8 ? 1024 / b : 8;
+}
+static int64_t arraysem_fold_block(int64_t n) {
+  int64_t b = arraysem_threads_per_block;
+  int64_t need = (arraysem_ceil_div(n, arraysem_fold_items()) + 31) / 32 * 32;
+  return need < b ? need : b;
+}
+static int64_t arraysem_fold_tiles(int64_t n, int64_t block) {
+  int64_t tile = block * arraysem_fold_items();
+  int64_t tiles = arraysem_ceil_div(n, tile), per = arraysem_ceil_div(tiles, tile);
+  if (per < 4) per = tiles < 4 ? tiles : 4;
+  return per;
 }
 // Blocks allocated on the host inside a for loop: kept until the end.
 static int64_t **arraysem_kept;

@@ -21,6 +21,8 @@ type sample struct {
 	FloorWall float64 `json:"floor_wall_s,omitempty"`
 	FloorCPU  float64 `json:"floor_cpu_s,omitempty"`
 	Note      string  `json:"note,omitempty"` // what the runs found (a campaign's counterexamples)
+	// Traffic is what gpu-sim counted (a traffic row's).
+	Traffic *Traffic `json:"traffic,omitempty"`
 }
 
 // one is one run's measurement.

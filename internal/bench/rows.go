@@ -2,14 +2,20 @@ package bench
 
 import (
 	"fmt"
+	"math"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/cuda"
+	"github.com/arraysem/arraysem/examples"
+	"github.com/arraysem/arraysem/funmem"
+	gpusim "github.com/arraysem/arraysem/gpu-sim"
 	"github.com/arraysem/arraysem/lang"
 	proofstests "github.com/arraysem/arraysem/proofs-tests"
 	"github.com/arraysem/arraysem/semantics"
@@ -42,6 +48,7 @@ type Row struct {
 	targetPeak          uint64  // bytes at targetN
 	targetAlloc         float64 // bytes allocated per unit of work (unitName) at most this
 	maxGrowth           float64
+	gpu                 *gpuTarget // a traffic row: judged on gpu-sim's counts, not on time
 	setup               func(o *Options, n int) (*work, error)
 }
 
@@ -52,6 +59,9 @@ type work struct {
 	floor func() error
 	note  func() string // what the runs found that the table should say ("" for nothing)
 	done  func()        // when the size is measured: remove what setup made (nil for nothing)
+	// traffic is what gpu-sim counted in the last run (a traffic row's;
+	// nil for the others).
+	traffic func() *Traffic
 }
 
 // Work makes the named row ready to run at size n, for a benchmark: run
@@ -210,6 +220,18 @@ var Rows = []*Row{
 		sizes: []int{100_000, 1_000_000}, quick: []int{1000, 10_000},
 		budget: 25 * time.Second, quickBudget: 5 * time.Second,
 		setup: hostRun(scanRemora)},
+	gpuRow("gpu-map", "map.fun", "a map", 0, []int{1 << 20}, []int{1 << 12}, vector("xs")),
+	gpuRow("gpu-map-map-reduce", "map_map_reduce.fun", "a map–map–reduce", 2, []int{1 << 20}, []int{1 << 12}, vector("xs")),
+	gpuRow("gpu-sum-rows", "sum_rows.fun", "the sums of the rows of an n×1000 matrix", 0, []int{1000}, []int{16}, matrix("xss", 1000)),
+	gpuRow("gpu-matmul", "matmul.fun", "the matrix product as Remora writes it, n×2000 by 2000×5", 0, []int{10}, []int{2}, matmulInputs),
+	{Name: "gpu-matmul-remora", Workload: "gpu-sim traffic: the typed Remora matrix product of n×2000 by 2000×5 iotas", Unit: "ratio",
+		Target: "≤ 2× min sectors, loads ≤ 1.25× ideal, no alloc in kernels", gpu: &gpuTarget{ratio: 2, coalescing: 1.25},
+		sizes: []int{10}, quick: []int{2}, budget: 20 * time.Second, quickBudget: 5 * time.Second,
+		setup: gpuRemora(matmulRemora)},
+	gpuRow("gpu-scan-reduce", "scan_reduce.fun", "a scan, then a reduce of its result", 0, []int{1 << 20}, []int{1 << 12}, vector("xs")),
+	gpuRow("gpu-stencil", "stencil.fun", "a three-point stencil", 0, []int{1 << 20}, []int{1 << 12}, vector("xs")),
+	gpuRow("gpu-transpose", "transpose.fun", "the transpose of an n×1000 matrix", 0, []int{1000}, []int{16}, matrix("xss", 1000)),
+	gpuRow("gpu-nested-reduce", "nested_reduce.fun", "the sum of the row sums of an n×1000 matrix", 0, []int{1000}, []int{16}, matrix("xss", 1000)),
 	{Name: "prove-fun-funmem-imp", Workload: "campaign fun-funmem-imp", Unit: "programs/s", unitName: "programs",
 		Target: "≥ 1000 programs/s per core", targetRate: 1000,
 		sizes: []int{100, 200}, quick: []int{10},
@@ -709,5 +731,165 @@ func campaign(property string) func(*Options, int) (*work, error) {
 			}
 			return n, nil
 		}, note: func() string { return failed }}, nil
+	}
+}
+
+// gpuRow is a traffic row: a benchmark program of examples/cuda/bench
+// compiled to CUDA as gpu-check compiles it (--expand, the GPU layout)
+// and run in gpu-sim with its statistics, on seeded inputs made by args at
+// size n. Its figure is the sectors moved over the program's minimum
+// (gpu-sim counts, the same on any machine); the row meets its target
+// when that is at most 2, the loads' sectors per request are at most
+// 1.25 times the ideal, no kernel allocates, and, when launches is not
+// 0, the run launches at most that many kernels.
+func gpuRow(name, file, what string, launches int64, sizes, quick []int, args func(n int) map[string]string) *Row {
+	target := "≤ 2× min sectors, loads ≤ 1.25× ideal, no alloc in kernels"
+	if launches > 0 {
+		target += fmt.Sprintf(", ≤ %d launches", launches)
+	}
+	return &Row{Name: name, Workload: "gpu-sim traffic: " + what + " (" + file + ")", Unit: "ratio",
+		Target: target, gpu: &gpuTarget{ratio: 2, coalescing: 1.25, launches: launches},
+		sizes: sizes, quick: quick, budget: 20 * time.Second, quickBudget: 5 * time.Second,
+		setup: gpuTraffic(file, args)}
+}
+
+// gpuTarget is a traffic row's target.
+type gpuTarget struct {
+	ratio, coalescing float64 // moved / minimum, and load sectors / ideal, at most
+	launches          int64   // at most this many launches (0: any)
+}
+
+// Traffic is what gpu-sim counted in one run of a traffic row.
+type Traffic struct {
+	Moved          int64   `json:"moved_sectors"`   // distinct sectors each launch loaded and stored, summed
+	Minimum        int64   `json:"minimum_sectors"` // inputs read once, results written once
+	RequestSectors int64   `json:"request_sectors"` // the requests' sectors, summed (loads and stores)
+	Coalescing     float64 `json:"load_coalescing"` // load sectors over their ideal
+	Launches       int64   `json:"launches"`
+	Allocs         int64   `json:"allocs_in_kernels"`
+	Threads        int64   `json:"threads"`
+	Idle           int64   `json:"idle_threads"`
+}
+
+// Ratio is Moved over Minimum.
+func (t *Traffic) Ratio() float64 {
+	if t.Minimum == 0 {
+		return math.Inf(1)
+	}
+	return float64(t.Moved) / float64(t.Minimum)
+}
+
+// gpuTraffic compiles examples/cuda/bench/FILE to CUDA and runs it in
+// gpu-sim with its statistics.
+func gpuTraffic(file string, args func(n int) map[string]string) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		src, err := examples.Bench.ReadFile("cuda/bench/" + file)
+		if err != nil {
+			return nil, err
+		}
+		return trafficOf(file, string(src), args(n))
+	}
+}
+
+// trafficOf is the work of a traffic row: the program (file names its
+// language) compiled to CUDA with MemoryExpand in the GPU layout, run in
+// gpu-sim on the inputs with its statistics.
+func trafficOf(file, src string, args map[string]string) (*work, error) {
+	reg := check.NewRegistry()
+	p, err := check.Load(reg, "examples/cuda/bench/"+file, src, check.Options{})
+	if err != nil {
+		return nil, err
+	}
+	st, err := reg.Compile(p, cuda.LanguageName, lang.Options{}.With(funmem.ExpandOption.Name).WithString(funmem.LayoutOption.Name, "gpu"))
+	if err != nil {
+		return nil, err
+	}
+	prog, err := gpusim.Parse(file+".cu", st[len(st)-1].Text())
+	if err != nil {
+		return nil, err
+	}
+	var in []string
+	for k, v := range args {
+		in = append(in, k+"="+v)
+	}
+	sort.Strings(in)
+	var last *gpusim.Stats
+	return &work{
+		run: func() (int, error) {
+			_, stats, err := gpusim.Run(prog, in, gpusim.Options{Stats: true})
+			last = stats
+			return 1, err
+		},
+		traffic: func() *Traffic {
+			if last == nil {
+				return nil
+			}
+			t := last.Total()
+			return &Traffic{Moved: last.Moved(), Minimum: last.Minimum(), RequestSectors: t.LoadSectors + t.StoreSectors,
+				Coalescing: last.Coalescing(false), Launches: t.Launches, Allocs: t.Allocs, Threads: t.Threads, Idle: t.Idle}
+		},
+	}, nil
+}
+
+// literal prints n seeded small ints (-9 … 9) as a vector literal.
+func literal(r *rand.Rand, n int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(r.Intn(19) - 9))
+	}
+	return b.String() + "]"
+}
+
+// matLiteral prints a seeded rows×cols matrix literal.
+func matLiteral(r *rand.Rand, rows, cols int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < rows; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(literal(r, cols))
+	}
+	return b.String() + "]"
+}
+
+// vector is the input name, a vector of n elements.
+func vector(name string) func(int) map[string]string {
+	return func(n int) map[string]string {
+		return map[string]string{name: literal(rand.New(rand.NewSource(1)), n)}
+	}
+}
+
+// matrix is the input name, an n×cols matrix.
+func matrix(name string, cols int) func(int) map[string]string {
+	return func(n int) map[string]string {
+		return map[string]string{name: matLiteral(rand.New(rand.NewSource(1)), n, cols)}
+	}
+}
+
+// matmulInputs are the issue's matrix product at n rows: a is n×2000, b
+// 2000×5.
+func matmulInputs(n int) map[string]string {
+	r := rand.New(rand.NewSource(1))
+	return map[string]string{"a": matLiteral(r, n, 2000), "b": matLiteral(r, 2000, 5)}
+}
+
+// matmulRemora is the issue's matrix product in typed Remora (the shape
+// of examples/cuda/bench/matmul.remora), of an n×2000 and a 2000×5
+// matrix of iotas; the format gets n and 2000 n.
+const matmulRemora = `(define (dot{ | n @m} [xs [int n]] [ys [int n @m]])
+  (reduce-init{int | n @m []} + 0 (* xs ys)))
+(define (m*{ | n m} [x [int n]] [y [int n m]]) (dot{ | n [m]} x y))
+(m*{ | 2000 5} (reshape [%[1]d 2000] iota{ | [%[2]d]}) (reshape [2000 5] iota{ | [10000]}))`
+
+// gpuRemora is a traffic row of a typed Remora program at size n (the
+// format gets n and 2000 n), compiled to CUDA as gpu-check compiles it.
+func gpuRemora(format string) func(*Options, int) (*work, error) {
+	return func(o *Options, n int) (*work, error) {
+		return trafficOf("matmul.remora", fmt.Sprintf(format, n, 2000*n), nil)
 	}
 }

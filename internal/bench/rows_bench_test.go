@@ -19,7 +19,9 @@ import (
 //	ratio         the run's time over its floor's (a Go loop, or the run it
 //	              is compared with), both timed in the same iterations;
 //	              for the jobs row (in the arraysem package, which has
-//	              the command) the speed-up, --jobs 1 over --jobs 2
+//	              the command) the speed-up, --jobs 1 over --jobs 2; for
+//	              the gpu- rows the sectors gpu-sim counted moving over
+//	              the program's minimum
 //	programs/s    a campaign's generated programs per second
 //
 // go test -run '^$' -bench . ./internal/bench/ runs them all (minutes:
@@ -57,6 +59,15 @@ func BenchmarkRowGpuSimScan(b *testing.B)        { benchRow(b, "gpu-sim-scan") }
 func BenchmarkRowGpuSimReduce(b *testing.B)      { benchRow(b, "gpu-sim-reduce") }
 func BenchmarkRowGpuSimReduce1e8(b *testing.B)   { benchRow(b, "gpu-sim-reduce-1e8") }
 func BenchmarkRowHostScan(b *testing.B)          { benchRow(b, "host-scan") }
+func BenchmarkRowGpuMap(b *testing.B)            { benchRow(b, "gpu-map") }
+func BenchmarkRowGpuMapMapReduce(b *testing.B)   { benchRow(b, "gpu-map-map-reduce") }
+func BenchmarkRowGpuSumRows(b *testing.B)        { benchRow(b, "gpu-sum-rows") }
+func BenchmarkRowGpuMatmul(b *testing.B)         { benchRow(b, "gpu-matmul") }
+func BenchmarkRowGpuMatmulRemora(b *testing.B)   { benchRow(b, "gpu-matmul-remora") }
+func BenchmarkRowGpuScanReduce(b *testing.B)     { benchRow(b, "gpu-scan-reduce") }
+func BenchmarkRowGpuStencil(b *testing.B)        { benchRow(b, "gpu-stencil") }
+func BenchmarkRowGpuTranspose(b *testing.B)      { benchRow(b, "gpu-transpose") }
+func BenchmarkRowGpuNestedReduce(b *testing.B)   { benchRow(b, "gpu-nested-reduce") }
 func BenchmarkRowProveFunFunmemImp(b *testing.B) { benchRow(b, "prove-fun-funmem-imp") }
 func BenchmarkRowProvePassesValid(b *testing.B)  { benchRow(b, "prove-passes-valid") }
 func BenchmarkRowDataRead(b *testing.B)          { benchRow(b, "data-read") }
@@ -89,10 +100,11 @@ func benchSizes(b *testing.B, r *Row, o *Options) {
 	sizes := r.sizes[:min(3, len(r.sizes))]
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("n=%s", r.sizeCell(n)), func(b *testing.B) {
-			run, floor, err := Work(r.Name, o, n)
+			w, err := r.setup(o, n)
 			if err != nil {
 				b.Skip(err)
 			}
+			run, floor := w.run, w.floor
 			b.ReportAllocs()
 			var ran, floored time.Duration
 			steps := 0
@@ -121,6 +133,11 @@ func benchSizes(b *testing.B, r *Row, o *Options) {
 			case "ns/iteration":
 				b.ReportMetric(float64(ran.Nanoseconds())/float64(b.N)/r.workOf(n), r.Unit)
 			case "ratio":
+				if w.traffic != nil {
+					// A traffic row's figure is gpu-sim's count.
+					b.ReportMetric(w.traffic().Ratio(), r.Unit)
+					break
+				}
 				ratio := ran.Seconds() / floored.Seconds()
 				if r.targetSpeedup > 0 {
 					ratio = 1 / ratio

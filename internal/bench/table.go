@@ -199,6 +199,9 @@ func (r *Row) sample(o *Options, n int, rowStart time.Time, budget time.Duration
 			break
 		}
 	}
+	if w.traffic != nil {
+		s.Traffic = w.traffic()
+	}
 	if w.note != nil {
 		if note := w.note(); note != "" {
 			s.Note = note
@@ -315,6 +318,9 @@ func (r *Row) judge(o *Options, res *Result) {
 			met = met && ratio >= r.targetSpeedup
 		}
 	}
+	if r.gpu != nil {
+		met = r.judgeTraffic(last.Traffic, res, &figure)
+	}
 	res.Figure = &figure
 	if r.targetTime > 0 {
 		at := t
@@ -348,6 +354,25 @@ func (r *Row) judge(o *Options, res *Result) {
 	if est {
 		res.Met += " (est.)"
 	}
+}
+
+// judgeTraffic is a traffic row's figure (sectors moved over the minimum),
+// cells and verdict, from what gpu-sim counted.
+func (r *Row) judgeTraffic(t *Traffic, res *Result, figure *float64) bool {
+	if t == nil {
+		res.Measured = "no counts"
+		return false
+	}
+	*figure = t.Ratio()
+	res.Measured = fmt.Sprintf("%d sectors moved (%d in requests), loads %.2f× ideal, %d launches, %d allocs in kernels, %d of %d threads idle",
+		t.Moved, t.RequestSectors, t.Coalescing, t.Launches, t.Allocs, t.Idle, t.Threads)
+	res.Floor = fmt.Sprintf("minimum %d sectors", t.Minimum)
+	res.Ratio = fmt.Sprintf("%.2f×", *figure)
+	met := *figure <= r.gpu.ratio && t.Coalescing <= r.gpu.coalescing && t.Allocs == 0
+	if r.gpu.launches > 0 {
+		met = met && t.Launches <= r.gpu.launches
+	}
+	return met
 }
 
 // extrapolate scales a time t at work w to work w2 with exponent g (1 when

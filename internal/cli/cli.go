@@ -12,6 +12,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/arraysem/arraysem/examples"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
+	gpusim "github.com/arraysem/arraysem/gpu-sim"
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/internal/table"
 	"github.com/arraysem/arraysem/lang"
@@ -766,6 +768,33 @@ func compileStats(w io.Writer, st []lang.Stage, args map[string]string, on bool)
 	}
 	fmt.Fprintln(w)
 	printStats(w, p, "", r.Stats, p.Language().Comment()+" ")
+	if sim, ok := p.Syntax().(interface{ Program() *gpusim.Program }); ok {
+		return gpuStats(w, sim.Program(), args, p.Language().Comment()+" ")
+	}
+	return nil
+}
+
+// gpuStats is compile --stats of a CUDA program: gpu-sim's table of the
+// run (sectors moved against the program's minimum, coalescing, launches,
+// idle threads, allocations in kernels), and the kernels whose threads
+// allocate, as comments after prefix.
+func gpuStats(w io.Writer, prog *gpusim.Program, args map[string]string, prefix string) error {
+	var in []string
+	for k, v := range args {
+		in = append(in, k+"="+v)
+	}
+	sort.Strings(in)
+	_, st, err := gpusim.Run(prog, in, gpusim.Options{Stats: true})
+	if err != nil {
+		return simErr(err)
+	}
+	fmt.Fprintf(w, "%sgpu-sim (blocks of 256 threads):\n", prefix)
+	fmt.Fprint(w, st.Table(prefix+"  "))
+	alloc := "none"
+	if ks := prog.File.Allocating(); len(ks) > 0 {
+		alloc = strings.Join(ks, ", ")
+	}
+	fmt.Fprintf(w, "%skernels whose threads allocate: %s\n", prefix, alloc)
 	return nil
 }
 

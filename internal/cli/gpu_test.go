@@ -89,8 +89,8 @@ func sectorsPerLoad(t *testing.T, table string) float64 {
 	t.Helper()
 	for _, l := range strings.Split(table, "\n") {
 		f := strings.Fields(l)
-		if len(f) == 9 && f[0] == "total" {
-			v, err := strconv.ParseFloat(f[5], 64)
+		if len(f) == 15 && f[0] == "total" {
+			v, err := strconv.ParseFloat(f[7], 64)
 			if err != nil {
 				t.Fatal(err)
 			}

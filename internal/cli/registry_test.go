@@ -31,14 +31,14 @@ func TestRegisteredPassReachesTheCommands(t *testing.T) {
 
 	out, errs, status := runWith(t, reg, "compile", "--list-passes")
 	if status != 0 || !strings.Contains(out, "\n  Identity  (fun → fun)\n") || !strings.Contains(out, "--no-identity: skip Identity") ||
-		!strings.Contains(out, "fun (fun): Slice, Fuse, Identity") {
+		!strings.Contains(out, "fun (fun): Slice, Fuse, Interchange, Identity") {
 		t.Errorf("compile --list-passes: status %d\n%s%s", status, out, errs)
 	}
 	out, errs, status = runWith(t, reg, "compile", "examples/fun/fig2.fun", "--passes", "Identity,TransformProgram", "--stages", "--explain-fusion")
 	if status != 0 || !strings.Contains(out, "-- stage 1: Identity (fun)\n--   identity: nothing to do\n") || !strings.Contains(out, "-- stage 2: TransformProgram (funmem)\n") || strings.Contains(out, "Slice") {
 		t.Errorf("compile --passes: status %d\n%s%s", status, out, errs)
 	}
-	out, errs, status = runWith(t, reg, "compile", "examples/fun/fig2.fun", "--to", "funmem", "--stages", "--no-slice", "--no-fuse")
+	out, errs, status = runWith(t, reg, "compile", "examples/fun/fig2.fun", "--to", "funmem", "--stages", "--no-slice", "--no-fuse", "--no-interchange")
 	if status != 0 || !strings.Contains(out, "-- stage 1: Identity (fun)\n") || !strings.Contains(out, "-- stage 2: TransformProgram (funmem)\n") {
 		t.Errorf("compile --stages: status %d\n%s%s", status, out, errs)
 	}
