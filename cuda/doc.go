@@ -10,7 +10,12 @@
 // parallel on the host (per-thread chunks, a shared-memory tree or scan
 // per block between barriers, one block over the blocks' partials), in
 // the elements' order, so that only the associativity of the operator is
-// assumed.
+// assumed: parfold.go folds them as a GPU library does (a striped shared
+// tile, sequential addressing, reduce-then-scan); coop.go gives a kernel
+// whose iterations fold long rows a block per iteration, and fission.go
+// runs a host reduce whose elements fold long rows as a kernel first.
+// allocating.go names the kernels whose threads allocate (compile
+// --stats).
 //
 // The file is built from a small CUDA AST (syntax.go), which Emit fills
 // (emit.go) and String prints (print.go) after a fixed prelude

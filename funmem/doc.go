@@ -31,7 +31,9 @@
 //   - step.go: a small-step heap semantics that agrees with the big-step;
 //     focus.go: Focus, where a step reduced, for the REPL's mark;
 //   - translate.go: TransformProgram, TransformStms, TransformStm, Support
-//     (FUN → FUNMEM), and simplify.go the simplifier the paper defers to;
+//     (FUN → FUNMEM), and simplify.go the simplifier the paper defers to,
+//     with results.go (a result keeps the block it has, not a copy) and
+//     inplace.go (a kernel's rows made where the kernel puts them);
 //   - expand.go: MemoryExpand (§5), in the CPU and GPU layouts;
 //     kernelalloc.go: AllocsInKernels, the allocations left inside
 //     kernels, which it could not hoist (size slicing, in fun/slice,
