@@ -25,6 +25,9 @@ import (
 // program's inputs are ints and row-major arrays in blocks of their own,
 // and its results are named by return, each array by its block and shape.
 func FromFunmem(p *fun.Program) (*Program, error) {
+	if err := fun.CheckCompileRank(p, "FunMemToImp"); err != nil {
+		return nil, err
+	}
 	t := &translator{used: map[string]bool{}, bound: map[string]int{}}
 	gamma := map[string]fun.Type{}
 	bind := func(x *fun.Ident) {
