@@ -776,12 +776,40 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 			return usageError{"prove --merge: " + err.Error()}
 		}
 		results = merged
+		// The merged campaign's rounds, said rather than summed into the
+		// counts unseen: once when every property's are the same.
+		var lines []string
+		for _, m := range merged {
+			line := ""
+			switch {
+			case len(m.ShardRounds) > 0:
+				line = fmt.Sprintf("the shards ran different numbers of rounds of %d cases per property (seeds %d, %d, …): %v, shard 1 first", m.N, m.Seed, m.Seed+1, m.ShardRounds)
+			case m.Rounds > 1:
+				line = fmt.Sprintf("%d rounds of %d cases per property (seeds %d…%d)", m.Rounds, m.N, m.Seed, m.Seed+int64(m.Rounds)-1)
+			}
+			lines = append(lines, line)
+		}
+		if len(lines) > 0 && slices.Min(lines) == slices.Max(lines) {
+			lines = lines[:1]
+		} else {
+			for i := range lines {
+				lines[i] = merged[i].Property + ": " + lines[i]
+			}
+		}
+		for _, l := range lines {
+			if !strings.HasSuffix(l, ": ") && l != "" {
+				fmt.Fprintln(stdout, l)
+			}
+		}
 	} else {
 		if len(fs.Args()) > 0 {
 			return usageError{"prove takes no FILE (--merge does)"}
 		}
 		if *n < 0 {
 			return usageError{fmt.Sprintf("prove: --n %d: want a count of cases ≥ 0", *n)}
+		}
+		if flagSet(fs, "for") && *forTime <= 0 {
+			return usageError{fmt.Sprintf("prove: --for %v: want a duration > 0", *forTime)}
 		}
 		spec, from := *shard, "--shard"
 		if !flagSet(fs, "shard") {
