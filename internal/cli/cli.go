@@ -482,6 +482,7 @@ func cmdCompile(reg *lang.Registry, args []string, stdout io.Writer) (err error)
 	list := fs.Bool("list-passes", false, "list the registered passes, with their docs and options, and the pipelines")
 	stats := fs.Bool("stats", false, "run the compiled program on the --arg inputs and print its cost counters after it, as comments (kernel launches, allocations, words allocated, operations executed, peak live words)")
 	explain := fs.Bool("explain-fusion", false, "print fusion's decisions: which producers fused into which consumers, and why the others did not (with --stages, every optimising pass's notes)")
+	memoryFlag(fs)
 	opts := optionFlags(reg, fs)
 	lf := addLangFlags(reg, fs)
 	pos, err := parseUpTo(fs, args, 1, "one FILE")
@@ -741,9 +742,13 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 	merge := fs.Bool("merge", false, "merge the shard reports given as arguments into one")
 	list := fs.Bool("list", false, "list the properties and the theorems they check")
 	forTime := fs.Duration("for", 0, "run rounds of N cases per property, seeds S, S+1, …, until this time has passed (e.g. 1h)")
+	memoryFlag(fs)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		return flagError(fs, err)
+	}
+	if err := applyMemory(fs); err != nil {
+		return err
 	}
 	if *list {
 		rows := [][]string{{"property", "theorem", "source"}}

@@ -36,6 +36,7 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	engine := fs.String("engine", "compiled", "compiled (the default) or reference (the tree walker)")
 	vals := argList{}
 	fs.Var(vals, "arg", "program input NAME=VALUE (repeatable)")
+	memoryFlag(fs)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -46,6 +47,9 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 			break
 		}
 		pos, args = append(pos, args[0]), args[1:]
+	}
+	if err := applyMemory(fs); err != nil {
+		return err
 	}
 	if len(pos) == 0 {
 		return usageError{"gpu-sim wants FILE.cu [NAME=VALUE]..."}
@@ -108,6 +112,7 @@ func cmdGpuCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 	host := fs.Bool("host", false, "build with clang++-14 for the host, with the sanitizers, and run")
 	nvcc := fs.Bool("nvcc", false, "build with nvcc -std=c++17 -O2 and run on the GPU")
 	exact := exactFloatsFlag(fs)
+	memoryFlag(fs)
 	pos, err := parse(fs, args, 1, "one DIR")
 	if err != nil {
 		return err
