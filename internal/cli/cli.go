@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"time"
 
 	"github.com/chzyer/readline"
@@ -288,7 +289,7 @@ func addLangFlags(reg *lang.Registry, fs *flag.FlagSet) langFlags {
 }
 
 func (lf langFlags) load(file string, opts check.Options) (lang.Program, error) {
-	src, err := os.ReadFile(file)
+	src, err := semantics.ReadSource(file)
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
@@ -765,12 +766,11 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 		}
 		var reports [][]proofstests.ProveResult
 		for _, f := range fs.Args() {
-			file, err := os.Open(f)
+			data, err := semantics.ReadSource(f)
 			if err != nil {
 				return usageError{err.Error()}
 			}
-			rep, err := proofstests.ReadReport(file)
-			file.Close()
+			rep, err := proofstests.ReadReport(bytes.NewReader(data))
 			if err != nil {
 				return usageError{fmt.Sprintf("%s: %v", f, err)}
 			}

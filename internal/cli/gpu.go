@@ -69,7 +69,7 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 		// walker (Options.Engine "").
 		*engine = ""
 	}
-	src, err := os.ReadFile(pos[0])
+	src, err := semantics.ReadSource(pos[0])
 	if err != nil {
 		return usageError{err.Error()}
 	}
