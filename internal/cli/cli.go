@@ -520,6 +520,12 @@ func cmdCompile(reg *lang.Registry, args []string, stdout io.Writer) (err error)
 		}
 		st, err = reg.Compile(l, *to, o)
 	}
+	var pe *lang.PassError
+	if errors.As(err, &pe) && pe.Positioned() != nil {
+		// A refusal at a place in the program: file:line:col: RULE:
+		// message, as every other error, not "arraysem: PASS: …".
+		return pe.Positioned()
+	}
 	if err != nil {
 		return usageError{err.Error()}
 	}
