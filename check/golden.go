@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -384,7 +383,7 @@ func RunGolden(reg *lang.Registry, dir string, w io.Writer, o GoldenOptions) (Ou
 	sort.Strings(files)
 	var out Outcome
 	for _, f := range files {
-		if src, err := os.ReadFile(f); err == nil {
+		if src, err := semantics.ReadSource(f); err == nil {
 			if spec, err := SpecOf(reg, f, string(src)); err == nil && len(spec.Cases) == 0 && spec.LoadError == nil {
 				fmt.Fprintf(w, "note %s: no test block (a -- == or ;; == header with input/output lines), nothing to check\n", f)
 				out.Untested++
@@ -484,7 +483,7 @@ func runGoldenFile(reg *lang.Registry, file string, levels, exact bool) (out Fil
 		out.Checks++
 		return out
 	}
-	src, err := os.ReadFile(file)
+	src, err := semantics.ReadSource(file)
 	if err != nil {
 		return fail(err.Error())
 	}

@@ -61,6 +61,9 @@
 //   - lang.go: FUN as a lang.Language, for the driver's registry;
 //   - reassoc.go: ReassociatesFloats, whether a program has a float fold
 //     a parallel level may re-associate (within the stated bound);
+//   - rank.go: MaxCompileRank, the rank of the arrays the compile path
+//     below FUN takes, and CheckCompileRank, which the passes into and
+//     below FUNMEM (Lower, TransformProgram, FunMemToImp) apply;
 //   - mutants.go: registers the package's mutation points (proofs-tests'
 //     TestMutants), in code the big- and small-step share, so only a
 //     reference or an expected output kills them.

@@ -274,6 +274,29 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 			return err
 		}
 	}
+	// Its variables ints, an LMAD's expressions are ints unless they hold
+	// a float constant or a float function (an extension's): 0 + {(n :
+	// 1.5)} passed, and FunMemToImp wrote j * 1.5 as an address.
+	ses := []fun.SExp{off}
+	for _, d := range dims {
+		ses = append(ses, d.Elems, d.Stride)
+	}
+	for _, se := range ses {
+		var bad fun.SExp
+		fun.Inspect(se, func(n fun.Node) bool {
+			switch n := n.(type) {
+			case *fun.FloatConst, *fun.Call:
+				if bad == nil {
+					bad = n.(fun.SExp)
+				}
+				return false
+			}
+			return bad == nil
+		})
+		if bad != nil {
+			return c.errorf(bad.Pos(), TMemLMAD.Name, "the LMAD %s holds %s, a float: offsets, sizes and strides are ints", a.Index, fun.PrintSExp(bad))
+		}
+	}
 	c.opts.Counter.Hit(TMemLMAD.Name)
 	c.opts.Counter.Hit(TMemArray.Name)
 	return nil

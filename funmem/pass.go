@@ -18,7 +18,12 @@ var (
 var (
 	TransformPass = lang.Pass{Name: "TransformProgram", From: fun.Language.Name(), To: Language.Name(),
 		Doc: "FUN → FUNMEM: TransformProgram, TransformStms, TransformStm and Support (§3.5)",
-		Run: func(p any, _ lang.Options) (any, []string, error) { return Transform(p.(*fun.Program)), nil, nil }}
+		Run: func(p any, _ lang.Options) (any, []string, error) {
+			if err := fun.CheckCompileRank(p.(*fun.Program), "TransformProgram"); err != nil {
+				return nil, nil, err
+			}
+			return Transform(p.(*fun.Program)), nil, nil
+		}}
 	SimplifyPass = lang.Pass{Name: "Simplify", From: Language.Name(), To: Language.Name(),
 		Doc:     "the simplifier: constants and copies propagated, dead code removed, LMADs normalised (unless --raw)",
 		Options: []lang.Option{{Name: "raw", Kind: lang.BoolOption, Switch: lang.Disables, Help: "skip the simplifiers"}},

@@ -388,7 +388,7 @@ func TestEvalAlloc(t *testing.T) {
 		{name: "size divides by zero", src: `var z : int; var m : mem; m <- alloc 1 / z; return z`,
 			err: `E-IMP-ALLOC: division by zero`},
 		{name: "the heap limit", src: `var m : mem; m <- alloc 1000000000000; return m : [0]`,
-			err: `E-IMP-ALLOC: allocation of 1000000000000 elements \(7450.6 GiB\) exceeds --max-memory`},
+			err: `E-IMP-ALLOC: allocation of 1000000000000 elements \(7.3 TiB\) exceeds --max-memory`},
 		{name: "in each kernel iteration", src: `input n : int; kernel i <= n do var t : mem; t <- alloc i; t[i - 1] <- i done; return n`,
 			args: args("n=3"), want: "3", heap: "ℓ1=[1] ℓ2=[0 2] ℓ3=[0 0 3]", env: "t=-"},
 	})

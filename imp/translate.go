@@ -6,6 +6,7 @@ import (
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/internal/mutant"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // FromFunmem is FunMemToImp over a whole well-typed FUNMEM program. Γ
@@ -25,6 +26,9 @@ import (
 // program's inputs are ints and row-major arrays in blocks of their own,
 // and its results are named by return, each array by its block and shape.
 func FromFunmem(p *fun.Program) (*Program, error) {
+	if err := fun.CheckCompileRank(p, "FunMemToImp"); err != nil {
+		return nil, err
+	}
 	t := &translator{used: map[string]bool{}, bound: map[string]int{}}
 	gamma := map[string]fun.Type{}
 	bind := func(x *fun.Ident) {
@@ -54,7 +58,7 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 		case funmem.ArrayOf(in.Type) != nil:
 			a := funmem.ArrayOf(in.Type)
 			if !funmem.IsRowMajor(in.Type) {
-				return nil, fmt.Errorf("%s: input %s is not row-major (%s); an input must be laid out row-major from offset 0, R(…)", in.Lparen, in.Name.Name, a.Index)
+				return nil, semantics.Errorf(in.Lparen, semantics.TypeError, "FunMemToImp", "input %s is not row-major (%s); an input must be laid out row-major from offset 0, R(…)", in.Name.Name, a.Index)
 			}
 			out.Inputs = append(out.Inputs, &Input{Pos: in.Lparen, Name: in.Name, Dims: vars(in.Type.Dims), Elem: in.Type.Elem, Block: a.Block})
 		}
@@ -75,7 +79,7 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 		case typ.IsScalar():
 			out.Return = append(out.Return, &Result{Name: res[i]})
 		default:
-			return nil, fmt.Errorf("%s: result %s: IMP returns ints, floats and (block, array) pairs (T-MEM-PROG)", res[i].NamePos, res[i].Name)
+			return nil, semantics.Errorf(res[i].NamePos, semantics.TypeError, "FunMemToImp", "result %s: IMP returns ints, floats and (block, array) pairs (T-MEM-PROG)", res[i].Name)
 		}
 	}
 	return out, nil
@@ -222,7 +226,7 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 	if out, ok, err := t.stmExt(s, gamma); ok {
 		return out, err
 	}
-	return nil, fmt.Errorf("%s: FunMemToImp: no case for %s", s.Let, fun.PrintExp(s.Exp))
+	return nil, semantics.Errorf(s.Let, semantics.TypeError, "FunMemToImp", "no case for %s", fun.PrintExp(s.Exp))
 }
 
 // madeInPlace reports whether a kernel's body result (of type ty) is
@@ -490,7 +494,7 @@ func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body 
 	xa := funmem.ArrayOf(xt)
 	gs := funmem.Groups(ps)
 	if xa == nil || len(gs) != 2 || len(body.Result) != 1 {
-		return nil, fmt.Errorf("%s: FunMemToImp: a fold over an array with two operands and one result, not %s", at, fun.PrintExp(s.Exp))
+		return nil, semantics.Errorf(at, semantics.TypeError, "FunMemToImp", "a fold over an array with two operands and one result, not %s", fun.PrintExp(s.Exp))
 	}
 	n := fun.Var{Ident: xt.Dims[0]}
 	i := t.fresh("i")
@@ -534,7 +538,7 @@ func (t *translator) arrayFold(s *fun.Stm, ps []*fun.Param, gs []funmem.Group, n
 	// Over arrays: the accumulator's support, from z, then from each result.
 	za := funmem.ArrayOf(gamma[ne.Name])
 	if za == nil || ca == nil {
-		return nil, fmt.Errorf("%s: FunMemToImp: the start and the result of %s are arrays", at, fun.PrintExp(s.Exp))
+		return nil, semantics.Errorf(at, semantics.TypeError, "FunMemToImp", "the start and the result of %s are arrays", fun.PrintExp(s.Exp))
 	}
 	accm, acco := t.fresh("acc_mem"), t.fresh("acc_off")
 	var accs []*fun.Ident
@@ -579,7 +583,7 @@ func (t *translator) arrayFold(s *fun.Stm, ps []*fun.Param, gs []funmem.Group, n
 	// The reduce's pattern: the accumulator and its support.
 	pg := funmem.Groups(s.Pat)
 	if len(pg) != 1 || !pg[0].IsArray() {
-		return nil, fmt.Errorf("%s: FunMemToImp: an array reduce binds its result with its support", at)
+		return nil, semantics.Errorf(at, semantics.TypeError, "FunMemToImp", "an array reduce binds its result with its support")
 	}
 	out = append(out, declare(at, &fun.Ident{Name: pg[0].Block}, Mem, fun.Var{Ident: accm})...)
 	out = append(out, declare(at, &fun.Ident{Name: pg[0].Off}, Int, fun.Var{Ident: acco})...)
@@ -599,7 +603,7 @@ func (t *translator) filter(s *fun.Stm, e *fun.FilterExp, gamma map[string]fun.T
 	xa := funmem.ArrayOf(xt)
 	gs := funmem.Groups(e.Params)
 	if xa == nil || len(gs) != 1 || len(s.Pat) != 2 || len(e.Body.Result) != 1 {
-		return nil, fmt.Errorf("%s: FunMemToImp: a filter over an array with one operand and one result, not %s", at, fun.PrintExp(s.Exp))
+		return nil, semantics.Errorf(at, semantics.TypeError, "FunMemToImp", "a filter over an array with one operand and one result, not %s", fun.PrintExp(s.Exp))
 	}
 	k, ys := s.Pat[0].Name, s.Pat[1]
 	d := funmem.ArrayOf(ys.Type)
@@ -611,7 +615,7 @@ func (t *translator) filter(s *fun.Stm, e *fun.FilterExp, gamma map[string]fun.T
 	for _, x := range exprs {
 		for _, v := range fun.FreeVars(x, nil) {
 			if v.Name == k.Name {
-				return nil, fmt.Errorf("%s: FunMemToImp: the LMAD %s of the filter's result depends on its size %s, known only after the rows are kept", ys.Lparen, d.Index, k.Name)
+				return nil, semantics.Errorf(ys.Lparen, semantics.TypeError, "FunMemToImp", "the LMAD %s of the filter's result depends on its size %s, known only after the rows are kept", d.Index, k.Name)
 			}
 		}
 	}
@@ -660,7 +664,7 @@ func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun
 	at := s.Let
 	gs := funmem.Groups(e.Params)
 	if len(gs) != 2 || len(e.Map.Result) != 1 || len(e.Op.Result) != 1 || len(s.Pat) == 0 {
-		return nil, fmt.Errorf("%s: FunMemToImp: a %s with two operands, one element and one result, not %s", at, fun.RedomapWord(e), fun.PrintExp(s.Exp))
+		return nil, semantics.Errorf(at, semantics.TypeError, "FunMemToImp", "a %s with two operands, one element and one result, not %s", fun.RedomapWord(e), fun.PrintExp(s.Exp))
 	}
 	n := fun.Var{Ident: e.Bound}
 	i := e.Var
@@ -693,7 +697,7 @@ func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun
 		if e.Scan {
 			d := funmem.ArrayOf(s.Pat[0].Type)
 			if d == nil {
-				return nil, fmt.Errorf("%s: FunMemToImp: a scanomap binds an array", at)
+				return nil, semantics.Errorf(at, semantics.TypeError, "FunMemToImp", "a scanomap binds an array")
 			}
 			return []Stmt{&Scan{At: e.Keyword, Block: d.Block, Addr: apply(d.Index, []fun.SExp{fun.Var{Ident: i}}), Fold: f}}, nil
 		}
@@ -702,7 +706,7 @@ func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun
 	}
 	fa := funmem.ArrayOf(gm[y.Name])
 	if fa == nil {
-		return nil, fmt.Errorf("%s: FunMemToImp: the map body of %s gives an array", at, fun.PrintExp(s.Exp))
+		return nil, semantics.Errorf(at, semantics.TypeError, "FunMemToImp", "the map body of %s gives an array", fun.PrintExp(s.Exp))
 	}
 	boff, bdims := fa.Index.LMAD()
 	return t.arrayFold(s, e.Params, gs, e.Ne, i, n, tau.Dims, elem, fa.Block, boff, bdims, comb, funmem.ArrayOf(g[c.Name]), e.Scan, gamma)

@@ -385,6 +385,22 @@ func (e *PassError) Error() string {
 // Unwrap is the checker's or the pass's error.
 func (e *PassError) Unwrap() error { return e.Err }
 
+// Positioned is the error of a pass that refused the program at a place
+// in it, as one line "file:line:col: RULE: message" (the pass's name for
+// the rule when the error names none); nil when the pass broke (its
+// output rejected, a panic) or its error has no position.
+func (e *PassError) Positioned() *semantics.Error {
+	var se *semantics.Error
+	if e.Text != "" || e.Panic != "" || !errors.As(e.Err, &se) || !se.Pos.IsValid() {
+		return nil
+	}
+	out := *se
+	if out.Rule == "" {
+		out.Rule = e.Pass.Name
+	}
+	return &out
+}
+
 // Compile walks from p's level to the level to: the translations of the
 // shortest path, and at each level the pipeline that o selects (less the
 // passes o switches off). It returns every stage, the source first and

@@ -332,7 +332,8 @@
 // (Prove, ProveFor): case k of a property is generated from its own seed
 // (caseSeed of the campaign seed, the property and k), so --shard i/n runs
 // the cases with k mod n = i-1 on any machine and MergeReports joins the
-// shards' JSON reports into the report of one run; FUN counterexamples are
+// shards' JSON reports into the report of one run, each checked against
+// its shard's plan (CheckResult); FUN counterexamples are
 // shrunk with Shrinks. THEOREMS.md states every theorem with its test
 // and the counts of the last campaign.
 package proofstests

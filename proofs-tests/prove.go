@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"time"
 )
@@ -61,7 +63,17 @@ type ProveResult struct {
 	Cases    int           `json:"cases"`
 	Failures []ProveFailed `json:"failures,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
+	// Rounds is how many rounds of the shard's cases the result covers,
+	// with the seeds Seed, Seed+1, … (ProveFor); 0 is one round. A merged
+	// result has its shards' count when they agree.
+	Rounds int `json:"rounds,omitempty"`
+	// ShardRounds is a merged result's rounds of each shard (shard i at
+	// i−1), when the shards of a --for campaign ran different numbers.
+	ShardRounds []int `json:"shard_rounds,omitempty"`
 }
+
+// rounds is the number of rounds r covers (at least one).
+func (r ProveResult) rounds() int { return max(r.Rounds, 1) }
 
 // ProveFailed is a counterexample.
 type ProveFailed struct {
@@ -70,6 +82,9 @@ type ProveFailed struct {
 	Size    int    `json:"size"`
 	Message string `json:"message"`
 	Program string `json:"program"` // shrunk, for FUN
+	// Round is the round of a --for campaign that found it (0: the
+	// first, whose seed is the campaign's).
+	Round int `json:"round,omitempty"`
 }
 
 // caseSeed is the seed of case k of property p: a SplitMix64 step over
@@ -197,6 +212,9 @@ func shrinkFun(c *Case, msg string, prop func(*Case) string) (*Case, string) {
 // seed (opts.Seed, opts.Seed+1, …), until d has passed, and sums them: a
 // campaign bounded by time rather than by count (arraysem prove --for 1h).
 func ProveFor(opts ProveOptions, d time.Duration) ([]ProveResult, int, error) {
+	if d <= 0 {
+		return nil, 0, fmt.Errorf("a campaign of %v: want a duration > 0", d)
+	}
 	start := time.Now()
 	var total []ProveResult
 	rounds := 0
@@ -206,6 +224,11 @@ func ProveFor(opts ProveOptions, d time.Duration) ([]ProveResult, int, error) {
 		rs, err := Prove(o)
 		if err != nil {
 			return nil, rounds, err
+		}
+		for i := range rs {
+			for j := range rs[i].Failures {
+				rs[i].Failures[j].Round = rounds
+			}
 		}
 		rounds++
 		if total == nil {
@@ -218,18 +241,88 @@ func ProveFor(opts ProveOptions, d time.Duration) ([]ProveResult, int, error) {
 			total[i].Elapsed += r.Elapsed
 		}
 	}
+	for i := range total {
+		total[i].Rounds = rounds
+	}
 	return total, rounds, nil
 }
 
+// shardCases is the number of the cases k < n with k mod shards =
+// shard−1: one round of the shard's plan.
+func shardCases(n, shard, shards int) int {
+	if n < shard {
+		return 0
+	}
+	return (n-shard)/shards + 1
+}
+
+// CheckResult checks a shard's result against the plan it claims (a
+// known property; its seed, n, shard and rounds): the count of cases it
+// ran, and each failure's case (one of the shard's, below n), size and
+// seed (the case's seed in one of the rounds), each once.
+func CheckResult(r ProveResult) error {
+	if _, ok := TheoremNamed(r.Property); !ok {
+		return fmt.Errorf("no property %q (arraysem prove --list names them)", r.Property)
+	}
+	at := fmt.Sprintf("%s, shard %d/%d", r.Property, r.Shard, r.Shards)
+	switch {
+	case r.Shards < 1 || r.Shard < 1 || r.Shard > r.Shards:
+		return fmt.Errorf("%s: want 1 ≤ i ≤ n", at)
+	case r.N < 0:
+		return fmt.Errorf("%s: n %d: want a count ≥ 0", at, r.N)
+	case r.Rounds < 0:
+		return fmt.Errorf("%s: %d rounds: want a count ≥ 0", at, r.Rounds)
+	case r.Elapsed < 0:
+		return fmt.Errorf("%s: a negative time, %v", at, r.Elapsed)
+	case len(r.ShardRounds) > 0:
+		return fmt.Errorf("%s: a merged result (shard_rounds), not a shard's", at)
+	}
+	per := shardCases(r.N, r.Shard, r.Shards)
+	if per > 0 && r.rounds() > math.MaxInt/per || r.Cases != per*r.rounds() {
+		return fmt.Errorf("%s: %d cases, where its plan (%d rounds of the %d cases k < %d with k mod %d = %d) has %d×%d", at, r.Cases, r.rounds(), per, r.N, r.Shards, r.Shard-1, r.rounds(), per)
+	}
+	seen := map[[2]int64]bool{}
+	for _, f := range r.Failures {
+		switch {
+		case f.Case < 0 || f.Case >= r.N:
+			return fmt.Errorf("%s: a failure of case %d, outside 0 ≤ k < %d", at, f.Case, r.N)
+		case f.Case%r.Shards != r.Shard-1:
+			return fmt.Errorf("%s: a failure of case %d, which is shard %d/%d's", at, f.Case, f.Case%r.Shards+1, r.Shards)
+		case f.Size != f.Case%(MaxGenSize+1):
+			return fmt.Errorf("%s: case %d has size %d, not %d", at, f.Case, f.Size, f.Case%(MaxGenSize+1))
+		case seen[[2]int64{int64(f.Case), f.Seed}]:
+			return fmt.Errorf("%s: case %d (seed %d) fails twice", at, f.Case, f.Seed)
+		}
+		seen[[2]int64{int64(f.Case), f.Seed}] = true
+		if f.Round < 0 || f.Round >= r.rounds() {
+			return fmt.Errorf("%s: case %d fails in round %d, of %d", at, f.Case, f.Round, r.rounds())
+		}
+		if want := caseSeed(r.Seed+int64(f.Round), r.Property, f.Case); f.Seed != want {
+			return fmt.Errorf("%s: case %d has seed %d, where round %d's (campaign seed %d) is %d", at, f.Case, f.Seed, f.Round, r.Seed+int64(f.Round), want)
+		}
+	}
+	return nil
+}
+
 // MergeReports merges shard reports (each a JSON list of ProveResult)
-// into one result per property, checking that every shard of each is
-// there once.
+// into one result per property, checking each result against its shard's
+// plan (CheckResult), that the shards are of one campaign (seed, n,
+// shards), and that every shard of each property is there once. Shards
+// of a --for campaign may have run different numbers of rounds: the
+// merged result says how many each ran (ShardRounds).
 func MergeReports(reports [][]ProveResult) ([]ProveResult, error) {
 	byProp := map[string]*ProveResult{}
 	seen := map[string]map[int]bool{}
+	rounds := map[string][]int{}
 	var order []string
-	for _, rep := range reports {
+	for i, rep := range reports {
+		if len(rep) == 0 {
+			return nil, fmt.Errorf("report %d holds no results", i+1)
+		}
 		for _, r := range rep {
+			if err := CheckResult(r); err != nil {
+				return nil, err
+			}
 			m := byProp[r.Property]
 			if m == nil {
 				m = &ProveResult{Property: r.Property, Shards: r.Shards, Seed: r.Seed, N: r.N}
@@ -247,6 +340,10 @@ func MergeReports(reports [][]ProveResult) ([]ProveResult, error) {
 				return nil, fmt.Errorf("%s: shard %d/%d appears twice", r.Property, r.Shard, r.Shards)
 			}
 			seen[r.Property][r.Shard] = true
+			if rounds[r.Property] == nil {
+				rounds[r.Property] = make([]int, r.Shards)
+			}
+			rounds[r.Property][r.Shard-1] = r.rounds()
 			m.Cases += r.Cases
 			m.Failures = append(m.Failures, r.Failures...)
 			m.Elapsed += r.Elapsed
@@ -264,7 +361,15 @@ func MergeReports(reports [][]ProveResult) ([]ProveResult, error) {
 		if len(missing) > 0 {
 			return nil, fmt.Errorf("%s: shards %v of %d are missing", p, missing, m.Shards)
 		}
-		sort.Slice(m.Failures, func(i, j int) bool { return m.Failures[i].Case < m.Failures[j].Case })
+		sort.SliceStable(m.Failures, func(i, j int) bool { return m.Failures[i].Case < m.Failures[j].Case })
+		rs := rounds[p]
+		if slices.Min(rs) == slices.Max(rs) {
+			if rs[0] > 1 {
+				m.Rounds = rs[0]
+			}
+		} else {
+			m.ShardRounds = rs
+		}
 		out = append(out, *m)
 	}
 	return out, nil
@@ -277,9 +382,17 @@ func WriteReport(w io.Writer, rs []ProveResult) error {
 	return enc.Encode(rs)
 }
 
-// ReadReport reads a report WriteReport wrote.
+// ReadReport reads a report WriteReport wrote: one JSON list of results,
+// with no field WriteReport does not write and nothing after it.
 func ReadReport(r io.Reader) ([]ProveResult, error) {
 	var rs []ProveResult
-	err := json.NewDecoder(r).Decode(&rs)
-	return rs, err
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rs); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("text after the report's list")
+	}
+	return rs, nil
 }

@@ -250,9 +250,9 @@ func init() {
 		return subItems(a[0], 1, int(a[0].Shape[0])-1), nil
 	}
 	def("subvector", "(Pi (d-in d-out @c) (Forall (t) (-> ([t d-in @c] int) [t d-out @c])))").Cells = func(c *Call, a []*Value) (*Value, error) {
-		off, n := a[1].I[0], c.nat(1)
-		if off < 0 || off+n > a[0].Shape[0] {
-			return nil, c.stuck("subvector", "%d items from position %d of %d", n, off, a[0].Shape[0])
+		off, n, d := a[1].I[0], c.nat(1), a[0].Shape[0]
+		if off < 0 || n < 0 || off > d || n > d-off { // off+n could wrap
+			return nil, c.stuck("subvector", "%d items from position %d of %d", n, off, d)
 		}
 		return subItems(a[0], int(off), int(n)), nil
 	}
@@ -284,7 +284,11 @@ func init() {
 		cell := a[0].Shape[1:]
 		size := Product(cell)
 		shape := append([]int64{dout}, cell...)
-		out := NewValue(a[0].Kind, shape, int(dout)*size)
+		n, err := CheckedProduct(shape)
+		if err != nil {
+			return nil, c.stuck("scatter", "%v", err)
+		}
+		out := NewValue(a[0].Kind, shape, n)
 		if a[0].Kind >= KFunc && size > 0 {
 			return nil, c.stuck("scatter", "scattering %ss leaves holes with no value", a[0].Kind)
 		}

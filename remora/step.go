@@ -260,6 +260,11 @@ func stepApp(e *App) (Expr, string, error) {
 		for i, p := range params {
 			fnAtom.Params[i] = p
 		}
+		for i, a := range append([]*Value{fv}, args...) {
+			if err := ReplicateSize(a, fs[i], frame); err != nil {
+				return nil, "", semantics.Stuckf(e.Pos, RuleLift.Name, "%v", err)
+			}
+		}
 		n := &App{Pos: e.Pos, Fn: valueTerm(e.Fn.At(), ReplicateTo(fv, fs[0], frame), fnAtom), Type: e.Type}
 		for i, a := range args {
 			n.Args = append(n.Args, valueTerm(e.Args[i].At(), ReplicateTo(a, fs[i+1], frame), params[i].Elem))
@@ -444,6 +449,19 @@ func scalarDelta(e *App) (x Expr, ok bool, err error) {
 		v.I[0] = r.I
 	}
 	return l, true, nil
+}
+
+// ReplicateSize is the error of ReplicateTo(v, fr, frame) past
+// --max-memory (semantics.Count's), nil when it fits: the lift of an
+// empty array's neighbour ((λ ((x 1) (y 0)) …) over an array of shape
+// [99999999999 0]) replicates the neighbour to the whole frame, which Go
+// cannot allocate (issue 32's campaign: a fatal out-of-memory).
+func ReplicateSize(v *Value, fr, frame []int64) error {
+	if len(fr) == len(frame) {
+		return nil
+	}
+	_, err := semantics.Count(append(append([]int64{}, frame...), v.Shape[len(fr):]...))
+	return err
 }
 
 // ReplicateTo replicates the cells of v, whose frame is the prefix fr of

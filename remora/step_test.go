@@ -166,6 +166,9 @@ func TestStepStuck(t *testing.T) {
 		{"δ", "(abs! -9223372036854775808)", "integer overflow: -9223372036854775808 * -1 does not fit"},
 		{"δ", "(sqrt! -4.)", "sqrt!: -4.0 has no real result"},
 		{"δ", "(subvector{int | 5 2 []} [1 2 3 4 5] 4)", "subvector: 2 items from position 4 of 5"},
+		// Issue 32's campaign: offset + length wrapped, and the slice panicked.
+		{"δ", "(subvector{int | 5 9223372036854775807 []} [1 2 3 4 5] 3)", "subvector: 9223372036854775807 items from position 3 of 5"},
+		{"δ", "(scatter{int | 2 9223372036854775807 []} [1 2] [0 1])", "scatter: an array of shape [9223372036854775807] exceeds --max-memory"},
 		{"δ", "(index{int | [2 3] [] 2} iota{ | [2 3]} [2 2])", "index: position [2 2] is outside the shape [2 3]"},
 		{"δ", "(scatter{int | 3 2 []} [7 8 9] [0 1 2])", "scatter: item 2 goes to position 2"},
 		{"δ", "(reduce{int | 2 [] []} / [1 0 3])", "division by zero"},

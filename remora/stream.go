@@ -482,13 +482,19 @@ func isReplicate(e Expr) bool {
 }
 
 // streamCount is the number of atoms of shape, or false where the
-// materialising path would reject the shape (a negative size, beyond
-// --max-memory): the fallback then reports its error. It does not record
-// an allocation, since none is made.
+// materialising path would reject the shape (a negative size) or the
+// stream is past its bound: the fallback then reports its error. It does
+// not record an allocation, since none is made. The bound is the count
+// the default --max-memory lets an array hold, or --max-memory's when it
+// is larger: a stream allocates nothing (a lower --max-memory refused
+// a streamed 10^8 fold as if it were materialised), but fuel does not
+// count the typed big-step's folds, and the bound keeps their work in
+// seconds.
 func streamCount(shape []int64) (int, bool) {
+	limit := max(semantics.MaxElems, semantics.DefaultMaxMemory/8)
 	n := int64(1)
 	for _, d := range shape {
-		if d < 0 || (d != 0 && n > semantics.MaxElems/d) {
+		if d < 0 || (d != 0 && n > limit/d) {
 			return 0, false
 		}
 		n *= d

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // runStreamed evaluates a checked expression by the big-step without
@@ -207,5 +209,27 @@ func TestStreamFramedAgrees(t *testing.T) {
 	e, _ = checkedExpr(t, s)
 	if got := runStreamed(e, true); got != "1 (int [])" {
 		t.Fatal(got)
+	}
+}
+
+// TestStreamUnderMaxMemory: a stream allocates nothing, so a --max-memory
+// below what its array would take does not refuse it (issue 32: 100MB
+// refused the README's streamed 10^8 fold as if it were materialised);
+// its bound is the default limit's count, which keeps the work of a fold
+// fuel does not count in seconds.
+func TestStreamUnderMaxMemory(t *testing.T) {
+	defer semantics.SetMaxMemory(semantics.MaxMemory())
+	semantics.SetMaxMemory(1 << 20) // 131072 elements
+	e, _ := checkedExpr(t, "(reduce-init{int | 1000000 [] []} + 0 iota{ | [1000000]})")
+	before := streamRuns.Load()
+	if got := runStreamed(e, true); got != "499999500000 (int [])" {
+		t.Fatalf("got %s", got)
+	}
+	if streamRuns.Load() != before+1 {
+		t.Fatalf("the reduction did not stream")
+	}
+	e, _ = checkedExpr(t, "(reduce-init{int | 1000000000 [] []} + 0 iota{ | [1000000000]})")
+	if got := runStreamed(e, true); !strings.Contains(got, "exceeds --max-memory 1.0 MiB") {
+		t.Fatalf("a stream past the default limit's count: %s", got)
 	}
 }

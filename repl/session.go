@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -460,7 +459,7 @@ func (s *Session) cmdLoad(args []string) error {
 	if len(args) != 1 {
 		return errors.New(":load FILE")
 	}
-	src, err := os.ReadFile(args[0])
+	src, err := semantics.ReadSource(args[0])
 	if err != nil {
 		return err
 	}

@@ -63,10 +63,25 @@ func Count(shape []int64) (int64, error) {
 			return 0, fmt.Errorf("size %d is negative", d)
 		}
 		if d != 0 && n > MaxElems/d {
-			if n > (1<<62)/d {
+			// Past the limit, unless a later size is 0; the message
+			// counts every size, not the ones so far.
+			total := int64(1)
+			for _, e := range shape {
+				switch {
+				case e < 0:
+					return 0, fmt.Errorf("size %d is negative", e)
+				case e == 0:
+					return 0, nil
+				case total > 0 && total <= (1<<62)/e:
+					total *= e
+				default:
+					total = -1 // past 2^62 elements
+				}
+			}
+			if total < 0 {
 				return 0, fmt.Errorf("an array of shape %s exceeds --max-memory %s (raise it with --max-memory)", ShapeString(shape), Bytes(maxMemory))
 			}
-			return 0, tooBig("an array of shape "+ShapeString(shape), n*d)
+			return 0, tooBig("an array of shape "+ShapeString(shape), total)
 		}
 		n *= d
 	}

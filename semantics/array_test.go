@@ -152,6 +152,17 @@ func TestParseBytes(t *testing.T) {
 			t.Errorf("ParseBytes(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
+	// Issue 32: sizes that wrapped, or were taken as 0.
+	for in, want := range map[string]int64{"4EiB": 1 << 62, "4TiB": 4 << 40, "1PB": 1e15, "1B": 1, "0.5KB": 500, "4611686018427387904": 1 << 62} {
+		if got, err := ParseBytes(in); err != nil || got != want {
+			t.Errorf("ParseBytes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"9223372036854775808", "9223372036854775807", "8388608TiB", "1e30", "4.1EiB", "5EB", "4611686018427387905000", "0.000001B", "0.5", "0.0009KB"} {
+		if got, err := ParseBytes(in); err == nil {
+			t.Errorf("ParseBytes(%q) = %d", in, got)
+		}
+	}
 	for _, in := range []string{"", "GiB", "-1GB", "4 parsecs", "0"} {
 		if _, err := ParseBytes(in); err == nil {
 			t.Errorf("ParseBytes(%q) succeeded", in)
@@ -170,6 +181,21 @@ func TestCountLimits(t *testing.T) {
 	}
 	if _, err := Count([]int64{1 << 10, 1 << 7}); err != nil {
 		t.Errorf("Count of 2^17 elements under 1 MiB: %v", err)
+	}
+	// Issue 32: the message counted the sizes up to the one past the
+	// limit ([2^62][4] was "of 2^62 elements (0 B)"), and an empty array
+	// whose 0 came after a large size was refused.
+	if _, err := Count([]int64{1 << 62, 4}); err == nil || err.Error() != "an array of shape [4611686018427387904][4] exceeds --max-memory 1.0 MiB (raise it with --max-memory)" {
+		t.Errorf("Count of 2^64 elements: %v", err)
+	}
+	if _, err := Count([]int64{1 << 20, 1 << 20, 4}); err == nil || !strings.Contains(err.Error(), "of 4398046511104 elements (32.0 TiB)") {
+		t.Errorf("Count of 2^42 elements: %v", err)
+	}
+	if _, err := Count([]int64{1 << 30, 1 << 30}); err == nil || !strings.Contains(err.Error(), "of 1152921504606846976 elements (more than 4 EiB)") {
+		t.Errorf("Count of 2^60 elements: %v", err)
+	}
+	if n, err := Count([]int64{1 << 40, 0}); n != 0 || err != nil {
+		t.Errorf("Count of [2^40][0]: %d, %v", n, err)
 	}
 	if _, err := Count([]int64{3, -1}); err == nil {
 		t.Error("Count of a negative size succeeded")

@@ -39,9 +39,16 @@ var MaxElems int64 = DefaultMaxMemory / 8
 // MaxHeap bounds the total number of integers a heap holds.
 var MaxHeap int64 = DefaultMaxMemory / 8
 
-// Bytes renders a size in bytes for messages: 512 B, 3.0 MiB, 4.0 GiB.
+// Bytes renders a size in bytes for messages: 512 B, 3.0 MiB, 4.0 GiB,
+// 2.0 TiB.
 func Bytes(n int64) string {
 	switch {
+	case n >= 1<<60:
+		return fmt.Sprintf("%.1f EiB", float64(n)/(1<<60))
+	case n >= 1<<50:
+		return fmt.Sprintf("%.1f PiB", float64(n)/(1<<50))
+	case n >= 1<<40:
+		return fmt.Sprintf("%.1f TiB", float64(n)/(1<<40))
 	case n < 1<<10:
 		return fmt.Sprintf("%d B", n)
 	case n < 1<<20:
@@ -52,8 +59,15 @@ func Bytes(n int64) string {
 	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }
 
+// MaxMaxMemory is the largest --max-memory: 2^62 bytes (4 EiB), so that
+// a limit and the slack the watchdog adds to it are int64s that do not
+// wrap (2^63 bytes wrapped to a negative limit).
+const MaxMaxMemory = 1 << 62
+
 // ParseBytes reads a size: a number of bytes with an optional unit (B,
-// KB, MB, GB, TB in powers of 1000; KiB, MiB, GiB, TiB in powers of 1024).
+// KB, MB, GB, TB, PB, EB in powers of 1000; KiB, MiB, GiB, TiB, PiB, EiB
+// in powers of 1024),
+// from 1 byte to MaxMaxMemory.
 func ParseBytes(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	i := len(t)
@@ -63,10 +77,18 @@ func ParseBytes(s string) (int64, error) {
 	num, unit := t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
 	mult := map[string]float64{"": 1, "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
 		"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40,
-		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[unit]
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+		"pb": 1e15, "eb": 1e18, "pib": 1 << 50, "eib": 1 << 60}[unit]
 	f, err := strconv.ParseFloat(num, 64)
 	if err != nil || mult == 0 || f <= 0 {
 		return 0, fmt.Errorf("want a size such as 4GiB, 512MB or 1000000 (bytes), got %q", s)
+	}
+	switch b := f * mult; {
+	case b < 1:
+		// 0.000001B was taken as 0 bytes, where 0 is refused.
+		return 0, fmt.Errorf("%q is less than a byte: want a size of at least 1 byte", s)
+	case b > MaxMaxMemory:
+		return 0, fmt.Errorf("%q is more than 4 EiB (2^62 bytes), the largest size taken", s)
 	}
 	return int64(f * mult), nil
 }
@@ -106,7 +128,11 @@ func LargestAllocation() string {
 
 // tooBig is the error of an allocation of n elements past the limit.
 func tooBig(what string, n int64) error {
-	return fmt.Errorf("%s of %d elements (%s) %s %s (raise it with --max-memory)", what, n, Bytes(8*n), maxMemoryNote, Bytes(maxMemory))
+	size := "more than 4 EiB"
+	if n <= MaxMaxMemory/8 {
+		size = Bytes(8 * n) // 8n wrapped to "0 B" past it
+	}
+	return fmt.Errorf("%s of %d elements (%s) %s %s (raise it with --max-memory)", what, n, size, maxMemoryNote, Bytes(maxMemory))
 }
 
 // maxMemoryNote is what the message of every allocation past the limit

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -84,7 +83,7 @@ func Load(reg *lang.Registry, files []string) (ps []*Program, declined map[strin
 		if Exclusion(file) != "" || !slices.Contains(reg.Extensions(), strings.ToLower(filepath.Ext(file))) {
 			continue
 		}
-		src, err := os.ReadFile(file)
+		src, err := semantics.ReadSource(file)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"time"
 
 	"github.com/chzyer/readline"
@@ -371,7 +372,7 @@ func addLangFlags(reg *lang.Registry, fs *flag.FlagSet) langFlags {
 }
 
 func (lf langFlags) load(file string, opts check.Options) (lang.Program, error) {
-	src, err := os.ReadFile(file)
+	src, err := semantics.ReadSource(file)
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
@@ -567,6 +568,7 @@ func cmdCompile(reg *lang.Registry, args []string, stdout io.Writer) (err error)
 	list := fs.Bool("list-passes", false, "list the registered passes, with their docs and options, and the pipelines")
 	stats := fs.Bool("stats", false, "run the compiled program on the --arg inputs and print its cost counters after it, as comments (kernel launches, allocations, words allocated, operations executed, peak live words)")
 	explain := fs.Bool("explain-fusion", false, "print fusion's decisions: which producers fused into which consumers, and why the others did not (with --stages, every optimising pass's notes)")
+	memoryFlag(fs)
 	opts := optionFlags(reg, fs)
 	lf := addLangFlags(reg, fs)
 	pos, err := parseUpTo(fs, args, 1, "one FILE")
@@ -605,6 +607,12 @@ func cmdCompile(reg *lang.Registry, args []string, stdout io.Writer) (err error)
 			*to = stagesTarget(reg, l.Language().Name())
 		}
 		st, err = reg.Compile(l, *to, o)
+	}
+	var pe *lang.PassError
+	if errors.As(err, &pe) && pe.Positioned() != nil {
+		// A refusal at a place in the program: file:line:col: RULE:
+		// message, as every other error, not "arraysem: PASS: …".
+		return pe.Positioned()
 	}
 	if err != nil {
 		return usageError{err.Error()}
@@ -883,9 +891,13 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 	list := fs.Bool("list", false, "list the properties and the theorems they check")
 	forTime := fs.Duration("for", 0, "run rounds of N cases per property, seeds S, S+1, …, until this time has passed (e.g. 1h)")
 	wide := fs.Bool("wide", false, "with --list: print the table's long columns whole, not wrapped to the terminal's width")
+	memoryFlag(fs)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		return flagError(fs, err)
+	}
+	if err := applyMemory(fs); err != nil {
+		return err
 	}
 	if *list {
 		rows := [][]string{{"property", "theorem", "source"}}
@@ -906,12 +918,11 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 		}
 		var reports [][]proofstests.ProveResult
 		for _, f := range fs.Args() {
-			file, err := os.Open(f)
+			data, err := semantics.ReadSource(f)
 			if err != nil {
 				return usageError{err.Error()}
 			}
-			rep, err := proofstests.ReadReport(file)
-			file.Close()
+			rep, err := proofstests.ReadReport(bytes.NewReader(data))
 			if err != nil {
 				return usageError{fmt.Sprintf("%s: %v", f, err)}
 			}
@@ -922,12 +933,40 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 			return usageError{"prove --merge: " + err.Error()}
 		}
 		results = merged
+		// The merged campaign's rounds, said rather than summed into the
+		// counts unseen: once when every property's are the same.
+		var lines []string
+		for _, m := range merged {
+			line := ""
+			switch {
+			case len(m.ShardRounds) > 0:
+				line = fmt.Sprintf("the shards ran different numbers of rounds of %d cases per property (seeds %d, %d, …): %v, shard 1 first", m.N, m.Seed, m.Seed+1, m.ShardRounds)
+			case m.Rounds > 1:
+				line = fmt.Sprintf("%d rounds of %d cases per property (seeds %d…%d)", m.Rounds, m.N, m.Seed, m.Seed+int64(m.Rounds)-1)
+			}
+			lines = append(lines, line)
+		}
+		if len(lines) > 0 && slices.Min(lines) == slices.Max(lines) {
+			lines = lines[:1]
+		} else {
+			for i := range lines {
+				lines[i] = merged[i].Property + ": " + lines[i]
+			}
+		}
+		for _, l := range lines {
+			if !strings.HasSuffix(l, ": ") && l != "" {
+				fmt.Fprintln(stdout, l)
+			}
+		}
 	} else {
 		if len(fs.Args()) > 0 {
 			return usageError{"prove takes no FILE (--merge does)"}
 		}
 		if *n < 0 {
 			return usageError{fmt.Sprintf("prove: --n %d: want a count of cases ≥ 0", *n)}
+		}
+		if flagSet(fs, "for") && *forTime <= 0 {
+			return usageError{fmt.Sprintf("prove: --for %v: want a duration > 0", *forTime)}
 		}
 		spec, from := *shard, "--shard"
 		if !flagSet(fs, "shard") {
@@ -1003,16 +1042,10 @@ func cmdRepl(reg *lang.Registry, args []string, stdout io.Writer) error {
 	file := ""
 	if len(pos) == 1 {
 		file = pos[0]
-		// As run says it: a file that cannot be read, or a directory,
-		// is bad input before the session starts.
-		f, err := os.Open(file)
-		if err != nil {
+		// As run says it: a file that cannot be read, or is no regular
+		// file, is bad input before the session starts.
+		if _, err := semantics.ReadSource(file); err != nil {
 			return usageError{err.Error()}
-		}
-		fi, err := f.Stat()
-		f.Close()
-		if err == nil && fi.IsDir() {
-			return usageError{"read " + file + ": is a directory"}
 		}
 	}
 	terminal := false

@@ -53,9 +53,9 @@ func TestErrorsThatHelp(t *testing.T) {
 		{"run of a missing file", []string{"run", "nope.fun"},
 			"arraysem: open nope.fun: no such file or directory\n"},
 		{"repl of a directory, as run", []string{"repl", "examples"},
-			"arraysem: read examples: is a directory\n"},
+			"arraysem: examples: a directory, not a regular file\n"},
 		{"run of a directory", []string{"run", "examples"},
-			"arraysem: read examples: is a directory\n"},
+			"arraysem: examples: a directory, not a regular file\n"},
 		{"negative fuel, repl", []string{"repl", "--fuel", "-1"},
 			"arraysem: repl: --fuel -1: fuel is a number of steps (0: the default)\n"},
 	} {

@@ -37,6 +37,7 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 	engine := fs.String("engine", "compiled", "compiled (the default) or reference (the tree walker)")
 	fuel := fs.Int64("fuel", 0, "the run's fuel: at most N statements over all threads (0: 10^10)")
 	in := addInputFlags(fs)
+	memoryFlag(fs)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -47,6 +48,9 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 			break
 		}
 		pos, args = append(pos, args[0]), args[1:]
+	}
+	if err := applyMemory(fs); err != nil {
+		return err
 	}
 	if len(pos) == 0 {
 		return usageError{"gpu-sim wants FILE.cu [NAME=VALUE]..."}
@@ -69,7 +73,7 @@ func cmdGpuSim(reg *lang.Registry, args []string, stdout io.Writer) error {
 		// walker (Options.Engine "").
 		*engine = ""
 	}
-	src, err := os.ReadFile(pos[0])
+	src, err := semantics.ReadSource(pos[0])
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -111,6 +115,7 @@ func cmdGpuCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 	host := fs.Bool("host", false, "build with clang++-14 for the host, with the sanitizers, and run")
 	nvcc := fs.Bool("nvcc", false, "build with nvcc -std=c++17 -O2 and run on the GPU")
 	exact := exactFloatsFlag(fs)
+	memoryFlag(fs)
 	pos, err := parse(fs, args, 1, "one DIR")
 	if err != nil {
 		return err

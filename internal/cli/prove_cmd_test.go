@@ -31,7 +31,15 @@ func TestProveCommand(t *testing.T) {
 	if _, errs, status := run(t, "prove", "--merge", files[1]); status != 2 || !strings.Contains(errs, "shards [1] of 2 are missing") {
 		t.Errorf("merge of shard 2 alone: status %d, %s", status, errs)
 	}
-	for _, args := range [][]string{{"--n", "-5"}, {"--shard", "3/2"}, {"--shard", "1/2x"}, {"--shard", "0/2"}} {
+	// A report that does not hold to its shard's plan is refused (issue
+	// 32; proofs-tests' TestMergeChecksThePlan has the cases).
+	data, _ := os.ReadFile(files[0])
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(strings.Replace(string(data), `"cases": 3`, `"cases": 1000000`, 1)), 0o644)
+	if _, errs, status := run(t, "prove", "--merge", bad, files[1]); status != 2 || !strings.Contains(errs, "1000000 cases, where its plan") {
+		t.Errorf("merge of a shard claiming 1000000 cases: status %d, %s", status, errs)
+	}
+	for _, args := range [][]string{{"--n", "-5"}, {"--shard", "3/2"}, {"--shard", "1/2x"}, {"--shard", "0/2"}, {"--for", "0"}, {"--for", "-1s"}} {
 		if _, errs, status := run(t, append([]string{"prove", "--property", "fun-big-small"}, args...)...); status != 2 {
 			t.Errorf("prove %v: status %d, %s", args, status, errs)
 		}

@@ -440,6 +440,11 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 	if n == 0 {
 		return emptyResult(fr.frame), nil
 	}
+	if _, err := semantics.Count(fr.frame); err != nil {
+		// One call per cell, each cell a value: a frame past the limit
+		// (empty cells over [99999999999]) ran Go out of memory.
+		return nil, semantics.Stuckf(pos, remora.RuleMap.Name, "a frame of cells: %v", err)
+	}
 	if p := fr.f0.Prim; p != nil && p.Op != nil && allSame(fv) && baseKinds(args) {
 		ev.hit(remora.RuleDelta.Name)
 		if err := ev.burn(pos); err != nil {
@@ -557,7 +562,10 @@ func foldArgs(p *PrimDef, args []*remora.Value, pos semantics.Pos) (op, init *re
 	if p.Fold.TakesInit() {
 		init = args[1]
 		if p.Fold.ReplicatesInit() {
-			init = padInit(init, arr.Shape[1:])
+			var err error
+			if init, err = padInit(init, arr.Shape[1:]); err != nil {
+				return nil, nil, nil, semantics.Stuckf(pos, remora.RuleDelta.Name, "%s: its initial value replicated: %v", p.Name, err)
+			}
 		}
 	}
 	return args[0], init, items, nil
@@ -567,12 +575,15 @@ func foldArgs(p *PrimDef, args []*remora.Value, pos semantics.Pos) (op, init *re
 // leading axes its items have beyond it (the typed basis's @pad): (scan +
 // 0 m) starts from a row of zeros. An initial value that is no suffix of
 // the items' shape is left as it is.
-func padInit(init *remora.Value, item []int64) *remora.Value {
+func padInit(init *remora.Value, item []int64) (*remora.Value, error) {
 	pad := len(item) - len(init.Shape)
 	if pad <= 0 || !semantics.SameShape(item[pad:], init.Shape) {
-		return init
+		return init, nil
 	}
-	return remora.ReplicateTo(init, nil, item[:pad])
+	if err := remora.ReplicateSize(init, nil, item[:pad]); err != nil {
+		return nil, err // an empty array of huge items: (reduce + 0 (array [0 99999999999]))
+	}
+	return remora.ReplicateTo(init, nil, item[:pad]), nil
 }
 
 // liftedTreeReduce computes treeReduce's tree over the items of arr a

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,4 +85,65 @@ func fuzzTooBig(src string) bool {
 		}
 	}
 	return false
+}
+
+// FuzzInfer feeds arbitrary text through the dialect's elaboration into
+// the typed core (check --infer, and the compile path's Elaborate), with
+// no filter on its constants: what the elaborator computes of a value is
+// bounded by knownLimit whatever sizes the program names (issue 32, where
+// (iota [99999999999]) ran the compiler out of memory and FuzzDynamic's
+// filter kept it from being found). Nothing may panic, no error may be an
+// internal one (a recovered panic, an elaboration that does not parse or
+// type check), and elaborating one input may allocate at most 256 MB.
+// `go test -fuzz FuzzInfer ./remora/dynamic` searches further.
+func FuzzInfer(f *testing.F) {
+	for _, src := range []string{
+		"(iota [99999999999])",
+		"(iota [9223372036854775807])",
+		"(head (iota [4611686018427387904 4]))",
+		"(length (reshape [20000 20000] [1]))",
+		"(+ 1 (iota [400000000]))",
+		"(reduce + 0 (iota [400000000]))",
+		"(expt 3 1000000)",
+		"(antibase [2 2] 9223372036854775807)",
+		"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+	} {
+		f.Add(src)
+	}
+	files, _ := filepath.Glob("../../examples/remora-dynamic/*.remora")
+	for _, file := range files {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(string(src))
+		}
+	}
+	for _, file := range []string{"testdata/infer.txt", "testdata/run.txt"} {
+		src, _ := os.ReadFile(file)
+		for _, chunk := range strings.Split(string(src), "\n---\n") {
+			f.Add(chunk)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		defer semantics.SetMaxMemory(semantics.MaxMemory())
+		semantics.SetMaxMemory(64 << 20)
+		p, _, err := ParseFile("fuzz.remora", src)
+		if err != nil {
+			return
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = InferProgram(p)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			msg := err.Error()
+			if strings.Contains(msg, InternalError) || strings.Contains(msg, "the elaboration does not") {
+				t.Fatalf("%v\n%s", err, src)
+			}
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 256<<20 {
+			t.Fatalf("elaborating allocated %s\n%s", semantics.Bytes(int64(n)), src)
+		}
+	})
 }

@@ -210,6 +210,13 @@ func (el *elaborator) elab(e Expr, env *ienv) *aval {
 	if v.funs != nil {
 		return v
 	}
+	if ds, ok := consts(v.typ.shape); ok {
+		if _, ok := atomCount(ds); !ok {
+			// No level can hold or index it, and the terms that
+			// compute a flat index (productTerm) would wrap around.
+			el.fail(e.At(), "an array of shape %s has more atoms than an int64 counts", semantics.ShapeString(ds))
+		}
+	}
 	w := *v
 	w.term = el.mark(e.At(), e.End()) + v.term
 	return &w

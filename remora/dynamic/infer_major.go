@@ -93,7 +93,7 @@ func (el *elaborator) major1(pos semantics.Pos, s *binders, p *PrimDef, args []*
 	case "iota":
 		ds := s.liftAll(a, "iota's shape")
 		var known *remora.Value
-		if cds, ok := consts(ds); ok && product(cds) <= knownLimit {
+		if cds, ok := consts(ds); ok && smallShape(cds) {
 			known = remora.NewValue(remora.KInt, cds, product(cds))
 			for i := range known.I {
 				known.I[i] = int64(i)

@@ -76,13 +76,37 @@ func ratLiteral(v *remora.Value) (string, bool) {
 }
 
 // bigTerm writes an integer as a term: itself within int64, else
-// q·2^62 + r with checked operators (which overflow).
+// q·2^62 + r with checked operators (which overflow), q written so in
+// turn. Only the innermost applications up to the first that overflows
+// are written: the program stops there whatever surrounds it, and a
+// number of 10^10000 would otherwise nest 500 deep, past what the typed
+// reader takes (semantics.MaxDepth).
 func bigTerm(n *big.Int) string {
 	if n.IsInt64() {
 		return n.String()
 	}
-	q, r := new(big.Int).QuoRem(n, big.NewInt(1<<62), new(big.Int))
-	return "(+! (*! " + bigTerm(q) + " 4611686018427387904) " + r.String() + ")"
+	var limbs []int64 // the base-2^62 digits, least significant first
+	for q := new(big.Int).Set(n); !q.IsInt64(); {
+		var r big.Int
+		q.QuoRem(q, big.NewInt(1<<62), &r)
+		limbs = append(limbs, r.Int64())
+		if q.IsInt64() {
+			limbs = append(limbs, q.Int64())
+		}
+	}
+	top := len(limbs) - 1
+	term, val := itoa64(limbs[top]), limbs[top]
+	for i := top - 1; i >= 0; i-- {
+		term = "(+! (*! " + term + " 4611686018427387904) " + itoa64(limbs[i]) + ")"
+		p, ok := mulInt(val, 1<<62)
+		if !ok {
+			break
+		}
+		if val, ok = addInt(p, limbs[i]); !ok {
+			break
+		}
+	}
+	return term
 }
 
 // toRat converts an int array to rationals.

@@ -39,9 +39,13 @@ func (el *elaborator) prim(pos semantics.Pos, fn *aval, args []*aval, big []remo
 	} else {
 		r = el.major(pos, p, args)
 	}
-	if r.known == nil && len(r.hide) == 0 {
+	// The value is computed only where the type says it is small: what
+	// the elaborator keeps is bounded by knownLimit, and computing a
+	// large value to throw it away costs what the run costs (iota of
+	// 4·10^8 took 3 GB to compile).
+	if ds, ok := consts(r.typ.shape); ok && r.known == nil && len(r.hide) == 0 && smallShape(ds) {
 		if v := el.knownApp(pos, p, args); v != nil {
-			if ds, ok := consts(r.typ.shape); ok && semantics.SameShape(ds, v.Shape) && (v.Kind == r.typ.elem || v.Len() == 0) {
+			if semantics.SameShape(ds, v.Shape) && (v.Kind == r.typ.elem || v.Len() == 0) {
 				k := typedArray(r.term, r.typ, v)
 				r.known, r.nats, r.zero, r.nonzero = k.known, k.nats, k.zero, k.nonzero
 			}

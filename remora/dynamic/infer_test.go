@@ -3,6 +3,7 @@ package dynamic
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -70,4 +71,43 @@ func expectedTypes(src string) []string {
 		}
 	}
 	return out
+}
+
+// TestInferLargeShapes elaborates programs that name arrays far larger
+// than any run could build (issue 32): the elaborator knows a value only
+// up to knownLimit atoms, and must not compute a larger one by the
+// dialect's δ to throw it away. (iota [400000000]) took 3 GB to compile,
+// (iota [99999999999]) ran out of memory when --max-memory allowed it.
+// The bound on what elaborating allocates is a thousand times what it
+// needs, and a hundredth of what computing one of these values takes.
+func TestInferLargeShapes(t *testing.T) {
+	for _, src := range []string{
+		"(iota [400000000])",
+		"(iota [9223372036854775807])",
+		"(iota [3037000499 3037000499])",
+		"(length (iota [400000000]))",
+		"(+ 1 (iota [400000000]))",
+		"(reshape [20000 20000] [1])",
+		"(reverse (iota [400000000]))",
+		"(rotate (iota [400000000]) 1)",
+		"(reduce + 0 (iota [400000000]))",
+		"(append (iota [200000000]) (iota [200000000]))",
+	} {
+		t.Run(src, func(t *testing.T) {
+			p, _, err := ParseFile("large.remora", "#lang remora/dynamic\n"+src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err = InferProgram(p)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
+				t.Errorf("elaborating allocated %s", semantics.Bytes(int64(n)))
+			}
+		})
+	}
 }

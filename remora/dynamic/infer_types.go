@@ -2,6 +2,7 @@ package dynamic
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -271,6 +272,33 @@ func (e *ienv) lookup(x string) *aval {
 }
 
 const knownLimit = 64 // atoms of a value the elaborator keeps track of
+
+// smallShape reports whether an array of shape ds has at most knownLimit
+// atoms, without computing a product that could wrap around: the
+// elaborator computes a value (by the dialect's δ) only where it will
+// keep it, so that what it costs to compile does not grow with the sizes
+// a program names.
+func smallShape(ds []int64) bool {
+	n, ok := atomCount(ds)
+	return ok && n <= knownLimit
+}
+
+// atomCount is the number of atoms of an array of shape ds, false when
+// a dimension is negative or the count is past what an int64 holds.
+func atomCount(ds []int64) (int64, bool) {
+	n := int64(1)
+	for _, d := range ds {
+		if d < 0 {
+			return 0, false
+		}
+		if d != 0 && n > math.MaxInt64/d {
+			// Past int64, unless a later dimension is 0.
+			return 0, slices.Contains(ds, 0)
+		}
+		n *= d
+	}
+	return n, true
+}
 
 // typedArray is a typed array of this term and type; known, when not
 // nil, is its value (kept when it is small).

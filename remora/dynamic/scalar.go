@@ -22,7 +22,7 @@ type scalarOp func(c *remora.Call, xs []num) (num, error)
 // any), and the typed primitives that elaborate it for check --infer.
 func scalarPrim(name string, min, max int, op scalarOp, twins ...string) *PrimDef {
 	p := define(name, make([]int, min)...)
-	p.MinArgs, p.MaxArgs, p.Op = min, max, op
+	p.MinArgs, p.MaxArgs, p.Op = min, max, boundedExact(name, op)
 	for _, t := range twins {
 		p.Scalar = append(p.Scalar, typed(t))
 	}
@@ -486,8 +486,16 @@ func expt(c *remora.Call, xs []num) (num, error) {
 		return intNum(0), nil
 	case b.exact() && e.isInt():
 		n := intOf(e)
-		if n.BitLen() > 20 && !(b.isInt() && new(big.Int).Abs(intOf(b)).Cmp(big.NewInt(1)) == 0) {
+		unit := b.isInt() && new(big.Int).Abs(intOf(b)).Cmp(big.NewInt(1)) == 0
+		if n.BitLen() > 20 && !unit {
 			return num{}, stuck(c, "expt", "the exponent %s is too large for an exact result", n)
+		}
+		// The power's numerator or denominator has about |n| times the
+		// bits of the base's: past MaxExactBits it is not computed
+		// (boundedExact would refuse it after the work).
+		r := b.rat()
+		if bits := int64(max(r.Num().BitLen(), r.Denom().BitLen()) - 1); !unit && bits*new(big.Int).Abs(n).Int64() > MaxExactBits {
+			return num{}, stuck(c, "expt", "an exact result of 2^%d or more (about 10^100000), past the bound on the dialect's exact numbers", MaxExactBits)
 		}
 		return ratNum(powRat(b.rat(), n.Int64())), nil
 	case e.k == remora.KNum && e.r.Cmp(big.NewRat(1, 2)) == 0:

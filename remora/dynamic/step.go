@@ -179,6 +179,14 @@ func stepApp(e *App) (Expr, string, error) {
 		return stepCall(e, fr.f0, args)
 	}
 	if fr.lifted() {
+		for i, a := range append([]*remora.Value{fv}, args...) {
+			if i > 0 && fr.whole[i-1] {
+				continue
+			}
+			if err := remora.ReplicateSize(a, fr.fs[i], fr.frame); err != nil {
+				return nil, "", semantics.Stuckf(e.Pos, remora.RuleLift.Name, "%v", err)
+			}
+		}
 		n := &App{Pos: e.Pos, Fn: lit(e.Fn.At(), remora.ReplicateTo(fv, fr.fs[0], fr.frame)), Shape: e.Shape}
 		for i, a := range args {
 			if fr.whole[i] {
@@ -193,6 +201,9 @@ func stepApp(e *App) (Expr, string, error) {
 	if count == 0 {
 		v, err := emptyApp(e.Pos, fr.frame, shape)
 		return lit(e.Pos, v), remora.RuleMap.Name, err
+	}
+	if _, err := semantics.Count(fr.frame); err != nil {
+		return nil, "", semantics.Stuckf(e.Pos, remora.RuleMap.Name, "a frame of cells: %v", err)
 	}
 	_, fcells := fv.Cells(len(fr.frame))
 	argCells := make([][]*remora.Value, len(args))

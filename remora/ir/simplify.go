@@ -586,6 +586,12 @@ func foldConstants(e remora.Expr) remora.Expr {
 			if _, ok := x.(*remora.Lit); !ok && !closedFn(x) {
 				return e
 			}
+			if !smallInstance(x) {
+				return e
+			}
+		}
+		if !smallArray(a.Type) {
+			return e
 		}
 		v, err := evalClosed(a)
 		if err != nil || v.Kind > remora.KChar || v.Len() > maxFoldAtoms {
@@ -597,6 +603,80 @@ func foldConstants(e remora.Expr) remora.Expr {
 
 // maxFoldAtoms is the largest result constant folding makes a literal of.
 const maxFoldAtoms = 64
+
+// smallArray reports whether a value of the closed type t has at most
+// maxFoldAtoms atoms (any type but an array's has one). Folding checks
+// the type before it computes the value: (length iota{ | [400000000]})
+// computed the iota, 3 GB, to keep its length (issue 32).
+func smallArray(t remora.Type) bool {
+	arr, ok := t.(*remora.Arr)
+	if !ok {
+		return true
+	}
+	ds, ok := arr.Shape.Const()
+	return ok && atomsAtMost(ds, maxFoldAtoms)
+}
+
+// smallInstance reports whether an argument that is a primitive's
+// instantiation is a function, or an array (iota{ | [n]}) of at most
+// maxFoldAtoms atoms, counted as the product of its constant indices,
+// which is at least its size.
+func smallInstance(x remora.Expr) bool {
+	def, ixs, ok := remora.PrimOf(x)
+	if !ok {
+		return true
+	}
+	t := def.Type
+	for {
+		switch u := t.(type) {
+		case *remora.Forall:
+			t = u.Body
+			continue
+		case *remora.Pi:
+			t = u.Body
+			continue
+		}
+		break
+	}
+	arr, ok := t.(*remora.Arr)
+	if !ok {
+		return true
+	}
+	if _, fn := arr.Elem.(*remora.Fn); fn {
+		return true
+	}
+	var ds []int64
+	for _, ix := range ixs {
+		if !ix.IsShape {
+			ds = append(ds, ix.N.Const)
+			continue
+		}
+		s, ok := ix.S.Const()
+		if !ok {
+			return false
+		}
+		ds = append(ds, s...)
+	}
+	return atomsAtMost(ds, maxFoldAtoms)
+}
+
+// atomsAtMost reports whether the product of ds (all ≥ 0) is at most n,
+// without a product that could wrap.
+func atomsAtMost(ds []int64, n int64) bool {
+	p := int64(1)
+	for _, d := range ds {
+		if d == 0 {
+			return true
+		}
+	}
+	for _, d := range ds {
+		if d < 0 || p > n/d {
+			return false
+		}
+		p *= d
+	}
+	return p <= n
+}
 
 // evalClosed runs a closed term, turning a panic of a δ-rule on a term
 // it was not made for into an error (folding then declines).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -484,4 +485,39 @@ func simplifyKeepsErrors(seed int64, n int) (wrong int, err error) {
 		}
 	}
 	return wrong, nil
+}
+
+// TestFoldConstantsLargeShapes: constant folding computes a value only
+// where its type, and its arguments' sizes, say it is small (issue 32:
+// (length iota{ | [400000000]}) computed the iota, 3 GB, to keep its
+// length). The bound on what simplifying allocates is a hundredth of
+// what computing one of these values takes.
+func TestFoldConstantsLargeShapes(t *testing.T) {
+	for _, src := range []string{
+		"(length{int | 400000000 []} iota{ | [400000000]})",
+		"(reduce-init{int | 400000000 [] []} + 0 iota{ | [400000000]})",
+		"(+ 1 iota{ | [400000000]})",
+		"(replicate{int | [20000 20000] []} 1)",
+		"(length{int | 9223372036854775807 []} iota{ | [9223372036854775807]})",
+	} {
+		t.Run(src, func(t *testing.T) {
+			p, _, err := remora.ParseFile("large.remora", src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := remora.Check(p, nil); err != nil {
+				t.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, _, err = compileSimplify(p)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
+				t.Errorf("simplifying allocated %d bytes", n)
+			}
+		})
+	}
 }

@@ -84,7 +84,11 @@ func Lower(p *remora.Program) (prog *fun.Program, err error) {
 		f.Items = append(f.Items, it)
 		restore()
 	}
-	return &fun.Program{File: p.File, Body: top.body(results...), Format: f}, nil
+	prog = &fun.Program{File: p.File, Body: top.body(results...), Format: f}
+	if err := fun.CheckCompileRank(prog, Rule); err != nil {
+		return nil, err
+	}
+	return prog, nil
 }
 
 // lowerer carries the translation's state: the fresh names, and the
