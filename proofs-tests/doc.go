@@ -68,7 +68,8 @@
 // them to see rare events (the coverage report, the invalid mutant).
 // Independent properties run in parallel (t.Parallel), each with its own
 // statistics. TestMutants runs only with -tags mutants (see Mutants);
-// TestMutantsRun (mutants_run_test.go) runs it in a child go test from a
+// TestMutantsRun (in the package proofs-tests/mutation, so that it runs
+// beside this package's properties) runs it in a child go test from a
 // plain, not -short, go test.
 // rules_test.go checks every rule name written in text (golden markers,
 // the examples' comments, the coverage figures) against the languages'
