@@ -25,7 +25,9 @@ import (
 // default 5, seeded by ARRAYSEM_CAMPAIGN_SEED, default 1) and each mutant
 // goes through check, run, small-step run and compile --to cuda as the
 // arraysem command (this test binary run again), under --max-memory
-// 1GiB and a 60-second bound. A run fails the campaign when it exits
+// 1GiB and a 60-second bound; and each example's CUDA (what compile --to
+// cuda emits for it, or the .cu file itself) is mutated as many times,
+// each mutant run by gpu-sim. A run fails the campaign when it exits
 // outside {0, 1, 2}, prints a panic, a Go stack or an internal error, or
 // passes the bound; the totals are logged (go test -v), as
 // docs/robustness.md records them.
@@ -116,54 +118,76 @@ func TestMutationCampaign(t *testing.T) {
 	var runs, crashes, badExits, hangs int
 	status := map[int]int{}
 	start := time.Now()
+	child := func(ctx context.Context, args ...string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, os.Args[0], append([]string{"-test.run=^TestMutationCampaign$", "--"}, args...)...)
+		cmd.Env = append(os.Environ(), campaignChild+"=1")
+		return cmd
+	}
 	for _, file := range files {
 		ext := filepath.Ext(file)
-		if !strings.Contains(".fun .funmem .imp .remora", ext) || ext == "" {
+		if !strings.Contains(".fun .funmem .imp .remora .cu", ext) || ext == "" {
 			continue
 		}
 		src, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for k := range n {
-			m := filepath.Join(dir, fmt.Sprintf("m%d%s", k, ext))
-			if err := os.WriteFile(m, []byte(mutate(r, string(src))), 0o644); err != nil {
-				t.Fatal(err)
+		type variant struct {
+			ext, src string
+			commands [][]string
+		}
+		variants := []variant{{ext, string(src), commands}}
+		cudaRun := [][]string{{"gpu-sim"}}
+		if ext == ".cu" {
+			variants = []variant{{ext, string(src), cudaRun}}
+		} else if abs, err := filepath.Abs(file); err == nil {
+			// The child starts where this test was started and moves to
+			// the repository's root as this one did: give it the whole path.
+			if cu, err := child(context.Background(), "compile", abs, "--to", "cuda").Output(); err == nil {
+				variants = append(variants, variant{".cu", string(cu), cudaRun})
 			}
-			for _, c := range commands {
-				args := append(append([]string{c[0], m}, c[1:]...), "--max-memory", "1GiB")
-				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-				cmd := exec.CommandContext(ctx, os.Args[0], append([]string{"-test.run=^TestMutationCampaign$", "--"}, args...)...)
-				cmd.Env = append(os.Environ(), campaignChild+"=1")
-				var out bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &out
-				err := cmd.Run()
-				timedOut := ctx.Err() != nil
-				cancel()
-				runs++
-				code := 0
-				var ee *exec.ExitError
-				if errors.As(err, &ee) {
-					code = ee.ExitCode()
+		}
+		for _, v := range variants {
+			for k := range n {
+				ext := v.ext
+				m := filepath.Join(dir, fmt.Sprintf("m%d%s", k, ext))
+				if err := os.WriteFile(m, []byte(mutate(r, v.src)), 0o644); err != nil {
+					t.Fatal(err)
 				}
-				status[code]++
-				text := out.String()
-				keep := func(what string) {
-					saved := filepath.Join(os.TempDir(), fmt.Sprintf("campaign-%s-%d-%d%s", filepath.Base(file), seed, k, ext))
-					data, _ := os.ReadFile(m)
-					os.WriteFile(saved, data, 0o644)
-					t.Errorf("%s: %s of a mutant of %s (kept as %s):\n%.2000s", strings.Join(c, " "), what, file, saved, text)
-				}
-				switch {
-				case timedOut:
-					hangs++
-					keep("past 60 s")
-				case strings.Contains(text, "panic") || strings.Contains(text, "goroutine ") || strings.Contains(text, "internal error"):
-					crashes++
-					keep("a crash")
-				case code != 0 && code != 1 && code != 2:
-					badExits++
-					keep(fmt.Sprintf("exit status %d", code))
+				for _, c := range v.commands {
+					args := append(append([]string{c[0], m}, c[1:]...), "--max-memory", "1GiB")
+					ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+					cmd := child(ctx, args...)
+					var out bytes.Buffer
+					cmd.Stdout, cmd.Stderr = &out, &out
+					err := cmd.Run()
+					timedOut := ctx.Err() != nil
+					cancel()
+					runs++
+					code := 0
+					var ee *exec.ExitError
+					if errors.As(err, &ee) {
+						code = ee.ExitCode()
+					}
+					status[code]++
+					text := out.String()
+					keep := func(what string) {
+						saved := filepath.Join(os.TempDir(), fmt.Sprintf("campaign-%s-%d-%d%s", filepath.Base(file), seed, k, ext))
+						data, _ := os.ReadFile(m)
+						os.WriteFile(saved, data, 0o644)
+						t.Errorf("%s: %s of a mutant of %s (kept as %s):\n%.2000s", strings.Join(c, " "), what, file, saved, text)
+					}
+					switch {
+					case timedOut:
+						hangs++
+						keep("past 60 s")
+					case strings.Contains(text, "panic") || strings.Contains(text, "goroutine ") || strings.Contains(text, "internal error"):
+						crashes++
+						keep("a crash")
+					case code != 0 && code != 1 && code != 2:
+						badExits++
+						keep(fmt.Sprintf("exit status %d", code))
+					}
 				}
 			}
 		}
