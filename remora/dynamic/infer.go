@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
@@ -171,12 +172,28 @@ func (el *elaborator) fresh(x string) string {
 	if x == "" { // a body's dropped value (begin)
 		x = "_"
 	}
+	if !typedName(x) {
+		x = "v" // a name the typed reader would not read back as one
+	}
 	n := el.used[x]
 	el.used[x] = n + 1
 	if n == 0 && !typedKeyword[x] {
 		return x
 	}
 	return fmt.Sprintf("%s%%%d", x, n+1)
+}
+
+// typedName reports whether the typed reader reads x back as the one
+// atom x: graphic characters, none of them a space or a delimiter. The
+// dialect's reader takes more (control characters), which the
+// elaboration renames.
+func typedName(x string) bool {
+	for _, r := range x {
+		if !unicode.IsGraphic(r) || unicode.IsSpace(r) || strings.ContainsRune("()[]{}\";|", r) {
+			return false
+		}
+	}
+	return true
 }
 
 // typedKeyword are the typed dialect's special forms, which the dynamic
