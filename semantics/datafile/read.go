@@ -310,7 +310,22 @@ func (t *textValue) literal(depth int) error {
 	if err := t.setType(pos, elem, prim); err != nil {
 		return err
 	}
+	if err := t.fits(pos, word, k); err != nil {
+		return err
+	}
 	t.data = append(t.data, k)
+	return nil
+}
+
+// fits checks an unsuffixed int element against the type a suffixed one
+// gave the array ([0i8 170] is refused, as 170i8 is).
+func (t *textValue) fits(pos semantics.Pos, word []byte, k int64) error {
+	if (t.prim.Kind != 'i' && t.prim.Kind != 'u') || t.elem != semantics.IntElem {
+		return nil
+	}
+	if lo, hi := t.prim.Range(); k < lo || k > hi {
+		return t.d.errorf(pos, "%s does not fit in %s (%d to %d), the array's type", word, t.prim.Name, lo, hi)
+	}
 	return nil
 }
 
@@ -401,8 +416,18 @@ func (t *textValue) setType(pos semantics.Pos, elem semantics.Elem, prim Prim) e
 	if prim.Name != "" && t.prim.Name != "" && prim.Name != t.prim.Name || (prim.Kind == 'b') != (t.prim.Kind == 'b') {
 		return t.d.errorf(pos, "array mixes elements of types %s and %s", typeName(t.prim), typeName(prim))
 	}
-	if t.prim.Name == "" {
+	if t.prim.Name == "" && prim.Name != "" {
+		// The elements so far had no suffix: they must fit the type
+		// this one gives the array ([170 0i8] is refused).
 		t.prim = prim
+		if (prim.Kind == 'i' || prim.Kind == 'u') && elem == semantics.IntElem {
+			lo, hi := prim.Range()
+			for _, k := range t.data {
+				if k < lo || k > hi {
+					return t.d.errorf(pos, "an element before this one, %d, does not fit in %s (%d to %d), the type this %s gives the array", k, prim.Name, lo, hi, prim.Name)
+				}
+			}
+		}
 	}
 	return nil
 }
