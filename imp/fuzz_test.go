@@ -3,14 +3,13 @@ package imp
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/golden"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -24,17 +23,12 @@ import (
 // (the examples and the chunks of testdata); `go test -fuzz FuzzPipeline
 // ./imp` searches further.
 func FuzzPipeline(f *testing.F) {
-	files, _ := filepath.Glob("../examples/imp/*.imp")
-	for _, file := range files {
-		if src, err := os.ReadFile(file); err == nil {
-			f.Add(string(src), int64(2))
-		}
+	files, chunks := golden.Seeds("../examples/imp/*.imp", "testdata/parse.txt", "testdata/check.txt")
+	for _, src := range files {
+		f.Add(src, int64(2))
 	}
-	for _, file := range []string{"testdata/parse.txt", "testdata/check.txt"} {
-		src, _ := os.ReadFile(file)
-		for _, chunk := range strings.Split(string(src), "\n---\n") {
-			f.Add(chunk, int64(3))
-		}
+	for _, chunk := range chunks {
+		f.Add(chunk, int64(3))
 	}
 	f.Fuzz(func(t *testing.T, src string, k int64) {
 		p, err := ParseFile("fuzz.imp", src)

@@ -2,13 +2,12 @@ package remora
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/internal/golden"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -22,17 +21,12 @@ import (
 // the chunks of testdata); `go test -fuzz FuzzRemora ./remora` searches
 // further.
 func FuzzRemora(f *testing.F) {
-	files, _ := filepath.Glob("../examples/remora/*.remora")
-	for _, file := range files {
-		if src, err := os.ReadFile(file); err == nil {
-			f.Add(string(src))
-		}
+	files, chunks := golden.Seeds("../examples/remora/*.remora", "testdata/parse.txt", "testdata/check.txt")
+	for _, src := range files {
+		f.Add(src)
 	}
-	for _, file := range []string{"testdata/parse.txt", "testdata/check.txt"} {
-		src, _ := os.ReadFile(file)
-		for _, chunk := range strings.Split(string(src), "\n---\n") {
-			f.Add(chunk)
-		}
+	for _, chunk := range chunks {
+		f.Add(chunk)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {

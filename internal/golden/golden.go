@@ -314,3 +314,20 @@ func (c *Chunk) ExpectRules(counter semantics.Counter) error {
 func RuleList(c semantics.Counter) string {
 	return strings.Join(slices.Sorted(maps.Keys(c)), " ")
 }
+
+// Seeds are a fuzz target's seed inputs: the whole files pattern matches
+// (the examples), and the chunks of the golden files (split at ---,
+// markers and all: the fuzz target decides what it makes of them).
+func Seeds(pattern string, goldenFiles ...string) (files, chunks []string) {
+	paths, _ := filepath.Glob(pattern)
+	for _, p := range paths {
+		if src, err := os.ReadFile(p); err == nil {
+			files = append(files, string(src))
+		}
+	}
+	for _, p := range goldenFiles {
+		src, _ := os.ReadFile(p)
+		chunks = append(chunks, strings.Split(string(src), "\n---\n")...)
+	}
+	return files, chunks
+}

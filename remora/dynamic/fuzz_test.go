@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/internal/golden"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -22,17 +23,12 @@ import (
 // `go test` runs the seeds (the examples and the chunks of testdata);
 // `go test -fuzz FuzzDynamic ./remora/dynamic` searches further.
 func FuzzDynamic(f *testing.F) {
-	files, _ := filepath.Glob("../../examples/remora-dynamic/*.remora")
-	for _, file := range files {
-		if src, err := os.ReadFile(file); err == nil {
-			f.Add(string(src))
-		}
+	files, chunks := golden.Seeds("../../examples/remora-dynamic/*.remora", "testdata/parse.txt", "testdata/infer.txt", "testdata/run.txt")
+	for _, src := range files {
+		f.Add(src)
 	}
-	for _, file := range []string{"testdata/parse.txt", "testdata/infer.txt", "testdata/run.txt"} {
-		src, _ := os.ReadFile(file)
-		for _, chunk := range strings.Split(string(src), "\n---\n") {
-			f.Add(chunk)
-		}
+	for _, chunk := range chunks {
+		f.Add(chunk)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
