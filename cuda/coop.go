@@ -81,14 +81,7 @@ func (e *emitter) coopFold(f *fn, fr *frame, s *imp.Reduce) []Stmt {
 	fd := &s.Fold
 	out, ne, n := e.foldStart(f, fr, s, fd)
 	t := accType(fr.ty, s)
-	r := newRefs()
-	r.fold(fr.ty, s, fd)
-	var captured []slot
-	for _, x := range r.acc {
-		if _, ok := fr.find(x); ok {
-			captured = append(captured, x)
-		}
-	}
+	captured := foldCaptures(fr, s, fd) // parfold.go
 	e.folds++
 	base := fmt.Sprintf("arraysem_reduce_%d", e.folds)
 	elem, elemArgs := e.partFn(base+"_element", fr.ty, captured, []slot{{fd.X.Name, imp.Int}}, false, t, fd.Body, fd.Yield)

@@ -517,14 +517,7 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	// The names the parts (and a scan's address) mention that the host
 	// has: every function of the fold takes them.
 	t := accType(fr.ty, s)
-	r := newRefs()
-	r.fold(fr.ty, s, fd)
-	var captured []slot
-	for _, x := range r.acc {
-		if _, ok := fr.find(x); ok {
-			captured = append(captured, x)
-		}
-	}
+	captured := foldCaptures(fr, s, fd)
 	e.folds++
 	base := fmt.Sprintf("arraysem_%s_%d", kw, e.folds)
 	elem, elemArgs := e.partFn(base+"_element", fr.ty, captured, []slot{{fd.X.Name, imp.Int}}, false, t, fd.Body, fd.Yield)
@@ -696,4 +689,18 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 		none = []Stmt{set(id(x), id(ne))}
 	}
 	return append(out, &If{Cond: bin(">", id(n), num(0)), Then: body, Else: none})
+}
+
+// foldCaptures are the names a fold's parts (and a scan's address)
+// mention that the host has: every function of the fold takes them.
+func foldCaptures(fr *frame, s imp.Stmt, fd *imp.Fold) []slot {
+	r := newRefs()
+	r.fold(fr.ty, s, fd)
+	var captured []slot
+	for _, x := range r.acc {
+		if _, ok := fr.find(x); ok {
+			captured = append(captured, x)
+		}
+	}
+	return captured
 }
