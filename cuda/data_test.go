@@ -94,6 +94,11 @@ return k, xs_mem : [n][m], fs_mem : [n]float`)
 		data(file("comment.in", text("[[1]] [1.0] 3--x\n4"))),
 		data(file("nan.in", text("[[1]] [-f64.nan] 3"))),
 		data(file("word.in", text("[[1]] [1.0] emptyx"))),
+		// An unsuffixed element the suffix of another does not hold, in
+		// either order (FuzzRead's find).
+		data(file("suffix1.in", text("[[170 0i8]] [1.0] 3"))),
+		data(file("suffix2.in", text("[[0i8 170]] [1.0] 3"))),
+		data(file("suffix3.in", text("[[1 2]] [1.0 2f32] 3"))),
 	}
 	// The interpreter accepts the first fourteen and refuses the others.
 	for i, args := range cases {
