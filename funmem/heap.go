@@ -37,13 +37,17 @@ type HeapOptions struct {
 	// folds (semantics.Budget); nil for semantics.DefaultBigFuel.
 	// HeapOptionsOf makes one of the run's --fuel.
 	Budget *semantics.Budget
+	// Races, when not nil, lets a kernel of the small-step that races
+	// (eq 4) run on as hardware would, and is given its first race when
+	// it ends (semantics.RunOptions.Races); nil stops the run at the race.
+	Races func(race error)
 }
 
 // HeapOptionsOf are the heap semantics' options taken from a run's: the
 // counter, the schedule, and the trace, whose kernels are named by their
 // position and their statement up to "do".
 func HeapOptionsOf(o *semantics.RunOptions) *HeapOptions {
-	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel)}
+	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel), Races: o.Races}
 	if o.Trace != nil {
 		opts.Trace = func(s *fun.Stm, tr *semantics.KernelTrace) { o.Trace(KernelName(s), tr) }
 	}
@@ -410,6 +414,9 @@ func (k *kernel) raceAs(err error, rule string) error {
 // finish ends the kernel: z ↦ (ℓ, L_z).
 func (k *kernel) finish(h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
 	h.Pop()
+	if k.t.Found != nil && opts.Races != nil {
+		opts.Races(semantics.Errorf(k.s.Exp.Pos(), semantics.RaceError, EMemKernel.Name, "%v", *k.t.Found))
+	}
 	if opts.Trace != nil {
 		opts.Trace(k.s, k.t.Trace)
 	}

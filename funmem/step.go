@@ -78,6 +78,7 @@ func (m HeapMachine) Step(c *Config) (*Config, string, error) {
 		if err != nil {
 			return c, "", err
 		}
+		k.t.ReportOnly = opts.Races != nil
 		if st != nil {
 			launch(st, formDepth(f))
 		}

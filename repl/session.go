@@ -976,7 +976,7 @@ func (s *Session) cmdSet(args []string) error {
 		case len(args) != 2 || args[1] != "stop" && args[1] != "report":
 			return fmt.Errorf(":set races stop|report, got %s", strings.Join(args[1:], " "))
 		case args[1] == "report":
-			s.printf("races reported, and the run goes on as hardware would run it (IMP's small-step)\n")
+			s.printf("races reported, and the run goes on as hardware would run it (FUNMEM's and IMP's small-steps)\n")
 		default:
 			s.printf("races stop the run\n")
 		}

@@ -19,8 +19,8 @@ type RunOptions struct {
 	Schedule Schedule
 	// Races, when not nil, lets a small-step kernel that races (eq 4)
 	// run on as hardware would, and is given the kernel's first race when
-	// the kernel ends (IMP's; the REPL's :set races report); nil stops
-	// the run at the race, with a RaceError.
+	// the kernel ends (FUNMEM's and IMP's; the REPL's :set races report);
+	// nil stops the run at the race, with a RaceError.
 	Races func(race error)
 	// Trace receives each kernel's trace, its per-iteration read and
 	// write sets, when the kernel ends (FUNMEM's heap semantics and IMP);
