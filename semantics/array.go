@@ -57,19 +57,21 @@ func (a Array) At(i int64) Num { return Num{Elem: a.Elem, Bits: a.Data[i]} }
 // Count is the number of elements a shape holds, or an error when a size is
 // negative or the count exceeds MaxElems.
 func Count(shape []int64) (int64, error) {
-	n := int64(1)
+	// Every size is checked first: a 0 does not excuse a negative size
+	// after it (a binary data file's shape [2^62][0][-5] is refused).
 	for _, d := range shape {
 		if d < 0 {
 			return 0, fmt.Errorf("size %d is negative", d)
 		}
+	}
+	n := int64(1)
+	for _, d := range shape {
 		if d != 0 && n > MaxElems/d {
 			// Past the limit, unless a later size is 0; the message
 			// counts every size, not the ones so far.
 			total := int64(1)
 			for _, e := range shape {
 				switch {
-				case e < 0:
-					return 0, fmt.Errorf("size %d is negative", e)
 				case e == 0:
 					return 0, nil
 				case total > 0 && total <= (1<<62)/e:

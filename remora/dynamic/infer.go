@@ -184,10 +184,14 @@ func (el *elaborator) fresh(x string) string {
 }
 
 // typedName reports whether the typed reader reads x back as the one
-// atom x: graphic characters, none of them a space or a delimiter. The
-// dialect's reader takes more (control characters), which the
+// atom x naming a value: graphic characters, none of them a space or a
+// delimiter, and no leading @ (which makes a Shape index variable). The
+// dialect's reader takes more (control characters, @x), which the
 // elaboration renames.
 func typedName(x string) bool {
+	if strings.HasPrefix(x, "@") {
+		return false
+	}
 	for _, r := range x {
 		if !unicode.IsGraphic(r) || unicode.IsSpace(r) || strings.ContainsRune("()[]{}\";|", r) {
 			return false
