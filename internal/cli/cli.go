@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"regexp"
 	"time"
 
 	"github.com/chzyer/readline"
@@ -103,7 +104,7 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(stderr, strings.TrimRight(err.Error(), "\n"))
+	fmt.Fprintln(stderr, stderrLine(err))
 	return exitStatus(err)
 }
 
@@ -180,11 +181,26 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
+// stderrLine is how every command's error reaches stderr, in one format
+// (the GNU one): an error with a place starts with it, file:line:col:
+// (then RULE: where a rule or pass said it); one without starts with
+// "arraysem: ".
+func stderrLine(err error) string {
+	msg := strings.TrimPrefix(strings.TrimRight(err.Error(), "\n"), "arraysem: ")
+	if placed.MatchString(msg) {
+		return msg
+	}
+	return "arraysem: " + msg
+}
+
+// placed matches a message that starts with its place, file:line:col.
+var placed = regexp.MustCompile(`^[^\s:]+(:[^\s:]+)*:\d+:\d+: `)
+
 // usageError is a command-line mistake (exit 2).
 type usageError struct{ msg string }
 
-// Error formats the mistake for stderr.
-func (e usageError) Error() string { return "arraysem: " + e.msg }
+// Error is the mistake.
+func (e usageError) Error() string { return e.msg }
 
 // failed is an error already reported in full on stdout (exit 1).
 type failed struct{ msg string }
@@ -864,7 +880,7 @@ func cmdTest(reg *lang.Registry, args []string, stdout io.Writer) error {
 		return usageError{"test: " + err.Error()}
 	}
 	if out.Failed > 0 {
-		return failed{fmt.Sprintf("arraysem test: %d of %s failed", out.Failed, semantics.Plural(out.Passed+out.Failed, "check"))}
+		return failed{fmt.Sprintf("test: %d of %s failed", out.Failed, semantics.Plural(out.Passed+out.Failed, "check"))}
 	}
 	// Programs without a test block have been noted; only a directory
 	// with no program at all is a mistake in the command.
@@ -1021,7 +1037,7 @@ func cmdProve(reg *lang.Registry, args []string, stdout io.Writer) error {
 		}
 	}
 	if failures > 0 {
-		return failed{fmt.Sprintf("arraysem prove: %d counterexamples", failures)}
+		return failed{fmt.Sprintf("prove: %d counterexamples", failures)}
 	}
 	return nil
 }
@@ -1197,7 +1213,7 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	}
 	check.PrintRows(stdout, rows, verdict)
 	if verdict != nil {
-		return failed{"arraysem side-by-side: " + verdict.Error()}
+		return failed{"side-by-side: " + verdict.Error()}
 	}
 	return nil
 }
@@ -1233,7 +1249,7 @@ func cmdCover(reg *lang.Registry, args []string, stdout io.Writer) error {
 	cov, err := proofstests.Cover(*n, *seed, progress)
 	done()
 	if err != nil {
-		return failed{"arraysem cover: " + err.Error()}
+		return failed{"cover: " + err.Error()}
 	}
 	rows := [][]string{{"figure", "rule", "applied"}}
 	for _, f := range proofstests.Figures {
@@ -1249,7 +1265,7 @@ func cmdCover(reg *lang.Registry, args []string, stdout io.Writer) error {
 	zero := cov.Zero()
 	fmt.Fprintf(stdout, "\n%d programs (seed %d); %d rules never applied\n", *n, *seed, len(zero))
 	if len(zero) > 0 {
-		return failed{"arraysem cover: rules never applied: " + strings.Join(zero, ", ")}
+		return failed{"cover: rules never applied: " + strings.Join(zero, ", ")}
 	}
 	return nil
 }

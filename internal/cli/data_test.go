@@ -122,7 +122,7 @@ func TestDataInputs(t *testing.T) {
 		{"gpu-sim --data", []string{"gpu-sim", "examples/cuda/kernel.cu", "--data", kernel}, 0, "[1 4 9 16]", ""},
 		{"gpu-sim @FILE", []string{"gpu-sim", "examples/cuda/kernel.cu", "m=2", "--arg", "n=@" + file("n.in", "4")}, 0, "[1 4 9 16]", ""},
 		{"compile --arg @FILE", []string{"compile", "examples/imp/kernel.imp", "--to", "cuda", "--arg", "n=@" + file("n.in", "4")}, 0, `arraysem_defaults[] = {"n=4", nullptr}`, ""},
-		{"a missing data file", []string{"run", "examples/fun/fig2.fun", "--data", filepath.Join(dir, "none.in")}, 2, "", filepath.Join(dir, "none.in") + ": cannot read the data file: no such file or directory\n"},
+		{"a missing data file", []string{"run", "examples/fun/fig2.fun", "--data", filepath.Join(dir, "none.in")}, 2, "", "arraysem: " + filepath.Join(dir, "none.in") + ": cannot read the data file: no such file or directory\n"},
 		{"a bad data file", []string{"run", "examples/fun/fig2.fun", "--data", bad}, 2, "", bad + ":2:2: missing ']' for this '['\n"},
 		{"a bad @FILE", []string{"run", "examples/fun/fig2.fun", "--arg", "xsize=@" + bad}, 2, "", bad + ":1:3: a second value, where the file is to hold one (--data FILE reads a value for each input)\n"},
 		{"too many values", []string{"run", "examples/fun/fig2.fun", "--data", file("four.in", "1 2 3 4")}, 2, "", "…holds 4 values, but the program takes 3 inputs (xsize, ysize, zcond)"},

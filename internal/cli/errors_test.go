@@ -197,3 +197,42 @@ func TestStepShowsEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestOneErrorFormat: every command's error is one line in one format
+// (GNU's): an error with a place starts with file:line:col: and then its
+// rule, pass or message; one without starts with "arraysem: ". Never
+// both ("arraysem: f.fun:3:1: …"), never a rule "-" for none, never the
+// command named twice.
+func TestOneErrorFormat(t *testing.T) {
+	bad := writeFile(t, "bad.fun", "input (n : int)\nlet (x : int) = n +\nin (x)\n")
+	div := writeFile(t, "div.fun", "let (x : int) = 1 / 0\nin (x)\n")
+	src, errs, status := run(t, "compile", "examples/imp/kernel.imp", "--to", "cuda")
+	if status != 0 {
+		t.Fatalf("compile: %s", errs)
+	}
+	cu := writeFile(t, "k.cu", src)
+	for _, args := range [][]string{
+		{"run", bad}, {"check", bad}, {"step", bad}, {"compile", "--to", "imp", bad},
+		{"side-by-side", bad}, {"gpu-check", bad},
+		{"run", div}, {"run", "--semantics", "small", div}, {"run", "--semantics", "nope", div},
+		{"gpu-sim", cu}, {"gpu-sim", cu, "n=x"}, {"gpu-sim", bad},
+		{"run", "nope.fun"}, {"prove", "--for", "0s"}, {"side-by-side", "--only", "nope", div},
+		{"run", "examples/fun/fig2.fun"},
+	} {
+		_, errs, status := run(t, args...)
+		lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+		l := lines[len(lines)-1]
+		switch {
+		case status == 0:
+			t.Errorf("arraysem %v: status 0", args)
+		case placed.MatchString(l) == strings.HasPrefix(l, "arraysem: "):
+			t.Errorf("arraysem %v: %q neither starts with its place nor with arraysem: (or both)", args, l)
+		case strings.HasPrefix(l, "arraysem: ") && placed.MatchString(strings.TrimPrefix(l, "arraysem: ")):
+			t.Errorf("arraysem %v: %q: arraysem: before a place", args, l)
+		case strings.Contains(l, ": -: "):
+			t.Errorf("arraysem %v: %q: a rule -", args, l)
+		case strings.Count(l, args[0]+":") > 1:
+			t.Errorf("arraysem %v: %q names the command twice", args, l)
+		}
+	}
+}
