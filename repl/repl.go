@@ -45,7 +45,7 @@ type SessionErrors struct{ N int }
 
 // Error counts the errors.
 func (e *SessionErrors) Error() string {
-	return fmt.Sprintf("arraysem repl: the session reported %s", semantics.Plural(e.N, "error"))
+	return fmt.Sprintf("repl: the session reported %s", semantics.Plural(e.N, "error"))
 }
 
 func runPiped(s *Session, in io.Reader) error {

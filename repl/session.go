@@ -517,8 +517,12 @@ func (s *Session) cmdStep(args []string) error {
 		return err
 	}
 	if l := s.loaded.Language(); l.Stepping() == "" {
+		// Nothing to step through (CUDA): the step is the whole run, in
+		// the level's own semantics (gpu-sim), as :run does.
 		sem, _ := lang.PickSemantics(s.loaded, "")
-		return fmt.Errorf("%s has no small-step semantics to step; :run runs it by its semantics %s", l.Title(), sem)
+		s.printf("%s has no small-step semantics: :step runs it whole, by its semantics %s\n", l.Title(), sem)
+		s.evaluate()
+		return nil
 	}
 	st := s.stepper()
 	for i := 0; i < n; i++ {
