@@ -49,24 +49,11 @@ func (s simulated) Run(args []string, stats *semantics.Stats, fuel int) ([]strin
 
 // toSemantics gives a simulator error the kind the driver compares: a
 // race, a stuck state, an overflow, running out of fuel, bad input or an
-// unsupported file.
+// unsupported file; it prints as gpu-sim prints it.
 func toSemantics(err error) error {
 	var e *Error
 	if !errors.As(err, &e) {
 		return err
 	}
-	kind := semantics.StuckError
-	switch e.Kind {
-	case "race":
-		kind = semantics.RaceError
-	case "fuel":
-		kind = semantics.FuelError
-	case "overflow":
-		kind = semantics.OverflowError
-	case "input":
-		kind = semantics.InputError
-	case "unsupported":
-		kind = semantics.SyntaxError
-	}
-	return &semantics.Error{Pos: semantics.Pos{File: e.File, Line: e.Pos.Line, Col: e.Pos.Col}, Kind: kind, Rule: "gpu-sim " + e.Kind, Msg: e.Msg}
+	return e.semantics()
 }
