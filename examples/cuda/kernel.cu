@@ -1011,7 +1011,24 @@ static bool arraysem_parse(const char **s, arraysem_value *v, int depth, int64_t
     int64_t k;
     int elem, prim;
     if (!arraysem_number(s, &k, &elem, &prim, data)) return false;
+    int had = v->prim;
     if (!arraysem_set_type(v, elem, prim) || !arraysem_set_rank(v, depth)) return false;
+    // An unsuffixed int must fit the type a suffixed element gives the
+    // array, whichever comes first ([170 0i8] and [0i8 170] are refused).
+    if (elem == 0 && v->prim >= 0 && arraysem_prims[v->prim].kind != 'f') {
+      int64_t lo, hi;
+      arraysem_prim_range(v->prim, &lo, &hi);
+      if (prim < 0 && (k < lo || k > hi)) {
+        snprintf(arraysem_why, sizeof arraysem_why, "%lld does not fit in %s, the array's type", (long long)k, arraysem_prims[v->prim].name);
+        return false;
+      }
+      if (had < 0)
+        for (int64_t i = 0; i < v->len; i++)
+          if (v->data[i] < lo || v->data[i] > hi) {
+            snprintf(arraysem_why, sizeof arraysem_why, "an element before this one, %lld, does not fit in %s, the type this %s gives the array", (long long)v->data[i], arraysem_prims[v->prim].name, arraysem_prims[v->prim].name);
+            return false;
+          }
+    }
     if (v->len == *cap) {
       *cap = *cap * 2 + 8;
       v->data = (int64_t *)realloc(v->data, (size_t)*cap * sizeof(int64_t));
