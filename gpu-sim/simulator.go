@@ -2,6 +2,7 @@ package gpusim
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/arraysem/arraysem/cuda"
@@ -17,6 +18,13 @@ type simulator struct{}
 func (simulator) Read(file, src string) (cuda.Simulated, error) {
 	p, err := Parse(file, src)
 	if err != nil {
+		// Under the source's name (the driver adopting an emitted
+		// file), a line of the .cu file is said as one.
+		var e *Error
+		if errors.As(err, &e) && !strings.HasSuffix(file, ".cu") && e.Pos.Line != 0 {
+			e.Source = semantics.Pos{File: file}
+			e.Msg += fmt.Sprintf(" (at line %d of the emitted CUDA)", e.Pos.Line)
+		}
 		return nil, toSemantics(err)
 	}
 	return simulated{p}, nil

@@ -89,9 +89,14 @@ func TestSourcePositions(t *testing.T) {
 			// The same position and rule (the heap's blocks are named
 			// ℓ1… by the interpreter only).
 			want := harness.Interpret(ps[0].Imp, args)
-			if at := want.Err[:strings.Index(want.Err, ": E-")+2]; !strings.HasPrefix(msg, at+se.Rule+": ") {
+			if i := strings.Index(want.Err, ": E-"); i < 0 || !strings.HasPrefix(msg, want.Err[:i+2]+se.Rule+": ") {
 				t.Errorf("%s: gpu-sim says %q, the interpreter %q", c.what, msg, want.Err)
 			}
 		}
+	}
+	// A file the driver cannot read back, under the source's name.
+	_, err := gpusim.Simulator.Read("kernel.imp", planted["unsupported"])
+	if err == nil || !regexp.MustCompile(`^kernel\.imp: unsupported construct "while" \(at line \d+ of the emitted CUDA\)$`).MatchString(err.Error()) {
+		t.Errorf("an unsupported construct under the source's name: %v", err)
 	}
 }
