@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -122,5 +123,47 @@ func TestSideProgress(t *testing.T) {
 		if want := strconv.Itoa(i+1) + "/" + strconv.Itoa(len(rows)) + " " + r.Level + " " + r.Semantics; heard[i] != want {
 			t.Errorf("heard %q, want %q", heard[i], want)
 		}
+	}
+}
+
+// TestSideCUDARows: side-by-side's CUDA rows (gpu-sim) show the one line
+// the interpreter gives, the source program's position and rule, not a
+// line of the emitted file nor the file name twice; the verdict is
+// unchanged: every level goes wrong (stuck). On examples/fun/stuck_bound.fun
+// (k < n: a negative allocation inside the kernel).
+func TestSideCUDARows(t *testing.T) {
+	src, err := os.ReadFile("../examples/fun/stuck_bound.fun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := NewRegistry()
+	p, err := Load(reg, "examples/fun/stuck_bound.fun", string(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, verdict := SideBySideWith(reg, p, map[string]string{"n": "4", "k": "2"}, SideOptions{Only: []string{"imp", "cuda"}, Semantics: []string{"big", "sim"}})
+	if verdict != nil {
+		t.Fatalf("verdict %v", verdict)
+	}
+	const want = "error: examples/fun/stuck_bound.fun:17:5: E-IMP-ALLOC: allocation of negative size -1"
+	cuda := 0
+	for _, r := range rows {
+		if r.Level == "IMP" && r.Outcome() != want {
+			t.Errorf("IMP %s: %s; the test wants %s", r.Semantics, r.Outcome(), want)
+		}
+		if strings.HasPrefix(r.Level, "CUDA") {
+			cuda++
+			if r.Outcome() != want || kind(r.Err) != semantics.StuckError {
+				t.Errorf("%s %s: %s (%v); want %s, stuck", r.Level, r.Semantics, r.Outcome(), kind(r.Err), want)
+			}
+		}
+	}
+	if cuda != 3 {
+		t.Errorf("%d CUDA rows, want 3 (the level, expanded for the gpu and the cpu)", cuda)
+	}
+	var b bytes.Buffer
+	PrintRows(&b, rows, verdict)
+	if !strings.Contains(b.String(), "verdict: agree: every level and semantics goes wrong (stuck)") {
+		t.Errorf("table:\n%s", b.String())
 	}
 }

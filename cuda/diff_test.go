@@ -14,6 +14,7 @@ import (
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
+	gpusim "github.com/arraysem/arraysem/gpu-sim"
 	"github.com/arraysem/arraysem/internal/planted"
 )
 
@@ -157,7 +158,9 @@ func TestExamplesOnClang(t *testing.T) {
 
 // TestStandalone builds two emitted files one by one with exactly the
 // commands a user runs, and runs them: a matrix product, and a program
-// stuck on a division by zero.
+// stuck on a division by zero, whose one line of error is the
+// interpreter's, the source program's position and rule, in the built
+// program and in gpu-sim alike.
 func TestStandalone(t *testing.T) {
 	t.Parallel()
 	clangBuilds(t)
@@ -178,10 +181,24 @@ func TestStandalone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		prog, err := gpusim.Parse(name+".cu", p.CUDA)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, args := range p.Cases {
 			got := cuda.Exec(bin, harness.Args(args), time.Minute)
-			if v, d := harness.Compare(harness.Interpret(p.Imp, args), got); v != "ok" {
+			want := harness.Interpret(p.Imp, args)
+			if v, d := harness.Compare(want, got); v != "ok" {
 				t.Errorf("%s %v: %s", p.Name, harness.Args(args), d)
+			}
+			if want.Status != 1 {
+				continue
+			}
+			if got.Stderr != want.Err+"\n" {
+				t.Errorf("%s %v: the built program says %q, the interpreter %q", p.Name, harness.Args(args), got.Stderr, want.Err)
+			}
+			if _, _, err := gpusim.Run(prog, harness.Args(args), gpusim.Options{}); err == nil || err.Error() != want.Err {
+				t.Errorf("%s %v: gpu-sim says %v, the interpreter %q", p.Name, harness.Args(args), err, want.Err)
 			}
 		}
 	}

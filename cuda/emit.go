@@ -209,7 +209,12 @@ func set(l, r Expr) Stmt                { return &Assign{LHS: l, RHS: r} }
 
 // site adds a message (a printf format of two long longs) and returns its
 // index; pos and rule make it read as the interpreter's stuck states do.
+// A statement the passes made has no position: its message names the
+// program's file, never "-".
 func (e *emitter) site(pos fun.Pos, rule, format string) int {
+	if !pos.IsValid() {
+		pos = fun.Pos{File: e.p.File}
+	}
 	msg := strings.ReplaceAll(pos.String()+": "+rule+": ", "%", "%%") + format
 	e.out.Sites = append(e.out.Sites, msg)
 	return len(e.out.Sites) - 1

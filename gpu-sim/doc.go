@@ -37,6 +37,13 @@
 // access instruction executed) and the 32-byte sectors they touch, the
 // measure of coalescing.
 //
+// Its errors name the source program's positions (source.go): an emitted
+// file's sites table holds the interpreter's message for every stuck
+// state, the source program's file:line:col and rule, and the site last
+// named before an access gives the IMP statement a race, an out-of-bounds
+// access or an unwritten read is in; a file without sites (one written
+// by hand) is reported at its own lines.
+//
 // simulator.go supplies Simulator, the cuda.Simulator the CUDA level of
 // the driver's registry runs its programs with (cuda.NewLanguage): it
 // reads a file back and runs it, giving its errors the kinds the driver

@@ -1,6 +1,7 @@
 package gpusim
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand"
@@ -83,9 +84,10 @@ type region struct {
 	init   []bool
 	shadow []shadowWord // the compiled engine's race state, made at the first access of a kernel
 	freed  bool
-	shared bool   // a block's __shared__ array (no global requests)
-	what   string // how it was allocated, for messages
-	device bool   // a device allocation the cost counters count (cudaMalloc, a thread's)
+	shared bool     // a block's __shared__ array (no global requests)
+	what   string   // how it was allocated, for messages
+	at     cuda.Pos // where in the file, for messages (Program.describe); none for inputs, results, __shared__
+	device bool     // a device allocation the cost counters count (cudaMalloc, a thread's)
 }
 
 // ptr is a pointer: into a region, to a host variable (&x), or null.
@@ -190,6 +192,10 @@ func (m *machine) run(args []string) (string, *Stats, error) {
 		h.vars[main.Params[1].Name] = &value{k: kStr, s: strings.Join(append([]string{prog.Name}, args...), "\x00")}
 	}
 	err := h.run(main.Body)
+	var e *Error
+	if errors.As(err, &e) {
+		prog.place(e)
+	}
 	if opts.Stats {
 		m.stats.Costs = m.costs
 		return m.out.String(), m.stats, err
@@ -583,8 +589,14 @@ func (t *thread) alloc(pos cuda.Pos, n int64, host bool, what string) *region {
 	return r
 }
 
-func (r *region) describe() string {
-	return fmt.Sprintf("allocation #%d (%s, %d bytes at 0x%x)", r.id, r.what, len(r.data)*8, r.base)
+// describe names an allocation for messages: how and where it was made
+// (the source program's statement when the sites give it, source.go).
+func (p *Program) describe(r *region) string {
+	what := r.what
+	if r.at.Line != 0 {
+		what += " at " + p.placeOf(r.at)
+	}
+	return fmt.Sprintf("allocation #%d (%s, %d bytes at 0x%x)", r.id, what, len(r.data)*8, r.base)
 }
 
 // access checks one element access of a thread or the host.
@@ -603,16 +615,16 @@ func (t *thread) access(e cuda.Expr, p ptr, i int64, write bool) *region {
 	off := p.off + i
 	addr := p.r.base + uint64(off*8)
 	if p.r.freed {
-		t.fail(pos, "out-of-bounds", "%s %s address 0x%x of %s, which was freed", t.who(), verb, addr, p.r.describe())
+		t.fail(pos, "out-of-bounds", "%s %s address 0x%x of %s, which was freed", t.who(), verb, addr, t.m.prog.describe(p.r))
 	}
 	if off < 0 || off >= int64(len(p.r.data)) {
-		t.fail(pos, "out-of-bounds", "out-of-bounds access: %s %s address 0x%x, element %d of %s, which has %d elements", t.who(), verb, addr, off, p.r.describe(), len(p.r.data))
+		t.fail(pos, "out-of-bounds", "out-of-bounds access: %s %s address 0x%x, element %d of %s, which has %d elements", t.who(), verb, addr, off, t.m.prog.describe(p.r), len(p.r.data))
 	}
 	if p.r.host != (t.gtid < 0) {
 		t.fail(pos, "out-of-bounds", "%s %s %s memory at 0x%x", t.who(), verb, map[bool]string{true: "host", false: "device"}[p.r.host], addr)
 	}
 	if !write && !p.r.init[off] {
-		t.fail(pos, "uninitialised", "%s reads address 0x%x (element %d of %s), which nothing has written", t.who(), addr, off, p.r.describe())
+		t.fail(pos, "uninitialised", "%s reads address 0x%x (element %d of %s), which nothing has written", t.who(), addr, off, t.m.prog.describe(p.r))
 	}
 	if t.gtid >= 0 {
 		t.m.launch.record(t, e, p.r, off, write)
@@ -682,13 +694,13 @@ func (t *thread) span(e cuda.Expr, p ptr, n int64, host bool) {
 		t.fail(pos, "out-of-bounds", "cudaMemcpy: null pointer")
 	}
 	if p.r.freed {
-		t.fail(pos, "out-of-bounds", "cudaMemcpy: %s was freed", p.r.describe())
+		t.fail(pos, "out-of-bounds", "cudaMemcpy: %s was freed", t.m.prog.describe(p.r))
 	}
 	if p.r.host != host {
 		t.fail(pos, "cuda", "cudaMemcpy: the pointer is %s memory, the copy's kind says otherwise", map[bool]string{true: "host", false: "device"}[p.r.host])
 	}
 	if p.off < 0 || p.off+n > int64(len(p.r.data)) {
-		t.fail(pos, "out-of-bounds", "out-of-bounds access: cudaMemcpy of %d elements at element %d of %s, which has %d elements", n, p.off, p.r.describe(), len(p.r.data))
+		t.fail(pos, "out-of-bounds", "out-of-bounds access: cudaMemcpy of %d elements at element %d of %s, which has %d elements", n, p.off, t.m.prog.describe(p.r), len(p.r.data))
 	}
 }
 
@@ -749,7 +761,8 @@ func (t *thread) call(c *cuda.Call) value {
 		if size < 0 || size%8 != 0 {
 			t.fail(c.Pos, "cuda", "cudaMalloc of %d bytes: not a whole number of int64s", size)
 		}
-		r := t.alloc(c.Pos, size/8, false, fmt.Sprintf("cudaMalloc at line %d", c.Pos.Line))
+		r := t.alloc(c.Pos, size/8, false, "cudaMalloc")
+		r.at = c.Pos
 		t.m.deviceAlloc(r)
 		p := ptr{r: r}
 		if ref.off == -1 {
@@ -782,7 +795,7 @@ func (t *thread) call(c *cuda.Call) value {
 		for i := int64(0); i < k; i++ {
 			v, ok := src.get(i)
 			if !ok {
-				t.fail(cuda.ExprPos(c.Args[1]), "uninitialised", "cudaMemcpy copies element %d of %s, which nothing has written", src.off+i, src.r.describe())
+				t.fail(cuda.ExprPos(c.Args[1]), "uninitialised", "cudaMemcpy copies element %d of %s, which nothing has written", src.off+i, t.m.prog.describe(src.r))
 			}
 			dst.set(i, v)
 		}
@@ -941,7 +954,7 @@ func (t *thread) call(c *cuda.Call) value {
 		for i := range data {
 			v, ok := p.get(int64(i))
 			if !ok {
-				t.fail(c.Pos, "uninitialised", "printing element %d of %s, which nothing has written", i, p.r.describe())
+				t.fail(c.Pos, "uninitialised", "printing element %d of %s, which nothing has written", i, t.m.prog.describe(p.r))
 			}
 			data[i] = v
 		}
@@ -1101,12 +1114,18 @@ func (t *thread) stuck(site int, a, b int64) {
 	if site < 0 || site >= len(sites) {
 		t.fail(cuda.Pos{}, "stuck", "stuck at unknown site %d", site)
 	}
-	msg := formatSite(sites[site], a, b)
 	kind := "stuck"
-	if semantics.IsOverflowMessage(msg) {
+	if semantics.IsOverflowMessage(formatSite(sites[site], a, b)) {
 		kind = "overflow"
 	}
-	panic(stop{&Error{File: t.m.prog.Name, Kind: kind, Msg: "the program is stuck: " + msg}})
+	// The message the built program prints, the interpreter's: the
+	// source program's position and rule, then what went wrong.
+	s := parseSite(sites[site])
+	e := &Error{File: t.m.prog.Name, Kind: kind, Msg: formatSite(s.format, a, b), Rule: s.rule, Source: s.pos}
+	if e.Source.File == "" {
+		e.Source.File = e.File
+	}
+	panic(stop{e})
 }
 
 // start is arraysem_start: the inputs bound as the interpreter binds
@@ -1162,6 +1181,12 @@ func (m *machine) start(t *thread, c *cuda.Call, argv []string) {
 	}
 	env, heap, err := imp.BindInputs(p, args)
 	if err != nil {
+		// The message without its position: the inputs' declarations
+		// are the source program's, which the file does not carry.
+		var se *semantics.Error
+		if errors.As(err, &se) {
+			panic(stop{&Error{File: m.prog.Name, Pos: c.Pos, Kind: "input", Msg: se.Msg, Rule: se.Rule}})
+		}
 		t.fail(c.Pos, "input", "%v", err)
 	}
 	m.inputs = map[string]semantics.Array{}

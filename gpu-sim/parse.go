@@ -17,21 +17,70 @@ type Program struct {
 	funcs map[string]*cuda.Func // the functions by name
 }
 
-// Error is an error of gpu-sim at a position of the .cu file: an
-// unsupported construct when parsing, or what the simulated program did.
+// Error is an error of gpu-sim: an unsupported construct when parsing,
+// or what the simulated program did. Pos is its position in the .cu
+// file. In an emitted file, whose sites table gives the source program's
+// positions (source.go), Source is the position the message names
+// instead: the source program's statement, or only a file where no
+// position applies (bad input).
 type Error struct {
 	File string
 	Pos  cuda.Pos
 	Kind string // "unsupported", "stuck", "overflow", "race", "out-of-bounds", "uninitialised", "divergence", "input", "cuda", "fuel"
 	Msg  string
+	// Source, when its File is set, is the position the message names
+	// in place of File and Pos.
+	Source semantics.Pos
+	// Rule is the source program's rule of a stuck state (a site's, as
+	// E-IMP-ALLOC); "" for what gpu-sim checks itself.
+	Rule string
 }
 
-// Error formats the error as file:line:col: message.
+// Error formats the error as the project's errors are, file:line:col:
+// RULE: message, the rule being the stuck state's, or gpu-sim's check
+// ("gpu-sim race"); an unsupported construct and bad input name none.
 func (e *Error) Error() string {
-	if e.Pos.Line == 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	return e.semantics().Error()
+}
+
+// Position is the position the message names: the source program's
+// (Source), else the .cu file's.
+func (e *Error) Position() semantics.Pos {
+	if e.Source.File != "" {
+		return e.Source
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+	return semantics.Pos{File: e.File, Line: e.Pos.Line, Col: e.Pos.Col}
+}
+
+// rule is the rule the message names (Error).
+func (e *Error) rule() string {
+	switch {
+	case e.Rule != "":
+		return e.Rule
+	case e.Kind == "unsupported" || e.Kind == "input":
+		return ""
+	}
+	return "gpu-sim " + e.Kind
+}
+
+// semantics is the error as a *semantics.Error of the kind the driver
+// compares (a race, a stuck state, an overflow, running out of fuel, bad
+// input or an unsupported file), printing as e prints.
+func (e *Error) semantics() *semantics.Error {
+	kind := semantics.StuckError
+	switch e.Kind {
+	case "race":
+		kind = semantics.RaceError
+	case "fuel":
+		kind = semantics.FuelError
+	case "overflow":
+		kind = semantics.OverflowError
+	case "input":
+		kind = semantics.InputError
+	case "unsupported":
+		kind = semantics.SyntaxError
+	}
+	return &semantics.Error{Pos: e.Position(), Kind: kind, Rule: e.rule(), Msg: e.Msg}
 }
 
 // ExitStatus is the exit status of a command that stops with this error:

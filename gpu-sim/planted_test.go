@@ -49,10 +49,10 @@ type plantedCase struct {
 func TestPlanted(t *testing.T) {
 	planted := plantedAll(t)
 	cases := []plantedCase{
-		{"race", 0, "race", `race\.cu:\d+:\d+: data race in arraysem_kernel_1: thread 2 \(block 0, thread 2\) writes address 0x[0-9a-f]+, which thread 1 \(block 0, thread 1\) wrote`, ""},
-		{"oob", 0, "out-of-bounds", `oob\.cu:\d+:\d+: out-of-bounds access: thread 3 \(block 0, thread 3\) writes address 0x[0-9a-f]+, element 4 of allocation #\d+ \(cudaMalloc at line \d+, 32 bytes`, ""},
-		{"uninit", 0, "uninitialised", `uninit\.cu:\d+:\d+: thread 3 \(block 0, thread 3\) reads address 0x[0-9a-f]+ \(element 3 of allocation #\d+ \(cudaMalloc at line \d+, 32 bytes at 0x[0-9a-f]+\)\), which nothing has written`, ""},
-		{"divergent", 0, "divergence", `divergent\.cu:\d+:\d+: barrier divergence in arraysem_kernel_1, block 0: thread 1 \(block 0, thread 1\) waits at this __syncthreads, which thread 0 \(block 0, thread 0\) never reaches`, ""},
+		{"race", 0, "race", `^examples/imp/kernel\.imp:35:3: gpu-sim race: data race in arraysem_kernel_1: thread 2 \(block 0, thread 2\) writes address 0x[0-9a-f]+, which thread 1 \(block 0, thread 1\) wrote`, ""},
+		{"oob", 0, "out-of-bounds", `^examples/imp/kernel\.imp:35:3: gpu-sim out-of-bounds: out-of-bounds access: thread 3 \(block 0, thread 3\) writes address 0x[0-9a-f]+, element 4 of allocation #\d+ \(cudaMalloc at examples/imp/kernel\.imp:31:1, 32 bytes`, ""},
+		{"uninit", 0, "uninitialised", `^examples/imp/kernel\.imp:64:3: gpu-sim uninitialised: thread 3 \(block 0, thread 3\) reads address 0x[0-9a-f]+ \(element 3 of allocation #\d+ \(cudaMalloc at examples/imp/kernel\.imp:31:1, 32 bytes at 0x[0-9a-f]+\)\), which nothing has written`, ""},
+		{"divergent", 0, "divergence", `^divergent\.cu:\d+:\d+: gpu-sim divergence: barrier divergence in arraysem_kernel_1, block 0: thread 1 \(block 0, thread 1\) waits at this __syncthreads, which thread 0 \(block 0, thread 0\) never reaches`, ""},
 		{"barrier", 2, "", "", "[1 4 9 16]\n[[1 2] [2 4] [3 6] [4 8]]\n[7 7]\n"},
 		{"barrier", 0, "divergence", `barrier divergence .* which thread 4 \(block 0, thread 4\) never reaches \(it returned\)`, ""},
 		{"unsupported", 0, "unsupported", `unsupported\.cu:\d+:5: unsupported construct "while"`, ""},

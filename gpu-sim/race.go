@@ -383,7 +383,7 @@ func (t *thread) runBlock(s *cuda.Launch, b int, order []int, mk func(b, i int) 
 // barrier at, another (first) at the barrier other.
 func (m *machine) divergent(kernel string, b int, at *cuda.Call, who, first string, other *cuda.Call) error {
 	return &Error{File: m.prog.Name, Pos: at.Pos, Kind: "divergence",
-		Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, %s at the one of line %d", kernel, b, who, first, other.Pos.Line)}
+		Msg: fmt.Sprintf("barrier divergence in %s, block %d: %s waits at this __syncthreads, %s at the one at %s", kernel, b, who, first, m.prog.placeOf(other.Pos))}
 }
 
 // unreached is barrier divergence in a block: thread who waits at the
@@ -438,7 +438,8 @@ func (t *thread) deviceBuiltin(c *cuda.Call, args []value) value {
 	case "arraysem_device_alloc_chain":
 		want(2)
 		prev := t.asPtr(c.Args[1], args[1])
-		r := t.alloc(c.Pos, n(0), false, fmt.Sprintf("arraysem_device_alloc_chain by %s at line %d", t.who(), c.Pos.Line))
+		r := t.alloc(c.Pos, n(0), false, "arraysem_device_alloc_chain by "+t.who())
+		r.at = c.Pos
 		t.m.deviceAlloc(r)
 		t.m.launch.allocs++
 		for i := range r.init {
@@ -469,7 +470,8 @@ func (t *thread) deviceBuiltin(c *cuda.Call, args []value) value {
 		return value{k: kInt}
 	case "arraysem_device_alloc":
 		want(1)
-		r := t.alloc(c.Pos, n(0), false, fmt.Sprintf("arraysem_device_alloc by %s at line %d", t.who(), c.Pos.Line))
+		r := t.alloc(c.Pos, n(0), false, "arraysem_device_alloc by "+t.who())
+		r.at = c.Pos
 		t.m.deviceAlloc(r)
 		t.m.launch.allocs++
 		for i := range r.init {

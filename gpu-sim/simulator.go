@@ -2,6 +2,7 @@ package gpusim
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/arraysem/arraysem/cuda"
@@ -17,6 +18,13 @@ type simulator struct{}
 func (simulator) Read(file, src string) (cuda.Simulated, error) {
 	p, err := Parse(file, src)
 	if err != nil {
+		// Under the source's name (the driver adopting an emitted
+		// file), a line of the .cu file is said as one.
+		var e *Error
+		if errors.As(err, &e) && !strings.HasSuffix(file, ".cu") && e.Pos.Line != 0 {
+			e.Source = semantics.Pos{File: file}
+			e.Msg += fmt.Sprintf(" (at line %d of the emitted CUDA)", e.Pos.Line)
+		}
 		return nil, toSemantics(err)
 	}
 	return simulated{p}, nil
@@ -49,24 +57,11 @@ func (s simulated) Run(args []string, stats *semantics.Stats, fuel int) ([]strin
 
 // toSemantics gives a simulator error the kind the driver compares: a
 // race, a stuck state, an overflow, running out of fuel, bad input or an
-// unsupported file.
+// unsupported file; it prints as gpu-sim prints it.
 func toSemantics(err error) error {
 	var e *Error
 	if !errors.As(err, &e) {
 		return err
 	}
-	kind := semantics.StuckError
-	switch e.Kind {
-	case "race":
-		kind = semantics.RaceError
-	case "fuel":
-		kind = semantics.FuelError
-	case "overflow":
-		kind = semantics.OverflowError
-	case "input":
-		kind = semantics.InputError
-	case "unsupported":
-		kind = semantics.SyntaxError
-	}
-	return &semantics.Error{Pos: semantics.Pos{File: e.File, Line: e.Pos.Line, Col: e.Pos.Col}, Kind: kind, Rule: "gpu-sim " + e.Kind, Msg: e.Msg}
+	return e.semantics()
 }

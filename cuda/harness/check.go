@@ -80,8 +80,10 @@ func Check(ps []*Program, backend, dir string, exactFloats bool) (rows []Row, ba
 }
 
 // SimVerdict judges a gpu-sim run against the interpreter's: "ok" (and
-// "race found" when both find one), Reassociated when reassoc and the
-// floats differ within the bound only, or "DISAGREE" with what differs.
+// "race found" when both find one, or gpu-sim's message when both go
+// wrong, as a built program's row shows its own), Reassociated when
+// reassoc and the floats differ within the bound only, or "DISAGREE"
+// with what differs.
 func SimVerdict(want Expect, out string, err error, reassoc bool) (verdict, detail string) {
 	var se *gpusim.Error
 	switch {
@@ -94,6 +96,7 @@ func SimVerdict(want Expect, out string, err error, reassoc bool) (verdict, deta
 		if !errors.As(err, &se) || se.ExitStatus() != want.Status {
 			return "DISAGREE", fmt.Sprintf("the interpreter: %s; gpu-sim: %q %v", want.Err, out, err)
 		}
+		return "ok", se.Error()
 	case err == nil && out != strings.Join(want.Lines, "\n")+"\n" && reassoc && semantics.CloseLines(want.Lines, strings.Split(strings.TrimSuffix(out, "\n"), "\n")):
 		return Reassociated, semantics.FloatReassociationWithin
 	case err != nil || out != strings.Join(want.Lines, "\n")+"\n":

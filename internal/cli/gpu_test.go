@@ -54,9 +54,12 @@ func TestGpuSimCommand(t *testing.T) {
 	}{
 		{[]string{cu, "n=4", "m=2"}, 0, `^\[1 4 9 16\]\n\[\[1 2\] \[2 4\] \[3 6\] \[4 8\]\]\n\[7 7\]\n$`},
 		{[]string{cu, "--arg", "n=2", "--arg", "m=1", "--schedule", "random:3", "--block", "1"}, 0, `^\[1 4\]\n\[\[1\] \[2\]\]\n\[7\]\n$`},
-		{[]string{cu, "n=4"}, 2, `missing input m`},
+		// Bad input names the file, no line of it; a stuck state and a
+		// race name the source program's position (the file's sites).
+		{[]string{cu, "n=4"}, 2, `^arraysem: \S*prog\.cu: missing input m : int \(give it with --arg m=VALUE\)\n$`},
+		{[]string{cu, "n=-1", "m=2"}, 1, `^examples/imp/kernel\.imp:31:1: E-IMP-ALLOC: allocation of negative size -1\n$`},
 		{[]string{cu, "n=4", "m=2", "--schedule", "sideways"}, 2, `want in-order, reverse or random`},
-		{[]string{plantedCU(t, "race"), "n=4", "m=2"}, 1, `data race in arraysem_kernel_1: thread 2 .* thread 1 `},
+		{[]string{plantedCU(t, "race"), "n=4", "m=2"}, 1, `^examples/imp/kernel\.imp:35:3: gpu-sim race: data race in arraysem_kernel_1: thread 2 .* thread 1 `},
 		{[]string{plantedCU(t, "unsupported"), "n=4", "m=2"}, 2, `unsupported\.cu:\d+:5: unsupported construct "while"`},
 		{[]string{"examples/imp/kernel.imp"}, 2, `does not contain arraysem's CUDA prelude`},
 	} {
