@@ -159,7 +159,16 @@ type inferError struct {
 type elaborator struct {
 	used  map[string]int // typed names given so far, to keep every binder distinct
 	spans []span         // the constructs the marks name (infer_pos.go)
+	// inlining is how many λ bodies are being elaborated, one inside
+	// another: λs are specialised where they are applied, so a function
+	// applied to itself (ω) would be inlined without end (maxInlining).
+	inlining int
 }
+
+// maxInlining bounds the λ bodies elaborated one inside another. The
+// dialect's programs nest a few; past this the elaboration is
+// recursion, which the compile path does not take.
+const maxInlining = 256
 
 func (el *elaborator) fail(pos semantics.Pos, format string, args ...any) {
 	panic(&inferError{pos: pos, msg: plain(fmt.Sprintf(format, args...))})

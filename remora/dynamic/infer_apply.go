@@ -326,6 +326,10 @@ func (el *elaborator) applyLams(pos semantics.Pos, fn *aval, args []*aval, frame
 // that is one whole cell (its frame is empty). isFun: the λ returns a
 // function (the caller inlines it instead, curried).
 func (el *elaborator) lambda(pos semantics.Pos, c *closure, args []*aval, frames [][]remora.Nat, cells []ity) (string, *aval, bool) {
+	if el.inlining++; el.inlining > maxInlining {
+		el.fail(pos, "λs applied inside their own application more than %d deep: a recursion (such as a function applied to itself), and the compile path takes none", maxInlining)
+	}
+	defer func() { el.inlining-- }()
 	env := c.env
 	var params []string
 	for _, cp := range c.caps {
