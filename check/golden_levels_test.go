@@ -62,18 +62,18 @@ func TestGoldenLevels(t *testing.T) {
 		t.Fatalf("failures at the levels:\n%s", w.String())
 	}
 	counts := levelCounts(out)
-	for _, name := range []string{"FUNMEM", "IMP", "CUDA", "FUNMEM expanded (gpu)", "IMP expanded (cpu)", "CUDA expanded (gpu)"} {
+	for _, name := range []string{"FUNMEM after Simplify", "IMP after FunMemToImp", "CUDA after EmitCUDA", "FUNMEM expanded (gpu) after Simplify", "IMP expanded (cpu) after FunMemToImp", "CUDA expanded (gpu) after EmitCUDA"} {
 		if counts[name].Passed == 0 {
 			t.Errorf("no check passed at %s:\n%s", name, w.String())
 		}
 	}
-	if out.Caveats == 0 || counts["FUNMEM"].Caveats > 0 {
+	if out.Caveats == 0 || counts["FUNMEM after Simplify"].Caveats > 0 {
 		t.Errorf("expected IMP and CUDA, and not FUNMEM, to run on where FUN is stuck: %+v", out.Levels)
 	}
 	if out.Passed <= base.Passed {
 		t.Errorf("%d checks with Levels, %d without", out.Passed, base.Passed)
 	}
-	for _, want := range []string{"IMP expanded (gpu)", "passed  failed  ran on", "(IMP big): runs on where FUN big goes wrong", "checks no bounds"} {
+	for _, want := range []string{"IMP expanded (gpu) after FunMemToImp", "passed  failed  ran on", "(IMP big): runs on where FUN big goes wrong", "checks no bounds"} {
 		if !strings.Contains(w.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, w.String())
 		}

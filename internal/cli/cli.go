@@ -1163,7 +1163,7 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	in := addInputFlags(fs)
 	fuel := fs.Int("fuel", 0, "every row's fuel: a small-step's steps, a big-step's iterations (0: 10^6 steps for the small-steps, 10^10 iterations for the big-steps); a row past it is marked not run")
-	only := fs.String("only", "", "run only the levels of these languages, comma-separated (fun,funmem,imp,cuda,remora,remora-ir)")
+	only := fs.String("only", "", "run only the levels of these languages, comma-separated (fun,funmem,imp,cuda,remora,remora-ir): a language's name, not a row's label (funmem keeps every FUNMEM row, expanded ones too)")
 	sems := fs.String("semantics", "", "run only these semantics, comma-separated (big, rules, small, heap, value, sim; big: every one that is not a small-step)")
 	lf := addLangFlags(reg, fs)
 	exact := exactFloatsFlag(fs)
