@@ -111,9 +111,14 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 // a terminal; nil otherwise.
 var progressOut io.Writer
 
-// screenWidth is the width of the terminal w is, for tables that wrap
-// their long columns to fit it; 0 (no wrapping) when w is not one.
+// screenWidth is the width tables that fold their long columns fit
+// (prove --list, gpu-check): $COLUMNS when it is set to a number, else
+// the width of the terminal w is; 0 (the whole table, for a file or a
+// pipe) when w is not one.
 var screenWidth = func(w io.Writer) int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
 	f, ok := w.(*os.File)
 	if !ok || !readline.IsTerminal(int(f.Fd())) {
 		return 0
