@@ -32,6 +32,25 @@ func Print(w io.Writer, rows [][]string) {
 	}
 }
 
+// RightAlign pads the cells of the columns cols on the left to the
+// width of their column, in display cells, so that Print right-aligns
+// them (numbers).
+func RightAlign(rows [][]string, cols ...int) {
+	for _, c := range cols {
+		w := 0
+		for _, r := range rows {
+			if c < len(r) {
+				w = max(w, runewidth.StringWidth(r[c]))
+			}
+		}
+		for _, r := range rows {
+			if c < len(r) {
+				r[c] = strings.Repeat(" ", w-runewidth.StringWidth(r[c])) + r[c]
+			}
+		}
+	}
+}
+
 // MinWrapped is the narrowest PrintFit makes a column while another is
 // wider: a column it wraps keeps its longest word whole as long as the
 // others can narrow instead.
