@@ -9,7 +9,7 @@
 //	arraysem check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE|NAME=@FILE]... [--data FILE]
 //	arraysem compile FILE [--to LEVEL | --stages | --passes A,B,...] [OPTION]... [--explain-fusion] [--stats] | --list-passes
 //	arraysem gpu-sim FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [--engine compiled|reference] [NAME=VALUE|NAME=@FILE]... [--data FILE]
-//	arraysem gpu-check DIR [--sim|--host|--nvcc] [--exact-floats]
+//	arraysem gpu-check DIR [--sim|--host|--nvcc] [--exact-floats] [--wide]
 //	arraysem test DIR [-v] [--levels] [--exact-floats] [--jobs N]
 //	arraysem side-by-side FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--fuel N] [--only LANG,...] [--semantics S,...] [--exact-floats] [--jobs N]
 //	arraysem dataset -g TYPE... [-s SEED] [-b] [--TYPE-bounds=LO:HI]...

@@ -315,7 +315,7 @@ type Outcome struct {
 }
 
 // LevelOutcome counts the checks made at one level (named as side-by-side
-// names it: "IMP expanded (gpu)").
+// names it, lang.LevelName: "IMP expanded (gpu) after FunMemToImp").
 type LevelOutcome struct {
 	Level                            string
 	Passed, Failed, Caveats, Refused int
@@ -559,7 +559,8 @@ func runGoldenFile(reg *lang.Registry, file string, levels, exact bool) (out Fil
 // invalid).
 func (out *FileOutcome) atLevels(file string, c *Case, src lang.Program, sems []string, lvs []lang.Level, exact bool) {
 	first := run([]lang.Stage{{Program: src}}, src.Semantics()[0], c.Args)
-	first.Level, first.Stages = src.Language().Title(), []lang.Stage{{Program: src}}
+	first.Stages = []lang.Stage{{Program: src}}
+	first.Level = lang.LevelName(first.Stages, lang.Options{})
 	if compare(c, first.Result, first.Err) != "" {
 		// The source fails its own case (reported above): there is
 		// nothing the levels could be held to.

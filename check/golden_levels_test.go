@@ -62,18 +62,18 @@ func TestGoldenLevels(t *testing.T) {
 		t.Fatalf("failures at the levels:\n%s", w.String())
 	}
 	counts := levelCounts(out)
-	for _, name := range []string{"FUNMEM", "IMP", "CUDA", "FUNMEM expanded (gpu)", "IMP expanded (cpu)", "CUDA expanded (gpu)"} {
+	for _, name := range []string{"FUNMEM after Simplify", "IMP after FunMemToImp", "CUDA after EmitCUDA", "FUNMEM expanded (gpu) after Simplify", "IMP expanded (cpu) after FunMemToImp", "CUDA expanded (gpu) after EmitCUDA"} {
 		if counts[name].Passed == 0 {
 			t.Errorf("no check passed at %s:\n%s", name, w.String())
 		}
 	}
-	if out.Caveats == 0 || counts["FUNMEM"].Caveats > 0 {
+	if out.Caveats == 0 || counts["FUNMEM after Simplify"].Caveats > 0 {
 		t.Errorf("expected IMP and CUDA, and not FUNMEM, to run on where FUN is stuck: %+v", out.Levels)
 	}
 	if out.Passed <= base.Passed {
 		t.Errorf("%d checks with Levels, %d without", out.Passed, base.Passed)
 	}
-	for _, want := range []string{"IMP expanded (gpu)", "passed  failed  ran on", "(IMP big): runs on where FUN big goes wrong", "checks no bounds"} {
+	for _, want := range []string{"IMP expanded (gpu) after FunMemToImp", "passed  failed  ran on", "(IMP after FunMemToImp big): runs on where FUN source big goes wrong", "checks no bounds"} {
 		if !strings.Contains(w.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, w.String())
 		}
@@ -103,10 +103,10 @@ func TestGoldenLevelsBrokenPass(t *testing.T) {
 			t.Fatal(err)
 		}
 		report := w.String()
-		if out.Failed == 0 || levelCounts(out)["FUNMEM off by one"].Failed == 0 {
+		if out.Failed == 0 || levelCounts(out)["FUNMEM off by one after OffByOne"].Failed == 0 {
 			t.Fatalf("no failure at the broken level: %+v\n%s", out, report)
 		}
-		for _, want := range []string{"FAIL ", "inc.fun:2 (FUNMEM off by one heap): expected output { 2 }, got { 3 }",
+		for _, want := range []string{"FAIL ", "inc.fun:2 (FUNMEM off by one after OffByOne heap): expected output { 2 }, got { 3 }",
 			"the first stage that differs is the output of OffByOne (funmem → funmem)"} {
 			if !strings.Contains(report, want) {
 				t.Errorf("report lacks %q:\n%s", want, report)

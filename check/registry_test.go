@@ -168,7 +168,7 @@ func TestPaths(t *testing.T) {
 	}
 	// Size slicing computes Fig 2's existential size ahead of the if
 	// (FUN after Slice); nothing fuses.
-	want := "FUN, FUN after Slice, FUNMEM, IMP, CUDA, FUNMEM expanded (gpu), IMP expanded (gpu), CUDA expanded (gpu), FUNMEM expanded (cpu), IMP expanded (cpu), CUDA expanded (cpu)"
+	want := "FUN source, FUN after Slice, FUNMEM after Simplify, IMP after FunMemToImp, CUDA after EmitCUDA, FUNMEM expanded (gpu) after Simplify, IMP expanded (gpu) after FunMemToImp, CUDA expanded (gpu) after EmitCUDA, FUNMEM expanded (cpu) after Simplify, IMP expanded (cpu) after FunMemToImp, CUDA expanded (cpu) after EmitCUDA"
 	if got := strings.Join(names, ", "); got != want {
 		t.Errorf("levels %s, want %s", got, want)
 	}

@@ -31,6 +31,24 @@ type Row struct {
 	// where another row did not; it is shown as "not run" with the
 	// bound, and not compared.
 	NotRun bool
+	// Final: the level is the last of its language on its walk, the
+	// program the next translation takes (lang.Level.Final); the table
+	// marks it with FinalMark.
+	Final bool
+}
+
+// FinalMark follows the level of a row whose program is the last of its
+// language on its walk (Row.Final): "FUN after Interchange ▸" is what
+// TransformProgram takes.
+const FinalMark = " ▸"
+
+// Label is the row's level as the table shows it: its name
+// (lang.LevelName), marked with FinalMark when it is Final.
+func (r Row) Label() string {
+	if r.Final {
+		return r.Level + FinalMark
+	}
+	return r.Level
 }
 
 // Outcome renders a row's results (abbreviated) or its error.
@@ -153,7 +171,7 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 				fuel = SmallFuel
 			}
 			row := runFuel(lv.Stages, sem, args, fuel)
-			row.Level, row.Stages = lv.Name, lv.Stages
+			row.Level, row.Stages, row.Final = lv.Name, lv.Stages, lv.Final
 			var se *semantics.Error
 			if row.Err != nil && (!errors.As(row.Err, &se) || se.Kind == semantics.InputError || se.Kind == semantics.InterruptError) {
 				return nil, row.Err
@@ -365,7 +383,7 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 		if r.Reassociated {
 			outcome = "≈ " + outcome // within the float re-association bound
 		}
-		t = append(t, append(append([]string{r.Level, r.Semantics, outcome, steps}, costs...), tm))
+		t = append(t, append(append([]string{r.Label(), r.Semantics, outcome, steps}, costs...), tm))
 	}
 	table.Print(w, t)
 	close := ""

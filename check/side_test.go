@@ -86,7 +86,7 @@ func TestSideNotRunMemory(t *testing.T) {
 	if verdict != nil {
 		t.Fatalf("verdict %v", verdict)
 	}
-	if r := rows[0]; r.Level != "FUN" || !r.NotRun || !strings.HasPrefix(r.Outcome(), "not run: sq.fun:2:18: E-IOTA: ") || !strings.Contains(r.Outcome(), "exceeds --max-memory 16.0 KiB") {
+	if r := rows[0]; r.Level != "FUN source" || !r.NotRun || !strings.HasPrefix(r.Outcome(), "not run: sq.fun:2:18: E-IOTA: ") || !strings.Contains(r.Outcome(), "exceeds --max-memory 16.0 KiB") {
 		t.Errorf("first row %s %s: %s", r.Level, r.Semantics, r.Outcome())
 	}
 	ran := 0

@@ -6,8 +6,8 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
+	"github.com/arraysem/arraysem/internal/table"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -176,28 +176,28 @@ func (s *Stats) Table(prefix string) string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kernel\tlaunches\tthreads\tidle\tallocs\tld reqs\tld sect\tsect/req\t/ideal\tst reqs\tst sect\tsect/req\t/ideal\tld moved\tst moved\t")
+	// Names at the left, numbers at the right of their columns, widths
+	// in display cells (table.Print), however long a kernel's name.
+	cells := [][]string{{"kernel", "launches", "threads", "idle", "allocs", "ld reqs", "ld sect", "sect/req", "/ideal", "st reqs", "st sect", "sect/req", "/ideal", "ld moved", "st moved"}}
 	rows := []KernelStats{}
 	for _, n := range names {
 		rows = append(rows, *s.Kernels[n])
 	}
 	rows = append(rows, s.Total())
 	for _, k := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t\n", k.Name, k.Launches, k.Threads, k.Idle, k.Allocs,
-			k.LoadRequests, k.LoadSectors, ratio(k.LoadSectors, k.LoadRequests), ratio(k.LoadSectors, k.LoadIdeal),
-			k.StoreRequests, k.StoreSectors, ratio(k.StoreSectors, k.StoreRequests), ratio(k.StoreSectors, k.StoreIdeal),
-			k.LoadMoved, k.StoreMoved)
+		cells = append(cells, []string{k.Name, fmt.Sprint(k.Launches), fmt.Sprint(k.Threads), fmt.Sprint(k.Idle), fmt.Sprint(k.Allocs),
+			fmt.Sprint(k.LoadRequests), fmt.Sprint(k.LoadSectors), ratio(k.LoadSectors, k.LoadRequests), ratio(k.LoadSectors, k.LoadIdeal),
+			fmt.Sprint(k.StoreRequests), fmt.Sprint(k.StoreSectors), ratio(k.StoreSectors, k.StoreRequests), ratio(k.StoreSectors, k.StoreIdeal),
+			fmt.Sprint(k.LoadMoved), fmt.Sprint(k.StoreMoved)})
 	}
-	tw.Flush()
+	table.RightAlign(cells, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+	var b strings.Builder
+	table.Print(&b, cells)
 	t := s.Total()
 	var out strings.Builder
 	for _, l := range strings.SplitAfter(b.String(), "\n") {
 		if l != "" {
-			// tabwriter right-aligns the first column too: the names
-			// read better on the left.
-			out.WriteString(prefix + leftName(l))
+			out.WriteString(prefix + l)
 		}
 	}
 	fmt.Fprintf(&out, "%smoved %d sectors (loads %d, stores %d); minimum %d (inputs read once %d, results written once %d); ratio %s\n",
@@ -205,13 +205,4 @@ func (s *Stats) Table(prefix string) string {
 	fmt.Fprintf(&out, "%ssectors per request over the ideal: loads %s, stores %s; launches %d; threads %d, idle %d; allocations in kernels %d\n",
 		prefix, ratio(t.LoadSectors, t.LoadIdeal), ratio(t.StoreSectors, t.StoreIdeal), t.Launches, t.Threads, t.Idle, t.Allocs)
 	return out.String()
-}
-
-// leftName moves a right-aligned row's first field to the left of its
-// column.
-func leftName(l string) string {
-	trimmed := strings.TrimLeft(l, " ")
-	name, rest, _ := strings.Cut(trimmed, " ")
-	pad := len(l) - len(trimmed)
-	return name + strings.Repeat(" ", pad+1) + rest
 }

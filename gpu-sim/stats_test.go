@@ -2,6 +2,8 @@ package gpusim_test
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/arraysem/arraysem/imp"
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
+	"github.com/mattn/go-runewidth"
 )
 
 // TestCosts pins the simulator's cost counters (Stats.Costs) on small IMP
@@ -167,4 +170,48 @@ func iotaList(n int) string {
 		fmt.Fprint(&b, i)
 	}
 	return b.String() + "]"
+}
+
+// TestStatsTableAligned: the kernels' table of --stats keeps its columns
+// aligned, counted in display cells, whatever the kernels' names (a name
+// longer than the header row, one in wide characters, one with ℓ) and
+// their counters' widths: every row's cells end where the header's do,
+// the names at the left.
+func TestStatsTableAligned(t *testing.T) {
+	st := &gpusim.Stats{Kernels: map[string]*gpusim.KernelStats{}}
+	for i, name := range []string{"k", "arraysem_kernel_with_a_name_longer_than_the_header_row_itself", "核心_kernel", "ℓ_kernel"} {
+		n := int64(1)
+		for range i * 3 {
+			n *= 10
+		}
+		st.Kernels[name] = &gpusim.KernelStats{Name: name, Launches: n, Threads: 256 * n, Idle: n / 2, LoadRequests: 3 * n, LoadSectors: 7 * n, LoadIdeal: 5,
+			StoreRequests: 1, StoreSectors: 1, StoreIdeal: 1, LoadMoved: n, StoreMoved: 1}
+	}
+	text := st.Table("// ")
+	lines := strings.Split(text, "\n")
+	sep := regexp.MustCompile(` {2,}`)
+	// ends is where each cell of a line ends, in display cells.
+	ends := func(l string) []int {
+		var out []int
+		for _, m := range sep.FindAllStringIndex(l, -1) {
+			out = append(out, runewidth.StringWidth(l[:m[0]]))
+		}
+		return append(out, runewidth.StringWidth(l))
+	}
+	header := ends(lines[0])
+	if len(header) != 15 || !strings.HasPrefix(lines[0], "// kernel ") {
+		t.Fatalf("header %q", lines[0])
+	}
+	for _, l := range lines[1:6] { // four kernels and the total
+		got := ends(l)
+		if len(got) != len(header) || !slices.Equal(got[1:], header[1:]) {
+			t.Errorf("row not aligned with the header (cells end at %v, the header's at %v):\n%s", got, header, text)
+		}
+		if !strings.HasPrefix(l, "// ") || l[3] == ' ' {
+			t.Errorf("row %q: the name is to start the row", l)
+		}
+	}
+	if !strings.HasPrefix(lines[6], "// moved ") {
+		t.Errorf("after the rows: %q", lines[6])
+	}
 }

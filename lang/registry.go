@@ -548,8 +548,13 @@ func (w *walker) apply(q *Pass) (err error) {
 // Level is a program at one level of the compile path, and the stages
 // that made it.
 type Level struct {
-	Name   string // "FUN", "FUNMEM expanded (gpu)", …
+	Name   string // LevelName: "FUN source", "Remora IR after Inline", "IMP expanded (gpu) after FunMemToImp", …
 	Stages []Stage
+	// Final marks the last program of its language on its walk: the one
+	// the next translation takes (or the walk's result). A level whose
+	// walk's later passes at its language changed nothing is the final
+	// one when no row shows them.
+	Final bool
 	// Declined is why the walk to this level stopped, when a pass on it
 	// declined the program (a construct it does not translate, such as
 	// Lower's refusals): the level has no stages then and is not run.
@@ -559,18 +564,45 @@ type Level struct {
 // Program is the level's program (its last stage's).
 func (l Level) Program() Program { return l.Stages[len(l.Stages)-1].Program }
 
+// LevelName names the program a walk's stages make, one scheme for
+// every level: its language's title, the labels of the passes that made
+// its variant (Pass.Label under o), then "source" for the walk of no
+// pass, else "after" and the pass that ran last: "FUN source", "Remora IR
+// after Inline", "IMP expanded (gpu) after FunMemToImp".
+func LevelName(st []Stage, o Options) string {
+	return levelName(st[len(st)-1].Program.Language().Title(), st, o)
+}
+
+// levelName is LevelName with the language's title given: the stages'
+// last may be a pass that declined, with no program.
+func levelName(title string, st []Stage, o Options) string {
+	name := []string{title}
+	for _, s := range st[1:] {
+		if s.Pass.Label != nil {
+			if l := s.Pass.Label(o); l != "" {
+				name = append(name, l)
+			}
+		}
+	}
+	if len(st) == 1 {
+		return strings.Join(append(name, "source"), " ")
+	}
+	return strings.Join(name, " ") + " after " + st[len(st)-1].Pass.Name
+}
+
 // Levels lists every level p can be run at: p itself, then each level it
 // compiles to under each variant, leaving out walks that run the same
-// passes as an earlier one. A level is named by its language's title and
-// the labels of the passes that made its variant. A walk on which a pass
+// passes as an earlier one. Each is named by LevelName, and the last of
+// its language on its walk is marked Final. A walk on which a pass
 // declines the program (it fails without output, see Declines) gives a
 // level with Declined set, once per pass and reason; a pass whose output
 // its checker rejects is an error.
 func (r *Registry) Levels(p Program) ([]Level, error) {
-	levels := []Level{{Name: p.Language().Title(), Stages: []Stage{{Program: p}}}}
+	src := []Stage{{Program: p}}
+	levels := []Level{{Name: LevelName(src, Options{}), Stages: src}}
 	seen := map[string]bool{" | ": true}
 	variants := append([]Variant{{}}, r.variants...)
-	for _, v := range variants {
+	for vi, v := range variants {
 		for _, to := range r.Reachable(p.Language().Name()) {
 			st, err := r.Compile(p, to, v.Options)
 			if err != nil {
@@ -587,7 +619,7 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 				if key := "declined | " + freshNumbers.ReplaceAllString(err.Error(), "%"); !seen[key] {
 					seen[key] = true
 					lang, _ := r.Language(pe.Pass.To)
-					levels = append(levels, Level{Name: lang.Title(), Declined: err})
+					levels = append(levels, Level{Name: levelName(lang.Title(), append(slices.Clip(st), Stage{Pass: pe.Pass}), v.Options), Declined: err})
 				}
 				continue
 			}
@@ -606,6 +638,17 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 				// of their own when they change the program, not a
 				// second level of the source's name.
 				levels = r.rows(levels, seen, st, len(st), v.Options)
+				if vi == 0 {
+					// The last row shown (the source, when no pass
+					// changed it) is the program the next translation
+					// takes; a change no row shows gets one.
+					if last := &levels[len(levels)-1]; last.Stages[len(last.Stages)-1].Text() == st[len(st)-1].Text() {
+						last.Final = true
+					} else {
+						seen[strings.Join(names, " → ")+" | "] = true
+						levels = append(levels, Level{Name: LevelName(st, v.Options), Stages: st, Final: true})
+					}
+				}
 				continue
 			}
 			key := strings.Join(names, " → ") + " | " + strings.Join(labels, " ")
@@ -613,9 +656,8 @@ func (r *Registry) Levels(p Program) ([]Level, error) {
 				continue
 			}
 			seen[key] = true
-			lang, _ := r.Language(to)
 			levels = r.rows(levels, seen, st, len(st)-1, v.Options)
-			levels = append(levels, Level{Name: strings.Join(append([]string{lang.Title()}, labels...), " "), Stages: st})
+			levels = append(levels, Level{Name: LevelName(st, v.Options), Stages: st, Final: true})
 		}
 	}
 	return levels, nil
@@ -650,8 +692,7 @@ func (r *Registry) rows(levels []Level, seen map[string]bool, st []Stage, n int,
 			continue
 		}
 		seen[key] = true
-		lang, _ := r.Language(q.To)
-		levels = append(levels, Level{Name: strings.Join(append([]string{lang.Title()}, labels...), " ") + " after " + q.Name, Stages: st[:k+1]})
+		levels = append(levels, Level{Name: LevelName(st[:k+1], o), Stages: st[:k+1]})
 	}
 	return levels
 }

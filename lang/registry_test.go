@@ -256,11 +256,60 @@ func TestLevelsAndRows(t *testing.T) {
 	for _, l := range lv {
 		names = append(names, l.Name)
 	}
-	if got, want := strings.Join(names, ", "), "A, B, C, B extra, C extra"; got != want {
+	if got, want := strings.Join(names, ", "), "A source, B after Opt, C after BtoC, B extra after Extra, C extra after BtoC"; got != want {
 		t.Errorf("levels %s, want %s", got, want)
 	}
 	if got := stageNames(lv[4].Stages); got != "source AtoB Opt Extra BtoC" {
 		t.Errorf("C extra's stages: %s", got)
+	}
+	for _, l := range lv {
+		if !l.Final {
+			t.Errorf("%s is the last of its language on its walk, not marked Final", l.Name)
+		}
+	}
+}
+
+// TestLevelsFinal: at the source's own level, a transformation that
+// changes the program gives a row, the last of which is Final (the
+// program the translation takes); one that asks for no row of its own
+// still gives the program it makes a Final row, so that no program a
+// walk translates goes unshown; a Row pass followed by another at its
+// level is not Final.
+func TestLevelsFinal(t *testing.T) {
+	levels := func(r *Registry, file string) string {
+		lv, err := r.Levels(load(t, r, file, "y"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, l := range lv {
+			if l.Final {
+				out = append(out, l.Name+" ▸")
+			} else {
+				out = append(out, l.Name)
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	r, _ := toys()
+	if got, want := levels(r, "y.b"), "B source, B after Opt ▸, C after BtoC ▸"; got != want {
+		t.Errorf("Opt asking for no row: %s, want %s", got, want)
+	}
+	r.Find("Opt", "b").RowWhenChanged = true
+	if got, want := levels(r, "y.b"), "B source, B after Opt ▸, C after BtoC ▸"; got != want {
+		t.Errorf("Opt's row when it changes the program: %s, want %s", got, want)
+	}
+	r, _ = toys()
+	r.Find("Opt", "b").Row = true
+	r.AddVariant(Variant{Options: Options{}.With("extra")})
+	if got, want := levels(r, "y.a"), "A source ▸, B after Opt ▸, C after BtoC ▸, B after Extra ▸, C after BtoC ▸"; got != want {
+		t.Errorf("a Row pass: %s, want %s", got, want)
+	}
+	r, _ = toys()
+	r.AddPipeline(Pipeline{Name: "b", Level: "b", Passes: []string{"Opt", "Extra"}})
+	r.Find("Opt", "b").Row = true
+	if got, want := levels(r, "y.a"), "A source ▸, B after Opt, B after Extra ▸, C after BtoC ▸"; got != want {
+		t.Errorf("a Row pass followed at its level: %s, want %s", got, want)
 	}
 }
 

@@ -60,8 +60,9 @@ type levelStats struct {
 	// (the Remora property: what Lower or Inline does not compile).
 	declined map[string]int
 	// runs counts the runs at each level (by its side-by-side name and
-	// semantics: "IMP expanded (gpu) small"; the walks from a FUNMEM
-	// variant as "IMP from MemoryExpand GPU").
+	// semantics: "IMP expanded (gpu) after FunMemToImp small"; the walks
+	// from a FUNMEM variant as "IMP after FunMemToImp from MemoryExpand
+	// GPU").
 	runs map[string]int
 	// reached counts the programs reached at each language, run or not.
 	reached map[string]int
@@ -197,8 +198,7 @@ func variantLevels(reg *lang.Registry, c *Case, levels []lang.Level) ([]lang.Lev
 
 // walks compiles q to every level it reaches, its own included (what the
 // transformations of its level make of it), each walk as Registry.Compile
-// makes it, and names each level as side-by-side does: its language's
-// title and the labels of the passes that made it. Paths are shortest
+// makes it, and names each level as side-by-side does (lang.LevelName). Paths are shortest
 // paths, so the path to a level is a prefix of the path to a level beyond
 // it, and the stages of a walk up to the last at a level are the walk to
 // that level: one Compile to each level no other walk passes through gives
@@ -225,26 +225,12 @@ func walks(reg *lang.Registry, q lang.Program, o lang.Options, onlyRun bool) (le
 			at := st[k].Program.Language().Name()
 			if (k == len(st)-1 || st[k+1].Pass.Translation()) && slices.Contains(targets, at) && !done[at] {
 				done[at] = true
-				levels = append(levels, lang.Level{Name: levelName(reg, st[:k+1], o), Stages: st[:k+1]})
+				levels = append(levels, lang.Level{Name: lang.LevelName(st[:k+1], o), Stages: st[:k+1]})
 			}
 		}
 	}
 	slices.Reverse(levels)
 	return levels, nil
-}
-
-// levelName names a walk as Registry.Levels does.
-func levelName(reg *lang.Registry, st []lang.Stage, o lang.Options) string {
-	l, _ := reg.Language(st[len(st)-1].Program.Language().Name())
-	name := []string{l.Title()}
-	for _, s := range st[1:] {
-		if s.Pass.Label != nil {
-			if lb := s.Pass.Label(o); lb != "" {
-				name = append(name, lb)
-			}
-		}
-	}
-	return strings.Join(name, " ")
 }
 
 // level checks one level: its program reads back, and each of its

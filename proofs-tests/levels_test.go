@@ -25,12 +25,12 @@ func TestLevelsPropertyRunsRegisteredPass(t *testing.T) {
 	stats := newLevelStats()
 	checkN(t, 90, "levels with an identity pass", 20, levelsProp(reg, stats))
 	stats.Lock()
-	for _, run := range []string{"FUN identity big", "FUN identity small", "FUNMEM identity heap", "FUNMEM identity value", "IMP identity small"} {
+	for _, run := range []string{"FUN identity after Identity big", "FUN identity after Identity small", "FUNMEM identity after Simplify heap", "FUNMEM identity after Simplify value", "IMP identity after FunMemToImp small"} {
 		if stats.runs[run] != stats.programs || stats.programs == 0 {
 			t.Errorf("%d runs at %s, for %d programs; runs: %v", stats.runs[run], run, stats.programs, stats.runs)
 		}
 	}
-	if stats.reached["CUDA"] != stats.programs || stats.runs["IMP from MemoryExpand GPU big"] == 0 {
+	if stats.reached["CUDA"] != stats.programs || stats.runs["IMP after FunMemToImp from MemoryExpand GPU big"] == 0 {
 		t.Errorf("CUDA reached %d times, for %d programs; runs: %v", stats.reached["CUDA"], stats.programs, stats.runs)
 	}
 	stats.Unlock()

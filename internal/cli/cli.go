@@ -112,9 +112,14 @@ func MainWith(reg *lang.Registry, args []string, stdout, stderr io.Writer) (stat
 // a terminal; nil otherwise.
 var progressOut io.Writer
 
-// screenWidth is the width of the terminal w is, for tables that wrap
-// their long columns to fit it; 0 (no wrapping) when w is not one.
+// screenWidth is the width tables that fold their long columns fit
+// (prove --list, gpu-check): $COLUMNS when it is set to a number, else
+// the width of the terminal w is; 0 (the whole table, for a file or a
+// pipe) when w is not one.
 var screenWidth = func(w io.Writer) int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
 	f, ok := w.(*os.File)
 	if !ok || !readline.IsTerminal(int(f.Fd())) {
 		return 0
@@ -1179,7 +1184,7 @@ func cmdSide(reg *lang.Registry, args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	in := addInputFlags(fs)
 	fuel := fs.Int("fuel", 0, "every row's fuel: a small-step's steps, a big-step's iterations (0: 10^6 steps for the small-steps, 10^10 iterations for the big-steps); a row past it is marked not run")
-	only := fs.String("only", "", "run only the levels of these languages, comma-separated (fun,funmem,imp,cuda,remora,remora-ir)")
+	only := fs.String("only", "", "run only the levels of these languages, comma-separated (fun,funmem,imp,cuda,remora,remora-ir): a language's name, not a row's label (funmem keeps every FUNMEM row, expanded ones too)")
 	sems := fs.String("semantics", "", "run only these semantics, comma-separated (big, rules, small, heap, value, sim; big: every one that is not a small-step)")
 	lf := addLangFlags(reg, fs)
 	exact := exactFloatsFlag(fs)

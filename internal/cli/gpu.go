@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,13 +13,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
 	gpusim "github.com/arraysem/arraysem/gpu-sim"
+	"github.com/arraysem/arraysem/internal/table"
 	"github.com/arraysem/arraysem/semantics"
+	"github.com/mattn/go-runewidth"
 )
 
 // The CUDA backend's commands: gpu-sim and gpu-check (compile --to cuda
@@ -115,6 +117,7 @@ func cmdGpuCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 	host := fs.Bool("host", false, "build with clang++-14 for the host, with the sanitizers, and run")
 	nvcc := fs.Bool("nvcc", false, "build with nvcc -std=c++17 -O2 and run on the GPU")
 	exact := exactFloatsFlag(fs)
+	wide := fs.Bool("wide", false, "print the table's long columns whole, not folded to the terminal's width")
 	memoryFlag(fs)
 	pos, err := parse(fs, args, 1, "one DIR")
 	if err != nil {
@@ -148,20 +151,34 @@ func cmdGpuCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 		// As test: checking nothing is a mistake in the command, not a pass.
 		return usageError{"gpu-check: no program that compiles to CUDA under " + pos[0]}
 	}
+	width := screenWidth(stdout)
+	if *wide {
+		width = 0
+	}
+	// say prints a line of the report, folded to the width as the table is.
+	say := func(format string, a ...any) {
+		line := fmt.Sprintf(format, a...)
+		if width <= 0 {
+			fmt.Fprintln(stdout, line)
+			return
+		}
+		for _, l := range table.WrapText(line, width) {
+			fmt.Fprintln(stdout, l)
+		}
+	}
 	if backend == harness.Nvcc {
 		if _, err := exec.LookPath("nvcc"); err != nil {
 			return usageError{"gpu-check --nvcc: nvcc is not on PATH"}
 		}
-		fmt.Fprintf(stdout, "device: %s\n", toolInfo("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"))
-		fmt.Fprintf(stdout, "nvcc: %s\n", toolInfo("nvcc", "--version"))
+		say("device: %s", toolInfo("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"))
+		say("nvcc: %s", toolInfo("nvcc", "--version"))
 	}
 	dir, err := os.MkdirTemp("", "arraysem-gpu-check")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "file\tinput\tbackend\tverdict\ttime\tdetail")
+	cells := [][]string{{"file", "input", "backend", "verdict", "time", "detail"}}
 	// The repository's examples that do not reach IMP are said, with
 	// their reason, rather than left out in silence.
 	for _, f := range files {
@@ -170,7 +187,7 @@ func cmdGpuCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 			why = declined[f]
 		}
 		if why != "" {
-			fmt.Fprintf(tw, "%s\t\t%s\texcluded\t\t%s\n", f, backend, why)
+			cells = append(cells, []string{f, "", backend, "excluded", "", why})
 		}
 	}
 	rows, bad := harness.Check(ps, backend, dir, *exact)
@@ -179,17 +196,52 @@ func cmdGpuCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 		if r.Verdict == harness.Reassociated {
 			close++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", r.File, r.Input, r.Backend, r.Verdict, r.Time.Round(time.Millisecond), r.Detail)
+		cells = append(cells, []string{r.File, r.Input, r.Backend, r.Verdict, r.Time.Round(time.Millisecond).String(), r.Detail})
 	}
-	tw.Flush()
-	fmt.Fprintf(stdout, "%d programs, %d runs, %d disagree\n", len(ps), len(rows), bad)
+	printCheckTable(stdout, cells, width)
+	say("%d programs, %d runs, %d disagree", len(ps), len(rows), bad)
 	if close > 0 {
-		fmt.Fprintf(stdout, "(%s agree within %s of the interpreter's floats: their programs re-associate a float fold; --exact-floats compares exactly)\n", semantics.Plural(close, "run"), semantics.FloatReassociationWithin)
+		say("(%s agree within %s of the interpreter's floats: their programs re-associate a float fold; --exact-floats compares exactly)", semantics.Plural(close, "run"), semantics.FloatReassociationWithin)
 	}
 	if bad > 0 {
 		return failed{fmt.Sprintf("gpu-check: %d of %d runs disagree with the interpreter", bad, len(rows))}
 	}
 	return nil
+}
+
+// printCheckTable prints gpu-check's table: whole when width ≤ 0 or it
+// fits; else folded to width, the file's column wrapped, the input cut
+// short with "…", and each row's detail on lines of its own below the
+// row, indented and wrapped (--wide prints the table whole).
+func printCheckTable(w io.Writer, rows [][]string, width int) {
+	widest := 0
+	var whole bytes.Buffer
+	table.Print(&whole, rows)
+	for _, l := range strings.Split(whole.String(), "\n") {
+		widest = max(widest, runewidth.StringWidth(l))
+	}
+	if width <= 0 || widest <= width {
+		w.Write(whole.Bytes())
+		return
+	}
+	last := len(rows[0]) - 1
+	short := make([][]string, len(rows))
+	for i, r := range rows {
+		short[i] = r[:last]
+	}
+	for i, lines := range table.FitRows(short, width, table.Keep, table.Cut) {
+		for _, l := range lines {
+			fmt.Fprintln(w, l)
+		}
+		if i == 0 {
+			continue
+		}
+		for _, l := range table.WrapText(rows[i][last], max(width-4, table.MinNarrowed)) {
+			if l != "" {
+				fmt.Fprintln(w, "    "+l)
+			}
+		}
+	}
 }
 
 // toolInfo is the line a tool prints about itself: nvcc --version's

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/internal/planted"
+	"github.com/mattn/go-runewidth"
 )
 
 // The commands of gpu.go, end to end: compile --to cuda, gpu-sim and
@@ -246,5 +249,69 @@ func TestGpuResultsMap(t *testing.T) {
 	cu := writeCU(t, f, "--to", "cuda")
 	if out, errs, status := run(t, "gpu-sim", cu, "n=1000", "k=3"); status != 0 || out != string(want[1])+"\n" {
 		t.Errorf("gpu-sim map.cu: status %d, %q, %s; the page says %s", status, out, errs, want[1])
+	}
+}
+
+// TestGpuCheckFitsTheScreen: on a screen (screenWidth) no line of
+// gpu-check is wider than it: the file's column wraps, the inputs are
+// cut short with "…" and each row's detail goes on indented lines below
+// it, whole; with --wide, as off a terminal, every cell is whole.
+func TestGpuCheckFitsTheScreen(t *testing.T) {
+	widest := func(out string) int {
+		w := 0
+		for _, l := range strings.Split(out, "\n") {
+			w = max(w, runewidth.StringWidth(l))
+		}
+		return w
+	}
+	// The times differ from run to run, and with them the blanks; so do
+	// fresh names (x%2026).
+	fresh := regexp.MustCompile(`%[0-9]+`)
+	norm := func(out string) string {
+		return strings.Join(strings.Fields(fresh.ReplaceAllString(durationRe.ReplaceAllString(out, "T"), "%")), " ")
+	}
+	saved := screenWidth
+	defer func() { screenWidth = saved }()
+	for _, dir := range []string{"examples/fun", "examples/remora"} {
+		screenWidth = saved
+		whole, errs, status := run(t, "gpu-check", dir)
+		if status != 0 || widest(whole) <= 100 {
+			t.Fatalf("gpu-check %s off a terminal: status %d, %d columns (want the whole table, over 100)\n%s", dir, status, widest(whole), errs)
+		}
+		for _, width := range []int{100, 60} {
+			screenWidth = func(io.Writer) int { return width }
+			fit, _, status := run(t, "gpu-check", dir)
+			if status != 0 || widest(fit) > width {
+				t.Errorf("gpu-check %s on %d columns: status %d, %d columns:\n%s", dir, width, status, widest(fit), fit)
+			}
+			if wide, _, _ := run(t, "gpu-check", dir, "--wide"); norm(wide) != norm(whole) {
+				t.Errorf("gpu-check %s --wide on %d columns differs from the whole table:\n%s", dir, width, wide)
+			}
+			if dir == "examples/fun" && !strings.Contains(fit, "…") {
+				t.Errorf("gpu-check %s on %d columns cuts no input short:\n%s", dir, width, fit)
+			}
+			if dir == "examples/remora" && width == 100 {
+				// A detail whole, below its row.
+				_, detail, _ := strings.Cut(whole, "fig8_reduce_type.remora")
+				_, detail, _ = strings.Cut(detail, "excluded")
+				detail, _, _ = strings.Cut(detail, "\n")
+				if !strings.Contains(fit, "\n    Lower: examples/remora/fig8_reduce_type.remora:23:5: ") || !strings.Contains(norm(fit), norm(detail)) {
+					t.Errorf("gpu-check %s on %d columns: the detail %q is not whole below its row:\n%s", dir, width, detail, fit)
+				}
+			}
+		}
+	}
+}
+
+// TestScreenWidthColumns: $COLUMNS, when set to a number, is the width
+// tables fit, on a terminal or not.
+func TestScreenWidthColumns(t *testing.T) {
+	t.Setenv("COLUMNS", "77")
+	if w := screenWidth(&bytes.Buffer{}); w != 77 {
+		t.Errorf("COLUMNS=77: width %d", w)
+	}
+	t.Setenv("COLUMNS", "wide")
+	if w := screenWidth(&bytes.Buffer{}); w != 0 {
+		t.Errorf("COLUMNS=wide off a terminal: width %d, want 0 (the whole table)", w)
 	}
 }

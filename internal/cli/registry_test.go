@@ -62,7 +62,7 @@ func TestRegisteredPassReachesTheCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errs, status = runWith(t, reg, "test", "--levels", dir)
-	if status != 0 || !strings.Contains(out, "\nFUNMEM identity  ") {
+	if status != 0 || !strings.Contains(out, "\nFUNMEM identity after Simplify  ") {
 		t.Errorf("test --levels: status %d\n%s%s", status, out, errs)
 	}
 }

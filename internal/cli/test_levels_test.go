@@ -31,7 +31,7 @@ func TestTestLevels(t *testing.T) {
 		t.Errorf("test: status %d\n%s%s", status, out, errs)
 	}
 	out, errs, status = run(t, "test", "--levels", dir)
-	if status != 0 || !strings.Contains(out, "\nIMP expanded (gpu)  ") || !strings.Contains(out, "\nCUDA  ") || !strings.Contains(out, " 0 failed\n") {
+	if status != 0 || !strings.Contains(out, "\nIMP expanded (gpu) after FunMemToImp  ") || !strings.Contains(out, "\nCUDA after EmitCUDA  ") || !strings.Contains(out, " 0 failed\n") {
 		t.Errorf("test --levels: status %d\n%s%s", status, out, errs)
 	}
 
@@ -43,7 +43,7 @@ func TestTestLevels(t *testing.T) {
 			return p, nil, err
 		}})
 	out, errs, status = runWith(t, reg, "test", "--levels", dir)
-	if status != 1 || !strings.Contains(out, "FAIL ") || !strings.Contains(out, "(IMP big): ") || !strings.Contains(out, "the output of Seven (imp → imp)") {
+	if status != 1 || !strings.Contains(out, "FAIL ") || !strings.Contains(out, "(IMP after Seven big): ") || !strings.Contains(out, "the output of Seven (imp → imp)") {
 		t.Errorf("test --levels with a broken pass: status %d\n%s%s", status, out, errs)
 	}
 }
