@@ -15,12 +15,21 @@ func Focus(prev, next *Config) lang.Focus {
 	if pf := prev.top; pf != nil {
 		if len(pf.stms) > 0 {
 			f.Redex = fun.PrintStm(pf.stms[0], true)
-			f.SetSource(pf.stms[0].Pos(), pf.stms[0].End())
 		} else {
 			f.Redex = fun.PrintBody(&fun.Body{In: pf.body.In, Result: pf.body.Result}, true)
-			f.SetSource(pf.body.In, pf.body.End())
 		}
+		f.SetSource(fun.RedexSpan(pf.stms, pf.body))
 	}
 	f.Lo, f.Hi = fun.ContractumSpan(text, next.note, rest)
 	return f
+}
+
+// Redex is where the next step from c reduces (semantics.Locator): the
+// statement it runs or the in (…) it returns from, as Focus says.
+func (HeapMachine) Redex(c *Config) fun.Pos {
+	if pf := c.top; pf != nil {
+		from, _ := fun.RedexSpan(pf.stms, pf.body)
+		return from
+	}
+	return fun.Pos{}
 }

@@ -190,3 +190,30 @@ func (m ContextMachine[E]) settle(e E, ctx *hole[E]) *Context[E] {
 		e = m.plug(h, e)
 	}
 }
+
+// Positioner is what a Terms may also do: say where a term is in the
+// source (zero for a term a step built), so that the machine can say
+// where its redex is (Redex).
+type Positioner[E any] interface {
+	Pos(e E) Pos
+}
+
+// Redex is where the next step from c reduces (Locator): its redex's
+// position in the source or, when a step built the redex, that of the
+// innermost term around it that has one; zero when the Terms are not a
+// Positioner or no term on the way has a position.
+func (m ContextMachine[E]) Redex(c *Context[E]) Pos {
+	at, ok := m.Terms.(Positioner[E])
+	if !ok || c.final {
+		return Pos{}
+	}
+	if p := at.Pos(c.focus); p.IsValid() {
+		return p
+	}
+	for h := c.ctx; h != nil; h = h.up {
+		if p := at.Pos(h.node); p.IsValid() {
+			return p
+		}
+	}
+	return Pos{}
+}

@@ -66,7 +66,7 @@ func (d *Driver[C]) Run(c C) (C, int, error) {
 	steps, last := 0, ""
 	for !d.Machine.Final(c) {
 		if steps == fuel {
-			return c, steps, OutOfFuel(d.Pos, steps)
+			return c, steps, OutOfFuelAt(d.Machine, c, d.Pos, steps)
 		}
 		if interrupted.Load() {
 			return c, steps, InterruptedAfter(d.Pos, steps, last)
@@ -101,8 +101,65 @@ func InterruptedAfter(pos Pos, steps int, last string) *Error {
 }
 
 // OutOfFuel is the error of a run that has taken all the steps its fuel
-// allows.
+// allows, at pos, when nothing says where the run stopped.
 func OutOfFuel(pos Pos, steps int) *Error {
 	return &Error{Pos: pos, Kind: FuelError, Rule: Fuel.Name,
 		Msg: fmt.Sprintf("out of fuel after %d steps (raise it with --fuel N)", steps)}
+}
+
+// A Locator is a Machine that can say where in the source its next step
+// from a non-final configuration would reduce: the redex's position, or
+// that of the innermost construct around it that has one (zero when none
+// has: a term a step built).
+type Locator[C any] interface {
+	Redex(c C) Pos
+}
+
+// OutOfFuelAt is the error of a run of m that has taken all the steps its
+// fuel allows and stopped at the non-final configuration c: it names the
+// construct that consumed the fuel, the redex of the step that would come
+// next, by its position (m's Locator) and the rule that step would apply.
+// The step is taken to learn its rule and then forgotten: configurations
+// are persistent, and a heap's changes (a configuration with a Heap
+// method) are undone. Where neither is known it falls back to pos and
+// the rule "fuel".
+func OutOfFuelAt[C any](m Machine[C], c C, pos Pos, steps int) *Error {
+	err := OutOfFuel(pos, steps)
+	var loc Pos
+	if l, ok := m.(Locator[C]); ok {
+		loc = l.Redex(c)
+	}
+	rule, at := peek(m, c)
+	if rule != "" {
+		err.Rule = rule
+	}
+	switch {
+	case loc.IsValid():
+		err.Pos = loc
+	case at.IsValid():
+		err.Pos = at
+	}
+	return err
+}
+
+// peek is the rule of the step m would take from c and, when that step
+// would be stuck, where. The step's effects on a heap are undone.
+func peek[C any](m Machine[C], c C) (rule string, at Pos) {
+	if h, ok := any(c).(interface{ Heap() *Heap }); ok && h.Heap() != nil {
+		heap := h.Heap()
+		on := heap.journal != nil
+		heap.Journal(true)
+		mark := heap.Mark()
+		defer func() {
+			heap.Undo(mark)
+			if !on {
+				heap.Journal(false)
+			}
+		}()
+	}
+	_, rule, err := m.Step(c)
+	if e, ok := err.(*Error); ok {
+		return e.Rule, e.Pos
+	}
+	return rule, Pos{}
 }
