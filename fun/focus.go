@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // Focus is the focus of a step of FUN's machine from prev to next
@@ -42,13 +43,21 @@ func RedexSpan(stms []*Stm, body *Body) (from, to Pos) {
 }
 
 // Redex is where the next step from c reduces (semantics.Locator): the
-// statement it runs or the in (…) it returns from, as Focus says.
-func (Machine) Redex(c Config) Pos {
-	if pf := c.top; pf != nil {
-		from, _ := RedexSpan(pf.stms, pf.body)
-		return from
+// statement it runs or the in (…) it returns from, as Focus says; and
+// the rule it applies, found by taking the step (configurations are
+// persistent, and the machine counts nothing without Stats), or the rule
+// it would be stuck in.
+func (Machine) Redex(c Config) (Pos, string) {
+	pf := c.top
+	if pf == nil {
+		return Pos{}, ""
 	}
-	return Pos{}
+	from, _ := RedexSpan(pf.stms, pf.body)
+	_, rule, err := Machine{}.Step(c)
+	if e, ok := err.(*semantics.Error); ok {
+		rule = e.Rule
+	}
+	return from, rule
 }
 
 // ContractumSpan is the span of a contractum in a printed configuration

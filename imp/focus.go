@@ -66,11 +66,71 @@ func redexOf(pf *frame) (redex string, from, to fun.Pos) {
 }
 
 // Redex is where the next step from c reduces (semantics.Locator): the
-// redex Focus shows, where it has a source span.
-func (Machine) Redex(c *Config) fun.Pos {
+// redex Focus shows, where it has a source span; and the rule that step
+// applies, read off the frame and the statement without taking the step
+// (a step changes the environment and the heap in place).
+func (Machine) Redex(c *Config) (fun.Pos, string) {
 	if c.done || c.top == nil {
-		return fun.Pos{}
+		return fun.Pos{}, ""
 	}
 	_, from, _ := redexOf(c.top)
-	return from
+	return from, nextRule(c.top)
+}
+
+// nextRule is the rule of the next step from frame f, as Step and exec
+// choose it.
+func nextRule(f *frame) string {
+	if len(f.stms) == 0 {
+		switch {
+		case f.next == nil, f.loop == nil && f.fold == nil && f.k == nil:
+			return EImpSeq.Name
+		case f.loop != nil:
+			return IFor.Name
+		case f.fold != nil:
+			return f.fold.rule
+		}
+		return EImpKernel.Name
+	}
+	switch s := f.stms[0].(type) {
+	case *Skip:
+		return EImpSkip.Name
+	case *Decl:
+		switch s.Type {
+		case Mem:
+			return EImpDecMem.Name
+		case Float:
+			return EImpDecFloat.Name
+		}
+		return EImpDecInt.Name
+	case *Assign:
+		if y, ok := s.SE.(fun.Var); ok {
+			if v, ok := f.env[y.Name]; ok && v.Mem {
+				return EImpAssignMem.Name
+			}
+		}
+		return EImpAssignInt.Name
+	case *Alloc:
+		return EImpAlloc.Name
+	case *Read:
+		return EImpRead.Name
+	case *Write:
+		return EImpWrite.Name
+	case *Assert:
+		return IAssert.Name
+	case *If:
+		rule, _, err := choose(f.env, s)
+		if err != nil {
+			return EImpIfTrue.Name
+		}
+		return rule
+	case *Kernel:
+		return EImpKernel.Name
+	case *For:
+		return IFor.Name
+	case *Reduce:
+		return IReduce.Name
+	case *Scan:
+		return IScan.Name
+	}
+	return ""
 }

@@ -107,59 +107,31 @@ func OutOfFuel(pos Pos, steps int) *Error {
 		Msg: fmt.Sprintf("out of fuel after %d steps (raise it with --fuel N)", steps)}
 }
 
-// A Locator is a Machine that can say where in the source its next step
-// from a non-final configuration would reduce: the redex's position, or
-// that of the innermost construct around it that has one (zero when none
-// has: a term a step built).
+// A Locator is a Machine that can say, without taking it, which step it
+// would take next from a non-final configuration: where in the source its
+// redex is (or the innermost construct around it that has a position;
+// zero when none has: a term a step built), and the rule that step would
+// apply ("" when it cannot say). A machine whose steps change state in
+// place (a heap, an environment) must not step to find out.
 type Locator[C any] interface {
-	Redex(c C) Pos
+	Redex(c C) (pos Pos, rule string)
 }
 
 // OutOfFuelAt is the error of a run of m that has taken all the steps its
 // fuel allows and stopped at the non-final configuration c: it names the
-// construct that consumed the fuel, the redex of the step that would come
-// next, by its position (m's Locator) and the rule that step would apply.
-// The step is taken to learn its rule and then forgotten: configurations
-// are persistent, and a heap's changes (a configuration with a Heap
-// method) are undone. Where neither is known it falls back to pos and
-// the rule "fuel".
+// construct that consumed the fuel, by the position and rule of the step
+// that would come next (m's Locator). Where m cannot say, it falls back to
+// pos and the rule "fuel".
 func OutOfFuelAt[C any](m Machine[C], c C, pos Pos, steps int) *Error {
 	err := OutOfFuel(pos, steps)
-	var loc Pos
 	if l, ok := m.(Locator[C]); ok {
-		loc = l.Redex(c)
-	}
-	rule, at := peek(m, c)
-	if rule != "" {
-		err.Rule = rule
-	}
-	switch {
-	case loc.IsValid():
-		err.Pos = loc
-	case at.IsValid():
-		err.Pos = at
+		at, rule := l.Redex(c)
+		if at.IsValid() {
+			err.Pos = at
+		}
+		if rule != "" {
+			err.Rule = rule
+		}
 	}
 	return err
-}
-
-// peek is the rule of the step m would take from c and, when that step
-// would be stuck, where. The step's effects on a heap are undone.
-func peek[C any](m Machine[C], c C) (rule string, at Pos) {
-	if h, ok := any(c).(interface{ Heap() *Heap }); ok && h.Heap() != nil {
-		heap := h.Heap()
-		on := heap.journal != nil
-		heap.Journal(true)
-		mark := heap.Mark()
-		defer func() {
-			heap.Undo(mark)
-			if !on {
-				heap.Journal(false)
-			}
-		}()
-	}
-	_, rule, err := m.Step(c)
-	if e, ok := err.(*Error); ok {
-		return e.Rule, e.Pos
-	}
-	return rule, Pos{}
 }
