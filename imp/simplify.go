@@ -19,9 +19,9 @@ import (
 //     again (liveness, on IMP's one environment: a variable a branch
 //     declares stays in it after the if), when se cannot go wrong: it has
 //     no /, %, checked operator or function (which can be stuck);
-//   - the declaration var x : τ of a scalar not read after it, when every
-//     statement after it in its block that mentions x is such a dead
-//     store.
+//   - the declaration var x : τ of a scalar not read after it, when no
+//     statement after it in its block that stays mentions x (the dead
+//     stores to x go with it).
 //
 // A read into a variable (x <- y[se], which can be out of bounds), a
 // reduction into it and an allocation are kept, so the program goes
