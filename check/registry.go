@@ -30,7 +30,7 @@ func NewRegistry() *lang.Registry {
 		tofun.LowerPass,
 		slice.Pass, fuse.Pass, interchange.Pass,
 		funmem.TransformPass, funmem.SimplifyPass, funmem.MemoryExpandPass,
-		imp.FromFunmemPass,
+		imp.FromFunmemPass, imp.SimplifyPass,
 		cuda.EmitPass,
 	)
 	r.AddPipeline(
@@ -46,6 +46,8 @@ func NewRegistry() *lang.Registry {
 		lang.Pipeline{Name: "funmem-source-expanded", Level: funmem.Language.Name(), At: lang.AtSource, When: funmem.ExpandOption.Name,
 			Passes: []string{"MemoryExpand", "Simplify"},
 			Doc:    "a FUNMEM program's own MemoryExpand, then the simplifier (--expand)"},
+		lang.Pipeline{Name: "imp", Level: imp.Language.Name(), At: lang.Arrived, Passes: []string{"Simplify"},
+			Doc: "the simplifier after FunMemToImp: the skips of slices and transposes, and the scalars only they read"},
 	)
 	r.AddVariant(
 		lang.Variant{Options: lang.Options{}.With(funmem.ExpandOption.Name).WithString(funmem.LayoutOption.Name, "gpu")},

@@ -49,7 +49,7 @@ func TestIdentityPassIsOneRegistration(t *testing.T) {
 		for _, s := range st {
 			names = append(names, s.Name())
 		}
-		if got, want := strings.Join(names, " "), "source Identity TransformProgram Simplify FunMemToImp"; got != want {
+		if got, want := strings.Join(names, " "), "source Identity TransformProgram Simplify FunMemToImp Simplify"; got != want {
 			t.Errorf("stages %s, want %s", got, want)
 		}
 		rows, err := SideBySide(reg, p, map[string]string{"xsize": "2", "ysize": "3", "zcond": "1"})

@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // Focus is the focus of a step of FUN's machine from prev to next
@@ -22,14 +23,41 @@ func Focus(prev, next Config) lang.Focus {
 	if pf := prev.top; pf != nil {
 		if len(pf.stms) > 0 {
 			f.Redex = PrintStm(pf.stms[0], true)
-			f.SetSource(pf.stms[0].Pos(), pf.stms[0].End())
 		} else {
 			f.Redex = PrintBody(&Body{In: pf.body.In, Result: pf.body.Result}, true)
-			f.SetSource(pf.body.In, pf.body.End())
 		}
+		f.SetSource(RedexSpan(pf.stms, pf.body))
 	}
 	f.Lo, f.Hi = ContractumSpan(text, note, rest)
 	return f
+}
+
+// RedexSpan is the source span of the redex of a frame that has stms
+// left of body: the first statement's, or, when none is left, the in
+// (…)'s that returns.
+func RedexSpan(stms []*Stm, body *Body) (from, to Pos) {
+	if len(stms) > 0 {
+		return stms[0].Pos(), stms[0].End()
+	}
+	return body.In, body.End()
+}
+
+// Redex is where the next step from c reduces (semantics.Locator): the
+// statement it runs or the in (…) it returns from, as Focus says; and
+// the rule it applies, found by taking the step (configurations are
+// persistent, and the machine counts nothing without Stats), or the rule
+// it would be stuck in.
+func (Machine) Redex(c Config) (Pos, string) {
+	pf := c.top
+	if pf == nil {
+		return Pos{}, ""
+	}
+	from, _ := RedexSpan(pf.stms, pf.body)
+	_, rule, err := Machine{}.Step(c)
+	if e, ok := err.(*semantics.Error); ok {
+		rule = e.Rule
+	}
+	return from, rule
 }
 
 // ContractumSpan is the span of a contractum in a printed configuration

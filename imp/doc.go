@@ -45,7 +45,10 @@
 //     takes the word as its target is declared (E-IMP-DEC-FLOAT,
 //     IMP-FLOAT);
 //   - translate.go: FunMemToImp and COPY (FUNMEM → IMP), FromFunmem;
-//     pass.go: it as the registry's pass (FromFunmemPass);
+//     simplify.go: Simplify, the simplifier after it (skips, dead stores
+//     to scalars that cannot go wrong, and their declarations removed);
+//     pass.go: both as the registry's passes (FromFunmemPass,
+//     SimplifyPass);
 //   - lang.go: IMP as a lang.Language, for the driver's registry;
 //   - reassoc.go: ReassociatesFloats, whether a program's float reduce
 //     or scan may run as a tree (the CUDA backend's) within the bound;

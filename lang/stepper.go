@@ -9,6 +9,7 @@ import "github.com/arraysem/arraysem/semantics"
 type Stepper struct {
 	step    func() (string, error) // one transition of the current run
 	final   func() bool            // the current run has ended
+	noFuel  func() error           // the error of running out of fuel now
 	advance func() bool            // start the next run; false when none is left
 	config  func() any
 	print   func() string
@@ -109,6 +110,7 @@ func NewStepper[C any](m semantics.Machine[C], inits []C, o *semantics.RunOption
 		return rule, nil
 	}
 	s.final = func() bool { return len(inits) == 0 || m.Final(c) }
+	s.noFuel = func() error { return semantics.OutOfFuelAt(m, c, s.pos, s.steps) }
 	s.advance = func() bool {
 		if len(inits) == 0 {
 			return false
@@ -178,7 +180,7 @@ func (s *Stepper) Step() (rule string, done bool, err error) {
 		}
 	}
 	if s.steps == s.fuel {
-		return "", false, semantics.OutOfFuel(s.pos, s.steps)
+		return "", false, s.noFuel()
 	}
 	if semantics.Interrupted() {
 		return "", false, semantics.InterruptedAfter(s.pos, s.steps, "")

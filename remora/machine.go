@@ -120,6 +120,10 @@ func (terms) Pending(e Expr, i int) (Expr, bool) {
 }
 func (terms) Contract(e Expr) (Expr, string, error) { return contract(e) }
 
+// Pos is where e is in the source (semantics.Positioner), so that running
+// out of fuel says where the run stopped.
+func (terms) Pos(e Expr) semantics.Pos { return e.At() }
+
 // Plug rebuilds node as rebuild makes it (an application of up to three
 // arguments in one allocation with its list: a fold's chain rebuilds one
 // per step).

@@ -190,3 +190,40 @@ func (m ContextMachine[E]) settle(e E, ctx *hole[E]) *Context[E] {
 		e = m.plug(h, e)
 	}
 }
+
+// Positioner is what a Terms may also do: say where a term is in the
+// source (zero for a term a step built), so that the machine can say
+// where its redex is (Redex).
+type Positioner[E any] interface {
+	Pos(e E) Pos
+}
+
+// Redex is where the next step from c reduces and by which rule
+// (Locator): its redex's position in the source or, when a step built
+// the redex, that of the innermost term around it that has one (zero
+// when the Terms are not a Positioner or no term on the way has a
+// position); and the rule Contract applies there (Contract makes a new
+// term, so asking costs a step's work and changes nothing), or, when the
+// step would be stuck, the rule it is stuck in.
+func (m ContextMachine[E]) Redex(c *Context[E]) (Pos, string) {
+	if c.final {
+		return Pos{}, ""
+	}
+	_, rule, err := m.Terms.Contract(c.focus)
+	if e, ok := err.(*Error); ok {
+		rule = e.Rule
+	}
+	at, ok := m.Terms.(Positioner[E])
+	if !ok {
+		return Pos{}, rule
+	}
+	if p := at.Pos(c.focus); p.IsValid() {
+		return p, rule
+	}
+	for h := c.ctx; h != nil; h = h.up {
+		if p := at.Pos(h.node); p.IsValid() {
+			return p, rule
+		}
+	}
+	return Pos{}, rule
+}

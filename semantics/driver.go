@@ -66,7 +66,7 @@ func (d *Driver[C]) Run(c C) (C, int, error) {
 	steps, last := 0, ""
 	for !d.Machine.Final(c) {
 		if steps == fuel {
-			return c, steps, OutOfFuel(d.Pos, steps)
+			return c, steps, OutOfFuelAt(d.Machine, c, d.Pos, steps)
 		}
 		if interrupted.Load() {
 			return c, steps, InterruptedAfter(d.Pos, steps, last)
@@ -101,8 +101,37 @@ func InterruptedAfter(pos Pos, steps int, last string) *Error {
 }
 
 // OutOfFuel is the error of a run that has taken all the steps its fuel
-// allows.
+// allows, at pos, when nothing says where the run stopped.
 func OutOfFuel(pos Pos, steps int) *Error {
 	return &Error{Pos: pos, Kind: FuelError, Rule: Fuel.Name,
 		Msg: fmt.Sprintf("out of fuel after %d steps (raise it with --fuel N)", steps)}
+}
+
+// A Locator is a Machine that can say, without taking it, which step it
+// would take next from a non-final configuration: where in the source its
+// redex is (or the innermost construct around it that has a position;
+// zero when none has: a term a step built), and the rule that step would
+// apply ("" when it cannot say). A machine whose steps change state in
+// place (a heap, an environment) must not step to find out.
+type Locator[C any] interface {
+	Redex(c C) (pos Pos, rule string)
+}
+
+// OutOfFuelAt is the error of a run of m that has taken all the steps its
+// fuel allows and stopped at the non-final configuration c: it names the
+// construct that consumed the fuel, by the position and rule of the step
+// that would come next (m's Locator). Where m cannot say, it falls back to
+// pos and the rule "fuel".
+func OutOfFuelAt[C any](m Machine[C], c C, pos Pos, steps int) *Error {
+	err := OutOfFuel(pos, steps)
+	if l, ok := m.(Locator[C]); ok {
+		at, rule := l.Redex(c)
+		if at.IsValid() {
+			err.Pos = at
+		}
+		if rule != "" {
+			err.Rule = rule
+		}
+	}
+	return err
 }

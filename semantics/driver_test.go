@@ -75,3 +75,43 @@ func TestScanUnicodeAndPositions(t *testing.T) {
 		}
 	}
 }
+
+// located is countdown with a source: configuration n's redex is on line
+// n, except at 7, whose redex a step built (no position); its next rule
+// is the one Step would apply, said without stepping.
+type located struct{ countdown }
+
+func (located) Redex(n int) (Pos, string) {
+	rule := "R-DEC"
+	if n == 13 {
+		rule = "R-UNLUCKY"
+	}
+	if n == 7 {
+		return Pos{}, rule
+	}
+	return Pos{File: "f", Line: n, Col: 2}, rule
+}
+
+// TestOutOfFuelNamesTheRedex: a run out of fuel names the step that would
+// come next, by its place and rule (the machine's Locator); a redex a
+// step built keeps the driver's position but still names its rule; a
+// machine with no Locator says "fuel" at the driver's position.
+func TestOutOfFuelNamesTheRedex(t *testing.T) {
+	at := Pos{File: "f", Line: 1, Col: 1}
+	for _, tc := range []struct {
+		name string
+		m    Machine[int]
+		from int
+		want string
+	}{
+		{"located", located{}, 10, "f:8:2: R-DEC: out of fuel after 2 steps (raise it with --fuel N)"},
+		{"built redex", located{}, 9, "f:1:1: R-DEC: out of fuel after 2 steps (raise it with --fuel N)"},
+		{"stuck next", located{}, 15, "f:13:2: R-UNLUCKY: out of fuel after 2 steps (raise it with --fuel N)"},
+		{"no locator", countdown{}, 10, "f:1:1: fuel: out of fuel after 2 steps (raise it with --fuel N)"},
+	} {
+		_, _, err := (&Driver[int]{Machine: tc.m, Fuel: 2, Pos: at}).Run(tc.from)
+		if e, ok := err.(*Error); !ok || e.Kind != FuelError || e.Error() != tc.want {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.want)
+		}
+	}
+}

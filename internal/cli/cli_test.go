@@ -474,12 +474,16 @@ func TestTestWithoutBlocks(t *testing.T) {
 // big-step: a loop over 10^18 iterations and a dialect recursion whose
 // depth is bounded but whose calls double at each level. Each stops at
 // its fuel with one positioned line on stderr naming the rule, and exit
-// status 1.
+// status 1; a small-step names the redex it stopped at, its place in the
+// source and the rule its next step would apply, not the program's 1:1.
 func TestLoopBounds(t *testing.T) {
 	const fun = "input (n : int)\nlet (z : int) = 0\nlet (s : int) = loop (x : int) = (z) for i <= n do\n    let (y : int) = x + i\n    in (y)\nin (s)\n"
 	const imp = "input n : int;\nvar x : int;\nx <- 0;\nfor i <= n do\n  var y : int;\n  y <- x + i;\n  x <- y;\ndone;\nreturn x\n"
 	const fork = "#lang remora/dynamic\n(define (f (n 0))\n  (+ (f (- n 1)) (f (- n 1))))\n(f 3)\n"
-	files := map[string]string{"loop.fun": fun, "loop.funmem": fun, "loop.imp": imp, "fork.remora": fork}
+	// typed Remora has no recursion: a run of one step stops at the
+	// second (* 3 4), a redex with a place in the source.
+	const typed = ";; two sums\n(+ (+ 1 2)\n   (* 3 4))\n"
+	files := map[string]string{"loop.fun": fun, "loop.funmem": fun, "loop.imp": imp, "fork.remora": fork, "typed.remora": typed}
 	forever := []string{"--arg", "n=1000000000000000000", "--fuel", "1000"}
 	for _, tc := range []struct {
 		file, sem string
@@ -487,21 +491,25 @@ func TestLoopBounds(t *testing.T) {
 	}{
 		{"loop.fun", "big", "loop.fun:3:17: E-LOOP: out of fuel after 1000 iterations"},
 		{"loop.fun", "rules", "loop.fun:3:17: E-LOOP: out of fuel after 1000 iterations"},
-		{"loop.fun", "small", "loop.fun:1:1: fuel: out of fuel after 1000 steps"},
+		{"loop.fun", "small", "loop.fun:4:5: E-SCALAR: out of fuel after 1000 steps"},
 		{"loop.funmem", "heap", "loop.funmem:3:17: E-MEM-LOOP: out of fuel after 1000 iterations"},
 		{"loop.funmem", "value", "loop.funmem:3:17: E-LOOP: out of fuel after 1000 iterations"},
-		{"loop.funmem", "small", "loop.funmem:1:1: fuel: out of fuel after 1000 steps"},
+		{"loop.funmem", "small", "loop.funmem:4:5: E-MEM-SCALAR: out of fuel after 1000 steps"},
 		{"loop.imp", "big", "loop.imp:4:1: I-FOR: out of fuel after 1000 iterations"},
 		{"loop.imp", "rules", "loop.imp:4:1: I-FOR: out of fuel after 1000 iterations"},
-		{"loop.imp", "small", "loop.imp:1:1: fuel: out of fuel after 1000 steps"},
+		{"loop.imp", "small", "loop.imp:6:3: E-IMP-ASSIGN-INT: out of fuel after 1000 steps"},
 		{"fork.remora", "big", "fork.remora:3:"},
-		{"fork.remora", "small", "fork.remora:2:1: fuel: out of fuel after 1000 steps"},
+		{"fork.remora", "small", "fork.remora:3:6: β: out of fuel after 1000 steps"},
+		{"typed.remora", "small", "typed.remora:3:4: δ: out of fuel after 1 steps"},
 	} {
 		t.Run(tc.file+"/"+tc.sem, func(t *testing.T) {
 			path := writeFile(t, tc.file, files[tc.file])
 			args := append([]string{"run", path, "--semantics", tc.sem}, forever...)
 			if strings.HasSuffix(tc.file, ".remora") {
 				args = []string{"run", path, "--semantics", tc.sem, "--fuel", "1000"}
+			}
+			if tc.file == "typed.remora" {
+				args[len(args)-1] = "1"
 			}
 			out, errs, status := run(t, args...)
 			errs = strings.ReplaceAll(errs, filepath.Dir(path)+string(filepath.Separator), "")
@@ -532,14 +540,14 @@ func TestRecursionBounds(t *testing.T) {
 		want  string // the line stderr must be, after the file's directory
 	}{
 		{"omega", nil, "omega.remora:3:15: depth: evaluation nested more than 10000 deep here"},
-		{"omega", []string{"--semantics", "small", "--fuel", "2000"}, "omega.remora:2:1: fuel: out of fuel after 2000 steps"},
-		{"omega", []string{"--fuel", "300"}, "omega.remora:3:15: fuel: out of fuel after 300 applications"},
+		{"omega", []string{"--semantics", "small", "--fuel", "2000"}, "omega.remora:3:15: β: out of fuel after 2000 steps"},
+		{"omega", []string{"--fuel", "300"}, "omega.remora:3:15: β: out of fuel after 300 applications"},
 		{"y", nil, "y.remora:2:53: depth: evaluation nested more than 10000 deep here"},
 		{"y", []string{"--semantics", "small"}, "y.remora:2:56: depth: evaluation nested more than 10000 deep here"},
 		{"self", nil, "self.remora:3:3: depth: evaluation nested more than 10000 deep here"},
-		{"self", []string{"--semantics", "small", "--fuel", "2000"}, "self.remora:2:1: fuel: out of fuel after 2000 steps"},
+		{"self", []string{"--semantics", "small", "--fuel", "2000"}, "self.remora:2:1: β: out of fuel after 2000 steps"},
 		{"mutual", nil, "mutual.remora:4:3: depth: evaluation nested more than 10000 deep here"},
-		{"mutual", []string{"--semantics", "small", "--fuel", "2000"}, "mutual.remora:2:1: fuel: out of fuel after 2000 steps"},
+		{"mutual", []string{"--semantics", "small", "--fuel", "2000"}, "mutual.remora:3:1: β: out of fuel after 2000 steps"},
 		{"grow", nil, "grow.remora:3:8: depth: evaluation nested more than 10000 deep here"},
 		{"grow", []string{"--semantics", "small"}, "grow.remora:3:8: depth: evaluation nested more than 10000 deep here"},
 	} {

@@ -447,7 +447,7 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 	}
 	if p := fr.f0.Prim; p != nil && p.Op != nil && allSame(fv) && baseKinds(args) {
 		ev.hit(remora.RuleDelta.Name)
-		if err := ev.burn(pos); err != nil {
+		if err := ev.burn(pos, remora.RuleDelta.Name); err != nil {
 			return nil, err
 		}
 		return scalarLoop(p, args, fr.frame, fr.fs[1:], pos)
@@ -500,7 +500,11 @@ func allSame(fv *remora.Value) bool {
 // call applies one function to arguments that are its cells: β for a λ,
 // δ for a primitive.
 func (ev *evaluator) call(f *Func, args []*remora.Value, pos semantics.Pos) (*remora.Value, error) {
-	if err := ev.burn(pos); err != nil {
+	rule := remora.RuleDelta.Name
+	if f.Lam != nil {
+		rule = remora.RuleBeta.Name
+	}
+	if err := ev.burn(pos, rule); err != nil {
 		return nil, err
 	}
 	if f.Lam != nil {
@@ -519,10 +523,11 @@ func (ev *evaluator) call(f *Func, args []*remora.Value, pos semantics.Pos) (*re
 	return delta(p, args, pos)
 }
 
-// burn counts one application against the run's fuel.
-func (ev *evaluator) burn(pos semantics.Pos) error {
+// burn counts one application, by rule (β or δ) at pos, against the
+// run's fuel; running out names them.
+func (ev *evaluator) burn(pos semantics.Pos, rule string) error {
 	if ev.calls++; ev.calls > ev.fuel {
-		return semantics.Errorf(pos, semantics.FuelError, semantics.Fuel.Name, "out of fuel after %s (raise it with --fuel N)", semantics.Plural(ev.fuel, "application"))
+		return semantics.Errorf(pos, semantics.FuelError, rule, "out of fuel after %s (raise it with --fuel N)", semantics.Plural(ev.fuel, "application"))
 	}
 	return nil
 }

@@ -57,6 +57,10 @@ func (terms) Pending(e Expr, i int) (Expr, bool) {
 	return c, c != nil && !isValue(c)
 }
 func (terms) Contract(e Expr) (Expr, string, error) { return contract(e) }
+
+// Pos is where e is in the source (semantics.Positioner), so that running
+// out of fuel says where the run stopped.
+func (terms) Pos(e Expr) semantics.Pos { return e.At() }
 func (terms) Plug(node Expr, fill func([]Expr)) Expr {
 	ch := evaluated(node)
 	fill(ch)

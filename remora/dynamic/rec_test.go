@@ -38,11 +38,11 @@ func TestBounds(t *testing.T) {
 		want string // the error's start, a regular expression
 	}{
 		// the recursive call (f n), or the application around it
-		{"big-step fuel", big(grow, &EvalOptions{Fuel: 7}), `bounds.remora:1:(19|24): fuel: out of fuel after 7 applications`},
+		{"big-step fuel", big(grow, &EvalOptions{Fuel: 7}), `bounds.remora:1:(19|24): β: out of fuel after 7 applications`},
 		{"big-step depth", big(grow, &EvalOptions{MaxDepth: 50}), `bounds.remora:1:(19|24): depth: evaluation nested more than 50 deep here`},
 		{"big-step default depth", big(grow, nil), `bounds.remora:1:(19|24): depth: evaluation nested more than 10000 deep here`},
 		{"small-step depth", small(grow, 50, 0), `bounds.remora:1:24: depth: evaluation nested more than 50 deep here`},
-		{"small-step fuel", small(grow, 0, 20), `bounds.remora:1:1: fuel: out of fuel after 20 steps`},
+		{"small-step fuel", small(grow, 0, 20), `bounds.remora:1:1: β: out of fuel after 20 steps`},
 	} {
 		var se *semantics.Error
 		if !errors.As(tc.err, &se) || se.Kind != semantics.FuelError || !regexp.MustCompile("^"+tc.want).MatchString(tc.err.Error()) {
