@@ -315,7 +315,7 @@ type Outcome struct {
 }
 
 // LevelOutcome counts the checks made at one level (named as side-by-side
-// names it, lang.LevelName: "IMP expanded (gpu) after FunMemToImp").
+// names it, lang.LevelName: "IMP expanded (gpu) after Simplify").
 type LevelOutcome struct {
 	Level                            string
 	Passed, Failed, Caveats, Refused int

@@ -62,7 +62,7 @@ func TestGoldenLevels(t *testing.T) {
 		t.Fatalf("failures at the levels:\n%s", w.String())
 	}
 	counts := levelCounts(out)
-	for _, name := range []string{"FUNMEM after Simplify", "IMP after FunMemToImp", "CUDA after EmitCUDA", "FUNMEM expanded (gpu) after Simplify", "IMP expanded (cpu) after FunMemToImp", "CUDA expanded (gpu) after EmitCUDA"} {
+	for _, name := range []string{"FUNMEM after Simplify", "IMP after Simplify", "CUDA after EmitCUDA", "FUNMEM expanded (gpu) after Simplify", "IMP expanded (cpu) after Simplify", "CUDA expanded (gpu) after EmitCUDA"} {
 		if counts[name].Passed == 0 {
 			t.Errorf("no check passed at %s:\n%s", name, w.String())
 		}
@@ -73,7 +73,7 @@ func TestGoldenLevels(t *testing.T) {
 	if out.Passed <= base.Passed {
 		t.Errorf("%d checks with Levels, %d without", out.Passed, base.Passed)
 	}
-	for _, want := range []string{"IMP expanded (gpu) after FunMemToImp", "passed  failed  ran on", "(IMP after FunMemToImp big): runs on where FUN source big goes wrong", "checks no bounds"} {
+	for _, want := range []string{"IMP expanded (gpu) after Simplify", "passed  failed  ran on", "(IMP after Simplify big): runs on where FUN source big goes wrong", "checks no bounds"} {
 		if !strings.Contains(w.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, w.String())
 		}

@@ -168,7 +168,7 @@ func TestPaths(t *testing.T) {
 	}
 	// Size slicing computes Fig 2's existential size ahead of the if
 	// (FUN after Slice); nothing fuses.
-	want := "FUN source, FUN after Slice, FUNMEM after Simplify, IMP after FunMemToImp, CUDA after EmitCUDA, FUNMEM expanded (gpu) after Simplify, IMP expanded (gpu) after FunMemToImp, CUDA expanded (gpu) after EmitCUDA, FUNMEM expanded (cpu) after Simplify, IMP expanded (cpu) after FunMemToImp, CUDA expanded (cpu) after EmitCUDA"
+	want := "FUN source, FUN after Slice, FUNMEM after Simplify, IMP after Simplify, CUDA after EmitCUDA, FUNMEM expanded (gpu) after Simplify, IMP expanded (gpu) after Simplify, CUDA expanded (gpu) after EmitCUDA, FUNMEM expanded (cpu) after Simplify, IMP expanded (cpu) after Simplify, CUDA expanded (cpu) after EmitCUDA"
 	if got := strings.Join(names, ", "); got != want {
 		t.Errorf("levels %s, want %s", got, want)
 	}

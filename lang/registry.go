@@ -548,7 +548,7 @@ func (w *walker) apply(q *Pass) (err error) {
 // Level is a program at one level of the compile path, and the stages
 // that made it.
 type Level struct {
-	Name   string // LevelName: "FUN source", "Remora IR after Inline", "IMP expanded (gpu) after FunMemToImp", …
+	Name   string // LevelName: "FUN source", "Remora IR after Inline", "IMP expanded (gpu) after Simplify", …
 	Stages []Stage
 	// Final marks the last program of its language on its walk: the one
 	// the next translation takes (or the walk's result). A level whose
@@ -568,7 +568,7 @@ func (l Level) Program() Program { return l.Stages[len(l.Stages)-1].Program }
 // every level: its language's title, the labels of the passes that made
 // its variant (Pass.Label under o), then "source" for the walk of no
 // pass, else "after" and the pass that ran last: "FUN source", "Remora IR
-// after Inline", "IMP expanded (gpu) after FunMemToImp".
+// after Inline", "IMP expanded (gpu) after Simplify".
 func LevelName(st []Stage, o Options) string {
 	return levelName(st[len(st)-1].Program.Language().Title(), st, o)
 }

@@ -60,7 +60,7 @@ type levelStats struct {
 	// (the Remora property: what Lower or Inline does not compile).
 	declined map[string]int
 	// runs counts the runs at each level (by its side-by-side name and
-	// semantics: "IMP expanded (gpu) after FunMemToImp small"; the walks
+	// semantics: "IMP expanded (gpu) after Simplify small"; the walks
 	// from a FUNMEM variant as "IMP after FunMemToImp from MemoryExpand
 	// GPU").
 	runs map[string]int

@@ -25,7 +25,7 @@ func TestLevelsPropertyRunsRegisteredPass(t *testing.T) {
 	stats := newLevelStats()
 	checkN(t, 90, "levels with an identity pass", 20, levelsProp(reg, stats))
 	stats.Lock()
-	for _, run := range []string{"FUN identity after Identity big", "FUN identity after Identity small", "FUNMEM identity after Simplify heap", "FUNMEM identity after Simplify value", "IMP identity after FunMemToImp small"} {
+	for _, run := range []string{"FUN identity after Identity big", "FUN identity after Identity small", "FUNMEM identity after Simplify heap", "FUNMEM identity after Simplify value", "IMP identity after Simplify small"} {
 		if stats.runs[run] != stats.programs || stats.programs == 0 {
 			t.Errorf("%d runs at %s, for %d programs; runs: %v", stats.runs[run], run, stats.programs, stats.runs)
 		}

@@ -31,7 +31,7 @@ func TestTestLevels(t *testing.T) {
 		t.Errorf("test: status %d\n%s%s", status, out, errs)
 	}
 	out, errs, status = run(t, "test", "--levels", dir)
-	if status != 0 || !strings.Contains(out, "\nIMP expanded (gpu) after FunMemToImp  ") || !strings.Contains(out, "\nCUDA after EmitCUDA  ") || !strings.Contains(out, " 0 failed\n") {
+	if status != 0 || !strings.Contains(out, "\nIMP expanded (gpu) after Simplify  ") || !strings.Contains(out, "\nCUDA after EmitCUDA  ") || !strings.Contains(out, " 0 failed\n") {
 		t.Errorf("test --levels: status %d\n%s%s", status, out, errs)
 	}
 
