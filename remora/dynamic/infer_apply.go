@@ -17,12 +17,8 @@ func (el *elaborator) apply(pos semantics.Pos, fn *aval, args []*aval) *aval {
 // applyShaped is apply with apply/shape's shape for an empty frame
 // (nil: none).
 func (el *elaborator) applyShaped(pos semantics.Pos, fn *aval, args []*aval, emptyShape []int64) *aval {
-	if fn.funs == nil {
-		if hasZero(fn.typ.shape) {
-			// An empty array applies nothing: the result has its shape
-			// (the dialect's empty frame, ERRATA R10).
-			return el.emptyResult(fn.typ.shape, append([]*aval{fn}, args...))
-		}
+	empty := fn.funs == nil && hasZero(fn.typ.shape)
+	if fn.funs == nil && !empty {
 		el.fail(pos, "cannot apply an array of %s atoms: it would stop in β", fn.typ.elem)
 	}
 	s := el.scope(pos)
@@ -36,7 +32,12 @@ func (el *elaborator) applyShaped(pos semantics.Pos, fn *aval, args []*aval, emp
 			opened[i] = &b
 			continue
 		}
-		opened[i] = s.open(a)
+		opened[i] = s.open(a) // a box's sizes are bound around the application
+	}
+	if empty {
+		// An empty array applies nothing: the result has its shape (the
+		// dialect's empty frame, ERRATA R10).
+		return s.close(el.emptyResult(fn.typ.shape, append([]*aval{fn}, opened...)))
 	}
 	return s.close(el.apply1(pos, fn, opened, emptyShape))
 }
