@@ -136,7 +136,10 @@ func NewStepper[C any](m semantics.Machine[C], inits []C, o *semantics.RunOption
 // KeepHistory makes the stepper keep every configuration it reaches (they
 // are persistent, so this costs only what they do not share) and journal
 // its heap, if the language has one, so that Back is a restore rather
-// than a run from the start. Call it before the first step.
+// than a run from the start. Call it before the first step. It restores
+// configurations and the heap only: FUNMEM's and IMP's machines also
+// change their kernels', loops' and folds' state and IMP's environments
+// in place, so the REPL goes back in those by running again.
 func (s *Stepper) KeepHistory() {
 	if h, ok := s.config().(Heaped); ok {
 		s.heap = h.Heap()

@@ -319,15 +319,21 @@ func (s *Session) stopStepper() { s.st = nil }
 // stepper is the session's stepper, started on first use.
 func (s *Session) stepper() *stepper {
 	if s.st == nil {
-		sched, _ := semantics.ParseSchedule(s.schedule, s.seed)
-		o := lang.RunOptions{Args: s.args()}
-		o.Fuel, o.Schedule = s.fuel, sched
-		if s.races == "report" {
-			o.Races = func(race error) { s.printf("race (reported; the run goes on): %v\n", race) }
-		}
-		s.st = newStepper(s.loaded, o)
+		s.st = newStepper(s.loaded, s.runOptions)
 	}
 	return s.st
+}
+
+// runOptions are the options of a run of the stepper, made afresh for
+// each (a random schedule starts from its seed again).
+func (s *Session) runOptions() lang.RunOptions {
+	sched, _ := semantics.ParseSchedule(s.schedule, s.seed)
+	o := lang.RunOptions{Args: s.args()}
+	o.Fuel, o.Schedule = s.fuel, sched
+	if s.races == "report" {
+		o.Races = func(race error) { s.printf("race (reported; the run goes on): %v\n", race) }
+	}
+	return o
 }
 
 // args are the session's inputs (:set arg) that the loaded program
@@ -570,7 +576,7 @@ func (s *Session) cmdBack(args []string) error {
 
 // goTo goes back to step k.
 func (s *Session) goTo(k int) {
-	s.stepper().back(k)
+	s.st = s.stepper().back(k)
 }
 
 func (s *Session) cmdReset([]string) error {

@@ -7,10 +7,17 @@ import (
 
 // A stepper steps a loaded program's small-step machine (lang.Stepper)
 // on demand and records each step for :back, :rules, :heap and :trace.
-// The machine keeps its history (persistent configurations, and an undo
-// journal for a heap), so going back restores an earlier step rather than
-// running again.
+// Where the configurations are persistent (FUN's, Remora's) the machine
+// keeps its history, so going back restores an earlier step. A machine
+// with a heap (FUNMEM's, IMP's) also changes its kernels', loops' and
+// folds' state and IMP's environments in place, which no history of
+// configurations restores: going back there runs the program again from
+// the start to the step, on a fresh heap.
 type stepper struct {
+	prog    lang.Program
+	options func() lang.RunOptions // a run's options, made afresh
+	replay  bool                   // :back runs again (a machine with a heap)
+	hush    bool                   // the steps are being taken again: no race is said twice
 	recs    []stepRec // the steps taken, in order
 	done    bool      // the run has ended
 	res     *lang.Result
@@ -39,9 +46,17 @@ type kernelTrace struct {
 	iters  []semantics.IterAccess
 }
 
-func newStepper(p lang.Program, o lang.RunOptions) *stepper {
+func newStepper(p lang.Program, options func() lang.RunOptions) *stepper {
 	small := p.Language().Stepping()
-	s := &stepper{stats: &semantics.Stats{}, counts: lang.CountsCosts(p, small)}
+	o := options()
+	s := &stepper{prog: p, options: options, stats: &semantics.Stats{}, counts: lang.CountsCosts(p, small)}
+	if said := o.Races; said != nil {
+		o.Races = func(race error) {
+			if !s.hush {
+				said(race)
+			}
+		}
+	}
 	o.Semantics = small
 	o.RecordHeap = true
 	o.Stats = s.stats
@@ -51,15 +66,30 @@ func newStepper(p lang.Program, o lang.RunOptions) *stepper {
 	s.st, s.err = p.Start(o)
 	s.done = s.err != nil
 	if s.st != nil {
-		s.st.KeepHistory()
+		_, s.replay = s.st.Config().(lang.Heaped)
+		if !s.replay {
+			s.st.KeepHistory()
+		}
 	}
 	return s
 }
 
-// back goes back to step k (0: the start).
-func (s *stepper) back(k int) {
+// back goes back to step k (0: the start), and returns the stepper that
+// goes on from there (s, or the one that ran again).
+func (s *stepper) back(k int) *stepper {
 	if s.st == nil {
-		return
+		return s
+	}
+	if s.replay {
+		// The same run again, up to step k: the same inputs, schedule
+		// and seed, so the same steps.
+		k = max(0, min(k, len(s.recs)))
+		again := newStepper(s.prog, s.options)
+		again.hush = true
+		for len(again.recs) < k && again.next() {
+		}
+		again.hush = false
+		return again
 	}
 	k = s.st.Back(s.st.Steps() - k)
 	s.recs = s.recs[:k]
@@ -68,6 +98,7 @@ func (s *stepper) back(k int) {
 		*s.stats = s.recs[k-1].stats
 	}
 	s.done, s.res, s.err, s.pending = false, nil, nil, nil
+	return s
 }
 
 // next takes one more step; it reports false when the run has ended (its
