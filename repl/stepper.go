@@ -18,8 +18,8 @@ type stepper struct {
 	options func() lang.RunOptions // a run's options, made afresh
 	replay  bool                   // :back runs again (a machine with a heap)
 	hush    bool                   // the steps are being taken again: no race is said twice
-	recs    []stepRec // the steps taken, in order
-	done    bool      // the run has ended
+	recs    []stepRec              // the steps taken, in order
+	done    bool                   // the run has ended
 	res     *lang.Result
 	err     error // the run's error, when done
 	st      *lang.Stepper
