@@ -49,6 +49,12 @@ func TestErrorFormatAndExitStatus(t *testing.T) {
 	if e.Error() != "prog.fun:2:10: T-SLICE: size variable q is not in scope" {
 		t.Errorf("Error() = %q", e.Error())
 	}
+	// Without a place, no "-:" (a file alone is kept).
+	for pos, want := range map[Pos]string{{}: "E-IMP-READ: x is ⊥", {File: "p.imp"}: "p.imp: E-IMP-READ: x is ⊥"} {
+		if got := Errorf(pos, StuckError, "E-IMP-READ", "x is ⊥").Error(); got != want {
+			t.Errorf("Error() at %#v = %q, want %q", pos, got, want)
+		}
+	}
 	for k, want := range map[Kind]int{SyntaxError: 2, TypeError: 2, InputError: 2, StuckError: 1, FuelError: 1, RaceError: 1, MismatchError: 1, InterruptError: 130} {
 		if k.ExitStatus() != want {
 			t.Errorf("%v.ExitStatus() = %d, want %d", k, k.ExitStatus(), want)

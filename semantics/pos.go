@@ -92,7 +92,10 @@ type Error struct {
 
 // Error formats e as "file:line:col: RULE: message".
 func (e *Error) Error() string {
-	s := e.Pos.String() + ": "
+	s := ""
+	if e.Pos.IsValid() || e.Pos.File != "" { // no "-:" for no place at all
+		s = e.Pos.String() + ": "
+	}
 	if e.Rule != "" {
 		s += e.Rule + ": "
 	}
