@@ -14,12 +14,14 @@
 //   - unmem.go: Fig 9, and with it the value-based semantics (FUN's);
 //   - value.go: the values of Fig 6 (v ::= k | ℓ | (ℓ, L)), environments,
 //     and Read, the array a value stands for in a heap;
-//   - heap.go: the heap-based big-step semantics of Fig 10 as the rules
-//     read, a tree walker, with the read/write traces and racefree side
-//     condition of eq (4); heapcompile.go: the same rules compiled once
-//     per run to closures over slots, which EvalHeap runs (the walker is
-//     the reference the tests hold it to, and runs the forms it does not
-//     compile);
+//   - fig10.go: the heap-based big-step semantics of Fig 10 as written
+//     (EvalRules, `--semantics rules`), a tree walker building the
+//     derivation; heap.go: what it shares with the other heap semantics,
+//     the kernels' and atomic statements' rules with the read/write traces
+//     and racefree side condition of eq (4); heapcompile.go: the same
+//     rules compiled once per run to closures over slots, which EvalHeap
+//     runs (`--semantics heap`, the engine; the walker is the reference
+//     the tests hold it to, and runs the forms it does not compile);
 //   - fast paths of the compiled big-step, each giving the rules'
 //     outcome: heaprace.go runs a kernel that cannot race (it writes only
 //     its own rows and blocks it allocates) without a tracker of its own;

@@ -37,6 +37,8 @@ type HeapOptions struct {
 	// folds (semantics.Budget); nil for semantics.DefaultBigFuel.
 	// HeapOptionsOf makes one of the run's --fuel.
 	Budget *semantics.Budget
+	// Derive makes the rules (EvalRules) build the run's derivation.
+	Derive bool
 	// Races, when not nil, lets a kernel of the small-step that races
 	// (eq 4) run on as hardware would, and is given its first race when
 	// it ends (semantics.RunOptions.Races); nil stops the run at the race.
@@ -47,7 +49,7 @@ type HeapOptions struct {
 // counter, the schedule, and the trace, whose kernels are named by their
 // position and their statement up to "do".
 func HeapOptionsOf(o *semantics.RunOptions) *HeapOptions {
-	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel), Races: o.Races}
+	opts := &HeapOptions{Counter: o.Counter, Schedule: o.Schedule, Stats: o.Stats, Jobs: o.Jobs, Budget: semantics.NewBudget(o.Fuel), Races: o.Races, Derive: o.Derive}
 	if o.Trace != nil {
 		opts.Trace = func(s *fun.Stm, tr *semantics.KernelTrace) { o.Trace(KernelName(s), tr) }
 	}
@@ -192,127 +194,6 @@ func withBudget(opts *HeapOptions) *HeapOptions {
 		opts = &o
 	}
 	return opts
-}
-
-// evalHeapTree is EvalHeap by walking the tree with an environment, as
-// the rules read: what the compiled semantics (heapcompile.go) must
-// agree with, and what runs the extension forms' bodies for it.
-func evalHeapTree(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
-	opts = withBudget(opts)
-	ev := &heapEval{opts: opts, h: h, depth: new(int)}
-	if opts.Stats != nil {
-		h.Count(opts.Stats)
-		defer h.Count(nil)
-	}
-	vs, err := ev.body(env, p.Body)
-	if err != nil {
-		return nil, err
-	}
-	opts.Counter.Hit(EMemProg.Name)
-	return vs, nil
-}
-
-// heapEval is the tree-walking big-step.
-type heapEval struct {
-	opts  *HeapOptions
-	h     *semantics.Heap
-	depth *int // the parallel forms whose bodies run (the compiled machine's, when it walks a form)
-}
-
-// body is E-STMS followed by the results.
-func (ev *heapEval) body(env *Env, b *fun.Body) ([]Value, error) {
-	if st := ev.opts.Stats; st != nil { // its blocks die when it ends
-		defer st.SetLive(st.Live())
-	}
-	for _, s := range b.Stms {
-		vs, err := ev.stm(env, s)
-		if err != nil {
-			return nil, err
-		}
-		if env, err = bindPattern(env, s, vs); err != nil {
-			return nil, err
-		}
-	}
-	ev.opts.Counter.Hit(EStms.Name)
-	return results(env, b)
-}
-
-func (ev *heapEval) stm(env *Env, s *fun.Stm) ([]Value, error) {
-	switch e := s.Exp.(type) {
-	case *fun.IfExp:
-		rule, branch, err := chooseBranch(env, e)
-		if err != nil {
-			return nil, err
-		}
-		ev.opts.Counter.Hit(rule)
-		return ev.body(env, branch)
-	case *fun.KernelExp:
-		k, err := startKernel(env, ev.h, s, e, ev.opts.Trace != nil)
-		if err != nil {
-			return nil, err
-		}
-		if err := ev.opts.Budget.Spend(k.m, e.Pos(), EMemKernel.Name); err != nil {
-			ev.h.Pop()
-			return nil, err
-		}
-		if st := ev.opts.Stats; st != nil {
-			launch(st, *ev.depth)
-			*ev.depth++
-			defer func() { *ev.depth-- }()
-		}
-		for i := int64(1); i <= k.m; i++ {
-			k.t.Start(i)
-			vs, err := ev.body(env.Bind(e.Var.Name, Value{Kind: IntVal, K: i}), e.Body)
-			if err == nil {
-				err = k.store(ev.h, i, vs)
-			}
-			if err != nil {
-				ev.h.Pop()
-				return nil, k.race(err)
-			}
-		}
-		return k.finish(ev.h, ev.opts)
-	}
-	x, err := startExt(env, ev.h, s, ev.opts.Trace != nil)
-	if err != nil {
-		return nil, err
-	}
-	if x != nil {
-		if st := ev.opts.Stats; st != nil && parallel(s.Exp) {
-			launch(st, *ev.depth)
-			*ev.depth++
-			defer func() { *ev.depth-- }()
-		}
-		for !x.done() {
-			err := x.spend(ev.opts.Budget)
-			var env *Env
-			var b *fun.Body
-			if err == nil {
-				env, b, err = x.enter(ev.h)
-			}
-			var vs []Value
-			if err == nil {
-				vs, err = ev.body(env, b)
-			}
-			if err == nil {
-				err = x.leave(ev.h, vs)
-			}
-			if err != nil {
-				x.abort(ev.h)
-				return nil, x.raceOf(err)
-			}
-		}
-		return x.finish(ev.h, ev.opts)
-	}
-	vs, rule, err := evalAtomic(env, ev.h, s, ev.opts)
-	if err != nil {
-		return nil, err
-	}
-	if st := ev.opts.Stats; st != nil {
-		atomicCosts(st, *ev.depth, ev.h, s, vs)
-	}
-	ev.opts.Counter.Hit(rule)
-	return vs, nil
 }
 
 // kernel is a kernel in progress: its destination (ℓ, L_z), its number of

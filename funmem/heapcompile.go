@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -291,7 +292,7 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 	names, ok := extBound(s.Exp)
 	if !ok {
 		return func(m *heapMachine, fr []Value) error {
-			vs, err := m.walk.stm(slotVars{fr, sc}.env(), s)
+			vs, _, err := m.walk.stm(slotVars{fr, sc}.env(), s)
 			if err != nil {
 				return err
 			}
@@ -674,6 +675,9 @@ func (c *hcompiler) sexp(sc *hscope, e fun.SExp) hnum {
 				case semantics.Add:
 					return semantics.IntNum(a.Bits + b.Bits), true
 				case semantics.Sub:
+					if mutant.On("funmem-engine-sub-flipped") { // mutant: the engine computes a - b as b - a
+						return semantics.IntNum(b.Bits - a.Bits), true
+					}
 					return semantics.IntNum(a.Bits - b.Bits), true
 				case semantics.Mul:
 					return semantics.IntNum(a.Bits * b.Bits), true

@@ -17,7 +17,7 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 	names, ok := extBound(&fun.ReduceExp{Params: e.Params})
 	if !ok {
 		return func(m *heapMachine, fr []Value) error {
-			vs, err := m.walk.stm(slotVars{fr, sc}.env(), s)
+			vs, _, err := m.walk.stm(slotVars{fr, sc}.env(), s)
 			if err != nil {
 				return err
 			}

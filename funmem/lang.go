@@ -50,7 +50,7 @@ func (p *program) File() string                      { return p.p.File }
 func (p *program) Syntax() any                       { return p.p }
 func (p *program) Type() string                      { return p.typ }
 func (p *program) Derivation() *semantics.Derivation { return p.derivation }
-func (p *program) Semantics() []string               { return []string{"heap", "small", "value"} }
+func (p *program) Semantics() []string               { return []string{"heap", "rules", "small", "value"} }
 func (p *program) Inputs() []string                  { return fun.InputNames(p.p) }
 
 func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
@@ -63,11 +63,21 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 			return nil, err
 		}
 		h.Record(o.RecordHeap)
-		vs, err := EvalHeap(p.p, env, h, HeapOptionsOf(&o.RunOptions))
+		var vs []Value
+		var d *semantics.Derivation
+		if sem == "rules" { // Fig 10 as written
+			vs, d, err = EvalRules(p.p, env, h, HeapOptionsOf(&o.RunOptions))
+		} else { // "heap": the engine
+			vs, err = EvalHeap(p.p, env, h, HeapOptionsOf(&o.RunOptions))
+		}
 		if err != nil {
 			return nil, err
 		}
-		return p.result(h, vs)
+		r, err := p.result(h, vs)
+		if r != nil && d != nil {
+			r.Derivation = d
+		}
+		return r, err
 	})
 }
 

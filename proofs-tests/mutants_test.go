@@ -216,6 +216,9 @@ func TestMutants(t *testing.T) {
 		"funmem-scan-exclusive":     {"transform-valid", "passes-valid"},
 		"funmem-filter-past-count":  {"transform-valid", "passes-valid"},
 		"funmem-loop-stale-support": {"transform-valid", "passes-valid"},
+		// The heap semantics' engine alone (funmem/heapcompile.go): its
+		// rules (fig10.go) and small-step compute a - b right.
+		"funmem-engine-sub-flipped": {"transform-valid", "fun-funmem-imp"},
 		// IMP's extension statements (imp/loops.go, shared by IMP's two
 		// semantics): the level agreement, once its cases have the
 		// extension forms, and the examples of examples/imp, whose golden

@@ -32,7 +32,7 @@ var commands []*command
 func init() {
 	commands = []*command{
 		{"run", "FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--semantics S] [--fuel N] [--derive] [--trace] [--stats] [--jobs N]",
-			"run a program and print each result on its own line, under the semantics S of its language, the default first (FUN, IMP: big, rules, small; FUNMEM: heap, small, value; CUDA: sim; Remora, Remora IR, Remora (dynamic): big, small), where FUN's and IMP's big is the engine and rules the figure's big-step as written (Fig 4, Fig 12) (--trace: FUNMEM and IMP kernels' read/write sets per iteration; --stats: the run's cost counters after its results; --jobs N: the big-steps of FUN, FUNMEM (heap) and IMP run a large kernel's iterations, and typed Remora's a large map's cells, on up to N cores, default all, with the same results)",
+			"run a program and print each result on its own line, under the semantics S of its language, the default first (FUN, IMP: big, rules, small; FUNMEM: heap, rules, small, value; CUDA: sim; Remora, Remora IR, Remora (dynamic): big, small), where FUN's and IMP's big and FUNMEM's heap are the engines and rules the figure's big-step as written (Fig 4, Fig 12, Fig 10) (--trace: FUNMEM and IMP kernels' read/write sets per iteration; --stats: the run's cost counters after its results; --jobs N: the big-steps of FUN, FUNMEM (heap) and IMP run a large kernel's iterations, and typed Remora's a large map's cells, on up to N cores, default all, with the same results)",
 			"./arraysem run examples/fun/fig2.fun --arg xsize=3 --arg ysize=4 --arg zcond=1", cmdRun},
 		{"step", "FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [-n N] [--fuel N]",
 			"print one line per small step: the rule, then the configuration",
