@@ -30,6 +30,9 @@ type HeapOptions struct {
 	// OnParallel, when not nil, is called when a kernel runs on
 	// goroutines.
 	OnParallel func()
+	// ParallelWindow is the iterations a goroutine runs before the
+	// goroutines meet (semantics.ParallelIterations; 0 for the default).
+	ParallelWindow int64
 	// NoScalarFolds switches off the plain loop of a redomap whose bodies
 	// compute scalars only (heapcompile_redomap.go).
 	NoScalarFolds bool

@@ -79,7 +79,7 @@ func (m *heapMachine) parallelKernel(k *kernel, body *hbody, fr []Value, iv int,
 		machines[j] = &heapMachine{opts: m.opts, h: m.h}
 		logs[j] = &semantics.WriteLog{}
 	}
-	return semantics.ParallelIterations(m.h, n, logs, func(j int, i int64) error {
+	return semantics.ParallelIterations(m.h, n, logs, m.opts.ParallelWindow, func(j int, i int64) error {
 		wfr := frames[j]
 		wfr[iv] = Value{Kind: IntVal, K: i}
 		if err := body.run(machines[j], wfr); err != nil {

@@ -7,12 +7,11 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
-	"github.com/arraysem/arraysem/semantics"
 )
 
 // runJobs runs p's compiled heap semantics with jobs goroutines and no
 // records, and counts the kernel starts that ran on goroutines.
-func runJobs(t *testing.T, p *fun.Program, args map[string]string, jobs int) (heapRun, int) {
+func runJobs(t *testing.T, p *fun.Program, args map[string]string, jobs int, window int64) (heapRun, int) {
 	t.Helper()
 	env, h, err := BindInputs(p, args)
 	if err != nil {
@@ -21,7 +20,7 @@ func runJobs(t *testing.T, p *fun.Program, args map[string]string, jobs int) (he
 	r := heapRun{h: h}
 	n := 0
 	// Every kernel, however small, is spread (a work threshold of 1).
-	r.vals, r.err = EvalHeap(p, env, h, &HeapOptions{Jobs: jobs, MinParallelWork: 1, OnParallel: func() { n++ }})
+	r.vals, r.err = EvalHeap(p, env, h, &HeapOptions{Jobs: jobs, MinParallelWork: 1, ParallelWindow: window, OnParallel: func() { n++ }})
 	return r, n
 }
 
@@ -31,8 +30,6 @@ func runJobs(t *testing.T, p *fun.Program, args map[string]string, jobs int) (he
 // the heap semantics on 1 and on 4 goroutines, in one window and in
 // windows of 3 iterations: the same values, errors and final heaps.
 func TestParallelHeapKernels(t *testing.T) {
-	window := semantics.ParallelWindow
-	t.Cleanup(func() { semantics.ParallelWindow = window })
 	rng := rand.New(rand.NewPCG(11, 12))
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	leaves := []string{"i", "n", "0", "1", "3", "-2"}
@@ -50,7 +47,7 @@ func TestParallelHeapKernels(t *testing.T) {
 	args := map[string]string{"n": "40", "xs": "[" + strings.Join(xs, " ") + "]"}
 	parallel, failed := 0, 0
 	for run := range 800 {
-		semantics.ParallelWindow = []int64{window, 3}[run%2]
+		window := []int64{0, 3}[run%2]
 		var b strings.Builder
 		b.WriteString("input (n : int) (xs : [n])\nlet (ys : [n]) = kernel i <= n do\n")
 		leaves = leaves[:6]
@@ -73,8 +70,8 @@ func TestParallelHeapKernels(t *testing.T) {
 			t.Fatalf("%v\n%s", err, src)
 		}
 		p := Simplify(Transform(fp))
-		seq, _ := runJobs(t, p, args, 1)
-		par, k := runJobs(t, p, args, 4)
+		seq, _ := runJobs(t, p, args, 1, window)
+		par, k := runJobs(t, p, args, 4, window)
 		if fmt.Sprint(seq.err) != fmt.Sprint(par.err) {
 			t.Fatalf("errors differ: in order %v, on goroutines %v\n%s", seq.err, par.err, src)
 		}

@@ -75,6 +75,9 @@ type Options struct {
 	// more that may (as the tests do, to check the parallel engine on
 	// small programs).
 	MinParallelWork int64
+	// ParallelWindow is the iterations a goroutine runs before the
+	// goroutines meet (semantics.ParallelIterations; 0 for the default).
+	ParallelWindow int64
 	// NoRaceFreePlans and NoCopyKernels switch fast paths of the engine
 	// off: kernels that racefree.go proves race free when they start
 	// run untracked (and so may go parallel), and copy kernels as one

@@ -99,7 +99,7 @@ func (m *machine) parallelKernel(c *cstmt, s *Kernel, n int64, w int) error {
 		workers[k].save(bodies[k].save, bodies[k].buf)
 		logs[k] = workers[k].undo
 	}
-	err := semantics.ParallelIterations(m.h, n, logs, func(k int, i int64) error {
+	err := semantics.ParallelIterations(m.h, n, logs, m.opts.ParallelWindow, func(k int, i int64) error {
 		wm, wc := workers[k], bodies[k]
 		wm.iter = i
 		wm.env[wc.x] = slot{v: Value{K: i}, ok: true}

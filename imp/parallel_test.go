@@ -5,22 +5,20 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/arraysem/arraysem/semantics"
 )
 
 // runJobs runs p under the compiled big-step with jobs goroutines and no
 // records (the runs that may go parallel), kernels going parallel from
 // the work minWork on (Options.MinParallelWork), and counts the kernel
 // starts that ran on goroutines.
-func runJobs(t *testing.T, p *Program, args map[string]string, jobs int, minWork int64) (evalRun, int) {
+func runJobs(t *testing.T, p *Program, args map[string]string, jobs int, minWork, window int64) (evalRun, int) {
 	t.Helper()
 	env, h, err := BindInputs(p, args)
 	if err != nil {
 		t.Fatalf("inputs: %v", err)
 	}
 	r := evalRun{env: env, h: h}
-	m, body := compile(p, env, h, &Options{Jobs: jobs, MinParallelWork: minWork})
+	m, body := compile(p, env, h, &Options{Jobs: jobs, MinParallelWork: minWork, ParallelWindow: window})
 	n := 0
 	m.onParallel = func() { n++ }
 	r.err = m.run(body)
@@ -35,10 +33,10 @@ func runJobs(t *testing.T, p *Program, args map[string]string, jobs int, minWork
 // kernel that may go parallel going, which must do the same, and says
 // whether a kernel ran on goroutines (1 or 0) and whether that run went
 // wrong.
-func agreeJobs(t *testing.T, p *Program, args map[string]string, src string) (ran, wrong int) {
+func agreeJobs(t *testing.T, p *Program, args map[string]string, src string, window int64) (ran, wrong int) {
 	t.Helper()
-	seq, _ := runJobs(t, p, args, 1, 1)
-	par, k := runJobs(t, p, args, 4, 1)
+	seq, _ := runJobs(t, p, args, 1, 1, window)
+	par, k := runJobs(t, p, args, 4, 1, window)
 	agree(t, seq, par)
 	if t.Failed() {
 		t.Fatalf("program:\n%s", src)
@@ -68,7 +66,7 @@ func TestParallelKernelsAgree(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		ran, wrong := agreeJobs(t, p, map[string]string{"n": "3", "xs": "[5 7 9]"}, src)
+		ran, wrong := agreeJobs(t, p, map[string]string{"n": "3", "xs": "[5 7 9]"}, src, 0)
 		parallel, failed = parallel+ran, failed+wrong
 	}
 	t.Logf("%d programs ran a kernel on goroutines, %d of them went wrong", parallel, failed)
@@ -117,8 +115,8 @@ func TestParallelKernelErrors(t *testing.T) {
 			t.Fatalf("%v\n%s", err, src)
 		}
 		args := map[string]string{"n": "1000"}
-		seq, _ := runJobs(t, p, args, 1, 1)
-		par, k := runJobs(t, p, args, 4, 1)
+		seq, _ := runJobs(t, p, args, 1, 1, 0)
+		par, k := runJobs(t, p, args, 4, 1, 0)
 		agree(t, seq, par)
 		if got := k > 0; got != c.parallel {
 			t.Errorf("ran on goroutines: %v, want %v", got, c.parallel)
@@ -141,7 +139,7 @@ func TestParallelKernelThreshold(t *testing.T) {
 		n, jobs int
 		want    bool
 	}{{10, 4, false}, {1 << 20, 4, true}, {1 << 20, 1, false}} {
-		_, k := runJobs(t, p, map[string]string{"n": fmt.Sprint(c.n)}, c.jobs, 0)
+		_, k := runJobs(t, p, map[string]string{"n": fmt.Sprint(c.n)}, c.jobs, 0, 0)
 		if got := k > 0; got != c.want {
 			t.Errorf("n = %d, jobs = %d: parallel %v, want %v", c.n, c.jobs, got, c.want)
 		}
@@ -196,18 +194,16 @@ func TestParallelKernelBodies(t *testing.T) {
 	}
 	args := map[string]string{"n": "40", "xs": "[" + strings.Join(xs, " ") + "]"}
 	parallel, failed := 0, 0
-	window := semantics.ParallelWindow
-	t.Cleanup(func() { semantics.ParallelWindow = window })
 	for run := range 1500 {
 		// Every other run in windows of 3 iterations a goroutine: errors
 		// in a later window, after earlier ones have ended.
-		semantics.ParallelWindow = []int64{window, 3}[run%2]
+		window := []int64{0, 3}[run%2]
 		src := head + "kernel i <= n do var v : int; var w : int; " + stmts(2) + " done;\nreturn a, m : [n], q : [n]\n"
 		p, err := ParseFile("body.imp", src)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
-		ran, wrong := agreeJobs(t, p, args, src)
+		ran, wrong := agreeJobs(t, p, args, src, window)
 		parallel, failed = parallel+ran, failed+wrong
 	}
 	t.Logf("%d of 1500 kernels ran on goroutines, %d of them went wrong", parallel, failed)

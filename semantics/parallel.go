@@ -42,18 +42,20 @@ func (l *WriteLog) Undo(h *Heap, after int64) {
 // reset empties the log, keeping its memory.
 func (l *WriteLog) reset() { l.entries = l.entries[:0] }
 
-// ParallelWindow is how many iterations each goroutine runs before all
-// meet: an error is looked for, and the logs start again, once per window
-// (so they stay small and are reused). A variable for tests.
-var ParallelWindow int64 = 1 << 14
+// DefaultParallelWindow is how many iterations each goroutine runs
+// before all meet: an error is looked for, and the logs start again, once
+// per window (so they stay small and are reused). A run may choose
+// another (the tests choose 3, so that errors come in later windows).
+const DefaultParallelWindow int64 = 1 << 14
 
 // ParallelIterations runs iterations 1 … n on len(logs) goroutines, in
-// windows, goroutine k over a contiguous range of each window in order:
+// windows of window iterations a goroutine (DefaultParallelWindow when 0),
+// goroutine k over a contiguous range of each window in order:
 // run(k, i) runs iteration i on goroutine k, which notes its writes in
 // logs[k]. It returns the first error by index (nil for none), after
 // undoing the writes of the iterations after it (on heap h). A panic in
 // an iteration is raised again here.
-func ParallelIterations(h *Heap, n int64, logs []*WriteLog, run func(k int, i int64) error) error {
+func ParallelIterations(h *Heap, n int64, logs []*WriteLog, window int64, run func(k int, i int64) error) error {
 	w := len(logs)
 	type outcome struct {
 		errAt    int64
@@ -61,7 +63,10 @@ func ParallelIterations(h *Heap, n int64, logs []*WriteLog, run func(k int, i in
 		panicked any
 	}
 	outcomes := make([]outcome, w)
-	window := int64(w) * ParallelWindow
+	if window <= 0 {
+		window = DefaultParallelWindow
+	}
+	window *= int64(w)
 	for lo := int64(1); lo <= n; lo += window {
 		hi := min(lo+window-1, n)
 		chunk := (hi - lo + int64(w)) / int64(w)
