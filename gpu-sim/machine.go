@@ -247,6 +247,9 @@ func (t *thread) spend(pos cuda.Pos, k int64) {
 	if t.m.steps += k; t.m.opts.Fuel > 0 && t.m.steps > t.m.opts.Fuel {
 		t.fail(pos, "fuel", "the run exceeds its fuel of %d steps", t.m.opts.Fuel)
 	}
+	if semantics.Interrupted() {
+		t.fail(pos, "interrupted", "interrupted after %d steps", t.m.steps)
+	}
 }
 
 func (t *thread) stmt(s cuda.Stmt) {

@@ -90,6 +90,9 @@ func (e *Error) ExitStatus() int {
 	if e.Kind == "unsupported" || e.Kind == "input" {
 		return 2
 	}
+	if e.Kind == "interrupted" { // Ctrl-C, as the interpreters' runs
+		return 130
+	}
 	return 1
 }
 

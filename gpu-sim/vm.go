@@ -32,6 +32,7 @@ type vm struct {
 	sync                           bool
 	blockDim                       int
 	fuel                           int64
+	limit                          int64 // the steps at which the run looks up again: its fuel, or an interruption (Ctrl-C)
 	launchStart, blockStart, phase uint32
 	spill                          map[spillKey]*readSummary
 	stats                          bool
@@ -70,6 +71,7 @@ func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []v
 	if v.fuel <= 0 {
 		v.fuel = math.MaxInt64
 	}
+	v.limit = min(v.fuel, m.steps+interruptEvery)
 	v.startPhases()
 	// The kernel's frame with its parameters bound, copied into each
 	// thread's registers.
@@ -194,9 +196,9 @@ func (v *vm) exec(fc *fcode, th *vthread) bool {
 	for {
 		in := &code[pc]
 		pc++
-		if steps += int64(in.tick); steps > v.fuel {
+		if steps += int64(in.tick); steps > v.limit {
 			v.m.steps = steps
-			v.outOfFuel(th, fc, in)
+			v.lookUp(th, fc, in)
 		}
 		switch in.op {
 		case opNop:
@@ -426,6 +428,22 @@ func (v *vm) exec(fc *fcode, th *vthread) bool {
 
 func fval(k int64) float64  { return math.Float64frombits(uint64(k)) }
 func fbits(f float64) int64 { return int64(math.Float64bits(f)) }
+
+// interruptEvery is how many steps the compiled engine runs between two
+// looks at whether the run was interrupted (semantics.Interrupt).
+const interruptEvery = 1 << 16
+
+// lookUp is the run at its limit: stopped where it is if interrupted, or
+// past its fuel, else given its next limit.
+func (v *vm) lookUp(th *vthread, fc *fcode, in *instr) {
+	if semantics.Interrupted() {
+		v.ref(th).fail(fc.aux[in.aux].ticks[0], "interrupted", "interrupted after %d steps", v.m.steps)
+	}
+	if v.m.steps > v.fuel {
+		v.outOfFuel(th, fc, in)
+	}
+	v.limit = min(v.fuel, v.m.steps+interruptEvery)
+}
 
 // outOfFuel stops the run at the statement of in that spends past the
 // fuel (its steps are counted).

@@ -7,18 +7,19 @@ import "github.com/arraysem/arraysem/semantics"
 // expressions (Remora's) is several runs of the machine, one after the
 // other; the stepper goes from one to the next without a step of its own.
 type Stepper struct {
-	step    func() (string, error) // one transition of the current run
-	final   func() bool            // the current run has ended
-	noFuel  func() error           // the error of running out of fuel now
-	advance func() bool            // start the next run; false when none is left
-	config  func() any
-	print   func() string
-	finish  func() (*Result, error)
-	fuel    int
-	pos     semantics.Pos
-	counter semantics.Counter
-	steps   int
-	done    bool
+	step        func() (string, error) // one transition of the current run
+	final       func() bool            // the current run has ended
+	noFuel      func() error           // the error of running out of fuel now
+	interrupted func() error           // the error of a run interrupted now
+	advance     func() bool            // start the next run; false when none is left
+	config      func() any
+	print       func() string
+	finish      func() (*Result, error)
+	fuel        int
+	pos         semantics.Pos
+	counter     semantics.Counter
+	steps       int
+	done        bool
 
 	// With KeepHistory: save returns how to restore the stepper's state
 	// now, history[k] restores the state after k steps, and heap is the
@@ -111,6 +112,7 @@ func NewStepper[C any](m semantics.Machine[C], inits []C, o *semantics.RunOption
 	}
 	s.final = func() bool { return len(inits) == 0 || m.Final(c) }
 	s.noFuel = func() error { return semantics.OutOfFuelAt(m, c, s.pos, s.steps) }
+	s.interrupted = func() error { return semantics.InterruptedAt(m, c, s.pos, s.steps, "") }
 	s.advance = func() bool {
 		if len(inits) == 0 {
 			return false
@@ -186,7 +188,7 @@ func (s *Stepper) Step() (rule string, done bool, err error) {
 		return "", false, s.noFuel()
 	}
 	if semantics.Interrupted() {
-		return "", false, semantics.InterruptedAfter(s.pos, s.steps, "")
+		return "", false, s.interrupted()
 	}
 	rule, err = s.step()
 	if err != nil {

@@ -69,7 +69,7 @@ func (d *Driver[C]) Run(c C) (C, int, error) {
 			return c, steps, OutOfFuelAt(d.Machine, c, d.Pos, steps)
 		}
 		if interrupted.Load() {
-			return c, steps, InterruptedAfter(d.Pos, steps, last)
+			return c, steps, InterruptedAt(d.Machine, c, d.Pos, steps, last)
 		}
 		next, rule, err := d.Machine.Step(c)
 		if err != nil {
@@ -98,6 +98,22 @@ func InterruptedAfter(pos Pos, steps int, last string) *Error {
 		msg += " (the last by " + last + ")"
 	}
 	return &Error{Pos: pos, Kind: InterruptError, Msg: msg}
+}
+
+// InterruptedAt is InterruptedAfter for a run of m stopped at the
+// non-final configuration c: it says where the run was, by the position
+// and rule of the step that would come next (m's Locator), as OutOfFuelAt
+// does; where m cannot say, at pos.
+func InterruptedAt[C any](m Machine[C], c C, pos Pos, steps int, last string) *Error {
+	err := InterruptedAfter(pos, steps, last)
+	if l, ok := m.(Locator[C]); ok {
+		at, rule := l.Redex(c)
+		if at.IsValid() {
+			err.Pos = at
+		}
+		err.Rule = rule
+	}
+	return err
 }
 
 // OutOfFuel is the error of a run that has taken all the steps its fuel

@@ -104,6 +104,9 @@ func simErr(err error) error {
 	if errors.As(err, &se) && se.ExitStatus() == 2 {
 		return usageError{err.Error()}
 	}
+	if se != nil && se.ExitStatus() == semantics.InterruptError.ExitStatus() {
+		return semantics.Errorf(semantics.Pos{}, semantics.InterruptError, "", "%v", err) // Ctrl-C: exit 130
+	}
 	return failed{err.Error()}
 }
 

@@ -60,9 +60,9 @@ func watchMemory(stderr io.Writer) {
 // stop at their next iteration or step (semantics.Interrupt) with one
 // line saying where and after how much, and the command exits 130. A
 // command still running a second later (one whose run counts no
-// iterations: gpu-sim, typed Remora's big-step, a prove campaign
-// between programs), or a second Ctrl-C, ends with "arraysem:
-// interrupted" and exit 130. Only the arraysem command runs it.
+// iterations: typed Remora's big-step, a prove campaign between
+// programs), or a second Ctrl-C, ends with "arraysem: interrupted" and
+// exit 130. Only the arraysem command runs it.
 func watchInterrupt(stderr io.Writer) {
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt)
