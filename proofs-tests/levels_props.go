@@ -45,50 +45,51 @@ var unrunLevels = map[string]string{
 	cuda.LanguageName: "run against IMP by gpu-sim's TestRandomFunPrograms",
 }
 
-// levelStats counts what the level property saw, for
-// TestFunFunmemImpAgree's report: each test keeps its own, so that tests
-// running in parallel do not count each other's cases.
-type levelStats struct {
+// LevelStats counts what the level properties saw (fun-funmem-imp and
+// remora-levels), for their tests' reports: each test keeps its own, so
+// that tests running in parallel do not count each other's cases.
+type LevelStats struct {
 	sync.Mutex
 	// readBack holds the programs of the case being checked (by language,
 	// file and text) that read back already: reading back depends on
 	// nothing else, and the walks from different variants often reach
 	// the same IMP program (a third of them on the generated programs).
 	readBack map[readKey]bool
-	programs int
-	// declined counts the walks a pass declined, by pass and reason
+	Programs int
+	// Declined counts the walks a pass declined, by pass and reason
 	// (the Remora property: what Lower or Inline does not compile).
-	declined map[string]int
-	// runs counts the runs at each level (by its side-by-side name and
+	Declined map[string]int
+	// Runs counts the runs at each level (by its side-by-side name and
 	// semantics: "IMP expanded (gpu) after FunMemToImp small"; the walks
 	// from a FUNMEM variant as "IMP after FunMemToImp from MemoryExpand
 	// GPU").
-	runs map[string]int
-	// reached counts the programs reached at each language, run or not.
-	reached map[string]int
+	Runs map[string]int
+	// Reached counts the programs reached at each language, run or not.
+	Reached map[string]int
 	// ranOn and stuckToo count the runs where FUN goes wrong: the level
 	// ran to the end (IMP checks no bounds, ERRATA I2) or went wrong too.
 	ranOn, stuckToo int
 	rules           semantics.Counter
 }
 
-func newLevelStats() *levelStats {
-	return &levelStats{runs: map[string]int{}, reached: map[string]int{}, declined: map[string]int{}, rules: semantics.Counter{}}
+// NewLevelStats is an empty LevelStats.
+func NewLevelStats() *LevelStats {
+	return &LevelStats{Runs: map[string]int{}, Reached: map[string]int{}, Declined: map[string]int{}, rules: semantics.Counter{}}
 }
 
 // add adds another count to s.
-func (s *levelStats) add(o *levelStats) {
+func (s *LevelStats) add(o *LevelStats) {
 	s.Lock()
 	defer s.Unlock()
-	s.programs += o.programs
-	for k, n := range o.runs {
-		s.runs[k] += n
+	s.Programs += o.Programs
+	for k, n := range o.Runs {
+		s.Runs[k] += n
 	}
-	for k, n := range o.reached {
-		s.reached[k] += n
+	for k, n := range o.Reached {
+		s.Reached[k] += n
 	}
-	for k, n := range o.declined {
-		s.declined[k] += n
+	for k, n := range o.Declined {
+		s.Declined[k] += n
 	}
 	s.ranOn += o.ranOn
 	s.stuckToo += o.stuckToo
@@ -111,11 +112,11 @@ func (r levelRun) name() string { return r.level + " " + r.sem }
 
 // levelsProp is the level-agreement property over the registry reg,
 // counting what it sees in stats (unless nil).
-func levelsProp(reg *lang.Registry, stats *levelStats) func(c *Case) string {
+func levelsProp(reg *lang.Registry, stats *LevelStats) func(c *Case) string {
 	return func(c *Case) string { return propLevels(reg, c, stats) }
 }
 
-func propLevels(reg *lang.Registry, c *Case, stats *levelStats) string {
+func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 	var p lang.Program
 	if err := safely("loading the FUN program", func() (err error) {
 		p, err = reg.Load("gen.fun", c.Source(), fun.Language.Name(), "", lang.LoadOptions{})
@@ -140,13 +141,13 @@ func propLevels(reg *lang.Registry, c *Case, stats *levelStats) string {
 	if msg != "" {
 		return msg
 	}
-	local := newLevelStats()
+	local := NewLevelStats()
 	for _, lv := range append(levels, more...) {
 		if msg := local.level(lv, want, args); msg != "" {
 			return msg + showLevel(lv, c)
 		}
 	}
-	local.programs++
+	local.Programs++
 	if stats != nil {
 		stats.add(local)
 	}
@@ -236,10 +237,10 @@ func walks(reg *lang.Registry, q lang.Program, o lang.Options, onlyRun bool) (le
 // level checks one level: its program reads back, and each of its
 // semantics agrees with FUN (want) and with the level's default
 // semantics.
-func (s *levelStats) level(lv lang.Level, want levelRun, args map[string]string) string {
+func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string) string {
 	q := lv.Program()
 	where := fmt.Sprintf("%s (%s)", lv.Name, walk(lv.Stages))
-	s.reached[q.Language().Title()]++
+	s.Reached[q.Language().Title()]++
 	if _, ok := unrunLevels[q.Language().Name()]; ok {
 		// Compile re-checked it; for CUDA that is reading the emitted
 		// text back in gpu-sim, so readsBack would do it again.
@@ -263,7 +264,7 @@ func (s *levelStats) level(lv lang.Level, want levelRun, args map[string]string)
 			got.r, err = q.Run(o)
 			return err
 		})
-		s.runs[got.name()]++
+		s.Runs[got.name()]++
 		if msg := agreeWithFun(want, got); msg != "" {
 			return where + ": " + msg + blameStage(lv, want, args)
 		}
@@ -371,7 +372,7 @@ func show(r levelRun) string {
 
 // readsBackOnce is readsBackText, asked once for each program text of a
 // case.
-func (s *levelStats) readsBackOnce(q lang.Program) string {
+func (s *LevelStats) readsBackOnce(q lang.Program) string {
 	l := q.Language()
 	text := l.Print(q.Syntax())
 	key := readKey{l.Name(), q.File(), text}

@@ -22,16 +22,16 @@ func TestLevelsPropertyRunsRegisteredPass(t *testing.T) {
 		Options: []lang.Option{{Name: "no-identity", Kind: lang.BoolOption, Switch: lang.Disables, Help: "skip Identity"}},
 		Label:   func(lang.Options) string { return "identity" },
 		Run:     func(p any, _ lang.Options) (any, []string, error) { return p, nil, nil }})
-	stats := newLevelStats()
+	stats := NewLevelStats()
 	checkN(t, 90, "levels with an identity pass", 20, levelsProp(reg, stats))
 	stats.Lock()
 	for _, run := range []string{"FUN identity after Identity big", "FUN identity after Identity small", "FUNMEM identity after Simplify heap", "FUNMEM identity after Simplify value", "IMP identity after FunMemToImp small"} {
-		if stats.runs[run] != stats.programs || stats.programs == 0 {
-			t.Errorf("%d runs at %s, for %d programs; runs: %v", stats.runs[run], run, stats.programs, stats.runs)
+		if stats.Runs[run] != stats.Programs || stats.Programs == 0 {
+			t.Errorf("%d runs at %s, for %d programs; runs: %v", stats.Runs[run], run, stats.Programs, stats.Runs)
 		}
 	}
-	if stats.reached["CUDA"] != stats.programs || stats.runs["IMP after FunMemToImp from MemoryExpand GPU big"] == 0 {
-		t.Errorf("CUDA reached %d times, for %d programs; runs: %v", stats.reached["CUDA"], stats.programs, stats.runs)
+	if stats.Reached["CUDA"] != stats.Programs || stats.Runs["IMP after FunMemToImp from MemoryExpand GPU big"] == 0 {
+		t.Errorf("CUDA reached %d times, for %d programs; runs: %v", stats.Reached["CUDA"], stats.Programs, stats.Runs)
 	}
 	stats.Unlock()
 

@@ -11,8 +11,3 @@ func TestSlicingPreservesAndHoists(t *testing.T) {
 	t.Parallel()
 	checkExt(t, 21, "SliceSizes preserves meaning, costs at most its overhead and leaves no allocation in a kernel", propSlice)
 }
-
-func TestRemoraOptimisedAgrees(t *testing.T) {
-	t.Parallel()
-	checkRemora(t, 111, "Remora compiled to FUN with and without slicing and fusion agrees, and the optimised FUN does no more work", DefaultRemoraGenConfig, propRemoraOptimised)
-}
