@@ -34,9 +34,9 @@ import (
 // re-checked each time: on the generated programs that is four times the
 // old property's cost. Here the passes a walk shares run once (walks).
 
-// unrunLevels are the languages whose programs the property compiles and
+// UnrunLevels are the languages whose programs the property compiles and
 // re-checks (reads back) but does not run, and why.
-var unrunLevels = map[string]string{
+var UnrunLevels = map[string]string{
 	// gpu-sim simulates every thread of every block: on the generated
 	// programs a run costs about ten IMP runs, which would make the
 	// property several times slower; gpu-sim/prop_test.go
@@ -66,15 +66,17 @@ type LevelStats struct {
 	Runs map[string]int
 	// Reached counts the programs reached at each language, run or not.
 	Reached map[string]int
-	// ranOn and stuckToo count the runs where FUN goes wrong: the level
+	// RanOn and StuckToo count the runs where FUN goes wrong: the level
 	// ran to the end (IMP checks no bounds, ERRATA I2) or went wrong too.
-	ranOn, stuckToo int
-	rules           semantics.Counter
+	RanOn, StuckToo int
+	// Rules counts the rules applied by each level's run in its default
+	// semantics (at IMP, Fig 12's).
+	Rules semantics.Counter
 }
 
 // NewLevelStats is an empty LevelStats.
 func NewLevelStats() *LevelStats {
-	return &LevelStats{Runs: map[string]int{}, Reached: map[string]int{}, Declined: map[string]int{}, rules: semantics.Counter{}}
+	return &LevelStats{Runs: map[string]int{}, Reached: map[string]int{}, Declined: map[string]int{}, Rules: semantics.Counter{}}
 }
 
 // add adds another count to s.
@@ -91,14 +93,14 @@ func (s *LevelStats) add(o *LevelStats) {
 	for k, n := range o.Declined {
 		s.Declined[k] += n
 	}
-	s.ranOn += o.ranOn
-	s.stuckToo += o.stuckToo
-	s.rules.Add(o.rules)
+	s.RanOn += o.RanOn
+	s.StuckToo += o.StuckToo
+	s.Rules.Add(o.Rules)
 }
 
 // propImp is the level-agreement property over the arraysem command's
 // registry.
-func propImp(c *Case) string { return levelsProp(arraycheck.NewRegistry(), nil)(c) }
+func propImp(c *Case) string { return LevelsProp(arraycheck.NewRegistry(), nil)(c) }
 
 // levelRun is one run of a level's program under one semantics.
 type levelRun struct {
@@ -110,9 +112,9 @@ type levelRun struct {
 // name is the run's level and semantics, as side-by-side's rows name it.
 func (r levelRun) name() string { return r.level + " " + r.sem }
 
-// levelsProp is the level-agreement property over the registry reg,
-// counting what it sees in stats (unless nil).
-func levelsProp(reg *lang.Registry, stats *LevelStats) func(c *Case) string {
+// LevelsProp is the level-agreement property (fun-funmem-imp) over the
+// registry reg, counting what it sees in stats (unless nil).
+func LevelsProp(reg *lang.Registry, stats *LevelStats) func(c *Case) string {
 	return func(c *Case) string { return propLevels(reg, c, stats) }
 }
 
@@ -204,11 +206,11 @@ func variantLevels(reg *lang.Registry, c *Case, levels []lang.Level) ([]lang.Lev
 // it, and the stages of a walk up to the last at a level are the walk to
 // that level: one Compile to each level no other walk passes through gives
 // them all, and the passes they share run once. With onlyRun, the levels
-// the property does not run (unrunLevels) are not compiled to.
+// the property does not run (UnrunLevels) are not compiled to.
 func walks(reg *lang.Registry, q lang.Program, o lang.Options, onlyRun bool) (levels []lang.Level, err error) {
 	var targets []string
 	for _, to := range reg.Reachable(q.Language().Name()) {
-		if _, unrun := unrunLevels[to]; !unrun || !onlyRun {
+		if _, unrun := UnrunLevels[to]; !unrun || !onlyRun {
 			targets = append(targets, to)
 		}
 	}
@@ -241,7 +243,7 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 	q := lv.Program()
 	where := fmt.Sprintf("%s (%s)", lv.Name, walk(lv.Stages))
 	s.Reached[q.Language().Title()]++
-	if _, ok := unrunLevels[q.Language().Name()]; ok {
+	if _, ok := UnrunLevels[q.Language().Name()]; ok {
 		// Compile re-checked it; for CUDA that is reading the emitted
 		// text back in gpu-sim, so readsBack would do it again.
 		return ""
@@ -257,7 +259,7 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 			// counting costs a map update per rule applied.
 			o := lang.RunOptions{Semantics: sem, Args: args}
 			if i == 0 {
-				o.Counter = s.rules
+				o.Counter = s.Rules
 			}
 			// Below Remora, results print as Remora prints them: the
 			// programs carry the format (semantics.Format).
@@ -275,9 +277,9 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		}
 		switch {
 		case want.err != nil && got.err == nil:
-			s.ranOn++
+			s.RanOn++
 		case want.err != nil:
-			s.stuckToo++
+			s.StuckToo++
 		}
 	}
 	return ""
@@ -423,7 +425,7 @@ func walk(st []lang.Stage) string {
 // agree with FUN.
 func blameStage(lv lang.Level, want levelRun, args map[string]string) string {
 	for _, st := range lv.Stages[1:] {
-		if _, ok := unrunLevels[st.Program.Language().Name()]; ok {
+		if _, ok := UnrunLevels[st.Program.Language().Name()]; ok {
 			continue
 		}
 		got := levelRun{level: st.Program.Language().Title() + " after " + st.Name(), sem: st.Program.Semantics()[0]}

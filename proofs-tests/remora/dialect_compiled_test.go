@@ -8,6 +8,7 @@ import (
 
 	arraycheck "github.com/arraysem/arraysem/check"
 	proofstests "github.com/arraysem/arraysem/proofs-tests"
+	"github.com/arraysem/arraysem/proofs-tests/internal/propcheck"
 )
 
 // dialectDivisor divides the Remora properties' count for this one: each
@@ -28,7 +29,7 @@ func TestDialectCompiled(t *testing.T) {
 	t.Parallel()
 	stats := proofstests.NewCompiledStats()
 	name := "dialect = every compiled level, or a 64-bit refusal"
-	check(t, params(120, max(1, remoraCount()/dialectDivisor)), name, GenDialectCase(), func(c *proofstests.RemoraCase) string {
+	check(t, 120, max(1, remoraCount()/dialectDivisor), name, propcheck.GenDialectCase(), func(c *proofstests.RemoraCase) string {
 		return proofstests.PropDialectCompiled(arraycheck.NewRegistry(), stats)(c)
 	})
 	if t.Failed() {

@@ -7,25 +7,25 @@ import "testing"
 
 func TestRemoraTypeSoundness(t *testing.T) {
 	t.Parallel()
-	th := theorem(t, "remora-soundness")
+	th := remoraTheorem(t, "remora-soundness")
 	checkRemora(t, 100, "Remora Theorem 1: progress and preservation at every step", th.RemoraConfig(), th.Remora)
 }
 
 func TestRemoraBigStepSmallStepAgree(t *testing.T) {
 	t.Parallel()
-	th := theorem(t, "remora-big-small")
+	th := remoraTheorem(t, "remora-big-small")
 	checkRemora(t, 101, "Remora big-step = small-step", th.RemoraConfig(), th.Remora)
 }
 
 func TestRemoraPrintParse(t *testing.T) {
 	t.Parallel()
-	th := theorem(t, "remora-print-parse")
+	th := remoraTheorem(t, "remora-print-parse")
 	checkRemora(t, 102, "Remora print∘parse = id", th.RemoraConfig(), th.Remora)
 }
 
 func TestRemoraPrintParseSteps(t *testing.T) {
 	t.Parallel()
-	th := theorem(t, "remora-print-parse-steps")
+	th := remoraTheorem(t, "remora-print-parse-steps")
 	checkRemora(t, 103, "Remora print∘parse = id on every configuration", th.RemoraConfig(), th.Remora)
 }
 
@@ -33,6 +33,6 @@ func TestRemoraPrintParseSteps(t *testing.T) {
 // (optimise_props.go): the optimising passes on Remora's compile path.
 func TestRemoraOptimisedAgrees(t *testing.T) {
 	t.Parallel()
-	th := theorem(t, "remora-optimised")
+	th := remoraTheorem(t, "remora-optimised")
 	checkRemora(t, 111, "Remora compiled to FUN with and without slicing and fusion agrees, and the optimised FUN does no more work", th.RemoraConfig(), th.Remora)
 }
