@@ -70,7 +70,7 @@
 // Independent properties run in parallel (t.Parallel), each with its own
 // statistics. The tests of the Remora theorems (remora-soundness …
 // dialect-compiled) and of the levels and passes below FUN
-// (fun-funmem-imp, fuse, slice), about half of the work, are in the
+// (fun-funmem-imp, fuse, slice), two fifths of the CPU time, are in the
 // packages proofs-tests/remora and proofs-tests/levels, which take the
 // same flags (through proofs-tests/internal/propcheck), so that go test
 // runs them beside this package's. TestMutants runs only with -tags mutants
