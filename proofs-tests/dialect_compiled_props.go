@@ -26,29 +26,30 @@ import (
 // floatfold.go). A program the compile path declines is counted by its
 // reason, not failed.
 
-// compiledStats counts what the property saw.
-type compiledStats struct {
-	mu       sync.Mutex
-	programs int            // generated
-	compiled int            // that the compile path took (Elaborate did not decline)
-	refused  int            // runs that stopped on the 64-bit overflow
-	agreed   int            // runs that printed the interpreter's lines
-	close    int            // runs whose floats were within the re-association bound
-	wrongToo int            // runs that went wrong where the interpreter does
-	declined map[string]int // programs declined, by reason
+// CompiledStats counts what the dialect-compiled property saw.
+type CompiledStats struct {
+	sync.Mutex
+	Programs int            // generated
+	Compiled int            // that the compile path took (Elaborate did not decline)
+	Refused  int            // runs that stopped on the 64-bit overflow
+	Agreed   int            // runs that printed the interpreter's lines
+	Close    int            // runs whose floats were within the re-association bound
+	WrongToo int            // runs that went wrong where the interpreter does
+	Declined map[string]int // programs declined, by reason
 }
 
-func newCompiledStats() *compiledStats { return &compiledStats{declined: map[string]int{}} }
+// NewCompiledStats is an empty CompiledStats.
+func NewCompiledStats() *CompiledStats { return &CompiledStats{Declined: map[string]int{}} }
 
 // propDialectCompiledAt is the property over the arraysem command's
 // registry.
 func propDialectCompiledAt(c *RemoraCase) string {
-	return propDialectCompiled(arraycheck.NewRegistry(), nil)(c)
+	return PropDialectCompiled(arraycheck.NewRegistry(), nil)(c)
 }
 
-// propDialectCompiled is the property over the registry reg, counting in
-// stats (unless nil).
-func propDialectCompiled(reg *lang.Registry, stats *compiledStats) func(c *RemoraCase) string {
+// PropDialectCompiled is the dialect-compiled property over the registry
+// reg, counting in stats (unless nil).
+func PropDialectCompiled(reg *lang.Registry, stats *CompiledStats) func(c *RemoraCase) string {
 	return func(c *RemoraCase) string {
 		var p lang.Program
 		if err := safely("loading the dialect program", func() (err error) {
@@ -69,17 +70,17 @@ func propDialectCompiled(reg *lang.Registry, stats *compiledStats) func(c *Remor
 		if err := safely("Registry.Levels", func() (err error) { levels, err = reg.Levels(p); return err }); err != nil {
 			return "compiling the dialect program to every level: " + err.Error()
 		}
-		local := newCompiledStats()
-		local.programs++
+		local := NewCompiledStats()
+		local.Programs++
 		for i, lv := range levels[1:] {
 			if lv.Declined != nil {
 				if i == 0 {
-					local.declined[position.ReplaceAllString(lv.Declined.Error(), "")]++
+					local.Declined[position.ReplaceAllString(lv.Declined.Error(), "")]++
 				}
 				continue
 			}
 			if i == 0 {
-				local.compiled++
+				local.Compiled++
 			}
 			q := lv.Program()
 			for _, sem := range q.Semantics() {
@@ -102,18 +103,18 @@ func propDialectCompiled(reg *lang.Registry, stats *compiledStats) func(c *Remor
 
 // judge compares one run with the interpreter's; reassoc says that the
 // run's program re-associates a float fold.
-func (s *compiledStats) judge(want, got levelRun, q lang.Program, reassoc bool) string {
+func (s *CompiledStats) judge(want, got levelRun, q lang.Program, reassoc bool) string {
 	if isPanic(got.err) {
 		return got.err.Error()
 	}
 	se := semErr(got.err)
 	switch {
 	case se != nil && se.Kind == semantics.OverflowError:
-		s.refused++
+		s.Refused++
 		return ""
 	case want.err != nil:
 		if got.err != nil {
-			s.wrongToo++
+			s.WrongToo++
 			return ""
 		}
 		if _, ok := q.(lang.Caveat); ok {
@@ -123,25 +124,25 @@ func (s *compiledStats) judge(want, got levelRun, q lang.Program, reassoc bool) 
 	case got.err != nil:
 		return fmt.Sprintf("%s gives %s, but %s goes wrong: %v", want.name(), show(want), got.name(), got.err)
 	case !slices.Equal(want.r.Lines, got.r.Lines) && reassoc && semantics.CloseLines(want.r.Lines, got.r.Lines):
-		s.close++
+		s.Close++
 		return ""
 	case !slices.Equal(want.r.Lines, got.r.Lines):
 		return fmt.Sprintf("%s gives %s, but %s gives %s", want.name(), show(want), got.name(), show(got))
 	}
-	s.agreed++
+	s.Agreed++
 	return ""
 }
 
-func (s *compiledStats) add(o *compiledStats) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.programs += o.programs
-	s.compiled += o.compiled
-	s.refused += o.refused
-	s.agreed += o.agreed
-	s.close += o.close
-	s.wrongToo += o.wrongToo
-	for k, n := range o.declined {
-		s.declined[k] += n
+func (s *CompiledStats) add(o *CompiledStats) {
+	s.Lock()
+	defer s.Unlock()
+	s.Programs += o.Programs
+	s.Compiled += o.Compiled
+	s.Refused += o.Refused
+	s.Agreed += o.Agreed
+	s.Close += o.Close
+	s.WrongToo += o.WrongToo
+	for k, n := range o.Declined {
+		s.Declined[k] += n
 	}
 }

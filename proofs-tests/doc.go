@@ -8,7 +8,8 @@
 // # The generator
 //
 // fungen.go has one generator, Generate (wrapped for gopter as GenCase in
-// gopter_test.go, so that the arraysem command, which runs campaigns, links
+// gopter_test.go, and in proofs-tests/internal/propcheck for the packages
+// beside this one, so that the arraysem command, which runs campaigns, links
 // neither gopter nor testing), of random well-typed FUN programs with values for their input
 // declarations: scalar statements over every operator (+ - * / % == != <
 // <= > >= && || and unary minus, negative constants, now and then a zero
@@ -61,16 +62,21 @@
 //
 // # Running them
 //
-// go test ./proofs-tests runs the CI counts (-n 3000 programs per FUN
+// go test ./proofs-tests/... runs the CI counts (-n 3000 programs per FUN
 // property, fewer for FUNMEM and Remora, TestExhaustive to size 2);
 // go test -short runs a tenth of them (300 programs unless -n is given,
 // TestExhaustive to size 1), keeping the counts of the tests that need
 // them to see rare events (the coverage report, the invalid mutant).
 // Independent properties run in parallel (t.Parallel), each with its own
-// statistics. TestMutants runs only with -tags mutants (see Mutants);
-// TestMutantsRun (in the package proofs-tests/mutation, so that it runs
-// beside this package's properties) runs it in a child go test from a
-// plain, not -short, go test.
+// statistics. The tests of the Remora theorems (remora-soundness …
+// dialect-compiled) and of the levels and passes below FUN
+// (fun-funmem-imp, fuse, slice), two fifths of the CPU time, are in the
+// packages proofs-tests/remora and proofs-tests/levels, which take the
+// same flags (through proofs-tests/internal/propcheck), so that go test
+// runs them beside this package's. TestMutants runs only with -tags mutants
+// (see Mutants); TestMutantsRun (in the package proofs-tests/mutation,
+// so that it runs beside this package's properties) runs it in a child
+// go test from a plain, not -short, go test.
 // rules_test.go checks every rule name written in text (golden markers,
 // the examples' comments, the coverage figures) against the languages'
 // rule tables.
@@ -120,17 +126,18 @@
 // # Running
 //
 // Every property runs with a fixed seed and a bounded count, so CI runs
-// are reproducible (-n 3000 by default: about 7 seconds):
+// are reproducible (-n 3000 by default):
 //
-//	go test ./proofs-tests/
+//	go test ./proofs-tests/...
 //
 // A long campaign raises the count (per property) and varies the seed. A
 // case costs about 2 ms per property, so -n 100000 takes about half an
 // hour on one core: lift go test's default 10-minute limit with -timeout,
-// and spread the work with -workers:
+// and spread the work with -workers (the three packages of properties
+// take the same flags; proofs-tests/mutation takes none):
 //
-//	go test ./proofs-tests -timeout 0 -args -n 100000
-//	go test ./proofs-tests -timeout 0 -args -n 100000 -seed 42 -workers 4
+//	go test ./proofs-tests ./proofs-tests/remora ./proofs-tests/levels -timeout 0 -args -n 100000
+//	go test ./proofs-tests ./proofs-tests/remora -timeout 0 -args -n 100000 -seed 42 -workers 4
 //	go test ./proofs-tests -v -run Coverage -args -n 20000   # the counts
 //
 // A failure prints the seed to rerun with (with one worker), and every
@@ -165,7 +172,12 @@
 // # Levels, Remora and the optimising passes
 //
 // The other properties (theorems.go lists them all) have files of their
-// own:
+// own. Their tests are in proofs-tests/levels (fun-funmem-imp, fuse,
+// slice) and proofs-tests/remora (the Remora ones), which reach them
+// through Theorems, or, where a test reports what the property saw,
+// through LevelsProp, PropRemoraLevels, PropDialectsAgree and
+// PropDialectCompiled with their statistics (LevelStats, DialectStats,
+// CompiledStats):
 //
 //   - levels_props.go: fun-funmem-imp, the level agreement. A FUN program
 //     walks the arraysem command's registry (check.NewRegistry) to every

@@ -64,12 +64,6 @@ func checkExt(t *testing.T, offset int64, name string, property func(c *Case) st
 	checkWith(t, ExtGenConfig, offset, name, caseCount(), property)
 }
 
-// checkN runs one property over n cases of DefaultGenConfig (the paper's forms only).
-func checkN(t *testing.T, offset int64, name string, n int, property func(c *Case) string) {
-	t.Helper()
-	checkWith(t, DefaultGenConfig, offset, name, n, property)
-}
-
 // checkWith is check over n cases the generator makes with cfg.
 func checkWith(t *testing.T, cfg GenConfig, offset int64, name string, n int, property func(c *Case) string) {
 	t.Helper()

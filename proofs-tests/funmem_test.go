@@ -17,7 +17,7 @@ import (
 )
 
 // memN is the FUNMEM properties' count of cases.
-func memN() int { return max(1, caseCount()/memDivisor) }
+func memN() int { return max(1, caseCount()/MemDivisor) }
 
 // memCheck is check with the FUNMEM count, on MemGenConfig's cases.
 func memCheck(t *testing.T, offset int64, name string, property func(c *Case) string) {

@@ -26,24 +26,3 @@ func ShrinkCase(v interface{}) gopter.Shrink {
 	next := Shrinks(v.(*Case))
 	return func() (interface{}, bool) { return next() }
 }
-
-// GenRemoraCase is the gopter generator: a seed from gopter's source and
-// gopter's size drive GenerateRemora. Cases do not shrink (the seed and
-// size printed with a case regenerate it).
-func GenRemoraCase(cfg RemoraGenConfig) gopter.Gen {
-	return func(params *gopter.GenParameters) *gopter.GenResult {
-		seed := params.Rng.Int63()
-		src := GenerateRemora(rand.New(rand.NewSource(seed)), params.MaxSize, cfg)
-		return gopter.NewGenResult(&RemoraCase{Seed: seed, Size: params.MaxSize, Src: src}, gopter.NoShrinker)
-	}
-}
-
-// GenDialectCase generates numeric programs of the dynamic dialect
-// (GenerateDialect).
-func GenDialectCase() gopter.Gen {
-	return func(params *gopter.GenParameters) *gopter.GenResult {
-		seed := params.Rng.Int63()
-		src := GenerateDialect(rand.New(rand.NewSource(seed)), params.MaxSize)
-		return gopter.NewGenResult(&RemoraCase{Seed: seed, Size: params.MaxSize, Src: src}, gopter.NoShrinker)
-	}
-}

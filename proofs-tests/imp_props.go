@@ -11,8 +11,8 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// fig12Rules are the rules of Fig 12.
-var fig12Rules = ruleNames(imp.EImpDecInt, imp.EImpDecMem, imp.EImpAssignInt, imp.EImpAssignMem, imp.EImpRead,
+// Fig12Rules are the rules of Fig 12.
+var Fig12Rules = ruleNames(imp.EImpDecInt, imp.EImpDecMem, imp.EImpAssignInt, imp.EImpAssignMem, imp.EImpRead,
 	imp.EImpWrite, imp.EImpAlloc, imp.EImpSeq, imp.EImpIfTrue, imp.EImpIfFalse, imp.EImpSkip, imp.EImpKernel)
 
 // impSimplifyStats counts what propImpSimplify saw: the IMP programs it

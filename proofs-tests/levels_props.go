@@ -34,9 +34,9 @@ import (
 // re-checked each time: on the generated programs that is four times the
 // old property's cost. Here the passes a walk shares run once (walks).
 
-// unrunLevels are the languages whose programs the property compiles and
+// UnrunLevels are the languages whose programs the property compiles and
 // re-checks (reads back) but does not run, and why.
-var unrunLevels = map[string]string{
+var UnrunLevels = map[string]string{
 	// gpu-sim simulates every thread of every block: on the generated
 	// programs a run costs about ten IMP runs, which would make the
 	// property several times slower; gpu-sim/prop_test.go
@@ -45,59 +45,62 @@ var unrunLevels = map[string]string{
 	cuda.LanguageName: "run against IMP by gpu-sim's TestRandomFunPrograms",
 }
 
-// levelStats counts what the level property saw, for
-// TestFunFunmemImpAgree's report: each test keeps its own, so that tests
-// running in parallel do not count each other's cases.
-type levelStats struct {
+// LevelStats counts what the level properties saw (fun-funmem-imp and
+// remora-levels), for their tests' reports: each test keeps its own, so
+// that tests running in parallel do not count each other's cases.
+type LevelStats struct {
 	sync.Mutex
 	// readBack holds the programs of the case being checked (by language,
 	// file and text) that read back already: reading back depends on
 	// nothing else, and the walks from different variants often reach
 	// the same IMP program (a third of them on the generated programs).
 	readBack map[readKey]bool
-	programs int
-	// declined counts the walks a pass declined, by pass and reason
+	Programs int
+	// Declined counts the walks a pass declined, by pass and reason
 	// (the Remora property: what Lower or Inline does not compile).
-	declined map[string]int
-	// runs counts the runs at each level (by its side-by-side name and
+	Declined map[string]int
+	// Runs counts the runs at each level (by its side-by-side name and
 	// semantics: "IMP expanded (gpu) after Simplify small"; the walks
 	// from a FUNMEM variant as "IMP after FunMemToImp from MemoryExpand
 	// GPU").
-	runs map[string]int
-	// reached counts the programs reached at each language, run or not.
-	reached map[string]int
-	// ranOn and stuckToo count the runs where FUN goes wrong: the level
+	Runs map[string]int
+	// Reached counts the programs reached at each language, run or not.
+	Reached map[string]int
+	// RanOn and StuckToo count the runs where FUN goes wrong: the level
 	// ran to the end (IMP checks no bounds, ERRATA I2) or went wrong too.
-	ranOn, stuckToo int
-	rules           semantics.Counter
+	RanOn, StuckToo int
+	// Rules counts the rules applied by each level's run in its default
+	// semantics (at IMP, Fig 12's).
+	Rules semantics.Counter
 }
 
-func newLevelStats() *levelStats {
-	return &levelStats{runs: map[string]int{}, reached: map[string]int{}, declined: map[string]int{}, rules: semantics.Counter{}}
+// NewLevelStats is an empty LevelStats.
+func NewLevelStats() *LevelStats {
+	return &LevelStats{Runs: map[string]int{}, Reached: map[string]int{}, Declined: map[string]int{}, Rules: semantics.Counter{}}
 }
 
 // add adds another count to s.
-func (s *levelStats) add(o *levelStats) {
+func (s *LevelStats) add(o *LevelStats) {
 	s.Lock()
 	defer s.Unlock()
-	s.programs += o.programs
-	for k, n := range o.runs {
-		s.runs[k] += n
+	s.Programs += o.Programs
+	for k, n := range o.Runs {
+		s.Runs[k] += n
 	}
-	for k, n := range o.reached {
-		s.reached[k] += n
+	for k, n := range o.Reached {
+		s.Reached[k] += n
 	}
-	for k, n := range o.declined {
-		s.declined[k] += n
+	for k, n := range o.Declined {
+		s.Declined[k] += n
 	}
-	s.ranOn += o.ranOn
-	s.stuckToo += o.stuckToo
-	s.rules.Add(o.rules)
+	s.RanOn += o.RanOn
+	s.StuckToo += o.StuckToo
+	s.Rules.Add(o.Rules)
 }
 
 // propImp is the level-agreement property over the arraysem command's
 // registry.
-func propImp(c *Case) string { return levelsProp(arraycheck.NewRegistry(), nil)(c) }
+func propImp(c *Case) string { return LevelsProp(arraycheck.NewRegistry(), nil)(c) }
 
 // levelRun is one run of a level's program under one semantics.
 type levelRun struct {
@@ -109,13 +112,13 @@ type levelRun struct {
 // name is the run's level and semantics, as side-by-side's rows name it.
 func (r levelRun) name() string { return r.level + " " + r.sem }
 
-// levelsProp is the level-agreement property over the registry reg,
-// counting what it sees in stats (unless nil).
-func levelsProp(reg *lang.Registry, stats *levelStats) func(c *Case) string {
+// LevelsProp is the level-agreement property (fun-funmem-imp) over the
+// registry reg, counting what it sees in stats (unless nil).
+func LevelsProp(reg *lang.Registry, stats *LevelStats) func(c *Case) string {
 	return func(c *Case) string { return propLevels(reg, c, stats) }
 }
 
-func propLevels(reg *lang.Registry, c *Case, stats *levelStats) string {
+func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 	var p lang.Program
 	if err := safely("loading the FUN program", func() (err error) {
 		p, err = reg.Load("gen.fun", c.Source(), fun.Language.Name(), "", lang.LoadOptions{})
@@ -140,13 +143,13 @@ func propLevels(reg *lang.Registry, c *Case, stats *levelStats) string {
 	if msg != "" {
 		return msg
 	}
-	local := newLevelStats()
+	local := NewLevelStats()
 	for _, lv := range append(levels, more...) {
 		if msg := local.level(lv, want, args); msg != "" {
 			return msg + showLevel(lv, c)
 		}
 	}
-	local.programs++
+	local.Programs++
 	if stats != nil {
 		stats.add(local)
 	}
@@ -203,11 +206,11 @@ func variantLevels(reg *lang.Registry, c *Case, levels []lang.Level) ([]lang.Lev
 // it, and the stages of a walk up to the last at a level are the walk to
 // that level: one Compile to each level no other walk passes through gives
 // them all, and the passes they share run once. With onlyRun, the levels
-// the property does not run (unrunLevels) are not compiled to.
+// the property does not run (UnrunLevels) are not compiled to.
 func walks(reg *lang.Registry, q lang.Program, o lang.Options, onlyRun bool) (levels []lang.Level, err error) {
 	var targets []string
 	for _, to := range reg.Reachable(q.Language().Name()) {
-		if _, unrun := unrunLevels[to]; !unrun || !onlyRun {
+		if _, unrun := UnrunLevels[to]; !unrun || !onlyRun {
 			targets = append(targets, to)
 		}
 	}
@@ -236,11 +239,11 @@ func walks(reg *lang.Registry, q lang.Program, o lang.Options, onlyRun bool) (le
 // level checks one level: its program reads back, and each of its
 // semantics agrees with FUN (want) and with the level's default
 // semantics.
-func (s *levelStats) level(lv lang.Level, want levelRun, args map[string]string) string {
+func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string) string {
 	q := lv.Program()
 	where := fmt.Sprintf("%s (%s)", lv.Name, walk(lv.Stages))
-	s.reached[q.Language().Title()]++
-	if _, ok := unrunLevels[q.Language().Name()]; ok {
+	s.Reached[q.Language().Title()]++
+	if _, ok := UnrunLevels[q.Language().Name()]; ok {
 		// Compile re-checked it; for CUDA that is reading the emitted
 		// text back in gpu-sim, so readsBack would do it again.
 		return ""
@@ -256,14 +259,14 @@ func (s *levelStats) level(lv lang.Level, want levelRun, args map[string]string)
 			// counting costs a map update per rule applied.
 			o := lang.RunOptions{Semantics: sem, Args: args}
 			if i == 0 {
-				o.Counter = s.rules
+				o.Counter = s.Rules
 			}
 			// Below Remora, results print as Remora prints them: the
 			// programs carry the format (semantics.Format).
 			got.r, err = q.Run(o)
 			return err
 		})
-		s.runs[got.name()]++
+		s.Runs[got.name()]++
 		if msg := agreeWithFun(want, got); msg != "" {
 			return where + ": " + msg + blameStage(lv, want, args)
 		}
@@ -274,9 +277,9 @@ func (s *levelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		}
 		switch {
 		case want.err != nil && got.err == nil:
-			s.ranOn++
+			s.RanOn++
 		case want.err != nil:
-			s.stuckToo++
+			s.StuckToo++
 		}
 	}
 	return ""
@@ -371,7 +374,7 @@ func show(r levelRun) string {
 
 // readsBackOnce is readsBackText, asked once for each program text of a
 // case.
-func (s *levelStats) readsBackOnce(q lang.Program) string {
+func (s *LevelStats) readsBackOnce(q lang.Program) string {
 	l := q.Language()
 	text := l.Print(q.Syntax())
 	key := readKey{l.Name(), q.File(), text}
@@ -422,7 +425,7 @@ func walk(st []lang.Stage) string {
 // agree with FUN.
 func blameStage(lv lang.Level, want levelRun, args map[string]string) string {
 	for _, st := range lv.Stages[1:] {
-		if _, ok := unrunLevels[st.Program.Language().Name()]; ok {
+		if _, ok := UnrunLevels[st.Program.Language().Name()]; ok {
 			continue
 		}
 		got := levelRun{level: st.Program.Language().Title() + " after " + st.Name(), sem: st.Program.Semantics()[0]}

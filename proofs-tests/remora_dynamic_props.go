@@ -21,13 +21,13 @@ import (
 // one. A run that needs more is counted, not compared.
 const remoraDialectFuel = 200_000
 
-// remoraDialectMinErasable is the fraction of generated programs that
+// RemoraDialectMinErasable is the fraction of generated programs that
 // must erase, so that the property is not vacuous.
-const remoraDialectMinErasable = 0.25
+const RemoraDialectMinErasable = 0.25
 
-// remoraDialectRules are the dynamic dialect's rules the erased programs
+// RemoraDialectRules are the dynamic dialect's rules the erased programs
 // must exercise, in both of its semantics.
-var remoraDialectRules = ruleNames(remora.RuleLift, remora.RuleMap, remora.RuleBeta, remora.RuleDelta, remora.RuleCollapse)
+var RemoraDialectRules = ruleNames(remora.RuleLift, remora.RuleMap, remora.RuleBeta, remora.RuleDelta, remora.RuleCollapse)
 
 var dynamicKnownBugs = []struct {
 	constant string
@@ -155,15 +155,15 @@ func errorMsg(err error) string {
 // zero" (its δ-rules are Racket's functions, named as Racket names them).
 var divZero = regexp.MustCompile(`^δ: (division by zero \(operator [/%]\)|(quotient|%): division by zero)$`)
 
-// propDialectsAgree is the property on one program; st collects what it
-// saw.
-func propDialectsAgree(c *RemoraCase, st *dialectStats) string {
+// PropDialectsAgree is the remora-dialects property on one program; st
+// collects what it saw.
+func PropDialectsAgree(c *RemoraCase, st *DialectStats) string {
 	_, e, _, msg := remoraProgram(c)
 	if msg != "" {
 		return msg
 	}
 	st.mu.Lock()
-	st.generated++
+	st.Generated++
 	st.mu.Unlock()
 	src, err := EraseRemora(e, nil)
 	if err != nil {
@@ -229,7 +229,7 @@ func propDialectsAgree(c *RemoraCase, st *dialectStats) string {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.erased++
+	st.Erased++
 	if restored != "" {
 		st.restored[restored]++
 	}
@@ -242,8 +242,8 @@ func propDialectsAgree(c *RemoraCase, st *dialectStats) string {
 		st.typedFails++
 		st.bothFail[ruleOf(terr)+" / "+ruleOf(run.berr)]++
 	}
-	st.big.Add(run.big)
-	st.small.Add(run.small)
+	st.Big.Add(run.big)
+	st.Small.Add(run.small)
 	return ""
 }
 
@@ -331,36 +331,42 @@ func dynamicValuesEqual(a, b *remora.Value) string {
 	return sameAtoms(a, b)
 }
 
-// dialectStats is what a run of the property saw.
-type dialectStats struct {
+// DialectStats is what a run of the property saw: the programs
+// generated, those erased (and compared), and the dynamic dialect's rules
+// their runs applied under the big-step and the small-step.
+type DialectStats struct {
 	mu                  sync.Mutex
-	generated, erased   int
+	Generated, Erased   int
 	skipped             map[string]int // why → programs
 	restored            map[string]int // agree only with RestoreEmpty: what the plain erasure showed → programs
 	bothFail            map[string]int // "typed rule / dynamic rule" → programs
 	typedOK, typedFails int
 	fuelOut             int
-	big, small          semantics.Counter
+	Big, Small          semantics.Counter
 }
 
-func newDialectStats() *dialectStats {
-	return &dialectStats{skipped: map[string]int{}, restored: map[string]int{}, bothFail: map[string]int{},
-		big: semantics.Counter{}, small: semantics.Counter{}}
+// NewDialectStats is an empty DialectStats.
+func NewDialectStats() *DialectStats {
+	return &DialectStats{skipped: map[string]int{}, restored: map[string]int{}, bothFail: map[string]int{},
+		Big: semantics.Counter{}, Small: semantics.Counter{}}
 }
 
-func (s *dialectStats) skip(reason string) {
+func (s *DialectStats) skip(reason string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.skipped[reason]++
 }
 
-func (s *dialectStats) report() string {
+// Report is what the property saw, for a test's log: the programs
+// erased and skipped (and why), how the compared ones ended, and the
+// dynamic rules applied.
+func (s *DialectStats) Report() string {
 	var b strings.Builder
 	skipped := 0
 	for _, k := range s.skipped {
 		skipped += k
 	}
-	fmt.Fprintf(&b, "%d programs generated, %d erased and compared (%.0f%%), %d skipped", s.generated, s.erased, 100*float64(s.erased)/float64(max(1, s.generated)), skipped)
+	fmt.Fprintf(&b, "%d programs generated, %d erased and compared (%.0f%%), %d skipped", s.Generated, s.Erased, 100*float64(s.Erased)/float64(max(1, s.Generated)), skipped)
 	if skipped > 0 {
 		b.WriteString(":\n" + countLines(s.skipped))
 	} else {
@@ -383,8 +389,8 @@ func (s *dialectStats) report() string {
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "%d dynamic small-step runs out of fuel (%d steps; not compared with the big-step)\n", s.fuelOut, remoraDialectFuel)
-	fmt.Fprintf(&b, "dynamic rules, big-step: %s\n", counts(s.big))
-	fmt.Fprintf(&b, "dynamic rules, small-step: %s", counts(s.small))
+	fmt.Fprintf(&b, "dynamic rules, big-step: %s\n", counts(s.Big))
+	fmt.Fprintf(&b, "dynamic rules, small-step: %s", counts(s.Small))
 	return b.String()
 }
 

@@ -26,29 +26,6 @@ func TestRemoraDynamicKnownBugs(t *testing.T) {
 	}
 }
 
-func TestRemoraDialectsAgree(t *testing.T) {
-	t.Parallel()
-	st := newDialectStats()
-	checkRemora(t, 105, "Remora typed = dynamic on erased programs", DefaultRemoraGenConfig, func(c *RemoraCase) string {
-		return propDialectsAgree(c, st)
-	})
-	t.Log(st.report())
-	if t.Failed() {
-		return
-	}
-	if rate := float64(st.erased) / float64(max(1, st.generated)); rate < remoraDialectMinErasable {
-		t.Errorf("only %d of %d programs (%.0f%%) erase; the property needs at least %.0f%%", st.erased, st.generated, 100*rate, 100*remoraDialectMinErasable)
-	}
-	for _, r := range remoraDialectRules {
-		if st.big[r] == 0 {
-			t.Errorf("no erased program applies rule %s in the dynamic big-step", r)
-		}
-		if st.small[r] == 0 {
-			t.Errorf("no erased program applies rule %s in the dynamic small-step", r)
-		}
-	}
-}
-
 func TestRemoraErasure(t *testing.T) {
 	t.Parallel()
 	for _, x := range remoraErasures {
@@ -69,9 +46,9 @@ func TestRemoraErasure(t *testing.T) {
 			t.Errorf("%s\n  erases to %q (error %v)\n  want %q", x.typed, got, err, x.erased)
 			continue
 		}
-		st := newDialectStats()
-		if msg := propDialectsAgree(c, st); msg != "" || st.erased != 1 {
-			t.Errorf("%s: the property fails: %s\n%s", x.typed, msg, st.report())
+		st := NewDialectStats()
+		if msg := PropDialectsAgree(c, st); msg != "" || st.Erased != 1 {
+			t.Errorf("%s: the property fails: %s\n%s", x.typed, msg, st.Report())
 		}
 	}
 }

@@ -27,7 +27,7 @@ var position = regexp.MustCompile(`[^ :]+:[0-9]+:[0-9]+: `)
 
 // propRemoraAtLevels is the property over the arraysem command's registry.
 func propRemoraAtLevels(c *RemoraCase) string {
-	return propRemoraLevels(arraycheck.NewRegistry(), nil)(c)
+	return PropRemoraLevels(arraycheck.NewRegistry(), nil)(c)
 }
 
 // loadGenerated loads a generated Remora program through reg, or says
@@ -42,9 +42,9 @@ func loadGenerated(reg *lang.Registry, c *RemoraCase) (p lang.Program, bug strin
 	return p, ""
 }
 
-// propRemoraLevels is the property over the registry reg, counting what
-// it sees in stats (unless nil).
-func propRemoraLevels(reg *lang.Registry, stats *levelStats) func(c *RemoraCase) string {
+// PropRemoraLevels is the remora-levels property over the registry reg,
+// counting what it sees in stats (unless nil).
+func PropRemoraLevels(reg *lang.Registry, stats *LevelStats) func(c *RemoraCase) string {
 	return func(c *RemoraCase) string {
 		p, bug := loadGenerated(reg, c)
 		if bug != "" {
@@ -62,10 +62,10 @@ func propRemoraLevels(reg *lang.Registry, stats *levelStats) func(c *RemoraCase)
 		if err := safely("Registry.Levels", func() (err error) { levels, err = reg.Levels(p); return err }); err != nil {
 			return "compiling the Remora program to every level: " + err.Error()
 		}
-		local := newLevelStats()
+		local := NewLevelStats()
 		for _, lv := range levels[1:] {
 			if lv.Declined != nil {
-				local.declined[lv.Name+": "+position.ReplaceAllString(lv.Declined.Error(), "")]++
+				local.Declined[lv.Name+": "+position.ReplaceAllString(lv.Declined.Error(), "")]++
 				continue
 			}
 			if msg := local.level(lv, want, nil); msg != "" {
@@ -75,7 +75,7 @@ func propRemoraLevels(reg *lang.Registry, stats *levelStats) func(c *RemoraCase)
 				return msg + showRemoraLevel(lv)
 			}
 		}
-		local.programs++
+		local.Programs++
 		if stats != nil {
 			stats.add(local)
 		}

@@ -8,7 +8,10 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-const remoraDivisor = 10
+// RemoraDivisor divides go test's count of cases (-n) for the Remora
+// properties: they run -n/RemoraDivisor cases each (300 of the CI
+// count's 3000).
+const RemoraDivisor = 10
 
 // remoraFuel bounds a small-step run; the generator's programs finish in
 // far fewer steps, so running out of it is a failure.

@@ -1,10 +1,8 @@
 package proofstests
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
@@ -12,55 +10,12 @@ import (
 
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
-	"github.com/leanovate/gopter"
-	"github.com/leanovate/gopter/prop"
 )
 
 // remoraCount is the Remora properties' count of cases.
-func remoraCount() int { return max(1, caseCount()/remoraDivisor) }
+func remoraCount() int { return max(1, caseCount()/RemoraDivisor) }
 
-// checkRemora runs a property over generated Remora programs.
-func checkRemora(t *testing.T, offset int64, name string, cfg RemoraGenConfig, property func(c *RemoraCase) string) {
-	t.Helper()
-	ps := params(offset, remoraCount())
-	props := gopter.NewProperties(ps)
-	props.Property(name, prop.ForAll(func(c *RemoraCase) (msg string) {
-		defer func() {
-			if r := recover(); r != nil {
-				msg = fmt.Sprintf("panic: %v\n%s", r, debug.Stack())
-			}
-		}()
-		return property(c) // gopter prints the program (ARG_0) after the message
-	}, GenRemoraCase(cfg)))
-	var out bytes.Buffer
-	if !props.Run(gopter.NewFormatedReporter(true, 1<<20, &out)) {
-		t.Errorf("property %q failed (seed %d, rerun with -args -seed %d):\n%s", name, *flagSeed+offset, *flagSeed, out.String())
-		return
-	}
-	t.Log(strings.TrimSpace(out.String()))
-}
-
-func TestRemoraTypeSoundness(t *testing.T) {
-	t.Parallel()
-	checkRemora(t, 100, "Remora Theorem 1: progress and preservation at every step", remoraConfigForConfigurations(), propRemoraSoundness)
-}
-
-func TestRemoraBigStepSmallStepAgree(t *testing.T) {
-	t.Parallel()
-	checkRemora(t, 101, "Remora big-step = small-step", DefaultRemoraGenConfig, propRemoraBigSmall)
-}
-
-func TestRemoraPrintParse(t *testing.T) {
-	t.Parallel()
-	checkRemora(t, 102, "Remora print∘parse = id", DefaultRemoraGenConfig, propRemoraPrintParse)
-}
-
-func TestRemoraPrintParseSteps(t *testing.T) {
-	t.Parallel()
-	checkRemora(t, 103, "Remora print∘parse = id on every configuration", remoraConfigForConfigurations(), propRemoraPrintParseSteps)
-}
-
-// The generator's output is diverse: over -n/remoraDivisor programs (of
+// The generator's output is diverse: over -n/RemoraDivisor programs (of
 // DefaultRemoraGenConfig, sizes ramping up as in the properties), the
 // small-step applies each rule of Fig 6 in at least one program. The log
 // shows in how many programs each rule and each construct occurs.

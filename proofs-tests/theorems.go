@@ -56,6 +56,15 @@ func (t Theorem) FunConfig() GenConfig {
 	return DefaultGenConfig
 }
 
+// RemoraConfig is the configuration of the Remora generator the
+// theorem's cases are made with (RemoraCfg, or the default).
+func (t Theorem) RemoraConfig() RemoraGenConfig {
+	if t.RemoraCfg != nil {
+		return t.RemoraCfg()
+	}
+	return DefaultRemoraGenConfig
+}
+
 // Theorems are the properties arraysem prove runs, in THEOREMS.md's order.
 var Theorems = []Theorem{
 	{Name: "fun-check", Ext: true, Statement: "every generated FUN program is well typed (Fig 3), and so is its printed and reparsed form",
@@ -88,7 +97,7 @@ var Theorems = []Theorem{
 		Source: "remora-rank-polymorphism §4, Fig 6", Test: "TestRemoraBigStepSmallStepAgree", Remora: propRemoraBigSmall},
 	{Name: "remora-dialects", Statement: "the rank-annotated untyped dialect (§2) and the typed core agree: a generated typed program and its erasure (types and indices dropped, cell ranks read off the parameter types) give the same value or fail alike, under the typed big-step and the dynamic big- and small-step",
 		Source: "remora §2 against §4 (Figs 1–4, 6)", Test: "TestRemoraDialectsAgree",
-		Remora: func(c *RemoraCase) string { return propDialectsAgree(c, newDialectStats()) }},
+		Remora: func(c *RemoraCase) string { return PropDialectsAgree(c, NewDialectStats()) }},
 	{Name: "remora-levels", Statement: "the Remora compile path preserves results: Remora = Remora IR after Explicitize, Inline and Simplify = FUN = FUNMEM (plain and expanded; heap, value, small) = IMP, every stage re-checked, every FUNMEM program valid and race free (a walk a pass declines is counted, not failed)",
 		Source: "remora-compiler-to-cuda §4.3–4.5; remora-rank-polymorphism §5.5", Test: "TestRemoraAtEveryLevel",
 		Remora: propRemoraAtLevels},

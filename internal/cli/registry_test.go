@@ -24,7 +24,7 @@ var identityPass = lang.Pass{Name: "Identity", From: fun.Language.Name(), To: fu
 // sees it with no other edit: compile --list-passes (with its switch),
 // compile --passes, --stages (and its switch as a compile flag),
 // side-by-side and test --levels (the level property sees it too:
-// proofs-tests' TestLevelsPropertyRunsRegisteredPass).
+// proofs-tests/levels' TestLevelsPropertyRunsRegisteredPass).
 func TestRegisteredPassReachesTheCommands(t *testing.T) {
 	reg := check.NewRegistry()
 	reg.Append(identityPass)

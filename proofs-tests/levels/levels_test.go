@@ -1,4 +1,4 @@
-package proofstests
+package levelprops
 
 import (
 	"math/rand"
@@ -8,6 +8,8 @@ import (
 	arraycheck "github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/lang"
+	proofstests "github.com/arraysem/arraysem/proofs-tests"
+	"github.com/arraysem/arraysem/proofs-tests/internal/propcheck"
 )
 
 // TestLevelsPropertyRunsRegisteredPass: the level-agreement property
@@ -22,16 +24,16 @@ func TestLevelsPropertyRunsRegisteredPass(t *testing.T) {
 		Options: []lang.Option{{Name: "no-identity", Kind: lang.BoolOption, Switch: lang.Disables, Help: "skip Identity"}},
 		Label:   func(lang.Options) string { return "identity" },
 		Run:     func(p any, _ lang.Options) (any, []string, error) { return p, nil, nil }})
-	stats := newLevelStats()
-	checkN(t, 90, "levels with an identity pass", 20, levelsProp(reg, stats))
+	stats := proofstests.NewLevelStats()
+	propcheck.Check(t, propcheck.Params(90, 20), "levels with an identity pass", propcheck.GenCase(proofstests.DefaultGenConfig), proofstests.LevelsProp(reg, stats))
 	stats.Lock()
 	for _, run := range []string{"FUN identity after Identity big", "FUN identity after Identity small", "FUNMEM identity after Simplify heap", "FUNMEM identity after Simplify value", "IMP identity after Simplify small"} {
-		if stats.runs[run] != stats.programs || stats.programs == 0 {
-			t.Errorf("%d runs at %s, for %d programs; runs: %v", stats.runs[run], run, stats.programs, stats.runs)
+		if stats.Runs[run] != stats.Programs || stats.Programs == 0 {
+			t.Errorf("%d runs at %s, for %d programs; runs: %v", stats.Runs[run], run, stats.Programs, stats.Runs)
 		}
 	}
-	if stats.reached["CUDA"] != stats.programs || stats.runs["IMP after FunMemToImp from MemoryExpand GPU big"] == 0 {
-		t.Errorf("CUDA reached %d times, for %d programs; runs: %v", stats.reached["CUDA"], stats.programs, stats.runs)
+	if stats.Reached["CUDA"] != stats.Programs || stats.Runs["IMP after FunMemToImp from MemoryExpand GPU big"] == 0 {
+		t.Errorf("CUDA reached %d times, for %d programs; runs: %v", stats.Reached["CUDA"], stats.Programs, stats.Runs)
 	}
 	stats.Unlock()
 
@@ -45,10 +47,10 @@ func TestLevelsPropertyRunsRegisteredPass(t *testing.T) {
 			q.Body = &body
 			return &q, nil, nil
 		}})
-	prop := levelsProp(broken, nil)
+	prop := proofstests.LevelsProp(broken, nil)
 	failed := 0
 	for seed := int64(1); seed <= 10; seed++ {
-		c := Generate(rand.New(rand.NewSource(seed)), 20, DefaultGenConfig)
+		c := proofstests.Generate(rand.New(rand.NewSource(seed)), 20, proofstests.DefaultGenConfig)
 		msg := prop(c)
 		if msg == "" {
 			continue // FUN goes wrong, and so may the levels
