@@ -155,6 +155,9 @@ func (c *checker) program(p *Program) (*semantics.Derivation, []Type, error) {
 	}
 	d, results, err := c.body(nil, p.Body)
 	if err != nil {
+		if d := semantics.PartialDerivation(err); d != nil {
+			err = semantics.Failing(err, &semantics.Derivation{Rule: rule, Conclusion: "⊢ " + bodyHead(p.Body, 0), Premises: []*semantics.Derivation{d}})
+		}
 		return nil, nil, err
 	}
 	if c.opts.Paper {
@@ -216,8 +219,41 @@ func (c *checker) stmBind(s *Stm) (*semantics.Derivation, func(), error) {
 	return d, all, nil
 }
 
-// stm is the judgement Γ ⊢ s.
+// stm is the judgement Γ ⊢ s. With derivations asked for, its error
+// carries the derivation down to the rule that failed (failedStm).
 func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
+	d, err := c.stmRule(s)
+	if err != nil && c.opts.Derive {
+		err = failedStm(err, s)
+	}
+	return d, err
+}
+
+// failedStm is err with the derivation of Γ ⊢ s as far as it went: the
+// rule of s over the derivation its body's error carries (a kernel's, an
+// if's, a fold's), or the failing rule as a leaf.
+func failedStm(err error, s *Stm) error {
+	concl := "Γ ⊢ " + stmHead(s)
+	inner := semantics.PartialDerivation(err)
+	if inner == nil {
+		return semantics.Failing(err, semantics.FailedAt(err, concl, TStm.Name))
+	}
+	if inner.Conclusion == concl { // an if's, which keeps its branch that held
+		return err
+	}
+	rule := map[string]string{"*fun.IfExp": TIf.Name, "*fun.KernelExp": TKernel.Name, "*fun.LoopExp": TLoop.Name,
+		"*fun.ReduceExp": TReduce.Name, "*fun.ScanExp": TScan.Name, "*fun.FilterExp": TFilter.Name}[fmt.Sprintf("%T", s.Exp)]
+	if r, ok := s.Exp.(*RedomapExp); ok {
+		rule = TRedomap.Name
+		if r.Scan {
+			rule = TScanomap.Name
+		}
+	}
+	return semantics.Failing(err, &semantics.Derivation{Rule: rule, Conclusion: concl, Premises: []*semantics.Derivation{inner}})
+}
+
+// stmRule is Γ ⊢ s by the rule of s's expression.
+func (c *checker) stmRule(s *Stm) (*semantics.Derivation, error) {
 	concl := "Γ ⊢ " + stmHead(s)
 	switch e := s.Exp.(type) {
 	case *ScalarExp:
@@ -272,6 +308,9 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 		}
 		d2, _, err := c.body(s.Pat, e.Else)
 		if err != nil {
+			if p := semantics.PartialDerivation(err); p != nil { // the branch that held, then the one that failed
+				err = semantics.Failing(err, &semantics.Derivation{Rule: rule, Conclusion: concl, Premises: []*semantics.Derivation{d1, p}})
+			}
 			return nil, err
 		}
 		return c.node(rule, concl, d1, d2), nil
@@ -412,10 +451,32 @@ func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, []Type, er
 		}
 	}()
 	var stmDerivs []*semantics.Derivation
-	for _, s := range b.Stms {
+	// failed is err with the T-STM chain down to statement i (the result
+	// when i is past them), whose derivation failing is.
+	failed := func(err error, i int, failing *semantics.Derivation) error {
+		if !c.opts.Derive {
+			return err
+		}
+		p := semantics.PartialDerivation(err)
+		if p == nil {
+			p = semantics.FailedAt(err, failing.Conclusion, failing.Rule)
+		}
+		shown := PrintPattern(pat)
+		if pat == nil { // the program's, inferred from its results once they check
+			shown = "p̄"
+		}
+		if i < len(b.Stms) {
+			p = &semantics.Derivation{Rule: TStm.Name, Conclusion: "Γ ⊢ " + shown + " ← " + bodyHead(b, i), Premises: []*semantics.Derivation{p}}
+		}
+		for j := min(i, len(b.Stms)) - 1; j >= 0; j-- {
+			p = &semantics.Derivation{Rule: TStm.Name, Conclusion: "Γ ⊢ " + shown + " ← " + bodyHead(b, j), Premises: []*semantics.Derivation{stmDerivs[j], p}}
+		}
+		return semantics.Failing(err, p)
+	}
+	for i, s := range b.Stms {
 		d, u, err := c.stmBind(s)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, failed(err, i, &semantics.Derivation{Rule: TStm.Name, Conclusion: "Γ ⊢ " + stmHead(s)})
 		}
 		undo = append(undo, u)
 		stmDerivs = append(stmDerivs, d)
@@ -424,14 +485,14 @@ func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, []Type, er
 		for _, x := range b.Result {
 			t, err := c.env.Lookup(TResult.Name, x, "result")
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, failed(err, len(b.Stms), &semantics.Derivation{Rule: TResult.Name, Conclusion: "Γ ⊢ " + bodyHead(b, len(b.Stms))})
 			}
 			pat = append(pat, &Param{Lparen: x.NamePos, Name: x, Type: t})
 		}
 	}
 	d, err := c.result(pat, b)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, failed(err, len(b.Stms), &semantics.Derivation{Rule: TResult.Name, Conclusion: "Γ ⊢ " + PrintPattern(pat) + " ← " + bodyHead(b, len(b.Stms))})
 	}
 	types := make([]Type, len(b.Result))
 	for i, x := range b.Result {

@@ -92,18 +92,42 @@ func parenSExp(e SExp) string {
 
 // TestCheckGolden runs testdata/check.txt: every chunk must parse; a chunk
 // with an expected error must fail type checking with it, any other must
-// pass and apply the rules its rules markers list.
+// pass and apply the rules its rules markers list. A failing chunk's error
+// carries the derivation down to the rule that failed (check --derive):
+// rooted at T-PROG where the body was reached, its failing leaf the
+// error's rule, ✗ and its message.
 func TestCheckGolden(t *testing.T) {
 	golden.Run(t, filepath.Join("testdata", "check.txt"), "--", func(c *golden.Chunk) error {
 		_, counter, err := checkChunk(c)
 		if c.ErrRe != nil {
-			return c.ExpectError(err, semantics.TypeError)
+			if err := c.ExpectError(err, semantics.TypeError); err != nil {
+				return err
+			}
+			return failedDerivationShown(err)
 		}
 		if err != nil {
 			return err
 		}
 		return c.ExpectRules(counter)
 	})
+}
+
+// failedDerivationShown checks the derivation a type error carries.
+func failedDerivationShown(err error) error {
+	var se *semantics.Error
+	errors.As(err, &se)
+	d := semantics.PartialDerivation(err)
+	if d == nil {
+		if se.Rule == TProg.Name { // an input declaration's: no body reached
+			return nil
+		}
+		return fmt.Errorf("%v: no derivation down to the failing rule", err)
+	}
+	leaf := "✗ " + se.Msg + "   [" + se.Rule + "]"
+	if d.Rule != TProg.Name || !strings.Contains(d.String(), leaf+"\n") {
+		return fmt.Errorf("%v: the derivation does not end in %q under T-PROG:\n%s", err, leaf, d)
+	}
+	return nil
 }
 
 // checkChunk parses and type checks a chunk, counting the rules applied.

@@ -1,6 +1,9 @@
 package semantics
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
 // Derivation is a node of a derivation tree: the rule applied, its
 // conclusion, and the derivations of its premises. Type checkers and
@@ -72,4 +75,50 @@ func (c Counter) Add(d Counter) {
 	for k, v := range d {
 		c[k] += v
 	}
+}
+
+// FailedDerivation is a checker's error with the derivation as far as it
+// went: the premises that held, and down the path to the rule that
+// failed, that rule as a leaf marked ✗ with the error's message (check
+// --derive prints it before the error).
+type FailedDerivation struct {
+	Err        error
+	Derivation *Derivation
+}
+
+// Error is the error's.
+func (f *FailedDerivation) Error() string { return f.Err.Error() }
+
+// Unwrap gives the error, so that errors.As finds its *Error.
+func (f *FailedDerivation) Unwrap() error { return f.Err }
+
+// PartialDerivation is the derivation an error carries (nil for none).
+func PartialDerivation(err error) *Derivation {
+	var f *FailedDerivation
+	if errors.As(err, &f) {
+		return f.Derivation
+	}
+	return nil
+}
+
+// FailedAt is the failing leaf for err at the judgement conclusion: the
+// rule the error names (or rule, when it names none), ✗ and its message.
+func FailedAt(err error, conclusion, rule string) *Derivation {
+	msg := err.Error()
+	if se, ok := err.(*Error); ok {
+		msg = se.Msg
+		if se.Rule != "" {
+			rule = se.Rule
+		}
+	}
+	return &Derivation{Rule: rule, Conclusion: conclusion + "   ✗ " + msg}
+}
+
+// Failing is err carrying the derivation d; an error that already
+// carries one keeps its inner error.
+func Failing(err error, d *Derivation) error {
+	if f, ok := err.(*FailedDerivation); ok {
+		err = f.Err
+	}
+	return &FailedDerivation{Err: err, Derivation: d}
 }

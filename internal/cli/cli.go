@@ -538,6 +538,9 @@ func cmdCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 	vals := in.values()
 	l, err := lf.load(pos[0], check.Options{Derive: *derive, Paper: *paper, Infer: *infer})
 	if err != nil {
+		if d := semantics.PartialDerivation(err); *derive && d != nil {
+			fmt.Fprint(stdout, d) // down to the rule that failed
+		}
 		return err
 	}
 	if _, ok := l.Language().(lang.PaperChecker); *paper && !ok {
