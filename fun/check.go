@@ -233,14 +233,6 @@ func (c *checker) stm(s *Stm) (*semantics.Derivation, error) {
 // rule of s over the derivation its body's error carries (a kernel's, an
 // if's, a fold's), or the failing rule as a leaf.
 func failedStm(err error, s *Stm) error {
-	concl := "Γ ⊢ " + stmHead(s)
-	inner := semantics.PartialDerivation(err)
-	if inner == nil {
-		return semantics.Failing(err, semantics.FailedAt(err, concl, TStm.Name))
-	}
-	if inner.Conclusion == concl { // an if's, which keeps its branch that held
-		return err
-	}
 	rule := map[string]string{"*fun.IfExp": TIf.Name, "*fun.KernelExp": TKernel.Name, "*fun.LoopExp": TLoop.Name,
 		"*fun.ReduceExp": TReduce.Name, "*fun.ScanExp": TScan.Name, "*fun.FilterExp": TFilter.Name}[fmt.Sprintf("%T", s.Exp)]
 	if r, ok := s.Exp.(*RedomapExp); ok {
@@ -249,7 +241,10 @@ func failedStm(err error, s *Stm) error {
 			rule = TScanomap.Name
 		}
 	}
-	return semantics.Failing(err, &semantics.Derivation{Rule: rule, Conclusion: concl, Premises: []*semantics.Derivation{inner}})
+	if rule == "" {
+		rule = TStm.Name
+	}
+	return semantics.FailedJudgement(err, "Γ ⊢ "+stmHead(s), rule)
 }
 
 // stmRule is Γ ⊢ s by the rule of s's expression.
@@ -451,27 +446,19 @@ func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, []Type, er
 		}
 	}()
 	var stmDerivs []*semantics.Derivation
-	// failed is err with the T-STM chain down to statement i (the result
-	// when i is past them), whose derivation failing is.
+	// failed is err with the T-STM chain down to statement i (the
+	// results when i is past them); failing is the leaf where err carries
+	// no derivation.
 	failed := func(err error, i int, failing *semantics.Derivation) error {
 		if !c.opts.Derive {
 			return err
-		}
-		p := semantics.PartialDerivation(err)
-		if p == nil {
-			p = semantics.FailedAt(err, failing.Conclusion, failing.Rule)
 		}
 		shown := PrintPattern(pat)
 		if pat == nil { // the program's, inferred from its results once they check
 			shown = "p̄"
 		}
-		if i < len(b.Stms) {
-			p = &semantics.Derivation{Rule: TStm.Name, Conclusion: "Γ ⊢ " + shown + " ← " + bodyHead(b, i), Premises: []*semantics.Derivation{p}}
-		}
-		for j := min(i, len(b.Stms)) - 1; j >= 0; j-- {
-			p = &semantics.Derivation{Rule: TStm.Name, Conclusion: "Γ ⊢ " + shown + " ← " + bodyHead(b, j), Premises: []*semantics.Derivation{stmDerivs[j], p}}
-		}
-		return semantics.Failing(err, p)
+		return semantics.FailedChain(err, TStm.Name, func(j int) string { return "Γ ⊢ " + shown + " ← " + bodyHead(b, j) },
+			stmDerivs[:min(i, len(stmDerivs))], i < len(b.Stms), failing)
 	}
 	for i, s := range b.Stms {
 		d, u, err := c.stmBind(s)

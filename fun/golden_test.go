@@ -103,31 +103,13 @@ func TestCheckGolden(t *testing.T) {
 			if err := c.ExpectError(err, semantics.TypeError); err != nil {
 				return err
 			}
-			return failedDerivationShown(err)
+			return golden.ExpectFailedDerivation(err, TProg.Name)
 		}
 		if err != nil {
 			return err
 		}
 		return c.ExpectRules(counter)
 	})
-}
-
-// failedDerivationShown checks the derivation a type error carries.
-func failedDerivationShown(err error) error {
-	var se *semantics.Error
-	errors.As(err, &se)
-	d := semantics.PartialDerivation(err)
-	if d == nil {
-		if se.Rule == TProg.Name { // an input declaration's: no body reached
-			return nil
-		}
-		return fmt.Errorf("%v: no derivation down to the failing rule", err)
-	}
-	leaf := "✗ " + se.Msg + "   [" + se.Rule + "]"
-	if d.Rule != TProg.Name || !strings.Contains(d.String(), leaf+"\n") {
-		return fmt.Errorf("%v: the derivation does not end in %q under T-PROG:\n%s", err, leaf, d)
-	}
-	return nil
 }
 
 // checkChunk parses and type checks a chunk, counting the rules applied.

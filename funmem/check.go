@@ -2,6 +2,7 @@ package funmem
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/arraysem/arraysem/fun"
@@ -370,6 +371,10 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 	}
 	for _, in := range p.Inputs {
 		if err := c.wellFormed(rule, in, p.Inputs, true); err != nil {
+			if c.opts.Derive { // T-MEM-PROG over the input's failing premise
+				err = semantics.Failing(err, &semantics.Derivation{Rule: rule, Conclusion: "⊢ …",
+					Premises: []*semantics.Derivation{semantics.FailedAt(err, "Γ ⊢ input "+fun.PrintParam(in), rule)}})
+			}
 			return nil, nil, err
 		}
 	}
@@ -403,6 +408,9 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 		return nil
 	})
 	if err != nil {
+		if c.opts.Derive {
+			err = semantics.FailedJudgement(err, "⊢ …", rule)
+		}
 		return nil, nil, err
 	}
 	info := &Info{Results: results}
@@ -468,12 +476,42 @@ func (c *checker) unwind(mark int) {
 	c.undo = c.undo[:mark]
 }
 
+// stm is Γ ⊢ s. With derivations asked for, its error carries the
+// derivation down to the rule that failed: the rule of s over what its
+// body's error carries (a kernel's, an if's, a fold's), or the failing
+// rule as a leaf.
 func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
+	d, err := c.stmRule(s)
+	if err != nil && c.opts.Derive {
+		rule := map[string]string{"*fun.IfExp": TMemIf.Name, "*fun.KernelExp": TMemKernel.Name, "*fun.LoopExp": TMemLoop.Name,
+			"*fun.ReduceExp": TMemReduce.Name, "*fun.ScanExp": TMemScan.Name, "*fun.FilterExp": TMemFilter.Name}[fmt.Sprintf("%T", s.Exp)]
+		if r, ok := s.Exp.(*fun.RedomapExp); ok {
+			rule = TMemRedomap.Name
+			if r.Scan {
+				rule = TMemScanomap.Name
+			}
+		}
+		if rule == "" {
+			rule = TMemStm.Name
+		}
+		err = semantics.FailedJudgement(err, stmConclusion(s), rule)
+	}
+	return d, err
+}
+
+// stmConclusion is Γ ⊢ s as a derivation shows it: the statement up to
+// its body.
+func stmConclusion(s *fun.Stm) string {
+	return "Γ ⊢ " + strings.SplitN(fun.PrintStm(s, true), " do ", 2)[0]
+}
+
+// stmRule is Γ ⊢ s by the rule of s's expression.
+func (c *checker) stmRule(s *fun.Stm) (*semantics.Derivation, error) {
 	// The conclusion prints the statement (its bodies too): only a
 	// derivation shows it, so it is printed only when one is built.
 	concl := ""
 	if c.opts.Derive {
-		concl = "Γ ⊢ " + strings.SplitN(fun.PrintStm(s, true), " do ", 2)[0]
+		concl = stmConclusion(s)
 	}
 	switch e := s.Exp.(type) {
 	case *fun.ScalarExp:
@@ -547,6 +585,9 @@ func (c *checker) stm(s *fun.Stm) (*semantics.Derivation, error) {
 		}
 		d2, _, err := c.body(s.Pat, e.Else)
 		if err != nil {
+			if c.opts.Derive { // the branch that held, then the one that failed
+				err = semantics.FailedJudgement(err, concl, rule, d1)
+			}
 			return nil, err
 		}
 		return c.node(rule, concl, d1, d2), nil
@@ -731,10 +772,19 @@ func (c *checker) stms(b *fun.Body, result func([]fun.Type) error) (*semantics.D
 	if c.opts.Derive {
 		ds = make([]*semantics.Derivation, 0, len(b.Stms))
 	}
+	// failed is err with the T-MEM-STM chain down to the statement that
+	// failed (atStm) or the results.
+	failed := func(err error, atStm bool, leaf string) error {
+		if !c.opts.Derive {
+			return err
+		}
+		return semantics.FailedChain(err, TMemStm.Name, func(int) string { return "Γ ⊢ p̄ ← …" }, ds, atStm,
+			&semantics.Derivation{Rule: leaf, Conclusion: "Γ ⊢ p̄ ← in (…)"})
+	}
 	for _, s := range b.Stms {
 		d, err := c.stmBind(s)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, failed(err, true, TMemStm.Name)
 		}
 		if c.opts.Derive {
 			ds = append(ds, d)
@@ -744,12 +794,12 @@ func (c *checker) stms(b *fun.Body, result func([]fun.Type) error) (*semantics.D
 	for i, x := range b.Result {
 		t, err := c.lookup(TMemResult.Name, x, "result")
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, failed(err, false, TMemResult.Name)
 		}
 		types[i] = t
 	}
 	if err := result(types); err != nil {
-		return nil, nil, err
+		return nil, nil, failed(err, false, TMemResult.Name)
 	}
 	d := c.node(TMemResult.Name, "Γ ⊢ p̄ ← in (…)")
 	for i := len(b.Stms) - 1; i >= 0; i-- {

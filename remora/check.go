@@ -64,6 +64,12 @@ type checker struct {
 	types map[Expr]*Arr // CheckOptions.Types
 	d     semantics.Deriver
 	fresh int
+	// With derivations asked for: held are, for each term being checked
+	// (innermost last), the derivations of its subterms that checked, and
+	// failed the derivation down to the rule that failed, as a type error
+	// unwinds (top gives it to the error).
+	held   [][]*semantics.Derivation
+	failed *semantics.Derivation
 }
 
 // scope is Γ; Δ; Θ of Fig 7: term variables with their (array) types, type
@@ -152,9 +158,76 @@ func (s *scope) with(vars map[string]*Arr, tvars, ivars []string) *scope {
 }
 
 func (c *checker) top(e Expr) (ne Expr, t *Arr, d *semantics.Derivation, err error) {
+	defer func() {
+		if err != nil && c.failed != nil {
+			err = semantics.Failing(err, c.failed)
+		}
+	}()
 	defer semantics.Catch(&err)
 	ne, t, d = c.expr(e, &scope{})
 	return ne, t, d, nil
+}
+
+// termRule is the typing rule of a term's form, for the node of a term
+// whose premise failed.
+func termRule(e Expr) string {
+	switch e.(type) {
+	case *Lit, *Frame:
+		return RuleTArray.Name
+	case *Var:
+		return RuleTVar.Name
+	case *Prim:
+		return RuleTPrim.Name
+	case *Lam:
+		return RuleTAbst.Name
+	case *TLam:
+		return RuleTTAbst.Name
+	case *ILam:
+		return RuleTIAbst.Name
+	case *App:
+		return RuleTApp.Name
+	case *TApp:
+		return RuleTTApp.Name
+	case *IApp:
+		return RuleTIApp.Name
+	case *Pack:
+		return RuleTPack.Name
+	case *Unpack:
+		return RuleTUnpack.Name
+	case *LiftDim:
+		return RuleTLift.Name
+	case *Reify:
+		return RuleTReify.Name
+	case *Reshape:
+		return RuleTReshape.Name
+	case *Map:
+		return RuleTMap.Name
+	case *Case:
+		return RuleTCase.Name
+	case *Rep:
+		return RuleTRep.Name
+	}
+	return ""
+}
+
+// failing notes, as a type error unwinds through the check of e, the
+// derivation down to it: the failing rule as a leaf at the innermost
+// term, and at each term around it, its rule over the subterms that
+// checked and the one that failed.
+func (c *checker) failing(e Expr, r any) {
+	se, ok := r.(*semantics.Error)
+	if !ok {
+		return
+	}
+	held := c.held[len(c.held)-1]
+	if c.failed == nil {
+		c.failed = semantics.FailedAt(se, Short(e), termRule(e))
+		if len(held) == 0 {
+			return
+		}
+	}
+	// e's rule over its premises that held, then the one that failed.
+	c.failed = &semantics.Derivation{Rule: termRule(e), Conclusion: Short(e) + " : …", Premises: append(held, c.failed)}
 }
 
 func typeErr(pos semantics.Pos, rule, format string, args ...any) {
@@ -176,9 +249,23 @@ func (c *checker) node(rule string, e Expr, t Type, premises ...*semantics.Deriv
 }
 
 func (c *checker) expr(e Expr, s *scope) (Expr, *Arr, *semantics.Derivation) {
+	if c.d.Derive {
+		c.held = append(c.held, nil)
+		defer func() {
+			if r := recover(); r != nil {
+				c.failing(e, r)
+				c.held = c.held[:len(c.held)-1]
+				panic(r)
+			}
+			c.held = c.held[:len(c.held)-1]
+		}()
+	}
 	ne, t, d := c.expr1(e, s)
 	if c.types != nil {
 		c.types[ne] = t
+	}
+	if c.d.Derive && len(c.held) > 1 && d != nil {
+		c.held[len(c.held)-2] = append(c.held[len(c.held)-2], d)
 	}
 	return ne, t, d
 }

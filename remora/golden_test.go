@@ -195,7 +195,10 @@ func TestCheckGolden(t *testing.T) {
 		}
 		info, counter, err := checkChunk(c)
 		if c.ErrRe != nil {
-			return c.ExpectError(err, semantics.TypeError)
+			if err := c.ExpectError(err, semantics.TypeError); err != nil {
+				return err
+			}
+			return golden.ExpectFailedDerivation(err, "")
 		}
 		if err != nil {
 			return err

@@ -122,3 +122,40 @@ func Failing(err error, d *Derivation) error {
 	}
 	return &FailedDerivation{Err: err, Derivation: d}
 }
+
+// FailedJudgement is err with the derivation of the judgement conclusion
+// as far as it went: rule's node over the derivation err carries (a
+// premise's, a body's), after the premises that held; or, when err
+// carries none, the failing rule as a leaf (rule when err names none).
+// An error that already carries the judgement's own node is kept.
+func FailedJudgement(err error, conclusion, rule string, held ...*Derivation) error {
+	inner := PartialDerivation(err)
+	switch {
+	case inner == nil:
+		return Failing(err, FailedAt(err, conclusion, rule))
+	case inner.Conclusion == conclusion:
+		return err
+	}
+	return Failing(err, &Derivation{Rule: rule, Conclusion: conclusion, Premises: append(held, inner)})
+}
+
+// FailedChain is err with the derivation of a sequence (a body's
+// statements, each rule's node having the statement's derivation and the
+// rest as premises) as far as it went: the nodes of the statements that
+// held (held, with their conclusions conclusion(j)), down to the one that
+// failed: statement len(held) when atItem, else what comes after them
+// (the results). failing is the leaf for an err that carries no
+// derivation.
+func FailedChain(err error, rule string, conclusion func(j int) string, held []*Derivation, atItem bool, failing *Derivation) error {
+	p := PartialDerivation(err)
+	if p == nil {
+		p = FailedAt(err, failing.Conclusion, failing.Rule)
+	}
+	if atItem {
+		p = &Derivation{Rule: rule, Conclusion: conclusion(len(held)), Premises: []*Derivation{p}}
+	}
+	for j := len(held) - 1; j >= 0; j-- {
+		p = &Derivation{Rule: rule, Conclusion: conclusion(j), Premises: []*Derivation{held[j], p}}
+	}
+	return Failing(err, p)
+}

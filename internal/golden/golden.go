@@ -234,6 +234,30 @@ func (c *Chunk) ExpectError(err error, kind semantics.Kind) error {
 	return nil
 }
 
+// ExpectFailedDerivation checks the derivation a checker's error carries
+// when derivations are asked for (check --derive): rooted at the rule
+// root (any rule when root is ""), its failing leaf the error's rule, ✗
+// and its message. An error of the rule root itself (an input
+// declaration's, before any body) may carry none.
+func ExpectFailedDerivation(err error, root string) error {
+	var se *semantics.Error
+	if !errors.As(err, &se) {
+		return fmt.Errorf("expected a *semantics.Error, got %T: %v", err, err)
+	}
+	d := semantics.PartialDerivation(err)
+	if d == nil {
+		if se.Rule == root {
+			return nil
+		}
+		return fmt.Errorf("%v: no derivation down to the failing rule", err)
+	}
+	leaf := "✗ " + se.Msg + "   [" + se.Rule + "]"
+	if (root != "" && d.Rule != root) || !strings.Contains(d.String(), leaf+"\n") {
+		return fmt.Errorf("%v: the derivation does not end in %q under %s:\n%s", err, leaf, root, d)
+	}
+	return nil
+}
+
 var posType = reflect.TypeOf(semantics.Pos{})
 
 // Tree renders a syntax tree with its types and field names, leaving
