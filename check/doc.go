@@ -2,8 +2,9 @@
 // passes and pipelines the arraysem command uses (NewRegistry,
 // registry.go), loads a file by its language (load.go), runs a program at
 // every level a registry reaches it and compares the results (side.go),
-// and runs the golden tests of examples/ (`arraysem test`, golden.go);
-// reassoc.go says which programs' float folds a level may re-associate,
+// and runs the golden tests of examples/ (`arraysem test`, golden.go),
+// whose cases examples.go gives the properties that run over every
+// example (ExampleCases); reassoc.go says which programs' float folds a level may re-associate,
 // so that their comparisons accept the bound.
 // Every function takes the registry it works in, so a test can build its
 // own. It is the one place that imports every language; the languages

@@ -11,7 +11,6 @@ import (
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
-	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -123,37 +122,13 @@ type heapCase struct {
 // heapExampleCases are the cases of the FUNMEM examples (examples/funmem)
 // and of the FUN examples compiled to FUNMEM.
 func heapExampleCases(t *testing.T) []heapCase {
-	reg := check.NewRegistry()
-	var out []heapCase
-	for _, dir := range []string{"funmem", "fun"} {
-		files, err := filepath.Glob(filepath.Join("..", "examples", dir, "*."+dir))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no examples in %s: %v", dir, err)
-		}
-		for _, file := range files {
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec, err := check.ParseSpec(string(src), "--")
-			if err != nil || spec.LoadError != nil {
-				continue
-			}
-			l, err := check.Load(reg, file, string(src), check.Options{})
-			if err != nil {
-				t.Fatalf("%s: %v", file, err)
-			}
-			if dir == "fun" {
-				stages, err := reg.Compile(l, "funmem", lang.Options{})
-				if err != nil {
-					t.Fatalf("%s: %v", file, err)
-				}
-				l = stages[len(stages)-1].Program
-			}
-			for _, c := range spec.Cases {
-				out = append(out, heapCase{fmt.Sprintf("%s:%d", file, c.Line), l.Syntax().(*fun.Program), c.Args})
-			}
-		}
+	cases, err := check.ExampleCases(check.NewRegistry(), "funmem", filepath.Join("..", "examples", "funmem"), filepath.Join("..", "examples", "fun"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]heapCase, len(cases))
+	for i, c := range cases {
+		out[i] = heapCase{c.Where, c.Program.Syntax().(*fun.Program), c.Args}
 	}
 	return out
 }

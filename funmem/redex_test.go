@@ -1,12 +1,13 @@
 package funmem_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
+	"github.com/arraysem/arraysem/internal/golden"
 )
 
 // TestRedexIsTheNextStep: along the small-step runs of the examples'
@@ -15,48 +16,22 @@ import (
 // configuration prints the same before and after (the heap and a
 // kernel's or fold's state change in place, so Redex must not step).
 func TestRedexIsTheNextStep(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "examples", "funmem", "*.funmem"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples: %v", err)
+	cases, err := check.ExampleCases(check.NewRegistry(), "funmem", filepath.Join("..", "examples", "funmem"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var m funmem.HeapMachine
 	steps := 0
-	for _, file := range files {
-		src, err := os.ReadFile(file)
+	for _, k := range cases {
+		p := k.Program.Syntax().(*fun.Program)
+		env, h, err := funmem.BindInputs(p, k.Args)
 		if err != nil {
-			t.Fatal(err)
+			continue
 		}
-		p, err := funmem.ParseFile(file, string(src))
-		if err != nil || func() error { _, err := funmem.Check(p, nil); return err }() != nil {
-			continue // a checker example
-		}
-		spec, err := check.ParseSpec(string(src), "--")
+		n, err := golden.RedexIsTheNextStep(funmem.HeapMachine{}, funmem.InitialHeap(p, env, h), 5000)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", k.Where, err)
 		}
-		for _, k := range spec.Cases {
-			env, h, err := funmem.BindInputs(p, k.Args)
-			if err != nil {
-				continue
-			}
-			c := funmem.InitialHeap(p, env, h)
-			for n := 0; n < 5000 && !m.Final(c); n++ {
-				before := c.String()
-				_, want := m.Redex(c)
-				if after := c.String(); after != before {
-					t.Fatalf("%s:%d: Redex changed the configuration\n%s\nto\n%s", file, k.Line, before, after)
-				}
-				next, rule, err := m.Step(c)
-				if err != nil {
-					break // stuck: its rule may be the check's, not the construct's
-				}
-				if rule != want {
-					t.Fatalf("%s:%d: step %d applies %s, Redex said %s, at %s", file, k.Line, n+1, rule, want, before)
-				}
-				c = next
-				steps++
-			}
-		}
+		steps += n
 	}
 	if steps < 1000 {
 		t.Errorf("only %d steps checked", steps)

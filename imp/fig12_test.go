@@ -3,7 +3,6 @@ package imp_test
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/imp"
-	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -146,37 +144,13 @@ type exampleCase struct {
 // exampleCases are the cases of the IMP examples (examples/imp) and of
 // the FUN examples compiled to IMP (examples/fun, through FUNMEM).
 func exampleCases(t *testing.T) []exampleCase {
-	reg := check.NewRegistry()
-	var out []exampleCase
-	for _, dir := range []string{"imp", "fun"} {
-		files, err := filepath.Glob(filepath.Join("..", "examples", dir, "*."+dir))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no examples in %s: %v", dir, err)
-		}
-		for _, file := range files {
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec, err := check.ParseSpec(string(src), "--")
-			if err != nil || spec.LoadError != nil {
-				continue
-			}
-			l, err := check.Load(reg, file, string(src), check.Options{})
-			if err != nil {
-				t.Fatalf("%s: %v", file, err)
-			}
-			if dir == "fun" {
-				stages, err := reg.Compile(l, "imp", lang.Options{})
-				if err != nil {
-					t.Fatalf("%s: %v", file, err)
-				}
-				l = stages[len(stages)-1].Program
-			}
-			for _, c := range spec.Cases {
-				out = append(out, exampleCase{fmt.Sprintf("%s:%d", file, c.Line), l.Syntax().(*imp.Program), c.Args})
-			}
-		}
+	cases, err := check.ExampleCases(check.NewRegistry(), "imp", filepath.Join("..", "examples", "imp"), filepath.Join("..", "examples", "fun"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]exampleCase, len(cases))
+	for i, c := range cases {
+		out[i] = exampleCase{c.Where, c.Program.Syntax().(*imp.Program), c.Args}
 	}
 	return out
 }

@@ -1,12 +1,12 @@
 package imp_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/imp"
+	"github.com/arraysem/arraysem/internal/golden"
 )
 
 // TestRedexIsTheNextStep: along the small-step runs of the examples'
@@ -15,48 +15,22 @@ import (
 // configuration prints the same before and after (IMP's environment and
 // heap change in place, so Redex must not step).
 func TestRedexIsTheNextStep(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "examples", "imp", "*.imp"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples: %v", err)
+	cases, err := check.ExampleCases(check.NewRegistry(), "imp", filepath.Join("..", "examples", "imp"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var m imp.Machine
 	steps := 0
-	for _, file := range files {
-		src, err := os.ReadFile(file)
+	for _, k := range cases {
+		p := k.Program.Syntax().(*imp.Program)
+		env, h, err := imp.BindInputs(p, k.Args)
 		if err != nil {
-			t.Fatal(err)
+			continue
 		}
-		p, err := imp.ParseFile(file, string(src))
-		if err != nil || imp.Check(p, nil) != nil {
-			continue // a checker example
-		}
-		spec, err := check.ParseSpec(string(src), "--")
+		n, err := golden.RedexIsTheNextStep(imp.Machine{}, imp.Initial(p, env, h), 5000)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", k.Where, err)
 		}
-		for _, k := range spec.Cases {
-			env, h, err := imp.BindInputs(p, k.Args)
-			if err != nil {
-				continue
-			}
-			c := imp.Initial(p, env, h)
-			for n := 0; n < 5000 && !m.Final(c); n++ {
-				before := c.String()
-				_, want := m.Redex(c)
-				if after := c.String(); after != before {
-					t.Fatalf("%s:%d: Redex changed the configuration\n%s\nto\n%s", file, k.Line, before, after)
-				}
-				next, rule, err := m.Step(c)
-				if err != nil {
-					break // stuck: its rule may be the check's, not the construct's
-				}
-				if rule != want {
-					t.Fatalf("%s:%d: step %d applies %s, Redex said %s, at %s", file, k.Line, n+1, rule, want, before)
-				}
-				c = next
-				steps++
-			}
-		}
+		steps += n
 	}
 	if steps < 1000 {
 		t.Errorf("only %d steps checked", steps)

@@ -355,3 +355,33 @@ func Seeds(pattern string, goldenFiles ...string) (files, chunks []string) {
 	}
 	return files, chunks
 }
+
+// RedexIsTheNextStep runs m from c, at most limit steps, checking what
+// running out of fuel reports (semantics.Locator): at each configuration
+// Redex names the rule the next step then applies, and asking changes
+// nothing (the configuration prints the same before and after: a machine
+// whose state changes in place must not step to find out). It returns the
+// steps checked; a stuck state ends the run (its rule may be the check's,
+// not the construct's).
+func RedexIsTheNextStep[C fmt.Stringer, M interface {
+	semantics.Machine[C]
+	semantics.Locator[C]
+}](m M, c C, limit int) (int, error) {
+	n := 0
+	for ; n < limit && !m.Final(c); n++ {
+		before := c.String()
+		_, want := m.Redex(c)
+		if after := c.String(); after != before {
+			return n, fmt.Errorf("Redex changed the configuration\n%s\nto\n%s", before, after)
+		}
+		next, rule, err := m.Step(c)
+		if err != nil {
+			break
+		}
+		if rule != want {
+			return n, fmt.Errorf("step %d applies %s, Redex said %s, at %s", n+1, rule, want, before)
+		}
+		c = next
+	}
+	return n, nil
+}
