@@ -385,3 +385,26 @@ func RedexIsTheNextStep[C fmt.Stringer, M interface {
 	}
 	return n, nil
 }
+
+// HoldsOnCases checks a property on n cases: prop(i) says how case i
+// breaks it ("" when it holds), or returns an error for a case it cannot
+// run (inputs the program refuses), which is left out. It fails t at each
+// break, named by where(i), and when fewer than least cases ran.
+func HoldsOnCases(t *testing.T, n int, where func(i int) string, prop func(i int) (string, error), least int) {
+	t.Helper()
+	ran := 0
+	for i := range n {
+		d, err := prop(i)
+		if err != nil {
+			continue
+		}
+		ran++
+		if d != "" {
+			t.Errorf("%s: %s", where(i), d)
+		}
+	}
+	if ran < least {
+		t.Errorf("only %d cases run", ran)
+	}
+	t.Logf("%d cases", ran)
+}
