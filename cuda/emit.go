@@ -562,6 +562,9 @@ func (e *emitter) bound(f *fn, fr *frame, k *imp.Kernel) ([]Stmt, string) {
 func (e *emitter) loop(f *fn, fr *frame, k *imp.Kernel) []Stmt {
 	out, n := e.bound(f, fr, k)
 	v := f.cname(k.X.Name)
+	if f.coop != nil {
+		f.coop.columnsOf(k, n, v)
+	}
 	inner, decls := e.newFrame(f, fr, []slot{{k.X.Name, imp.Int}}, []string{v}, k.Body)
 	return append(out, &For{Var: v, From: num(1), Bound: id(n), Body: e.body(f, inner, decls, k.Body)})
 }
