@@ -12,7 +12,9 @@
 // the elements' order, so that only the associativity of the operator is
 // assumed: parfold.go folds them as a GPU library does (a striped shared
 // tile, sequential addressing, reduce-then-scan); coop.go gives a kernel
-// whose iterations fold long rows a block per iteration, and fission.go
+// whose iterations fold long rows a block per iteration (and folds the
+// columns of a kernel inside it at once, reading a matrix by its rows),
+// and fission.go
 // runs a host reduce whose elements fold long rows as a kernel first.
 // allocating.go names the kernels whose threads allocate (compile
 // --stats).
