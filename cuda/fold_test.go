@@ -75,6 +75,29 @@ kernel i <= n do
   scan rows[3 * i + j - 4] <- i for j <= 3 do yield j combine a, b do var c : int; c <- a + b; yield c done
 done;
 return tot, rows : [n][3]`, sizes("0", "1", "6", "40")},
+	// Scans followed by a reduce of what they wrote, which their writing
+	// pass folds (scanreduce.go): the first element above 2, by a
+	// non-commutative operator; an address i + 1 and an element that
+	// gets stuck when j = bad; and a reduce that also reads another
+	// element, which does not fuse.
+	{"scanreduce", `input n : int;
+input bad : int;
+var ps : mem; ps <- alloc n;
+scan ps[i - 1] <- 0 for i <= n do var v : int; v <- i % 7 - 3; yield v combine a, b do var c : int; c <- a + b; yield c done;
+var first : int;
+reduce first <- 0 for j <= n do var v : int; v <- ps[j - 1]; var big : int; big <- v > 2; var y : int; if big then y <- v * 1000 + j else y <- 0 fi; yield y
+combine a, b do var c : int; if a then c <- a else c <- b fi; yield c done;
+var ls : mem; ls <- alloc n + 2;
+scan ls[i + 1] <- 0 for i <= n do var v : int; v <- i % 4 * i; yield v combine a, b do var c : int; if b then c <- b else c <- a fi; yield c done;
+var q : int;
+reduce q <- 0 for j <= n do var v : int; v <- ls[j + 1]; var d : int; d <- 100 / (j - bad); var y : int; y <- v * 3 + d; yield y combine a, b do var c : int; c <- a + b; yield c done;
+var ms : mem; ms <- alloc n;
+scan ms[i - 1] <- 0 for i <= n do yield i combine a, b do var c : int; c <- a + b; yield c done;
+var r : int;
+reduce r <- 0 for j <= n do var v : int; v <- ms[j - 1]; var u : int; var more : int; more <- j > 1; if more then u <- ms[j - 2] else u <- 0 fi; var y : int; y <- v - u; yield y
+combine a, b do var c : int; c <- a + b; yield c done;
+return first, q, r, ps : [n]`, []map[string]string{{"n": "0", "bad": "0"}, {"n": "1", "bad": "0"}, {"n": "5", "bad": "0"}, {"n": "31", "bad": "0"},
+		{"n": "100", "bad": "0"}, {"n": "257", "bad": "0"}, {"n": "1000", "bad": "-1"}, {"n": "300", "bad": "123"}, {"n": "300", "bad": "300"}}},
 }
 
 func sizes(ns ...string) []map[string]string {
