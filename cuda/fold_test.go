@@ -98,6 +98,19 @@ reduce r <- 0 for j <= n do var v : int; v <- ms[j - 1]; var u : int; var more :
 combine a, b do var c : int; c <- a + b; yield c done;
 return first, q, r, ps : [n]`, []map[string]string{{"n": "0", "bad": "0"}, {"n": "1", "bad": "0"}, {"n": "5", "bad": "0"}, {"n": "31", "bad": "0"},
 		{"n": "100", "bad": "0"}, {"n": "257", "bad": "0"}, {"n": "1000", "bad": "-1"}, {"n": "300", "bad": "123"}, {"n": "300", "bad": "300"}}},
+	// Floats, which do not fuse: a float reduce of an int scan, a float
+	// scan and its reduce.
+	{"scanreduce_float", `input n : int;
+var ps : mem; ps <- alloc n;
+scan ps[i - 1] <- 0 for i <= n do var v : int; v <- i % 7 - 3; yield v combine a, b do var c : int; c <- a + b; yield c done;
+var h : float;
+reduce h <- 0.5 for j <= n do var v : int; v <- ps[j - 1]; var y : float; y <- float(v) * 0.5; yield y
+combine a, b do var c : float; c <- a + b; yield c done;
+var fs : mem; fs <- alloc n;
+scan fs[i - 1] <- 0.0 for i <= n do var v : float; v <- float(i) * 0.25; yield v combine a, b do var c : float; c <- a + b; yield c done;
+var g : float;
+reduce g <- 0.0 for j <= n do var v : float; v <- fs[j - 1]; yield v combine a, b do var c : float; c <- a + b; yield c done;
+return h, g, ps : [n]`, sizes("0", "1", "40", "300")},
 }
 
 func sizes(ns ...string) []map[string]string {

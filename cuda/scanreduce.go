@@ -54,15 +54,17 @@ func scanReduceOf(ss []imp.Stmt, i int, ty scope) *imp.Reduce {
 		return nil
 	}
 	var declared []string
+	at := ty.with() // the scope at the reduce
 	for _, s := range ss[i+1:] {
 		switch s := s.(type) {
 		case *imp.Skip:
 			continue
 		case *imp.Decl:
 			declared = append(declared, s.X.Name)
+			at[s.X.Name] = s.Type
 			continue
 		case *imp.Reduce:
-			if fusable(sc, s, declared) {
+			if accType(at, s) == imp.Int && fusable(sc, s, declared, at) {
 				return s
 			}
 		}
@@ -73,7 +75,7 @@ func scanReduceOf(ss []imp.Stmt, i int, ty scope) *imp.Reduce {
 
 // fusable reports whether reduce r's elements are scan sc's prefixes
 // (the conditions above), with the names declared between them.
-func fusable(sc *imp.Scan, r *imp.Reduce, declared []string) bool {
+func fusable(sc *imp.Scan, r *imp.Reduce, declared []string, ty scope) bool {
 	fd := &r.Fold
 	if fun.PrintSExp(fd.Bound) != fun.PrintSExp(sc.Bound) || !pure(fd.Body) || !pure(fd.Combine) || reads(fd.Combine) {
 		return false
@@ -83,8 +85,21 @@ func fusable(sc *imp.Scan, r *imp.Reduce, declared []string) bool {
 	}
 	bound := map[string]bool{fd.X.Name: true}
 	boundAnywhere(fd.Body, bound)
+	// The reads' targets must be ints (a float's read would take the
+	// prefix's bits).
+	types := ty.with()
+	walkDecls(fd.Body, func(d *imp.Decl) {
+		if d.Type != imp.Int {
+			types[d.X.Name] = d.Type // (never an int again)
+		} else if _, ok := types[d.X.Name]; !ok {
+			types[d.X.Name] = imp.Int
+		}
+	})
 	ok := true
 	walkReads(fd.Body, func(rd *imp.Read) {
+		if types[rd.X.Name] != imp.Int {
+			ok = false
+		}
 		at := fun.RenameSExp(rd.Index, map[string]string{fd.X.Name: sc.X.Name})
 		if rd.Y.Name != sc.Block.Name || fun.PrintSExp(at) != fun.PrintSExp(sc.Addr) {
 			ok = false
@@ -152,6 +167,24 @@ func walkReads(ss []imp.Stmt, f func(*imp.Read)) {
 		case *imp.Reduce:
 			walkReads(s.Body, f)
 			walkReads(s.Combine, f)
+		}
+	}
+}
+
+// walkDecls calls f on every declaration of statements, at any depth.
+func walkDecls(ss []imp.Stmt, f func(*imp.Decl)) {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *imp.Decl:
+			f(s)
+		case *imp.If:
+			walkDecls(s.Then, f)
+			walkDecls(s.Else, f)
+		case *imp.For:
+			walkDecls(s.Body, f)
+		case *imp.Reduce:
+			walkDecls(s.Body, f)
+			walkDecls(s.Combine, f)
 		}
 	}
 }
