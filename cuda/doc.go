@@ -14,8 +14,9 @@
 // tile, sequential addressing, reduce-then-scan); coop.go gives a kernel
 // whose iterations fold long rows a block per iteration (and folds the
 // columns of a kernel inside it at once, reading a matrix by its rows),
-// and fission.go
-// runs a host reduce whose elements fold long rows as a kernel first.
+// scanreduce.go folds a reduce of what a scan wrote into the scan's
+// writing pass, and fission.go runs a host reduce whose elements fold
+// long rows as a kernel first.
 // allocating.go names the kernels whose threads allocate (compile
 // --stats).
 //
