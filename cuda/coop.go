@@ -173,9 +173,11 @@ type columns struct {
 // columnReduce is the reduce of a kernel's body that columnFold can fold
 // for all its iterations at once: the body's first statement but for
 // declarations, whose neutral element and bound do not mention the
-// index; nil when there is none.
+// index, and after which the body has no kernel (whose own columns'
+// results would take the shared words the later iterations read theirs
+// from); nil when there is none.
 func columnReduce(k *imp.Kernel) *imp.Reduce {
-	for _, s := range k.Body {
+	for i, s := range k.Body {
 		switch s := s.(type) {
 		case *imp.Skip:
 		case *imp.Decl:
@@ -190,12 +192,34 @@ func columnReduce(k *imp.Kernel) *imp.Reduce {
 					}
 				}
 			}
+			if hasKernel(k.Body[i+1:]) {
+				return nil
+			}
 			return s
 		default:
 			return nil
 		}
 	}
 	return nil
+}
+
+// hasKernel reports whether statements hold a kernel, at any depth.
+func hasKernel(ss []imp.Stmt) bool {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *imp.Kernel:
+			return true
+		case *imp.If:
+			if hasKernel(s.Then) || hasKernel(s.Else) {
+				return true
+			}
+		case *imp.For:
+			if hasKernel(s.Body) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // columnsOf notes the reduce of a kernel inside the body (the thread's

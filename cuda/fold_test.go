@@ -111,6 +111,30 @@ scan fs[i - 1] <- 0.0 for i <= n do var v : float; v <- float(i) * 0.25; yield v
 var g : float;
 reduce g <- 0.0 for j <= n do var v : float; v <- fs[j - 1]; yield v combine a, b do var c : float; c <- a + b; yield c done;
 return h, g, ps : [n]`, sizes("0", "1", "40", "300")},
+	// A block per iteration (p ≥ 32) whose kernels' columns it folds at
+	// once (coop.go, columnFold): the first non-zero element of each of
+	// j's columns, by a non-commutative operator; the kernel over j has a
+	// kernel after its reduce, whose own columns' results would take the
+	// shared words j's later iterations read, so j's folds a column at a
+	// time.
+	{"columns", `input n : int;
+input p : int;
+var out : mem; out <- alloc n * 3;
+var more : mem; more <- alloc n * 6;
+kernel i <= n do
+  kernel j <= 3 do
+    var f : int;
+    reduce f <- 0 for k <= p do var y : int; y <- (k * j + i) % 11; var big : int; big <- y > 7; if big then skip else y <- 0 fi; yield y
+    combine a, b do var c : int; if a then c <- a else c <- b fi; yield c done;
+    kernel l <= 2 do
+      var h : int;
+      reduce h <- 0 for k <= p do var y : int; y <- k * l % 7 + j; yield y combine a, b do var c : int; c <- a + b; yield c done;
+      more[6 * i + 2 * j + l - 9] <- h
+    done;
+    out[3 * i + j - 4] <- f
+  done
+done;
+return out : [n][3], more : [n][6]`, []map[string]string{{"n": "0", "p": "40"}, {"n": "3", "p": "0"}, {"n": "3", "p": "40"}, {"n": "2", "p": "333"}}},
 }
 
 func sizes(ns ...string) []map[string]string {
