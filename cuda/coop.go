@@ -158,7 +158,10 @@ func (e *emitter) coopFold(f *fn, fr *frame, s *imp.Reduce) []Stmt {
 // before the reduce in the kernel's body can change what it folds: only
 // declarations come before it, and its neutral element and bound do not
 // mention the index (every iteration starts from the same values, the
-// enclosing frame's); its parts are pure. A stuck element is the
+// enclosing frame's); its parts are pure. The results wait in shared
+// words (a word a column, so at most B of them) until each iteration
+// reads its own: no kernel may follow the reduce in the body, as its
+// columns would take them. A stuck element is the
 // program's stuck state whichever iteration would have met it first, as
 // for the elements of any parallel fold.
 
