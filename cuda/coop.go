@@ -82,8 +82,7 @@ func (c *coopKernel) store(dst, v Expr) []Stmt {
 // coopFold is a reduce of a block per iteration's body: the block's fold
 // of its elements, from the neutral element, whose result every thread
 // then reads (I-REDUCE's value). A reduce of a kernel's iterations
-// (columnReduce) is folded for all of them at once when the kernel has
-// at most B iterations (columnFold), and as the other reduces otherwise.
+// (columnReduce) is folded for B of them at once (columnFold).
 func (e *emitter) coopFold(f *fn, fr *frame, s *imp.Reduce) []Stmt {
 	fd := &s.Fold
 	out, ne, n := e.foldStart(f, fr, s, fd)
@@ -96,8 +95,11 @@ func (e *emitter) coopFold(f *fn, fr *frame, s *imp.Reduce) []Stmt {
 	e.kernels = append(e.kernels, elem, comb)
 	c := f.coop
 	k := *c.k
-	var one []Stmt
-	k.comb, k.combArgs, k.out, k.fr = comb.Name, combArgs, &one, fr
+	k.comb, k.combArgs, k.fr = comb.Name, combArgs, fr
+	if col := c.columns[s]; col != nil {
+		return append(out, e.columnFold(f, fr, s, k, col, elem.Name, elemArgs, ne, n)...)
+	}
+	k.out = &out
 	first := k.decl("first", num(0))
 	per := k.decl("per", call("arraysem_ceil_div", id(n), call("i64_mul", id(k.b), id(c.items))))
 	total, has := k.blockFold(first, n, per, c.items, reads(fd.Body), func(el string) ([]Stmt, Expr) {
@@ -106,7 +108,7 @@ func (e *emitter) coopFold(f *fn, fr *frame, s *imp.Reduce) []Stmt {
 	})
 	res := &Index{X: id(c.res), I: num(0)}
 	x := fr.lookup(s.Target.Name)
-	one = append(one,
+	return append(out,
 		&If{Cond: bin("==", id(k.t), num(0)), Then: []Stmt{
 			set(res, word(t, id(ne))),
 			&If{Cond: bin("!=", id(has), num(0)), Then: []Stmt{
@@ -115,12 +117,6 @@ func (e *emitter) coopFold(f *fn, fr *frame, s *imp.Reduce) []Stmt {
 		}},
 		barrier(),
 		set(id(x), fromWord(t, res)))
-	col := c.columns[s]
-	if col == nil {
-		return append(out, one...)
-	}
-	all := e.columnFold(f, fr, s, k, col, elem.Name, elemArgs, ne, n)
-	return append(out, &If{Cond: bin("<=", id(col.count), id(k.b)), Then: all, Else: one})
 }
 
 // A kernel inside a block per iteration's body whose iterations each
@@ -240,9 +236,10 @@ func (c *coopKernel) columnsOf(k *imp.Kernel, n, v string) {
 	c.resDecl.Size = 1024
 }
 
-// columnFold is a reduce of a kernel's iterations (columns) folded for
-// all of them at once by the block, in the kernel's first iteration (the
-// count is at most B), each iteration then reading its own result; k is
+// columnFold is a reduce of a kernel's iterations (columns) folded by
+// the block for B of them at once, in the first iteration of each B
+// (the kernel's iteration j with (j − 1) mod B = 0 folds columns j …
+// min(j + B − 1, m)), each iteration then reading its own result; k is
 // the block with the reduce's combine, elem the element part.
 func (e *emitter) columnFold(f *fn, fr *frame, s *imp.Reduce, k blockKernel, col *columns, elem string, elemArgs []slot, ne, n string) []Stmt {
 	t := accType(fr.ty, s)
@@ -250,11 +247,16 @@ func (e *emitter) columnFold(f *fn, fr *frame, s *imp.Reduce, k blockKernel, col
 	g := k.g
 	var out []Stmt
 	k.out = &out
-	m, items := col.count, c.items
+	items := c.items
+	// The chunk's columns: base + 1 … base + m.
+	base := k.decl("column_base", call("i64_sub", id(col.index), num(1)))
+	m := k.decl("columns", call("i64_sub", id(col.count), id(base)))
+	k.add(&If{Cond: bin(">", id(m), id(k.b)), Then: []Stmt{set(id(m), id(k.b))}})
 	groups := k.decl("groups", call("i64_div", id(k.b), id(m)))
 	busy := k.decl("busy", call("i64_mul", id(groups), id(m)))
 	group := k.decl("group", call("i64_div", id(k.t), id(m)))
-	column := k.decl("column", call("i64_add", call("i64_mod", id(k.t), id(m)), num(1)))
+	lane := k.decl("lane", call("i64_mod", id(k.t), id(m)))
+	column := k.decl("column", call("i64_add", call("i64_add", id(base), id(lane)), num(1)))
 	// The combines of the thread's column take it as the kernel's index.
 	k.fr = fr.child([]slot{{col.name, imp.Int}}, []string{column})
 	first := k.decl("first", num(0))
@@ -275,7 +277,7 @@ func (e *emitter) columnFold(f *fn, fr *frame, s *imp.Reduce, k blockKernel, col
 					&Decl{Type: "int64_t", Name: pg, Init: call("i64_div", id(p), id(span))},
 					&Decl{Type: "int64_t", Name: po, Init: call("i64_mod", id(p), id(span))},
 					&Decl{Type: "int64_t", Name: el, Init: k.at(first, per, items, id(pg), id(r), call("i64_div", id(po), id(m)))},
-					&Decl{Type: "int64_t", Name: pc, Init: call("i64_add", call("i64_mod", id(po), id(m)), num(1))},
+					&Decl{Type: "int64_t", Name: pc, Init: call("i64_add", call("i64_add", id(base), call("i64_mod", id(po), id(m))), num(1))},
 					&If{Cond: bin("<", id(el), id(end)), Then: []Stmt{
 						&If{Cond: bin("!=", k.flag(), num(0)), Then: []Stmt{
 							&Decl{Type: "int64_t", Name: y, Init: ke.call(elem, []Expr{call("i64_add", id(el), num(1))}, elemArgs)},
@@ -293,7 +295,7 @@ func (e *emitter) columnFold(f *fn, fr *frame, s *imp.Reduce, k blockKernel, col
 				&Decl{Type: "int64_t", Name: el, Init: k.at(first, per, items, id(group), id(r), call("i64_sub", id(o), num(1)))},
 				&If{Cond: bin("<", id(el), id(end)), Then: []Stmt{
 					&Decl{Type: "int64_t", Name: q, Init: call("i64_add", call("i64_add", call("i64_mul", id(group), id(span)),
-						call("i64_mul", call("i64_sub", id(o), num(1)), id(m))), call("i64_sub", id(column), num(1)))},
+						call("i64_mul", call("i64_sub", id(o), num(1)), id(m))), id(lane))},
 					&If{Cond: bin("!=", valid(id(q)), num(0)), Then: []Stmt{
 						&If{Cond: bin("!=", k.flag(), num(0)), Then: []Stmt{k.accumulate(acc, accHas, tile(id(q)))}},
 					}},
@@ -337,9 +339,10 @@ func (e *emitter) columnFold(f *fn, fr *frame, s *imp.Reduce, k blockKernel, col
 		}},
 	}}, barrier())
 	x := fr.lookup(s.Target.Name)
+	at := call("i64_mod", call("i64_sub", id(col.index), num(1)), id(k.b))
 	return []Stmt{
-		&If{Cond: bin("==", id(col.index), num(1)), Then: out},
-		set(id(x), fromWord(t, res(call("i64_sub", id(col.index), num(1))))),
+		&If{Cond: bin("==", at, num(0)), Then: out},
+		set(id(x), fromWord(t, res(at))),
 	}
 }
 

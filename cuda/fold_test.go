@@ -135,6 +135,22 @@ kernel i <= n do
   done
 done;
 return out : [n][3], more : [n][6]`, []map[string]string{{"n": "0", "p": "40"}, {"n": "3", "p": "0"}, {"n": "3", "p": "40"}, {"n": "2", "p": "333"}}},
+	// Columns in chunks of B: w columns, more than some blocks' threads;
+	// the first element above 9 of each column, with its k.
+	{"wide", `input n : int;
+input p : int;
+input w : int;
+var out : mem; out <- alloc n * w;
+kernel i <= n do
+  kernel j <= w do
+    var f : int;
+    reduce f <- 0 for k <= p do var y : int; y <- (k * 7 + j * 3 + i) % 13; var big : int; big <- y > 9; if big then y <- y * 1000 + k else y <- 0 fi; yield y
+    combine a, b do var c : int; if a then c <- a else c <- b fi; yield c done;
+    out[w * i + j - w - 1] <- f
+  done
+done;
+return out : [n][w]`, []map[string]string{{"n": "2", "p": "40", "w": "40"}, {"n": "2", "p": "100", "w": "300"}, {"n": "1", "p": "33", "w": "1"}, {"n": "2", "p": "0", "w": "5"}, {"n": "2", "p": "50", "w": "0"},
+		{"n": "2", "p": "1000", "w": "7"}, {"n": "1", "p": "900", "w": "260"}}},
 }
 
 func sizes(ns ...string) []map[string]string {
