@@ -125,37 +125,38 @@ func (e *emitter) coopFold(f *fn, fr *frame, s *imp.Reduce) []Stmt {
 // column j of b) runs as a loop of every thread, the iterations one after
 // the other, each a fold of the block. Their elements then are read a
 // column at a time: consecutive threads read words m apart, a sector
-// each for a small m. When the kernel has at most B iterations, the
-// block folds all its columns at once, in the first iteration, as Futhark
-// or CUB's segmented reductions would read the matrix: element k of
-// column j is position (k − 1)·m + j − 1 of the flat p·m elements, and
-// the block runs over them in their order:
+// each for a small m. Instead the block folds B columns at once (all m
+// when m ≤ B), in the first iteration of each B, as Futhark or CUB's
+// segmented reductions would read the matrix: element k of column j is
+// position (k − 1)·m + j − 1 of the flat p·m elements, and the block runs
+// over them in their order. With c the chunk's columns (min(B, the
+// columns left), the chunk's column l being the kernel's base + l):
 //
-//   - the first S = B − B mod m threads fold: thread t folds column
-//     t mod m + 1, in group t div m of the G = B div m groups, and a group
+//   - the first S = B − B mod c threads fold: thread t folds column
+//     t mod c + 1, in group t div c of the G = B div c groups, and a group
 //     folds a contiguous range of per × items elements of every column
 //     (in per rounds of items elements), so each thread's part of a
 //     column is contiguous and its fold keeps the order;
-//   - in a round the block evaluates the round's G × items × m elements
-//     into the tile striped, position q = g·items·m + o·m + j − 1 being
-//     element o of group g's round in column j, so that consecutive
+//   - in a round the block evaluates the round's G × items × c elements
+//     into the tile striped, position q = g·items·c + o·c + l − 1 being
+//     element o of group g's round in column l, so that consecutive
 //     threads evaluate consecutive positions of the flat elements in runs
-//     of items × m (b's rows as they lie); then each thread combines its
+//     of items × c (b's rows as they lie); then each thread combines its
 //     column's items elements of the round, in order;
 //   - the groups' accumulators of a column are combined in a tree by
 //     interleaved addressing (at the level of stride s, group g, a
 //     multiple of 2s, combines its own with group g + s's, left with
-//     right), which keeps the order for any G, leaving column j's fold
-//     in thread j − 1's slot, which combines the neutral element on the
-//     left and leaves the result in shared memory, where every iteration
-//     of the kernel reads its own.
+//     right), which keeps the order for any G, leaving column l's fold
+//     in thread l − 1's slot, which combines the neutral element on the
+//     left and leaves the result in shared memory, where each of the
+//     chunk's iterations of the kernel reads its own.
 //
-// The first iteration may fold the others' columns because nothing
+// An iteration may fold the later ones' columns because nothing
 // before the reduce in the kernel's body can change what it folds: only
 // declarations come before it, and its neutral element and bound do not
 // mention the index (every iteration starts from the same values, the
 // enclosing frame's); its parts are pure. The results wait in shared
-// words (a word a column, so at most B of them) until each iteration
+// words (a word a column of the chunk, B of them) until each iteration
 // reads its own: no kernel may follow the reduce in the body, as its
 // columns would take them. A stuck element is the
 // program's stuck state whichever iteration would have met it first, as
