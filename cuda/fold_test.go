@@ -136,7 +136,8 @@ kernel i <= n do
 done;
 return out : [n][3], more : [n][6]`, []map[string]string{{"n": "0", "p": "40"}, {"n": "3", "p": "0"}, {"n": "3", "p": "40"}, {"n": "2", "p": "333"}}},
 	// Columns in chunks of B: w columns, more than some blocks' threads;
-	// the first element above 9 of each column, with its k.
+	// the first element above 9 of each column, with its k; float sums
+	// (of quarters, exact in any order).
 	{"wide", `input n : int;
 input p : int;
 input w : int;
@@ -149,7 +150,15 @@ kernel i <= n do
     out[w * i + j - w - 1] <- f
   done
 done;
-return out : [n][w]`, []map[string]string{{"n": "2", "p": "40", "w": "40"}, {"n": "2", "p": "100", "w": "300"}, {"n": "1", "p": "33", "w": "1"}, {"n": "2", "p": "0", "w": "5"}, {"n": "2", "p": "50", "w": "0"},
+var fo : mem; fo <- alloc n * w;
+kernel i <= n do
+  kernel j <= w do
+    var g : float;
+    reduce g <- 0.5 for k <= p do var y : float; y <- float(k * j + i) * 0.25; yield y combine a, b do var c : float; c <- a + b; yield c done;
+    fo[w * i + j - w - 1] <- g
+  done
+done;
+return out : [n][w], fo : [n][w]float`, []map[string]string{{"n": "2", "p": "40", "w": "40"}, {"n": "2", "p": "100", "w": "300"}, {"n": "1", "p": "33", "w": "1"}, {"n": "2", "p": "0", "w": "5"}, {"n": "2", "p": "50", "w": "0"},
 		{"n": "2", "p": "1000", "w": "7"}, {"n": "1", "p": "900", "w": "260"}}},
 }
 
