@@ -185,11 +185,11 @@ func (k *blockKernel) tree(bitReversed bool) {
 // per is ""). Staged (the elements read memory), each round loads its
 // elements into the tile striped (elem gives element e's statements and
 // word), waits, and runs use(j, e, v) for the thread's own elements in
-// order (slot j of the tile, v its word; those before end that were
-// made); direct (the elements read nothing, so there are no loads to
-// coalesce), each thread evaluates its own elements in order and runs
-// use(j, e, v) on each (e the element's index, from 0). When after is given, the round then waits and runs
-// after(r) (which reads the tile striped).
+// order (element e, counting from 0, in slot j of the tile, v its word;
+// those before end that were made); direct (the elements read nothing,
+// so there are no loads to coalesce), each thread evaluates its own
+// elements in order and runs use(j, e, v) on each. When after is given,
+// the round then waits and runs after(r) (which reads the tile striped).
 func (k *blockKernel) rounds(first, end, per, items string, staged bool, elem func(e string) ([]Stmt, Expr), use func(j, e string, v Expr) []Stmt, after func(r string) []Stmt) []Stmt {
 	g := k.g
 	round := func(r string) []Stmt {
