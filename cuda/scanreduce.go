@@ -248,7 +248,14 @@ func (sr *scanReduce) fold(e *emitter, fr *frame, k *blockKernel) (also func(el 
 	for x := range k.vars.vars {
 		skip[x] = true
 	}
-	used := e.capture(k.foldFn, append(append([]slot{}, sr.elemArgs...), sr.combArgs...), skip)
+	var union []slot
+	for _, x := range append(append([]slot{}, sr.elemArgs...), sr.combArgs...) {
+		if !skip[x] {
+			skip[x] = true
+			union = append(union, x)
+		}
+	}
+	used := e.capture(k.foldFn, union, nil)
 	more = append([]Expr{id(sr.partials)}, args(fr, used)...)
 	kr := *k
 	kr.comb, kr.combArgs = sr.comb.Name, sr.combArgs
