@@ -12,8 +12,11 @@
 // the elements' order, so that only the associativity of the operator is
 // assumed: parfold.go folds them as a GPU library does (a striped shared
 // tile, sequential addressing, reduce-then-scan); coop.go gives a kernel
-// whose iterations fold long rows a block per iteration, and fission.go
-// runs a host reduce whose elements fold long rows as a kernel first.
+// whose iterations fold long rows a block per iteration (and folds the
+// columns of a kernel inside it at once, reading a matrix by its rows),
+// scanreduce.go folds a reduce of what a scan wrote into the scan's
+// writing pass, and fission.go runs a host reduce whose elements fold
+// long rows as a kernel first.
 // allocating.go names the kernels whose threads allocate (compile
 // --stats).
 //

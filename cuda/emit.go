@@ -34,7 +34,8 @@ func Emit(p *imp.Program, opts Options) (f *File, err error) {
 			f, err = nil, fmt.Errorf("cuda: internal error: the emitter gave IMP's %s (%s) no C++ variable in %s", u.s.name, typeName(u.s.t), p.File)
 		}
 	}()
-	e := &emitter{p: p, names: map[string]bool{}, out: &File{Source: filepath.Base(p.File), Format: p.Format}}
+	e := &emitter{p: p, names: map[string]bool{}, out: &File{Source: filepath.Base(p.File), Format: p.Format},
+		fuse: map[imp.Stmt]*imp.Reduce{}, fused: map[*imp.Reduce]*scanReduce{}}
 	if err := e.checkScopes(); err != nil {
 		return nil, err
 	}
@@ -62,6 +63,11 @@ type emitter struct {
 	out     *File
 	kernels []*Func
 	folds   int // parallel reduces and scans emitted so far, for their functions' names
+	// fuse are the host's scans whose writing pass folds the reduce after
+	// them, and fused those reduces, once the scan is emitted
+	// (scanreduce.go).
+	fuse  map[imp.Stmt]*imp.Reduce
+	fused map[*imp.Reduce]*scanReduce
 }
 
 // fn is a C++ function being emitted, with the C++ names it has used.
@@ -347,7 +353,12 @@ func (e *emitter) block(f *fn, fr *frame, x *fun.Ident, rule string) ([]Stmt, st
 
 func (e *emitter) stmts(f *fn, fr *frame, ss []imp.Stmt) []Stmt {
 	var out []Stmt
-	for _, s := range ss {
+	for i, s := range ss {
+		if !f.device {
+			if r := scanReduceOf(ss, i, fr.ty); r != nil {
+				e.fuse[s] = r
+			}
+		}
 		out = append(out, &Comment{Text: strings.ReplaceAll(firstLine(s), "\n", " ")})
 		out = append(out, e.stmt(f, fr, s)...)
 	}
@@ -450,6 +461,9 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 	case *imp.Assert:
 		return e.assert(f, fr, s)
 	case *imp.Reduce:
+		if sr := e.fused[s]; sr != nil {
+			return e.scanReduced(f, fr, sr)
+		}
 		if f.coop != nil {
 			return e.coopFold(f, fr, s)
 		}
@@ -562,6 +576,9 @@ func (e *emitter) bound(f *fn, fr *frame, k *imp.Kernel) ([]Stmt, string) {
 func (e *emitter) loop(f *fn, fr *frame, k *imp.Kernel) []Stmt {
 	out, n := e.bound(f, fr, k)
 	v := f.cname(k.X.Name)
+	if f.coop != nil {
+		f.coop.columnsOf(k, n, v)
+	}
 	inner, decls := e.newFrame(f, fr, []slot{{k.X.Name, imp.Int}}, []string{v}, k.Body)
 	return append(out, &For{Var: v, From: num(1), Bound: id(n), Body: e.body(f, inner, decls, k.Body)})
 }

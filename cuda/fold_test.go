@@ -75,6 +75,91 @@ kernel i <= n do
   scan rows[3 * i + j - 4] <- i for j <= 3 do yield j combine a, b do var c : int; c <- a + b; yield c done
 done;
 return tot, rows : [n][3]`, sizes("0", "1", "6", "40")},
+	// Scans followed by a reduce of what they wrote, which their writing
+	// pass folds (scanreduce.go): the first element above 2, by a
+	// non-commutative operator; an address i + 1 and an element that
+	// gets stuck when j = bad; and a reduce that also reads another
+	// element, which does not fuse.
+	{"scanreduce", `input n : int;
+input bad : int;
+var ps : mem; ps <- alloc n;
+scan ps[i - 1] <- 0 for i <= n do var v : int; v <- i % 7 - 3; yield v combine a, b do var c : int; c <- a + b; yield c done;
+var first : int;
+reduce first <- 0 for j <= n do var v : int; v <- ps[j - 1]; var big : int; big <- v > 2; var y : int; if big then y <- v * 1000 + j else y <- 0 fi; yield y
+combine a, b do var c : int; if a then c <- a else c <- b fi; yield c done;
+var ls : mem; ls <- alloc n + 2;
+scan ls[i + 1] <- 0 for i <= n do var v : int; v <- i % 4 * i; yield v combine a, b do var c : int; if b then c <- b else c <- a fi; yield c done;
+var q : int;
+reduce q <- 0 for j <= n do var v : int; v <- ls[j + 1]; var d : int; d <- 100 / (j - bad); var y : int; y <- v * 3 + d; yield y combine a, b do var c : int; c <- a + b; yield c done;
+var ms : mem; ms <- alloc n;
+scan ms[i - 1] <- 0 for i <= n do yield i combine a, b do var c : int; c <- a + b; yield c done;
+var r : int;
+reduce r <- 0 for j <= n do var v : int; v <- ms[j - 1]; var u : int; var more : int; more <- j > 1; if more then u <- ms[j - 2] else u <- 0 fi; var y : int; y <- v - u; yield y
+combine a, b do var c : int; c <- a + b; yield c done;
+return first, q, r, ps : [n]`, []map[string]string{{"n": "0", "bad": "0"}, {"n": "1", "bad": "0"}, {"n": "5", "bad": "0"}, {"n": "31", "bad": "0"},
+		{"n": "100", "bad": "0"}, {"n": "257", "bad": "0"}, {"n": "1000", "bad": "-1"}, {"n": "300", "bad": "123"}, {"n": "300", "bad": "300"}}},
+	// Floats, which do not fuse: a float reduce of an int scan, a float
+	// scan and its reduce.
+	{"scanreduce_float", `input n : int;
+var ps : mem; ps <- alloc n;
+scan ps[i - 1] <- 0 for i <= n do var v : int; v <- i % 7 - 3; yield v combine a, b do var c : int; c <- a + b; yield c done;
+var h : float;
+reduce h <- 0.5 for j <= n do var v : int; v <- ps[j - 1]; var y : float; y <- float(v) * 0.5; yield y
+combine a, b do var c : float; c <- a + b; yield c done;
+var fs : mem; fs <- alloc n;
+scan fs[i - 1] <- 0.0 for i <= n do var v : float; v <- float(i) * 0.25; yield v combine a, b do var c : float; c <- a + b; yield c done;
+var g : float;
+reduce g <- 0.0 for j <= n do var v : float; v <- fs[j - 1]; yield v combine a, b do var c : float; c <- a + b; yield c done;
+return h, g, ps : [n]`, sizes("0", "1", "40", "300")},
+	// A block per iteration (p ≥ 32) whose kernels' columns it folds at
+	// once (coop.go, columnFold): the first non-zero element of each of
+	// j's columns, by a non-commutative operator; the kernel over j has a
+	// kernel after its reduce, whose own columns' results would take the
+	// shared words j's later iterations read, so j's folds a column at a
+	// time.
+	{"columns", `input n : int;
+input p : int;
+var out : mem; out <- alloc n * 3;
+var more : mem; more <- alloc n * 6;
+kernel i <= n do
+  kernel j <= 3 do
+    var f : int;
+    reduce f <- 0 for k <= p do var y : int; y <- (k * j + i) % 11; var big : int; big <- y > 7; if big then skip else y <- 0 fi; yield y
+    combine a, b do var c : int; if a then c <- a else c <- b fi; yield c done;
+    kernel l <= 2 do
+      var h : int;
+      reduce h <- 0 for k <= p do var y : int; y <- k * l % 7 + j; yield y combine a, b do var c : int; c <- a + b; yield c done;
+      more[6 * i + 2 * j + l - 9] <- h
+    done;
+    out[3 * i + j - 4] <- f
+  done
+done;
+return out : [n][3], more : [n][6]`, []map[string]string{{"n": "0", "p": "40"}, {"n": "3", "p": "0"}, {"n": "3", "p": "40"}, {"n": "2", "p": "333"}}},
+	// Columns in chunks of B: w columns, more than some blocks' threads;
+	// the first element above 9 of each column, with its k; float sums
+	// (of quarters, exact in any order).
+	{"wide", `input n : int;
+input p : int;
+input w : int;
+var out : mem; out <- alloc n * w;
+kernel i <= n do
+  kernel j <= w do
+    var f : int;
+    reduce f <- 0 for k <= p do var y : int; y <- (k * 7 + j * 3 + i) % 13; var big : int; big <- y > 9; if big then y <- y * 1000 + k else y <- 0 fi; yield y
+    combine a, b do var c : int; if a then c <- a else c <- b fi; yield c done;
+    out[w * i + j - w - 1] <- f
+  done
+done;
+var fo : mem; fo <- alloc n * w;
+kernel i <= n do
+  kernel j <= w do
+    var g : float;
+    reduce g <- 0.5 for k <= p do var y : float; y <- float(k * j + i) * 0.25; yield y combine a, b do var c : float; c <- a + b; yield c done;
+    fo[w * i + j - w - 1] <- g
+  done
+done;
+return out : [n][w], fo : [n][w]float`, []map[string]string{{"n": "2", "p": "40", "w": "40"}, {"n": "2", "p": "100", "w": "300"}, {"n": "1", "p": "33", "w": "1"}, {"n": "2", "p": "0", "w": "5"}, {"n": "2", "p": "50", "w": "0"},
+		{"n": "2", "p": "1000", "w": "7"}, {"n": "1", "p": "900", "w": "260"}}},
 }
 
 func sizes(ns ...string) []map[string]string {

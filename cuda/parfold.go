@@ -184,13 +184,13 @@ func (k *blockKernel) tree(bitReversed bool) {
 // rounds is the per rounds of a block's range first … end − 1 (one when
 // per is ""). Staged (the elements read memory), each round loads its
 // elements into the tile striped (elem gives element e's statements and
-// word), waits, and runs use(j, v) for the thread's own elements in
-// order (slot j of the tile, v its word; those before end that were
-// made); direct (the elements read nothing, so there are no loads to
-// coalesce), each thread evaluates its own elements in order and runs
-// use(j, v) on each. When after is given, the round then waits and runs
-// after(r) (which reads the tile striped).
-func (k *blockKernel) rounds(first, end, per, items string, staged bool, elem func(e string) ([]Stmt, Expr), use func(j string, v Expr) []Stmt, after func(r string) []Stmt) []Stmt {
+// word), waits, and runs use(j, e, v) for the thread's own elements in
+// order (element e, counting from 0, in slot j of the tile, v its word;
+// those before end that were made); direct (the elements read nothing,
+// so there are no loads to coalesce), each thread evaluates its own
+// elements in order and runs use(j, e, v) on each. When after is given,
+// the round then waits and runs after(r) (which reads the tile striped).
+func (k *blockKernel) rounds(first, end, per, items string, staged bool, elem func(e string) ([]Stmt, Expr), use func(j, e string, v Expr) []Stmt, after func(r string) []Stmt) []Stmt {
 	g := k.g
 	round := func(r string) []Stmt {
 		var out []Stmt
@@ -223,7 +223,7 @@ func (k *blockKernel) rounds(first, end, per, items string, staged bool, elem fu
 		var body []Stmt
 		if staged {
 			body = []Stmt{&If{Cond: bin("!=", &Index{X: id(k.valid), I: id(j)}, num(0)), Then: []Stmt{
-				&If{Cond: bin("!=", k.flag(), num(0)), Then: use(j, &Index{X: id(k.tile), I: id(j)})},
+				&If{Cond: bin("!=", k.flag(), num(0)), Then: use(j, e, &Index{X: id(k.tile), I: id(j)})},
 			}}}
 		} else {
 			y := g.fresh("y")
@@ -234,7 +234,7 @@ func (k *blockKernel) rounds(first, end, per, items string, staged bool, elem fu
 			}
 			body = append(body, &If{Cond: bin("!=", k.flag(), num(0)), Then: append(pre,
 				&Decl{Type: "int64_t", Name: y, Init: ye},
-				&If{Cond: bin("!=", k.flag(), num(0)), Then: use(j, id(y))})})
+				&If{Cond: bin("!=", k.flag(), num(0)), Then: use(j, e, id(y))})})
 		}
 		out = append(out, &For{Var: e, From: id(rbase), Bound: id(rlast), Body: append(body, set(id(j), call("i64_add", id(j), num(1))))})
 		if after != nil {
@@ -321,7 +321,7 @@ func (k *blockKernel) blockFold(first, count, per, items string, staged bool, el
 	k.tree(true)
 	end := k.end(first, count)
 	acc, accHas := k.decl("acc", num(0)), k.decl("acc_has", num(0))
-	k.add(k.rounds(first, end, per, items, staged, elem, func(j string, v Expr) []Stmt {
+	k.add(k.rounds(first, end, per, items, staged, elem, func(j, _ string, v Expr) []Stmt {
 		return []Stmt{k.accumulate(acc, accHas, v)}
 	}, nil)...)
 	k.add(k.slotted(acc, accHas)...)
@@ -338,7 +338,11 @@ func (k *blockKernel) blockFold(first, count, per, items string, staged bool, el
 // per × items) from carry, the fold of everything before them (the same
 // in every thread): write(e, v) stores element e's inclusive prefix v,
 // each thread writing the elements it evaluated (striped).
-func (k *blockKernel) blockScan(first, count, per, items string, staged bool, carry Expr, elem func(e string) ([]Stmt, Expr), write func(e string, v Expr) []Stmt) {
+//
+// also, when given, runs in the thread that makes element e's prefix,
+// with it, after it is made (a reduce fused into the scan's writing pass
+// folds it there: scanReduce).
+func (k *blockKernel) blockScan(first, count, per, items string, staged bool, carry Expr, elem func(e string) ([]Stmt, Expr), write func(e string, v Expr) []Stmt, also func(e string, prefix Expr) []Stmt) {
 	g := k.g
 	k.tree(false)
 	end := k.end(first, count)
@@ -346,7 +350,7 @@ func (k *blockKernel) blockScan(first, count, per, items string, staged bool, ca
 	has := func(x Expr) Expr { return &Index{X: id(k.has), I: x} }
 	// The threads' totals.
 	acc, accHas := k.decl("acc", num(0)), k.decl("acc_has", num(0))
-	k.add(k.rounds(first, end, per, items, staged, elem, func(j string, v Expr) []Stmt {
+	k.add(k.rounds(first, end, per, items, staged, elem, func(j, _ string, v Expr) []Stmt {
 		return []Stmt{k.accumulate(acc, accHas, v)}
 	}, nil)...)
 	k.add(k.slotted(acc, accHas)...)
@@ -412,13 +416,17 @@ func (k *blockKernel) blockScan(first, count, per, items string, staged bool, ca
 	// prefixes, then the block writing the round's prefixes striped
 	// (each thread the slots it loaded, so the next round's loads need
 	// no barrier before them).
-	k.add(k.rounds(first, end, per, items, staged, elem, func(j string, v Expr) []Stmt {
-		return []Stmt{
+	k.add(k.rounds(first, end, per, items, staged, elem, func(j, e string, v Expr) []Stmt {
+		out := []Stmt{
 			set(id(run), k.combine(id(run), v)),
 			set(&Index{X: id(k.tile), I: id(j)}, id(run)),
 			// (A write: the slot's reader is then the one after.)
 			set(&Index{X: id(k.valid), I: id(j)}, k.flag()),
 		}
+		if also != nil {
+			out = append(out, &If{Cond: bin("!=", k.flag(), num(0)), Then: also(e, id(run))})
+		}
+		return out
 	}, func(r string) []Stmt {
 		return []Stmt{k.loop(id(items), func(kk string) []Stmt {
 			p, e := g.fresh("p"), g.fresh("e")
@@ -525,6 +533,16 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	e.kernels = append(e.kernels, elem, comb)
 	var store *Func
 	var storeArgs []slot
+	// A reduce of what the scan writes, which its writing pass folds
+	// (scanreduce.go).
+	var sr *scanReduce
+	var more3 []Expr
+	if r := e.fuse[s]; r != nil {
+		var decls []Stmt
+		sr, decls = e.startScanReduce(h, fr, r)
+		e.fused[r] = sr
+		out = append(out, decls...)
+	}
 	if isScan {
 		store, storeArgs = e.storeFn(base+"_store", fr.ty, captured, sc)
 		e.kernels = append(e.kernels, store)
@@ -578,17 +596,7 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 	var k2, k3 *blockKernel
 	var k2Args, k3Args []slot
 	if !isScan {
-		k2 = e.newBlockKernel(base+"_total", comb.Name, combArgs)
-		count2, items2, partials2, ne2 := k2.param("int64_t", "count"), k2.param("int64_t", "items"), k2.param("int64_t *", "partials"), k2.param("int64_t", "neutral")
-		k2Args = e.capture(k2.foldFn, captured, nil)
-		zero := k2.decl("first", num(0))
-		acc2, _ := k2.blockFold(zero, count2, "", items2, true, loadOf(partials2))
-		k2.add(&If{Cond: bin("==", id(k2.t), num(0)), Then: []Stmt{
-			&If{Cond: bin("!=", k2.flag(), num(0)), Then: []Stmt{
-				set(&Index{X: id(partials2), I: id(count2)}, k2.combine(id(ne2), id(acc2))),
-			}},
-		}})
-		e.kernels = append(e.kernels, k2.f)
+		k2, k2Args = e.totalKernel(base, comb, combArgs, captured)
 	} else {
 		k2 = e.newBlockKernel(base+"_carries", comb.Name, combArgs)
 		count2, items2, partials2, carries2, ne2 := k2.param("int64_t", "count"), k2.param("int64_t", "items"), k2.param("int64_t *", "partials"), k2.param("int64_t *", "carries"), k2.param("int64_t", "neutral")
@@ -597,7 +605,7 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 		zero := k2.decl("first", num(0))
 		k2.blockScan(zero, count2, "", items2, true, id(ne2), loadOf(partials2), func(el string, v Expr) []Stmt {
 			return []Stmt{set(&Index{X: id(carries2), I: call("i64_add", id(el), num(1))}, v)}
-		})
+		}, nil)
 		e.kernels = append(e.kernels, k2.f)
 
 		// Each block's tiles again, from its carry, writing.
@@ -613,18 +621,24 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 		if scratch {
 			el3 = loadOf(ys3)
 		}
+		var also func(el string, v Expr) []Stmt
+		finish := func() {}
+		if sr != nil {
+			also, finish, more3 = sr.fold(e, fr, k3)
+		}
 		k3.blockScan(first3, cnt3, per3, items3, staged || scratch, &Index{X: id(carries3), I: blockIdx}, el3, func(el string, v Expr) []Stmt {
 			return []Stmt{do(k3.call(store.Name, []Expr{call("i64_add", id(el), num(1)), v}, storeArgs))}
-		})
+		}, also)
+		finish()
 		e.kernels = append(e.kernels, k3.f)
 	}
 
 	// The host: sizes, scratch memory, the launches, each checked.
 	items, fb, per, blocks, partials := h.fresh("items"), h.fresh("fold_block"), h.fresh("per"), h.fresh("blocks"), h.fresh("partials")
 	fb2 := h.fresh("fold_block")
-	launch := func(k *blockKernel, grid, block Expr, own []Expr, capt []slot) []Stmt {
+	launch := func(k *blockKernel, grid, block Expr, own []Expr, capt []slot, more ...Expr) []Stmt {
 		return []Stmt{
-			&Launch{Sync: true, Kernel: k.f.Name, Grid: grid, Block: block, Args: append(append([]Expr{id(h.err)}, own...), args(fr, capt)...)},
+			&Launch{Sync: true, Kernel: k.f.Name, Grid: grid, Block: block, Args: append(append(append([]Expr{id(h.err)}, own...), args(fr, capt)...), more...)},
 			do(call("arraysem_sync", id(h.err), str(where))),
 		}
 	}
@@ -664,7 +678,10 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 		if scratch {
 			own3 = append(own3, id(ys))
 		}
-		body = append(body, launch(k3, id(blocks), id(fb), own3, k3Args)...)
+		if sr != nil {
+			body = append(body, sr.hostScratch(blocks)...)
+		}
+		body = append(body, launch(k3, id(blocks), id(fb), own3, k3Args, more3...)...)
 		body = append(body, cudaCall("cudaFree", call("cudaFree", id(carries))))
 		if scratch {
 			body = append(body, cudaCall("cudaFree", call("cudaFree", id(ys))))
@@ -689,6 +706,24 @@ func (e *emitter) parFold(h *fn, fr *frame, s imp.Stmt, fd *imp.Fold) []Stmt {
 		none = []Stmt{set(id(x), id(ne))}
 	}
 	return append(out, &If{Cond: bin(">", id(n), num(0)), Then: body, Else: none})
+}
+
+// totalKernel is a reduce's kernel of one block folding the blocks'
+// partials, count of them, then combining the neutral element on the
+// left, into the word after them.
+func (e *emitter) totalKernel(base string, comb *Func, combArgs, captured []slot) (*blockKernel, []slot) {
+	k2 := e.newBlockKernel(base+"_total", comb.Name, combArgs)
+	count2, items2, partials2, ne2 := k2.param("int64_t", "count"), k2.param("int64_t", "items"), k2.param("int64_t *", "partials"), k2.param("int64_t", "neutral")
+	k2Args := e.capture(k2.foldFn, captured, nil)
+	zero := k2.decl("first", num(0))
+	acc2, _ := k2.blockFold(zero, count2, "", items2, true, func(el string) ([]Stmt, Expr) { return nil, &Index{X: id(partials2), I: id(el)} })
+	k2.add(&If{Cond: bin("==", id(k2.t), num(0)), Then: []Stmt{
+		&If{Cond: bin("!=", k2.flag(), num(0)), Then: []Stmt{
+			set(&Index{X: id(partials2), I: id(count2)}, k2.combine(id(ne2), id(acc2))),
+		}},
+	}})
+	e.kernels = append(e.kernels, k2.f)
+	return k2, k2Args
 }
 
 // foldCaptures are the names a fold's parts (and a scan's address)
