@@ -98,8 +98,9 @@ func SideBySide(reg *lang.Registry, p lang.Program, args map[string]string) ([]R
 // SideOptions configure a side-by-side run.
 type SideOptions struct {
 	// Fuel is every row's fuel (RunOptions.Fuel): a small-step's steps, a
-	// big-step's iterations. 0 gives the small-steps SmallFuel steps and
-	// the big-steps their default (semantics.DefaultBigFuel).
+	// big-step's iterations. 0 gives the small-steps SmallFuel steps, the
+	// rules as written RulesFuel iterations and the other big-steps their
+	// default (semantics.DefaultBigFuel).
 	Fuel int
 	// Only keeps the levels whose language is named here (fun, funmem,
 	// imp, cuda, remora, remora-ir, remora/dynamic); nil keeps all.
@@ -134,6 +135,14 @@ func (o SideOptions) keeps(l lang.Language, sem string) bool {
 // second; past it the row is marked "not run", not the table's failure.
 const SmallFuel = 1_000_000
 
+// RulesFuel is the fuel of a side-by-side's rows of the rules as written
+// (the `rules` semantics of FUN, FUNMEM and IMP: tree walkers, ten to
+// fifty times slower than the engines) when none is given, in iterations
+// of kernels, loops and folds: the engines' rows check programs of 10^6
+// elements and more, and the rules' would take as long as all the others
+// together, so past it they are marked "not run" (--fuel N runs them).
+const RulesFuel = 100_000
+
 // SideBySideWith is SideBySide with options.
 func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, o SideOptions) ([]Row, error) {
 	levels, err := reg.Levels(p)
@@ -167,8 +176,12 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 				o.Progress(started, total, lv.Name, sem)
 			}
 			fuel := o.Fuel
-			if fuel <= 0 && sem == lv.Program().Language().Stepping() {
+			switch {
+			case fuel > 0:
+			case sem == lv.Program().Language().Stepping():
 				fuel = SmallFuel
+			case sem == "rules":
+				fuel = RulesFuel
 			}
 			row := runFuel(lv.Stages, sem, args, fuel)
 			row.Level, row.Stages, row.Final = lv.Name, lv.Stages, lv.Final

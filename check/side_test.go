@@ -69,6 +69,40 @@ func TestSideNotRun(t *testing.T) {
 	}
 }
 
+// TestSideRulesFuel: with no --fuel, the rows of the rules as written
+// (FUN's, FUNMEM's and IMP's tree walkers) stop at RulesFuel iterations
+// and are marked "not run", where the engines run the program to the end;
+// --fuel runs them.
+func TestSideRulesFuel(t *testing.T) {
+	const src = "input (n : int)\nlet (z : int) = 0\nlet (s : int) = loop (x : int) = (z) for i <= n do\n    let (y : int) = x + i\n    in (y)\nin (s)\n"
+	reg := NewRegistry()
+	p, err := Load(reg, "loop.fun", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]string{"n": strconv.Itoa(RulesFuel + 1)}
+	rows, verdict := SideBySideWith(reg, p, n, SideOptions{Semantics: []string{"big", "heap", "rules"}})
+	if verdict != nil {
+		t.Fatalf("verdict %v", verdict)
+	}
+	rules := 0
+	for _, r := range rows {
+		if r.Semantics == "rules" {
+			rules++
+		}
+		if (r.Semantics == "rules") != r.NotRun {
+			t.Errorf("%s %s: not run %v (%v)", r.Level, r.Semantics, r.NotRun, r.Err)
+		}
+	}
+	if rules < 3 {
+		t.Errorf("%d rules rows", rules)
+	}
+	rows, verdict = SideBySideWith(reg, p, n, SideOptions{Semantics: []string{"rules"}, Fuel: 2 * RulesFuel})
+	if verdict != nil || NotRuns(rows) != 0 {
+		t.Errorf("with --fuel: verdict %v, %d not run", verdict, NotRuns(rows))
+	}
+}
+
 // TestSideNotRunMemory: a row whose allocation is past --max-memory
 // where the fused levels allocate nothing of that size is marked "not
 // run" with the limit, not a disagreement. Not parallel: the limit is

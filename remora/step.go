@@ -1,6 +1,9 @@
 package remora
 
 import (
+	"fmt"
+	"unsafe"
+
 	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -275,6 +278,13 @@ func stepApp(e *App) (Expr, string, error) {
 	count := Product(frame)
 	if count == 0 {
 		return emptyOf(e.Pos, e.Type), RuleMap.Name, nil
+	}
+	// A frame the run cannot afford is stuck, past --max-memory, before
+	// its cells or applications are made (a map over iota of 10^8 would
+	// make 12 GiB of terms).
+	cell := unsafe.Sizeof(App{}) + uintptr(len(args))*(unsafe.Sizeof(Lit{})+unsafe.Sizeof(Value{})+8) + 8
+	if err := semantics.Afford(fmt.Sprintf("a frame of %d applications", count), int64(count)*int64(cell/8+1)); err != nil {
+		return nil, "", semantics.Stuckf(e.Pos, RuleMap.Name, "%v", err)
 	}
 	// The terms of the cells: each array's cells as literals (valueTerm's)
 	// in one block, or one literal for all of them when they are all the

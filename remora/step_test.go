@@ -411,3 +411,26 @@ func TestSmallStepCollapsesFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestStepMapAffordsItsFrame: the small-step's map makes a term per cell
+// of its frame; a frame the run cannot afford is stuck in map, past
+// --max-memory, before its cells are made (side-by-side of a reduce over
+// iota of 10^8 made 12 GiB of terms and the whole table was stopped),
+// while the big-step, which makes no terms, runs it.
+func TestStepMapAffordsItsFrame(t *testing.T) {
+	defer semantics.SetMaxMemory(semantics.MaxMemory())
+	semantics.SetMaxMemory(1 << 20)
+	e, _ := checkedExpr(t, "(reduce-init{int | 100000 [] []} + 0 (+ 1 iota{ | [100000]}))")
+	_, _, serr, bv, berr := runBoth(e)
+	var s *semantics.Error
+	if !errors.As(serr, &s) || s.Rule != RuleMap.Name || !semantics.PastMaxMemory(serr) || !strings.Contains(s.Msg, "a frame of 100000 applications") {
+		t.Errorf("small-step: want stuck in map past --max-memory, got %v", serr)
+	}
+	if berr != nil || bv == nil || bv.String() != "5000050000" {
+		t.Errorf("big-step: %v, %v", bv, berr)
+	}
+	semantics.SetMaxMemory(semantics.DefaultMaxMemory)
+	if _, _, serr, _, _ := runBoth(e); serr != nil {
+		t.Errorf("under the default limit: %v", serr)
+	}
+}

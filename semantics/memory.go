@@ -126,6 +126,16 @@ func LargestAllocation() string {
 	return fmt.Sprintf("%s (%s)", largest.what, Bytes(8*largest.elems.Load()))
 }
 
+// Afford is the error of making what, of words 8-byte words, when that
+// is past --max-memory (nil when it fits): for the structures a semantics
+// makes beside arrays, such as a small-step's frame of n applications.
+func Afford(what string, words int64) error {
+	if words <= MaxElems {
+		return nil
+	}
+	return tooBig(what, words)
+}
+
 // tooBig is the error of an allocation of n elements past the limit.
 func tooBig(what string, n int64) error {
 	size := "more than 4 EiB"
