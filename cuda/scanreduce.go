@@ -88,7 +88,11 @@ func fusable(sc *imp.Scan, r *imp.Reduce, declared []string, ty scope) bool {
 	// The reads' targets must be ints (a float's read would take the
 	// prefix's bits).
 	types := ty.with()
-	walkDecls(fd.Body, func(d *imp.Decl) {
+	imp.WalkStmts(fd.Body, func(s imp.Stmt) {
+		d, isDecl := s.(*imp.Decl)
+		if !isDecl {
+			return
+		}
 		if d.Type != imp.Int {
 			types[d.X.Name] = d.Type // (never an int again)
 		} else if _, ok := types[d.X.Name]; !ok {
@@ -96,7 +100,11 @@ func fusable(sc *imp.Scan, r *imp.Reduce, declared []string, ty scope) bool {
 		}
 	})
 	ok := true
-	walkReads(fd.Body, func(rd *imp.Read) {
+	imp.WalkStmts(fd.Body, func(s imp.Stmt) {
+		rd, isRead := s.(*imp.Read)
+		if !isRead {
+			return
+		}
 		if types[rd.X.Name] != imp.Int {
 			ok = false
 		}
@@ -151,42 +159,6 @@ func injective(a fun.SExp, x string) bool {
 		}
 	}
 	return injective(b.L, x)
-}
-
-// walkReads calls f on every read of statements, at any depth.
-func walkReads(ss []imp.Stmt, f func(*imp.Read)) {
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *imp.Read:
-			f(s)
-		case *imp.If:
-			walkReads(s.Then, f)
-			walkReads(s.Else, f)
-		case *imp.For:
-			walkReads(s.Body, f)
-		case *imp.Reduce:
-			walkReads(s.Body, f)
-			walkReads(s.Combine, f)
-		}
-	}
-}
-
-// walkDecls calls f on every declaration of statements, at any depth.
-func walkDecls(ss []imp.Stmt, f func(*imp.Decl)) {
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *imp.Decl:
-			f(s)
-		case *imp.If:
-			walkDecls(s.Then, f)
-			walkDecls(s.Else, f)
-		case *imp.For:
-			walkDecls(s.Body, f)
-		case *imp.Reduce:
-			walkDecls(s.Body, f)
-			walkDecls(s.Combine, f)
-		}
-	}
 }
 
 // prefixed is a reduce's element part with its reads of the scan's

@@ -19,13 +19,13 @@ func ReassociatesFloats(p *Program) bool {
 			floats[in.Name.Name] = true
 		}
 	}
-	walkStmts(p.Body, func(s Stmt) {
+	WalkStmts(p.Body, func(s Stmt) {
 		if d, ok := s.(*Decl); ok && d.Type == Float {
 			floats[d.X.Name] = true
 		}
 	})
 	found := false
-	walkStmts(p.Body, func(s Stmt) {
+	WalkStmts(p.Body, func(s Stmt) {
 		var f *Fold
 		acc := false
 		switch s := s.(type) {
@@ -43,7 +43,7 @@ func ReassociatesFloats(p *Program) bool {
 		if f == nil || found {
 			return
 		}
-		walkStmts(f.Combine, func(c Stmt) {
+		WalkStmts(f.Combine, func(c Stmt) {
 			a, ok := c.(*Assign)
 			if !ok || !floats[a.X.Name] && !(acc && (a.X.Name == f.A.Name || a.X.Name == f.B.Name)) {
 				return
@@ -52,29 +52,6 @@ func ReassociatesFloats(p *Program) bool {
 		})
 	})
 	return found
-}
-
-// walkStmts calls f on every statement of ss and of the statements
-// nested in them, in order.
-func walkStmts(ss []Stmt, f func(Stmt)) {
-	for _, s := range ss {
-		f(s)
-		switch s := s.(type) {
-		case *If:
-			walkStmts(s.Then, f)
-			walkStmts(s.Else, f)
-		case *Kernel:
-			walkStmts(s.Body, f)
-		case *For:
-			walkStmts(s.Body, f)
-		case *Reduce:
-			walkStmts(s.Body, f)
-			walkStmts(s.Combine, f)
-		case *Scan:
-			walkStmts(s.Body, f)
-			walkStmts(s.Combine, f)
-		}
-	}
 }
 
 // hasAddMul reports whether a scalar expression has a + or a *.

@@ -35,7 +35,7 @@ func Simplify(p *Program) *Program {
 			a.mem[in.Block.Name] = true
 		}
 	}
-	walkStmts(p.Body, func(s Stmt) {
+	WalkStmts(p.Body, func(s Stmt) {
 		if d, ok := s.(*Decl); ok && d.Type == Mem {
 			a.mem[d.X.Name] = true
 		}
@@ -148,7 +148,7 @@ func (a *deadness) decls(ss []Stmt) {
 	for i, s := range ss {
 		if d, ok := s.(*Decl); ok && a.dead[d] {
 			x := d.X.Name
-			walkStmts(ss[i+1:], func(t Stmt) {
+			WalkStmts(ss[i+1:], func(t Stmt) {
 				if a.dead[t] {
 					return // removed with its mentions
 				}

@@ -296,3 +296,26 @@ func folds(s Stmt) (*Fold, bool) {
 	}
 	return nil, false
 }
+
+// WalkStmts calls f on every statement of ss and of the statements
+// nested in them, in order.
+func WalkStmts(ss []Stmt, f func(Stmt)) {
+	for _, s := range ss {
+		f(s)
+		switch s := s.(type) {
+		case *If:
+			WalkStmts(s.Then, f)
+			WalkStmts(s.Else, f)
+		case *Kernel:
+			WalkStmts(s.Body, f)
+		case *For:
+			WalkStmts(s.Body, f)
+		case *Reduce:
+			WalkStmts(s.Body, f)
+			WalkStmts(s.Combine, f)
+		case *Scan:
+			WalkStmts(s.Body, f)
+			WalkStmts(s.Combine, f)
+		}
+	}
+}
