@@ -32,12 +32,15 @@ func rulesEval(p *fun.Program, env *funmem.Env, h *semantics.Heap, o *funmem.Hea
 	return vs, err
 }
 
-func runHeapRecord(eval heapEvalFunc, p *fun.Program, args map[string]string, traced bool, o funmem.HeapOptions) (heapRecord, error) {
+func runHeapRecord(eval heapEvalFunc, p *fun.Program, args map[string]string, traced, counted bool, o funmem.HeapOptions) (heapRecord, error) {
 	env, h, err := funmem.BindInputs(p, args)
 	if err != nil {
 		return heapRecord{}, err
 	}
-	r := heapRecord{counter: semantics.Counter{}, stats: &semantics.Stats{Runs: map[semantics.Pos]int64{}}}
+	r := heapRecord{stats: &semantics.Stats{Runs: map[semantics.Pos]int64{}}}
+	if counted {
+		r.counter = semantics.Counter{}
+	}
 	o.Counter, o.Stats = r.counter, r.stats
 	var traces []string
 	if traced {
@@ -90,20 +93,23 @@ func sameHeapRun(engine, rules heapRecord) string {
 // the error is the inputs'.
 func engineMatchesRules(p *fun.Program, args map[string]string) (string, error) {
 	for _, mode := range []struct {
-		name   string
-		traced bool
-		off    funmem.HeapOptions
+		name            string
+		traced, counted bool
+		off             funmem.HeapOptions
 	}{
-		{"traced", true, funmem.HeapOptions{}},
-		{"untraced", false, funmem.HeapOptions{}},
-		{"4 jobs", false, funmem.HeapOptions{Jobs: 4, MinParallelWork: 1}},
-		{"no scalar folds", false, funmem.HeapOptions{NoScalarFolds: true}},
+		{"traced", true, true, funmem.HeapOptions{}},
+		{"untraced", false, true, funmem.HeapOptions{}},
+		// Without rule counts the scalar folds run as loops, keeping the
+		// cost counters.
+		{"cost counters only", false, false, funmem.HeapOptions{}},
+		{"4 jobs", false, true, funmem.HeapOptions{Jobs: 4, MinParallelWork: 1}},
+		{"no scalar folds", false, false, funmem.HeapOptions{NoScalarFolds: true}},
 	} {
-		engine, err := runHeapRecord(funmem.EvalHeap, p, args, mode.traced, mode.off)
+		engine, err := runHeapRecord(funmem.EvalHeap, p, args, mode.traced, mode.counted, mode.off)
 		if err != nil {
 			return "", err
 		}
-		rules, err := runHeapRecord(rulesEval, p, args, mode.traced, funmem.HeapOptions{})
+		rules, err := runHeapRecord(rulesEval, p, args, mode.traced, mode.counted, funmem.HeapOptions{})
 		if err != nil {
 			return "", err
 		}

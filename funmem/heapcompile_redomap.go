@@ -122,9 +122,11 @@ func scalarRedomap(e *fun.RedomapExp, mapBody, opBody *hbody) bool {
 }
 
 // plainScalarFolds reports whether this run may take the scalar loops: no
-// trace, rule counts or cost counters to keep, and the option not off.
+// trace or rule counts to keep, and the option not off. The cost
+// counters are kept: the loop runs the same bodies, which count their
+// operations, and counts the form's launch as the steps do.
 func (m *heapMachine) plainScalarFolds() bool {
-	return !m.trace && m.stats == nil && m.opts.Counter == nil && !m.opts.NoScalarFolds
+	return !m.trace && m.opts.Counter == nil && !m.opts.NoScalarFolds
 }
 
 // scalarRedomap runs statement s, a redomap that scalarRedomap accepts,
@@ -149,6 +151,11 @@ func (m *heapMachine) scalarRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, f
 		}
 	}
 	scalarRedomapRuns.Add(1)
+	if m.stats != nil {
+		launch(m.stats, m.depth)
+		m.depth++
+		defer func() { m.depth-- }()
+	}
 	for i := int64(1); i <= n; i++ {
 		fr[iv] = Value{Kind: IntVal, K: i}
 		if err := mapBody.run(m, fr); err != nil {
