@@ -213,6 +213,16 @@ var Rows = []*Row{
 		sizes: []int{1_000_000, 10_000_000, 100_000_000}, quick: []int{100_000, 1_000_000},
 		budget: 40 * time.Second, quickBudget: time.Second,
 		setup: simRun(reduceRemora, false)},
+	{Name: "side-by-side-scan", Workload: "side-by-side of the scan-init then reduce, every row", Unit: "ns/iteration", unitName: "elem",
+		Target: "≤ 60 s, ≤ 2 GiB at 10^6", targetTime: 60, targetN: 1_000_000, targetPeak: 2 << 30, growth: true,
+		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
+		budget: 60 * time.Second, quickBudget: time.Second,
+		setup: sideRun(scanRemora)},
+	{Name: "side-by-side-reduce-1e8", Workload: "side-by-side of the reduce-init of (+ 1 iota), every row", Unit: "ns/iteration", unitName: "elem",
+		Target: "≤ 60 s at 10^8, within --max-memory", targetTime: 60, targetN: 100_000_000, growth: true,
+		sizes: []int{1_000_000, 10_000_000, 100_000_000}, quick: []int{10_000, 100_000},
+		budget: 60 * time.Second, quickBudget: time.Second,
+		setup: sideRun(reduceRemora)},
 	{Name: "host-scan", Workload: "sanitized host build of the scan-init then reduce, run", Unit: "ns/iteration", unitName: "elem",
 		Target: "≤ 3 s at 10^6 (blocks of 256)", targetTime: 3, targetN: 1_000_000, growth: true,
 		// Each size is built first (seconds with clang++ and the
@@ -614,6 +624,24 @@ func toCUDA(format string, n int) ([]lang.Stage, error) {
 
 // simRun is a Remora program compiled to CUDA and run in gpu-sim; with
 // impFloor, the floor is its IMP stage under IMP's big-step.
+// sideRun is side-by-side of a Remora row's program at size n, as the
+// command runs it (its default fuel and --max-memory): every row filled,
+// or marked not run with its bound; a disagreement or a failed table is
+// the run's error.
+func sideRun(format string) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		p, err := load(".remora", fmt.Sprintf(format, n, n+1))
+		if err != nil {
+			return nil, err
+		}
+		reg := check.NewRegistry()
+		return &work{run: func() (int, error) {
+			_, verdict := check.SideBySideWith(reg, p, nil, check.SideOptions{})
+			return n, verdict
+		}}, nil
+	}
+}
+
 func simRun(format string, impFloor bool) func(*Options, int) (*work, error) {
 	return func(_ *Options, n int) (*work, error) {
 		st, err := toCUDA(format, n)
