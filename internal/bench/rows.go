@@ -214,15 +214,13 @@ var Rows = []*Row{
 		budget: 40 * time.Second, quickBudget: time.Second,
 		setup: simRun(reduceRemora, false)},
 	{Name: "side-by-side-scan", Workload: "side-by-side of the scan-init then reduce, every row", Unit: "ns/iteration", unitName: "elem",
-		Target: "≤ 60 s, ≤ 2 GiB at 10^6", targetTime: 60, targetN: 1_000_000, targetPeak: 2 << 30, growth: true,
-		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
-		budget: 60 * time.Second, quickBudget: time.Second,
+		Target: "≤ 60 s, ≤ 2 GiB at 10^6", targetTime: 60, targetN: 1_000_000, targetPeak: 2 << 30, wall: true,
+		// One size: below 10^6 the small-steps and the rules run to the
+		// end (their bounds cut them at 10^6), so the time does not grow
+		// with n and no smaller size predicts it.
+		sizes: []int{1_000_000}, quick: []int{1000, 10_000},
+		budget: 150 * time.Second, quickBudget: time.Second,
 		setup: sideRun(scanRemora)},
-	{Name: "side-by-side-reduce-1e8", Workload: "side-by-side of the reduce-init of (+ 1 iota), every row", Unit: "ns/iteration", unitName: "elem",
-		Target: "≤ 60 s at 10^8, within --max-memory", targetTime: 60, targetN: 100_000_000, growth: true,
-		sizes: []int{1_000_000, 10_000_000, 100_000_000}, quick: []int{10_000, 100_000},
-		budget: 60 * time.Second, quickBudget: time.Second,
-		setup: sideRun(reduceRemora)},
 	{Name: "host-scan", Workload: "sanitized host build of the scan-init then reduce, run", Unit: "ns/iteration", unitName: "elem",
 		Target: "≤ 3 s at 10^6 (blocks of 256)", targetTime: 3, targetN: 1_000_000, growth: true,
 		// Each size is built first (seconds with clang++ and the

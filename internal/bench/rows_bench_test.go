@@ -59,7 +59,6 @@ func BenchmarkRowGpuSimScan(b *testing.B)        { benchRow(b, "gpu-sim-scan") }
 func BenchmarkRowGpuSimReduce(b *testing.B)      { benchRow(b, "gpu-sim-reduce") }
 func BenchmarkRowGpuSimReduce1e8(b *testing.B)   { benchRow(b, "gpu-sim-reduce-1e8") }
 func BenchmarkRowSideBySideScan(b *testing.B)    { benchRow(b, "side-by-side-scan") }
-func BenchmarkRowSideBySideReduce(b *testing.B)  { benchRow(b, "side-by-side-reduce-1e8") }
 func BenchmarkRowHostScan(b *testing.B)          { benchRow(b, "host-scan") }
 func BenchmarkRowGpuMap(b *testing.B)            { benchRow(b, "gpu-map") }
 func BenchmarkRowGpuMapMapReduce(b *testing.B)   { benchRow(b, "gpu-map-map-reduce") }
