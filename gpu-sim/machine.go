@@ -248,7 +248,7 @@ func (t *thread) spend(pos cuda.Pos, k int64) {
 		t.fail(pos, "fuel", "the run exceeds its fuel of %d steps", t.m.opts.Fuel)
 	}
 	if semantics.Interrupted() {
-		t.fail(pos, "interrupted", "interrupted after %d steps", t.m.steps)
+		t.fail(pos, "interrupted", "after %d steps", t.m.steps)
 	}
 }
 

@@ -437,7 +437,7 @@ const interruptEvery = 1 << 16
 // past its fuel, else given its next limit.
 func (v *vm) lookUp(th *vthread, fc *fcode, in *instr) {
 	if semantics.Interrupted() {
-		v.ref(th).fail(fc.aux[in.aux].ticks[0], "interrupted", "interrupted after %d steps", v.m.steps)
+		v.ref(th).fail(fc.aux[in.aux].ticks[0], "interrupted", "after %d steps", v.m.steps)
 	}
 	if v.m.steps > v.fuel {
 		v.outOfFuel(th, fc, in)

@@ -40,7 +40,7 @@ func TestInterrupt(t *testing.T) {
 		{[]string{"run", path, "--semantics", "big"}, `^loop\.fun:3:17: E-LOOP: interrupted after \d+ iterations$`},
 		{[]string{"run", path, "--semantics", "small"}, `^loop\.fun:\d+:\d+: E-[A-Z-]+: interrupted after \d+ steps$`},
 		{[]string{"side-by-side", path}, `^loop\.fun:3:17: E-LOOP: interrupted after \d+ iterations$`},
-		{[]string{"gpu-sim", cuPath}, `^loop\.(fun|cu):\d+:\d+: .*interrupted after \d+ steps$`},
+		{[]string{"gpu-sim", cuPath}, `^loop\.(fun|cu):\d+:\d+: gpu-sim interrupted: after \d+ steps$`},
 	} {
 		t.Run(tc.args[0]+strings.Join(tc.args[2:], ""), func(t *testing.T) {
 			errs, status := interrupted(t, append(tc.args, forever...))
