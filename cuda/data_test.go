@@ -5,11 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/cuda/harness"
-	gpusim "github.com/arraysem/arraysem/gpu-sim"
 	"github.com/arraysem/arraysem/semantics"
 	"github.com/arraysem/arraysem/semantics/datafile"
 )
@@ -106,25 +103,5 @@ return k, xs_mem : [n][m], fs_mem : [n]float`)
 			t.Fatalf("case %d %v: the interpreter gives %+v", i, harness.Args(args), want)
 		}
 	}
-	prog, err := gpusim.Parse("data.cu", p.CUDA)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range cases {
-		if err := simAgrees(prog, harness.Interpret(p.Imp, args), args, gpusim.Options{}); err != nil {
-			t.Errorf("gpu-sim %v: %v", harness.Args(args), err)
-		}
-	}
-	clangBuilds(t)
-	built, err := cuda.Build(cuda.HostCommand, p.CUDA, t.TempDir(), "data", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range cases {
-		want := harness.Interpret(p.Imp, args)
-		got := cuda.Exec(built, harness.Args(args), time.Minute)
-		if v, d := harness.Compare(want, got); v != "ok" {
-			t.Errorf("%v: %s", harness.Args(args), d)
-		}
-	}
+	inputsAgree(t, p, "data", cases)
 }

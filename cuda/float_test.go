@@ -219,27 +219,7 @@ return x, m : [n]float`)
 	for _, xs := range []string{"[1.0 2]", "[1 2]", "[1.0, -Inf, NaN]", "[[1.0]]", "[1e-7 1e21 100.0 123456789.0]"} {
 		cases = append(cases, map[string]string{"x": "0.0", "xs": xs})
 	}
-	prog, err := gpusim.Parse("inputs.cu", p.CUDA)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range cases {
-		if err := simAgrees(prog, harness.Interpret(p.Imp, args), args, gpusim.Options{}); err != nil {
-			t.Errorf("gpu-sim %v: %v", harness.Args(args), err)
-		}
-	}
-	clangBuilds(t)
-	bin, err := cuda.Build(cuda.HostCommand, p.CUDA, t.TempDir(), "inputs", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range cases {
-		want := harness.Interpret(p.Imp, args)
-		got := cuda.Exec(bin, harness.Args(args), time.Minute)
-		if v, d := harness.Compare(want, got); v != "ok" {
-			t.Errorf("%v: %s", harness.Args(args), d)
-		}
-	}
+	inputsAgree(t, p, "inputs", cases)
 }
 
 // TestFormatFloatOnClang: the prelude's float formatter prints what
@@ -298,6 +278,34 @@ int main() {
 			if bad++; bad <= 10 {
 				t.Errorf("%v (bits %#x): the prelude prints %s, FormatFloat %s", vals[i], math.Float64bits(vals[i]), g[i], w[i])
 			}
+		}
+	}
+}
+
+// inputsAgree runs p on each case's inputs in gpu-sim and, where clang is
+// at hand, in the sanitized host build: both print and exit as the IMP
+// interpreter does.
+func inputsAgree(t *testing.T, p *harness.Program, name string, cases []map[string]string) {
+	t.Helper()
+	prog, err := gpusim.Parse(name+".cu", p.CUDA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range cases {
+		if err := simAgrees(prog, harness.Interpret(p.Imp, args), args, gpusim.Options{}); err != nil {
+			t.Errorf("gpu-sim %v: %v", harness.Args(args), err)
+		}
+	}
+	clangBuilds(t)
+	bin, err := cuda.Build(cuda.HostCommand, p.CUDA, t.TempDir(), name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range cases {
+		want := harness.Interpret(p.Imp, args)
+		got := cuda.Exec(bin, harness.Args(args), time.Minute)
+		if v, d := harness.Compare(want, got); v != "ok" {
+			t.Errorf("%v: %s", harness.Args(args), d)
 		}
 	}
 }

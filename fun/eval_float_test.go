@@ -118,16 +118,8 @@ func TestBindFloatInputs(t *testing.T) {
 		{map[string]string{"x": "[1.0]", "xs": "[1.0]"}, "input x is a float, but --arg gives an array of shape [1]"},
 		{map[string]string{"x": "1.0", "xs": "[1.0 2]"}, "mixes int and float"},
 	} {
-		env, err := BindInputs(p, tc.args)
-		var got string
-		if err != nil {
-			got = err.Error()
-		} else {
-			var parts []string
-			for _, b := range env.Bindings() {
-				parts = append(parts, b.Name+"="+b.Value.String())
-			}
-			got = strings.Join(parts, " ")
+		got, env := boundInputs(p, tc.args)
+		if env != nil {
 			if xs, _ := env.Lookup("xs"); xs.Elem != semantics.FloatElem {
 				t.Errorf("BindInputs(%v): xs has %s elements", tc.args, xs.Elem)
 			}

@@ -186,17 +186,7 @@ func TestBindInputs(t *testing.T) {
 		{map[string]string{"a": "[]", "k": "1"}, "its size m in dimension 2 must be given"},
 		{map[string]string{"a": "[]", "n": "2", "m": "3", "k": "1"}, "input a has 0 elements in dimension 1, but its size n is 2"},
 	} {
-		env, err := BindInputs(p, tc.args)
-		var got string
-		if err != nil {
-			got = err.Error()
-		} else {
-			var parts []string
-			for _, b := range env.Bindings() {
-				parts = append(parts, b.Name+"="+b.Value.String())
-			}
-			got = strings.Join(parts, " ")
-		}
+		got, _ := boundInputs(p, tc.args)
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("BindInputs(%v) = %q, want %q", tc.args, got, tc.want)
 		}

@@ -53,17 +53,7 @@ func TestBindInputsFromFiles(t *testing.T) {
 		{map[string]string{"xs": "@" + filepath.Join(dir, "none.in"), "f": "1.0"}, "none.in: cannot read the data file: no such file or directory"},
 		{map[string]string{datafile.DataArg: file("err.in", "[1 2 3\n")}, "err.in:1:1: missing ']' for this '['"},
 	} {
-		env, err := BindInputs(p, tc.args)
-		var got string
-		if err != nil {
-			got = err.Error()
-		} else {
-			var parts []string
-			for _, b := range env.Bindings() {
-				parts = append(parts, b.Name+"="+b.Value.String())
-			}
-			got = strings.Join(parts, " ")
-		}
+		got, _ := boundInputs(p, tc.args)
 		if !strings.HasSuffix(got, tc.want) {
 			t.Errorf("BindInputs(%v) = %q, want %q", tc.args, got, tc.want)
 		}
@@ -76,4 +66,19 @@ func TestBindInputsFromFiles(t *testing.T) {
 	if _, err := BindInputs(q, map[string]string{datafile.DataArg: file("empty.in", "-- nothing\n")}); err != nil {
 		t.Errorf("an empty data file for a program without inputs: %v", err)
 	}
+}
+
+// boundInputs is what BindInputs(p, args) gives, as the tests compare it:
+// the bindings "x=v …" in order and the environment, or the error's
+// message and nil.
+func boundInputs(p *Program, args map[string]string) (string, *Env) {
+	env, err := BindInputs(p, args)
+	if err != nil {
+		return err.Error(), nil
+	}
+	var parts []string
+	for _, b := range env.Bindings() {
+		parts = append(parts, b.Name+"="+b.Value.String())
+	}
+	return strings.Join(parts, " "), env
 }

@@ -2,8 +2,6 @@ package dynamic
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -106,17 +104,9 @@ func FuzzInfer(f *testing.F) {
 	} {
 		f.Add(src)
 	}
-	files, _ := filepath.Glob("../../examples/remora-dynamic/*.remora")
-	for _, file := range files {
-		if src, err := os.ReadFile(file); err == nil {
-			f.Add(string(src))
-		}
-	}
-	for _, file := range []string{"testdata/infer.txt", "testdata/run.txt"} {
-		src, _ := os.ReadFile(file)
-		for _, chunk := range strings.Split(string(src), "\n---\n") {
-			f.Add(chunk)
-		}
+	files, chunks := golden.Seeds("../../examples/remora-dynamic/*.remora", "testdata/infer.txt", "testdata/run.txt")
+	for _, src := range append(files, chunks...) {
+		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,22 +57,10 @@ func FuzzRead(f *testing.F) {
 					t.Fatalf("%v (%s) does not write: %v", v.Array, prim.Name, err)
 				}
 				back, err := NewDecoder("g.in", &b, -1).Next()
-				if err != nil || back.Elem != v.Elem || !equalInts(back.Shape, v.Shape) || !equalInts(back.Data, v.Data) {
+				if err != nil || back.Elem != v.Elem || !slices.Equal(back.Shape, v.Shape) || !slices.Equal(back.Data, v.Data) {
 					t.Fatalf("%v (%s, binary %v) reads back as %v %v, %v", v.Array, prim.Name, bin, back.Shape, back.Data, err)
 				}
 			}
 		}
 	})
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

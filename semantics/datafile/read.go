@@ -65,6 +65,11 @@ func ReadFile(file string) ([]Value, error) {
 		return nil, err
 	}
 	defer closer.Close()
+	return d.All()
+}
+
+// All reads every value left, up to the end of the file.
+func (d *Decoder) All() ([]Value, error) {
 	var out []Value
 	for {
 		v, err := d.Next()

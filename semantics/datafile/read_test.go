@@ -3,7 +3,6 @@ package datafile
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -17,18 +16,7 @@ import (
 
 // readAll reads every value of src, a data file called file.
 func readAll(file string, src []byte, size int64) ([]Value, error) {
-	d := NewDecoder(file, bytes.NewReader(src), size)
-	var out []Value
-	for {
-		v, err := d.Next()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
+	return NewDecoder(file, bytes.NewReader(src), size).All()
 }
 
 // describe is a value as the golden file's ⇒ lines write it.
