@@ -22,11 +22,9 @@ type Stepper struct {
 	done        bool
 
 	// With KeepHistory: save returns how to restore the stepper's state
-	// now, history[k] restores the state after k steps, and heap is the
-	// journaled heap of a language with one.
+	// now, and history[k] restores the state after k steps.
 	save    func() func()
-	history []snapshot
-	heap    *semantics.Heap
+	history []func()
 
 	focus      func(prev, next any) Focus // the language's focuser, if any
 	prev, next any                        // the last step's configurations
@@ -68,13 +66,6 @@ func (f *Focus) SetSource(from, to semantics.Pos) {
 // Focuser finds the focus of a step of a machine from configuration prev
 // to next; a language provides one to NewStepper (WithFocus).
 type Focuser[C any] func(prev, next C) Focus
-
-// snapshot is the stepper after some step: how to restore its
-// (persistent) configuration, and its heap's journal mark.
-type snapshot struct {
-	restore func()
-	mark    int
-}
 
 // NewStepper makes a Stepper over machine m for runs starting at inits:
 // print renders a configuration, and finish turns the runs' final
@@ -136,25 +127,19 @@ func NewStepper[C any](m semantics.Machine[C], inits []C, o *semantics.RunOption
 }
 
 // KeepHistory makes the stepper keep every configuration it reaches (they
-// are persistent, so this costs only what they do not share) and journal
-// its heap, if the language has one, so that Back is a restore rather
-// than a run from the start. Call it before the first step. It restores
-// configurations and the heap only: FUNMEM's and IMP's machines also
-// change their kernels', loops' and folds' state and IMP's environments
-// in place, so the REPL goes back in those by running again.
-func (s *Stepper) KeepHistory() {
-	if h, ok := s.config().(Heaped); ok {
-		s.heap = h.Heap()
-		s.heap.Journal(true)
+// are persistent, so this costs only what they do not share), so that
+// Back is a restore rather than a run from the start; it reports whether
+// it could. Call it before the first step. A machine with a heap
+// (FUNMEM's, IMP's) changes its heap, its kernels', loops' and folds'
+// state and IMP's environments in place, which no kept configuration
+// restores: it keeps no history (false), and going back in it is running
+// again from the start (the REPL's :back does).
+func (s *Stepper) KeepHistory() bool {
+	if _, heaped := s.config().(Heaped); heaped {
+		return false
 	}
-	s.history = []snapshot{{restore: s.save(), mark: s.mark()}}
-}
-
-func (s *Stepper) mark() int {
-	if s.heap == nil {
-		return 0
-	}
-	return s.heap.Mark()
+	s.history = []func(){s.save()}
+	return true
 }
 
 // Back goes back n steps (to the start if there are fewer) and returns the
@@ -164,11 +149,7 @@ func (s *Stepper) Back(n int) int {
 		return s.steps
 	}
 	k := max(0, s.steps-n)
-	snap := s.history[k]
-	snap.restore()
-	if s.heap != nil {
-		s.heap.Undo(snap.mark)
-	}
+	s.history[k]()
 	s.history = s.history[:k+1]
 	s.steps, s.done, s.stepped = k, false, false
 	return k
@@ -197,7 +178,7 @@ func (s *Stepper) Step() (rule string, done bool, err error) {
 	s.steps++
 	s.counter.Hit(rule)
 	if s.history != nil {
-		s.history = append(s.history, snapshot{restore: s.save(), mark: s.mark()})
+		s.history = append(s.history, s.save())
 	}
 	return rule, false, nil
 }

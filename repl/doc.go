@@ -1,8 +1,9 @@
 // Package repl is arraysem's interactive REPL (arraysem repl): a session
 // evaluates what is typed at the prompt or loaded (:load FILE) in any
 // language of the registry, keeps a Remora file's definitions in scope,
-// steps the small-step machine forwards and back (lang.Stepper, with its
-// history and heap journal), showing the rule each step fired and the
+// steps the small-step machine forwards and back (lang.Stepper with its
+// history; FUNMEM's and IMP's machines, which change state in place, go
+// back by running again), showing the rule each step fired and the
 // configuration with the contractum marked where the machine says it
 // reduced (lang.Focus), and inspects what a step works on: the environment, FUNMEM's and
 // IMP's heap (the cells the step read and wrote marked) and kernels'

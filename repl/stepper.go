@@ -66,10 +66,7 @@ func newStepper(p lang.Program, options func() lang.RunOptions) *stepper {
 	s.st, s.err = p.Start(o)
 	s.done = s.err != nil
 	if s.st != nil {
-		_, s.replay = s.st.Config().(lang.Heaped)
-		if !s.replay {
-			s.st.KeepHistory()
-		}
+		s.replay = !s.st.KeepHistory()
 	}
 	return s
 }

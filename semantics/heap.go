@@ -26,9 +26,8 @@ type Heap struct {
 	total     int64
 	recording bool
 	accesses  []Access
-	journal   *[]func() // the undo journal, when on (journal.go)
-	scratch   []int64   // memcpyPlain's buffer, kept between copies
-	stats     *Stats    // counts each word read and written (Count), when not nil
+	scratch   []int64 // memcpyPlain's buffer, kept between copies
+	stats     *Stats  // counts each word read and written (Count), when not nil
 }
 
 // Count makes the heap count each word read and written (by Read, Write
@@ -97,7 +96,6 @@ func (h *Heap) add(data []int64) Label {
 	n := int64(len(data))
 	h.total += n
 	h.blocks = append(h.blocks, data)
-	h.log(func() { h.blocks, h.total = h.blocks[:len(h.blocks)-1], h.total-n })
 	return Label(len(h.blocks))
 }
 
@@ -156,10 +154,6 @@ func (h *Heap) Write(loc Loc, k int64) error {
 	}
 	if h.recording {
 		h.accesses = append(h.accesses, Access{Loc: loc, Write: true})
-	}
-	if h.journal != nil {
-		old := b[loc.Offset]
-		h.log(func() { h.blocks[loc.Block-1][loc.Offset] = old })
 	}
 	b[loc.Offset] = k
 	if h.stats != nil {
@@ -288,20 +282,15 @@ func appendOffsets(out []int64, l LMAD, size int) ([]int64, bool) {
 // an access inside an inner kernel counts for every enclosing one, each
 // with its own iteration number.
 func (h *Heap) Push(t *Tracker) {
-	t.journal = h.journal
 	h.trackers = append(h.trackers, t)
-	h.log(func() { h.trackers = h.trackers[:len(h.trackers)-1] })
 }
 
 // Pop removes the innermost tracker.
 func (h *Heap) Pop() {
-	t := h.trackers[len(h.trackers)-1]
 	h.trackers = h.trackers[:len(h.trackers)-1]
-	h.log(func() { h.trackers = append(h.trackers, t) })
 }
 
 // Plain reports whether an access to h needs nothing but its bounds
-// check: no race tracker is pushed, no access is recorded and the undo
-// journal is off. A big-step that sees it may then read and write the
+// check: no race tracker is pushed and no access is recorded. A big-step that sees it may then read and write the
 // words of Block(l) itself (the same effect as Read and Write).
-func (h *Heap) Plain() bool { return len(h.trackers) == 0 && !h.recording && h.journal == nil }
+func (h *Heap) Plain() bool { return len(h.trackers) == 0 && !h.recording }

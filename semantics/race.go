@@ -27,7 +27,7 @@ import (
 // through an open-addressing table instead.
 type Tracker struct {
 	Iter int64 // the iteration now running (from 1)
-	// TraceOnly, when set, keeps the trace (and the journal) but records
+	// TraceOnly, when set, keeps the trace but records
 	// nothing for racefree: for a kernel its caller has shown cannot race,
 	// whose records could never give an error. Reset clears it.
 	TraceOnly bool
@@ -51,8 +51,6 @@ type Tracker struct {
 	// Trace, when non-nil, receives the read and write sets of each
 	// iteration (for --trace).
 	Trace *KernelTrace
-
-	journal *[]func() // its heap's undo journal, when on (journal.go)
 }
 
 const (
@@ -108,7 +106,7 @@ func NewTracker(trace bool) *Tracker {
 // of a kernel that has ended). The trace is always fresh: the last one
 // may still be held by whoever received it.
 func (t *Tracker) Reset(trace bool) {
-	t.Iter, t.journal, t.Trace = 0, nil, nil
+	t.Iter, t.Trace = 0, nil
 	t.TraceOnly, t.ReportOnly, t.Found = false, false, nil
 	if trace {
 		t.Trace = &KernelTrace{}
@@ -167,21 +165,6 @@ func (e ErrRace) Error() string {
 // Start begins iteration i. Iterations may start in any order (a
 // schedule of the small-step); the trace's iteration i is still its.
 func (t *Tracker) Start(i int64) {
-	if t.journal != nil {
-		prev := t.Iter
-		n := 0
-		if t.Trace != nil {
-			// A journaled trace must undo single accesses: the sets form.
-			t.Trace.toSets()
-			n = t.Trace.Len()
-		}
-		*t.journal = append(*t.journal, func() {
-			t.Iter = prev
-			if t.Trace != nil {
-				t.Trace.iters = t.Trace.iters[:n]
-			}
-		})
-	}
 	t.Iter = i
 	if t.Trace != nil {
 		t.Trace.start(i)
@@ -371,8 +354,8 @@ func (t *Tracker) growSlots() {
 
 func (t *Tracker) access(loc Loc, write bool) error {
 	it := t.Iter
-	if t.journal != nil || t.Trace != nil {
-		t.note(loc, write, it)
+	if t.Trace != nil {
+		t.Trace.note(loc, write, it)
 	}
 	if t.TraceOnly {
 		return nil
@@ -404,16 +387,6 @@ func (t *Tracker) access(loc Loc, write bool) error {
 		return race
 	}
 	return nil
-}
-
-// note journals an access about to be recorded, and traces it.
-func (t *Tracker) note(loc Loc, write bool, it int64) {
-	if t.journal != nil {
-		t.remember(loc, it)
-	}
-	if t.Trace != nil {
-		t.Trace.note(loc, write, it)
-	}
 }
 
 // Sets renders an iteration's trace: R = {ℓ1[0], ℓ1[1]} W = {ℓ2[0]}, each

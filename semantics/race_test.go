@@ -1,7 +1,6 @@
 package semantics
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -152,50 +151,6 @@ func TestTrackerAgreesWithMap(t *testing.T) {
 	}
 	if testing.Verbose() {
 		t.Logf("%d of 2000 runs raced", races)
-	}
-}
-
-// TestTrackerJournal undoes accesses (the REPL's stepping back) and
-// checks that the tracker is as it was: a location undone is fresh again,
-// one whose record changed has its old record back, and the trace's sets
-// are cut back.
-func TestTrackerJournal(t *testing.T) {
-	h := &Heap{}
-	h.Journal(true)
-	l, _ := h.Alloc(100)
-	tr := NewTracker(true)
-	h.Push(tr)
-	tr.Start(1)
-	if err := h.Write(Loc{l, 3}, 1); err != nil {
-		t.Fatal(err)
-	}
-	mark := h.Mark()
-	tr.Start(2)
-	if _, err := h.Read(Loc{l, 40}); err != nil {
-		t.Fatal(err)
-	}
-	// Iteration 2 reading what 1 wrote is a race; undone, it is not.
-	if _, err := h.Read(Loc{l, 3}); err == nil {
-		t.Fatal("no race")
-	}
-	h.Undo(mark)
-	if tr.Iter != 1 || tr.Trace.Len() != 1 {
-		t.Fatalf("after undo: iteration %d, %d traced", tr.Iter, tr.Trace.Len())
-	}
-	tr.Start(2)
-	if err := h.Write(Loc{l, 40}, 1); err != nil {
-		t.Fatalf("ℓ1[40] is fresh again after the undo: %v", err)
-	}
-	if got := fmt.Sprint(tr.Trace.At(2).Reads, tr.Trace.At(2).Writes); got != "[] [ℓ1[40]]" {
-		t.Errorf("iteration 2's sets after the undo: %s", got)
-	}
-	tr.Start(1)
-	if _, err := h.Read(Loc{l, 3}); err != nil {
-		t.Fatalf("iteration 1 reads what it wrote: %v", err)
-	}
-	tr.Start(3)
-	if _, err := h.Read(Loc{l, 3}); err == nil || err.Error() != "race: iteration 1 writes ℓ1[3], which iteration 3 also uses (racefree, eq 4)" {
-		t.Fatalf("race after undo: %v", err)
 	}
 }
 

@@ -12,10 +12,9 @@ package semantics
 // writes each (most kernels make the same: their starts are then
 // multiples of those numbers).
 //
-// A small-step may interleave iterations (a schedule), and a journaled
-// heap must undo single accesses; for those the trace turns, once, into
-// one read set and one write set per iteration (the sets form), which any
-// order of accesses can grow.
+// A small-step may interleave iterations (a schedule); for those the
+// trace turns, once, into one read set and one write set per iteration
+// (the sets form), which any order of accesses can grow.
 type KernelTrace struct {
 	// The flat form.
 	reads, writes []Loc
