@@ -2,7 +2,8 @@ package remora
 
 import "github.com/arraysem/arraysem/semantics"
 
-// A trace's chain (unfoldChain, step.go), made a link at a time. Link j
+// A trace's chain (unfoldChain, step.go; the plan both dialects share is
+// foldchain.go's), made a link at a time. Link j
 // (1-based) of a chain over n items is the β-redex
 //
 //	((fn ([acc A] [accs [E k @acc]]) LINK-j+1-or-RESULT) (op acc x_j) (append accs [acc]))
@@ -13,19 +14,15 @@ import "github.com/arraysem/arraysem/semantics"
 // makes link j+1 then, with a chainLink j+2 for its own body). Whatever
 // else looks into a λ's body (printing, the checker, the passes' tree
 // walks) sees the link made (force), so every configuration is the whole
-// chain's term, as if it had been made at once.
+// chain's term, as if it had been made at once. So a run holds the links
+// still to come as a count, not as n terms: a scan of 10^6 items would
+// otherwise hold about 4 KB of terms per item from its first step.
 
-// chain is what every link of one chain is made from.
+// chain is one chain: its plan (foldchain.go, shared with the dialect)
+// over typed terms.
 type chain struct {
-	pos       semantics.Pos
-	right     bool // trace-right: (op x acc), and the trace prepends
-	inTrace   bool // a0 is the trace's first (trace-right: last) accumulator
-	accType   *Arr
-	total     *Arr // the whole trace's type
-	op, a0    Expr
-	items     []Expr // in the order the links take them
-	appendDef *PrimDef
-	acc, accs *Var
+	plan *Chain[Expr]
+	pos  semantics.Pos
 }
 
 // chainLink is link j of a chain, not made yet: the body of link j-1's λ.
@@ -49,67 +46,60 @@ func forced(e Expr) Expr {
 	return e
 }
 
-func (c *chain) traceType(k int) *Arr {
-	return &Arr{Elem: c.accType.Elem, Shape: Dims(int64(k)).Append(c.accType.Shape)}
-}
-
-// before is the number of accumulators in the trace before the one bound
-// by link j: a0 when it is in the trace, and the j-1 the links before it
-// made.
-func (c *chain) before(j int) int {
-	if c.inTrace {
-		return j
-	}
-	return j - 1
-}
-
-// one is the frame [x].
-func (c *chain) one(x Expr) Expr {
-	return &Frame{Pos: c.pos, Dims: []int64{1}, Elems: []Expr{x}, Cell: c.accType, Type: c.traceType(1)}
-}
-
-// grow is the trace accs (k accumulators) with acc joined on, by the
-// chain's own append (machine_trace.go).
-func (c *chain) grow(accs, acc Expr, k int) Expr {
-	if k == 0 {
-		return c.one(acc)
-	}
-	a, b, da, db := accs, c.one(acc), k, 1
-	if c.right {
-		a, b, da, db = b, a, db, da
-	}
-	g := &Func{Prim: c.appendDef, Types: []Type{c.accType.Elem},
-		Indices: []Index{NatIndex(NatConst(int64(da))), NatIndex(NatConst(int64(db))), ShapeIndex(c.accType.Shape)}}
-	return &App{Pos: c.pos, Fn: lit(c.pos, AtomScalar(KFunc, g)), Args: []Expr{a, b}, Type: c.traceType(k + 1)}
-}
-
-// apply is the operator applied to the accumulator and an item.
-func (c *chain) apply(acc, x Expr) Expr {
-	if c.right {
-		acc, x = x, acc
-	}
-	return &App{Pos: c.pos, Fn: c.op, Args: []Expr{acc, x}, Type: c.accType}
-}
-
-// link is link j. Its arguments are in link j-1's scope; link 1's in the
-// top's, where the accumulator is a0 (bound by an outer link when it is a
-// term still to reduce, replicate's) and no trace is bound. The last
-// link's body is the whole trace, (append accs [acc]).
+// link is link j, its body the chainLink j+1 (the whole trace for the
+// last).
 func (c *chain) link(j int) Expr {
-	n := len(c.items)
 	var body Expr = &chainLink{c, j + 1}
-	if j == n {
-		body = c.grow(c.accs, c.acc, c.before(n))
+	if j == c.plan.Len() {
+		body = c.plan.Last()
 	}
-	accE := Expr(c.acc)
-	if j == 1 && IsValue(c.a0) {
-		accE = c.a0
+	return c.plan.Link(j, body)
+}
+
+// chainTerms writes a chain's terms as typed Remora: every term
+// annotated with its type, the trace of k accumulators [E k @acc].
+type chainTerms struct {
+	pos       semantics.Pos
+	accType   *Arr
+	total     *Arr // the whole trace's type
+	op        Expr
+	appendDef *PrimDef // the chain's own append (machine_trace.go)
+	acc, accs *Var
+}
+
+func (t *chainTerms) traceType(k int) *Arr {
+	return &Arr{Elem: t.accType.Elem, Shape: Dims(int64(k)).Append(t.accType.Shape)}
+}
+
+func (t *chainTerms) Var(name string) Expr {
+	if name == ChainAccs {
+		return t.accs
 	}
-	lam := &Lam{Pos: c.pos, Params: []Param{{Name: chainAcc, Type: c.accType}}, Body: body, Ret: c.total}
-	link := &App{Pos: c.pos, Fn: lam, Args: []Expr{c.apply(accE, c.items[j-1])}, Type: c.total}
-	if k := c.before(j); k > 0 {
-		lam.Params = append(lam.Params, Param{Name: chainAccs, Type: c.traceType(k)})
-		link.Args = append(link.Args, c.grow(c.accs, accE, k-1))
+	return t.acc
+}
+
+func (t *chainTerms) Apply(a, b Expr) Expr {
+	return &App{Pos: t.pos, Fn: t.op, Args: []Expr{a, b}, Type: t.accType}
+}
+
+func (t *chainTerms) One(x Expr) Expr {
+	return &Frame{Pos: t.pos, Dims: []int64{1}, Elems: []Expr{x}, Cell: t.accType, Type: t.traceType(1)}
+}
+
+func (t *chainTerms) Append(a, b Expr, ka, kb int) Expr {
+	g := &Func{Prim: t.appendDef, Types: []Type{t.accType.Elem},
+		Indices: []Index{NatIndex(NatConst(int64(ka))), NatIndex(NatConst(int64(kb))), ShapeIndex(t.accType.Shape)}}
+	return &App{Pos: t.pos, Fn: lit(t.pos, AtomScalar(KFunc, g)), Args: []Expr{a, b}, Type: t.traceType(ka + kb)}
+}
+
+func (t *chainTerms) Link(body, accArg Expr, accs *Expr, k int) Expr {
+	lam := &Lam{Pos: t.pos, Params: []Param{{Name: ChainAcc, Type: t.accType}}, Body: body, Ret: t.total}
+	link := &App{Pos: t.pos, Fn: lam, Args: []Expr{accArg}, Type: t.total}
+	if accs != nil {
+		lam.Params = append(lam.Params, Param{Name: ChainAccs, Type: t.traceType(k)})
+		link.Args = append(link.Args, *accs)
 	}
 	return link
 }
+
+func (t *chainTerms) Result(trace Expr, n int) Expr { return trace }

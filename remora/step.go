@@ -614,77 +614,35 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 	return RunFold(f.Prim.Fold, f.Prim.Name, op, init, items, apply, rep, stack, c)
 }
 
-// unfoldChain unfolds a trace (iscan, iscan-init, scan-init, trace,
-// trace-right) over at least one application into a chain of links, one
-// per application, each a β-redex that binds the new accumulator and the
-// accumulators before it:
-//
-//	((fn ([acc A] [accs [E k @acc]]) LINK-or-RESULT) (op acc x) (append accs [acc]))
-//
-// The arguments evaluate left to right in the enclosing link's scope, so
-// the operator meets the previous accumulator (a value by then) and the
-// trace so far grows by that accumulator; the innermost body is
-// (append accs [acc]), the whole trace. (trace-right runs from the last
-// item, (op x acc), and prepends: (append [acc] accs).) Every link rebinds
-// acc and accs, so β substitutes into the next link's arguments only: the
-// rest of the chain is under binders that shadow both, so a step's descent
-// and substitution do not grow with n, and a scan takes a fixed number of
-// steps per item, where a frame of nested applications (one per prefix)
-// took n²/2. (The chain's append is its own copy of the primitive, whose
-// δ grows the trace in place rather than copying it, O(1) amortised where
-// append's copy was O(k) at the k-th item: machine_trace.go.) The operator is
-// applied in the big-step's order (RunFold), so the values and the first
-// stuck δ are the same. It reports false for the other folds and for a
-// trace with no application, which unfold leaves to RunFold.
+// unfoldChain unfolds a trace over at least one application into a
+// chain of links (foldchain.go: the plan both dialects share; chain.go:
+// its typed terms, made a link at a time). The first accumulator, when it
+// is a term still to reduce (replicate's), is bound by a λ around the
+// chain. (The chain's append is its own copy of the primitive, whose δ
+// grows the trace in place rather than copying it, O(1) amortised where
+// append's copy was O(k) at the k-th item: machine_trace.go.) It reports
+// false for the other folds and for a trace with no application, which
+// unfold leaves to RunFold.
 func unfoldChain(e *App, plan *FoldPlan, accType *Arr, op, init Expr, items []Expr, rep func(Expr) Expr) (Expr, bool) {
-	if !plan.trace {
+	terms := &chainTerms{pos: e.Pos, accType: accType, op: op, appendDef: traceAppend(),
+		acc: &Var{Pos: e.Pos, Name: ChainAcc}, accs: &Var{Pos: e.Pos, Name: ChainAccs}}
+	p, ok := PlanChain[Expr](plan, init, items, rep, terms)
+	if !ok {
 		return nil, false
 	}
-	var a0 Expr
-	inTrace := plan.withInit // whether a0 is the trace's first (trace-right: last) accumulator
-	switch {
-	case plan.init && plan.kind == foldReduce:
-		a0 = rep(init)
-	case plan.init:
-		a0 = init
-	case len(items) > 0:
-		a0, items, inTrace = items[0], items[1:], true
+	terms.total = terms.traceType(p.Total())
+	a0 := p.A0
+	if !IsValue(a0) {
+		p.A0 = terms.acc
 	}
-	if len(items) == 0 {
-		return nil, false
-	}
-	right := plan.kind == foldRight
-	if right {
-		rev := make([]Expr, len(items))
-		for i, x := range items {
-			rev[len(items)-1-i] = x
-		}
-		items = rev
-	}
-	c := &chain{pos: e.Pos, right: right, inTrace: inTrace, accType: accType, op: op, a0: a0, items: items,
-		appendDef: traceAppend(), acc: &Var{Pos: e.Pos, Name: chainAcc}, accs: &Var{Pos: e.Pos, Name: chainAccs}}
-	c.total = c.traceType(c.before(len(items)) + 1)
+	c := &chain{plan: p, pos: e.Pos}
 	body := c.link(1)
 	if !IsValue(a0) {
-		lam := &Lam{Pos: e.Pos, Params: []Param{{Name: chainAcc, Type: accType}}, Body: body, Ret: c.total}
-		body = &App{Pos: e.Pos, Fn: lam, Args: []Expr{a0}, Type: c.total}
+		lam := &Lam{Pos: e.Pos, Params: []Param{{Name: ChainAcc, Type: accType}}, Body: body, Ret: terms.total}
+		body = &App{Pos: e.Pos, Fn: lam, Args: []Expr{a0}, Type: terms.total}
 	}
 	return body, true
 }
-
-// A chain of n links is made a link at a time (chain.go: the body of
-// link j's λ is chainLink j+1, made when β substitutes into it), so that
-// a run holds the links still to come as a count, not as n terms: a
-// scan of 10^6 items would otherwise hold about 4 KB of terms per item
-// from its first step. The chain's terms, and so every step and every
-// configuration printed, are those of the whole chain.
-
-// The names a chain's links bind. They need not avoid the program's names:
-// what the chain substitutes into (the operator, the items, a0) is closed.
-const (
-	chainAcc  = "acc"
-	chainAccs = "accs"
-)
 
 // stepMap is the MAP rule: a MAP whose arguments are values is the
 // application of the λ of its parameters to them, whose frame is the

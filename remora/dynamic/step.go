@@ -286,109 +286,69 @@ func unfold(e *App, p *PrimDef, args []*remora.Value) (Expr, error) {
 	return remora.RunFold(p.Fold, p.Name, opTerm, initTerm, terms, apply, same, stack, &remora.Call{Pos: e.Pos})
 }
 
-// unfoldChain unfolds a trace (iscan, iscan-init, scan-init, trace,
-// trace-right) over at least one application into a chain of links, one
-// per application, each a β-redex that binds the new accumulator and the
-// accumulators before it, as the typed dialect's does:
-//
-//	((λ ((acc all) (accs all)) LINK-or-RESULT) (op acc x) (append accs [acc]))
-//
-// The arguments evaluate left to right in the enclosing link's scope, so
-// the operator meets the previous accumulator and the trace so far grows
-// by it; the innermost body is (append accs [acc]), the whole trace.
-// (trace-right runs from the last item, (op x acc), and prepends.) Every
-// link rebinds acc and accs, so β substitutes into the next link's
-// arguments only, and a scan takes a fixed number of steps per item, whose
-// descent and substitution do not grow with n, where a frame of nested
-// applications (one per prefix) took n²/2 applications. (The chain's
-// append grows the boxes so far in place, traceAppend, and the final
-// unbox maps over all n once.) The operator is
-// applied in the big-step's order (remora.RunFold). It reports false for
-// the other folds and for a trace with no application, which unfold
-// leaves to RunFold.
+// unfoldChain unfolds a trace over at least one application into a
+// chain of links, by the plan the typed dialect's small-step also follows
+// (remora.PlanChain). The trace so far is an array of boxes, one per
+// accumulator (chainTerms). It reports false for the other folds and for
+// a trace with no application, which unfold leaves to remora.RunFold.
 func unfoldChain(pos semantics.Pos, plan *remora.FoldPlan, op, init Expr, items []Expr) (Expr, bool) {
-	if !plan.Traces() {
+	terms := &chainTerms{pos: pos, op: op, appendDef: traceAppend(),
+		acc: &Var{Pos: pos, Name: remora.ChainAcc}, accs: &Var{Pos: pos, Name: remora.ChainAccs}}
+	same := func(x Expr) Expr { return x }
+	c, ok := remora.PlanChain[Expr](plan, init, items, same, terms)
+	if !ok {
 		return nil, false
 	}
-	// inTrace: a0 is the trace's first (trace-right: last) accumulator.
-	a0, inTrace := init, plan.TracesFirst()
-	if !plan.TakesInit() && len(items) > 0 {
-		a0, items = items[0], items[1:]
-	}
-	if len(items) == 0 {
-		return nil, false
-	}
-	right := plan.Right()
-	if right {
-		rev := make([]Expr, len(items))
-		for i, x := range items {
-			rev[len(items)-1-i] = x
-		}
-		items = rev
-	}
-	// The trace so far is an array of boxes, one per accumulator: boxes
-	// are scalars of one kind, so joining them cannot fail, and the
-	// accumulators' shapes and kinds meet only at the end, when the
-	// opened boxes collapse as the big-step's trace does (same error,
-	// after every application).
-	one := func(x Expr) Expr {
-		return &Frame{Pos: pos, Dims: []int64{1}, Elems: []Expr{&App{Pos: pos, Fn: &Prim{Pos: pos, Def: Basis["box"]}, Args: []Expr{x}}}}
-	}
-	// grow is the trace accs (k boxes) with acc's box joined on, by the
-	// chain's own append (traceAppend).
-	appendDef := traceAppend()
-	grow := func(accs, acc Expr, k int) Expr {
-		if k == 0 {
-			return one(acc)
-		}
-		a, b := accs, one(acc)
-		if right {
-			a, b = b, a
-		}
-		return &App{Pos: pos, Fn: &Prim{Pos: pos, Def: appendDef}, Args: []Expr{a, b}}
-	}
-	apply := func(acc, x Expr) Expr {
-		if right {
-			acc, x = x, acc
-		}
-		return &App{Pos: pos, Fn: op, Args: []Expr{acc, x}}
-	}
-	accVar := &Var{Pos: pos, Name: chainAcc}
-	accsVar := &Var{Pos: pos, Name: chainAccs}
-	// before is the number of accumulators in the trace before the one
-	// bound by link j (1-based).
-	before := func(j int) int {
-		if inTrace {
-			return j
-		}
-		return j - 1
-	}
-	n := len(items)
-	var body Expr = &Unbox{Pos: pos, X: chainAcc, Box: grow(accsVar, accVar, before(n)), Body: accVar}
-	for j := n; j >= 1; j-- {
-		// Link j's arguments are in link j-1's scope; link 1's in the
-		// top's, where the accumulator is a0 and no trace is bound.
-		accE := Expr(accVar)
-		if j == 1 {
-			accE = a0
-		}
-		lam := &Lam{Pos: pos, Params: []Param{{Name: chainAcc, Rank: All}}, Body: body}
-		link := &App{Pos: pos, Fn: lam, Args: []Expr{apply(accE, items[j-1])}}
-		if k := before(j); k > 0 {
-			lam.Params = append(lam.Params, Param{Name: chainAccs, Rank: All})
-			link.Args = append(link.Args, grow(accsVar, accE, k-1))
-		}
-		body = link
-	}
-	return body, true
+	return c.Build(), true
 }
 
-// The names a chain's links bind. They need not avoid the program's names:
-// what the chain substitutes into (the operator, the items, a0) is closed.
-const (
-	chainAcc  = "acc"
-	chainAccs = "accs"
-)
+// chainTerms writes a chain's terms in the dialect. The trace so far is
+// an array of boxes, one per accumulator: boxes are scalars of one kind,
+// so joining them cannot fail, and the accumulators' shapes and kinds
+// meet only at the end, when the opened boxes collapse as the big-step's
+// trace does (the same error, after every application). The chain's
+// append grows the boxes so far in place (traceAppend), and the final
+// unbox maps over all n once.
+type chainTerms struct {
+	pos       semantics.Pos
+	op        Expr
+	appendDef *PrimDef
+	acc, accs *Var
+}
+
+func (t *chainTerms) Var(name string) Expr {
+	if name == remora.ChainAccs {
+		return t.accs
+	}
+	return t.acc
+}
+
+func (t *chainTerms) Apply(a, b Expr) Expr {
+	return &App{Pos: t.pos, Fn: t.op, Args: []Expr{a, b}}
+}
+
+func (t *chainTerms) One(x Expr) Expr {
+	box := &App{Pos: t.pos, Fn: &Prim{Pos: t.pos, Def: Basis["box"]}, Args: []Expr{x}}
+	return &Frame{Pos: t.pos, Dims: []int64{1}, Elems: []Expr{box}}
+}
+
+func (t *chainTerms) Append(a, b Expr, _, _ int) Expr {
+	return &App{Pos: t.pos, Fn: &Prim{Pos: t.pos, Def: t.appendDef}, Args: []Expr{a, b}}
+}
+
+func (t *chainTerms) Link(body, accArg Expr, accs *Expr, _ int) Expr {
+	lam := &Lam{Pos: t.pos, Params: []Param{{Name: remora.ChainAcc, Rank: All}}, Body: body}
+	link := &App{Pos: t.pos, Fn: lam, Args: []Expr{accArg}}
+	if accs != nil {
+		lam.Params = append(lam.Params, Param{Name: remora.ChainAccs, Rank: All})
+		link.Args = append(link.Args, *accs)
+	}
+	return link
+}
+
+func (t *chainTerms) Result(trace Expr, _ int) Expr {
+	return &Unbox{Pos: t.pos, X: remora.ChainAcc, Box: trace, Body: t.acc}
+}
 
 // subst substitutes closed values for free variables; binders shadow.
 // What is substituted is closed, so no capture can happen.
