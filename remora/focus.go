@@ -11,66 +11,21 @@ import (
 // the term after the step is the contractum. nextChild follows the
 // descent (settle's); child finds a subterm; lang.PathFocus walks.
 
-// nextChild is the child of e that step descends into, or -1 when e is
-// itself the redex.
+// nextChild is the child of e that step descends into, its first
+// evaluated child (child, childCount) that is not a value, or -1 when e
+// is itself the redex.
 func nextChild(e Expr) int {
-	switch e := e.(type) {
-	case *App:
-		if !IsValue(e.Fn) {
-			return 0
-		}
-		for i, a := range e.Args {
-			if !IsValue(a) {
-				return i + 1
-			}
-		}
-	case *Frame:
-		for i, el := range e.Elems {
-			if !IsValue(el) {
-				return i
-			}
-		}
-	case *TApp:
-		if !IsValue(e.Fn) {
-			return 0
-		}
-	case *IApp:
-		if !IsValue(e.Fn) {
-			return 0
-		}
-	case *Pack:
-		return 0
-	case *Unpack:
-		if !IsValue(e.Box) {
-			return 0
-		}
-	case *LiftDim:
-		if !IsValue(e.N) {
-			return 0
-		}
-	case *Reshape:
-		if !IsValue(e.E) {
-			return 0
-		}
-	case *Map:
-		for i, a := range e.Args {
-			if !IsValue(a) {
-				return i
-			}
-		}
-	case *Rep:
-		if !IsValue(e.E) {
-			return 0
-		}
-	case *Case:
-		if !IsValue(e.Tag) {
-			return 0
+	for i, n := 0, childCount(e); i < n; i++ {
+		if c, ok := child(e, i); ok && !IsValue(c) {
+			return i
 		}
 	}
 	return -1
 }
 
-// child is e's i-th child, as nextChild numbers them.
+// child is e's i-th evaluated child, in evaluation order, of the
+// childCount(e) it has: the one enumeration of them that the descent
+// (nextChild), the context machine (machine.go) and the focus share.
 func child(e Expr, i int) (Expr, bool) {
 	switch x := e.(type) {
 	case *App:

@@ -161,19 +161,11 @@ func childCount(e Expr) int {
 // evaluated is a fresh slice of e's evaluated children, numbered as
 // child numbers them.
 func evaluated(e Expr) []Expr {
-	switch e := e.(type) {
-	case *App:
-		ch := make([]Expr, 1+len(e.Args))
-		ch[0] = e.Fn
-		copy(ch[1:], e.Args)
-		return ch
-	case *Frame:
-		return append([]Expr(nil), e.Elems...)
-	case *Map:
-		return append([]Expr(nil), e.Args...)
+	ch := make([]Expr, childCount(e))
+	for i := range ch {
+		ch[i], _ = child(e, i)
 	}
-	c, _ := child(e, 0)
-	return []Expr{c}
+	return ch
 }
 
 // rebuild is node with its evaluated children replaced by ch, made as

@@ -9,41 +9,21 @@ import (
 // evaluation context to the redex and rebuilds the term along that path
 // only, so the subterm at the same path after the step is the contractum.
 
-// nextChild is the child of e that step descends into (numbered as at
-// numbers them), or -1 when e is itself the redex.
+// nextChild is the child of e that step descends into, its first
+// evaluated child (child, childCount) that is not a value, or -1 when e
+// is itself the redex.
 func nextChild(e Expr) int {
-	switch e := e.(type) {
-	case *App:
-		if e.Shape != nil && !isValue(e.Shape) {
-			return 0
-		}
-		if !isValue(e.Fn) {
-			return 1
-		}
-		for i, a := range e.Args {
-			if !isValue(a) {
-				return i + 2
-			}
-		}
-	case *Frame:
-		for i, el := range e.Elems {
-			if !isValue(el) {
-				return i
-			}
-		}
-	case *Let:
-		if !isValue(e.Val) {
-			return 0
-		}
-	case *Unbox:
-		if !isValue(e.Box) {
-			return 0
+	for i, n := 0, childCount(e); i < n; i++ {
+		if c, ok := child(e, i); ok && !isValue(c) {
+			return i
 		}
 	}
 	return -1
 }
 
-// child is e's i-th child, as nextChild numbers them.
+// child is e's i-th evaluated child, in evaluation order, of the
+// childCount(e) it has: the one enumeration of them that the descent
+// (nextChild), the context machine (machine.go) and the focus share.
 func child(e Expr, i int) (Expr, bool) {
 	switch x := e.(type) {
 	case *App:

@@ -80,20 +80,14 @@ func childCount(e Expr) int {
 	return 0
 }
 
-// evaluated is a fresh slice of e's children, numbered as child numbers
-// them (an App's absent shape is nil).
+// evaluated is a fresh slice of e's evaluated children, numbered as
+// child numbers them.
 func evaluated(e Expr) []Expr {
-	switch e := e.(type) {
-	case *App:
-		ch := make([]Expr, 2+len(e.Args))
-		ch[0], ch[1] = e.Shape, e.Fn
-		copy(ch[2:], e.Args)
-		return ch
-	case *Frame:
-		return append([]Expr(nil), e.Elems...)
+	ch := make([]Expr, childCount(e))
+	for i := range ch {
+		ch[i], _ = child(e, i)
 	}
-	c, _ := child(e, 0)
-	return []Expr{c}
+	return ch
 }
 
 // rebuild is node with its children replaced by ch, as the descent makes
