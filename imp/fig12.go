@@ -68,8 +68,10 @@ type rules struct {
 }
 
 // node builds the derivation node of rule concluding H; E ⊢ what → after.
-func (r *rules) node(rule, what, after string, premises ...*semantics.Derivation) *semantics.Derivation {
-	return r.d.Node(rule, func() string { return "H; E ⊢ " + what + " → " + after }, premises...)
+// The statements ss, printed briefly (stmtsHead), stand for what only
+// when the run builds derivations: a plain run prints nothing.
+func (r *rules) node(rule string, ss []Stmt, after string, premises ...*semantics.Derivation) *semantics.Derivation {
+	return r.d.Node(rule, func() string { return "H; E ⊢ " + stmtsHead(ss) + " → " + after }, premises...)
 }
 
 // premise adds the derivations ds to a rule's premises when the run
@@ -115,7 +117,7 @@ func (r *rules) scope(env Env, ss []Stmt) (*semantics.Derivation, error) {
 // One statement is its own derivation; none is skip's.
 func (r *rules) eImpSeq(env Env, ss []Stmt) (*semantics.Derivation, error) {
 	if len(ss) == 0 {
-		return r.node(EImpSkip.Name, "skip", "H; E"), nil
+		return r.node(EImpSkip.Name, []Stmt{&Skip{}}, "H; E"), nil
 	}
 	d1, err := r.stmt(env, ss[0])
 	if err != nil || len(ss) == 1 {
@@ -126,7 +128,7 @@ func (r *rules) eImpSeq(env Env, ss []Stmt) (*semantics.Derivation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.node(EImpSeq.Name, stmtsHead(ss), "H'; E'", d1, d2), nil
+	return r.node(EImpSeq.Name, ss, "H'; E'", d1, d2), nil
 }
 
 // stmt applies the rule of s's form.
@@ -165,7 +167,7 @@ func (r *rules) eImpIf(env Env, s *If) (*semantics.Derivation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.node(rule, stmtHead(s), "H'; E'", d), nil
+	return r.node(rule, []Stmt{s}, "H'; E'", d), nil
 }
 
 // choose is the choice between E-IMP-IF-TRUE and E-IMP-IF-FALSE: the rule
@@ -211,7 +213,7 @@ func (r *rules) eImpKernel(env Env, s *Kernel) (*semantics.Derivation, error) {
 		premises = r.premise(premises, d)
 	}
 	k.finish(r.h, r.opts)
-	return r.node(EImpKernel.Name, stmtHead(s), "H'; E", premises...), nil
+	return r.node(EImpKernel.Name, []Stmt{s}, "H'; E", premises...), nil
 }
 
 // iFor is I-FOR (an extension): the body for i = 1 … E(se) in turn, its
@@ -237,7 +239,7 @@ func (r *rules) iFor(env Env, s *For) (*semantics.Derivation, error) {
 		premises = r.premise(premises, d)
 	}
 	r.opts.Counter.Hit(IFor.Name)
-	return r.node(IFor.Name, stmtHead(s), "H'; E'", premises...), nil
+	return r.node(IFor.Name, []Stmt{s}, "H'; E'", premises...), nil
 }
 
 // iFold is I-REDUCE and I-SCAN (extensions): for i = 1 … n, element i's
@@ -286,7 +288,7 @@ func (r *rules) iFold(env Env, s Stmt) (*semantics.Derivation, error) {
 	if red, ok := s.(*Reduce); ok {
 		after = "H'; E, " + red.Target.Name + " ↦ " + env[red.Target.Name].String()
 	}
-	return r.node(f.rule, stmtHead(s), after, premises...), nil
+	return r.node(f.rule, []Stmt{s}, after, premises...), nil
 }
 
 // stmtHead renders a statement briefly, eliding the bodies of compound
