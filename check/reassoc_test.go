@@ -132,6 +132,9 @@ func TestDialectTreeReduce(t *testing.T) {
 		t.Fatalf("verdict: %v", verdict)
 	}
 	for _, r := range rows[1:] {
+		if !r.ran() {
+			continue
+		}
 		if r.Reassociated || r.Err != nil || !slices.Equal(r.Result.Lines, rows[0].Result.Lines) {
 			t.Errorf("%s %s: %v, Reassociated %v, err %v; want the dialect's tree exactly, %v", r.Level, r.Semantics, r.Result.Lines, r.Reassociated, r.Err, rows[0].Result.Lines)
 		}

@@ -31,6 +31,12 @@ type Row struct {
 	// where another row did not; it is shown as "not run" with the
 	// bound, and not compared.
 	NotRun bool
+	// SameAs names an earlier level whose program is this level's, the
+	// same text in the same language (MemoryExpand in a layout that
+	// changed nothing, a pass that changed nothing): its runs would be
+	// that level's again, so the level is one row, shown, not run and
+	// not compared.
+	SameAs string
 	// Final: the level is the last of its language on its walk, the
 	// program the next translation takes (lang.Level.Final); the table
 	// marks it with FinalMark.
@@ -58,6 +64,9 @@ func (r Row) Outcome() string {
 	}
 	if r.NotRun {
 		return "not run: " + r.Err.Error()
+	}
+	if r.SameAs != "" {
+		return "not run again: the same program as " + r.SameAs
 	}
 	if r.Err != nil {
 		return "error: " + r.Err.Error()
@@ -149,9 +158,23 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 	if err != nil {
 		return nil, err
 	}
+	// same[i] is the earlier level whose program level i's is.
+	same := make([]string, len(levels))
+	first := map[string]string{} // language and text → the first level with them
+	for i, lv := range levels {
+		if lv.Declined != nil || !slices.ContainsFunc(lv.Program().Semantics(), func(sem string) bool { return o.keeps(lv.Program().Language(), sem) }) {
+			continue
+		}
+		key := lv.Program().Language().Name() + "\x00" + lv.Stages[len(lv.Stages)-1].Text()
+		if name, ok := first[key]; ok {
+			same[i] = name
+		} else {
+			first[key] = lv.Name
+		}
+	}
 	total := 0
-	for _, lv := range levels {
-		if lv.Declined == nil {
+	for i, lv := range levels {
+		if lv.Declined == nil && same[i] == "" {
 			for _, sem := range lv.Program().Semantics() {
 				if o.keeps(lv.Program().Language(), sem) {
 					total++
@@ -161,11 +184,15 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 	}
 	var rows []Row
 	started := 0
-	for _, lv := range levels {
+	for i, lv := range levels {
 		if lv.Declined != nil {
 			if o.Only == nil && o.Semantics == nil { // a level not reached has no language
 				rows = append(rows, Row{Level: lv.Name, Semantics: "-", Declined: lv.Declined})
 			}
+			continue
+		}
+		if same[i] != "" {
+			rows = append(rows, Row{Level: lv.Name, Semantics: "-", SameAs: same[i], Stages: lv.Stages, Final: lv.Final})
 			continue
 		}
 		for _, sem := range lv.Program().Semantics() {
@@ -203,14 +230,18 @@ func SideBySideWith(reg *lang.Registry, p lang.Program, args map[string]string, 
 // the dynamic dialect's depth (semantics.FuelError), or --max-memory (an
 // allocation it could not afford: semantics.PastMaxMemory).
 func (r Row) bounded() bool {
-	return r.Declined == nil && (kind(r.Err) == semantics.FuelError || semantics.PastMaxMemory(r.Err))
+	return r.ran() && (kind(r.Err) == semantics.FuelError || semantics.PastMaxMemory(r.Err))
 }
+
+// ran reports whether r is a run: not a level a pass declined, nor one
+// that is the same program as an earlier level.
+func (r Row) ran() bool { return r.Declined == nil && r.SameAs == "" }
 
 // markNotRun marks NotRun the rows that stopped at their bound while
 // some row did not (when every row stops at its bound, they agree that
 // the program does not end within it, and are compared as before).
 func markNotRun(rows []Row) {
-	if !slices.ContainsFunc(rows, func(r Row) bool { return r.Declined == nil && !r.bounded() }) {
+	if !slices.ContainsFunc(rows, func(r Row) bool { return r.ran() && !r.bounded() }) {
 		return
 	}
 	for i := range rows {
@@ -222,7 +253,12 @@ func markNotRun(rows []Row) {
 // (not declined, not NotRun), or the first when none did.
 func reference(rows []Row) Row {
 	for _, r := range rows {
-		if r.Declined == nil && !r.NotRun {
+		if r.ran() && !r.NotRun {
+			return r
+		}
+	}
+	for _, r := range rows {
+		if r.ran() {
 			return r
 		}
 	}
@@ -265,7 +301,7 @@ func runFuel(stages []lang.Stage, sem string, args map[string]string, fuel int) 
 func agree(rows []Row, args map[string]string, o SideOptions) error {
 	first := reference(rows)
 	for i, r := range rows {
-		if r.Declined != nil || r.NotRun || r.Refused(first) || sameRow(r, first) {
+		if !r.ran() || r.NotRun || r.Refused(first) || sameRow(r, first) {
 			continue
 		}
 		if what := differ(first, r); what != "" {
@@ -380,10 +416,10 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 	for _, r := range rows {
 		steps, tm := "-", "-"
 		costs := []string{"-", "-", "-", "-"}
-		if r.Declined == nil && !r.NotRun {
+		if r.ran() && !r.NotRun {
 			runs++
 		}
-		if r.Err == nil && r.Declined == nil {
+		if r.Err == nil && r.ran() {
 			if r.Result.Steps > 0 {
 				steps = fmt.Sprint(r.Result.Steps)
 			}
@@ -410,6 +446,9 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 	if n := declined(rows); n > 0 {
 		notRun += fmt.Sprintf("; %s not compiled (a pass declined the program)", semantics.Plural(n, "level"))
 	}
+	if n := sameAs(rows); n > 0 {
+		notRun += fmt.Sprintf("; %s the same program as an earlier level, not run again", semantics.Plural(n, "level"))
+	}
 	switch {
 	case kind(verdict) == semantics.OverflowError:
 		n := Refusals(rows)
@@ -435,6 +474,17 @@ func declined(rows []Row) int {
 	n := 0
 	for _, r := range rows {
 		if r.Declined != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// sameAs counts the levels whose program is an earlier level's.
+func sameAs(rows []Row) int {
+	n := 0
+	for _, r := range rows {
+		if r.SameAs != "" {
 			n++
 		}
 	}

@@ -15,7 +15,8 @@
 //     machine with an explicit evaluation context (semantics.ContextMachine,
 //     which the dynamic dialect runs too, given this language's evaluation
 //     order in machine.go; a trace's
-//     chain is made a link at a time, chain.go, and grows its buffer in
+//     chain, planned as the dialect's is, foldchain.go, is made a link
+//     at a time, chain.go, and grows its buffer in
 //     place, machine_trace.go) whose focus the
 //     REPL marks (focus.go);
 //   - eval.go: a big-step evaluator over flat arrays (value.go), which
