@@ -48,38 +48,42 @@ type cexp func(env []slot) (semantics.Num, bool)
 
 // cstmt is a compiled statement.
 type cstmt struct {
-	s        Stmt
-	exec     func(*machine, *cstmt) error // runs it by its rule (execOf)
-	x, y     int32                        // slots: the target (the index of a loop), a block
-	a, b     cexp                         // compiled expressions (see compile)
-	body     []*cstmt
-	body2    []*cstmt // an if's else, a fold's combine part
-	save     []int32  // the slots a kernel's, for's or fold element's iteration saves
-	save2    []int32  // a fold combine's
-	buf      []slot
-	buf2     []slot
-	fold     *Fold
-	xa, xb   int32 // a fold's a and b
-	yield    int32
-	result   int32
-	addr     cexp      // a scan's offset
-	isVarMem bool      // an Assign whose right side is a variable (maybe a block)
-	plan     *racePlan // a kernel's race-freedom plan (racefree.go), nil for none
-	keep     []int     // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
-	reads    int       // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
-	writes   int       // and its writes
-	next     *cstmt    // a declaration's: the read or assignment of its variable run with it (declThen)
-	then     *cstmt    // and the write after a read (execDeclReadWrite)
-	declV    Value     // a declaration's initial value
-	rule     string    // and its rule
-	selfRef  bool      // a read's or assignment's: the right side mentions the target
-	offX     int32     // a read's or write's offset when it is the variable offX + offK (-1: no)
-	offK     int64
-	valX     int32  // a write's value when it is a variable (-1: no)
-	epoch    uint64 // a kernel's or for's: its starts so far (hoisted sums)
-	sameOff  bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
-	copy     *cstmt // a kernel's whose body is one affine copy (copyOf): that body
-	par      bool   // a kernel's whose body may run on goroutines (parallelizable)
+	s      Stmt
+	exec   func(*machine, *cstmt) error // runs it by its rule (execOf)
+	x, y   int32                        // slots: the target (the index of a loop), a block
+	a, b   cexp                         // compiled expressions (see compile)
+	body   []*cstmt
+	body2  []*cstmt // an if's else, a fold's combine part
+	save   []int32  // the slots a kernel's, for's or fold element's iteration saves
+	save2  []int32  // a fold combine's
+	buf    []slot
+	buf2   []slot
+	fold   *Fold
+	xa, xb int32 // a fold's a and b
+	// A fold's combine part as one int operation (intfold.go), or nil,
+	// and the operations its statements count (stats.go).
+	intStep    func(acc, y int64) (int64, bool)
+	combineOps int64
+	yield      int32
+	result     int32
+	addr       cexp      // a scan's offset
+	isVarMem   bool      // an Assign whose right side is a variable (maybe a block)
+	plan       *racePlan // a kernel's race-freedom plan (racefree.go), nil for none
+	keep       []int     // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
+	reads      int       // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
+	writes     int       // and its writes
+	next       *cstmt    // a declaration's: the read or assignment of its variable run with it (declThen)
+	then       *cstmt    // and the write after a read (execDeclReadWrite)
+	declV      Value     // a declaration's initial value
+	rule       string    // and its rule
+	selfRef    bool      // a read's or assignment's: the right side mentions the target
+	offX       int32     // a read's or write's offset when it is the variable offX + offK (-1: no)
+	offK       int64
+	valX       int32  // a write's value when it is a variable (-1: no)
+	epoch      uint64 // a kernel's or for's: its starts so far (hoisted sums)
+	sameOff    bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
+	copy       *cstmt // a kernel's whose body is one affine copy (copyOf): that body
+	par        bool   // a kernel's whose body may run on goroutines (parallelizable)
 
 	// Cost counters (stats.go), set when the run counts them.
 	ops     int64  // the Ops the statement (with next and then) counts when it has run
@@ -350,6 +354,12 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.result = m.slot(f.Result)
 		c.save = m.saveSet(f.Body, c.x)
 		c.save2 = m.saveSet(f.Combine, c.xa, c.xb)
+		if !m.opts.NoIntFolds && m.counter == nil && !m.trace {
+			c.intStep = intCombine(f)
+			for _, s := range f.Combine {
+				c.combineOps += stmtOps(s)
+			}
+		}
 		switch s := s.(type) {
 		case *Reduce:
 			c.y = m.slot(s.Target)
@@ -1353,23 +1363,36 @@ func (m *machine) fold(c *cstmt) error {
 			m.stats.SetLive(base)
 		}
 		r.y = y
-		// The combine part, in E, a ↦ acc, b ↦ y.
-		r.t.Start(n + i)
-		m.save(c.save2, c.buf2)
-		m.env[c.xa] = slot{v: NumValue(r.acc), ok: true}
-		m.env[c.xb] = slot{v: NumValue(y), ok: true}
-		err = m.run(c.body2)
+		// The combine part, in E, a ↦ acc, b ↦ y: one int operation
+		// (intfold.go), or its statements.
 		var cv semantics.Num
-		if err == nil {
-			rv := &m.env[c.result]
-			cv, err = numOf(f.Result, rv.v, rv.ok, r.rule)
+		stepped := false
+		if c.intStep != nil && r.acc.Elem == semantics.IntElem && y.Elem == semantics.IntElem {
+			var k int64
+			if k, stepped = c.intStep(r.acc.Bits, y.Bits); stepped {
+				cv = semantics.IntNum(k)
+				if m.stats != nil {
+					m.stats.Ops += c.combineOps
+				}
+			}
 		}
-		m.restore(c.save2, c.buf2)
-		if err != nil {
-			return fail(err)
-		}
-		if reset {
-			m.stats.SetLive(base)
+		if !stepped {
+			r.t.Start(n + i)
+			m.save(c.save2, c.buf2)
+			m.env[c.xa] = slot{v: NumValue(r.acc), ok: true}
+			m.env[c.xb] = slot{v: NumValue(y), ok: true}
+			err = m.run(c.body2)
+			if err == nil {
+				rv := &m.env[c.result]
+				cv, err = numOf(f.Result, rv.v, rv.ok, r.rule)
+			}
+			m.restore(c.save2, c.buf2)
+			if err != nil {
+				return fail(err)
+			}
+			if reset {
+				m.stats.SetLive(base)
+			}
 		}
 		prev := r.acc
 		if !isScan && i == 1 && mutant.On("imp-reduce-skips-neutral") { // mutant: as foldRun.combined

@@ -29,9 +29,11 @@
 //     |c|) and runs it without a tracker; parallel.go runs such a kernel,
 //     when large, on Options.Jobs goroutines, with the sequential result
 //     and first error; copykernel.go runs an untracked copy kernel
-//     (COPY's) as one loop over the two blocks' words; each is switched
-//     by an option of the run (Options.NoRaceFreePlans, MinParallelWork,
-//     NoCopyKernels), which the property engine ≡ rules turns off in turn;
+//     (COPY's) as one loop over the two blocks' words; intfold.go steps
+//     a fold whose combine part is one int operation without running its
+//     statements; each is switched by an option of the run
+//     (Options.NoRaceFreePlans, MinParallelWork, NoCopyKernels,
+//     NoIntFolds), which the property engine ≡ rules turns off in turn;
 //   - stats.go: the cost counters (semantics.Stats), as both semantics
 //     count them;
 //   - step.go: a small-step semantics that agrees with the big-step;

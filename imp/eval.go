@@ -79,11 +79,15 @@ type Options struct {
 	// goroutines meet (semantics.ParallelIterations; 0 for the default).
 	ParallelWindow int64
 	// NoRaceFreePlans and NoCopyKernels switch fast paths of the engine
-	// off: kernels that racefree.go proves race free when they start
+	// off (and NoIntFolds, below): kernels that racefree.go proves race free when they start
 	// run untracked (and so may go parallel), and copy kernels as one
 	// loop over the words (copykernel.go). The property engine ≡ rules
 	// runs the engine with each and without.
 	NoRaceFreePlans, NoCopyKernels bool
+	// NoIntFolds switches off the fold loop's int step: a combine part
+	// that is one int operation on its parameters applied directly
+	// (intfold.go).
+	NoIntFolds bool
 	// Derive builds the derivation of the rules as written (EvalRules);
 	// the engine and the small-step build none.
 	Derive bool

@@ -30,7 +30,7 @@ type impRun struct {
 // kernels its plans prove race free without a tracker), recording rule
 // counts and cost counters, or plain (no records: the engine's kernels
 // that may go on 4 goroutines, every one of two iterations or more).
-func runImp(eval func(*imp.Program, imp.Env, *semantics.Heap, *imp.Options) ([]semantics.Array, error), p *imp.Program, args map[string]string, traced, plain bool, off *imp.Options) (impRun, error) {
+func runImp(eval func(*imp.Program, imp.Env, *semantics.Heap, *imp.Options) ([]semantics.Array, error), p *imp.Program, args map[string]string, traced, plain, costsOnly bool, off *imp.Options) (impRun, error) {
 	env, h, err := imp.BindInputs(p, args)
 	if err != nil {
 		return impRun{}, err
@@ -40,6 +40,9 @@ func runImp(eval func(*imp.Program, imp.Env, *semantics.Heap, *imp.Options) ([]s
 	if !plain {
 		r.counter, r.stats = semantics.Counter{}, &semantics.Stats{}
 		o = &imp.Options{Counter: r.counter, Stats: r.stats, Jobs: 1}
+		if costsOnly { // cost counters without rule counts: the int folds run
+			r.counter, o.Counter = nil, nil
+		}
 	}
 	if traced {
 		o.Trace = func(s imp.Stmt, tr *semantics.KernelTrace) {
@@ -114,22 +117,24 @@ func heapString(h *semantics.Heap) string {
 // says what differs.
 func engineMatchesRules(p *imp.Program, args map[string]string) (string, error) {
 	for _, mode := range []struct {
-		traced, plain bool
-		off           imp.Options
+		traced, plain, costs bool
+		off                  imp.Options
 	}{
-		{true, false, imp.Options{}},
-		{false, false, imp.Options{}},
-		{false, true, imp.Options{}},
-		{false, true, imp.Options{NoCopyKernels: true}},
-		{false, true, imp.Options{NoRaceFreePlans: true}},
+		{true, false, false, imp.Options{}},
+		{false, false, false, imp.Options{}},
+		{false, false, true, imp.Options{}},
+		{false, true, false, imp.Options{}},
+		{false, true, false, imp.Options{NoCopyKernels: true}},
+		{false, true, false, imp.Options{NoRaceFreePlans: true}},
+		{false, true, false, imp.Options{NoIntFolds: true}},
 	} {
-		engine, err := runImp(imp.Eval, p, args, mode.traced, mode.plain, &mode.off)
+		engine, err := runImp(imp.Eval, p, args, mode.traced, mode.plain, mode.costs, &mode.off)
 		if err != nil {
 			return "", err
 		}
-		rules, _ := runImp(evalRules, p, args, mode.traced, mode.plain, &imp.Options{})
+		rules, _ := runImp(evalRules, p, args, mode.traced, mode.plain, mode.costs, &imp.Options{})
 		if d := sameImpRun(engine, rules); d != "" {
-			return fmt.Sprintf("traced %v, plain %v, fast paths off %+v: %s", mode.traced, mode.plain, mode.off, d), nil
+			return fmt.Sprintf("traced %v, plain %v, costs only %v, fast paths off %+v: %s", mode.traced, mode.plain, mode.costs, mode.off, d), nil
 		}
 	}
 	return "", nil
