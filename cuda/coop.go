@@ -185,6 +185,9 @@ func columnReduce(k *imp.Kernel) *imp.Reduce {
 				return nil
 			}
 		case *imp.Reduce:
+			if imp.NonAssociative(&s.Fold) {
+				return nil // its columns' partials combine as a tree (seqfold.go)
+			}
 			for _, se := range []fun.SExp{s.Neutral, s.Bound} {
 				for _, v := range fun.FreeVars(se, nil) {
 					if v.Name == k.X.Name {
@@ -394,8 +397,8 @@ func coopable(ss []imp.Stmt) (*imp.Reduce, bool) {
 			case *imp.Alloc, *imp.Scan:
 				return false
 			case *imp.Reduce:
-				if !pure(s.Body) || !pure(s.Combine) {
-					return false
+				if !pure(s.Body) || !pure(s.Combine) || imp.NonAssociative(&s.Fold) {
+					return false // a block folds it as a tree (seqfold.go)
 				}
 				if first == nil {
 					first = s

@@ -16,7 +16,9 @@
 // columns of a kernel inside it at once, reading a matrix by its rows),
 // scanreduce.go folds a reduce of what a scan wrote into the scan's
 // writing pass, and fission.go runs a host reduce whose elements fold
-// long rows as a kernel first.
+// long rows as a kernel first. A fold whose combine part is one operation
+// that is not associative (a - b) keeps its left fold instead, in one
+// thread (seqfold.go).
 // allocating.go names the kernels whose threads allocate (compile
 // --stats).
 //

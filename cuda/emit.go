@@ -461,6 +461,9 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 	case *imp.Assert:
 		return e.assert(f, fr, s)
 	case *imp.Reduce:
+		if !f.device && f.coop == nil && imp.NonAssociative(&s.Fold) {
+			return e.oneThread(f, fr, s, &s.Fold) // seqfold.go
+		}
 		if sr := e.fused[s]; sr != nil {
 			return e.scanReduced(f, fr, sr)
 		}
@@ -477,6 +480,9 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 	case *imp.Scan:
 		if f.device {
 			return e.seqFold(f, fr, s, &s.Fold)
+		}
+		if imp.NonAssociative(&s.Fold) {
+			return e.oneThread(f, fr, s, &s.Fold) // seqfold.go
 		}
 		return e.parFold(f, fr, s, &s.Fold)
 	}

@@ -50,8 +50,8 @@ type scanReduce struct {
 // none), for the host.
 func scanReduceOf(ss []imp.Stmt, i int, ty scope) *imp.Reduce {
 	sc, ok := ss[i].(*imp.Scan)
-	if !ok || accType(ty, sc) != imp.Int {
-		return nil
+	if !ok || accType(ty, sc) != imp.Int || imp.NonAssociative(&sc.Fold) {
+		return nil // a scan kept a left fold (seqfold.go) fuses with nothing
 	}
 	var declared []string
 	at := ty.with() // the scope at the reduce
@@ -64,7 +64,7 @@ func scanReduceOf(ss []imp.Stmt, i int, ty scope) *imp.Reduce {
 			at[s.X.Name] = s.Type
 			continue
 		case *imp.Reduce:
-			if accType(at, s) == imp.Int && fusable(sc, s, declared, at) {
+			if accType(at, s) == imp.Int && !imp.NonAssociative(&s.Fold) && fusable(sc, s, declared, at) {
 				return s
 			}
 		}

@@ -26,34 +26,57 @@ import (
 // intCombine is the step of f's combine part when it is one int
 // operation on a and b, or nil.
 func intCombine(f *Fold) func(acc, y int64) (int64, bool) {
-	if len(f.Combine) != 2 || f.A.Name == f.B.Name {
+	op, swapped, ok := CombineOp(f)
+	if !ok || f.Combine[0].(*Decl).Type != Int {
 		return nil
 	}
+	if swapped {
+		return func(acc, y int64) (int64, bool) { return intStep(op, y, acc) }
+	}
+	return func(acc, y int64) (int64, bool) { return intStep(op, acc, y) }
+}
+
+// CombineOp is the operator of f's combine part when it is one
+// operation on its parameters, var c; c <- a op b; yield c (swapped: b
+// op a), as most folds' are; ok is false for any other combine part.
+func CombineOp(f *Fold) (op semantics.Op, swapped, ok bool) {
+	if len(f.Combine) != 2 || f.A.Name == f.B.Name {
+		return 0, false, false
+	}
 	d, ok := f.Combine[0].(*Decl)
-	if !ok || d.Type != Int || d.X.Name != f.Result.Name {
-		return nil
+	if !ok || d.Type == Mem || d.X.Name != f.Result.Name {
+		return 0, false, false
 	}
 	as, ok := f.Combine[1].(*Assign)
 	if !ok || as.X.Name != f.Result.Name {
-		return nil
+		return 0, false, false
 	}
 	e, ok := as.SE.(*fun.BinOp)
 	if !ok {
-		return nil
+		return 0, false, false
 	}
 	l, lok := e.L.(fun.Var)
 	r, rok := e.R.(fun.Var)
 	if !lok || !rok {
-		return nil
+		return 0, false, false
 	}
-	op := e.Op
 	switch a, b := f.A.Name, f.B.Name; {
 	case l.Name == a && r.Name == b:
-		return func(acc, y int64) (int64, bool) { return intStep(op, acc, y) }
+		return e.Op, false, true
 	case l.Name == b && r.Name == a:
-		return func(acc, y int64) (int64, bool) { return intStep(op, y, acc) }
+		return e.Op, true, true
 	}
-	return nil
+	return 0, false, false
+}
+
+// NonAssociative reports whether f's combine part is one operation that
+// is not associative (a - b, a / b, a < b, …), so that folding its
+// elements in any order but the left fold's may change the result: a
+// parallel implementation must not reorder it. Any other combine part is
+// assumed associative (the rules do not check it).
+func NonAssociative(f *Fold) bool {
+	op, _, ok := CombineOp(f)
+	return ok && !op.Associative()
 }
 
 // intStep is x op y as semantics.Binary computes it, and whether it has

@@ -44,6 +44,18 @@ const (
 
 var opText = [...]string{"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "-", "+!", "-!", "*!", "/!"}
 
+// Associative reports whether (x op y) op z = x op (y op z) for all x,
+// y, z where both sides have a value: + and * (wrapping, or checked:
+// exact) and the logical && and ||. The others (-, /, %, the
+// comparisons) are not.
+func (op Op) Associative() bool {
+	switch op {
+	case Add, Mul, And, Or, AddChecked, MulChecked:
+		return true
+	}
+	return false
+}
+
 // Checked is the checked twin of +, -, * or / (AddChecked for Add), and
 // ok is false for an operator that has none.
 func (op Op) Checked() (Op, bool) {

@@ -133,20 +133,28 @@ func load(reg *lang.Registry, name, file, src string) ([]*Program, string, error
 	if len(cases) == 0 {
 		cases = []map[string]string{{}}
 	}
-	variants := []struct {
-		name string
-		o    lang.Options
-	}{{name, lang.Options{}}}
+	type variant struct {
+		layout string // MemoryExpand's, "" for none
+		o      lang.Options
+	}
+	variants := []variant{{"", lang.Options{}}}
 	if _, err := reg.Path(l.Language().Name(), imp.Language.Name()); err == nil && l.Language().Name() != imp.Language.Name() {
 		variants = variants[:0]
 		for _, lay := range funmem.LayoutOption.Values {
-			variants = append(variants, struct {
-				name string
-				o    lang.Options
-			}{fmt.Sprintf("%s (--expand --layout %s)", name, lay), lang.Options{}.With(funmem.ExpandOption.Name).WithString(funmem.LayoutOption.Name, lay)})
+			variants = append(variants, variant{lay, lang.Options{}.With(funmem.ExpandOption.Name).WithString(funmem.LayoutOption.Name, lay)})
 		}
 	}
+	// A program's name gives the layouts that compile the file to it:
+	// where two give the same program (one MemoryExpand finds nothing
+	// to expand in), it is run once, "(--expand --layout gpu, cpu)".
 	var out []*Program
+	var layouts [][]string
+	named := func(lays []string) string {
+		if len(lays) == 0 || lays[0] == "" {
+			return name
+		}
+		return fmt.Sprintf("%s (--expand --layout %s)", name, strings.Join(lays, ", "))
+	}
 	for _, v := range variants {
 		st, err := reg.Compile(l, cuda.LanguageName, v.o)
 		var pe *lang.PassError
@@ -154,10 +162,17 @@ func load(reg *lang.Registry, name, file, src string) ([]*Program, string, error
 			return nil, firstLine(err.Error()), nil // the pass's documented limit
 		}
 		if err != nil {
-			return nil, "", fmt.Errorf("%s does not compile to IMP and CUDA: %v", v.name, err)
+			return nil, "", fmt.Errorf("%s does not compile to IMP and CUDA: %v", named([]string{v.layout}), err)
 		}
 		ip := st[len(st)-2].Program.Syntax().(*imp.Program) // EmitCUDA's input
-		out = append(out, &Program{Name: v.name, Imp: ip, CUDA: st[len(st)-1].Text(), Cases: cases, Reassociates: imp.ReassociatesFloats(ip)})
+		text := st[len(st)-1].Text()
+		if i := slices.IndexFunc(out, func(q *Program) bool { return q.CUDA == text }); i >= 0 {
+			layouts[i] = append(layouts[i], v.layout)
+			out[i].Name = named(layouts[i])
+			continue
+		}
+		layouts = append(layouts, []string{v.layout})
+		out = append(out, &Program{Name: named([]string{v.layout}), Imp: ip, CUDA: text, Cases: cases, Reassociates: imp.ReassociatesFloats(ip)})
 	}
 	return out, "", nil
 }
