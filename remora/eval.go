@@ -125,7 +125,8 @@ type EvalOptions struct {
 
 // Engines are the big-step's fast paths beside Fig 6's rules, each on
 // unless switched off: the general path, a call per cell, is the rules
-// as the small-step has them.
+// as written (fig6.go), which the property engine ≡ rules compares with
+// each path on and off.
 type Engines struct {
 	NoStreams     bool // folds over iota and replicate without building them (stream.go)
 	NoVectorLams  bool // a λ's body evaluated once over a whole frame (stream.go)

@@ -3,6 +3,7 @@ package remora
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -60,7 +61,9 @@ import (
 // rules do: a map spends its number of cells, a fold its number of
 // applications and a MAP its number of positions when they start, so
 // that side-by-side's rows of the rules (check.RulesFuel) stop at a
-// bound rather than run a 10^8-element map cell by cell.
+// bound rather than run a 10^8-element map cell by cell; and, as the
+// small-step's map does, they are stuck past --max-memory before they cut
+// arrays into more cells than the run can afford (spend).
 
 // EvalRules runs every expression of a checked program by the rules of
 // Fig 6 as written and returns the values and, when opts.Derive is set,
@@ -105,6 +108,24 @@ type rules struct {
 	d      semantics.Deriver
 	budget *semantics.Budget
 }
+
+// spend charges iters iterations of rule at pos to the run's fuel, and
+// checks that the run can afford the cells values it is about to cut
+// arrays into (what): the engine makes none, but a Value a cell makes a
+// fold over 10^8 items 10 GiB, so past --max-memory the rule is stuck
+// there, as the small-step's map is, rather than the run stopped.
+func (r *rules) spend(iters, cells int64, what string, pos semantics.Pos, rule semantics.Rule) error {
+	if err := r.budget.Spend(iters, pos, rule.Name); err != nil {
+		return err
+	}
+	if err := semantics.Afford(what, cells*cellWords); err != nil {
+		return semantics.Stuckf(pos, rule.Name, "%v", err)
+	}
+	return nil
+}
+
+// cellWords is the words a cell takes: its Value and a pointer to it.
+const cellWords = int64(unsafe.Sizeof(Value{})/8 + 1)
 
 // top evaluates a closed expression; its derivation is a node even when
 // the expression is a value (then without a rule).
@@ -360,7 +381,7 @@ func (r *rules) mapRule(fv *Value, args []*Value, frame []int64, ret *Arr, pos s
 		retShape, _ := ret.Shape.Const()
 		return NewValue(kindOf(ret.Elem), append(append([]int64{}, frame...), retShape...), 0), RuleMap, nil, nil
 	}
-	if err := r.budget.Spend(int64(n), pos, RuleMap.Name); err != nil {
+	if err := r.spend(int64(n), int64(n*(1+len(args))), fmt.Sprintf("a frame of %d cells", n), pos, RuleMap); err != nil {
 		return nil, semantics.Rule{}, nil, err
 	}
 	_, fcells := fv.Cells(len(frame))
@@ -484,7 +505,7 @@ func (r *rules) fold(f *Func, args []*Value, pos semantics.Pos) (*Value, semanti
 	if !plan.init {
 		apps = max(apps-1, 0)
 	}
-	if err := r.budget.Spend(apps, pos, RuleDelta.Name); err != nil {
+	if err := r.spend(apps, arr.Shape[0], fmt.Sprintf("the %d items of a fold", arr.Shape[0]), pos, RuleDelta); err != nil {
 		return nil, semantics.Rule{}, nil, err
 	}
 	_, items := arr.Cells(1)
@@ -684,7 +705,7 @@ func (r *rules) irMap(e *Map, env *Env) (*Value, *semantics.Derivation, error) {
 		v := NewValue(kindOf(t.Elem), ds, 0)
 		return v, r.node(RuleMAP, e, env, v, premises...), nil
 	}
-	if err := r.budget.Spend(int64(n), e.Pos, RuleMAP.Name); err != nil {
+	if err := r.spend(int64(n), int64(n*len(vals)), fmt.Sprintf("a MAP over %d positions", n), e.Pos, RuleMAP); err != nil {
 		return nil, nil, err
 	}
 	cells := make([][]*Value, len(vals))
