@@ -284,11 +284,34 @@ type Caveat interface {
 // (RunOptions.Fuel) bounds as well as their small-step: FUN's, FUNMEM's
 // and IMP's, which count the iterations of their kernels, loops and
 // folds (semantics.Budget), and the dynamic Remora dialect's, which
-// counts its applications. Typed Remora's big-step always ends (the
-// typed core has no recursion, and its arrays are bounded by
-// --max-memory).
+// counts its applications. Typed Remora's engine always ends (the typed
+// core has no recursion, and its arrays are bounded by --max-memory);
+// its rules as written count fuel (FuelCounter).
 type BigStepFueled interface {
 	BigStepFuel()
+}
+
+// FuelCounter is implemented by programs whose big-steps do not all
+// count fuel: CountsFuel reports whether the big-step sem does. Typed
+// Remora's rules as written (--semantics rules) count the cells of their
+// maps and the applications of their folds, its engine none.
+type FuelCounter interface {
+	CountsFuel(sem string) bool
+}
+
+// CountsFuel reports whether p's big-step sem ("" for the default) is
+// bounded by RunOptions.Fuel: every big-step of a BigStepFueled program,
+// those a FuelCounter names.
+func CountsFuel(p Program, sem string) bool {
+	if _, ok := p.(BigStepFueled); ok {
+		return true
+	}
+	c, ok := p.(FuelCounter)
+	if !ok {
+		return false
+	}
+	sem, err := PickSemantics(p, sem)
+	return err == nil && c.CountsFuel(sem)
 }
 
 // Elaborator is implemented by languages whose loader can elaborate a

@@ -318,7 +318,11 @@
 //     imp-engine-sub-flipped (imp/compiled.go): a - b computed as b - a
 //     by an engine alone, not by its rules as written nor its small-step:
 //     fun-big-small and fun-funmem-imp (and, in their packages, the
-//     property engine ≡ rules: TestEngineMutantKilled).
+//     property engine ≡ rules: TestEngineMutantKilled);
+//     remora-engine-fold-sub-flipped (remora/fold.go): the same in typed
+//     Remora's scalar folds: remora-big-small or remora-examples (the
+//     golden outputs of folds_nonassoc.remora), and in package remora
+//     engine ≡ rules.
 //   - fuse-case3, fuse-case4 and fuse-case5 (fun/fuse): fusion fuses
 //     in a case of Fig 9 of "A T2 Graph-Reduction Approach To Fusion" it
 //     must refuse: into a consumer inside a loop or another SOAC's body

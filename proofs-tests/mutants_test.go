@@ -198,6 +198,10 @@ func TestMutants(t *testing.T) {
 		"imp-copy-order":     {"fun-funmem-imp"},
 		"remora-lift-order":  {"remora-big-small", "remora-examples"},
 		"dynamic-whole-cell": {"remora-big-small", "remora-examples"},
+
+		// Typed Remora's engine alone (remora/fold.go): its rules
+		// (fig6.go) and small-step compute a - b right.
+		"remora-engine-fold-sub-flipped": {"remora-big-small", "remora-examples"},
 		// The compile path's passes: only the level agreement runs them.
 		"explicitize-rep-outside":   {"remora-big-small", "remora-levels"},
 		"simplify-hoist-past-empty": {"remora-big-small", "remora-levels", "remora-examples-levels"},

@@ -7,7 +7,7 @@
 // into core terms (syntax.go, parse.go; printed back by print.go, and by
 // pretty.go across lines), checked by the type, kind and sort rules of
 // Figs 7–8 (check.go), which also elaborates the conveniences and
-// annotates every application with its type, and then run by either of two
+// annotates every application with its type, and then run by any of three
 // semantics that agree:
 //
 //   - step.go: the small-step semantics of Fig 6 on annotated terms, one
@@ -19,6 +19,10 @@
 //     at a time, chain.go, and grows its buffer in
 //     place, machine_trace.go) whose focus the
 //     REPL marks (focus.go);
+//   - fig6.go: the big-step Fig 6's reduction rules derive, as written
+//     (EvalRules, `--semantics rules`): a walk over the terms with one
+//     function per rule, building its derivation node, cells run one by
+//     one; the property engine ≡ rules (fig6_test.go) holds eval.go to it;
 //   - eval.go: a big-step evaluator over flat arrays (value.go), which
 //     computes frames and replicates cells by index arithmetic instead of
 //     building terms, and runs the basis (basis.go) as native loops; its
@@ -33,13 +37,14 @@
 // comparing canonical forms.
 //
 // The compiler's IR (package remora/ir) is this core tree with three more
-// forms, MAP, REP and CASE (case.go), which the checker and both semantics
+// forms, MAP, REP and CASE (case.go), which the checker and every semantics
 // run, so every stage of the compile path can be printed, read back and
 // run; tree.go gives the passes a term's subterms in evaluation order, and
 // source.go prints an elaborated program's values as the dynamic dialect
 // does (SourceLines). lang.go makes the typed dialect a lang.Language (CoreLanguage
 // makes the IR's), interactive.go gives the REPL its definitions, and
-// mutants.go plants the mutant of lift's order. The passes out of Remora
+// mutants.go plants the mutants of lift's order and of a scalar fold
+// (the engine's alone). The passes out of Remora
 // live in packages of their own that import remora: the IR's in
 // remora/ir, the lowering to FUN in remora/tofun (package lang states the
 // convention).

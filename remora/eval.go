@@ -101,7 +101,18 @@ func FreeTypeVars(t Type, set map[string]bool) {
 
 // EvalOptions configure the big-step evaluator.
 type EvalOptions struct {
-	Counter semantics.Counter // counts the rules of Fig 6 the evaluation stands for
+	// Counter counts the rules of Fig 6 the evaluation applies, one per
+	// node of the derivation the rules as written (EvalRules) build: the
+	// engine counts what it stands for, so that the counts compare.
+	Counter semantics.Counter
+	// Derive asks EvalRules for the evaluation derivation; the engine
+	// (Eval) builds none.
+	Derive bool
+	// Fuel bounds EvalRules' iterations (semantics.Budget: a map's cells,
+	// a fold's applications, a MAP's positions), 0 for
+	// semantics.DefaultBigFuel; the engine counts none (the typed core
+	// has no recursion, and --max-memory bounds its arrays).
+	Fuel int
 	// Jobs bounds the goroutines a large map's cells are called on
 	// (parallel.go): 0 for the default (semantics.Jobs), 1 for in order.
 	// Values and errors do not depend on it.
@@ -114,7 +125,8 @@ type EvalOptions struct {
 
 // Engines are the big-step's fast paths beside Fig 6's rules, each on
 // unless switched off: the general path, a call per cell, is the rules
-// as the small-step has them.
+// as written (fig6.go), which the property engine ≡ rules compares with
+// each path on and off.
 type Engines struct {
 	NoStreams     bool // folds over iota and replicate without building them (stream.go)
 	NoVectorLams  bool // a λ's body evaluated once over a whole frame (stream.go)
@@ -251,7 +263,7 @@ func (ev *evaluator) eval(e Expr, env *Env) (*Value, error) {
 		}
 		n := nv.I[0]
 		if n < 0 {
-			return nil, semantics.Stuckf(e.Pos, RuleLiftDim.Name, "a dimension cannot be negative, got %d", n)
+			return nil, negativeDim(e.Pos, n)
 		}
 		ev.counter.Hit(RuleLiftDim.Name)
 		ix := NatIndex(NatConst(n))
@@ -333,13 +345,24 @@ func (ev *evaluator) mapIR(e *Map, env *Env) (*Value, error) {
 		}
 		results[p] = r
 		if !semantics.SameShape(r.Shape, results[0].Shape) {
-			return nil, semantics.Stuckf(e.Pos, RuleCollapse.Name, "MAP's result cells have shapes %s and %s", dimsString(results[0].Shape), dimsString(r.Shape))
+			return nil, mapCellShapes(e.Pos, results[0], r)
 		}
 	}
 	if len(frame) == 0 {
 		return results[0], nil
 	}
 	return Stack(frame, results[0].Shape, results[0].Kind, results), nil
+}
+
+// mapCellShapes is the error of a MAP whose result cells a and b differ
+// in shape.
+func mapCellShapes(pos semantics.Pos, a, b *Value) error {
+	return semantics.Stuckf(pos, RuleCollapse.Name, "MAP's result cells have shapes %s and %s", dimsString(a.Shape), dimsString(b.Shape))
+}
+
+// negativeDim is the error of (lift [d e] …) whose e is the negative n.
+func negativeDim(pos semantics.Pos, n int64) error {
+	return semantics.Stuckf(pos, RuleLiftDim.Name, "a dimension cannot be negative, got %d", n)
 }
 
 // Replicate is v repeated over frame: the value of (REP [frame] v).
@@ -366,20 +389,30 @@ func ReifyIndex(ix Index) *Value {
 // collapse is the collapse rule of Fig 6: a frame of arrays is one array
 // whose shape is the frame's followed by the cells'.
 func (ev *evaluator) collapse(f *Frame, cells []*Value, env *Env) (*Value, error) {
+	v, collapses, err := frameValue(f, cells, env)
+	if collapses {
+		ev.counter.Hit(RuleCollapse.Name)
+	}
+	return v, err
+}
+
+// frameValue is the value of the frame f whose elements evaluated to
+// cells, and whether collapse makes it (the cells are arrays, not atoms:
+// a frame of atoms is a value already); the big-step and the rules as
+// written (fig6.go) share it.
+func frameValue(f *Frame, cells []*Value, env *Env) (*Value, bool, error) {
 	if len(cells) == 0 {
 		t := env.closeType(f.Type).(*Arr)
 		ds, _ := t.Shape.Const()
-		return NewValue(kindOf(t.Elem), ds, 0), nil
+		return NewValue(kindOf(t.Elem), ds, 0), false, nil
 	}
-	if len(cells[0].Shape) > 0 {
-		ev.counter.Hit(RuleCollapse.Name)
-	}
+	collapses := len(cells[0].Shape) > 0
 	for _, c := range cells[1:] {
 		if !semantics.SameShape(c.Shape, cells[0].Shape) {
-			return nil, semantics.Stuckf(f.Pos, RuleCollapse.Name, "the cells of a frame have shapes %s and %s", dimsString(cells[0].Shape), dimsString(c.Shape))
+			return nil, collapses, semantics.Stuckf(f.Pos, RuleCollapse.Name, "the cells of a frame have shapes %s and %s", dimsString(cells[0].Shape), dimsString(c.Shape))
 		}
 	}
-	return Stack(f.Dims, cells[0].Shape, cells[0].Kind, cells), nil
+	return Stack(f.Dims, cells[0].Shape, cells[0].Kind, cells), collapses, nil
 }
 
 // signature is a function atom's parameter cell types and result cell type,
@@ -512,7 +545,6 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 	n := Product(frame)
 	retShape, _ := ret.Shape.Const()
 	if n == 0 {
-		ev.counter.Hit(RuleCollapse.Name)
 		return NewValue(kindOf(ret.Elem), append(append([]int64{}, frame...), retShape...), 0), nil
 	}
 	if f0.Prim != nil && f0.Prim.Scalar != nil && allSame(fv) && baseKinds(args) {
@@ -558,7 +590,9 @@ func (ev *evaluator) apply(fv *Value, args []*Value, res *Arr, pos semantics.Pos
 			}
 		}
 	}
-	ev.counter.Hit(RuleCollapse.Name)
+	if len(results[0].Shape) > 0 { // a frame of atoms is a value: no collapse
+		ev.counter.Hit(RuleCollapse.Name)
+	}
 	return Stack(frame, results[0].Shape, results[0].Kind, results), nil
 }
 
@@ -598,10 +632,18 @@ func allSame(fv *Value) bool {
 	return true
 }
 
-// scalarLoop runs a scalar primitive over a whole frame in one loop.
+// scalarLoop runs a scalar primitive over a whole frame in one loop: a
+// δ per cell, as the rules as written apply it.
 func (ev *evaluator) scalarLoop(f *Func, args []*Value, frame []int64, fs [][]int64, kind Kind, pos semantics.Pos) (*Value, error) {
-	ev.counter.Hit(RuleDelta.Name)
+	hits(ev.counter, RuleDelta, Product(frame))
 	return ScalarLoop(f.Prim, args, frame, fs, kind, pos)
+}
+
+// hits counts n applications of rule.
+func hits(c semantics.Counter, rule semantics.Rule, n int) {
+	if c != nil && n > 0 {
+		c[rule.Name] += n
+	}
 }
 
 // ScalarLoop runs the scalar primitive p over the frame frame in one loop:
@@ -689,7 +731,7 @@ func (ev *evaluator) call(f *Func, args []*Value, pos semantics.Pos) (*Value, er
 	switch {
 	case p.Scalar != nil && baseKinds(args):
 		_, ret := signature(f)
-		return ev.scalarLoop(f, args, nil, make([][]int64, len(args)), kindOf(ret.Elem), pos)
+		return ScalarLoop(p, args, nil, make([][]int64, len(args)), kindOf(ret.Elem), pos)
 	case p.Fold != nil:
 		return ev.fold(f, args, pos)
 	}
@@ -810,7 +852,7 @@ func (ev *evaluator) fastFold(f *Func, plan *FoldPlan, op *Value, args []*Value,
 		}
 		start = 1
 	}
-	ev.counter.Hit(RuleDelta.Name)
+	scalarApps(ev.counter, sh.pad, d-start)
 	impl := g.Prim.Scalar
 	code := opNone
 	if w == 1 {

@@ -1,6 +1,9 @@
 package remora
 
-import "github.com/arraysem/arraysem/semantics"
+import (
+	"github.com/arraysem/arraysem/internal/mutant"
+	"github.com/arraysem/arraysem/semantics"
+)
 
 // scalarFold runs any plan of the fold family (fold, fold-right, trace,
 // trace-right and the scans) whose operator is one scalar primitive and
@@ -10,8 +13,7 @@ import "github.com/arraysem/arraysem/semantics"
 // per accumulator, some 400 MB at 10^6 items; this loop allocates only
 // the result. It applies the operator in the general path's order, to
 // the same atoms, and counts the same rules (each application is the
-// general path's call and its scalar loop: δ twice), so only the memory
-// differs. It reports false, to leave the fold to the general path, when
+// general path's call: a δ), so only the memory differs. It reports false, to leave the fold to the general path, when
 // the operator or the shapes are anything else, when there are no items
 // (the general path's errors and results then need no loop), or when the
 // kinds would not make one uniform buffer (which a typed program does not
@@ -70,11 +72,7 @@ func (ev *evaluator) scalarFold(plan *FoldPlan, op *Value, args []*Value, src *s
 	impl := g.Prim.Scalar
 	in := make([]slot, 2)
 	done := 0 // applications made, for the rule count
-	defer func() {
-		if ev.counter != nil {
-			ev.counter[RuleDelta.Name] += 2 * done
-		}
-	}()
+	defer func() { scalarApps(ev.counter, nil, done) }()
 	step := func(i, at int) error {
 		x, err := src.at(i)
 		if err != nil {
@@ -84,6 +82,9 @@ func (ev *evaluator) scalarFold(plan *FoldPlan, op *Value, args []*Value, src *s
 			in[0], in[1] = x, acc
 		} else {
 			in[0], in[1] = acc, x
+		}
+		if mutant.On("remora-engine-fold-sub-flipped") && g.Prim == Basis["-"] { // mutant: the engine's scalar folds compute a - b as b - a
+			in[0], in[1] = in[1], in[0]
 		}
 		done++
 		r, err := impl(in)
@@ -126,6 +127,20 @@ func (ev *evaluator) scalarFold(plan *FoldPlan, op *Value, args []*Value, src *s
 	out := NewValue(kind, nil, 1)
 	setSlot(out, 0, acc)
 	return out, true, nil
+}
+
+// scalarApps counts the rules of apps applications of a scalar primitive
+// to two arrays of shape pad, as apply applies each: δ alone on scalars;
+// on a frame pad, lift (the primitive's frame is the empty one), map and
+// a δ per cell (a frame of atoms does not collapse).
+func scalarApps(c semantics.Counter, pad []int64, apps int) {
+	if len(pad) == 0 {
+		hits(c, RuleDelta, apps)
+		return
+	}
+	hits(c, RuleLift, apps)
+	hits(c, RuleMap, apps)
+	hits(c, RuleDelta, apps*Product(pad))
 }
 
 // scalarType reports whether a is an array type of rank 0.

@@ -11,7 +11,9 @@ import (
 
 // Language is Remora's explicitly typed dialect as a lang.Language:
 // .remora files with no #lang line (or #lang remora), Figs 7–8's checker,
-// the big-step over flat arrays and the small-step of Fig 6.
+// the big-step over flat arrays ("big", the engine), the big-step Fig 6's
+// rules derive, as written ("rules", fig6.go), and the small-step of
+// Fig 6 ("small").
 var Language lang.Language = language{lang.Info{LangName: "remora", LangTitle: "Remora", Exts: []string{".remora"}, HashLines: []string{"", "remora", "remora/typed"}, Family: "remora", DialectName: "typed", CommentMark: ";", RefPage: "remora.md", StepName: "small"}}
 
 // CoreLanguage is a lang.Language, named and described by info, whose
@@ -80,21 +82,32 @@ func (p *program) File() string                      { return p.p.File }
 func (p *program) Syntax() any                       { return p.p }
 func (p *program) Type() string                      { return p.typ }
 func (p *program) Derivation() *semantics.Derivation { return p.derivation }
-func (p *program) Semantics() []string               { return []string{"big", "small"} }
+func (p *program) Semantics() []string               { return []string{"big", "rules", "small"} }
 func (p *program) Inputs() []string                  { return nil }
 
 func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 	if err := NoArgs(p.p.File, o.Args); err != nil {
 		return nil, err
 	}
-	return lang.Run(p, o, func(string) (*lang.Result, error) {
-		vs, err := Eval(p.p, &EvalOptions{Counter: o.Counter, Jobs: o.Jobs})
+	return lang.Run(p, o, func(sem string) (*lang.Result, error) {
+		if sem == "rules" { // Fig 6 as written, as a big-step (fig6.go)
+			vs, d, err := EvalRules(p.p, &EvalOptions{Counter: o.Counter, Derive: o.Derive, Fuel: o.Fuel})
+			if err != nil {
+				return nil, err
+			}
+			return &lang.Result{Lines: p.p.SourceLines(vs), Derivation: d}, nil
+		}
+		vs, err := Eval(p.p, &EvalOptions{Counter: o.Counter, Jobs: o.Jobs}) // "big": the engine
 		if err != nil {
 			return nil, err
 		}
 		return &lang.Result{Lines: p.p.SourceLines(vs)}, nil
 	})
 }
+
+// CountsFuel reports that the rules as written count fuel (a map's
+// cells, a fold's applications) and the engine none (lang.FuelCounter).
+func (p *program) CountsFuel(sem string) bool { return sem == "rules" }
 
 func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	if err := NoArgs(p.p.File, o.Args); err != nil {

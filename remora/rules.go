@@ -4,7 +4,8 @@ import "github.com/arraysem/arraysem/semantics"
 
 // The rules of Remora's typed core ("The semantics of rank polymorphism"):
 // the reduction rules of Fig 6, which the small-step semantics applies
-// one per step and the big-step evaluator counts; the typing rules of
+// one per step, the big-step as written (fig6.go) one per derivation
+// node, and the engine counts as those nodes; the typing rules of
 // Fig 7; and the kinding and sorting rules of Fig 8. The code names a rule
 // by these values, never by a string literal; Rules lists them all. Their
 // Go names carry the prefix Rule, as T-VAR and T-APP would collide with

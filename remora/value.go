@@ -420,13 +420,18 @@ func kindOf(t Type) Kind {
 // closed is a closure's term with its environment substituted in, so that
 // the big-step prints a function as the small-step (which substitutes as
 // it goes) would: (fn ([y int]) (+ 1 y)), not (fn ([y int]) (+ x y)).
-func (f *Func) closed() Expr {
-	if f.Env == nil {
-		return f.Term
+func (f *Func) closed() Expr { return f.Env.close(f.Term) }
+
+// close is the term t with env substituted in: the term the small-step
+// would have at that point (the rules as written show their judgements
+// so, fig6.go).
+func (env *Env) close(t Expr) Expr {
+	if env == nil {
+		return t
 	}
 	vals := map[string]Expr{}
 	ts := TypeSubst{Types: map[string]Type{}, Indices: Subst{}}
-	for e := f.Env; e != nil; e = e.parent {
+	for e := env; e != nil; e = e.parent {
 		switch {
 		case e.val != nil:
 			if _, seen := vals[e.name]; !seen {
@@ -442,5 +447,5 @@ func (f *Func) closed() Expr {
 			}
 		}
 	}
-	return substExpr(f.Term, vals, ts)
+	return substExpr(t, vals, ts)
 }

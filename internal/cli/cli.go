@@ -414,7 +414,7 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	memoryFlag(fs)
 	in := addInputFlags(fs)
 	sem := fs.String("semantics", "", "the semantics (arraysem help run lists each language's); default the first")
-	fuel := fs.Int("fuel", 0, "the run's fuel: a small-step takes at most N steps (0: 10^8); the big-steps of FUN, FUNMEM and IMP at most N iterations of kernels, loops and folds, remora/dynamic's at most N applications (0: 10^10)")
+	fuel := fs.Int("fuel", 0, "the run's fuel: a small-step takes at most N steps (0: 10^8); the big-steps of FUN, FUNMEM and IMP at most N iterations of kernels, loops and folds, remora/dynamic's at most N applications, typed Remora's rules at most N cells of maps and applications of folds (0: 10^10)")
 	lf := addLangFlags(reg, fs)
 	derive := fs.Bool("derive", false, "print the big-step derivation")
 	trace := fs.Bool("trace", false, "print each kernel's read/write sets per iteration (FUNMEM and IMP)")
@@ -430,11 +430,14 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	}
 	o := lang.RunOptions{Semantics: *sem, Args: in.values()}
 	o.Fuel, o.Derive, o.Jobs = *fuel, *derive, *jobs
-	_, bigFuel := l.(lang.BigStepFueled) // a big-step that counts its fuel too
+	bigFuel := lang.CountsFuel(l, *sem) // a big-step that counts its fuel too
 	if s, err := lang.PickSemantics(l, *sem); err == nil && s != l.Language().Stepping() && flagSet(fs, "fuel") && !bigFuel {
-		why := "" // typed Remora's: the one big-step that counts none
+		why := "" // typed Remora's engine: the one big-step that counts none
 		if l.Language().Stepping() != "" {
 			why = " (it always ends: " + l.Language().Title() + " has no recursion, and --max-memory bounds its arrays); fuel bounds the small-step (--semantics small)"
+			if slices.Contains(l.Semantics(), "rules") {
+				why += " and the rules as written (--semantics rules)"
+			}
 		}
 		notice("run --fuel: " + l.Language().Title() + "'s " + s + " semantics counts no fuel" + why)
 	}
@@ -466,7 +469,7 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	}
 	if *derive {
 		if r.Derivation == nil {
-			notice("run --derive: this semantics builds no evaluation derivation (FUN's big-steps, big and rules, IMP's and FUNMEM's rules, and FUNMEM's value semantics, do)")
+			notice("run --derive: this semantics builds no evaluation derivation (FUN's big-steps, big and rules, the rules of IMP, FUNMEM and typed Remora, and FUNMEM's value semantics, do)")
 		} else {
 			fmt.Fprint(stdout, r.Derivation)
 		}

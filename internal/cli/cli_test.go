@@ -310,6 +310,32 @@ func TestRemoraCommands(t *testing.T) {
 	}{
 		{"run", []string{"run", add}, 0, "[[4 5 6] [8 9 10]]\n", ""},
 		{"run small", []string{"run", add, "--semantics", "small"}, 0, "[[4 5 6] [8 9 10]]\n", ""},
+		{"run rules", []string{"run", add, "--semantics", "rules"}, 0, "[[4 5 6] [8 9 10]]\n", ""},
+		{"run rules derive", []string{"run", add, "--semantics", "rules", "--derive"}, 0, `(+ [1 2] [[3 4 5] [6 7 8]]) ⇓ [[4 5 6] [8 9 10]]   [lift]
+  ([[+ + +] [+ + +]] [[1 1 1] [2 2 2]] [[3 4 5] [6 7 8]]) ⇓ [[4 5 6] [8 9 10]]   [map]
+    (+ 1 3) ⇓ 4   [δ]
+    (+ 1 4) ⇓ 5   [δ]
+    (+ 1 5) ⇓ 6   [δ]
+    (+ 2 6) ⇓ 8   [δ]
+    (+ 2 7) ⇓ 9   [δ]
+    (+ 2 8) ⇓ 10   [δ]
+[[4 5 6] [8 9 10]]
+`, ""},
+		{"run rules derive collapse", []string{"run", "examples/remora/rp_fig4_outer_product.remora", "--semantics", "rules", "--derive"}, 0, `
+    [((fn ([n int] [m [int 4]]) (* n m)) 1 [1 2 3 4]) ((fn ([n int] [m ... ⇓ [[1 2 3 4] [10 20 30 40] [100 200 300 400]]   [collapse]
+      ((fn ([n int] [m [int 4]]) (* n m)) 1 [1 2 3 4]) ⇓ [1 2 3 4]   [β]
+        (* 1 [1 2 3 4]) ⇓ [1 2 3 4]   [lift]
+`, ""},
+		{"run rules derive proj", []string{"run", words, "--semantics", "rules", "--derive"}, 0, `
+        (unbox (box (3) (Sigma (len) [char len]) "hey") (word len) (= 3 (le... ⇓ #t   [proj]
+          (= 3 (length{char | 3 []} "hey")) ⇓ #t   [δ]
+            (length{char | 3 []} "hey") ⇓ 3   [δ]
+              length{char | 3 []} ⇓ length{char | 3 []}   [Tβ]
+                length{ | 3 []} ⇓ length{ | 3 []}   [Iβ]
+`, ""},
+		{"run derive engine", []string{"run", add, "--derive"}, 0, "[[4 5 6] [8 9 10]]\n", "notice: run --derive: this semantics builds no evaluation derivation (FUN's big-steps, big and rules, the rules of IMP, FUNMEM and typed Remora"},
+		{"rules fuel", []string{"run", add, "--semantics", "rules", "--fuel", "5"}, 1, "", "add.remora:2:1: map: out of fuel: 6 more iterations would take the run past its fuel of 5 iterations"},
+		{"division by zero rules", []string{"run", div, "--semantics", "rules"}, 1, "", "div.remora:1:1: δ: division by zero"},
 		{"step", []string{"step", add}, 0, "lift         ([[+ + +] [+ + +]] [[1 1 1] [2 2 2]] [[3 4 5] [6 7 8]])\nmap          [[(+ 1 3) (+ 1 4) (+ 1 5)] [(+ 2 6) (+ 2 7) (+ 2 8)]]\nδ", ""},
 		{"check", []string{"check", add}, 0, "[int 2 3]\n", ""},
 		{"check derive", []string{"check", "--derive", add}, 0, "(+ [1 2] [[3 4 5] [6 7 8]]) : [int 2 3]   [T-APP]\n  + : (-> (int int) int)   [T-PRIM]", ""},
