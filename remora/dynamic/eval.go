@@ -17,10 +17,11 @@ type EvalOptions struct {
 	// Fuel bounds the applications (β and δ steps) the run makes: 0 for
 	// semantics.DefaultBigFuel. `arraysem run --fuel N` sets it, as it
 	// sets the small-step's. The rules as written (fig6.go) spend one
-	// unit per β or δ; the engine's fast paths spend less (a lifted
-	// δ-loop one for all its cells, a level of a lifted tree reduce one
-	// application, a flat fold or tree none), so that a run of 10^8
-	// cells is bounded by its shape, not by its cells.
+	// unit per β or δ, and so does the engine with its fast paths off;
+	// the fast paths spend less, never more (a lifted δ-loop one unit for
+	// all its cells, and so a level of the lifted tree reduce; a flat fold
+	// or tree none), so that a run over 10^8 cells is bounded by the work
+	// of its terms, not of its cells.
 	Fuel int
 	// MaxDepth bounds how deeply evaluations nest (a recursion nests one
 	// level or more per call): 0 for DefaultMaxDepth.
