@@ -145,12 +145,13 @@ func (o SideOptions) keeps(l lang.Language, sem string) bool {
 const SmallFuel = 1_000_000
 
 // RulesFuel is the fuel of a side-by-side's rows of the rules as written
-// (the `rules` semantics of FUN, FUNMEM, IMP and typed Remora: tree
-// walkers, ten to fifty times slower than the engines) when none is
-// given, in iterations of kernels, loops and folds (Remora's: cells of
-// maps, applications of folds): the engines' rows check programs of 10^6
-// elements and more, and the rules' would take as long as all the others
-// together, so past it they are marked "not run" (--fuel N runs them).
+// (the `rules` semantics of FUN, FUNMEM, IMP and both Remora dialects:
+// tree walkers, ten to fifty times slower than the engines) when none is
+// given, in iterations of kernels, loops and folds (typed Remora's: cells
+// of maps, applications of folds; the dynamic dialect's: applications,
+// β and δ): the engines' rows check programs of 10^6 elements and more,
+// and the rules' would take as long as all the others together, so past
+// it they are marked "not run" (--fuel N runs them).
 const RulesFuel = 100_000
 
 // SideBySideWith is SideBySide with options.

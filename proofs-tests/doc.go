@@ -209,7 +209,14 @@
 //     int64 and float64; dialect_compiled_props.go: dialect-compiled, no
 //     compiled level prints a value the interpreter does not (it prints
 //     the same lines, stops with the 64-bit overflow error, or goes wrong
-//     too).
+//     too);
+//   - dynamic_rules_props.go: the dynamic dialect's engine ≡ rules
+//     (DynamicEngineMatchesRules): its engine, with each fast path on and
+//     off, gives its rules' (remora/dynamic/fig6.go) values, errors and
+//     rule counts, on GenerateDialect's programs and the erasures
+//     (ErasedDynamic); remora/dynamic's fig6_test.go runs it there, on
+//     the examples and on the golden chunks, and the mutation table as
+//     dynamic-engine-rules.
 //
 // cover.go is the rule-coverage report of arraysem cover (Figures, built
 // from the languages' rule tables, and Cover); gc.go raises the
@@ -323,6 +330,12 @@
 //     Remora's scalar folds: remora-big-small or remora-examples (the
 //     golden outputs of folds_nonassoc.remora), and in package remora
 //     engine ≡ rules.
+//   - dynamic-engine-fold-flipped (remora/dynamic/fold.go): the dynamic
+//     dialect's engine applies a fold's scalar operator to its arguments
+//     swapped on its flat loop; its rules as written (fig6.go) and its
+//     small-step do not: dynamic-engine-rules, the property engine ≡
+//     rules (DynamicEngineMatchesRules) on GenerateDialect's programs
+//     (and, in remora/dynamic, TestEngineMutantKilled on the examples).
 //   - fuse-case3, fuse-case4 and fuse-case5 (fun/fuse): fusion fuses
 //     in a case of Fig 9 of "A T2 Graph-Reduction Approach To Fusion" it
 //     must refuse: into a consumer inside a loop or another SOAC's body

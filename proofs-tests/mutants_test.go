@@ -39,6 +39,10 @@ const (
 	mutFunCases    = 400
 	mutMemCases    = 200
 	mutRemoraCases = 500
+	// The dynamic dialect's engine ≡ rules: a generated numeric program
+	// (GenerateDialect) by the rules and by the engine six times, about a
+	// millisecond.
+	mutDialectCases = 300
 )
 
 // mutCase is case k of a property: generated with cfg from its own seed
@@ -170,6 +174,10 @@ func TestMutants(t *testing.T) {
 		examplesKiller(t, "remora-examples", ".remora", "../examples/remora-dynamic", "../examples/remora"),
 		examplesKillerWith(t, func(f string) ([]string, int) { return arraycheck.RunGoldenFileLevels(arraycheck.NewRegistry(), f) }, "remora-examples-levels", ".remora", "../examples/remora"),
 		examplesKiller(t, "fun-examples", ".fun", "../examples/fun"),
+		{name: "dynamic-engine-rules", n: mutDialectCases, check: func(k int) string {
+			seed, size := caseSeed(*flagSeed, "dynamic-engine-rules", k), k%(MaxGenSize+1)
+			return guarded(func() string { return PropDynamicEngineRules(GenerateDialect(rand.New(rand.NewSource(seed)), size)) })
+		}},
 		examplesKiller(t, "imp-examples", ".imp", "../examples/imp"),
 		fk("fuse", mutFunCases),
 		{name: "fuse-pipelines", n: fusionCases, check: func(k int) string {
@@ -202,6 +210,9 @@ func TestMutants(t *testing.T) {
 		// Typed Remora's engine alone (remora/fold.go): its rules
 		// (fig6.go) and small-step compute a - b right.
 		"remora-engine-fold-sub-flipped": {"remora-big-small", "remora-examples"},
+		// The dynamic dialect's engine alone (remora/dynamic/fold.go):
+		// its rules (fig6.go) and small-step fold right.
+		"dynamic-engine-fold-flipped": {"dynamic-engine-rules"},
 		// The compile path's passes: only the level agreement runs them.
 		"explicitize-rep-outside":   {"remora-big-small", "remora-levels"},
 		"simplify-hoist-past-empty": {"remora-big-small", "remora-levels", "remora-examples-levels"},
@@ -241,7 +252,7 @@ func TestMutants(t *testing.T) {
 		"fuse-case5": {"fun-big-small", "fuse", "fuse-pipelines"},
 	}
 	order := []string{"fun-big-small", "fun-reference", "transform-valid", "passes-valid", "fun-funmem-imp",
-		"race-oracle", "remora-big-small", "remora-levels", "remora-examples", "remora-examples-levels", "fun-examples", "imp-examples", "fuse", "fuse-pipelines"}
+		"race-oracle", "remora-big-small", "remora-levels", "remora-examples", "remora-examples-levels", "fun-examples", "imp-examples", "dynamic-engine-rules", "fuse", "fuse-pipelines"}
 	killers := func(names []string) []killer {
 		out := make([]killer, len(names))
 		for i, n := range names {

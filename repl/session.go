@@ -427,7 +427,7 @@ func init() {
 		":trace":   {"", "the read and write sets, per iteration, of the kernels finished so far", true, (*Session).cmdTrace},
 		":races":   {"", "check the program for races (FUNMEM: validity and eq 4; IMP: the kernels' traces)", true, (*Session).cmdRaces},
 		":type":    {"", "the program's type", true, (*Session).cmdType},
-		":derive":  {"[eval]", "the typing derivation (eval: FUN's big-step derivation)", true, (*Session).cmdDerive},
+		":derive":  {"[eval]", "the typing derivation (eval: the big-step's derivation, by FUN's big-step or by the rules as written of IMP, FUNMEM and both Remora dialects)", true, (*Session).cmdDerive},
 		":check":   {"", "types, and for FUNMEM validity and race freedom", true, (*Session).cmdCheck},
 		":side":    {"", "the side-by-side table of every semantics and level", true, (*Session).cmdSide},
 		":compile": {"LEVEL [--expand] [--switch] [--prelude]", "translate the program to LEVEL (:help lists the levels); --switch steps the translation from now on (CUDA's is run, in gpu-sim); CUDA prints without its prelude unless --prelude", true, (*Session).cmdCompile},
@@ -800,7 +800,12 @@ func (s *Session) cmdDerive(args []string) error {
 		o.Fuel = s.fuel
 		o.Derive = true
 		if _, ok := s.loaded.(lang.EvalDeriver); !ok {
-			return fmt.Errorf("evaluation derivations are built by FUN's big-step; this is %s", s.loaded.Language().Name())
+			// Elsewhere the rules as written build the derivation
+			// (IMP, FUNMEM, Remora (dynamic)).
+			if !slices.Contains(s.loaded.Semantics(), "rules") {
+				return fmt.Errorf("evaluation derivations are built by FUN's big-steps and by the rules as written (IMP, FUNMEM, Remora (dynamic)); this is %s", s.loaded.Language().Name())
+			}
+			o.Semantics = "rules"
 		}
 		var r *lang.Result
 		if err := s.interruptible(func() (err error) {

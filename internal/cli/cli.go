@@ -469,7 +469,7 @@ func cmdRun(reg *lang.Registry, args []string, stdout io.Writer) error {
 	}
 	if *derive {
 		if r.Derivation == nil {
-			notice("run --derive: this semantics builds no evaluation derivation (FUN's big-steps, big and rules, the rules of IMP, FUNMEM and typed Remora, and FUNMEM's value semantics, do)")
+			notice("run --derive: this semantics builds no evaluation derivation (FUN's big-steps, big and rules, the rules of IMP, FUNMEM and both Remora dialects, and FUNMEM's value semantics, do)")
 		} else {
 			fmt.Fprint(stdout, r.Derivation)
 		}

@@ -50,6 +50,9 @@ func TestCommands(t *testing.T) {
 		{"run rules derive", []string{"run", fig2, "--semantics", "rules", "--derive", "--arg", "xsize=1", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "  E ⊢ iota xsize ⇓ ([1])   [E-IOTA]", ""},
 		{"run imp rules", []string{"run", "examples/imp/fig13.imp", "--semantics", "rules", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1"}, 0, "2\n[1 2]\n", ""},
 		{"run imp rules derive", []string{"run", "examples/imp/fig13.imp", "--semantics", "rules", "--derive", "--arg", "xsize=2", "--arg", "ysize=3", "--arg", "zcond=1"}, 0, "H; E ⊢ xmem[i - 1] <- i → H[ℓ1, 1] ↦ 2; E   [E-IMP-WRITE]", ""},
+		{"run dynamic rules derive", []string{"run", "examples/remora-dynamic/rp_fig1_lifting.remora", "--semantics", "rules", "--derive"}, 0, "    (* [1 2 3] 10): frames [] [3] [] lift to [3]   [lift]\n    (* 1 10) ⇓ 10   [δ]\n", ""},
+		{"run dynamic big derive", []string{"run", "examples/remora-dynamic/rp_fig1_lifting.remora", "--derive"}, 0, "[10 20 30]\n", "notice: run --derive: this semantics builds no evaluation derivation"},
+		{"run dynamic rules out of fuel", []string{"run", "examples/remora-dynamic/rp2_fact.remora", "--semantics", "rules", "--fuel", "3"}, 1, "", "δ: out of fuel after 3 applications"},
 		{"bad semantics", []string{"run", fig2, "--semantics", "heap", "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"}, 2, "", `no "heap" semantics`},
 		{"step", []string{"step", fig2, "--arg", "xsize=2", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "E-IF-TRUE", ""},
 		{"step -n", []string{"step", "-n", "2", fig2, "--arg", "xsize=2", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "E-IOTA", ""},
@@ -333,7 +336,7 @@ func TestRemoraCommands(t *testing.T) {
               length{char | 3 []} ⇓ length{char | 3 []}   [Tβ]
                 length{ | 3 []} ⇓ length{ | 3 []}   [Iβ]
 `, ""},
-		{"run derive engine", []string{"run", add, "--derive"}, 0, "[[4 5 6] [8 9 10]]\n", "notice: run --derive: this semantics builds no evaluation derivation (FUN's big-steps, big and rules, the rules of IMP, FUNMEM and typed Remora"},
+		{"run derive engine", []string{"run", add, "--derive"}, 0, "[[4 5 6] [8 9 10]]\n", "notice: run --derive: this semantics builds no evaluation derivation (FUN's big-steps, big and rules, the rules of IMP, FUNMEM and both Remora dialects"},
 		{"rules fuel", []string{"run", add, "--semantics", "rules", "--fuel", "5"}, 1, "", "add.remora:2:1: map: out of fuel: 6 more iterations would take the run past its fuel of 5 iterations"},
 		{"division by zero rules", []string{"run", div, "--semantics", "rules"}, 1, "", "div.remora:1:1: δ: division by zero"},
 		{"step", []string{"step", add}, 0, "lift         ([[+ + +] [+ + +]] [[1 1 1] [2 2 2]] [[3 4 5] [6 7 8]])\nmap          [[(+ 1 3) (+ 1 4) (+ 1 5)] [(+ 2 6) (+ 2 7) (+ 2 8)]]\nδ", ""},

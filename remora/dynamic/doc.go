@@ -36,7 +36,10 @@
 // arrays), scalar.go (the scalar primitives, their arities and δ-loop),
 // basis.go (the major-axis primitives and folds with their ranks),
 // library.go (the rest of the library's basis: take, window, nub, base,
-// pairs, lookup, compose, …), eval.go (big-step), step.go (small-step:
+// pairs, lookup, compose, …), fig6.go (the big-step's rules as written:
+// §2's rules, Fig 6's on untyped terms, one function per rule, building
+// derivations; `run --semantics rules`), eval.go (the big-step's engine,
+// held to fig6.go by the property engine ≡ rules), step.go (small-step:
 // lift, map, β, δ, collapse, the rules Fig 6 refines with types),
 // machine.go (the small-step as a machine with an explicit evaluation
 // context), focus.go (where a step reduced, for the REPL's mark), rules.go

@@ -2,6 +2,7 @@ package dynamic
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -13,18 +14,26 @@ import (
 // EvalOptions configures the big-step evaluator.
 type EvalOptions struct {
 	Counter semantics.Counter // counts the rules applied (nil: none)
-	// Fuel bounds the applications (β and δ steps, a whole lifted δ-loop
-	// counting one) the run makes: 0 for semantics.DefaultBigFuel.
-	// `arraysem run --fuel N` sets it, as it sets the small-step's.
+	// Fuel bounds the applications (β and δ steps) the run makes: 0 for
+	// semantics.DefaultBigFuel. `arraysem run --fuel N` sets it, as it
+	// sets the small-step's. The rules as written (fig6.go) spend one
+	// unit per β or δ, and so does the engine with its fast paths off;
+	// the fast paths spend less, never more (a lifted δ-loop one unit for
+	// all its cells, and so a level of the lifted tree reduce; a flat fold
+	// or tree none), so that a run over 10^8 cells is bounded by the work
+	// of its terms, not of its cells.
 	Fuel int
 	// MaxDepth bounds how deeply evaluations nest (a recursion nests one
 	// level or more per call): 0 for DefaultMaxDepth.
 	MaxDepth int
-	// Engines switches the fast paths off, one by one; the zero value
-	// runs them all. Values, errors and rule counts do not depend on it:
-	// each path is checked against the general one by a test that turns
-	// it off.
+	// Engines switches the engine's fast paths off, one by one; the zero
+	// value runs them all. Values, errors and rule counts do not depend
+	// on it (only the fuel spent does): the property engine ≡ rules
+	// (fig6_test.go) holds the engine to the rules as written with each
+	// path on and off. EvalRules does not read it.
 	Engines Engines
+	// Derive asks EvalRules for the derivation; the engine builds none.
+	Derive bool
 }
 
 // Engines are the big-step's fast paths beside the rules, each on unless
@@ -32,6 +41,8 @@ type EvalOptions struct {
 type Engines struct {
 	NoScalarFolds bool // folds on a scalar operator without a term per step (fold.go)
 	NoFlatTrees   bool // the tree reduce on flat buffers, not pair by pair (fold.go)
+	NoScalarLoops bool // a scalar primitive mapped over a frame as one δ-loop on flat buffers, not cell by cell (apply)
+	NoLiftedTrees bool // the tree reduce a level at a time, each level one lifted application, not pair by pair (liftedTreeReduce)
 }
 
 // DefaultMaxDepth is how deeply the big-step's evaluations may nest, and
@@ -70,43 +81,92 @@ func EvalExpr(e Expr, opts *EvalOptions) (*remora.Value, error) {
 }
 
 func newEvaluator(opts *EvalOptions) *evaluator {
-	ev := &evaluator{maxDepth: DefaultMaxDepth}
+	ev := &evaluator{bounds: newBounds(opts)}
 	if opts != nil {
-		ev.counter, ev.fuel, ev.engines = opts.Counter, opts.Fuel, opts.Engines
-		if opts.MaxDepth > 0 {
-			ev.maxDepth = opts.MaxDepth
-		}
-	}
-	if ev.fuel <= 0 { // every run is bounded
-		ev.fuel = semantics.DefaultBigFuel
+		ev.engines = opts.Engines
 	}
 	return ev
 }
 
-type evaluator struct {
+// bounds is what a big-step run keeps besides values: the rules it
+// applied, the fuel it spent and how deeply its evaluations nest. The
+// engine and the rules as written (fig6.go) keep them alike, so that they
+// count the same rules, and run out of fuel and nest too deeply with the
+// same line.
+type bounds struct {
 	counter         semantics.Counter
 	fuel, calls     int // the applications allowed, and made
 	depth, maxDepth int // how deeply evaluations nest now, and may
-	engines         Engines
 }
 
-func (ev *evaluator) hit(rule string) {
-	if ev.counter != nil {
-		ev.counter.Hit(rule)
+func newBounds(opts *EvalOptions) bounds {
+	b := bounds{maxDepth: DefaultMaxDepth}
+	if opts != nil {
+		b.counter, b.fuel = opts.Counter, opts.Fuel
+		if opts.MaxDepth > 0 {
+			b.maxDepth = opts.MaxDepth
+		}
+	}
+	if b.fuel <= 0 { // every run is bounded
+		b.fuel = semantics.DefaultBigFuel
+	}
+	return b
+}
+
+func (b *bounds) hit(rule string) {
+	if b.counter != nil {
+		b.counter.Hit(rule)
 	}
 }
 
-// eval evaluates e in env, one level deeper than its caller. The depth
-// is checked at applications, where a recursion goes on, so that the
-// error names the call: between two applications the program text nests
-// no deeper than the parser allows.
+// add counts n more applications of rule (n may be negative: a fast
+// path turning what it counted into what the rules count), leaving no
+// rule counted 0 times.
+func (b *bounds) add(rule string, n int) {
+	if b.counter == nil || n == 0 {
+		return
+	}
+	if b.counter[rule] += n; b.counter[rule] == 0 {
+		delete(b.counter, rule)
+	}
+}
+
+// enter goes one level deeper to evaluate e. The depth is checked at
+// applications, where a recursion goes on, so that the error names the
+// call: between two applications the program text nests no deeper than
+// the parser allows. leave comes back.
+func (b *bounds) enter(e Expr) error {
+	if _, app := e.(*App); app && b.depth >= b.maxDepth {
+		return tooDeep(e.At(), b.maxDepth)
+	}
+	b.depth++
+	return nil
+}
+
+func (b *bounds) leave() { b.depth-- }
+
+// burn counts one application, by rule (β or δ) at pos, against the
+// run's fuel; running out names them.
+func (b *bounds) burn(pos semantics.Pos, rule string) error {
+	if b.calls++; b.calls > b.fuel {
+		return semantics.Errorf(pos, semantics.FuelError, rule, "out of fuel after %s (raise it with --fuel N)", semantics.Plural(b.fuel, "application"))
+	}
+	return nil
+}
+
+// evaluator is a run of the engine.
+type evaluator struct {
+	bounds
+	engines Engines
+}
+
+// eval evaluates e in env, one level deeper than its caller.
 func (ev *evaluator) eval(e Expr, env *env) (*remora.Value, error) {
-	if _, app := e.(*App); app && ev.depth >= ev.maxDepth {
-		return nil, tooDeep(e.At(), ev.maxDepth)
+	if err := ev.enter(e); err != nil {
+		return nil, err
 	}
-	ev.depth++
 	v, err := ev.evalAt(e, env)
-	ev.depth--
+	ev.leave()
 	return v, err
 }
 
@@ -445,12 +505,8 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 		// (empty cells over [99999999999]) ran Go out of memory.
 		return nil, semantics.Stuckf(pos, remora.RuleMap.Name, "a frame of cells: %v", err)
 	}
-	if p := fr.f0.Prim; p != nil && p.Op != nil && allSame(fv) && baseKinds(args) {
-		ev.hit(remora.RuleDelta.Name)
-		if err := ev.burn(pos, remora.RuleDelta.Name); err != nil {
-			return nil, err
-		}
-		return scalarLoop(p, args, fr.frame, fr.fs[1:], pos)
+	if v, ok, err := ev.scalarCells(fv, args, fr, pos); ok {
+		return v, err
 	}
 	div := make([]int, len(fr.fs))
 	for i, f := range fr.fs {
@@ -473,6 +529,33 @@ func (ev *evaluator) apply(fv *remora.Value, args []*remora.Value, pos semantics
 	}
 	ev.hit(remora.RuleCollapse.Name)
 	return collapse(pos, fr.frame, results)
+}
+
+// scalarCells maps a scalar primitive over a frame of base atoms as one
+// δ-loop on the flat buffers (scalarLoop), where the rules apply δ to
+// each cell and collapse the results. It counts the rules as they do (δ
+// for each cell, then collapse) but spends one application of fuel on
+// the whole loop. Where the loop goes wrong, or it does not apply, it
+// reports false (giving the fuel back), and the cells are applied one by
+// one, whose error is the rules' (results of different atom kinds are
+// collapse's error there, not δ's).
+func (ev *evaluator) scalarCells(fv *remora.Value, args []*remora.Value, fr *frames, pos semantics.Pos) (*remora.Value, bool, error) {
+	p := fr.f0.Prim
+	if ev.engines.NoScalarLoops || p == nil || p.Op == nil || !allSame(fv) || !baseKinds(args) {
+		return nil, false, nil
+	}
+	calls := ev.calls
+	if err := ev.burn(pos, remora.RuleDelta.Name); err != nil {
+		return nil, true, err // the first cell's δ would run out here too
+	}
+	v, err := scalarLoop(p, args, fr.frame, fr.fs[1:], pos)
+	if err != nil {
+		ev.calls = calls
+		return nil, false, nil
+	}
+	ev.add(remora.RuleDelta.Name, product(fr.frame))
+	ev.hit(remora.RuleCollapse.Name)
+	return v, true, nil
 }
 
 // baseKinds reports whether every argument holds base atoms.
@@ -521,15 +604,6 @@ func (ev *evaluator) call(f *Func, args []*remora.Value, pos semantics.Pos) (*re
 		return ev.fold(p, args, pos)
 	}
 	return delta(p, args, pos)
-}
-
-// burn counts one application, by rule (β or δ) at pos, against the
-// run's fuel; running out names them.
-func (ev *evaluator) burn(pos semantics.Pos, rule string) error {
-	if ev.calls++; ev.calls > ev.fuel {
-		return semantics.Errorf(pos, semantics.FuelError, rule, "out of fuel after %s (raise it with --fuel N)", semantics.Plural(ev.fuel, "application"))
-	}
-	return nil
 }
 
 // delta is the δ-rule of a primitive other than the fold family, on its
@@ -598,11 +672,14 @@ func padInit(init *remora.Value, item []int64) (*remora.Value, error) {
 // over flat buffers, in memory proportional to the array, rather than n
 // applications on n item values. Lifting over the frame of pairs is
 // pairwise application exactly when op is one function whose cells are no
-// larger than an item; otherwise, or when the lifted application goes
-// wrong (the per-pair tree then reports the error where it meets it), it
-// reports false.
+// larger than an item: the level's cells are the pairs' cells, in the
+// same order. The rules counted are the pairs' (levelCounts); the fuel
+// spent is the level's. Otherwise, or when the lifted application goes
+// wrong, it reports false, with the rules counted and the fuel spent as
+// they were, and the per-pair tree starts again, reporting the error
+// where it meets it.
 func (ev *evaluator) liftedTreeReduce(op, arr *remora.Value, pos semantics.Pos) (*remora.Value, bool) {
-	if len(op.Shape) != 0 || op.Kind != remora.KFunc || len(arr.Shape) == 0 || arr.Shape[0] < 2 {
+	if ev.engines.NoLiftedTrees || len(op.Shape) != 0 || op.Kind != remora.KFunc || len(arr.Shape) == 0 || arr.Shape[0] < 2 {
 		return nil, false
 	}
 	f, ok := op.A[0].(*Func)
@@ -618,22 +695,52 @@ func (ev *evaluator) liftedTreeReduce(op, arr *remora.Value, pos semantics.Pos) 
 			return nil, false
 		}
 	}
+	// A pair's frame: the items' shape less the smaller cell rank.
+	pair := arr.Shape[1 : len(arr.Shape)-min(ranks[0], ranks[1])]
+	saved, calls := maps.Clone(ev.counter), ev.calls
+	undo := func() (*remora.Value, bool) {
+		if ev.counter != nil {
+			clear(ev.counter)
+			maps.Copy(ev.counter, saved)
+		}
+		ev.calls = calls
+		return nil, false
+	}
 	cur := arr
 	for cur.Shape[0] > 1 {
 		n := int(cur.Shape[0])
 		m := n / 2
 		res, err := ev.apply(op, []*remora.Value{cur.Strided(0, 2, m), cur.Strided(1, 2, m)}, pos)
 		if err != nil || len(res.Shape) == 0 || res.Shape[0] != int64(m) {
-			return nil, false
+			return undo()
 		}
 		if n%2 == 1 {
 			if res, err = appendItem(pos, res, cur.Item(n-1)); err != nil {
-				return nil, false
+				return undo()
 			}
 		}
+		ev.levelCounts(m, pair)
 		cur = res
 	}
 	return cur.Item(0), true
+}
+
+// levelCounts turns the rules counted for one level of liftedTreeReduce,
+// an application over the frame [m] ++ pair, into those of its m pairs,
+// applications over the frame pair: the level lifted the operator, mapped
+// it and collapsed its cells once; each pair does so itself when its
+// frame is not scalar, and otherwise calls the operator (β or δ) with no
+// lift, map or collapse. The cells' own rules are the same.
+func (ev *evaluator) levelCounts(m int, pair []int64) {
+	pairs := 0 // the lifts, maps and collapses of the pairs
+	if len(pair) > 0 {
+		pairs = m
+	}
+	ev.add(remora.RuleLift.Name, pairs-1)
+	ev.add(remora.RuleMap.Name, pairs-1)
+	if product(pair) > 0 { // an empty frame collapses nothing
+		ev.add(remora.RuleCollapse.Name, pairs-1)
+	}
 }
 
 // appendItem is the array of arr's items, then item: the collapse of

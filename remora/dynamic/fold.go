@@ -3,6 +3,7 @@ package dynamic
 import (
 	"sync/atomic"
 
+	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/remora"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -69,14 +70,10 @@ func (ev *evaluator) scalarFold(p *PrimDef, args []*remora.Value, pos semantics.
 	c := &remora.Call{Pos: pos}
 	in := make([]num, 2)
 	done := 0 // applications made, for the rule count
-	defer func() {
-		if ev.counter != nil {
-			ev.counter[remora.RuleDelta.Name] += done
-		}
-	}()
+	defer func() { ev.add(remora.RuleDelta.Name, done) }()
 	step := func(i, at int) error {
 		x := numAt(arr, i)
-		if right {
+		if right != mutant.On("dynamic-engine-fold-flipped") { // mutant: the operator's arguments swapped
 			in[0], in[1] = x, acc
 		} else {
 			in[0], in[1] = acc, x
@@ -223,7 +220,7 @@ var flatTreeRuns atomic.Int64
 // pair is combined by the same arithmetic (the int64 path with its
 // overflow check for +, - and * on ints; the primitive's δ-rule for the
 // others), and the
-// rules counted are the same (lift, map and δ per level). The tree is the
+// rules counted are the per-pair tree's (δ for each pair). The tree is the
 // same too, but not built a level at a time: an aligned block of 2^k
 // items that the array holds in full is a balanced subtree of it (its
 // pairs never meet an odd item out), so each block is reduced on its own
@@ -315,15 +312,9 @@ func (ev *evaluator) flatTreeReduce(op, arr *remora.Value, pos semantics.Pos) (*
 		out = remora.FloatScalar(r)
 	}
 	flatTreeRuns.Add(1)
-	if ev.counter != nil {
-		levels := 0
-		for n := arr.Len(); n > 1; n = (n + 1) / 2 {
-			levels++
-		}
-		ev.counter[remora.RuleLift.Name] += levels
-		ev.counter[remora.RuleMap.Name] += levels
-		ev.counter[remora.RuleDelta.Name] += levels
-	}
+	// The per-pair tree's applications: one δ for each of its n-1 pairs,
+	// each of two scalars (no lift, map or collapse).
+	ev.add(remora.RuleDelta.Name, arr.Len()-1)
 	return out, true
 }
 

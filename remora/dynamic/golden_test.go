@@ -147,9 +147,10 @@ func compareResults(sem string, got []*remora.Value, want []string) error {
 	return nil
 }
 
-// runChunk parses and runs a chunk of run.txt under both semantics,
-// returning what went wrong. It also returns the counters of the rules
-// each semantics applied and the run-time error, for the coverage test.
+// runChunk parses and runs a chunk of run.txt under every semantics (the
+// big-step's engine and rules as written, the small-step), returning
+// what went wrong. It also returns the counters of the rules the
+// small-step applied and the run-time error, for the coverage test.
 func runChunk(c *golden.Chunk) (small semantics.Counter, runErr error, err error) {
 	p, _, perr := ParseFile(c.File, c.Src)
 	if perr != nil {
@@ -165,11 +166,15 @@ func runChunk(c *golden.Chunk) (small semantics.Counter, runErr error, err error
 	}
 	want := expectedResults(c.Src)
 	big, bigErr := Eval(p, &EvalOptions{Counter: semantics.Counter{}})
+	rules, _, rulesErr := EvalRules(p, nil)
 	small = semantics.Counter{}
 	smallVals, smallErr := smallAll(p, small)
 	if c.ErrRe != nil {
 		if err := c.ExpectError(bigErr, runKind(bigErr)); err != nil {
 			return small, bigErr, fmt.Errorf("big-step: %v", err)
+		}
+		if err := c.ExpectError(rulesErr, runKind(rulesErr)); err != nil {
+			return small, rulesErr, fmt.Errorf("big-step (rules): %v", err)
 		}
 		if err := c.ExpectError(smallErr, runKind(smallErr)); err != nil {
 			return small, smallErr, fmt.Errorf("small-step: %v", err)
@@ -179,6 +184,9 @@ func runChunk(c *golden.Chunk) (small semantics.Counter, runErr error, err error
 		if bigErr != nil {
 			return small, nil, fmt.Errorf("big-step: %v", bigErr)
 		}
+		if rulesErr != nil {
+			return small, nil, fmt.Errorf("big-step (rules): %v", rulesErr)
+		}
 		if smallErr != nil {
 			return small, nil, fmt.Errorf("small-step: %v", smallErr)
 		}
@@ -187,6 +195,9 @@ func runChunk(c *golden.Chunk) (small semantics.Counter, runErr error, err error
 		}
 	}
 	if err := compareResults("big", big, want); err != nil {
+		return small, runErr, err
+	}
+	if err := compareResults("big (rules)", rules, want); err != nil {
 		return small, runErr, err
 	}
 	if err := compareResults("small", smallVals, want); err != nil {

@@ -11,7 +11,8 @@ import (
 
 // Language is Remora's rank-annotated untyped dialect as a
 // lang.Language: .remora files whose first line is #lang remora/dynamic,
-// run by the big- and small-step of §2 (Figs 1–4).
+// run by the big-step of §2 (Figs 1–4: the engine, "big", and the rules
+// as written, "rules", fig6.go) and its small-step ("small").
 var Language lang.Language = language{lang.Info{LangName: "remora/dynamic", LangTitle: "Remora (dynamic)", Exts: []string{".remora"}, HashLines: []string{"remora/dynamic"}, Family: "remora", DialectName: "dynamic", CommentMark: ";", RefPage: "remora-dynamic.md", StepName: "small"}}
 
 type language struct{ lang.Info }
@@ -70,24 +71,33 @@ func (p *program) File() string                      { return p.p.File }
 func (p *program) Syntax() any                       { return p.p }
 func (p *program) Type() string                      { return p.typ }
 func (p *program) Derivation() *semantics.Derivation { return nil }
-func (p *program) Semantics() []string               { return []string{"big", "small"} }
+func (p *program) Semantics() []string               { return []string{"big", "rules", "small"} }
 func (p *program) Inputs() []string                  { return nil }
 
 func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 	if err := remora.NoArgs(p.p.File, o.Args); err != nil {
 		return nil, err
 	}
-	return lang.Run(p, o, func(string) (*lang.Result, error) {
-		vs, err := Eval(p.p, &EvalOptions{Counter: o.Counter, Fuel: o.Fuel})
+	return lang.Run(p, o, func(sem string) (*lang.Result, error) {
+		opts := &EvalOptions{Counter: o.Counter, Fuel: o.Fuel, Derive: o.Derive}
+		var vs []*remora.Value
+		var d *semantics.Derivation
+		var err error
+		if sem == "rules" { // §2's rules (Fig 6's, untyped) as written
+			vs, d, err = EvalRules(p.p, opts)
+		} else { // "big": the engine
+			vs, err = Eval(p.p, opts)
+		}
 		if err != nil {
 			return nil, err
 		}
-		return &lang.Result{Lines: remora.ValueLines(vs)}, nil
+		return &lang.Result{Lines: remora.ValueLines(vs), Derivation: d}, nil
 	})
 }
 
-// BigStepFuel marks the dialect's big-step as bounded by the fuel too:
-// it counts its applications (EvalOptions.Fuel).
+// BigStepFuel marks the dialect's big-steps (the engine and the rules) as
+// bounded by the fuel too: they count their applications
+// (EvalOptions.Fuel).
 func (p *program) BigStepFuel() {}
 
 func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
