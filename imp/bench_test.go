@@ -161,3 +161,29 @@ func BenchmarkEvalJobs(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheck is the checker on the bench rows' programs, plain (as
+// check and every pass run it: it must build nothing) and building the
+// typing derivation (check --derive).
+func BenchmarkCheck(b *testing.B) {
+	for _, c := range []struct{ name, src string }{{"flat", benchFlat}, {"nested", benchNested}, {"fold", benchFold}} {
+		p, err := ParseFile("bench.imp", c.src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, derive := range []bool{false, true} {
+			name := c.name
+			if derive {
+				name += "/derive"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := CheckDerivation(p, CheckOptions{Derive: derive}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

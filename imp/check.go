@@ -9,8 +9,8 @@ import (
 
 // Check checks what the paper calls IMP's "trivial and uninteresting"
 // type rules (§4, elided there): every variable is declared (by var, an
-// input, or a kernel) before it is used, in a scope that is still open (an
-// if's branches and a kernel's body are scopes of their own); ints and
+// input, or a kernel) before it is used, in a scope still open (an if's
+// branches and a kernel's body are scopes of their own); ints and
 // blocks are not mixed. Errors are of kind TypeError, with rule IMP-SCOPE
 // or IMP-TYPE, or the rule of an extension (IMP-FOR, IMP-ASSERT,
 // IMP-REDUCE, IMP-SCAN) for what only that form asks. With floats (an
@@ -25,148 +25,203 @@ type CheckOptions struct {
 	// Paper refuses the statements that extend Fig 11 (for, assert,
 	// reduce, scan), each by its rule. Inputs and return stay: every IMP
 	// program here names its results.
-	Paper   bool
+	Paper bool
+	// Derive builds the typing derivation (CheckDerivation), and makes
+	// an error carry the derivation down to the rule that failed
+	// (semantics.PartialDerivation). Without it nothing is built.
+	Derive  bool
 	Counter semantics.Counter // counts the rules applied
 }
 
 // CheckWith is Check with options.
 func CheckWith(p *Program, o CheckOptions) error {
-	c := &checker{counter: o.Counter, paper: o.Paper}
+	_, err := CheckDerivation(p, o)
+	return err
+}
+
+// CheckDerivation is CheckWith, giving the typing derivation when
+// o.Derive asks for it (nil otherwise): IMP-PROG at the root, over the
+// sizes of the array inputs, the body (Γ ⊢ s ⊣ Γ', a node per
+// statement) and the results. With o.Derive an error carries the
+// derivation as far as it went: the premises that held, down to the
+// judgement that failed, a leaf marked ✗ with the error's message.
+func CheckDerivation(p *Program, o CheckOptions) (*semantics.Derivation, error) {
+	c := &checker{d: semantics.Deriver{Derive: o.Derive, Counter: o.Counter}, paper: o.Paper}
+	return c.program(p)
+}
+
+// program is IMP-PROG: the inputs make Γ, the body checks in it, and
+// the results are declared in the scope it leaves. An error carries the
+// derivation as far as it went under IMP-PROG (when deriving).
+func (c *checker) program(p *Program) (*semantics.Derivation, error) {
+	var held []*semantics.Derivation
+	hold := func(d *semantics.Derivation, err error) error {
+		if err != nil {
+			return c.over(err, ImpProg.Name, func() string { return "⊢ " + progHead(p) }, held)
+		}
+		if d != nil {
+			held = append(held, d)
+		}
+		return nil
+	}
 	scope := map[string]Type{}
 	for _, in := range p.Inputs {
 		if in.Elem == semantics.FloatElem {
 			if err := c.float(in.Pos, "float input "+in.Name.Name); err != nil {
-				return err
+				return nil, hold(nil, c.leaf(err, func() string { return "Γ ⊢ input " + inputHead(in) }))
 			}
 		}
 		scope[in.Name.Name] = TypeOf(in.Elem)
 		if in.Dims != nil {
 			delete(scope, in.Name.Name)
 			for _, d := range in.Dims {
-				if err := c.ints(scope, d); err != nil {
-					return err
+				if err := hold(c.ints(scope, d, "Γ")); err != nil {
+					return nil, err
 				}
 				if _, ok := d.(fun.Var); !ok {
 					// --arg gives the array; its sizes are read off it.
-					return semantics.Errorf(in.Pos, semantics.TypeError, ImpType.Name, "input %s: the sizes of an input array are int inputs, not %s", in.Name.Name, fun.PrintSExp(d))
+					err := semantics.Errorf(in.Pos, semantics.TypeError, ImpType.Name, "input %s: the sizes of an input array are int inputs, not %s", in.Name.Name, fun.PrintSExp(d))
+					return nil, hold(nil, c.leaf(err, func() string { return "Γ ⊢ input " + inputHead(in) }))
 				}
 			}
 			scope[in.Block.Name] = Mem
 		}
 	}
-	if err := c.stmts(scope, p.Body); err != nil {
-		return err
+	if err := hold(c.body(scope, p.Body, "Γ")); err != nil {
+		return nil, err
 	}
+	g := scopeAfter("Γ", p.Body)
 	for _, r := range p.Return {
 		if r.Dims == nil {
-			if _, err := c.scalar(scope, r.Name); err != nil {
-				return err
+			d, _, err := c.scalar(scope, r.Name, g)
+			if err := hold(d, err); err != nil {
+				return nil, err
 			}
 			continue
 		}
 		if r.Elem == semantics.FloatElem {
 			if err := c.float(r.Name.NamePos, "float result "+r.Name.Name); err != nil {
-				return err
+				return nil, hold(nil, c.leaf(err, func() string { return g + " ⊢ return " + resultHead(r) }))
 			}
 		}
 		for _, d := range r.Dims {
-			if err := c.ints(scope, d); err != nil {
-				return err
+			if err := hold(c.ints(scope, d, g)); err != nil {
+				return nil, err
 			}
 		}
-		if err := c.use(scope, r.Name, Mem); err != nil {
-			return err
+		if err := hold(c.use(scope, r.Name, Mem, g)); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return c.d.Node(ImpProg.Name, func() string { return "⊢ " + progHead(p) + " : " + ResultString(p) }, held...), nil
 }
 
 // float refuses what of the floats extension at pos in paper mode, and
 // counts IMP-FLOAT otherwise.
 func (c *checker) float(pos fun.Pos, what string) error {
-	if c.paper {
-		return semantics.Errorf(pos, semantics.TypeError, ImpFloat.Name, "%s: floats are an extension of Fig 11 (refused in paper mode)", what)
+	if err := c.paperFloat(pos, what); err != nil {
+		return err
 	}
-	c.counter.Hit(ImpFloat.Name)
+	c.d.Counter.Hit(ImpFloat.Name)
 	return nil
 }
 
-// scalar checks that x is a declared int or float and returns its type.
-func (c *checker) scalar(scope map[string]Type, x *fun.Ident) (Type, error) {
-	t, ok := scope[x.Name]
-	if !ok {
-		return 0, semantics.Errorf(x.NamePos, semantics.TypeError, ImpScope.Name, "%s is not declared", x.Name)
+// paperFloat refuses what of the floats extension at pos in paper mode.
+func (c *checker) paperFloat(pos fun.Pos, what string) error {
+	if c.paper {
+		return semantics.Errorf(pos, semantics.TypeError, ImpFloat.Name, "%s: floats are an extension of Fig 11 (refused in paper mode)", what)
 	}
-	if t == Mem {
-		return 0, semantics.Errorf(x.NamePos, semantics.TypeError, ImpType.Name, "%s is mem, not int or float", x.Name)
-	}
-	c.counter.Hit(ImpScope.Name)
-	return t, nil
+	return nil
 }
 
-// sexp is the type of a scalar expression, Int or Float: its variables
-// are declared scalars, and there are no implicit conversions, so an
-// operator's operands have one type (a comparison gives an int, and % &&
-// || take ints), and a function's argument has the function's argument
-// type (rule IMP-TYPE; IMP-FLOAT for a float constant or a function in
-// paper mode).
-func (c *checker) sexp(scope map[string]Type, e fun.SExp) (Type, error) {
+// scalar checks that x is a declared int or float, Γ ⊢ x : τ by
+// IMP-SCOPE, and returns its type. g renders Γ.
+func (c *checker) scalar(scope map[string]Type, x *fun.Ident, g string) (*semantics.Derivation, Type, error) {
+	t, ok := scope[x.Name]
+	if !ok {
+		return nil, 0, c.leaf(semantics.Errorf(x.NamePos, semantics.TypeError, ImpScope.Name, "%s is not declared", x.Name), func() string { return g + " ⊢ " + x.Name })
+	}
+	if t == Mem {
+		return nil, 0, c.leaf(semantics.Errorf(x.NamePos, semantics.TypeError, ImpType.Name, "%s is mem, not int or float", x.Name), func() string { return g + " ⊢ " + x.Name })
+	}
+	return c.d.Node(ImpScope.Name, func() string { return g + " ⊢ " + x.Name + " : " + t.String() }), t, nil
+}
+
+// sexp is Γ ⊢ e : τ, the type of a scalar expression, Int or Float: its
+// variables are declared scalars (IMP-SCOPE), and there are no implicit
+// conversions, so an operator's operands have one type (IMP-OP; a
+// comparison gives an int, and % && || take ints), and a function's
+// argument has the function's argument type (rule IMP-TYPE where these
+// fail; IMP-FLOAT for a float constant or a function, refused in paper
+// mode). An int constant needs no premise and gets no node.
+func (c *checker) sexp(scope map[string]Type, e fun.SExp, g string) (*semantics.Derivation, Type, error) {
+	is := func(t Type) func() string {
+		return func() string { return g + " ⊢ " + fun.PrintSExp(e) + " : " + t.String() }
+	}
+	failed := func() string { return g + " ⊢ " + fun.PrintSExp(e) }
 	switch e := e.(type) {
 	case *fun.Const:
-		return Int, nil
+		return nil, Int, nil
 	case *fun.FloatConst:
-		return Float, c.float(e.ValuePos, "float constant "+fun.PrintSExp(e))
+		if err := c.paperFloat(e.ValuePos, "float constant "+fun.PrintSExp(e)); err != nil {
+			return nil, 0, c.leaf(err, failed)
+		}
+		return c.d.Node(ImpFloat.Name, is(Float)), Float, nil
 	case fun.Var:
 		t, ok := scope[e.Name]
 		if ok && t == Mem {
-			return 0, semantics.Errorf(e.NamePos, semantics.TypeError, ImpType.Name, "%s is mem, not int", e.Name)
+			return nil, 0, c.leaf(semantics.Errorf(e.NamePos, semantics.TypeError, ImpType.Name, "%s is mem, not int", e.Name), failed)
 		}
 		if !ok {
-			return 0, semantics.Errorf(e.NamePos, semantics.TypeError, ImpScope.Name, "%s is not declared", e.Name)
+			return nil, 0, c.leaf(semantics.Errorf(e.NamePos, semantics.TypeError, ImpScope.Name, "%s is not declared", e.Name), failed)
 		}
-		c.counter.Hit(ImpScope.Name)
-		return t, nil
+		return c.d.Node(ImpScope.Name, is(t)), t, nil
 	case *fun.UnOp:
-		return c.sexp(scope, e.X)
-	case *fun.BinOp:
-		l, err := c.sexp(scope, e.L)
+		d, t, err := c.sexp(scope, e.X, g)
 		if err != nil {
-			return 0, err
+			return nil, 0, c.over(err, ImpOp.Name, failed, nil)
 		}
-		r, err := c.sexp(scope, e.R)
+		return c.d.Node(ImpOp.Name, is(t), d), t, nil
+	case *fun.BinOp:
+		dl, l, err := c.sexp(scope, e.L, g)
 		if err != nil {
-			return 0, err
+			return nil, 0, c.over(err, ImpOp.Name, failed, nil)
+		}
+		dr, r, err := c.sexp(scope, e.R, g)
+		if err != nil {
+			return nil, 0, c.over(err, ImpOp.Name, failed, c.held(dl))
 		}
 		if l != r {
-			return 0, semantics.Errorf(e.OpPos, semantics.TypeError, ImpType.Name, "operator %s applied to %s and %s in %s (no implicit conversions: use float(se) or int(se))", e.Op, l, r, fun.PrintSExp(e))
+			return nil, 0, c.leaf(semantics.Errorf(e.OpPos, semantics.TypeError, ImpType.Name, "operator %s applied to %s and %s in %s (no implicit conversions: use float(se) or int(se))", e.Op, l, r, fun.PrintSExp(e)), failed)
 		}
 		if e.Op.IntOnly() && l == Float {
-			return 0, semantics.Errorf(e.OpPos, semantics.TypeError, ImpType.Name, "operator %s takes ints, not floats, in %s", e.Op, fun.PrintSExp(e))
+			return nil, 0, c.leaf(semantics.Errorf(e.OpPos, semantics.TypeError, ImpType.Name, "operator %s takes ints, not floats, in %s", e.Op, fun.PrintSExp(e)), failed)
 		}
+		res := l
 		switch e.Op {
 		case semantics.Eq, semantics.Ne, semantics.Lt, semantics.Le, semantics.Gt, semantics.Ge:
-			return Int, nil
+			res = Int
 		}
-		return l, nil
+		return c.d.Node(ImpOp.Name, is(res), dl, dr), res, nil
 	case *fun.Call:
-		if err := c.float(e.NamePos, e.Func.String()+"(…), a built-in function,"); err != nil {
-			return 0, err
+		if err := c.paperFloat(e.NamePos, e.Func.String()+"(…), a built-in function,"); err != nil {
+			return nil, 0, c.leaf(err, failed)
 		}
-		a, err := c.sexp(scope, e.Arg)
+		d, a, err := c.sexp(scope, e.Arg, g)
 		if err != nil {
-			return 0, err
+			return nil, 0, c.over(err, ImpFloat.Name, failed, nil)
 		}
 		if want := TypeOf(e.Func.Arg()); a != want {
-			return 0, semantics.Errorf(e.NamePos, semantics.TypeError, ImpType.Name, "%s takes %s, but its argument %s is %s", e.Func, want, fun.PrintSExp(e.Arg), a)
+			return nil, 0, c.leaf(semantics.Errorf(e.NamePos, semantics.TypeError, ImpType.Name, "%s takes %s, but its argument %s is %s", e.Func, want, fun.PrintSExp(e.Arg), a), failed)
 		}
-		return TypeOf(e.Func.Result()), nil
+		return c.d.Node(ImpFloat.Name, is(TypeOf(e.Func.Result())), d), TypeOf(e.Func.Result()), nil
 	}
-	return 0, semantics.Errorf(e.Pos(), semantics.TypeError, ImpType.Name, "unknown scalar expression %T", e)
+	return nil, 0, c.leaf(semantics.Errorf(e.Pos(), semantics.TypeError, ImpType.Name, "unknown scalar expression %T", e), failed)
 }
 
 type checker struct {
-	counter semantics.Counter
-	paper   bool
+	d     semantics.Deriver // counts the rules, and builds nodes when deriving
+	paper bool
 	// pinned are the variables whose type a declaration may not change:
 	// those in scope where the if branch or for body being checked begins.
 	// Such a body runs in the enclosing environment (E-IMP-IF-TRUE,
@@ -177,151 +232,254 @@ type checker struct {
 	pinned map[string]Type
 }
 
+// leaf is err, a refusal of the judgement concl, as the failing leaf of
+// the derivation (when deriving): concl, ✗ and the message, under the
+// error's rule.
+func (c *checker) leaf(err error, concl func() string) error {
+	if !c.d.Derive {
+		return err
+	}
+	return semantics.Failing(err, semantics.FailedAt(err, concl(), ""))
+}
+
+// over is err, the failure of a premise of the judgement concl by rule,
+// with the derivation as far as it went (when deriving): rule's node
+// over the premises that held and the failed one's derivation; or, when
+// err carries none (the judgement itself failed), concl as the leaf.
+func (c *checker) over(err error, rule string, concl func() string, held []*semantics.Derivation) error {
+	if !c.d.Derive {
+		return err
+	}
+	inner := semantics.PartialDerivation(err)
+	if inner == nil {
+		return c.leaf(err, concl)
+	}
+	ps := append(append([]*semantics.Derivation(nil), held...), inner)
+	return semantics.Failing(err, &semantics.Derivation{Rule: rule, Conclusion: concl(), Premises: ps})
+}
+
+// held lists the derivations of premises that held (when deriving).
+func (c *checker) held(ds ...*semantics.Derivation) []*semantics.Derivation {
+	if !c.d.Derive {
+		return nil
+	}
+	return ds
+}
+
 // inBody checks a body that runs in the enclosing environment (an if's
-// branch, a for's body) with the scope it begins with pinned.
-func (c *checker) inBody(scope map[string]Type, body []Stmt) error {
+// branch, a for's body) with the scope it begins with pinned. g renders
+// the scope.
+func (c *checker) inBody(scope map[string]Type, body []Stmt, g string) (*semantics.Derivation, error) {
 	saved := c.pinned
 	c.pinned = semantics.CloneMap(scope)
 	for x, t := range saved {
 		c.pinned[x] = t
 	}
 	defer func() { c.pinned = saved }()
-	return c.stmts(scope, body)
+	return c.body(scope, body, g)
 }
 
 // inCopy checks a body that runs in a copy of the environment (a kernel's
 // body, a fold's parts): nothing it declares outlives it.
-func (c *checker) inCopy(scope map[string]Type, body []Stmt) error {
+func (c *checker) inCopy(scope map[string]Type, body []Stmt, g string) (*semantics.Derivation, error) {
 	saved := c.pinned
 	c.pinned = nil
 	defer func() { c.pinned = saved }()
-	return c.stmts(scope, body)
+	return c.body(scope, body, g)
 }
 
-// extension refuses the statement s of the extension rule in paper mode,
-// and counts the rule otherwise.
+// extension refuses the statement s of the extension rule in paper mode
+// (its node counts the rule otherwise).
 func (c *checker) extension(s Stmt, rule semantics.Rule, form string) error {
 	if c.paper {
 		return semantics.Errorf(s.Pos(), semantics.TypeError, rule.Name, "%s is an extension of Fig 11 (refused in paper mode)", form)
 	}
-	c.counter.Hit(rule.Name)
 	return nil
 }
 
-func (c *checker) use(scope map[string]Type, x *fun.Ident, want Type) error {
+// use is Γ ⊢ x : want, by IMP-SCOPE.
+func (c *checker) use(scope map[string]Type, x *fun.Ident, want Type, g string) (*semantics.Derivation, error) {
+	concl := func() string { return g + " ⊢ " + x.Name + " : " + want.String() }
 	t, ok := scope[x.Name]
 	if !ok {
-		return semantics.Errorf(x.NamePos, semantics.TypeError, ImpScope.Name, "%s is not declared", x.Name)
+		return nil, c.leaf(semantics.Errorf(x.NamePos, semantics.TypeError, ImpScope.Name, "%s is not declared", x.Name), concl)
 	}
 	if t != want {
-		return semantics.Errorf(x.NamePos, semantics.TypeError, ImpType.Name, "%s is %s, not %s", x.Name, t, want)
+		return nil, c.leaf(semantics.Errorf(x.NamePos, semantics.TypeError, ImpType.Name, "%s is %s, not %s", x.Name, t, want), concl)
 	}
-	c.counter.Hit(ImpScope.Name)
-	return nil
+	return c.d.Node(ImpScope.Name, concl), nil
 }
 
 // ints checks that e is an int expression (sizes, indices, bounds,
-// conditions).
-func (c *checker) ints(scope map[string]Type, e fun.SExp) error {
-	t, err := c.sexp(scope, e)
+// conditions): Γ ⊢ e : int.
+func (c *checker) ints(scope map[string]Type, e fun.SExp, g string) (*semantics.Derivation, error) {
+	d, t, err := c.sexp(scope, e, g)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if t != Int {
-		return semantics.Errorf(e.Pos(), semantics.TypeError, ImpType.Name, "%s is %s, not int", fun.PrintSExp(e), t)
+		return nil, c.leaf(semantics.Errorf(e.Pos(), semantics.TypeError, ImpType.Name, "%s is %s, not int", fun.PrintSExp(e), t), func() string { return g + " ⊢ " + fun.PrintSExp(e) + " : int" })
 	}
-	return nil
+	return d, nil
 }
 
-func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
+// body is Γ ⊢ s1; …; sn ⊣ Γ' for the statements of a body (g renders Γ):
+// IMP-SEQ over a node per statement; one statement is its own
+// derivation, and none is skip's (IMP-SKIP), as in E-IMP-SEQ.
+func (c *checker) body(scope map[string]Type, ss []Stmt, g string) (*semantics.Derivation, error) {
+	switch len(ss) {
+	case 0:
+		return c.d.Node(ImpSkip.Name, func() string { return g + " ⊢ skip ⊣ " + g }), nil
+	case 1:
+		return c.stmt(scope, ss[0], g)
+	}
+	var held []*semantics.Derivation
 	for _, s := range ss {
-		var err error
-		switch s := s.(type) {
-		case *Decl:
-			if s.Type == Float {
-				err = c.float(s.At, "var "+s.X.Name+" : float")
+		d, err := c.stmt(scope, s, "Γ")
+		if err != nil {
+			return nil, c.over(err, ImpSeq.Name, func() string { return g + " ⊢ " + stmtsHead(ss) }, held)
+		}
+		if d != nil {
+			held = append(held, d)
+		}
+	}
+	return c.d.Node(ImpSeq.Name, func() string { return g + " ⊢ " + stmtsHead(ss) + " ⊣ " + scopeAfter(g, ss) }, held...), nil
+}
+
+// stmtRule is the rule of the judgement Γ ⊢ s ⊣ Γ' for s's form.
+func stmtRule(s Stmt) semantics.Rule {
+	switch s.(type) {
+	case *Decl:
+		return ImpDec
+	case *Assign:
+		return ImpAssign
+	case *Alloc:
+		return ImpAlloc
+	case *Read:
+		return ImpRead
+	case *Write:
+		return ImpWrite
+	case *If:
+		return ImpIf
+	case *Kernel:
+		return ImpKernel
+	case *For:
+		return ImpFor
+	case *Assert:
+		return ImpAssert
+	case *Reduce:
+		return ImpReduce
+	case *Scan:
+		return ImpScan
+	}
+	return ImpSkip
+}
+
+// stmt is Γ ⊢ s ⊣ Γ' by the rule of s's form (g renders Γ): its
+// premises are the judgements of its variables, expressions and bodies.
+// With derivations asked for, its error carries the premises that held
+// and the derivation of the one that failed.
+func (c *checker) stmt(scope map[string]Type, s Stmt, g string) (*semantics.Derivation, error) {
+	rule := stmtRule(s).Name
+	var held []*semantics.Derivation
+	hold := func(d *semantics.Derivation, err error) error {
+		if err == nil && d != nil {
+			held = append(held, d)
+		}
+		return err
+	}
+	out := g // the scope s leaves
+	var err error
+	switch s := s.(type) {
+	case *Decl:
+		if s.Type == Float {
+			err = c.float(s.At, "var "+s.X.Name+" : float")
+		}
+		if t, ok := c.pinned[s.X.Name]; ok && t != s.Type && err == nil {
+			err = semantics.Errorf(s.At, semantics.TypeError, ImpType.Name, "var %s : %s redeclares the %s %s of the enclosing scope, which this body runs in: %s would stay a %s after it", s.X.Name, s.Type, t, s.X.Name, s.X.Name, s.Type)
+		}
+		scope[s.X.Name] = s.Type
+		out = g + ", " + s.X.Name + " : " + s.Type.String()
+	case *Assign:
+		if y, ok := s.SE.(fun.Var); ok && scope[y.Name] == Mem {
+			if err = hold(c.use(scope, y.Ident, Mem, g)); err == nil {
+				err = hold(c.use(scope, s.X, Mem, g))
 			}
-			if t, ok := c.pinned[s.X.Name]; ok && t != s.Type && err == nil {
-				err = semantics.Errorf(s.At, semantics.TypeError, ImpType.Name, "var %s : %s redeclares the %s %s of the enclosing scope, which this body runs in: %s would stay a %s after it", s.X.Name, s.Type, t, s.X.Name, s.X.Name, s.Type)
+			break
+		}
+		d, t, e := c.sexp(scope, s.SE, g)
+		if err = hold(d, e); err == nil {
+			err = hold(c.use(scope, s.X, t, g))
+		}
+	case *Alloc:
+		if err = hold(c.ints(scope, s.Size, g)); err == nil {
+			err = hold(c.use(scope, s.X, Mem, g))
+		}
+	case *Read:
+		if err = hold(c.use(scope, s.Y, Mem, g)); err == nil {
+			if err = hold(c.ints(scope, s.Index, g)); err == nil {
+				d, _, e := c.scalar(scope, s.X, g) // the word is read as x is declared
+				err = hold(d, e)
 			}
-			scope[s.X.Name] = s.Type
-		case *Assign:
-			if y, ok := s.SE.(fun.Var); ok && scope[y.Name] == Mem {
-				if err = c.use(scope, y.Ident, Mem); err == nil {
-					err = c.use(scope, s.X, Mem)
-				}
-				break
+		}
+	case *Write:
+		if err = hold(c.use(scope, s.X, Mem, g)); err == nil {
+			if err = hold(c.ints(scope, s.Index, g)); err == nil {
+				d, _, e := c.sexp(scope, s.Value, g) // an int or a float's bits
+				err = hold(d, e)
 			}
-			var t Type
-			if t, err = c.sexp(scope, s.SE); err == nil {
-				err = c.use(scope, s.X, t)
+		}
+	case *If:
+		if err = hold(c.use(scope, s.Cond, Int, g)); err == nil {
+			if err = hold(c.inBody(semantics.CloneMap(scope), s.Then, g)); err == nil {
+				err = hold(c.inBody(semantics.CloneMap(scope), s.Else, g))
 			}
-		case *Alloc:
-			if err = c.ints(scope, s.Size); err == nil {
-				err = c.use(scope, s.X, Mem)
-			}
-		case *Read:
-			if err = c.use(scope, s.Y, Mem); err == nil {
-				if err = c.ints(scope, s.Index); err == nil {
-					_, err = c.scalar(scope, s.X) // the word is read as x is declared
-				}
-			}
-		case *Write:
-			if err = c.use(scope, s.X, Mem); err == nil {
-				if err = c.ints(scope, s.Index); err == nil {
-					_, err = c.sexp(scope, s.Value) // an int or a float's bits
-				}
-			}
-		case *If:
-			if err = c.use(scope, s.Cond, Int); err == nil {
-				if err = c.inBody(semantics.CloneMap(scope), s.Then); err == nil {
-					err = c.inBody(semantics.CloneMap(scope), s.Else)
-				}
-			}
-		case *Kernel:
-			if err = c.ints(scope, s.Bound); err == nil {
+		}
+	case *Kernel:
+		if err = hold(c.ints(scope, s.Bound, g)); err == nil {
+			inner := semantics.CloneMap(scope)
+			inner[s.X.Name] = Int
+			err = hold(c.inCopy(inner, s.Body, bound(g, Int, s.X)))
+		}
+	case *For:
+		if err = c.extension(s, ImpFor, "for"); err == nil {
+			if err = hold(c.ints(scope, s.Bound, g)); err == nil {
 				inner := semantics.CloneMap(scope)
 				inner[s.X.Name] = Int
-				err = c.inCopy(inner, s.Body)
+				err = hold(c.inBody(inner, s.Body, bound(g, Int, s.X)))
 			}
-		case *For:
-			if err = c.extension(s, ImpFor, "for"); err == nil {
-				if err = c.ints(scope, s.Bound); err == nil {
-					inner := semantics.CloneMap(scope)
-					inner[s.X.Name] = Int
-					err = c.inBody(inner, s.Body)
-				}
+		}
+	case *Assert:
+		if err = c.extension(s, ImpAssert, "assert"); err == nil {
+			err = hold(c.ints(scope, s.Cond, g))
+		}
+	case *Reduce:
+		if err = c.extension(s, ImpReduce, "reduce"); err == nil {
+			d, t, e := c.scalar(scope, s.Target, g)
+			if err = hold(d, e); err == nil {
+				err = c.fold(scope, &s.Fold, ImpReduce, t, g, hold)
 			}
-		case *Assert:
-			if err = c.extension(s, ImpAssert, "assert"); err == nil {
-				err = c.ints(scope, s.Cond)
-			}
-		case *Reduce:
-			if err = c.extension(s, ImpReduce, "reduce"); err == nil {
-				var t Type
-				if t, err = c.scalar(scope, s.Target); err == nil {
-					err = c.fold(scope, &s.Fold, ImpReduce, t)
-				}
-			}
-		case *Scan:
-			if err = c.extension(s, ImpScan, "scan"); err == nil {
-				if err = c.use(scope, s.Block, Mem); err == nil {
-					inner := semantics.CloneMap(scope)
-					inner[s.X.Name] = Int
-					if err = c.ints(inner, s.Addr); err == nil {
-						var t Type
-						if t, err = c.sexp(scope, s.Neutral); err == nil {
-							err = c.fold(scope, &s.Fold, ImpScan, t)
-						}
+		}
+	case *Scan:
+		if err = c.extension(s, ImpScan, "scan"); err == nil {
+			if err = hold(c.use(scope, s.Block, Mem, g)); err == nil {
+				inner := semantics.CloneMap(scope)
+				inner[s.X.Name] = Int
+				if err = hold(c.ints(inner, s.Addr, bound(g, Int, s.X))); err == nil {
+					var t Type
+					// The neutral element's type is the accumulator's;
+					// its node is the fold's premise.
+					if _, t, err = c.sexp(scope, s.Neutral, g); err == nil {
+						err = c.fold(scope, &s.Fold, ImpScan, t, g, hold)
 					}
 				}
 			}
 		}
-		if err != nil {
-			return err
-		}
 	}
-	return nil
+	if err != nil {
+		return nil, c.over(err, rule, func() string { return g + " ⊢ " + stmtHead(s) }, held)
+	}
+	return c.d.Node(rule, func() string { return g + " ⊢ " + stmtHead(s) + " ⊣ " + out }, held...), nil
 }
 
 // fold checks the parts of a reduce or a scan whose accumulator has type t
@@ -332,54 +490,127 @@ func (c *checker) stmts(scope map[string]Type, ss []Stmt) error {
 // part yields one of its own int variables (its index, a or b, or one it
 // declares at its top level), so that the part, not the enclosing scope,
 // makes the value (rule: IMP-REDUCE or IMP-SCAN). The accumulator a, the
-// element b and the yielded values are ts.
-func (c *checker) fold(scope map[string]Type, f *Fold, rule semantics.Rule, t Type) error {
-	ne, err := c.sexp(scope, f.Neutral)
-	if err != nil {
+// element b and the yielded values are ts. The judgements that hold are
+// premises of the statement's (hold).
+func (c *checker) fold(scope map[string]Type, f *Fold, rule semantics.Rule, t Type, g string, hold func(*semantics.Derivation, error) error) error {
+	dn, ne, err := c.sexp(scope, f.Neutral, g)
+	if err := hold(dn, err); err != nil {
 		return err
 	}
 	if ne != t {
-		return semantics.Errorf(f.Neutral.Pos(), semantics.TypeError, rule.Name, "the neutral element %s is %s, but the accumulator is %s", fun.PrintSExp(f.Neutral), ne, t)
+		return c.leaf(semantics.Errorf(f.Neutral.Pos(), semantics.TypeError, rule.Name, "the neutral element %s is %s, but the accumulator is %s", fun.PrintSExp(f.Neutral), ne, t),
+			func() string { return g + " ⊢ " + fun.PrintSExp(f.Neutral) + " : " + t.String() })
 	}
-	if err := c.ints(scope, f.Bound); err != nil {
+	if err := hold(c.ints(scope, f.Bound, g)); err != nil {
 		return err
 	}
 	elem := semantics.CloneMap(scope)
 	elem[f.X.Name] = Int
-	if err := c.inCopy(elem, f.Body); err != nil {
+	ge := bound(g, Int, f.X)
+	if err := hold(c.inCopy(elem, f.Body, ge)); err != nil {
 		return err
 	}
-	if err := c.yield(elem, f.Body, f.Yield, rule, t, "element", f.X); err != nil {
+	if err := hold(c.yield(elem, f.Body, f.Yield, rule, t, "element", scopeAfter(ge, f.Body), f.X)); err != nil {
 		return err
 	}
 	if f.A.Name == f.B.Name {
-		return semantics.Errorf(f.B.NamePos, semantics.TypeError, rule.Name, "combine %s, %s: the accumulator and the element need two names", f.A.Name, f.B.Name)
+		return c.leaf(semantics.Errorf(f.B.NamePos, semantics.TypeError, rule.Name, "combine %s, %s: the accumulator and the element need two names", f.A.Name, f.B.Name),
+			func() string { return g + " ⊢ combine " + f.A.Name + ", " + f.B.Name })
 	}
 	comb := semantics.CloneMap(scope)
 	comb[f.A.Name], comb[f.B.Name] = t, t
-	if err := c.inCopy(comb, f.Combine); err != nil {
+	gc := bound(bound(g, t, f.A), t, f.B)
+	if err := hold(c.inCopy(comb, f.Combine, gc)); err != nil {
 		return err
 	}
-	return c.yield(comb, f.Combine, f.Result, rule, t, "combine", f.A, f.B)
+	return hold(c.yield(comb, f.Combine, f.Result, rule, t, "combine", scopeAfter(gc, f.Combine), f.A, f.B))
 }
 
 // yield checks the yielded y of a part: a t of the part's scope,
 // declared by the part itself (own: the variables the form binds for it).
-func (c *checker) yield(scope map[string]Type, body []Stmt, y *fun.Ident, rule semantics.Rule, t Type, part string, own ...*fun.Ident) error {
-	if err := c.use(scope, y, t); err != nil {
-		return err
+// g renders the scope the part leaves.
+func (c *checker) yield(scope map[string]Type, body []Stmt, y *fun.Ident, rule semantics.Rule, t Type, part, g string, own ...*fun.Ident) (*semantics.Derivation, error) {
+	d, err := c.use(scope, y, t, g)
+	if err != nil {
+		return nil, err
 	}
 	for _, x := range own {
 		if x.Name == y.Name {
-			return nil
+			return d, nil
 		}
 	}
 	for _, s := range body {
-		if d, ok := s.(*Decl); ok && d.X.Name == y.Name {
-			return nil
+		if d2, ok := s.(*Decl); ok && d2.X.Name == y.Name {
+			return d, nil
 		}
 	}
-	return semantics.Errorf(y.NamePos, semantics.TypeError, rule.Name, "yield %s: the %s part yields one of its own variables, and %s is declared outside it", y.Name, part, y.Name)
+	return nil, c.leaf(semantics.Errorf(y.NamePos, semantics.TypeError, rule.Name, "yield %s: the %s part yields one of its own variables, and %s is declared outside it", y.Name, part, y.Name),
+		func() string { return g + " ⊢ yield " + y.Name })
+}
+
+// bound renders the scope g with x : t added (a kernel's or a fold's
+// index, a combine's a and b).
+func bound(g string, t Type, x *fun.Ident) string {
+	return g + ", " + x.Name + " : " + t.String()
+}
+
+// scopeAfter renders the scope the statements ss leave, begun in g: g
+// when they declare nothing, g, x : τ after one declaration alone, and
+// Γ' otherwise.
+func scopeAfter(g string, ss []Stmt) string {
+	decls := 0
+	for _, s := range ss {
+		if _, ok := s.(*Decl); ok {
+			decls++
+		}
+	}
+	switch {
+	case decls == 0:
+		return g
+	case len(ss) == 1:
+		d := ss[0].(*Decl)
+		return bound(g, d.Type, d.X)
+	}
+	return "Γ'"
+}
+
+// progHead renders a program briefly for its judgement: its first input
+// or statement, … for the rest, and its return (… for the results, whose
+// shapes would read as the program's type).
+func progHead(p *Program) string {
+	const ret = "return …"
+	switch {
+	case len(p.Inputs)+len(p.Body) > 1:
+		return firstHead(p) + "; …; " + ret
+	case len(p.Inputs)+len(p.Body) == 1:
+		return firstHead(p) + "; " + ret
+	}
+	return ret
+}
+
+// firstHead renders a program's first input or statement.
+func firstHead(p *Program) string {
+	if len(p.Inputs) > 0 {
+		return "input " + inputHead(p.Inputs[0])
+	}
+	return stmtHead(p.Body[0])
+}
+
+// inputHead renders an input declaration as programs write it, without
+// the keyword: n : int, xs : [n] @ xs_mem.
+func inputHead(in *Input) string {
+	if in.Dims == nil {
+		return in.Name.Name + " : " + TypeOf(in.Elem).String()
+	}
+	return in.Name.Name + " : " + dims(in.Dims) + elemSuffix(in.Elem) + " @ " + in.Block.Name
+}
+
+// resultHead renders a result as return writes it: zmem : [zsize].
+func resultHead(r *Result) string {
+	if r.Dims == nil {
+		return r.Name.Name
+	}
+	return r.Name.Name + " : " + dims(r.Dims) + elemSuffix(r.Elem)
 }
 
 // ResultString describes a program's results: (int, [zsize]), with

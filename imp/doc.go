@@ -5,11 +5,14 @@
 //   - syntax.go, parse.go, print.go: Fig 11, with inputs and a final
 //     return naming the results (blocks with their row-major shapes), so
 //     that results print as FUN's do;
-//   - rules.go: the table of IMP's rules (Fig 12, and the two of the
-//     checker);
+//   - rules.go: the table of IMP's rules (Fig 12, and the checker's:
+//     the two its errors name, and one per form for its derivations);
 //   - check.go: the "trivial and uninteresting" type rules the paper
 //     elides: variables declared before use, ints and blocks kept apart;
-//     and the extensions' (IMP-FOR …), which paper mode refuses;
+//     and the extensions' (IMP-FOR …), which paper mode refuses; with
+//     CheckOptions.Derive it builds the typing derivation (IMP-PROG,
+//     Γ ⊢ s ⊣ Γ' per statement, Γ ⊢ se : τ per expression), and an
+//     error carries it down to the judgement that failed;
 //   - fig12.go: the big-step semantics of Fig 12 as written (EvalRules,
 //     the `rules` semantics): a walk over the syntax, one function or
 //     case per rule (E-IMP-SEQ … E-IMP-KERNEL, and the extensions' I-FOR

@@ -17,7 +17,9 @@ import (
 // and re-parse, check, and run under both semantics with every int input
 // set to a small value and every array input of that size in each
 // dimension. Nothing may panic; the printed program must parse back to
-// the same printed text; and whenever the program checks and the
+// the same printed text; checking with the typing derivation gives the
+// plain check's verdict, an error with the derivation down to its rule;
+// and whenever the program checks and the
 // small-step run ends within its fuel, the two semantics must agree on
 // the results, the error, and the final heap. `go test` runs the seeds
 // (the examples and the chunks of testdata); `go test -fuzz FuzzPipeline
@@ -47,7 +49,15 @@ func FuzzPipeline(f *testing.F) {
 		if again := Print(q); again != text {
 			t.Fatalf("printing is not stable:\n%s\nthen\n%s", text, again)
 		}
-		if Check(p, nil) != nil || tooBig(src) {
+		checkErr := Check(p, nil)
+		if _, err := CheckDerivation(p, CheckOptions{Derive: true}); fmt.Sprint(err) != fmt.Sprint(checkErr) {
+			t.Fatalf("checking with the derivation gives %v, without %v", err, checkErr)
+		} else if err != nil {
+			if err := golden.ExpectFailedDerivation(err, ImpProg.Name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if checkErr != nil || tooBig(src) {
 			return
 		}
 		k = k%7 - 1 // sizes in -1 … 5

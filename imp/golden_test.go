@@ -32,12 +32,18 @@ func TestParseGolden(t *testing.T) {
 
 // TestCheckGolden runs testdata/check.txt: every chunk must parse; a chunk
 // with an expected error must fail checking with it, any other must pass
-// and apply the rules its rules markers list.
+// and apply the rules its rules markers list. A failing chunk's error
+// carries the derivation down to the rule that failed (check --derive):
+// rooted at IMP-PROG, its failing leaf the error's rule, ✗ and its
+// message.
 func TestCheckGolden(t *testing.T) {
 	golden.Run(t, filepath.Join("testdata", "check.txt"), "--", func(c *golden.Chunk) error {
 		counter, err := checkImpChunk(c)
 		if c.ErrRe != nil {
-			return c.ExpectError(err, semantics.TypeError)
+			if err := c.ExpectError(err, semantics.TypeError); err != nil {
+				return err
+			}
+			return golden.ExpectFailedDerivation(err, ImpProg.Name)
 		}
 		if err != nil {
 			return err
@@ -46,15 +52,16 @@ func TestCheckGolden(t *testing.T) {
 	})
 }
 
-// checkImpChunk parses and checks a chunk, counting the rules applied. A
-// chunk that does not parse is an error of the test file.
+// checkImpChunk parses and checks a chunk, building its derivation and
+// counting the rules applied. A chunk that does not parse is an error of
+// the test file.
 func checkImpChunk(c *golden.Chunk) (semantics.Counter, error) {
 	p, err := ParseFile(c.File, c.Src)
 	if err != nil {
 		return nil, fmt.Errorf("the chunk does not parse: %v", err)
 	}
 	counter := semantics.Counter{}
-	return counter, CheckWith(p, CheckOptions{Paper: c.Paper, Counter: counter})
+	return counter, CheckWith(p, CheckOptions{Paper: c.Paper, Derive: true, Counter: counter})
 }
 
 // TestCheckGoldenCoverage checks that check.txt fails in each of the

@@ -25,20 +25,25 @@ func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program,
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckWith(p, CheckOptions{Paper: o.Paper, Counter: o.Counter}); err != nil {
+	d, err := CheckDerivation(p, CheckOptions{Paper: o.Paper, Derive: o.Derive, Counter: o.Counter})
+	if err != nil {
 		return nil, err
 	}
-	return &program{p: p}, nil
+	return &program{p: p, derivation: d}, nil
 }
 
-// program is a checked IMP program.
-type program struct{ p *Program }
+// program is a checked IMP program, with its typing derivation when
+// loading asked for it.
+type program struct {
+	p          *Program
+	derivation *semantics.Derivation
+}
 
 func (p *program) Language() lang.Language           { return Language }
 func (p *program) File() string                      { return p.p.File }
 func (p *program) Syntax() any                       { return p.p }
 func (p *program) Type() string                      { return ResultString(p.p) }
-func (p *program) Derivation() *semantics.Derivation { return nil }
+func (p *program) Derivation() *semantics.Derivation { return p.derivation }
 func (p *program) Semantics() []string               { return []string{"big", "rules", "small"} }
 
 func (p *program) Inputs() []string {

@@ -2,11 +2,12 @@ package imp
 
 import "github.com/arraysem/arraysem/semantics"
 
-// The rules of IMP: the big- and small-step rules of Fig 12, the two
-// rules of the type checking that §4 calls "trivial and uninteresting"
-// and elides (named here, as the paper names none), and the rules of the
-// extensions (Figure "extension"). The code names a rule
-// by these values, never by a string literal; Rules lists them all.
+// The rules of IMP: the big- and small-step rules of Fig 12, the rules
+// of the type checking that §4 calls "trivial and uninteresting" and
+// elides (named here, as the paper names none: the two its errors name,
+// and one per form for its derivations), and the rules of the
+// extensions (Figure "extension"). The code names a rule by these
+// values, never by a string literal; Rules lists them all.
 var (
 	EImpDecInt    = semantics.Rule{Name: "E-IMP-DEC-INT", Figure: "Fig 12", Doc: "var x : int declares x, initially 0"}
 	EImpDecMem    = semantics.Rule{Name: "E-IMP-DEC-MEM", Figure: "Fig 12", Doc: "var m : mem declares a block variable"}
@@ -37,6 +38,23 @@ var (
 	ImpScope = semantics.Rule{Name: "IMP-SCOPE", Figure: "§4", Doc: "a variable is declared before its use, in a scope still open"}
 	ImpType  = semantics.Rule{Name: "IMP-TYPE", Figure: "§4", Doc: "ints and blocks are not mixed (nor, with floats, ints and floats)"}
 
+	// The judgements of the typing derivation (check --derive), one rule
+	// per form: Γ ⊢ s ⊣ Γ' for a statement s, which leaves the scope Γ'
+	// (only var changes it), Γ ⊢ se : τ for a scalar expression, and ⊢ P
+	// : (τ̄) for a program. Their side conditions are IMP-SCOPE's and
+	// IMP-TYPE's, which name the errors.
+	ImpProg   = semantics.Rule{Name: "IMP-PROG", Figure: "§4", Doc: "a program's inputs make Γ (an array input its block, sized by int inputs); its statements check in Γ, and its results are declared in the scope they leave"}
+	ImpSeq    = semantics.Rule{Name: "IMP-SEQ", Figure: "§4", Doc: "s1; …; sn checks each statement in the scope the ones before it leave"}
+	ImpSkip   = semantics.Rule{Name: "IMP-SKIP", Figure: "§4", Doc: "skip (and an empty body) checks in any scope, leaving it as it is"}
+	ImpDec    = semantics.Rule{Name: "IMP-DEC", Figure: "§4", Doc: "var x : τ adds x : τ to the scope (in an if's branch or a for's body, not retyping a variable of the scope the body began with)"}
+	ImpAssign = semantics.Rule{Name: "IMP-ASSIGN", Figure: "§4", Doc: "x <- se: x is declared with se's type, or x and the variable se are blocks"}
+	ImpAlloc  = semantics.Rule{Name: "IMP-ALLOC", Figure: "§4", Doc: "x <- alloc se: se is an int and x a block"}
+	ImpRead   = semantics.Rule{Name: "IMP-READ", Figure: "§4", Doc: "x <- m[se]: m is a block, se an int, and x an int or a float"}
+	ImpWrite  = semantics.Rule{Name: "IMP-WRITE", Figure: "§4", Doc: "m[se] <- se': m is a block, se an int, and se' an int or a float"}
+	ImpIf     = semantics.Rule{Name: "IMP-IF", Figure: "§4", Doc: "if x then s1 else s2 fi: x is an int; each branch is a scope of its own"}
+	ImpKernel = semantics.Rule{Name: "IMP-KERNEL", Figure: "§4", Doc: "kernel x <= se do s done: se is an int; the body is a scope of its own, with x an int"}
+	ImpOp     = semantics.Rule{Name: "IMP-OP", Figure: "§4", Doc: "an operator's operands have one type, which is its result's (a comparison gives an int)"}
+
 	// Floats (an extension, docs/imp.md "Floats"): float variables and
 	// inputs, float constants and functions; blocks hold words, read and
 	// written as the variable or value is typed.
@@ -50,4 +68,5 @@ var Rules = semantics.RuleTable{
 	EImpIfTrue, EImpIfFalse, EImpSkip, EImpKernel, ImpScope, ImpType,
 	IFor, IAssert, IReduce, IScan, ImpFor, ImpAssert, ImpReduce, ImpScan,
 	EImpDecFloat, ImpFloat,
+	ImpProg, ImpSeq, ImpSkip, ImpDec, ImpAssign, ImpAlloc, ImpRead, ImpWrite, ImpIf, ImpKernel, ImpOp,
 }
