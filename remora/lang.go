@@ -59,14 +59,21 @@ func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program,
 		ts[i] = TypeString(t)
 	}
 	q.typ = strings.Join(ts, "\n")
-	switch len(info.Derivations) {
-	case 0:
-	case 1:
-		q.derivation = info.Derivations[0]
-	default:
-		q.derivation = &semantics.Derivation{Conclusion: fmt.Sprintf("the program's %d expressions", len(info.Derivations)), Premises: info.Derivations}
-	}
+	q.derivation = ProgramDerivation(info.Derivations)
 	return q, nil
+}
+
+// ProgramDerivation is the typing derivation of a program of the
+// expressions whose derivations are ds: the one, or a node over them
+// all; nil for none.
+func ProgramDerivation(ds []*semantics.Derivation) *semantics.Derivation {
+	switch len(ds) {
+	case 0:
+		return nil
+	case 1:
+		return ds[0]
+	}
+	return &semantics.Derivation{Conclusion: fmt.Sprintf("the program's %d expressions", len(ds)), Premises: ds}
 }
 
 // program is a checked and elaborated Remora program.

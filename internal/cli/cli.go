@@ -565,7 +565,11 @@ func cmdCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 		if d := l.Derivation(); d != nil {
 			fmt.Fprint(stdout, d)
 		} else {
-			notice("check --derive: " + l.Language().Name() + " builds no typing derivation")
+			why := "check --derive: " + l.Language().Name() + " builds no typing derivation"
+			if _, ok := l.Language().(lang.Elaborator); ok && !*infer {
+				why += " (check --infer --derive gives the typed core's of its elaboration)"
+			}
+			notice(why)
 		}
 	}
 	fmt.Fprintln(stdout, l.Type())

@@ -65,6 +65,7 @@ func TestCommands(t *testing.T) {
 		{"demo remora", []string{"demo"}, 0, "-- Explicitize (remora-ir):\n    (MAP [2 3]", ""},
 		{"check funmem without inputs", []string{"check", "examples/funmem/fig7.funmem"}, 0, "are decided on inputs: give them with --arg or --data (xsize, ysize, zcond)", ""},
 		{"check derive without derivation", []string{"check", "--derive", "examples/remora-dynamic/booleans.remora"}, 0, "untyped: 8 expressions", "notice: check --derive: remora/dynamic builds no typing derivation"},
+		{"check infer derive", []string{"check", "--infer", "--derive", "examples/remora-dynamic/rp2_dot.remora"}, 0, "[int 2]   [T-APP]\n", ""},
 		{"check derive imp", []string{"check", "--derive", "examples/imp/fig13.imp"}, 0, "    Γ ⊢ if zcond then … else … fi ⊣ Γ   [IMP-IF]\n      Γ ⊢ zcond : int   [IMP-SCOPE]\n", ""},
 		{"check derive imp fails", []string{"check", "--derive", "examples/imp/err_type_int_as_block.imp"}, 2, "  Γ ⊢ n[0] <- 1   [IMP-WRITE]\n    Γ ⊢ n : mem   ✗ n is int, not mem   [IMP-TYPE]\n", "IMP-TYPE: n is int, not mem"},
 		{"run derive small", []string{"run", "--semantics", "small", "--derive", fig2, "--arg", "xsize=3", "--arg", "ysize=4", "--arg", "zcond=1"}, 0, "3\n[1 2 3]\n", "notice: run --derive: this semantics builds no evaluation derivation"},

@@ -57,20 +57,35 @@ func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program,
 		lines[i] = remora.TypeString(inf.Type) + "\n    elaborates to " + inf.Term
 	}
 	q.typ = strings.Join(lines, "\n")
+	if o.Derive {
+		// The typing derivation is the typed core's (Fig 7) of the
+		// elaborated terms: the dialect's own rules check nothing
+		// before a run.
+		tp := &remora.Program{File: p.File}
+		for _, inf := range infs {
+			tp.Exprs = append(tp.Exprs, inf.Expr)
+		}
+		info, err := remora.Check(tp, &remora.CheckOptions{Derive: true, Counter: o.Counter})
+		if err != nil {
+			return nil, err
+		}
+		q.derivation = remora.ProgramDerivation(info.Derivations)
+	}
 	return q, nil
 }
 
 // program is a parsed program of the dynamic dialect.
 type program struct {
-	p   *Program
-	typ string
+	p          *Program
+	typ        string
+	derivation *semantics.Derivation // check --infer --derive: the elaboration's, in the typed core
 }
 
 func (p *program) Language() lang.Language           { return Language }
 func (p *program) File() string                      { return p.p.File }
 func (p *program) Syntax() any                       { return p.p }
 func (p *program) Type() string                      { return p.typ }
-func (p *program) Derivation() *semantics.Derivation { return nil }
+func (p *program) Derivation() *semantics.Derivation { return p.derivation }
 func (p *program) Semantics() []string               { return []string{"big", "rules", "small"} }
 func (p *program) Inputs() []string                  { return nil }
 
