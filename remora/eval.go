@@ -795,6 +795,9 @@ func (ev *evaluator) fold(f *Func, args []*Value, pos semantics.Pos) (*Value, er
 	if v, ok, err := ev.scalarFold(plan, op, args, src, sh, pos); ok {
 		return v, err
 	}
+	if err := AffordItems(arr.Shape[0], cellWords, pos); err != nil {
+		return nil, err
+	}
 	_, items := arr.Cells(1)
 	var init *Value
 	if plan.init {

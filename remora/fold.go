@@ -1,6 +1,8 @@
 package remora
 
 import (
+	"fmt"
+
 	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -178,3 +180,18 @@ func (p *FoldPlan) Traces() bool { return p.trace }
 // initial one, or the first item when there is none): a left trace starts
 // with it, a right one ends with it.
 func (p *FoldPlan) TracesFirst() bool { return p.trace && (p.withInit || !p.init) }
+
+// AffordItems checks that a run can afford to cut an array into the n
+// items of a fold, itemWords words each (a Value, and a small-step's
+// terms for it): a fold over 10^8 items would hold 10 GiB of them. Past
+// --max-memory the fold is stuck at pos (δ), before any is made, so that
+// the run stops with a positioned error, not at the process's limit.
+func AffordItems(n, itemWords int64, pos semantics.Pos) error {
+	if n <= 0 {
+		return nil
+	}
+	if err := semantics.Afford(fmt.Sprintf("the %d items of a fold", n), n*itemWords); err != nil {
+		return semantics.Stuckf(pos, RuleDelta.Name, "%v", err)
+	}
+	return nil
+}

@@ -568,6 +568,13 @@ func unfold(e *App, f *Func, c *Call, args []*Value) (Expr, error) {
 	sh := f.Prim.foldShapes(c)
 	accType := &Arr{Elem: sh.accElem, Shape: Dims(sh.acc...)}
 	op := e.Args[0]
+	// A fold the run cannot afford is stuck, past --max-memory, before
+	// its items' terms are made (a reduce over iota of 10^8 would make
+	// 10 GiB of them), as a map's frame is.
+	item := unsafe.Sizeof(Lit{}) + unsafe.Sizeof(Value{}) + unsafe.Sizeof(App{}) + 3*8
+	if err := AffordItems(args[len(args)-1].Shape[0], int64(item/8+1), e.Pos); err != nil {
+		return nil, err
+	}
 	cells := cellsOf(args[len(args)-1], 1)
 	items := make([]Expr, len(cells))
 	lits := make([]Lit, len(cells)) // valueTerm's literals, in one block

@@ -434,3 +434,34 @@ func TestStepMapAffordsItsFrame(t *testing.T) {
 		t.Errorf("under the default limit: %v", serr)
 	}
 }
+
+// TestFoldAffordsItsItems: a fold cut into a Value (and, for the
+// small-step, a term) per item is stuck in δ past --max-memory before the
+// items are made (side-by-side of a reduce over iota of 10^8 stopped the
+// whole table at 10 GiB), in the small-step, the rules as written and
+// the engine's general path (a λ operator: the engine's scalar loop takes
+// only primitives, and makes no items).
+func TestFoldAffordsItsItems(t *testing.T) {
+	defer semantics.SetMaxMemory(semantics.MaxMemory())
+	semantics.SetMaxMemory(1 << 20)
+	for _, src := range []string{
+		"(reduce-init{int | 100000 [] []} + 0 iota{ | [100000]})",
+		"(reduce{int | 99999 [] []} (fn ([a int] [b int]) (+ a b)) iota{ | [100000]})",
+	} {
+		e, _ := checkedExpr(t, src)
+		_, _, serr, _, berr := runBoth(e)
+		_, _, rerr := EvalRulesExpr(e, nil)
+		for _, run := range []struct {
+			sem string
+			err error
+		}{{"small", serr}, {"rules", rerr}} {
+			var s *semantics.Error
+			if !errors.As(run.err, &s) || s.Rule != RuleDelta.Name || !semantics.PastMaxMemory(run.err) || !strings.Contains(s.Msg, "the 100000 items of a fold") {
+				t.Errorf("%s, %s: want stuck in δ past --max-memory, got %v", src, run.sem, run.err)
+			}
+		}
+		if strings.Contains(src, "fn") && (berr == nil || !semantics.PastMaxMemory(berr)) {
+			t.Errorf("%s, big: want stuck past --max-memory, got %v", src, berr)
+		}
+	}
+}

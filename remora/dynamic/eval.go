@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/remora"
@@ -637,6 +638,12 @@ func foldArgs(p *PrimDef, args []*remora.Value, pos semantics.Pos) (op, init *re
 	if err := major(&remora.Call{Pos: pos}, p.Name, arr); err != nil {
 		return nil, nil, nil, err
 	}
+	// A fold the run cannot afford to cut into items (a Value each, and
+	// the small-step's term for it: 10^8 items are 10 GiB) is stuck past
+	// --max-memory before they are made, rather than the run stopped.
+	if err := remora.AffordItems(arr.Shape[0], foldItemWords, pos); err != nil {
+		return nil, nil, nil, err
+	}
 	_, items = arr.Cells(1)
 	if p.Fold.TakesInit() {
 		init = args[1]
@@ -649,6 +656,10 @@ func foldArgs(p *PrimDef, args []*remora.Value, pos semantics.Pos) (op, init *re
 	}
 	return args[0], init, items, nil
 }
+
+// foldItemWords is the words an item of a fold takes when cut out: its
+// Value, a pointer to it, and the small-step's literal term for it.
+const foldItemWords = int64((unsafe.Sizeof(remora.Value{})+unsafe.Sizeof(Lit{}))/8 + 2)
 
 // padInit replicates the reduce family's initial accumulator over the
 // leading axes its items have beyond it (the typed basis's @pad): (scan +

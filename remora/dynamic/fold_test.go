@@ -1,9 +1,11 @@
 package dynamic
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/remora"
@@ -225,5 +227,31 @@ func TestFlatTreeAgrees(t *testing.T) {
 	t.Logf("%d of %d reductions ran flat", ran, programs)
 	if ran < int64(programs)/4 {
 		t.Errorf("only %d of %d reductions ran flat", ran, programs)
+	}
+}
+
+// TestFoldAffordsItsItems: a fold cut into a Value (and the small-step's
+// term) per item is stuck in δ past --max-memory before the items are
+// made, in the rules as written and the small-step (side-by-side of a
+// reduce over iota of 10^8 stopped the whole table at 4.5 GiB), while the
+// engine's flat loop, which makes no items, runs it.
+func TestFoldAffordsItsItems(t *testing.T) {
+	defer semantics.SetMaxMemory(semantics.MaxMemory())
+	semantics.SetMaxMemory(1 << 20)
+	p, _, err := ParseFile("fold.remora", "(reduce + 0 (iota [100000]))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.Exprs[0]
+	if v, err := EvalExpr(e, nil); err != nil || v.String() != "4999950000" {
+		t.Errorf("big: %v, %v", v, err)
+	}
+	_, _, rerr := EvalRulesExpr(e, nil)
+	_, _, serr := RunSmall(e, &semantics.RunOptions{})
+	for sem, err := range map[string]error{"rules": rerr, "small": serr} {
+		var s *semantics.Error
+		if !errors.As(err, &s) || s.Rule != remora.RuleDelta.Name || !semantics.PastMaxMemory(err) || !strings.Contains(s.Msg, "the 100000 items of a fold") {
+			t.Errorf("%s: want stuck in δ past --max-memory, got %v", sem, err)
+		}
 	}
 }
