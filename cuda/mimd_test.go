@@ -29,7 +29,8 @@ func TestMIMDOnClang(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(declined) > 0 || len(ps) != 2*len(mimdExamples) {
+	// A program per layout, or one where both layouts give the same.
+	if len(declined) > 0 || len(ps) < len(mimdExamples) || len(ps) > 2*len(mimdExamples) {
 		t.Fatalf("%d programs of %d examples; declined: %v", len(ps), len(mimdExamples), declined)
 	}
 	for _, p := range ps {
