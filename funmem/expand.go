@@ -2,7 +2,7 @@ package funmem
 
 import (
 	"fmt"
-	"github.com/arraysem/arraysem/semantics"
+	"slices"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -54,12 +54,32 @@ func ParseLayout(s string) (Layout, error) {
 // thread x's part starts at (x − 1)·se, not the paper's x·se, which would
 // reach past the block (ERRATA.md). Nested kernels expand from the inside
 // out: an inner expansion's allocation becomes the outer kernel's.
+//
+// Beyond §5, which treats only allocations of one size in every thread at
+// the top of a kernel's body (docs/funmem.md, "MemoryExpand"):
+//
+//   - a size that varies with the thread, affinely in x once the body's
+//     scalar lets are substituted, is bounded by its largest value over
+//     x = 1 … y, which every thread's part then has (expand_size.go);
+//   - z may also be named as the block of a support group, in a loop's
+//     initial values or a loop body's or an if branch's results: the
+//     group's offset and strides are moved into z' as its type's are;
+//   - inside a kernel, a loop body's allocations leave the loop
+//     (expand_loop.go), one block reused by every iteration, or two used
+//     in turn when each iteration's array is carried to the next, and an
+//     array-valued or allocating fold becomes the loop it is in a thread
+//     (expand_fold.go), so that they reach the top of the kernel's body.
+//
+// What still allocates in a kernel after it has a size known only inside
+// (read from an array, or carried by a loop), a block an if returns
+// without support, or sits in a scan's, a filter's or an if's body; the
+// CUDA backend reports such kernels (compile --stats).
 func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
 	x := &expander{names: newNames(p), layout: layout}
-	body := p.Body
+	body := x.folds(p.Body, false)
 	for {
 		x.changed = false
-		body = x.body(hoistAllocs(body, nil))
+		body = x.body(x.hoistAllocs(body))
 		if !x.changed {
 			break
 		}
@@ -74,60 +94,102 @@ type expander struct {
 }
 
 // hoistAllocs moves, in every kernel body, the allocations whose sizes
-// use only variables bound outside that body to its top. local is the set
-// of names bound inside the innermost enclosing kernel body (nil outside).
-func hoistAllocs(b *fun.Body, local map[string]bool) *fun.Body {
-	return hoistIn(b, semantics.CloneMap(local), local != nil, true)
+// use only variables bound outside that body (or are bounded by such an
+// expression: expand_size.go) to its top, and, inside kernels, the
+// allocations of loop bodies out of their loops.
+func (x *expander) hoistAllocs(b *fun.Body) *fun.Body {
+	return x.hoistIn(b, hoistCtx{bound: map[string]bool{}, owned: true})
 }
 
-// hoistIn is hoistAllocs of b, given bound, the names bound inside the
+// hoistCtx is where hoistIn works: bound, the names bound inside the
 // innermost enclosing kernel body so far (all names bound so far outside
-// kernels), and inKernel, whether there is such a body. The branches of
-// an if share their caller's set, taking back the names they add when
-// done (owned is false), rather than each being given a copy.
-func hoistIn(b *fun.Body, bound map[string]bool, inKernel, owned bool) *fun.Body {
+// kernels); inKernel, whether there is such a body; owned, whether the
+// set is the body's own (an if's branches share their caller's set,
+// taking back the names they add when done, rather than each being given
+// a copy); kernel, the kernel whose body this is (nil for any other
+// body), with defs, the scalar lets of that body so far that cannot be
+// stuck; thread, whether the body runs inside a kernel, at any depth.
+type hoistCtx struct {
+	bound                  map[string]bool
+	inKernel, owned, thread bool
+	kernel                 *fun.KernelExp
+	defs                   map[string]fun.SExp
+}
+
+// hoistIn is hoistAllocs of b, where c says.
+func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
+	bound := c.bound
 	var added []string // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
 	rest := make([]*fun.Stm, 0, len(b.Stms))
-	for _, st := range b.Stms {
-		ns := st
-		switch e := st.Exp.(type) {
-		case *fun.KernelExp:
-			inner := hoistIn(e.Body, map[string]bool{e.Var.Name: true}, true, true)
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
-		case *fun.IfExp:
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
-				Then: hoistIn(e.Then, bound, true, false), Else: hoistIn(e.Else, bound, true, false)}}
-		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			// Their bodies run once per iteration, in order: allocations
-			// stay there (each iteration's arrays live in blocks of their
-			// own), but the kernels inside expand as any.
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, hoistIn(fun.ExpBody(e), map[string]bool{}, false, true))}
-		case *fun.RedomapExp:
-			// So do a redomap's: its elements are folded in order, each
-			// map body's arrays in blocks of its own, as a reduce's rows.
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{
-				hoistIn(e.Map, map[string]bool{}, false, true), hoistIn(e.Op, map[string]bool{}, false, true)})}
-		case *AllocExp:
-			invariant := inKernel
-			var buf [8]*fun.Ident
-			for _, v := range fun.FreeVars(e.Size, buf[:0]) {
-				if bound[v.Name] {
-					invariant = false
-				}
-			}
-			if invariant {
-				allocs = append(allocs, st)
-				continue
-			}
-		}
-		rest = append(rest, ns)
+	bind := func(st *fun.Stm) {
 		for _, q := range st.Pat {
-			if !owned && !bound[q.Name.Name] {
+			if !c.owned && !bound[q.Name.Name] {
 				added = append(added, q.Name.Name)
 			}
 			bound[q.Name.Name] = true
 		}
+	}
+	// place puts an allocation at the top of the body when its size uses
+	// no name bound in the kernel's body, or is bounded by an expression
+	// that uses none (the kernel's own body: the largest of its threads'
+	// sizes), and in order otherwise.
+	place := func(st *fun.Stm) {
+		e := st.Exp.(*AllocExp)
+		if c.inKernel {
+			if !usesAny(e.Size, bound) {
+				allocs = append(allocs, st)
+				return
+			}
+			if k := c.kernel; k != nil {
+				if se, ok := boundOver(e.Size, bound, c.defs, k.Var, fun.Var{Ident: k.Bound}); ok {
+					allocs = append(allocs, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &AllocExp{Alloc: e.Alloc, Size: se, Rparen: e.Rparen}})
+					return
+				}
+			}
+		}
+		rest = append(rest, st)
+		bind(st)
+	}
+	for _, st := range b.Stms {
+		ns := st
+		switch e := st.Exp.(type) {
+		case *fun.KernelExp:
+			inner := x.hoistIn(e.Body, hoistCtx{bound: map[string]bool{e.Var.Name: true}, inKernel: true, owned: true, thread: true, kernel: e, defs: map[string]fun.SExp{}})
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
+		case *fun.IfExp:
+			in := hoistCtx{bound: bound, inKernel: true, thread: c.thread}
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
+				Then: x.hoistIn(e.Then, in), Else: x.hoistIn(e.Else, in)}}
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			// Their bodies run once per iteration, in order: allocations
+			// stay there (each iteration's arrays live in blocks of their
+			// own), but the kernels inside expand as any, and inside a
+			// kernel a loop's allocations leave it (expand_loop.go).
+			in := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread}
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, x.hoistIn(fun.ExpBody(e), in))}
+			if _, loop := e.(*fun.LoopExp); loop && c.thread {
+				var pre []*fun.Stm
+				pre, ns = x.outOfLoop(ns)
+				for _, a := range pre {
+					place(a)
+				}
+			}
+		case *fun.RedomapExp:
+			// So do a redomap's: its elements are folded in order, each
+			// map body's arrays in blocks of its own, as a reduce's rows.
+			in := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread}
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{x.hoistIn(e.Map, in), x.hoistIn(e.Op, in)})}
+		case *AllocExp:
+			place(st)
+			continue
+		case *fun.ScalarExp:
+			if c.kernel != nil && len(st.Pat) == 1 && st.Pat[0].Type.IsInt() && !fun.CanFail(e.X) {
+				c.defs[st.Pat[0].Name.Name] = e.X
+			}
+		}
+		rest = append(rest, ns)
+		bind(st)
 	}
 	for _, x := range added {
 		delete(bound, x)
@@ -140,6 +202,17 @@ func hoistIn(b *fun.Body, bound map[string]bool, inKernel, owned bool) *fun.Body
 		stms = nil // as appending nothing to nothing gives
 	}
 	return &fun.Body{Stms: stms, In: b.In, Result: b.Result}
+}
+
+// usesAny reports whether se uses a name of the set.
+func usesAny(se fun.SExp, set map[string]bool) bool {
+	var buf [8]*fun.Ident
+	for _, v := range fun.FreeVars(se, buf[:0]) {
+		if set[v.Name] {
+			return true
+		}
+	}
+	return false
 }
 
 func (x *expander) body(b *fun.Body) *fun.Body {
@@ -175,7 +248,8 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 // expandable finds, among the allocations at the top of the kernel's body
 // (hoistAllocs puts the invariant ones there), one that MemoryExpand's
 // condition holds for: let z = alloc se with x ∉ FV(se), z only used in
-// patterns (no body returns it). It returns its index, or -1.
+// types or as the block of support groups (groupsOnly). It returns its
+// index, or -1.
 func (x *expander) expandable(k *fun.KernelExp) int {
 	for i, st := range k.Body.Stms {
 		a, ok := st.Exp.(*AllocExp)
@@ -195,22 +269,94 @@ func (x *expander) canExpand(k *fun.KernelExp, i int, a *AllocExp) bool {
 			return false
 		}
 	}
-	z := k.Body.Stms[i].Pat[0].Name.Name
-	returned := false
-	eachBody(k.Body, func(b *fun.Body) {
-		for _, r := range b.Result {
-			returned = returned || r.Name == z
-		}
-		// A loop's initial values name blocks too (an array's support).
-		for _, s := range b.Stms {
-			if l, ok := s.Exp.(*fun.LoopExp); ok {
-				for _, y := range l.Init {
-					returned = returned || y.Name == z
-				}
+	return groupsOnly(k.Body, k.Body.Stms[i].Pat[0].Name.Name, nil)
+}
+
+// groupsOnly reports whether block z is named in b (the body of a form
+// whose parameters or pattern ps group its results; nil for none) only
+// in types and as the block of support groups: in a loop's initial
+// values, a loop body's results, an if branch's results, each group in
+// support form (Groups), so that regroup can move its offset and strides
+// with the block. The paper's condition, "z is only used in patterns",
+// is the case with no group (a kernel's body returns no block).
+func groupsOnly(b *fun.Body, z string, ps []*fun.Param) bool {
+	if !inGroupBlocks(b.Result, z, ps) {
+		return false
+	}
+	for _, s := range b.Stms {
+		switch e := s.Exp.(type) {
+		case *fun.IfExp:
+			if !groupsOnly(e.Then, z, s.Pat) || !groupsOnly(e.Else, z, s.Pat) {
+				return false
+			}
+		case *fun.LoopExp:
+			if !inGroupBlocks(e.Init, z, e.Params) || !groupsOnly(e.Body, z, e.Params) {
+				return false
+			}
+		case *fun.RedomapExp:
+			if !groupsOnly(e.Map, z, nil) || !groupsOnly(e.Op, z, nil) {
+				return false
+			}
+		default:
+			if c := fun.ExpBody(e); c != nil && !groupsOnly(c, z, nil) {
+				return false
 			}
 		}
-	})
-	return !returned
+	}
+	return true
+}
+
+// inGroupBlocks reports whether every z among xs, the values of the
+// parameters ps, is the block of a group of ps in support form.
+func inGroupBlocks(xs []*fun.Ident, z string, ps []*fun.Param) bool {
+	at := -1
+	for j, y := range xs {
+		if y.Name == z {
+			at = j
+			break
+		}
+	}
+	if at < 0 {
+		return true
+	}
+	if len(xs) != len(ps) {
+		return false
+	}
+	blocks := groupBlocks(ps)
+	for j, y := range xs {
+		if y.Name == z && blocks[j] == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// groupSupport is where a support group's parameters are among its
+// form's: its block's index, its offset's and its strides'.
+type groupSupport struct {
+	off     int
+	strides []int
+}
+
+// groupBlocks maps the index of each support group's block among ps to
+// where the rest of its support is (nil at the other indices).
+func groupBlocks(ps []*fun.Param) []*groupSupport {
+	out := make([]*groupSupport, len(ps))
+	index := map[string]int{}
+	for j, p := range ps {
+		index[p.Name.Name] = j
+	}
+	for _, g := range Groups(ps) {
+		if !g.IsArray() {
+			continue
+		}
+		gs := &groupSupport{off: index[g.Off]}
+		for _, s := range g.Strides {
+			gs.strides = append(gs.strides, index[s])
+		}
+		out[index[g.Block]] = gs
+	}
+	return out
 }
 
 // eachBody calls f on b and on every body nested in it, depth first, in
@@ -235,9 +381,39 @@ func eachBody(b *fun.Body, f func(*fun.Body)) {
 	}
 }
 
+// lmadMap is how a rewrite moves the arrays of a block into another: an
+// LMAD off + {(n_i : s_i)} becomes offset(off) + {(n_i : stride(s_i))}.
+type lmadMap struct {
+	offset, stride func(fun.SExp) fun.SExp
+}
+
+// retype is t with its LMAD moved by m into block to, when t is an array
+// of block z; any other type as it is.
+func (m lmadMap) retype(t fun.Type, z string, to *fun.Ident) fun.Type {
+	a := ArrayOf(t)
+	if a == nil || a.Block.Name != z {
+		return t
+	}
+	off, dims := a.Index.LMAD()
+	l := &IndexFn{Pos: a.Index.Pos, Offset: m.offset(off)}
+	for _, d := range dims {
+		l.Dims = append(l.Dims, LDim{Elems: d.Elems, Stride: m.stride(d.Stride)})
+	}
+	return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: to.Name}, Index: l}}
+}
+
+// move is b with block z replaced by to, moved by m: the types of its
+// arrays (retypeBody) and its support groups (regroup), whose block z
+// must be named only as groupsOnly allows.
+func (x *expander) move(b *fun.Body, z string, to *fun.Ident, m lmadMap, ps []*fun.Param) *fun.Body {
+	b = retypeBody(b, func(t fun.Type) fun.Type { return m.retype(t, z, to) })
+	r := &regroup{z: z, to: to, m: m, names: x.names}
+	return r.body(b, ps)
+}
+
 // expand is one step of MemoryExpand on the allocation at index i of the
 // kernel's body: the allocation before the kernel, and the kernel with its
-// types moved into the expanded block.
+// types (and support groups) moved into the expanded block.
 func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
 	first := k.Body.Stms[i]
 	z := first.Pat[0]
@@ -247,31 +423,96 @@ func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
 	zx := x.names.fresh(z.Name.Name + "_exp")
 	alloc := &fun.Stm{Let: first.Let, Pat: []*fun.Param{{Lparen: z.Lparen, Name: zx, Type: Mem()}},
 		Exp: &AllocExp{Alloc: first.Exp.Pos(), Size: Mul(se, y)}}
-	retype := func(t fun.Type) fun.Type {
-		a := ArrayOf(t)
-		if a == nil || a.Block.Name != z.Name.Name {
-			return t
-		}
-		off, dims := a.Index.LMAD()
-		l := &IndexFn{Pos: a.Index.Pos}
-		switch x.layout {
-		case CPU: // (x − 1)·se + se' + {(x_i : s_i)}
-			l.Offset = Add(Mul(thread, se), off)
-			l.Dims = dims
-		default: // (x − 1) + se'·y + {(x_i : s_i·y)}
-			l.Offset = Add(thread, Mul(off, y))
-			for _, d := range dims {
-				l.Dims = append(l.Dims, LDim{Elems: d.Elems, Stride: Mul(d.Stride, y)})
-			}
+	var m lmadMap
+	switch x.layout {
+	case CPU: // (x − 1)·se + se' + {(x_i : s_i)}
+		m.offset = func(off fun.SExp) fun.SExp { return Add(Mul(thread, se), off) }
+		m.stride = func(s fun.SExp) fun.SExp { return s }
+	default: // (x − 1) + se'·y + {(x_i : s_i·y)}
+		m.offset = func(off fun.SExp) fun.SExp { return Add(thread, Mul(off, y)) }
+		m.stride = func(s fun.SExp) fun.SExp {
 			if mutant.On("expand-stride") { // mutant: the strides are not scaled by y (threads' arrays overlap)
-				l.Dims = dims
+				return s
 			}
+			return Mul(s, y)
 		}
-		return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: zx.Name}, Index: l}}
 	}
 	rest := append(append([]*fun.Stm(nil), k.Body.Stms[:i]...), k.Body.Stms[i+1:]...)
-	body := retypeBody(&fun.Body{Stms: rest, In: k.Body.In, Result: k.Body.Result}, retype)
+	body := x.move(&fun.Body{Stms: rest, In: k.Body.In, Result: k.Body.Result}, z.Name.Name, zx, m, nil)
 	return alloc, &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: body}
+}
+
+// regroup rewrites the support groups whose block is z: the block becomes
+// to, and the offset and strides, m's images of them, are bound by lets
+// of their own (after the statements of the body whose results they are,
+// before the loop whose initial values they are), so that each group
+// describes its array as the array's moved type does.
+type regroup struct {
+	z     string
+	to    *fun.Ident
+	m     lmadMap
+	names *names
+}
+
+// body is b, the body of a form whose parameters or pattern ps group its
+// results (nil for none), regrouped.
+func (r *regroup) body(b *fun.Body, ps []*fun.Param) *fun.Body {
+	out := &fun.Body{In: b.In, Rparen: b.Rparen}
+	for _, s := range b.Stms {
+		ns := s
+		switch e := s.Exp.(type) {
+		case *fun.IfExp:
+			ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: r.body(e.Then, s.Pat), Else: r.body(e.Else, s.Pat)}}
+		case *fun.LoopExp:
+			pre, init := r.values(e.Init, e.Params)
+			out.Stms = append(out.Stms, pre...)
+			l := *e
+			l.Init, l.Body = init, r.body(e.Body, e.Params)
+			ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &l}
+		default:
+			if bs := fun.ExpBodies(e); bs != nil {
+				nbs := make([]*fun.Body, len(bs))
+				for j, nb := range bs {
+					nbs[j] = r.body(nb, nil)
+				}
+				ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: fun.WithBodies(e, nil, nbs)}
+			}
+		}
+		out.Stms = append(out.Stms, ns)
+	}
+	post, res := r.values(b.Result, ps)
+	out.Stms = append(out.Stms, post...)
+	out.Result = res
+	if len(out.Stms) == 0 {
+		out.Stms = nil
+	}
+	return out
+}
+
+// values regroups xs, the values of the parameters ps: the lets of the
+// moved offsets and strides, and the values with them.
+func (r *regroup) values(xs []*fun.Ident, ps []*fun.Param) ([]*fun.Stm, []*fun.Ident) {
+	if !slices.ContainsFunc(xs, func(y *fun.Ident) bool { return y.Name == r.z }) {
+		return nil, xs
+	}
+	out := slices.Clone(xs)
+	var lets []*fun.Stm
+	bind := func(j int, f func(fun.SExp) fun.SExp, role string) {
+		y := r.names.fresh(r.to.Name + "_" + role)
+		lets = append(lets, &fun.Stm{Pat: []*fun.Param{{Name: y, Type: fun.Type{}}}, Exp: &fun.ScalarExp{X: f(fun.Var{Ident: xs[j]})}})
+		out[j] = y
+	}
+	for j, g := range groupBlocks(ps) {
+		if g == nil || xs[j].Name != r.z {
+			continue
+		}
+		out[j] = &fun.Ident{NamePos: xs[j].NamePos, Name: r.to.Name}
+		bind(g.off, r.m.offset, "off")
+		for d, si := range g.strides {
+			bind(si, r.m.stride, fmt.Sprintf("stride%d", d+1))
+		}
+	}
+	return lets, out
 }
 
 // retypeBody rewrites the types of every binding in b.
