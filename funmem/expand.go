@@ -110,10 +110,10 @@ func (x *expander) hoistAllocs(b *fun.Body) *fun.Body {
 // body), with defs, the scalar lets of that body so far that cannot be
 // stuck; thread, whether the body runs inside a kernel, at any depth.
 type hoistCtx struct {
-	bound                  map[string]bool
+	bound                   map[string]bool
 	inKernel, owned, thread bool
-	kernel                 *fun.KernelExp
-	defs                   map[string]fun.SExp
+	kernel                  *fun.KernelExp
+	defs                    map[string]fun.SExp
 }
 
 // hoistIn is hoistAllocs of b, where c says.
