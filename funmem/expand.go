@@ -75,8 +75,8 @@ func ParseLayout(s string) (Layout, error) {
 // without support, or sits in a scan's, a filter's or an if's body; the
 // CUDA backend reports such kernels (compile --stats).
 func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
-	x := &expander{names: newNames(p), layout: layout}
-	body := x.folds(p.Body, false)
+	x := &expander{names: newNames(p), layout: layout, inputs: p.Inputs}
+	body := p.Body
 	for {
 		x.changed = false
 		body = x.body(x.hoistAllocs(body))
@@ -88,6 +88,7 @@ func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
 }
 
 type expander struct {
+	inputs  []*fun.Param
 	names   *names
 	layout  Layout
 	changed bool
@@ -98,7 +99,9 @@ type expander struct {
 // expression: expand_size.go) to its top, and, inside kernels, the
 // allocations of loop bodies out of their loops.
 func (x *expander) hoistAllocs(b *fun.Body) *fun.Body {
-	return x.hoistIn(b, hoistCtx{bound: map[string]bool{}, owned: true})
+	sc := &typeScope{types: map[string]fun.Type{}}
+	sc.bind(x.inputs)
+	return x.hoistIn(b, hoistCtx{bound: map[string]bool{}, owned: true, types: sc})
 }
 
 // hoistCtx is where hoistIn works: bound, the names bound inside the
@@ -108,8 +111,10 @@ func (x *expander) hoistAllocs(b *fun.Body) *fun.Body {
 // taking back the names they add when done, rather than each being given
 // a copy); kernel, the kernel whose body this is (nil for any other
 // body), with defs, the scalar lets of that body so far that cannot be
-// stuck; thread, whether the body runs inside a kernel, at any depth.
+// stuck; thread, whether the body runs inside a kernel, at any depth;
+// types, the types of the names in scope around the body.
 type hoistCtx struct {
+	types                   *typeScope
 	bound                   map[string]bool
 	inKernel, owned, thread bool
 	kernel                  *fun.KernelExp
@@ -119,10 +124,12 @@ type hoistCtx struct {
 // hoistIn is hoistAllocs of b, where c says.
 func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	bound := c.bound
+	sc := c.types.child()
 	var added []string // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
 	rest := make([]*fun.Stm, 0, len(b.Stms))
 	bind := func(st *fun.Stm) {
+		sc.bind(st.Pat)
 		for _, q := range st.Pat {
 			if !c.owned && !bound[q.Name.Name] {
 				added = append(added, q.Name.Name)
@@ -152,13 +159,31 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		bind(st)
 	}
 	for _, st := range b.Stms {
+		if c.thread {
+			if pre, l, ok := x.foldAsLoop(st, sc); ok {
+				for _, s := range pre {
+					rest = append(rest, s)
+					bind(s)
+				}
+				st = l
+			}
+		}
 		ns := st
+		// inner is the scope of a body of st, which binds ps (and i).
+		inner := func(i *fun.Ident, ps ...*fun.Param) *typeScope {
+			in := sc.child()
+			in.bind(ps)
+			if i != nil {
+				in.types[i.Name] = fun.Type{}
+			}
+			return in
+		}
 		switch e := st.Exp.(type) {
 		case *fun.KernelExp:
-			inner := x.hoistIn(e.Body, hoistCtx{bound: map[string]bool{e.Var.Name: true}, inKernel: true, owned: true, thread: true, kernel: e, defs: map[string]fun.SExp{}})
+			inner := x.hoistIn(e.Body, hoistCtx{bound: map[string]bool{e.Var.Name: true}, inKernel: true, owned: true, thread: true, kernel: e, defs: map[string]fun.SExp{}, types: inner(e.Var)})
 			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
 		case *fun.IfExp:
-			in := hoistCtx{bound: bound, inKernel: true, thread: c.thread}
+			in := hoistCtx{bound: bound, inKernel: true, thread: c.thread, types: sc}
 			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
 				Then: x.hoistIn(e.Then, in), Else: x.hoistIn(e.Else, in)}}
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
@@ -166,7 +191,7 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			// stay there (each iteration's arrays live in blocks of their
 			// own), but the kernels inside expand as any, and inside a
 			// kernel a loop's allocations leave it (expand_loop.go).
-			in := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread}
+			in := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(fun.ExpIndex(e), fun.ExpParams(e)...)}
 			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, x.hoistIn(fun.ExpBody(e), in))}
 			if _, loop := e.(*fun.LoopExp); loop && c.thread {
 				var pre []*fun.Stm
@@ -178,8 +203,9 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		case *fun.RedomapExp:
 			// So do a redomap's: its elements are folded in order, each
 			// map body's arrays in blocks of its own, as a reduce's rows.
-			in := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread}
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{x.hoistIn(e.Map, in), x.hoistIn(e.Op, in)})}
+			m := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(e.Var)}
+			op := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(nil, e.Params...)}
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{x.hoistIn(e.Map, m), x.hoistIn(e.Op, op)})}
 		case *AllocExp:
 			place(st)
 			continue

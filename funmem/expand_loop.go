@@ -60,20 +60,19 @@ func (x *expander) outOfLoop(st *fun.Stm) ([]*fun.Stm, *fun.Stm) {
 			if !ok {
 				continue // known only inside the body
 			}
-			size = nonNegative(size)
 			z := s.Pat[0].Name.Name
 			rest := &fun.Body{Stms: append(append([]*fun.Stm(nil), body.Stms[:i]...), body.Stms[i+1:]...), In: body.In, Result: body.Result, Rparen: body.Rparen}
 			held := holders(body.Stms[i+1:], z)
 			switch {
 			case !heldAny(body.Result, held):
-				pre = append(pre, &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &AllocExp{Alloc: se.Alloc, Size: size, Rparen: se.Rparen}})
+				pre = append(pre, &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &AllocExp{Alloc: se.Alloc, Size: nonNegative(size), Rparen: se.Rparen}})
 			case x.doubleBufferable(rest, z, held, e.Params, inLoop):
 				d := x.names.fresh(z + "_pair")
-				half := Mul(fun.Binary(semantics.Mod, fun.Var{Ident: e.Var}, fun.Int(2)), size) // (i mod 2)·size
+				half := Mul(fun.Binary(semantics.Mod, fun.Var{Ident: e.Var}, fun.Int(2)), nonNegative(size)) // (i mod 2)·size
 				m := lmadMap{offset: func(off fun.SExp) fun.SExp { return Add(half, off) }, stride: func(s fun.SExp) fun.SExp { return s }}
 				rest = x.move(rest, z, d, m, e.Params)
 				pre = append(pre, &fun.Stm{Let: s.Let, Pat: []*fun.Param{{Lparen: s.Pat[0].Lparen, Name: d, Type: Mem(), Rparen: s.Pat[0].Rparen}},
-					Exp: &AllocExp{Alloc: se.Alloc, Size: Mul(fun.Int(2), size), Rparen: se.Rparen}})
+					Exp: &AllocExp{Alloc: se.Alloc, Size: nonNegative(Mul(fun.Int(2), size)), Rparen: se.Rparen}})
 			default:
 				continue
 			}

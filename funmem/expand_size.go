@@ -29,6 +29,14 @@ func boundOver(se fun.SExp, bound map[string]bool, defs map[string]fun.SExp, v *
 	if !usesAny(se, bound) {
 		return se, true
 	}
+	if a, ok := clamped(se); ok {
+		// A size hoisted out of a loop inside: the bound of a, clamped.
+		b, ok := boundOver(a, bound, defs, v, n)
+		if !ok {
+			return nil, false
+		}
+		return nonNegative(b), true
+	}
 	e := substDefs(se, defs, 0)
 	if e == nil || fun.CanFail(e) {
 		return nil, false
@@ -167,6 +175,22 @@ func maxOf(a, b fun.SExp) fun.SExp {
 	return fun.Binary(semantics.Add,
 		fun.Binary(semantics.Mul, a, fun.Binary(semantics.Ge, a, b)),
 		fun.Binary(semantics.Mul, b, fun.Binary(semantics.Lt, a, b)))
+}
+
+// clamped reports whether se is nonNegative(a), and a.
+func clamped(se fun.SExp) (fun.SExp, bool) {
+	m, ok := se.(*fun.BinOp)
+	if !ok || m.Op != semantics.Mul {
+		return nil, false
+	}
+	g, ok := m.R.(*fun.BinOp)
+	if !ok || g.Op != semantics.Gt {
+		return nil, false
+	}
+	if k, ok := constOf(g.R); !ok || k != 0 || fun.PrintSExp(g.L) != fun.PrintSExp(m.L) {
+		return nil, false
+	}
+	return m.L, true
 }
 
 // nonNegative is se, or 0 where se is negative: se·(se > 0), but for a
