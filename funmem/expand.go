@@ -186,6 +186,13 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			in := hoistCtx{bound: bound, inKernel: true, thread: c.thread, types: sc}
 			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
 				Then: x.hoistIn(e.Then, in), Else: x.hoistIn(e.Else, in)}}
+			if c.thread {
+				var pre []*fun.Stm
+				pre, ns = x.outOfIf(ns, sc)
+				for _, a := range pre {
+					place(a)
+				}
+			}
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
 			// Their bodies run once per iteration, in order: allocations
 			// stay there (each iteration's arrays live in blocks of their
@@ -358,16 +365,17 @@ func inGroupBlocks(xs []*fun.Ident, z string, ps []*fun.Param) bool {
 }
 
 // groupSupport is where a support group's parameters are among its
-// form's: its block's index, its offset's and its strides'.
+// form's: its offset's index and its strides'.
 type groupSupport struct {
 	off     int
 	strides []int
 }
 
-// groupBlocks maps the index of each support group's block among ps to
-// where the rest of its support is (nil at the other indices).
-func groupBlocks(ps []*fun.Param) []*groupSupport {
-	out := make([]*groupSupport, len(ps))
+// groupBlocks maps the index of each block among ps to where the rest of
+// the support of the groups in it is (nil at the other indices: a
+// pattern may put two arrays in one block, each with its support).
+func groupBlocks(ps []*fun.Param) [][]groupSupport {
+	out := make([][]groupSupport, len(ps))
 	index := map[string]int{}
 	for j, p := range ps {
 		index[p.Name.Name] = j
@@ -376,11 +384,11 @@ func groupBlocks(ps []*fun.Param) []*groupSupport {
 		if !g.IsArray() {
 			continue
 		}
-		gs := &groupSupport{off: index[g.Off]}
+		gs := groupSupport{off: index[g.Off]}
 		for _, s := range g.Strides {
 			gs.strides = append(gs.strides, index[s])
 		}
-		out[index[g.Block]] = gs
+		out[index[g.Block]] = append(out[index[g.Block]], gs)
 	}
 	return out
 }
@@ -528,14 +536,16 @@ func (r *regroup) values(xs []*fun.Ident, ps []*fun.Param) ([]*fun.Stm, []*fun.I
 		lets = append(lets, &fun.Stm{Pat: []*fun.Param{{Name: y, Type: fun.Type{}}}, Exp: &fun.ScalarExp{X: f(fun.Var{Ident: xs[j]})}})
 		out[j] = y
 	}
-	for j, g := range groupBlocks(ps) {
-		if g == nil || xs[j].Name != r.z {
+	for j, gs := range groupBlocks(ps) {
+		if gs == nil || xs[j].Name != r.z {
 			continue
 		}
 		out[j] = &fun.Ident{NamePos: xs[j].NamePos, Name: r.to.Name}
-		bind(g.off, r.m.offset, "off")
-		for d, si := range g.strides {
-			bind(si, r.m.stride, fmt.Sprintf("stride%d", d+1))
+		for _, g := range gs {
+			bind(g.off, r.m.offset, "off")
+			for d, si := range g.strides {
+				bind(si, r.m.stride, fmt.Sprintf("stride%d", d+1))
+			}
 		}
 	}
 	return lets, out

@@ -107,8 +107,8 @@ func (x *expander) doubleBufferable(b *fun.Body, z string, held map[string]bool,
 	}
 	blocks := groupBlocks(ps)
 	support := map[int]bool{}
-	for j, g := range blocks {
-		if g == nil {
+	for j, gs := range blocks {
+		if gs == nil {
 			continue
 		}
 		r := b.Result[j].Name
@@ -118,9 +118,12 @@ func (x *expander) doubleBufferable(b *fun.Body, z string, held map[string]bool,
 		if r != z {
 			continue
 		}
-		support[j], support[g.off] = true, true
-		for _, s := range g.strides {
-			support[s] = true
+		support[j] = true
+		for _, g := range gs {
+			support[g.off] = true
+			for _, s := range g.strides {
+				support[s] = true
+			}
 		}
 	}
 	// A group's array follows its block (it is the parameter whose type
