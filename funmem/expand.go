@@ -2,6 +2,7 @@ package funmem
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/arraysem/arraysem/fun"
@@ -260,10 +261,10 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 		case *fun.KernelExp:
 			inner := x.body(e.Body)
 			k := &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}
-			for i := x.expandable(k); i >= 0; i = x.expandable(k) {
-				var alloc *fun.Stm
-				alloc, k = x.expand(k, i)
-				out.Stms = append(out.Stms, alloc)
+			for j := x.expandable(k); j != nil; j = x.expandable(k) {
+				var allocs []*fun.Stm
+				allocs, k = x.expand(k, j)
+				out.Stms = append(out.Stms, allocs...)
 				x.changed = true
 			}
 			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: k})
@@ -278,31 +279,121 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 	return out
 }
 
+// joint is what one step of MemoryExpand expands: allocations at the top
+// of a kernel's body (their indices), and the blocks of if patterns that
+// hold them (aliases). §5 expands one allocation at a time; when an if
+// returns its block as the block of its pattern's arrays, whose LMADs
+// the pattern fixes (the simplifier drops their support when both
+// branches agree), every branch's block must move at once, and the
+// pattern's arrays with them, as the map lmadMap moves all of them alike:
+// in the GPU layout it depends only on the thread and the kernel's bound;
+// in the CPU layout on the allocation's size too, which must then be the
+// same in every branch.
+type joint struct {
+	allocs  []int
+	members map[string]bool // the allocations' blocks
+	aliases map[string]bool
+}
+
 // expandable finds, among the allocations at the top of the kernel's body
 // (hoistAllocs puts the invariant ones there), one that MemoryExpand's
 // condition holds for: let z = alloc se with x ∉ FV(se), z only used in
-// types or as the block of support groups (groupsOnly). It returns its
-// index, or -1.
-func (x *expander) expandable(k *fun.KernelExp) int {
+// types or as the block of support groups (groupsOnly), with the
+// allocations and if patterns that go with it (joint). It returns nil
+// when there is none.
+func (x *expander) expandable(k *fun.KernelExp) *joint {
+	tops := map[string]int{}
 	for i, st := range k.Body.Stms {
-		a, ok := st.Exp.(*AllocExp)
-		if !ok {
-			return -1
+		if _, ok := st.Exp.(*AllocExp); !ok {
+			break
 		}
-		if x.canExpand(k, i, a) {
-			return i
+		tops[st.Pat[0].Name.Name] = i
+	}
+	var ifs []*fun.Stm
+	eachBody(k.Body, func(b *fun.Body) {
+		for _, s := range b.Stms {
+			if _, ok := s.Exp.(*fun.IfExp); ok {
+				ifs = append(ifs, s)
+			}
+		}
+	})
+	for i := range len(tops) {
+		if j := x.jointFrom(k, i, tops, ifs); j != nil {
+			return j
 		}
 	}
-	return -1
+	return nil
 }
 
-func (x *expander) canExpand(k *fun.KernelExp, i int, a *AllocExp) bool {
-	for _, v := range fun.FreeVars(a.Size, nil) {
-		if v.Name == k.Var.Name {
-			return false
+// jointFrom is the joint expansion of the allocation at index i of the
+// kernel's top (tops: the top's allocations by block; ifs: the if
+// statements of the body, at any depth), or nil.
+func (x *expander) jointFrom(k *fun.KernelExp, i int, tops map[string]int, ifs []*fun.Stm) *joint {
+	size := func(t int) fun.SExp { return k.Body.Stms[t].Exp.(*AllocExp).Size }
+	if mentions(size(i), k.Var.Name) {
+		return nil
+	}
+	j := &joint{allocs: []int{i}, members: map[string]bool{k.Body.Stms[i].Pat[0].Name.Name: true}, aliases: map[string]bool{}}
+	held := func(r string) bool { return j.members[r] || j.aliases[r] }
+	for changed := true; changed; {
+		changed = false
+		for _, st := range ifs {
+			e := st.Exp.(*fun.IfExp)
+			blocks := groupBlocks(st.Pat)
+			for p, q := range st.Pat {
+				if !IsMem(q.Type) || blocks[p] != nil || len(e.Then.Result) != len(st.Pat) || len(e.Else.Result) != len(st.Pat) {
+					continue
+				}
+				rs := []string{e.Then.Result[p].Name, e.Else.Result[p].Name}
+				if !held(rs[0]) && !held(rs[1]) {
+					continue
+				}
+				for _, r := range rs {
+					if held(r) {
+						continue
+					}
+					t, ok := tops[r]
+					if !ok || mentions(size(t), k.Var.Name) || x.layout == CPU && !Normalize(size(t)).Equal(Normalize(size(i))) {
+						return nil
+					}
+					j.allocs = append(j.allocs, t)
+					j.members[r] = true
+					changed = true
+				}
+				if !j.aliases[q.Name.Name] {
+					j.aliases[q.Name.Name] = true
+					changed = true
+				}
+			}
 		}
 	}
-	return groupsOnly(k.Body, k.Body.Stms[i].Pat[0].Name.Name, nil)
+	// An alias is renamed nowhere: its name must bind once in the body.
+	binds := map[string]int{}
+	eachBody(k.Body, func(b *fun.Body) {
+		for _, s := range b.Stms {
+			for _, p := range s.Pat {
+				if j.aliases[p.Name.Name] {
+					binds[p.Name.Name]++
+				}
+			}
+		}
+	})
+	for a := range j.aliases {
+		if binds[a] != 1 {
+			return nil
+		}
+	}
+	for z := range j.members {
+		if !groupsOnly(k.Body, z, nil, j.aliases) {
+			return nil
+		}
+	}
+	for a := range j.aliases {
+		if !groupsOnly(k.Body, a, nil, j.aliases) {
+			return nil
+		}
+	}
+	return j
 }
 
 // groupsOnly reports whether block z is named in b (the body of a form
@@ -310,28 +401,29 @@ func (x *expander) canExpand(k *fun.KernelExp, i int, a *AllocExp) bool {
 // in types and as the block of support groups: in a loop's initial
 // values, a loop body's results, an if branch's results, each group in
 // support form (Groups), so that regroup can move its offset and strides
-// with the block. The paper's condition, "z is only used in patterns",
-// is the case with no group (a kernel's body returns no block).
-func groupsOnly(b *fun.Body, z string, ps []*fun.Param) bool {
-	if !inGroupBlocks(b.Result, z, ps) {
+// with the block; or as an if branch's result bound to one of the
+// aliases. The paper's condition, "z is only used in patterns", is the
+// case with no group (a kernel's body returns no block).
+func groupsOnly(b *fun.Body, z string, ps []*fun.Param, aliases map[string]bool) bool {
+	if !inGroupBlocks(b.Result, z, ps, aliases) {
 		return false
 	}
 	for _, s := range b.Stms {
 		switch e := s.Exp.(type) {
 		case *fun.IfExp:
-			if !groupsOnly(e.Then, z, s.Pat) || !groupsOnly(e.Else, z, s.Pat) {
+			if !groupsOnly(e.Then, z, s.Pat, aliases) || !groupsOnly(e.Else, z, s.Pat, aliases) {
 				return false
 			}
 		case *fun.LoopExp:
-			if !inGroupBlocks(e.Init, z, e.Params) || !groupsOnly(e.Body, z, e.Params) {
+			if !inGroupBlocks(e.Init, z, e.Params, nil) || !groupsOnly(e.Body, z, e.Params, nil) {
 				return false
 			}
 		case *fun.RedomapExp:
-			if !groupsOnly(e.Map, z, nil) || !groupsOnly(e.Op, z, nil) {
+			if !groupsOnly(e.Map, z, nil, aliases) || !groupsOnly(e.Op, z, nil, aliases) {
 				return false
 			}
 		default:
-			if c := fun.ExpBody(e); c != nil && !groupsOnly(c, z, nil) {
+			if c := fun.ExpBody(e); c != nil && !groupsOnly(c, z, nil, aliases) {
 				return false
 			}
 		}
@@ -340,8 +432,9 @@ func groupsOnly(b *fun.Body, z string, ps []*fun.Param) bool {
 }
 
 // inGroupBlocks reports whether every z among xs, the values of the
-// parameters ps, is the block of a group of ps in support form.
-func inGroupBlocks(xs []*fun.Ident, z string, ps []*fun.Param) bool {
+// parameters ps, is the block of a group of ps in support form, or the
+// value of one of the aliases.
+func inGroupBlocks(xs []*fun.Ident, z string, ps []*fun.Param, aliases map[string]bool) bool {
 	at := -1
 	for j, y := range xs {
 		if y.Name == z {
@@ -357,7 +450,7 @@ func inGroupBlocks(xs []*fun.Ident, z string, ps []*fun.Param) bool {
 	}
 	blocks := groupBlocks(ps)
 	for j, y := range xs {
-		if y.Name == z && blocks[j] == nil {
+		if y.Name == z && blocks[j] == nil && !aliases[ps[j].Name.Name] {
 			return false
 		}
 	}
@@ -445,18 +538,13 @@ func (x *expander) move(b *fun.Body, z string, to *fun.Ident, m lmadMap, ps []*f
 	return r.body(b, ps)
 }
 
-// expand is one step of MemoryExpand on the allocation at index i of the
-// kernel's body: the allocation before the kernel, and the kernel with its
-// types (and support groups) moved into the expanded block.
-func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
-	first := k.Body.Stms[i]
-	z := first.Pat[0]
-	se := first.Exp.(*AllocExp).Size
+// expand is one step of MemoryExpand on the allocations j holds: the
+// allocations before the kernel, and the kernel with its types (and
+// support groups) moved into the expanded blocks.
+func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelExp) {
 	y := fun.Var{Ident: k.Bound}
 	thread := Sub(fun.Var{Ident: k.Var}, fun.Int(1)) // x − 1
-	zx := x.names.fresh(z.Name.Name + "_exp")
-	alloc := &fun.Stm{Let: first.Let, Pat: []*fun.Param{{Lparen: z.Lparen, Name: zx, Type: Mem()}},
-		Exp: &AllocExp{Alloc: first.Exp.Pos(), Size: Mul(se, y)}}
+	se := k.Body.Stms[j.allocs[0]].Exp.(*AllocExp).Size
 	var m lmadMap
 	switch x.layout {
 	case CPU: // (x − 1)·se + se' + {(x_i : s_i)}
@@ -471,9 +559,43 @@ func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
 			return Mul(s, y)
 		}
 	}
-	rest := append(append([]*fun.Stm(nil), k.Body.Stms[:i]...), k.Body.Stms[i+1:]...)
-	body := x.move(&fun.Body{Stms: rest, In: k.Body.In, Result: k.Body.Result}, z.Name.Name, zx, m, nil)
-	return alloc, &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: body}
+	var allocs []*fun.Stm
+	to := map[string]*fun.Ident{}
+	renamed := map[string]string{}
+	taken := map[int]bool{}
+	for _, i := range j.allocs {
+		first := k.Body.Stms[i]
+		z := first.Pat[0]
+		zx := x.names.fresh(z.Name.Name + "_exp")
+		allocs = append(allocs, &fun.Stm{Let: first.Let, Pat: []*fun.Param{{Lparen: z.Lparen, Name: zx, Type: Mem()}},
+			Exp: &AllocExp{Alloc: first.Exp.Pos(), Size: Mul(first.Exp.(*AllocExp).Size, y)}})
+		to[z.Name.Name], renamed[z.Name.Name] = zx, zx.Name
+		taken[i] = true
+	}
+	for a := range j.aliases {
+		to[a] = &fun.Ident{Name: a}
+	}
+	var rest []*fun.Stm
+	for i, st := range k.Body.Stms {
+		if !taken[i] {
+			rest = append(rest, st)
+		}
+	}
+	body := &fun.Body{Stms: rest, In: k.Body.In, Result: k.Body.Result}
+	body = retypeBody(body, func(t fun.Type) fun.Type {
+		if a := ArrayOf(t); a != nil && to[a.Block.Name] != nil {
+			return m.retype(t, a.Block.Name, to[a.Block.Name])
+		}
+		return t
+	})
+	for _, z := range slices.Sorted(maps.Keys(to)) {
+		r := &regroup{z: z, to: to[z], m: m, names: x.names}
+		body = r.body(body, nil)
+	}
+	// What is left of the allocations' names are the if branches' results
+	// bound to the aliases.
+	body = fun.MapBody(body, fun.All(fun.Renaming(renamed)))
+	return allocs, &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: body}
 }
 
 // regroup rewrites the support groups whose block is z: the block becomes

@@ -96,7 +96,7 @@ func (x *expander) outOfLoop(st *fun.Stm) ([]*fun.Stm, *fun.Stm) {
 // b, z among them) or bound outside the loop, nothing that may hold an
 // older iteration's array (a parameter, a pattern's block).
 func (x *expander) doubleBufferable(b *fun.Body, z string, held map[string]bool, ps []*fun.Param, inLoop map[string]bool) bool {
-	if !groupsOnly(b, z, ps) || len(b.Result) != len(ps) {
+	if !groupsOnly(b, z, ps, nil) || len(b.Result) != len(ps) {
 		return false
 	}
 	fresh := map[string]bool{z: true}
