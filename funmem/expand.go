@@ -371,7 +371,7 @@ func (x *expander) jointFrom(k *fun.KernelExp, i int, tops map[string]int, ifs [
 	binds := map[string]int{}
 	eachBody(k.Body, func(b *fun.Body) {
 		for _, s := range b.Stms {
-			for _, p := range s.Pat {
+			for _, p := range append(slices.Clip(s.Pat), fun.ExpParams(s.Exp)...) {
 				if j.aliases[p.Name.Name] {
 					binds[p.Name.Name]++
 				}

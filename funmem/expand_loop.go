@@ -93,8 +93,9 @@ func (x *expander) outOfLoop(st *fun.Stm) ([]*fun.Stm, *fun.Stm) {
 // names it only as the block of support groups (groupsOnly), among its
 // results only as the block of the loop's own groups, and every group the
 // body returns has a block made in the iteration (allocated at the top of
-// b, z among them) or bound outside the loop, nothing that may hold an
-// older iteration's array (a parameter, a pattern's block).
+// b, z among them), bound outside the loop, or its own parameter's (its
+// initial block, carried on): nothing that may hold an older iteration's
+// array (another group's parameter, a pattern's block).
 func (x *expander) doubleBufferable(b *fun.Body, z string, held map[string]bool, ps []*fun.Param, inLoop map[string]bool) bool {
 	if !groupsOnly(b, z, ps, nil) || len(b.Result) != len(ps) {
 		return false
@@ -111,8 +112,10 @@ func (x *expander) doubleBufferable(b *fun.Body, z string, held map[string]bool,
 		if gs == nil {
 			continue
 		}
+		// A group that returns its own parameter's block carries its
+		// initial block, from outside the loop, through every iteration.
 		r := b.Result[j].Name
-		if !fresh[r] && inLoop[r] {
+		if !fresh[r] && inLoop[r] && r != ps[j].Name.Name {
 			return false
 		}
 		if r != z {
