@@ -7,7 +7,7 @@
 //	arraysem run FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [--semantics S] [--fuel N] [--derive] [--trace] [--stats] [--jobs N]
 //	arraysem step FILE [--arg NAME=VALUE|NAME=@FILE]... [--data FILE] [-n N] [--fuel N]
 //	arraysem check FILE [--derive] [--paper] [--infer] [--arg NAME=VALUE|NAME=@FILE]... [--data FILE]
-//	arraysem compile FILE [--to LEVEL | --stages | --passes A,B,...] [OPTION]... [--explain-fusion] [--stats] | --list-passes
+//	arraysem compile FILE [--to LEVEL | --stages | --passes A,B,...] [OPTION]... [--no-expand] [--explain-fusion] [--stats] | --list-passes
 //	arraysem gpu-sim FILE.cu [--stats] [--block N] [--schedule in-order|reverse|random[:SEED]] [--engine compiled|reference] [NAME=VALUE|NAME=@FILE]... [--data FILE]
 //	arraysem gpu-check DIR [--sim|--host|--nvcc] [--exact-floats] [--wide]
 //	arraysem test DIR [-v] [--levels] [--exact-floats] [--jobs N]

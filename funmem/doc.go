@@ -36,10 +36,16 @@
 //     (FUN → FUNMEM), and simplify.go the simplifier the paper defers to,
 //     with results.go (a result keeps the block it has, not a copy) and
 //     inplace.go (a kernel's rows made where the kernel puts them);
-//   - expand.go: MemoryExpand (§5), in the CPU and GPU layouts;
-//     kernelalloc.go: AllocsInKernels, the allocations left inside
-//     kernels, which it could not hoist (size slicing, in fun/slice,
-//     exists to remove them);
+//   - expand.go: MemoryExpand (§5), in the CPU and GPU layouts, and
+//     beyond §5's allocations at the top of a kernel's body:
+//     expand_size.go (a size that varies affinely with the thread or the
+//     iteration, bounded by its largest value), expand_loop.go (a loop's
+//     allocations in a kernel, one block reused or two halves by turns),
+//     expand_fold.go (an allocating fold in a kernel written as the loop
+//     it is in a thread), expand_if.go (a branch's allocations made
+//     before the if); kernelalloc.go: AllocsInKernels, the allocations
+//     left inside kernels, which it could not hoist (size slicing, in
+//     fun/slice, exists to remove more of them);
 //   - validity.go: Def 3.1, decided on inputs;
 //   - pass.go: TransformProgram, the simplifier and MemoryExpand as the
 //     registry's passes, with the options --expand and --layout;

@@ -2,7 +2,8 @@ package funmem
 
 import (
 	"fmt"
-	"github.com/arraysem/arraysem/semantics"
+	"maps"
+	"slices"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -54,12 +55,32 @@ func ParseLayout(s string) (Layout, error) {
 // thread x's part starts at (x − 1)·se, not the paper's x·se, which would
 // reach past the block (ERRATA.md). Nested kernels expand from the inside
 // out: an inner expansion's allocation becomes the outer kernel's.
+//
+// Beyond §5, which treats only allocations of one size in every thread at
+// the top of a kernel's body (docs/funmem.md, "MemoryExpand"):
+//
+//   - a size that varies with the thread, affinely in x once the body's
+//     scalar lets are substituted, is bounded by its largest value over
+//     x = 1 … y, which every thread's part then has (expand_size.go);
+//   - z may also be named as the block of a support group, in a loop's
+//     initial values or a loop body's or an if branch's results: the
+//     group's offset and strides are moved into z' as its type's are;
+//   - inside a kernel, a loop body's allocations leave the loop
+//     (expand_loop.go), one block reused by every iteration, or two used
+//     in turn when each iteration's array is carried to the next, and an
+//     array-valued or allocating fold becomes the loop it is in a thread
+//     (expand_fold.go), so that they reach the top of the kernel's body.
+//
+// What still allocates in a kernel after it has a size known only inside
+// (read from an array, or carried by a loop), a block an if returns
+// without support, or sits in a scan's, a filter's or an if's body; the
+// CUDA backend reports such kernels (compile --stats).
 func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
-	x := &expander{names: newNames(p), layout: layout}
+	x := &expander{names: newNames(p), layout: layout, inputs: p.Inputs}
 	body := p.Body
 	for {
 		x.changed = false
-		body = x.body(hoistAllocs(body, nil))
+		body = x.body(x.hoistAllocs(body))
 		if !x.changed {
 			break
 		}
@@ -68,66 +89,141 @@ func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
 }
 
 type expander struct {
+	inputs  []*fun.Param
 	names   *names
 	layout  Layout
 	changed bool
 }
 
 // hoistAllocs moves, in every kernel body, the allocations whose sizes
-// use only variables bound outside that body to its top. local is the set
-// of names bound inside the innermost enclosing kernel body (nil outside).
-func hoistAllocs(b *fun.Body, local map[string]bool) *fun.Body {
-	return hoistIn(b, semantics.CloneMap(local), local != nil, true)
+// use only variables bound outside that body (or are bounded by such an
+// expression: expand_size.go) to its top, and, inside kernels, the
+// allocations of loop bodies out of their loops.
+func (x *expander) hoistAllocs(b *fun.Body) *fun.Body {
+	sc := &typeScope{types: map[string]fun.Type{}}
+	sc.bind(x.inputs)
+	return x.hoistIn(b, hoistCtx{bound: map[string]bool{}, owned: true, types: sc})
 }
 
-// hoistIn is hoistAllocs of b, given bound, the names bound inside the
+// hoistCtx is where hoistIn works: bound, the names bound inside the
 // innermost enclosing kernel body so far (all names bound so far outside
-// kernels), and inKernel, whether there is such a body. The branches of
-// an if share their caller's set, taking back the names they add when
-// done (owned is false), rather than each being given a copy.
-func hoistIn(b *fun.Body, bound map[string]bool, inKernel, owned bool) *fun.Body {
+// kernels); inKernel, whether there is such a body; owned, whether the
+// set is the body's own (an if's branches share their caller's set,
+// taking back the names they add when done, rather than each being given
+// a copy); kernel, the kernel whose body this is (nil for any other
+// body), with defs, the scalar lets of that body so far that cannot be
+// stuck; thread, whether the body runs inside a kernel, at any depth;
+// types, the types of the names in scope around the body.
+type hoistCtx struct {
+	types                   *typeScope
+	bound                   map[string]bool
+	inKernel, owned, thread bool
+	kernel                  *fun.KernelExp
+	defs                    map[string]fun.SExp
+}
+
+// hoistIn is hoistAllocs of b, where c says.
+func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
+	bound := c.bound
+	sc := c.types.child()
 	var added []string // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
 	rest := make([]*fun.Stm, 0, len(b.Stms))
-	for _, st := range b.Stms {
-		ns := st
-		switch e := st.Exp.(type) {
-		case *fun.KernelExp:
-			inner := hoistIn(e.Body, map[string]bool{e.Var.Name: true}, true, true)
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
-		case *fun.IfExp:
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
-				Then: hoistIn(e.Then, bound, true, false), Else: hoistIn(e.Else, bound, true, false)}}
-		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			// Their bodies run once per iteration, in order: allocations
-			// stay there (each iteration's arrays live in blocks of their
-			// own), but the kernels inside expand as any.
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, hoistIn(fun.ExpBody(e), map[string]bool{}, false, true))}
-		case *fun.RedomapExp:
-			// So do a redomap's: its elements are folded in order, each
-			// map body's arrays in blocks of its own, as a reduce's rows.
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{
-				hoistIn(e.Map, map[string]bool{}, false, true), hoistIn(e.Op, map[string]bool{}, false, true)})}
-		case *AllocExp:
-			invariant := inKernel
-			var buf [8]*fun.Ident
-			for _, v := range fun.FreeVars(e.Size, buf[:0]) {
-				if bound[v.Name] {
-					invariant = false
-				}
-			}
-			if invariant {
-				allocs = append(allocs, st)
-				continue
-			}
-		}
-		rest = append(rest, ns)
+	bind := func(st *fun.Stm) {
+		sc.bind(st.Pat)
 		for _, q := range st.Pat {
-			if !owned && !bound[q.Name.Name] {
+			if !c.owned && !bound[q.Name.Name] {
 				added = append(added, q.Name.Name)
 			}
 			bound[q.Name.Name] = true
 		}
+	}
+	// place puts an allocation at the top of the body when its size uses
+	// no name bound in the kernel's body, or is bounded by an expression
+	// that uses none (the kernel's own body: the largest of its threads'
+	// sizes), and in order otherwise.
+	place := func(st *fun.Stm) {
+		e := st.Exp.(*AllocExp)
+		if c.inKernel {
+			if !usesAny(e.Size, bound) {
+				allocs = append(allocs, st)
+				return
+			}
+			if k := c.kernel; k != nil {
+				if se, ok := boundOver(e.Size, bound, c.defs, k.Var, fun.Var{Ident: k.Bound}); ok {
+					allocs = append(allocs, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &AllocExp{Alloc: e.Alloc, Size: se, Rparen: e.Rparen}})
+					return
+				}
+			}
+		}
+		rest = append(rest, st)
+		bind(st)
+	}
+	for _, st := range b.Stms {
+		if c.thread {
+			if pre, l, ok := x.foldAsLoop(st, sc); ok {
+				for _, s := range pre {
+					rest = append(rest, s)
+					bind(s)
+				}
+				st = l
+			}
+		}
+		ns := st
+		// inner is the scope of a body of st, which binds ps (and i).
+		inner := func(i *fun.Ident, ps ...*fun.Param) *typeScope {
+			in := sc.child()
+			in.bind(ps)
+			if i != nil {
+				in.types[i.Name] = fun.Type{}
+			}
+			return in
+		}
+		switch e := st.Exp.(type) {
+		case *fun.KernelExp:
+			inner := x.hoistIn(e.Body, hoistCtx{bound: map[string]bool{e.Var.Name: true}, inKernel: true, owned: true, thread: true, kernel: e, defs: map[string]fun.SExp{}, types: inner(e.Var)})
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
+		case *fun.IfExp:
+			in := hoistCtx{bound: bound, inKernel: true, thread: c.thread, types: sc}
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
+				Then: x.hoistIn(e.Then, in), Else: x.hoistIn(e.Else, in)}}
+			if c.thread {
+				var pre []*fun.Stm
+				pre, ns = x.outOfIf(ns, sc)
+				for _, a := range pre {
+					place(a)
+				}
+			}
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			// Their bodies run once per iteration, in order: allocations
+			// stay there (each iteration's arrays live in blocks of their
+			// own), but the kernels inside expand as any, and inside a
+			// kernel a loop's allocations leave it (expand_loop.go).
+			in := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(fun.ExpIndex(e), fun.ExpParams(e)...)}
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, x.hoistIn(fun.ExpBody(e), in))}
+			if _, loop := e.(*fun.LoopExp); loop && c.thread {
+				var pre []*fun.Stm
+				pre, ns = x.outOfLoop(ns)
+				for _, a := range pre {
+					place(a)
+				}
+			}
+		case *fun.RedomapExp:
+			// So do a redomap's: its elements are folded in order, each
+			// map body's arrays in blocks of its own, as a reduce's rows.
+			m := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(e.Var)}
+			op := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(nil, e.Params...)}
+			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{x.hoistIn(e.Map, m), x.hoistIn(e.Op, op)})}
+		case *AllocExp:
+			place(st)
+			continue
+		case *fun.ScalarExp:
+			if c.kernel != nil && len(st.Pat) == 1 && st.Pat[0].Type.IsInt() && !fun.CanFail(e.X) {
+				c.defs[st.Pat[0].Name.Name] = e.X
+			}
+		}
+		rest = append(rest, ns)
+		bind(st)
 	}
 	for _, x := range added {
 		delete(bound, x)
@@ -142,6 +238,17 @@ func hoistIn(b *fun.Body, bound map[string]bool, inKernel, owned bool) *fun.Body
 	return &fun.Body{Stms: stms, In: b.In, Result: b.Result}
 }
 
+// usesAny reports whether se uses a name of the set.
+func usesAny(se fun.SExp, set map[string]bool) bool {
+	var buf [8]*fun.Ident
+	for _, v := range fun.FreeVars(se, buf[:0]) {
+		if set[v.Name] {
+			return true
+		}
+	}
+	return false
+}
+
 func (x *expander) body(b *fun.Body) *fun.Body {
 	out := &fun.Body{In: b.In, Result: b.Result}
 	if len(b.Stms) > 0 {
@@ -154,10 +261,10 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 		case *fun.KernelExp:
 			inner := x.body(e.Body)
 			k := &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}
-			for i := x.expandable(k); i >= 0; i = x.expandable(k) {
-				var alloc *fun.Stm
-				alloc, k = x.expand(k, i)
-				out.Stms = append(out.Stms, alloc)
+			for j := x.expandable(k); j != nil; j = x.expandable(k) {
+				var allocs []*fun.Stm
+				allocs, k = x.expand(k, j)
+				out.Stms = append(out.Stms, allocs...)
 				x.changed = true
 			}
 			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: k})
@@ -172,45 +279,211 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 	return out
 }
 
+// joint is what one step of MemoryExpand expands: allocations at the top
+// of a kernel's body (their indices), and the blocks of if patterns that
+// hold them (aliases). §5 expands one allocation at a time; when an if
+// returns its block as the block of its pattern's arrays, whose LMADs
+// the pattern fixes (the simplifier drops their support when both
+// branches agree), every branch's block must move at once, and the
+// pattern's arrays with them, as the map lmadMap moves all of them alike:
+// in the GPU layout it depends only on the thread and the kernel's bound;
+// in the CPU layout on the allocation's size too, which must then be the
+// same in every branch.
+type joint struct {
+	allocs  []int
+	members map[string]bool // the allocations' blocks
+	aliases map[string]bool
+}
+
 // expandable finds, among the allocations at the top of the kernel's body
 // (hoistAllocs puts the invariant ones there), one that MemoryExpand's
 // condition holds for: let z = alloc se with x ∉ FV(se), z only used in
-// patterns (no body returns it). It returns its index, or -1.
-func (x *expander) expandable(k *fun.KernelExp) int {
+// types or as the block of support groups (groupsOnly), with the
+// allocations and if patterns that go with it (joint). It returns nil
+// when there is none.
+func (x *expander) expandable(k *fun.KernelExp) *joint {
+	tops := map[string]int{}
 	for i, st := range k.Body.Stms {
-		a, ok := st.Exp.(*AllocExp)
-		if !ok {
-			return -1
+		if _, ok := st.Exp.(*AllocExp); !ok {
+			break
 		}
-		if x.canExpand(k, i, a) {
-			return i
+		tops[st.Pat[0].Name.Name] = i
+	}
+	var ifs []*fun.Stm
+	eachBody(k.Body, func(b *fun.Body) {
+		for _, s := range b.Stms {
+			if _, ok := s.Exp.(*fun.IfExp); ok {
+				ifs = append(ifs, s)
+			}
+		}
+	})
+	for i := range len(tops) {
+		if j := x.jointFrom(k, i, tops, ifs); j != nil {
+			return j
 		}
 	}
-	return -1
+	return nil
 }
 
-func (x *expander) canExpand(k *fun.KernelExp, i int, a *AllocExp) bool {
-	for _, v := range fun.FreeVars(a.Size, nil) {
-		if v.Name == k.Var.Name {
-			return false
+// jointFrom is the joint expansion of the allocation at index i of the
+// kernel's top (tops: the top's allocations by block; ifs: the if
+// statements of the body, at any depth), or nil.
+func (x *expander) jointFrom(k *fun.KernelExp, i int, tops map[string]int, ifs []*fun.Stm) *joint {
+	size := func(t int) fun.SExp { return k.Body.Stms[t].Exp.(*AllocExp).Size }
+	if mentions(size(i), k.Var.Name) {
+		return nil
+	}
+	j := &joint{allocs: []int{i}, members: map[string]bool{k.Body.Stms[i].Pat[0].Name.Name: true}, aliases: map[string]bool{}}
+	held := func(r string) bool { return j.members[r] || j.aliases[r] }
+	for changed := true; changed; {
+		changed = false
+		for _, st := range ifs {
+			e := st.Exp.(*fun.IfExp)
+			blocks := groupBlocks(st.Pat)
+			for p, q := range st.Pat {
+				if !IsMem(q.Type) || blocks[p] != nil || len(e.Then.Result) != len(st.Pat) || len(e.Else.Result) != len(st.Pat) {
+					continue
+				}
+				rs := []string{e.Then.Result[p].Name, e.Else.Result[p].Name}
+				if !held(rs[0]) && !held(rs[1]) {
+					continue
+				}
+				for _, r := range rs {
+					if held(r) {
+						continue
+					}
+					t, ok := tops[r]
+					if !ok || mentions(size(t), k.Var.Name) || x.layout == CPU && !Normalize(size(t)).Equal(Normalize(size(i))) {
+						return nil
+					}
+					j.allocs = append(j.allocs, t)
+					j.members[r] = true
+					changed = true
+				}
+				if !j.aliases[q.Name.Name] {
+					j.aliases[q.Name.Name] = true
+					changed = true
+				}
+			}
 		}
 	}
-	z := k.Body.Stms[i].Pat[0].Name.Name
-	returned := false
+	// An alias is renamed nowhere: its name must bind once in the body.
+	binds := map[string]int{}
 	eachBody(k.Body, func(b *fun.Body) {
-		for _, r := range b.Result {
-			returned = returned || r.Name == z
-		}
-		// A loop's initial values name blocks too (an array's support).
 		for _, s := range b.Stms {
-			if l, ok := s.Exp.(*fun.LoopExp); ok {
-				for _, y := range l.Init {
-					returned = returned || y.Name == z
+			for _, p := range append(slices.Clip(s.Pat), fun.ExpParams(s.Exp)...) {
+				if j.aliases[p.Name.Name] {
+					binds[p.Name.Name]++
 				}
 			}
 		}
 	})
-	return !returned
+	for a := range j.aliases {
+		if binds[a] != 1 {
+			return nil
+		}
+	}
+	for z := range j.members {
+		if !groupsOnly(k.Body, z, nil, j.aliases) {
+			return nil
+		}
+	}
+	for a := range j.aliases {
+		if !groupsOnly(k.Body, a, nil, j.aliases) {
+			return nil
+		}
+	}
+	return j
+}
+
+// groupsOnly reports whether block z is named in b (the body of a form
+// whose parameters or pattern ps group its results; nil for none) only
+// in types and as the block of support groups: in a loop's initial
+// values, a loop body's results, an if branch's results, each group in
+// support form (Groups), so that regroup can move its offset and strides
+// with the block; or as an if branch's result bound to one of the
+// aliases. The paper's condition, "z is only used in patterns", is the
+// case with no group (a kernel's body returns no block).
+func groupsOnly(b *fun.Body, z string, ps []*fun.Param, aliases map[string]bool) bool {
+	if !inGroupBlocks(b.Result, z, ps, aliases) {
+		return false
+	}
+	for _, s := range b.Stms {
+		switch e := s.Exp.(type) {
+		case *fun.IfExp:
+			if !groupsOnly(e.Then, z, s.Pat, aliases) || !groupsOnly(e.Else, z, s.Pat, aliases) {
+				return false
+			}
+		case *fun.LoopExp:
+			if !inGroupBlocks(e.Init, z, e.Params, nil) || !groupsOnly(e.Body, z, e.Params, nil) {
+				return false
+			}
+		case *fun.RedomapExp:
+			if !groupsOnly(e.Map, z, nil, aliases) || !groupsOnly(e.Op, z, nil, aliases) {
+				return false
+			}
+		default:
+			if c := fun.ExpBody(e); c != nil && !groupsOnly(c, z, nil, aliases) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// inGroupBlocks reports whether every z among xs, the values of the
+// parameters ps, is the block of a group of ps in support form, or the
+// value of one of the aliases.
+func inGroupBlocks(xs []*fun.Ident, z string, ps []*fun.Param, aliases map[string]bool) bool {
+	at := -1
+	for j, y := range xs {
+		if y.Name == z {
+			at = j
+			break
+		}
+	}
+	if at < 0 {
+		return true
+	}
+	if len(xs) != len(ps) {
+		return false
+	}
+	blocks := groupBlocks(ps)
+	for j, y := range xs {
+		if y.Name == z && blocks[j] == nil && !aliases[ps[j].Name.Name] {
+			return false
+		}
+	}
+	return true
+}
+
+// groupSupport is where a support group's parameters are among its
+// form's: its offset's index and its strides'.
+type groupSupport struct {
+	off     int
+	strides []int
+}
+
+// groupBlocks maps the index of each block among ps to where the rest of
+// the support of the groups in it is (nil at the other indices: a
+// pattern may put two arrays in one block, each with its support).
+func groupBlocks(ps []*fun.Param) [][]groupSupport {
+	out := make([][]groupSupport, len(ps))
+	index := map[string]int{}
+	for j, p := range ps {
+		index[p.Name.Name] = j
+	}
+	for _, g := range Groups(ps) {
+		if !g.IsArray() {
+			continue
+		}
+		gs := groupSupport{off: index[g.Off]}
+		for _, s := range g.Strides {
+			gs.strides = append(gs.strides, index[s])
+		}
+		out[index[g.Block]] = append(out[index[g.Block]], gs)
+	}
+	return out
 }
 
 // eachBody calls f on b and on every body nested in it, depth first, in
@@ -235,43 +508,169 @@ func eachBody(b *fun.Body, f func(*fun.Body)) {
 	}
 }
 
-// expand is one step of MemoryExpand on the allocation at index i of the
-// kernel's body: the allocation before the kernel, and the kernel with its
-// types moved into the expanded block.
-func (x *expander) expand(k *fun.KernelExp, i int) (*fun.Stm, *fun.KernelExp) {
-	first := k.Body.Stms[i]
-	z := first.Pat[0]
-	se := first.Exp.(*AllocExp).Size
+// lmadMap is how a rewrite moves the arrays of a block into another: an
+// LMAD off + {(n_i : s_i)} becomes offset(off) + {(n_i : stride(s_i))}.
+type lmadMap struct {
+	offset, stride func(fun.SExp) fun.SExp
+}
+
+// retype is t with its LMAD moved by m into block to, when t is an array
+// of block z; any other type as it is.
+func (m lmadMap) retype(t fun.Type, z string, to *fun.Ident) fun.Type {
+	a := ArrayOf(t)
+	if a == nil || a.Block.Name != z {
+		return t
+	}
+	off, dims := a.Index.LMAD()
+	l := &IndexFn{Pos: a.Index.Pos, Offset: m.offset(off)}
+	for _, d := range dims {
+		l.Dims = append(l.Dims, LDim{Elems: d.Elems, Stride: m.stride(d.Stride)})
+	}
+	return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: to.Name}, Index: l}}
+}
+
+// move is b with block z replaced by to, moved by m: the types of its
+// arrays (retypeBody) and its support groups (regroup), whose block z
+// must be named only as groupsOnly allows.
+func (x *expander) move(b *fun.Body, z string, to *fun.Ident, m lmadMap, ps []*fun.Param) *fun.Body {
+	b = retypeBody(b, func(t fun.Type) fun.Type { return m.retype(t, z, to) })
+	r := &regroup{z: z, to: to, m: m, names: x.names}
+	return r.body(b, ps)
+}
+
+// expand is one step of MemoryExpand on the allocations j holds: the
+// allocations before the kernel, and the kernel with its types (and
+// support groups) moved into the expanded blocks.
+func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelExp) {
 	y := fun.Var{Ident: k.Bound}
 	thread := Sub(fun.Var{Ident: k.Var}, fun.Int(1)) // x − 1
-	zx := x.names.fresh(z.Name.Name + "_exp")
-	alloc := &fun.Stm{Let: first.Let, Pat: []*fun.Param{{Lparen: z.Lparen, Name: zx, Type: Mem()}},
-		Exp: &AllocExp{Alloc: first.Exp.Pos(), Size: Mul(se, y)}}
-	retype := func(t fun.Type) fun.Type {
-		a := ArrayOf(t)
-		if a == nil || a.Block.Name != z.Name.Name {
-			return t
-		}
-		off, dims := a.Index.LMAD()
-		l := &IndexFn{Pos: a.Index.Pos}
-		switch x.layout {
-		case CPU: // (x − 1)·se + se' + {(x_i : s_i)}
-			l.Offset = Add(Mul(thread, se), off)
-			l.Dims = dims
-		default: // (x − 1) + se'·y + {(x_i : s_i·y)}
-			l.Offset = Add(thread, Mul(off, y))
-			for _, d := range dims {
-				l.Dims = append(l.Dims, LDim{Elems: d.Elems, Stride: Mul(d.Stride, y)})
-			}
+	se := k.Body.Stms[j.allocs[0]].Exp.(*AllocExp).Size
+	var m lmadMap
+	switch x.layout {
+	case CPU: // (x − 1)·se + se' + {(x_i : s_i)}
+		m.offset = func(off fun.SExp) fun.SExp { return Add(Mul(thread, se), off) }
+		m.stride = func(s fun.SExp) fun.SExp { return s }
+	default: // (x − 1) + se'·y + {(x_i : s_i·y)}
+		m.offset = func(off fun.SExp) fun.SExp { return Add(thread, Mul(off, y)) }
+		m.stride = func(s fun.SExp) fun.SExp {
 			if mutant.On("expand-stride") { // mutant: the strides are not scaled by y (threads' arrays overlap)
-				l.Dims = dims
+				return s
+			}
+			return Mul(s, y)
+		}
+	}
+	var allocs []*fun.Stm
+	to := map[string]*fun.Ident{}
+	renamed := map[string]string{}
+	taken := map[int]bool{}
+	for _, i := range j.allocs {
+		first := k.Body.Stms[i]
+		z := first.Pat[0]
+		zx := x.names.fresh(z.Name.Name + "_exp")
+		allocs = append(allocs, &fun.Stm{Let: first.Let, Pat: []*fun.Param{{Lparen: z.Lparen, Name: zx, Type: Mem()}},
+			Exp: &AllocExp{Alloc: first.Exp.Pos(), Size: Mul(first.Exp.(*AllocExp).Size, y)}})
+		to[z.Name.Name], renamed[z.Name.Name] = zx, zx.Name
+		taken[i] = true
+	}
+	for a := range j.aliases {
+		to[a] = &fun.Ident{Name: a}
+	}
+	var rest []*fun.Stm
+	for i, st := range k.Body.Stms {
+		if !taken[i] {
+			rest = append(rest, st)
+		}
+	}
+	body := &fun.Body{Stms: rest, In: k.Body.In, Result: k.Body.Result}
+	body = retypeBody(body, func(t fun.Type) fun.Type {
+		if a := ArrayOf(t); a != nil && to[a.Block.Name] != nil {
+			return m.retype(t, a.Block.Name, to[a.Block.Name])
+		}
+		return t
+	})
+	for _, z := range slices.Sorted(maps.Keys(to)) {
+		r := &regroup{z: z, to: to[z], m: m, names: x.names}
+		body = r.body(body, nil)
+	}
+	// What is left of the allocations' names are the if branches' results
+	// bound to the aliases.
+	body = fun.MapBody(body, fun.All(fun.Renaming(renamed)))
+	return allocs, &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: body}
+}
+
+// regroup rewrites the support groups whose block is z: the block becomes
+// to, and the offset and strides, m's images of them, are bound by lets
+// of their own (after the statements of the body whose results they are,
+// before the loop whose initial values they are), so that each group
+// describes its array as the array's moved type does.
+type regroup struct {
+	z     string
+	to    *fun.Ident
+	m     lmadMap
+	names *names
+}
+
+// body is b, the body of a form whose parameters or pattern ps group its
+// results (nil for none), regrouped.
+func (r *regroup) body(b *fun.Body, ps []*fun.Param) *fun.Body {
+	out := &fun.Body{In: b.In, Rparen: b.Rparen}
+	for _, s := range b.Stms {
+		ns := s
+		switch e := s.Exp.(type) {
+		case *fun.IfExp:
+			ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: r.body(e.Then, s.Pat), Else: r.body(e.Else, s.Pat)}}
+		case *fun.LoopExp:
+			pre, init := r.values(e.Init, e.Params)
+			out.Stms = append(out.Stms, pre...)
+			l := *e
+			l.Init, l.Body = init, r.body(e.Body, e.Params)
+			ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &l}
+		default:
+			if bs := fun.ExpBodies(e); bs != nil {
+				nbs := make([]*fun.Body, len(bs))
+				for j, nb := range bs {
+					nbs[j] = r.body(nb, nil)
+				}
+				ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: fun.WithBodies(e, nil, nbs)}
 			}
 		}
-		return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: zx.Name}, Index: l}}
+		out.Stms = append(out.Stms, ns)
 	}
-	rest := append(append([]*fun.Stm(nil), k.Body.Stms[:i]...), k.Body.Stms[i+1:]...)
-	body := retypeBody(&fun.Body{Stms: rest, In: k.Body.In, Result: k.Body.Result}, retype)
-	return alloc, &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: body}
+	post, res := r.values(b.Result, ps)
+	out.Stms = append(out.Stms, post...)
+	out.Result = res
+	if len(out.Stms) == 0 {
+		out.Stms = nil
+	}
+	return out
+}
+
+// values regroups xs, the values of the parameters ps: the lets of the
+// moved offsets and strides, and the values with them.
+func (r *regroup) values(xs []*fun.Ident, ps []*fun.Param) ([]*fun.Stm, []*fun.Ident) {
+	if !slices.ContainsFunc(xs, func(y *fun.Ident) bool { return y.Name == r.z }) {
+		return nil, xs
+	}
+	out := slices.Clone(xs)
+	var lets []*fun.Stm
+	bind := func(j int, f func(fun.SExp) fun.SExp, role string) {
+		y := r.names.fresh(r.to.Name + "_" + role)
+		lets = append(lets, &fun.Stm{Pat: []*fun.Param{{Name: y, Type: fun.Type{}}}, Exp: &fun.ScalarExp{X: f(fun.Var{Ident: xs[j]})}})
+		out[j] = y
+	}
+	for j, gs := range groupBlocks(ps) {
+		if gs == nil || xs[j].Name != r.z {
+			continue
+		}
+		out[j] = &fun.Ident{NamePos: xs[j].NamePos, Name: r.to.Name}
+		for _, g := range gs {
+			bind(g.off, r.m.offset, "off")
+			for d, si := range g.strides {
+				bind(si, r.m.stride, fmt.Sprintf("stride%d", d+1))
+			}
+		}
+	}
+	return lets, out
 }
 
 // retypeBody rewrites the types of every binding in b.

@@ -88,8 +88,9 @@ func Variants(reg *lang.Registry, p *fun.Program) (vs []Variant, panics []*PassP
 }
 
 // KernelAllocs measures where a FUNMEM program allocates: allocs is the
-// number of alloc statements inside kernel bodies (at any depth), kernels
-// the number of kernels whose body (at any depth) allocates, and depth the
+// number of alloc statements inside kernel bodies (at any depth, in the
+// bodies of ifs, loops and folds too), kernels the number of kernels
+// whose body (at any depth) allocates, and depth the
 // sum over all allocs of the number of kernels around them. Each step of
 // MemoryExpand moves one alloc out of one kernel, so depth(q) −
 // depth(MemoryExpand(q)) is the number of expansions (hoisting inside a
@@ -114,6 +115,12 @@ func KernelAllocs(p *fun.Program) (allocs, kernels, depth int) {
 					kernels++
 				}
 				n += k
+			default:
+				// A loop's or a fold's body runs in the kernel around
+				// it (if any), at its depth.
+				for _, nb := range fun.ExpBodies(e) {
+					n += walk(nb, d)
+				}
 			}
 		}
 		return n

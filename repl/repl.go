@@ -138,7 +138,7 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 	case len(fields) > 0 && fields[0] == ":set":
 		cands = []string{"fuel", "schedule", "races", "arg", "in-order", "reverse", "random", "stop", "report"}
 	case len(fields) > 0 && fields[0] == ":compile":
-		cands = append(c.s.reg.Names(), "--expand", "--switch", "--prelude")
+		cands = append(c.s.reg.Names(), "--expand", "--no-expand", "--switch", "--prelude")
 	default:
 		seen := map[string]bool{}
 		for _, w := range wordRe.FindAllString(c.s.source+" "+strings.Join(c.s.defs, " "), -1) {

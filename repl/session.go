@@ -14,6 +14,7 @@ import (
 	"github.com/kr/pretty"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/internal/table"
 	"github.com/arraysem/arraysem/lang"
@@ -430,7 +431,7 @@ func init() {
 		":derive":  {"[eval]", "the typing derivation (eval: the big-step's derivation, by FUN's big-step or by the rules as written of IMP, FUNMEM and both Remora dialects)", true, (*Session).cmdDerive},
 		":check":   {"", "types, and for FUNMEM validity and race freedom", true, (*Session).cmdCheck},
 		":side":    {"", "the side-by-side table of every semantics and level", true, (*Session).cmdSide},
-		":compile": {"LEVEL [--expand] [--switch] [--prelude]", "translate the program to LEVEL (:help lists the levels); --switch steps the translation from now on (CUDA's is run, in gpu-sim); CUDA prints without its prelude unless --prelude", true, (*Session).cmdCompile},
+		":compile": {"LEVEL [--expand|--no-expand] [--switch] [--prelude]", "translate the program to LEVEL (:help lists the levels); --expand runs MemoryExpand, which the way to cuda runs unless --no-expand (as compile --to cuda); --switch steps the translation from now on (CUDA's is run, in gpu-sim); CUDA prints without its prelude unless --prelude", true, (*Session).cmdCompile},
 		":set":     {"fuel N | schedule in-order|reverse|random [SEED] | races stop|report | arg NAME=VALUE …", "settings (fuel 0: the default; races report: a racing kernel runs on, its race said; NAME= unsets an input; NAME=@FILE reads its value from a data file)", false, (*Session).cmdSet},
 		":show":    {"", "the current configuration again", true, (*Session).cmdShow},
 		":dump":    {"", "a debug dump of the current configuration's Go value", true, (*Session).cmdDump},
@@ -878,25 +879,31 @@ func (s *Session) cmdSide([]string) error {
 
 func (s *Session) cmdCompile(args []string) error {
 	var to string
-	var expand, switchTo, prelude bool
+	var expand, noExpand, switchTo, prelude bool
+	const usage = ":compile LEVEL [--expand|--no-expand] [--switch] [--prelude]"
 	for _, a := range args {
 		switch a {
 		case "--expand":
 			expand = true
+		case "--no-expand":
+			noExpand = true
 		case "--switch":
 			switchTo = true
 		case "--prelude":
 			prelude = true
 		default:
 			if to != "" {
-				return errors.New(":compile LEVEL [--expand] [--switch] [--prelude]")
+				return errors.New(usage)
 			}
 			to = a
 		}
 	}
-	if to == "" {
-		return errors.New(":compile LEVEL [--expand] [--switch] [--prelude]")
+	if to == "" || expand && noExpand {
+		return errors.New(usage)
 	}
+	// As compile --to cuda: MemoryExpand runs on the way to CUDA unless
+	// --no-expand.
+	expand = expand || to == cuda.LanguageName && !noExpand
 	var stages []lang.Stage
 	if err := s.interruptible(func() (err error) {
 		o := lang.Options{}

@@ -25,7 +25,8 @@
 //
 // when S is scalar statements that cannot get stuck (it now runs once per
 // column), B1 and B2 make no array (it would be allocated in a fold in a
-// kernel, which MemoryExpand does not hoist), B2 reads a and b only at
+// kernel, which MemoryExpand hoists only by making the fold a loop of the
+// thread), B2 reads a and b only at
 // its index j2 and uses j2 nowhere else (the operator is element-wise),
 // and the redomap's bound p is a size no
 // run can make negative (a size of an input array, or a let of a

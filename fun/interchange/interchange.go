@@ -116,7 +116,9 @@ func (x *interchanger) redomap(s *fun.Stm, r *fun.RedomapExp) *fun.Stm {
 	}
 	// B1 and B2 run inside the scalar redomap, in a kernel: an array they
 	// made would be an allocation inside a fold inside a kernel, which
-	// MemoryExpand does not hoist.
+	// MemoryExpand hoists only by writing the fold as a loop of the
+	// thread, and the kernel then loses the block-wide fold the CUDA
+	// backend gives a kernel of scalar folds (cuda/coop.go).
 	if makesArrays(mk.Body) {
 		return nil
 	}

@@ -21,7 +21,8 @@ type Report struct {
 	Overhead int64
 	// Kept are the positions of the allocating statements (kernel, iota,
 	// copy, scan, scanomap, filter) inside kernel bodies that MemoryExpand
-	// cannot hoist after slicing (the fallbacks): the positions of the
+	// may not hoist after slicing (the fallbacks; a superset, as it hoists
+	// some of those in if, loop and fold bodies): the positions of the
 	// alloc statements that FUN → FUNMEM gives them.
 	Kept []fun.Pos
 }

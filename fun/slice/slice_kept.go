@@ -13,14 +13,17 @@ import (
 // filter's predicate, twice: Fig 19, which the paper rejects for Fig 20):
 // they stay existential, as §1's fallback keeps them.
 //
-// And the allocations that stay in kernel bodies after slicing are
+// And the allocations that may stay in kernel bodies after slicing are
 // listed: those FUN → FUNMEM gives an alloc that MemoryExpand (funmem/
-// expand.go) cannot hoist out of every kernel around it. MemoryExpand
+// expand.go) may not hoist out of every kernel around it. MemoryExpand
 // hoists an allocation from the top of a kernel's body whose size uses no
-// variable bound in that body and whose block no body returns (an if
-// returns its arrays' blocks, a loop starts from them), then again from
-// the kernel around, and so on; it leaves alone the allocations in an
-// if's branch, a loop's or a fold's body inside a kernel.
+// variable bound in that body and whose block no body returns (but as a
+// support group's, or an if's pattern's), then again from the kernel
+// around, and so on. It also hoists allocations out of an if's branch, a
+// loop's or a fold's body inside a kernel, and bounds sizes that vary
+// affinely with the kernel's index, under conditions this pass does not
+// model: the allocations in those bodies are listed, and the list is a
+// superset of what is left.
 
 // fallbacks notes the existential sizes of loops and filters, and lists
 // the allocations kept in kernels.
@@ -108,10 +111,19 @@ func (k *slKeeper) stm(st *fun.Stm, b *fun.Body, c slKeepCtx) {
 		default:
 			nc.pure, nc.where = false, c.where
 			if c.inKernel && c.where == "" {
-				if _, ok := st.Exp.(*fun.IfExp); ok {
-					nc.where = "in a branch of the if at " + slAt(st.Pos())
-				} else {
-					nc.where = "in the body of the " + fun.FormName(st.Exp) + " at " + slAt(st.Pos())
+				switch e := st.Exp.(type) {
+				case *fun.IfExp:
+					nc.where = "in a branch of the if at " + slAt(st.Pos()) + ", and MemoryExpand hoists out of an if only an allocation whose size is known before it"
+				case *fun.ScanExp, *fun.FilterExp:
+					nc.where = "in the body of the " + fun.FormName(st.Exp) + " at " + slAt(st.Pos()) + ", whose allocations MemoryExpand leaves there"
+				case *fun.RedomapExp:
+					if e.Scan {
+						nc.where = "in the body of the scanomap at " + slAt(st.Pos()) + ", whose allocations MemoryExpand leaves there"
+						break
+					}
+					nc.where = "in the body of the redomap at " + slAt(st.Pos()) + slLoopWhy
+				default:
+					nc.where = "in the body of the " + fun.FormName(st.Exp) + " at " + slAt(st.Pos()) + slLoopWhy
 				}
 			}
 		}
@@ -129,6 +141,11 @@ func (k *slKeeper) stm(st *fun.Stm, b *fun.Body, c slKeepCtx) {
 	}
 }
 
+// slLoopWhy says when MemoryExpand hoists an allocation out of a loop or
+// a fold in a kernel (funmem/expand_loop.go, expand_fold.go), which this
+// pass does not decide: it lists the allocation as kept.
+const slLoopWhy = ", and MemoryExpand hoists out of a loop or fold only an allocation whose size is known before it and whose arrays live no longer than the next iteration"
+
 // slAllocates reports whether FUN → FUNMEM gives a statement an alloc.
 func slAllocates(st *fun.Stm) bool {
 	switch e := st.Exp.(type) {
@@ -144,7 +161,7 @@ func slAllocates(st *fun.Stm) bool {
 // statement of body b in a kernel, out of every kernel ("" when it can).
 func (k *slKeeper) keptWhy(st *fun.Stm, b *fun.Body, c slKeepCtx) string {
 	if !c.pure {
-		return "it is " + c.where + ", and MemoryExpand hoists only from the top of kernel bodies"
+		return "it is " + c.where
 	}
 	for _, d := range slAllocDims(st, k.ts) {
 		if c.bound[d.Name] {

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/examples"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
@@ -599,6 +600,7 @@ func cmdCompile(reg *lang.Registry, args []string, stdout io.Writer) (err error)
 	list := fs.Bool("list-passes", false, "list the registered passes, with their docs and options, and the pipelines")
 	stats := fs.Bool("stats", false, "run the compiled program on the --arg inputs and print its cost counters after it, as comments (kernel launches, allocations, words allocated, operations executed, peak live words)")
 	explain := fs.Bool("explain-fusion", false, "print fusion's decisions: which producers fused into which consumers, and why the others did not (with --stages, every optimising pass's notes)")
+	noExpand := fs.Bool("no-expand", false, "with --to cuda, leave MemoryExpand out (on the way to CUDA it runs unless this is given: --expand is the default there), so that kernels allocate from the device heap")
 	memoryFlag(fs)
 	opts := optionFlags(reg, fs)
 	lf := addLangFlags(reg, fs)
@@ -625,6 +627,19 @@ func cmdCompile(reg *lang.Registry, args []string, stdout io.Writer) (err error)
 	}
 	if o, err = readArgFiles(o); err != nil {
 		return err
+	}
+	// On the way to CUDA MemoryExpand runs by default: a GPU kernel that
+	// allocates serialises on the device heap (§5 of the memory paper:
+	// "generation of working GPU code must use memory expansion").
+	expand := funmem.ExpandOption.Name
+	autoExpand := false
+	switch {
+	case *noExpand && o.Bool(expand):
+		return usageError{"compile: --expand and --no-expand: give one"}
+	case *noExpand && *to != cuda.LanguageName:
+		notice(fmt.Sprintf("compile --no-expand: only --to %s runs MemoryExpand by default (--to %s runs it with --expand)", cuda.LanguageName, *to))
+	case !*noExpand && *to == cuda.LanguageName && !o.Bool(expand):
+		o, autoExpand = o.With(expand), true
 	}
 	l, err := lf.load(pos[0], check.Options{})
 	if err != nil {
@@ -653,6 +668,9 @@ func cmdCompile(reg *lang.Registry, args []string, stdout io.Writer) (err error)
 		for _, name := range reg.Unread(l, *to, o, st) {
 			if d, _ := reg.Option(name); d.Kind == lang.MapOption && *stats {
 				continue // --stats runs the program on the --arg values
+			}
+			if name == expand && autoExpand {
+				continue // the default, on a walk without FUNMEM (from IMP)
 			}
 			notice(fmt.Sprintf("compile --%s: no pass from %s to %s reads it (%s)", name, l.Language().Name(), *to, optionReader(reg, name)))
 		}

@@ -76,6 +76,10 @@ func TestCommands(t *testing.T) {
 		{"check paper without paper mode", []string{"check", "--paper", "examples/remora/a1_basic_addition.remora"}, 0, "", "notice: check --paper: Remora's checker has no paper mode (FUN's refuses"},
 		{"check paper refuses imp's extensions", []string{"check", "--paper", "examples/imp/for.imp"}, 2, "", "IMP-FOR: "},
 		{"expand on a path without MemoryExpand", []string{"compile", fig2, "--to", "fun", "--expand"}, 0, "in (", "notice: compile --expand: no pass from fun to fun reads it (read by MemoryExpand)"},
+		{"cuda expands by default", []string{"compile", "examples/fun/fizzbuzz.fun", "--to", "cuda", "--stats", "--arg", "n=3", "--arg", "m=2"}, 0, "// kernels whose threads allocate: none\n", ""},
+		{"cuda without MemoryExpand", []string{"compile", "examples/fun/fizzbuzz.fun", "--to", "cuda", "--no-expand", "--stats", "--arg", "n=3", "--arg", "m=2"}, 0, "// kernels whose threads allocate: arraysem_kernel_2\n", ""},
+		{"expand and no-expand", []string{"compile", fig2, "--to", "cuda", "--expand", "--no-expand"}, 2, "", "compile: --expand and --no-expand: give one"},
+		{"no-expand off the way to cuda", []string{"compile", fig2, "--to", "imp", "--no-expand"}, 0, "return", "notice: compile --no-expand: only --to cuda runs MemoryExpand by default"},
 		{"arg on a level that holds no defaults", []string{"compile", fig2, "--to", "funmem", "--arg", "xsize=3"}, 0, "alloc", "notice: compile --arg: no pass from fun to funmem reads it (read by EmitCUDA)"},
 		{"raw on a path without a simplifier", []string{"compile", "examples/imp/fig13.imp", "--to", "cuda", "--raw"}, 0, "__global__", "notice: compile --raw: no pass from imp to cuda reads it (read by Simplify)"},
 		{"fuel bounds a big-step run", []string{"run", "examples/fun/assert.fun", "--fuel", "1", "--arg", "xs=[1 2 3 4]"}, 1, "", "assert.fun:22:3: E-KERNEL: out of fuel: 2 more iterations would take the run past its fuel of 1 iteration"},
@@ -98,6 +102,25 @@ func TestCommands(t *testing.T) {
 				t.Errorf("arraysem %v: status %d\nstdout:\n%s\nstderr:\n%s", tc.args, status, out, errs)
 			}
 		})
+	}
+}
+
+// TestCudaExpandsByDefault: compile --to cuda is compile --to cuda
+// --expand (the GPU layout), --no-expand leaves MemoryExpand out, and
+// from IMP, whose walk has no MemoryExpand, the default says nothing.
+func TestCudaExpandsByDefault(t *testing.T) {
+	file := "examples/fun/fizzbuzz.fun"
+	plain, _, _ := run(t, "compile", file, "--to", "cuda")
+	expanded, _, _ := run(t, "compile", file, "--to", "cuda", "--expand", "--layout", "gpu")
+	unexpanded, _, _ := run(t, "compile", file, "--to", "cuda", "--no-expand")
+	if plain != expanded {
+		t.Errorf("compile --to cuda differs from compile --to cuda --expand --layout gpu")
+	}
+	if plain == unexpanded || !strings.Contains(unexpanded, "= arraysem_device_alloc(") || strings.Contains(plain, "= arraysem_device_alloc(") {
+		t.Errorf("--no-expand should leave the if's rows allocated in the kernel, and only it")
+	}
+	if out, errs, status := run(t, "compile", "examples/imp/fig13.imp", "--to", "cuda"); status != 0 || errs != "" || !strings.Contains(out, "__global__") {
+		t.Errorf("compile of IMP to cuda: status %d, stderr %q", status, errs)
 	}
 }
 
