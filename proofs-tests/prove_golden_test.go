@@ -26,9 +26,9 @@ var updateProve = flag.Bool("update", false, "rewrite testdata/prove.golden with
 // and shrunk program, as arraysem prove reports them.
 //
 // The counts follow from what the passes make of the generated programs:
-// a change to a pass's output may change them (go test -run
-// TestProveGolden -update ./proofs-tests/ rewrites the file; review the
-// diff: the verdicts must not change).
+// a change to a pass's output may change them (go test ./proofs-tests/
+// -run TestProveGolden -update rewrites the file; review the diff: the
+// verdicts must not change).
 func TestProveGolden(t *testing.T) {
 	t.Parallel()
 	const seed = 1
@@ -113,7 +113,7 @@ func TestProveGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (go test -run TestProveGolden -update ./proofs-tests/ writes it)", err)
+		t.Fatalf("%v (go test ./proofs-tests/ -run TestProveGolden -update writes it)", err)
 	}
 	if got := b.String(); got != string(want) {
 		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
