@@ -2,6 +2,7 @@ package imp
 
 import (
 	"errors"
+	"maps"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -38,12 +39,16 @@ func (v Value) String() string {
 // Env is IMP's mutable environment E.
 type Env map[string]Value
 
-func (e Env) clone() Env {
-	out := make(Env, len(e)+1)
-	for k, v := range e {
-		out[k] = v
-	}
-	return out
+// clone is a copy of E, for a kernel's or a fold's iteration (maps.Clone
+// copies the table whole, about twice as fast as inserting its entries).
+func (e Env) clone() Env { return maps.Clone(e) }
+
+// resetTo makes e a copy of E again (the environment of a kernel's next
+// iteration, in place of a new copy): its table is reused, not
+// allocated anew.
+func (e Env) resetTo(E Env) {
+	clear(e)
+	maps.Copy(e, E)
 }
 
 // Options configure a run.

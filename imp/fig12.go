@@ -201,9 +201,13 @@ func (r *rules) eImpKernel(env Env, s *Kernel) (*semantics.Derivation, error) {
 	}
 	base := r.costs.launch(0)
 	var premises []*semantics.Derivation
+	// Each iteration's copy of E is made in one map, reset to E when the
+	// iteration before has ended (nothing keeps it: the derivation's
+	// conclusions are rendered as they are made).
+	inner := make(Env, len(env)+1)
 	for i := int64(1); i <= k.m; i++ {
 		k.t.Start(i)
-		inner := env.clone()
+		inner.resetTo(env)
 		inner[s.X.Name] = Value{K: i}
 		d, err := r.part(inner, s.Body, base)
 		if err != nil {
@@ -224,11 +228,12 @@ func (r *rules) iFor(env Env, s *For) (*semantics.Derivation, error) {
 		return nil, err
 	}
 	var premises []*semantics.Derivation
+	inner := make(Env, len(env)+1) // each iteration's, in turn (as eImpKernel's)
 	for i := int64(1); i <= n; i++ {
 		if err := r.opts.Budget.Spend(1, s.At, IFor.Name); err != nil {
 			return nil, err
 		}
-		inner := forIteration(env, s, i)
+		forIteration(inner, env, s, i)
 		r.costs.enter(false, s.Body)
 		d, err := r.eImpSeq(inner, s.Body)
 		if err != nil {
@@ -261,13 +266,15 @@ func (r *rules) iFold(env Env, s Stmt) (*semantics.Derivation, error) {
 	}
 	base := r.costs.launch(sexpOps(f.f.Neutral))
 	var premises []*semantics.Derivation
+	// Each element's and combine's copy of E, in turn (as eImpKernel's).
+	inner, comb := make(Env, len(env)+1), make(Env, len(env)+2)
 	for i := int64(1); i <= f.n; i++ {
-		inner := f.element(env, i)
+		f.element(inner, env, i)
 		de, err := r.part(inner, f.f.Body, base)
 		if err != nil {
 			return fail(err)
 		}
-		comb, err := f.combine(env, inner, i)
+		_, err = f.combine(comb, env, inner, i)
 		if err != nil {
 			return fail(err)
 		}

@@ -50,14 +50,27 @@ func forBound(env Env, s *For) (int64, error) {
 	return n, nil
 }
 
-// forIteration is the environment of iteration i of a for: E, x ↦ i.
-func forIteration(env Env, s *For, i int64) Env {
-	inner := env.clone()
+// forIteration is the environment of iteration i of a for: E, x ↦ i,
+// made in the map inner (reset to E) or, when it is nil, in a new one.
+func forIteration(inner, env Env, s *For, i int64) Env {
+	inner = envCopy(inner, env)
 	if mutant.On("imp-for-off-by-one") { // mutant: the index runs 0 … n-1
 		i--
 	}
 	inner[s.X.Name] = Value{K: i}
 	return inner
+}
+
+// envCopy is a copy of env: into, reset to env, or a new map when into is
+// nil. The rules reuse one map for the iterations of a loop, one after
+// the other (nothing keeps an iteration's environment when it has
+// ended); the small-step's configurations each keep their own.
+func envCopy(into, env Env) Env {
+	if into == nil {
+		return env.clone()
+	}
+	into.resetTo(env)
+	return into
 }
 
 // forBack ends an iteration of a for: the variables of env, but the
@@ -114,24 +127,26 @@ func keywordOf(s Stmt) string {
 	return "reduce"
 }
 
-// element is the environment of element i: E, x ↦ i.
-func (r *foldRun) element(env Env, i int64) Env {
+// element is the environment of element i: E, x ↦ i (made in inner, as
+// forIteration's).
+func (r *foldRun) element(inner, env Env, i int64) Env {
 	r.t.Start(i)
-	inner := env.clone()
+	inner = envCopy(inner, env)
 	inner[r.f.X.Name] = Value{K: i}
 	return inner
 }
 
 // combine ends element i, whose environment is inner, and gives the
-// environment of its combine: E, a ↦ acc, b ↦ y.
-func (r *foldRun) combine(env, inner Env, i int64) (Env, error) {
+// environment of its combine: E, a ↦ acc, b ↦ y (made in comb, as
+// forIteration's).
+func (r *foldRun) combine(comb, env, inner Env, i int64) (Env, error) {
 	y, err := numLookup(inner)(r.f.Yield, r.rule)
 	if err != nil {
 		return nil, err
 	}
 	r.y = y
 	r.t.Start(r.n + i)
-	comb := env.clone()
+	comb = envCopy(comb, env)
 	comb[r.f.A.Name] = NumValue(r.acc)
 	comb[r.f.B.Name] = NumValue(y)
 	return comb, nil
@@ -161,9 +176,14 @@ func (r *foldRun) combined(env, comb Env, h *semantics.Heap, i int64) error {
 	if err != nil {
 		return err
 	}
-	at := env.clone()
-	at[r.f.X.Name] = Value{K: i}
-	off, err := fun.EvalSExp(sc.Addr, lookup(at), r.rule)
+	// The address is read in E, x ↦ i.
+	look := lookup(env)
+	off, err := fun.EvalSExp(sc.Addr, func(y *fun.Ident, rule string) (int64, error) {
+		if y.Name == r.f.X.Name {
+			return i, nil
+		}
+		return look(y, rule)
+	}, r.rule)
 	if err != nil {
 		return err
 	}

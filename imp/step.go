@@ -77,7 +77,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			if opts.Stats != nil {
 				opts.Stats.SetLive(f.fold.base)
 			}
-			comb, err := f.fold.combine(f.next.env, f.env, f.i)
+			comb, err := f.fold.combine(nil, f.next.env, f.env, f.i)
 			if err != nil {
 				return c, "", unwind(c, err)
 			}
@@ -306,7 +306,7 @@ type forRun struct {
 // iteration pushes iteration i of the for over the frame parent, whose
 // first statement is the for (st: the cost counters, or nil).
 func (l *forRun) iteration(parent *frame, i int64, st *semantics.Stats) *frame {
-	return &frame{stms: l.s.Body, env: forIteration(parent.env, l.s, i), loop: l, i: i, next: parent, sc: newScope(st, l.s.Body)}
+	return &frame{stms: l.s.Body, env: forIteration(nil, parent.env, l.s, i), loop: l, i: i, next: parent, sc: newScope(st, l.s.Body)}
 }
 
 // newScope is the scope of a branch or iteration running body, when the
@@ -329,7 +329,7 @@ func (sc *blockScope) end(st *semantics.Stats) {
 // elementFrame pushes the element part of element i of the fold r over
 // the frame parent, whose first statement is the fold.
 func elementFrame(parent *frame, r *foldRun, i int64) *frame {
-	return &frame{stms: r.f.Body, env: r.element(parent.env, i), fold: r, i: i, next: parent}
+	return &frame{stms: r.f.Body, env: r.element(nil, parent.env, i), fold: r, i: i, next: parent}
 }
 
 // String renders the configuration on one line: the enclosing kernels,
