@@ -62,9 +62,10 @@ func forIteration(inner, env Env, s *For, i int64) Env {
 }
 
 // envCopy is a copy of env: into, reset to env, or a new map when into is
-// nil. The rules reuse one map for the iterations of a loop, one after
-// the other (nothing keeps an iteration's environment when it has
-// ended); the small-step's configurations each keep their own.
+// nil. The rules and the small-step reuse one map for the iterations of
+// a loop, one after the other: nothing reads an iteration's environment
+// when it has ended (a fold's parts, whose frames print their variables,
+// each have their own).
 func envCopy(into, env Env) Env {
 	if into == nil {
 		return env.clone()
