@@ -119,6 +119,10 @@ func LevelsProp(reg *lang.Registry, stats *LevelStats) func(c *Case) string {
 }
 
 func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
+	// The walks from FUN and from the FUNMEM variants share passes (the
+	// FUN walk's TransformProgram and Simplify are the variants' where
+	// the FUN pipeline changes nothing): each runs once for the case.
+	reg = reg.Memo()
 	var p lang.Program
 	if err := safely("loading the FUN program", func() (err error) {
 		p, err = reg.Load("gen.fun", c.Source(), fun.Language.Name(), "", lang.LoadOptions{})
@@ -139,7 +143,7 @@ func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 	if err != nil {
 		return "compiling the FUN program to every level: " + err.Error()
 	}
-	more, msg := variantLevels(reg, c, levels)
+	more, msg := variantLevels(reg, c, p.Syntax().(*fun.Program), levels)
 	if msg != "" {
 		return msg
 	}
@@ -156,16 +160,13 @@ func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 	return ""
 }
 
-// variantLevels walks each FUNMEM variant of the case (Variants) from
-// FUNMEM to every level below it that the property runs, leaving out a
-// variant that is the program of a FUNMEM level already walked.
-func variantLevels(reg *lang.Registry, c *Case, levels []lang.Level) ([]lang.Level, string) {
+// variantLevels walks each FUNMEM variant of the case (Variants of p, the
+// case's FUN program as its printed text loads) from FUNMEM to every
+// level below it that the property runs, leaving out a variant that is
+// the program of a FUNMEM level already walked.
+func variantLevels(reg *lang.Registry, c *Case, p *fun.Program, levels []lang.Level) ([]lang.Level, string) {
 	// The variants alone: FUN's run, which a memCase holds too, is the
 	// caller's.
-	p, err := c.Parsed()
-	if err != nil {
-		return nil, "the printed FUN program does not parse: " + err.Error()
-	}
 	vs, msg := variantsOf(reg, p, &bugLog{})
 	if msg != "" {
 		return nil, msg

@@ -44,6 +44,9 @@ func (e *PassPanic) Error() string { return fmt.Sprintf("%s panics: %v\n%s", e.P
 // do the passes after it; its panic is among panics. A pass whose output
 // FUNMEM's checker rejects is err.
 func Variants(reg *lang.Registry, p *fun.Program) (vs []Variant, panics []*PassPanic, err error) {
+	// The walks share their first passes (TransformProgram, and Simplify
+	// after it in three of them): each runs once.
+	reg = reg.Memo()
 	src, err := fun.Language.Adopt(p.File, p, lang.LoadOptions{})
 	if err != nil {
 		return nil, nil, err
