@@ -58,10 +58,11 @@ var unicodeOps = map[rune]string{
 // the language (e.g. "<=", "&&"); single characters of ()[]{},:;=+-*/%<>@!
 // are always operators. Comments run from "--" to the end of the line.
 func Scan(file, src string, ops []string) ([]Token, error) {
-	// Programs the translations print run about one token to every 4
-	// to 6 bytes: room for that at once, rather than by doubling (the
+	// Programs the translations print run about one token to every 3
+	// to 4 bytes (FUN 3.1, FUNMEM 3.3, IMP 4.1 on the generated
+	// programs): room for that at once, rather than by doubling (the
 	// property campaigns read thousands of printed programs back).
-	toks := make([]Token, 0, len(src)/5+8)
+	toks := make([]Token, 0, len(src)/3+8)
 	line, col := 1, 1
 	// depth counts open brackets, so that input nested past MaxDepth is
 	// refused as it is read, not after all of it is scanned (two million
