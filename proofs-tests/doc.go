@@ -220,8 +220,9 @@
 //
 // cover.go is the rule-coverage report of arraysem cover (Figures, built
 // from the languages' rule tables, and Cover); gc.go raises the
-// collector's target while a campaign runs (GOGC 400, unless the user set
-// GOGC), since a campaign allocates much and keeps little.
+// collector's target while a campaign runs (GOGC 1600 with a soft memory
+// limit of 256 MiB, unless the user set GOGC or GOMEMLIMIT), since a
+// campaign allocates much and keeps little.
 //
 // # Bounded-exhaustive checking (enum.go, enum_test.go)
 //
