@@ -51,9 +51,11 @@ func forBound(env Env, s *For) (int64, error) {
 }
 
 // forIteration is the environment of iteration i of a for: E, x ↦ i,
-// made in the map inner (reset to E) or, when it is nil, in a new one.
-func forIteration(inner, env Env, s *For, i int64) Env {
-	inner = envCopy(inner, env)
+// made in a new map when inner is nil, else in inner, the environment of
+// the iteration before (after forBack), undone to E (Env.undo; w is
+// forWrites(s)).
+func forIteration(inner, env Env, s *For, i int64, w []string) Env {
+	inner = envCopy(inner, env, w)
 	if mutant.On("imp-for-off-by-one") { // mutant: the index runs 0 … n-1
 		i--
 	}
@@ -61,24 +63,31 @@ func forIteration(inner, env Env, s *For, i int64) Env {
 	return inner
 }
 
-// envCopy is a copy of env: into, reset to env, or a new map when into is
-// nil. The rules and the small-step reuse one map for the iterations of
-// a loop, one after the other: nothing reads an iteration's environment
-// when it has ended (a fold's parts, whose frames print their variables,
-// each have their own).
-func envCopy(into, env Env) Env {
+// envCopy is a copy of env: a new map when into is nil, else into, the
+// environment of a loop's iteration that has ended, undone to env (only
+// the variables w may differ). The rules and the small-step reuse one map
+// for the iterations of a loop, one after the other: nothing reads an
+// iteration's environment when it has ended (a fold's parts, whose
+// frames print their variables, each have their own in the small-step).
+func envCopy(into, env Env, w []string) Env {
 	if into == nil {
 		return env.clone()
 	}
-	into.resetTo(env)
+	into.undo(env, w)
 	return into
 }
 
+// forWrites are the variables an iteration of s may change (rebinds):
+// forIteration and forBack look at no others.
+func forWrites(s *For) []string { return rebinds(s.Body, []string{s.X.Name}) }
+
 // forBack ends an iteration of a for: the variables of env, but the
-// index, take their values in the iteration's environment inner.
-func forBack(env, inner Env, s *For) {
-	for x := range env {
-		if x != s.X.Name {
+// index, take their values in the iteration's environment inner. Only
+// those of w (forWrites(s)) can differ there: the others are copied
+// from env and nothing sets them.
+func forBack(env, inner Env, s *For, w []string) {
+	for _, x := range w {
+		if _, ok := env[x]; ok && x != s.X.Name {
 			env[x] = inner[x]
 		}
 	}
@@ -93,6 +102,9 @@ type foldRun struct {
 	acc  semantics.Num // an int or (an extension) a float
 	y    semantics.Num // the element now being combined
 	t    *semantics.Tracker
+	// wb and wc are what an element and a combine may change
+	// (rebinds), when their environments are made in the last ones'.
+	wb, wc []string
 	base int64 // the live words at its start (cost counters: each part's blocks die with it)
 }
 
@@ -132,7 +144,10 @@ func keywordOf(s Stmt) string {
 // forIteration's).
 func (r *foldRun) element(inner, env Env, i int64) Env {
 	r.t.Start(i)
-	inner = envCopy(inner, env)
+	if inner != nil && r.wb == nil {
+		r.wb = rebinds(r.f.Body, []string{r.f.X.Name})
+	}
+	inner = envCopy(inner, env, r.wb)
 	inner[r.f.X.Name] = Value{K: i}
 	return inner
 }
@@ -147,7 +162,10 @@ func (r *foldRun) combine(comb, env, inner Env, i int64) (Env, error) {
 	}
 	r.y = y
 	r.t.Start(r.n + i)
-	comb = envCopy(comb, env)
+	if comb != nil && r.wc == nil {
+		r.wc = rebinds(r.f.Combine, []string{r.f.A.Name, r.f.B.Name})
+	}
+	comb = envCopy(comb, env, r.wc)
 	comb[r.f.A.Name] = NumValue(r.acc)
 	comb[r.f.B.Name] = NumValue(y)
 	return comb, nil

@@ -66,7 +66,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		case f.next == nil:
 			return &Config{h: c.h, done: true, top: f}, EImpSeq.Name, nil
 		case f.loop != nil:
-			forBack(f.next.env, f.env, f.loop.s)
+			forBack(f.next.env, f.env, f.loop.s, f.loop.w)
 			f.sc.end(opts.Stats)
 			if f.i < f.loop.n {
 				return &Config{top: f.loop.iteration(f.next, f.i+1, f.env, opts.Stats), h: c.h}, IFor.Name, nil
@@ -147,7 +147,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Counter.Hit(IFor.Name)
 			return &Config{top: advance(f), h: c.h}, IFor.Name, nil
 		}
-		return &Config{top: (&forRun{s: s, n: n}).iteration(f, 1, nil, opts.Stats), h: c.h}, IFor.Name, nil
+		return &Config{top: (&forRun{s: s, n: n, w: forWrites(s)}).iteration(f, 1, nil, opts.Stats), h: c.h}, IFor.Name, nil
 	case *Reduce, *Scan:
 		r, err := startFold(f.env, c.h, s, opts.Trace != nil)
 		if err != nil {
@@ -296,22 +296,29 @@ func advance(f *frame) *frame {
 func iteration(parent *frame, k *kernel, pos int64, done Env) *frame {
 	i := semantics.Order(k.order, pos)
 	k.t.Start(i)
-	env := envCopy(done, parent.env)
-	env[k.s.X.Name] = Value{K: i}
+	env := done
+	if env == nil {
+		env = parent.env.clone()
+		env[k.s.X.Name] = Value{K: i}
+	} else {
+		k.next(env, parent.env, i)
+	}
 	return &frame{stms: k.s.Body, env: env, k: k, i: i, pos: pos, next: parent}
 }
 
-// forRun is a for in progress: its bound, read once.
+// forRun is a for in progress: its bound, read once, and what its
+// iterations may change (forWrites).
 type forRun struct {
 	s *For
 	n int64
+	w []string
 }
 
 // iteration pushes iteration i of the for over the frame parent, whose
 // first statement is the for (st: the cost counters, or nil); its
 // environment is made in done, as a kernel iteration's.
 func (l *forRun) iteration(parent *frame, i int64, done Env, st *semantics.Stats) *frame {
-	return &frame{stms: l.s.Body, env: forIteration(done, parent.env, l.s, i), loop: l, i: i, next: parent, sc: newScope(st, l.s.Body)}
+	return &frame{stms: l.s.Body, env: forIteration(done, parent.env, l.s, i, l.w), loop: l, i: i, next: parent, sc: newScope(st, l.s.Body)}
 }
 
 // newScope is the scope of a branch or iteration running body, when the
