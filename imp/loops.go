@@ -105,7 +105,7 @@ type foldRun struct {
 	// wb and wc are what an element and a combine may change
 	// (rebinds), when their environments are made in the last ones'.
 	wb, wc []string
-	base int64 // the live words at its start (cost counters: each part's blocks die with it)
+	base   int64 // the live words at its start (cost counters: each part's blocks die with it)
 }
 
 // startFold evaluates a fold's neutral element and bound and starts its

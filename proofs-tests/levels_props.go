@@ -242,7 +242,8 @@ func walks(reg *lang.Registry, q lang.Program, o lang.Options, onlyRun bool) (le
 // semantics.
 func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string) string {
 	q := lv.Program()
-	where := fmt.Sprintf("%s (%s)", lv.Name, walk(lv.Stages))
+	// where names the level in a failure (made only for one).
+	where := func() string { return fmt.Sprintf("%s (%s)", lv.Name, walk(lv.Stages)) }
 	s.Reached[q.Language().Title()]++
 	if _, ok := UnrunLevels[q.Language().Name()]; ok {
 		// Compile re-checked it; for CUDA that is reading the emitted
@@ -250,7 +251,7 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		return ""
 	}
 	if msg := s.readsBackOnce(q); msg != "" {
-		return where + ": " + msg
+		return where() + ": " + msg
 	}
 	var first levelRun
 	for i, sem := range q.Semantics() {
@@ -269,12 +270,12 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		})
 		s.Runs[got.name()]++
 		if msg := agreeWithFun(want, got); msg != "" {
-			return where + ": " + msg + blameStage(lv, want, args)
+			return where() + ": " + msg + blameStage(lv, want, args)
 		}
 		if i == 0 {
 			first = got
 		} else if d := sameLevel(first, got); d != "" {
-			return where + ": " + d
+			return where() + ": " + d
 		}
 		switch {
 		case want.err != nil && got.err == nil:
