@@ -68,6 +68,12 @@ func newMemCase(reg *lang.Registry, c *Case, transformOnly bool, bugs *bugLog) (
 // explains it (counted in bugs).
 func variantsOf(reg *lang.Registry, p *fun.Program, bugs *bugLog) ([]Variant, string) {
 	vs, panics, err := Variants(reg, p)
+	return knownVariants(vs, panics, err, bugs)
+}
+
+// knownVariants is what Variants made, a pass's panic a failure unless a
+// known bug explains it (counted in bugs).
+func knownVariants(vs []Variant, panics []*PassPanic, err error, bugs *bugLog) ([]Variant, string) {
 	for _, pp := range panics {
 		id := panicBug(pp)
 		if id == "" {

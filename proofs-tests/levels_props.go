@@ -143,7 +143,7 @@ func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 	if err != nil {
 		return "compiling the FUN program to every level: " + err.Error()
 	}
-	more, msg := variantLevels(reg, c, p.Syntax().(*fun.Program), levels)
+	more, msg := variantLevels(reg, c, p, levels)
 	if msg != "" {
 		return msg
 	}
@@ -160,14 +160,15 @@ func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 	return ""
 }
 
-// variantLevels walks each FUNMEM variant of the case (Variants of p, the
+// variantLevels walks each FUNMEM variant of the case (VariantsOf p, the
 // case's FUN program as its printed text loads) from FUNMEM to every
 // level below it that the property runs, leaving out a variant that is
 // the program of a FUNMEM level already walked.
-func variantLevels(reg *lang.Registry, c *Case, p *fun.Program, levels []lang.Level) ([]lang.Level, string) {
+func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Level) ([]lang.Level, string) {
 	// The variants alone: FUN's run, which a memCase holds too, is the
 	// caller's.
-	vs, msg := variantsOf(reg, p, &bugLog{})
+	vs, panics, err := VariantsOf(reg, p)
+	vs, msg := knownVariants(vs, panics, err, &bugLog{})
 	if msg != "" {
 		return nil, msg
 	}
