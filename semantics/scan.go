@@ -171,7 +171,7 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 				}
 			}
 			if matched == "" && strings.ContainsRune("()[]{},:;=+-*/%<>@!", r) {
-				matched = string(r)
+				matched = src[i : i+1] // ASCII: the text itself, not a new string
 			}
 			if matched == "" {
 				return nil, Errorf(pos, SyntaxError, "", "unexpected character %q", r)
