@@ -367,5 +367,9 @@
 // shards' JSON reports into the report of one run, each checked against
 // its shard's plan (CheckResult); FUN counterexamples are
 // shrunk with Shrinks. THEOREMS.md states every theorem with its test
-// and the counts of the last campaign.
+// and the counts of the last campaign. TestProveGolden pins what the
+// campaigns of the FUNMEM and level properties find on a fixed seed
+// (testdata/prove.golden: their verdicts, what their cases checked, and
+// the counterexamples of registries with a pass that breaks programs),
+// so that making them faster cannot change an outcome unseen.
 package proofstests
