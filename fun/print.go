@@ -81,7 +81,9 @@ func (p *printer) line(depth int, s string) {
 		p.WriteString(s)
 		return
 	}
-	p.WriteString(strings.Repeat("  ", depth))
+	for range depth {
+		p.WriteString("  ")
+	}
 	p.WriteString(s)
 	p.WriteByte('\n')
 }
@@ -140,7 +142,7 @@ func (p *printer) stm(s *Stm, depth int) {
 func (p *printer) exp(e Exp, depth int) {
 	switch e := e.(type) {
 	case *ScalarExp:
-		p.WriteString(PrintSExp(e.X))
+		WriteSExp(&p.Builder, e.X)
 	case *IndexExp:
 		names := make([]string, len(e.Idx))
 		for i, x := range e.Idx {
@@ -221,47 +223,82 @@ func RedomapWord(e *RedomapExp) string {
 // keep its tree (all binary operators associate to the left).
 func PrintSExp(e SExp) string {
 	switch e := e.(type) {
-	case *Const:
-		return strconv.FormatInt(e.Value, 10)
-	case *FloatConst:
-		return semantics.FormatFloat(e.Value)
-	case *Call:
-		return e.Func.String() + "(" + PrintSExp(e.Arg) + ")"
 	case Var:
 		return e.Name
+	case *Const:
+		return strconv.FormatInt(e.Value, 10)
+	}
+	var b strings.Builder
+	WriteSExp(&b, e)
+	return b.String()
+}
+
+// WriteSExp writes PrintSExp(e) to b (printers write an expression in
+// place, rather than make its string and copy it).
+func WriteSExp(b *strings.Builder, e SExp) {
+	switch e := e.(type) {
+	case *Const:
+		var buf [20]byte
+		b.Write(strconv.AppendInt(buf[:0], e.Value, 10))
+	case *FloatConst:
+		b.WriteString(semantics.FormatFloat(e.Value))
+	case *Call:
+		b.WriteString(e.Func.String())
+		b.WriteByte('(')
+		WriteSExp(b, e.Arg)
+		b.WriteByte(')')
+	case Var:
+		b.WriteString(e.Name)
 	case *UnOp:
 		// -x; - -x (a space, not parentheses, so that printing adds no
 		// nesting level and "--" never starts a comment); -(3), since -3
 		// reads back as the constant; -(a + b).
-		x := PrintSExp(e.X)
+		b.WriteString(e.Op.String())
 		switch a := e.X.(type) {
 		case *BinOp:
-			x = "(" + x + ")"
+			b.WriteByte('(')
+			WriteSExp(b, a)
+			b.WriteByte(')')
 		case *UnOp:
-			x = " " + x
+			b.WriteByte(' ')
+			WriteSExp(b, a)
 		case *Const:
 			if a.Value < 0 {
-				x = " " + x
+				b.WriteByte(' ')
+				WriteSExp(b, a)
 			} else {
-				x = "(" + x + ")"
+				b.WriteByte('(')
+				WriteSExp(b, a)
+				b.WriteByte(')')
 			}
 		case *FloatConst:
-			if strings.HasPrefix(x, "-") {
-				x = " " + x
+			if x := semantics.FormatFloat(a.Value); strings.HasPrefix(x, "-") {
+				b.WriteString(" " + x)
 			} else {
-				x = "(" + x + ")"
+				b.WriteString("(" + x + ")")
 			}
+		default:
+			WriteSExp(b, e.X)
 		}
-		return e.Op.String() + x
 	case *BinOp:
-		l, r := PrintSExp(e.L), PrintSExp(e.R)
-		if b, ok := e.L.(*BinOp); ok && b.Op.Prec() < e.Op.Prec() {
-			l = "(" + l + ")"
+		if l, ok := e.L.(*BinOp); ok && l.Op.Prec() < e.Op.Prec() {
+			b.WriteByte('(')
+			WriteSExp(b, l)
+			b.WriteByte(')')
+		} else {
+			WriteSExp(b, e.L)
 		}
-		if b, ok := e.R.(*BinOp); ok && b.Op.Prec() <= e.Op.Prec() {
-			r = "(" + r + ")"
+		b.WriteByte(' ')
+		b.WriteString(e.Op.String())
+		b.WriteByte(' ')
+		if r, ok := e.R.(*BinOp); ok && r.Op.Prec() <= e.Op.Prec() {
+			b.WriteByte('(')
+			WriteSExp(b, r)
+			b.WriteByte(')')
+		} else {
+			WriteSExp(b, e.R)
 		}
-		return l + " " + e.Op.String() + " " + r
+	default:
+		b.WriteString("?")
 	}
-	return "?"
 }

@@ -356,6 +356,22 @@ func (Var) sexp()    {}
 func (*BinOp) sexp() {}
 func (*UnOp) sexp()  {}
 
+// EachVar calls f on each variable of a scalar expression, left to
+// right, as FreeVars lists them (without making the list).
+func EachVar(e SExp, f func(x *Ident)) {
+	switch e := e.(type) {
+	case Var:
+		f(e.Ident)
+	case *BinOp:
+		EachVar(e.L, f)
+		EachVar(e.R, f)
+	case *UnOp:
+		EachVar(e.X, f)
+	case *Call:
+		EachVar(e.Arg, f)
+	}
+}
+
 // FreeVars appends the variables of a scalar expression to acc.
 func FreeVars(e SExp, acc []*Ident) []*Ident {
 	switch e := e.(type) {

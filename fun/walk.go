@@ -2,6 +2,7 @@ package fun
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -512,6 +513,18 @@ func CloneIdent(x *Ident) *Ident {
 // CloneProgram returns a deep copy of p: no node of the copy is shared with
 // p (but the leaves of extensions that are no mappers).
 func CloneProgram(p *Program) *Program { return MapProgram(p, All(CloneIdent)) }
+
+// SameOr is p when q, what a pass made of it, is equal to it, node for
+// node and position for position (the pass changed nothing), else q: a
+// pass that works on a copy returns its input unchanged, so that the
+// walks of a registry that remembers stages (lang.Registry.Memo) see one
+// program where nothing changed.
+func SameOr(p, q *Program) *Program {
+	if p == q || reflect.DeepEqual(p, q) {
+		return p
+	}
+	return q
+}
 
 // CloneBody returns a deep copy of b.
 func CloneBody(b *Body) *Body { return MapBody(b, All(CloneIdent)) }

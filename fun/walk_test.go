@@ -298,3 +298,26 @@ func TestScope(t *testing.T) {
 		})
 	}
 }
+
+// TestSameOr: a pass's copy equal to its input, node for node and
+// position for position, gives the input; a copy that differs anywhere,
+// a position included, is itself.
+func TestSameOr(t *testing.T) {
+	p, err := ParseFile("x.fun", "input (n : int)\nlet (x : int) = n + 1\nin (x)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := CloneProgram(p); SameOr(p, q) != p {
+		t.Error("an equal copy is not the input")
+	}
+	q := CloneProgram(p)
+	q.Body.Stms[0].Let.Col++
+	if SameOr(p, q) != q {
+		t.Error("a copy with another position is the input")
+	}
+	q = CloneProgram(p)
+	q.Body.Result[0].Name = "n"
+	if SameOr(p, q) != q {
+		t.Error("a changed copy is the input")
+	}
+}

@@ -90,7 +90,7 @@ func (c *checker) program(p *Program) (*semantics.Derivation, error) {
 	if err := hold(c.body(scope, p.Body, "Γ")); err != nil {
 		return nil, err
 	}
-	g := scopeAfter("Γ", p.Body)
+	g := c.scopeAfter("Γ", p.Body)
 	for _, r := range p.Return {
 		if r.Dims == nil {
 			d, _, err := c.scalar(scope, r.Name, g)
@@ -399,7 +399,7 @@ func (c *checker) stmt(scope map[string]Type, s Stmt, g string) (*semantics.Deri
 			err = semantics.Errorf(s.At, semantics.TypeError, ImpType.Name, "var %s : %s redeclares the %s %s of the enclosing scope, which this body runs in: %s would stay a %s after it", s.X.Name, s.Type, t, s.X.Name, s.X.Name, s.Type)
 		}
 		scope[s.X.Name] = s.Type
-		out = g + ", " + s.X.Name + " : " + s.Type.String()
+		out = c.bound(g, s.Type, s.X)
 	case *Assign:
 		if y, ok := s.SE.(fun.Var); ok && scope[y.Name] == Mem {
 			if err = hold(c.use(scope, y.Ident, Mem, g)); err == nil {
@@ -439,14 +439,14 @@ func (c *checker) stmt(scope map[string]Type, s Stmt, g string) (*semantics.Deri
 		if err = hold(c.ints(scope, s.Bound, g)); err == nil {
 			inner := semantics.CloneMap(scope)
 			inner[s.X.Name] = Int
-			err = hold(c.inCopy(inner, s.Body, bound(g, Int, s.X)))
+			err = hold(c.inCopy(inner, s.Body, c.bound(g, Int, s.X)))
 		}
 	case *For:
 		if err = c.extension(s, ImpFor, "for"); err == nil {
 			if err = hold(c.ints(scope, s.Bound, g)); err == nil {
 				inner := semantics.CloneMap(scope)
 				inner[s.X.Name] = Int
-				err = hold(c.inBody(inner, s.Body, bound(g, Int, s.X)))
+				err = hold(c.inBody(inner, s.Body, c.bound(g, Int, s.X)))
 			}
 		}
 	case *Assert:
@@ -465,7 +465,7 @@ func (c *checker) stmt(scope map[string]Type, s Stmt, g string) (*semantics.Deri
 			if err = hold(c.use(scope, s.Block, Mem, g)); err == nil {
 				inner := semantics.CloneMap(scope)
 				inner[s.X.Name] = Int
-				if err = hold(c.ints(inner, s.Addr, bound(g, Int, s.X))); err == nil {
+				if err = hold(c.ints(inner, s.Addr, c.bound(g, Int, s.X))); err == nil {
 					var t Type
 					// The neutral element's type is the accumulator's;
 					// its node is the fold's premise.
@@ -506,11 +506,11 @@ func (c *checker) fold(scope map[string]Type, f *Fold, rule semantics.Rule, t Ty
 	}
 	elem := semantics.CloneMap(scope)
 	elem[f.X.Name] = Int
-	ge := bound(g, Int, f.X)
+	ge := c.bound(g, Int, f.X)
 	if err := hold(c.inCopy(elem, f.Body, ge)); err != nil {
 		return err
 	}
-	if err := hold(c.yield(elem, f.Body, f.Yield, rule, t, "element", scopeAfter(ge, f.Body), f.X)); err != nil {
+	if err := hold(c.yield(elem, f.Body, f.Yield, rule, t, "element", c.scopeAfter(ge, f.Body), f.X)); err != nil {
 		return err
 	}
 	if f.A.Name == f.B.Name {
@@ -519,11 +519,11 @@ func (c *checker) fold(scope map[string]Type, f *Fold, rule semantics.Rule, t Ty
 	}
 	comb := semantics.CloneMap(scope)
 	comb[f.A.Name], comb[f.B.Name] = t, t
-	gc := bound(bound(g, t, f.A), t, f.B)
+	gc := c.bound(c.bound(g, t, f.A), t, f.B)
 	if err := hold(c.inCopy(comb, f.Combine, gc)); err != nil {
 		return err
 	}
-	return hold(c.yield(comb, f.Combine, f.Result, rule, t, "combine", scopeAfter(gc, f.Combine), f.A, f.B))
+	return hold(c.yield(comb, f.Combine, f.Result, rule, t, "combine", c.scopeAfter(gc, f.Combine), f.A, f.B))
 }
 
 // yield checks the yielded y of a part: a t of the part's scope,
@@ -552,6 +552,24 @@ func (c *checker) yield(scope map[string]Type, body []Stmt, y *fun.Ident, rule s
 // index, a combine's a and b).
 func bound(g string, t Type, x *fun.Ident) string {
 	return g + ", " + x.Name + " : " + t.String()
+}
+
+// bound is bound when the checker derives; else g, unchanged: the
+// renderings of Γ are for the derivation's conclusions, which a plain
+// check does not build.
+func (c *checker) bound(g string, t Type, x *fun.Ident) string {
+	if !c.d.Derive {
+		return g
+	}
+	return bound(g, t, x)
+}
+
+// scopeAfter is scopeAfter when the checker derives; else g.
+func (c *checker) scopeAfter(g string, ss []Stmt) string {
+	if !c.d.Derive {
+		return g
+	}
+	return scopeAfter(g, ss)
 }
 
 // scopeAfter renders the scope the statements ss leave, begun in g: g

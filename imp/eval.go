@@ -2,6 +2,7 @@ package imp
 
 import (
 	"errors"
+	"maps"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -38,12 +39,55 @@ func (v Value) String() string {
 // Env is IMP's mutable environment E.
 type Env map[string]Value
 
-func (e Env) clone() Env {
-	out := make(Env, len(e)+1)
-	for k, v := range e {
-		out[k] = v
+// clone is a copy of E, for a kernel's or a fold's iteration (maps.Clone
+// copies the table whole, about twice as fast as inserting its entries).
+func (e Env) clone() Env { return maps.Clone(e) }
+
+// undo makes e, a copy of E in which only the variables w may have been
+// bound or set since, a copy of E again: the environment of a loop's
+// next iteration, made in the last one's map at the cost of what that
+// iteration could change (rebinds), not of E.
+func (e Env) undo(E Env, w []string) {
+	for _, x := range w {
+		if v, ok := E[x]; ok {
+			e[x] = v
+		} else {
+			delete(e, x)
+		}
 	}
-	return out
+}
+
+// rebinds appends to w the variables the statements ss may bind or set
+// in the environment they run in: the targets of var, <-, alloc and
+// reads, and of reduce, in ss and in the bodies nested in them. (Those
+// of a nested kernel's body or a fold's parts, which run in copies, are
+// listed too: undoing a variable nothing changed changes nothing.) A
+// statement changes no other variable of its environment (fig12.go's
+// exec, forBack and foldRun.finish are all that write one).
+func rebinds(ss []Stmt, w []string) []string {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *Decl:
+			w = append(w, s.X.Name)
+		case *Assign:
+			w = append(w, s.X.Name)
+		case *Alloc:
+			w = append(w, s.X.Name)
+		case *Read:
+			w = append(w, s.X.Name)
+		case *If:
+			w = rebinds(s.Else, rebinds(s.Then, w))
+		case *Kernel:
+			w = rebinds(s.Body, append(w, s.X.Name))
+		case *For:
+			w = rebinds(s.Body, append(w, s.X.Name))
+		case *Reduce:
+			w = rebinds(s.Combine, rebinds(s.Body, append(w, s.Target.Name, s.X.Name, s.A.Name, s.B.Name)))
+		case *Scan:
+			w = rebinds(s.Combine, rebinds(s.Body, append(w, s.X.Name, s.A.Name, s.B.Name)))
+		}
+	}
+	return w
 }
 
 // Options configure a run.
@@ -203,6 +247,17 @@ type kernel struct {
 	t     *semantics.Tracker
 	order []int64 // the small-step's schedule of the iterations (nil: in order)
 	base  int64   // the live words at its start (cost counters: each iteration's blocks die with it)
+	w     []string
+}
+
+// next makes env, the environment of the iteration that has ended (a
+// copy of E, the kernel's), the next iteration's: E, x ↦ i.
+func (k *kernel) next(env, E Env, i int64) {
+	if k.w == nil {
+		k.w = rebinds(k.s.Body, []string{k.s.X.Name})
+	}
+	env.undo(E, k.w)
+	env[k.s.X.Name] = Value{K: i}
 }
 
 func startKernel(env Env, h *semantics.Heap, s *Kernel, trace bool) (*kernel, error) {

@@ -201,10 +201,18 @@ func (r *rules) eImpKernel(env Env, s *Kernel) (*semantics.Derivation, error) {
 	}
 	base := r.costs.launch(0)
 	var premises []*semantics.Derivation
+	// Each iteration's copy of E is made in one map, undone to E when the
+	// iteration before has ended (nothing keeps it: the derivation's
+	// conclusions are rendered as they are made).
+	var inner Env
 	for i := int64(1); i <= k.m; i++ {
 		k.t.Start(i)
-		inner := env.clone()
-		inner[s.X.Name] = Value{K: i}
+		if inner == nil {
+			inner = env.clone()
+			inner[s.X.Name] = Value{K: i}
+		} else {
+			k.next(inner, env, i)
+		}
 		d, err := r.part(inner, s.Body, base)
 		if err != nil {
 			r.h.Pop()
@@ -224,17 +232,22 @@ func (r *rules) iFor(env Env, s *For) (*semantics.Derivation, error) {
 		return nil, err
 	}
 	var premises []*semantics.Derivation
+	var inner Env // each iteration's, in turn (as eImpKernel's)
+	var w []string
+	if n > 0 {
+		w = forWrites(s)
+	}
 	for i := int64(1); i <= n; i++ {
 		if err := r.opts.Budget.Spend(1, s.At, IFor.Name); err != nil {
 			return nil, err
 		}
-		inner := forIteration(env, s, i)
+		inner = forIteration(inner, env, s, i, w)
 		r.costs.enter(false, s.Body)
 		d, err := r.eImpSeq(inner, s.Body)
 		if err != nil {
 			return nil, err
 		}
-		forBack(env, inner, s)
+		forBack(env, inner, s, w)
 		r.costs.leave(0)
 		premises = r.premise(premises, d)
 	}
@@ -261,13 +274,15 @@ func (r *rules) iFold(env Env, s Stmt) (*semantics.Derivation, error) {
 	}
 	base := r.costs.launch(sexpOps(f.f.Neutral))
 	var premises []*semantics.Derivation
+	// Each element's and combine's copy of E, in turn (as eImpKernel's).
+	var inner, comb Env
 	for i := int64(1); i <= f.n; i++ {
-		inner := f.element(env, i)
+		inner = f.element(inner, env, i)
 		de, err := r.part(inner, f.f.Body, base)
 		if err != nil {
 			return fail(err)
 		}
-		comb, err := f.combine(env, inner, i)
+		comb, err = f.combine(comb, env, inner, i)
 		if err != nil {
 			return fail(err)
 		}

@@ -50,9 +50,12 @@ func forBound(env Env, s *For) (int64, error) {
 	return n, nil
 }
 
-// forIteration is the environment of iteration i of a for: E, x ↦ i.
-func forIteration(env Env, s *For, i int64) Env {
-	inner := env.clone()
+// forIteration is the environment of iteration i of a for: E, x ↦ i,
+// made in a new map when inner is nil, else in inner, the environment of
+// the iteration before (after forBack), undone to E (Env.undo; w is
+// forWrites(s)).
+func forIteration(inner, env Env, s *For, i int64, w []string) Env {
+	inner = envCopy(inner, env, w)
 	if mutant.On("imp-for-off-by-one") { // mutant: the index runs 0 … n-1
 		i--
 	}
@@ -60,11 +63,31 @@ func forIteration(env Env, s *For, i int64) Env {
 	return inner
 }
 
+// envCopy is a copy of env: a new map when into is nil, else into, the
+// environment of a loop's iteration that has ended, undone to env (only
+// the variables w may differ). The rules and the small-step reuse one map
+// for the iterations of a loop, one after the other: nothing reads an
+// iteration's environment when it has ended (a fold's parts, whose
+// frames print their variables, each have their own in the small-step).
+func envCopy(into, env Env, w []string) Env {
+	if into == nil {
+		return env.clone()
+	}
+	into.undo(env, w)
+	return into
+}
+
+// forWrites are the variables an iteration of s may change (rebinds):
+// forIteration and forBack look at no others.
+func forWrites(s *For) []string { return rebinds(s.Body, []string{s.X.Name}) }
+
 // forBack ends an iteration of a for: the variables of env, but the
-// index, take their values in the iteration's environment inner.
-func forBack(env, inner Env, s *For) {
-	for x := range env {
-		if x != s.X.Name {
+// index, take their values in the iteration's environment inner. Only
+// those of w (forWrites(s)) can differ there: the others are copied
+// from env and nothing sets them.
+func forBack(env, inner Env, s *For, w []string) {
+	for _, x := range w {
+		if _, ok := env[x]; ok && x != s.X.Name {
 			env[x] = inner[x]
 		}
 	}
@@ -79,7 +102,10 @@ type foldRun struct {
 	acc  semantics.Num // an int or (an extension) a float
 	y    semantics.Num // the element now being combined
 	t    *semantics.Tracker
-	base int64 // the live words at its start (cost counters: each part's blocks die with it)
+	// wb and wc are what an element and a combine may change
+	// (rebinds), when their environments are made in the last ones'.
+	wb, wc []string
+	base   int64 // the live words at its start (cost counters: each part's blocks die with it)
 }
 
 // startFold evaluates a fold's neutral element and bound and starts its
@@ -114,24 +140,32 @@ func keywordOf(s Stmt) string {
 	return "reduce"
 }
 
-// element is the environment of element i: E, x ↦ i.
-func (r *foldRun) element(env Env, i int64) Env {
+// element is the environment of element i: E, x ↦ i (made in inner, as
+// forIteration's).
+func (r *foldRun) element(inner, env Env, i int64) Env {
 	r.t.Start(i)
-	inner := env.clone()
+	if inner != nil && r.wb == nil {
+		r.wb = rebinds(r.f.Body, []string{r.f.X.Name})
+	}
+	inner = envCopy(inner, env, r.wb)
 	inner[r.f.X.Name] = Value{K: i}
 	return inner
 }
 
 // combine ends element i, whose environment is inner, and gives the
-// environment of its combine: E, a ↦ acc, b ↦ y.
-func (r *foldRun) combine(env, inner Env, i int64) (Env, error) {
+// environment of its combine: E, a ↦ acc, b ↦ y (made in comb, as
+// forIteration's).
+func (r *foldRun) combine(comb, env, inner Env, i int64) (Env, error) {
 	y, err := numLookup(inner)(r.f.Yield, r.rule)
 	if err != nil {
 		return nil, err
 	}
 	r.y = y
 	r.t.Start(r.n + i)
-	comb := env.clone()
+	if comb != nil && r.wc == nil {
+		r.wc = rebinds(r.f.Combine, []string{r.f.A.Name, r.f.B.Name})
+	}
+	comb = envCopy(comb, env, r.wc)
 	comb[r.f.A.Name] = NumValue(r.acc)
 	comb[r.f.B.Name] = NumValue(y)
 	return comb, nil
@@ -161,9 +195,14 @@ func (r *foldRun) combined(env, comb Env, h *semantics.Heap, i int64) error {
 	if err != nil {
 		return err
 	}
-	at := env.clone()
-	at[r.f.X.Name] = Value{K: i}
-	off, err := fun.EvalSExp(sc.Addr, lookup(at), r.rule)
+	// The address is read in E, x ↦ i.
+	look := lookup(env)
+	off, err := fun.EvalSExp(sc.Addr, func(y *fun.Ident, rule string) (int64, error) {
+		if y.Name == r.f.X.Name {
+			return i, nil
+		}
+		return look(y, rule)
+	}, r.rule)
 	if err != nil {
 		return err
 	}

@@ -318,3 +318,73 @@ combine a, b do var c : int; c <- 1 / (b - 2); yield c done; return s`,
 		}
 	}
 }
+
+// TestIterationsRunInCopies: each iteration of a kernel, and each element
+// and combine of a fold, runs in its own copy of E, and a for's iteration
+// in a copy whose variables go back to E (I-FOR), under the engine, the
+// rules and the small-step alike: the rules and the small-step make an
+// iteration's environment in the last one's map, undoing what it could
+// change (Env.undo, rebinds), so what an iteration sets, declares or
+// declares anew (an outer name, of another type) must not reach the next.
+func TestIterationsRunInCopies(t *testing.T) {
+	for _, c := range []struct {
+		name, src, want string
+		env             string // "x=v …" in the final environment ("-" absent)
+	}{
+		{name: "a kernel's iterations see E's values", src: `input n : int; var x : int; x <- 10; var y : float; var m : mem; m <- alloc n;
+kernel i <= n do
+  x <- x + i;
+  var t : int; t <- x * 100;
+  var y : int; y <- t + i;
+  if y then var u : int; u <- y; m[i - 1] <- u else skip fi
+done; return x, m : [n]`, want: "10 [1101 1202 1303]", env: "x=10 t=- u=- i=- y=0.0"},
+		{name: "nested kernels", src: `input n : int; var x : int; var m : mem; m <- alloc n * n;
+kernel i <= n do
+  x <- x + i;
+  kernel j <= n do var z : int; z <- x * 10 + j; x <- z; m[(i - 1) * n + j - 1] <- z done
+done; return x, m : [n][n]`, want: "0 [[11 12 13] [21 22 23] [31 32 33]]", env: "x=0 z=- j=-"},
+		{name: "a for's iterations carry E's variables on", src: `input n : int; var x : int; x <- 10; var m : mem; m <- alloc n;
+for i <= n do x <- x + i; var t : int; t <- x; var w : int; w <- w + 1; m[i - 1] <- t * 10 + w done;
+return x, m : [n]`, want: "16 [111 131 161]", env: "x=16 t=- w=- i=-"},
+		{name: "a kernel in a for, a for in a kernel", src: `input n : int; var s : int; var m : mem; m <- alloc n;
+for k <= n do
+  kernel i <= n do var a : int; for j <= i do a <- a + j done; s <- a; m[i - 1] <- a + k done;
+  s <- s + 1
+done; return s, m : [n]`, want: "3 [4 6 9]", env: "s=3 a=-"},
+		{name: "a fold's parts", src: `input n : int; var x : int; x <- 5; var r : int;
+reduce r <- 0 for i <= n do var e : int; x <- x + i; e <- x yield e
+combine a, b do var c : int; x <- a; c <- a + b yield c done; return x, r`, want: "5 21", env: "x=5 e=- c=-"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := mustParse(t, c.src, true)
+			for _, sem := range []string{"big", "rules", "small"} {
+				env, h, err := BindInputs(p, args("n=3"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := evalRun{env: env}
+				switch sem {
+				case "big":
+					r.res, r.err = Eval(p, env, h, nil)
+				case "rules":
+					r.res, _, r.err = EvalRules(p, env, h, nil)
+				default:
+					r.res, _, r.err = RunSmall(p, env, h, nil)
+				}
+				if r.err != nil || r.results() != c.want {
+					t.Errorf("%s: %s, %v; want %s", sem, r.results(), r.err, c.want)
+				}
+				for _, kv := range strings.Fields(c.env) {
+					x, want, _ := strings.Cut(kv, "=")
+					got := "-"
+					if v, ok := env[x]; ok {
+						got = v.String()
+					}
+					if got != want {
+						t.Errorf("%s: %s=%s in the final environment, want %s", sem, x, got, want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -66,46 +66,76 @@ func printStmts(b *strings.Builder, ss []Stmt, depth int, lines bool) {
 }
 
 func printStmt(b *strings.Builder, s Stmt, depth int, lines bool) {
-	ind := strings.Repeat("  ", depth)
-	b.WriteString(ind)
+	indent(b, depth)
+	w := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+	}
+	se := func(e fun.SExp) { fun.WriteSExp(b, e) }
 	switch s := s.(type) {
 	case *Skip:
-		b.WriteString("skip")
+		w("skip")
 	case *Decl:
-		b.WriteString("var " + s.X.Name + " : " + s.Type.String())
+		w("var ", s.X.Name, " : ", s.Type.String())
 	case *Assign:
-		b.WriteString(s.X.Name + " <- " + fun.PrintSExp(s.SE))
+		w(s.X.Name, " <- ")
+		se(s.SE)
 	case *Alloc:
-		b.WriteString(s.X.Name + " <- alloc " + fun.PrintSExp(s.Size))
+		w(s.X.Name, " <- alloc ")
+		se(s.Size)
 	case *Read:
-		b.WriteString(s.X.Name + " <- " + s.Y.Name + "[" + fun.PrintSExp(s.Index) + "]")
+		w(s.X.Name, " <- ", s.Y.Name, "[")
+		se(s.Index)
+		w("]")
 	case *Write:
-		b.WriteString(s.X.Name + "[" + fun.PrintSExp(s.Index) + "] <- " + fun.PrintSExp(s.Value))
+		w(s.X.Name, "[")
+		se(s.Index)
+		w("] <- ")
+		se(s.Value)
 	case *If:
-		b.WriteString("if " + s.Cond.Name + " then\n")
+		w("if ", s.Cond.Name, " then\n")
 		printStmts(b, s.Then, depth+1, lines)
-		b.WriteString(ind + "else\n")
+		indent(b, depth)
+		w("else\n")
 		printStmts(b, s.Else, depth+1, lines)
-		b.WriteString(ind + "fi")
+		indent(b, depth)
+		w("fi")
 	case *Kernel:
-		b.WriteString("kernel " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do\n")
+		w("kernel ", s.X.Name, " <= ")
+		se(s.Bound)
+		w(" do\n")
 		printStmts(b, s.Body, depth+1, lines)
-		b.WriteString(ind + "done")
+		indent(b, depth)
+		w("done")
 	case *For:
-		b.WriteString("for " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do\n")
+		w("for ", s.X.Name, " <= ")
+		se(s.Bound)
+		w(" do\n")
 		printStmts(b, s.Body, depth+1, lines)
-		b.WriteString(ind + "done")
+		indent(b, depth)
+		w("done")
 	case *Assert:
-		b.WriteString("assert " + fun.PrintSExp(s.Cond))
+		w("assert ")
+		se(s.Cond)
 		if s.Msg != "" {
-			b.WriteString(" " + semantics.Quote(s.Msg))
+			w(" ", semantics.Quote(s.Msg))
 		}
 	case *Reduce:
-		b.WriteString("reduce " + s.Target.Name + " <- ")
+		w("reduce ", s.Target.Name, " <- ")
 		printFold(b, &s.Fold, depth, lines)
 	case *Scan:
-		b.WriteString("scan " + s.Block.Name + "[" + fun.PrintSExp(s.Addr) + "] <- ")
+		w("scan ", s.Block.Name, "[")
+		se(s.Addr)
+		w("] <- ")
 		printFold(b, &s.Fold, depth, lines)
+	}
+}
+
+// indent writes the indentation of a statement at depth.
+func indent(b *strings.Builder, depth int) {
+	for range depth {
+		b.WriteString("  ")
 	}
 }
 

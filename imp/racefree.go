@@ -159,11 +159,7 @@ func freshIn(body []Stmt, sc *planScope) map[string]bool {
 
 // mentions adds every name s mentions to seen.
 func mentions(s Stmt, seen map[string]bool) {
-	exp := func(e fun.SExp) {
-		for _, x := range fun.FreeVars(e, nil) {
-			seen[x.Name] = true
-		}
-	}
+	exp := func(e fun.SExp) { fun.EachVar(e, func(x *fun.Ident) { seen[x.Name] = true }) }
 	all := func(ss []Stmt) {
 		for _, s := range ss {
 			mentions(s, seen)

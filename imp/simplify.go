@@ -193,9 +193,7 @@ func nested(s Stmt) [][]Stmt {
 
 // readsOf adds the variables of e to read.
 func readsOf(e fun.SExp, read map[string]bool) {
-	for _, x := range fun.FreeVars(e, nil) {
-		read[x.Name] = true
-	}
+	fun.EachVar(e, func(x *fun.Ident) { read[x.Name] = true })
 }
 
 // stmtReads adds the variables s itself reads (not those of the

@@ -66,10 +66,10 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		case f.next == nil:
 			return &Config{h: c.h, done: true, top: f}, EImpSeq.Name, nil
 		case f.loop != nil:
-			forBack(f.next.env, f.env, f.loop.s)
+			forBack(f.next.env, f.env, f.loop.s, f.loop.w)
 			f.sc.end(opts.Stats)
 			if f.i < f.loop.n {
-				return &Config{top: f.loop.iteration(f.next, f.i+1, opts.Stats), h: c.h}, IFor.Name, nil
+				return &Config{top: f.loop.iteration(f.next, f.i+1, f.env, opts.Stats), h: c.h}, IFor.Name, nil
 			}
 			opts.Counter.Hit(IFor.Name)
 			return &Config{top: advance(f.next), h: c.h}, IFor.Name, nil
@@ -77,7 +77,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			if opts.Stats != nil {
 				opts.Stats.SetLive(f.fold.base)
 			}
-			comb, err := f.fold.combine(f.next.env, f.env, f.i)
+			comb, err := f.fold.combine(nil, f.next.env, f.env, f.i)
 			if err != nil {
 				return c, "", unwind(c, err)
 			}
@@ -107,7 +107,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Stats.SetLive(k.base)
 		}
 		if f.pos < k.m {
-			return &Config{top: iteration(f.next, k, f.pos+1), h: c.h}, EImpKernel.Name, nil
+			return &Config{top: iteration(f.next, k, f.pos+1, f.env), h: c.h}, EImpKernel.Name, nil
 		}
 		k.finish(c.h, opts)
 		return &Config{top: advance(f.next), h: c.h}, EImpKernel.Name, nil
@@ -137,7 +137,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if opts.Schedule != nil {
 			k.order = opts.Schedule(k.m)
 		}
-		return &Config{top: iteration(f, k, 1), h: c.h}, EImpKernel.Name, nil
+		return &Config{top: iteration(f, k, 1, nil), h: c.h}, EImpKernel.Name, nil
 	case *For:
 		n, err := forBound(f.env, s)
 		if err != nil {
@@ -147,7 +147,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Counter.Hit(IFor.Name)
 			return &Config{top: advance(f), h: c.h}, IFor.Name, nil
 		}
-		return &Config{top: (&forRun{s: s, n: n}).iteration(f, 1, opts.Stats), h: c.h}, IFor.Name, nil
+		return &Config{top: (&forRun{s: s, n: n, w: forWrites(s)}).iteration(f, 1, nil, opts.Stats), h: c.h}, IFor.Name, nil
 	case *Reduce, *Scan:
 		r, err := startFold(f.env, c.h, s, opts.Trace != nil)
 		if err != nil {
@@ -288,25 +288,37 @@ func advance(f *frame) *frame {
 }
 
 // iteration pushes the iteration at position pos of k's schedule over the
-// frame parent, whose first statement is the kernel.
-func iteration(parent *frame, k *kernel, pos int64) *frame {
+// frame parent, whose first statement is the kernel. Its environment is
+// made in done, the environment of the iteration that has just ended
+// (reset to the parent's: nothing reads an ended iteration's variables,
+// and a configuration prints a kernel's frame without them), or in a new
+// map when done is nil.
+func iteration(parent *frame, k *kernel, pos int64, done Env) *frame {
 	i := semantics.Order(k.order, pos)
 	k.t.Start(i)
-	env := parent.env.clone()
-	env[k.s.X.Name] = Value{K: i}
+	env := done
+	if env == nil {
+		env = parent.env.clone()
+		env[k.s.X.Name] = Value{K: i}
+	} else {
+		k.next(env, parent.env, i)
+	}
 	return &frame{stms: k.s.Body, env: env, k: k, i: i, pos: pos, next: parent}
 }
 
-// forRun is a for in progress: its bound, read once.
+// forRun is a for in progress: its bound, read once, and what its
+// iterations may change (forWrites).
 type forRun struct {
 	s *For
 	n int64
+	w []string
 }
 
 // iteration pushes iteration i of the for over the frame parent, whose
-// first statement is the for (st: the cost counters, or nil).
-func (l *forRun) iteration(parent *frame, i int64, st *semantics.Stats) *frame {
-	return &frame{stms: l.s.Body, env: forIteration(parent.env, l.s, i), loop: l, i: i, next: parent, sc: newScope(st, l.s.Body)}
+// first statement is the for (st: the cost counters, or nil); its
+// environment is made in done, as a kernel iteration's.
+func (l *forRun) iteration(parent *frame, i int64, done Env, st *semantics.Stats) *frame {
+	return &frame{stms: l.s.Body, env: forIteration(done, parent.env, l.s, i, l.w), loop: l, i: i, next: parent, sc: newScope(st, l.s.Body)}
 }
 
 // newScope is the scope of a branch or iteration running body, when the
@@ -329,7 +341,7 @@ func (sc *blockScope) end(st *semantics.Stats) {
 // elementFrame pushes the element part of element i of the fold r over
 // the frame parent, whose first statement is the fold.
 func elementFrame(parent *frame, r *foldRun, i int64) *frame {
-	return &frame{stms: r.f.Body, env: r.element(parent.env, i), fold: r, i: i, next: parent}
+	return &frame{stms: r.f.Body, env: r.element(nil, parent.env, i), fold: r, i: i, next: parent}
 }
 
 // String renders the configuration on one line: the enclosing kernels,

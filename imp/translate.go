@@ -2,6 +2,7 @@ package imp
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
@@ -63,7 +64,7 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 			out.Inputs = append(out.Inputs, &Input{Pos: in.Lparen, Name: in.Name, Dims: vars(in.Type.Dims), Elem: in.Type.Elem, Block: a.Block})
 		}
 	}
-	body, gamma, err := t.stms(p.Body.Stms, gamma)
+	body, gamma, err := t.block(p.Body.Stms, gamma)
 	if err != nil {
 		return nil, err
 	}
@@ -121,11 +122,16 @@ func apply(l *funmem.IndexFn, idx []fun.SExp) fun.SExp {
 }
 
 // stms translates a sequence of statements in the scope gamma, and
-// returns the scope after them.
+// returns the scope after them (gamma is left as it is).
 func (t *translator) stms(ss []*fun.Stm, gamma map[string]fun.Type) ([]Stmt, map[string]fun.Type, error) {
-	g := make(map[string]fun.Type, len(gamma))
-	for k, v := range gamma {
-		g[k] = v
+	return t.block(ss, maps.Clone(gamma))
+}
+
+// block is stms in the scope g, a map of the caller's own, which it
+// binds the statements' names in and returns.
+func (t *translator) block(ss []*fun.Stm, g map[string]fun.Type) ([]Stmt, map[string]fun.Type, error) {
+	if g == nil {
+		g = map[string]fun.Type{}
 	}
 	var out []Stmt
 	for _, s := range ss {
@@ -197,11 +203,8 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 		out := append(decls, &If{At: at, Cond: e.Cond, Then: append(s1, tail1...), Else: append(s2, tail2...)})
 		return append(out, after...), nil
 	case *fun.KernelExp:
-		inner := map[string]fun.Type{e.Var.Name: {}}
-		for k, v := range gamma {
-			inner[k] = v
-		}
-		body, inner, err := t.stms(e.Body.Stms, inner)
+		inner := withDefault(gamma, e.Var)
+		body, inner, err := t.block(e.Body.Stms, inner)
 		if err != nil {
 			return nil, err
 		}
@@ -332,12 +335,26 @@ func declare(at fun.Pos, x *fun.Ident, typ Type, se fun.SExp) []Stmt {
 
 // with is gamma extended by the bindings ps.
 func with(gamma map[string]fun.Type, ps ...*fun.Param) map[string]fun.Type {
-	g := make(map[string]fun.Type, len(gamma)+len(ps))
-	for k, v := range gamma {
-		g[k] = v
+	g := maps.Clone(gamma)
+	if g == nil {
+		g = make(map[string]fun.Type, len(ps))
 	}
 	for _, p := range ps {
 		g[p.Name.Name] = p.Type
+	}
+	return g
+}
+
+// withDefault is a copy of gamma with x an int where gamma has no x (a
+// kernel's or a redomap's index; gamma's type of x, where it has one,
+// stays).
+func withDefault(gamma map[string]fun.Type, x *fun.Ident) map[string]fun.Type {
+	g := maps.Clone(gamma)
+	if g == nil {
+		g = map[string]fun.Type{}
+	}
+	if _, ok := g[x.Name]; !ok {
+		g[x.Name] = fun.Type{}
 	}
 	return g
 }
@@ -382,7 +399,7 @@ func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type)
 	}
 	inner := with(gamma, e.Params...)
 	inner[e.Var.Name] = fun.Type{}
-	body, _, err := t.stms(e.Body.Stms, inner)
+	body, _, err := t.block(e.Body.Stms, inner)
 	if err != nil {
 		return nil, err
 	}
@@ -500,7 +517,7 @@ func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body 
 	i := t.fresh("i")
 	roff, rdims := rowOf(xa.Index, fun.Var{Ident: i})
 	inner := with(gamma, ps...)
-	comb, g, err := t.stms(body.Stms, inner)
+	comb, g, err := t.block(body.Stms, inner)
 	if err != nil {
 		return nil, err
 	}
@@ -623,7 +640,7 @@ func (t *translator) filter(s *fun.Stm, e *fun.FilterExp, gamma map[string]fun.T
 	roff, rdims := rowOf(xa.Index, fun.Var{Ident: i})
 	op := e.Params[gs[0].Operand]
 	loop := bindOperand(at, e.Params, gs[0], xa.Block, roff, rdims)
-	body, _, err := t.stms(e.Body.Stms, with(gamma, e.Params...))
+	body, _, err := t.block(e.Body.Stms, with(gamma, e.Params...))
 	if err != nil {
 		return nil, err
 	}
@@ -668,10 +685,7 @@ func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun
 	}
 	n := fun.Var{Ident: e.Bound}
 	i := e.Var
-	inner := map[string]fun.Type{i.Name: {}}
-	for k, v := range gamma {
-		inner[k] = v
-	}
+	inner := withDefault(gamma, i)
 	tau := e.Params[gs[0].Operand].Type
 	m := e.Map
 	if gs[0].IsArray() {
@@ -679,11 +693,11 @@ func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun
 		inner = with(gamma)
 		inner[i.Name] = fun.Type{}
 	}
-	elem, gm, err := t.stms(m.Stms, inner)
+	elem, gm, err := t.block(m.Stms, inner)
 	if err != nil {
 		return nil, err
 	}
-	comb, g, err := t.stms(e.Op.Stms, with(gamma, e.Params...))
+	comb, g, err := t.block(e.Op.Stms, with(gamma, e.Params...))
 	if err != nil {
 		return nil, err
 	}

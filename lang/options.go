@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -149,4 +150,28 @@ func (o Options) Flags() string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// valuesOf renders the values o gives the options decl, in their order:
+// what a pass that declares them reads of o.
+func (o Options) valuesOf(decl []Option) string {
+	var b strings.Builder
+	for _, d := range decl {
+		b.WriteString(d.Name)
+		switch d.Kind {
+		case BoolOption:
+			if o.bools[d.Name] {
+				b.WriteString(" set")
+			}
+		case StringOption:
+			b.WriteString(" = ")
+			b.WriteString(strconv.Quote(o.strs[d.Name]))
+		case MapOption:
+			for _, k := range slices.Sorted(maps.Keys(o.maps[d.Name])) {
+				b.WriteString(" " + strconv.Quote(k) + "=" + strconv.Quote(o.maps[d.Name][k]))
+			}
+		}
+		b.WriteString(";")
+	}
+	return b.String()
 }

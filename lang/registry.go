@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime/debug"
 	"slices"
@@ -20,6 +21,7 @@ type Registry struct {
 	passes    []*Pass
 	pipelines []*Pipeline
 	variants  []Variant
+	memo      map[memoKey]Stage // the stages a Memo's walks made
 }
 
 // AddLanguage registers a language.
@@ -518,6 +520,20 @@ func (w *walker) cur() Program { return w.stages[len(w.stages)-1].Program }
 
 func (w *walker) apply(q *Pass) (err error) {
 	cur := w.cur()
+	if w.r.memo != nil {
+		key, ok := memoKeyOf(q, cur, w.o)
+		if st, seen := w.r.memo[key]; ok && seen {
+			w.stages = append(w.stages, st)
+			return nil
+		}
+		if ok {
+			defer func() {
+				if err == nil {
+					w.r.memo[key] = w.stages[len(w.stages)-1]
+				}
+			}()
+		}
+	}
 	defer func() {
 		// A pass that panics is a bug of its own: an error naming it,
 		// with the stack, not a crash of the walk's caller.
@@ -718,9 +734,51 @@ func IsInputError(err error) bool {
 }
 
 // Clone is a copy of the registry that can be added to without changing
-// r (tests register passes in a clone).
+// r (tests register passes in a clone). It remembers no stage.
 func (r *Registry) Clone() *Registry {
 	return &Registry{langs: slices.Clone(r.langs), passes: slices.Clone(r.passes), pipelines: slices.Clone(r.pipelines), variants: slices.Clone(r.variants)}
+}
+
+// Memo is a copy of r whose walks (Compile, RunPasses, RunPipeline)
+// remember the stages they make: a pass applied again to a program tree
+// it was applied to (of the same file), under the same values of the
+// options it declares, gives the stage it gave, the program its target
+// language checked then, without running or checking again. A pass's
+// output depends on nothing else (Pass.Options lists what it reads, see
+// Unread), so the walks of the copy make the stages r's would, and the
+// passes several walks share run once: the property campaigns walk each
+// generated program, and the variants made of it, to every level, with
+// one Memo per program. The copy keeps every program its walks made
+// (drop it with them), and is for one goroutine. Memo of a Memo is
+// itself.
+func (r *Registry) Memo() *Registry {
+	if r.memo != nil {
+		return r
+	}
+	m := r.Clone()
+	m.memo = map[memoKey]Stage{}
+	return m
+}
+
+// memoKey is what a pass's stage depends on: the pass, the program it
+// was applied to (its tree and file), and the values of the options it
+// declares.
+type memoKey struct {
+	pass *Pass
+	tree any
+	file string
+	opts string
+}
+
+// memoKeyOf is the key of applying q to cur under o, and whether there
+// is one (a tree that is not comparable, which no language here has, is
+// not remembered).
+func memoKeyOf(q *Pass, cur Program, o Options) (memoKey, bool) {
+	tree := cur.Syntax()
+	if t := reflect.TypeOf(tree); t == nil || !t.Comparable() {
+		return memoKey{}, false
+	}
+	return memoKey{pass: q, tree: tree, file: cur.File(), opts: o.valuesOf(q.Options)}, true
 }
 
 // Unread lists the options o sets that no pass of the walk from p's

@@ -362,3 +362,62 @@ func TestPickSemantics(t *testing.T) {
 type noSemantics struct{ Program }
 
 func (noSemantics) Semantics() []string { return nil }
+
+// TestMemo: a Memo's walks make the stages the registry's walks make, and
+// a pass applied again to a program it was applied to, under the same
+// values of the options it declares, gives its stage without running:
+// the walks to b and to c share AtoB and Opt; --extra (which Opt does not
+// declare) shares Opt too, --suffix (which it declares) does not.
+func TestMemo(t *testing.T) {
+	r, _ := toys()
+	runs := map[string]int{}
+	for _, q := range r.Passes() {
+		run := q.Run
+		q.Run = func(s any, o Options) (any, []string, error) {
+			runs[q.Name]++
+			return run(s, o)
+		}
+	}
+	m := r.Memo()
+	if m.Memo() != m || r.memo != nil {
+		t.Fatal("Memo of a Memo is not itself, or the registry remembers")
+	}
+	p := load(t, r, "x.a", "x")
+	texts := func(st []Stage) string {
+		var out []string
+		for _, s := range st {
+			out = append(out, s.Name()+": "+s.Text())
+		}
+		return strings.Join(out, "; ")
+	}
+	for _, w := range []struct {
+		to   string
+		o    Options
+		runs string
+	}{
+		{"b", Options{}, "map[AtoB:1 Opt:1]"},
+		{"c", Options{}, "map[AtoB:1 BtoC:1 Opt:1]"},
+		{"c", Options{}.With("extra"), "map[AtoB:1 BtoC:2 Extra:1 Opt:1]"},
+		{"c", Options{}.WithString("suffix", "!"), "map[AtoB:1 BtoC:3 Extra:1 Opt:2]"},
+		{"c", Options{}.WithString("suffix", "!"), "map[AtoB:1 BtoC:3 Extra:1 Opt:2]"},
+	} {
+		got, err := m.Compile(p, w.to, w.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := r.Compile(p, w.to, w.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if texts(got) != texts(want) {
+			t.Errorf("to %s %s: the memo's walk is %s, the registry's %s", w.to, w.o.Flags(), texts(got), texts(want))
+		}
+		// The registry's own walk ran every pass again: count the memo's.
+		for _, s := range want[1:] {
+			runs[s.Pass.Name]--
+		}
+		if fmt.Sprint(runs) != w.runs {
+			t.Errorf("to %s %s: runs %v, want %s", w.to, w.o.Flags(), runs, w.runs)
+		}
+	}
+}

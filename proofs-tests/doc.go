@@ -220,8 +220,9 @@
 //
 // cover.go is the rule-coverage report of arraysem cover (Figures, built
 // from the languages' rule tables, and Cover); gc.go raises the
-// collector's target while a campaign runs (GOGC 400, unless the user set
-// GOGC), since a campaign allocates much and keeps little.
+// collector's target while a campaign runs (GOGC 1600 with a soft memory
+// limit of 256 MiB, unless the user set GOGC or GOMEMLIMIT), since a
+// campaign allocates much and keeps little.
 //
 // # Bounded-exhaustive checking (enum.go, enum_test.go)
 //
@@ -366,5 +367,9 @@
 // shards' JSON reports into the report of one run, each checked against
 // its shard's plan (CheckResult); FUN counterexamples are
 // shrunk with Shrinks. THEOREMS.md states every theorem with its test
-// and the counts of the last campaign.
+// and the counts of the last campaign. TestProveGolden pins what the
+// campaigns of the FUNMEM and level properties find on a fixed seed
+// (testdata/prove.golden: their verdicts, what their cases checked, and
+// the counterexamples of registries with a pass that breaks programs),
+// so that making them faster cannot change an outcome unseen.
 package proofstests

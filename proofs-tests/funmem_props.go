@@ -68,6 +68,12 @@ func newMemCase(reg *lang.Registry, c *Case, transformOnly bool, bugs *bugLog) (
 // explains it (counted in bugs).
 func variantsOf(reg *lang.Registry, p *fun.Program, bugs *bugLog) ([]Variant, string) {
 	vs, panics, err := Variants(reg, p)
+	return knownVariants(vs, panics, err, bugs)
+}
+
+// knownVariants is what Variants made, a pass's panic a failure unless a
+// known bug explains it (counted in bugs).
+func knownVariants(vs []Variant, panics []*PassPanic, err error, bugs *bugLog) ([]Variant, string) {
 	for _, pp := range panics {
 		id := panicBug(pp)
 		if id == "" {
@@ -198,10 +204,22 @@ var memRules = map[string]string{
 }
 
 // stuckTable counts, per variant, how the heap semantics gets stuck when
-// FUN's big-step does: "E-INDEX → E-MEM-INDEX (same position)" and so on.
+// FUN's big-step does: "E-INDEX → E-MEM-INDEX (same position)" and so on;
+// and (agree) how often its heap-based results were FUN's.
 type stuckTable struct {
-	mu sync.Mutex
-	m  map[string]map[string]int
+	mu    sync.Mutex
+	m     map[string]map[string]int
+	agree map[string]int
+}
+
+// agreed counts a variant whose heap-based run gave FUN's results.
+func (s *stuckTable) agreed(variant string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.agree == nil {
+		s.agree = map[string]int{}
+	}
+	s.agree[variant]++
 }
 
 func (s *stuckTable) add(variant, row string) {
@@ -241,7 +259,12 @@ func allowedStuckRules(variant, funRule string, heap *semantics.Error) bool {
 // semantics stuck and the heap-based run is stuck in a corresponding rule
 // (recorded in table).
 func propValid(transform bool, table *stuckTable, bugs *bugLog) func(c *Case) string {
-	reg := arraycheck.NewRegistry()
+	return propValidOn(arraycheck.NewRegistry(), transform, table, bugs)
+}
+
+// propValidOn is propValid over the registry reg (a test's, with a pass
+// of its own).
+func propValidOn(reg *lang.Registry, transform bool, table *stuckTable, bugs *bugLog) func(c *Case) string {
 	return func(c *Case) string {
 		m, msg := newMemCase(reg, c, transform, bugs)
 		if msg != "" {
@@ -299,7 +322,11 @@ func (m *memCase) valid(v Variant, table *stuckTable) string {
 		if herr != nil {
 			return "FUN's evaluation of p succeeds, but the heap-based run fails: " + herr.Error()
 		}
-		return sameOutcome("FUN big-step of p", m.want, "heap-based run", got)
+		if msg := sameOutcome("FUN big-step of p", m.want, "heap-based run", got); msg != "" {
+			return msg
+		}
+		table.agreed(v.Name)
+		return ""
 	}
 	fe := semErr(m.want.err)
 	if fe == nil || !fe.Kind.Stuck() {

@@ -119,6 +119,10 @@ func LevelsProp(reg *lang.Registry, stats *LevelStats) func(c *Case) string {
 }
 
 func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
+	// The walks from FUN and from the FUNMEM variants share passes (the
+	// FUN walk's TransformProgram and Simplify are the variants' where
+	// the FUN pipeline changes nothing): each runs once for the case.
+	reg = reg.Memo()
 	var p lang.Program
 	if err := safely("loading the FUN program", func() (err error) {
 		p, err = reg.Load("gen.fun", c.Source(), fun.Language.Name(), "", lang.LoadOptions{})
@@ -139,7 +143,7 @@ func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 	if err != nil {
 		return "compiling the FUN program to every level: " + err.Error()
 	}
-	more, msg := variantLevels(reg, c, levels)
+	more, msg := variantLevels(reg, c, p, levels)
 	if msg != "" {
 		return msg
 	}
@@ -156,17 +160,15 @@ func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 	return ""
 }
 
-// variantLevels walks each FUNMEM variant of the case (Variants) from
-// FUNMEM to every level below it that the property runs, leaving out a
-// variant that is the program of a FUNMEM level already walked.
-func variantLevels(reg *lang.Registry, c *Case, levels []lang.Level) ([]lang.Level, string) {
+// variantLevels walks each FUNMEM variant of the case (VariantsOf p, the
+// case's FUN program as its printed text loads) from FUNMEM to every
+// level below it that the property runs, leaving out a variant that is
+// the program of a FUNMEM level already walked.
+func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Level) ([]lang.Level, string) {
 	// The variants alone: FUN's run, which a memCase holds too, is the
 	// caller's.
-	p, err := c.Parsed()
-	if err != nil {
-		return nil, "the printed FUN program does not parse: " + err.Error()
-	}
-	vs, msg := variantsOf(reg, p, &bugLog{})
+	vs, panics, err := VariantsOf(reg, p)
+	vs, msg := knownVariants(vs, panics, err, &bugLog{})
 	if msg != "" {
 		return nil, msg
 	}
@@ -241,7 +243,8 @@ func walks(reg *lang.Registry, q lang.Program, o lang.Options, onlyRun bool) (le
 // semantics.
 func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string) string {
 	q := lv.Program()
-	where := fmt.Sprintf("%s (%s)", lv.Name, walk(lv.Stages))
+	// where names the level in a failure (made only for one).
+	where := func() string { return fmt.Sprintf("%s (%s)", lv.Name, walk(lv.Stages)) }
 	s.Reached[q.Language().Title()]++
 	if _, ok := UnrunLevels[q.Language().Name()]; ok {
 		// Compile re-checked it; for CUDA that is reading the emitted
@@ -249,7 +252,7 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		return ""
 	}
 	if msg := s.readsBackOnce(q); msg != "" {
-		return where + ": " + msg
+		return where() + ": " + msg
 	}
 	var first levelRun
 	for i, sem := range q.Semantics() {
@@ -268,12 +271,12 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		})
 		s.Runs[got.name()]++
 		if msg := agreeWithFun(want, got); msg != "" {
-			return where + ": " + msg + blameStage(lv, want, args)
+			return where() + ": " + msg + blameStage(lv, want, args)
 		}
 		if i == 0 {
 			first = got
 		} else if d := sameLevel(first, got); d != "" {
-			return where + ": " + d
+			return where() + ": " + d
 		}
 		switch {
 		case want.err != nil && got.err == nil:

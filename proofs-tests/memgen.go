@@ -48,6 +48,15 @@ func Variants(reg *lang.Registry, p *fun.Program) (vs []Variant, panics []*PassP
 	if err != nil {
 		return nil, nil, err
 	}
+	return VariantsOf(reg, src)
+}
+
+// VariantsOf is Variants of src, a FUN program its language has loaded
+// or adopted (checked already).
+func VariantsOf(reg *lang.Registry, src lang.Program) (vs []Variant, panics []*PassPanic, err error) {
+	// The walks share their first passes (TransformProgram, and Simplify
+	// after it in three of them): each runs once.
+	reg = reg.Memo()
 	// run keeps the last stage of a walk as the variant name, or the
 	// walk's panic.
 	run := func(name string, walk func() ([]lang.Stage, error)) lang.Program {

@@ -283,11 +283,13 @@ func (t *Tracker) newPage(k pageKey) int {
 	c, j := i>>chunkShift, i&(chunkPages-1)
 	switch {
 	case c == len(t.pages):
-		// The first chunk starts small (small trackers stay small); the
-		// others are allocated whole.
+		// The first chunk starts small (small trackers stay small: a
+		// kernel of a few iterations, of which a run may start
+		// thousands, touches a page or two); the others are allocated
+		// whole.
 		n := chunkPages
 		if c == 0 {
-			n = 16
+			n = 2
 		}
 		t.pages = append(t.pages, make([]racePage, n))
 	case j == len(t.pages[c]):

@@ -58,10 +58,11 @@ var unicodeOps = map[rune]string{
 // the language (e.g. "<=", "&&"); single characters of ()[]{},:;=+-*/%<>@!
 // are always operators. Comments run from "--" to the end of the line.
 func Scan(file, src string, ops []string) ([]Token, error) {
-	// Programs the translations print run about one token to every 4
-	// to 6 bytes: room for that at once, rather than by doubling (the
+	// Programs the translations print run about one token to every 3
+	// to 4 bytes (FUN 3.1, FUNMEM 3.3, IMP 4.1 on the generated
+	// programs): room for that at once, rather than by doubling (the
 	// property campaigns read thousands of printed programs back).
-	toks := make([]Token, 0, len(src)/5+8)
+	toks := make([]Token, 0, len(src)/3+8)
 	line, col := 1, 1
 	// depth counts open brackets, so that input nested past MaxDepth is
 	// refused as it is read, not after all of it is scanned (two million
@@ -69,31 +70,45 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 	// own bound fired; every bracket is a level of the parser's nesting).
 	depth := 0
 	i := 0
+	// adv moves past n bytes, counting lines and (in runes) columns.
+	// Printed programs are ASCII: a byte is a rune, decoded only when it
+	// is not.
 	adv := func(n int) {
 		for k := 0; k < n; {
-			r, w := utf8.DecodeRuneInString(src[i:])
-			if r == '\n' {
-				line++
-				col = 1
-			} else {
-				col++
+			if c := src[i]; c < utf8.RuneSelf {
+				if c == '\n' {
+					line++
+					col = 1
+				} else {
+					col++
+				}
+				i++
+				k++
+				continue
 			}
+			_, w := utf8.DecodeRuneInString(src[i:])
+			col++
 			i += w
 			k += w
 		}
 	}
 	for i < len(src) {
-		r, w := utf8.DecodeRuneInString(src[i:])
+		r, w := rune(src[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(src[i:])
+		}
 		pos := Pos{File: file, Line: line, Col: col}
 		switch {
 		case r == utf8.RuneError && w == 1:
 			return nil, Errorf(pos, SyntaxError, "", "invalid UTF-8 encoding")
-		case unicode.IsSpace(r):
+		case isSpace(r):
 			adv(w)
 		case strings.HasPrefix(src[i:], "--"):
-			for i < len(src) && src[i] != '\n' {
-				adv(1)
+			j := strings.IndexByte(src[i:], '\n')
+			if j < 0 {
+				j = len(src) - i
 			}
+			adv(j)
 		case r == '"':
 			n, err := scanString(src[i:], pos)
 			if err != nil {
@@ -101,11 +116,14 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 			}
 			toks = append(toks, Token{Kind: Str, Text: src[i : i+n], Pos: pos})
 			adv(n)
-		case unicode.IsLetter(r) || r == '_':
+		case isLetter(r) || r == '_':
 			j := i
 			for j < len(src) {
-				r2, w2 := utf8.DecodeRuneInString(src[j:])
-				if !(unicode.IsLetter(r2) || unicode.IsDigit(r2) || r2 == '_' || r2 == '\'') {
+				r2, w2 := rune(src[j]), 1
+				if r2 >= utf8.RuneSelf {
+					r2, w2 = utf8.DecodeRuneInString(src[j:])
+				}
+				if !(isLetter(r2) || isDigit(r2) || r2 == '_' || r2 == '\'') {
 					break
 				}
 				j += w2
@@ -139,10 +157,12 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 			toks = append(toks, Token{Kind: Int, Text: src[i:j], Val: v, Big: big, Pos: pos})
 			adv(j - i)
 		default:
-			if a, ok := unicodeOps[r]; ok {
-				toks = append(toks, Token{Kind: Punct, Text: a, Pos: pos})
-				adv(w)
-				continue
+			if r >= utf8.RuneSelf {
+				if a, ok := unicodeOps[r]; ok {
+					toks = append(toks, Token{Kind: Punct, Text: a, Pos: pos})
+					adv(w)
+					continue
+				}
 			}
 			matched := ""
 			for _, op := range ops {
@@ -151,7 +171,7 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 				}
 			}
 			if matched == "" && strings.ContainsRune("()[]{},:;=+-*/%<>@!", r) {
-				matched = string(r)
+				matched = src[i : i+1] // ASCII: the text itself, not a new string
 			}
 			if matched == "" {
 				return nil, Errorf(pos, SyntaxError, "", "unexpected character %q", r)
@@ -170,6 +190,29 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 	}
 	toks = append(toks, Token{Kind: EOF, Pos: Pos{File: file, Line: line, Col: col}})
 	return toks, nil
+}
+
+// isSpace, isLetter and isDigit are unicode.IsSpace, IsLetter and
+// IsDigit, ASCII answered at once.
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
+	}
+	return unicode.IsSpace(r)
+}
+
+func isLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsLetter(r)
+}
+
+func isDigit(r rune) bool {
+	if r < utf8.RuneSelf {
+		return '0' <= r && r <= '9'
+	}
+	return unicode.IsDigit(r)
 }
 
 // TokenStream is a cursor over scanned tokens with the helpers every

@@ -16,5 +16,5 @@ var Pass = lang.Pass{Name: "Fuse", From: fun.Language.Name(), To: fun.Language.N
 		q, r := Fuse(p.(*fun.Program), Options{})
 		// What fused, and what did not for a reason (a case of Fig 9);
 		// not the arrays no SOAC consumes at all.
-		return q, lang.Notes(slices.DeleteFunc(r.Notes, func(n Note) bool { return !n.Fused && n.Case == 0 })), nil
+		return fun.SameOr(p.(*fun.Program), q), lang.Notes(slices.DeleteFunc(r.Notes, func(n Note) bool { return !n.Fused && n.Case == 0 })), nil
 	}}

@@ -12,5 +12,5 @@ var Pass = lang.Pass{Name: "Slice", From: fun.Language.Name(), To: fun.Language.
 	Options: []lang.Option{{Name: "no-slice", Kind: lang.BoolOption, Switch: lang.Disables, Help: "skip size slicing (FUN → FUN)"}},
 	Run: func(p any, _ lang.Options) (any, []string, error) {
 		q, r := Sizes(p.(*fun.Program))
-		return q, lang.Notes(r.Notes), nil
+		return fun.SameOr(p.(*fun.Program), q), lang.Notes(r.Notes), nil
 	}}
