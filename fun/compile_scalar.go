@@ -5,101 +5,514 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
-// Binary operators over ints are most of what a kernel's scalar
-// statements compute (i % 2 == 0, x * y, a + b). The general compiled
-// operator (sexp) calls a closure per operand, each of which builds a
-// Num; here an operator whose operands are variables or int constants
-// reads the frame's slots itself, and one whose right operand is an int
-// constant calls only its left operand's code. Each computes an int
-// result as semantics.Binary does, and leaves anything else (a float, an
-// array, an unbound variable, a division by zero) to the general code,
-// so values, errors and their order are the rules'.
+// Scalar expressions compiled, once for every engine that runs FUN's
+// SExp: FUN's big-step (compile.go), FUNMEM's heap big-step
+// (funmem/heapcompile.go) and IMP's (imp/compiled.go). An engine says how
+// a variable is read from its frame (SExpVars: a slot of FUN's frame, of
+// FUNMEM's, of IMP's environment); the code is the same for all three.
+//
+// Compiled code computes the value on the common path, without
+// allocating, and gives up (false) anywhere else: a variable that is
+// unbound or not a scalar, an int division by zero, a call that has no
+// value. The engine then evaluates the expression again by name, with
+// EvalNum (or EvalSExp), which gives the rules' value or their stuck
+// state, named by the engine's rule, at the rules' position: scalar
+// expressions have no effects, so evaluating one again is evaluating it
+// once. Every error message is thus the rules' own.
+//
+// The general code evaluates as EvalNum does: left operand first, ints as
+// semantics.Binary (+, - and * inline), floats as IEEE. The int fast
+// paths (off with SExpCompiler.NoIntFastPaths) take the shapes that most
+// of a kernel's scalar statements have:
+//
+//   - an operator whose operands are variables or int constants (i % 2,
+//     x * y, i - 1) reads them itself, with no closure per operand;
+//   - a sum of products of at most two variables or constants (x * 2 + i,
+//     the offsets i * n + j - n - 1) is one sum over its terms; and, in a
+//     loop whose variables the engine can tell apart (SExpCompiler's
+//     Invariant and Epoch), the terms over variables the loop never
+//     assigns are summed once per start of the loop (hoisted);
+//   - an operator whose right operand is an int constant (x % 2 == 0)
+//     computes its left operand once, with no closure for the constant.
+//
+// Each computes an int result as semantics.Binary does and leaves
+// anything else (a float, an array, a division by zero) to the general
+// code, so values and errors are the rules'. The engines' mutation point
+// (SExpCompiler.Mutant) is in the fast paths: where they subtract.
 
-// operand is a binary operator's operand that is read, not computed: a
-// variable's slot (-1 when unbound), or an int constant.
-type operand struct {
-	slot    int
-	isConst bool
-	k       int64
+// SExpCode is a compiled scalar expression over an engine's frame F: its
+// value, or false where the rules must say what it is (see above).
+type SExpCode[F any] func(fr F) (semantics.Num, bool)
+
+// SExpVars is how compiled code reads the variables of a scalar
+// expression from an engine's frame F. Each method is called once per
+// occurrence of x, when compiling, and gives its read: x's value, or
+// false where it is not what the read takes (x unbound, an array or a
+// block, a float read as an int).
+type SExpVars[F any] interface {
+	// Num reads x as a scalar, int or float.
+	Num(x *Ident) func(fr F) (semantics.Num, bool)
+	// Int reads x as an int.
+	Int(x *Ident) func(fr F) (int64, bool)
 }
 
-// operandOf is e as an operand, when it is a variable or an int constant.
-func operandOf(sc *scope, e SExp) (operand, bool) {
+// SExpCompiler compiles scalar expressions for one engine.
+type SExpCompiler[F any] struct {
+	// Vars reads the variables.
+	Vars SExpVars[F]
+	// Ints reads every variable as an int, as EvalSExp does (sizes,
+	// bounds, offsets); an expression may still give a float (a float
+	// constant), which EvalSExp refuses.
+	Ints bool
+	// NoIntFastPaths compiles the general code only, so that the
+	// property engine ≡ rules checks the engine with and without them.
+	NoIntFastPaths bool
+	// Mutant is the engine's mutation point in the fast paths
+	// (internal/mutant): switched on, they compute an int a - b as b - a.
+	Mutant string
+	// Invariant, when not nil, tells the variables whose values stay
+	// the same between two starts of a loop around the code being
+	// compiled, and Epoch counts the loop's starts (the engine adds one
+	// at each): a sum of products computes its terms over them once per
+	// start.
+	Invariant func(x *Ident) bool
+	Epoch     *uint64
+}
+
+// Compile compiles e.
+func (c *SExpCompiler[F]) Compile(e SExp) SExpCode[F] {
 	switch e := e.(type) {
-	case Var:
-		return operand{slot: sc.lookup(e.Name)}, true
 	case *Const:
-		return operand{isConst: true, k: e.Value}, true
+		k := semantics.IntNum(e.Value)
+		return func(F) (semantics.Num, bool) { return k, true }
+	case *FloatConst:
+		f := semantics.FloatNum(e.Value)
+		return func(F) (semantics.Num, bool) { return f, true }
+	case Var:
+		if c.Ints {
+			read := c.Vars.Int(e.Ident)
+			return func(fr F) (semantics.Num, bool) {
+				k, ok := read(fr)
+				return semantics.IntNum(k), ok
+			}
+		}
+		return c.Vars.Num(e.Ident)
+	case *UnOp:
+		a, op := c.Compile(e.X), e.Op
+		return func(fr F) (semantics.Num, bool) {
+			v, ok := a(fr)
+			if !ok {
+				return v, false
+			}
+			return semantics.UnaryNum(op, v), true
+		}
+	case *BinOp:
+		return c.binOp(e)
+	case *Call:
+		a, f := c.Compile(e.Arg), e.Func
+		return func(fr F) (semantics.Num, bool) {
+			v, ok := a(fr)
+			if !ok {
+				return v, false
+			}
+			k, err := semantics.ApplyFunc(f, v)
+			return k, err == nil
+		}
 	}
-	return operand{}, false
+	// A node EvalNum does not know: it says so.
+	return func(F) (semantics.Num, bool) { return semantics.Num{}, false }
 }
 
-// intBinary is the code of e = l op r when its operands are read
-// operands, or an int constant on the right, or nil; general is e's
-// general code, which it falls back on.
-func (c *compiler) intBinary(sc *scope, e *BinOp, l numCode, general numCode) numCode {
-	if c.noFastOp {
-		return nil
-	}
+// binOp compiles l ⊕ r: by a fast path when one takes it, else by the
+// general code, which the fast paths fall back on.
+func (c *SExpCompiler[F]) binOp(e *BinOp) SExpCode[F] {
 	op := e.Op
-	lo, lok := operandOf(sc, e.L)
-	ro, rok := operandOf(sc, e.R)
+	l, r := c.Compile(e.L), c.Compile(e.R)
+	general := func(fr F) (semantics.Num, bool) {
+		a, ok := l(fr)
+		if !ok {
+			return a, false
+		}
+		b, ok := r(fr)
+		if !ok {
+			return b, false
+		}
+		if a.Elem == semantics.IntElem && b.Elem == semantics.IntElem {
+			switch op { // as semantics.Binary: wrapping
+			case semantics.Add:
+				return semantics.IntNum(a.Bits + b.Bits), true
+			case semantics.Sub:
+				return semantics.IntNum(a.Bits - b.Bits), true
+			case semantics.Mul:
+				return semantics.IntNum(a.Bits * b.Bits), true
+			}
+		}
+		v, err := semantics.BinaryNum(op, a, b)
+		return v, err == nil
+	}
+	if c.NoIntFastPaths {
+		return general
+	}
+	if f := c.readOperands(e, general); f != nil {
+		return f
+	}
+	if f := c.sumOfProducts(e, general); f != nil {
+		return f
+	}
+	if k, ok := e.R.(*Const); ok {
+		// l ⊕ k, l computed: as semantics.Binary on l's value.
+		kb, mut := k.Value, c.Mutant
+		if isArith(op) {
+			return func(fr F) (semantics.Num, bool) {
+				if a, ok := l(fr); ok && a.Elem == semantics.IntElem {
+					return semantics.IntNum(arith(op, a.Bits, kb, mut)), true
+				}
+				return general(fr)
+			}
+		}
+		return func(fr F) (semantics.Num, bool) {
+			if a, ok := l(fr); ok && a.Elem == semantics.IntElem {
+				if v, ok := binary(op, a.Bits, kb); ok {
+					return semantics.IntNum(v), true
+				}
+			}
+			return general(fr)
+		}
+	}
+	return general
+}
+
+// readOperands is the code of l ⊕ r when both are variables or int
+// constants (not both constants), or nil: x ⊕ k, x ⊕ y and k ⊕ y.
+func (c *SExpCompiler[F]) readOperands(e *BinOp, general SExpCode[F]) SExpCode[F] {
+	op, mut := e.Op, c.Mutant
+	x, lvar := e.L.(Var)
+	y, rvar := e.R.(Var)
+	lk, lconst := e.L.(*Const)
+	rk, rconst := e.R.(*Const)
 	switch {
-	case lok && rok && !lo.isConst && !ro.isConst:
-		ls, rs := lo.slot, ro.slot
-		if ls < 0 || rs < 0 {
-			return nil
+	case lvar && rconst:
+		ra, kb := c.Vars.Int(x.Ident), rk.Value
+		if isArith(op) {
+			return func(fr F) (semantics.Num, bool) {
+				if a, ok := ra(fr); ok {
+					return semantics.IntNum(arith(op, a, kb, mut)), true
+				}
+				return general(fr)
+			}
 		}
-		return func(fr []val) (semantics.Num, error) {
-			a, b := &fr[ls], &fr[rs]
-			if a.isInt() && b.isInt() {
-				if k, err := intOp(op, a.bits, b.bits); err == nil {
-					return semantics.IntNum(k), nil
+		return func(fr F) (semantics.Num, bool) {
+			if a, ok := ra(fr); ok {
+				if v, ok := binary(op, a, kb); ok {
+					return semantics.IntNum(v), true
 				}
 			}
 			return general(fr)
 		}
-	case lok && rok && !lo.isConst && ro.isConst:
-		ls, kb := lo.slot, ro.k
-		if ls < 0 {
-			return nil
+	case (lvar || lconst) && rvar:
+		var ra func(F) (int64, bool)
+		if lvar {
+			ra = c.Vars.Int(x.Ident)
+		} else {
+			ka := lk.Value
+			ra = func(F) (int64, bool) { return ka, true }
 		}
-		return func(fr []val) (semantics.Num, error) {
-			if a := &fr[ls]; a.isInt() {
-				if k, err := intOp(op, a.bits, kb); err == nil {
-					return semantics.IntNum(k), nil
+		rb := c.Vars.Int(y.Ident)
+		if isArith(op) {
+			return func(fr F) (semantics.Num, bool) {
+				if a, ok := ra(fr); ok {
+					if b, ok := rb(fr); ok {
+						return semantics.IntNum(arith(op, a, b, mut)), true
+					}
 				}
+				return general(fr)
 			}
-			return general(fr)
 		}
-	case lok && rok && lo.isConst && !ro.isConst:
-		ka, rs := lo.k, ro.slot
-		if rs < 0 {
-			return nil
-		}
-		return func(fr []val) (semantics.Num, error) {
-			if b := &fr[rs]; b.isInt() {
-				if k, err := intOp(op, ka, b.bits); err == nil {
-					return semantics.IntNum(k), nil
-				}
-			}
-			return general(fr)
-		}
-	case rok && ro.isConst:
-		// The left operand computed, the right an int constant. Scalar
-		// expressions only read the frame, so the general code may
-		// compute the left operand again where this gives up.
-		kb := ro.k
-		return func(fr []val) (semantics.Num, error) {
-			if a, err := l(fr); err == nil && a.Elem == semantics.IntElem {
-				if k, err := intOp(op, a.Bits, kb); err == nil {
-					return semantics.IntNum(k), nil
+		return func(fr F) (semantics.Num, bool) {
+			if a, ok := ra(fr); ok {
+				if b, ok := rb(fr); ok {
+					if v, ok := binary(op, a, b); ok {
+						return semantics.IntNum(v), true
+					}
 				}
 			}
 			return general(fr)
 		}
 	}
 	return nil
+}
+
+// isArith says whether op is +, - or *, which have an int value for every
+// two ints.
+func isArith(op semantics.Op) bool {
+	return op == semantics.Add || op == semantics.Sub || op == semantics.Mul
+}
+
+// arith is a op b for op +, - or * (isArith), wrapping, as
+// semantics.Binary computes it. mut is the engine's mutant.
+func arith(op semantics.Op, a, b int64, mut string) int64 {
+	switch op {
+	case semantics.Add:
+		return a + b
+	case semantics.Sub:
+		if mutant.On(mut) { // mutant: the engine computes a - b as b - a
+			return b - a
+		}
+		return a - b
+	}
+	return a * b
+}
+
+// binary is semantics.Binary: false where it has no int value (a
+// division by zero).
+func binary(op semantics.Op, a, b int64) (int64, bool) {
+	k, err := semantics.Binary(op, a, b)
+	return k, err == nil
+}
+
+// intOp is semantics.Binary as the fast paths compute it. mut is the
+// engine's mutant.
+func intOp(op semantics.Op, a, b int64, mut string) (int64, bool) {
+	if isArith(op) {
+		return arith(op, a, b, mut), true
+	}
+	return binary(op, a, b)
+}
+
+// term is k·x·y of a sum of products (y nil: k·x), x and y read as ints.
+type term[F any] struct {
+	x, y   func(F) (int64, bool)
+	xv, yv *Ident
+	k      int64
+}
+
+// sumOfProducts compiles an int expression made of +, -, unary - and
+// products of at most two variables and constants (offsets such as
+// i * n + j - n - 1) as one sum, or returns nil. Over ints it computes
+// what the expression does: int64 arithmetic wraps, and wrapping sums and
+// products are associative, commutative and distributive, so the terms
+// may be added in any order. Where a variable is not an int (a float,
+// say) the expression's general code g decides.
+func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
+	var terms []term[F]
+	var k int64
+	factor := func(e SExp) (*Ident, int64, bool) { // a variable, or a constant
+		switch e := e.(type) {
+		case Var:
+			return e.Ident, 1, true
+		case *Const:
+			return nil, e.Value, true
+		}
+		return nil, 0, false
+	}
+	var add func(e SExp, sign int64) bool
+	add = func(e SExp, sign int64) bool {
+		switch e := e.(type) {
+		case *Const:
+			k += sign * e.Value
+			return true
+		case Var:
+			terms = append(terms, term[F]{x: c.Vars.Int(e.Ident), xv: e.Ident, k: sign})
+			return true
+		case *UnOp:
+			return e.Op == semantics.Neg && add(e.X, -sign)
+		case *BinOp:
+			switch e.Op {
+			case semantics.Add:
+				return add(e.L, sign) && add(e.R, sign)
+			case semantics.Sub:
+				if mutant.On(c.Mutant) { // mutant: the engine computes a - b as b - a
+					return add(e.L, -sign) && add(e.R, sign)
+				}
+				return add(e.L, sign) && add(e.R, -sign)
+			case semantics.Mul:
+				x, a, ok1 := factor(e.L)
+				y, b, ok2 := factor(e.R)
+				if !ok1 || !ok2 {
+					return false
+				}
+				if x == nil {
+					x, y = y, x
+				}
+				switch {
+				case x == nil:
+					k += sign * a * b
+				case y == nil:
+					terms = append(terms, term[F]{x: c.Vars.Int(x), xv: x, k: sign * a * b})
+				default:
+					terms = append(terms, term[F]{x: c.Vars.Int(x), y: c.Vars.Int(y), xv: x, yv: y, k: sign * a * b})
+				}
+				return true
+			}
+		}
+		return false
+	}
+	if !add(e, 1) || len(terms) == 0 {
+		return nil
+	}
+	if c.Invariant != nil {
+		if f := c.hoisted(terms, k, g); f != nil {
+			return f
+		}
+	}
+	if f := unrolled(terms, k, g); f != nil {
+		return f
+	}
+	return func(fr F) (semantics.Num, bool) {
+		sum, ok := sumTerms(terms, k, fr)
+		if !ok {
+			return g(fr)
+		}
+		return semantics.IntNum(sum), true
+	}
+}
+
+// unrolled is the sum k + terms of one or two terms, each a variable or a
+// product of two (x * 2 + i, x * i + j), unrolled, or nil for more: a
+// loop over the terms (sumTerms) calls each read from one call site,
+// which costs more than the reads.
+func unrolled[F any](terms []term[F], k int64, g SExpCode[F]) SExpCode[F] {
+	if len(terms) > 2 {
+		return nil
+	}
+	t := terms[0]
+	x, y, a := t.x, t.y, t.k
+	if len(terms) == 1 {
+		if y == nil { // k + a·x
+			return func(fr F) (semantics.Num, bool) {
+				if v, ok := x(fr); ok {
+					return semantics.IntNum(k + a*v), true
+				}
+				return g(fr)
+			}
+		}
+		return func(fr F) (semantics.Num, bool) { // k + a·x·y
+			if v, ok := x(fr); ok {
+				if w, ok := y(fr); ok {
+					return semantics.IntNum(k + a*v*w), true
+				}
+			}
+			return g(fr)
+		}
+	}
+	u := terms[1]
+	if y == nil && u.y != nil { // the product first: the sum is the same
+		t, u = u, t
+		x, y, a = t.x, t.y, t.k
+	}
+	z, q, b := u.x, u.y, u.k
+	switch {
+	case y == nil: // k + a·x + b·z
+		return func(fr F) (semantics.Num, bool) {
+			if v, ok := x(fr); ok {
+				if w, ok := z(fr); ok {
+					return semantics.IntNum(k + a*v + b*w), true
+				}
+			}
+			return g(fr)
+		}
+	case q == nil: // k + a·x·y + b·z
+		return func(fr F) (semantics.Num, bool) {
+			if v, ok := x(fr); ok {
+				if w, ok := y(fr); ok {
+					if r, ok := z(fr); ok {
+						return semantics.IntNum(k + a*v*w + b*r), true
+					}
+				}
+			}
+			return g(fr)
+		}
+	}
+	return func(fr F) (semantics.Num, bool) { // k + a·x·y + b·z·q
+		if v, ok := x(fr); ok {
+			if w, ok := y(fr); ok {
+				if r, ok := z(fr); ok {
+					if s, ok := q(fr); ok {
+						return semantics.IntNum(k + a*v*w + b*r*s), true
+					}
+				}
+			}
+		}
+		return g(fr)
+	}
+}
+
+// sumTerms is k plus the terms over fr, or false where a variable of them
+// is not an int.
+func sumTerms[F any](terms []term[F], k int64, fr F) (int64, bool) {
+	sum := k
+	for i := range terms {
+		t := &terms[i]
+		v, ok := t.x(fr)
+		if !ok {
+			return 0, false
+		}
+		if t.y != nil {
+			w, ok := t.y(fr)
+			if !ok {
+				return 0, false
+			}
+			v *= w
+		}
+		sum += t.k * v
+	}
+	return sum, true
+}
+
+// hoisted is a sum of products in the body of a loop computed in two
+// parts: the terms over variables the loop's iterations never assign
+// (Invariant), with k, once per start of the loop (Epoch: they hold the
+// same values in every iteration of it), and the other terms on every
+// evaluation. Wrapping int64 sums may be regrouped, so the value is the
+// one-pass sum's; where a variable of either part is not an int, g
+// decides, as it does for the one-pass sum. It returns nil where no term
+// is invariant.
+func (c *SExpCompiler[F]) hoisted(terms []term[F], k int64, g SExpCode[F]) SExpCode[F] {
+	var inv, vary []term[F]
+	for _, t := range terms {
+		if c.Invariant(t.xv) && (t.yv == nil || c.Invariant(t.yv)) {
+			inv = append(inv, t)
+		} else {
+			vary = append(vary, t)
+		}
+	}
+	if len(inv) == 0 {
+		return nil
+	}
+	ep := c.Epoch
+	last := *ep - 1 // no start seen yet: the loop's starts go 1, 2, …
+	var base int64
+	var baseOK bool
+	if len(vary) == 1 && vary[0].y == nil {
+		// base + k·x, the common offset i * n + j - n - 1 in a loop over j.
+		x, kx := vary[0].x, vary[0].k
+		return func(fr F) (semantics.Num, bool) {
+			if last != *ep {
+				last = *ep
+				base, baseOK = sumTerms(inv, k, fr)
+			}
+			if baseOK {
+				if v, ok := x(fr); ok {
+					return semantics.IntNum(base + kx*v), true
+				}
+			}
+			return g(fr)
+		}
+	}
+	return func(fr F) (semantics.Num, bool) {
+		if last != *ep {
+			last = *ep
+			base, baseOK = sumTerms(inv, k, fr)
+		}
+		if !baseOK {
+			return g(fr)
+		}
+		sum, ok := sumTerms(vary, base, fr)
+		if !ok {
+			return g(fr)
+		}
+		return semantics.IntNum(sum), true
+	}
 }
 
 // An operator body that is one int operation on its two parameters,
@@ -136,23 +549,9 @@ func (c *compiler) intStep(ps []*Param, b *Body) func(acc, f int64) (int64, bool
 	op := e.Op
 	switch {
 	case l.Name == pa && r.Name == px:
-		return func(acc, f int64) (int64, bool) {
-			k, err := intOp(op, acc, f)
-			return k, err == nil
-		}
+		return func(acc, f int64) (int64, bool) { return intOp(op, acc, f, engineMutant) }
 	case l.Name == px && r.Name == pa:
-		return func(acc, f int64) (int64, bool) {
-			k, err := intOp(op, f, acc)
-			return k, err == nil
-		}
+		return func(acc, f int64) (int64, bool) { return intOp(op, f, acc, engineMutant) }
 	}
 	return nil
-}
-
-// intOp is semantics.Binary, as the engine's int fast paths apply it.
-func intOp(op semantics.Op, a, b int64) (int64, error) {
-	if op == semantics.Sub && mutant.On("fun-engine-sub-flipped") { // mutant: the engine computes a - b as b - a
-		a, b = b, a
-	}
-	return semantics.Binary(op, a, b)
 }
