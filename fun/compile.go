@@ -22,10 +22,13 @@ import "github.com/arraysem/arraysem/semantics"
 // (kernelStart, loopStart, foldStart, …), the atomic rules that copy
 // arrays (E-SLICE, E-TRANSPOSE, E-IOTA, E-COPY: evalAtomic) and every
 // error message are the small-step's own (eval.go, eval_ext.go), read
-// through slotVars; the rules on the hot path (E-SCALAR, E-INDEX, E-IF,
-// E-IN, E-LET, the iterations) read slots directly and, when a value is
-// not what the rule needs, box it and call the same check, so both
-// semantics are stuck in the same rule with the same message.
+// through slotVars; the rules on the hot path (E-INDEX, E-IF, E-IN,
+// E-LET, the iterations) read slots directly and, when a value is not
+// what the rule needs, box it and call the same check, so both semantics
+// are stuck in the same rule with the same message. E-SCALAR's and
+// E-ASSERT's expressions are compiled by compile_scalar.go, reading the
+// slots (scopeVars); where that code finds no value, EvalNum evaluates the
+// expression again by name (evalSExp), as the small-step does.
 //
 // Derivations and rule counts are built as the rules apply when asked
 // for (machine.plain is false then); a plain run builds neither. A
@@ -475,6 +478,23 @@ func (v scopeVars) Num(x *Ident) func([]val) (semantics.Num, bool) {
 	return func(fr []val) (semantics.Num, bool) {
 		a := &fr[slot]
 		return semantics.Num{Elem: a.elem, Bits: a.bits}, len(a.shape) == 0
+	}
+}
+
+// Ints is the code of the int form f.
+func (v scopeVars) Ints(f *IntForm, g SExpCode[[]val]) SExpCode[[]val] {
+	x, y, z := v.sc.lookup(f.Var(0).Name), v.sc.lookup(f.Var(1).Name), v.sc.lookup(f.Var(2).Name)
+	if x < 0 || y < 0 || z < 0 {
+		return g // the general code gives up, and EvalNum says why
+	}
+	return func(fr []val) (semantics.Num, bool) {
+		a, b, c := &fr[x], &fr[y], &fr[z]
+		if a.isInt() && b.isInt() && c.isInt() {
+			if k, ok := f.Eval(a.bits, b.bits, c.bits); ok {
+				return semantics.IntNum(k), true
+			}
+		}
+		return g(fr)
 	}
 }
 

@@ -25,13 +25,16 @@ import (
 // paths (off with SExpCompiler.NoIntFastPaths) take the shapes that most
 // of a kernel's scalar statements have:
 //
-//   - an operator whose operands are variables or int constants (i % 2,
-//     x * y, i - 1) reads them itself, with no closure per operand;
-//   - a sum of products of at most two variables or constants (x * 2 + i,
-//     the offsets i * n + j - n - 1) is one sum over its terms; and, in a
-//     loop whose variables the engine can tell apart (SExpCompiler's
-//     Invariant and Epoch), the terms over variables the loop never
-//     assigns are summed once per start of the loop (hoisted);
+//   - an operator on variables and an int constant (i % 2, x * y, i - 1)
+//     and a sum of one or two terms, each a variable or a product of two,
+//     times constants (x * 2 + i, x * i + j), are int forms (IntForm): the
+//     engine reads their variables at once, in one closure
+//     (SExpVars.Ints), and IntForm.Eval computes them;
+//   - a longer sum of products (the offsets i * n + j - n - 1) is one sum
+//     over its terms; and, in a loop whose variables the engine can tell
+//     apart (SExpCompiler's Invariant and Epoch), the terms over
+//     variables the loop never assigns are summed once per start of the
+//     loop (hoisted);
 //   - an operator whose right operand is an int constant (x % 2 == 0)
 //     computes its left operand once, with no closure for the constant.
 //
@@ -45,15 +48,22 @@ import (
 type SExpCode[F any] func(fr F) (semantics.Num, bool)
 
 // SExpVars is how compiled code reads the variables of a scalar
-// expression from an engine's frame F. Each method is called once per
-// occurrence of x, when compiling, and gives its read: x's value, or
-// false where it is not what the read takes (x unbound, an array or a
-// block, a float read as an int).
+// expression from an engine's frame F. Each method is called when
+// compiling, and gives the read: a value, or false where it is not what
+// the read takes (a variable unbound, an array or a block, a float read
+// as an int).
 type SExpVars[F any] interface {
 	// Num reads x as a scalar, int or float.
 	Num(x *Ident) func(fr F) (semantics.Num, bool)
 	// Int reads x as an int.
 	Int(x *Ident) func(fr F) (int64, bool)
+	// Ints is the code of the int form f (the fast paths' common
+	// shapes): it reads f's variables, f.Var(0), f.Var(1) and f.Var(2),
+	// as ints and gives f.Eval of their values, or, where one is not an
+	// int or Eval gives up, g's value. The engine reads them itself
+	// rather than by Int so that the form costs one call, not one per
+	// variable.
+	Ints(f *IntForm, g SExpCode[F]) SExpCode[F]
 }
 
 // SExpCompiler compiles scalar expressions for one engine.
@@ -74,7 +84,9 @@ type SExpCompiler[F any] struct {
 	// the same between two starts of a loop around the code being
 	// compiled, and Epoch counts the loop's starts (the engine adds one
 	// at each): a sum of products computes its terms over them once per
-	// start.
+	// start. Such code keeps that part between calls, so it must not run
+	// on several goroutines at once (each compiles its own); without
+	// Invariant, compiled code keeps nothing.
 	Invariant func(x *Ident) bool
 	Epoch     *uint64
 }
@@ -183,63 +195,94 @@ func (c *SExpCompiler[F]) binOp(e *BinOp) SExpCode[F] {
 }
 
 // readOperands is the code of l ⊕ r when both are variables or int
-// constants (not both constants), or nil: x ⊕ k, x ⊕ y and k ⊕ y.
+// constants (not both constants), or nil: x ⊕ k, k ⊕ y and x ⊕ y, as
+// int forms (IntForm).
 func (c *SExpCompiler[F]) readOperands(e *BinOp, general SExpCode[F]) SExpCode[F] {
-	op, mut := e.Op, c.Mutant
+	f := &IntForm{op: e.Op, mut: c.Mutant}
 	x, lvar := e.L.(Var)
 	y, rvar := e.R.(Var)
 	lk, lconst := e.L.(*Const)
 	rk, rconst := e.R.(*Const)
 	switch {
 	case lvar && rconst:
-		ra, kb := c.Vars.Int(x.Ident), rk.Value
-		if isArith(op) {
-			return func(fr F) (semantics.Num, bool) {
-				if a, ok := ra(fr); ok {
-					return semantics.IntNum(arith(op, a, kb, mut)), true
-				}
-				return general(fr)
-			}
-		}
-		return func(fr F) (semantics.Num, bool) {
-			if a, ok := ra(fr); ok {
-				if v, ok := binary(op, a, kb); ok {
-					return semantics.IntNum(v), true
-				}
-			}
-			return general(fr)
-		}
-	case (lvar || lconst) && rvar:
-		var ra func(F) (int64, bool)
-		if lvar {
-			ra = c.Vars.Int(x.Ident)
-		} else {
-			ka := lk.Value
-			ra = func(F) (int64, bool) { return ka, true }
-		}
-		rb := c.Vars.Int(y.Ident)
-		if isArith(op) {
-			return func(fr F) (semantics.Num, bool) {
-				if a, ok := ra(fr); ok {
-					if b, ok := rb(fr); ok {
-						return semantics.IntNum(arith(op, a, b, mut)), true
-					}
-				}
-				return general(fr)
-			}
-		}
-		return func(fr F) (semantics.Num, bool) {
-			if a, ok := ra(fr); ok {
-				if b, ok := rb(fr); ok {
-					if v, ok := binary(op, a, b); ok {
-						return semantics.IntNum(v), true
-					}
-				}
-			}
-			return general(fr)
+		f.kind, f.k = formXK, rk.Value
+		f.setVars(x.Ident)
+	case lconst && rvar:
+		f.kind, f.k = formKX, lk.Value
+		f.setVars(y.Ident)
+	case lvar && rvar:
+		f.kind = formXY
+		f.setVars(x.Ident, y.Ident)
+	default:
+		return nil
+	}
+	return c.Vars.Ints(f, general)
+}
+
+// IntForm is an int fast path over at most three variables (Var): one
+// operator on variables and an int constant (x ⊕ k, k ⊕ y, x ⊕ y), or a
+// sum of one or two terms, each a variable or a product of two, times a
+// constant (k + a·x, k + a·x·y, k + a·x + b·y, k + a·x·y + b·z). An
+// engine's SExpVars.Ints reads the variables and Eval computes it.
+type IntForm struct {
+	kind formKind
+	op   semantics.Op // an operator's
+	k    int64        // the constant operand, or the sum's constant
+	a, b int64        // a sum's coefficients
+	vars [3]*Ident
+	mut  string // the engine's mutant (SExpCompiler.Mutant)
+}
+
+// formKind is the shape of an int form.
+type formKind uint8
+
+const (
+	formXK  formKind = iota // x ⊕ k
+	formKX                  // k ⊕ x
+	formXY                  // x ⊕ y
+	formX                   // k + a·x
+	formXY1                 // k + a·x·y
+	formXY2                 // k + a·x + b·y
+	formXYZ                 // k + a·x·y + b·z
+)
+
+// setVars sets f's variables, the first repeated where there are fewer
+// than three.
+func (f *IntForm) setVars(xs ...*Ident) {
+	for i := range f.vars {
+		f.vars[i] = xs[0]
+		if i < len(xs) {
+			f.vars[i] = xs[i]
 		}
 	}
-	return nil
+}
+
+// Var is f's i-th variable (i < 3): f.Eval takes their values in this
+// order. A form of fewer variables repeats the first.
+func (f *IntForm) Var(i int) *Ident { return f.vars[i] }
+
+// Eval is f's value when its variables (Var(0), Var(1), Var(2)) have the
+// int values x, y and z: false where it has none (a division by zero),
+// and the general code decides.
+func (f *IntForm) Eval(x, y, z int64) (int64, bool) {
+	switch f.kind {
+	case formX:
+		return f.k + f.a*x, true
+	case formXY1:
+		return f.k + f.a*x*y, true
+	case formXY2:
+		return f.k + f.a*x + f.b*y, true
+	case formXYZ:
+		return f.k + f.a*x*y + f.b*z, true
+	case formXK:
+		y = f.k
+	case formKX:
+		x, y = f.k, x
+	}
+	if isArith(f.op) {
+		return arith(f.op, x, y, f.mut), true
+	}
+	return binary(f.op, x, y)
 }
 
 // isArith says whether op is +, - or *, which have an int value for every
@@ -279,11 +322,28 @@ func intOp(op semantics.Op, a, b int64, mut string) (int64, bool) {
 	return binary(op, a, b)
 }
 
-// term is k·x·y of a sum of products (y nil: k·x), x and y read as ints.
-type term[F any] struct {
-	x, y   func(F) (int64, bool)
-	xv, yv *Ident
-	k      int64
+// term is k·x·y of a sum of products (y nil: k·x).
+type term struct {
+	x, y *Ident
+	k    int64
+}
+
+// readTerm is a term with its variables' reads (y nil: k·x).
+type readTerm[F any] struct {
+	x, y func(F) (int64, bool)
+	k    int64
+}
+
+// reads are the terms ts with their variables' reads.
+func (c *SExpCompiler[F]) reads(ts []term) []readTerm[F] {
+	rs := make([]readTerm[F], len(ts))
+	for i, t := range ts {
+		rs[i] = readTerm[F]{x: c.Vars.Int(t.x), k: t.k}
+		if t.y != nil {
+			rs[i].y = c.Vars.Int(t.y)
+		}
+	}
+	return rs
 }
 
 // sumOfProducts compiles an int expression made of +, -, unary - and
@@ -294,7 +354,7 @@ type term[F any] struct {
 // may be added in any order. Where a variable is not an int (a float,
 // say) the expression's general code g decides.
 func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
-	var terms []term[F]
+	var terms []term
 	var k int64
 	factor := func(e SExp) (*Ident, int64, bool) { // a variable, or a constant
 		switch e := e.(type) {
@@ -312,7 +372,7 @@ func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
 			k += sign * e.Value
 			return true
 		case Var:
-			terms = append(terms, term[F]{x: c.Vars.Int(e.Ident), xv: e.Ident, k: sign})
+			terms = append(terms, term{x: e.Ident, k: sign})
 			return true
 		case *UnOp:
 			return e.Op == semantics.Neg && add(e.X, -sign)
@@ -334,13 +394,10 @@ func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
 				if x == nil {
 					x, y = y, x
 				}
-				switch {
-				case x == nil:
+				if x == nil {
 					k += sign * a * b
-				case y == nil:
-					terms = append(terms, term[F]{x: c.Vars.Int(x), xv: x, k: sign * a * b})
-				default:
-					terms = append(terms, term[F]{x: c.Vars.Int(x), y: c.Vars.Int(y), xv: x, yv: y, k: sign * a * b})
+				} else {
+					terms = append(terms, term{x: x, y: y, k: sign * a * b})
 				}
 				return true
 			}
@@ -355,11 +412,12 @@ func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
 			return f
 		}
 	}
-	if f := unrolled(terms, k, g); f != nil {
-		return f
+	if f := sumForm(terms, k, c.Mutant); f != nil {
+		return c.Vars.Ints(f, g)
 	}
+	rs := c.reads(terms)
 	return func(fr F) (semantics.Num, bool) {
-		sum, ok := sumTerms(terms, k, fr)
+		sum, ok := sumTerms(rs, k, fr)
 		if !ok {
 			return g(fr)
 		}
@@ -367,79 +425,42 @@ func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
 	}
 }
 
-// unrolled is the sum k + terms of one or two terms, each a variable or a
-// product of two (x * 2 + i, x * i + j), unrolled, or nil for more: a
-// loop over the terms (sumTerms) calls each read from one call site,
-// which costs more than the reads.
-func unrolled[F any](terms []term[F], k int64, g SExpCode[F]) SExpCode[F] {
-	if len(terms) > 2 {
+// sumForm is the sum k + terms as an int form, when it is one (one or two
+// terms, at most three variables), or nil.
+func sumForm(terms []term, k int64, mut string) *IntForm {
+	f := &IntForm{k: k, mut: mut}
+	t := terms[0]
+	switch {
+	case len(terms) == 1 && t.y == nil:
+		f.kind, f.a = formX, t.k
+		f.setVars(t.x)
+	case len(terms) == 1:
+		f.kind, f.a = formXY1, t.k
+		f.setVars(t.x, t.y)
+	case len(terms) == 2:
+		u := terms[1]
+		if t.y == nil && u.y != nil { // the product first: the sum is the same
+			t, u = u, t
+		}
+		switch {
+		case t.y == nil:
+			f.kind, f.a, f.b = formXY2, t.k, u.k
+			f.setVars(t.x, u.x)
+		case u.y == nil:
+			f.kind, f.a, f.b = formXYZ, t.k, u.k
+			f.setVars(t.x, t.y, u.x)
+		default:
+			return nil
+		}
+	default:
 		return nil
 	}
-	t := terms[0]
-	x, y, a := t.x, t.y, t.k
-	if len(terms) == 1 {
-		if y == nil { // k + a·x
-			return func(fr F) (semantics.Num, bool) {
-				if v, ok := x(fr); ok {
-					return semantics.IntNum(k + a*v), true
-				}
-				return g(fr)
-			}
-		}
-		return func(fr F) (semantics.Num, bool) { // k + a·x·y
-			if v, ok := x(fr); ok {
-				if w, ok := y(fr); ok {
-					return semantics.IntNum(k + a*v*w), true
-				}
-			}
-			return g(fr)
-		}
-	}
-	u := terms[1]
-	if y == nil && u.y != nil { // the product first: the sum is the same
-		t, u = u, t
-		x, y, a = t.x, t.y, t.k
-	}
-	z, q, b := u.x, u.y, u.k
-	switch {
-	case y == nil: // k + a·x + b·z
-		return func(fr F) (semantics.Num, bool) {
-			if v, ok := x(fr); ok {
-				if w, ok := z(fr); ok {
-					return semantics.IntNum(k + a*v + b*w), true
-				}
-			}
-			return g(fr)
-		}
-	case q == nil: // k + a·x·y + b·z
-		return func(fr F) (semantics.Num, bool) {
-			if v, ok := x(fr); ok {
-				if w, ok := y(fr); ok {
-					if r, ok := z(fr); ok {
-						return semantics.IntNum(k + a*v*w + b*r), true
-					}
-				}
-			}
-			return g(fr)
-		}
-	}
-	return func(fr F) (semantics.Num, bool) { // k + a·x·y + b·z·q
-		if v, ok := x(fr); ok {
-			if w, ok := y(fr); ok {
-				if r, ok := z(fr); ok {
-					if s, ok := q(fr); ok {
-						return semantics.IntNum(k + a*v*w + b*r*s), true
-					}
-				}
-			}
-		}
-		return g(fr)
-	}
+	return f
 }
 
 // sumTerms is k plus the terms over fr, or false where a variable of them
 // is not an int.
-func sumTerms[F any](terms []term[F], k int64, fr F) (int64, bool) {
+func sumTerms[F any](terms []readTerm[F], k int64, fr F) (int64, bool) {
 	sum := k
 	for i := range terms {
 		t := &terms[i]
@@ -467,18 +488,19 @@ func sumTerms[F any](terms []term[F], k int64, fr F) (int64, bool) {
 // one-pass sum's; where a variable of either part is not an int, g
 // decides, as it does for the one-pass sum. It returns nil where no term
 // is invariant.
-func (c *SExpCompiler[F]) hoisted(terms []term[F], k int64, g SExpCode[F]) SExpCode[F] {
-	var inv, vary []term[F]
+func (c *SExpCompiler[F]) hoisted(terms []term, k int64, g SExpCode[F]) SExpCode[F] {
+	var invariant, varying []term
 	for _, t := range terms {
-		if c.Invariant(t.xv) && (t.yv == nil || c.Invariant(t.yv)) {
-			inv = append(inv, t)
+		if c.Invariant(t.x) && (t.y == nil || c.Invariant(t.y)) {
+			invariant = append(invariant, t)
 		} else {
-			vary = append(vary, t)
+			varying = append(varying, t)
 		}
 	}
-	if len(inv) == 0 {
+	if len(invariant) == 0 {
 		return nil
 	}
+	inv, vary := c.reads(invariant), c.reads(varying)
 	ep := c.Epoch
 	last := *ep - 1 // no start seen yet: the loop's starts go 1, 2, …
 	var base int64
@@ -515,6 +537,8 @@ func (c *SExpCompiler[F]) hoisted(terms []term[F], k int64, g SExpCode[F]) SExpC
 	}
 }
 
+// FUN's engine alone: folds stepped by one int operation.
+//
 // An operator body that is one int operation on its two parameters,
 // let (c : int) = a op b in (c) (or b op a), is most folds' (sums,
 // products, counts). A reduce or redomap over ints with such a body, in

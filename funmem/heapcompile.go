@@ -651,6 +651,26 @@ func (v scopeVars) Num(x *fun.Ident) func([]Value) (semantics.Num, bool) {
 	}
 }
 
+// Ints is the code of the int form f.
+func (v scopeVars) Ints(f *fun.IntForm, g fun.SExpCode[[]Value]) fun.SExpCode[[]Value] {
+	x, y, z := v.sc.lookup(f.Var(0).Name), v.sc.lookup(f.Var(1).Name), v.sc.lookup(f.Var(2).Name)
+	if x < 0 || y < 0 || z < 0 {
+		return g // the general code gives up, and fun.EvalNum says why
+	}
+	return func(fr []Value) (semantics.Num, bool) {
+		a, b, c := &fr[x], &fr[y], &fr[z]
+		if isIntValue(a) && isIntValue(b) && isIntValue(c) {
+			if k, ok := f.Eval(a.K, b.K, c.K); ok {
+				return semantics.IntNum(k), true
+			}
+		}
+		return g(fr)
+	}
+}
+
+// isIntValue says whether v is an int scalar.
+func isIntValue(v *Value) bool { return v.Kind == IntVal && v.Elem == semantics.IntElem }
+
 // Int reads x as an int.
 func (v scopeVars) Int(x *fun.Ident) func([]Value) (int64, bool) {
 	slot := v.sc.lookup(x.Name)
@@ -659,6 +679,6 @@ func (v scopeVars) Int(x *fun.Ident) func([]Value) (int64, bool) {
 	}
 	return func(fr []Value) (int64, bool) {
 		a := &fr[slot]
-		return a.K, a.Kind == IntVal && a.Elem == semantics.IntElem
+		return a.K, isIntValue(a)
 	}
 }

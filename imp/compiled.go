@@ -23,11 +23,13 @@ import (
 // the saved slots go back too, so the environment the caller sees is the
 // one the map-based small-step leaves (the tests compare them).
 //
-// Scalar expressions. A compiled expression computes the value on the
-// common path (declared variables of the right type, no division by zero)
-// without allocating; on anything else it gives up, and fun.EvalNum or
-// fun.EvalSExp evaluates the expression again over the slots, which gives
-// the value or the error the rules give (expressions have no effects).
+// Scalar expressions, compiled by FUN's compiler (fun/compile_scalar.go)
+// over the environment's slots (envVars). A compiled expression computes
+// the value on the common path (declared variables of the right type, no
+// division by zero) without allocating; on anything else it gives up, and
+// fun.EvalNum or fun.EvalSExp evaluates the expression again over the
+// slots, which gives the value or the error the rules give (expressions
+// have no effects).
 //
 // Race tracking is the heap's: a kernel's and a fold's trackers are pushed
 // for their iterations only, and a kernel or fold reuses the table of one
@@ -93,7 +95,8 @@ type cstmt struct {
 // save set). The other slots keep their values while it runs: nested
 // kernels and folds put back what they assign, and nothing else writes
 // the environment. A sum of products compiled in its body computes the
-// terms over those slots once per start (sumOfProducts).
+// terms over those slots once per start (exp; fun.SExpCompiler's
+// Invariant and Epoch).
 type loopCtx struct {
 	epoch    *uint64
 	assigned map[int32]bool
@@ -478,9 +481,26 @@ func (v envVars) Int(x *fun.Ident) func([]slot) (int64, bool) {
 	s := v.m.slot(x)
 	return func(env []slot) (int64, bool) {
 		a := &env[s]
-		return a.v.K, a.ok && !a.v.Mem && a.v.Elem == semantics.IntElem
+		return a.v.K, a.isInt()
 	}
 }
+
+// Ints is the code of the int form f.
+func (v envVars) Ints(f *fun.IntForm, g cexp) cexp {
+	x, y, z := v.m.slot(f.Var(0)), v.m.slot(f.Var(1)), v.m.slot(f.Var(2))
+	return func(env []slot) (semantics.Num, bool) {
+		a, b, c := &env[x], &env[y], &env[z]
+		if a.isInt() && b.isInt() && c.isInt() {
+			if k, ok := f.Eval(a.v.K, b.v.K, c.v.K); ok {
+				return semantics.IntNum(k), true
+			}
+		}
+		return g(env)
+	}
+}
+
+// isInt says whether s holds a declared int.
+func (s *slot) isInt() bool { return s.ok && !s.v.Mem && s.v.Elem == semantics.IntElem }
 
 // mentionsName is whether e mentions x.
 func mentionsName(e fun.SExp, x string) bool {
