@@ -346,6 +346,64 @@ func (c *SExpCompiler[F]) reads(ts []term) []readTerm[F] {
 	return rs
 }
 
+// sumBuilder collects the terms and the constant of a sum of products.
+type sumBuilder struct {
+	terms []term
+	k     int64
+	flip  bool // the engine's mutant is on: a - b is b - a
+}
+
+// add adds sign·e to the sum, and says whether e is a sum of products.
+func (b *sumBuilder) add(e SExp, sign int64) bool {
+	switch e := e.(type) {
+	case *Const:
+		b.k += sign * e.Value
+		return true
+	case Var:
+		b.terms = append(b.terms, term{x: e.Ident, k: sign})
+		return true
+	case *UnOp:
+		return e.Op == semantics.Neg && b.add(e.X, -sign)
+	case *BinOp:
+		switch e.Op {
+		case semantics.Add:
+			return b.add(e.L, sign) && b.add(e.R, sign)
+		case semantics.Sub:
+			if b.flip { // mutant: the engine computes a - b as b - a
+				return b.add(e.L, -sign) && b.add(e.R, sign)
+			}
+			return b.add(e.L, sign) && b.add(e.R, -sign)
+		case semantics.Mul:
+			x, u, ok1 := factor(e.L)
+			y, v, ok2 := factor(e.R)
+			if !ok1 || !ok2 {
+				return false
+			}
+			if x == nil {
+				x, y = y, x
+			}
+			if x == nil {
+				b.k += sign * u * v
+			} else {
+				b.terms = append(b.terms, term{x: x, y: y, k: sign * u * v})
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// factor is a factor of a product: a variable (times 1), or a constant.
+func factor(e SExp) (*Ident, int64, bool) {
+	switch e := e.(type) {
+	case Var:
+		return e.Ident, 1, true
+	case *Const:
+		return nil, e.Value, true
+	}
+	return nil, 0, false
+}
+
 // sumOfProducts compiles an int expression made of +, -, unary - and
 // products of at most two variables and constants (offsets such as
 // i * n + j - n - 1) as one sum, or returns nil. Over ints it computes
@@ -354,59 +412,14 @@ func (c *SExpCompiler[F]) reads(ts []term) []readTerm[F] {
 // may be added in any order. Where a variable is not an int (a float,
 // say) the expression's general code g decides.
 func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
-	var terms []term
-	var k int64
-	factor := func(e SExp) (*Ident, int64, bool) { // a variable, or a constant
-		switch e := e.(type) {
-		case Var:
-			return e.Ident, 1, true
-		case *Const:
-			return nil, e.Value, true
-		}
-		return nil, 0, false
-	}
-	var add func(e SExp, sign int64) bool
-	add = func(e SExp, sign int64) bool {
-		switch e := e.(type) {
-		case *Const:
-			k += sign * e.Value
-			return true
-		case Var:
-			terms = append(terms, term{x: e.Ident, k: sign})
-			return true
-		case *UnOp:
-			return e.Op == semantics.Neg && add(e.X, -sign)
-		case *BinOp:
-			switch e.Op {
-			case semantics.Add:
-				return add(e.L, sign) && add(e.R, sign)
-			case semantics.Sub:
-				if mutant.On(c.Mutant) { // mutant: the engine computes a - b as b - a
-					return add(e.L, -sign) && add(e.R, sign)
-				}
-				return add(e.L, sign) && add(e.R, -sign)
-			case semantics.Mul:
-				x, a, ok1 := factor(e.L)
-				y, b, ok2 := factor(e.R)
-				if !ok1 || !ok2 {
-					return false
-				}
-				if x == nil {
-					x, y = y, x
-				}
-				if x == nil {
-					k += sign * a * b
-				} else {
-					terms = append(terms, term{x: x, y: y, k: sign * a * b})
-				}
-				return true
-			}
-		}
-		return false
-	}
-	if !add(e, 1) || len(terms) == 0 {
+	if !isArith(e.Op) {
 		return nil
 	}
+	b := sumBuilder{flip: mutant.On(c.Mutant)}
+	if !b.add(e, 1) || len(b.terms) == 0 {
+		return nil
+	}
+	terms, k := b.terms, b.k
 	if c.Invariant != nil {
 		if f := c.hoisted(terms, k, g); f != nil {
 			return f
