@@ -174,17 +174,9 @@ func (c *SExpCompiler[F]) binOp(e *BinOp) SExpCode[F] {
 	if k, ok := e.R.(*Const); ok {
 		// l ⊕ k, l computed: as semantics.Binary on l's value.
 		kb, mut := k.Value, c.Mutant
-		if isArith(op) {
-			return func(fr F) (semantics.Num, bool) {
-				if a, ok := l(fr); ok && a.Elem == semantics.IntElem {
-					return semantics.IntNum(arith(op, a.Bits, kb, mut)), true
-				}
-				return general(fr)
-			}
-		}
 		return func(fr F) (semantics.Num, bool) {
 			if a, ok := l(fr); ok && a.Elem == semantics.IntElem {
-				if v, ok := binary(op, a.Bits, kb); ok {
+				if v, ok := intOp(op, a.Bits, kb, mut); ok {
 					return semantics.IntNum(v), true
 				}
 			}
@@ -198,11 +190,11 @@ func (c *SExpCompiler[F]) binOp(e *BinOp) SExpCode[F] {
 // constants (not both constants), or nil: x ⊕ k, k ⊕ y and x ⊕ y, as
 // int forms (IntForm).
 func (c *SExpCompiler[F]) readOperands(e *BinOp, general SExpCode[F]) SExpCode[F] {
-	f := &IntForm{op: e.Op, mut: c.Mutant}
 	x, lvar := e.L.(Var)
 	y, rvar := e.R.(Var)
 	lk, lconst := e.L.(*Const)
 	rk, rconst := e.R.(*Const)
+	var f IntForm
 	switch {
 	case lvar && rconst:
 		f.kind, f.k = formXK, rk.Value
@@ -216,7 +208,8 @@ func (c *SExpCompiler[F]) readOperands(e *BinOp, general SExpCode[F]) SExpCode[F
 	default:
 		return nil
 	}
-	return c.Vars.Ints(f, general)
+	f.op, f.mut = e.Op, c.Mutant
+	return c.Vars.Ints(&f, general)
 }
 
 // IntForm is an int fast path over at most three variables (Var): one
