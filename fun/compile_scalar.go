@@ -174,9 +174,17 @@ func (c *SExpCompiler[F]) binOp(e *BinOp) SExpCode[F] {
 	if k, ok := e.R.(*Const); ok {
 		// l ⊕ k, l computed: as semantics.Binary on l's value.
 		kb, mut := k.Value, c.Mutant
+		if isArith(op) {
+			return func(fr F) (semantics.Num, bool) {
+				if a, ok := l(fr); ok && a.Elem == semantics.IntElem {
+					return semantics.IntNum(arith(op, a.Bits, kb, mut)), true
+				}
+				return general(fr)
+			}
+		}
 		return func(fr F) (semantics.Num, bool) {
 			if a, ok := l(fr); ok && a.Elem == semantics.IntElem {
-				if v, ok := intOp(op, a.Bits, kb, mut); ok {
+				if v, ok := binary(op, a.Bits, kb); ok {
 					return semantics.IntNum(v), true
 				}
 			}
