@@ -25,23 +25,26 @@ import (
 // paths (off with SExpCompiler.NoIntFastPaths) take the shapes that most
 // of a kernel's scalar statements have:
 //
-//   - an operator on variables and an int constant (i % 2, x * y, i - 1)
-//     and a sum of one or two terms, each a variable or a product of two,
-//     times constants (x * 2 + i, x * i + j), are int forms (IntForm): the
-//     engine reads their variables at once, in one closure
-//     (SExpVars.Ints), and IntForm.Eval computes them;
-//   - a longer sum of products (the offsets i * n + j - n - 1) is one sum
-//     over its terms; and, in a loop whose variables the engine can tell
-//     apart (SExpCompiler's Invariant and Epoch), the terms over
-//     variables the loop never assigns are summed once per start of the
-//     loop (hoisted);
+//   - +, - and * make sums of products: int64 arithmetic wraps, and
+//     wrapping sums and products are associative, commutative and
+//     distributive, so x * 2 + i is 2·x + i, whatever the order;
+//   - a sum of one or two terms, each a variable or a product of two,
+//     times constants (i - 1, x * y, x * 2 + i, x * i + j), and another
+//     operator on variables and an int constant (i % 2, x < y), are int
+//     forms (IntForm): the engine reads their variables at once, in one
+//     closure (SExpVars.Ints), and IntForm.Eval computes them;
+//   - a longer sum (the offsets i * n + j - n - 1) is one sum over its
+//     terms; and, in a loop whose variables the engine can tell apart
+//     (SExpCompiler's Invariant and Epoch), the terms over variables the
+//     loop never assigns are summed once per start of the loop (hoisted);
 //   - an operator whose right operand is an int constant (x % 2 == 0)
 //     computes its left operand once, with no closure for the constant.
 //
 // Each computes an int result as semantics.Binary does and leaves
 // anything else (a float, an array, a division by zero) to the general
 // code, so values and errors are the rules'. The engines' mutation point
-// (SExpCompiler.Mutant) is in the fast paths: where they subtract.
+// (SExpCompiler.Mutant) is in the fast paths: where they subtract (a sum's
+// terms, an operator whose right operand is a constant).
 
 // SExpCode is a compiled scalar expression over an engine's frame F: its
 // value, or false where the rules must say what it is (see above).
@@ -165,10 +168,12 @@ func (c *SExpCompiler[F]) binOp(e *BinOp) SExpCode[F] {
 	if c.NoIntFastPaths {
 		return general
 	}
-	if f := c.readOperands(e, general); f != nil {
-		return f
-	}
-	if f := c.sumOfProducts(e, general); f != nil {
+	if isArith(op) {
+		// +, - and * (x - 1, x * y, i * n + j): a sum of products.
+		if f := c.sumOfProducts(e, general); f != nil {
+			return f
+		}
+	} else if f := c.readOperands(e, general); f != nil {
 		return f
 	}
 	if k, ok := e.R.(*Const); ok {
@@ -194,9 +199,9 @@ func (c *SExpCompiler[F]) binOp(e *BinOp) SExpCode[F] {
 	return general
 }
 
-// readOperands is the code of l ⊕ r when both are variables or int
-// constants (not both constants), or nil: x ⊕ k, k ⊕ y and x ⊕ y, as
-// int forms (IntForm).
+// readOperands is the code of l ⊕ r, for ⊕ not +, - or * (i % 2, x < y:
+// those are sums), when both are variables or int constants (not both
+// constants), or nil: x ⊕ k, k ⊕ y and x ⊕ y, as int forms (IntForm).
 func (c *SExpCompiler[F]) readOperands(e *BinOp, general SExpCode[F]) SExpCode[F] {
 	x, lvar := e.L.(Var)
 	y, rvar := e.R.(Var)
@@ -216,35 +221,35 @@ func (c *SExpCompiler[F]) readOperands(e *BinOp, general SExpCode[F]) SExpCode[F
 	default:
 		return nil
 	}
-	f.op, f.mut = e.Op, c.Mutant
+	f.op = e.Op
 	return c.Vars.Ints(&f, general)
 }
 
-// IntForm is an int fast path over at most three variables (Var): one
-// operator on variables and an int constant (x ⊕ k, k ⊕ y, x ⊕ y), or a
-// sum of one or two terms, each a variable or a product of two, times a
-// constant (k + a·x, k + a·x·y, k + a·x + b·y, k + a·x·y + b·z). An
-// engine's SExpVars.Ints reads the variables and Eval computes it.
+// IntForm is an int fast path over at most three variables (Var): a sum
+// of one or two terms, each a variable or a product of two, times a
+// constant (k + a·x, k + a·x·y, k + a·x + b·y, k + a·x·y + b·z: x - 1,
+// x * y, x * 2 + i, x * i + j), or another operator on variables and an
+// int constant (x ⊕ k, k ⊕ y, x ⊕ y: i % 2, x < y). An engine's
+// SExpVars.Ints reads the variables and Eval computes it.
 type IntForm struct {
 	kind formKind
 	op   semantics.Op // an operator's
-	k    int64        // the constant operand, or the sum's constant
+	k    int64        // the sum's constant, or the constant operand
 	a, b int64        // a sum's coefficients
 	vars [3]*Ident
-	mut  string // the engine's mutant (SExpCompiler.Mutant)
 }
 
 // formKind is the shape of an int form.
 type formKind uint8
 
 const (
-	formXK  formKind = iota // x ⊕ k
-	formKX                  // k ⊕ x
-	formXY                  // x ⊕ y
-	formX                   // k + a·x
+	formX   formKind = iota // k + a·x
 	formXY1                 // k + a·x·y
 	formXY2                 // k + a·x + b·y
 	formXYZ                 // k + a·x·y + b·z
+	formXK                  // x ⊕ k
+	formKX                  // k ⊕ x
+	formXY                  // x ⊕ y
 )
 
 // setVars sets f's variables, the first repeated where there are fewer
@@ -276,12 +281,9 @@ func (f *IntForm) Eval(x, y, z int64) (int64, bool) {
 	case formXYZ:
 		return f.k + f.a*x*y + f.b*z, true
 	case formXK:
-		y = f.k
+		return binary(f.op, x, f.k)
 	case formKX:
-		x, y = f.k, x
-	}
-	if isArith(f.op) {
-		return arith(f.op, x, y, f.mut), true
+		return binary(f.op, f.k, x)
 	}
 	return binary(f.op, x, y)
 }
@@ -421,13 +423,13 @@ func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
 		return nil
 	}
 	terms, k := b.terms, b.k
+	if f := sumForm(terms, k); f != nil {
+		return c.Vars.Ints(f, g)
+	}
 	if c.Invariant != nil {
 		if f := c.hoisted(terms, k, g); f != nil {
 			return f
 		}
-	}
-	if f := sumForm(terms, k, c.Mutant); f != nil {
-		return c.Vars.Ints(f, g)
 	}
 	rs := c.reads(terms)
 	return func(fr F) (semantics.Num, bool) {
@@ -441,8 +443,8 @@ func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
 
 // sumForm is the sum k + terms as an int form, when it is one (one or two
 // terms, at most three variables), or nil.
-func sumForm(terms []term, k int64, mut string) *IntForm {
-	f := &IntForm{k: k, mut: mut}
+func sumForm(terms []term, k int64) *IntForm {
+	f := &IntForm{k: k}
 	t := terms[0]
 	switch {
 	case len(terms) == 1 && t.y == nil:
