@@ -487,6 +487,17 @@ func (v scopeVars) Ints(f *IntForm, g SExpCode[[]val]) SExpCode[[]val] {
 	if x < 0 || y < 0 || z < 0 {
 		return g // the general code gives up, and EvalNum says why
 	}
+	if f.Vars() == 2 {
+		return func(fr []val) (semantics.Num, bool) {
+			a, b := &fr[x], &fr[y]
+			if a.isInt() && b.isInt() {
+				if k, ok := f.Eval(a.bits, b.bits, b.bits); ok {
+					return semantics.IntNum(k), true
+				}
+			}
+			return g(fr)
+		}
+	}
 	return func(fr []val) (semantics.Num, bool) {
 		a, b, c := &fr[x], &fr[y], &fr[z]
 		if a.isInt() && b.isInt() && c.isInt() {

@@ -61,11 +61,11 @@ type SExpVars[F any] interface {
 	// Int reads x as an int.
 	Int(x *Ident) func(fr F) (int64, bool)
 	// Ints is the code of the int form f (the fast paths' common
-	// shapes): it reads f's variables, f.Var(0), f.Var(1) and f.Var(2),
-	// as ints and gives f.Eval of their values, or, where one is not an
-	// int or Eval gives up, g's value. The engine reads them itself
-	// rather than by Int so that the form costs one call, not one per
-	// variable.
+	// shapes): it reads f's variables, f.Var(0), f.Var(1) and f.Var(2)
+	// (the first two where f.Vars() is 2), as ints and gives f.Eval of
+	// their values, or, where one is not an int or Eval gives up, g's
+	// value. The engine reads them itself rather than by Int so that the
+	// form costs one call, not one per variable.
 	Ints(f *IntForm, g SExpCode[F]) SExpCode[F]
 }
 
@@ -207,21 +207,19 @@ func (c *SExpCompiler[F]) readOperands(e *BinOp, general SExpCode[F]) SExpCode[F
 	y, rvar := e.R.(Var)
 	lk, lconst := e.L.(*Const)
 	rk, rconst := e.R.(*Const)
-	var f IntForm
+	f := IntForm{op: e.Op}
 	switch {
 	case lvar && rconst:
-		f.kind, f.k = formXK, rk.Value
-		f.setVars(x.Ident)
+		f.konst, f.k = true, rk.Value
+		f.vars = [3]*Ident{x.Ident, x.Ident, x.Ident}
 	case lconst && rvar:
-		f.kind, f.k = formKX, lk.Value
-		f.setVars(y.Ident)
+		f.konst, f.kfirst, f.k = true, true, lk.Value
+		f.vars = [3]*Ident{y.Ident, y.Ident, y.Ident}
 	case lvar && rvar:
-		f.kind = formXY
-		f.setVars(x.Ident, y.Ident)
+		f.vars = [3]*Ident{x.Ident, y.Ident, y.Ident}
 	default:
 		return nil
 	}
-	f.op = e.Op
 	return c.Vars.Ints(&f, general)
 }
 
@@ -232,58 +230,49 @@ func (c *SExpCompiler[F]) readOperands(e *BinOp, general SExpCode[F]) SExpCode[F
 // int constant (x ⊕ k, k ⊕ y, x ⊕ y: i % 2, x < y). An engine's
 // SExpVars.Ints reads the variables and Eval computes it.
 type IntForm struct {
-	kind formKind
-	op   semantics.Op // an operator's
-	k    int64        // the sum's constant, or the constant operand
-	a, b int64        // a sum's coefficients
 	vars [3]*Ident
+	// A sum is k + a·x + c·x·y + b·z over the variables' values x, y and
+	// z, every shape alike (the coefficients of the terms it does not
+	// have are 0), so that Eval takes no branch by shape.
+	sum        bool
+	k, a, c, b int64
+	// An operator's form: op, and which operand is the constant k.
+	op     semantics.Op
+	konst  bool // one operand is k
+	kfirst bool // and it is the left one
 }
 
-// formKind is the shape of an int form.
-type formKind uint8
-
-const (
-	formX   formKind = iota // k + a·x
-	formXY1                 // k + a·x·y
-	formXY2                 // k + a·x + b·y
-	formXYZ                 // k + a·x·y + b·z
-	formXK                  // x ⊕ k
-	formKX                  // k ⊕ x
-	formXY                  // x ⊕ y
-)
-
-// setVars sets f's variables, the first repeated where there are fewer
-// than three.
-func (f *IntForm) setVars(xs ...*Ident) {
-	for i := range f.vars {
-		f.vars[i] = xs[0]
-		if i < len(xs) {
-			f.vars[i] = xs[i]
-		}
-	}
-}
-
-// Var is f's i-th variable (i < 3): f.Eval takes their values in this
-// order. A form of fewer variables repeats the first.
+// Var is f's i-th variable (i < 3): Eval takes their values in this
+// order. A form of fewer variables repeats one: the last is the second
+// again where Vars is 2.
 func (f *IntForm) Var(i int) *Ident { return f.vars[i] }
+
+// Vars is the number of variables an engine reads for f: 2 (Var(0) and
+// Var(1), whose value Eval takes for z too) or 3.
+func (f *IntForm) Vars() int {
+	if f.vars[2] == f.vars[1] {
+		return 2
+	}
+	return 3
+}
 
 // Eval is f's value when its variables (Var(0), Var(1), Var(2)) have the
 // int values x, y and z: false where it has none (a division by zero),
 // and the general code decides.
 func (f *IntForm) Eval(x, y, z int64) (int64, bool) {
-	switch f.kind {
-	case formX:
-		return f.k + f.a*x, true
-	case formXY1:
-		return f.k + f.a*x*y, true
-	case formXY2:
-		return f.k + f.a*x + f.b*y, true
-	case formXYZ:
-		return f.k + f.a*x*y + f.b*z, true
-	case formXK:
-		return binary(f.op, x, f.k)
-	case formKX:
+	if f.sum {
+		return f.k + f.a*x + f.c*x*y + f.b*z, true
+	}
+	return f.operator(x, y)
+}
+
+// operator is Eval of an operator's form.
+func (f *IntForm) operator(x, y int64) (int64, bool) {
+	switch {
+	case f.konst && f.kfirst:
 		return binary(f.op, f.k, x)
+	case f.konst:
+		return binary(f.op, x, f.k)
 	}
 	return binary(f.op, x, y)
 }
@@ -444,27 +433,23 @@ func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
 // sumForm is the sum k + terms as an int form, when it is one (one or two
 // terms, at most three variables), or nil.
 func sumForm(terms []term, k int64) *IntForm {
-	f := &IntForm{k: k}
+	f := &IntForm{sum: true, k: k}
 	t := terms[0]
 	switch {
-	case len(terms) == 1 && t.y == nil:
-		f.kind, f.a = formX, t.k
-		f.setVars(t.x)
-	case len(terms) == 1:
-		f.kind, f.a = formXY1, t.k
-		f.setVars(t.x, t.y)
+	case len(terms) == 1 && t.y == nil: // k + a·x
+		f.a, f.vars = t.k, [3]*Ident{t.x, t.x, t.x}
+	case len(terms) == 1: // k + c·x·y
+		f.c, f.vars = t.k, [3]*Ident{t.x, t.y, t.y}
 	case len(terms) == 2:
 		u := terms[1]
 		if t.y == nil && u.y != nil { // the product first: the sum is the same
 			t, u = u, t
 		}
 		switch {
-		case t.y == nil:
-			f.kind, f.a, f.b = formXY2, t.k, u.k
-			f.setVars(t.x, u.x)
-		case u.y == nil:
-			f.kind, f.a, f.b = formXYZ, t.k, u.k
-			f.setVars(t.x, t.y, u.x)
+		case t.y == nil: // k + a·x + b·z
+			f.a, f.b, f.vars = t.k, u.k, [3]*Ident{t.x, u.x, u.x}
+		case u.y == nil: // k + c·x·y + b·z
+			f.c, f.b, f.vars = t.k, u.k, [3]*Ident{t.x, t.y, u.x}
 		default:
 			return nil
 		}

@@ -657,6 +657,17 @@ func (v scopeVars) Ints(f *fun.IntForm, g fun.SExpCode[[]Value]) fun.SExpCode[[]
 	if x < 0 || y < 0 || z < 0 {
 		return g // the general code gives up, and fun.EvalNum says why
 	}
+	if f.Vars() == 2 {
+		return func(fr []Value) (semantics.Num, bool) {
+			a, b := &fr[x], &fr[y]
+			if isIntValue(a) && isIntValue(b) {
+				if k, ok := f.Eval(a.K, b.K, b.K); ok {
+					return semantics.IntNum(k), true
+				}
+			}
+			return g(fr)
+		}
+	}
 	return func(fr []Value) (semantics.Num, bool) {
 		a, b, c := &fr[x], &fr[y], &fr[z]
 		if isIntValue(a) && isIntValue(b) && isIntValue(c) {

@@ -488,6 +488,17 @@ func (v envVars) Int(x *fun.Ident) func([]slot) (int64, bool) {
 // Ints is the code of the int form f.
 func (v envVars) Ints(f *fun.IntForm, g cexp) cexp {
 	x, y, z := v.m.slot(f.Var(0)), v.m.slot(f.Var(1)), v.m.slot(f.Var(2))
+	if f.Vars() == 2 {
+		return func(env []slot) (semantics.Num, bool) {
+			a, b := &env[x], &env[y]
+			if a.isInt() && b.isInt() {
+				if k, ok := f.Eval(a.v.K, b.v.K, b.v.K); ok {
+					return semantics.IntNum(k), true
+				}
+			}
+			return g(env)
+		}
+	}
 	return func(env []slot) (semantics.Num, bool) {
 		a, b, c := &env[x], &env[y], &env[z]
 		if a.isInt() && b.isInt() && c.isInt() {
