@@ -22,10 +22,13 @@ import "github.com/arraysem/arraysem/semantics"
 // (kernelStart, loopStart, foldStart, …), the atomic rules that copy
 // arrays (E-SLICE, E-TRANSPOSE, E-IOTA, E-COPY: evalAtomic) and every
 // error message are the small-step's own (eval.go, eval_ext.go), read
-// through slotVars; the rules on the hot path (E-SCALAR, E-INDEX, E-IF,
-// E-IN, E-LET, the iterations) read slots directly and, when a value is
-// not what the rule needs, box it and call the same check, so both
-// semantics are stuck in the same rule with the same message.
+// through slotVars; the rules on the hot path (E-INDEX, E-IF, E-IN,
+// E-LET, the iterations) read slots directly and, when a value is not
+// what the rule needs, box it and call the same check, so both semantics
+// are stuck in the same rule with the same message. E-SCALAR's and
+// E-ASSERT's expressions are compiled by compile_scalar.go, reading the
+// slots (scopeVars); where that code finds no value, EvalNum evaluates the
+// expression again by name (evalSExp), as the small-step does.
 //
 // Derivations and rule counts are built as the rules apply when asked
 // for (machine.plain is false then); a plain run builds neither. A
@@ -107,8 +110,9 @@ func (v slotVars) Lookup(x string) (semantics.Array, bool) {
 }
 
 // The reads of a slot by the hot-path rules: the value when it is what
-// the rule needs, else the error lookupInt, lookupArray or numLookup
-// gives (slot -1: the variable is unbound).
+// the rule needs, else the error lookupInt or lookupArray gives (slot
+// -1: the variable is unbound). Scalar expressions read theirs by
+// scopeVars, and give up to EvalNum (evalSExp).
 
 func intAt(fr []val, slot int, x *Ident, rule string) (int64, error) {
 	if slot >= 0 && fr[slot].isInt() {
@@ -129,16 +133,6 @@ func arrayAt(fr []val, slot int, x *Ident, rule string) (*val, error) {
 	}
 	_, err := arrayOf(x, fr[slot].array(), rule)
 	return nil, err
-}
-
-func numAt(fr []val, slot int, x *Ident, rule string) (semantics.Num, error) {
-	if slot >= 0 && fr[slot].isScalar() {
-		return semantics.Num{Elem: fr[slot].elem, Bits: fr[slot].bits}, nil
-	}
-	if slot < 0 {
-		return semantics.Num{}, unbound(x, rule)
-	}
-	return numOf(x, fr[slot].array(), rule)
 }
 
 // machine is what a run of compiled code needs besides the frame: what
@@ -432,11 +426,11 @@ func (c *compiler) atomic(sc *scope, s *Stm, out []int) code {
 // eScalar is E-SCALAR: the conventional evaluation of se (EvalNum),
 // compiled.
 func (c *compiler) eScalar(sc *scope, s *Stm, e *ScalarExp, out []int) code {
-	se := c.sexp(sc, e.X, EScalar.Name)
+	se := c.sexp(sc, e.X)
 	o := out[0]
 	ops := SExpOps(e.X)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
-		k, err := se(fr)
+		k, err := evalSExp(se, e.X, fr, sc, EScalar.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -451,79 +445,80 @@ func (c *compiler) eScalar(sc *scope, s *Stm, e *ScalarExp, out []int) code {
 	}
 }
 
-// numCode is a compiled scalar expression.
-type numCode func(fr []val) (semantics.Num, error)
+// engineMutant is the engine's mutation point in the int fast paths
+// (compile_scalar.go; mutants.go).
+const engineMutant = "fun-engine-sub-flipped"
 
-// sexp compiles a scalar expression as EvalNum evaluates it: left operand
-// first, ints as semantics.Binary (+, - and * inline), floats as IEEE,
-// stuck in rule at an operator or call that has no value.
-func (c *compiler) sexp(sc *scope, e SExp, rule string) numCode {
-	switch e := e.(type) {
-	case *Const:
-		k := semantics.IntNum(e.Value)
-		return func([]val) (semantics.Num, error) { return k, nil }
-	case *FloatConst:
-		f := semantics.FloatNum(e.Value)
-		return func([]val) (semantics.Num, error) { return f, nil }
-	case Var:
-		x, slot := e.Ident, sc.lookup(e.Name)
-		return func(fr []val) (semantics.Num, error) { return numAt(fr, slot, x, rule) }
-	case *UnOp:
-		a := c.sexp(sc, e.X, rule)
-		return func(fr []val) (semantics.Num, error) {
-			v, err := a(fr)
-			if err != nil {
-				return semantics.Num{}, err
-			}
-			return semantics.UnaryNum(e.Op, v), nil
-		}
-	case *BinOp:
-		l, r := c.sexp(sc, e.L, rule), c.sexp(sc, e.R, rule)
-		general := func(fr []val) (semantics.Num, error) {
-			a, err := l(fr)
-			if err != nil {
-				return semantics.Num{}, err
-			}
-			b, err := r(fr)
-			if err != nil {
-				return semantics.Num{}, err
-			}
-			if a.Elem == semantics.IntElem && b.Elem == semantics.IntElem {
-				switch e.Op { // as semantics.Binary: wrapping
-				case semantics.Add:
-					return semantics.IntNum(a.Bits + b.Bits), nil
-				case semantics.Sub:
-					return semantics.IntNum(a.Bits - b.Bits), nil
-				case semantics.Mul:
-					return semantics.IntNum(a.Bits * b.Bits), nil
+// sexp compiles a scalar expression in scope sc (compile_scalar.go).
+func (c *compiler) sexp(sc *scope, e SExp) SExpCode[[]val] {
+	sx := SExpCompiler[[]val]{Vars: scopeVars{sc}, NoIntFastPaths: c.noFastOp, Mutant: engineMutant}
+	return sx.Compile(e)
+}
+
+// evalSExp is E ⊢ se ⇓ v by the compiled code se of e, or, where it gives
+// up, by EvalNum on the slots by name, which gives the rules' value or
+// their stuck state in rule.
+func evalSExp(se SExpCode[[]val], e SExp, fr []val, sc *scope, rule string) (semantics.Num, error) {
+	if v, ok := se(fr); ok {
+		return v, nil
+	}
+	return EvalNum(e, numLookup(slotVars{fr, sc}), rule)
+}
+
+// scopeVars reads the variables of compiled scalar expressions from the
+// slots of the frame, as scope sc resolves them.
+type scopeVars struct{ sc *scope }
+
+// Num reads x as a scalar.
+func (v scopeVars) Num(x *Ident) func([]val) (semantics.Num, bool) {
+	slot := v.sc.lookup(x.Name)
+	if slot < 0 {
+		return func([]val) (semantics.Num, bool) { return semantics.Num{}, false }
+	}
+	return func(fr []val) (semantics.Num, bool) {
+		a := &fr[slot]
+		return semantics.Num{Elem: a.elem, Bits: a.bits}, len(a.shape) == 0
+	}
+}
+
+// Ints is the code of the int form f.
+func (v scopeVars) Ints(f *IntForm, g SExpCode[[]val]) SExpCode[[]val] {
+	x, y, z := v.sc.lookup(f.Var(0).Name), v.sc.lookup(f.Var(1).Name), v.sc.lookup(f.Var(2).Name)
+	if x < 0 || y < 0 || z < 0 {
+		return g // the general code gives up, and EvalNum says why
+	}
+	if f.Vars() == 2 {
+		return func(fr []val) (semantics.Num, bool) {
+			a, b := &fr[x], &fr[y]
+			if a.isInt() && b.isInt() {
+				if k, ok := f.Eval(a.bits, b.bits, b.bits); ok {
+					return semantics.IntNum(k), true
 				}
 			}
-			v, err := semantics.BinaryNum(e.Op, a, b)
-			if err != nil {
-				return semantics.Num{}, opStuck(e, rule, err)
-			}
-			return v, nil
-		}
-		if f := c.intBinary(sc, e, l, general); f != nil {
-			return f // compile_scalar.go
-		}
-		return general
-	case *Call:
-		a := c.sexp(sc, e.Arg, rule)
-		return func(fr []val) (semantics.Num, error) {
-			v, err := a(fr)
-			if err != nil {
-				return semantics.Num{}, err
-			}
-			k, err := semantics.ApplyFunc(e.Func, v)
-			if err != nil {
-				return semantics.Num{}, callStuck(e, rule, err)
-			}
-			return k, nil
+			return g(fr)
 		}
 	}
-	// EvalNum's own error for a node it does not know.
-	return func([]val) (semantics.Num, error) { return EvalNum(e, nil, rule) }
+	return func(fr []val) (semantics.Num, bool) {
+		a, b, c := &fr[x], &fr[y], &fr[z]
+		if a.isInt() && b.isInt() && c.isInt() {
+			if k, ok := f.Eval(a.bits, b.bits, c.bits); ok {
+				return semantics.IntNum(k), true
+			}
+		}
+		return g(fr)
+	}
+}
+
+// Int reads x as an int.
+func (v scopeVars) Int(x *Ident) func([]val) (int64, bool) {
+	slot := v.sc.lookup(x.Name)
+	if slot < 0 {
+		return func([]val) (int64, bool) { return 0, false }
+	}
+	return func(fr []val) (int64, bool) {
+		a := &fr[slot]
+		return a.bits, a.isInt()
+	}
 }
 
 // eIndex is E-INDEX: x[y1, …, yn] with one in-bounds index per dimension

@@ -111,3 +111,198 @@ func TestIntStepAgrees(t *testing.T) {
 	}
 	t.Logf("%d runs", cases)
 }
+
+// A frame of test cells, for TestSExpCompilerAgrees: a variable's slot
+// holds a scalar, an array (not scalar) or nothing (not bound).
+type testCell struct {
+	n             semantics.Num
+	bound, scalar bool
+}
+
+// testVars reads testCells by the slots of names; a name with no slot is
+// unbound.
+type testVars map[string]int
+
+func (v testVars) Num(x *Ident) func([]testCell) (semantics.Num, bool) {
+	s, ok := v[x.Name]
+	if !ok {
+		return func([]testCell) (semantics.Num, bool) { return semantics.Num{}, false }
+	}
+	return func(fr []testCell) (semantics.Num, bool) { return fr[s].n, fr[s].bound && fr[s].scalar }
+}
+
+func (v testVars) Int(x *Ident) func([]testCell) (int64, bool) {
+	num := v.Num(x)
+	return func(fr []testCell) (int64, bool) {
+		n, ok := num(fr)
+		return n.Bits, ok && n.Elem == semantics.IntElem
+	}
+}
+
+func (v testVars) Ints(f *IntForm, g SExpCode[[]testCell]) SExpCode[[]testCell] {
+	x, y, z := v.Int(f.Var(0)), v.Int(f.Var(1)), v.Int(f.Var(2))
+	return func(fr []testCell) (semantics.Num, bool) {
+		a, ok1 := x(fr)
+		b, ok2 := y(fr)
+		c, ok3 := z(fr)
+		if ok1 && ok2 && ok3 {
+			if k, ok := f.Eval(a, b, c); ok {
+				return semantics.IntNum(k), true
+			}
+		}
+		return g(fr)
+	}
+}
+
+// TestSExpCompilerAgrees compiles random scalar expressions (every
+// operator, checked ones too, ints and floats mixed, unbound variables,
+// arrays, zero divisors, wrapping, built-in calls) with SExpCompiler, with
+// and without the int fast paths, reading every variable as a scalar or
+// (Ints) as an int, in a loop whose invariant part is hoisted or not, and
+// checks each value it gives against EvalNum's (EvalSExp's), and that it
+// gives one wherever they do.
+func TestSExpCompilerAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 7))
+	names := []string{"a", "b", "i", "j", "z", "m", "f", "g", "arr", "w", "u"} // u has no slot, w is not bound
+	vars := testVars{}
+	for s, x := range names[:len(names)-1] {
+		vars[x] = s
+	}
+	ints := []int64{0, 1, -1, 2, 7, -9, 1 << 62, -1 << 63}
+	floats := []float64{0, 1.5, -2.25, 0.5}
+	// sum is a sum of products (offsets, most of them: the fast paths'
+	// shapes), over ints mostly.
+	var sum func(d int) SExp
+	sum = func(d int) SExp {
+		if d == 0 || rng.IntN(3) == 0 {
+			if rng.IntN(3) == 0 {
+				return &Const{Value: ints[rng.IntN(len(ints))]}
+			}
+			return Var{&Ident{Name: names[rng.IntN(len(names)-6)]}} // a b i j z
+		}
+		switch rng.IntN(5) {
+		case 0:
+			return &UnOp{Op: semantics.Neg, X: sum(d - 1)}
+		case 1:
+			return &BinOp{Op: semantics.Mul, L: sum(0), R: sum(0)}
+		}
+		return &BinOp{Op: []semantics.Op{semantics.Add, semantics.Sub, semantics.Mul}[rng.IntN(3)], L: sum(d - 1), R: sum(d - 1)}
+	}
+	var gen func(d int) SExp
+	gen = func(d int) SExp {
+		if d == 0 || rng.IntN(4) == 0 {
+			switch rng.IntN(6) {
+			case 0:
+				return &Const{Value: ints[rng.IntN(len(ints))]}
+			case 1:
+				return &FloatConst{Value: floats[rng.IntN(len(floats))]}
+			default:
+				return Var{&Ident{Name: names[rng.IntN(len(names))]}}
+			}
+		}
+		switch rng.IntN(8) {
+		case 0:
+			return &UnOp{Op: semantics.Neg, X: gen(d - 1)}
+		case 1:
+			return &Call{Func: semantics.Func(rng.IntN(int(semantics.ToInt) + 1)), Arg: gen(d - 1)}
+		}
+		op := semantics.Op(rng.IntN(int(semantics.DivChecked) + 1))
+		if op == semantics.Neg { // unary only: + instead
+			op = semantics.Add
+		}
+		return &BinOp{Op: op, L: gen(d - 1), R: gen(d - 1)}
+	}
+	frame := func() []testCell {
+		fr := make([]testCell, len(vars))
+		for x, s := range vars {
+			c := testCell{n: semantics.IntNum(ints[rng.IntN(len(ints))]), bound: true, scalar: true}
+			switch x {
+			case "z":
+				c.n = semantics.IntNum(0)
+			case "f", "g":
+				c.n = semantics.FloatNum(floats[rng.IntN(len(floats))])
+			case "arr":
+				c.scalar = false
+			case "w":
+				c.bound = false
+			}
+			fr[s] = c
+		}
+		return fr
+	}
+	lookup := func(fr []testCell) func(*Ident, string) (semantics.Num, error) {
+		return func(x *Ident, rule string) (semantics.Num, error) {
+			s, ok := vars[x.Name]
+			if !ok || !fr[s].bound {
+				return semantics.Num{}, unbound(x, rule)
+			}
+			if !fr[s].scalar {
+				return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "%s is an array", x.Name)
+			}
+			return fr[s].n, nil
+		}
+	}
+	invariant := map[string]bool{"a": true, "b": true, "f": true}
+	var values, refused int
+	for n := range 4000 {
+		e := gen(1 + rng.IntN(3))
+		if n%4 == 1 || n%4 == 2 {
+			e = sum(1 + rng.IntN(4))
+		}
+		var epoch uint64
+		c := SExpCompiler[[]testCell]{Vars: vars, Ints: n%3 == 0, NoIntFastPaths: n%5 == 0}
+		if n%2 == 0 {
+			c.Invariant, c.Epoch = func(x *Ident) bool { return invariant[x.Name] }, &epoch
+		}
+		code := c.Compile(e)
+		fr := frame()
+		for range 3 { // starts of the loop: the invariant variables change
+			epoch++
+			for x := range invariant {
+				fr[vars[x]] = frame()[vars[x]]
+			}
+			for range 3 { // its iterations: the others change
+				for x, s := range vars {
+					if !invariant[x] {
+						fr[s] = frame()[s]
+					}
+				}
+				got, ok := code(fr)
+				var want semantics.Num
+				var err error
+				if c.Ints {
+					var k int64
+					k, err = EvalSExp(e, func(x *Ident, rule string) (int64, error) {
+						v, err := lookup(fr)(x, rule)
+						if err == nil && v.Elem != semantics.IntElem {
+							return 0, semantics.Stuckf(x.NamePos, rule, "%s is a float", x.Name)
+						}
+						return v.Bits, err
+					}, "R")
+					want = semantics.IntNum(k)
+					if ok && got.Elem != semantics.IntElem { // a float constant's value: EvalSExp refuses it
+						ok = false
+					}
+				} else {
+					want, err = EvalNum(e, lookup(fr), "R")
+				}
+				switch {
+				case ok && err != nil:
+					t.Fatalf("%s (%+v): compiled %v, the rules are stuck: %v", PrintSExp(e), c, got, err)
+				case ok && got != want:
+					t.Fatalf("%s (%+v): compiled %v, the rules %v", PrintSExp(e), c, got, want)
+				case !ok && err == nil:
+					t.Fatalf("%s (%+v): the compiled code gives up, the rules give %v", PrintSExp(e), c, want)
+				case ok:
+					values++
+				default:
+					refused++
+				}
+			}
+		}
+	}
+	t.Logf("%d values, %d stuck", values, refused)
+	if values < 5000 || refused < 5000 {
+		t.Errorf("%d values, %d stuck: too few to test both outcomes", values, refused)
+	}
+}

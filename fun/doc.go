@@ -29,10 +29,12 @@
 //     list, so that the small-step keeps old configurations to step back
 //     to; inputs.go: BindInputs, the --arg values of the inputs;
 //   - compile.go, compile_ext.go: the big-step run as closures over
-//     slots, one per rule, compiled once per run; compile_scalar.go: int
-//     operators on slots and constants read without a closure per
-//     operand, leaving all else to the general code
-//     (EvalOptions.NoIntFastPaths switches them off); stack.go: kernels
+//     slots, one per rule, compiled once per run; compile_scalar.go: the
+//     scalar expressions compiled, for this engine and FUNMEM's and
+//     IMP's alike (SExpCompiler, over each engine's frame), their int
+//     fast paths leaving all else to the general code and the rules'
+//     errors to EvalNum (EvalOptions.NoIntFastPaths switches them off);
+//     stack.go: kernels
 //     stacked into one flat buffer; parallel.go: large kernels'
 //     iterations on several goroutines (EvalOptions.Jobs, MinParallelWork);
 //   - step.go: a small-step semantics faithful to Fig 4; step_ext.go: the

@@ -25,8 +25,9 @@ type EvalOptions struct {
 	// for semantics.DefaultBigFuel.
 	Fuel int
 	// NoIntFastPaths compiles the engine without its int fast paths
-	// (compile_scalar.go: int operators on slots read in one closure,
-	// reduce and redomap operators folded without running their bodies),
+	// (compile_scalar.go: int operators and sums of products on slots
+	// read in one closure, reduce and redomap operators folded without
+	// running their bodies),
 	// so that the property engine ≡ rules checks the engine with them
 	// and without them.
 	NoIntFastPaths bool

@@ -5,12 +5,14 @@ import "github.com/arraysem/arraysem/internal/mutant"
 // The mutation points of this package (proofs-tests' TestMutants). Each
 // but one sits in code the big- and small-step semantics share, so that
 // they stay equal under it and only a reference (or an expected output)
-// kills it; fun-engine-sub-flipped is in the engine alone, which the
-// property engine ≡ rules kills (fig4_mutants_test.go).
+// kills it; fun-engine-sub-flipped is in the engine alone (in the int
+// fast paths of compile_scalar.go, which FUNMEM's and IMP's engines share
+// with their own mutants), which the property engine ≡ rules kills
+// (fig4_mutants_test.go).
 func init() {
 	mutant.Register("slice-off-by-one", "fun/fig4.go eSlice (E-SLICE)",
 		"FUN's slices start one element late, in big- and small-step alike (they share eSlice)")
-	mutant.Register("fun-engine-sub-flipped", "fun/compile_scalar.go intOp (E-SCALAR, the engine only)",
+	mutant.Register("fun-engine-sub-flipped", "fun/compile_scalar.go arith, sumOfProducts (E-SCALAR, the engine only)",
 		"FUN's engine computes an int a - b on its fast paths as b - a; the rules (fig4.go) and the small-step do not")
 	mutant.Register("reduce-skips-neutral", "fun/eval_ext.go foldStart (E-REDUCE)",
 		"FUN's reduce starts its fold from the first row instead of z ⊕ x1 (z only for no rows)")

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/arraysem/arraysem/fun"
-	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -626,76 +625,71 @@ func (c *hcompiler) hScalar(sc *hscope, e *fun.ScalarExp, o int) hcode {
 	}
 }
 
-// hnum is a compiled scalar expression: its value, or false where
-// fun.EvalNum must say what is wrong.
-type hnum func(fr []Value) (semantics.Num, bool)
+// engineMutant is the engine's mutation point in the int fast paths of
+// compiled scalar expressions (fun/compile_scalar.go; mutants.go).
+const engineMutant = "funmem-engine-sub-flipped"
 
-// sexp compiles a scalar expression as fun.EvalNum evaluates it: left
-// operand first, ints as semantics.Binary (+, - and * inline), floats as
-// IEEE.
-func (c *hcompiler) sexp(sc *hscope, e fun.SExp) hnum {
-	switch e := e.(type) {
-	case *fun.Const:
-		k := semantics.IntNum(e.Value)
-		return func([]Value) (semantics.Num, bool) { return k, true }
-	case *fun.FloatConst:
-		f := semantics.FloatNum(e.Value)
-		return func([]Value) (semantics.Num, bool) { return f, true }
-	case fun.Var:
-		slot := sc.lookup(e.Name)
-		if slot < 0 {
-			return func([]Value) (semantics.Num, bool) { return semantics.Num{}, false }
-		}
+// sexp compiles a scalar expression in scope sc (fun/compile_scalar.go).
+func (c *hcompiler) sexp(sc *hscope, e fun.SExp) fun.SExpCode[[]Value] {
+	sx := fun.SExpCompiler[[]Value]{Vars: scopeVars{sc}, Mutant: engineMutant}
+	return sx.Compile(e)
+}
+
+// scopeVars reads the variables of compiled scalar expressions from the
+// slots of the frame, as scope sc resolves them.
+type scopeVars struct{ sc *hscope }
+
+// Num reads x as a scalar.
+func (v scopeVars) Num(x *fun.Ident) func([]Value) (semantics.Num, bool) {
+	slot := v.sc.lookup(x.Name)
+	if slot < 0 {
+		return func([]Value) (semantics.Num, bool) { return semantics.Num{}, false }
+	}
+	return func(fr []Value) (semantics.Num, bool) {
+		a := &fr[slot]
+		return semantics.Num{Elem: a.Elem, Bits: a.K}, a.Kind == IntVal
+	}
+}
+
+// Ints is the code of the int form f.
+func (v scopeVars) Ints(f *fun.IntForm, g fun.SExpCode[[]Value]) fun.SExpCode[[]Value] {
+	x, y, z := v.sc.lookup(f.Var(0).Name), v.sc.lookup(f.Var(1).Name), v.sc.lookup(f.Var(2).Name)
+	if x < 0 || y < 0 || z < 0 {
+		return g // the general code gives up, and fun.EvalNum says why
+	}
+	if f.Vars() == 2 {
 		return func(fr []Value) (semantics.Num, bool) {
-			v := &fr[slot]
-			return semantics.Num{Elem: v.Elem, Bits: v.K}, v.Kind == IntVal
-		}
-	case *fun.UnOp:
-		a := c.sexp(sc, e.X)
-		return func(fr []Value) (semantics.Num, bool) {
-			v, ok := a(fr)
-			if !ok {
-				return v, false
-			}
-			return semantics.UnaryNum(e.Op, v), true
-		}
-	case *fun.BinOp:
-		l, r := c.sexp(sc, e.L), c.sexp(sc, e.R)
-		return func(fr []Value) (semantics.Num, bool) {
-			a, ok := l(fr)
-			if !ok {
-				return a, false
-			}
-			b, ok := r(fr)
-			if !ok {
-				return b, false
-			}
-			if a.Elem == semantics.IntElem && b.Elem == semantics.IntElem {
-				switch e.Op { // as semantics.Binary: wrapping
-				case semantics.Add:
-					return semantics.IntNum(a.Bits + b.Bits), true
-				case semantics.Sub:
-					if mutant.On("funmem-engine-sub-flipped") { // mutant: the engine computes a - b as b - a
-						return semantics.IntNum(b.Bits - a.Bits), true
-					}
-					return semantics.IntNum(a.Bits - b.Bits), true
-				case semantics.Mul:
-					return semantics.IntNum(a.Bits * b.Bits), true
+			a, b := &fr[x], &fr[y]
+			if isIntValue(a) && isIntValue(b) {
+				if k, ok := f.Eval(a.K, b.K, b.K); ok {
+					return semantics.IntNum(k), true
 				}
 			}
-			v, err := semantics.BinaryNum(e.Op, a, b)
-			return v, err == nil
-		}
-	case *fun.Call:
-		a := c.sexp(sc, e.Arg)
-		return func(fr []Value) (semantics.Num, bool) {
-			v, ok := a(fr)
-			if !ok {
-				return v, false
-			}
-			k, err := semantics.ApplyFunc(e.Func, v)
-			return k, err == nil
+			return g(fr)
 		}
 	}
-	return func([]Value) (semantics.Num, bool) { return semantics.Num{}, false }
+	return func(fr []Value) (semantics.Num, bool) {
+		a, b, c := &fr[x], &fr[y], &fr[z]
+		if isIntValue(a) && isIntValue(b) && isIntValue(c) {
+			if k, ok := f.Eval(a.K, b.K, c.K); ok {
+				return semantics.IntNum(k), true
+			}
+		}
+		return g(fr)
+	}
+}
+
+// isIntValue says whether v is an int scalar.
+func isIntValue(v *Value) bool { return v.Kind == IntVal && v.Elem == semantics.IntElem }
+
+// Int reads x as an int.
+func (v scopeVars) Int(x *fun.Ident) func([]Value) (int64, bool) {
+	slot := v.sc.lookup(x.Name)
+	if slot < 0 {
+		return func([]Value) (int64, bool) { return 0, false }
+	}
+	return func(fr []Value) (int64, bool) {
+		a := &fr[slot]
+		return a.K, isIntValue(a)
+	}
 }

@@ -14,8 +14,8 @@ func init() {
 		"the scan writes the accumulator before step i to row i: an exclusive scan")
 	mutant.Register("funmem-filter-past-count", "funmem/heap_ext.go ext.filterFinish (E-MEM-FILTER)",
 		"the filter's size counts one row more than it kept (while fewer than n), so the result reads a row past the kept ones")
-	mutant.Register("funmem-engine-sub-flipped", "funmem/heapcompile.go hcompiler.sexp (the engine only)",
-		"the compiled heap big-step computes an int a - b as b - a; the rules (fig10.go) and the small-step do not")
+	mutant.Register("funmem-engine-sub-flipped", "fun/compile_scalar.go arith, sumOfProducts (E-MEM-SCALAR, the engine only)",
+		"the compiled heap big-step computes an int a - b on its fast paths as b - a; the rules (fig10.go) and the small-step do not")
 	mutant.Register("funmem-loop-stale-support", "funmem/translate_ext.go transformer.loop (TransformStm, loop)",
 		"a loop body returns the block of its parameter (the previous iteration's) as its result's support, not the block of the new array")
 }

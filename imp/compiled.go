@@ -23,11 +23,13 @@ import (
 // the saved slots go back too, so the environment the caller sees is the
 // one the map-based small-step leaves (the tests compare them).
 //
-// Scalar expressions. A compiled expression computes the value on the
-// common path (declared variables of the right type, no division by zero)
-// without allocating; on anything else it gives up, and fun.EvalNum or
-// fun.EvalSExp evaluates the expression again over the slots, which gives
-// the value or the error the rules give (expressions have no effects).
+// Scalar expressions, compiled by FUN's compiler (fun/compile_scalar.go)
+// over the environment's slots (envVars). A compiled expression computes
+// the value on the common path (declared variables of the right type, no
+// division by zero) without allocating; on anything else it gives up, and
+// fun.EvalNum or fun.EvalSExp evaluates the expression again over the
+// slots, which gives the value or the error the rules give (expressions
+// have no effects).
 //
 // Race tracking is the heap's: a kernel's and a fold's trackers are pushed
 // for their iterations only, and a kernel or fold reuses the table of one
@@ -41,10 +43,10 @@ type slot struct {
 	ok bool
 }
 
-// cexp is a compiled scalar expression: its value, or false where the
-// reference evaluator must decide (an error, or a type the fast path does
-// not take).
-type cexp func(env []slot) (semantics.Num, bool)
+// cexp is a compiled scalar expression over the environment: its value,
+// or false where the reference evaluator must decide (an error, or a type
+// the compiled code does not take).
+type cexp = fun.SExpCode[[]slot]
 
 // cstmt is a compiled statement.
 type cstmt struct {
@@ -97,7 +99,8 @@ type cstmt struct {
 // save set). The other slots keep their values while it runs: nested
 // kernels and folds put back what they assign, and nothing else writes
 // the environment. A sum of products compiled in its body computes the
-// terms over those slots once per start (sumOfProducts).
+// terms over those slots once per start (exp; fun.SExpCompiler's
+// Invariant and Epoch).
 type loopCtx struct {
 	epoch    *uint64
 	assigned map[int32]bool
@@ -453,292 +456,72 @@ func (m *machine) keepSet(body []Stmt, save []int32, x int32) []int {
 	return keep
 }
 
-// exp compiles a scalar expression; ints: as fun.EvalSExp reads it, every
-// variable an int.
+// engineMutant is the engine's mutation point in the int fast paths of
+// compiled scalar expressions (fun/compile_scalar.go; mutants.go).
+const engineMutant = "imp-engine-sub-flipped"
+
+// exp compiles a scalar expression (fun/compile_scalar.go); ints: as
+// fun.EvalSExp reads it, every variable an int. In the body of a kernel
+// or for (m.inner), the terms of a sum of products over the slots its
+// iterations never assign are computed once per start of it.
 func (m *machine) exp(e fun.SExp, ints bool) cexp {
-	fail := func([]slot) (semantics.Num, bool) { return semantics.Num{}, false }
-	switch e := e.(type) {
-	case *fun.Const:
-		v := semantics.IntNum(e.Value)
-		return func([]slot) (semantics.Num, bool) { return v, true }
-	case *fun.FloatConst:
-		v := semantics.FloatNum(e.Value)
-		return func([]slot) (semantics.Num, bool) { return v, true }
-	case fun.Var:
-		s := m.slot(e.Ident)
-		if ints {
-			return func(env []slot) (semantics.Num, bool) {
-				x := &env[s]
-				if !x.ok || x.v.Mem || x.v.Elem != semantics.IntElem {
-					return semantics.Num{}, false
-				}
-				return semantics.IntNum(x.v.K), true
-			}
-		}
-		return func(env []slot) (semantics.Num, bool) {
-			x := &env[s]
-			if !x.ok || x.v.Mem {
-				return semantics.Num{}, false
-			}
-			return semantics.Num{Elem: x.v.Elem, Bits: x.v.K}, true
-		}
-	case *fun.UnOp:
-		x, op := m.exp(e.X, ints), e.Op
-		return func(env []slot) (semantics.Num, bool) {
-			a, ok := x(env)
-			if !ok {
-				return a, false
-			}
-			return semantics.UnaryNum(op, a), true
-		}
-	case *fun.BinOp:
-		return m.binOp(e, ints)
-	case *fun.Call:
-		x, f := m.exp(e.Arg, ints), e.Func
-		return func(env []slot) (semantics.Num, bool) {
-			a, ok := x(env)
-			if !ok {
-				return a, false
-			}
-			v, err := semantics.ApplyFunc(f, a)
-			return v, err == nil
-		}
+	sx := fun.SExpCompiler[[]slot]{Vars: envVars{m}, Ints: ints, Mutant: engineMutant}
+	if l := m.inner; l != nil {
+		sx.Invariant = func(x *fun.Ident) bool { return !l.assigned[m.slot(x)] }
+		sx.Epoch = l.epoch
 	}
-	return fail
+	return sx.Compile(e)
 }
 
-// binOp compiles se ⊕ se, with the shapes x ⊕ k and x ⊕ y of int
-// arithmetic (offsets, mostly) done in one closure.
-func (m *machine) binOp(e *fun.BinOp, ints bool) cexp {
-	op := e.Op
-	arith := op == semantics.Add || op == semantics.Sub || op == semantics.Mul
-	if x, ok := e.L.(fun.Var); ok && arith {
-		s := m.slot(x.Ident)
-		var k int64
-		t := int32(-1)
-		switch r := e.R.(type) {
-		case *fun.Const:
-			k = r.Value
-		case fun.Var:
-			t = m.slot(r.Ident)
-		default:
-			goto general
-		}
-		return func(env []slot) (semantics.Num, bool) {
-			a := &env[s]
-			if !a.ok || a.v.Mem || a.v.Elem != semantics.IntElem {
-				return semantics.Num{}, false
-			}
-			b := k
-			if t >= 0 {
-				y := &env[t]
-				if !y.ok || y.v.Mem || y.v.Elem != semantics.IntElem {
-					return semantics.Num{}, false
-				}
-				b = y.v.K
-			}
-			switch op {
-			case semantics.Add:
-				return semantics.IntNum(a.v.K + b), true
-			case semantics.Sub:
-				if mutant.On("imp-engine-sub-flipped") { // mutant: the engine computes x - k and x - y as k - x and y - x
-					return semantics.IntNum(b - a.v.K), true
-				}
-				return semantics.IntNum(a.v.K - b), true
-			}
-			return semantics.IntNum(a.v.K * b), true
-		}
-	}
-general:
-	g := m.binOpGeneral(e, ints)
-	if f := m.sumOfProducts(e, g); f != nil {
-		return f
-	}
-	return g
-}
+// envVars reads the variables of compiled scalar expressions from their
+// slots of m's environment: declared, and not a block.
+type envVars struct{ m *machine }
 
-// binOpGeneral compiles se ⊕ se from its operands' closures.
-func (m *machine) binOpGeneral(e *fun.BinOp, ints bool) cexp {
-	op := e.Op
-	l, r := m.exp(e.L, ints), m.exp(e.R, ints)
+// Num reads x as a scalar.
+func (v envVars) Num(x *fun.Ident) func([]slot) (semantics.Num, bool) {
+	s := v.m.slot(x)
 	return func(env []slot) (semantics.Num, bool) {
-		a, ok := l(env)
-		if !ok {
-			return a, false
-		}
-		b, ok := r(env)
-		if !ok {
-			return b, false
-		}
-		if a.Elem == semantics.IntElem && b.Elem == semantics.IntElem {
-			switch op {
-			case semantics.Add:
-				return semantics.IntNum(a.Bits + b.Bits), true
-			case semantics.Sub:
-				return semantics.IntNum(a.Bits - b.Bits), true
-			case semantics.Mul:
-				return semantics.IntNum(a.Bits * b.Bits), true
-			}
-		}
-		v, err := semantics.BinaryNum(op, a, b)
-		return v, err == nil
+		a := &env[s]
+		return semantics.Num{Elem: a.v.Elem, Bits: a.v.K}, a.ok && !a.v.Mem
 	}
 }
 
-// term is k·x·y of a sum of products (y < 0: k·x; x < 0: k).
-type term struct {
-	x, y int32
-	k    int64
+// Int reads x as an int.
+func (v envVars) Int(x *fun.Ident) func([]slot) (int64, bool) {
+	s := v.m.slot(x)
+	return func(env []slot) (int64, bool) {
+		a := &env[s]
+		return a.v.K, a.isInt()
+	}
 }
 
-// sumOfProducts compiles an int expression made of +, -, unary - and
-// products of at most two variables and constants (offsets such as
-// i * n + j - n - 1) as one sum, or returns nil. Over ints it computes
-// what the expression does: int64 arithmetic wraps, and wrapping sums
-// and products are associative, commutative and distributive, so the
-// terms may be added in any order. Where a variable is not a declared int
-// (a float, say) the expression's general closure g decides.
-func (m *machine) sumOfProducts(e *fun.BinOp, g cexp) cexp {
-	var terms []term
-	var k int64
-	var add func(e fun.SExp, sign int64) bool
-	factor := func(e fun.SExp) (int32, int64, bool) { // a variable, or a constant
-		switch e := e.(type) {
-		case fun.Var:
-			return m.slot(e.Ident), 1, true
-		case *fun.Const:
-			return -1, e.Value, true
-		}
-		return 0, 0, false
-	}
-	add = func(e fun.SExp, sign int64) bool {
-		switch e := e.(type) {
-		case *fun.Const:
-			k += sign * e.Value
-			return true
-		case fun.Var:
-			terms = append(terms, term{x: m.slot(e.Ident), y: -1, k: sign})
-			return true
-		case *fun.UnOp:
-			return e.Op == semantics.Neg && add(e.X, -sign)
-		case *fun.BinOp:
-			switch e.Op {
-			case semantics.Add:
-				return add(e.L, sign) && add(e.R, sign)
-			case semantics.Sub:
-				return add(e.L, sign) && add(e.R, -sign)
-			case semantics.Mul:
-				x, a, ok1 := factor(e.L)
-				y, b, ok2 := factor(e.R)
-				if !ok1 || !ok2 {
-					return false
+// Ints is the code of the int form f.
+func (v envVars) Ints(f *fun.IntForm, g cexp) cexp {
+	x, y, z := v.m.slot(f.Var(0)), v.m.slot(f.Var(1)), v.m.slot(f.Var(2))
+	if f.Vars() == 2 {
+		return func(env []slot) (semantics.Num, bool) {
+			a, b := &env[x], &env[y]
+			if a.isInt() && b.isInt() {
+				if k, ok := f.Eval(a.v.K, b.v.K, b.v.K); ok {
+					return semantics.IntNum(k), true
 				}
-				if x < 0 {
-					x, y = y, x
-				}
-				if x < 0 {
-					k += sign * a * b
-				} else {
-					terms = append(terms, term{x: x, y: y, k: sign * a * b})
-				}
-				return true
 			}
-		}
-		return false
-	}
-	if !add(e, 1) || len(terms) == 0 {
-		return nil
-	}
-	if m.inner != nil {
-		if f := m.hoisted(terms, k, g); f != nil {
-			return f
+			return g(env)
 		}
 	}
 	return func(env []slot) (semantics.Num, bool) {
-		sum, ok := sumTerms(terms, k, env)
-		if !ok {
-			return g(env)
+		a, b, c := &env[x], &env[y], &env[z]
+		if a.isInt() && b.isInt() && c.isInt() {
+			if k, ok := f.Eval(a.v.K, b.v.K, c.v.K); ok {
+				return semantics.IntNum(k), true
+			}
 		}
-		return semantics.IntNum(sum), true
+		return g(env)
 	}
 }
 
-// sumTerms is k plus the terms over env, or false where a variable of
-// them is not a declared int.
-func sumTerms(terms []term, k int64, env []slot) (int64, bool) {
-	sum := k
-	for _, t := range terms {
-		a := &env[t.x]
-		if !a.ok || a.v.Mem || a.v.Elem != semantics.IntElem {
-			return 0, false
-		}
-		v := a.v.K
-		if t.y >= 0 {
-			b := &env[t.y]
-			if !b.ok || b.v.Mem || b.v.Elem != semantics.IntElem {
-				return 0, false
-			}
-			v *= b.v.K
-		}
-		sum += t.k * v
-	}
-	return sum, true
-}
-
-// hoisted is a sum of products in the body of the innermost loop
-// (m.inner) computed in two parts: the terms over slots the loop's
-// iterations never assign, with k, once per start of the loop (their
-// slots hold the same values in every iteration of it), and the other
-// terms on every evaluation. Wrapping int64 sums may be regrouped, so the
-// value is the one-pass sum's; where a variable of either part is not a
-// declared int, g decides, as it does for the one-pass sum. It returns
-// nil where no term is invariant.
-func (m *machine) hoisted(terms []term, k int64, g cexp) cexp {
-	var inv, vary []term
-	for _, t := range terms {
-		if m.inner.assigned[t.x] || (t.y >= 0 && m.inner.assigned[t.y]) {
-			vary = append(vary, t)
-		} else {
-			inv = append(inv, t)
-		}
-	}
-	if len(inv) == 0 {
-		return nil
-	}
-	ep := m.inner.epoch
-	last := *ep - 1 // no start seen yet: the loop's starts go 1, 2, …
-	var base int64
-	var baseOK bool
-	if len(vary) == 1 && vary[0].y < 0 {
-		// base + k·x, the common offset i * n + j - n - 1 in a loop over j.
-		x, c := vary[0].x, vary[0].k
-		return func(env []slot) (semantics.Num, bool) {
-			if last != *ep {
-				last = *ep
-				base, baseOK = sumTerms(inv, k, env)
-			}
-			a := &env[x]
-			if !baseOK || !a.ok || a.v.Mem || a.v.Elem != semantics.IntElem {
-				return g(env)
-			}
-			return semantics.IntNum(base + c*a.v.K), true
-		}
-	}
-	return func(env []slot) (semantics.Num, bool) {
-		if last != *ep {
-			last = *ep
-			base, baseOK = sumTerms(inv, k, env)
-		}
-		if !baseOK {
-			return g(env)
-		}
-		sum, ok := sumTerms(vary, base, env)
-		if !ok {
-			return g(env)
-		}
-		return semantics.IntNum(sum), true
-	}
-}
+// isInt says whether s holds a declared int.
+func (s *slot) isInt() bool { return s.ok && !s.v.Mem && s.v.Elem == semantics.IntElem }
 
 // mentionsName is whether e mentions x.
 func mentionsName(e fun.SExp, x string) bool {

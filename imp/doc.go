@@ -23,7 +23,8 @@
 //     counters around its rules, as the small-step counts them;
 //   - compiled.go: the engine (the `big` semantics), the big-step of Fig 12 (E-IMP-DEC-INT …
 //     E-IMP-KERNEL), run on a program compiled once per run (a slot per
-//     variable, scalar expressions as closures, iterations in place), with
+//     variable, scalar expressions as closures by FUN's compiler,
+//     fun/compile_scalar.go, iterations in place), with
 //     kernels' read/write sets checked for races as in FUNMEM; eval.go its
 //     entry point and the error messages both semantics share;
 //   - fast paths of the big-step, apart from the rules and each giving

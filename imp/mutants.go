@@ -9,8 +9,8 @@ import "github.com/arraysem/arraysem/internal/mutant"
 func init() {
 	mutant.Register("imp-copy-order", "imp/translate.go translator.elementwise (COPY, memcpy)",
 		"FunMemToImp's element-wise copy reads the source items in reverse order")
-	mutant.Register("imp-engine-sub-flipped", "imp/compiled.go machine.binOp, imp/intfold.go intStep (the engine only)",
-		"IMP's engine computes x - k and x - y as k - x and y - x; the rules (fig12.go) and the small-step do not")
+	mutant.Register("imp-engine-sub-flipped", "fun/compile_scalar.go arith, sumOfProducts; imp/intfold.go intStep (the engine only)",
+		"IMP's engine computes an int a - b on its fast paths (x - k, x - y, sums, a fold's one-operation combine) as b - a; the rules (fig12.go) and the small-step do not")
 	mutant.Register("imp-for-off-by-one", "imp/loops.go forIteration (I-FOR)",
 		"IMP's for binds its index to 0 … n-1 instead of 1 … n")
 	mutant.Register("imp-reduce-skips-neutral", "imp/loops.go foldRun.combined (I-REDUCE)",

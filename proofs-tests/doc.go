@@ -321,10 +321,11 @@
 //     (imp/loops.go, shared by IMP's two semantics): imp-examples, the
 //     golden outputs of examples/imp under both IMP semantics, and
 //     fun-funmem-imp on generated programs with the extension forms.
-//   - fun-engine-sub-flipped (fun/compile_scalar.go),
-//     funmem-engine-sub-flipped (funmem/heapcompile.go) and
-//     imp-engine-sub-flipped (imp/compiled.go): a - b computed as b - a
-//     by an engine alone, not by its rules as written nor its small-step:
+//   - fun-engine-sub-flipped, funmem-engine-sub-flipped and
+//     imp-engine-sub-flipped (fun/compile_scalar.go, the scalar compiler
+//     the three engines share, each asking for its own mutant): a - b
+//     computed as b - a by an engine alone, on its int fast paths, not by
+//     its rules as written nor its small-step:
 //     fun-big-small and fun-funmem-imp (and, in their packages, the
 //     property engine ≡ rules: TestEngineMutantKilled);
 //     remora-engine-fold-sub-flipped (remora/fold.go): the same in typed
