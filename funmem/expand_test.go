@@ -3,7 +3,6 @@ package funmem_test
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
 	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/internal/passtest"
 	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -42,10 +42,7 @@ func TestMemoryExpandGolden(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name(), func(t *testing.T) {
-			src, want, ok := strings.Cut(c.Src, "\n"+expandedMark+"\n")
-			if !ok {
-				t.Fatalf("%s:%d: no %q line (go test ./funmem -run TestMemoryExpandGolden -update adds it)", c.File, c.Line, expandedMark)
-			}
+			src, want := passtest.Expected(t, c, expandedMark)
 			p := loadChunk(t, c.File, src)
 			if got := renderExpanded(p); strings.TrimSpace(got) != strings.TrimSpace(want) {
 				t.Errorf("%s:%d: the expanded program differs (go test ./funmem -run TestMemoryExpandGolden -update rewrites it)\ngot:\n%s\nwant:\n%s", c.File, c.Line, got, want)
@@ -171,14 +168,9 @@ func errKind(err error) string {
 
 // rewriteExpanded rewrites, in the chunked file at path, the part of
 // every chunk after its mark line (added when missing) with what the test
-// gets, until the file stays as it is (a part of another length moves the
-// chunks after it, and the positions of their allocations).
+// gets, until the file stays as it is (passtest.RewriteStable).
 func rewriteExpanded(t *testing.T, path string) {
-	for range 4 {
-		before, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+	passtest.RewriteStable(t, path, expandedMark, func(t *testing.T, path string) map[int]string {
 		got := map[int]string{}
 		for _, c := range golden.Read(t, path, "--") {
 			if c.OnlyComments() {
@@ -187,40 +179,6 @@ func rewriteExpanded(t *testing.T, path string) {
 			src, _, _ := strings.Cut(c.Src, "\n"+expandedMark+"\n")
 			got[c.Line] = renderExpanded(loadChunk(t, c.File, src))
 		}
-		lines := strings.Split(strings.TrimSuffix(string(before), "\n"), "\n")
-		var out []string
-		start := 0
-		flush := func(end int) {
-			chunk := lines[start:end]
-			for i, l := range chunk {
-				if l == expandedMark {
-					chunk = chunk[:i]
-					break
-				}
-			}
-			out = append(out, chunk...)
-			if g, ok := got[start+1]; ok {
-				for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
-					out = out[:len(out)-1]
-				}
-				out = append(out, expandedMark)
-				out = append(out, strings.Split(strings.TrimSuffix(g, "\n"), "\n")...)
-			}
-		}
-		for i, l := range lines {
-			if l == "---" {
-				flush(i)
-				out = append(out, "---")
-				start = i + 1
-			}
-		}
-		flush(len(lines))
-		after := strings.Join(out, "\n") + "\n"
-		if after == string(before) {
-			return
-		}
-		if err := os.WriteFile(path, []byte(after), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return got
+	})
 }

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/arraysem/arraysem/fun/fuse"
-	"github.com/arraysem/arraysem/fun/internal/passtest"
+	"github.com/arraysem/arraysem/internal/passtest"
 	"os"
 	"path/filepath"
 	"regexp"

@@ -3,7 +3,7 @@ package slice_test
 import (
 	"flag"
 	"fmt"
-	"github.com/arraysem/arraysem/fun/internal/passtest"
+	"github.com/arraysem/arraysem/internal/passtest"
 	"github.com/arraysem/arraysem/fun/slice"
 	"os"
 	"path/filepath"
