@@ -218,8 +218,8 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			place(st)
 			continue
 		case *fun.ScalarExp:
-			if c.kernel != nil && len(st.Pat) == 1 && st.Pat[0].Type.IsInt() && !fun.CanFail(e.X) {
-				c.defs[st.Pat[0].Name.Name] = e.X
+			if c.kernel != nil {
+				noteDef(c.defs, st, e)
 			}
 		}
 		rest = append(rest, ns)

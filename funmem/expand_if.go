@@ -27,9 +27,7 @@ func (x *expander) outOfIf(st *fun.Stm, sc *typeScope) ([]*fun.Stm, *fun.Stm) {
 			s := br.Stms[i]
 			switch se := s.Exp.(type) {
 			case *fun.ScalarExp:
-				if len(s.Pat) == 1 && s.Pat[0].Type.IsInt() && !fun.CanFail(se.X) {
-					defs[s.Pat[0].Name.Name] = se.X
-				}
+				noteDef(defs, s, se)
 				continue
 			case *AllocExp:
 				size := se.Size

@@ -51,9 +51,7 @@ func (x *expander) outOfLoop(st *fun.Stm) ([]*fun.Stm, *fun.Stm) {
 		s := body.Stms[i]
 		switch se := s.Exp.(type) {
 		case *fun.ScalarExp:
-			if len(s.Pat) == 1 && s.Pat[0].Type.IsInt() && !fun.CanFail(se.X) {
-				defs[s.Pat[0].Name.Name] = se.X
-			}
+			noteDef(defs, s, se)
 			continue
 		case *AllocExp:
 			size, ok := boundOver(se.Size, inLoop, defs, e.Var, n)

@@ -66,6 +66,14 @@ func boundOver(se fun.SExp, bound map[string]bool, defs map[string]fun.SExp, v *
 	return maxOf(first, last), true
 }
 
+// noteDef records in defs the definition of s when it is an int scalar
+// let that cannot fail, one substDefs may put for its variable.
+func noteDef(defs map[string]fun.SExp, s *fun.Stm, e *fun.ScalarExp) {
+	if len(s.Pat) == 1 && s.Pat[0].Type.IsInt() && !fun.CanFail(e.X) {
+		defs[s.Pat[0].Name.Name] = e.X
+	}
+}
+
 // substDefs is e with the variables defs defines replaced by their
 // definitions, transitively (nil past a depth no program's lets reach).
 func substDefs(e fun.SExp, defs map[string]fun.SExp, depth int) fun.SExp {
