@@ -372,18 +372,10 @@ func EachVar(e SExp, f func(x *Ident)) {
 	}
 }
 
-// FreeVars appends the variables of a scalar expression to acc.
+// FreeVars appends the variables of a scalar expression to acc, in
+// EachVar's order.
 func FreeVars(e SExp, acc []*Ident) []*Ident {
-	switch e := e.(type) {
-	case Var:
-		return append(acc, e.Ident)
-	case *BinOp:
-		return FreeVars(e.R, FreeVars(e.L, acc))
-	case *UnOp:
-		return FreeVars(e.X, acc)
-	case *Call:
-		return FreeVars(e.Arg, acc)
-	}
+	EachVar(e, func(x *Ident) { acc = append(acc, x) })
 	return acc
 }
 
