@@ -8,8 +8,8 @@ import (
 	"github.com/arraysem/arraysem/check"
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/fun/interchange"
-	"github.com/arraysem/arraysem/internal/passtest"
 	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/internal/passtest"
 	"github.com/arraysem/arraysem/semantics"
 )
 

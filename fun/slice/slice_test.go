@@ -3,8 +3,8 @@ package slice_test
 import (
 	"flag"
 	"fmt"
-	"github.com/arraysem/arraysem/internal/passtest"
 	"github.com/arraysem/arraysem/fun/slice"
+	"github.com/arraysem/arraysem/internal/passtest"
 	"os"
 	"path/filepath"
 	"regexp"
