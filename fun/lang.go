@@ -58,7 +58,7 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := lang.ArrayResult(p.p.Format, vs)
+		r, err := lang.ArrayResult(p.p.Format, vs, o.Jobs)
 		if r != nil {
 			r.Derivation = d
 		}
@@ -74,7 +74,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	return lang.WithFocus(lang.NewStepper[Config](Machine{Stats: o.Stats}, []Config{Initial(p.p, env)}, &o.RunOptions,
 		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, Config.Shown,
 		func(cs []Config) (*lang.Result, error) {
-			return lang.ArrayResult(p.p.Format, cs[0].Results())
+			return lang.ArrayResult(p.p.Format, cs[0].Results(), o.Jobs)
 		}), Focus), nil
 }
 

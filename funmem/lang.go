@@ -73,7 +73,7 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := p.result(h, vs)
+		r, err := p.result(h, vs, o.Jobs)
 		if r != nil && d != nil {
 			r.Derivation = d
 		}
@@ -100,7 +100,7 @@ func (p *program) runValue(o lang.RunOptions) (*lang.Result, error) {
 		}
 		out = append(out, v)
 	}
-	r, err := lang.ArrayResult(p.p.Format, out)
+	r, err := lang.ArrayResult(p.p.Format, out, o.Jobs)
 	if r != nil {
 		r.Derivation = d
 	}
@@ -108,8 +108,8 @@ func (p *program) runValue(o lang.RunOptions) (*lang.Result, error) {
 }
 
 // result reads the array and scalar results off the heap, leaving out the
-// blocks.
-func (p *program) result(h *semantics.Heap, vs []Value) (*lang.Result, error) {
+// blocks, and prints them (on jobs goroutines: lang.ArrayResult).
+func (p *program) result(h *semantics.Heap, vs []Value, jobs int) (*lang.Result, error) {
 	var out []semantics.Array
 	for _, v := range vs {
 		if v.Kind == BlockVal {
@@ -121,7 +121,7 @@ func (p *program) result(h *semantics.Heap, vs []Value) (*lang.Result, error) {
 		}
 		out = append(out, a)
 	}
-	return lang.ArrayResult(p.p.Format, out)
+	return lang.ArrayResult(p.p.Format, out, jobs)
 }
 
 func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
@@ -133,7 +133,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 	m := HeapMachine{Opts: HeapOptionsOf(&o.RunOptions)}
 	return lang.WithFocus(lang.NewStepper[*Config](m, []*Config{InitialHeap(p.p, env, h)}, &o.RunOptions,
 		semantics.Pos{File: p.p.File, Line: 1, Col: 1}, (*Config).String,
-		func(cs []*Config) (*lang.Result, error) { return p.result(h, cs[0].Results()) }), Focus), nil
+		func(cs []*Config) (*lang.Result, error) { return p.result(h, cs[0].Results(), o.Jobs) }), Focus), nil
 }
 
 // CheckInputs decides validity (Def 3.1) and race freedom (eq 4) on the

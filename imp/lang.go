@@ -71,7 +71,7 @@ func (p *program) Run(o lang.RunOptions) (*lang.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := lang.ArrayResult(p.p.Format, vs)
+		r, err := lang.ArrayResult(p.p.Format, vs, o.Jobs)
 		if r != nil {
 			r.Derivation = d
 		}
@@ -93,7 +93,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 			if err != nil {
 				return nil, err
 			}
-			return lang.ArrayResult(p.p.Format, vs)
+			return lang.ArrayResult(p.p.Format, vs, o.Jobs)
 		}), Focus), nil
 }
 

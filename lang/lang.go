@@ -168,25 +168,22 @@ func CountsCosts(p Program, sem string) bool {
 
 // ArrayResult is the result of a run that computed the arrays vs: they
 // print as `arraysem run` prints arrays, or, when the program carries a
-// result format f, as its source prints its values (Source).
-func ArrayResult(f *semantics.Format, vs []semantics.Array) (*Result, error) {
+// result format f, as its source prints its values (Source). jobs is the
+// run's RunOptions.Jobs: a large array prints on that many goroutines
+// (semantics.Array.StringJobs), the same text.
+func ArrayResult(f *semantics.Format, vs []semantics.Array, jobs int) (*Result, error) {
 	if f == nil {
-		return &Result{Values: vs, Lines: ArrayLines(vs)}, nil
+		lines := make([]string, len(vs))
+		for i, v := range vs {
+			lines[i] = v.StringJobs(jobs)
+		}
+		return &Result{Values: vs, Lines: lines}, nil
 	}
 	lines, err := f.Lines(vs)
 	if err != nil {
 		return nil, fmt.Errorf("printing the results as the %s source prints them: %v", f.Source, err)
 	}
 	return &Result{Values: vs, Lines: lines, Source: true}, nil
-}
-
-// ArrayLines prints arrays as `arraysem run` does, one per line.
-func ArrayLines(vs []semantics.Array) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v.String()
-	}
-	return out
 }
 
 // InputChecker is implemented by programs whose check goes on to run them

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Array is an array value: an element type, a shape and the elements in
@@ -379,6 +381,7 @@ func positionOf(shape []int64, flat int64) string {
 // -0.0, +Inf, NaN). An empty array prints as [] whatever its element type.
 func (a Array) String() string {
 	var b strings.Builder
+	b.Grow(a.printedSize())
 	a.format(&b, 0, 0, -1)
 	return b.String()
 }
@@ -389,6 +392,88 @@ func (a Array) Abbrev(max int) string {
 	var b strings.Builder
 	a.format(&b, 0, 0, max)
 	return b.String()
+}
+
+// minParallelPrint is the number of elements from which StringJobs
+// spreads the printing over goroutines: below it, starting them costs more
+// than they save.
+const minParallelPrint = 1 << 16
+
+// StringJobs is String made on up to Jobs(jobs) goroutines: a large
+// array's rows are cut into as many ranges, each printed into a text of
+// its own, and the texts are joined. The text is String's, byte for byte.
+// A run given --jobs prints its results so, since printing 10^6 results is
+// a part of the run that a second core otherwise leaves to one.
+func (a Array) StringJobs(jobs int) string {
+	w := int64(Jobs(jobs))
+	if w <= 1 || len(a.Shape) == 0 || a.Shape[0] < 2 || len(a.Data) < minParallelPrint {
+		return a.String()
+	}
+	rows := a.Shape[0]
+	w = min(w, rows)
+	st := int64(len(a.Data)) / rows
+	parts := make([]string, w)
+	var wg sync.WaitGroup
+	for k := range w {
+		lo, hi := rows*k/w, rows*(k+1)/w
+		wg.Go(func() {
+			var b strings.Builder
+			b.Grow(Array{Elem: a.Elem, Shape: append([]int64{hi - lo}, a.Shape[1:]...), Data: a.Data[lo*st : hi*st]}.printedSize())
+			for i := lo; i < hi; i++ {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				a.format(&b, 1, i*st, -1)
+			}
+			parts[k] = b.String()
+		})
+	}
+	wg.Wait()
+	var b strings.Builder
+	n := 2
+	for _, p := range parts {
+		n += len(p)
+	}
+	b.Grow(n)
+	b.WriteByte('[')
+	for _, p := range parts {
+		b.WriteString(p)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// printedSize is about the length of String's text (at least it for int
+// arrays, whose widest element bounds every element's width; an estimate
+// for float ones), so that printing a large result grows its buffer once
+// rather than copying it at every doubling.
+func (a Array) printedSize() int {
+	n := 0
+	inner := int64(1) // the brackets and spaces: each dimension's rows
+	for _, d := range a.Shape {
+		n += int(inner) * (2 + max(int(d)-1, 0))
+		inner *= d
+	}
+	if a.Elem == FloatElem {
+		return n + 8*len(a.Data)
+	}
+	if len(a.Data) == 0 {
+		return n
+	}
+	lo, hi := slices.Min(a.Data), slices.Max(a.Data)
+	return n + len(a.Data)*max(intWidth(lo), intWidth(hi))
+}
+
+// intWidth is the number of bytes strconv.AppendInt writes for x.
+func intWidth(x int64) int {
+	w, u := 1, uint64(x)
+	if x < 0 {
+		w, u = 2, -u
+	}
+	for ; u >= 10; u /= 10 {
+		w++
+	}
+	return w
 }
 
 func (a Array) format(b *strings.Builder, dim int, off int64, max int) {

@@ -2,6 +2,7 @@ package semantics
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -235,5 +236,73 @@ func TestAbbrev(t *testing.T) {
 	v, _ := Iota(100)
 	if got := v.Abbrev(3); got != "[1 2 3 … 100]" {
 		t.Errorf("Abbrev = %q", got)
+	}
+}
+
+// TestPrintedSize checks String's buffer estimate: never short of the
+// text for int arrays (so printing a result grows its buffer once), and
+// not past what the widest element makes of every one.
+func TestPrintedSize(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for k := range 2000 {
+		rank := r.IntN(4)
+		shape := make([]int64, rank)
+		size := int64(1)
+		for d := range shape {
+			shape[d] = int64(r.IntN(5))
+			size *= shape[d]
+		}
+		data := make([]int64, size)
+		for i := range data {
+			switch r.IntN(4) {
+			case 0:
+				data[i] = r.Int64N(10)
+			case 1:
+				data[i] = -r.Int64N(1000)
+			case 2:
+				data[i] = int64(r.Uint64())
+			default:
+				data[i] = []int64{math.MinInt64, math.MaxInt64, 0, -1}[r.IntN(4)]
+			}
+		}
+		a := Array{Shape: shape, Data: data}
+		got, text := a.printedSize(), a.String()
+		if got < len(text) || got > 20*len(text)+8 { // 20: the widest int against the narrowest
+			t.Fatalf("case %d: %s (%d bytes): printedSize %d", k, text, len(text), got)
+		}
+	}
+}
+
+// TestStringJobs checks that printing on goroutines gives String's text,
+// for arrays above the threshold of every rank, int and float, with few
+// and many rows, on more goroutines than rows too.
+func TestStringJobs(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	shapes := [][]int64{
+		{minParallelPrint}, {minParallelPrint + 7}, {2, minParallelPrint / 2}, {3, 5, minParallelPrint / 9},
+		{minParallelPrint / 4, 5}, {1, minParallelPrint}, {0, 5}, {}, {minParallelPrint - 1},
+	}
+	for _, shape := range shapes {
+		for _, elem := range []Elem{IntElem, FloatElem} {
+			size := int64(1)
+			for _, d := range shape {
+				size *= d
+			}
+			data := make([]int64, size)
+			for i := range data {
+				if elem == FloatElem {
+					data[i] = int64(math.Float64bits(r.NormFloat64() * 1e3))
+				} else {
+					data[i] = r.Int64N(2000) - 1000
+				}
+			}
+			a := Array{Elem: elem, Shape: shape, Data: data}
+			want := a.String()
+			for _, jobs := range []int{2, 3, 7} {
+				if got := a.StringJobs(jobs); got != want {
+					t.Fatalf("shape %v, %v elements, jobs %d: the texts differ (%d and %d bytes)", shape, elem, jobs, len(got), len(want))
+				}
+			}
+		}
 	}
 }
