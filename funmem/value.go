@@ -87,6 +87,11 @@ func Read(h *semantics.Heap, v Value) (semantics.Array, error) {
 		return semantics.Array{}, err
 	}
 	b := h.Block(v.Block)
+	// A dense layout inside the block is one copy; anything else (an
+	// offset outside the block among them) walks the image.
+	if k, ok := v.L.Dense(); ok && v.L.Offset >= 0 && v.L.Offset+k <= int64(len(b)) {
+		return semantics.Array{Elem: v.Elem, Shape: v.L.Shape(), Data: append(make([]int64, 0, k), b[v.L.Offset:v.L.Offset+k]...)}, nil
+	}
 	out := semantics.Array{Elem: v.Elem, Shape: v.L.Shape(), Data: make([]int64, 0, n)}
 	err = v.L.Image(func(off int64) error {
 		if off < 0 || off >= int64(len(b)) {

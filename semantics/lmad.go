@@ -129,6 +129,26 @@ func (l LMAD) Image(f func(off int64) error) error {
 	return walk(0, l.Offset)
 }
 
+// Dense reports whether L's image, in Image's order, is the n offsets
+// Offset, Offset+1, …, Offset+n−1 (strides row-major over the shape), and
+// n. An array so laid out is read by one copy.
+func (l LMAD) Dense() (n int64, ok bool) {
+	for _, d := range l.Dims {
+		if d.Elems <= 0 {
+			return 0, true // no offsets at all
+		}
+	}
+	n = 1
+	for i := len(l.Dims) - 1; i >= 0; i-- {
+		d := l.Dims[i]
+		if d.Stride != n && d.Elems > 1 {
+			return 0, false
+		}
+		n *= d.Elems
+	}
+	return n, true
+}
+
 // String renders an LMAD as FUNMEM writes it: 3 + {(2 : 4) (4 : 1)}.
 func (l LMAD) String() string {
 	parts := make([]string, len(l.Dims))

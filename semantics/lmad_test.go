@@ -1,6 +1,7 @@
 package semantics
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -189,4 +190,30 @@ func BenchmarkRaceTracking(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(int64(b.N)<<16)/b.Elapsed().Seconds(), "accesses/s")
+}
+
+// TestDense checks Dense against Image: an LMAD is dense with n exactly
+// when its image, in order, is n consecutive offsets from its offset.
+func TestDense(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for k := range 5000 {
+		l := LMAD{Offset: r.Int64N(5)}
+		for range r.IntN(4) {
+			l.Dims = append(l.Dims, LDim{Elems: r.Int64N(4), Stride: r.Int64N(13) - 2})
+		}
+		if r.IntN(2) == 0 { // row-major strides, often
+			l = RowMajor(l.Shape())
+			l.Offset = r.Int64N(5)
+		}
+		var offs []int64
+		_ = l.Image(func(off int64) error { offs = append(offs, off); return nil })
+		consecutive := true
+		for i, off := range offs {
+			consecutive = consecutive && off == l.Offset+int64(i)
+		}
+		n, ok := l.Dense()
+		if ok != consecutive || ok && n != int64(len(offs)) {
+			t.Fatalf("case %d: %v: Dense %d, %v; image %v", k, l, n, ok, offs)
+		}
+	}
 }
