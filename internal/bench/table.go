@@ -180,14 +180,14 @@ func (r *Row) sample(o *Options, n int, rowStart time.Time, budget time.Duration
 	s := sample{N: n}
 	sizeStart := time.Now()
 	for k := 0; k < 3; k++ {
-		m, err := measureOnce(w.run)
+		m, err := measureOnce(w.run, r.samplesPeak())
 		if err != nil {
 			return sample{}, err
 		}
 		walls, cpus = append(walls, m.wall), append(cpus, m.cpu)
 		s.Steps, s.Alloc, s.Peak = m.steps, max(s.Alloc, m.alloc), max(s.Peak, m.peak)
 		if w.floor != nil {
-			f, err := measureOnce(func() (int, error) { return 0, w.floor() })
+			f, err := measureOnce(func() (int, error) { return 0, w.floor() }, r.samplesPeak())
 			if err != nil {
 				return sample{}, fmt.Errorf("floor: %w", err)
 			}
@@ -214,6 +214,10 @@ func (r *Row) sample(o *Options, n int, rowStart time.Time, budget time.Duration
 	}
 	return s, nil
 }
+
+// samplesPeak says whether the row's runs are watched for their peak
+// heap: all but the parallel speed-ups (measureOnce), which show none.
+func (r *Row) samplesPeak() bool { return r.targetSpeedup == 0 || !r.wall || r.targetPeak > 0 }
 
 // t is a sample's time on the row's clock.
 func (r *Row) t(o *Options, s sample) float64 {
