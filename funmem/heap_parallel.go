@@ -1,8 +1,6 @@
 package funmem
 
 import (
-	"slices"
-
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -66,7 +64,8 @@ func (m *heapMachine) parallelWorkers(n int64, stms int) int {
 }
 
 // parallelKernel runs iterations 1 … n of kernel k (body over frame fr,
-// index in slot iv) on w goroutines, each with its own copy of fr.
+// index in slot iv) on w goroutines, each with its own copy of fr (kept
+// apart from the others': semantics.CacheLine).
 func (m *heapMachine) parallelKernel(k *kernel, body *hbody, fr []Value, iv int, n int64, w int) error {
 	if m.opts.OnParallel != nil {
 		m.opts.OnParallel()
@@ -75,7 +74,7 @@ func (m *heapMachine) parallelKernel(k *kernel, body *hbody, fr []Value, iv int,
 	machines := make([]*heapMachine, w)
 	logs := make([]*semantics.WriteLog, w)
 	for j := range w {
-		frames[j] = slices.Clone(fr)
+		frames[j] = semantics.Apart(fr)
 		machines[j] = &heapMachine{opts: m.opts, h: m.h}
 		logs[j] = &semantics.WriteLog{}
 	}

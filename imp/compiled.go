@@ -1010,7 +1010,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 			if log != nil {
 				log.Next()
 			}
-			m.env[c.x] = slot{v: Value{K: i}, ok: true}
+			m.env[c.x].setNum(semantics.IntNum(i))
 			if err := m.run(c.body); err != nil {
 				m.restore(c.save, c.buf)
 				if log != nil {
@@ -1037,7 +1037,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	m.save(c.save, c.buf)
 	for i := int64(1); i <= n; i++ {
 		k.t.Start(i)
-		m.env[c.x] = slot{v: Value{K: i}, ok: true}
+		m.env[c.x].setNum(semantics.IntNum(i))
 		if err := m.run(c.body); err != nil {
 			m.restore(c.save, c.buf)
 			m.h.Pop()
@@ -1074,7 +1074,7 @@ func (m *machine) loop(c *cstmt, s *For) error {
 		if mutant.On("imp-for-off-by-one") { // mutant: the index runs 0 … n-1 (as forIteration)
 			k--
 		}
-		m.env[c.x] = slot{v: Value{K: k}, ok: true}
+		m.env[c.x].setNum(semantics.IntNum(k))
 		if err := m.run(c.body); err != nil {
 			m.restore(c.save, c.buf)
 			return err
@@ -1141,7 +1141,7 @@ func (m *machine) fold(c *cstmt) error {
 		// The element part, in E, x ↦ i.
 		r.t.Start(i)
 		m.save(c.save, c.buf)
-		m.env[c.x] = slot{v: Value{K: i}, ok: true}
+		m.env[c.x].setNum(semantics.IntNum(i))
 		err := m.run(c.body)
 		var y semantics.Num
 		if err == nil {
@@ -1205,7 +1205,7 @@ func (m *machine) fold(c *cstmt) error {
 			return fail(err)
 		}
 		old := m.env[c.x]
-		m.env[c.x] = slot{v: Value{K: i}, ok: true}
+		m.env[c.x].setNum(semantics.IntNum(i))
 		off, err := m.int(c.addr, sc.Addr, r.rule)
 		m.env[c.x] = old
 		if err != nil {

@@ -113,7 +113,7 @@ func (m *machine) copyWords(c *cstmt, n int64) bool {
 // copyOffsets are a copy's read and write offsets in iteration i (the
 // index's slot set to i), where both are ints.
 func (m *machine) copyOffsets(rd, wr *cstmt, ix int32, i int64) (int64, int64, bool) {
-	m.env[ix] = slot{v: Value{K: i}, ok: true}
+	m.env[ix].setNum(semantics.IntNum(i))
 	r, ok1 := rd.a(m.env)
 	w, ok2 := wr.a(m.env)
 	if !ok1 || !ok2 || r.Elem != semantics.IntElem || w.Elem != semantics.IntElem {

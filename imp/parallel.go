@@ -1,8 +1,6 @@
 package imp
 
 import (
-	"slices"
-
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -74,14 +72,22 @@ func (m *machine) parallelWorkers(c *cstmt, n int64) int {
 // worker is a machine for one goroutine of kernel c: m's heap and slots,
 // its own environment (a copy of m's) and its own compilation of the
 // kernel's body, whose copy of c it gives too.
+//
+// What the goroutine writes at every iteration (the machine's iteration,
+// the environment, the body's buffers) is allocated apart from the other
+// goroutines' (semantics.CacheLine).
 func (m *machine) worker(c *cstmt, s *Kernel) (*machine, *cstmt) {
-	w := &machine{opts: m.opts, h: m.h, names: m.names, slots: m.slots, env: slices.Clone(m.env), undo: &semantics.WriteLog{}}
+	ws := &struct {
+		m machine
+		c cstmt
+		_ [semantics.CacheLine]byte
+	}{m: machine{opts: m.opts, h: m.h, names: m.names, slots: m.slots, env: semantics.Apart(m.env), undo: &semantics.WriteLog{}}, c: *c}
+	w, wc := &ws.m, &ws.c
 	w.lookups()
-	wc := *c
-	wc.epoch, wc.buf = 0, make([]slot, len(c.buf))
-	w.inScope(&wc, nil, func() { wc.body = w.inLoop(&wc, s.Body) })
+	wc.epoch, wc.buf = 0, semantics.Apart(make([]slot, len(c.buf)))
+	w.inScope(wc, nil, func() { wc.body = w.inLoop(wc, s.Body) })
 	wc.epoch++ // its one start
-	return w, &wc
+	return w, wc
 }
 
 // parallelKernel runs iterations 1 … n of kernel c (s) on w goroutines
@@ -102,7 +108,7 @@ func (m *machine) parallelKernel(c *cstmt, s *Kernel, n int64, w int) error {
 	err := semantics.ParallelIterations(m.h, n, logs, m.opts.ParallelWindow, func(k int, i int64) error {
 		wm, wc := workers[k], bodies[k]
 		wm.iter = i
-		wm.env[wc.x] = slot{v: Value{K: i}, ok: true}
+		wm.env[wc.x].setNum(semantics.IntNum(i))
 		if err := wm.run(wc.body); err != nil {
 			return err
 		}
