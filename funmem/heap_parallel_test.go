@@ -1,12 +1,14 @@
 package funmem
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // runJobs runs p's compiled heap semantics with jobs goroutines and no
@@ -91,5 +93,27 @@ func TestParallelHeapKernels(t *testing.T) {
 	t.Logf("%d of 800 kernels ran on goroutines, %d of them went wrong", parallel, failed)
 	if parallel < 700 || failed < 100 || parallel-failed < 100 {
 		t.Errorf("%d of 800 kernels ran on goroutines, %d of them went wrong: too few to test both outcomes", parallel, failed)
+	}
+}
+
+// TestParallelHeapKernelInterrupt: a kernel on goroutines notices Ctrl-C
+// (here as it starts) as the kernel in order does, every pollEvery+1
+// iterations, and stops with the interrupt at the kernel.
+func TestParallelHeapKernelInterrupt(t *testing.T) {
+	fp, err := fun.ParseFile("par.fun", "input (n : int)\nlet (ys : [n]) = kernel i <= n do\n  let (r : int) = i * 2\n  in (r)\nin (ys)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Simplify(Transform(fp))
+	env, h, err := BindInputs(p, map[string]string{"n": fmt.Sprint(4 * (pollEvery + 1))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer semantics.ResetInterrupt()
+	went := false
+	_, err = EvalHeap(p, env, h, &HeapOptions{Jobs: 4, MinParallelWork: 1, OnParallel: func() { went = true; semantics.Interrupt() }})
+	var e *semantics.Error
+	if !went || !errors.As(err, &e) || e.Kind != semantics.InterruptError || e.Pos.Line != 2 {
+		t.Errorf("on goroutines %v, error %v; want the interrupt at the kernel (line 2)", went, err)
 	}
 }
