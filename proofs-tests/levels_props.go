@@ -2,6 +2,7 @@ package proofstests
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -55,6 +56,14 @@ type LevelStats struct {
 	// nothing else, and the walks from different variants often reach
 	// the same IMP program (a third of them on the generated programs).
 	readBack map[readKey]bool
+	// checked holds, by their text, the programs of the case whose level
+	// agreed with FUN (level): a level whose program is equal to one of
+	// them, tree for tree (reflect.DeepEqual: positions, formats and all),
+	// gives the same runs, as the semantics are functions of the tree;
+	// it counts the runs that program counted, under its own name. The
+	// walks from the FUNMEM variants reach such a program often (a
+	// quarter of the IMP levels on the generated programs).
+	checked  map[readKey][]*checkedLevel
 	Programs int
 	// Declined counts the walks a pass declined, by pass and reason
 	// (the Remora property: what Lower or Inline does not compile).
@@ -251,25 +260,33 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		// text back in gpu-sim, so readsBack would do it again.
 		return ""
 	}
-	if msg := s.readsBackOnce(q); msg != "" {
+	l := q.Language()
+	key := readKey{l.Name(), q.File(), l.Print(q.Syntax())}
+	if msg := s.readsBackOnce(q, key); msg != "" {
 		return where() + ": " + msg
 	}
+	for _, c := range s.checked[key] {
+		if reflect.DeepEqual(c.tree, q.Syntax()) {
+			c.count(s, lv.Name)
+			return ""
+		}
+	}
+	c := &checkedLevel{tree: q.Syntax(), sems: q.Semantics(), rules: semantics.Counter{}}
 	var first levelRun
-	for i, sem := range q.Semantics() {
+	for i, sem := range c.sems {
 		got := levelRun{level: lv.Name, sem: sem}
 		got.err = safely(got.name(), func() (err error) {
 			// Rules are counted in the default semantics only, as
 			// counting costs a map update per rule applied.
 			o := lang.RunOptions{Semantics: sem, Args: args}
 			if i == 0 {
-				o.Counter = s.Rules
+				o.Counter = c.rules
 			}
 			// Below Remora, results print as Remora prints them: the
 			// programs carry the format (semantics.Format).
 			got.r, err = q.Run(o)
 			return err
 		})
-		s.Runs[got.name()]++
 		if msg := agreeWithFun(want, got); msg != "" {
 			return where() + ": " + msg + blameStage(lv, want, args)
 		}
@@ -280,12 +297,36 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		}
 		switch {
 		case want.err != nil && got.err == nil:
-			s.RanOn++
+			c.ranOn++
 		case want.err != nil:
-			s.StuckToo++
+			c.stuckToo++
 		}
 	}
+	c.count(s, lv.Name)
+	if s.checked == nil {
+		s.checked = map[readKey][]*checkedLevel{}
+	}
+	s.checked[key] = append(s.checked[key], c)
 	return ""
+}
+
+// checkedLevel is a program of a level that agreed with FUN, and what its
+// runs counted.
+type checkedLevel struct {
+	tree            any
+	sems            []string
+	ranOn, stuckToo int
+	rules           semantics.Counter // the rules its default semantics applied
+}
+
+// count counts c's runs in s, as the runs of the level named level.
+func (c *checkedLevel) count(s *LevelStats, level string) {
+	for _, sem := range c.sems {
+		s.Runs[levelRun{level: level, sem: sem}.name()]++
+	}
+	s.RanOn += c.ranOn
+	s.StuckToo += c.stuckToo
+	s.Rules.Add(c.rules)
 }
 
 // sameLevel compares a run with the level's default semantics: a
@@ -376,15 +417,12 @@ func show(r levelRun) string {
 }
 
 // readsBackOnce is readsBackText, asked once for each program text of a
-// case.
-func (s *LevelStats) readsBackOnce(q lang.Program) string {
-	l := q.Language()
-	text := l.Print(q.Syntax())
-	key := readKey{l.Name(), q.File(), text}
+// case; key is q's.
+func (s *LevelStats) readsBackOnce(q lang.Program, key readKey) string {
 	if s.readBack[key] {
 		return ""
 	}
-	msg := readsBackText(q, text)
+	msg := readsBackText(q, key.text)
 	if msg == "" {
 		if s.readBack == nil {
 			s.readBack = map[readKey]bool{}
