@@ -189,15 +189,36 @@ func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Le
 		}
 	}
 	var out []lang.Level
+	// The walks made so far, by their variant's program: a variant equal
+	// to one walked already, tree for tree (MemoryExpand in the two
+	// layouts of a program with no kernel that allocates, a Simplify that
+	// changes nothing), walks as it did, the passes being functions of
+	// the tree (as Registry.Memo has them).
+	type variantWalk struct {
+		prog   *fun.Program
+		levels []lang.Level
+	}
+	var done []variantWalk
 	for _, v := range vs {
 		if walked[from.Print(v.Prog)] {
 			continue
 		}
-		q := v.Program // checked by FUNMEM's language on the registry's walk
-		// Raw: the variant is run as it is, not simplified again.
-		st, err := walks(reg, q, lang.Options{}.With("raw"), true)
-		if err != nil {
-			return nil, fmt.Sprintf("compiling the FUNMEM variant %s: %v%s", v.Name, err, showMem(v.Name, v.Prog, c))
+		var st []lang.Level
+		for _, d := range done {
+			if reflect.DeepEqual(d.prog, v.Prog) {
+				st = d.levels
+				break
+			}
+		}
+		if st == nil {
+			q := v.Program // checked by FUNMEM's language on the registry's walk
+			// Raw: the variant is run as it is, not simplified again.
+			var err error
+			st, err = walks(reg, q, lang.Options{}.With("raw"), true)
+			if err != nil {
+				return nil, fmt.Sprintf("compiling the FUNMEM variant %s: %v%s", v.Name, err, showMem(v.Name, v.Prog, c))
+			}
+			done = append(done, variantWalk{v.Prog, st})
 		}
 		for _, lv := range st {
 			if lv.Program().Language().Name() == from.Name() && len(lv.Stages) == 1 {
