@@ -198,13 +198,14 @@ func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Le
 		prog   *fun.Program
 		levels []lang.Level
 	}
-	var done []variantWalk
+	done := map[string][]variantWalk{} // by the variant's text
 	for _, v := range vs {
-		if walked[from.Print(v.Prog)] {
+		text := from.Print(v.Prog)
+		if walked[text] {
 			continue
 		}
 		var st []lang.Level
-		for _, d := range done {
+		for _, d := range done[text] {
 			if reflect.DeepEqual(d.prog, v.Prog) {
 				st = d.levels
 				break
@@ -218,7 +219,7 @@ func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Le
 			if err != nil {
 				return nil, fmt.Sprintf("compiling the FUNMEM variant %s: %v%s", v.Name, err, showMem(v.Name, v.Prog, c))
 			}
-			done = append(done, variantWalk{v.Prog, st})
+			done[text] = append(done[text], variantWalk{v.Prog, st})
 		}
 		for _, lv := range st {
 			if lv.Program().Language().Name() == from.Name() && len(lv.Stages) == 1 {
