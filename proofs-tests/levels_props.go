@@ -63,7 +63,11 @@ type LevelStats struct {
 	// it counts the runs that program counted, under its own name. The
 	// walks from the FUNMEM variants reach such a program often (a
 	// quarter of the IMP levels on the generated programs).
-	checked  map[readKey][]*checkedLevel
+	checked map[readKey][]*checkedLevel
+	// texts holds the printed programs of the case, by their tree: the
+	// walks share programs (the variants' and the levels' are often the
+	// same tree), which print the same.
+	texts    map[any]string
 	Programs int
 	// Declined counts the walks a pass declined, by pass and reason
 	// (the Remora property: what Lower or Inline does not compile).
@@ -152,11 +156,11 @@ func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 	if err != nil {
 		return "compiling the FUN program to every level: " + err.Error()
 	}
-	more, msg := variantLevels(reg, c, p, levels)
+	local := NewLevelStats()
+	more, msg := variantLevels(reg, c, p, levels, local)
 	if msg != "" {
 		return msg
 	}
-	local := NewLevelStats()
 	for _, lv := range append(levels, more...) {
 		if msg := local.level(lv, want, args); msg != "" {
 			return msg + showLevel(lv, c)
@@ -173,7 +177,7 @@ func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 // case's FUN program as its printed text loads) from FUNMEM to every
 // level below it that the property runs, leaving out a variant that is
 // the program of a FUNMEM level already walked.
-func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Level) ([]lang.Level, string) {
+func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Level, s *LevelStats) ([]lang.Level, string) {
 	// The variants alone: FUN's run, which a memCase holds too, is the
 	// caller's.
 	vs, panics, err := VariantsOf(reg, p)
@@ -185,7 +189,7 @@ func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Le
 	walked := map[string]bool{}
 	for _, lv := range levels {
 		if q := lv.Program(); q.Language().Name() == from.Name() {
-			walked[from.Print(q.Syntax())] = true
+			walked[s.text(q)] = true
 		}
 	}
 	var out []lang.Level
@@ -200,7 +204,7 @@ func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Le
 	}
 	done := map[string][]variantWalk{} // by the variant's text
 	for _, v := range vs {
-		text := from.Print(v.Prog)
+		text := s.text(v.Program)
 		if walked[text] {
 			continue
 		}
@@ -283,7 +287,7 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		return ""
 	}
 	l := q.Language()
-	key := readKey{l.Name(), q.File(), l.Print(q.Syntax())}
+	key := readKey{l.Name(), q.File(), s.text(q)}
 	if msg := s.readsBackOnce(q, key); msg != "" {
 		return where() + ": " + msg
 	}
@@ -452,6 +456,25 @@ func (s *LevelStats) readsBackOnce(q lang.Program, key readKey) string {
 		s.readBack[key] = true
 	}
 	return msg
+}
+
+// text is q printed by its language, printed once for each tree of the
+// case (a tree that cannot be a map key, which no language here has, is
+// printed each time).
+func (s *LevelStats) text(q lang.Program) string {
+	t := q.Syntax()
+	if tt := reflect.TypeOf(t); tt == nil || !tt.Comparable() {
+		return q.Language().Print(t)
+	}
+	if text, ok := s.texts[t]; ok {
+		return text
+	}
+	text := q.Language().Print(t)
+	if s.texts == nil {
+		s.texts = map[any]string{}
+	}
+	s.texts[t] = text
+	return text
 }
 
 // readKey is what reading a program back depends on: its language, file
