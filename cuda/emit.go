@@ -34,7 +34,7 @@ func Emit(p *imp.Program, opts Options) (f *File, err error) {
 			f, err = nil, fmt.Errorf("cuda: internal error: the emitter gave IMP's %s (%s) no C++ variable in %s", u.s.name, typeName(u.s.t), p.File)
 		}
 	}()
-	e := &emitter{p: p, names: map[string]bool{}, out: &File{Source: filepath.Base(p.File), Format: p.Format},
+	e := &emitter{p: p, names: map[string]int{}, out: &File{Source: filepath.Base(p.File), Format: p.Format},
 		fuse: map[imp.Stmt]*imp.Reduce{}, fused: map[*imp.Reduce]*scanReduce{}}
 	if err := e.checkScopes(); err != nil {
 		return nil, err
@@ -58,8 +58,11 @@ func Emit(p *imp.Program, opts Options) (f *File, err error) {
 }
 
 type emitter struct {
-	p       *imp.Program
-	names   map[string]bool // every IMP name, reserved in every function
+	p *imp.Program
+	// names holds every IMP name, reserved in every function: each
+	// with its place in the order they were reserved (1, 2, …), so that a
+	// function reserves those reserved before it was made (newFn).
+	names   map[string]int
 	out     *File
 	kernels []*Func
 	folds   int // parallel reduces and scans emitted so far, for their functions' names
@@ -72,7 +75,12 @@ type emitter struct {
 
 // fn is a C++ function being emitted, with the C++ names it has used.
 type fn struct {
+	// used holds the C++ names the function has taken (fresh); the IMP
+	// names reserved when it was made (the first names of e.names) and
+	// cppReserved are used too (isUsed), not copied into it.
 	used   map[string]bool
+	e      *emitter
+	names  int
 	bound  map[string]bool // IMP names already given a C++ variable
 	device bool
 	err    string // the error record (device) or "" (host)
@@ -105,20 +113,30 @@ func init() {
 }
 
 func (e *emitter) newFn(device bool) *fn {
-	f := &fn{used: map[string]bool{}, bound: map[string]bool{}, device: device}
-	for n := range e.names {
-		f.used[n] = true
+	return &fn{used: map[string]bool{}, e: e, names: len(e.names), bound: map[string]bool{}, device: device}
+}
+
+// reserve reserves the IMP name x in the functions made from now on.
+func (e *emitter) reserve(x string) {
+	if _, ok := e.names[x]; !ok {
+		e.names[x] = len(e.names) + 1
 	}
-	for n := range cppReserved {
-		f.used[n] = true
+}
+
+// isUsed reports whether the function has used the C++ name x: taken it,
+// or had it reserved when it was made.
+func (f *fn) isUsed(x string) bool {
+	if f.used[x] || cppReserved[x] {
+		return true
 	}
-	return f
+	k, ok := f.e.names[x]
+	return ok && k <= f.names
 }
 
 // fresh is a C++ name based on base that the function has not used.
 func (f *fn) fresh(base string) string {
 	name := base
-	for i := 1; f.used[name]; i++ {
+	for i := 1; f.isUsed(name); i++ {
 		name = fmt.Sprintf("%s_%d", base, i)
 	}
 	f.used[name] = true

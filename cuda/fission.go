@@ -109,8 +109,8 @@ func (e *emitter) fission(h *fn, fr *frame, s *imp.Reduce) []Stmt {
 func (e *emitter) freshName(base string) string {
 	for i := 1; ; i++ {
 		name := fmt.Sprintf("%s_%d", base, i)
-		if !e.names[name] {
-			e.names[name] = true
+		if _, ok := e.names[name]; !ok {
+			e.reserve(name)
 			return name
 		}
 	}

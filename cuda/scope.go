@@ -95,10 +95,10 @@ func (e *emitter) checkScopes() error {
 	ty := scope{}
 	for _, in := range e.p.Inputs {
 		if in.Dims == nil {
-			e.names[in.Name.Name] = true
+			e.reserve(in.Name.Name)
 			ty[in.Name.Name] = imp.TypeOf(in.Elem)
 		} else {
-			e.names[in.Block.Name] = true
+			e.reserve(in.Block.Name)
 			ty[in.Block.Name] = imp.Mem
 		}
 	}
@@ -111,17 +111,17 @@ func (e *emitter) scopes(ty scope, ss []imp.Stmt) error {
 		var err error
 		switch s := s.(type) {
 		case *imp.Decl:
-			e.names[s.X.Name] = true
+			e.reserve(s.X.Name)
 			ty[s.X.Name] = s.Type
 		case *imp.Kernel:
-			e.names[s.X.Name] = true
+			e.reserve(s.X.Name)
 			err = e.scopes(ty.with(slot{s.X.Name, imp.Int}), s.Body)
 		case *imp.If:
 			if err = e.scopes(ty.with(), s.Then); err == nil {
 				err = e.scopes(ty.with(), s.Else)
 			}
 		case *imp.For:
-			e.names[s.X.Name] = true
+			e.reserve(s.X.Name)
 			err = e.scopes(ty.with(slot{s.X.Name, imp.Int}), s.Body)
 		case *imp.Reduce:
 			err = e.foldScopes(ty, &s.Fold, accType(ty, s))
@@ -145,7 +145,7 @@ func (e *emitter) scopes(ty scope, ss []imp.Stmt) error {
 // type t.
 func (e *emitter) foldScopes(ty scope, f *imp.Fold, t imp.Type) error {
 	for _, x := range []*fun.Ident{f.X, f.A, f.B} {
-		e.names[x.Name] = true
+		e.reserve(x.Name)
 	}
 	if err := e.scopes(ty.with(slot{f.X.Name, imp.Int}), f.Body); err != nil {
 		return err

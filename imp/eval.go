@@ -260,7 +260,8 @@ func (k *kernel) next(env, E Env, i int64) {
 	env[k.s.X.Name] = Value{K: i}
 }
 
-func startKernel(env Env, h *semantics.Heap, s *Kernel, trace bool) (*kernel, error) {
+// t is the kernel's tracker, fresh (NewTracker, or Reset).
+func startKernel(env Env, h *semantics.Heap, s *Kernel, t *semantics.Tracker) (*kernel, error) {
 	rule := EImpKernel.Name
 	m, err := fun.EvalSExp(s.Bound, lookup(env), rule)
 	if err != nil {
@@ -269,7 +270,6 @@ func startKernel(env Env, h *semantics.Heap, s *Kernel, trace bool) (*kernel, er
 	if m < 0 {
 		return nil, semantics.Stuckf(s.At, rule, "kernel bound %s = %d is negative", fun.PrintSExp(s.Bound), m)
 	}
-	t := semantics.NewTracker(trace)
 	h.Push(t)
 	return &kernel{s: s, m: m, t: t}, nil
 }

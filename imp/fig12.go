@@ -65,6 +65,24 @@ type rules struct {
 	h     *semantics.Heap
 	d     semantics.Deriver
 	costs *ruleCosts // fig12_stats.go
+	// free holds the trackers of kernels and folds that have ended, for
+	// the next (as the engine's machine.free: Tracker.Reset keeps their
+	// tables' memory, which a kernel started in a loop would make again).
+	free []*semantics.Tracker
+}
+
+// tracker is a fresh tracker for a kernel or fold: one that has ended,
+// reset, or a new one.
+func (r *rules) tracker() *semantics.Tracker {
+	trace := r.opts.Trace != nil
+	n := len(r.free)
+	if n == 0 {
+		return semantics.NewTracker(trace)
+	}
+	t := r.free[n-1]
+	r.free = r.free[:n-1]
+	t.Reset(trace)
+	return t
 }
 
 // node builds the derivation node of rule concluding H; E ⊢ what → after.
@@ -191,7 +209,7 @@ func choose(env Env, s *If) (string, []Stmt, error) {
 //	--------------------------------------------------------------------------
 //	H; E ⊢ kernel x ≤ se do s done → H'k; E
 func (r *rules) eImpKernel(env Env, s *Kernel) (*semantics.Derivation, error) {
-	k, err := startKernel(env, r.h, s, r.opts.Trace != nil)
+	k, err := startKernel(env, r.h, s, r.tracker())
 	if err != nil {
 		return nil, err
 	}
@@ -221,6 +239,7 @@ func (r *rules) eImpKernel(env Env, s *Kernel) (*semantics.Derivation, error) {
 		premises = r.premise(premises, d)
 	}
 	k.finish(r.h, r.opts)
+	r.free = append(r.free, k.t)
 	return r.node(EImpKernel.Name, []Stmt{s}, "H'; E", premises...), nil
 }
 
@@ -261,7 +280,7 @@ func (r *rules) iFor(env Env, s *For) (*semantics.Derivation, error) {
 // combines as a kernel's iterations are. Each part's derivation is a
 // premise, element i's before its combine's.
 func (r *rules) iFold(env Env, s Stmt) (*semantics.Derivation, error) {
-	f, err := startFold(env, r.h, s, r.opts.Trace != nil)
+	f, err := startFold(env, r.h, s, r.tracker())
 	if err != nil {
 		return nil, err
 	}
@@ -299,6 +318,7 @@ func (r *rules) iFold(env Env, s Stmt) (*semantics.Derivation, error) {
 		premises = r.premise(premises, de, dc)
 	}
 	f.finish(env, r.h, r.opts)
+	r.free = append(r.free, f.t)
 	after := "H'; E"
 	if red, ok := s.(*Reduce); ok {
 		after = "H'; E, " + red.Target.Name + " ↦ " + env[red.Target.Name].String()

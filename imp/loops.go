@@ -110,7 +110,8 @@ type foldRun struct {
 
 // startFold evaluates a fold's neutral element and bound and starts its
 // race tracker.
-func startFold(env Env, h *semantics.Heap, s Stmt, trace bool) (*foldRun, error) {
+// t is the fold's tracker, fresh (NewTracker, or Reset).
+func startFold(env Env, h *semantics.Heap, s Stmt, t *semantics.Tracker) (*foldRun, error) {
 	f, _ := folds(s)
 	r := &foldRun{s: s, f: f, rule: IReduce.Name}
 	if _, ok := s.(*Scan); ok {
@@ -128,7 +129,7 @@ func startFold(env Env, h *semantics.Heap, s Stmt, trace bool) (*foldRun, error)
 		return nil, semantics.Stuckf(s.Pos(), r.rule, "%s bound %s = %d is negative", keywordOf(s), fun.PrintSExp(f.Bound), n)
 	}
 	r.n, r.acc = n, ne
-	r.t = semantics.NewTracker(trace)
+	r.t = t
 	h.Push(r.t)
 	return r, nil
 }

@@ -121,7 +121,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		}
 		return &Config{top: &frame{stms: branch, env: f.env, next: advance(f), sc: newScope(opts.Stats, branch)}, h: c.h}, rule, nil
 	case *Kernel:
-		k, err := startKernel(f.env, c.h, s, opts.Trace != nil)
+		k, err := startKernel(f.env, c.h, s, semantics.NewTracker(opts.Trace != nil))
 		if err != nil {
 			return c, "", unwind(c, err)
 		}
@@ -149,7 +149,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		}
 		return &Config{top: (&forRun{s: s, n: n, w: forWrites(s)}).iteration(f, 1, nil, opts.Stats), h: c.h}, IFor.Name, nil
 	case *Reduce, *Scan:
-		r, err := startFold(f.env, c.h, s, opts.Trace != nil)
+		r, err := startFold(f.env, c.h, s, semantics.NewTracker(opts.Trace != nil))
 		if err != nil {
 			return c, "", unwind(c, err)
 		}

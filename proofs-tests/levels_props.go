@@ -2,6 +2,7 @@ package proofstests
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -55,6 +56,18 @@ type LevelStats struct {
 	// nothing else, and the walks from different variants often reach
 	// the same IMP program (a third of them on the generated programs).
 	readBack map[readKey]bool
+	// checked holds, by their text, the programs of the case whose level
+	// agreed with FUN (level): a level whose program is equal to one of
+	// them, tree for tree (reflect.DeepEqual: positions, formats and all),
+	// gives the same runs, as the semantics are functions of the tree;
+	// it counts the runs that program counted, under its own name. The
+	// walks from the FUNMEM variants reach such a program often (a
+	// quarter of the IMP levels on the generated programs).
+	checked map[readKey][]*checkedLevel
+	// texts holds the printed programs of the case, by their tree: the
+	// walks share programs (the variants' and the levels' are often the
+	// same tree), which print the same.
+	texts    map[any]string
 	Programs int
 	// Declined counts the walks a pass declined, by pass and reason
 	// (the Remora property: what Lower or Inline does not compile).
@@ -143,11 +156,11 @@ func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 	if err != nil {
 		return "compiling the FUN program to every level: " + err.Error()
 	}
-	more, msg := variantLevels(reg, c, p, levels)
+	local := NewLevelStats()
+	more, msg := variantLevels(reg, c, p, levels, local)
 	if msg != "" {
 		return msg
 	}
-	local := NewLevelStats()
 	for _, lv := range append(levels, more...) {
 		if msg := local.level(lv, want, args); msg != "" {
 			return msg + showLevel(lv, c)
@@ -164,7 +177,7 @@ func propLevels(reg *lang.Registry, c *Case, stats *LevelStats) string {
 // case's FUN program as its printed text loads) from FUNMEM to every
 // level below it that the property runs, leaving out a variant that is
 // the program of a FUNMEM level already walked.
-func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Level) ([]lang.Level, string) {
+func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Level, s *LevelStats) ([]lang.Level, string) {
 	// The variants alone: FUN's run, which a memCase holds too, is the
 	// caller's.
 	vs, panics, err := VariantsOf(reg, p)
@@ -176,19 +189,41 @@ func variantLevels(reg *lang.Registry, c *Case, p lang.Program, levels []lang.Le
 	walked := map[string]bool{}
 	for _, lv := range levels {
 		if q := lv.Program(); q.Language().Name() == from.Name() {
-			walked[from.Print(q.Syntax())] = true
+			walked[s.text(q)] = true
 		}
 	}
 	var out []lang.Level
+	// The walks made so far, by their variant's program: a variant equal
+	// to one walked already, tree for tree (MemoryExpand in the two
+	// layouts of a program with no kernel that allocates, a Simplify that
+	// changes nothing), walks as it did, the passes being functions of
+	// the tree (as Registry.Memo has them).
+	type variantWalk struct {
+		prog   *fun.Program
+		levels []lang.Level
+	}
+	done := map[string][]variantWalk{} // by the variant's text
 	for _, v := range vs {
-		if walked[from.Print(v.Prog)] {
+		text := s.text(v.Program)
+		if walked[text] {
 			continue
 		}
-		q := v.Program // checked by FUNMEM's language on the registry's walk
-		// Raw: the variant is run as it is, not simplified again.
-		st, err := walks(reg, q, lang.Options{}.With("raw"), true)
-		if err != nil {
-			return nil, fmt.Sprintf("compiling the FUNMEM variant %s: %v%s", v.Name, err, showMem(v.Name, v.Prog, c))
+		var st []lang.Level
+		for _, d := range done[text] {
+			if d.prog == v.Prog || reflect.DeepEqual(d.prog, v.Prog) {
+				st = d.levels
+				break
+			}
+		}
+		if st == nil {
+			q := v.Program // checked by FUNMEM's language on the registry's walk
+			// Raw: the variant is run as it is, not simplified again.
+			var err error
+			st, err = walks(reg, q, lang.Options{}.With("raw"), true)
+			if err != nil {
+				return nil, fmt.Sprintf("compiling the FUNMEM variant %s: %v%s", v.Name, err, showMem(v.Name, v.Prog, c))
+			}
+			done[text] = append(done[text], variantWalk{v.Prog, st})
 		}
 		for _, lv := range st {
 			if lv.Program().Language().Name() == from.Name() && len(lv.Stages) == 1 {
@@ -251,25 +286,33 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		// text back in gpu-sim, so readsBack would do it again.
 		return ""
 	}
-	if msg := s.readsBackOnce(q); msg != "" {
+	l := q.Language()
+	key := readKey{l.Name(), q.File(), s.text(q)}
+	if msg := s.readsBackOnce(q, key); msg != "" {
 		return where() + ": " + msg
 	}
+	for _, c := range s.checked[key] {
+		if c.tree == q.Syntax() || reflect.DeepEqual(c.tree, q.Syntax()) {
+			c.count(s, lv.Name)
+			return ""
+		}
+	}
+	c := &checkedLevel{tree: q.Syntax(), sems: q.Semantics(), rules: semantics.Counter{}}
 	var first levelRun
-	for i, sem := range q.Semantics() {
+	for i, sem := range c.sems {
 		got := levelRun{level: lv.Name, sem: sem}
 		got.err = safely(got.name(), func() (err error) {
 			// Rules are counted in the default semantics only, as
 			// counting costs a map update per rule applied.
 			o := lang.RunOptions{Semantics: sem, Args: args}
 			if i == 0 {
-				o.Counter = s.Rules
+				o.Counter = c.rules
 			}
 			// Below Remora, results print as Remora prints them: the
 			// programs carry the format (semantics.Format).
 			got.r, err = q.Run(o)
 			return err
 		})
-		s.Runs[got.name()]++
 		if msg := agreeWithFun(want, got); msg != "" {
 			return where() + ": " + msg + blameStage(lv, want, args)
 		}
@@ -280,12 +323,36 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 		}
 		switch {
 		case want.err != nil && got.err == nil:
-			s.RanOn++
+			c.ranOn++
 		case want.err != nil:
-			s.StuckToo++
+			c.stuckToo++
 		}
 	}
+	c.count(s, lv.Name)
+	if s.checked == nil {
+		s.checked = map[readKey][]*checkedLevel{}
+	}
+	s.checked[key] = append(s.checked[key], c)
 	return ""
+}
+
+// checkedLevel is a program of a level that agreed with FUN, and what its
+// runs counted.
+type checkedLevel struct {
+	tree            any
+	sems            []string
+	ranOn, stuckToo int
+	rules           semantics.Counter // the rules its default semantics applied
+}
+
+// count counts c's runs in s, as the runs of the level named level.
+func (c *checkedLevel) count(s *LevelStats, level string) {
+	for _, sem := range c.sems {
+		s.Runs[levelRun{level: level, sem: sem}.name()]++
+	}
+	s.RanOn += c.ranOn
+	s.StuckToo += c.stuckToo
+	s.Rules.Add(c.rules)
 }
 
 // sameLevel compares a run with the level's default semantics: a
@@ -376,15 +443,12 @@ func show(r levelRun) string {
 }
 
 // readsBackOnce is readsBackText, asked once for each program text of a
-// case.
-func (s *LevelStats) readsBackOnce(q lang.Program) string {
-	l := q.Language()
-	text := l.Print(q.Syntax())
-	key := readKey{l.Name(), q.File(), text}
+// case; key is q's.
+func (s *LevelStats) readsBackOnce(q lang.Program, key readKey) string {
 	if s.readBack[key] {
 		return ""
 	}
-	msg := readsBackText(q, text)
+	msg := readsBackText(q, key.text)
 	if msg == "" {
 		if s.readBack == nil {
 			s.readBack = map[readKey]bool{}
@@ -392,6 +456,25 @@ func (s *LevelStats) readsBackOnce(q lang.Program) string {
 		s.readBack[key] = true
 	}
 	return msg
+}
+
+// text is q printed by its language, printed once for each tree of the
+// case (a tree that cannot be a map key, which no language here has, is
+// printed each time).
+func (s *LevelStats) text(q lang.Program) string {
+	t := q.Syntax()
+	if tt := reflect.TypeOf(t); tt == nil || !tt.Comparable() {
+		return q.Language().Print(t)
+	}
+	if text, ok := s.texts[t]; ok {
+		return text
+	}
+	text := q.Language().Print(t)
+	if s.texts == nil {
+		s.texts = map[any]string{}
+	}
+	s.texts[t] = text
+	return text
 }
 
 // readKey is what reading a program back depends on: its language, file

@@ -166,7 +166,7 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 			}
 			matched := ""
 			for _, op := range ops {
-				if len(op) > len(matched) && strings.HasPrefix(src[i:], op) {
+				if len(op) > len(matched) && op[0] == src[i] && strings.HasPrefix(src[i:], op) {
 					matched = op
 				}
 			}
