@@ -81,7 +81,7 @@ func (m *heapMachine) parallelKernel(k *kernel, body *hbody, fr []Value, iv int,
 	return semantics.ParallelIterations(m.h, n, logs, m.opts.ParallelWindow, func(j int, i int64) error {
 		wfr := frames[j]
 		wfr[iv] = Value{Kind: IntVal, K: i}
-		if i&pollEvery == 0 { // Ctrl-C, as the kernel in order notices it
+		if i&semantics.PollMask == 0 { // Ctrl-C, as the kernel in order notices it
 			if err := m.opts.Budget.Spend(0, k.s.Exp.Pos(), EMemKernel.Name); err != nil {
 				return err
 			}

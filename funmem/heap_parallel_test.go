@@ -97,15 +97,15 @@ func TestParallelHeapKernels(t *testing.T) {
 }
 
 // TestParallelHeapKernelInterrupt: a kernel on goroutines notices Ctrl-C
-// (here as it starts) as the kernel in order does, every pollEvery+1
-// iterations, and stops with the interrupt at the kernel.
+// (here as it starts) as the kernel in order does, every
+// semantics.PollMask+1 iterations, and stops with the interrupt at the kernel.
 func TestParallelHeapKernelInterrupt(t *testing.T) {
 	fp, err := fun.ParseFile("par.fun", "input (n : int)\nlet (ys : [n]) = kernel i <= n do\n  let (r : int) = i * 2\n  in (r)\nin (ys)\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := Simplify(Transform(fp))
-	env, h, err := BindInputs(p, map[string]string{"n": fmt.Sprint(4 * (pollEvery + 1))})
+	env, h, err := BindInputs(p, map[string]string{"n": fmt.Sprint(4 * (semantics.PollMask + 1))})
 	if err != nil {
 		t.Fatal(err)
 	}

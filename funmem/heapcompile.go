@@ -438,12 +438,6 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 	}
 }
 
-// pollEvery+1 is how many iterations of a kernel run between two looks
-// at Ctrl-C (semantics.Budget.Spend of nothing): a kernel's fuel is
-// spent when it starts, so a long one would not otherwise be stopped
-// until it ended.
-const pollEvery = 1<<12 - 1
-
 // hKernel is E-MEM-KERNEL: the body for i = 1, …, E(y), each iteration's
 // value stored at index_f(L_z, i), the accesses tracked per iteration
 // (racefree, eq 4).
@@ -492,7 +486,7 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 			}
 			fr[iv] = Value{Kind: IntVal, K: i}
 			var err error
-			if i&pollEvery == 0 { // Ctrl-C is noticed within a long kernel too
+			if i&semantics.PollMask == 0 { // Ctrl-C is noticed within a long kernel too
 				err = m.opts.Budget.Spend(0, e.Pos(), EMemKernel.Name)
 			}
 			if err == nil {

@@ -963,6 +963,15 @@ func execKernel(m *machine, c *cstmt) error { return m.kernel(c, c.s.(*Kernel)) 
 
 func execFor(m *machine, c *cstmt) error { return m.loop(c, c.s.(*For)) }
 
+// poll looks at Ctrl-C at iteration i of kernel s, every
+// semantics.PollMask+1 iterations: a kernel's fuel is spent as it starts.
+func (m *machine) poll(i int64, s *Kernel) error {
+	if i&semantics.PollMask != 0 {
+		return nil
+	}
+	return m.opts.Budget.Spend(0, s.At, EImpKernel.Name)
+}
+
 // kernel is E-IMP-KERNEL.
 func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	rule := EImpKernel.Name
@@ -1011,7 +1020,11 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 				log.Next()
 			}
 			m.env[c.x].setNum(semantics.IntNum(i))
-			if err := m.run(c.body); err != nil {
+			err := m.poll(i, s)
+			if err == nil {
+				err = m.run(c.body)
+			}
+			if err != nil {
 				m.restore(c.save, c.buf)
 				if log != nil {
 					m.logs = m.logs[:len(m.logs)-1]
@@ -1038,7 +1051,11 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	for i := int64(1); i <= n; i++ {
 		k.t.Start(i)
 		m.env[c.x].setNum(semantics.IntNum(i))
-		if err := m.run(c.body); err != nil {
+		err := m.poll(i, s)
+		if err == nil {
+			err = m.run(c.body)
+		}
+		if err != nil {
 			m.restore(c.save, c.buf)
 			m.h.Pop()
 			return k.race(err)

@@ -109,6 +109,9 @@ func (m *machine) parallelKernel(c *cstmt, s *Kernel, n int64, w int) error {
 		wm, wc := workers[k], bodies[k]
 		wm.iter = i
 		wm.env[wc.x].setNum(semantics.IntNum(i))
+		if err := wm.poll(i, s); err != nil {
+			return err
+		}
 		if err := wm.run(wc.body); err != nil {
 			return err
 		}

@@ -1,10 +1,13 @@
 package imp
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // runJobs runs p under the compiled big-step with jobs goroutines and no
@@ -209,5 +212,38 @@ func TestParallelKernelBodies(t *testing.T) {
 	t.Logf("%d of 1500 kernels ran on goroutines, %d of them went wrong", parallel, failed)
 	if parallel < 500 || failed < 100 || parallel-failed < 100 {
 		t.Errorf("%d of 1500 kernels ran on goroutines, %d of them went wrong: too few to test both outcomes", parallel, failed)
+	}
+}
+
+// TestKernelInterrupt: a long kernel notices Ctrl-C every
+// semantics.PollMask+1 iterations, in order and on goroutines, and stops
+// with the interrupt at the kernel (here interrupted as it starts, after
+// its fuel is spent).
+func TestKernelInterrupt(t *testing.T) {
+	p, err := ParseFile("int.imp", "input n : int;\nvar m : mem;\nm <- alloc n;\nkernel i <= n do var x : int; x <- i * 2; m[i - 1] <- x done;\nreturn m : [n]\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer semantics.ResetInterrupt()
+	for _, jobs := range []int{1, 4} {
+		semantics.ResetInterrupt()
+		env, h, err := BindInputs(p, map[string]string{"n": fmt.Sprint(4 * (semantics.PollMask + 1))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, body := compile(p, env, h, &Options{Jobs: jobs, MinParallelWork: 1})
+		started := 0
+		m.onParallel = func() { started++; semantics.Interrupt() }
+		m.onUntracked = func() {
+			if jobs == 1 {
+				started++
+				semantics.Interrupt()
+			}
+		}
+		err = m.run(body)
+		var e *semantics.Error
+		if started != 1 || !errors.As(err, &e) || e.Kind != semantics.InterruptError || e.Pos.Line != 4 {
+			t.Errorf("jobs %d: kernels started %d, error %v; want the interrupt at the kernel (line 4)", jobs, started, err)
+		}
 	}
 }

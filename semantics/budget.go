@@ -38,6 +38,13 @@ func NewBudget(fuel int) *Budget {
 	return &Budget{fuel: f}
 }
 
+// PollMask says when a long kernel looks at Ctrl-C (Spend of nothing):
+// at the iterations i with i&PollMask == 0, every 4096, which costs
+// nothing beside the iterations and stops a run within milliseconds. A
+// kernel's fuel is spent when it starts, so a long one would otherwise
+// not be stopped until it ended.
+const PollMask = 1<<12 - 1
+
 // Fuel is the number of iterations the budget allows.
 func (b *Budget) Fuel() int64 { return b.fuel }
 
