@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Array is an array value: an element type, a shape and the elements in
@@ -380,19 +381,18 @@ func positionOf(shape []int64, flat int64) string {
 // [[1 2] [3 4]]; float elements as FormatFloat does (3.0, 0.5, 1e+21,
 // -0.0, +Inf, NaN). An empty array prints as [] whatever its element type.
 func (a Array) String() string {
-	var b strings.Builder
-	b.Grow(a.printedSize())
-	a.format(&b, 0, 0, -1)
-	return b.String()
+	return bytesString(a.appendText(make([]byte, 0, a.printedSize()), 0, 0, -1))
 }
 
 // Abbrev formats a like String but shows at most max items per dimension,
 // eliding the rest with "…" (for tables of large results).
 func (a Array) Abbrev(max int) string {
-	var b strings.Builder
-	a.format(&b, 0, 0, max)
-	return b.String()
+	return string(a.appendText(nil, 0, 0, max))
 }
+
+// bytesString is the string of b, which nothing writes any more, without
+// copying it (as strings.Builder does).
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // minParallelPrint is the number of elements from which StringJobs
 // spreads the printing over goroutines: below it, starting them costs more
@@ -400,10 +400,14 @@ func (a Array) Abbrev(max int) string {
 const minParallelPrint = 1 << 16
 
 // StringJobs is String made on up to Jobs(jobs) goroutines: a large
-// array's rows are cut into as many ranges, each printed into a text of
-// its own, and the texts are joined. The text is String's, byte for byte.
-// A run given --jobs prints its results so, since printing 10^6 results is
-// a part of the run that a second core otherwise leaves to one.
+// array's rows are cut into as many ranges, each printed by a goroutine.
+// The text is String's, byte for byte. A run given --jobs prints its
+// results so, since printing 10^6 results is a part of the run that a
+// second core otherwise leaves to one.
+//
+// An int array's ranges are measured first (each goroutine its own), so
+// that each is printed straight into its place in one buffer; a float
+// array's texts are printed apart and joined.
 func (a Array) StringJobs(jobs int) string {
 	w := int64(Jobs(jobs))
 	if w <= 1 || len(a.Shape) == 0 || a.Shape[0] < 2 || len(a.Data) < minParallelPrint {
@@ -412,35 +416,74 @@ func (a Array) StringJobs(jobs int) string {
 	rows := a.Shape[0]
 	w = min(w, rows)
 	st := int64(len(a.Data)) / rows
-	parts := make([]string, w)
-	var wg sync.WaitGroup
-	for k := range w {
-		lo, hi := rows*k/w, rows*(k+1)/w
-		wg.Go(func() {
-			var b strings.Builder
-			b.Grow(Array{Elem: a.Elem, Shape: append([]int64{hi - lo}, a.Shape[1:]...), Data: a.Data[lo*st : hi*st]}.printedSize())
-			for i := lo; i < hi; i++ {
-				if i > 0 {
-					b.WriteByte(' ')
-				}
-				a.format(&b, 1, i*st, -1)
+	// rowsText appends rows lo … hi-1 to b, each after a space but the
+	// first row of all.
+	rowsText := func(b []byte, lo, hi int64) []byte {
+		for i := lo; i < hi; i++ {
+			if i > 0 {
+				b = append(b, ' ')
 			}
-			parts[k] = b.String()
-		})
+			b = a.appendText(b, 1, i*st, -1)
+		}
+		return b
+	}
+	ranges := make([][2]int64, w)
+	for k := range w {
+		ranges[k] = [2]int64{rows * k / w, rows * (k + 1) / w}
+	}
+	var wg sync.WaitGroup
+	if a.Elem == FloatElem {
+		parts := make([][]byte, w)
+		for k, r := range ranges {
+			wg.Go(func() { parts[k] = rowsText(nil, r[0], r[1]) })
+		}
+		wg.Wait()
+		text := append([]byte{'['}, slices.Concat(parts...)...)
+		return bytesString(append(text, ']'))
+	}
+	sizes := make([]int, w)
+	for k, r := range ranges {
+		wg.Go(func() { sizes[k] = a.rowsSize(r[0], r[1], st) })
 	}
 	wg.Wait()
-	var b strings.Builder
-	n := 2
-	for _, p := range parts {
-		n += len(p)
+	at := make([]int, w+1) // where range k's text starts
+	at[0] = 1
+	for k, n := range sizes {
+		at[k+1] = at[k] + n
 	}
-	b.Grow(n)
-	b.WriteByte('[')
-	for _, p := range parts {
-		b.WriteString(p)
+	buf := make([]byte, at[w]+1)
+	buf[0], buf[at[w]] = '[', ']'
+	fits := make([]bool, w)
+	for k, r := range ranges {
+		wg.Go(func() { fits[k] = len(rowsText(buf[at[k]:at[k]:at[k+1]], r[0], r[1])) == sizes[k] })
 	}
-	b.WriteByte(']')
-	return b.String()
+	wg.Wait()
+	if slices.Contains(fits, false) { // a size measured wrong: never, but never a wrong text
+		return a.String()
+	}
+	return bytesString(buf)
+}
+
+// rowsSize is the length of the text StringJobs prints for the rows lo …
+// hi-1 (of st elements each) of an int array: each row's, and a space
+// before each but the first row of all.
+func (a Array) rowsSize(lo, hi, st int64) int {
+	row := Array{Elem: a.Elem, Shape: a.Shape[1:]}
+	n := int(hi - lo)
+	if lo == 0 && hi > 0 {
+		n-- // no space before the first row
+	}
+	brackets := 0
+	inner := int64(1)
+	for _, d := range row.Shape {
+		brackets += int(inner) * (2 + max(int(d)-1, 0))
+		inner *= d
+	}
+	n += int(hi-lo) * brackets
+	for _, x := range a.Data[lo*st : hi*st] {
+		n += intWidth(x)
+	}
+	return n
 }
 
 // printedSize is about the length of String's text (at least it for int
@@ -476,33 +519,32 @@ func intWidth(x int64) int {
 	return w
 }
 
-func (a Array) format(b *strings.Builder, dim int, off int64, max int) {
+// appendText appends the text of a's item at offset off of dimension dim
+// to b: String's text, with at most max items a dimension when max ≥ 0.
+func (a Array) appendText(b []byte, dim int, off int64, max int) []byte {
 	if dim == len(a.Shape) {
 		if a.Elem == FloatElem {
-			b.WriteString(FormatFloat(math.Float64frombits(uint64(a.Data[off]))))
-		} else {
-			var digits [20]byte // no string per element: printing 10^6 results allocates nothing more
-			b.Write(strconv.AppendInt(digits[:0], a.Data[off], 10))
+			return append(b, FormatFloat(math.Float64frombits(uint64(a.Data[off])))...)
 		}
-		return
+		return strconv.AppendInt(b, a.Data[off], 10)
 	}
 	st := int64(1)
 	for _, d := range a.Shape[dim+1:] {
 		st *= d
 	}
-	b.WriteByte('[')
+	b = append(b, '[')
 	for i := int64(0); i < a.Shape[dim]; i++ {
 		if i > 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
 		if max >= 0 && i == int64(max) && a.Shape[dim] > int64(max)+1 {
-			b.WriteString("…")
+			b = append(b, "…"...)
 			i = a.Shape[dim] - 2 // show the last item too
 			continue
 		}
-		a.format(b, dim+1, off+i*st, max)
+		b = a.appendText(b, dim+1, off+i*st, max)
 	}
-	b.WriteByte(']')
+	return append(b, ']')
 }
 
 // ParseValue reads a value literal as given to --arg: an integer (42, -3), a

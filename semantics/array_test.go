@@ -298,6 +298,15 @@ func TestStringJobs(t *testing.T) {
 			}
 			a := Array{Elem: elem, Shape: shape, Data: data}
 			want := a.String()
+			if elem == IntElem && len(shape) > 0 && shape[0] > 0 {
+				// The sizes StringJobs measures are the texts': a wrong one
+				// would only make it fall back on String.
+				rows, mid := shape[0], shape[0]/2
+				st := size / rows
+				if got := a.rowsSize(0, mid, st) + a.rowsSize(mid, rows, st) + 2; got != len(want) {
+					t.Fatalf("shape %v: rowsSize gives %d bytes, String %d", shape, got, len(want))
+				}
+			}
 			for _, jobs := range []int{2, 3, 7} {
 				if got := a.StringJobs(jobs); got != want {
 					t.Fatalf("shape %v, %v elements, jobs %d: the texts differ (%d and %d bytes)", shape, elem, jobs, len(got), len(want))
