@@ -1,6 +1,8 @@
 package imp
 
 import (
+	"sync"
+
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -98,9 +100,7 @@ func (m *machine) copyWords(c *cstmt, n int64) bool {
 	if m.onCopy != nil {
 		m.onCopy()
 	}
-	for i := range n {
-		dst[w1+i*ws] = src[r1+i*rs]
-	}
+	copyStrided(dst, src, w1, ws, r1, rs, n, m.opts.Jobs)
 	if m.counter != nil {
 		m.counter[b.rule] += int(n)
 		m.counter[EImpSeq.Name] += 2 * int(n)
@@ -108,6 +108,37 @@ func (m *machine) copyWords(c *cstmt, n int64) bool {
 		m.counter[EImpWrite.Name] += int(n)
 	}
 	return true
+}
+
+// minParallelCopy is the number of words from which a copy kernel runs on
+// the run's jobs: below it, starting goroutines costs more than it saves.
+const minParallelCopy = 1 << 16
+
+// copyStrided copies word r1 + i·rs of src to word w1 + i·ws of dst for
+// i = 0 … n-1, on up to semantics.Jobs(jobs) goroutines when n is large
+// (each a range of i). copyWords has proved the kernel race-free, so no
+// word one iteration writes is read by another: the order is free.
+func copyStrided(dst, src []int64, w1, ws, r1, rs, n int64, jobs int) {
+	w := int64(1)
+	if n >= minParallelCopy {
+		w = int64(semantics.Jobs(jobs))
+	}
+	if w <= 1 {
+		for i := range n {
+			dst[w1+i*ws] = src[r1+i*rs]
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range w {
+		lo, hi := n*k/w, n*(k+1)/w
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				dst[w1+i*ws] = src[r1+i*rs]
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // copyOffsets are a copy's read and write offsets in iteration i (the

@@ -1,6 +1,9 @@
 package imp
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestCopyKernels: kernels whose body is a copy, at the edges of
 // copyWords: strides up and down, zero and over an invariant variable,
@@ -83,5 +86,36 @@ func TestCopyKernelRows(t *testing.T) {
 	}
 	if got := countCopies(p, map[string]string{"n": "4"}); got != 8 {
 		t.Errorf("%d copy kernel starts ran as copyWords, want 8", got)
+	}
+}
+
+// TestCopyStrided: a copy kernel run on goroutines copies what the loop
+// in order copies, forwards and backwards, strided, onto itself, below and
+// above the size from which it is spread.
+func TestCopyStrided(t *testing.T) {
+	for _, c := range []struct{ w1, ws, r1, rs, n int64 }{
+		{0, 1, 0, 1, minParallelCopy},
+		{0, 1, 5, 1, minParallelCopy + 3},
+		{minParallelCopy * 2, -1, 0, 2, minParallelCopy + 1},
+		{7, 3, minParallelCopy*3 - 1, -3, minParallelCopy},
+		{0, 1, 0, 1, minParallelCopy - 1},
+		{9, 2, 9, 2, minParallelCopy}, // the same offsets
+		{0, 0, 0, 1, 5},
+	} {
+		src := make([]int64, 3*minParallelCopy+8)
+		for i := range src {
+			src[i] = int64(i*7 + 1)
+		}
+		want := make([]int64, len(src))
+		for i := range c.n {
+			want[c.w1+i*c.ws] = src[c.r1+i*c.rs]
+		}
+		for _, jobs := range []int{1, 2, 3, 4} {
+			dst := make([]int64, len(src))
+			copyStrided(dst, src, c.w1, c.ws, c.r1, c.rs, c.n, jobs)
+			if !slices.Equal(dst, want) {
+				t.Fatalf("%+v, jobs %d: the words differ", c, jobs)
+			}
+		}
 	}
 }
