@@ -357,15 +357,28 @@ func (m *memCase) check(v Variant) verdict {
 		}
 		return fail("funmem.Language.Adopt rejects the program: " + err.Error())
 	}
-	verr := safely("funmem.CheckValidity", func() error { _, err := funmem.CheckValidity(v.Prog, m.args); return err })
+	// CheckValidityRun gives CheckValidity's verdict and the heap-based
+	// run's outcome from one run of the heap engine; if it panics, the
+	// two run apart, so that the failure names the one that panics.
+	var verr, herr error
 	var got outcome
-	herr := safely("the heap semantics (lang.Program.Run)", func() error {
-		r, err := l.Run(lang.RunOptions{Semantics: "heap", Args: m.args})
-		if err == nil {
-			got.vals = r.Values
+	if safely("funmem.CheckValidityRun", func() error {
+		vr := funmem.CheckValidityRun(l, m.args)
+		verr, herr = vr.Err, vr.RunErr
+		if herr == nil {
+			got.vals = vr.Result.Values
 		}
-		return err
-	})
+		return nil
+	}) != nil {
+		verr = safely("funmem.CheckValidity", func() error { _, err := funmem.CheckValidity(v.Prog, m.args); return err })
+		herr = safely("the heap semantics (lang.Program.Run)", func() error {
+			r, err := l.Run(lang.RunOptions{Semantics: "heap", Args: m.args})
+			if err == nil {
+				got.vals = r.Values
+			}
+			return err
+		})
+	}
 	got.err = herr
 	if isPanic(verr) {
 		return fail(verr.Error())
