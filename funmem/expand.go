@@ -100,7 +100,7 @@ type expander struct {
 // expression: expand_size.go) to its top, and, inside kernels, the
 // allocations of loop bodies out of their loops.
 func (x *expander) hoistAllocs(b *fun.Body) *fun.Body {
-	sc := &typeScope{types: map[string]fun.Type{}}
+	sc := &typeScope{}
 	sc.bind(x.inputs)
 	return x.hoistIn(b, hoistCtx{bound: map[string]bool{}, owned: true, types: sc})
 }
@@ -175,7 +175,7 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			in := sc.child()
 			in.bind(ps)
 			if i != nil {
-				in.types[i.Name] = fun.Type{}
+				in.add(i.Name, fun.Type{})
 			}
 			return in
 		}
