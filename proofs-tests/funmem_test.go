@@ -547,7 +547,7 @@ func TestValidReusesVerdicts(t *testing.T) {
 	t.Parallel()
 	reused, fresh := &stuckTable{}, &stuckTable{}
 	same := 0
-	memCases(t, 30, max(1, memN()/2), &bugLog{}, func(m *memCase) {
+	memCases(t, 30, max(1, memN()/4), &bugLog{}, func(m *memCase) {
 		for i, v := range m.vs {
 			for _, w := range m.vs[i+1:] {
 				eq := fun.Equal(v.Prog, w.Prog)
