@@ -24,7 +24,7 @@ type ValidityReport struct {
 // error of kind MismatchError naming the result and the first differing
 // element.
 func CheckValidity(p *fun.Program, args map[string]string) (*ValidityReport, error) {
-	v, _, err := checkValidity(p, args)
+	v, _, err := checkValidity(p, args, true)
 	return v, err
 }
 
@@ -38,42 +38,44 @@ type validityHeap struct {
 	err  error
 }
 
-// ValidityRun is what CheckValidityRun gives: CheckValidity's report and
-// verdict, and what the program's Run gives by the heap semantics.
+// ValidityRun is what CheckValidityRun gives: CheckValidity's verdict,
+// and what the program's Run gives by the heap semantics.
 type ValidityRun struct {
-	Report *ValidityReport
 	Err    error        // CheckValidity's error
 	Result *lang.Result // l.Run's result by the heap semantics (its Time unset)
 	RunErr error        // or its error
 }
 
-// CheckValidityRun is CheckValidity of the FUNMEM program l (one
-// Language loaded or adopted), which also gives what
+// CheckValidityRun is CheckValidity's verdict on the FUNMEM program l
+// (one Language loaded or adopted), which also gives what
 // l.Run(lang.RunOptions{Semantics: "heap", Args: args}) gives, without
 // running the heap engine a second time: Def 3.1's heap-based run is that
-// run (the same engine, inputs and fuel; the trace of the kernels it
-// keeps changes no result, as TestCheckValidityRun checks). When
-// CheckValidity makes no heap-based run, l.Run runs.
+// run (the same engine, inputs and fuel). Its kernels are not traced, as
+// Run does not trace them, so there is no report of them (CheckValidity
+// traces them to count them; a trace changes no result, as
+// TestCheckValidityRun checks). When CheckValidity makes no heap-based
+// run (its inputs do not bind), l.Run runs.
 func CheckValidityRun(l lang.Program, args map[string]string) ValidityRun {
 	if q, ok := l.(*program); ok {
-		v, hr, err := checkValidity(q.p, args)
+		_, hr, err := checkValidity(q.p, args, false)
 		if hr.ran {
-			out := ValidityRun{Report: v, Err: err, RunErr: hr.err}
+			out := ValidityRun{Err: err, RunErr: hr.err}
 			if hr.err == nil {
 				out.Result, out.RunErr = q.result(hr.h, hr.vals)
 			}
 			return out
 		}
 		r, rerr := l.Run(lang.RunOptions{Semantics: "heap", Args: args})
-		return ValidityRun{Report: v, Err: err, Result: r, RunErr: rerr}
+		return ValidityRun{Err: err, Result: r, RunErr: rerr}
 	}
-	v, err := CheckValidity(l.Syntax().(*fun.Program), args)
+	_, err := CheckValidity(l.Syntax().(*fun.Program), args)
 	r, rerr := l.Run(lang.RunOptions{Semantics: "heap", Args: args})
-	return ValidityRun{Report: v, Err: err, Result: r, RunErr: rerr}
+	return ValidityRun{Err: err, Result: r, RunErr: rerr}
 }
 
-// checkValidity is CheckValidity, with the heap-based run it made.
-func checkValidity(p *fun.Program, args map[string]string) (*ValidityReport, validityHeap, error) {
+// checkValidity is CheckValidity, with the heap-based run it made; trace
+// says whether it traces the kernels (to count them in the report).
+func checkValidity(p *fun.Program, args map[string]string, trace bool) (*ValidityReport, validityHeap, error) {
 	var hr validityHeap
 	b := Unmem(p)
 	fenv, err := bindUnmemInputs(p, args)
@@ -87,10 +89,14 @@ func checkValidity(p *fun.Program, args map[string]string) (*ValidityReport, val
 		return nil, hr, err
 	}
 	v := &ValidityReport{}
-	heapVals, herr := EvalHeap(p, env, h, &HeapOptions{Trace: func(_ *fun.Stm, tr *semantics.KernelTrace) {
-		v.Kernels++
-		v.Iterations += tr.Len()
-	}})
+	opts := &HeapOptions{}
+	if trace {
+		opts.Trace = func(_ *fun.Stm, tr *semantics.KernelTrace) {
+			v.Kernels++
+			v.Iterations += tr.Len()
+		}
+	}
+	heapVals, herr := EvalHeap(p, env, h, opts)
 	hr = validityHeap{ran: true, vals: heapVals, h: h, err: herr}
 	var race *semantics.Error
 	if errors.As(herr, &race) && race.Kind == semantics.RaceError {
