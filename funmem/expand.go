@@ -76,7 +76,7 @@ func ParseLayout(s string) (Layout, error) {
 // without support, or sits in a scan's, a filter's or an if's body; the
 // CUDA backend reports such kernels (compile --stats).
 func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
-	x := &expander{names: newNames(p), layout: layout, inputs: p.Inputs}
+	x := &expander{names: lazyNames(p), layout: layout, inputs: p.Inputs}
 	body := p.Body
 	for {
 		x.changed = false
