@@ -125,7 +125,7 @@ type hoistCtx struct {
 // hoistIn is hoistAllocs of b, where c says.
 func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	bound := c.bound
-	sc := c.types.child()
+	sc := c.types.child(len(b.Stms))
 	var added []string // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
 	rest := make([]*fun.Stm, 0, len(b.Stms))
@@ -172,10 +172,10 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		ns := st
 		// inner is the scope of a body of st, which binds ps (and i).
 		inner := func(i *fun.Ident, ps ...*fun.Param) *typeScope {
-			in := sc.child()
+			in := sc.child(2)
 			in.bind(ps)
 			if i != nil {
-				in.add(i.Name, fun.Type{})
+				in.bind([]*fun.Param{{Name: i}}) // an int
 			}
 			return in
 		}
