@@ -66,6 +66,13 @@ func (c *checker) node(rule, conclusion string, premises ...*semantics.Derivatio
 	return semantics.Deriver{Derive: c.opts.Derive, Counter: c.opts.Counter}.Node(rule, func() string { return conclusion }, premises...)
 }
 
+// nodef is node with the conclusion made only when a derivation is
+// built: the scalar expressions' conclusions print them, and a check
+// without a derivation (a pass's output re-checked) printed every one.
+func (c *checker) nodef(rule string, conclusion func() string, premises ...*semantics.Derivation) *semantics.Derivation {
+	return semantics.Deriver{Derive: c.opts.Derive, Counter: c.opts.Counter}.Node(rule, conclusion, premises...)
+}
+
 // bind adds x : τ to Γ, refusing to shadow; it returns an undo function.
 // Paper mode refuses a float type (floats are an extension).
 func (c *checker) bind(rule string, x *Ident, t Type) (func(), error) {
@@ -545,12 +552,12 @@ func (c *checker) sexp(e SExp) (*semantics.Derivation, semantics.Elem, error) {
 	is := func(el semantics.Elem) string { return " : " + el.String() }
 	switch e := e.(type) {
 	case *Const:
-		return c.node(TConst.Name, fmt.Sprintf("Γ ⊢ %d : int", e.Value)), semantics.IntElem, nil
+		return c.nodef(TConst.Name, func() string { return fmt.Sprintf("Γ ⊢ %d : int", e.Value) }), semantics.IntElem, nil
 	case *FloatConst:
 		if c.opts.Paper {
 			return nil, 0, c.errorf(e.ValuePos, TFloat.Name, "float constant %s: floats are an extension (refused in paper mode)", PrintSExp(e))
 		}
-		return c.node(TFloat.Name, "Γ ⊢ "+PrintSExp(e)+" : float"), semantics.FloatElem, nil
+		return c.nodef(TFloat.Name, func() string { return "Γ ⊢ " + PrintSExp(e) + " : float" }), semantics.FloatElem, nil
 	case Var:
 		t, err := c.env.Lookup(TVar.Name, e.Ident, "variable")
 		if err != nil {
@@ -559,7 +566,7 @@ func (c *checker) sexp(e SExp) (*semantics.Derivation, semantics.Elem, error) {
 		if !t.IsScalar() {
 			return nil, 0, c.errorf(e.NamePos, TVar.Name, "variable %s has type %s, not int or float", e.Name, t)
 		}
-		return c.node(TVar.Name, "Γ ⊢ "+e.Name+is(t.Elem)), t.Elem, nil
+		return c.nodef(TVar.Name, func() string { return "Γ ⊢ " + e.Name + is(t.Elem) }), t.Elem, nil
 	case *BinOp:
 		d1, l, err := c.sexp(e.L)
 		if err != nil {
@@ -583,14 +590,14 @@ func (c *checker) sexp(e SExp) (*semantics.Derivation, semantics.Elem, error) {
 		case semantics.Eq, semantics.Ne, semantics.Lt, semantics.Le, semantics.Gt, semantics.Ge:
 			res = semantics.IntElem // a comparison gives 1 or 0
 		}
-		return c.node(TOp.Name, "Γ ⊢ "+PrintSExp(e)+is(res), d1, d2), res, nil
+		return c.nodef(TOp.Name, func() string { return "Γ ⊢ " + PrintSExp(e) + is(res) }, d1, d2), res, nil
 	case *UnOp:
 		// Unary minus is the operator 0 - se, typed by T-OP.
 		d, el, err := c.sexp(e.X)
 		if err != nil {
 			return nil, 0, err
 		}
-		return c.node(TOp.Name, "Γ ⊢ "+PrintSExp(e)+is(el), d), el, nil
+		return c.nodef(TOp.Name, func() string { return "Γ ⊢ " + PrintSExp(e) + is(el) }, d), el, nil
 	case *Call:
 		if c.opts.Paper {
 			return nil, 0, c.errorf(e.NamePos, TCall.Name, "%s(…): the built-in functions are an extension (refused in paper mode)", e.Func)
@@ -602,7 +609,7 @@ func (c *checker) sexp(e SExp) (*semantics.Derivation, semantics.Elem, error) {
 		if el != e.Func.Arg() {
 			return nil, 0, c.errorf(e.NamePos, TCall.Name, "%s takes %s, but its argument %s is %s", e.Func, article(e.Func.Arg()), PrintSExp(e.Arg), article(el))
 		}
-		return c.node(TCall.Name, "Γ ⊢ "+PrintSExp(e)+is(e.Func.Result()), d), e.Func.Result(), nil
+		return c.nodef(TCall.Name, func() string { return "Γ ⊢ " + PrintSExp(e) + is(e.Func.Result()) }, d), e.Func.Result(), nil
 	}
 	return nil, 0, fmt.Errorf("unknown scalar expression %T", e)
 }

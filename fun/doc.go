@@ -60,6 +60,8 @@
 //     Rewrite, MapProgram and the copies, Substitute, constructors,
 //     FormName and Binders), which reach into the nodes of extending
 //     languages (FUNMEM) through Extension, ExpMapper and TypeMapper;
+//     equal.go: Equal, two programs the same node for node and position
+//     for position (what reflect.DeepEqual says, faster);
 //   - lang.go: FUN as a lang.Language, for the driver's registry;
 //   - reassoc.go: ReassociatesFloats, whether a program has a float fold
 //     a parallel level may re-associate (within the stated bound);

@@ -22,16 +22,35 @@ type scoped struct {
 // which Bind's errors name.
 func NewScope(lang string) *Scope { return &Scope{lang: lang, env: map[string]scoped{}} }
 
+// NewScopeSized is NewScope with room for about n names (a hint: Γ
+// grows past it as it must), so that a checker that knows how many
+// names a program binds does not grow Γ name by name.
+func NewScopeSized(lang string, n int) *Scope {
+	return &Scope{lang: lang, env: make(map[string]scoped, n)}
+}
+
 // Bind adds x : t to Γ, refusing to shadow, and returns the function that
 // removes it again. Its error is a TypeError of rule.
 func (s *Scope) Bind(rule string, x *Ident, t Type) (undo func(), err error) {
+	if err := s.Add(rule, x, t); err != nil {
+		return nil, err
+	}
+	return func() { delete(s.env, x.Name) }, nil
+}
+
+// Add is Bind without the function that undoes it, for a checker that
+// keeps a stack of its bindings: Remove takes x out again.
+func (s *Scope) Add(rule string, x *Ident, t Type) error {
 	if old, ok := s.env[x.Name]; ok {
-		return nil, semantics.Errorf(x.NamePos, semantics.TypeError, rule,
+		return semantics.Errorf(x.NamePos, semantics.TypeError, rule,
 			"%s is already bound at %s (%s binds each name once in a scope)", x.Name, old.pos, s.lang)
 	}
 	s.env[x.Name] = scoped{typ: t, pos: x.NamePos}
-	return func() { delete(s.env, x.Name) }, nil
+	return nil
 }
+
+// Remove takes the name x out of Γ (what Bind's undo does).
+func (s *Scope) Remove(x string) { delete(s.env, x) }
 
 // TypeOf returns the type of x in Γ.
 func (s *Scope) TypeOf(x *Ident) (Type, bool) {

@@ -2,7 +2,6 @@ package fun
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -520,7 +519,7 @@ func CloneProgram(p *Program) *Program { return MapProgram(p, All(CloneIdent)) }
 // walks of a registry that remembers stages (lang.Registry.Memo) see one
 // program where nothing changed.
 func SameOr(p, q *Program) *Program {
-	if p == q || reflect.DeepEqual(p, q) {
+	if Equal(p, q) {
 		return p
 	}
 	return q

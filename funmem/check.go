@@ -43,7 +43,15 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	c := &checker{opts: opts, env: fun.NewScope("FUNMEM"), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
+	// Γ holds at least the inputs and the names the top-level statements
+	// bind (the bodies' come and go).
+	n := len(p.Inputs)
+	if p.Body != nil {
+		for _, s := range p.Body.Stms {
+			n += len(s.Pat)
+		}
+	}
+	c := &checker{opts: opts, env: fun.NewScopeSized("FUNMEM", n), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
 	d, results, err := c.program(p)
 	if err != nil {
 		return nil, err
@@ -142,10 +150,19 @@ func (c *checker) node(rule, concl string, premises ...*semantics.Derivation) *s
 }
 
 func (c *checker) bind(rule string, x *fun.Ident, t fun.Type) (func(), error) {
-	if c.opts.Paper && t.Elem == semantics.FloatElem {
-		return nil, c.errorf(x.NamePos, rule, "%s : %s: floats are an extension (refused in paper mode)", x.Name, t)
+	if err := c.add(rule, x, t); err != nil {
+		return nil, err
 	}
-	return c.env.Bind(rule, x, t)
+	return func() { c.env.Remove(x.Name) }, nil
+}
+
+// add is bind without the function that undoes it (stmBind keeps its
+// bindings on the undo stack).
+func (c *checker) add(rule string, x *fun.Ident, t fun.Type) error {
+	if c.opts.Paper && t.Elem == semantics.FloatElem {
+		return c.errorf(x.NamePos, rule, "%s : %s: floats are an extension (refused in paper mode)", x.Name, t)
+	}
+	return c.env.Add(rule, x, t)
 }
 
 func (c *checker) lookup(rule string, x *fun.Ident, what string) (fun.Type, error) {
@@ -438,12 +455,11 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, error) {
 	}
 	mark := len(c.undo)
 	for _, p := range s.Pat {
-		u, err := c.bind(TMemStm.Name, p.Name, p.Type)
-		if err != nil {
+		if err := c.add(TMemStm.Name, p.Name, p.Type); err != nil {
 			c.unwind(mark)
 			return nil, err
 		}
-		c.undo = append(c.undo, undoEntry{scope: u})
+		c.undo = append(c.undo, undoEntry{inScope: true, scope: p.Name.Name})
 	}
 	if e, ok := s.Exp.(*fun.ScalarExp); ok && s.Pat[0].Type.IsInt() { // LMADs mention ints only
 		name := s.Pat[0].Name.Name
@@ -456,16 +472,17 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, error) {
 // An undoEntry takes back one binding stmBind made: a name in Γ (scope),
 // or else a definition (def) in defs and polys.
 type undoEntry struct {
-	scope func()
-	def   string
+	inScope bool // scope names a name in Γ
+	scope   string
+	def     string
 }
 
 // unwind takes back the bindings made since the undo stack had mark
 // entries, the last first.
 func (c *checker) unwind(mark int) {
 	for i := len(c.undo) - 1; i >= mark; i-- {
-		if e := c.undo[i]; e.scope != nil {
-			e.scope()
+		if e := c.undo[i]; e.inScope {
+			c.env.Remove(e.scope)
 		} else {
 			delete(c.lets, e.def)
 			delete(c.defs, e.def)

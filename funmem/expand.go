@@ -76,7 +76,14 @@ func ParseLayout(s string) (Layout, error) {
 // without support, or sits in a scan's, a filter's or an if's body; the
 // CUDA backend reports such kernels (compile --stats).
 func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
-	x := &expander{names: newNames(p), layout: layout, inputs: p.Inputs}
+	return memoryExpand(p, layout, false)
+}
+
+// memoryExpand is MemoryExpand; plain renames every expanded kernel's
+// body, whether or not it still names an allocation's block
+// (TestMemoryExpandRenamesOnlyWhatIsLeft compares the two).
+func memoryExpand(p *fun.Program, layout Layout, plain bool) *fun.Program {
+	x := &expander{names: lazyNames(p), layout: layout, inputs: p.Inputs, plain: plain}
 	body := p.Body
 	for {
 		x.changed = false
@@ -93,6 +100,7 @@ type expander struct {
 	names   *names
 	layout  Layout
 	changed bool
+	plain   bool // memoryExpand's
 }
 
 // hoistAllocs moves, in every kernel body, the allocations whose sizes
@@ -100,7 +108,7 @@ type expander struct {
 // expression: expand_size.go) to its top, and, inside kernels, the
 // allocations of loop bodies out of their loops.
 func (x *expander) hoistAllocs(b *fun.Body) *fun.Body {
-	sc := &typeScope{types: map[string]fun.Type{}}
+	sc := &typeScope{}
 	sc.bind(x.inputs)
 	return x.hoistIn(b, hoistCtx{bound: map[string]bool{}, owned: true, types: sc})
 }
@@ -125,7 +133,7 @@ type hoistCtx struct {
 // hoistIn is hoistAllocs of b, where c says.
 func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	bound := c.bound
-	sc := c.types.child()
+	sc := c.types.child(len(b.Stms))
 	var added []string // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
 	rest := make([]*fun.Stm, 0, len(b.Stms))
@@ -172,10 +180,10 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		ns := st
 		// inner is the scope of a body of st, which binds ps (and i).
 		inner := func(i *fun.Ident, ps ...*fun.Param) *typeScope {
-			in := sc.child()
+			in := sc.child(2)
 			in.bind(ps)
 			if i != nil {
-				in.types[i.Name] = fun.Type{}
+				in.bind([]*fun.Param{{Name: i}}) // an int
 			}
 			return in
 		}
@@ -593,9 +601,26 @@ func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelEx
 		body = r.body(body, nil)
 	}
 	// What is left of the allocations' names are the if branches' results
-	// bound to the aliases.
-	body = fun.MapBody(body, fun.All(fun.Renaming(renamed)))
+	// bound to the aliases. Most bodies have none left, and renaming
+	// would copy the whole body for nothing.
+	if x.plain || namesAny(body, renamed) {
+		body = fun.MapBody(body, fun.All(fun.Renaming(renamed)))
+	}
 	return allocs, &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: body}
+}
+
+// namesAny reports whether an identifier of b has a name m maps.
+func namesAny(b *fun.Body, m map[string]string) bool {
+	found := false
+	fun.Inspect(b, func(n fun.Node) bool {
+		if x, ok := n.(*fun.Ident); ok {
+			if _, ok := m[x.Name]; ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // regroup rewrites the support groups whose block is z: the block becomes

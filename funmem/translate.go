@@ -234,7 +234,19 @@ func renameKeywords(p *fun.Program) *fun.Program {
 }
 
 // names is a supply of fresh variable names.
-type names struct{ used map[string]bool }
+type names struct {
+	used map[string]bool
+	// from, when not nil, is the program whose names are to be put in
+	// used before the first fresh name is made (lazyNames).
+	from *fun.Program
+}
+
+// lazyNames is newNames(p), the names of p gathered when the first fresh
+// name is asked for: MemoryExpand makes none for a program it has nothing
+// to expand (most of a property campaign's), and gathering them was a
+// seventh of its time. p must not change until then (a pass does not
+// change its input).
+func lazyNames(p *fun.Program) *names { return &names{from: p} }
 
 func newNames(p *fun.Program) *names {
 	n := &names{used: map[string]bool{}}
@@ -256,6 +268,9 @@ func newNames(p *fun.Program) *names {
 }
 
 func (n *names) fresh(base string) *fun.Ident {
+	if n.from != nil {
+		n.used, n.from = newNames(n.from).used, nil
+	}
 	name := base
 	for i := 2; n.used[name] || keywords[name]; i++ {
 		name = fmt.Sprintf("%s%d", base, i)

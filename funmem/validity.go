@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -23,38 +24,96 @@ type ValidityReport struct {
 // error of kind MismatchError naming the result and the first differing
 // element.
 func CheckValidity(p *fun.Program, args map[string]string) (*ValidityReport, error) {
+	v, _, err := checkValidity(p, args, true)
+	return v, err
+}
+
+// validityHeap is the heap-based run CheckValidity made: its values and final
+// heap, or its error; ran is false when it made none (the inputs did not
+// bind).
+type validityHeap struct {
+	ran  bool
+	vals []Value
+	h    *semantics.Heap
+	err  error
+}
+
+// ValidityRun is what CheckValidityRun gives: CheckValidity's verdict,
+// and what the program's Run gives by the heap semantics.
+type ValidityRun struct {
+	Err    error        // CheckValidity's error
+	Result *lang.Result // l.Run's result by the heap semantics (its Time unset)
+	RunErr error        // or its error
+}
+
+// CheckValidityRun is CheckValidity's verdict on the FUNMEM program l
+// (one Language loaded or adopted), which also gives what
+// l.Run(lang.RunOptions{Semantics: "heap", Args: args}) gives, without
+// running the heap engine a second time: Def 3.1's heap-based run is that
+// run (the same engine, inputs and fuel). Its kernels are not traced, as
+// Run does not trace them, so there is no report of them (CheckValidity
+// traces them to count them; a trace changes no result, as
+// TestCheckValidityRun checks). When CheckValidity makes no heap-based
+// run (its inputs do not bind), l.Run runs.
+func CheckValidityRun(l lang.Program, args map[string]string) ValidityRun {
+	if q, ok := l.(*program); ok {
+		_, hr, err := checkValidity(q.p, args, false)
+		if hr.ran {
+			out := ValidityRun{Err: err, RunErr: hr.err}
+			if hr.err == nil {
+				out.Result, out.RunErr = q.result(hr.h, hr.vals)
+			}
+			return out
+		}
+		r, rerr := l.Run(lang.RunOptions{Semantics: "heap", Args: args})
+		return ValidityRun{Err: err, Result: r, RunErr: rerr}
+	}
+	_, err := CheckValidity(l.Syntax().(*fun.Program), args)
+	r, rerr := l.Run(lang.RunOptions{Semantics: "heap", Args: args})
+	return ValidityRun{Err: err, Result: r, RunErr: rerr}
+}
+
+// checkValidity is CheckValidity, with the heap-based run it made; trace
+// says whether it traces the kernels (to count them in the report).
+func checkValidity(p *fun.Program, args map[string]string, trace bool) (*ValidityReport, validityHeap, error) {
+	var hr validityHeap
 	b := Unmem(p)
 	fenv, err := bindUnmemInputs(p, args)
 	if err != nil {
-		return nil, err
+		return nil, hr, err
 	}
 	vals, _, verr := fun.Eval(b, fenv, nil)
 
 	env, h, err := BindInputs(p, args)
 	if err != nil {
-		return nil, err
+		return nil, hr, err
 	}
 	v := &ValidityReport{}
-	heapVals, herr := EvalHeap(p, env, h, &HeapOptions{Trace: func(_ *fun.Stm, tr *semantics.KernelTrace) {
-		v.Kernels++
-		v.Iterations += tr.Len()
-	}})
+	opts := &HeapOptions{}
+	if trace {
+		opts.Trace = func(_ *fun.Stm, tr *semantics.KernelTrace) {
+			v.Kernels++
+			v.Iterations += tr.Len()
+		}
+	}
+	heapVals, herr := EvalHeap(p, env, h, opts)
+	hr = validityHeap{ran: true, vals: heapVals, h: h, err: herr}
 	var race *semantics.Error
 	if errors.As(herr, &race) && race.Kind == semantics.RaceError {
-		return v, herr
+		return v, hr, herr
 	}
 	switch {
 	case verr != nil && herr != nil:
 		if verr.Error() == herr.Error() {
-			return v, verr
+			return v, hr, verr
 		}
-		return v, semantics.Errorf(p.Body.In, semantics.StuckError, Validity.Name,
+		return v, hr, semantics.Errorf(p.Body.In, semantics.StuckError, Validity.Name,
 			"both semantics are stuck: value-based: %v; heap-based: %v", verr, herr)
 	case verr != nil:
-		return v, semantics.Errorf(p.Body.In, semantics.MismatchError, Validity.Name,
+		return v, hr, semantics.Errorf(p.Body.In, semantics.MismatchError, Validity.Name,
 			"invalid: the value-based semantics is stuck (%v), the heap-based one is not", verr)
 	case herr != nil:
-		return v, semantics.Errorf(p.Body.In, semantics.MismatchError, Validity.Name,
+		return v, hr, semantics.Errorf(p.Body.In, semantics.MismatchError, Validity.Name,
 			"invalid: the heap-based semantics is stuck (%v), the value-based one is not", herr)
 	}
 	for i, x := range p.Body.Result {
@@ -62,7 +121,7 @@ func CheckValidity(p *fun.Program, args map[string]string) (*ValidityReport, err
 		if hv.Kind != ArrayVal {
 			if hv.Kind == IntVal {
 				if d := semantics.Compare(vals[i], hv.Num().Array(), "value-based", "heap-based"); d != "" {
-					return v, mismatch(p, x, d)
+					return v, hr, mismatch(p, x, d)
 				}
 			}
 			continue
@@ -73,13 +132,13 @@ func CheckValidity(p *fun.Program, args map[string]string) (*ValidityReport, err
 		// result is not called invalid.
 		nested, err := Read(h, hv)
 		if err != nil {
-			return v, mismatch(p, x, fmt.Sprintf("its block %v read through %v: %v", hv.Block, hv.L, err))
+			return v, hr, mismatch(p, x, fmt.Sprintf("its block %v read through %v: %v", hv.Block, hv.L, err))
 		}
 		if d := semantics.Compare(vals[i], nested, "value-based", "heap-based"); d != "" {
-			return v, mismatch(p, x, d)
+			return v, hr, mismatch(p, x, d)
 		}
 	}
-	return v, nil
+	return v, hr, nil
 }
 
 func mismatch(p *fun.Program, x *fun.Ident, what string) error {

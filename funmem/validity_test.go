@@ -1,8 +1,14 @@
 package funmem
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/lang"
 )
 
 // TestValidityOverAllocation: Def 3.1 is decided on each result as its
@@ -38,5 +44,67 @@ in (m, xs)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s: got %v, want %q", tc.src, err, tc.want)
 		}
+	}
+}
+
+// TestCheckValidityRun: CheckValidityRun gives what CheckValidity (its
+// kernels traced) and the program's Run by the heap semantics (not
+// traced) give apart, from one untraced run: the same verdict, the same
+// results or error, on the examples and the checker's test programs that check,
+// with inputs of a few sizes (as FuzzFunmem sets them).
+func TestCheckValidityRun(t *testing.T) {
+	files, chunks := golden.Seeds("../examples/funmem/*.funmem", "testdata/parse.txt", "testdata/check.txt")
+	var progs []*fun.Program
+	for _, src := range append(files, chunks...) {
+		if p, err := ParseFile("t.funmem", src); err == nil && !fuzzTooBig(src) {
+			progs = append(progs, p)
+		}
+	}
+	// The FUN examples translated, simplified and expanded.
+	funFiles, _ := golden.Seeds("../examples/fun/*.fun")
+	for _, src := range funFiles {
+		p, err := fun.ParseFile("t.fun", src)
+		if err != nil || fuzzTooBig(src) {
+			continue
+		}
+		if _, err := fun.Check(p, nil); err != nil || fun.CheckCompileRank(p, "TransformProgram") != nil {
+			continue
+		}
+		q := Transform(p)
+		progs = append(progs, q, MemoryExpand(Simplify(q), GPU), MemoryExpand(q, CPU))
+	}
+	ran := 0
+	for _, p := range progs {
+		src := Print(p)
+		if _, err := Check(p, nil); err != nil {
+			continue
+		}
+		for _, k := range []int64{-1, 0, 2, 3} {
+			args := fuzzArgs(p, k)
+			l, err := Language.Adopt(p.File, p, lang.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := CheckValidityRun(l, args)
+			_, verr := CheckValidity(p, args)
+			r, rerr := l.Run(lang.RunOptions{Semantics: "heap", Args: args})
+			var gotLines, wantLines []string
+			if got.Result != nil {
+				gotLines = got.Result.Lines
+			}
+			if r != nil {
+				wantLines = r.Lines
+			}
+			if fmt.Sprint(got.Err) != fmt.Sprint(verr) ||
+				fmt.Sprint(got.RunErr) != fmt.Sprint(rerr) || !reflect.DeepEqual(gotLines, wantLines) ||
+				(got.Result == nil) != (r == nil) || r != nil && !reflect.DeepEqual(got.Result.Values, r.Values) {
+				t.Fatalf("k = %d: CheckValidityRun gives %v, %v %v; CheckValidity and Run %v, %v %v\n%s",
+					k, got.Err, gotLines, got.RunErr, verr, wantLines, rerr, src)
+			}
+			ran++
+		}
+	}
+	if ran < 100 {
+		t.Fatalf("only %d runs compared", ran)
 	}
 }

@@ -31,6 +31,27 @@ type memCase struct {
 	want outcome
 	vs   []Variant
 	errs map[string]*error
+	// seen are the verdicts of valid on the programs checked so far:
+	// variants are often the same program (MemoryExpand in both layouts
+	// of a program with no allocation in a kernel, Simplify of a program
+	// it leaves as it is), and such a variant is checked once.
+	seen []verdict
+	// fresh checks every variant anew, whatever was checked before (the
+	// plain code TestValidReusesVerdicts compares seen's use with).
+	fresh bool
+}
+
+// verdict is what valid found for a program: its failure, or whether
+// its heap-based run agreed with FUN or got stuck (in stuck; row of the
+// stuck table). Whether the stuck rule is allowed depends on the
+// variant's name too (allowedStuckRules), so valid asks for each variant.
+type verdict struct {
+	prog   *fun.Program
+	msg    string
+	agreed bool
+	row    string
+	stuck  *semantics.Error
+	herr   error
 }
 
 // newMemCase builds the case's variants: all of them, or (transformOnly)
@@ -282,7 +303,44 @@ func propValidOn(reg *lang.Registry, transform bool, table *stuckTable, bugs *bu
 	}
 }
 
+// valid checks a variant (propValid's checks), recording in table how
+// its heap-based run agreed with FUN or got stuck. A variant that is the
+// same tree as one checked before (fun.Equal: the same
+// statements, types and positions) has its verdict: every check is a
+// function of the tree and the case's inputs.
 func (m *memCase) valid(v Variant, table *stuckTable) string {
+	var d verdict
+	found := false
+	for _, o := range m.seen {
+		if m.fresh {
+			break
+		}
+		if o.prog == v.Prog || fun.Equal(o.prog, v.Prog) {
+			d, found = o, true
+			break
+		}
+	}
+	if !found {
+		d = m.check(v)
+		d.prog = v.Prog
+		m.seen = append(m.seen, d)
+	}
+	switch {
+	case d.msg != "":
+		return d.msg
+	case d.agreed:
+		table.agreed(v.Name)
+	case !allowedStuckRules(v.Name, semErr(m.want.err).Rule, d.stuck):
+		return fmt.Sprintf("FUN's evaluation of p is stuck in %v\nthe heap-based run in %v", m.want.err, d.herr)
+	default:
+		table.add(v.Name, d.row)
+	}
+	return ""
+}
+
+// check is valid's verdict on a variant, checked.
+func (m *memCase) check(v Variant) verdict {
+	fail := func(msg string) verdict { return verdict{msg: msg} }
 	// Adopt runs Fig 8's checker (funmem.Check with the default options)
 	// before it accepts a program, so Check is asked on its own only when
 	// Adopt rejects, to say which of the two rejects: a program is checked
@@ -295,49 +353,61 @@ func (m *memCase) valid(v Variant, table *stuckTable) string {
 		return err
 	}); err != nil {
 		if err := m.checkErr(v); err != nil {
-			return "Fig 8 rejects the program: " + err.Error()
+			return fail("Fig 8 rejects the program: " + err.Error())
 		}
-		return "funmem.Language.Adopt rejects the program: " + err.Error()
+		return fail("funmem.Language.Adopt rejects the program: " + err.Error())
 	}
-	verr := safely("funmem.CheckValidity", func() error { _, err := funmem.CheckValidity(v.Prog, m.args); return err })
+	// CheckValidityRun gives CheckValidity's verdict and the heap-based
+	// run's outcome from one run of the heap engine; if it panics, the
+	// two run apart, so that the failure names the one that panics.
+	var verr, herr error
 	var got outcome
-	herr := safely("the heap semantics (lang.Program.Run)", func() error {
-		r, err := l.Run(lang.RunOptions{Semantics: "heap", Args: m.args})
-		if err == nil {
-			got.vals = r.Values
+	if safely("funmem.CheckValidityRun", func() error {
+		vr := funmem.CheckValidityRun(l, m.args)
+		verr, herr = vr.Err, vr.RunErr
+		if herr == nil {
+			got.vals = vr.Result.Values
 		}
-		return err
-	})
+		return nil
+	}) != nil {
+		verr = safely("funmem.CheckValidity", func() error { _, err := funmem.CheckValidity(v.Prog, m.args); return err })
+		herr = safely("the heap semantics (lang.Program.Run)", func() error {
+			r, err := l.Run(lang.RunOptions{Semantics: "heap", Args: m.args})
+			if err == nil {
+				got.vals = r.Values
+			}
+			return err
+		})
+	}
 	got.err = herr
 	if isPanic(verr) {
-		return verr.Error()
+		return fail(verr.Error())
 	}
 	if isPanic(herr) {
-		return herr.Error()
+		return fail(herr.Error())
 	}
 	if m.want.err == nil {
 		if verr != nil {
-			return "FUN's evaluation of p succeeds, but Def 3.1 fails: " + verr.Error()
+			return fail("FUN's evaluation of p succeeds, but Def 3.1 fails: " + verr.Error())
 		}
 		if herr != nil {
-			return "FUN's evaluation of p succeeds, but the heap-based run fails: " + herr.Error()
+			return fail("FUN's evaluation of p succeeds, but the heap-based run fails: " + herr.Error())
 		}
 		if msg := sameOutcome("FUN big-step of p", m.want, "heap-based run", got); msg != "" {
-			return msg
+			return fail(msg)
 		}
-		table.agreed(v.Name)
-		return ""
+		return verdict{agreed: true}
 	}
 	fe := semErr(m.want.err)
 	if fe == nil || !fe.Kind.Stuck() {
-		return "FUN's evaluation fails with something other than a stuck state: " + m.want.err.Error()
+		return fail("FUN's evaluation fails with something other than a stuck state: " + m.want.err.Error())
 	}
 	if ve := semErr(verr); ve == nil || !ve.Kind.Stuck() {
-		return fmt.Sprintf("FUN's evaluation of p is stuck (%v), but CheckValidity gives %v (want both semantics stuck)", m.want.err, verr)
+		return fail(fmt.Sprintf("FUN's evaluation of p is stuck (%v), but CheckValidity gives %v (want both semantics stuck)", m.want.err, verr))
 	}
 	he := semErr(herr)
 	if he == nil || !he.Kind.Stuck() {
-		return fmt.Sprintf("FUN's evaluation of p is stuck (%v), but the heap-based run gives %v", m.want.err, got)
+		return fail(fmt.Sprintf("FUN's evaluation of p is stuck (%v), but the heap-based run gives %v", m.want.err, got))
 	}
 	row := fe.Rule + " → " + he.Rule
 	switch {
@@ -350,11 +420,7 @@ func (m *memCase) valid(v Variant, table *stuckTable) string {
 	default:
 		row += " (other line)"
 	}
-	if !allowedStuckRules(v.Name, fe.Rule, he) {
-		return fmt.Sprintf("FUN's evaluation of p is stuck in %v\nthe heap-based run in %v", m.want.err, herr)
-	}
-	table.add(v.Name, row)
-	return ""
+	return verdict{row: row, stuck: he, herr: herr}
 }
 
 // heapOutcome is the outcome of a heap-based run: the values and the final

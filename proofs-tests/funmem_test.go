@@ -5,6 +5,7 @@ import (
 	arraycheck "github.com/arraysem/arraysem/check"
 	"maps"
 	"math/rand"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -535,4 +536,42 @@ in (a)
 			t.Errorf("left in the kernel: %s%s", strings.Join(bad, ", "), showMem("MemoryExpand", q, &Case{Prog: p}))
 		}
 	}
+}
+
+// TestValidReusesVerdicts: valid's reuse of a verdict for a variant that
+// is the same tree as one checked before (fun.Equal) changes nothing:
+// over generated cases, the messages and the stuck table are those of
+// checking every variant anew, and fun.Equal says what reflect.DeepEqual
+// says of every two variants.
+func TestValidReusesVerdicts(t *testing.T) {
+	t.Parallel()
+	reused, fresh := &stuckTable{}, &stuckTable{}
+	same := 0
+	memCases(t, 30, max(1, memN()/4), &bugLog{}, func(m *memCase) {
+		for i, v := range m.vs {
+			for _, w := range m.vs[i+1:] {
+				eq := fun.Equal(v.Prog, w.Prog)
+				if eq != reflect.DeepEqual(v.Prog, w.Prog) {
+					t.Fatalf("%s and %s: fun.Equal says %v, reflect.DeepEqual the opposite%s", v.Name, w.Name, eq, m.c)
+				}
+				if eq {
+					same++
+				}
+			}
+		}
+		f := *m
+		f.fresh, f.seen = true, nil
+		for _, v := range m.vs {
+			if a, b := m.valid(v, reused), f.valid(v, fresh); a != b {
+				t.Fatalf("%s: valid says %q reusing verdicts, %q checking anew%s", v.Name, a, b, m.c)
+			}
+		}
+	})
+	if !reflect.DeepEqual(reused, fresh) {
+		t.Fatalf("the stuck tables differ: %v reusing verdicts, %v checking anew", reused, fresh)
+	}
+	if same == 0 {
+		t.Fatal("no two variants were the same program: the test compares no reuse")
+	}
+	t.Logf("%d pairs of variants the same program", same)
 }

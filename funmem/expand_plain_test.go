@@ -1,0 +1,44 @@
+package funmem
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/golden"
+)
+
+// TestMemoryExpandRenamesOnlyWhatIsLeft: MemoryExpand renames an
+// expanded kernel's body only when it still names an allocation's block
+// (namesAny), and so makes the tree the plain renaming of every body
+// makes: on the FUN examples and the chunks of testdata/expand.txt,
+// translated, with and without the simplifier, in both layouts.
+func TestMemoryExpandRenamesOnlyWhatIsLeft(t *testing.T) {
+	files, chunks := golden.Seeds("../examples/fun/*.fun", "testdata/expand.txt")
+	expansions := 0
+	for _, src := range append(files, chunks...) {
+		src, _, _ = strings.Cut(src, "-- expanded:")
+		p, err := fun.ParseFile("t.fun", src)
+		if err != nil {
+			continue
+		}
+		if _, err := fun.Check(p, nil); err != nil || fun.CheckCompileRank(p, "TransformProgram") != nil {
+			continue
+		}
+		q := Transform(p)
+		for _, in := range []*fun.Program{q, Simplify(q)} {
+			for _, l := range []Layout{GPU, CPU} {
+				got, want := memoryExpand(in, l, false), memoryExpand(in, l, true)
+				if !fun.Equal(got, want) {
+					t.Fatalf("%v layout: renaming only what is left gives\n%s\nrenaming every body\n%s", l, Print(got), Print(want))
+				}
+				if !fun.Equal(got, in) {
+					expansions++
+				}
+			}
+		}
+	}
+	if expansions < 20 {
+		t.Fatalf("only %d programs expanded: the test compares little", expansions)
+	}
+}
