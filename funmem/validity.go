@@ -61,7 +61,7 @@ func CheckValidityRun(l lang.Program, args map[string]string) ValidityRun {
 		if hr.ran {
 			out := ValidityRun{Err: err, RunErr: hr.err}
 			if hr.err == nil {
-				out.Result, out.RunErr = q.result(hr.h, hr.vals)
+				out.Result, out.RunErr = q.result(hr.h, hr.vals, 0) // Run's jobs: 0, every core
 			}
 			return out
 		}
