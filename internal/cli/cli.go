@@ -324,7 +324,7 @@ func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, er
 
 // jobsFlag adds --jobs to a command that runs programs; parse checks it.
 func jobsFlag(fs *flag.FlagSet) *int {
-	return fs.Int("jobs", 0, "run a large kernel's iterations (or map's cells) on up to `N` goroutines (the big-steps of FUN, FUNMEM, IMP and typed Remora; 0: all cores, 1: sequential); results never depend on it")
+	return fs.Int("jobs", 0, "run a large kernel's iterations (or map's cells), and print a large result, on up to `N` goroutines (the big-steps of FUN, FUNMEM, IMP and typed Remora; 0: all cores, 1: sequential); results never depend on it")
 }
 
 // exactFloatsFlag is --exact-floats: compare float results exactly even
