@@ -172,6 +172,9 @@ func (h *Heap) Memcpy(src Label, ls LMAD, dst Label, ld LMAD) error {
 	if h.Plain() && h.memcpyPlain(src, ls, dst, ld) {
 		return nil
 	}
+	if done, err := h.memcpyTracked(src, ls, dst, ld); done {
+		return err
+	}
 	// Read everything first: the source and destination may overlap, and
 	// eq (5) defines the result from the heap before the copy.
 	var vals []int64
@@ -238,6 +241,61 @@ func (h *Heap) memcpyPlain(src Label, ls LMAD, dst Label, ld LMAD) bool {
 		h.scratch = so[:0]
 	}
 	return true
+}
+
+// memcpyTracked is Memcpy on a heap with trackers that does not record:
+// the general path's accesses in its order (every source word read, then
+// every destination word written, each shown to the trackers before it is
+// made, up to the first they refuse), with the offsets listed by an
+// odometer rather than a callback per element. When a block is missing or
+// an offset falls outside its block it changes nothing and reports not
+// done, so that the general path reads and writes up to the failing
+// access, as it always has.
+func (h *Heap) memcpyTracked(src Label, ls LMAD, dst Label, ld LMAD) (done bool, err error) {
+	sb, db := h.Block(src), h.Block(dst)
+	if h.recording || sb == nil || db == nil {
+		return false, nil
+	}
+	so, ok := appendOffsets(h.scratch[:0], ls, len(sb))
+	if !ok {
+		return false, nil
+	}
+	do, ok := appendOffsets(so[len(so):], ld, len(db))
+	if !ok {
+		return false, nil
+	}
+	defer func() {
+		if cap(do) > cap(h.scratch) {
+			h.scratch = do[:0]
+		} else {
+			h.scratch = so[:0]
+		}
+	}()
+	for i, o := range so {
+		loc := Loc{src, o}
+		for _, t := range h.trackers {
+			if err := t.access(loc, false); err != nil {
+				return true, err
+			}
+		}
+		if h.stats != nil {
+			h.stats.Ops++
+		}
+		so[i] = sb[o]
+	}
+	for i, o := range do {
+		loc := Loc{dst, o}
+		for _, t := range h.trackers {
+			if err := t.access(loc, true); err != nil {
+				return true, err
+			}
+		}
+		if h.stats != nil {
+			h.stats.Ops++
+		}
+		db[o] = so[i]
+	}
+	return true, nil
 }
 
 // appendOffsets appends the offsets of l's domain, in row-major order, to
