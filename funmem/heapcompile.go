@@ -444,8 +444,8 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int) hcode {
 	iv := c.newSlot()
 	body := c.body(sc.bind(e.Var.Name, iv), e.Body)
-	own := writesOnlyOwnBlocks(e) // condition 1 of heaprace.go
-	par := scalarBody(e)          // heap_parallel.go
+	own := writesOnlyOwnBlocks(s, e) // condition 1 of heaprace.go
+	par := scalarBody(e)             // heap_parallel.go
 	return func(m *heapMachine, fr []Value) error {
 		n, dest, err := kernelStart(slotVars{fr, sc}, s, e)
 		if err == nil {

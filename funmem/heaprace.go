@@ -31,7 +31,10 @@ import (
 //     label never leaves the iteration: a label lives only in variables
 //     (a store writes ints), and the iteration's value is copied into
 //     the destination, not bound. So no other iteration
-//     can touch it. Every other form (scalar, index, slice, transpose,
+//     can touch it. At the top of the body a statement may also write
+//     the kernel's own item, an array that is row i of the destination
+//     (itemPattern: what inPlace makes of a nested kernel's row), which
+//     condition 2 keeps from the other iterations' rows. Every other form (scalar, index, slice, transpose,
 //     alloc, assert, if, loop, reduce, redomap) writes nothing itself; a
 //     reduce's or redomap's steps write only through the statements of
 //     its bodies. A form
@@ -69,6 +72,17 @@ func (sc *freshScope) bind(x string, fresh bool) *freshScope {
 	return &freshScope{name: x, fresh: fresh, next: sc}
 }
 
+// boundSince reports whether x is bound in sc above root (inside the
+// body, the index's binding at root aside).
+func (sc *freshScope) boundSince(x string, root *freshScope) bool {
+	for ; sc != nil && sc != root; sc = sc.next {
+		if sc.name == x {
+			return true
+		}
+	}
+	return false
+}
+
 // fresh reports whether x's innermost binding in the body is an alloc
 // (false for a name bound outside the body).
 func (sc *freshScope) isFresh(x string) bool {
@@ -81,13 +95,54 @@ func (sc *freshScope) isFresh(x string) bool {
 }
 
 // writesOnlyOwnBlocks is condition 1 for a kernel's body, whose index var
-// is bound.
-func writesOnlyOwnBlocks(e *fun.KernelExp) bool {
-	return onlyFreshWrites((*freshScope)(nil).bind(e.Var.Name, false), e.Body)
+// is bound. s is the kernel's statement: a statement at the top of the
+// body may also write the kernel's own item, its row of the destination
+// (itemPattern).
+func writesOnlyOwnBlocks(s *fun.Stm, e *fun.KernelExp) bool {
+	root := (*freshScope)(nil).bind(e.Var.Name, false)
+	var item func(*freshScope, *fun.Param) bool
+	if len(s.Pat) == 1 {
+		if z := ArrayOf(s.Pat[0].Type); z != nil {
+			item = itemPattern(z, e.Var, root)
+		}
+	}
+	return onlyFreshWrites(root, e.Body, item)
 }
 
-// onlyFreshWrites is condition 1 for body b in scope sc.
-func onlyFreshWrites(sc *freshScope, b *fun.Body) bool {
+// itemPattern admits, in condition 1, a write into the kernel's own item:
+// a pattern whose array is item x of the destination z (IsItem: z's
+// block, and as LMADs index_f(L_z, x)), which is what inPlace makes of a
+// nested kernel's row. Iteration x then writes its row of the destination
+// only, as condition 2 requires of its item, and reads it only through
+// that array. The names the two index functions and the block mention
+// must not be bound in the body before the pattern (root is the scope
+// that binds the index only), so that they mean what they meant when the
+// kernel started.
+func itemPattern(z *ArrayMem, x *fun.Ident, root *freshScope) func(*freshScope, *fun.Param) bool {
+	return func(sc *freshScope, p *fun.Param) bool {
+		a := ArrayOf(p.Type)
+		if a == nil || !IsItem(a, z, x) || sc.boundSince(a.Block.Name, root) {
+			return false
+		}
+		ok := true
+		for _, l := range []*IndexFn{a.Index, z.Index} {
+			off, dims := l.LMAD()
+			es := []fun.SExp{off}
+			for _, d := range dims {
+				es = append(es, d.Elems, d.Stride)
+			}
+			for _, e := range es {
+				fun.EachVar(e, func(v *fun.Ident) { ok = ok && !sc.boundSince(v.Name, root) })
+			}
+		}
+		return ok
+	}
+}
+
+// onlyFreshWrites is condition 1 for body b in scope sc; item, when not
+// nil, admits writes into the kernel's own item at b's top level
+// (itemPattern), not in nested bodies.
+func onlyFreshWrites(sc *freshScope, b *fun.Body, item func(*freshScope, *fun.Param) bool) bool {
 	for _, s := range b.Stms {
 		alloc := false
 		switch e := s.Exp.(type) {
@@ -95,15 +150,15 @@ func onlyFreshWrites(sc *freshScope, b *fun.Body) bool {
 			alloc = len(s.Pat) == 1
 		case *fun.ScalarExp, *fun.IndexExp, *fun.SliceExp, *fun.TransposeExp, *fun.AssertExp:
 		case *fun.IfExp:
-			if !onlyFreshWrites(sc, e.Then) || !onlyFreshWrites(sc, e.Else) {
+			if !onlyFreshWrites(sc, e.Then, nil) || !onlyFreshWrites(sc, e.Else, nil) {
 				return false
 			}
 		case *fun.KernelExp:
-			if !freshPattern(sc, s.Pat) || !onlyFreshWrites(sc.bind(e.Var.Name, false), e.Body) {
+			if !freshPattern(sc, s.Pat, item) || !onlyFreshWrites(sc.bind(e.Var.Name, false), e.Body, nil) {
 				return false
 			}
 		case *fun.IotaExp, *fun.CopyExp:
-			if !freshPattern(sc, s.Pat) {
+			if !freshPattern(sc, s.Pat, item) {
 				return false
 			}
 		case *fun.LoopExp:
@@ -111,29 +166,29 @@ func onlyFreshWrites(sc *freshScope, b *fun.Body) bool {
 			for _, p := range e.Params {
 				inner = inner.bind(p.Name.Name, false)
 			}
-			if !onlyFreshWrites(inner.bind(e.Var.Name, false), e.Body) {
+			if !onlyFreshWrites(inner.bind(e.Var.Name, false), e.Body, nil) {
 				return false
 			}
 		case *fun.RedomapExp:
-			if e.Scan && !freshPattern(sc, s.Pat) {
+			if e.Scan && !freshPattern(sc, s.Pat, nil) {
 				return false
 			}
 			inner := sc
 			for _, p := range e.Params {
 				inner = inner.bind(p.Name.Name, false)
 			}
-			if !onlyFreshWrites(sc.bind(e.Var.Name, false), e.Map) || !onlyFreshWrites(inner, e.Op) {
+			if !onlyFreshWrites(sc.bind(e.Var.Name, false), e.Map, nil) || !onlyFreshWrites(inner, e.Op, nil) {
 				return false
 			}
 		case *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			if _, reduce := e.(*fun.ReduceExp); !reduce && !freshPattern(sc, s.Pat) {
+			if _, reduce := e.(*fun.ReduceExp); !reduce && !freshPattern(sc, s.Pat, nil) {
 				return false
 			}
 			inner := sc
 			for _, p := range fun.ExpParams(e) {
 				inner = inner.bind(p.Name.Name, false)
 			}
-			if !onlyFreshWrites(inner, fun.ExpBody(e)) {
+			if !onlyFreshWrites(inner, fun.ExpBody(e), nil) {
 				return false
 			}
 		default:
@@ -148,9 +203,9 @@ func onlyFreshWrites(sc *freshScope, b *fun.Body) bool {
 
 // freshPattern reports whether every array of a pattern lives in a block
 // the body allocated.
-func freshPattern(sc *freshScope, pat []*fun.Param) bool {
+func freshPattern(sc *freshScope, pat []*fun.Param, item func(*freshScope, *fun.Param) bool) bool {
 	for _, p := range pat {
-		if a := ArrayOf(p.Type); a != nil && !sc.isFresh(a.Block.Name) {
+		if a := ArrayOf(p.Type); a != nil && !sc.isFresh(a.Block.Name) && (item == nil || !item(sc, p)) {
 			return false
 		}
 	}
