@@ -198,9 +198,15 @@ func equalMixed(a, b reflect.Value, depth int) bool {
 		return false
 	}
 	switch a.Kind() {
-	case reflect.Pointer:
+	case reflect.Pointer: // as the pointer's comparer, without its address
 		p, q := a.UnsafePointer(), b.UnsafePointer()
-		return eqOf(a.Type())(unsafe.Pointer(&p), unsafe.Pointer(&q), depth)
+		if p == q {
+			return true
+		}
+		if p == nil || q == nil {
+			return false
+		}
+		return eqOf(a.Type().Elem())(p, q, depth+1)
 	case reflect.Struct:
 		for i := range a.NumField() {
 			if !equalMixed(a.Field(i), b.Field(i), depth+1) {
