@@ -554,7 +554,7 @@ func (w *walker) apply(q *Pass) (err error) {
 	if !ok {
 		return &PassError{Pass: q, Err: fmt.Errorf("its target %q is not a registered language", q.To)}
 	}
-	next, err := w.adopt(target, cur.File(), out)
+	next, err := w.adopt(target, cur, out)
 	var wrong *WrongTreeError
 	if errors.As(err, &wrong) {
 		return &PassError{Pass: q, Err: err} // its printer cannot show the tree
@@ -566,19 +566,28 @@ func (w *walker) apply(q *Pass) (err error) {
 	return nil
 }
 
-// adopt is target.Adopt(file, out, LoadOptions{}). A Memo's walks give
-// the program they adopted before when out is the same tree as its
-// (TreeComparer: node for node and position for position), as checking
-// out would give that program again; that program's tree stands for out
-// from then on, so the passes applied to it again are remembered too.
-func (w *walker) adopt(target Language, file string, out any) (Program, error) {
+// adopt is target.Adopt(cur.File(), out, LoadOptions{}), out being a
+// pass's output from cur. A Memo's walks give the program they adopted
+// before when out is the same tree as its (TreeComparer: node for node
+// and position for position), as checking out would give that program
+// again; that program's tree stands for out from then on, so the passes
+// applied to it again are remembered too. A pass that changes nothing
+// is the likeliest: cur is compared first.
+func (w *walker) adopt(target Language, cur Program, out any) (Program, error) {
+	file := cur.File()
 	c, ok := target.(TreeComparer)
 	if w.r.memo == nil || !ok {
 		return target.Adopt(file, out, LoadOptions{})
 	}
 	key := adoptKey{lang: target.Name(), file: file}
-	for _, p := range w.r.adopted[key] {
-		if c.SameTree(p.Syntax(), out) {
+	adopted := w.r.adopted[key]
+	// (A program of a type that == cannot compare is not cur.)
+	first := reflect.TypeOf(cur).Comparable() && slices.Contains(adopted, cur)
+	if first && c.SameTree(cur.Syntax(), out) {
+		return cur, nil
+	}
+	for _, p := range adopted {
+		if !(first && p == cur) && c.SameTree(p.Syntax(), out) {
 			return p, nil
 		}
 	}
