@@ -3,7 +3,6 @@ package funmem
 import (
 	"errors"
 	"fmt"
-	"maps"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/lang"
@@ -25,7 +24,7 @@ type ValidityReport struct {
 // error of kind MismatchError naming the result and the first differing
 // element.
 func CheckValidity(p *fun.Program, args map[string]string) (*ValidityReport, error) {
-	v, _, err := checkValidity(p, args, true, nil)
+	v, _, err := checkValidity(p, args, true)
 	return v, err
 }
 
@@ -57,15 +56,8 @@ type ValidityRun struct {
 // TestCheckValidityRun checks). When CheckValidity makes no heap-based
 // run (its inputs do not bind), l.Run runs.
 func CheckValidityRun(l lang.Program, args map[string]string) ValidityRun {
-	return CheckValidityRunWith(l, args, nil)
-}
-
-// CheckValidityRunWith is CheckValidityRun, taking Def 3.1's value-based
-// run from runs when a program checked before with it had the same
-// un-memmed program (runs nil: none).
-func CheckValidityRunWith(l lang.Program, args map[string]string, runs *ValueRuns) ValidityRun {
 	if q, ok := l.(*program); ok {
-		_, hr, err := checkValidity(q.p, args, false, runs)
+		_, hr, err := checkValidity(q.p, args, false)
 		if hr.ran {
 			out := ValidityRun{Err: err, RunErr: hr.err}
 			if hr.err == nil {
@@ -81,66 +73,16 @@ func CheckValidityRunWith(l lang.Program, args map[string]string, runs *ValueRun
 	return ValidityRun{Err: err, Result: r, RunErr: rerr}
 }
 
-// ValueRuns remembers the value-based runs of Def 3.1 (unmem, Fig 9,
-// then FUN's big-step) that CheckValidityRunWith made: a program whose
-// un-memmed program is the same tree as one run before (fun.Equal), with
-// the same inputs, has that run's outcome, which is a function of the
-// tree and the inputs. The variants a property campaign makes of one
-// program often differ only in memory (MemoryExpand in two layouts).
-// A ValueRuns is for one goroutine; given other args, it forgets.
-type ValueRuns struct {
-	args map[string]string
-	runs []valueRun
-}
-
-type valueRun struct {
-	inputs []*fun.Param // the FUNMEM program's
-	b      *fun.Program // un-memmed
-	vals   []semantics.Array
-	err    error
-}
-
-// value is the value-based run of p, whose un-memmed program is b, on
-// args: the values, or the run's error verr; err when the inputs do not
-// bind.
-func (r *ValueRuns) value(p, b *fun.Program, args map[string]string) (vals []semantics.Array, verr, err error) {
-	if r != nil {
-		if !maps.Equal(r.args, args) {
-			r.args, r.runs = maps.Clone(args), nil
-		}
-		for _, o := range r.runs {
-			if fun.Equal(o.b, b) && sameParams(o.inputs, p.Inputs) {
-				return o.vals, o.err, nil
-			}
-		}
-	}
-	fenv, err := bindUnmemInputs(p, args)
-	if err != nil {
-		return nil, nil, err
-	}
-	vals, _, verr = fun.Eval(b, fenv, nil)
-	if r != nil {
-		r.runs = append(r.runs, valueRun{inputs: p.Inputs, b: b, vals: vals, err: verr})
-	}
-	return vals, verr, nil
-}
-
-// sameParams reports whether two programs' inputs are the same, node for
-// node and position for position.
-func sameParams(a, b []*fun.Param) bool {
-	return fun.Equal(&fun.Program{Inputs: a}, &fun.Program{Inputs: b})
-}
-
 // checkValidity is CheckValidity, with the heap-based run it made; trace
-// says whether it traces the kernels (to count them in the report); runs
-// has the value-based runs made before (nil: none).
-func checkValidity(p *fun.Program, args map[string]string, trace bool, runs *ValueRuns) (*ValidityReport, validityHeap, error) {
+// says whether it traces the kernels (to count them in the report).
+func checkValidity(p *fun.Program, args map[string]string, trace bool) (*ValidityReport, validityHeap, error) {
 	var hr validityHeap
 	b := Unmem(p)
-	vals, verr, err := runs.value(p, b, args)
+	fenv, err := bindUnmemInputs(p, args)
 	if err != nil {
 		return nil, hr, err
 	}
+	vals, _, verr := fun.Eval(b, fenv, nil)
 
 	env, h, err := BindInputs(p, args)
 	if err != nil {

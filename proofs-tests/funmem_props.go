@@ -39,9 +39,6 @@ type memCase struct {
 	// fresh checks every variant anew, whatever was checked before (the
 	// plain code TestValidReusesVerdicts compares seen's use with).
 	fresh bool
-	// runs are the value-based runs of Def 3.1 made so far: distinct
-	// variants often have the same un-memmed program (unless fresh).
-	runs funmem.ValueRuns
 }
 
 // verdict is what valid found for a program: its failure, or whether
@@ -366,11 +363,7 @@ func (m *memCase) check(v Variant) verdict {
 	var verr, herr error
 	var got outcome
 	if safely("funmem.CheckValidityRun", func() error {
-		runs := &m.runs
-		if m.fresh {
-			runs = nil
-		}
-		vr := funmem.CheckValidityRunWith(l, m.args, runs)
+		vr := funmem.CheckValidityRun(l, m.args)
 		verr, herr = vr.Err, vr.RunErr
 		if herr == nil {
 			got.vals = vr.Result.Values

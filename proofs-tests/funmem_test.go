@@ -539,12 +539,10 @@ in (a)
 }
 
 // TestValidReusesVerdicts: valid's reuse of a verdict for a variant that
-// is the same tree as one checked before (fun.Equal), and of a
-// value-based run for a variant whose un-memmed program is one run
-// before (funmem.ValueRuns), changes nothing: over generated cases, the
-// messages and the stuck table are those of checking every variant
-// anew, and fun.Equal says what reflect.DeepEqual says of every two
-// variants.
+// is the same tree as one checked before (fun.Equal) changes nothing:
+// over generated cases, the messages and the stuck table are those of
+// checking every variant anew, and fun.Equal says what reflect.DeepEqual
+// says of every two variants.
 func TestValidReusesVerdicts(t *testing.T) {
 	t.Parallel()
 	reused, fresh := &stuckTable{}, &stuckTable{}
