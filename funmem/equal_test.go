@@ -56,3 +56,53 @@ func TestSameTree(t *testing.T) {
 	}
 	t.Logf("%d programs, %d pairs equal", len(progs), equal)
 }
+
+// TestStmsSkipArrayMem: fun.Stms and fun.Bodies, which do not walk an
+// array's annotation (ArrayMem is fun.Bodiless), find the statements and
+// bodies a walk of every node finds, in the same order, on the FUNMEM
+// examples and the FUN examples translated and expanded.
+func TestStmsSkipArrayMem(t *testing.T) {
+	files, chunks := golden.Seeds("../examples/funmem/*.funmem", "testdata/check.txt")
+	var progs []*fun.Program
+	for _, src := range append(files, chunks...) {
+		if p, err := ParseFile("t.funmem", src); err == nil {
+			progs = append(progs, p)
+		}
+	}
+	funFiles, _ := golden.Seeds("../examples/fun/*.fun")
+	for _, src := range funFiles {
+		p, err := fun.ParseFile("t.fun", src)
+		if err != nil || fun.CheckCompileRank(p, "TransformProgram") != nil {
+			continue
+		}
+		if _, err := fun.Check(p, nil); err == nil {
+			q := Transform(p)
+			progs = append(progs, q, MemoryExpand(Simplify(q), CPU))
+		}
+	}
+	stms, bodies := 0, 0
+	for _, p := range progs {
+		var got, want []*fun.Stm
+		var gotB, wantB []*fun.Body
+		fun.Stms(p.Body, func(s *fun.Stm) { got = append(got, s) })
+		fun.Bodies(p.Body, func(b *fun.Body) { gotB = append(gotB, b) })
+		fun.Inspect(p.Body, func(n fun.Node) bool {
+			switch n := n.(type) {
+			case *fun.Stm:
+				want = append(want, n)
+			case *fun.Body:
+				wantB = append(wantB, n)
+			}
+			return true
+		})
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotB, wantB) {
+			t.Fatalf("fun.Stms finds %d statements and fun.Bodies %d bodies, a walk of every node %d and %d, in\n%s", len(got), len(gotB), len(want), len(wantB), Print(p))
+		}
+		stms += len(got)
+		bodies += len(gotB)
+	}
+	if stms < 500 {
+		t.Fatalf("only %d statements compared", stms)
+	}
+	t.Logf("%d programs, %d statements, %d bodies", len(progs), stms, bodies)
+}
