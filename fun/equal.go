@@ -1,6 +1,10 @@
 package fun
 
-import "reflect"
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+)
 
 // Equal reports whether p and q are the same program, node for node and
 // position for position, extensions' nodes included: what
@@ -9,11 +13,210 @@ import "reflect"
 // property campaign's time. Trees have no cycles; values nested deeper
 // than any tree (equalDepth) are called different, so that a cycle
 // cannot recur for ever.
+//
+// It compares as equalValue does, by a comparer made once for each type
+// of node (eqOf): reading fields at their offsets rather than through
+// reflect.Value, which was most of the time the campaigns spent
+// comparing trees. TestEqualCompiled compares the two.
 func Equal(p, q *Program) bool {
-	return p == q || equalValue(reflect.ValueOf(p), reflect.ValueOf(q), 0)
+	if p == q {
+		return true
+	}
+	return programEq(unsafe.Pointer(&p), unsafe.Pointer(&q), 0)
 }
 
+var programEq = eqOf(reflect.TypeFor[*Program]())
+
 const equalDepth = 10000
+
+// An eqFunc compares the values of one type at a and b, at depth (as
+// equalValue does).
+type eqFunc func(a, b unsafe.Pointer, depth int) bool
+
+var (
+	eqMu    sync.Mutex
+	eqFuncs sync.Map // reflect.Type → eqFunc
+)
+
+// eqOf is the comparer of t's values.
+func eqOf(t reflect.Type) eqFunc {
+	if f, ok := eqFuncs.Load(t); ok {
+		return f.(eqFunc)
+	}
+	eqMu.Lock()
+	defer eqMu.Unlock()
+	b := &eqBuilder{made: map[reflect.Type]*eqFunc{}}
+	f := b.of(t)
+	for t, g := range b.made {
+		eqFuncs.LoadOrStore(t, *g)
+	}
+	return f
+}
+
+// eqBuilder makes the comparers of a type and the types it holds; a
+// type that holds itself (a body's statements hold bodies) calls its
+// own comparer through made.
+type eqBuilder struct {
+	made map[reflect.Type]*eqFunc
+}
+
+func (b *eqBuilder) of(t reflect.Type) eqFunc {
+	if f, ok := eqFuncs.Load(t); ok {
+		return f.(eqFunc)
+	}
+	if g, ok := b.made[t]; ok {
+		return func(x, y unsafe.Pointer, d int) bool { return (*g)(x, y, d) }
+	}
+	g := new(eqFunc)
+	b.made[t] = g
+	*g = b.make(t)
+	return *g
+}
+
+func (b *eqBuilder) make(t reflect.Type) eqFunc {
+	switch t.Kind() {
+	case reflect.Pointer:
+		elem := b.of(t.Elem())
+		return func(x, y unsafe.Pointer, d int) bool {
+			if d > equalDepth {
+				return false
+			}
+			p, q := *(*unsafe.Pointer)(x), *(*unsafe.Pointer)(y)
+			if p == q {
+				return true
+			}
+			if p == nil || q == nil {
+				return false
+			}
+			return elem(p, q, d+1)
+		}
+	case reflect.Slice:
+		elem, size := b.of(t.Elem()), t.Elem().Size()
+		return func(x, y unsafe.Pointer, d int) bool {
+			if d > equalDepth {
+				return false
+			}
+			p, q := (*sliceHeader)(x), (*sliceHeader)(y)
+			if (p.data == nil) != (q.data == nil) || p.len != q.len {
+				return false
+			}
+			if p.data == q.data {
+				return true
+			}
+			for i := range uintptr(p.len) {
+				if !elem(unsafe.Add(p.data, i*size), unsafe.Add(q.data, i*size), d+1) {
+					return false
+				}
+			}
+			return true
+		}
+	case reflect.Array:
+		elem, size, n := b.of(t.Elem()), t.Elem().Size(), uintptr(t.Len())
+		return func(x, y unsafe.Pointer, d int) bool {
+			if d > equalDepth {
+				return false
+			}
+			for i := range n {
+				if !elem(unsafe.Add(x, i*size), unsafe.Add(y, i*size), d+1) {
+					return false
+				}
+			}
+			return true
+		}
+	case reflect.Struct:
+		type field struct {
+			off uintptr
+			eq  eqFunc
+		}
+		fs := make([]field, t.NumField())
+		for i := range fs {
+			f := t.Field(i)
+			fs[i] = field{f.Offset, b.of(f.Type)}
+		}
+		return func(x, y unsafe.Pointer, d int) bool {
+			if d > equalDepth {
+				return false
+			}
+			for _, f := range fs {
+				if !f.eq(unsafe.Add(x, f.off), unsafe.Add(y, f.off), d+1) {
+					return false
+				}
+			}
+			return true
+		}
+	case reflect.String:
+		return func(x, y unsafe.Pointer, d int) bool { return d <= equalDepth && *(*string)(x) == *(*string)(y) }
+	case reflect.Bool:
+		return func(x, y unsafe.Pointer, d int) bool { return d <= equalDepth && *(*bool)(x) == *(*bool)(y) }
+	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		if t.Size() == 8 {
+			return func(x, y unsafe.Pointer, d int) bool { return d <= equalDepth && *(*int64)(x) == *(*int64)(y) }
+		}
+	case reflect.Int32, reflect.Uint32:
+		return func(x, y unsafe.Pointer, d int) bool { return d <= equalDepth && *(*int32)(x) == *(*int32)(y) }
+	case reflect.Int16, reflect.Uint16:
+		return func(x, y unsafe.Pointer, d int) bool { return d <= equalDepth && *(*int16)(x) == *(*int16)(y) }
+	case reflect.Int8, reflect.Uint8:
+		return func(x, y unsafe.Pointer, d int) bool { return d <= equalDepth && *(*int8)(x) == *(*int8)(y) }
+	case reflect.Interface:
+		// The dynamic value: a pointer (every node of an expression
+		// but a few) is compared by its type's comparer, anything
+		// else as equalValue compares it.
+		return func(x, y unsafe.Pointer, d int) bool {
+			if d > equalDepth {
+				return false
+			}
+			a, c := reflect.NewAt(t, x).Elem(), reflect.NewAt(t, y).Elem()
+			if a.IsNil() || c.IsNil() {
+				return a.IsNil() == c.IsNil()
+			}
+			a, c = a.Elem(), c.Elem()
+			if a.Type() != c.Type() {
+				return false
+			}
+			return equalMixed(a, c, d+1)
+		}
+	}
+	// Floats (NaN is no float's equal), complex numbers, maps, funcs,
+	// channels and unsafe pointers: as equalValue compares them.
+	return func(x, y unsafe.Pointer, d int) bool {
+		return equalValue(reflect.NewAt(t, x).Elem(), reflect.NewAt(t, y).Elem(), d)
+	}
+}
+
+// sliceHeader is a slice as it lies in memory.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// equalMixed is equalValue of the dynamic values of two interfaces (one
+// type): a pointer by its type's comparer, a struct field by field (a
+// Var is an *Ident), anything else by equalValue.
+func equalMixed(a, b reflect.Value, depth int) bool {
+	if depth > equalDepth {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Pointer: // as the pointer's comparer, without its address
+		p, q := a.UnsafePointer(), b.UnsafePointer()
+		if p == q {
+			return true
+		}
+		if p == nil || q == nil {
+			return false
+		}
+		return eqOf(a.Type().Elem())(p, q, depth+1)
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !equalMixed(a.Field(i), b.Field(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return equalValue(a, b, depth)
+}
 
 // equalValue is reflect.DeepEqual's deepValueEqual for two values of one
 // type, without its visited record.

@@ -1,6 +1,7 @@
 package fun
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -8,8 +9,9 @@ import (
 	"testing"
 )
 
-// TestEqualIsDeepEqual: Equal says what reflect.DeepEqual says of two
-// programs: of each example with itself parsed again, with its copy, and
+// TestEqualIsDeepEqual: Equal (its comparers made for each type) and
+// equalValue (through reflect.Value) say what reflect.DeepEqual says of
+// two programs: of each example with itself parsed again, with its copy, and
 // with a copy changed in one place (a name, a position, a statement
 // dropped), and of the examples with each other.
 func TestEqualIsDeepEqual(t *testing.T) {
@@ -51,8 +53,8 @@ func TestEqualIsDeepEqual(t *testing.T) {
 	for i, p := range progs {
 		for _, q := range progs[i:] {
 			got, want := Equal(p, q), reflect.DeepEqual(p, q)
-			if got != want {
-				t.Fatalf("Equal says %v, reflect.DeepEqual %v, of\n%s\nand\n%s", got, want, Print(p), Print(q))
+			if plain := equalValue(reflect.ValueOf(p), reflect.ValueOf(q), 0); got != want || plain != want {
+				t.Fatalf("Equal says %v, equalValue %v, reflect.DeepEqual %v, of\n%s\nand\n%s", got, plain, want, Print(p), Print(q))
 			}
 			if got {
 				equal++
@@ -61,5 +63,38 @@ func TestEqualIsDeepEqual(t *testing.T) {
 	}
 	if equal <= len(progs) {
 		t.Fatalf("only %d equal pairs among %d programs: the test compares nothing equal", equal, len(progs))
+	}
+}
+
+// TestEqualEdges: Equal and equalValue say what reflect.DeepEqual says
+// where comparing memory would not: a float constant NaN (no float's
+// equal, itself included), 0 and -0 (equal); and both call trees nested
+// deeper than equalDepth different, as they call a cycle.
+func TestEqualEdges(t *testing.T) {
+	float := func(v float64) *Program {
+		return &Program{File: "f", Body: &Body{Stms: []*Stm{{Exp: &ScalarExp{X: &FloatConst{Value: v}}}}}}
+	}
+	nan := float(math.NaN())
+	for _, tc := range []struct{ p, q *Program }{
+		{nan, CloneProgram(nan)},
+		{float(0), float(math.Copysign(0, -1))},
+		{float(1), float(2)},
+		{float(1), float(1)},
+	} {
+		got, plain, want := Equal(tc.p, tc.q), equalValue(reflect.ValueOf(tc.p), reflect.ValueOf(tc.q), 0), reflect.DeepEqual(tc.p, tc.q)
+		if got != want || plain != want {
+			t.Errorf("%s and %s: Equal says %v, equalValue %v, reflect.DeepEqual %v", Print(tc.p), Print(tc.q), got, plain, want)
+		}
+	}
+	deep := func() *Program {
+		b := &Body{}
+		for range equalDepth {
+			b = &Body{Stms: []*Stm{{Exp: &IfExp{Then: b, Else: &Body{}}}}}
+		}
+		return &Program{Body: b}
+	}
+	p, q := deep(), deep()
+	if Equal(p, q) || equalValue(reflect.ValueOf(p), reflect.ValueOf(q), 0) || !Equal(p, p) {
+		t.Error("trees nested deeper than equalDepth are called equal")
 	}
 }

@@ -190,16 +190,26 @@ func Stms(b *Body, f func(*Stm)) {
 // mayHoldBodies reports whether a statement or a body can lie under n:
 // not under an identifier, a scalar expression (SExp's method is
 // unexported: its kinds are fun's, and they hold only scalar expressions
-// and identifiers) or a parameter without an extension's type, so that
-// Stms and Bodies need not walk those.
+// and identifiers) or a parameter without an extension's type, or whose
+// extension's type is Bodiless, so that Stms and Bodies need not walk
+// those.
 func mayHoldBodies(n Node) bool {
 	switch n := n.(type) {
 	case *Ident, SExp:
 		return false
 	case *Param:
-		return n.Type.Ext != nil
+		_, leaf := n.Type.Ext.(Bodiless)
+		return n.Type.Ext != nil && !leaf
 	}
 	return true
+}
+
+// Bodiless is implemented by an extension's type annotations that hold
+// no statement nor body, only identifiers and scalar expressions (FUNMEM's
+// block and LMAD): Stms and Bodies do not walk them.
+type Bodiless interface {
+	TypeExt
+	Bodiless()
 }
 
 // Bodies calls f on b and then on every body nested in it (an if's then

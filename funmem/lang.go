@@ -37,6 +37,15 @@ func (l language) Adopt(_ string, syntax any, o lang.LoadOptions) (lang.Program,
 	return q, nil
 }
 
+// SameTree reports whether a and b are FUNMEM trees of the same program,
+// node for node and position for position (fun.Equal): Adopt gives them
+// the same program (lang.TreeComparer).
+func (language) SameTree(a, b any) bool {
+	p, ok := a.(*fun.Program)
+	q, ok2 := b.(*fun.Program)
+	return ok && ok2 && fun.Equal(p, q)
+}
+
 // program is a checked FUNMEM program.
 type program struct {
 	p          *fun.Program

@@ -19,6 +19,11 @@ type ArrayMem struct {
 	Index *IndexFn
 }
 
+// Bodiless says that an array's annotation holds no statement (a block
+// and an LMAD of scalar expressions): fun.Stms and fun.Bodies need not
+// walk it.
+func (a *ArrayMem) Bodiless() {}
+
 // Format renders [n][k] @ m -> L.
 func (a *ArrayMem) Format(dims string) string {
 	return dims + " @ " + a.Block.Name + " -> " + a.Index.String()

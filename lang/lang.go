@@ -85,6 +85,15 @@ func (e *WrongTreeError) Error() string {
 	return fmt.Sprintf("%s was given a %s, not one of its syntax trees (%s)", e.Lang, e.Got, e.Want)
 }
 
+// TreeComparer is implemented by languages that can tell that two of
+// their syntax trees are the same program, node for node and position
+// for position (FUN's and FUNMEM's: fun.Equal). Adopt is a function of
+// the tree, so it gives two such trees the same program: a Memo's walks
+// check one and give the program they checked for the others.
+type TreeComparer interface {
+	SameTree(a, b any) bool
+}
+
 // LoadOptions configure loading.
 type LoadOptions struct {
 	Paper   bool              // refuse extensions to the papers' grammars

@@ -22,7 +22,12 @@ type Registry struct {
 	pipelines []*Pipeline
 	variants  []Variant
 	memo      map[memoKey]Stage // the stages a Memo's walks made
+	adopted   map[adoptKey][]Program
 }
+
+// adoptKey is what a Memo's walker adopted a tree as: its target language
+// and the file it gave Adopt.
+type adoptKey struct{ lang, file string }
 
 // AddLanguage registers a language.
 func (r *Registry) AddLanguage(ls ...Language) {
@@ -549,7 +554,7 @@ func (w *walker) apply(q *Pass) (err error) {
 	if !ok {
 		return &PassError{Pass: q, Err: fmt.Errorf("its target %q is not a registered language", q.To)}
 	}
-	next, err := target.Adopt(cur.File(), out, LoadOptions{})
+	next, err := w.adopt(target, cur, out)
 	var wrong *WrongTreeError
 	if errors.As(err, &wrong) {
 		return &PassError{Pass: q, Err: err} // its printer cannot show the tree
@@ -559,6 +564,38 @@ func (w *walker) apply(q *Pass) (err error) {
 	}
 	w.stages = append(w.stages, Stage{Pass: q, Program: next, Notes: notes})
 	return nil
+}
+
+// adopt is target.Adopt(cur.File(), out, LoadOptions{}), out being a
+// pass's output from cur. A Memo's walks give the program they adopted
+// before when out is the same tree as its (TreeComparer: node for node
+// and position for position), as checking out would give that program
+// again; that program's tree stands for out from then on, so the passes
+// applied to it again are remembered too. A pass that changes nothing
+// is the likeliest: cur is compared first.
+func (w *walker) adopt(target Language, cur Program, out any) (Program, error) {
+	file := cur.File()
+	c, ok := target.(TreeComparer)
+	if w.r.memo == nil || !ok {
+		return target.Adopt(file, out, LoadOptions{})
+	}
+	key := adoptKey{lang: target.Name(), file: file}
+	adopted := w.r.adopted[key]
+	// (A program of a type that == cannot compare is not cur.)
+	first := reflect.TypeOf(cur).Comparable() && slices.Contains(adopted, cur)
+	if first && c.SameTree(cur.Syntax(), out) {
+		return cur, nil
+	}
+	for _, p := range adopted {
+		if !(first && p == cur) && c.SameTree(p.Syntax(), out) {
+			return p, nil
+		}
+	}
+	p, err := target.Adopt(file, out, LoadOptions{})
+	if err == nil {
+		w.r.adopted[key] = append(w.r.adopted[key], p)
+	}
+	return p, err
 }
 
 // Level is a program at one level of the compile path, and the stages
@@ -748,7 +785,10 @@ func (r *Registry) Clone() *Registry {
 // Unread), so the walks of the copy make the stages r's would, and the
 // passes several walks share run once: the property campaigns walk each
 // generated program, and the variants made of it, to every level, with
-// one Memo per program. The copy keeps every program its walks made
+// one Memo per program. A pass's output that is the same tree as a
+// program the walks checked before (TreeComparer) is not checked again:
+// its stage holds that program, whose tree is equal to the output. The
+// copy keeps every program its walks made
 // (drop it with them), and is for one goroutine. Memo of a Memo is
 // itself.
 func (r *Registry) Memo() *Registry {
@@ -757,6 +797,7 @@ func (r *Registry) Memo() *Registry {
 	}
 	m := r.Clone()
 	m.memo = map[memoKey]Stage{}
+	m.adopted = map[adoptKey][]Program{}
 	return m
 }
 

@@ -421,3 +421,90 @@ func TestMemo(t *testing.T) {
 		}
 	}
 }
+
+// sameToy is a toy language that tells equal word lists apart from
+// others (TreeComparer), counting what it adopts.
+type sameToy struct {
+	*toyLang
+	adopts int
+}
+
+func (l *sameToy) Adopt(file string, syntax any, o LoadOptions) (Program, error) {
+	l.adopts++
+	return l.toyLang.Adopt(file, syntax, o)
+}
+
+func (l *sameToy) SameTree(a, b any) bool {
+	x, ok := a.(*toy)
+	y, ok2 := b.(*toy)
+	return ok && ok2 && slices.Equal(x.words, y.words)
+}
+
+// TestMemoAdoptsSameTreeOnce: a Memo's walk adopts a pass's output that
+// is the same tree as one it adopted before (TreeComparer) no more: its
+// stage is the program adopted then, and the passes applied to it again
+// are remembered. Its stages read as the registry's own walks', and a
+// tree the checker refused is checked again (and refused again).
+func TestMemoAdoptsSameTreeOnce(t *testing.T) {
+	b := &sameToy{toyLang: newToy("b")}
+	b.refuse = "bad"
+	r := &Registry{}
+	r.AddLanguage(newToy("a"), b)
+	counting := false
+	runs := map[string]int{}
+	count := func(q Pass) Pass {
+		run := q.Run
+		q.Run = func(s any, o Options) (any, []string, error) {
+			if counting {
+				runs[q.Name]++
+			}
+			return run(s, o)
+		}
+		return q
+	}
+	same := func(name string) Pass { // a copy of its input: an equal tree
+		return count(Pass{Name: name, From: "b", To: "b", Run: func(s any, _ Options) (any, []string, error) {
+			return &toy{slices.Clone(s.(*toy).words)}, nil, nil
+		}})
+	}
+	r.AddPass(count(add("AtoB", "a", "b", "ab")), same("Same"), same("Again"), count(add("Bad", "b", "b", "bad")))
+	texts := func(st []Stage) string {
+		var out []string
+		for _, s := range st {
+			out = append(out, s.Name()+": "+s.Text())
+		}
+		return strings.Join(out, "; ")
+	}
+	p := load(t, r, "x.a", "x")
+	m := r.Memo()
+	for _, w := range []struct {
+		passes []string
+		adopts int // the memo's, so far
+		runs   string
+	}{
+		{[]string{"AtoB", "Same"}, 1, "map[AtoB:1 Same:1]"},
+		{[]string{"AtoB", "Same", "Same"}, 1, "map[AtoB:1 Same:1]"},
+		{[]string{"AtoB", "Again", "Same"}, 1, "map[Again:1 AtoB:1 Same:1]"},
+		{[]string{"AtoB", "Bad"}, 2, "map[Again:1 AtoB:1 Bad:1 Same:1]"},
+		{[]string{"AtoB", "Same", "Bad"}, 3, "map[Again:1 AtoB:1 Bad:2 Same:1]"},
+	} {
+		saved := b.adopts
+		want, werr := r.RunPasses(p, w.passes, Options{})
+		b.adopts = saved
+		counting = true
+		got, gerr := m.RunPasses(p, w.passes, Options{})
+		counting = false
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Errorf("%v: the memo's walk fails with %v, the registry's with %v", w.passes, gerr, werr)
+		}
+		if texts(got) != texts(want) {
+			t.Errorf("%v: the memo's walk is %s, the registry's %s", w.passes, texts(got), texts(want))
+		}
+		if fmt.Sprint(runs) != w.runs || b.adopts != w.adopts {
+			t.Errorf("%v: runs %v, %d adopted; want %s, %d", w.passes, runs, b.adopts, w.runs, w.adopts)
+		}
+		if len(got) > 2 && got[2].Program != got[1].Program {
+			t.Errorf("%v: the stage of %s is not the program adopted before", w.passes, got[2].Pass.Name)
+		}
+	}
+}

@@ -575,3 +575,41 @@ func TestValidReusesVerdicts(t *testing.T) {
 	}
 	t.Logf("%d pairs of variants the same program", same)
 }
+
+// TestVariantsMemo: the variants VariantsOf makes on a Memo (which
+// remembers pass applications, and takes a pass's output that is a
+// program checked before as that program) are the programs the
+// registry's own walks make, with the same types, and variants that are
+// the same program share one tree.
+func TestVariantsMemo(t *testing.T) {
+	t.Parallel()
+	shared := 0
+	memCases(t, 31, max(1, memN()/4), &bugLog{}, func(m *memCase) {
+		src, err := fun.Language.Adopt(m.p.File, m.p, lang.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, panics, err := variantWalks(arraycheck.NewRegistry(), src)
+		if err != nil || len(panics) > 0 || len(plain) != len(m.vs) {
+			t.Fatalf("the registry's walks: %v, %v, %d variants, the memo's %d%s", err, panics, len(plain), len(m.vs), m.c)
+		}
+		for i, v := range m.vs {
+			w := plain[i]
+			if v.Name != w.Name || !fun.Equal(v.Prog, w.Prog) || v.Program.Type() != w.Program.Type() || v.Program.Syntax() != v.Prog {
+				t.Fatalf("%s: the memo's variant is\n%s\nthe registry's (%s)\n%s%s", v.Name, funmem.Print(v.Prog), w.Name, funmem.Print(w.Prog), m.c)
+			}
+			for _, u := range m.vs[:i] {
+				if fun.Equal(u.Prog, v.Prog) {
+					if u.Prog != v.Prog {
+						t.Fatalf("%s and %s are the same program, two trees%s", u.Name, v.Name, m.c)
+					}
+					shared++
+				}
+			}
+		}
+	})
+	if shared == 0 {
+		t.Fatal("no two variants were the same program: the test compares no sharing")
+	}
+	t.Logf("%d pairs of variants share a tree", shared)
+}

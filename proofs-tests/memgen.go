@@ -55,8 +55,14 @@ func Variants(reg *lang.Registry, p *fun.Program) (vs []Variant, panics []*PassP
 // or adopted (checked already).
 func VariantsOf(reg *lang.Registry, src lang.Program) (vs []Variant, panics []*PassPanic, err error) {
 	// The walks share their first passes (TransformProgram, and Simplify
-	// after it in three of them): each runs once.
-	reg = reg.Memo()
+	// after it in three of them): each runs once, and a pass's output
+	// that is a program checked before is not checked again.
+	return variantWalks(reg.Memo(), src)
+}
+
+// variantWalks is VariantsOf's walks on reg as it is (a Memo or not:
+// TestVariantsMemo compares the two).
+func variantWalks(reg *lang.Registry, src lang.Program) (vs []Variant, panics []*PassPanic, err error) {
 	// run keeps the last stage of a walk as the variant name, or the
 	// walk's panic.
 	run := func(name string, walk func() ([]lang.Stage, error)) lang.Program {
