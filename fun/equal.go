@@ -17,7 +17,8 @@ import (
 // It compares as equalValue does, by a comparer made once for each type
 // of node (eqOf): reading fields at their offsets rather than through
 // reflect.Value, which was most of the time the campaigns spent
-// comparing trees. TestEqualCompiled compares the two.
+// comparing trees. TestEqualIsDeepEqual and TestEqualEdges compare the
+// two with reflect.DeepEqual.
 func Equal(p, q *Program) bool {
 	if p == q {
 		return true
