@@ -70,9 +70,10 @@ func (l *WriteLog) Undo(h *Heap, after int64) {
 func (l *WriteLog) reset() { l.entries = l.entries[:0] }
 
 // DefaultParallelWindow is how many iterations a window holds for each
-// goroutine; the goroutines meet at the end of each: an error is looked for, and the logs start again, once
-// per window (so they stay small and are reused). A run may choose
-// another (the tests choose 3, so that errors come in later windows).
+// goroutine. The goroutines meet at the end of each window: an error is
+// looked for, and the logs start again (so they stay small and are
+// reused). A run may choose another (the tests choose 3, so that errors
+// come in later windows).
 const DefaultParallelWindow int64 = 1 << 14
 
 // ParallelIterations runs iterations 1 … n on len(logs) goroutines, in
