@@ -155,10 +155,11 @@ func Parse(name, src string) (*Program, error) {
 }
 
 func lex(name, src string, line int) ([]token, error) {
-	// The emitter's files run about one token to every 7 bytes (indented
-	// lines): room for that at once rather than by doubling, since the
-	// campaigns read back every file they compile.
-	toks := make([]token, 0, len(src)/6+16)
+	// The emitter's files run about one token to every 6 bytes after the
+	// prelude (4.5 to 7 on the generated programs): room for one every 4
+	// at once rather than by doubling, since the campaigns read back
+	// every file they compile (at one every 6 most files outgrew it).
+	toks := make([]token, 0, len(src)/4+16)
 	col := 1
 	i := 0
 	adv := func(n int) {
