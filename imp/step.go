@@ -24,7 +24,7 @@ type Config struct {
 	top  *frame
 	h    *semantics.Heap
 	done bool
-	note func() string // what the last step bound or wrote (Bound), rendered on demand
+	note stepNote // what the last step bound or wrote (Bound), rendered on demand
 }
 
 type frame struct {
@@ -72,7 +72,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 				return &Config{top: f.loop.iteration(f.next, f.i+1, f.env, opts.Stats), h: c.h}, IFor.Name, nil
 			}
 			opts.Counter.Hit(IFor.Name)
-			return &Config{top: advance(f.next), h: c.h}, IFor.Name, nil
+			return advanced(f.next, c.h, stepNote{}), IFor.Name, nil
 		case f.fold != nil && !f.comb:
 			if opts.Stats != nil {
 				opts.Stats.SetLive(f.fold.base)
@@ -97,7 +97,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 				return &Config{top: elementFrame(f.next, r, f.i+1), h: c.h}, r.rule, nil
 			}
 			r.finish(f.next.env, c.h, opts)
-			return &Config{top: advance(f.next), h: c.h, note: foldNote(f.next.env, r)}, r.rule, nil
+			return advanced(f.next, c.h, foldNote(f.next.env, r)), r.rule, nil
 		case f.k == nil:
 			f.sc.end(opts.Stats)
 			return &Config{top: f.next, h: c.h}, EImpSeq.Name, nil
@@ -110,7 +110,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			return &Config{top: iteration(f.next, k, f.pos+1, f.env), h: c.h}, EImpKernel.Name, nil
 		}
 		k.finish(c.h, opts)
-		return &Config{top: advance(f.next), h: c.h}, EImpKernel.Name, nil
+		return advanced(f.next, c.h, stepNote{}), EImpKernel.Name, nil
 	}
 	s := f.stms[0]
 	switch s := s.(type) {
@@ -132,7 +132,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		}
 		if k.m == 0 {
 			k.finish(c.h, opts)
-			return &Config{top: advance(f), h: c.h}, EImpKernel.Name, nil
+			return advanced(f, c.h, stepNote{}), EImpKernel.Name, nil
 		}
 		if opts.Schedule != nil {
 			k.order = opts.Schedule(k.m)
@@ -145,7 +145,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		}
 		if n == 0 {
 			opts.Counter.Hit(IFor.Name)
-			return &Config{top: advance(f), h: c.h}, IFor.Name, nil
+			return advanced(f, c.h, stepNote{}), IFor.Name, nil
 		}
 		return &Config{top: (&forRun{s: s, n: n, w: forWrites(s)}).iteration(f, 1, nil, opts.Stats), h: c.h}, IFor.Name, nil
 	case *Reduce, *Scan:
@@ -160,7 +160,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		}
 		if r.n == 0 {
 			r.finish(f.env, c.h, opts)
-			return &Config{top: advance(f), h: c.h, note: foldNote(f.env, r)}, r.rule, nil
+			return advanced(f, c.h, foldNote(f.env, r)), r.rule, nil
 		}
 		return &Config{top: elementFrame(f, r, 1), h: c.h}, r.rule, nil
 	}
@@ -171,53 +171,68 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 	if opts.Stats != nil {
 		c.count(opts.Stats, s)
 	}
-	return &Config{top: advance(f), h: c.h, note: noteOf(f.env, c.h, s, t)}, rule, nil
+	return advanced(f, c.h, noteOf(f.env, c.h, s, t)), rule, nil
 }
 
-// noteOf is what the statement s, just run in env, bound or wrote: its
-// values are taken now (env and the heap change in place), and rendered
-// on demand.
-func noteOf(env Env, h *semantics.Heap, s Stmt, t touched) func() string {
-	bound := func(x string) func() string {
-		v := env[x]
-		return func() string { return x + " = " + v.String() }
-	}
+// stepNote is what a step bound or wrote, its values taken when it ran
+// (the environment and the heap change in place), rendered on demand
+// (String): held in the configuration itself rather than in a closure,
+// which cost the small-step machine an allocation a step.
+type stepNote struct {
+	s Stmt    // the statement that ran (nil: nothing to note); a *Reduce that ended
+	v Value   // what a var, <-, alloc or reduce bound
+	n int     // an alloc's words
+	t touched // what a read or write touched
+}
+
+// noteOf is what the statement s, just run in env, bound or wrote.
+func noteOf(env Env, h *semantics.Heap, s Stmt, t touched) stepNote {
 	switch s := s.(type) {
 	case *Decl:
-		return bound(s.X.Name)
+		return stepNote{s: s, v: env[s.X.Name]}
 	case *Assign:
-		return bound(s.X.Name)
+		return stepNote{s: s, v: env[s.X.Name]}
 	case *Alloc:
 		v := env[s.X.Name]
-		n := len(h.Block(v.L))
-		return func() string { return fmt.Sprintf("%s = %s (%s)", s.X.Name, v, semantics.Plural(n, "word")) }
-	case *Read:
-		return func() string { return fmt.Sprintf("%s = %s (read from %s)", s.X.Name, t.word, t.loc) }
-	case *Write:
-		return func() string { return fmt.Sprintf("%s ← %s", t.loc, t.word) }
+		return stepNote{s: s, v: v, n: len(h.Block(v.L))}
+	case *Read, *Write:
+		return stepNote{s: s, t: t}
 	}
-	return nil
+	return stepNote{}
 }
 
 // foldNote is what a finished reduce bound (its target's value); a scan
 // has written its elements as it went.
-func foldNote(env Env, r *foldRun) func() string {
+func foldNote(env Env, r *foldRun) stepNote {
 	red, ok := r.s.(*Reduce)
 	if !ok {
-		return nil
+		return stepNote{}
 	}
-	v := env[red.Target.Name]
-	return func() string { return red.Target.Name + " = " + v.String() }
+	return stepNote{s: red, v: env[red.Target.Name]}
+}
+
+// String renders the note, "" for none.
+func (n *stepNote) String() string {
+	switch s := n.s.(type) {
+	case *Decl:
+		return s.X.Name + " = " + n.v.String()
+	case *Assign:
+		return s.X.Name + " = " + n.v.String()
+	case *Alloc:
+		return fmt.Sprintf("%s = %s (%s)", s.X.Name, n.v, semantics.Plural(n.n, "word"))
+	case *Read:
+		return fmt.Sprintf("%s = %s (read from %s)", s.X.Name, n.t.word, n.t.loc)
+	case *Write:
+		return fmt.Sprintf("%s ← %s", n.t.loc, n.t.word)
+	case *Reduce:
+		return s.Target.Name + " = " + n.v.String()
+	}
+	return ""
 }
 
 // Bound describes what the last step bound or wrote ("x = 4", "ℓ1[0] ←
 // 1"), or "".
-func (c *Config) Bound() string {
-	if c.note == nil {
-		return ""
-	}
-	return c.note()
-}
+func (c *Config) Bound() string { return c.note.String() }
 
 // Shown renders a configuration as `arraysem step` shows it: what the
 // last step bound or wrote, in braces, then the configuration.
@@ -285,6 +300,19 @@ func advance(f *frame) *frame {
 	nf := *f
 	nf.stms = f.stms[1:]
 	return &nf
+}
+
+// advanced is the configuration whose top frame is f past its first
+// statement (advance), on the heap h, with the note n: the configuration
+// and its frame in one allocation, as most steps make both.
+func advanced(f *frame, h *semantics.Heap, n stepNote) *Config {
+	cf := &struct {
+		c Config
+		f frame
+	}{f: *f}
+	cf.f.stms = f.stms[1:]
+	cf.c = Config{top: &cf.f, h: h, note: n}
+	return &cf.c
 }
 
 // iteration pushes the iteration at position pos of k's schedule over the
