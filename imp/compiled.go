@@ -112,9 +112,14 @@ type cstmt struct {
 // terms over those slots once per start (exp; fun.SExpCompiler's
 // Invariant and Epoch).
 type loopCtx struct {
-	epoch    *uint64
-	assigned map[int32]bool
+	epoch *uint64
+	// assigned holds, by slot, those an iteration may assign (the slots
+	// made after the loop's save set are past its end: not assigned).
+	assigned []bool
 }
+
+// isAssigned is whether an iteration of l may assign the slot s.
+func (l *loopCtx) isAssigned(s int32) bool { return int(s) < len(l.assigned) && l.assigned[s] }
 
 // machine is a compiled program running.
 type machine struct {
@@ -389,7 +394,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 // c.save, with c as the innermost loop.
 func (m *machine) inLoop(c *cstmt, body []Stmt) []*cstmt {
 	outer := m.inner
-	l := &loopCtx{epoch: &c.epoch, assigned: map[int32]bool{}}
+	l := &loopCtx{epoch: &c.epoch, assigned: make([]bool, len(m.names))}
 	for _, s := range c.save {
 		l.assigned[s] = true
 	}
@@ -402,9 +407,12 @@ func (m *machine) inLoop(c *cstmt, body []Stmt) []*cstmt {
 // saveSet is the slots an iteration of body saves: those it may assign in
 // its environment, and the variables it binds (extra).
 func (m *machine) saveSet(body []Stmt, extra ...int32) []int32 {
-	seen := map[int32]bool{}
+	var seen []bool // by slot (walking makes slots: it grows)
 	var out []int32
 	add := func(s int32) {
+		if int(s) >= len(seen) {
+			seen = append(seen, make([]bool, len(m.names)-len(seen))...)
+		}
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)
@@ -477,7 +485,7 @@ const engineMutant = "imp-engine-sub-flipped"
 func (m *machine) exp(e fun.SExp, ints bool) cexp {
 	sx := fun.SExpCompiler[[]slot]{Vars: envVars{m}, Ints: ints, Mutant: engineMutant}
 	if l := m.inner; l != nil {
-		sx.Invariant = func(x *fun.Ident) bool { return !l.assigned[m.slot(x)] }
+		sx.Invariant = func(x *fun.Ident) bool { return !l.isAssigned(m.slot(x)) }
 		sx.Epoch = l.epoch
 	}
 	return sx.Compile(e)
