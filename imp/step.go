@@ -179,10 +179,10 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 // (String): held in the configuration itself rather than in a closure,
 // which cost the small-step machine an allocation a step.
 type stepNote struct {
-	s Stmt    // the statement that ran (nil: nothing to note); a *Reduce that ended
-	v Value   // what a var, <-, alloc or reduce bound
-	n int     // an alloc's words
-	t touched // what a read or write touched
+	s   Stmt          // the statement that ran (nil: nothing to note); a *Reduce that ended
+	v   Value         // what a var, <-, alloc or reduce bound; the word a read or write touched
+	loc semantics.Loc // and its location
+	n   int           // an alloc's words
 }
 
 // noteOf is what the statement s, just run in env, bound or wrote.
@@ -196,7 +196,7 @@ func noteOf(env Env, h *semantics.Heap, s Stmt, t touched) stepNote {
 		v := env[s.X.Name]
 		return stepNote{s: s, v: v, n: len(h.Block(v.L))}
 	case *Read, *Write:
-		return stepNote{s: s, t: t}
+		return stepNote{s: s, v: t.word, loc: t.loc}
 	}
 	return stepNote{}
 }
@@ -221,9 +221,9 @@ func (n *stepNote) String() string {
 	case *Alloc:
 		return fmt.Sprintf("%s = %s (%s)", s.X.Name, n.v, semantics.Plural(n.n, "word"))
 	case *Read:
-		return fmt.Sprintf("%s = %s (read from %s)", s.X.Name, n.t.word, n.t.loc)
+		return fmt.Sprintf("%s = %s (read from %s)", s.X.Name, n.v, n.loc)
 	case *Write:
-		return fmt.Sprintf("%s ← %s", n.t.loc, n.t.word)
+		return fmt.Sprintf("%s ← %s", n.loc, n.v)
 	case *Reduce:
 		return s.Target.Name + " = " + n.v.String()
 	}
