@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/semantics"
@@ -124,7 +125,19 @@ func Parse(name, src string) (*Program, error) {
 		}
 	}
 	line := strings.Count(src[:at+len(cuda.Prelude)], "\n") + 1
-	toks, err := lex(name, src[at+len(cuda.Prelude):], line)
+	buf, _ := tokenBufs.Get().(*[]token)
+	if buf == nil {
+		buf = new([]token)
+	}
+	toks, err := lex(name, src[at+len(cuda.Prelude):], line, *buf)
+	defer func() {
+		// Nothing keeps a token (the tree copies their texts and
+		// positions): the slice goes back for the next file, emptied so
+		// that it holds on to no file's text.
+		clear(toks)
+		*buf = toks[:0]
+		tokenBufs.Put(buf)
+	}()
 	if err != nil {
 		return nil, err
 	}
@@ -154,12 +167,24 @@ func Parse(name, src string) (*Program, error) {
 	return prog, nil
 }
 
-func lex(name, src string, line int) ([]token, error) {
+// tokenBufs holds the token slices of files read, for the next file to
+// lex into: the campaigns read back every file they compile, and a file's
+// tokens (about ten times its text) were a twentieth of what a campaign
+// allocated.
+var tokenBufs sync.Pool
+
+// lex splits src, which begins on line, into tokens, appended to toks[:0]
+// (a slice to reuse, or nil), ending with one of kind "" at the end. On
+// an error the tokens are those before it (for the caller to reuse).
+func lex(name, src string, line int, toks []token) ([]token, error) {
 	// The emitter's files run about one token to every 6 bytes after the
 	// prelude (4.5 to 7 on the generated programs): room for one every 4
-	// at once rather than by doubling, since the campaigns read back
-	// every file they compile (at one every 6 most files outgrew it).
-	toks := make([]token, 0, len(src)/4+16)
+	// at once rather than by doubling (at one every 6 most files outgrew
+	// it).
+	if n := len(src)/4 + 16; cap(toks) < n {
+		toks = make([]token, 0, n)
+	}
+	toks = toks[:0]
 	col := 1
 	i := 0
 	adv := func(n int) {
@@ -186,7 +211,7 @@ func lex(name, src string, line int) ([]token, error) {
 		case strings.HasPrefix(src[i:], "/*"):
 			end := strings.Index(src[i+2:], "*/")
 			if end < 0 {
-				return nil, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated comment"}
+				return toks, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated comment"}
 			}
 			adv(end + 4)
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
@@ -240,7 +265,7 @@ func lex(name, src string, line int) ([]token, error) {
 				j++
 			}
 			if j >= len(src) || src[j] != '"' {
-				return nil, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated string"}
+				return toks, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated string"}
 			}
 			toks = append(toks, token{"str", b.String(), pos})
 			adv(j + 1 - i)
@@ -261,7 +286,7 @@ func lex(name, src string, line int) ([]token, error) {
 				}
 			}
 			if op == "" {
-				return nil, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: fmt.Sprintf("unsupported construct: character %q", c)}
+				return toks, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: fmt.Sprintf("unsupported construct: character %q", c)}
 			}
 			toks = append(toks, token{op, op, pos})
 			adv(len(op))
