@@ -104,3 +104,40 @@ func TestParseTwice(t *testing.T) {
 		t.Errorf("a file parses differently after a longer one: %+v, then %+v", first.File, again.File)
 	}
 }
+
+// TestLexPositions: on random text, each token's position (its line from
+// the first line given, its column in bytes from 1) is where its text
+// begins: an identifier, number or punctuation is there as it was read,
+// a string begins with its quote.
+func TestLexPositions(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	pieces := []string{"==", "(", ")", ";", "x", "_y1", "int64_t", "12", "3LL", "1.5", "1e+21", " ", "\n", "\t", "\r", "\"a\\n\"", "\"a\\\nb\"",
+		"// c é\n", "/* c\n */", "é"}
+	for i := 0; i < 5000; i++ {
+		var b strings.Builder
+		for k := r.Intn(40); k > 0; k-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		src := b.String()
+		toks, err := lex("f.cu", src, 4, nil)
+		if err != nil {
+			continue
+		}
+		starts := []int{0} // the offset of each line's first byte
+		for j := 0; j < len(src); j++ {
+			if src[j] == '\n' {
+				starts = append(starts, j+1)
+			}
+		}
+		for _, tk := range toks[:len(toks)-1] {
+			at := starts[tk.pos.Line-4] + tk.pos.Col - 1
+			want := tk.text
+			if tk.kind == "str" {
+				want = `"`
+			}
+			if !strings.HasPrefix(src[at:], want) {
+				t.Fatalf("lex(%q): token %q at %d:%d, where the text is %q", src, tk.text, tk.pos.Line, tk.pos.Col, src[at:])
+			}
+		}
+	}
+}

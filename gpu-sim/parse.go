@@ -187,6 +187,9 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 	toks = toks[:0]
 	col := 1
 	i := 0
+	// adv moves past n bytes that may hold newlines (a block comment, a
+	// string with an escaped one); past the others, col moves by the
+	// bytes (columns count bytes).
 	adv := func(n int) {
 		for k := 0; k < n; k++ {
 			if src[i] == '\n' {
@@ -202,13 +205,17 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 		c := src[i]
 		pos := cuda.Pos{Line: line, Col: col}
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			adv(1)
-		case strings.HasPrefix(src[i:], "//"):
-			for i < len(src) && src[i] != '\n' {
-				adv(1)
+		case c == '\n':
+			line, col, i = line+1, 1, i+1
+		case c == ' ' || c == '\t' || c == '\r':
+			col, i = col+1, i+1
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			n := strings.IndexByte(src[i:], '\n') // the newline is whitespace
+			if n < 0 {
+				n = len(src) - i
 			}
-		case strings.HasPrefix(src[i:], "/*"):
+			col, i = col+n, i+n
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			end := strings.Index(src[i+2:], "*/")
 			if end < 0 {
 				return toks, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated comment"}
@@ -220,13 +227,13 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 				j++
 			}
 			toks = append(toks, token{"id", src[i:j], pos})
-			adv(j - i)
+			col, i = col+j-i, j
 		case c >= '0' && c <= '9':
 			// An integer (with LL), or a float literal as the emitter
 			// prints one: digits, a fraction, an exponent (1.5, 1e+21).
 			if n, isFloat := semantics.ScanNumber(src[i:]); isFloat {
 				toks = append(toks, token{"float", src[i : i+n], pos})
-				adv(n)
+				col, i = col+n, i+n
 				continue
 			}
 			j := i
@@ -238,7 +245,7 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 				j += 2
 			}
 			toks = append(toks, token{"int", text, pos})
-			adv(j - i)
+			col, i = col+j-i, j
 		case c == '"':
 			var b strings.Builder
 			j := i + 1
@@ -289,7 +296,7 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 				return toks, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: fmt.Sprintf("unsupported construct: character %q", c)}
 			}
 			toks = append(toks, token{op, op, pos})
-			adv(len(op))
+			col, i = col+len(op), i+len(op)
 		}
 	}
 	return append(toks, token{pos: cuda.Pos{Line: line, Col: col}}), nil
