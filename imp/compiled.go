@@ -173,6 +173,16 @@ func (m *machine) ownerOf(x string) *cstmt {
 	return nil
 }
 
+// declares is declares(body) for a scope's decls (ownerOf) when the run
+// counts costs; else nil, which no alloc asks about (an alloc's owner is
+// found for the cost counters only).
+func (m *machine) declares(body []Stmt) map[string]bool {
+	if m.stats == nil {
+		return nil
+	}
+	return declares(body)
+}
+
 // inScope compiles with c (a kernel, for or fold) as the innermost scope.
 func (m *machine) inScope(c *cstmt, decls map[string]bool, f func()) {
 	m.scopes = append(m.scopes, scopeCtx{c: c, decls: decls})
@@ -312,7 +322,9 @@ func (m *machine) compile(s Stmt) *cstmt {
 	case *Alloc:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Size, true)
-		c.owner = m.ownerOf(s.X.Name)
+		if m.stats != nil { // the owner is the cost counters' only
+			c.owner = m.ownerOf(s.X.Name)
+		}
 	case *Read:
 		c.x, c.y = m.slot(s.X), m.slot(s.Y)
 		c.a = m.exp(s.Index, true)
@@ -329,8 +341,8 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.a = m.exp(s.Cond, false)
 	case *If:
 		c.x = m.slot(s.Cond)
-		m.inScope(c, declares(s.Then), func() { c.body = m.stmts(s.Then) })
-		m.inScope(c, declares(s.Else), func() { c.body2 = m.stmts(s.Else) })
+		m.inScope(c, m.declares(s.Then), func() { c.body = m.stmts(s.Then) })
+		m.inScope(c, m.declares(s.Else), func() { c.body2 = m.stmts(s.Else) })
 	case *Kernel:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
@@ -353,7 +365,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
-		m.inScope(c, declares(s.Body), func() { c.body = m.inLoop(c, s.Body) })
+		m.inScope(c, m.declares(s.Body), func() { c.body = m.inLoop(c, s.Body) })
 	case *Reduce, *Scan:
 		f, _ := folds(s)
 		c.fold = f
