@@ -60,15 +60,43 @@ type cexp = fun.SExpCode[[]slot]
 
 // cstmt is a compiled statement.
 type cstmt struct {
-	s      Stmt
-	exec   func(*machine, *cstmt) error // runs it by its rule (execOf)
-	x, y   int32                        // slots: the target (the index of a loop), a block
-	a, b   cexp                         // compiled expressions (see compile)
-	body   []*cstmt
-	body2  []*cstmt // an if's else, a fold's combine part
-	save   []int32  // the slots a kernel's, for's or fold element's iteration saves
-	save2  []int32  // a fold combine's
-	buf    []slot
+	s        Stmt
+	exec     func(*machine, *cstmt) error // runs it by its rule (execOf)
+	x, y     int32                        // slots: the target (the index of a loop), a block
+	a, b     cexp                         // compiled expressions (see compile)
+	body     []*cstmt
+	body2    []*cstmt // an if's else, a fold's combine part
+	save     []int32  // the slots a kernel's, for's or fold element's iteration saves
+	buf      []slot
+	isVarMem bool   // an Assign whose right side is a variable (maybe a block)
+	next     *cstmt // a declaration's: the read or assignment of its variable run with it (declThen)
+	then     *cstmt // and the write after a read (execDeclReadWrite)
+	declV    Value  // a declaration's initial value
+	rule     string // and its rule
+	selfRef  bool   // a read's or assignment's: the right side mentions the target
+	offX     int32  // a read's or write's offset when it is the variable offX + offK (-1: no)
+	offK     int64
+	valX     int32  // a write's value when it is a variable (-1: no)
+	epoch    uint64 // a kernel's or for's: its starts so far (hoisted sums)
+	sameOff  bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
+	// What only a kernel or a fold compiles (nil for the other
+	// statements, most of a program's: a statement's node was twice the
+	// size with them).
+	*cext
+
+	// Cost counters (stats.go), set when the run counts them.
+	ops     int64  // the Ops the statement (with next and then) counts when it has run
+	allocIn bool   // a kernel's or fold's: its body allocates (the live words go back after each iteration)
+	owner   *cstmt // an alloc's: the if or for whose branch or iteration its block dies with (nil: the program, or a kernel's or fold's iteration)
+	died    int64  // an if's or for's: the words allocated to its branch's or iteration's own declarations, which die with it
+}
+
+// cext is the part of a kernel's or fold's cstmt that other statements do
+// not have. A parallel kernel's workers share their kernel's (parallel.go
+// copies the cstmt): nothing here changes once compiled but a fold's
+// buf2, and a fold is no worker's kernel.
+type cext struct {
+	save2  []int32 // a fold combine's save set
 	buf2   []slot
 	fold   *Fold
 	xa, xb int32 // a fold's a and b
@@ -79,29 +107,12 @@ type cstmt struct {
 	yield      int32
 	result     int32
 	addr       cexp      // a scan's offset
-	isVarMem   bool      // an Assign whose right side is a variable (maybe a block)
 	plan       *racePlan // a kernel's race-freedom plan (racefree.go), nil for none
 	keep       []int     // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
 	reads      int       // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
 	writes     int       // and its writes
-	next       *cstmt    // a declaration's: the read or assignment of its variable run with it (declThen)
-	then       *cstmt    // and the write after a read (execDeclReadWrite)
-	declV      Value     // a declaration's initial value
-	rule       string    // and its rule
-	selfRef    bool      // a read's or assignment's: the right side mentions the target
-	offX       int32     // a read's or write's offset when it is the variable offX + offK (-1: no)
-	offK       int64
-	valX       int32  // a write's value when it is a variable (-1: no)
-	epoch      uint64 // a kernel's or for's: its starts so far (hoisted sums)
-	sameOff    bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
-	copy       *cstmt // a kernel's whose body is one affine copy (copyOf): that body
-	par        bool   // a kernel's whose body may run on goroutines (parallelizable)
-
-	// Cost counters (stats.go), set when the run counts them.
-	ops     int64  // the Ops the statement (with next and then) counts when it has run
-	allocIn bool   // a kernel's or fold's: its body allocates (the live words go back after each iteration)
-	owner   *cstmt // an alloc's: the if or for whose branch or iteration its block dies with (nil: the program, or a kernel's or fold's iteration)
-	died    int64  // an if's or for's: the words allocated to its branch's or iteration's own declarations, which die with it
+	copy       *cstmt    // a kernel's whose body is one affine copy (copyOf): that body
+	par        bool      // a kernel's whose body may run on goroutines (parallelizable)
 }
 
 // loopCtx is the innermost kernel or for whose body is being compiled:
@@ -344,6 +355,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 		m.inScope(c, m.declares(s.Then), func() { c.body = m.stmts(s.Then) })
 		m.inScope(c, m.declares(s.Else), func() { c.body2 = m.stmts(s.Else) })
 	case *Kernel:
+		c.cext = &cext{}
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
@@ -368,7 +380,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 		m.inScope(c, m.declares(s.Body), func() { c.body = m.inLoop(c, s.Body) })
 	case *Reduce, *Scan:
 		f, _ := folds(s)
-		c.fold = f
+		c.cext = &cext{fold: f}
 		c.a, c.b = m.exp(f.Neutral, false), m.exp(f.Bound, true)
 		// A fold's parts and its scan's offset run with its own
 		// variables set (x, a, b): nothing in them is hoisted.
@@ -398,7 +410,10 @@ func (m *machine) compile(s Stmt) *cstmt {
 			c.addr = m.exp(s.Addr, true)
 		}
 	}
-	c.buf, c.buf2 = make([]slot, len(c.save)), make([]slot, len(c.save2))
+	c.buf = make([]slot, len(c.save))
+	if c.cext != nil {
+		c.buf2 = make([]slot, len(c.save2))
+	}
 	return c
 }
 
