@@ -484,14 +484,7 @@ func (m *machine) saveSet(body []Stmt, extra ...int32) []int32 {
 // sets before it reads them. The others are put back after every
 // iteration, and all of save when the kernel ends or fails.
 func (m *machine) keepSet(body []Stmt, save []int32, x int32) []int {
-	first := map[string]bool{}
-	mentioned := map[string]bool{}
-	for _, s := range body {
-		if d, ok := s.(*Decl); ok && !mentioned[d.X.Name] {
-			first[d.X.Name] = true
-		}
-		mentions(s, mentioned)
-	}
+	first := declaredFirst(body)
 	var keep []int
 	for j, s := range save {
 		if s != x && !first[m.names[s]] {
