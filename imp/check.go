@@ -229,7 +229,13 @@ type checker struct {
 	// that gives an outer name another type would change it after the
 	// body too, where this checker still has the outer type (kernel bodies
 	// and fold parts run in a copy, so nothing leaks out of them).
-	pinned map[string]Type
+	//
+	// They are kept as the scopes at the starts of the bodies around
+	// (since the innermost kernel body or fold part), outermost first, a
+	// type pinned by the outermost that has the name: each holds only
+	// the names its body declares (in it or in the branches and bodies
+	// that run in it), which are all a declaration there asks about.
+	pinned []map[string]Type
 	// edits are the bindings made in the scope map since the scopes now
 	// open began, so that a nested scope (a branch, a body, a fold's
 	// part) is checked in its enclosing scope's map and undone after
@@ -305,12 +311,46 @@ func (c *checker) held(ds ...*semantics.Derivation) []*semantics.Derivation {
 // the scope.
 func (c *checker) inBody(scope map[string]Type, body []Stmt, g string) (*semantics.Derivation, error) {
 	saved := c.pinned
-	c.pinned = semantics.CloneMap(scope)
-	for x, t := range saved {
-		c.pinned[x] = t
-	}
+	var at map[string]Type // the scope at the start, of the names body declares
+	declaredInPlace(body, func(x string) {
+		if t, ok := scope[x]; ok {
+			if at == nil {
+				at = map[string]Type{}
+			}
+			at[x] = t
+		}
+	})
+	c.pinned = append(saved[:len(saved):len(saved)], at)
 	defer func() { c.pinned = saved }()
 	return c.body(scope, body, g)
+}
+
+// pinnedType is the type pinned for x, if any: the outermost body's
+// around that began with x in scope.
+func (c *checker) pinnedType(x string) (Type, bool) {
+	for _, at := range c.pinned {
+		if t, ok := at[x]; ok {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+// declaredInPlace calls f with the name of each declaration of body and
+// of the branches and for bodies in it (which run in its environment),
+// not of kernel bodies and fold parts (which run in copies).
+func declaredInPlace(body []Stmt, f func(string)) {
+	for _, s := range body {
+		switch s := s.(type) {
+		case *Decl:
+			f(s.X.Name)
+		case *If:
+			declaredInPlace(s.Then, f)
+			declaredInPlace(s.Else, f)
+		case *For:
+			declaredInPlace(s.Body, f)
+		}
+	}
 }
 
 // inCopy checks a body that runs in a copy of the environment (a kernel's
@@ -429,7 +469,7 @@ func (c *checker) stmt(scope map[string]Type, s Stmt, g string) (*semantics.Deri
 		if s.Type == Float {
 			err = c.float(s.At, "var "+s.X.Name+" : float")
 		}
-		if t, ok := c.pinned[s.X.Name]; ok && t != s.Type && err == nil {
+		if t, ok := c.pinnedType(s.X.Name); ok && t != s.Type && err == nil {
 			err = semantics.Errorf(s.At, semantics.TypeError, ImpType.Name, "var %s : %s redeclares the %s %s of the enclosing scope, which this body runs in: %s would stay a %s after it", s.X.Name, s.Type, t, s.X.Name, s.X.Name, s.Type)
 		}
 		c.bind(scope, s.X.Name, s.Type)
