@@ -14,6 +14,10 @@ import (
 // String prints the file: header comment, prelude, tables, functions.
 func (f *File) String() string {
 	var b strings.Builder
+	// The prelude and about what a generated program's tables and
+	// functions take, at once: growing by doubling copied the prelude
+	// again for every file (the campaigns print one per case).
+	b.Grow(len(Prelude) + 64<<10)
 	fmt.Fprintf(&b, "// %s in CUDA, emitted by arraysem from IMP (one thread per iteration of a\n", f.Source)
 	b.WriteString("// top-level kernel; nested kernels are loops of the thread). Inputs are\n")
 	b.WriteString("// NAME=VALUE arguments, as `arraysem run --arg` takes them; the results print\n")
@@ -106,114 +110,186 @@ func printStmts(b *strings.Builder, ss []Stmt, depth int) {
 	}
 }
 
+// printStmt writes a statement at depth (its lines indented four spaces
+// a level), its expressions written into b as ExprString prints them.
 func printStmt(b *strings.Builder, s Stmt, depth int) {
-	ind := strings.Repeat("    ", depth)
-	b.WriteString(ind)
+	indent(b, depth)
 	switch s := s.(type) {
 	case *Decl:
 		b.WriteString(decl(s.Type, s.Name))
 		if s.Init != nil {
-			b.WriteString(" = " + ExprString(s.Init))
+			b.WriteString(" = ")
+			writeExpr(b, s.Init)
 		}
 		b.WriteString(";\n")
 	case *Assign:
-		b.WriteString(ExprString(s.LHS) + " = " + ExprString(s.RHS) + ";\n")
+		writeExpr(b, s.LHS)
+		b.WriteString(" = ")
+		writeExpr(b, s.RHS)
+		b.WriteString(";\n")
 	case *ExprStmt:
-		b.WriteString(ExprString(s.X) + ";\n")
+		writeExpr(b, s.X)
+		b.WriteString(";\n")
 	case *If:
-		b.WriteString("if " + paren(s.Cond) + " {\n")
+		b.WriteString("if ")
+		writeParen(b, s.Cond)
+		b.WriteString(" {\n")
 		printStmts(b, s.Then, depth+1)
 		if len(s.Else) > 0 {
-			b.WriteString(ind + "} else {\n")
+			indent(b, depth)
+			b.WriteString("} else {\n")
 			printStmts(b, s.Else, depth+1)
 		}
-		b.WriteString(ind + "}\n")
+		indent(b, depth)
+		b.WriteString("}\n")
 	case *For:
 		fmt.Fprintf(b, "for (int64_t %s = %s; %s <= %s; %s++) {\n", s.Var, ExprString(s.From), s.Var, ExprString(s.Bound), s.Var)
 		printStmts(b, s.Body, depth+1)
-		b.WriteString(ind + "}\n")
+		indent(b, depth)
+		b.WriteString("}\n")
 	case *Shared:
 		fmt.Fprintf(b, "__shared__ int64_t %s[%d];\n", s.Name, s.Size)
 	case *Return:
 		if s.Value == nil {
 			b.WriteString("return;\n")
 		} else {
-			b.WriteString("return " + ExprString(s.Value) + ";\n")
+			b.WriteString("return ")
+			writeExpr(b, s.Value)
+			b.WriteString(";\n")
 		}
 	case *Launch:
 		name := "ARRAYSEM_LAUNCH"
 		if s.Sync {
 			name = "ARRAYSEM_LAUNCH_SYNC"
 		}
-		args := []string{s.Kernel, ExprString(s.Grid), ExprString(s.Block)}
+		b.WriteString(name)
+		b.WriteByte('(')
+		b.WriteString(s.Kernel)
+		b.WriteString(", ")
+		writeExpr(b, s.Grid)
+		b.WriteString(", ")
+		writeExpr(b, s.Block)
 		for _, a := range s.Args {
-			args = append(args, ExprString(a))
+			b.WriteString(", ")
+			writeExpr(b, a)
 		}
-		b.WriteString(name + "(" + strings.Join(args, ", ") + ");\n")
+		b.WriteString(");\n")
 	case *Comment:
-		b.WriteString("// " + s.Text + "\n")
+		b.WriteString("// ")
+		b.WriteString(s.Text)
+		b.WriteByte('\n')
+	}
+}
+
+// indent writes the indentation of depth: four spaces a level.
+func indent(b *strings.Builder, depth int) {
+	for range depth {
+		b.WriteString("    ")
 	}
 }
 
 // ExprString prints an expression; binary operators are parenthesised, so
 // precedence never matters.
 func ExprString(e Expr) string {
+	var b strings.Builder
+	writeExpr(&b, e)
+	return b.String()
+}
+
+// writeExpr writes e into b as ExprString prints it, without a string
+// for each subexpression (the printer writes every statement's this way).
+func writeExpr(b *strings.Builder, e Expr) {
 	switch e := e.(type) {
 	case *Int:
 		if e.V < 0 {
 			if e.V == -1<<63 {
-				return "INT64_MIN"
+				b.WriteString("INT64_MIN")
+				return
 			}
-			return "(-" + strconv.FormatInt(-e.V, 10) + ")"
+			b.WriteString("(-")
+			b.WriteString(strconv.FormatInt(-e.V, 10))
+			b.WriteByte(')')
+			return
 		}
+		b.WriteString(strconv.FormatInt(e.V, 10))
 		if e.V > 1<<31-1 {
-			return strconv.FormatInt(e.V, 10) + "LL"
+			b.WriteString("LL")
 		}
-		return strconv.FormatInt(e.V, 10)
 	case *Float:
 		// Go's shortest form reads back as the same double in C++.
 		if math.Signbit(e.V) {
-			return "(-" + semantics.FormatFloat(-e.V) + ")"
+			b.WriteString("(-")
+			b.WriteString(semantics.FormatFloat(-e.V))
+			b.WriteByte(')')
+			return
 		}
-		return semantics.FormatFloat(e.V)
+		b.WriteString(semantics.FormatFloat(e.V))
 	case *Ident:
-		return e.Name
+		b.WriteString(e.Name)
 	case *Str:
-		return quote(e.S)
+		b.WriteString(quote(e.S))
 	case *Field:
-		return ExprString(e.X) + "." + e.Name
+		writeExpr(b, e.X)
+		b.WriteByte('.')
+		b.WriteString(e.Name)
 	case *Index:
-		return ExprString(e.X) + "[" + ExprString(e.I) + "]"
+		writeExpr(b, e.X)
+		b.WriteByte('[')
+		writeExpr(b, e.I)
+		b.WriteByte(']')
 	case *Call:
-		args := make([]string, len(e.Args))
+		b.WriteString(e.Fun)
+		b.WriteByte('(')
 		for i, a := range e.Args {
-			args[i] = ExprString(a)
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeExpr(b, a)
 		}
-		return e.Fun + "(" + strings.Join(args, ", ") + ")"
+		b.WriteByte(')')
 	case *Binary:
-		return "(" + ExprString(e.L) + " " + e.Op + " " + ExprString(e.R) + ")"
+		b.WriteByte('(')
+		writeExpr(b, e.L)
+		b.WriteByte(' ')
+		b.WriteString(e.Op)
+		b.WriteByte(' ')
+		writeExpr(b, e.R)
+		b.WriteByte(')')
 	case *Unary:
-		return e.Op + ExprString(e.X)
+		b.WriteString(e.Op)
+		writeExpr(b, e.X)
 	case *Cast:
-		return "(" + e.Type + ")" + ExprString(e.X)
+		b.WriteByte('(')
+		b.WriteString(e.Type)
+		b.WriteByte(')')
+		writeExpr(b, e.X)
 	case *Sizeof:
-		return "sizeof(" + e.Type + ")"
+		b.WriteString("sizeof(")
+		b.WriteString(e.Type)
+		b.WriteByte(')')
 	case *InitList:
-		parts := make([]string, len(e.Elems))
+		b.WriteByte('{')
 		for i, a := range e.Elems {
-			parts[i] = ExprString(a)
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeExpr(b, a)
 		}
-		return "{" + strings.Join(parts, ", ") + "}"
+		b.WriteByte('}')
+	default:
+		fmt.Fprintf(b, "/* %T */", e)
 	}
-	return fmt.Sprintf("/* %T */", e)
 }
 
-// paren prints a condition in one pair of parentheses.
-func paren(e Expr) string {
+// writeParen writes a condition in one pair of parentheses.
+func writeParen(b *strings.Builder, e Expr) {
 	if _, ok := e.(*Binary); ok {
-		return ExprString(e)
+		writeExpr(b, e)
+		return
 	}
-	return "(" + ExprString(e) + ")"
+	b.WriteByte('(')
+	writeExpr(b, e)
+	b.WriteByte(')')
 }
 
 // GraphicRanges are the code points unicode.IsGraphic holds graphic, as

@@ -2,8 +2,12 @@ package gpusim
 
 import (
 	"math/rand"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/cuda"
 )
 
 // TestLexRandomText: on random text over the characters the emitted
@@ -26,7 +30,7 @@ func TestLexRandomText(t *testing.T) {
 			b.WriteString(pieces[r.Intn(len(pieces))])
 		}
 		src := b.String()
-		toks, err := lex("f.cu", src, 1+r.Intn(5))
+		toks, err := lex("f.cu", src, 1+r.Intn(5), nil)
 		if err != nil {
 			continue
 		}
@@ -52,5 +56,88 @@ func TestLexRandomText(t *testing.T) {
 	}
 	if lexed < n/10 {
 		t.Errorf("%d of %d texts lexed: too few to test the tokens", lexed, n)
+	}
+}
+
+// TestLexReusesTokens: lexing into a slice that held another text's
+// tokens (Parse reuses them, tokenBufs) gives the tokens lexing into a new
+// one gives, whether that text was longer or shorter, lexed or not.
+func TestLexReusesTokens(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	pieces := []string{"==", "(", ")", "{", "}", "[", "]", ";", "x", "_y1", "int64_t", "12", "3LL", "1.5", " ", "\n", "\"a\\n\"", "// c\n", "#"}
+	var reused []token
+	for i := 0; i < 2000; i++ {
+		var b strings.Builder
+		for k := r.Intn(60); k > 0; k-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		src := b.String()
+		want, werr := lex("f.cu", src, 3, nil)
+		got, gerr := lex("f.cu", src, 3, reused)
+		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			t.Fatalf("lex(%q): error %v into a new slice, %v into a reused one", src, werr, gerr)
+		}
+		if werr == nil && !slices.Equal(want, got) {
+			t.Fatalf("lex(%q) = %v into a new slice, %v into a reused one", src, want, got)
+		}
+		reused = got
+	}
+}
+
+// TestParseTwice: a file parses the same after another file was parsed
+// (Parse lexes into the tokens of files parsed before).
+func TestParseTwice(t *testing.T) {
+	long := cuda.Prelude + "\nint main() {\n    int64_t x = 1;\n    int64_t y = (x + 2);\n    return 0;\n}\n"
+	short := cuda.Prelude + "\nint main() {\n    return 0;\n}\n"
+	first, err := Parse("a.cu", short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse("b.cu", long); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Parse("a.cu", short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(first, again) {
+		t.Errorf("a file parses differently after a longer one: %+v, then %+v", first.File, again.File)
+	}
+}
+
+// TestLexPositions: on random text, each token's position (its line from
+// the first line given, its column in bytes from 1) is where its text
+// begins: an identifier, number or punctuation is there as it was read,
+// a string begins with its quote.
+func TestLexPositions(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	pieces := []string{"==", "(", ")", ";", "x", "_y1", "int64_t", "12", "3LL", "1.5", "1e+21", " ", "\n", "\t", "\r", "\"a\\n\"", "\"a\\\nb\"",
+		"// c é\n", "/* c\n */", "é"}
+	for i := 0; i < 5000; i++ {
+		var b strings.Builder
+		for k := r.Intn(40); k > 0; k-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		src := b.String()
+		toks, err := lex("f.cu", src, 4, nil)
+		if err != nil {
+			continue
+		}
+		starts := []int{0} // the offset of each line's first byte
+		for j := 0; j < len(src); j++ {
+			if src[j] == '\n' {
+				starts = append(starts, j+1)
+			}
+		}
+		for _, tk := range toks[:len(toks)-1] {
+			at := starts[tk.pos.Line-4] + tk.pos.Col - 1
+			want := tk.text
+			if tk.kind == "str" {
+				want = `"`
+			}
+			if !strings.HasPrefix(src[at:], want) {
+				t.Fatalf("lex(%q): token %q at %d:%d, where the text is %q", src, tk.text, tk.pos.Line, tk.pos.Col, src[at:])
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/arraysem/arraysem/cuda"
 	"github.com/arraysem/arraysem/semantics"
@@ -124,7 +125,19 @@ func Parse(name, src string) (*Program, error) {
 		}
 	}
 	line := strings.Count(src[:at+len(cuda.Prelude)], "\n") + 1
-	toks, err := lex(name, src[at+len(cuda.Prelude):], line)
+	buf, _ := tokenBufs.Get().(*[]token)
+	if buf == nil {
+		buf = new([]token)
+	}
+	toks, err := lex(name, src[at+len(cuda.Prelude):], line, *buf)
+	defer func() {
+		// Nothing keeps a token (the tree copies their texts and
+		// positions): the slice goes back for the next file, emptied so
+		// that it holds on to no file's text.
+		clear(toks)
+		*buf = toks[:0]
+		tokenBufs.Put(buf)
+	}()
 	if err != nil {
 		return nil, err
 	}
@@ -154,13 +167,29 @@ func Parse(name, src string) (*Program, error) {
 	return prog, nil
 }
 
-func lex(name, src string, line int) ([]token, error) {
-	// The emitter's files run about one token to every 7 bytes (indented
-	// lines): room for that at once rather than by doubling, since the
-	// campaigns read back every file they compile.
-	toks := make([]token, 0, len(src)/6+16)
+// tokenBufs holds the token slices of files read, for the next file to
+// lex into: the campaigns read back every file they compile, and a file's
+// tokens (about ten times its text) were a twentieth of what a campaign
+// allocated.
+var tokenBufs sync.Pool
+
+// lex splits src, which begins on line, into tokens, appended to toks[:0]
+// (a slice to reuse, or nil), ending with one of kind "" at the end. On
+// an error the tokens are those before it (for the caller to reuse).
+func lex(name, src string, line int, toks []token) ([]token, error) {
+	// The emitter's files run about one token to every 6 bytes after the
+	// prelude (4.5 to 7 on the generated programs): room for one every 4
+	// at once rather than by doubling (at one every 6 most files outgrew
+	// it).
+	if n := len(src)/4 + 16; cap(toks) < n {
+		toks = make([]token, 0, n)
+	}
+	toks = toks[:0]
 	col := 1
 	i := 0
+	// adv moves past n bytes that may hold newlines (a block comment, a
+	// string with an escaped one); past the others, col moves by the
+	// bytes (columns count bytes).
 	adv := func(n int) {
 		for k := 0; k < n; k++ {
 			if src[i] == '\n' {
@@ -176,16 +205,20 @@ func lex(name, src string, line int) ([]token, error) {
 		c := src[i]
 		pos := cuda.Pos{Line: line, Col: col}
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			adv(1)
-		case strings.HasPrefix(src[i:], "//"):
-			for i < len(src) && src[i] != '\n' {
-				adv(1)
+		case c == '\n':
+			line, col, i = line+1, 1, i+1
+		case c == ' ' || c == '\t' || c == '\r':
+			col, i = col+1, i+1
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			n := strings.IndexByte(src[i:], '\n') // the newline is whitespace
+			if n < 0 {
+				n = len(src) - i
 			}
-		case strings.HasPrefix(src[i:], "/*"):
+			col, i = col+n, i+n
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			end := strings.Index(src[i+2:], "*/")
 			if end < 0 {
-				return nil, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated comment"}
+				return toks, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated comment"}
 			}
 			adv(end + 4)
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
@@ -194,13 +227,13 @@ func lex(name, src string, line int) ([]token, error) {
 				j++
 			}
 			toks = append(toks, token{"id", src[i:j], pos})
-			adv(j - i)
+			col, i = col+j-i, j
 		case c >= '0' && c <= '9':
 			// An integer (with LL), or a float literal as the emitter
 			// prints one: digits, a fraction, an exponent (1.5, 1e+21).
 			if n, isFloat := semantics.ScanNumber(src[i:]); isFloat {
 				toks = append(toks, token{"float", src[i : i+n], pos})
-				adv(n)
+				col, i = col+n, i+n
 				continue
 			}
 			j := i
@@ -212,7 +245,7 @@ func lex(name, src string, line int) ([]token, error) {
 				j += 2
 			}
 			toks = append(toks, token{"int", text, pos})
-			adv(j - i)
+			col, i = col+j-i, j
 		case c == '"':
 			var b strings.Builder
 			j := i + 1
@@ -239,7 +272,7 @@ func lex(name, src string, line int) ([]token, error) {
 				j++
 			}
 			if j >= len(src) || src[j] != '"' {
-				return nil, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated string"}
+				return toks, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated string"}
 			}
 			toks = append(toks, token{"str", b.String(), pos})
 			adv(j + 1 - i)
@@ -260,10 +293,10 @@ func lex(name, src string, line int) ([]token, error) {
 				}
 			}
 			if op == "" {
-				return nil, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: fmt.Sprintf("unsupported construct: character %q", c)}
+				return toks, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: fmt.Sprintf("unsupported construct: character %q", c)}
 			}
 			toks = append(toks, token{op, op, pos})
-			adv(len(op))
+			col, i = col+len(op), i+len(op)
 		}
 	}
 	return append(toks, token{pos: cuda.Pos{Line: line, Col: col}}), nil

@@ -229,7 +229,47 @@ type checker struct {
 	// that gives an outer name another type would change it after the
 	// body too, where this checker still has the outer type (kernel bodies
 	// and fold parts run in a copy, so nothing leaks out of them).
-	pinned map[string]Type
+	//
+	// They are kept as the scopes at the starts of the bodies around
+	// (since the innermost kernel body or fold part), outermost first, a
+	// type pinned by the outermost that has the name: each holds only
+	// the names its body declares (in it or in the branches and bodies
+	// that run in it), which are all a declaration there asks about.
+	pinned []map[string]Type
+	// edits are the bindings made in the scope map since the scopes now
+	// open began, so that a nested scope (a branch, a body, a fold's
+	// part) is checked in its enclosing scope's map and undone after
+	// (restore), rather than in a copy of the map made for it.
+	edits []scopeEdit
+}
+
+// scopeEdit is a binding of x made in a scope map: what x was before.
+type scopeEdit struct {
+	x   string
+	t   Type
+	had bool
+}
+
+// bind binds x to t in scope, for restore to undo.
+func (c *checker) bind(scope map[string]Type, x string, t Type) {
+	old, had := scope[x]
+	c.edits = append(c.edits, scopeEdit{x, old, had})
+	scope[x] = t
+}
+
+// restore undoes the bindings made in scope since there were mark
+// edits: scope is again the map it was then, as a copy made then and
+// left alone would be.
+func (c *checker) restore(scope map[string]Type, mark int) {
+	for i := len(c.edits) - 1; i >= mark; i-- {
+		e := c.edits[i]
+		if e.had {
+			scope[e.x] = e.t
+		} else {
+			delete(scope, e.x)
+		}
+	}
+	c.edits = c.edits[:mark]
 }
 
 // leaf is err, a refusal of the judgement concl, as the failing leaf of
@@ -271,12 +311,46 @@ func (c *checker) held(ds ...*semantics.Derivation) []*semantics.Derivation {
 // the scope.
 func (c *checker) inBody(scope map[string]Type, body []Stmt, g string) (*semantics.Derivation, error) {
 	saved := c.pinned
-	c.pinned = semantics.CloneMap(scope)
-	for x, t := range saved {
-		c.pinned[x] = t
-	}
+	var at map[string]Type // the scope at the start, of the names body declares
+	declaredInPlace(body, func(x string) {
+		if t, ok := scope[x]; ok {
+			if at == nil {
+				at = map[string]Type{}
+			}
+			at[x] = t
+		}
+	})
+	c.pinned = append(saved[:len(saved):len(saved)], at)
 	defer func() { c.pinned = saved }()
 	return c.body(scope, body, g)
+}
+
+// pinnedType is the type pinned for x, if any: the outermost body's
+// around that began with x in scope.
+func (c *checker) pinnedType(x string) (Type, bool) {
+	for _, at := range c.pinned {
+		if t, ok := at[x]; ok {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+// declaredInPlace calls f with the name of each declaration of body and
+// of the branches and for bodies in it (which run in its environment),
+// not of kernel bodies and fold parts (which run in copies).
+func declaredInPlace(body []Stmt, f func(string)) {
+	for _, s := range body {
+		switch s := s.(type) {
+		case *Decl:
+			f(s.X.Name)
+		case *If:
+			declaredInPlace(s.Then, f)
+			declaredInPlace(s.Else, f)
+		case *For:
+			declaredInPlace(s.Body, f)
+		}
+	}
 }
 
 // inCopy checks a body that runs in a copy of the environment (a kernel's
@@ -395,10 +469,10 @@ func (c *checker) stmt(scope map[string]Type, s Stmt, g string) (*semantics.Deri
 		if s.Type == Float {
 			err = c.float(s.At, "var "+s.X.Name+" : float")
 		}
-		if t, ok := c.pinned[s.X.Name]; ok && t != s.Type && err == nil {
+		if t, ok := c.pinnedType(s.X.Name); ok && t != s.Type && err == nil {
 			err = semantics.Errorf(s.At, semantics.TypeError, ImpType.Name, "var %s : %s redeclares the %s %s of the enclosing scope, which this body runs in: %s would stay a %s after it", s.X.Name, s.Type, t, s.X.Name, s.X.Name, s.Type)
 		}
-		scope[s.X.Name] = s.Type
+		c.bind(scope, s.X.Name, s.Type)
 		out = c.bound(g, s.Type, s.X)
 	case *Assign:
 		if y, ok := s.SE.(fun.Var); ok && scope[y.Name] == Mem {
@@ -431,22 +505,28 @@ func (c *checker) stmt(scope map[string]Type, s Stmt, g string) (*semantics.Deri
 		}
 	case *If:
 		if err = hold(c.use(scope, s.Cond, Int, g)); err == nil {
-			if err = hold(c.inBody(semantics.CloneMap(scope), s.Then, g)); err == nil {
-				err = hold(c.inBody(semantics.CloneMap(scope), s.Else, g))
+			mark := len(c.edits)
+			err = hold(c.inBody(scope, s.Then, g))
+			c.restore(scope, mark)
+			if err == nil {
+				err = hold(c.inBody(scope, s.Else, g))
+				c.restore(scope, mark)
 			}
 		}
 	case *Kernel:
 		if err = hold(c.ints(scope, s.Bound, g)); err == nil {
-			inner := semantics.CloneMap(scope)
-			inner[s.X.Name] = Int
-			err = hold(c.inCopy(inner, s.Body, c.bound(g, Int, s.X)))
+			mark := len(c.edits)
+			c.bind(scope, s.X.Name, Int)
+			err = hold(c.inCopy(scope, s.Body, c.bound(g, Int, s.X)))
+			c.restore(scope, mark)
 		}
 	case *For:
 		if err = c.extension(s, ImpFor, "for"); err == nil {
 			if err = hold(c.ints(scope, s.Bound, g)); err == nil {
-				inner := semantics.CloneMap(scope)
-				inner[s.X.Name] = Int
-				err = hold(c.inBody(inner, s.Body, c.bound(g, Int, s.X)))
+				mark := len(c.edits)
+				c.bind(scope, s.X.Name, Int)
+				err = hold(c.inBody(scope, s.Body, c.bound(g, Int, s.X)))
+				c.restore(scope, mark)
 			}
 		}
 	case *Assert:
@@ -463,9 +543,11 @@ func (c *checker) stmt(scope map[string]Type, s Stmt, g string) (*semantics.Deri
 	case *Scan:
 		if err = c.extension(s, ImpScan, "scan"); err == nil {
 			if err = hold(c.use(scope, s.Block, Mem, g)); err == nil {
-				inner := semantics.CloneMap(scope)
-				inner[s.X.Name] = Int
-				if err = hold(c.ints(inner, s.Addr, c.bound(g, Int, s.X))); err == nil {
+				mark := len(c.edits)
+				c.bind(scope, s.X.Name, Int)
+				err = hold(c.ints(scope, s.Addr, c.bound(g, Int, s.X)))
+				c.restore(scope, mark)
+				if err == nil {
 					var t Type
 					// The neutral element's type is the accumulator's;
 					// its node is the fold's premise.
@@ -504,26 +586,31 @@ func (c *checker) fold(scope map[string]Type, f *Fold, rule semantics.Rule, t Ty
 	if err := hold(c.ints(scope, f.Bound, g)); err != nil {
 		return err
 	}
-	elem := semantics.CloneMap(scope)
-	elem[f.X.Name] = Int
+	// The parts' scopes are made in scope and undone (restore).
+	mark := len(c.edits)
+	c.bind(scope, f.X.Name, Int)
 	ge := c.bound(g, Int, f.X)
-	if err := hold(c.inCopy(elem, f.Body, ge)); err != nil {
-		return err
+	err = hold(c.inCopy(scope, f.Body, ge))
+	if err == nil {
+		err = hold(c.yield(scope, f.Body, f.Yield, rule, t, "element", c.scopeAfter(ge, f.Body), f.X))
 	}
-	if err := hold(c.yield(elem, f.Body, f.Yield, rule, t, "element", c.scopeAfter(ge, f.Body), f.X)); err != nil {
+	c.restore(scope, mark)
+	if err != nil {
 		return err
 	}
 	if f.A.Name == f.B.Name {
 		return c.leaf(semantics.Errorf(f.B.NamePos, semantics.TypeError, rule.Name, "combine %s, %s: the accumulator and the element need two names", f.A.Name, f.B.Name),
 			func() string { return g + " ⊢ combine " + f.A.Name + ", " + f.B.Name })
 	}
-	comb := semantics.CloneMap(scope)
-	comb[f.A.Name], comb[f.B.Name] = t, t
+	c.bind(scope, f.A.Name, t)
+	c.bind(scope, f.B.Name, t)
 	gc := c.bound(c.bound(g, t, f.A), t, f.B)
-	if err := hold(c.inCopy(comb, f.Combine, gc)); err != nil {
-		return err
+	err = hold(c.inCopy(scope, f.Combine, gc))
+	if err == nil {
+		err = hold(c.yield(scope, f.Combine, f.Result, rule, t, "combine", c.scopeAfter(gc, f.Combine), f.A, f.B))
 	}
-	return hold(c.yield(comb, f.Combine, f.Result, rule, t, "combine", c.scopeAfter(gc, f.Combine), f.A, f.B))
+	c.restore(scope, mark)
+	return err
 }
 
 // yield checks the yielded y of a part: a t of the part's scope,

@@ -60,15 +60,43 @@ type cexp = fun.SExpCode[[]slot]
 
 // cstmt is a compiled statement.
 type cstmt struct {
-	s      Stmt
-	exec   func(*machine, *cstmt) error // runs it by its rule (execOf)
-	x, y   int32                        // slots: the target (the index of a loop), a block
-	a, b   cexp                         // compiled expressions (see compile)
-	body   []*cstmt
-	body2  []*cstmt // an if's else, a fold's combine part
-	save   []int32  // the slots a kernel's, for's or fold element's iteration saves
-	save2  []int32  // a fold combine's
-	buf    []slot
+	s        Stmt
+	exec     func(*machine, *cstmt) error // runs it by its rule (execOf)
+	x, y     int32                        // slots: the target (the index of a loop), a block
+	a, b     cexp                         // compiled expressions (see compile)
+	body     []*cstmt
+	body2    []*cstmt // an if's else, a fold's combine part
+	save     []int32  // the slots a kernel's, for's or fold element's iteration saves
+	buf      []slot
+	isVarMem bool   // an Assign whose right side is a variable (maybe a block)
+	next     *cstmt // a declaration's: the read or assignment of its variable run with it (declThen)
+	then     *cstmt // and the write after a read (execDeclReadWrite)
+	declV    Value  // a declaration's initial value
+	rule     string // and its rule
+	selfRef  bool   // a read's or assignment's: the right side mentions the target
+	offX     int32  // a read's or write's offset when it is the variable offX + offK (-1: no)
+	offK     int64
+	valX     int32  // a write's value when it is a variable (-1: no)
+	epoch    uint64 // a kernel's or for's: its starts so far (hoisted sums)
+	sameOff  bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
+	// What only a kernel or a fold compiles (nil for the other
+	// statements, most of a program's: a statement's node was twice the
+	// size with them).
+	*cext
+
+	// Cost counters (stats.go), set when the run counts them.
+	ops     int64  // the Ops the statement (with next and then) counts when it has run
+	allocIn bool   // a kernel's or fold's: its body allocates (the live words go back after each iteration)
+	owner   *cstmt // an alloc's: the if or for whose branch or iteration its block dies with (nil: the program, or a kernel's or fold's iteration)
+	died    int64  // an if's or for's: the words allocated to its branch's or iteration's own declarations, which die with it
+}
+
+// cext is the part of a kernel's or fold's cstmt that other statements do
+// not have. A parallel kernel's workers share their kernel's (parallel.go
+// copies the cstmt): nothing here changes once compiled but a fold's
+// buf2, and a fold is no worker's kernel.
+type cext struct {
+	save2  []int32 // a fold combine's save set
 	buf2   []slot
 	fold   *Fold
 	xa, xb int32 // a fold's a and b
@@ -79,29 +107,12 @@ type cstmt struct {
 	yield      int32
 	result     int32
 	addr       cexp      // a scan's offset
-	isVarMem   bool      // an Assign whose right side is a variable (maybe a block)
 	plan       *racePlan // a kernel's race-freedom plan (racefree.go), nil for none
 	keep       []int     // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
 	reads      int       // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
 	writes     int       // and its writes
-	next       *cstmt    // a declaration's: the read or assignment of its variable run with it (declThen)
-	then       *cstmt    // and the write after a read (execDeclReadWrite)
-	declV      Value     // a declaration's initial value
-	rule       string    // and its rule
-	selfRef    bool      // a read's or assignment's: the right side mentions the target
-	offX       int32     // a read's or write's offset when it is the variable offX + offK (-1: no)
-	offK       int64
-	valX       int32  // a write's value when it is a variable (-1: no)
-	epoch      uint64 // a kernel's or for's: its starts so far (hoisted sums)
-	sameOff    bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
-	copy       *cstmt // a kernel's whose body is one affine copy (copyOf): that body
-	par        bool   // a kernel's whose body may run on goroutines (parallelizable)
-
-	// Cost counters (stats.go), set when the run counts them.
-	ops     int64  // the Ops the statement (with next and then) counts when it has run
-	allocIn bool   // a kernel's or fold's: its body allocates (the live words go back after each iteration)
-	owner   *cstmt // an alloc's: the if or for whose branch or iteration its block dies with (nil: the program, or a kernel's or fold's iteration)
-	died    int64  // an if's or for's: the words allocated to its branch's or iteration's own declarations, which die with it
+	copy       *cstmt    // a kernel's whose body is one affine copy (copyOf): that body
+	par        bool      // a kernel's whose body may run on goroutines (parallelizable)
 }
 
 // loopCtx is the innermost kernel or for whose body is being compiled:
@@ -112,9 +123,14 @@ type cstmt struct {
 // terms over those slots once per start (exp; fun.SExpCompiler's
 // Invariant and Epoch).
 type loopCtx struct {
-	epoch    *uint64
-	assigned map[int32]bool
+	epoch *uint64
+	// assigned holds, by slot, those an iteration may assign (the slots
+	// made after the loop's save set are past its end: not assigned).
+	assigned []bool
 }
+
+// isAssigned is whether an iteration of l may assign the slot s.
+func (l *loopCtx) isAssigned(s int32) bool { return int(s) < len(l.assigned) && l.assigned[s] }
 
 // machine is a compiled program running.
 type machine struct {
@@ -166,6 +182,16 @@ func (m *machine) ownerOf(x string) *cstmt {
 		}
 	}
 	return nil
+}
+
+// declares is declares(body) for a scope's decls (ownerOf) when the run
+// counts costs; else nil, which no alloc asks about (an alloc's owner is
+// found for the cost counters only).
+func (m *machine) declares(body []Stmt) map[string]bool {
+	if m.stats == nil {
+		return nil
+	}
+	return declares(body)
 }
 
 // inScope compiles with c (a kernel, for or fold) as the innermost scope.
@@ -307,7 +333,9 @@ func (m *machine) compile(s Stmt) *cstmt {
 	case *Alloc:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Size, true)
-		c.owner = m.ownerOf(s.X.Name)
+		if m.stats != nil { // the owner is the cost counters' only
+			c.owner = m.ownerOf(s.X.Name)
+		}
 	case *Read:
 		c.x, c.y = m.slot(s.X), m.slot(s.Y)
 		c.a = m.exp(s.Index, true)
@@ -324,9 +352,10 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.a = m.exp(s.Cond, false)
 	case *If:
 		c.x = m.slot(s.Cond)
-		m.inScope(c, declares(s.Then), func() { c.body = m.stmts(s.Then) })
-		m.inScope(c, declares(s.Else), func() { c.body2 = m.stmts(s.Else) })
+		m.inScope(c, m.declares(s.Then), func() { c.body = m.stmts(s.Then) })
+		m.inScope(c, m.declares(s.Else), func() { c.body2 = m.stmts(s.Else) })
 	case *Kernel:
+		c.cext = &cext{}
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
@@ -348,10 +377,10 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
-		m.inScope(c, declares(s.Body), func() { c.body = m.inLoop(c, s.Body) })
+		m.inScope(c, m.declares(s.Body), func() { c.body = m.inLoop(c, s.Body) })
 	case *Reduce, *Scan:
 		f, _ := folds(s)
-		c.fold = f
+		c.cext = &cext{fold: f}
 		c.a, c.b = m.exp(f.Neutral, false), m.exp(f.Bound, true)
 		// A fold's parts and its scan's offset run with its own
 		// variables set (x, a, b): nothing in them is hoisted.
@@ -381,7 +410,10 @@ func (m *machine) compile(s Stmt) *cstmt {
 			c.addr = m.exp(s.Addr, true)
 		}
 	}
-	c.buf, c.buf2 = make([]slot, len(c.save)), make([]slot, len(c.save2))
+	c.buf = make([]slot, len(c.save))
+	if c.cext != nil {
+		c.buf2 = make([]slot, len(c.save2))
+	}
 	return c
 }
 
@@ -389,7 +421,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 // c.save, with c as the innermost loop.
 func (m *machine) inLoop(c *cstmt, body []Stmt) []*cstmt {
 	outer := m.inner
-	l := &loopCtx{epoch: &c.epoch, assigned: map[int32]bool{}}
+	l := &loopCtx{epoch: &c.epoch, assigned: make([]bool, len(m.names))}
 	for _, s := range c.save {
 		l.assigned[s] = true
 	}
@@ -402,9 +434,12 @@ func (m *machine) inLoop(c *cstmt, body []Stmt) []*cstmt {
 // saveSet is the slots an iteration of body saves: those it may assign in
 // its environment, and the variables it binds (extra).
 func (m *machine) saveSet(body []Stmt, extra ...int32) []int32 {
-	seen := map[int32]bool{}
+	var seen []bool // by slot (walking makes slots: it grows)
 	var out []int32
 	add := func(s int32) {
+		if int(s) >= len(seen) {
+			seen = append(seen, make([]bool, len(m.names)-len(seen))...)
+		}
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)
@@ -449,14 +484,7 @@ func (m *machine) saveSet(body []Stmt, extra ...int32) []int32 {
 // sets before it reads them. The others are put back after every
 // iteration, and all of save when the kernel ends or fails.
 func (m *machine) keepSet(body []Stmt, save []int32, x int32) []int {
-	first := map[string]bool{}
-	mentioned := map[string]bool{}
-	for _, s := range body {
-		if d, ok := s.(*Decl); ok && !mentioned[d.X.Name] {
-			first[d.X.Name] = true
-		}
-		mentions(s, mentioned)
-	}
+	first := declaredFirst(body)
 	var keep []int
 	for j, s := range save {
 		if s != x && !first[m.names[s]] {
@@ -477,7 +505,7 @@ const engineMutant = "imp-engine-sub-flipped"
 func (m *machine) exp(e fun.SExp, ints bool) cexp {
 	sx := fun.SExpCompiler[[]slot]{Vars: envVars{m}, Ints: ints, Mutant: engineMutant}
 	if l := m.inner; l != nil {
-		sx.Invariant = func(x *fun.Ident) bool { return !l.assigned[m.slot(x)] }
+		sx.Invariant = func(x *fun.Ident) bool { return !l.isAssigned(m.slot(x)) }
 		sx.Epoch = l.epoch
 	}
 	return sx.Compile(e)

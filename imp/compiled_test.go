@@ -173,3 +173,70 @@ func TestCompiledAgreesWithSmallStep(t *testing.T) {
 		t.Errorf("%d of %d programs parsed, %d ran to the end; stuck in %v", parsed, runs, ok, stuck)
 	}
 }
+
+// TestSmallStepReusesTrackers: the small-step machine gives the trackers
+// of kernels and folds that have ended to the next (Config.free); on
+// random programs (races, stuck states, nested kernels and folds) it does
+// what it does with a new tracker for each, under every way of running
+// it: plain, traced, with races reported and run on (Options.Races), and
+// under a shuffled schedule.
+func TestSmallStepReusesTrackers(t *testing.T) {
+	runs := 1500
+	if testing.Short() {
+		runs = 300
+	}
+	g := &progGen{rng: rand.New(rand.NewPCG(5, 6))}
+	args := map[string]string{"n": "2", "xs": "[5 7]"}
+	reused := 0
+	for k := range runs {
+		src := g.program()
+		p, err := ParseFile("gen.imp", src)
+		if err != nil {
+			continue
+		}
+		mode := k % 4
+		run := func(reuse bool) (evalRun, int) {
+			env, h, err := BindInputs(p, args)
+			if err != nil {
+				t.Fatalf("inputs: %v", err)
+			}
+			r := evalRun{env: env, h: h, counter: semantics.Counter{}}
+			opts := &Options{Counter: r.counter}
+			switch mode {
+			case 1:
+				opts.Trace = func(k Stmt, tr *semantics.KernelTrace) { r.traces = append(r.traces, traceString(k, tr)) }
+			case 2:
+				opts.Races = func(err error) { r.traces = append(r.traces, "race: "+err.Error()) }
+			case 3:
+				opts.Schedule, _ = semantics.ParseSchedule("random", int64(k)) // the same order in both runs
+			}
+			c := Initial(p, env, h)
+			if !reuse {
+				c.free = nil // a new tracker for every kernel and fold
+			}
+			d := &semantics.Driver[*Config]{Machine: Machine{Opts: opts}, Counter: opts.Counter, Pos: semantics.Pos{File: p.File, Line: 1, Col: 1}}
+			end, _, err := d.Run(c)
+			r.err = err
+			if err == nil {
+				r.res, r.err = Results(p, end.top.env, h)
+			}
+			given := 0
+			if c.free != nil {
+				given = len(c.free.ts)
+			}
+			return r, given
+		}
+		with, given := run(true)
+		without, _ := run(false)
+		agree(t, with, without)
+		if t.Failed() {
+			t.Fatalf("mode %d, program:\n%s", mode, src)
+		}
+		if given > 0 {
+			reused++
+		}
+	}
+	if reused < runs/20 {
+		t.Errorf("trackers given back in %d of %d runs: too few to test their reuse", reused, runs)
+	}
+}

@@ -11,6 +11,9 @@ import (
 // syntax that parses back.
 func Print(p *Program) string {
 	var b strings.Builder
+	// Room for what most programs print, rather than growing by doubling
+	// from nothing (the campaigns print every program they check).
+	b.Grow(4 << 10)
 	if p.Format != nil {
 		b.WriteString(semantics.FormatHeader("--", p.Format))
 	}

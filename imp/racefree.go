@@ -146,71 +146,114 @@ func assignedIn(body []Stmt, all, bad map[string]bool) {
 // it mentions them (and the kernel's body never assigns otherwise): in an
 // execution of body they hold ⊥ or blocks it allocated.
 func freshIn(body []Stmt, sc *planScope) map[string]bool {
-	fresh := map[string]bool{}
-	mentioned := map[string]bool{}
-	for _, s := range body {
-		if d, ok := s.(*Decl); ok && !mentioned[d.X.Name] && !sc.badBlock[d.X.Name] {
-			fresh[d.X.Name] = true
+	fresh := declaredFirst(body)
+	for x := range fresh {
+		if sc.badBlock[x] {
+			delete(fresh, x)
 		}
-		mentions(s, mentioned)
 	}
 	return fresh
 }
 
-// mentions adds every name s mentions to seen.
-func mentions(s Stmt, seen map[string]bool) {
-	exp := func(e fun.SExp) { fun.EachVar(e, func(x *fun.Ident) { seen[x.Name] = true }) }
-	all := func(ss []Stmt) {
-		for _, s := range ss {
-			mentions(s, seen)
+// declaredFirst is the names body declares (var x) before anything else
+// of it mentions them.
+func declaredFirst(body []Stmt) map[string]bool {
+	first := map[string]bool{}
+	// Only the mentions of the names body declares matter: those of the
+	// others are not recorded (most of what a body mentions).
+	var declared map[string]bool
+	for _, s := range body {
+		if d, ok := s.(*Decl); ok {
+			if declared == nil {
+				declared = map[string]bool{}
+			}
+			declared[d.X.Name] = true
 		}
 	}
+	if declared == nil {
+		return first
+	}
+	w := &mentioner{only: declared, seen: map[string]bool{}}
+	w.ident = func(x *fun.Ident) { w.name(x.Name) }
+	for _, s := range body {
+		if d, ok := s.(*Decl); ok && !w.seen[d.X.Name] {
+			first[d.X.Name] = true
+		}
+		w.stmt(s)
+	}
+	return first
+}
+
+// mentioner records in seen the names of only that statements mention.
+type mentioner struct {
+	only, seen map[string]bool
+	ident      func(*fun.Ident) // name's, for fun.EachVar (made once)
+}
+
+// name records x if it is one of only.
+func (w *mentioner) name(x string) {
+	if w.only[x] {
+		w.seen[x] = true
+	}
+}
+
+func (w *mentioner) exp(e fun.SExp) { fun.EachVar(e, w.ident) }
+
+func (w *mentioner) all(ss []Stmt) {
+	for _, s := range ss {
+		w.stmt(s)
+	}
+}
+
+// stmt records the names s mentions, in its bodies too.
+func (w *mentioner) stmt(s Stmt) {
 	switch s := s.(type) {
 	case *Decl:
-		seen[s.X.Name] = true
+		w.name(s.X.Name)
 	case *Assign:
-		seen[s.X.Name] = true
-		exp(s.SE)
+		w.name(s.X.Name)
+		w.exp(s.SE)
 	case *Alloc:
-		seen[s.X.Name] = true
-		exp(s.Size)
+		w.name(s.X.Name)
+		w.exp(s.Size)
 	case *Read:
-		seen[s.X.Name], seen[s.Y.Name] = true, true
-		exp(s.Index)
+		w.name(s.X.Name)
+		w.name(s.Y.Name)
+		w.exp(s.Index)
 	case *Write:
-		seen[s.X.Name] = true
-		exp(s.Index)
-		exp(s.Value)
+		w.name(s.X.Name)
+		w.exp(s.Index)
+		w.exp(s.Value)
 	case *Assert:
-		exp(s.Cond)
+		w.exp(s.Cond)
 	case *If:
-		seen[s.Cond.Name] = true
-		all(s.Then)
-		all(s.Else)
+		w.name(s.Cond.Name)
+		w.all(s.Then)
+		w.all(s.Else)
 	case *Kernel:
-		seen[s.X.Name] = true
-		exp(s.Bound)
-		all(s.Body)
+		w.name(s.X.Name)
+		w.exp(s.Bound)
+		w.all(s.Body)
 	case *For:
-		seen[s.X.Name] = true
-		exp(s.Bound)
-		all(s.Body)
+		w.name(s.X.Name)
+		w.exp(s.Bound)
+		w.all(s.Body)
 	case *Reduce, *Scan:
 		f, _ := folds(s)
 		switch s := s.(type) {
 		case *Reduce:
-			seen[s.Target.Name] = true
+			w.name(s.Target.Name)
 		case *Scan:
-			seen[s.Block.Name] = true
-			exp(s.Addr)
+			w.name(s.Block.Name)
+			w.exp(s.Addr)
 		}
 		for _, x := range []*fun.Ident{f.X, f.A, f.B, f.Yield, f.Result} {
-			seen[x.Name] = true
+			w.name(x.Name)
 		}
-		exp(f.Neutral)
-		exp(f.Bound)
-		all(f.Body)
-		all(f.Combine)
+		w.exp(f.Neutral)
+		w.exp(f.Bound)
+		w.all(f.Body)
+		w.all(f.Combine)
 	}
 }
 

@@ -24,7 +24,33 @@ type Config struct {
 	top  *frame
 	h    *semantics.Heap
 	done bool
-	note func() string // what the last step bound or wrote (Bound), rendered on demand
+	note stepNote // what the last step bound or wrote (Bound), rendered on demand
+	// free is the run's: the trackers of its kernels and folds that have
+	// ended, for the next to reuse (Tracker.Reset, as the engine's and
+	// the rules' do), shared by all its configurations.
+	free *trackerPool
+}
+
+// trackerPool holds race trackers that no kernel or fold uses any more.
+type trackerPool struct{ ts []*semantics.Tracker }
+
+// get is a fresh tracker: one that has ended, reset, or a new one.
+func (p *trackerPool) get(trace bool) *semantics.Tracker {
+	if p == nil || len(p.ts) == 0 {
+		return semantics.NewTracker(trace)
+	}
+	t := p.ts[len(p.ts)-1]
+	p.ts = p.ts[:len(p.ts)-1]
+	t.Reset(trace)
+	return t
+}
+
+// put gives back the tracker of a kernel or fold that has ended (whose
+// frames are gone: no configuration after reaches it).
+func (p *trackerPool) put(t *semantics.Tracker) {
+	if p != nil {
+		p.ts = append(p.ts, t)
+	}
 }
 
 type frame struct {
@@ -48,7 +74,7 @@ type Machine struct{ Opts *Options }
 
 // Initial is the configuration that starts p.
 func Initial(p *Program, env Env, h *semantics.Heap) *Config {
-	return &Config{top: &frame{stms: p.Body, env: env, prog: p}, h: h}
+	return &Config{top: &frame{stms: p.Body, env: env, prog: p}, h: h, free: &trackerPool{}}
 }
 
 // Final reports whether the program has run to its return.
@@ -64,15 +90,15 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 	if len(f.stms) == 0 {
 		switch {
 		case f.next == nil:
-			return &Config{h: c.h, done: true, top: f}, EImpSeq.Name, nil
+			return &Config{h: c.h, done: true, top: f, free: c.free}, EImpSeq.Name, nil
 		case f.loop != nil:
 			forBack(f.next.env, f.env, f.loop.s, f.loop.w)
 			f.sc.end(opts.Stats)
 			if f.i < f.loop.n {
-				return &Config{top: f.loop.iteration(f.next, f.i+1, f.env, opts.Stats), h: c.h}, IFor.Name, nil
+				return &Config{top: f.loop.iteration(f.next, f.i+1, f.env, opts.Stats), h: c.h, free: c.free}, IFor.Name, nil
 			}
 			opts.Counter.Hit(IFor.Name)
-			return &Config{top: advance(f.next), h: c.h}, IFor.Name, nil
+			return c.advanced(f.next, stepNote{}), IFor.Name, nil
 		case f.fold != nil && !f.comb:
 			if opts.Stats != nil {
 				opts.Stats.SetLive(f.fold.base)
@@ -81,7 +107,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			if err != nil {
 				return c, "", unwind(c, err)
 			}
-			return &Config{top: &frame{stms: f.fold.f.Combine, env: comb, fold: f.fold, comb: true, i: f.i, next: f.next}, h: c.h}, f.fold.rule, nil
+			return &Config{top: &frame{stms: f.fold.f.Combine, env: comb, fold: f.fold, comb: true, i: f.i, next: f.next}, h: c.h, free: c.free}, f.fold.rule, nil
 		case f.fold != nil:
 			r := f.fold
 			if err := r.combined(f.next.env, f.env, c.h, f.i); err != nil {
@@ -94,23 +120,25 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 				}
 			}
 			if f.i < r.n {
-				return &Config{top: elementFrame(f.next, r, f.i+1), h: c.h}, r.rule, nil
+				return &Config{top: elementFrame(f.next, r, f.i+1), h: c.h, free: c.free}, r.rule, nil
 			}
 			r.finish(f.next.env, c.h, opts)
-			return &Config{top: advance(f.next), h: c.h, note: foldNote(f.next.env, r)}, r.rule, nil
+			c.free.put(r.t)
+			return c.advanced(f.next, foldNote(f.next.env, r)), r.rule, nil
 		case f.k == nil:
 			f.sc.end(opts.Stats)
-			return &Config{top: f.next, h: c.h}, EImpSeq.Name, nil
+			return &Config{top: f.next, h: c.h, free: c.free}, EImpSeq.Name, nil
 		}
 		k := f.k
 		if opts.Stats != nil {
 			opts.Stats.SetLive(k.base)
 		}
 		if f.pos < k.m {
-			return &Config{top: iteration(f.next, k, f.pos+1, f.env), h: c.h}, EImpKernel.Name, nil
+			return &Config{top: iteration(f.next, k, f.pos+1, f.env), h: c.h, free: c.free}, EImpKernel.Name, nil
 		}
 		k.finish(c.h, opts)
-		return &Config{top: advance(f.next), h: c.h}, EImpKernel.Name, nil
+		c.free.put(k.t)
+		return c.advanced(f.next, stepNote{}), EImpKernel.Name, nil
 	}
 	s := f.stms[0]
 	switch s := s.(type) {
@@ -119,9 +147,9 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if err != nil {
 			return c, "", unwind(c, err)
 		}
-		return &Config{top: &frame{stms: branch, env: f.env, next: advance(f), sc: newScope(opts.Stats, branch)}, h: c.h}, rule, nil
+		return &Config{top: &frame{stms: branch, env: f.env, next: advance(f), sc: newScope(opts.Stats, branch)}, h: c.h, free: c.free}, rule, nil
 	case *Kernel:
-		k, err := startKernel(f.env, c.h, s, semantics.NewTracker(opts.Trace != nil))
+		k, err := startKernel(f.env, c.h, s, c.free.get(opts.Trace != nil))
 		if err != nil {
 			return c, "", unwind(c, err)
 		}
@@ -132,12 +160,13 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		}
 		if k.m == 0 {
 			k.finish(c.h, opts)
-			return &Config{top: advance(f), h: c.h}, EImpKernel.Name, nil
+			c.free.put(k.t)
+			return c.advanced(f, stepNote{}), EImpKernel.Name, nil
 		}
 		if opts.Schedule != nil {
 			k.order = opts.Schedule(k.m)
 		}
-		return &Config{top: iteration(f, k, 1, nil), h: c.h}, EImpKernel.Name, nil
+		return &Config{top: iteration(f, k, 1, nil), h: c.h, free: c.free}, EImpKernel.Name, nil
 	case *For:
 		n, err := forBound(f.env, s)
 		if err != nil {
@@ -145,11 +174,11 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		}
 		if n == 0 {
 			opts.Counter.Hit(IFor.Name)
-			return &Config{top: advance(f), h: c.h}, IFor.Name, nil
+			return c.advanced(f, stepNote{}), IFor.Name, nil
 		}
-		return &Config{top: (&forRun{s: s, n: n, w: forWrites(s)}).iteration(f, 1, nil, opts.Stats), h: c.h}, IFor.Name, nil
+		return &Config{top: (&forRun{s: s, n: n, w: forWrites(s)}).iteration(f, 1, nil, opts.Stats), h: c.h, free: c.free}, IFor.Name, nil
 	case *Reduce, *Scan:
-		r, err := startFold(f.env, c.h, s, semantics.NewTracker(opts.Trace != nil))
+		r, err := startFold(f.env, c.h, s, c.free.get(opts.Trace != nil))
 		if err != nil {
 			return c, "", unwind(c, err)
 		}
@@ -160,9 +189,10 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		}
 		if r.n == 0 {
 			r.finish(f.env, c.h, opts)
-			return &Config{top: advance(f), h: c.h, note: foldNote(f.env, r)}, r.rule, nil
+			c.free.put(r.t)
+			return c.advanced(f, foldNote(f.env, r)), r.rule, nil
 		}
-		return &Config{top: elementFrame(f, r, 1), h: c.h}, r.rule, nil
+		return &Config{top: elementFrame(f, r, 1), h: c.h, free: c.free}, r.rule, nil
 	}
 	rule, t, err := exec(f.env, c.h, s)
 	if err != nil {
@@ -171,53 +201,68 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 	if opts.Stats != nil {
 		c.count(opts.Stats, s)
 	}
-	return &Config{top: advance(f), h: c.h, note: noteOf(f.env, c.h, s, t)}, rule, nil
+	return c.advanced(f, noteOf(f.env, c.h, s, t)), rule, nil
 }
 
-// noteOf is what the statement s, just run in env, bound or wrote: its
-// values are taken now (env and the heap change in place), and rendered
-// on demand.
-func noteOf(env Env, h *semantics.Heap, s Stmt, t touched) func() string {
-	bound := func(x string) func() string {
-		v := env[x]
-		return func() string { return x + " = " + v.String() }
-	}
+// stepNote is what a step bound or wrote, its values taken when it ran
+// (the environment and the heap change in place), rendered on demand
+// (String): held in the configuration itself rather than in a closure,
+// which cost the small-step machine an allocation a step.
+type stepNote struct {
+	s   Stmt          // the statement that ran (nil: nothing to note); a *Reduce that ended
+	v   Value         // what a var, <-, alloc or reduce bound; the word a read or write touched
+	loc semantics.Loc // and its location
+	n   int           // an alloc's words
+}
+
+// noteOf is what the statement s, just run in env, bound or wrote.
+func noteOf(env Env, h *semantics.Heap, s Stmt, t touched) stepNote {
 	switch s := s.(type) {
 	case *Decl:
-		return bound(s.X.Name)
+		return stepNote{s: s, v: env[s.X.Name]}
 	case *Assign:
-		return bound(s.X.Name)
+		return stepNote{s: s, v: env[s.X.Name]}
 	case *Alloc:
 		v := env[s.X.Name]
-		n := len(h.Block(v.L))
-		return func() string { return fmt.Sprintf("%s = %s (%s)", s.X.Name, v, semantics.Plural(n, "word")) }
-	case *Read:
-		return func() string { return fmt.Sprintf("%s = %s (read from %s)", s.X.Name, t.word, t.loc) }
-	case *Write:
-		return func() string { return fmt.Sprintf("%s ← %s", t.loc, t.word) }
+		return stepNote{s: s, v: v, n: len(h.Block(v.L))}
+	case *Read, *Write:
+		return stepNote{s: s, v: t.word, loc: t.loc}
 	}
-	return nil
+	return stepNote{}
 }
 
 // foldNote is what a finished reduce bound (its target's value); a scan
 // has written its elements as it went.
-func foldNote(env Env, r *foldRun) func() string {
+func foldNote(env Env, r *foldRun) stepNote {
 	red, ok := r.s.(*Reduce)
 	if !ok {
-		return nil
+		return stepNote{}
 	}
-	v := env[red.Target.Name]
-	return func() string { return red.Target.Name + " = " + v.String() }
+	return stepNote{s: red, v: env[red.Target.Name]}
+}
+
+// String renders the note, "" for none.
+func (n *stepNote) String() string {
+	switch s := n.s.(type) {
+	case *Decl:
+		return s.X.Name + " = " + n.v.String()
+	case *Assign:
+		return s.X.Name + " = " + n.v.String()
+	case *Alloc:
+		return fmt.Sprintf("%s = %s (%s)", s.X.Name, n.v, semantics.Plural(n.n, "word"))
+	case *Read:
+		return fmt.Sprintf("%s = %s (read from %s)", s.X.Name, n.v, n.loc)
+	case *Write:
+		return fmt.Sprintf("%s ← %s", n.loc, n.v)
+	case *Reduce:
+		return s.Target.Name + " = " + n.v.String()
+	}
+	return ""
 }
 
 // Bound describes what the last step bound or wrote ("x = 4", "ℓ1[0] ←
 // 1"), or "".
-func (c *Config) Bound() string {
-	if c.note == nil {
-		return ""
-	}
-	return c.note()
-}
+func (c *Config) Bound() string { return c.note.String() }
 
 // Shown renders a configuration as `arraysem step` shows it: what the
 // last step bound or wrote, in braces, then the configuration.
@@ -285,6 +330,19 @@ func advance(f *frame) *frame {
 	nf := *f
 	nf.stms = f.stms[1:]
 	return &nf
+}
+
+// advanced is the configuration after c whose top frame is f past its
+// first statement (advance), with the note n: the configuration and its
+// frame in one allocation, as most steps make both.
+func (c *Config) advanced(f *frame, n stepNote) *Config {
+	cf := &struct {
+		c Config
+		f frame
+	}{f: *f}
+	cf.f.stms = f.stms[1:]
+	cf.c = Config{top: &cf.f, h: c.h, note: n, free: c.free}
+	return &cf.c
 }
 
 // iteration pushes the iteration at position pos of k's schedule over the

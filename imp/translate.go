@@ -30,12 +30,12 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 	if err := fun.CheckCompileRank(p, "FunMemToImp"); err != nil {
 		return nil, err
 	}
-	t := &translator{used: map[string]bool{}, bound: map[string]int{}}
 	gamma := map[string]fun.Type{}
-	bind := func(x *fun.Ident) {
-		t.used[x.Name] = true
-		t.bound[x.Name]++
-	}
+	// The names the program binds, listed first so that the maps of
+	// them are made at their size (grown from nothing, they rehashed a
+	// few times in every translation).
+	var names []*fun.Ident
+	bind := func(x *fun.Ident) { names = append(names, x) }
 	for _, in := range p.Inputs {
 		gamma[in.Name.Name] = in.Type
 		bind(in.Name)
@@ -51,6 +51,11 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 			bind(q.Name)
 		}
 	})
+	t := &translator{used: make(map[string]bool, len(names)), bound: make(map[string]int, len(names))}
+	for _, x := range names {
+		t.used[x.Name] = true
+		t.bound[x.Name]++
+	}
 	out := &Program{File: p.File, RetPos: p.Body.In, Format: p.Format}
 	for _, in := range p.Inputs {
 		switch {
