@@ -27,15 +27,7 @@ func TestSameTree(t *testing.T) {
 		moved.Body.In.Col++
 		progs = append(progs, p, again, moved)
 	}
-	funFiles, _ := golden.Seeds("../examples/fun/*.fun")
-	for _, src := range funFiles {
-		p, err := fun.ParseFile("t.fun", src)
-		if err != nil || fuzzTooBig(src) {
-			continue
-		}
-		if _, err := fun.Check(p, nil); err != nil || fun.CheckCompileRank(p, "TransformProgram") != nil {
-			continue
-		}
+	for _, p := range funExamples() {
 		q := Transform(p)
 		progs = append(progs, q, Simplify(q), MemoryExpand(q, GPU), MemoryExpand(q, CPU), MemoryExpand(Simplify(q), GPU), Transform(p))
 	}

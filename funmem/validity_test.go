@@ -61,15 +61,7 @@ func TestCheckValidityRun(t *testing.T) {
 		}
 	}
 	// The FUN examples translated, simplified and expanded.
-	funFiles, _ := golden.Seeds("../examples/fun/*.fun")
-	for _, src := range funFiles {
-		p, err := fun.ParseFile("t.fun", src)
-		if err != nil || fuzzTooBig(src) {
-			continue
-		}
-		if _, err := fun.Check(p, nil); err != nil || fun.CheckCompileRank(p, "TransformProgram") != nil {
-			continue
-		}
+	for _, p := range funExamples() {
 		q := Transform(p)
 		progs = append(progs, q, MemoryExpand(Simplify(q), GPU), MemoryExpand(q, CPU))
 	}
@@ -107,4 +99,22 @@ func TestCheckValidityRun(t *testing.T) {
 	if ran < 100 {
 		t.Fatalf("only %d runs compared", ran)
 	}
+}
+
+// funExamples are the FUN examples that check and that TransformProgram
+// compiles: real programs for the tests that run FUNMEM's passes.
+func funExamples() []*fun.Program {
+	var out []*fun.Program
+	funFiles, _ := golden.Seeds("../examples/fun/*.fun")
+	for _, src := range funFiles {
+		p, err := fun.ParseFile("t.fun", src)
+		if err != nil || fuzzTooBig(src) {
+			continue
+		}
+		if _, err := fun.Check(p, nil); err != nil || fun.CheckCompileRank(p, "TransformProgram") != nil {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }

@@ -211,21 +211,13 @@ func sameDims(a, b LMAD) bool {
 // as eq (5) asks), lists the destination's, then writes. When a block is
 // missing or an offset falls outside its block it changes nothing and
 // reports false, so that Memcpy's general path reads and writes up to the
-// failing access and reports it, as it always has. The offsets and words
-// live in a buffer the heap keeps for the next copy.
+// failing access and reports it, as it always has.
 func (h *Heap) memcpyPlain(src Label, ls LMAD, dst Label, ld LMAD) bool {
-	sb, db := h.Block(src), h.Block(dst)
-	if sb == nil || db == nil {
-		return false
-	}
-	so, ok := appendOffsets(h.scratch[:0], ls, len(sb))
+	sb, db, so, do, ok := h.copyOffsets(src, ls, dst, ld)
 	if !ok {
 		return false
 	}
-	do, ok := appendOffsets(so[len(so):], ld, len(db))
-	if !ok {
-		return false
-	}
+	defer h.keepScratch(so, do)
 	for i, o := range so {
 		so[i] = sb[o]
 	}
@@ -235,42 +227,25 @@ func (h *Heap) memcpyPlain(src Label, ls LMAD, dst Label, ld LMAD) bool {
 	if h.stats != nil {
 		h.stats.Ops += int64(len(so) + len(do)) // as Read and Write count
 	}
-	if cap(do) > cap(h.scratch) {
-		h.scratch = do[:0]
-	} else {
-		h.scratch = so[:0]
-	}
 	return true
 }
 
 // memcpyTracked is Memcpy on a heap with trackers that does not record:
 // the general path's accesses in its order (every source word read, then
 // every destination word written, each shown to the trackers before it is
-// made, up to the first they refuse), with the offsets listed by an
-// odometer rather than a callback per element. When a block is missing or
-// an offset falls outside its block it changes nothing and reports not
-// done, so that the general path reads and writes up to the failing
-// access, as it always has.
+// made, up to the first they refuse), with the offsets listed as
+// memcpyPlain lists them rather than by a callback per element. When a
+// block is missing or an offset falls outside its block it changes
+// nothing and reports not done, as memcpyPlain does.
 func (h *Heap) memcpyTracked(src Label, ls LMAD, dst Label, ld LMAD) (done bool, err error) {
-	sb, db := h.Block(src), h.Block(dst)
-	if h.recording || sb == nil || db == nil {
+	if h.recording {
 		return false, nil
 	}
-	so, ok := appendOffsets(h.scratch[:0], ls, len(sb))
+	sb, db, so, do, ok := h.copyOffsets(src, ls, dst, ld)
 	if !ok {
 		return false, nil
 	}
-	do, ok := appendOffsets(so[len(so):], ld, len(db))
-	if !ok {
-		return false, nil
-	}
-	defer func() {
-		if cap(do) > cap(h.scratch) {
-			h.scratch = do[:0]
-		} else {
-			h.scratch = so[:0]
-		}
-	}()
+	defer h.keepScratch(so, do)
 	for i, o := range so {
 		loc := Loc{src, o}
 		for _, t := range h.trackers {
@@ -296,6 +271,34 @@ func (h *Heap) memcpyTracked(src Label, ls LMAD, dst Label, ld LMAD) (done bool,
 		db[o] = so[i]
 	}
 	return true, nil
+}
+
+// copyOffsets are a copy's blocks and the offsets of its source and its
+// destination, listed in a buffer the heap keeps (keepScratch gives it
+// back), or false when a block is missing or an offset falls outside its
+// block. The source's offsets are overwritten by its words as they are
+// read.
+func (h *Heap) copyOffsets(src Label, ls LMAD, dst Label, ld LMAD) (sb, db, so, do []int64, ok bool) {
+	sb, db = h.Block(src), h.Block(dst)
+	if sb == nil || db == nil {
+		return nil, nil, nil, nil, false
+	}
+	if so, ok = appendOffsets(h.scratch[:0], ls, len(sb)); !ok {
+		return nil, nil, nil, nil, false
+	}
+	if do, ok = appendOffsets(so[len(so):], ld, len(db)); !ok {
+		return nil, nil, nil, nil, false
+	}
+	return sb, db, so, do, true
+}
+
+// keepScratch keeps the larger buffer of a copy's offsets for the next.
+func (h *Heap) keepScratch(so, do []int64) {
+	if cap(do) > cap(h.scratch) {
+		h.scratch = do[:0]
+	} else {
+		h.scratch = so[:0]
+	}
 }
 
 // appendOffsets appends the offsets of l's domain, in row-major order, to

@@ -8,62 +8,94 @@ import (
 	"testing"
 )
 
-// TestMemcpyPlainAgrees: Memcpy on a plain heap (memcpyPlain, no callback
-// per element) leaves the blocks and reports the errors that the general
-// path does (taken here by recording the accesses, which makes the heap
-// not plain), over random LMADs: overlapping copies within one block,
-// negative and zero strides, empty shapes, offsets outside the blocks,
-// and missing blocks.
-func TestMemcpyPlainAgrees(t *testing.T) {
-	r := rand.New(rand.NewSource(1))
-	lmad := func(dims []int64, size int64) LMAD {
+// randomCopy is a copy for the Memcpy tests: two blocks of sizes, and a
+// source and destination of one shape (the source may be the missing
+// label 3) whose LMADs have random offsets (some outside the blocks) and
+// strides (negative and zero among them).
+type randomCopy struct {
+	sizes    []int64
+	src, dst Label
+	ls, ld   LMAD
+}
+
+func newRandomCopy(r *rand.Rand) randomCopy {
+	c := randomCopy{sizes: []int64{r.Int63n(12) + 1, r.Int63n(12) + 1}}
+	var dims []int64
+	for range r.Intn(4) {
+		dims = append(dims, r.Int63n(4))
+	}
+	lmad := func(size int64) LMAD {
 		l := LMAD{Offset: r.Int63n(size+4) - 2}
 		for _, n := range dims {
 			l.Dims = append(l.Dims, LDim{Elems: n, Stride: r.Int63n(7) - 2})
 		}
 		return l
 	}
-	run := func(plain bool, sizes []int64, src Label, ls LMAD, dst Label, ld LMAD) ([][]int64, error) {
-		h := &Heap{}
-		for b, n := range sizes {
-			l, err := h.Alloc(n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range h.Block(l) {
-				h.Block(l)[i] = int64(100*b + i)
-			}
+	c.src, c.dst = Label(r.Intn(3)+1), Label(r.Intn(2)+1)
+	c.ls, c.ld = lmad(c.size(c.src)), lmad(c.size(c.dst))
+	return c
+}
+
+// size is block l's size (1 for the missing one).
+func (c randomCopy) size(l Label) int64 {
+	if int(l) <= len(c.sizes) {
+		return c.sizes[l-1]
+	}
+	return 1
+}
+
+func (c randomCopy) String() string {
+	return fmt.Sprintf("Memcpy(ℓ%d %v, ℓ%d %v) on blocks of %v", c.src, c.ls, c.dst, c.ld, c.sizes)
+}
+
+// heap is a heap with c's two blocks, word i of block b holding 100b+i.
+func (c randomCopy) heap(t *testing.T) *Heap {
+	h := &Heap{}
+	for b, n := range c.sizes {
+		l, err := h.Alloc(n)
+		if err != nil {
+			t.Fatal(err)
 		}
+		for i := range h.Block(l) {
+			h.Block(l)[i] = int64(100*b + i)
+		}
+	}
+	return h
+}
+
+// blocks are the words of c's blocks in h.
+func (c randomCopy) blocks(h *Heap) [][]int64 {
+	var out [][]int64
+	for b := range c.sizes {
+		out = append(out, slices.Clone(h.Block(Label(b+1))))
+	}
+	return out
+}
+
+// TestMemcpyPlainAgrees: Memcpy on a plain heap (memcpyPlain, no callback
+// per element) leaves the blocks and reports the errors that the general
+// path does (taken here by recording the accesses, which makes the heap
+// not plain), over random copies: overlapping ones within one block,
+// negative and zero strides, empty shapes, offsets outside the blocks,
+// and missing blocks.
+func TestMemcpyPlainAgrees(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	run := func(plain bool, c randomCopy) ([][]int64, error) {
+		h := c.heap(t)
 		h.Record(!plain)
 		if h.Plain() != plain {
 			t.Fatalf("the heap is plain: %v, want %v", h.Plain(), plain)
 		}
-		err := h.Memcpy(src, ls, dst, ld)
-		var out [][]int64
-		for b := range sizes {
-			out = append(out, slices.Clone(h.Block(Label(b+1))))
-		}
-		return out, err
+		err := h.Memcpy(c.src, c.ls, c.dst, c.ld)
+		return c.blocks(h), err
 	}
 	fast := 0
 	for k := 0; k < 5000; k++ {
-		sizes := []int64{r.Int63n(12) + 1, r.Int63n(12) + 1}
-		var dims []int64
-		for range r.Intn(4) {
-			dims = append(dims, r.Int63n(4))
-		}
-		src, dst := Label(r.Intn(3)+1), Label(r.Intn(2)+1) // label 3 does not exist
-		size := func(l Label) int64 {
-			if int(l) <= len(sizes) {
-				return sizes[l-1]
-			}
-			return 1
-		}
-		ls, ld := lmad(dims, size(src)), lmad(dims, size(dst))
-		got, gerr := run(true, sizes, src, ls, dst, ld)
-		want, werr := run(false, sizes, src, ls, dst, ld)
+		c := newRandomCopy(r)
+		got, gerr := run(true, c)
+		want, werr := run(false, c)
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !slices.EqualFunc(got, want, slices.Equal) {
-			t.Fatalf("Memcpy(ℓ%d %v, ℓ%d %v) on blocks of %v: plain %v, %v; general %v, %v", src, ls, dst, ld, sizes, got, gerr, want, werr)
+			t.Fatalf("%v: plain %v, %v; general %v, %v", c, got, gerr, want, werr)
 		}
 		if gerr == nil {
 			fast++
@@ -82,28 +114,12 @@ func TestMemcpyPlainAgrees(t *testing.T) {
 // operations counted and the same accesses left in the tracker.
 func TestMemcpyTrackedAgrees(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
-	lmad := func(dims []int64, size int64) LMAD {
-		l := LMAD{Offset: r.Int63n(size+4) - 2}
-		for _, n := range dims {
-			l.Dims = append(l.Dims, LDim{Elems: n, Stride: r.Int63n(7) - 2})
-		}
-		return l
-	}
 	type touch struct {
 		loc   Loc
 		write bool
 	}
-	run := func(record bool, sizes []int64, before []touch, src Label, ls LMAD, dst Label, ld LMAD) (string, error) {
-		h := &Heap{}
-		for b, n := range sizes {
-			l, err := h.Alloc(n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range h.Block(l) {
-				h.Block(l)[i] = int64(100*b + i)
-			}
-		}
+	run := func(record bool, c randomCopy, before []touch) (string, error) {
+		h := c.heap(t)
 		st := &Stats{}
 		h.Count(st)
 		tr := NewTracker(false)
@@ -118,16 +134,13 @@ func TestMemcpyTrackedAgrees(t *testing.T) {
 		}
 		tr.Start(2)
 		h.Record(record)
-		err := h.Memcpy(src, ls, dst, ld)
-		var out [][]int64
-		for b := range sizes {
-			out = append(out, slices.Clone(h.Block(Label(b+1))))
-		}
+		err := h.Memcpy(c.src, c.ls, c.dst, c.ld)
+		out := c.blocks(h)
 		// What the tracker holds: a third access by iteration 3 to every
 		// word races with whatever iterations 1 and 2 wrote there.
 		var seen []string
 		tr.Start(3)
-		for b, n := range sizes {
+		for b, n := range c.sizes {
 			for o := range n {
 				if _, err := h.Read(Loc{Label(b + 1), o}); err != nil {
 					seen = append(seen, err.Error())
@@ -138,28 +151,16 @@ func TestMemcpyTrackedAgrees(t *testing.T) {
 	}
 	tracked, raced := 0, 0
 	for k := 0; k < 5000; k++ {
-		sizes := []int64{r.Int63n(12) + 1, r.Int63n(12) + 1}
-		var dims []int64
-		for range r.Intn(4) {
-			dims = append(dims, r.Int63n(4))
-		}
-		src, dst := Label(r.Intn(3)+1), Label(r.Intn(2)+1) // label 3 does not exist
-		size := func(l Label) int64 {
-			if int(l) <= len(sizes) {
-				return sizes[l-1]
-			}
-			return 1
-		}
+		c := newRandomCopy(r)
 		var before []touch
 		for range r.Intn(7) {
 			b := Label(r.Intn(2) + 1)
-			before = append(before, touch{Loc{b, r.Int63n(size(b))}, r.Intn(2) == 0})
+			before = append(before, touch{Loc{b, r.Int63n(c.size(b))}, r.Intn(2) == 0})
 		}
-		ls, ld := lmad(dims, size(src)), lmad(dims, size(dst))
-		got, gerr := run(false, sizes, before, src, ls, dst, ld)
-		want, werr := run(true, sizes, before, src, ls, dst, ld)
+		got, gerr := run(false, c, before)
+		want, werr := run(true, c, before)
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) || got != want {
-			t.Fatalf("Memcpy(ℓ%d %v, ℓ%d %v) on blocks of %v after %v:\ntracked %v, %v\ngeneral %v, %v", src, ls, dst, ld, sizes, before, got, gerr, want, werr)
+			t.Fatalf("%v after %v:\ntracked %v, %v\ngeneral %v, %v", c, before, got, gerr, want, werr)
 		}
 		var race ErrRace
 		if errors.As(gerr, &race) {
