@@ -326,5 +326,8 @@ func Unquote(lit string) string {
 // Quote writes s as a string literal that Scan and Unquote read back as s.
 // (s must not hold a newline: a literal ends on its line.)
 func Quote(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+	return `"` + quoter.Replace(s) + `"`
 }
+
+// quoter escapes what Quote escapes; a Replacer is safe to share.
+var quoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
