@@ -34,11 +34,11 @@ import (
 //     can touch it. At the top of the body a statement may also write
 //     the kernel's own item, an array that is row i of the destination
 //     (itemPattern: what inPlace makes of a nested kernel's row), which
-//     condition 2 keeps from the other iterations' rows. Every other form (scalar, index, slice, transpose,
-//     alloc, assert, if, loop, reduce, redomap) writes nothing itself; a
-//     reduce's or redomap's steps write only through the statements of
-//     its bodies. A form
-//     not in this list gives up.
+//     condition 2 keeps from the other iterations' rows. Every other
+//     form (scalar, index, slice, transpose, alloc, assert, if, loop,
+//     reduce, redomap) writes nothing itself; a reduce's or redomap's
+//     steps write only through the statements of its bodies. A form not
+//     in this list gives up.
 //  2. (when the kernel starts) the rows of the destination are disjoint:
 //     row i of L_z lies in offset + (i-1)·s₁ + [lo, hi], where hi - lo is
 //     the spread Σ (dₖ - 1)·|sₖ| of the other dimensions, so the rows are
