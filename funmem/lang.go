@@ -117,14 +117,15 @@ func (p *program) runValue(o lang.RunOptions) (*lang.Result, error) {
 }
 
 // result reads the array and scalar results off the heap, leaving out the
-// blocks, and prints them (on jobs goroutines: lang.ArrayResult).
+// blocks, and prints them, both on jobs goroutines when large (readJobs,
+// lang.ArrayResult).
 func (p *program) result(h *semantics.Heap, vs []Value, jobs int) (*lang.Result, error) {
 	var out []semantics.Array
 	for _, v := range vs {
 		if v.Kind == BlockVal {
 			continue
 		}
-		a, err := Read(h, v)
+		a, err := readJobs(h, v, jobs)
 		if err != nil {
 			return nil, semantics.Stuckf(p.p.Body.In, EMemProg.Name, "%v", err)
 		}

@@ -75,7 +75,11 @@ type vars interface {
 
 // Read turns a value into the array it denotes in h (an integer stays a
 // scalar): the elements L(y) for y in dom(L), in row-major order.
-func Read(h *semantics.Heap, v Value) (semantics.Array, error) {
+func Read(h *semantics.Heap, v Value) (semantics.Array, error) { return readJobs(h, v, 1) }
+
+// readJobs is Read, copying a large dense array on up to jobs goroutines
+// (semantics.CloneJobs): a run's results, read off its heap.
+func readJobs(h *semantics.Heap, v Value, jobs int) (semantics.Array, error) {
 	switch v.Kind {
 	case IntVal:
 		return v.Num().Array(), nil
@@ -90,7 +94,11 @@ func Read(h *semantics.Heap, v Value) (semantics.Array, error) {
 	// A dense layout inside the block is one copy; anything else (an
 	// offset outside the block among them) walks the image.
 	if k, ok := v.L.Dense(); ok && v.L.Offset >= 0 && v.L.Offset+k <= int64(len(b)) {
-		return semantics.Array{Elem: v.Elem, Shape: v.L.Shape(), Data: append(make([]int64, 0, k), b[v.L.Offset:v.L.Offset+k]...)}, nil
+		data := make([]int64, 0) // an empty array's data is not nil, as below
+		if k > 0 {
+			data = semantics.CloneJobs(b[v.L.Offset:v.L.Offset+k], jobs)
+		}
+		return semantics.Array{Elem: v.Elem, Shape: v.L.Shape(), Data: data}, nil
 	}
 	out := semantics.Array{Elem: v.Elem, Shape: v.L.Shape(), Data: make([]int64, 0, n)}
 	err = v.L.Image(func(off int64) error {

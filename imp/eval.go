@@ -227,7 +227,7 @@ func Eval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Ar
 	if err != nil {
 		return nil, err
 	}
-	return Results(p, env, h)
+	return results(p, env, h, opts.Jobs)
 }
 
 // heapErr passes races on (the kernel reports them) and makes other heap
@@ -371,6 +371,13 @@ func blockOf(x *fun.Ident, v Value, ok bool, rule string) (semantics.Label, erro
 // Results reads the values return names: integers, and blocks read as
 // row-major arrays of their shapes.
 func Results(p *Program, env Env, h *semantics.Heap) ([]semantics.Array, error) {
+	return results(p, env, h, 1)
+}
+
+// results is Results, copying a large array out of its block on up to
+// jobs goroutines (semantics.CloneJobs): the engine's run does so with
+// the run's jobs.
+func results(p *Program, env Env, h *semantics.Heap, jobs int) ([]semantics.Array, error) {
 	const rule = "return"
 	var out []semantics.Array
 	for _, r := range p.Return {
@@ -400,7 +407,7 @@ func Results(p *Program, env Env, h *semantics.Heap) ([]semantics.Array, error) 
 		if int64(len(data)) < n {
 			return nil, semantics.Stuckf(r.Name.NamePos, rule, "block %s holds %d integers, fewer than the %d of %s", r.Name.Name, len(data), n, semantics.ShapeString(shape))
 		}
-		a, _ := semantics.NestOf(r.Elem, append([]int64(nil), data[:n]...), shape)
+		a, _ := semantics.NestOf(r.Elem, semantics.CloneJobs(data[:n], jobs), shape)
 		out = append(out, a)
 	}
 	return out, nil

@@ -166,3 +166,33 @@ func ParallelIterations(h *Heap, n int64, logs []*WriteLog, window int64, run fu
 // cut into for the goroutines to take (ParallelIterations): enough that
 // the last one taken is short beside the window.
 const chunksPerWindow = 16
+
+// minParallelCopy is the number of words from which CloneJobs copies on
+// several goroutines: below it, starting them costs more than they save.
+const minParallelCopy = 1 << 16
+
+// CloneJobs is a copy of s, made on up to Jobs(jobs) goroutines when s is
+// large (each a range of it): a run's results copied out of its heap are
+// a part of the run that a second core otherwise leaves to one (the
+// copy's pages are first touched as it is written).
+func CloneJobs(s []int64, jobs int) []int64 {
+	if len(s) == 0 {
+		return nil // as append([]int64(nil), s...)
+	}
+	out := make([]int64, len(s))
+	w := 1
+	if len(s) >= minParallelCopy {
+		w = Jobs(jobs)
+	}
+	if w <= 1 {
+		copy(out, s)
+		return out
+	}
+	var wg sync.WaitGroup
+	for k := range w {
+		lo, hi := len(s)*k/w, len(s)*(k+1)/w
+		wg.Go(func() { copy(out[lo:hi], s[lo:hi]) })
+	}
+	wg.Wait()
+	return out
+}

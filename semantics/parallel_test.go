@@ -145,3 +145,24 @@ func TestParallelIterationsPanic(t *testing.T) {
 }
 
 var errBoom = errors.New("boom")
+
+// TestCloneJobs: CloneJobs copies what append copies, below and above the
+// size from which it goes on goroutines, on more goroutines than fit too.
+func TestCloneJobs(t *testing.T) {
+	for _, n := range []int{0, 1, minParallelCopy - 1, minParallelCopy, minParallelCopy + 7, 3*minParallelCopy + 1} {
+		s := make([]int64, n)
+		for i := range s {
+			s[i] = int64(i*31 - 7)
+		}
+		want := append([]int64(nil), s...)
+		for _, jobs := range []int{1, 2, 3, 5} {
+			got := CloneJobs(s, jobs)
+			if !slices.Equal(got, want) || (got == nil) != (want == nil) {
+				t.Fatalf("%d words, jobs %d: the copy differs", n, jobs)
+			}
+			if n > 0 && &got[0] == &s[0] {
+				t.Fatalf("%d words, jobs %d: not a copy", n, jobs)
+			}
+		}
+	}
+}
