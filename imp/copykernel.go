@@ -110,17 +110,13 @@ func (m *machine) copyWords(c *cstmt, n int64) bool {
 	return true
 }
 
-// minParallelCopy is the number of words from which a copy kernel runs on
-// the run's jobs: below it, starting goroutines costs more than it saves.
-const minParallelCopy = 1 << 16
-
 // copyStrided copies word r1 + i·rs of src to word w1 + i·ws of dst for
 // i = 0 … n-1, on up to semantics.Jobs(jobs) goroutines when n is large
 // (each a range of i). copyWords has proved the kernel race-free, so no
 // word one iteration writes is read by another: the order is free.
 func copyStrided(dst, src []int64, w1, ws, r1, rs, n int64, jobs int) {
 	w := int64(1)
-	if n >= minParallelCopy {
+	if n >= semantics.MinParallelCopy {
 		w = int64(semantics.Jobs(jobs))
 	}
 	if w <= 1 {

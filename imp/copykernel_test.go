@@ -3,6 +3,8 @@ package imp
 import (
 	"slices"
 	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // TestCopyKernels: kernels whose body is a copy, at the edges of
@@ -94,15 +96,15 @@ func TestCopyKernelRows(t *testing.T) {
 // above the size from which it is spread.
 func TestCopyStrided(t *testing.T) {
 	for _, c := range []struct{ w1, ws, r1, rs, n int64 }{
-		{0, 1, 0, 1, minParallelCopy},
-		{0, 1, 5, 1, minParallelCopy + 3},
-		{minParallelCopy * 2, -1, 0, 2, minParallelCopy + 1},
-		{7, 3, minParallelCopy*3 - 1, -3, minParallelCopy},
-		{0, 1, 0, 1, minParallelCopy - 1},
-		{9, 2, 9, 2, minParallelCopy}, // the same offsets
+		{0, 1, 0, 1, semantics.MinParallelCopy},
+		{0, 1, 5, 1, semantics.MinParallelCopy + 3},
+		{semantics.MinParallelCopy * 2, -1, 0, 2, semantics.MinParallelCopy + 1},
+		{7, 3, semantics.MinParallelCopy*3 - 1, -3, semantics.MinParallelCopy},
+		{0, 1, 0, 1, semantics.MinParallelCopy - 1},
+		{9, 2, 9, 2, semantics.MinParallelCopy}, // the same offsets
 		{0, 0, 0, 1, 5},
 	} {
-		src := make([]int64, 3*minParallelCopy+8)
+		src := make([]int64, 3*semantics.MinParallelCopy+8)
 		for i := range src {
 			src[i] = int64(i*7 + 1)
 		}

@@ -167,9 +167,10 @@ func ParallelIterations(h *Heap, n int64, logs []*WriteLog, window int64, run fu
 // the last one taken is short beside the window.
 const chunksPerWindow = 16
 
-// minParallelCopy is the number of words from which CloneJobs copies on
-// several goroutines: below it, starting them costs more than they save.
-const minParallelCopy = 1 << 16
+// MinParallelCopy is the number of words from which a copy goes on
+// several goroutines (CloneJobs, IMP's copy kernels): below it, starting
+// them costs more than they save.
+const MinParallelCopy = 1 << 16
 
 // CloneJobs is a copy of s, made on up to Jobs(jobs) goroutines when s is
 // large (each a range of it): a run's results copied out of its heap are
@@ -181,7 +182,7 @@ func CloneJobs(s []int64, jobs int) []int64 {
 	}
 	out := make([]int64, len(s))
 	w := 1
-	if len(s) >= minParallelCopy {
+	if len(s) >= MinParallelCopy {
 		w = Jobs(jobs)
 	}
 	if w <= 1 {

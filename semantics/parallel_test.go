@@ -149,7 +149,7 @@ var errBoom = errors.New("boom")
 // TestCloneJobs: CloneJobs copies what append copies, below and above the
 // size from which it goes on goroutines, on more goroutines than fit too.
 func TestCloneJobs(t *testing.T) {
-	for _, n := range []int{0, 1, minParallelCopy - 1, minParallelCopy, minParallelCopy + 7, 3*minParallelCopy + 1} {
+	for _, n := range []int{0, 1, MinParallelCopy - 1, MinParallelCopy, MinParallelCopy + 7, 3*MinParallelCopy + 1} {
 		s := make([]int64, n)
 		for i := range s {
 			s[i] = int64(i*31 - 7)
