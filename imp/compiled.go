@@ -113,6 +113,7 @@ type cext struct {
 	writes     int       // and its writes
 	copy       *cstmt    // a kernel's whose body is one affine copy (copyOf): that body
 	par        bool      // a kernel's whose body may run on goroutines (parallelizable)
+	untracked  bool      // a reduce's whose parts write nothing (writeFree), in a run without a trace
 }
 
 // loopCtx is the innermost kernel or for whose body is being compiled:
@@ -405,6 +406,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 		switch s := s.(type) {
 		case *Reduce:
 			c.y = m.slot(s.Target)
+			c.untracked = !m.trace && writeFree(f.Body) && writeFree(f.Combine)
 		case *Scan:
 			c.y = m.slot(s.Block)
 			c.addr = m.exp(s.Addr, true)
@@ -1175,16 +1177,26 @@ func (m *machine) fold(c *cstmt) error {
 		defer func() { m.depth-- }()
 		reset, base = c.allocIn, st.Live()
 	}
-	r.t = m.tracker()
-	r.t.Expect(2 * n)
-	m.h.Push(r.t)
+	// A reduce that writes nothing cannot race: no tracker (racefree.go).
+	tracked := !c.untracked || m.opts.NoRaceFreePlans
+	if tracked {
+		r.t = m.tracker()
+		r.t.Expect(2 * n)
+		m.h.Push(r.t)
+	} else if m.onUntracked != nil {
+		m.onUntracked()
+	}
 	fail := func(err error) error {
-		m.h.Pop()
+		if tracked {
+			m.h.Pop()
+		}
 		return r.race(err)
 	}
 	for i := int64(1); i <= n; i++ {
 		// The element part, in E, x ↦ i.
-		r.t.Start(i)
+		if tracked {
+			r.t.Start(i)
+		}
 		m.save(c.save, c.buf)
 		m.env[c.x].setNum(semantics.IntNum(i))
 		err := m.run(c.body)
@@ -1215,7 +1227,9 @@ func (m *machine) fold(c *cstmt) error {
 			}
 		}
 		if !stepped {
-			r.t.Start(n + i)
+			if tracked {
+				r.t.Start(n + i)
+			}
 			m.save(c.save2, c.buf2)
 			m.env[c.xa].setNum(r.acc)
 			m.env[c.xb].setNum(y)
@@ -1267,11 +1281,14 @@ func (m *machine) fold(c *cstmt) error {
 			m.stats.Ops++ // the scan's write
 		}
 	}
-	m.h.Pop()
 	if _, ok := s.(*Reduce); ok {
 		m.env[c.y].setNum(r.acc)
 	}
 	m.counter.Hit(r.rule)
+	if !tracked {
+		return nil
+	}
+	m.h.Pop()
 	if m.opts.Trace != nil {
 		m.opts.Trace(s, r.t.Trace)
 	}

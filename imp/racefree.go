@@ -539,3 +539,42 @@ func (m *machine) logWrite(loc semantics.Loc) {
 		l.Write(loc)
 	}
 }
+
+// Folds that write nothing.
+//
+// A reduce's tracker treats its element parts and combine parts as the
+// iterations of one kernel (I-REDUCE: racefree, eq 4, over the 2n
+// parts). A race needs a write, so a reduce whose parts write nothing to
+// the heap, at any depth, can never have one: its tracker would only
+// record reads, one record per location read (tens of bytes each: a
+// reduce over a 10^7-element input would keep hundreds of MB of them).
+// The big-step, when it is not tracing, runs such a reduce without a
+// tracker of its own: the same reads (each still recorded by the trackers
+// of the enclosing kernels and folds, if any), results, errors and rule
+// counts. A scan writes its result at every element, so it keeps its
+// tracker.
+
+// writeFree reports whether ss writes nothing to the heap at any depth:
+// it declares, assigns, reads, branches, asserts, loops and reduces only.
+func writeFree(ss []Stmt) bool {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *Skip, *Decl, *Assign, *Read, *Assert:
+		case *If:
+			if !writeFree(s.Then) || !writeFree(s.Else) {
+				return false
+			}
+		case *For:
+			if !writeFree(s.Body) {
+				return false
+			}
+		case *Reduce:
+			if !writeFree(s.Body) || !writeFree(s.Combine) {
+				return false
+			}
+		default: // write, alloc, kernel, scan
+			return false
+		}
+	}
+	return true
+}
