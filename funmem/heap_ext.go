@@ -132,6 +132,18 @@ func startExtPool(env *Env, h *semantics.Heap, s *fun.Stm, trace bool, pool *tra
 // startFold is the start of a reduce, scan or filter: xs, its number of
 // rows, the accumulator z (none for a filter), and the tracker.
 func (x *ext) startFold(env *Env, h *semantics.Heap, rule string, ne, arr *fun.Ident) error {
+	if err := x.foldOperands(env, rule, ne, arr); err != nil {
+		return err
+	}
+	x.t = x.pool.get(x.trace)
+	h.Push(x.t)
+	x.on = true
+	return nil
+}
+
+// foldOperands is what a fold's start looks up: xs, its number of rows,
+// and the accumulator z (none for a filter).
+func (x *ext) foldOperands(env *Env, rule string, ne, arr *fun.Ident) error {
 	x.rule = rule
 	xs, err := lookupArray(env, arr, rule)
 	if err != nil {
@@ -148,9 +160,6 @@ func (x *ext) startFold(env *Env, h *semantics.Heap, rule string, ne, arr *fun.I
 		}
 		x.vals = []Value{z}
 	}
-	x.t = x.pool.get(x.trace)
-	h.Push(x.t)
-	x.on = true
 	return nil
 }
 

@@ -305,7 +305,13 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 		inner = inner.bind(x, slots[i])
 	}
 	body := c.body(inner, fun.ExpBody(s.Exp))
+	plain := scalarReduce(s.Exp, body)
 	return func(m *heapMachine, fr []Value) error {
+		if plain && m.plainScalarFolds() {
+			if ran, err := m.scalarReduce(sc, s, fr, out, names, slots, body); ran {
+				return err
+			}
+		}
 		x, err := startExtPool(slotVars{fr, sc}.env(), m.h, s, m.trace, &m.pool)
 		if err != nil {
 			return err
@@ -404,15 +410,28 @@ func extBound(e fun.Exp) (names []string, ok bool) {
 // results bound by the pattern.
 func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 	then, els := c.body(sc, e.Then), c.body(sc, e.Else)
+	cond := sc.lookup(e.Cond.Name)
 	return func(m *heapMachine, fr []Value) error {
-		rule, branch, err := chooseBranch(slotVars{fr, sc}, e)
-		if err != nil {
-			return err
-		}
-		m.opts.Counter.Hit(rule)
-		b := then
-		if branch != e.Then {
+		var b *hbody
+		if cond >= 0 && fr[cond].Kind == IntVal && fr[cond].Elem == semantics.IntElem {
+			v := &fr[cond]
+			// chooseBranch's choice, read off the slot.
+			rule := EMemIfF.Name
 			b = els
+			if v.K != 0 {
+				rule, b = EMemIfT.Name, then
+			}
+			m.opts.Counter.Hit(rule)
+		} else {
+			rule, branch, err := chooseBranch(slotVars{fr, sc}, e)
+			if err != nil {
+				return err
+			}
+			m.opts.Counter.Hit(rule)
+			b = then
+			if branch != e.Then {
+				b = els
+			}
 		}
 		if err := b.run(m, fr); err != nil {
 			return err

@@ -88,18 +88,42 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 	}
 }
 
-// A redomap whose map and operator bodies compute scalars only (no heap
-// access: every statement a scalar expression) and whose accumulator is
-// one scalar runs, in a plain run, as a loop over the elements: its
-// iterations can neither read nor write the heap, so the trackers of
-// E-MEM-REDOMAP (the map bodies' kernel, each combine's own) can see no
-// race and are not pushed. Values and errors are the rules' (the bodies'
-// code is the same); HeapOptions.NoScalarFolds switches it off, and
-// TestScalarRedomapAgrees compares the two.
+// A redomap whose map and operator bodies write nothing to the heap
+// (every statement, at any depth, a scalar expression, an index or an if:
+// writeFree) and whose accumulator is one scalar runs, in a plain run, as
+// a loop over the elements; so does a reduce over the rows of an int or
+// float array whose operator body is so and whose parameters are scalars.
+// A race needs a write, so the trackers of E-MEM-REDOMAP and
+// E-MEM-REDUCE (the elements' kernel, each combine's own) could never
+// report one, and are not pushed: their records (tens of bytes per
+// element read) were most of a fold's time and, over an input of 10^7
+// elements, hundreds of MB. The reads themselves are the same, each still
+// recorded by the trackers of the enclosing kernels, if any. Values and
+// errors are the rules' (the bodies' code is the same);
+// HeapOptions.NoScalarFolds switches it off, and TestScalarRedomapAgrees
+// and TestScalarReduceAgrees compare the two.
 
-// scalarRedomapRuns counts the redomaps run as the loop, so that the
-// tests can tell that they compared it.
-var scalarRedomapRuns atomic.Int64
+// scalarRedomapRuns and scalarReduceRuns count the folds run as the loop,
+// so that the tests can tell that they compared it.
+var scalarRedomapRuns, scalarReduceRuns atomic.Int64
+
+// writeFree reports whether body b writes nothing to the heap: each of
+// its statements, at any depth, a scalar expression, an index (a read, or
+// an array's row by reference) or an if.
+func writeFree(b *fun.Body) bool {
+	for _, st := range b.Stms {
+		switch e := st.Exp.(type) {
+		case *fun.ScalarExp, *fun.IndexExp:
+		case *fun.IfExp:
+			if !writeFree(e.Then) || !writeFree(e.Else) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // scalarRedomap reports whether e may run as a plain loop.
 func scalarRedomap(e *fun.RedomapExp, mapBody, opBody *hbody) bool {
@@ -111,14 +135,79 @@ func scalarRedomap(e *fun.RedomapExp, mapBody, opBody *hbody) bool {
 			return false
 		}
 	}
-	for _, b := range []*fun.Body{e.Map, e.Op} {
-		for _, st := range b.Stms {
-			if _, ok := st.Exp.(*fun.ScalarExp); !ok {
-				return false
+	return writeFree(e.Map) && writeFree(e.Op)
+}
+
+// scalarReduce reports whether e is a reduce that may run as a plain
+// loop: two scalar parameters (so each is a name of its own, bound
+// directly), one result, an operator body that writes nothing. Whether
+// the array's rows are scalars is known when it starts.
+func scalarReduce(e fun.Exp, body *hbody) bool {
+	r, ok := e.(*fun.ReduceExp)
+	if !ok || len(r.Params) != 2 || len(body.results) != 1 {
+		return false
+	}
+	for _, g := range Groups(r.Params) {
+		if g.IsArray() {
+			return false
+		}
+	}
+	return writeFree(r.Body)
+}
+
+// scalarReduce runs statement s, a reduce that scalarReduce accepts, as a
+// loop: row i of xs read (as E-MEM-REDUCE's element i reads it), then the
+// combine, in order. ran is false, and nothing has happened, when the
+// array's rows are arrays (which the checker refuses for scalar
+// parameters): the rules' steps run it then.
+func (m *heapMachine) scalarReduce(sc *hscope, s *fun.Stm, fr []Value, out []int, names []string, slots []int, body *hbody) (ran bool, err error) {
+	e := s.Exp.(*fun.ReduceExp)
+	x := &ext{s: s, i: 1}
+	if err := x.foldOperands(slotVars{fr, sc}.env(), EMemReduce.Name, e.Ne, e.Arr); err != nil {
+		return true, err
+	}
+	if x.xs.L.Rank() != 1 {
+		return false, nil
+	}
+	if x.n > 0 { // the fold's iterations, charged at its first step (ext.spend)
+		if err := m.opts.Budget.Spend(x.n, s.Exp.Pos(), x.rule); err != nil {
+			return true, err
+		}
+	}
+	scalarReduceRuns.Add(1)
+	if m.stats != nil {
+		launch(m.stats, m.depth)
+		m.depth++
+		defer func() { m.depth-- }()
+	}
+	// The operands bound as the rules bind them: a name given twice
+	// takes the last binding.
+	bind := func(name string, v Value) {
+		for i, y := range names {
+			if y == name {
+				fr[slots[i]] = v
 			}
 		}
 	}
-	return true
+	a, b := e.Params[0].Name.Name, e.Params[1].Name.Name
+	acc := x.vals[0]
+	for i := int64(1); i <= x.n; i++ {
+		elem, err := x.row(m.h, i)
+		if err != nil {
+			return true, err
+		}
+		bind(a, acc)
+		bind(b, elem)
+		if err := body.run(m, fr); err != nil {
+			return true, err
+		}
+		acc = fr[body.results[0]]
+	}
+	vs, err := patternValues(s.Pat, []Value{acc}, x.rule)
+	if err != nil {
+		return true, err
+	}
+	return true, bindOut(s, vs, fr, out)
 }
 
 // plainScalarFolds reports whether this run may take the scalar loops: no

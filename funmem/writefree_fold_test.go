@@ -1,0 +1,131 @@
+package funmem
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/fun"
+)
+
+// TestWriteFreeFoldsAgree runs random reduces over an input array and
+// redomaps whose bodies read the heap (indexes into the input, which may
+// be out of bounds) and branch, but write nothing, alone and inside a
+// kernel, under the compiled heap semantics with the plain loops on and
+// off (HeapOptions.NoScalarFolds) and under the rules as written
+// (EvalRules): the same values, errors and final heaps. Most of them must
+// take the loops.
+func TestWriteFreeFoldsAgree(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(41, 42))
+	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
+	var sexp func(leaves []string, d int) string
+	sexp = func(leaves []string, d int) string {
+		if d == 0 || rng.IntN(3) == 0 {
+			return pick(leaves...)
+		}
+		return "(" + sexp(leaves, d-1) + " " + pick("+", "-", "*", "/", "%", "<", "==") + " " + sexp(leaves, d-1) + ")"
+	}
+	// body writes a body over leaves that reads xs and may branch; its
+	// result is c.
+	body := func(ind string, leaves []string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%slet (q : int) = %s\n", ind, sexp(append(leaves, "n"), 1))
+		fmt.Fprintf(&b, "%slet (w : int) = xs[q]\n", ind)
+		leaves = append(leaves, "w")
+		if rng.IntN(2) == 0 {
+			fmt.Fprintf(&b, "%slet (t : int) = %s\n", ind, sexp(leaves, 1))
+			fmt.Fprintf(&b, "%slet (c : int) =\n%s  if t then\n%s    in (w)\n%s  else\n", ind, ind, ind, ind)
+			fmt.Fprintf(&b, "%s    let (u : int) = %s\n%s    in (u)\n", ind, sexp(leaves, 2), ind)
+		} else {
+			fmt.Fprintf(&b, "%slet (c : int) = %s\n", ind, sexp(leaves, 2))
+		}
+		fmt.Fprintf(&b, "%sin (c)\n", ind)
+		return b.String()
+	}
+	// run is the engine with the loops on or off, or (rules) Fig 10's
+	// rules as written.
+	run := func(p *fun.Program, args map[string]string, off, rules bool) (heapRun, error) {
+		env, h, err := BindInputs(p, args)
+		if err != nil {
+			return heapRun{}, err
+		}
+		r := heapRun{h: h}
+		if rules {
+			r.vals, _, r.err = EvalRules(p, env, h, &HeapOptions{})
+		} else {
+			r.vals, r.err = EvalHeap(p, env, h, &HeapOptions{NoScalarFolds: off})
+		}
+		return r, nil
+	}
+	reduces, redomaps := scalarReduceRuns.Load(), scalarRedomapRuns.Load()
+	failed := 0
+	const programs = 400
+	for k := range programs {
+		var b strings.Builder
+		b.WriteString("input (n : int) (m : int) (xs : [n])\n")
+		nested := k%3 == 0
+		ind := ""
+		if nested {
+			b.WriteString("let (ys : [m]) = kernel j <= m do\n")
+			ind = "  "
+		}
+		fmt.Fprintf(&b, "%slet (z : int) = %s\n", ind, pick("0", "1", "-7"))
+		if k%2 == 0 {
+			fmt.Fprintf(&b, "%slet (r : int) =\n%s  reduce (a : int) (b : int) = z over xs do\n", ind, ind)
+			b.WriteString(body(ind+"    ", []string{"a", "b", "1", "2"}))
+		} else {
+			fmt.Fprintf(&b, "%slet (r : int) =\n%s  redomap (a : int) (b : int) = z for i <= m do\n", ind, ind)
+			b.WriteString(body(ind+"    ", []string{"i", "m", "1", "-2"}))
+			fmt.Fprintf(&b, "%s  combine\n", ind)
+			b.WriteString(body(ind+"    ", []string{"a", "b", "1", "2"}))
+		}
+		if nested {
+			b.WriteString("  in (r)\nin (ys)\n")
+		} else {
+			b.WriteString("in (r)\n")
+		}
+		src := b.String()
+		fp, err := fun.ParseFile("folds.fun", src)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		if _, err := fun.Check(fp, nil); err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		p := Simplify(Transform(fp))
+		xs := make([]string, rng.IntN(6))
+		for i := range xs {
+			xs[i] = fmt.Sprint(rng.IntN(9) - 3)
+		}
+		args := map[string]string{"m": fmt.Sprint(rng.IntN(5)), "xs": "[" + strings.Join(xs, " ") + "]"}
+		fast, err := run(p, args, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mode := range []struct {
+			name      string
+			off, rule bool
+		}{{"the engine's steps", true, false}, {"the rules", false, true}} {
+			slow, _ := run(p, args, mode.off, mode.rule)
+			if fmt.Sprint(fast.err) != fmt.Sprint(slow.err) {
+				t.Fatalf("errors differ: loop %v, %s %v\n%v\n%s", fast.err, mode.name, slow.err, args, src)
+			}
+			if a, b := heapDump(fast.h), heapDump(slow.h); a != b {
+				t.Fatalf("final heaps differ:\nloop  %s\n%s %s\n%s", a, mode.name, b, src)
+			}
+			if a, b := ValuesString(fast.vals), ValuesString(slow.vals); a != b {
+				t.Fatalf("values differ: loop %s, %s %s\n%v\n%s", a, mode.name, b, args, src)
+			}
+		}
+		if fast.err != nil {
+			failed++
+		}
+	}
+	reduces, redomaps = scalarReduceRuns.Load()-reduces, scalarRedomapRuns.Load()-redomaps
+	t.Logf("%d reduces and %d redomaps ran as loops over %d programs, %d went wrong", reduces, redomaps, programs, failed)
+	if reduces < programs/4 || redomaps < programs/4 || failed < programs/10 || programs-failed < programs/4 {
+		t.Errorf("%d reduces and %d redomaps ran as loops, %d of %d programs went wrong: too few to test both outcomes", reduces, redomaps, failed, programs)
+	}
+}
