@@ -107,6 +107,13 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 			return nil, nil, err
 		}
 		lmads[in.Name.Name] = l
+		if n, ok := denseInput(l, vals[in.Name.Name]); ok {
+			// Offsets Offset … Offset+n-1, none negative: no walk.
+			if n > 0 {
+				size[a.Block.Name] = max(size[a.Block.Name], l.Offset+n)
+			}
+			continue
+		}
 		if err := l.Image(func(off int64) error {
 			if off < 0 {
 				return fmt.Errorf("input %s's LMAD %v reaches offset %d", in.Name.Name, l, off)
@@ -117,9 +124,33 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 			return nil, nil, semantics.Errorf(in.Lparen, semantics.InputError, "", "%v", err)
 		}
 	}
+	// A block that holds one array, dense from offset 0, is that array's
+	// buffer itself: fun.BindInputs made it for this binding alone.
+	sole := map[string]string{} // block → its one array ("" for several)
+	for _, in := range p.Inputs {
+		if a := ArrayOf(in.Type); a != nil {
+			if _, seen := sole[a.Block.Name]; seen {
+				sole[a.Block.Name] = ""
+			} else {
+				sole[a.Block.Name] = in.Name.Name
+			}
+		}
+	}
+	adopted := map[string]bool{}
 	h := &semantics.Heap{}
 	for _, in := range p.Inputs {
 		if IsMem(in.Type) {
+			if x := sole[in.Name.Name]; x != "" {
+				if n, ok := denseInput(lmads[x], vals[x]); ok && lmads[x].Offset == 0 && n == size[in.Name.Name] {
+					l, err := h.Adopt(vals[x].Data)
+					if err != nil {
+						return nil, nil, semantics.Errorf(in.Lparen, semantics.InputError, "", "%v", err)
+					}
+					adopted[x] = true
+					env = env.Bind(in.Name.Name, Value{Kind: BlockVal, Block: l})
+					continue
+				}
+			}
 			l, err := h.Alloc(size[in.Name.Name])
 			if err != nil {
 				return nil, nil, semantics.Errorf(in.Lparen, semantics.InputError, "", "%v", err)
@@ -134,7 +165,15 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 		}
 		bv, _ := env.Lookup(a.Block.Name)
 		l, data, i := lmads[in.Name.Name], vals[in.Name.Name].Data, 0
-		if err := l.Image(func(off int64) error {
+		if adopted[in.Name.Name] {
+			// Its block is its data.
+		} else if n, ok := denseInput(l, vals[in.Name.Name]); ok && h.Plain() {
+			// The writes in Image's order, as one copy (the block holds
+			// Offset+n words: its size was taken from them).
+			if n > 0 {
+				copy(h.Block(bv.Block)[l.Offset:], data)
+			}
+		} else if err := l.Image(func(off int64) error {
 			err := h.Write(semantics.Loc{Block: bv.Block, Offset: off}, data[i])
 			i++
 			return err
@@ -144,6 +183,15 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 		env = env.Bind(in.Name.Name, Value{Kind: ArrayVal, Block: bv.Block, L: l, Elem: in.Type.Elem})
 	}
 	return env, h, nil
+}
+
+// denseInput reports whether input array v's LMAD l is dense (its offsets,
+// in Image's order, are Offset, Offset+1, …), from a nonnegative offset,
+// with one offset per element of v: then its block's size and its writes
+// need no walk over the offsets. n is the number of elements.
+func denseInput(l semantics.LMAD, v semantics.Array) (n int64, ok bool) {
+	n, ok = l.Dense()
+	return n, ok && l.Offset >= 0 && n == int64(len(v.Data))
 }
 
 // noBlockArgs refuses --arg values for memory blocks.
