@@ -139,6 +139,16 @@ var Rows = []*Row{
 		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{1000, 10_000},
 		budget: 8 * time.Second, quickBudget: time.Second,
 		setup: compare(redomapFun, "funmem", "heap", "fun", "big", false)},
+	{Name: "funmem-heap-inputs", Workload: "FUNMEM heap / FUN big, folds over two n-element inputs from a data file", Unit: "ratio",
+		Target: "≤ 3×, ≤ 400 MB at 10^7", targetRatio: 3, targetPeak: 400 << 20, targetN: 10_000_000, floorName: "FUN big", growth: true,
+		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{1000, 10_000},
+		budget: 12 * time.Second, quickBudget: time.Second,
+		setup: compareData(dotFun, "funmem", "heap", "fun", "big")},
+	{Name: "imp-inputs", Workload: "IMP big / FUN big, folds over two n-element inputs from a data file", Unit: "ratio",
+		Target: "≤ 3×, ≤ 400 MB at 10^7", targetRatio: 3, targetPeak: 400 << 20, targetN: 10_000_000, floorName: "FUN big", growth: true,
+		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{1000, 10_000},
+		budget: 12 * time.Second, quickBudget: time.Second,
+		setup: compareData(dotFun, "imp", "big", "fun", "big")},
 	{Name: "imp-flat", Workload: "IMP big / FUN big, flat kernel", Unit: "ratio",
 		Target: "≤ 2×", targetRatio: 2, floorName: "FUN big", growth: true,
 		sizes: []int{10_000, 100_000, 1_000_000}, quick: []int{1000, 10_000},
@@ -489,6 +499,76 @@ func compare(src, level, sem, floorLevel, floorSem string, trace bool) func(*Opt
 		return &work{
 			run:   func() (int, error) { _, err := run(); return n, err },
 			floor: func() error { _, err := fr(); return err },
+		}, nil
+	}
+}
+
+// dotFun is the dot product and the maximum of two inputs, two folds
+// that read the inputs and write nothing (fused into a redomap and a
+// reduce at the lower levels), for the rows whose inputs come from a data
+// file (funmem-heap-inputs, imp-inputs).
+const dotFun = `input (n : int) (xs : [n]) (ys : [n])
+let (zero : int) = 0
+let (lowest : int) = -9223372036854775808
+let (prods : [n]) = kernel i <= n do
+  let (x : int) = xs[i]
+  let (y : int) = ys[i]
+  let (p : int) = x * y
+  in (p)
+let (dot : int) =
+  reduce (a : int) (b : int) = zero over prods do
+    let (c : int) = a + b
+    in (c)
+let (max : int) =
+  reduce (a : int) (b : int) = lowest over xs do
+    let (ge : int) = a >= b
+    let (c : int) =
+      if ge
+      then in (a)
+      else in (b)
+    in (c)
+in (dot, max)
+`
+
+// compareData is compare with the inputs read from a binary data file
+// of two n-element int arrays (made by the seeded generator of arraysem
+// dataset, in the temporary directory, removed when the size is
+// measured): the program src at level under sem against it at
+// floorLevel under floorSem, each reading the file.
+func compareData(src, level, sem, floorLevel, floorSem string) func(*Options, int) (*work, error) {
+	return func(_ *Options, n int) (*work, error) {
+		p, err := load(".fun", src)
+		if err != nil {
+			return nil, err
+		}
+		a, err := at(p, level)
+		if err != nil {
+			return nil, err
+		}
+		b, err := at(p, floorLevel)
+		if err != nil {
+			return nil, err
+		}
+		f, err := os.CreateTemp("", "arraysem-bench-inputs-*.in")
+		if err != nil {
+			return nil, err
+		}
+		file := f.Name()
+		t := datafile.Type{Shape: []int64{int64(n)}, Prim: datafile.DefaultPrim(semantics.IntElem)}
+		err = datafile.Generate(f, []datafile.Type{t, t}, 1, nil, true)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(file)
+			return nil, err
+		}
+		args := map[string]string{datafile.DataArg: file}
+		run, fr := runner(a, sem, args, false), runner(b, floorSem, args, false)
+		return &work{
+			run:   func() (int, error) { _, err := run(); return n, err },
+			floor: func() error { _, err := fr(); return err },
+			done:  func() { os.Remove(file) },
 		}, nil
 	}
 }

@@ -40,6 +40,8 @@ func BenchmarkRowSmallReduce(b *testing.B)       { benchRow(b, "small-reduce") }
 func BenchmarkRowSmallScan(b *testing.B)         { benchRow(b, "small-scan") }
 func BenchmarkRowSmallScan1e6(b *testing.B)      { benchRow(b, "small-scan-1e6") }
 func BenchmarkRowFunmemHeapReduce(b *testing.B)  { benchRow(b, "funmem-heap-reduce") }
+func BenchmarkRowFunmemHeapInputs(b *testing.B)  { benchRow(b, "funmem-heap-inputs") }
+func BenchmarkRowImpInputs(b *testing.B)         { benchRow(b, "imp-inputs") }
 func BenchmarkRowSmallScanDynamic(b *testing.B)  { benchRow(b, "small-scan-dynamic") }
 func BenchmarkRowFunKernel(b *testing.B)         { benchRow(b, "fun-kernel") }
 func BenchmarkRowFunmemHeapFlat(b *testing.B)    { benchRow(b, "funmem-heap-flat") }
