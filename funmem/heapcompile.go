@@ -305,10 +305,18 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 		inner = inner.bind(x, slots[i])
 	}
 	body := c.body(inner, fun.ExpBody(s.Exp))
-	plain := scalarReduce(s.Exp, body)
+	// A fold that writes nothing but its own rows runs as a plain loop
+	// when it may (heapcompile_redomap.go).
+	var loop func(m *heapMachine, fr []Value) (ran bool, err error)
+	switch {
+	case scalarReduce(s.Exp, body):
+		loop = func(m *heapMachine, fr []Value) (bool, error) { return m.scalarReduce(sc, s, fr, out, names, slots, body) }
+	case scalarScan(s.Exp, body):
+		loop = func(m *heapMachine, fr []Value) (bool, error) { return m.scalarScan(sc, s, fr, out, names, slots, body) }
+	}
 	return func(m *heapMachine, fr []Value) error {
-		if plain && m.plainScalarFolds() {
-			if ran, err := m.scalarReduce(sc, s, fr, out, names, slots, body); ran {
+		if loop != nil && m.plainScalarFolds() {
+			if ran, err := loop(m, fr); ran {
 				return err
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -105,7 +106,7 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 
 // scalarRedomapRuns and scalarReduceRuns count the folds run as the loop,
 // so that the tests can tell that they compared it.
-var scalarRedomapRuns, scalarReduceRuns atomic.Int64
+var scalarRedomapRuns, scalarReduceRuns, scalarScanRuns atomic.Int64
 
 // writeFree reports whether body b writes nothing to the heap: each of
 // its statements, at any depth, a scalar expression, an index (a read, or
@@ -144,15 +145,31 @@ func scalarRedomap(e *fun.RedomapExp, mapBody, opBody *hbody) bool {
 // the array's rows are scalars is known when it starts.
 func scalarReduce(e fun.Exp, body *hbody) bool {
 	r, ok := e.(*fun.ReduceExp)
-	if !ok || len(r.Params) != 2 || len(body.results) != 1 {
+	return ok && scalarOperator(r.Params, r.Body, body)
+}
+
+// scalarScan is scalarReduce for a scan. When it starts, its rows and its
+// destination's must be scalars, the destination's rows disjoint and its
+// block not the array's: then the only writes, row i of the destination
+// by element i, touch no location another element reads or writes.
+func scalarScan(e fun.Exp, body *hbody) bool {
+	r, ok := e.(*fun.ScanExp)
+	return ok && scalarOperator(r.Params, r.Body, body)
+}
+
+// scalarOperator reports whether a fold's operator has two scalar
+// parameters, one result and a body b (compiled as body) that writes
+// nothing.
+func scalarOperator(ps []*fun.Param, b *fun.Body, body *hbody) bool {
+	if len(ps) != 2 || len(body.results) != 1 {
 		return false
 	}
-	for _, g := range Groups(r.Params) {
+	for _, g := range Groups(ps) {
 		if g.IsArray() {
 			return false
 		}
 	}
-	return writeFree(r.Body)
+	return writeFree(b)
 }
 
 // scalarReduce runs statement s, a reduce that scalarReduce accepts, as a
@@ -208,6 +225,77 @@ func (m *heapMachine) scalarReduce(sc *hscope, s *fun.Stm, fr []Value, out []int
 		return true, err
 	}
 	return true, bindOut(s, vs, fr, out)
+}
+
+// scalarScan runs statement s, a scan that scalarScan accepts, as a loop:
+// row i of xs read, the combine, then row i of the destination written,
+// in order, as E-MEM-SCAN's steps do them. ran is false, and nothing has
+// happened, when the conditions that make the loop race free do not hold
+// (scalarScan): the rules' steps run it then.
+func (m *heapMachine) scalarScan(sc *hscope, s *fun.Stm, fr []Value, out []int, names []string, slots []int, body *hbody) (ran bool, err error) {
+	e := s.Exp.(*fun.ScanExp)
+	env := slotVars{fr, sc}.env()
+	x := &ext{s: s, i: 1}
+	if err := x.foldOperands(env, EMemScan.Name, e.Ne, e.Arr); err != nil {
+		return true, err
+	}
+	dest, err := destination(env, s, x.rule)
+	if err == nil && (dest.L.Rank() == 0 || dest.L.Dims[0].Elems != x.n) {
+		err = semantics.Stuckf(s.Pat[0].Lparen, x.rule, "the destination %v does not have %d rows", dest.L, x.n)
+	}
+	if err != nil {
+		return true, err
+	}
+	if x.xs.L.Rank() != 1 || dest.L.Rank() != 1 || x.xs.Block == dest.Block || !disjointRows(dest.L) {
+		return false, nil
+	}
+	x.dest = dest
+	if x.n > 0 { // the fold's iterations, charged at its first step (ext.spend)
+		if err := m.opts.Budget.Spend(x.n, s.Exp.Pos(), x.rule); err != nil {
+			return true, err
+		}
+	}
+	scalarScanRuns.Add(1)
+	if m.stats != nil {
+		launch(m.stats, m.depth)
+		m.depth++
+		defer func() { m.depth-- }()
+	}
+	bind := func(name string, v Value) {
+		for i, y := range names {
+			if y == name {
+				fr[slots[i]] = v
+			}
+		}
+	}
+	a, b := e.Params[0].Name.Name, e.Params[1].Name.Name
+	acc := x.vals[0]
+	for i := int64(1); i <= x.n; i++ {
+		elem, err := x.row(m.h, i)
+		if err != nil {
+			return true, err
+		}
+		bind(a, acc)
+		bind(b, elem)
+		if err := body.run(m, fr); err != nil {
+			return true, err
+		}
+		before := acc
+		acc = fr[body.results[0]]
+		// Row i is the accumulator, as ext.leave stores it (its mutants
+		// too).
+		item, row := acc, i
+		if mutant.On("funmem-scan-exclusive") {
+			item = before
+		}
+		if mutant.On("funmem-scan-row") && i > 1 {
+			row = i - 1
+		}
+		if err := x.store(m.h, row, item); err != nil {
+			return true, err
+		}
+	}
+	return true, bindOut(s, []Value{x.dest}, fr, out)
 }
 
 // plainScalarFolds reports whether this run may take the scalar loops: no

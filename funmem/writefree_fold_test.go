@@ -9,8 +9,8 @@ import (
 	"github.com/arraysem/arraysem/fun"
 )
 
-// TestWriteFreeFoldsAgree runs random reduces over an input array and
-// redomaps whose bodies read the heap (indexes into the input, which may
+// TestWriteFreeFoldsAgree runs random reduces and scans over an input
+// array and redomaps whose bodies read the heap (indexes into the input, which may
 // be out of bounds) and branch, but write nothing, alone and inside a
 // kernel, under the compiled heap semantics with the plain loops on and
 // off (HeapOptions.NoScalarFolds) and under the rules as written
@@ -59,7 +59,7 @@ func TestWriteFreeFoldsAgree(t *testing.T) {
 		}
 		return r, nil
 	}
-	reduces, redomaps := scalarReduceRuns.Load(), scalarRedomapRuns.Load()
+	reduces, redomaps, scans := scalarReduceRuns.Load(), scalarRedomapRuns.Load(), scalarScanRuns.Load()
 	failed := 0
 	const programs = 400
 	for k := range programs {
@@ -72,7 +72,18 @@ func TestWriteFreeFoldsAgree(t *testing.T) {
 			ind = "  "
 		}
 		fmt.Fprintf(&b, "%slet (z : int) = %s\n", ind, pick("0", "1", "-7"))
-		if k%2 == 0 {
+		if k%5 == 4 {
+			// A scan; inside the kernel, its destination is the
+			// kernel's row.
+			if nested {
+				b.Reset()
+				b.WriteString("input (n : int) (m : int) (xs : [n])\n")
+				b.WriteString("let (ys : [m][n]) = kernel j <= m do\n")
+				fmt.Fprintf(&b, "%slet (z : int) = %s\n", ind, pick("0", "1", "-7"))
+			}
+			fmt.Fprintf(&b, "%slet (r : [n]) =\n%s  scan (a : int) (b : int) = z over xs do\n", ind, ind)
+			b.WriteString(body(ind+"    ", []string{"a", "b", "1", "2"}))
+		} else if k%2 == 0 {
 			fmt.Fprintf(&b, "%slet (r : int) =\n%s  reduce (a : int) (b : int) = z over xs do\n", ind, ind)
 			b.WriteString(body(ind+"    ", []string{"a", "b", "1", "2"}))
 		} else {
@@ -123,9 +134,72 @@ func TestWriteFreeFoldsAgree(t *testing.T) {
 			failed++
 		}
 	}
-	reduces, redomaps = scalarReduceRuns.Load()-reduces, scalarRedomapRuns.Load()-redomaps
-	t.Logf("%d reduces and %d redomaps ran as loops over %d programs, %d went wrong", reduces, redomaps, programs, failed)
-	if reduces < programs/4 || redomaps < programs/4 || failed < programs/10 || programs-failed < programs/4 {
-		t.Errorf("%d reduces and %d redomaps ran as loops, %d of %d programs went wrong: too few to test both outcomes", reduces, redomaps, failed, programs)
+	reduces, redomaps, scans = scalarReduceRuns.Load()-reduces, scalarRedomapRuns.Load()-redomaps, scalarScanRuns.Load()-scans
+	t.Logf("%d reduces, %d redomaps and %d scans ran as loops over %d programs, %d went wrong", reduces, redomaps, scans, programs, failed)
+	if reduces < programs/5 || redomaps < programs/5 || scans < programs/10 || failed < programs/10 || programs-failed < programs/4 {
+		t.Errorf("%d reduces, %d redomaps and %d scans ran as loops, %d of %d programs went wrong: too few to test both outcomes", reduces, redomaps, scans, failed, programs)
+	}
+}
+
+// TestScalarScanKeepsTracker: a scan whose destination shares the array's
+// block, or whose rows overlap, keeps E-MEM-SCAN's tracker, and so finds
+// the races the rules find; an in-place scan row for row is race free
+// either way.
+func TestScalarScanKeepsTracker(t *testing.T) {
+	const op = `  scan (a : int) (b : int) = zero over xs do
+    let (c : int) = a + b
+    in (c)
+in (ys)
+`
+	for _, c := range []struct {
+		name, src, race string
+	}{
+		{"in place", `input (n : int) (xs_mem : mem) (xs : [n] @ xs_mem -> R(n))
+let (zero : int) = 0
+let (ys : [n] @ xs_mem -> R(n)) =
+` + op, ""},
+		{"one row behind", `input (n : int) (xs_mem : mem) (xs : [n] @ xs_mem -> 1 + {(n : 1)})
+let (zero : int) = 0
+let (ys : [n] @ xs_mem -> R(n)) =
+` + op, "race"},
+		{"rows overlap", `input (n : int) (xs_mem : mem) (xs : [n] @ xs_mem -> R(n))
+let (zero : int) = 0
+let (one : int) = 1
+let (ys_mem : mem) = alloc one
+let (ys : [n] @ ys_mem -> 0 + {(n : 0)}) =
+` + op, "race"},
+	} {
+		p, err := ParseFile("scan.funmem", c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		args := map[string]string{"xs": "[1 2 3 4]"}
+		before := scalarScanRuns.Load()
+		var outs []string
+		for _, mode := range []int{0, 1, 2} {
+			env, h, err := BindInputs(p, args)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			var vs []Value
+			switch mode {
+			case 0:
+				vs, err = EvalHeap(p, env, h, &HeapOptions{})
+			case 1:
+				vs, err = EvalHeap(p, env, h, &HeapOptions{NoScalarFolds: true})
+			default:
+				vs, _, err = EvalRules(p, env, h, &HeapOptions{})
+			}
+			outs = append(outs, fmt.Sprintf("%v %s %s", err, ValuesString(vs), heapDump(h)))
+			if (err != nil && strings.Contains(err.Error(), c.race) && c.race != "") != (c.race != "") {
+				t.Errorf("%s: mode %d: error %v, want one with %q", c.name, mode, err, c.race)
+			}
+		}
+		if outs[0] != outs[1] || outs[0] != outs[2] {
+			t.Errorf("%s: the runs differ:\n  engine:       %s\n  engine steps: %s\n  rules:        %s", c.name, outs[0], outs[1], outs[2])
+		}
+		if n := scalarScanRuns.Load() - before; n != 0 {
+			t.Errorf("%s: ran as the loop %d times", c.name, n)
+		}
 	}
 }
