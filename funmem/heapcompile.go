@@ -310,9 +310,13 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 	var loop func(m *heapMachine, fr []Value) (ran bool, err error)
 	switch {
 	case scalarReduce(s.Exp, body):
-		loop = func(m *heapMachine, fr []Value) (bool, error) { return m.scalarReduce(sc, s, fr, out, names, slots, body) }
+		loop = func(m *heapMachine, fr []Value) (bool, error) {
+			return m.scalarReduce(sc, s, fr, out, names, slots, body)
+		}
 	case scalarScan(s.Exp, body):
-		loop = func(m *heapMachine, fr []Value) (bool, error) { return m.scalarScan(sc, s, fr, out, names, slots, body) }
+		loop = func(m *heapMachine, fr []Value) (bool, error) {
+			return m.scalarScan(sc, s, fr, out, names, slots, body)
+		}
 	}
 	return func(m *heapMachine, fr []Value) error {
 		if loop != nil && m.plainScalarFolds() {
