@@ -113,7 +113,8 @@ type cext struct {
 	writes     int       // and its writes
 	copy       *cstmt    // a kernel's whose body is one affine copy (copyOf): that body
 	par        bool      // a kernel's whose body may run on goroutines (parallelizable)
-	untracked  bool      // a reduce's whose parts write nothing (writeFree), in a run without a trace
+	untracked  bool      // a reduce's whose parts write nothing (writeFree), or a scan's that cannot race if its reads' blocks are not its own (untrackedScan), in a run without a trace
+	scanReads  []int32   // such a scan's: the block variables its parts read
 }
 
 // loopCtx is the innermost kernel or for whose body is being compiled:
@@ -410,6 +411,9 @@ func (m *machine) compile(s Stmt) *cstmt {
 		case *Scan:
 			c.y = m.slot(s.Block)
 			c.addr = m.exp(s.Addr, true)
+			if !m.trace {
+				c.scanReads, c.untracked = m.untrackedScan(s)
+			}
 		}
 	}
 	c.buf = make([]slot, len(c.save))
@@ -1177,8 +1181,9 @@ func (m *machine) fold(c *cstmt) error {
 		defer func() { m.depth-- }()
 		reset, base = c.allocIn, st.Live()
 	}
-	// A reduce that writes nothing cannot race: no tracker (racefree.go).
-	tracked := !c.untracked || m.opts.NoRaceFreePlans
+	// A reduce that writes nothing, or a scan that writes only its own
+	// locations, cannot race: no tracker (racefree.go).
+	tracked := !c.untracked || m.opts.NoRaceFreePlans || isScan && !m.distinctBlocks(c.y, c.scanReads)
 	if tracked {
 		r.t = m.tracker()
 		r.t.Expect(2 * n)
@@ -1257,7 +1262,9 @@ func (m *machine) fold(c *cstmt) error {
 		if mutant.On("imp-scan-exclusive") { // mutant: as foldRun.combined
 			cv = prev
 		}
-		r.t.Start(i)
+		if tracked {
+			r.t.Start(i)
+		}
 		bv := &m.env[c.y]
 		b, err := blockOf(sc.Block, bv.v, bv.ok, r.rule)
 		if err != nil {

@@ -578,3 +578,118 @@ func writeFree(ss []Stmt) bool {
 	}
 	return true
 }
+
+// A scan whose parts write nothing writes only its block, at Addr with
+// its index x ↦ i; every other variable of Addr has, at that point, the
+// value it had when the scan started (the parts' changes are undone
+// before it). So when Addr is one-to-one in x (injective: x, or x plus or
+// minus what does not mention x, or the negation of such), element i's
+// write is to a location no other element writes. When, moreover, the
+// block variables the parts read hold, when the scan starts, blocks other
+// than the scan's (scanReads: variables no part sets, so that they hold
+// them throughout), no element reads what another writes: the scan cannot
+// race, and runs without a tracker.
+
+// injective reports whether se, as a function of x with every other
+// variable fixed, takes different values at different x (in two's
+// complement arithmetic, which wraps: adding a constant and negating are
+// one-to-one there too).
+func injective(se fun.SExp, x string) bool {
+	switch e := se.(type) {
+	case fun.Var:
+		return e.Name == x
+	case *fun.UnOp:
+		return e.Op == semantics.Neg && injective(e.X, x)
+	case *fun.BinOp:
+		if e.Op != semantics.Add && e.Op != semantics.Sub {
+			return false
+		}
+		return injective(e.L, x) && !mentions(e.R, x) || !mentions(e.L, x) && injective(e.R, x)
+	}
+	return false
+}
+
+// mentions reports whether se uses variable x.
+func mentions(se fun.SExp, x string) bool {
+	found := false
+	fun.EachVar(se, func(v *fun.Ident) { found = found || v.Name == x })
+	return found
+}
+
+// scanReads lists the block variables the statements ss read (at any
+// depth), or ok is false when one of them is set in parts (the scan's
+// element and combine parts).
+func scanReads(ss []Stmt, set map[string]bool, acc []*fun.Ident) (_ []*fun.Ident, ok bool) {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *Read:
+			if set[s.Y.Name] {
+				return nil, false
+			}
+			acc = append(acc, s.Y)
+		case *If:
+			if acc, ok = scanReads(s.Then, set, acc); !ok {
+				return nil, false
+			}
+			if acc, ok = scanReads(s.Else, set, acc); !ok {
+				return nil, false
+			}
+		case *For:
+			if acc, ok = scanReads(s.Body, set, acc); !ok {
+				return nil, false
+			}
+		case *Reduce:
+			if acc, ok = scanReads(s.Body, set, acc); !ok {
+				return nil, false
+			}
+			if acc, ok = scanReads(s.Combine, set, acc); !ok {
+				return nil, false
+			}
+		}
+	}
+	return acc, true
+}
+
+// untrackedScan is, for a scan whose parts write nothing, the slots of the
+// block variables its parts read, and ok when Addr is injective in the
+// index and no part sets the scan's block variable or one they read: the
+// static half of the condition above, whose other half (the blocks
+// differ) is checked when the scan starts (distinctBlocks).
+func (m *machine) untrackedScan(s *Scan) (reads []int32, ok bool) {
+	if !writeFree(s.Body) || !writeFree(s.Combine) || !injective(s.Addr, s.X.Name) {
+		return nil, false
+	}
+	set := map[string]bool{}
+	for _, x := range rebinds(s.Combine, rebinds(s.Body, nil)) {
+		set[x] = true
+	}
+	if set[s.Block.Name] {
+		return nil, false
+	}
+	var ys []*fun.Ident
+	if ys, ok = scanReads(s.Body, set, nil); ok {
+		ys, ok = scanReads(s.Combine, set, ys)
+	}
+	if !ok {
+		return nil, false
+	}
+	for _, y := range ys {
+		reads = append(reads, m.slot(y))
+	}
+	return reads, true
+}
+
+// distinctBlocks reports whether, now, slot b holds a block and each of
+// the slots reads holds another one.
+func (m *machine) distinctBlocks(b int32, reads []int32) bool {
+	sb := m.env[b]
+	if !sb.ok || !sb.v.Mem || !sb.v.Defined {
+		return false
+	}
+	for _, r := range reads {
+		if s := m.env[r]; !s.ok || !s.v.Mem || !s.v.Defined || s.v.L == sb.v.L {
+			return false
+		}
+	}
+	return true
+}

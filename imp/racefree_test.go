@@ -204,7 +204,18 @@ func TestRaceFreePlanCases(t *testing.T) {
 		{"overflow", "kernel i <= n do m[i * 4611686018427387904 - 4611686018427387904] <- 1 done", 0},
 		{"uneven trace", "kernel i <= n do var c : int; c <- i - 2; if c then m[i - 1] <- 1; m[i - 1] <- 2 else skip fi done", 1},
 		{"uneven trace late", "kernel i <= n + 1 do var c : int; c <- i - n - 1; if c then m[i - 1] <- 1 else var t : int; t <- m[i - 1]; m[i - 1] <- 2 fi done", 1},
-		{"scan rows", "kernel i <= n do scan m[i * n + j - n - 1] <- 0 for j <= n do var y : int; y <- j yield y combine c, d do var e : int; e <- c + d yield e done done", 1},
+		// The kernel, and its scans (their offsets one-to-one in j).
+		{"scan rows", "kernel i <= n do scan m[i * n + j - n - 1] <- 0 for j <= n do var y : int; y <- j yield y combine c, d do var e : int; e <- c + d yield e done done", 1 + 3},
+		{"scan reads another block", "var q : mem; q <- alloc n; scan m[j - 1] <- 0 for j <= n do var y : int; y <- q[j - 1] yield y combine c, d do var e : int; e <- c + d yield e done", 1},
+		{"scan reads its block", "scan m[j - 1] <- 0 for j <= n do var y : int; y <- m[j] yield y combine c, d do var e : int; e <- c + d yield e done", 0},
+		{"scan reads an alias", "var q : mem; q <- m; scan m[j] <- 0 for j <= n do var y : int; y <- q[j - 1] yield y combine c, d do var e : int; e <- c + d yield e done", 0},
+		{"scan alias set in a part", "var q : mem; q <- alloc n; scan m[j - 1] <- 0 for j <= n do var y : int; q <- m; y <- q[j] yield y combine c, d do var e : int; e <- c + d yield e done", 0},
+		{"scan offset not one-to-one", "scan m[j * j - 1] <- 0 for j <= n do var y : int; y <- j yield y combine c, d do var e : int; e <- c + d yield e done", 0},
+		{"scan offset constant", "scan m[b] <- 0 for j <= n do var y : int; y <- j yield y combine c, d do var e : int; e <- c + d yield e done", 0},
+		{"scan negated offset", "scan m[n - j] <- 0 for j <= n do var y : int; y <- j yield y combine c, d do var e : int; e <- c + d yield e done", 1},
+		{"scan part writes", "scan m[j - 1] <- 0 for j <= n do var y : int; y <- j; m[n] <- y yield y combine c, d do var e : int; e <- c + d yield e done", 0},
+		{"reduce reads", "var s : int; reduce s <- 0 for j <= n do var y : int; y <- m[j] yield y combine c, d do var e : int; e <- c + d yield e done", 1},
+		{"reduce writes", "var s : int; reduce s <- 0 for j <= n do var y : int; y <- m[j]; m[j - 1] <- y yield y combine c, d do var e : int; e <- c + d yield e done", 0},
 	} {
 		p, err := ParseFile("case.imp", head+c.body+";\nreturn m : [n]\n")
 		if err != nil {

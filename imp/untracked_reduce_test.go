@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// TestUntrackedReducesAgree runs random reduces whose parts read an
-// input block (at offsets that may be out of bounds), branch and loop,
+// TestUntrackedReducesAgree runs random reduces and scans whose parts
+// read an input block (at offsets that may be out of bounds), branch and loop,
 // alone and inside a kernel, some of them writing a block as well (which
 // keeps their tracker, and may race): engine, small-step and rules agree
 // (agreeAll: results, errors, heaps, environments, traces, rule counts),
 // and so do the engine with and without the plans (Options.NoRaceFreePlans).
-// The reduces that write nothing must run untracked.
+// The reduces that write nothing must run untracked, and some scans.
 func TestUntrackedReducesAgree(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(51, 52))
@@ -46,7 +46,7 @@ func TestUntrackedReducesAgree(t *testing.T) {
 		}
 		return b.String()
 	}
-	untracked, tracked, failed := 0, 0, 0
+	untracked, tracked, scans, failed := 0, 0, 0, 0
 	const programs = 300
 	for k := range programs {
 		write := k%4 == 3
@@ -54,13 +54,21 @@ func TestUntrackedReducesAgree(t *testing.T) {
 		b.WriteString("input n : int;\ninput m : int;\ninput xs : [n] @ xs_mem;\n")
 		b.WriteString("var out_mem : mem;\nout_mem <- alloc 4;\n")
 		b.WriteString("var res_mem : mem;\nres_mem <- alloc m;\n")
+		b.WriteString("var sc_mem : mem;\nsc_mem <- alloc n + 1;\n")
 		nested := k%3 == 0
 		ind := ""
 		if nested {
 			b.WriteString("kernel j <= m do\n")
 			ind = "  "
 		}
-		fmt.Fprintf(&b, "%svar s : int;\n%sreduce s <- %s for i <= %s do\n", ind, ind, pick("0", "1", "-7"), pick("n", "m", "3"))
+		scan := k%5 == 4
+		if scan {
+			// Into a block of its own, or the one it reads (a race, or
+			// in place), at offsets one-to-one in i or not.
+			fmt.Fprintf(&b, "%svar s : int;\n%sscan %s[%s] <- %s for i <= %s do\n", ind, ind, pick("sc_mem", "sc_mem", "xs_mem"), pick("i - 1", "n - i", "i", "i * 0"), pick("0", "1", "-7"), pick("n", "m", "3"))
+		} else {
+			fmt.Fprintf(&b, "%svar s : int;\n%sreduce s <- %s for i <= %s do\n", ind, ind, pick("0", "1", "-7"), pick("n", "m", "3"))
+		}
 		b.WriteString(part(ind+"  ", []string{"i", "i - 1", "n", "1"}, write && rng.IntN(2) == 0))
 		fmt.Fprintf(&b, "%s  yield r\n%scombine a, b do\n", ind, ind)
 		b.WriteString(part(ind+"  ", []string{"a", "b", "0", "2"}, write))
@@ -87,7 +95,9 @@ func TestUntrackedReducesAgree(t *testing.T) {
 		if big.err != nil {
 			failed++
 		}
-		if c := countUntracked(p, args); write {
+		if c := countUntracked(p, args); scan {
+			scans += c
+		} else if write {
 			tracked++
 			if c > 0 {
 				t.Fatalf("a reduce that writes ran untracked:\n%s", src)
@@ -96,8 +106,8 @@ func TestUntrackedReducesAgree(t *testing.T) {
 			untracked += c
 		}
 	}
-	t.Logf("%d reduces ran untracked, %d programs write, %d of %d went wrong", untracked, tracked, failed, programs)
-	if untracked < programs/2 || failed < programs/10 || programs-failed < programs/4 {
+	t.Logf("%d reduces and %d scans ran untracked, %d programs write, %d of %d went wrong", untracked, scans, tracked, failed, programs)
+	if untracked < programs/2 || scans < programs/20 || failed < programs/10 || programs-failed < programs/4 {
 		t.Errorf("%d reduces ran untracked, %d of %d programs went wrong: too few to test both outcomes", untracked, failed, programs)
 	}
 }
