@@ -139,12 +139,12 @@ var Rows = []*Row{
 		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{1000, 10_000},
 		budget: 8 * time.Second, quickBudget: time.Second,
 		setup: compare(redomapFun, "funmem", "heap", "fun", "big", false)},
-	{Name: "funmem-heap-inputs", Workload: "FUNMEM heap / FUN big, folds over two n-element inputs from a data file", Unit: "ratio",
+	{Name: "funmem-heap-inputs", Workload: "FUNMEM heap / FUN big, folds and a scan over two n-element inputs from a data file", Unit: "ratio",
 		Target: "≤ 3×, ≤ 400 MB at 10^7", targetRatio: 3, targetPeak: 400 << 20, targetN: 10_000_000, floorName: "FUN big", growth: true,
 		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{1000, 10_000},
 		budget: 12 * time.Second, quickBudget: time.Second,
 		setup: compareData(dotFun, "funmem", "heap", "fun", "big")},
-	{Name: "imp-inputs", Workload: "IMP big / FUN big, folds over two n-element inputs from a data file", Unit: "ratio",
+	{Name: "imp-inputs", Workload: "IMP big / FUN big, folds and a scan over two n-element inputs from a data file", Unit: "ratio",
 		Target: "≤ 3×, ≤ 400 MB at 10^7", targetRatio: 3, targetPeak: 400 << 20, targetN: 10_000_000, floorName: "FUN big", growth: true,
 		sizes: []int{100_000, 1_000_000, 10_000_000}, quick: []int{1000, 10_000},
 		budget: 12 * time.Second, quickBudget: time.Second,
@@ -503,10 +503,10 @@ func compare(src, level, sem, floorLevel, floorSem string, trace bool) func(*Opt
 	}
 }
 
-// dotFun is the dot product and the maximum of two inputs, two folds
-// that read the inputs and write nothing (fused into a redomap and a
-// reduce at the lower levels), for the rows whose inputs come from a data
-// file (funmem-heap-inputs, imp-inputs).
+// dotFun is the dot product and the maximum of two inputs, folds that
+// read the inputs and write nothing, and the sum of the prefix sums of
+// one, a scan that writes its own array, for the rows whose inputs come
+// from a data file (funmem-heap-inputs, imp-inputs).
 const dotFun = `input (n : int) (xs : [n]) (ys : [n])
 let (zero : int) = 0
 let (lowest : int) = -9223372036854775808
@@ -527,7 +527,15 @@ let (max : int) =
       then in (a)
       else in (b)
     in (c)
-in (dot, max)
+let (sums : [n]) =
+  scan (a : int) (b : int) = zero over ys do
+    let (c : int) = a + b
+    in (c)
+let (total : int) =
+  reduce (a : int) (b : int) = zero over sums do
+    let (c : int) = a + b
+    in (c)
+in (dot, max, total)
 `
 
 // compareData is compare with the inputs read from a binary data file
