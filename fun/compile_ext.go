@@ -232,7 +232,13 @@ func (c *compiler) eFilter(sc *scope, s *Stm, e *FilterExp, out []int) (code, in
 			launch(m.stats, m.depth)
 			m.depth++
 		}
-		var kept []semantics.Array
+		// The kept rows' words, in order: what filterFinish stacks (rows
+		// of one array all have its row shape), without a value per row.
+		cell := int64(1)
+		for _, d := range xs.Shape[1:] {
+			cell *= d
+		}
+		data, k := []int64{}, int64(0)
 		var prem []*semantics.Derivation
 		for i := int64(1); i <= xs.Shape[0]; i++ {
 			fr[x] = rowVal(xs, i)
@@ -247,16 +253,14 @@ func (c *compiler) eFilter(sc *scope, s *Stm, e *FilterExp, out []int) (code, in
 				return nil, err
 			}
 			if keep {
-				kept = append(kept, row(xs, i))
+				data = append(data, xs.Data[(i-1)*cell:i*cell]...)
+				k++
 			}
 			if m.derive {
 				prem = append(prem, d)
 			}
 		}
-		vs, err := filterFinish(s, xs, kept)
-		if err != nil {
-			return nil, err
-		}
+		vs := []semantics.Array{semantics.Scalar(k), {Elem: xs.Elem, Shape: append([]int64{k}, xs.Shape[1:]...), Data: data}}
 		if m.stats != nil {
 			filterCosts(m.stats, xs, vs[1])
 			m.depth--
