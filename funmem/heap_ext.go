@@ -411,42 +411,63 @@ func (x *ext) finish(h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
 // LMAD with it, and copies kept row j, row i of xs, to row j (each copy
 // traced as element i's).
 func (x *ext) filterFinish(h *semantics.Heap, e *fun.FilterExp) ([]Value, error) {
+	kv, err := x.filterDest(e)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.filterCopy(h, e); err != nil {
+		return nil, err
+	}
+	return []Value{kv, x.dest}, nil
+}
+
+// filterDest binds k, the number of rows kept, and evaluates the
+// pattern's LMAD with it: the destination, x.dest.
+func (x *ext) filterDest(e *fun.FilterExp) (Value, error) {
 	k := int64(len(x.kept))
 	if mutant.On("funmem-filter-past-count") && k < x.n { // mutant: the pattern's size counts one row more than is kept
 		k++
 	}
 	if len(x.s.Pat) != 2 {
-		return nil, semantics.Stuckf(x.s.Let, x.rule, "a filter is bound to (k : int) (ys : …)")
+		return Value{}, semantics.Stuckf(x.s.Let, x.rule, "a filter is bound to (k : int) (ys : …)")
 	}
 	kv := Value{Kind: IntVal, K: k}
 	env := x.env.Bind(x.s.Pat[0].Name.Name, kv)
 	dest, err := destination(env, &fun.Stm{Let: x.s.Let, Pat: x.s.Pat[1:], Exp: e}, x.rule)
 	if err != nil {
-		return nil, err
+		return Value{}, err
 	}
 	if dest.L.Rank() == 0 || dest.L.Dims[0].Elems != k {
-		return nil, semantics.Stuckf(x.s.Pat[1].Lparen, x.rule, "the destination %v does not have %d rows", dest.L, k)
+		return Value{}, semantics.Stuckf(x.s.Pat[1].Lparen, x.rule, "the destination %v does not have %d rows", dest.L, k)
 	}
 	x.dest = dest
+	return kv, nil
+}
+
+// filterCopy copies kept row j, row i of xs, to row j of the destination,
+// each copy traced as element i's (when there is a tracker).
+func (x *ext) filterCopy(h *semantics.Heap, e *fun.FilterExp) error {
 	for j, i := range x.kept {
-		x.t.Start(i)
+		if x.t != nil {
+			x.t.Start(i)
+		}
 		src, err := x.xs.L.Index(i)
 		if err != nil {
-			return nil, semantics.Stuckf(e.Keyword, x.rule, "row %d: %v", i, err)
+			return semantics.Stuckf(e.Keyword, x.rule, "row %d: %v", i, err)
 		}
 		row := Value{Kind: ArrayVal, Block: x.xs.Block, L: src, Elem: x.xs.Elem}
 		if src.Rank() == 0 {
 			v, err := h.Read(semantics.Loc{Block: x.xs.Block, Offset: src.Offset})
 			if err != nil {
-				return nil, x.fail(err, fmt.Sprintf("reading row %d", i))
+				return x.fail(err, fmt.Sprintf("reading row %d", i))
 			}
 			row = Value{Kind: IntVal, K: v, Elem: x.xs.Elem}
 		}
 		if err := x.store(h, int64(j+1), row); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return []Value{kv, dest}, nil
+	return nil
 }
 
 // abort takes the form's trackers off the heap after an error.

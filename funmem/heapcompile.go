@@ -317,6 +317,10 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 		loop = func(m *heapMachine, fr []Value) (bool, error) {
 			return m.scalarScan(sc, s, fr, out, names, slots, body)
 		}
+	case scalarFilter(s.Exp, body):
+		loop = func(m *heapMachine, fr []Value) (bool, error) {
+			return m.scalarFilter(sc, s, fr, out, names, slots, body)
+		}
 	}
 	return func(m *heapMachine, fr []Value) error {
 		if loop != nil && m.plainScalarFolds() {

@@ -106,7 +106,7 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 
 // scalarRedomapRuns and scalarReduceRuns count the folds run as the loop,
 // so that the tests can tell that they compared it.
-var scalarRedomapRuns, scalarReduceRuns, scalarScanRuns atomic.Int64
+var scalarRedomapRuns, scalarReduceRuns, scalarScanRuns, scalarFilterRuns atomic.Int64
 
 // writeFree reports whether body b writes nothing to the heap: each of
 // its statements, at any depth, a scalar expression, an index (a read, or
@@ -296,6 +296,98 @@ func (m *heapMachine) scalarScan(sc *hscope, s *fun.Stm, fr []Value, out []int, 
 		}
 	}
 	return true, bindOut(s, []Value{x.dest}, fr, out)
+}
+
+// scalarFilter reports whether e is a filter that may run as a plain
+// loop: one scalar parameter, one result, a body that writes nothing.
+// When it starts, its rows must be scalars, and the block its pattern
+// names must not be the array's nor hold any array in scope, so that
+// nothing the bodies read is written by the copies of the kept rows.
+func scalarFilter(e fun.Exp, body *hbody) bool {
+	f, ok := e.(*fun.FilterExp)
+	if !ok || len(f.Params) != 1 || len(body.results) != 1 {
+		return false
+	}
+	for _, g := range Groups(f.Params) {
+		if g.IsArray() {
+			return false
+		}
+	}
+	return writeFree(f.Body)
+}
+
+// scalarFilter runs statement s, a filter that scalarFilter accepts, as a
+// loop: row i of xs read, the body, in order; then the kept rows copied
+// to the destination (ext.filterCopy), under a tracker of their own only
+// when the destination's rows may overlap, the one way the copies can
+// race then. ran is false, and nothing has happened, when the conditions
+// do not hold: the rules' steps run it then.
+func (m *heapMachine) scalarFilter(sc *hscope, s *fun.Stm, fr []Value, out []int, names []string, slots []int, body *hbody) (ran bool, err error) {
+	e := s.Exp.(*fun.FilterExp)
+	env := slotVars{fr, sc}.env()
+	x := &ext{s: s, i: 1, env: env}
+	if err := x.foldOperands(env, EMemFilter.Name, nil, e.Arr); err != nil {
+		return true, err
+	}
+	if x.xs.L.Rank() != 1 || len(s.Pat) != 2 {
+		return false, nil
+	}
+	a := ArrayOf(s.Pat[1].Type)
+	if a == nil || a.Block.Name == s.Pat[0].Name.Name {
+		return false, nil
+	}
+	if b, ok := env.Lookup(a.Block.Name); !ok || b.Kind != BlockVal || b.Block == x.xs.Block || !noArrayIn(fr, sc, b.Block) {
+		return false, nil
+	}
+	if x.n > 0 { // the filter's iterations, charged at its first step (ext.spend)
+		if err := m.opts.Budget.Spend(x.n, s.Exp.Pos(), x.rule); err != nil {
+			return true, err
+		}
+	}
+	scalarFilterRuns.Add(1)
+	if m.stats != nil {
+		launch(m.stats, m.depth)
+		m.depth++
+		defer func() { m.depth-- }()
+	}
+	p := e.Params[0].Name.Name
+	for i := int64(1); i <= x.n; i++ {
+		elem, err := x.row(m.h, i)
+		if err != nil {
+			return true, err
+		}
+		for j, y := range names {
+			if y == p {
+				fr[slots[j]] = elem
+			}
+		}
+		if err := body.run(m, fr); err != nil {
+			return true, err
+		}
+		// As ext.leave reads a filter body's result.
+		if v := fr[body.results[0]]; v.Kind != IntVal || v.Elem != semantics.IntElem {
+			return true, semantics.Stuckf(e.Body.In, x.rule, "a filter body returns one int, not %s", ValuesString([]Value{v}))
+		} else if v.K != 0 {
+			x.kept = append(x.kept, i)
+		}
+	}
+	kv, err := x.filterDest(e)
+	if err != nil {
+		return true, err
+	}
+	if !disjointRows(x.dest.L) {
+		x.t = m.pool.get(false)
+		m.h.Push(x.t)
+	}
+	err = x.filterCopy(m.h, e)
+	if x.t != nil {
+		m.h.Pop()
+		m.pool.put(x.t)
+	}
+	if err != nil {
+		return true, err
+	}
+	return true, bindOut(s, []Value{kv, x.dest}, fr, out)
 }
 
 // plainScalarFolds reports whether this run may take the scalar loops: no

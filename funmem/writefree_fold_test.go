@@ -9,8 +9,8 @@ import (
 	"github.com/arraysem/arraysem/fun"
 )
 
-// TestWriteFreeFoldsAgree runs random reduces and scans over an input
-// array and redomaps whose bodies read the heap (indexes into the input, which may
+// TestWriteFreeFoldsAgree runs random reduces, scans and filters over an
+// input array and redomaps whose bodies read the heap (indexes into the input, which may
 // be out of bounds) and branch, but write nothing, alone and inside a
 // kernel, under the compiled heap semantics with the plain loops on and
 // off (HeapOptions.NoScalarFolds) and under the rules as written
@@ -59,7 +59,7 @@ func TestWriteFreeFoldsAgree(t *testing.T) {
 		}
 		return r, nil
 	}
-	reduces, redomaps, scans := scalarReduceRuns.Load(), scalarRedomapRuns.Load(), scalarScanRuns.Load()
+	reduces, redomaps, scans, filters := scalarReduceRuns.Load(), scalarRedomapRuns.Load(), scalarScanRuns.Load(), scalarFilterRuns.Load()
 	failed := 0
 	const programs = 400
 	for k := range programs {
@@ -72,7 +72,12 @@ func TestWriteFreeFoldsAgree(t *testing.T) {
 			ind = "  "
 		}
 		fmt.Fprintf(&b, "%slet (z : int) = %s\n", ind, pick("0", "1", "-7"))
-		if k%5 == 4 {
+		if k%7 == 6 {
+			// A filter, then the sum of what it kept.
+			fmt.Fprintf(&b, "%slet (kept : int) (ks : [kept]) =\n%s  filter (a : int) over xs do\n", ind, ind)
+			b.WriteString(body(ind+"    ", []string{"a", "z", "1", "2"}))
+			fmt.Fprintf(&b, "%slet (r : int) =\n%s  reduce (a : int) (b : int) = z over ks do\n%s    let (c : int) = a - b\n%s    in (c)\n", ind, ind, ind, ind)
+		} else if k%5 == 4 {
 			// A scan; inside the kernel, its destination is the
 			// kernel's row.
 			if nested {
@@ -134,10 +139,74 @@ func TestWriteFreeFoldsAgree(t *testing.T) {
 			failed++
 		}
 	}
-	reduces, redomaps, scans = scalarReduceRuns.Load()-reduces, scalarRedomapRuns.Load()-redomaps, scalarScanRuns.Load()-scans
-	t.Logf("%d reduces, %d redomaps and %d scans ran as loops over %d programs, %d went wrong", reduces, redomaps, scans, programs, failed)
-	if reduces < programs/5 || redomaps < programs/5 || scans < programs/10 || failed < programs/10 || programs-failed < programs/4 {
-		t.Errorf("%d reduces, %d redomaps and %d scans ran as loops, %d of %d programs went wrong: too few to test both outcomes", reduces, redomaps, scans, failed, programs)
+	reduces, redomaps = scalarReduceRuns.Load()-reduces, scalarRedomapRuns.Load()-redomaps
+	scans, filters = scalarScanRuns.Load()-scans, scalarFilterRuns.Load()-filters
+	t.Logf("%d reduces, %d redomaps, %d scans and %d filters ran as loops over %d programs, %d went wrong", reduces, redomaps, scans, filters, programs, failed)
+	if reduces < programs/5 || redomaps < programs/5 || scans < programs/10 || filters < programs/20 || failed < programs/10 || programs-failed < programs/4 {
+		t.Errorf("%d reduces, %d redomaps, %d scans and %d filters ran as loops, %d of %d programs went wrong: too few to test both outcomes", reduces, redomaps, scans, filters, failed, programs)
+	}
+}
+
+// TestScalarFilterCopies: a filter whose destination's rows overlap runs
+// as the loop and copies its kept rows under a tracker, which finds the
+// race the rules find; one that writes into its array's block, or into a
+// block an array in scope lives in, runs by the rules' steps.
+func TestScalarFilterCopies(t *testing.T) {
+	const op = `  filter (x : int) over xs do
+    let (p : int) = x > 1
+    in (p)
+in (ys)
+`
+	for _, c := range []struct {
+		name, src, race string
+		loop            bool
+	}{
+		{"rows overlap", `input (n : int) (xs_mem : mem) (xs : [n] @ xs_mem -> R(n))
+let (one : int) = 1
+let (ys_mem : mem) = alloc one
+let (k : int) (ys : [k] @ ys_mem -> 0 + {(k : 0)}) =
+` + op, "race", true},
+		{"into its array's block", `input (n : int) (xs_mem : mem) (xs : [n] @ xs_mem -> R(n))
+let (k : int) (ys : [k] @ xs_mem -> R(k)) =
+` + op, "", false},
+		{"into a block in scope", `input (n : int) (xs_mem : mem) (xs : [n] @ xs_mem -> R(n))
+let (ys_mem : mem) = alloc n
+let (zs : [n] @ ys_mem -> R(n)) = copy xs
+let (k : int) (ys : [k] @ ys_mem -> R(k)) =
+` + op, "", false},
+	} {
+		p, err := ParseFile("filter.funmem", c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		args := map[string]string{"xs": "[1 2 3 4]"}
+		before := scalarFilterRuns.Load()
+		var outs []string
+		for _, mode := range []int{0, 1, 2} {
+			env, h, err := BindInputs(p, args)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			var vs []Value
+			switch mode {
+			case 0:
+				vs, err = EvalHeap(p, env, h, &HeapOptions{})
+			case 1:
+				vs, err = EvalHeap(p, env, h, &HeapOptions{NoScalarFolds: true})
+			default:
+				vs, _, err = EvalRules(p, env, h, &HeapOptions{})
+			}
+			outs = append(outs, fmt.Sprintf("%v %s %s", err, ValuesString(vs), heapDump(h)))
+			if (err != nil && c.race != "" && strings.Contains(err.Error(), c.race)) != (c.race != "") {
+				t.Errorf("%s: mode %d: error %v, want one with %q", c.name, mode, err, c.race)
+			}
+		}
+		if outs[0] != outs[1] || outs[0] != outs[2] {
+			t.Errorf("%s: the runs differ:\n  engine:       %s\n  engine steps: %s\n  rules:        %s", c.name, outs[0], outs[1], outs[2])
+		}
+		if n := scalarFilterRuns.Load() - before; (n == 1) != c.loop {
+			t.Errorf("%s: ran as the loop %d times, want %v", c.name, n, c.loop)
+		}
 	}
 }
 
