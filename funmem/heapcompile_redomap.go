@@ -90,8 +90,7 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 }
 
 // A redomap whose map and operator bodies write nothing to the heap
-// (every statement, at any depth, a scalar expression, an index or an if:
-// writeFree) and whose accumulator is one scalar runs, in a plain run, as
+// (writeFree: reads, branches, loops and folds that write nothing) and whose accumulator is one scalar runs, in a plain run, as
 // a loop over the elements; so does a reduce over the rows of an int or
 // float array whose operator body is so and whose parameters are scalars.
 // A race needs a write, so the trackers of E-MEM-REDOMAP and
@@ -110,13 +109,27 @@ var scalarRedomapRuns, scalarReduceRuns, scalarScanRuns, scalarFilterRuns atomic
 
 // writeFree reports whether body b writes nothing to the heap: each of
 // its statements, at any depth, a scalar expression, an index (a read, or
-// an array's row by reference) or an if.
+// an array's row by reference), a slice, a transpose, an assertion, or an
+// if, a loop, a reduce or a redomap (not a scanomap) whose bodies are so.
+// (These forms write nothing themselves: heaprace.go's condition 1.)
 func writeFree(b *fun.Body) bool {
 	for _, st := range b.Stms {
 		switch e := st.Exp.(type) {
-		case *fun.ScalarExp, *fun.IndexExp:
+		case *fun.ScalarExp, *fun.IndexExp, *fun.SliceExp, *fun.TransposeExp, *fun.AssertExp:
 		case *fun.IfExp:
 			if !writeFree(e.Then) || !writeFree(e.Else) {
+				return false
+			}
+		case *fun.LoopExp:
+			if !writeFree(e.Body) {
+				return false
+			}
+		case *fun.ReduceExp:
+			if !writeFree(e.Body) {
+				return false
+			}
+		case *fun.RedomapExp:
+			if e.Scan || !writeFree(e.Map) || !writeFree(e.Op) {
 				return false
 			}
 		default:

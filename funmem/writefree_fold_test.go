@@ -34,6 +34,22 @@ func TestWriteFreeFoldsAgree(t *testing.T) {
 		fmt.Fprintf(&b, "%slet (q : int) = %s\n", ind, sexp(append(leaves, "n"), 1))
 		fmt.Fprintf(&b, "%slet (w : int) = xs[q]\n", ind)
 		leaves = append(leaves, "w")
+		// Sometimes a fold or a loop nested in the body, which writes
+		// nothing either.
+		switch rng.IntN(6) {
+		case 0:
+			fmt.Fprintf(&b, "%slet (w2 : int) =\n%s  reduce (a2 : int) (b2 : int) = w over xs do\n%s    let (c2 : int) = %s\n%s    in (c2)\n",
+				ind, ind, ind, sexp([]string{"a2", "b2", "w", "1"}, 2), ind)
+			leaves = append(leaves, "w2")
+		case 1:
+			fmt.Fprintf(&b, "%slet (w2 : int) =\n%s  redomap (a2 : int) (b2 : int) = w for j2 <= q do\n%s    let (y2 : int) = xs[j2]\n%s    in (y2)\n%s  combine\n%s    let (c2 : int) = %s\n%s    in (c2)\n",
+				ind, ind, ind, ind, ind, ind, sexp([]string{"a2", "b2", "1"}, 2), ind)
+			leaves = append(leaves, "w2")
+		case 2:
+			fmt.Fprintf(&b, "%slet (w2 : int) =\n%s  loop (l2 : int) = (w) for j2 <= q do\n%s    let (y2 : int) = %s\n%s    in (y2)\n",
+				ind, ind, ind, sexp([]string{"l2", "j2", "w", "1"}, 2), ind)
+			leaves = append(leaves, "w2")
+		}
 		if rng.IntN(2) == 0 {
 			fmt.Fprintf(&b, "%slet (t : int) = %s\n", ind, sexp(leaves, 1))
 			fmt.Fprintf(&b, "%slet (c : int) =\n%s  if t then\n%s    in (w)\n%s  else\n", ind, ind, ind, ind)
