@@ -339,13 +339,7 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 		}
 		// enter binds each parameter into its slots (a name bound twice:
 		// the last binding, as Lookup finds it).
-		bind := func(name string, v Value) {
-			for i, x := range names {
-				if x == name {
-					fr[slots[i]] = v
-				}
-			}
-		}
+		bind := binder(fr, names, slots)
 		// leave keeps the values of an iteration (a loop's, a fold's
 		// accumulator) until the next one's: two buffers, in turn.
 		var bufs [2][]Value

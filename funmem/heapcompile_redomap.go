@@ -90,21 +90,25 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 }
 
 // A redomap whose map and operator bodies write nothing to the heap
-// (writeFree: reads, branches, loops and folds that write nothing) and whose accumulator is one scalar runs, in a plain run, as
-// a loop over the elements; so does a reduce over the rows of an int or
-// float array whose operator body is so and whose parameters are scalars.
-// A race needs a write, so the trackers of E-MEM-REDOMAP and
-// E-MEM-REDUCE (the elements' kernel, each combine's own) could never
-// report one, and are not pushed: their records (tens of bytes per
-// element read) were most of a fold's time and, over an input of 10^7
-// elements, hundreds of MB. The reads themselves are the same, each still
-// recorded by the trackers of the enclosing kernels, if any. Values and
-// errors are the rules' (the bodies' code is the same);
-// HeapOptions.NoScalarFolds switches it off, and TestScalarRedomapAgrees
-// and TestScalarReduceAgrees compare the two.
+// (writeFree: reads, branches, loops and folds that write nothing) and
+// whose accumulator is one scalar runs, in a plain run, as a loop over the
+// elements; so does a reduce over the rows of an int or float array whose
+// operator body is so and whose parameters are scalars, and a scan or a
+// filter whose writes (its destination's rows) no element reads. A race
+// needs a write, so the trackers of E-MEM-REDOMAP, E-MEM-REDUCE,
+// E-MEM-SCAN and E-MEM-FILTER (the elements' kernel, each combine's own)
+// could never report one, and are not pushed: their records (tens of
+// bytes per element read) were most of a fold's time and, over an input
+// of 10^7 elements, hundreds of MB. The reads themselves are the same,
+// each still recorded by the trackers of the enclosing kernels, if any.
+// Values and errors are the rules' (the bodies' code is the same);
+// HeapOptions.NoScalarFolds switches the loops off, and
+// TestScalarRedomapAgrees and TestWriteFreeFoldsAgree compare them with
+// the steps and with the rules.
 
-// scalarRedomapRuns and scalarReduceRuns count the folds run as the loop,
-// so that the tests can tell that they compared it.
+// scalarRedomapRuns, scalarReduceRuns, scalarScanRuns and
+// scalarFilterRuns count the folds run as loops, so that the tests can
+// tell that they compared them.
 var scalarRedomapRuns, scalarReduceRuns, scalarScanRuns, scalarFilterRuns atomic.Int64
 
 // writeFree reports whether body b writes nothing to the heap: each of
@@ -199,26 +203,12 @@ func (m *heapMachine) scalarReduce(sc *hscope, s *fun.Stm, fr []Value, out []int
 	if x.xs.L.Rank() != 1 {
 		return false, nil
 	}
-	if x.n > 0 { // the fold's iterations, charged at its first step (ext.spend)
-		if err := m.opts.Budget.Spend(x.n, s.Exp.Pos(), x.rule); err != nil {
-			return true, err
-		}
+	end, err := m.plainStart(s, x, &scalarReduceRuns)
+	if err != nil {
+		return true, err
 	}
-	scalarReduceRuns.Add(1)
-	if m.stats != nil {
-		launch(m.stats, m.depth)
-		m.depth++
-		defer func() { m.depth-- }()
-	}
-	// The operands bound as the rules bind them: a name given twice
-	// takes the last binding.
-	bind := func(name string, v Value) {
-		for i, y := range names {
-			if y == name {
-				fr[slots[i]] = v
-			}
-		}
-	}
+	defer end()
+	bind := binder(fr, names, slots)
 	a, b := e.Params[0].Name.Name, e.Params[1].Name.Name
 	acc := x.vals[0]
 	for i := int64(1); i <= x.n; i++ {
@@ -263,24 +253,12 @@ func (m *heapMachine) scalarScan(sc *hscope, s *fun.Stm, fr []Value, out []int, 
 		return false, nil
 	}
 	x.dest = dest
-	if x.n > 0 { // the fold's iterations, charged at its first step (ext.spend)
-		if err := m.opts.Budget.Spend(x.n, s.Exp.Pos(), x.rule); err != nil {
-			return true, err
-		}
+	end, err := m.plainStart(s, x, &scalarScanRuns)
+	if err != nil {
+		return true, err
 	}
-	scalarScanRuns.Add(1)
-	if m.stats != nil {
-		launch(m.stats, m.depth)
-		m.depth++
-		defer func() { m.depth-- }()
-	}
-	bind := func(name string, v Value) {
-		for i, y := range names {
-			if y == name {
-				fr[slots[i]] = v
-			}
-		}
-	}
+	defer end()
+	bind := binder(fr, names, slots)
 	a, b := e.Params[0].Name.Name, e.Params[1].Name.Name
 	acc := x.vals[0]
 	for i := int64(1); i <= x.n; i++ {
@@ -352,28 +330,18 @@ func (m *heapMachine) scalarFilter(sc *hscope, s *fun.Stm, fr []Value, out []int
 	if b, ok := env.Lookup(a.Block.Name); !ok || b.Kind != BlockVal || b.Block == x.xs.Block || !noArrayIn(fr, sc, b.Block) {
 		return false, nil
 	}
-	if x.n > 0 { // the filter's iterations, charged at its first step (ext.spend)
-		if err := m.opts.Budget.Spend(x.n, s.Exp.Pos(), x.rule); err != nil {
-			return true, err
-		}
+	end, err := m.plainStart(s, x, &scalarFilterRuns)
+	if err != nil {
+		return true, err
 	}
-	scalarFilterRuns.Add(1)
-	if m.stats != nil {
-		launch(m.stats, m.depth)
-		m.depth++
-		defer func() { m.depth-- }()
-	}
-	p := e.Params[0].Name.Name
+	defer end()
+	bind, p := binder(fr, names, slots), e.Params[0].Name.Name
 	for i := int64(1); i <= x.n; i++ {
 		elem, err := x.row(m.h, i)
 		if err != nil {
 			return true, err
 		}
-		for j, y := range names {
-			if y == p {
-				fr[slots[j]] = elem
-			}
-		}
+		bind(p, elem)
 		if err := body.run(m, fr); err != nil {
 			return true, err
 		}
@@ -401,6 +369,36 @@ func (m *heapMachine) scalarFilter(sc *hscope, s *fun.Stm, fr []Value, out []int
 		return true, err
 	}
 	return true, bindOut(s, []Value{kv, x.dest}, fr, out)
+}
+
+// plainStart is what a plain loop does as it starts, as the steps do it:
+// the fold's iterations charged at its first step (ext.spend), and its
+// launch for the cost counters (end undoes the depth). runs counts it.
+func (m *heapMachine) plainStart(s *fun.Stm, x *ext, runs *atomic.Int64) (end func(), err error) {
+	if x.n > 0 {
+		if err := m.opts.Budget.Spend(x.n, s.Exp.Pos(), x.rule); err != nil {
+			return nil, err
+		}
+	}
+	runs.Add(1)
+	if m.stats == nil {
+		return func() {}, nil
+	}
+	launch(m.stats, m.depth)
+	m.depth++
+	return func() { m.depth-- }, nil
+}
+
+// binder binds a parameter into its slots as the steps' enter does: a
+// name given twice takes the last binding.
+func binder(fr []Value, names []string, slots []int) func(name string, v Value) {
+	return func(name string, v Value) {
+		for i, y := range names {
+			if y == name {
+				fr[slots[i]] = v
+			}
+		}
+	}
 }
 
 // plainScalarFolds reports whether this run may take the scalar loops: no
