@@ -298,12 +298,19 @@ func (c *checker) over(err error, rule string, concl func() string, held []*sema
 	return semantics.Failing(err, &semantics.Derivation{Rule: rule, Conclusion: concl(), Premises: ps})
 }
 
-// held lists the derivations of premises that held (when deriving).
+// held lists the derivations of premises that held (when deriving); an
+// int constant's premise has none (sexp).
 func (c *checker) held(ds ...*semantics.Derivation) []*semantics.Derivation {
 	if !c.d.Derive {
 		return nil
 	}
-	return ds
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d != nil {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // inBody checks a body that runs in the enclosing environment (an if's
