@@ -37,7 +37,9 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 	scalar := scalarRedomap(e, mapBody, opBody)
 	return func(m *heapMachine, fr []Value) error {
 		if scalar && m.plainScalarFolds() {
-			return m.scalarRedomap(sc, s, e, fr, out, iv, slots, mapBody, opBody)
+			if ran, err := m.scalarRedomap(sc, s, e, fr, out, iv, slots, mapBody, opBody); ran {
+				return err
+			}
 		}
 		x, err := startExtPool(slotVars{fr, sc}.env(), m.h, s, m.trace, &m.pool)
 		if err != nil {
@@ -143,9 +145,11 @@ func writeFree(b *fun.Body) bool {
 	return true
 }
 
-// scalarRedomap reports whether e may run as a plain loop.
+// scalarRedomap reports whether e may run as a plain loop: a scanomap
+// too when, as it starts, its destination's rows are disjoint and in a
+// block no array in scope lives in (so no map body reads them).
 func scalarRedomap(e *fun.RedomapExp, mapBody, opBody *hbody) bool {
-	if e.Scan || len(e.Params) != 2 || len(mapBody.results) != 1 || len(opBody.results) != 1 {
+	if len(e.Params) != 2 || len(mapBody.results) != 1 || len(opBody.results) != 1 {
 		return false
 	}
 	for _, g := range Groups(e.Params) {
@@ -411,41 +415,57 @@ func (m *heapMachine) plainScalarFolds() bool {
 
 // scalarRedomap runs statement s, a redomap that scalarRedomap accepts,
 // as a loop: element i's map body, then its combine, in order.
-func (m *heapMachine) scalarRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, fr []Value, out []int, iv int, slots []int, mapBody, opBody *hbody) error {
+func (m *heapMachine) scalarRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, fr []Value, out []int, iv int, slots []int, mapBody, opBody *hbody) (ran bool, err error) {
 	env := slotVars{fr, sc}.env()
-	rule := redomapRule(e)
-	n, err := lookupInt(env, e.Bound, rule)
+	x := &ext{s: s, rule: redomapRule(e)}
+	n, err := lookupInt(env, e.Bound, x.rule)
 	if err != nil {
-		return err
+		return true, err
 	}
 	if n < 0 {
-		return semantics.Stuckf(e.Bound.NamePos, rule, "%s bound %s = %d is negative", fun.RedomapWord(e), e.Bound.Name, n)
+		return true, semantics.Stuckf(e.Bound.NamePos, x.rule, "%s bound %s = %d is negative", fun.RedomapWord(e), e.Bound.Name, n)
 	}
 	acc, ok := env.Lookup(e.Ne.Name)
 	if !ok {
-		return semantics.Stuckf(e.Ne.NamePos, rule, "variable %s is unbound", e.Ne.Name)
+		return true, semantics.Stuckf(e.Ne.NamePos, x.rule, "variable %s is unbound", e.Ne.Name)
 	}
-	if n > 0 { // the fold's iterations, charged at its first step (ext.spend)
-		if err := m.opts.Budget.Spend(n, s.Exp.Pos(), rule); err != nil {
-			return err
+	x.n = n
+	if e.Scan { // as startRedomap finds the destination
+		dest, err := destination(env, s, x.rule)
+		if err == nil && (dest.L.Rank() == 0 || dest.L.Dims[0].Elems != n) {
+			err = semantics.Stuckf(s.Pat[0].Lparen, x.rule, "the destination %v does not have %d rows", dest.L, n)
 		}
+		if err != nil {
+			return true, err
+		}
+		if dest.L.Rank() != 1 || !disjointRows(dest.L) || !noArrayIn(fr, sc, dest.Block) {
+			return false, nil
+		}
+		x.dest = dest
 	}
-	scalarRedomapRuns.Add(1)
-	if m.stats != nil {
-		launch(m.stats, m.depth)
-		m.depth++
-		defer func() { m.depth-- }()
+	end, err := m.plainStart(s, x, &scalarRedomapRuns)
+	if err != nil {
+		return true, err
 	}
+	defer end()
 	for i := int64(1); i <= n; i++ {
 		fr[iv] = Value{Kind: IntVal, K: i}
 		if err := mapBody.run(m, fr); err != nil {
-			return err
+			return true, err
 		}
 		fr[slots[0]], fr[slots[1]] = acc, fr[mapBody.results[0]]
 		if err := opBody.run(m, fr); err != nil {
-			return err
+			return true, err
 		}
 		acc = fr[opBody.results[0]]
+		if e.Scan { // row i, traced as element i's by the steps
+			if err := x.store(m.h, i, acc); err != nil {
+				return true, err
+			}
+		}
 	}
-	return bindOut(s, []Value{acc}, fr, out)
+	if e.Scan {
+		return true, bindOut(s, []Value{x.dest}, fr, out)
+	}
+	return true, bindOut(s, []Value{acc}, fr, out)
 }
