@@ -190,11 +190,14 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		switch e := st.Exp.(type) {
 		case *fun.KernelExp:
 			inner := x.hoistIn(e.Body, hoistCtx{bound: map[string]bool{e.Var.Name: true}, inKernel: true, owned: true, thread: true, kernel: e, defs: map[string]fun.SExp{}, types: inner(e.Var)})
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
+			if inner != e.Body {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
+			}
 		case *fun.IfExp:
 			in := hoistCtx{bound: bound, inKernel: true, thread: c.thread, types: sc}
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
-				Then: x.hoistIn(e.Then, in), Else: x.hoistIn(e.Else, in)}}
+			if then, els := x.hoistIn(e.Then, in), x.hoistIn(e.Else, in); then != e.Then || els != e.Else {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}}
+			}
 			if c.thread {
 				var pre []*fun.Stm
 				pre, ns = x.outOfIf(ns, sc)
@@ -208,7 +211,9 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			// own), but the kernels inside expand as any, and inside a
 			// kernel a loop's allocations leave it (expand_loop.go).
 			in := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(fun.ExpIndex(e), fun.ExpParams(e)...)}
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, x.hoistIn(fun.ExpBody(e), in))}
+			if body := x.hoistIn(fun.ExpBody(e), in); body != fun.ExpBody(e) {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, body)}
+			}
 			if _, loop := e.(*fun.LoopExp); loop && c.thread {
 				var pre []*fun.Stm
 				pre, ns = x.outOfLoop(ns)
@@ -221,7 +226,9 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			// map body's arrays in blocks of its own, as a reduce's rows.
 			m := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(e.Var)}
 			op := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(nil, e.Params...)}
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{x.hoistIn(e.Map, m), x.hoistIn(e.Op, op)})}
+			if mb, ob := x.hoistIn(e.Map, m), x.hoistIn(e.Op, op); mb != e.Map || ob != e.Op {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{mb, ob})}
+			}
 		case *AllocExp:
 			place(st)
 			continue
@@ -243,6 +250,17 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	case len(rest) == 0:
 		stms = nil // as appending nothing to nothing gives
 	}
+	return sameBody(b, stms)
+}
+
+// sameBody is the body of b's In and Result with statements stms, as the
+// passes here build it (no closing parenthesis' position): b itself when
+// that is what b is, so that a pass shares what it leaves as it is (most
+// of a program in MemoryExpand's last round, which changes nothing).
+func sameBody(b *fun.Body, stms []*fun.Stm) *fun.Body {
+	if b.Rparen == (fun.Pos{}) && (stms == nil) == (b.Stms == nil) && slices.Equal(stms, b.Stms) {
+		return b
+	}
 	return &fun.Body{Stms: stms, In: b.In, Result: b.Result}
 }
 
@@ -257,34 +275,47 @@ func usesAny(se fun.SExp, set map[string]bool) bool {
 	return false
 }
 
+// body expands the kernels of b, inner ones first. It shares the
+// statements and bodies in which nothing changes (sameBody).
 func (x *expander) body(b *fun.Body) *fun.Body {
-	out := &fun.Body{In: b.In, Result: b.Result}
+	var stms []*fun.Stm
 	if len(b.Stms) > 0 {
-		out.Stms = make([]*fun.Stm, 0, len(b.Stms))
+		stms = make([]*fun.Stm, 0, len(b.Stms))
 	}
 	for _, st := range b.Stms {
+		ns := st
 		switch e := st.Exp.(type) {
 		case *fun.IfExp:
-			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: x.body(e.Then), Else: x.body(e.Else)}})
+			if then, els := x.body(e.Then), x.body(e.Else); then != e.Then || els != e.Else {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}}
+			}
 		case *fun.KernelExp:
 			inner := x.body(e.Body)
-			k := &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}
+			k := e
+			if inner != e.Body {
+				k = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}
+			}
 			for j := x.expandable(k); j != nil; j = x.expandable(k) {
 				var allocs []*fun.Stm
 				allocs, k = x.expand(k, j)
-				out.Stms = append(out.Stms, allocs...)
+				stms = append(stms, allocs...)
 				x.changed = true
 			}
-			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: k})
+			if k != e {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: k}
+			}
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, x.body(fun.ExpBody(e)))})
+			if body := x.body(fun.ExpBody(e)); body != fun.ExpBody(e) {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, body)}
+			}
 		case *fun.RedomapExp:
-			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{x.body(e.Map), x.body(e.Op)})})
-		default:
-			out.Stms = append(out.Stms, st)
+			if mb, ob := x.body(e.Map), x.body(e.Op); mb != e.Map || ob != e.Op {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{mb, ob})}
+			}
 		}
+		stms = append(stms, ns)
 	}
-	return out
+	return sameBody(b, stms)
 }
 
 // joint is what one step of MemoryExpand expands: allocations at the top
