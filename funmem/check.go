@@ -836,14 +836,27 @@ func substType(t fun.Type, subst map[string]string) fun.Type {
 
 // SliceF is slice_f of eq (2) on symbolic LMADs, with 1-based offsets:
 // the offset moves by Σ (o_i − 1)·s_i and the sizes become the slice's.
+//
+// The offset is Canon(off + (o_1 − 1)·s_1 + … + (o_n − 1)·s_n), made from
+// one sum of normal forms rather than normalising the offset again at
+// each step, which gives the same tree (sliceFSteps in the tests): each
+// step's term is Canon'd, so only the occurrences of the variables left
+// in it stand for them (used).
 func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 	off, dims := l.LMAD()
 	out := &IndexFn{Pos: l.Pos}
-	for i, sl := range slices {
-		off = Add(off, Mul(Sub(fun.Var{Ident: sl.Off}, fun.Int(1)), dims[i].Stride))
-		out.Dims = append(out.Dims, LDim{Elems: fun.Var{Ident: sl.Size}, Stride: dims[i].Stride})
+	if len(slices) == 0 {
+		out.Offset = off
+		return out
 	}
-	out.Offset = off
+	out.Dims = make([]LDim, len(slices))
+	sum := Normalize(off)
+	for i, sl := range slices {
+		t := Normalize(&fun.BinOp{Op: semantics.Mul, L: Sub(fun.Var{Ident: sl.Off}, fun.Int(1)), R: dims[i].Stride})
+		sum = sum.add(t.used())
+		out.Dims[i] = LDim{Elems: fun.Var{Ident: sl.Size}, Stride: dims[i].Stride}
+	}
+	out.Offset = sum.Expr()
 	return out
 }
 

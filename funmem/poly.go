@@ -252,6 +252,31 @@ func mulMono(a, b mono) mono {
 }
 
 // Equal reports whether two normal forms are the same polynomial.
+// used is p with only the atoms of the factors its monomials have: the
+// normal form of p.Expr(), whose other variables are gone.
+func (p Poly) used() Poly {
+	in := func(a atom) bool {
+		for _, m := range p.terms {
+			if slices.Contains(m.fs, a.name) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, a := range p.atoms {
+		if !in(a) {
+			out := Poly{terms: p.terms, atoms: slices.Clone(p.atoms[:i])}
+			for _, b := range p.atoms[i+1:] {
+				if in(b) {
+					out.atoms = append(out.atoms, b)
+				}
+			}
+			return out
+		}
+	}
+	return p
+}
+
 func (p Poly) Equal(o Poly) bool {
 	return slices.EqualFunc(p.terms, o.terms, func(a, b mono) bool { return a.key == b.key && a.c == b.c })
 }
