@@ -572,7 +572,12 @@ func (m lmadMap) retype(t fun.Type, z string, to *fun.Ident) fun.Type {
 // arrays (retypeBody) and its support groups (regroup), whose block z
 // must be named only as groupsOnly allows.
 func (x *expander) move(b *fun.Body, z string, to *fun.Ident, m lmadMap, ps []*fun.Param) *fun.Body {
-	b = retypeBody(b, func(t fun.Type) fun.Type { return m.retype(t, z, to) })
+	b = retypeBody(b, func(t fun.Type) (fun.Type, bool) {
+		if a := ArrayOf(t); a != nil && a.Block.Name == z {
+			return m.retype(t, z, to), true
+		}
+		return t, false
+	})
 	r := &regroup{z: z, to: to, m: m, names: x.names}
 	return r.body(b, ps)
 }
@@ -621,11 +626,11 @@ func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelEx
 		}
 	}
 	body := &fun.Body{Stms: rest, In: k.Body.In, Result: k.Body.Result}
-	body = retypeBody(body, func(t fun.Type) fun.Type {
+	body = retypeBody(body, func(t fun.Type) (fun.Type, bool) {
 		if a := ArrayOf(t); a != nil && to[a.Block.Name] != nil {
-			return m.retype(t, a.Block.Name, to[a.Block.Name])
+			return m.retype(t, a.Block.Name, to[a.Block.Name]), true
 		}
-		return t
+		return t, false
 	})
 	for _, z := range slices.Sorted(maps.Keys(to)) {
 		r := &regroup{z: z, to: to[z], m: m, names: x.names}
@@ -729,31 +734,72 @@ func (r *regroup) values(xs []*fun.Ident, ps []*fun.Param) ([]*fun.Stm, []*fun.I
 	return lets, out
 }
 
-// retypeBody rewrites the types of every binding in b.
-func retypeBody(b *fun.Body, f func(fun.Type) fun.Type) *fun.Body {
-	out := &fun.Body{In: b.In, Result: b.Result}
-	if len(b.Stms) == 0 {
-		return out
-	}
-	// Simplify retypes every program it returns: the statements are
-	// allocated together (copyStms).
-	out.Stms = copyStms(b.Stms, func(p *fun.Param) fun.Param {
-		return fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type)}
-	})
+// retypeBody rewrites the types of every binding in b by f, which says
+// whether it changed a type. The tree is the one a copy of every
+// statement and body would be (positions of patterns' and bodies'
+// closing parentheses dropped, as a body's statements are rebuilt), but
+// what no type in changes is shared rather than copied: MemoryExpand
+// moves one kernel's blocks at a time.
+func retypeBody(b *fun.Body, f func(fun.Type) (fun.Type, bool)) *fun.Body {
+	var stms []*fun.Stm // b's statements, once one has changed
 	for i, st := range b.Stms {
-		ns := out.Stms[i]
-		switch e := st.Exp.(type) {
-		case *fun.IfExp:
-			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: retypeBody(e.Then, f), Else: retypeBody(e.Else, f)}
-		case *fun.KernelExp:
-			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: retypeBody(e.Body, f)}
-		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			ns.Exp = fun.WithParts(e, retypeParams(fun.ExpParams(e), f), retypeBody(fun.ExpBody(e), f))
-		case *fun.RedomapExp:
-			ns.Exp = fun.WithBodies(e, retypeParams(e.Params, f), []*fun.Body{retypeBody(e.Map, f), retypeBody(e.Op, f)})
+		ns := retypeStm(st, f)
+		if ns != st && stms == nil {
+			stms = make([]*fun.Stm, i, len(b.Stms))
+			copy(stms, b.Stms)
+		}
+		if stms != nil {
+			stms = append(stms, ns)
 		}
 	}
-	return out
+	if stms == nil && len(b.Stms) > 0 {
+		stms = b.Stms
+	}
+	return sameBody(b, stms)
+}
+
+// retypeStm is retypeBody for a statement: st itself when nothing in it
+// changes.
+func retypeStm(st *fun.Stm, f func(fun.Type) (fun.Type, bool)) *fun.Stm {
+	pat, patChanged := st.Pat, false
+	if len(st.Pat) == 0 && st.Pat != nil {
+		pat, patChanged = nil, true // as copyStms gave
+	}
+	for i, p := range st.Pat {
+		t, changed := f(p.Type)
+		if !changed && p.Rparen == (fun.Pos{}) {
+			continue
+		}
+		if !patChanged {
+			pat, patChanged = slices.Clone(st.Pat), true
+		}
+		pat[i] = &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: t}
+	}
+	exp := st.Exp
+	switch e := st.Exp.(type) {
+	case *fun.IfExp:
+		if then, els := retypeBody(e.Then, f), retypeBody(e.Else, f); then != e.Then || els != e.Else {
+			exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}
+		}
+	case *fun.KernelExp:
+		if body := retypeBody(e.Body, f); body != e.Body {
+			exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: body}
+		}
+	case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+		ps, body := retypeParams(fun.ExpParams(e), f), retypeBody(fun.ExpBody(e), f)
+		if !slices.Equal(ps, fun.ExpParams(e)) || body != fun.ExpBody(e) {
+			exp = fun.WithParts(e, ps, body)
+		}
+	case *fun.RedomapExp:
+		ps, m, op := retypeParams(e.Params, f), retypeBody(e.Map, f), retypeBody(e.Op, f)
+		if !slices.Equal(ps, e.Params) || m != e.Map || op != e.Op {
+			exp = fun.WithBodies(e, ps, []*fun.Body{m, op})
+		}
+	}
+	if exp == st.Exp && !patChanged {
+		return st
+	}
+	return &fun.Stm{Let: st.Let, Pat: pat, Exp: exp}
 }
 
 // copyStms is new statements for ss, each with its original's let and
@@ -786,10 +832,25 @@ func copyStms(ss []*fun.Stm, param func(*fun.Param) fun.Param) []*fun.Stm {
 	return out
 }
 
-func retypeParams(ps []*fun.Param, f func(fun.Type) fun.Type) []*fun.Param {
-	out := make([]*fun.Param, len(ps))
+// retypeParams is ps with their types rewritten by f, or ps itself when
+// f changes none.
+func retypeParams(ps []*fun.Param, f func(fun.Type) (fun.Type, bool)) []*fun.Param {
+	var out []*fun.Param
 	for i, p := range ps {
-		out[i] = &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type), Rparen: p.Rparen}
+		t, changed := f(p.Type)
+		if !changed {
+			if out != nil {
+				out[i] = p
+			}
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(ps)
+		}
+		out[i] = &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: t, Rparen: p.Rparen}
+	}
+	if out == nil {
+		return ps
 	}
 	return out
 }

@@ -606,7 +606,7 @@ func rowMajorStm(st *fun.Stm) *fun.Stm {
 func rowMajorParams(ps []*fun.Param) []*fun.Param {
 	for _, p := range ps {
 		if _, changed := rowMajorType(p.Type); changed {
-			return retypeParams(ps, asRowMajor)
+			return retypeParams(ps, rowMajorType)
 		}
 	}
 	return ps
