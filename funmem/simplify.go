@@ -25,15 +25,23 @@ import (
 // made in the kernel's own block (inPlace), and LMADs equal to the
 // row-major one of their array are written R(…). Each rewrite keeps the
 // program well typed and valid (Def 3.1); a property test checks it.
-func Simplify(p *fun.Program) *fun.Program {
+func Simplify(p *fun.Program) *fun.Program { return simplify(p, true) }
+
+// simplify is Simplify; without signatures, deadCode walks every nested
+// body (TestDeadCodeSignatures compares the two).
+func simplify(p *fun.Program, signatures bool) *fun.Program {
 	scope := scopeSet{}
 	for _, in := range p.Inputs {
 		scope[in.Name.Name] = true
 	}
 	body := p.Body
 	clean := map[*fun.Body]bool{}
+	var names nameSigs
+	if signatures {
+		names = nameSigs{}
+	}
 	for {
-		s := &simplifier{clean: clean}
+		s := &simplifier{clean: clean, names: names}
 		body = s.body(body, scope)
 		body = s.propagate(body, map[string]int64{})
 		if !s.changed {
@@ -51,6 +59,10 @@ type simplifier struct {
 	// propagate, which asks again of every body, nor the next round need
 	// ask again of a body they leave as it is.
 	clean map[*fun.Body]bool
+	// names holds the names the bodies deadCode counts in use, as
+	// signatures, so that it walks a nested body only when one of the
+	// names it counts may be used there.
+	names nameSigs
 }
 
 // A scopeSet is the set of names in scope. One set serves a whole walk:
@@ -348,15 +360,24 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	if !slices.ContainsFunc(b.Stms, droppable) {
 		return s.isClean(b)
 	}
-	used := useCounter{n: map[string]int{}, step: 1}
 	can := make([]bool, len(b.Stms))
+	n := 0
 	for i, st := range b.Stms {
 		if can[i] = droppable(st); can[i] {
-			used.n[st.Pat[0].Name.Name] = 0
+			n++
 		}
 	}
-	if len(used.n) == 0 {
-		return s.isClean(b)
+	used := useCounter{step: 1, sigs: s.names}
+	if n <= smallUses {
+		used.small = make([]nameCount, 0, n)
+	} else {
+		used.n = make(map[string]int, n)
+	}
+	for i, st := range b.Stms {
+		if can[i] {
+			used.count0(st.Pat[0].Name.Name)
+			used.mask = used.mask.with(st.Pat[0].Name.Name)
+		}
 	}
 	for _, st := range b.Stms {
 		used.stm(st)
@@ -367,7 +388,7 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	for again := true; again; {
 		again = false
 		for i, st := range b.Stms {
-			if can[i] && !gone[i] && used.n[st.Pat[0].Name.Name] == 0 {
+			if can[i] && !gone[i] && used.get(st.Pat[0].Name.Name) == 0 {
 				gone[i], dropped, again = true, true, true
 				used.step = -1
 				used.stm(st)
@@ -662,16 +683,120 @@ func binders(b *fun.Body) map[string]bool {
 // It walks the tree without copying it, since deadCode asks again after
 // every drop; an extension's node other than FUNMEM's own is mapped (and
 // the copy dropped).
+//
+// Its names are a map, or (deadCode's, when they are few) a list searched
+// in order: a body has a few lets to drop, and comparing a few strings
+// is cheaper than hashing every identifier of the tree.
+//
+// With sigs, a nested body is walked only when its signature meets mask,
+// that of the names counted (sigs.of is made by a useCounter with sig,
+// which gathers the signature of what it walks, nested bodies' from
+// sigs).
 type useCounter struct {
-	n    map[string]int // the names counted, and their counts
-	step int            // what an occurrence adds: 1, or -1 to take a statement's uses off
+	n     map[string]int // the names counted, and their counts
+	small []nameCount    // when n is nil: the names counted, and their counts
+	step  int            // what an occurrence adds: 1, or -1 to take a statement's uses off
+	sigs  nameSigs
+	mask  nameSig
+	sig   *nameSig
 }
+
+// A nameSig is a set of names as a Bloom filter of one bit a name: a
+// set without a name's bit does not hold it.
+type nameSig [4]uint64
+
+// with is the set with x.
+func (g nameSig) with(x string) nameSig {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(x); i++ {
+		h = (h ^ uint32(x[i])) * 16777619
+	}
+	g[h>>6&3] |= 1 << (h & 63)
+	return g
+}
+
+// meets reports whether the two sets may have a name in common.
+func (g nameSig) meets(o nameSig) bool {
+	return g[0]&o[0]|g[1]&o[1]|g[2]&o[2]|g[3]&o[3] != 0
+}
+
+// nameSigs are the signatures of the names bodies use (as useCounter
+// counts them, nested bodies included), each made when first asked for:
+// a body never changes once built.
+type nameSigs map[*fun.Body]*nameSig
+
+// of is b's signature.
+func (s nameSigs) of(b *fun.Body) nameSig {
+	if g, ok := s[b]; ok {
+		return *g
+	}
+	g := new(nameSig)
+	u := useCounter{sigs: s, sig: g}
+	u.idents(b.Result)
+	for _, st := range b.Stms {
+		u.stm(st)
+	}
+	s[b] = g
+	return *g
+}
+
+// A nameCount is a name a useCounter counts, and its count.
+type nameCount struct {
+	name string
+	n    int
+}
+
+// smallUses is the most names deadCode counts in a list rather than a
+// map.
+const smallUses = 8
 
 // use counts an occurrence of x, if x is counted.
 func (u useCounter) use(x string) {
-	if n, ok := u.n[x]; ok {
-		u.n[x] = n + u.step
+	if u.sig != nil {
+		*u.sig = u.sig.with(x)
+		return
 	}
+	if u.n != nil {
+		if n, ok := u.n[x]; ok {
+			u.n[x] = n + u.step
+		}
+		return
+	}
+	for i := range u.small {
+		if u.small[i].name == x {
+			u.small[i].n += u.step
+			return
+		}
+	}
+}
+
+// count0 counts x from 0 (a name counted already stays as it is).
+func (u *useCounter) count0(x string) {
+	if u.n != nil {
+		if _, ok := u.n[x]; !ok {
+			u.n[x] = 0
+		}
+		return
+	}
+	for _, c := range u.small {
+		if c.name == x {
+			return
+		}
+	}
+	u.small = append(u.small, nameCount{name: x})
+}
+
+// get is x's count.
+func (u useCounter) get(x string) int {
+	if u.n != nil {
+		return u.n[x]
+	}
+	for _, c := range u.small {
+		if c.name == x {
+			return c.n
+		}
+	}
+	return 0
 }
 
 func (u useCounter) idents(xs []*fun.Ident) {
@@ -683,6 +808,16 @@ func (u useCounter) idents(xs []*fun.Ident) {
 func (u useCounter) body(b *fun.Body) {
 	if b == nil {
 		return
+	}
+	switch {
+	case u.sig != nil:
+		g := u.sigs.of(b)
+		for i := range g {
+			u.sig[i] |= g[i]
+		}
+		return
+	case u.sigs != nil && !u.sigs.of(b).meets(u.mask):
+		return // it uses none of the names counted
 	}
 	u.idents(b.Result)
 	for _, s := range b.Stms {
