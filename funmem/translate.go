@@ -253,15 +253,18 @@ func newNames(p *fun.Program) *names {
 	for _, in := range p.Inputs {
 		n.used[in.Name.Name] = true
 	}
-	fun.Stms(p.Body, func(s *fun.Stm) {
-		for _, q := range s.Pat {
-			n.used[q.Name.Name] = true
-		}
-		if x := fun.ExpIndex(s.Exp); x != nil {
-			n.used[x.Name] = true
-		}
-		for _, q := range fun.ExpParams(s.Exp) {
-			n.used[q.Name.Name] = true
+	// From statement to statement (eachBody), not through every node.
+	eachBody(p.Body, func(b *fun.Body) {
+		for _, s := range b.Stms {
+			for _, q := range s.Pat {
+				n.used[q.Name.Name] = true
+			}
+			if x := fun.ExpIndex(s.Exp); x != nil {
+				n.used[x.Name] = true
+			}
+			for _, q := range fun.ExpParams(s.Exp) {
+				n.used[q.Name.Name] = true
+			}
 		}
 	})
 	return n
