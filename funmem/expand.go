@@ -674,36 +674,66 @@ type regroup struct {
 // body is b, the body of a form whose parameters or pattern ps group its
 // results (nil for none), regrouped.
 func (r *regroup) body(b *fun.Body, ps []*fun.Param) *fun.Body {
-	out := &fun.Body{In: b.In, Rparen: b.Rparen}
-	for _, s := range b.Stms {
+	// b's statements are shared until one changes or a let comes before
+	// one; b itself when nothing changes.
+	var stms []*fun.Stm
+	changed := false
+	for i, s := range b.Stms {
 		ns := s
+		var pre []*fun.Stm
 		switch e := s.Exp.(type) {
 		case *fun.IfExp:
-			ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: r.body(e.Then, s.Pat), Else: r.body(e.Else, s.Pat)}}
+			if then, els := r.body(e.Then, s.Pat), r.body(e.Else, s.Pat); then != e.Then || els != e.Else {
+				ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}}
+			}
 		case *fun.LoopExp:
-			pre, init := r.values(e.Init, e.Params)
-			out.Stms = append(out.Stms, pre...)
-			l := *e
-			l.Init, l.Body = init, r.body(e.Body, e.Params)
-			ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &l}
+			var init []*fun.Ident
+			pre, init = r.values(e.Init, e.Params)
+			if body := r.body(e.Body, e.Params); len(pre) > 0 || !sameIdents(init, e.Init) || body != e.Body {
+				l := *e
+				l.Init, l.Body = init, body
+				ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &l}
+			}
 		default:
 			if bs := fun.ExpBodies(e); bs != nil {
 				nbs := make([]*fun.Body, len(bs))
+				same := true
 				for j, nb := range bs {
 					nbs[j] = r.body(nb, nil)
+					same = same && nbs[j] == nb
 				}
-				ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: fun.WithBodies(e, nil, nbs)}
+				if !same {
+					ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: fun.WithBodies(e, nil, nbs)}
+				}
 			}
 		}
-		out.Stms = append(out.Stms, ns)
+		if !changed && (ns != s || len(pre) > 0) {
+			changed = true
+			stms = append(stms, b.Stms[:i]...)
+		}
+		if changed {
+			stms = append(stms, pre...)
+			stms = append(stms, ns)
+		}
 	}
 	post, res := r.values(b.Result, ps)
-	out.Stms = append(out.Stms, post...)
-	out.Result = res
-	if len(out.Stms) == 0 {
-		out.Stms = nil
+	if !changed && len(post) == 0 && sameIdents(res, b.Result) && (len(b.Stms) > 0 || b.Stms == nil) {
+		return b
 	}
-	return out
+	if !changed {
+		stms = append(stms, b.Stms...)
+	}
+	stms = append(stms, post...)
+	if len(stms) == 0 {
+		stms = nil
+	}
+	return &fun.Body{Stms: stms, In: b.In, Result: res, Rparen: b.Rparen}
+}
+
+// sameIdents reports whether a and b are the same slice (values gives
+// its argument back when it changes nothing).
+func sameIdents(a, b []*fun.Ident) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) && (a == nil) == (b == nil)
 }
 
 // values regroups xs, the values of the parameters ps: the lets of the
