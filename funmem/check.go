@@ -43,13 +43,11 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	// Γ holds at least the inputs and the names the top-level statements
-	// bind (the bodies' come and go).
+	// Γ holds at most the inputs and the names along one path of scopes
+	// (the bodies' come and go): made that large, it never grows.
 	n := len(p.Inputs)
 	if p.Body != nil {
-		for _, s := range p.Body.Stms {
-			n += len(s.Pat)
-		}
+		n += scopeNeed(p.Body)
 	}
 	c := &checker{opts: opts, env: fun.NewScopeSized("FUNMEM", n), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
 	d, results, err := c.program(p)
@@ -57,6 +55,28 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 		return nil, err
 	}
 	return &Info{Results: results, Derivation: d}, nil
+}
+
+// scopeNeed is the most names b's statements and the bodies in them
+// bind at once: b's patterns, and those of the body nested in it that
+// binds most with its index and parameters.
+func scopeNeed(b *fun.Body) int {
+	n, inner := 0, 0
+	for _, s := range b.Stms {
+		n += len(s.Pat)
+		bs := fun.ExpBodies(s.Exp)
+		if len(bs) == 0 {
+			continue
+		}
+		k := len(fun.ExpParams(s.Exp))
+		if fun.ExpIndex(s.Exp) != nil {
+			k++
+		}
+		for _, nb := range bs {
+			inner = max(inner, k+scopeNeed(nb))
+		}
+	}
+	return n + inner
 }
 
 type checker struct {
