@@ -49,7 +49,9 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	if p.Body != nil {
 		n += scopeNeed(p.Body)
 	}
-	c := &checker{opts: opts, env: fun.NewScopeSized("FUNMEM", n), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
+	// The undo stack holds a name and a definition at most for each.
+	c := &checker{opts: opts, env: fun.NewScopeSized("FUNMEM", n), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{},
+		undo: make([]undoEntry, 0, 2*n)}
 	d, results, err := c.program(p)
 	if err != nil {
 		return nil, err
@@ -315,7 +317,8 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 	// Its variables ints, an LMAD's expressions are ints unless they hold
 	// a float constant or a float function (an extension's): 0 + {(n :
 	// 1.5)} passed, and FunMemToImp wrote j * 1.5 as an address.
-	ses := []fun.SExp{off}
+	var sbuf [9]fun.SExp // rank 4 without allocating
+	ses := append(sbuf[:0], off)
 	for _, d := range dims {
 		ses = append(ses, d.Elems, d.Stride)
 	}
