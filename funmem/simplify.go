@@ -751,7 +751,7 @@ type nameCount struct {
 const smallUses = 8
 
 // use counts an occurrence of x, if x is counted.
-func (u useCounter) use(x string) {
+func (u *useCounter) use(x string) {
 	if u.sig != nil {
 		*u.sig = u.sig.with(x)
 		return
@@ -787,7 +787,7 @@ func (u *useCounter) count0(x string) {
 }
 
 // get is x's count.
-func (u useCounter) get(x string) int {
+func (u *useCounter) get(x string) int {
 	if u.n != nil {
 		return u.n[x]
 	}
@@ -799,13 +799,13 @@ func (u useCounter) get(x string) int {
 	return 0
 }
 
-func (u useCounter) idents(xs []*fun.Ident) {
+func (u *useCounter) idents(xs []*fun.Ident) {
 	for _, x := range xs {
 		u.use(x.Name)
 	}
 }
 
-func (u useCounter) body(b *fun.Body) {
+func (u *useCounter) body(b *fun.Body) {
 	if b == nil {
 		return
 	}
@@ -825,18 +825,18 @@ func (u useCounter) body(b *fun.Body) {
 	}
 }
 
-func (u useCounter) stm(s *fun.Stm) {
+func (u *useCounter) stm(s *fun.Stm) {
 	u.params(s.Pat)
 	u.exp(s.Exp)
 }
 
-func (u useCounter) params(ps []*fun.Param) {
+func (u *useCounter) params(ps []*fun.Param) {
 	for _, p := range ps {
 		u.typ(p.Type)
 	}
 }
 
-func (u useCounter) typ(t fun.Type) {
+func (u *useCounter) typ(t fun.Type) {
 	u.idents(t.Dims)
 	switch a := t.Ext.(type) {
 	case nil:
@@ -854,19 +854,27 @@ func (u useCounter) typ(t fun.Type) {
 			}
 		}
 	case fun.TypeMapper:
-		a.MapIdents(u.count)
+		a.MapIdents(u.counter())
 	}
 }
 
+// counter is count on a copy of u, which shares its counts: only the
+// nodes of other extensions than FUNMEM's are walked by a function, and
+// u itself need not leave the stack for them.
+func (u *useCounter) counter() fun.IdentFunc {
+	c := *u
+	return c.count
+}
+
 // count is u as a fun.IdentFunc for the uses (binders are not counted).
-func (u useCounter) count(x *fun.Ident, binder bool) *fun.Ident {
+func (u *useCounter) count(x *fun.Ident, binder bool) *fun.Ident {
 	if !binder {
 		u.use(x.Name)
 	}
 	return x
 }
 
-func (u useCounter) sexp(e fun.SExp) {
+func (u *useCounter) sexp(e fun.SExp) {
 	switch e := e.(type) {
 	case fun.Var:
 		u.use(e.Name)
@@ -879,11 +887,11 @@ func (u useCounter) sexp(e fun.SExp) {
 		u.sexp(e.Arg)
 	case *fun.Const, *fun.FloatConst:
 	default:
-		fun.MapSExp(e, u.count) // panics as fun.MapStm would
+		fun.MapSExp(e, u.counter()) // panics as fun.MapStm would
 	}
 }
 
-func (u useCounter) exp(e fun.Exp) {
+func (u *useCounter) exp(e fun.Exp) {
 	switch e := e.(type) {
 	case *fun.ScalarExp:
 		u.sexp(e.X)
@@ -939,6 +947,6 @@ func (u useCounter) exp(e fun.Exp) {
 	case *AllocExp:
 		u.sexp(e.Size)
 	default:
-		fun.MapExp(e, u.count)
+		fun.MapExp(e, u.counter())
 	}
 }
