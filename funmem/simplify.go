@@ -644,6 +644,16 @@ func rowMajorType(t fun.Type) (fun.Type, bool) {
 	if a == nil || a.Index.IsRowMajor() {
 		return t, false
 	}
+	// R's offset is 0: a variable, or a constant other than 0, is not
+	// (as polynomials), and most offsets that are not 0 are written so.
+	switch off := a.Index.Offset.(type) {
+	case fun.Var:
+		return t, false
+	case *fun.Const:
+		if off.Value != 0 {
+			return t, false
+		}
+	}
 	r := rowMajorIn(t, a.Block)
 	ro, rd := ArrayOf(r).Index.LMAD()
 	off, dims := a.Index.LMAD()
