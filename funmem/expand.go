@@ -101,6 +101,7 @@ type expander struct {
 	layout  Layout
 	changed bool
 	plain   bool // memoryExpand's
+	bufs    stmBufs
 }
 
 // hoistAllocs moves, in every kernel body, the allocations whose sizes
@@ -136,7 +137,7 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	sc := c.types.child(len(b.Stms))
 	var added []string // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
-	rest := make([]*fun.Stm, 0, len(b.Stms))
+	rest := x.bufs.get()
 	bind := func(st *fun.Stm) {
 		sc.bind(st.Pat)
 		for _, q := range st.Pat {
@@ -243,14 +244,49 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	for _, x := range added {
 		delete(bound, x)
 	}
-	stms := rest
-	switch {
-	case len(allocs) > 0:
-		stms = append(allocs, rest...)
-	case len(rest) == 0:
-		stms = nil // as appending nothing to nothing gives
+	if len(allocs) > 0 {
+		stms := append(allocs, rest...)
+		x.bufs.put(rest)
+		return sameBody(b, stms)
 	}
-	return sameBody(b, stms)
+	return x.bufs.body(b, rest)
+}
+
+// stmBufs are lists to build a body's statements in, used again once
+// the body is made: most bodies MemoryExpand rebuilds are the ones it
+// had (sameBody), and need no list of their own.
+type stmBufs [][]*fun.Stm
+
+// get is an empty list.
+func (f *stmBufs) get() []*fun.Stm {
+	if n := len(*f); n > 0 {
+		l := (*f)[n-1]
+		*f = (*f)[:n-1]
+		return l
+	}
+	return make([]*fun.Stm, 0, 16)
+}
+
+// put gives l back.
+func (f *stmBufs) put(l []*fun.Stm) {
+	clear(l)
+	*f = append(*f, l[:0])
+}
+
+// body is sameBody(b, stms) for stms a list of f's (nil when empty, as
+// appending nothing to nothing gives), which it gives back.
+func (f *stmBufs) body(b *fun.Body, stms []*fun.Stm) *fun.Body {
+	var out *fun.Body
+	switch {
+	case len(stms) == 0:
+		out = sameBody(b, nil)
+	case b.Rparen == (fun.Pos{}) && slices.Equal(stms, b.Stms):
+		out = b
+	default:
+		out = &fun.Body{Stms: slices.Clone(stms), In: b.In, Result: b.Result}
+	}
+	f.put(stms)
+	return out
 }
 
 // sameBody is the body of b's In and Result with statements stms, as the
@@ -278,10 +314,7 @@ func usesAny(se fun.SExp, set map[string]bool) bool {
 // body expands the kernels of b, inner ones first. It shares the
 // statements and bodies in which nothing changes (sameBody).
 func (x *expander) body(b *fun.Body) *fun.Body {
-	var stms []*fun.Stm
-	if len(b.Stms) > 0 {
-		stms = make([]*fun.Stm, 0, len(b.Stms))
-	}
+	stms := x.bufs.get()
 	for _, st := range b.Stms {
 		ns := st
 		switch e := st.Exp.(type) {
@@ -315,7 +348,7 @@ func (x *expander) body(b *fun.Body) *fun.Body {
 		}
 		stms = append(stms, ns)
 	}
-	return sameBody(b, stms)
+	return x.bufs.body(b, stms)
 }
 
 // joint is what one step of MemoryExpand expands: allocations at the top
