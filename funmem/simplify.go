@@ -63,7 +63,26 @@ type simplifier struct {
 	// signatures, so that it walks a nested body only when one of the
 	// names it counts may be used there.
 	names nameSigs
+	// bufs and strs are lists body builds in and uses again.
+	bufs stmBufs
+	strs strBufs
 }
+
+// strBufs are lists of names to use again, as stmBufs are.
+type strBufs [][]string
+
+// get is an empty list.
+func (f *strBufs) get() []string {
+	if n := len(*f); n > 0 {
+		l := (*f)[n-1]
+		*f = (*f)[:n-1]
+		return l
+	}
+	return make([]string, 0, 16)
+}
+
+// put gives l back.
+func (f *strBufs) put(l []string) { *f = append(*f, l[:0]) }
 
 // A scopeSet is the set of names in scope. One set serves a whole walk:
 // a body adds the names it binds and takes them out again when it is done
@@ -98,16 +117,20 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 			bound = append(bound, x)
 		}
 	}
+	var out []*fun.Stm // in a list of s.bufs, copied if b changes
+	if len(b.Stms) > 0 {
+		out = s.bufs.get()
+		bound = s.strs.get()
+	}
 	defer func() {
 		for _, x := range bound {
 			delete(inner, x)
 		}
+		if out != nil {
+			s.bufs.put(out)
+			s.strs.put(bound)
+		}
 	}()
-	var out []*fun.Stm
-	if len(b.Stms) > 0 {
-		out = make([]*fun.Stm, 0, len(b.Stms))
-		bound = make([]string, 0, len(b.Stms))
-	}
 	// A statement in which nothing changes is kept as it is, and so is b
 	// when none of its statements changes (same).
 	same := true
@@ -187,7 +210,7 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 	if same {
 		return s.deadCode(b)
 	}
-	return s.deadCode(&fun.Body{Stms: out, In: b.In, Result: result})
+	return s.deadCode(&fun.Body{Stms: slices.Clone(out), In: b.In, Result: result})
 }
 
 // ifResults removes the redundant results of an if statement. It returns
