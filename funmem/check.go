@@ -171,15 +171,11 @@ func (c *checker) node(rule, concl string, premises ...*semantics.Derivation) *s
 	return semantics.Deriver{Derive: c.opts.Derive, Counter: c.opts.Counter}.Node(rule, func() string { return concl }, premises...)
 }
 
-func (c *checker) bind(rule string, x *fun.Ident, t fun.Type) (func(), error) {
-	if err := c.add(rule, x, t); err != nil {
-		return nil, err
-	}
-	return func() { c.env.Remove(x.Name) }, nil
-}
+// remove takes x out of Γ again (add's undo).
+func (c *checker) remove(x *fun.Ident) { c.env.Remove(x.Name) }
 
-// add is bind without the function that undoes it (stmBind keeps its
-// bindings on the undo stack).
+// add adds x : t to Γ (stmBind keeps its bindings on the undo stack;
+// the rules that bind for a body remove them when it is done).
 func (c *checker) add(rule string, x *fun.Ident, t fun.Type) error {
 	if c.opts.Paper && t.Elem == semantics.FloatElem {
 		return c.errorf(x.NamePos, rule, "%s : %s: floats are an extension (refused in paper mode)", x.Name, t)
@@ -405,7 +401,7 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 		return nil, nil, c.errorf(p.Inputs[0].Lparen, rule, "input declarations are an extension (refused in paper mode)")
 	}
 	for _, in := range p.Inputs {
-		if _, err := c.bind(rule, in.Name, in.Type); err != nil {
+		if err := c.add(rule, in.Name, in.Type); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -697,11 +693,10 @@ func (c *checker) stmRule(s *fun.Stm) (*semantics.Derivation, error) {
 		if err := c.wellFormed(rule, p, nil, false); err != nil { // Γ ⊢ [y]τ
 			return nil, err
 		}
-		undo, err := c.bind(rule, e.Var, fun.Type{})
-		if err != nil {
+		if err := c.add(rule, e.Var, fun.Type{}); err != nil {
 			return nil, err
 		}
-		defer undo()
+		defer c.remove(e.Var)
 		d, err := c.kernelBody(p, e.Body)
 		if err != nil {
 			return nil, err
