@@ -218,7 +218,15 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 // after it.
 func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.Stm, map[string]string) {
 	e := st.Exp.(*fun.IfExp)
-	tdefs, edefs := defsOf(e.Then, scope), defsOf(e.Else, scope)
+	// The branches' definitions, made when first asked for: most ifs
+	// return no int both branches define.
+	var tdefs, edefs *branchDefs
+	defs := func() (*branchDefs, *branchDefs) {
+		if tdefs == nil {
+			tdefs, edefs = defsOf(e.Then, scope), defsOf(e.Else, scope)
+		}
+		return tdefs, edefs
+	}
 	var ren map[string]string // made at the first renaming: most ifs have none
 	rename := func(from, to string) {
 		if ren == nil {
@@ -257,8 +265,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
 			rename(p.Name.Name, tj.Name)
 			keep[j] = false
-		case p.Type.IsInt() && !sizes[p.Name.Name] && !bindsInside(p.Name.Name) &&
-			tdefs.get(tj.Name) != nil && edefs.get(ej.Name) != nil && SameValue(tdefs.get(tj.Name), edefs.get(ej.Name)):
+		case p.Type.IsInt() && !sizes[p.Name.Name] && sameDef(defs, tj.Name, ej.Name) && !bindsInside(p.Name.Name):
 			hoisted[j] = &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs.get(tj.Name))}}
 			keep[j] = false
 		default:
@@ -308,6 +315,14 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 	return before, &fun.Stm{Let: st.Let, Pat: pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
 		Then: &fun.Body{Stms: e.Then.Stms, In: e.Then.In, Result: tres},
 		Else: &fun.Body{Stms: e.Else.Stms, In: e.Else.In, Result: eres}}}, ren
+}
+
+// sameDef reports whether the branches define x and y (defs gives their
+// definitions) as the same value over variables from outside the if.
+func sameDef(defs func() (*branchDefs, *branchDefs), x, y string) bool {
+	tdefs, edefs := defs()
+	tx, ey := tdefs.get(x), edefs.get(y)
+	return tx != nil && ey != nil && SameValue(tx, ey)
 }
 
 // defsOf maps the int variables a branch can name in its results to
