@@ -692,14 +692,21 @@ func rowMajorType(t fun.Type) (fun.Type, bool) {
 			return t, false
 		}
 	}
-	r := rowMajorIn(t, a.Block)
-	ro, rd := ArrayOf(r).Index.LMAD()
+	// The offset 0 and R's sizes (the array's) are compared before R's
+	// strides are made.
 	off, dims := a.Index.LMAD()
-	if !SameValue(off, ro) {
+	if !Normalize(off).Equal(Poly{}) {
 		return t, false
 	}
 	for i := range dims {
-		if !SameValue(dims[i].Stride, rd[i].Stride) || !SameValue(dims[i].Elems, rd[i].Elems) {
+		if !SameValue(dims[i].Elems, fun.Var{Ident: t.Dims[i]}) {
+			return t, false
+		}
+	}
+	r := rowMajorIn(t, a.Block)
+	_, rd := ArrayOf(r).Index.LMAD()
+	for i := range dims {
+		if !SameValue(dims[i].Stride, rd[i].Stride) {
 			return t, false
 		}
 	}
