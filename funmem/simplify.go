@@ -86,24 +86,31 @@ func (f *strBufs) put(l []string) { *f = append(*f, l[:0]) }
 
 // A scopeSet is the set of names in scope. One set serves a whole walk:
 // a body adds the names it binds and takes them out again when it is done
-// (add's undo), rather than each body copying its enclosing scope.
+// (addName, removeNames), rather than each body copying its enclosing scope.
 type scopeSet map[string]bool
 
-// add puts the names in the set, and returns what takes out those that
-// were not in it before.
-func (sc scopeSet) add(names ...string) (undo func()) {
-	var added []string
-	for _, x := range names {
-		if !sc[x] {
-			sc[x] = true
-			added = append(added, x)
-		}
+// addName puts x in the set, and appends it to added if it was not in
+// it before (removeNames takes those out again).
+func addName(sc scopeSet, added []string, x string) []string {
+	if !sc[x] {
+		sc[x] = true
+		added = append(added, x)
 	}
-	return func() {
-		for _, x := range added {
-			delete(sc, x)
-		}
+	return added
+}
+
+// addNames is addName of x to an empty list of s's.
+func (s *simplifier) addNames(sc scopeSet, x string) []string {
+	return addName(sc, s.strs.get(), x)
+}
+
+// removeNames takes the names added out of the set, and gives the list
+// back.
+func (s *simplifier) removeNames(sc scopeSet, added []string) {
+	for _, x := range added {
+		delete(sc, x)
 	}
+	s.strs.put(added)
 }
 
 // body simplifies a body whose enclosing scope is scope; scope is as it
@@ -164,39 +171,37 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 				same = false
 			}
 		case *fun.KernelExp:
-			undo := inner.add(e.Var.Name)
+			added := s.addNames(inner, e.Var.Name)
 			if body := s.body(e.Body, inner); body != e.Body {
 				st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: body}}
 			}
-			undo()
+			s.removeNames(inner, added)
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
 			// The body is simplified in the scope of the parameters; the
 			// form's own results (a loop's supporting ones) stay.
-			var names []string
+			added := s.strs.get()
 			for _, q := range fun.ExpParams(e) {
-				names = append(names, q.Name.Name)
+				added = addName(inner, added, q.Name.Name)
 			}
 			if l, ok := e.(*fun.LoopExp); ok {
-				names = append(names, l.Var.Name)
+				added = addName(inner, added, l.Var.Name)
 			}
-			undo := inner.add(names...)
 			if body := s.body(fun.ExpBody(e), inner); body != fun.ExpBody(e) {
 				st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, body)}
 			}
-			undo()
+			s.removeNames(inner, added)
 		case *fun.RedomapExp:
 			// The map body in the scope of the index, the operator body in
 			// that of the parameters.
-			undo := inner.add(e.Var.Name)
+			added := s.addNames(inner, e.Var.Name)
 			m := s.body(e.Map, inner)
-			undo()
-			var names []string
+			s.removeNames(inner, added)
+			added = s.strs.get()
 			for _, q := range e.Params {
-				names = append(names, q.Name.Name)
+				added = addName(inner, added, q.Name.Name)
 			}
-			undo = inner.add(names...)
 			op := s.body(e.Op, inner)
-			undo()
+			s.removeNames(inner, added)
 			if m != e.Map || op != e.Op {
 				st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{m, op})}
 			}
