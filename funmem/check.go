@@ -43,20 +43,42 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	// Γ holds at least the inputs and the names the top-level statements
-	// bind (the bodies' come and go).
+	// Γ holds at most the inputs and the names along one path of scopes
+	// (the bodies' come and go): made that large, it never grows.
 	n := len(p.Inputs)
 	if p.Body != nil {
-		for _, s := range p.Body.Stms {
-			n += len(s.Pat)
-		}
+		n += scopeNeed(p.Body)
 	}
-	c := &checker{opts: opts, env: fun.NewScopeSized("FUNMEM", n), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
+	// The undo stack holds a name and a definition at most for each.
+	c := &checker{opts: opts, env: fun.NewScopeSized("FUNMEM", n), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{},
+		undo: make([]undoEntry, 0, 2*n)}
 	d, results, err := c.program(p)
 	if err != nil {
 		return nil, err
 	}
 	return &Info{Results: results, Derivation: d}, nil
+}
+
+// scopeNeed is the most names b's statements and the bodies in them
+// bind at once: b's patterns, and those of the body nested in it that
+// binds most with its index and parameters.
+func scopeNeed(b *fun.Body) int {
+	n, inner := 0, 0
+	for _, s := range b.Stms {
+		n += len(s.Pat)
+		bs := fun.ExpBodies(s.Exp)
+		if len(bs) == 0 {
+			continue
+		}
+		k := len(fun.ExpParams(s.Exp))
+		if fun.ExpIndex(s.Exp) != nil {
+			k++
+		}
+		for _, nb := range bs {
+			inner = max(inner, k+scopeNeed(nb))
+		}
+	}
+	return n + inner
 }
 
 type checker struct {
@@ -149,15 +171,11 @@ func (c *checker) node(rule, concl string, premises ...*semantics.Derivation) *s
 	return semantics.Deriver{Derive: c.opts.Derive, Counter: c.opts.Counter}.Node(rule, func() string { return concl }, premises...)
 }
 
-func (c *checker) bind(rule string, x *fun.Ident, t fun.Type) (func(), error) {
-	if err := c.add(rule, x, t); err != nil {
-		return nil, err
-	}
-	return func() { c.env.Remove(x.Name) }, nil
-}
+// remove takes x out of Γ again (add's undo).
+func (c *checker) remove(x *fun.Ident) { c.env.Remove(x.Name) }
 
-// add is bind without the function that undoes it (stmBind keeps its
-// bindings on the undo stack).
+// add adds x : t to Γ (stmBind keeps its bindings on the undo stack;
+// the rules that bind for a body remove them when it is done).
 func (c *checker) add(rule string, x *fun.Ident, t fun.Type) error {
 	if c.opts.Paper && t.Elem == semantics.FloatElem {
 		return c.errorf(x.NamePos, rule, "%s : %s: floats are an extension (refused in paper mode)", x.Name, t)
@@ -295,7 +313,8 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 	// Its variables ints, an LMAD's expressions are ints unless they hold
 	// a float constant or a float function (an extension's): 0 + {(n :
 	// 1.5)} passed, and FunMemToImp wrote j * 1.5 as an address.
-	ses := []fun.SExp{off}
+	var sbuf [9]fun.SExp // rank 4 without allocating
+	ses := append(sbuf[:0], off)
 	for _, d := range dims {
 		ses = append(ses, d.Elems, d.Stride)
 	}
@@ -382,7 +401,7 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 		return nil, nil, c.errorf(p.Inputs[0].Lparen, rule, "input declarations are an extension (refused in paper mode)")
 	}
 	for _, in := range p.Inputs {
-		if _, err := c.bind(rule, in.Name, in.Type); err != nil {
+		if err := c.add(rule, in.Name, in.Type); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -674,11 +693,10 @@ func (c *checker) stmRule(s *fun.Stm) (*semantics.Derivation, error) {
 		if err := c.wellFormed(rule, p, nil, false); err != nil { // Γ ⊢ [y]τ
 			return nil, err
 		}
-		undo, err := c.bind(rule, e.Var, fun.Type{})
-		if err != nil {
+		if err := c.add(rule, e.Var, fun.Type{}); err != nil {
 			return nil, err
 		}
-		defer undo()
+		defer c.remove(e.Var)
 		d, err := c.kernelBody(p, e.Body)
 		if err != nil {
 			return nil, err
@@ -836,14 +854,27 @@ func substType(t fun.Type, subst map[string]string) fun.Type {
 
 // SliceF is slice_f of eq (2) on symbolic LMADs, with 1-based offsets:
 // the offset moves by Σ (o_i − 1)·s_i and the sizes become the slice's.
+//
+// The offset is Canon(off + (o_1 − 1)·s_1 + … + (o_n − 1)·s_n), made from
+// one sum of normal forms rather than normalising the offset again at
+// each step, which gives the same tree (sliceFSteps in the tests): each
+// step's term is Canon'd, so only the occurrences of the variables left
+// in it stand for them (used).
 func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 	off, dims := l.LMAD()
 	out := &IndexFn{Pos: l.Pos}
-	for i, sl := range slices {
-		off = Add(off, Mul(Sub(fun.Var{Ident: sl.Off}, fun.Int(1)), dims[i].Stride))
-		out.Dims = append(out.Dims, LDim{Elems: fun.Var{Ident: sl.Size}, Stride: dims[i].Stride})
+	if len(slices) == 0 {
+		out.Offset = off
+		return out
 	}
-	out.Offset = off
+	out.Dims = make([]LDim, len(slices))
+	sum := Normalize(off)
+	for i, sl := range slices {
+		t := Normalize(&fun.BinOp{Op: semantics.Mul, L: Sub(fun.Var{Ident: sl.Off}, fun.Int(1)), R: dims[i].Stride})
+		sum = sum.add(t.used())
+		out.Dims[i] = LDim{Elems: fun.Var{Ident: sl.Size}, Stride: dims[i].Stride}
+	}
+	out.Offset = sum.Expr()
 	return out
 }
 

@@ -47,9 +47,23 @@ func (c *checker) extension(rule string, pos fun.Pos, form string) error {
 	return nil
 }
 
-// bindAll adds parameters to Γ and returns the function that removes them.
-func (c *checker) bindAll(rule string, ps []*fun.Param) (func(), error) {
-	return fun.BindParams(ps, func(x *fun.Ident, t fun.Type) (func(), error) { return c.bind(rule, x, t) })
+// addAll adds parameters to Γ (removeAll takes them out again): a
+// parameter that cannot be bound leaves Γ as it was.
+func (c *checker) addAll(rule string, ps []*fun.Param) error {
+	for i, p := range ps {
+		if err := c.add(rule, p.Name, p.Type); err != nil {
+			c.removeAll(ps[:i])
+			return err
+		}
+	}
+	return nil
+}
+
+// removeAll takes the parameters addAll bound out of Γ again.
+func (c *checker) removeAll(ps []*fun.Param) {
+	for i := len(ps) - 1; i >= 0; i-- {
+		c.env.Remove(ps[i].Name.Name)
+	}
 }
 
 // assert is T-MEM-ASSERT: Γ ⊢ se : int, and the statement binds one int.
@@ -119,16 +133,14 @@ func (c *checker) loop(s *fun.Stm, e *fun.LoopExp, concl string) (*semantics.Der
 			return nil, c.errorf(p.Lparen, rule, "%s is declared %s, but the loop's parameter %s gives %s", p.Name.Name, p.Type, fun.PrintParam(y), substType(y.Type, toPat))
 		}
 	}
-	undo, err := c.bindAll(rule, e.Params)
-	if err != nil {
+	if err := c.addAll(rule, e.Params); err != nil {
 		return nil, err
 	}
-	defer undo()
-	undoI, err := c.bind(rule, e.Var, fun.Type{})
-	if err != nil {
+	defer c.removeAll(e.Params)
+	if err := c.add(rule, e.Var, fun.Type{}); err != nil {
 		return nil, err
 	}
-	defer undoI()
+	defer c.remove(e.Var)
 	d, _, err := c.body(e.Params, e.Body)
 	if err != nil {
 		return nil, err
@@ -174,11 +186,10 @@ func (c *checker) fold(rule, form string, s *fun.Stm, ps []*fun.Param, ne, arr *
 	if err := c.foldPattern(rule, form, s, xt, row); err != nil {
 		return nil, err
 	}
-	undo, err := c.bindAll(rule, ps)
-	if err != nil {
+	if err := c.addAll(rule, ps); err != nil {
 		return nil, err
 	}
-	defer undo()
+	defer c.removeAll(ps)
 	result := row
 	if ne == nil {
 		result = fun.Type{}

@@ -74,11 +74,10 @@ func (c *checker) redomap(s *fun.Stm, e *fun.RedomapExp, concl string) (*semanti
 	if err != nil {
 		return nil, err
 	}
-	undo, err := c.bindAll(rule, ps)
-	if err != nil {
+	if err := c.addAll(rule, ps); err != nil {
 		return nil, err
 	}
-	defer undo()
+	defer c.removeAll(ps)
 	do, _, err := c.stms(e.Op, result(e.Op, "operator"))
 	if err != nil {
 		return nil, err
@@ -88,11 +87,10 @@ func (c *checker) redomap(s *fun.Stm, e *fun.RedomapExp, concl string) (*semanti
 
 // redomapMap checks the map body under Γ, i : int.
 func (c *checker) redomapMap(rule string, e *fun.RedomapExp, result func([]fun.Type) error) (*semantics.Derivation, error) {
-	undo, err := c.bind(rule, e.Var, fun.Type{})
-	if err != nil {
+	if err := c.add(rule, e.Var, fun.Type{}); err != nil {
 		return nil, err
 	}
-	defer undo()
+	defer c.remove(e.Var)
 	d, _, err := c.stms(e.Map, result)
 	return d, err
 }

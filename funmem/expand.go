@@ -101,6 +101,7 @@ type expander struct {
 	layout  Layout
 	changed bool
 	plain   bool // memoryExpand's
+	bufs    stmBufs
 }
 
 // hoistAllocs moves, in every kernel body, the allocations whose sizes
@@ -136,7 +137,7 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	sc := c.types.child(len(b.Stms))
 	var added []string // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
-	rest := make([]*fun.Stm, 0, len(b.Stms))
+	rest := x.bufs.get()
 	bind := func(st *fun.Stm) {
 		sc.bind(st.Pat)
 		for _, q := range st.Pat {
@@ -190,11 +191,14 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		switch e := st.Exp.(type) {
 		case *fun.KernelExp:
 			inner := x.hoistIn(e.Body, hoistCtx{bound: map[string]bool{e.Var.Name: true}, inKernel: true, owned: true, thread: true, kernel: e, defs: map[string]fun.SExp{}, types: inner(e.Var)})
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
+			if inner != e.Body {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
+			}
 		case *fun.IfExp:
 			in := hoistCtx{bound: bound, inKernel: true, thread: c.thread, types: sc}
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
-				Then: x.hoistIn(e.Then, in), Else: x.hoistIn(e.Else, in)}}
+			if then, els := x.hoistIn(e.Then, in), x.hoistIn(e.Else, in); then != e.Then || els != e.Else {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}}
+			}
 			if c.thread {
 				var pre []*fun.Stm
 				pre, ns = x.outOfIf(ns, sc)
@@ -208,7 +212,9 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			// own), but the kernels inside expand as any, and inside a
 			// kernel a loop's allocations leave it (expand_loop.go).
 			in := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(fun.ExpIndex(e), fun.ExpParams(e)...)}
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, x.hoistIn(fun.ExpBody(e), in))}
+			if body := x.hoistIn(fun.ExpBody(e), in); body != fun.ExpBody(e) {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, body)}
+			}
 			if _, loop := e.(*fun.LoopExp); loop && c.thread {
 				var pre []*fun.Stm
 				pre, ns = x.outOfLoop(ns)
@@ -221,7 +227,9 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			// map body's arrays in blocks of its own, as a reduce's rows.
 			m := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(e.Var)}
 			op := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(nil, e.Params...)}
-			ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{x.hoistIn(e.Map, m), x.hoistIn(e.Op, op)})}
+			if mb, ob := x.hoistIn(e.Map, m), x.hoistIn(e.Op, op); mb != e.Map || ob != e.Op {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{mb, ob})}
+			}
 		case *AllocExp:
 			place(st)
 			continue
@@ -236,12 +244,58 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	for _, x := range added {
 		delete(bound, x)
 	}
-	stms := rest
+	if len(allocs) > 0 {
+		stms := append(allocs, rest...)
+		x.bufs.put(rest)
+		return sameBody(b, stms)
+	}
+	return x.bufs.body(b, rest)
+}
+
+// stmBufs are lists to build a body's statements in, used again once
+// the body is made: most bodies MemoryExpand rebuilds are the ones it
+// had (sameBody), and need no list of their own.
+type stmBufs [][]*fun.Stm
+
+// get is an empty list.
+func (f *stmBufs) get() []*fun.Stm {
+	if n := len(*f); n > 0 {
+		l := (*f)[n-1]
+		*f = (*f)[:n-1]
+		return l
+	}
+	return make([]*fun.Stm, 0, 16)
+}
+
+// put gives l back.
+func (f *stmBufs) put(l []*fun.Stm) {
+	clear(l)
+	*f = append(*f, l[:0])
+}
+
+// body is sameBody(b, stms) for stms a list of f's (nil when empty, as
+// appending nothing to nothing gives), which it gives back.
+func (f *stmBufs) body(b *fun.Body, stms []*fun.Stm) *fun.Body {
+	var out *fun.Body
 	switch {
-	case len(allocs) > 0:
-		stms = append(allocs, rest...)
-	case len(rest) == 0:
-		stms = nil // as appending nothing to nothing gives
+	case len(stms) == 0:
+		out = sameBody(b, nil)
+	case b.Rparen == (fun.Pos{}) && slices.Equal(stms, b.Stms):
+		out = b
+	default:
+		out = &fun.Body{Stms: slices.Clone(stms), In: b.In, Result: b.Result}
+	}
+	f.put(stms)
+	return out
+}
+
+// sameBody is the body of b's In and Result with statements stms, as the
+// passes here build it (no closing parenthesis' position): b itself when
+// that is what b is, so that a pass shares what it leaves as it is (most
+// of a program in MemoryExpand's last round, which changes nothing).
+func sameBody(b *fun.Body, stms []*fun.Stm) *fun.Body {
+	if b.Rparen == (fun.Pos{}) && (stms == nil) == (b.Stms == nil) && slices.Equal(stms, b.Stms) {
+		return b
 	}
 	return &fun.Body{Stms: stms, In: b.In, Result: b.Result}
 }
@@ -257,34 +311,44 @@ func usesAny(se fun.SExp, set map[string]bool) bool {
 	return false
 }
 
+// body expands the kernels of b, inner ones first. It shares the
+// statements and bodies in which nothing changes (sameBody).
 func (x *expander) body(b *fun.Body) *fun.Body {
-	out := &fun.Body{In: b.In, Result: b.Result}
-	if len(b.Stms) > 0 {
-		out.Stms = make([]*fun.Stm, 0, len(b.Stms))
-	}
+	stms := x.bufs.get()
 	for _, st := range b.Stms {
+		ns := st
 		switch e := st.Exp.(type) {
 		case *fun.IfExp:
-			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: x.body(e.Then), Else: x.body(e.Else)}})
+			if then, els := x.body(e.Then), x.body(e.Else); then != e.Then || els != e.Else {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}}
+			}
 		case *fun.KernelExp:
 			inner := x.body(e.Body)
-			k := &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}
+			k := e
+			if inner != e.Body {
+				k = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}
+			}
 			for j := x.expandable(k); j != nil; j = x.expandable(k) {
 				var allocs []*fun.Stm
 				allocs, k = x.expand(k, j)
-				out.Stms = append(out.Stms, allocs...)
+				stms = append(stms, allocs...)
 				x.changed = true
 			}
-			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: k})
+			if k != e {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: k}
+			}
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, x.body(fun.ExpBody(e)))})
+			if body := x.body(fun.ExpBody(e)); body != fun.ExpBody(e) {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, body)}
+			}
 		case *fun.RedomapExp:
-			out.Stms = append(out.Stms, &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{x.body(e.Map), x.body(e.Op)})})
-		default:
-			out.Stms = append(out.Stms, st)
+			if mb, ob := x.body(e.Map), x.body(e.Op); mb != e.Map || ob != e.Op {
+				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{mb, ob})}
+			}
 		}
+		stms = append(stms, ns)
 	}
-	return out
+	return x.bufs.body(b, stms)
 }
 
 // joint is what one step of MemoryExpand expands: allocations at the top
@@ -541,7 +605,12 @@ func (m lmadMap) retype(t fun.Type, z string, to *fun.Ident) fun.Type {
 // arrays (retypeBody) and its support groups (regroup), whose block z
 // must be named only as groupsOnly allows.
 func (x *expander) move(b *fun.Body, z string, to *fun.Ident, m lmadMap, ps []*fun.Param) *fun.Body {
-	b = retypeBody(b, func(t fun.Type) fun.Type { return m.retype(t, z, to) })
+	b = retypeBody(b, func(t fun.Type) (fun.Type, bool) {
+		if a := ArrayOf(t); a != nil && a.Block.Name == z {
+			return m.retype(t, z, to), true
+		}
+		return t, false
+	})
 	r := &regroup{z: z, to: to, m: m, names: x.names}
 	return r.body(b, ps)
 }
@@ -590,11 +659,11 @@ func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelEx
 		}
 	}
 	body := &fun.Body{Stms: rest, In: k.Body.In, Result: k.Body.Result}
-	body = retypeBody(body, func(t fun.Type) fun.Type {
+	body = retypeBody(body, func(t fun.Type) (fun.Type, bool) {
 		if a := ArrayOf(t); a != nil && to[a.Block.Name] != nil {
-			return m.retype(t, a.Block.Name, to[a.Block.Name])
+			return m.retype(t, a.Block.Name, to[a.Block.Name]), true
 		}
-		return t
+		return t, false
 	})
 	for _, z := range slices.Sorted(maps.Keys(to)) {
 		r := &regroup{z: z, to: to[z], m: m, names: x.names}
@@ -638,36 +707,66 @@ type regroup struct {
 // body is b, the body of a form whose parameters or pattern ps group its
 // results (nil for none), regrouped.
 func (r *regroup) body(b *fun.Body, ps []*fun.Param) *fun.Body {
-	out := &fun.Body{In: b.In, Rparen: b.Rparen}
-	for _, s := range b.Stms {
+	// b's statements are shared until one changes or a let comes before
+	// one; b itself when nothing changes.
+	var stms []*fun.Stm
+	changed := false
+	for i, s := range b.Stms {
 		ns := s
+		var pre []*fun.Stm
 		switch e := s.Exp.(type) {
 		case *fun.IfExp:
-			ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: r.body(e.Then, s.Pat), Else: r.body(e.Else, s.Pat)}}
+			if then, els := r.body(e.Then, s.Pat), r.body(e.Else, s.Pat); then != e.Then || els != e.Else {
+				ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}}
+			}
 		case *fun.LoopExp:
-			pre, init := r.values(e.Init, e.Params)
-			out.Stms = append(out.Stms, pre...)
-			l := *e
-			l.Init, l.Body = init, r.body(e.Body, e.Params)
-			ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &l}
+			var init []*fun.Ident
+			pre, init = r.values(e.Init, e.Params)
+			if body := r.body(e.Body, e.Params); len(pre) > 0 || !sameIdents(init, e.Init) || body != e.Body {
+				l := *e
+				l.Init, l.Body = init, body
+				ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: &l}
+			}
 		default:
 			if bs := fun.ExpBodies(e); bs != nil {
 				nbs := make([]*fun.Body, len(bs))
+				same := true
 				for j, nb := range bs {
 					nbs[j] = r.body(nb, nil)
+					same = same && nbs[j] == nb
 				}
-				ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: fun.WithBodies(e, nil, nbs)}
+				if !same {
+					ns = &fun.Stm{Let: s.Let, Pat: s.Pat, Exp: fun.WithBodies(e, nil, nbs)}
+				}
 			}
 		}
-		out.Stms = append(out.Stms, ns)
+		if !changed && (ns != s || len(pre) > 0) {
+			changed = true
+			stms = append(stms, b.Stms[:i]...)
+		}
+		if changed {
+			stms = append(stms, pre...)
+			stms = append(stms, ns)
+		}
 	}
 	post, res := r.values(b.Result, ps)
-	out.Stms = append(out.Stms, post...)
-	out.Result = res
-	if len(out.Stms) == 0 {
-		out.Stms = nil
+	if !changed && len(post) == 0 && sameIdents(res, b.Result) && (len(b.Stms) > 0 || b.Stms == nil) {
+		return b
 	}
-	return out
+	if !changed {
+		stms = append(stms, b.Stms...)
+	}
+	stms = append(stms, post...)
+	if len(stms) == 0 {
+		stms = nil
+	}
+	return &fun.Body{Stms: stms, In: b.In, Result: res, Rparen: b.Rparen}
+}
+
+// sameIdents reports whether a and b are the same slice (values gives
+// its argument back when it changes nothing).
+func sameIdents(a, b []*fun.Ident) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) && (a == nil) == (b == nil)
 }
 
 // values regroups xs, the values of the parameters ps: the lets of the
@@ -698,31 +797,72 @@ func (r *regroup) values(xs []*fun.Ident, ps []*fun.Param) ([]*fun.Stm, []*fun.I
 	return lets, out
 }
 
-// retypeBody rewrites the types of every binding in b.
-func retypeBody(b *fun.Body, f func(fun.Type) fun.Type) *fun.Body {
-	out := &fun.Body{In: b.In, Result: b.Result}
-	if len(b.Stms) == 0 {
-		return out
-	}
-	// Simplify retypes every program it returns: the statements are
-	// allocated together (copyStms).
-	out.Stms = copyStms(b.Stms, func(p *fun.Param) fun.Param {
-		return fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type)}
-	})
+// retypeBody rewrites the types of every binding in b by f, which says
+// whether it changed a type. The tree is the one a copy of every
+// statement and body would be (positions of patterns' and bodies'
+// closing parentheses dropped, as a body's statements are rebuilt), but
+// what no type in changes is shared rather than copied: MemoryExpand
+// moves one kernel's blocks at a time.
+func retypeBody(b *fun.Body, f func(fun.Type) (fun.Type, bool)) *fun.Body {
+	var stms []*fun.Stm // b's statements, once one has changed
 	for i, st := range b.Stms {
-		ns := out.Stms[i]
-		switch e := st.Exp.(type) {
-		case *fun.IfExp:
-			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: retypeBody(e.Then, f), Else: retypeBody(e.Else, f)}
-		case *fun.KernelExp:
-			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: retypeBody(e.Body, f)}
-		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			ns.Exp = fun.WithParts(e, retypeParams(fun.ExpParams(e), f), retypeBody(fun.ExpBody(e), f))
-		case *fun.RedomapExp:
-			ns.Exp = fun.WithBodies(e, retypeParams(e.Params, f), []*fun.Body{retypeBody(e.Map, f), retypeBody(e.Op, f)})
+		ns := retypeStm(st, f)
+		if ns != st && stms == nil {
+			stms = make([]*fun.Stm, i, len(b.Stms))
+			copy(stms, b.Stms)
+		}
+		if stms != nil {
+			stms = append(stms, ns)
 		}
 	}
-	return out
+	if stms == nil && len(b.Stms) > 0 {
+		stms = b.Stms
+	}
+	return sameBody(b, stms)
+}
+
+// retypeStm is retypeBody for a statement: st itself when nothing in it
+// changes.
+func retypeStm(st *fun.Stm, f func(fun.Type) (fun.Type, bool)) *fun.Stm {
+	pat, patChanged := st.Pat, false
+	if len(st.Pat) == 0 && st.Pat != nil {
+		pat, patChanged = nil, true // as copyStms gave
+	}
+	for i, p := range st.Pat {
+		t, changed := f(p.Type)
+		if !changed && p.Rparen == (fun.Pos{}) {
+			continue
+		}
+		if !patChanged {
+			pat, patChanged = slices.Clone(st.Pat), true
+		}
+		pat[i] = &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: t}
+	}
+	exp := st.Exp
+	switch e := st.Exp.(type) {
+	case *fun.IfExp:
+		if then, els := retypeBody(e.Then, f), retypeBody(e.Else, f); then != e.Then || els != e.Else {
+			exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: then, Else: els}
+		}
+	case *fun.KernelExp:
+		if body := retypeBody(e.Body, f); body != e.Body {
+			exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: body}
+		}
+	case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+		ps, body := retypeParams(fun.ExpParams(e), f), retypeBody(fun.ExpBody(e), f)
+		if !slices.Equal(ps, fun.ExpParams(e)) || body != fun.ExpBody(e) {
+			exp = fun.WithParts(e, ps, body)
+		}
+	case *fun.RedomapExp:
+		ps, m, op := retypeParams(e.Params, f), retypeBody(e.Map, f), retypeBody(e.Op, f)
+		if !slices.Equal(ps, e.Params) || m != e.Map || op != e.Op {
+			exp = fun.WithBodies(e, ps, []*fun.Body{m, op})
+		}
+	}
+	if exp == st.Exp && !patChanged {
+		return st
+	}
+	return &fun.Stm{Let: st.Let, Pat: pat, Exp: exp}
 }
 
 // copyStms is new statements for ss, each with its original's let and
@@ -755,10 +895,25 @@ func copyStms(ss []*fun.Stm, param func(*fun.Param) fun.Param) []*fun.Stm {
 	return out
 }
 
-func retypeParams(ps []*fun.Param, f func(fun.Type) fun.Type) []*fun.Param {
-	out := make([]*fun.Param, len(ps))
+// retypeParams is ps with their types rewritten by f, or ps itself when
+// f changes none.
+func retypeParams(ps []*fun.Param, f func(fun.Type) (fun.Type, bool)) []*fun.Param {
+	var out []*fun.Param
 	for i, p := range ps {
-		out[i] = &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: f(p.Type), Rparen: p.Rparen}
+		t, changed := f(p.Type)
+		if !changed {
+			if out != nil {
+				out[i] = p
+			}
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(ps)
+		}
+		out[i] = &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: t, Rparen: p.Rparen}
+	}
+	if out == nil {
+		return ps
 	}
 	return out
 }

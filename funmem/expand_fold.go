@@ -39,11 +39,18 @@ type typeScope struct {
 	// binding) of its own: the bodies' scopes were a tenth of a property
 	// campaign's allocations.
 	binds [][]*fun.Param
+	buf   [4][]*fun.Param // binds' first room, allocated with the scope
 }
 
 // child is a scope inside s for a body of n statements.
 func (s *typeScope) child(n int) *typeScope {
-	return &typeScope{parent: s, binds: make([][]*fun.Param, 0, n)}
+	c := &typeScope{parent: s}
+	if n <= len(c.buf) {
+		c.binds = c.buf[:0]
+	} else {
+		c.binds = make([][]*fun.Param, 0, n)
+	}
+	return c
 }
 
 func (s *typeScope) bind(ps []*fun.Param) {

@@ -42,3 +42,40 @@ func TestMemoryExpandRenamesOnlyWhatIsLeft(t *testing.T) {
 		t.Fatalf("only %d programs expanded: the test compares little", expansions)
 	}
 }
+
+// TestDeadCodeSignatures: Simplify gives the same tree whether deadCode
+// skips the nested bodies whose signatures hold none of the names it
+// counts or walks all of them.
+func TestDeadCodeSignatures(t *testing.T) {
+	files, chunks := golden.Seeds("../examples/fun/*.fun", "testdata/expand.txt")
+	dropped := 0
+	for _, src := range append(files, chunks...) {
+		src, _, _ = strings.Cut(src, "-- expanded:")
+		p, err := fun.ParseFile("t.fun", src)
+		if err != nil {
+			continue
+		}
+		if _, err := fun.Check(p, nil); err != nil || fun.CheckCompileRank(p, "TransformProgram") != nil {
+			continue
+		}
+		q := Transform(p)
+		for _, in := range []*fun.Program{q, MemoryExpand(q, GPU), MemoryExpand(q, CPU)} {
+			got, want := simplify(in, true), simplify(in, false)
+			if !fun.Equal(got, want) {
+				t.Fatalf("with signatures Simplify gives\n%s\nwithout\n%s", Print(got), Print(want))
+			}
+			if countStms(got) < countStms(in) {
+				dropped++
+			}
+		}
+	}
+	if dropped < 20 {
+		t.Fatalf("Simplify dropped statements of only %d programs: the test compares little", dropped)
+	}
+}
+
+func countStms(p *fun.Program) int {
+	n := 0
+	eachBody(p.Body, func(b *fun.Body) { n += len(b.Stms) })
+	return n
+}

@@ -40,11 +40,26 @@ type atom struct {
 }
 
 func constPoly(k int64) Poly {
-	if k == 0 {
+	switch {
+	case k == 0:
 		return Poly{}
+	case smallConst <= k && k < smallConst+int64(len(smallConsts)):
+		return Poly{terms: smallConsts[k-smallConst : k-smallConst+1 : k-smallConst+1]}
 	}
 	return Poly{terms: []mono{{c: k}}}
 }
+
+// smallConsts are the monomials of the constants from smallConst on,
+// which constPoly shares (a Poly is never changed): the checker
+// normalises the 0s, 1s and small strides of LMADs all the time.
+var smallConsts = func() (ms [64]mono) {
+	for i := range ms {
+		ms[i].c = smallConst + int64(i)
+	}
+	return ms
+}()
+
+const smallConst = -8
 
 // factorPoly is the polynomial of one factor, name, standing for e.
 func factorPoly(name string, e fun.SExp) Poly {
@@ -249,6 +264,31 @@ func mulMono(a, b mono) mono {
 		}
 	}
 	return mono{key: strings.Join(fs, "·"), fs: fs}
+}
+
+// used is p with only the atoms of the factors its monomials have: the
+// normal form of p.Expr(), whose other variables are gone.
+func (p Poly) used() Poly {
+	in := func(a atom) bool {
+		for _, m := range p.terms {
+			if slices.Contains(m.fs, a.name) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, a := range p.atoms {
+		if !in(a) {
+			out := Poly{terms: p.terms, atoms: slices.Clone(p.atoms[:i])}
+			for _, b := range p.atoms[i+1:] {
+				if in(b) {
+					out.atoms = append(out.atoms, b)
+				}
+			}
+			return out
+		}
+	}
+	return p
 }
 
 // Equal reports whether two normal forms are the same polynomial.

@@ -49,3 +49,72 @@ func TestBinopAsCanon(t *testing.T) {
 		}
 	}
 }
+
+// sliceFSteps is SliceF as eq (2) reads, one step per dimension: the
+// offset normalised again after each.
+func sliceFSteps(l *IndexFn, slices []fun.Slice) *IndexFn {
+	off, dims := l.LMAD()
+	out := &IndexFn{Pos: l.Pos}
+	for i, sl := range slices {
+		off = Add(off, Mul(Sub(fun.Var{Ident: sl.Off}, fun.Int(1)), dims[i].Stride))
+		out.Dims = append(out.Dims, LDim{Elems: fun.Var{Ident: sl.Size}, Stride: dims[i].Stride})
+	}
+	out.Offset = off
+	return out
+}
+
+// TestSliceFAsSteps: SliceF's one sum of normal forms gives exactly the
+// tree of normalising step by step (sliceFSteps), down to which
+// occurrence of a variable stands for it, on random LMADs and slices
+// whose offsets share names with them.
+func TestSliceFAsSteps(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	names := []string{"x", "y", "n1", "o", "z"}
+	consts := []int64{0, 1, -1, 2, 7, math.MaxInt64}
+	pos := 0
+	ident := func() *fun.Ident {
+		pos++
+		return &fun.Ident{NamePos: fun.Pos{Line: pos}, Name: names[r.Intn(len(names))]}
+	}
+	var gen func(depth int) fun.SExp
+	gen = func(depth int) fun.SExp {
+		k := r.Intn(10)
+		switch {
+		case depth == 0 || k < 4:
+			return fun.Var{Ident: ident()}
+		case k < 6:
+			return &fun.Const{Value: consts[r.Intn(len(consts))]}
+		case k < 8:
+			return &fun.BinOp{Op: semantics.Mul, L: gen(depth - 1), R: gen(depth - 1)}
+		default:
+			op := []semantics.Op{semantics.Add, semantics.Sub, semantics.Div}[r.Intn(3)]
+			return &fun.BinOp{Op: op, L: gen(depth - 1), R: gen(depth - 1)}
+		}
+	}
+	n := 50000
+	if testing.Short() {
+		n /= 10
+	}
+	for i := 0; i < n; i++ {
+		rank := r.Intn(4)
+		l := &IndexFn{Pos: fun.Pos{Line: i}}
+		if r.Intn(2) == 0 {
+			l.RowMajor = []fun.SExp{}
+			for range rank {
+				l.RowMajor = append(l.RowMajor, fun.Var{Ident: ident()})
+			}
+		} else {
+			l.Offset = gen(r.Intn(3))
+			for range rank {
+				l.Dims = append(l.Dims, LDim{Elems: fun.Var{Ident: ident()}, Stride: gen(r.Intn(3))})
+			}
+		}
+		var sl []fun.Slice
+		for range rank {
+			sl = append(sl, fun.Slice{Off: ident(), Size: ident()})
+		}
+		if got, want := SliceF(l, sl), sliceFSteps(l, sl); !reflect.DeepEqual(got, want) {
+			t.Fatalf("SliceF(%s) = %s %#v, step by step %s %#v", l, got, got, want, want)
+		}
+	}
+}

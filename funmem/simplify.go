@@ -25,15 +25,23 @@ import (
 // made in the kernel's own block (inPlace), and LMADs equal to the
 // row-major one of their array are written R(…). Each rewrite keeps the
 // program well typed and valid (Def 3.1); a property test checks it.
-func Simplify(p *fun.Program) *fun.Program {
+func Simplify(p *fun.Program) *fun.Program { return simplify(p, true) }
+
+// simplify is Simplify; without signatures, deadCode walks every nested
+// body (TestDeadCodeSignatures compares the two).
+func simplify(p *fun.Program, signatures bool) *fun.Program {
 	scope := scopeSet{}
 	for _, in := range p.Inputs {
 		scope[in.Name.Name] = true
 	}
 	body := p.Body
 	clean := map[*fun.Body]bool{}
+	var names nameSigs
+	if signatures {
+		names = nameSigs{}
+	}
 	for {
-		s := &simplifier{clean: clean}
+		s := &simplifier{clean: clean, names: names}
 		body = s.body(body, scope)
 		body = s.propagate(body, map[string]int64{})
 		if !s.changed {
@@ -51,28 +59,58 @@ type simplifier struct {
 	// propagate, which asks again of every body, nor the next round need
 	// ask again of a body they leave as it is.
 	clean map[*fun.Body]bool
+	// names holds the names the bodies deadCode counts in use, as
+	// signatures, so that it walks a nested body only when one of the
+	// names it counts may be used there.
+	names nameSigs
+	// bufs and strs are lists body builds in and uses again.
+	bufs stmBufs
+	strs strBufs
 }
+
+// strBufs are lists of names to use again, as stmBufs are.
+type strBufs [][]string
+
+// get is an empty list.
+func (f *strBufs) get() []string {
+	if n := len(*f); n > 0 {
+		l := (*f)[n-1]
+		*f = (*f)[:n-1]
+		return l
+	}
+	return make([]string, 0, 16)
+}
+
+// put gives l back.
+func (f *strBufs) put(l []string) { *f = append(*f, l[:0]) }
 
 // A scopeSet is the set of names in scope. One set serves a whole walk:
 // a body adds the names it binds and takes them out again when it is done
-// (add's undo), rather than each body copying its enclosing scope.
+// (addName, removeNames), rather than each body copying its enclosing scope.
 type scopeSet map[string]bool
 
-// add puts the names in the set, and returns what takes out those that
-// were not in it before.
-func (sc scopeSet) add(names ...string) (undo func()) {
-	var added []string
-	for _, x := range names {
-		if !sc[x] {
-			sc[x] = true
-			added = append(added, x)
-		}
+// addName puts x in the set, and appends it to added if it was not in
+// it before (removeNames takes those out again).
+func addName(sc scopeSet, added []string, x string) []string {
+	if !sc[x] {
+		sc[x] = true
+		added = append(added, x)
 	}
-	return func() {
-		for _, x := range added {
-			delete(sc, x)
-		}
+	return added
+}
+
+// addNames is addName of x to an empty list of s's.
+func (s *simplifier) addNames(sc scopeSet, x string) []string {
+	return addName(sc, s.strs.get(), x)
+}
+
+// removeNames takes the names added out of the set, and gives the list
+// back.
+func (s *simplifier) removeNames(sc scopeSet, added []string) {
+	for _, x := range added {
+		delete(sc, x)
 	}
+	s.strs.put(added)
 }
 
 // body simplifies a body whose enclosing scope is scope; scope is as it
@@ -86,16 +124,20 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 			bound = append(bound, x)
 		}
 	}
+	var out []*fun.Stm // in a list of s.bufs, copied if b changes
+	if len(b.Stms) > 0 {
+		out = s.bufs.get()
+		bound = s.strs.get()
+	}
 	defer func() {
 		for _, x := range bound {
 			delete(inner, x)
 		}
+		if out != nil {
+			s.bufs.put(out)
+			s.strs.put(bound)
+		}
 	}()
-	var out []*fun.Stm
-	if len(b.Stms) > 0 {
-		out = make([]*fun.Stm, 0, len(b.Stms))
-		bound = make([]string, 0, len(b.Stms))
-	}
 	// A statement in which nothing changes is kept as it is, and so is b
 	// when none of its statements changes (same).
 	same := true
@@ -129,39 +171,37 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 				same = false
 			}
 		case *fun.KernelExp:
-			undo := inner.add(e.Var.Name)
+			added := s.addNames(inner, e.Var.Name)
 			if body := s.body(e.Body, inner); body != e.Body {
 				st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: body}}
 			}
-			undo()
+			s.removeNames(inner, added)
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
 			// The body is simplified in the scope of the parameters; the
 			// form's own results (a loop's supporting ones) stay.
-			var names []string
+			added := s.strs.get()
 			for _, q := range fun.ExpParams(e) {
-				names = append(names, q.Name.Name)
+				added = addName(inner, added, q.Name.Name)
 			}
 			if l, ok := e.(*fun.LoopExp); ok {
-				names = append(names, l.Var.Name)
+				added = addName(inner, added, l.Var.Name)
 			}
-			undo := inner.add(names...)
 			if body := s.body(fun.ExpBody(e), inner); body != fun.ExpBody(e) {
 				st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, body)}
 			}
-			undo()
+			s.removeNames(inner, added)
 		case *fun.RedomapExp:
 			// The map body in the scope of the index, the operator body in
 			// that of the parameters.
-			undo := inner.add(e.Var.Name)
+			added := s.addNames(inner, e.Var.Name)
 			m := s.body(e.Map, inner)
-			undo()
-			var names []string
+			s.removeNames(inner, added)
+			added = s.strs.get()
 			for _, q := range e.Params {
-				names = append(names, q.Name.Name)
+				added = addName(inner, added, q.Name.Name)
 			}
-			undo = inner.add(names...)
 			op := s.body(e.Op, inner)
-			undo()
+			s.removeNames(inner, added)
 			if m != e.Map || op != e.Op {
 				st = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{m, op})}
 			}
@@ -175,7 +215,7 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 	if same {
 		return s.deadCode(b)
 	}
-	return s.deadCode(&fun.Body{Stms: out, In: b.In, Result: result})
+	return s.deadCode(&fun.Body{Stms: slices.Clone(out), In: b.In, Result: result})
 }
 
 // ifResults removes the redundant results of an if statement. It returns
@@ -183,7 +223,15 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 // after it.
 func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.Stm, map[string]string) {
 	e := st.Exp.(*fun.IfExp)
-	tdefs, edefs := defsOf(e.Then, scope), defsOf(e.Else, scope)
+	// The branches' definitions, made when first asked for: most ifs
+	// return no int both branches define.
+	var tdefs, edefs *branchDefs
+	defs := func() (*branchDefs, *branchDefs) {
+		if tdefs == nil {
+			tdefs, edefs = defsOf(e.Then, scope), defsOf(e.Else, scope)
+		}
+		return tdefs, edefs
+	}
 	var ren map[string]string // made at the first renaming: most ifs have none
 	rename := func(from, to string) {
 		if ren == nil {
@@ -222,8 +270,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
 			rename(p.Name.Name, tj.Name)
 			keep[j] = false
-		case p.Type.IsInt() && !sizes[p.Name.Name] && !bindsInside(p.Name.Name) &&
-			tdefs.get(tj.Name) != nil && edefs.get(ej.Name) != nil && SameValue(tdefs.get(tj.Name), edefs.get(ej.Name)):
+		case p.Type.IsInt() && !sizes[p.Name.Name] && sameDef(defs, tj.Name, ej.Name) && !bindsInside(p.Name.Name):
 			hoisted[j] = &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs.get(tj.Name))}}
 			keep[j] = false
 		default:
@@ -273,6 +320,14 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 	return before, &fun.Stm{Let: st.Let, Pat: pat, Exp: &fun.IfExp{If: e.If, Cond: e.Cond,
 		Then: &fun.Body{Stms: e.Then.Stms, In: e.Then.In, Result: tres},
 		Else: &fun.Body{Stms: e.Else.Stms, In: e.Else.In, Result: eres}}}, ren
+}
+
+// sameDef reports whether the branches define x and y (defs gives their
+// definitions) as the same value over variables from outside the if.
+func sameDef(defs func() (*branchDefs, *branchDefs), x, y string) bool {
+	tdefs, edefs := defs()
+	tx, ey := tdefs.get(x), edefs.get(y)
+	return tx != nil && ey != nil && SameValue(tx, ey)
 }
 
 // defsOf maps the int variables a branch can name in its results to
@@ -348,15 +403,24 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	if !slices.ContainsFunc(b.Stms, droppable) {
 		return s.isClean(b)
 	}
-	used := useCounter{n: map[string]int{}, step: 1}
 	can := make([]bool, len(b.Stms))
+	n := 0
 	for i, st := range b.Stms {
 		if can[i] = droppable(st); can[i] {
-			used.n[st.Pat[0].Name.Name] = 0
+			n++
 		}
 	}
-	if len(used.n) == 0 {
-		return s.isClean(b)
+	used := useCounter{step: 1, sigs: s.names}
+	if n <= smallUses {
+		used.small = make([]nameCount, 0, n)
+	} else {
+		used.n = make(map[string]int, n)
+	}
+	for i, st := range b.Stms {
+		if can[i] {
+			used.count0(st.Pat[0].Name.Name)
+			used.mask = used.mask.with(st.Pat[0].Name.Name)
+		}
 	}
 	for _, st := range b.Stms {
 		used.stm(st)
@@ -367,7 +431,7 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	for again := true; again; {
 		again = false
 		for i, st := range b.Stms {
-			if can[i] && !gone[i] && used.n[st.Pat[0].Name.Name] == 0 {
+			if can[i] && !gone[i] && used.get(st.Pat[0].Name.Name) == 0 {
 				gone[i], dropped, again = true, true, true
 				used.step = -1
 				used.stm(st)
@@ -606,7 +670,7 @@ func rowMajorStm(st *fun.Stm) *fun.Stm {
 func rowMajorParams(ps []*fun.Param) []*fun.Param {
 	for _, p := range ps {
 		if _, changed := rowMajorType(p.Type); changed {
-			return retypeParams(ps, asRowMajor)
+			return retypeParams(ps, rowMajorType)
 		}
 	}
 	return ps
@@ -623,14 +687,31 @@ func rowMajorType(t fun.Type) (fun.Type, bool) {
 	if a == nil || a.Index.IsRowMajor() {
 		return t, false
 	}
-	r := rowMajorIn(t, a.Block)
-	ro, rd := ArrayOf(r).Index.LMAD()
+	// R's offset is 0: a variable, or a constant other than 0, is not
+	// (as polynomials), and most offsets that are not 0 are written so.
+	switch off := a.Index.Offset.(type) {
+	case fun.Var:
+		return t, false
+	case *fun.Const:
+		if off.Value != 0 {
+			return t, false
+		}
+	}
+	// The offset 0 and R's sizes (the array's) are compared before R's
+	// strides are made.
 	off, dims := a.Index.LMAD()
-	if !SameValue(off, ro) {
+	if !Normalize(off).Equal(Poly{}) {
 		return t, false
 	}
 	for i := range dims {
-		if !SameValue(dims[i].Stride, rd[i].Stride) || !SameValue(dims[i].Elems, rd[i].Elems) {
+		if !SameValue(dims[i].Elems, fun.Var{Ident: t.Dims[i]}) {
+			return t, false
+		}
+	}
+	r := rowMajorIn(t, a.Block)
+	_, rd := ArrayOf(r).Index.LMAD()
+	for i := range dims {
+		if !SameValue(dims[i].Stride, rd[i].Stride) {
 			return t, false
 		}
 	}
@@ -662,27 +743,141 @@ func binders(b *fun.Body) map[string]bool {
 // It walks the tree without copying it, since deadCode asks again after
 // every drop; an extension's node other than FUNMEM's own is mapped (and
 // the copy dropped).
+//
+// Its names are a map, or (deadCode's, when they are few) a list searched
+// in order: a body has a few lets to drop, and comparing a few strings
+// is cheaper than hashing every identifier of the tree.
+//
+// With sigs, a nested body is walked only when its signature meets mask,
+// that of the names counted (sigs.of is made by a useCounter with sig,
+// which gathers the signature of what it walks, nested bodies' from
+// sigs).
 type useCounter struct {
-	n    map[string]int // the names counted, and their counts
-	step int            // what an occurrence adds: 1, or -1 to take a statement's uses off
+	n     map[string]int // the names counted, and their counts
+	small []nameCount    // when n is nil: the names counted, and their counts
+	step  int            // what an occurrence adds: 1, or -1 to take a statement's uses off
+	sigs  nameSigs
+	mask  nameSig
+	sig   *nameSig
 }
 
+// A nameSig is a set of names as a Bloom filter of one bit a name: a
+// set without a name's bit does not hold it.
+type nameSig [4]uint64
+
+// with is the set with x.
+func (g nameSig) with(x string) nameSig {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(x); i++ {
+		h = (h ^ uint32(x[i])) * 16777619
+	}
+	g[h>>6&3] |= 1 << (h & 63)
+	return g
+}
+
+// meets reports whether the two sets may have a name in common.
+func (g nameSig) meets(o nameSig) bool {
+	return g[0]&o[0]|g[1]&o[1]|g[2]&o[2]|g[3]&o[3] != 0
+}
+
+// nameSigs are the signatures of the names bodies use (as useCounter
+// counts them, nested bodies included), each made when first asked for:
+// a body never changes once built.
+type nameSigs map[*fun.Body]*nameSig
+
+// of is b's signature.
+func (s nameSigs) of(b *fun.Body) nameSig {
+	if g, ok := s[b]; ok {
+		return *g
+	}
+	g := new(nameSig)
+	u := useCounter{sigs: s, sig: g}
+	u.idents(b.Result)
+	for _, st := range b.Stms {
+		u.stm(st)
+	}
+	s[b] = g
+	return *g
+}
+
+// A nameCount is a name a useCounter counts, and its count.
+type nameCount struct {
+	name string
+	n    int
+}
+
+// smallUses is the most names deadCode counts in a list rather than a
+// map.
+const smallUses = 8
+
 // use counts an occurrence of x, if x is counted.
-func (u useCounter) use(x string) {
-	if n, ok := u.n[x]; ok {
-		u.n[x] = n + u.step
+func (u *useCounter) use(x string) {
+	if u.sig != nil {
+		*u.sig = u.sig.with(x)
+		return
+	}
+	if u.n != nil {
+		if n, ok := u.n[x]; ok {
+			u.n[x] = n + u.step
+		}
+		return
+	}
+	for i := range u.small {
+		if u.small[i].name == x {
+			u.small[i].n += u.step
+			return
+		}
 	}
 }
 
-func (u useCounter) idents(xs []*fun.Ident) {
+// count0 counts x from 0 (a name counted already stays as it is).
+func (u *useCounter) count0(x string) {
+	if u.n != nil {
+		if _, ok := u.n[x]; !ok {
+			u.n[x] = 0
+		}
+		return
+	}
+	for _, c := range u.small {
+		if c.name == x {
+			return
+		}
+	}
+	u.small = append(u.small, nameCount{name: x})
+}
+
+// get is x's count.
+func (u *useCounter) get(x string) int {
+	if u.n != nil {
+		return u.n[x]
+	}
+	for _, c := range u.small {
+		if c.name == x {
+			return c.n
+		}
+	}
+	return 0
+}
+
+func (u *useCounter) idents(xs []*fun.Ident) {
 	for _, x := range xs {
 		u.use(x.Name)
 	}
 }
 
-func (u useCounter) body(b *fun.Body) {
+func (u *useCounter) body(b *fun.Body) {
 	if b == nil {
 		return
+	}
+	switch {
+	case u.sig != nil:
+		g := u.sigs.of(b)
+		for i := range g {
+			u.sig[i] |= g[i]
+		}
+		return
+	case u.sigs != nil && !u.sigs.of(b).meets(u.mask):
+		return // it uses none of the names counted
 	}
 	u.idents(b.Result)
 	for _, s := range b.Stms {
@@ -690,18 +885,18 @@ func (u useCounter) body(b *fun.Body) {
 	}
 }
 
-func (u useCounter) stm(s *fun.Stm) {
+func (u *useCounter) stm(s *fun.Stm) {
 	u.params(s.Pat)
 	u.exp(s.Exp)
 }
 
-func (u useCounter) params(ps []*fun.Param) {
+func (u *useCounter) params(ps []*fun.Param) {
 	for _, p := range ps {
 		u.typ(p.Type)
 	}
 }
 
-func (u useCounter) typ(t fun.Type) {
+func (u *useCounter) typ(t fun.Type) {
 	u.idents(t.Dims)
 	switch a := t.Ext.(type) {
 	case nil:
@@ -719,19 +914,27 @@ func (u useCounter) typ(t fun.Type) {
 			}
 		}
 	case fun.TypeMapper:
-		a.MapIdents(u.count)
+		a.MapIdents(u.counter())
 	}
 }
 
+// counter is count on a copy of u, which shares its counts: only the
+// nodes of other extensions than FUNMEM's are walked by a function, and
+// u itself need not leave the stack for them.
+func (u *useCounter) counter() fun.IdentFunc {
+	c := *u
+	return c.count
+}
+
 // count is u as a fun.IdentFunc for the uses (binders are not counted).
-func (u useCounter) count(x *fun.Ident, binder bool) *fun.Ident {
+func (u *useCounter) count(x *fun.Ident, binder bool) *fun.Ident {
 	if !binder {
 		u.use(x.Name)
 	}
 	return x
 }
 
-func (u useCounter) sexp(e fun.SExp) {
+func (u *useCounter) sexp(e fun.SExp) {
 	switch e := e.(type) {
 	case fun.Var:
 		u.use(e.Name)
@@ -744,11 +947,11 @@ func (u useCounter) sexp(e fun.SExp) {
 		u.sexp(e.Arg)
 	case *fun.Const, *fun.FloatConst:
 	default:
-		fun.MapSExp(e, u.count) // panics as fun.MapStm would
+		fun.MapSExp(e, u.counter()) // panics as fun.MapStm would
 	}
 }
 
-func (u useCounter) exp(e fun.Exp) {
+func (u *useCounter) exp(e fun.Exp) {
 	switch e := e.(type) {
 	case *fun.ScalarExp:
 		u.sexp(e.X)
@@ -804,6 +1007,6 @@ func (u useCounter) exp(e fun.Exp) {
 	case *AllocExp:
 		u.sexp(e.Size)
 	default:
-		fun.MapExp(e, u.count)
+		fun.MapExp(e, u.counter())
 	}
 }

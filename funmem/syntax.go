@@ -61,13 +61,34 @@ func (l *IndexFn) LMAD() (fun.SExp, []LDim) {
 	if !l.IsRowMajor() {
 		return l.Offset, l.Dims
 	}
-	dims := make([]LDim, len(l.RowMajor))
-	var stride fun.SExp = &fun.Const{Value: 1}
+	// The dimensions and the constants 0 and 1 in one allocation: the
+	// checker and the heap semantics expand R(…) at every array type.
+	var (
+		dims      []LDim
+		zero, one *fun.Const
+	)
+	switch n := len(l.RowMajor); {
+	case n == 1:
+		b := &struct {
+			zero, one fun.Const
+			dims      [1]LDim
+		}{zero: fun.Const{Value: 0}, one: fun.Const{Value: 1}}
+		dims, zero, one = b.dims[:], &b.zero, &b.one
+	case n == 2:
+		b := &struct {
+			zero, one fun.Const
+			dims      [2]LDim
+		}{zero: fun.Const{Value: 0}, one: fun.Const{Value: 1}}
+		dims, zero, one = b.dims[:], &b.zero, &b.one
+	default:
+		dims, zero, one = make([]LDim, n), &fun.Const{Value: 0}, &fun.Const{Value: 1}
+	}
+	var stride fun.SExp = one
 	for i := len(l.RowMajor) - 1; i >= 0; i-- {
 		dims[i] = LDim{Elems: l.RowMajor[i], Stride: stride}
 		stride = Mul(l.RowMajor[i], stride)
 	}
-	return &fun.Const{Value: 0}, dims
+	return zero, dims
 }
 
 // String renders the index function as written.

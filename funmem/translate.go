@@ -2,7 +2,6 @@ package funmem
 
 import (
 	"fmt"
-	"github.com/arraysem/arraysem/semantics"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -24,11 +23,11 @@ func Transform(p *fun.Program) *fun.Program {
 	p = renameKeywords(p)
 	t := &transformer{names: newNames(p)}
 	out := &fun.Program{File: p.File, Format: p.Format}
-	gamma := map[string]fun.Type{}
+	gamma := &typeEnv{}
 	for _, in := range p.Inputs {
 		if in.Type.IsScalar() {
 			out.Inputs = append(out.Inputs, in)
-			gamma[in.Name.Name] = in.Type
+			gamma.set(in.Name.Name, in.Type)
 		}
 	}
 	for _, in := range p.Inputs {
@@ -37,13 +36,13 @@ func Transform(p *fun.Program) *fun.Program {
 			mt := &fun.Param{Lparen: in.Lparen, Name: m, Type: Mem()}
 			at := &fun.Param{Lparen: in.Lparen, Name: in.Name, Type: rowMajorIn(in.Type, m)}
 			out.Inputs = append(out.Inputs, mt, at)
-			gamma[at.Name.Name] = at.Type
+			gamma.set(at.Name.Name, at.Type)
 		}
 	}
 	stms, gamma := t.stms(p.Body.Stms, gamma)
 	body := &fun.Body{Stms: stms, In: p.Body.In}
 	for _, x := range p.Body.Result {
-		tx := gamma[x.Name]
+		tx := gamma.get(x.Name)
 		if ArrayOf(tx) == nil {
 			body.Result = append(body.Result, x)
 			continue
@@ -61,6 +60,36 @@ func Transform(p *fun.Program) *fun.Program {
 }
 
 type transformer struct{ names *names }
+
+// A typeEnv is Γ as Transform grows it: the types a body binds, over
+// those of the scope around it (up), so that a body's Γ is not a copy of
+// the enclosing one.
+type typeEnv struct {
+	up *typeEnv
+	m  map[string]fun.Type
+}
+
+// get is x's type, the innermost binding's (the zero type when none).
+func (g *typeEnv) get(x string) fun.Type {
+	for e := g; e != nil; e = e.up {
+		if t, ok := e.m[x]; ok {
+			return t
+		}
+	}
+	return fun.Type{}
+}
+
+// set binds x to t in g.
+func (g *typeEnv) set(x string, t fun.Type) {
+	if g.m == nil {
+		g.m = map[string]fun.Type{}
+	}
+	g.m[x] = t
+}
+
+// child is the Γ of a body in g's scope, which g's later bindings do not
+// change: g is not bound to again while the child is used.
+func (g *typeEnv) child() *typeEnv { return &typeEnv{up: g} }
 
 // rowMajorIn is [z1]…[zn] @ m -> R(z1, …, zn), with t's element type.
 func rowMajorIn(t fun.Type, m *fun.Ident) fun.Type {
@@ -81,13 +110,13 @@ func product(dims []*fun.Ident) fun.SExp {
 }
 
 // stms is TransformStms: each statement in turn, Γ growing as it goes.
-func (t *transformer) stms(ss []*fun.Stm, gamma map[string]fun.Type) ([]*fun.Stm, map[string]fun.Type) {
-	g := semantics.CloneMap(gamma)
+func (t *transformer) stms(ss []*fun.Stm, gamma *typeEnv) ([]*fun.Stm, *typeEnv) {
+	g := gamma.child()
 	var out []*fun.Stm
 	for _, s := range ss {
 		for _, ns := range t.stm(s, g) {
 			for _, p := range ns.Pat {
-				g[p.Name.Name] = p.Type
+				g.set(p.Name.Name, p.Type)
 			}
 			out = append(out, ns)
 		}
@@ -96,7 +125,7 @@ func (t *transformer) stms(ss []*fun.Stm, gamma map[string]fun.Type) ([]*fun.Stm
 }
 
 // stm is TransformStm.
-func (t *transformer) stm(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
+func (t *transformer) stm(s *fun.Stm, gamma *typeEnv) []*fun.Stm {
 	with := func(p *fun.Param, typ fun.Type) *fun.Param {
 		return &fun.Param{Lparen: p.Lparen, Name: p.Name, Type: typ}
 	}
@@ -105,12 +134,12 @@ func (t *transformer) stm(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
 		return []*fun.Stm{s}
 
 	case *fun.SliceExp:
-		a := ArrayOf(gamma[e.Arr.Name])
+		a := ArrayOf(gamma.get(e.Arr.Name))
 		typ := fun.Type{Dims: s.Pat[0].Type.Dims, Elem: s.Pat[0].Type.Elem, Ext: &ArrayMem{Block: a.Block, Index: SliceF(a.Index, e.Slices)}}
 		return []*fun.Stm{{Let: s.Let, Pat: []*fun.Param{with(s.Pat[0], typ)}, Exp: e}}
 
 	case *fun.TransposeExp:
-		a := ArrayOf(gamma[e.Arr.Name])
+		a := ArrayOf(gamma.get(e.Arr.Name))
 		off, dims := a.Index.LMAD()
 		typ := fun.Type{Dims: s.Pat[0].Type.Dims, Elem: s.Pat[0].Type.Elem, Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{Offset: off, Dims: []LDim{dims[1], dims[0]}}}}
 		return []*fun.Stm{{Let: s.Let, Pat: []*fun.Param{with(s.Pat[0], typ)}, Exp: e}}
@@ -119,8 +148,8 @@ func (t *transformer) stm(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
 		// A fresh array: s_alloc, then the statement with p' in a new block.
 		exp := s.Exp
 		if k, ok := e.(*fun.KernelExp); ok {
-			inner := semantics.CloneMap(gamma)
-			inner[k.Var.Name] = fun.Type{}
+			inner := gamma.child()
+			inner.set(k.Var.Name, fun.Type{})
 			stms, _ := t.stms(k.Body.Stms, inner)
 			exp = &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: &fun.Body{Stms: stms, In: k.Body.In, Result: k.Body.Result}}
 		}
@@ -136,8 +165,8 @@ func (t *transformer) stm(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
 		var xres, yres []*fun.Ident
 		for i, z := range s.Pat {
 			xi, yi := e.Then.Result[i], e.Else.Result[i]
-			sx, xsupp := t.support(gThen[xi.Name])
-			sy, ysupp := t.support(gElse[yi.Name])
+			sx, xsupp := t.support(gThen.get(xi.Name))
+			sy, ysupp := t.support(gElse.get(yi.Name))
 			thenStms = append(thenStms, sx...)
 			elseStms = append(elseStms, sy...)
 			// One pattern variable per supporting variable: the block
@@ -253,15 +282,18 @@ func newNames(p *fun.Program) *names {
 	for _, in := range p.Inputs {
 		n.used[in.Name.Name] = true
 	}
-	fun.Stms(p.Body, func(s *fun.Stm) {
-		for _, q := range s.Pat {
-			n.used[q.Name.Name] = true
-		}
-		if x := fun.ExpIndex(s.Exp); x != nil {
-			n.used[x.Name] = true
-		}
-		for _, q := range fun.ExpParams(s.Exp) {
-			n.used[q.Name.Name] = true
+	// From statement to statement (eachBody), not through every node.
+	eachBody(p.Body, func(b *fun.Body) {
+		for _, s := range b.Stms {
+			for _, q := range s.Pat {
+				n.used[q.Name.Name] = true
+			}
+			if x := fun.ExpIndex(s.Exp); x != nil {
+				n.used[x.Name] = true
+			}
+			for _, q := range fun.ExpParams(s.Exp) {
+				n.used[q.Name.Name] = true
+			}
 		}
 	})
 	return n

@@ -5,7 +5,6 @@ import (
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
-	"github.com/arraysem/arraysem/semantics"
 )
 
 // TransformStm on the extension forms (docs/funmem.md, "Extensions"):
@@ -28,7 +27,7 @@ import (
 //     the map body transformed as a kernel's.
 
 // stmExt is TransformStm on an extension form, or nil when s is none.
-func (t *transformer) stmExt(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
+func (t *transformer) stmExt(s *fun.Stm, gamma *typeEnv) []*fun.Stm {
 	var exp fun.Exp // a fold's or filter's, its operands annotated
 	switch e := s.Exp.(type) {
 	case *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
@@ -50,7 +49,7 @@ func (t *transformer) stmExt(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
 		return t.fresh(s, s.Pat[0], product(s.Pat[0].Type.Dims), nil, exp)
 	case *fun.FilterExp:
 		// The block holds all n rows of xs, an upper bound of the k kept.
-		xs := gamma[e.Arr.Name]
+		xs := gamma.get(e.Arr.Name)
 		return t.fresh(s, s.Pat[1], product(xs.Dims), s.Pat[:1], exp)
 	case *fun.RedomapExp:
 		return t.redomap(s, e, gamma)
@@ -64,10 +63,10 @@ func (t *transformer) stmExt(s *fun.Stm, gamma map[string]fun.Type) []*fun.Stm {
 // whatever memory the body made it, which the semantics binds to b with
 // its support); the pattern as a reduce's (redomap) or a scan's, a fresh
 // array (scanomap).
-func (t *transformer) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun.Type) []*fun.Stm {
+func (t *transformer) redomap(s *fun.Stm, e *fun.RedomapExp, gamma *typeEnv) []*fun.Stm {
 	ps, op := t.foldParams(e.Params, e.Op, gamma)
-	inner := semantics.CloneMap(gamma)
-	inner[e.Var.Name] = fun.Type{}
+	inner := gamma.child()
+	inner.set(e.Var.Name, fun.Type{})
 	stms, _ := t.stms(e.Map.Stms, inner)
 	m := &fun.Body{Stms: stms, In: e.Map.In, Result: e.Map.Result, Rparen: e.Map.Rparen}
 	exp := fun.WithBodies(e, ps, []*fun.Body{m, op})
@@ -114,13 +113,13 @@ func (t *transformer) group(x *fun.Param) []*fun.Param {
 
 // foldParams gives the operands of a reduce, scan or filter their
 // support groups, and transforms the body in their scope.
-func (t *transformer) foldParams(ps []*fun.Param, b *fun.Body, gamma map[string]fun.Type) ([]*fun.Param, *fun.Body) {
+func (t *transformer) foldParams(ps []*fun.Param, b *fun.Body, gamma *typeEnv) ([]*fun.Param, *fun.Body) {
 	var out []*fun.Param
-	inner := semantics.CloneMap(gamma)
+	inner := gamma.child()
 	for _, p := range ps {
 		for _, q := range t.group(p) {
 			out = append(out, q)
-			inner[q.Name.Name] = q.Type
+			inner.set(q.Name.Name, q.Type)
 		}
 	}
 	stms, _ := t.stms(b.Stms, inner)
@@ -130,15 +129,15 @@ func (t *transformer) foldParams(ps []*fun.Param, b *fun.Body, gamma map[string]
 // loop is TransformStm's loop: the arrays it carries are carried with
 // their supporting information (the IfExp case's Support, for the initial
 // values, the body's results and the pattern).
-func (t *transformer) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type) []*fun.Stm {
+func (t *transformer) loop(s *fun.Stm, e *fun.LoopExp, gamma *typeEnv) []*fun.Stm {
 	var before []*fun.Stm
 	var params, pat []*fun.Param
 	var init []*fun.Ident
 	var groups [][]*fun.Param
-	inner := semantics.CloneMap(gamma)
+	inner := gamma.child()
 	for j, y := range e.Params {
 		x := e.Init[j]
-		sx, xsupp := t.support(gamma[x.Name])
+		sx, xsupp := t.support(gamma.get(x.Name))
 		before = append(before, sx...)
 		gy, gp := t.group(y), t.group(s.Pat[j])
 		for _, v := range xsupp {
@@ -150,13 +149,13 @@ func (t *transformer) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type
 		groups = append(groups, gy)
 	}
 	for _, q := range params {
-		inner[q.Name.Name] = q.Type
+		inner.set(q.Name.Name, q.Type)
 	}
-	inner[e.Var.Name] = fun.Type{}
+	inner.set(e.Var.Name, fun.Type{})
 	stms, g := t.stms(e.Body.Stms, inner)
 	var res []*fun.Ident
 	for j, r := range e.Body.Result {
-		sr, rsupp := t.support(g[r.Name])
+		sr, rsupp := t.support(g.get(r.Name))
 		stms = append(stms, sr...)
 		if len(rsupp) > 0 && len(groups[j]) > 1 && mutant.On("funmem-loop-stale-support") {
 			rsupp[0].id = groups[j][0].Name // mutant: the result's support names the parameter's block
