@@ -31,11 +31,12 @@ var binOps = map[string]semantics.Op{
 // ParseFile parses a FUN program. Errors are *semantics.Error values of kind
 // SyntaxError, positioned file:line:col.
 func ParseFile(file, src string) (*Program, error) {
-	toks, err := semantics.Scan(file, src, Ops)
+	s, err := semantics.ScanStream(file, src, Ops)
 	if err != nil {
 		return nil, err
 	}
-	p := &Parser{S: &semantics.TokenStream{Toks: toks}}
+	defer s.Release() // the tree keeps no token
+	p := &Parser{S: s}
 	prog, err := p.Program(file)
 	if err != nil {
 		return nil, err
