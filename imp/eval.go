@@ -278,11 +278,48 @@ type kernel struct {
 // next makes env, the environment of the iteration that has ended (a
 // copy of E, the kernel's), the next iteration's: E, x ↦ i.
 func (k *kernel) next(env, E Env, i int64) {
+	env.undo(E, k.writes())
+	env[k.s.X.Name] = Value{K: i}
+}
+
+// writes are the variables an iteration may change (rebinds), x's
+// included.
+func (k *kernel) writes() []string {
 	if k.w == nil {
 		k.w = rebinds(k.s.Body, []string{k.s.X.Name})
 	}
-	env.undo(E, k.w)
-	env[k.s.X.Name] = Value{K: i}
+	return k.w
+}
+
+// envSnapshot is what E holds for some variables (save): a value, or
+// nothing.
+type envSnapshot []snapshotEntry
+
+type snapshotEntry struct {
+	v  Value
+	ok bool
+}
+
+// save is E's entries for the variables w, in buf's memory.
+func (e Env) save(w []string, buf envSnapshot) envSnapshot {
+	out := buf[:0]
+	for _, x := range w {
+		v, ok := e[x]
+		out = append(out, snapshotEntry{v, ok})
+	}
+	return out
+}
+
+// restore sets the variables w of e back to what save kept of them
+// (s): e is E again, if only w have been bound or set since.
+func (e Env) restore(w []string, s envSnapshot) {
+	for i, x := range w {
+		if s[i].ok {
+			e[x] = s[i].v
+		} else {
+			delete(e, x)
+		}
+	}
 }
 
 // t is the kernel's tracker, fresh (NewTracker, or Reset).

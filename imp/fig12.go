@@ -69,6 +69,8 @@ type rules struct {
 	// the next (as the engine's machine.free: Tracker.Reset keeps their
 	// tables' memory, which a kernel started in a loop would make again).
 	free []*semantics.Tracker
+	// snaps is the memory of an ended kernel's envSnapshot, for the next.
+	snaps envSnapshot
 }
 
 // tracker is a fresh tracker for a kernel or fold: one that has ended,
@@ -219,24 +221,32 @@ func (r *rules) eImpKernel(env Env, s *Kernel) (*semantics.Derivation, error) {
 	}
 	base := r.costs.launch(0)
 	var premises []*semantics.Derivation
-	// Each iteration's copy of E is made in one map, undone to E when the
-	// iteration before has ended (nothing keeps it: the derivation's
-	// conclusions are rendered as they are made).
-	var inner Env
+	// Each iteration's copy of E is made in E's own map: what an
+	// iteration can change (rebinds) is kept before the first (saved) and
+	// set back when it has ended, so that the next one starts from E, and
+	// the kernel ends with E (nothing keeps an iteration's environment:
+	// the derivation's conclusions are rendered as they are made).
+	var saved envSnapshot
+	if k.m > 0 {
+		saved, r.snaps = env.save(k.writes(), r.snaps), nil // a nested kernel's is another
+	}
 	for i := int64(1); i <= k.m; i++ {
 		k.t.Start(i)
-		if inner == nil {
-			inner = env.clone()
-			inner[s.X.Name] = Value{K: i}
-		} else {
-			k.next(inner, env, i)
+		if i > 1 {
+			env.restore(k.w, saved)
 		}
-		d, err := r.part(inner, s.Body, base)
+		env[s.X.Name] = Value{K: i}
+		d, err := r.part(env, s.Body, base)
 		if err != nil {
+			env.restore(k.w, saved)
 			r.h.Pop()
 			return nil, k.race(err)
 		}
 		premises = r.premise(premises, d)
+	}
+	if k.m > 0 {
+		env.restore(k.w, saved)
+		r.snaps = saved[:0]
 	}
 	k.finish(r.h, r.opts)
 	r.free = append(r.free, k.t)
