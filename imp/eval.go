@@ -273,13 +273,7 @@ type kernel struct {
 	order []int64 // the small-step's schedule of the iterations (nil: in order)
 	base  int64   // the live words at its start (cost counters: each iteration's blocks die with it)
 	w     []string
-}
-
-// next makes env, the environment of the iteration that has ended (a
-// copy of E, the kernel's), the next iteration's: E, x ↦ i.
-func (k *kernel) next(env, E Env, i int64) {
-	env.undo(E, k.writes())
-	env[k.s.X.Name] = Value{K: i}
+	saved envSnapshot // the small-step's: E's values of w (iteration)
 }
 
 // writes are the variables an iteration may change (rebinds), x's

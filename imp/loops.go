@@ -106,6 +106,10 @@ type foldRun struct {
 	// (rebinds), when their environments are made in the last ones'.
 	wb, wc []string
 	base   int64 // the live words at its start (cost counters: each part's blocks die with it)
+	// elemEnv and combEnv are the small-step's environments of the last
+	// element and combine, in which the next ones' are made (element,
+	// combine): a part's frame has ended when the next of its kind starts.
+	elemEnv, combEnv Env
 }
 
 // startFold evaluates a fold's neutral element and bound and starts its

@@ -103,10 +103,11 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			if opts.Stats != nil {
 				opts.Stats.SetLive(f.fold.base)
 			}
-			comb, err := f.fold.combine(nil, f.next.env, f.env, f.i)
+			comb, err := f.fold.combine(f.fold.combEnv, f.next.env, f.env, f.i)
 			if err != nil {
 				return c, "", unwind(c, err)
 			}
+			f.fold.combEnv = comb
 			return &Config{top: &frame{stms: f.fold.f.Combine, env: comb, fold: f.fold, comb: true, i: f.i, next: f.next}, h: c.h, free: c.free}, f.fold.rule, nil
 		case f.fold != nil:
 			r := f.fold
@@ -134,8 +135,9 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Stats.SetLive(k.base)
 		}
 		if f.pos < k.m {
-			return &Config{top: iteration(f.next, k, f.pos+1, f.env), h: c.h, free: c.free}, EImpKernel.Name, nil
+			return &Config{top: iteration(f.next, k, f.pos+1), h: c.h, free: c.free}, EImpKernel.Name, nil
 		}
+		f.next.env.restore(k.w, k.saved) // E again
 		k.finish(c.h, opts)
 		c.free.put(k.t)
 		return c.advanced(f.next, stepNote{}), EImpKernel.Name, nil
@@ -166,7 +168,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if opts.Schedule != nil {
 			k.order = opts.Schedule(k.m)
 		}
-		return &Config{top: iteration(f, k, 1, nil), h: c.h, free: c.free}, EImpKernel.Name, nil
+		return &Config{top: iteration(f, k, 1), h: c.h, free: c.free}, EImpKernel.Name, nil
 	case *For:
 		n, err := forBound(f.env, s)
 		if err != nil {
@@ -311,9 +313,21 @@ func (c *Config) depth() int {
 // unwind leaves the kernels of c on an error, as the big-step semantics
 // does: it pops their race trackers, and a race one of them saw becomes
 // that kernel's error.
+//
+// The kernels' iterations ran in their parents' environments (iteration):
+// those are made E again, as the copies of the rules would have left
+// them, and the innermost frame, the configuration that went wrong, keeps
+// a copy of what its environment held then (Bindings shows it).
 func unwind(c *Config, err error) error {
 	for g := c.top; g != nil; g = g.next {
 		if g.k != nil {
+			c.top.env = c.top.env.clone()
+			break
+		}
+	}
+	for g := c.top; g != nil; g = g.next {
+		if g.k != nil {
+			g.next.env.restore(g.k.w, g.k.saved)
 			c.h.Pop()
 			err = g.k.race(err)
 		}
@@ -346,21 +360,23 @@ func (c *Config) advanced(f *frame, n stepNote) *Config {
 }
 
 // iteration pushes the iteration at position pos of k's schedule over the
-// frame parent, whose first statement is the kernel. Its environment is
-// made in done, the environment of the iteration that has just ended
-// (reset to the parent's: nothing reads an ended iteration's variables,
-// and a configuration prints a kernel's frame without them), or in a new
-// map when done is nil.
-func iteration(parent *frame, k *kernel, pos int64, done Env) *frame {
+// frame parent, whose first statement is the kernel. Its environment,
+// E, x ↦ i, is made in E's own map, the parent's: what an iteration can
+// change (rebinds) is saved before the first, and set back when one has
+// ended (and when the last has: Step), as the rules' eImpKernel does.
+// Nothing reads an ended iteration's variables, a configuration prints a
+// kernel's frame without them, and only the innermost frame's
+// environment is shown (Bindings), which holds what a copy would.
+func iteration(parent *frame, k *kernel, pos int64) *frame {
 	i := semantics.Order(k.order, pos)
 	k.t.Start(i)
-	env := done
-	if env == nil {
-		env = parent.env.clone()
-		env[k.s.X.Name] = Value{K: i}
+	env := parent.env
+	if pos == 1 {
+		k.saved = env.save(k.writes(), k.saved)
 	} else {
-		k.next(env, parent.env, i)
+		env.restore(k.w, k.saved)
 	}
+	env[k.s.X.Name] = Value{K: i}
 	return &frame{stms: k.s.Body, env: env, k: k, i: i, pos: pos, next: parent}
 }
 
@@ -399,7 +415,8 @@ func (sc *blockScope) end(st *semantics.Stats) {
 // elementFrame pushes the element part of element i of the fold r over
 // the frame parent, whose first statement is the fold.
 func elementFrame(parent *frame, r *foldRun, i int64) *frame {
-	return &frame{stms: r.f.Body, env: r.element(nil, parent.env, i), fold: r, i: i, next: parent}
+	r.elemEnv = r.element(r.elemEnv, parent.env, i)
+	return &frame{stms: r.f.Body, env: r.elemEnv, fold: r, i: i, next: parent}
 }
 
 // String renders the configuration on one line: the enclosing kernels,
