@@ -438,3 +438,52 @@ func appendFactors(vs []fun.Var, e fun.SExp) ([]fun.Var, bool) {
 	}
 	return vs, false
 }
+
+// IndexOffset is off + Σ (idx_i − 1)·s_i, s_i the stride of dims[i], in
+// normal form: the offset an LMAD gives 1-based indices. It is what adding
+// the terms one at a time with Sub, Mul and Add gives, tree for tree,
+// computed on the polynomials and turned into an expression once rather
+// than at every operation (FunMemToImp applies an LMAD at every read and
+// write it makes; the copies' nested kernels apply it to ever longer
+// indices). With no index it is off as it is.
+func IndexOffset(off fun.SExp, idx []fun.SExp, dims []LDim) fun.SExp {
+	if len(idx) == 0 {
+		return off
+	}
+	p := Normalize(off)
+	for i, y := range idx {
+		t := Normalize(y).add(constPoly(-1)).used() // Sub(y, 1)
+		t = t.mul(Normalize(dims[i].Stride)).used() // Mul(…, s_i)
+		p = p.add(t).used()                         // Add(…, …)
+	}
+	return p.Expr()
+}
+
+// used is p with only the atoms of its factors: the atoms of
+// Normalize(p.Expr()), which an operation on an expression in normal form
+// starts from. (An atom whose terms cancelled stays in p's list, and
+// would stand for its name in a later operation: add and mul keep the
+// right operand's atom of a name.)
+func (p Poly) used() Poly {
+	inTerms := func(name string) bool {
+		for _, m := range p.terms {
+			if slices.Contains(m.fs, name) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, a := range p.atoms {
+		if inTerms(a.name) {
+			continue
+		}
+		atoms := slices.Clone(p.atoms[:i])
+		for _, b := range p.atoms[i+1:] {
+			if inTerms(b.name) {
+				atoms = append(atoms, b)
+			}
+		}
+		return Poly{terms: p.terms, atoms: atoms}
+	}
+	return p
+}

@@ -122,10 +122,7 @@ func vars(ids []*fun.Ident) []fun.SExp {
 // indices than dimensions, the offset of the first element they select.
 func apply(l *funmem.IndexFn, idx []fun.SExp) fun.SExp {
 	off, dims := l.LMAD()
-	for i, y := range idx {
-		off = funmem.Add(off, funmem.Mul(funmem.Sub(y, fun.Int(1)), dims[i].Stride))
-	}
-	return off
+	return funmem.IndexOffset(off, idx, dims)
 }
 
 // scope is Γ: the types of the patterns in scope, by name, in one map
