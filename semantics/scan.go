@@ -161,19 +161,30 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 			toks = append(toks, Token{Kind: Str, Text: src[i : i+n], Pos: pos})
 			adv(n)
 		case isLetter(r) || r == '_':
-			j := i
+			j, ascii := i, true
 			for j < len(src) {
-				r2, w2 := rune(src[j]), 1
-				if r2 >= utf8.RuneSelf {
-					r2, w2 = utf8.DecodeRuneInString(src[j:])
+				if c := src[j]; c < utf8.RuneSelf {
+					// ASCII, as printed programs are: by the table.
+					if !identByte[c] {
+						break
+					}
+					j++
+					continue
 				}
-				if !(isLetter(r2) || isDigit(r2) || r2 == '_' || r2 == '\'') {
+				r2, w2 := utf8.DecodeRuneInString(src[j:])
+				if !(isLetter(r2) || isDigit(r2)) {
 					break
 				}
 				j += w2
+				ascii = false
 			}
 			toks = append(toks, Token{Kind: Ident, Text: src[i:j], Pos: pos})
-			adv(j - i)
+			if ascii { // no newline, a column a byte
+				col += j - i
+				i = j
+			} else {
+				adv(j - i)
+			}
 		case r >= '0' && r <= '9':
 			// ScanNumber delimits the literal as --arg values are read, so
 			// a literal means the same in a program and on the command line.
@@ -235,6 +246,15 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 	toks = append(toks, Token{Kind: EOF, Pos: Pos{File: file, Line: line, Col: col}})
 	return toks, nil
 }
+
+// identByte holds the ASCII bytes an identifier continues with: letters,
+// digits, _ and '.
+var identByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isLetter(rune(c)) || isDigit(rune(c)) || c == '_' || c == '\''
+	}
+	return t
+}()
 
 // isSpace, isLetter and isDigit are unicode.IsSpace, IsLetter and
 // IsDigit, ASCII answered at once.
