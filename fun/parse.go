@@ -61,6 +61,12 @@ type Parser struct {
 }
 
 func (p *Parser) keyword(name string) bool {
+	// The reserved words of FUN, FUNMEM and IMP are letters: a name that
+	// ends in a digit or _ (most of what the translations name) is none,
+	// answered without a lookup.
+	if n := len(name); n > 0 && ('0' <= name[n-1] && name[n-1] <= '9' || name[n-1] == '_') {
+		return false
+	}
 	if p.Keywords != nil {
 		return p.Keywords[name]
 	}
