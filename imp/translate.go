@@ -1,7 +1,7 @@
 package imp
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
@@ -102,7 +102,7 @@ type translator struct {
 func (t *translator) fresh(base string) *fun.Ident {
 	for {
 		t.n++
-		name := fmt.Sprintf("%s%d", base, t.n)
+		name := base + strconv.Itoa(t.n)
 		if !t.used[name] && !keywords[name] {
 			t.used[name] = true
 			return &fun.Ident{Name: name}
@@ -490,7 +490,13 @@ func bindsAny(names map[string]bool, bodies ...*fun.Body) bool {
 	found := false
 	for _, b := range bodies {
 		fun.Stms(b, func(s *fun.Stm) {
-			for _, q := range append(append([]*fun.Param(nil), s.Pat...), fun.ExpParams(s.Exp)...) {
+			if found {
+				return
+			}
+			for _, q := range s.Pat {
+				found = found || names[q.Name.Name]
+			}
+			for _, q := range fun.ExpParams(s.Exp) {
 				found = found || names[q.Name.Name]
 			}
 			if x := fun.ExpIndex(s.Exp); x != nil {
