@@ -31,8 +31,22 @@ type Config struct {
 	free *trackerPool
 }
 
-// trackerPool holds race trackers that no kernel or fold uses any more.
-type trackerPool struct{ ts []*semantics.Tracker }
+// trackerPool holds race trackers that no kernel or fold uses any more,
+// and the memory of ended kernels' envSnapshots (iteration).
+type trackerPool struct {
+	ts    []*semantics.Tracker
+	snaps []envSnapshot
+}
+
+// snap is an ended kernel's snapshot memory, or nil.
+func (p *trackerPool) snap() envSnapshot {
+	if p == nil || len(p.snaps) == 0 {
+		return nil
+	}
+	s := p.snaps[len(p.snaps)-1]
+	p.snaps = p.snaps[:len(p.snaps)-1]
+	return s
+}
 
 // get is a fresh tracker: one that has ended, reset, or a new one.
 func (p *trackerPool) get(trace bool) *semantics.Tracker {
@@ -135,11 +149,14 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Stats.SetLive(k.base)
 		}
 		if f.pos < k.m {
-			return &Config{top: iteration(f.next, k, f.pos+1), h: c.h, free: c.free}, EImpKernel.Name, nil
+			return &Config{top: iteration(f.next, k, f.pos+1, nil), h: c.h, free: c.free}, EImpKernel.Name, nil
 		}
 		f.next.env.restore(k.w, k.saved) // E again
 		k.finish(c.h, opts)
 		c.free.put(k.t)
+		if c.free != nil {
+			c.free.snaps = append(c.free.snaps, k.saved[:0])
+		}
 		return c.advanced(f.next, stepNote{}), EImpKernel.Name, nil
 	}
 	s := f.stms[0]
@@ -168,7 +185,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if opts.Schedule != nil {
 			k.order = opts.Schedule(k.m)
 		}
-		return &Config{top: iteration(f, k, 1), h: c.h, free: c.free}, EImpKernel.Name, nil
+		return &Config{top: iteration(f, k, 1, c.free.snap()), h: c.h, free: c.free}, EImpKernel.Name, nil
 	case *For:
 		n, err := forBound(f.env, s)
 		if err != nil {
@@ -364,15 +381,16 @@ func (c *Config) advanced(f *frame, n stepNote) *Config {
 // E, x ↦ i, is made in E's own map, the parent's: what an iteration can
 // change (rebinds) is saved before the first, and set back when one has
 // ended (and when the last has: Step), as the rules' eImpKernel does.
-// Nothing reads an ended iteration's variables, a configuration prints a
-// kernel's frame without them, and only the innermost frame's
-// environment is shown (Bindings), which holds what a copy would.
-func iteration(parent *frame, k *kernel, pos int64) *frame {
+// The first saves in buf's memory (an ended kernel's). Nothing reads an
+// ended iteration's variables, a configuration prints a kernel's frame
+// without them, and only the innermost frame's environment is shown
+// (Bindings), which holds what a copy would.
+func iteration(parent *frame, k *kernel, pos int64, buf envSnapshot) *frame {
 	i := semantics.Order(k.order, pos)
 	k.t.Start(i)
 	env := parent.env
 	if pos == 1 {
-		k.saved = env.save(k.writes(), k.saved)
+		k.saved = env.save(k.writes(), buf)
 	} else {
 		env.restore(k.w, k.saved)
 	}
