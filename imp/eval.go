@@ -252,7 +252,11 @@ func Eval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Ar
 	if err != nil {
 		return nil, err
 	}
-	return results(p, env, h, opts.Jobs)
+	vs, err := results(p, env, h, opts.Jobs)
+	if err == nil {
+		semantics.RecycleTrackers(m.free)
+	}
+	return vs, err
 }
 
 // heapErr passes races on (the kernel reports them) and makes other heap

@@ -56,6 +56,7 @@ func EvalRules(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semanti
 	if err != nil {
 		return nil, nil, err
 	}
+	semantics.RecycleTrackers(r.free)
 	return vs, d, nil
 }
 

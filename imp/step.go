@@ -543,7 +543,19 @@ func runSmall(p *Program, env Env, h *semantics.Heap, o *semantics.RunOptions, o
 		return nil, n, err
 	}
 	res, err := Results(p, c.top.env, h)
+	if err == nil {
+		c.recycle()
+	}
 	return res, n, err
+}
+
+// recycle gives the trackers of a run that has ended without an error
+// back (semantics.RecycleTrackers).
+func (c *Config) recycle() {
+	if c.free != nil {
+		semantics.RecycleTrackers(c.free.ts)
+		c.free.ts = nil
+	}
 }
 
 // Heap is the configuration's heap.
