@@ -71,7 +71,8 @@ type rules struct {
 	// tables' memory, which a kernel started in a loop would make again).
 	free []*semantics.Tracker
 	// snaps is the memory of an ended kernel's envSnapshot, for the next.
-	snaps envSnapshot
+	snaps  envSnapshot
+	writes writesCache
 }
 
 // tracker is a fresh tracker for a kernel or fold: one that has ended,
@@ -229,7 +230,8 @@ func (r *rules) eImpKernel(env Env, s *Kernel) (*semantics.Derivation, error) {
 	// the derivation's conclusions are rendered as they are made).
 	var saved envSnapshot
 	if k.m > 0 {
-		saved, r.snaps = env.save(k.writes(), r.snaps), nil // a nested kernel's is another
+		k.w = r.writes.of(s)
+		saved, r.snaps = env.save(k.w, r.snaps), nil // a nested kernel's is another
 	}
 	for i := int64(1); i <= k.m; i++ {
 		k.t.Start(i)
@@ -265,7 +267,7 @@ func (r *rules) iFor(env Env, s *For) (*semantics.Derivation, error) {
 	var inner Env // each iteration's, in turn (as eImpKernel's)
 	var w []string
 	if n > 0 {
-		w = forWrites(s)
+		w = r.writes.of(s)
 	}
 	for i := int64(1); i <= n; i++ {
 		if err := r.opts.Budget.Spend(1, s.At, IFor.Name); err != nil {

@@ -34,8 +34,18 @@ type Config struct {
 // trackerPool holds race trackers that no kernel or fold uses any more,
 // and the memory of ended kernels' envSnapshots (iteration).
 type trackerPool struct {
-	ts    []*semantics.Tracker
-	snaps []envSnapshot
+	ts     []*semantics.Tracker
+	snaps  []envSnapshot
+	writes writesCache // the run's loops'
+}
+
+// writesOf is what an iteration of the loop s may change (writesCache).
+func (p *trackerPool) writesOf(s Stmt) []string {
+	if p == nil {
+		var none writesCache
+		return none.of(s)
+	}
+	return p.writes.of(s)
 }
 
 // snap is an ended kernel's snapshot memory, or nil.
@@ -185,6 +195,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if opts.Schedule != nil {
 			k.order = opts.Schedule(k.m)
 		}
+		k.w = c.free.writesOf(s)
 		return &Config{top: iteration(f, k, 1, c.free.snap()), h: c.h, free: c.free}, EImpKernel.Name, nil
 	case *For:
 		n, err := forBound(f.env, s)
@@ -195,7 +206,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Counter.Hit(IFor.Name)
 			return c.advanced(f, stepNote{}), IFor.Name, nil
 		}
-		return &Config{top: (&forRun{s: s, n: n, w: forWrites(s)}).iteration(f, 1, nil, opts.Stats), h: c.h, free: c.free}, IFor.Name, nil
+		return &Config{top: (&forRun{s: s, n: n, w: c.free.writesOf(s)}).iteration(f, 1, nil, opts.Stats), h: c.h, free: c.free}, IFor.Name, nil
 	case *Reduce, *Scan:
 		r, err := startFold(f.env, c.h, s, c.free.get(opts.Trace != nil))
 		if err != nil {
