@@ -241,8 +241,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 type stepNote struct {
 	s   Stmt          // the statement that ran (nil: nothing to note); a *Reduce that ended
 	v   Value         // what a var, <-, alloc or reduce bound; the word a read or write touched
-	loc semantics.Loc // and its location
-	n   int           // an alloc's words
+	loc semantics.Loc // and its location; an alloc's words in Offset (a configuration and its frame fit 192 bytes)
 }
 
 // noteOf is what the statement s, just run in env, bound or wrote.
@@ -254,7 +253,7 @@ func noteOf(env Env, h *semantics.Heap, s Stmt, t touched) stepNote {
 		return stepNote{s: s, v: env[s.X.Name]}
 	case *Alloc:
 		v := env[s.X.Name]
-		return stepNote{s: s, v: v, n: len(h.Block(v.L))}
+		return stepNote{s: s, v: v, loc: semantics.Loc{Offset: int64(len(h.Block(v.L)))}}
 	case *Read, *Write:
 		return stepNote{s: s, v: t.word, loc: t.loc}
 	}
@@ -279,7 +278,7 @@ func (n *stepNote) String() string {
 	case *Assign:
 		return s.X.Name + " = " + n.v.String()
 	case *Alloc:
-		return fmt.Sprintf("%s = %s (%s)", s.X.Name, n.v, semantics.Plural(n.n, "word"))
+		return fmt.Sprintf("%s = %s (%s)", s.X.Name, n.v, semantics.Plural(int(n.loc.Offset), "word"))
 	case *Read:
 		return fmt.Sprintf("%s = %s (read from %s)", s.X.Name, n.v, n.loc)
 	case *Write:
