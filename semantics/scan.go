@@ -313,7 +313,7 @@ func (s *TokenStream) Next() Token {
 
 // Is reports whether the current token is the operator or keyword text.
 func (s *TokenStream) Is(text string) bool {
-	t := s.Peek()
+	t := &s.Toks[s.I] // not a copy of the token: parsers ask this of every token, often
 	return (t.Kind == Punct || t.Kind == Ident) && t.Text == text
 }
 
