@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -13,46 +14,61 @@ import (
 
 // String prints the file: header comment, prelude, tables, functions.
 func (f *File) String() string {
-	var b strings.Builder
-	// The prelude and about what a generated program's tables and
-	// functions take, at once: growing by doubling copied the prelude
-	// again for every file (the campaigns print one per case).
-	b.Grow(len(Prelude) + 64<<10)
-	fmt.Fprintf(&b, "// %s in CUDA, emitted by arraysem from IMP (one thread per iteration of a\n", f.Source)
-	b.WriteString("// top-level kernel; nested kernels are loops of the thread). Inputs are\n")
-	b.WriteString("// NAME=VALUE arguments, as `arraysem run --arg` takes them; the results print\n")
-	b.WriteString("// as `arraysem run` prints them; a stuck state exits with status 1.\n")
-	b.WriteString(Prelude)
+	// What follows the prelude is printed first, into a buffer the last
+	// file printed used, and the file is then made at its size: the
+	// prelude is most of a generated program's file, and growing one
+	// builder past it (or making room for the largest tables and
+	// functions) was a few percent of the bytes the level property
+	// allocated.
+	b, _ := printBufs.Get().(*bytes.Buffer)
+	if b == nil {
+		b = new(bytes.Buffer)
+	}
+	defer printBufs.Put(b)
+	b.Reset()
 	b.WriteString("\n")
 	b.WriteString("static const char *const arraysem_sites[] = {\n")
 	for i, s := range f.Sites {
-		fmt.Fprintf(&b, "    /* %d */ %s,\n", i, quote(s))
+		fmt.Fprintf(b, "    /* %d */ %s,\n", i, quote(s))
 	}
 	b.WriteString("    nullptr,\n};\n")
-	table(&b, "arraysem_inputs", f.Inputs)
-	table(&b, "arraysem_defaults", f.Defaults)
+	table(b, "arraysem_inputs", f.Inputs)
+	table(b, "arraysem_defaults", f.Defaults)
 	if f.Format != nil {
-		table(&b, "arraysem_format", []string{f.Format.String()})
+		table(b, "arraysem_format", []string{f.Format.String()})
 		var graphic []string
 		if f.Format.HasChars() {
 			graphic = []string{GraphicRanges()}
 		}
-		table(&b, "arraysem_graphic", graphic)
+		table(b, "arraysem_graphic", graphic)
 	}
 	for _, fn := range f.Funcs {
 		b.WriteString("\n")
-		printFunc(&b, fn)
+		printFunc(b, fn)
 	}
-	return b.String()
+	head := fmt.Sprintf("// %s in CUDA, emitted by arraysem from IMP (one thread per iteration of a\n", f.Source) +
+		"// top-level kernel; nested kernels are loops of the thread). Inputs are\n" +
+		"// NAME=VALUE arguments, as `arraysem run --arg` takes them; the results print\n" +
+		"// as `arraysem run` prints them; a stuck state exits with status 1.\n"
+	var out strings.Builder
+	out.Grow(len(head) + len(Prelude) + b.Len())
+	out.WriteString(head)
+	out.WriteString(Prelude)
+	out.Write(b.Bytes())
+	return out.String()
 }
 
-func table(b *strings.Builder, name string, items []string) {
+func table(b *bytes.Buffer, name string, items []string) {
 	b.WriteString("static const char *const " + name + "[] = {")
 	for _, s := range items {
 		b.WriteString(quote(s) + ", ")
 	}
 	b.WriteString("nullptr};\n")
 }
+
+// printBufs holds the buffers File.String prints what follows the
+// prelude into.
+var printBufs sync.Pool
 
 // quote writes a C string literal; the emitter's strings are printable
 // ASCII or UTF-8, so only quotes, backslashes and control bytes need escapes.
@@ -77,7 +93,7 @@ func quote(s string) string {
 	return b.String()
 }
 
-func printFunc(b *strings.Builder, fn *Func) {
+func printFunc(b *bytes.Buffer, fn *Func) {
 	if fn.Global {
 		b.WriteString("__global__ ")
 	}
@@ -104,7 +120,7 @@ func decl(typ, name string) string {
 	return typ + " " + name
 }
 
-func printStmts(b *strings.Builder, ss []Stmt, depth int) {
+func printStmts(b *bytes.Buffer, ss []Stmt, depth int) {
 	for _, s := range ss {
 		printStmt(b, s, depth)
 	}
@@ -112,7 +128,7 @@ func printStmts(b *strings.Builder, ss []Stmt, depth int) {
 
 // printStmt writes a statement at depth (its lines indented four spaces
 // a level), its expressions written into b as ExprString prints them.
-func printStmt(b *strings.Builder, s Stmt, depth int) {
+func printStmt(b *bytes.Buffer, s Stmt, depth int) {
 	indent(b, depth)
 	switch s := s.(type) {
 	case *Decl:
@@ -182,7 +198,7 @@ func printStmt(b *strings.Builder, s Stmt, depth int) {
 }
 
 // indent writes the indentation of depth: four spaces a level.
-func indent(b *strings.Builder, depth int) {
+func indent(b *bytes.Buffer, depth int) {
 	for range depth {
 		b.WriteString("    ")
 	}
@@ -191,14 +207,14 @@ func indent(b *strings.Builder, depth int) {
 // ExprString prints an expression; binary operators are parenthesised, so
 // precedence never matters.
 func ExprString(e Expr) string {
-	var b strings.Builder
+	var b bytes.Buffer
 	writeExpr(&b, e)
 	return b.String()
 }
 
 // writeExpr writes e into b as ExprString prints it, without a string
 // for each subexpression (the printer writes every statement's this way).
-func writeExpr(b *strings.Builder, e Expr) {
+func writeExpr(b *bytes.Buffer, e Expr) {
 	switch e := e.(type) {
 	case *Int:
 		if e.V < 0 {
@@ -282,7 +298,7 @@ func writeExpr(b *strings.Builder, e Expr) {
 }
 
 // writeParen writes a condition in one pair of parentheses.
-func writeParen(b *strings.Builder, e Expr) {
+func writeParen(b *bytes.Buffer, e Expr) {
 	if _, ok := e.(*Binary); ok {
 		writeExpr(b, e)
 		return

@@ -31,11 +31,12 @@ var binOps = map[string]semantics.Op{
 // ParseFile parses a FUN program. Errors are *semantics.Error values of kind
 // SyntaxError, positioned file:line:col.
 func ParseFile(file, src string) (*Program, error) {
-	toks, err := semantics.Scan(file, src, Ops)
+	s, err := semantics.ScanStream(file, src, Ops)
 	if err != nil {
 		return nil, err
 	}
-	p := &Parser{S: &semantics.TokenStream{Toks: toks}}
+	defer s.Release() // the tree keeps no token
+	p := &Parser{S: s}
 	prog, err := p.Program(file)
 	if err != nil {
 		return nil, err
@@ -60,6 +61,12 @@ type Parser struct {
 }
 
 func (p *Parser) keyword(name string) bool {
+	// The reserved words of FUN, FUNMEM and IMP are letters: a name that
+	// ends in a digit or _ (most of what the translations name) is none,
+	// answered without a lookup.
+	if n := len(name); n > 0 && ('0' <= name[n-1] && name[n-1] <= '9' || name[n-1] == '_') {
+		return false
+	}
 	if p.Keywords != nil {
 		return p.Keywords[name]
 	}

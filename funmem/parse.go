@@ -20,11 +20,12 @@ var keywords = func() map[string]bool {
 // (int, mem, [x]…[x] @ m -> L), float and [x]…[x]float @ m -> L (the
 // floats extension), and the expression alloc se.
 func ParseFile(file, src string) (*fun.Program, error) {
-	toks, err := semantics.Scan(file, src, Ops)
+	s, err := semantics.ScanStream(file, src, Ops)
 	if err != nil {
 		return nil, err
 	}
-	p := newParser(toks)
+	defer s.Release() // the tree keeps no token
+	p := newParser(s)
 	prog, err := p.Program(file)
 	if err != nil {
 		return nil, err
@@ -35,8 +36,8 @@ func ParseFile(file, src string) (*fun.Program, error) {
 	return prog, nil
 }
 
-func newParser(toks []semantics.Token) *fun.Parser {
-	p := &fun.Parser{S: &semantics.TokenStream{Toks: toks}, Keywords: keywords}
+func newParser(s *semantics.TokenStream) *fun.Parser {
+	p := &fun.Parser{S: s, Keywords: keywords}
 	p.ParseType = func() (fun.Type, error) { return parseType(p) }
 	p.ParseExp = func() (fun.Exp, bool, error) {
 		if e, ok, err := parseFold(p); ok || err != nil {

@@ -267,7 +267,11 @@ func mulMono(a, b mono) mono {
 }
 
 // used is p with only the atoms of the factors its monomials have: the
-// normal form of p.Expr(), whose other variables are gone.
+// normal form of p.Expr(), whose other variables are gone, which an
+// operation on an expression in normal form starts from. (An atom whose
+// terms cancelled would otherwise stay in p's list and stand for its name
+// in a later operation: add and mul keep the right operand's atom of a
+// name.)
 func (p Poly) used() Poly {
 	in := func(a atom) bool {
 		for _, m := range p.terms {
@@ -477,4 +481,24 @@ func appendFactors(vs []fun.Var, e fun.SExp) ([]fun.Var, bool) {
 		return appendFactors(vs, e.R)
 	}
 	return vs, false
+}
+
+// IndexOffset is off + Σ (idx_i − 1)·s_i, s_i the stride of dims[i], in
+// normal form: the offset an LMAD gives 1-based indices. It is what adding
+// the terms one at a time with Sub, Mul and Add gives, tree for tree,
+// computed on the polynomials and turned into an expression once rather
+// than at every operation (FunMemToImp applies an LMAD at every read and
+// write it makes; the copies' nested kernels apply it to ever longer
+// indices). With no index it is off as it is.
+func IndexOffset(off fun.SExp, idx []fun.SExp, dims []LDim) fun.SExp {
+	if len(idx) == 0 {
+		return off
+	}
+	p := Normalize(off)
+	for i, y := range idx {
+		t := Normalize(y).add(constPoly(-1)).used() // Sub(y, 1)
+		t = t.mul(Normalize(dims[i].Stride)).used() // Mul(…, s_i)
+		p = p.add(t).used()                         // Add(…, …)
+	}
+	return p.Expr()
 }

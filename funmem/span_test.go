@@ -55,5 +55,5 @@ func snippetParser(text string) (*fun.Parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newParser(toks), nil
+	return newParser(&semantics.TokenStream{Toks: toks}), nil
 }

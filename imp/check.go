@@ -64,7 +64,7 @@ func (c *checker) program(p *Program) (*semantics.Derivation, error) {
 		}
 		return nil
 	}
-	scope := map[string]Type{}
+	scope := make(map[string]Type, 2*len(p.Inputs)+bindCount(p.Body))
 	for _, in := range p.Inputs {
 		if in.Elem == semantics.FloatElem {
 			if err := c.float(in.Pos, "float input "+in.Name.Name); err != nil {

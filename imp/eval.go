@@ -90,6 +90,31 @@ func rebinds(ss []Stmt, w []string) []string {
 	return w
 }
 
+// bindCount is len(rebinds(ss, nil)), counted without the list: a bound
+// on the variables a run of ss declares, for making the maps of them at
+// their size (grown from nothing, they rehashed a few times in every
+// run and check).
+func bindCount(ss []Stmt) int {
+	n := 0
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *Decl, *Assign, *Alloc, *Read:
+			n++
+		case *If:
+			n += bindCount(s.Then) + bindCount(s.Else)
+		case *Kernel:
+			n += 1 + bindCount(s.Body)
+		case *For:
+			n += 1 + bindCount(s.Body)
+		case *Reduce:
+			n += 4 + bindCount(s.Body) + bindCount(s.Combine)
+		case *Scan:
+			n += 3 + bindCount(s.Body) + bindCount(s.Combine)
+		}
+	}
+	return n
+}
+
 // Options configure a run.
 type Options struct {
 	Counter semantics.Counter
@@ -227,7 +252,11 @@ func Eval(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semantics.Ar
 	if err != nil {
 		return nil, err
 	}
-	return results(p, env, h, opts.Jobs)
+	vs, err := results(p, env, h, opts.Jobs)
+	if err == nil {
+		semantics.RecycleTrackers(m.free)
+	}
+	return vs, err
 }
 
 // heapErr passes races on (the kernel reports them) and makes other heap
@@ -248,16 +277,47 @@ type kernel struct {
 	order []int64 // the small-step's schedule of the iterations (nil: in order)
 	base  int64   // the live words at its start (cost counters: each iteration's blocks die with it)
 	w     []string
+	saved envSnapshot // the small-step's: E's values of w (iteration)
 }
 
-// next makes env, the environment of the iteration that has ended (a
-// copy of E, the kernel's), the next iteration's: E, x ↦ i.
-func (k *kernel) next(env, E Env, i int64) {
+// writes are the variables an iteration may change (rebinds), x's
+// included.
+func (k *kernel) writes() []string {
 	if k.w == nil {
 		k.w = rebinds(k.s.Body, []string{k.s.X.Name})
 	}
-	env.undo(E, k.w)
-	env[k.s.X.Name] = Value{K: i}
+	return k.w
+}
+
+// envSnapshot is what E holds for some variables (save): a value, or
+// nothing.
+type envSnapshot []snapshotEntry
+
+type snapshotEntry struct {
+	v  Value
+	ok bool
+}
+
+// save is E's entries for the variables w, in buf's memory.
+func (e Env) save(w []string, buf envSnapshot) envSnapshot {
+	out := buf[:0]
+	for _, x := range w {
+		v, ok := e[x]
+		out = append(out, snapshotEntry{v, ok})
+	}
+	return out
+}
+
+// restore sets the variables w of e back to what save kept of them
+// (s): e is E again, if only w have been bound or set since.
+func (e Env) restore(w []string, s envSnapshot) {
+	for i, x := range w {
+		if s[i].ok {
+			e[x] = s[i].v
+		} else {
+			delete(e, x)
+		}
+	}
 }
 
 // t is the kernel's tracker, fresh (NewTracker, or Reset).

@@ -56,6 +56,7 @@ func EvalRules(p *Program, env Env, h *semantics.Heap, opts *Options) ([]semanti
 	if err != nil {
 		return nil, nil, err
 	}
+	semantics.RecycleTrackers(r.free)
 	return vs, d, nil
 }
 
@@ -69,6 +70,9 @@ type rules struct {
 	// the next (as the engine's machine.free: Tracker.Reset keeps their
 	// tables' memory, which a kernel started in a loop would make again).
 	free []*semantics.Tracker
+	// snaps is the memory of an ended kernel's envSnapshot, for the next.
+	snaps  envSnapshot
+	writes writesCache
 }
 
 // tracker is a fresh tracker for a kernel or fold: one that has ended,
@@ -219,24 +223,33 @@ func (r *rules) eImpKernel(env Env, s *Kernel) (*semantics.Derivation, error) {
 	}
 	base := r.costs.launch(0)
 	var premises []*semantics.Derivation
-	// Each iteration's copy of E is made in one map, undone to E when the
-	// iteration before has ended (nothing keeps it: the derivation's
-	// conclusions are rendered as they are made).
-	var inner Env
+	// Each iteration's copy of E is made in E's own map: what an
+	// iteration can change (rebinds) is kept before the first (saved) and
+	// set back when it has ended, so that the next one starts from E, and
+	// the kernel ends with E (nothing keeps an iteration's environment:
+	// the derivation's conclusions are rendered as they are made).
+	var saved envSnapshot
+	if k.m > 0 {
+		k.w = r.writes.of(s)
+		saved, r.snaps = env.save(k.w, r.snaps), nil // a nested kernel's is another
+	}
 	for i := int64(1); i <= k.m; i++ {
 		k.t.Start(i)
-		if inner == nil {
-			inner = env.clone()
-			inner[s.X.Name] = Value{K: i}
-		} else {
-			k.next(inner, env, i)
+		if i > 1 {
+			env.restore(k.w, saved)
 		}
-		d, err := r.part(inner, s.Body, base)
+		env[s.X.Name] = Value{K: i}
+		d, err := r.part(env, s.Body, base)
 		if err != nil {
+			env.restore(k.w, saved)
 			r.h.Pop()
 			return nil, k.race(err)
 		}
 		premises = r.premise(premises, d)
+	}
+	if k.m > 0 {
+		env.restore(k.w, saved)
+		r.snaps = saved[:0]
 	}
 	k.finish(r.h, r.opts)
 	r.free = append(r.free, k.t)
@@ -254,7 +267,7 @@ func (r *rules) iFor(env Env, s *For) (*semantics.Derivation, error) {
 	var inner Env // each iteration's, in turn (as eImpKernel's)
 	var w []string
 	if n > 0 {
-		w = forWrites(s)
+		w = r.writes.of(s)
 	}
 	for i := int64(1); i <= n; i++ {
 		if err := r.opts.Budget.Spend(1, s.At, IFor.Name); err != nil {

@@ -93,6 +93,7 @@ func (p *program) Start(o lang.RunOptions) (*lang.Stepper, error) {
 			if err != nil {
 				return nil, err
 			}
+			cs[0].recycle()
 			return lang.ArrayResult(p.p.Format, vs, o.Jobs)
 		}), Focus), nil
 }

@@ -81,6 +81,30 @@ func envCopy(into, env Env, w []string) Env {
 // forIteration and forBack look at no others.
 func forWrites(s *For) []string { return rebinds(s.Body, []string{s.X.Name}) }
 
+// writesCache holds what the iterations of a run's kernels and fors may
+// change (rebinds, x's included), by statement: a loop run again, in an
+// enclosing loop, has them at once rather than by a walk of its body.
+type writesCache map[Stmt][]string
+
+// of is what an iteration of s, a *Kernel or a *For, may change.
+func (c *writesCache) of(s Stmt) []string {
+	if w, ok := (*c)[s]; ok {
+		return w
+	}
+	var w []string
+	switch s := s.(type) {
+	case *Kernel:
+		w = rebinds(s.Body, []string{s.X.Name})
+	case *For:
+		w = forWrites(s)
+	}
+	if *c == nil {
+		*c = writesCache{}
+	}
+	(*c)[s] = w
+	return w
+}
+
 // forBack ends an iteration of a for: the variables of env, but the
 // index, take their values in the iteration's environment inner. Only
 // those of w (forWrites(s)) can differ there: the others are copied
@@ -106,6 +130,10 @@ type foldRun struct {
 	// (rebinds), when their environments are made in the last ones'.
 	wb, wc []string
 	base   int64 // the live words at its start (cost counters: each part's blocks die with it)
+	// elemEnv and combEnv are the small-step's environments of the last
+	// element and combine, in which the next ones' are made (element,
+	// combine): a part's frame has ended when the next of its kind starts.
+	elemEnv, combEnv Env
 }
 
 // startFold evaluates a fold's neutral element and bound and starts its

@@ -388,3 +388,57 @@ combine a, b do var c : int; x <- a; c <- a + b yield c done; return x, r`, want
 		})
 	}
 }
+
+// TestStuckIterationShowsItsEnvironment checks what the small-step leaves
+// when a kernel's iteration goes wrong: its iterations run in E's own map
+// (iteration), yet the configuration that went wrong shows the
+// iteration's environment, as a copy of E would hold it, and the
+// enclosing environment is E again, as the rules and the engine leave it.
+func TestStuckIterationShowsItsEnvironment(t *testing.T) {
+	p := mustParse(t, `input n : int; var x : int; x <- 7; var m : mem; m <- alloc n;
+kernel i <= n do
+  x <- x + i;
+  var t : int; t <- m[i * 2 - 1];
+  m[i - 1] <- t
+done; return x, m : [n]`, true)
+	env, h, err := BindInputs(p, args("n=3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Machine{Opts: &Options{}}
+	c := Initial(p, env, h)
+	for {
+		next, _, err := m.Step(c)
+		if err != nil {
+			if !strings.Contains(err.Error(), "outside block") {
+				t.Fatalf("error %v, want a read outside m", err)
+			}
+			break
+		}
+		if m.Final(next) {
+			t.Fatal("the run ended; want it stuck in iteration 2")
+		}
+		c = next
+	}
+	shown := map[string]string{}
+	for _, b := range c.Bindings() {
+		shown[b.Name] = b.Value
+	}
+	for x, want := range map[string]string{"i": "2", "x": "9"} {
+		if shown[x] != want {
+			t.Errorf("the stuck configuration shows %s = %q, want %s (all: %v)", x, shown[x], want, shown)
+		}
+	}
+	if _, ok := shown["t"]; !ok {
+		t.Errorf("the stuck configuration does not show t, which iteration 2 declared (all: %v)", shown)
+	}
+	for x, want := range map[string]string{"x": "7", "i": "-", "t": "-"} {
+		got := "-"
+		if v, ok := env[x]; ok {
+			got = v.String()
+		}
+		if got != want {
+			t.Errorf("%s=%s in the enclosing environment, want %s", x, got, want)
+		}
+	}
+}

@@ -40,11 +40,12 @@ func (p *parser) isForm(w string) bool {
 //
 // A "<-" after a variable is an assignment; "x < -1" needs the space.
 func ParseFile(file, src string) (*Program, error) {
-	toks, err := semantics.Scan(file, src, Ops)
+	s, err := semantics.ScanStream(file, src, Ops)
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{fun.Parser{S: &semantics.TokenStream{Toks: toks}, Keywords: keywords}}
+	defer s.Release() // the tree keeps no token
+	p := &parser{fun.Parser{S: s, Keywords: keywords}}
 	prog, err := p.program(file)
 	if err != nil {
 		return nil, err

@@ -158,22 +158,26 @@ func freshIn(body []Stmt, sc *planScope) map[string]bool {
 // declaredFirst is the names body declares (var x) before anything else
 // of it mentions them.
 func declaredFirst(body []Stmt) map[string]bool {
-	first := map[string]bool{}
 	// Only the mentions of the names body declares matter: those of the
-	// others are not recorded (most of what a body mentions).
-	var declared map[string]bool
+	// others are not recorded (most of what a body mentions). The maps
+	// are made at their size.
+	n := 0
+	for _, s := range body {
+		if _, ok := s.(*Decl); ok {
+			n++
+		}
+	}
+	first := make(map[string]bool, n)
+	if n == 0 {
+		return first
+	}
+	declared := make(map[string]bool, n)
 	for _, s := range body {
 		if d, ok := s.(*Decl); ok {
-			if declared == nil {
-				declared = map[string]bool{}
-			}
 			declared[d.X.Name] = true
 		}
 	}
-	if declared == nil {
-		return first
-	}
-	w := &mentioner{only: declared, seen: map[string]bool{}}
+	w := &mentioner{only: declared, seen: make(map[string]bool, len(declared))}
 	w.ident = func(x *fun.Ident) { w.name(x.Name) }
 	for _, s := range body {
 		if d, ok := s.(*Decl); ok && !w.seen[d.X.Name] {

@@ -1,6 +1,8 @@
 package imp
 
 import (
+	"maps"
+
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
 )
@@ -251,12 +253,13 @@ func stmtWrites(s Stmt) []string {
 	return nil
 }
 
+// clone is a copy of m, never nil (maps.Clone copies the table whole,
+// faster than inserting its entries).
 func clone(m map[string]bool) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k, v := range m {
-		out[k] = v
+	if m == nil {
+		return map[string]bool{}
 	}
-	return out
+	return maps.Clone(m)
 }
 
 // cannotFail reports whether e cannot be stuck: it is made of

@@ -31,8 +31,32 @@ type Config struct {
 	free *trackerPool
 }
 
-// trackerPool holds race trackers that no kernel or fold uses any more.
-type trackerPool struct{ ts []*semantics.Tracker }
+// trackerPool holds race trackers that no kernel or fold uses any more,
+// and the memory of ended kernels' envSnapshots (iteration).
+type trackerPool struct {
+	ts     []*semantics.Tracker
+	snaps  []envSnapshot
+	writes writesCache // the run's loops'
+}
+
+// writesOf is what an iteration of the loop s may change (writesCache).
+func (p *trackerPool) writesOf(s Stmt) []string {
+	if p == nil {
+		var none writesCache
+		return none.of(s)
+	}
+	return p.writes.of(s)
+}
+
+// snap is an ended kernel's snapshot memory, or nil.
+func (p *trackerPool) snap() envSnapshot {
+	if p == nil || len(p.snaps) == 0 {
+		return nil
+	}
+	s := p.snaps[len(p.snaps)-1]
+	p.snaps = p.snaps[:len(p.snaps)-1]
+	return s
+}
 
 // get is a fresh tracker: one that has ended, reset, or a new one.
 func (p *trackerPool) get(trace bool) *semantics.Tracker {
@@ -103,10 +127,11 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			if opts.Stats != nil {
 				opts.Stats.SetLive(f.fold.base)
 			}
-			comb, err := f.fold.combine(nil, f.next.env, f.env, f.i)
+			comb, err := f.fold.combine(f.fold.combEnv, f.next.env, f.env, f.i)
 			if err != nil {
 				return c, "", unwind(c, err)
 			}
+			f.fold.combEnv = comb
 			return &Config{top: &frame{stms: f.fold.f.Combine, env: comb, fold: f.fold, comb: true, i: f.i, next: f.next}, h: c.h, free: c.free}, f.fold.rule, nil
 		case f.fold != nil:
 			r := f.fold
@@ -134,10 +159,14 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Stats.SetLive(k.base)
 		}
 		if f.pos < k.m {
-			return &Config{top: iteration(f.next, k, f.pos+1, f.env), h: c.h, free: c.free}, EImpKernel.Name, nil
+			return &Config{top: iteration(f.next, k, f.pos+1, nil), h: c.h, free: c.free}, EImpKernel.Name, nil
 		}
+		f.next.env.restore(k.w, k.saved) // E again
 		k.finish(c.h, opts)
 		c.free.put(k.t)
+		if c.free != nil {
+			c.free.snaps = append(c.free.snaps, k.saved[:0])
+		}
 		return c.advanced(f.next, stepNote{}), EImpKernel.Name, nil
 	}
 	s := f.stms[0]
@@ -166,7 +195,8 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if opts.Schedule != nil {
 			k.order = opts.Schedule(k.m)
 		}
-		return &Config{top: iteration(f, k, 1, nil), h: c.h, free: c.free}, EImpKernel.Name, nil
+		k.w = c.free.writesOf(s)
+		return &Config{top: iteration(f, k, 1, c.free.snap()), h: c.h, free: c.free}, EImpKernel.Name, nil
 	case *For:
 		n, err := forBound(f.env, s)
 		if err != nil {
@@ -176,7 +206,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Counter.Hit(IFor.Name)
 			return c.advanced(f, stepNote{}), IFor.Name, nil
 		}
-		return &Config{top: (&forRun{s: s, n: n, w: forWrites(s)}).iteration(f, 1, nil, opts.Stats), h: c.h, free: c.free}, IFor.Name, nil
+		return &Config{top: (&forRun{s: s, n: n, w: c.free.writesOf(s)}).iteration(f, 1, nil, opts.Stats), h: c.h, free: c.free}, IFor.Name, nil
 	case *Reduce, *Scan:
 		r, err := startFold(f.env, c.h, s, c.free.get(opts.Trace != nil))
 		if err != nil {
@@ -211,8 +241,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 type stepNote struct {
 	s   Stmt          // the statement that ran (nil: nothing to note); a *Reduce that ended
 	v   Value         // what a var, <-, alloc or reduce bound; the word a read or write touched
-	loc semantics.Loc // and its location
-	n   int           // an alloc's words
+	loc semantics.Loc // and its location; an alloc's words in Offset (a configuration and its frame fit 192 bytes)
 }
 
 // noteOf is what the statement s, just run in env, bound or wrote.
@@ -224,7 +253,7 @@ func noteOf(env Env, h *semantics.Heap, s Stmt, t touched) stepNote {
 		return stepNote{s: s, v: env[s.X.Name]}
 	case *Alloc:
 		v := env[s.X.Name]
-		return stepNote{s: s, v: v, n: len(h.Block(v.L))}
+		return stepNote{s: s, v: v, loc: semantics.Loc{Offset: int64(len(h.Block(v.L)))}}
 	case *Read, *Write:
 		return stepNote{s: s, v: t.word, loc: t.loc}
 	}
@@ -249,7 +278,7 @@ func (n *stepNote) String() string {
 	case *Assign:
 		return s.X.Name + " = " + n.v.String()
 	case *Alloc:
-		return fmt.Sprintf("%s = %s (%s)", s.X.Name, n.v, semantics.Plural(n.n, "word"))
+		return fmt.Sprintf("%s = %s (%s)", s.X.Name, n.v, semantics.Plural(int(n.loc.Offset), "word"))
 	case *Read:
 		return fmt.Sprintf("%s = %s (read from %s)", s.X.Name, n.v, n.loc)
 	case *Write:
@@ -311,9 +340,21 @@ func (c *Config) depth() int {
 // unwind leaves the kernels of c on an error, as the big-step semantics
 // does: it pops their race trackers, and a race one of them saw becomes
 // that kernel's error.
+//
+// The kernels' iterations ran in their parents' environments (iteration):
+// those are made E again, as the copies of the rules would have left
+// them, and the innermost frame, the configuration that went wrong, keeps
+// a copy of what its environment held then (Bindings shows it).
 func unwind(c *Config, err error) error {
 	for g := c.top; g != nil; g = g.next {
 		if g.k != nil {
+			c.top.env = c.top.env.clone()
+			break
+		}
+	}
+	for g := c.top; g != nil; g = g.next {
+		if g.k != nil {
+			g.next.env.restore(g.k.w, g.k.saved)
 			c.h.Pop()
 			err = g.k.race(err)
 		}
@@ -346,21 +387,24 @@ func (c *Config) advanced(f *frame, n stepNote) *Config {
 }
 
 // iteration pushes the iteration at position pos of k's schedule over the
-// frame parent, whose first statement is the kernel. Its environment is
-// made in done, the environment of the iteration that has just ended
-// (reset to the parent's: nothing reads an ended iteration's variables,
-// and a configuration prints a kernel's frame without them), or in a new
-// map when done is nil.
-func iteration(parent *frame, k *kernel, pos int64, done Env) *frame {
+// frame parent, whose first statement is the kernel. Its environment,
+// E, x ↦ i, is made in E's own map, the parent's: what an iteration can
+// change (rebinds) is saved before the first, and set back when one has
+// ended (and when the last has: Step), as the rules' eImpKernel does.
+// The first saves in buf's memory (an ended kernel's). Nothing reads an
+// ended iteration's variables, a configuration prints a kernel's frame
+// without them, and only the innermost frame's environment is shown
+// (Bindings), which holds what a copy would.
+func iteration(parent *frame, k *kernel, pos int64, buf envSnapshot) *frame {
 	i := semantics.Order(k.order, pos)
 	k.t.Start(i)
-	env := done
-	if env == nil {
-		env = parent.env.clone()
-		env[k.s.X.Name] = Value{K: i}
+	env := parent.env
+	if pos == 1 {
+		k.saved = env.save(k.writes(), buf)
 	} else {
-		k.next(env, parent.env, i)
+		env.restore(k.w, k.saved)
 	}
+	env[k.s.X.Name] = Value{K: i}
 	return &frame{stms: k.s.Body, env: env, k: k, i: i, pos: pos, next: parent}
 }
 
@@ -399,7 +443,8 @@ func (sc *blockScope) end(st *semantics.Stats) {
 // elementFrame pushes the element part of element i of the fold r over
 // the frame parent, whose first statement is the fold.
 func elementFrame(parent *frame, r *foldRun, i int64) *frame {
-	return &frame{stms: r.f.Body, env: r.element(nil, parent.env, i), fold: r, i: i, next: parent}
+	r.elemEnv = r.element(r.elemEnv, parent.env, i)
+	return &frame{stms: r.f.Body, env: r.elemEnv, fold: r, i: i, next: parent}
 }
 
 // String renders the configuration on one line: the enclosing kernels,
@@ -508,7 +553,19 @@ func runSmall(p *Program, env Env, h *semantics.Heap, o *semantics.RunOptions, o
 		return nil, n, err
 	}
 	res, err := Results(p, c.top.env, h)
+	if err == nil {
+		c.recycle()
+	}
 	return res, n, err
+}
+
+// recycle gives the trackers of a run that has ended without an error
+// back (semantics.RecycleTrackers).
+func (c *Config) recycle() {
+	if c.free != nil {
+		semantics.RecycleTrackers(c.free.ts)
+		c.free.ts = nil
+	}
 }
 
 // Heap is the configuration's heap.

@@ -1,8 +1,7 @@
 package imp
 
 import (
-	"fmt"
-	"maps"
+	"strconv"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/funmem"
@@ -30,14 +29,13 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 	if err := fun.CheckCompileRank(p, "FunMemToImp"); err != nil {
 		return nil, err
 	}
-	gamma := map[string]fun.Type{}
+	gamma := &scope{}
 	// The names the program binds, listed first so that the maps of
 	// them are made at their size (grown from nothing, they rehashed a
 	// few times in every translation).
 	var names []*fun.Ident
 	bind := func(x *fun.Ident) { names = append(names, x) }
 	for _, in := range p.Inputs {
-		gamma[in.Name.Name] = in.Type
 		bind(in.Name)
 	}
 	fun.Stms(p.Body, func(s *fun.Stm) {
@@ -52,6 +50,10 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 		}
 	})
 	t := &translator{used: make(map[string]bool, len(names)), bound: make(map[string]int, len(names))}
+	gamma.m = make(map[string]fun.Type, len(names))
+	for _, in := range p.Inputs {
+		gamma.m[in.Name.Name] = in.Type
+	}
 	for _, x := range names {
 		t.used[x.Name] = true
 		t.bound[x.Name]++
@@ -69,17 +71,17 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 			out.Inputs = append(out.Inputs, &Input{Pos: in.Lparen, Name: in.Name, Dims: vars(in.Type.Dims), Elem: in.Type.Elem, Block: a.Block})
 		}
 	}
-	body, gamma, err := t.block(p.Body.Stms, gamma)
+	body, err := t.block(p.Body.Stms, gamma)
 	if err != nil {
 		return nil, err
 	}
 	out.Body = body
 	res := p.Body.Result
 	for i := 0; i < len(res); i++ {
-		typ := gamma[res[i].Name]
+		typ := gamma.m[res[i].Name]
 		switch {
-		case funmem.IsMem(typ) && i+1 < len(res) && funmem.ArrayOf(gamma[res[i+1].Name]) != nil:
-			arr := gamma[res[i+1].Name]
+		case funmem.IsMem(typ) && i+1 < len(res) && funmem.ArrayOf(gamma.m[res[i+1].Name]) != nil:
+			arr := gamma.m[res[i+1].Name]
 			out.Return = append(out.Return, &Result{Name: res[i], Dims: vars(arr.Dims), Elem: arr.Elem})
 			i++
 		case typ.IsScalar():
@@ -100,7 +102,7 @@ type translator struct {
 func (t *translator) fresh(base string) *fun.Ident {
 	for {
 		t.n++
-		name := fmt.Sprintf("%s%d", base, t.n)
+		name := base + strconv.Itoa(t.n)
 		if !t.used[name] && !keywords[name] {
 			t.used[name] = true
 			return &fun.Ident{Name: name}
@@ -120,40 +122,97 @@ func vars(ids []*fun.Ident) []fun.SExp {
 // indices than dimensions, the offset of the first element they select.
 func apply(l *funmem.IndexFn, idx []fun.SExp) fun.SExp {
 	off, dims := l.LMAD()
-	for i, y := range idx {
-		off = funmem.Add(off, funmem.Mul(funmem.Sub(y, fun.Int(1)), dims[i].Stride))
-	}
-	return off
+	return funmem.IndexOffset(off, idx, dims)
 }
 
-// stms translates a sequence of statements in the scope gamma, and
-// returns the scope after them (gamma is left as it is).
-func (t *translator) stms(ss []*fun.Stm, gamma map[string]fun.Type) ([]Stmt, map[string]fun.Type, error) {
-	return t.block(ss, maps.Clone(gamma))
+// scope is Γ: the types of the patterns in scope, by name, in one map
+// for the whole translation. A nested body's bindings are undone when
+// the body has been translated (undo, to a mark), as a copy of the
+// enclosing scope for each body would leave the enclosing one as it was
+// (copies were a tenth of the bytes the fun-funmem-imp campaign
+// allocated).
+type scope struct {
+	m   map[string]fun.Type
+	log []gammaWas // what set changed, to undo
 }
 
-// block is stms in the scope g, a map of the caller's own, which it
-// binds the statements' names in and returns.
-func (t *translator) block(ss []*fun.Stm, g map[string]fun.Type) ([]Stmt, map[string]fun.Type, error) {
-	if g == nil {
-		g = map[string]fun.Type{}
+// gammaWas is a name's entry before set changed it.
+type gammaWas struct {
+	name string
+	old  fun.Type
+	had  bool
+}
+
+// get is x's type (the zero Type where x is not in scope).
+func (g *scope) get(x string) fun.Type { return g.m[x] }
+
+// set binds x to typ.
+func (g *scope) set(x string, typ fun.Type) {
+	old, had := g.m[x]
+	g.log = append(g.log, gammaWas{x, old, had})
+	g.m[x] = typ
+}
+
+// mark is where a nested scope begins, for undo.
+func (g *scope) mark() int { return len(g.log) }
+
+// undo ends the nested scope begun at mark: the names bound since take
+// their types before it again.
+func (g *scope) undo(mark int) {
+	for len(g.log) > mark {
+		b := g.log[len(g.log)-1]
+		g.log = g.log[:len(g.log)-1]
+		if b.had {
+			g.m[b.name] = b.old
+		} else {
+			delete(g.m, b.name)
+		}
 	}
+}
+
+// with binds the parameters ps.
+func (g *scope) with(ps ...*fun.Param) {
+	for _, p := range ps {
+		g.set(p.Name.Name, p.Type)
+	}
+}
+
+// withDefault binds x to int where it is not in scope (a kernel's or a
+// redomap's index; its type, where it has one, stays).
+func (g *scope) withDefault(x *fun.Ident) {
+	if _, ok := g.m[x.Name]; !ok {
+		g.set(x.Name, fun.Type{})
+	}
+}
+
+// stms translates a sequence of statements in a scope nested in gamma
+// (gamma is left as it is).
+func (t *translator) stms(ss []*fun.Stm, gamma *scope) ([]Stmt, error) {
+	mark := gamma.mark()
+	defer gamma.undo(mark)
+	return t.block(ss, gamma)
+}
+
+// block translates a sequence of statements in the scope g, binding
+// their names in it.
+func (t *translator) block(ss []*fun.Stm, g *scope) ([]Stmt, error) {
 	var out []Stmt
 	for _, s := range ss {
 		ts, err := t.stm(s, g)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		out = append(out, ts...)
 		for _, p := range s.Pat {
-			g[p.Name.Name] = p.Type
+			g.set(p.Name.Name, p.Type)
 		}
 	}
-	return out, g, nil
+	return out, nil
 }
 
-// stm is FunMemToImp on one statement, in the scope gamma.
-func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) {
+// stm is FunMemToImp on one statement, in the scope gamma (which it
+// leaves as it was).
+func (t *translator) stm(s *fun.Stm, gamma *scope) ([]Stmt, error) {
 	at := s.Let
 	switch e := s.Exp.(type) {
 	case *fun.SliceExp, *fun.TransposeExp:
@@ -166,7 +225,7 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 		return []Stmt{&Decl{At: at, X: x, Type: Mem}, &Alloc{At: at, X: x, Size: e.Size}}, nil
 	case *fun.IndexExp:
 		x := s.Pat[0].Name
-		ty := gamma[e.Arr.Name]
+		ty := gamma.get(e.Arr.Name)
 		a := funmem.ArrayOf(ty)
 		// The target's type says how the word is read: as y's elements.
 		return []Stmt{&Decl{At: at, X: x, Type: TypeOf(ty.Elem)}, &Read{At: at, X: x, Y: a.Block, Index: apply(a.Index, vars(e.Idx))}}, nil
@@ -197,25 +256,29 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 			tail1 = append(tail1, &Assign{At: at, X: x, SE: fun.Var{Ident: e.Then.Result[i]}})
 			tail2 = append(tail2, &Assign{At: at, X: x, SE: fun.Var{Ident: e.Else.Result[i]}})
 		}
-		s1, _, err := t.stms(e.Then.Stms, gamma)
+		s1, err := t.stms(e.Then.Stms, gamma)
 		if err != nil {
 			return nil, err
 		}
-		s2, _, err := t.stms(e.Else.Stms, gamma)
+		s2, err := t.stms(e.Else.Stms, gamma)
 		if err != nil {
 			return nil, err
 		}
 		out := append(decls, &If{At: at, Cond: e.Cond, Then: append(s1, tail1...), Else: append(s2, tail2...)})
 		return append(out, after...), nil
 	case *fun.KernelExp:
-		inner := withDefault(gamma, e.Var)
-		body, inner, err := t.block(e.Body.Stms, inner)
+		mark := gamma.mark()
+		gamma.withDefault(e.Var)
+		body, err := t.block(e.Body.Stms, gamma)
 		if err != nil {
+			gamma.undo(mark)
 			return nil, err
 		}
 		x := e.Body.Result[0]
-		if !madeInPlace(s.Pat[0], e, inner[x.Name]) {
-			body = append(body, t.copy(s.Pat[0], fun.Var{Ident: e.Var}, x, inner[x.Name])...)
+		xt := gamma.get(x.Name) // the body's result's type, in its scope
+		gamma.undo(mark)
+		if !madeInPlace(s.Pat[0], e, xt) {
+			body = append(body, t.copy(s.Pat[0], fun.Var{Ident: e.Var}, x, xt)...)
 		}
 		return []Stmt{&Kernel{At: e.Kernel, X: e.Var, Bound: fun.Var{Ident: e.Bound}, Body: body}}, nil
 	case *fun.IotaExp:
@@ -227,7 +290,7 @@ func (t *translator) stm(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, error) 
 	case *fun.CopyExp:
 		// copy x ≡ kernel j1 <= z1 do … x[j1, …, jn]: one COPY per outer index.
 		j := t.fresh("j")
-		src := gamma[e.Arr.Name]
+		src := gamma.get(e.Arr.Name)
 		return []Stmt{&Kernel{At: e.Keyword, X: j, Bound: fun.Var{Ident: src.Dims[0]},
 			Body: t.copyFrom(s.Pat[0], fun.Var{Ident: j}, e.Arr, src)}}, nil
 	}
@@ -295,7 +358,7 @@ func (t *translator) elementwise(px *fun.Param, dstIdx []fun.SExp, src *funmem.A
 }
 
 // stmExt is FunMemToImp on an extension form, reporting whether s is one.
-func (t *translator) stmExt(s *fun.Stm, gamma map[string]fun.Type) ([]Stmt, bool, error) {
+func (t *translator) stmExt(s *fun.Stm, gamma *scope) ([]Stmt, bool, error) {
 	at := s.Let
 	switch e := s.Exp.(type) {
 	case *fun.AssertExp:
@@ -338,38 +401,12 @@ func declare(at fun.Pos, x *fun.Ident, typ Type, se fun.SExp) []Stmt {
 	return []Stmt{&Decl{At: at, X: x, Type: typ}, &Assign{At: at, X: x, SE: se}}
 }
 
-// with is gamma extended by the bindings ps.
-func with(gamma map[string]fun.Type, ps ...*fun.Param) map[string]fun.Type {
-	g := maps.Clone(gamma)
-	if g == nil {
-		g = make(map[string]fun.Type, len(ps))
-	}
-	for _, p := range ps {
-		g[p.Name.Name] = p.Type
-	}
-	return g
-}
-
-// withDefault is a copy of gamma with x an int where gamma has no x (a
-// kernel's or a redomap's index; gamma's type of x, where it has one,
-// stays).
-func withDefault(gamma map[string]fun.Type, x *fun.Ident) map[string]fun.Type {
-	g := maps.Clone(gamma)
-	if g == nil {
-		g = map[string]fun.Type{}
-	}
-	if _, ok := g[x.Name]; !ok {
-		g[x.Name] = fun.Type{}
-	}
-	return g
-}
-
 // loop: the loop-carried ints and blocks are variables declared before
 // the for and assigned the initial values; each iteration computes the
 // results into temporaries, then assigns them (a swap (a, b) -> (b, a)
 // must not read a variable it overwrote); the pattern's variables take
 // the final values after done.
-func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type) ([]Stmt, error) {
+func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma *scope) ([]Stmt, error) {
 	at := s.Let
 	// The parameters are IMP variables declared before the for, which
 	// outlive the loop in IMP, not in FUN: a parameter whose name the
@@ -402,9 +439,11 @@ func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma map[string]fun.Type)
 			pat, fin, typs = append(pat, p.Name), append(fin, y.Name), append(typs, typ)
 		}
 	}
-	inner := with(gamma, e.Params...)
-	inner[e.Var.Name] = fun.Type{}
-	body, _, err := t.block(e.Body.Stms, inner)
+	mark := gamma.mark()
+	gamma.with(e.Params...)
+	gamma.set(e.Var.Name, fun.Type{})
+	body, err := t.block(e.Body.Stms, gamma)
+	gamma.undo(mark)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +490,13 @@ func bindsAny(names map[string]bool, bodies ...*fun.Body) bool {
 	found := false
 	for _, b := range bodies {
 		fun.Stms(b, func(s *fun.Stm) {
-			for _, q := range append(append([]*fun.Param(nil), s.Pat...), fun.ExpParams(s.Exp)...) {
+			if found {
+				return
+			}
+			for _, q := range s.Pat {
+				found = found || names[q.Name.Name]
+			}
+			for _, q := range fun.ExpParams(s.Exp) {
 				found = found || names[q.Name.Name]
 			}
 			if x := fun.ExpIndex(s.Exp); x != nil {
@@ -510,9 +555,9 @@ func (t *translator) own(at fun.Pos, body []Stmt, y *fun.Ident, typ Type, own ..
 // strides, binds the operands' support, runs the operator body and takes
 // its result's support as the next accumulator; a scan copies it into row
 // i of its result, a reduce's pattern gets it after done.
-func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body *fun.Body, scan bool, gamma map[string]fun.Type) ([]Stmt, error) {
+func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body *fun.Body, scan bool, gamma *scope) ([]Stmt, error) {
 	at := s.Let
-	xt := gamma[arr.Name]
+	xt := gamma.get(arr.Name)
 	xa := funmem.ArrayOf(xt)
 	gs := funmem.Groups(ps)
 	if xa == nil || len(gs) != 2 || len(body.Result) != 1 {
@@ -521,12 +566,15 @@ func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body 
 	n := fun.Var{Ident: xt.Dims[0]}
 	i := t.fresh("i")
 	roff, rdims := rowOf(xa.Index, fun.Var{Ident: i})
-	inner := with(gamma, ps...)
-	comb, g, err := t.block(body.Stms, inner)
+	mark := gamma.mark()
+	gamma.with(ps...)
+	comb, err := t.block(body.Stms, gamma)
+	c := body.Result[0]
+	ct := gamma.get(c.Name) // the result's type, in the operator body's scope
+	gamma.undo(mark)
 	if err != nil {
 		return nil, err
 	}
-	c := body.Result[0]
 	if !gs[0].IsArray() {
 		// Over ints or floats: a, b, the yields and the target have the
 		// type of xs's elements.
@@ -543,7 +591,7 @@ func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body 
 		x := s.Pat[0].Name
 		return []Stmt{&Decl{At: at, X: x, Type: el}, &Reduce{At: s.Exp.Pos(), Target: x, Fold: f}}, nil
 	}
-	return t.arrayFold(s, ps, gs, ne, i, n, xt.Dims[1:], nil, xa.Block, roff, rdims, comb, funmem.ArrayOf(g[c.Name]), scan, gamma)
+	return t.arrayFold(s, ps, gs, ne, i, n, xt.Dims[1:], nil, xa.Block, roff, rdims, comb, funmem.ArrayOf(ct), scan, gamma)
 }
 
 // arrayFold is a fold (a reduce or scan over arrays, a redomap or
@@ -555,10 +603,10 @@ func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body 
 // the next accumulator; a scan copies it into row i of its result, a
 // reduce's pattern gets it after done.
 func (t *translator) arrayFold(s *fun.Stm, ps []*fun.Param, gs []funmem.Group, ne, i *fun.Ident, n fun.SExp, dims []*fun.Ident,
-	pre []Stmt, bm *fun.Ident, boff fun.SExp, bdims []funmem.LDim, comb []Stmt, ca *funmem.ArrayMem, scan bool, gamma map[string]fun.Type) ([]Stmt, error) {
+	pre []Stmt, bm *fun.Ident, boff fun.SExp, bdims []funmem.LDim, comb []Stmt, ca *funmem.ArrayMem, scan bool, gamma *scope) ([]Stmt, error) {
 	at := s.Let
 	// Over arrays: the accumulator's support, from z, then from each result.
-	za := funmem.ArrayOf(gamma[ne.Name])
+	za := funmem.ArrayOf(gamma.get(ne.Name))
 	if za == nil || ca == nil {
 		return nil, semantics.Errorf(at, semantics.TypeError, "FunMemToImp", "the start and the result of %s are arrays", fun.PrintExp(s.Exp))
 	}
@@ -619,9 +667,9 @@ func (t *translator) arrayFold(s *fun.Stm, ps []*fun.Param, gs []funmem.Group, n
 // if that copies each kept row to row k of the result. The result's LMAD
 // is applied to k as it counts, so it may not depend on k but through its
 // sizes (a row-major one does not).
-func (t *translator) filter(s *fun.Stm, e *fun.FilterExp, gamma map[string]fun.Type) ([]Stmt, error) {
+func (t *translator) filter(s *fun.Stm, e *fun.FilterExp, gamma *scope) ([]Stmt, error) {
 	at := s.Let
-	xt := gamma[e.Arr.Name]
+	xt := gamma.get(e.Arr.Name)
 	xa := funmem.ArrayOf(xt)
 	gs := funmem.Groups(e.Params)
 	if xa == nil || len(gs) != 1 || len(s.Pat) != 2 || len(e.Body.Result) != 1 {
@@ -645,7 +693,10 @@ func (t *translator) filter(s *fun.Stm, e *fun.FilterExp, gamma map[string]fun.T
 	roff, rdims := rowOf(xa.Index, fun.Var{Ident: i})
 	op := e.Params[gs[0].Operand]
 	loop := bindOperand(at, e.Params, gs[0], xa.Block, roff, rdims)
-	body, _, err := t.block(e.Body.Stms, with(gamma, e.Params...))
+	mark := gamma.mark()
+	gamma.with(e.Params...)
+	body, err := t.block(e.Body.Stms, gamma)
+	gamma.undo(mark)
 	if err != nil {
 		return nil, err
 	}
@@ -682,7 +733,7 @@ func (t *translator) filter(s *fun.Stm, e *fun.FilterExp, gamma map[string]fun.T
 // support. In that for, the map and operator bodies share one scope (IMP
 // is flat where FUN has two), so the map body's names that the operator
 // body binds too are renamed.
-func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun.Type) ([]Stmt, error) {
+func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma *scope) ([]Stmt, error) {
 	at := s.Let
 	gs := funmem.Groups(e.Params)
 	if len(gs) != 2 || len(e.Map.Result) != 1 || len(e.Op.Result) != 1 || len(s.Pat) == 0 {
@@ -690,23 +741,29 @@ func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun
 	}
 	n := fun.Var{Ident: e.Bound}
 	i := e.Var
-	inner := withDefault(gamma, i)
 	tau := e.Params[gs[0].Operand].Type
 	m := e.Map
+	mark := gamma.mark()
 	if gs[0].IsArray() {
 		m, i = t.apart(m, i, e.Op, e.Params)
-		inner = with(gamma)
-		inner[i.Name] = fun.Type{}
+		gamma.set(i.Name, fun.Type{})
+	} else {
+		gamma.withDefault(i)
 	}
-	elem, gm, err := t.block(m.Stms, inner)
-	if err != nil {
-		return nil, err
-	}
-	comb, g, err := t.block(e.Op.Stms, with(gamma, e.Params...))
-	if err != nil {
-		return nil, err
-	}
+	elem, err := t.block(m.Stms, gamma)
 	y, c := m.Result[0], e.Op.Result[0]
+	yt := gamma.get(y.Name) // the element's type, in the map body's scope
+	gamma.undo(mark)
+	if err != nil {
+		return nil, err
+	}
+	gamma.with(e.Params...)
+	comb, err := t.block(e.Op.Stms, gamma)
+	ct := gamma.get(c.Name) // the result's type, in the operator body's scope
+	gamma.undo(mark)
+	if err != nil {
+		return nil, err
+	}
 	if !gs[0].IsArray() {
 		a, b := e.Params[gs[0].Operand].Name, e.Params[gs[1].Operand].Name
 		el := TypeOf(tau.Elem)
@@ -723,12 +780,12 @@ func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma map[string]fun
 		x := s.Pat[0].Name
 		return []Stmt{&Decl{At: at, X: x, Type: el}, &Reduce{At: e.Keyword, Target: x, Fold: f}}, nil
 	}
-	fa := funmem.ArrayOf(gm[y.Name])
+	fa := funmem.ArrayOf(yt)
 	if fa == nil {
 		return nil, semantics.Errorf(at, semantics.TypeError, "FunMemToImp", "the map body of %s gives an array", fun.PrintExp(s.Exp))
 	}
 	boff, bdims := fa.Index.LMAD()
-	return t.arrayFold(s, e.Params, gs, e.Ne, i, n, tau.Dims, elem, fa.Block, boff, bdims, comb, funmem.ArrayOf(g[c.Name]), e.Scan, gamma)
+	return t.arrayFold(s, e.Params, gs, e.Ne, i, n, tau.Dims, elem, fa.Block, boff, bdims, comb, funmem.ArrayOf(ct), e.Scan, gamma)
 }
 
 // apart renames, in a map body m of index i, the names it binds (i too)

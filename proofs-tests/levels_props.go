@@ -297,7 +297,7 @@ func (s *LevelStats) level(lv lang.Level, want levelRun, args map[string]string)
 			return ""
 		}
 	}
-	c := &checkedLevel{tree: q.Syntax(), sems: q.Semantics(), rules: semantics.Counter{}}
+	c := &checkedLevel{tree: q.Syntax(), sems: q.Semantics(), rules: make(semantics.Counter, 32)}
 	var first levelRun
 	for i, sem := range c.sems {
 		got := levelRun{level: lv.Name, sem: sem}

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/arraysem/arraysem/internal/mutant"
 )
@@ -92,13 +93,34 @@ type locInfo struct {
 }
 
 // NewTracker makes a tracker; with trace, it also keeps each iteration's
-// read and write sets.
+// read and write sets. It is one a run that has ended gave back
+// (RecycleTrackers), reset, when there is one.
 func NewTracker(trace bool) *Tracker {
+	if t, ok := recycled.Get().(*Tracker); ok {
+		t.Reset(trace)
+		return t
+	}
 	t := &Tracker{}
 	if trace {
 		t.Trace = &KernelTrace{}
 	}
 	return t
+}
+
+// recycled holds the trackers of runs that have ended, for NewTracker.
+var recycled sync.Pool
+
+// RecycleTrackers gives the trackers of a run that has ended back for
+// NewTracker: a run makes its kernels' trackers anew (a kernel reuses one
+// that ended before it in the same run), and the property campaigns make
+// thousands of small runs, whose trackers' tables were a few percent of
+// the bytes they allocated. No kernel, fold or error may hold them still:
+// a run gives them back only when it has ended without an error (whose
+// race names its tracker).
+func RecycleTrackers(ts []*Tracker) {
+	for _, t := range ts {
+		recycled.Put(t)
+	}
 }
 
 // Reset makes t a fresh tracker, as NewTracker(trace) would, keeping the

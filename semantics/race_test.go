@@ -89,7 +89,9 @@ func randomRun(rng *rand.Rand, blocks []int64) []randomAccess {
 // TestTrackerAgreesWithMap runs random accesses through the paged tracker,
 // traced, and through the map it replaced: the same first race, and the
 // same read and write sets per iteration, in order. A reused tracker
-// (Reset) must do the same as a new one.
+// (Reset) must do the same as a new one, and so must NewTracker's after
+// a run gave its tracker back (RecycleTrackers: each run gives its first
+// back, which the next run's NewTracker takes, reset).
 func TestTrackerAgreesWithMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	reused := NewTracker(true)
@@ -103,7 +105,8 @@ func TestTrackerAgreesWithMap(t *testing.T) {
 			blocks = append(blocks, n)
 		}
 		acc := randomRun(rng, blocks)
-		for _, tr := range []*Tracker{NewTracker(true), reused} {
+		first := NewTracker(true)
+		for _, tr := range []*Tracker{first, reused} {
 			if tr == reused {
 				tr.Reset(true)
 			}
@@ -145,6 +148,7 @@ func TestTrackerAgreesWithMap(t *testing.T) {
 				}
 			}
 		}
+		RecycleTrackers([]*Tracker{first})
 	}
 	if races < 200 || races > 1800 {
 		t.Errorf("%d of 2000 runs raced: the runs should test both outcomes", races)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -62,7 +63,50 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 	// to 4 bytes (FUN 3.1, FUNMEM 3.3, IMP 4.1 on the generated
 	// programs): room for that at once, rather than by doubling (the
 	// property campaigns read thousands of printed programs back).
-	toks := make([]Token, 0, len(src)/3+8)
+	return scan(make([]Token, 0, len(src)/3+8), file, src, ops)
+}
+
+// tokenPool holds the token slices of streams released by their parsers
+// (*[]Token, emptied), for ScanStream.
+var tokenPool sync.Pool
+
+// ScanStream is a TokenStream over Scan(file, src, ops), its tokens in a
+// slice that an earlier stream released, when there is one: a parser that
+// keeps no token once it has parsed (they are values: it copies their
+// text and positions) calls Release when done, and the next program read
+// scans into the same memory (the property campaigns read thousands of
+// printed programs back, and their tokens were a tenth of the bytes they
+// allocated).
+func ScanStream(file, src string, ops []string) (*TokenStream, error) {
+	var toks []Token
+	if b, ok := tokenPool.Get().(*[]Token); ok {
+		toks = (*b)[:0]
+	} else {
+		toks = make([]Token, 0, len(src)/3+8)
+	}
+	toks, err := scan(toks, file, src, ops)
+	if err != nil {
+		return nil, err
+	}
+	return &TokenStream{Toks: toks}, nil
+}
+
+// Release gives the stream's tokens back for ScanStream to reuse: s and
+// its tokens must not be used afterwards. (They are cleared, so that the
+// pool keeps no source text alive.)
+func (s *TokenStream) Release() {
+	if s.Toks == nil {
+		return
+	}
+	toks := s.Toks
+	clear(toks)
+	toks = toks[:0]
+	s.Toks = nil
+	tokenPool.Put(&toks)
+}
+
+// scan is Scan, appending the tokens to toks.
+func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 	line, col := 1, 1
 	// depth counts open brackets, so that input nested past MaxDepth is
 	// refused as it is read, not after all of it is scanned (two million
@@ -117,19 +161,30 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 			toks = append(toks, Token{Kind: Str, Text: src[i : i+n], Pos: pos})
 			adv(n)
 		case isLetter(r) || r == '_':
-			j := i
+			j, ascii := i, true
 			for j < len(src) {
-				r2, w2 := rune(src[j]), 1
-				if r2 >= utf8.RuneSelf {
-					r2, w2 = utf8.DecodeRuneInString(src[j:])
+				if c := src[j]; c < utf8.RuneSelf {
+					// ASCII, as printed programs are: by the table.
+					if !identByte[c] {
+						break
+					}
+					j++
+					continue
 				}
-				if !(isLetter(r2) || isDigit(r2) || r2 == '_' || r2 == '\'') {
+				r2, w2 := utf8.DecodeRuneInString(src[j:])
+				if !(isLetter(r2) || isDigit(r2)) {
 					break
 				}
 				j += w2
+				ascii = false
 			}
 			toks = append(toks, Token{Kind: Ident, Text: src[i:j], Pos: pos})
-			adv(j - i)
+			if ascii { // no newline, a column a byte
+				col += j - i
+				i = j
+			} else {
+				adv(j - i)
+			}
 		case r >= '0' && r <= '9':
 			// ScanNumber delimits the literal as --arg values are read, so
 			// a literal means the same in a program and on the command line.
@@ -192,6 +247,15 @@ func Scan(file, src string, ops []string) ([]Token, error) {
 	return toks, nil
 }
 
+// identByte holds the ASCII bytes an identifier continues with: letters,
+// digits, _ and '.
+var identByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isLetter(rune(c)) || isDigit(rune(c)) || c == '_' || c == '\''
+	}
+	return t
+}()
+
 // isSpace, isLetter and isDigit are unicode.IsSpace, IsLetter and
 // IsDigit, ASCII answered at once.
 func isSpace(r rune) bool {
@@ -249,7 +313,7 @@ func (s *TokenStream) Next() Token {
 
 // Is reports whether the current token is the operator or keyword text.
 func (s *TokenStream) Is(text string) bool {
-	t := s.Peek()
+	t := &s.Toks[s.I] // not a copy of the token: parsers ask this of every token, often
 	return (t.Kind == Punct || t.Kind == Ident) && t.Text == text
 }
 
