@@ -212,20 +212,9 @@ func (m *heapMachine) scalarReduce(sc *hscope, s *fun.Stm, fr []Value, out []int
 		return true, err
 	}
 	defer end()
-	bind := binder(fr, names, slots)
-	a, b := e.Params[0].Name.Name, e.Params[1].Name.Name
-	acc := x.vals[0]
-	for i := int64(1); i <= x.n; i++ {
-		elem, err := x.row(m.h, i)
-		if err != nil {
-			return true, err
-		}
-		bind(a, acc)
-		bind(b, elem)
-		if err := body.run(m, fr); err != nil {
-			return true, err
-		}
-		acc = fr[body.results[0]]
+	acc, err := m.combineRows(x, e.Params, fr, names, slots, body, nil)
+	if err != nil {
+		return true, err
 	}
 	vs, err := patternValues(s.Pat, []Value{acc}, x.rule)
 	if err != nil {
@@ -262,23 +251,8 @@ func (m *heapMachine) scalarScan(sc *hscope, s *fun.Stm, fr []Value, out []int, 
 		return true, err
 	}
 	defer end()
-	bind := binder(fr, names, slots)
-	a, b := e.Params[0].Name.Name, e.Params[1].Name.Name
-	acc := x.vals[0]
-	for i := int64(1); i <= x.n; i++ {
-		elem, err := x.row(m.h, i)
-		if err != nil {
-			return true, err
-		}
-		bind(a, acc)
-		bind(b, elem)
-		if err := body.run(m, fr); err != nil {
-			return true, err
-		}
-		before := acc
-		acc = fr[body.results[0]]
-		// Row i is the accumulator, as ext.leave stores it (its mutants
-		// too).
+	// Row i is the accumulator, as ext.leave stores it (its mutants too).
+	_, err = m.combineRows(x, e.Params, fr, names, slots, body, func(i int64, before, acc Value) error {
 		item, row := acc, i
 		if mutant.On("funmem-scan-exclusive") {
 			item = before
@@ -286,9 +260,10 @@ func (m *heapMachine) scalarScan(sc *hscope, s *fun.Stm, fr []Value, out []int, 
 		if mutant.On("funmem-scan-row") && i > 1 {
 			row = i - 1
 		}
-		if err := x.store(m.h, row, item); err != nil {
-			return true, err
-		}
+		return x.store(m.h, row, item)
+	})
+	if err != nil {
+		return true, err
 	}
 	return true, bindOut(s, []Value{x.dest}, fr, out)
 }
@@ -373,6 +348,36 @@ func (m *heapMachine) scalarFilter(sc *hscope, s *fun.Stm, fr []Value, out []int
 		return true, err
 	}
 	return true, bindOut(s, []Value{kv, x.dest}, fr, out)
+}
+
+// combineRows folds the rows of x.xs, starting from the accumulator
+// x.vals[0], as a reduce's or a scan's elements do: row i read, then the
+// operator body with the parameters ps bound to the accumulator and the
+// row; after, when not nil, is called with each element's index and the
+// accumulator before and after it. It returns the last accumulator.
+func (m *heapMachine) combineRows(x *ext, ps []*fun.Param, fr []Value, names []string, slots []int, body *hbody, after func(i int64, before, acc Value) error) (Value, error) {
+	bind := binder(fr, names, slots)
+	a, b := ps[0].Name.Name, ps[1].Name.Name
+	acc := x.vals[0]
+	for i := int64(1); i <= x.n; i++ {
+		elem, err := x.row(m.h, i)
+		if err != nil {
+			return Value{}, err
+		}
+		bind(a, acc)
+		bind(b, elem)
+		if err := body.run(m, fr); err != nil {
+			return Value{}, err
+		}
+		before := acc
+		acc = fr[body.results[0]]
+		if after != nil {
+			if err := after(i, before, acc); err != nil {
+				return Value{}, err
+			}
+		}
+	}
+	return acc, nil
 }
 
 // plainStart is what a plain loop does as it starts, as the steps do it:

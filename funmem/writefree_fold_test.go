@@ -216,6 +216,41 @@ in (r)
 	}
 }
 
+// threeRuns runs the FUNMEM program src on xs = [1 2 3 4] by the engine,
+// the engine with the plain loops off and the rules: the same outcome,
+// and an error naming race when race is not "" (none else).
+func threeRuns(t *testing.T, name, file, src, race string) {
+	t.Helper()
+	p, err := ParseFile(file, src)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	args := map[string]string{"xs": "[1 2 3 4]"}
+	var outs []string
+	for mode := range 3 {
+		env, h, err := BindInputs(p, args)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var vs []Value
+		switch mode {
+		case 0:
+			vs, err = EvalHeap(p, env, h, &HeapOptions{})
+		case 1:
+			vs, err = EvalHeap(p, env, h, &HeapOptions{NoScalarFolds: true})
+		default:
+			vs, _, err = EvalRules(p, env, h, &HeapOptions{})
+		}
+		outs = append(outs, fmt.Sprintf("%v %s %s", err, ValuesString(vs), heapDump(h)))
+		if (err != nil && race != "" && strings.Contains(err.Error(), race)) != (race != "") {
+			t.Errorf("%s: mode %d: error %v, want one with %q", name, mode, err, race)
+		}
+	}
+	if outs[0] != outs[1] || outs[0] != outs[2] {
+		t.Errorf("%s: the runs differ:\n  engine:       %s\n  engine steps: %s\n  rules:        %s", name, outs[0], outs[1], outs[2])
+	}
+}
+
 // TestScalarFilterCopies: a filter whose destination's rows overlap runs
 // as the loop and copies its kept rows under a tracker, which finds the
 // race the rules find; one that writes into its array's block, or into a
@@ -244,35 +279,8 @@ let (zs : [n] @ ys_mem -> R(n)) = copy xs
 let (k : int) (ys : [k] @ ys_mem -> R(k)) =
 ` + op, "", false},
 	} {
-		p, err := ParseFile("filter.funmem", c.src)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		args := map[string]string{"xs": "[1 2 3 4]"}
 		before := scalarFilterRuns.Load()
-		var outs []string
-		for _, mode := range []int{0, 1, 2} {
-			env, h, err := BindInputs(p, args)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			var vs []Value
-			switch mode {
-			case 0:
-				vs, err = EvalHeap(p, env, h, &HeapOptions{})
-			case 1:
-				vs, err = EvalHeap(p, env, h, &HeapOptions{NoScalarFolds: true})
-			default:
-				vs, _, err = EvalRules(p, env, h, &HeapOptions{})
-			}
-			outs = append(outs, fmt.Sprintf("%v %s %s", err, ValuesString(vs), heapDump(h)))
-			if (err != nil && c.race != "" && strings.Contains(err.Error(), c.race)) != (c.race != "") {
-				t.Errorf("%s: mode %d: error %v, want one with %q", c.name, mode, err, c.race)
-			}
-		}
-		if outs[0] != outs[1] || outs[0] != outs[2] {
-			t.Errorf("%s: the runs differ:\n  engine:       %s\n  engine steps: %s\n  rules:        %s", c.name, outs[0], outs[1], outs[2])
-		}
+		threeRuns(t, c.name, "filter.funmem", c.src, c.race)
 		if n := scalarFilterRuns.Load() - before; (n == 1) != c.loop {
 			t.Errorf("%s: ran as the loop %d times, want %v", c.name, n, c.loop)
 		}
@@ -324,35 +332,8 @@ let (ys : [m] @ xs_mem -> R(m)) =
 in (ys)
 `, "race"},
 	} {
-		p, err := ParseFile("scan.funmem", c.src)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		args := map[string]string{"xs": "[1 2 3 4]"}
 		before := scalarScanRuns.Load() + scalarRedomapRuns.Load()
-		var outs []string
-		for _, mode := range []int{0, 1, 2} {
-			env, h, err := BindInputs(p, args)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			var vs []Value
-			switch mode {
-			case 0:
-				vs, err = EvalHeap(p, env, h, &HeapOptions{})
-			case 1:
-				vs, err = EvalHeap(p, env, h, &HeapOptions{NoScalarFolds: true})
-			default:
-				vs, _, err = EvalRules(p, env, h, &HeapOptions{})
-			}
-			outs = append(outs, fmt.Sprintf("%v %s %s", err, ValuesString(vs), heapDump(h)))
-			if (err != nil && strings.Contains(err.Error(), c.race) && c.race != "") != (c.race != "") {
-				t.Errorf("%s: mode %d: error %v, want one with %q", c.name, mode, err, c.race)
-			}
-		}
-		if outs[0] != outs[1] || outs[0] != outs[2] {
-			t.Errorf("%s: the runs differ:\n  engine:       %s\n  engine steps: %s\n  rules:        %s", c.name, outs[0], outs[1], outs[2])
-		}
+		threeRuns(t, c.name, "scan.funmem", c.src, c.race)
 		if n := scalarScanRuns.Load() + scalarRedomapRuns.Load() - before; n != 0 {
 			t.Errorf("%s: ran as the loop %d times", c.name, n)
 		}
