@@ -482,15 +482,7 @@ func funRun(src, level, sem string, trace bool, loop func(int)) func(*Options, i
 // not), against the same program at another (never traced) as the floor.
 func compare(src, level, sem, floorLevel, floorSem string, trace bool) func(*Options, int) (*work, error) {
 	return func(_ *Options, n int) (*work, error) {
-		p, err := load(".fun", src)
-		if err != nil {
-			return nil, err
-		}
-		a, err := at(p, level)
-		if err != nil {
-			return nil, err
-		}
-		b, err := at(p, floorLevel)
+		a, b, err := atTwo(src, level, floorLevel)
 		if err != nil {
 			return nil, err
 		}
@@ -538,6 +530,21 @@ let (total : int) =
 in (dot, max, total)
 `
 
+// atTwo is the FUN program src at level and at floorLevel (at).
+func atTwo(src, level, floorLevel string) (a, b lang.Program, err error) {
+	p, err := load(".fun", src)
+	if err != nil {
+		return nil, nil, err
+	}
+	if a, err = at(p, level); err != nil {
+		return nil, nil, err
+	}
+	if b, err = at(p, floorLevel); err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
 // compareData is compare with the inputs read from a binary data file
 // of two n-element int arrays (made by the seeded generator of arraysem
 // dataset, in the temporary directory, removed when the size is
@@ -545,15 +552,7 @@ in (dot, max, total)
 // floorLevel under floorSem, each reading the file.
 func compareData(src, level, sem, floorLevel, floorSem string) func(*Options, int) (*work, error) {
 	return func(_ *Options, n int) (*work, error) {
-		p, err := load(".fun", src)
-		if err != nil {
-			return nil, err
-		}
-		a, err := at(p, level)
-		if err != nil {
-			return nil, err
-		}
-		b, err := at(p, floorLevel)
+		a, b, err := atTwo(src, level, floorLevel)
 		if err != nil {
 			return nil, err
 		}
