@@ -69,6 +69,10 @@ func (m *machine) compiled(fn *cuda.Func) *fcode {
 func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []value, sync bool) {
 	m := t.m
 	v := &vm{m: m, l: l, launch: s, sync: sync, blockDim: l.block, fuel: m.opts.Fuel, stats: m.opts.Stats}
+	// The spill table of the launch before, emptied: a launch's words
+	// start empty (startPhases), so none names a summary of it.
+	v.spill, v.spillFree = m.spill[:0], m.spillFree[:0]
+	defer func() { m.spill, m.spillFree = v.spill[:0], v.spillFree[:0] }()
 	if v.fuel <= 0 {
 		v.fuel = math.MaxInt64
 	}
