@@ -185,7 +185,7 @@ func TestRaceFreePlansAgree(t *testing.T) {
 // (affineGen.def): the plans read an offset through a variable declared
 // and set once as the variable's expression, and give up on the rest.
 func TestRaceFreePlanDefsAgree(t *testing.T) {
-	runs := 1500
+	runs := 1000
 	if testing.Short() {
 		runs = 400
 	}
