@@ -339,6 +339,44 @@ func TestEnginesRaceKernels(t *testing.T) {
 	t.Log(kinds)
 }
 
+// TestEnginesSpilledReads: words read by more than one thread keep
+// their reads in the launch's spill table (shadow.go), each word its own
+// summary, reused once a write frees it. Each kernel (one block of two
+// threads, in order) reads several words from both threads, so that a
+// summary looked up at the wrong index, or handed to two words, changes
+// the verdict: a race the tree walker finds, or one it does not.
+func TestEnginesSpilledReads(t *testing.T) {
+	head := "__global__ void k(arraysem_error *err, int64_t *a) {\n    int64_t t = (int64_t)threadIdx.x;\n    int64_t g = t;\n    int64_t v = 0;\n"
+	for _, c := range []struct {
+		name, body string
+		race       bool
+	}{
+		// Thread 0's read of a[1] in the second phase is the latest of
+		// a[1]'s summary, not of a[0]'s: thread 1's write races with it.
+		{"latest reader", "v = a[0];\n v = a[1];\n __syncthreads();\n if (t == 0) { v = a[1]; }\n if (t == 1) { a[1] = g; }", true},
+		{"latest reader of the first word", "v = a[0];\n v = a[1];\n __syncthreads();\n if (t == 0) { v = a[0]; }\n if (t == 1) { a[1] = g; }", false},
+		// The write frees a[0]'s summary; a[2] and a[3] take a summary
+		// each: thread 0's read of a[2] is not one of a[3].
+		{"freed summary", "v = a[0];\n __syncthreads();\n if (t == 0) { a[0] = g; }\n __syncthreads();\n v = a[2];\n v = a[3];\n __syncthreads();\n if (t == 0) { v = a[2]; }\n if (t == 1) { a[3] = g; }", false},
+		{"freed summary, race", "v = a[0];\n __syncthreads();\n if (t == 0) { a[0] = g; }\n __syncthreads();\n v = a[2];\n v = a[3];\n __syncthreads();\n if (t == 0) { v = a[3]; }\n if (t == 1) { a[3] = g; }", true},
+	} {
+		src := kernelFile(head+"    "+c.body+"\n}\n", true, "ARRAYSEM_LAUNCH_SYNC(k, 1, 2, err, a);")
+		prog, err := gpusim.Parse(c.name+".cu", src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		o := gpusim.Options{}
+		if d := engines(prog, nil, o, "compiled"); d != "" {
+			t.Errorf("%s: %s", c.name, d)
+		}
+		_, _, err = gpusim.Run(prog, nil, o)
+		var se *gpusim.Error
+		if raced := errors.As(err, &se) && se.Kind == "race"; raced != c.race {
+			t.Errorf("%s: race %v, want %v (%v)", c.name, raced, c.race, err)
+		}
+	}
+}
+
 // TestEnginesRefused: kernels of constructs the emitter does not produce,
 // which the compiled engine does not compile (Engine "compiled" says so),
 // run in the tree walker (Engine ""): the same outcome as the reference,

@@ -162,6 +162,10 @@ type machine struct {
 	// The compiled engine: its kernels, and the last phase (shadow.go).
 	compiler *compiler
 	phase    uint32
+	// The compiled engine's spill table and its free indices, kept from
+	// launch to launch (shadow.go).
+	spill     []readSummary
+	spillFree []uint32
 }
 
 // Run runs a parsed program with NAME=VALUE arguments and returns what it

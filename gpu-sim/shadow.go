@@ -29,14 +29,17 @@ import (
 // since. One thread's reads are its name and the phase of its latest
 // (all its reads are of its block, and a write can only conflict with
 // the one of the current phase); the reads of more than one thread are
-// summed up in the launch's spill map.
+// summed up in the launch's spill table, at the index the word's r holds
+// beside the spilled bit (a slice, not a map keyed by region and offset:
+// a word read by the threads of many blocks, as the elements of a fold's
+// input are, looked its summary up by hashing at every read).
 type shadowWord struct {
 	w, wPhase uint32 // the last write: its thread and phase
 	r, rPhase uint32 // the reads since: their thread (or spilled) and the latest's phase
 }
 
 // spilled marks a word read by more than one thread since its last
-// write: its reads are a readSummary in vm.spill.
+// write: its reads are the readSummary vm.spill[r &^ spilled].
 const spilled = 1 << 31
 
 // readSummary is what a write needs of a word's reads since the last
@@ -95,9 +98,22 @@ func (sm *readSummary) conflict(v *vm, me uint32) uint32 {
 	return 0
 }
 
-type spillKey struct {
-	r   *region
-	off int64
+// newSpill is a summary's index in v.spill, a free one if there is one
+// (a write frees its word's), so that the table holds at most a summary
+// per word.
+func (v *vm) newSpill() uint32 {
+	if k := len(v.spillFree); k > 0 {
+		i := v.spillFree[k-1]
+		v.spillFree = v.spillFree[:k-1]
+		v.spill[i] = readSummary{}
+		return i
+	}
+	if len(v.spill) >= spilled-1 {
+		panic(stop{&Error{File: v.m.prog.Name, Pos: v.launch.Pos, Kind: "unsupported",
+			Msg: fmt.Sprintf("unsupported construct: a launch of %s with more than 2^31 words read by more than one thread", v.l.kernel)}})
+	}
+	v.spill = append(v.spill, readSummary{})
+	return uint32(len(v.spill) - 1)
 }
 
 // maxPhase is where a run renumbers its phases (at a launch's start,
@@ -154,11 +170,11 @@ func (v *vm) record(th *vthread, au *auxInfo, r *region, off int64, write bool) 
 					v.race(th, au.e, r, off, true, s.r, "read")
 				}
 			} else {
-				k := spillKey{r, off}
+				k := s.r &^ spilled
 				if t := v.spill[k].conflict(v, me); t != 0 {
 					v.race(th, au.e, r, off, true, t, "read")
 				}
-				delete(v.spill, k)
+				v.spillFree = append(v.spillFree, k)
 			}
 		}
 		s.w, s.wPhase, s.r = me, v.phase, 0
@@ -179,13 +195,13 @@ func (v *vm) read(s *shadowWord, r *region, off int64, me uint32) {
 		s.r = me
 	case s.r == me:
 	case s.r&spilled == 0:
-		sm := &readSummary{}
+		k := v.newSpill()
+		sm := &v.spill[k]
 		sm.add(v, s.r, s.rPhase)
 		sm.add(v, me, v.phase)
-		v.spill[spillKey{r, off}] = sm
-		s.r |= spilled
+		s.r = spilled | k
 	default:
-		v.spill[spillKey{r, off}].add(v, me, v.phase)
+		v.spill[s.r&^spilled].add(v, me, v.phase)
 	}
 	s.rPhase = v.phase
 }

@@ -34,7 +34,8 @@ type vm struct {
 	fuel                           int64
 	limit                          int64 // the steps at which the run looks up again: its fuel, or an interruption (Ctrl-C)
 	launchStart, blockStart, phase uint32
-	spill                          map[spillKey]*readSummary
+	spill                          []readSummary // the summaries of the words read by more than one thread (shadow.go)
+	spillFree                      []uint32      // the indices in spill no word holds
 	stats                          bool
 	tref                           thread // the tree walker's view of the running thread, for its code
 }
@@ -67,7 +68,11 @@ func (m *machine) compiled(fn *cuda.Func) *fcode {
 // the kernel's arguments (converted), l the launch's state.
 func (t *thread) runCompiled(s *cuda.Launch, fc *fcode, l *launchState, args []value, sync bool) {
 	m := t.m
-	v := &vm{m: m, l: l, launch: s, sync: sync, blockDim: l.block, fuel: m.opts.Fuel, spill: map[spillKey]*readSummary{}, stats: m.opts.Stats}
+	v := &vm{m: m, l: l, launch: s, sync: sync, blockDim: l.block, fuel: m.opts.Fuel, stats: m.opts.Stats}
+	// The spill table of the launch before, emptied: a launch's words
+	// start empty (startPhases), so none names a summary of it.
+	v.spill, v.spillFree = m.spill[:0], m.spillFree[:0]
+	defer func() { m.spill, m.spillFree = v.spill[:0], v.spillFree[:0] }()
 	if v.fuel <= 0 {
 		v.fuel = math.MaxInt64
 	}

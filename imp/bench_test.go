@@ -91,6 +91,44 @@ yield y combine a, b do
 yield c done;
 return out : [n]
 `
+	// benchStencil is five relaxation steps of a three-point stencil, a
+	// kernel in a loop reading its neighbours through variables its body
+	// sets (jl, jr), as FunMemToImp compiles them: race free by the plans
+	// (racefree.go, planScope.once).
+	benchStencil = `input n : int;
+var acc : mem;
+acc <- alloc n;
+kernel j1 <= n do
+  acc[j1 - 1] <- j1 * j1 % 7;
+done;
+for it <= 5 do
+  var nxt : mem;
+  nxt <- alloc n;
+  kernel j <= n do
+    var inner : int;
+    inner <- j > 1 && j < n;
+    var v : int;
+    if inner then
+      var jl : int;
+      jl <- j - 1;
+      var jr : int;
+      jr <- j + 1;
+      var a : int;
+      a <- acc[jl - 1];
+      var b : int;
+      b <- acc[j - 1];
+      var c : int;
+      c <- acc[jr - 1];
+      v <- (a + 2 * b + c) / 4;
+    else
+      v <- acc[j - 1];
+    fi;
+    nxt[j - 1] <- v;
+  done;
+  acc <- nxt;
+done;
+return acc : [n]
+`
 )
 
 // benchEval runs src's big-step at n per iteration, traced or not, and
@@ -129,6 +167,7 @@ func BenchmarkEval(b *testing.B) {
 		b.Run("flat-1e5"+suffix, func(b *testing.B) { benchEval(b, benchFlat, 100_000, 3*100_000, trace) })
 		b.Run("nested-300"+suffix, func(b *testing.B) { benchEval(b, benchNested, 300, 3*300*300, trace) })
 		b.Run("fold-1e5"+suffix, func(b *testing.B) { benchEval(b, benchFold, 100_000, 2*100_000, trace) })
+		b.Run("stencil-1e5"+suffix, func(b *testing.B) { benchEval(b, benchStencil, 100_000, 6*100_000, trace) })
 	}
 }
 

@@ -34,6 +34,14 @@ import (
 // only by alloc are to blocks allocated by the same iteration, which no
 // other iteration can name (labels live only in variables, and an
 // iteration's variables end with it): they cannot race and are left out.
+// An offset may also go through an int variable the body declares and
+// then sets once, by an assignment of such an affine expression (jl <- j
+// - 1; a[s * jl + o]), as FunMemToImp emits a stencil's neighbours: after
+// that assignment, in the statements that follow it in its body and in
+// theirs, the variable holds the expression's value (the one declaration
+// and the one assignment of its name in the kernel's body, in that order,
+// so nothing else sets it), and the plan reads the access through it as
+// the expression (planScope.once, scopeFrame.defs).
 // Anything else — an offset that is not affine in such variables, a block
 // variable the body assigns otherwise, a bound that varies, a possible
 // overflow of the offset's arithmetic — makes the plan give up, and the
@@ -81,6 +89,7 @@ type planScope struct {
 	assigned map[string]bool // assigned or bound anywhere in the kernel's body
 	badBlock map[string]bool // assigned in the body otherwise than by var and alloc
 	kernelX  string          // the kernel's index ("" when the body assigns it)
+	once     map[string]bool // int variables the body declares once and assigns once, and binds no other way
 }
 
 // scopeFrame is a loop or a body around an access.
@@ -89,6 +98,8 @@ type scopeFrame struct {
 	reliable bool   // the loop's body never assigns its index: it is the loop's count
 	loop     int    // the loop's number in the plan (-1 for a body frame)
 	fresh    map[string]bool
+	declared map[string]bool    // the once variables this body has declared so far (a body frame)
+	defs     map[string]*linExp // the once variables this body has set so far, to their expressions
 }
 
 // racePlanOf makes the plan of kernel s, or nil.
@@ -97,6 +108,14 @@ func (m *machine) racePlanOf(s *Kernel) *racePlan {
 	assignedIn(s.Body, sc.assigned, sc.badBlock)
 	if !sc.assigned[s.X.Name] {
 		sc.kernelX = s.X.Name
+	}
+	decls, assigns, others := map[string]int{}, map[string]int{}, map[string]int{}
+	bindings(s.Body, decls, assigns, others)
+	sc.once = map[string]bool{}
+	for x, k := range decls {
+		if k == 1 && assigns[x] == 1 && others[x] == 0 && x != s.X.Name {
+			sc.once[x] = true
+		}
 	}
 	p := &racePlan{}
 	if !m.planStmts(p, sc, s.Body, nil) {
@@ -138,6 +157,47 @@ func assignedIn(body []Stmt, all, bad map[string]bool) {
 			}
 			assignedIn(f.Body, all, bad)
 			assignedIn(f.Combine, all, bad)
+		}
+	}
+}
+
+// bindings counts, for every name, the int declarations (var x : int),
+// the assignments and the other bindings (declarations of blocks,
+// allocations, reads, indices, folds' names) of body, at any depth.
+func bindings(body []Stmt, decls, assigns, others map[string]int) {
+	for _, s := range body {
+		switch s := s.(type) {
+		case *Decl:
+			if s.Type == Int {
+				decls[s.X.Name]++
+			} else {
+				others[s.X.Name]++
+			}
+		case *Assign:
+			assigns[s.X.Name]++
+		case *Alloc:
+			others[s.X.Name]++
+		case *Read:
+			others[s.X.Name]++
+		case *If:
+			bindings(s.Then, decls, assigns, others)
+			bindings(s.Else, decls, assigns, others)
+		case *Kernel:
+			others[s.X.Name]++
+			bindings(s.Body, decls, assigns, others)
+		case *For:
+			others[s.X.Name]++
+			bindings(s.Body, decls, assigns, others)
+		case *Reduce, *Scan:
+			f, _ := folds(s)
+			if r, ok := s.(*Reduce); ok {
+				others[r.Target.Name]++
+			}
+			for _, x := range []*fun.Ident{f.X, f.A, f.B} {
+				others[x.Name]++
+			}
+			bindings(f.Body, decls, assigns, others)
+			bindings(f.Combine, decls, assigns, others)
 		}
 	}
 }
@@ -265,9 +325,29 @@ func (w *mentioner) stmt(s Stmt) {
 // false when one cannot be bounded.
 func (m *machine) planStmts(p *racePlan, sc *planScope, body []Stmt, outer []scopeFrame) bool {
 	frames := append(outer[:len(outer):len(outer)], scopeFrame{loop: -1, fresh: freshIn(body, sc)})
+	here := &frames[len(frames)-1]
 	for _, s := range body {
 		ok := true
 		switch s := s.(type) {
+		case *Decl:
+			if sc.once[s.X.Name] {
+				if here.declared == nil {
+					here.declared = map[string]bool{}
+				}
+				here.declared[s.X.Name] = true
+			}
+		case *Assign:
+			// The once variable's one assignment, after its declaration:
+			// from here on it holds the expression's value.
+			if !sc.once[s.X.Name] || !declaredIn(frames, s.X.Name) {
+				break
+			}
+			if e := m.linOf(sc, frames, s.SE); e != nil {
+				if here.defs == nil {
+					here.defs = map[string]*linExp{}
+				}
+				here.defs[s.X.Name] = e
+			}
 		case *Read:
 			ok = m.planAccess(p, sc, frames, s.Y, s.Index, false)
 		case *Write:
@@ -297,6 +377,17 @@ func (m *machine) planStmts(p *racePlan, sc *planScope, body []Stmt, outer []sco
 		}
 	}
 	return true
+}
+
+// declaredIn is whether once variable x was declared in frames, before
+// the statement the walk is at.
+func declaredIn(frames []scopeFrame, x string) bool {
+	for _, f := range frames {
+		if f.declared[x] {
+			return true
+		}
+	}
+	return false
 }
 
 // planLoop adds a loop binding x over [lo, bound - 1 + lo], whose body
@@ -345,6 +436,9 @@ func (m *machine) linOf(sc *planScope, frames []scopeFrame, e fun.SExp) *linExp 
 					return nil
 				}
 				return &linExp{op: -1, leaf: 'i', loop: f.loop, slot: -1}
+			}
+			if d := frames[i].defs[e.Name]; d != nil {
+				return d
 			}
 		}
 		switch {

@@ -17,7 +17,10 @@ import (
 // body allocates, indices the body assigns, bounds that vary), so that the
 // untraced big-step's race-freedom plans (racefree.go) both run kernels
 // untracked and give up, next to races the trackers must find.
-type affineGen struct{ rng *rand.Rand }
+type affineGen struct {
+	rng  *rand.Rand
+	defs bool // also offsets through variables the body sets (TestRaceFreePlanDefsAgree)
+}
 
 func (g *affineGen) pick(xs ...string) string { return xs[g.rng.IntN(len(xs))] }
 
@@ -53,6 +56,9 @@ func (g *affineGen) stmt(idx []string, depth int) string {
 	case depth == 0:
 		k = 6 + g.rng.IntN(6)
 	}
+	if g.defs && len(idx) > 0 && g.rng.IntN(3) == 0 {
+		return g.def(idx, depth)
+	}
 	switch k {
 	case 0, 1, 2:
 		x := g.pick("i", "j", "k")
@@ -76,6 +82,28 @@ func (g *affineGen) stmt(idx []string, depth int) string {
 			"a <- 2", "skip", "if a then r <- alloc 2 else skip fi", "var r : mem;\nr <- m")
 	}
 	return g.pick("q <- p", "skip", "r <- alloc n")
+}
+
+// def is an access through an int variable o the body sets: once after
+// its declaration (the plan reads it as its expression), and worse: set
+// twice, used before it is set, set in a branch or a loop and used after
+// it, declared after it is set, set from what the body reads.
+func (g *affineGen) def(idx []string, depth int) string {
+	off := g.offset(idx)
+	acc := g.pick(g.block()+"[o] <- "+idx[len(idx)-1], "var t : int;\nt <- "+g.block()+"[o]", g.block()+"[o - 1] <- 1", g.block()+"[2 * o + 1] <- 2")
+	switch g.rng.IntN(9) {
+	case 0, 1, 2, 3:
+		return "var o : int;\no <- " + off + ";\n" + acc
+	case 4:
+		return "var o : int;\no <- " + off + ";\n" + g.stmts(idx, depth-1) + ";\n" + acc
+	case 5:
+		return "var o : int;\no <- " + off + ";\n" + g.pick("o <- o + 1", "o <- 0", "if a then o <- 0 else skip fi", "for k <= 2 do o <- k done", "kernel k <= 1 do o <- 0 done") + ";\n" + acc
+	case 6:
+		return "var o : int;\n" + acc + ";\no <- " + off
+	case 7:
+		return "var o : int;\n" + g.pick("if a then o <- "+off+" else skip fi", "for k <= 2 do o <- "+off+" done") + ";\n" + acc
+	}
+	return g.pick("o <- "+off+";\nvar o : int;\n", "var o : int;\no <- m[0];\n", "var o : int;\no <- o + 1;\n") + acc
 }
 
 func (g *affineGen) program() string {
@@ -130,6 +158,53 @@ func TestRaceFreePlansAgree(t *testing.T) {
 			}
 			// Traced, kernels proved race free run untracked too, and
 			// log their traces flat (semantics.KernelTrace).
+			traced, small := runBoth(t, p, args)
+			agree(t, traced, small)
+			small.traces = nil
+			agree(t, big, small)
+			if t.Failed() {
+				t.Fatalf("n = %s, program:\n%s", n, src)
+			}
+			switch {
+			case big.err == nil:
+				ok++
+			case strings.Contains(big.err.Error(), "race"):
+				races++
+			}
+			untracked += countUntracked(p, args)
+		}
+	}
+	t.Logf("%d runs ended, %d found races, %d kernels ran untracked, of %d programs", ok, races, untracked, runs)
+	if ok < runs/10 || races < runs/20 || untracked < runs/4 {
+		t.Errorf("%d runs ended, %d found races, %d kernels ran untracked, of %d programs", ok, races, untracked, runs)
+	}
+}
+
+// TestRaceFreePlanDefsAgree is TestRaceFreePlansAgree on programs whose
+// kernels also access blocks through int variables they set
+// (affineGen.def): the plans read an offset through a variable declared
+// and set once as the variable's expression, and give up on the rest.
+func TestRaceFreePlanDefsAgree(t *testing.T) {
+	runs := 1000
+	if testing.Short() {
+		runs = 400
+	}
+	g := &affineGen{rng: rand.New(rand.NewPCG(7, 8)), defs: true}
+	races, ok, untracked := 0, 0, 0
+	for range runs {
+		src := g.program()
+		p, err := ParseFile("affine.imp", src)
+		if err != nil {
+			t.Fatalf("parse: %v\n%s", err, src)
+		}
+		for _, n := range []string{"2", "3"} {
+			args := map[string]string{"n": n}
+			big := runUntraced(p, args, false)
+			ref := runUntraced(p, args, true)
+			agree(t, big, ref)
+			if fmt.Sprint(big.counter) != fmt.Sprint(ref.counter) {
+				t.Errorf("rule counts differ:\n  compiled: %v\n  map:      %v", big.counter, ref.counter)
+			}
 			traced, small := runBoth(t, p, args)
 			agree(t, traced, small)
 			small.traces = nil
@@ -214,6 +289,18 @@ func TestRaceFreePlanCases(t *testing.T) {
 		{"scan offset constant", "scan m[b] <- 0 for j <= n do var y : int; y <- j yield y combine c, d do var e : int; e <- c + d yield e done", 0},
 		{"scan negated offset", "scan m[n - j] <- 0 for j <= n do var y : int; y <- j yield y combine c, d do var e : int; e <- c + d yield e done", 1},
 		{"scan part writes", "scan m[j - 1] <- 0 for j <= n do var y : int; y <- j; m[n] <- y yield y combine c, d do var e : int; e <- c + d yield e done", 0},
+		// Offsets through variables the body sets (planScope.once).
+		{"stencil neighbours", "var q : mem; q <- alloc n + 2; kernel i <= n do var c : int; c <- i > 1 && i < n; var v : int; if c then var l : int; l <- i - 1; var r : int; r <- b * i + 1 - b; var x : int; x <- q[b * l + 1]; var y : int; y <- q[r + 1]; v <- x + y else v <- i fi; m[i - 1] <- v done", 1},
+		{"defined, then read in a loop", "kernel i <= n do var o : int; o <- n * i - n; for k <= n do m[o + k - 1] <- k done done", 1},
+		{"defined from a definition", "kernel i <= n do var o : int; o <- i - 1; var p : int; p <- 2 * o; m[p] <- 1; m[p + 1] <- 2 done", 1},
+		{"defined twice", "kernel i <= n do var o : int; o <- i - 1; o <- 0; m[o] <- i done", 0},
+		{"set again in a branch", "kernel i <= n do var o : int; o <- i - 1; if b then o <- 0 else skip fi; m[o] <- i done", 0},
+		{"defined in a branch", "kernel i <= n do var o : int; if b then o <- i - 1 else skip fi; m[o] <- i done", 0},
+		{"declared twice", "kernel i <= n do var o : int; o <- i - 1; m[o] <- i; for k <= 1 do var o : int; o <- 0; m[o] <- 1 done done", 0},
+		{"used before set", "kernel i <= n do var o : int; m[o] <- i; o <- i - 1 done", 0},
+		{"set before declared", "var o : int; o <- 0; kernel i <= n do o <- i - 1; var o : int; m[o] <- i done", 0},
+		{"defined by a read", "kernel i <= n do var o : int; o <- m[i - 1]; m[o] <- i done", 0},
+		{"defined, colliding", "kernel i <= n do var o : int; o <- i; m[o] <- i; m[o - 1] <- 1 done", 0},
 		{"reduce reads", "var s : int; reduce s <- 0 for j <= n do var y : int; y <- m[j] yield y combine c, d do var e : int; e <- c + d yield e done", 1},
 		{"reduce writes", "var s : int; reduce s <- 0 for j <= n do var y : int; y <- m[j]; m[j - 1] <- y yield y combine c, d do var e : int; e <- c + d yield e done", 0},
 	} {
