@@ -53,6 +53,33 @@ func CheckDerivation(p *Program, o CheckOptions) (*semantics.Derivation, error) 
 // program is IMP-PROG: the inputs make Γ, the body checks in it, and
 // the results are declared in the scope it leaves. An error carries the
 // derivation as far as it went under IMP-PROG (when deriving).
+// declCount is a bound on the names the statements ss declare: a var's,
+// a kernel's, a for's and a fold's index, and a fold's two combine
+// parameters (what the checker binds; every other statement's target is
+// declared). A checked program's environment, scopes and slots hold its
+// inputs and these only: their maps are made at this size. (Counting
+// every assignment too, as rebinds lists them, about doubled them.)
+func declCount(ss []Stmt) int {
+	n := 0
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *Decl:
+			n++
+		case *If:
+			n += declCount(s.Then) + declCount(s.Else)
+		case *Kernel:
+			n += 1 + declCount(s.Body)
+		case *For:
+			n += 1 + declCount(s.Body)
+		case *Reduce:
+			n += 3 + declCount(s.Body) + declCount(s.Combine)
+		case *Scan:
+			n += 3 + declCount(s.Body) + declCount(s.Combine)
+		}
+	}
+	return n
+}
+
 func (c *checker) program(p *Program) (*semantics.Derivation, error) {
 	var held []*semantics.Derivation
 	hold := func(d *semantics.Derivation, err error) error {
@@ -64,7 +91,7 @@ func (c *checker) program(p *Program) (*semantics.Derivation, error) {
 		}
 		return nil
 	}
-	scope := make(map[string]Type, 2*len(p.Inputs)+bindCount(p.Body))
+	scope := make(map[string]Type, 2*len(p.Inputs)+declCount(p.Body))
 	for _, in := range p.Inputs {
 		if in.Elem == semantics.FloatElem {
 			if err := c.float(in.Pos, "float input "+in.Name.Name); err != nil {

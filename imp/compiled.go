@@ -205,7 +205,7 @@ func (m *machine) inScope(c *cstmt, decls map[string]bool, f func()) {
 
 // compile makes the machine that runs p's body from env.
 func compile(p *Program, env Env, h *semantics.Heap, opts *Options) (*machine, []*cstmt) {
-	m := &machine{opts: opts, counter: opts.Counter, h: h, slots: make(map[string]int32, len(env)+bindCount(p.Body)), trace: opts.Trace != nil, stats: opts.Stats}
+	m := &machine{opts: opts, counter: opts.Counter, h: h, slots: make(map[string]int32, len(env)+declCount(p.Body)), trace: opts.Trace != nil, stats: opts.Stats}
 	body := m.stmts(p.Body)
 	m.env = make([]slot, len(m.names))
 	for i, x := range m.names {

@@ -90,31 +90,6 @@ func rebinds(ss []Stmt, w []string) []string {
 	return w
 }
 
-// bindCount is len(rebinds(ss, nil)), counted without the list: a bound
-// on the variables a run of ss declares, for making the maps of them at
-// their size (grown from nothing, they rehashed a few times in every
-// run and check).
-func bindCount(ss []Stmt) int {
-	n := 0
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *Decl, *Assign, *Alloc, *Read:
-			n++
-		case *If:
-			n += bindCount(s.Then) + bindCount(s.Else)
-		case *Kernel:
-			n += 1 + bindCount(s.Body)
-		case *For:
-			n += 1 + bindCount(s.Body)
-		case *Reduce:
-			n += 4 + bindCount(s.Body) + bindCount(s.Combine)
-		case *Scan:
-			n += 3 + bindCount(s.Body) + bindCount(s.Combine)
-		}
-	}
-	return n
-}
-
 // Options configure a run.
 type Options struct {
 	Counter semantics.Counter
