@@ -49,13 +49,12 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 			bind(q.Name)
 		}
 	})
-	t := &translator{used: make(map[string]bool, len(names)), bound: make(map[string]int, len(names))}
+	t := &translator{bound: make(map[string]int, len(names))}
 	gamma.m = make(map[string]fun.Type, len(names))
 	for _, in := range p.Inputs {
 		gamma.m[in.Name.Name] = in.Type
 	}
 	for _, x := range names {
-		t.used[x.Name] = true
 		t.bound[x.Name]++
 	}
 	out := &Program{File: p.File, RetPos: p.Body.In, Format: p.Format}
@@ -94,8 +93,10 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 }
 
 type translator struct {
-	used  map[string]bool
-	bound map[string]int // how many times the program binds each name
+	// bound is how many times the program binds each name, and holds
+	// the fresh names made (at 0): a name is used when it is a key. (One
+	// map for both: they were two of the same size.)
+	bound map[string]int
 	n     int
 }
 
@@ -103,8 +104,8 @@ func (t *translator) fresh(base string) *fun.Ident {
 	for {
 		t.n++
 		name := base + strconv.Itoa(t.n)
-		if !t.used[name] && !keywords[name] {
-			t.used[name] = true
+		if _, used := t.bound[name]; !used && !keywords[name] {
+			t.bound[name] = 0
 			return &fun.Ident{Name: name}
 		}
 	}
