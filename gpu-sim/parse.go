@@ -674,7 +674,24 @@ func (p *parser) args() ([]cuda.Expr, error) {
 	return out, p.expect(")")
 }
 
-var precs = map[string]int{"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5}
+// prec is the precedence of the binary operator op, 0 for a token that
+// is none (a switch: a map of them was a lookup after every operand of
+// the emitted file).
+func prec(op string) int {
+	switch op {
+	case "||":
+		return 1
+	case "&&":
+		return 2
+	case "==", "!=":
+		return 3
+	case "<", "<=", ">", ">=":
+		return 4
+	case "+":
+		return 5
+	}
+	return 0
+}
 
 func (p *parser) expr() (cuda.Expr, error) { return p.binary(1) }
 
@@ -685,8 +702,8 @@ func (p *parser) binary(min int) (cuda.Expr, error) {
 	}
 	for {
 		t := p.peek()
-		prec, ok := precs[t.text]
-		if !ok || t.kind == "str" || prec < min {
+		prec := prec(t.text)
+		if prec == 0 || t.kind == "str" || prec < min {
 			return l, nil
 		}
 		p.next()
