@@ -235,6 +235,24 @@ func (r Row) bounded() bool {
 	return r.ran() && (kind(r.Err) == semantics.FuelError || semantics.PastMaxMemory(r.Err))
 }
 
+// mixedBounds reports whether every row that ran stopped at a bound, and
+// not every one at the same kind of bound.
+func mixedBounds(rows []Row) bool {
+	var kinds []semantics.Kind
+	for _, r := range rows {
+		if !r.ran() {
+			continue
+		}
+		if !r.bounded() {
+			return false
+		}
+		if k := kind(r.Err); !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	return len(kinds) > 1
+}
+
 // ran reports whether r is a run: not a level a pass declined, nor one
 // that is the same program as an earlier level.
 func (r Row) ran() bool { return r.Declined == nil && r.SameAs == "" }
@@ -334,7 +352,10 @@ func differ(first, r Row) string {
 		}
 		return what
 	case first.Err != nil:
-		if kind(first.Err) != kind(r.Err) {
+		// Two rows stopped at their bounds agree that the program does
+		// not end within them, whichever bound each met (fuel, or
+		// --max-memory: a small-step's frame of 10^8 applications).
+		if kind(first.Err) != kind(r.Err) && !(first.bounded() && r.bounded()) {
 			return fmt.Sprintf("%s %s and %s %s go wrong differently: %v; %v", first.Level, first.Semantics, r.Level, r.Semantics, first.Err, r.Err)
 		}
 	case first.Result.Values != nil && r.Result.Values != nil && !first.Result.Source && !r.Result.Source:
@@ -462,6 +483,8 @@ func PrintRows(w io.Writer, rows []Row, verdict error) {
 			msg = se.Msg
 		}
 		fmt.Fprintf(w, "\nverdict: DISAGREE (%s)\n", msg)
+	case mixedBounds(rows):
+		fmt.Fprintf(w, "\nverdict: agree: every level and semantics stops at its bound (out of fuel, or past --max-memory: raise --fuel N or --max-memory)%s\n", notRun)
 	case reference(rows).Err != nil:
 		fmt.Fprintf(w, "\nverdict: agree: every level and semantics goes wrong (%v)%s\n", kind(reference(rows).Err), notRun)
 	case close != "":

@@ -141,6 +141,29 @@ func TestSideNotRunMemory(t *testing.T) {
 	if ran == 0 {
 		t.Errorf("no row ran")
 	}
+
+	// Only the small-steps, on little fuel: FUN's stops at the limit,
+	// the fused levels' at their fuel. Every row stopped at a bound,
+	// not all at the same kind: they agree, and the verdict says so (it
+	// was a disagreement: "go wrong differently").
+	rows, verdict = SideBySideWith(reg, p, map[string]string{"n": "3000"}, SideOptions{Semantics: []string{"small"}, Fuel: 100})
+	if verdict != nil {
+		t.Fatalf("verdict %v", verdict)
+	}
+	kinds := map[bool]int{}
+	for _, r := range rows {
+		if r.ran() {
+			kinds[semantics.PastMaxMemory(r.Err)]++
+		}
+	}
+	if kinds[true] == 0 || kinds[false] == 0 {
+		t.Fatalf("rows past the limit and out of fuel: %v", kinds)
+	}
+	var b bytes.Buffer
+	PrintRows(&b, rows, verdict)
+	if !strings.Contains(b.String(), "verdict: agree: every level and semantics stops at its bound (out of fuel, or past --max-memory") {
+		t.Errorf("table:\n%s", b.String())
+	}
 }
 
 // TestSideProgress: the progress hook hears of every row as it starts,

@@ -39,10 +39,15 @@ func slack(n int64) int64 { return min(max(n/2, 64<<20), 512<<20) }
 // watchMemory stops the process with exit 1 and a message when its live
 // heap exceeds --max-memory by more than its slack: many arrays each
 // under the limit can still add up past it, and an operating system's
-// out-of-memory kill says nothing. Only the arraysem command runs it, not
-// tests that call Main.
+// out-of-memory kill says nothing. Live is what the last collection
+// marked: the heap's objects counted the garbage not yet swept too, so a
+// side-by-side whose rows each make and drop arrays of 10^8 elements was
+// stopped for arrays it no longer held. Under the memory limit
+// (setMemory) a heap that grows past it is collected, so live data past
+// it is seen at the collection that finds it. Only the arraysem command
+// runs it, not tests that call Main.
 func watchMemory(stderr io.Writer) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	for range time.Tick(50 * time.Millisecond) {
 		metrics.Read(sample)
 		if live := int64(sample[0].Value.Uint64()); live > semantics.MaxMemory()+slack(semantics.MaxMemory()) {
