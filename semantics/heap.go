@@ -83,7 +83,7 @@ func (h *Heap) reserve(n int64) error {
 		if h.total == 0 {
 			return tooBig("allocation", n)
 		}
-		return tooBig(fmt.Sprintf("allocation (after the %d the heap holds)", h.total), n)
+		return tooBig(fmt.Sprintf("allocation (after the %d elements, %s, the heap holds)", h.total, Bytes(8*h.total)), n)
 	}
 	if n > largest.elems.Load() {
 		noteAlloc(func() string { return fmt.Sprintf("heap block ℓ%d of %d integers", len(h.blocks)+1, n) }, n)
