@@ -14,18 +14,8 @@ import (
 // makes: on the FUN examples and the chunks of testdata/expand.txt,
 // translated, with and without the simplifier, in both layouts.
 func TestMemoryExpandRenamesOnlyWhatIsLeft(t *testing.T) {
-	files, chunks := golden.Seeds("../examples/fun/*.fun", "testdata/expand.txt")
 	expansions := 0
-	for _, src := range append(files, chunks...) {
-		src, _, _ = strings.Cut(src, "-- expanded:")
-		p, err := fun.ParseFile("t.fun", src)
-		if err != nil {
-			continue
-		}
-		if _, err := fun.Check(p, nil); err != nil || fun.CheckCompileRank(p, "TransformProgram") != nil {
-			continue
-		}
-		q := Transform(p)
+	for _, q := range transformedSeeds(t) {
 		for _, in := range []*fun.Program{q, Simplify(q)} {
 			for _, l := range []Layout{GPU, CPU} {
 				got, want := memoryExpand(in, l, false), memoryExpand(in, l, true)
@@ -47,18 +37,8 @@ func TestMemoryExpandRenamesOnlyWhatIsLeft(t *testing.T) {
 // skips the nested bodies whose signatures hold none of the names it
 // counts or walks all of them.
 func TestDeadCodeSignatures(t *testing.T) {
-	files, chunks := golden.Seeds("../examples/fun/*.fun", "testdata/expand.txt")
 	dropped := 0
-	for _, src := range append(files, chunks...) {
-		src, _, _ = strings.Cut(src, "-- expanded:")
-		p, err := fun.ParseFile("t.fun", src)
-		if err != nil {
-			continue
-		}
-		if _, err := fun.Check(p, nil); err != nil || fun.CheckCompileRank(p, "TransformProgram") != nil {
-			continue
-		}
-		q := Transform(p)
+	for _, q := range transformedSeeds(t) {
 		for _, in := range []*fun.Program{q, MemoryExpand(q, GPU), MemoryExpand(q, CPU)} {
 			got, want := simplify(in, true), simplify(in, false)
 			if !fun.Equal(got, want) {
@@ -72,6 +52,30 @@ func TestDeadCodeSignatures(t *testing.T) {
 	if dropped < 20 {
 		t.Fatalf("Simplify dropped statements of only %d programs: the test compares little", dropped)
 	}
+}
+
+// transformedSeeds are the FUN examples and the chunks of
+// testdata/expand.txt that check and reach FUNMEM, translated
+// (Transform).
+func transformedSeeds(t *testing.T) []*fun.Program {
+	t.Helper()
+	files, chunks := golden.Seeds("../examples/fun/*.fun", "testdata/expand.txt")
+	var out []*fun.Program
+	for _, src := range append(files, chunks...) {
+		src, _, _ = strings.Cut(src, "-- expanded:")
+		p, err := fun.ParseFile("t.fun", src)
+		if err != nil {
+			continue
+		}
+		if _, err := fun.Check(p, nil); err != nil || fun.CheckCompileRank(p, "TransformProgram") != nil {
+			continue
+		}
+		out = append(out, Transform(p))
+	}
+	if len(out) == 0 {
+		t.Fatal("no seed program reaches FUNMEM")
+	}
+	return out
 }
 
 func countStms(p *fun.Program) int {

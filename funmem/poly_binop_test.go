@@ -10,30 +10,48 @@ import (
 	"github.com/arraysem/arraysem/semantics"
 )
 
+// sexpGen makes random scalar expressions over names and consts, each
+// occurrence of a name at a position of its own (so that a test can tell
+// which occurrence a normal form keeps): of k drawn in 0 … 9, below 4 a
+// variable, below 6 a constant, below mulBelow a product, else a sum,
+// difference or quotient.
+type sexpGen struct {
+	r        *rand.Rand
+	names    []string
+	consts   []int64
+	mulBelow int
+	pos      int
+}
+
+// ident is a name at a new position.
+func (g *sexpGen) ident() *fun.Ident {
+	g.pos++
+	return &fun.Ident{NamePos: fun.Pos{Line: g.pos}, Name: g.names[g.r.Intn(len(g.names))]}
+}
+
+// gen is an expression of depth at most depth.
+func (g *sexpGen) gen(depth int) fun.SExp {
+	k := g.r.Intn(10)
+	switch {
+	case depth == 0 || k < 4:
+		return fun.Var{Ident: g.ident()}
+	case k < 6:
+		return &fun.Const{Value: g.consts[g.r.Intn(len(g.consts))]}
+	case k < g.mulBelow:
+		return &fun.BinOp{Op: semantics.Mul, L: g.gen(depth - 1), R: g.gen(depth - 1)}
+	default:
+		op := []semantics.Op{semantics.Add, semantics.Sub, semantics.Div}[g.r.Intn(3)]
+		return &fun.BinOp{Op: op, L: g.gen(depth - 1), R: g.gen(depth - 1)}
+	}
+}
+
 // TestBinopAsCanon: binop's shortcuts (a variable and a constant, products
 // of variables) give exactly Canon(a op b), down to which occurrence of a
 // variable (its position) stands for it, on random operands.
 func TestBinopAsCanon(t *testing.T) {
-	r := rand.New(rand.NewSource(1))
-	names := []string{"x", "y", "n1", "n10", "a_b", "z"}
-	consts := []int64{0, 1, -1, 2, -2, 7, math.MinInt64, math.MaxInt64}
-	pos := 0
-	var gen func(depth int) fun.SExp
-	gen = func(depth int) fun.SExp {
-		k := r.Intn(10)
-		switch {
-		case depth == 0 || k < 4:
-			pos++
-			return fun.Var{Ident: &fun.Ident{NamePos: fun.Pos{Line: pos}, Name: names[r.Intn(len(names))]}}
-		case k < 6:
-			return &fun.Const{Value: consts[r.Intn(len(consts))]}
-		case k < 9:
-			return &fun.BinOp{Op: semantics.Mul, L: gen(depth - 1), R: gen(depth - 1)}
-		default:
-			op := []semantics.Op{semantics.Add, semantics.Sub, semantics.Div}[r.Intn(3)]
-			return &fun.BinOp{Op: op, L: gen(depth - 1), R: gen(depth - 1)}
-		}
-	}
+	g := &sexpGen{r: rand.New(rand.NewSource(1)), names: []string{"x", "y", "n1", "n10", "a_b", "z"},
+		consts: []int64{0, 1, -1, 2, -2, 7, math.MinInt64, math.MaxInt64}, mulBelow: 9}
+	r, gen := g.r, g.gen
 	n := 200000
 	if testing.Short() {
 		n /= 10
@@ -68,29 +86,9 @@ func sliceFSteps(l *IndexFn, slices []fun.Slice) *IndexFn {
 // occurrence of a variable stands for it, on random LMADs and slices
 // whose offsets share names with them.
 func TestSliceFAsSteps(t *testing.T) {
-	r := rand.New(rand.NewSource(2))
-	names := []string{"x", "y", "n1", "o", "z"}
-	consts := []int64{0, 1, -1, 2, 7, math.MaxInt64}
-	pos := 0
-	ident := func() *fun.Ident {
-		pos++
-		return &fun.Ident{NamePos: fun.Pos{Line: pos}, Name: names[r.Intn(len(names))]}
-	}
-	var gen func(depth int) fun.SExp
-	gen = func(depth int) fun.SExp {
-		k := r.Intn(10)
-		switch {
-		case depth == 0 || k < 4:
-			return fun.Var{Ident: ident()}
-		case k < 6:
-			return &fun.Const{Value: consts[r.Intn(len(consts))]}
-		case k < 8:
-			return &fun.BinOp{Op: semantics.Mul, L: gen(depth - 1), R: gen(depth - 1)}
-		default:
-			op := []semantics.Op{semantics.Add, semantics.Sub, semantics.Div}[r.Intn(3)]
-			return &fun.BinOp{Op: op, L: gen(depth - 1), R: gen(depth - 1)}
-		}
-	}
+	g := &sexpGen{r: rand.New(rand.NewSource(2)), names: []string{"x", "y", "n1", "o", "z"},
+		consts: []int64{0, 1, -1, 2, 7, math.MaxInt64}, mulBelow: 8}
+	r, gen, ident := g.r, g.gen, g.ident
 	n := 50000
 	if testing.Short() {
 		n /= 10
@@ -124,26 +122,9 @@ func TestSliceFAsSteps(t *testing.T) {
 // FunMemToImp's apply did), on random offsets, indices and strides: the
 // same tree, positions included (which variable stands for a name).
 func TestIndexOffsetAsAddMul(t *testing.T) {
-	r := rand.New(rand.NewSource(2))
-	names := []string{"x", "y", "n1", "n10", "a_b", "z"}
-	consts := []int64{0, 1, -1, 2, -2, 7, math.MinInt64, math.MaxInt64}
-	pos := 0
-	var gen func(depth int) fun.SExp
-	gen = func(depth int) fun.SExp {
-		k := r.Intn(10)
-		switch {
-		case depth == 0 || k < 4:
-			pos++
-			return fun.Var{Ident: &fun.Ident{NamePos: fun.Pos{Line: pos}, Name: names[r.Intn(len(names))]}}
-		case k < 6:
-			return &fun.Const{Value: consts[r.Intn(len(consts))]}
-		case k < 8:
-			return &fun.BinOp{Op: semantics.Mul, L: gen(depth - 1), R: gen(depth - 1)}
-		default:
-			op := []semantics.Op{semantics.Add, semantics.Sub, semantics.Div}[r.Intn(3)]
-			return &fun.BinOp{Op: op, L: gen(depth - 1), R: gen(depth - 1)}
-		}
-	}
+	g := &sexpGen{r: rand.New(rand.NewSource(2)), names: []string{"x", "y", "n1", "n10", "a_b", "z"},
+		consts: []int64{0, 1, -1, 2, -2, 7, math.MinInt64, math.MaxInt64}, mulBelow: 8}
+	r, gen := g.r, g.gen
 	n := 50000
 	if testing.Short() {
 		n /= 10

@@ -18,15 +18,8 @@ import (
 // take the loops.
 func TestWriteFreeFoldsAgree(t *testing.T) {
 	// Not parallel: the counts of loops run are the package's.
-	rng := rand.New(rand.NewPCG(41, 42))
-	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
-	var sexp func(leaves []string, d int) string
-	sexp = func(leaves []string, d int) string {
-		if d == 0 || rng.IntN(3) == 0 {
-			return pick(leaves...)
-		}
-		return "(" + sexp(leaves, d-1) + " " + pick("+", "-", "*", "/", "%", "<", "==") + " " + sexp(leaves, d-1) + ")"
-	}
+	g := newSrcGen(41, 42)
+	rng, pick, sexp := g.rng, g.pick, g.sexp
 	// body writes a body over leaves that reads xs and may branch; its
 	// result is c.
 	body := func(ind string, leaves []string) string {
@@ -119,6 +112,23 @@ func TestWriteFreeFoldsAgree(t *testing.T) {
 	if reduces < programs/5 || redomaps < programs/5 || scans < programs/10 || filters < programs/20 || failed < programs/10 || programs-failed < programs/4 {
 		t.Errorf("%d reduces, %d redomaps, %d scans and %d filters ran as loops, %d of %d programs went wrong: too few to test both outcomes", reduces, redomaps, scans, filters, failed, programs)
 	}
+}
+
+// srcGen writes random pieces of FUN source for the fold tests.
+type srcGen struct{ rng *rand.Rand }
+
+func newSrcGen(a, b uint64) *srcGen { return &srcGen{rand.New(rand.NewPCG(a, b))} }
+
+// pick is one of xs.
+func (g *srcGen) pick(xs ...string) string { return xs[g.rng.IntN(len(xs))] }
+
+// sexp is a scalar expression over leaves of depth at most d, with
+// divisions that may be by zero and operators that are not associative.
+func (g *srcGen) sexp(leaves []string, d int) string {
+	if d == 0 || g.rng.IntN(3) == 0 {
+		return g.pick(leaves...)
+	}
+	return "(" + g.sexp(leaves, d-1) + " " + g.pick("+", "-", "*", "/", "%", "<", "==") + " " + g.sexp(leaves, d-1) + ")"
 }
 
 // agreeFolds runs the FUN program src, made FUNMEM, on args under the
