@@ -135,81 +135,123 @@ func cmdGpuCheck(reg *lang.Registry, args []string, stdout io.Writer) error {
 	case *host || *nvcc:
 		return usageError{"gpu-check: one of --sim, --host, --nvcc"}
 	}
-	var files []string
-	err = filepath.WalkDir(pos[0], func(path string, d os.DirEntry, err error) error {
+	ps, declined, files, err := gpuCheckLoad(reg, pos[0])
+	if err != nil {
+		return err
+	}
+	width := screenWidth(stdout)
+	if *wide {
+		width = 0
+	}
+	var head []string
+	if backend == harness.Nvcc {
+		if _, err := exec.LookPath("nvcc"); err != nil {
+			return usageError{"gpu-check --nvcc: nvcc is not on PATH"}
+		}
+		head = append(head,
+			"device: "+toolInfo("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"),
+			"nvcc: "+toolInfo("nvcc", "--version"))
+	}
+	// The device's lines come before the runs, which can be long.
+	writeLines(stdout, head, width)
+	rep, err := gpuCheck(ps, declined, files, backend, *exact)
+	if err != nil {
+		return err
+	}
+	rep.write(stdout, width)
+	if rep.bad > 0 {
+		return failed{fmt.Sprintf("gpu-check: %d of %d runs disagree with the interpreter", rep.bad, rep.runs)}
+	}
+	return nil
+}
+
+// gpuCheckLoad lists the files under dir (sorted) and loads those that
+// reach IMP (harness.Load), with the reasons of those it declined.
+func gpuCheckLoad(reg *lang.Registry, dir string) (ps []*harness.Program, declined map[string]string, files []string, err error) {
+	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			files = append(files, path)
 		}
 		return err
 	})
 	if err != nil {
-		return usageError{err.Error()}
+		return nil, nil, nil, usageError{err.Error()}
 	}
 	sort.Strings(files)
-	ps, declined, err := harness.Load(reg, files)
+	ps, declined, err = harness.Load(reg, files)
 	if err != nil {
-		return usageError{err.Error()}
+		return nil, nil, nil, usageError{err.Error()}
 	}
 	if len(ps) == 0 && len(declined) == 0 && !slices.ContainsFunc(files, func(f string) bool { return harness.Exclusion(f) != "" }) {
 		// As test: checking nothing is a mistake in the command, not a pass.
-		return usageError{"gpu-check: no program that compiles to CUDA under " + pos[0]}
+		return nil, nil, nil, usageError{"gpu-check: no program that compiles to CUDA under " + dir}
 	}
-	width := screenWidth(stdout)
-	if *wide {
-		width = 0
-	}
-	// say prints a line of the report, folded to the width as the table is.
-	say := func(format string, a ...any) {
-		line := fmt.Sprintf(format, a...)
-		if width <= 0 {
-			fmt.Fprintln(stdout, line)
-			return
-		}
-		for _, l := range table.WrapText(line, width) {
-			fmt.Fprintln(stdout, l)
-		}
-	}
-	if backend == harness.Nvcc {
-		if _, err := exec.LookPath("nvcc"); err != nil {
-			return usageError{"gpu-check --nvcc: nvcc is not on PATH"}
-		}
-		say("device: %s", toolInfo("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"))
-		say("nvcc: %s", toolInfo("nvcc", "--version"))
-	}
+	return ps, declined, files, nil
+}
+
+// gpuReport is what gpu-check found: its table (a header row, then a row
+// per excluded file and per run) and the lines said below it. Running and
+// printing are apart, so that one run prints at any width.
+type gpuReport struct {
+	cells     [][]string
+	tail      []string
+	runs, bad int
+}
+
+// gpuCheck runs the loaded programs ps by backend, each on every input of
+// its test block, against the IMP interpreter; files are the directory's
+// files, of which those excluded or declined (by harness.Load) get a row
+// that says why, rather than being left out in silence.
+func gpuCheck(ps []*harness.Program, declined map[string]string, files []string, backend string, exact bool) (*gpuReport, error) {
 	dir, err := os.MkdirTemp("", "arraysem-gpu-check")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	cells := [][]string{{"file", "input", "backend", "verdict", "time", "detail"}}
-	// The repository's examples that do not reach IMP are said, with
-	// their reason, rather than left out in silence.
+	rep := &gpuReport{cells: [][]string{{"file", "input", "backend", "verdict", "time", "detail"}}}
 	for _, f := range files {
 		why := harness.Exclusion(f)
 		if why == "" {
 			why = declined[f]
 		}
 		if why != "" {
-			cells = append(cells, []string{f, "", backend, "excluded", "", why})
+			rep.cells = append(rep.cells, []string{f, "", backend, "excluded", "", why})
 		}
 	}
-	rows, bad := harness.Check(ps, backend, dir, *exact)
+	rows, bad := harness.Check(ps, backend, dir, exact)
 	close := 0
 	for _, r := range rows {
 		if r.Verdict == harness.Reassociated {
 			close++
 		}
-		cells = append(cells, []string{r.File, r.Input, r.Backend, r.Verdict, r.Time.Round(time.Millisecond).String(), r.Detail})
+		rep.cells = append(rep.cells, []string{r.File, r.Input, r.Backend, r.Verdict, r.Time.Round(time.Millisecond).String(), r.Detail})
 	}
-	printCheckTable(stdout, cells, width)
-	say("%d programs, %d runs, %d disagree", len(ps), len(rows), bad)
+	rep.runs, rep.bad = len(rows), bad
+	rep.tail = append(rep.tail, fmt.Sprintf("%d programs, %d runs, %d disagree", len(ps), len(rows), bad))
 	if close > 0 {
-		say("(%s agree within %s of the interpreter's floats: their programs re-associate a float fold; --exact-floats compares exactly)", semantics.Plural(close, "run"), semantics.FloatReassociationWithin)
+		rep.tail = append(rep.tail, fmt.Sprintf("(%s agree within %s of the interpreter's floats: their programs re-associate a float fold; --exact-floats compares exactly)", semantics.Plural(close, "run"), semantics.FloatReassociationWithin))
 	}
-	if bad > 0 {
-		return failed{fmt.Sprintf("gpu-check: %d of %d runs disagree with the interpreter", bad, len(rows))}
+	return rep, nil
+}
+
+// write prints the report folded to width (whole when width ≤ 0).
+func (rep *gpuReport) write(w io.Writer, width int) {
+	printCheckTable(w, rep.cells, width)
+	writeLines(w, rep.tail, width)
+}
+
+// writeLines prints lines of a report, each folded to the width as the
+// table is (whole when width ≤ 0).
+func writeLines(w io.Writer, lines []string, width int) {
+	for _, line := range lines {
+		if width <= 0 {
+			fmt.Fprintln(w, line)
+			continue
+		}
+		for _, l := range table.WrapText(line, width) {
+			fmt.Fprintln(w, l)
+		}
 	}
-	return nil
 }
 
 // printCheckTable prints gpu-check's table: whole when width ≤ 0 or it

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/check"
+	"github.com/arraysem/arraysem/cuda/harness"
 	"github.com/arraysem/arraysem/internal/planted"
 	"github.com/mattn/go-runewidth"
 )
@@ -272,20 +274,42 @@ func TestGpuCheckFitsTheScreen(t *testing.T) {
 	}
 	saved := screenWidth
 	defer func() { screenWidth = saved }()
+	// The command runs twice for each directory: off a terminal (whole)
+	// and on 60 columns; the other widths print one run's report, as the
+	// command prints it (gpuReport.write), rather than running again.
 	for _, dir := range []string{"examples/fun", "examples/remora"} {
 		screenWidth = saved
 		whole, errs, status := run(t, "gpu-check", dir)
 		if status != 0 || widest(whole) <= 100 {
 			t.Fatalf("gpu-check %s off a terminal: status %d, %d columns (want the whole table, over 100)\n%s", dir, status, widest(whole), errs)
 		}
+		screenWidth = func(io.Writer) int { return 60 }
+		fit60, _, status := run(t, "gpu-check", dir)
+		if status != 0 || widest(fit60) > 60 {
+			t.Errorf("gpu-check %s on 60 columns: status %d, %d columns:\n%s", dir, status, widest(fit60), fit60)
+		}
+		ps, declined, files, err := gpuCheckLoad(check.NewRegistry(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := gpuCheck(ps, declined, files, harness.Sim, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all bytes.Buffer
+		rep.write(&all, 0)
+		if norm(all.String()) != norm(whole) {
+			t.Errorf("gpu-check %s: its report printed whole differs from the command's table:\n%s", dir, all.String())
+		}
 		for _, width := range []int{100, 60} {
-			screenWidth = func(io.Writer) int { return width }
-			fit, _, status := run(t, "gpu-check", dir)
-			if status != 0 || widest(fit) > width {
-				t.Errorf("gpu-check %s on %d columns: status %d, %d columns:\n%s", dir, width, status, widest(fit), fit)
+			var b bytes.Buffer
+			rep.write(&b, width)
+			fit := b.String()
+			if widest(fit) > width {
+				t.Errorf("gpu-check %s on %d columns: %d columns:\n%s", dir, width, widest(fit), fit)
 			}
-			if wide, _, _ := run(t, "gpu-check", dir, "--wide"); norm(wide) != norm(whole) {
-				t.Errorf("gpu-check %s --wide on %d columns differs from the whole table:\n%s", dir, width, wide)
+			if width == 60 && norm(fit) != norm(fit60) {
+				t.Errorf("gpu-check %s: its report on 60 columns differs from the command's:\n%s", dir, fit)
 			}
 			if dir == "examples/fun" && !strings.Contains(fit, "…") {
 				t.Errorf("gpu-check %s on %d columns cuts no input short:\n%s", dir, width, fit)
@@ -300,6 +324,22 @@ func TestGpuCheckFitsTheScreen(t *testing.T) {
 				}
 			}
 		}
+	}
+	// --wide prints the whole table on any terminal.
+	dir := t.TempDir()
+	src, err := os.ReadFile("examples/fun/fig2.fun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a_program_with_a_rather_long_name.fun"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	screenWidth = saved
+	whole, _, _ := run(t, "gpu-check", dir)
+	screenWidth = func(io.Writer) int { return 30 }
+	wide, _, status := run(t, "gpu-check", dir, "--wide")
+	if status != 0 || widest(whole) <= 30 || norm(wide) != norm(whole) {
+		t.Errorf("gpu-check --wide on 30 columns (status %d) differs from the whole table (%d columns):\n%s\nwhole:\n%s", status, widest(whole), wide, whole)
 	}
 }
 
