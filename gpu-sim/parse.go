@@ -107,6 +107,36 @@ type parser struct {
 	name string
 	toks []token
 	i    int
+
+	// The nodes a file has most of, allocated in chunks (a tree keeps
+	// them together: one allocation for many nodes).
+	idents   slab[cuda.Ident]
+	ints     slab[cuda.Int]
+	calls    slab[cuda.Call]
+	binaries slab[cuda.Binary]
+	fields   slab[cuda.Field]
+	indexes  slab[cuda.Index]
+	assigns  slab[cuda.Assign]
+	decls    slab[cuda.Decl]
+	exprStms slab[cuda.ExprStmt]
+	// exprs and stmts are the lists being read (a call's arguments, a
+	// block's statements, nested), each copied out at its end into a
+	// slice of its length.
+	exprs []cuda.Expr
+	stmts []cuda.Stmt
+}
+
+// slab hands out the elements of a chunk, one at a time.
+type slab[T any] []T
+
+// next is a new zero node.
+func (s *slab[T]) next() *T {
+	if len(*s) == 0 {
+		*s = make([]T, 32)
+	}
+	x := &(*s)[0]
+	*s = (*s)[1:]
+	return x
 }
 
 // Parse reads a file the emitter printed: the fixed prelude, verbatim,
@@ -247,8 +277,19 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 			toks = append(toks, token{"int", text, pos})
 			col, i = col+j-i, j
 		case c == '"':
-			var b strings.Builder
+			// Most strings (the sites' messages) have no escape: their
+			// text is the source's.
 			j := i + 1
+			for j < len(src) && src[j] != '"' && src[j] != '\\' && src[j] != '\n' {
+				j++
+			}
+			if j < len(src) && src[j] == '"' {
+				toks = append(toks, token{"str", src[i+1 : j], pos})
+				col, i = col+j+1-i, j+1
+				continue
+			}
+			var b strings.Builder
+			j = i + 1
 			for j < len(src) && src[j] != '"' {
 				if src[j] == '\n' {
 					break
@@ -489,7 +530,8 @@ func (p *parser) block() ([]cuda.Stmt, error) {
 	if err := p.expect("{"); err != nil {
 		return nil, err
 	}
-	var out []cuda.Stmt
+	mark := len(p.stmts)
+	defer func() { clear(p.stmts[mark:]); p.stmts = p.stmts[:mark] }()
 	for p.peek().text != "}" {
 		if p.peek().kind == "" {
 			return nil, p.unsupported(p.peek())
@@ -498,10 +540,13 @@ func (p *parser) block() ([]cuda.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		p.stmts = append(p.stmts, s)
 	}
 	p.next()
-	return out, nil
+	if len(p.stmts) == mark {
+		return nil, nil
+	}
+	return append([]cuda.Stmt(nil), p.stmts[mark:]...), nil
 }
 
 func (p *parser) stmt() (cuda.Stmt, error) {
@@ -620,7 +665,8 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := &cuda.Decl{Pos: t.pos, Type: typ, Name: n.text}
+		s := p.decls.next()
+		*s = cuda.Decl{Pos: t.pos, Type: typ, Name: n.text}
 		if p.peek().text == "=" {
 			p.next()
 			if p.peek().text == "{" {
@@ -651,12 +697,16 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &cuda.Assign{Pos: t.pos, LHS: x, RHS: r}, p.expect(";")
+		a := p.assigns.next()
+		*a = cuda.Assign{Pos: t.pos, LHS: x, RHS: r}
+		return a, p.expect(";")
 	}
 	if _, ok := x.(*cuda.Call); !ok {
 		return nil, p.errAt(t.pos, "unsupported construct: expression statement %s", cuda.ExprString(x))
 	}
-	return &cuda.ExprStmt{Pos: t.pos, X: x}, p.expect(";")
+	es := p.exprStms.next()
+	*es = cuda.ExprStmt{Pos: t.pos, X: x}
+	return es, p.expect(";")
 }
 
 // args reads ", a, b)" after a launch's kernel or "(a, b)" after a call's
@@ -711,7 +761,9 @@ func (p *parser) binary(min int) (cuda.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		l = &cuda.Binary{Pos: t.pos, Op: t.text, L: l, R: r}
+		b := p.binaries.next()
+		*b = cuda.Binary{Pos: t.pos, Op: t.text, L: l, R: r}
+		l = b
 	}
 }
 
@@ -769,7 +821,9 @@ func (p *parser) postfix() (cuda.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			x = &cuda.Field{Pos: t.pos, X: x, Name: n.text}
+			f := p.fields.next()
+			*f = cuda.Field{Pos: t.pos, X: x, Name: n.text}
+			x = f
 		case "[":
 			p.next()
 			i, err := p.expr()
@@ -779,7 +833,9 @@ func (p *parser) postfix() (cuda.Expr, error) {
 			if err := p.expect("]"); err != nil {
 				return nil, err
 			}
-			x = &cuda.Index{Pos: t.pos, X: x, I: i}
+			ix := p.indexes.next()
+			*ix = cuda.Index{Pos: t.pos, X: x, I: i}
+			x = ix
 		default:
 			return x, nil
 		}
@@ -794,7 +850,9 @@ func (p *parser) primary() (cuda.Expr, error) {
 		if err != nil {
 			return nil, p.errAt(t.pos, "unsupported construct: integer %s", t.text)
 		}
-		return &cuda.Int{Pos: t.pos, V: v}, nil
+		k := p.ints.next()
+		*k = cuda.Int{Pos: t.pos, V: v}
+		return k, nil
 	case "float":
 		v, err := semantics.ParseFloatLiteral(t.text)
 		if err != nil {
@@ -820,9 +878,13 @@ func (p *parser) primary() (cuda.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &cuda.Call{Pos: t.pos, Fun: t.text, Args: args}, nil
+			c := p.calls.next()
+			*c = cuda.Call{Pos: t.pos, Fun: t.text, Args: args}
+			return c, nil
 		}
-		return &cuda.Ident{Pos: t.pos, Name: t.text}, nil
+		id := p.idents.next()
+		*id = cuda.Ident{Pos: t.pos, Name: t.text}
+		return id, nil
 	}
 	if t.text == "(" {
 		x, err := p.expr()
@@ -837,9 +899,10 @@ func (p *parser) primary() (cuda.Expr, error) {
 // exprList reads expressions separated by commas up to the closing token
 // close, which it consumes: an initializer list's, or a call's arguments.
 func (p *parser) exprList(close string) ([]cuda.Expr, error) {
-	var out []cuda.Expr
+	mark := len(p.exprs)
+	defer func() { clear(p.exprs[mark:]); p.exprs = p.exprs[:mark] }()
 	for p.peek().text != close {
-		if len(out) > 0 {
+		if len(p.exprs) > mark {
 			if err := p.expect(","); err != nil {
 				return nil, err
 			}
@@ -848,8 +911,11 @@ func (p *parser) exprList(close string) ([]cuda.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, e)
+		p.exprs = append(p.exprs, e)
 	}
 	p.next()
-	return out, nil
+	if len(p.exprs) == mark {
+		return nil, nil
+	}
+	return append([]cuda.Expr(nil), p.exprs[mark:]...), nil
 }
