@@ -63,9 +63,9 @@ type Parser struct {
 	// keeps them together: one allocation for many nodes). A Parser is
 	// used through its pointer, never copied: copies would hand out the
 	// same nodes.
-	idents slab[Ident]
-	binops slab[BinOp]
-	consts slab[Const]
+	idents    slab[Ident]
+	binops    slab[BinOp]
+	consts    slab[Const]
 	paramSlab slab[Param]
 }
 
