@@ -58,31 +58,6 @@ type Parser struct {
 	ParseExp func() (Exp, bool, error)
 	// Keywords, when set, replaces FUN's reserved words.
 	Keywords map[string]bool
-
-	// The nodes the parser makes most of, allocated in chunks (the tree
-	// keeps them together: one allocation for many nodes). A Parser is
-	// used through its pointer, never copied: copies would hand out the
-	// same nodes.
-	idents    slab[Ident]
-	binops    slab[BinOp]
-	consts    slab[Const]
-	paramSlab slab[Param]
-}
-
-// slab hands out the elements of a chunk, one at a time.
-type slab[T any] []T
-
-// slabChunk is the number of nodes of a chunk.
-const slabChunk = 64
-
-// next is a new zero node.
-func (s *slab[T]) next() *T {
-	if len(*s) == 0 {
-		*s = make([]T, slabChunk)
-	}
-	x := &(*s)[0]
-	*s = (*s)[1:]
-	return x
 }
 
 func (p *Parser) keyword(name string) bool {
@@ -213,9 +188,7 @@ func (p *Parser) Param() (*Param, error) {
 	if err != nil {
 		return nil, err
 	}
-	prm := p.paramSlab.next()
-	*prm = Param{Lparen: lp.Pos, Name: name, Type: t, Rparen: rp.Pos}
-	return prm, nil
+	return &Param{Lparen: lp.Pos, Name: name, Type: t, Rparen: rp.Pos}, nil
 }
 
 // Type parses int or [x]…[x], and with floats (an extension) float or
@@ -259,9 +232,7 @@ func (p *Parser) Ident(what string) (*Ident, error) {
 		return nil, p.S.Errorf("expected %s, found %s", what, t)
 	}
 	p.S.Next()
-	id := p.idents.next()
-	*id = Ident{NamePos: t.Pos, Name: t.Text}
-	return id, nil
+	return &Ident{NamePos: t.Pos, Name: t.Text}, nil
 }
 
 // Exp parses an expression.
@@ -426,9 +397,7 @@ func (p *Parser) sexp(minPrec int) (e SExp, from, to Pos, err error) {
 		if err != nil {
 			return nil, from, to, err
 		}
-		b := p.binops.next()
-		*b = BinOp{OpPos: t.Pos, Op: op, L: l, R: r, Lparen: parenBefore(l, from), Rparen: parenAfter(r, rto)}
-		l = b
+		l = &BinOp{OpPos: t.Pos, Op: op, L: l, R: r, Lparen: parenBefore(l, from), Rparen: parenAfter(r, rto)}
 		to = rto
 	}
 }
@@ -447,8 +416,7 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 			return nil, from, to, p.S.Errorf("integer %s does not fit in 64 bits", t.Text)
 		}
 		p.S.Next()
-		c := p.consts.next()
-		*c = Const{ValuePos: t.Pos, Value: t.Val, ValueEnd: tokenEnd(t)}
+		c := &Const{ValuePos: t.Pos, Value: t.Val, ValueEnd: tokenEnd(t)}
 		return c, c.ValuePos, c.ValueEnd, nil
 	case t.Kind == semantics.Float:
 		p.S.Next()
@@ -460,8 +428,7 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 			// -k is the constant -k, so that negative constants print and
 			// parse back alike (and -9223372036854775808 is a literal).
 			p.S.Next()
-			c := p.consts.next()
-			*c = Const{ValuePos: t.Pos, Value: -n.Val, ValueEnd: tokenEnd(n)}
+			c := &Const{ValuePos: t.Pos, Value: -n.Val, ValueEnd: tokenEnd(n)}
 			return c, c.ValuePos, c.ValueEnd, nil
 		}
 		if n := p.S.Peek(); n.Kind == semantics.Float {

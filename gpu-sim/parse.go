@@ -126,16 +126,22 @@ type parser struct {
 	stmts []cuda.Stmt
 }
 
-// slab hands out the elements of a chunk, one at a time.
-type slab[T any] []T
+// slab hands out the elements of a chunk, one at a time. Its chunks
+// grow, from a few nodes to 256, so that a small tree (a snippet, an
+// index function) takes little more than it needs.
+type slab[T any] struct {
+	free []T
+	n    int // the size of the last chunk
+}
 
 // next is a new zero node.
 func (s *slab[T]) next() *T {
-	if len(*s) == 0 {
-		*s = make([]T, 32)
+	if len(s.free) == 0 {
+		s.n = min(max(2*s.n, 4), 256)
+		s.free = make([]T, s.n)
 	}
-	x := &(*s)[0]
-	*s = (*s)[1:]
+	x := &s.free[0]
+	s.free = s.free[1:]
 	return x
 }
 
