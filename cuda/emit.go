@@ -463,9 +463,9 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		// in the frame's variables.
 		c := fr.lookup(s.Cond.Name)
 		outer := fr.ty
-		fr.ty = outer.with()
+		fr.ty = outer.enter(s.Then)
 		then := e.stmts(f, fr, s.Then)
-		fr.ty = outer.with()
+		fr.ty = outer.enter(s.Else)
 		els := e.stmts(f, fr, s.Else)
 		fr.ty = outer
 		return []Stmt{&If{Cond: bin("!=", id(c), num(0)), Then: then, Else: els}}

@@ -1,0 +1,50 @@
+package cuda
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/arraysem/arraysem/imp"
+)
+
+// TestScopeEnter: a body enters its enclosing scope itself where it
+// declares nothing at its own level and its bindings are already there
+// with their types, and a copy otherwise; walking a body that declares
+// (written, referenced) leaves the scope it was given as it was.
+func TestScopeEnter(t *testing.T) {
+	p, err := imp.ParseFile("t.imp", `input n : int;
+var x : int;
+if n then x <- 1 else var x : float; x <- 1.5 fi;
+for i <= n do x <- i done;
+return x`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(a, b scope) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
+	ty := scope{"n": imp.Int, "x": imp.Int}
+	iff := p.Body[1].(*imp.If)
+	loop := p.Body[2].(*imp.For)
+	if !same(ty.enter(iff.Then), ty) {
+		t.Errorf("then, declaring nothing, enters a copy")
+	}
+	if same(ty.enter(iff.Else), ty) {
+		t.Errorf("else, declaring x, enters the scope itself")
+	}
+	if same(ty.enter(loop.Body, slot{"i", imp.Int}), ty) {
+		t.Errorf("the loop's body, binding i, enters the scope itself")
+	}
+	if !same(ty.enter(loop.Body, slot{"n", imp.Int}), ty) {
+		t.Errorf("a body binding n as ty has it enters a copy")
+	}
+	if same(ty.enter(loop.Body, slot{"n", imp.Float}), ty) {
+		t.Errorf("a body binding n as a float enters the scope itself")
+	}
+	before := scope{"n": imp.Int, "x": imp.Int}
+	if got := written(p.Body[1:], ty); len(got) != 2 || got[1] != (slot{"x", imp.Float}) {
+		t.Errorf("written = %v, want x as an int and as a float", got)
+	}
+	referenced(p.Body[1:], ty)
+	if !reflect.DeepEqual(ty, before) {
+		t.Errorf("the scope after walking the body is %v, want %v", ty, before)
+	}
+}
