@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -78,7 +79,11 @@ type fn struct {
 	// used holds the C++ names the function has taken (fresh); the IMP
 	// names reserved when it was made (the first names of e.names) and
 	// cppReserved are used too (isUsed), not copied into it.
-	used   map[string]bool
+	used map[string]bool
+	// suffix is, for a base fresh has renamed, the last suffix it gave
+	// it: base_1 … base_k are all used (the used names only grow), so
+	// the next search starts after them.
+	suffix map[string]int
 	e      *emitter
 	names  int
 	bound  map[string]bool // IMP names already given a C++ variable
@@ -136,8 +141,19 @@ func (f *fn) isUsed(x string) bool {
 // fresh is a C++ name based on base that the function has not used.
 func (f *fn) fresh(base string) string {
 	name := base
-	for i := 1; f.isUsed(name); i++ {
-		name = fmt.Sprintf("%s_%d", base, i)
+	if f.isUsed(name) {
+		if f.suffix == nil {
+			f.suffix = map[string]int{}
+		}
+		i := f.suffix[base]
+		for {
+			i++
+			name = base + "_" + strconv.Itoa(i)
+			if !f.isUsed(name) {
+				break
+			}
+		}
+		f.suffix[base] = i
 	}
 	f.used[name] = true
 	return name

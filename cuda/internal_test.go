@@ -48,3 +48,24 @@ return x`)
 		t.Errorf("the scope after walking the body is %v, want %v", ty, before)
 	}
 }
+
+// TestFresh: fresh gives a base itself, then the first base_k not used,
+// whatever took the names before (the function, a reserved IMP name, C++),
+// as a search from base_1 at every call does.
+func TestFresh(t *testing.T) {
+	e := &emitter{names: map[string]int{}}
+	e.reserve("t_2")
+	e.reserve("int_1")
+	f := e.newFn(false)
+	e.reserve("t_5") // reserved after f was made: f may take it
+	f.used["t_3"] = true
+	var got []string
+	for range 5 {
+		got = append(got, f.fresh("t"))
+	}
+	got = append(got, f.fresh("int"), f.fresh("int"))
+	want := []string{"t", "t_1", "t_4", "t_5", "t_6", "int_2", "int_3"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("fresh gave %v, want %v", got, want)
+	}
+}
