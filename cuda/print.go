@@ -14,6 +14,26 @@ import (
 
 // String prints the file: header comment, prelude, tables, functions.
 func (f *File) String() string {
+	var out strings.Builder
+	f.print(func(head string, rest []byte) {
+		out.Grow(len(head) + len(Prelude) + len(rest))
+		out.WriteString(head)
+		out.WriteString(Prelude)
+		out.Write(rest)
+	})
+	return out.String()
+}
+
+// Parts is the file's text around the prelude: String() is head +
+// Prelude + rest.
+func (f *File) Parts() (head, rest string) {
+	f.print(func(h string, r []byte) { head, rest = h, string(r) })
+	return head, rest
+}
+
+// print prints the file's header comment and what follows the prelude
+// (rest, valid only during the call) for use to take.
+func (f *File) print(use func(head string, rest []byte)) {
 	// What follows the prelude is printed first, into a buffer the last
 	// file printed used, and the file is then made at its size: the
 	// prelude is most of a generated program's file, and growing one
@@ -55,12 +75,7 @@ func (f *File) String() string {
 		"// top-level kernel; nested kernels are loops of the thread). Inputs are\n" +
 		"// NAME=VALUE arguments, as `arraysem run --arg` takes them; the results print\n" +
 		"// as `arraysem run` prints them; a stuck state exits with status 1.\n"
-	var out strings.Builder
-	out.Grow(len(head) + len(Prelude) + b.Len())
-	out.WriteString(head)
-	out.WriteString(Prelude)
-	out.Write(b.Bytes())
-	return out.String()
+	use(head, b.Bytes())
 }
 
 func table(b *bytes.Buffer, name string, items []string) {

@@ -14,8 +14,18 @@ import (
 type Program struct {
 	Name  string                // the file's name, for messages
 	File  *cuda.File            // its tables and functions
-	Text  string                // the file's text, as read
 	funcs map[string]*cuda.Func // the functions by name
+	// The file's text (Text): src as read, or (src "", read by
+	// ParseParts) head + cuda.Prelude + rest.
+	src, head, rest string
+}
+
+// Text is the file's text, as read.
+func (p *Program) Text() string {
+	if p.src != "" {
+		return p.src
+	}
+	return p.head + cuda.Prelude + p.rest
 }
 
 // Error is an error of gpu-sim: an unsupported construct when parsing,
@@ -154,18 +164,33 @@ func Parse(name, src string) (*Program, error) {
 		return nil, &Error{File: name, Pos: cuda.Pos{Line: 1, Col: 1}, Kind: "unsupported",
 			Msg: "unsupported construct: the file does not contain arraysem's CUDA prelude (this version's, verbatim)"}
 	}
-	head := src[:at]
+	return parse(name, src[:at], src[at+len(cuda.Prelude):], src)
+}
+
+// ParseParts reads a file the emitter printed from the text around its
+// prelude (cuda.File.Parts): the file head + cuda.Prelude + rest, as
+// Parse reads it, without the whole text made to find the prelude in.
+func ParseParts(name, head, rest string) (*Program, error) {
+	return parse(name, head, rest, "")
+}
+
+// preludeLines are the lines the prelude ends (it ends with a newline).
+var preludeLines = strings.Count(cuda.Prelude, "\n")
+
+// parse reads the file head + cuda.Prelude + rest (src, when it was read
+// whole; else "").
+func parse(name, head, rest, src string) (*Program, error) {
 	for i, l := range strings.Split(head, "\n") {
 		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "//") {
 			return nil, &Error{File: name, Pos: cuda.Pos{Line: i + 1, Col: 1}, Kind: "unsupported", Msg: "unsupported construct: text before the prelude"}
 		}
 	}
-	line := strings.Count(src[:at+len(cuda.Prelude)], "\n") + 1
+	line := strings.Count(head, "\n") + preludeLines + 1
 	buf, _ := tokenBufs.Get().(*[]token)
 	if buf == nil {
 		buf = new([]token)
 	}
-	toks, err := lex(name, src[at+len(cuda.Prelude):], line, *buf)
+	toks, err := lex(name, rest, line, *buf)
 	defer func() {
 		// Nothing keeps a token (the tree copies their texts and
 		// positions): the slice goes back for the next file, emptied so
@@ -179,7 +204,7 @@ func Parse(name, src string) (*Program, error) {
 	}
 	p := &parser{name: name, toks: toks}
 	f := &cuda.File{Source: name}
-	prog := &Program{Name: name, File: f, Text: src, funcs: map[string]*cuda.Func{}}
+	prog := &Program{Name: name, File: f, funcs: map[string]*cuda.Func{}, src: src, head: head, rest: rest}
 	for p.peek().kind != "" {
 		if p.peek().text == "static" {
 			if err := p.table(f); err != nil {
