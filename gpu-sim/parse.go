@@ -118,41 +118,11 @@ type parser struct {
 	toks []token
 	i    int
 
-	// The nodes a file has most of, allocated in chunks (a tree keeps
-	// them together: one allocation for many nodes).
-	idents   slab[cuda.Ident]
-	ints     slab[cuda.Int]
-	calls    slab[cuda.Call]
-	binaries slab[cuda.Binary]
-	fields   slab[cuda.Field]
-	indexes  slab[cuda.Index]
-	assigns  slab[cuda.Assign]
-	decls    slab[cuda.Decl]
-	exprStms slab[cuda.ExprStmt]
 	// exprs and stmts are the lists being read (a call's arguments, a
 	// block's statements, nested), each copied out at its end into a
 	// slice of its length.
 	exprs []cuda.Expr
 	stmts []cuda.Stmt
-}
-
-// slab hands out the elements of a chunk, one at a time. Its chunks
-// grow, from a few nodes to 256, so that a small tree (a snippet, an
-// index function) takes little more than it needs.
-type slab[T any] struct {
-	free []T
-	n    int // the size of the last chunk
-}
-
-// next is a new zero node.
-func (s *slab[T]) next() *T {
-	if len(s.free) == 0 {
-		s.n = min(max(2*s.n, 4), 256)
-		s.free = make([]T, s.n)
-	}
-	x := &s.free[0]
-	s.free = s.free[1:]
-	return x
 }
 
 // Parse reads a file the emitter printed: the fixed prelude, verbatim,
@@ -696,8 +666,7 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := p.decls.next()
-		*s = cuda.Decl{Pos: t.pos, Type: typ, Name: n.text}
+		s := &cuda.Decl{Pos: t.pos, Type: typ, Name: n.text}
 		if p.peek().text == "=" {
 			p.next()
 			if p.peek().text == "{" {
@@ -728,16 +697,12 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		a := p.assigns.next()
-		*a = cuda.Assign{Pos: t.pos, LHS: x, RHS: r}
-		return a, p.expect(";")
+		return &cuda.Assign{Pos: t.pos, LHS: x, RHS: r}, p.expect(";")
 	}
 	if _, ok := x.(*cuda.Call); !ok {
 		return nil, p.errAt(t.pos, "unsupported construct: expression statement %s", cuda.ExprString(x))
 	}
-	es := p.exprStms.next()
-	*es = cuda.ExprStmt{Pos: t.pos, X: x}
-	return es, p.expect(";")
+	return &cuda.ExprStmt{Pos: t.pos, X: x}, p.expect(";")
 }
 
 // args reads ", a, b)" after a launch's kernel or "(a, b)" after a call's
@@ -792,9 +757,7 @@ func (p *parser) binary(min int) (cuda.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		b := p.binaries.next()
-		*b = cuda.Binary{Pos: t.pos, Op: t.text, L: l, R: r}
-		l = b
+		l = &cuda.Binary{Pos: t.pos, Op: t.text, L: l, R: r}
 	}
 }
 
@@ -852,9 +815,7 @@ func (p *parser) postfix() (cuda.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			f := p.fields.next()
-			*f = cuda.Field{Pos: t.pos, X: x, Name: n.text}
-			x = f
+			x = &cuda.Field{Pos: t.pos, X: x, Name: n.text}
 		case "[":
 			p.next()
 			i, err := p.expr()
@@ -864,9 +825,7 @@ func (p *parser) postfix() (cuda.Expr, error) {
 			if err := p.expect("]"); err != nil {
 				return nil, err
 			}
-			ix := p.indexes.next()
-			*ix = cuda.Index{Pos: t.pos, X: x, I: i}
-			x = ix
+			x = &cuda.Index{Pos: t.pos, X: x, I: i}
 		default:
 			return x, nil
 		}
@@ -881,9 +840,7 @@ func (p *parser) primary() (cuda.Expr, error) {
 		if err != nil {
 			return nil, p.errAt(t.pos, "unsupported construct: integer %s", t.text)
 		}
-		k := p.ints.next()
-		*k = cuda.Int{Pos: t.pos, V: v}
-		return k, nil
+		return &cuda.Int{Pos: t.pos, V: v}, nil
 	case "float":
 		v, err := semantics.ParseFloatLiteral(t.text)
 		if err != nil {
@@ -909,13 +866,9 @@ func (p *parser) primary() (cuda.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			c := p.calls.next()
-			*c = cuda.Call{Pos: t.pos, Fun: t.text, Args: args}
-			return c, nil
+			return &cuda.Call{Pos: t.pos, Fun: t.text, Args: args}, nil
 		}
-		id := p.idents.next()
-		*id = cuda.Ident{Pos: t.pos, Name: t.text}
-		return id, nil
+		return &cuda.Ident{Pos: t.pos, Name: t.text}, nil
 	}
 	if t.text == "(" {
 		x, err := p.expr()
