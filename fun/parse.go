@@ -504,9 +504,13 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 // built-in function. The functions' names are not reserved (int is, as a
 // type): a name followed by '(' is a call, as no variable is.
 func (p *Parser) isCall() bool {
+	// The '(' first: most names are variables, asked about with no
+	// lookup.
+	if next := p.S.PeekAt(1); next.Kind != semantics.Punct || next.Text != "(" {
+		return false
+	}
 	_, ok := semantics.LookupFunc(p.S.Peek().Text)
-	next := p.S.PeekAt(1)
-	return ok && next.Kind == semantics.Punct && next.Text == "("
+	return ok
 }
 
 // call parses f(se); its span runs from the name to the ')'.
