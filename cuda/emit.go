@@ -255,9 +255,46 @@ func (e *emitter) site(pos fun.Pos, rule, format string) int {
 	if !pos.IsValid() {
 		pos = fun.Pos{File: e.p.File}
 	}
-	msg := strings.ReplaceAll(pos.String()+": "+rule+": ", "%", "%%") + format
-	e.out.Sites = append(e.out.Sites, msg)
+	var msg strings.Builder
+	msg.Grow(len(pos.File) + len(rule) + len(format) + 28)
+	writePos(&msg, pos)
+	msg.WriteString(": ")
+	writePct(&msg, rule)
+	msg.WriteString(": ")
+	msg.WriteString(format)
+	e.out.Sites = append(e.out.Sites, msg.String())
 	return len(e.out.Sites) - 1
+}
+
+// writePos writes pos.String() escaped for a site's format (pct), a
+// file's position file:line:col without fmt.
+func writePos(b *strings.Builder, pos fun.Pos) {
+	if !pos.IsValid() {
+		writePct(b, pos.String())
+		return
+	}
+	if pos.File != "" {
+		writePct(b, pos.File)
+		b.WriteByte(':')
+	}
+	var buf [20]byte
+	b.Write(strconv.AppendInt(buf[:0], int64(pos.Line), 10))
+	b.WriteByte(':')
+	b.Write(strconv.AppendInt(buf[:0], int64(pos.Col), 10))
+}
+
+// writePct writes s escaped for a site's format (pct).
+func writePct(b *strings.Builder, s string) {
+	for {
+		i := strings.IndexByte(s, '%')
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i+1])
+		b.WriteByte('%')
+		s = s[i+1:]
+	}
 }
 
 // pct escapes text for a site's format.

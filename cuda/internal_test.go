@@ -2,8 +2,10 @@ package cuda
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/imp"
 )
 
@@ -67,5 +69,31 @@ func TestFresh(t *testing.T) {
 	want := []string{"t", "t_1", "t_4", "t_5", "t_6", "int_2", "int_3"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("fresh gave %v, want %v", got, want)
+	}
+}
+
+// TestSiteText: a site's message is its position as Pos.String prints
+// it, its rule and its format, the first two with % doubled.
+func TestSiteText(t *testing.T) {
+	e := &emitter{p: &imp.Program{File: "p%.fun"}, out: &File{}}
+	for _, c := range []struct {
+		pos  fun.Pos
+		rule string
+	}{
+		{fun.Pos{File: "a.fun", Line: 3, Col: 14}, "E-IMP-READ"},
+		{fun.Pos{File: "50%.fun", Line: 1, Col: 1}, "R%d"},
+		{fun.Pos{Line: 12, Col: 7}, "E"},
+		{fun.Pos{File: "f.fun"}, "E"},
+		{fun.Pos{}, "E"},
+		{fun.Pos{File: "x.fun", Line: 1 << 40, Col: -1}, ""},
+	} {
+		pos := c.pos
+		if !pos.IsValid() { // a statement the passes made: the program's file
+			pos = fun.Pos{File: e.p.File}
+		}
+		want := strings.ReplaceAll(pos.String()+": "+c.rule+": ", "%", "%%") + "size %lld"
+		if got := e.out.Sites[e.site(c.pos, c.rule, "size %lld")]; got != want {
+			t.Errorf("site(%v, %q) = %q, want %q", c.pos, c.rule, got, want)
+		}
 	}
 }
