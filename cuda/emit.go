@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -78,7 +79,11 @@ type fn struct {
 	// used holds the C++ names the function has taken (fresh); the IMP
 	// names reserved when it was made (the first names of e.names) and
 	// cppReserved are used too (isUsed), not copied into it.
-	used   map[string]bool
+	used map[string]bool
+	// suffix is, for a base fresh has renamed, the last suffix it gave
+	// it: base_1 … base_k are all used (the used names only grow), so
+	// the next search starts after them.
+	suffix map[string]int
 	e      *emitter
 	names  int
 	bound  map[string]bool // IMP names already given a C++ variable
@@ -136,8 +141,19 @@ func (f *fn) isUsed(x string) bool {
 // fresh is a C++ name based on base that the function has not used.
 func (f *fn) fresh(base string) string {
 	name := base
-	for i := 1; f.isUsed(name); i++ {
-		name = fmt.Sprintf("%s_%d", base, i)
+	if f.isUsed(name) {
+		if f.suffix == nil {
+			f.suffix = map[string]int{}
+		}
+		i := f.suffix[base]
+		for {
+			i++
+			name = base + "_" + strconv.Itoa(i)
+			if !f.isUsed(name) {
+				break
+			}
+		}
+		f.suffix[base] = i
 	}
 	f.used[name] = true
 	return name
@@ -239,9 +255,46 @@ func (e *emitter) site(pos fun.Pos, rule, format string) int {
 	if !pos.IsValid() {
 		pos = fun.Pos{File: e.p.File}
 	}
-	msg := strings.ReplaceAll(pos.String()+": "+rule+": ", "%", "%%") + format
-	e.out.Sites = append(e.out.Sites, msg)
+	var msg strings.Builder
+	msg.Grow(len(pos.File) + len(rule) + len(format) + 28)
+	writePos(&msg, pos)
+	msg.WriteString(": ")
+	writePct(&msg, rule)
+	msg.WriteString(": ")
+	msg.WriteString(format)
+	e.out.Sites = append(e.out.Sites, msg.String())
 	return len(e.out.Sites) - 1
+}
+
+// writePos writes pos.String() escaped for a site's format (pct), a
+// file's position file:line:col without fmt.
+func writePos(b *strings.Builder, pos fun.Pos) {
+	if !pos.IsValid() {
+		writePct(b, pos.String())
+		return
+	}
+	if pos.File != "" {
+		writePct(b, pos.File)
+		b.WriteByte(':')
+	}
+	var buf [20]byte
+	b.Write(strconv.AppendInt(buf[:0], int64(pos.Line), 10))
+	b.WriteByte(':')
+	b.Write(strconv.AppendInt(buf[:0], int64(pos.Col), 10))
+}
+
+// writePct writes s escaped for a site's format (pct).
+func writePct(b *strings.Builder, s string) {
+	for {
+		i := strings.IndexByte(s, '%')
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i+1])
+		b.WriteByte('%')
+		s = s[i+1:]
+	}
 }
 
 // pct escapes text for a site's format.
@@ -463,9 +516,9 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		// in the frame's variables.
 		c := fr.lookup(s.Cond.Name)
 		outer := fr.ty
-		fr.ty = outer.with()
+		fr.ty = outer.enter(s.Then)
 		then := e.stmts(f, fr, s.Then)
-		fr.ty = outer.with()
+		fr.ty = outer.enter(s.Else)
 		els := e.stmts(f, fr, s.Else)
 		fr.ty = outer
 		return []Stmt{&If{Cond: bin("!=", id(c), num(0)), Then: then, Else: els}}

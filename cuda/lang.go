@@ -18,6 +18,15 @@ type Simulator interface {
 	Read(file, src string) (Simulated, error)
 }
 
+// PartsReader is a Simulator that also reads an emitted file back from
+// the text around its prelude (File.Parts), the prelude being this
+// version's by construction: Adopt then need not make the whole text
+// (most of which is the prelude) for the simulator to find the prelude in
+// it again. What it reads is the file's text, as Read would.
+type PartsReader interface {
+	ReadParts(file, head, rest string) (Simulated, error)
+}
+
 // Simulated is a file the simulator read back, ready to run.
 type Simulated interface {
 	Name() string  // the file's name, for messages
@@ -71,6 +80,14 @@ func (l language) Adopt(file string, syntax any, o lang.LoadOptions) (lang.Progr
 	f, ok := syntax.(*File)
 	if !ok {
 		return nil, &lang.WrongTreeError{Lang: l.Title(), Got: fmt.Sprintf("%T", syntax), Want: "*cuda.File"}
+	}
+	if r, ok := l.sim.(PartsReader); ok {
+		head, rest := f.Parts()
+		p, err := r.ReadParts(file, head, rest)
+		if err != nil {
+			return nil, err
+		}
+		return &program{l: l, p: p}, nil
 	}
 	return l.Load(file, f.String(), o)
 }

@@ -14,6 +14,26 @@ import (
 
 // String prints the file: header comment, prelude, tables, functions.
 func (f *File) String() string {
+	var out strings.Builder
+	f.print(func(head string, rest []byte) {
+		out.Grow(len(head) + len(Prelude) + len(rest))
+		out.WriteString(head)
+		out.WriteString(Prelude)
+		out.Write(rest)
+	})
+	return out.String()
+}
+
+// Parts is the file's text around the prelude: String() is head +
+// Prelude + rest.
+func (f *File) Parts() (head, rest string) {
+	f.print(func(h string, r []byte) { head, rest = h, string(r) })
+	return head, rest
+}
+
+// print prints the file's header comment and what follows the prelude
+// (rest, valid only during the call) for use to take.
+func (f *File) print(use func(head string, rest []byte)) {
 	// What follows the prelude is printed first, into a buffer the last
 	// file printed used, and the file is then made at its size: the
 	// prelude is most of a generated program's file, and growing one
@@ -28,8 +48,13 @@ func (f *File) String() string {
 	b.Reset()
 	b.WriteString("\n")
 	b.WriteString("static const char *const arraysem_sites[] = {\n")
+	var num [20]byte
 	for i, s := range f.Sites {
-		fmt.Fprintf(b, "    /* %d */ %s,\n", i, quote(s))
+		b.WriteString("    /* ")
+		b.Write(strconv.AppendInt(num[:0], int64(i), 10))
+		b.WriteString(" */ ")
+		writeQuote(b, s)
+		b.WriteString(",\n")
 	}
 	b.WriteString("    nullptr,\n};\n")
 	table(b, "arraysem_inputs", f.Inputs)
@@ -50,18 +75,14 @@ func (f *File) String() string {
 		"// top-level kernel; nested kernels are loops of the thread). Inputs are\n" +
 		"// NAME=VALUE arguments, as `arraysem run --arg` takes them; the results print\n" +
 		"// as `arraysem run` prints them; a stuck state exits with status 1.\n"
-	var out strings.Builder
-	out.Grow(len(head) + len(Prelude) + b.Len())
-	out.WriteString(head)
-	out.WriteString(Prelude)
-	out.Write(b.Bytes())
-	return out.String()
+	use(head, b.Bytes())
 }
 
 func table(b *bytes.Buffer, name string, items []string) {
 	b.WriteString("static const char *const " + name + "[] = {")
 	for _, s := range items {
-		b.WriteString(quote(s) + ", ")
+		writeQuote(b, s)
+		b.WriteString(", ")
 	}
 	b.WriteString("nullptr};\n")
 }
@@ -70,10 +91,10 @@ func table(b *bytes.Buffer, name string, items []string) {
 // prelude into.
 var printBufs sync.Pool
 
-// quote writes a C string literal; the emitter's strings are printable
-// ASCII or UTF-8, so only quotes, backslashes and control bytes need escapes.
-func quote(s string) string {
-	var b strings.Builder
+// writeQuote writes s as a C string literal; the emitter's strings are
+// printable ASCII or UTF-8, so only quotes, backslashes and control bytes
+// need escapes.
+func writeQuote(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -84,13 +105,12 @@ func quote(s string) string {
 		case c == '\n':
 			b.WriteString(`\n`)
 		case c < 0x20:
-			fmt.Fprintf(&b, `\%03o`, c)
+			fmt.Fprintf(b, `\%03o`, c)
 		default:
 			b.WriteByte(c)
 		}
 	}
 	b.WriteByte('"')
-	return b.String()
 }
 
 func printFunc(b *bytes.Buffer, fn *Func) {
@@ -100,24 +120,28 @@ func printFunc(b *bytes.Buffer, fn *Func) {
 	if fn.Device {
 		b.WriteString("__device__ static ")
 	}
-	b.WriteString(fn.Result + " " + fn.Name + "(")
+	b.WriteString(fn.Result)
+	b.WriteByte(' ')
+	b.WriteString(fn.Name)
+	b.WriteByte('(')
 	for i, p := range fn.Params {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(decl(p.Type, p.Name))
+		writeDecl(b, p.Type, p.Name)
 	}
 	b.WriteString(") {\n")
 	printStmts(b, fn.Body, 1)
 	b.WriteString("}\n")
 }
 
-// decl writes "int64_t x" and "int64_t *p".
-func decl(typ, name string) string {
-	if strings.HasSuffix(typ, "*") {
-		return typ + name
+// writeDecl writes "int64_t x" and "int64_t *p".
+func writeDecl(b *bytes.Buffer, typ, name string) {
+	b.WriteString(typ)
+	if !strings.HasSuffix(typ, "*") {
+		b.WriteByte(' ')
 	}
-	return typ + " " + name
+	b.WriteString(name)
 }
 
 func printStmts(b *bytes.Buffer, ss []Stmt, depth int) {
@@ -132,7 +156,7 @@ func printStmt(b *bytes.Buffer, s Stmt, depth int) {
 	indent(b, depth)
 	switch s := s.(type) {
 	case *Decl:
-		b.WriteString(decl(s.Type, s.Name))
+		writeDecl(b, s.Type, s.Name)
 		if s.Init != nil {
 			b.WriteString(" = ")
 			writeExpr(b, s.Init)
@@ -159,7 +183,17 @@ func printStmt(b *bytes.Buffer, s Stmt, depth int) {
 		indent(b, depth)
 		b.WriteString("}\n")
 	case *For:
-		fmt.Fprintf(b, "for (int64_t %s = %s; %s <= %s; %s++) {\n", s.Var, ExprString(s.From), s.Var, ExprString(s.Bound), s.Var)
+		b.WriteString("for (int64_t ")
+		b.WriteString(s.Var)
+		b.WriteString(" = ")
+		writeExpr(b, s.From)
+		b.WriteString("; ")
+		b.WriteString(s.Var)
+		b.WriteString(" <= ")
+		writeExpr(b, s.Bound)
+		b.WriteString("; ")
+		b.WriteString(s.Var)
+		b.WriteString("++) {\n")
 		printStmts(b, s.Body, depth+1)
 		indent(b, depth)
 		b.WriteString("}\n")
@@ -223,11 +257,13 @@ func writeExpr(b *bytes.Buffer, e Expr) {
 				return
 			}
 			b.WriteString("(-")
-			b.WriteString(strconv.FormatInt(-e.V, 10))
+			var num [20]byte
+			b.Write(strconv.AppendInt(num[:0], -e.V, 10))
 			b.WriteByte(')')
 			return
 		}
-		b.WriteString(strconv.FormatInt(e.V, 10))
+		var num [20]byte
+		b.Write(strconv.AppendInt(num[:0], e.V, 10))
 		if e.V > 1<<31-1 {
 			b.WriteString("LL")
 		}
@@ -243,7 +279,7 @@ func writeExpr(b *bytes.Buffer, e Expr) {
 	case *Ident:
 		b.WriteString(e.Name)
 	case *Str:
-		b.WriteString(quote(e.S))
+		writeQuote(b, e.S)
 	case *Field:
 		writeExpr(b, e.X)
 		b.WriteByte('.')

@@ -45,6 +45,26 @@ func (ty scope) with(binds ...slot) scope {
 	return out
 }
 
+// enter is the scope a body ss starts in: ty with binds. It is ty
+// itself where binds change nothing in it and ss declares nothing at its
+// own level, else a copy: only a declaration changes a scope in place,
+// and the bodies nested in ss enter scopes of their own, so a body that
+// declares nothing leaves its scope as it found it (most bodies: copying
+// the scope for each was a good part of what the emitter allocated).
+func (ty scope) enter(ss []imp.Stmt, binds ...slot) scope {
+	for _, b := range binds {
+		if t, ok := ty[b.name]; !ok || t != b.t {
+			return ty.with(binds...)
+		}
+	}
+	for _, s := range ss {
+		if _, ok := s.(*imp.Decl); ok {
+			return ty.with(binds...)
+		}
+	}
+	return ty
+}
+
 // slot is the variable x names at the frame's current statement.
 func (fr *frame) slot(x string) slot { return slot{x, fr.ty[x]} }
 
@@ -115,14 +135,14 @@ func (e *emitter) scopes(ty scope, ss []imp.Stmt) error {
 			ty[s.X.Name] = s.Type
 		case *imp.Kernel:
 			e.reserve(s.X.Name)
-			err = e.scopes(ty.with(slot{s.X.Name, imp.Int}), s.Body)
+			err = e.scopes(ty.enter(s.Body, slot{s.X.Name, imp.Int}), s.Body)
 		case *imp.If:
-			if err = e.scopes(ty.with(), s.Then); err == nil {
-				err = e.scopes(ty.with(), s.Else)
+			if err = e.scopes(ty.enter(s.Then), s.Then); err == nil {
+				err = e.scopes(ty.enter(s.Else), s.Else)
 			}
 		case *imp.For:
 			e.reserve(s.X.Name)
-			err = e.scopes(ty.with(slot{s.X.Name, imp.Int}), s.Body)
+			err = e.scopes(ty.enter(s.Body, slot{s.X.Name, imp.Int}), s.Body)
 		case *imp.Reduce:
 			err = e.foldScopes(ty, &s.Fold, accType(ty, s))
 		case *imp.Scan:
@@ -147,10 +167,10 @@ func (e *emitter) foldScopes(ty scope, f *imp.Fold, t imp.Type) error {
 	for _, x := range []*fun.Ident{f.X, f.A, f.B} {
 		e.reserve(x.Name)
 	}
-	if err := e.scopes(ty.with(slot{f.X.Name, imp.Int}), f.Body); err != nil {
+	if err := e.scopes(ty.enter(f.Body, slot{f.X.Name, imp.Int}), f.Body); err != nil {
 		return err
 	}
-	return e.scopes(ty.with(slot{f.A.Name, t}, slot{f.B.Name, t}), f.Combine)
+	return e.scopes(ty.enter(f.Combine, slot{f.A.Name, t}, slot{f.B.Name, t}), f.Combine)
 }
 
 // accType is the type of a fold's accumulator in scope ty, Int or Float:
@@ -197,22 +217,22 @@ func written(ss []imp.Stmt, ty scope, skip ...slot) []slot {
 			case *imp.Read:
 				add(s.X)
 			case *imp.If:
-				walk(s.Then, ty.with())
-				walk(s.Else, ty.with())
+				walk(s.Then, ty.enter(s.Then))
+				walk(s.Else, ty.enter(s.Else))
 			case *imp.For:
 				// What the body binds persists after the loop (I-FOR);
 				// its index is the C++ loop's.
 				index := slot{s.X.Name, imp.Int}
 				had := seen[index]
 				seen[index] = true
-				walk(s.Body, ty.with(index))
+				walk(s.Body, ty.enter(s.Body, index))
 				seen[index] = had
 			case *imp.Reduce:
 				add(s.Target)
 			}
 		}
 	}
-	walk(ss, ty.with())
+	walk(ss, ty.enter(ss))
 	return acc
 }
 
@@ -268,14 +288,14 @@ func (r *refs) stmts(ty scope, ss []imp.Stmt) {
 			r.addE(ty, s.Value)
 		case *imp.If:
 			r.add(ty, s.Cond)
-			r.stmts(ty.with(), s.Then)
-			r.stmts(ty.with(), s.Else)
+			r.stmts(ty.enter(s.Then), s.Then)
+			r.stmts(ty.enter(s.Else), s.Else)
 		case *imp.Kernel:
 			r.addE(ty, s.Bound)
-			r.stmts(ty.with(slot{s.X.Name, imp.Int}), s.Body)
+			r.stmts(ty.enter(s.Body, slot{s.X.Name, imp.Int}), s.Body)
 		case *imp.For:
 			r.addE(ty, s.Bound)
-			r.stmts(ty.with(slot{s.X.Name, imp.Int}), s.Body)
+			r.stmts(ty.enter(s.Body, slot{s.X.Name, imp.Int}), s.Body)
 		case *imp.Assert:
 			r.addE(ty, s.Cond)
 		case *imp.Reduce:
@@ -297,10 +317,10 @@ func (r *refs) stmts(ty scope, ss []imp.Stmt) {
 // which the enclosing code evaluates.
 func (r *refs) fold(ty scope, s imp.Stmt, f *imp.Fold) {
 	t := accType(ty, s)
-	elem := ty.with(slot{f.X.Name, imp.Int})
+	elem := ty.enter(f.Body, slot{f.X.Name, imp.Int})
 	r.stmts(elem, f.Body)
 	r.add(elem, f.Yield)
-	comb := ty.with(slot{f.A.Name, t}, slot{f.B.Name, t})
+	comb := ty.enter(f.Combine, slot{f.A.Name, t}, slot{f.B.Name, t})
 	r.stmts(comb, f.Combine)
 	r.add(comb, f.Result)
 	if sc, ok := s.(*imp.Scan); ok {
@@ -313,6 +333,6 @@ func (r *refs) fold(ty scope, s imp.Stmt, f *imp.Fold) {
 // skip, in order.
 func referenced(ss []imp.Stmt, ty scope, skip ...slot) []slot {
 	r := newRefs(skip...)
-	r.stmts(ty.with(), ss)
+	r.stmts(ty.enter(ss), ss)
 	return r.acc
 }

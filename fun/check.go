@@ -54,6 +54,10 @@ func Check(p *Program, opts *CheckOptions) (*Info, error) {
 type checker struct {
 	opts *CheckOptions
 	env  *Scope // Γ; bodies undo their bindings on exit
+	// bound are the names bind added to Γ, in order: a body (a kernel,
+	// a fold's parameters) takes them out again by unbind, back to the
+	// length it found.
+	bound []string
 }
 
 func (c *checker) errorf(pos Pos, rule, format string, args ...any) error {
@@ -73,16 +77,29 @@ func (c *checker) nodef(rule string, conclusion func() string, premises ...*sema
 	return semantics.Deriver{Derive: c.opts.Derive, Counter: c.opts.Counter}.Node(rule, conclusion, premises...)
 }
 
-// bind adds x : τ to Γ, refusing to shadow; it returns an undo function.
+// bind adds x : τ to Γ, refusing to shadow; unbind takes it out again.
 // Paper mode refuses a float type (floats are an extension).
-func (c *checker) bind(rule string, x *Ident, t Type) (func(), error) {
+func (c *checker) bind(rule string, x *Ident, t Type) error {
 	if t.Ext != nil {
-		return nil, c.errorf(x.NamePos, rule, "%s : %s: memory annotations are FUNMEM, not FUN", x.Name, t)
+		return c.errorf(x.NamePos, rule, "%s : %s: memory annotations are FUNMEM, not FUN", x.Name, t)
 	}
 	if c.opts.Paper && t.Elem == semantics.FloatElem {
-		return nil, c.errorf(x.NamePos, rule, "%s : %s: floats are an extension (refused in paper mode)", x.Name, t)
+		return c.errorf(x.NamePos, rule, "%s : %s: floats are an extension (refused in paper mode)", x.Name, t)
 	}
-	return c.env.Bind(rule, x, t)
+	if err := c.env.Add(rule, x, t); err != nil {
+		return err
+	}
+	c.bound = append(c.bound, x.Name)
+	return nil
+}
+
+// unbind takes the names bound since len(c.bound) was mark out of Γ,
+// last first.
+func (c *checker) unbind(mark int) {
+	for i := len(c.bound) - 1; i >= mark; i-- {
+		c.env.Remove(c.bound[i])
+	}
+	c.bound = c.bound[:mark]
 }
 
 // lookupInt checks (x : int) ∈ Γ.
@@ -123,16 +140,14 @@ func (c *checker) expectType(rule string, p *Param, want Type) error {
 // or (where the rule allows it, as T-IF does) bound as an int by the
 // pattern itself. It also refuses a name bound twice by one pattern.
 func (c *checker) sizesInScope(rule string, pat []*Param, patternMayBind bool) error {
-	local := map[string]*Param{}
-	for _, p := range pat {
-		if _, dup := local[p.Name.Name]; dup {
+	for i, p := range pat {
+		if paramNamed(pat[:i], p.Name.Name) != nil {
 			return c.errorf(p.Name.NamePos, rule, "%s is bound twice in this pattern", p.Name.Name)
 		}
-		local[p.Name.Name] = p
 	}
 	for _, p := range pat {
 		for _, d := range p.Type.Dims {
-			if q, ok := local[d.Name]; ok && patternMayBind {
+			if q := paramNamed(pat, d.Name); q != nil && patternMayBind {
 				if !q.Type.IsInt() {
 					return c.errorf(d.NamePos, rule, "size variable %s has type %s, not int", d.Name, q.Type)
 				}
@@ -141,6 +156,17 @@ func (c *checker) sizesInScope(rule string, pat []*Param, patternMayBind bool) e
 			if err := c.lookupInt(rule, d, "size variable"); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// paramNamed is the parameter of ps that binds x, or nil. (A pattern
+// binds a few names: a scan of it costs less than a map.)
+func paramNamed(ps []*Param, x string) *Param {
+	for _, p := range ps {
+		if p.Name.Name == x {
+			return p
 		}
 	}
 	return nil
@@ -156,7 +182,7 @@ func (c *checker) program(p *Program) (*semantics.Derivation, []Type, error) {
 		return nil, nil, err
 	}
 	for _, in := range p.Inputs {
-		if _, err := c.bind(rule, in.Name, in.Type); err != nil {
+		if err := c.bind(rule, in.Name, in.Type); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -176,7 +202,7 @@ func (c *checker) program(p *Program) (*semantics.Derivation, []Type, error) {
 		}
 	}
 	info := &Info{Results: results}
-	return c.node(rule, "⊢ "+bodyHead(p.Body, 0)+" : "+info.ResultString(), d), results, nil
+	return c.nodef(rule, func() string { return "⊢ " + bodyHead(p.Body, 0) + " : " + info.ResultString() }, d), results, nil
 }
 
 // sizesInScopeOfInputs checks input declarations: every size of an array
@@ -203,27 +229,22 @@ func (c *checker) sizesInScopeOfInputs(inputs []*Param) error {
 	return nil
 }
 
-// stmBind is the statement half of T-STM: Γ ⊢ let p̄ = e, then Γ, p̄.
-func (c *checker) stmBind(s *Stm) (*semantics.Derivation, func(), error) {
+// stmBind is the statement half of T-STM: Γ ⊢ let p̄ = e, then Γ, p̄
+// (the enclosing body unbinds p̄ at its end; on an error nothing of p̄
+// stays bound).
+func (c *checker) stmBind(s *Stm) (*semantics.Derivation, error) {
 	d, err := c.stm(s)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var undo []func()
-	all := func() {
-		for i := len(undo) - 1; i >= 0; i-- {
-			undo[i]()
-		}
-	}
+	mark := len(c.bound)
 	for _, p := range s.Pat {
-		u, err := c.bind(TStm.Name, p.Name, p.Type)
-		if err != nil {
-			all()
-			return nil, nil, err
+		if err := c.bind(TStm.Name, p.Name, p.Type); err != nil {
+			c.unbind(mark)
+			return nil, err
 		}
-		undo = append(undo, u)
 	}
-	return d, all, nil
+	return d, nil
 }
 
 // stm is the judgement Γ ⊢ s. With derivations asked for, its error
@@ -256,7 +277,12 @@ func failedStm(err error, s *Stm) error {
 
 // stmRule is Γ ⊢ s by the rule of s's expression.
 func (c *checker) stmRule(s *Stm) (*semantics.Derivation, error) {
-	concl := "Γ ⊢ " + stmHead(s)
+	// The conclusion is printed only for a derivation: a check without
+	// one (every pass's output re-checked) would print every statement.
+	concl := ""
+	if c.opts.Derive {
+		concl = "Γ ⊢ " + stmHead(s)
+	}
 	switch e := s.Exp.(type) {
 	case *ScalarExp:
 		rule := TScalar.Name
@@ -383,11 +409,11 @@ func (c *checker) stmRule(s *Stm) (*semantics.Derivation, error) {
 		if err := c.sizesInScope(rule, s.Pat, false); err != nil {
 			return nil, err
 		}
-		undo, err := c.bind(rule, e.Var, Type{})
-		if err != nil {
+		mark := len(c.bound)
+		if err := c.bind(rule, e.Var, Type{}); err != nil {
 			return nil, err
 		}
-		defer undo()
+		defer c.unbind(mark)
 		elem := &Param{Lparen: p.Lparen, Name: p.Name, Type: p.Type.Row()}
 		d, _, err := c.body([]*Param{elem}, e.Body)
 		if err != nil {
@@ -446,12 +472,7 @@ func (c *checker) stmRule(s *Stm) (*semantics.Derivation, error) {
 // pattern it infers one, as T-PROG needs: the results bound to their own
 // types (S is then the identity). It returns the types of the results.
 func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, []Type, error) {
-	var undo []func()
-	defer func() {
-		for i := len(undo) - 1; i >= 0; i-- {
-			undo[i]()
-		}
-	}()
+	defer c.unbind(len(c.bound))
 	var stmDerivs []*semantics.Derivation
 	// failed is err with the T-STM chain down to statement i (the
 	// results when i is past them); failing is the leaf where err carries
@@ -468,11 +489,10 @@ func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, []Type, er
 			stmDerivs[:min(i, len(stmDerivs))], i < len(b.Stms), failing)
 	}
 	for i, s := range b.Stms {
-		d, u, err := c.stmBind(s)
+		d, err := c.stmBind(s)
 		if err != nil {
 			return nil, nil, failed(err, i, &semantics.Derivation{Rule: TStm.Name, Conclusion: "Γ ⊢ " + stmHead(s)})
 		}
-		undo = append(undo, u)
 		stmDerivs = append(stmDerivs, d)
 	}
 	if pat == nil {
@@ -494,7 +514,11 @@ func (c *checker) body(pat []*Param, b *Body) (*semantics.Derivation, []Type, er
 	}
 	// The T-STM chain: each statement's node has the rest of the body as its second premise.
 	for i := len(b.Stms) - 1; i >= 0; i-- {
-		d = c.node(TStm.Name, "Γ ⊢ "+PrintPattern(pat)+" ← "+bodyHead(b, i), stmDerivs[i], d)
+		concl := ""
+		if c.opts.Derive {
+			concl = "Γ ⊢ " + PrintPattern(pat) + " ← " + bodyHead(b, i)
+		}
+		d = c.node(TStm.Name, concl, stmDerivs[i], d)
 	}
 	return d, types, nil
 }
@@ -508,7 +532,7 @@ func (c *checker) result(pat []*Param, b *Body) (*semantics.Derivation, error) {
 	if err := c.substituted(rule, "result", pat, b.Result); err != nil {
 		return nil, err
 	}
-	return c.node(rule, "Γ ⊢ "+PrintPattern(pat)+" ← "+bodyHead(b, len(b.Stms))), nil
+	return c.nodef(rule, func() string { return "Γ ⊢ " + PrintPattern(pat) + " ← " + bodyHead(b, len(b.Stms)) }), nil
 }
 
 // substituted is T-RESULT's premise, which T-LOOP shares for a loop's

@@ -16,10 +16,17 @@ func (c *checker) extension(rule string, pos Pos, form string) error {
 	return nil
 }
 
-// bindParams adds a form's parameters to Γ and returns the function that
-// removes them again.
-func (c *checker) bindParams(rule string, ps []*Param) (func(), error) {
-	return BindParams(ps, func(x *Ident, t Type) (func(), error) { return c.bind(rule, x, t) })
+// bindParams adds a form's parameters to Γ (unbind removes them again);
+// on an error, what was bound is undone.
+func (c *checker) bindParams(rule string, ps []*Param) error {
+	mark := len(c.bound)
+	for _, p := range ps {
+		if err := c.bind(rule, p.Name, p.Type); err != nil {
+			c.unbind(mark)
+			return err
+		}
+	}
+	return nil
 }
 
 // BindParams binds each parameter with bind (a checker's binding in Γ,
@@ -84,16 +91,13 @@ func (c *checker) loop(s *Stm, e *LoopExp, concl string) (*semantics.Derivation,
 			return nil, c.errorf(p.Lparen, rule, "%s is declared %s, but the loop's parameter %s gives %s", p.Name.Name, p.Type, PrintParam(y), want)
 		}
 	}
-	undo, err := c.bindParams(rule, e.Params)
-	if err != nil {
+	defer c.unbind(len(c.bound))
+	if err := c.bindParams(rule, e.Params); err != nil {
 		return nil, err
 	}
-	defer undo()
-	undoI, err := c.bind(rule, e.Var, Type{})
-	if err != nil {
+	if err := c.bind(rule, e.Var, Type{}); err != nil {
 		return nil, err
 	}
-	defer undoI()
 	d, _, err := c.body(e.Params, e.Body)
 	if err != nil {
 		return nil, err
@@ -131,11 +135,10 @@ func (c *checker) fold(rule, form string, s *Stm, ps []*Param, ne, arr *Ident, b
 	if err := c.expectType(rule, p, want); err != nil {
 		return nil, err
 	}
-	undo, err := c.bindParams(rule, ps)
-	if err != nil {
+	defer c.unbind(len(c.bound))
+	if err := c.bindParams(rule, ps); err != nil {
 		return nil, err
 	}
-	defer undo()
 	op := &Param{Lparen: p.Lparen, Name: p.Name, Type: row, Rparen: p.Rparen}
 	d, _, err := c.body([]*Param{op}, body)
 	if err != nil {
@@ -192,11 +195,10 @@ func (c *checker) filter(s *Stm, e *FilterExp, concl string) (*semantics.Derivat
 	if got := ys.Type.Row(); !got.Same(row) {
 		return nil, c.errorf(ys.Lparen, rule, "%s is declared %s, but the rows of %s have type %s", ys.Name.Name, ys.Type, e.Arr.Name, row)
 	}
-	undo, err := c.bindParams(rule, e.Params)
-	if err != nil {
+	defer c.unbind(len(c.bound))
+	if err := c.bindParams(rule, e.Params); err != nil {
 		return nil, err
 	}
-	defer undo()
 	keep := &Param{Lparen: e.Keyword, Name: &Ident{NamePos: e.Keyword, Name: "keep"}, Rparen: e.Keyword}
 	d, _, err := c.body([]*Param{keep}, e.Body)
 	if err != nil {

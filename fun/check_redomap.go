@@ -57,11 +57,10 @@ func (c *checker) redomap(s *Stm, e *RedomapExp, concl string) (*semantics.Deriv
 	if err != nil {
 		return nil, err
 	}
-	undo, err := c.bindParams(rule, e.Params)
-	if err != nil {
+	defer c.unbind(len(c.bound))
+	if err := c.bindParams(rule, e.Params); err != nil {
 		return nil, err
 	}
-	defer undo()
 	do, _, err := c.body([]*Param{elem}, e.Op)
 	if err != nil {
 		return nil, err
@@ -72,11 +71,10 @@ func (c *checker) redomap(s *Stm, e *RedomapExp, concl string) (*semantics.Deriv
 // redomapMap checks a redomap's map body under Γ, i : int against the
 // element's binding.
 func (c *checker) redomapMap(rule string, e *RedomapExp, elem *Param) (*semantics.Derivation, error) {
-	undo, err := c.bind(rule, e.Var, Type{})
-	if err != nil {
+	defer c.unbind(len(c.bound))
+	if err := c.bind(rule, e.Var, Type{}); err != nil {
 		return nil, err
 	}
-	defer undo()
 	d, _, err := c.body([]*Param{elem}, e.Map)
 	return d, err
 }

@@ -141,6 +141,19 @@ func (c *SExpCompiler[F]) Compile(e SExp) SExpCode[F] {
 // binOp compiles l ⊕ r: by a fast path when one takes it, else by the
 // general code, which the fast paths fall back on.
 func (c *SExpCompiler[F]) binOp(e *BinOp) SExpCode[F] {
+	if !c.NoIntFastPaths {
+		// The fast paths that read e's variables themselves fall back on
+		// the general code only where one is not an int: that code's
+		// operands need no fast paths of their own (compiled with them,
+		// every sub-sum of a sum of products was a sum compiled again).
+		if isArith(e.Op) {
+			if terms, k, ok := c.sumOf(e); ok {
+				return c.sumOfProducts(terms, k, c.plain(e))
+			}
+		} else if f, ok := operandsForm(e); ok {
+			return c.Vars.Ints(f, c.plain(e))
+		}
+	}
 	op := e.Op
 	l, r := c.Compile(e.L), c.Compile(e.R)
 	general := func(fr F) (semantics.Num, bool) {
@@ -168,14 +181,6 @@ func (c *SExpCompiler[F]) binOp(e *BinOp) SExpCode[F] {
 	if c.NoIntFastPaths {
 		return general
 	}
-	if isArith(op) {
-		// +, - and * (x - 1, x * y, i * n + j): a sum of products.
-		if f := c.sumOfProducts(e, general); f != nil {
-			return f
-		}
-	} else if f := c.readOperands(e, general); f != nil {
-		return f
-	}
 	if k, ok := e.R.(*Const); ok {
 		// l ⊕ k, l computed: as semantics.Binary on l's value.
 		kb, mut := k.Value, c.Mutant
@@ -199,10 +204,18 @@ func (c *SExpCompiler[F]) binOp(e *BinOp) SExpCode[F] {
 	return general
 }
 
-// readOperands is the code of l ⊕ r, for ⊕ not +, - or * (i % 2, x < y:
-// those are sums), when both are variables or int constants (not both
-// constants), or nil: x ⊕ k, k ⊕ y and x ⊕ y, as int forms (IntForm).
-func (c *SExpCompiler[F]) readOperands(e *BinOp, general SExpCode[F]) SExpCode[F] {
+// plain is the general code of e alone, no fast path in it: the code a
+// fast path falls back on.
+func (c *SExpCompiler[F]) plain(e SExp) SExpCode[F] {
+	p := *c
+	p.NoIntFastPaths = true
+	return p.Compile(e)
+}
+
+// operandsForm is the int form of l ⊕ r, for ⊕ not +, - or * (i % 2,
+// x < y: those are sums), when both are variables or int constants (not
+// both constants): x ⊕ k, k ⊕ y and x ⊕ y (IntForm); false otherwise.
+func operandsForm(e *BinOp) (*IntForm, bool) {
 	x, lvar := e.L.(Var)
 	y, rvar := e.R.(Var)
 	lk, lconst := e.L.(*Const)
@@ -218,9 +231,9 @@ func (c *SExpCompiler[F]) readOperands(e *BinOp, general SExpCode[F]) SExpCode[F
 	case lvar && rvar:
 		f.vars = [3]*Ident{x.Ident, y.Ident, y.Ident}
 	default:
-		return nil
+		return nil, false
 	}
-	return c.Vars.Ints(&f, general)
+	return &f, true
 }
 
 // IntForm is an int fast path over at most three variables (Var): a sum
@@ -396,22 +409,23 @@ func factor(e SExp) (*Ident, int64, bool) {
 	return nil, 0, false
 }
 
-// sumOfProducts compiles an int expression made of +, -, unary - and
-// products of at most two variables and constants (offsets such as
-// i * n + j - n - 1) as one sum, or returns nil. Over ints it computes
+// sumOf is an int expression made of +, -, unary - and products of at
+// most two variables and constants (offsets such as i * n + j - n - 1)
+// as one sum: its terms and constant, or false where it is none.
+func (c *SExpCompiler[F]) sumOf(e *BinOp) ([]term, int64, bool) {
+	b := sumBuilder{flip: mutant.On(c.Mutant)}
+	if !b.add(e, 1) || len(b.terms) == 0 {
+		return nil, 0, false
+	}
+	return b.terms, b.k, true
+}
+
+// sumOfProducts compiles the sum k + terms (sumOf). Over ints it computes
 // what the expression does: int64 arithmetic wraps, and wrapping sums and
 // products are associative, commutative and distributive, so the terms
 // may be added in any order. Where a variable is not an int (a float,
 // say) the expression's general code g decides.
-func (c *SExpCompiler[F]) sumOfProducts(e *BinOp, g SExpCode[F]) SExpCode[F] {
-	if !isArith(e.Op) {
-		return nil
-	}
-	b := sumBuilder{flip: mutant.On(c.Mutant)}
-	if !b.add(e, 1) || len(b.terms) == 0 {
-		return nil
-	}
-	terms, k := b.terms, b.k
+func (c *SExpCompiler[F]) sumOfProducts(terms []term, k int64, g SExpCode[F]) SExpCode[F] {
 	if f := sumForm(terms, k); f != nil {
 		return c.Vars.Ints(f, g)
 	}

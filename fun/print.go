@@ -34,38 +34,93 @@ func PrintStm(s *Stm, compact bool) string {
 // PrintExp renders an expression on one line.
 func PrintExp(e Exp) string {
 	pr := &printer{compact: true}
-	pr.exp(e, 0)
+	pr.exp(e)
 	return pr.String()
 }
 
 // PrintPattern renders a pattern: (x : int) (xs : [n]).
 func PrintPattern(ps []*Param) string {
-	parts := make([]string, len(ps))
-	for i, p := range ps {
-		parts[i] = PrintParam(p)
-	}
-	return strings.Join(parts, " ")
+	var b strings.Builder
+	writePattern(&b, ps)
+	return b.String()
 }
 
 // PrintParam renders (x : τ).
-func PrintParam(p *Param) string { return "(" + p.Name.Name + " : " + p.Type.String() + ")" }
+func PrintParam(p *Param) string {
+	var b strings.Builder
+	writeParam(&b, p)
+	return b.String()
+}
+
+// writePattern writes PrintPattern(ps) to b (the printers write a
+// pattern in place, rather than make its string and copy it).
+func writePattern(b *strings.Builder, ps []*Param) {
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		writeParam(b, p)
+	}
+}
+
+// writeParam writes PrintParam(p) to b.
+func writeParam(b *strings.Builder, p *Param) {
+	b.WriteByte('(')
+	b.WriteString(p.Name.Name)
+	b.WriteString(" : ")
+	p.Type.write(b)
+	b.WriteByte(')')
+}
 
 // String renders a type: int or [n][m] (or an extension's form of it).
 func (t Type) String() string {
+	if len(t.Dims) == 0 && t.Ext == nil {
+		if t.Elem == semantics.FloatElem {
+			return "float"
+		}
+		return "int"
+	}
 	var b strings.Builder
+	t.write(&b)
+	return b.String()
+}
+
+// write writes t.String() to b.
+func (t Type) write(b *strings.Builder) {
+	if t.Ext != nil {
+		b.WriteString(t.Ext.Format(t.dims()))
+		return
+	}
+	if len(t.Dims) == 0 && t.Elem != semantics.FloatElem {
+		b.WriteString("int")
+		return
+	}
+	t.writeDims(b)
+}
+
+// dims renders t's dimensions and element type as t.String() does when
+// t has no extension's form: [n][m], float, [n]float, or "" for int.
+func (t Type) dims() string {
+	if len(t.Dims) == 0 {
+		if t.Elem == semantics.FloatElem {
+			return "float"
+		}
+		return ""
+	}
+	var b strings.Builder
+	t.writeDims(&b)
+	return b.String()
+}
+
+func (t Type) writeDims(b *strings.Builder) {
 	for _, d := range t.Dims {
-		b.WriteString("[" + d.Name + "]")
+		b.WriteByte('[')
+		b.WriteString(d.Name)
+		b.WriteByte(']')
 	}
 	if t.Elem == semantics.FloatElem {
 		b.WriteString("float")
 	}
-	if t.Ext != nil {
-		return t.Ext.Format(b.String())
-	}
-	if b.Len() == 0 {
-		return "int"
-	}
-	return b.String()
 }
 
 type printer struct {
@@ -73,19 +128,42 @@ type printer struct {
 	compact bool
 }
 
-func (p *printer) line(depth int, s string) {
+// open starts a line at depth (in compact form, a space after what came
+// before); closeLine ends it.
+func (p *printer) open(depth int) {
 	if p.compact {
 		if p.Len() > 0 {
 			p.WriteByte(' ')
 		}
-		p.WriteString(s)
 		return
 	}
 	for range depth {
 		p.WriteString("  ")
 	}
+}
+
+func (p *printer) closeLine() {
+	if !p.compact {
+		p.WriteByte('\n')
+	}
+}
+
+func (p *printer) line(depth int, s string) {
+	p.open(depth)
 	p.WriteString(s)
-	p.WriteByte('\n')
+	p.closeLine()
+}
+
+// names writes xs separated by commas.
+func (p *printer) names(xs []*Ident) { writeNames(&p.Builder, xs) }
+
+func writeNames(b *strings.Builder, xs []*Ident) {
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(x.Name)
+	}
 }
 
 func (p *printer) program(prog *Program) {
@@ -93,7 +171,10 @@ func (p *printer) program(prog *Program) {
 		p.WriteString(semantics.FormatHeader("--", prog.Format))
 	}
 	if len(prog.Inputs) > 0 {
-		p.line(0, "input "+PrintPattern(prog.Inputs))
+		p.open(0)
+		p.WriteString("input ")
+		writePattern(&p.Builder, prog.Inputs)
+		p.closeLine()
 	}
 	p.body(prog.Body, 0)
 }
@@ -102,65 +183,93 @@ func (p *printer) body(b *Body, depth int) {
 	for _, s := range b.Stms {
 		p.stm(s, depth)
 	}
-	names := make([]string, len(b.Result))
-	for i, x := range b.Result {
-		names[i] = x.Name
-	}
-	p.line(depth, "in ("+strings.Join(names, ", ")+")")
+	p.open(depth)
+	p.WriteString("in (")
+	p.names(b.Result)
+	p.WriteByte(')')
+	p.closeLine()
 }
 
 func (p *printer) stm(s *Stm, depth int) {
-	head := "let " + PrintPattern(s.Pat) + " ="
+	p.open(depth)
+	p.WriteString("let ")
+	writePattern(&p.Builder, s.Pat)
+	p.WriteString(" =")
 	switch e := s.Exp.(type) {
 	case *IfExp:
-		p.line(depth, head)
-		p.line(depth+1, "if "+e.Cond.Name+" then")
+		p.closeLine()
+		p.open(depth + 1)
+		p.WriteString("if ")
+		p.WriteString(e.Cond.Name)
+		p.WriteString(" then")
+		p.closeLine()
 		p.body(e.Then, depth+2)
 		p.line(depth+1, "else")
 		p.body(e.Else, depth+2)
 	case *KernelExp:
-		p.line(depth, head)
-		p.line(depth+1, "kernel "+e.Var.Name+" <= "+e.Bound.Name+" do")
+		p.closeLine()
+		p.open(depth + 1)
+		p.WriteString("kernel ")
+		p.WriteString(e.Var.Name)
+		p.WriteString(" <= ")
+		p.WriteString(e.Bound.Name)
+		p.WriteString(" do")
+		p.closeLine()
 		p.body(e.Body, depth+2)
 	case *RedomapExp:
-		h, b := extHead(e)
-		p.line(depth, head)
-		p.line(depth+1, h+" do")
+		p.closeLine()
+		p.open(depth + 1)
+		b := writeExtHead(&p.Builder, e)
+		p.WriteString(" do")
+		p.closeLine()
 		p.body(b, depth+2)
 		p.line(depth+1, "combine")
 		p.body(e.Op, depth+2)
 	case *LoopExp, *ReduceExp, *ScanExp, *FilterExp:
-		h, b := extHead(e)
-		p.line(depth, head)
-		p.line(depth+1, h+" do")
+		p.closeLine()
+		p.open(depth + 1)
+		b := writeExtHead(&p.Builder, e)
+		p.WriteString(" do")
+		p.closeLine()
 		p.body(b, depth+2)
 	default:
-		p.line(depth, head+" "+PrintExp(s.Exp))
+		p.WriteByte(' ')
+		p.exp(s.Exp)
+		p.closeLine()
 	}
 }
 
-func (p *printer) exp(e Exp, depth int) {
+// exp writes an expression on one line.
+func (p *printer) exp(e Exp) {
 	switch e := e.(type) {
 	case *ScalarExp:
 		WriteSExp(&p.Builder, e.X)
 	case *IndexExp:
-		names := make([]string, len(e.Idx))
-		for i, x := range e.Idx {
-			names[i] = x.Name
-		}
-		p.WriteString(e.Arr.Name + "[" + strings.Join(names, ", ") + "]")
+		p.WriteString(e.Arr.Name)
+		p.WriteByte('[')
+		p.names(e.Idx)
+		p.WriteByte(']')
 	case *SliceExp:
-		parts := make([]string, len(e.Slices))
+		p.WriteString(e.Arr.Name)
+		p.WriteByte('[')
 		for i, s := range e.Slices {
-			parts[i] = s.Off.Name + " : " + s.Size.Name
+			if i > 0 {
+				p.WriteString(", ")
+			}
+			p.WriteString(s.Off.Name)
+			p.WriteString(" : ")
+			p.WriteString(s.Size.Name)
 		}
-		p.WriteString(e.Arr.Name + "[" + strings.Join(parts, ", ") + "]")
+		p.WriteByte(']')
 	case *TransposeExp:
-		p.WriteString("transpose " + e.Arr.Name)
+		p.WriteString("transpose ")
+		p.WriteString(e.Arr.Name)
 	case *IotaExp:
-		p.WriteString("iota " + e.N.Name)
+		p.WriteString("iota ")
+		p.WriteString(e.N.Name)
 	case *CopyExp:
-		p.WriteString("copy " + e.Arr.Name)
+		p.WriteString("copy ")
+		p.WriteString(e.Arr.Name)
 	case *IfExp:
 		p.WriteString("if " + e.Cond.Name + " then " + PrintBody(e.Then, true) + " else " + PrintBody(e.Else, true))
 	case *KernelExp:
@@ -189,26 +298,59 @@ func (p *printer) exp(e Exp, depth int) {
 // extHead renders the head of a loop, reduce, scan, filter or redomap,
 // up to (without) its do, and returns its body (a redomap's map).
 func extHead(e Exp) (string, *Body) {
-	names := func(xs []*Ident) string {
-		parts := make([]string, len(xs))
-		for i, x := range xs {
-			parts[i] = x.Name
-		}
-		return strings.Join(parts, ", ")
-	}
+	var b strings.Builder
+	body := writeExtHead(&b, e)
+	return b.String(), body
+}
+
+// writeExtHead writes extHead(e)'s head to b and returns its body.
+func writeExtHead(b *strings.Builder, e Exp) *Body {
 	switch e := e.(type) {
 	case *LoopExp:
-		return "loop " + PrintPattern(e.Params) + " = (" + names(e.Init) + ") for " + e.Var.Name + " <= " + e.Bound.Name, e.Body
+		b.WriteString("loop ")
+		writePattern(b, e.Params)
+		b.WriteString(" = (")
+		writeNames(b, e.Init)
+		b.WriteString(") for ")
+		b.WriteString(e.Var.Name)
+		b.WriteString(" <= ")
+		b.WriteString(e.Bound.Name)
+		return e.Body
 	case *ReduceExp:
-		return "reduce " + PrintPattern(e.Params) + " = " + e.Ne.Name + " over " + e.Arr.Name, e.Body
+		b.WriteString("reduce ")
+		writePattern(b, e.Params)
+		b.WriteString(" = ")
+		b.WriteString(e.Ne.Name)
+		b.WriteString(" over ")
+		b.WriteString(e.Arr.Name)
+		return e.Body
 	case *ScanExp:
-		return "scan " + PrintPattern(e.Params) + " = " + e.Ne.Name + " over " + e.Arr.Name, e.Body
+		b.WriteString("scan ")
+		writePattern(b, e.Params)
+		b.WriteString(" = ")
+		b.WriteString(e.Ne.Name)
+		b.WriteString(" over ")
+		b.WriteString(e.Arr.Name)
+		return e.Body
 	case *FilterExp:
-		return "filter " + PrintPattern(e.Params) + " over " + e.Arr.Name, e.Body
+		b.WriteString("filter ")
+		writePattern(b, e.Params)
+		b.WriteString(" over ")
+		b.WriteString(e.Arr.Name)
+		return e.Body
 	case *RedomapExp:
-		return RedomapWord(e) + " " + PrintPattern(e.Params) + " = " + e.Ne.Name + " for " + e.Var.Name + " <= " + e.Bound.Name, e.Map
+		b.WriteString(RedomapWord(e))
+		b.WriteByte(' ')
+		writePattern(b, e.Params)
+		b.WriteString(" = ")
+		b.WriteString(e.Ne.Name)
+		b.WriteString(" for ")
+		b.WriteString(e.Var.Name)
+		b.WriteString(" <= ")
+		b.WriteString(e.Bound.Name)
+		return e.Map
 	}
-	return "", nil
+	return nil
 }
 
 // RedomapWord is a redomap's keyword: redomap or scanomap.

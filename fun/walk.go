@@ -262,9 +262,13 @@ func MapBody(b *Body, f IdentFunc) *Body {
 	}
 	out := &Body{In: b.In, Result: MapIdentList(b.Result, f), Rparen: b.Rparen}
 	if b.Stms != nil {
+		// The statements are made at once (one allocation for them all,
+		// not one each), as MapParams makes a pattern's bindings.
 		out.Stms = make([]*Stm, len(b.Stms))
+		stms := make([]Stm, len(b.Stms))
 		for i, s := range b.Stms {
-			out.Stms[i] = MapStm(s, f)
+			stms[i] = Stm{Let: s.Let, Pat: MapParams(s.Pat, f, true), Exp: MapExp(s.Exp, f)}
+			out.Stms[i] = &stms[i]
 		}
 	}
 	return out
@@ -282,8 +286,10 @@ func MapParams(ps []*Param, f IdentFunc, binder bool) []*Param {
 		return nil
 	}
 	out := make([]*Param, len(ps))
+	made := make([]Param, len(ps)) // one allocation for them all
 	for i, p := range ps {
-		out[i] = &Param{Lparen: p.Lparen, Name: f(p.Name, binder), Type: MapType(p.Type, f), Rparen: p.Rparen}
+		made[i] = Param{Lparen: p.Lparen, Name: f(p.Name, binder), Type: MapType(p.Type, f), Rparen: p.Rparen}
+		out[i] = &made[i]
 	}
 	return out
 }

@@ -545,7 +545,7 @@ func TestEnginesPhases(t *testing.T) {
 			o.Engine = "compiled"
 			for _, from := range []uint32{gpusim.MaxPhase - 3, gpusim.MaxPhase - 1} {
 				if got := outcomeOf(gpusim.RunFromPhase(prog, args, o, from)); got != want {
-					t.Fatalf("%s %+v, phases from %d: %s\nthe tree walker: %s\n%s", prog.Name, o, from, got, want, prog.Text[len(cuda.Prelude):])
+					t.Fatalf("%s %+v, phases from %d: %s\nthe tree walker: %s\n%s", prog.Name, o, from, got, want, prog.Text()[len(cuda.Prelude):])
 				}
 			}
 		}

@@ -111,7 +111,7 @@ func TestParseTwice(t *testing.T) {
 // a string begins with its quote.
 func TestLexPositions(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
-	pieces := []string{"==", "(", ")", ";", "x", "_y1", "int64_t", "12", "3LL", "1.5", "1e+21", " ", "\n", "\t", "\r", "\"a\\n\"", "\"a\\\nb\"",
+	pieces := []string{"==", "(", ")", ";", "x", "_y1", "int64_t", "12", "3LL", "1.5", "1e+21", " ", "\n", "\t", "\r", "\"a\\n\"", "\"a\\\nb\"", "\"a b\"",
 		"// c é\n", "/* c\n */", "é"}
 	for i := 0; i < 5000; i++ {
 		var b strings.Builder
@@ -138,6 +138,31 @@ func TestLexPositions(t *testing.T) {
 			if !strings.HasPrefix(src[at:], want) {
 				t.Fatalf("lex(%q): token %q at %d:%d, where the text is %q", src, tk.text, tk.pos.Line, tk.pos.Col, src[at:])
 			}
+		}
+	}
+}
+
+// TestLexStrings: a string's token is its text, escapes decoded, whether
+// it has none (read in place) or some; it ends at its line.
+func TestLexStrings(t *testing.T) {
+	for _, c := range []struct{ src, want, err string }{
+		{`"f.fun:1:2: E-IMP: %lld"`, "f.fun:1:2: E-IMP: %lld", ""},
+		{`""`, "", ""},
+		{`"a\nb"`, "a\nb", ""},
+		{`"\101\\x"`, "A\\x", ""},
+		{`"a b" "c\"d"`, "a b", ""},
+		{"\"ab\ncd\"", "", "unterminated string"},
+		{`"ab`, "", "unterminated string"},
+	} {
+		toks, err := lex("f.cu", c.src, 1, nil)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("lex(%q): error %v, want %q", c.src, err, c.err)
+			}
+			continue
+		}
+		if err != nil || toks[0].kind != "str" || toks[0].text != c.want {
+			t.Errorf("lex(%q) = %v (%v), want the string %q", c.src, toks, err, c.want)
 		}
 	}
 }

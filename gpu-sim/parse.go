@@ -14,8 +14,18 @@ import (
 type Program struct {
 	Name  string                // the file's name, for messages
 	File  *cuda.File            // its tables and functions
-	Text  string                // the file's text, as read
 	funcs map[string]*cuda.Func // the functions by name
+	// The file's text (Text): src as read, or (src "", read by
+	// ParseParts) head + cuda.Prelude + rest.
+	src, head, rest string
+}
+
+// Text is the file's text, as read.
+func (p *Program) Text() string {
+	if p.src != "" {
+		return p.src
+	}
+	return p.head + cuda.Prelude + p.rest
 }
 
 // Error is an error of gpu-sim: an unsupported construct when parsing,
@@ -107,6 +117,12 @@ type parser struct {
 	name string
 	toks []token
 	i    int
+
+	// exprs and stmts are the lists being read (a call's arguments, a
+	// block's statements, nested), each copied out at its end into a
+	// slice of its length.
+	exprs []cuda.Expr
+	stmts []cuda.Stmt
 }
 
 // Parse reads a file the emitter printed: the fixed prelude, verbatim,
@@ -118,18 +134,33 @@ func Parse(name, src string) (*Program, error) {
 		return nil, &Error{File: name, Pos: cuda.Pos{Line: 1, Col: 1}, Kind: "unsupported",
 			Msg: "unsupported construct: the file does not contain arraysem's CUDA prelude (this version's, verbatim)"}
 	}
-	head := src[:at]
+	return parse(name, src[:at], src[at+len(cuda.Prelude):], src)
+}
+
+// ParseParts reads a file the emitter printed from the text around its
+// prelude (cuda.File.Parts): the file head + cuda.Prelude + rest, as
+// Parse reads it, without the whole text made to find the prelude in.
+func ParseParts(name, head, rest string) (*Program, error) {
+	return parse(name, head, rest, "")
+}
+
+// preludeLines are the lines the prelude ends (it ends with a newline).
+var preludeLines = strings.Count(cuda.Prelude, "\n")
+
+// parse reads the file head + cuda.Prelude + rest (src, when it was read
+// whole; else "").
+func parse(name, head, rest, src string) (*Program, error) {
 	for i, l := range strings.Split(head, "\n") {
 		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "//") {
 			return nil, &Error{File: name, Pos: cuda.Pos{Line: i + 1, Col: 1}, Kind: "unsupported", Msg: "unsupported construct: text before the prelude"}
 		}
 	}
-	line := strings.Count(src[:at+len(cuda.Prelude)], "\n") + 1
+	line := strings.Count(head, "\n") + preludeLines + 1
 	buf, _ := tokenBufs.Get().(*[]token)
 	if buf == nil {
 		buf = new([]token)
 	}
-	toks, err := lex(name, src[at+len(cuda.Prelude):], line, *buf)
+	toks, err := lex(name, rest, line, *buf)
 	defer func() {
 		// Nothing keeps a token (the tree copies their texts and
 		// positions): the slice goes back for the next file, emptied so
@@ -143,7 +174,7 @@ func Parse(name, src string) (*Program, error) {
 	}
 	p := &parser{name: name, toks: toks}
 	f := &cuda.File{Source: name}
-	prog := &Program{Name: name, File: f, Text: src, funcs: map[string]*cuda.Func{}}
+	prog := &Program{Name: name, File: f, funcs: map[string]*cuda.Func{}, src: src, head: head, rest: rest}
 	for p.peek().kind != "" {
 		if p.peek().text == "static" {
 			if err := p.table(f); err != nil {
@@ -247,8 +278,19 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 			toks = append(toks, token{"int", text, pos})
 			col, i = col+j-i, j
 		case c == '"':
-			var b strings.Builder
+			// Most strings (the sites' messages) have no escape: their
+			// text is the source's.
 			j := i + 1
+			for j < len(src) && src[j] != '"' && src[j] != '\\' && src[j] != '\n' {
+				j++
+			}
+			if j < len(src) && src[j] == '"' {
+				toks = append(toks, token{"str", src[i+1 : j], pos})
+				col, i = col+j+1-i, j+1
+				continue
+			}
+			var b strings.Builder
+			j = i + 1
 			for j < len(src) && src[j] != '"' {
 				if src[j] == '\n' {
 					break
@@ -489,7 +531,8 @@ func (p *parser) block() ([]cuda.Stmt, error) {
 	if err := p.expect("{"); err != nil {
 		return nil, err
 	}
-	var out []cuda.Stmt
+	mark := len(p.stmts)
+	defer func() { clear(p.stmts[mark:]); p.stmts = p.stmts[:mark] }()
 	for p.peek().text != "}" {
 		if p.peek().kind == "" {
 			return nil, p.unsupported(p.peek())
@@ -498,10 +541,13 @@ func (p *parser) block() ([]cuda.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		p.stmts = append(p.stmts, s)
 	}
 	p.next()
-	return out, nil
+	if len(p.stmts) == mark {
+		return nil, nil
+	}
+	return append([]cuda.Stmt(nil), p.stmts[mark:]...), nil
 }
 
 func (p *parser) stmt() (cuda.Stmt, error) {
@@ -837,9 +883,10 @@ func (p *parser) primary() (cuda.Expr, error) {
 // exprList reads expressions separated by commas up to the closing token
 // close, which it consumes: an initializer list's, or a call's arguments.
 func (p *parser) exprList(close string) ([]cuda.Expr, error) {
-	var out []cuda.Expr
+	mark := len(p.exprs)
+	defer func() { clear(p.exprs[mark:]); p.exprs = p.exprs[:mark] }()
 	for p.peek().text != close {
-		if len(out) > 0 {
+		if len(p.exprs) > mark {
 			if err := p.expect(","); err != nil {
 				return nil, err
 			}
@@ -848,8 +895,11 @@ func (p *parser) exprList(close string) ([]cuda.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, e)
+		p.exprs = append(p.exprs, e)
 	}
 	p.next()
-	return out, nil
+	if len(p.exprs) == mark {
+		return nil, nil
+	}
+	return append([]cuda.Expr(nil), p.exprs[mark:]...), nil
 }

@@ -17,6 +17,18 @@ type simulator struct{}
 
 func (simulator) Read(file, src string) (cuda.Simulated, error) {
 	p, err := Parse(file, src)
+	return readBack(file, p, err)
+}
+
+// ReadParts is Read of the file head + cuda.Prelude + rest
+// (cuda.PartsReader).
+func (simulator) ReadParts(file, head, rest string) (cuda.Simulated, error) {
+	p, err := ParseParts(file, head, rest)
+	return readBack(file, p, err)
+}
+
+// readBack is what Read and ReadParts give for what they parsed.
+func readBack(file string, p *Program, err error) (cuda.Simulated, error) {
 	if err != nil {
 		// Under the source's name (the driver adopting an emitted
 		// file), a line of the .cu file is said as one.
@@ -34,7 +46,7 @@ func (simulator) Read(file, src string) (cuda.Simulated, error) {
 type simulated struct{ p *Program }
 
 func (s simulated) Name() string       { return s.p.Name }
-func (s simulated) Text() string       { return s.p.Text }
+func (s simulated) Text() string       { return s.p.Text() }
 func (s simulated) Tables() *cuda.File { return s.p.File }
 func (s simulated) Program() *Program  { return s.p }
 func (s simulated) Run(args []string, stats *semantics.Stats, fuel int) ([]string, error) {

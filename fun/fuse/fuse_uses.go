@@ -141,14 +141,35 @@ type wset map[string]bool
 
 // witness is wit extended with the sizes of the types of ps.
 func witness(wit wset, ps []*fun.Param) wset {
-	out := make(wset, len(wit)+len(ps))
-	for k := range wit {
-		out[k] = true
-	}
+	var add []string
 	for _, p := range ps {
 		for _, d := range p.Type.Dims {
-			out[d.Name] = true
+			add = append(add, d.Name)
 		}
+	}
+	return wit.with(add)
+}
+
+// with is w with the names added: w itself when it has them all (a set,
+// once made, is never changed, so sets share what they can), else a new
+// set.
+func (w wset) with(names []string) wset {
+	missing := false
+	for _, x := range names {
+		if !w[x] {
+			missing = true
+			break
+		}
+	}
+	if !missing {
+		return w
+	}
+	out := make(wset, len(w)+len(names))
+	for k := range w {
+		out[k] = true
+	}
+	for _, x := range names {
+		out[x] = true
 	}
 	return out
 }
@@ -158,14 +179,21 @@ func witness(wit wset, ps []*fun.Param) wset {
 func prefixWitness(b *fun.Body, wit wset) []wset {
 	out := make([]wset, len(b.Stms))
 	cur := wit
+	var add []string
 	for k, s := range b.Stms {
 		out[k] = cur
-		cur = witness(cur, s.Pat)
-		if e, ok := s.Exp.(*fun.ScalarExp); ok && len(s.Pat) == 1 {
-			if c, ok := e.X.(*fun.Const); ok && c.Value >= 0 {
-				cur[s.Pat[0].Name.Name] = true
+		add = add[:0]
+		for _, p := range s.Pat {
+			for _, d := range p.Type.Dims {
+				add = append(add, d.Name)
 			}
 		}
+		if e, ok := s.Exp.(*fun.ScalarExp); ok && len(s.Pat) == 1 {
+			if c, ok := e.X.(*fun.Const); ok && c.Value >= 0 {
+				add = append(add, s.Pat[0].Name.Name)
+			}
+		}
+		cur = cur.with(add)
 	}
 	return out
 }

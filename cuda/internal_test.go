@@ -1,0 +1,99 @@
+package cuda
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/imp"
+)
+
+// TestScopeEnter: a body enters its enclosing scope itself where it
+// declares nothing at its own level and its bindings are already there
+// with their types, and a copy otherwise; walking a body that declares
+// (written, referenced) leaves the scope it was given as it was.
+func TestScopeEnter(t *testing.T) {
+	p, err := imp.ParseFile("t.imp", `input n : int;
+var x : int;
+if n then x <- 1 else var x : float; x <- 1.5 fi;
+for i <= n do x <- i done;
+return x`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(a, b scope) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
+	ty := scope{"n": imp.Int, "x": imp.Int}
+	iff := p.Body[1].(*imp.If)
+	loop := p.Body[2].(*imp.For)
+	if !same(ty.enter(iff.Then), ty) {
+		t.Errorf("then, declaring nothing, enters a copy")
+	}
+	if same(ty.enter(iff.Else), ty) {
+		t.Errorf("else, declaring x, enters the scope itself")
+	}
+	if same(ty.enter(loop.Body, slot{"i", imp.Int}), ty) {
+		t.Errorf("the loop's body, binding i, enters the scope itself")
+	}
+	if !same(ty.enter(loop.Body, slot{"n", imp.Int}), ty) {
+		t.Errorf("a body binding n as ty has it enters a copy")
+	}
+	if same(ty.enter(loop.Body, slot{"n", imp.Float}), ty) {
+		t.Errorf("a body binding n as a float enters the scope itself")
+	}
+	before := scope{"n": imp.Int, "x": imp.Int}
+	if got := written(p.Body[1:], ty); len(got) != 2 || got[1] != (slot{"x", imp.Float}) {
+		t.Errorf("written = %v, want x as an int and as a float", got)
+	}
+	referenced(p.Body[1:], ty)
+	if !reflect.DeepEqual(ty, before) {
+		t.Errorf("the scope after walking the body is %v, want %v", ty, before)
+	}
+}
+
+// TestFresh: fresh gives a base itself, then the first base_k not used,
+// whatever took the names before (the function, a reserved IMP name, C++),
+// as a search from base_1 at every call does.
+func TestFresh(t *testing.T) {
+	e := &emitter{names: map[string]int{}}
+	e.reserve("t_2")
+	e.reserve("int_1")
+	f := e.newFn(false)
+	e.reserve("t_5") // reserved after f was made: f may take it
+	f.used["t_3"] = true
+	var got []string
+	for range 5 {
+		got = append(got, f.fresh("t"))
+	}
+	got = append(got, f.fresh("int"), f.fresh("int"))
+	want := []string{"t", "t_1", "t_4", "t_5", "t_6", "int_2", "int_3"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("fresh gave %v, want %v", got, want)
+	}
+}
+
+// TestSiteText: a site's message is its position as Pos.String prints
+// it, its rule and its format, the first two with % doubled.
+func TestSiteText(t *testing.T) {
+	e := &emitter{p: &imp.Program{File: "p%.fun"}, out: &File{}}
+	for _, c := range []struct {
+		pos  fun.Pos
+		rule string
+	}{
+		{fun.Pos{File: "a.fun", Line: 3, Col: 14}, "E-IMP-READ"},
+		{fun.Pos{File: "50%.fun", Line: 1, Col: 1}, "R%d"},
+		{fun.Pos{Line: 12, Col: 7}, "E"},
+		{fun.Pos{File: "f.fun"}, "E"},
+		{fun.Pos{}, "E"},
+		{fun.Pos{File: "x.fun", Line: 1 << 40, Col: -1}, ""},
+	} {
+		pos := c.pos
+		if !pos.IsValid() { // a statement the passes made: the program's file
+			pos = fun.Pos{File: e.p.File}
+		}
+		want := strings.ReplaceAll(pos.String()+": "+c.rule+": ", "%", "%%") + "size %lld"
+		if got := e.out.Sites[e.site(c.pos, c.rule, "size %lld")]; got != want {
+			t.Errorf("site(%v, %q) = %q, want %q", c.pos, c.rule, got, want)
+		}
+	}
+}
