@@ -478,34 +478,33 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, error) {
 			c.unwind(mark)
 			return nil, err
 		}
-		c.undo = append(c.undo, undoEntry{inScope: true, scope: p.Name.Name})
+		c.undo = append(c.undo, undoEntry{name: p.Name.Name})
 	}
 	if e, ok := s.Exp.(*fun.ScalarExp); ok && s.Pat[0].Type.IsInt() { // LMADs mention ints only
 		name := s.Pat[0].Name.Name
 		c.lets[name] = e.X
-		c.undo = append(c.undo, undoEntry{def: name})
+		c.undo = append(c.undo, undoEntry{name: name, def: true})
 	}
 	return d, nil
 }
 
-// An undoEntry takes back one binding stmBind made: a name in Γ (scope),
-// or else a definition (def) in defs and polys.
+// An undoEntry takes back one binding stmBind made: a name in Γ, or
+// (def) a definition in lets, defs and polys.
 type undoEntry struct {
-	inScope bool // scope names a name in Γ
-	scope   string
-	def     string
+	name string
+	def  bool
 }
 
 // unwind takes back the bindings made since the undo stack had mark
 // entries, the last first.
 func (c *checker) unwind(mark int) {
 	for i := len(c.undo) - 1; i >= mark; i-- {
-		if e := c.undo[i]; e.inScope {
-			c.env.Remove(e.scope)
+		if e := c.undo[i]; !e.def {
+			c.env.Remove(e.name)
 		} else {
-			delete(c.lets, e.def)
-			delete(c.defs, e.def)
-			delete(c.polys, e.def)
+			delete(c.lets, e.name)
+			delete(c.defs, e.name)
+			delete(c.polys, e.name)
 		}
 		c.undo[i] = undoEntry{}
 	}

@@ -102,6 +102,68 @@ type expander struct {
 	changed bool
 	plain   bool // memoryExpand's
 	bufs    stmBufs
+	// sets, defs and scopes are hoistIn's name sets, definitions and
+	// type scopes, used again once the body they were made for is done
+	// (none outlives its hoistIn): every round walks the whole program.
+	sets   []map[string]bool
+	defs   []map[string]fun.SExp
+	scopes []*typeScope
+}
+
+// set is an empty set of names (a kernel's or a fold's bound), given
+// back by putSet.
+func (x *expander) set() map[string]bool {
+	if n := len(x.sets); n > 0 {
+		m := x.sets[n-1]
+		x.sets = x.sets[:n-1]
+		return m
+	}
+	return map[string]bool{}
+}
+
+// putSet gives m back, emptied.
+func (x *expander) putSet(m map[string]bool) {
+	clear(m)
+	x.sets = append(x.sets, m)
+}
+
+// defMap is an empty map of definitions (a kernel's defs), given back
+// by putDefs.
+func (x *expander) defMap() map[string]fun.SExp {
+	if n := len(x.defs); n > 0 {
+		m := x.defs[n-1]
+		x.defs = x.defs[:n-1]
+		return m
+	}
+	return map[string]fun.SExp{}
+}
+
+// putDefs gives m back, emptied.
+func (x *expander) putDefs(m map[string]fun.SExp) {
+	clear(m)
+	x.defs = append(x.defs, m)
+}
+
+// scope is s.child(n), in a scope given back before (putScope).
+func (x *expander) scope(s *typeScope, n int) *typeScope {
+	k := len(x.scopes)
+	if k == 0 {
+		return s.child(n)
+	}
+	c := x.scopes[k-1]
+	x.scopes = x.scopes[:k-1]
+	c.parent = s
+	if cap(c.binds) < n {
+		c.binds = make([][]*fun.Param, 0, n)
+	}
+	return c
+}
+
+// putScope gives c back, emptied.
+func (x *expander) putScope(c *typeScope) {
+	clear(c.binds)
+	c.binds, c.parent = c.binds[:0], nil
+	x.scopes = append(x.scopes, c)
 }
 
 // hoistAllocs moves, in every kernel body, the allocations whose sizes
@@ -111,7 +173,9 @@ type expander struct {
 func (x *expander) hoistAllocs(b *fun.Body) *fun.Body {
 	sc := &typeScope{}
 	sc.bind(x.inputs)
-	return x.hoistIn(b, hoistCtx{bound: map[string]bool{}, owned: true, types: sc})
+	bound := x.set()
+	defer x.putSet(bound)
+	return x.hoistIn(b, hoistCtx{bound: bound, owned: true, types: sc})
 }
 
 // hoistCtx is where hoistIn works: bound, the names bound inside the
@@ -134,7 +198,8 @@ type hoistCtx struct {
 // hoistIn is hoistAllocs of b, where c says.
 func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	bound := c.bound
-	sc := c.types.child(len(b.Stms))
+	sc := x.scope(c.types, len(b.Stms))
+	defer x.putScope(sc)
 	var added []string // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
 	rest := x.bufs.get()
@@ -181,7 +246,7 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		ns := st
 		// inner is the scope of a body of st, which binds ps (and i).
 		inner := func(i *fun.Ident, ps ...*fun.Param) *typeScope {
-			in := sc.child(2)
+			in := x.scope(sc, 2)
 			in.bind(ps)
 			if i != nil {
 				in.bind([]*fun.Param{{Name: i}}) // an int
@@ -190,7 +255,12 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		}
 		switch e := st.Exp.(type) {
 		case *fun.KernelExp:
-			inner := x.hoistIn(e.Body, hoistCtx{bound: map[string]bool{e.Var.Name: true}, inKernel: true, owned: true, thread: true, kernel: e, defs: map[string]fun.SExp{}, types: inner(e.Var)})
+			kb, defs, in := x.set(), x.defMap(), inner(e.Var)
+			kb[e.Var.Name] = true
+			inner := x.hoistIn(e.Body, hoistCtx{bound: kb, inKernel: true, owned: true, thread: true, kernel: e, defs: defs, types: in})
+			x.putSet(kb)
+			x.putDefs(defs)
+			x.putScope(in)
 			if inner != e.Body {
 				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
 			}
@@ -211,8 +281,11 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			// stay there (each iteration's arrays live in blocks of their
 			// own), but the kernels inside expand as any, and inside a
 			// kernel a loop's allocations leave it (expand_loop.go).
-			in := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(fun.ExpIndex(e), fun.ExpParams(e)...)}
-			if body := x.hoistIn(fun.ExpBody(e), in); body != fun.ExpBody(e) {
+			in := hoistCtx{bound: x.set(), owned: true, thread: c.thread, types: inner(fun.ExpIndex(e), fun.ExpParams(e)...)}
+			body := x.hoistIn(fun.ExpBody(e), in)
+			x.putSet(in.bound)
+			x.putScope(in.types)
+			if body != fun.ExpBody(e) {
 				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, body)}
 			}
 			if _, loop := e.(*fun.LoopExp); loop && c.thread {
@@ -225,9 +298,14 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		case *fun.RedomapExp:
 			// So do a redomap's: its elements are folded in order, each
 			// map body's arrays in blocks of its own, as a reduce's rows.
-			m := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(e.Var)}
-			op := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(nil, e.Params...)}
-			if mb, ob := x.hoistIn(e.Map, m), x.hoistIn(e.Op, op); mb != e.Map || ob != e.Op {
+			m := hoistCtx{bound: x.set(), owned: true, thread: c.thread, types: inner(e.Var)}
+			op := hoistCtx{bound: x.set(), owned: true, thread: c.thread, types: inner(nil, e.Params...)}
+			mb, ob := x.hoistIn(e.Map, m), x.hoistIn(e.Op, op)
+			for _, h := range []hoistCtx{m, op} {
+				x.putSet(h.bound)
+				x.putScope(h.types)
+			}
+			if mb != e.Map || ob != e.Op {
 				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{mb, ob})}
 			}
 		case *AllocExp:

@@ -2,6 +2,7 @@ package funmem
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -278,7 +279,15 @@ type names struct {
 func lazyNames(p *fun.Program) *names { return &names{from: p} }
 
 func newNames(p *fun.Program) *names {
-	n := &names{used: map[string]bool{}}
+	// The binders are counted first, so that the set is made its size
+	// once rather than grown as it fills.
+	k := len(p.Inputs)
+	eachBody(p.Body, func(b *fun.Body) {
+		for _, s := range b.Stms {
+			k += len(s.Pat) + len(fun.ExpParams(s.Exp)) + 1
+		}
+	})
+	n := &names{used: make(map[string]bool, k)}
 	for _, in := range p.Inputs {
 		n.used[in.Name.Name] = true
 	}
@@ -305,7 +314,7 @@ func (n *names) fresh(base string) *fun.Ident {
 	}
 	name := base
 	for i := 2; n.used[name] || keywords[name]; i++ {
-		name = fmt.Sprintf("%s%d", base, i)
+		name = base + strconv.Itoa(i)
 	}
 	n.used[name] = true
 	return &fun.Ident{Name: name}
