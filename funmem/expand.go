@@ -756,18 +756,42 @@ func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelEx
 	return allocs, &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: body}
 }
 
-// namesAny reports whether an identifier of b has a name m maps.
+// namesAny reports whether an identifier of b has a name m maps: a
+// binder (a pattern's, a form's parameter or index) or a use, which a
+// useCounter of m's names counts (m holds a name or two: comparing
+// strings costs less than walking every node through fun.Inspect).
 func namesAny(b *fun.Body, m map[string]string) bool {
 	found := false
-	fun.Inspect(b, func(n fun.Node) bool {
-		if x, ok := n.(*fun.Ident); ok {
-			if _, ok := m[x.Name]; ok {
-				found = true
+	eachBody(b, func(b *fun.Body) {
+		for _, s := range b.Stms {
+			for _, p := range s.Pat {
+				_, ok := m[p.Name.Name]
+				found = found || ok
+			}
+			if x := fun.ExpIndex(s.Exp); x != nil {
+				_, ok := m[x.Name]
+				found = found || ok
+			}
+			for _, p := range fun.ExpParams(s.Exp) {
+				_, ok := m[p.Name.Name]
+				found = found || ok
 			}
 		}
-		return !found
 	})
-	return found
+	if found {
+		return true
+	}
+	u := useCounter{step: 1, small: make([]nameCount, 0, len(m))}
+	for z := range m {
+		u.count0(z)
+	}
+	u.body(b)
+	for _, c := range u.small {
+		if c.n > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // regroup rewrites the support groups whose block is z: the block becomes

@@ -83,3 +83,29 @@ func countStms(p *fun.Program) int {
 	eachBody(p.Body, func(b *fun.Body) { n += len(b.Stms) })
 	return n
 }
+
+// TestNamesAny: namesAny finds a name exactly when fun.Inspect meets an
+// identifier of it, for every name a seed program (and its expansions)
+// binds or uses, one at a time, and for a name none has.
+func TestNamesAny(t *testing.T) {
+	checked := 0
+	for _, q := range transformedSeeds(t) {
+		for _, p := range []*fun.Program{q, MemoryExpand(q, GPU), Simplify(MemoryExpand(q, CPU))} {
+			eachBody(p.Body, func(b *fun.Body) {
+				names := map[string]bool{"no such name": true}
+				fun.Idents(b, func(x *fun.Ident) { names[x.Name] = true })
+				for x := range names {
+					want := false
+					fun.Idents(b, func(y *fun.Ident) { want = want || y.Name == x })
+					if got := namesAny(b, map[string]string{x: "z"}); got != want {
+						t.Fatalf("namesAny of %s: %v, want %v, in\n%s", x, got, want, fun.PrintBody(b, false))
+					}
+					checked++
+				}
+			})
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d names checked", checked)
+	}
+}
