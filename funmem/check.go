@@ -362,23 +362,52 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 			return false
 		}
 	}
-	rename := func(e fun.SExp) fun.SExp {
+	// same(h, S(w)): the renamed tree is built only when the two are
+	// not written alike (sameTextRenamed), as most LMADs are.
+	same := func(h, w fun.SExp) bool {
 		if len(subst) == 0 {
-			return e
+			return c.same(h, w)
 		}
-		return fun.RenameSExp(e, subst)
+		return sameTextRenamed(h, w, subst) || normalizeIn(h, c).Equal(normalizeIn(fun.RenameSExp(w, subst), c))
 	}
 	ho, hd := ha.Index.LMAD()
 	wo, wd := wa.Index.LMAD()
-	if len(hd) != len(wd) || !c.same(ho, rename(wo)) {
+	if len(hd) != len(wd) || !same(ho, wo) {
 		return false
 	}
 	for i := range hd {
-		if !c.same(hd[i].Elems, rename(wd[i].Elems)) || !c.same(hd[i].Stride, rename(wd[i].Stride)) {
+		if !same(hd[i].Elems, wd[i].Elems) || !same(hd[i].Stride, wd[i].Stride) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameTextRenamed is sameText(a, fun.RenameSExp(b, subst)), without
+// building the renamed tree.
+func sameTextRenamed(a, b fun.SExp, subst map[string]string) bool {
+	switch a := a.(type) {
+	case fun.Var:
+		b, ok := b.(fun.Var)
+		if !ok {
+			return false
+		}
+		name := b.Name
+		if y, ok := subst[name]; ok {
+			name = y
+		}
+		return a.Name == name
+	case *fun.Const:
+		b, ok := b.(*fun.Const)
+		return ok && a.Value == b.Value
+	case *fun.BinOp:
+		b, ok := b.(*fun.BinOp)
+		return ok && a.Op == b.Op && sameTextRenamed(a.L, b.L, subst) && sameTextRenamed(a.R, b.R, subst)
+	case *fun.UnOp:
+		b, ok := b.(*fun.UnOp)
+		return ok && a.Op == b.Op && sameTextRenamed(a.X, b.X, subst)
+	}
+	return false
 }
 
 func (c *checker) single(rule string, s *fun.Stm) (*fun.Param, error) {

@@ -145,3 +145,39 @@ func TestIndexOffsetAsAddMul(t *testing.T) {
 		}
 	}
 }
+
+// TestSameTextRenamed: comparing a with b's variables renamed, as
+// sameType compares a result's LMAD with its binding's, is comparing a
+// with the renamed tree (fun.RenameSExp), on random pairs, also pairs
+// that differ only by the renaming, unary minus and calls included.
+func TestSameTextRenamed(t *testing.T) {
+	g := &sexpGen{r: rand.New(rand.NewSource(3)), names: []string{"x", "y", "z"}, consts: []int64{0, 1, 2}, mulBelow: 8}
+	subst := map[string]string{"x": "y", "z": "x"}
+	wrap := func(e fun.SExp) fun.SExp {
+		switch g.r.Intn(6) {
+		case 0:
+			return &fun.UnOp{Op: semantics.Neg, X: e}
+		case 1:
+			return &fun.Call{Func: semantics.Sqrt, Arg: e}
+		}
+		return e
+	}
+	same := 0
+	for i := 0; i < 20000; i++ {
+		b := wrap(g.gen(g.r.Intn(3)))
+		a := fun.RenameSExp(b, subst) // alike once renamed
+		if g.r.Intn(2) == 0 {
+			a = wrap(g.gen(g.r.Intn(3)))
+		}
+		want := sameText(a, fun.RenameSExp(b, subst))
+		if got := sameTextRenamed(a, b, subst); got != want {
+			t.Fatalf("sameTextRenamed(%s, %s): %v, want %v", fun.PrintSExp(a), fun.PrintSExp(b), got, want)
+		}
+		if want {
+			same++
+		}
+	}
+	if same < 5000 {
+		t.Fatalf("only %d pairs alike: the test compares little", same)
+	}
+}

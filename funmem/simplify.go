@@ -63,10 +63,27 @@ type simplifier struct {
 	// signatures, so that it walks a nested body only when one of the
 	// names it counts may be used there.
 	names nameSigs
-	// bufs and strs are lists body builds in and uses again.
-	bufs stmBufs
-	strs strBufs
+	// bufs and strs are lists body builds in and uses again; bools
+	// and counts, lists deadCode does.
+	bufs   stmBufs
+	strs   strBufs
+	bools  [][]bool
+	counts []nameCount
 }
+
+// flags is a list of n falses, from s.bools when one is long enough.
+func (s *simplifier) flags(n int) []bool {
+	if k := len(s.bools); k > 0 && cap(s.bools[k-1]) >= n {
+		l := s.bools[k-1][:n]
+		s.bools = s.bools[:k-1]
+		clear(l)
+		return l
+	}
+	return make([]bool, n)
+}
+
+// putFlags gives lists back to flags.
+func (s *simplifier) putFlags(ls ...[]bool) { s.bools = append(s.bools, ls...) }
 
 // strBufs are lists of names to use again, as stmBufs are.
 type strBufs [][]string
@@ -243,11 +260,15 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 	// A size of the pattern's arrays must stay a pattern variable to be
 	// hoisted: T-MEM-RESULT compares sizes by name. And a name a branch
 	// binds cannot be bound before the if.
-	sizes := map[string]bool{}
-	for _, p := range st.Pat {
-		for _, d := range p.Type.Dims {
-			sizes[d.Name] = true
+	size := func(x string) bool { // asked of the ints that may be hoisted only
+		for _, p := range st.Pat {
+			for _, d := range p.Type.Dims {
+				if d.Name == x {
+					return true
+				}
+			}
 		}
+		return false
 	}
 	// The names the branches bind, collected when first asked for: most
 	// ifs hoist nothing.
@@ -270,7 +291,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
 			rename(p.Name.Name, tj.Name)
 			keep[j] = false
-		case p.Type.IsInt() && !sizes[p.Name.Name] && sameDef(defs, tj.Name, ej.Name) && !bindsInside(p.Name.Name):
+		case p.Type.IsInt() && !size(p.Name.Name) && sameDef(defs, tj.Name, ej.Name) && !bindsInside(p.Name.Name):
 			hoisted[j] = &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs.get(tj.Name))}}
 			keep[j] = false
 		default:
@@ -403,7 +424,9 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	if !slices.ContainsFunc(b.Stms, droppable) {
 		return s.isClean(b)
 	}
-	can := make([]bool, len(b.Stms))
+	// can, gone and the counts are in lists of s's, used again by the
+	// next body (deadCode counts within one body at a time).
+	can := s.flags(len(b.Stms))
 	n := 0
 	for i, st := range b.Stms {
 		if can[i] = droppable(st); can[i] {
@@ -412,7 +435,7 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	}
 	used := useCounter{step: 1, sigs: s.names}
 	if n <= smallUses {
-		used.small = make([]nameCount, 0, n)
+		used.small = s.counts[:0]
 	} else {
 		used.n = make(map[string]int, n)
 	}
@@ -426,7 +449,13 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 		used.stm(st)
 	}
 	used.idents(b.Result)
-	gone := make([]bool, len(b.Stms))
+	gone := s.flags(len(b.Stms))
+	defer func() {
+		if used.small != nil {
+			s.counts = used.small[:0]
+		}
+		s.putFlags(can, gone)
+	}()
 	dropped := false
 	for again := true; again; {
 		again = false
@@ -442,7 +471,16 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 		return s.isClean(b)
 	}
 	s.changed = true
+	k := 0
+	for _, g := range gone {
+		if !g {
+			k++
+		}
+	}
 	var out []*fun.Stm
+	if k > 0 {
+		out = make([]*fun.Stm, 0, k)
+	}
 	for i, st := range b.Stms {
 		if !gone[i] {
 			out = append(out, st)
