@@ -673,8 +673,11 @@ func (m lmadMap) retype(t fun.Type, z string, to *fun.Ident) fun.Type {
 	}
 	off, dims := a.Index.LMAD()
 	l := &IndexFn{Pos: a.Index.Pos, Offset: m.offset(off)}
-	for _, d := range dims {
-		l.Dims = append(l.Dims, LDim{Elems: d.Elems, Stride: m.stride(d.Stride)})
+	if len(dims) > 0 {
+		l.Dims = make([]LDim, len(dims))
+	}
+	for i, d := range dims {
+		l.Dims[i] = LDim{Elems: d.Elems, Stride: m.stride(d.Stride)}
 	}
 	return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: to.Name}, Index: l}}
 }
@@ -703,10 +706,22 @@ func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelEx
 	var m lmadMap
 	switch x.layout {
 	case CPU: // (x − 1)·se + se' + {(x_i : s_i)}
-		m.offset = func(off fun.SExp) fun.SExp { return Add(Mul(thread, se), off) }
+		base := Mul(thread, se) // the same for every type moved
+		m.offset = func(off fun.SExp) fun.SExp { return Add(base, off) }
 		m.stride = func(s fun.SExp) fun.SExp { return s }
 	default: // (x − 1) + se'·y + {(x_i : s_i·y)}
-		m.offset = func(off fun.SExp) fun.SExp { return Add(thread, Mul(off, y)) }
+		// The offset 0 (R(…)'s, most types') moves to the same
+		// expression whatever its position: made once.
+		var zero fun.SExp
+		m.offset = func(off fun.SExp) fun.SExp {
+			if k, ok := off.(*fun.Const); ok && k.Value == 0 {
+				if zero == nil {
+					zero = Add(thread, Mul(off, y))
+				}
+				return zero
+			}
+			return Add(thread, Mul(off, y))
+		}
 		m.stride = func(s fun.SExp) fun.SExp {
 			if mutant.On("expand-stride") { // mutant: the strides are not scaled by y (threads' arrays overlap)
 				return s

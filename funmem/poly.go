@@ -301,8 +301,12 @@ func (p Poly) Equal(o Poly) bool {
 }
 
 // SameValue reports whether two scalar expressions are equal as
-// polynomials.
-func SameValue(a, b fun.SExp) bool { return Normalize(a).Equal(Normalize(b)) }
+// polynomials. Two written alike are (sameText), without normalising
+// them: the simplifier compares an LMAD's sizes and strides with those
+// of R(…), most of them written as R's.
+func SameValue(a, b fun.SExp) bool {
+	return sameText(a, b) || Normalize(a).Equal(Normalize(b))
+}
 
 // atom is the expression factor f stands for.
 func (p Poly) atom(f string) fun.SExp {
