@@ -665,11 +665,20 @@ func rowMajorStm(st *fun.Stm) *fun.Stm {
 	if len(st.Pat) == 0 && st.Pat != nil {
 		pat, patChanged = nil, true // as appending nothing gives
 	}
-	for _, p := range st.Pat {
-		if _, changed := rowMajorType(p.Type); changed || p.Rparen != (fun.Pos{}) {
+	for i, p := range st.Pat {
+		if t, changed := rowMajorType(p.Type); changed || p.Rparen != (fun.Pos{}) {
+			// The types before p's are as they were (rowMajorType said
+			// so); p's is t.
 			pat = make([]*fun.Param, len(st.Pat))
 			for j, q := range st.Pat {
-				pat[j] = &fun.Param{Lparen: q.Lparen, Name: q.Name, Type: asRowMajor(q.Type)}
+				qt := q.Type
+				switch {
+				case j == i:
+					qt = t
+				case j > i:
+					qt = asRowMajor(q.Type)
+				}
+				pat[j] = &fun.Param{Lparen: q.Lparen, Name: q.Name, Type: qt}
 			}
 			patChanged = true
 			break
@@ -735,16 +744,16 @@ func rowMajorType(t fun.Type) (fun.Type, bool) {
 			return t, false
 		}
 	}
-	// The offset 0 and R's sizes (the array's) are compared before R's
-	// strides are made.
+	// R's sizes (the array's, most often written as they are) and the
+	// offset 0 are compared before R's strides are made.
 	off, dims := a.Index.LMAD()
-	if !Normalize(off).Equal(Poly{}) {
-		return t, false
-	}
 	for i := range dims {
 		if !SameValue(dims[i].Elems, fun.Var{Ident: t.Dims[i]}) {
 			return t, false
 		}
+	}
+	if !Normalize(off).Equal(Poly{}) {
+		return t, false
 	}
 	r := rowMajorIn(t, a.Block)
 	_, rd := ArrayOf(r).Index.LMAD()
