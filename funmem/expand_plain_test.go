@@ -1,6 +1,7 @@
 package funmem
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -107,5 +108,42 @@ func TestNamesAny(t *testing.T) {
 	}
 	if checked < 1000 {
 		t.Fatalf("only %d names checked", checked)
+	}
+}
+
+// TestUseCounterMask: counting with the mask's test first (deadCode's
+// useCounter, masked) gives the counts that looking every name up in the
+// map gives, for the names each body of the seed programs binds.
+func TestUseCounterMask(t *testing.T) {
+	counted := 0
+	for _, q := range transformedSeeds(t) {
+		for _, p := range []*fun.Program{q, Simplify(q), MemoryExpand(q, GPU)} {
+			eachBody(p.Body, func(b *fun.Body) {
+				plain := useCounter{n: map[string]int{}, step: 1}
+				masked := useCounter{n: map[string]int{}, step: 1, masked: true}
+				for _, s := range b.Stms {
+					for _, q := range s.Pat {
+						plain.n[q.Name.Name] = 0
+						masked.count0(q.Name.Name)
+						masked.mask = masked.mask.with(q.Name.Name)
+					}
+				}
+				for _, u := range []*useCounter{&plain, &masked} {
+					u.idents(b.Result)
+					for _, s := range b.Stms {
+						u.stm(s)
+					}
+				}
+				if !maps.Equal(plain.n, masked.n) {
+					t.Fatalf("masked counts %v, want %v, in\n%s", masked.n, plain.n, fun.PrintBody(b, false))
+				}
+				for _, c := range plain.n {
+					counted += c
+				}
+			})
+		}
+	}
+	if counted < 1000 {
+		t.Fatalf("only %d uses counted", counted)
 	}
 }

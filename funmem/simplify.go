@@ -433,7 +433,7 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 			n++
 		}
 	}
-	used := useCounter{step: 1, sigs: s.names}
+	used := useCounter{step: 1, sigs: s.names, masked: true}
 	if n <= smallUses {
 		used.small = s.counts[:0]
 	} else {
@@ -806,6 +806,8 @@ type useCounter struct {
 	sigs  nameSigs
 	mask  nameSig
 	sig   *nameSig
+	// masked says that mask holds every name n counts.
+	masked bool
 }
 
 // A nameSig is a set of names as a Bloom filter of one bit a name: a
@@ -820,6 +822,15 @@ func (g nameSig) with(x string) nameSig {
 	}
 	g[h>>6&3] |= 1 << (h & 63)
 	return g
+}
+
+// has reports whether the set may hold x.
+func (g nameSig) has(x string) bool {
+	h := uint32(2166136261) // as with
+	for i := 0; i < len(x); i++ {
+		h = (h ^ uint32(x[i])) * 16777619
+	}
+	return g[h>>6&3]&(1<<(h&63)) != 0
 }
 
 // meets reports whether the two sets may have a name in common.
@@ -864,6 +875,12 @@ func (u *useCounter) use(x string) {
 		return
 	}
 	if u.n != nil {
+		// With masked, the names counted are in mask (deadCode's): most
+		// names are not, and testing a bit costs less than looking in
+		// the map.
+		if u.masked && !u.mask.has(x) {
+			return
+		}
 		if n, ok := u.n[x]; ok {
 			u.n[x] = n + u.step
 		}
