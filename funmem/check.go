@@ -280,6 +280,11 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 		return c.errorf(a.Block.NamePos, TMemArray.Name, "%s has type %s, not mem", a.Block.Name, bt)
 	}
 	// T-MEM-LMAD: L = se + {(x1 : y1) … (xn : yn)} with FV(L) ints in Γ.
+	if a.Index.IsRowMajor() && c.rowMajorHolds(t, a.Index.RowMajor, needInt) {
+		c.opts.Counter.Hit(TMemLMAD.Name)
+		c.opts.Counter.Hit(TMemArray.Name)
+		return nil
+	}
 	off, dims := a.Index.LMAD()
 	if len(dims) != len(t.Dims) {
 		return c.errorf(a.Index.Pos, TMemLMAD.Name, "the LMAD %s has %d dimensions, but the array has %d", a.Index, len(dims), len(t.Dims))
@@ -337,6 +342,54 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 	c.opts.Counter.Hit(TMemLMAD.Name)
 	c.opts.Counter.Hit(TMemArray.Name)
 	return nil
+}
+
+// rowMajorHolds reports whether T-MEM-LMAD holds of R(rs), the LMAD of
+// an array of type t, without expanding R (LMAD), which every array type
+// of a program would: R's sizes are t's, their variables ints (needInt),
+// and none holds a float. Its strides are products of the sizes, with no
+// variable, float constant or call of their own, and its offset is 0:
+// then the premises over the expanded LMAD hold too. When false, the
+// premises are checked over it, so that a failure reads as it does.
+func (c *checker) rowMajorHolds(t fun.Type, rs []fun.SExp, needInt func(*fun.Ident, string) error) bool {
+	if len(rs) != len(t.Dims) {
+		return false
+	}
+	for i, r := range rs {
+		if !c.same(r, fun.Var{Ident: t.Dims[i]}) {
+			return false
+		}
+	}
+	var buf [16]*fun.Ident
+	xs := buf[:0]
+	for _, r := range rs {
+		xs = fun.FreeVars(r, xs)
+	}
+	for _, x := range xs {
+		if needInt(x, "LMAD variable") != nil {
+			return false
+		}
+	}
+	for _, r := range rs {
+		if mayHoldFloat(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// mayHoldFloat reports whether e may hold a float constant or a call
+// (true for an expression of a kind it does not know).
+func mayHoldFloat(e fun.SExp) bool {
+	switch e := e.(type) {
+	case fun.Var, *fun.Const:
+		return false
+	case *fun.BinOp:
+		return mayHoldFloat(e.L) || mayHoldFloat(e.R)
+	case *fun.UnOp:
+		return mayHoldFloat(e.X)
+	}
+	return true
 }
 
 // sameType is type equality, LMADs compared as polynomials modulo the

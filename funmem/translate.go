@@ -306,10 +306,13 @@ func lazyNames(p *fun.Program) *names { return &names{from: p} }
 func newNames(p *fun.Program) *names {
 	// The binders are counted first, so that the set is made its size
 	// once rather than grown as it fills.
-	k := len(p.Inputs)
+	k := len(p.Inputs) + 8 // and a few fresh names
 	eachBody(p.Body, func(b *fun.Body) {
 		for _, s := range b.Stms {
-			k += len(s.Pat) + len(fun.ExpParams(s.Exp)) + 1
+			k += len(s.Pat) + len(fun.ExpParams(s.Exp))
+			if fun.ExpIndex(s.Exp) != nil {
+				k++
+			}
 		}
 	})
 	n := &names{used: make(map[string]bool, k)}
