@@ -194,7 +194,8 @@ func (c *hcompiler) body(sc *hscope, b *fun.Body) *hbody {
 	for _, s := range b.Stms {
 		npat += len(s.Pat)
 	}
-	slots := make([]int, npat)
+	ints := make([]int, npat+len(b.Result)) // the slots, then the results'
+	slots, results := ints[:npat:npat], ints[npat:]
 	binds := make([]hscope, npat)
 	hb := &hbody{b: b, stms: make([]hcode, 0, len(b.Stms))}
 	for _, s := range b.Stms {
@@ -212,7 +213,7 @@ func (c *hcompiler) body(sc *hscope, b *fun.Body) *hbody {
 		binds = binds[n:]
 	}
 	if len(b.Result) > 0 {
-		hb.results = make([]int, len(b.Result))
+		hb.results = results
 		for i, x := range b.Result {
 			hb.results[i] = sc.lookup(x.Name)
 		}

@@ -181,6 +181,14 @@ next:
 }
 
 func (p Poly) add(o Poly) Poly {
+	// Adding 0 (no terms, no atoms) gives the other, as the merge would
+	// (a Poly is never changed: the two may share their slices).
+	switch {
+	case len(o.terms) == 0 && len(o.atoms) == 0:
+		return p
+	case len(p.terms) == 0 && len(p.atoms) == 0:
+		return o
+	}
 	q := Poly{terms: make([]mono, 0, len(p.terms)+len(o.terms)), atoms: mergeAtoms(p.atoms, o.atoms)}
 	i, j := 0, 0
 	for i < len(p.terms) || j < len(o.terms) {
