@@ -110,15 +110,15 @@ type expander struct {
 	scopes []*typeScope
 }
 
-// set is an empty set of names (a kernel's or a fold's bound), given
-// back by putSet.
-func (x *expander) set() map[string]bool {
+// set is an empty set of names (a kernel's or a fold's bound), with
+// room for about hint of them when it is new, given back by putSet.
+func (x *expander) set(hint int) map[string]bool {
 	if n := len(x.sets); n > 0 {
 		m := x.sets[n-1]
 		x.sets = x.sets[:n-1]
 		return m
 	}
-	return map[string]bool{}
+	return make(map[string]bool, hint)
 }
 
 // putSet gives m back, emptied.
@@ -162,7 +162,7 @@ func (x *expander) scope(s *typeScope, n int) *typeScope {
 // putScope gives c back, emptied.
 func (x *expander) putScope(c *typeScope) {
 	clear(c.binds)
-	c.binds, c.parent = c.binds[:0], nil
+	c.binds, c.parent, c.index = c.binds[:0], nil, ""
 	x.scopes = append(x.scopes, c)
 }
 
@@ -173,7 +173,7 @@ func (x *expander) putScope(c *typeScope) {
 func (x *expander) hoistAllocs(b *fun.Body) *fun.Body {
 	sc := &typeScope{}
 	sc.bind(x.inputs)
-	bound := x.set()
+	bound := x.set(len(b.Stms))
 	defer x.putSet(bound)
 	return x.hoistIn(b, hoistCtx{bound: bound, owned: true, types: sc})
 }
@@ -249,13 +249,13 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			in := x.scope(sc, 2)
 			in.bind(ps)
 			if i != nil {
-				in.bind([]*fun.Param{{Name: i}}) // an int
+				in.index = i.Name // an int
 			}
 			return in
 		}
 		switch e := st.Exp.(type) {
 		case *fun.KernelExp:
-			kb, defs, in := x.set(), x.defMap(), inner(e.Var)
+			kb, defs, in := x.set(len(e.Body.Stms)+1), x.defMap(), inner(e.Var)
 			kb[e.Var.Name] = true
 			inner := x.hoistIn(e.Body, hoistCtx{bound: kb, inKernel: true, owned: true, thread: true, kernel: e, defs: defs, types: in})
 			x.putSet(kb)
@@ -281,7 +281,7 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			// stay there (each iteration's arrays live in blocks of their
 			// own), but the kernels inside expand as any, and inside a
 			// kernel a loop's allocations leave it (expand_loop.go).
-			in := hoistCtx{bound: x.set(), owned: true, thread: c.thread, types: inner(fun.ExpIndex(e), fun.ExpParams(e)...)}
+			in := hoistCtx{bound: x.set(len(fun.ExpBody(e).Stms)), owned: true, thread: c.thread, types: inner(fun.ExpIndex(e), fun.ExpParams(e)...)}
 			body := x.hoistIn(fun.ExpBody(e), in)
 			x.putSet(in.bound)
 			x.putScope(in.types)
@@ -298,8 +298,8 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		case *fun.RedomapExp:
 			// So do a redomap's: its elements are folded in order, each
 			// map body's arrays in blocks of its own, as a reduce's rows.
-			m := hoistCtx{bound: x.set(), owned: true, thread: c.thread, types: inner(e.Var)}
-			op := hoistCtx{bound: x.set(), owned: true, thread: c.thread, types: inner(nil, e.Params...)}
+			m := hoistCtx{bound: x.set(len(e.Map.Stms)), owned: true, thread: c.thread, types: inner(e.Var)}
+			op := hoistCtx{bound: x.set(len(e.Op.Stms)), owned: true, thread: c.thread, types: inner(nil, e.Params...)}
 			mb, ob := x.hoistIn(e.Map, m), x.hoistIn(e.Op, op)
 			for _, h := range []hoistCtx{m, op} {
 				x.putSet(h.bound)
