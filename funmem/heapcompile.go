@@ -111,6 +111,10 @@ type heapMachine struct {
 	// parallel forms whose bodies are running (a launch is at 0).
 	stats *semantics.Stats
 	depth int
+	// sv holds the variables a rule's shared helper reads while it runs
+	// (set and put back around the call): a pointer to it is a vars
+	// without the allocation a slotVars made into one costs.
+	sv slotVars
 }
 
 // trackerPool keeps the trackers of kernels that have ended, for reuse: a
@@ -294,7 +298,10 @@ func (c *hcompiler) stm(sc *hscope, s *fun.Stm, out []int) hcode {
 // name.
 func (c *hcompiler) hAtomic(sc *hscope, s *fun.Stm, o int) hcode {
 	return func(m *heapMachine, fr []Value) error {
-		vs, rule, err := evalAtomicPool(slotVars{fr, sc}, m.h, s, m.opts, &m.pool)
+		old := m.sv
+		m.sv = slotVars{fr, sc}
+		vs, rule, err := evalAtomicPool(&m.sv, m.h, s, m.opts, &m.pool)
+		m.sv = old
 		if err != nil {
 			return err
 		}
@@ -460,7 +467,10 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 			}
 			m.opts.Counter.Hit(rule)
 		} else {
-			rule, branch, err := chooseBranch(slotVars{fr, sc}, e)
+			old := m.sv
+			m.sv = slotVars{fr, sc}
+			rule, branch, err := chooseBranch(&m.sv, e)
+			m.sv = old
 			if err != nil {
 				return err
 			}
@@ -503,7 +513,10 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 	own := writesOnlyOwnBlocks(s, e) // condition 1 of heaprace.go
 	par := scalarBody(e)             // heap_parallel.go
 	return func(m *heapMachine, fr []Value) error {
-		n, dest, err := kernelStart(slotVars{fr, sc}, s, e)
+		old := m.sv
+		m.sv = slotVars{fr, sc}
+		n, dest, err := kernelStart(&m.sv, s, e)
+		m.sv = old
 		if err == nil {
 			err = m.opts.Budget.Spend(n, e.Pos(), EMemKernel.Name)
 		}
