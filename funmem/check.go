@@ -865,7 +865,7 @@ func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []
 		if len(b.Result) != len(pat) {
 			return c.errorf(b.In, TMemResult.Name, "the body returns %d values, but the pattern binds %d", len(b.Result), len(pat))
 		}
-		subst := map[string]string{}
+		subst := make(map[string]string, len(pat))
 		for i, p := range pat {
 			subst[p.Name.Name] = b.Result[i].Name
 		}
