@@ -48,7 +48,7 @@ func unmemBody(b *fun.Body) *fun.Body {
 	}
 	// The value-based semantics un-mems every program it runs: the
 	// statements are allocated together (copyStms).
-	news := unmemStms(b.Stms)
+	news := copyStms(b.Stms, unmemParamValue)
 	// The new statements are the body's list, unless a statement is
 	// followed by zeros (after): the list is copied then.
 	out.Stms = news
@@ -99,64 +99,6 @@ func zeroExp(pos fun.Pos) *fun.ScalarExp {
 	}{k: fun.Const{ValuePos: pos, Value: 0}}
 	z.e.X = &z.k
 	return &z.e
-}
-
-// unmemStms is new statements for ss, each with its original's let and
-// expression and its pattern un-memmed (unmemParamValue), allocated
-// together: three allocations, not one a statement and one a parameter.
-// A parameter that un-memming leaves as it is (an int's or a float's,
-// without a closing parenthesis: most of a FUNMEM program's) is kept,
-// and so is a pattern of such parameters.
-func unmemStms(ss []*fun.Stm) []*fun.Stm {
-	npat, nparams := 0, 0
-	for _, st := range ss {
-		if k := unmemChanged(st.Pat); k > 0 {
-			npat += len(st.Pat)
-			nparams += k
-		}
-	}
-	stms := make([]fun.Stm, len(ss))
-	params := make([]fun.Param, nparams)
-	pats := make([]*fun.Param, npat)
-	out := make([]*fun.Stm, len(ss))
-	for i, st := range ss {
-		ns := &stms[i]
-		*ns = fun.Stm{Let: st.Let, Exp: st.Exp}
-		switch n := len(st.Pat); {
-		case n == 0: // nil, as before
-		case unmemChanged(st.Pat) == 0:
-			ns.Pat = st.Pat
-		default:
-			ns.Pat = pats[:n:n]
-			pats = pats[n:]
-			for j, p := range st.Pat {
-				if unmemKeeps(p) {
-					ns.Pat[j] = p
-					continue
-				}
-				params[0] = unmemParamValue(p)
-				ns.Pat[j] = &params[0]
-				params = params[1:]
-			}
-		}
-		out[i] = ns
-	}
-	return out
-}
-
-// unmemKeeps reports whether unmemParamValue(p) is *p.
-func unmemKeeps(p *fun.Param) bool { return p.Type.Ext == nil && p.Rparen == (fun.Pos{}) }
-
-// unmemChanged is the number of parameters of ps that unmemParamValue
-// changes.
-func unmemChanged(ps []*fun.Param) int {
-	k := 0
-	for _, p := range ps {
-		if !unmemKeeps(p) {
-			k++
-		}
-	}
-	return k
 }
 
 // anySupportForm reports whether some parameter could be an array in

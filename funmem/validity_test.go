@@ -121,39 +121,6 @@ func funExamples() []*fun.Program {
 	return out
 }
 
-// TestUnmemStms: unmemStms gives each statement its let, its expression
-// and its pattern un-memmed parameter by parameter, as copying every
-// parameter with unmemParamValue does (a parameter it leaves as it is
-// kept, not copied), on every body of the seed programs and their
-// expansions.
-func TestUnmemStms(t *testing.T) {
-	kept, stms := 0, 0
-	for _, q := range transformedSeeds(t) {
-		for _, p := range []*fun.Program{q, Simplify(q), MemoryExpand(q, CPU)} {
-			eachBody(p.Body, func(b *fun.Body) {
-				for i, ns := range unmemStms(b.Stms) {
-					st := b.Stms[i]
-					stms++
-					if ns.Let != st.Let || ns.Exp != st.Exp || len(ns.Pat) != len(st.Pat) || (ns.Pat == nil) != (len(st.Pat) == 0) {
-						t.Fatalf("statement %s: let, expression or pattern differ", fun.PrintStm(st, true))
-					}
-					for j, q := range st.Pat {
-						if want := unmemParamValue(q); !reflect.DeepEqual(*ns.Pat[j], want) {
-							t.Fatalf("statement %s: parameter %d is %v, want %v", fun.PrintStm(st, true), j, *ns.Pat[j], want)
-						}
-						if ns.Pat[j] == q {
-							kept++
-						}
-					}
-				}
-			})
-		}
-	}
-	if kept < 100 || stms < 1000 {
-		t.Fatalf("only %d statements, %d parameters kept", stms, kept)
-	}
-}
-
 // TestRowMajorWellFormed: the checker accepts an array type written R(…)
 // (rowMajorHolds, without expanding R) exactly when it accepts the type
 // with R's LMAD written out (the premises of T-MEM-LMAD checked over
