@@ -280,6 +280,11 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 		return c.errorf(a.Block.NamePos, TMemArray.Name, "%s has type %s, not mem", a.Block.Name, bt)
 	}
 	// T-MEM-LMAD: L = se + {(x1 : y1) … (xn : yn)} with FV(L) ints in Γ.
+	if a.Index.IsRowMajor() && c.rowMajorHolds(t, a.Index.RowMajor, needInt) {
+		c.opts.Counter.Hit(TMemLMAD.Name)
+		c.opts.Counter.Hit(TMemArray.Name)
+		return nil
+	}
 	off, dims := a.Index.LMAD()
 	if len(dims) != len(t.Dims) {
 		return c.errorf(a.Index.Pos, TMemLMAD.Name, "the LMAD %s has %d dimensions, but the array has %d", a.Index, len(dims), len(t.Dims))
@@ -339,6 +344,54 @@ func (c *checker) wellFormed(rule string, p *fun.Param, pat []*fun.Param, patter
 	return nil
 }
 
+// rowMajorHolds reports whether T-MEM-LMAD holds of R(rs), the LMAD of
+// an array of type t, without expanding R (LMAD), which every array type
+// of a program would: R's sizes are t's, their variables ints (needInt),
+// and none holds a float. Its strides are products of the sizes, with no
+// variable, float constant or call of their own, and its offset is 0:
+// then the premises over the expanded LMAD hold too. When false, the
+// premises are checked over it, so that a failure reads as it does.
+func (c *checker) rowMajorHolds(t fun.Type, rs []fun.SExp, needInt func(*fun.Ident, string) error) bool {
+	if len(rs) != len(t.Dims) {
+		return false
+	}
+	for i, r := range rs {
+		if !c.same(r, fun.Var{Ident: t.Dims[i]}) {
+			return false
+		}
+	}
+	var buf [16]*fun.Ident
+	xs := buf[:0]
+	for _, r := range rs {
+		xs = fun.FreeVars(r, xs)
+	}
+	for _, x := range xs {
+		if needInt(x, "LMAD variable") != nil {
+			return false
+		}
+	}
+	for _, r := range rs {
+		if mayHoldFloat(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// mayHoldFloat reports whether e may hold a float constant or a call
+// (true for an expression of a kind it does not know).
+func mayHoldFloat(e fun.SExp) bool {
+	switch e := e.(type) {
+	case fun.Var, *fun.Const:
+		return false
+	case *fun.BinOp:
+		return mayHoldFloat(e.L) || mayHoldFloat(e.R)
+	case *fun.UnOp:
+		return mayHoldFloat(e.X)
+	}
+	return true
+}
+
 // sameType is type equality, LMADs compared as polynomials modulo the
 // definitions in scope; subst renames variables of want first
 // (T-MEM-RESULT's S). Scalars and arrays have an element type (int or
@@ -362,23 +415,52 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 			return false
 		}
 	}
-	rename := func(e fun.SExp) fun.SExp {
+	// same(h, S(w)): the renamed tree is built only when the two are
+	// not written alike (sameTextRenamed), as most LMADs are.
+	same := func(h, w fun.SExp) bool {
 		if len(subst) == 0 {
-			return e
+			return c.same(h, w)
 		}
-		return fun.RenameSExp(e, subst)
+		return sameTextRenamed(h, w, subst) || normalizeIn(h, c).Equal(normalizeIn(fun.RenameSExp(w, subst), c))
 	}
 	ho, hd := ha.Index.LMAD()
 	wo, wd := wa.Index.LMAD()
-	if len(hd) != len(wd) || !c.same(ho, rename(wo)) {
+	if len(hd) != len(wd) || !same(ho, wo) {
 		return false
 	}
 	for i := range hd {
-		if !c.same(hd[i].Elems, rename(wd[i].Elems)) || !c.same(hd[i].Stride, rename(wd[i].Stride)) {
+		if !same(hd[i].Elems, wd[i].Elems) || !same(hd[i].Stride, wd[i].Stride) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameTextRenamed is sameText(a, fun.RenameSExp(b, subst)), without
+// building the renamed tree.
+func sameTextRenamed(a, b fun.SExp, subst map[string]string) bool {
+	switch a := a.(type) {
+	case fun.Var:
+		b, ok := b.(fun.Var)
+		if !ok {
+			return false
+		}
+		name := b.Name
+		if y, ok := subst[name]; ok {
+			name = y
+		}
+		return a.Name == name
+	case *fun.Const:
+		b, ok := b.(*fun.Const)
+		return ok && a.Value == b.Value
+	case *fun.BinOp:
+		b, ok := b.(*fun.BinOp)
+		return ok && a.Op == b.Op && sameTextRenamed(a.L, b.L, subst) && sameTextRenamed(a.R, b.R, subst)
+	case *fun.UnOp:
+		b, ok := b.(*fun.UnOp)
+		return ok && a.Op == b.Op && sameTextRenamed(a.X, b.X, subst)
+	}
+	return false
 }
 
 func (c *checker) single(rule string, s *fun.Stm) (*fun.Param, error) {
@@ -478,34 +560,33 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, error) {
 			c.unwind(mark)
 			return nil, err
 		}
-		c.undo = append(c.undo, undoEntry{inScope: true, scope: p.Name.Name})
+		c.undo = append(c.undo, undoEntry{name: p.Name.Name})
 	}
 	if e, ok := s.Exp.(*fun.ScalarExp); ok && s.Pat[0].Type.IsInt() { // LMADs mention ints only
 		name := s.Pat[0].Name.Name
 		c.lets[name] = e.X
-		c.undo = append(c.undo, undoEntry{def: name})
+		c.undo = append(c.undo, undoEntry{name: name, def: true})
 	}
 	return d, nil
 }
 
-// An undoEntry takes back one binding stmBind made: a name in Γ (scope),
-// or else a definition (def) in defs and polys.
+// An undoEntry takes back one binding stmBind made: a name in Γ, or
+// (def) a definition in lets, defs and polys.
 type undoEntry struct {
-	inScope bool // scope names a name in Γ
-	scope   string
-	def     string
+	name string
+	def  bool
 }
 
 // unwind takes back the bindings made since the undo stack had mark
 // entries, the last first.
 func (c *checker) unwind(mark int) {
 	for i := len(c.undo) - 1; i >= mark; i-- {
-		if e := c.undo[i]; e.inScope {
-			c.env.Remove(e.scope)
+		if e := c.undo[i]; !e.def {
+			c.env.Remove(e.name)
 		} else {
-			delete(c.lets, e.def)
-			delete(c.defs, e.def)
-			delete(c.polys, e.def)
+			delete(c.lets, e.name)
+			delete(c.defs, e.name)
+			delete(c.polys, e.name)
 		}
 		c.undo[i] = undoEntry{}
 	}
@@ -784,7 +865,7 @@ func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []
 		if len(b.Result) != len(pat) {
 			return c.errorf(b.In, TMemResult.Name, "the body returns %d values, but the pattern binds %d", len(b.Result), len(pat))
 		}
-		subst := map[string]string{}
+		subst := make(map[string]string, len(pat))
 		for i, p := range pat {
 			subst[p.Name.Name] = b.Result[i].Name
 		}

@@ -102,6 +102,68 @@ type expander struct {
 	changed bool
 	plain   bool // memoryExpand's
 	bufs    stmBufs
+	// sets, defs and scopes are hoistIn's name sets, definitions and
+	// type scopes, used again once the body they were made for is done
+	// (none outlives its hoistIn): every round walks the whole program.
+	sets   []map[string]bool
+	defs   []map[string]fun.SExp
+	scopes []*typeScope
+}
+
+// set is an empty set of names (a kernel's or a fold's bound), with
+// room for about hint of them when it is new, given back by putSet.
+func (x *expander) set(hint int) map[string]bool {
+	if n := len(x.sets); n > 0 {
+		m := x.sets[n-1]
+		x.sets = x.sets[:n-1]
+		return m
+	}
+	return make(map[string]bool, hint)
+}
+
+// putSet gives m back, emptied.
+func (x *expander) putSet(m map[string]bool) {
+	clear(m)
+	x.sets = append(x.sets, m)
+}
+
+// defMap is an empty map of definitions (a kernel's defs), given back
+// by putDefs.
+func (x *expander) defMap() map[string]fun.SExp {
+	if n := len(x.defs); n > 0 {
+		m := x.defs[n-1]
+		x.defs = x.defs[:n-1]
+		return m
+	}
+	return map[string]fun.SExp{}
+}
+
+// putDefs gives m back, emptied.
+func (x *expander) putDefs(m map[string]fun.SExp) {
+	clear(m)
+	x.defs = append(x.defs, m)
+}
+
+// scope is s.child(n), in a scope given back before (putScope).
+func (x *expander) scope(s *typeScope, n int) *typeScope {
+	k := len(x.scopes)
+	if k == 0 {
+		return s.child(n)
+	}
+	c := x.scopes[k-1]
+	x.scopes = x.scopes[:k-1]
+	c.parent = s
+	if cap(c.binds) < n {
+		c.binds = make([][]*fun.Param, 0, n)
+	}
+	return c
+}
+
+// putScope gives c back, emptied.
+func (x *expander) putScope(c *typeScope) {
+	clear(c.binds)
+	c.binds, c.parent, c.index = c.binds[:0], nil, ""
+	x.scopes = append(x.scopes, c)
 }
 
 // hoistAllocs moves, in every kernel body, the allocations whose sizes
@@ -111,7 +173,9 @@ type expander struct {
 func (x *expander) hoistAllocs(b *fun.Body) *fun.Body {
 	sc := &typeScope{}
 	sc.bind(x.inputs)
-	return x.hoistIn(b, hoistCtx{bound: map[string]bool{}, owned: true, types: sc})
+	bound := x.set(len(b.Stms))
+	defer x.putSet(bound)
+	return x.hoistIn(b, hoistCtx{bound: bound, owned: true, types: sc})
 }
 
 // hoistCtx is where hoistIn works: bound, the names bound inside the
@@ -134,7 +198,8 @@ type hoistCtx struct {
 // hoistIn is hoistAllocs of b, where c says.
 func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	bound := c.bound
-	sc := c.types.child(len(b.Stms))
+	sc := x.scope(c.types, len(b.Stms))
+	defer x.putScope(sc)
 	var added []string // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
 	rest := x.bufs.get()
@@ -181,16 +246,21 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		ns := st
 		// inner is the scope of a body of st, which binds ps (and i).
 		inner := func(i *fun.Ident, ps ...*fun.Param) *typeScope {
-			in := sc.child(2)
+			in := x.scope(sc, 2)
 			in.bind(ps)
 			if i != nil {
-				in.bind([]*fun.Param{{Name: i}}) // an int
+				in.index = i.Name // an int
 			}
 			return in
 		}
 		switch e := st.Exp.(type) {
 		case *fun.KernelExp:
-			inner := x.hoistIn(e.Body, hoistCtx{bound: map[string]bool{e.Var.Name: true}, inKernel: true, owned: true, thread: true, kernel: e, defs: map[string]fun.SExp{}, types: inner(e.Var)})
+			kb, defs, in := x.set(len(e.Body.Stms)+1), x.defMap(), inner(e.Var)
+			kb[e.Var.Name] = true
+			inner := x.hoistIn(e.Body, hoistCtx{bound: kb, inKernel: true, owned: true, thread: true, kernel: e, defs: defs, types: in})
+			x.putSet(kb)
+			x.putDefs(defs)
+			x.putScope(in)
 			if inner != e.Body {
 				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: inner}}
 			}
@@ -211,8 +281,11 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 			// stay there (each iteration's arrays live in blocks of their
 			// own), but the kernels inside expand as any, and inside a
 			// kernel a loop's allocations leave it (expand_loop.go).
-			in := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(fun.ExpIndex(e), fun.ExpParams(e)...)}
-			if body := x.hoistIn(fun.ExpBody(e), in); body != fun.ExpBody(e) {
+			in := hoistCtx{bound: x.set(len(fun.ExpBody(e).Stms)), owned: true, thread: c.thread, types: inner(fun.ExpIndex(e), fun.ExpParams(e)...)}
+			body := x.hoistIn(fun.ExpBody(e), in)
+			x.putSet(in.bound)
+			x.putScope(in.types)
+			if body != fun.ExpBody(e) {
 				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithParts(e, nil, body)}
 			}
 			if _, loop := e.(*fun.LoopExp); loop && c.thread {
@@ -225,9 +298,14 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 		case *fun.RedomapExp:
 			// So do a redomap's: its elements are folded in order, each
 			// map body's arrays in blocks of its own, as a reduce's rows.
-			m := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(e.Var)}
-			op := hoistCtx{bound: map[string]bool{}, owned: true, thread: c.thread, types: inner(nil, e.Params...)}
-			if mb, ob := x.hoistIn(e.Map, m), x.hoistIn(e.Op, op); mb != e.Map || ob != e.Op {
+			m := hoistCtx{bound: x.set(len(e.Map.Stms)), owned: true, thread: c.thread, types: inner(e.Var)}
+			op := hoistCtx{bound: x.set(len(e.Op.Stms)), owned: true, thread: c.thread, types: inner(nil, e.Params...)}
+			mb, ob := x.hoistIn(e.Map, m), x.hoistIn(e.Op, op)
+			for _, h := range []hoistCtx{m, op} {
+				x.putSet(h.bound)
+				x.putScope(h.types)
+			}
+			if mb != e.Map || ob != e.Op {
 				ns = &fun.Stm{Let: st.Let, Pat: st.Pat, Exp: fun.WithBodies(e, nil, []*fun.Body{mb, ob})}
 			}
 		case *AllocExp:
@@ -595,8 +673,11 @@ func (m lmadMap) retype(t fun.Type, z string, to *fun.Ident) fun.Type {
 	}
 	off, dims := a.Index.LMAD()
 	l := &IndexFn{Pos: a.Index.Pos, Offset: m.offset(off)}
-	for _, d := range dims {
-		l.Dims = append(l.Dims, LDim{Elems: d.Elems, Stride: m.stride(d.Stride)})
+	if len(dims) > 0 {
+		l.Dims = make([]LDim, len(dims))
+	}
+	for i, d := range dims {
+		l.Dims[i] = LDim{Elems: d.Elems, Stride: m.stride(d.Stride)}
 	}
 	return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: &fun.Ident{NamePos: a.Block.NamePos, Name: to.Name}, Index: l}}
 }
@@ -625,10 +706,22 @@ func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelEx
 	var m lmadMap
 	switch x.layout {
 	case CPU: // (x − 1)·se + se' + {(x_i : s_i)}
-		m.offset = func(off fun.SExp) fun.SExp { return Add(Mul(thread, se), off) }
+		base := Mul(thread, se) // the same for every type moved
+		m.offset = func(off fun.SExp) fun.SExp { return Add(base, off) }
 		m.stride = func(s fun.SExp) fun.SExp { return s }
 	default: // (x − 1) + se'·y + {(x_i : s_i·y)}
-		m.offset = func(off fun.SExp) fun.SExp { return Add(thread, Mul(off, y)) }
+		// The offset 0 (R(…)'s, most types') moves to the same
+		// expression whatever its position: made once.
+		var zero fun.SExp
+		m.offset = func(off fun.SExp) fun.SExp {
+			if k, ok := off.(*fun.Const); ok && k.Value == 0 {
+				if zero == nil {
+					zero = Add(thread, Mul(off, y))
+				}
+				return zero
+			}
+			return Add(thread, Mul(off, y))
+		}
 		m.stride = func(s fun.SExp) fun.SExp {
 			if mutant.On("expand-stride") { // mutant: the strides are not scaled by y (threads' arrays overlap)
 				return s
@@ -678,18 +771,42 @@ func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelEx
 	return allocs, &fun.KernelExp{Kernel: k.Kernel, Var: k.Var, Bound: k.Bound, Body: body}
 }
 
-// namesAny reports whether an identifier of b has a name m maps.
+// namesAny reports whether an identifier of b has a name m maps: a
+// binder (a pattern's, a form's parameter or index) or a use, which a
+// useCounter of m's names counts (m holds a name or two: comparing
+// strings costs less than walking every node through fun.Inspect).
 func namesAny(b *fun.Body, m map[string]string) bool {
 	found := false
-	fun.Inspect(b, func(n fun.Node) bool {
-		if x, ok := n.(*fun.Ident); ok {
-			if _, ok := m[x.Name]; ok {
-				found = true
+	eachBody(b, func(b *fun.Body) {
+		for _, s := range b.Stms {
+			for _, p := range s.Pat {
+				_, ok := m[p.Name.Name]
+				found = found || ok
+			}
+			if x := fun.ExpIndex(s.Exp); x != nil {
+				_, ok := m[x.Name]
+				found = found || ok
+			}
+			for _, p := range fun.ExpParams(s.Exp) {
+				_, ok := m[p.Name.Name]
+				found = found || ok
 			}
 		}
-		return !found
 	})
-	return found
+	if found {
+		return true
+	}
+	u := useCounter{step: 1, small: make([]nameCount, 0, len(m))}
+	for z := range m {
+		u.count0(z)
+	}
+	u.body(b)
+	for _, c := range u.small {
+		if c.n > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // regroup rewrites the support groups whose block is z: the block becomes

@@ -40,6 +40,8 @@ type typeScope struct {
 	// campaign's allocations.
 	binds [][]*fun.Param
 	buf   [4][]*fun.Param // binds' first room, allocated with the scope
+	// index, when not "", is an int bound after binds (a form's index).
+	index string
 }
 
 // child is a scope inside s for a body of n statements.
@@ -61,6 +63,9 @@ func (s *typeScope) bind(ps []*fun.Param) {
 
 func (s *typeScope) lookup(x string) (fun.Type, bool) {
 	for ; s != nil; s = s.parent {
+		if s.index != "" && s.index == x {
+			return fun.Type{}, true
+		}
 		for i := len(s.binds) - 1; i >= 0; i-- {
 			ps := s.binds[i]
 			for j := len(ps) - 1; j >= 0; j-- {

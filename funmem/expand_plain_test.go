@@ -1,6 +1,7 @@
 package funmem
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -82,4 +83,67 @@ func countStms(p *fun.Program) int {
 	n := 0
 	eachBody(p.Body, func(b *fun.Body) { n += len(b.Stms) })
 	return n
+}
+
+// TestNamesAny: namesAny finds a name exactly when fun.Inspect meets an
+// identifier of it, for every name a seed program (and its expansions)
+// binds or uses, one at a time, and for a name none has.
+func TestNamesAny(t *testing.T) {
+	checked := 0
+	for _, q := range transformedSeeds(t) {
+		for _, p := range []*fun.Program{q, MemoryExpand(q, GPU), Simplify(MemoryExpand(q, CPU))} {
+			eachBody(p.Body, func(b *fun.Body) {
+				names := map[string]bool{"no such name": true}
+				fun.Idents(b, func(x *fun.Ident) { names[x.Name] = true })
+				for x := range names {
+					want := false
+					fun.Idents(b, func(y *fun.Ident) { want = want || y.Name == x })
+					if got := namesAny(b, map[string]string{x: "z"}); got != want {
+						t.Fatalf("namesAny of %s: %v, want %v, in\n%s", x, got, want, fun.PrintBody(b, false))
+					}
+					checked++
+				}
+			})
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d names checked", checked)
+	}
+}
+
+// TestUseCounterMask: counting with the mask's test first (deadCode's
+// useCounter, masked) gives the counts that looking every name up in the
+// map gives, for the names each body of the seed programs binds.
+func TestUseCounterMask(t *testing.T) {
+	counted := 0
+	for _, q := range transformedSeeds(t) {
+		for _, p := range []*fun.Program{q, Simplify(q), MemoryExpand(q, GPU)} {
+			eachBody(p.Body, func(b *fun.Body) {
+				plain := useCounter{n: map[string]int{}, step: 1}
+				masked := useCounter{n: map[string]int{}, step: 1, masked: true}
+				for _, s := range b.Stms {
+					for _, q := range s.Pat {
+						plain.n[q.Name.Name] = 0
+						masked.count0(q.Name.Name)
+						masked.mask = masked.mask.with(q.Name.Name)
+					}
+				}
+				for _, u := range []*useCounter{&plain, &masked} {
+					u.idents(b.Result)
+					for _, s := range b.Stms {
+						u.stm(s)
+					}
+				}
+				if !maps.Equal(plain.n, masked.n) {
+					t.Fatalf("masked counts %v, want %v, in\n%s", masked.n, plain.n, fun.PrintBody(b, false))
+				}
+				for _, c := range plain.n {
+					counted += c
+				}
+			})
+		}
+	}
+	if counted < 1000 {
+		t.Fatalf("only %d uses counted", counted)
+	}
 }

@@ -556,15 +556,19 @@ func evalIndexFn(env vars, l *IndexFn, rule string) (semantics.LMAD, error) {
 	off, dims := l.LMAD()
 	var out semantics.LMAD
 	var err error
-	if out.Offset, err = fun.EvalSExp(off, envLookup(env), rule); err != nil {
+	look := envLookup(env)
+	if out.Offset, err = fun.EvalSExp(off, look, rule); err != nil {
 		return out, err
+	}
+	if len(dims) > 0 {
+		out.Dims = make([]semantics.LDim, 0, len(dims))
 	}
 	for _, d := range dims {
 		var ld semantics.LDim
-		if ld.Elems, err = fun.EvalSExp(d.Elems, envLookup(env), rule); err != nil {
+		if ld.Elems, err = fun.EvalSExp(d.Elems, look, rule); err != nil {
 			return out, err
 		}
-		if ld.Stride, err = fun.EvalSExp(d.Stride, envLookup(env), rule); err != nil {
+		if ld.Stride, err = fun.EvalSExp(d.Stride, look, rule); err != nil {
 			return out, err
 		}
 		if ld.Elems < 0 {

@@ -79,15 +79,25 @@ func (v slotVars) Lookup(x string) (Value, bool) {
 // env is the environment of the variables in scope (for the tree walker),
 // bound outermost first so that shadowing is kept.
 func (v slotVars) env() *Env {
-	var names []*hscope
+	// The chain Bind would make from the outermost binding on, innermost
+	// first, in one allocation: a fold makes it at every run.
+	n := 0
 	for sc := v.sc; sc != nil; sc = sc.next {
-		names = append(names, sc)
+		n++
 	}
-	var env *Env
-	for i := len(names) - 1; i >= 0; i-- {
-		env = env.Bind(names[i].name, v.fr[names[i].slot])
+	if n == 0 {
+		return nil
 	}
-	return env
+	envs := make([]Env, n)
+	i := 0
+	for sc := v.sc; sc != nil; sc = sc.next {
+		envs[i] = Env{name: sc.name, val: v.fr[sc.slot]}
+		if i > 0 {
+			envs[i-1].next = &envs[i]
+		}
+		i++
+	}
+	return &envs[0]
 }
 
 // heapMachine is what a run of compiled code needs besides the frame.
@@ -101,6 +111,10 @@ type heapMachine struct {
 	// parallel forms whose bodies are running (a launch is at 0).
 	stats *semantics.Stats
 	depth int
+	// sv holds the variables a rule's shared helper reads while it runs
+	// (set and put back around the call): a pointer to it is a vars
+	// without the allocation a slotVars made into one costs.
+	sv slotVars
 }
 
 // trackerPool keeps the trackers of kernels that have ended, for reuse: a
@@ -177,19 +191,36 @@ func evalHeapCompiled(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOpt
 // body compiles b in scope sc: each statement's pattern binds fresh
 // slots, in scope for the statements after it and the results.
 func (c *hcompiler) body(sc *hscope, b *fun.Body) *hbody {
-	hb := &hbody{b: b}
+	// The patterns' slots and scope entries are allocated together, one
+	// list for the body (every variant of a property campaign is
+	// compiled).
+	npat := 0
 	for _, s := range b.Stms {
-		out := make([]int, len(s.Pat))
+		npat += len(s.Pat)
+	}
+	ints := make([]int, npat+len(b.Result)) // the slots, then the results'
+	slots, results := ints[:npat:npat], ints[npat:]
+	binds := make([]hscope, npat)
+	hb := &hbody{b: b, stms: make([]hcode, 0, len(b.Stms))}
+	for _, s := range b.Stms {
+		n := len(s.Pat)
+		out := slots[:n:n]
+		slots = slots[n:]
 		for i := range out {
 			out[i] = c.newSlot()
 		}
 		hb.stms = append(hb.stms, c.stm(sc, s, out))
 		for i, p := range s.Pat {
-			sc = sc.bind(p.Name.Name, out[i])
+			binds[i] = hscope{name: p.Name.Name, slot: out[i], next: sc}
+			sc = &binds[i]
 		}
+		binds = binds[n:]
 	}
-	for _, x := range b.Result {
-		hb.results = append(hb.results, sc.lookup(x.Name))
+	if len(b.Result) > 0 {
+		hb.results = results
+		for i, x := range b.Result {
+			hb.results[i] = sc.lookup(x.Name)
+		}
 	}
 	return hb
 }
@@ -267,7 +298,10 @@ func (c *hcompiler) stm(sc *hscope, s *fun.Stm, out []int) hcode {
 // name.
 func (c *hcompiler) hAtomic(sc *hscope, s *fun.Stm, o int) hcode {
 	return func(m *heapMachine, fr []Value) error {
-		vs, rule, err := evalAtomicPool(slotVars{fr, sc}, m.h, s, m.opts, &m.pool)
+		old := m.sv
+		m.sv = slotVars{fr, sc}
+		vs, rule, err := evalAtomicPool(&m.sv, m.h, s, m.opts, &m.pool)
+		m.sv = old
 		if err != nil {
 			return err
 		}
@@ -433,7 +467,10 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 			}
 			m.opts.Counter.Hit(rule)
 		} else {
-			rule, branch, err := chooseBranch(slotVars{fr, sc}, e)
+			old := m.sv
+			m.sv = slotVars{fr, sc}
+			rule, branch, err := chooseBranch(&m.sv, e)
+			m.sv = old
 			if err != nil {
 				return err
 			}
@@ -476,7 +513,10 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 	own := writesOnlyOwnBlocks(s, e) // condition 1 of heaprace.go
 	par := scalarBody(e)             // heap_parallel.go
 	return func(m *heapMachine, fr []Value) error {
-		n, dest, err := kernelStart(slotVars{fr, sc}, s, e)
+		old := m.sv
+		m.sv = slotVars{fr, sc}
+		n, dest, err := kernelStart(&m.sv, s, e)
+		m.sv = old
 		if err == nil {
 			err = m.opts.Budget.Spend(n, e.Pos(), EMemKernel.Name)
 		}

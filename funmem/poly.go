@@ -181,6 +181,14 @@ next:
 }
 
 func (p Poly) add(o Poly) Poly {
+	// Adding 0 (no terms, no atoms) gives the other, as the merge would
+	// (a Poly is never changed: the two may share their slices).
+	switch {
+	case len(o.terms) == 0 && len(o.atoms) == 0:
+		return p
+	case len(p.terms) == 0 && len(p.atoms) == 0:
+		return o
+	}
 	q := Poly{terms: make([]mono, 0, len(p.terms)+len(o.terms)), atoms: mergeAtoms(p.atoms, o.atoms)}
 	i, j := 0, 0
 	for i < len(p.terms) || j < len(o.terms) {
@@ -301,8 +309,12 @@ func (p Poly) Equal(o Poly) bool {
 }
 
 // SameValue reports whether two scalar expressions are equal as
-// polynomials.
-func SameValue(a, b fun.SExp) bool { return Normalize(a).Equal(Normalize(b)) }
+// polynomials. Two written alike are (sameText), without normalising
+// them: the simplifier compares an LMAD's sizes and strides with those
+// of R(…), most of them written as R's.
+func SameValue(a, b fun.SExp) bool {
+	return sameText(a, b) || Normalize(a).Equal(Normalize(b))
+}
 
 // atom is the expression factor f stands for.
 func (p Poly) atom(f string) fun.SExp {

@@ -145,3 +145,67 @@ func TestIndexOffsetAsAddMul(t *testing.T) {
 		}
 	}
 }
+
+// TestSameTextRenamed: comparing a with b's variables renamed, as
+// sameType compares a result's LMAD with its binding's, is comparing a
+// with the renamed tree (fun.RenameSExp), on random pairs, also pairs
+// that differ only by the renaming, unary minus and calls included.
+func TestSameTextRenamed(t *testing.T) {
+	g := &sexpGen{r: rand.New(rand.NewSource(3)), names: []string{"x", "y", "z"}, consts: []int64{0, 1, 2}, mulBelow: 8}
+	subst := map[string]string{"x": "y", "z": "x"}
+	wrap := func(e fun.SExp) fun.SExp {
+		switch g.r.Intn(6) {
+		case 0:
+			return &fun.UnOp{Op: semantics.Neg, X: e}
+		case 1:
+			return &fun.Call{Func: semantics.Sqrt, Arg: e}
+		}
+		return e
+	}
+	same := 0
+	for i := 0; i < 20000; i++ {
+		b := wrap(g.gen(g.r.Intn(3)))
+		a := fun.RenameSExp(b, subst) // alike once renamed
+		if g.r.Intn(2) == 0 {
+			a = wrap(g.gen(g.r.Intn(3)))
+		}
+		want := sameText(a, fun.RenameSExp(b, subst))
+		if got := sameTextRenamed(a, b, subst); got != want {
+			t.Fatalf("sameTextRenamed(%s, %s): %v, want %v", fun.PrintSExp(a), fun.PrintSExp(b), got, want)
+		}
+		if want {
+			same++
+		}
+	}
+	if same < 5000 {
+		t.Fatalf("only %d pairs alike: the test compares little", same)
+	}
+}
+
+// TestSameValueShortcut: SameValue, which answers expressions written
+// alike (sameText) without normalising them, is equality of the normal
+// forms, on random pairs, half of them written alike (each occurrence of
+// a name at a position of its own).
+func TestSameValueShortcut(t *testing.T) {
+	g := &sexpGen{r: rand.New(rand.NewSource(4)), names: []string{"x", "y", "z"}, consts: []int64{0, 1, 2, -1}, mulBelow: 8}
+	alike := 0
+	for i := 0; i < 20000; i++ {
+		a := g.gen(g.r.Intn(4))
+		b := g.gen(g.r.Intn(4))
+		if g.r.Intn(2) == 0 { // a copy of a, its variables at positions of their own
+			b = fun.Substitute(a, func(x *fun.Ident) fun.SExp {
+				g.pos++
+				return fun.Var{Ident: &fun.Ident{NamePos: fun.Pos{Line: g.pos}, Name: x.Name}}
+			})
+		}
+		if sameText(a, b) {
+			alike++
+		}
+		if got, want := SameValue(a, b), Normalize(a).Equal(Normalize(b)); got != want {
+			t.Fatalf("SameValue(%s, %s) = %v, want %v", fun.PrintSExp(a), fun.PrintSExp(b), got, want)
+		}
+	}
+	if alike < 5000 {
+		t.Fatalf("only %d pairs written alike", alike)
+	}
+}

@@ -63,10 +63,27 @@ type simplifier struct {
 	// signatures, so that it walks a nested body only when one of the
 	// names it counts may be used there.
 	names nameSigs
-	// bufs and strs are lists body builds in and uses again.
-	bufs stmBufs
-	strs strBufs
+	// bufs and strs are lists body builds in and uses again; bools
+	// and counts, lists deadCode does.
+	bufs   stmBufs
+	strs   strBufs
+	bools  [][]bool
+	counts []nameCount
 }
+
+// flags is a list of n falses, from s.bools when one is long enough.
+func (s *simplifier) flags(n int) []bool {
+	if k := len(s.bools); k > 0 && cap(s.bools[k-1]) >= n {
+		l := s.bools[k-1][:n]
+		s.bools = s.bools[:k-1]
+		clear(l)
+		return l
+	}
+	return make([]bool, n)
+}
+
+// putFlags gives lists back to flags.
+func (s *simplifier) putFlags(ls ...[]bool) { s.bools = append(s.bools, ls...) }
 
 // strBufs are lists of names to use again, as stmBufs are.
 type strBufs [][]string
@@ -243,11 +260,15 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 	// A size of the pattern's arrays must stay a pattern variable to be
 	// hoisted: T-MEM-RESULT compares sizes by name. And a name a branch
 	// binds cannot be bound before the if.
-	sizes := map[string]bool{}
-	for _, p := range st.Pat {
-		for _, d := range p.Type.Dims {
-			sizes[d.Name] = true
+	size := func(x string) bool { // asked of the ints that may be hoisted only
+		for _, p := range st.Pat {
+			for _, d := range p.Type.Dims {
+				if d.Name == x {
+					return true
+				}
+			}
 		}
+		return false
 	}
 	// The names the branches bind, collected when first asked for: most
 	// ifs hoist nothing.
@@ -270,7 +291,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
 			rename(p.Name.Name, tj.Name)
 			keep[j] = false
-		case p.Type.IsInt() && !sizes[p.Name.Name] && sameDef(defs, tj.Name, ej.Name) && !bindsInside(p.Name.Name):
+		case p.Type.IsInt() && !size(p.Name.Name) && sameDef(defs, tj.Name, ej.Name) && !bindsInside(p.Name.Name):
 			hoisted[j] = &fun.Stm{Let: st.Let, Pat: []*fun.Param{p}, Exp: &fun.ScalarExp{X: Canon(tdefs.get(tj.Name))}}
 			keep[j] = false
 		default:
@@ -403,16 +424,18 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	if !slices.ContainsFunc(b.Stms, droppable) {
 		return s.isClean(b)
 	}
-	can := make([]bool, len(b.Stms))
+	// can, gone and the counts are in lists of s's, used again by the
+	// next body (deadCode counts within one body at a time).
+	can := s.flags(len(b.Stms))
 	n := 0
 	for i, st := range b.Stms {
 		if can[i] = droppable(st); can[i] {
 			n++
 		}
 	}
-	used := useCounter{step: 1, sigs: s.names}
+	used := useCounter{step: 1, sigs: s.names, masked: true}
 	if n <= smallUses {
-		used.small = make([]nameCount, 0, n)
+		used.small = s.counts[:0]
 	} else {
 		used.n = make(map[string]int, n)
 	}
@@ -426,7 +449,13 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 		used.stm(st)
 	}
 	used.idents(b.Result)
-	gone := make([]bool, len(b.Stms))
+	gone := s.flags(len(b.Stms))
+	defer func() {
+		if used.small != nil {
+			s.counts = used.small[:0]
+		}
+		s.putFlags(can, gone)
+	}()
 	dropped := false
 	for again := true; again; {
 		again = false
@@ -442,7 +471,16 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 		return s.isClean(b)
 	}
 	s.changed = true
+	k := 0
+	for _, g := range gone {
+		if !g {
+			k++
+		}
+	}
 	var out []*fun.Stm
+	if k > 0 {
+		out = make([]*fun.Stm, 0, k)
+	}
 	for i, st := range b.Stms {
 		if !gone[i] {
 			out = append(out, st)
@@ -627,11 +665,20 @@ func rowMajorStm(st *fun.Stm) *fun.Stm {
 	if len(st.Pat) == 0 && st.Pat != nil {
 		pat, patChanged = nil, true // as appending nothing gives
 	}
-	for _, p := range st.Pat {
-		if _, changed := rowMajorType(p.Type); changed || p.Rparen != (fun.Pos{}) {
+	for i, p := range st.Pat {
+		if t, changed := rowMajorType(p.Type); changed || p.Rparen != (fun.Pos{}) {
+			// The types before p's are as they were (rowMajorType said
+			// so); p's is t.
 			pat = make([]*fun.Param, len(st.Pat))
 			for j, q := range st.Pat {
-				pat[j] = &fun.Param{Lparen: q.Lparen, Name: q.Name, Type: asRowMajor(q.Type)}
+				qt := q.Type
+				switch {
+				case j == i:
+					qt = t
+				case j > i:
+					qt = asRowMajor(q.Type)
+				}
+				pat[j] = &fun.Param{Lparen: q.Lparen, Name: q.Name, Type: qt}
 			}
 			patChanged = true
 			break
@@ -697,16 +744,16 @@ func rowMajorType(t fun.Type) (fun.Type, bool) {
 			return t, false
 		}
 	}
-	// The offset 0 and R's sizes (the array's) are compared before R's
-	// strides are made.
+	// R's sizes (the array's, most often written as they are) and the
+	// offset 0 are compared before R's strides are made.
 	off, dims := a.Index.LMAD()
-	if !Normalize(off).Equal(Poly{}) {
-		return t, false
-	}
 	for i := range dims {
 		if !SameValue(dims[i].Elems, fun.Var{Ident: t.Dims[i]}) {
 			return t, false
 		}
+	}
+	if !Normalize(off).Equal(Poly{}) {
+		return t, false
 	}
 	r := rowMajorIn(t, a.Block)
 	_, rd := ArrayOf(r).Index.LMAD()
@@ -759,6 +806,8 @@ type useCounter struct {
 	sigs  nameSigs
 	mask  nameSig
 	sig   *nameSig
+	// masked says that mask holds every name n counts.
+	masked bool
 }
 
 // A nameSig is a set of names as a Bloom filter of one bit a name: a
@@ -773,6 +822,15 @@ func (g nameSig) with(x string) nameSig {
 	}
 	g[h>>6&3] |= 1 << (h & 63)
 	return g
+}
+
+// has reports whether the set may hold x.
+func (g nameSig) has(x string) bool {
+	h := uint32(2166136261) // as with
+	for i := 0; i < len(x); i++ {
+		h = (h ^ uint32(x[i])) * 16777619
+	}
+	return g[h>>6&3]&(1<<(h&63)) != 0
 }
 
 // meets reports whether the two sets may have a name in common.
@@ -817,6 +875,12 @@ func (u *useCounter) use(x string) {
 		return
 	}
 	if u.n != nil {
+		// With masked, the names counted are in mask (deadCode's): most
+		// names are not, and testing a bit costs less than looking in
+		// the map.
+		if u.masked && !u.mask.has(x) {
+			return
+		}
 		if n, ok := u.n[x]; ok {
 			u.n[x] = n + u.step
 		}

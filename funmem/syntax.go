@@ -86,7 +86,9 @@ func (l *IndexFn) LMAD() (fun.SExp, []LDim) {
 	var stride fun.SExp = one
 	for i := len(l.RowMajor) - 1; i >= 0; i-- {
 		dims[i] = LDim{Elems: l.RowMajor[i], Stride: stride}
-		stride = Mul(l.RowMajor[i], stride)
+		if i > 0 { // no dimension has the first one's size in its stride
+			stride = Mul(l.RowMajor[i], stride)
+		}
 	}
 	return zero, dims
 }

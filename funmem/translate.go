@@ -2,6 +2,7 @@ package funmem
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -66,26 +67,33 @@ type transformer struct{ names *names }
 // the enclosing one.
 type typeEnv struct {
 	up *typeEnv
-	m  map[string]fun.Type
+	// binds are g's bindings in order, a later one of a name shadowing
+	// an earlier: a body binds names as it goes and asks for few (the
+	// arrays it slices, its if's results), so a list costs less than a
+	// map for every body.
+	binds []typeBind
+}
+
+// A typeBind is x : t.
+type typeBind struct {
+	x string
+	t fun.Type
 }
 
 // get is x's type, the innermost binding's (the zero type when none).
 func (g *typeEnv) get(x string) fun.Type {
 	for e := g; e != nil; e = e.up {
-		if t, ok := e.m[x]; ok {
-			return t
+		for i := len(e.binds) - 1; i >= 0; i-- {
+			if e.binds[i].x == x {
+				return e.binds[i].t
+			}
 		}
 	}
 	return fun.Type{}
 }
 
 // set binds x to t in g.
-func (g *typeEnv) set(x string, t fun.Type) {
-	if g.m == nil {
-		g.m = map[string]fun.Type{}
-	}
-	g.m[x] = t
-}
+func (g *typeEnv) set(x string, t fun.Type) { g.binds = append(g.binds, typeBind{x, t}) }
 
 // child is the Γ of a body in g's scope, which g's later bindings do not
 // change: g is not bound to again while the child is used.
@@ -112,8 +120,26 @@ func product(dims []*fun.Ident) fun.SExp {
 // stms is TransformStms: each statement in turn, Γ growing as it goes.
 func (t *transformer) stms(ss []*fun.Stm, gamma *typeEnv) ([]*fun.Stm, *typeEnv) {
 	g := gamma.child()
-	var out []*fun.Stm
+	npat := 0
 	for _, s := range ss {
+		npat += len(s.Pat)
+	}
+	// Room for the statements and bindings as given, and as many more
+	// (a fresh array's allocation, an if's support).
+	g.binds = make([]typeBind, 0, 2*npat)
+	var out []*fun.Stm // nil for no statements, as appending none gives
+	if len(ss) > 0 {
+		out = make([]*fun.Stm, 0, 2*len(ss))
+	}
+	for _, s := range ss {
+		switch s.Exp.(type) {
+		case *fun.ScalarExp, *fun.IndexExp: // TransformStm keeps them as they are
+			for _, p := range s.Pat {
+				g.set(p.Name.Name, p.Type)
+			}
+			out = append(out, s)
+			continue
+		}
 		for _, ns := range t.stm(s, g) {
 			for _, p := range ns.Pat {
 				g.set(p.Name.Name, p.Type)
@@ -278,7 +304,18 @@ type names struct {
 func lazyNames(p *fun.Program) *names { return &names{from: p} }
 
 func newNames(p *fun.Program) *names {
-	n := &names{used: map[string]bool{}}
+	// The binders are counted first, so that the set is made its size
+	// once rather than grown as it fills.
+	k := len(p.Inputs) + 8 // and a few fresh names
+	eachBody(p.Body, func(b *fun.Body) {
+		for _, s := range b.Stms {
+			k += len(s.Pat) + len(fun.ExpParams(s.Exp))
+			if fun.ExpIndex(s.Exp) != nil {
+				k++
+			}
+		}
+	})
+	n := &names{used: make(map[string]bool, k)}
 	for _, in := range p.Inputs {
 		n.used[in.Name.Name] = true
 	}
@@ -305,7 +342,7 @@ func (n *names) fresh(base string) *fun.Ident {
 	}
 	name := base
 	for i := 2; n.used[name] || keywords[name]; i++ {
-		name = fmt.Sprintf("%s%d", base, i)
+		name = base + strconv.Itoa(i)
 	}
 	n.used[name] = true
 	return &fun.Ident{Name: name}

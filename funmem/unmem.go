@@ -49,13 +49,16 @@ func unmemBody(b *fun.Body) *fun.Body {
 	// The value-based semantics un-mems every program it runs: the
 	// statements are allocated together (copyStms).
 	news := copyStms(b.Stms, unmemParamValue)
-	out.Stms = make([]*fun.Stm, 0, len(b.Stms))
+	// The new statements are the body's list, unless a statement is
+	// followed by zeros (after): the list is copied then.
+	out.Stms = news
+	copied := false
 	for i, s := range b.Stms {
 		ns := news[i]
 		var after []*fun.Stm
 		switch e := s.Exp.(type) {
 		case *AllocExp:
-			ns.Exp = &fun.ScalarExp{X: &fun.Const{ValuePos: e.Alloc, Value: 0}} // alloc se ⇒ 0
+			ns.Exp = zeroExp(e.Alloc) // alloc se ⇒ 0
 		case *fun.IfExp:
 			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: unmemBody(e.Then), Else: unmemBody(e.Else)}
 		case *fun.KernelExp:
@@ -77,9 +80,25 @@ func unmemBody(b *fun.Body) *fun.Body {
 				ns.Pat, after = unmemGroups(s.Pat)
 			}
 		}
-		out.Stms = append(append(out.Stms, ns), after...)
+		if len(after) > 0 && !copied {
+			out.Stms = append(make([]*fun.Stm, 0, len(news)+len(after)), news[:i+1]...)
+			copied = true
+		} else if copied {
+			out.Stms = append(out.Stms, ns)
+		}
+		out.Stms = append(out.Stms, after...)
 	}
 	return out
+}
+
+// zeroExp is the scalar expression 0 at pos, made in one allocation.
+func zeroExp(pos fun.Pos) *fun.ScalarExp {
+	z := &struct {
+		e fun.ScalarExp
+		k fun.Const
+	}{k: fun.Const{ValuePos: pos, Value: 0}}
+	z.e.X = &z.k
+	return &z.e
 }
 
 // anySupportForm reports whether some parameter could be an array in
@@ -124,8 +143,14 @@ func unmemGroups(ps []*fun.Param) ([]*fun.Param, []*fun.Stm) {
 	var zeros []*fun.Stm
 	for _, p := range ps {
 		if supp[p.Name.Name] {
-			zeros = append(zeros, &fun.Stm{Let: p.Lparen, Pat: []*fun.Param{{Lparen: p.Lparen, Name: p.Name, Type: fun.Type{}, Rparen: p.Rparen}},
-				Exp: &fun.ScalarExp{X: &fun.Const{ValuePos: p.Lparen, Value: 0}}})
+			z := &struct {
+				s   fun.Stm
+				q   fun.Param
+				pat [1]*fun.Param
+			}{q: fun.Param{Lparen: p.Lparen, Name: p.Name, Type: fun.Type{}, Rparen: p.Rparen}}
+			z.pat[0] = &z.q
+			z.s = fun.Stm{Let: p.Lparen, Pat: z.pat[:], Exp: zeroExp(p.Lparen)}
+			zeros = append(zeros, &z.s)
 			continue
 		}
 		keep = append(keep, unmemParam(p))

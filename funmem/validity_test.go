@@ -3,12 +3,14 @@ package funmem
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/golden"
 	"github.com/arraysem/arraysem/lang"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // TestValidityOverAllocation: Def 3.1 is decided on each result as its
@@ -117,4 +119,55 @@ func funExamples() []*fun.Program {
 		out = append(out, p)
 	}
 	return out
+}
+
+// TestRowMajorWellFormed: the checker accepts an array type written R(…)
+// (rowMajorHolds, without expanding R) exactly when it accepts the type
+// with R's LMAD written out (the premises of T-MEM-LMAD checked over
+// it), on the seed programs, their expansions, and those with a size of
+// one R(…) in each holding a float or an unbound name.
+func TestRowMajorWellFormed(t *testing.T) {
+	expandR := func(t fun.Type) (fun.Type, bool) {
+		a := ArrayOf(t)
+		if a == nil || !a.Index.IsRowMajor() {
+			return t, false
+		}
+		off, dims := a.Index.LMAD()
+		return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{Pos: a.Index.Pos, Offset: off, Dims: dims}}}, true
+	}
+	// spoil makes the last size of the first R(…) of the body bad, the
+	// same size as a polynomial: size + (bad − bad).
+	spoil := func(bad fun.SExp) func(fun.Type) (fun.Type, bool) {
+		done := false
+		return func(t fun.Type) (fun.Type, bool) {
+			a := ArrayOf(t)
+			if done || a == nil || !a.Index.IsRowMajor() {
+				return t, false
+			}
+			done = true
+			rs := slices.Clone(a.Index.RowMajor)
+			rs[len(rs)-1] = &fun.BinOp{Op: semantics.Add, L: rs[len(rs)-1], R: &fun.BinOp{Op: semantics.Sub, L: bad, R: bad}} // the size, as a polynomial
+			return fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: a.Block, Index: &IndexFn{Pos: a.Index.Pos, RowMajor: rs}}}, true
+		}
+	}
+	checked, refused := 0, 0
+	for _, q := range transformedSeeds(t) {
+		for _, p := range []*fun.Program{q, Simplify(q), MemoryExpand(q, GPU), Simplify(MemoryExpand(q, CPU))} {
+			for _, b := range []*fun.Body{p.Body, retypeBody(p.Body, spoil(&fun.FloatConst{Value: 1.5})), retypeBody(p.Body, spoil(fun.Named("no_such_name")))} {
+				r := &fun.Program{File: p.File, Inputs: p.Inputs, Body: b, Format: p.Format}
+				_, err := Check(r, nil)
+				_, werr := Check(&fun.Program{File: p.File, Inputs: p.Inputs, Body: retypeBody(b, expandR), Format: p.Format}, nil)
+				if (err == nil) != (werr == nil) {
+					t.Fatalf("with R(…) the checker says %v, with its LMAD written out %v, of\n%s", err, werr, Print(r))
+				}
+				checked++
+				if err != nil {
+					refused++
+				}
+			}
+		}
+	}
+	if checked < 100 || refused < 20 || refused == checked {
+		t.Fatalf("%d programs checked, %d refused: the test compares little", checked, refused)
+	}
 }
