@@ -108,6 +108,7 @@ type cext struct {
 	result     int32
 	addr       cexp      // a scan's offset
 	plan       *racePlan // a kernel's race-freedom plan (racefree.go), nil for none
+	planned    bool      // a kernel's: plan is made (at its first start: planOf)
 	keep       []int     // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
 	reads      int       // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
 	writes     int       // and its writes
@@ -154,6 +155,10 @@ type machine struct {
 	logs        []*semantics.KernelTrace // the traces of the untracked kernels running, innermost last
 
 	intLookup func(*fun.Ident, string) (int64, error)
+	// The compiled reads of the slots' variables (envVars), by slot.
+	intReads  []func([]slot) (int64, bool)
+	numReads  []func([]slot) (semantics.Num, bool)
+	lins      []linExp // the race plans' nodes (lin)
 	numLookup func(*fun.Ident, string) (semantics.Num, error)
 
 	stats  *semantics.Stats // the cost counters (nil: none)
@@ -372,7 +377,6 @@ func (m *machine) compile(s Stmt) *cstmt {
 				c.writes++
 			}
 		}
-		c.plan = m.racePlanOf(s)
 		c.copy = copyOf(s, c.body)
 		c.par = parallelizable(s.Body)
 	case *For:
@@ -493,7 +497,7 @@ func (m *machine) keepSet(body []Stmt, save []int32, x int32) []int {
 	first := declaredFirst(body)
 	var keep []int
 	for j, s := range save {
-		if s != x && !first[m.names[s]] {
+		if s != x && !first.has(m.names[s]) {
 			keep = append(keep, j)
 		}
 	}
@@ -521,22 +525,41 @@ func (m *machine) exp(e fun.SExp, ints bool) cexp {
 // slots of m's environment: declared, and not a block.
 type envVars struct{ m *machine }
 
-// Num reads x as a scalar.
+// Num reads x as a scalar. The reads are made once per slot (numReads):
+// every mention of x reads it with the same code.
 func (v envVars) Num(x *fun.Ident) func([]slot) (semantics.Num, bool) {
-	s := v.m.slot(x)
-	return func(env []slot) (semantics.Num, bool) {
+	m := v.m
+	s := m.slot(x)
+	for int(s) >= len(m.numReads) {
+		m.numReads = append(m.numReads, nil)
+	}
+	if f := m.numReads[s]; f != nil {
+		return f
+	}
+	f := func(env []slot) (semantics.Num, bool) {
 		a := &env[s]
 		return semantics.Num{Elem: a.v.Elem, Bits: a.v.K}, a.ok && !a.v.Mem
 	}
+	m.numReads[s] = f
+	return f
 }
 
-// Int reads x as an int.
+// Int reads x as an int (made once per slot, as Num).
 func (v envVars) Int(x *fun.Ident) func([]slot) (int64, bool) {
-	s := v.m.slot(x)
-	return func(env []slot) (int64, bool) {
+	m := v.m
+	s := m.slot(x)
+	for int(s) >= len(m.intReads) {
+		m.intReads = append(m.intReads, nil)
+	}
+	if f := m.intReads[s]; f != nil {
+		return f
+	}
+	f := func(env []slot) (int64, bool) {
 		a := &env[s]
 		return a.v.K, a.isInt()
 	}
+	m.intReads[s] = f
+	return f
 }
 
 // Ints is the code of the int form f.
@@ -567,12 +590,17 @@ func (v envVars) Ints(f *fun.IntForm, g cexp) cexp {
 // isInt says whether s holds a declared int.
 func (s *slot) isInt() bool { return s.ok && !s.v.Mem && s.v.Elem == semantics.IntElem }
 
-// mentionsName is whether e mentions x.
+// mentionsName is whether e mentions x (as fun.EachVar walks it).
 func mentionsName(e fun.SExp, x string) bool {
-	for _, v := range fun.FreeVars(e, nil) {
-		if v.Name == x {
-			return true
-		}
+	switch e := e.(type) {
+	case fun.Var:
+		return e.Name == x
+	case *fun.BinOp:
+		return mentionsName(e.L, x) || mentionsName(e.R, x)
+	case *fun.UnOp:
+		return mentionsName(e.X, x)
+	case *fun.Call:
+		return mentionsName(e.Arg, x)
 	}
 	return false
 }
@@ -1030,7 +1058,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 		defer func() { m.depth-- }()
 		reset, base = c.allocIn, st.Live()
 	}
-	if c.plan != nil && !m.opts.NoRaceFreePlans && c.plan.raceFree(m.env, n) {
+	if !m.opts.NoRaceFreePlans && m.planOf(c, s) != nil && c.plan.raceFree(m.env, n) {
 		// No iteration can touch a location another writes: no tracker
 		// (racefree.go); a trace is logged, flat (semantics.KernelTrace).
 		if m.onUntracked != nil {

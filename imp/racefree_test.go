@@ -355,7 +355,11 @@ func TestDeclaredFirst(t *testing.T) {
 					want[d.X.Name] = true
 				}
 			}
-			if got := declaredFirst(body); !maps.Equal(got, want) {
+			got := map[string]bool{}
+			for _, x := range declaredFirst(body) {
+				got[x] = true
+			}
+			if !maps.Equal(got, want) {
 				t.Fatalf("declaredFirst = %v, want %v, of:\n%s", got, want, printBody(body))
 			}
 		}
