@@ -155,11 +155,11 @@ type machine struct {
 	logs        []*semantics.KernelTrace // the traces of the untracked kernels running, innermost last
 
 	intLookup func(*fun.Ident, string) (int64, error)
-	// The compiled reads of the slots' variables (envVars), by slot.
-	intReads  []func([]slot) (int64, bool)
-	numReads  []func([]slot) (semantics.Num, bool)
-	lins      []linExp // the race plans' nodes (lin)
 	numLookup func(*fun.Ident, string) (semantics.Num, error)
+	// The compiled reads of the slots' variables (envVars), by slot.
+	intReads []func([]slot) (int64, bool)
+	numReads []func([]slot) (semantics.Num, bool)
+	lins     []linExp // the race plans' nodes (lin)
 
 	stats  *semantics.Stats // the cost counters (nil: none)
 	depth  int              // while running: the kernels and folds whose bodies run (counted launches are at 0)

@@ -394,3 +394,77 @@ func printBody(body []Stmt) string {
 	}
 	return b.String()
 }
+
+// TestPlanAtFirstStart: a kernel's plan is made when it first starts, and
+// only then: not for a kernel in a branch not taken, nor in a run with
+// NoRaceFreePlans; the plan made then is the one the plan of the
+// statement itself gives (racePlanOf), and the kernel runs untracked on it.
+func TestPlanAtFirstStart(t *testing.T) {
+	src := `input n : int;
+var m : mem;
+m <- alloc n;
+var c : int;
+c <- 0;
+if c then
+  kernel j <= n do
+    m[j - 1] <- j;
+  done;
+else
+  skip;
+fi;
+kernel i <= n do
+  var t : int;
+  t <- i * 2;
+  m[i - 1] <- t;
+done;
+return m : [n]
+`
+	p, err := ParseFile("plan.imp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernels := func(body []*cstmt) (notTaken, taken *cstmt) {
+		for _, c := range body {
+			switch c.s.(type) {
+			case *If:
+				notTaken = c.body[0]
+			case *Kernel:
+				taken = c
+			}
+		}
+		return notTaken, taken
+	}
+	for _, noPlans := range []bool{false, true} {
+		env, h, err := BindInputs(p, map[string]string{"n": "4"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, body := compile(p, env, h, &Options{NoRaceFreePlans: noPlans})
+		notTaken, taken := kernels(body)
+		if notTaken.planned || taken.planned {
+			t.Fatalf("a plan made before the run")
+		}
+		untracked := 0
+		m.onUntracked = func() { untracked++ }
+		if err := m.run(body); err != nil {
+			t.Fatal(err)
+		}
+		if notTaken.planned {
+			t.Errorf("NoRaceFreePlans %v: a plan made for a kernel that did not start", noPlans)
+		}
+		if taken.planned == noPlans {
+			t.Errorf("NoRaceFreePlans %v: the started kernel planned %v", noPlans, taken.planned)
+		}
+		if want := map[bool]int{false: 1, true: 0}[noPlans]; untracked != want {
+			t.Errorf("NoRaceFreePlans %v: %d kernel starts untracked, want %d", noPlans, untracked, want)
+		}
+		if !noPlans {
+			if taken.plan == nil {
+				t.Fatalf("no plan for %s", PrintStmt(taken.s))
+			}
+			if again := m.racePlanOf(taken.s.(*Kernel)); len(again.acc) != len(taken.plan.acc) || len(again.loops) != len(taken.plan.loops) {
+				t.Errorf("the plan made at the start differs from the statement's")
+			}
+		}
+	}
+}
