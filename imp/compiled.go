@@ -109,6 +109,7 @@ type cext struct {
 	addr       cexp      // a scan's offset
 	plan       *racePlan // a kernel's race-freedom plan (racefree.go), nil for none
 	planned    bool      // a kernel's: plan is made (at its first start: planOf)
+	compiled   bool      // a kernel's or fold's: its body or parts are compiled (at its first start: parts)
 	keep       []int     // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
 	reads      int       // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
 	writes     int       // and its writes
@@ -141,6 +142,7 @@ type machine struct {
 	counter semantics.Counter
 	h       *semantics.Heap
 	env     []slot
+	from    Env // the environment the run started from
 	names   []string
 	slots   map[string]int32
 	trace   bool
@@ -212,12 +214,8 @@ func (m *machine) inScope(c *cstmt, decls map[string]bool, f func()) {
 func compile(p *Program, env Env, h *semantics.Heap, opts *Options) (*machine, []*cstmt) {
 	m := &machine{opts: opts, counter: opts.Counter, h: h, slots: make(map[string]int32, len(env)+declCount(p.Body)), trace: opts.Trace != nil, stats: opts.Stats}
 	body := m.stmts(p.Body)
-	m.env = make([]slot, len(m.names))
-	for i, x := range m.names {
-		if v, ok := env[x]; ok {
-			m.env[i] = slot{v: v, ok: true}
-		}
-	}
+	m.from, m.env = env, make([]slot, 0, len(m.names))
+	m.grow()
 	m.lookups()
 	return m, body
 }
@@ -366,7 +364,6 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
-		m.inScope(c, nil, func() { c.body = m.inLoop(c, s.Body) })
 		c.keep = m.keepSet(s.Body, c.save, c.x)
 		c.allocIn = allocates(s.Body)
 		for _, b := range s.Body {
@@ -377,8 +374,9 @@ func (m *machine) compile(s Stmt) *cstmt {
 				c.writes++
 			}
 		}
-		c.copy = copyOf(s, c.body)
 		c.par = parallelizable(s.Body)
+		// The body (and copy) are compiled when the kernel first starts
+		// (parts).
 	case *For:
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
@@ -394,10 +392,9 @@ func (m *machine) compile(s Stmt) *cstmt {
 		m.inner = nil
 		defer func() { m.inner = outer }()
 		c.x = m.slot(f.X)
-		m.inScope(c, nil, func() { c.body = m.stmts(f.Body) })
 		c.yield = m.slot(f.Yield)
 		c.xa, c.xb = m.slot(f.A), m.slot(f.B)
-		m.inScope(c, nil, func() { c.body2 = m.stmts(f.Combine) })
+		// The parts are compiled when the fold first starts (parts).
 		c.allocIn = allocates(f.Body) || allocates(f.Combine)
 		c.result = m.slot(f.Result)
 		c.save = m.saveSet(f.Body, c.x)
@@ -425,6 +422,45 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.buf2 = make([]slot, len(c.save2))
 	}
 	return c
+}
+
+// parts compiles the body of kernel c, or the parts of fold c, when it
+// first starts: a kernel or fold that never starts (in a branch not
+// taken, after a failure, under one that runs no iteration) is never
+// compiled. A kernel's or fold's body runs in a scope of its own (inScope
+// with no declarations: nothing in it dies with a scope around it) and
+// with no loop around but its own (a kernel's hoisted sums are its
+// starts'; a fold's parts hoist nothing), so compiling it then compiles
+// what compiling it with the statements around would.
+func (m *machine) parts(c *cstmt) {
+	if c.compiled {
+		return
+	}
+	c.compiled = true
+	inner, scopes := m.inner, m.scopes
+	m.inner, m.scopes = nil, nil
+	switch s := c.s.(type) {
+	case *Kernel:
+		m.inScope(c, nil, func() { c.body = m.inLoop(c, s.Body) })
+		c.copy = copyOf(s, c.body)
+	case *Reduce, *Scan:
+		f := c.fold
+		m.inScope(c, nil, func() { c.body = m.stmts(f.Body) })
+		m.inScope(c, nil, func() { c.body2 = m.stmts(f.Combine) })
+	}
+	m.inner, m.scopes = inner, scopes
+	m.grow()
+}
+
+// grow gives the slots made since the environment was (by compiling a
+// body when it first starts) their places in it, with their values in the
+// environment the run started from: no statement that has run mentions
+// them (it would have made their slots), so none has changed them.
+func (m *machine) grow() {
+	for i := len(m.env); i < len(m.names); i++ {
+		v, ok := m.from[m.names[i]]
+		m.env = append(m.env, slot{v: v, ok: ok})
+	}
 }
 
 // inLoop compiles the body of c, a kernel or for whose save set is
@@ -1047,6 +1083,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	if err := m.opts.Budget.Spend(n, s.At, rule); err != nil {
 		return err
 	}
+	m.parts(c)
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	// Cost counters: a launch at the top; each iteration's blocks die
 	// with it (reset, to the live words at the start).
@@ -1198,6 +1235,7 @@ func (m *machine) fold(c *cstmt) error {
 		return err
 	}
 	r.n, r.acc = n, ne
+	m.parts(c)
 	// Cost counters: a launch at the top, the start's operators; each
 	// part's blocks die with it.
 	var reset bool

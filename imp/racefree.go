@@ -134,9 +134,7 @@ func (m *machine) planOf(c *cstmt, s *Kernel) *racePlan {
 		m.inner = outer
 		// Compiling the body gave every name the plan reads a slot; were
 		// one made now, it would be undeclared (as any name without one).
-		for len(m.env) < len(m.names) {
-			m.env = append(m.env, slot{})
-		}
+		m.grow()
 	}
 	return c.plan
 }

@@ -395,10 +395,12 @@ func printBody(body []Stmt) string {
 	return b.String()
 }
 
-// TestPlanAtFirstStart: a kernel's plan is made when it first starts, and
-// only then: not for a kernel in a branch not taken, nor in a run with
-// NoRaceFreePlans; the plan made then is the one the plan of the
-// statement itself gives (racePlanOf), and the kernel runs untracked on it.
+// TestPlanAtFirstStart: a kernel's body is compiled and its plan made when
+// it first starts, and only then: not for a kernel in a branch not taken
+// (and no plan in a run with NoRaceFreePlans); the plan made then is the
+// one the plan of the statement itself gives (racePlanOf), and the kernel
+// runs untracked on it. The input block xs_mem is mentioned in the
+// kernel's body only: its slot, made then, holds the input.
 func TestPlanAtFirstStart(t *testing.T) {
 	src := `input n : int;
 var m : mem;
@@ -414,12 +416,13 @@ else
 fi;
 kernel i <= n do
   var t : int;
-  t <- i * 2;
+  t <- xs_mem[i - 1];
+  t <- t * 2;
   m[i - 1] <- t;
 done;
 return m : [n]
 `
-	p, err := ParseFile("plan.imp", src)
+	p, err := ParseFile("plan.imp", strings.Replace(src, "input n : int;", "input n : int;\ninput xs : [n] @ xs_mem;", 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,22 +438,29 @@ return m : [n]
 		return notTaken, taken
 	}
 	for _, noPlans := range []bool{false, true} {
-		env, h, err := BindInputs(p, map[string]string{"n": "4"})
+		env, h, err := BindInputs(p, map[string]string{"n": "4", "xs": "[1 2 3 4]"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		m, body := compile(p, env, h, &Options{NoRaceFreePlans: noPlans})
 		notTaken, taken := kernels(body)
-		if notTaken.planned || taken.planned {
-			t.Fatalf("a plan made before the run")
+		if notTaken.planned || taken.planned || notTaken.compiled || taken.compiled || taken.body != nil {
+			t.Fatalf("a plan made or a body compiled before the run")
 		}
 		untracked := 0
 		m.onUntracked = func() { untracked++ }
 		if err := m.run(body); err != nil {
 			t.Fatal(err)
 		}
-		if notTaken.planned {
-			t.Errorf("NoRaceFreePlans %v: a plan made for a kernel that did not start", noPlans)
+		if notTaken.planned || notTaken.compiled {
+			t.Errorf("NoRaceFreePlans %v: a plan made or a body compiled for a kernel that did not start", noPlans)
+		}
+		if !taken.compiled || len(taken.body) == 0 {
+			t.Errorf("NoRaceFreePlans %v: the started kernel's body not compiled", noPlans)
+		}
+		m.writeBack(env)
+		if vs, err := Results(p, env, h); err != nil || len(vs) != 1 || vs[0].String() != "[2 4 6 8]" {
+			t.Errorf("NoRaceFreePlans %v: %v %v, want [2 4 6 8]", noPlans, vs, err)
 		}
 		if taken.planned == noPlans {
 			t.Errorf("NoRaceFreePlans %v: the started kernel planned %v", noPlans, taken.planned)
