@@ -162,6 +162,9 @@ type machine struct {
 	intReads []func([]slot) (int64, bool)
 	numReads []func([]slot) (semantics.Num, bool)
 	lins     []linExp // the race plans' nodes (lin)
+	// racePlanOf's counts and flags by slot, made again for each plan.
+	planCounts []planCounts
+	planFlags  []uint8
 
 	stats  *semantics.Stats // the cost counters (nil: none)
 	depth  int              // while running: the kernels and folds whose bodies run (counted launches are at 0)

@@ -141,17 +141,24 @@ func (m *machine) planOf(c *cstmt, s *Kernel) *racePlan {
 
 // racePlanOf makes the plan of kernel s, or nil.
 func (m *machine) racePlanOf(s *Kernel) *racePlan {
-	sc := &planScope{m: m}
 	// The flags, from the body's bindings counted by slot: int
 	// declarations, assignments and the others (declarations of blocks,
-	// allocations, reads, indices, folds' names).
-	type counts struct{ decls, assigns, others int32 }
-	var by []counts
+	// allocations, reads, indices, folds' names). Both are the machine's,
+	// made again for each plan.
+	by, flags := m.planCounts[:0], m.planFlags[:0]
+	fit := func() {
+		by = append(by, make([]planCounts, len(m.names)-len(by))...)
+		flags = append(flags, make([]uint8, len(m.names)-len(flags))...)
+	}
+	fit()
+	clear(by)
+	clear(flags)
+	sc := &planScope{m: m, flags: flags}
 	eachBinding(s.Body, func(x *fun.Ident, k bindKind) {
 		i := m.slot(x)
 		if int(i) >= len(by) {
-			by = append(by, make([]counts, len(m.names)-len(by))...)
-			sc.flags = append(sc.flags, make([]uint8, len(m.names)-len(sc.flags))...)
+			fit()
+			sc.flags = flags
 		}
 		sc.flags[i] |= planAssigned
 		switch k {
@@ -175,12 +182,16 @@ func (m *machine) racePlanOf(s *Kernel) *racePlan {
 			sc.flags[i] |= planOnce
 		}
 	}
+	m.planCounts, m.planFlags = by, sc.flags
 	p := &racePlan{}
 	if !m.planStmts(p, sc, s.Body, nil) {
 		return nil
 	}
 	return p
 }
+
+// planCounts are a name's bindings in a kernel's body (racePlanOf).
+type planCounts struct{ decls, assigns, others int32 }
 
 // bindKind is how a statement binds a name (eachBinding).
 type bindKind uint8
@@ -547,7 +558,7 @@ func (m *machine) linOf(sc *planScope, frames []scopeFrame, e fun.SExp) *linExp 
 // small).
 func (m *machine) lin(e linExp) *linExp {
 	if len(m.lins) == cap(m.lins) {
-		m.lins = make([]linExp, 0, 32)
+		m.lins = make([]linExp, 0, min(max(2*cap(m.lins), 8), 64))
 	}
 	m.lins = append(m.lins, e)
 	return &m.lins[len(m.lins)-1]
