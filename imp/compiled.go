@@ -64,38 +64,37 @@ type cstmt struct {
 	exec     func(*machine, *cstmt) error // runs it by its rule (execOf)
 	x, y     int32                        // slots: the target (the index of a loop), a block
 	a, b     cexp                         // compiled expressions (see compile)
-	body     []*cstmt
-	body2    []*cstmt // an if's else, a fold's combine part
-	save     []int32  // the slots a kernel's, for's or fold element's iteration saves
-	buf      []slot
-	isVarMem bool   // an Assign whose right side is a variable (maybe a block)
-	next     *cstmt // a declaration's: the read or assignment of its variable run with it (declThen)
-	then     *cstmt // and the write after a read (execDeclReadWrite)
-	declV    Value  // a declaration's initial value
-	rule     string // and its rule
-	selfRef  bool   // a read's or assignment's: the right side mentions the target
-	offX     int32  // a read's or write's offset when it is the variable offX + offK (-1: no)
+	next     *cstmt                       // a declaration's: the read or assignment of its variable run with it (declThen)
+	then     *cstmt                       // and the write after a read (execDeclReadWrite)
+	declV    Value                        // a declaration's initial value
+	rule     string                       // and its rule
+	offX     int32                        // a read's or write's offset when it is the variable offX + offK (-1: no)
+	valX     int32                        // a write's value when it is a variable (-1: no)
 	offK     int64
-	valX     int32  // a write's value when it is a variable (-1: no)
-	epoch    uint64 // a kernel's or for's: its starts so far (hoisted sums)
-	sameOff  bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
-	// What only a kernel or a fold compiles (nil for the other
-	// statements, most of a program's: a statement's node was twice the
-	// size with them).
+	isVarMem bool // an Assign whose right side is a variable (maybe a block)
+	selfRef  bool // a read's or assignment's: the right side mentions the target
+	sameOff  bool // a copy's write (then): its offset is the read's expression, which does not mention the read's target
+	allocIn  bool // a kernel's or fold's: its body allocates (the live words go back after each iteration)
+	// What only an if, a kernel, a for or a fold compiles (nil for the
+	// other statements, most of a program's: a statement's node was
+	// more than half again the size with them).
 	*cext
 
 	// Cost counters (stats.go), set when the run counts them.
-	ops     int64  // the Ops the statement (with next and then) counts when it has run
-	allocIn bool   // a kernel's or fold's: its body allocates (the live words go back after each iteration)
-	owner   *cstmt // an alloc's: the if or for whose branch or iteration its block dies with (nil: the program, or a kernel's or fold's iteration)
-	died    int64  // an if's or for's: the words allocated to its branch's or iteration's own declarations, which die with it
+	ops   int64  // the Ops the statement (with next and then) counts when it has run
+	owner *cstmt // an alloc's: the if or for whose branch or iteration its block dies with (nil: the program, or a kernel's or fold's iteration)
 }
 
-// cext is the part of a kernel's or fold's cstmt that other statements do
-// not have. A parallel kernel's workers share their kernel's (parallel.go
-// copies the cstmt): nothing here changes once compiled but a fold's
-// buf2, and a fold is no worker's kernel.
+// cext is the part of an if's, a kernel's, a for's or a fold's cstmt that
+// other statements do not have. A parallel kernel's workers have a copy
+// of their kernel's (parallel.go).
 type cext struct {
+	body   []*cstmt
+	body2  []*cstmt // an if's else, a fold's combine part
+	save   []int32  // the slots a kernel's, for's or fold element's iteration saves
+	buf    []slot
+	epoch  uint64  // a kernel's or for's: its starts so far (hoisted sums)
+	died   int64   // an if's or for's: the words allocated to its branch's or iteration's own declarations, which die with it (stats.go)
 	save2  []int32 // a fold combine's save set
 	buf2   []slot
 	fold   *Fold
@@ -359,6 +358,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 	case *Assert:
 		c.a = m.exp(s.Cond, false)
 	case *If:
+		c.cext = &cext{}
 		c.x = m.slot(s.Cond)
 		m.inScope(c, m.declares(s.Then), func() { c.body = m.stmts(s.Then) })
 		m.inScope(c, m.declares(s.Else), func() { c.body2 = m.stmts(s.Else) })
@@ -381,6 +381,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 		// The body (and copy) are compiled when the kernel first starts
 		// (parts).
 	case *For:
+		c.cext = &cext{}
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
@@ -420,8 +421,8 @@ func (m *machine) compile(s Stmt) *cstmt {
 			}
 		}
 	}
-	c.buf = make([]slot, len(c.save))
 	if c.cext != nil {
+		c.buf = make([]slot, len(c.save))
 		c.buf2 = make([]slot, len(c.save2))
 	}
 	return c
