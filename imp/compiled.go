@@ -108,14 +108,19 @@ type cext struct {
 	addr       cexp      // a scan's offset
 	plan       *racePlan // a kernel's race-freedom plan (racefree.go), nil for none
 	planned    bool      // a kernel's: plan is made (at its first start: planOf)
-	compiled   bool      // a kernel's or fold's: its body or parts are compiled (at its first start: parts)
-	keep       []int     // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
-	reads      int       // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
-	writes     int       // and its writes
-	copy       *cstmt    // a kernel's whose body is one affine copy (copyOf): that body
-	par        bool      // a kernel's whose body may run on goroutines (parallelizable)
-	untracked  bool      // a reduce's whose parts write nothing (writeFree), or a scan's that cannot race if its reads' blocks are not its own (untrackedScan), in a run without a trace
-	scanReads  []int32   // such a scan's: the block variables its parts read
+	compiled   bool      // its body (an if's then), or a fold's parts, are compiled (when first run: parts, branch, forBody)
+	compiled2  bool      // an if's else is compiled
+	// An if's or for's: the innermost loop and the scopes around it (the
+	// scopes when the run counts costs only), to compile its bodies in.
+	inner     *loopCtx
+	scopes    []scopeCtx
+	keep      []int   // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
+	reads     int     // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
+	writes    int     // and its writes
+	copy      *cstmt  // a kernel's whose body is one affine copy (copyOf): that body
+	par       bool    // a kernel's whose body may run on goroutines (parallelizable)
+	untracked bool    // a reduce's whose parts write nothing (writeFree), or a scan's that cannot race if its reads' blocks are not its own (untrackedScan), in a run without a trace
+	scanReads []int32 // such a scan's: the block variables its parts read
 }
 
 // loopCtx is the innermost kernel or for whose body is being compiled:
@@ -360,8 +365,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 	case *If:
 		c.cext = &cext{}
 		c.x = m.slot(s.Cond)
-		m.inScope(c, m.declares(s.Then), func() { c.body = m.stmts(s.Then) })
-		m.inScope(c, m.declares(s.Else), func() { c.body2 = m.stmts(s.Else) })
+		m.around(c) // each branch is compiled when first taken (branch)
 	case *Kernel:
 		c.cext = &cext{}
 		c.x = m.slot(s.X)
@@ -385,7 +389,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
-		m.inScope(c, m.declares(s.Body), func() { c.body = m.inLoop(c, s.Body) })
+		m.around(c) // the body is compiled when the for first starts (forBody)
 	case *Reduce, *Scan:
 		f, _ := folds(s)
 		c.cext = &cext{fold: f}
@@ -454,6 +458,54 @@ func (m *machine) parts(c *cstmt) {
 	}
 	m.inner, m.scopes = inner, scopes
 	m.grow()
+}
+
+// around keeps, for if or for c, the loop and scopes that its bodies are
+// compiled in, when they first run.
+func (m *machine) around(c *cstmt) {
+	c.inner = m.inner
+	if m.stats != nil {
+		c.scopes = append([]scopeCtx(nil), m.scopes...)
+	}
+}
+
+// later compiles, when it first runs, a body of if or for c with the loop
+// and scopes around c (around): as compiling it with c would. The slots
+// that saveSet has made for the loops around c hold every name an
+// iteration of theirs may assign (c's bodies are theirs), so a slot made
+// now is one that no loop around assigns, as the loop's assigned set
+// (made before) says.
+func (m *machine) later(c *cstmt, f func()) {
+	inner, scopes := m.inner, m.scopes
+	m.inner, m.scopes = c.inner, c.scopes
+	f()
+	m.inner, m.scopes = inner, scopes
+	m.grow()
+}
+
+// branch is if c's then (then) or else branch, compiled when first taken.
+func (m *machine) branch(c *cstmt, then bool) []*cstmt {
+	s := c.s.(*If)
+	switch {
+	case then && !c.compiled:
+		c.compiled = true
+		m.later(c, func() { m.inScope(c, m.declares(s.Then), func() { c.body = m.stmts(s.Then) }) })
+	case !then && !c.compiled2:
+		c.compiled2 = true
+		m.later(c, func() { m.inScope(c, m.declares(s.Else), func() { c.body2 = m.stmts(s.Else) }) })
+	}
+	if then {
+		return c.body
+	}
+	return c.body2
+}
+
+// forBody compiles the body of for c when it first starts.
+func (m *machine) forBody(c *cstmt, s *For) {
+	if !c.compiled {
+		c.compiled = true
+		m.later(c, func() { m.inScope(c, m.declares(s.Body), func() { c.body = m.inLoop(c, s.Body) }) })
+	}
 }
 
 // grow gives the slots made since the environment was (by compiling a
@@ -1044,14 +1096,12 @@ func execIf(m *machine, c *cstmt) error {
 	if err != nil {
 		return err
 	}
-	b := c.body2
 	if k != 0 {
 		m.counter.Hit(EImpIfTrue.Name)
-		b = c.body
 	} else {
 		m.counter.Hit(EImpIfFalse.Name)
 	}
-	if err := m.run(b); err != nil {
+	if err := m.run(m.branch(c, k != 0)); err != nil {
 		return err
 	}
 	if c.died != 0 { // the blocks of the branch's declarations (stats.go)
@@ -1184,6 +1234,7 @@ func (m *machine) loop(c *cstmt, s *For) error {
 	if n < 0 {
 		return semantics.Stuckf(s.At, rule, "for bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
 	}
+	m.forBody(c, s)
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	for i := int64(1); i <= n; i++ {
 		if err := m.opts.Budget.Spend(1, s.At, rule); err != nil {

@@ -396,11 +396,12 @@ func printBody(body []Stmt) string {
 }
 
 // TestPlanAtFirstStart: a kernel's body is compiled and its plan made when
-// it first starts, and only then: not for a kernel in a branch not taken
-// (and no plan in a run with NoRaceFreePlans); the plan made then is the
-// one the plan of the statement itself gives (racePlanOf), and the kernel
-// runs untracked on it. The input block xs_mem is mentioned in the
-// kernel's body only: its slot, made then, holds the input.
+// it first starts, and an if's branch when it is first taken, and only
+// then: nothing of a branch not taken (and no plan in a run with
+// NoRaceFreePlans); the plan made then is the one the plan of the
+// statement itself gives (racePlanOf), and the kernel runs untracked on
+// it. The input block xs_mem is mentioned in the kernel's body only: its
+// slot, made then, holds the input.
 func TestPlanAtFirstStart(t *testing.T) {
 	src := `input n : int;
 var m : mem;
@@ -426,16 +427,16 @@ return m : [n]
 	if err != nil {
 		t.Fatal(err)
 	}
-	kernels := func(body []*cstmt) (notTaken, taken *cstmt) {
+	find := func(body []*cstmt) (branch, taken *cstmt) {
 		for _, c := range body {
 			switch c.s.(type) {
 			case *If:
-				notTaken = c.body[0]
+				branch = c
 			case *Kernel:
 				taken = c
 			}
 		}
-		return notTaken, taken
+		return branch, taken
 	}
 	for _, noPlans := range []bool{false, true} {
 		env, h, err := BindInputs(p, map[string]string{"n": "4", "xs": "[1 2 3 4]"})
@@ -443,8 +444,8 @@ return m : [n]
 			t.Fatal(err)
 		}
 		m, body := compile(p, env, h, &Options{NoRaceFreePlans: noPlans})
-		notTaken, taken := kernels(body)
-		if notTaken.planned || taken.planned || notTaken.compiled || taken.compiled || taken.body != nil {
+		branch, taken := find(body)
+		if branch.compiled || branch.compiled2 || taken.planned || taken.compiled || taken.body != nil {
 			t.Fatalf("a plan made or a body compiled before the run")
 		}
 		untracked := 0
@@ -452,8 +453,8 @@ return m : [n]
 		if err := m.run(body); err != nil {
 			t.Fatal(err)
 		}
-		if notTaken.planned || notTaken.compiled {
-			t.Errorf("NoRaceFreePlans %v: a plan made or a body compiled for a kernel that did not start", noPlans)
+		if branch.compiled || branch.body != nil || !branch.compiled2 || len(branch.body2) != 1 {
+			t.Errorf("NoRaceFreePlans %v: the branch not taken compiled, or the one taken not", noPlans)
 		}
 		if !taken.compiled || len(taken.body) == 0 {
 			t.Errorf("NoRaceFreePlans %v: the started kernel's body not compiled", noPlans)
