@@ -111,9 +111,11 @@ type cext struct {
 	compiled   bool      // its body (an if's then), or a fold's parts, are compiled (when first run: parts, branch, forBody)
 	compiled2  bool      // an if's else is compiled
 	// An if's or for's: the innermost loop and the scopes around it (the
-	// scopes when the run counts costs only), to compile its bodies in.
+	// scopes when the run counts costs only), and whether it may run more
+	// than once, to compile its bodies in.
 	inner     *loopCtx
 	scopes    []scopeCtx
+	looped    bool
 	keep      []int   // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
 	reads     int     // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
 	writes    int     // and its writes
@@ -153,6 +155,7 @@ type machine struct {
 	free    []*semantics.Tracker // trackers of kernels and folds that have ended, for reuse
 
 	inner       *loopCtx                 // while compiling: the innermost kernel or for (nil: none, or a fold's parts)
+	looped      bool                     // while compiling: the code may run more than once (in a kernel's, for's or fold's body or parts)
 	onUntracked func()                   // called when a kernel starts untracked (tests)
 	onCopy      func()                   // called when a copy kernel runs as copyWords (tests)
 	onParallel  func()                   // called when a kernel runs on goroutines (tests)
@@ -247,6 +250,9 @@ func (m *machine) lookup(x *fun.Ident) slot {
 	}
 	return slot{}
 }
+
+// slotOf makes x's slot.
+func (m *machine) slotOf(x *fun.Ident) { m.slot(x) }
 
 // slot is x's slot.
 func (m *machine) slot(x *fun.Ident) int32 {
@@ -419,7 +425,7 @@ func (m *machine) compile(s Stmt) *cstmt {
 			c.untracked = !m.trace && writeFree(f.Body) && writeFree(f.Combine)
 		case *Scan:
 			c.y = m.slot(s.Block)
-			c.addr = m.exp(s.Addr, true)
+			c.addr = m.loopExp(s.Addr) // once per element
 			if !m.trace {
 				c.scanReads, c.untracked = m.untrackedScan(s)
 			}
@@ -445,8 +451,8 @@ func (m *machine) parts(c *cstmt) {
 		return
 	}
 	c.compiled = true
-	inner, scopes := m.inner, m.scopes
-	m.inner, m.scopes = nil, nil
+	inner, scopes, looped := m.inner, m.scopes, m.looped
+	m.inner, m.scopes, m.looped = nil, nil, true
 	switch s := c.s.(type) {
 	case *Kernel:
 		m.inScope(c, nil, func() { c.body = m.inLoop(c, s.Body) })
@@ -456,14 +462,14 @@ func (m *machine) parts(c *cstmt) {
 		m.inScope(c, nil, func() { c.body = m.stmts(f.Body) })
 		m.inScope(c, nil, func() { c.body2 = m.stmts(f.Combine) })
 	}
-	m.inner, m.scopes = inner, scopes
+	m.inner, m.scopes, m.looped = inner, scopes, looped
 	m.grow()
 }
 
 // around keeps, for if or for c, the loop and scopes that its bodies are
 // compiled in, when they first run.
 func (m *machine) around(c *cstmt) {
-	c.inner = m.inner
+	c.inner, c.looped = m.inner, m.looped
 	if m.stats != nil {
 		c.scopes = append([]scopeCtx(nil), m.scopes...)
 	}
@@ -476,10 +482,10 @@ func (m *machine) around(c *cstmt) {
 // now is one that no loop around assigns, as the loop's assigned set
 // (made before) says.
 func (m *machine) later(c *cstmt, f func()) {
-	inner, scopes := m.inner, m.scopes
-	m.inner, m.scopes = c.inner, c.scopes
+	inner, scopes, looped := m.inner, m.scopes, m.looped
+	m.inner, m.scopes, m.looped = c.inner, c.scopes, c.looped
 	f()
-	m.inner, m.scopes = inner, scopes
+	m.inner, m.scopes, m.looped = inner, scopes, looped
 	m.grow()
 }
 
@@ -527,9 +533,10 @@ func (m *machine) inLoop(c *cstmt, body []Stmt) []*cstmt {
 	for _, s := range c.save {
 		l.assigned[s] = true
 	}
-	m.inner = l
+	looped := m.looped
+	m.inner, m.looped = l, true
 	out := m.stmts(body)
-	m.inner = outer
+	m.inner, m.looped = outer, looped
 	return out
 }
 
@@ -604,7 +611,20 @@ const engineMutant = "imp-engine-sub-flipped"
 // fun.EvalSExp reads it, every variable an int. In the body of a kernel
 // or for (m.inner), the terms of a sum of products over the slots its
 // iterations never assign are computed once per start of it.
+//
+// Code that runs at most once in a run (m.looped false: a statement
+// outside every kernel, for and fold, or a loop's bound) is not compiled:
+// its expressions are left to the reference evaluator (uncompiled), which
+// gives what compiled code gives, or, where that gives up, the rules'
+// value or error — evaluating an expression once that way costs less
+// than compiling it.
 func (m *machine) exp(e fun.SExp, ints bool) cexp {
+	if !m.looped {
+		// Its variables get their slots, as compiling would make them:
+		// the reference evaluator reads them there (lookup).
+		fun.EachVar(e, m.slotOf)
+		return uncompiled
+	}
 	sx := fun.SExpCompiler[[]slot]{Vars: envVars{m}, Ints: ints, Mutant: engineMutant}
 	if l := m.inner; l != nil {
 		sx.Invariant = func(x *fun.Ident) bool { return !l.isAssigned(m.slot(x)) }
@@ -612,6 +632,18 @@ func (m *machine) exp(e fun.SExp, ints bool) cexp {
 	}
 	return sx.Compile(e)
 }
+
+// loopExp is exp of code that may run more than once.
+func (m *machine) loopExp(e fun.SExp) cexp {
+	looped := m.looped
+	m.looped = true
+	defer func() { m.looped = looped }()
+	return m.exp(e, true)
+}
+
+// uncompiled is the code of an expression left to the reference
+// evaluator: it gives up, always (fun.SExpCode).
+func uncompiled([]slot) (semantics.Num, bool) { return semantics.Num{}, false }
 
 // envVars reads the variables of compiled scalar expressions from their
 // slots of m's environment: declared, and not a block.

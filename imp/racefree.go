@@ -488,7 +488,7 @@ func (m *machine) planLoop(p *racePlan, sc *planScope, frames []scopeFrame, x *f
 		}
 	}
 	f := scopeFrame{index: x.Name, reliable: !binds(body, x.Name), loop: len(p.loops)}
-	p.loops = append(p.loops, planLoop{bound: m.exp(bound, true), lo: lo})
+	p.loops = append(p.loops, planLoop{bound: m.loopExp(bound), lo: lo}) // at each start of the kernel
 	return each(append(frames[:len(frames):len(frames)], f))
 }
 
