@@ -439,9 +439,8 @@ func (m *machine) compile(s Stmt) *cstmt {
 }
 
 // parts compiles the body of kernel c, or the parts of fold c, when it
-// first starts: a kernel or fold that never starts (in a branch not
-// taken, after a failure, under one that runs no iteration) is never
-// compiled. A kernel's or fold's body runs in a scope of its own (inScope
+// first starts an iteration: a kernel or fold that never does (in a
+// branch not taken, after a failure, of no iteration) is never compiled. A kernel's or fold's body runs in a scope of its own (inScope
 // with no declarations: nothing in it dies with a scope around it) and
 // with no loop around but its own (a kernel's hoisted sums are its
 // starts'; a fold's parts hoist nothing), so compiling it then compiles
@@ -506,7 +505,7 @@ func (m *machine) branch(c *cstmt, then bool) []*cstmt {
 	return c.body2
 }
 
-// forBody compiles the body of for c when it first starts.
+// forBody compiles the body of for c when it first starts an iteration.
 func (m *machine) forBody(c *cstmt, s *For) {
 	if !c.compiled {
 		c.compiled = true
@@ -1169,7 +1168,9 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	if err := m.opts.Budget.Spend(n, s.At, rule); err != nil {
 		return err
 	}
-	m.parts(c)
+	if n > 0 { // a kernel of no iteration runs no body (nor copy)
+		m.parts(c)
+	}
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	// Cost counters: a launch at the top; each iteration's blocks die
 	// with it (reset, to the live words at the start).
@@ -1266,7 +1267,9 @@ func (m *machine) loop(c *cstmt, s *For) error {
 	if n < 0 {
 		return semantics.Stuckf(s.At, rule, "for bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
 	}
-	m.forBody(c, s)
+	if n > 0 {
+		m.forBody(c, s)
+	}
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	for i := int64(1); i <= n; i++ {
 		if err := m.opts.Budget.Spend(1, s.At, rule); err != nil {
@@ -1322,7 +1325,9 @@ func (m *machine) fold(c *cstmt) error {
 		return err
 	}
 	r.n, r.acc = n, ne
-	m.parts(c)
+	if n > 0 {
+		m.parts(c)
+	}
 	// Cost counters: a launch at the top, the start's operators; each
 	// part's blocks die with it.
 	var reset bool

@@ -395,9 +395,10 @@ func printBody(body []Stmt) string {
 	return b.String()
 }
 
-// TestPlanAtFirstStart: a kernel's body is compiled and its plan made when
-// it first starts, and an if's branch when it is first taken, and only
-// then: nothing of a branch not taken (and no plan in a run with
+// TestPlanAtFirstStart: a kernel's plan is made when it first starts, its
+// body compiled when it first runs an iteration, and an if's branch when
+// it is first taken, and only then: nothing of a branch not taken, no
+// body of a kernel of no iteration (and no plan in a run with
 // NoRaceFreePlans); the plan made then is the one the plan of the
 // statement itself gives (racePlanOf), and the kernel runs untracked on
 // it. The input block xs_mem is mentioned in the kernel's body only: its
@@ -415,6 +416,9 @@ if c then
 else
   skip;
 fi;
+kernel k <= c do
+  m[k - 1] <- k;
+done;
 kernel i <= n do
   var t : int;
   t <- xs_mem[i - 1];
@@ -427,16 +431,16 @@ return m : [n]
 	if err != nil {
 		t.Fatal(err)
 	}
-	find := func(body []*cstmt) (branch, taken *cstmt) {
+	find := func(body []*cstmt) (branch, empty, taken *cstmt) {
 		for _, c := range body {
 			switch c.s.(type) {
 			case *If:
 				branch = c
 			case *Kernel:
-				taken = c
+				empty, taken = taken, c
 			}
 		}
-		return branch, taken
+		return branch, empty, taken
 	}
 	for _, noPlans := range []bool{false, true} {
 		env, h, err := BindInputs(p, map[string]string{"n": "4", "xs": "[1 2 3 4]"})
@@ -444,8 +448,8 @@ return m : [n]
 			t.Fatal(err)
 		}
 		m, body := compile(p, env, h, &Options{NoRaceFreePlans: noPlans})
-		branch, taken := find(body)
-		if branch.compiled || branch.compiled2 || taken.planned || taken.compiled || taken.body != nil {
+		branch, empty, taken := find(body)
+		if branch.compiled || branch.compiled2 || empty.planned || empty.compiled || taken.planned || taken.compiled || taken.body != nil {
 			t.Fatalf("a plan made or a body compiled before the run")
 		}
 		untracked := 0
@@ -455,6 +459,9 @@ return m : [n]
 		}
 		if branch.compiled || branch.body != nil || !branch.compiled2 || len(branch.body2) != 1 {
 			t.Errorf("NoRaceFreePlans %v: the branch not taken compiled, or the one taken not", noPlans)
+		}
+		if empty.compiled || empty.body != nil || empty.planned == noPlans {
+			t.Errorf("NoRaceFreePlans %v: the kernel of no iteration compiled, or planned %v", noPlans, empty.planned)
 		}
 		if !taken.compiled || len(taken.body) == 0 {
 			t.Errorf("NoRaceFreePlans %v: the started kernel's body not compiled", noPlans)
@@ -466,7 +473,7 @@ return m : [n]
 		if taken.planned == noPlans {
 			t.Errorf("NoRaceFreePlans %v: the started kernel planned %v", noPlans, taken.planned)
 		}
-		if want := map[bool]int{false: 1, true: 0}[noPlans]; untracked != want {
+		if want := map[bool]int{false: 2, true: 0}[noPlans]; untracked != want { // the kernel of no iteration too
 			t.Errorf("NoRaceFreePlans %v: %d kernel starts untracked, want %d", noPlans, untracked, want)
 		}
 		if !noPlans {
