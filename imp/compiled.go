@@ -1,6 +1,8 @@
 package imp
 
 import (
+	"math"
+
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
@@ -289,7 +291,7 @@ func (m *machine) stmts(ss []Stmt) []*cstmt {
 						i++
 						// The same offset expression, over the same
 						// variables (only t changed): the same offset.
-						c.then.sameOff = fun.PrintSExp(w.Index) == fun.PrintSExp(s.Index) && !mentionsName(w.Index, d.X.Name)
+						c.then.sameOff = sameSExp(w.Index, s.Index) && !mentionsName(w.Index, d.X.Name)
 					}
 				}
 			}
@@ -712,6 +714,33 @@ func (v envVars) Ints(f *fun.IntForm, g cexp) cexp {
 
 // isInt says whether s holds a declared int.
 func (s *slot) isInt() bool { return s.ok && !s.v.Mem && s.v.Elem == semantics.IntElem }
+
+// sameSExp is whether a and b are the same expression: the same tree of
+// operators over the same constants and variables (what prints the
+// same, or less: floats by their bits).
+func sameSExp(a, b fun.SExp) bool {
+	switch a := a.(type) {
+	case *fun.Const:
+		b, ok := b.(*fun.Const)
+		return ok && a.Value == b.Value
+	case *fun.FloatConst:
+		b, ok := b.(*fun.FloatConst)
+		return ok && math.Float64bits(a.Value) == math.Float64bits(b.Value)
+	case fun.Var:
+		b, ok := b.(fun.Var)
+		return ok && a.Name == b.Name
+	case *fun.BinOp:
+		b, ok := b.(*fun.BinOp)
+		return ok && a.Op == b.Op && sameSExp(a.L, b.L) && sameSExp(a.R, b.R)
+	case *fun.UnOp:
+		b, ok := b.(*fun.UnOp)
+		return ok && a.Op == b.Op && sameSExp(a.X, b.X)
+	case *fun.Call:
+		b, ok := b.(*fun.Call)
+		return ok && a.Func == b.Func && sameSExp(a.Arg, b.Arg)
+	}
+	return false
+}
 
 // mentionsName is whether e mentions x (as fun.EachVar walks it).
 func mentionsName(e fun.SExp, x string) bool {
