@@ -13,6 +13,15 @@ import (
 // one flat environment, and each statement becomes a node holding its
 // slots and its scalar expressions compiled to closures over slots.
 //
+// Compiled when first run. A kernel's, for's or fold's body is compiled
+// when it first runs an iteration, an if's branch when it is first taken
+// (parts, forBody, branch), with what was around the statement (the loop
+// whose hoisted sums it takes part in, the scopes of the cost counters):
+// a body that never runs costs nothing. Code that runs at most once
+// (outside every loop) keeps its expressions for the reference evaluator
+// (exp). The slots made then take the values of the environment the run
+// started from (grow): no statement that has run mentions their names.
+//
 // Scopes without copies. E-IMP-KERNEL runs each iteration in a copy of E,
 // I-FOR each iteration in a copy whose values go back to E, and a fold's
 // element and combine parts in copies. Here every iteration runs in the

@@ -18,9 +18,10 @@ import (
 // same accesses, results, errors and rule counts, without the tracker's
 // record per access (about half of a kernel's time).
 //
-// The plan (made once per program, per kernel) lists the body's accesses:
-// the block variable and the offset expression, and the loops around the
-// access inside the body, whose indices the offset may use. When the
+// The plan (made once per run, per kernel, when it first starts: planOf)
+// lists the body's accesses: the block variable and the offset
+// expression, and the loops around the access inside the body, whose
+// indices the offset may use. When the
 // kernel starts (its bound n known), every variable the body never assigns
 // has the value it will have in every iteration, so each offset is an
 // affine function c·i + Σ cₖ·jₖ + d of the kernel's index i and the inner
