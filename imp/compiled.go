@@ -2,6 +2,7 @@ package imp
 
 import (
 	"math"
+	"slices"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -529,6 +530,7 @@ func (m *machine) forBody(c *cstmt, s *For) {
 // environment the run started from: no statement that has run mentions
 // them (it would have made their slots), so none has changed them.
 func (m *machine) grow() {
+	m.env = slices.Grow(m.env, len(m.names)-len(m.env))
 	for i := len(m.env); i < len(m.names); i++ {
 		v, ok := m.from[m.names[i]]
 		m.env = append(m.env, slot{v: v, ok: ok})

@@ -58,6 +58,16 @@ import (
 type racePlan struct {
 	loops []planLoop // the body's loops that bind indices
 	acc   []planAccess
+	// raceFree's: the loops' ranges and the accesses' affines at a start
+	ranges [][2]int64
+	uses   []planUse
+}
+
+// planUse is an access's affine when a kernel starts, and its block.
+type planUse struct {
+	block   semantics.Label
+	a       affine
+	written bool
 }
 
 // planLoop is a loop of the body: its index ranges over [lo, bound(E) - 1 + lo].
@@ -672,7 +682,12 @@ func (p *racePlan) raceFree(env []slot, n int64) bool {
 	if n > limit {
 		return false
 	}
-	pe := planEval{env: env, n: n, loops: make([][2]int64, len(p.loops))}
+	// The plan's buffers, made at its first start: a kernel nested in a
+	// loop starts many times.
+	if p.ranges == nil {
+		p.ranges, p.uses = make([][2]int64, len(p.loops)), make([]planUse, 0, len(p.acc))
+	}
+	pe := planEval{env: env, n: n, loops: p.ranges}
 	for k, l := range p.loops {
 		v, ok := l.bound(env)
 		if !ok || v.Elem != semantics.IntElem || !inLimit(v.Bits) {
@@ -682,12 +697,7 @@ func (p *racePlan) raceFree(env []slot, n int64) bool {
 		// accesses never happen: any range is a superset).
 		pe.loops[k] = [2]int64{l.lo, max(v.Bits-1, 0) + l.lo}
 	}
-	type use struct {
-		block   semantics.Label
-		a       affine
-		written bool
-	}
-	uses := make([]use, 0, len(p.acc))
+	uses := p.uses[:0]
 	for _, acc := range p.acc {
 		b := &env[acc.block]
 		if !b.ok || !b.v.Mem || !b.v.Defined {
@@ -697,7 +707,7 @@ func (p *racePlan) raceFree(env []slot, n int64) bool {
 		if !ok {
 			return false
 		}
-		uses = append(uses, use{b.v.L, a, acc.write})
+		uses = append(uses, planUse{b.v.L, a, acc.write})
 	}
 	for _, u := range uses {
 		if !u.written {
