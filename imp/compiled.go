@@ -502,17 +502,18 @@ func (m *machine) later(c *cstmt, f func()) {
 
 // branch is if c's then (then) or else branch, compiled when first taken.
 func (m *machine) branch(c *cstmt, then bool) []*cstmt {
-	s := c.s.(*If)
-	switch {
-	case then && !c.compiled:
-		c.compiled = true
-		m.later(c, func() { m.inScope(c, m.declares(s.Then), func() { c.body = m.stmts(s.Then) }) })
-	case !then && !c.compiled2:
-		c.compiled2 = true
-		m.later(c, func() { m.inScope(c, m.declares(s.Else), func() { c.body2 = m.stmts(s.Else) }) })
-	}
 	if then {
+		if !c.compiled {
+			c.compiled = true
+			s := c.s.(*If)
+			m.later(c, func() { m.inScope(c, m.declares(s.Then), func() { c.body = m.stmts(s.Then) }) })
+		}
 		return c.body
+	}
+	if !c.compiled2 {
+		c.compiled2 = true
+		s := c.s.(*If)
+		m.later(c, func() { m.inScope(c, m.declares(s.Else), func() { c.body2 = m.stmts(s.Else) }) })
 	}
 	return c.body2
 }
@@ -1167,12 +1168,20 @@ func execIf(m *machine, c *cstmt) error {
 	if err != nil {
 		return err
 	}
+	b := c.body2
 	if k != 0 {
 		m.counter.Hit(EImpIfTrue.Name)
+		b = c.body
+		if !c.compiled {
+			b = m.branch(c, true)
+		}
 	} else {
 		m.counter.Hit(EImpIfFalse.Name)
+		if !c.compiled2 {
+			b = m.branch(c, false)
+		}
 	}
-	if err := m.run(m.branch(c, k != 0)); err != nil {
+	if err := m.run(b); err != nil {
 		return err
 	}
 	if c.died != 0 { // the blocks of the branch's declarations (stats.go)
