@@ -94,7 +94,7 @@ func (c *checker) program(p *Program) (*semantics.Derivation, error) {
 	scope := make(map[string]Type, 2*len(p.Inputs)+declCount(p.Body))
 	for _, in := range p.Inputs {
 		if in.Elem == semantics.FloatElem {
-			if err := c.float(in.Pos, "float input "+in.Name.Name); err != nil {
+			if err := c.float(in.Pos, func() string { return "float input " + in.Name.Name }); err != nil {
 				return nil, hold(nil, c.leaf(err, func() string { return "Γ ⊢ input " + inputHead(in) }))
 			}
 		}
@@ -127,7 +127,7 @@ func (c *checker) program(p *Program) (*semantics.Derivation, error) {
 			continue
 		}
 		if r.Elem == semantics.FloatElem {
-			if err := c.float(r.Name.NamePos, "float result "+r.Name.Name); err != nil {
+			if err := c.float(r.Name.NamePos, func() string { return "float result " + r.Name.Name }); err != nil {
 				return nil, hold(nil, c.leaf(err, func() string { return g + " ⊢ return " + resultHead(r) }))
 			}
 		}
@@ -145,7 +145,7 @@ func (c *checker) program(p *Program) (*semantics.Derivation, error) {
 
 // float refuses what of the floats extension at pos in paper mode, and
 // counts IMP-FLOAT otherwise.
-func (c *checker) float(pos fun.Pos, what string) error {
+func (c *checker) float(pos fun.Pos, what func() string) error {
 	if err := c.paperFloat(pos, what); err != nil {
 		return err
 	}
@@ -153,10 +153,11 @@ func (c *checker) float(pos fun.Pos, what string) error {
 	return nil
 }
 
-// paperFloat refuses what of the floats extension at pos in paper mode.
-func (c *checker) paperFloat(pos fun.Pos, what string) error {
+// paperFloat refuses what of the floats extension at pos in paper mode
+// (what is rendered then only).
+func (c *checker) paperFloat(pos fun.Pos, what func() string) error {
 	if c.paper {
-		return semantics.Errorf(pos, semantics.TypeError, ImpFloat.Name, "%s: floats are an extension of Fig 11 (refused in paper mode)", what)
+		return semantics.Errorf(pos, semantics.TypeError, ImpFloat.Name, "%s: floats are an extension of Fig 11 (refused in paper mode)", what())
 	}
 	return nil
 }
@@ -190,7 +191,7 @@ func (c *checker) sexp(scope map[string]Type, e fun.SExp, g string) (*semantics.
 	case *fun.Const:
 		return nil, Int, nil
 	case *fun.FloatConst:
-		if err := c.paperFloat(e.ValuePos, "float constant "+fun.PrintSExp(e)); err != nil {
+		if err := c.paperFloat(e.ValuePos, func() string { return "float constant " + fun.PrintSExp(e) }); err != nil {
 			return nil, 0, c.leaf(err, failed)
 		}
 		return c.d.Node(ImpFloat.Name, is(Float)), Float, nil
@@ -231,7 +232,7 @@ func (c *checker) sexp(scope map[string]Type, e fun.SExp, g string) (*semantics.
 		}
 		return c.d.Node(ImpOp.Name, is(res), dl, dr), res, nil
 	case *fun.Call:
-		if err := c.paperFloat(e.NamePos, e.Func.String()+"(…), a built-in function,"); err != nil {
+		if err := c.paperFloat(e.NamePos, func() string { return e.Func.String() + "(…), a built-in function," }); err != nil {
 			return nil, 0, c.leaf(err, failed)
 		}
 		d, a, err := c.sexp(scope, e.Arg, g)
@@ -501,7 +502,7 @@ func (c *checker) stmt(scope map[string]Type, s Stmt, g string) (*semantics.Deri
 	switch s := s.(type) {
 	case *Decl:
 		if s.Type == Float {
-			err = c.float(s.At, "var "+s.X.Name+" : float")
+			err = c.float(s.At, func() string { return "var " + s.X.Name + " : float" })
 		}
 		if t, ok := c.pinnedType(s.X.Name); ok && t != s.Type && err == nil {
 			err = semantics.Errorf(s.At, semantics.TypeError, ImpType.Name, "var %s : %s redeclares the %s %s of the enclosing scope, which this body runs in: %s would stay a %s after it", s.X.Name, s.Type, t, s.X.Name, s.X.Name, s.Type)

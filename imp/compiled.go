@@ -1,6 +1,9 @@
 package imp
 
 import (
+	"math"
+	"slices"
+
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/internal/mutant"
 	"github.com/arraysem/arraysem/semantics"
@@ -10,6 +13,15 @@ import (
 // scopes are static, so every variable the program names gets a slot of
 // one flat environment, and each statement becomes a node holding its
 // slots and its scalar expressions compiled to closures over slots.
+//
+// Compiled when first run. A kernel's, for's or fold's body is compiled
+// when it first runs an iteration, an if's branch when it is first taken
+// (parts, forBody, branch), with what was around the statement (the loop
+// whose hoisted sums it takes part in, the scopes of the cost counters):
+// a body that never runs costs nothing. Code that runs at most once
+// (outside every loop) keeps its expressions for the reference evaluator
+// (exp). The slots made then take the values of the environment the run
+// started from (grow): no statement that has run mentions their names.
 //
 // Scopes without copies. E-IMP-KERNEL runs each iteration in a copy of E,
 // I-FOR each iteration in a copy whose values go back to E, and a fold's
@@ -64,38 +76,37 @@ type cstmt struct {
 	exec     func(*machine, *cstmt) error // runs it by its rule (execOf)
 	x, y     int32                        // slots: the target (the index of a loop), a block
 	a, b     cexp                         // compiled expressions (see compile)
-	body     []*cstmt
-	body2    []*cstmt // an if's else, a fold's combine part
-	save     []int32  // the slots a kernel's, for's or fold element's iteration saves
-	buf      []slot
-	isVarMem bool   // an Assign whose right side is a variable (maybe a block)
-	next     *cstmt // a declaration's: the read or assignment of its variable run with it (declThen)
-	then     *cstmt // and the write after a read (execDeclReadWrite)
-	declV    Value  // a declaration's initial value
-	rule     string // and its rule
-	selfRef  bool   // a read's or assignment's: the right side mentions the target
-	offX     int32  // a read's or write's offset when it is the variable offX + offK (-1: no)
+	next     *cstmt                       // a declaration's: the read or assignment of its variable run with it (declThen)
+	then     *cstmt                       // and the write after a read (execDeclReadWrite)
+	declV    Value                        // a declaration's initial value
+	rule     string                       // and its rule
+	offX     int32                        // a read's or write's offset when it is the variable offX + offK (-1: no)
+	valX     int32                        // a write's value when it is a variable (-1: no)
 	offK     int64
-	valX     int32  // a write's value when it is a variable (-1: no)
-	epoch    uint64 // a kernel's or for's: its starts so far (hoisted sums)
-	sameOff  bool   // a copy's write (then): its offset is the read's expression, which does not mention the read's target
-	// What only a kernel or a fold compiles (nil for the other
-	// statements, most of a program's: a statement's node was twice the
-	// size with them).
+	isVarMem bool // an Assign whose right side is a variable (maybe a block)
+	selfRef  bool // a read's or assignment's: the right side mentions the target
+	sameOff  bool // a copy's write (then): its offset is the read's expression, which does not mention the read's target
+	allocIn  bool // a kernel's or fold's: its body allocates (the live words go back after each iteration)
+	// What only an if, a kernel, a for or a fold compiles (nil for the
+	// other statements, most of a program's: a statement's node was
+	// more than half again the size with them).
 	*cext
 
 	// Cost counters (stats.go), set when the run counts them.
-	ops     int64  // the Ops the statement (with next and then) counts when it has run
-	allocIn bool   // a kernel's or fold's: its body allocates (the live words go back after each iteration)
-	owner   *cstmt // an alloc's: the if or for whose branch or iteration its block dies with (nil: the program, or a kernel's or fold's iteration)
-	died    int64  // an if's or for's: the words allocated to its branch's or iteration's own declarations, which die with it
+	ops   int64  // the Ops the statement (with next and then) counts when it has run
+	owner *cstmt // an alloc's: the if or for whose branch or iteration its block dies with (nil: the program, or a kernel's or fold's iteration)
 }
 
-// cext is the part of a kernel's or fold's cstmt that other statements do
-// not have. A parallel kernel's workers share their kernel's (parallel.go
-// copies the cstmt): nothing here changes once compiled but a fold's
-// buf2, and a fold is no worker's kernel.
+// cext is the part of an if's, a kernel's, a for's or a fold's cstmt that
+// other statements do not have. A parallel kernel's workers have a copy
+// of their kernel's (parallel.go).
 type cext struct {
+	body   []*cstmt
+	body2  []*cstmt // an if's else, a fold's combine part
+	save   []int32  // the slots a kernel's, for's or fold element's iteration saves
+	buf    []slot
+	epoch  uint64  // a kernel's or for's: its starts so far (hoisted sums)
+	died   int64   // an if's or for's: the words allocated to its branch's or iteration's own declarations, which die with it (stats.go)
 	save2  []int32 // a fold combine's save set
 	buf2   []slot
 	fold   *Fold
@@ -108,13 +119,22 @@ type cext struct {
 	result     int32
 	addr       cexp      // a scan's offset
 	plan       *racePlan // a kernel's race-freedom plan (racefree.go), nil for none
-	keep       []int     // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
-	reads      int       // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
-	writes     int       // and its writes
-	copy       *cstmt    // a kernel's whose body is one affine copy (copyOf): that body
-	par        bool      // a kernel's whose body may run on goroutines (parallelizable)
-	untracked  bool      // a reduce's whose parts write nothing (writeFree), or a scan's that cannot race if its reads' blocks are not its own (untrackedScan), in a run without a trace
-	scanReads  []int32   // such a scan's: the block variables its parts read
+	planned    bool      // a kernel's: plan is made (at its first start: planOf)
+	compiled   bool      // its body (an if's then), or a fold's parts, are compiled (when first run: parts, branch, forBody)
+	compiled2  bool      // an if's else is compiled
+	// An if's or for's: the innermost loop and the scopes around it (the
+	// scopes when the run counts costs only), and whether it may run more
+	// than once, to compile its bodies in.
+	inner     *loopCtx
+	scopes    []scopeCtx
+	looped    bool
+	keep      []int   // a kernel's: the indices in save of the slots each iteration puts back (restoreKeep)
+	reads     int     // a kernel's: the reads of its body's top level (semantics.NewKernelTrace)
+	writes    int     // and its writes
+	copy      *cstmt  // a kernel's whose body is one affine copy (copyOf): that body
+	par       bool    // a kernel's whose body may run on goroutines (parallelizable)
+	untracked bool    // a reduce's whose parts write nothing (writeFree), or a scan's that cannot race if its reads' blocks are not its own (untrackedScan), in a run without a trace
+	scanReads []int32 // such a scan's: the block variables its parts read
 }
 
 // loopCtx is the innermost kernel or for whose body is being compiled:
@@ -140,12 +160,14 @@ type machine struct {
 	counter semantics.Counter
 	h       *semantics.Heap
 	env     []slot
+	from    Env // the environment the run started from
 	names   []string
 	slots   map[string]int32
 	trace   bool
 	free    []*semantics.Tracker // trackers of kernels and folds that have ended, for reuse
 
 	inner       *loopCtx                 // while compiling: the innermost kernel or for (nil: none, or a fold's parts)
+	looped      bool                     // while compiling: the code may run more than once (in a kernel's, for's or fold's body or parts)
 	onUntracked func()                   // called when a kernel starts untracked (tests)
 	onCopy      func()                   // called when a copy kernel runs as copyWords (tests)
 	onParallel  func()                   // called when a kernel runs on goroutines (tests)
@@ -155,6 +177,13 @@ type machine struct {
 
 	intLookup func(*fun.Ident, string) (int64, error)
 	numLookup func(*fun.Ident, string) (semantics.Num, error)
+	// The compiled reads of the slots' variables (envVars), by slot.
+	intReads []func([]slot) (int64, bool)
+	numReads []func([]slot) (semantics.Num, bool)
+	lins     []linExp // the race plans' nodes (lin)
+	// racePlanOf's counts and flags by slot, made again for each plan.
+	planCounts []planCounts
+	planFlags  []uint8
 
 	stats  *semantics.Stats // the cost counters (nil: none)
 	depth  int              // while running: the kernels and folds whose bodies run (counted launches are at 0)
@@ -207,12 +236,8 @@ func (m *machine) inScope(c *cstmt, decls map[string]bool, f func()) {
 func compile(p *Program, env Env, h *semantics.Heap, opts *Options) (*machine, []*cstmt) {
 	m := &machine{opts: opts, counter: opts.Counter, h: h, slots: make(map[string]int32, len(env)+declCount(p.Body)), trace: opts.Trace != nil, stats: opts.Stats}
 	body := m.stmts(p.Body)
-	m.env = make([]slot, len(m.names))
-	for i, x := range m.names {
-		if v, ok := env[x]; ok {
-			m.env[i] = slot{v: v, ok: true}
-		}
-	}
+	m.from, m.env = env, make([]slot, 0, len(m.names))
+	m.grow()
 	m.lookups()
 	return m, body
 }
@@ -237,6 +262,9 @@ func (m *machine) lookup(x *fun.Ident) slot {
 	}
 	return slot{}
 }
+
+// slotOf makes x's slot.
+func (m *machine) slotOf(x *fun.Ident) { m.slot(x) }
 
 // slot is x's slot.
 func (m *machine) slot(x *fun.Ident) int32 {
@@ -273,7 +301,7 @@ func (m *machine) stmts(ss []Stmt) []*cstmt {
 						i++
 						// The same offset expression, over the same
 						// variables (only t changed): the same offset.
-						c.then.sameOff = fun.PrintSExp(w.Index) == fun.PrintSExp(s.Index) && !mentionsName(w.Index, d.X.Name)
+						c.then.sameOff = sameSExp(w.Index, s.Index) && !mentionsName(w.Index, d.X.Name)
 					}
 				}
 			}
@@ -353,15 +381,14 @@ func (m *machine) compile(s Stmt) *cstmt {
 	case *Assert:
 		c.a = m.exp(s.Cond, false)
 	case *If:
+		c.cext = &cext{}
 		c.x = m.slot(s.Cond)
-		m.inScope(c, m.declares(s.Then), func() { c.body = m.stmts(s.Then) })
-		m.inScope(c, m.declares(s.Else), func() { c.body2 = m.stmts(s.Else) })
+		m.around(c) // each branch is compiled when first taken (branch)
 	case *Kernel:
 		c.cext = &cext{}
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
-		m.inScope(c, nil, func() { c.body = m.inLoop(c, s.Body) })
 		c.keep = m.keepSet(s.Body, c.save, c.x)
 		c.allocIn = allocates(s.Body)
 		for _, b := range s.Body {
@@ -372,14 +399,15 @@ func (m *machine) compile(s Stmt) *cstmt {
 				c.writes++
 			}
 		}
-		c.plan = m.racePlanOf(s)
-		c.copy = copyOf(s, c.body)
 		c.par = parallelizable(s.Body)
+		// The body (and copy) are compiled when the kernel first starts
+		// (parts).
 	case *For:
+		c.cext = &cext{}
 		c.x = m.slot(s.X)
 		c.a = m.exp(s.Bound, true)
 		c.save = m.saveSet(s.Body, c.x)
-		m.inScope(c, m.declares(s.Body), func() { c.body = m.inLoop(c, s.Body) })
+		m.around(c) // the body is compiled when the for first starts (forBody)
 	case *Reduce, *Scan:
 		f, _ := folds(s)
 		c.cext = &cext{fold: f}
@@ -390,10 +418,9 @@ func (m *machine) compile(s Stmt) *cstmt {
 		m.inner = nil
 		defer func() { m.inner = outer }()
 		c.x = m.slot(f.X)
-		m.inScope(c, nil, func() { c.body = m.stmts(f.Body) })
 		c.yield = m.slot(f.Yield)
 		c.xa, c.xb = m.slot(f.A), m.slot(f.B)
-		m.inScope(c, nil, func() { c.body2 = m.stmts(f.Combine) })
+		// The parts are compiled when the fold first starts (parts).
 		c.allocIn = allocates(f.Body) || allocates(f.Combine)
 		c.result = m.slot(f.Result)
 		c.save = m.saveSet(f.Body, c.x)
@@ -410,17 +437,105 @@ func (m *machine) compile(s Stmt) *cstmt {
 			c.untracked = !m.trace && writeFree(f.Body) && writeFree(f.Combine)
 		case *Scan:
 			c.y = m.slot(s.Block)
-			c.addr = m.exp(s.Addr, true)
+			c.addr = m.loopExp(s.Addr) // once per element
 			if !m.trace {
 				c.scanReads, c.untracked = m.untrackedScan(s)
 			}
 		}
 	}
-	c.buf = make([]slot, len(c.save))
 	if c.cext != nil {
+		c.buf = make([]slot, len(c.save))
 		c.buf2 = make([]slot, len(c.save2))
 	}
 	return c
+}
+
+// parts compiles the body of kernel c, or the parts of fold c, when it
+// first starts an iteration: a kernel or fold that never does (in a
+// branch not taken, after a failure, of no iteration) is never compiled. A kernel's or fold's body runs in a scope of its own (inScope
+// with no declarations: nothing in it dies with a scope around it) and
+// with no loop around but its own (a kernel's hoisted sums are its
+// starts'; a fold's parts hoist nothing), so compiling it then compiles
+// what compiling it with the statements around would.
+func (m *machine) parts(c *cstmt) {
+	if c.compiled {
+		return
+	}
+	c.compiled = true
+	inner, scopes, looped := m.inner, m.scopes, m.looped
+	m.inner, m.scopes, m.looped = nil, nil, true
+	switch s := c.s.(type) {
+	case *Kernel:
+		m.inScope(c, nil, func() { c.body = m.inLoop(c, s.Body) })
+		c.copy = copyOf(s, c.body)
+	case *Reduce, *Scan:
+		f := c.fold
+		m.inScope(c, nil, func() { c.body = m.stmts(f.Body) })
+		m.inScope(c, nil, func() { c.body2 = m.stmts(f.Combine) })
+	}
+	m.inner, m.scopes, m.looped = inner, scopes, looped
+	m.grow()
+}
+
+// around keeps, for if or for c, the loop and scopes that its bodies are
+// compiled in, when they first run.
+func (m *machine) around(c *cstmt) {
+	c.inner, c.looped = m.inner, m.looped
+	if m.stats != nil {
+		c.scopes = append([]scopeCtx(nil), m.scopes...)
+	}
+}
+
+// later compiles, when it first runs, a body of if or for c with the loop
+// and scopes around c (around): as compiling it with c would. The slots
+// that saveSet has made for the loops around c hold every name an
+// iteration of theirs may assign (c's bodies are theirs), so a slot made
+// now is one that no loop around assigns, as the loop's assigned set
+// (made before) says.
+func (m *machine) later(c *cstmt, f func()) {
+	inner, scopes, looped := m.inner, m.scopes, m.looped
+	m.inner, m.scopes, m.looped = c.inner, c.scopes, c.looped
+	f()
+	m.inner, m.scopes, m.looped = inner, scopes, looped
+	m.grow()
+}
+
+// branch is if c's then (then) or else branch, compiled when first taken.
+func (m *machine) branch(c *cstmt, then bool) []*cstmt {
+	if then {
+		if !c.compiled {
+			c.compiled = true
+			s := c.s.(*If)
+			m.later(c, func() { m.inScope(c, m.declares(s.Then), func() { c.body = m.stmts(s.Then) }) })
+		}
+		return c.body
+	}
+	if !c.compiled2 {
+		c.compiled2 = true
+		s := c.s.(*If)
+		m.later(c, func() { m.inScope(c, m.declares(s.Else), func() { c.body2 = m.stmts(s.Else) }) })
+	}
+	return c.body2
+}
+
+// forBody compiles the body of for c when it first starts an iteration.
+func (m *machine) forBody(c *cstmt, s *For) {
+	if !c.compiled {
+		c.compiled = true
+		m.later(c, func() { m.inScope(c, m.declares(s.Body), func() { c.body = m.inLoop(c, s.Body) }) })
+	}
+}
+
+// grow gives the slots made since the environment was (by compiling a
+// body when it first starts) their places in it, with their values in the
+// environment the run started from: no statement that has run mentions
+// them (it would have made their slots), so none has changed them.
+func (m *machine) grow() {
+	m.env = slices.Grow(m.env, len(m.names)-len(m.env))
+	for i := len(m.env); i < len(m.names); i++ {
+		v, ok := m.from[m.names[i]]
+		m.env = append(m.env, slot{v: v, ok: ok})
+	}
 }
 
 // inLoop compiles the body of c, a kernel or for whose save set is
@@ -431,9 +546,10 @@ func (m *machine) inLoop(c *cstmt, body []Stmt) []*cstmt {
 	for _, s := range c.save {
 		l.assigned[s] = true
 	}
-	m.inner = l
+	looped := m.looped
+	m.inner, m.looped = l, true
 	out := m.stmts(body)
-	m.inner = outer
+	m.inner, m.looped = outer, looped
 	return out
 }
 
@@ -493,7 +609,7 @@ func (m *machine) keepSet(body []Stmt, save []int32, x int32) []int {
 	first := declaredFirst(body)
 	var keep []int
 	for j, s := range save {
-		if s != x && !first[m.names[s]] {
+		if s != x && !first.has(m.names[s]) {
 			keep = append(keep, j)
 		}
 	}
@@ -508,7 +624,20 @@ const engineMutant = "imp-engine-sub-flipped"
 // fun.EvalSExp reads it, every variable an int. In the body of a kernel
 // or for (m.inner), the terms of a sum of products over the slots its
 // iterations never assign are computed once per start of it.
+//
+// Code that runs at most once in a run (m.looped false: a statement
+// outside every kernel, for and fold, or a loop's bound) is not compiled:
+// its expressions are left to the reference evaluator (uncompiled), which
+// gives what compiled code gives, or, where that gives up, the rules'
+// value or error — evaluating an expression once that way costs less
+// than compiling it.
 func (m *machine) exp(e fun.SExp, ints bool) cexp {
+	if !m.looped {
+		// Its variables get their slots, as compiling would make them:
+		// the reference evaluator reads them there (lookup).
+		fun.EachVar(e, m.slotOf)
+		return uncompiled
+	}
 	sx := fun.SExpCompiler[[]slot]{Vars: envVars{m}, Ints: ints, Mutant: engineMutant}
 	if l := m.inner; l != nil {
 		sx.Invariant = func(x *fun.Ident) bool { return !l.isAssigned(m.slot(x)) }
@@ -517,26 +646,57 @@ func (m *machine) exp(e fun.SExp, ints bool) cexp {
 	return sx.Compile(e)
 }
 
+// loopExp is exp of code that may run more than once.
+func (m *machine) loopExp(e fun.SExp) cexp {
+	looped := m.looped
+	m.looped = true
+	defer func() { m.looped = looped }()
+	return m.exp(e, true)
+}
+
+// uncompiled is the code of an expression left to the reference
+// evaluator: it gives up, always (fun.SExpCode).
+func uncompiled([]slot) (semantics.Num, bool) { return semantics.Num{}, false }
+
 // envVars reads the variables of compiled scalar expressions from their
 // slots of m's environment: declared, and not a block.
 type envVars struct{ m *machine }
 
-// Num reads x as a scalar.
+// Num reads x as a scalar. The reads are made once per slot (numReads):
+// every mention of x reads it with the same code.
 func (v envVars) Num(x *fun.Ident) func([]slot) (semantics.Num, bool) {
-	s := v.m.slot(x)
-	return func(env []slot) (semantics.Num, bool) {
+	m := v.m
+	s := m.slot(x)
+	for int(s) >= len(m.numReads) {
+		m.numReads = append(m.numReads, nil)
+	}
+	if f := m.numReads[s]; f != nil {
+		return f
+	}
+	f := func(env []slot) (semantics.Num, bool) {
 		a := &env[s]
 		return semantics.Num{Elem: a.v.Elem, Bits: a.v.K}, a.ok && !a.v.Mem
 	}
+	m.numReads[s] = f
+	return f
 }
 
-// Int reads x as an int.
+// Int reads x as an int (made once per slot, as Num).
 func (v envVars) Int(x *fun.Ident) func([]slot) (int64, bool) {
-	s := v.m.slot(x)
-	return func(env []slot) (int64, bool) {
+	m := v.m
+	s := m.slot(x)
+	for int(s) >= len(m.intReads) {
+		m.intReads = append(m.intReads, nil)
+	}
+	if f := m.intReads[s]; f != nil {
+		return f
+	}
+	f := func(env []slot) (int64, bool) {
 		a := &env[s]
 		return a.v.K, a.isInt()
 	}
+	m.intReads[s] = f
+	return f
 }
 
 // Ints is the code of the int form f.
@@ -567,12 +727,44 @@ func (v envVars) Ints(f *fun.IntForm, g cexp) cexp {
 // isInt says whether s holds a declared int.
 func (s *slot) isInt() bool { return s.ok && !s.v.Mem && s.v.Elem == semantics.IntElem }
 
-// mentionsName is whether e mentions x.
+// sameSExp is whether a and b are the same expression: the same tree of
+// operators over the same constants and variables (what prints the
+// same, or less: floats by their bits).
+func sameSExp(a, b fun.SExp) bool {
+	switch a := a.(type) {
+	case *fun.Const:
+		b, ok := b.(*fun.Const)
+		return ok && a.Value == b.Value
+	case *fun.FloatConst:
+		b, ok := b.(*fun.FloatConst)
+		return ok && math.Float64bits(a.Value) == math.Float64bits(b.Value)
+	case fun.Var:
+		b, ok := b.(fun.Var)
+		return ok && a.Name == b.Name
+	case *fun.BinOp:
+		b, ok := b.(*fun.BinOp)
+		return ok && a.Op == b.Op && sameSExp(a.L, b.L) && sameSExp(a.R, b.R)
+	case *fun.UnOp:
+		b, ok := b.(*fun.UnOp)
+		return ok && a.Op == b.Op && sameSExp(a.X, b.X)
+	case *fun.Call:
+		b, ok := b.(*fun.Call)
+		return ok && a.Func == b.Func && sameSExp(a.Arg, b.Arg)
+	}
+	return false
+}
+
+// mentionsName is whether e mentions x (as fun.EachVar walks it).
 func mentionsName(e fun.SExp, x string) bool {
-	for _, v := range fun.FreeVars(e, nil) {
-		if v.Name == x {
-			return true
-		}
+	switch e := e.(type) {
+	case fun.Var:
+		return e.Name == x
+	case *fun.BinOp:
+		return mentionsName(e.L, x) || mentionsName(e.R, x)
+	case *fun.UnOp:
+		return mentionsName(e.X, x)
+	case *fun.Call:
+		return mentionsName(e.Arg, x)
 	}
 	return false
 }
@@ -980,8 +1172,14 @@ func execIf(m *machine, c *cstmt) error {
 	if k != 0 {
 		m.counter.Hit(EImpIfTrue.Name)
 		b = c.body
+		if !c.compiled {
+			b = m.branch(c, true)
+		}
 	} else {
 		m.counter.Hit(EImpIfFalse.Name)
+		if !c.compiled2 {
+			b = m.branch(c, false)
+		}
 	}
 	if err := m.run(b); err != nil {
 		return err
@@ -1019,6 +1217,9 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 	if err := m.opts.Budget.Spend(n, s.At, rule); err != nil {
 		return err
 	}
+	if n > 0 { // a kernel of no iteration runs no body (nor copy)
+		m.parts(c)
+	}
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	// Cost counters: a launch at the top; each iteration's blocks die
 	// with it (reset, to the live words at the start).
@@ -1030,7 +1231,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 		defer func() { m.depth-- }()
 		reset, base = c.allocIn, st.Live()
 	}
-	if c.plan != nil && !m.opts.NoRaceFreePlans && c.plan.raceFree(m.env, n) {
+	if !m.opts.NoRaceFreePlans && m.planOf(c, s) != nil && c.plan.raceFree(m.env, n) {
 		// No iteration can touch a location another writes: no tracker
 		// (racefree.go); a trace is logged, flat (semantics.KernelTrace).
 		if m.onUntracked != nil {
@@ -1115,6 +1316,9 @@ func (m *machine) loop(c *cstmt, s *For) error {
 	if n < 0 {
 		return semantics.Stuckf(s.At, rule, "for bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
 	}
+	if n > 0 {
+		m.forBody(c, s)
+	}
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	for i := int64(1); i <= n; i++ {
 		if err := m.opts.Budget.Spend(1, s.At, rule); err != nil {
@@ -1170,6 +1374,9 @@ func (m *machine) fold(c *cstmt) error {
 		return err
 	}
 	r.n, r.acc = n, ne
+	if n > 0 {
+		m.parts(c)
+	}
 	// Cost counters: a launch at the top, the start's operators; each
 	// part's blocks die with it.
 	var reset bool

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -238,5 +239,42 @@ func TestSmallStepReusesTrackers(t *testing.T) {
 	}
 	if reused < runs/20 {
 		t.Errorf("trackers given back in %d of %d runs: too few to test their reuse", reused, runs)
+	}
+}
+
+// TestSameSExp: on the scalar expressions of random programs, two are
+// the same (sameSExp, which a copy's write uses for the read's offset)
+// exactly when they print the same.
+func TestSameSExp(t *testing.T) {
+	g := &progGen{rng: rand.New(rand.NewPCG(11, 12))}
+	var es []fun.SExp
+	for range 100 {
+		p, err := ParseFile("gen.imp", g.program())
+		if err != nil {
+			continue
+		}
+		WalkStmts(p.Body, func(s Stmt) {
+			switch s := s.(type) {
+			case *Read:
+				es = append(es, s.Index)
+			case *Write:
+				es = append(es, s.Index, s.Value)
+			case *Assign:
+				es = append(es, s.SE)
+			}
+		})
+	}
+	same := 0
+	for i, a := range es {
+		for _, b := range es[i:] {
+			if got, want := sameSExp(a, b), fun.PrintSExp(a) == fun.PrintSExp(b); got != want {
+				t.Fatalf("sameSExp(%s, %s) = %v", fun.PrintSExp(a), fun.PrintSExp(b), got)
+			} else if got {
+				same++
+			}
+		}
+	}
+	if len(es) < 200 || same < 2*len(es) {
+		t.Errorf("%d expressions, %d pairs the same: too few", len(es), same)
 	}
 }

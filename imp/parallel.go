@@ -80,9 +80,12 @@ func (m *machine) worker(c *cstmt, s *Kernel) (*machine, *cstmt) {
 	ws := &struct {
 		m machine
 		c cstmt
+		e cext
 		_ [semantics.CacheLine]byte
 	}{m: machine{opts: m.opts, h: m.h, names: m.names, slots: m.slots, env: semantics.Apart(m.env), undo: &semantics.WriteLog{}}, c: *c}
 	w, wc := &ws.m, &ws.c
+	ws.e = *c.cext // the worker's own body, buffers and starts
+	wc.cext = &ws.e
 	w.lookups()
 	wc.epoch, wc.buf = 0, semantics.Apart(make([]slot, len(c.buf)))
 	w.inScope(wc, nil, func() { wc.body = w.inLoop(wc, s.Body) })

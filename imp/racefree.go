@@ -18,9 +18,10 @@ import (
 // same accesses, results, errors and rule counts, without the tracker's
 // record per access (about half of a kernel's time).
 //
-// The plan (made once per program, per kernel) lists the body's accesses:
-// the block variable and the offset expression, and the loops around the
-// access inside the body, whose indices the offset may use. When the
+// The plan (made once per run, per kernel, when it first starts: planOf)
+// lists the body's accesses: the block variable and the offset
+// expression, and the loops around the access inside the body, whose
+// indices the offset may use. When the
 // kernel starts (its bound n known), every variable the body never assigns
 // has the value it will have in every iteration, so each offset is an
 // affine function c·i + Σ cₖ·jₖ + d of the kernel's index i and the inner
@@ -57,6 +58,16 @@ import (
 type racePlan struct {
 	loops []planLoop // the body's loops that bind indices
 	acc   []planAccess
+	// raceFree's: the loops' ranges and the accesses' affines at a start
+	ranges [][2]int64
+	uses   []planUse
+}
+
+// planUse is an access's affine when a kernel starts, and its block.
+type planUse struct {
+	block   semantics.Label
+	a       affine
+	written bool
 }
 
 // planLoop is a loop of the body: its index ranges over [lo, bound(E) - 1 + lo].
@@ -84,39 +95,105 @@ type linExp struct {
 }
 
 // planScope is what the names of a part of the body mean while the plan is
-// made.
+// made: by slot (every name the body mentions has one), flags of
+//
+//   - assigned: assigned or bound anywhere in the kernel's body;
+//   - badBlock: assigned in the body otherwise than by var and alloc;
+//   - once: an int variable the body declares once and assigns once, and
+//     binds no other way.
 type planScope struct {
-	assigned map[string]bool // assigned or bound anywhere in the kernel's body
-	badBlock map[string]bool // assigned in the body otherwise than by var and alloc
-	kernelX  string          // the kernel's index ("" when the body assigns it)
-	once     map[string]bool // int variables the body declares once and assigns once, and binds no other way
+	m       *machine
+	flags   []uint8
+	kernelX string // the kernel's index ("" when the body assigns it)
 }
+
+const (
+	planAssigned = 1 << iota
+	planBadBlock
+	planOnce
+)
+
+// has is whether x has the flag f.
+func (sc *planScope) has(x *fun.Ident, f uint8) bool {
+	s, ok := sc.m.slots[x.Name]
+	return ok && int(s) < len(sc.flags) && sc.flags[s]&f != 0
+}
+
+func (sc *planScope) assigned(x *fun.Ident) bool { return sc.has(x, planAssigned) }
+func (sc *planScope) once(x *fun.Ident) bool     { return sc.has(x, planOnce) }
 
 // scopeFrame is a loop or a body around an access.
 type scopeFrame struct {
-	index    string // a loop's index name ("" for a body frame)
-	reliable bool   // the loop's body never assigns its index: it is the loop's count
-	loop     int    // the loop's number in the plan (-1 for a body frame)
-	fresh    map[string]bool
+	index    string             // a loop's index name ("" for a body frame)
+	reliable bool               // the loop's body never assigns its index: it is the loop's count
+	loop     int                // the loop's number in the plan (-1 for a body frame)
+	fresh    names              // the blocks of the body's own (freshIn)
 	declared map[string]bool    // the once variables this body has declared so far (a body frame)
 	defs     map[string]*linExp // the once variables this body has set so far, to their expressions
 }
 
+// planOf is kernel c's plan (s its statement), made at its first start:
+// a kernel that never starts, or runs with NoRaceFreePlans, never needs
+// one. It is made with no loop around (m.inner nil), so its loops'
+// bounds keep nothing between starts.
+func (m *machine) planOf(c *cstmt, s *Kernel) *racePlan {
+	if !c.planned {
+		c.planned = true
+		outer := m.inner
+		m.inner = nil
+		c.plan = m.racePlanOf(s)
+		m.inner = outer
+		// Compiling the body gave every name the plan reads a slot; were
+		// one made now, it would be undeclared (as any name without one).
+		m.grow()
+	}
+	return c.plan
+}
+
 // racePlanOf makes the plan of kernel s, or nil.
 func (m *machine) racePlanOf(s *Kernel) *racePlan {
-	sc := &planScope{assigned: map[string]bool{}, badBlock: map[string]bool{}}
-	assignedIn(s.Body, sc.assigned, sc.badBlock)
-	if !sc.assigned[s.X.Name] {
+	// The flags, from the body's bindings counted by slot: int
+	// declarations, assignments and the others (declarations of blocks,
+	// allocations, reads, indices, folds' names). Both are the machine's,
+	// made again for each plan.
+	by, flags := m.planCounts[:0], m.planFlags[:0]
+	fit := func() {
+		by = append(by, make([]planCounts, len(m.names)-len(by))...)
+		flags = append(flags, make([]uint8, len(m.names)-len(flags))...)
+	}
+	fit()
+	clear(by)
+	clear(flags)
+	sc := &planScope{m: m, flags: flags}
+	eachBinding(s.Body, func(x *fun.Ident, k bindKind) {
+		i := m.slot(x)
+		if int(i) >= len(by) {
+			fit()
+			sc.flags = flags
+		}
+		sc.flags[i] |= planAssigned
+		switch k {
+		case bindIntDecl:
+			by[i].decls++
+		case bindAssign:
+			by[i].assigns++
+		default:
+			by[i].others++
+		}
+		if k != bindIntDecl && k != bindDecl && k != bindAlloc {
+			sc.flags[i] |= planBadBlock
+		}
+	})
+	if !sc.assigned(s.X) {
 		sc.kernelX = s.X.Name
 	}
-	decls, assigns, others := map[string]int{}, map[string]int{}, map[string]int{}
-	bindings(s.Body, decls, assigns, others)
-	sc.once = map[string]bool{}
-	for x, k := range decls {
-		if k == 1 && assigns[x] == 1 && others[x] == 0 && x != s.X.Name {
-			sc.once[x] = true
+	x, xok := m.slots[s.X.Name]
+	for i, c := range by {
+		if c.decls == 1 && c.assigns == 1 && c.others == 0 && (!xok || int32(i) != x) {
+			sc.flags[i] |= planOnce
 		}
 	}
+	m.planCounts, m.planFlags = by, sc.flags
 	p := &racePlan{}
 	if !m.planStmts(p, sc, s.Body, nil) {
 		return nil
@@ -124,124 +201,129 @@ func (m *machine) racePlanOf(s *Kernel) *racePlan {
 	return p
 }
 
-// assignedIn adds the names body assigns or binds (at any depth) to all,
-// and those it assigns otherwise than by var and alloc (blocks assigned
-// so may alias others) to bad.
-func assignedIn(body []Stmt, all, bad map[string]bool) {
-	for _, s := range body {
-		switch s := s.(type) {
-		case *Decl:
-			all[s.X.Name] = true
-		case *Alloc:
-			all[s.X.Name] = true
-		case *Assign:
-			all[s.X.Name], bad[s.X.Name] = true, true
-		case *Read:
-			all[s.X.Name], bad[s.X.Name] = true, true
-		case *If:
-			assignedIn(s.Then, all, bad)
-			assignedIn(s.Else, all, bad)
-		case *Kernel:
-			all[s.X.Name], bad[s.X.Name] = true, true
-			assignedIn(s.Body, all, bad)
-		case *For:
-			all[s.X.Name], bad[s.X.Name] = true, true
-			assignedIn(s.Body, all, bad)
-		case *Reduce, *Scan:
-			f, _ := folds(s)
-			if r, ok := s.(*Reduce); ok {
-				all[r.Target.Name], bad[r.Target.Name] = true, true
-			}
-			for _, x := range []*fun.Ident{f.X, f.A, f.B} {
-				all[x.Name], bad[x.Name] = true, true
-			}
-			assignedIn(f.Body, all, bad)
-			assignedIn(f.Combine, all, bad)
-		}
-	}
-}
+// planCounts are a name's bindings in a kernel's body (racePlanOf).
+type planCounts struct{ decls, assigns, others int32 }
 
-// bindings counts, for every name, the int declarations (var x : int),
-// the assignments and the other bindings (declarations of blocks,
-// allocations, reads, indices, folds' names) of body, at any depth.
-func bindings(body []Stmt, decls, assigns, others map[string]int) {
+// bindKind is how a statement binds a name (eachBinding).
+type bindKind uint8
+
+const (
+	bindIntDecl bindKind = iota // var x : int
+	bindDecl                    // var x : mem, var x : float
+	bindAlloc                   // x <- alloc se
+	bindAssign                  // x <- se
+	bindRead                    // x <- y[se]
+	bindIndex                   // a kernel's or for's index
+	bindFold                    // a reduce's target, a fold's x, a and b
+)
+
+// eachBinding calls f on every name body assigns or binds, at any depth,
+// with how.
+func eachBinding(body []Stmt, f func(*fun.Ident, bindKind)) {
 	for _, s := range body {
 		switch s := s.(type) {
 		case *Decl:
 			if s.Type == Int {
-				decls[s.X.Name]++
+				f(s.X, bindIntDecl)
 			} else {
-				others[s.X.Name]++
+				f(s.X, bindDecl)
 			}
-		case *Assign:
-			assigns[s.X.Name]++
 		case *Alloc:
-			others[s.X.Name]++
+			f(s.X, bindAlloc)
+		case *Assign:
+			f(s.X, bindAssign)
 		case *Read:
-			others[s.X.Name]++
+			f(s.X, bindRead)
 		case *If:
-			bindings(s.Then, decls, assigns, others)
-			bindings(s.Else, decls, assigns, others)
+			eachBinding(s.Then, f)
+			eachBinding(s.Else, f)
 		case *Kernel:
-			others[s.X.Name]++
-			bindings(s.Body, decls, assigns, others)
+			f(s.X, bindIndex)
+			eachBinding(s.Body, f)
 		case *For:
-			others[s.X.Name]++
-			bindings(s.Body, decls, assigns, others)
+			f(s.X, bindIndex)
+			eachBinding(s.Body, f)
 		case *Reduce, *Scan:
-			f, _ := folds(s)
+			fl, _ := folds(s)
 			if r, ok := s.(*Reduce); ok {
-				others[r.Target.Name]++
+				f(r.Target, bindFold)
 			}
-			for _, x := range []*fun.Ident{f.X, f.A, f.B} {
-				others[x.Name]++
-			}
-			bindings(f.Body, decls, assigns, others)
-			bindings(f.Combine, decls, assigns, others)
+			f(fl.X, bindFold)
+			f(fl.A, bindFold)
+			f(fl.B, bindFold)
+			eachBinding(fl.Body, f)
+			eachBinding(fl.Combine, f)
 		}
 	}
+}
+
+// binds is whether body assigns or binds x, at any depth.
+func binds(body []Stmt, x string) bool {
+	found := false
+	eachBinding(body, func(y *fun.Ident, _ bindKind) { found = found || y.Name == x })
+	return found
 }
 
 // freshIn is the block variables body declares before anything else of
 // it mentions them (and the kernel's body never assigns otherwise): in an
 // execution of body they hold ⊥ or blocks it allocated.
-func freshIn(body []Stmt, sc *planScope) map[string]bool {
+func freshIn(body []Stmt, sc *planScope) names {
 	fresh := declaredFirst(body)
-	for x := range fresh {
-		if sc.badBlock[x] {
-			delete(fresh, x)
+	out := fresh[:0]
+	for _, x := range fresh {
+		if s, ok := sc.m.slots[x]; !ok || int(s) >= len(sc.flags) || sc.flags[s]&planBadBlock == 0 {
+			out = append(out, x)
 		}
 	}
-	return fresh
+	return out
+}
+
+// names is a set of names, few (a body's declarations): a list.
+type names []string
+
+// has is whether x is one of ns.
+func (ns names) has(x string) bool {
+	for _, y := range ns {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 // declaredFirst is the names body declares (var x) before anything else
-// of it mentions them.
-func declaredFirst(body []Stmt) map[string]bool {
+// of it mentions them, in the order of their declarations.
+func declaredFirst(body []Stmt) names {
 	// Only the mentions of the names body declares matter: those of the
-	// others are not recorded (most of what a body mentions). The maps
-	// are made at their size.
-	n := 0
-	for _, s := range body {
+	// others are not recorded (most of what a body mentions); and only
+	// those before its last declaration.
+	n, last := 0, -1
+	for i, s := range body {
 		if _, ok := s.(*Decl); ok {
-			n++
+			n, last = n+1, i
 		}
 	}
-	first := make(map[string]bool, n)
 	if n == 0 {
-		return first
+		return nil
 	}
-	declared := make(map[string]bool, n)
-	for _, s := range body {
-		if d, ok := s.(*Decl); ok {
-			declared[d.X.Name] = true
+	w := &mentioner{only: make(names, 0, n)}
+	for _, s := range body[:last+1] {
+		if d, ok := s.(*Decl); ok && !w.only.has(d.X.Name) {
+			w.only = append(w.only, d.X.Name)
 		}
 	}
-	w := &mentioner{only: declared, seen: make(map[string]bool, len(declared))}
+	w.seen = make([]bool, len(w.only))
+	if len(w.only) > 16 { // many: by a map
+		w.index = make(map[string]int, len(w.only))
+		for i, x := range w.only {
+			w.index[x] = i
+		}
+	}
 	w.ident = func(x *fun.Ident) { w.name(x.Name) }
-	for _, s := range body {
-		if d, ok := s.(*Decl); ok && !w.seen[d.X.Name] {
-			first[d.X.Name] = true
+	var first names
+	for _, s := range body[:last+1] {
+		if d, ok := s.(*Decl); ok && !w.seen[w.find(d.X.Name)] {
+			first = append(first, d.X.Name)
 		}
 		w.stmt(s)
 	}
@@ -250,14 +332,32 @@ func declaredFirst(body []Stmt) map[string]bool {
 
 // mentioner records in seen the names of only that statements mention.
 type mentioner struct {
-	only, seen map[string]bool
-	ident      func(*fun.Ident) // name's, for fun.EachVar (made once)
+	only  names
+	seen  []bool           // by only's index
+	index map[string]int   // only's indices, where they are many (nil: search only)
+	ident func(*fun.Ident) // name's, for fun.EachVar (made once)
+}
+
+// find is x's index in only, or -1.
+func (w *mentioner) find(x string) int {
+	if w.index != nil {
+		if i, ok := w.index[x]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, y := range w.only {
+		if y == x {
+			return i
+		}
+	}
+	return -1
 }
 
 // name records x if it is one of only.
 func (w *mentioner) name(x string) {
-	if w.only[x] {
-		w.seen[x] = true
+	if i := w.find(x); i >= 0 {
+		w.seen[i] = true
 	}
 }
 
@@ -330,7 +430,7 @@ func (m *machine) planStmts(p *racePlan, sc *planScope, body []Stmt, outer []sco
 		ok := true
 		switch s := s.(type) {
 		case *Decl:
-			if sc.once[s.X.Name] {
+			if sc.once(s.X) {
 				if here.declared == nil {
 					here.declared = map[string]bool{}
 				}
@@ -339,7 +439,7 @@ func (m *machine) planStmts(p *racePlan, sc *planScope, body []Stmt, outer []sco
 		case *Assign:
 			// The once variable's one assignment, after its declaration:
 			// from here on it holds the expression's value.
-			if !sc.once[s.X.Name] || !declaredIn(frames, s.X.Name) {
+			if !sc.once(s.X) || !declaredIn(frames, s.X.Name) {
 				break
 			}
 			if e := m.linOf(sc, frames, s.SE); e != nil {
@@ -394,25 +494,23 @@ func declaredIn(frames []scopeFrame, x string) bool {
 // (or parts) each adds.
 func (m *machine) planLoop(p *racePlan, sc *planScope, frames []scopeFrame, x *fun.Ident, bound fun.SExp, body []Stmt, lo int64, each func([]scopeFrame) bool) bool {
 	for _, v := range fun.FreeVars(bound, nil) {
-		if sc.assigned[v.Name] || v.Name == sc.kernelX {
+		if sc.assigned(v) || v.Name == sc.kernelX {
 			return false // the bound may vary between iterations
 		}
 	}
-	inBody := map[string]bool{}
-	assignedIn(body, inBody, map[string]bool{})
-	f := scopeFrame{index: x.Name, reliable: !inBody[x.Name], loop: len(p.loops)}
-	p.loops = append(p.loops, planLoop{bound: m.exp(bound, true), lo: lo})
+	f := scopeFrame{index: x.Name, reliable: !binds(body, x.Name), loop: len(p.loops)}
+	p.loops = append(p.loops, planLoop{bound: m.loopExp(bound), lo: lo}) // at each start of the kernel
 	return each(append(frames[:len(frames):len(frames)], f))
 }
 
 // planAccess adds an access through block variable y at offset off.
 func (m *machine) planAccess(p *racePlan, sc *planScope, frames []scopeFrame, y *fun.Ident, off fun.SExp, write bool) bool {
 	for _, f := range frames {
-		if f.fresh[y.Name] {
+		if f.fresh.has(y.Name) {
 			return true // a block of this iteration's own
 		}
 	}
-	if sc.assigned[y.Name] {
+	if sc.assigned(y) {
 		return false
 	}
 	e := m.linOf(sc, frames, off)
@@ -428,14 +526,14 @@ func (m *machine) planAccess(p *racePlan, sc *planScope, frames []scopeFrame, y 
 func (m *machine) linOf(sc *planScope, frames []scopeFrame, e fun.SExp) *linExp {
 	switch e := e.(type) {
 	case *fun.Const:
-		return &linExp{op: -1, leaf: 'k', k: e.Value, slot: -1}
+		return m.lin(linExp{op: -1, leaf: 'k', k: e.Value, slot: -1})
 	case fun.Var:
 		for i := len(frames) - 1; i >= 0; i-- {
 			if f := frames[i]; f.loop >= 0 && f.index == e.Name {
 				if !f.reliable {
 					return nil
 				}
-				return &linExp{op: -1, leaf: 'i', loop: f.loop, slot: -1}
+				return m.lin(linExp{op: -1, leaf: 'i', loop: f.loop, slot: -1})
 			}
 			if d := frames[i].defs[e.Name]; d != nil {
 				return d
@@ -443,17 +541,17 @@ func (m *machine) linOf(sc *planScope, frames []scopeFrame, e fun.SExp) *linExp 
 		}
 		switch {
 		case e.Name == sc.kernelX:
-			return &linExp{op: -1, leaf: 'i', loop: -1, slot: -1}
-		case sc.assigned[e.Name]:
+			return m.lin(linExp{op: -1, leaf: 'i', loop: -1, slot: -1})
+		case sc.assigned(e.Ident):
 			return nil
 		}
-		return &linExp{op: -1, leaf: 'v', slot: m.slot(e.Ident)}
+		return m.lin(linExp{op: -1, leaf: 'v', slot: m.slot(e.Ident)})
 	case *fun.UnOp:
 		if e.Op != semantics.Neg {
 			return nil
 		}
 		if x := m.linOf(sc, frames, e.X); x != nil {
-			return &linExp{op: semantics.Neg, l: x}
+			return m.lin(linExp{op: semantics.Neg, l: x})
 		}
 	case *fun.BinOp:
 		if e.Op != semantics.Add && e.Op != semantics.Sub && e.Op != semantics.Mul {
@@ -461,10 +559,20 @@ func (m *machine) linOf(sc *planScope, frames []scopeFrame, e fun.SExp) *linExp 
 		}
 		l, r := m.linOf(sc, frames, e.L), m.linOf(sc, frames, e.R)
 		if l != nil && r != nil {
-			return &linExp{op: e.Op, l: l, r: r}
+			return m.lin(linExp{op: e.Op, l: l, r: r})
 		}
 	}
 	return nil
+}
+
+// lin is a new node e, from a chunk of them (a plan makes many, each
+// small).
+func (m *machine) lin(e linExp) *linExp {
+	if len(m.lins) == cap(m.lins) {
+		m.lins = make([]linExp, 0, min(max(2*cap(m.lins), 8), 64))
+	}
+	m.lins = append(m.lins, e)
+	return &m.lins[len(m.lins)-1]
 }
 
 // limit bounds every value the plan computes, so that no sum or product
@@ -574,7 +682,12 @@ func (p *racePlan) raceFree(env []slot, n int64) bool {
 	if n > limit {
 		return false
 	}
-	pe := planEval{env: env, n: n, loops: make([][2]int64, len(p.loops))}
+	// The plan's buffers, made at its first start: a kernel nested in a
+	// loop starts many times.
+	if p.ranges == nil {
+		p.ranges, p.uses = make([][2]int64, len(p.loops)), make([]planUse, 0, len(p.acc))
+	}
+	pe := planEval{env: env, n: n, loops: p.ranges}
 	for k, l := range p.loops {
 		v, ok := l.bound(env)
 		if !ok || v.Elem != semantics.IntElem || !inLimit(v.Bits) {
@@ -584,12 +697,7 @@ func (p *racePlan) raceFree(env []slot, n int64) bool {
 		// accesses never happen: any range is a superset).
 		pe.loops[k] = [2]int64{l.lo, max(v.Bits-1, 0) + l.lo}
 	}
-	type use struct {
-		block   semantics.Label
-		a       affine
-		written bool
-	}
-	uses := make([]use, 0, len(p.acc))
+	uses := p.uses[:0]
 	for _, acc := range p.acc {
 		b := &env[acc.block]
 		if !b.ok || !b.v.Mem || !b.v.Defined {
@@ -599,7 +707,7 @@ func (p *racePlan) raceFree(env []slot, n int64) bool {
 		if !ok {
 			return false
 		}
-		uses = append(uses, use{b.v.L, a, acc.write})
+		uses = append(uses, planUse{b.v.L, a, acc.write})
 	}
 	for _, u := range uses {
 		if !u.written {
@@ -708,11 +816,7 @@ func injective(se fun.SExp, x string) bool {
 }
 
 // mentions reports whether se uses variable x.
-func mentions(se fun.SExp, x string) bool {
-	found := false
-	fun.EachVar(se, func(v *fun.Ident) { found = found || v.Name == x })
-	return found
-}
+func mentions(se fun.SExp, x string) bool { return mentionsName(se, x) }
 
 // scanReads lists the block variables the statements ss read (at any
 // depth), or ok is false when one of them is set in parts (the scan's

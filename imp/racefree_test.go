@@ -355,7 +355,11 @@ func TestDeclaredFirst(t *testing.T) {
 					want[d.X.Name] = true
 				}
 			}
-			if got := declaredFirst(body); !maps.Equal(got, want) {
+			got := map[string]bool{}
+			for _, x := range declaredFirst(body) {
+				got[x] = true
+			}
+			if !maps.Equal(got, want) {
 				t.Fatalf("declaredFirst = %v, want %v, of:\n%s", got, want, printBody(body))
 			}
 		}
@@ -389,4 +393,96 @@ func printBody(body []Stmt) string {
 		b.WriteString(PrintStmt(s) + "\n")
 	}
 	return b.String()
+}
+
+// TestPlanAtFirstStart: a kernel's plan is made when it first starts, its
+// body compiled when it first runs an iteration, and an if's branch when
+// it is first taken, and only then: nothing of a branch not taken, no
+// body of a kernel of no iteration (and no plan in a run with
+// NoRaceFreePlans); the plan made then is the one the plan of the
+// statement itself gives (racePlanOf), and the kernel runs untracked on
+// it. The input block xs_mem is mentioned in the kernel's body only: its
+// slot, made then, holds the input.
+func TestPlanAtFirstStart(t *testing.T) {
+	src := `input n : int;
+var m : mem;
+m <- alloc n;
+var c : int;
+c <- 0;
+if c then
+  kernel j <= n do
+    m[j - 1] <- j;
+  done;
+else
+  skip;
+fi;
+kernel k <= c do
+  m[k - 1] <- k;
+done;
+kernel i <= n do
+  var t : int;
+  t <- xs_mem[i - 1];
+  t <- t * 2;
+  m[i - 1] <- t;
+done;
+return m : [n]
+`
+	p, err := ParseFile("plan.imp", strings.Replace(src, "input n : int;", "input n : int;\ninput xs : [n] @ xs_mem;", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := func(body []*cstmt) (branch, empty, taken *cstmt) {
+		for _, c := range body {
+			switch c.s.(type) {
+			case *If:
+				branch = c
+			case *Kernel:
+				empty, taken = taken, c
+			}
+		}
+		return branch, empty, taken
+	}
+	for _, noPlans := range []bool{false, true} {
+		env, h, err := BindInputs(p, map[string]string{"n": "4", "xs": "[1 2 3 4]"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, body := compile(p, env, h, &Options{NoRaceFreePlans: noPlans})
+		branch, empty, taken := find(body)
+		if branch.compiled || branch.compiled2 || empty.planned || empty.compiled || taken.planned || taken.compiled || taken.body != nil {
+			t.Fatalf("a plan made or a body compiled before the run")
+		}
+		untracked := 0
+		m.onUntracked = func() { untracked++ }
+		if err := m.run(body); err != nil {
+			t.Fatal(err)
+		}
+		if branch.compiled || branch.body != nil || !branch.compiled2 || len(branch.body2) != 1 {
+			t.Errorf("NoRaceFreePlans %v: the branch not taken compiled, or the one taken not", noPlans)
+		}
+		if empty.compiled || empty.body != nil || empty.planned == noPlans {
+			t.Errorf("NoRaceFreePlans %v: the kernel of no iteration compiled, or planned %v", noPlans, empty.planned)
+		}
+		if !taken.compiled || len(taken.body) == 0 {
+			t.Errorf("NoRaceFreePlans %v: the started kernel's body not compiled", noPlans)
+		}
+		m.writeBack(env)
+		if vs, err := Results(p, env, h); err != nil || len(vs) != 1 || vs[0].String() != "[2 4 6 8]" {
+			t.Errorf("NoRaceFreePlans %v: %v %v, want [2 4 6 8]", noPlans, vs, err)
+		}
+		if taken.planned == noPlans {
+			t.Errorf("NoRaceFreePlans %v: the started kernel planned %v", noPlans, taken.planned)
+		}
+		if want := map[bool]int{false: 2, true: 0}[noPlans]; untracked != want { // the kernel of no iteration too
+			t.Errorf("NoRaceFreePlans %v: %d kernel starts untracked, want %d", noPlans, untracked, want)
+		}
+		if !noPlans {
+			if taken.plan == nil {
+				t.Fatalf("no plan for %s", PrintStmt(taken.s))
+			}
+			if again := m.racePlanOf(taken.s.(*Kernel)); len(again.acc) != len(taken.plan.acc) || len(again.loops) != len(taken.plan.loops) {
+				t.Errorf("the plan made at the start differs from the statement's")
+			}
+		}
+	}
 }

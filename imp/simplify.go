@@ -1,7 +1,7 @@
 package imp
 
 import (
-	"maps"
+	"math/bits"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -31,22 +31,53 @@ import (
 // changed; the result shares the statements it keeps but the compound
 // ones.
 func Simplify(p *Program) *Program {
-	a := &deadness{dead: map[Stmt]bool{}, mem: map[string]bool{}}
+	a := &deadness{dead: map[Stmt]bool{}, ids: map[string]int{}}
+	// The program's names, numbered: the liveness sets are bit sets of
+	// them.
+	name := func(x string) {
+		if _, ok := a.ids[x]; !ok {
+			a.ids[x] = len(a.ids)
+		}
+	}
+	var mems []string // the block variables
 	for _, in := range p.Inputs {
+		name(in.Name.Name)
 		if in.Block != nil {
-			a.mem[in.Block.Name] = true
+			name(in.Block.Name)
+			mems = append(mems, in.Block.Name)
 		}
 	}
 	WalkStmts(p.Body, func(s Stmt) {
-		if d, ok := s.(*Decl); ok && d.Type == Mem {
-			a.mem[d.X.Name] = true
+		eachRead(s, name)
+		for _, x := range stmtWrites(s) {
+			name(x)
+		}
+		switch s := s.(type) {
+		case *Decl:
+			name(s.X.Name)
+			if s.Type == Mem {
+				mems = append(mems, s.X.Name)
+			}
+		case *Assign:
+			name(s.X.Name)
 		}
 	})
-	live := map[string]bool{}
 	for _, r := range p.Return {
-		live[r.Name.Name] = true
+		name(r.Name.Name)
 		for _, d := range r.Dims {
-			readsOf(d, live)
+			fun.EachVar(d, func(x *fun.Ident) { name(x.Name) })
+		}
+	}
+	a.words = (len(a.ids) + 63) / 64
+	a.mem = a.set()
+	for _, x := range mems {
+		a.mem.add(a.ids[x])
+	}
+	live := a.set()
+	for _, r := range p.Return {
+		live.add(a.ids[r.Name.Name])
+		for _, d := range r.Dims {
+			a.readsOf(d, live)
 		}
 	}
 	a.block(p.Body, live)
@@ -62,8 +93,48 @@ func Simplify(p *Program) *Program {
 // deadness is Simplify's analysis: the dead stores and declarations it
 // finds.
 type deadness struct {
-	dead map[Stmt]bool
-	mem  map[string]bool // the block variables, which are never removed
+	dead  map[Stmt]bool
+	ids   map[string]int // the program's names, numbered
+	words int            // the words of a set of them
+	mem   varSet         // the block variables, which are never removed
+}
+
+// varSet is a set of a program's names, by number (deadness.ids).
+type varSet []uint64
+
+func (a *deadness) set() varSet { return make(varSet, a.words) }
+
+func (v varSet) has(i int) bool { return v[i/64]&(1<<(i%64)) != 0 }
+func (v varSet) add(i int)      { v[i/64] |= 1 << (i % 64) }
+func (v varSet) del(i int)      { v[i/64] &^= 1 << (i % 64) }
+
+// union adds w to v.
+func (v varSet) union(w varSet) {
+	for i := range v {
+		v[i] |= w[i]
+	}
+}
+
+// size is how many names v holds.
+func (v varSet) size() int {
+	n := 0
+	for _, w := range v {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// clone is a copy of v.
+func (a *deadness) clone(v varSet) varSet { return append(a.set()[:0], v...) }
+
+// readsOf adds the variables of e to live.
+func (a *deadness) readsOf(e fun.SExp, live varSet) {
+	fun.EachVar(e, func(x *fun.Ident) { live.add(a.ids[x.Name]) })
+}
+
+// reads adds the variables s itself reads (stmtReads) to live.
+func (a *deadness) reads(s Stmt, live varSet) {
+	eachRead(s, func(x string) { live.add(a.ids[x]) })
 }
 
 // block computes, backwards, the variables live before ss from those
@@ -71,46 +142,44 @@ type deadness struct {
 // noting for each declaration whether its variable is live after it
 // (dead[decl] is then false). A statement in a loop is visited until the
 // loop's liveness is stable; the last visit, with the most live, decides.
-func (a *deadness) block(ss []Stmt, live map[string]bool) {
+func (a *deadness) block(ss []Stmt, live varSet) {
 	for i := len(ss) - 1; i >= 0; i-- {
 		switch s := ss[i].(type) {
 		case *Assign:
-			a.dead[s] = !live[s.X.Name] && cannotFail(s.SE) && !a.mem[s.X.Name]
+			x := a.ids[s.X.Name]
+			a.dead[s] = !live.has(x) && cannotFail(s.SE) && !a.mem.has(x)
 			if !a.dead[s] {
-				delete(live, s.X.Name)
-				readsOf(s.SE, live)
+				live.del(x)
+				a.readsOf(s.SE, live)
 			}
 		case *Decl:
-			a.dead[s] = !live[s.X.Name] && s.Type != Mem
-			delete(live, s.X.Name)
+			x := a.ids[s.X.Name]
+			a.dead[s] = !live.has(x) && s.Type != Mem
+			live.del(x)
 		case *Alloc, *Read:
 			for _, x := range stmtWrites(s) {
-				delete(live, x)
+				live.del(a.ids[x])
 			}
-			stmtReads(s, live)
+			a.reads(s, live)
 		case *If:
-			t, e := clone(live), clone(live)
+			t, e := a.clone(live), a.clone(live)
 			a.block(s.Then, t)
 			a.block(s.Else, e)
-			clear(live)
-			for _, b := range []map[string]bool{t, e} {
-				for x := range b {
-					live[x] = true
-				}
-			}
-			stmtReads(s, live)
+			copy(live, t)
+			live.union(e)
+			a.reads(s, live)
 		case *Kernel:
 			a.loop(live, part{body: s.Body})
-			stmtReads(s, live)
+			a.reads(s, live)
 		case *For:
 			a.loop(live, part{body: s.Body})
-			stmtReads(s, live)
+			a.reads(s, live)
 		case *Reduce, *Scan:
 			f, _ := folds(s)
 			a.loop(live, part{f.Body, f.Yield}, part{f.Combine, f.Result})
-			stmtReads(s, live)
+			a.reads(s, live)
 		default:
-			stmtReads(s, live)
+			a.reads(s, live)
 		}
 	}
 }
@@ -124,20 +193,19 @@ type part struct {
 // loop is the liveness of bodies that run any number of times, none
 // included, each after any other: live (after the loop) grows by what
 // is live before each part until nothing changes.
-func (a *deadness) loop(live map[string]bool, parts ...part) {
+func (a *deadness) loop(live varSet, parts ...part) {
+	l := a.set()
 	for {
-		n := len(live)
+		n := live.size()
 		for _, p := range parts {
-			l := clone(live)
+			copy(l, live)
 			if p.yields != nil {
-				l[p.yields.Name] = true
+				l.add(a.ids[p.yields.Name])
 			}
 			a.block(p.body, l)
-			for x := range l {
-				live[x] = true
-			}
+			live.union(l)
 		}
-		if len(live) == n {
+		if live.size() == n {
 			return
 		}
 	}
@@ -145,34 +213,45 @@ func (a *deadness) loop(live map[string]bool, parts ...part) {
 
 // decls keeps the declarations block left dead only where no statement
 // after them in their block that stays mentions their variable (a dead
-// store to it, or one that reads it, goes).
+// store to it, or one that reads it, goes). The block's statements are
+// walked backwards once, gathering what those after each mention; a
+// declaration after a dead one counts as it stands when this block is
+// looked at (a nested block's are looked at after it).
 func (a *deadness) decls(ss []Stmt) {
-	for i, s := range ss {
-		if d, ok := s.(*Decl); ok && a.dead[d] {
-			x := d.X.Name
-			WalkStmts(ss[i+1:], func(t Stmt) {
-				if a.dead[t] {
-					return // removed with its mentions
-				}
-				m := map[string]bool{}
-				stmtReads(t, m)
-				for _, y := range stmtWrites(t) {
-					m[y] = true
-				}
-				switch t := t.(type) {
-				case *Decl:
-					m[t.X.Name] = true
-				case *Assign:
-					m[t.X.Name] = true
-				}
-				if m[x] {
-					a.dead[d] = false
-				}
-			})
+	after := a.set()
+	var keep []*Decl
+	for i := len(ss) - 1; i >= 0; i-- {
+		if d, ok := ss[i].(*Decl); ok && a.dead[d] && after.has(a.ids[d.X.Name]) {
+			keep = append(keep, d)
 		}
+		WalkStmts(ss[i:i+1], func(t Stmt) {
+			if !a.dead[t] { // a dead statement goes with its mentions
+				a.mentions(t, after)
+			}
+		})
+	}
+	for _, d := range keep {
+		a.dead[d] = false
+	}
+	for _, s := range ss {
 		for _, b := range nested(s) {
 			a.decls(b)
 		}
+	}
+}
+
+// mentions adds the variables s itself mentions to set: those it reads,
+// sets (stmtWrites), declares or assigns.
+func (a *deadness) mentions(s Stmt, set varSet) {
+	a.reads(s, set)
+	for _, x := range stmtWrites(s) {
+		set.add(a.ids[x])
+	}
+	switch s := s.(type) {
+	case *Decl:
+		set.add(a.ids[s.X.Name])
+	case *Assign:
+		set.add(a.ids[s.X.Name])
 	}
 }
 
@@ -193,43 +272,46 @@ func nested(s Stmt) [][]Stmt {
 	return nil
 }
 
-// readsOf adds the variables of e to read.
-func readsOf(e fun.SExp, read map[string]bool) {
-	fun.EachVar(e, func(x *fun.Ident) { read[x.Name] = true })
-}
-
 // stmtReads adds the variables s itself reads (not those of the
 // statements nested in it) to read.
 func stmtReads(s Stmt, read map[string]bool) {
+	eachRead(s, func(x string) { read[x] = true })
+}
+
+// eachRead calls f on each variable s itself reads (not those of the
+// statements nested in it).
+func eachRead(s Stmt, f func(string)) {
+	exp := func(e fun.SExp) { fun.EachVar(e, func(x *fun.Ident) { f(x.Name) }) }
 	switch s := s.(type) {
 	case *Assign:
-		readsOf(s.SE, read)
+		exp(s.SE)
 	case *Alloc:
-		readsOf(s.Size, read)
+		exp(s.Size)
 	case *Read:
-		read[s.Y.Name] = true
-		readsOf(s.Index, read)
+		f(s.Y.Name)
+		exp(s.Index)
 	case *Write:
-		read[s.X.Name] = true
-		readsOf(s.Index, read)
-		readsOf(s.Value, read)
+		f(s.X.Name)
+		exp(s.Index)
+		exp(s.Value)
 	case *Assert:
-		readsOf(s.Cond, read)
+		exp(s.Cond)
 	case *If:
-		read[s.Cond.Name] = true
+		f(s.Cond.Name)
 	case *Kernel:
-		readsOf(s.Bound, read)
+		exp(s.Bound)
 	case *For:
-		readsOf(s.Bound, read)
+		exp(s.Bound)
 	case *Reduce, *Scan:
-		f, _ := folds(s)
+		fl, _ := folds(s)
 		if sc, ok := s.(*Scan); ok {
-			read[sc.Block.Name] = true
-			readsOf(sc.Addr, read)
+			f(sc.Block.Name)
+			exp(sc.Addr)
 		}
-		readsOf(f.Neutral, read)
-		readsOf(f.Bound, read)
-		read[f.Yield.Name], read[f.Result.Name] = true, true
+		exp(fl.Neutral)
+		exp(fl.Bound)
+		f(fl.Yield.Name)
+		f(fl.Result.Name)
 	}
 }
 
@@ -251,15 +333,6 @@ func stmtWrites(s Stmt) []string {
 		return []string{s.X.Name, s.A.Name, s.B.Name}
 	}
 	return nil
-}
-
-// clone is a copy of m, never nil (maps.Clone copies the table whole,
-// faster than inserting its entries).
-func clone(m map[string]bool) map[string]bool {
-	if m == nil {
-		return map[string]bool{}
-	}
-	return maps.Clone(m)
 }
 
 // cannotFail reports whether e cannot be stuck: it is made of
