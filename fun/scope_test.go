@@ -53,6 +53,32 @@ func TestScopeTable(t *testing.T) {
 	}
 }
 
+// TestNameSet: the zero set is empty and usable; Remove moves the last
+// name into the gap and says so; names keep their order otherwise.
+func TestNameSet(t *testing.T) {
+	var s NameSet
+	if s.Has("a") || s.Index("a") != -1 {
+		t.Fatal("zero set holds a")
+	}
+	for _, x := range []string{"a", "b", "c", "d"} {
+		if i, added := s.Add(x); !added || s.Name(i) != x {
+			t.Fatalf("Add %s = %d %v", x, i, added)
+		}
+	}
+	if i, added := s.Add("b"); added || i != 1 {
+		t.Fatalf("Add b again = %d %v, want 1 false", i, added)
+	}
+	if i, last := s.Remove("b"); i != 1 || last != 3 || s.Name(1) != "d" || s.Index("d") != 1 {
+		t.Fatalf("Remove b = %d %d, names %v", i, last, s.names)
+	}
+	if i, last := s.Remove("c"); i != 2 || last != 2 || s.Len() != 2 {
+		t.Fatalf("Remove c = %d %d, names %v", i, last, s.names)
+	}
+	if i, _ := s.Remove("c"); i != -1 {
+		t.Fatalf("Remove c again = %d, want -1", i)
+	}
+}
+
 // TestScopeRebound: the no-shadowing error names where the name was
 // bound first, also after other names came and went around it.
 func TestScopeRebound(t *testing.T) {

@@ -30,9 +30,9 @@ func Simplify(p *fun.Program) *fun.Program { return simplify(p, true) }
 // simplify is Simplify; without signatures, deadCode walks every nested
 // body (TestDeadCodeSignatures compares the two).
 func simplify(p *fun.Program, signatures bool) *fun.Program {
-	scope := scopeSet{}
+	scope := fun.NewNameSet(fun.ScopeNeed(p)) // as large as it gets
 	for _, in := range p.Inputs {
-		scope[in.Name.Name] = true
+		scope.Add(in.Name.Name)
 	}
 	body := p.Body
 	clean := map[*fun.Body]bool{}
@@ -104,13 +104,12 @@ func (f *strBufs) put(l []string) { *f = append(*f, l[:0]) }
 // A scopeSet is the set of names in scope. One set serves a whole walk:
 // a body adds the names it binds and takes them out again when it is done
 // (addName, removeNames), rather than each body copying its enclosing scope.
-type scopeSet map[string]bool
+type scopeSet = *fun.NameSet
 
 // addName puts x in the set, and appends it to added if it was not in
 // it before (removeNames takes those out again).
 func addName(sc scopeSet, added []string, x string) []string {
-	if !sc[x] {
-		sc[x] = true
+	if _, ok := sc.Add(x); ok {
 		added = append(added, x)
 	}
 	return added
@@ -125,7 +124,7 @@ func (s *simplifier) addNames(sc scopeSet, x string) []string {
 // back.
 func (s *simplifier) removeNames(sc scopeSet, added []string) {
 	for _, x := range added {
-		delete(sc, x)
+		sc.Remove(x)
 	}
 	s.strs.put(added)
 }
@@ -136,8 +135,7 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 	inner := scope
 	var bound []string // the names this body adds to the scope
 	bind := func(x string) {
-		if !inner[x] {
-			inner[x] = true
+		if _, ok := inner.Add(x); ok {
 			bound = append(bound, x)
 		}
 	}
@@ -148,7 +146,7 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 	}
 	defer func() {
 		for _, x := range bound {
-			delete(inner, x)
+			inner.Remove(x)
 		}
 		if out != nil {
 			s.bufs.put(out)
@@ -288,7 +286,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		tj, ej := e.Then.Result[j], e.Else.Result[j]
 		scalarOrMem := p.Type.IsScalar() || IsMem(p.Type)
 		switch {
-		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
+		case tj.Name == ej.Name && scope.Has(tj.Name) && scalarOrMem:
 			rename(p.Name.Name, tj.Name)
 			keep[j] = false
 		case p.Type.IsInt() && !size(p.Name.Name) && sameDef(defs, tj.Name, ej.Name) && !bindsInside(p.Name.Name):
@@ -393,7 +391,7 @@ func (d *branchDefs) get(name string) fun.SExp {
 	if e, ok := d.lets[name]; ok {
 		return e
 	}
-	if !d.scope[name] {
+	if !d.scope.Has(name) {
 		return nil
 	}
 	e, ok := d.outer[name]
