@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/arraysem/arraysem/fun"
-	"github.com/arraysem/arraysem/semantics"
 )
 
 // Simplify is the simplifier §3.5 defers to: "removal of redundant return
@@ -507,9 +506,19 @@ func droppable(st *fun.Stm) bool {
 // propagate substitutes variables let-bound to constants into LMADs
 // (types take expressions, so the let can then go).
 func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
-	// consts is the caller's until this body binds a constant: it is
-	// copied then, not for every body.
-	owned := false
+	// One map of constants serves the whole walk: a body adds the ones
+	// it binds and puts back what it found when it is done, rather than
+	// copying its caller's.
+	var saved []savedConst
+	defer func() {
+		for i := len(saved) - 1; i >= 0; i-- {
+			if c := saved[i]; c.had {
+				consts[c.name] = c.k
+			} else {
+				delete(consts, c.name)
+			}
+		}
+	}()
 	// mentions reports whether e names a constant: an LMAD without one
 	// is kept as it is rather than copied.
 	var mentions func(e fun.SExp) bool
@@ -568,10 +577,10 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 		switch e := st.Exp.(type) {
 		case *fun.ScalarExp:
 			if c, ok := e.X.(*fun.Const); ok {
-				if !owned {
-					consts, owned = semantics.CloneMap(consts), true
-				}
-				consts[st.Pat[0].Name.Name] = c.Value
+				x := st.Pat[0].Name.Name
+				k, had := consts[x]
+				saved = append(saved, savedConst{x, k, had})
+				consts[x] = c.Value
 			}
 		case *fun.IfExp:
 			then, els := s.propagate(e.Then, consts), s.propagate(e.Else, consts)
@@ -615,6 +624,14 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 		out = &fun.Body{In: b.In, Result: b.Result, Stms: stms}
 	}
 	return s.deadCode(out)
+}
+
+// A savedConst is what propagate's map of constants held for a name
+// before a body bound it: k, or nothing (had false).
+type savedConst struct {
+	name string
+	k    int64
+	had  bool
 }
 
 // lmadMentions reports whether one of l's expressions satisfies f.
