@@ -43,7 +43,8 @@ func Check(p *Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	c := &checker{opts: opts, env: NewScope("FUN")}
+	n := ScopeNeed(p) // Γ made as large as it gets never grows
+	c := &checker{opts: opts, env: NewScopeSized("FUN", n), bound: make([]string, 0, n)}
 	d, results, err := c.program(p)
 	if err != nil {
 		return nil, err

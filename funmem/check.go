@@ -45,10 +45,7 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	}
 	// Γ holds at most the inputs and the names along one path of scopes
 	// (the bodies' come and go): made that large, it never grows.
-	n := len(p.Inputs)
-	if p.Body != nil {
-		n += scopeNeed(p.Body)
-	}
+	n := fun.ScopeNeed(p)
 	// The undo stack holds a name and a definition at most for each.
 	c := &checker{opts: opts, env: fun.NewScopeSized("FUNMEM", n), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{},
 		undo: make([]undoEntry, 0, 2*n)}
@@ -57,28 +54,6 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 		return nil, err
 	}
 	return &Info{Results: results, Derivation: d}, nil
-}
-
-// scopeNeed is the most names b's statements and the bodies in them
-// bind at once: b's patterns, and those of the body nested in it that
-// binds most with its index and parameters.
-func scopeNeed(b *fun.Body) int {
-	n, inner := 0, 0
-	for _, s := range b.Stms {
-		n += len(s.Pat)
-		bs := fun.ExpBodies(s.Exp)
-		if len(bs) == 0 {
-			continue
-		}
-		k := len(fun.ExpParams(s.Exp))
-		if fun.ExpIndex(s.Exp) != nil {
-			k++
-		}
-		for _, nb := range bs {
-			inner = max(inner, k+scopeNeed(nb))
-		}
-	}
-	return n + inner
 }
 
 type checker struct {

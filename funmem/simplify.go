@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/arraysem/arraysem/fun"
-	"github.com/arraysem/arraysem/semantics"
 )
 
 // Simplify is the simplifier §3.5 defers to: "removal of redundant return
@@ -30,9 +29,9 @@ func Simplify(p *fun.Program) *fun.Program { return simplify(p, true) }
 // simplify is Simplify; without signatures, deadCode walks every nested
 // body (TestDeadCodeSignatures compares the two).
 func simplify(p *fun.Program, signatures bool) *fun.Program {
-	scope := scopeSet{}
+	scope := fun.NewNameSet(fun.ScopeNeed(p)) // as large as it gets
 	for _, in := range p.Inputs {
-		scope[in.Name.Name] = true
+		scope.Add(in.Name.Name)
 	}
 	body := p.Body
 	clean := map[*fun.Body]bool{}
@@ -104,13 +103,12 @@ func (f *strBufs) put(l []string) { *f = append(*f, l[:0]) }
 // A scopeSet is the set of names in scope. One set serves a whole walk:
 // a body adds the names it binds and takes them out again when it is done
 // (addName, removeNames), rather than each body copying its enclosing scope.
-type scopeSet map[string]bool
+type scopeSet = *fun.NameSet
 
 // addName puts x in the set, and appends it to added if it was not in
 // it before (removeNames takes those out again).
 func addName(sc scopeSet, added []string, x string) []string {
-	if !sc[x] {
-		sc[x] = true
+	if _, ok := sc.Add(x); ok {
 		added = append(added, x)
 	}
 	return added
@@ -125,7 +123,7 @@ func (s *simplifier) addNames(sc scopeSet, x string) []string {
 // back.
 func (s *simplifier) removeNames(sc scopeSet, added []string) {
 	for _, x := range added {
-		delete(sc, x)
+		sc.Remove(x)
 	}
 	s.strs.put(added)
 }
@@ -136,8 +134,7 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 	inner := scope
 	var bound []string // the names this body adds to the scope
 	bind := func(x string) {
-		if !inner[x] {
-			inner[x] = true
+		if _, ok := inner.Add(x); ok {
 			bound = append(bound, x)
 		}
 	}
@@ -148,7 +145,7 @@ func (s *simplifier) body(b *fun.Body, scope scopeSet) *fun.Body {
 	}
 	defer func() {
 		for _, x := range bound {
-			delete(inner, x)
+			inner.Remove(x)
 		}
 		if out != nil {
 			s.bufs.put(out)
@@ -288,7 +285,7 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		tj, ej := e.Then.Result[j], e.Else.Result[j]
 		scalarOrMem := p.Type.IsScalar() || IsMem(p.Type)
 		switch {
-		case tj.Name == ej.Name && scope[tj.Name] && scalarOrMem:
+		case tj.Name == ej.Name && scope.Has(tj.Name) && scalarOrMem:
 			rename(p.Name.Name, tj.Name)
 			keep[j] = false
 		case p.Type.IsInt() && !size(p.Name.Name) && sameDef(defs, tj.Name, ej.Name) && !bindsInside(p.Name.Name):
@@ -393,7 +390,7 @@ func (d *branchDefs) get(name string) fun.SExp {
 	if e, ok := d.lets[name]; ok {
 		return e
 	}
-	if !d.scope[name] {
+	if !d.scope.Has(name) {
 		return nil
 	}
 	e, ok := d.outer[name]
@@ -509,9 +506,19 @@ func droppable(st *fun.Stm) bool {
 // propagate substitutes variables let-bound to constants into LMADs
 // (types take expressions, so the let can then go).
 func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
-	// consts is the caller's until this body binds a constant: it is
-	// copied then, not for every body.
-	owned := false
+	// One map of constants serves the whole walk: a body adds the ones
+	// it binds and puts back what it found when it is done, rather than
+	// copying its caller's.
+	var saved []savedConst
+	defer func() {
+		for i := len(saved) - 1; i >= 0; i-- {
+			if c := saved[i]; c.had {
+				consts[c.name] = c.k
+			} else {
+				delete(consts, c.name)
+			}
+		}
+	}()
 	// mentions reports whether e names a constant: an LMAD without one
 	// is kept as it is rather than copied.
 	var mentions func(e fun.SExp) bool
@@ -570,10 +577,10 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 		switch e := st.Exp.(type) {
 		case *fun.ScalarExp:
 			if c, ok := e.X.(*fun.Const); ok {
-				if !owned {
-					consts, owned = semantics.CloneMap(consts), true
-				}
-				consts[st.Pat[0].Name.Name] = c.Value
+				x := st.Pat[0].Name.Name
+				k, had := consts[x]
+				saved = append(saved, savedConst{x, k, had})
+				consts[x] = c.Value
 			}
 		case *fun.IfExp:
 			then, els := s.propagate(e.Then, consts), s.propagate(e.Else, consts)
@@ -617,6 +624,14 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 		out = &fun.Body{In: b.In, Result: b.Result, Stms: stms}
 	}
 	return s.deadCode(out)
+}
+
+// A savedConst is what propagate's map of constants held for a name
+// before a body bound it: k, or nothing (had false).
+type savedConst struct {
+	name string
+	k    int64
+	had  bool
 }
 
 // lmadMentions reports whether one of l's expressions satisfies f.

@@ -277,8 +277,8 @@ func supportedType(t fun.Type, supp []*fun.Param) fun.Type {
 func renameKeywords(p *fun.Program) *fun.Program {
 	n := newNames(p)
 	ren := map[string]string{}
-	for name := range n.used {
-		if keywords[name] {
+	for i, k := 0, n.used.Len(); i < k; i++ { // the program's names (fresh adds more)
+		if name := n.used.Name(i); keywords[name] {
 			ren[name] = n.fresh(name + "_").Name
 		}
 	}
@@ -290,7 +290,7 @@ func renameKeywords(p *fun.Program) *fun.Program {
 
 // names is a supply of fresh variable names.
 type names struct {
-	used map[string]bool
+	used *fun.NameSet
 	// from, when not nil, is the program whose names are to be put in
 	// used before the first fresh name is made (lazyNames).
 	from *fun.Program
@@ -315,21 +315,21 @@ func newNames(p *fun.Program) *names {
 			}
 		}
 	})
-	n := &names{used: make(map[string]bool, k)}
+	n := &names{used: fun.NewNameSet(k)}
 	for _, in := range p.Inputs {
-		n.used[in.Name.Name] = true
+		n.used.Add(in.Name.Name)
 	}
 	// From statement to statement (eachBody), not through every node.
 	eachBody(p.Body, func(b *fun.Body) {
 		for _, s := range b.Stms {
 			for _, q := range s.Pat {
-				n.used[q.Name.Name] = true
+				n.used.Add(q.Name.Name)
 			}
 			if x := fun.ExpIndex(s.Exp); x != nil {
-				n.used[x.Name] = true
+				n.used.Add(x.Name)
 			}
 			for _, q := range fun.ExpParams(s.Exp) {
-				n.used[q.Name.Name] = true
+				n.used.Add(q.Name.Name)
 			}
 		}
 	})
@@ -341,9 +341,9 @@ func (n *names) fresh(base string) *fun.Ident {
 		n.used, n.from = newNames(n.from).used, nil
 	}
 	name := base
-	for i := 2; n.used[name] || keywords[name]; i++ {
+	for i := 2; n.used.Has(name) || keywords[name]; i++ {
 		name = base + strconv.Itoa(i)
 	}
-	n.used[name] = true
+	n.used.Add(name)
 	return &fun.Ident{Name: name}
 }
