@@ -11,7 +11,8 @@
 //   - rules.go: the table of FUN's rules (Figs 3 and 4), whose values the
 //     code names rules by;
 //   - check.go: the type rules of Fig 3 (T-CONST … T-PROG), with the
-//     typing environment Γ it shares with FUNMEM's checker (scope.go);
+//     typing environment Γ it shares with FUNMEM's checker (scope.go,
+//     over names.go's NameSet, a set of names found by a hash table);
 //     check_ext.go: the extension forms' (T-LOOP … T-ASSERT); typeof.go:
 //     TypeOfSExp, the scalar rules as FUNMEM's checker uses them;
 //   - fig4.go: the big-step semantics of Fig 4 as written (EvalRules,
