@@ -22,9 +22,12 @@
 //     TestEngineMatchesRulesOnExamples); fig12_stats.go counts the cost
 //     counters around its rules, as the small-step counts them;
 //   - compiled.go: the engine (the `big` semantics), the big-step of Fig 12 (E-IMP-DEC-INT …
-//     E-IMP-KERNEL), run on a program compiled once per run (a slot per
-//     variable, scalar expressions as closures by FUN's compiler,
-//     fun/compile_scalar.go, iterations in place), with
+//     E-IMP-KERNEL), run on a program compiled as it first runs (a slot
+//     per variable, scalar expressions as closures by FUN's compiler,
+//     fun/compile_scalar.go, iterations in place; a kernel's, for's or
+//     fold's body when it first starts, an if's branch when first taken;
+//     code outside every loop, which runs once, leaves its expressions to
+//     the reference evaluator, as compiled code does where it gives up), with
 //     kernels' read/write sets checked for races as in FUNMEM; eval.go its
 //     entry point and the error messages both semantics share;
 //   - fast paths of the big-step, apart from the rules and each giving
