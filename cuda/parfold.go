@@ -73,12 +73,12 @@ const tileWords = 1024
 // arrays and the thread's index in its block.
 type blockKernel struct {
 	*foldFn
-	e                            *emitter
-	tile, valid, part, has, ok   string // the __shared__ arrays
-	t, b                         string // threadIdx.x, blockDim.x
-	comb                         string // the combine's __device__ function
-	combArgs                     []slot
-	levels, size, slot, pad, pos string // the tree: levels, P = 2^levels ≥ B, this thread's slots
+	e                          *emitter
+	tile, valid, part, has, ok string // the __shared__ arrays
+	t, b                       string // threadIdx.x, blockDim.x
+	comb                       string // the combine's __device__ function
+	combArgs                   []slot
+	levels, size, slot, pad    string // the tree: levels, P = 2^levels ≥ B, this thread's slots
 	// A cooperative fold in a kernel's body (coop.go) emits into out,
 	// and its parts take the frame's variables.
 	out *[]Stmt

@@ -272,12 +272,6 @@ func nested(s Stmt) [][]Stmt {
 	return nil
 }
 
-// stmtReads adds the variables s itself reads (not those of the
-// statements nested in it) to read.
-func stmtReads(s Stmt, read map[string]bool) {
-	eachRead(s, func(x string) { read[x] = true })
-}
-
 // eachRead calls f on each variable s itself reads (not those of the
 // statements nested in it).
 func eachRead(s Stmt, f func(string)) {

@@ -311,8 +311,3 @@ func toolInfo(name string, args ...string) string {
 	}
 	return strings.TrimSpace(lines[len(lines)-1])
 }
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
-}
