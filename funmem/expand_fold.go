@@ -129,13 +129,12 @@ func (x *expander) redomapAsLoop(st *fun.Stm, e *fun.RedomapExp, sc *typeScope) 
 	if len(gs) != 2 {
 		return nil, nil, false
 	}
-	var aps, bps []*fun.Param
+	// The accumulator's parameters (the first group): the loop's.
+	var aps []*fun.Param
 	inB := supportNames(gs[1:])
 	inB[e.Params[gs[1].Operand].Name.Name] = true
 	for _, p := range e.Params {
-		if inB[p.Name.Name] {
-			bps = append(bps, p)
-		} else {
+		if !inB[p.Name.Name] {
 			aps = append(aps, p)
 		}
 	}
