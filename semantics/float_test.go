@@ -53,7 +53,7 @@ func TestFormatFloat(t *testing.T) {
 }
 
 func TestFloatArrayFormat(t *testing.T) {
-	m, err := NestOf(FloatElem, []int64{FloatBits(1), FloatBits(0.5), FloatBits(-0.0), FloatBits(math.Inf(1))}, []int64{2, 2})
+	m, err := NestOf(FloatElem, []int64{FloatBits(1), FloatBits(0.5), FloatBits(0), FloatBits(math.Inf(1))}, []int64{2, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
