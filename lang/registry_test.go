@@ -233,7 +233,9 @@ func TestAppendAndUnread(t *testing.T) {
 	if got := r.Unread(p, "b", Options{}.With("no-late").With("no-opt").With("extra"), st); len(got) != 0 {
 		t.Errorf("unread on a walk that reads them: %v", got)
 	}
-	st, _ = r.RunPasses(p, []string{"AtoB"}, Options{})
+	if _, err := r.RunPasses(p, []string{"AtoB"}, Options{}); err != nil {
+		t.Errorf("RunPasses AtoB: %v", err)
+	}
 	if got := r.Unread(load(t, r, "z.c", "z"), "c", Options{}.With("no-late").WithString("suffix", "!"), nil); !slices.Equal(got, []string{"no-late", "suffix"}) {
 		t.Errorf("unread at c: %v", got)
 	}

@@ -1,7 +1,6 @@
 package dynamic
 
 import (
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -356,5 +355,3 @@ func setOf(xs []string) map[string]bool {
 	}
 	return m
 }
-
-func sortedKeys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }

@@ -61,18 +61,10 @@ var neutrals = map[string]fun.SExp{
 	"+.": floatConst(math.Copysign(0, -1)), "*.": floatConst(1),
 }
 
-// monoid recognises an operator FUN may re-associate: an associative
-// primitive, or a λ (a b) that applies one to a and b, perhaps lifted
-// over their cells (directly or by MAPs): associative pointwise.
-func monoid(op remora.Expr) (fun.SExp, bool) {
-	name, ok := monoidName(op)
-	if !ok {
-		return nil, false
-	}
-	return neutrals[name], true
-}
-
-// monoidName is the associative primitive monoid recognises in op.
+// monoidName recognises an operator FUN may re-associate, and names its
+// primitive: an associative primitive, or a λ (a b) that applies one to a
+// and b, perhaps lifted over their cells (directly or by MAPs):
+// associative pointwise. The primitive's neutral element is in neutrals.
 func monoidName(op remora.Expr) (string, bool) {
 	switch op := op.(type) {
 	case *remora.Prim:
