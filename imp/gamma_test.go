@@ -1,6 +1,7 @@
 package imp
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
@@ -43,5 +44,28 @@ func TestScopeUndo(t *testing.T) {
 	g.undo(0)
 	if g.has("x") {
 		t.Fatalf("after undo to 0, x is in scope")
+	}
+}
+
+// TestFromFunmemRank: FunMemToImp refuses an array of rank above
+// fun.MaxCompileRank wherever it is bound (an input, a pattern, a nested
+// pattern, a loop's parameter), with fun.CheckCompileRank's error, found
+// by the translation's own walk of the bindings.
+func TestFromFunmemRank(t *testing.T) {
+	dims := func(r int) string { return strings.Repeat("[n]", r) }
+	for _, c := range []struct{ src, want string }{
+		{"input (n : int) (xs : " + dims(33) + ")\nin (xs)", "r.fun:1:17: T: xs is an array of rank 33"},
+		{"input (n : int)\nlet (ys : " + dims(40) + ") = iota n\nin (n)", "r.fun:2:5: T: ys is an array of rank 40"},
+		{"input (n : int)\nlet (ys : [n]) =\n  kernel i <= n do\n    let (z : " + dims(33) + ") = iota n\n    in (i)\nin (ys)", "r.fun:4:9: T: z is an array of rank 33"},
+		{"input (n : int)\nlet (a : int) = loop (b : " + dims(34) + ") = (n) for i <= n do\n    in (b)\nin (a)", "r.fun:2:22: T: b is an array of rank 34"},
+	} {
+		p, err := fun.ParseFile("r.fun", c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		want := strings.Replace(c.want, " T: ", " FunMemToImp: ", 1)
+		if _, err := FromFunmem(p); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: got %v, want %s…", c.src, err, want)
+		}
 	}
 }

@@ -26,27 +26,21 @@ import (
 // program's inputs are ints and row-major arrays in blocks of their own,
 // and its results are named by return, each array by its block and shape.
 func FromFunmem(p *fun.Program) (*Program, error) {
-	if err := fun.CheckCompileRank(p, "FunMemToImp"); err != nil {
-		return nil, err
-	}
 	// The names the program binds, listed first so that the set of them
-	// is made at its size.
+	// is made at its size; the walk looks for an array of too high a
+	// rank as it goes (fun.CheckCompileRank, which walks every node of
+	// the program, is asked for its error only when there is one).
 	var names []*fun.Ident
-	bind := func(x *fun.Ident) { names = append(names, x) }
-	for _, in := range p.Inputs {
-		bind(in.Name)
+	deep := false
+	walkBindings(p, func(q *fun.Param) {
+		names = append(names, q.Name)
+		deep = deep || q.Type.Rank() > fun.MaxCompileRank
+	}, func(x *fun.Ident) { names = append(names, x) })
+	if deep {
+		if err := fun.CheckCompileRank(p, "FunMemToImp"); err != nil {
+			return nil, err
+		}
 	}
-	eachStm(p.Body, func(s *fun.Stm) {
-		for _, q := range s.Pat {
-			bind(q.Name)
-		}
-		if x := fun.ExpIndex(s.Exp); x != nil {
-			bind(x)
-		}
-		for _, q := range fun.ExpParams(s.Exp) {
-			bind(q.Name)
-		}
-	})
 	// (The list counts a name bound twice twice: room for fresh names.)
 	t := &translator{names: fun.NewNameSet(len(names)), bound: make([]int32, 0, len(names))}
 	for _, x := range names {
@@ -153,6 +147,27 @@ func eachStm(b *fun.Body, f func(*fun.Stm)) {
 			eachStm(c, f)
 		}
 	}
+}
+
+// walkBindings calls param on every binding of p (its inputs, the
+// statements' patterns and the expressions' parameters: every *fun.Param
+// of the program, which TestEachStm checks against fun.Inspect) and index
+// on every index an expression binds, in the order of the statements.
+func walkBindings(p *fun.Program, param func(*fun.Param), index func(*fun.Ident)) {
+	for _, in := range p.Inputs {
+		param(in)
+	}
+	eachStm(p.Body, func(s *fun.Stm) {
+		for _, q := range s.Pat {
+			param(q)
+		}
+		if x := fun.ExpIndex(s.Exp); x != nil {
+			index(x)
+		}
+		for _, q := range fun.ExpParams(s.Exp) {
+			param(q)
+		}
+	})
 }
 
 // apply is L(y1, …, yk) on 1-based indices, symbolically; with fewer
