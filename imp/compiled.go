@@ -279,25 +279,29 @@ func (m *machine) slot(x *fun.Ident) int32 {
 
 func (m *machine) stmts(ss []Stmt) []*cstmt {
 	out := make([]*cstmt, 0, len(ss))
+	// The nodes of the statements, one for each (ss[i]'s is node[i],
+	// whether it heads out or is run by the one before it), made in one
+	// allocation, as they all live as long as the body.
+	node := make([]cstmt, len(ss))
 	for i := 0; i < len(ss); i++ {
-		c := m.compile(ss[i])
+		c := m.compile(&node[i], ss[i])
 		if d, ok := ss[i].(*Decl); ok && i+1 < len(ss) {
 			// var x : τ; x <- … (FunMemToImp's every let) run as one
 			// node: the two rules and E-IMP-SEQ between them, in order.
 			switch s := ss[i+1].(type) {
 			case *Assign:
 				if s.X.Name == d.X.Name {
-					c.next, c.exec = m.compile(s), execDeclAssign
+					c.next, c.exec = m.compile(&node[i+1], s), execDeclAssign
 					i++
 				}
 			case *Read:
 				if s.X.Name == d.X.Name {
-					c.next, c.exec = m.compile(s), execDeclRead
+					c.next, c.exec = m.compile(&node[i+1], s), execDeclRead
 					i++
 					// A copy's var t; t <- y[…]; x[…] <- t: the write
 					// too, after E-IMP-SEQ.
 					if w, ok := next(ss, i).(*Write); ok {
-						c.then, c.exec = m.compile(w), execDeclReadWrite
+						c.then, c.exec = m.compile(&node[i+1], w), execDeclReadWrite
 						i++
 						// The same offset expression, over the same
 						// variables (only t changed): the same offset.
@@ -347,8 +351,9 @@ func next(ss []Stmt, i int) Stmt {
 	return nil
 }
 
-func (m *machine) compile(s Stmt) *cstmt {
-	c := &cstmt{s: s, exec: execOf(s), offX: -1, valX: -1}
+// compile compiles s into the node c (zero before).
+func (m *machine) compile(c *cstmt, s Stmt) *cstmt {
+	*c = cstmt{s: s, exec: execOf(s), offX: -1, valX: -1}
 	switch s := s.(type) {
 	case *Decl:
 		c.x = m.slot(s.X)

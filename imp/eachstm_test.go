@@ -14,7 +14,10 @@ import (
 
 // TestEachStm: the translation's statement walk visits the statements
 // fun.Stms does, in its order, on every FUNMEM example and on the FUNMEM
-// stage of every FUN example in every compile mode.
+// stage of every FUN example in every compile mode; its walk of the
+// bindings (walkBindings, which looks for ranks above fun.MaxCompileRank
+// in place of fun.CheckCompileRank) visits every *fun.Param that
+// fun.Inspect does.
 func TestEachStm(t *testing.T) {
 	var progs []*fun.Program
 	mems, _ := filepath.Glob(filepath.Join("..", "examples", "funmem", "*.funmem"))
@@ -59,6 +62,19 @@ func TestEachStm(t *testing.T) {
 			t.Errorf("%s: eachStm visits %d statements, fun.Stms %d (or in another order)", p.File, len(got), len(want))
 		}
 		stms += len(want)
+		ps := map[*fun.Param]int{} // +1 for each visit by fun.Inspect, -1 by walkBindings
+		fun.Inspect(p, func(n fun.Node) bool {
+			if q, ok := n.(*fun.Param); ok {
+				ps[q]++
+			}
+			return true
+		})
+		imp.WalkBindings(p, func(q *fun.Param) { ps[q]-- }, func(*fun.Ident) {})
+		for q, n := range ps {
+			if n != 0 {
+				t.Errorf("%s: parameter %s visited %d more times by fun.Inspect than by walkBindings", p.File, q.Name.Name, n)
+			}
+		}
 	}
 	t.Logf("%d programs, %d statements", len(progs), stms)
 }

@@ -1,6 +1,7 @@
 package imp
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/fun"
@@ -45,7 +46,7 @@ func ParseFile(file, src string) (*Program, error) {
 		return nil, err
 	}
 	defer s.Release() // the tree keeps no token
-	p := &parser{fun.Parser{S: s, Keywords: keywords}}
+	p := &parser{Parser: fun.Parser{S: s, Keywords: keywords}}
 	prog, err := p.program(file)
 	if err != nil {
 		return nil, err
@@ -56,7 +57,10 @@ func ParseFile(file, src string) (*Program, error) {
 	return prog, nil
 }
 
-type parser struct{ fun.Parser }
+type parser struct {
+	fun.Parser
+	stack []Stmt // the statements of the bodies being read (stmts)
+}
 
 func (p *parser) program(file string) (*Program, error) {
 	prog := &Program{File: file}
@@ -165,44 +169,49 @@ func (p *parser) dims() ([]fun.SExp, error) {
 	return ds, nil
 }
 
-// stmts reads s; s; … up to one of the closing keywords (an optional ';'
+// stmts reads s; s; … up to the closing keyword closer (an optional ';'
 // may end the sequence).
-func (p *parser) stmts(closers ...string) ([]Stmt, error) {
+func (p *parser) stmts(closer string) ([]Stmt, error) {
 	if err := p.S.Enter(); err != nil {
 		return nil, err
 	}
 	defer p.S.Leave()
 	closed := func() bool {
-		if p.S.Peek().Kind == semantics.EOF {
-			return true
-		}
-		for _, c := range closers {
-			if p.S.Is(c) && (!formWords[c] || p.isForm(c)) {
-				return true
-			}
-		}
-		return false
+		return p.S.Peek().Kind == semantics.EOF || p.S.Is(closer) && (!formWords[closer] || p.isForm(closer))
 	}
-	var out []Stmt
+	// The statements gather on the parser's stack (a nested body's above
+	// its enclosing one's) and leave it as a list of their number, rather
+	// than a list grown by doubling for each body.
+	mark := len(p.stack)
+	defer func() { clear(p.stack[mark:]); p.stack = p.stack[:mark] }()
 	for !closed() {
 		s, err := p.stmt()
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		p.stack = append(p.stack, s)
 		if !p.S.Accept(";") && !closed() {
 			return nil, p.S.Errorf("expected ';' between statements, found %s", p.S.Peek())
 		}
 	}
-	return out, nil
+	if len(p.stack) == mark {
+		return nil, nil
+	}
+	return slices.Clone(p.stack[mark:]), nil
 }
 
 func (p *parser) stmt() (Stmt, error) {
 	t := p.S.Peek()
-	switch {
-	case p.S.Accept("skip"):
+	word := "" // the statement's first word, if an identifier
+	if t.Kind == semantics.Ident {
+		word = t.Text
+	}
+	switch word {
+	case "skip":
+		p.S.Next()
 		return &Skip{At: t.Pos}, nil
-	case p.S.Accept("var"):
+	case "var":
+		p.S.Next()
 		x, err := p.Ident("a variable")
 		if err != nil {
 			return nil, err
@@ -220,7 +229,8 @@ func (p *parser) stmt() (Stmt, error) {
 			return &Decl{At: t.Pos, X: x, Type: Float, TypePos: tp}, nil
 		}
 		return nil, p.S.Errorf("expected int, float or mem, found %s", p.S.Peek())
-	case p.S.Accept("if"):
+	case "if":
+		p.S.Next()
 		c, err := p.Ident("a condition variable")
 		if err != nil {
 			return nil, err
@@ -244,19 +254,28 @@ func (p *parser) stmt() (Stmt, error) {
 			return nil, err
 		}
 		return &If{At: t.Pos, Cond: c, Then: s1, Else: s2, Fi: fi.Pos}, nil
-	case p.S.Accept("kernel"):
+	case "kernel":
+		p.S.Next()
 		x, bound, body, done, err := p.loop("the kernel's index variable")
 		if err != nil {
 			return nil, err
 		}
 		return &Kernel{At: t.Pos, X: x, Bound: bound, Body: body, Done: done}, nil
-	case p.isForm("for") && p.S.Accept("for"):
+	case "for":
+		if !p.isForm("for") {
+			break // a variable of that name
+		}
+		p.S.Next()
 		x, bound, body, done, err := p.loop("the loop's index variable")
 		if err != nil {
 			return nil, err
 		}
 		return &For{At: t.Pos, X: x, Bound: bound, Body: body, Done: done}, nil
-	case p.isForm("assert") && p.S.Accept("assert"):
+	case "assert":
+		if !p.isForm("assert") {
+			break // a variable of that name
+		}
+		p.S.Next()
 		cond, _, rp, err := p.ParenSExp()
 		if err != nil {
 			return nil, err
@@ -268,7 +287,11 @@ func (p *parser) stmt() (Stmt, error) {
 			a.MsgEnd = shift(m.Pos, utf8.RuneCountInString(m.Text))
 		}
 		return a, nil
-	case p.isForm("reduce") && p.S.Accept("reduce"):
+	case "reduce":
+		if !p.isForm("reduce") {
+			break // a variable of that name
+		}
+		p.S.Next()
 		x, err := p.Ident("the reduction's target variable")
 		if err != nil {
 			return nil, err
@@ -281,7 +304,11 @@ func (p *parser) stmt() (Stmt, error) {
 			return nil, err
 		}
 		return &Reduce{At: t.Pos, Target: x, Fold: *f}, nil
-	case p.isForm("scan") && p.S.Accept("scan"):
+	case "scan":
+		if !p.isForm("scan") {
+			break // a variable of that name
+		}
+		p.S.Next()
 		m, err := p.Ident("the scan's target block")
 		if err != nil {
 			return nil, err

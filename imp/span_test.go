@@ -141,7 +141,7 @@ func reparseStmt(s Stmt, text string) error {
 	if err != nil {
 		return err
 	}
-	p := &parser{*fp}
+	p := &parser{Parser: *fp}
 	got, err := p.stmt()
 	if err != nil {
 		return err
@@ -201,7 +201,7 @@ return a
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &parser{*fp}
+		p := &parser{Parser: *fp}
 		s, err := p.stmt()
 		if err != nil || PrintStmt(s) != f.Redex {
 			t.Errorf("step %d: the source span %v-%v holds %q, but the redex is %q", i+1, f.From, f.To, text, f.Redex)

@@ -26,36 +26,29 @@ import (
 // program's inputs are ints and row-major arrays in blocks of their own,
 // and its results are named by return, each array by its block and shape.
 func FromFunmem(p *fun.Program) (*Program, error) {
-	if err := fun.CheckCompileRank(p, "FunMemToImp"); err != nil {
-		return nil, err
-	}
-	gamma := &scope{}
-	// The names the program binds, listed first so that the maps of
-	// them are made at their size (grown from nothing, they rehashed a
-	// few times in every translation).
+	// The names the program binds, listed first so that the set of them
+	// is made at its size; the walk looks for an array of too high a
+	// rank as it goes (fun.CheckCompileRank, which walks every node of
+	// the program, is asked for its error only when there is one).
 	var names []*fun.Ident
-	bind := func(x *fun.Ident) { names = append(names, x) }
-	for _, in := range p.Inputs {
-		bind(in.Name)
+	deep := false
+	walkBindings(p, func(q *fun.Param) {
+		names = append(names, q.Name)
+		deep = deep || q.Type.Rank() > fun.MaxCompileRank
+	}, func(x *fun.Ident) { names = append(names, x) })
+	if deep {
+		if err := fun.CheckCompileRank(p, "FunMemToImp"); err != nil {
+			return nil, err
+		}
 	}
-	eachStm(p.Body, func(s *fun.Stm) {
-		for _, q := range s.Pat {
-			bind(q.Name)
-		}
-		if x := fun.ExpIndex(s.Exp); x != nil {
-			bind(x)
-		}
-		for _, q := range fun.ExpParams(s.Exp) {
-			bind(q.Name)
-		}
-	})
-	t := &translator{bound: make(map[string]int, len(names))}
-	gamma.m = make(map[string]fun.Type, len(names))
-	for _, in := range p.Inputs {
-		gamma.m[in.Name.Name] = in.Type
-	}
+	// (The list counts a name bound twice twice: room for fresh names.)
+	t := &translator{names: fun.NewNameSet(len(names)), bound: make([]int32, 0, len(names))}
 	for _, x := range names {
-		t.bound[x.Name]++
+		t.bind(x.Name)[0]++
+	}
+	gamma := &scope{names: t.names, types: make([]*fun.Type, len(t.bound), len(names))}
+	for _, in := range p.Inputs {
+		gamma.types[t.names.Index(in.Name.Name)] = &in.Type
 	}
 	out := &Program{File: p.File, RetPos: p.Body.In, Format: p.Format}
 	for _, in := range p.Inputs {
@@ -77,10 +70,10 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 	out.Body = body
 	res := p.Body.Result
 	for i := 0; i < len(res); i++ {
-		typ := gamma.m[res[i].Name]
+		typ := gamma.get(res[i].Name)
 		switch {
-		case funmem.IsMem(typ) && i+1 < len(res) && funmem.ArrayOf(gamma.m[res[i+1].Name]) != nil:
-			arr := gamma.m[res[i+1].Name]
+		case funmem.IsMem(typ) && i+1 < len(res) && funmem.ArrayOf(gamma.get(res[i+1].Name)) != nil:
+			arr := gamma.get(res[i+1].Name)
 			out.Return = append(out.Return, &Result{Name: res[i], Dims: vars(arr.Dims), Elem: arr.Elem})
 			i++
 		case typ.IsScalar():
@@ -93,19 +86,40 @@ func FromFunmem(p *fun.Program) (*Program, error) {
 }
 
 type translator struct {
-	// bound is how many times the program binds each name, and holds
-	// the fresh names made (at 0): a name is used when it is a key. (One
-	// map for both: they were two of the same size.)
-	bound map[string]int
+	// names holds the names the program binds and the fresh ones made: a
+	// name is used when it is in the set. Γ (scope) finds its names by
+	// their positions in it too. (A set and lists by position, rather
+	// than two maps, one of them of types, made at the program's size
+	// for every translation.)
+	names *fun.NameSet
+	bound []int32 // by position in names: how many times the program binds the name (0 for a fresh one)
 	n     int
+}
+
+// bind puts x among the names (if it is not) and returns its count, a
+// list of one.
+func (t *translator) bind(x string) []int32 {
+	i, added := t.names.Add(x)
+	if added {
+		t.bound = append(t.bound, 0)
+	}
+	return t.bound[i : i+1]
+}
+
+// bindings is how many times the program binds x.
+func (t *translator) bindings(x string) int32 {
+	if i := t.names.Index(x); i >= 0 {
+		return t.bound[i]
+	}
+	return 0
 }
 
 func (t *translator) fresh(base string) *fun.Ident {
 	for {
 		t.n++
 		name := base + strconv.Itoa(t.n)
-		if _, used := t.bound[name]; !used && !keywords[name] {
-			t.bound[name] = 0
+		if !keywords[name] && !t.names.Has(name) {
+			t.bind(name)
 			return &fun.Ident{Name: name}
 		}
 	}
@@ -135,6 +149,27 @@ func eachStm(b *fun.Body, f func(*fun.Stm)) {
 	}
 }
 
+// walkBindings calls param on every binding of p (its inputs, the
+// statements' patterns and the expressions' parameters: every *fun.Param
+// of the program, which TestEachStm checks against fun.Inspect) and index
+// on every index an expression binds, in the order of the statements.
+func walkBindings(p *fun.Program, param func(*fun.Param), index func(*fun.Ident)) {
+	for _, in := range p.Inputs {
+		param(in)
+	}
+	eachStm(p.Body, func(s *fun.Stm) {
+		for _, q := range s.Pat {
+			param(q)
+		}
+		if x := fun.ExpIndex(s.Exp); x != nil {
+			index(x)
+		}
+		for _, q := range fun.ExpParams(s.Exp) {
+			param(q)
+		}
+	})
+}
+
 // apply is L(y1, …, yk) on 1-based indices, symbolically; with fewer
 // indices than dimensions, the offset of the first element they select.
 func apply(l *funmem.IndexFn, idx []fun.SExp) fun.SExp {
@@ -148,26 +183,46 @@ func apply(l *funmem.IndexFn, idx []fun.SExp) fun.SExp {
 // enclosing scope for each body would leave the enclosing one as it was
 // (copies were a tenth of the bytes the fun-funmem-imp campaign
 // allocated).
+//
+// The names are the translator's (translator.names); a name's type is
+// found by its position there, nil where the name is not in scope.
 type scope struct {
-	m   map[string]fun.Type
-	log []gammaWas // what set changed, to undo
+	names *fun.NameSet
+	types []*fun.Type // by position in names; a binding's own Type, not a copy
+	log   []gammaWas  // what set changed, to undo
 }
 
 // gammaWas is a name's entry before set changed it.
 type gammaWas struct {
-	name string
-	old  fun.Type
-	had  bool
+	i   int32     // the name's position
+	old *fun.Type // its type then (nil: not in scope)
 }
 
-// get is x's type (the zero Type where x is not in scope).
-func (g *scope) get(x string) fun.Type { return g.m[x] }
+// intType is the type of a kernel's, for's or redomap's index.
+var intType fun.Type
 
-// set binds x to typ.
-func (g *scope) set(x string, typ fun.Type) {
-	old, had := g.m[x]
-	g.log = append(g.log, gammaWas{x, old, had})
-	g.m[x] = typ
+// get is x's type (the zero Type where x is not in scope).
+func (g *scope) get(x string) fun.Type {
+	if i := g.names.Index(x); i >= 0 && i < len(g.types) && g.types[i] != nil {
+		return *g.types[i]
+	}
+	return fun.Type{}
+}
+
+// has reports whether x is in scope.
+func (g *scope) has(x string) bool {
+	i := g.names.Index(x)
+	return i >= 0 && i < len(g.types) && g.types[i] != nil
+}
+
+// set binds x to *typ (typ is a binding's, which no one changes).
+func (g *scope) set(x string, typ *fun.Type) {
+	i, _ := g.names.Add(x)
+	for i >= len(g.types) {
+		g.types = append(g.types, nil)
+	}
+	g.log = append(g.log, gammaWas{int32(i), g.types[i]})
+	g.types[i] = typ
 }
 
 // mark is where a nested scope begins, for undo.
@@ -179,26 +234,22 @@ func (g *scope) undo(mark int) {
 	for len(g.log) > mark {
 		b := g.log[len(g.log)-1]
 		g.log = g.log[:len(g.log)-1]
-		if b.had {
-			g.m[b.name] = b.old
-		} else {
-			delete(g.m, b.name)
-		}
+		g.types[b.i] = b.old
 	}
 }
 
 // with binds the parameters ps.
 func (g *scope) with(ps ...*fun.Param) {
 	for _, p := range ps {
-		g.set(p.Name.Name, p.Type)
+		g.set(p.Name.Name, &p.Type)
 	}
 }
 
 // withDefault binds x to int where it is not in scope (a kernel's or a
 // redomap's index; its type, where it has one, stays).
 func (g *scope) withDefault(x *fun.Ident) {
-	if _, ok := g.m[x.Name]; !ok {
-		g.set(x.Name, fun.Type{})
+	if !g.has(x.Name) {
+		g.set(x.Name, &intType)
 	}
 }
 
@@ -221,7 +272,7 @@ func (t *translator) block(ss []*fun.Stm, g *scope) ([]Stmt, error) {
 		}
 		out = append(out, ts...)
 		for _, p := range s.Pat {
-			g.set(p.Name.Name, p.Type)
+			g.set(p.Name.Name, &p.Type)
 		}
 	}
 	return out, nil
@@ -431,7 +482,7 @@ func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma *scope) ([]Stmt, err
 	// a body IMP's checker would then refuse) gets a fresh name.
 	ren := map[string]string{}
 	for _, y := range e.Params {
-		if t.bound[y.Name.Name] > 1 {
+		if t.bindings(y.Name.Name) > 1 {
 			ren[y.Name.Name] = t.fresh(y.Name.Name + "_").Name
 		}
 	}
@@ -458,7 +509,7 @@ func (t *translator) loop(s *fun.Stm, e *fun.LoopExp, gamma *scope) ([]Stmt, err
 	}
 	mark := gamma.mark()
 	gamma.with(e.Params...)
-	gamma.set(e.Var.Name, fun.Type{})
+	gamma.set(e.Var.Name, &intType)
 	body, err := t.block(e.Body.Stms, gamma)
 	gamma.undo(mark)
 	if err != nil {
@@ -763,7 +814,7 @@ func (t *translator) redomap(s *fun.Stm, e *fun.RedomapExp, gamma *scope) ([]Stm
 	mark := gamma.mark()
 	if gs[0].IsArray() {
 		m, i = t.apart(m, i, e.Op, e.Params)
-		gamma.set(i.Name, fun.Type{})
+		gamma.set(i.Name, &intType)
 	} else {
 		gamma.withDefault(i)
 	}

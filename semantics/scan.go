@@ -2,6 +2,7 @@ package semantics
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -136,10 +137,28 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 			k += w
 		}
 	}
+	// opStart marks the ASCII bytes one of ops begins with: a delimiter
+	// that begins none ("(", ";", …, most of them) is not looked up in ops.
+	var opStart [utf8.RuneSelf]bool
+	for _, op := range ops {
+		if op != "" && op[0] < utf8.RuneSelf {
+			opStart[op[0]] = true
+		}
+	}
 	for i < len(src) {
 		r, w := rune(src[i]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(src[i:])
+		} else if byteClass[r] == spaceByte {
+			// Blanks, most of the bytes between tokens, at once.
+			if r == '\n' {
+				line++
+				col = 1
+			} else {
+				col++
+			}
+			i++
+			continue
 		}
 		pos := Pos{File: file, Line: line, Col: col}
 		switch {
@@ -147,7 +166,7 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 			return nil, Errorf(pos, SyntaxError, "", "invalid UTF-8 encoding")
 		case isSpace(r):
 			adv(w)
-		case strings.HasPrefix(src[i:], "--"):
+		case r == '-' && strings.HasPrefix(src[i:], "--"):
 			j := strings.IndexByte(src[i:], '\n')
 			if j < 0 {
 				j = len(src) - i
@@ -160,7 +179,7 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 			}
 			toks = append(toks, Token{Kind: Str, Text: src[i : i+n], Pos: pos})
 			adv(n)
-		case isLetter(r) || r == '_':
+		case r < utf8.RuneSelf && byteClass[r] == letterByte || r >= utf8.RuneSelf && isLetter(r):
 			j, ascii := i, true
 			for j < len(src) {
 				if c := src[j]; c < utf8.RuneSelf {
@@ -178,7 +197,7 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 				j += w2
 				ascii = false
 			}
-			toks = append(toks, Token{Kind: Ident, Text: src[i:j], Pos: pos})
+			toks = push(toks, Ident, src[i:j], pos)
 			if ascii { // no newline, a column a byte
 				col += j - i
 				i = j
@@ -200,7 +219,15 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 				continue
 			}
 			j := i + n
-			v, err := strconv.ParseInt(src[i:j], 10, 64)
+			var v int64
+			var err error
+			if n <= 18 { // cannot overflow: the digits' value at once
+				for k := i; k < j; k++ {
+					v = v*10 + int64(src[k]-'0')
+				}
+			} else {
+				v, err = strconv.ParseInt(src[i:j], 10, 64)
+			}
 			big := false
 			if err != nil {
 				// 2^63 fits only negated; the parser decides (Token.Big).
@@ -209,8 +236,10 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 				}
 				v, big = math.MinInt64, true
 			}
-			toks = append(toks, Token{Kind: Int, Text: src[i:j], Val: v, Big: big, Pos: pos})
-			adv(j - i)
+			toks = push(toks, Int, src[i:j], pos)
+			toks[len(toks)-1].Val, toks[len(toks)-1].Big = v, big
+			col += n // digits only: a column a byte
+			i = j
 		default:
 			if r >= utf8.RuneSelf {
 				if a, ok := unicodeOps[r]; ok {
@@ -220,32 +249,75 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 				}
 			}
 			matched := ""
-			for _, op := range ops {
-				if len(op) > len(matched) && op[0] == src[i] && strings.HasPrefix(src[i:], op) {
-					matched = op
+			if r >= utf8.RuneSelf || opStart[r] {
+				for _, op := range ops {
+					if len(op) > len(matched) && op[0] == src[i] && strings.HasPrefix(src[i:], op) {
+						matched = op
+					}
 				}
 			}
-			if matched == "" && strings.ContainsRune("()[]{},:;=+-*/%<>@!", r) {
+			if matched == "" && r < utf8.RuneSelf && byteClass[r] == delimByte {
 				matched = src[i : i+1] // ASCII: the text itself, not a new string
 			}
 			if matched == "" {
 				return nil, Errorf(pos, SyntaxError, "", "unexpected character %q", r)
 			}
-			switch matched {
-			case "(", "[", "{":
-				if depth++; depth > MaxDepth {
-					return nil, Errorf(pos, SyntaxError, "", "nesting deeper than %d levels", MaxDepth)
+			if len(matched) == 1 {
+				switch matched[0] {
+				case '(', '[', '{':
+					if depth++; depth > MaxDepth {
+						return nil, Errorf(pos, SyntaxError, "", "nesting deeper than %d levels", MaxDepth)
+					}
+				case ')', ']', '}':
+					depth = max(depth-1, 0)
 				}
-			case ")", "]", "}":
-				depth = max(depth-1, 0)
 			}
-			toks = append(toks, Token{Kind: Punct, Text: matched, Pos: pos})
+			toks = push(toks, Punct, matched, pos)
 			adv(len(matched))
 		}
 	}
 	toks = append(toks, Token{Kind: EOF, Pos: Pos{File: file, Line: line, Col: col}})
 	return toks, nil
 }
+
+// push appends the token of kind k, text and position pos to toks,
+// writing its fields in place (the commonest tokens, identifiers and
+// delimiters: a Token built aside and copied in cost the scanner a third
+// of its time).
+func push(toks []Token, k TokKind, text string, pos Pos) []Token {
+	if len(toks) == cap(toks) {
+		toks = slices.Grow(toks, 1)
+	}
+	toks = toks[:len(toks)+1]
+	t := &toks[len(toks)-1]
+	t.Kind, t.Text, t.Val, t.F, t.Big, t.Pos = k, text, 0, 0, false, pos
+	return toks
+}
+
+// byteClass sorts the ASCII bytes for scan: blanks (isSpace's), letters
+// and _ (an identifier's start), the one-character delimiters of every
+// language (()[]{},:;=+-*/%<>@!), and the rest.
+var byteClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		switch r := rune(c); {
+		case isSpace(r):
+			t[c] = spaceByte
+		case isLetter(r) || r == '_':
+			t[c] = letterByte
+		case strings.ContainsRune("()[]{},:;=+-*/%<>@!", r):
+			t[c] = delimByte
+		}
+	}
+	return t
+}()
+
+// The classes of byteClass.
+const (
+	otherByte = iota
+	spaceByte
+	letterByte
+	delimByte
+)
 
 // identByte holds the ASCII bytes an identifier continues with: letters,
 // digits, _ and '.
