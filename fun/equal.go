@@ -3,6 +3,7 @@ package fun
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -162,10 +163,22 @@ func (b *eqBuilder) make(t reflect.Type) eqFunc {
 	case reflect.Interface:
 		// The dynamic value: a pointer (every node of an expression
 		// but a few) is compared by its type's comparer, anything
-		// else as equalValue compares it.
+		// else as equalValue compares it. The interface's first word
+		// tells the dynamic type (one word per type, as the language's
+		// == takes it), so the comparer of a pointer, or of a struct of
+		// one pointer (a Var), which the interface holds in its second
+		// word, is found by it (dynEqs) without reflect.
+		dyn := &dynEqs{}
 		return func(x, y unsafe.Pointer, d int) bool {
 			if d > equalDepth {
 				return false
+			}
+			if p, q := (*ifaceWords)(x), (*ifaceWords)(y); p.typ != q.typ {
+				return false // of two dynamic types, or one nil
+			} else if p.typ == nil {
+				return true
+			} else if f := dyn.of(t, x); f != nil {
+				return f(p.data, q.data, d+1)
 			}
 			a, c := reflect.NewAt(t, x).Elem(), reflect.NewAt(t, y).Elem()
 			if a.IsNil() || c.IsNil() {
@@ -183,6 +196,81 @@ func (b *eqBuilder) make(t reflect.Type) eqFunc {
 	return func(x, y unsafe.Pointer, d int) bool {
 		return equalValue(reflect.NewAt(t, x).Elem(), reflect.NewAt(t, y).Elem(), d)
 	}
+}
+
+// ifaceWords is an interface value as it lies in memory: its dynamic
+// type's word (an itab, or a type for an empty interface) and its value's
+// word.
+type ifaceWords struct{ typ, data unsafe.Pointer }
+
+// dynEqs are the comparers of an interface's dynamic values met so far,
+// by their type's word: each compares two values' words (the pointers
+// an interface holds), or is nil for a type held otherwise.
+type dynEqs struct {
+	mu   sync.Mutex
+	seen atomic.Pointer[[]dynEq] // copied on write: read without the lock
+}
+
+type dynEq struct {
+	typ unsafe.Pointer
+	eq  eqFunc
+}
+
+// of is the comparer of the dynamic value of x, an interface of type t
+// that is not nil.
+func (e *dynEqs) of(t reflect.Type, x unsafe.Pointer) eqFunc {
+	typ := (*ifaceWords)(x).typ
+	if seen := e.seen.Load(); seen != nil {
+		for _, s := range *seen {
+			if s.typ == typ {
+				return s.eq
+			}
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var seen []dynEq
+	if p := e.seen.Load(); p != nil {
+		seen = *p
+	}
+	for _, s := range seen {
+		if s.typ == typ {
+			return s.eq
+		}
+	}
+	// What equalMixed does of the value, on its word: a pointer is
+	// compared by its type's comparer, a struct of one pointer by that
+	// field's; the word is checked to be the pointer (as the language
+	// lays out such values), else the type keeps the reflect path.
+	v, data := reflect.NewAt(t, x).Elem().Elem(), (*ifaceWords)(x).data
+	var eq eqFunc
+	switch {
+	case v.Kind() == reflect.Pointer && v.UnsafePointer() == data:
+		elem := eqOf(v.Type().Elem())
+		eq = func(p, q unsafe.Pointer, d int) bool {
+			if d > equalDepth {
+				return false
+			}
+			if p == q {
+				return true
+			}
+			return p != nil && q != nil && elem(p, q, d+1)
+		}
+	case v.Kind() == reflect.Struct && v.NumField() == 1 && v.Field(0).Kind() == reflect.Pointer && v.Field(0).UnsafePointer() == data:
+		elem := eqOf(v.Type().Field(0).Type.Elem())
+		eq = func(p, q unsafe.Pointer, d int) bool {
+			if d+1 > equalDepth {
+				return false
+			}
+			if p == q {
+				return true
+			}
+			return p != nil && q != nil && elem(p, q, d+2)
+		}
+	}
+	seen = append(seen[:len(seen):len(seen)], dynEq{typ, eq})
+	e.seen.Store(&seen)
+	return eq
 }
 
 // sliceHeader is a slice as it lies in memory.
