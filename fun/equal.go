@@ -135,9 +135,46 @@ func (b *eqBuilder) make(t reflect.Type) eqFunc {
 			f := t.Field(i)
 			fs[i] = field{f.Offset, b.of(f.Type)}
 		}
+		// The same comparisons with the fields of nested structs in
+		// line (a node's positions), and ints, bools and strings
+		// compared in place rather than by their comparers' calls.
+		ops, deepest := b.flat(t, 0, 1, nil)
 		return func(x, y unsafe.Pointer, d int) bool {
 			if d > equalDepth {
 				return false
+			}
+			if d+deepest <= equalDepth { // no field is nested too deep
+				for i := range ops {
+					o := &ops[i]
+					p, q := unsafe.Add(x, o.off), unsafe.Add(y, o.off)
+					switch o.kind {
+					case opInt64:
+						if *(*int64)(p) != *(*int64)(q) {
+							return false
+						}
+					case opString:
+						if *(*string)(p) != *(*string)(q) {
+							return false
+						}
+					case opInt32:
+						if *(*int32)(p) != *(*int32)(q) {
+							return false
+						}
+					case opInt16:
+						if *(*int16)(p) != *(*int16)(q) {
+							return false
+						}
+					case opInt8:
+						if *(*int8)(p) != *(*int8)(q) {
+							return false
+						}
+					default:
+						if !o.eq(p, q, d+o.depth) {
+							return false
+						}
+					}
+				}
+				return true
 			}
 			for _, f := range fs {
 				if !f.eq(unsafe.Add(x, f.off), unsafe.Add(y, f.off), d+1) {
@@ -196,6 +233,60 @@ func (b *eqBuilder) make(t reflect.Type) eqFunc {
 	return func(x, y unsafe.Pointer, d int) bool {
 		return equalValue(reflect.NewAt(t, x).Elem(), reflect.NewAt(t, y).Elem(), d)
 	}
+}
+
+// A structOp compares one field of a struct (struct fields nested in it
+// taken apart): in place, or by its comparer eq at its depth below the
+// struct.
+type structOp struct {
+	off   uintptr
+	kind  int
+	eq    eqFunc
+	depth int
+}
+
+const (
+	opCall = iota
+	opInt64
+	opInt32
+	opInt16
+	opInt8
+	opString
+)
+
+// flat appends to ops the comparisons of the fields of struct t, at
+// offset off within the struct being compared and depth below it, and
+// returns them with the deepest depth among them.
+func (b *eqBuilder) flat(t reflect.Type, off uintptr, depth int, ops []structOp) ([]structOp, int) {
+	deepest := depth
+	for i := range t.NumField() {
+		f := t.Field(i)
+		o := structOp{off: off + f.Offset, depth: depth}
+		switch f.Type.Kind() {
+		case reflect.Struct:
+			var d int
+			ops, d = b.flat(f.Type, o.off, depth+1, ops)
+			deepest = max(deepest, d)
+			continue
+		case reflect.String:
+			o.kind = opString
+		case reflect.Bool, reflect.Int8, reflect.Uint8:
+			o.kind = opInt8
+		case reflect.Int16, reflect.Uint16:
+			o.kind = opInt16
+		case reflect.Int32, reflect.Uint32:
+			o.kind = opInt32
+		case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
+			o.kind = opInt64
+			if f.Type.Size() != 8 {
+				o.kind, o.eq = opCall, b.of(f.Type)
+			}
+		default:
+			o.kind, o.eq = opCall, b.of(f.Type)
+		}
+		ops = append(ops, o)
+	}
+	return ops, deepest
 }
 
 // ifaceWords is an interface value as it lies in memory: its dynamic
