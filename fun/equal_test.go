@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // TestEqualIsDeepEqual: Equal (its comparers made for each type) and
@@ -103,6 +105,12 @@ func TestEqualEdges(t *testing.T) {
 		{sexp(nil), sexp(nil)},
 		{sexp(&Const{Value: 1}), sexp(&Const{Value: 1})},
 		{sexp(&Const{Value: 1}), sexp((*Const)(nil))},
+		// Fields compared in place: a bool, an element type, a
+		// position's line and column.
+		{&Program{Body: &Body{Stms: []*Stm{{Exp: &RedomapExp{Scan: true}}}}}, &Program{Body: &Body{Stms: []*Stm{{Exp: &RedomapExp{}}}}}},
+		{&Program{Body: &Body{Stms: []*Stm{{Pat: []*Param{{Type: Type{Elem: semantics.FloatElem}}}}}}}, &Program{Body: &Body{Stms: []*Stm{{Pat: []*Param{{}}}}}}},
+		{&Program{Body: &Body{Stms: []*Stm{{Let: Pos{Line: 1}}}}}, &Program{Body: &Body{Stms: []*Stm{{Let: Pos{Line: 2}}}}}},
+		{&Program{Body: &Body{Stms: []*Stm{{Let: Pos{Col: 1}}}}}, &Program{Body: &Body{Stms: []*Stm{{Let: Pos{Col: 1}}}}}},
 	} {
 		for _, pq := range [][2]*Program{{tc.p, tc.q}, {tc.q, tc.p}} {
 			got, want := Equal(pq[0], pq[1]), reflect.DeepEqual(pq[0], pq[1])
