@@ -216,17 +216,24 @@ type bodyCode struct {
 // compiler allocates slots, and compiles the int fast paths unless told
 // not to (EvalOptions.NoIntFastPaths).
 type compiler struct {
-	slots    int
-	noFastOp bool
+	slots int
 	// looped: the code being compiled may run more than once in the run
 	// (it is in a body that iterates, or whose form may start again).
 	// Code that runs at most once leaves its scalar expressions to
 	// EvalNum: compiling them costs more than evaluating them once.
 	looped bool
-	// shapes are the program's bodies' (shapes), next the index there of
-	// the next body a form of the body being compiled has.
+	// next is the index in shapes of the next body a form of the body
+	// being compiled has.
+	next int
+	*compilation
+}
+
+// compilation is what every body of a program is compiled with.
+type compilation struct {
+	noFastOp bool
+	stats    bool // the run counts costs: the statements' counts are computed
+	// shapes are the program's bodies' (shapes).
 	shapes []bodyShape
-	next   int
 	// compiled, when not nil, is told each body compiled (tests).
 	compiled func(*Body)
 }
@@ -246,10 +253,17 @@ type compiler struct {
 // newSlot is a fresh slot.
 func (c *compiler) newSlot() int { c.slots++; return c.slots - 1 }
 
-// bodyShape is what compiling a body takes: its slots (its patterns, the
-// values of a statement whose pattern has another arity, the variables
-// of its forms, and their bodies' slots), its weight, and the number of
-// bodies it is made of (itself and those nested in it).
+// bodyShape is what compiling a body takes: its slots, its weight, and
+// the number of bodies it is made of (itself and those nested in it).
+//
+// The slots are a stack. A body's patterns take a slot each, in order,
+// live until the body ends; a statement's form takes the slots above its
+// pattern's (the values of a pattern of another arity, the form's
+// variables, its bodies' slots), which are dead once the statement has
+// run (its values are in its pattern's slots by then), so the next
+// statement's pattern and form take them again; so do an if's two
+// branches, of which one runs. A body takes the most slots any of its
+// statements has live at once.
 type bodyShape struct{ slots, weight, bodies int }
 
 // shapes are the shapes of b and of every body nested in it, in the order
@@ -267,35 +281,38 @@ func shapeInto(t *[]bodyShape, b *Body) bodyShape {
 	k := len(*t)
 	*t = append(*t, bodyShape{})
 	sh := bodyShape{weight: 1, bodies: 1}
+	pats := 0 // the slots of the patterns so far
 	for _, s := range b.Stms {
-		sh.slots += len(s.Pat)
-		if n, known := arity(s); known && n != len(s.Pat) {
-			sh.slots += n
-		}
-		// The variables its form binds, its bodies' shapes, and its
+		pats += len(s.Pat)
+		// The slots its form takes: the values of a pattern of another
+		// arity, the variables it binds, its bodies' slots; and its
 		// weight (compiler.exp's).
 		var vars int
+		if n, known := arity(s); known && n != len(s.Pat) {
+			vars = n
+		}
 		var b1, b2 bodyShape
 		switch e := s.Exp.(type) {
 		case *IfExp:
 			b1, b2 = shapeInto(t, e.Then), shapeInto(t, e.Else)
 			b1.weight, b2.weight = max(b1.weight, b2.weight), 0
+			b1.slots, b2.slots = max(b1.slots, b2.slots), 0
 		case *KernelExp:
-			vars, b1 = 1, shapeInto(t, e.Body)
+			vars, b1 = vars+1, shapeInto(t, e.Body)
 		case *LoopExp:
-			vars, b1 = len(e.Params)+1, shapeInto(t, e.Body)
+			vars, b1 = vars+len(e.Params)+1, shapeInto(t, e.Body)
 		case *ReduceExp:
-			vars, b1 = 2, shapeInto(t, e.Body)
+			vars, b1 = vars+2, shapeInto(t, e.Body)
 		case *ScanExp:
-			vars, b1 = 2, shapeInto(t, e.Body)
+			vars, b1 = vars+2, shapeInto(t, e.Body)
 		case *FilterExp:
-			vars, b1 = 1, shapeInto(t, e.Body)
+			vars, b1 = vars+1, shapeInto(t, e.Body)
 		case *RedomapExp:
-			vars, b1, b2 = 3, shapeInto(t, e.Map), shapeInto(t, e.Op)
+			vars, b1, b2 = vars+3, shapeInto(t, e.Map), shapeInto(t, e.Op)
 		default:
 			b1.weight = 1
 		}
-		sh.slots += vars + b1.slots + b2.slots
+		sh.slots = max(sh.slots, pats+vars+b1.slots+b2.slots)
 		sh.bodies += b1.bodies + b2.bodies
 		sh.weight += b1.weight + b2.weight
 	}
@@ -306,17 +323,16 @@ func shapeInto(t *[]bodyShape, b *Body) bodyShape {
 // lazyBody is a body compiled when first run, in the scope of the
 // statement around it, into the slots base, base+1, … reserved for it.
 type lazyBody struct {
-	b        *Body
-	sc       *scope
-	base     int
-	index    int // in the program's shapes
-	shapes   []bodyShape
-	weight   int  // the compiled body's weight
-	looped   bool // the form around it may start more than once
-	noFastOp bool
-	compiled func(*Body)
-	mu       sync.Mutex // the iterations of a parallel kernel may first run a nested body at once
-	code     atomic.Pointer[bodyCode]
+	b      *Body
+	sc     *scope
+	base   int
+	index  int  // in the program's shapes
+	slots  int  // the number reserved for it
+	weight int  // the compiled body's weight
+	looped bool // the form around it may start more than once
+	prog   *compilation
+	mu     sync.Mutex // the iterations of a parallel kernel may first run a nested body at once
+	code   atomic.Pointer[bodyCode]
 }
 
 // lazy is body b, in scope sc, the next body of the body being compiled,
@@ -325,7 +341,7 @@ func (c *compiler) lazy(sc *scope, b *Body) *lazyBody {
 	k := c.next
 	sh := c.shapes[k]
 	c.next += sh.bodies
-	l := &lazyBody{b: b, sc: sc, base: c.slots, index: k, shapes: c.shapes, weight: sh.weight, looped: c.looped, noFastOp: c.noFastOp, compiled: c.compiled}
+	l := &lazyBody{b: b, sc: sc, base: c.slots, index: k, slots: sh.slots, weight: sh.weight, looped: c.looped, prog: c.compilation}
 	c.slots += sh.slots
 	return l
 }
@@ -342,13 +358,13 @@ func (l *lazyBody) get(runs int64) *bodyCode {
 	if bc := l.code.Load(); bc != nil {
 		return bc
 	}
-	c := &compiler{slots: l.base, noFastOp: l.noFastOp, looped: l.looped || runs > 1, shapes: l.shapes, next: l.index + 1, compiled: l.compiled}
+	c := &compiler{slots: l.base, looped: l.looped || runs > 1, next: l.index + 1, compilation: l.prog}
 	bc := c.body(l.sc, l.b)
-	if sh := l.shapes[l.index]; c.slots != l.base+sh.slots || bc.weight != sh.weight || c.next != l.index+sh.bodies {
+	if sh := l.prog.shapes[l.index]; c.slots != l.base+sh.slots || bc.weight != sh.weight || c.next != l.index+sh.bodies {
 		panic("fun: compiling a body took other slots than its shape reserved") // a bug in shapeInto
 	}
-	if l.compiled != nil {
-		l.compiled(l.b)
+	if l.prog.compiled != nil {
+		l.prog.compiled(l.b)
 	}
 	l.code.Store(bc)
 	return bc
@@ -363,7 +379,7 @@ type compiled struct {
 
 // compileProgram compiles p's body in the scope of the input environment.
 func compileProgram(p *Program, inputs *Env, o *EvalOptions) *compiled {
-	c := &compiler{noFastOp: o.NoIntFastPaths, shapes: shapes(p.Body), next: 1, compiled: o.compiled}
+	c := &compiler{next: 1, compilation: &compilation{noFastOp: o.NoIntFastPaths, stats: o.Stats != nil, shapes: shapes(p.Body), compiled: o.compiled}}
 	var sc *scope
 	var vals []val
 	bs := inputs.Bindings()
@@ -396,13 +412,19 @@ func (c *compiler) body(sc *scope, b *Body) *bodyCode {
 		binds += len(s.Pat)
 	}
 	slots, scopes := make([]int, binds), make([]scope, binds)
+	peak := c.slots
 	for j, s := range b.Stms {
 		out := slots[:len(s.Pat):len(s.Pat)]
 		slots = slots[len(s.Pat):]
 		for i := range out {
 			out[i] = c.newSlot()
 		}
+		// The statement's form takes the slots above its pattern's,
+		// which the next statement takes again (bodyShape).
+		mark := c.slots
 		st, w := c.stm(sc, s, out)
+		peak = max(peak, c.slots)
+		c.slots = mark
 		bc.stms[j] = st
 		bc.weight += w
 		for i, p := range s.Pat {
@@ -413,6 +435,7 @@ func (c *compiler) body(sc *scope, b *Body) *bodyCode {
 	for i, x := range b.Result {
 		bc.results[i] = sc.lookup(x.Name)
 	}
+	c.slots = max(peak, c.slots)
 	return bc
 }
 
@@ -572,7 +595,10 @@ func (c *compiler) atomic(sc *scope, s *Stm, out []int) code {
 func (c *compiler) eScalar(sc *scope, s *Stm, e *ScalarExp, out []int) code {
 	se := c.sexp(sc, e.X)
 	o := out[0]
-	ops := SExpOps(e.X)
+	var ops int64
+	if c.stats {
+		ops = SExpOps(e.X)
+	}
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		k, err := evalSExp(se, e.X, fr, sc, EScalar.Name)
 		if err != nil {
@@ -733,7 +759,11 @@ func (c *compiler) eIndex(sc *scope, s *Stm, e *IndexExp, out []int) code {
 // results bound by the pattern.
 func (c *compiler) eIf(sc *scope, s *Stm, e *IfExp, out []int) (code, int) {
 	cond := sc.lookup(e.Cond.Name)
-	then, els := c.lazy(sc, e.Then), c.lazy(sc, e.Else)
+	base := c.slots
+	then := c.lazy(sc, e.Then)
+	c.slots = base // one branch runs: the other takes its slots again
+	els := c.lazy(sc, e.Else)
+	c.slots = max(c.slots, then.base+then.slots)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		k, err := intAt(fr, cond, e.Cond, EIf.Name)
 		if err != nil {

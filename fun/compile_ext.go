@@ -19,7 +19,10 @@ func rowVal(xs semantics.Array, i int64) val {
 // eAssert is E-ASSERT: 1 when se is not 0, else stuck with the message.
 func (c *compiler) eAssert(sc *scope, s *Stm, e *AssertExp, out []int) code {
 	se := c.sexp(sc, e.Cond)
-	ops := 1 + SExpOps(e.Cond)
+	var ops int64
+	if c.stats {
+		ops = 1 + SExpOps(e.Cond)
+	}
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		k, err := evalSExp(se, e.Cond, fr, sc, EAssert.Name)
 		if err != nil {

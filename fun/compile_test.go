@@ -130,7 +130,7 @@ func TestShapeReservesCompiledSlots(t *testing.T) {
 			bodies++
 			sh := tab[k]
 			for _, looped := range []bool{false, true} {
-				c := &compiler{looped: looped, shapes: tab, next: k + 1}
+				c := &compiler{looped: looped, next: k + 1, compilation: &compilation{shapes: tab}}
 				bc := c.body(nil, b)
 				if c.slots != sh.slots || bc.weight != sh.weight || c.next != k+sh.bodies {
 					t.Errorf("%s: body at %v: compiled %d slots, weight %d, %d bodies; shapes says %+v", f, b.In, c.slots, bc.weight, c.next-k, sh)
