@@ -1,11 +1,16 @@
 package fun
 
-import "github.com/arraysem/arraysem/semantics"
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/arraysem/arraysem/semantics"
+)
 
 // The big-step semantics of Fig 4, compiled. Walking the tree with an
 // environment of names (as the small-step does) costs a list search per
 // variable read and a boxed array per scalar; here each program is
-// compiled once per run:
+// compiled once per run, each body when it first runs (lazyBody):
 //
 //   - every binding occurrence of a variable (an input, a pattern's
 //     variable, a kernel's or loop's index, an operator's parameter) gets
@@ -211,12 +216,159 @@ type bodyCode struct {
 // compiler allocates slots, and compiles the int fast paths unless told
 // not to (EvalOptions.NoIntFastPaths).
 type compiler struct {
-	slots    int
-	noFastOp bool
+	slots int
+	// looped: the code being compiled may run more than once in the run
+	// (it is in a body that iterates, or whose form may start again).
+	// Code that runs at most once leaves its scalar expressions to
+	// EvalNum: compiling them costs more than evaluating them once.
+	looped bool
+	// next is the index in shapes of the next body a form of the body
+	// being compiled has.
+	next int
+	*compilation
 }
+
+// compilation is what every body of a program is compiled with.
+type compilation struct {
+	noFastOp bool
+	stats    bool // the run counts costs: the statements' counts are computed
+	// shapes are the program's bodies' (shapes).
+	shapes []bodyShape
+	// compiled, when not nil, is told each body compiled (tests).
+	compiled func(*Body)
+}
+
+// Compiled when first run. The body of a kernel, loop, fold, filter or
+// redomap is compiled when the form first needs it (at a start with
+// iterations, or for a fold whose operator's int step gives up), an
+// if's branch when it is first taken (lazyBody.get): a body that never
+// runs costs nothing, and on the campaigns' small programs compiling
+// costs more than running. Each lazy body has its slots reserved when
+// the statement around it is compiled (shapes counts them, once for the
+// program), so the frame is made once, at its full size, and a slot's
+// number does not depend on when its body was compiled. Compiling never
+// fails (an unbound variable is found as the code runs), so compiling
+// later changes no outcome.
 
 // newSlot is a fresh slot.
 func (c *compiler) newSlot() int { c.slots++; return c.slots - 1 }
+
+// bodyShape is what compiling a body takes: its slots, its weight, and
+// the number of bodies it is made of (itself and those nested in it).
+//
+// The slots are a stack. A body's patterns take a slot each, in order,
+// live until the body ends; a statement's form takes the slots above its
+// pattern's (the values of a pattern of another arity, the form's
+// variables, its bodies' slots), which are dead once the statement has
+// run (its values are in its pattern's slots by then), so the next
+// statement's pattern and form take them again; so do an if's two
+// branches, of which one runs. A body takes the most slots any of its
+// statements has live at once.
+type bodyShape struct{ slots, weight, bodies int }
+
+// shapes are the shapes of b and of every body nested in it, in the order
+// the compiler meets them (a body, then the bodies of its statements'
+// forms in order, each with those nested in it).
+func shapes(b *Body) []bodyShape {
+	t := make([]bodyShape, 0, 8)
+	shapeInto(&t, b)
+	return t
+}
+
+// shapeInto appends b's shape and its nested bodies' to t, and returns
+// b's.
+func shapeInto(t *[]bodyShape, b *Body) bodyShape {
+	k := len(*t)
+	*t = append(*t, bodyShape{})
+	sh := bodyShape{weight: 1, bodies: 1}
+	pats := 0 // the slots of the patterns so far
+	for _, s := range b.Stms {
+		pats += len(s.Pat)
+		// The slots its form takes: the values of a pattern of another
+		// arity, the variables it binds, its bodies' slots; and its
+		// weight (compiler.exp's).
+		var vars int
+		if n, known := arity(s); known && n != len(s.Pat) {
+			vars = n
+		}
+		var b1, b2 bodyShape
+		switch e := s.Exp.(type) {
+		case *IfExp:
+			b1, b2 = shapeInto(t, e.Then), shapeInto(t, e.Else)
+			b1.weight, b2.weight = max(b1.weight, b2.weight), 0
+			b1.slots, b2.slots = max(b1.slots, b2.slots), 0
+		case *KernelExp:
+			vars, b1 = vars+1, shapeInto(t, e.Body)
+		case *LoopExp:
+			vars, b1 = vars+len(e.Params)+1, shapeInto(t, e.Body)
+		case *ReduceExp:
+			vars, b1 = vars+2, shapeInto(t, e.Body)
+		case *ScanExp:
+			vars, b1 = vars+2, shapeInto(t, e.Body)
+		case *FilterExp:
+			vars, b1 = vars+1, shapeInto(t, e.Body)
+		case *RedomapExp:
+			vars, b1, b2 = vars+3, shapeInto(t, e.Map), shapeInto(t, e.Op)
+		default:
+			b1.weight = 1
+		}
+		sh.slots = max(sh.slots, pats+vars+b1.slots+b2.slots)
+		sh.bodies += b1.bodies + b2.bodies
+		sh.weight += b1.weight + b2.weight
+	}
+	(*t)[k] = sh
+	return sh
+}
+
+// lazyBody is a body compiled when first run, in the scope of the
+// statement around it, into the slots base, base+1, … reserved for it.
+type lazyBody struct {
+	b      *Body
+	sc     *scope
+	base   int
+	index  int  // in the program's shapes
+	slots  int  // the number reserved for it
+	weight int  // the compiled body's weight
+	looped bool // the form around it may start more than once
+	prog   *compilation
+	mu     sync.Mutex // the iterations of a parallel kernel may first run a nested body at once
+	code   atomic.Pointer[bodyCode]
+}
+
+// lazy is body b, in scope sc, the next body of the body being compiled,
+// to be compiled when first run; its slots are reserved now.
+func (c *compiler) lazy(sc *scope, b *Body) *lazyBody {
+	k := c.next
+	sh := c.shapes[k]
+	c.next += sh.bodies
+	l := &lazyBody{b: b, sc: sc, base: c.slots, index: k, slots: sh.slots, weight: sh.weight, looped: c.looped, prog: c.compilation}
+	c.slots += sh.slots
+	return l
+}
+
+// get is the compiled body, compiled now if it was not, for a start of
+// the form around it that runs it runs times (1 for an if's branch): it
+// runs more than once if that start does, or if the form may start again.
+func (l *lazyBody) get(runs int64) *bodyCode {
+	if bc := l.code.Load(); bc != nil {
+		return bc
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if bc := l.code.Load(); bc != nil {
+		return bc
+	}
+	c := &compiler{slots: l.base, looped: l.looped || runs > 1, next: l.index + 1, compilation: l.prog}
+	bc := c.body(l.sc, l.b)
+	if sh := l.prog.shapes[l.index]; c.slots != l.base+sh.slots || bc.weight != sh.weight || c.next != l.index+sh.bodies {
+		panic("fun: compiling a body took other slots than its shape reserved") // a bug in shapeInto
+	}
+	if l.prog.compiled != nil {
+		l.prog.compiled(l.b)
+	}
+	l.code.Store(bc)
+	return bc
+}
 
 // compiled is a compiled program, with the values of its inputs.
 type compiled struct {
@@ -227,7 +379,7 @@ type compiled struct {
 
 // compileProgram compiles p's body in the scope of the input environment.
 func compileProgram(p *Program, inputs *Env, o *EvalOptions) *compiled {
-	c := &compiler{noFastOp: o.NoIntFastPaths}
+	c := &compiler{next: 1, compilation: &compilation{noFastOp: o.NoIntFastPaths, stats: o.Stats != nil, shapes: shapes(p.Body), compiled: o.compiled}}
 	var sc *scope
 	var vals []val
 	bs := inputs.Bindings()
@@ -253,22 +405,37 @@ func (p *compiled) run(m *machine) ([]semantics.Array, *semantics.Derivation, er
 // body compiles b in scope sc: each statement's pattern binds fresh slots,
 // in scope for the statements after it and the results.
 func (c *compiler) body(sc *scope, b *Body) *bodyCode {
-	bc := &bodyCode{b: b, weight: 1}
+	bc := &bodyCode{b: b, weight: 1, stms: make([]code, len(b.Stms)), results: make([]int, len(b.Result))}
+	// The body's slots and scope entries, each in one allocation.
+	binds := 0
 	for _, s := range b.Stms {
-		out := make([]int, len(s.Pat))
+		binds += len(s.Pat)
+	}
+	slots, scopes := make([]int, binds), make([]scope, binds)
+	peak := c.slots
+	for j, s := range b.Stms {
+		out := slots[:len(s.Pat):len(s.Pat)]
+		slots = slots[len(s.Pat):]
 		for i := range out {
 			out[i] = c.newSlot()
 		}
+		// The statement's form takes the slots above its pattern's,
+		// which the next statement takes again (bodyShape).
+		mark := c.slots
 		st, w := c.stm(sc, s, out)
-		bc.stms = append(bc.stms, st)
+		peak = max(peak, c.slots)
+		c.slots = mark
+		bc.stms[j] = st
 		bc.weight += w
 		for i, p := range s.Pat {
-			sc = sc.bind(p.Name.Name, out[i])
+			scopes[0] = scope{name: p.Name.Name, slot: out[i], next: sc}
+			sc, scopes = &scopes[0], scopes[1:]
 		}
 	}
-	for _, x := range b.Result {
-		bc.results = append(bc.results, sc.lookup(x.Name))
+	for i, x := range b.Result {
+		bc.results[i] = sc.lookup(x.Name)
 	}
+	c.slots = max(peak, c.slots)
 	return bc
 }
 
@@ -428,7 +595,10 @@ func (c *compiler) atomic(sc *scope, s *Stm, out []int) code {
 func (c *compiler) eScalar(sc *scope, s *Stm, e *ScalarExp, out []int) code {
 	se := c.sexp(sc, e.X)
 	o := out[0]
-	ops := SExpOps(e.X)
+	var ops int64
+	if c.stats {
+		ops = SExpOps(e.X)
+	}
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		k, err := evalSExp(se, e.X, fr, sc, EScalar.Name)
 		if err != nil {
@@ -449,20 +619,39 @@ func (c *compiler) eScalar(sc *scope, s *Stm, e *ScalarExp, out []int) code {
 // (compile_scalar.go; mutants.go).
 const engineMutant = "fun-engine-sub-flipped"
 
-// sexp compiles a scalar expression in scope sc (compile_scalar.go).
+// sexp compiles a scalar expression in scope sc (compile_scalar.go), or
+// gives nil (EvalNum's) for code that runs at most once.
 func (c *compiler) sexp(sc *scope, e SExp) SExpCode[[]val] {
+	if !c.looped {
+		return nil
+	}
 	sx := SExpCompiler[[]val]{Vars: scopeVars{sc}, NoIntFastPaths: c.noFastOp, Mutant: engineMutant}
 	return sx.Compile(e)
 }
 
 // evalSExp is E ⊢ se ⇓ v by the compiled code se of e, or, where it gives
-// up, by EvalNum on the slots by name, which gives the rules' value or
-// their stuck state in rule.
+// up or there is none, by EvalNum on the slots by name, which gives the
+// rules' value or their stuck state in rule.
 func evalSExp(se SExpCode[[]val], e SExp, fr []val, sc *scope, rule string) (semantics.Num, error) {
-	if v, ok := se(fr); ok {
-		return v, nil
+	if se != nil {
+		if v, ok := se(fr); ok {
+			return v, nil
+		}
 	}
-	return EvalNum(e, numLookup(slotVars{fr, sc}), rule)
+	return EvalNum(e, slotVars{fr, sc}.num, rule)
+}
+
+// num is x read as a scalar by name (EvalNum's lookup), without boxing
+// it: what numLookup gives.
+func (v slotVars) num(x *Ident, rule string) (semantics.Num, error) {
+	i := v.sc.lookup(x.Name)
+	if i < 0 {
+		return semantics.Num{}, unbound(x, rule)
+	}
+	if a := &v.fr[i]; a.isScalar() {
+		return semantics.Num{Elem: a.elem, Bits: a.bits}, nil
+	}
+	return numOf(x, v.fr[i].array(), rule)
 }
 
 // scopeVars reads the variables of compiled scalar expressions from the
@@ -570,17 +759,22 @@ func (c *compiler) eIndex(sc *scope, s *Stm, e *IndexExp, out []int) code {
 // results bound by the pattern.
 func (c *compiler) eIf(sc *scope, s *Stm, e *IfExp, out []int) (code, int) {
 	cond := sc.lookup(e.Cond.Name)
-	then, els := c.body(sc, e.Then), c.body(sc, e.Else)
+	base := c.slots
+	then := c.lazy(sc, e.Then)
+	c.slots = base // one branch runs: the other takes its slots again
+	els := c.lazy(sc, e.Else)
+	c.slots = max(c.slots, then.base+then.slots)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		k, err := intAt(fr, cond, e.Cond, EIf.Name)
 		if err != nil {
 			return nil, err
 		}
 		rule, b := branch(e, k)
-		bc := then
+		l := then
 		if b != e.Then {
-			bc = els
+			l = els
 		}
+		bc := l.get(1)
 		d, err := bc.run(m, fr)
 		if err != nil {
 			return nil, err
@@ -602,7 +796,7 @@ func (c *compiler) eIf(sc *scope, s *Stm, e *IfExp, out []int) (code, int) {
 // into [v1, …, vm] of the item shape the pattern declares.
 func (c *compiler) eKernel(sc *scope, s *Stm, e *KernelExp, out []int) (code, int) {
 	iv := c.newSlot()
-	body := c.body(sc.bind(e.Var.Name, iv), e.Body)
+	lb := c.lazy(sc.bind(e.Var.Name, iv), e.Body)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		n, cell, err := kernelStart(slotVars{fr, sc}, s, e)
 		if err == nil {
@@ -610,6 +804,10 @@ func (c *compiler) eKernel(sc *scope, s *Stm, e *KernelExp, out []int) (code, in
 		}
 		if err != nil {
 			return nil, err
+		}
+		var body *bodyCode
+		if n > 0 {
+			body = lb.get(n)
 		}
 		st, mis := newStacker(s.Pat[0].Type.Elem, n, cell), noMisfit()
 		words := n * elems(cell)
@@ -619,7 +817,7 @@ func (c *compiler) eKernel(sc *scope, s *Stm, e *KernelExp, out []int) (code, in
 			m.depth++
 		}
 		var prem []*semantics.Derivation
-		if w := m.workers(n, body.weight); w > 1 {
+		if w := m.workers(n, lb.weight); w > 1 {
 			if err := parallelKernel(m, w, fr, iv, n, body, e, st, &mis); err != nil {
 				return nil, err
 			}
@@ -654,5 +852,5 @@ func (c *compiler) eKernel(sc *scope, s *Stm, e *KernelExp, out []int) (code, in
 			return nil, nil
 		}
 		return m.node(EKernel.Name, conclusion(s, fr, out), prem...), nil
-	}, body.weight
+	}, lb.weight
 }

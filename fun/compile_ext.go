@@ -19,7 +19,10 @@ func rowVal(xs semantics.Array, i int64) val {
 // eAssert is E-ASSERT: 1 when se is not 0, else stuck with the message.
 func (c *compiler) eAssert(sc *scope, s *Stm, e *AssertExp, out []int) code {
 	se := c.sexp(sc, e.Cond)
-	ops := 1 + SExpOps(e.Cond)
+	var ops int64
+	if c.stats {
+		ops = 1 + SExpOps(e.Cond)
+	}
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		k, err := evalSExp(se, e.Cond, fr, sc, EAssert.Name)
 		if err != nil {
@@ -50,11 +53,15 @@ func (c *compiler) eLoop(sc *scope, s *Stm, e *LoopExp, out []int) (code, int) {
 		bsc = bsc.bind(y.Name.Name, params[j])
 	}
 	iv := c.newSlot()
-	body := c.body(bsc.bind(e.Var.Name, iv), e.Body)
+	lb := c.lazy(bsc.bind(e.Var.Name, iv), e.Body)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		n, init, err := loopStart(slotVars{fr, sc}, e)
 		if err != nil {
 			return nil, err
+		}
+		var body *bodyCode
+		if n > 0 {
+			body = lb.get(n)
 		}
 		vals := make([]val, len(init))
 		for j, v := range init {
@@ -90,23 +97,24 @@ func (c *compiler) eLoop(sc *scope, s *Stm, e *LoopExp, out []int) (code, int) {
 			return nil, nil
 		}
 		return m.node(ELoop.Name, conclusion(s, fr, out), prem...), nil
-	}, body.weight
+	}, lb.weight
 }
 
 // fold compiles the operator of a reduce or scan: its parameters a and b
-// (b shadowing a when they share a name) in fresh slots, and its body.
-func (c *compiler) fold(sc *scope, ps []*Param, b *Body) (a, x int, body *bodyCode) {
+// (b shadowing a when they share a name) in fresh slots, and its body
+// (when first run).
+func (c *compiler) fold(sc *scope, ps []*Param, b *Body) (a, x int, body *lazyBody) {
 	a, x = c.newSlot(), c.newSlot()
 	for i, p := range ps[:min(len(ps), 2)] { // the parser gives two
 		sc = sc.bind(p.Name.Name, []int{a, x}[i])
 	}
-	return a, x, c.body(sc, b)
+	return a, x, c.lazy(sc, b)
 }
 
 // eReduce is E-REDUCE: the left fold ((z ⊕ x1) ⊕ x2) … ⊕ xn.
 func (c *compiler) eReduce(sc *scope, s *Stm, e *ReduceExp, out []int) (code, int) {
 	rule := EReduce.Name
-	a, x, body := c.fold(sc, e.Params, e.Body)
+	a, x, lb := c.fold(sc, e.Params, e.Body)
 	step := c.intStep(e.Params, e.Body) // compile_scalar.go
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		xs, n, z, from, err := foldStart(slotVars{fr, sc}, rule, e.Ne, e.Arr, true)
@@ -123,6 +131,7 @@ func (c *compiler) eReduce(sc *scope, s *Stm, e *ReduceExp, out []int) (code, in
 		acc := valOf(z)
 		fast := step != nil && m.plain && m.stats == nil
 		var prem []*semantics.Derivation
+		var body *bodyCode // compiled when an element first needs it
 		for i := from; i <= n; i++ {
 			f := rowVal(xs, i)
 			if fast && acc.isInt() && f.isInt() {
@@ -130,6 +139,9 @@ func (c *compiler) eReduce(sc *scope, s *Stm, e *ReduceExp, out []int) (code, in
 					acc = intVal(k)
 					continue
 				}
+			}
+			if body == nil {
+				body = lb.get(n - from + 1)
 			}
 			fr[a], fr[x] = acc, f
 			d, err := body.run(m, fr)
@@ -153,14 +165,14 @@ func (c *compiler) eReduce(sc *scope, s *Stm, e *ReduceExp, out []int) (code, in
 			return nil, nil
 		}
 		return m.node(rule, conclusion(s, fr, out), prem...), nil
-	}, body.weight
+	}, lb.weight
 }
 
 // eScan is E-SCAN: the inclusive left scan, row i z ⊕ x1 ⊕ … ⊕ xi,
 // stacked as rows of xs's row shape.
 func (c *compiler) eScan(sc *scope, s *Stm, e *ScanExp, out []int) (code, int) {
 	rule := EScan.Name
-	a, x, body := c.fold(sc, e.Params, e.Body)
+	a, x, lb := c.fold(sc, e.Params, e.Body)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		xs, n, z, from, err := foldStart(slotVars{fr, sc}, rule, e.Ne, e.Arr, false)
 		if err == nil {
@@ -168,6 +180,10 @@ func (c *compiler) eScan(sc *scope, s *Stm, e *ScanExp, out []int) (code, int) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		var body *bodyCode
+		if n >= from {
+			body = lb.get(n - from + 1)
 		}
 		acc := valOf(z)
 		st, mis := newStacker(xs.Elem, n-from+1, xs.Shape[1:]), noMisfit()
@@ -209,7 +225,7 @@ func (c *compiler) eScan(sc *scope, s *Stm, e *ScanExp, out []int) (code, int) {
 			return nil, nil
 		}
 		return m.node(rule, conclusion(s, fr, out), prem...), nil
-	}, body.weight
+	}, lb.weight
 }
 
 // eFilter is E-FILTER: the rows of xs for which the body gives an int
@@ -219,7 +235,7 @@ func (c *compiler) eFilter(sc *scope, s *Stm, e *FilterExp, out []int) (code, in
 	for _, p := range e.Params[:min(len(e.Params), 1)] { // the parser gives one
 		bsc = bsc.bind(p.Name.Name, x)
 	}
-	body := c.body(bsc, e.Body)
+	lb := c.lazy(bsc, e.Body)
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		xs, err := filterStart(slotVars{fr, sc}, e)
 		if err == nil {
@@ -227,6 +243,10 @@ func (c *compiler) eFilter(sc *scope, s *Stm, e *FilterExp, out []int) (code, in
 		}
 		if err != nil {
 			return nil, err
+		}
+		var body *bodyCode
+		if xs.Shape[0] > 0 {
+			body = lb.get(xs.Shape[0])
 		}
 		if m.stats != nil {
 			launch(m.stats, m.depth)
@@ -270,5 +290,5 @@ func (c *compiler) eFilter(sc *scope, s *Stm, e *FilterExp, out []int) (code, in
 			return nil, nil
 		}
 		return m.node(EFilter.Name, conclusion(s, fr, out), prem...), nil
-	}, body.weight
+	}, lb.weight
 }

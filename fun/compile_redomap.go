@@ -17,8 +17,8 @@ import "github.com/arraysem/arraysem/semantics"
 func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, int) {
 	rule := redomapRule(e)
 	iv := c.newSlot()
-	mapBody := c.body(sc.bind(e.Var.Name, iv), e.Map)
-	a, x, op := c.fold(sc, e.Params, e.Op)
+	lmap := c.lazy(sc.bind(e.Var.Name, iv), e.Map)
+	a, x, lop := c.fold(sc, e.Params, e.Op)
 	step := c.intStep(e.Params, e.Op) // compile_scalar.go
 	return func(m *machine, fr []val) (*semantics.Derivation, error) {
 		n, z, err := redomapStart(slotVars{fr, sc}, e)
@@ -44,6 +44,12 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 		}
 		var prem []*semantics.Derivation
 		fast := step != nil && st == nil && m.plain && m.stats == nil
+		// The bodies are compiled when first needed: the map's at a
+		// start with elements, the operator's when its int step gives up.
+		var mapBody, op *bodyCode
+		if n > 0 {
+			mapBody = lmap.get(n)
+		}
 		// combine is element i's operator step on its map value f.
 		combine := func(i int64, f val) error {
 			if fast && acc.isInt() && len(f.shape) == 0 && f.elem == semantics.IntElem {
@@ -51,6 +57,9 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 					acc = intVal(k)
 					return nil
 				}
+			}
+			if op == nil {
+				op = lop.get(n)
 			}
 			fr[a], fr[x] = acc, f
 			d, err := op.run(m, fr)
@@ -72,7 +81,7 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 			}
 			return nil
 		}
-		if w := m.workers(n, mapBody.weight); w > 1 {
+		if w := m.workers(n, lmap.weight); w > 1 {
 			err = parallelMap(m, w, fr, iv, n, mapBody, e, combine)
 		} else {
 			for i := int64(1); i <= n && err == nil; i++ {
@@ -111,5 +120,5 @@ func (c *compiler) eRedomap(sc *scope, s *Stm, e *RedomapExp, out []int) (code, 
 			return nil, nil
 		}
 		return m.node(rule, conclusion(s, fr, out), prem...), nil
-	}, mapBody.weight + op.weight
+	}, lmap.weight + lop.weight
 }

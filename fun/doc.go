@@ -30,8 +30,10 @@
 //     list, so that the small-step keeps old configurations to step back
 //     to; inputs.go: BindInputs, the --arg values of the inputs;
 //   - compile.go, compile_ext.go: the big-step run as closures over
-//     slots, one per rule, compiled once per run; compile_scalar.go: the
-//     scalar expressions compiled, for this engine and FUNMEM's and
+//     slots, one per rule, compiled once per run, each body when it
+//     first runs (a branch never taken is never compiled; code that
+//     runs once leaves its scalar expressions to EvalNum);
+//     compile_scalar.go: the scalar expressions compiled, for this engine and FUNMEM's and
 //     IMP's alike (SExpCompiler, over each engine's frame), their int
 //     fast paths leaving all else to the general code and the rules'
 //     errors to EvalNum (EvalOptions.NoIntFastPaths switches them off);

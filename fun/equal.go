@@ -3,6 +3,7 @@ package fun
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -134,9 +135,46 @@ func (b *eqBuilder) make(t reflect.Type) eqFunc {
 			f := t.Field(i)
 			fs[i] = field{f.Offset, b.of(f.Type)}
 		}
+		// The same comparisons with the fields of nested structs in
+		// line (a node's positions), and ints, bools and strings
+		// compared in place rather than by their comparers' calls.
+		ops, deepest := b.flat(t, 0, 1, nil)
 		return func(x, y unsafe.Pointer, d int) bool {
 			if d > equalDepth {
 				return false
+			}
+			if d+deepest <= equalDepth { // no field is nested too deep
+				for i := range ops {
+					o := &ops[i]
+					p, q := unsafe.Add(x, o.off), unsafe.Add(y, o.off)
+					switch o.kind {
+					case opInt64:
+						if *(*int64)(p) != *(*int64)(q) {
+							return false
+						}
+					case opString:
+						if *(*string)(p) != *(*string)(q) {
+							return false
+						}
+					case opInt32:
+						if *(*int32)(p) != *(*int32)(q) {
+							return false
+						}
+					case opInt16:
+						if *(*int16)(p) != *(*int16)(q) {
+							return false
+						}
+					case opInt8:
+						if *(*int8)(p) != *(*int8)(q) {
+							return false
+						}
+					default:
+						if !o.eq(p, q, d+o.depth) {
+							return false
+						}
+					}
+				}
+				return true
 			}
 			for _, f := range fs {
 				if !f.eq(unsafe.Add(x, f.off), unsafe.Add(y, f.off), d+1) {
@@ -162,10 +200,22 @@ func (b *eqBuilder) make(t reflect.Type) eqFunc {
 	case reflect.Interface:
 		// The dynamic value: a pointer (every node of an expression
 		// but a few) is compared by its type's comparer, anything
-		// else as equalValue compares it.
+		// else as equalValue compares it. The interface's first word
+		// tells the dynamic type (one word per type, as the language's
+		// == takes it), so the comparer of a pointer, or of a struct of
+		// one pointer (a Var), which the interface holds in its second
+		// word, is found by it (dynEqs) without reflect.
+		dyn := &dynEqs{}
 		return func(x, y unsafe.Pointer, d int) bool {
 			if d > equalDepth {
 				return false
+			}
+			if p, q := (*ifaceWords)(x), (*ifaceWords)(y); p.typ != q.typ {
+				return false // of two dynamic types, or one nil
+			} else if p.typ == nil {
+				return true
+			} else if f := dyn.of(t, x); f != nil {
+				return f(p.data, q.data, d+1)
 			}
 			a, c := reflect.NewAt(t, x).Elem(), reflect.NewAt(t, y).Elem()
 			if a.IsNil() || c.IsNil() {
@@ -183,6 +233,135 @@ func (b *eqBuilder) make(t reflect.Type) eqFunc {
 	return func(x, y unsafe.Pointer, d int) bool {
 		return equalValue(reflect.NewAt(t, x).Elem(), reflect.NewAt(t, y).Elem(), d)
 	}
+}
+
+// A structOp compares one field of a struct (struct fields nested in it
+// taken apart): in place, or by its comparer eq at its depth below the
+// struct.
+type structOp struct {
+	off   uintptr
+	kind  int
+	eq    eqFunc
+	depth int
+}
+
+const (
+	opCall = iota
+	opInt64
+	opInt32
+	opInt16
+	opInt8
+	opString
+)
+
+// flat appends to ops the comparisons of the fields of struct t, at
+// offset off within the struct being compared and depth below it, and
+// returns them with the deepest depth among them.
+func (b *eqBuilder) flat(t reflect.Type, off uintptr, depth int, ops []structOp) ([]structOp, int) {
+	deepest := depth
+	for i := range t.NumField() {
+		f := t.Field(i)
+		o := structOp{off: off + f.Offset, depth: depth}
+		switch f.Type.Kind() {
+		case reflect.Struct:
+			var d int
+			ops, d = b.flat(f.Type, o.off, depth+1, ops)
+			deepest = max(deepest, d)
+			continue
+		case reflect.String:
+			o.kind = opString
+		case reflect.Bool, reflect.Int8, reflect.Uint8:
+			o.kind = opInt8
+		case reflect.Int16, reflect.Uint16:
+			o.kind = opInt16
+		case reflect.Int32, reflect.Uint32:
+			o.kind = opInt32
+		case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
+			o.kind = opInt64
+			if f.Type.Size() != 8 {
+				o.kind, o.eq = opCall, b.of(f.Type)
+			}
+		default:
+			o.kind, o.eq = opCall, b.of(f.Type)
+		}
+		ops = append(ops, o)
+	}
+	return ops, deepest
+}
+
+// ifaceWords is an interface value as it lies in memory: its dynamic
+// type's word (an itab, or a type for an empty interface) and its value's
+// word.
+type ifaceWords struct{ typ, data unsafe.Pointer }
+
+// dynEqs are the comparers of an interface's dynamic values met so far,
+// by their type's word: each compares two values' words (the pointers
+// an interface holds), or is nil for a type held otherwise.
+type dynEqs struct {
+	mu   sync.Mutex
+	seen atomic.Pointer[[]dynEq] // copied on write: read without the lock
+}
+
+type dynEq struct {
+	typ unsafe.Pointer
+	eq  eqFunc
+}
+
+// of is the comparer of the dynamic value of x, an interface of type t
+// that is not nil.
+func (e *dynEqs) of(t reflect.Type, x unsafe.Pointer) eqFunc {
+	typ := (*ifaceWords)(x).typ
+	if seen := e.seen.Load(); seen != nil {
+		for _, s := range *seen {
+			if s.typ == typ {
+				return s.eq
+			}
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var seen []dynEq
+	if p := e.seen.Load(); p != nil {
+		seen = *p
+	}
+	for _, s := range seen {
+		if s.typ == typ {
+			return s.eq
+		}
+	}
+	// What equalMixed does of the value, on its word: a pointer is
+	// compared by its type's comparer, a struct of one pointer by that
+	// field's; the word is checked to be the pointer (as the language
+	// lays out such values), else the type keeps the reflect path.
+	v, data := reflect.NewAt(t, x).Elem().Elem(), (*ifaceWords)(x).data
+	var eq eqFunc
+	switch {
+	case v.Kind() == reflect.Pointer && v.UnsafePointer() == data:
+		elem := eqOf(v.Type().Elem())
+		eq = func(p, q unsafe.Pointer, d int) bool {
+			if d > equalDepth {
+				return false
+			}
+			if p == q {
+				return true
+			}
+			return p != nil && q != nil && elem(p, q, d+1)
+		}
+	case v.Kind() == reflect.Struct && v.NumField() == 1 && v.Field(0).Kind() == reflect.Pointer && v.Field(0).UnsafePointer() == data:
+		elem := eqOf(v.Type().Field(0).Type.Elem())
+		eq = func(p, q unsafe.Pointer, d int) bool {
+			if d+1 > equalDepth {
+				return false
+			}
+			if p == q {
+				return true
+			}
+			return p != nil && q != nil && elem(p, q, d+2)
+		}
+	}
+	seen = append(seen[:len(seen):len(seen)], dynEq{typ, eq})
+	e.seen.Store(&seen)
+	return eq
 }
 
 // sliceHeader is a slice as it lies in memory.

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // TestEqualIsDeepEqual: Equal (its comparers made for each type) and
@@ -68,7 +70,8 @@ func TestEqualIsDeepEqual(t *testing.T) {
 
 // TestEqualEdges: Equal and equalValue say what reflect.DeepEqual says
 // where comparing memory would not: a float constant NaN (no float's
-// equal, itself included), 0 and -0 (equal); and both call trees nested
+// equal, itself included), 0 and -0 (equal); interfaces holding values
+// of other types, or nil; and both call trees nested
 // deeper than equalDepth different, as they call a cycle.
 func TestEqualEdges(t *testing.T) {
 	float := func(v float64) *Program {
@@ -84,6 +87,36 @@ func TestEqualEdges(t *testing.T) {
 		got, plain, want := Equal(tc.p, tc.q), equalValue(reflect.ValueOf(tc.p), reflect.ValueOf(tc.q), 0), reflect.DeepEqual(tc.p, tc.q)
 		if got != want || plain != want {
 			t.Errorf("%s and %s: Equal says %v, equalValue %v, reflect.DeepEqual %v", Print(tc.p), Print(tc.q), got, plain, want)
+		}
+	}
+	// Interfaces' dynamic values (Equal finds their comparers by the
+	// interface's type word): of other types, a Var (a struct of one
+	// pointer) of other names or of no name, and a nil SExp.
+	sexp := func(x SExp) *Program {
+		return &Program{File: "f", Body: &Body{Stms: []*Stm{{Exp: &ScalarExp{X: x}}}}}
+	}
+	for _, tc := range []struct{ p, q *Program }{
+		{sexp(Var{&Ident{Name: "x"}}), sexp(&Const{Value: 1})},
+		{sexp(Var{&Ident{Name: "x"}}), sexp(Var{&Ident{Name: "x"}})},
+		{sexp(Var{&Ident{Name: "x"}}), sexp(Var{&Ident{Name: "y"}})},
+		{sexp(Var{}), sexp(Var{&Ident{Name: "y"}})},
+		{sexp(Var{}), sexp(Var{})},
+		{sexp(nil), sexp(Var{})},
+		{sexp(nil), sexp(nil)},
+		{sexp(&Const{Value: 1}), sexp(&Const{Value: 1})},
+		{sexp(&Const{Value: 1}), sexp((*Const)(nil))},
+		// Fields compared in place: a bool, an element type, a
+		// position's line and column.
+		{&Program{Body: &Body{Stms: []*Stm{{Exp: &RedomapExp{Scan: true}}}}}, &Program{Body: &Body{Stms: []*Stm{{Exp: &RedomapExp{}}}}}},
+		{&Program{Body: &Body{Stms: []*Stm{{Pat: []*Param{{Type: Type{Elem: semantics.FloatElem}}}}}}}, &Program{Body: &Body{Stms: []*Stm{{Pat: []*Param{{}}}}}}},
+		{&Program{Body: &Body{Stms: []*Stm{{Let: Pos{Line: 1}}}}}, &Program{Body: &Body{Stms: []*Stm{{Let: Pos{Line: 2}}}}}},
+		{&Program{Body: &Body{Stms: []*Stm{{Let: Pos{Col: 1}}}}}, &Program{Body: &Body{Stms: []*Stm{{Let: Pos{Col: 1}}}}}},
+	} {
+		for _, pq := range [][2]*Program{{tc.p, tc.q}, {tc.q, tc.p}} {
+			got, want := Equal(pq[0], pq[1]), reflect.DeepEqual(pq[0], pq[1])
+			if got != want {
+				t.Errorf("%#v and %#v: Equal says %v, reflect.DeepEqual %v", pq[0].Body.Stms[0].Exp, pq[1].Body.Stms[0].Exp, got, want)
+			}
 		}
 	}
 	deep := func() *Program {

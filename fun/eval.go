@@ -37,6 +37,10 @@ type EvalOptions struct {
 	// two iterations or more (as the tests do, to check the parallel
 	// engine against the rules on small programs).
 	MinParallelWork int64
+	// compiled, when not nil, is told each body the engine compiles
+	// (compile.go compiles a body when it first runs; the tests check
+	// when).
+	compiled func(*Body)
 }
 
 // Eval runs a program by the big-step semantics of Fig 4 in the environment

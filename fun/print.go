@@ -13,8 +13,22 @@ import (
 // same tree (positions aside).
 func Print(p *Program) string {
 	pr := &printer{}
+	// The text's size, about: a line is some 50 bytes. Growing the
+	// buffer to it at once spares growing it by doubling.
+	pr.Grow(64 * (len(p.Inputs) + stmCount(p.Body) + 1))
 	pr.program(p)
 	return pr.String()
+}
+
+// stmCount is the number of statements in b, nested ones included.
+func stmCount(b *Body) int {
+	n := len(b.Stms)
+	for _, s := range b.Stms {
+		for _, nb := range ExpBodies(s.Exp) {
+			n += stmCount(nb)
+		}
+	}
+	return n
 }
 
 // PrintBody renders a body; compact puts it on one line (for step traces).

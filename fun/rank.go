@@ -20,8 +20,13 @@ func CheckCompileRank(p *Program, rule string) error {
 		if deep != nil {
 			return false
 		}
-		if q, ok := n.(*Param); ok && q.Type.Rank() > MaxCompileRank {
-			deep = q
+		switch n := n.(type) {
+		case *Param:
+			if n.Type.Rank() > MaxCompileRank {
+				deep = n
+			}
+		case *Ident, *ScalarExp, *IndexExp, *SliceExp, *TransposeExp, *IotaExp, *CopyExp, *AssertExp:
+			return false // no binding inside: not worth walking
 		}
 		return true
 	})
