@@ -943,7 +943,9 @@ func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 	out.Dims = make([]LDim, len(slices))
 	sum := Normalize(off)
 	for i, sl := range slices {
-		t := Normalize(&fun.BinOp{Op: semantics.Mul, L: Sub(fun.Var{Ident: sl.Off}, fun.Int(1)), R: dims[i].Stride})
+		// Normalize((o_i − 1)·s_i), without building the tree (Sub
+		// writes o_i − 1 so).
+		t := factorPoly(sl.Off.Name, fun.Var{Ident: sl.Off}).add(constPoly(-1)).mul(Normalize(dims[i].Stride))
 		sum = sum.add(t.used())
 		out.Dims[i] = LDim{Elems: fun.Var{Ident: sl.Size}, Stride: dims[i].Stride}
 	}
