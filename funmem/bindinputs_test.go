@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -71,6 +72,7 @@ func TestBindInputsLayouts(t *testing.T) {
 			t.Fatalf("%v\n%s", err, src)
 		}
 		env, h, err := BindInputs(p, args)
+		checkOwnBlocks(t, p, args, h, err)
 
 		// The reference.
 		sizes := make([]int64, blocks)
@@ -141,5 +143,37 @@ func TestBindInputsLayouts(t *testing.T) {
 	t.Logf("%d dense layouts, %d blocks of one dense array, %d cases refused", dense, adopted, failed)
 	if dense < 200 || adopted < 50 || failed < 20 {
 		t.Errorf("%d dense layouts, %d refused: too few to test both paths", dense, failed)
+	}
+}
+
+// checkOwnBlocks: binding the values valueArgs reads without adopting
+// their buffers (as validity does, for both semantics) gives BindInputs'
+// heap (h, or its error err), in blocks that share no word with those
+// values.
+func checkOwnBlocks(t *testing.T, p *fun.Program, args map[string]string, h *semantics.Heap, err error) {
+	t.Helper()
+	given, gerr := valueArgs(p, args)
+	if gerr != nil {
+		t.Fatal(gerr)
+	}
+	before := fmt.Sprint(given.Bindings())
+	_, h2, err2 := bindInputsFrom(p, given, false)
+	if fmt.Sprint(err2) != fmt.Sprint(err) {
+		t.Fatalf("without adopting: error %v, want %v", err2, err)
+	}
+	if err != nil {
+		return
+	}
+	if a, b := heapDump(h2), heapDump(h); a != b {
+		t.Fatalf("without adopting: heap %s, want %s", a, b)
+	}
+	for l := semantics.Label(1); int(l) <= len(MemInputs(p)); l++ {
+		b := h2.Block(l)
+		for i := range b {
+			b[i] = -7
+		}
+	}
+	if after := fmt.Sprint(given.Bindings()); after != before {
+		t.Fatalf("writing the heap's blocks changed the values bound: %s, were %s", after, before)
 	}
 }

@@ -3,6 +3,7 @@ package funmem
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/arraysem/arraysem/fun"
@@ -75,6 +76,11 @@ type checker struct {
 	undo []undoEntry
 	// funOpts are the options FUN's checker types scalar expressions with.
 	funOpts *fun.CheckOptions
+	// subst is T-MEM-RESULT's renaming of the body whose results are
+	// being checked (body).
+	subst map[string]string
+	// types holds the types of the results of the body stms checks.
+	types []fun.Type
 }
 
 // poly is the normal form of x's definition (polyScope).
@@ -506,6 +512,7 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 		}
 		return nil, nil, err
 	}
+	results = slices.Clone(results) // stms' list is the next body's
 	info := &Info{Results: results}
 	return c.node(rule, "⊢ … : "+info.ResultString(), d), results, nil
 }
@@ -840,7 +847,13 @@ func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []
 		if len(b.Result) != len(pat) {
 			return c.errorf(b.In, TMemResult.Name, "the body returns %d values, but the pattern binds %d", len(b.Result), len(pat))
 		}
-		subst := make(map[string]string, len(pat))
+		// One map serves every body's renaming: it is used up before the
+		// next body's results are checked.
+		if c.subst == nil {
+			c.subst = make(map[string]string, len(pat))
+		}
+		subst := c.subst
+		clear(subst)
 		for i, p := range pat {
 			subst[p.Name.Name] = b.Result[i].Name
 		}
@@ -856,7 +869,8 @@ func (c *checker) body(pat []*fun.Param, b *fun.Body) (*semantics.Derivation, []
 
 // stms checks a body's statements (T-MEM-STM), then its results with
 // result (T-MEM-RESULT), in the scope the statements make; it returns the
-// results' types.
+// results' types, in a list the next body checked uses again (every body
+// but the program's is done with its types once result has looked).
 func (c *checker) stms(b *fun.Body, result func([]fun.Type) error) (*semantics.Derivation, []fun.Type, error) {
 	defer c.unwind(len(c.undo))
 	var ds []*semantics.Derivation
@@ -881,7 +895,10 @@ func (c *checker) stms(b *fun.Body, result func([]fun.Type) error) (*semantics.D
 			ds = append(ds, d)
 		}
 	}
-	types := make([]fun.Type, len(b.Result))
+	if cap(c.types) < len(b.Result) {
+		c.types = make([]fun.Type, len(b.Result), max(len(b.Result), 8))
+	}
+	types := c.types[:len(b.Result)]
 	for i, x := range b.Result {
 		t, err := c.lookup(TMemResult.Name, x, "result")
 		if err != nil {
@@ -926,7 +943,9 @@ func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 	out.Dims = make([]LDim, len(slices))
 	sum := Normalize(off)
 	for i, sl := range slices {
-		t := Normalize(&fun.BinOp{Op: semantics.Mul, L: Sub(fun.Var{Ident: sl.Off}, fun.Int(1)), R: dims[i].Stride})
+		// Normalize((o_i − 1)·s_i), without building the tree (Sub
+		// writes o_i − 1 so).
+		t := factorPoly(sl.Off.Name, fun.Var{Ident: sl.Off}).add(constPoly(-1)).mul(Normalize(dims[i].Stride))
 		sum = sum.add(t.used())
 		out.Dims[i] = LDim{Elems: fun.Var{Ident: sl.Size}, Stride: dims[i].Stride}
 	}

@@ -19,8 +19,9 @@
 //     derivation; heap.go: what it shares with the other heap semantics,
 //     the kernels' and atomic statements' rules with the read/write traces
 //     and racefree side condition of eq (4); heapcompile.go: the same
-//     rules compiled once per run to closures over slots (scalar
-//     expressions by FUN's compiler, fun/compile_scalar.go), which EvalHeap
+//     rules compiled once per run to closures over slots, each nested
+//     body when it first runs (scalar expressions by FUN's compiler,
+//     fun/compile_scalar.go), which EvalHeap
 //     runs (`--semantics heap`, the engine; the walker is the reference
 //     the tests hold it to, and runs the forms it does not compile);
 //   - fast paths of the compiled big-step, each giving the rules'

@@ -147,3 +147,29 @@ func TestUseCounterMask(t *testing.T) {
 		t.Fatalf("only %d uses counted", counted)
 	}
 }
+
+// TestOwnResultsShortcuts: ownResults gives what it gives without its
+// shortcuts (returning at once when no allocation and copy are returned
+// side by side, looking up only the identifiers the counted names'
+// signature may hold) on the seed programs, their expansions and their
+// simplifications, taking both shortcuts and dropping copies.
+func TestOwnResultsShortcuts(t *testing.T) {
+	none, dropped := 0, 0
+	for _, q := range transformedSeeds(t) {
+		for _, p := range []*fun.Program{q, MemoryExpand(q, GPU), Simplify(q), Simplify(MemoryExpand(q, CPU))} {
+			got, want := ownResultsWith(p.Body, true), ownResultsWith(p.Body, false)
+			if a, b := Print(&fun.Program{Body: got}), Print(&fun.Program{Body: want}); a != b {
+				t.Fatalf("with the shortcuts ownResults gives\n%s\nwithout\n%s", a, b)
+			}
+			if got == p.Body && want == p.Body {
+				none++
+			}
+			if len(got.Stms) < len(p.Body.Stms) {
+				dropped++
+			}
+		}
+	}
+	if none < 10 || dropped < 10 {
+		t.Fatalf("%d bodies kept, %d with copies dropped: the test compares little", none, dropped)
+	}
+}

@@ -71,18 +71,31 @@ func KernelName(s *fun.Stm) string {
 // inputs that live in it, which are written there through their LMADs.
 // Array sizes may be read off the arrays, as in FUN.
 func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, error) {
-	if err := noBlockArgs(p, args); err != nil {
-		return nil, nil, err
-	}
-	// FUN binds the inputs of the un-memmed program but its blocks (so
-	// that a --data file's values go to the others, in order); it reads
-	// nothing but their declarations, so the body is left as it is
-	// (un-memming it too was a tenth of a property campaign's
-	// allocations).
-	fenv, err := fun.BindInputs(&fun.Program{File: p.File, Inputs: valueInputs(p)}, args)
+	fenv, err := valueArgs(p, args)
 	if err != nil {
 		return nil, nil, err
 	}
+	return bindInputsFrom(p, fenv, true)
+}
+
+// valueArgs binds the inputs of the un-memmed program but its blocks (so
+// that a --data file's values go to the others, in order), as FUN does:
+// it reads nothing but their declarations, so the body is left as it is
+// (un-memming it too was a tenth of a property campaign's allocations).
+// A --arg for a block is refused.
+func valueArgs(p *fun.Program, args map[string]string) (*fun.Env, error) {
+	if err := noBlockArgs(p, args); err != nil {
+		return nil, err
+	}
+	return fun.BindInputs(&fun.Program{File: p.File, Inputs: valueInputs(p)}, args)
+}
+
+// bindInputsFrom is BindInputs of the values fenv binds (valueArgs). With
+// adopt, a block that holds one array, dense from offset 0, is that
+// array's buffer itself; without, every block is one of the heap's own,
+// so that fenv's arrays stay as they are whatever the program writes
+// (validity binds them for both semantics).
+func bindInputsFrom(p *fun.Program, fenv *fun.Env, adopt bool) (*Env, *semantics.Heap, error) {
 	vals := map[string]semantics.Array{}
 	for _, b := range fenv.Bindings() {
 		vals[b.Name] = b.Value
@@ -140,7 +153,7 @@ func BindInputs(p *fun.Program, args map[string]string) (*Env, *semantics.Heap, 
 	h := &semantics.Heap{}
 	for _, in := range p.Inputs {
 		if IsMem(in.Type) {
-			if x := sole[in.Name.Name]; x != "" {
+			if x := sole[in.Name.Name]; x != "" && adopt {
 				if n, ok := denseInput(lmads[x], vals[x]); ok && lmads[x].Offset == 0 && n == size[in.Name.Name] {
 					l, err := h.Adopt(vals[x].Data)
 					if err != nil {
@@ -208,17 +221,20 @@ func noBlockArgs(p *fun.Program, args map[string]string) error {
 // semantics: those that are given values as given (a --data file's
 // values go to them, in order), the memory blocks 0.
 func bindUnmemInputs(p *fun.Program, args map[string]string) (*fun.Env, error) {
-	if err := noBlockArgs(p, args); err != nil {
-		return nil, err
-	}
-	env, err := fun.BindInputs(&fun.Program{File: p.File, Inputs: valueInputs(p)}, args)
+	env, err := valueArgs(p, args)
 	if err != nil {
 		return nil, err
 	}
+	return unmemEnv(p, env), nil
+}
+
+// unmemEnv is env, the values of p's inputs but its blocks (valueArgs),
+// with the blocks bound to 0.
+func unmemEnv(p *fun.Program, env *fun.Env) *fun.Env {
 	for _, m := range MemInputs(p) {
 		env = env.Bind(m, semantics.Scalar(0))
 	}
-	return env, nil
+	return env
 }
 
 // EvalHeap runs a program by the heap-based big-step semantics of Fig 10

@@ -38,6 +38,13 @@ import (
 // extension forms (loop, reduce, scan, filter; redomap and scanomap) run
 // their own steps (heap_ext.go, heap_redomap.go) with their bodies
 // compiled (hExt, hRedomap).
+//
+// A nested body (an if's branch, the body of a kernel, a loop or a fold)
+// is compiled when it first runs (lazyBody): in a property campaign,
+// where every variant of every program runs once on small inputs, two
+// statements in five are in bodies that never run (the branch not taken,
+// the rest of a program stuck early), and compiling costs more than
+// running.
 
 // hscope is the compile-time environment: each name in scope and its
 // slot, innermost first, as Env holds names and values.
@@ -154,14 +161,90 @@ type hbody struct {
 	results []int
 }
 
-// hcompiler allocates slots.
-type hcompiler struct{ slots int }
+// hcompiler allocates slots. With eager, nested bodies are compiled with
+// the statement around them, not when they first run; stms, when set,
+// counts the statements compiled (for the tests).
+type hcompiler struct {
+	slots int
+	eager bool
+	stms  *int
+}
 
 func (c *hcompiler) newSlot() int { c.slots++; return c.slots - 1 }
 
+// A lazyBody is a nested body compiled when it first runs. Its slots,
+// at most slotBound(b), are reserved when the statement around it is
+// compiled, so the frame, made before the run, holds them: the body and
+// those nested in it are compiled within them, whenever that is.
+//
+// get is called on the goroutine that runs the statement, before any
+// iteration starts (a kernel whose iterations run in parallel has a body
+// of scalar statements only: scalarBody), so no two compile one body.
+type lazyBody struct {
+	sc        *hscope
+	b         *fun.Body
+	base, end int // its slots: base, …, end-1
+	eager     bool
+	stms      *int
+	hb        *hbody
+}
+
+// lazy reserves the slots of b, in scope sc, to be compiled by get.
+func (c *hcompiler) lazy(sc *hscope, b *fun.Body) *lazyBody {
+	l := &lazyBody{sc: sc, b: b, base: c.slots, eager: c.eager, stms: c.stms}
+	c.slots += slotBound(b)
+	l.end = c.slots
+	if c.eager {
+		l.get()
+	}
+	return l
+}
+
+// get is the compiled body, compiled at the first call.
+func (l *lazyBody) get() *hbody {
+	if l.hb == nil {
+		c := hcompiler{slots: l.base, eager: l.eager, stms: l.stms}
+		l.hb = c.body(l.sc, l.b)
+		if c.slots > l.end {
+			panic("funmem: the heap compiler used more slots than slotBound reserved")
+		}
+	}
+	return l.hb
+}
+
+// slotBound is at least the number of slots compiling b takes: its
+// patterns' variables, the slot of an atomic statement whose pattern does
+// not bind one variable, and those of the bodies nested in it with their
+// indices and parameters.
+func slotBound(b *fun.Body) int {
+	n := 0
+	for _, s := range b.Stms {
+		n += len(s.Pat)
+		switch e := s.Exp.(type) {
+		case *fun.IfExp:
+			n += slotBound(e.Then) + slotBound(e.Else)
+		case *fun.KernelExp:
+			n += 1 + slotBound(e.Body)
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			n += len(fun.ExpParams(e)) + 1 + slotBound(fun.ExpBody(e))
+		case *fun.RedomapExp:
+			n += 1 + len(e.Params) + slotBound(e.Map) + slotBound(e.Op)
+		default:
+			if len(s.Pat) != 1 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // evalHeapCompiled is EvalHeap: E-MEM-PROG over the compiled body.
 func evalHeapCompiled(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
-	c := &hcompiler{}
+	return evalCompiled(&hcompiler{}, p, env, h, opts)
+}
+
+// evalCompiled is evalHeapCompiled with the compiler c.
+func evalCompiled(c *hcompiler, p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
 	var sc *hscope
 	var inputs []*Env
 	for e := env; e != nil; e = e.next {
@@ -202,6 +285,9 @@ func (c *hcompiler) body(sc *hscope, b *fun.Body) *hbody {
 	slots, results := ints[:npat:npat], ints[npat:]
 	binds := make([]hscope, npat)
 	hb := &hbody{b: b, stms: make([]hcode, 0, len(b.Stms))}
+	if c.stms != nil {
+		*c.stms += len(b.Stms)
+	}
 	for _, s := range b.Stms {
 		n := len(s.Pat)
 		out := slots[:n:n]
@@ -338,25 +424,33 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 		slots[i] = c.newSlot()
 		inner = inner.bind(x, slots[i])
 	}
-	body := c.body(inner, fun.ExpBody(s.Exp))
+	lb := c.lazy(inner, fun.ExpBody(s.Exp))
 	// A fold that writes nothing but its own rows runs as a plain loop
-	// when it may (heapcompile_redomap.go).
+	// when it may (heapcompile_redomap.go). Both are known once the body
+	// is compiled.
+	var body *hbody
 	var loop func(m *heapMachine, fr []Value) (ran bool, err error)
-	switch {
-	case scalarReduce(s.Exp, body):
-		loop = func(m *heapMachine, fr []Value) (bool, error) {
-			return m.scalarReduce(sc, s, fr, out, names, slots, body)
-		}
-	case scalarScan(s.Exp, body):
-		loop = func(m *heapMachine, fr []Value) (bool, error) {
-			return m.scalarScan(sc, s, fr, out, names, slots, body)
-		}
-	case scalarFilter(s.Exp, body):
-		loop = func(m *heapMachine, fr []Value) (bool, error) {
-			return m.scalarFilter(sc, s, fr, out, names, slots, body)
+	compile := func() {
+		body = lb.get()
+		switch {
+		case scalarReduce(s.Exp, body):
+			loop = func(m *heapMachine, fr []Value) (bool, error) {
+				return m.scalarReduce(sc, s, fr, out, names, slots, body)
+			}
+		case scalarScan(s.Exp, body):
+			loop = func(m *heapMachine, fr []Value) (bool, error) {
+				return m.scalarScan(sc, s, fr, out, names, slots, body)
+			}
+		case scalarFilter(s.Exp, body):
+			loop = func(m *heapMachine, fr []Value) (bool, error) {
+				return m.scalarFilter(sc, s, fr, out, names, slots, body)
+			}
 		}
 	}
 	return func(m *heapMachine, fr []Value) error {
+		if body == nil {
+			compile()
+		}
 		if loop != nil && m.plainScalarFolds() {
 			if ran, err := loop(m, fr); ran {
 				return err
@@ -453,17 +547,17 @@ func extBound(e fun.Exp) (names []string, ok bool) {
 // hIf is E-MEM-IF-T and E-MEM-IF-F: the branch the condition chooses, its
 // results bound by the pattern.
 func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
-	then, els := c.body(sc, e.Then), c.body(sc, e.Else)
+	then, els := c.lazy(sc, e.Then), c.lazy(sc, e.Else)
 	cond := sc.lookup(e.Cond.Name)
 	return func(m *heapMachine, fr []Value) error {
-		var b *hbody
+		var l *lazyBody
 		if cond >= 0 && fr[cond].Kind == IntVal && fr[cond].Elem == semantics.IntElem {
 			v := &fr[cond]
 			// chooseBranch's choice, read off the slot.
 			rule := EMemIfF.Name
-			b = els
+			l = els
 			if v.K != 0 {
-				rule, b = EMemIfT.Name, then
+				rule, l = EMemIfT.Name, then
 			}
 			m.opts.Counter.Hit(rule)
 		} else {
@@ -475,11 +569,12 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 				return err
 			}
 			m.opts.Counter.Hit(rule)
-			b = then
+			l = then
 			if branch != e.Then {
-				b = els
+				l = els
 			}
 		}
+		b := l.get()
 		if err := b.run(m, fr); err != nil {
 			return err
 		}
@@ -509,7 +604,7 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 // (racefree, eq 4).
 func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int) hcode {
 	iv := c.newSlot()
-	body := c.body(sc.bind(e.Var.Name, iv), e.Body)
+	lb := c.lazy(sc.bind(e.Var.Name, iv), e.Body)
 	own := writesOnlyOwnBlocks(s, e) // condition 1 of heaprace.go
 	par := scalarBody(e)             // heap_parallel.go
 	return func(m *heapMachine, fr []Value) error {
@@ -523,6 +618,10 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 		if err != nil {
 			return err
 		}
+		var body *hbody // compiled before the iterations, which may run in parallel
+		if n > 0 {
+			body = lb.get()
+		}
 		// A kernel that cannot race runs without a tracker of its own
 		// when nothing is traced, and keeps only the trace when traced
 		// (heaprace.go).
@@ -535,7 +634,7 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 			m.h.Push(t)
 		}
 		k := kernel{s: s, dest: dest, m: n, t: t}
-		if t == nil && par {
+		if t == nil && par && body != nil {
 			if w := m.parallelWorkers(n, len(body.stms)); w > 1 {
 				if err := m.parallelKernel(&k, body, fr, iv, n, w); err != nil {
 					return err

@@ -26,16 +26,22 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 		}
 	}
 	iv := c.newSlot()
-	mapBody := c.body(sc.bind(e.Var.Name, iv), e.Map)
+	lmap := c.lazy(sc.bind(e.Var.Name, iv), e.Map)
 	inner := sc
 	slots := make([]int, len(names))
 	for i, x := range names {
 		slots[i] = c.newSlot()
 		inner = inner.bind(x, slots[i])
 	}
-	opBody := c.body(inner, e.Op)
-	scalar := scalarRedomap(e, mapBody, opBody)
+	lop := c.lazy(inner, e.Op)
+	// The bodies are compiled when the statement first runs (lazyBody).
+	var mapBody, opBody *hbody
+	var scalar bool
 	return func(m *heapMachine, fr []Value) error {
+		if mapBody == nil {
+			mapBody, opBody = lmap.get(), lop.get()
+			scalar = scalarRedomap(e, mapBody, opBody)
+		}
 		if scalar && m.plainScalarFolds() {
 			if ran, err := m.scalarRedomap(sc, s, e, fr, out, iv, slots, mapBody, opBody); ran {
 				return err

@@ -40,17 +40,9 @@ func inPlace(b *fun.Body) *fun.Body {
 		k    *fun.KernelExp
 	}
 	var sites []site
-	allocs := map[string]int{} // mem names bound by alloc (how many times)
-	binds := map[string]int{}  // every name any pattern binds (how many times)
 	var scan func(b *fun.Body)
 	scan = func(b *fun.Body) {
 		for _, st := range b.Stms {
-			for _, p := range st.Pat {
-				binds[p.Name.Name]++
-				if _, ok := st.Exp.(*AllocExp); ok {
-					allocs[p.Name.Name]++
-				}
-			}
 			k, ok := st.Exp.(*fun.KernelExp)
 			if !ok {
 				continue
@@ -72,13 +64,32 @@ func inPlace(b *fun.Body) *fun.Body {
 	}
 	scan(b)
 	if len(sites) == 0 {
-		return b
+		return b // (most programs: nothing below is counted)
 	}
-	uses := useCounter{n: map[string]int{}, step: 1}
+	// Where scan looked, the names bound, and those bound by alloc.
+	allocs := map[string]int{} // mem names bound by alloc (how many times)
+	binds := map[string]int{}  // every name any pattern binds (how many times)
+	var count func(b *fun.Body)
+	count = func(b *fun.Body) {
+		for _, st := range b.Stms {
+			for _, p := range st.Pat {
+				binds[p.Name.Name]++
+				if _, ok := st.Exp.(*AllocExp); ok {
+					allocs[p.Name.Name]++
+				}
+			}
+			if k, ok := st.Exp.(*fun.KernelExp); ok {
+				count(k.Body)
+			}
+		}
+	}
+	count(b)
+	uses := useCounter{n: map[string]int{}, step: 1, masked: true}
 	for _, s := range sites {
-		uses.n[s.zm.Block.Name] = 0
-		uses.n[ArrayOf(s.r.Type).Block.Name] = 0
-		uses.n[s.r.Name.Name] = 0
+		for _, x := range []string{s.zm.Block.Name, ArrayOf(s.r.Type).Block.Name, s.r.Name.Name} {
+			uses.n[x] = 0
+			uses.mask = uses.mask.with(x) // an identifier is looked up only when it may be one
+		}
 	}
 	uses.body(b)
 	inResults := map[string]int{}

@@ -20,12 +20,33 @@ import (
 // and the alloc and the copy go. Arrays are never written once made, and
 // a valid program (Def 3.1) does not overwrite a live array's memory, so
 // x's block holds x's value when the program ends, as the copy would.
-func ownResults(b *fun.Body) *fun.Body {
+func ownResults(b *fun.Body) *fun.Body { return ownResultsWith(b, true) }
+
+// ownResultsWith is ownResults; without shortcuts, it counts the uses
+// whether or not a pair of results may go, looking every identifier up
+// (TestOwnResultsShortcuts compares the two).
+func ownResultsWith(b *fun.Body, shortcuts bool) *fun.Body {
 	binding := map[string]int{} // a top-level name → the statement binding it
 	for i, st := range b.Stms {
 		for _, p := range st.Pat {
 			binding[p.Name.Name] = i
 		}
+	}
+	// A result goes only where an allocation's block and a copy made in
+	// it are returned side by side: without such a pair (as in a program
+	// simplified before) there is nothing to count.
+	pair := false
+	for i := 0; i+1 < len(b.Result) && !pair; i++ {
+		jm, okm := binding[b.Result[i].Name]
+		jy, oky := binding[b.Result[i+1].Name]
+		if okm && oky && len(b.Stms[jm].Pat) == 1 && len(b.Stms[jy].Pat) == 1 {
+			_, alloc := b.Stms[jm].Exp.(*AllocExp)
+			_, copied := b.Stms[jy].Exp.(*fun.CopyExp)
+			pair = alloc && copied
+		}
+	}
+	if !pair && shortcuts {
+		return b
 	}
 	uses := useCounter{n: map[string]int{}, step: 1}
 	for i := 0; i+1 < len(b.Result); i++ {
@@ -48,6 +69,12 @@ func ownResults(b *fun.Body) *fun.Body {
 	if len(uses.n) == 0 {
 		return b
 	}
+	// The names counted are few: an identifier is looked up only when
+	// their signature may hold it.
+	for x := range uses.n {
+		uses.mask = uses.mask.with(x)
+	}
+	uses.masked = shortcuts
 	uses.body(b)
 	drop := map[int]bool{}
 	result := append([]*fun.Ident(nil), b.Result...)

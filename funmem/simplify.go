@@ -68,6 +68,9 @@ type simplifier struct {
 	strs   strBufs
 	bools  [][]bool
 	counts []nameCount
+	// saved is propagate's stack of what its map of constants held
+	// before a body bound a name.
+	saved []savedConst
 }
 
 // flags is a list of n falses, from s.bools when one is long enough.
@@ -507,17 +510,18 @@ func droppable(st *fun.Stm) bool {
 // (types take expressions, so the let can then go).
 func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 	// One map of constants serves the whole walk: a body adds the ones
-	// it binds and puts back what it found when it is done, rather than
-	// copying its caller's.
-	var saved []savedConst
+	// it binds and puts back what it found when it is done (from
+	// s.saved, one stack for the walk), rather than copying its caller's.
+	mark := len(s.saved)
 	defer func() {
-		for i := len(saved) - 1; i >= 0; i-- {
-			if c := saved[i]; c.had {
+		for i := len(s.saved) - 1; i >= mark; i-- {
+			if c := s.saved[i]; c.had {
 				consts[c.name] = c.k
 			} else {
 				delete(consts, c.name)
 			}
 		}
+		s.saved = s.saved[:mark]
 	}()
 	// mentions reports whether e names a constant: an LMAD without one
 	// is kept as it is rather than copied.
@@ -555,18 +559,30 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 		for j, p := range st.Pat {
 			t := p.Type
 			if a := ArrayOf(t); a != nil && len(consts) > 0 && lmadMentions(a.Index, mentions) {
-				l := &IndexFn{Pos: a.Index.Pos}
+				// The annotation and its LMAD in one allocation, their
+				// lists made their size.
+				am := &struct {
+					a ArrayMem
+					l IndexFn
+				}{}
+				l := &am.l
+				l.Pos = a.Index.Pos
 				if a.Index.IsRowMajor() {
-					for _, x := range a.Index.RowMajor {
-						l.RowMajor = append(l.RowMajor, sub(x))
+					l.RowMajor = make([]fun.SExp, len(a.Index.RowMajor)) // not empty: it mentions a constant
+					for i, x := range a.Index.RowMajor {
+						l.RowMajor[i] = sub(x)
 					}
 				} else {
 					l.Offset = sub(a.Index.Offset)
-					for _, d := range a.Index.Dims {
-						l.Dims = append(l.Dims, LDim{Elems: sub(d.Elems), Stride: sub(d.Stride)})
+					if len(a.Index.Dims) > 0 {
+						l.Dims = make([]LDim, len(a.Index.Dims))
+					}
+					for i, d := range a.Index.Dims {
+						l.Dims[i] = LDim{Elems: sub(d.Elems), Stride: sub(d.Stride)}
 					}
 				}
-				t = fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &ArrayMem{Block: a.Block, Index: l}}
+				am.a = ArrayMem{Block: a.Block, Index: l}
+				t = fun.Type{Dims: t.Dims, Elem: t.Elem, Ext: &am.a}
 				if pat == nil {
 					pat = slices.Clone(st.Pat)
 				}
@@ -579,7 +595,7 @@ func (s *simplifier) propagate(b *fun.Body, consts map[string]int64) *fun.Body {
 			if c, ok := e.X.(*fun.Const); ok {
 				x := st.Pat[0].Name.Name
 				k, had := consts[x]
-				saved = append(saved, savedConst{x, k, had})
+				s.saved = append(s.saved, savedConst{x, k, had})
 				consts[x] = c.Value
 			}
 		case *fun.IfExp:
@@ -685,6 +701,7 @@ func rowMajorStm(st *fun.Stm) *fun.Stm {
 			// The types before p's are as they were (rowMajorType said
 			// so); p's is t.
 			pat = make([]*fun.Param, len(st.Pat))
+			params := make([]fun.Param, len(st.Pat)) // allocated together
 			for j, q := range st.Pat {
 				qt := q.Type
 				switch {
@@ -693,7 +710,8 @@ func rowMajorStm(st *fun.Stm) *fun.Stm {
 				case j > i:
 					qt = asRowMajor(q.Type)
 				}
-				pat[j] = &fun.Param{Lparen: q.Lparen, Name: q.Name, Type: qt}
+				params[j] = fun.Param{Lparen: q.Lparen, Name: q.Name, Type: qt}
+				pat[j] = &params[j]
 			}
 			patChanged = true
 			break

@@ -78,16 +78,19 @@ func CheckValidityRun(l lang.Program, args map[string]string) ValidityRun {
 func checkValidity(p *fun.Program, args map[string]string, trace bool) (*ValidityReport, validityHeap, error) {
 	var hr validityHeap
 	b := Unmem(p)
-	fenv, err := bindUnmemInputs(p, args)
+	// The inputs' values are read once for both semantics: the heap's
+	// blocks are its own copies (no adopting), so that neither run sees
+	// what the other does with them.
+	given, err := valueArgs(p, args)
 	if err != nil {
 		return nil, hr, err
 	}
-	vals, _, verr := fun.Eval(b, fenv, nil)
+	env, h, err := bindInputsFrom(p, given, false)
+	if err != nil {
+		return nil, hr, err // (whatever the value-based run would do)
+	}
+	vals, _, verr := fun.Eval(b, unmemEnv(p, given), nil)
 
-	env, h, err := BindInputs(p, args)
-	if err != nil {
-		return nil, hr, err
-	}
 	v := &ValidityReport{}
 	opts := &HeapOptions{}
 	if trace {
