@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/imp"
@@ -449,7 +450,84 @@ func firstLine(s imp.Stmt) string {
 	case *imp.Scan:
 		return "scan " + s.Block.Name + "[" + fun.PrintSExp(s.Addr) + "] <- " + fun.PrintSExp(s.Neutral) + " for " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do … done (" + s.At.String() + ")"
 	}
-	return imp.PrintStmt(s)
+	return stmtLine(s)
+}
+
+// stmtLine is imp.PrintStmt(s) for a statement without a body, written
+// in one builder of about its size: PrintStmt's builder grown by
+// doubling, then its fields split and joined again (whitespace made
+// single spaces), were most of what the comments cost, and only an
+// assertion's message can hold whitespace to collapse (TestStmtLine).
+func stmtLine(s imp.Stmt) string {
+	var b strings.Builder
+	b.Grow(48)
+	switch s := s.(type) {
+	case *imp.Skip:
+		return "skip"
+	case *imp.Decl:
+		b.WriteString("var ")
+		b.WriteString(s.X.Name)
+		b.WriteString(" : ")
+		b.WriteString(s.Type.String())
+	case *imp.Assign:
+		b.WriteString(s.X.Name)
+		b.WriteString(" <- ")
+		fun.WriteSExp(&b, s.SE)
+	case *imp.Alloc:
+		b.WriteString(s.X.Name)
+		b.WriteString(" <- alloc ")
+		fun.WriteSExp(&b, s.Size)
+	case *imp.Read:
+		b.WriteString(s.X.Name)
+		b.WriteString(" <- ")
+		b.WriteString(s.Y.Name)
+		b.WriteByte('[')
+		fun.WriteSExp(&b, s.Index)
+		b.WriteByte(']')
+	case *imp.Write:
+		b.WriteString(s.X.Name)
+		b.WriteByte('[')
+		fun.WriteSExp(&b, s.Index)
+		b.WriteString("] <- ")
+		fun.WriteSExp(&b, s.Value)
+	default: // an assertion, and what IMP gains later
+		return imp.PrintStmt(s)
+	}
+	line := b.String()
+	if !singleSpaced(line) {
+		return strings.Join(strings.Fields(line), " ")
+	}
+	return line
+}
+
+// singleSpaced reports whether strings.Fields and a join with single
+// spaces leave s as it is: its only white space is single ASCII spaces
+// between other characters.
+func singleSpaced(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if s[i+1] == ' ' {
+				return false
+			}
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			i += n - 1
+		case c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false
+		}
+	}
+	return true
 }
 
 func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {

@@ -1,6 +1,9 @@
 package cuda
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -94,6 +97,55 @@ func TestSiteText(t *testing.T) {
 		want := strings.ReplaceAll(pos.String()+": "+c.rule+": ", "%", "%%") + "size %lld"
 		if got := e.out.Sites[e.site(c.pos, c.rule, "size %lld")]; got != want {
 			t.Errorf("site(%v, %q) = %q, want %q", c.pos, c.rule, got, want)
+		}
+	}
+}
+
+// TestStmtLine: the comment of a statement without a body is what
+// imp.PrintStmt prints, for every such statement of the IMP examples and
+// of a program whose assertions' messages hold white space to collapse;
+// singleSpaced holds exactly when collapsing white space changes nothing.
+func TestStmtLine(t *testing.T) {
+	files, err := filepath.Glob("../examples/imp/*.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := []string{`input n : int;
+var x : int; var y : float; var m : mem;
+x <- n * 2 + -(3); y <- float(x) / 2.5; m <- alloc n - 1;
+m[x % 3] <- n; x <- m[0]; skip;
+assert x > 0 "two  spaces"; assert 1 " lead and\ttab ";
+return x`}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, string(src))
+	}
+	kinds := map[string]bool{}
+	for i, src := range srcs {
+		p, err := imp.ParseFile(fmt.Sprintf("f%d.imp", i), src)
+		if err != nil {
+			continue // the examples of errors
+		}
+		imp.WalkStmts(p.Body, func(s imp.Stmt) {
+			switch s.(type) {
+			case *imp.If, *imp.Kernel, *imp.For, *imp.Reduce, *imp.Scan:
+				return
+			}
+			kinds[fmt.Sprintf("%T", s)] = true
+			if got, want := stmtLine(s), imp.PrintStmt(s); got != want {
+				t.Errorf("stmtLine gives %q, imp.PrintStmt %q", got, want)
+			}
+		})
+	}
+	if len(kinds) < 7 {
+		t.Errorf("only %v met", kinds)
+	}
+	for _, s := range []string{"", "a", "a b", "x <- y[i - 1]", "a  b", " a", "a ", "a\tb", "a\nb", "a\u00a0b", "a\u0085b", "a\u3000b", "α ← β", "a\x01b", "a\x7fb"} {
+		if got, want := singleSpaced(s), strings.Join(strings.Fields(s), " ") == s; got != want {
+			t.Errorf("singleSpaced(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
