@@ -149,3 +149,47 @@ return x`}
 		}
 	}
 }
+
+// TestUndo: a body entered in place (undo.in) sees its bindings, and
+// leaving it (out) puts back every name its bindings and declarations
+// changed, a name declared twice included, nested bodies first; a walk
+// in place sees each branch's own types (written).
+func TestUndo(t *testing.T) {
+	p, err := imp.ParseFile("t.imp", `input n : int;
+var x : int;
+for i <= n do var x : float; var y : float; var y : int; y <- 1; if y then var x : int; x <- 2 else x <- 1.5 fi done;
+return x`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := p.Body[1].(*imp.For)
+	ty := scope{"n": imp.Int, "x": imp.Int}
+	before := scope{"n": imp.Int, "x": imp.Int}
+	var u undo
+	mark := u.in(ty, loop.Body, slot{"i", imp.Int}, slot{"n", imp.Float})
+	if ty["i"] != imp.Int || ty["n"] != imp.Float {
+		t.Errorf("in the body, the scope is %v", ty)
+	}
+	for _, s := range loop.Body {
+		if d, ok := s.(*imp.Decl); ok {
+			ty[d.X.Name] = d.Type
+		}
+	}
+	inner := u.in(ty, loop.Body[4].(*imp.If).Then)
+	ty["x"] = imp.Int
+	u.out(ty, inner)
+	if ty["x"] != imp.Float {
+		t.Errorf("after the branch, x is %v, want the body's float", ty["x"])
+	}
+	u.out(ty, mark)
+	if !reflect.DeepEqual(ty, before) || len(u) != 0 {
+		t.Errorf("after the body, the scope is %v (undo %v), want %v", ty, u, before)
+	}
+	want := []slot{{"x", imp.Float}, {"y", imp.Float}, {"y", imp.Int}, {"x", imp.Int}}
+	if got := written(loop.Body, ty); !reflect.DeepEqual(got, want) {
+		t.Errorf("written = %v, want %v", got, want)
+	}
+	if !reflect.DeepEqual(ty, before) {
+		t.Errorf("after written, the scope is %v, want %v", ty, before)
+	}
+}
