@@ -232,21 +232,35 @@ func ctypeOf(t imp.Type) string {
 func zero(t string) Expr {
 	switch t {
 	case "arraysem_block":
-		return &InitList{Elems: []Expr{id("nullptr"), &Int{V: 0}}}
+		return nullBlock
 	case "double":
-		return &Float{V: 0}
+		return floatZero
 	}
-	return &Int{V: 0}
+	return num(0)
 }
+
+// The emitter never changes a node of the tree once made, so constants
+// it writes often are each one node, shared: 0, 1 and 2 are most of the
+// integers it writes (a few hundred a program).
+var (
+	smallInts = [...]Int{{V: 0}, {V: 1}, {V: 2}, {V: 3}, {V: 4}, {V: 5}, {V: 6}, {V: 7}}
+	floatZero = &Float{V: 0}
+	nullBlock = &InitList{Elems: []Expr{id("nullptr"), num(0)}}
+)
 
 func id(name string) *Ident             { return &Ident{Name: name} }
 func call(f string, args ...Expr) *Call { return &Call{Fun: f, Args: args} }
 func field(x string, f string) *Field   { return &Field{X: id(x), Name: f} }
-func num(k int64) *Int                  { return &Int{V: k} }
-func bin(op string, l, r Expr) *Binary  { return &Binary{Op: op, L: l, R: r} }
-func str(s string) *Str                 { return &Str{S: s} }
-func do(x Expr) Stmt                    { return &ExprStmt{X: x} }
-func set(l, r Expr) Stmt                { return &Assign{LHS: l, RHS: r} }
+func num(k int64) *Int {
+	if k >= 0 && k < int64(len(smallInts)) {
+		return &smallInts[k]
+	}
+	return &Int{V: k}
+}
+func bin(op string, l, r Expr) *Binary { return &Binary{Op: op, L: l, R: r} }
+func str(s string) *Str                { return &Str{S: s} }
+func do(x Expr) Stmt                   { return &ExprStmt{X: x} }
+func set(l, r Expr) Stmt               { return &Assign{LHS: l, RHS: r} }
 
 // site adds a message (a printf format of two long longs) and returns its
 // index; pos and rule make it read as the interpreter's stuck states do.
@@ -541,7 +555,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		case imp.Mem:
 			return []Stmt{set(field(c, "p"), id("nullptr")), set(field(c, "n"), num(0))}
 		case imp.Float:
-			return []Stmt{set(id(c), &Float{V: 0})}
+			return []Stmt{set(id(c), floatZero)}
 		}
 		return []Stmt{set(id(c), num(0))}
 	case *imp.Assign:

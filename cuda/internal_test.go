@@ -193,3 +193,41 @@ return x`)
 		t.Errorf("after written, the scope is %v, want %v", ty, before)
 	}
 }
+
+// TestSharedConstants: the nodes the emitter shares (num's small
+// integers, zero's) are as made after emitting every IMP example, and a
+// small integer is one node wherever it is written.
+func TestSharedConstants(t *testing.T) {
+	files, err := filepath.Glob("../examples/imp/*.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	emitted := 0
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := imp.ParseFile(name, string(src))
+		if err != nil || imp.Check(p, nil) != nil {
+			continue
+		}
+		if _, err := Emit(p, Options{}); err == nil {
+			emitted++
+		}
+	}
+	if emitted < 10 {
+		t.Fatalf("%d examples emitted", emitted)
+	}
+	for i := range smallInts {
+		if smallInts[i].V != int64(i) || smallInts[i].Pos != (Pos{}) || num(int64(i)) != &smallInts[i] {
+			t.Errorf("small integer %d is %+v", i, smallInts[i])
+		}
+	}
+	if num(8) == num(8) || num(-1).V != -1 {
+		t.Errorf("num shares an integer it does not hold")
+	}
+	if ExprString(floatZero) != "0.0" || ExprString(nullBlock) != "{nullptr, 0}" {
+		t.Errorf("the shared zeros print %s and %s", ExprString(floatZero), ExprString(nullBlock))
+	}
+}
