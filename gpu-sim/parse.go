@@ -272,7 +272,12 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 		case c == '\n':
 			line, col, i = line+1, 1, i+1
 		case c == ' ' || c == '\t' || c == '\r':
-			col, i = col+1, i+1
+			// Indentation comes in runs of spaces.
+			j := i + 1
+			for j < len(src) && src[j] == ' ' {
+				j++
+			}
+			col, i = col+j-i, j
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			n := strings.IndexByte(src[i:], '\n') // the newline is whitespace
 			if n < 0 {
@@ -287,7 +292,7 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 			adv(end + 4)
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			j := i
-			for j < len(src) && (src[j] == '_' || src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] >= '0' && src[j] <= '9') {
+			for j < len(src) && idByte[src[j]] {
 				j++
 			}
 			toks = append(toks, tok(tID, src[i:j]))
@@ -356,9 +361,12 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 			// operators first.
 			op := ""
 			if i+1 < len(src) {
-				switch two := src[i : i+2]; two {
-				case "==", "!=", "<=", ">=", "&&", "||", "++":
-					op = two
+				switch src[i+1] { // the second characters of the two
+				case '=', '&', '|', '+':
+					switch two := src[i : i+2]; two {
+					case "==", "!=", "<=", ">=", "&&", "||", "++":
+						op = two
+					}
 				}
 			}
 			if op == "" {
@@ -376,6 +384,14 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 	}
 	return append(toks, token{line: int32(line), col: int32(col)}), nil
 }
+
+// idByte holds the bytes an identifier continues with.
+var idByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	return t
+}()
 
 func (p *parser) peek() token { return p.toks[p.i] }
 func (p *parser) peekAt(k int) token {
