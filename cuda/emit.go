@@ -870,10 +870,11 @@ func (e *emitter) main() {
 			set(field(c, "p"), id(o)))
 		frees = append(frees, cudaCall("cudaFree", call("cudaFree", id(o))))
 	}
-	for _, x := range written(e.p.Body, fr.ty) {
+	hostWrites := written(e.p.Body, fr.ty)
+	for _, x := range hostWrites {
 		declare(x)
 	}
-	body = append(body, e.heap(fr)...)
+	body = append(body, e.heap(fr, hostWrites)...)
 	body = append(body, e.stmts(h, fr, e.p.Body)...)
 	body = append(body, &Comment{Text: "return: every result is checked before any is printed"})
 	// A program with a result format keeps its results and prints them
@@ -950,15 +951,16 @@ func (e *emitter) main() {
 // statement of its body. A kernel whose bound or sizes the emitter cannot
 // evaluate here (they depend on anything but int inputs nothing assigns,
 // or on the thread's own names) counts as arraysem_heap_default, the
-// interpreter's whole heap.
-func (e *emitter) heap(fr *frame) []Stmt {
+// interpreter's whole heap. hostWrites are the host's variables the
+// program's body writes (written).
+func (e *emitter) heap(fr *frame, hostWrites []slot) []Stmt {
 	fixed := map[string]bool{}
 	for _, in := range e.p.Inputs {
 		if in.Dims == nil {
 			fixed[in.Name.Name] = true
 		}
 	}
-	for _, x := range written(e.p.Body, fr.ty) {
+	for _, x := range hostWrites {
 		delete(fixed, x.name)
 	}
 	for _, x := range hostForVars(e.p.Body, nil) {
