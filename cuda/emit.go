@@ -433,7 +433,7 @@ func (e *emitter) value(f *fn, fr *frame, se fun.SExp, rule, base string) ([]Stm
 // return are stuck on ⊥).
 func (e *emitter) block(f *fn, fr *frame, x *fun.Ident, rule string) ([]Stmt, string) {
 	c := fr.lookup(x.Name)
-	site := e.site(x.NamePos, rule, pct(fmt.Sprintf("memory block %s is ⊥ (declared, never allocated or assigned)", x.Name)))
+	site := e.site(x.NamePos, rule, pct("memory block "+x.Name+" is ⊥ (declared, never allocated or assigned)"))
 	return []Stmt{&If{Cond: bin("==", field(c, "p"), id("nullptr")), Then: f.fail(site, nil, nil)}}, c
 }
 
@@ -737,7 +737,7 @@ func (e *emitter) body(f *fn, fr *frame, decls []Stmt, ss []imp.Stmt) []Stmt {
 func (e *emitter) bound(f *fn, fr *frame, k *imp.Kernel) ([]Stmt, string) {
 	rule := imp.EImpKernel.Name
 	out, n := e.value(f, fr, k.Bound, rule, "bound")
-	neg := e.site(k.At, rule, pct(fmt.Sprintf("kernel bound %s", fun.PrintSExp(k.Bound)))+" = %lld is negative")
+	neg := e.site(k.At, rule, pct("kernel bound "+fun.PrintSExp(k.Bound))+" = %lld is negative")
 	return append(out, &If{Cond: bin("<", id(n), num(0)), Then: f.fail(neg, id(n), nil)}), n
 }
 
