@@ -231,3 +231,76 @@ func TestSharedConstants(t *testing.T) {
 		t.Errorf("the shared zeros print %s and %s", ExprString(floatZero), ExprString(nullBlock))
 	}
 }
+
+// TestBoundAnywhere: boundAnywhere finds what written finds at every
+// level, with the names loops and folds bind, in the bodies of every
+// kernel of the IMP examples.
+func TestBoundAnywhere(t *testing.T) {
+	var byWritten func(ss []imp.Stmt, acc map[string]bool)
+	byWritten = func(ss []imp.Stmt, acc map[string]bool) {
+		for _, x := range written(ss, scope{}) {
+			acc[x.name] = true
+		}
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *imp.If:
+				byWritten(s.Then, acc)
+				byWritten(s.Else, acc)
+			case *imp.For:
+				acc[s.X.Name] = true
+				byWritten(s.Body, acc)
+			}
+		}
+		for _, k := range parsIn(ss, nil) {
+			for _, x := range k.binds {
+				acc[x] = true
+			}
+			for _, b := range k.bodies {
+				byWritten(b, acc)
+			}
+		}
+	}
+	files, err := filepath.Glob("../examples/imp/*.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := map[string]string{"t.imp": `input n : int;
+input xs : [n] @ xs_mem;
+var y : int; var s : int; var z : int; var m : mem; var o : mem;
+kernel k <= n do
+  y <- xs_mem[k - 1];
+  z <- y + 1;
+  m <- alloc z;
+  o <- m;
+  reduce s <- 0 for i <= k do yield i combine a, b do var c : int; c <- a + b; yield c done
+done;
+return y`}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[name] = string(src)
+	}
+	bodies := 0
+	for name, src := range srcs {
+		p, err := imp.ParseFile(name, src)
+		if err != nil {
+			continue
+		}
+		for _, k := range parsIn(p.Body, nil) {
+			for _, b := range k.bodies {
+				got, want := map[string]bool{}, map[string]bool{}
+				boundAnywhere(b, got)
+				byWritten(b, want)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s: boundAnywhere = %v, want %v", name, got, want)
+				}
+				bodies++
+			}
+		}
+	}
+	if bodies < 20 {
+		t.Errorf("%d bodies: too few", bodies)
+	}
+}
