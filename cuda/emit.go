@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/imp"
@@ -231,21 +232,35 @@ func ctypeOf(t imp.Type) string {
 func zero(t string) Expr {
 	switch t {
 	case "arraysem_block":
-		return &InitList{Elems: []Expr{id("nullptr"), &Int{V: 0}}}
+		return nullBlock
 	case "double":
-		return &Float{V: 0}
+		return floatZero
 	}
-	return &Int{V: 0}
+	return num(0)
 }
+
+// The emitter never changes a node of the tree once made, so constants
+// it writes often are each one node, shared: 0, 1 and 2 are most of the
+// integers it writes (a few hundred a program).
+var (
+	smallInts = [...]Int{{V: 0}, {V: 1}, {V: 2}, {V: 3}, {V: 4}, {V: 5}, {V: 6}, {V: 7}}
+	floatZero = &Float{V: 0}
+	nullBlock = &InitList{Elems: []Expr{id("nullptr"), num(0)}}
+)
 
 func id(name string) *Ident             { return &Ident{Name: name} }
 func call(f string, args ...Expr) *Call { return &Call{Fun: f, Args: args} }
 func field(x string, f string) *Field   { return &Field{X: id(x), Name: f} }
-func num(k int64) *Int                  { return &Int{V: k} }
-func bin(op string, l, r Expr) *Binary  { return &Binary{Op: op, L: l, R: r} }
-func str(s string) *Str                 { return &Str{S: s} }
-func do(x Expr) Stmt                    { return &ExprStmt{X: x} }
-func set(l, r Expr) Stmt                { return &Assign{LHS: l, RHS: r} }
+func num(k int64) *Int {
+	if k >= 0 && k < int64(len(smallInts)) {
+		return &smallInts[k]
+	}
+	return &Int{V: k}
+}
+func bin(op string, l, r Expr) *Binary { return &Binary{Op: op, L: l, R: r} }
+func str(s string) *Str                { return &Str{S: s} }
+func do(x Expr) Stmt                   { return &ExprStmt{X: x} }
+func set(l, r Expr) Stmt               { return &Assign{LHS: l, RHS: r} }
 
 // site adds a message (a printf format of two long longs) and returns its
 // index; pos and rule make it read as the interpreter's stuck states do.
@@ -418,7 +433,7 @@ func (e *emitter) value(f *fn, fr *frame, se fun.SExp, rule, base string) ([]Stm
 // return are stuck on ⊥).
 func (e *emitter) block(f *fn, fr *frame, x *fun.Ident, rule string) ([]Stmt, string) {
 	c := fr.lookup(x.Name)
-	site := e.site(x.NamePos, rule, pct(fmt.Sprintf("memory block %s is ⊥ (declared, never allocated or assigned)", x.Name)))
+	site := e.site(x.NamePos, rule, pct("memory block "+x.Name+" is ⊥ (declared, never allocated or assigned)"))
 	return []Stmt{&If{Cond: bin("==", field(c, "p"), id("nullptr")), Then: f.fail(site, nil, nil)}}, c
 }
 
@@ -449,7 +464,84 @@ func firstLine(s imp.Stmt) string {
 	case *imp.Scan:
 		return "scan " + s.Block.Name + "[" + fun.PrintSExp(s.Addr) + "] <- " + fun.PrintSExp(s.Neutral) + " for " + s.X.Name + " <= " + fun.PrintSExp(s.Bound) + " do … done (" + s.At.String() + ")"
 	}
-	return imp.PrintStmt(s)
+	return stmtLine(s)
+}
+
+// stmtLine is imp.PrintStmt(s) for a statement without a body, written
+// in one builder of about its size: PrintStmt's builder grown by
+// doubling, then its fields split and joined again (whitespace made
+// single spaces), were most of what the comments cost, and only an
+// assertion's message can hold whitespace to collapse (TestStmtLine).
+func stmtLine(s imp.Stmt) string {
+	var b strings.Builder
+	b.Grow(48)
+	switch s := s.(type) {
+	case *imp.Skip:
+		return "skip"
+	case *imp.Decl:
+		b.WriteString("var ")
+		b.WriteString(s.X.Name)
+		b.WriteString(" : ")
+		b.WriteString(s.Type.String())
+	case *imp.Assign:
+		b.WriteString(s.X.Name)
+		b.WriteString(" <- ")
+		fun.WriteSExp(&b, s.SE)
+	case *imp.Alloc:
+		b.WriteString(s.X.Name)
+		b.WriteString(" <- alloc ")
+		fun.WriteSExp(&b, s.Size)
+	case *imp.Read:
+		b.WriteString(s.X.Name)
+		b.WriteString(" <- ")
+		b.WriteString(s.Y.Name)
+		b.WriteByte('[')
+		fun.WriteSExp(&b, s.Index)
+		b.WriteByte(']')
+	case *imp.Write:
+		b.WriteString(s.X.Name)
+		b.WriteByte('[')
+		fun.WriteSExp(&b, s.Index)
+		b.WriteString("] <- ")
+		fun.WriteSExp(&b, s.Value)
+	default: // an assertion, and what IMP gains later
+		return imp.PrintStmt(s)
+	}
+	line := b.String()
+	if !singleSpaced(line) {
+		return strings.Join(strings.Fields(line), " ")
+	}
+	return line
+}
+
+// singleSpaced reports whether strings.Fields and a join with single
+// spaces leave s as it is: its only white space is single ASCII spaces
+// between other characters.
+func singleSpaced(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if s[i+1] == ' ' {
+				return false
+			}
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			i += n - 1
+		case c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false
+		}
+	}
+	return true
 }
 
 func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
@@ -463,7 +555,7 @@ func (e *emitter) stmt(f *fn, fr *frame, s imp.Stmt) []Stmt {
 		case imp.Mem:
 			return []Stmt{set(field(c, "p"), id("nullptr")), set(field(c, "n"), num(0))}
 		case imp.Float:
-			return []Stmt{set(id(c), &Float{V: 0})}
+			return []Stmt{set(id(c), floatZero)}
 		}
 		return []Stmt{set(id(c), num(0))}
 	case *imp.Assign:
@@ -645,7 +737,7 @@ func (e *emitter) body(f *fn, fr *frame, decls []Stmt, ss []imp.Stmt) []Stmt {
 func (e *emitter) bound(f *fn, fr *frame, k *imp.Kernel) ([]Stmt, string) {
 	rule := imp.EImpKernel.Name
 	out, n := e.value(f, fr, k.Bound, rule, "bound")
-	neg := e.site(k.At, rule, pct(fmt.Sprintf("kernel bound %s", fun.PrintSExp(k.Bound)))+" = %lld is negative")
+	neg := e.site(k.At, rule, pct("kernel bound "+fun.PrintSExp(k.Bound))+" = %lld is negative")
 	return append(out, &If{Cond: bin("<", id(n), num(0)), Then: f.fail(neg, id(n), nil)}), n
 }
 
@@ -778,10 +870,11 @@ func (e *emitter) main() {
 			set(field(c, "p"), id(o)))
 		frees = append(frees, cudaCall("cudaFree", call("cudaFree", id(o))))
 	}
-	for _, x := range written(e.p.Body, fr.ty) {
+	hostWrites := written(e.p.Body, fr.ty)
+	for _, x := range hostWrites {
 		declare(x)
 	}
-	body = append(body, e.heap(fr)...)
+	body = append(body, e.heap(fr, hostWrites)...)
 	body = append(body, e.stmts(h, fr, e.p.Body)...)
 	body = append(body, &Comment{Text: "return: every result is checked before any is printed"})
 	// A program with a result format keeps its results and prints them
@@ -858,15 +951,16 @@ func (e *emitter) main() {
 // statement of its body. A kernel whose bound or sizes the emitter cannot
 // evaluate here (they depend on anything but int inputs nothing assigns,
 // or on the thread's own names) counts as arraysem_heap_default, the
-// interpreter's whole heap.
-func (e *emitter) heap(fr *frame) []Stmt {
+// interpreter's whole heap. hostWrites are the host's variables the
+// program's body writes (written).
+func (e *emitter) heap(fr *frame, hostWrites []slot) []Stmt {
 	fixed := map[string]bool{}
 	for _, in := range e.p.Inputs {
 		if in.Dims == nil {
 			fixed[in.Name.Name] = true
 		}
 	}
-	for _, x := range written(e.p.Body, fr.ty) {
+	for _, x := range hostWrites {
 		delete(fixed, x.name)
 	}
 	for _, x := range hostForVars(e.p.Body, nil) {

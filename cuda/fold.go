@@ -316,11 +316,19 @@ func allocSizes(ss []imp.Stmt, acc []fun.SExp, inFor bool, loopy *bool) []fun.SE
 // bind): a size that mentions one may differ in a thread from its value
 // on the host.
 func boundAnywhere(ss []imp.Stmt, acc map[string]bool) {
-	for _, x := range written(ss, scope{}) {
-		acc[x.name] = true
-	}
 	for _, s := range ss {
 		switch s := s.(type) {
+		// What written finds at this level (the levels below add theirs).
+		case *imp.Decl:
+			acc[s.X.Name] = true
+		case *imp.Assign:
+			acc[s.X.Name] = true
+		case *imp.Alloc:
+			acc[s.X.Name] = true
+		case *imp.Read:
+			acc[s.X.Name] = true
+		case *imp.Reduce:
+			acc[s.Target.Name] = true
 		case *imp.If:
 			boundAnywhere(s.Then, acc)
 			boundAnywhere(s.Else, acc)

@@ -1,7 +1,6 @@
 package cuda
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -40,12 +39,12 @@ func (f *File) print(use func(head string, rest []byte)) {
 	// builder past it (or making room for the largest tables and
 	// functions) was a few percent of the bytes the level property
 	// allocated.
-	b, _ := printBufs.Get().(*bytes.Buffer)
+	b, _ := printBufs.Get().(*buffer)
 	if b == nil {
-		b = new(bytes.Buffer)
+		b = new(buffer)
 	}
 	defer printBufs.Put(b)
-	b.Reset()
+	*b = (*b)[:0]
 	b.WriteString("\n")
 	b.WriteString("static const char *const arraysem_sites[] = {\n")
 	var num [20]byte
@@ -75,10 +74,27 @@ func (f *File) print(use func(head string, rest []byte)) {
 		"// top-level kernel; nested kernels are loops of the thread). Inputs are\n" +
 		"// NAME=VALUE arguments, as `arraysem run --arg` takes them; the results print\n" +
 		"// as `arraysem run` prints them; a stuck state exits with status 1.\n"
-	use(head, b.Bytes())
+	use(head, *b)
 }
 
-func table(b *bytes.Buffer, name string, items []string) {
+// buffer is what the printer writes into: a byte slice that its writes
+// append to (bytes.Buffer's writes, which also track reads, were a
+// quarter of the printing; these inline).
+type buffer []byte
+
+func (b *buffer) WriteString(s string) { *b = append(*b, s...) }
+func (b *buffer) WriteByte(c byte) error {
+	*b = append(*b, c)
+	return nil
+}
+
+// Write appends p, for fmt.Fprintf.
+func (b *buffer) Write(p []byte) (int, error) {
+	*b = append(*b, p...)
+	return len(p), nil
+}
+
+func table(b *buffer, name string, items []string) {
 	b.WriteString("static const char *const " + name + "[] = {")
 	for _, s := range items {
 		writeQuote(b, s)
@@ -94,7 +110,7 @@ var printBufs sync.Pool
 // writeQuote writes s as a C string literal; the emitter's strings are
 // printable ASCII or UTF-8, so only quotes, backslashes and control bytes
 // need escapes.
-func writeQuote(b *bytes.Buffer, s string) {
+func writeQuote(b *buffer, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -113,7 +129,7 @@ func writeQuote(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 }
 
-func printFunc(b *bytes.Buffer, fn *Func) {
+func printFunc(b *buffer, fn *Func) {
 	if fn.Global {
 		b.WriteString("__global__ ")
 	}
@@ -136,7 +152,7 @@ func printFunc(b *bytes.Buffer, fn *Func) {
 }
 
 // writeDecl writes "int64_t x" and "int64_t *p".
-func writeDecl(b *bytes.Buffer, typ, name string) {
+func writeDecl(b *buffer, typ, name string) {
 	b.WriteString(typ)
 	if !strings.HasSuffix(typ, "*") {
 		b.WriteByte(' ')
@@ -144,7 +160,7 @@ func writeDecl(b *bytes.Buffer, typ, name string) {
 	b.WriteString(name)
 }
 
-func printStmts(b *bytes.Buffer, ss []Stmt, depth int) {
+func printStmts(b *buffer, ss []Stmt, depth int) {
 	for _, s := range ss {
 		printStmt(b, s, depth)
 	}
@@ -152,7 +168,7 @@ func printStmts(b *bytes.Buffer, ss []Stmt, depth int) {
 
 // printStmt writes a statement at depth (its lines indented four spaces
 // a level), its expressions written into b as ExprString prints them.
-func printStmt(b *bytes.Buffer, s Stmt, depth int) {
+func printStmt(b *buffer, s Stmt, depth int) {
 	indent(b, depth)
 	switch s := s.(type) {
 	case *Decl:
@@ -232,7 +248,7 @@ func printStmt(b *bytes.Buffer, s Stmt, depth int) {
 }
 
 // indent writes the indentation of depth: four spaces a level.
-func indent(b *bytes.Buffer, depth int) {
+func indent(b *buffer, depth int) {
 	for range depth {
 		b.WriteString("    ")
 	}
@@ -241,14 +257,14 @@ func indent(b *bytes.Buffer, depth int) {
 // ExprString prints an expression; binary operators are parenthesised, so
 // precedence never matters.
 func ExprString(e Expr) string {
-	var b bytes.Buffer
+	var b buffer
 	writeExpr(&b, e)
-	return b.String()
+	return string(b)
 }
 
 // writeExpr writes e into b as ExprString prints it, without a string
 // for each subexpression (the printer writes every statement's this way).
-func writeExpr(b *bytes.Buffer, e Expr) {
+func writeExpr(b *buffer, e Expr) {
 	switch e := e.(type) {
 	case *Int:
 		if e.V < 0 {
@@ -334,7 +350,7 @@ func writeExpr(b *bytes.Buffer, e Expr) {
 }
 
 // writeParen writes a condition in one pair of parentheses.
-func writeParen(b *bytes.Buffer, e Expr) {
+func writeParen(b *buffer, e Expr) {
 	if _, ok := e.(*Binary); ok {
 		writeExpr(b, e)
 		return

@@ -65,6 +65,64 @@ func (ty scope) enter(ss []imp.Stmt, binds ...slot) scope {
 	return ty
 }
 
+// undo is what the walks that enter bodies in place (checkScopes,
+// written, referenced) put back as each body ends: the type each name
+// had (or that it had none) before the body's bindings and its
+// declarations at its own level, the only changes the body makes to its
+// scope (the bodies nested in it put back theirs). It is enter without
+// the copies: a walk visits every body of the program, most of which
+// declare, and copying the scope for each was a tenth of what Emit
+// allocated.
+type undo []saved
+
+// undoRoom is the room a walk's undo starts with, for the bindings and
+// declarations of the bodies open at once: 4 saves most walks growing it
+// from nothing (16 cost more bytes than it saved).
+const undoRoom = 4
+
+// saved is a name's type before a body (had: whether it had one).
+type saved struct {
+	name string
+	t    imp.Type
+	had  bool
+}
+
+// in enters the body ss in ty itself: ty gets binds, and u records what
+// the body may change, for out (with the mark returned) to put back.
+func (u *undo) in(ty scope, ss []imp.Stmt, binds ...slot) int {
+	mark := len(*u)
+	for _, b := range binds {
+		u.save(ty, b.name)
+	}
+	for _, s := range ss {
+		if d, ok := s.(*imp.Decl); ok {
+			u.save(ty, d.X.Name)
+		}
+	}
+	for _, b := range binds {
+		ty[b.name] = b.t
+	}
+	return mark
+}
+
+func (u *undo) save(ty scope, x string) {
+	t, ok := ty[x]
+	*u = append(*u, saved{x, t, ok})
+}
+
+// out leaves the body entered at mark: ty is again the scope it was in,
+// the last change put back first.
+func (u *undo) out(ty scope, mark int) {
+	for i := len(*u) - 1; i >= mark; i-- {
+		if v := (*u)[i]; v.had {
+			ty[v.name] = v.t
+		} else {
+			delete(ty, v.name)
+		}
+	}
+	*u = (*u)[:mark]
+}
+
 // slot is the variable x names at the frame's current statement.
 func (fr *frame) slot(x string) slot { return slot{x, fr.ty[x]} }
 
@@ -122,11 +180,13 @@ func (e *emitter) checkScopes() error {
 			ty[in.Block.Name] = imp.Mem
 		}
 	}
-	return e.scopes(ty, e.p.Body)
+	u := make(undo, 0, undoRoom)
+	return e.scopes(ty, e.p.Body, &u)
 }
 
-// scopes checks a body in scope ty, which its declarations update.
-func (e *emitter) scopes(ty scope, ss []imp.Stmt) error {
+// scopes checks a body in scope ty, which its declarations update; the
+// bodies in it enter ty in place (u).
+func (e *emitter) scopes(ty scope, ss []imp.Stmt, u *undo) error {
 	for _, s := range ss {
 		var err error
 		switch s := s.(type) {
@@ -135,18 +195,18 @@ func (e *emitter) scopes(ty scope, ss []imp.Stmt) error {
 			ty[s.X.Name] = s.Type
 		case *imp.Kernel:
 			e.reserve(s.X.Name)
-			err = e.scopes(ty.enter(s.Body, slot{s.X.Name, imp.Int}), s.Body)
+			err = e.bodyScopes(ty, s.Body, u, slot{s.X.Name, imp.Int})
 		case *imp.If:
-			if err = e.scopes(ty.enter(s.Then), s.Then); err == nil {
-				err = e.scopes(ty.enter(s.Else), s.Else)
+			if err = e.bodyScopes(ty, s.Then, u); err == nil {
+				err = e.bodyScopes(ty, s.Else, u)
 			}
 		case *imp.For:
 			e.reserve(s.X.Name)
-			err = e.scopes(ty.enter(s.Body, slot{s.X.Name, imp.Int}), s.Body)
+			err = e.bodyScopes(ty, s.Body, u, slot{s.X.Name, imp.Int})
 		case *imp.Reduce:
-			err = e.foldScopes(ty, &s.Fold, accType(ty, s))
+			err = e.foldScopes(ty, &s.Fold, accType(ty, s), u)
 		case *imp.Scan:
-			err = e.foldScopes(ty, &s.Fold, accType(ty, s))
+			err = e.foldScopes(ty, &s.Fold, accType(ty, s), u)
 		case *imp.Skip, *imp.Assign, *imp.Alloc, *imp.Read, *imp.Write, *imp.Assert:
 		default:
 			// A statement IMP gains later: refused here, so that stmt
@@ -160,17 +220,25 @@ func (e *emitter) scopes(ty scope, ss []imp.Stmt) error {
 	return nil
 }
 
+// bodyScopes checks a body nested in scope ty, with binds.
+func (e *emitter) bodyScopes(ty scope, ss []imp.Stmt, u *undo, binds ...slot) error {
+	mark := u.in(ty, ss, binds...)
+	err := e.scopes(ty, ss, u)
+	u.out(ty, mark)
+	return err
+}
+
 // foldScopes checks a fold's parts: the element part in a scope with the
 // index, the combine part in one with the accumulator and the element, of
 // type t.
-func (e *emitter) foldScopes(ty scope, f *imp.Fold, t imp.Type) error {
+func (e *emitter) foldScopes(ty scope, f *imp.Fold, t imp.Type, u *undo) error {
 	for _, x := range []*fun.Ident{f.X, f.A, f.B} {
 		e.reserve(x.Name)
 	}
-	if err := e.scopes(ty.enter(f.Body, slot{f.X.Name, imp.Int}), f.Body); err != nil {
+	if err := e.bodyScopes(ty, f.Body, u, slot{f.X.Name, imp.Int}); err != nil {
 		return err
 	}
-	return e.scopes(ty.enter(f.Combine, slot{f.A.Name, t}, slot{f.B.Name, t}), f.Combine)
+	return e.bodyScopes(ty, f.Combine, u, slot{f.A.Name, t}, slot{f.B.Name, t})
 }
 
 // accType is the type of a fold's accumulator in scope ty, Int or Float:
@@ -196,8 +264,11 @@ func written(ss []imp.Stmt, ty scope, skip ...slot) []slot {
 		seen[s] = true
 	}
 	var acc []slot
-	var walk func(ss []imp.Stmt, ty scope)
-	walk = func(ss []imp.Stmt, ty scope) {
+	u := make(undo, 0, undoRoom)
+	var walk func(ss []imp.Stmt, binds ...slot)
+	walk = func(ss []imp.Stmt, binds ...slot) {
+		mark := u.in(ty, ss, binds...)
+		defer u.out(ty, mark)
 		add := func(x *fun.Ident) {
 			s := slot{x.Name, ty[x.Name]}
 			if !seen[s] {
@@ -217,22 +288,22 @@ func written(ss []imp.Stmt, ty scope, skip ...slot) []slot {
 			case *imp.Read:
 				add(s.X)
 			case *imp.If:
-				walk(s.Then, ty.enter(s.Then))
-				walk(s.Else, ty.enter(s.Else))
+				walk(s.Then)
+				walk(s.Else)
 			case *imp.For:
 				// What the body binds persists after the loop (I-FOR);
 				// its index is the C++ loop's.
 				index := slot{s.X.Name, imp.Int}
 				had := seen[index]
 				seen[index] = true
-				walk(s.Body, ty.enter(s.Body, index))
+				walk(s.Body, index)
 				seen[index] = had
 			case *imp.Reduce:
 				add(s.Target)
 			}
 		}
 	}
-	walk(ss, ty.enter(ss))
+	walk(ss)
 	return acc
 }
 
@@ -240,10 +311,11 @@ func written(ss []imp.Stmt, ty scope, skip ...slot) []slot {
 type refs struct {
 	acc  []slot
 	seen map[slot]bool
+	u    undo // the bodies entered, in place
 }
 
 func newRefs(skip ...slot) *refs {
-	r := &refs{seen: map[slot]bool{}}
+	r := &refs{seen: map[slot]bool{}, u: make(undo, 0, undoRoom)}
 	for _, s := range skip {
 		r.seen[s] = true
 	}
@@ -288,14 +360,14 @@ func (r *refs) stmts(ty scope, ss []imp.Stmt) {
 			r.addE(ty, s.Value)
 		case *imp.If:
 			r.add(ty, s.Cond)
-			r.stmts(ty.enter(s.Then), s.Then)
-			r.stmts(ty.enter(s.Else), s.Else)
+			r.body(ty, s.Then)
+			r.body(ty, s.Else)
 		case *imp.Kernel:
 			r.addE(ty, s.Bound)
-			r.stmts(ty.enter(s.Body, slot{s.X.Name, imp.Int}), s.Body)
+			r.body(ty, s.Body, slot{s.X.Name, imp.Int})
 		case *imp.For:
 			r.addE(ty, s.Bound)
-			r.stmts(ty.enter(s.Body, slot{s.X.Name, imp.Int}), s.Body)
+			r.body(ty, s.Body, slot{s.X.Name, imp.Int})
 		case *imp.Assert:
 			r.addE(ty, s.Cond)
 		case *imp.Reduce:
@@ -317,22 +389,33 @@ func (r *refs) stmts(ty scope, ss []imp.Stmt) {
 // which the enclosing code evaluates.
 func (r *refs) fold(ty scope, s imp.Stmt, f *imp.Fold) {
 	t := accType(ty, s)
-	elem := ty.enter(f.Body, slot{f.X.Name, imp.Int})
-	r.stmts(elem, f.Body)
-	r.add(elem, f.Yield)
-	comb := ty.enter(f.Combine, slot{f.A.Name, t}, slot{f.B.Name, t})
-	r.stmts(comb, f.Combine)
-	r.add(comb, f.Result)
+	mark := r.u.in(ty, f.Body, slot{f.X.Name, imp.Int})
+	r.stmts(ty, f.Body)
+	r.add(ty, f.Yield)
+	r.u.out(ty, mark)
+	mark = r.u.in(ty, f.Combine, slot{f.A.Name, t}, slot{f.B.Name, t})
+	r.stmts(ty, f.Combine)
+	r.add(ty, f.Result)
+	r.u.out(ty, mark)
 	if sc, ok := s.(*imp.Scan); ok {
 		r.add(ty, sc.Block)
-		r.addE(ty.with(slot{f.X.Name, imp.Int}), sc.Addr)
+		mark = r.u.in(ty, nil, slot{f.X.Name, imp.Int})
+		r.addE(ty, sc.Addr)
+		r.u.out(ty, mark)
 	}
+}
+
+// body adds what a body nested in scope ty mentions, with binds.
+func (r *refs) body(ty scope, ss []imp.Stmt, binds ...slot) {
+	mark := r.u.in(ty, ss, binds...)
+	r.stmts(ty, ss)
+	r.u.out(ty, mark)
 }
 
 // referenced are the slots a body in scope ty mentions anywhere, but
 // skip, in order.
 func referenced(ss []imp.Stmt, ty scope, skip ...slot) []slot {
 	r := newRefs(skip...)
-	r.stmts(ty.enter(ss), ss)
+	r.body(ty, ss)
 	return r.acc
 }

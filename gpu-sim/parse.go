@@ -107,11 +107,40 @@ func (e *Error) ExitStatus() int {
 	return 1
 }
 
+// token is a token of the emitted file: 32 bytes, a file lexing into
+// some ten times its text's size of them.
 type token struct {
-	kind string // "id", "int", "float", "str", or the punctuation itself; "" at the end
-	text string
-	pos  cuda.Pos
+	text      string
+	line, col int32 // its position (pos)
+	kind      tokKind
 }
+
+// tokKind is a token's kind.
+type tokKind uint8
+
+const (
+	tEnd   tokKind = iota // the end of the file
+	tID                   // an identifier or a keyword
+	tInt                  // an integer literal (its digits)
+	tFloat                // a float literal
+	tStr                  // a string literal (its text, escapes decoded)
+	tPunct                // punctuation (its text)
+)
+
+// String names the kind as messages do.
+func (k tokKind) String() string {
+	return [...]string{"end", "id", "int", "float", "str", "punct"}[k]
+}
+
+func (t token) pos() cuda.Pos { return cuda.Pos{Line: int(t.line), Col: int(t.col)} }
+
+// maxLex is the longest text lex reads, so that a token's line and
+// column fit its int32s.
+const maxLex = 1<<31 - 1
+
+// tooLong reports whether a text of n bytes from line on has a line or
+// a column past maxLex.
+func tooLong(n, line int) bool { return n > maxLex-line }
 
 type parser struct {
 	name string
@@ -175,7 +204,7 @@ func parse(name, head, rest, src string) (*Program, error) {
 	p := &parser{name: name, toks: toks}
 	f := &cuda.File{Source: name}
 	prog := &Program{Name: name, File: f, funcs: map[string]*cuda.Func{}, src: src, head: head, rest: rest}
-	for p.peek().kind != "" {
+	for p.peek().kind != tEnd {
 		if p.peek().text == "static" {
 			if err := p.table(f); err != nil {
 				return nil, err
@@ -212,6 +241,9 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 	// prelude (4.5 to 7 on the generated programs): room for one every 4
 	// at once rather than by doubling (at one every 6 most files outgrew
 	// it).
+	if tooLong(len(src), line) {
+		return toks[:0], &Error{File: name, Pos: cuda.Pos{Line: line, Col: 1}, Kind: "unsupported", Msg: "unsupported construct: a file of more than 2 GiB after the prelude"}
+	}
 	if n := len(src)/4 + 16; cap(toks) < n {
 		toks = make([]token, 0, n)
 	}
@@ -235,11 +267,17 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 	for i < len(src) {
 		c := src[i]
 		pos := cuda.Pos{Line: line, Col: col}
+		tok := func(k tokKind, text string) token { return token{text, int32(line), int32(col), k} }
 		switch {
 		case c == '\n':
 			line, col, i = line+1, 1, i+1
 		case c == ' ' || c == '\t' || c == '\r':
-			col, i = col+1, i+1
+			// Indentation comes in runs of spaces.
+			j := i + 1
+			for j < len(src) && src[j] == ' ' {
+				j++
+			}
+			col, i = col+j-i, j
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			n := strings.IndexByte(src[i:], '\n') // the newline is whitespace
 			if n < 0 {
@@ -254,16 +292,16 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 			adv(end + 4)
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			j := i
-			for j < len(src) && (src[j] == '_' || src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] >= '0' && src[j] <= '9') {
+			for j < len(src) && idByte[src[j]] {
 				j++
 			}
-			toks = append(toks, token{"id", src[i:j], pos})
+			toks = append(toks, tok(tID, src[i:j]))
 			col, i = col+j-i, j
 		case c >= '0' && c <= '9':
 			// An integer (with LL), or a float literal as the emitter
 			// prints one: digits, a fraction, an exponent (1.5, 1e+21).
 			if n, isFloat := semantics.ScanNumber(src[i:]); isFloat {
-				toks = append(toks, token{"float", src[i : i+n], pos})
+				toks = append(toks, tok(tFloat, src[i:i+n]))
 				col, i = col+n, i+n
 				continue
 			}
@@ -275,7 +313,7 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 			if strings.HasPrefix(src[j:], "LL") {
 				j += 2
 			}
-			toks = append(toks, token{"int", text, pos})
+			toks = append(toks, tok(tInt, text))
 			col, i = col+j-i, j
 		case c == '"':
 			// Most strings (the sites' messages) have no escape: their
@@ -285,7 +323,7 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 				j++
 			}
 			if j < len(src) && src[j] == '"' {
-				toks = append(toks, token{"str", src[i+1 : j], pos})
+				toks = append(toks, tok(tStr, src[i+1:j]))
 				col, i = col+j+1-i, j+1
 				continue
 			}
@@ -316,16 +354,19 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 			if j >= len(src) || src[j] != '"' {
 				return toks, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: "unsupported construct: unterminated string"}
 			}
-			toks = append(toks, token{"str", b.String(), pos})
+			toks = append(toks, tok(tStr, b.String()))
 			adv(j + 1 - i)
 		default:
 			// The punctuation of the emitted subset, two-character
 			// operators first.
 			op := ""
 			if i+1 < len(src) {
-				switch two := src[i : i+2]; two {
-				case "==", "!=", "<=", ">=", "&&", "||", "++":
-					op = two
+				switch src[i+1] { // the second characters of the two
+				case '=', '&', '|', '+':
+					switch two := src[i : i+2]; two {
+					case "==", "!=", "<=", ">=", "&&", "||", "++":
+						op = two
+					}
 				}
 			}
 			if op == "" {
@@ -337,12 +378,20 @@ func lex(name, src string, line int, toks []token) ([]token, error) {
 			if op == "" {
 				return toks, &Error{File: name, Pos: pos, Kind: "unsupported", Msg: fmt.Sprintf("unsupported construct: character %q", c)}
 			}
-			toks = append(toks, token{op, op, pos})
+			toks = append(toks, tok(tPunct, op))
 			col, i = col+len(op), i+len(op)
 		}
 	}
-	return append(toks, token{pos: cuda.Pos{Line: line, Col: col}}), nil
+	return append(toks, token{line: int32(line), col: int32(col)}), nil
 }
+
+// idByte holds the bytes an identifier continues with.
+var idByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	return t
+}()
 
 func (p *parser) peek() token { return p.toks[p.i] }
 func (p *parser) peekAt(k int) token {
@@ -353,7 +402,7 @@ func (p *parser) peekAt(k int) token {
 }
 func (p *parser) next() token {
 	t := p.toks[p.i]
-	if t.kind != "" {
+	if t.kind != tEnd {
 		p.i++
 	}
 	return t
@@ -365,15 +414,15 @@ func (p *parser) errAt(pos cuda.Pos, format string, args ...any) *Error {
 
 func (p *parser) unsupported(t token) *Error {
 	what := t.text
-	if t.kind == "" {
+	if t.kind == tEnd {
 		what = "end of file"
 	}
-	return p.errAt(t.pos, "unsupported construct %q", what)
+	return p.errAt(t.pos(), "unsupported construct %q", what)
 }
 
 func (p *parser) expect(texts ...string) error {
 	for _, s := range texts {
-		if t := p.next(); t.text != s || t.kind == "str" {
+		if t := p.next(); t.text != s || t.kind == tStr {
 			return p.unsupported(t)
 		}
 	}
@@ -382,7 +431,7 @@ func (p *parser) expect(texts ...string) error {
 
 func (p *parser) ident() (token, error) {
 	t := p.next()
-	if t.kind != "id" {
+	if t.kind != tID {
 		return t, p.unsupported(t)
 	}
 	return t, nil
@@ -403,10 +452,10 @@ func (p *parser) table(f *cuda.File) error {
 	var items []string
 	for {
 		t := p.next()
-		if t.kind == "id" && t.text == "nullptr" {
+		if t.kind == tID && t.text == "nullptr" {
 			break
 		}
-		if t.kind != "str" {
+		if t.kind != tStr {
 			return p.unsupported(t)
 		}
 		items = append(items, t.text)
@@ -429,21 +478,21 @@ func (p *parser) table(f *cuda.File) error {
 		f.Defaults = items
 	case "arraysem_format":
 		if len(items) != 1 {
-			return p.errAt(name.pos, "unsupported construct: arraysem_format holds one format")
+			return p.errAt(name.pos(), "unsupported construct: arraysem_format holds one format")
 		}
 		fm, err := semantics.ParseFormat(items[0])
 		if err != nil {
-			return p.errAt(name.pos, "unsupported construct: %v", err)
+			return p.errAt(name.pos(), "unsupported construct: %v", err)
 		}
 		f.Format = fm
 	case "arraysem_graphic":
 		// The printing of characters reads it; the simulator prints by
 		// Go's unicode tables, which it must be.
 		if len(items) > 1 || len(items) == 1 && items[0] != cuda.GraphicRanges() {
-			return p.errAt(name.pos, "unsupported construct: arraysem_graphic is not unicode.IsGraphic's ranges")
+			return p.errAt(name.pos(), "unsupported construct: arraysem_graphic is not unicode.IsGraphic's ranges")
 		}
 	default:
-		return p.errAt(name.pos, "unsupported construct: table %s", name.text)
+		return p.errAt(name.pos(), "unsupported construct: table %s", name.text)
 	}
 	return nil
 }
@@ -480,7 +529,7 @@ func knownType(t string) bool {
 
 func (p *parser) function() (*cuda.Func, error) {
 	start := p.peek()
-	fn := &cuda.Func{Pos: start.pos}
+	fn := &cuda.Func{Pos: start.pos()}
 	switch start.text {
 	case "__global__":
 		p.next()
@@ -534,7 +583,7 @@ func (p *parser) block() ([]cuda.Stmt, error) {
 	mark := len(p.stmts)
 	defer func() { clear(p.stmts[mark:]); p.stmts = p.stmts[:mark] }()
 	for p.peek().text != "}" {
-		if p.peek().kind == "" {
+		if p.peek().kind == tEnd {
 			return nil, p.unsupported(p.peek())
 		}
 		s, err := p.stmt()
@@ -565,7 +614,7 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		if err := p.expect(")"); err != nil {
 			return nil, err
 		}
-		s := &cuda.If{Pos: t.pos, Cond: cond}
+		s := &cuda.If{Pos: t.pos(), Cond: cond}
 		if s.Then, err = p.block(); err != nil {
 			return nil, err
 		}
@@ -588,7 +637,7 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		if err := p.expect("="); err != nil {
 			return nil, err
 		}
-		s := &cuda.For{Pos: t.pos, Var: v.text}
+		s := &cuda.For{Pos: t.pos(), Var: v.text}
 		if s.From, err = p.expr(); err != nil {
 			return nil, err
 		}
@@ -605,7 +654,7 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		return s, err
 	case "return":
 		p.next()
-		s := &cuda.Return{Pos: t.pos}
+		s := &cuda.Return{Pos: t.pos()}
 		if p.peek().text != ";" {
 			v, err := p.expr()
 			if err != nil {
@@ -629,13 +678,13 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		}
 		size := p.next()
 		k, err := strconv.ParseInt(size.text, 10, 64)
-		if size.kind != "int" || err != nil || k < 1 || k > 1<<16 {
-			return nil, p.errAt(size.pos, "unsupported construct: a shared array of %s elements", size.text)
+		if size.kind != tInt || err != nil || k < 1 || k > 1<<16 {
+			return nil, p.errAt(size.pos(), "unsupported construct: a shared array of %s elements", size.text)
 		}
-		return &cuda.Shared{Pos: t.pos, Name: n.text, Size: k}, p.expect("]", ";")
+		return &cuda.Shared{Pos: t.pos(), Name: n.text, Size: k}, p.expect("]", ";")
 	case "ARRAYSEM_LAUNCH", "ARRAYSEM_LAUNCH_SYNC":
 		p.next()
-		s := &cuda.Launch{Pos: t.pos, Sync: t.text == "ARRAYSEM_LAUNCH_SYNC"}
+		s := &cuda.Launch{Pos: t.pos(), Sync: t.text == "ARRAYSEM_LAUNCH_SYNC"}
 		if err := p.expect("("); err != nil {
 			return nil, err
 		}
@@ -649,7 +698,7 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 			return nil, err
 		}
 		if len(args) < 2 {
-			return nil, p.errAt(t.pos, "unsupported construct: a launch wants a grid and a block size")
+			return nil, p.errAt(t.pos(), "unsupported construct: a launch wants a grid and a block size")
 		}
 		s.Grid, s.Block, s.Args = args[0], args[1], args[2:]
 		return s, p.expect(";")
@@ -660,13 +709,13 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 	}
 	if typ, ok := p.typ(); ok {
 		if !knownType(typ) {
-			return nil, p.errAt(t.pos, "unsupported construct: type %s", typ)
+			return nil, p.errAt(t.pos(), "unsupported construct: type %s", typ)
 		}
 		n, err := p.ident()
 		if err != nil {
 			return nil, err
 		}
-		s := &cuda.Decl{Pos: t.pos, Type: typ, Name: n.text}
+		s := &cuda.Decl{Pos: t.pos(), Type: typ, Name: n.text}
 		if p.peek().text == "=" {
 			p.next()
 			if p.peek().text == "{" {
@@ -675,7 +724,7 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 				if err != nil {
 					return nil, err
 				}
-				s.Init = &cuda.InitList{Pos: lb.pos, Elems: elems}
+				s.Init = &cuda.InitList{Pos: lb.pos(), Elems: elems}
 			} else if s.Init, err = p.expr(); err != nil {
 				return nil, err
 			}
@@ -691,18 +740,18 @@ func (p *parser) stmt() (cuda.Stmt, error) {
 		switch x.(type) {
 		case *cuda.Ident, *cuda.Field, *cuda.Index:
 		default:
-			return nil, p.errAt(t.pos, "unsupported construct: assignment to %s", cuda.ExprString(x))
+			return nil, p.errAt(t.pos(), "unsupported construct: assignment to %s", cuda.ExprString(x))
 		}
 		r, err := p.expr()
 		if err != nil {
 			return nil, err
 		}
-		return &cuda.Assign{Pos: t.pos, LHS: x, RHS: r}, p.expect(";")
+		return &cuda.Assign{Pos: t.pos(), LHS: x, RHS: r}, p.expect(";")
 	}
 	if _, ok := x.(*cuda.Call); !ok {
-		return nil, p.errAt(t.pos, "unsupported construct: expression statement %s", cuda.ExprString(x))
+		return nil, p.errAt(t.pos(), "unsupported construct: expression statement %s", cuda.ExprString(x))
 	}
-	return &cuda.ExprStmt{Pos: t.pos, X: x}, p.expect(";")
+	return &cuda.ExprStmt{Pos: t.pos(), X: x}, p.expect(";")
 }
 
 // args reads ", a, b)" after a launch's kernel or "(a, b)" after a call's
@@ -749,7 +798,7 @@ func (p *parser) binary(min int) (cuda.Expr, error) {
 	for {
 		t := p.peek()
 		prec := prec(t.text)
-		if prec == 0 || t.kind == "str" || prec < min {
+		if prec == 0 || t.kind == tStr || prec < min {
 			return l, nil
 		}
 		p.next()
@@ -757,7 +806,7 @@ func (p *parser) binary(min int) (cuda.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		l = &cuda.Binary{Pos: t.pos, Op: t.text, L: l, R: r}
+		l = &cuda.Binary{Pos: t.pos(), Op: t.text, L: l, R: r}
 	}
 }
 
@@ -770,7 +819,7 @@ func (p *parser) unary() (cuda.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &cuda.Unary{Pos: t.pos, Op: t.text, X: x}, nil
+		return &cuda.Unary{Pos: t.pos(), Op: t.text, X: x}, nil
 	case "(":
 		// A cast: (int64_t)x, (double)x or (void **)x.
 		if n := p.peekAt(1); n.text == "int64_t" || n.text == "void" || n.text == "double" {
@@ -786,7 +835,7 @@ func (p *parser) unary() (cuda.Expr, error) {
 				}
 			}
 			if typ != "int64_t" && typ != "void **" && typ != "double" {
-				return nil, p.errAt(n.pos, "unsupported construct: cast to %s", typ)
+				return nil, p.errAt(n.pos(), "unsupported construct: cast to %s", typ)
 			}
 			if err := p.expect(")"); err != nil {
 				return nil, err
@@ -795,7 +844,7 @@ func (p *parser) unary() (cuda.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &cuda.Cast{Pos: t.pos, Type: typ, X: x}, nil
+			return &cuda.Cast{Pos: t.pos(), Type: typ, X: x}, nil
 		}
 	}
 	return p.postfix()
@@ -815,7 +864,7 @@ func (p *parser) postfix() (cuda.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			x = &cuda.Field{Pos: t.pos, X: x, Name: n.text}
+			x = &cuda.Field{Pos: t.pos(), X: x, Name: n.text}
 		case "[":
 			p.next()
 			i, err := p.expr()
@@ -825,7 +874,7 @@ func (p *parser) postfix() (cuda.Expr, error) {
 			if err := p.expect("]"); err != nil {
 				return nil, err
 			}
-			x = &cuda.Index{Pos: t.pos, X: x, I: i}
+			x = &cuda.Index{Pos: t.pos(), X: x, I: i}
 		default:
 			return x, nil
 		}
@@ -835,21 +884,21 @@ func (p *parser) postfix() (cuda.Expr, error) {
 func (p *parser) primary() (cuda.Expr, error) {
 	t := p.next()
 	switch t.kind {
-	case "int":
+	case tInt:
 		v, err := strconv.ParseInt(t.text, 10, 64)
 		if err != nil {
-			return nil, p.errAt(t.pos, "unsupported construct: integer %s", t.text)
+			return nil, p.errAt(t.pos(), "unsupported construct: integer %s", t.text)
 		}
-		return &cuda.Int{Pos: t.pos, V: v}, nil
-	case "float":
+		return &cuda.Int{Pos: t.pos(), V: v}, nil
+	case tFloat:
 		v, err := semantics.ParseFloatLiteral(t.text)
 		if err != nil {
-			return nil, p.errAt(t.pos, "unsupported construct: float %s", t.text)
+			return nil, p.errAt(t.pos(), "unsupported construct: float %s", t.text)
 		}
-		return &cuda.Float{Pos: t.pos, V: v}, nil
-	case "str":
-		return &cuda.Str{Pos: t.pos, S: t.text}, nil
-	case "id":
+		return &cuda.Float{Pos: t.pos(), V: v}, nil
+	case tStr:
+		return &cuda.Str{Pos: t.pos(), S: t.text}, nil
+	case tID:
 		if t.text == "sizeof" {
 			if err := p.expect("("); err != nil {
 				return nil, err
@@ -858,7 +907,7 @@ func (p *parser) primary() (cuda.Expr, error) {
 			if !ok || (typ != "int64_t" && typ != "arraysem_error") {
 				return nil, p.unsupported(p.peek())
 			}
-			return &cuda.Sizeof{Pos: t.pos, Type: typ}, p.expect(")")
+			return &cuda.Sizeof{Pos: t.pos(), Type: typ}, p.expect(")")
 		}
 		if p.peek().text == "(" {
 			p.next()
@@ -866,9 +915,9 @@ func (p *parser) primary() (cuda.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &cuda.Call{Pos: t.pos, Fun: t.text, Args: args}, nil
+			return &cuda.Call{Pos: t.pos(), Fun: t.text, Args: args}, nil
 		}
-		return &cuda.Ident{Pos: t.pos, Name: t.text}, nil
+		return &cuda.Ident{Pos: t.pos(), Name: t.text}, nil
 	}
 	if t.text == "(" {
 		x, err := p.expr()
