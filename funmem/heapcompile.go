@@ -83,6 +83,20 @@ func (v slotVars) Lookup(x string) (Value, bool) {
 	return v.fr[i], true
 }
 
+// num is x read as a scalar by name (fun.EvalNum's lookup): what
+// numLookup gives, without boxing the frame into a vars.
+func (v slotVars) num(x *fun.Ident, rule string) (semantics.Num, error) {
+	i := v.sc.lookup(x.Name)
+	if i < 0 {
+		return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "variable %s is unbound", x.Name)
+	}
+	a := &v.fr[i]
+	if a.Kind != IntVal {
+		return semantics.Num{}, semantics.Stuckf(x.NamePos, rule, "%s is %v, not an int or a float", x.Name, *a)
+	}
+	return a.Num(), nil
+}
+
 // env is the environment of the variables in scope (for the tree walker),
 // bound outermost first so that shadowing is kept.
 func (v slotVars) env() *Env {
@@ -164,10 +178,20 @@ type hbody struct {
 // hcompiler allocates slots. With eager, nested bodies are compiled with
 // the statement around them, not when they first run; stms, when set,
 // counts the statements compiled (for the tests).
+//
+// looped says that the code being compiled may run more than once in the
+// run (it is in a body that iterates, or in a form that may start again).
+// Code that runs at most once leaves its scalar expressions to fun.EvalNum,
+// as FUN's engine does (fun/compile.go): compiling them costs more than
+// evaluating them once. With allLooped every scalar expression is
+// compiled (for the tests); sexps, when set, counts those compiled.
 type hcompiler struct {
-	slots int
-	eager bool
-	stms  *int
+	slots     int
+	eager     bool
+	stms      *int
+	looped    bool
+	allLooped bool
+	sexps     *int
 }
 
 func (c *hcompiler) newSlot() int { c.slots++; return c.slots - 1 }
@@ -186,24 +210,29 @@ type lazyBody struct {
 	base, end int // its slots: base, …, end-1
 	eager     bool
 	stms      *int
+	looped    bool // the form around it may start more than once
+	allLooped bool
+	sexps     *int
 	hb        *hbody
 }
 
 // lazy reserves the slots of b, in scope sc, to be compiled by get.
 func (c *hcompiler) lazy(sc *hscope, b *fun.Body) *lazyBody {
-	l := &lazyBody{sc: sc, b: b, base: c.slots, eager: c.eager, stms: c.stms}
+	l := &lazyBody{sc: sc, b: b, base: c.slots, eager: c.eager, stms: c.stms, looped: c.looped, allLooped: c.allLooped, sexps: c.sexps}
 	c.slots += slotBound(b)
 	l.end = c.slots
 	if c.eager {
-		l.get()
+		l.get(2) // the number of runs is not known: as if it iterates
 	}
 	return l
 }
 
-// get is the compiled body, compiled at the first call.
-func (l *lazyBody) get() *hbody {
+// get is the compiled body, compiled at the first call, for a start of
+// the form around it that runs it runs times (1 for an if's branch): it
+// runs more than once if that start does, or if the form may start again.
+func (l *lazyBody) get(runs int64) *hbody {
 	if l.hb == nil {
-		c := hcompiler{slots: l.base, eager: l.eager, stms: l.stms}
+		c := hcompiler{slots: l.base, eager: l.eager, stms: l.stms, looped: l.looped || runs > 1, allLooped: l.allLooped, sexps: l.sexps}
 		l.hb = c.body(l.sc, l.b)
 		if c.slots > l.end {
 			panic("funmem: the heap compiler used more slots than slotBound reserved")
@@ -431,7 +460,7 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 	var body *hbody
 	var loop func(m *heapMachine, fr []Value) (ran bool, err error)
 	compile := func() {
-		body = lb.get()
+		body = lb.get(2) // compiled before the form starts: as if it iterates
 		switch {
 		case scalarReduce(s.Exp, body):
 			loop = func(m *heapMachine, fr []Value) (bool, error) {
@@ -574,7 +603,7 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 				l = els
 			}
 		}
-		b := l.get()
+		b := l.get(1)
 		if err := b.run(m, fr); err != nil {
 			return err
 		}
@@ -620,7 +649,7 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 		}
 		var body *hbody // compiled before the iterations, which may run in parallel
 		if n > 0 {
-			body = lb.get()
+			body = lb.get(n)
 		}
 		// A kernel that cannot race runs without a tracker of its own
 		// when nothing is traced, and keeps only the trace when traced
@@ -771,10 +800,14 @@ func (c *hcompiler) hScalar(sc *hscope, e *fun.ScalarExp, o int) hcode {
 	se := c.sexp(sc, e.X)
 	ops := fun.SExpOps(e.X)
 	return func(m *heapMachine, fr []Value) error {
-		n, ok := se(fr)
+		var n semantics.Num
+		ok := false
+		if se != nil {
+			n, ok = se(fr)
+		}
 		if !ok {
 			var err error
-			if n, err = fun.EvalNum(e.X, numLookup(slotVars{fr, sc}), rule); err != nil {
+			if n, err = fun.EvalNum(e.X, slotVars{fr, sc}.num, rule); err != nil {
 				return err
 			}
 		}
@@ -791,8 +824,15 @@ func (c *hcompiler) hScalar(sc *hscope, e *fun.ScalarExp, o int) hcode {
 // compiled scalar expressions (fun/compile_scalar.go; mutants.go).
 const engineMutant = "funmem-engine-sub-flipped"
 
-// sexp compiles a scalar expression in scope sc (fun/compile_scalar.go).
+// sexp compiles a scalar expression in scope sc (fun/compile_scalar.go),
+// or gives nil (fun.EvalNum's) for code that runs at most once.
 func (c *hcompiler) sexp(sc *hscope, e fun.SExp) fun.SExpCode[[]Value] {
+	if !c.looped && !c.allLooped {
+		return nil
+	}
+	if c.sexps != nil {
+		*c.sexps++
+	}
 	sx := fun.SExpCompiler[[]Value]{Vars: scopeVars{sc}, Mutant: engineMutant}
 	return sx.Compile(e)
 }

@@ -39,7 +39,7 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 	var scalar bool
 	return func(m *heapMachine, fr []Value) error {
 		if mapBody == nil {
-			mapBody, opBody = lmap.get(), lop.get()
+			mapBody, opBody = lmap.get(2), lop.get(2) // compiled before the form starts: as if they iterate
 			scalar = scalarRedomap(e, mapBody, opBody)
 		}
 		if scalar && m.plainScalarFolds() {

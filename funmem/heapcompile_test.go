@@ -72,3 +72,91 @@ func TestLazyBodies(t *testing.T) {
 		})
 	}
 }
+
+// TestOnceScalars: the scalar expressions of code that runs at most once
+// (the program's body, an if's branch there, a kernel of one iteration)
+// are left to fun.EvalNum, those of a body that iterates are compiled;
+// and the run, values and errors, is what compiling every scalar
+// expression (allLooped) gives, on the seed programs and their
+// expansions with inputs that reach their bodies.
+func TestOnceScalars(t *testing.T) {
+	const src = "input (c : int) (n : int)\n" +
+		"let (a : int) = n + 1\n" +
+		"let (k : int) (zm : mem) (zs : [k] @ zm -> R(k)) =\n" +
+		"  if c\n  then let (m : int) = a * 2\n       let (b : mem) = alloc m\n       let (y : [m] @ b -> R(m)) = kernel i <= m do\n         let (v : int) = 10 * i\n         let (w : int) = v / c\n         in (w)\n       in (m, b, y)\n" +
+		"  else let (m : int) = a - 1\n       let (b : mem) = alloc m\n       let (y : [m] @ b -> R(m)) = kernel i <= m do\n         let (v : int) = 10 - i\n         in (v)\n       in (m, b, y)\n" +
+		"in (k, zm, zs)"
+	p := parseChecked(t, src)
+	for _, tc := range []struct {
+		name, c, n string
+		sexps      int // the scalar expressions compiled
+	}{
+		{"at top and in a branch", "0", "-1", 0}, // a kernel of no iterations
+		{"kernel of one iteration", "0", "1", 0},
+		{"kernel of two iterations", "0", "2", 1},
+		{"kernel of four iterations", "1", "1", 2},
+		{"stuck in a compiled body", "1", "-1", 0}, // m = 0: no iterations
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var runs [2]string
+			for i, all := range []bool{false, true} {
+				env, h, err := BindInputs(p, args("c", tc.c, "n", tc.n))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var sexps int
+				vs, err := evalCompiled(&hcompiler{allLooped: all, sexps: &sexps}, p, env, h, withBudget(nil))
+				runs[i] = fmt.Sprintf("%s %s %v", ValuesString(vs), heapDump(h), err)
+				if !all && sexps != tc.sexps {
+					t.Errorf("%d scalar expressions compiled, want %d", sexps, tc.sexps)
+				}
+			}
+			if runs[0] != runs[1] {
+				t.Errorf("run %s, compiling every scalar expression %s", runs[0], runs[1])
+			}
+		})
+	}
+	// A division by zero in a body run once is stuck as when compiled.
+	q := parseChecked(t, "input (a : int)\nlet (x : int) = a / 0\nin (x)")
+	var errs [2]string
+	for i, all := range []bool{false, true} {
+		env, h, err := BindInputs(q, args("a", "3"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = evalCompiled(&hcompiler{allLooped: all}, q, env, h, withBudget(nil))
+		errs[i] = fmt.Sprint(err)
+	}
+	if errs[0] != errs[1] || errs[0] == "<nil>" {
+		t.Errorf("once: %s; compiled: %s", errs[0], errs[1])
+	}
+	// Every seed program and expansion, run as EvalHeap runs it and with
+	// every scalar expression compiled, gives the same values and heap.
+	ran := 0
+	for _, q := range transformedSeeds(t) {
+		for _, p := range []*fun.Program{q, Simplify(q), MemoryExpand(q, GPU), Simplify(MemoryExpand(q, CPU))} {
+			in := map[string]string{}
+			for _, x := range p.Inputs {
+				in[x.Name.Name] = "3"
+			}
+			var runs [2]string
+			for i, all := range []bool{false, true} {
+				env, h, err := BindInputs(p, in)
+				if err != nil {
+					break
+				}
+				vs, err := evalCompiled(&hcompiler{allLooped: all}, p, env, h, withBudget(nil))
+				runs[i] = fmt.Sprintf("%s %s %v", ValuesString(vs), heapDump(h), err)
+			}
+			if runs[0] != runs[1] {
+				t.Errorf("run %s, compiling every scalar expression %s:\n%s", runs[0], runs[1], Print(p))
+			}
+			if runs[0] != "" {
+				ran++
+			}
+		}
+	}
+	if ran < 50 {
+		t.Errorf("only %d programs ran", ran)
+	}
+}
