@@ -251,7 +251,7 @@ func slotBound(b *fun.Body) int {
 		n += len(s.Pat)
 		switch e := s.Exp.(type) {
 		case *fun.IfExp:
-			n += slotBound(e.Then) + slotBound(e.Else)
+			n += max(slotBound(e.Then), slotBound(e.Else)) // one runs (hIf)
 		case *fun.KernelExp:
 			n += 1 + slotBound(e.Body)
 		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
@@ -575,8 +575,17 @@ func extBound(e fun.Exp) (names []string, ok bool) {
 
 // hIf is E-MEM-IF-T and E-MEM-IF-F: the branch the condition chooses, its
 // results bound by the pattern.
+//
+// The branches share their slots, as one of them runs at a time and
+// its results are copied out before the statement ends (a smaller frame
+// for every run).
 func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
-	then, els := c.lazy(sc, e.Then), c.lazy(sc, e.Else)
+	base := c.slots
+	then := c.lazy(sc, e.Then)
+	end := c.slots
+	c.slots = base // the other branch takes the same slots again
+	els := c.lazy(sc, e.Else)
+	c.slots = max(c.slots, end)
 	cond := sc.lookup(e.Cond.Name)
 	return func(m *heapMachine, fr []Value) error {
 		var l *lazyBody

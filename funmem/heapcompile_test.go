@@ -160,3 +160,45 @@ func TestOnceScalars(t *testing.T) {
 		t.Errorf("only %d programs ran", ran)
 	}
 }
+
+// TestIfBranchesShareSlots: an if's branches take the same slots (one
+// runs at a time), so the frame holds the larger, not both; and a loop
+// whose iterations take one branch then the other gives what the rules
+// give (the values a branch leaves are never read by the other).
+func TestIfBranchesShareSlots(t *testing.T) {
+	const src = "input (n : int)\n" +
+		"let (r : int) = loop (acc : int) = (n) for i <= n do\n" +
+		"  let (c : int) = i % 2\n" +
+		"  let (x : int) = if c\n" +
+		"    then let (a : int) = acc * 2\n         let (b : int) = a + i\n         in (b)\n" +
+		"    else let (d : int) = acc + 1\n         in (d)\n" +
+		"  in (x)\n" +
+		"in (r)"
+	p := parseChecked(t, src)
+	c := &hcompiler{eager: true}
+	c.body(nil, p.Body)
+	// r; the loop's acc and i; c, x; then's a, b (else's d in a's slot;
+	// the input n is bound by evalCompiled).
+	if want := 1 + 2 + 2 + 2; c.slots != want {
+		t.Errorf("compiled into %d slots, want %d", c.slots, want)
+	}
+	if got, want := slotBound(p.Body), 1+2+2+2; got != want {
+		t.Errorf("slotBound %d, want %d", got, want)
+	}
+	for _, n := range []string{"0", "1", "4", "7"} {
+		env, h, err := BindInputs(p, args("n", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, err := evalCompiled(&hcompiler{}, p, env, h, withBudget(nil))
+		got := fmt.Sprintf("%s %v", ValuesString(vs), err)
+		env, h, err = BindInputs(p, args("n", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wvs, _, werr := EvalRules(p, env, h, withBudget(nil))
+		if want := fmt.Sprintf("%s %v", ValuesString(wvs), werr); got != want {
+			t.Errorf("n = %s: compiled %s, tree walker %s", n, got, want)
+		}
+	}
+}
