@@ -35,6 +35,11 @@ import (
 type ext struct {
 	s    *fun.Stm
 	rule string
+	// vars are the variables in scope where the form starts, which its
+	// start and end read; env is the same as an environment, which the
+	// tree walker's enter binds on (nil when the compiled big-step,
+	// which binds its parameters into slots, starts the form).
+	vars vars
 	env  *Env
 	i, n int64 // the iteration now (from 1) and their number
 
@@ -80,9 +85,15 @@ func startExt(env *Env, h *semantics.Heap, s *fun.Stm, trace bool) (*ext, error)
 }
 
 // startExtPool is startExt taking the form's trackers from pool (the
-// compiled big-step's; nil: fresh ones).
-func startExtPool(env *Env, h *semantics.Heap, s *fun.Stm, trace bool, pool *trackerPool) (*ext, error) {
-	x := &ext{s: s, env: env, i: 1, trace: trace, pool: pool}
+// compiled big-step's; nil: fresh ones), reading the variables through
+// env: an *Env, or the compiled big-step's slots (which the form's body
+// does not write: its own variables have slots of their own), so that no
+// environment is made of them at every start.
+func startExtPool(env vars, h *semantics.Heap, s *fun.Stm, trace bool, pool *trackerPool) (*ext, error) {
+	x := &ext{s: s, vars: env, i: 1, trace: trace, pool: pool}
+	if e, ok := env.(*Env); ok {
+		x.env = e
+	}
 	switch e := s.Exp.(type) {
 	case *fun.LoopExp:
 		x.rule = EMemLoop.Name
@@ -131,7 +142,7 @@ func startExtPool(env *Env, h *semantics.Heap, s *fun.Stm, trace bool, pool *tra
 
 // startFold is the start of a reduce, scan or filter: xs, its number of
 // rows, the accumulator z (none for a filter), and the tracker.
-func (x *ext) startFold(env *Env, h *semantics.Heap, rule string, ne, arr *fun.Ident) error {
+func (x *ext) startFold(env vars, h *semantics.Heap, rule string, ne, arr *fun.Ident) error {
 	if err := x.foldOperands(env, rule, ne, arr); err != nil {
 		return err
 	}
@@ -143,7 +154,7 @@ func (x *ext) startFold(env *Env, h *semantics.Heap, rule string, ne, arr *fun.I
 
 // foldOperands is what a fold's start looks up: xs, its number of rows,
 // and the accumulator z (none for a filter).
-func (x *ext) foldOperands(env *Env, rule string, ne, arr *fun.Ident) error {
+func (x *ext) foldOperands(env vars, rule string, ne, arr *fun.Ident) error {
 	x.rule = rule
 	xs, err := lookupArray(env, arr, rule)
 	if err != nil {
@@ -206,6 +217,21 @@ func (x *ext) fail(err error, what string) error {
 		return err
 	}
 	return semantics.Stuckf(x.s.Exp.Pos(), x.rule, "%s: %v", what, err)
+}
+
+// bindVars are the variables outer, name ↦ val: Env.Bind on any vars.
+type bindVars struct {
+	outer vars
+	name  string
+	val   Value
+}
+
+// Lookup is E(x), name ↦ val shadowing outer's.
+func (b *bindVars) Lookup(x string) (Value, bool) {
+	if x == b.name {
+		return b.val, true
+	}
+	return b.outer.Lookup(x)
 }
 
 // done reports whether every iteration has run.
@@ -432,7 +458,7 @@ func (x *ext) filterDest(e *fun.FilterExp) (Value, error) {
 		return Value{}, semantics.Stuckf(x.s.Let, x.rule, "a filter is bound to (k : int) (ys : …)")
 	}
 	kv := Value{Kind: IntVal, K: k}
-	env := x.env.Bind(x.s.Pat[0].Name.Name, kv)
+	env := &bindVars{outer: x.vars, name: x.s.Pat[0].Name.Name, val: kv}
 	dest, err := destination(env, &fun.Stm{Let: x.s.Let, Pat: x.s.Pat[1:], Exp: e}, x.rule)
 	if err != nil {
 		return Value{}, err

@@ -99,6 +99,19 @@ func TestHeapFilter(t *testing.T) {
 		{name: "keeps in order", src: filterSrc, args: args("xs", "[3 -1 4 -5 0 2]", "xss", "[[1 2] [4 5] [7 8] [6 0] [9 9] [2 2]]"),
 			want: "3 [3 4 2] 3 [[4 5] [6 0] [2 2]]", rules: []string{"E-MEM-FILTER"}},
 		{name: "keeps none", src: filterSrc, args: args("xs", "[-1 -2]", "xss", "[[1 1] [3 3]]"), want: "0 [] 0 []"},
+		// The destination, found when the filter ends, reads o and the
+		// count k (the compiled big-step reads o off the slots the body
+		// has run over).
+		{name: "its destination in its own scope", src: `input (n : int) (xs_mem : mem) (xs : [n] @ xs_mem -> R(n))
+let (o : int) = 2
+let (size : int) = n + o
+let (pos_mem : mem) = alloc size
+let (k : int) (pos : [k] @ pos_mem -> o + {(k : 1)}) =
+  filter (x : int) over xs do
+    let (z : int) = o - 2
+    let (keep : int) = x > z
+    in (keep)
+in (k, pos)`, args: args("xs", "[3 -1 4 -5]"), want: "2 [3 4]", rules: []string{"E-MEM-FILTER"}},
 	})
 }
 

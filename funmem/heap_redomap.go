@@ -27,7 +27,7 @@ func redomapRule(e *fun.RedomapExp) string {
 // startRedomap is the start of a redomap or scanomap: its number of
 // elements E(n), not negative, the accumulator z, the tracker, and a
 // scanomap's destination of n rows.
-func (x *ext) startRedomap(env *Env, h *semantics.Heap, e *fun.RedomapExp) error {
+func (x *ext) startRedomap(env vars, h *semantics.Heap, e *fun.RedomapExp) error {
 	x.rule = redomapRule(e)
 	m, err := lookupInt(env, e.Bound, x.rule)
 	if err != nil {

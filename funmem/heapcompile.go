@@ -485,7 +485,7 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 				return err
 			}
 		}
-		x, err := startExtPool(slotVars{fr, sc}.env(), m.h, s, m.trace, &m.pool)
+		x, err := startExtPool(slotVars{fr, sc}, m.h, s, m.trace, &m.pool)
 		if err != nil {
 			return err
 		}

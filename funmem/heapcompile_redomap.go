@@ -47,7 +47,7 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 				return err
 			}
 		}
-		x, err := startExtPool(slotVars{fr, sc}.env(), m.h, s, m.trace, &m.pool)
+		x, err := startExtPool(slotVars{fr, sc}, m.h, s, m.trace, &m.pool)
 		if err != nil {
 			return err
 		}
@@ -207,7 +207,7 @@ func scalarOperator(ps []*fun.Param, b *fun.Body, body *hbody) bool {
 func (m *heapMachine) scalarReduce(sc *hscope, s *fun.Stm, fr []Value, out []int, names []string, slots []int, body *hbody) (ran bool, err error) {
 	e := s.Exp.(*fun.ReduceExp)
 	x := &ext{s: s, i: 1}
-	if err := x.foldOperands(slotVars{fr, sc}.env(), EMemReduce.Name, e.Ne, e.Arr); err != nil {
+	if err := x.foldOperands(slotVars{fr, sc}, EMemReduce.Name, e.Ne, e.Arr); err != nil {
 		return true, err
 	}
 	if x.xs.L.Rank() != 1 {
@@ -236,7 +236,7 @@ func (m *heapMachine) scalarReduce(sc *hscope, s *fun.Stm, fr []Value, out []int
 // (scalarScan): the rules' steps run it then.
 func (m *heapMachine) scalarScan(sc *hscope, s *fun.Stm, fr []Value, out []int, names []string, slots []int, body *hbody) (ran bool, err error) {
 	e := s.Exp.(*fun.ScanExp)
-	env := slotVars{fr, sc}.env()
+	env := slotVars{fr, sc}
 	x := &ext{s: s, i: 1}
 	if err := x.foldOperands(env, EMemScan.Name, e.Ne, e.Arr); err != nil {
 		return true, err
@@ -300,8 +300,8 @@ func scalarFilter(e fun.Exp, body *hbody) bool {
 // do not hold: the rules' steps run it then.
 func (m *heapMachine) scalarFilter(sc *hscope, s *fun.Stm, fr []Value, out []int, names []string, slots []int, body *hbody) (ran bool, err error) {
 	e := s.Exp.(*fun.FilterExp)
-	env := slotVars{fr, sc}.env()
-	x := &ext{s: s, i: 1, env: env}
+	env := slotVars{fr, sc}
+	x := &ext{s: s, i: 1, vars: env}
 	if err := x.foldOperands(env, EMemFilter.Name, nil, e.Arr); err != nil {
 		return true, err
 	}
@@ -427,7 +427,7 @@ func (m *heapMachine) plainScalarFolds() bool {
 // scalarRedomap runs statement s, a redomap that scalarRedomap accepts,
 // as a loop: element i's map body, then its combine, in order.
 func (m *heapMachine) scalarRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, fr []Value, out []int, iv int, slots []int, mapBody, opBody *hbody) (ran bool, err error) {
-	env := slotVars{fr, sc}.env()
+	env := slotVars{fr, sc}
 	x := &ext{s: s, rule: redomapRule(e)}
 	n, err := lookupInt(env, e.Bound, x.rule)
 	if err != nil {
