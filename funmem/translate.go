@@ -21,8 +21,8 @@ import (
 // its support; strides that are not variables are bound by let as the
 // offset is; and a program returns each array with its block.
 func Transform(p *fun.Program) *fun.Program {
-	p = renameKeywords(p)
-	t := &transformer{names: newNames(p)}
+	p, used := renameKeywords(p)
+	t := &transformer{names: used}
 	out := &fun.Program{File: p.File, Format: p.Format}
 	gamma := &typeEnv{}
 	for _, in := range p.Inputs {
@@ -273,19 +273,25 @@ func supportedType(t fun.Type, supp []*fun.Param) fun.Type {
 }
 
 // renameKeywords renames the variables of a FUN program whose names are
-// FUNMEM's keywords (mem, alloc), so that the translation parses back.
-func renameKeywords(p *fun.Program) *fun.Program {
+// FUNMEM's keywords (mem, alloc), so that the translation parses back;
+// used is newNames of the program it gives (the one it gathered, when it
+// renames nothing: gathering them is a tenth of Transform).
+func renameKeywords(p *fun.Program) (q *fun.Program, used *names) {
 	n := newNames(p)
-	ren := map[string]string{}
+	var ren map[string]string
 	for i, k := 0, n.used.Len(); i < k; i++ { // the program's names (fresh adds more)
 		if name := n.used.Name(i); keywords[name] {
+			if ren == nil {
+				ren = map[string]string{}
+			}
 			ren[name] = n.fresh(name + "_").Name
 		}
 	}
 	if len(ren) == 0 {
-		return p
+		return p, n
 	}
-	return fun.MapProgram(p, fun.All(fun.Renaming(ren)))
+	q = fun.MapProgram(p, fun.All(fun.Renaming(ren)))
+	return q, newNames(q)
 }
 
 // names is a supply of fresh variable names.

@@ -260,3 +260,28 @@ in (d)`, map[string]string{"n": "2", "m": "3", "k": "2"},
 		})
 	}
 }
+
+// TestTransformFreshAvoidsProgramNames: the names Transform makes avoid
+// the program's own, whether or not it renamed keywords first (it gathers
+// them once, renameKeywords).
+func TestTransformFreshAvoidsProgramNames(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"input (n : int) (xs : [n])\nlet (xs_mem : int) = n + 1\nin (xs_mem, xs)", "(xs_mem2 : mem)"},
+		{"input (alloc : int) (xs : [alloc])\nlet (xs_mem : int) = alloc + 1\nlet (alloc_ : int) = 2\nin (xs_mem, alloc_, xs)", "(xs_mem2 : mem)"},
+		{"input (alloc : int) (xs : [alloc])\nlet (alloc_ : int) = 2\nin (alloc_, xs)", "(alloc_2 : int)"},
+	} {
+		q := Transform(mustFun(t, tc.src))
+		text := Print(q)
+		if !strings.Contains(text, tc.want) {
+			t.Errorf("%q: Transform's output lacks %q:\n%s", tc.src, tc.want, text)
+		}
+		r, err := ParseFile("t.funmem", text)
+		if err != nil {
+			t.Errorf("%q: %v\n%s", tc.src, err, text)
+			continue
+		}
+		if _, err := Check(r, nil); err != nil {
+			t.Errorf("%q: %v\n%s", tc.src, err, text)
+		}
+	}
+}
