@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -44,17 +45,47 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	// Γ holds at most the inputs and the names along one path of scopes
-	// (the bodies' come and go): made that large, it never grows.
-	n := fun.ScopeNeed(p)
-	// The undo stack holds a name and a definition at most for each.
-	c := &checker{opts: opts, env: fun.NewScopeSized("FUNMEM", n), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{},
-		undo: make([]undoEntry, 0, 2*n)}
+	return checkers.Get().(*checker).check(p, opts)
+}
+
+// check is Check with c, a new checker or one release put back.
+func (c *checker) check(p *fun.Program, opts *CheckOptions) (*Info, error) {
+	c.opts, c.funOpts = opts, nil // FUN's options are made from opts
 	d, results, err := c.program(p)
 	if err != nil {
-		return nil, err
+		return nil, err // c may hold bindings: it is not used again
 	}
+	for _, in := range p.Inputs {
+		c.env.Remove(in.Name.Name)
+	}
+	c.release()
 	return &Info{Results: results, Derivation: d}, nil
+}
+
+// checkers holds the checkers of the checks done, their Γ, definitions
+// and undo stack empty again, for the next check: the campaigns check
+// every pass's output, and making Γ and the maps anew was a tenth of
+// the checker's time. A checker is only scratch space: what one check
+// leaves in it (nothing, once release has looked) changes nothing.
+var checkers = sync.Pool{New: func() any { return newChecker() }}
+
+// newChecker is a checker with nothing in scope (Γ grows as it must).
+func newChecker() *checker {
+	return &checker{env: fun.NewScopeSized("FUNMEM", 64), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{},
+		undo: make([]undoEntry, 0, 128)}
+}
+
+// release puts c back in checkers if a successful check left it as it
+// found it: Γ empty, no definition and no undo entry left (it should
+// always have; a checker that did not is dropped).
+func (c *checker) release() {
+	if c.env.Len() != 0 || len(c.undo) != 0 || len(c.lets) != 0 || len(c.defs) != 0 || len(c.polys) != 0 {
+		return
+	}
+	c.opts, c.funOpts = nil, nil
+	clear(c.subst)
+	clear(c.types[:cap(c.types)])
+	checkers.Put(c)
 }
 
 type checker struct {
