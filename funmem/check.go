@@ -435,6 +435,18 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 		}
 		return sameTextRenamed(h, w, subst) || normalizeIn(h, c).Equal(normalizeIn(fun.RenameSExp(w, subst), c))
 	}
+	// R(a1, …, an) and R(b1, …, bn) are the same LMAD exactly when each
+	// a_i is b_i: their offsets are 0, and their strides products of
+	// their sizes (the same polynomials when the sizes are). So R(…) is
+	// not expanded for it.
+	if hr, wr := ha.Index.RowMajor, wa.Index.RowMajor; hr != nil && wr != nil && len(hr) == len(wr) {
+		for i := range hr {
+			if !same(hr[i], wr[i]) {
+				return false
+			}
+		}
+		return true
+	}
 	ho, hd := ha.Index.LMAD()
 	wo, wd := wa.Index.LMAD()
 	if len(hd) != len(wd) || !same(ho, wo) {
