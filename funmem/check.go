@@ -556,8 +556,11 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 		return nil, nil, err
 	}
 	results = slices.Clone(results) // stms' list is the next body's
-	info := &Info{Results: results}
-	return c.node(rule, "⊢ … : "+info.ResultString(), d), results, nil
+	concl := "" // printed only for a derivation, as stmRule's
+	if c.opts.Derive {
+		concl = "⊢ … : " + (&Info{Results: results}).ResultString()
+	}
+	return c.node(rule, concl, d), results, nil
 }
 
 // rowMajor reports whether an array type's LMAD is R of its dimensions.
