@@ -433,7 +433,7 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 		if len(subst) == 0 {
 			return c.same(h, w)
 		}
-		return sameTextRenamed(h, w, subst) || normalizeIn(h, c).Equal(normalizeIn(fun.RenameSExp(w, subst), c))
+		return sameTextRenamed(h, w, subst) || normalizeIn(h, c).Equal(c.renamedPoly(w, subst))
 	}
 	// R(a1, …, an) and R(b1, …, bn) are the same LMAD exactly when each
 	// a_i is b_i: their offsets are 0, and their strides products of
@@ -458,6 +458,24 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// renamedPoly is normalizeIn(fun.RenameSExp(w, subst), c). A variable,
+// as most of what T-MEM-RESULT compares are (an LMAD's parameters, named
+// by the body's lets), is renamed without building the renamed tree.
+func (c *checker) renamedPoly(w fun.SExp, subst map[string]string) Poly {
+	v, ok := w.(fun.Var)
+	if !ok {
+		return normalizeIn(fun.RenameSExp(w, subst), c)
+	}
+	y, ok := subst[v.Name]
+	if !ok {
+		return normalizeIn(w, c)
+	}
+	if p, ok := c.poly(y); ok {
+		return p
+	}
+	return factorPoly(y, fun.Var{Ident: &fun.Ident{Name: y, NamePos: v.NamePos}})
 }
 
 // sameTextRenamed is sameText(a, fun.RenameSExp(b, subst)), without

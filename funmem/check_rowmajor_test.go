@@ -61,3 +61,23 @@ func TestSameTypeRowMajor(t *testing.T) {
 		t.Fatalf("%d pairs the same, %d not: the test compares little", same, differ)
 	}
 }
+
+// TestRenamedPoly checks renamedPoly, which renames a variable without
+// building the renamed tree, against normalising the renamed tree.
+func TestRenamedPoly(t *testing.T) {
+	c := newChecker()
+	c.opts = &CheckOptions{}
+	c.lets["m"] = fun.Binary(semantics.Add, fun.Named("n"), fun.Int(1))
+	c.lets["z"] = fun.Int(0)
+	ws := []fun.SExp{fun.Named("a"), fun.Named("b"), fun.Named("m"), fun.Named("n"), fun.Int(2),
+		fun.Binary(semantics.Mul, fun.Named("a"), fun.Named("b")), fun.Binary(semantics.Div, fun.Named("a"), fun.Int(2))}
+	substs := []map[string]string{nil, {"a": "m"}, {"a": "z", "b": "n"}, {"a": "b", "b": "a"}, {"n": "q"}}
+	for _, subst := range substs {
+		for _, w := range ws {
+			got, want := c.renamedPoly(w, subst), normalizeIn(fun.RenameSExp(w, subst), c)
+			if !got.Equal(want) || fun.PrintSExp(got.Expr()) != fun.PrintSExp(want.Expr()) {
+				t.Errorf("renamedPoly(%s, %v) = %s, renaming the tree gives %s", fun.PrintSExp(w), subst, fun.PrintSExp(got.Expr()), fun.PrintSExp(want.Expr()))
+			}
+		}
+	}
+}
