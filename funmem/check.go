@@ -574,7 +574,8 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 		return nil, nil, err
 	}
 	results = slices.Clone(results) // stms' list is the next body's
-	concl := "" // printed only for a derivation, as stmRule's
+	// The conclusion is printed only for a derivation, as stmRule's.
+	concl := ""
 	if c.opts.Derive {
 		concl = "⊢ … : " + (&Info{Results: results}).ResultString()
 	}
