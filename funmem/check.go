@@ -112,6 +112,21 @@ type checker struct {
 	subst map[string]string
 	// types holds the types of the results of the body stms checks.
 	types []fun.Type
+	// loopSubst are T-MEM-LOOP's two renamings (renamings).
+	loopSubst [2]map[string]string
+}
+
+// renamings are two empty maps for T-MEM-LOOP's renamings of its
+// parameters, the same two at every loop: a loop is done with them
+// before it checks its body, where the next loop is.
+func (c *checker) renamings() (map[string]string, map[string]string) {
+	for i, m := range c.loopSubst {
+		if m == nil {
+			c.loopSubst[i] = map[string]string{}
+		}
+		clear(c.loopSubst[i])
+	}
+	return c.loopSubst[0], c.loopSubst[1]
 }
 
 // poly is the normal form of x's definition (polyScope).
@@ -873,12 +888,14 @@ func (c *checker) stmRule(s *fun.Stm) (*semantics.Derivation, error) {
 }
 
 func (c *checker) patternNames(rule string, pat []*fun.Param) error {
-	seen := map[string]bool{}
-	for _, p := range pat {
-		if seen[p.Name.Name] {
-			return c.errorf(p.Name.NamePos, rule, "%s is bound twice in this pattern", p.Name.Name)
+	// Patterns are short: each name is compared with those before it
+	// rather than kept in a map made per pattern.
+	for i, p := range pat {
+		for _, q := range pat[:i] {
+			if q.Name.Name == p.Name.Name {
+				return c.errorf(p.Name.NamePos, rule, "%s is bound twice in this pattern", p.Name.Name)
+			}
 		}
-		seen[p.Name.Name] = true
 	}
 	return nil
 }
