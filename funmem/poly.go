@@ -173,7 +173,8 @@ func mergeAtoms(a, b []atom) []atom {
 	case atomsIn(a, b, false): // a's names b's, b's expressions kept
 		return b
 	}
-	out := slices.Clone(a)
+	// Room for b's names too: the merges of an index's terms add them.
+	out := append(make([]atom, 0, len(a)+len(b)), a...)
 next:
 	for _, x := range b {
 		for i := range out {
