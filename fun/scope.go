@@ -89,6 +89,9 @@ func (s *Scope) Add(rule string, x *Ident, t Type) error {
 	return nil
 }
 
+// Len is the number of names in Γ.
+func (s *Scope) Len() int { return s.names.Len() }
+
 // Remove takes the name x out of Γ (what Bind's undo does).
 func (s *Scope) Remove(x string) {
 	i, last := s.names.Remove(x)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -44,17 +45,47 @@ func Check(p *fun.Program, opts *CheckOptions) (*Info, error) {
 	if opts == nil {
 		opts = &CheckOptions{}
 	}
-	// Γ holds at most the inputs and the names along one path of scopes
-	// (the bodies' come and go): made that large, it never grows.
-	n := fun.ScopeNeed(p)
-	// The undo stack holds a name and a definition at most for each.
-	c := &checker{opts: opts, env: fun.NewScopeSized("FUNMEM", n), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{},
-		undo: make([]undoEntry, 0, 2*n)}
+	return checkers.Get().(*checker).check(p, opts)
+}
+
+// check is Check with c, a new checker or one release put back.
+func (c *checker) check(p *fun.Program, opts *CheckOptions) (*Info, error) {
+	c.opts, c.funOpts = opts, nil // FUN's options are made from opts
 	d, results, err := c.program(p)
 	if err != nil {
-		return nil, err
+		return nil, err // c may hold bindings: it is not used again
 	}
+	for _, in := range p.Inputs {
+		c.env.Remove(in.Name.Name)
+	}
+	c.release()
 	return &Info{Results: results, Derivation: d}, nil
+}
+
+// checkers holds the checkers of the checks done, their Γ, definitions
+// and undo stack empty again, for the next check: the campaigns check
+// every pass's output, and making Γ and the maps anew was a tenth of
+// the checker's time. A checker is only scratch space: what one check
+// leaves in it (nothing, once release has looked) changes nothing.
+var checkers = sync.Pool{New: func() any { return newChecker() }}
+
+// newChecker is a checker with nothing in scope (Γ grows as it must).
+func newChecker() *checker {
+	return &checker{env: fun.NewScopeSized("FUNMEM", 64), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{},
+		undo: make([]undoEntry, 0, 128)}
+}
+
+// release puts c back in checkers if a successful check left it as it
+// found it: Γ empty, no definition and no undo entry left (it should
+// always have; a checker that did not is dropped).
+func (c *checker) release() {
+	if c.env.Len() != 0 || len(c.undo) != 0 || len(c.lets) != 0 || len(c.defs) != 0 || len(c.polys) != 0 {
+		return
+	}
+	c.opts, c.funOpts = nil, nil
+	clear(c.subst)
+	clear(c.types[:cap(c.types)])
+	checkers.Put(c)
 }
 
 type checker struct {
@@ -81,6 +112,21 @@ type checker struct {
 	subst map[string]string
 	// types holds the types of the results of the body stms checks.
 	types []fun.Type
+	// loopSubst are T-MEM-LOOP's two renamings (renamings).
+	loopSubst [2]map[string]string
+}
+
+// renamings are two empty maps for T-MEM-LOOP's renamings of its
+// parameters, the same two at every loop: a loop is done with them
+// before it checks its body, where the next loop is.
+func (c *checker) renamings() (map[string]string, map[string]string) {
+	for i, m := range c.loopSubst {
+		if m == nil {
+			c.loopSubst[i] = map[string]string{}
+		}
+		clear(c.loopSubst[i])
+	}
+	return c.loopSubst[0], c.loopSubst[1]
 }
 
 // poly is the normal form of x's definition (polyScope).
@@ -402,7 +448,19 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 		if len(subst) == 0 {
 			return c.same(h, w)
 		}
-		return sameTextRenamed(h, w, subst) || normalizeIn(h, c).Equal(normalizeIn(fun.RenameSExp(w, subst), c))
+		return sameTextRenamed(h, w, subst) || normalizeIn(h, c).Equal(c.renamedPoly(w, subst))
+	}
+	// R(a1, …, an) and R(b1, …, bn) are the same LMAD exactly when each
+	// a_i is b_i: their offsets are 0, and their strides products of
+	// their sizes (the same polynomials when the sizes are). So R(…) is
+	// not expanded for it.
+	if hr, wr := ha.Index.RowMajor, wa.Index.RowMajor; hr != nil && wr != nil && len(hr) == len(wr) {
+		for i := range hr {
+			if !same(hr[i], wr[i]) {
+				return false
+			}
+		}
+		return true
 	}
 	ho, hd := ha.Index.LMAD()
 	wo, wd := wa.Index.LMAD()
@@ -415,6 +473,24 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// renamedPoly is normalizeIn(fun.RenameSExp(w, subst), c). A variable,
+// as most of what T-MEM-RESULT compares are (an LMAD's parameters, named
+// by the body's lets), is renamed without building the renamed tree.
+func (c *checker) renamedPoly(w fun.SExp, subst map[string]string) Poly {
+	v, ok := w.(fun.Var)
+	if !ok {
+		return normalizeIn(fun.RenameSExp(w, subst), c)
+	}
+	y, ok := subst[v.Name]
+	if !ok {
+		return normalizeIn(w, c)
+	}
+	if p, ok := c.poly(y); ok {
+		return p
+	}
+	return factorPoly(y, fun.Var{Ident: &fun.Ident{Name: y, NamePos: v.NamePos}})
 }
 
 // sameTextRenamed is sameText(a, fun.RenameSExp(b, subst)), without
@@ -513,8 +589,12 @@ func (c *checker) program(p *fun.Program) (*semantics.Derivation, []fun.Type, er
 		return nil, nil, err
 	}
 	results = slices.Clone(results) // stms' list is the next body's
-	info := &Info{Results: results}
-	return c.node(rule, "⊢ … : "+info.ResultString(), d), results, nil
+	// The conclusion is printed only for a derivation, as stmRule's.
+	concl := ""
+	if c.opts.Derive {
+		concl = "⊢ … : " + (&Info{Results: results}).ResultString()
+	}
+	return c.node(rule, concl, d), results, nil
 }
 
 // rowMajor reports whether an array type's LMAD is R of its dimensions.
@@ -808,12 +888,14 @@ func (c *checker) stmRule(s *fun.Stm) (*semantics.Derivation, error) {
 }
 
 func (c *checker) patternNames(rule string, pat []*fun.Param) error {
-	seen := map[string]bool{}
-	for _, p := range pat {
-		if seen[p.Name.Name] {
-			return c.errorf(p.Name.NamePos, rule, "%s is bound twice in this pattern", p.Name.Name)
+	// Patterns are short: each name is compared with those before it
+	// rather than kept in a map made per pattern.
+	for i, p := range pat {
+		for _, q := range pat[:i] {
+			if q.Name.Name == p.Name.Name {
+				return c.errorf(p.Name.NamePos, rule, "%s is bound twice in this pattern", p.Name.Name)
+			}
 		}
-		seen[p.Name.Name] = true
 	}
 	return nil
 }

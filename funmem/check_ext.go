@@ -115,7 +115,7 @@ func (c *checker) loop(s *fun.Stm, e *fun.LoopExp, concl string) (*semantics.Der
 			}
 		}
 	}
-	s0, toPat := map[string]string{}, map[string]string{}
+	s0, toPat := c.renamings()
 	for j, y := range e.Params {
 		s0[y.Name.Name] = e.Init[j].Name
 		toPat[y.Name.Name] = s.Pat[j].Name.Name

@@ -47,30 +47,30 @@ func Groups(ps []*fun.Param) []Group {
 		}
 		return out
 	}
-	index := map[string]int{}
+	// A form binds a handful of parameters: their names are looked up
+	// by a scan (the last of a name, as a map filled in order gives it)
+	// and each parameter's group and support flag kept at its index,
+	// rather than in maps made per call.
+	slots := make([]groupSlot, len(ps))
 	for i, p := range ps {
-		index[p.Name.Name] = i
-	}
-	supp := map[string]bool{}
-	groups := map[int]Group{}
-	for i, p := range ps {
-		g, ok := supportForm(p, index)
+		g, ok := supportForm(p, ps)
 		if !ok {
 			continue
 		}
-		groups[i] = g
-		supp[g.Block], supp[g.Off] = true, true
+		slots[i].g, slots[i].form = g, true
+		markSupport(ps, slots, g.Block)
+		markSupport(ps, slots, g.Off)
 		for _, s := range g.Strides {
-			supp[s] = true
+			markSupport(ps, slots, s)
 		}
 	}
-	var out []Group
-	for i, p := range ps {
-		if supp[p.Name.Name] {
+	out := make([]Group, 0, len(ps))
+	for i := range ps {
+		if slots[i].supp {
 			continue
 		}
-		g, ok := groups[i]
-		if !ok {
+		g := slots[i].g
+		if !slots[i].form {
 			g = Group{Operand: i}
 		}
 		out = append(out, g)
@@ -78,9 +78,36 @@ func Groups(ps []*fun.Param) []Group {
 	return out
 }
 
+// paramIndex is the index of the last parameter named x, as a map of
+// the names filled in order would give it.
+func paramIndex(ps []*fun.Param, x string) (int, bool) {
+	for i := len(ps) - 1; i >= 0; i-- {
+		if ps[i].Name.Name == x {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// A groupSlot is what Groups learns of one parameter: its group when
+// it is an array in support form, and whether it is another's support.
+type groupSlot struct {
+	g          Group
+	form, supp bool
+}
+
+// markSupport flags every parameter named x as support (Groups).
+func markSupport(ps []*fun.Param, slots []groupSlot, x string) {
+	for i, p := range ps {
+		if p.Name.Name == x {
+			slots[i].supp = true
+		}
+	}
+}
+
 // supportForm reads p's type as an array in support form over the
-// parameters index names.
-func supportForm(p *fun.Param, index map[string]int) (Group, bool) {
+// parameters ps.
+func supportForm(p *fun.Param, ps []*fun.Param) (Group, bool) {
 	a := ArrayOf(p.Type)
 	if a == nil || a.Index.IsRowMajor() {
 		return Group{}, false
@@ -90,11 +117,12 @@ func supportForm(p *fun.Param, index map[string]int) (Group, bool) {
 		if !ok {
 			return "", false
 		}
-		_, in := index[v.Name]
+		_, in := paramIndex(ps, v.Name)
 		return v.Name, in && v.Name != p.Name.Name
 	}
-	g := Group{Operand: index[p.Name.Name], Block: a.Block.Name}
-	if _, ok := index[g.Block]; !ok {
+	op, _ := paramIndex(ps, p.Name.Name)
+	g := Group{Operand: op, Block: a.Block.Name}
+	if _, ok := paramIndex(ps, g.Block); !ok {
 		return Group{}, false
 	}
 	var ok bool

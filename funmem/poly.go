@@ -165,8 +165,16 @@ func mergeAtoms(a, b []atom) []atom {
 		return a
 	case len(a) == 0:
 		return b
+	// The order of a list is never looked at (atom finds a name, used
+	// keeps the order it has): when the merge would hold what a or b
+	// holds, that list is it, shared as a Poly's lists are.
+	case atomsIn(b, a, true): // b's atoms a's, the same expressions
+		return a
+	case atomsIn(a, b, false): // a's names b's, b's expressions kept
+		return b
 	}
-	out := slices.Clone(a)
+	// Room for b's names too: the merges of an index's terms add them.
+	out := append(make([]atom, 0, len(a)+len(b)), a...)
 next:
 	for _, x := range b {
 		for i := range out {
@@ -178,6 +186,24 @@ next:
 		out = append(out, x)
 	}
 	return out
+}
+
+// atomsIn reports whether every factor of xs is one of ys, standing for
+// the same expression when sameExp.
+func atomsIn(xs, ys []atom, sameExp bool) bool {
+next:
+	for _, x := range xs {
+		for _, y := range ys {
+			if x.name == y.name {
+				if sameExp && x.e != y.e {
+					return false
+				}
+				continue next
+			}
+		}
+		return false
+	}
+	return true
 }
 
 func (p Poly) add(o Poly) Poly {
