@@ -264,7 +264,12 @@ func (t *translator) stms(ss []*fun.Stm, gamma *scope) ([]Stmt, error) {
 // block translates a sequence of statements in the scope g, binding
 // their names in it.
 func (t *translator) block(ss []*fun.Stm, g *scope) ([]Stmt, error) {
+	// Room for two statements a let, what most translate to (declare),
+	// rather than growing by doubling from nothing (nil for no lets).
 	var out []Stmt
+	if len(ss) > 0 {
+		out = make([]Stmt, 0, 2*len(ss))
+	}
 	for _, s := range ss {
 		ts, err := t.stm(s, g)
 		if err != nil {
