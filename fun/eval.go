@@ -319,6 +319,18 @@ func EvalSlices(slices []Slice, lookup func(x *Ident, rule string) (int64, error
 // It is EvalNum for the languages and places that have only ints (sizes,
 // indices, offsets): an expression whose value is a float is stuck.
 func EvalSExp(e SExp, lookup func(x *Ident, rule string) (int64, error), rule string) (int64, error) {
+	// A variable or a constant (most sizes and indices) as EvalNum would
+	// evaluate it, without wrapping lookup.
+	switch e := e.(type) {
+	case Var:
+		k, err := lookup(e.Ident, rule)
+		if err != nil {
+			return 0, err
+		}
+		return k, nil
+	case *Const:
+		return e.Value, nil
+	}
 	v, err := EvalNum(e, func(x *Ident, rule string) (semantics.Num, error) {
 		k, err := lookup(x, rule)
 		return semantics.IntNum(k), err

@@ -93,6 +93,31 @@ type Parser struct {
 	ParseExp func() (Exp, bool, error)
 	// Keywords, when set, replaces FUN's reserved words.
 	Keywords map[string]bool
+	// Memory for the names, constants and operators still to be read: a
+	// tree's nodes live as long as it does, so the commonest are
+	// allocated a slab at a time rather than one by one (the campaigns
+	// read back every program they check). A Parser is not copied.
+	idents Slab[Ident]
+	consts Slab[Const]
+	binops Slab[BinOp]
+}
+
+// Slab is memory for a parser's nodes of type T still to be handed out:
+// a tree's nodes live as long as it does, so a slab allocates slabSize
+// at a time. A Slab is not copied.
+type Slab[T any] []T
+
+// slabSize is how many nodes a slab allocates at once.
+const slabSize = 16
+
+// Next is a zero T of the slab's (allocating a slab when it is used up).
+func (s *Slab[T]) Next() *T {
+	if len(*s) == 0 {
+		*s = make([]T, slabSize)
+	}
+	x := &(*s)[0]
+	*s = (*s)[1:]
+	return x
 }
 
 func (p *Parser) keyword(name string) bool {
@@ -267,7 +292,9 @@ func (p *Parser) Ident(what string) (*Ident, error) {
 		return nil, p.S.Errorf("expected %s, found %s", what, t)
 	}
 	p.S.Next()
-	return &Ident{NamePos: t.Pos, Name: t.Text}, nil
+	id := p.idents.Next()
+	*id = Ident{NamePos: t.Pos, Name: t.Text}
+	return id, nil
 }
 
 // Exp parses an expression.
@@ -435,7 +462,9 @@ func (p *Parser) sexp(minPrec int) (e SExp, from, to Pos, err error) {
 		if err != nil {
 			return nil, from, to, err
 		}
-		l = &BinOp{OpPos: t.Pos, Op: op, L: l, R: r, Lparen: parenBefore(l, from), Rparen: parenAfter(r, rto)}
+		b := p.binops.Next()
+		*b = BinOp{OpPos: t.Pos, Op: op, L: l, R: r, Lparen: parenBefore(l, from), Rparen: parenAfter(r, rto)}
+		l = b
 		to = rto
 	}
 }
@@ -454,7 +483,8 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 			return nil, from, to, p.S.Errorf("integer %s does not fit in 64 bits", t.Text)
 		}
 		p.S.Next()
-		c := &Const{ValuePos: t.Pos, Value: t.Val, ValueEnd: tokenEnd(t)}
+		c := p.consts.Next()
+		*c = Const{ValuePos: t.Pos, Value: t.Val, ValueEnd: tokenEnd(t)}
 		return c, c.ValuePos, c.ValueEnd, nil
 	case t.Kind == semantics.Float:
 		p.S.Next()
@@ -466,7 +496,8 @@ func (p *Parser) unary() (e SExp, from, to Pos, err error) {
 			// -k is the constant -k, so that negative constants print and
 			// parse back alike (and -9223372036854775808 is a literal).
 			p.S.Next()
-			c := &Const{ValuePos: t.Pos, Value: -n.Val, ValueEnd: tokenEnd(n)}
+			c := p.consts.Next()
+			*c = Const{ValuePos: t.Pos, Value: -n.Val, ValueEnd: tokenEnd(n)}
 			return c, c.ValuePos, c.ValueEnd, nil
 		}
 		if n := p.S.Peek(); n.Kind == semantics.Float {

@@ -60,6 +60,10 @@ func ParseFile(file, src string) (*Program, error) {
 type parser struct {
 	fun.Parser
 	stack []Stmt // the statements of the bodies being read (stmts)
+	// the commonest statements' memory (most of what the translation
+	// writes is var x : τ; x <- se), as fun.Parser allocates names
+	decls   fun.Slab[Decl]
+	assigns fun.Slab[Assign]
 }
 
 func (p *parser) program(file string) (*Program, error) {
@@ -220,15 +224,20 @@ func (p *parser) stmt() (Stmt, error) {
 			return nil, err
 		}
 		tp := p.S.Peek().Pos
+		var typ Type
 		switch {
 		case p.S.Accept("int"):
-			return &Decl{At: t.Pos, X: x, Type: Int, TypePos: tp}, nil
+			typ = Int
 		case p.S.Accept("mem"):
-			return &Decl{At: t.Pos, X: x, Type: Mem, TypePos: tp}, nil
+			typ = Mem
 		case p.S.Accept("float"):
-			return &Decl{At: t.Pos, X: x, Type: Float, TypePos: tp}, nil
+			typ = Float
+		default:
+			return nil, p.S.Errorf("expected int, float or mem, found %s", p.S.Peek())
 		}
-		return nil, p.S.Errorf("expected int, float or mem, found %s", p.S.Peek())
+		d := p.decls.Next()
+		*d = Decl{At: t.Pos, X: x, Type: typ, TypePos: tp}
+		return d, nil
 	case "if":
 		p.S.Next()
 		c, err := p.Ident("a condition variable")
@@ -380,7 +389,9 @@ func (p *parser) stmt() (Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Assign{At: t.Pos, X: x, SE: se, Rparen: rp}, nil
+	a := p.assigns.Next()
+	*a = Assign{At: t.Pos, X: x, SE: se, Rparen: rp}
+	return a, nil
 }
 
 // loop reads x <= se do s done, after kernel, for or a fold's for.

@@ -119,7 +119,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			forBack(f.next.env, f.env, f.loop.s, f.loop.w)
 			f.sc.end(opts.Stats)
 			if f.i < f.loop.n {
-				return &Config{top: f.loop.iteration(f.next, f.i+1, f.env, opts.Stats), h: c.h, free: c.free}, IFor.Name, nil
+				return c.pushed(f.loop.iteration(f.next, f.i+1, f.env, opts.Stats)), IFor.Name, nil
 			}
 			opts.Counter.Hit(IFor.Name)
 			return c.advanced(f.next, stepNote{}), IFor.Name, nil
@@ -132,7 +132,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 				return c, "", unwind(c, err)
 			}
 			f.fold.combEnv = comb
-			return &Config{top: &frame{stms: f.fold.f.Combine, env: comb, fold: f.fold, comb: true, i: f.i, next: f.next}, h: c.h, free: c.free}, f.fold.rule, nil
+			return c.pushed(frame{stms: f.fold.f.Combine, env: comb, fold: f.fold, comb: true, i: f.i, next: f.next}), f.fold.rule, nil
 		case f.fold != nil:
 			r := f.fold
 			if err := r.combined(f.next.env, f.env, c.h, f.i); err != nil {
@@ -145,7 +145,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 				}
 			}
 			if f.i < r.n {
-				return &Config{top: elementFrame(f.next, r, f.i+1), h: c.h, free: c.free}, r.rule, nil
+				return c.pushed(elementFrame(f.next, r, f.i+1)), r.rule, nil
 			}
 			r.finish(f.next.env, c.h, opts)
 			c.free.put(r.t)
@@ -159,7 +159,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Stats.SetLive(k.base)
 		}
 		if f.pos < k.m {
-			return &Config{top: iteration(f.next, k, f.pos+1, nil), h: c.h, free: c.free}, EImpKernel.Name, nil
+			return c.pushed(iteration(f.next, k, f.pos+1, nil)), EImpKernel.Name, nil
 		}
 		f.next.env.restore(k.w, k.saved) // E again
 		k.finish(c.h, opts)
@@ -176,7 +176,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 		if err != nil {
 			return c, "", unwind(c, err)
 		}
-		return &Config{top: &frame{stms: branch, env: f.env, next: advance(f), sc: newScope(opts.Stats, branch)}, h: c.h, free: c.free}, rule, nil
+		return c.pushed(frame{stms: branch, env: f.env, next: advance(f), sc: newScope(opts.Stats, branch)}), rule, nil
 	case *Kernel:
 		k, err := startKernel(f.env, c.h, s, c.free.get(opts.Trace != nil))
 		if err != nil {
@@ -196,7 +196,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			k.order = opts.Schedule(k.m)
 		}
 		k.w = c.free.writesOf(s)
-		return &Config{top: iteration(f, k, 1, c.free.snap()), h: c.h, free: c.free}, EImpKernel.Name, nil
+		return c.pushed(iteration(f, k, 1, c.free.snap())), EImpKernel.Name, nil
 	case *For:
 		n, err := forBound(f.env, s)
 		if err != nil {
@@ -206,7 +206,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			opts.Counter.Hit(IFor.Name)
 			return c.advanced(f, stepNote{}), IFor.Name, nil
 		}
-		return &Config{top: (&forRun{s: s, n: n, w: c.free.writesOf(s)}).iteration(f, 1, nil, opts.Stats), h: c.h, free: c.free}, IFor.Name, nil
+		return c.pushed((&forRun{s: s, n: n, w: c.free.writesOf(s)}).iteration(f, 1, nil, opts.Stats)), IFor.Name, nil
 	case *Reduce, *Scan:
 		r, err := startFold(f.env, c.h, s, c.free.get(opts.Trace != nil))
 		if err != nil {
@@ -222,7 +222,7 @@ func (m Machine) Step(c *Config) (*Config, string, error) {
 			c.free.put(r.t)
 			return c.advanced(f, foldNote(f.env, r)), r.rule, nil
 		}
-		return &Config{top: elementFrame(f, r, 1), h: c.h, free: c.free}, r.rule, nil
+		return c.pushed(elementFrame(f, r, 1)), r.rule, nil
 	}
 	rule, t, err := exec(f.env, c.h, s)
 	if err != nil {
@@ -386,6 +386,18 @@ func (c *Config) advanced(f *frame, n stepNote) *Config {
 	return &cf.c
 }
 
+// pushed is the configuration after c whose top frame is f, pushed by
+// the step: the configuration and its frame in one allocation, as
+// advanced makes them.
+func (c *Config) pushed(f frame) *Config {
+	cf := &struct {
+		c Config
+		f frame
+	}{f: f}
+	cf.c = Config{top: &cf.f, h: c.h, free: c.free}
+	return &cf.c
+}
+
 // iteration pushes the iteration at position pos of k's schedule over the
 // frame parent, whose first statement is the kernel. Its environment,
 // E, x ↦ i, is made in E's own map, the parent's: what an iteration can
@@ -395,7 +407,7 @@ func (c *Config) advanced(f *frame, n stepNote) *Config {
 // ended iteration's variables, a configuration prints a kernel's frame
 // without them, and only the innermost frame's environment is shown
 // (Bindings), which holds what a copy would.
-func iteration(parent *frame, k *kernel, pos int64, buf envSnapshot) *frame {
+func iteration(parent *frame, k *kernel, pos int64, buf envSnapshot) frame {
 	i := semantics.Order(k.order, pos)
 	k.t.Start(i)
 	env := parent.env
@@ -405,7 +417,7 @@ func iteration(parent *frame, k *kernel, pos int64, buf envSnapshot) *frame {
 		env.restore(k.w, k.saved)
 	}
 	env[k.s.X.Name] = Value{K: i}
-	return &frame{stms: k.s.Body, env: env, k: k, i: i, pos: pos, next: parent}
+	return frame{stms: k.s.Body, env: env, k: k, i: i, pos: pos, next: parent}
 }
 
 // forRun is a for in progress: its bound, read once, and what its
@@ -419,8 +431,8 @@ type forRun struct {
 // iteration pushes iteration i of the for over the frame parent, whose
 // first statement is the for (st: the cost counters, or nil); its
 // environment is made in done, as a kernel iteration's.
-func (l *forRun) iteration(parent *frame, i int64, done Env, st *semantics.Stats) *frame {
-	return &frame{stms: l.s.Body, env: forIteration(done, parent.env, l.s, i, l.w), loop: l, i: i, next: parent, sc: newScope(st, l.s.Body)}
+func (l *forRun) iteration(parent *frame, i int64, done Env, st *semantics.Stats) frame {
+	return frame{stms: l.s.Body, env: forIteration(done, parent.env, l.s, i, l.w), loop: l, i: i, next: parent, sc: newScope(st, l.s.Body)}
 }
 
 // newScope is the scope of a branch or iteration running body, when the
@@ -442,9 +454,9 @@ func (sc *blockScope) end(st *semantics.Stats) {
 
 // elementFrame pushes the element part of element i of the fold r over
 // the frame parent, whose first statement is the fold.
-func elementFrame(parent *frame, r *foldRun, i int64) *frame {
+func elementFrame(parent *frame, r *foldRun, i int64) frame {
 	r.elemEnv = r.element(r.elemEnv, parent.env, i)
-	return &frame{stms: r.f.Body, env: r.elemEnv, fold: r, i: i, next: parent}
+	return frame{stms: r.f.Body, env: r.elemEnv, fold: r, i: i, next: parent}
 }
 
 // String renders the configuration on one line: the enclosing kernels,

@@ -264,7 +264,12 @@ func (t *translator) stms(ss []*fun.Stm, gamma *scope) ([]Stmt, error) {
 // block translates a sequence of statements in the scope g, binding
 // their names in it.
 func (t *translator) block(ss []*fun.Stm, g *scope) ([]Stmt, error) {
+	// Room for two statements a let, what most translate to (declare),
+	// rather than growing by doubling from nothing (nil for no lets).
 	var out []Stmt
+	if len(ss) > 0 {
+		out = make([]Stmt, 0, 2*len(ss))
+	}
 	for _, s := range ss {
 		ts, err := t.stm(s, g)
 		if err != nil {
@@ -287,16 +292,16 @@ func (t *translator) stm(s *fun.Stm, gamma *scope) ([]Stmt, error) {
 		return []Stmt{&Skip{At: at}}, nil
 	case *fun.ScalarExp:
 		x := s.Pat[0].Name
-		return []Stmt{&Decl{At: at, X: x, Type: TypeOf(s.Pat[0].Type.Elem)}, &Assign{At: at, X: x, SE: e.X}}, nil
+		return declare(at, x, TypeOf(s.Pat[0].Type.Elem), e.X), nil
 	case *funmem.AllocExp:
 		x := s.Pat[0].Name
-		return []Stmt{&Decl{At: at, X: x, Type: Mem}, &Alloc{At: at, X: x, Size: e.Size}}, nil
+		return declared(at, x, Mem, Alloc{At: at, X: x, Size: e.Size}), nil
 	case *fun.IndexExp:
 		x := s.Pat[0].Name
 		ty := gamma.get(e.Arr.Name)
 		a := funmem.ArrayOf(ty)
 		// The target's type says how the word is read: as y's elements.
-		return []Stmt{&Decl{At: at, X: x, Type: TypeOf(ty.Elem)}, &Read{At: at, X: x, Y: a.Block, Index: apply(a.Index, vars(e.Idx))}}, nil
+		return declared(at, x, TypeOf(ty.Elem), Read{At: at, X: x, Y: a.Block, Index: apply(a.Index, vars(e.Idx))}), nil
 	case *fun.IfExp:
 		// FUN lets a branch bind a name of the if's own pattern (with any
 		// type); IMP's environment is flat and a branch runs in it, so the
@@ -466,7 +471,22 @@ func impType(typ fun.Type) (Type, bool) {
 
 // declare is var x : τ; x <- se.
 func declare(at fun.Pos, x *fun.Ident, typ Type, se fun.SExp) []Stmt {
-	return []Stmt{&Decl{At: at, X: x, Type: typ}, &Assign{At: at, X: x, SE: se}}
+	return declared(at, x, typ, Assign{At: at, X: x, SE: se})
+}
+
+// declared is var x : τ; s: the two statements and their list in one
+// allocation, as the translation writes them for most lets.
+func declared[S any, P interface {
+	*S
+	Stmt
+}](at fun.Pos, x *fun.Ident, typ Type, s S) []Stmt {
+	m := &struct {
+		s [2]Stmt
+		d Decl
+		t S
+	}{d: Decl{At: at, X: x, Type: typ}, t: s}
+	m.s = [2]Stmt{&m.d, P(&m.t)}
+	return m.s[:]
 }
 
 // loop: the loop-carried ints and blocks are variables declared before
@@ -589,7 +609,7 @@ func rowOf(l *funmem.IndexFn, i fun.SExp) (fun.SExp, []funmem.LDim) {
 func bindOperand(at fun.Pos, ps []*fun.Param, g funmem.Group, m *fun.Ident, off fun.SExp, dims []funmem.LDim) []Stmt {
 	p := ps[g.Operand]
 	if !g.IsArray() {
-		return []Stmt{&Decl{At: at, X: p.Name, Type: TypeOf(p.Type.Elem)}, &Read{At: at, X: p.Name, Y: m, Index: off}}
+		return declared(at, p.Name, TypeOf(p.Type.Elem), Read{At: at, X: p.Name, Y: m, Index: off})
 	}
 	out := declare(at, &fun.Ident{Name: g.Block}, Mem, fun.Var{Ident: m})
 	out = append(out, declare(at, &fun.Ident{Name: g.Off}, Int, off)...)
@@ -649,7 +669,7 @@ func (t *translator) fold(s *fun.Stm, ps []*fun.Param, ne, arr *fun.Ident, body 
 		a, b := ps[gs[0].Operand].Name, ps[gs[1].Operand].Name
 		el := TypeOf(xt.Elem)
 		v := t.fresh("v")
-		elem := []Stmt{&Decl{At: at, X: v, Type: el}, &Read{At: at, X: v, Y: xa.Block, Index: roff}}
+		elem := declared(at, v, el, Read{At: at, X: v, Y: xa.Block, Index: roff})
 		comb, y := t.own(at, comb, c, el, a, b)
 		f := Fold{Neutral: fun.Var{Ident: ne}, X: i, Bound: n, Body: elem, Yield: v, A: a, B: b, Combine: comb, Result: y}
 		if scan {
