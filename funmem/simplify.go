@@ -445,10 +445,6 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 			used.mask = used.mask.with(st.Pat[0].Name.Name)
 		}
 	}
-	for _, st := range b.Stms {
-		used.stm(st)
-	}
-	used.idents(b.Result)
 	gone := s.flags(len(b.Stms))
 	defer func() {
 		if used.small != nil {
@@ -456,6 +452,25 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 		}
 		s.putFlags(can, gone)
 	}()
+	// The uses by what stays (the result and the statements that cannot
+	// be dropped) are counted first: they are never taken off, so once
+	// every name has one, nothing can be dropped and the rest of the body
+	// need not be walked (unused counts the names without one yet).
+	used.unused = used.names()
+	used.idents(b.Result)
+	for i := 0; i < len(b.Stms) && used.unused > 0; i++ {
+		if !can[i] {
+			used.stm(b.Stms[i])
+		}
+	}
+	if used.unused == 0 {
+		return s.isClean(b)
+	}
+	for i, st := range b.Stms {
+		if can[i] {
+			used.stm(st)
+		}
+	}
 	dropped := false
 	for again := true; again; {
 		again = false
@@ -841,6 +856,9 @@ type useCounter struct {
 	sig   *nameSig
 	// masked says that mask holds every name n counts.
 	masked bool
+	// unused is the number of names counted whose count went from 0 to
+	// 1 no time yet (while step is 1).
+	unused int
 }
 
 // A nameSig is a set of names as a Bloom filter of one bit a name: a
@@ -915,16 +933,30 @@ func (u *useCounter) use(x string) {
 			return
 		}
 		if n, ok := u.n[x]; ok {
+			if n == 0 && u.step > 0 {
+				u.unused--
+			}
 			u.n[x] = n + u.step
 		}
 		return
 	}
 	for i := range u.small {
-		if u.small[i].name == x {
-			u.small[i].n += u.step
+		if c := &u.small[i]; c.name == x {
+			if c.n == 0 && u.step > 0 {
+				u.unused--
+			}
+			c.n += u.step
 			return
 		}
 	}
+}
+
+// names is the number of names u counts.
+func (u *useCounter) names() int {
+	if u.n != nil {
+		return len(u.n)
+	}
+	return len(u.small)
 }
 
 // count0 counts x from 0 (a name counted already stays as it is).
