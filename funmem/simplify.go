@@ -39,8 +39,10 @@ func simplify(p *fun.Program, signatures bool) *fun.Program {
 	if signatures {
 		names = nameSigs{}
 	}
+	// One simplifier for every round: its lists are used again.
+	s := &simplifier{clean: clean, names: names}
 	for {
-		s := &simplifier{clean: clean, names: names}
+		s.changed = false
 		body = s.body(body, scope)
 		body = s.propagate(body, map[string]int64{})
 		if !s.changed {
@@ -270,18 +272,9 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		}
 		return false
 	}
-	// The names the branches bind, collected when first asked for: most
-	// ifs hoist nothing.
-	var inner map[string]bool
-	bindsInside := func(x string) bool {
-		if inner == nil {
-			inner = binders(e.Then)
-			for name := range binders(e.Else) {
-				inner[name] = true
-			}
-		}
-		return inner[x]
-	}
+	// Whether a branch binds x is asked of the ints that may be hoisted
+	// only: most ifs hoist none.
+	bindsInside := func(x string) bool { return binds(e.Then, x) || binds(e.Else, x) }
 	hoisted := make([]*fun.Stm, len(st.Pat))
 	for j, p := range st.Pat {
 		keep[j] = true
@@ -813,23 +806,38 @@ func rowMajorType(t fun.Type) (fun.Type, bool) {
 	return r, true
 }
 
-// binders is the set of names a body binds, nested bodies included.
-func binders(b *fun.Body) map[string]bool {
-	out := map[string]bool{}
-	eachBody(b, func(b *fun.Body) {
-		for _, s := range b.Stms {
-			for _, p := range s.Pat {
-				out[p.Name.Name] = true
-			}
-			if x := fun.ExpIndex(s.Exp); x != nil {
-				out[x.Name] = true
-			}
-			for _, q := range fun.ExpParams(s.Exp) {
-				out[q.Name.Name] = true
+// binds reports whether b binds x, nested bodies included.
+func binds(b *fun.Body, x string) bool {
+	for _, s := range b.Stms {
+		for _, p := range s.Pat {
+			if p.Name.Name == x {
+				return true
 			}
 		}
-	})
-	return out
+		if i := fun.ExpIndex(s.Exp); i != nil && i.Name == x {
+			return true
+		}
+		for _, q := range fun.ExpParams(s.Exp) {
+			if q.Name.Name == x {
+				return true
+			}
+		}
+		switch e := s.Exp.(type) {
+		case *fun.IfExp:
+			if binds(e.Then, x) || binds(e.Else, x) {
+				return true
+			}
+		case *fun.RedomapExp:
+			if binds(e.Map, x) || binds(e.Op, x) {
+				return true
+			}
+		default:
+			if c := fun.ExpBody(e); c != nil && binds(c, x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // A useCounter counts the occurrences of the names it holds as variables
