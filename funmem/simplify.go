@@ -29,7 +29,10 @@ func Simplify(p *fun.Program) *fun.Program { return simplify(p, true) }
 // simplify is Simplify; without signatures, deadCode walks every nested
 // body (TestDeadCodeSignatures compares the two).
 func simplify(p *fun.Program, signatures bool) *fun.Program {
-	scope := fun.NewNameSet(fun.ScopeNeed(p)) // as large as it gets
+	// The set grows when it must: sizing it for the inputs and the
+	// top-level statements costs less than walking the tree for the most
+	// names in scope at once (fun.ScopeNeed).
+	scope := fun.NewNameSet(2 * (len(p.Inputs) + len(p.Body.Stms) + 8))
 	for _, in := range p.Inputs {
 		scope.Add(in.Name.Name)
 	}
@@ -41,10 +44,11 @@ func simplify(p *fun.Program, signatures bool) *fun.Program {
 	}
 	// One simplifier for every round: its lists are used again.
 	s := &simplifier{clean: clean, names: names}
+	consts := map[string]int64{} // propagate's, empty again after each walk
 	for {
 		s.changed = false
 		body = s.body(body, scope)
-		body = s.propagate(body, map[string]int64{})
+		body = s.propagate(body, consts)
 		if !s.changed {
 			break
 		}
