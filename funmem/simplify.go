@@ -708,12 +708,21 @@ func rowMajorStm(st *fun.Stm) *fun.Stm {
 	if len(st.Pat) == 0 && st.Pat != nil {
 		pat, patChanged = nil, true // as appending nothing gives
 	}
+	// A pattern of one parameter (most) is made with its statement, in
+	// one allocation.
+	var one *oneParamStm
 	for i, p := range st.Pat {
 		if t, changed := rowMajorType(p.Type); changed || p.Rparen != (fun.Pos{}) {
 			// The types before p's are as they were (rowMajorType said
 			// so); p's is t.
-			pat = make([]*fun.Param, len(st.Pat))
-			params := make([]fun.Param, len(st.Pat)) // allocated together
+			var params []fun.Param
+			if len(st.Pat) == 1 {
+				one = new(oneParamStm)
+				pat, params = one.pat[:], one.param[:]
+			} else {
+				pat = make([]*fun.Param, len(st.Pat))
+				params = make([]fun.Param, len(st.Pat)) // allocated together
+			}
 			for j, q := range st.Pat {
 				qt := q.Type
 				switch {
@@ -754,7 +763,18 @@ func rowMajorStm(st *fun.Stm) *fun.Stm {
 	if !patChanged && exp == st.Exp {
 		return st
 	}
+	if one != nil {
+		one.stm = fun.Stm{Let: st.Let, Pat: pat, Exp: exp}
+		return &one.stm
+	}
 	return &fun.Stm{Let: st.Let, Pat: pat, Exp: exp}
+}
+
+// A oneParamStm is a statement and its pattern of one parameter.
+type oneParamStm struct {
+	stm   fun.Stm
+	pat   [1]*fun.Param
+	param [1]fun.Param
 }
 
 // rowMajorParams is retypeParams(ps, asRowMajor), or ps itself when no
