@@ -29,7 +29,10 @@ func Simplify(p *fun.Program) *fun.Program { return simplify(p, true) }
 // simplify is Simplify; without signatures, deadCode walks every nested
 // body (TestDeadCodeSignatures compares the two).
 func simplify(p *fun.Program, signatures bool) *fun.Program {
-	scope := fun.NewNameSet(fun.ScopeNeed(p)) // as large as it gets
+	// The set grows when it must: sizing it for the inputs and the
+	// top-level statements costs less than walking the tree for the most
+	// names in scope at once (fun.ScopeNeed).
+	scope := fun.NewNameSet(2 * (len(p.Inputs) + len(p.Body.Stms) + 8))
 	for _, in := range p.Inputs {
 		scope.Add(in.Name.Name)
 	}
@@ -39,10 +42,13 @@ func simplify(p *fun.Program, signatures bool) *fun.Program {
 	if signatures {
 		names = nameSigs{}
 	}
+	// One simplifier for every round: its lists are used again.
+	s := &simplifier{clean: clean, names: names}
+	consts := map[string]int64{} // propagate's, empty again after each walk
 	for {
-		s := &simplifier{clean: clean, names: names}
+		s.changed = false
 		body = s.body(body, scope)
-		body = s.propagate(body, map[string]int64{})
+		body = s.propagate(body, consts)
 		if !s.changed {
 			break
 		}
@@ -270,18 +276,9 @@ func (s *simplifier) ifResults(st *fun.Stm, scope scopeSet) ([]*fun.Stm, *fun.St
 		}
 		return false
 	}
-	// The names the branches bind, collected when first asked for: most
-	// ifs hoist nothing.
-	var inner map[string]bool
-	bindsInside := func(x string) bool {
-		if inner == nil {
-			inner = binders(e.Then)
-			for name := range binders(e.Else) {
-				inner[name] = true
-			}
-		}
-		return inner[x]
-	}
+	// Whether a branch binds x is asked of the ints that may be hoisted
+	// only: most ifs hoist none.
+	bindsInside := func(x string) bool { return binds(e.Then, x) || binds(e.Else, x) }
 	hoisted := make([]*fun.Stm, len(st.Pat))
 	for j, p := range st.Pat {
 		keep[j] = true
@@ -445,10 +442,6 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 			used.mask = used.mask.with(st.Pat[0].Name.Name)
 		}
 	}
-	for _, st := range b.Stms {
-		used.stm(st)
-	}
-	used.idents(b.Result)
 	gone := s.flags(len(b.Stms))
 	defer func() {
 		if used.small != nil {
@@ -456,6 +449,25 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 		}
 		s.putFlags(can, gone)
 	}()
+	// The uses by what stays (the result and the statements that cannot
+	// be dropped) are counted first: they are never taken off, so once
+	// every name has one, nothing can be dropped and the rest of the body
+	// need not be walked (unused counts the names without one yet).
+	used.unused = used.names()
+	used.idents(b.Result)
+	for i := 0; i < len(b.Stms) && used.unused > 0; i++ {
+		if !can[i] {
+			used.stm(b.Stms[i])
+		}
+	}
+	if used.unused == 0 {
+		return s.isClean(b)
+	}
+	for i, st := range b.Stms {
+		if can[i] {
+			used.stm(st)
+		}
+	}
 	dropped := false
 	for again := true; again; {
 		again = false
@@ -696,12 +708,21 @@ func rowMajorStm(st *fun.Stm) *fun.Stm {
 	if len(st.Pat) == 0 && st.Pat != nil {
 		pat, patChanged = nil, true // as appending nothing gives
 	}
+	// A pattern of one parameter (most) is made with its statement, in
+	// one allocation.
+	var one *oneParamStm
 	for i, p := range st.Pat {
 		if t, changed := rowMajorType(p.Type); changed || p.Rparen != (fun.Pos{}) {
 			// The types before p's are as they were (rowMajorType said
 			// so); p's is t.
-			pat = make([]*fun.Param, len(st.Pat))
-			params := make([]fun.Param, len(st.Pat)) // allocated together
+			var params []fun.Param
+			if len(st.Pat) == 1 {
+				one = new(oneParamStm)
+				pat, params = one.pat[:], one.param[:]
+			} else {
+				pat = make([]*fun.Param, len(st.Pat))
+				params = make([]fun.Param, len(st.Pat)) // allocated together
+			}
 			for j, q := range st.Pat {
 				qt := q.Type
 				switch {
@@ -742,7 +763,18 @@ func rowMajorStm(st *fun.Stm) *fun.Stm {
 	if !patChanged && exp == st.Exp {
 		return st
 	}
+	if one != nil {
+		one.stm = fun.Stm{Let: st.Let, Pat: pat, Exp: exp}
+		return &one.stm
+	}
 	return &fun.Stm{Let: st.Let, Pat: pat, Exp: exp}
+}
+
+// A oneParamStm is a statement and its pattern of one parameter.
+type oneParamStm struct {
+	stm   fun.Stm
+	pat   [1]*fun.Param
+	param [1]fun.Param
 }
 
 // rowMajorParams is retypeParams(ps, asRowMajor), or ps itself when no
@@ -798,23 +830,38 @@ func rowMajorType(t fun.Type) (fun.Type, bool) {
 	return r, true
 }
 
-// binders is the set of names a body binds, nested bodies included.
-func binders(b *fun.Body) map[string]bool {
-	out := map[string]bool{}
-	eachBody(b, func(b *fun.Body) {
-		for _, s := range b.Stms {
-			for _, p := range s.Pat {
-				out[p.Name.Name] = true
-			}
-			if x := fun.ExpIndex(s.Exp); x != nil {
-				out[x.Name] = true
-			}
-			for _, q := range fun.ExpParams(s.Exp) {
-				out[q.Name.Name] = true
+// binds reports whether b binds x, nested bodies included.
+func binds(b *fun.Body, x string) bool {
+	for _, s := range b.Stms {
+		for _, p := range s.Pat {
+			if p.Name.Name == x {
+				return true
 			}
 		}
-	})
-	return out
+		if i := fun.ExpIndex(s.Exp); i != nil && i.Name == x {
+			return true
+		}
+		for _, q := range fun.ExpParams(s.Exp) {
+			if q.Name.Name == x {
+				return true
+			}
+		}
+		switch e := s.Exp.(type) {
+		case *fun.IfExp:
+			if binds(e.Then, x) || binds(e.Else, x) {
+				return true
+			}
+		case *fun.RedomapExp:
+			if binds(e.Map, x) || binds(e.Op, x) {
+				return true
+			}
+		default:
+			if c := fun.ExpBody(e); c != nil && binds(c, x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // A useCounter counts the occurrences of the names it holds as variables
@@ -841,6 +888,9 @@ type useCounter struct {
 	sig   *nameSig
 	// masked says that mask holds every name n counts.
 	masked bool
+	// unused is the number of names counted whose count went from 0 to
+	// 1 no time yet (while step is 1).
+	unused int
 }
 
 // A nameSig is a set of names as a Bloom filter of one bit a name: a
@@ -915,16 +965,30 @@ func (u *useCounter) use(x string) {
 			return
 		}
 		if n, ok := u.n[x]; ok {
+			if n == 0 && u.step > 0 {
+				u.unused--
+			}
 			u.n[x] = n + u.step
 		}
 		return
 	}
 	for i := range u.small {
-		if u.small[i].name == x {
-			u.small[i].n += u.step
+		if c := &u.small[i]; c.name == x {
+			if c.n == 0 && u.step > 0 {
+				u.unused--
+			}
+			c.n += u.step
 			return
 		}
 	}
+}
+
+// names is the number of names u counts.
+func (u *useCounter) names() int {
+	if u.n != nil {
+		return len(u.n)
+	}
+	return len(u.small)
 }
 
 // count0 counts x from 0 (a name counted already stays as it is).

@@ -8,7 +8,121 @@ import "github.com/arraysem/arraysem/fun"
 // forms bind at run time (binding them to 0). The value-based semantics of FUNMEM is FUN's semantics of
 // the result (§3.3).
 func Unmem(p *fun.Program) *fun.Program {
-	return &fun.Program{File: p.File, Inputs: unmemInputs(p), Body: unmemBody(p.Body), Format: p.Format}
+	a := newUnmemArena(p.Body)
+	return &fun.Program{File: p.File, Inputs: unmemInputs(p), Body: a.body(p.Body), Format: p.Format}
+}
+
+// An unmemArena holds the nodes of one un-memmed tree, counted before
+// it is built (count), so that the value-based semantics, which un-mems
+// every program it runs, allocates a few lists rather than each node. A
+// list that runs out (it cannot, but for a form Unmem does not count)
+// gives way to allocating.
+type unmemArena struct {
+	stms    []fun.Stm
+	stmPtrs []*fun.Stm
+	params  []fun.Param
+	pats    []*fun.Param
+	bodies  []fun.Body
+	ifs     []fun.IfExp
+	kernels []fun.KernelExp
+	zeros   []zeroScalar
+}
+
+// zeroScalar is the scalar expression 0 and its constant.
+type zeroScalar struct {
+	e fun.ScalarExp
+	k fun.Const
+}
+
+// newUnmemArena is an arena for the tree Unmem makes of b.
+func newUnmemArena(b *fun.Body) *unmemArena {
+	var n unmemCounts
+	n.body(b)
+	return &unmemArena{
+		stms:    make([]fun.Stm, n.stms),
+		stmPtrs: make([]*fun.Stm, n.stms),
+		params:  make([]fun.Param, n.params),
+		pats:    make([]*fun.Param, n.params),
+		bodies:  make([]fun.Body, n.bodies),
+		ifs:     make([]fun.IfExp, n.ifs),
+		kernels: make([]fun.KernelExp, n.kernels),
+		zeros:   make([]zeroScalar, n.zeros),
+	}
+}
+
+// unmemCounts are the nodes of each kind Unmem makes of a tree (a
+// reduce's pattern twice, once for its groups), but for support groups'
+// zeros and the forms' nodes (fun.WithParts).
+type unmemCounts struct {
+	stms, params, bodies, ifs, kernels, zeros int
+}
+
+func (n *unmemCounts) body(b *fun.Body) {
+	n.bodies++
+	n.stms += len(b.Stms)
+	for _, s := range b.Stms {
+		n.params += len(s.Pat)
+		switch e := s.Exp.(type) {
+		case *AllocExp:
+			n.zeros++
+		case *fun.IfExp:
+			n.ifs++
+			n.body(e.Then)
+			n.body(e.Else)
+		case *fun.KernelExp:
+			n.kernels++
+			n.body(e.Body)
+		case *fun.LoopExp, *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
+			n.params += len(fun.ExpParams(e))
+			if _, ok := e.(*fun.ReduceExp); ok {
+				n.params += len(s.Pat) // its pattern's groups
+			}
+			n.body(fun.ExpBody(e))
+		case *fun.RedomapExp:
+			n.params += len(e.Params)
+			if !e.Scan {
+				n.params += len(s.Pat)
+			}
+			n.body(e.Map)
+			n.body(e.Op)
+		}
+	}
+}
+
+// take is the next node of l, or a new one when l has run out.
+func take[T any](l *[]T) *T {
+	if len(*l) == 0 {
+		return new(T)
+	}
+	x := &(*l)[0]
+	*l = (*l)[1:]
+	return x
+}
+
+// takeN is the next n nodes of l (a list that cannot grow into what
+// follows them), or new ones when l has too few.
+func takeN[T any](l *[]T, n int) []T {
+	if len(*l) < n {
+		return make([]T, n)
+	}
+	xs := (*l)[:n:n]
+	*l = (*l)[n:]
+	return xs
+}
+
+// param is p un-memmed.
+func (a *unmemArena) param(p *fun.Param) *fun.Param {
+	q := take(&a.params)
+	*q = unmemParamValue(p)
+	return q
+}
+
+// zero is the scalar expression 0 at pos.
+func (a *unmemArena) zero(pos fun.Pos) *fun.ScalarExp {
+	z := take(&a.zeros)
+	z.k = fun.Const{ValuePos: pos, Value: 0}
+	z.e.X = &z.k
+	return &z.e
 }
 
 // unmemInputs is p's inputs un-memmed.
@@ -41,16 +155,16 @@ func unmemParamValue(p *fun.Param) fun.Param {
 	return fun.Param{Lparen: p.Lparen, Name: p.Name, Type: fun.Type{Dims: p.Type.Dims, Elem: p.Type.Elem}} // mem ⇒ int, [x]@m→L ⇒ [x], [x]float@m→L ⇒ [x]float
 }
 
-func unmemBody(b *fun.Body) *fun.Body {
-	out := &fun.Body{In: b.In, Result: b.Result, Rparen: b.Rparen}
+// body is b un-memmed.
+func (a *unmemArena) body(b *fun.Body) *fun.Body {
+	out := take(&a.bodies)
+	*out = fun.Body{In: b.In, Result: b.Result, Rparen: b.Rparen}
 	if len(b.Stms) == 0 {
 		return out
 	}
-	// The value-based semantics un-mems every program it runs: the
-	// statements are allocated together (copyStms).
-	news := copyStms(b.Stms, unmemParamValue)
 	// The new statements are the body's list, unless a statement is
 	// followed by zeros (after): the list is copied then.
+	news := a.copyStms(b.Stms)
 	out.Stms = news
 	copied := false
 	for i, s := range b.Stms {
@@ -58,26 +172,30 @@ func unmemBody(b *fun.Body) *fun.Body {
 		var after []*fun.Stm
 		switch e := s.Exp.(type) {
 		case *AllocExp:
-			ns.Exp = zeroExp(e.Alloc) // alloc se ⇒ 0
+			ns.Exp = a.zero(e.Alloc) // alloc se ⇒ 0
 		case *fun.IfExp:
-			ns.Exp = &fun.IfExp{If: e.If, Cond: e.Cond, Then: unmemBody(e.Then), Else: unmemBody(e.Else)}
+			x := take(&a.ifs)
+			*x = fun.IfExp{If: e.If, Cond: e.Cond, Then: a.body(e.Then), Else: a.body(e.Else)}
+			ns.Exp = x
 		case *fun.KernelExp:
-			ns.Exp = &fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: unmemBody(e.Body)}
+			k := take(&a.kernels)
+			*k = fun.KernelExp{Kernel: e.Kernel, Var: e.Var, Bound: e.Bound, Body: a.body(e.Body)}
+			ns.Exp = k
 		case *fun.LoopExp:
 			// The supporting parameters are ordinary ints (mem ⇒ int): the
 			// initial values and results list them.
-			ns.Exp = fun.WithParts(e, unmemParams(e.Params), unmemBody(e.Body))
+			ns.Exp = fun.WithParts(e, a.paramList(e.Params), a.body(e.Body))
 		case *fun.ReduceExp, *fun.ScanExp, *fun.FilterExp:
-			ps, b := unmemOperands(fun.ExpParams(e), fun.ExpBody(e))
+			ps, b := a.operands(fun.ExpParams(e), fun.ExpBody(e))
 			ns.Exp = fun.WithParts(e, ps, b)
 			if _, ok := e.(*fun.ReduceExp); ok {
-				ns.Pat, after = unmemGroups(s.Pat)
+				ns.Pat, after = a.groups(s.Pat)
 			}
 		case *fun.RedomapExp:
-			ps, op := unmemOperands(e.Params, e.Op)
-			ns.Exp = fun.WithBodies(e, ps, []*fun.Body{unmemBody(e.Map), op})
+			ps, op := a.operands(e.Params, e.Op)
+			ns.Exp = fun.WithBodies(e, ps, []*fun.Body{a.body(e.Map), op})
 			if !e.Scan {
-				ns.Pat, after = unmemGroups(s.Pat)
+				ns.Pat, after = a.groups(s.Pat)
 			}
 		}
 		if len(after) > 0 && !copied {
@@ -87,6 +205,27 @@ func unmemBody(b *fun.Body) *fun.Body {
 			out.Stms = append(out.Stms, ns)
 		}
 		out.Stms = append(out.Stms, after...)
+	}
+	return out
+}
+
+// copyStms is copies of ss with their patterns un-memmed (a pattern
+// of no parameters is nil).
+func (a *unmemArena) copyStms(ss []*fun.Stm) []*fun.Stm {
+	stms := takeN(&a.stms, len(ss))
+	out := takeN(&a.stmPtrs, len(ss))
+	for i, st := range ss {
+		ns := &stms[i]
+		*ns = fun.Stm{Let: st.Let, Exp: st.Exp}
+		if n := len(st.Pat); n > 0 {
+			ns.Pat = takeN(&a.pats, n)
+			params := takeN(&a.params, n)
+			for j, p := range st.Pat {
+				params[j] = unmemParamValue(p)
+				ns.Pat[j] = &params[j]
+			}
+		}
+		out[i] = ns
 	}
 	return out
 }
@@ -113,30 +252,31 @@ func anySupportForm(ps []*fun.Param) bool {
 	return false
 }
 
-// unmemParamsOrNil is unmemParams, nil for no parameters (as appending
+// paramsOrNil is paramList, nil for no parameters (as appending
 // them one by one gives).
-func unmemParamsOrNil(ps []*fun.Param) []*fun.Param {
+func (a *unmemArena) paramsOrNil(ps []*fun.Param) []*fun.Param {
 	if len(ps) == 0 {
 		return nil
 	}
-	return unmemParams(ps)
+	return a.paramList(ps)
 }
 
-func unmemParams(ps []*fun.Param) []*fun.Param {
-	out := make([]*fun.Param, len(ps))
+// paramList is ps un-memmed.
+func (a *unmemArena) paramList(ps []*fun.Param) []*fun.Param {
+	out := takeN(&a.pats, len(ps))
 	for i, p := range ps {
-		out[i] = unmemParam(p)
+		out[i] = a.param(p)
 	}
 	return out
 }
 
-// unmemGroups drops the supporting variables of support groups
+// groups drops the supporting variables of support groups
 // (groups.go), which FUN's forms do not bind, and binds them to 0 after
 // (as a block is 0): they only describe memory, so that no value depends
 // on them, but a Support may copy them into other ints.
-func unmemGroups(ps []*fun.Param) ([]*fun.Param, []*fun.Stm) {
+func (a *unmemArena) groups(ps []*fun.Param) ([]*fun.Param, []*fun.Stm) {
 	if !anySupportForm(ps) { // no group has support: every parameter is kept
-		return unmemParamsOrNil(ps), nil
+		return a.paramsOrNil(ps), nil
 	}
 	supp := supportNames(Groups(ps))
 	var keep []*fun.Param
@@ -153,16 +293,16 @@ func unmemGroups(ps []*fun.Param) ([]*fun.Param, []*fun.Stm) {
 			zeros = append(zeros, &z.s)
 			continue
 		}
-		keep = append(keep, unmemParam(p))
+		keep = append(keep, a.param(p))
 	}
 	return keep, zeros
 }
 
-// unmemOperands is unmemGroups for the operands of a reduce, scan,
-// filter or redomap: the zeros go at the top of the (operator) body.
-func unmemOperands(ps []*fun.Param, b *fun.Body) ([]*fun.Param, *fun.Body) {
-	keep, zeros := unmemGroups(ps)
-	nb := unmemBody(b)
+// operands is groups for the operands of a reduce, scan, filter or
+// redomap: the zeros go at the top of the (operator) body.
+func (a *unmemArena) operands(ps []*fun.Param, b *fun.Body) ([]*fun.Param, *fun.Body) {
+	keep, zeros := a.groups(ps)
+	nb := a.body(b)
 	nb.Stms = append(zeros, nb.Stms...)
 	return keep, nb
 }
