@@ -943,7 +943,7 @@ func retypeBody(b *fun.Body, f func(fun.Type) (fun.Type, bool)) *fun.Body {
 func retypeStm(st *fun.Stm, f func(fun.Type) (fun.Type, bool)) *fun.Stm {
 	pat, patChanged := st.Pat, false
 	if len(st.Pat) == 0 && st.Pat != nil {
-		pat, patChanged = nil, true // as copyStms gave
+		pat, patChanged = nil, true // a rebuilt statement's empty pattern is nil
 	}
 	for i, p := range st.Pat {
 		t, changed := f(p.Type)
@@ -982,35 +982,6 @@ func retypeStm(st *fun.Stm, f func(fun.Type) (fun.Type, bool)) *fun.Stm {
 	return &fun.Stm{Let: st.Let, Pat: pat, Exp: exp}
 }
 
-// copyStms is new statements for ss, each with its original's let and
-// expression and its pattern's parameters made by param, allocated
-// together (three allocations, not one a statement and one a parameter:
-// the passes that rebuild whole programs run on every program of a
-// property campaign).
-func copyStms(ss []*fun.Stm, param func(*fun.Param) fun.Param) []*fun.Stm {
-	stms := make([]fun.Stm, len(ss))
-	npat := 0
-	for _, st := range ss {
-		npat += len(st.Pat)
-	}
-	params := make([]fun.Param, npat)
-	pats := make([]*fun.Param, npat)
-	out := make([]*fun.Stm, len(ss))
-	for i, st := range ss {
-		ns := &stms[i]
-		*ns = fun.Stm{Let: st.Let, Exp: st.Exp}
-		if n := len(st.Pat); n > 0 {
-			ns.Pat = pats[:n:n]
-			for j, p := range st.Pat {
-				params[j] = param(p)
-				ns.Pat[j] = &params[j]
-			}
-			pats, params = pats[n:], params[n:]
-		}
-		out[i] = ns
-	}
-	return out
-}
 
 // retypeParams is ps with their types rewritten by f, or ps itself when
 // f changes none.

@@ -58,7 +58,7 @@ func TestDeadCodeSignatures(t *testing.T) {
 // transformedSeeds are the FUN examples and the chunks of
 // testdata/expand.txt that check and reach FUNMEM, translated
 // (Transform).
-func transformedSeeds(t *testing.T) []*fun.Program {
+func transformedSeeds(t testing.TB) []*fun.Program {
 	t.Helper()
 	files, chunks := golden.Seeds("../examples/fun/*.fun", "testdata/expand.txt")
 	var out []*fun.Program
