@@ -982,7 +982,6 @@ func retypeStm(st *fun.Stm, f func(fun.Type) (fun.Type, bool)) *fun.Stm {
 	return &fun.Stm{Let: st.Let, Pat: pat, Exp: exp}
 }
 
-
 // retypeParams is ps with their types rewritten by f, or ps itself when
 // f changes none.
 func retypeParams(ps []*fun.Param, f func(fun.Type) (fun.Type, bool)) []*fun.Param {
