@@ -21,7 +21,8 @@
 //     and racefree side condition of eq (4); heapcompile.go: the same
 //     rules compiled once per run to closures over slots, each nested
 //     body when it first runs (scalar expressions by FUN's compiler,
-//     fun/compile_scalar.go), which EvalHeap
+//     fun/compile_scalar.go, where the code may run more than once; code
+//     that runs once leaves them to EvalNum), which EvalHeap
 //     runs (`--semantics heap`, the engine; the walker is the reference
 //     the tests hold it to, and runs the forms it does not compile);
 //   - fast paths of the compiled big-step, each giving the rules'
