@@ -55,6 +55,17 @@ func TestDeadCodeSignatures(t *testing.T) {
 	}
 }
 
+// seedVariants are the transformed seeds (transformedSeeds) and, for
+// each, what the campaigns check most of it: Simplify, MemoryExpand for
+// the GPU, and Simplify after MemoryExpand for the CPU.
+func seedVariants(t testing.TB) []*fun.Program {
+	var out []*fun.Program
+	for _, q := range transformedSeeds(t) {
+		out = append(out, q, Simplify(q), MemoryExpand(q, GPU), Simplify(MemoryExpand(q, CPU)))
+	}
+	return out
+}
+
 // transformedSeeds are the FUN examples and the chunks of
 // testdata/expand.txt that check and reach FUNMEM, translated
 // (Transform).

@@ -14,15 +14,13 @@ import (
 // within slotBound of it.
 func TestSlotBound(t *testing.T) {
 	bodies := 0
-	for _, q := range transformedSeeds(t) {
-		for _, p := range []*fun.Program{q, Simplify(q), MemoryExpand(q, GPU), Simplify(MemoryExpand(q, CPU))} {
-			c := &hcompiler{eager: true}
-			c.body(nil, p.Body)
-			if bound := slotBound(p.Body); c.slots > bound {
-				t.Fatalf("compiling took %d slots, slotBound reserves %d:\n%s", c.slots, bound, Print(p))
-			}
-			eachBody(p.Body, func(*fun.Body) { bodies++ })
+	for _, p := range seedVariants(t) {
+		c := &hcompiler{eager: true}
+		c.body(nil, p.Body)
+		if bound := slotBound(p.Body); c.slots > bound {
+			t.Fatalf("compiling took %d slots, slotBound reserves %d:\n%s", c.slots, bound, Print(p))
 		}
+		eachBody(p.Body, func(*fun.Body) { bodies++ })
 	}
 	if bodies < 100 {
 		t.Fatalf("only %d bodies compiled: the test checks little", bodies)
@@ -51,13 +49,8 @@ func TestLazyBodies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var runs [2]string
 			for i, eager := range []bool{false, true} {
-				env, h, err := BindInputs(p, args("c", tc.c, "n", tc.n))
-				if err != nil {
-					t.Fatal(err)
-				}
 				var stms int
-				vs, err := evalCompiled(&hcompiler{eager: eager, stms: &stms}, p, env, h, withBudget(nil))
-				runs[i] = fmt.Sprintf("%s %s %v", ValuesString(vs), heapDump(h), err)
+				runs[i] = compiledRun(t, &hcompiler{eager: eager, stms: &stms}, p, args("c", tc.c, "n", tc.n))
 				want := tc.stms
 				if eager {
 					want = 1 + 2 + 3 + 1
@@ -100,13 +93,8 @@ func TestOnceScalars(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var runs [2]string
 			for i, all := range []bool{false, true} {
-				env, h, err := BindInputs(p, args("c", tc.c, "n", tc.n))
-				if err != nil {
-					t.Fatal(err)
-				}
 				var sexps int
-				vs, err := evalCompiled(&hcompiler{allLooped: all, sexps: &sexps}, p, env, h, withBudget(nil))
-				runs[i] = fmt.Sprintf("%s %s %v", ValuesString(vs), heapDump(h), err)
+				runs[i] = compiledRun(t, &hcompiler{allLooped: all, sexps: &sexps}, p, args("c", tc.c, "n", tc.n))
 				if !all && sexps != tc.sexps {
 					t.Errorf("%d scalar expressions compiled, want %d", sexps, tc.sexps)
 				}
@@ -133,28 +121,19 @@ func TestOnceScalars(t *testing.T) {
 	// Every seed program and expansion, run as EvalHeap runs it and with
 	// every scalar expression compiled, gives the same values and heap.
 	ran := 0
-	for _, q := range transformedSeeds(t) {
-		for _, p := range []*fun.Program{q, Simplify(q), MemoryExpand(q, GPU), Simplify(MemoryExpand(q, CPU))} {
-			in := map[string]string{}
-			for _, x := range p.Inputs {
-				in[x.Name.Name] = "3"
-			}
-			var runs [2]string
-			for i, all := range []bool{false, true} {
-				env, h, err := BindInputs(p, in)
-				if err != nil {
-					break
-				}
-				vs, err := evalCompiled(&hcompiler{allLooped: all}, p, env, h, withBudget(nil))
-				runs[i] = fmt.Sprintf("%s %s %v", ValuesString(vs), heapDump(h), err)
-			}
-			if runs[0] != runs[1] {
-				t.Errorf("run %s, compiling every scalar expression %s:\n%s", runs[0], runs[1], Print(p))
-			}
-			if runs[0] != "" {
-				ran++
-			}
+	for _, p := range seedVariants(t) {
+		in := map[string]string{}
+		for _, x := range p.Inputs {
+			in[x.Name.Name] = "3"
 		}
+		if _, _, err := BindInputs(p, in); err != nil {
+			continue
+		}
+		once, all := compiledRun(t, &hcompiler{}, p, in), compiledRun(t, &hcompiler{allLooped: true}, p, in)
+		if once != all {
+			t.Errorf("run %s, compiling every scalar expression %s:\n%s", once, all, Print(p))
+		}
+		ran++
 	}
 	if ran < 50 {
 		t.Errorf("only %d programs ran", ran)
@@ -201,4 +180,16 @@ func TestIfBranchesShareSlots(t *testing.T) {
 			t.Errorf("n = %s: compiled %s, tree walker %s", n, got, want)
 		}
 	}
+}
+
+// compiledRun is p's run on the inputs in by the heap engine compiled by
+// c: its values, its heap and its error, as one text to compare.
+func compiledRun(t *testing.T, c *hcompiler, p *fun.Program, in map[string]string) string {
+	t.Helper()
+	env, h, err := BindInputs(p, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := evalCompiled(c, p, env, h, withBudget(nil))
+	return fmt.Sprintf("%s %s %v", ValuesString(vs), heapDump(h), err)
 }

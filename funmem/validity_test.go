@@ -151,19 +151,17 @@ func TestRowMajorWellFormed(t *testing.T) {
 		}
 	}
 	checked, refused := 0, 0
-	for _, q := range transformedSeeds(t) {
-		for _, p := range []*fun.Program{q, Simplify(q), MemoryExpand(q, GPU), Simplify(MemoryExpand(q, CPU))} {
-			for _, b := range []*fun.Body{p.Body, retypeBody(p.Body, spoil(&fun.FloatConst{Value: 1.5})), retypeBody(p.Body, spoil(fun.Named("no_such_name")))} {
-				r := &fun.Program{File: p.File, Inputs: p.Inputs, Body: b, Format: p.Format}
-				_, err := Check(r, nil)
-				_, werr := Check(&fun.Program{File: p.File, Inputs: p.Inputs, Body: retypeBody(b, expandR), Format: p.Format}, nil)
-				if (err == nil) != (werr == nil) {
-					t.Fatalf("with R(…) the checker says %v, with its LMAD written out %v, of\n%s", err, werr, Print(r))
-				}
-				checked++
-				if err != nil {
-					refused++
-				}
+	for _, p := range seedVariants(t) {
+		for _, b := range []*fun.Body{p.Body, retypeBody(p.Body, spoil(&fun.FloatConst{Value: 1.5})), retypeBody(p.Body, spoil(fun.Named("no_such_name")))} {
+			r := &fun.Program{File: p.File, Inputs: p.Inputs, Body: b, Format: p.Format}
+			_, err := Check(r, nil)
+			_, werr := Check(&fun.Program{File: p.File, Inputs: p.Inputs, Body: retypeBody(b, expandR), Format: p.Format}, nil)
+			if (err == nil) != (werr == nil) {
+				t.Fatalf("with R(…) the checker says %v, with its LMAD written out %v, of\n%s", err, werr, Print(r))
+			}
+			checked++
+			if err != nil {
+				refused++
 			}
 		}
 	}
