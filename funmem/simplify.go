@@ -514,11 +514,21 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	// be dropped) are counted first: they are never taken off, so once
 	// every name has one, nothing can be dropped and the rest of the body
 	// need not be walked (unused counts the names without one yet).
+	// The statements' own parts (their types and operands) are counted
+	// before their nested bodies: most lets are used there, and then
+	// no nested body is walked, nor its signature made.
 	used.unused = used.names()
 	used.idents(b.Result)
+	used.shallow = true
 	for i := 0; i < len(b.Stms) && used.unused > 0; i++ {
 		if !can[i] {
 			used.stm(b.Stms[i])
+		}
+	}
+	used.shallow = false
+	for i := 0; i < len(b.Stms) && used.unused > 0; i++ {
+		if !can[i] {
+			used.nested(b.Stms[i].Exp)
 		}
 	}
 	if used.unused == 0 {
@@ -952,6 +962,9 @@ type useCounter struct {
 	// unused is the number of names counted whose count went from 0 to
 	// 1 no time yet (while step is 1).
 	unused int
+	// shallow says to count no nested body of FUN's forms (nested
+	// counts those).
+	shallow bool
 }
 
 // A nameSig is a set of names as a Bloom filter of one bit a name: a
@@ -1088,7 +1101,7 @@ func (u *useCounter) idents(xs []*fun.Ident) {
 }
 
 func (u *useCounter) body(b *fun.Body) {
-	if b == nil {
+	if b == nil || u.shallow {
 		return
 	}
 	switch {
@@ -1170,6 +1183,28 @@ func (u *useCounter) sexp(e fun.SExp) {
 	case *fun.Const, *fun.FloatConst:
 	default:
 		fun.MapSExp(e, u.counter()) // panics as fun.MapStm would
+	}
+}
+
+// nested counts the nested bodies of e that exp with shallow leaves out.
+func (u *useCounter) nested(e fun.Exp) {
+	switch e := e.(type) {
+	case *fun.IfExp:
+		u.body(e.Then)
+		u.body(e.Else)
+	case *fun.KernelExp:
+		u.body(e.Body)
+	case *fun.LoopExp:
+		u.body(e.Body)
+	case *fun.ReduceExp:
+		u.body(e.Body)
+	case *fun.ScanExp:
+		u.body(e.Body)
+	case *fun.FilterExp:
+		u.body(e.Body)
+	case *fun.RedomapExp:
+		u.body(e.Map)
+		u.body(e.Op)
 	}
 }
 
