@@ -2,6 +2,7 @@ package funmem
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/arraysem/arraysem/fun"
 )
@@ -29,36 +30,96 @@ func Simplify(p *fun.Program) *fun.Program { return simplify(p, true) }
 // simplify is Simplify; without signatures, deadCode walks every nested
 // body (TestDeadCodeSignatures compares the two).
 func simplify(p *fun.Program, signatures bool) *fun.Program {
-	// The set grows when it must: sizing it for the inputs and the
-	// top-level statements costs less than walking the tree for the most
-	// names in scope at once (fun.ScopeNeed).
-	scope := fun.NewNameSet(2 * (len(p.Inputs) + len(p.Body.Stms) + 8))
+	// One simplifier for every round, and for the next call: its set,
+	// maps and lists are used again.
+	s := simplifiers.Get().(*simplifier)
+	out := s.simplify(p, signatures)
+	s.release()
+	return out
+}
+
+// newSimplifier is a simplifier with nothing in scope.
+func newSimplifier() *simplifier {
+	return &simplifier{scope: fun.NewNameSet(64), clean: map[*fun.Body]bool{}, sigs: nameSigs{}, consts: map[string]int64{}}
+}
+
+// simplify is Simplify with s, which it leaves as it found it but for
+// its maps of bodies (release empties them).
+func (s *simplifier) simplify(p *fun.Program, signatures bool) *fun.Program {
+	scope := s.scope
 	for _, in := range p.Inputs {
 		scope.Add(in.Name.Name)
 	}
-	body := p.Body
-	clean := map[*fun.Body]bool{}
-	var names nameSigs
+	s.names = nil
 	if signatures {
-		names = nameSigs{}
+		s.names = s.sigs
 	}
-	// One simplifier for every round: its lists are used again.
-	s := &simplifier{clean: clean, names: names}
-	consts := map[string]int64{} // propagate's, empty again after each walk
+	body := p.Body
 	for {
 		s.changed = false
 		body = s.body(body, scope)
-		body = s.propagate(body, consts)
+		body = s.propagate(body, s.consts)
 		if !s.changed {
 			break
 		}
+	}
+	for _, in := range p.Inputs {
+		scope.Remove(in.Name.Name)
 	}
 	body = rowMajorBody(inPlace(ownResults(body)))
 	return &fun.Program{File: p.File, Inputs: p.Inputs, Body: body, Format: p.Format}
 }
 
+// simplifiers holds the simplifiers of the calls done, their scope,
+// maps and stack empty again, for the next call: Simplify runs on every
+// pass's output in the campaigns, and making and growing them anew was
+// about a tenth of its allocation. A simplifier is only scratch space:
+// what one call leaves in it (nothing, once release has looked)
+// changes nothing.
+var simplifiers = sync.Pool{New: func() any { return newSimplifier() }}
+
+// maxPooled is the most bodies a simplifier's maps may have held to be
+// used again: clearing a map costs its size, which one large program
+// should not leave every later call to pay.
+const maxPooled = 4096
+
+// release empties s's maps (they must not keep the trees of this call
+// alive) and puts s back in simplifiers if the call left its scope,
+// constants and stack empty, as it should always have.
+func (s *simplifier) release() {
+	if s.reset() {
+		simplifiers.Put(s)
+	}
+}
+
+// reset empties s's maps and lists, and reports whether s can be used
+// again: the call left its scope, constants and stack empty and its
+// maps were not too large.
+func (s *simplifier) reset() bool {
+	if s.scope.Len() != 0 || len(s.consts) != 0 || len(s.saved) != 0 ||
+		len(s.clean) > maxPooled || len(s.sigs) > maxPooled {
+		return false
+	}
+	clear(s.clean)
+	clear(s.sigs)
+	s.names = nil
+	// Nor the names the lists held keep their program's text alive.
+	for _, l := range s.strs {
+		clear(l[:cap(l)])
+	}
+	clear(s.counts[:cap(s.counts)])
+	clear(s.saved[:cap(s.saved)])
+	return true
+}
+
 type simplifier struct {
 	changed bool
+	// scope, consts and sigs are the call's set of names in scope,
+	// propagate's map of constants (empty again after each walk), and
+	// the signatures names is when signatures are used.
+	scope  scopeSet
+	consts map[string]int64
+	sigs   nameSigs
 	// clean holds the bodies deadCode returned: it would drop nothing
 	// more from them (a body is never changed once built), so neither
 	// propagate, which asks again of every body, nor the next round need
@@ -453,11 +514,21 @@ func (s *simplifier) deadCode(b *fun.Body) *fun.Body {
 	// be dropped) are counted first: they are never taken off, so once
 	// every name has one, nothing can be dropped and the rest of the body
 	// need not be walked (unused counts the names without one yet).
+	// The statements' own parts (their types and operands) are counted
+	// before their nested bodies: most lets are used there, and then
+	// no nested body is walked, nor its signature made.
 	used.unused = used.names()
 	used.idents(b.Result)
+	used.shallow = true
 	for i := 0; i < len(b.Stms) && used.unused > 0; i++ {
 		if !can[i] {
 			used.stm(b.Stms[i])
+		}
+	}
+	used.shallow = false
+	for i := 0; i < len(b.Stms) && used.unused > 0; i++ {
+		if !can[i] {
+			used.nested(b.Stms[i].Exp)
 		}
 	}
 	if used.unused == 0 {
@@ -891,6 +962,9 @@ type useCounter struct {
 	// unused is the number of names counted whose count went from 0 to
 	// 1 no time yet (while step is 1).
 	unused int
+	// shallow says to count no nested body of FUN's forms (nested
+	// counts those).
+	shallow bool
 }
 
 // A nameSig is a set of names as a Bloom filter of one bit a name: a
@@ -1027,7 +1101,7 @@ func (u *useCounter) idents(xs []*fun.Ident) {
 }
 
 func (u *useCounter) body(b *fun.Body) {
-	if b == nil {
+	if b == nil || u.shallow {
 		return
 	}
 	switch {
@@ -1109,6 +1183,28 @@ func (u *useCounter) sexp(e fun.SExp) {
 	case *fun.Const, *fun.FloatConst:
 	default:
 		fun.MapSExp(e, u.counter()) // panics as fun.MapStm would
+	}
+}
+
+// nested counts the nested bodies of e that exp with shallow leaves out.
+func (u *useCounter) nested(e fun.Exp) {
+	switch e := e.(type) {
+	case *fun.IfExp:
+		u.body(e.Then)
+		u.body(e.Else)
+	case *fun.KernelExp:
+		u.body(e.Body)
+	case *fun.LoopExp:
+		u.body(e.Body)
+	case *fun.ReduceExp:
+		u.body(e.Body)
+	case *fun.ScanExp:
+		u.body(e.Body)
+	case *fun.FilterExp:
+		u.body(e.Body)
+	case *fun.RedomapExp:
+		u.body(e.Map)
+		u.body(e.Op)
 	}
 }
 

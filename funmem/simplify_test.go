@@ -75,3 +75,33 @@ func deadCodeRounds(b *fun.Body) *fun.Body {
 		stms = out
 	}
 }
+
+// TestSimplifierReused: a simplifier used again (as Simplify's pool
+// does) gives what a new one gives, for every seed program and its
+// expansions in turn, and reset leaves nothing of the last call in it:
+// no name in scope, no constant, no body in its maps.
+func TestSimplifierReused(t *testing.T) {
+	s := newSimplifier()
+	calls := 0
+	for _, q := range transformedSeeds(t) {
+		for _, in := range []*fun.Program{q, MemoryExpand(q, GPU), MemoryExpand(q, CPU)} {
+			for _, signatures := range []bool{true, false} {
+				got, want := s.simplify(in, signatures), newSimplifier().simplify(in, signatures)
+				if !fun.Equal(got, want) {
+					t.Fatalf("a simplifier used again gives\n%s\na new one\n%s", Print(got), Print(want))
+				}
+				if !s.reset() {
+					t.Fatal("a simplifier cannot be used again after a call")
+				}
+				if s.scope.Len() != 0 || len(s.consts) != 0 || len(s.clean) != 0 || len(s.sigs) != 0 || len(s.saved) != 0 {
+					t.Fatalf("after reset: %d names in scope, %d constants, %d clean bodies, %d signatures, %d saved",
+						s.scope.Len(), len(s.consts), len(s.clean), len(s.sigs), len(s.saved))
+				}
+				calls++
+			}
+		}
+	}
+	if calls < 20 {
+		t.Fatalf("only %d calls", calls)
+	}
+}
