@@ -16,8 +16,8 @@ func TestSameTypeRowMajor(t *testing.T) {
 	c.opts = &CheckOptions{}
 	// m = n + 1 and p = n · k are let-bound: the sizes are compared
 	// modulo them.
-	c.lets["m"] = fun.Binary(semantics.Add, fun.Named("n"), fun.Int(1))
-	c.lets["p"] = fun.Binary(semantics.Mul, fun.Named("n"), fun.Named("k"))
+	c.lets["m"] = letDef{e: fun.Binary(semantics.Add, fun.Named("n"), fun.Int(1))}
+	c.lets["p"] = letDef{e: fun.Binary(semantics.Mul, fun.Named("n"), fun.Named("k"))}
 	n, k := fun.Named("n"), fun.Named("k")
 	sizes := []fun.SExp{
 		n, k, fun.Named("m"), fun.Named("p"), fun.Named("q"), fun.Int(1), fun.Int(3),
@@ -67,8 +67,8 @@ func TestSameTypeRowMajor(t *testing.T) {
 func TestRenamedPoly(t *testing.T) {
 	c := newChecker()
 	c.opts = &CheckOptions{}
-	c.lets["m"] = fun.Binary(semantics.Add, fun.Named("n"), fun.Int(1))
-	c.lets["z"] = fun.Int(0)
+	c.lets["m"] = letDef{e: fun.Binary(semantics.Add, fun.Named("n"), fun.Int(1))}
+	c.lets["z"] = letDef{e: fun.Int(0)}
 	ws := []fun.SExp{fun.Named("a"), fun.Named("b"), fun.Named("m"), fun.Named("n"), fun.Int(2),
 		fun.Binary(semantics.Mul, fun.Named("a"), fun.Named("b")), fun.Binary(semantics.Div, fun.Named("a"), fun.Int(2))}
 	substs := []map[string]string{nil, {"a": "m"}, {"a": "z", "b": "n"}, {"a": "b", "b": "a"}, {"n": "q"}}
