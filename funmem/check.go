@@ -178,7 +178,60 @@ func (c *checker) expand(e fun.SExp) fun.SExp {
 // expanding and normalising them (the LMADs the rules compute are mostly
 // the ones declared, letter for letter).
 func (c *checker) same(a, b fun.SExp) bool {
-	return sameText(a, b) || normalizeIn(a, c).Equal(normalizeIn(b, c))
+	return sameText(a, b) || c.samePoly(a, b, nil)
+}
+
+// samePoly is normalizeIn(a, c).Equal(normalizeIn(fun.RenameSExp(b,
+// subst), c)). Most of what the checker compares so are a variable and a
+// constant, or two variables (an LMAD's offset 0 and the offset
+// parameter of a fold's operand, a size and the size it is renamed to):
+// those are compared by their names and the definitions in scope,
+// without making the polynomial of a variable that has none.
+func (c *checker) samePoly(a, b fun.SExp, subst map[string]string) bool {
+	pa, xa, _ := c.leaf(a, nil)
+	pb, xb, ok := c.leaf(b, subst)
+	if !ok && subst != nil {
+		pb = c.renamedPoly(b, subst)
+	}
+	switch {
+	case xa != "" && xb != "":
+		return xa == xb
+	case xa != "":
+		return isFactor(pb, xa)
+	case xb != "":
+		return isFactor(pa, xb)
+	}
+	return pa.Equal(pb)
+}
+
+// leaf is the normal form p of e, or for a variable (renamed by subst)
+// that is no int let in scope only its name x (its normal form is the
+// factor x). ok is false, and p nothing, for an expression that is no
+// constant or variable when subst renames.
+func (c *checker) leaf(e fun.SExp, subst map[string]string) (p Poly, x string, ok bool) {
+	switch e := e.(type) {
+	case *fun.Const:
+		return constPoly(e.Value), "", true
+	case fun.Var:
+		name := e.Name
+		if y, ok := subst[name]; ok {
+			name = y
+		}
+		if p, ok := c.poly(name); ok {
+			return p, "", true
+		}
+		return Poly{}, name, true
+	}
+	if subst == nil {
+		return normalizeIn(e, c), "", true
+	}
+	return Poly{}, "", false
+}
+
+// isFactor reports whether p is the normal form of the variable x alone
+// (factorPoly's: the monomial x with coefficient 1).
+func isFactor(p Poly, x string) bool {
+	return len(p.terms) == 1 && p.terms[0].key == x && p.terms[0].c == 1
 }
 
 // sameText reports whether two scalar expressions of ints are the same
@@ -459,7 +512,7 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 		if len(subst) == 0 {
 			return c.same(h, w)
 		}
-		return sameTextRenamed(h, w, subst) || normalizeIn(h, c).Equal(c.renamedPoly(w, subst))
+		return sameTextRenamed(h, w, subst) || c.samePoly(h, w, subst)
 	}
 	// R(a1, …, an) and R(b1, …, bn) are the same LMAD exactly when each
 	// a_i is b_i: their offsets are 0, and their strides products of
