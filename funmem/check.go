@@ -71,15 +71,14 @@ var checkers = sync.Pool{New: func() any { return newChecker() }}
 
 // newChecker is a checker with nothing in scope (Γ grows as it must).
 func newChecker() *checker {
-	return &checker{env: fun.NewScopeSized("FUNMEM", 64), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{},
-		undo: make([]undoEntry, 0, 128)}
+	return &checker{env: fun.NewScopeSized("FUNMEM", 64), lets: map[string]letDef{}, undo: make([]undoEntry, 0, 128)}
 }
 
 // release puts c back in checkers if a successful check left it as it
 // found it: Γ empty, no definition and no undo entry left (it should
 // always have; a checker that did not is dropped).
 func (c *checker) release() {
-	if c.env.Len() != 0 || len(c.undo) != 0 || len(c.lets) != 0 || len(c.defs) != 0 || len(c.polys) != 0 {
+	if c.env.Len() != 0 || len(c.undo) != 0 || len(c.lets) != 0 {
 		return
 	}
 	c.opts, c.funOpts = nil, nil
@@ -94,14 +93,9 @@ type checker struct {
 	// lets holds the int let-bindings in scope, as written: FUNMEM is in
 	// A-normal form, so an LMAD often names a variable bound to the
 	// expression another LMAD writes out (Support's offsets, sizes).
-	lets map[string]fun.SExp
-	// defs and polys hold the lets expanded and their normal forms, each
-	// made when first asked for (most lets are never compared), so that
-	// comparing LMADs normalises each definition once, not at every
-	// comparison. What a let's variables stand for cannot change while
-	// it is in scope (no name is bound twice), so it does not matter when.
-	defs  map[string]fun.SExp
-	polys map[string]Poly
+	// With each, its definition expanded and its normal form, made when
+	// first asked for (letDef).
+	lets map[string]letDef
 	// undo is the stack of bindings the statements checked so far made
 	// (stmBind), taken back as their bodies end (stms).
 	undo []undoEntry
@@ -129,31 +123,48 @@ func (c *checker) renamings() (map[string]string, map[string]string) {
 	return c.loopSubst[0], c.loopSubst[1]
 }
 
+// A letDef is an int let in scope: its definition as written, and that
+// definition expanded and its normal form, each made when first asked
+// for (most lets are never compared), so that comparing LMADs normalises
+// each definition once, not at every comparison. What a let's variables
+// stand for cannot change while it is in scope (no name is bound twice),
+// so it does not matter when. One map entry holds the three, so that a
+// let is bound and taken back with one map operation each.
+type letDef struct {
+	e, def  fun.SExp // def nil until made
+	poly    Poly
+	hasPoly bool
+}
+
 // poly is the normal form of x's definition (polyScope).
 func (c *checker) poly(x string) (Poly, bool) {
-	if p, ok := c.polys[x]; ok {
-		return p, true
-	}
-	e, ok := c.lets[x]
+	l, ok := c.lets[x]
 	if !ok {
 		return Poly{}, false
 	}
-	p := normalizeIn(e, c)
-	c.polys[x] = p
+	if l.hasPoly {
+		return l.poly, true
+	}
+	p := normalizeIn(l.e, c)
+	l = c.lets[x] // as normalizeIn left it
+	l.poly, l.hasPoly = p, true
+	c.lets[x] = l
 	return p, true
 }
 
 // def is x's definition expanded, or nil when x is no int let in scope.
 func (c *checker) def(x string) fun.SExp {
-	if d, ok := c.defs[x]; ok {
-		return d
-	}
-	e, ok := c.lets[x]
+	l, ok := c.lets[x]
 	if !ok {
 		return nil
 	}
-	d := c.expand(e)
-	c.defs[x] = d
+	if l.def != nil {
+		return l.def
+	}
+	d := c.expand(l.e)
+	l = c.lets[x] // as expand left it
+	l.def = d
+	c.lets[x] = l
 	return d
 }
 
@@ -167,7 +178,60 @@ func (c *checker) expand(e fun.SExp) fun.SExp {
 // expanding and normalising them (the LMADs the rules compute are mostly
 // the ones declared, letter for letter).
 func (c *checker) same(a, b fun.SExp) bool {
-	return sameText(a, b) || normalizeIn(a, c).Equal(normalizeIn(b, c))
+	return sameText(a, b) || c.samePoly(a, b, nil)
+}
+
+// samePoly is normalizeIn(a, c).Equal(normalizeIn(fun.RenameSExp(b,
+// subst), c)). Most of what the checker compares so are a variable and a
+// constant, or two variables (an LMAD's offset 0 and the offset
+// parameter of a fold's operand, a size and the size it is renamed to):
+// those are compared by their names and the definitions in scope,
+// without making the polynomial of a variable that has none.
+func (c *checker) samePoly(a, b fun.SExp, subst map[string]string) bool {
+	pa, xa, _ := c.leaf(a, nil)
+	pb, xb, ok := c.leaf(b, subst)
+	if !ok && subst != nil {
+		pb = c.renamedPoly(b, subst)
+	}
+	switch {
+	case xa != "" && xb != "":
+		return xa == xb
+	case xa != "":
+		return isFactor(pb, xa)
+	case xb != "":
+		return isFactor(pa, xb)
+	}
+	return pa.Equal(pb)
+}
+
+// leaf is the normal form p of e, or for a variable (renamed by subst)
+// that is no int let in scope only its name x (its normal form is the
+// factor x). ok is false, and p nothing, for an expression that is no
+// constant or variable when subst renames.
+func (c *checker) leaf(e fun.SExp, subst map[string]string) (p Poly, x string, ok bool) {
+	switch e := e.(type) {
+	case *fun.Const:
+		return constPoly(e.Value), "", true
+	case fun.Var:
+		name := e.Name
+		if y, ok := subst[name]; ok {
+			name = y
+		}
+		if p, ok := c.poly(name); ok {
+			return p, "", true
+		}
+		return Poly{}, name, true
+	}
+	if subst == nil {
+		return normalizeIn(e, c), "", true
+	}
+	return Poly{}, "", false
+}
+
+// isFactor reports whether p is the normal form of the variable x alone
+// (factorPoly's: the monomial x with coefficient 1).
+func isFactor(p Poly, x string) bool {
+	return len(p.terms) == 1 && p.terms[0].key == x && p.terms[0].c == 1
 }
 
 // sameText reports whether two scalar expressions of ints are the same
@@ -448,7 +512,7 @@ func (c *checker) sameType(have, want fun.Type, subst map[string]string) bool {
 		if len(subst) == 0 {
 			return c.same(h, w)
 		}
-		return sameTextRenamed(h, w, subst) || normalizeIn(h, c).Equal(c.renamedPoly(w, subst))
+		return sameTextRenamed(h, w, subst) || c.samePoly(h, w, subst)
 	}
 	// R(a1, …, an) and R(b1, …, bn) are the same LMAD exactly when each
 	// a_i is b_i: their offsets are 0, and their strides products of
@@ -626,14 +690,14 @@ func (c *checker) stmBind(s *fun.Stm) (*semantics.Derivation, error) {
 	}
 	if e, ok := s.Exp.(*fun.ScalarExp); ok && s.Pat[0].Type.IsInt() { // LMADs mention ints only
 		name := s.Pat[0].Name.Name
-		c.lets[name] = e.X
+		c.lets[name] = letDef{e: e.X}
 		c.undo = append(c.undo, undoEntry{name: name, def: true})
 	}
 	return d, nil
 }
 
 // An undoEntry takes back one binding stmBind made: a name in Γ, or
-// (def) a definition in lets, defs and polys.
+// (def) a definition in lets.
 type undoEntry struct {
 	name string
 	def  bool
@@ -647,8 +711,6 @@ func (c *checker) unwind(mark int) {
 			c.env.Remove(e.name)
 		} else {
 			delete(c.lets, e.name)
-			delete(c.defs, e.name)
-			delete(c.polys, e.name)
 		}
 		c.undo[i] = undoEntry{}
 	}
@@ -1038,6 +1100,6 @@ func SliceF(l *IndexFn, slices []fun.Slice) *IndexFn {
 // IsRowMajor reports whether an array type's LMAD is R of its sizes (as
 // polynomials, without definitions).
 func IsRowMajor(t fun.Type) bool {
-	c := &checker{opts: &CheckOptions{}, env: fun.NewScope("FUNMEM"), lets: map[string]fun.SExp{}, defs: map[string]fun.SExp{}, polys: map[string]Poly{}}
+	c := &checker{opts: &CheckOptions{}, env: fun.NewScope("FUNMEM"), lets: map[string]letDef{}}
 	return ArrayOf(t) != nil && c.rowMajor(t)
 }

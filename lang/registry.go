@@ -23,6 +23,10 @@ type Registry struct {
 	variants  []Variant
 	memo      map[memoKey]Stage // the stages a Memo's walks made
 	adopted   map[adoptKey][]Program
+	// defaults are the declared string options with a default, by name:
+	// what Complete fills in at every walk, kept as AddPass registers
+	// them rather than gathered and sorted from the passes per walk.
+	defaults []Option
 }
 
 // adoptKey is what a Memo's walker adopted a tree as: its target language
@@ -51,6 +55,12 @@ func (r *Registry) AddPass(ps ...Pass) {
 			}
 		}
 		r.passes = append(r.passes, &p)
+		for _, o := range p.Options {
+			if o.Kind == StringOption && o.Default != "" && !slices.ContainsFunc(r.defaults, func(d Option) bool { return d.Name == o.Name }) {
+				r.defaults = append(r.defaults, o)
+			}
+		}
+		slices.SortFunc(r.defaults, func(a, b Option) int { return strings.Compare(a.Name, b.Name) })
 	}
 }
 
@@ -152,10 +162,21 @@ func (r *Registry) Complete(o Options) (Options, error) {
 			}
 		}
 	}
-	for _, d := range r.Options() {
-		if d.Kind == StringOption && o.Str(d.Name) == "" && d.Default != "" {
-			o = o.WithString(d.Name, d.Default)
+	// The defaults o leaves out are set in one copy of its strings.
+	var strs map[string]string
+	for _, d := range r.defaults {
+		if o.Str(d.Name) == "" {
+			if strs == nil {
+				strs = make(map[string]string, len(o.strs)+len(r.defaults))
+				for k, v := range o.strs {
+					strs[k] = v
+				}
+			}
+			strs[d.Name] = d.Default
 		}
+	}
+	if strs != nil {
+		o.strs = strs
 	}
 	return o, nil
 }
@@ -461,7 +482,7 @@ func (r *Registry) RunPasses(p Program, names []string, o Options) ([]Stage, err
 	if err != nil {
 		return nil, err
 	}
-	w := &walker{r: r, o: o, stages: []Stage{{Program: p}}}
+	w := newWalker(r, o, p, len(names))
 	for _, name := range names {
 		at := w.cur().Language().Name()
 		q := r.Find(name, at)
@@ -500,7 +521,7 @@ func (r *Registry) RunPipeline(p Program, name string, o Options) ([]Stage, erro
 	if err != nil {
 		return nil, err
 	}
-	w := &walker{r: r, o: o, stages: []Stage{{Program: p}}}
+	w := newWalker(r, o, p, len(pl.Passes))
 	for _, n := range pl.Passes {
 		q := r.Find(n, pl.Level)
 		if q.Disabled(o) {
@@ -519,6 +540,13 @@ type walker struct {
 	r      *Registry
 	o      Options
 	stages []Stage
+}
+
+// newWalker is a walker at p with room for the stages of n passes.
+func newWalker(r *Registry, o Options, p Program, n int) *walker {
+	stages := make([]Stage, 1, n+1)
+	stages[0] = Stage{Program: p}
+	return &walker{r: r, o: o, stages: stages}
 }
 
 func (w *walker) cur() Program { return w.stages[len(w.stages)-1].Program }
@@ -773,7 +801,8 @@ func IsInputError(err error) bool {
 // Clone is a copy of the registry that can be added to without changing
 // r (tests register passes in a clone). It remembers no stage.
 func (r *Registry) Clone() *Registry {
-	return &Registry{langs: slices.Clone(r.langs), passes: slices.Clone(r.passes), pipelines: slices.Clone(r.pipelines), variants: slices.Clone(r.variants)}
+	return &Registry{langs: slices.Clone(r.langs), passes: slices.Clone(r.passes), pipelines: slices.Clone(r.pipelines), variants: slices.Clone(r.variants),
+		defaults: slices.Clone(r.defaults)}
 }
 
 // Memo is a copy of r whose walks (Compile, RunPasses, RunPipeline)

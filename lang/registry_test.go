@@ -510,3 +510,44 @@ func TestMemoAdoptsSameTreeOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCompleteDefaults: Complete fills in the default of every declared
+// string option that o leaves out (the list AddPass keeps, as Options
+// lists the declarations), in a copy of o's values, and a clone keeps its
+// own list.
+func TestCompleteDefaults(t *testing.T) {
+	r, _ := toys()
+	r.AddPass(
+		add("Lay", "c", "c", "lay", Option{Name: "layout", Kind: StringOption, Default: "cpu", Values: []string{"cpu", "gpu"}}),
+		add("Lay2", "b", "b", "lay2", Option{Name: "layout", Kind: StringOption, Default: "cpu", Values: []string{"cpu", "gpu"}},
+			Option{Name: "arch", Kind: StringOption, Default: "sm"}),
+	)
+	want := func(r *Registry, o Options) Options { // Complete as the declarations read
+		for _, d := range r.Options() {
+			if d.Kind == StringOption && o.Str(d.Name) == "" && d.Default != "" {
+				o = o.WithString(d.Name, d.Default)
+			}
+		}
+		return o
+	}
+	c := r.Clone()
+	c.AddPass(add("Tune", "a", "a", "tune", Option{Name: "tune", Kind: StringOption, Default: "fast"}))
+	for _, reg := range []*Registry{r, c} {
+		for _, o := range []Options{{}, Options{}.WithString("layout", "gpu"), Options{}.WithString("suffix", "!"), Options{}.With("extra").WithString("arch", "x")} {
+			orig := o.Flags()
+			got, err := reg.Complete(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := got.Flags(), want(reg, o).Flags(); g != w {
+				t.Errorf("Complete(%q) = %q, want %q", orig, g, w)
+			}
+			if o.Flags() != orig {
+				t.Errorf("Complete changed its argument %q to %q", orig, o.Flags())
+			}
+		}
+	}
+	if got, _ := r.Complete(Options{}); got.Str("tune") != "" {
+		t.Errorf("the clone's pass declares a default in the original: %q", got.Flags())
+	}
+}
