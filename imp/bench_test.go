@@ -1,6 +1,8 @@
 package imp
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -223,6 +225,54 @@ func BenchmarkCheck(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkReadBack reads back the printed text of every example that
+// checks, as the level property does with each IMP level it checks:
+// parse, check, print.
+func BenchmarkReadBack(b *testing.B) {
+	texts := exampleTexts(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		readBack(b, texts)
+	}
+}
+
+// exampleTexts are the printed texts of the examples that check.
+func exampleTexts(tb testing.TB) []string {
+	files, err := filepath.Glob(filepath.Join("..", "examples", "imp", "*.imp"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no examples: %v", err)
+	}
+	var texts []string
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		p, err := ParseFile(file, string(src))
+		if err != nil || Check(p, nil) != nil {
+			continue // an example of an error
+		}
+		texts = append(texts, Print(p))
+	}
+	return texts
+}
+
+// readBack parses, checks and prints each text, which must print as it was.
+func readBack(tb testing.TB, texts []string) {
+	for _, text := range texts {
+		p, err := ParseFile("back.imp", text)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := Check(p, nil); err != nil {
+			tb.Fatal(err)
+		}
+		if Print(p) != text {
+			tb.Fatal("prints differently")
 		}
 	}
 }

@@ -123,8 +123,9 @@ type cext struct {
 	compiled   bool      // its body (an if's then), or a fold's parts, are compiled (when first run: parts, branch, forBody)
 	compiled2  bool      // an if's else is compiled
 	// An if's or for's: the innermost loop and the scopes around it (the
-	// scopes when the run counts costs only), and whether it may run more
-	// than once, to compile its bodies in.
+	// scopes when the run counts costs only), to compile its bodies in;
+	// and an if's, kernel's, for's or fold's: whether it may run more
+	// than once.
 	inner     *loopCtx
 	scopes    []scopeCtx
 	looped    bool
@@ -171,6 +172,7 @@ type machine struct {
 	onUntracked func()                   // called when a kernel starts untracked (tests)
 	onCopy      func()                   // called when a copy kernel runs as copyWords (tests)
 	onParallel  func()                   // called when a kernel runs on goroutines (tests)
+	onCompile   func()                   // called when a scalar expression is compiled (tests)
 	undo        *semantics.WriteLog      // a parallel kernel's worker: the words it wrote (parallel.go)
 	iter        int64                    // and the iteration it runs
 	logs        []*semantics.KernelTrace // the traces of the untracked kernels running, innermost last
@@ -405,6 +407,7 @@ func (m *machine) compile(c *cstmt, s Stmt) *cstmt {
 			}
 		}
 		c.par = parallelizable(s.Body)
+		c.looped = m.looped
 		// The body (and copy) are compiled when the kernel first starts
 		// (parts).
 	case *For:
@@ -422,6 +425,7 @@ func (m *machine) compile(c *cstmt, s Stmt) *cstmt {
 		outer := m.inner
 		m.inner = nil
 		defer func() { m.inner = outer }()
+		c.looped = m.looped
 		c.x = m.slot(f.X)
 		c.yield = m.slot(f.Yield)
 		c.xa, c.xb = m.slot(f.A), m.slot(f.B)
@@ -462,16 +466,21 @@ func (m *machine) compile(c *cstmt, s Stmt) *cstmt {
 // with no loop around but its own (a kernel's hoisted sums are its
 // starts'; a fold's parts hoist nothing), so compiling it then compiles
 // what compiling it with the statements around would.
-func (m *machine) parts(c *cstmt) {
+//
+// A kernel or fold that runs at most once (outside every loop) and
+// starts with n = 1 iteration runs its body (each part) once in the
+// run: it is code that runs at most once, whose expressions go to the
+// reference evaluator (exp), as the statements around it do.
+func (m *machine) parts(c *cstmt, n int64) {
 	if c.compiled {
 		return
 	}
 	c.compiled = true
 	inner, scopes, looped := m.inner, m.scopes, m.looped
-	m.inner, m.scopes, m.looped = nil, nil, true
+	m.inner, m.scopes, m.looped = nil, nil, c.looped || n > 1
 	switch s := c.s.(type) {
 	case *Kernel:
-		m.inScope(c, nil, func() { c.body = m.inLoop(c, s.Body) })
+		m.inScope(c, nil, func() { c.body = m.inLoop(c, s.Body, m.looped) })
 		c.copy = copyOf(s, c.body)
 	case *Reduce, *Scan:
 		f := c.fold
@@ -523,11 +532,13 @@ func (m *machine) branch(c *cstmt, then bool) []*cstmt {
 	return c.body2
 }
 
-// forBody compiles the body of for c when it first starts an iteration.
-func (m *machine) forBody(c *cstmt, s *For) {
+// forBody compiles the body of for c when it first starts, with n
+// iterations (a for that runs at most once and starts with one runs its
+// body once: parts).
+func (m *machine) forBody(c *cstmt, s *For, n int64) {
 	if !c.compiled {
 		c.compiled = true
-		m.later(c, func() { m.inScope(c, m.declares(s.Body), func() { c.body = m.inLoop(c, s.Body) }) })
+		m.later(c, func() { m.inScope(c, m.declares(s.Body), func() { c.body = m.inLoop(c, s.Body, c.looped || n > 1) }) })
 	}
 }
 
@@ -544,17 +555,18 @@ func (m *machine) grow() {
 }
 
 // inLoop compiles the body of c, a kernel or for whose save set is
-// c.save, with c as the innermost loop.
-func (m *machine) inLoop(c *cstmt, body []Stmt) []*cstmt {
+// c.save, with c as the innermost loop; looped: the body may run more
+// than once in the run.
+func (m *machine) inLoop(c *cstmt, body []Stmt, looped bool) []*cstmt {
 	outer := m.inner
 	l := &loopCtx{epoch: &c.epoch, assigned: make([]bool, len(m.names))}
 	for _, s := range c.save {
 		l.assigned[s] = true
 	}
-	looped := m.looped
-	m.inner, m.looped = l, true
+	was := m.looped
+	m.inner, m.looped = l, looped
 	out := m.stmts(body)
-	m.inner, m.looped = outer, looped
+	m.inner, m.looped = outer, was
 	return out
 }
 
@@ -642,6 +654,9 @@ func (m *machine) exp(e fun.SExp, ints bool) cexp {
 		// the reference evaluator reads them there (lookup).
 		fun.EachVar(e, m.slotOf)
 		return uncompiled
+	}
+	if m.onCompile != nil {
+		m.onCompile()
 	}
 	sx := fun.SExpCompiler[[]slot]{Vars: envVars{m}, Ints: ints, Mutant: engineMutant}
 	if l := m.inner; l != nil {
@@ -1223,7 +1238,7 @@ func (m *machine) kernel(c *cstmt, s *Kernel) error {
 		return err
 	}
 	if n > 0 { // a kernel of no iteration runs no body (nor copy)
-		m.parts(c)
+		m.parts(c, n)
 	}
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	// Cost counters: a launch at the top; each iteration's blocks die
@@ -1322,7 +1337,7 @@ func (m *machine) loop(c *cstmt, s *For) error {
 		return semantics.Stuckf(s.At, rule, "for bound %s = %d is negative", fun.PrintSExp(s.Bound), n)
 	}
 	if n > 0 {
-		m.forBody(c, s)
+		m.forBody(c, s, n)
 	}
 	c.epoch++ // a new start: hoisted sums recompute their invariant part
 	for i := int64(1); i <= n; i++ {
@@ -1380,7 +1395,7 @@ func (m *machine) fold(c *cstmt) error {
 	}
 	r.n, r.acc = n, ne
 	if n > 0 {
-		m.parts(c)
+		m.parts(c, n)
 	}
 	// Cost counters: a launch at the top, the start's operators; each
 	// part's blocks die with it.

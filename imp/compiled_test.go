@@ -278,3 +278,64 @@ func TestSameSExp(t *testing.T) {
 		t.Errorf("%d expressions, %d pairs the same: too few", len(es), same)
 	}
 }
+
+// TestOnceBodies: a kernel, for or fold outside every loop that starts
+// with one iteration runs its body (each part) once in the run, and
+// leaves its scalar expressions to the reference evaluator, as the code
+// around it does; with more iterations, or inside a loop that may start
+// it again, its body is compiled. The results are the rules' either way.
+func TestOnceBodies(t *testing.T) {
+	p, err := ParseFile("once.imp", `input n : int; input k : int;
+var m : mem; m <- alloc n;
+kernel i <= n do var t : int; t <- 10 - i * i; m[i - 1] <- t done;
+var r : int;
+reduce r <- 0 for e <= n do var y : int; y <- e * e - 3 yield y combine a, b do var c : int; c <- a * 2 + b yield c done;
+var s : mem; s <- alloc 1;
+for j <= k do
+  kernel i2 <= 1 do var u : int; u <- 5 - j * j; s[i2 - 1] <- u done
+done;
+return m : [n], r, s : [1]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(p, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		n, k  string
+		sexps int // the scalar expressions compiled
+	}{
+		{"1", "0", 0}, // the kernel and the reduce once, no for
+		{"1", "1", 0}, // and the for once, its kernel once
+		{"2", "0", 5}, // the kernel's and the reduce's bodies twice
+		{"1", "2", 4}, // the for's body twice, its kernel at each
+		{"0", "0", 0}, // no iteration: nothing compiled
+	} {
+		args := map[string]string{"n": c.n, "k": c.k}
+		env, h, err := BindInputs(p, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, body := compile(p, env, h, &Options{})
+		compiled := 0
+		m.onCompile = func() { compiled++ }
+		err = m.run(body)
+		m.writeBack(env)
+		got := fmt.Sprint(err)
+		if err == nil {
+			vs, rerr := Results(p, env, h)
+			got = fmt.Sprint(vs, rerr)
+		}
+		ref := runUntraced(p, args, true)
+		want := fmt.Sprint(ref.err)
+		if ref.err == nil {
+			want = fmt.Sprint(ref.res, nil)
+		}
+		if got != want {
+			t.Errorf("n = %s, k = %s: the engine gives %s, the rules %s", c.n, c.k, got, want)
+		}
+		if compiled != c.sexps {
+			t.Errorf("n = %s, k = %s: %d scalar expressions compiled, want %d", c.n, c.k, compiled, c.sexps)
+		}
+	}
+}

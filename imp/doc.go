@@ -26,8 +26,10 @@
 //     per variable, scalar expressions as closures by FUN's compiler,
 //     fun/compile_scalar.go, iterations in place; a kernel's, for's or
 //     fold's body when it first starts, an if's branch when first taken;
-//     code outside every loop, which runs once, leaves its expressions to
-//     the reference evaluator, as compiled code does where it gives up), with
+//     code outside every loop, which runs once, and the body of a kernel,
+//     for or fold there whose one start has one iteration, leave their
+//     expressions to the reference evaluator, as compiled code does where
+//     it gives up), with
 //     kernels' read/write sets checked for races as in FUNMEM; eval.go its
 //     entry point and the error messages both semantics share;
 //   - fast paths of the big-step, apart from the rules and each giving

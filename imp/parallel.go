@@ -88,7 +88,7 @@ func (m *machine) worker(c *cstmt, s *Kernel) (*machine, *cstmt) {
 	wc.cext = &ws.e
 	w.lookups()
 	wc.epoch, wc.buf = 0, semantics.Apart(make([]slot, len(c.buf)))
-	w.inScope(wc, nil, func() { wc.body = w.inLoop(wc, s.Body) })
+	w.inScope(wc, nil, func() { wc.body = w.inLoop(wc, s.Body, true) })
 	wc.epoch++ // its one start
 	return w, wc
 }

@@ -179,22 +179,27 @@ func (p *parser) stmts(closer string) ([]Stmt, error) {
 	if err := p.S.Enter(); err != nil {
 		return nil, err
 	}
-	defer p.S.Leave()
-	closed := func() bool {
-		return p.S.Peek().Kind == semantics.EOF || p.S.Is(closer) && (!formWords[closer] || p.isForm(closer))
-	}
 	// The statements gather on the parser's stack (a nested body's above
 	// its enclosing one's) and leave it as a list of their number, rather
 	// than a list grown by doubling for each body.
 	mark := len(p.stack)
-	defer func() { clear(p.stack[mark:]); p.stack = p.stack[:mark] }()
-	for !closed() {
+	body, err := p.gather(closer, mark)
+	clear(p.stack[mark:])
+	p.stack = p.stack[:mark]
+	p.S.Leave()
+	return body, err
+}
+
+// gather reads stmts' statements onto the stack above mark, and returns
+// them as a list of their own.
+func (p *parser) gather(closer string, mark int) ([]Stmt, error) {
+	for !p.closed(closer) {
 		s, err := p.stmt()
 		if err != nil {
 			return nil, err
 		}
 		p.stack = append(p.stack, s)
-		if !p.S.Accept(";") && !closed() {
+		if !p.S.Accept(";") && !p.closed(closer) {
 			return nil, p.S.Errorf("expected ';' between statements, found %s", p.S.Peek())
 		}
 	}
@@ -202,6 +207,12 @@ func (p *parser) stmts(closer string) ([]Stmt, error) {
 		return nil, nil
 	}
 	return slices.Clone(p.stack[mark:]), nil
+}
+
+// closed reports whether the statements end here: at the closing keyword
+// closer (a form word only as the form) or at the end of the text.
+func (p *parser) closed(closer string) bool {
+	return p.S.Peek().Kind == semantics.EOF || p.S.Is(closer) && (!formWords[closer] || p.isForm(closer))
 }
 
 func (p *parser) stmt() (Stmt, error) {
@@ -372,7 +383,7 @@ func (p *parser) stmt() (Stmt, error) {
 		}
 		return &Alloc{At: t.Pos, X: x, Size: n, Rparen: rp}, nil
 	}
-	if y := p.S.Peek(); y.Kind == semantics.Ident && !keywords[y.Text] && p.S.PeekAt(1).Text == "[" { // x <- y[se]
+	if y := p.S.Peek(); y.Kind == semantics.Ident && p.S.PeekAt(1).Text == "[" && !keywords[y.Text] { // x <- y[se]
 		yid, _ := p.Ident("")
 		p.S.Next()
 		idx, err := p.SExp()

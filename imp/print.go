@@ -14,9 +14,7 @@ func Print(p *Program) string {
 	// Room for what most programs print, rather than growing by doubling
 	// from nothing (the campaigns print every program they check): the
 	// translations' programs print 25 to 30 bytes a statement.
-	n := 0
-	WalkStmts(p.Body, func(Stmt) { n++ })
-	b.Grow(32*n + 256)
+	b.Grow(32*stmtCount(p.Body) + 256)
 	if p.Format != nil {
 		b.WriteString(semantics.FormatHeader("--", p.Format))
 	}
@@ -140,9 +138,34 @@ func printStmt(b *strings.Builder, s Stmt, depth int, lines bool) {
 
 // indent writes the indentation of a statement at depth.
 func indent(b *strings.Builder, depth int) {
-	for range depth {
-		b.WriteString("  ")
+	for ; depth > len(blanks)/2; depth -= len(blanks) / 2 {
+		b.WriteString(blanks)
 	}
+	b.WriteString(blanks[:2*depth])
+}
+
+// blanks are the indentation of 16 levels, written at once.
+const blanks = "                                "
+
+// stmtCount is the number of statements in ss, the bodies' included (as
+// WalkStmts visits them, without a call for each).
+func stmtCount(ss []Stmt) int {
+	n := len(ss)
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *If:
+			n += stmtCount(s.Then) + stmtCount(s.Else)
+		case *Kernel:
+			n += stmtCount(s.Body)
+		case *For:
+			n += stmtCount(s.Body)
+		case *Reduce:
+			n += stmtCount(s.Body) + stmtCount(s.Combine)
+		case *Scan:
+			n += stmtCount(s.Body) + stmtCount(s.Combine)
+		}
+	}
+	return n
 }
 
 // printFold prints a fold's parts as a kernel's body, each part's yield

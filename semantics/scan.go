@@ -2,6 +2,7 @@ package semantics
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,16 +140,31 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 	}
 	// opStart marks the ASCII bytes one of ops begins with: a delimiter
 	// that begins none ("(", ";", …, most of them) is not looked up in ops.
-	var opStart [utf8.RuneSelf]bool
-	for _, op := range ops {
-		if op != "" && op[0] < utf8.RuneSelf {
-			opStart[op[0]] = true
+	// opsAt lists by bits, for each ASCII byte, the positions in ops of
+	// the operators that begin with it: only those are tried at that
+	// byte, not all of ops (a delimiter that begins none, "(", ";", …,
+	// most of them, tries none). Past 64 operators, which no language
+	// has, every byte tries all of ops.
+	var opsAt [utf8.RuneSelf]uint64
+	few := len(ops) <= 64
+	for k, op := range ops {
+		if few && op != "" && op[0] < utf8.RuneSelf {
+			opsAt[op[0]] |= 1 << k
 		}
 	}
 	for i < len(src) {
 		r, w := rune(src[i]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(src[i:])
+		} else if r == ' ' {
+			// A run of spaces (a line's indentation) at once.
+			j := i + 1
+			for j < len(src) && src[j] == ' ' {
+				j++
+			}
+			col += j - i
+			i = j
+			continue
 		} else if byteClass[r] == spaceByte {
 			// Blanks, most of the bytes between tokens, at once.
 			if r == '\n' {
@@ -164,7 +180,7 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 		switch {
 		case r == utf8.RuneError && w == 1:
 			return nil, Errorf(pos, SyntaxError, "", "invalid UTF-8 encoding")
-		case isSpace(r):
+		case r >= utf8.RuneSelf && isSpace(r): // an ASCII blank is skipped above
 			adv(w)
 		case r == '-' && strings.HasPrefix(src[i:], "--"):
 			j := strings.IndexByte(src[i:], '\n')
@@ -249,7 +265,15 @@ func scan(toks []Token, file, src string, ops []string) ([]Token, error) {
 				}
 			}
 			matched := ""
-			if r >= utf8.RuneSelf || opStart[r] {
+			switch {
+			case r < utf8.RuneSelf && few:
+				for m := opsAt[r]; m != 0; m &= m - 1 {
+					op := ops[bits.TrailingZeros64(m)]
+					if len(op) > len(matched) && strings.HasPrefix(src[i:], op) {
+						matched = op
+					}
+				}
+			default:
 				for _, op := range ops {
 					if len(op) > len(matched) && op[0] == src[i] && strings.HasPrefix(src[i:], op) {
 						matched = op

@@ -107,3 +107,50 @@ func TestScanByteClasses(t *testing.T) {
 		t.Errorf("a lone | scans")
 	}
 }
+
+// TestScanOpsByFirstByte checks the scanner's operators by first byte
+// (opsAt) against trying every operator at every byte, which it does past
+// 64 operators: random texts of operator bytes, letters and blanks (runs
+// of spaces among them, skipped at once) scan to the same tokens and
+// positions with IMP's operators and with the same list padded past 64
+// by operators no text has. The longest operator wins, the first listed
+// of the same length.
+func TestScanOpsByFirstByte(t *testing.T) {
+	ops := []string{"<-", "<=", ">=", "==", "!=", "&&", "||", "+!", "-!", "*!", "/!", "<-<", "=>"}
+	padded := append([]string(nil), ops...)
+	for len(padded) <= 64 {
+		padded = append(padded, "~"+strconv.Itoa(len(padded)))
+	}
+	render := func(toks []Token) string {
+		var b strings.Builder
+		for _, tok := range toks {
+			b.WriteString(tok.Text + "@" + tok.Pos.String() + " ")
+		}
+		return b.String()
+	}
+	r := rand.New(rand.NewSource(1))
+	const alphabet = "<->=!&|+*/ab1 ;()\n\t  "
+	for k := 0; k < 3000; k++ {
+		var b strings.Builder
+		for n := r.Intn(30); n > 0; n-- {
+			b.WriteByte(alphabet[r.Intn(len(alphabet))])
+		}
+		src := b.String()
+		fast, err1 := Scan("f", src, ops)
+		all, err2 := Scan("f", src, padded)
+		if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
+			t.Fatalf("%q: errors %v and %v", src, err1, err2)
+		}
+		if render(fast) != render(all) {
+			t.Fatalf("%q scans as\n%s\nby first byte, as\n%s\ntrying every operator", src, render(fast), render(all))
+		}
+	}
+	toks, err := Scan("f", "a<-<b  <-c <= d\n    e==>f", ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a@f:1:1 <-<@f:1:2 b@f:1:5 <-@f:1:8 c@f:1:10 <=@f:1:12 d@f:1:15 e@f:2:5 ==@f:2:6 >@f:2:8 f@f:2:9 @f:2:10 "
+	if got := render(toks); got != want {
+		t.Errorf("tokens\n got %s\nwant %s", got, want)
+	}
+}
