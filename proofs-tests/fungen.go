@@ -280,6 +280,10 @@ type generator struct {
 	cfg   GenConfig
 	risky bool
 	next  int
+	// randomStm's table and the sum of its weights, made at its first use
+	// (they depend on cfg and GenRedomaps only).
+	kinds      []stmKind
+	kindsTotal int
 }
 
 func (g *generator) fresh(prefix string) string {
@@ -336,6 +340,12 @@ type block struct {
 	stms  []*fun.Stm
 	depth int   // nesting depth of this body
 	mult  int64 // most iterations this body runs (product of enclosing kernel bounds)
+
+	// The variables visible, and those of them ints and arrays, as of
+	// len(vars) == seen (vars only grows): the generator asks for them
+	// several times between two bindings. Callers only read them.
+	vis, visInts, visArrs []*gvar
+	seen                  int
 }
 
 func (b *block) nested(iterations int64) *block {
@@ -360,10 +370,20 @@ func (b *block) extent(d string) ivl {
 }
 
 func (b *block) visible() []*gvar {
+	b.see()
+	return b.vis
+}
+
+// see brings vis, visInts and visArrs up to date with vars.
+func (b *block) see() {
+	if b.seen == len(b.vars) {
+		return
+	}
 	// The innermost variable of each name, latest first. A scope holds a
 	// few dozen variables at most: looking back through out is cheaper
-	// than a map per call (the generator asks for every statement).
-	var out []*gvar
+	// than a map.
+	out := make([]*gvar, 0, len(b.vars))
+	nInts := 0
 next:
 	for i := len(b.vars) - 1; i >= 0; i-- {
 		v := b.vars[i]
@@ -373,28 +393,35 @@ next:
 			}
 		}
 		out = append(out, v)
+		if v.isInt() {
+			nInts++
+		}
 	}
-	return out
+	b.vis, b.visInts, b.visArrs = out, nil, nil
+	if nInts > 0 {
+		b.visInts = make([]*gvar, 0, nInts)
+	}
+	if nInts < len(out) {
+		b.visArrs = make([]*gvar, 0, len(out)-nInts)
+	}
+	for _, v := range out {
+		if v.isInt() {
+			b.visInts = append(b.visInts, v)
+		} else {
+			b.visArrs = append(b.visArrs, v)
+		}
+	}
+	b.seen = len(b.vars)
 }
 
 func (b *block) ints() []*gvar {
-	var out []*gvar
-	for _, v := range b.visible() {
-		if v.isInt() {
-			out = append(out, v)
-		}
-	}
-	return out
+	b.see()
+	return b.visInts
 }
 
 func (b *block) arrays() []*gvar {
-	var out []*gvar
-	for _, v := range b.visible() {
-		if !v.isInt() {
-			out = append(out, v)
-		}
-	}
-	return out
+	b.see()
+	return b.visArrs
 }
 
 func (b *block) arraysOf(dims []string) []*gvar {
@@ -635,36 +662,43 @@ func (b *block) condVar() *gvar {
 // Statements.
 
 // stmKind is an entry of randomStm's table: a weight and the function
-// that adds the statement (false when it cannot here).
+// that adds the statement to a block (false when it cannot there).
 type stmKind struct {
 	w int
-	f func() bool
+	f func(*block) bool
+}
+
+// makeKinds is randomStm's table for g: the core forms' entries, then the
+// extensions'.
+func (g *generator) makeKinds() []stmKind {
+	return append([]stmKind{
+		{4, func(b *block) bool { b.genScalar(); return true }},
+		{4, (*block).genIndex},
+		{3, (*block).genSlice},
+		{2, (*block).genTranspose},
+		{2, (*block).genIota},
+		{1, (*block).genCopy},
+		{4, (*block).genKernel},
+		{2, (*block).genIf},
+		{2, (*block).genDepIf},
+	}, g.extensionKinds()...)
 }
 
 // randomStm adds one random statement (and whatever helper lets it needs).
 func (b *block) randomStm() {
 	g := b.g
-	kinds := []stmKind{
-		{4, func() bool { b.genScalar(); return true }},
-		{4, b.genIndex},
-		{3, b.genSlice},
-		{2, b.genTranspose},
-		{2, b.genIota},
-		{1, b.genCopy},
-		{4, b.genKernel},
-		{2, b.genIf},
-		{2, b.genDepIf},
+	if g.kinds == nil {
+		g.kinds = g.makeKinds()
+		for _, k := range g.kinds {
+			g.kindsTotal += k.w
+		}
 	}
-	kinds = append(kinds, b.extensionKinds()...)
-	total := 0
-	for _, k := range kinds {
-		total += k.w
-	}
+	kinds, total := g.kinds, g.kindsTotal
 	for range 6 {
 		x := g.intn(total)
 		for _, k := range kinds {
 			if x < k.w {
-				if k.f() {
+				if k.f(b) {
 					return
 				}
 				break
