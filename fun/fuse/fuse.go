@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/arraysem/arraysem/fun"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -33,9 +34,12 @@ func init() {
 		"fusion fuses a producer into its consumers although it has other uses, keeping it for them: computed twice")
 }
 
+// caseMutants are the names of the mutants of cases 3, 4 and 5.
+var caseMutants = [3]string{"fuse-case3", "fuse-case4", "fuse-case5"}
+
 // unsafe reports whether the pass fuses in case c of Fig 9 anyway.
 func (f *fuser) unsafe(c int) bool {
-	return slices.Contains(f.o.Unsafe, c) || mutant.On(fmt.Sprintf("fuse-case%d", c))
+	return slices.Contains(f.o.Unsafe, c) || c >= 3 && c <= 5 && mutant.On(caseMutants[c-3])
 }
 
 // Report is what Fuse decided: one note per producer it considered.
@@ -184,7 +188,7 @@ func (f *fuser) report() *Report {
 }
 
 // at is a position as line:col, for naming a consumer in a note.
-func at(p fun.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+func at(p fun.Pos) string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col) }
 
 // formName is the name of an expression's form, as fusion's notes give
 // it: slicing's (slForm), but a replicate by its name, and the forms no

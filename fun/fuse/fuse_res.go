@@ -32,7 +32,7 @@ type fusedKer struct {
 // name is how a note names the kernel: its array (or scalar), its form
 // and where it is, "s (reduce at 7:5)".
 func (k *fusedKer) name() string {
-	return fmt.Sprintf("%s (%s at %s)", k.stm.Pat[len(k.stm.Pat)-1].Name.Name, formName(k.stm.Exp), at(k.stm.Exp.Pos()))
+	return k.stm.Pat[len(k.stm.Pat)-1].Name.Name + " (" + formName(k.stm.Exp) + " at " + at(k.stm.Exp.Pos()) + ")"
 }
 
 // reason is why an array is unfusable: the case of Fig 9 and the use
