@@ -232,8 +232,7 @@ func (f *fuser) tryFuseSOAC(r *fusionRes, s *fun.Stm, lam lamInfo, wit wset) *fu
 	// that take them, on one control path (case 4).
 	f.nker++
 	k := &fusedKer{id: f.nker, stm: s, inp: map[string]bool{}}
-	r.kers[k.id] = k
-	r.outArr[x.Name.Name] = k.id
+	r.addKer(x.Name.Name, k)
 	for _, y := range sortedKeys(lam.inputs) {
 		if ks := r.consumers(y); len(ks) > 0 && !f.unsafe(4) {
 			r.unfuse(y, reason{4, s.Exp.Pos(), fmt.Sprintf("used by both %s and %s on one control path", k.name(), ks[0].name())})
