@@ -106,8 +106,7 @@ func Fuse(p *fun.Program, o Options) (q *fun.Program, rep *Report) {
 		}
 	}()
 	q = fun.CloneProgram(p)
-	f := &fuser{o: o, prog: q, used: map[string]bool{}, notes: map[*fun.Stm]*Note{}, gone: map[*fun.Stm]bool{}}
-	fun.Idents(q, func(x *fun.Ident) { f.used[x.Name] = true })
+	f := &fuser{o: o, prog: q, orig: p, notes: map[*fun.Stm]*Note{}, gone: map[*fun.Stm]bool{}}
 	for round := 0; round < maxRounds; round++ {
 		f.changed = false
 		wit := witness(nil, q.Inputs)
@@ -129,7 +128,8 @@ func Fuse(p *fun.Program, o Options) (q *fun.Program, rep *Report) {
 type fuser struct {
 	o       Options
 	prog    *fun.Program
-	used    map[string]bool    // every name of the program, and every fresh one
+	orig    *fun.Program       // the program fused (not changed)
+	used    map[string]bool    // every name of orig, and every fresh one; see names
 	nfresh  int                // fresh names made
 	notes   map[*fun.Stm]*Note // the decision about each producer statement
 	gone    map[*fun.Stm]bool  // producers fused away (their notes stay)
@@ -146,11 +146,22 @@ func (f *fuser) fresh(base string) string {
 	for {
 		f.nfresh++
 		name := fmt.Sprintf("%s_%d", base, f.nfresh)
-		if !f.used[name] && !fun.IsKeyword(name) {
-			f.used[name] = true
+		if used := f.names(); !used[name] && !fun.IsKeyword(name) {
+			used[name] = true
 			return name
 		}
 	}
+}
+
+// names is used, made at its first use from the names of the program
+// fused (most runs make no fresh name): the same set as when made at the
+// start, since fusion does not change that program.
+func (f *fuser) names() map[string]bool {
+	if f.used == nil {
+		f.used = map[string]bool{}
+		fun.Idents(f.orig, func(x *fun.Ident) { f.used[x.Name] = true })
+	}
+	return f.used
 }
 
 // note records the decision about the producer statement s (a later
