@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"github.com/arraysem/arraysem/fun/fuse"
 	"math/rand"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -318,4 +321,44 @@ func TestFuseSharesNothing(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestPassReturnsUnfused checks the pass's shortcut: it gives back the
+// program itself, without comparing, when Fuse fused nothing, which must
+// be exactly when Fuse's copy is equal to it (node for node and position
+// for position) — over the golden file's programs (many fuse nothing)
+// and generated ones.
+func TestPassReturnsUnfused(t *testing.T) {
+	var srcs []string
+	for _, c := range golden.Read(t, filepath.Join("testdata", "fuse.txt"), "--") {
+		src, _, _ := strings.Cut(c.Src, "\n"+fusedMark+"\n")
+		srcs = append(srcs, src)
+	}
+	for seed := int64(0); seed < 60; seed++ {
+		srcs = append(srcs, fuseProgram(seed))
+	}
+	same := 0
+	for i, src := range srcs {
+		p, err := fun.ParseFile("t.fun", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fun.Check(p, nil); err != nil {
+			continue
+		}
+		q, _ := fuse.Fuse(p, fuse.Options{})
+		out, _, err := fuse.Pass.Run(p, lang.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if equal := fun.Equal(p, q); equal != (out.(*fun.Program) == p) {
+			t.Fatalf("program %d: Fuse's copy equal to it %v, but the pass gave back the program itself %v", i, equal, !equal)
+		} else if equal {
+			same++
+		}
+	}
+	if same == 0 || same == len(srcs) {
+		t.Fatalf("%d of %d programs unfused: the test compares nothing", same, len(srcs))
+	}
+	t.Logf("%d of %d programs unfused", same, len(srcs))
 }
