@@ -349,7 +349,9 @@ type block struct {
 }
 
 func (b *block) nested(iterations int64) *block {
-	return &block{g: b.g, vars: append([]*gvar(nil), b.vars...), depth: b.depth + 1, mult: b.mult * max(1, iterations)}
+	b.see() // the nested block starts from b's lists (never changed in place)
+	return &block{g: b.g, vars: append([]*gvar(nil), b.vars...), depth: b.depth + 1, mult: b.mult * max(1, iterations),
+		vis: b.vis, visInts: b.visInts, visArrs: b.visArrs, seen: len(b.vars)}
 }
 
 func (b *block) lookup(name string) *gvar {
@@ -374,7 +376,9 @@ func (b *block) visible() []*gvar {
 	return b.vis
 }
 
-// see brings vis, visInts and visArrs up to date with vars.
+// see brings vis, visInts and visArrs up to date with vars: the
+// variables bound since are the latest, and hide the earlier ones of
+// their names. The lists are made anew (callers may hold the old ones).
 func (b *block) see() {
 	if b.seen == len(b.vars) {
 		return
@@ -382,17 +386,30 @@ func (b *block) see() {
 	// The innermost variable of each name, latest first. A scope holds a
 	// few dozen variables at most: looking back through out is cheaper
 	// than a map.
-	out := make([]*gvar, 0, len(b.vars))
-	nInts := 0
+	added := b.vars[b.seen:]
+	out := make([]*gvar, 0, len(added)+len(b.vis))
 next:
-	for i := len(b.vars) - 1; i >= 0; i-- {
-		v := b.vars[i]
+	for i := len(added) - 1; i >= 0; i-- {
+		v := added[i]
 		for _, w := range out {
 			if w.name == v.name {
 				continue next
 			}
 		}
 		out = append(out, v)
+	}
+	k := len(out)
+hidden:
+	for _, w := range b.vis {
+		for _, v := range out[:k] {
+			if v.name == w.name {
+				continue hidden
+			}
+		}
+		out = append(out, w)
+	}
+	nInts := 0
+	for _, v := range out {
 		if v.isInt() {
 			nInts++
 		}
