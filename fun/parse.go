@@ -100,6 +100,28 @@ type Parser struct {
 	idents Slab[Ident]
 	consts Slab[Const]
 	binops Slab[BinOp]
+	// A body's statements and results are gathered on a stack (bodies
+	// nest) and then given a list of their own, cut from a block of
+	// lists (capacity its length: an append to one copies it).
+	stms     []*Stm
+	stmLists []*Stm
+	resLists []*Ident
+}
+
+// cut is xs copied into a list of its own cut from *block (nil when xs
+// is empty, as append leaves a list it never added to).
+func cut[T any](block *[]T, xs []T) []T {
+	n := len(xs)
+	if n == 0 {
+		return nil
+	}
+	if len(*block) < n {
+		*block = make([]T, max(2*slabSize, n))
+	}
+	out := (*block)[:n:n]
+	*block = (*block)[n:]
+	copy(out, xs)
+	return out
 }
 
 // Slab is memory for a parser's nodes of type T still to be handed out:
@@ -166,13 +188,16 @@ func (p *Parser) Body() (*Body, error) {
 	}
 	defer p.S.Leave()
 	b := &Body{}
+	mark := len(p.stms)
+	defer func() { p.stms = p.stms[:mark] }()
 	for p.S.Is("let") {
 		s, err := p.Stm()
 		if err != nil {
 			return nil, err
 		}
-		b.Stms = append(b.Stms, s)
+		p.stms = append(p.stms, s)
 	}
+	b.Stms = cut(&p.stmLists, p.stms[mark:])
 	if !p.S.Is("in") {
 		return nil, p.S.Errorf("expected 'let' or 'in', found %s", p.S.Peek())
 	}
@@ -180,16 +205,19 @@ func (p *Parser) Body() (*Body, error) {
 	if _, err := p.S.Expect("("); err != nil {
 		return nil, err
 	}
+	var res [4]*Ident // most bodies have one result, a few more
+	rs := res[:0]
 	for {
 		id, err := p.Ident("a result variable")
 		if err != nil {
 			return nil, err
 		}
-		b.Result = append(b.Result, id)
+		rs = append(rs, id)
 		if !p.S.Accept(",") {
 			break
 		}
 	}
+	b.Result = cut(&p.resLists, rs)
 	rp, err := p.S.Expect(")")
 	if err != nil {
 		return nil, err

@@ -280,6 +280,10 @@ type generator struct {
 	cfg   GenConfig
 	risky bool
 	next  int
+	// randomStm's table and the sum of its weights, made at its first use
+	// (they depend on cfg and GenRedomaps only).
+	kinds      []stmKind
+	kindsTotal int
 }
 
 func (g *generator) fresh(prefix string) string {
@@ -336,10 +340,18 @@ type block struct {
 	stms  []*fun.Stm
 	depth int   // nesting depth of this body
 	mult  int64 // most iterations this body runs (product of enclosing kernel bounds)
+
+	// The variables visible, and those of them ints and arrays, as of
+	// len(vars) == seen (vars only grows): the generator asks for them
+	// several times between two bindings. Callers only read them.
+	vis, visInts, visArrs []*gvar
+	seen                  int
 }
 
 func (b *block) nested(iterations int64) *block {
-	return &block{g: b.g, vars: append([]*gvar(nil), b.vars...), depth: b.depth + 1, mult: b.mult * max(1, iterations)}
+	b.see() // the nested block starts from b's lists (never changed in place)
+	return &block{g: b.g, vars: append([]*gvar(nil), b.vars...), depth: b.depth + 1, mult: b.mult * max(1, iterations),
+		vis: b.vis, visInts: b.visInts, visArrs: b.visArrs, seen: len(b.vars)}
 }
 
 func (b *block) lookup(name string) *gvar {
@@ -360,13 +372,25 @@ func (b *block) extent(d string) ivl {
 }
 
 func (b *block) visible() []*gvar {
+	b.see()
+	return b.vis
+}
+
+// see brings vis, visInts and visArrs up to date with vars: the
+// variables bound since are the latest, and hide the earlier ones of
+// their names. The lists are made anew (callers may hold the old ones).
+func (b *block) see() {
+	if b.seen == len(b.vars) {
+		return
+	}
 	// The innermost variable of each name, latest first. A scope holds a
 	// few dozen variables at most: looking back through out is cheaper
-	// than a map per call (the generator asks for every statement).
-	var out []*gvar
+	// than a map.
+	added := b.vars[b.seen:]
+	out := make([]*gvar, 0, len(added)+len(b.vis))
 next:
-	for i := len(b.vars) - 1; i >= 0; i-- {
-		v := b.vars[i]
+	for i := len(added) - 1; i >= 0; i-- {
+		v := added[i]
 		for _, w := range out {
 			if w.name == v.name {
 				continue next
@@ -374,27 +398,47 @@ next:
 		}
 		out = append(out, v)
 	}
-	return out
+	k := len(out)
+hidden:
+	for _, w := range b.vis {
+		for _, v := range out[:k] {
+			if v.name == w.name {
+				continue hidden
+			}
+		}
+		out = append(out, w)
+	}
+	nInts := 0
+	for _, v := range out {
+		if v.isInt() {
+			nInts++
+		}
+	}
+	b.vis, b.visInts, b.visArrs = out, nil, nil
+	if nInts > 0 {
+		b.visInts = make([]*gvar, 0, nInts)
+	}
+	if nInts < len(out) {
+		b.visArrs = make([]*gvar, 0, len(out)-nInts)
+	}
+	for _, v := range out {
+		if v.isInt() {
+			b.visInts = append(b.visInts, v)
+		} else {
+			b.visArrs = append(b.visArrs, v)
+		}
+	}
+	b.seen = len(b.vars)
 }
 
 func (b *block) ints() []*gvar {
-	var out []*gvar
-	for _, v := range b.visible() {
-		if v.isInt() {
-			out = append(out, v)
-		}
-	}
-	return out
+	b.see()
+	return b.visInts
 }
 
 func (b *block) arrays() []*gvar {
-	var out []*gvar
-	for _, v := range b.visible() {
-		if !v.isInt() {
-			out = append(out, v)
-		}
-	}
-	return out
+	b.see()
+	return b.visArrs
 }
 
 func (b *block) arraysOf(dims []string) []*gvar {
@@ -635,36 +679,43 @@ func (b *block) condVar() *gvar {
 // Statements.
 
 // stmKind is an entry of randomStm's table: a weight and the function
-// that adds the statement (false when it cannot here).
+// that adds the statement to a block (false when it cannot there).
 type stmKind struct {
 	w int
-	f func() bool
+	f func(*block) bool
+}
+
+// makeKinds is randomStm's table for g: the core forms' entries, then the
+// extensions'.
+func (g *generator) makeKinds() []stmKind {
+	return append([]stmKind{
+		{4, func(b *block) bool { b.genScalar(); return true }},
+		{4, (*block).genIndex},
+		{3, (*block).genSlice},
+		{2, (*block).genTranspose},
+		{2, (*block).genIota},
+		{1, (*block).genCopy},
+		{4, (*block).genKernel},
+		{2, (*block).genIf},
+		{2, (*block).genDepIf},
+	}, g.extensionKinds()...)
 }
 
 // randomStm adds one random statement (and whatever helper lets it needs).
 func (b *block) randomStm() {
 	g := b.g
-	kinds := []stmKind{
-		{4, func() bool { b.genScalar(); return true }},
-		{4, b.genIndex},
-		{3, b.genSlice},
-		{2, b.genTranspose},
-		{2, b.genIota},
-		{1, b.genCopy},
-		{4, b.genKernel},
-		{2, b.genIf},
-		{2, b.genDepIf},
+	if g.kinds == nil {
+		g.kinds = g.makeKinds()
+		for _, k := range g.kinds {
+			g.kindsTotal += k.w
+		}
 	}
-	kinds = append(kinds, b.extensionKinds()...)
-	total := 0
-	for _, k := range kinds {
-		total += k.w
-	}
+	kinds, total := g.kinds, g.kindsTotal
 	for range 6 {
 		x := g.intn(total)
 		for _, k := range kinds {
 			if x < k.w {
-				if k.f() {
+				if k.f(b) {
 					return
 				}
 				break

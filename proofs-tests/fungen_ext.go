@@ -57,18 +57,18 @@ func prefixOf(dims []string) string {
 }
 
 // extensionKinds are the extension forms' entries of randomStm's table.
-func (b *block) extensionKinds() []stmKind {
-	if !b.g.cfg.Extensions {
+func (g *generator) extensionKinds() []stmKind {
+	if !g.cfg.Extensions {
 		return nil
 	}
 	return append([]stmKind{
-		{2, b.genLoop},
-		{2, func() bool { return b.genFold(false) }},
-		{2, func() bool { return b.genFold(true) }},
-		{2, b.genFilter},
-		{1, b.genAssert},
-		{2, b.genFloat},
-	}, b.redomapKinds()...)
+		{2, (*block).genLoop},
+		{2, func(b *block) bool { return b.genFold(false) }},
+		{2, func(b *block) bool { return b.genFold(true) }},
+		{2, (*block).genFilter},
+		{1, (*block).genAssert},
+		{2, (*block).genFloat},
+	}, redomapKinds()...)
 }
 
 // ---------------------------------------------------------------------------
@@ -423,13 +423,13 @@ func (nb *block) operator(op int, av, bv *gvar, row []string) *gvar {
 var GenRedomaps = true
 
 // redomapKinds are redomap's and scanomap's entries of randomStm's table.
-func (b *block) redomapKinds() []stmKind {
+func redomapKinds() []stmKind {
 	if !GenRedomaps {
 		return nil
 	}
 	return []stmKind{
-		{2, func() bool { return b.genRedomap(false) }},
-		{2, func() bool { return b.genRedomap(true) }},
+		{2, func(b *block) bool { return b.genRedomap(false) }},
+		{2, func(b *block) bool { return b.genRedomap(true) }},
 	}
 }
 

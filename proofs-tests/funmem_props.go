@@ -187,12 +187,18 @@ func safely(what string, f func() error) (err error) {
 }
 
 func isPanic(err error) bool {
+	if err == nil {
+		return false // without the target errors.As would need (on the heap)
+	}
 	var pe *panicError
 	return errors.As(err, &pe)
 }
 
 // semErr is err as a *semantics.Error, or nil.
 func semErr(err error) *semantics.Error {
+	if err == nil {
+		return nil
+	}
 	var se *semantics.Error
 	if errors.As(err, &se) {
 		return se

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/arraysem/arraysem/fun"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/arraysem/arraysem/internal/mutant"
@@ -33,9 +34,12 @@ func init() {
 		"fusion fuses a producer into its consumers although it has other uses, keeping it for them: computed twice")
 }
 
+// caseMutants are the names of the mutants of cases 3, 4 and 5.
+var caseMutants = [3]string{"fuse-case3", "fuse-case4", "fuse-case5"}
+
 // unsafe reports whether the pass fuses in case c of Fig 9 anyway.
 func (f *fuser) unsafe(c int) bool {
-	return slices.Contains(f.o.Unsafe, c) || mutant.On(fmt.Sprintf("fuse-case%d", c))
+	return slices.Contains(f.o.Unsafe, c) || c >= 3 && c <= 5 && mutant.On(caseMutants[c-3])
 }
 
 // Report is what Fuse decided: one note per producer it considered.
@@ -90,20 +94,28 @@ const maxRounds = 16
 // that sees the problem first in the fused order, possibly naming fresh
 // variables).
 func Fuse(p *fun.Program, o Options) (q *fun.Program, rep *Report) {
+	q, rep, _ = fuse(p, o)
+	return q, rep
+}
+
+// fuse is Fuse, and whether it fused anything. When it fused nothing, q
+// is equal to p, node for node and position for position (a copy no
+// fusion changed, whose copies the clean-up leaves, as p has them all),
+// so that the pass need not compare them (TestPassReturnsUnfused).
+func fuse(p *fun.Program, o Options) (q *fun.Program, rep *Report, fused bool) {
 	if _, err := fun.Check(p, nil); err != nil {
-		return p, &Report{}
+		return p, &Report{}, false
 	}
 	defer func() {
 		// No panic escapes to the user (a bug of the pass): the program
 		// goes on unfused, and the report says why.
 		if e := recover(); e != nil {
-			q = p
+			q, fused = p, false
 			rep = &Report{Notes: []Note{{Pos: fun.Pos{File: p.File}, Msg: fmt.Sprintf("fusion failed (%v): the program is not fused", e)}}}
 		}
 	}()
 	q = fun.CloneProgram(p)
-	f := &fuser{o: o, prog: q, used: map[string]bool{}, notes: map[*fun.Stm]*Note{}, gone: map[*fun.Stm]bool{}}
-	fun.Idents(q, func(x *fun.Ident) { f.used[x.Name] = true })
+	f := &fuser{o: o, prog: q, orig: p, notes: map[*fun.Stm]*Note{}, gone: map[*fun.Stm]bool{}}
 	for round := 0; round < maxRounds; round++ {
 		f.changed = false
 		wit := witness(nil, q.Inputs)
@@ -112,20 +124,22 @@ func Fuse(p *fun.Program, o Options) (q *fun.Program, rep *Report) {
 		if !f.changed {
 			break
 		}
+		fused = true
 	}
 	rep = f.report()
 	// The clean-up (§3.1): the copies fusion made of elements and indices
 	// (let (u : int) = w) are propagated away. The statements fused away
 	// are gone already (the dead code of the paper's clean-up).
 	propagateCopies(p, q)
-	return q, rep
+	return q, rep, fused
 }
 
 // fuser is the state of one run of the pass.
 type fuser struct {
 	o       Options
 	prog    *fun.Program
-	used    map[string]bool    // every name of the program, and every fresh one
+	orig    *fun.Program       // the program fused (not changed)
+	used    map[string]bool    // every name of orig, and every fresh one; see names
 	nfresh  int                // fresh names made
 	notes   map[*fun.Stm]*Note // the decision about each producer statement
 	gone    map[*fun.Stm]bool  // producers fused away (their notes stay)
@@ -142,11 +156,22 @@ func (f *fuser) fresh(base string) string {
 	for {
 		f.nfresh++
 		name := fmt.Sprintf("%s_%d", base, f.nfresh)
-		if !f.used[name] && !fun.IsKeyword(name) {
-			f.used[name] = true
+		if used := f.names(); !used[name] && !fun.IsKeyword(name) {
+			used[name] = true
 			return name
 		}
 	}
+}
+
+// names is used, made at its first use from the names of the program
+// fused (most runs make no fresh name): the same set as when made at the
+// start, since fusion does not change that program.
+func (f *fuser) names() map[string]bool {
+	if f.used == nil {
+		f.used = map[string]bool{}
+		fun.Idents(f.orig, func(x *fun.Ident) { f.used[x.Name] = true })
+	}
+	return f.used
 }
 
 // note records the decision about the producer statement s (a later
@@ -184,7 +209,7 @@ func (f *fuser) report() *Report {
 }
 
 // at is a position as line:col, for naming a consumer in a note.
-func at(p fun.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+func at(p fun.Pos) string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col) }
 
 // formName is the name of an expression's form, as fusion's notes give
 // it: slicing's (slForm), but a replicate by its name, and the forms no

@@ -40,7 +40,7 @@ func (f *fuser) fusion1(b *fun.Body, where string, wit wset) *fusionRes {
 // fusion1Stm is fusion1 for one statement s, given the result r of the
 // statements after it; wit are the sizes witnessed before s.
 func (f *fuser) fusion1Stm(r *fusionRes, s *fun.Stm, wit wset) *fusionRes {
-	place := fmt.Sprintf("%s at %s", formName(s.Exp), at(s.Exp.Pos()))
+	place := formName(s.Exp) + " at " + at(s.Exp.Pos())
 	switch e := s.Exp.(type) {
 	case *fun.IfExp:
 		// The branches are analysed from a null result: nothing of one
@@ -82,7 +82,7 @@ type lamInfo struct {
 // expresses. A use by s itself, outside its bodies (a loop's initial
 // values, a fold's start value, a filter's array), is case 5.
 func (f *fuser) lambda(s *fun.Stm, wit wset) lamInfo {
-	place := fmt.Sprintf("the %s at %s", formName(s.Exp), at(s.Exp.Pos()))
+	place := "the " + formName(s.Exp) + " at " + at(s.Exp.Pos())
 	out := lamInfo{inputs: map[string]bool{}, res: mkNullRes()}
 	type bodyRes struct {
 		word string // "body", "operator", "map"
@@ -232,8 +232,7 @@ func (f *fuser) tryFuseSOAC(r *fusionRes, s *fun.Stm, lam lamInfo, wit wset) *fu
 	// that take them, on one control path (case 4).
 	f.nker++
 	k := &fusedKer{id: f.nker, stm: s, inp: map[string]bool{}}
-	r.kers[k.id] = k
-	r.outArr[x.Name.Name] = k.id
+	r.addKer(x.Name.Name, k)
 	for _, y := range sortedKeys(lam.inputs) {
 		if ks := r.consumers(y); len(ks) > 0 && !f.unsafe(4) {
 			r.unfuse(y, reason{4, s.Exp.Pos(), fmt.Sprintf("used by both %s and %s on one control path", k.name(), ks[0].name())})

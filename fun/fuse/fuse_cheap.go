@@ -64,7 +64,7 @@ func (f *fuser) prepass(b *fun.Body, where string, ctx indexCtx, wit wset) {
 	wits := prefixWitness(b, wit)
 	for k, s := range b.Stms {
 		w := wits[k]
-		place := fmt.Sprintf("the %s at %s", formName(s.Exp), at(s.Exp.Pos()))
+		place := "the " + formName(s.Exp) + " at " + at(s.Exp.Pos())
 		switch e := s.Exp.(type) {
 		case *fun.IfExp:
 			f.prepass(e.Then, "a branch of "+place, ctx, w)

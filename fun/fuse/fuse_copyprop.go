@@ -49,7 +49,9 @@ func copyOf(s *fun.Stm) (*fun.Ident, bool) {
 // uses in the rest of their scope. FUN binds a name once along any path of
 // scopes, but sibling scopes (the branches of an if, a redomap's map and
 // operator) may bind the same name: each nested body gets its own copy of
-// the map.
+// the map. A statement is copied (and its bodies changed in the copy)
+// only when something in it may change: a name to rename, or a copy made
+// inside it; the others stay as they are.
 func propagate(b *fun.Body, m map[string]string, made func(*fun.Stm) bool) {
 	rename := func(x *fun.Ident) *fun.Ident {
 		if y, ok := m[x.Name]; ok {
@@ -58,18 +60,44 @@ func propagate(b *fun.Body, m map[string]string, made func(*fun.Stm) bool) {
 		return x
 	}
 	var out []*fun.Stm
-	for _, s := range b.Stms {
+	same := true // out would be b.Stms
+	for i, s := range b.Stms {
 		if y, ok := copyOf(s); ok && made(s) {
+			if same {
+				out, same = append(out, b.Stms[:i]...), false
+			}
 			m = maps.Clone(m)
 			m[s.Pat[0].Name.Name] = rename(y).Name
 			continue
 		}
-		s = fun.MapStm(s, fun.Uses(rename))
-		for _, nb := range fun.ExpBodies(s.Exp) {
-			propagate(nb, maps.Clone(m), made)
+		if len(m) > 0 || madeIn(s.Exp, made) {
+			s = fun.MapStm(s, fun.Uses(rename))
+			for _, nb := range fun.ExpBodies(s.Exp) {
+				propagate(nb, maps.Clone(m), made)
+			}
+			if same {
+				out, same = append(out, b.Stms[:i]...), false
+			}
 		}
-		out = append(out, s)
+		if !same {
+			out = append(out, s)
+		}
+	}
+	if same && len(b.Stms) > 0 {
+		out = b.Stms
 	}
 	b.Stms = out
 	b.Result = fun.MapIdentList(b.Result, fun.Uses(rename))
+}
+
+// madeIn reports whether a body of e holds a copy made, at any depth.
+func madeIn(e fun.Exp, made func(*fun.Stm) bool) bool {
+	for _, nb := range fun.ExpBodies(e) {
+		for _, s := range nb.Stms {
+			if _, ok := copyOf(s); ok && made(s) || madeIn(s.Exp, made) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"github.com/arraysem/arraysem/fun/fuse"
 	"math/rand"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/internal/golden"
+	"github.com/arraysem/arraysem/lang"
 	"github.com/arraysem/arraysem/semantics"
 )
 
@@ -269,4 +272,93 @@ func fuseCompare(a, b fuseRun) string {
 		return fmt.Sprintf("the program gives %v, the fused one %v", a.vals, b.vals)
 	}
 	return ""
+}
+
+// TestFuseSharesNothing checks that the fused program shares no
+// statement or body with the program fused, nor holds one twice, and
+// that the program fused is left as it was: the copy propagation leaves
+// the statements it does not change as they are rather than copying
+// them, which is sound only while fusion's own tree is a tree of fresh
+// statements. (Identifiers are not checked: under the unsafe case 4 the
+// fused program held one twice before copy propagation changed.)
+func TestFuseSharesNothing(t *testing.T) {
+	for _, unsafe := range []int{0, 3, 4, 5} {
+		var opts fuse.Options
+		if unsafe > 0 {
+			opts.Unsafe = []int{unsafe}
+		}
+		for seed := int64(0); seed < 120; seed++ {
+			src := fuseProgram(seed)
+			p, err := fun.ParseFile("gen.fun", src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := fun.Print(p)
+			q, rep := fuse.Fuse(p, opts)
+			if rep.Fused() == 0 {
+				continue
+			}
+			if fun.Print(p) != before {
+				t.Fatalf("seed %d, unsafe %d: Fuse changed the program it fused", seed, unsafe)
+			}
+			nodes := func(n fun.Node, f func(any)) {
+				fun.Inspect(n, func(n fun.Node) bool {
+					switch n.(type) {
+					case *fun.Stm, *fun.Body:
+						f(n)
+					}
+					return true
+				})
+			}
+			inP := map[any]bool{}
+			nodes(p, func(n any) { inP[n] = true })
+			inQ := map[any]bool{}
+			nodes(q, func(n any) {
+				if inP[n] || inQ[n] {
+					t.Fatalf("seed %d, unsafe %d: the fused program holds a node (%T) of the program fused, or one twice", seed, unsafe, n)
+				}
+				inQ[n] = true
+			})
+		}
+	}
+}
+
+// TestPassReturnsUnfused checks the pass's shortcut: it gives back the
+// program itself, without comparing, when Fuse fused nothing, which must
+// be exactly when Fuse's copy is equal to it (node for node and position
+// for position) — over the golden file's programs (many fuse nothing)
+// and generated ones.
+func TestPassReturnsUnfused(t *testing.T) {
+	var srcs []string
+	for _, c := range golden.Read(t, filepath.Join("testdata", "fuse.txt"), "--") {
+		src, _, _ := strings.Cut(c.Src, "\n"+fusedMark+"\n")
+		srcs = append(srcs, src)
+	}
+	for seed := int64(0); seed < 60; seed++ {
+		srcs = append(srcs, fuseProgram(seed))
+	}
+	same := 0
+	for i, src := range srcs {
+		p, err := fun.ParseFile("t.fun", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fun.Check(p, nil); err != nil {
+			continue
+		}
+		q, _ := fuse.Fuse(p, fuse.Options{})
+		out, _, err := fuse.Pass.Run(p, lang.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if equal := fun.Equal(p, q); equal != (out.(*fun.Program) == p) {
+			t.Fatalf("program %d: Fuse's copy equal to it %v, but the pass gave back the program itself %v", i, equal, !equal)
+		} else if equal {
+			same++
+		}
+	}
+	if same == 0 || same == len(srcs) {
+		t.Fatalf("%d of %d programs unfused: the test compares nothing", same, len(srcs))
+	}
+	t.Logf("%d of %d programs unfused", same, len(srcs))
 }

@@ -32,7 +32,7 @@ type fusedKer struct {
 // name is how a note names the kernel: its array (or scalar), its form
 // and where it is, "s (reduce at 7:5)".
 func (k *fusedKer) name() string {
-	return fmt.Sprintf("%s (%s at %s)", k.stm.Pat[len(k.stm.Pat)-1].Name.Name, formName(k.stm.Exp), at(k.stm.Exp.Pos()))
+	return k.stm.Pat[len(k.stm.Pat)-1].Name.Name + " (" + formName(k.stm.Exp) + " at " + at(k.stm.Exp.Pos()) + ")"
 }
 
 // reason is why an array is unfusable: the case of Fig 9 and the use
@@ -66,19 +66,44 @@ type fusionRes struct {
 	partial map[string]fun.Pos
 }
 
-// mkNullRes is the result of an empty region.
-func mkNullRes() *fusionRes {
-	return &fusionRes{outArr: map[string]int{}, inpArr: map[string]map[int]bool{}, unfusable: map[string][]reason{},
-		kers: map[int]*fusedKer{}, partial: map[string]fun.Pos{}}
+// mkNullRes is the result of an empty region. Its maps are made when
+// first written (most regions' stay empty): write through addKer, unfuse,
+// addInput and setPartial.
+func mkNullRes() *fusionRes { return &fusionRes{} }
+
+// addKer records the kernel k, which produces x.
+func (r *fusionRes) addKer(x string, k *fusedKer) {
+	if r.kers == nil {
+		r.kers = map[int]*fusedKer{}
+	}
+	if r.outArr == nil {
+		r.outArr = map[string]int{}
+	}
+	r.kers[k.id] = k
+	r.outArr[x] = k.id
+}
+
+// setPartial records that the if at p makes x partial.
+func (r *fusionRes) setPartial(x string, p fun.Pos) {
+	if r.partial == nil {
+		r.partial = map[string]fun.Pos{}
+	}
+	r.partial[x] = p
 }
 
 // unfuse records that x is unfusable, for the given reason.
 func (r *fusionRes) unfuse(x string, why reason) {
+	if r.unfusable == nil {
+		r.unfusable = map[string][]reason{}
+	}
 	r.unfusable[x] = append(r.unfusable[x], why)
 }
 
 // addInput records that kernel k takes x as an input.
 func (r *fusionRes) addInput(x string, k *fusedKer) {
+	if r.inpArr == nil {
+		r.inpArr = map[string]map[int]bool{}
+	}
 	if r.inpArr[x] == nil {
 		r.inpArr[x] = map[int]bool{}
 	}
@@ -122,21 +147,36 @@ func (r *fusionRes) restrict(bound map[string]bool) *fusionRes {
 // share.
 func merge(r1, r2 *fusionRes) *fusionRes {
 	out := mkNullRes()
-	for _, r := range []*fusionRes{r1, r2} {
-		maps.Copy(out.outArr, r.outArr)
-		maps.Copy(out.kers, r.kers)
+	for _, r := range [2]*fusionRes{r1, r2} {
+		if len(r.outArr) > 0 {
+			if out.outArr == nil {
+				out.outArr = make(map[string]int, len(r.outArr))
+			}
+			maps.Copy(out.outArr, r.outArr)
+		}
+		if len(r.kers) > 0 {
+			if out.kers == nil {
+				out.kers = make(map[int]*fusedKer, len(r.kers))
+			}
+			maps.Copy(out.kers, r.kers)
+		}
 		for x, ks := range r.inpArr {
+			if out.inpArr == nil {
+				out.inpArr = map[string]map[int]bool{}
+			}
 			if out.inpArr[x] == nil {
 				out.inpArr[x] = map[int]bool{}
 			}
 			maps.Copy(out.inpArr[x], ks)
 		}
 		for x, why := range r.unfusable {
-			out.unfusable[x] = append(out.unfusable[x], why...)
+			for _, w := range why {
+				out.unfuse(x, w)
+			}
 		}
 		for x, p := range r.partial {
 			if q, ok := out.partial[x]; !ok || comparePos(p, q) < 0 {
-				out.partial[x] = p
+				out.setPartial(x, p)
 			}
 		}
 	}
@@ -176,7 +216,7 @@ func (f *fuser) unionRes(r1, r2 *fusionRes, ifPos fun.Pos) *fusionRes {
 		for x, ks := range a.inpArr {
 			if len(ks) > 0 && len(b.inpArr[x]) == 0 && len(b.unfusable[x]) == 0 {
 				if _, ok := out.partial[x]; !ok {
-					out.partial[x] = ifPos
+					out.setPartial(x, ifPos)
 				}
 			}
 		}

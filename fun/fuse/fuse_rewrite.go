@@ -19,7 +19,7 @@ func (f *fuser) kernelForm(s *fun.Stm) (idx, bound *fun.Ident, body *fun.Body) {
 		return i, e.N, &fun.Body{In: e.Keyword, Result: []*fun.Ident{fun.CloneIdent(i)}}
 	case *fun.CopyExp:
 		t := s.Pat[0].Type
-		k := fun.CopyKernel(e.Keyword, e.Arr, t.Dims, t.Elem, f.used)
+		k := fun.CopyKernel(e.Keyword, e.Arr, t.Dims, t.Elem, f.names())
 		return k.Var, k.Bound, k.Body
 	}
 	return nil, nil, nil

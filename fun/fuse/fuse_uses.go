@@ -1,7 +1,6 @@
 package fuse
 
 import (
-	"fmt"
 	"github.com/arraysem/arraysem/fun"
 )
 
@@ -57,7 +56,7 @@ func walkUses(stms []*fun.Stm, result []*fun.Ident, where string, ctx indexCtx, 
 		visit(useSite{name: x.Name, kind: useWhole, stm: s, pos: x.NamePos, what: what, idx: ctx})
 	}
 	for _, s := range stms {
-		place := fmt.Sprintf("the %s at %s", formName(s.Exp), at(s.Exp.Pos()))
+		place := "the " + formName(s.Exp) + " at " + at(s.Exp.Pos())
 		switch e := s.Exp.(type) {
 		case *fun.IndexExp:
 			visit(useSite{name: e.Arr.Name, kind: useRead, stm: s, read: e, pos: e.Arr.NamePos, idx: ctx})
