@@ -2,6 +2,7 @@ package funmem
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -163,6 +164,22 @@ func (p *trackerPool) put(t *semantics.Tracker) {
 	}
 }
 
+// recycle hands the pool's trackers on to the runs that start later
+// (semantics.RecycleTrackers), once the run has ended without an error:
+// no kernel, fold or error holds one then. A tracker given back twice is
+// handed on once, so that no two runs ever share one.
+func (p *trackerPool) recycle() {
+	free := p.free[:0]
+	for i, t := range p.free {
+		if !slices.Contains(p.free[:i], t) {
+			free = append(free, t)
+		}
+	}
+	semantics.RecycleTrackers(free)
+	clear(p.free)
+	p.free = p.free[:0]
+}
+
 // hcode is a compiled statement: it evaluates the statement's expression
 // and leaves its values in the slots of the pattern (E-STMS' binding).
 type hcode func(m *heapMachine, fr []Value) error
@@ -292,6 +309,10 @@ func evalCompiled(c *hcompiler, p *fun.Program, env *Env, h *semantics.Heap, opt
 	if err := body.run(m, fr); err != nil {
 		return nil, err
 	}
+	// Every kernel and fold of a run that ended without an error has
+	// given its tracker back to the pool: the next run's take them
+	// (semantics.RecycleTrackers), as IMP's runs do.
+	m.pool.recycle()
 	vs := make([]Value, len(body.results))
 	for i, r := range body.results {
 		vs[i] = fr[r]

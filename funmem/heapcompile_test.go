@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // TestSlotBound: slotBound reserves at least the slots compiling a body
@@ -192,4 +193,23 @@ func compiledRun(t *testing.T, c *hcompiler, p *fun.Program, in map[string]strin
 	}
 	vs, err := evalCompiled(c, p, env, h, withBudget(nil))
 	return fmt.Sprintf("%s %s %v", ValuesString(vs), heapDump(h), err)
+}
+
+// TestRecycleTrackersOnce: a run hands its pool's trackers on once each,
+// even one given back twice, so that two later runs never share one.
+func TestRecycleTrackersOnce(t *testing.T) {
+	tr, other := semantics.NewTracker(false), semantics.NewTracker(false)
+	p := trackerPool{free: []*semantics.Tracker{tr, other, tr, other, tr}}
+	p.recycle()
+	if len(p.free) != 0 {
+		t.Fatalf("the pool keeps %d trackers after recycling", len(p.free))
+	}
+	seen := map[*semantics.Tracker]bool{}
+	for range 6 {
+		n := semantics.NewTracker(false)
+		if seen[n] {
+			t.Fatal("NewTracker gave one tracker twice: it was recycled twice")
+		}
+		seen[n] = true
+	}
 }
