@@ -3,6 +3,7 @@ package funmem
 import (
 	"errors"
 	"slices"
+	"sync"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -180,6 +181,31 @@ func (p *trackerPool) recycle() {
 	p.free = p.free[:0]
 }
 
+// frames holds the frames of runs that have ended without an error, for
+// newFrame: a property campaign makes thousands of small runs, and their
+// frames were a few percent of the bytes it allocated.
+var frames sync.Pool
+
+// newFrame is a frame of n slots, all zero (no variable bound): one a
+// run that has ended gave back when it is large enough, cleared.
+func newFrame(n int) []Value {
+	if p, ok := frames.Get().(*[]Value); ok && cap(*p) >= n {
+		fr := (*p)[:n]
+		clear(fr)
+		return fr
+	}
+	return make([]Value, n)
+}
+
+// recycleFrame gives back the frame of a run that has ended without an
+// error: nothing reads it after (its results are copied out, and no
+// kernel, fold or error keeps it).
+func recycleFrame(fr []Value) {
+	if cap(fr) <= 1<<12 { // a run at scale keeps its large frame to itself
+		frames.Put(&fr)
+	}
+}
+
 // hcode is a compiled statement: it evaluates the statement's expression
 // and leaves its values in the slots of the pattern (E-STMS' binding).
 type hcode func(m *heapMachine, fr []Value) error
@@ -302,7 +328,7 @@ func evalCompiled(c *hcompiler, p *fun.Program, env *Env, h *semantics.Heap, opt
 		vals = append(vals, inputs[i].val)
 	}
 	body := c.body(sc, p.Body)
-	fr := make([]Value, c.slots)
+	fr := newFrame(c.slots)
 	copy(fr, vals)
 	m := &heapMachine{opts: opts, h: h, trace: opts.Trace != nil, stats: opts.Stats}
 	m.walk = &heapEval{opts: opts, h: h, depth: &m.depth}
@@ -317,6 +343,7 @@ func evalCompiled(c *hcompiler, p *fun.Program, env *Env, h *semantics.Heap, opt
 	for i, r := range body.results {
 		vs[i] = fr[r]
 	}
+	recycleFrame(fr) // the values are copied out; no statement holds the frame
 	opts.Counter.Hit(EMemProg.Name)
 	return vs, nil
 }

@@ -213,3 +213,25 @@ func TestRecycleTrackersOnce(t *testing.T) {
 		seen[n] = true
 	}
 }
+
+// TestFrameRecycled: a frame given back comes out of newFrame with every
+// slot zero (no variable of the run before it bound), at the size asked.
+func TestFrameRecycled(t *testing.T) {
+	for range 4 {
+		fr := newFrame(8)
+		for i := range fr {
+			fr[i] = Value{Kind: IntVal, K: int64(i + 1), Elem: semantics.IntElem}
+		}
+		recycleFrame(fr)
+		g := newFrame(6)
+		if len(g) != 6 {
+			t.Fatalf("newFrame(6) has %d slots", len(g))
+		}
+		for i, v := range g {
+			if v.Kind != 0 || v.K != 0 || v.Block != 0 || v.Elem != 0 || v.L.Dims != nil {
+				t.Fatalf("slot %d of a recycled frame is %v, not zero", i, v)
+			}
+		}
+		recycleFrame(g)
+	}
+}
