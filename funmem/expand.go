@@ -80,14 +80,25 @@ func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
 }
 
 // memoryExpand is MemoryExpand; plain renames every expanded kernel's
-// body, whether or not it still names an allocation's block
-// (TestMemoryExpandRenamesOnlyWhatIsLeft compares the two).
+// body, whether or not it still names an allocation's block, and runs
+// every round to its end (TestMemoryExpandRenamesOnlyWhatIsLeft compares
+// the two).
 func memoryExpand(p *fun.Program, layout Layout, plain bool) *fun.Program {
 	x := &expander{names: lazyNames(p), layout: layout, inputs: p.Inputs, plain: plain}
 	body := p.Body
-	for {
+	for round := 0; ; round++ {
 		x.changed = false
-		body = x.body(x.hoistAllocs(body))
+		h := x.hoistAllocs(body)
+		if h == body && round > 0 && !plain {
+			// Nothing hoisted, and every body as it was (hoistIn gives a
+			// body back itself only when it has no closing parenthesis'
+			// position, which x.body would drop): each kernel is what the
+			// last round's x.body left it, which expanded it until none
+			// of its allocations was expandable, so x.body would give
+			// body itself, changing nothing.
+			break
+		}
+		body = x.body(h)
 		if !x.changed {
 			break
 		}
