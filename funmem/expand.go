@@ -470,6 +470,9 @@ func (x *expander) expandable(k *fun.KernelExp) *joint {
 		}
 		tops[st.Pat[0].Name.Name] = i
 	}
+	if len(tops) == 0 {
+		return nil // (most kernels, once expanded: no need to find their ifs)
+	}
 	var ifs []*fun.Stm
 	eachBody(k.Body, func(b *fun.Body) {
 		for _, s := range b.Stms {
