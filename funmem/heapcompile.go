@@ -59,6 +59,19 @@ type hscope struct {
 // bind is the scope sc, x ↦ slot.
 func (sc *hscope) bind(x string, slot int) *hscope { return &hscope{name: x, slot: slot, next: sc} }
 
+// bindAll binds names, in order, to fresh slots: the scope sc, x1 ↦
+// slot1, …, xn ↦ slotn (its entries made in one list) and the slots.
+func (c *hcompiler) bindAll(sc *hscope, names []string) (*hscope, []int) {
+	slots := make([]int, len(names))
+	binds := make([]hscope, len(names))
+	for i, x := range names {
+		slots[i] = c.newSlot()
+		binds[i] = hscope{name: x, slot: slots[i], next: sc}
+		sc = &binds[i]
+	}
+	return sc, slots
+}
+
 // lookup is the slot of x's innermost binding, or -1 when x is unbound.
 func (sc *hscope) lookup(x string) int {
 	for ; sc != nil; sc = sc.next {
@@ -125,11 +138,12 @@ func (v slotVars) env() *Env {
 
 // heapMachine is what a run of compiled code needs besides the frame.
 type heapMachine struct {
-	opts  *HeapOptions
-	h     *semantics.Heap
-	trace bool
-	pool  trackerPool
-	walk  *heapEval // the tree walker, for the extension forms
+	opts   *HeapOptions
+	h      *semantics.Heap
+	trace  bool
+	pool   trackerPool
+	walk   *heapEval // the tree walker, for the extension forms: walker
+	walker heapEval
 	// stats are the cost counters (nil: none; heap_stats.go), depth the
 	// parallel forms whose bodies are running (a launch is at 0).
 	stats *semantics.Stats
@@ -317,21 +331,37 @@ func evalHeapCompiled(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOpt
 
 // evalCompiled is evalHeapCompiled with the compiler c.
 func evalCompiled(c *hcompiler, p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
-	var sc *hscope
-	var inputs []*Env
+	// The inputs' scope, in one list: the outermost binding takes the
+	// first slot and the innermost is found first, as binding them from
+	// the outermost on would make it (shadowing kept).
+	n := 0
 	for e := env; e != nil; e = e.next {
-		inputs = append(inputs, e)
+		n++
 	}
-	var vals []Value
-	for i := len(inputs) - 1; i >= 0; i-- { // outermost first: shadowing kept
-		sc = sc.bind(inputs[i].name, c.newSlot())
-		vals = append(vals, inputs[i].val)
+	var sc *hscope
+	var inputs []hscope
+	if n > 0 {
+		inputs = make([]hscope, n)
+		sc = &inputs[0]
+	}
+	base := c.slots
+	c.slots += n
+	i := 0
+	for e := env; e != nil; e, i = e.next, i+1 {
+		inputs[i] = hscope{name: e.name, slot: base + n - 1 - i}
+		if i+1 < n {
+			inputs[i].next = &inputs[i+1]
+		}
 	}
 	body := c.body(sc, p.Body)
 	fr := newFrame(c.slots)
-	copy(fr, vals)
+	i = 0
+	for e := env; e != nil; e, i = e.next, i+1 {
+		fr[base+n-1-i] = e.val
+	}
 	m := &heapMachine{opts: opts, h: h, trace: opts.Trace != nil, stats: opts.Stats}
-	m.walk = &heapEval{opts: opts, h: h, depth: &m.depth}
+	m.walker = heapEval{opts: opts, h: h, depth: &m.depth}
+	m.walk = &m.walker
 	if err := body.run(m, fr); err != nil {
 		return nil, err
 	}
@@ -495,12 +525,7 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 			return bindOut(s, vs, fr, out)
 		}
 	}
-	inner := sc
-	slots := make([]int, len(names))
-	for i, x := range names {
-		slots[i] = c.newSlot()
-		inner = inner.bind(x, slots[i])
-	}
+	inner, slots := c.bindAll(sc, names)
 	lb := c.lazy(inner, fun.ExpBody(s.Exp))
 	// A fold that writes nothing but its own rows runs as a plain loop
 	// when it may (heapcompile_redomap.go). Both are known once the body
