@@ -211,7 +211,8 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	bound := c.bound
 	sc := x.scope(c.types, len(b.Stms))
 	defer x.putScope(sc)
-	var added []string // the names this body adds to a set it does not own
+	var addedBuf [8]string
+	added := addedBuf[:0] // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
 	rest := x.bufs.get()
 	bind := func(st *fun.Stm) {
