@@ -760,7 +760,10 @@ func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelEx
 	for a := range j.aliases {
 		to[a] = &fun.Ident{Name: a}
 	}
-	var rest []*fun.Stm
+	var rest []*fun.Stm // nil when every statement is taken, as appending none makes it
+	if n := len(k.Body.Stms) - len(taken); n > 0 {
+		rest = make([]*fun.Stm, 0, n)
+	}
 	for i, st := range k.Body.Stms {
 		if !taken[i] {
 			rest = append(rest, st)
