@@ -275,13 +275,20 @@ type lazyBody struct {
 
 // lazy reserves the slots of b, in scope sc, to be compiled by get.
 func (c *hcompiler) lazy(sc *hscope, b *fun.Body) *lazyBody {
-	l := &lazyBody{sc: sc, b: b, base: c.slots, eager: c.eager, stms: c.stms, looped: c.looped, allLooped: c.allLooped, sexps: c.sexps}
+	l := &lazyBody{}
+	c.initLazy(l, sc, b)
+	return l
+}
+
+// initLazy makes l the lazy body of b in scope sc (lazy, in a lazyBody
+// allocated with what else its statement keeps).
+func (c *hcompiler) initLazy(l *lazyBody, sc *hscope, b *fun.Body) {
+	*l = lazyBody{sc: sc, b: b, base: c.slots, eager: c.eager, stms: c.stms, looped: c.looped, allLooped: c.allLooped, sexps: c.sexps}
 	c.slots += slotBound(b)
 	l.end = c.slots
 	if c.eager {
 		l.get(2) // the number of runs is not known: as if it iterates
 	}
-	return l
 }
 
 // get is the compiled body, compiled at the first call, for a start of
@@ -710,14 +717,28 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 	}
 }
 
+// hkernel is what a compiled kernel keeps besides its statement: its
+// body, compiled at its first start with iterations, in the scope of its
+// index (one allocation for both); and what its first start finds of the
+// body, whether it writes only its own blocks (heaprace.go) and whether
+// its iterations may run in parallel (heap_parallel.go), which walk the
+// body: a kernel compiled with the body around it may never start (a
+// statement before it stuck; about one in eleven of the passes-valid
+// campaign's compiled kernels).
+type hkernel struct {
+	body              lazyBody
+	index             hscope
+	started, own, par bool
+}
+
 // hKernel is E-MEM-KERNEL: the body for i = 1, …, E(y), each iteration's
 // value stored at index_f(L_z, i), the accesses tracked per iteration
 // (racefree, eq 4).
 func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int) hcode {
-	iv := c.newSlot()
-	lb := c.lazy(sc.bind(e.Var.Name, iv), e.Body)
-	own := writesOnlyOwnBlocks(s, e) // condition 1 of heaprace.go
-	par := scalarBody(e)             // heap_parallel.go
+	k := &hkernel{index: hscope{name: e.Var.Name, slot: c.newSlot(), next: sc}}
+	iv := k.index.slot
+	c.initLazy(&k.body, &k.index, e.Body)
+	lb := &k.body
 	return func(m *heapMachine, fr []Value) error {
 		old := m.sv
 		m.sv = slotVars{fr, sc}
@@ -736,6 +757,12 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 		// A kernel that cannot race runs without a tracker of its own
 		// when nothing is traced, and keeps only the trace when traced
 		// (heaprace.go).
+		if !k.started {
+			k.started = true
+			k.own = writesOnlyOwnBlocks(s, e) // condition 1 of heaprace.go
+			k.par = scalarBody(e)             // heap_parallel.go
+		}
+		own, par := k.own, k.par
 		var t *semantics.Tracker
 		safe := own && disjointRows(dest.L) && noArrayIn(fr, sc, dest.Block)
 		if m.trace || !safe {
