@@ -50,14 +50,38 @@ import (
 
 // hscope is the compile-time environment: each name in scope and its
 // slot, innermost first, as Env holds names and values.
+//
+// Each entry keeps its name's key (nameKey), which lookup compares
+// before the name: a chain of a few dozen names, most of one or two
+// lengths, was compared string by string.
 type hscope struct {
 	name string
+	key  uint64
 	slot int
 	next *hscope
 }
 
+// entry is the scope sc, x ↦ slot, as a value (for lists of entries).
+func (sc *hscope) entry(x string, slot int) hscope {
+	return hscope{name: x, key: nameKey(x), slot: slot, next: sc}
+}
+
 // bind is the scope sc, x ↦ slot.
-func (sc *hscope) bind(x string, slot int) *hscope { return &hscope{name: x, slot: slot, next: sc} }
+func (sc *hscope) bind(x string, slot int) *hscope {
+	e := sc.entry(x, slot)
+	return &e
+}
+
+// nameKey is x's length (255 for any longer) in the top byte and its
+// first seven bytes below: two names of at most seven bytes have the
+// same key only when they are the same.
+func nameKey(x string) uint64 {
+	k := uint64(min(len(x), 255)) << 56
+	for i := 0; i < len(x) && i < 7; i++ {
+		k |= uint64(x[i]) << (8 * i)
+	}
+	return k
+}
 
 // bindAll binds names, in order, to fresh slots: the scope sc, x1 ↦
 // slot1, …, xn ↦ slotn (its entries made in one list) and the slots.
@@ -66,7 +90,7 @@ func (c *hcompiler) bindAll(sc *hscope, names []string) (*hscope, []int) {
 	binds := make([]hscope, len(names))
 	for i, x := range names {
 		slots[i] = c.newSlot()
-		binds[i] = hscope{name: x, slot: slots[i], next: sc}
+		binds[i] = sc.entry(x, slots[i])
 		sc = &binds[i]
 	}
 	return sc, slots
@@ -74,8 +98,9 @@ func (c *hcompiler) bindAll(sc *hscope, names []string) (*hscope, []int) {
 
 // lookup is the slot of x's innermost binding, or -1 when x is unbound.
 func (sc *hscope) lookup(x string) int {
+	k := nameKey(x)
 	for ; sc != nil; sc = sc.next {
-		if sc.name == x {
+		if sc.key == k && (len(x) < 8 || sc.name == x) {
 			return sc.slot
 		}
 	}
@@ -355,7 +380,7 @@ func evalCompiled(c *hcompiler, p *fun.Program, env *Env, h *semantics.Heap, opt
 	c.slots += n
 	i := 0
 	for e := env; e != nil; e, i = e.next, i+1 {
-		inputs[i] = hscope{name: e.name, slot: base + n - 1 - i}
+		inputs[i] = (*hscope)(nil).entry(e.name, base+n-1-i)
 		if i+1 < n {
 			inputs[i].next = &inputs[i+1]
 		}
@@ -411,7 +436,7 @@ func (c *hcompiler) body(sc *hscope, b *fun.Body) *hbody {
 		}
 		hb.stms = append(hb.stms, c.stm(sc, s, out))
 		for i, p := range s.Pat {
-			binds[i] = hscope{name: p.Name.Name, slot: out[i], next: sc}
+			binds[i] = sc.entry(p.Name.Name, out[i])
 			sc = &binds[i]
 		}
 		binds = binds[n:]
@@ -735,7 +760,7 @@ type hkernel struct {
 // value stored at index_f(L_z, i), the accesses tracked per iteration
 // (racefree, eq 4).
 func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int) hcode {
-	k := &hkernel{index: hscope{name: e.Var.Name, slot: c.newSlot(), next: sc}}
+	k := &hkernel{index: sc.entry(e.Var.Name, c.newSlot())}
 	iv := k.index.slot
 	c.initLazy(&k.body, &k.index, e.Body)
 	lb := &k.body

@@ -2,6 +2,8 @@ package funmem
 
 import (
 	"fmt"
+	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
@@ -233,5 +235,37 @@ func TestFrameRecycled(t *testing.T) {
 			}
 		}
 		recycleFrame(g)
+	}
+}
+
+// TestScopeLookup: hscope.lookup, which compares names' keys first,
+// finds the innermost binding of each name as comparing every name does:
+// names short and long, sharing their first seven bytes or their
+// length, longer than 255 bytes, shadowed, and unbound.
+func TestScopeLookup(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	names := []string{"", "a", "b", "ab", "ba", "x1", "x2", "abcdefg", "abcdefh", "abcdefgh", "abcdefgi",
+		"abcdefghij", "abcdefgxyz", long, long[:299] + "y", long[:44], "x" + long[:299], "é", "\x00", "\x00\x00"}
+	r := rand.New(rand.NewSource(1))
+	for round := range 200 {
+		var sc *hscope
+		var binds []string // innermost last
+		for i := range r.Intn(30) {
+			x := names[r.Intn(len(names))]
+			sc = sc.bind(x, i)
+			binds = append(binds, x)
+		}
+		for _, x := range names {
+			want := -1
+			for i := len(binds) - 1; i >= 0; i-- {
+				if binds[i] == x {
+					want = i
+					break
+				}
+			}
+			if got := sc.lookup(x); got != want {
+				t.Fatalf("round %d: lookup(%q) = %d, want %d (binds %q)", round, x, got, want, binds)
+			}
+		}
 	}
 }
