@@ -225,23 +225,29 @@ func (p *trackerPool) recycle() {
 // frames were a few percent of the bytes it allocated.
 var frames sync.Pool
 
-// newFrame is a frame of n slots, all zero (no variable bound): one a
-// run that has ended gave back when it is large enough, cleared.
-func newFrame(n int) []Value {
-	if p, ok := frames.Get().(*[]Value); ok && cap(*p) >= n {
-		fr := (*p)[:n]
-		clear(fr)
-		return fr
+// newFrame is a frame of n slots, all zero (no variable bound), in a
+// box to give back (recycleFrame): one a run that has ended gave back,
+// cleared, when it is large enough.
+func newFrame(n int) *[]Value {
+	p, ok := frames.Get().(*[]Value)
+	if !ok {
+		p = new([]Value)
 	}
-	return make([]Value, n)
+	if cap(*p) < n {
+		*p = make([]Value, n)
+		return p
+	}
+	*p = (*p)[:n]
+	clear(*p)
+	return p
 }
 
 // recycleFrame gives back the frame of a run that has ended without an
 // error: nothing reads it after (its results are copied out, and no
 // kernel, fold or error keeps it).
-func recycleFrame(fr []Value) {
-	if cap(fr) <= 1<<12 { // a run at scale keeps its large frame to itself
-		frames.Put(&fr)
+func recycleFrame(p *[]Value) {
+	if cap(*p) <= 1<<12 { // a run at scale keeps its large frame to itself
+		frames.Put(p)
 	}
 }
 
@@ -386,7 +392,8 @@ func evalCompiled(c *hcompiler, p *fun.Program, env *Env, h *semantics.Heap, opt
 		}
 	}
 	body := c.body(sc, p.Body)
-	fr := newFrame(c.slots)
+	box := newFrame(c.slots)
+	fr := *box
 	i = 0
 	for e := env; e != nil; e, i = e.next, i+1 {
 		fr[base+n-1-i] = e.val
@@ -405,7 +412,7 @@ func evalCompiled(c *hcompiler, p *fun.Program, env *Env, h *semantics.Heap, opt
 	for i, r := range body.results {
 		vs[i] = fr[r]
 	}
-	recycleFrame(fr) // the values are copied out; no statement holds the frame
+	recycleFrame(box) // the values are copied out; no statement holds the frame
 	opts.Counter.Hit(EMemProg.Name)
 	return vs, nil
 }

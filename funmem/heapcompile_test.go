@@ -220,12 +220,14 @@ func TestRecycleTrackersOnce(t *testing.T) {
 // slot zero (no variable of the run before it bound), at the size asked.
 func TestFrameRecycled(t *testing.T) {
 	for range 4 {
-		fr := newFrame(8)
+		box := newFrame(8)
+		fr := *box
 		for i := range fr {
 			fr[i] = Value{Kind: IntVal, K: int64(i + 1), Elem: semantics.IntElem}
 		}
-		recycleFrame(fr)
-		g := newFrame(6)
+		recycleFrame(box)
+		gbox := newFrame(6)
+		g := *gbox
 		if len(g) != 6 {
 			t.Fatalf("newFrame(6) has %d slots", len(g))
 		}
@@ -234,7 +236,7 @@ func TestFrameRecycled(t *testing.T) {
 				t.Fatalf("slot %d of a recycled frame is %v, not zero", i, v)
 			}
 		}
-		recycleFrame(g)
+		recycleFrame(gbox)
 	}
 }
 
