@@ -536,9 +536,11 @@ func (x *expander) jointFrom(k *fun.KernelExp, i int, tops map[string]int, ifs [
 	binds := map[string]int{}
 	eachBody(k.Body, func(b *fun.Body) {
 		for _, s := range b.Stms {
-			for _, p := range append(slices.Clip(s.Pat), fun.ExpParams(s.Exp)...) {
-				if j.aliases[p.Name.Name] {
-					binds[p.Name.Name]++
+			for _, ps := range [2][]*fun.Param{s.Pat, fun.ExpParams(s.Exp)} {
+				for _, p := range ps {
+					if j.aliases[p.Name.Name] {
+						binds[p.Name.Name]++
+					}
 				}
 			}
 		}
