@@ -80,14 +80,25 @@ func MemoryExpand(p *fun.Program, layout Layout) *fun.Program {
 }
 
 // memoryExpand is MemoryExpand; plain renames every expanded kernel's
-// body, whether or not it still names an allocation's block
-// (TestMemoryExpandRenamesOnlyWhatIsLeft compares the two).
+// body, whether or not it still names an allocation's block, and runs
+// every round to its end (TestMemoryExpandRenamesOnlyWhatIsLeft compares
+// the two).
 func memoryExpand(p *fun.Program, layout Layout, plain bool) *fun.Program {
 	x := &expander{names: lazyNames(p), layout: layout, inputs: p.Inputs, plain: plain}
 	body := p.Body
-	for {
+	for round := 0; ; round++ {
 		x.changed = false
-		body = x.body(x.hoistAllocs(body))
+		h := x.hoistAllocs(body)
+		if h == body && round > 0 && !plain {
+			// Nothing hoisted, and every body as it was (hoistIn gives a
+			// body back itself only when it has no closing parenthesis'
+			// position, which x.body would drop): each kernel is what the
+			// last round's x.body left it, which expanded it until none
+			// of its allocations was expandable, so x.body would give
+			// body itself, changing nothing.
+			break
+		}
+		body = x.body(h)
 		if !x.changed {
 			break
 		}
@@ -200,7 +211,8 @@ func (x *expander) hoistIn(b *fun.Body, c hoistCtx) *fun.Body {
 	bound := c.bound
 	sc := x.scope(c.types, len(b.Stms))
 	defer x.putScope(sc)
-	var added []string // the names this body adds to a set it does not own
+	var addedBuf [8]string
+	added := addedBuf[:0] // the names this body adds to a set it does not own
 	var allocs []*fun.Stm
 	rest := x.bufs.get()
 	bind := func(st *fun.Stm) {
@@ -459,6 +471,9 @@ func (x *expander) expandable(k *fun.KernelExp) *joint {
 		}
 		tops[st.Pat[0].Name.Name] = i
 	}
+	if len(tops) == 0 {
+		return nil // (most kernels, once expanded: no need to find their ifs)
+	}
 	var ifs []*fun.Stm
 	eachBody(k.Body, func(b *fun.Body) {
 		for _, s := range b.Stms {
@@ -521,9 +536,11 @@ func (x *expander) jointFrom(k *fun.KernelExp, i int, tops map[string]int, ifs [
 	binds := map[string]int{}
 	eachBody(k.Body, func(b *fun.Body) {
 		for _, s := range b.Stms {
-			for _, p := range append(slices.Clip(s.Pat), fun.ExpParams(s.Exp)...) {
-				if j.aliases[p.Name.Name] {
-					binds[p.Name.Name]++
+			for _, ps := range [2][]*fun.Param{s.Pat, fun.ExpParams(s.Exp)} {
+				for _, p := range ps {
+					if j.aliases[p.Name.Name] {
+						binds[p.Name.Name]++
+					}
 				}
 			}
 		}
@@ -745,7 +762,10 @@ func (x *expander) expand(k *fun.KernelExp, j *joint) ([]*fun.Stm, *fun.KernelEx
 	for a := range j.aliases {
 		to[a] = &fun.Ident{Name: a}
 	}
-	var rest []*fun.Stm
+	var rest []*fun.Stm // nil when every statement is taken, as appending none makes it
+	if n := len(k.Body.Stms) - len(taken); n > 0 {
+		rest = make([]*fun.Stm, 0, n)
+	}
 	for i, st := range k.Body.Stms {
 		if !taken[i] {
 			rest = append(rest, st)

@@ -11,9 +11,11 @@ import (
 
 // TestMemoryExpandRenamesOnlyWhatIsLeft: MemoryExpand renames an
 // expanded kernel's body only when it still names an allocation's block
-// (namesAny), and so makes the tree the plain renaming of every body
-// makes: on the FUN examples and the chunks of testdata/expand.txt,
-// translated, with and without the simplifier, in both layouts.
+// (namesAny), and stops before expanding again when a round hoists
+// nothing, and so makes the tree the plain renaming of every body, round
+// by round to the end, makes: on the FUN examples and the chunks of
+// testdata/expand.txt, translated, with and without the simplifier, in
+// both layouts.
 func TestMemoryExpandRenamesOnlyWhatIsLeft(t *testing.T) {
 	expansions := 0
 	for _, q := range transformedSeeds(t) {

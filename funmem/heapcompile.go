@@ -2,6 +2,8 @@ package funmem
 
 import (
 	"errors"
+	"slices"
+	"sync"
 
 	"github.com/arraysem/arraysem/fun"
 	"github.com/arraysem/arraysem/semantics"
@@ -48,19 +50,57 @@ import (
 
 // hscope is the compile-time environment: each name in scope and its
 // slot, innermost first, as Env holds names and values.
+//
+// Each entry keeps its name's key (nameKey), which lookup compares
+// before the name: a chain of a few dozen names, most of one or two
+// lengths, was compared string by string.
 type hscope struct {
 	name string
+	key  uint64
 	slot int
 	next *hscope
 }
 
+// entry is the scope sc, x ↦ slot, as a value (for lists of entries).
+func (sc *hscope) entry(x string, slot int) hscope {
+	return hscope{name: x, key: nameKey(x), slot: slot, next: sc}
+}
+
 // bind is the scope sc, x ↦ slot.
-func (sc *hscope) bind(x string, slot int) *hscope { return &hscope{name: x, slot: slot, next: sc} }
+func (sc *hscope) bind(x string, slot int) *hscope {
+	e := sc.entry(x, slot)
+	return &e
+}
+
+// nameKey is x's length (255 for any longer) in the top byte and its
+// first seven bytes below: two names of at most seven bytes have the
+// same key only when they are the same.
+func nameKey(x string) uint64 {
+	k := uint64(min(len(x), 255)) << 56
+	for i := 0; i < len(x) && i < 7; i++ {
+		k |= uint64(x[i]) << (8 * i)
+	}
+	return k
+}
+
+// bindAll binds names, in order, to fresh slots: the scope sc, x1 ↦
+// slot1, …, xn ↦ slotn (its entries made in one list) and the slots.
+func (c *hcompiler) bindAll(sc *hscope, names []string) (*hscope, []int) {
+	slots := make([]int, len(names))
+	binds := make([]hscope, len(names))
+	for i, x := range names {
+		slots[i] = c.newSlot()
+		binds[i] = sc.entry(x, slots[i])
+		sc = &binds[i]
+	}
+	return sc, slots
+}
 
 // lookup is the slot of x's innermost binding, or -1 when x is unbound.
 func (sc *hscope) lookup(x string) int {
+	k := nameKey(x)
 	for ; sc != nil; sc = sc.next {
-		if sc.name == x {
+		if sc.key == k && (len(x) < 8 || sc.name == x) {
 			return sc.slot
 		}
 	}
@@ -123,11 +163,12 @@ func (v slotVars) env() *Env {
 
 // heapMachine is what a run of compiled code needs besides the frame.
 type heapMachine struct {
-	opts  *HeapOptions
-	h     *semantics.Heap
-	trace bool
-	pool  trackerPool
-	walk  *heapEval // the tree walker, for the extension forms
+	opts   *HeapOptions
+	h      *semantics.Heap
+	trace  bool
+	pool   trackerPool
+	walk   *heapEval // the tree walker, for the extension forms: walker
+	walker heapEval
 	// stats are the cost counters (nil: none; heap_stats.go), depth the
 	// parallel forms whose bodies are running (a launch is at 0).
 	stats *semantics.Stats
@@ -160,6 +201,53 @@ func (p *trackerPool) get(trace bool) *semantics.Tracker {
 func (p *trackerPool) put(t *semantics.Tracker) {
 	if p != nil {
 		p.free = append(p.free, t)
+	}
+}
+
+// recycle hands the pool's trackers on to the runs that start later
+// (semantics.RecycleTrackers), once the run has ended without an error:
+// no kernel, fold or error holds one then. A tracker given back twice is
+// handed on once, so that no two runs ever share one.
+func (p *trackerPool) recycle() {
+	free := p.free[:0]
+	for i, t := range p.free {
+		if !slices.Contains(p.free[:i], t) {
+			free = append(free, t)
+		}
+	}
+	semantics.RecycleTrackers(free)
+	clear(p.free)
+	p.free = p.free[:0]
+}
+
+// frames holds the frames of runs that have ended without an error, for
+// newFrame: a property campaign makes thousands of small runs, and their
+// frames were a few percent of the bytes it allocated.
+var frames sync.Pool
+
+// newFrame is a frame of n slots, all zero (no variable bound), in a
+// box to give back (recycleFrame): one a run that has ended gave back,
+// cleared, when it is large enough.
+func newFrame(n int) *[]Value {
+	p, ok := frames.Get().(*[]Value)
+	if !ok {
+		p = new([]Value)
+	}
+	if cap(*p) < n {
+		*p = make([]Value, n)
+		return p
+	}
+	*p = (*p)[:n]
+	clear(*p)
+	return p
+}
+
+// recycleFrame gives back the frame of a run that has ended without an
+// error: nothing reads it after (its results are copied out, and no
+// kernel, fold or error keeps it).
+func recycleFrame(p *[]Value) {
+	if cap(*p) <= 1<<12 { // a run at scale keeps its large frame to itself
+		frames.Put(p)
 	}
 }
 
@@ -218,13 +306,20 @@ type lazyBody struct {
 
 // lazy reserves the slots of b, in scope sc, to be compiled by get.
 func (c *hcompiler) lazy(sc *hscope, b *fun.Body) *lazyBody {
-	l := &lazyBody{sc: sc, b: b, base: c.slots, eager: c.eager, stms: c.stms, looped: c.looped, allLooped: c.allLooped, sexps: c.sexps}
+	l := &lazyBody{}
+	c.initLazy(l, sc, b)
+	return l
+}
+
+// initLazy makes l the lazy body of b in scope sc (lazy, in a lazyBody
+// allocated with what else its statement keeps).
+func (c *hcompiler) initLazy(l *lazyBody, sc *hscope, b *fun.Body) {
+	*l = lazyBody{sc: sc, b: b, base: c.slots, eager: c.eager, stms: c.stms, looped: c.looped, allLooped: c.allLooped, sexps: c.sexps}
 	c.slots += slotBound(b)
 	l.end = c.slots
 	if c.eager {
 		l.get(2) // the number of runs is not known: as if it iterates
 	}
-	return l
 }
 
 // get is the compiled body, compiled at the first call, for a start of
@@ -274,28 +369,50 @@ func evalHeapCompiled(p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOpt
 
 // evalCompiled is evalHeapCompiled with the compiler c.
 func evalCompiled(c *hcompiler, p *fun.Program, env *Env, h *semantics.Heap, opts *HeapOptions) ([]Value, error) {
-	var sc *hscope
-	var inputs []*Env
+	// The inputs' scope, in one list: the outermost binding takes the
+	// first slot and the innermost is found first, as binding them from
+	// the outermost on would make it (shadowing kept).
+	n := 0
 	for e := env; e != nil; e = e.next {
-		inputs = append(inputs, e)
+		n++
 	}
-	var vals []Value
-	for i := len(inputs) - 1; i >= 0; i-- { // outermost first: shadowing kept
-		sc = sc.bind(inputs[i].name, c.newSlot())
-		vals = append(vals, inputs[i].val)
+	var sc *hscope
+	var inputs []hscope
+	if n > 0 {
+		inputs = make([]hscope, n)
+		sc = &inputs[0]
+	}
+	base := c.slots
+	c.slots += n
+	i := 0
+	for e := env; e != nil; e, i = e.next, i+1 {
+		inputs[i] = (*hscope)(nil).entry(e.name, base+n-1-i)
+		if i+1 < n {
+			inputs[i].next = &inputs[i+1]
+		}
 	}
 	body := c.body(sc, p.Body)
-	fr := make([]Value, c.slots)
-	copy(fr, vals)
+	box := newFrame(c.slots)
+	fr := *box
+	i = 0
+	for e := env; e != nil; e, i = e.next, i+1 {
+		fr[base+n-1-i] = e.val
+	}
 	m := &heapMachine{opts: opts, h: h, trace: opts.Trace != nil, stats: opts.Stats}
-	m.walk = &heapEval{opts: opts, h: h, depth: &m.depth}
+	m.walker = heapEval{opts: opts, h: h, depth: &m.depth}
+	m.walk = &m.walker
 	if err := body.run(m, fr); err != nil {
 		return nil, err
 	}
+	// Every kernel and fold of a run that ended without an error has
+	// given its tracker back to the pool: the next run's take them
+	// (semantics.RecycleTrackers), as IMP's runs do.
+	m.pool.recycle()
 	vs := make([]Value, len(body.results))
 	for i, r := range body.results {
 		vs[i] = fr[r]
 	}
+	recycleFrame(box) // the values are copied out; no statement holds the frame
 	opts.Counter.Hit(EMemProg.Name)
 	return vs, nil
 }
@@ -326,7 +443,7 @@ func (c *hcompiler) body(sc *hscope, b *fun.Body) *hbody {
 		}
 		hb.stms = append(hb.stms, c.stm(sc, s, out))
 		for i, p := range s.Pat {
-			binds[i] = hscope{name: p.Name.Name, slot: out[i], next: sc}
+			binds[i] = sc.entry(p.Name.Name, out[i])
 			sc = &binds[i]
 		}
 		binds = binds[n:]
@@ -447,12 +564,7 @@ func (c *hcompiler) hExt(sc *hscope, s *fun.Stm, out []int) hcode {
 			return bindOut(s, vs, fr, out)
 		}
 	}
-	inner := sc
-	slots := make([]int, len(names))
-	for i, x := range names {
-		slots[i] = c.newSlot()
-		inner = inner.bind(x, slots[i])
-	}
+	inner, slots := c.bindAll(sc, names)
 	lb := c.lazy(inner, fun.ExpBody(s.Exp))
 	// A fold that writes nothing but its own rows runs as a plain loop
 	// when it may (heapcompile_redomap.go). Both are known once the body
@@ -637,14 +749,28 @@ func (c *hcompiler) hIf(sc *hscope, s *fun.Stm, e *fun.IfExp, out []int) hcode {
 	}
 }
 
+// hkernel is what a compiled kernel keeps besides its statement: its
+// body, compiled at its first start with iterations, in the scope of its
+// index (one allocation for both); and what its first start finds of the
+// body, whether it writes only its own blocks (heaprace.go) and whether
+// its iterations may run in parallel (heap_parallel.go), which walk the
+// body: a kernel compiled with the body around it may never start (a
+// statement before it stuck; about one in eleven of the passes-valid
+// campaign's compiled kernels).
+type hkernel struct {
+	body              lazyBody
+	index             hscope
+	started, own, par bool
+}
+
 // hKernel is E-MEM-KERNEL: the body for i = 1, …, E(y), each iteration's
 // value stored at index_f(L_z, i), the accesses tracked per iteration
 // (racefree, eq 4).
 func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int) hcode {
-	iv := c.newSlot()
-	lb := c.lazy(sc.bind(e.Var.Name, iv), e.Body)
-	own := writesOnlyOwnBlocks(s, e) // condition 1 of heaprace.go
-	par := scalarBody(e)             // heap_parallel.go
+	k := &hkernel{index: sc.entry(e.Var.Name, c.newSlot())}
+	iv := k.index.slot
+	c.initLazy(&k.body, &k.index, e.Body)
+	lb := &k.body
 	return func(m *heapMachine, fr []Value) error {
 		old := m.sv
 		m.sv = slotVars{fr, sc}
@@ -663,6 +789,12 @@ func (c *hcompiler) hKernel(sc *hscope, s *fun.Stm, e *fun.KernelExp, out []int)
 		// A kernel that cannot race runs without a tracker of its own
 		// when nothing is traced, and keeps only the trace when traced
 		// (heaprace.go).
+		if !k.started {
+			k.started = true
+			k.own = writesOnlyOwnBlocks(s, e) // condition 1 of heaprace.go
+			k.par = scalarBody(e)             // heap_parallel.go
+		}
+		own, par := k.own, k.par
 		var t *semantics.Tracker
 		safe := own && disjointRows(dest.L) && noArrayIn(fr, sc, dest.Block)
 		if m.trace || !safe {

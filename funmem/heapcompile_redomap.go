@@ -27,12 +27,7 @@ func (c *hcompiler) hRedomap(sc *hscope, s *fun.Stm, e *fun.RedomapExp, out []in
 	}
 	iv := c.newSlot()
 	lmap := c.lazy(sc.bind(e.Var.Name, iv), e.Map)
-	inner := sc
-	slots := make([]int, len(names))
-	for i, x := range names {
-		slots[i] = c.newSlot()
-		inner = inner.bind(x, slots[i])
-	}
+	inner, slots := c.bindAll(sc, names)
 	lop := c.lazy(inner, e.Op)
 	// The bodies are compiled when the statement first runs (lazyBody).
 	var mapBody, opBody *hbody

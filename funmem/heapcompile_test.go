@@ -2,9 +2,12 @@ package funmem
 
 import (
 	"fmt"
+	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/arraysem/arraysem/fun"
+	"github.com/arraysem/arraysem/semantics"
 )
 
 // TestSlotBound: slotBound reserves at least the slots compiling a body
@@ -192,4 +195,79 @@ func compiledRun(t *testing.T, c *hcompiler, p *fun.Program, in map[string]strin
 	}
 	vs, err := evalCompiled(c, p, env, h, withBudget(nil))
 	return fmt.Sprintf("%s %s %v", ValuesString(vs), heapDump(h), err)
+}
+
+// TestRecycleTrackersOnce: a run hands its pool's trackers on once each,
+// even one given back twice, so that two later runs never share one.
+func TestRecycleTrackersOnce(t *testing.T) {
+	tr, other := semantics.NewTracker(false), semantics.NewTracker(false)
+	p := trackerPool{free: []*semantics.Tracker{tr, other, tr, other, tr}}
+	p.recycle()
+	if len(p.free) != 0 {
+		t.Fatalf("the pool keeps %d trackers after recycling", len(p.free))
+	}
+	seen := map[*semantics.Tracker]bool{}
+	for range 6 {
+		n := semantics.NewTracker(false)
+		if seen[n] {
+			t.Fatal("NewTracker gave one tracker twice: it was recycled twice")
+		}
+		seen[n] = true
+	}
+}
+
+// TestFrameRecycled: a frame given back comes out of newFrame with every
+// slot zero (no variable of the run before it bound), at the size asked.
+func TestFrameRecycled(t *testing.T) {
+	for range 4 {
+		box := newFrame(8)
+		fr := *box
+		for i := range fr {
+			fr[i] = Value{Kind: IntVal, K: int64(i + 1), Elem: semantics.IntElem}
+		}
+		recycleFrame(box)
+		gbox := newFrame(6)
+		g := *gbox
+		if len(g) != 6 {
+			t.Fatalf("newFrame(6) has %d slots", len(g))
+		}
+		for i, v := range g {
+			if v.Kind != 0 || v.K != 0 || v.Block != 0 || v.Elem != 0 || v.L.Dims != nil {
+				t.Fatalf("slot %d of a recycled frame is %v, not zero", i, v)
+			}
+		}
+		recycleFrame(gbox)
+	}
+}
+
+// TestScopeLookup: hscope.lookup, which compares names' keys first,
+// finds the innermost binding of each name as comparing every name does:
+// names short and long, sharing their first seven bytes or their
+// length, longer than 255 bytes, shadowed, and unbound.
+func TestScopeLookup(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	names := []string{"", "a", "b", "ab", "ba", "x1", "x2", "abcdefg", "abcdefh", "abcdefgh", "abcdefgi",
+		"abcdefghij", "abcdefgxyz", long, long[:299] + "y", long[:44], "x" + long[:299], "é", "\x00", "\x00\x00"}
+	r := rand.New(rand.NewSource(1))
+	for round := range 200 {
+		var sc *hscope
+		var binds []string // innermost last
+		for i := range r.Intn(30) {
+			x := names[r.Intn(len(names))]
+			sc = sc.bind(x, i)
+			binds = append(binds, x)
+		}
+		for _, x := range names {
+			want := -1
+			for i := len(binds) - 1; i >= 0; i-- {
+				if binds[i] == x {
+					want = i
+					break
+				}
+			}
+			if got := sc.lookup(x); got != want {
+				t.Fatalf("round %d: lookup(%q) = %d, want %d (binds %q)", round, x, got, want, binds)
+			}
+		}
+	}
 }
