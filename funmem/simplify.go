@@ -1186,7 +1186,9 @@ func (u *useCounter) sexp(e fun.SExp) {
 	}
 }
 
-// nested counts the nested bodies of e that exp with shallow leaves out.
+// nested counts the uses in the nested bodies of FUN's forms in e (the
+// only place that lists them: exp counts through it, and deadCode
+// calls it after counting every statement with shallow).
 func (u *useCounter) nested(e fun.Exp) {
 	switch e := e.(type) {
 	case *fun.IfExp:
@@ -1208,6 +1210,8 @@ func (u *useCounter) nested(e fun.Exp) {
 	}
 }
 
+// exp counts the uses in e: its own parts, then its nested bodies
+// (nested, unless shallow).
 func (u *useCounter) exp(e fun.Exp) {
 	switch e := e.(type) {
 	case *fun.ScalarExp:
@@ -1229,36 +1233,27 @@ func (u *useCounter) exp(e fun.Exp) {
 		u.use(e.Arr.Name)
 	case *fun.IfExp:
 		u.use(e.Cond.Name)
-		u.body(e.Then)
-		u.body(e.Else)
 	case *fun.KernelExp:
 		u.use(e.Bound.Name)
-		u.body(e.Body)
 	case *fun.LoopExp:
 		u.params(e.Params)
 		u.idents(e.Init)
 		u.use(e.Bound.Name)
-		u.body(e.Body)
 	case *fun.ReduceExp:
 		u.params(e.Params)
 		u.use(e.Ne.Name)
 		u.use(e.Arr.Name)
-		u.body(e.Body)
 	case *fun.ScanExp:
 		u.params(e.Params)
 		u.use(e.Ne.Name)
 		u.use(e.Arr.Name)
-		u.body(e.Body)
 	case *fun.FilterExp:
 		u.params(e.Params)
 		u.use(e.Arr.Name)
-		u.body(e.Body)
 	case *fun.RedomapExp:
 		u.params(e.Params)
 		u.use(e.Ne.Name)
 		u.use(e.Bound.Name)
-		u.body(e.Map)
-		u.body(e.Op)
 	case *fun.AssertExp:
 		u.sexp(e.Cond)
 	case *AllocExp:
@@ -1266,4 +1261,5 @@ func (u *useCounter) exp(e fun.Exp) {
 	default:
 		fun.MapExp(e, u.counter())
 	}
+	u.nested(e)
 }
