@@ -685,37 +685,27 @@ type envVars struct{ m *machine }
 // Num reads x as a scalar. The reads are made once per slot (numReads):
 // every mention of x reads it with the same code.
 func (v envVars) Num(x *fun.Ident) func([]slot) (semantics.Num, bool) {
-	m := v.m
-	s := m.slot(x)
-	for int(s) >= len(m.numReads) {
-		m.numReads = append(m.numReads, nil)
-	}
-	if f := m.numReads[s]; f != nil {
-		return f
-	}
-	f := func(env []slot) (semantics.Num, bool) {
-		a := &env[s]
+	return readOnce(&v.m.numReads, v.m.slot(x), func(a *slot) (semantics.Num, bool) {
 		return semantics.Num{Elem: a.v.Elem, Bits: a.v.K}, a.ok && !a.v.Mem
-	}
-	m.numReads[s] = f
-	return f
+	})
 }
 
 // Int reads x as an int (made once per slot, as Num).
 func (v envVars) Int(x *fun.Ident) func([]slot) (int64, bool) {
-	m := v.m
-	s := m.slot(x)
-	for int(s) >= len(m.intReads) {
-		m.intReads = append(m.intReads, nil)
+	return readOnce(&v.m.intReads, v.m.slot(x), func(a *slot) (int64, bool) { return a.v.K, a.isInt() })
+}
+
+// readOnce is the read of slot s by get, made at the first call for s
+// and kept in reads for the next.
+func readOnce[T any](reads *[]func([]slot) (T, bool), s int32, get func(*slot) (T, bool)) func([]slot) (T, bool) {
+	for int(s) >= len(*reads) {
+		*reads = append(*reads, nil)
 	}
-	if f := m.intReads[s]; f != nil {
+	if f := (*reads)[s]; f != nil {
 		return f
 	}
-	f := func(env []slot) (int64, bool) {
-		a := &env[s]
-		return a.v.K, a.isInt()
-	}
-	m.intReads[s] = f
+	f := func(env []slot) (T, bool) { return get(&env[s]) }
+	(*reads)[s] = f
 	return f
 }
 
