@@ -460,14 +460,18 @@ func TestHeapRacePosition(t *testing.T) {
 	}
 }
 
+// ifSrc is an if whose then allocates and makes an iota, and whose else
+// allocates and runs a kernel (TestHeapIf, TestLazyBodies).
+const ifSrc = "input (c : int) (n : int)\n" +
+	"let (k : int) (zm : mem) (zs : [k] @ zm -> R(k)) =\n" +
+	"  if c\n  then let (a : mem) = alloc n\n       let (x : [n] @ a -> R(n)) = iota n\n       in (n, a, x)\n" +
+	"  else let (m : int) = n + 1\n       let (b : mem) = alloc m\n       let (y : [m] @ b -> R(m)) = kernel i <= m do\n         let (v : int) = 10 * i\n         in (v)\n       in (m, b, y)\n" +
+	"in (k, zm, zs)"
+
 // TestHeapIf: E-MEM-IF-T and E-MEM-IF-F evaluate one branch, whose
 // statements alone touch the heap.
 func TestHeapIf(t *testing.T) {
-	const src = "input (c : int) (n : int)\n" +
-		"let (k : int) (zm : mem) (zs : [k] @ zm -> R(k)) =\n" +
-		"  if c\n  then let (a : mem) = alloc n\n       let (x : [n] @ a -> R(n)) = iota n\n       in (n, a, x)\n" +
-		"  else let (m : int) = n + 1\n       let (b : mem) = alloc m\n       let (y : [m] @ b -> R(m)) = kernel i <= m do\n         let (v : int) = 10 * i\n         in (v)\n       in (m, b, y)\n" +
-		"in (k, zm, zs)"
+	src := ifSrc
 	testHeapCases(t, []heapCase{
 		{name: "true", src: src, args: args("c", "1", "n", "2"), rules: []string{"E-MEM-IF-T", "E-MEM-IOTA"},
 			want: "2 ℓ1 [1 2]", heap: "ℓ1=[1 2]"},

@@ -34,11 +34,7 @@ func TestSlotBound(t *testing.T) {
 // then: the branch not taken and a kernel of no iterations are not
 // compiled; and the run is what compiling every body first (eager) gives.
 func TestLazyBodies(t *testing.T) {
-	const src = "input (c : int) (n : int)\n" +
-		"let (k : int) (zm : mem) (zs : [k] @ zm -> R(k)) =\n" +
-		"  if c\n  then let (a : mem) = alloc n\n       let (x : [n] @ a -> R(n)) = iota n\n       in (n, a, x)\n" +
-		"  else let (m : int) = n + 1\n       let (b : mem) = alloc m\n       let (y : [m] @ b -> R(m)) = kernel i <= m do\n         let (v : int) = 10 * i\n         in (v)\n       in (m, b, y)\n" +
-		"in (k, zm, zs)"
+	src := ifSrc
 	p := parseChecked(t, src)
 	for _, tc := range []struct {
 		name, c, n string
